@@ -1,0 +1,52 @@
+"""The one domain error tree.
+
+Every error raised on purpose by the engine, the store or a service derives from
+:class:`DomainError`. Its ``str()`` is written for the member who ran the command and is safe to
+show in an ephemeral reply: it never contains a traceback, a token, SQL or an internal id that
+would mean nothing to a player. Anything that is *not* a ``DomainError`` is a bug: the Discord
+layer logs it with the guild, channel, user and command ids and shows a generic apology.
+
+This module imports nothing from discord.py so that ``bot.engine`` may raise these errors too.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """Base of every expected, user-facing error. ``str(error)`` is shown to the member."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidInput(DomainError):
+    """An option, file or expression the member typed is malformed or out of bounds."""
+
+
+class NotFound(DomainError):
+    """A named thing (encounter, combatant, sheet, template) does not exist."""
+
+
+class NotAllowed(DomainError):
+    """The member may not do this (not the GM, not the controller of that combatant)."""
+
+
+class Conflict(DomainError):
+    """The request clashes with the current state (an encounter already runs here, a decision was
+    already made, the state changed underneath a stale button)."""
+
+
+class RuleViolation(DomainError):
+    """The rules of the encounter's ruleset forbid the action (not your turn, no actions left)."""
+
+
+class RulesetNotImplemented(DomainError):
+    """The ruleset exists in the product's plan but cannot run encounters yet."""
+
+
+class ConcurrentUpdate(Conflict):
+    """Another command changed the encounter between our read and our write (version mismatch)."""

@@ -1,0 +1,142 @@
+"""Typed settings, read once at start-up from the environment and an optional ``.env`` file.
+
+Every variable is listed, with a comment, in ``.env.example``. The process environment wins over
+``.env``. The Discord token is a :class:`pydantic.SecretStr`: its ``repr`` and ``str`` are masked,
+so it never reaches a log line or an error message.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated
+
+from dotenv import dotenv_values
+from pydantic import (
+    AnyUrl,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "bot.sqlite3"
+
+ENV_VARS = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+)
+
+Snowflake = Annotated[int, Field(gt=0, lt=2**63)]
+
+
+class Settings(BaseModel):
+    """The bot's configuration.
+
+    Fields (environment variable in capitals):
+
+    - ``discord_token`` (DISCORD_TOKEN, required): the bot token; secret.
+    - ``database_path`` (DATABASE_PATH): the SQLite file; default ``data/bot.sqlite3``; its parent
+      folder is created on first run.
+    - ``dev_guild_id`` (DEV_GUILD_ID): when set, slash commands are synced to that server only.
+    - ``log_level`` (LOG_LEVEL): DEBUG, INFO, WARNING or ERROR; default INFO.
+    - ``discord_api_base`` / ``discord_gateway_url`` (DISCORD_API_BASE / DISCORD_GATEWAY_URL):
+      override Discord's REST base (``…/api/v10``) and gateway URL; unset in production, used by
+      the test harness and REST proxies.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    discord_token: SecretStr = Field(min_length=1)
+    database_path: Path = DEFAULT_DATABASE_PATH
+    dev_guild_id: Snowflake | None = None
+    log_level: str = "INFO"
+    discord_api_base: AnyUrl | None = None
+    discord_gateway_url: AnyUrl | None = None
+
+    @field_validator("discord_token")
+    @classmethod
+    def _token_has_no_spaces(cls, value: SecretStr) -> SecretStr:
+        token = value.get_secret_value()
+        if token != token.strip() or " " in token:
+            raise ValueError("must not contain spaces")
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: object) -> str:
+        level = str(value).strip().upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+        return level
+
+    @field_validator("discord_api_base", "discord_gateway_url", "dev_guild_id", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _blank_is_default(cls, value: object) -> object:
+        return DEFAULT_DATABASE_PATH if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def log_level_number(self) -> int:
+        """The ``logging`` module's number for :attr:`log_level`."""
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; ``variable`` names it, ``reason`` says why."""
+
+    def __init__(self, variable: str, reason: str) -> None:
+        super().__init__(f"{variable}: {reason}")
+        self.variable = variable
+        self.reason = reason
+
+    def one_line(self) -> str:
+        """The single line ``python -m bot`` prints before exiting with status 2."""
+        return (
+            f"Configuration error: {self.variable} {self.reason}. "
+            "Set it in the environment or in .env (see .env.example)."
+        )
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = None
+) -> Settings:
+    """Build :class:`Settings` from ``.env`` (if present) overlaid by ``environ``.
+
+    ``environ`` defaults to ``os.environ`` and ``env_file`` to ``.env`` in the working directory.
+    Raises :class:`SettingsError` naming the first bad variable; the message never contains the
+    value of ``DISCORD_TOKEN``.
+    """
+    environ = os.environ if environ is None else environ
+    env_file = Path(".env") if env_file is None else env_file
+    merged: dict[str, str] = {}
+    if env_file.is_file():
+        merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    merged.update({k: v for k, v in environ.items() if k in ENV_VARS})
+    raw = {name.lower(): merged[name] for name in ENV_VARS if name in merged}
+    if not raw.get("discord_token", "").strip():
+        raise SettingsError("DISCORD_TOKEN", "is required but not set")
+    try:
+        return Settings.model_validate(raw)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False, include_input=False)[0]
+        variable = str(error["loc"][0]).upper() if error["loc"] else "settings"
+        raise SettingsError(variable, _reason(error["msg"])) from None
+
+
+def _reason(message: str) -> str:
+    message = message.removeprefix("Value error, ")
+    return f"is invalid ({message})"
