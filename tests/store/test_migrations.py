@@ -1,0 +1,64 @@
+"""Numbered migrations: an empty database reaches head; running them again changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.store.db import Database, Migration, bundled_migrations
+
+
+async def _schema(db: Database) -> list[tuple[str, str]]:
+    async with db.read() as conn:
+        rows = await conn.fetch_all(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"
+        )
+    return [(row["name"], row["sql"]) for row in rows]
+
+
+async def test_empty_database_migrates_to_head_and_again_is_a_no_op(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "sub" / "bot.sqlite3")
+    try:
+        assert await db.schema_version() == 0
+        head = len(bundled_migrations())
+        applied = await db.migrate()
+        assert applied == list(range(1, head + 1))
+        assert await db.schema_version() == head
+        schema = await _schema(db)
+        assert {"encounters", "encounter_log", "bot_meta"} <= {name for name, _ in schema}
+
+        assert await db.migrate() == []
+        assert await _schema(db) == schema
+        assert await db.schema_version() == head
+    finally:
+        await db.close()
+
+
+async def test_pragmas(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        async with db.read() as conn:
+            journal = await conn.fetch_one("PRAGMA journal_mode")
+            fks = await conn.fetch_one("PRAGMA foreign_keys")
+        assert journal is not None and journal[0] == "wal"
+        assert fks is not None and fks[0] == 1
+    finally:
+        await db.close()
+
+
+async def test_failing_migration_rolls_back_whole(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        broken = [
+            Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);"),
+            Migration(2, "0002_b.sql", "CREATE TABLE b (x INTEGER);\nINSERT INTO nope VALUES (1);"),
+        ]
+        with pytest.raises(Exception, match="nope"):
+            await db.migrate(broken)
+        assert await db.schema_version() == 1
+        names = {name for name, _ in await _schema(db)}
+        assert "a" in names
+        assert "b" not in names
+    finally:
+        await db.close()
