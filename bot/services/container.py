@@ -1,0 +1,14 @@
+"""The bundle of services the Discord layer is given (built in ``bot.__main__``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.services.encounters import EncounterService
+
+
+@dataclass(frozen=True)
+class Services:
+    """Every use-case service, constructed once at start-up."""
+
+    encounters: EncounterService

@@ -1,0 +1,266 @@
+"""The encounter use cases: start, look at, change and end a channel's encounter.
+
+Every change follows one path (:meth:`EncounterService._change`): take the channel's lock → open
+a transaction → read the live row → compute the new state → ``UPDATE … WHERE version = ?`` →
+append to the log → ``COMMIT``. Only then does the caller get a result to show, so a reply never
+announces something that was not stored. Two commands in one channel queue on the lock; the
+version check additionally refuses a write computed from a stale read (e.g. from another
+process). At most one live encounter per channel is guaranteed by a partial unique index.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.engine import EncounterState, Ruleset, get_ruleset
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.store import encounters as repo
+from bot.store.db import Database
+from bot.store.encounters import EncounterRow
+
+log = logging.getLogger(__name__)
+
+NAME_MAX = 100
+NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The member behind a command: their user id, and whether Discord grants them Manage Server
+    or Manage Channels in this channel (which makes them a GM of any encounter there)."""
+
+    user_id: int
+    manages_channel: bool = False
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """A stored encounter with its engine state loaded."""
+
+    row: EncounterRow
+    state: EncounterState
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    def is_gm(self, actor: Actor) -> bool:
+        """GM of this encounter: manages the server or channel, or holds the encounter's GM seat
+        (its starter, unless it was handed on)."""
+        return actor.manages_channel or actor.user_id == self.row.gm_id
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class EncounterService:
+    """Async use cases over the encounters table. Dependencies come in through the constructor:
+    the database, a clock (``() -> aware datetime``) and a seed source (``() -> int``) for each new
+    encounter's dice."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        seeds: Callable[[], int] | None = None,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**63))
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    @staticmethod
+    def _load(row: EncounterRow) -> Encounter:
+        return Encounter(row=row, state=get_ruleset(row.ruleset).load_state(row.state_json))
+
+    async def start(
+        self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str, name: str | None
+    ) -> Encounter:
+        """Start a live encounter in ``channel_id`` with ``actor`` as its GM.
+
+        Raises :class:`InvalidInput` for an unknown ruleset or a bad name,
+        :class:`RulesetNotImplemented` for a planned ruleset that cannot run yet, and
+        :class:`Conflict` when the channel already has a live encounter.
+        """
+        rules: Ruleset = get_ruleset(ruleset)
+        title = _clean_name(name)
+        state = rules.new_encounter(name=title, seed=self._seeds())
+        state_json = state.model_dump_json()
+        async with self._lock(channel_id), self._db.transaction() as conn:
+            existing = await repo.live_in_channel(conn, channel_id)
+            if existing is not None:
+                raise _already_running(existing)
+            now = self._clock()
+            row = await repo.insert(
+                conn,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                name=title,
+                ruleset=rules.key,
+                started_by=actor.user_id,
+                state_json=state_json,
+                now=now,
+            )
+            await repo.append_log(
+                conn,
+                encounter_id=row.id,
+                version=row.version,
+                actor_id=actor.user_id,
+                command="start",
+                options=json.dumps({"ruleset": rules.key, "name": title}),
+                result="{}",
+                state=state_json,
+                now=now,
+            )
+        log.info("encounter %s started in channel %s", row.id, channel_id)
+        return Encounter(row=row, state=state)
+
+    async def live(self, channel_id: int) -> Encounter:
+        """The channel's live encounter. Raises :class:`NotFound` when there is none."""
+        async with self._db.read() as conn:
+            row = await repo.live_in_channel(conn, channel_id)
+        if row is None:
+            raise NotFound(NO_ENCOUNTER)
+        return self._load(row)
+
+    async def get(self, encounter_id: int) -> Encounter:
+        """Any encounter by id (live or archived). Raises :class:`NotFound`."""
+        async with self._db.read() as conn:
+            row = await repo.by_id(conn, encounter_id)
+        if row is None:
+            raise NotFound("That encounter no longer exists.")
+        return self._load(row)
+
+    async def require_gm(self, channel_id: int, actor: Actor, action: str) -> Encounter:
+        """The channel's live encounter if ``actor`` is its GM; else :class:`NotAllowed` naming
+        ``action`` (e.g. "end the encounter")."""
+        encounter = await self.live(channel_id)
+        _ensure_gm(encounter, actor, action)
+        return encounter
+
+    async def end(self, encounter_id: int, actor: Actor) -> Encounter:
+        """Archive a live encounter (kept in the database, no longer live). GM only.
+
+        Raises :class:`NotFound` if it does not exist, :class:`Conflict` if it already ended,
+        :class:`NotAllowed` if ``actor`` is not its GM.
+        """
+        encounter = await self.get(encounter_id)
+        async with self._lock(encounter.row.channel_id), self._db.transaction() as conn:
+            row = await repo.by_id(conn, encounter_id)
+            if row is None:
+                raise NotFound("That encounter no longer exists.")
+            if row.status != "live":
+                raise _already_ended()
+            current = self._load(row)
+            _ensure_gm(current, actor, "end the encounter")
+            now = self._clock()
+            saved = await repo.save(conn, row, now=now, status="archived")
+            await repo.append_log(
+                conn,
+                encounter_id=row.id,
+                version=saved.version,
+                actor_id=actor.user_id,
+                command="end",
+                options="{}",
+                result="{}",
+                state=saved.state_json,
+                now=now,
+            )
+        log.info("encounter %s ended by %s", encounter_id, actor.user_id)
+        return Encounter(row=saved, state=current.state)
+
+    async def set_tracker_message(self, encounter_id: int, message_id: int) -> None:
+        """Remember the message that shows the encounter's tracker."""
+        async with self._db.transaction() as conn:
+            await repo.set_tracker_message(conn, encounter_id, message_id)
+
+    async def log(self, encounter_id: int) -> list[repo.LogEntry]:
+        """The encounter's log, oldest first."""
+        async with self._db.read() as conn:
+            return await repo.log_entries(conn, encounter_id)
+
+    async def change(
+        self,
+        channel_id: int,
+        actor: Actor,
+        command: str,
+        options: dict[str, Any],
+        step: Callable[[Encounter], tuple[EncounterState, dict[str, Any]]],
+    ) -> tuple[Encounter, dict[str, Any]]:
+        """Apply ``step`` to the channel's live encounter and commit the state it returns.
+
+        ``step`` gets the current :class:`Encounter` and returns ``(new_state, result)``; it must
+        not mutate what it was given and may raise a :class:`DomainError`, in which case nothing
+        is written. The change is logged under ``command`` with ``options`` and ``result``.
+        Returns the stored encounter and ``result``.
+        """
+        async with self._lock(channel_id), self._db.transaction() as conn:
+            row = await repo.live_in_channel(conn, channel_id)
+            if row is None:
+                raise NotFound(NO_ENCOUNTER)
+            current = self._load(row)
+            new_state, result = step(current)
+            state_json = new_state.model_dump_json()
+            now = self._clock()
+            saved = await repo.save(conn, row, now=now, state_json=state_json)
+            await repo.append_log(
+                conn,
+                encounter_id=row.id,
+                version=saved.version,
+                actor_id=actor.user_id,
+                command=command,
+                options=json.dumps(options, default=str),
+                result=json.dumps(result, default=str),
+                state=state_json,
+                now=now,
+            )
+        return Encounter(row=saved, state=new_state), result
+
+
+def _clean_name(name: str | None) -> str:
+    title = " ".join((name or "").split())
+    if not title:
+        return "Encounter"
+    if len(title) > NAME_MAX:
+        raise InvalidInput(
+            f"The encounter name is {len(title)} characters long; the limit is {NAME_MAX}."
+        )
+    return title
+
+
+def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
+    if not encounter.is_gm(actor):
+        raise NotAllowed(
+            f"Only the GM can {action}: <@{encounter.row.gm_id}> or a member with "
+            "Manage Server or Manage Channels."
+        )
+
+
+def _already_running(row: EncounterRow) -> Conflict:
+    return Conflict(
+        f"**{row.name}** is already running in this channel. "
+        "End it with `/encounter end` before starting another."
+    )
+
+
+def _already_ended() -> Conflict:
+    return Conflict("That encounter has already ended.")
