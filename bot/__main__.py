@@ -1,0 +1,84 @@
+"""``python -m bot``: the composition root.
+
+settings → database (migrated) → services → bot. A missing or malformed setting prints one line
+naming the variable and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+import yarl
+
+from bot.client import CombatBot
+from bot.services.container import Services
+from bot.services.encounters import EncounterService
+from bot.settings import Settings, SettingsError, load_settings
+from bot.store.db import Database
+
+log = logging.getLogger("bot")
+
+
+def point_at_endpoints(settings: Settings) -> None:
+    """Aim discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when they are set
+    (process-global class attributes of discord.py)."""
+    if settings.discord_api_base is not None:
+        discord.http.Route.BASE = str(settings.discord_api_base).rstrip("/")
+    if settings.discord_gateway_url is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+            str(settings.discord_gateway_url)
+        )
+
+
+async def build(settings: Settings) -> CombatBot:
+    """Open and migrate the database and construct the bot (not yet connected)."""
+    db = await Database.open(settings.database_path)
+    await db.migrate()
+    services = Services(encounters=EncounterService(db))
+    return CombatBot(settings=settings, db=db, services=services)
+
+
+async def run(settings: Settings) -> None:
+    """Run the bot until the process is told to stop; close the database on the way out."""
+    bot = await build(settings)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value())
+    finally:
+        await bot.db.close()
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(error.one_line(), file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level_number,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    point_at_endpoints(settings)
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        print(
+            "Configuration error: Discord rejected DISCORD_TOKEN. "
+            "Copy the bot token from the Developer Portal into .env (see .env.example).",
+            file=sys.stderr,
+        )
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""The discord.py client: wires cogs, dynamic buttons and command sync to the services."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.services.container import Services
+from bot.settings import Settings
+from bot.store.db import Database
+from bot.sync import sync_if_changed
+from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
+from bot.ui.replies import CombatTree
+from cogs.encounter import EncounterCog
+
+log = logging.getLogger(__name__)
+
+DYNAMIC_ITEMS = (EndConfirmButton, EndCancelButton)
+
+
+class CombatBot(commands.Bot):
+    """The bot. Everything it needs comes in through the constructor."""
+
+    def __init__(self, *, settings: Settings, db: Database, services: Services) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=CombatTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.db = db
+        self.services = services
+
+    async def setup_hook(self) -> None:
+        """After login, before the gateway: cogs, buttons that outlive restarts, command sync."""
+        await self.add_cog(EncounterCog(self.services.encounters))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        assert self.application_id is not None
+        await sync_if_changed(
+            self.tree,
+            self.db,
+            application_id=self.application_id,
+            dev_guild_id=self.settings.dev_guild_id,
+        )
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("ready as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))

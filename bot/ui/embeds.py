@@ -1,0 +1,83 @@
+"""Embeds built from service results. Pure presentation: no I/O, no rules.
+
+Every builder keeps within Discord's embed limits (title 256, description 4096, field value
+1024, 6000 characters across the message's embeds).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine import get_ruleset
+from bot.services.encounters import Encounter
+
+DESCRIPTION_MAX = 4096
+FIELD_MAX = 1024
+PHASES = {"setup": "Gathering combatants", "active": "In combat"}
+
+
+def fit_lines(lines: list[str], limit: int, *, empty: str = "—") -> str:
+    """Join ``lines`` with newlines; if that exceeds ``limit`` characters, keep the head and end
+    with "… and N more" so the text stays within ``limit``."""
+    if not lines:
+        return empty
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    used = 0
+    for index, line in enumerate(lines):
+        more = f"… and {len(lines) - index} more"
+        if used + len(line) + 1 + len(more) > limit:
+            kept.append(more)
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)
+
+
+def ruleset_title(key: str) -> str:
+    return get_ruleset(key).title
+
+
+def tracker(encounter: Encounter) -> discord.Embed:
+    """The encounter at a glance: name, ruleset, phase, round, combatants so far."""
+    state = encounter.state
+    phase = "Ended" if encounter.row.status == "archived" else PHASES.get(state.phase, state.phase)
+    embed = discord.Embed(
+        title=encounter.row.name[:256],
+        colour=discord.Colour.dark_red() if state.phase == "active" else discord.Colour.blurple(),
+    )
+    embed.add_field(name="Ruleset", value=ruleset_title(encounter.row.ruleset))
+    embed.add_field(name="Phase", value=phase)
+    embed.add_field(name="Round", value=str(state.round) if state.round else "not begun")
+    lines = [f"**{c.name}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
+    embed.add_field(
+        name=f"Combatants ({len(state.combatants)})",
+        value=fit_lines(lines, FIELD_MAX, empty="None yet."),
+        inline=False,
+    )
+    embed.add_field(name="GM", value=f"<@{encounter.row.gm_id}>")
+    embed.set_footer(text=f"Encounter {encounter.id} · version {encounter.version}")
+    return embed
+
+
+def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
+    """The final summary posted when an encounter ends."""
+    state = encounter.state
+    embed = discord.Embed(
+        title=f"Encounter ended: {encounter.row.name}"[:256],
+        colour=discord.Colour.dark_grey(),
+        description=(
+            f"Ruleset {ruleset_title(encounter.row.ruleset)}; "
+            f"{state.round} round(s) fought; ended by <@{ended_by}>."
+        ),
+    )
+    lines = [f"**{c.name}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
+    embed.add_field(
+        name=f"Combatants ({len(state.combatants)})",
+        value=fit_lines(lines, FIELD_MAX, empty="None joined."),
+        inline=False,
+    )
+    embed.set_footer(text=f"Encounter {encounter.id} · archived, kept in the log")
+    return embed

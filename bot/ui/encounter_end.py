@@ -1,0 +1,105 @@
+"""Confirm / Cancel buttons for ``/encounter end``.
+
+They are :class:`discord.ui.DynamicItem` s: the ``custom_id`` alone (``enc:end:yes:<id>``) says
+what to do, so a button posted before a restart still works after it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.services.encounters import Actor, EncounterService
+from bot.ui import embeds
+from bot.ui.replies import guarded
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """The acting member, with whether they manage this server or channel."""
+    perms = interaction.permissions
+    return Actor(
+        user_id=interaction.user.id,
+        manages_channel=perms.manage_guild or perms.manage_channels,
+    )
+
+
+def service_of(interaction: discord.Interaction[Any]) -> EncounterService:
+    service: EncounterService = interaction.client.services.encounters  # type: ignore[attr-defined]
+    return service
+
+
+class EndConfirmButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"enc:end:yes:(?P<id>\d{1,19})"
+):
+    """Ends (archives) the encounter and posts its final summary. GM only."""
+
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm: end it",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"enc:end:yes:{encounter_id}",
+            )
+        )
+        self.encounter_id = encounter_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> EndConfirmButton:
+        return cls(int(match["id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        actor = actor_of(interaction)
+        ended = await service_of(interaction).end(self.encounter_id, actor)
+        await interaction.response.edit_message(
+            content=f"**{ended.row.name}** has ended.", view=None
+        )
+        await interaction.followup.send(embed=embeds.summary(ended, actor.user_id))
+
+
+class EndCancelButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"enc:end:no:(?P<id>\d{1,19})"
+):
+    """Dismisses the end prompt; the encounter keeps running."""
+
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Cancel",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"enc:end:no:{encounter_id}",
+            )
+        )
+        self.encounter_id = encounter_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> EndCancelButton:
+        return cls(int(match["id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.edit_message(
+            content="Cancelled: the encounter keeps running.", view=None
+        )
+
+
+def end_prompt(encounter_id: int) -> discord.ui.View:
+    """The Confirm / Cancel view for one encounter (no timeout: it is routed by custom_id)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(EndConfirmButton(encounter_id))
+    view.add_item(EndCancelButton(encounter_id))
+    return view

@@ -1,0 +1,101 @@
+"""Turning errors into ephemeral replies, for commands (via :class:`CombatTree`) and for
+components (via :func:`guarded`, since discord.py only logs a dynamic item's errors).
+
+A :class:`~bot.errors.DomainError` is shown as it is; anything else is logged with the guild,
+channel, user and command ids and answered with a short apology, so no member ever sees a
+traceback or Discord's "This interaction failed".
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = "Something went wrong on our side; it has been logged. Nothing was changed."
+
+P = ParamSpec("P")
+S = TypeVar("S")
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
+    """Reply only to the member who acted, whether or not the interaction was answered yet."""
+    content = content[:2000]
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)
+
+
+def user_message(error: BaseException) -> str | None:
+    """The text to show for an expected error, or ``None`` for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        inner = error.__cause__ or getattr(error, "original", None)
+        if isinstance(inner, DomainError):
+            return str(inner)
+    if isinstance(error, DomainError):
+        return str(error)
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You are not allowed to use this command here."
+    return None
+
+
+def describe(interaction: discord.Interaction[Any]) -> str:
+    """Ids that locate an interaction in the logs (never its token)."""
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    return (
+        f"guild={interaction.guild_id} channel={interaction.channel_id} "
+        f"user={interaction.user.id} command={command} custom_id={custom_id} "
+        f"interaction={interaction.id}"
+    )
+
+
+async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``error`` ephemerally; log it with ids when it is not a domain error."""
+    message = user_message(error)
+    if message is None:
+        original = getattr(error, "original", error)
+        log.error(
+            "unexpected error (%s)", describe(interaction), exc_info=(type(original), original,
+                                                                      original.__traceback__)
+        )
+        message = UNEXPECTED
+    try:
+        await send_ephemeral(interaction, message)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply (%s)", describe(interaction))
+
+
+def guarded(
+    callback: Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]],
+) -> Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]]:
+    """Decorate a component callback so its errors become ephemeral replies."""
+
+    @functools.wraps(callback)
+    async def wrapper(
+        self: S, interaction: discord.Interaction[Any], *args: P.args, **kwargs: P.kwargs
+    ) -> None:
+        try:
+            await callback(self, interaction, *args, **kwargs)
+        except Exception as error:  # noqa: BLE001 - every error must reach the member
+            await report(interaction, error)
+
+    return wrapper
+
+
+class CombatTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every command error becomes an ephemeral reply."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)

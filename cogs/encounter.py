@@ -1,0 +1,88 @@
+"""``/encounter``: start, look at and end the channel's encounter.
+
+Thin adapter: options → one service call → embed → reply. Rules live in ``bot.engine``, state
+changes in ``bot.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import InvalidInput
+from bot.services.encounters import NAME_MAX, EncounterService
+from bot.ui import embeds
+from bot.ui.encounter_end import actor_of, end_prompt
+
+RULESET_CHOICES = [
+    app_commands.Choice(name="UTTAS (default)", value="uttas"),
+    app_commands.Choice(name="Utopia", value="utopia"),
+    app_commands.Choice(name="Untitled", value="untitled"),
+    app_commands.Choice(name="Uune", value="uune"),
+]
+
+
+def channel_ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
+    """``(guild_id, channel_id)``; encounters live in server channels only."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise InvalidInput("Encounters run in server channels, not in direct messages.")
+    return interaction.guild_id, interaction.channel_id
+
+
+@app_commands.guild_only()
+class EncounterCog(
+    commands.GroupCog, group_name="encounter", group_description="Run this channel's encounter"
+):
+    """The ``/encounter`` command group."""
+
+    def __init__(self, service: EncounterService) -> None:
+        self.service = service
+        super().__init__()
+
+    @app_commands.command(name="start", description="Start an encounter in this channel")
+    @app_commands.describe(
+        ruleset="The rule system (UTTAS if you leave it out)",
+        name="A name for the fight, e.g. Ambush at the ford",
+    )
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        ruleset: app_commands.Choice[str] | None = None,
+        name: app_commands.Range[str, 1, NAME_MAX] | None = None,
+    ) -> None:
+        guild_id, channel_id = channel_ids(interaction)
+        encounter = await self.service.start(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            actor=actor_of(interaction),
+            ruleset=ruleset.value if ruleset else "uttas",
+            name=name,
+        )
+        await interaction.response.send_message(
+            f"<@{interaction.user.id}> started an encounter. Players join with "
+            "`/encounter join`; the GM adds NPCs and begins the fight.",
+            embed=embeds.tracker(encounter),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="status", description="Show this channel's encounter")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        _, channel_id = channel_ids(interaction)
+        encounter = await self.service.live(channel_id)
+        await interaction.response.send_message(embed=embeds.tracker(encounter), ephemeral=True)
+
+    @app_commands.command(name="end", description="End this channel's encounter (GM only)")
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        _, channel_id = channel_ids(interaction)
+        encounter = await self.service.require_gm(
+            channel_id, actor_of(interaction), "end the encounter"
+        )
+        await interaction.response.send_message(
+            f"End **{encounter.row.name}**? It is archived and can no longer be played.",
+            view=end_prompt(encounter.id),
+            ephemeral=True,
+        )

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the bot into .venv and runs it. Settings come from the environment or .env.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e .
+if [ ! -f .env ] && [ -z "${DISCORD_TOKEN:-}" ]; then
+  cp .env.example .env
+  echo "Created .env from .env.example: put your bot token in DISCORD_TOKEN, then run this again." >&2
+  exit 2
+fi
+exec .venv/bin/python -m bot
