@@ -1,0 +1,153 @@
+"""The encounter service on a real SQLite file: lifecycle, permissions, concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.errors import Conflict, ConcurrentUpdate, InvalidInput, NotAllowed, NotFound
+from bot.errors import RulesetNotImplemented
+from bot.services.encounters import Actor, Encounter, EncounterService
+from bot.store import encounters as repo
+from bot.store.db import Database
+
+GM = Actor(user_id=1)
+PLAYER = Actor(user_id=2)
+MODERATOR = Actor(user_id=3, manages_channel=True)
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    await database.migrate()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def service(db: Database) -> EncounterService:
+    return EncounterService(db, seeds=lambda: 42)
+
+
+async def start(service: EncounterService, channel: int = 10, name: str | None = "Ambush") -> Encounter:
+    return await service.start(guild_id=1, channel_id=channel, actor=GM, ruleset="uttas", name=name)
+
+
+async def test_start_status_end_lifecycle(service: EncounterService) -> None:
+    started = await start(service)
+    assert started.row.name == "Ambush"
+    assert started.row.ruleset == "uttas"
+    assert started.row.gm_id == GM.user_id
+    assert started.state.phase == "setup"
+    assert started.version == 1
+
+    live = await service.live(10)
+    assert live.id == started.id
+
+    with pytest.raises(NotAllowed, match="Only the GM"):
+        await service.end(started.id, PLAYER)
+    assert (await service.live(10)).version == 1
+
+    ended = await service.end(started.id, GM)
+    assert ended.row.status == "archived"
+    assert ended.row.ended_at is not None
+    with pytest.raises(NotFound, match="no encounter"):
+        await service.live(10)
+    with pytest.raises(Conflict, match="already ended"):
+        await service.end(started.id, GM)
+    # Archived, not deleted: still readable, with its log.
+    kept = await service.get(started.id)
+    assert kept.row.status == "archived"
+    assert [entry.command for entry in await service.log(started.id)] == ["start", "end"]
+
+
+async def test_moderator_may_end_anyones_encounter(service: EncounterService) -> None:
+    started = await start(service)
+    assert (await service.end(started.id, MODERATOR)).row.status == "archived"
+
+
+async def test_refusals(service: EncounterService) -> None:
+    with pytest.raises(RulesetNotImplemented):
+        await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="utopia", name=None)
+    with pytest.raises(InvalidInput):
+        await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="dnd", name=None)
+    with pytest.raises(InvalidInput, match="limit is 100"):
+        await start(service, name="x" * 101)
+    with pytest.raises(NotFound):
+        await service.live(10)
+    await start(service)
+    with pytest.raises(Conflict, match="already running"):
+        await start(service)
+
+
+async def test_default_name_and_whitespace(service: EncounterService) -> None:
+    assert (await start(service, channel=1, name=None)).row.name == "Encounter"
+    assert (await start(service, channel=2, name="  Ford   fight ")).row.name == "Ford fight"
+
+
+async def test_simultaneous_starts_create_exactly_one(service: EncounterService) -> None:
+    results = await asyncio.gather(
+        *(start(service, name=f"E{i}") for i in range(20)), return_exceptions=True
+    )
+    winners = [r for r in results if isinstance(r, Encounter)]
+    losers = [r for r in results if isinstance(r, Exception)]
+    assert len(winners) == 1
+    assert len(losers) == 19
+    assert all(isinstance(e, Conflict) for e in losers)
+
+
+async def test_simultaneous_starts_from_two_services_on_one_file(db: Database, tmp_path: Path) -> None:
+    other_db = await Database.open(db.path)
+    try:
+        first, second = EncounterService(db), EncounterService(other_db)
+        results = await asyncio.gather(
+            first.start(guild_id=1, channel_id=5, actor=GM, ruleset="uttas", name="a"),
+            second.start(guild_id=1, channel_id=5, actor=GM, ruleset="uttas", name="b"),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(r, Encounter) for r in results) == 1
+    finally:
+        await other_db.close()
+
+
+async def test_concurrent_changes_never_lose_an_update(service: EncounterService) -> None:
+    started = await start(service)
+
+    def rename_round(current: Encounter) -> tuple:
+        state = current.state.model_copy(update={"round": current.state.round + 1})
+        return state, {"round": state.round}
+
+    await asyncio.gather(
+        *(service.change(10, GM, "bump", {}, rename_round) for _ in range(50))
+    )
+    live = await service.live(10)
+    assert live.state.round == 50
+    assert live.version == started.version + 50
+    log = await service.log(started.id)
+    assert [entry.version for entry in log] == list(range(1, 52))
+
+
+async def test_stale_write_is_refused(db: Database, service: EncounterService) -> None:
+    started = await start(service)
+    async with db.transaction() as conn:
+        await repo.save(conn, started.row, now=started.row.updated_at)
+    with pytest.raises(ConcurrentUpdate):
+        async with db.transaction() as conn:
+            await repo.save(conn, started.row, now=started.row.updated_at)
+    assert (await service.live(10)).version == 2
+
+
+async def test_failed_step_writes_nothing(service: EncounterService) -> None:
+    started = await start(service)
+
+    def refuse(current: Encounter) -> tuple:
+        raise NotAllowed("no")
+
+    with pytest.raises(NotAllowed):
+        await service.change(10, PLAYER, "refused", {}, refuse)
+    live = await service.live(10)
+    assert live.version == started.version
+    assert len(await service.log(started.id)) == 1
