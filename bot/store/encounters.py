@@ -61,6 +61,11 @@ class LogEntry(BaseModel):
     created_at: datetime
 
 
+def _ts(moment: datetime | None) -> str | None:
+    """Timestamps are stored as ISO 8601 text (UTC offset included)."""
+    return moment.isoformat() if moment is not None else None
+
+
 def _row(values: Any) -> EncounterRow:
     return EncounterRow(
         id=values["id"],
@@ -116,7 +121,17 @@ async def insert(
             "INSERT INTO encounters (guild_id, channel_id, name, ruleset, started_by, gm_id,"
             " status, state, version, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, 'live', ?, 1, ?, ?)",
-            (guild_id, channel_id, name, ruleset, started_by, started_by, state_json, now, now),
+            (
+                guild_id,
+                channel_id,
+                name,
+                ruleset,
+                started_by,
+                started_by,
+                state_json,
+                _ts(now),
+                _ts(now),
+            ),
         )
     except sqlite3.IntegrityError as exc:
         raise Conflict("An encounter is already running in this channel.") from exc
@@ -162,8 +177,8 @@ async def save(
             updated.gm_id,
             updated.tracker_message_id,
             updated.version,
-            updated.updated_at,
-            updated.ended_at,
+            _ts(updated.updated_at),
+            _ts(updated.ended_at),
             current.id,
             current.version,
         ),
@@ -198,7 +213,7 @@ async def append_log(
     await conn.execute(
         "INSERT INTO encounter_log (encounter_id, version, actor_id, command, options, result,"
         " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (encounter_id, version, actor_id, command, options, result, state, now),
+        (encounter_id, version, actor_id, command, options, result, state, _ts(now)),
     )
 
 
