@@ -479,6 +479,7 @@ class InteractionRecord:
         self.edits: list[dict[str, Any]] = []  # PATCH @original bodies, in order
         self.requests: list[RecordedRequest] = []
         self.rejected: list[RecordedRequest] = []  # late/second acks and the like
+        self.unanswered_reported = False
         self._notify = notify
         self._wait = waiter
 

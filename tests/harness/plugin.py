@@ -42,6 +42,7 @@ async def discord_harness(request: pytest.FixtureRequest) -> AsyncIterator[Disco
     harness.channel = harness.add_channel(harness.guild, "combat")
     try:
         yield harness
+        harness.check_unanswered()
     finally:
         await harness.stop()
     if harness.violations and not (

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import json
 import logging
 import re
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -28,10 +26,9 @@ from aiohttp import web
 
 from . import schema
 from .actions import UserActions
-from .gateway import INTENT_GUILD_MESSAGES, GatewaySession, gateway_handler
+from .gateway import GatewaySession, gateway_handler
+from .messages import MessageStore
 from .models import (
-    FLAG_EPHEMERAL,
-    FLAG_LOADING,
     Channel,
     Guild,
     HarnessError,
@@ -46,8 +43,8 @@ from .models import (
     User,
     Violation,
     _perm_value,
-    utcnow_iso,
 )
+from .rest import Reply, RestRoutes, error_body
 
 log = logging.getLogger(__name__)
 
@@ -70,41 +67,10 @@ ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 TOKEN_LIFETIME = 15 * 60
 
 
-class Reply(Exception):
-    """Raised inside a handler to answer immediately with ``status`` and ``body``."""
-
-    def __init__(self, status: int, body: Any = None, headers: dict[str, str] | None = None):
-        super().__init__(status, body)
-        self.status = status
-        self.body = body
-        self.headers = headers or {}
-
-
-def error_body(code: int, message: str) -> dict[str, Any]:
-    return {"message": message, "code": code}
-
-
-NOT_FOUND = {
-    10003: "Unknown Channel",
-    10004: "Unknown Guild",
-    10007: "Unknown Member",
-    10008: "Unknown Message",
-    10011: "Unknown Role",
-    10013: "Unknown User",
-    10015: "Unknown Webhook",
-    10062: "Unknown interaction",
-    10063: "Unknown application command",
-}
-
-
-def not_found(code: int) -> Reply:
-    return Reply(404, error_body(code, NOT_FOUND.get(code, "404: Not Found")))
-
-
 Handler = Callable[[RecordedRequest, re.Match[str]], Awaitable[Any]]
 
 
-class DiscordHarness(UserActions):
+class DiscordHarness(UserActions, MessageStore, RestRoutes):
     """The fake Discord. All state is public so tests can look at it directly."""
 
     def __init__(
@@ -307,6 +273,26 @@ class DiscordHarness(UserActions):
         if request is not None:
             request.violations.append(message)
         self.notify()
+
+    def check_unanswered(self) -> list[InteractionRecord]:
+        """Record a violation for every interaction the bot never acknowledged although its
+        3-second window has passed (the user saw "This interaction failed"). Returns them.
+
+        Interactions still inside their window are not judged. The fixture calls this at
+        teardown."""
+        now = asyncio.get_running_loop().time()
+        late = [
+            r
+            for r in self.interactions
+            if r.initial is None
+            and not r.rejected
+            and not r.unanswered_reported
+            and now - r.sent_at > self.response_deadline
+        ]
+        for r in late:
+            r.unanswered_reported = True
+            self.violate(f"{r!r} was never acknowledged (user sees 'This interaction failed')")
+        return late
 
     def pop_violations(self) -> list[Violation]:
         """Return and clear the recorded violations (for tests that expect some)."""
@@ -680,608 +666,7 @@ class DiscordHarness(UserActions):
         rec.status = 200
         return web.Response(body=stored.data, content_type=stored.content_type)
 
-    # =========================================================================================
-    # REST routes
-    # =========================================================================================
-    def _register_routes(self) -> None:
-        r = self._route
-        r("GET", "/gateway", self._get_gateway, auth=False)
-        r("GET", "/gateway/bot", self._get_gateway_bot)
-        r("GET", "/users/@me", self._get_me)
-        r("GET", "/oauth2/applications/@me", self._get_application)
-        r("GET", "/applications/@me", self._get_application)
-        r("GET", "/users/{user_id}", self._get_user)
-        r("POST", "/users/@me/channels", self._create_dm)
-        for prefix in ("/applications/{app_id}", "/applications/{app_id}/guilds/{guild_id}"):
-            r("GET", prefix + "/commands", self._get_commands)
-            r("PUT", prefix + "/commands", self._put_commands)
-            r("POST", prefix + "/commands", self._post_command)
-            r("GET", prefix + "/commands/{command_id}", self._get_command)
-            r("PATCH", prefix + "/commands/{command_id}", self._patch_command)
-            r("DELETE", prefix + "/commands/{command_id}", self._delete_command)
-        r("POST", "/interactions/{interaction_id}/{token}/callback", self._callback, auth=False)
-        wh = "/webhooks/{app_id}/{token}"
-        r("POST", wh, self._followup, auth=False)
-        r("GET", wh + "/messages/{message_id}", self._webhook_get_message, auth=False)
-        r("PATCH", wh + "/messages/{message_id}", self._webhook_edit_message, auth=False)
-        r("DELETE", wh + "/messages/{message_id}", self._webhook_delete_message, auth=False)
-        r("GET", "/channels/{channel_id}", self._get_channel)
-        r("GET", "/channels/{channel_id}/messages", self._list_messages)
-        r("POST", "/channels/{channel_id}/messages", self._create_channel_message)
-        r("GET", "/channels/{channel_id}/messages/{message_id}", self._get_channel_message)
-        r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_channel_message)
-        r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_channel_message)
-        r("POST", "/channels/{channel_id}/typing", self._no_content)
-        reaction = "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}"
-        r("PUT", reaction + "/@me", self._add_reaction)
-        r("DELETE", reaction + "/@me", self._no_content)
-        r("GET", "/guilds/{guild_id}", self._get_guild)
-        r("GET", "/guilds/{guild_id}/channels", self._get_guild_channels)
-        r("GET", "/guilds/{guild_id}/roles", self._get_guild_roles)
-        r("GET", "/guilds/{guild_id}/members", self._list_members)
-        r("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member)
 
-    async def _no_content(self, rec: RecordedRequest, m: re.Match[str]) -> None:
-        return None
-
-    async def _get_gateway(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return {"url": self.gateway_url}
-
-    async def _get_gateway_bot(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return {
-            "url": self.gateway_url,
-            "shards": 1,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 999,
-                "reset_after": 86_400_000,
-                "max_concurrency": 1,
-            },
-        }
-
-    async def _get_me(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        user = self.bot_user.payload()
-        user.update(verified=True, mfa_enabled=False, email=None, locale="en-US")
-        return user
-
-    async def _get_application(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return {
-            "id": str(self.application_id),
-            "name": self.bot_user.username,
-            "icon": None,
-            "description": "",
-            "summary": "",
-            "type": None,
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "verify_key": "0" * 64,
-            "flags": 0,
-            "owner": self.owner_user.payload(),
-            "team": None,
-            "bot": self.bot_user.payload(),
-            "tags": [],
-            "redirect_uris": [],
-            "interactions_endpoint_url": None,
-            "approximate_guild_count": len(self.guilds),
-            "integration_types_config": {"0": {}},
-        }
-
-    async def _get_user(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        user = self.users.get(int(m["user_id"])) if m["user_id"].isdigit() else None
-        if user is None:
-            raise not_found(10013)
-        return user.payload()
-
-    async def _create_dm(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        uid = int(rec.json["recipient_id"])
-        user = self.users.get(uid)
-        if user is None:
-            raise not_found(10013)
-        for ch in self.channels.values():
-            if ch.type == 1 and ch.recipients and ch.recipients[0].id == uid:
-                return ch.payload()
-        ch = Channel(id=self.ids.next(), guild_id=None, name="", type=1, recipients=[user])
-        self.channels[ch.id] = ch
-        return ch.payload()
-
-    # -- application commands ------------------------------------------------------------------
-    def _check_app(self, m: re.Match[str]) -> int | None:
-        if m["app_id"] != str(self.application_id):
-            raise Reply(403, error_body(50001, "Missing Access"))
-        gid = m.groupdict().get("guild_id")
-        if gid is None:
-            return None
-        if not gid.isdigit() or self.guild_by_id(int(gid)) is None:
-            raise Reply(403, error_body(50001, "Missing Access"))
-        return int(gid)
-
-    def _command_payload(
-        self, body: dict[str, Any], gid: int | None, old: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        cmd = copy.deepcopy(body)
-        cmd.setdefault("type", 1)
-        cmd["id"] = old["id"] if old else str(self.ids.next())
-        cmd["application_id"] = str(self.application_id)
-        cmd["version"] = str(self.ids.next())
-        cmd.setdefault("description", "")
-        cmd.setdefault("default_member_permissions", None)
-        cmd.setdefault("nsfw", False)
-        if gid is not None:
-            cmd["guild_id"] = str(gid)
-        else:
-            cmd.setdefault("contexts", None)
-            cmd.setdefault("integration_types", [0])
-        return cmd
-
-    async def _get_commands(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return self.commands.get(self._check_app(m), [])
-
-    async def _put_commands(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        gid = self._check_app(m)
-        old = {(c["type"], c["name"]): c for c in self.commands.get(gid, [])}
-        new = [
-            self._command_payload(c, gid, old.get((c.get("type", 1), c["name"])))
-            for c in rec.json or []
-        ]
-        self.commands[gid] = new
-        return new
-
-    async def _post_command(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        gid = self._check_app(m)
-        cmds = self.commands.setdefault(gid, [])
-        key = (rec.json.get("type", 1), rec.json["name"])
-        old = next((c for c in cmds if (c["type"], c["name"]) == key), None)
-        cmd = self._command_payload(rec.json, gid, old)
-        if old is not None:
-            cmds[cmds.index(old)] = cmd
-            return cmd
-        cmds.append(cmd)
-        raise Reply(201, cmd)
-
-    def _find_command(self, m: re.Match[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        cmds = self.commands.get(self._check_app(m), [])
-        for c in cmds:
-            if c["id"] == m["command_id"]:
-                return cmds, c
-        raise not_found(10063)
-
-    async def _get_command(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return self._find_command(m)[1]
-
-    async def _patch_command(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        _, cmd = self._find_command(m)
-        cmd.update(copy.deepcopy(rec.json))
-        return cmd
-
-    async def _delete_command(self, rec: RecordedRequest, m: re.Match[str]) -> None:
-        cmds, cmd = self._find_command(m)
-        cmds.remove(cmd)
-
-    # -- guild reads ---------------------------------------------------------------------------
-    def _guild(self, m: re.Match[str]) -> Guild:
-        gid = m["guild_id"]
-        guild = self.guild_by_id(int(gid)) if gid.isdigit() else None
-        if guild is None:
-            raise not_found(10004)
-        return guild
-
-    async def _get_guild(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        data = self._guild(m).payload()
-        for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at"):
-            data.pop(key, None)
-        return data
-
-    async def _get_guild_channels(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return [c.payload() for c in self._guild(m).channels]
-
-    async def _get_guild_roles(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return [r.payload() for r in self._guild(m).roles]
-
-    async def _list_members(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        guild = self._guild(m)
-        after = int(rec.query.get("after", 0))
-        limit = int(rec.query.get("limit", 1))
-        members = sorted((x for x in guild.members if x.id > after), key=lambda x: x.id)
-        return [x.payload() for x in members[:limit]]
-
-    async def _get_member(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        guild = self._guild(m)
-        member = guild.member(int(m["user_id"])) if m["user_id"].isdigit() else None
-        if member is None:
-            raise not_found(10007)
-        return member.payload()
-
-    # -- channel messages ----------------------------------------------------------------------
-    def _channel(self, m: re.Match[str]) -> Channel:
-        cid = m["channel_id"]
-        channel = self.channels.get(int(cid)) if cid.isdigit() else None
-        if channel is None:
-            raise not_found(10003)
-        return channel
-
-    def _visible_message(self, channel: Channel, mid: str) -> StoredMessage:
-        msg = self.messages.get(int(mid)) if mid.isdigit() else None
-        if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != channel.id:
-            raise not_found(10008)
-        return msg
-
-    async def _get_channel(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return self._channel(m).payload()
-
-    async def _list_messages(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        channel = self._channel(m)
-        msgs = self.messages_in(channel)
-        q = rec.query
-        if "before" in q:
-            msgs = [x for x in msgs if x.id < int(q["before"])]
-        if "after" in q:
-            msgs = [x for x in msgs if x.id > int(q["after"])]
-        limit = int(q.get("limit", 50))
-        msgs = msgs[:limit] if "after" in q else msgs[-limit:]
-        return [x.payload for x in reversed(msgs)]
-
-    async def _create_channel_message(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        channel = self._channel(m)
-        msg = await self.create_message(channel, rec.json or {}, rec.files)
-        return msg.payload
-
-    async def _get_channel_message(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        return self._visible_message(self._channel(m), m["message_id"]).payload
-
-    async def _edit_channel_message(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        msg = self._visible_message(self._channel(m), m["message_id"])
-        if msg.author_id != self.bot_user.id:
-            self.violate("edited a message authored by another user", rec)
-            raise Reply(403, error_body(50005, "Cannot edit a message authored by another user"))
-        await self.edit_message(msg, rec.json or {}, rec.files)
-        return msg.payload
-
-    async def _delete_channel_message(self, rec: RecordedRequest, m: re.Match[str]) -> None:
-        msg = self._visible_message(self._channel(m), m["message_id"])
-        await self.delete_message(msg)
-
-    async def _add_reaction(self, rec: RecordedRequest, m: re.Match[str]) -> None:
-        msg = self._visible_message(self._channel(m), m["message_id"])
-        reactions = msg.payload.setdefault("reactions", [])
-        reactions.append({"emoji": {"id": None, "name": m["emoji"]}, "count": 1, "me": True})
-
-    # -- message store -------------------------------------------------------------------------
-    def _store_files(
-        self,
-        channel: Channel,
-        body: dict[str, Any],
-        files: list[tuple[str, str, str, bytes]],
-        existing: list[dict[str, Any]],
-    ) -> list[dict[str, Any]] | None:
-        """The message's new ``attachments`` list, or None if the body leaves them alone."""
-        uploads: dict[str, tuple[str, str, str, bytes]] = {}
-        for name, filename, ctype, data in files:
-            fm = re.match(r"^files\[(\d+)\]$", name) or re.match(r"^file(\d*)$", name)
-            uploads[fm.group(1) if fm and fm.group(1) else str(len(uploads))] = (
-                name,
-                filename,
-                ctype,
-                data,
-            )
-        if "attachments" not in body and not uploads:
-            return None
-        old_by_id = {a["id"]: a for a in existing}
-        result: list[dict[str, Any]] = []
-        used: set[str] = set()
-        requested = body.get("attachments")
-        if requested is None:
-            result = list(existing)
-            requested = [{"id": k} for k in uploads]
-        for att in requested or []:
-            key = str(att.get("id"))
-            if key in uploads and key not in used:
-                used.add(key)
-                _, filename, ctype, data = uploads[key]
-                fid = self.ids.next()
-                fname = att.get("filename") or filename
-                stored = StoredFile(
-                    id=fid,
-                    filename=fname,
-                    data=data,
-                    content_type=ctype or "application/octet-stream",
-                    url=f"{self.base_url}/attachments/{channel.id}/{fid}/{fname}",
-                    description=att.get("description"),
-                )
-                self.files[fid] = stored
-                result.append(stored.payload())
-            elif key in old_by_id:
-                result.append(old_by_id[key])
-        return result
-
-    def _normalise(self, body: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key in ("content", "embeds", "components", "flags", "tts", "poll", "sticker_ids"):
-            if key in body:
-                out[key] = copy.deepcopy(body[key])
-        if out.get("content") is None and "content" in out:
-            out["content"] = ""
-        if "embeds" in out:
-            out["embeds"] = [{"type": "rich", **e} for e in out["embeds"] or []]
-        if "components" in out and out["components"] is None:
-            out["components"] = []
-        return out
-
-    async def create_message(
-        self,
-        channel: Channel,
-        body: dict[str, Any],
-        files: list[tuple[str, str, str, bytes]] | None = None,
-        *,
-        author: User | None = None,
-        interaction: InteractionRecord | None = None,
-        extra_flags: int = 0,
-    ) -> StoredMessage:
-        """Store a new message (as the bot unless ``author``) and tell the gateway about it."""
-        author = author or self.bot_user
-        mid = self.ids.next()
-        fields = self._normalise(body)
-        flags = int(fields.pop("flags", 0) or 0) | extra_flags
-        payload: dict[str, Any] = {
-            "id": str(mid),
-            "channel_id": str(channel.id),
-            "author": author.payload(),
-            "content": fields.get("content", ""),
-            "timestamp": utcnow_iso(),
-            "edited_timestamp": None,
-            "tts": bool(fields.get("tts", False)),
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": fields.get("embeds", []),
-            "components": fields.get("components", []),
-            "reactions": [],
-            "pinned": False,
-            "type": 0,
-            "flags": flags,
-        }
-        if channel.guild_id is not None:
-            payload["guild_id"] = str(channel.guild_id)
-        if body.get("message_reference"):
-            payload["message_reference"] = body["message_reference"]
-            payload["type"] = 19
-        if interaction is not None:
-            payload.update(self._interaction_message_fields(interaction))
-        msg = StoredMessage(
-            id=mid,
-            channel_id=channel.id,
-            payload=payload,
-            ephemeral=bool(flags & FLAG_EPHEMERAL),
-            interaction=interaction,
-        )
-        attachments = self._store_files(channel, body, files or [], [])
-        if attachments:
-            payload["attachments"] = attachments
-            msg.files = [self.files[int(a["id"])] for a in attachments]
-        msg.versions.append(copy.deepcopy(payload))
-        self.messages[mid] = msg
-        if not msg.ephemeral:
-            channel.last_message_id = mid
-            await self.dispatch(
-                "MESSAGE_CREATE", self._gateway_message(msg), intent=INTENT_GUILD_MESSAGES
-            )
-        return msg
-
-    def _interaction_message_fields(self, irec: InteractionRecord) -> dict[str, Any]:
-        user = irec.member.user if isinstance(irec.member, Member) else irec.member
-        meta: dict[str, Any] = {
-            "id": str(irec.id),
-            "type": irec.type,
-            "user": user.payload(),
-            "authorizing_integration_owners": irec.payload.get(
-                "authorizing_integration_owners", {}
-            ),
-        }
-        if irec.type == 2:
-            meta["name"] = irec.payload["data"]["name"]
-            meta["command_type"] = 1
-        if irec.source_message is not None:
-            meta["interacted_message_id"] = str(irec.source_message.id)
-        return {
-            "webhook_id": str(self.application_id),
-            "application_id": str(self.application_id),
-            "type": 20 if irec.type == 2 else 0,
-            "interaction_metadata": meta,
-        }
-
-    async def edit_message(
-        self,
-        msg: StoredMessage,
-        body: dict[str, Any],
-        files: list[tuple[str, str, str, bytes]] | None = None,
-        *,
-        clear_loading: bool = True,
-    ) -> StoredMessage:
-        channel = self.channels[msg.channel_id]
-        fields = self._normalise(body)
-        payload = msg.payload
-        if "flags" in fields:
-            # Only SUPPRESS_EMBEDS / components-v2 can change; keep ephemeral/loading state.
-            keep = payload.get("flags", 0) & (FLAG_EPHEMERAL | FLAG_LOADING)
-            payload["flags"] = int(fields.pop("flags") or 0) | keep
-        payload.update(fields)
-        if clear_loading:
-            payload["flags"] = payload.get("flags", 0) & ~FLAG_LOADING
-        attachments = self._store_files(
-            channel, body, files or [], payload.get("attachments") or []
-        )
-        if attachments is not None:
-            payload["attachments"] = attachments
-            known = {f.id: f for f in msg.files}
-            for a in attachments:
-                known.setdefault(int(a["id"]), self.files[int(a["id"])])
-            msg.files = list(known.values())
-        payload["edited_timestamp"] = utcnow_iso()
-        msg.versions.append(copy.deepcopy(payload))
-        if not msg.ephemeral:
-            await self.dispatch(
-                "MESSAGE_UPDATE", self._gateway_message(msg), intent=INTENT_GUILD_MESSAGES
-            )
-        self.notify()
-        return msg
-
-    async def delete_message(self, msg: StoredMessage) -> None:
-        msg.deleted = True
-        if not msg.ephemeral:
-            data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
-            if "guild_id" in msg.payload:
-                data["guild_id"] = msg.payload["guild_id"]
-            await self.dispatch("MESSAGE_DELETE", data, intent=INTENT_GUILD_MESSAGES)
-        self.notify()
-
-    def _gateway_message(self, msg: StoredMessage) -> dict[str, Any]:
-        data = copy.deepcopy(msg.payload)
-        channel = self.channels.get(msg.channel_id)
-        if channel is not None and channel.guild_id is not None:
-            guild = self.guild_by_id(channel.guild_id)
-            member = guild.member(msg.author_id) if guild else None
-            if member is not None:
-                data["member"] = member.payload(with_user=False)
-        return data
-
-    # -- interactions: callback, followups, @original ------------------------------------------
-    def register_interaction(self, irec: InteractionRecord) -> None:
-        self.interactions.append(irec)
-        self._interactions_by_id[irec.id] = irec
-        self._interactions_by_token[irec.token] = irec
-
-    async def _callback(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        loop = asyncio.get_running_loop()
-        iid = m["interaction_id"]
-        irec = self._interactions_by_id.get(int(iid)) if iid.isdigit() else None
-        if irec is None or irec.token != m["token"]:
-            self.violate("interaction callback for an unknown interaction id/token", rec)
-            raise not_found(10062)
-        irec.requests.append(rec)
-        if irec.initial is not None:
-            irec.rejected.append(rec)
-            self.violate(f"second initial response to {irec!r}", rec)
-            raise Reply(400, error_body(40060, "Interaction has already been acknowledged."))
-        elapsed = rec.time - irec.sent_at
-        if elapsed > self.response_deadline:
-            irec.rejected.append(rec)
-            self.violate(
-                f"initial response to {irec!r} after {elapsed:.2f}s "
-                f"(limit {self.response_deadline}s)",
-                rec,
-            )
-            raise not_found(10062)
-        body = rec.json or {}
-        ctype = body.get("type")
-        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[irec.type]
-        if irec.type == 5 and irec.source_message is None:
-            allowed = {4, 5}
-        if ctype not in allowed:
-            irec.rejected.append(rec)
-            self.violate(f"callback type {ctype} is not valid for {irec!r}", rec)
-            raise Reply(400, error_body(50035, "Interaction response type is not valid"))
-        data = body.get("data") or {}
-        channel = irec.channel
-        message: StoredMessage | None = None
-        if ctype == 4:
-            message = await self.create_message(channel, data, rec.files, interaction=irec)
-        elif ctype == 5:
-            message = await self.create_message(
-                channel, {"flags": data.get("flags", 0)}, interaction=irec, extra_flags=FLAG_LOADING
-            )
-        elif ctype in (6, 7):
-            assert irec.source_message is not None
-            message = irec.source_message
-            if ctype == 7:
-                await self.edit_message(message, data, rec.files)
-        irec.initial = body
-        irec.initial_at = loop.time()
-        irec.original = message
-        if message is not None and message.interaction is None:
-            message.interaction = irec
-        self.notify()
-        result: dict[str, Any] = {
-            "interaction": {
-                "id": str(irec.id),
-                "type": irec.type,
-                "response_message_loading": ctype == 5,
-                "response_message_ephemeral": bool(message and message.ephemeral),
-            },
-            "resource": {"type": ctype},
-        }
-        if message is not None:
-            result["interaction"]["response_message_id"] = str(message.id)
-            if ctype != 6:
-                result["resource"]["message"] = message.payload
-        return result
-
-    def _webhook_interaction(self, rec: RecordedRequest, m: re.Match[str]) -> InteractionRecord:
-        irec = self._interactions_by_token.get(m["token"])
-        if irec is None or m["app_id"] != str(self.application_id):
-            self.violate("webhook request with an unknown application id or token", rec)
-            raise not_found(10015)
-        irec.requests.append(rec)
-        if rec.time - irec.sent_at > self.token_lifetime:
-            self.violate(f"interaction token of {irec!r} used after it expired", rec)
-            raise Reply(401, error_body(50027, "Invalid Webhook Token"))
-        if irec.initial is None:
-            irec.rejected.append(rec)
-            self.violate(f"followup/edit for {irec!r} before the initial response", rec)
-            raise not_found(10015)
-        return irec
-
-    def _webhook_message(self, irec: InteractionRecord, mid: str) -> StoredMessage:
-        if mid == "@original":
-            if irec.original is None or irec.original.deleted:
-                raise not_found(10008)
-            return irec.original
-        msg = self.messages.get(int(mid)) if mid.isdigit() else None
-        if msg is None or msg.deleted or (msg is not irec.original and msg not in irec.followups):
-            raise not_found(10008)
-        return msg
-
-    async def _followup(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        irec = self._webhook_interaction(rec, m)
-        body = rec.json or {}
-        if (
-            irec.response_type == 5
-            and irec.original is not None
-            and irec.original.flags & FLAG_LOADING
-        ):
-            # The first followup after a "thinking" defer replaces the loading message.
-            msg = await self.edit_message(irec.original, body, rec.files)
-            irec.edits.append(copy.deepcopy(body))
-        else:
-            msg = await self.create_message(irec.channel, body, rec.files, interaction=irec)
-        irec.followups.append(msg)
-        self.notify()
-        if rec.query.get("wait", "").lower() in ("true", "1"):
-            return msg.payload
-        return None
-
-    async def _webhook_get_message(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        irec = self._webhook_interaction(rec, m)
-        return self._webhook_message(irec, m["message_id"]).payload
-
-    async def _webhook_edit_message(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
-        irec = self._webhook_interaction(rec, m)
-        msg = self._webhook_message(irec, m["message_id"])
-        body = rec.json or {}
-        if m["message_id"] == "@original":
-            irec.edits.append(copy.deepcopy(body))
-        await self.edit_message(msg, body, rec.files)
-        return msg.payload
-
-    async def _webhook_delete_message(self, rec: RecordedRequest, m: re.Match[str]) -> None:
-        irec = self._webhook_interaction(rec, m)
-        await self.delete_message(self._webhook_message(irec, m["message_id"]))
-
-    def new_interaction_token(self, iid: int) -> str:
-        return f"aW50ZXJhY3Rpb24{iid}.{secrets.token_urlsafe(24)}"
-
-
-# @everyone defaults roughly as Discord creates them: view, send, history, reactions, embed,
-# attach, external emoji, use application commands, connect/speak.
 _EVERYONE = (
     (1 << 10)
     | (1 << 11)

@@ -62,6 +62,37 @@ class NoteModal(discord.ui.Modal, title="Add a note"):
         await interaction.response.send_message(f"noted {self.subject.value}: {self.body.value}")
 
 
+class RenameModal(discord.ui.Modal, title="Rename"):
+    new_name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="rename-modal")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=f"renamed to {self.new_name.value}")
+
+
+class MenuView(discord.ui.View):
+    """A plain (non-dynamic) view: discord.py routes it by the message id it learned from the
+    callback response, so this also proves the harness returns the created message."""
+
+    @discord.ui.select(
+        custom_id="menu:pick",
+        options=[
+            discord.SelectOption(label="Attack", value="attack"),
+            discord.SelectOption(label="Defend", value="defend"),
+        ],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message(f"picked {select.values[0]}", ephemeral=True)
+
+    @discord.ui.button(label="Rename", custom_id="menu:rename")
+    async def rename(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+    ) -> None:
+        await interaction.response.send_modal(RenameModal())
+
+
 CHARACTERS = ["Wilhelm", "Willow", "Wilbur", "Ada", "Bram"]
 
 
@@ -142,6 +173,12 @@ def make_bot(guild_id: int, events: dict[str, Any]) -> commands.Bot:
     async def note(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NoteModal())
 
+    @bot.tree.command(
+        name="menu", description="A view with a select and a modal button", guild=guild
+    )
+    async def menu(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("menu", view=MenuView(timeout=30))
+
     @bot.tree.command(name="announce", description="Channel message + edit", guild=guild)
     async def announce(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message("announcing…", ephemeral=True)
@@ -213,7 +250,7 @@ async def test_bot_connects_and_registers_commands(
     assert bot.is_ready()
     assert bot.user.id == harness.application_id
     names = sorted(c["name"] for c in harness.registered_commands(harness.guild))
-    assert names == ["announce", "character", "encounter", "huge", "note", "slow", "twice"]
+    assert names == ["announce", "character", "encounter", "huge", "menu", "note", "slow", "twice"]
     startup = [f"{r.method} {r.path}" for r in harness.requests]
     assert "GET /users/@me" in startup and "GET /oauth2/applications/@me" in startup
     assert all(r.response is None or r.status < 400 for r in harness.requests)
@@ -279,6 +316,60 @@ async def test_slash_with_typed_options_and_button_click(
         async with s.get(url, headers={"Authorization": f"Bot {harness.token}"}) as r:
             assert r.headers["Content-Type"] == "application/json"
             assert (await r.json())["components"][0]["components"][0]["custom_id"] == "counter:2"
+
+
+async def test_view_select_and_modal_from_a_button(
+    bot_env: tuple[DiscordHarness, dict[str, Any]],
+) -> None:
+    harness, _ = bot_env
+    member = harness.add_member(harness.guild, "mona")
+    rec = await harness.slash(member, harness.channel, "menu")
+    await rec.response()
+    menu = rec.message
+    assert menu is not None and menu.custom_ids() == ["menu:pick", "menu:rename"]
+    with pytest.raises(HarnessError, match="not an option"):
+        await harness.select(member, menu, "menu:pick", ["flee"])
+    pick = await harness.select(member, menu, "menu:pick", ["defend"])
+    await pick.response()
+    assert pick.ephemeral and pick.message is not None and pick.message.content == "picked defend"
+    opened = await harness.click(member, menu, "menu:rename")
+    assert (await opened.response())["type"] == 9
+    sub = await harness.submit_modal(member, harness.channel, "rename-modal", {"name": "Skirmish"})
+    assert (await sub.response())["type"] == 7  # allowed: the modal came from a message component
+    assert sub.payload["message"]["id"] == str(menu.id)
+    assert harness.message(menu).content == "renamed to Skirmish"
+
+
+async def test_gateway_resume_keeps_the_bot_working(
+    bot_env: tuple[DiscordHarness, dict[str, Any]],
+) -> None:
+    harness, _ = bot_env
+    first = harness.live_sessions()[0]
+    await harness.reconnect_gateway(resume=True)
+    await harness.wait_for(lambda: any(s is not first for s in harness.live_sessions()))
+    resumed = harness.live_sessions()[-1]
+    assert resumed.session_id == first.session_id
+    assert any(p.get("op") == 6 for p in resumed.received)  # RESUME, not a new IDENTIFY
+    member = harness.add_member(harness.guild, "nina")
+    rec = await harness.slash(member, harness.channel, "character show", name="Bram")
+    assert (await rec.response())["type"] == 4
+
+
+async def test_unanswered_interaction_is_a_violation(
+    bot_env: tuple[DiscordHarness, dict[str, Any]],
+) -> None:
+    harness, events = bot_env
+    harness.response_deadline = 0.05
+    events["slow_delay"] = 0.0  # answers "immediately", but we drop the bot's task first
+    member = harness.add_member(harness.guild, "otto")
+    bot = events["bot"]
+    bot.tree.remove_command(
+        "slow", guild=discord.Object(harness.guild.id)
+    )  # bot forgets the handler
+    rec = await harness.slash(member, harness.channel, "slow")
+    await asyncio.sleep(0.1)
+    assert harness.check_unanswered() == [rec]
+    assert "never acknowledged" in harness.pop_violations()[0].message
 
 
 async def test_unregistered_command_option_or_missing_required_fail_fast(
@@ -589,3 +680,56 @@ def test_validator_checks_modals_autocomplete_and_commands() -> None:
     assert any("name" in p for p in problems)
     assert any("required option after an optional" in p for p in problems)
     assert any("not one of" in p or "type" in p for p in validate("POST", cb, {"type": 99}))
+
+
+SUBPROCESS_BOT = """
+import os
+import discord, discord.gateway, discord.http, yarl
+from discord import app_commands
+
+discord.http.Route.BASE = os.environ["DISCORD_API_BASE"]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DISCORD_GATEWAY_URL"])
+
+
+class Bot(discord.Client):
+    def __init__(self):
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+
+    async def setup_hook(self):
+        guild = discord.Object(int(os.environ["GUILD_ID"]))
+
+        @self.tree.command(name="ping", description="pong", guild=guild)
+        async def ping(interaction: discord.Interaction):
+            await interaction.response.send_message(f"pong from {os.getpid()}")
+
+        await self.tree.sync(guild=guild)
+
+
+Bot().run(os.environ["DISCORD_TOKEN"], log_handler=None)
+"""
+
+
+async def test_bot_in_a_subprocess(discord_harness: DiscordHarness, tmp_path: Any) -> None:
+    import os
+    import sys
+
+    script = tmp_path / "bot_main.py"
+    script.write_text(SUBPROCESS_BOT)
+    env = {**os.environ, **discord_harness.env(), "GUILD_ID": str(discord_harness.guild.id)}
+    proc = await asyncio.create_subprocess_exec(sys.executable, str(script), env=env)
+    try:
+        await discord_harness.wait_for(
+            lambda: (
+                discord_harness.registered_commands(discord_harness.guild)
+                and discord_harness.live_sessions()
+            ),
+            timeout=15,
+        )
+        member = discord_harness.add_member(discord_harness.guild, "pat")
+        rec = await discord_harness.slash(member, discord_harness.channel, "ping")
+        await rec.response()
+        assert rec.message is not None and rec.message.content == f"pong from {proc.pid}"
+    finally:
+        proc.terminate()
+        await proc.wait()
