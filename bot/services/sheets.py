@@ -1,0 +1,514 @@
+"""Character sheets and NPC templates: create, import, export, show, list, edit, delete.
+
+A *character* belongs to a member in a server; an *NPC template* belongs to the server and only
+its GMs (members with Manage Server or Manage Channels) may see or change it. Every sheet passes
+through its ruleset's sheet model (``bot.engine.get_ruleset(key).sheet_model``) before it is
+stored, so the database only ever holds valid sheets. Names are matched exactly (case-folded,
+whitespace collapsed), never by prefix or substring.
+
+Writes run in one transaction that also checks the limits (sheets per member, templates per
+server), so two racing imports cannot exceed them; the unique indexes settle name clashes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.engine import get_ruleset
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.services.encounters import Actor
+from bot.services.sheet_input import describe_errors, parse_json
+from bot.services.sheet_paths import apply_edit, suggest
+from bot.store import sheets as repo
+from bot.store.db import Database
+from bot.store.sheets import SheetKind, SheetRow
+
+log = logging.getLogger(__name__)
+
+CHARACTERS_PER_MEMBER = 25
+NPCS_PER_SERVER = 200
+NAME_MAX = 80  # a combatant's name, a button label
+NPC_NAME_MAX = 72  # leaves room for the number of a copy ("Thug 12")
+CHOICES_MAX = 25
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "data" / "sheets"
+GM_ONLY = "Only a GM (a member with Manage Server or Manage Channels) can manage NPC templates."
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def ruleset_sheet_model(key: str) -> type[BaseModel]:
+    """The sheet model of a ruleset; raises the engine's errors for unknown/planned rulesets."""
+    return get_ruleset(key).sheet_model
+
+
+def name_key(name: str) -> str:
+    """The key names are matched on: whitespace collapsed, case-folded."""
+    return " ".join(name.split()).casefold()
+
+
+def _noun(kind: SheetKind) -> str:
+    return "NPC template" if kind == "npc" else "character"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A stored sheet with its validated model."""
+
+    row: SheetRow
+    model: BaseModel
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def name(self) -> str:
+        return self.row.name
+
+    @property
+    def kind(self) -> SheetKind:
+        return self.row.kind
+
+    @property
+    def ruleset(self) -> str:
+        return self.row.ruleset
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A sheet as one member may see it: ``full`` is False when the viewer is another player
+    (they see what a player would see of someone else's character: no exact numbers)."""
+
+    sheet: Sheet
+    full: bool
+
+
+@dataclass(frozen=True)
+class Example:
+    """An example sheet shipped in ``data/sheets/<ruleset>/<key>.json``."""
+
+    key: str
+    ruleset: str
+    name: str
+    path: Path
+
+
+@dataclass(frozen=True)
+class Stored:
+    """The result of a create or import: the sheet and whether it replaced an older one."""
+
+    sheet: Sheet
+    replaced: bool
+
+
+class SheetService:
+    """Use cases over the ``sheets`` table. ``sheet_model`` maps a ruleset key to its sheet
+    model (the engine's registry by default); ``examples_dir`` holds the example sheets."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        sheet_model: Callable[[str], type[BaseModel]] = ruleset_sheet_model,
+        examples_dir: Path = EXAMPLES_DIR,
+        characters_per_member: int = CHARACTERS_PER_MEMBER,
+        npcs_per_server: int = NPCS_PER_SERVER,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._sheet_model = sheet_model
+        self._examples_dir = examples_dir
+        self.characters_per_member = characters_per_member
+        self.npcs_per_server = npcs_per_server
+
+    # --- validation ---------------------------------------------------------------------------
+
+    def validate(
+        self, ruleset: str, data: Any, *, kind: SheetKind, heading: str = "That sheet is not valid"
+    ) -> BaseModel:
+        """Validate ``data`` with the ruleset's sheet model. Raises :class:`InvalidInput` with one
+        message naming every invalid field, its value and what is allowed."""
+        model_cls = self._sheet_model(ruleset)
+        try:
+            model = model_cls.model_validate(data)
+        except ValidationError as exc:
+            raise InvalidInput(describe_errors(exc, model_cls, data, heading=heading)) from None
+        _check_name(_name_of(model), kind)
+        return model
+
+    def _load(self, row: SheetRow) -> Sheet:
+        return Sheet(
+            row=row, model=self._sheet_model(row.ruleset).model_validate_json(row.sheet_json)
+        )
+
+    # --- writes -------------------------------------------------------------------------------
+
+    async def create(
+        self, guild_id: int, actor: Actor, kind: SheetKind, ruleset: str, fields: dict[str, Any]
+    ) -> Sheet:
+        """A new sheet from the key fields (the rest take the model's defaults)."""
+        _ensure_may_write(kind, actor)
+        model = self.validate(ruleset, fields, kind=kind, heading="That sheet was not created")
+        stored = await self._store(guild_id, actor, kind, ruleset, model, replace=False)
+        return stored.sheet
+
+    async def import_file(
+        self,
+        guild_id: int,
+        actor: Actor,
+        kind: SheetKind,
+        content: bytes,
+        *,
+        rename: str | None = None,
+        replace: bool = False,
+        ruleset: str = "uttas",
+    ) -> Stored:
+        """Import a JSON sheet (an export, an edited export, an example). The sheet's own
+        ``system`` field, when present, names its ruleset. A refused import changes nothing."""
+        _ensure_may_write(kind, actor)
+        data = parse_json(content)
+        return await self._import_data(guild_id, actor, kind, data, rename, replace, ruleset)
+
+    async def import_example(
+        self,
+        guild_id: int,
+        actor: Actor,
+        kind: SheetKind,
+        key: str,
+        *,
+        rename: str | None = None,
+        replace: bool = False,
+    ) -> Stored:
+        """Import one of the shipped example sheets by key (e.g. ``willow``)."""
+        _ensure_may_write(kind, actor)
+        example = self.example(key)
+        data = parse_json(example.path.read_bytes())
+        return await self._import_data(
+            guild_id, actor, kind, data, rename, replace, example.ruleset
+        )
+
+    async def _import_data(
+        self,
+        guild_id: int,
+        actor: Actor,
+        kind: SheetKind,
+        data: dict[str, Any],
+        rename: str | None,
+        replace: bool,
+        ruleset: str,
+    ) -> Stored:
+        system = data.get("system")
+        key = system if isinstance(system, str) and system else ruleset
+        if rename is not None and rename.strip():
+            data = {**data, "name": rename.strip()}
+        model = self.validate(key, data, kind=kind, heading="That sheet was not imported")
+        return await self._store(guild_id, actor, kind, key, model, replace=replace)
+
+    async def _store(
+        self,
+        guild_id: int,
+        actor: Actor,
+        kind: SheetKind,
+        ruleset: str,
+        model: BaseModel,
+        *,
+        replace: bool,
+    ) -> Stored:
+        name = _name_of(model)
+        key = name_key(name)
+        sheet_json = model.model_dump_json()
+        now = self._clock()
+        async with self._db.transaction() as conn:
+            existing = await self._by_key(conn, guild_id, actor.user_id, kind, key)
+            if existing is not None:
+                if not replace:
+                    where = "This server already has" if kind == "npc" else "You already have"
+                    raise Conflict(
+                        f"{where} a{'n' if kind == 'npc' else ''} {_noun(kind)} called "
+                        f"**{existing.name}**. Choose another name, or set `replace: True` to "
+                        "overwrite it."
+                    )
+                row = await repo.update(
+                    conn, existing, name=name, name_key=key, sheet_json=sheet_json, now=now
+                )
+                return Stored(Sheet(row=row, model=model), replaced=True)
+            await self._ensure_room(conn, guild_id, actor.user_id, kind)
+            row = await repo.insert(
+                conn,
+                guild_id=guild_id,
+                owner_id=actor.user_id,
+                kind=kind,
+                ruleset=ruleset,
+                name=name,
+                name_key=key,
+                sheet_json=sheet_json,
+                now=now,
+            )
+        log.info("%s %s stored in guild %s by %s", kind, row.id, guild_id, actor.user_id)
+        return Stored(Sheet(row=row, model=model), replaced=False)
+
+    async def _ensure_room(self, conn: Any, guild_id: int, owner_id: int, kind: SheetKind) -> None:
+        if kind == "npc":
+            if await repo.count_npcs(conn, guild_id) >= self.npcs_per_server:
+                raise Conflict(
+                    f"This server already has {self.npcs_per_server} NPC templates, the limit. "
+                    "Delete one with `/npc delete` first."
+                )
+        elif await repo.count_characters(conn, guild_id, owner_id) >= self.characters_per_member:
+            raise Conflict(
+                f"You already have {self.characters_per_member} characters in this server, the "
+                "limit. Delete one with `/character delete` first."
+            )
+
+    @staticmethod
+    async def _by_key(
+        conn: Any, guild_id: int, owner_id: int, kind: SheetKind, key: str
+    ) -> SheetRow | None:
+        if kind == "npc":
+            return await repo.npc_by_key(conn, guild_id, key)
+        return await repo.character_by_key(conn, guild_id, owner_id, key)
+
+    async def edit(
+        self, guild_id: int, actor: Actor, kind: SheetKind, name: str, path: str, value: str
+    ) -> Sheet:
+        """Change one field (see :mod:`bot.services.sheet_paths`); the whole sheet is validated
+        again and nothing changes when it fails."""
+        sheet = await self.get_own(guild_id, actor, kind, name)
+        model_cls = type(sheet.model)
+        data = sheet.model.model_dump(mode="json")
+        edited = apply_edit(model_cls, data, path, value)
+        model = self.validate(
+            sheet.ruleset, edited, kind=kind, heading=f"**{sheet.name}** was not changed"
+        )
+        new_name = _name_of(model)
+        async with self._db.transaction() as conn:
+            current = await repo.by_id(conn, sheet.id)
+            if current is None:
+                raise NotFound(f"**{sheet.name}** was deleted meanwhile.")
+            row = await repo.update(
+                conn,
+                current,
+                name=new_name,
+                name_key=name_key(new_name),
+                sheet_json=model.model_dump_json(),
+                now=self._clock(),
+            )
+        return Sheet(row=row, model=model)
+
+    async def delete(self, guild_id: int, actor: Actor, sheet_id: int) -> SheetRow:
+        """Delete a sheet, checking at this moment that ``actor`` may (a button can be clicked by
+        anyone who sees it). Raises :class:`NotFound` or :class:`NotAllowed`."""
+        async with self._db.transaction() as conn:
+            row = await repo.by_id(conn, sheet_id)
+            if row is None or row.guild_id != guild_id:
+                raise NotFound("That sheet no longer exists.")
+            _ensure_may_change(row, actor)
+            await repo.delete(conn, sheet_id)
+        log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
+        return row
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def get_own(
+        self, guild_id: int, actor: Actor, kind: SheetKind, name: str, ruleset: str | None = None
+    ) -> Sheet:
+        """A sheet ``actor`` may change, by exact name: their own character, or (GMs) an NPC
+        template. Raises :class:`NotFound` / :class:`NotAllowed`."""
+        _ensure_may_write(kind, actor)
+        key = name_key(name)
+        async with self._db.read() as conn:
+            row = await self._by_key(conn, guild_id, actor.user_id, kind, key)
+        if row is None:
+            where = "This server has no NPC template" if kind == "npc" else "You have no character"
+            raise NotFound(
+                f"{where} called **{_shown(name)}**. Names must match exactly; "
+                f"see `/{'npc' if kind == 'npc' else 'character'} list`."
+            )
+        if ruleset is not None and row.ruleset != ruleset:
+            raise InvalidInput(
+                f"**{row.name}** is a {_title(row.ruleset)} sheet; this encounter uses "
+                f"{_title(ruleset)}."
+            )
+        return self._load(row)
+
+    async def show(
+        self,
+        guild_id: int,
+        actor: Actor,
+        kind: SheetKind,
+        name: str,
+        owner_id: int | None = None,
+    ) -> SheetView:
+        """A sheet to look at. Characters: the owner and GMs see everything, other players a
+        public view. NPC templates: GMs only."""
+        if kind == "npc" or owner_id is None or owner_id == actor.user_id:
+            sheet = await self.get_own(guild_id, actor, kind, name)
+            return SheetView(sheet=sheet, full=True)
+        async with self._db.read() as conn:
+            row = await repo.character_by_key(conn, guild_id, owner_id, name_key(name))
+        if row is None:
+            raise NotFound(f"<@{owner_id}> has no character called **{_shown(name)}**.")
+        return SheetView(sheet=self._load(row), full=actor.manages_channel)
+
+    async def list_sheets(
+        self, guild_id: int, actor: Actor, kind: SheetKind, member_id: int | None = None
+    ) -> list[SheetRow]:
+        """Your characters; another member's (GMs only); or the server's NPC templates (GMs)."""
+        if kind == "npc":
+            _ensure_may_write(kind, actor)
+            async with self._db.read() as conn:
+                return await repo.npcs_of(conn, guild_id)
+        owner = member_id if member_id is not None else actor.user_id
+        if owner != actor.user_id and not actor.manages_channel:
+            raise NotAllowed(
+                "Only a GM (Manage Server or Manage Channels) can list another member's characters."
+            )
+        async with self._db.read() as conn:
+            return await repo.characters_of(conn, guild_id, owner)
+
+    async def export(
+        self, guild_id: int, actor: Actor, kind: SheetKind, name: str
+    ) -> tuple[str, bytes]:
+        """``(filename, JSON bytes)`` of one of your sheets (or, for GMs, an NPC template)."""
+        sheet = await self.get_own(guild_id, actor, kind, name)
+        return export_filename(sheet.name), export_bytes(sheet.model)
+
+    async def name_choices(
+        self,
+        guild_id: int,
+        actor: Actor,
+        kind: SheetKind,
+        typed: str,
+        ruleset: str | None = None,
+    ) -> list[str]:
+        """Autocomplete: at most 25 names of *your* characters (or, for GMs, NPC templates)
+        containing ``typed``, prefix matches first. Never another member's sheets."""
+        if kind == "npc" and not actor.manages_channel:
+            return []
+        async with self._db.read() as conn:
+            if kind == "npc":
+                rows = await repo.npcs_of(conn, guild_id, ruleset)
+            else:
+                rows = await repo.characters_of(conn, guild_id, actor.user_id, ruleset)
+        return rank([row.name for row in rows], typed)
+
+    async def field_choices(
+        self, guild_id: int, actor: Actor, kind: SheetKind, name: str, typed: str
+    ) -> list[tuple[str, str]]:
+        """Autocomplete of field paths of one of your sheets: ``(label, path)``, at most 25."""
+        try:
+            sheet = await self.get_own(guild_id, actor, kind, name)
+        except (NotFound, NotAllowed):
+            return []
+        return suggest(type(sheet.model), sheet.model.model_dump(mode="json"), typed)
+
+    # --- examples -----------------------------------------------------------------------------
+
+    def examples(self) -> list[Example]:
+        """The shipped example sheets, by ruleset then name (read from disk each time: small)."""
+        found: list[Example] = []
+        if not self._examples_dir.is_dir():
+            return found
+        for folder in sorted(p for p in self._examples_dir.iterdir() if p.is_dir()):
+            for path in sorted(folder.glob("*.json")):
+                try:
+                    data = json.loads(path.read_text("utf-8"))
+                    name = str(data.get("name") or path.stem)
+                except (OSError, ValueError, AttributeError):
+                    log.warning("example sheet %s is unreadable; skipped", path)
+                    continue
+                found.append(Example(key=path.stem, ruleset=folder.name, name=name, path=path))
+        return found
+
+    def example(self, key: str) -> Example:
+        folded = key.strip().casefold()
+        for example in self.examples():
+            if folded in (example.key.casefold(), example.name.casefold()):
+                return example
+        names = ", ".join(f"`{e.key}`" for e in self.examples()) or "none"
+        raise NotFound(f"There is no example sheet `{_shown(key)}`. Examples: {names}.")
+
+    def example_choices(self, typed: str) -> list[tuple[str, str]]:
+        """Autocomplete: ``(label, key)`` of the examples matching ``typed``, at most 25."""
+        examples = {e.key: e for e in self.examples()}
+        labels = {f"{e.name} ({_title(e.ruleset)})": key for key, e in examples.items()}
+        return [(label, labels[label]) for label in rank(list(labels), typed)]
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def rank(names: list[str], typed: str) -> list[str]:
+    """Names containing ``typed`` (case-insensitive), prefix matches first, at most 25."""
+    folded = typed.strip().casefold()
+    starts = [n for n in names if n.casefold().startswith(folded)]
+    contains = [n for n in names if folded in n.casefold() and n not in starts]
+    return [n[:100] for n in [*starts, *contains][:CHOICES_MAX]]
+
+
+def export_bytes(model: BaseModel) -> bytes:
+    """A sheet as pretty JSON (UTF-8), exactly what ``import`` reads back."""
+    return (json.dumps(model.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def export_filename(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60]
+    return f"{slug or 'sheet'}.json"
+
+
+def _name_of(model: BaseModel) -> str:
+    name = getattr(model, "name", None)
+    if not isinstance(name, str):
+        raise InvalidInput("A sheet needs a `name`.")
+    return name
+
+
+def _check_name(name: str, kind: SheetKind) -> None:
+    limit = NPC_NAME_MAX if kind == "npc" else NAME_MAX
+    if len(name) > limit:
+        raise InvalidInput(
+            f"`name` = `{_shown(name)}` is {len(name)} characters long; "
+            f"{_noun(kind)} names are at most {limit} characters."
+        )
+    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in name):
+        raise InvalidInput("`name` may not contain line breaks or control characters.")
+
+
+def _shown(text: str) -> str:
+    """User text echoed back inside bold/backticks: one line, bounded, no Markdown breakers."""
+    flat = " ".join(text.split()).replace("`", "'").replace("*", "")
+    return flat if len(flat) <= 80 else flat[:79] + "…"
+
+
+def _title(ruleset: str) -> str:
+    try:
+        return get_ruleset(ruleset).title
+    except Exception:
+        return ruleset.upper() if len(ruleset) <= 5 else ruleset.title()
+
+
+def _ensure_may_write(kind: SheetKind, actor: Actor) -> None:
+    if kind == "npc" and not actor.manages_channel:
+        raise NotAllowed(GM_ONLY)
+
+
+def _ensure_may_change(row: SheetRow, actor: Actor) -> None:
+    if row.kind == "npc":
+        _ensure_may_write("npc", actor)
+    elif row.owner_id != actor.user_id:
+        raise NotAllowed(
+            f"**{row.name}** is <@{row.owner_id}>'s character; only they can change it."
+        )
