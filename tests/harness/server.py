@@ -26,7 +26,7 @@ from aiohttp import web
 
 from . import schema
 from .actions import UserActions
-from .gateway import GatewaySession, gateway_handler
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, GatewaySession, gateway_handler
 from .messages import MessageStore
 from .models import (
     Channel,
@@ -120,6 +120,9 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         self.sessions_by_id: dict[str, GatewaySession] = {}
         self.ready_count = 0
 
+        self._pending_events: list[tuple[str, dict[str, Any], int]] = []
+        self._send_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._notifier: Notifier | None = None
         self._runner: web.AppRunner | None = None
         self._routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
@@ -420,7 +423,9 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         member = Member(user, guild, roles=role_list, nick=nick)
         guild.members.append(member)
         self._broadcast_soon(
-            "GUILD_MEMBER_ADD", lambda: {**member.payload(), "guild_id": str(guild.id)}
+            "GUILD_MEMBER_ADD",
+            lambda: {**member.payload(), "guild_id": str(guild.id)},
+            INTENT_GUILD_MEMBERS,
         )
         return member
 
@@ -459,7 +464,25 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         return [s for s in self.sessions if s.identified and s.open]
 
     async def dispatch(self, event: str, data: dict[str, Any], *, intent: int = 0) -> int:
-        """Send a DISPATCH to every identified session (optionally only those with ``intent``)."""
+        """Send a DISPATCH to every identified session (only those with ``intent``, if given).
+
+        Model changes queued by ``add_member``/``add_role``/… are delivered first, so the bot
+        always knows a member or role before an interaction mentions it."""
+        async with self._send_lock:
+            await self._flush_locked()
+            return await self._send_locked(event, data, intent)
+
+    async def flush_events(self) -> None:
+        """Deliver queued model-change events now."""
+        async with self._send_lock:
+            await self._flush_locked()
+
+    async def _flush_locked(self) -> None:
+        while self._pending_events:
+            event, payload, intent = self._pending_events.pop(0)
+            await self._send_locked(event, payload, intent)
+
+    async def _send_locked(self, event: str, data: dict[str, Any], intent: int) -> int:
         sent = 0
         for s in self.live_sessions():
             if intent and not s.intents & intent:
@@ -468,12 +491,20 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
             sent += 1
         return sent
 
-    def _broadcast_soon(self, event: str, make: Callable[[], dict[str, Any]]) -> None:
-        """Tell already-connected bots about a model change made after they identified."""
+    def _broadcast_soon(
+        self, event: str, make: Callable[[], dict[str, Any]], intent: int = INTENT_GUILDS
+    ) -> None:
+        """Queue a model change for already-connected bots (a new bot gets it in GUILD_CREATE)."""
         if not self.live_sessions():
             return
-        payload = make()
-        asyncio.get_running_loop().create_task(self.dispatch(event, payload))
+        self._pending_events.append((event, make(), intent))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # called from sync code: delivered with the next dispatch
+            return
+        task = loop.create_task(self.flush_events())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def reconnect_gateway(self, *, resume: bool = True) -> None:
         """Ask connected bots to reconnect (op 7) or invalidate their session (op 9 false)."""

@@ -132,6 +132,8 @@ def make_bot(guild_id: int, events: dict[str, Any]) -> commands.Bot:
             gm=gm,
             role=role,
             where=where,
+            perms=interaction.permissions,
+            guild_perms=interaction.user.guild_permissions,
         )
         view = discord.ui.View(timeout=None)
         view.add_item(CounterButton(0))
@@ -264,8 +266,7 @@ async def test_slash_with_typed_options_and_button_click(
     guild, channel = harness.guild, harness.channel
     gm_role = harness.add_role(guild, "GM", permissions=discord.Permissions(manage_messages=True))
     alice = harness.add_member(guild, "alice", roles=[gm_role])
-    bob = harness.add_member(guild, "bob")
-    await asyncio.sleep(0.05)  # let GUILD_ROLE_CREATE / GUILD_MEMBER_ADD reach the bot
+    bob = harness.add_member(guild, "bob", permissions=discord.Permissions(manage_guild=True))
 
     rec = await harness.slash(
         alice,
@@ -292,6 +293,10 @@ async def test_slash_with_typed_options_and_button_click(
     )
     assert got["gm"].id == bob.id and isinstance(got["gm"], discord.Member)
     assert got["role"].id == gm_role.id and got["where"].id == channel.id
+    # Both the interaction's permissions and the cached roles agree (no sleep needed: queued
+    # GUILD_ROLE_CREATE events are delivered before the INTERACTION_CREATE).
+    assert got["perms"].manage_messages and got["guild_perms"].manage_messages
+    assert not got["perms"].manage_guild
 
     msg = rec.message
     assert msg is not None and msg.embeds[0]["title"] == "Encounter: Ambush"
@@ -306,6 +311,7 @@ async def test_slash_with_typed_options_and_button_click(
     # The old custom_id is gone from the latest version: Discord would not let a user click it.
     with pytest.raises(HarnessError):
         await harness.click(bob, msg, "counter:0")
+    assert bob.permissions & discord.Permissions(manage_guild=True).value
     click2 = await harness.click(alice, msg, "counter:1")
     await click2.response()
     assert harness.message(msg).custom_ids() == ["counter:2"]
