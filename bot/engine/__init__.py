@@ -1,0 +1,122 @@
+"""The pure rules engine: no Discord, no I/O, randomness and clock injected.
+
+Entry point: :func:`get_ruleset` → :class:`Ruleset`; then ``new_encounter``, ``apply``,
+``load_state``, ``reaction_options``. See ``docs/architecture.md``.
+"""
+
+from __future__ import annotations
+
+from bot.engine.commands import (
+    ActivatePower,
+    AddCombatant,
+    AdjustCharacteristic,
+    Attack,
+    Begin,
+    Breather,
+    ChangeStance,
+    Command,
+    DropPower,
+    EndCombat,
+    EndTurn,
+    GrappleContest,
+    Move,
+    NaturalHealing,
+    React,
+    Ready,
+    RemoveCombatant,
+    ResolveReadied,
+    ResolveSurrender,
+    Rest,
+    SetCondition,
+    Sprint,
+    Stand,
+    Surrender,
+    Talk,
+    UseSkill,
+)
+from bot.engine.contract import COMMAND_ADAPTER, ReactionOption, Ruleset
+from bot.engine.dice import (
+    MAX_DICE,
+    DiceRoller,
+    DiceScriptExhausted,
+    RandomRoller,
+    Roll,
+    ScriptedRoller,
+)
+from bot.engine.events import Event, Outcome
+from bot.engine.state import Combatant, EncounterState, PendingAttack
+from bot.engine.uttas.ruleset import UttasRuleset
+from bot.engine.uttas.sheet import UttasSheet
+from bot.errors import InvalidInput, RulesetNotImplemented
+
+RULESET_KEYS = ("uttas", "utopia", "untitled", "uune")
+"""Every game system the product plans, in menu order; only ``uttas`` runs today."""
+
+_PLANNED = {"utopia": "Utopia", "untitled": "Untitled", "uune": "Uune"}
+_DEFAULT: dict[str, Ruleset] = {}
+
+
+def get_ruleset(key: str) -> Ruleset:
+    """The ruleset for ``key`` (case-insensitive), with the shipped tables.
+
+    Raises :class:`RulesetNotImplemented` for a planned system that cannot run encounters yet
+    and :class:`InvalidInput` for an unknown key.
+    """
+    k = key.strip().casefold()
+    if k == "uttas":
+        if "uttas" not in _DEFAULT:
+            _DEFAULT["uttas"] = UttasRuleset()
+        return _DEFAULT["uttas"]
+    if k in _PLANNED:
+        raise RulesetNotImplemented(
+            f"{_PLANNED[k]} combat is planned but not available yet; use UTTAS for now."
+        )
+    raise InvalidInput(f"Unknown ruleset {key!r}. Choose one of: {', '.join(RULESET_KEYS)}.")
+
+
+__all__ = [
+    "COMMAND_ADAPTER",
+    "MAX_DICE",
+    "RULESET_KEYS",
+    "ActivatePower",
+    "AddCombatant",
+    "AdjustCharacteristic",
+    "Attack",
+    "Begin",
+    "Breather",
+    "ChangeStance",
+    "Combatant",
+    "Command",
+    "DiceRoller",
+    "DiceScriptExhausted",
+    "DropPower",
+    "EncounterState",
+    "EndCombat",
+    "EndTurn",
+    "Event",
+    "GrappleContest",
+    "Move",
+    "NaturalHealing",
+    "Outcome",
+    "PendingAttack",
+    "RandomRoller",
+    "React",
+    "ReactionOption",
+    "Ready",
+    "RemoveCombatant",
+    "ResolveReadied",
+    "ResolveSurrender",
+    "Rest",
+    "Roll",
+    "Ruleset",
+    "ScriptedRoller",
+    "SetCondition",
+    "Sprint",
+    "Stand",
+    "Surrender",
+    "Talk",
+    "UseSkill",
+    "UttasRuleset",
+    "UttasSheet",
+    "get_ruleset",
+]

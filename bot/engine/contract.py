@@ -1,0 +1,113 @@
+"""The ruleset contract: what every game system plugs into the engine.
+
+Services call only these methods; a system that is planned but not yet built is listed in
+``RULESET_KEYS`` and refused by :func:`bot.engine.get_ruleset` with
+:class:`~bot.errors.RulesetNotImplemented`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from bot.engine.commands import Command
+from bot.engine.dice import DiceRoller
+from bot.engine.economy import ActionEconomy
+from bot.engine.events import Outcome
+from bot.engine.state import Combatant, EncounterState
+from bot.errors import InvalidInput
+
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+class ReactionOption(BaseModel):
+    """One reaction a combatant can afford right now against the pending attack (one button).
+
+    ``choice``/``maneuver``/``stance`` are what to put into a ``React`` command; ``actions`` and
+    ``stamina`` its cost; ``label`` a button label (≤ 80 characters)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    choice: str
+    label: str
+    maneuver: str | None = None
+    stance: str | None = None
+    actions: int = 0
+    stamina: int = 0
+
+
+def validation_message(exc: ValidationError, what: str) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or what
+    return f"Invalid {what} ({where}): {first['msg']}"
+
+
+class Ruleset(ABC):
+    """A game system. Instances are stateless apart from their (GM-changeable) tables.
+
+    ``apply`` is pure: it never mutates ``state``; it returns an :class:`Outcome` with a new
+    state, or raises a :class:`~bot.errors.DomainError` subclass and changes nothing.
+    """
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    sheet_model: ClassVar[type[BaseModel]]
+    economy: ClassVar[ActionEconomy]
+
+    def new_encounter(self, *, name: str, seed: int) -> EncounterState:
+        """A fresh encounter in the ``setup`` phase, round 0. Raises :class:`InvalidInput` for a
+        bad name."""
+        try:
+            return EncounterState(ruleset=self.key, name=name, seed=seed)
+        except ValidationError as exc:
+            raise InvalidInput(validation_message(exc, "encounter")) from None
+
+    def load_state(self, raw_json: str) -> EncounterState:
+        """Parse a state saved with ``model_dump_json()``. Raises :class:`InvalidInput`."""
+        try:
+            state = EncounterState.model_validate_json(raw_json)
+        except ValidationError as exc:
+            raise InvalidInput(validation_message(exc, "saved encounter")) from None
+        if state.ruleset != self.key:
+            raise InvalidInput(f"That encounter uses {state.ruleset!r}, not {self.key!r}.")
+        return state
+
+    def parse_command(self, data: Mapping[str, Any]) -> Command:
+        """Validate a command from a mapping (``{"kind": "attack", ...}``). Raises InvalidInput."""
+        try:
+            return COMMAND_ADAPTER.validate_python(data)
+        except ValidationError as exc:
+            raise InvalidInput(validation_message(exc, "command")) from None
+
+    def parse_sheet(self, data: Mapping[str, Any] | str) -> BaseModel:
+        """Validate a character sheet (mapping or JSON text). Raises :class:`InvalidInput`."""
+        try:
+            if isinstance(data, str):
+                return self.sheet_model.model_validate_json(data)
+            return self.sheet_model.model_validate(data)
+        except ValidationError as exc:
+            raise InvalidInput(validation_message(exc, "character sheet")) from None
+
+    @abstractmethod
+    def apply(
+        self, state: EncounterState, command: Command, roller: DiceRoller, now: datetime
+    ) -> Outcome:
+        """Apply one command. Returns the new state and events; raises a DomainError subclass
+        (nothing changed) when the command is illegal."""
+
+    @abstractmethod
+    def conditions(self) -> list[str]:
+        """Every condition name this ruleset can put on a combatant."""
+
+    @abstractmethod
+    def stances(self, combatant: Combatant | None = None) -> list[str]:
+        """Every stance (or those ``combatant`` knows)."""
+
+    @abstractmethod
+    def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:
+        """The reactions ``combatant_id`` can afford now against ``state.pending`` (empty if
+        none or nothing pending)."""

@@ -1,0 +1,226 @@
+"""Action economies: the one part of a ruleset's turn structure the engine core must not hard-code.
+
+A combatant's economy state is a plain ``dict[str, int]`` of named pools kept on
+``Combatant.pools``. The engine core only ever calls the hooks below at fixed points (a turn
+starts/ends for *every* combatant, with ``own`` telling whose turn it is; a cost is paid on or off
+the payer's turn), so each system's economy is a small class and adding one changes nothing in the
+core. ``docs/architecture.md`` maps the four systems onto these hooks:
+
+* UTTAS  — :class:`SpeedPool`: one pool of Speed actions per round, spent on and off turn,
+  refilled at the end of the character's own turn; an empty pool skips the next turn.
+* Utopia — :class:`UtopiaActions`: 6 turn actions, 2 interrupt actions reset at the start of each
+  other creature's turn, exchanges 2 IA = 1 TA and 1 TA = 1 IA, 2 TA held as 1 IA.
+* Untitled — :class:`UntitledActions`: 2 move + 1 standard *or* 1 full-round; swift,
+  immediate and free actions.
+* Uune — :class:`UuneActions`: one action per turn; Defend is free off-turn.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.errors import RuleViolation
+
+Timing = Literal["turn", "off_turn"]
+Pools = dict[str, int]
+TurnOrderPolicy = Literal["initiative", "storyteller", "pcs_then_npcs"]
+
+
+class Cost(BaseModel):
+    """What an action costs: ``amount`` of ``kind`` (``action``, ``turn``, ``interrupt``, ``move``,
+    ``standard``, ``full_round``, ``swift``, ``immediate``, ``free``, ``defend``, ``hold``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str = "action"
+    amount: int = Field(default=1, ge=0, le=20)
+
+
+ONE_ACTION = Cost()
+
+
+class ActionEconomy(ABC):
+    """The contract every ruleset's action economy implements. Methods never mutate ``pools``;
+    they return a new dict. ``capacity`` is the combatant's per-round figure where the system has
+    one (UTTAS Speed, Utopia TA), else ignored."""
+
+    key: ClassVar[str]
+    turn_order: ClassVar[TurnOrderPolicy] = "initiative"
+
+    @abstractmethod
+    def fresh(self, capacity: int) -> Pools:
+        """Pools of a combatant at the start of a fight."""
+
+    @abstractmethod
+    def pay(self, pools: Pools, cost: Cost, timing: Timing, capacity: int) -> Pools:
+        """Pools after paying ``cost``. Raises :class:`RuleViolation` if it cannot be paid."""
+
+    def can_pay(self, pools: Pools, cost: Cost, timing: Timing, capacity: int) -> bool:
+        try:
+            self.pay(pools, cost, timing, capacity)
+        except RuleViolation:
+            return False
+        return True
+
+    def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        """Called for every combatant when any turn starts (``own``: it is this one's turn)."""
+        return pools
+
+    def on_turn_end(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        """Called for every combatant when any turn ends."""
+        return pools
+
+    def skips_turn(self, pools: Pools) -> bool:
+        """True when the combatant may not act on the turn that is starting."""
+        return False
+
+    def exhausted(self, pools: Pools) -> bool:
+        """True when nothing is left to spend (UTTAS: Staggered)."""
+        return False
+
+
+def _need(ok: bool, message: str) -> None:
+    if not ok:
+        raise RuleViolation(message)
+
+
+class SpeedPool(ActionEconomy):
+    """UTTAS "Actions and Speed": Speed actions per round across own turn and reactions; all
+    recovered at the end of the character's own turn; an empty pool skips the next turn."""
+
+    key = "uttas"
+
+    def fresh(self, capacity: int) -> Pools:
+        return {"speed": capacity}
+
+    def pay(self, pools: Pools, cost: Cost, timing: Timing, capacity: int) -> Pools:
+        if cost.kind == "free" or cost.amount == 0:
+            return pools
+        left = pools.get("speed", 0)
+        _need(left >= cost.amount, f"needs {cost.amount} action(s) but has {left} left this round")
+        return {**pools, "speed": left - cost.amount}
+
+    def on_turn_end(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        return {**pools, "speed": capacity} if own else pools
+
+    def skips_turn(self, pools: Pools) -> bool:
+        return pools.get("speed", 0) <= 0
+
+    def exhausted(self, pools: Pools) -> bool:
+        return pools.get("speed", 0) <= 0
+
+
+class UtopiaActions(ActionEconomy):
+    """Utopia "Turn Actions and Interrupt Actions": ``turn`` (TA, 6 on your turn), ``interrupt``
+    (IA, 2, reset at the start of every other creature's turn), ``held`` (IA held from 2 TA,
+    usable until the end of your following turn; ``held_new`` are those held this turn)."""
+
+    key = "utopia"
+    IA = 2
+
+    def fresh(self, capacity: int) -> Pools:
+        return {"turn": capacity, "interrupt": self.IA, "held": 0, "held_new": 0}
+
+    def pay(self, pools: Pools, cost: Cost, timing: Timing, capacity: int) -> Pools:
+        p = dict(pools)
+        n = cost.amount
+        if cost.kind in ("free",) or n == 0:
+            return p
+        if cost.kind == "hold":
+            _need(timing == "turn" and p["turn"] >= 2 * n, "holding needs 2 turn actions each")
+            p["turn"] -= 2 * n
+            p["held_new"] += n
+            return p
+        if cost.kind == "interrupt":
+            for _ in range(n):
+                if timing == "turn" and p["turn"] > 0:
+                    p["turn"] -= 1  # 1 TA as 1 IA
+                elif p["interrupt"] > 0:
+                    p["interrupt"] -= 1
+                elif p["held"] > 0:
+                    p["held"] -= 1
+                else:
+                    raise RuleViolation("no interrupt actions left")
+            return p
+        # a turn-action cost
+        for _ in range(n):
+            if timing == "turn" and p["turn"] > 0:
+                p["turn"] -= 1
+            elif p["interrupt"] >= 2:
+                p["interrupt"] -= 2  # 2 IA as 1 TA
+            else:
+                raise RuleViolation("no turn actions left (2 interrupt actions pay for 1)")
+        return p
+
+    def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        if own:
+            return {**pools, "turn": capacity}
+        return {**pools, "interrupt": self.IA}
+
+    def on_turn_end(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        if own:
+            return {**pools, "turn": 0, "held": pools["held_new"], "held_new": 0}
+        return pools
+
+
+class UntitledActions(ActionEconomy):
+    """Untitled "Combat": per round two move actions and one standard action, or one full-round
+    action; one swift and one immediate action; free actions unlimited. The Storyteller sets the
+    order."""
+
+    key = "untitled"
+    turn_order: ClassVar[TurnOrderPolicy] = "storyteller"
+
+    def fresh(self, capacity: int) -> Pools:
+        return {"move": 2, "standard": 1, "swift": 1, "immediate": 1}
+
+    def pay(self, pools: Pools, cost: Cost, timing: Timing, capacity: int) -> Pools:
+        p = dict(pools)
+        kind = cost.kind
+        if kind == "free" or cost.amount == 0:
+            return p
+        if kind == "immediate":
+            _need(p["immediate"] >= cost.amount, "no immediate action left this round")
+            p["immediate"] -= cost.amount
+            return p
+        _need(timing == "turn", f"a {kind} action can only be taken on your turn")
+        if kind == "full_round":
+            _need(p["move"] == 2 and p["standard"] == 1, "a full-round action needs a fresh round")
+            p["move"], p["standard"] = 0, 0
+            return p
+        _need(kind in p, f"unknown action type {kind!r}")
+        _need(p[kind] >= cost.amount, f"no {kind} action left this round")
+        p[kind] -= cost.amount
+        return p
+
+    def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        return self.fresh(capacity) if own else pools
+
+
+class UuneActions(ActionEconomy):
+    """Uune "Conflict": each round every PC takes a turn with one action, then the NPCs act;
+    Defend is taken off-turn and does not use the turn's action."""
+
+    key = "uune"
+    turn_order: ClassVar[TurnOrderPolicy] = "pcs_then_npcs"
+
+    def fresh(self, capacity: int) -> Pools:
+        return {"turn": 1}
+
+    def pay(self, pools: Pools, cost: Cost, timing: Timing, capacity: int) -> Pools:
+        if cost.kind in ("free", "defend") or cost.amount == 0:
+            return pools
+        _need(timing == "turn", "actions are taken on your turn (Defend is the exception)")
+        _need(pools.get("turn", 0) >= cost.amount, "your turn's action is already used")
+        return {**pools, "turn": pools["turn"] - cost.amount}
+
+    def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        return {**pools, "turn": 1} if own else pools
+
+
+ECONOMIES: dict[str, type[ActionEconomy]] = {
+    e.key: e for e in (SpeedPool, UtopiaActions, UntitledActions, UuneActions)
+}

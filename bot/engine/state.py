@@ -1,0 +1,228 @@
+"""The encounter state: one pydantic document per encounter, JSON round-trippable.
+
+The state is plain data; rules live in the rulesets. ``turn`` is the *id* of the combatant whose
+turn it is (never a list index), so adding or removing combatants cannot skip or repeat a turn.
+Sheets are frozen snapshots shared between successive states; everything that changes in a fight
+lives on :class:`Combatant` beside the sheet.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.engine.uttas.sheet import UttasSheet
+from bot.errors import NotFound
+
+InitiativeMode = Literal["agility", "roll"]
+CombatantId = Annotated[str, Field(min_length=1, max_length=12)]
+
+
+class InitiativeEntry(BaseModel):
+    """How a combatant's place in the order was decided (UTTAS "Combat").
+
+    ``key`` sorts descending: ``(primary, tie_break, -join_seq)``. In ``agility`` mode primary is
+    Agility and ``tie_break`` the Agility-dice roll (0 when nobody tied); in ``roll`` mode primary
+    is the Agility-dice roll and ``tie_break`` the Agility. ``dice`` are the faces rolled.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    primary: int
+    tie_break: int = 0
+    seq: int = 0
+    dice: list[int] = Field(default_factory=list)
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.primary, self.tie_break, -self.seq)
+
+
+class DisabledLimb(BaseModel):
+    """A disabled limb (UTTAS "Disabled Limb"). ``source``: ``grapple`` (until the hold breaks) or
+    ``injury`` (until Health is back to ``restore_at_health``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limb: str
+    source: Literal["grapple", "injury"]
+    restore_at_health: int | None = None
+
+
+class MaintainedPower(BaseModel):
+    """A maintained power and the Stamina it holds (UTTAS "Activating Powers")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    power: str
+    stamina_held: int
+
+
+class Readied(BaseModel):
+    """A readied action waiting for its trigger (UTTAS "Ready an Action").
+
+    ``trigger``: ``action`` (after ``watch`` completes an action), ``movement`` (interrupts
+    ``watch``'s movement), ``coordinated`` (strike with ally ``watch`` at the same instant, using
+    ``attack`` against ``target``). ``plan`` is the player's free-text description.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    trigger: Literal["action", "movement", "coordinated"]
+    watch: str
+    plan: str = ""
+    attack: str | None = None
+    target: str | None = None
+    round: int = 0
+
+
+class Combatant(BaseModel):
+    """One fighter: identity, sheet snapshot and live combat status.
+
+    ``pools`` holds the action economy's pools (UTTAS: ``{"speed": n}``, the actions left this
+    round). ``conditions`` lists condition names (see ``Ruleset.conditions()``). Turn-scoped
+    fields reset at the start of each of the combatant's turns. Health and Stamina are current
+    values (Stamina may go negative while Unconscious).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: CombatantId
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    controller_id: int | None = None
+    is_npc: bool = False
+    side: Annotated[str, Field(min_length=1, max_length=40)]
+    sheet: UttasSheet
+    join_seq: int = 0
+    health: int
+    stamina: int
+    stamina_held: int = 0
+    pools: dict[str, int] = Field(default_factory=dict)
+    stance: str | None = None
+    conditions: list[str] = Field(default_factory=list)
+    disabled_limbs: list[DisabledLimb] = Field(default_factory=list)
+    grappled_by: str | None = None
+    grappling: str | None = None
+    characteristic_mods: dict[str, int] = Field(default_factory=dict)
+    breather_uses: int = 0
+    breathing: bool = False
+    maintained: list[MaintainedPower] = Field(default_factory=list)
+    readied: Readied | None = None
+    initiative: InitiativeEntry | None = None
+    # turn-scoped
+    free_stance_available: bool = False
+    half_move_used: dict[str, float] = Field(default_factory=dict)
+    moved_this_turn: bool = False
+    movement_ended: bool = False
+    acrobatics_tried: bool = False
+    sprinting: bool = False
+    # rest bookkeeping, in in-game seconds (EncounterState.game_time_s)
+    short_rests_at: list[int] = Field(default_factory=list)
+    long_rest_at: int | None = None
+
+    @property
+    def actions_left(self) -> int:
+        """Actions left in the Speed pool this round (UTTAS "Actions and Speed")."""
+        return self.pools.get("speed", 0)
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    def clone(self) -> Combatant:
+        """A copy safe to change: containers copied, the frozen sheet shared."""
+        return self.model_copy(
+            update={
+                "pools": dict(self.pools),
+                "conditions": list(self.conditions),
+                "disabled_limbs": [d.model_copy() for d in self.disabled_limbs],
+                "characteristic_mods": dict(self.characteristic_mods),
+                "maintained": list(self.maintained),
+                "half_move_used": dict(self.half_move_used),
+                "short_rests_at": list(self.short_rests_at),
+            }
+        )
+
+
+class PendingAttack(BaseModel):
+    """An attack waiting for a decision (UTTAS "Perform a Reaction command", "Surrender").
+
+    ``awaiting``: ``reaction`` — the target (or an ally, to take one for the team) chooses;
+    ``attacker`` — the target surrendered and the attacker chooses to complete or stop.
+    ``hit_index``/``hits_total``: which hit of a multi-hit attack this is. ``joint``: allies
+    (id → attack name) whose readied coordinated attacks land at the same instant.
+    ``created_at`` is an ISO timestamp of the injected clock, for reaction-window expiry.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    attacker: str
+    target: str
+    attack: str
+    range_m: float = 2
+    hidden: bool = False
+    advantage: int = 0
+    disadvantage: int = 0
+    aimed_limb: str | None = None
+    limbs: list[str] = Field(default_factory=list)
+    hit_index: int = 1
+    hits_total: int = 1
+    joint: dict[str, str] = Field(default_factory=dict)
+    awaiting: Literal["reaction", "attacker"] = "reaction"
+    on_turn: bool = True
+    created_at: str = ""
+
+
+class EncounterSettings(BaseModel):
+    """Per-encounter settings a GM may change."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reaction_window_s: Annotated[int, Field(ge=5, le=86_400)] = 300
+    auto_end: bool = True
+
+
+class EncounterState(BaseModel):
+    """The whole encounter. ``round`` is 0 before the fight begins; ``order`` lists combatant ids
+    in initiative order; ``turn`` is the id of the combatant whose turn it is (None outside a
+    fight); ``pending`` is an attack waiting for a reaction decision. ``game_time_s`` counts
+    in-game seconds (6 per round; rests add hours) for the rest limits."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = 1
+    ruleset: str
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+    phase: Literal["setup", "active"] = "setup"
+    round: int = 0
+    combatants: list[Combatant] = Field(default_factory=list)
+    order: list[str] = Field(default_factory=list)
+    turn: str | None = None
+    pending: PendingAttack | None = None
+    seed: int = 0
+    initiative_mode: InitiativeMode = "agility"
+    settings: EncounterSettings = Field(default_factory=EncounterSettings)
+    next_id: int = 1
+    game_time_s: int = 0
+    last_action_by: str | None = None
+    last_mover: str | None = None
+    winner: str | None = None
+
+    def get(self, combatant_id: str) -> Combatant:
+        """The combatant with this id. Raises :class:`NotFound`."""
+        for c in self.combatants:
+            if c.id == combatant_id:
+                return c
+        raise NotFound(f"No combatant {combatant_id!r} in this encounter.")
+
+    def find(self, name_or_id: str) -> Combatant:
+        """A combatant by id or case-insensitive name. Raises :class:`NotFound`."""
+        folded = name_or_id.strip().casefold()
+        for c in self.combatants:
+            if c.id == name_or_id or c.name.casefold() == folded:
+                return c
+        raise NotFound(f"No combatant called {name_or_id!r} in this encounter.")
+
+    @property
+    def current(self) -> Combatant | None:
+        """The combatant whose turn it is, if a fight runs."""
+        return self.get(self.turn) if self.turn else None

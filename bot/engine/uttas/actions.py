@@ -1,0 +1,486 @@
+"""UTTAS turn actions other than attacks: "Enter a Stance", "Moving", "Full Move" and Sprint,
+"Activate a Power", "Perform a skill", "Ready an Action", "Take a Breather", "Prone" (standing
+up), "Grappled" (escaping), "Surrender" and "Talk"."""
+
+from __future__ import annotations
+
+from bot.engine.commands import (
+    ActivatePower,
+    Attack,
+    Breather,
+    ChangeStance,
+    DropPower,
+    EndTurn,
+    GrappleContest,
+    Move,
+    Ready,
+    ResolveReadied,
+    Sprint,
+    Stand,
+    Surrender,
+    Talk,
+    UseSkill,
+)
+from bot.engine.events import Checked, Moved, Note, StanceChanged
+from bot.engine.state import Combatant, MaintainedPower, Readied
+from bot.engine.uttas import attacks, limbs, reactions, rules
+from bot.engine.uttas.core import (
+    DEAD,
+    GRAPPLED,
+    GRAPPLING,
+    PRONE,
+    SPRINTING,
+    SURRENDERED,
+    UNCONSCIOUS,
+    Tx,
+)
+from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
+from bot.errors import InvalidInput, NotFound, RuleViolation
+
+
+def change_stance(tx: Tx, cmd: ChangeStance) -> None:
+    """UTTAS "Enter a Stance": free at the start of the turn; every later change costs an
+    action (it does not end the turn). Off-turn changes are reactions to an attack only, and never
+    in response to another's reaction (see ``React``)."""
+    c = tx.view(cmd.actor)
+    tx.require_active()
+    tx.require_no_pending()
+    if tx.state.turn != c.id:
+        raise RuleViolation(
+            f"Off {c.name}'s turn a stance change is a reaction to an attack "
+            f"(choose it among the reactions)."
+        )
+    tx.require_turn(c)
+    name = reactions.check_stance(tx, c, cmd.stance)
+    if name == c.stance:
+        raise RuleViolation(f"{c.name} is already in the {name} stance.")
+    cost = 0 if c.free_stance_available else 1
+    if cost:
+        tx.spend_actions(c.id, 1, f"changing to the {name} stance", "turn")
+    m = tx.c(c.id)
+    before, m.stance, m.free_stance_available = m.stance, name, False
+    how = "free, at the start of the turn" if not cost else "1 action"
+    tx.emit(
+        StanceChanged(
+            combatant=c.id,
+            before=before,
+            after=name,
+            actions=cost,
+            text=f"{c.name} takes the {name} stance ({how}).",
+        )
+    )
+
+
+def _movement_checks(tx: Tx, c: Combatant, mode: MovementMode) -> float:
+    if c.has(PRONE):
+        raise RuleViolation(f"{c.name} is Prone: stand up first.")
+    if c.movement_ended:
+        raise RuleViolation(f"{c.name}'s movement was stopped this turn.")
+    if c.has(GRAPPLING):
+        raise RuleViolation(f"{c.name} is holding someone in a grapple and cannot move.")
+    for name, extra in tx.tables.extra_conditions.items():
+        if extra.no_move and c.has(name):
+            raise RuleViolation(f"{c.name} is {name} and cannot move.")
+    if c.has(GRAPPLED):
+        warp = c.sheet.movement_power("warp")
+        if mode != "warp":
+            raise RuleViolation(f"{c.name} is grappled: only a Warp can escape by moving.")
+        blocked = limbs.blocked_limitation(c, warp.limitations) if warp else None
+        if blocked:
+            raise RuleViolation(f"{c.name}'s Warp needs {blocked}, held by the grapple.")
+    speed = limbs.speed(c, mode, tx.tables)
+    if speed <= 0:
+        raise RuleViolation(f"{c.name} cannot {mode} right now.")
+    return speed
+
+
+def _after_move(tx: Tx, c: Combatant, mode: MovementMode) -> None:
+    if c.has(GRAPPLED) and mode == "warp":
+        tx.release_grapple(c.id, f"{c.name} warped out of the grapple")
+    tx.state.last_mover = c.id
+
+
+def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
+    """UTTAS "Moving"/"Full Move": a free half move (a quarter of each type when split), or a
+    full move as the turn's action (odd speeds round down to even; Stamina per "Stamina
+    Costs")."""
+    c = tx.view(cmd.actor)
+    if on_turn:
+        tx.require_turn(c)
+    speed = _movement_checks(tx, c, cmd.mode)
+    if cmd.meters <= 0:
+        raise InvalidInput("Move at least some meters.")
+    if not cmd.full:
+        if not on_turn:
+            raise RuleViolation("A readied move is a full move.")
+        used = dict(c.half_move_used)
+        used[cmd.mode] = used.get(cmd.mode, 0) + cmd.meters
+        speeds: dict[str, float] = {
+            m: limbs.speed(c, m, tx.tables) for m in MOVEMENT_MODES if m in used
+        }
+        problem = rules.check_half_move(used, speeds)
+        if problem:
+            raise RuleViolation(f"{c.name}: {problem}. Take a full Move action instead.")
+        m = tx.c(c.id)
+        m.half_move_used, m.moved_this_turn, m.free_stance_available = used, True, False
+        tx.emit(
+            Moved(
+                combatant=c.id,
+                meters=cmd.meters,
+                mode=cmd.mode,
+                how="half",
+                text=f"{c.name} moves {cmd.meters:g} m ({cmd.mode}, free).",
+            )
+        )
+        _after_move(tx, c, cmd.mode)
+        return
+    limit = rules.even_floor(speed) - c.half_move_used.get(cmd.mode, 0)
+    if cmd.meters > limit:
+        raise RuleViolation(f"{c.name} can move at most {limit:g} m by {cmd.mode} this turn.")
+    tx.spend_actions(c.id, 1, f"a full {cmd.mode} move", "turn" if on_turn else "off_turn")
+    tx.spend_stamina(
+        c.id,
+        rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
+        f"moving {cmd.meters:g} m",
+    )
+    m = tx.c(c.id)
+    m.moved_this_turn, m.free_stance_available = True, False
+    tx.emit(
+        Moved(
+            combatant=c.id,
+            meters=cmd.meters,
+            mode=cmd.mode,
+            how="full",
+            text=f"{c.name} moves {cmd.meters:g} m ({cmd.mode}, full move).",
+        )
+    )
+    _after_move(tx, c, cmd.mode)
+    _done(tx, c.id, on_turn)
+
+
+def sprint(tx: Tx, cmd: Sprint) -> None:
+    """UTTAS "Full Move", Sprint: double the full move; Dexterity halved for the round (lower
+    Dodge and Accuracy) until the character's next turn."""
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    speed = _movement_checks(tx, c, cmd.mode)
+    limit = 2 * rules.even_floor(speed)
+    if cmd.meters <= 0 or cmd.meters > limit:
+        raise RuleViolation(f"{c.name} can sprint 1 to {limit} m by {cmd.mode}.")
+    tx.spend_actions(c.id, 1, "a sprint", "turn")
+    tx.spend_stamina(
+        c.id,
+        rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
+        f"sprinting {cmd.meters:g} m",
+    )
+    m = tx.c(c.id)
+    m.moved_this_turn, m.sprinting = True, True
+    tx.gain(c.id, SPRINTING, "Dexterity halved until the next turn")
+    tx.emit(
+        Moved(
+            combatant=c.id,
+            meters=cmd.meters,
+            mode=cmd.mode,
+            how="sprint",
+            text=f"{c.name} sprints {cmd.meters:g} m ({cmd.mode}).",
+        )
+    )
+    _after_move(tx, c, cmd.mode)
+    _done(tx, c.id, True)
+
+
+def stand(tx: Tx, cmd: Stand) -> None:
+    """UTTAS "Prone": standing costs half the Run speed (the free half move), or a DC 22
+    Acrobatics check on the turn stands without spending an action."""
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    if not c.has(PRONE):
+        raise RuleViolation(f"{c.name} is not Prone.")
+    if cmd.method == "move":
+        run = limbs.speed(c, "run", tx.tables)
+        if run <= 0:
+            raise RuleViolation(f"{c.name} cannot run, so cannot stand by moving.")
+        if any(v > 0 for v in c.half_move_used.values()):
+            raise RuleViolation(f"{c.name} already used the free move this turn.")
+        m = tx.c(c.id)
+        m.half_move_used = {"run": run / 2}
+        m.moved_this_turn = True
+        tx.emit(
+            Moved(
+                combatant=c.id,
+                meters=0,
+                mode="run",
+                how="stand",
+                text=f"{c.name} spends half the Run speed ({run / 2:g} m) to stand up.",
+            )
+        )
+        tx.lose(c.id, PRONE, "stood up")
+        return
+    if c.acrobatics_tried:
+        raise RuleViolation(f"{c.name} already tried Acrobatics to stand this turn.")
+    dc = tx.tables.prone.acrobatics_dc
+    dice = c.sheet.skill_dice(tx.tables.prone.acrobatics_skill) or 0
+    roll = tx.roll(
+        f"{c.name}'s Acrobatics to stand", dice, disadvantage=1 if limbs.head_disabled(c) else 0
+    )
+    tx.c(c.id).acrobatics_tried = True
+    ok = roll.total >= dc
+    tx.emit(
+        Checked(
+            combatant=c.id,
+            roll=roll,
+            difficulty=dc,
+            success=ok,
+            text=f"{roll.text} vs DC {dc}: {'stands up' if ok else 'stays down'}.",
+        )
+    )
+    if ok:
+        tx.lose(c.id, PRONE, "Acrobatics")
+
+
+def breather(tx: Tx, cmd: Breather) -> None:
+    """UTTAS "Take a Breather": an action, only if the character has not moved this turn and
+    has a use left (natural Body dice per short rest); no reactions until its next turn, when it
+    rolls the Body dice; damage before then interrupts it and refunds the use."""
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    tx.require_not_held(c, "take a breather")
+    if c.moved_this_turn:
+        raise RuleViolation(f"{c.name} moved this turn and cannot take a breather.")
+    if limbs.body_disabled(c):
+        raise RuleViolation(f"{c.name}'s body is disabled: no breather.")
+    if c.breather_uses <= 0:
+        raise RuleViolation(f"{c.name} has no breathers left until a short rest.")
+    tx.spend_actions(c.id, 1, "a breather", "turn")
+    m = tx.c(c.id)
+    m.breather_uses -= 1
+    m.breathing = True
+    tx.note(
+        f"{c.name} takes a breather ({m.breather_uses} left): no reactions until the next "
+        f"turn, when the Body dice are rolled.",
+        c.id,
+    )
+    _done(tx, c.id, True)
+
+
+def ready(tx: Tx, cmd: Ready) -> None:
+    """UTTAS "Ready an Action": uses the turn's action; no reactions while waiting."""
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    tx.require_not_held(c, "ready an action")
+    w = tx.view(cmd.watch)
+    if w.id == c.id:
+        raise InvalidInput("Watch someone else.")
+    if cmd.trigger == "coordinated":
+        if w.side != c.side:
+            raise RuleViolation("A coordinated attack is made with an ally.")
+        if not cmd.attack or not cmd.target:
+            raise InvalidInput("Name the attack and the target of the coordinated attack.")
+        t = tx.view(cmd.target)
+        rules.attack_profile(c, cmd.attack, tx.tables)
+        target_id: str | None = t.id
+    else:
+        target_id = tx.view(cmd.target).id if cmd.target else None
+    tx.spend_actions(c.id, 1, "readying an action", "turn")
+    tx.c(c.id).readied = Readied(
+        trigger=cmd.trigger,
+        watch=w.id,
+        plan=cmd.plan,
+        attack=cmd.attack,
+        target=target_id,
+        round=tx.state.round,
+    )
+    what = {
+        "action": f"after {w.name} acts",
+        "movement": f"when {w.name} moves",
+        "coordinated": f"together with {w.name}",
+    }[cmd.trigger]
+    tx.note(f"{c.name} readies an action {what}" + (f": {cmd.plan}" if cmd.plan else "."), c.id)
+    _done(tx, c.id, True)
+
+
+def resolve_readied(tx: Tx, cmd: ResolveReadied) -> None:
+    """UTTAS "Perform a readied action": costs an action to resolve; after an enemy's completed
+    action, or interrupting its movement (which ends if stopped). Coordinated attacks resolve
+    with the ally's ``Attack`` (``with_readied``)."""
+    tx.require_active()
+    tx.require_no_pending()
+    c = tx.view(cmd.actor)
+    tx.require_can_act(c)
+    r = c.readied
+    if r is None:
+        raise RuleViolation(f"{c.name} has no readied action.")
+    if cmd.action.actor != c.id:
+        raise InvalidInput("The readied action must be the readying combatant's own.")
+    w = tx.view(r.watch)
+    if r.trigger == "coordinated":
+        raise RuleViolation(f"{c.name}'s coordinated attack fires with {w.name}'s attack.")
+    if r.trigger == "action" and tx.state.last_action_by != w.id:
+        raise RuleViolation(f"{c.name} waits for {w.name} to complete an action.")
+    if r.trigger == "movement" and tx.state.last_mover != w.id:
+        raise RuleViolation(f"{c.name} waits for {w.name} to move.")
+    tx.c(c.id).readied = None
+    tx.note(f"{c.name}'s readied action triggers!", c.id)
+    if r.trigger == "movement" and cmd.stops_movement:
+        tx.c(w.id).movement_ended = True
+        tx.note(f"{w.name}'s movement is stopped and ends.", w.id)
+    act = cmd.action
+    if isinstance(act, Attack):
+        attacks.declare(tx, act, on_turn=False)
+    elif isinstance(act, Move):
+        move(tx, act.model_copy(update={"full": True}), on_turn=False)
+    elif isinstance(act, UseSkill):
+        use_skill(tx, act, on_turn=False)
+    else:
+        activate_power(tx, act, on_turn=False)
+
+
+def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
+    """UTTAS "Perform a skill": an action; roll the skill's dice (Advantage/Disadvantage apply;
+    a disabled head adds a Disadvantage) and meet the difficulty."""
+    c = tx.view(cmd.actor)
+    if on_turn:
+        tx.require_turn(c)
+        tx.require_not_held(c, "use a skill")
+    dice = c.sheet.skill_dice(cmd.skill)
+    if dice is None:
+        raise NotFound(f"{c.name} has no skill called {cmd.skill!r}.")
+    tx.spend_actions(c.id, 1, cmd.skill, "turn" if on_turn else "off_turn")
+    roll = tx.roll(
+        f"{c.name}'s {cmd.skill}",
+        dice,
+        advantage=cmd.advantage,
+        disadvantage=cmd.disadvantage + (1 if limbs.head_disabled(c) else 0),
+    )
+    ok = None if cmd.difficulty is None else roll.total >= cmd.difficulty
+    verdict = "" if ok is None else (" — success" if ok else " — failure")
+    dc = "" if cmd.difficulty is None else f" vs {cmd.difficulty}"
+    tx.emit(
+        Checked(
+            combatant=c.id,
+            roll=roll,
+            difficulty=cmd.difficulty,
+            success=ok,
+            text=f"{roll.text}{dc}{verdict}.",
+        )
+    )
+    _done(tx, c.id, on_turn)
+
+
+def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
+    """UTTAS "Activate a Power": an action; 1 Stamina per 5 Active Points, maintained powers
+    double and hold that Stamina until dropped. Attack powers go through ``Attack``."""
+    c = tx.view(cmd.actor)
+    if on_turn:
+        tx.require_turn(c)
+        tx.require_not_held(c, "activate a power")
+    pw = c.sheet.power(cmd.power)
+    if pw is None:
+        raise NotFound(f"{c.name} has no power called {cmd.power!r}.")
+    if pw.targets is not None and cmd.target:
+        raise RuleViolation(f"{pw.name} is an attack: use Attack.")
+    blocked = limbs.blocked_limitation(c, pw.limitations)
+    if blocked:
+        raise RuleViolation(f"{pw.name} needs {blocked}, held by a grapple.")
+    if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
+        raise RuleViolation(f"{c.name} already maintains {pw.name}.")
+    cost = rules.power_stamina(pw, tx.tables)
+    tx.spend_actions(c.id, 1, pw.name, "turn" if on_turn else "off_turn")
+    tx.spend_stamina(c.id, cost, pw.name, held=pw.maintained)
+    if pw.maintained:
+        tx.c(c.id).maintained.append(MaintainedPower(power=pw.name, stamina_held=cost))
+    on = f" on {tx.view(cmd.target).name}" if cmd.target else ""
+    tx.note(f"{c.name} activates {pw.name}{on}.", c.id)
+    _done(tx, c.id, on_turn)
+
+
+def drop_power(tx: Tx, cmd: DropPower) -> None:
+    """Stop maintaining a power (free): its held Stamina can be recovered again."""
+    c = tx.view(cmd.actor)
+    held = next((mp for mp in c.maintained if mp.power.casefold() == cmd.power.casefold()), None)
+    if held is None:
+        raise NotFound(f"{c.name} is not maintaining {cmd.power!r}.")
+    m = tx.c(c.id)
+    m.maintained = [mp for mp in m.maintained if mp is not held]
+    m.stamina_held = max(0, m.stamina_held - held.stamina_held)
+    tx.note(f"{c.name} stops maintaining {held.power}.", c.id)
+
+
+def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:
+    """UTTAS "Grappled": the held creature may only escape or take control (an action). The text
+    gives no mechanism; default: Strength dice against the holder's, higher wins, ties hold."""
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    if c.grappled_by is None:
+        raise RuleViolation(f"{c.name} is not held in a grapple.")
+    h = tx.view(c.grappled_by)
+    ch = tx.tables.grapple_contest_characteristic
+    tx.spend_actions(c.id, 1, f"trying to {cmd.goal}", "turn")
+    mine = tx.roll(f"{c.name}'s {ch}", rules.dice_of(c, ch, tx.tables))
+    theirs = tx.roll(f"{h.name}'s {ch}", rules.dice_of(h, ch, tx.tables))
+    ok = mine.total > theirs.total
+    tx.emit(
+        Checked(
+            combatant=c.id,
+            roll=mine,
+            opposing=theirs,
+            difficulty=None,
+            success=ok,
+            text=f"{mine.text} vs {theirs.text}: {'breaks free' if ok else 'the hold stays'}.",
+        )
+    )
+    if ok:
+        held = [d.limb for d in c.disabled_limbs if d.source == "grapple"]
+        tx.release_grapple(c.id, f"{c.name} broke free")
+        if cmd.goal == "control":
+            from bot.engine.state import DisabledLimb
+
+            m, n = tx.c(c.id), tx.c(h.id)
+            m.grappling, n.grappled_by = h.id, c.id
+            n.disabled_limbs += [DisabledLimb(limb=x, source="grapple") for x in held]
+            tx.gain(h.id, GRAPPLED, f"{c.name} took control")
+            tx.gain(c.id, GRAPPLING, "took control of the grapple")
+    _done(tx, c.id, True)
+
+
+def surrender(tx: Tx, cmd: Surrender) -> None:
+    """UTTAS "Surrender": render yourself helpless (free). On the surrendering character's own
+    turn, the turn ends."""
+    tx.require_active()
+    tx.require_no_pending()
+    c = tx.view(cmd.actor)
+    if c.has(DEAD) or c.has(UNCONSCIOUS) or c.has(SURRENDERED):
+        raise RuleViolation(f"{c.name} cannot surrender now.")
+    tx.gain(c.id, SURRENDERED, "surrendered")
+    tx.check_end()
+    if tx.state.phase == "active" and tx.state.turn == c.id:
+        tx.finish_turn(c.id)
+
+
+def talk(tx: Tx, cmd: Talk) -> None:
+    """UTTAS "Talk": up to 25 words per 6 seconds, free."""
+    c = tx.view(cmd.actor)
+    if c.has(DEAD) or c.has(UNCONSCIOUS):
+        raise RuleViolation(f"{c.name} cannot speak now.")
+    if len(cmd.text.split()) > 25:
+        raise RuleViolation("A character can say at most 25 words in a round.")
+    tx.emit(Note(combatant=c.id, text=f"{c.name}: “{cmd.text}”"))
+
+
+def end_turn(tx: Tx, cmd: EndTurn) -> None:
+    c = tx.view(cmd.actor)
+    tx.require_active()
+    tx.require_no_pending()
+    if tx.state.turn != c.id:
+        cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+    tx.finish_turn(c.id)
+
+
+def _done(tx: Tx, cid: str, on_turn: bool) -> None:
+    """The turn's action was taken: the turn ends (UTTAS "Perform an action")."""
+    tx.state.last_action_by = cid
+    if on_turn:
+        tx.check_end()
+        if tx.state.phase == "active" and tx.state.turn == cid:
+            tx.finish_turn(cid)

@@ -1,0 +1,462 @@
+"""The UTTAS working transaction: copy-on-write state, shared helpers and the turn cycle.
+
+A :class:`Tx` starts from a shallow copy of the state; a combatant is cloned the first time it is
+changed (its frozen sheet is shared), so ``apply`` never mutates its input and an error part-way
+leaves the caller's state untouched.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.engine.dice import DiceRoller, Roll, roll_pool
+from bot.engine.economy import Cost, SpeedPool, Timing
+from bot.engine.events import (
+    CombatEnded,
+    ConditionChanged,
+    Event,
+    Note,
+    Recovered,
+    RoundStarted,
+    StaminaSpent,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
+from bot.engine.state import Combatant, EncounterState
+from bot.engine.uttas import rules
+from bot.engine.uttas.tables import UttasTables
+from bot.errors import Conflict, NotAllowed, RuleViolation
+
+DEAD, UNCONSCIOUS, STUNNED, STAGGERED = "Dead", "Unconscious", "Stunned", "Staggered"
+PRONE, GRAPPLED, GRAPPLING, DISABLED = "Prone", "Grappled", "Grappling", "Disabled limb"
+SURRENDERED, SPRINTING = "Surrendered", "Sprinting"
+BASE_CONDITIONS = (
+    DEAD,
+    UNCONSCIOUS,
+    STUNNED,
+    STAGGERED,
+    PRONE,
+    GRAPPLED,
+    GRAPPLING,
+    DISABLED,
+    SURRENDERED,
+    SPRINTING,
+)
+OUT = (DEAD, UNCONSCIOUS, SURRENDERED)
+LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
+ECONOMY = SpeedPool()
+ROUND_SECONDS = 6
+
+
+class Tx:
+    """One command's working copy of the state plus the events it produced."""
+
+    __slots__ = ("_cloned", "_index", "events", "now", "roller", "state", "tables")
+
+    def __init__(
+        self, state: EncounterState, tables: UttasTables, roller: DiceRoller, now: datetime
+    ) -> None:
+        self.state = state.model_copy()
+        self.state.combatants = list(state.combatants)
+        self.state.order = list(state.order)
+        self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
+        self._cloned: set[str] = set()
+        self.events: list[Event] = []
+        self.tables = tables
+        self.roller = roller
+        self.now = now
+
+    # -- access -------------------------------------------------------------------------------
+    def view(self, cid: str) -> Combatant:
+        """Read-only access (may be the caller's object: never change it)."""
+        i = self._index.get(cid)
+        if i is None:
+            return self.state.find(cid)
+        return self.state.combatants[i]
+
+    def c(self, cid: str) -> Combatant:
+        """A changeable combatant (cloned on first use in this transaction)."""
+        cid = self.view(cid).id
+        i = self._index[cid]
+        if cid not in self._cloned:
+            self.state.combatants[i] = self.state.combatants[i].clone()
+            self._cloned.add(cid)
+        return self.state.combatants[i]
+
+    def add(self, combatant: Combatant) -> None:
+        self.state.combatants.append(combatant)
+        self._index[combatant.id] = len(self.state.combatants) - 1
+        self._cloned.add(combatant.id)
+
+    def remove(self, cid: str) -> None:
+        self.state.combatants = [c for c in self.state.combatants if c.id != cid]
+        self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
+        self.state.order = [x for x in self.state.order if x != cid]
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def note(self, text: str, cid: str | None = None) -> None:
+        self.emit(Note(text=text, combatant=cid))
+
+    def roll(
+        self,
+        purpose: str,
+        dice: int,
+        *,
+        advantage: int = 0,
+        disadvantage: int = 0,
+        modifier: int = 0,
+    ) -> Roll:
+        return roll_pool(
+            self.roller,
+            purpose,
+            dice,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            modifier=modifier,
+        )
+
+    # -- checks -------------------------------------------------------------------------------
+    def require_active(self) -> None:
+        if self.state.phase != "active":
+            raise RuleViolation("The fight has not begun (or is over): use Begin first.")
+
+    def require_no_pending(self) -> None:
+        p = self.state.pending
+        if p is not None:
+            who = self.view(p.target if p.awaiting == "reaction" else p.attacker).name
+            raise Conflict(
+                f"Waiting for {who} to decide on {self.view(p.attacker).name}'s {p.attack} first."
+            )
+
+    def require_turn(self, c: Combatant) -> None:
+        """UTTAS "Combat": only the combatant whose turn it is acts (reactions aside)."""
+        self.require_active()
+        self.require_no_pending()
+        if self.state.turn != c.id:
+            cur = self.view(self.state.turn).name if self.state.turn else "nobody"
+            raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+        self.require_can_act(c)
+
+    def require_can_act(self, c: Combatant) -> None:
+        for cond in OUT:
+            if c.has(cond):
+                raise RuleViolation(f"{c.name} is {cond.lower()} and cannot act.")
+        for name, extra in self.tables.extra_conditions.items():
+            if extra.no_actions and c.has(name):
+                raise RuleViolation(f"{c.name} is {name.lower()} and cannot act.")
+
+    def require_not_held(self, c: Combatant, what: str) -> None:
+        """UTTAS "Grappled": the held creature may only escape or take control."""
+        if c.has(GRAPPLED):
+            raise RuleViolation(
+                f"{c.name} is grappled and may only try to escape or take "
+                f"control of the grapple, not {what}."
+            )
+
+    # -- resources ----------------------------------------------------------------------------
+    def spend_actions(self, cid: str, amount: int, reason: str, timing: Timing) -> None:
+        """UTTAS "Actions and Speed": pay from the Speed pool; empty → Staggered."""
+        from bot.engine.events import ActionsSpent
+
+        c = self.c(cid)
+        left = c.actions_left
+        if left < amount:
+            if left == 0:
+                raise RuleViolation(f"{c.name} has no actions left this round.")
+            raise RuleViolation(
+                f"{c.name} needs {amount} actions for {reason} but has {left} left this round."
+            )
+        c.pools = ECONOMY.pay(c.pools, Cost(amount=amount), timing, c.sheet.speed)
+        self.emit(
+            ActionsSpent(
+                combatant=cid,
+                amount=amount,
+                left=c.actions_left,
+                reason=reason,
+                text=f"{c.name} spends {amount} action(s) on {reason} ({c.actions_left} left).",
+            )
+        )
+        if ECONOMY.exhausted(c.pools):
+            self.gain(cid, STAGGERED, "no actions left this round")
+
+    def spend_stamina(self, cid: str, amount: int, reason: str, *, held: bool = False) -> None:
+        """UTTAS "Stamina Costs". Refused when it exceeds current Stamina (unless the table
+        allows overexertion); reaching 0 Stamina makes the character Unconscious."""
+        if amount <= 0:
+            return
+        c = self.c(cid)
+        if amount > c.stamina and not self.tables.stamina.allow_overexertion:
+            raise RuleViolation(f"{c.name} has {c.stamina} Stamina; {reason} costs {amount}.")
+        c.stamina -= amount
+        if held:
+            c.stamina_held += amount
+        tail = ", held while maintained" if held else ""
+        self.emit(
+            StaminaSpent(
+                combatant=cid,
+                amount=amount,
+                left=c.stamina,
+                held=amount if held else 0,
+                reason=reason,
+                text=f"{c.name} spends {amount} Stamina on {reason} ({c.stamina} left{tail}).",
+            )
+        )
+        if c.stamina <= 0:
+            self.knock_out(cid, "ran out of Stamina")
+
+    def stamina_cap(self, c: Combatant) -> int:
+        return c.sheet.stamina - c.stamina_held
+
+    def recover_stamina(self, cid: str, amount: int, source: str, roll: Roll | None = None) -> int:
+        c = self.c(cid)
+        before = c.stamina
+        c.stamina = max(c.stamina, min(self.stamina_cap(c), c.stamina + max(0, amount)))
+        got = c.stamina - before
+        self.emit(
+            Recovered(
+                combatant=cid,
+                source=source,
+                roll=roll,
+                stamina=got,
+                text=f"{c.name} recovers {got} Stamina ({source}); now {c.stamina}."
+                + (f" {roll.text}" if roll else ""),
+            )
+        )
+        if c.stamina > 0 and c.has(UNCONSCIOUS):
+            self.lose(cid, UNCONSCIOUS, "Stamina above 0 again")
+        return got
+
+    # -- conditions ---------------------------------------------------------------------------
+    def gain(self, cid: str, condition: str, reason: str) -> None:
+        c = self.view(cid)
+        if c.has(condition):
+            return
+        c = self.c(cid)
+        c.conditions.append(condition)
+        self.emit(
+            ConditionChanged(
+                combatant=cid,
+                condition=condition,
+                gained=True,
+                reason=reason,
+                text=f"{c.name} is now {condition} ({reason}).",
+            )
+        )
+
+    def lose(self, cid: str, condition: str, reason: str) -> None:
+        c = self.view(cid)
+        if not c.has(condition):
+            return
+        c = self.c(cid)
+        c.conditions.remove(condition)
+        self.emit(
+            ConditionChanged(
+                combatant=cid,
+                condition=condition,
+                gained=False,
+                reason=reason,
+                text=f"{c.name} is no longer {condition} ({reason}).",
+            )
+        )
+
+    def release_grapple(self, cid: str, reason: str) -> None:
+        """End any grapple ``cid`` is part of; limbs disabled by it work again."""
+        c = self.view(cid)
+        pairs = []
+        if c.grappled_by:
+            pairs.append((c.grappled_by, cid))
+        if c.grappling:
+            pairs.append((cid, c.grappling))
+        for holder, held in pairs:
+            h, v = self.c(holder), self.c(held)
+            h.grappling = None
+            v.grappled_by = None
+            v.disabled_limbs = [d for d in v.disabled_limbs if d.source != "grapple"]
+            self.lose(holder, GRAPPLING, reason)
+            self.lose(held, GRAPPLED, reason)
+            if not v.disabled_limbs:
+                self.lose(held, DISABLED, reason)
+
+    def knock_out(self, cid: str, reason: str) -> None:
+        """UTTAS "Unconscious": falls Prone, cannot act; a breather is interrupted."""
+        self.gain(cid, UNCONSCIOUS, reason)
+        self.gain(cid, PRONE, "fell unconscious")
+        self.lose(cid, STUNNED, "unconscious")
+        self.release_grapple(cid, f"{self.view(cid).name} fell unconscious")
+
+    def kill(self, cid: str, reason: str) -> None:
+        """UTTAS "Dead": no actions, no recovery."""
+        self.gain(cid, DEAD, reason)
+        self.gain(cid, PRONE, "fell dead")
+        c = self.c(cid)
+        c.breathing = False
+        c.readied = None
+        self.release_grapple(cid, f"{c.name} died")
+
+    def is_out(self, c: Combatant) -> bool:
+        return any(cond in c.conditions for cond in OUT)
+
+    # -- turn cycle ---------------------------------------------------------------------------
+    def finish_turn(self, cid: str) -> None:
+        """The acting combatant's turn ends (UTTAS "Combat": the turn ends with its action)."""
+        self.end_turn(cid)
+        self.next_turn(cid)
+        self.check_end()
+
+    def end_turn(self, cid: str) -> None:
+        """UTTAS "Actions and Speed": all Speed recovered at the end of the character's turn."""
+        c = self.c(cid)
+        c.pools = ECONOMY.on_turn_end(c.pools, own=True, capacity=c.sheet.speed)
+        if not ECONOMY.exhausted(c.pools):
+            self.lose(cid, STAGGERED, "actions recovered")
+        c.free_stance_available = False
+        self.emit(
+            TurnEnded(
+                combatant=cid,
+                actions_left=c.actions_left,
+                text=f"{c.name}'s turn ends; Speed pool back to {c.actions_left}.",
+            )
+        )
+
+    def next_turn(self, after: str | None) -> None:
+        """Hand the turn to the next combatant in order that can act, skipping (and reporting)
+        the dead, unconscious, surrendered and those who spent every action (UTTAS "Actions and
+        Speed"), and resolving a Stunned recovery (UTTAS "Stunned")."""
+        order = self.state.order
+        if not order:
+            self.state.turn = None
+            return
+        i = order.index(after) if after in order else -1
+        for _ in range(2 * len(order) + 2):
+            i += 1
+            if i >= len(order):
+                i = 0
+                self.state.round += 1
+                self.state.game_time_s += ROUND_SECONDS
+                self.emit(
+                    RoundStarted(round=self.state.round, text=f"Round {self.state.round} begins.")
+                )
+            if self.start_turn(order[i]):
+                return
+        self.state.turn = None
+        self.end_fight(None, "nobody is able to act")
+
+    def start_turn(self, cid: str) -> bool:
+        """Start ``cid``'s turn. Returns True if it now holds the turn."""
+        c = self.c(cid)
+        c.free_stance_available = True
+        c.half_move_used = {}
+        c.moved_this_turn = c.movement_ended = c.acrobatics_tried = False
+        if c.sprinting:
+            c.sprinting = False
+            self.lose(cid, SPRINTING, "a new turn")
+        if c.readied is not None:
+            c.readied = None
+            self.note(f"{c.name}'s readied action lapses: its trigger never came.", cid)
+        if c.breathing:
+            self.complete_breather(cid)
+        reason = next((cond.lower() for cond in OUT if c.has(cond)), None)
+        if reason is None:
+            reason = next(
+                (
+                    n.lower()
+                    for n, e in self.tables.extra_conditions.items()
+                    if e.no_actions and c.has(n)
+                ),
+                None,
+            )
+        if reason is not None:
+            self.emit(
+                TurnSkipped(
+                    combatant=cid, reason=reason, text=f"{c.name}'s turn is skipped: {reason}."
+                )
+            )
+            return False
+        if ECONOMY.skips_turn(c.pools):
+            self.emit(
+                TurnSkipped(
+                    combatant=cid,
+                    reason="spent all actions",
+                    text=f"{c.name} spent every action last round and does not act this turn.",
+                )
+            )
+            self.end_turn(cid)
+            return False
+        if c.has(STUNNED):
+            self.state.turn = cid
+            self.spend_actions(cid, 1, "recovering from Stunned", "turn")
+            self.lose(cid, STUNNED, "spent an action to recover")
+            self.emit(
+                TurnSkipped(
+                    combatant=cid,
+                    reason="recovering from Stunned",
+                    text=f"{c.name} spends the turn recovering from Stunned.",
+                )
+            )
+            self.end_turn(cid)
+            return False
+        self.state.turn = cid
+        self.emit(
+            TurnStarted(
+                combatant=cid,
+                round=self.state.round,
+                actions_left=c.actions_left,
+                text=f"Round {self.state.round}: {c.name}'s turn "
+                f"({c.actions_left} action(s) left).",
+            )
+        )
+        return True
+
+    def complete_breather(self, cid: str) -> None:
+        """UTTAS "Take a Breather": at the start of the next turn, roll the (current) Body dice
+        and recover that much Stamina."""
+        c = self.c(cid)
+        c.breathing = False
+        dice = rules.dice_of(c, "body", self.tables)
+        roll = self.roll(f"{c.name}'s breather (Body dice)", dice)
+        self.recover_stamina(cid, roll.total, "breather", roll)
+
+    def interrupt_breather(self, cid: str) -> None:
+        """UTTAS "Take a Breather": damage interrupts it; the use is not spent."""
+        c = self.c(cid)
+        if c.breathing:
+            c.breathing = False
+            c.breather_uses += 1
+            self.note(f"{c.name}'s breather is interrupted by damage; the use is refunded.", cid)
+
+    def check_end(self) -> None:
+        """UTTAS "Combat": the battle ends when one side is knocked out or surrenders."""
+        st = self.state
+        if st.phase != "active" or not st.settings.auto_end:
+            return
+        sides = {c.side for c in st.combatants}
+        if len(sides) < 2:
+            return
+        standing = {c.side for c in st.combatants if not self.is_out(c)}
+        if len(standing) <= 1:
+            winner = next(iter(standing), None)
+            self.end_fight(winner, "only one side can still fight" if winner else "no side stands")
+
+    def end_fight(self, winner: str | None, reason: str) -> None:
+        st = self.state
+        st.phase = "setup"
+        st.turn = None
+        st.pending = None
+        st.winner = winner
+        for c in st.combatants:
+            if c.breathing or c.readied is not None:
+                m = self.c(c.id)
+                m.readied = None
+        self.emit(
+            CombatEnded(
+                winner=winner,
+                text=f"The fight is over: {reason}" + (f"; {winner} win." if winner else "."),
+            )
+        )
+
+    def require_controller(self, c: Combatant, other: Combatant) -> None:
+        if c.id != other.id:
+            raise NotAllowed(f"Only {other.name} can do that.")

@@ -1,0 +1,306 @@
+"""UTTAS reactions: "Perform a Reaction command" (Defend, Counterattack, change stance),
+"Surrender" and "Take one for the team", plus the list of affordable reactions for buttons."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.engine.commands import React, ResolveSurrender
+from bot.engine.contract import ReactionOption
+from bot.engine.events import AttackDeclared, ReactionChosen, StanceChanged
+from bot.engine.state import Combatant, EncounterState, PendingAttack
+from bot.engine.uttas import limbs, rules
+from bot.engine.uttas.attacks import (
+    NO_DEFENCE,
+    Defence,
+    _ally_can_intercept,
+    _apply,
+    _compute,
+    _continue,
+    _finish,
+    _settle,
+    _usable,
+    can_react,
+)
+from bot.engine.uttas.core import DEAD, SURRENDERED, Tx
+from bot.engine.uttas.rules import AttackProfile
+from bot.engine.uttas.tables import UttasTables
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
+
+
+def _defence_for(tx: Tx, c: Combatant, choice: str, maneuver: str | None) -> Defence:
+    """A Defend reaction's bonuses: the named martial art of that type, else the table's basic
+    Block/Evade/Move (the text gives no numbers; see ``data/uttas/tables.json``)."""
+    if maneuver:
+        folded = maneuver.casefold()
+        for m in c.sheet.martial_arts:
+            if m.name.casefold() == folded:
+                if m.maneuver != choice:
+                    raise RuleViolation(f"{m.name} is a {m.maneuver} technique, not {choice}.")
+                return Defence(
+                    m.name, m.dodge_bonus, m.discipline_bonus, m.armor_bonus, m.defense_bonus
+                )
+        raise NotFound(f"{c.name} knows no martial art called {maneuver!r}.")
+    basic = tx.tables.reactions[choice]  # type: ignore[index]
+    return Defence(
+        basic.label,
+        basic.dodge_bonus,
+        basic.discipline_bonus,
+        basic.armor_bonus,
+        basic.defense_bonus,
+    )
+
+
+def counter_profile(tx: Tx, c: Combatant, maneuver: str | None) -> AttackProfile:
+    """UTTAS "Counterattack": only a Martial Arts counter or a power with a Trigger; none
+    while the head is disabled if it is a Triggered action ("Head")."""
+    if not maneuver:
+        raise InvalidInput("Name the counter technique or triggered power.")
+    folded = maneuver.casefold()
+    for m in c.sheet.martial_arts:
+        if m.name.casefold() == folded and m.maneuver == "counter":
+            if m.triggered and limbs.head_disabled(c):
+                raise RuleViolation(f"{c.name}'s head is disabled: no Triggered actions.")
+            return rules.martial_profile(c, m, tx.tables)
+    for pw in c.sheet.powers:
+        if pw.name.casefold() == folded and pw.triggered and pw.targets is not None:
+            if limbs.head_disabled(c):
+                raise RuleViolation(f"{c.name}'s head is disabled: no Triggered actions.")
+            return rules.attack_profile(c, pw.name, tx.tables)
+    raise RuleViolation(
+        f"{c.name} has no counterattack called {maneuver!r}: counters come "
+        f"only from a Martial Arts counter or a power with a Trigger."
+    )
+
+
+def react(tx: Tx, cmd: React) -> None:
+    """UTTAS "Perform a Reaction command", "Surrender" and "Take one for the team"."""
+    tx.require_active()
+    p = tx.state.pending
+    if p is None or p.awaiting != "reaction":
+        raise Conflict("There is no attack waiting for a reaction.")
+    actor = tx.view(cmd.actor)
+    t = tx.view(p.target)
+    a = tx.view(p.attacker)
+    if cmd.choice == "intercept":
+        if not _ally_can_intercept(tx, actor, p):
+            if actor.side != t.side or actor.id in (p.target, p.attacker):
+                raise NotAllowed(f"Only an ally of {t.name} can take the hit for them.")
+            raise RuleViolation(
+                f"{actor.name} cannot react right now (no actions left, "
+                f"breathing, readied or out of the fight)."
+            )
+        tx.spend_actions(actor.id, 1, f"taking {a.name}'s {p.attack} for {t.name}", "off_turn")
+        tx.emit(
+            ReactionChosen(
+                combatant=actor.id,
+                choice="intercept",
+                label="Take one for the team",
+                text=f"{actor.name} throws themselves in front of {t.name}!",
+            )
+        )
+        tx.state.pending = None
+        _settle(tx, p, NO_DEFENCE, auto_hit=True, no_defence=True, target=actor.id)
+        _continue(tx, p)
+        return
+    if actor.id != t.id:
+        raise NotAllowed(f"Only {t.name} can react to this attack (allies may take the hit).")
+    if cmd.choice == "none":
+        tx.emit(
+            ReactionChosen(
+                combatant=t.id, choice="none", label="No reaction", text=f"{t.name} does not react."
+            )
+        )
+        tx.state.pending = None
+        _settle(tx, p, NO_DEFENCE)
+        _continue(tx, p)
+        return
+    if cmd.choice == "surrender":
+        tx.gain(t.id, SURRENDERED, "surrendered")
+        tx.state.pending = p.model_copy(update={"awaiting": "attacker"})
+        tx.emit(
+            AttackDeclared(
+                combatant=a.id,
+                target=t.id,
+                attack=p.attack,
+                hit_index=p.hit_index,
+                hits_total=p.hits_total,
+                awaiting="attacker",
+                text=f"{t.name} surrenders! {a.name} may complete the attack or stop.",
+            )
+        )
+        return
+    if not can_react(t, tx.tables):
+        raise RuleViolation(
+            f"{t.name} cannot react right now (no actions left, breathing, "
+            f"waiting on a readied action or out of the fight)."
+        )
+    if cmd.choice in ("evade", "block", "move"):
+        d = _defence_for(tx, t, cmd.choice, cmd.maneuver)
+        tx.spend_actions(t.id, 1, d.label, "off_turn")
+        tx.emit(
+            ReactionChosen(
+                combatant=t.id,
+                choice=cmd.choice,
+                label=d.label,
+                text=f"{t.name} reacts: {d.label}.",
+            )
+        )
+        tx.state.pending = None
+        _settle(tx, p, d)
+        _continue(tx, p)
+        return
+    if cmd.choice == "stance":
+        if not cmd.stance:
+            raise InvalidInput("Name the stance to change into.")
+        name = check_stance(tx, t, cmd.stance)
+        if name == t.stance:
+            raise RuleViolation(f"{t.name} is already in the {name} stance.")
+        tx.spend_actions(t.id, 1, f"changing to the {name} stance", "off_turn")
+        before = t.stance
+        tx.c(t.id).stance = name
+        tx.emit(
+            StanceChanged(
+                combatant=t.id,
+                before=before,
+                after=name,
+                actions=1,
+                text=f"{t.name} shifts into the {name} stance in reaction.",
+            )
+        )
+        tx.state.pending = None
+        _settle(tx, p, NO_DEFENCE)
+        _continue(tx, p)
+        return
+    # counter
+    prof = counter_profile(tx, t, cmd.maneuver)
+    _usable(tx, t, prof, reach_m=p.range_m)
+    tx.spend_actions(t.id, 1, f"counterattack {prof.name}", "off_turn")
+    tx.spend_stamina(t.id, prof.stamina, f"counterattack {prof.name}", held=prof.maintained)
+    tx.emit(
+        ReactionChosen(
+            combatant=t.id,
+            choice="counter",
+            label=prof.name,
+            text=f"{t.name} counterattacks with {prof.name}!",
+        )
+    )
+    tx.state.pending = None
+    _settle(tx, p, NO_DEFENCE)
+    if not tx.is_out(tx.view(t.id)) and not tx.view(a.id).has(DEAD):
+        counter = PendingAttack(
+            attacker=t.id,
+            target=a.id,
+            attack=prof.name,
+            range_m=p.range_m,
+            on_turn=False,
+            created_at=tx.now.isoformat(),
+        )
+        # A counterattack is a reaction: nobody may react to it.
+        _apply(
+            tx,
+            _compute(tx, t.id, a.id, prof, counter, NO_DEFENCE, auto_hit=False, no_defence=False),
+            counter,
+        )
+    _continue(tx, p)
+
+
+def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
+    """UTTAS "Surrender": the attacker completes the attack or stops, ending its turn."""
+    tx.require_active()
+    p = tx.state.pending
+    if p is None or p.awaiting != "attacker":
+        raise Conflict("Nobody is waiting on a surrender decision.")
+    a, t = tx.view(p.attacker), tx.view(p.target)
+    if cmd.actor != a.id:
+        raise NotAllowed(f"Only {a.name} decides whether to accept {t.name}'s surrender.")
+    tx.state.pending = None
+    if cmd.complete:
+        tx.note(f"{a.name} completes the attack on the helpless {t.name}.", a.id)
+        _settle(tx, p, NO_DEFENCE, auto_hit=True, no_defence=True)
+        _continue(tx, p)
+        return
+    tx.note(f"{a.name} accepts {t.name}'s surrender and stops.", a.id)
+    _finish(tx, p)
+
+
+def check_stance(tx: Tx, c: Combatant, name: str) -> str:
+    """A stance the character knows (its sheet's list plus the universal ones)."""
+    found = tx.tables.stance(name)
+    if found is None:
+        raise NotFound(
+            f"There is no stance called {name!r}. Known: {', '.join(tx.tables.stances)}."
+        )
+    canon = found[0]
+    known = {s.casefold() for s in (*c.sheet.stances, *tx.tables.universal_stances)}
+    if canon.casefold() not in known:
+        raise RuleViolation(f"{c.name} does not know the {canon} stance.")
+    return canon
+
+
+def reaction_options(
+    state: EncounterState, tables: UttasTables, combatant_id: str
+) -> list[ReactionOption]:
+    """What ``combatant_id`` can choose against ``state.pending`` right now, one entry per
+    button: the target's Defend/Counterattack/stance options it can afford plus "none" and
+    "surrender"; an ally's "take one for the team". Empty when nothing waits on it."""
+    p = state.pending
+    if p is None or p.awaiting != "reaction" or p.hidden:
+        return []
+    c = state.get(combatant_id)
+    t = state.get(p.target)
+    able = can_react(c, tables)
+    if c.id != t.id:
+        if able and c.side == t.side and c.id != p.attacker:
+            return [
+                ReactionOption(choice="intercept", label=f"Take the hit for {t.name}", actions=1)
+            ]
+        return []
+    out = [ReactionOption(choice="none", label="No reaction")]
+    if able:
+        for key in ("evade", "block", "move"):
+            r = tables.reactions[key]
+            out.append(ReactionOption(choice=key, label=r.label, actions=1))
+        for m in c.sheet.martial_arts:
+            if m.maneuver in ("evade", "block", "move"):
+                out.append(
+                    ReactionOption(choice=m.maneuver, label=m.name, maneuver=m.name, actions=1)
+                )
+        cands = [m.name for m in c.sheet.martial_arts if m.maneuver == "counter"]
+        cands += [pw.name for pw in c.sheet.powers if pw.triggered and pw.targets]
+        probe = Tx(state, tables, _NoDice(), _EPOCH)
+        for name in cands:
+            try:
+                prof = counter_profile(probe, c, name)
+                _usable(probe, c, prof, reach_m=p.range_m)
+            except (RuleViolation, InvalidInput, NotFound):
+                continue
+            if prof.stamina <= c.stamina or tables.stamina.allow_overexertion:
+                out.append(
+                    ReactionOption(
+                        choice="counter",
+                        label=f"Counter: {prof.name}",
+                        maneuver=prof.name,
+                        actions=1,
+                        stamina=prof.stamina,
+                    )
+                )
+        known = [*tables.universal_stances, *c.sheet.stances]
+        for s in dict.fromkeys(known):
+            found = tables.stance(s)
+            if found and found[0] != c.stance:
+                out.append(
+                    ReactionOption(
+                        choice="stance", label=f"Stance: {found[0]}", stance=found[0], actions=1
+                    )
+                )
+    out.append(ReactionOption(choice="surrender", label="Surrender"))
+    return out
+
+
+class _NoDice:
+    def roll(self, count: int, sides: int) -> list[int]:  # pragma: no cover - never rolls
+        raise RuntimeError("reaction_options never rolls")
+
+
+_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)

@@ -1,0 +1,84 @@
+"""The UTTAS ruleset: dispatches commands to the rule modules (``uttas-gameplay.txt``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, ClassVar
+
+from bot.engine import commands as cmd
+from bot.engine.contract import ReactionOption, Ruleset
+from bot.engine.dice import DiceRoller
+from bot.engine.economy import SpeedPool
+from bot.engine.events import Outcome
+from bot.engine.state import Combatant, EncounterState
+from bot.engine.uttas import actions, attacks, reactions, setup
+from bot.engine.uttas.core import BASE_CONDITIONS, Tx
+from bot.engine.uttas.sheet import UttasSheet
+from bot.engine.uttas.tables import UttasTables, default_tables
+
+_Handler = Callable[[Tx, Any], None]
+_HANDLERS: dict[str, _Handler] = {
+    "add_combatant": setup.add_combatant,
+    "remove_combatant": setup.remove_combatant,
+    "begin": setup.begin,
+    "attack": lambda tx, c: attacks.declare(tx, c, on_turn=True),
+    "react": reactions.react,
+    "resolve_surrender": reactions.resolve_surrender,
+    "stance": actions.change_stance,
+    "move": actions.move,
+    "sprint": actions.sprint,
+    "stand": actions.stand,
+    "breather": actions.breather,
+    "ready": actions.ready,
+    "resolve_readied": actions.resolve_readied,
+    "use_skill": actions.use_skill,
+    "activate_power": actions.activate_power,
+    "drop_power": actions.drop_power,
+    "grapple_contest": actions.grapple_contest,
+    "surrender": actions.surrender,
+    "talk": actions.talk,
+    "end_turn": actions.end_turn,
+    "rest": setup.rest,
+    "natural_healing": setup.natural_healing,
+    "set_condition": setup.set_condition,
+    "adjust_characteristic": setup.adjust_characteristic,
+    "end_combat": setup.end_combat,
+}
+
+
+class UttasRuleset(Ruleset):
+    """UTTAS (``uttas-gameplay.txt``). ``tables`` are the GM-changeable defaults
+    (``data/uttas/tables.json``); pass a server's own :class:`UttasTables` to override them."""
+
+    key: ClassVar[str] = "uttas"
+    title: ClassVar[str] = "UTTAS"
+    sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
+    economy: ClassVar[SpeedPool] = SpeedPool()
+
+    def __init__(self, tables: UttasTables | None = None) -> None:
+        self.tables = tables if tables is not None else default_tables()
+
+    def apply(
+        self, state: EncounterState, command: cmd.Command, roller: DiceRoller, now: datetime
+    ) -> Outcome:
+        """Apply one command (see :mod:`bot.engine.commands`). Never mutates ``state``; raises a
+        :class:`~bot.errors.DomainError` subclass, changing nothing, when the rules forbid it."""
+        tx = Tx(state, self.tables, roller, now)
+        if command.kind not in ("resolve_readied", "move", "talk"):
+            tx.state.last_mover = None
+        _HANDLERS[command.kind](tx, command)
+        return Outcome(state=tx.state, events=tx.events)
+
+    def conditions(self) -> list[str]:
+        return [*BASE_CONDITIONS, *self.tables.extra_conditions]
+
+    def stances(self, combatant: Combatant | None = None) -> list[str]:
+        """All stances in the table, or those ``combatant`` knows (universal ones included)."""
+        if combatant is None:
+            return list(self.tables.stances)
+        known = {s.casefold() for s in (*self.tables.universal_stances, *combatant.sheet.stances)}
+        return [s for s in self.tables.stances if s.casefold() in known]
+
+    def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:
+        return reactions.reaction_options(state, self.tables, combatant_id)

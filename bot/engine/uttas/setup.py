@@ -1,0 +1,347 @@
+"""UTTAS encounter management: adding and removing combatants, initiative ("Combat"), Game
+Master adjustments, and out-of-fight recovery ("Natural Healing", "Take a Breather" uses)."""
+
+from __future__ import annotations
+
+from bot.engine.commands import (
+    AddCombatant,
+    AdjustCharacteristic,
+    Begin,
+    EndCombat,
+    NaturalHealing,
+    RemoveCombatant,
+    Rest,
+    SetCondition,
+)
+from bot.engine.events import (
+    CombatantJoined,
+    CombatantLeft,
+    InitiativeLine,
+    InitiativeRolled,
+    Recovered,
+    RoundStarted,
+)
+from bot.engine.state import Combatant, DisabledLimb, InitiativeEntry
+from bot.engine.uttas import limbs, rules
+from bot.engine.uttas.core import (
+    BASE_CONDITIONS,
+    DEAD,
+    DISABLED,
+    ECONOMY,
+    GRAPPLED,
+    GRAPPLING,
+    PRONE,
+    STAGGERED,
+    UNCONSCIOUS,
+    Tx,
+)
+from bot.errors import Conflict, InvalidInput, NotFound, RuleViolation
+
+MAX_COMBATANTS = 60
+HOUR = 3600
+DAY = 24 * HOUR
+WEEK = 7 * DAY
+
+
+def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
+    """Add a fighter. Names are unique case-insensitively; ids (``c1``, ``c2``…) are never reused.
+    Joining a running fight places it in the order by the encounter's initiative mode."""
+    st = tx.state
+    if len(st.combatants) >= MAX_COMBATANTS:
+        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+    folded = cmd.name.casefold()
+    if any(c.name.casefold() == folded for c in st.combatants):
+        raise Conflict(f"There is already a combatant called {cmd.name}.")
+    for s in cmd.sheet.stances:
+        if tx.tables.stance(s) is None:
+            raise InvalidInput(
+                f"{cmd.name}'s sheet lists an unknown stance {s!r}. "
+                f"Known: {', '.join(tx.tables.stances)}."
+            )
+    cid = f"c{st.next_id}"
+    st.next_id += 1
+    side = cmd.side or ("foes" if cmd.is_npc else "party")
+    c = Combatant(
+        id=cid,
+        name=cmd.name,
+        controller_id=cmd.controller_id,
+        is_npc=cmd.is_npc,
+        side=side,
+        sheet=cmd.sheet,
+        join_seq=st.next_id,
+        health=cmd.sheet.health,
+        stamina=cmd.sheet.stamina,
+        pools=ECONOMY.fresh(cmd.sheet.speed),
+        stance=tx.tables.default_stance,
+    )
+    c.breather_uses = rules.dice_of(c, "body", tx.tables, natural=True)
+    tx.add(c)
+    tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({side})."))
+    if st.phase == "active":
+        _place(tx, cid)
+
+
+def _place(tx: Tx, cid: str) -> None:
+    """Insert a late joiner into the order; ties with those already placed go after them."""
+    c = tx.c(cid)
+    agility = rules.effective(c, "agility")
+    if tx.state.initiative_mode == "roll":
+        roll = tx.roll(
+            f"{c.name}'s initiative (Agility dice)", rules.dice_of(c, "agility", tx.tables)
+        )
+        c.initiative = InitiativeEntry(
+            primary=roll.total, tie_break=agility, seq=c.join_seq, dice=list(roll.dice)
+        )
+    else:
+        c.initiative = InitiativeEntry(primary=agility, tie_break=-1, seq=c.join_seq)
+    key = c.initiative.key()
+    order = tx.state.order
+    pos = len(order)
+    for i, other in enumerate(order):
+        entry = tx.view(other).initiative
+        if entry is not None and entry.key()[:2] < key[:2]:
+            pos = i
+            break
+    order.insert(pos, cid)
+    tx.note(f"{c.name} takes place {pos + 1} in the initiative order.", cid)
+
+
+def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
+    """Remove a fighter. If it holds the turn, the turn passes on first; a pending attack it is
+    part of is cancelled; grapples it is in end."""
+    c = tx.view(cmd.combatant)
+    st = tx.state
+    p = st.pending
+    if p is not None and c.id in (p.attacker, p.target, *p.joint):
+        st.pending = None
+        tx.note("The pending attack is cancelled.")
+    tx.release_grapple(c.id, f"{c.name} left")
+    for other in st.combatants:
+        if other.readied is not None and other.readied.watch == c.id:
+            tx.c(other.id).readied = None
+            tx.note(f"{other.name}'s readied action lapses: {c.name} left.", other.id)
+    if st.phase == "active" and st.turn == c.id:
+        tx.next_turn(c.id)
+    tx.remove(c.id)
+    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
+    if st.phase == "active":
+        if st.turn == c.id or not st.order:
+            tx.end_fight(None, "nobody is left")
+        else:
+            tx.check_end()
+
+
+def begin(tx: Tx, cmd: Begin) -> None:
+    """UTTAS "Combat", initiative, either mode of the text:
+
+    * ``agility``: order by Agility; combatants tied on Agility roll their Agility dice, higher
+      first.
+    * ``roll``: everyone rolls their Agility dice, highest first; ties go to higher Agility.
+
+    Whatever still ties is ordered stably by the order combatants were added (earlier first).
+    Starts round 1 and the first turn."""
+    st = tx.state
+    if st.phase == "active":
+        raise Conflict("The fight has already begun.")
+    if len(st.combatants) < 2:
+        raise RuleViolation("A fight needs at least two combatants.")
+    if cmd.initiative_mode:
+        st.initiative_mode = cmd.initiative_mode
+    mode = st.initiative_mode
+    agility = {c.id: rules.effective(c, "agility") for c in st.combatants}
+    rolls = {}
+    if mode == "roll":
+        for c in st.combatants:
+            rolls[c.id] = tx.roll(
+                f"{c.name}'s initiative (Agility dice)", rules.dice_of(c, "agility", tx.tables)
+            )
+    else:
+        groups: dict[int, list[str]] = {}
+        for c in st.combatants:
+            groups.setdefault(agility[c.id], []).append(c.id)
+        for ids in groups.values():
+            if len(ids) > 1:
+                for cid in ids:
+                    c = tx.view(cid)
+                    rolls[cid] = tx.roll(
+                        f"{c.name}'s Agility dice (tie on Agility {agility[cid]})",
+                        rules.dice_of(c, "agility", tx.tables),
+                    )
+    for c in st.combatants:
+        m = tx.c(c.id)
+        r = rolls.get(c.id)
+        if mode == "roll":
+            assert r is not None
+            m.initiative = InitiativeEntry(
+                primary=r.total, tie_break=agility[c.id], seq=c.join_seq, dice=list(r.dice)
+            )
+        else:
+            m.initiative = InitiativeEntry(
+                primary=agility[c.id],
+                tie_break=r.total if r else 0,
+                seq=c.join_seq,
+                dice=list(r.dice) if r else [],
+            )
+        m.pools = ECONOMY.fresh(c.sheet.speed)
+        m.readied, m.breathing, m.sprinting = None, False, False
+        if STAGGERED in m.conditions:
+            m.conditions.remove(STAGGERED)
+    ordered = sorted(
+        st.combatants, key=lambda c: c.initiative.key() if c.initiative else (0, 0, 0), reverse=True
+    )
+    st.order = [c.id for c in ordered]
+    st.phase, st.round, st.turn, st.pending, st.winner = "active", 1, None, None, None
+    lines = tuple(
+        InitiativeLine(
+            combatant=c.id, name=c.name, agility=agility[c.id], roll=rolls.get(c.id), place=i + 1
+        )
+        for i, c in enumerate(ordered)
+    )
+    text = "Initiative: " + ", ".join(f"{ln.place}. {ln.name}" for ln in lines)
+    tx.emit(InitiativeRolled(mode=mode, lines=lines, text=text))
+    tx.emit(RoundStarted(round=1, text="Round 1 begins."))
+    if not tx.start_turn(st.order[0]):
+        tx.next_turn(st.order[0])
+    tx.check_end()
+
+
+def end_combat(tx: Tx, cmd: EndCombat) -> None:
+    if tx.state.phase != "active":
+        raise RuleViolation("No fight is running.")
+    tx.end_fight(None, "the Game Master ended it")
+
+
+def _targets(tx: Tx, ids: tuple[str, ...]) -> list[Combatant]:
+    chosen = [tx.view(i) for i in ids] if ids else list(tx.state.combatants)
+    return [c for c in chosen if not c.has(DEAD)]
+
+
+def rest(tx: Tx, cmd: Rest) -> None:
+    """UTTAS "Natural Healing": a short rest (1 hour) recovers half the Stamina damage and every
+    breather use, at most twice a day; a long rest (8 hours) recovers all Stamina, once per 24
+    hours. A disabled body recovers no Stamina from a short rest. Times are in-game."""
+    st = tx.state
+    if st.phase == "active":
+        raise RuleViolation("Rest once the fight is over.")
+    r = tx.tables.rest
+    now = st.game_time_s
+    for c in _targets(tx, cmd.combatants):
+        m = tx.c(c.id)
+        if cmd.rest == "short":
+            recent = [t for t in m.short_rests_at if now - t < DAY]
+            if len(recent) >= r.short_rests_per_day:
+                tx.note(f"{c.name} already took {len(recent)} short rests today: no benefit.", c.id)
+                continue
+            m.short_rests_at = [*recent, now]
+            m.breather_uses = rules.dice_of(m, "body", tx.tables, natural=True)
+            if limbs.body_disabled(m):
+                tx.note(f"{c.name}'s body is disabled: no Stamina from resting.", c.id)
+            else:
+                damage = tx.stamina_cap(m) - m.stamina
+                tx.recover_stamina(c.id, damage // 2, "short rest")
+        else:
+            if (
+                m.long_rest_at is not None
+                and now - m.long_rest_at < r.long_rest_interval_hours * HOUR
+            ):
+                tx.note(
+                    f"{c.name} had a long rest less than "
+                    f"{r.long_rest_interval_hours} hours ago: no benefit.",
+                    c.id,
+                )
+                continue
+            m.long_rest_at = now
+            m.breather_uses = rules.dice_of(m, "body", tx.tables, natural=True)
+            tx.recover_stamina(c.id, tx.stamina_cap(m) - m.stamina, "long rest")
+    hours = r.short_rest_hours if cmd.rest == "short" else r.long_rest_hours
+    st.game_time_s += hours * HOUR
+
+
+def natural_healing(tx: Tx, cmd: NaturalHealing) -> None:
+    """UTTAS "Natural Healing": Health recovers 1 point per week (table). A limb disabled by an
+    injury works again once the Health that attack took is healed ("Disabled Limb")."""
+    if tx.state.phase == "active":
+        raise RuleViolation("Heal naturally once the fight is over.")
+    per = tx.tables.rest.health_per_week
+    for c in _targets(tx, cmd.combatants):
+        m = tx.c(c.id)
+        before = m.health
+        m.health = min(m.sheet.health, m.health + per * cmd.weeks)
+        tx.emit(
+            Recovered(
+                combatant=c.id,
+                source=f"{cmd.weeks} week(s) of natural healing",
+                health=m.health - before,
+                text=f"{c.name} heals {m.health - before} Health; now {m.health}.",
+            )
+        )
+        _restore_limbs(tx, m)
+    tx.state.game_time_s += cmd.weeks * WEEK
+
+
+def _restore_limbs(tx: Tx, m: Combatant) -> None:
+    keep = []
+    for d in m.disabled_limbs:
+        if (
+            d.source == "injury"
+            and d.restore_at_health is not None
+            and (m.health >= d.restore_at_health)
+        ):
+            tx.note(f"{m.name}'s {d.limb} works again.", m.id)
+        else:
+            keep.append(d)
+    m.disabled_limbs = keep
+    if not keep:
+        tx.lose(m.id, DISABLED, "healed")
+
+
+def set_condition(tx: Tx, cmd: SetCondition) -> None:
+    """Game Master: put a condition on or take it off. Grappled/Grappling follow grapples and
+    Staggered follows the Speed pool, so they cannot be set by hand."""
+    c = tx.view(cmd.target)
+    known = {x.casefold(): x for x in (*BASE_CONDITIONS, *tx.tables.extra_conditions)}
+    name = known.get(cmd.condition.casefold())
+    if name is None:
+        raise NotFound(f"Unknown condition {cmd.condition!r}. Known: {', '.join(known.values())}.")
+    if name in (GRAPPLED, GRAPPLING, STAGGERED):
+        raise RuleViolation(f"{name} follows the rules; it cannot be set by hand.")
+    if name == DISABLED:
+        if not cmd.limb or cmd.limb not in limbs.valid_limbs(c):
+            raise InvalidInput(f"Name one of {c.name}'s limbs: {', '.join(limbs.valid_limbs(c))}.")
+        m = tx.c(c.id)
+        if cmd.present:
+            m.disabled_limbs.append(
+                DisabledLimb(limb=cmd.limb, source="injury", restore_at_health=m.sheet.health)
+            )
+            tx.gain(c.id, DISABLED, f"{cmd.limb} disabled by the Game Master")
+        else:
+            m.disabled_limbs = [d for d in m.disabled_limbs if d.limb != cmd.limb]
+            if not m.disabled_limbs:
+                tx.lose(c.id, DISABLED, "by the Game Master")
+        return
+    if cmd.present:
+        if name == UNCONSCIOUS:
+            tx.knock_out(c.id, "by the Game Master")
+        elif name == DEAD:
+            tx.kill(c.id, "by the Game Master")
+        else:
+            tx.gain(c.id, name, "by the Game Master")
+    else:
+        tx.lose(c.id, name, "by the Game Master")
+        if name == PRONE and c.has(UNCONSCIOUS):
+            tx.note(f"{c.name} is still unconscious.", c.id)
+    tx.check_end()
+
+
+def adjust_characteristic(tx: Tx, cmd: AdjustCharacteristic) -> None:
+    """Aid/Drain: change a characteristic's effective value (breather rolls use the changed Body,
+    the number of breathers does not — UTTAS "Take a Breather")."""
+    m = tx.c(tx.view(cmd.target).id)
+    m.characteristic_mods[cmd.characteristic] = max(
+        -100, min(100, m.characteristic_mods.get(cmd.characteristic, 0) + cmd.delta)
+    )
+    tx.note(
+        f"{m.name}'s {cmd.characteristic} is now {rules.effective(m, cmd.characteristic)} "
+        f"({m.characteristic_mods[cmd.characteristic]:+d}).",
+        m.id,
+    )

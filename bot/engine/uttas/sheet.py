@@ -1,0 +1,207 @@
+"""The UTTAS character sheet: what a player writes down, validated with hard bounds.
+
+Only *natural* values live here; everything the rules derive (Dodge, Discipline, characteristic
+dice, Accuracy) is computed from the sheet and the GM's tables (:mod:`bot.engine.uttas.tables`),
+so nobody types a derived value twice. The model is frozen: an encounter keeps a snapshot, and
+the live state (current Health/Stamina, conditions, …) lives on the combatant instead.
+
+Every number is bounded so that no sheet can make a roll or a computation expensive: characteristics
+0–100, dice counts 0–100, Speed 1–20, Health/Stamina 1–10,000, meters 0–10,000, names ≤ 80 chars.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+DamageType = Annotated[
+    str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1, max_length=30)
+]
+Characteristic = Literal[
+    "agility", "body", "charisma", "dexterity", "ego", "intelligence", "strength"
+]
+CHARACTERISTICS: tuple[Characteristic, ...] = (
+    "agility",
+    "body",
+    "charisma",
+    "dexterity",
+    "ego",
+    "intelligence",
+    "strength",
+)
+MovementMode = Literal["run", "leap", "swim", "fly", "warp"]
+MOVEMENT_MODES: tuple[MovementMode, ...] = ("run", "leap", "swim", "fly", "warp")
+Target = Literal["dodge", "discipline"]
+
+CharValue = Annotated[int, Field(ge=0, le=100)]
+DiceCount = Annotated[int, Field(ge=0, le=100)]
+Meters = Annotated[float, Field(ge=0, le=10_000)]
+ArmorValue = Annotated[int, Field(ge=0, le=100)]
+DefenseValue = Annotated[int, Field(ge=0, le=1000)]
+Bonus = Annotated[int, Field(ge=-50, le=50)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> _Frozen:
+        # Immutable: a deep copy of an encounter shares its sheets instead of copying them.
+        return self
+
+
+class Movement(_Frozen):
+    """Movement speeds in meters per full move (UTTAS "Moving"). 0 = cannot move that way."""
+
+    run: Meters = 10
+    leap: Meters = 0
+    swim: Meters = 0
+    fly: Meters = 0
+    warp: Meters = 0
+
+
+class Weapon(_Frozen):
+    """A weapon (UTTAS "Stamina Costs", "Damage").
+
+    ``kind``: ``melee`` and ``thrown`` add the wielder's Strength dice to ``damage_dice`` and cost
+    1 Stamina per Strength die; ``mechanical`` (bows, guns) uses ``damage_dice`` only.
+    ``required_strength`` adds 1 Stamina per 5 points. ``range_m`` is the normal range in meters
+    (melee: reach). ``max_hits`` > 1 lets one attack hit several times, one action per hit.
+    ``light`` weapons may be used while grappling (UTTAS "Grappled").
+    """
+
+    name: Name
+    kind: Literal["melee", "thrown", "mechanical"] = "melee"
+    damage_dice: DiceCount = 0
+    damage_type: DamageType = "physical"
+    required_strength: CharValue = 0
+    range_m: Meters = 2
+    hands: Annotated[int, Field(ge=0, le=4)] = 1
+    max_hits: Annotated[int, Field(ge=1, le=10)] = 1
+    light: bool = False
+
+
+class Power(_Frozen):
+    """A power (UTTAS "Activating Powers", "Accuracy Checks").
+
+    Costs 1 Stamina per 5 ``active_points``; a ``maintained`` power costs double and that Stamina
+    is held while it is maintained. ``targets`` is the defence the Accuracy roll is compared with
+    (``None``: not an attack, no Accuracy roll). ``movement_mode``: a movement power for that mode.
+    ``triggered``: may be used as a Counterattack reaction. ``limitations``: Gestures/Incantation
+    (UTTAS "Disabled Limb", "Grappled"). ``inflicts``: conditions a hit applies (e.g. Prone,
+    Entangled).
+    """
+
+    name: Name
+    active_points: Annotated[int, Field(ge=0, le=1000)]
+    key_characteristic: Characteristic = "ego"
+    targets: Target | None = "dodge"
+    damage_type: DamageType = "energy"
+    damage_dice: DiceCount = 0
+    maintained: bool = False
+    range_m: Meters = 10
+    movement_mode: MovementMode | None = None
+    triggered: bool = False
+    limitations: tuple[Literal["gestures", "incantation"], ...] = ()
+    inflicts: tuple[Name, ...] = ()
+    max_hits: Annotated[int, Field(ge=1, le=10)] = 1
+
+
+class MartialArt(_Frozen):
+    """A Martial Arts maneuver bought with character points (UTTAS "Reactions").
+
+    ``maneuver``: ``attack`` (used on your turn), ``block``/``evade``/``move`` (custom Defend
+    reactions), ``counter`` (Counterattack reaction). ``bonus_dice`` add damage but no Stamina
+    cost. ``dodge_bonus``/``armor_bonus``/``defense_bonus`` apply when used as a defence. ``grab``:
+    usable inside a grapple.
+    """
+
+    name: Name
+    maneuver: Literal["attack", "block", "evade", "move", "counter"]
+    key_characteristic: Characteristic = "strength"
+    bonus_dice: DiceCount = 0
+    damage_type: DamageType = "physical"
+    dodge_bonus: Bonus = 0
+    discipline_bonus: Bonus = 0
+    armor_bonus: Bonus = 0
+    defense_bonus: Bonus = 0
+    grab: bool = False
+    triggered: bool = False
+
+
+class ExtraLimb(_Frozen):
+    """A limb from the Extra Limbs power; each extra arm lets a grapple hold one more limb."""
+
+    name: Name
+    is_arm: bool = True
+
+
+class UttasSheet(_Frozen):
+    """An UTTAS character sheet (natural values only).
+
+    Characteristics are 0–100; their dice are derived from the GM's table unless
+    ``characteristic_dice`` overrides one (dice bought separately). ``speed`` is the number of
+    actions per round. ``armor``/``defense`` map a damage type (lower case) to the reduction of
+    Health/Stamina damage. ``dodge_bonus``/``discipline_bonus`` add to the derived values.
+    ``skills`` map a skill name to its dice count. ``stances`` lists the stances the character
+    knows (from the GM's stance table).
+    """
+
+    system: Literal["uttas"] = "uttas"
+    name: Name
+    agility: CharValue = 10
+    body: CharValue = 10
+    charisma: CharValue = 10
+    dexterity: CharValue = 10
+    ego: CharValue = 10
+    intelligence: CharValue = 10
+    strength: CharValue = 10
+    characteristic_dice: dict[Characteristic, DiceCount] = Field(default_factory=dict)
+    speed: Annotated[int, Field(ge=1, le=20)] = 4
+    health: Annotated[int, Field(ge=1, le=10_000)] = 10
+    stamina: Annotated[int, Field(ge=1, le=10_000)] = 20
+    dodge_bonus: Bonus = 0
+    discipline_bonus: Bonus = 0
+    armor: dict[DamageType, ArmorValue] = Field(default_factory=dict)
+    defense: dict[DamageType, DefenseValue] = Field(default_factory=dict)
+    movement: Movement = Field(default_factory=Movement)
+    stances: tuple[Name, ...] = ()
+    weapons: tuple[Weapon, ...] = Field(default=(), max_length=30)
+    powers: tuple[Power, ...] = Field(default=(), max_length=50)
+    martial_arts: tuple[MartialArt, ...] = Field(default=(), max_length=30)
+    skills: dict[Name, DiceCount] = Field(default_factory=dict, max_length=100)
+    extra_limbs: tuple[ExtraLimb, ...] = Field(default=(), max_length=8)
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> UttasSheet:
+        names = [w.name.casefold() for w in self.weapons]
+        names += [p.name.casefold() for p in self.powers]
+        names += [m.name.casefold() for m in self.martial_arts]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(
+                "weapon, power and martial-art names must be unique: " + ", ".join(dupes)
+            )
+        return self
+
+    def value(self, characteristic: Characteristic) -> int:
+        """The natural value of a characteristic."""
+        return int(getattr(self, characteristic))
+
+    def skill_dice(self, skill: str) -> int | None:
+        """Dice of a skill by case-insensitive name, or None if the sheet lacks it."""
+        folded = skill.casefold()
+        for name, dice in self.skills.items():
+            if name.casefold() == folded:
+                return dice
+        return None
+
+    def power(self, name: str) -> Power | None:
+        """A power by case-insensitive name."""
+        folded = name.casefold()
+        return next((p for p in self.powers if p.name.casefold() == folded), None)
+
+    def movement_power(self, mode: MovementMode) -> Power | None:
+        """The power that grants or boosts ``mode``, if any (UTTAS "Stamina Costs")."""
+        return next((p for p in self.powers if p.movement_mode == mode), None)

@@ -1,0 +1,235 @@
+"""The GM-changeable UTTAS tables: every number the rules text leaves open.
+
+``data/uttas/tables.json`` holds the defaults (listed in ``docs/rules/uttas.md``). A server may
+override any part: :func:`load_tables` deep-merges a partial mapping over the defaults and
+validates the result. The engine never reads files itself; it receives a :class:`UttasTables`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from bot.engine.uttas.sheet import (
+    Characteristic,
+    DamageType,
+    DiceCount,
+    Meters,
+    Name,
+    Target,
+)
+from bot.errors import InvalidInput
+
+DEFAULT_TABLES_PATH = Path(__file__).resolve().parents[3] / "data" / "uttas" / "tables.json"
+Small = Annotated[int, Field(ge=-50, le=50)]
+Count = Annotated[int, Field(ge=0, le=100)]
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CharacteristicDice(_Table):
+    """Dice a characteristic gives: ``max(minimum, value // divisor)`` (text silent)."""
+
+    divisor: Annotated[int, Field(ge=1, le=100)]
+    minimum: Count = 0
+
+
+class Derivation(_Table):
+    """``base + floor(sum(characteristics) / divisor)`` — how Dodge and Discipline are derived."""
+
+    base: Annotated[int, Field(ge=0, le=100)]
+    characteristics: tuple[Characteristic, ...]
+    divisor: Annotated[int, Field(ge=1, le=10)]
+
+
+class DefenceBonus(_Table):
+    """What a Defend reaction or a stance adds against one attack."""
+
+    label: Name
+    dodge_bonus: Small = 0
+    discipline_bonus: Small = 0
+    armor_bonus: Small = 0
+    defense_bonus: Small = 0
+    description: str = ""
+
+
+class Stance(_Table):
+    """One stance's effects (the text names stances but gives no numbers).
+
+    ``accuracy_advantage``/``accuracy_disadvantage``: on the character's own Accuracy rolls.
+    ``grants_advantage``/``grants_disadvantage``: on Accuracy rolls made against the character.
+    ``movement_multiplier``: scales Run/Leap/Swim/Fly speeds.
+    """
+
+    description: str = ""
+    accuracy_advantage: Count = 0
+    accuracy_disadvantage: Count = 0
+    grants_advantage: Count = 0
+    grants_disadvantage: Count = 0
+    dodge_bonus: Small = 0
+    discipline_bonus: Small = 0
+    armor_bonus: Small = 0
+    defense_bonus: Small = 0
+    movement_multiplier: Annotated[float, Field(ge=0, le=4)] = 1.0
+
+
+class BasicManeuver(_Table):
+    """A Basic Maneuver every character can use (UTTAS "Attack")."""
+
+    name: Name
+    kind: Literal["melee", "thrown", "mechanical"] = "melee"
+    key_characteristic: Characteristic = "strength"
+    targets: Target = "dodge"
+    uses_strength: bool = True
+    damage_dice: DiceCount = 0
+    damage_type: DamageType = "physical"
+    range_m: Meters = 2
+    grapple: bool = False
+    inflicts: tuple[Name, ...] = ()
+    description: str = ""
+
+
+class RangeTable(_Table):
+    """UTTAS "Range Modifiers": increment upper bounds in meters, extended by ``width_step_m``."""
+
+    increments_m: tuple[int, ...]
+    width_step_m: Annotated[int, Field(ge=0, le=1000)]
+    meters_per_space: Annotated[float, Field(gt=0, le=10)]
+    disadvantage_per_increment: Count
+    auto_fail_at: Annotated[int, Field(ge=1, le=20)]
+
+    @model_validator(mode="after")
+    def _increasing(self) -> RangeTable:
+        if not self.increments_m or any(
+            b <= a for a, b in zip(self.increments_m, self.increments_m[1:], strict=False)
+        ):
+            raise ValueError("range increments must be a non-empty increasing list")
+        return self
+
+
+class ProneRules(_Table):
+    adjacent_m: Meters
+    far_m: Meters
+    acrobatics_dc: Annotated[int, Field(ge=0, le=200)]
+    acrobatics_skill: Name
+
+
+class CalledShot(_Table):
+    disadvantage: Count
+    min_health_damage: Annotated[int, Field(ge=1, le=1000)]
+
+
+class RestRules(_Table):
+    short_rests_per_day: Annotated[int, Field(ge=0, le=24)]
+    short_rest_hours: Annotated[int, Field(ge=0, le=48)]
+    long_rest_hours: Annotated[int, Field(ge=0, le=48)]
+    long_rest_interval_hours: Annotated[int, Field(ge=0, le=240)]
+    health_per_week: Annotated[int, Field(ge=0, le=1000)]
+
+
+class StaminaRules(_Table):
+    allow_overexertion: bool
+    meters_per_stamina: Annotated[int, Field(ge=1, le=1000)]
+    meters_per_stamina_leap_swim: Annotated[int, Field(ge=1, le=1000)]
+    strength_per_stamina: Annotated[int, Field(ge=1, le=100)]
+    active_points_per_stamina: Annotated[int, Field(ge=1, le=100)]
+
+
+class ExtraCondition(_Table):
+    """A condition a power may inflict that the text does not define (e.g. Entangled)."""
+
+    description: str = ""
+    no_move: bool = False
+    no_actions: bool = False
+    grants_advantage: Count = 0
+
+
+class UttasTables(_Table):
+    """All GM-changeable UTTAS numbers. See ``docs/rules/uttas.md`` for each default's reason."""
+
+    characteristic_dice: CharacteristicDice
+    dodge: Derivation
+    discipline: Derivation
+    weapon_key_characteristic: dict[Literal["melee", "thrown", "mechanical"], Characteristic]
+    reactions: dict[Literal["evade", "block", "move"], DefenceBonus]
+    stances: dict[Name, Stance]
+    default_stance: Name
+    universal_stances: tuple[Name, ...]
+    basic_maneuvers: tuple[BasicManeuver, ...]
+    range: RangeTable
+    prone: ProneRules
+    called_shot: CalledShot
+    grapple_contest_characteristic: Characteristic
+    rest: RestRules
+    stamina: StaminaRules
+    extra_conditions: dict[Name, ExtraCondition]
+
+    @model_validator(mode="after")
+    def _stances_known(self) -> UttasTables:
+        missing = [
+            s for s in (self.default_stance, *self.universal_stances) if s not in self.stances
+        ]
+        if missing:
+            raise ValueError("unknown stance(s) in defaults: " + ", ".join(missing))
+        return self
+
+    def stance(self, name: str) -> tuple[str, Stance] | None:
+        """A stance by case-insensitive name → (canonical name, effects)."""
+        folded = name.casefold()
+        for key, value in self.stances.items():
+            if key.casefold() == folded:
+                return key, value
+        return None
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+@lru_cache(maxsize=4)
+def _default_dict(path: Path) -> dict[str, Any]:
+    with path.open(encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    return data
+
+
+def load_tables(
+    source: Path | Mapping[str, Any] | None = None,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+) -> UttasTables:
+    """Build the tables from a JSON file path or an already-parsed mapping (default:
+    ``data/uttas/tables.json``), deep-merging ``overrides`` (a GM's per-server changes) on top.
+
+    Raises :class:`InvalidInput` naming the first invalid field.
+    """
+    if source is None or isinstance(source, Path):
+        base = _default_dict(source or DEFAULT_TABLES_PATH)
+    else:
+        base = dict(source)
+    merged = _merge(base, overrides) if overrides else base
+    try:
+        return UttasTables.model_validate(merged)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InvalidInput(f"Invalid UTTAS table value at {where}: {first['msg']}") from None
+
+
+@lru_cache(maxsize=1)
+def default_tables() -> UttasTables:
+    """The shipped defaults (``data/uttas/tables.json``), loaded once."""
+    return load_tables()
