@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import datetime as dt
 import json
 import time
@@ -566,10 +565,6 @@ class InteractionRecord:
             "custom_id"
         )
         return f"<InteractionRecord {kind} {name!r} id={self.id} response={self.response_type}>"
-
-
-def deep_copy(value: Any) -> Any:
-    return copy.deepcopy(value)
 
 
 class Notifier:
