@@ -739,3 +739,30 @@ async def test_bot_in_a_subprocess(discord_harness: DiscordHarness, tmp_path: An
     finally:
         proc.terminate()
         await proc.wait()
+
+
+async def test_injected_429_is_retried_by_discord_py(
+    bot_env: tuple[DiscordHarness, dict[str, Any]],
+) -> None:
+    harness, _ = bot_env
+    harness.fail_next("POST", r"^/channels/\d+/messages$", status=429, retry_after=0.01)
+    member = harness.add_member(harness.guild, "quinn")
+    rec = await harness.slash(member, harness.channel, "announce", text="after a 429")
+    await rec.edit(0)
+    posts = harness.requests_to("POST", r"^/channels/\d+/messages$")
+    assert [r.status for r in posts] == [429, 200]
+    assert [m.content for m in harness.messages_in(harness.channel)] == ["after a 429"]
+
+
+def test_discord_patched_points_discord_py_at_the_harness_and_restores() -> None:
+    import discord.gateway
+    import discord.http
+
+    before = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    harness = DiscordHarness(port=12345)
+    with harness.patch_discord():
+        assert discord.http.Route.BASE == "http://127.0.0.1:12345/api/v10"
+        assert (
+            str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:12345/gateway"
+        )
+    assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
