@@ -34,12 +34,15 @@ def point_at_endpoints(settings: Settings) -> None:
         )
 
 
-async def build(settings: Settings) -> CombatBot:
-    """Open and migrate the database and construct the bot (not yet connected)."""
+async def build(settings: Settings, *, guild_ready_timeout: float = 2.0) -> CombatBot:
+    """Open and migrate the database and construct the bot (not yet connected).
+    ``guild_ready_timeout`` (seconds) is how long discord.py waits for servers before ready."""
     db = await Database.open(settings.database_path)
     await db.migrate()
     services = Services(encounters=EncounterService(db))
-    return CombatBot(settings=settings, db=db, services=services)
+    return CombatBot(
+        settings=settings, db=db, services=services, guild_ready_timeout=guild_ready_timeout
+    )
 
 
 async def run(settings: Settings) -> None:

@@ -23,7 +23,14 @@ DYNAMIC_ITEMS = (EndConfirmButton, EndCancelButton)
 class CombatBot(commands.Bot):
     """The bot. Everything it needs comes in through the constructor."""
 
-    def __init__(self, *, settings: Settings, db: Database, services: Services) -> None:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        db: Database,
+        services: Services,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -32,6 +39,7 @@ class CombatBot(commands.Bot):
             tree_cls=CombatTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
         self.db = db

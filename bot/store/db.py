@@ -181,4 +181,3 @@ def _statements(script: str) -> list[str]:
     if buffer.strip():
         raise RuntimeError(f"incomplete SQL statement in migration: {buffer.strip()[:80]}")
     return statements
-

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.errors import Conflict, ConcurrentUpdate
+from bot.errors import ConcurrentUpdate, Conflict
 from bot.store.db import Connection
 
 EncounterStatus = Literal["live", "archived"]

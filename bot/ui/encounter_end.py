@@ -26,7 +26,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
 
 
 def service_of(interaction: discord.Interaction[Any]) -> EncounterService:
-    service: EncounterService = interaction.client.services.encounters  # type: ignore[attr-defined]
+    service: EncounterService = interaction.client.services.encounters
     return service
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -22,7 +22,6 @@ log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something went wrong on our side; it has been logged. Nothing was changed."
 
-P = ParamSpec("P")
 S = TypeVar("S")
 
 
@@ -65,8 +64,9 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
     if message is None:
         original = getattr(error, "original", error)
         log.error(
-            "unexpected error (%s)", describe(interaction), exc_info=(type(original), original,
-                                                                      original.__traceback__)
+            "unexpected error (%s)",
+            describe(interaction),
+            exc_info=(type(original), original, original.__traceback__),
         )
         message = UNEXPECTED
     try:
@@ -76,17 +76,15 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
 
 
 def guarded(
-    callback: Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]],
-) -> Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[None]]:
+    callback: Callable[[S, discord.Interaction[Any]], Coroutine[Any, Any, None]],
+) -> Callable[[S, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
     """Decorate a component callback so its errors become ephemeral replies."""
 
     @functools.wraps(callback)
-    async def wrapper(
-        self: S, interaction: discord.Interaction[Any], *args: P.args, **kwargs: P.kwargs
-    ) -> None:
+    async def wrapper(self: S, interaction: discord.Interaction[Any]) -> None:
         try:
-            await callback(self, interaction, *args, **kwargs)
-        except Exception as error:  # noqa: BLE001 - every error must reach the member
+            await callback(self, interaction)
+        except Exception as error:
             await report(interaction, error)
 
     return wrapper

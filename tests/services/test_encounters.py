@@ -8,8 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import Conflict, ConcurrentUpdate, InvalidInput, NotAllowed, NotFound
-from bot.errors import RulesetNotImplemented
+from bot.errors import (
+    ConcurrentUpdate,
+    Conflict,
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    RulesetNotImplemented,
+)
 from bot.services.encounters import Actor, Encounter, EncounterService
 from bot.store import encounters as repo
 from bot.store.db import Database
@@ -32,7 +38,9 @@ def service(db: Database) -> EncounterService:
     return EncounterService(db, seeds=lambda: 42)
 
 
-async def start(service: EncounterService, channel: int = 10, name: str | None = "Ambush") -> Encounter:
+async def start(
+    service: EncounterService, channel: int = 10, name: str | None = "Ambush"
+) -> Encounter:
     return await service.start(guild_id=1, channel_id=channel, actor=GM, ruleset="uttas", name=name)
 
 
@@ -99,7 +107,9 @@ async def test_simultaneous_starts_create_exactly_one(service: EncounterService)
     assert all(isinstance(e, Conflict) for e in losers)
 
 
-async def test_simultaneous_starts_from_two_services_on_one_file(db: Database, tmp_path: Path) -> None:
+async def test_simultaneous_starts_from_two_services_on_one_file(
+    db: Database, tmp_path: Path
+) -> None:
     other_db = await Database.open(db.path)
     try:
         first, second = EncounterService(db), EncounterService(other_db)
@@ -120,9 +130,7 @@ async def test_concurrent_changes_never_lose_an_update(service: EncounterService
         state = current.state.model_copy(update={"round": current.state.round + 1})
         return state, {"round": state.round}
 
-    await asyncio.gather(
-        *(service.change(10, GM, "bump", {}, rename_round) for _ in range(50))
-    )
+    await asyncio.gather(*(service.change(10, GM, "bump", {}, rename_round) for _ in range(50)))
     live = await service.live(10)
     assert live.state.round == 50
     assert live.version == started.version + 50

@@ -1,0 +1,144 @@
+"""End-to-end fixtures: the real bot, in this process or as ``python -m bot``, against the
+Discord-compatible harness, and the people at the table."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+import pytest_asyncio
+from pydantic import SecretStr
+
+from bot.__main__ import build
+from bot.client import CombatBot
+from bot.settings import Settings
+from tests.harness.models import Member
+from tests.harness.server import DiscordHarness
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Table:
+    """Members of the test server: the GM (starts encounters, no special permissions), two
+    players, a bystander, and a moderator with Manage Channels."""
+
+    gm: Member
+    player: Member
+    other_player: Member
+    bystander: Member
+    moderator: Member
+
+
+@pytest.fixture
+def table(discord_harness: DiscordHarness) -> Table:
+    h = discord_harness
+    plain = discord.Permissions(send_messages=True, view_channel=True)
+    return Table(
+        gm=h.add_member(h.guild, "Gemma the GM", permissions=plain),
+        player=h.add_member(h.guild, "Willow's player", permissions=plain),
+        other_player=h.add_member(h.guild, "Bear's player", permissions=plain),
+        bystander=h.add_member(h.guild, "Bystander", permissions=plain),
+        moderator=h.add_member(
+            h.guild, "Moderator", permissions=discord.Permissions(manage_channels=True)
+        ),
+    )
+
+
+def bot_settings(h: DiscordHarness, database: Path, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "discord_token": SecretStr(h.token),
+        "database_path": database,
+        **overrides,
+    }
+    return Settings.model_validate(values)
+
+
+@pytest_asyncio.fixture
+async def bot(discord_patched: DiscordHarness, tmp_path: Path) -> AsyncIterator[CombatBot]:
+    """The real bot, built by the composition root, connected in this event loop."""
+    client = await build(
+        bot_settings(discord_patched, tmp_path / "bot.sqlite3"), guild_ready_timeout=0.05
+    )
+    try:
+        async with discord_patched.run_client(client):
+            yield client
+    finally:
+        await client.db.close()
+
+
+class BotProcess:
+    """``python -m bot`` as a subprocess pointed at the harness, as the README runs it."""
+
+    def __init__(self, harness: DiscordHarness, workdir: Path, extra_env: dict[str, str]) -> None:
+        self.harness = harness
+        self.workdir = workdir
+        self.env = {
+            **os.environ,
+            **harness.env(),
+            "DATABASE_PATH": str(workdir / "bot.sqlite3"),
+            "LOG_LEVEL": "INFO",
+            **extra_env,
+        }
+        self.env["PYTHONPATH"] = str(ROOT)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = workdir / "bot.log"
+
+    async def start(self) -> None:
+        sessions_before = len(self.harness.sessions)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(  # noqa: ASYNC220 - returns at once
+                [sys.executable, "-m", "bot"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            await self.harness.wait_for(
+                lambda: (
+                    any(s.identified and s.open for s in self.harness.sessions[sessions_before:])
+                    or self.proc is None
+                    or self.proc.poll() is not None
+                ),
+                timeout=30,
+            )
+        except Exception:
+            raise AssertionError(f"bot did not connect; its log:\n{self.output()}") from None
+        assert self.proc.poll() is None, f"bot exited; its log:\n{self.output()}"
+        await asyncio.sleep(0.2)  # let discord.py finish its ready handshake
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash or an OOM kill."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+@pytest.fixture
+def bot_process(discord_harness: DiscordHarness, tmp_path: Path) -> Iterator[BotProcess]:
+    process = BotProcess(discord_harness, tmp_path, {})
+    try:
+        yield process
+    finally:
+        process.stop()
