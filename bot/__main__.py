@@ -17,6 +17,7 @@ import yarl
 from bot.client import CombatBot
 from bot.services.container import Services
 from bot.services.encounters import EncounterService
+from bot.services.sheets import SheetService
 from bot.settings import Settings, SettingsError, load_settings
 from bot.store.db import Database
 
@@ -39,7 +40,7 @@ async def build(settings: Settings, *, guild_ready_timeout: float = 2.0) -> Comb
     ``guild_ready_timeout`` (seconds) is how long discord.py waits for servers before ready."""
     db = await Database.open(settings.database_path)
     await db.migrate()
-    services = Services(encounters=EncounterService(db))
+    services = Services(encounters=EncounterService(db), sheets=SheetService(db))
     return CombatBot(
         settings=settings, db=db, services=services, guild_ready_timeout=guild_ready_timeout
     )

@@ -13,11 +13,15 @@ from bot.store.db import Database
 from bot.sync import sync_if_changed
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.replies import CombatTree
+from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
+from cogs.character import CharacterCog
 from cogs.encounter import EncounterCog
+from cogs.gm import GmCog
+from cogs.npc import NpcCog
 
 log = logging.getLogger(__name__)
 
-DYNAMIC_ITEMS = (EndConfirmButton, EndCancelButton)
+DYNAMIC_ITEMS = (EndConfirmButton, EndCancelButton, SheetDeleteConfirm, SheetDeleteCancel)
 
 
 class CombatBot(commands.Bot):
@@ -47,7 +51,10 @@ class CombatBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """After login, before the gateway: cogs, buttons that outlive restarts, command sync."""
-        await self.add_cog(EncounterCog(self.services.encounters))
+        await self.add_cog(EncounterCog(self.services.encounters, self.services.sheets))
+        await self.add_cog(CharacterCog(self.services.sheets))
+        await self.add_cog(NpcCog(self.services.sheets))
+        await self.add_cog(GmCog(self.services.encounters, self.services.sheets))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         await sync_if_changed(

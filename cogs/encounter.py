@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.errors import InvalidInput
 from bot.services.encounters import NAME_MAX, EncounterService
+from bot.services.sheets import SheetService
 from bot.ui import embeds
 from bot.ui.encounter_end import actor_of, end_prompt
 
@@ -38,8 +39,9 @@ class EncounterCog(
 ):
     """The ``/encounter`` command group."""
 
-    def __init__(self, service: EncounterService) -> None:
+    def __init__(self, service: EncounterService, sheets: SheetService | None = None) -> None:
         self.service = service
+        self.sheets = sheets
         super().__init__()
 
     @app_commands.command(name="start", description="Start an encounter in this channel")
@@ -86,3 +88,43 @@ class EncounterCog(
             view=end_prompt(encounter.id),
             ephemeral=True,
         )
+
+    @app_commands.command(name="join", description="Bring one of your characters into the fight")
+    @app_commands.describe(
+        character="Your character's exact name (join again with a companion, e.g. your bear)"
+    )
+    async def join(self, interaction: discord.Interaction[Any], character: str) -> None:
+        guild_id, channel_id = channel_ids(interaction)
+        actor = actor_of(interaction)
+        if self.sheets is None:
+            raise InvalidInput("Character sheets are not available on this bot.")
+        live = await self.service.live(channel_id)
+        sheet = await self.sheets.get_own(
+            guild_id, actor, "character", character, ruleset=live.row.ruleset
+        )
+        encounter = await self.service.join(channel_id, actor, name=sheet.name, sheet=sheet.model)
+        await interaction.response.send_message(
+            f"<@{actor.user_id}> brings **{sheet.name}** into the fight.",
+            embed=embeds.tracker(encounter),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @join.autocomplete("character")
+    async def join_character(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Your own sheets for this encounter's ruleset (never another member's; at most 25)."""
+        if self.sheets is None or interaction.guild_id is None or interaction.channel_id is None:
+            return []
+        try:
+            live = await self.service.live(interaction.channel_id)
+            names = await self.sheets.name_choices(
+                interaction.guild_id,
+                actor_of(interaction),
+                "character",
+                current,
+                ruleset=live.row.ruleset,
+            )
+        except Exception:  # an autocomplete must always answer, even with nothing
+            return []
+        return [app_commands.Choice(name=n, value=n) for n in names]

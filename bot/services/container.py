@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.services.encounters import EncounterService
+from bot.services.sheets import SheetService
 
 
 @dataclass(frozen=True)
@@ -12,3 +13,4 @@ class Services:
     """Every use-case service, constructed once at start-up."""
 
     encounters: EncounterService
+    sheets: SheetService

@@ -14,12 +14,22 @@ import asyncio
 import json
 import logging
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.engine import EncounterState, Ruleset, get_ruleset
+from pydantic import BaseModel
+
+from bot.engine import (
+    AddCombatant,
+    EncounterState,
+    RandomRoller,
+    Ruleset,
+    UttasSheet,
+    get_ruleset,
+)
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.store import encounters as repo
 from bot.store.db import Database
@@ -28,6 +38,7 @@ from bot.store.encounters import EncounterRow
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
+NPC_BATCH_MAX = 25
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
 
 
@@ -235,6 +246,90 @@ class EncounterService:
             )
         return Encounter(row=saved, state=new_state), result
 
+    # --- combatants from sheets (issue 4) -------------------------------------------------
+
+    def _roller(self, encounter: Encounter) -> RandomRoller:
+        """Dice for one change, reproducible from the encounter's seed and version."""
+        return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
+
+    async def join(
+        self, channel_id: int, actor: Actor, *, name: str, sheet: BaseModel
+    ) -> Encounter:
+        """Add ``actor``'s character to the live encounter as a snapshot of ``sheet`` (later edits
+        of the sheet do not change the fight). Names are unique per encounter, case-insensitively
+        (the engine refuses a clash with :class:`Conflict`)."""
+
+        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+            rules = get_ruleset(current.row.ruleset)
+            _ensure_sheet_fits(rules, sheet, name)
+            command = AddCombatant(
+                name=name, sheet=sheet, controller_id=actor.user_id, is_npc=False
+            )
+            outcome = rules.apply(current.state, command, self._roller(current), self._clock())
+            return outcome.state, {"combatant": name}
+
+        encounter, _ = await self.change(channel_id, actor, "join", {"character": name}, step)
+        return encounter
+
+    async def add_npcs(
+        self, channel_id: int, actor: Actor, *, template: str, sheet: BaseModel, count: int
+    ) -> tuple[Encounter, list[str]]:
+        """Add ``count`` (1-25) copies of an NPC template, numbered after any already there
+        ("Thug 1", "Thug 2", …; only names that are exactly the template's name plus a number
+        count, so "Dan" is numbered independently of "Daniel 1"). GM only. Returns the names."""
+        if not 1 <= count <= NPC_BATCH_MAX:
+            raise InvalidInput(f"Add between 1 and {NPC_BATCH_MAX} NPCs at a time.")
+
+        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+            _ensure_gm(current, actor, "add NPCs")
+            rules = get_ruleset(current.row.ruleset)
+            _ensure_sheet_fits(rules, sheet, template)
+            numbered = re.compile(rf"{re.escape(template.casefold())} (\d{{1,9}})")
+            taken = [
+                int(match.group(1))
+                for c in current.state.combatants
+                if (match := numbered.fullmatch(c.name.casefold()))
+            ]
+            first = max(taken, default=0) + 1
+            names = [f"{template} {first + i}" for i in range(count)]
+            state, roller, now = current.state, self._roller(current), self._clock()
+            for npc in names:
+                command = AddCombatant(name=npc, sheet=sheet, is_npc=True)
+                state = rules.apply(state, command, roller, now).state
+            return state, {"added": names}
+
+        options = {"template": template, "count": count}
+        encounter, result = await self.change(channel_id, actor, "add_npcs", options, step)
+        return encounter, list(result["added"])
+
+    async def refresh(
+        self, channel_id: int, actor: Actor, *, combatant_id: str, sheet: BaseModel
+    ) -> Encounter:
+        """Replace a combatant's sheet snapshot with ``sheet`` (its source sheet as it is now).
+        GM only. Current Health and Stamina are kept, lowered to the new maximums if those
+        shrank; everything else about the combatant (conditions, position in the order) stays."""
+
+        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+            _ensure_gm(current, actor, "refresh a combatant from its sheet")
+            rules = get_ruleset(current.row.ruleset)
+            old = current.state.get(combatant_id)
+            _ensure_sheet_fits(rules, sheet, old.name)
+            assert isinstance(sheet, UttasSheet)
+            fresh = old.clone().model_copy(
+                update={
+                    "sheet": sheet,
+                    "health": min(old.health, sheet.health),
+                    "stamina": min(old.stamina, sheet.stamina),
+                }
+            )
+            combatants = [fresh if c.id == combatant_id else c for c in current.state.combatants]
+            state = current.state.model_copy(update={"combatants": combatants})
+            return state, {"combatant": old.name}
+
+        options = {"combatant": combatant_id}
+        encounter, _ = await self.change(channel_id, actor, "refresh", options, step)
+        return encounter
+
 
 def _clean_name(name: str | None) -> str:
     title = " ".join((name or "").split())
@@ -245,6 +340,13 @@ def _clean_name(name: str | None) -> str:
             f"The encounter name is {len(title)} characters long; the limit is {NAME_MAX}."
         )
     return title
+
+
+def _ensure_sheet_fits(rules: Ruleset, sheet: BaseModel, name: str) -> None:
+    if not isinstance(sheet, rules.sheet_model):
+        raise InvalidInput(
+            f"**{name}** is not a {rules.title} sheet; this encounter uses {rules.title}."
+        )
 
 
 def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:

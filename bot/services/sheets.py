@@ -24,7 +24,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.engine import get_ruleset
+from bot.engine import Combatant, UttasRuleset, UttasSheet, get_ruleset
+from bot.engine.uttas import rules as uttas_rules
+from bot.engine.uttas.sheet import CHARACTERISTICS
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services.encounters import Actor
 from bot.services.sheet_input import describe_errors, parse_json
@@ -50,7 +52,8 @@ def utc_now() -> datetime:
 
 def ruleset_sheet_model(key: str) -> type[BaseModel]:
     """The sheet model of a ruleset; raises the engine's errors for unknown/planned rulesets."""
-    return get_ruleset(key).sheet_model
+    model: type[BaseModel] = get_ruleset(key).sheet_model
+    return model
 
 
 def name_key(name: str) -> str:
@@ -106,6 +109,37 @@ class Example:
 
 
 @dataclass(frozen=True)
+class UttasDerived:
+    """What the UTTAS rules compute from a sheet (shown, never stored): each characteristic's
+    dice, Dodge and Discipline (before stances and reactions)."""
+
+    dice: dict[str, int]
+    dodge: int
+    discipline: int
+
+
+def uttas_derived(sheet: UttasSheet) -> UttasDerived:
+    """Derived values through the engine's own rule functions and the shipped tables (per-server
+    tables come with the GM settings)."""
+    ruleset = get_ruleset("uttas")
+    assert isinstance(ruleset, UttasRuleset)
+    tables = ruleset.tables
+    probe = Combatant(
+        id="sheet",
+        name=sheet.name,
+        side="sheet",
+        sheet=sheet,
+        health=sheet.health,
+        stamina=sheet.stamina,
+    )
+    return UttasDerived(
+        dice={ch: uttas_rules.dice_of(probe, ch, tables, natural=True) for ch in CHARACTERISTICS},
+        dodge=uttas_rules.derived_defence(probe, "dodge", tables),
+        discipline=uttas_rules.derived_defence(probe, "discipline", tables),
+    )
+
+
+@dataclass(frozen=True)
 class Stored:
     """The result of a create or import: the sheet and whether it replaced an older one."""
 
@@ -134,7 +168,11 @@ class SheetService:
         self.characters_per_member = characters_per_member
         self.npcs_per_server = npcs_per_server
 
-    # --- validation ---------------------------------------------------------------------------
+    # --- validation ----------------------------------------------------------------------------
+
+    def require_ruleset(self, ruleset: str) -> None:
+        """Raise the engine's error for an unknown or not-yet-playable ruleset."""
+        self._sheet_model(ruleset)
 
     def validate(
         self, ruleset: str, data: Any, *, kind: SheetKind, heading: str = "That sheet is not valid"
@@ -320,6 +358,15 @@ class SheetService:
         log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
         return row
 
+    async def require_changeable(self, guild_id: int, actor: Actor, sheet_id: int) -> SheetRow:
+        """The sheet if ``actor`` may change it now; else NotFound or NotAllowed."""
+        async with self._db.read() as conn:
+            row = await repo.by_id(conn, sheet_id)
+        if row is None or row.guild_id != guild_id:
+            raise NotFound("That sheet no longer exists.")
+        _ensure_may_change(row, actor)
+        return row
+
     # --- reads --------------------------------------------------------------------------------
 
     async def get_own(
@@ -339,8 +386,40 @@ class SheetService:
             )
         if ruleset is not None and row.ruleset != ruleset:
             raise InvalidInput(
-                f"**{row.name}** is a {_title(row.ruleset)} sheet; this encounter uses "
-                f"{_title(ruleset)}."
+                f"**{row.name}** is a {ruleset_title(row.ruleset)} sheet; this encounter uses "
+                f"{ruleset_title(ruleset)}."
+            )
+        return self._load(row)
+
+    async def template(self, guild_id: int, name: str) -> Sheet:
+        """An NPC template by exact name, for a caller that has already checked the member is
+        the GM of the encounter it goes into (an encounter's starter may lack Manage Server)."""
+        async with self._db.read() as conn:
+            row = await repo.npc_by_key(conn, guild_id, name_key(name))
+        if row is None:
+            raise NotFound(
+                f"This server has no NPC template called **{_shown(name)}**. Names must match "
+                "exactly; a GM can see them with `/npc list`."
+            )
+        return self._load(row)
+
+    async def source_of(
+        self, guild_id: int, *, is_npc: bool, controller_id: int | None, sheet_name: str
+    ) -> Sheet:
+        """The stored sheet a combatant was made from: its controller's character, or the NPC
+        template, with the name its snapshot carries. For GMs refreshing a combatant."""
+        if is_npc:
+            return await self.template(guild_id, sheet_name)
+        async with self._db.read() as conn:
+            row = (
+                await repo.character_by_key(conn, guild_id, controller_id, name_key(sheet_name))
+                if controller_id is not None
+                else None
+            )
+        if row is None:
+            raise NotFound(
+                f"The character sheet **{_shown(sheet_name)}** no longer exists (deleted or "
+                "renamed), so there is nothing to refresh from."
             )
         return self._load(row)
 
@@ -405,6 +484,14 @@ class SheetService:
                 rows = await repo.characters_of(conn, guild_id, actor.user_id, ruleset)
         return rank([row.name for row in rows], typed)
 
+    async def template_names(
+        self, guild_id: int, typed: str, ruleset: str | None = None
+    ) -> list[str]:
+        """Autocomplete of NPC template names for an encounter's GM (checked by the caller)."""
+        async with self._db.read() as conn:
+            rows = await repo.npcs_of(conn, guild_id, ruleset)
+        return rank([row.name for row in rows], typed)
+
     async def field_choices(
         self, guild_id: int, actor: Actor, kind: SheetKind, name: str, typed: str
     ) -> list[tuple[str, str]]:
@@ -444,7 +531,7 @@ class SheetService:
     def example_choices(self, typed: str) -> list[tuple[str, str]]:
         """Autocomplete: ``(label, key)`` of the examples matching ``typed``, at most 25."""
         examples = {e.key: e for e in self.examples()}
-        labels = {f"{e.name} ({_title(e.ruleset)})": key for key, e in examples.items()}
+        labels = {f"{e.name} ({ruleset_title(e.ruleset)})": key for key, e in examples.items()}
         return [(label, labels[label]) for label in rank(list(labels), typed)]
 
 
@@ -493,9 +580,10 @@ def _shown(text: str) -> str:
     return flat if len(flat) <= 80 else flat[:79] + "…"
 
 
-def _title(ruleset: str) -> str:
+def ruleset_title(ruleset: str) -> str:
+    """A ruleset's display name, also for planned rulesets that cannot run yet."""
     try:
-        return get_ruleset(ruleset).title
+        return str(get_ruleset(ruleset).title)
     except Exception:
         return ruleset.upper() if len(ruleset) <= 5 else ruleset.title()
 
