@@ -1,0 +1,213 @@
+"""UTTAS "Perform a Reaction command", "Perform a readied action", "Surrender", "Take one for
+the team", "Range Modifiers" as applied to attacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import (
+    Attack,
+    EndTurn,
+    Move,
+    React,
+    Ready,
+    ResolveReadied,
+    ResolveSurrender,
+    SetCondition,
+)
+from bot.engine.events import AttackResolved
+from bot.errors import Conflict, NotAllowed, RuleViolation
+from tests.engine.helpers import Fight
+
+
+def trio(**bob: object) -> tuple[Fight, str, str, str]:
+    """Ann (party, first), Bob (foes), Cat (Bob's ally)."""
+    f = Fight()
+    a = f.add("Ann", agility=14)
+    b = f.add("Bob", npc=True, agility=12, **bob)  # type: ignore[arg-type]
+    c = f.add("Cat", npc=True, agility=10)
+    f.begin(dice=[])
+    return f, a, b, c
+
+
+def last_hit(f: Fight) -> AttackResolved:
+    return [e for e in f.log[-1].events if isinstance(e, AttackResolved)][0]
+
+
+def test_defend_reactions_use_the_table_numbers() -> None:
+    f, a, b, c = trio()
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(React(actor=b, choice="block"), dice=[6, 6, 6, 3, 3, 3, 3])  # 28 vs 21+2; 4 dice
+    hit = last_hit(f)
+    assert hit.target_number == 23 and hit.armor == 1 and hit.defense == 5
+    assert hit.health_damage == 3 and hit.stamina_damage == 12 - 5
+    assert f.c(b).actions_left == 3
+
+
+def test_custom_martial_art_defence() -> None:
+    f, a, b, c = trio(martial_arts=[{"name": "Iron Wall", "maneuver": "block", "dodge_bonus": 5}])
+    labels = [o.label for o in f.rules.reaction_options(f.state, b)] if f.state.pending else []
+    assert labels == []
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert "Iron Wall" in [o.label for o in f.rules.reaction_options(f.state, b)]
+    f.do(React(actor=b, choice="block", maneuver="iron wall"), dice=[4, 4, 4])
+    assert last_hit(f).target_number == 26 and not last_hit(f).hit
+
+
+def test_counterattack_needs_a_martial_art_or_triggered_power_and_cannot_be_reacted_to() -> None:
+    f, a, b, c = trio()
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert "counter" not in [o.choice for o in f.rules.reaction_options(f.state, b)]
+    with pytest.raises(RuleViolation, match="no counterattack"):
+        f.do(React(actor=b, choice="counter", maneuver="Sword"))
+    g, a, b, c = trio(martial_arts=[{"name": "Riposte", "maneuver": "counter", "bonus_dice": 1}])
+    g.do(Attack(actor=a, target=b, attack="Sword"))
+    opts = {o.label: o for o in g.rules.reaction_options(g.state, b)}
+    assert opts["Counter: Riposte"].stamina == 2
+    # Ann's Sword misses (3 dice), Bob's Riposte hits (3 acc + 3 damage): no window for Ann.
+    g.do(React(actor=b, choice="counter", maneuver="Riposte"), dice=[1, 1, 1, 6, 6, 6, 2, 2, 2])
+    hits = [e for e in g.log[-1].events if isinstance(e, AttackResolved)]
+    assert [(h.attacker, h.hit) for h in hits] == [(a, False), (b, True)]
+    assert g.state.pending is None and g.c(a).stamina == 40 - 2 - 6
+    assert g.c(b).actions_left == 3
+
+
+def test_triggered_power_counter_refused_with_a_disabled_head() -> None:
+    f, a, b, c = trio(
+        powers=[{"name": "Zap Back", "active_points": 10, "damage_dice": 2, "triggered": True}]
+    )
+    f.do(SetCondition(target=b, condition="Disabled limb", limb="head"))
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert "counter" not in [o.choice for o in f.rules.reaction_options(f.state, b)]
+    with pytest.raises(RuleViolation, match="Triggered"):
+        f.do(React(actor=b, choice="counter", maneuver="Zap Back"))
+
+
+def test_stance_change_as_a_reaction_costs_an_action_and_applies_to_this_attack() -> None:
+    f, a, b, c = trio(stances=["Bracing"])
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(React(actor=b, choice="stance", stance="Bracing"), dice=[6, 6, 6, 3, 3, 3, 3])
+    hit = last_hit(f)
+    assert f.c(b).stance == "Bracing" and f.c(b).actions_left == 3
+    assert hit.armor == 1 and hit.defense == 5
+
+
+def test_no_reaction_against_an_attack_the_target_cannot_perceive() -> None:
+    f, a, b, c = trio()
+    f.do(Attack(actor=a, target=b, attack="Sword", hidden=True), dice=[6, 6, 6, 1, 1, 1, 1])
+    assert f.state.pending is None and last_hit(f).hit
+    assert f.state.turn == b
+
+
+def test_only_the_target_reacts_and_only_when_something_is_pending() -> None:
+    f, a, b, c = trio()
+    with pytest.raises(Conflict, match="no attack waiting"):
+        f.do(React(actor=b, choice="evade"))
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    with pytest.raises(NotAllowed, match="Only Bob"):
+        f.do(React(actor=c, choice="evade"))
+    with pytest.raises(Conflict, match="Waiting for Bob"):
+        f.do(EndTurn(actor=a))
+
+
+def test_take_one_for_the_team_hits_the_interceptor_automatically_without_defence() -> None:
+    f, a, b, c = trio()
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert [o.choice for o in f.rules.reaction_options(f.state, c)] == ["intercept"]
+    assert f.rules.reaction_options(f.state, a) == []
+    f.do(React(actor=c, choice="intercept"), dice=[4, 4, 4, 4])
+    hit = last_hit(f)
+    assert hit.target == c and hit.auto == "hit" and hit.accuracy is None
+    assert f.c(c).stamina == 40 - 16 and f.c(b).stamina == 40 and f.c(c).actions_left == 3
+    with pytest.raises(NotAllowed):
+        g, a, b, c = trio()
+        g.do(Attack(actor=a, target=b, attack="Sword"))
+        g.do(React(actor=a, choice="intercept"))
+
+
+def test_surrender_lets_the_attacker_complete_or_stop() -> None:
+    f, a, b, c = trio()
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(React(actor=b, choice="surrender"))
+    assert f.state.pending is not None and f.state.pending.awaiting == "attacker"
+    with pytest.raises(NotAllowed):
+        f.do(ResolveSurrender(actor=b, complete=False))
+    f.do(ResolveSurrender(actor=a, complete=False))
+    assert f.state.pending is None and f.state.turn == c  # Ann's turn ended; Bob is helpless
+    assert f.c(b).has("Surrendered") and f.c(b).stamina == 40
+    g, a, b, c = trio()
+    g.do(Attack(actor=a, target=b, attack="Sword"))
+    g.do(React(actor=b, choice="surrender"))
+    g.do(ResolveSurrender(actor=a, complete=True), dice=[1, 1, 1, 1])
+    assert last_hit(g).auto == "hit" and g.c(b).stamina == 40 - 4
+
+
+def test_range_one_increment_out_is_a_disadvantage_three_fail_and_melee_needs_reach() -> None:
+    f, a, b, c = trio()
+    with pytest.raises(RuleViolation, match="Move closer"):
+        f.do(Attack(actor=a, target=b, attack="Sword", range_m=4))
+    g = Fight()
+    x = g.add(
+        "X",
+        agility=12,
+        weapons=[{"name": "Bow", "kind": "mechanical", "damage_dice": 2, "range_m": 10}],
+    )
+    y = g.add("Y")
+    g.begin(dice=[])
+    g.do(Attack(actor=x, target=y, attack="Bow", range_m=25))
+    g.do(React(actor=y, choice="none"), dice=[1, 1])  # 2d6: one die off
+    assert last_hit(g).disadvantages == ("1 range increment(s) beyond 10 m",)
+    g.do(EndTurn(actor=y))
+    g.do(Attack(actor=x, target=y, attack="Bow", range_m=80))
+    g.do(React(actor=y, choice="none"), dice=[])
+    assert last_hit(g).auto == "miss" and not last_hit(g).hit
+
+
+def test_readied_action_after_an_enemy_acts_costs_an_action_and_blocks_reactions() -> None:
+    f, a, b, c = trio()
+    f.do(Ready(actor=a, trigger="action", watch=b, plan="hit Bob when he swings"))
+    assert f.c(a).readied is not None
+    with pytest.raises(RuleViolation, match="waits for Bob"):
+        f.do(ResolveReadied(actor=a, action=Attack(actor=a, target=b, attack="Sword")))
+    f.do(Attack(actor=b, target=a, attack="Sword"))
+    assert [o.choice for o in f.rules.reaction_options(f.state, a)] == ["none", "surrender"]
+    f.do(React(actor=a, choice="none"), dice=[1, 1, 1])
+    assert f.state.turn == c
+    f.do(ResolveReadied(actor=a, action=Attack(actor=a, target=b, attack="Sword")))
+    f.do(React(actor=b, choice="none"), dice=[6, 6, 6, 1, 1, 1, 1])
+    assert last_hit(f).hit and f.c(a).readied is None
+    assert f.c(a).actions_left == 3  # refilled after readying; resolving cost one
+    assert f.state.turn == c  # a readied action does not take anyone's turn
+
+
+def test_readied_action_interrupting_movement_ends_it() -> None:
+    f, a, b, c = trio()
+    f.do(Ready(actor=a, trigger="movement", watch=b))
+    f.do(Move(actor=b, meters=2))
+    f.do(
+        ResolveReadied(
+            actor=a, stops_movement=True, action=Attack(actor=a, target=b, attack="Sword")
+        )
+    )
+    f.do(React(actor=b, choice="none"), dice=[1, 1, 1])
+    with pytest.raises(RuleViolation, match="stopped"):
+        f.do(Move(actor=b, meters=1))
+
+
+def test_coordinated_attack_lands_at_the_same_instant() -> None:
+    f = Fight()
+    a = f.add("Ann", agility=14)
+    d = f.add("Dan", agility=13, weapons=[{"name": "Spear", "damage_dice": 1}])
+    b = f.add("Bob", npc=True, agility=12, stamina=20, body=20)
+    f.begin(dice=[])
+    f.do(EndTurn(actor=a))
+    f.do(Ready(actor=d, trigger="coordinated", watch=a, attack="Spear", target=b))
+    f.do(EndTurn(actor=b))
+    f.do(Attack(actor=a, target=b, attack="Sword", with_readied=(d,)))
+    # Both accuracy rolls happen before either damage lands: Bob, dropped by the pair, was not
+    # Stunned/Unconscious for the second roll.
+    f.do(React(actor=b, choice="none"), dice=[6] * 13)
+    hits = [e for e in f.log[-1].events if isinstance(e, AttackResolved)]
+    assert [h.attacker for h in hits] == [a, d] and all(h.hit for h in hits)
+    assert hits[1].advantages == () and f.c(b).has("Unconscious")
+    assert f.c(d).actions_left == 3 and f.c(d).readied is None
