@@ -31,11 +31,11 @@ def trio(**bob: object) -> tuple[Fight, str, str, str]:
 
 
 def last_hit(f: Fight) -> AttackResolved:
-    return [e for e in f.log[-1].events if isinstance(e, AttackResolved)][0]
+    return next(e for e in f.log[-1].events if isinstance(e, AttackResolved))
 
 
 def test_defend_reactions_use_the_table_numbers() -> None:
-    f, a, b, c = trio()
+    f, a, b, _c = trio()
     f.do(Attack(actor=a, target=b, attack="Sword"))
     f.do(React(actor=b, choice="block"), dice=[6, 6, 6, 3, 3, 3, 3])  # 28 vs 21+2; 4 dice
     hit = last_hit(f)
@@ -45,7 +45,7 @@ def test_defend_reactions_use_the_table_numbers() -> None:
 
 
 def test_custom_martial_art_defence() -> None:
-    f, a, b, c = trio(martial_arts=[{"name": "Iron Wall", "maneuver": "block", "dodge_bonus": 5}])
+    f, a, b, _c = trio(martial_arts=[{"name": "Iron Wall", "maneuver": "block", "dodge_bonus": 5}])
     labels = [o.label for o in f.rules.reaction_options(f.state, b)] if f.state.pending else []
     assert labels == []
     f.do(Attack(actor=a, target=b, attack="Sword"))
@@ -55,12 +55,12 @@ def test_custom_martial_art_defence() -> None:
 
 
 def test_counterattack_needs_a_martial_art_or_triggered_power_and_cannot_be_reacted_to() -> None:
-    f, a, b, c = trio()
+    f, a, b, _ = trio()
     f.do(Attack(actor=a, target=b, attack="Sword"))
     assert "counter" not in [o.choice for o in f.rules.reaction_options(f.state, b)]
     with pytest.raises(RuleViolation, match="no counterattack"):
         f.do(React(actor=b, choice="counter", maneuver="Sword"))
-    g, a, b, c = trio(martial_arts=[{"name": "Riposte", "maneuver": "counter", "bonus_dice": 1}])
+    g, a, b, _c = trio(martial_arts=[{"name": "Riposte", "maneuver": "counter", "bonus_dice": 1}])
     g.do(Attack(actor=a, target=b, attack="Sword"))
     opts = {o.label: o for o in g.rules.reaction_options(g.state, b)}
     assert opts["Counter: Riposte"].stamina == 2
@@ -73,7 +73,7 @@ def test_counterattack_needs_a_martial_art_or_triggered_power_and_cannot_be_reac
 
 
 def test_triggered_power_counter_refused_with_a_disabled_head() -> None:
-    f, a, b, c = trio(
+    f, a, b, _c = trio(
         powers=[{"name": "Zap Back", "active_points": 10, "damage_dice": 2, "triggered": True}]
     )
     f.do(SetCondition(target=b, condition="Disabled limb", limb="head"))
@@ -84,7 +84,7 @@ def test_triggered_power_counter_refused_with_a_disabled_head() -> None:
 
 
 def test_stance_change_as_a_reaction_costs_an_action_and_applies_to_this_attack() -> None:
-    f, a, b, c = trio(stances=["Bracing"])
+    f, a, b, _c = trio(stances=["Bracing"])
     f.do(Attack(actor=a, target=b, attack="Sword"))
     f.do(React(actor=b, choice="stance", stance="Bracing"), dice=[6, 6, 6, 3, 3, 3, 3])
     hit = last_hit(f)
@@ -93,7 +93,7 @@ def test_stance_change_as_a_reaction_costs_an_action_and_applies_to_this_attack(
 
 
 def test_no_reaction_against_an_attack_the_target_cannot_perceive() -> None:
-    f, a, b, c = trio()
+    f, a, b, _c = trio()
     f.do(Attack(actor=a, target=b, attack="Sword", hidden=True), dice=[6, 6, 6, 1, 1, 1, 1])
     assert f.state.pending is None and last_hit(f).hit
     assert f.state.turn == b
@@ -143,7 +143,7 @@ def test_surrender_lets_the_attacker_complete_or_stop() -> None:
 
 
 def test_range_one_increment_out_is_a_disadvantage_three_fail_and_melee_needs_reach() -> None:
-    f, a, b, c = trio()
+    f, a, b, _c = trio()
     with pytest.raises(RuleViolation, match="Move closer"):
         f.do(Attack(actor=a, target=b, attack="Sword", range_m=4))
     g = Fight()
@@ -181,7 +181,7 @@ def test_readied_action_after_an_enemy_acts_costs_an_action_and_blocks_reactions
 
 
 def test_readied_action_interrupting_movement_ends_it() -> None:
-    f, a, b, c = trio()
+    f, a, b, _c = trio()
     f.do(Ready(actor=a, trigger="movement", watch=b))
     f.do(Move(actor=b, meters=2))
     f.do(

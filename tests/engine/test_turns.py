@@ -83,12 +83,12 @@ def test_turn_is_an_id_so_removing_or_adding_never_skips_or_repeats() -> None:
 # -- the turn --------------------------------------------------------------------------------
 def test_not_your_turn_message() -> None:
     f, a, b = duel()
-    with pytest.raises(RuleViolation, match="It is Ann's turn, not Bob's."):
+    with pytest.raises(RuleViolation, match=r"It is Ann.s turn, not Bob.s\."):
         f.do(Attack(actor=b, target=a, attack="Sword"))
 
 
 def test_first_stance_free_at_start_later_changes_cost_an_action_without_ending_turn() -> None:
-    f, a, b = duel()
+    f, a, _b = duel()
     f.do(ChangeStance(actor=a, stance="Steady"))
     assert f.c(a).actions_left == 4
     f.do(ChangeStance(actor=a, stance="Mobile"))
@@ -100,20 +100,20 @@ def test_first_stance_free_at_start_later_changes_cost_an_action_without_ending_
 
 
 def test_stance_after_moving_is_not_the_free_one() -> None:
-    f, a, b = duel()
+    f, a, _b = duel()
     f.do(Move(actor=a, meters=2))
     f.do(ChangeStance(actor=a, stance="Steady"))
     assert f.c(a).actions_left == 3
 
 
 def test_stance_off_turn_only_as_a_reaction() -> None:
-    f, a, b = duel()
+    f, _a, b = duel()
     with pytest.raises(RuleViolation, match="reaction"):
         f.do(ChangeStance(actor=b, stance="Bracing"))
 
 
 def test_half_move_is_free_and_split_moves_take_a_quarter_of_each() -> None:
-    f, a, b = duel()
+    f, a, _b = duel()
     f.do(Move(actor=a, meters=3))
     f.do(Move(actor=a, meters=2))
     assert f.c(a).actions_left == 4 and f.state.turn == a
@@ -130,7 +130,6 @@ def test_half_move_is_free_and_split_moves_take_a_quarter_of_each() -> None:
 
 
 def test_full_move_is_the_action_rounds_odd_speed_down_and_costs_stamina() -> None:
-    f, a, b = duel()
     g = Fight()
     x = g.add("X", agility=12, movement={"run": 13})
     g.add("Y")
