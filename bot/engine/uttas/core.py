@@ -450,6 +450,9 @@ class Tx:
             if c.breathing or c.readied is not None:
                 m = self.c(c.id)
                 m.readied = None
+                if m.breathing:  # never completed: the use is not spent
+                    m.breathing = False
+                    m.breather_uses += 1
         self.emit(
             CombatEnded(
                 winner=winner,
