@@ -180,6 +180,7 @@ async def open_create_form(
     ruleset: app_commands.Choice[str] | None,
 ) -> None:
     key = ruleset.value if ruleset else "uttas"
+    service.require_may_write(kind, actor_of(interaction))
     service.require_ruleset(key)
     modal = CREATE_MODALS.get(key)
     if modal is None:

@@ -170,6 +170,10 @@ class SheetService:
 
     # --- validation ----------------------------------------------------------------------------
 
+    def require_may_write(self, kind: SheetKind, actor: Actor) -> None:
+        """Refuse a non-GM before a form opens for an NPC template (the write checks again)."""
+        _ensure_may_write(kind, actor)
+
     def require_ruleset(self, ruleset: str) -> None:
         """Raise the engine's error for an unknown or not-yet-playable ruleset."""
         self._sheet_model(ruleset)
