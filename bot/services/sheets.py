@@ -29,7 +29,7 @@ from bot.engine.uttas import rules as uttas_rules
 from bot.engine.uttas.sheet import CHARACTERISTICS
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services.encounters import Actor
-from bot.services.sheet_input import describe_errors, parse_json
+from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
 from bot.store import sheets as repo
 from bot.store.db import Database
@@ -189,6 +189,13 @@ class SheetService:
         except ValidationError as exc:
             raise InvalidInput(describe_errors(exc, model_cls, data, heading=heading)) from None
         _check_name(_name_of(model), kind)
+        size = len(export_bytes(model))
+        if size > FILE_MAX_BYTES:
+            # Everything stored must export to a file that imports again.
+            raise InvalidInput(
+                f"That sheet would be {size:,} bytes as JSON; sheets are at most "
+                f"{FILE_MAX_BYTES:,} bytes. Shorten some lists or descriptions."
+            )
         return model
 
     def _load(self, row: SheetRow) -> Sheet:

@@ -239,6 +239,15 @@ async def test_npc_names_leave_room_for_numbers(service: SheetService) -> None:
         await service.import_file(GUILD, GM, "npc", dump({"name": "T" * 73}))
 
 
+async def test_a_sheet_too_big_to_export_is_never_stored(service: SheetService) -> None:
+    await service.import_file(GUILD, ALICE, "character", dump(WILLOW))
+    stances = ",".join(f"Stance {i:03} " + "s" * 60 for i in range(1000))
+    with pytest.raises(InvalidInput, match="at most 65,536 bytes"):
+        await service.edit(GUILD, ALICE, "character", "Willow", "stances", stances)
+    stored = (await service.show(GUILD, ALICE, "character", "Willow")).sheet.model
+    assert isinstance(stored, UttasSheet) and stored.stances == ("Steady", "Mobile")
+
+
 async def test_sheet_limit_per_member(db: Database) -> None:
     service = SheetService(db, characters_per_member=3, npcs_per_server=2)
     for index in range(3):
