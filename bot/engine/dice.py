@@ -157,7 +157,7 @@ def roll_pool(
     count = max(0, base_dice + adv - dis)
     check_dice(count, sides)
     dice = tuple(roller.roll(count, sides)) if count else ()
-    return Roll.model_construct(
+    return Roll(
         purpose=purpose,
         sides=sides,
         base_dice=base_dice,

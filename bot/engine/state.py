@@ -130,17 +130,16 @@ class Combatant(BaseModel):
 
     def clone(self) -> Combatant:
         """A copy safe to change: containers copied, the frozen sheet shared."""
-        return self.model_copy(
-            update={
-                "pools": dict(self.pools),
-                "conditions": list(self.conditions),
-                "disabled_limbs": [d.model_copy() for d in self.disabled_limbs],
-                "characteristic_mods": dict(self.characteristic_mods),
-                "maintained": list(self.maintained),
-                "half_move_used": dict(self.half_move_used),
-                "short_rests_at": list(self.short_rests_at),
-            }
-        )
+        new = self.model_copy()
+        d = new.__dict__
+        d["pools"] = dict(self.pools)
+        d["conditions"] = list(self.conditions)
+        d["disabled_limbs"] = [x.model_copy() for x in self.disabled_limbs]
+        d["characteristic_mods"] = dict(self.characteristic_mods)
+        d["maintained"] = list(self.maintained)
+        d["half_move_used"] = dict(self.half_move_used)
+        d["short_rests_at"] = list(self.short_rests_at)
+        return new
 
 
 class PendingAttack(BaseModel):

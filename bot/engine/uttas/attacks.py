@@ -85,7 +85,7 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
         raise InvalidInput(f"{a.name} cannot attack themselves.")
     if t.has(DEAD):
         raise RuleViolation(f"{t.name} is already dead.")
-    profile = rules.attack_profile(a, cmd.attack, tx.tables)
+    profile = tx.profile(a.id, cmd.attack)
     if cmd.hits > profile.max_hits:
         raise RuleViolation(f"{profile.name} can hit at most {profile.max_hits} time(s).")
     _usable(tx, a, profile, reach_m=cmd.range_m)
@@ -112,7 +112,7 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
             raise RuleViolation(f"{ally.name} has no coordinated attack readied with {a.name}.")
         if r.target != t.id:
             raise RuleViolation(f"{ally.name}'s coordinated attack is aimed at someone else.")
-        ap = rules.attack_profile(ally, r.attack or "", tx.tables)
+        ap = tx.profile(ally.id, r.attack or "")
         _usable(tx, ally, ap, reach_m=cmd.range_m)
         tx.spend_actions(ally.id, 1, f"coordinated {ap.name}", "off_turn")
         tx.spend_stamina(ally.id, ap.stamina, ap.name, held=ap.maintained)
@@ -407,12 +407,12 @@ def _settle(
 ) -> None:
     """Resolve the current hit (and coordinated allies' attacks at the same instant)."""
     tid = target or p.target
-    prof = rules.attack_profile(tx.view(p.attacker), p.attack, tx.tables)
+    prof = tx.profile(p.attacker, p.attack)
     hits = [
         _compute(tx, p.attacker, tid, prof, p, defence, auto_hit=auto_hit, no_defence=no_defence)
     ]
     for ally, name in p.joint.items():
-        aprof = rules.attack_profile(tx.view(ally), name, tx.tables)
+        aprof = tx.profile(ally, name)
         hits.append(
             _compute(tx, ally, tid, aprof, p, defence, auto_hit=auto_hit, no_defence=no_defence)
         )

@@ -12,6 +12,7 @@ from datetime import datetime
 from bot.engine.dice import DiceRoller, Roll, roll_pool
 from bot.engine.economy import Cost, SpeedPool, Timing
 from bot.engine.events import (
+    ActionsSpent,
     CombatEnded,
     ConditionChanged,
     Event,
@@ -49,20 +50,38 @@ ECONOMY = SpeedPool()
 ROUND_SECONDS = 6
 
 
+_COSTS = {n: Cost(amount=n) for n in range(21)}
+
+
+def _cost(amount: int) -> Cost:
+    return _COSTS.get(amount) or Cost(amount=amount)
+
+
 class Tx:
     """One command's working copy of the state plus the events it produced."""
 
-    __slots__ = ("_cloned", "_index", "events", "now", "roller", "state", "tables")
+    __slots__ = (
+        "_cloned",
+        "_index",
+        "_profiles",
+        "events",
+        "now",
+        "outs_changed",
+        "roller",
+        "state",
+        "tables",
+    )
 
     def __init__(
         self, state: EncounterState, tables: UttasTables, roller: DiceRoller, now: datetime
     ) -> None:
         self.state = state.model_copy()
-        self.state.combatants = list(state.combatants)
-        self.state.order = list(state.order)
+        self.state.__dict__.update(combatants=list(state.combatants), order=list(state.order))
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self._cloned: set[str] = set()
         self.events: list[Event] = []
+        self.outs_changed = False
+        self._profiles: dict[tuple[str, str], rules.AttackProfile] = {}
         self.tables = tables
         self.roller = roller
         self.now = now
@@ -93,6 +112,14 @@ class Tx:
         self.state.combatants = [c for c in self.state.combatants if c.id != cid]
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self.state.order = [x for x in self.state.order if x != cid]
+
+    def profile(self, cid: str, name: str) -> rules.AttackProfile:
+        """The attack ``name`` of combatant ``cid`` (cached for this command)."""
+        key = (cid, name)
+        found = self._profiles.get(key)
+        if found is None:
+            found = self._profiles[key] = rules.attack_profile(self.view(cid), name, self.tables)
+        return found
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -159,8 +186,6 @@ class Tx:
     # -- resources ----------------------------------------------------------------------------
     def spend_actions(self, cid: str, amount: int, reason: str, timing: Timing) -> None:
         """UTTAS "Actions and Speed": pay from the Speed pool; empty → Staggered."""
-        from bot.engine.events import ActionsSpent
-
         c = self.c(cid)
         left = c.actions_left
         if left < amount:
@@ -169,7 +194,7 @@ class Tx:
             raise RuleViolation(
                 f"{c.name} needs {amount} actions for {reason} but has {left} left this round."
             )
-        c.pools = ECONOMY.pay(c.pools, Cost(amount=amount), timing, c.sheet.speed)
+        c.pools = ECONOMY.pay(c.pools, _cost(amount), timing, c.sheet.speed)
         self.emit(
             ActionsSpent(
                 combatant=cid,
@@ -236,6 +261,8 @@ class Tx:
             return
         c = self.c(cid)
         c.conditions.append(condition)
+        if condition in OUT:
+            self.outs_changed = True
         self.emit(
             ConditionChanged(
                 combatant=cid,
@@ -297,7 +324,8 @@ class Tx:
         self.release_grapple(cid, f"{c.name} died")
 
     def is_out(self, c: Combatant) -> bool:
-        return any(cond in c.conditions for cond in OUT)
+        conds = c.conditions
+        return bool(conds) and (DEAD in conds or UNCONSCIOUS in conds or SURRENDERED in conds)
 
     # -- turn cycle ---------------------------------------------------------------------------
     def finish_turn(self, cid: str) -> None:
@@ -347,9 +375,9 @@ class Tx:
     def start_turn(self, cid: str) -> bool:
         """Start ``cid``'s turn. Returns True if it now holds the turn."""
         c = self.c(cid)
-        c.free_stance_available = True
-        c.half_move_used = {}
-        c.moved_this_turn = c.movement_ended = c.acrobatics_tried = False
+        # Plain fields on an engine-owned clone: set without pydantic's per-assignment cost.
+        c.__dict__.update(free_stance_available=True, half_move_used={}, moved_this_turn=False,
+                          movement_ended=False, acrobatics_tried=False)
         if c.sprinting:
             c.sprinting = False
             self.lose(cid, SPRINTING, "a new turn")
@@ -427,16 +455,21 @@ class Tx:
             c.breather_uses += 1
             self.note(f"{c.name}'s breather is interrupted by damage; the use is refunded.", cid)
 
-    def check_end(self) -> None:
-        """UTTAS "Combat": the battle ends when one side is knocked out or surrenders."""
+    def check_end(self, *, force: bool = False) -> None:
+        """UTTAS "Combat": the battle ends when one side is knocked out or surrenders. Only
+        re-counted when someone dropped out in this command (or ``force``)."""
         st = self.state
         if st.phase != "active" or not st.settings.auto_end:
             return
-        sides = {c.side for c in st.combatants}
-        if len(sides) < 2:
+        if not (force or self.outs_changed):
             return
-        standing = {c.side for c in st.combatants if not self.is_out(c)}
-        if len(standing) <= 1:
+        sides: set[str] = set()
+        standing: set[str] = set()
+        for c in st.combatants:
+            sides.add(c.side)
+            if not self.is_out(c):
+                standing.add(c.side)
+        if len(sides) >= 2 and len(standing) <= 1:
             winner = next(iter(standing), None)
             self.end_fight(winner, "only one side can still fight" if winner else "no side stands")
 

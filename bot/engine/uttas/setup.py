@@ -128,7 +128,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if st.turn == c.id or not st.order:
             tx.end_fight(None, "nobody is left")
         else:
-            tx.check_end()
+            tx.check_end(force=True)
 
 
 def begin(tx: Tx, cmd: Begin) -> None:
@@ -202,7 +202,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
     tx.emit(RoundStarted(round=1, text="Round 1 begins."))
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])
-    tx.check_end()
+    tx.check_end(force=True)
 
 
 def end_combat(tx: Tx, cmd: EndCombat) -> None:
