@@ -552,3 +552,33 @@ async def _round_trip(sheet: UttasSheet, folder: str) -> None:
 def test_export_then_import_through_the_service_is_lossless(sheet: UttasSheet) -> None:
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(_round_trip(sheet, folder))
+
+
+# --- sheets in encounters -------------------------------------------------------------------
+
+
+async def test_simultaneous_npc_batches_never_share_a_number(
+    db: Database, service: SheetService
+) -> None:
+    from bot.services.encounters import EncounterService
+
+    encounters = EncounterService(db, seeds=lambda: 7)
+    await encounters.start(guild_id=GUILD, channel_id=5, actor=GM, ruleset="uttas", name=None)
+    thug = (await service.import_file(GUILD, GM, "npc", dump({"name": "Thug"}))).sheet
+    batches = await asyncio.gather(
+        *(
+            encounters.add_npcs(5, GM, template=thug.name, sheet=thug.model, count=3)
+            for _ in range(4)
+        )
+    )
+    added = sorted((name for _, names in batches for name in names), key=lambda n: int(n[5:]))
+    assert added == [f"Thug {n}" for n in range(1, 13)]
+    with pytest.raises(NotAllowed, match="Only the GM can add NPCs"):
+        await encounters.add_npcs(5, BOB, template="Thug", sheet=thug.model, count=1)
+    with pytest.raises(InvalidInput, match="between 1 and 25"):
+        await encounters.add_npcs(5, GM, template="Thug", sheet=thug.model, count=26)
+    live = await encounters.live(5)
+    assert len(live.state.combatants) == 12
+    assert [entry.command for entry in await encounters.log(live.id)] == ["start"] + [
+        "add_npcs"
+    ] * 4
