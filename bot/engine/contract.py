@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -92,6 +92,18 @@ class Ruleset(ABC):
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
 
+    def reaction_deadline(self, state: EncounterState) -> datetime | None:
+        """When the pending decision's window closes (``created_at`` + the encounter's
+        ``reaction_window_s``), or None when nothing is pending. After it, the service may send
+        ``React(choice="none")`` (or ``ResolveSurrender(complete=False)``) on the player's behalf.
+        """
+        p = state.pending
+        if p is None or not p.created_at:
+            return None
+        return datetime.fromisoformat(p.created_at) + timedelta(
+            seconds=state.settings.reaction_window_s
+        )
+
     @abstractmethod
     def apply(
         self, state: EncounterState, command: Command, roller: DiceRoller, now: datetime
@@ -106,6 +118,11 @@ class Ruleset(ABC):
     @abstractmethod
     def stances(self, combatant: Combatant | None = None) -> list[str]:
         """Every stance (or those ``combatant`` knows)."""
+
+    @abstractmethod
+    def attack_names(self, combatant: Combatant) -> list[str]:
+        """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
+        martial arts and the ruleset's basic maneuvers)."""
 
     @abstractmethod
     def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:

@@ -172,12 +172,19 @@ class PendingAttack(BaseModel):
 
 
 class EncounterSettings(BaseModel):
-    """Per-encounter settings a GM may change."""
+    """Per-encounter settings a GM may change.
+
+    ``reaction_window_s``: seconds a target has to choose a reaction before the attack resolves
+    with none (play-by-chat default 5 minutes). ``npcs_react``: NPC targets wait for the GM's
+    choice (else they never react). ``hide_npc_numbers``: players see descriptors, not NPC
+    Health and Stamina."""
 
     model_config = ConfigDict(extra="forbid")
 
     reaction_window_s: Annotated[int, Field(ge=5, le=86_400)] = 300
     auto_end: bool = True
+    npcs_react: bool = False
+    hide_npc_numbers: bool = True
 
 
 class EncounterState(BaseModel):

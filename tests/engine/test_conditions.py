@@ -226,3 +226,11 @@ def test_gm_cannot_hand_set_rule_driven_conditions() -> None:
     for cond in ("Staggered", "Grappled"):
         with pytest.raises(RuleViolation):
             f.do(SetCondition(target=b, condition=cond))
+
+
+def test_stunned_target_grants_advantage() -> None:
+    f, a, b = duel()
+    f.do(SetCondition(target=b, condition="Stunned"))
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(React(actor=b, choice="none"), dice=[1, 1, 1, 1])
+    assert "Bob is Stunned" in last_hit(f).advantages

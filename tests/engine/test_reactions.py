@@ -211,3 +211,14 @@ def test_coordinated_attack_lands_at_the_same_instant() -> None:
     assert [h.attacker for h in hits] == [a, d] and all(h.hit for h in hits)
     assert hits[1].advantages == () and f.c(b).has("Unconscious")
     assert f.c(d).actions_left == 3 and f.c(d).readied is None
+
+
+def test_reaction_deadline_follows_the_encounter_window() -> None:
+    from datetime import timedelta
+
+    from tests.engine.helpers import NOW
+
+    f, a, b, _ = trio()
+    assert f.rules.reaction_deadline(f.state) is None
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert f.rules.reaction_deadline(f.state) == NOW + timedelta(seconds=300)

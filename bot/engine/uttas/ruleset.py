@@ -80,5 +80,15 @@ class UttasRuleset(Ruleset):
         known = {s.casefold() for s in (*self.tables.universal_stances, *combatant.sheet.stances)}
         return [s for s in self.tables.stances if s.casefold() in known]
 
+    def attack_names(self, combatant: Combatant) -> list[str]:
+        """Weapons, powers that target Dodge or Discipline, attack/counter martial arts, then the
+        basic maneuvers (UTTAS "Actions and Speed": every character can use Basic Maneuvers)."""
+        sheet = combatant.sheet
+        names = [w.name for w in sheet.weapons]
+        names += [p.name for p in sheet.powers if p.targets]
+        names += [m.name for m in sheet.martial_arts if m.maneuver in ("attack", "counter")]
+        names += [b.name for b in self.tables.basic_maneuvers]
+        return names
+
     def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:
         return reactions.reaction_options(state, self.tables, combatant_id)
