@@ -10,13 +10,15 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 import discord
 import yarl
 
 from bot.client import CombatBot
+from bot.services.combat import CombatService
 from bot.services.container import Services
-from bot.services.encounters import EncounterService
+from bot.services.encounters import EncounterService, utc_now
 from bot.services.sheets import SheetService
 from bot.settings import Settings, SettingsError, load_settings
 from bot.store.db import Database
@@ -35,14 +37,31 @@ def point_at_endpoints(settings: Settings) -> None:
         )
 
 
-async def build(settings: Settings, *, guild_ready_timeout: float = 2.0) -> CombatBot:
+async def build(
+    settings: Settings,
+    *,
+    guild_ready_timeout: float = 2.0,
+    seeds: Callable[[], int] | None = None,
+    expiry_interval: float = 1.0,
+) -> CombatBot:
     """Open and migrate the database and construct the bot (not yet connected).
-    ``guild_ready_timeout`` (seconds) is how long discord.py waits for servers before ready."""
+    ``guild_ready_timeout`` (seconds) is how long discord.py waits for servers before ready;
+    ``seeds`` gives each new encounter's dice seed (tests fix it); ``expiry_interval`` is how
+    often (seconds) expired reaction windows are looked for."""
     db = await Database.open(settings.database_path)
     await db.migrate()
-    services = Services(encounters=EncounterService(db), sheets=SheetService(db))
+    encounters = EncounterService(db, clock=utc_now, seeds=seeds)
+    services = Services(
+        encounters=encounters,
+        sheets=SheetService(db),
+        combat=CombatService(encounters, clock=utc_now),
+    )
     return CombatBot(
-        settings=settings, db=db, services=services, guild_ready_timeout=guild_ready_timeout
+        settings=settings,
+        db=db,
+        services=services,
+        guild_ready_timeout=guild_ready_timeout,
+        expiry_interval=expiry_interval,
     )
 
 

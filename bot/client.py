@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 
 import discord
 from discord.ext import commands
 
+from bot.errors import DomainError
 from bot.services.container import Services
 from bot.settings import Settings
 from bot.store.db import Database
 from bot.sync import sync_if_changed
+from bot.ui.combat_flow import announce
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
+from bot.ui.reaction_buttons import ReactionButton
 from bot.ui.replies import CombatTree
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from cogs.character import CharacterCog
+from cogs.combat import CombatCog
 from cogs.encounter import EncounterCog
 from cogs.gm import GmCog
 from cogs.npc import NpcCog
 
 log = logging.getLogger(__name__)
 
-DYNAMIC_ITEMS = (EndConfirmButton, EndCancelButton, SheetDeleteConfirm, SheetDeleteCancel)
+DYNAMIC_ITEMS = (
+    EndConfirmButton,
+    EndCancelButton,
+    SheetDeleteConfirm,
+    SheetDeleteCancel,
+    ReactionButton,
+)
 
 
 class CombatBot(commands.Bot):
@@ -34,6 +46,7 @@ class CombatBot(commands.Bot):
         db: Database,
         services: Services,
         guild_ready_timeout: float = 2.0,
+        expiry_interval: float = 1.0,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -48,13 +61,20 @@ class CombatBot(commands.Bot):
         self.settings = settings
         self.db = db
         self.services = services
+        self.expiry_interval = expiry_interval
+        self._expiry_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """After login, before the gateway: cogs, buttons that outlive restarts, command sync."""
-        await self.add_cog(EncounterCog(self.services.encounters, self.services.sheets))
+        await self.add_cog(
+            EncounterCog(self.services.encounters, self.services.sheets, self.services.combat)
+        )
         await self.add_cog(CharacterCog(self.services.sheets))
         await self.add_cog(NpcCog(self.services.sheets))
-        await self.add_cog(GmCog(self.services.encounters, self.services.sheets))
+        await self.add_cog(
+            GmCog(self.services.encounters, self.services.sheets, self.services.combat)
+        )
+        await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         await sync_if_changed(
@@ -63,6 +83,31 @@ class CombatBot(commands.Bot):
             application_id=self.application_id,
             dev_guild_id=self.settings.dev_guild_id,
         )
+        self._expiry_task = asyncio.create_task(self._expire_decisions(), name="reaction-expiry")
+
+    async def close(self) -> None:
+        if self._expiry_task is not None:
+            self._expiry_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._expiry_task
+        await super().close()
+
+    async def _expire_decisions(self) -> None:
+        """Every ``expiry_interval`` seconds, resolve the decisions whose reaction window ran
+        out (with no reaction) and post the result. Deadlines live in SQLite, so a window that
+        ran out while the bot was down is applied as soon as it is back."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                for encounter_id, pending_version in await self.services.combat.due():
+                    try:
+                        result = await self.services.combat.expire(encounter_id, pending_version)
+                    except DomainError:
+                        continue  # decided meanwhile
+                    await announce(self, result)
+            except Exception:
+                log.exception("reaction expiry failed; retrying")
+            await asyncio.sleep(self.expiry_interval)
 
     async def on_ready(self) -> None:
         assert self.user is not None

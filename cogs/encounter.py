@@ -6,16 +6,20 @@ changes in ``bot.services``.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import Begin
 from bot.errors import InvalidInput
+from bot.services.combat import CombatService
 from bot.services.encounters import NAME_MAX, EncounterService
 from bot.services.sheets import SheetService
-from bot.ui import embeds
+from bot.ui import embeds, tracker
+from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of, end_prompt
 
 RULESET_CHOICES = [
@@ -39,9 +43,15 @@ class EncounterCog(
 ):
     """The ``/encounter`` command group."""
 
-    def __init__(self, service: EncounterService, sheets: SheetService | None = None) -> None:
+    def __init__(
+        self,
+        service: EncounterService,
+        sheets: SheetService | None = None,
+        combat: CombatService | None = None,
+    ) -> None:
         self.service = service
         self.sheets = sheets
+        self.combat = combat
         super().__init__()
 
     @app_commands.command(name="start", description="Start an encounter in this channel")
@@ -72,10 +82,54 @@ class EncounterCog(
         )
 
     @app_commands.command(name="status", description="Show this channel's encounter")
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(page="A page of the full initiative order (25 combatants a page)")
+    async def status(
+        self,
+        interaction: discord.Interaction[Any],
+        page: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
         _, channel_id = channel_ids(interaction)
         encounter = await self.service.live(channel_id)
-        await interaction.response.send_message(embed=embeds.tracker(encounter), ephemeral=True)
+        for_gm = encounter.is_gm(actor_of(interaction))
+        if page is not None:
+            try:
+                embed = tracker.tracker_page(encounter, page, for_gm=for_gm)
+            except ValueError as error:
+                raise InvalidInput(str(error)) from None
+        elif encounter.state.phase == "active":
+            embed = tracker.tracker_embed(encounter, for_gm=for_gm)
+        else:
+            embed = embeds.tracker(encounter)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="begin", description="Roll initiative and begin the fight (GM only)")
+    @app_commands.describe(
+        initiative="Order by Agility (ties rolled) or roll Agility dice (ties by Agility)"
+    )
+    @app_commands.choices(
+        initiative=[
+            app_commands.Choice(name="By Agility (default)", value="agility"),
+            app_commands.Choice(name="Roll Agility dice", value="roll"),
+        ]
+    )
+    async def begin(
+        self,
+        interaction: discord.Interaction[Any],
+        initiative: app_commands.Choice[str] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        if self.combat is None:
+            raise InvalidInput("Combat is not available on this bot.")
+        mode = initiative.value if initiative else None
+        result = await self.combat.gm_command(
+            channel_id,
+            actor_of(interaction),
+            "begin",
+            {"initiative": mode},
+            lambda current: Begin(initiative_mode=mode),
+            action="begin the fight",
+        )
+        await respond(interaction, dataclasses.replace(result, label="The fight begins!"))
 
     @app_commands.command(name="end", description="End this channel's encounter (GM only)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:

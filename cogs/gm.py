@@ -4,6 +4,7 @@ refresh a combatant from its sheet; later issues add more subcommands here.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -11,9 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.encounters import NPC_BATCH_MAX, EncounterService
+from bot.engine import Command, React, ResolveSurrender
+from bot.errors import RuleViolation
+from bot.services.combat import CombatService
+from bot.services.encounters import NPC_BATCH_MAX, Encounter, EncounterService
 from bot.services.sheets import SheetService
 from bot.ui import embeds
+from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of
 from cogs.character import Choices
 from cogs.encounter import channel_ids
@@ -25,10 +30,39 @@ log = logging.getLogger(__name__)
 class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for this encounter"):
     """The ``/gm`` command group."""
 
-    def __init__(self, encounters: EncounterService, sheets: SheetService) -> None:
+    def __init__(
+        self, encounters: EncounterService, sheets: SheetService, combat: CombatService
+    ) -> None:
         self.encounters = encounters
         self.sheets = sheets
+        self.combat = combat
         super().__init__()
+
+    @app_commands.command(
+        name="resolve", description="Resolve the waiting attack with no reaction (GM only)"
+    )
+    async def resolve(self, interaction: discord.Interaction[Any]) -> None:
+        _, channel_id = channel_ids(interaction)
+
+        def make(current: Encounter) -> Command:
+            pending = current.state.pending
+            if pending is None:
+                raise RuleViolation("No attack is waiting for a decision.")
+            if pending.awaiting == "attacker":
+                return ResolveSurrender(actor=pending.attacker, complete=False)
+            return React(actor=pending.target, choice="none")
+
+        result = await self.combat.gm_command(
+            channel_id,
+            actor_of(interaction),
+            "resolve",
+            {},
+            make,
+            action="force a decision",
+        )
+        await respond(
+            interaction, dataclasses.replace(result, label="The GM resolves the waiting attack")
+        )
 
     @app_commands.command(name="add-npc", description="Add NPCs from a template (GM only)")
     @app_commands.describe(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.sheets import SheetService
 
@@ -14,3 +15,4 @@ class Services:
 
     encounters: EncounterService
     sheets: SheetService
+    combat: CombatService

@@ -17,7 +17,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel
@@ -65,6 +65,11 @@ class Encounter:
     @property
     def version(self) -> int:
         return self.row.version
+
+    @property
+    def rules(self) -> Ruleset:
+        """The encounter's ruleset."""
+        return get_ruleset(self.row.ruleset)
 
     def is_gm(self, actor: Actor) -> bool:
         """GM of this encounter: manages the server or channel, or holds the encounter's GM seat
@@ -204,6 +209,18 @@ class EncounterService:
         async with self._db.transaction() as conn:
             await repo.set_tracker_message(conn, encounter_id, message_id)
 
+    async def set_prompt_message(
+        self, encounter_id: int, pending_version: int, message_id: int
+    ) -> None:
+        """Remember the message that shows the decision pending since ``pending_version``."""
+        async with self._db.transaction() as conn:
+            await repo.set_prompt_message(conn, encounter_id, pending_version, message_id)
+
+    async def due_decisions(self, now: datetime) -> list[tuple[int, int]]:
+        """``(encounter_id, pending_version)`` for every decision whose window ended by ``now``."""
+        async with self._db.read() as conn:
+            return await repo.due_decisions(conn, now)
+
     async def log(self, encounter_id: int) -> list[repo.LogEntry]:
         """The encounter's log, oldest first."""
         async with self._db.read() as conn:
@@ -232,7 +249,13 @@ class EncounterService:
             new_state, result = step(current)
             state_json = new_state.model_dump_json()
             now = self._clock()
-            saved = await repo.save(conn, row, now=now, state_json=state_json)
+            saved = await repo.save(
+                conn,
+                row,
+                now=now,
+                state_json=state_json,
+                pending=_pending_marker(current, new_state, now),
+            )
             await repo.append_log(
                 conn,
                 encounter_id=row.id,
@@ -248,7 +271,7 @@ class EncounterService:
 
     # --- combatants from sheets (issue 4) -------------------------------------------------
 
-    def _roller(self, encounter: Encounter) -> RandomRoller:
+    def roller(self, encounter: Encounter) -> RandomRoller:
         """Dice for one change, reproducible from the encounter's seed and version."""
         return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
 
@@ -265,7 +288,7 @@ class EncounterService:
             command = AddCombatant(
                 name=name, sheet=sheet, controller_id=actor.user_id, is_npc=False
             )
-            outcome = rules.apply(current.state, command, self._roller(current), self._clock())
+            outcome = rules.apply(current.state, command, self.roller(current), self._clock())
             return outcome.state, {"combatant": name}
 
         encounter, _ = await self.change(channel_id, actor, "join", {"character": name}, step)
@@ -292,7 +315,7 @@ class EncounterService:
             ]
             first = max(taken, default=0) + 1
             names = [f"{template} {first + i}" for i in range(count)]
-            state, roller, now = current.state, self._roller(current), self._clock()
+            state, roller, now = current.state, self.roller(current), self._clock()
             for npc in names:
                 command = AddCombatant(name=npc, sheet=sheet, is_npc=True)
                 state = rules.apply(state, command, roller, now).state
@@ -329,6 +352,21 @@ class EncounterService:
         options = {"combatant": combatant_id}
         encounter, _ = await self.change(channel_id, actor, "refresh", options, step)
         return encounter
+
+
+def _pending_marker(
+    current: Encounter, new_state: EncounterState, now: datetime
+) -> tuple[int | None, datetime | None]:
+    """``(pending_version, pending_deadline)`` after a change: cleared when nothing is pending,
+    kept while the same decision waits, and a fresh one (this version, now + the encounter's
+    reaction window) when a new decision starts waiting."""
+    pending = new_state.pending
+    if pending is None:
+        return None, None
+    if pending == current.state.pending and current.row.pending_version is not None:
+        return current.row.pending_version, current.row.pending_deadline
+    window = timedelta(seconds=new_state.settings.reaction_window_s)
+    return current.version + 1, now + window
 
 
 def _clean_name(name: str | None) -> str:

@@ -7,7 +7,7 @@ JSON text it serialised to; turning it back into a model is the ruleset's job.
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -19,7 +19,8 @@ EncounterStatus = Literal["live", "archived"]
 
 _COLUMNS = (
     "id, guild_id, channel_id, name, ruleset, started_by, gm_id, status, state, version,"
-    " tracker_message_id, created_at, updated_at, ended_at"
+    " tracker_message_id, created_at, updated_at, ended_at, pending_version, pending_deadline,"
+    " prompt_message_id"
 )
 
 
@@ -43,6 +44,9 @@ class EncounterRow(BaseModel):
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
+    pending_version: int | None = None
+    pending_deadline: datetime | None = None
+    prompt_message_id: int | None = None
 
 
 class LogEntry(BaseModel):
@@ -62,8 +66,10 @@ class LogEntry(BaseModel):
 
 
 def _ts(moment: datetime | None) -> str | None:
-    """Timestamps are stored as ISO 8601 text (UTC offset included)."""
-    return moment.isoformat() if moment is not None else None
+    """Timestamps are stored as fixed-width ISO 8601 text in UTC, so text order is time order."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _row(values: Any) -> EncounterRow:
@@ -82,6 +88,9 @@ def _row(values: Any) -> EncounterRow:
         created_at=values["created_at"],
         updated_at=values["updated_at"],
         ended_at=values["ended_at"],
+        pending_version=values["pending_version"],
+        pending_deadline=values["pending_deadline"],
+        prompt_message_id=values["prompt_message_id"],
     )
 
 
@@ -149,8 +158,12 @@ async def save(
     status: EncounterStatus | None = None,
     gm_id: int | None = None,
     tracker_message_id: int | None = None,
+    pending: tuple[int | None, datetime | None] | None = None,
 ) -> EncounterRow:
     """Write a new version of ``current`` if nobody else did first.
+
+    ``pending`` (when given) replaces ``(pending_version, pending_deadline)``; a new pending
+    decision also forgets the message that showed the previous one.
 
     Runs ``UPDATE … WHERE id = ? AND version = ?``; raises :class:`ConcurrentUpdate` when no row
     matched (the caller's copy is stale). Returns the row as stored, at ``current.version + 1``.
@@ -168,9 +181,19 @@ async def save(
             "ended_at": now if status == "archived" else current.ended_at,
         }
     )
+    if pending is not None:
+        changed_decision = pending[0] != current.pending_version
+        updated = updated.model_copy(
+            update={
+                "pending_version": pending[0],
+                "pending_deadline": pending[1],
+                "prompt_message_id": None if changed_decision else current.prompt_message_id,
+            }
+        )
     changed = await conn.execute(
         "UPDATE encounters SET state = ?, status = ?, gm_id = ?, tracker_message_id = ?,"
-        " version = ?, updated_at = ?, ended_at = ? WHERE id = ? AND version = ?",
+        " version = ?, updated_at = ?, ended_at = ?, pending_version = ?, pending_deadline = ?,"
+        " prompt_message_id = ? WHERE id = ? AND version = ?",
         (
             updated.state_json,
             updated.status,
@@ -179,6 +202,9 @@ async def save(
             updated.version,
             _ts(updated.updated_at),
             _ts(updated.ended_at),
+            updated.pending_version,
+            _ts(updated.pending_deadline),
+            updated.prompt_message_id,
             current.id,
             current.version,
         ),
@@ -195,6 +221,27 @@ async def set_tracker_message(conn: Connection, encounter_id: int, message_id: i
     await conn.execute(
         "UPDATE encounters SET tracker_message_id = ? WHERE id = ?", (message_id, encounter_id)
     )
+
+
+async def set_prompt_message(
+    conn: Connection, encounter_id: int, pending_version: int, message_id: int
+) -> None:
+    """Remember the message showing the decision that started at ``pending_version`` (only if
+    that decision is still the one pending; presentation only, no version bump)."""
+    await conn.execute(
+        "UPDATE encounters SET prompt_message_id = ? WHERE id = ? AND pending_version = ?",
+        (message_id, encounter_id, pending_version),
+    )
+
+
+async def due_decisions(conn: Connection, now: datetime) -> list[tuple[int, int]]:
+    """``(encounter_id, pending_version)`` of live encounters whose decision window ended."""
+    rows = await conn.fetch_all(
+        "SELECT id, pending_version FROM encounters WHERE status = 'live'"
+        " AND pending_deadline IS NOT NULL AND pending_deadline <= ? ORDER BY pending_deadline",
+        (_ts(now),),
+    )
+    return [(int(row["id"]), int(row["pending_version"])) for row in rows]
 
 
 async def append_log(

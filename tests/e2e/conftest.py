@@ -66,7 +66,10 @@ def bot_settings(h: DiscordHarness, database: Path, **overrides: object) -> Sett
 async def bot(discord_patched: DiscordHarness, tmp_path: Path) -> AsyncIterator[CombatBot]:
     """The real bot, built by the composition root, connected in this event loop."""
     client = await build(
-        bot_settings(discord_patched, tmp_path / "bot.sqlite3"), guild_ready_timeout=0.05
+        bot_settings(discord_patched, tmp_path / "bot.sqlite3"),
+        guild_ready_timeout=0.05,
+        seeds=lambda: 20261129,
+        expiry_interval=0.2,
     )
     try:
         async with discord_patched.run_client(client):

@@ -1,0 +1,408 @@
+"""Combat use cases: turn commands, off-turn reactions, and reaction windows that expire.
+
+Every command takes the single path of :meth:`EncounterService.change` (channel lock → one
+transaction → version-checked write → log), so a reply, a button click and an expiry in the same
+channel are applied one at a time and each exactly once.
+
+Who may act for a combatant: its controller (the member who joined it), or the GM of the
+encounter (for anyone, and for every NPC). A pending attack is identified by the encounter's
+``pending_version`` — the state version at which it started waiting; a button carries it, so a
+click on a decision that was already made (or undone) is refused without changing anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.engine import Command, Event, React, ReactionOption, ResolveSurrender
+from bot.engine.state import Combatant, EncounterState
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
+from bot.services.encounters import Actor, Encounter, EncounterService
+
+ALREADY_RESOLVED = "That attack has already been resolved; this button no longer does anything."
+NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begin`."
+
+
+def option_code(option: ReactionOption) -> str:
+    """A short, stable code for a reaction option (fits a button ``custom_id``): the choice, plus
+    8 hex digits of the maneuver or stance it names."""
+    detail = option.maneuver or option.stance or ""
+    if not detail:
+        return option.choice
+    digest = hashlib.blake2s(detail.casefold().encode(), digest_size=4).hexdigest()
+    return f"{option.choice}.{digest}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must decide the pending attack and what they may choose.
+
+    ``deciders`` maps a combatant id to the options it has (the target's reactions, an ally's
+    "take one for the team", or the attacker's complete/stop after a surrender)."""
+
+    pending_version: int
+    attacker: Combatant
+    target: Combatant
+    attack: str
+    awaiting: str
+    deciders: dict[str, list[ReactionOption]]
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class CombatResult:
+    """A committed combat command: the encounter after it, the engine's events in order, the
+    command's label, the decision now waiting (if any), and the message that showed a decision
+    this command made (``resolved_prompt_id``, whose buttons should go)."""
+
+    encounter: Encounter
+    events: list[Event]
+    label: str
+    decision: Decision | None = None
+    expired: bool = False
+    resolved_prompt_id: int | None = None
+    acting: Combatant | None = None
+
+
+def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:
+    """Whether ``actor`` may act for ``combatant``: its controller, or the GM (who also runs
+    every NPC and any combatant without a controller)."""
+    return combatant.controller_id == actor.user_id or encounter.is_gm(actor)
+
+
+def find_combatant(state: EncounterState, name: str) -> Combatant:
+    """A combatant by exact (case-insensitive) name, never by prefix. Raises :class:`NotFound`
+    suggesting the closest names."""
+    folded = " ".join(name.split()).casefold()
+    for combatant in state.combatants:
+        if combatant.name.casefold() == folded:
+            return combatant
+    names = [c.name for c in state.combatants]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.4)
+    if not close:
+        close = [n for n in names if folded and folded in n.casefold()][:3]
+    hint = f" Did you mean {', '.join(f'**{n}**' for n in close)}?" if close else ""
+    raise NotFound(f"There is no combatant called **{name[:80]}** in this encounter.{hint}")
+
+
+def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Combatant:
+    """The combatant a member acts for.
+
+    With ``as_name``: that combatant, if the member controls it. Without: the combatant whose
+    turn it is when the member controls it, else the member's only combatant. Raises
+    :class:`NotFound`, :class:`NotAllowed` or :class:`InvalidInput` (several to choose from).
+    """
+    state = encounter.state
+    if as_name:
+        chosen = find_combatant(state, as_name)
+        if not controls(encounter, actor, chosen):
+            raise NotAllowed(f"You do not control **{chosen.name}**.")
+        return chosen
+    current = state.current
+    if current is not None and controls(encounter, actor, current):
+        return current
+    mine = [c for c in state.combatants if c.controller_id == actor.user_id]
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        if encounter.is_gm(actor):
+            raise InvalidInput("Say which combatant acts with the `as` option.")
+        raise NotAllowed("You have no combatant in this encounter. Join with `/encounter join`.")
+    names = ", ".join(f"**{c.name}**" for c in mine)
+    raise InvalidInput(f"You control {names}; say which one acts with the `as` option.")
+
+
+class CombatService:
+    """Turn commands and reactions over :class:`EncounterService`.
+
+    ``clock`` is the same injected clock the encounter service uses (reaction deadlines).
+    """
+
+    def __init__(self, encounters: EncounterService, *, clock: Callable[[], datetime]) -> None:
+        self._encounters = encounters
+        self._clock = clock
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def decision(self, encounter: Encounter) -> Decision | None:
+        """The decision the encounter waits on, or ``None``."""
+        state = encounter.state
+        pending = state.pending
+        if pending is None or encounter.row.pending_version is None:
+            return None
+        rules = encounter.rules
+        attacker = state.get(pending.attacker)
+        target = state.get(pending.target)
+        deciders: dict[str, list[ReactionOption]] = {}
+        if pending.awaiting == "attacker":
+            deciders[attacker.id] = [
+                ReactionOption(choice="complete", label="Complete the attack"),
+                ReactionOption(choice="stop", label="Stop and end the turn"),
+            ]
+        else:
+            for combatant in state.combatants:
+                options = rules.reaction_options(state, combatant.id)
+                if options:
+                    deciders[combatant.id] = options
+        return Decision(
+            pending_version=encounter.row.pending_version,
+            attacker=attacker,
+            target=target,
+            attack=pending.attack,
+            awaiting=pending.awaiting,
+            deciders=deciders,
+            deadline=encounter.row.pending_deadline,
+        )
+
+    @staticmethod
+    def _require_active(encounter: Encounter) -> None:
+        if encounter.state.phase != "active":
+            raise RuleViolation(NOT_BEGUN)
+
+    async def _run(
+        self,
+        channel_id: int,
+        actor: Actor,
+        label: str,
+        options: dict[str, Any],
+        build: Callable[[Encounter], Command | list[Command]],
+        *,
+        encounter_id: int | None = None,
+    ) -> CombatResult:
+        events: list[Event] = []
+        before: list[Encounter] = []
+
+        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+            if encounter_id is not None and current.id != encounter_id:
+                raise Conflict(ALREADY_RESOLVED)
+            before.append(current)
+            commands = build(current)
+            if not isinstance(commands, list):
+                commands = [commands]
+            state = current.state
+            roller = self._encounters.roller(current)
+            now = self._clock()
+            for command in commands:
+                outcome = current.rules.apply(state, command, roller, now)
+                state = outcome.state
+                events.extend(outcome.events)
+                state, auto = self._auto_decide(current, state, roller, now)
+                events.extend(auto)
+            result = {
+                "commands": [c.model_dump(mode="json") for c in commands],
+                "events": [e.model_dump(mode="json") for e in events],
+            }
+            return state, result
+
+        encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)
+        old = before[-1].row
+        retired = (
+            old.prompt_message_id if old.pending_version != encounter.row.pending_version else None
+        )
+        return CombatResult(
+            encounter=encounter,
+            events=events,
+            label=label,
+            decision=self.decision(encounter),
+            resolved_prompt_id=retired,
+        )
+
+    def _auto_decide(
+        self, encounter: Encounter, state: EncounterState, roller: Any, now: datetime
+    ) -> tuple[EncounterState, list[Event]]:
+        """NPC targets do not react unless the encounter asks the GM (``npcs_react``): their
+        pending attacks resolve at once with no reaction."""
+        events: list[Event] = []
+        for _ in range(20):  # a multi-hit attack leaves one pending hit after another
+            pending = state.pending
+            if pending is None or pending.awaiting != "reaction":
+                break
+            target = state.get(pending.target)
+            if not target.is_npc or state.settings.npcs_react:
+                break
+            allies = [
+                c
+                for c in state.combatants
+                if c.id != target.id
+                and encounter.rules.reaction_options(state, c.id)
+                and not c.is_npc
+            ]
+            if allies:
+                break
+            outcome = encounter.rules.apply(
+                state, React(actor=target.id, choice="none"), roller, now
+            )
+            state = outcome.state
+            events.extend(outcome.events)
+        return state, events
+
+    # -- use cases -------------------------------------------------------------------------
+
+    async def act(
+        self,
+        channel_id: int,
+        actor: Actor,
+        as_name: str | None,
+        label: str,
+        options: dict[str, Any],
+        make: Callable[[Encounter, Combatant], Command],
+    ) -> CombatResult:
+        """A turn command for the member's combatant (see :func:`pick_actor`). ``make`` builds
+        the engine command from the encounter and the acting combatant. Raises the engine's
+        :class:`RuleViolation` (not your turn, no actions left, …) and the errors of
+        :func:`pick_actor`; nothing is written when anything is refused."""
+
+        acting: list[Combatant] = []
+
+        def build(current: Encounter) -> Command:
+            self._require_active(current)
+            combatant = pick_actor(current, actor, as_name)
+            acting.append(combatant)
+            return make(current, combatant)
+
+        result = await self._run(channel_id, actor, label, options, build)
+        return dataclasses.replace(result, acting=acting[-1])
+
+    async def gm_command(
+        self,
+        channel_id: int,
+        actor: Actor,
+        label: str,
+        options: dict[str, Any],
+        make: Callable[[Encounter], Command],
+        *,
+        action: str,
+    ) -> CombatResult:
+        """A command only the GM may give (begin the fight, force a decision, …). ``action``
+        completes "Only the GM can …" in the refusal."""
+
+        def build(current: Encounter) -> Command:
+            if not current.is_gm(actor):
+                raise NotAllowed(
+                    f"Only the GM can {action}: <@{current.row.gm_id}> or a member with "
+                    "Manage Server or Manage Channels."
+                )
+            return make(current)
+
+        return await self._run(channel_id, actor, label, options, build)
+
+    async def decide(
+        self, encounter_id: int, pending_version: int, actor: Actor, code: str
+    ) -> CombatResult:
+        """A reaction button: apply option ``code`` to the decision that started waiting at
+        ``pending_version``. Only a decider's controller (or the GM) may press it.
+
+        Raises :class:`Conflict` when that decision was already made, undone or expired
+        (nothing changes), :class:`NotAllowed` for anyone else."""
+        encounter = await self._encounters.get(encounter_id)
+
+        def build(current: Encounter) -> Command:
+            if current.row.pending_version != pending_version or current.state.pending is None:
+                raise Conflict(ALREADY_RESOLVED)
+            decision = self.decision(current)
+            assert decision is not None
+            mine = [
+                (current.state.get(cid), options)
+                for cid, options in decision.deciders.items()
+                if controls(current, actor, current.state.get(cid))
+                and any(option_code(o) == code for o in options)
+            ]
+            if not mine:
+                if any(
+                    any(option_code(o) == code for o in options)
+                    for options in decision.deciders.values()
+                ):
+                    who = decision.target if code != "intercept" else None
+                    whose = f"**{who.name}**'s controller" if who else "an ally's controller"
+                    raise NotAllowed(f"Only {whose} or the GM can choose this.")
+                raise Conflict("That choice is no longer available for this attack.")
+            # Prefer a combatant the member controls directly over one they run as GM.
+            mine.sort(key=lambda pair: pair[0].controller_id != actor.user_id)
+            combatant, options = mine[0]
+            option = next(o for o in options if option_code(o) == code)
+            return _decision_command(combatant, option)
+
+        return await self._run(
+            encounter.row.channel_id,
+            actor,
+            "react",
+            {"pending_version": pending_version, "choice": code},
+            build,
+            encounter_id=encounter_id,
+        )
+
+    async def react_by_command(
+        self, channel_id: int, actor: Actor, choice: str, maneuver: str | None
+    ) -> CombatResult:
+        """``/dodge`` and ``/block``: the same as the button for the pending attack on the
+        member's combatant. ``choice`` is ``evade`` or ``block``; ``maneuver`` a martial art."""
+
+        def build(current: Encounter) -> Command:
+            pending = current.state.pending
+            if pending is None or pending.awaiting != "reaction":
+                raise RuleViolation("No attack is waiting for a reaction right now.")
+            target = current.state.get(pending.target)
+            if not controls(current, actor, target):
+                raise NotAllowed(
+                    f"The waiting attack is on **{target.name}**, who is not yours to move."
+                )
+            for option in current.rules.reaction_options(current.state, target.id):
+                if option.choice == choice and (
+                    maneuver is None
+                    or (option.maneuver or "").casefold() == maneuver.strip().casefold()
+                ):
+                    if maneuver is None and option.maneuver is not None:
+                        continue
+                    return _decision_command(target, option)
+            raise RuleViolation(
+                f"**{target.name}** cannot {'Evade' if choice == 'evade' else 'Block'}"
+                f"{f' with {maneuver}' if maneuver else ''} right now (no actions left, "
+                "unaware of the attack, or not a maneuver on the sheet)."
+            )
+
+        return await self._run(channel_id, actor, "react", {"choice": choice}, build)
+
+    async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
+        """The reaction window ran out: decide with no reaction (a surrender's attacker stops).
+        Raises :class:`Conflict` if that decision is no longer pending."""
+        encounter = await self._encounters.get(encounter_id)
+        system = Actor(user_id=0, manages_channel=True)
+
+        def build(current: Encounter) -> Command:
+            pending = current.state.pending
+            if current.row.pending_version != pending_version or pending is None:
+                raise Conflict(ALREADY_RESOLVED)
+            if pending.awaiting == "attacker":
+                return ResolveSurrender(actor=pending.attacker, complete=False)
+            return React(actor=pending.target, choice="none")
+
+        result = await self._run(
+            encounter.row.channel_id,
+            system,
+            "expire",
+            {"pending_version": pending_version},
+            build,
+            encounter_id=encounter_id,
+        )
+        return dataclasses.replace(result, expired=True)
+
+    async def due(self) -> list[tuple[int, int]]:
+        """``(encounter_id, pending_version)`` of every decision whose window has run out."""
+        return await self._encounters.due_decisions(self._clock())
+
+
+def _decision_command(combatant: Combatant, option: ReactionOption) -> Command:
+    if option.choice in ("complete", "stop"):
+        return ResolveSurrender(actor=combatant.id, complete=option.choice == "complete")
+    return React(
+        actor=combatant.id,
+        choice=option.choice,
+        maneuver=option.maneuver,
+        stance=option.stance,
+    )

@@ -1,0 +1,160 @@
+"""After a combat command commits: reply, post or retire reaction prompts, refresh the tracker.
+
+Shared by slash commands, reaction buttons and the reaction-window expiry loop, so each shows
+the same thing the same way. Everything here runs after the commit; it only presents.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.services.combat import CombatResult
+from bot.services.encounters import EncounterService
+from bot.ui.combat import decision_prompt, has_hidden_numbers, result_embed, turn_announcement
+from bot.ui.encounter_end import actor_of
+from bot.ui.reaction_buttons import decision_view
+from bot.ui.tracker import tracker_embed
+
+log = logging.getLogger(__name__)
+
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+_tracker_locks: dict[int, asyncio.Lock] = {}
+
+
+def _content(result: CombatResult, *, new_decision: bool) -> str:
+    parts = []
+    announcement = turn_announcement(result)
+    if announcement:
+        parts.append(announcement)
+    if result.decision is not None and new_decision:
+        parts.append(decision_prompt(result.decision, result.encounter.row.gm_id))
+    return "\n".join(parts)[:2000]
+
+
+def _is_new_decision(result: CombatResult) -> bool:
+    decision = result.decision
+    return decision is not None and decision.pending_version == result.encounter.version
+
+
+def _view(result: CombatResult) -> discord.ui.View | None:
+    if result.decision is None:
+        return None
+    return decision_view(result.encounter.id, result.decision)
+
+
+def _service(client: Any) -> EncounterService:
+    service: EncounterService = client.services.encounters
+    return service
+
+
+async def respond(interaction: discord.Interaction[Any], result: CombatResult) -> None:
+    """Answer a slash command with the result (and reaction buttons if a decision now waits)."""
+    new_decision = _is_new_decision(result)
+    view = _view(result) if new_decision else None
+    await interaction.response.send_message(
+        _content(result, new_decision=new_decision),
+        embed=result_embed(result),
+        view=view or discord.utils.MISSING,
+        allowed_mentions=MENTION_USERS,
+    )
+    if new_decision and result.decision is not None:
+        message = await interaction.original_response()
+        await _service(interaction.client).set_prompt_message(
+            result.encounter.id, result.decision.pending_version, message.id
+        )
+    await _gm_details(interaction, result)
+    await _retire_prompt(interaction.client, result)
+    await refresh_tracker(interaction.client, result.encounter.row.channel_id)
+
+
+async def after_decision(interaction: discord.Interaction[Any], result: CombatResult) -> None:
+    """Answer a reaction button: the prompt message becomes the result (with the next
+    decision's buttons if one follows, e.g. the next hit of a flurry)."""
+    new_decision = _is_new_decision(result)
+    await interaction.response.edit_message(
+        content=_content(result, new_decision=new_decision),
+        embed=result_embed(result),
+        view=_view(result) if new_decision else None,
+        allowed_mentions=MENTION_USERS,
+    )
+    if new_decision and result.decision is not None and interaction.message is not None:
+        await _service(interaction.client).set_prompt_message(
+            result.encounter.id, result.decision.pending_version, interaction.message.id
+        )
+    await _gm_details(interaction, result)
+    if interaction.message is None or result.resolved_prompt_id != interaction.message.id:
+        await _retire_prompt(interaction.client, result)
+    await refresh_tracker(interaction.client, result.encounter.row.channel_id)
+
+
+async def announce(client: Any, result: CombatResult) -> None:
+    """Post a result nobody asked for in its channel (an expired reaction window)."""
+    channel = client.get_partial_messageable(result.encounter.row.channel_id)
+    new_decision = _is_new_decision(result)
+    view = _view(result) if new_decision else None
+    message = await channel.send(
+        _content(result, new_decision=new_decision),
+        embed=result_embed(result, title="Reaction window over"),
+        view=view or discord.utils.MISSING,
+        allowed_mentions=MENTION_USERS,
+    )
+    if new_decision and result.decision is not None:
+        await _service(client).set_prompt_message(
+            result.encounter.id, result.decision.pending_version, message.id
+        )
+    await _retire_prompt(client, result)
+    await refresh_tracker(client, result.encounter.row.channel_id)
+
+
+async def _gm_details(interaction: discord.Interaction[Any], result: CombatResult) -> None:
+    """The GM acting sees the exact NPC numbers the public embed hid."""
+    if result.encounter.is_gm(actor_of(interaction)) and has_hidden_numbers(result):
+        await interaction.followup.send(
+            embed=result_embed(result, for_gm=True, title="Exact numbers (GM only)"),
+            ephemeral=True,
+        )
+
+
+async def _retire_prompt(client: Any, result: CombatResult) -> None:
+    """Remove the buttons from the prompt of a decision that has just been made."""
+    if result.resolved_prompt_id is None:
+        return
+    channel = client.get_partial_messageable(result.encounter.row.channel_id)
+    try:
+        await channel.get_partial_message(result.resolved_prompt_id).edit(view=None)
+    except discord.NotFound:
+        pass
+    except discord.HTTPException:
+        log.warning("could not retire prompt %s", result.resolved_prompt_id)
+
+
+async def refresh_tracker(client: Any, channel_id: int) -> None:
+    """Edit the channel's tracker message to the latest state, or post it anew if it was
+    deleted. Serialised per channel and always rendered from the latest committed state, so
+    edits never go back in time."""
+    lock = _tracker_locks.setdefault(channel_id, asyncio.Lock())
+    async with lock:
+        service = _service(client)
+        try:
+            encounter = await service.live(channel_id)
+        except Exception:
+            return
+        if encounter.state.phase != "active" and encounter.row.tracker_message_id is None:
+            return
+        embed = tracker_embed(encounter)
+        channel = client.get_partial_messageable(channel_id)
+        if encounter.row.tracker_message_id is not None:
+            try:
+                await channel.get_partial_message(encounter.row.tracker_message_id).edit(
+                    embed=embed
+                )
+                return
+            except discord.NotFound:
+                log.info("tracker of encounter %s was deleted; posting it again", encounter.id)
+        message = await channel.send(embed=embed)
+        await service.set_tracker_message(encounter.id, message.id)

@@ -1,0 +1,155 @@
+"""The tracker: one message per encounter, edited in place after every change.
+
+Round, initiative order, whose turn, actions left, stance, conditions, Health and Stamina for
+player characters and a descriptor for NPCs (exact numbers in the GM's view). With many
+combatants the lines get compact, and if even that is too long the tracker shows the part of the
+order around the current turn and says how many are left out (``/encounter status page:`` lists
+the rest).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.state import Combatant, EncounterState
+from bot.services.encounters import Encounter
+from bot.ui.combat import descriptor, hides
+from bot.ui.embeds import ruleset_title
+
+DESCRIPTION_MAX = 4096
+PAGE_SIZE = 25
+NAME_COMPACT = 24
+ABBREVIATIONS = {
+    "Unconscious": "Unc",
+    "Staggered": "Stag",
+    "Stunned": "Stun",
+    "Grappled": "Grap",
+    "Prone": "Prone",
+    "Dead": "Dead",
+}
+
+
+def _ordered(state: EncounterState) -> list[Combatant]:
+    by_id = {c.id: c for c in state.combatants}
+    ordered = [by_id[cid] for cid in state.order if cid in by_id]
+    ordered += [c for c in state.combatants if c.id not in state.order]
+    return ordered
+
+
+def combatant_line(
+    state: EncounterState, combatant: Combatant, *, for_gm: bool, compact: bool
+) -> str:
+    """One tracker line, e.g. ``▶ **Willow** · 5/6 actions · Steady · H 10/10 · S 25/30``."""
+    marker = "▶ " if state.turn == combatant.id else ""
+    name = combatant.name
+    if compact and len(name) > NAME_COMPACT:
+        name = name[: NAME_COMPACT - 1] + "…"
+    parts = [f"{marker}**{name}**"]
+    if state.phase == "active":
+        speed = combatant.sheet.speed
+        parts.append(f"{combatant.actions_left}/{speed}" + ("" if compact else " actions"))
+    if combatant.stance and not compact:
+        parts.append(combatant.stance)
+    if hides(state, combatant.id, for_gm=for_gm):
+        parts.append(descriptor(combatant))
+    else:
+        parts.append(f"H {combatant.health}/{combatant.sheet.health}")
+        parts.append(f"S {combatant.stamina}/{combatant.sheet.stamina}")
+    conditions = combatant.conditions
+    if conditions:
+        shown = [ABBREVIATIONS.get(c, c) if compact else c for c in conditions]
+        parts.append(", ".join(shown))
+    if combatant.is_npc and not compact:
+        parts.append("NPC")
+    return " · ".join(parts)
+
+
+def _lines(
+    state: EncounterState, people: list[Combatant], *, for_gm: bool, compact: bool
+) -> list[str]:
+    return [combatant_line(state, c, for_gm=for_gm, compact=compact) for c in people]
+
+
+def _window(lines: list[str], centre: int, limit: int) -> tuple[list[str], int, int]:
+    """The longest run of lines around ``centre`` that fits ``limit`` characters (with room for
+    the "N more" notes). Returns the lines and how many were left out before and after."""
+    start = end = centre
+    used = len(lines[centre]) + 1
+    room = limit - 80
+    while True:
+        grew = False
+        if end + 1 < len(lines) and used + len(lines[end + 1]) + 1 <= room:
+            end += 1
+            used += len(lines[end]) + 1
+            grew = True
+        if start > 0 and used + len(lines[start - 1]) + 1 <= room:
+            start -= 1
+            used += len(lines[start]) + 1
+            grew = True
+        if not grew:
+            return lines[start : end + 1], start, len(lines) - end - 1
+
+
+def order_text(state: EncounterState, *, for_gm: bool) -> str:
+    """The initiative order as text within the embed description limit."""
+    people = _ordered(state)
+    if not people:
+        return "No combatants yet. Players join with `/encounter join`; the GM adds NPCs."
+    for compact in (False, True):
+        lines = _lines(state, people, for_gm=for_gm, compact=compact)
+        text = "\n".join(lines)
+        if len(text) <= DESCRIPTION_MAX:
+            return text
+    ids = [c.id for c in people]
+    centre = ids.index(state.turn) if state.turn in ids else 0
+    shown, before, after = _window(lines, centre, DESCRIPTION_MAX)
+    head = [f"… {before} earlier in the order"] if before else []
+    tail = [f"… {after} more (see `/encounter status page:`)"] if after else []
+    return "\n".join(head + shown + tail)
+
+
+def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embed:
+    """The tracker for players (NPC descriptors) or for the GM (exact numbers)."""
+    state = encounter.state
+    phase = "setup" if state.phase == "setup" else f"Round {state.round}"
+    embed = discord.Embed(
+        title=f"{encounter.row.name} — {phase}"[:256],
+        description=order_text(state, for_gm=for_gm),
+        colour=discord.Colour.dark_red() if state.phase == "active" else discord.Colour.blurple(),
+    )
+    status: list[str] = []
+    current = state.current
+    if current is not None:
+        status.append(f"Turn: **{current.name}**")
+    if state.pending is not None:
+        waiting = state.get(state.pending.target)
+        status.append(f"Waiting on **{waiting.name}**'s reaction")
+    if getattr(state, "paused", False):
+        status.append("⏸ Paused by the GM")
+    if status:
+        embed.add_field(name="Now", value=" · ".join(status)[:1024], inline=False)
+    view = "GM view" if for_gm else "player view"
+    embed.set_footer(
+        text=f"{ruleset_title(encounter.row.ruleset)} · {len(state.combatants)} combatants · "
+        f"{view} · encounter {encounter.id} v{encounter.version}"
+    )
+    return embed
+
+
+def tracker_page(encounter: Encounter, page: int, *, for_gm: bool) -> discord.Embed:
+    """Page ``page`` (1-based) of the full order, :data:`PAGE_SIZE` combatants per page.
+    Raises ``ValueError`` for a page that does not exist."""
+    state = encounter.state
+    people = _ordered(state)
+    pages = max(1, -(-len(people) // PAGE_SIZE))
+    if not 1 <= page <= pages:
+        raise ValueError(f"There are {pages} page(s).")
+    chunk = people[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    lines = _lines(state, chunk, for_gm=for_gm, compact=False)
+    text = "\n".join(lines)
+    if len(text) > DESCRIPTION_MAX:
+        text = "\n".join(_lines(state, chunk, for_gm=for_gm, compact=True))
+    embed = tracker_embed(encounter, for_gm=for_gm)
+    embed.description = text[:DESCRIPTION_MAX]
+    embed.title = f"{encounter.row.name} — order, page {page}/{pages}"[:256]
+    return embed

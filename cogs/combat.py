@@ -1,0 +1,377 @@
+"""Turn commands (``/attack``, ``/stance``, ``/move``, ``/sprint``, ``/breather``, ``/ready``,
+``/surrender``, ``/endturn``), off-turn ``/dodge`` and ``/block``, and ``/roll``.
+
+Thin adapter: options → an engine command built for the acting combatant → the combat service
+→ :mod:`bot.ui.combat_flow` to show it. Each command acts for the member's own combatant; ``as``
+picks one when they control several (the GM may act for anyone).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import (
+    Attack,
+    Breather,
+    ChangeStance,
+    Command,
+    EndTurn,
+    Move,
+    Ready,
+    ResolveReadied,
+    Sprint,
+    Surrender,
+)
+from bot.engine.state import Combatant
+from bot.services import rolls
+from bot.services.combat import CombatResult, CombatService, find_combatant
+from bot.services.encounters import Encounter, EncounterService
+from bot.ui.combat_flow import respond
+from bot.ui.encounter_end import actor_of
+from cogs.encounter import channel_ids
+
+Choices = list[app_commands.Choice[str]]
+MODES = [
+    app_commands.Choice(name=m.title(), value=m) for m in ("run", "leap", "swim", "fly", "warp")
+]
+AS_HELP = "Which of your combatants acts (when you control several; the GM may pick anyone)"
+
+
+def _choices(names: list[str], current: str) -> Choices:
+    folded = current.casefold()
+    matching = [n for n in names if folded in n.casefold()]
+    matching.sort(key=lambda n: (not n.casefold().startswith(folded), n.casefold()))
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in matching[:25]]
+
+
+class CombatCog(commands.Cog):
+    """Top-level combat commands."""
+
+    def __init__(self, combat: CombatService, encounters: EncounterService) -> None:
+        self.combat = combat
+        self.encounters = encounters
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    async def _act(
+        self,
+        interaction: discord.Interaction[Any],
+        as_name: str | None,
+        label: str,
+        options: dict[str, Any],
+        make: Any,
+    ) -> CombatResult:
+        _, channel_id = channel_ids(interaction)
+        return await self.combat.act(
+            channel_id, actor_of(interaction), as_name, label, options, make
+        )
+
+    async def _live(self, interaction: discord.Interaction[Any]) -> Encounter | None:
+        if interaction.channel_id is None:
+            return None
+        try:
+            return await self.encounters.live(interaction.channel_id)
+        except Exception:
+            return None
+
+    async def _names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        if encounter is None:
+            return []
+        return _choices([c.name for c in encounter.state.combatants], current)
+
+    async def _own_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        if encounter is None:
+            return []
+        actor = actor_of(interaction)
+        gm = encounter.is_gm(actor)
+        mine = [
+            c.name for c in encounter.state.combatants if c.controller_id == actor.user_id or gm
+        ]
+        return _choices(mine, current)
+
+    def _acting_for(
+        self, encounter: Encounter, interaction: discord.Interaction[Any]
+    ) -> Combatant | None:
+        namespace = interaction.namespace
+        as_name = getattr(namespace, "as", None)
+        from bot.services.combat import pick_actor
+
+        try:
+            return pick_actor(encounter, actor_of(interaction), as_name)
+        except Exception:
+            return None
+
+    # -- commands --------------------------------------------------------------------------
+
+    @app_commands.command(name="attack", description="Attack a combatant on your turn")
+    @app_commands.guild_only()
+    @app_commands.rename(with_="with", as_="as")
+    @app_commands.describe(
+        target="Who you attack (exact name)",
+        with_="A weapon, power, martial art or basic maneuver",
+        range="Distance to the target in meters (default 2)",
+        hits="Hits of a multi-hit attack, one action each (default 1)",
+        readied="Resolve your readied action with this attack (costs an action)",
+        as_=AS_HELP,
+    )
+    async def attack(
+        self,
+        interaction: discord.Interaction[Any],
+        target: app_commands.Range[str, 1, 80],
+        with_: app_commands.Range[str, 1, 80],
+        range: app_commands.Range[float, 0.0, 10_000.0] = 2.0,
+        hits: app_commands.Range[int, 1, 10] = 1,
+        readied: bool = False,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        def make(current: Encounter, me: Combatant) -> Command:
+            victim = find_combatant(current.state, target)
+            strike = Attack(actor=me.id, target=victim.id, attack=with_, range_m=range, hits=hits)
+            return ResolveReadied(actor=me.id, action=strike) if readied else strike
+
+        options = {"target": target, "with": with_, "range": range, "hits": hits}
+        result = await self._act(interaction, as_, "attack", options, make)
+        await respond(interaction, _titled(result, f"attacks {target} with {with_}"))
+
+    @attack.autocomplete("target")
+    async def attack_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._names(interaction, current)
+
+    @attack.autocomplete("with_")
+    async def attack_with(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        return _choices(encounter.rules.attack_names(me), current)
+
+    @app_commands.command(
+        name="stance", description="Enter a stance (free at the start of your turn)"
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(name="A stance your combatant knows", as_=AS_HELP)
+    async def stance(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, 80],
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        result = await self._act(
+            interaction,
+            as_,
+            "stance",
+            {"name": name},
+            lambda current, me: ChangeStance(actor=me.id, stance=name),
+        )
+        await respond(interaction, _titled(result, f"takes the {name} stance"))
+
+    @stance.autocomplete("name")
+    async def stance_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        return _choices(encounter.rules.stances(me), current)
+
+    @app_commands.command(name="move", description="Move: a free half move, or a full Move action")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        meters="How far, in meters",
+        mode="Run, Leap, Swim, Fly or Warp (default Run)",
+        full="Spend your action on a full Move (default: the free half move)",
+        as_=AS_HELP,
+    )
+    @app_commands.choices(mode=MODES)
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        meters: app_commands.Range[float, 0.5, 10_000.0],
+        mode: app_commands.Choice[str] | None = None,
+        full: bool = False,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        how = mode.value if mode else "run"
+        result = await self._act(
+            interaction,
+            as_,
+            "move",
+            {"meters": meters, "mode": how, "full": full},
+            lambda current, me: Move(actor=me.id, meters=meters, mode=how, full=full),
+        )
+        await respond(interaction, _titled(result, f"moves {meters:g} m"))
+
+    @app_commands.command(
+        name="sprint", description="Sprint: double your full move, Dexterity halved"
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        meters="How far, in meters", mode="Movement type (default Run)", as_=AS_HELP
+    )
+    @app_commands.choices(mode=MODES)
+    async def sprint(
+        self,
+        interaction: discord.Interaction[Any],
+        meters: app_commands.Range[float, 0.5, 10_000.0],
+        mode: app_commands.Choice[str] | None = None,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        how = mode.value if mode else "run"
+        result = await self._act(
+            interaction,
+            as_,
+            "sprint",
+            {"meters": meters, "mode": how},
+            lambda current, me: Sprint(actor=me.id, meters=meters, mode=how),
+        )
+        await respond(interaction, _titled(result, f"sprints {meters:g} m"))
+
+    @app_commands.command(
+        name="breather", description="Take a breather: roll Body dice, recover Stamina"
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(as_=AS_HELP)
+    async def breather(
+        self,
+        interaction: discord.Interaction[Any],
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        result = await self._act(
+            interaction, as_, "breather", {}, lambda current, me: Breather(actor=me.id)
+        )
+        await respond(interaction, _titled(result, "takes a breather"))
+
+    @app_commands.command(name="ready", description="Ready an action for a trigger")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        trigger="After an enemy's action, interrupting its movement, or a coordinated attack",
+        watch="The enemy you watch (or, coordinated, the ally you strike with)",
+        action="What you will do, in a few words",
+        as_=AS_HELP,
+    )
+    @app_commands.choices(
+        trigger=[
+            app_commands.Choice(name="After their action", value="action"),
+            app_commands.Choice(name="Interrupt their movement", value="movement"),
+            app_commands.Choice(name="Coordinated attack with an ally", value="coordinated"),
+        ]
+    )
+    async def ready(
+        self,
+        interaction: discord.Interaction[Any],
+        trigger: app_commands.Choice[str],
+        watch: app_commands.Range[str, 1, 80],
+        action: app_commands.Range[str, 1, 300],
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        def make(current: Encounter, me: Combatant) -> Command:
+            watched = find_combatant(current.state, watch)
+            return Ready(actor=me.id, trigger=trigger.value, watch=watched.id, plan=action)
+
+        options = {"trigger": trigger.value, "watch": watch, "action": action}
+        result = await self._act(interaction, as_, "ready", options, make)
+        await respond(interaction, _titled(result, f"readies: {action}"))
+
+    @ready.autocomplete("watch")
+    async def ready_watch(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._names(interaction, current)
+
+    @app_commands.command(name="surrender", description="Surrender: render yourself helpless")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(as_=AS_HELP)
+    async def surrender(
+        self,
+        interaction: discord.Interaction[Any],
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        result = await self._act(
+            interaction, as_, "surrender", {}, lambda current, me: Surrender(actor=me.id)
+        )
+        await respond(interaction, _titled(result, "surrenders"))
+
+    @app_commands.command(name="endturn", description="End your turn")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(as_=AS_HELP)
+    async def endturn(
+        self,
+        interaction: discord.Interaction[Any],
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        result = await self._act(
+            interaction, as_, "endturn", {}, lambda current, me: EndTurn(actor=me.id)
+        )
+        await respond(interaction, _titled(result, "ends the turn"))
+
+    @breather.autocomplete("as_")
+    @surrender.autocomplete("as_")
+    @endturn.autocomplete("as_")
+    @attack.autocomplete("as_")
+    @stance.autocomplete("as_")
+    @move.autocomplete("as_")
+    @sprint.autocomplete("as_")
+    @ready.autocomplete("as_")
+    async def as_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._own_names(interaction, current)
+
+    @app_commands.command(name="dodge", description="Evade the attack waiting on your combatant")
+    @app_commands.guild_only()
+    @app_commands.describe(maneuver="A custom Evade martial art (default: the basic Evade)")
+    async def dodge(
+        self,
+        interaction: discord.Interaction[Any],
+        maneuver: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        result = await self.combat.react_by_command(
+            channel_id, actor_of(interaction), "evade", maneuver
+        )
+        await respond(interaction, _titled(result, "evades"))
+
+    @app_commands.command(name="block", description="Block the attack waiting on your combatant")
+    @app_commands.guild_only()
+    @app_commands.describe(maneuver="A custom Block martial art (default: the basic Block)")
+    async def block(
+        self,
+        interaction: discord.Interaction[Any],
+        maneuver: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        result = await self.combat.react_by_command(
+            channel_id, actor_of(interaction), "block", maneuver
+        )
+        await respond(interaction, _titled(result, "blocks"))
+
+    @app_commands.command(name="roll", description="Roll dice, e.g. 3d6+2 or 4d6kh3")
+    @app_commands.describe(dice="A dice expression (at most 100 dice of up to 1000 sides)")
+    async def roll(
+        self, interaction: discord.Interaction[Any], dice: app_commands.Range[str, 1, 200]
+    ) -> None:
+        rolled = rolls.roll(dice)
+        embed = discord.Embed(
+            title=f"{interaction.user.display_name} rolls {rolled.expression}"[:256],
+            description=rolled.text[:4096],
+            colour=discord.Colour.green(),
+        )
+        await interaction.response.send_message(embed=embed)
+
+
+def _titled(result: CombatResult, doing: str) -> CombatResult:
+    import dataclasses
+
+    who = result.acting.name if result.acting else "Someone"
+    target = result.decision.target.name if result.decision else None
+    if result.label == "react" and target:
+        who = target
+    return dataclasses.replace(result, label=f"{who} {doing}")

@@ -1,0 +1,47 @@
+"""Shared steps for combat tests: set a fight up through slash commands, read replies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.conftest import Table
+from tests.harness.models import InteractionRecord, Member
+from tests.harness.server import DiscordHarness
+
+
+async def ok(record: InteractionRecord) -> InteractionRecord:
+    """Wait for the reply and insist it was not a refusal."""
+    await record.response()
+    assert not record.ephemeral, record.response_data
+    return record
+
+
+async def refused(record: InteractionRecord) -> str:
+    """Wait for the reply and insist it was an ephemeral refusal; return its text."""
+    await record.response()
+    assert record.ephemeral, record.response_data
+    content: str = record.response_data.get("content") or ""
+    return content
+
+
+async def slash(
+    h: DiscordHarness, member: Member, command: str, **options: Any
+) -> InteractionRecord:
+    """A slash command; ``with_``/``as_`` stand for the options ``with`` and ``as``."""
+    renamed = {name.rstrip("_"): value for name, value in options.items()}
+    return await h.slash(member, h.channel, command, renamed)
+
+
+async def set_up_fight(h: DiscordHarness, table: Table, *, thugs: int = 3, begin: bool = True) -> None:
+    """The worked example's cast: the moderator GMs three Thugs; the player brings Willow and
+    General Bearington."""
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Firewood"))
+    await slash(h, gm, "npc import", example="thug")
+    await ok(await slash(h, gm, "gm add-npc", template="Thug", count=thugs))
+    for example in ("willow", "general-bearington"):
+        await (await slash(h, player, "character import", example=example)).response()
+    await ok(await slash(h, player, "encounter join", character="Willow"))
+    await ok(await slash(h, player, "encounter join", character="General Bearington"))
+    if begin:
+        await ok(await slash(h, gm, "encounter begin"))
