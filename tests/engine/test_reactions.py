@@ -222,3 +222,31 @@ def test_reaction_deadline_follows_the_encounter_window() -> None:
     assert f.rules.reaction_deadline(f.state) is None
     f.do(Attack(actor=a, target=b, attack="Sword"))
     assert f.rules.reaction_deadline(f.state) == NOW + timedelta(seconds=300)
+
+
+def test_move_reaction_and_two_increments_take_two_dice_off() -> None:
+    f, a, b, _ = trio()
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(React(actor=b, choice="move"), dice=[4, 4, 4])  # 22 vs 21 + 2
+    assert last_hit(f).target_number == 23 and not last_hit(f).hit
+    g = Fight()
+    x = g.add("X", agility=12, weapons=[{"name": "Bow", "kind": "mechanical", "range_m": 10}])
+    y = g.add("Y")
+    g.begin(dice=[])
+    g.do(Attack(actor=x, target=y, attack="Bow", range_m=50))
+    g.do(React(actor=y, choice="none"), dice=[1])  # 3d6 - 2d6 = 1 die
+    hit = last_hit(g)
+    assert (
+        hit.accuracy is not None and len(hit.accuracy.dice) == 1 and hit.accuracy.disadvantage == 2
+    )
+
+
+def test_no_stance_change_in_response_to_a_counterattack() -> None:
+    """A counterattack is itself a reaction, so it opens no reaction window for anyone."""
+    f, a, b, _ = trio(martial_arts=[{"name": "Riposte", "maneuver": "counter"}])
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(React(actor=b, choice="counter", maneuver="Riposte"), dice=[1, 1, 1, 1, 1, 1])
+    assert f.state.pending is None
+    assert f.rules.reaction_options(f.state, a) == []
+    with pytest.raises(Conflict):
+        f.do(React(actor=a, choice="stance", stance="Steady"))
