@@ -376,8 +376,13 @@ class Tx:
         """Start ``cid``'s turn. Returns True if it now holds the turn."""
         c = self.c(cid)
         # Plain fields on an engine-owned clone: set without pydantic's per-assignment cost.
-        c.__dict__.update(free_stance_available=True, half_move_used={}, moved_this_turn=False,
-                          movement_ended=False, acrobatics_tried=False)
+        c.__dict__.update(
+            free_stance_available=True,
+            half_move_used={},
+            moved_this_turn=False,
+            movement_ended=False,
+            acrobatics_tried=False,
+        )
         if c.sprinting:
             c.sprinting = False
             self.lose(cid, SPRINTING, "a new turn")
