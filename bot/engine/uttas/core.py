@@ -27,7 +27,7 @@ from bot.engine.events import (
 from bot.engine.state import Combatant, EncounterState
 from bot.engine.uttas import rules
 from bot.engine.uttas.tables import UttasTables
-from bot.errors import Conflict, NotAllowed, RuleViolation
+from bot.errors import Conflict, RuleViolation
 
 DEAD, UNCONSCIOUS, STUNNED, STAGGERED = "Dead", "Unconscious", "Stunned", "Staggered"
 PRONE, GRAPPLED, GRAPPLING, DISABLED = "Prone", "Grappled", "Grappling", "Disabled limb"
@@ -497,7 +497,3 @@ class Tx:
                 text=f"The fight is over: {reason}" + (f"; {winner} win." if winner else "."),
             )
         )
-
-    def require_controller(self, c: Combatant, other: Combatant) -> None:
-        if c.id != other.id:
-            raise NotAllowed(f"Only {other.name} can do that.")
