@@ -16,9 +16,10 @@ import discord
 import yarl
 
 from bot.client import CombatBot
+from bot.engine import DiceRoller
 from bot.services.combat import CombatService
 from bot.services.container import Services
-from bot.services.encounters import EncounterService, utc_now
+from bot.services.encounters import Encounter, EncounterService, utc_now
 from bot.services.sheets import SheetService
 from bot.settings import Settings, SettingsError, load_settings
 from bot.store.db import Database
@@ -42,15 +43,17 @@ async def build(
     *,
     guild_ready_timeout: float = 2.0,
     seeds: Callable[[], int] | None = None,
+    rollers: Callable[[Encounter], DiceRoller] | None = None,
     expiry_interval: float = 1.0,
 ) -> CombatBot:
     """Open and migrate the database and construct the bot (not yet connected).
     ``guild_ready_timeout`` (seconds) is how long discord.py waits for servers before ready;
-    ``seeds`` gives each new encounter's dice seed (tests fix it); ``expiry_interval`` is how
+    ``seeds`` gives each new encounter's dice seed and ``rollers`` may replace the dice
+    altogether (tests script them); ``expiry_interval`` is how
     often (seconds) expired reaction windows are looked for."""
     db = await Database.open(settings.database_path)
     await db.migrate()
-    encounters = EncounterService(db, clock=utc_now, seeds=seeds)
+    encounters = EncounterService(db, clock=utc_now, seeds=seeds, rollers=rollers)
     services = Services(
         encounters=encounters,
         sheets=SheetService(db),

@@ -326,9 +326,11 @@ class CombatService:
             mine.sort(key=lambda pair: pair[0].controller_id != actor.user_id)
             combatant, options = mine[0]
             option = next(o for o in options if option_code(o) == code)
+            titles.append(_decision_title(decision))
             return _decision_command(combatant, option)
 
-        return await self._run(
+        titles: list[str] = []
+        result = await self._run(
             encounter.row.channel_id,
             actor,
             "react",
@@ -336,6 +338,7 @@ class CombatService:
             build,
             encounter_id=encounter_id,
         )
+        return dataclasses.replace(result, label=titles[-1])
 
     async def react_by_command(
         self, channel_id: int, actor: Actor, choice: str, maneuver: str | None
@@ -395,6 +398,10 @@ class CombatService:
     async def due(self) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` of every decision whose window has run out."""
         return await self._encounters.due_decisions(self._clock())
+
+
+def _decision_title(decision: Decision) -> str:
+    return f"{decision.attacker.name} attacks {decision.target.name} with {decision.attack}"
 
 
 def _decision_command(combatant: Combatant, option: ReactionOption) -> Command:

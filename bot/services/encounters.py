@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from bot.engine import (
     AddCombatant,
+    DiceRoller,
     EncounterState,
     RandomRoller,
     Ruleset,
@@ -83,8 +84,8 @@ def utc_now() -> datetime:
 
 class EncounterService:
     """Async use cases over the encounters table. Dependencies come in through the constructor:
-    the database, a clock (``() -> aware datetime``) and a seed source (``() -> int``) for each new
-    encounter's dice."""
+    the database, a clock (``() -> aware datetime``), a seed source (``() -> int``) for each new
+    encounter's dice, and optionally a roller factory replacing the seeded dice (tests)."""
 
     def __init__(
         self,
@@ -92,10 +93,12 @@ class EncounterService:
         *,
         clock: Callable[[], datetime] = utc_now,
         seeds: Callable[[], int] | None = None,
+        rollers: Callable[[Encounter], DiceRoller] | None = None,
     ) -> None:
         self._db = db
         self._clock = clock
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**63))
+        self._rollers = rollers
         self._locks: dict[int, asyncio.Lock] = {}
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
@@ -271,8 +274,11 @@ class EncounterService:
 
     # --- combatants from sheets (issue 4) -------------------------------------------------
 
-    def roller(self, encounter: Encounter) -> RandomRoller:
-        """Dice for one change, reproducible from the encounter's seed and version."""
+    def roller(self, encounter: Encounter) -> DiceRoller:
+        """Dice for one change: by default reproducible from the encounter's seed and version
+        (the same commands with the same seed roll the same dice); ``rollers`` overrides it."""
+        if self._rollers is not None:
+            return self._rollers(encounter)
         return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
 
     async def join(

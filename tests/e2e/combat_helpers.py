@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.e2e.conftest import Table
-from tests.harness.models import InteractionRecord, Member
+from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
 
 
@@ -32,7 +32,9 @@ async def slash(
     return await h.slash(member, h.channel, command, renamed)
 
 
-async def set_up_fight(h: DiscordHarness, table: Table, *, thugs: int = 3, begin: bool = True) -> None:
+async def set_up_fight(
+    h: DiscordHarness, table: Table, *, thugs: int = 3, begin: bool = True
+) -> None:
     """The worked example's cast: the moderator GMs three Thugs; the player brings Willow and
     General Bearington."""
     gm, player = table.moderator, table.player
@@ -45,3 +47,24 @@ async def set_up_fight(h: DiscordHarness, table: Table, *, thugs: int = 3, begin
     await ok(await slash(h, player, "encounter join", character="General Bearington"))
     if begin:
         await ok(await slash(h, gm, "encounter begin"))
+
+
+def button(message: StoredMessage, label: str) -> dict[str, Any]:
+    """The button on ``message`` whose label starts with ``label``."""
+    for row in message.components:
+        for component in row.get("components", []):
+            if component.get("label", "").startswith(label):
+                return component
+    labels = [c.get("label") for row in message.components for c in row.get("components", [])]
+    raise AssertionError(f"no button starting {label!r}; buttons: {labels}")
+
+
+async def press(
+    h: DiscordHarness, member: Member, message: StoredMessage, label: str
+) -> InteractionRecord:
+    """Click the button labelled ``label`` on the latest version of ``message``."""
+    latest = h.message(message)
+    click = await h.click(member, latest, button(latest, label)["custom_id"])
+    await click.response()
+    assert not click.ephemeral, click.response_data
+    return click

@@ -62,20 +62,68 @@ def bot_settings(h: DiscordHarness, database: Path, **overrides: object) -> Sett
     return Settings.model_validate(values)
 
 
-@pytest_asyncio.fixture
-async def bot(discord_patched: DiscordHarness, tmp_path: Path) -> AsyncIterator[CombatBot]:
-    """The real bot, built by the composition root, connected in this event loop."""
+class DiceBox:
+    """Scripted dice for a test: ``load`` the faces the next commands will roll, in order.
+    Rolling more than was loaded fails the test; so does leaving dice unused (``empty``)."""
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+        self.scripted = False
+
+    def load(self, faces: list[int]) -> None:
+        assert not self.faces, f"{len(self.faces)} scripted dice were never rolled: {self.faces}"
+        self.faces = list(faces)
+        self.scripted = True
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        assert self.scripted, "a command rolled dice but the test scripted none"
+        assert len(self.faces) >= count, f"asked for {count}d{sides}, {len(self.faces)} left"
+        taken, self.faces = self.faces[:count], self.faces[count:]
+        assert all(1 <= face <= sides for face in taken), (taken, sides)
+        return taken
+
+    @property
+    def empty(self) -> bool:
+        return not self.faces
+
+
+@pytest.fixture
+def dice() -> DiceBox:
+    return DiceBox()
+
+
+async def _running_bot(
+    harness: DiscordHarness, database: Path, dice: DiceBox | None
+) -> AsyncIterator[CombatBot]:
     client = await build(
-        bot_settings(discord_patched, tmp_path / "bot.sqlite3"),
+        bot_settings(harness, database),
         guild_ready_timeout=0.05,
         seeds=lambda: 20261129,
+        rollers=(lambda encounter: dice) if dice is not None else None,
         expiry_interval=0.2,
     )
     try:
-        async with discord_patched.run_client(client):
+        async with harness.run_client(client):
             yield client
     finally:
         await client.db.close()
+
+
+@pytest_asyncio.fixture
+async def bot(discord_patched: DiscordHarness, tmp_path: Path) -> AsyncIterator[CombatBot]:
+    """The real bot, built by the composition root, connected in this event loop, with seeded
+    dice (the same commands roll the same dice every run)."""
+    async for client in _running_bot(discord_patched, tmp_path / "bot.sqlite3", None):
+        yield client
+
+
+@pytest_asyncio.fixture
+async def scripted_bot(
+    discord_patched: DiscordHarness, tmp_path: Path, dice: DiceBox
+) -> AsyncIterator[CombatBot]:
+    """The real bot whose every die comes from the test's :class:`DiceBox`."""
+    async for client in _running_bot(discord_patched, tmp_path / "bot.sqlite3", dice):
+        yield client
 
 
 class BotProcess:

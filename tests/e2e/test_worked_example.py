@@ -1,0 +1,183 @@
+"""The UTTAS text's "Combat in action", played through Discord: slash commands and reaction
+buttons pressed by the members who would press them, round by round.
+
+The text fixes who acts and what happens, not the dice, so every die is SCRIPTED (the same
+faces as the engine's acceptance test, tests/engine/test_worked_example.py) to produce the
+narrated outcome; the comments say what each handful does. What is checked is what the members
+see: the embeds, the buttons, the mentions, the tracker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import ok, press, slash
+from tests.e2e.conftest import DiceBox, Table
+from tests.harness.models import InteractionRecord, Member, StoredMessage
+from tests.harness.server import DiscordHarness
+
+
+class Table5:
+    def __init__(self, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+        self.h, self.table, self.dice = h, table, dice
+
+    async def player(self, command: str, **options: Any) -> StoredMessage:
+        return (await ok(await slash(self.h, self.table.player, command, **options))).message
+
+    async def gm(self, command: str, **options: Any) -> StoredMessage:
+        return (await ok(await slash(self.h, self.table.moderator, command, **options))).message
+
+    async def decide(
+        self, who: Member, prompt: StoredMessage, label: str, faces: list[int]
+    ) -> InteractionRecord:
+        self.dice.load(faces)
+        click = await press(self.h, who, prompt, label)
+        assert self.dice.empty
+        return click
+
+    def seen(self, message: StoredMessage) -> str:
+        return self.h.message(message).text()
+
+
+async def test_combat_in_action(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h = discord_harness
+    t = Table5(h, table, dice)
+    gm, player = table.moderator, table.player
+
+    # The cast: the player's Willow and her bear; the GM's three thugs, who react to attacks.
+    await t.gm("encounter start", name="Firewood")
+    for example in ("willow", "general-bearington"):
+        await (await slash(h, player, "character import", example=example)).response()
+    await t.player("encounter join", character="Willow")
+    await t.player("encounter join", character="General Bearington")
+    await (await slash(h, gm, "npc import", example="thug")).response()
+    await t.gm("gm add-npc", template="Thug", count=3)
+
+    def npcs_react(current):  # TEMP until /gm settings
+        st = current.state.model_copy(deep=True)
+        st.settings.npcs_react = True
+        return st, {}
+
+    from bot.services.encounters import Actor
+
+    await scripted_bot.services.encounters.change(h.channel.id, Actor(1, True), "x", {}, npcs_react)
+
+    # Initiative by Agility: Willow and the bear (12) before the thugs (10); ties roll 2d6.
+    dice.load([2, 3, 5, 5, 6, 6, 1, 1, 3, 3])
+    begun = await t.gm("encounter begin")
+    text = begun.text()
+    assert "General Bearington**'s turn" in text and f"<@{player.id}>" in text
+    order = text.index("General Bearington"), text.index("Willow"), text.index("Thug 1")
+    assert order == tuple(sorted(order)), text
+
+    # ---- Round 1 ---------------------------------------------------------------------------
+    # Bearington charges (free half move) and hits Thug 1, nearly knocking him out.
+    assert "moves 6 m" in (await t.player("move", meters=6.0)).text()
+    prompt = await t.player("attack", target="Thug 1", with_="Claws")
+    assert f"<@{gm.id}>" in prompt.content  # the GM decides for NPCs in this encounter
+    await t.decide(gm, prompt, "Take it", [4, 4, 4, 3, 3, 3, 3, 2])
+    seen = t.seen(prompt)
+    assert "Hit!" in seen and "4 Health" in seen and "12 Stamina" in seen
+    assert "Thug 1 looks **Bloodied**" in seen and "12/24" not in seen  # NPC numbers hidden
+
+    # Willow Blasts Thug 2, who spends one of his 4 actions dodging; she rolls poorly.
+    prompt = await t.player("attack", target="Thug 2", with_="Blast", range=10.0)
+    await t.decide(gm, prompt, "Evade", [1, 2, 3])
+    seen = t.seen(prompt)
+    assert "Thug 2 reacts: Evade" in seen and "[1, 2, 3]" in seen and "**Miss.**" in seen
+
+    # Two thugs gang up on the bear: Thug 1 hits, Thug 3 misses.
+    prompt = await t.gm("attack", target="General Bearington", with_="Cudgel")
+    assert f"<@{player.id}>" in prompt.content  # the bear's controller is asked
+    await t.decide(player, prompt, "Take it", [5, 5, 4, 4, 4, 4])
+    assert "Hit!" in t.seen(prompt) and "Stamina 50/60" in t.seen(prompt)
+    prompt = await t.gm("attack", target="General Bearington", with_="Cudgel")
+    await t.decide(player, prompt, "Take it", [2, 3, 3])
+    assert "**Miss.**" in t.seen(prompt)
+
+    # Thug 2 charges Willow with the 3 actions his dodge left him, and misses.
+    moved = await t.gm("move", meters=5.0)
+    assert "Thug 2" in moved.text()
+    prompt = await t.gm("attack", target="Willow", with_="Cudgel")
+    assert "Thug 2 spends 1 action(s) on Cudgel (2 left)" in prompt.text()
+    await t.decide(player, prompt, "Take it", [3, 3, 3])
+    assert "**Miss.**" in t.seen(prompt)
+
+    # ---- Round 2 ---------------------------------------------------------------------------
+    assert "Round 2" in t.seen(prompt)
+    prompt = await t.player("attack", target="Thug 1", with_="Claws")
+    await t.decide(gm, prompt, "Block", [2, 2, 2])
+    assert "Thug 1 reacts: Block" in t.seen(prompt) and "**Miss.**" in t.seen(prompt)
+
+    # Willow takes the Steady stance (free at the start of her turn) and clubs Thug 2.
+    assert "free" in (await t.player("stance", name="Steady")).text()
+    prompt = await t.player("attack", target="Thug 2", with_="Club")
+    await t.decide(gm, prompt, "Evade", [5, 5, 5, 5, 3, 2, 2])
+    seen = t.seen(prompt)
+    assert "Hit!" in seen and "[5, 5, 5, 5]" in seen and "Willow's Steady stance" in seen
+
+    # Thug 1 braces and misses the bear; Thug 3 hits it.
+    await t.gm("stance", name="Bracing")
+    prompt = await t.gm("attack", target="General Bearington", with_="Cudgel")
+    await t.decide(player, prompt, "Take it", [3, 3])
+    assert "**Miss.**" in t.seen(prompt)
+    prompt = await t.gm("attack", target="General Bearington", with_="Cudgel")
+    await t.decide(player, prompt, "Take it", [5, 5, 5, 4, 4, 4])
+    assert "Hit!" in t.seen(prompt)
+
+    # Thug 2 hits Willow because of her stance (attackers get Advantage against Steady).
+    prompt = await t.gm("attack", target="Willow", with_="Cudgel")
+    await t.decide(player, prompt, "Take it", [4, 3, 3, 3, 3, 3, 3])
+    assert "Hit!" in t.seen(prompt) and "Advantage: Willow's Steady stance" in t.seen(prompt)
+
+    # ---- Round 3 ---------------------------------------------------------------------------
+    prompt = await t.player("attack", target="Thug 1", with_="Claws")
+    await t.decide(gm, prompt, "Block", [6, 5, 5, 6, 6, 5, 5, 5])
+    seen = t.seen(prompt)
+    assert "Hit!" in seen and "Thug 1 looks **Down**" in seen and "Unconscious" in seen
+
+    prompt = await t.player("attack", target="Thug 2", with_="Club")
+    await t.decide(gm, prompt, "Take it", [4, 4, 4, 4, 5, 5, 5])
+    assert "Thug 2 is now Stunned" in t.seen(prompt)
+
+    # Thug 1 is skipped (unconscious); Thug 3 hits the bear without dropping it; Thug 2 spends
+    # his turn recovering from Stunned; round 4 begins with the bear, whose player is pinged.
+    prompt = await t.gm("attack", target="General Bearington", with_="Cudgel")
+    await t.decide(player, prompt, "Take it", [5, 5, 5, 4, 4, 4])
+    seen = t.seen(prompt)
+    assert "Thug 2 spends the turn recovering from Stunned" in seen
+    assert f"<@{player.id}> it is **General Bearington**'s turn (round 4" in seen
+
+    # ---- Round 4 ---------------------------------------------------------------------------
+    # The bear's flurry: three hits, one action each; two land, the third misses.
+    prompt = await t.player("attack", target="Thug 3", with_="Claws", hits=3)
+    assert "spends 3 action(s) on Claws (3 hits)" in prompt.text()
+    await t.decide(gm, prompt, "Take it", [5, 5, 5, 2, 2, 2, 2, 2])
+    assert "Hit!" in t.seen(prompt) and "(hit 2 of 3)" in t.seen(prompt)  # next hit waits
+    await t.decide(gm, prompt, "Take it", [5, 5, 5, 1, 2, 2, 2, 2])
+    assert "Hit!" in t.seen(prompt) and "(hit 3 of 3)" in t.seen(prompt)
+    await t.decide(gm, prompt, "Evade", [1, 1, 1])
+    assert "**Miss.**" in t.seen(prompt) and h.message(prompt).components == []
+
+    # Willow switches to the Mobile stance and knocks Thug 2 out.
+    await t.player("stance", name="Mobile")
+    prompt = await t.player("attack", target="Thug 2", with_="Club")
+    await t.decide(gm, prompt, "Take it", [5, 5, 5, 3, 3, 2])
+    assert "Thug 2 looks **Down**" in t.seen(prompt)
+
+    # The last thug Sprints into the woods.
+    assert "sprints 20 m" in (await t.gm("sprint", meters=20.0)).text()
+
+    # ---- The chase and the surrender -------------------------------------------------------
+    await t.player("move", meters=14.0, full=True)
+    prompt = await t.player("attack", target="Thug 3", with_="Entangle", range=20.0)
+    await t.decide(gm, prompt, "Take it", [3, 3, 3])
+    assert "Thug 3 is now Entangled" in t.seen(prompt)
+    ended = await t.gm("surrender")
+    assert "The fight is over" in ended.text()
+
+    tracker = h.last_message(h.channel)
+    assert tracker is not None
