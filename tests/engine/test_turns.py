@@ -203,7 +203,7 @@ def test_staggered_target_grants_advantage_and_cannot_react() -> None:
     g.do(React(actor=y, choice="evade"), dice=[1, 1, 1, 1])
     assert g.rules.reaction_options(g.state, y)[0].choice == "none"
     assert [o.choice for o in g.rules.reaction_options(g.state, y)] == ["none", "surrender"]
-    with pytest.raises(RuleViolation, match="cannot react"):
+    with pytest.raises(RuleViolation, match=r"Y has no actions left this round \(Staggered\)"):
         g.do(React(actor=y, choice="evade"))
     g.do(React(actor=y, choice="none"), dice=[6, 6, 6, 6, 1, 1])
     [hit] = [e for e in g.log[-1].events if isinstance(e, AttackResolved)]

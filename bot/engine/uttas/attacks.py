@@ -42,14 +42,28 @@ class Defence:
 NO_DEFENCE = Defence("none")
 
 
+def why_no_reaction(c: Combatant, tables: UttasTables) -> str | None:
+    """Why ``c`` cannot react right now, in words, or ``None`` if it can (UTTAS "Perform a
+    Reaction command": a reaction costs an action; none while Staggered, out of the fight,
+    taking a breather ("Take a Breather") or waiting on a readied action)."""
+    for condition in (DEAD, UNCONSCIOUS, SURRENDERED):
+        if c.has(condition):
+            return f"{c.name} is {condition.lower()}"
+    if c.actions_left < 1 or c.has(STAGGERED):
+        return f"{c.name} has no actions left this round (Staggered)"
+    if c.breathing:
+        return f"{c.name} is taking a breather and cannot react until their next turn"
+    if c.readied is not None:
+        return f"{c.name} is waiting on a readied action and cannot react"
+    for name, extra in tables.extra_conditions.items():
+        if extra.no_actions and c.has(name):
+            return f"{c.name} is {name.lower()}"
+    return None
+
+
 def can_react(c: Combatant, tables: UttasTables) -> bool:
-    """UTTAS "Perform a Reaction command": a reaction costs an action; none while Staggered,
-    out of the fight, taking a breather ("Take a Breather") or waiting on a readied action."""
-    if c.actions_left < 1 or c.breathing or c.readied is not None:
-        return False
-    if any(c.has(x) for x in (DEAD, UNCONSCIOUS, SURRENDERED, STAGGERED)):
-        return False
-    return not any(e.no_actions and c.has(n) for n, e in tables.extra_conditions.items())
+    """Whether ``c`` may react now (see :func:`why_no_reaction`)."""
+    return why_no_reaction(c, tables) is None
 
 
 def _usable(tx: Tx, a: Combatant, profile: AttackProfile, *, reach_m: float) -> None:

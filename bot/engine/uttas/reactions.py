@@ -21,6 +21,7 @@ from bot.engine.uttas.attacks import (
     _settle,
     _usable,
     can_react,
+    why_no_reaction,
 )
 from bot.engine.uttas.core import DEAD, SURRENDERED, Tx
 from bot.engine.uttas.rules import AttackProfile
@@ -87,8 +88,7 @@ def react(tx: Tx, cmd: React) -> None:
             if actor.side != t.side or actor.id in (p.target, p.attacker):
                 raise NotAllowed(f"Only an ally of {t.name} can take the hit for them.")
             raise RuleViolation(
-                f"{actor.name} cannot react right now (no actions left, "
-                f"breathing, readied or out of the fight)."
+                f"{why_no_reaction(actor, tx.tables) or actor.name + ' cannot react now'}."
             )
         tx.spend_actions(actor.id, 1, f"taking {a.name}'s {p.attack} for {t.name}", "off_turn")
         tx.emit(
@@ -130,11 +130,9 @@ def react(tx: Tx, cmd: React) -> None:
             )
         )
         return
-    if not can_react(t, tx.tables):
-        raise RuleViolation(
-            f"{t.name} cannot react right now (no actions left, breathing, "
-            f"waiting on a readied action or out of the fight)."
-        )
+    reason = why_no_reaction(t, tx.tables)
+    if reason is not None:
+        raise RuleViolation(f"{reason}: no reaction is possible.")
     if cmd.choice in ("evade", "block", "move"):
         d = _defence_for(tx, t, cmd.choice, cmd.maneuver)
         tx.spend_actions(t.id, 1, d.label, "off_turn")
