@@ -158,9 +158,12 @@ def test_range_one_increment_out_is_a_disadvantage_three_fail_and_melee_needs_re
     g.do(React(actor=y, choice="none"), dice=[1, 1])  # 2d6: one die off
     assert last_hit(g).disadvantages == ("1 range increment(s) beyond 10 m",)
     g.do(EndTurn(actor=y))
-    g.do(Attack(actor=x, target=y, attack="Bow", range_m=80))
-    g.do(React(actor=y, choice="none"), dice=[])
-    assert last_hit(g).auto == "miss" and not last_hit(g).hit
+    # Three increments out fails automatically, so the attack is refused before anything is
+    # spent (a player is told, rather than losing an action on a certain miss).
+    actions = g.c(x).actions_left
+    with pytest.raises(RuleViolation, match="out of range: 80 m is 3 range increments beyond"):
+        g.do(Attack(actor=x, target=y, attack="Bow", range_m=80))
+    assert g.c(x).actions_left == actions
 
 
 def test_readied_action_after_an_enemy_acts_costs_an_action_and_blocks_reactions() -> None:
