@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from bot.engine.uttas.sheet import Characteristic, MovementMode, UttasSheet
 
@@ -253,6 +253,77 @@ class EndCombat(_Command):
     kind: Literal["end_combat"] = "end_combat"
 
 
+Vital = Annotated[int, Field(ge=-100_000, le=100_000)]
+
+
+class SetVitals(_Command):
+    """Game Master: set Health and/or Stamina (``health``/``stamina``) or change them by an
+    amount (``health_change``/``stamina_change``, negative for damage). Values are capped at the
+    sheet's maximums; 0 Health or less kills, 0 Stamina or less knocks out (UTTAS "Damage")."""
+
+    kind: Literal["set_vitals"] = "set_vitals"
+    target: Id
+    health: Vital | None = None
+    health_change: Vital | None = None
+    stamina: Vital | None = None
+    stamina_change: Vital | None = None
+
+    @model_validator(mode="after")
+    def _one_each(self) -> SetVitals:
+        if self.health is not None and self.health_change is not None:
+            raise ValueError("set Health or change it, not both")
+        if self.stamina is not None and self.stamina_change is not None:
+            raise ValueError("set Stamina or change it, not both")
+        if all(
+            v is None for v in (self.health, self.health_change, self.stamina, self.stamina_change)
+        ):
+            raise ValueError("say what to change: Health, Stamina or both")
+        return self
+
+
+class GrantDice(_Command):
+    """Game Master: ``dice`` Advantage dice (negative: Disadvantage dice) on the target's next
+    Accuracy or skill roll, or on every such roll ``until_removed``. ``dice=0`` removes every
+    die the GM granted or took."""
+
+    kind: Literal["grant_dice"] = "grant_dice"
+    target: Id
+    dice: Annotated[int, Field(ge=-10, le=10)]
+    until_removed: bool = False
+
+
+class NextTurn(_Command):
+    """Game Master: end the current turn and start the next one."""
+
+    kind: Literal["next_turn"] = "next_turn"
+
+
+class SkipTurn(_Command):
+    """Game Master: the target's turn is skipped: now if it is their turn, else their next one."""
+
+    kind: Literal["skip_turn"] = "skip_turn"
+    target: Id
+
+
+class MoveInOrder(_Command):
+    """Game Master: put the target at ``position`` (1 = first) in the initiative order (settles
+    ties by hand); whose turn it is does not change."""
+
+    kind: Literal["move_in_order"] = "move_in_order"
+    target: Id
+    position: Annotated[int, Field(ge=1, le=100)]
+
+
+class ChangeSettings(_Command):
+    """Game Master: change the encounter's settings (only the fields given)."""
+
+    kind: Literal["change_settings"] = "change_settings"
+    initiative_mode: Literal["agility", "roll"] | None = None
+    reaction_window_s: Annotated[int, Field(ge=5, le=86_400)] | None = None
+    npcs_react: bool | None = None
+    hide_npc_numbers: bool | None = None
+
+
 Command = Annotated[
     AddCombatant
     | RemoveCombatant
@@ -278,7 +349,13 @@ Command = Annotated[
     | NaturalHealing
     | SetCondition
     | AdjustCharacteristic
-    | EndCombat,
+    | EndCombat
+    | SetVitals
+    | GrantDice
+    | NextTurn
+    | SkipTurn
+    | MoveInOrder
+    | ChangeSettings,
     Field(discriminator="kind"),
 ]
 """Every command, discriminated by ``kind``. Parse with ``COMMAND_ADAPTER.validate_python``."""

@@ -176,6 +176,16 @@ class Checked(Event):
     opposing: Roll | None = None
 
 
+class VitalsSet(Event):
+    """The Game Master set or changed Health and/or Stamina."""
+
+    kind: Literal["vitals_set"] = "vitals_set"
+    health: int
+    stamina: int
+    health_before: int
+    stamina_before: int
+
+
 class CombatEnded(Event):
     kind: Literal["combat_ended"] = "combat_ended"
     winner: str | None

@@ -119,6 +119,11 @@ class Combatant(BaseModel):
     # rest bookkeeping, in in-game seconds (EncounterState.game_time_s)
     short_rests_at: list[int] = Field(default_factory=list)
     long_rest_at: int | None = None
+    # Game Master adjustments: net Advantage dice (negative: Disadvantage) on the next Accuracy
+    # or skill roll only, and on every one until removed; a turn to skip.
+    gm_next_roll: int = 0
+    gm_every_roll: int = 0
+    skip_next_turn: bool = False
 
     @property
     def actions_left(self) -> int:

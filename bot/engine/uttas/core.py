@@ -392,6 +392,8 @@ class Tx:
         if c.breathing:
             self.complete_breather(cid)
         reason = next((cond.lower() for cond in OUT if c.has(cond)), None)
+        if c.skip_next_turn:  # the Game Master's /gm skip
+            c.skip_next_turn, reason = False, "skipped by the Game Master"
         if reason is None:
             reason = next(
                 (

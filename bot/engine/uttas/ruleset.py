@@ -12,7 +12,7 @@ from bot.engine.dice import DiceRoller
 from bot.engine.economy import SpeedPool
 from bot.engine.events import Outcome
 from bot.engine.state import Combatant, EncounterState
-from bot.engine.uttas import actions, attacks, reactions, setup
+from bot.engine.uttas import actions, attacks, gm, reactions, setup
 from bot.engine.uttas.core import BASE_CONDITIONS, Tx
 from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.tables import UttasTables, default_tables
@@ -45,6 +45,7 @@ _HANDLERS: dict[str, _Handler] = {
     "adjust_characteristic": setup.adjust_characteristic,
     "end_combat": setup.end_combat,
 }
+_HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
 
 
 class UttasRuleset(Ruleset):

@@ -1,0 +1,201 @@
+"""UTTAS Game Master tools: set Health and Stamina, grant or take dice, run the turn order by
+hand, and change the encounter's settings. The text leaves these to the Game Master ("the GM
+decides"); the bot only keeps the numbers consistent with the rules that follow from them
+("Damage": 0 Health is death, 0 Stamina unconsciousness)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.engine.commands import (
+    Attack,
+    ChangeSettings,
+    GrantDice,
+    MoveInOrder,
+    NextTurn,
+    ResolveReadied,
+    SetVitals,
+    SkipTurn,
+    UseSkill,
+)
+from bot.engine.events import TurnSkipped, VitalsSet
+from bot.engine.uttas import actions, attacks
+from bot.engine.uttas.core import DEAD, UNCONSCIOUS, Tx
+from bot.errors import InvalidInput
+
+_Handler = Callable[[Tx, Any], None]
+BOON_MAX = 10
+
+
+def set_vitals(tx: Tx, cmd: SetVitals) -> None:
+    """Set or change Health and Stamina, capped at the sheet's maximums (Stamina also at what
+    maintained powers leave free). Reaching 0 Health kills, 0 Stamina knocks out; Stamina above
+    0 again wakes an unconscious combatant who is not dead. Lost points interrupt a breather."""
+    c = tx.view(cmd.target)
+    m = tx.c(c.id)
+    health_before, stamina_before = m.health, m.stamina
+    if cmd.health is not None:
+        m.health = cmd.health
+    elif cmd.health_change is not None:
+        m.health += cmd.health_change
+    if cmd.stamina is not None:
+        m.stamina = cmd.stamina
+    elif cmd.stamina_change is not None:
+        m.stamina += cmd.stamina_change
+    m.health = max(-100_000, min(m.health, m.sheet.health))
+    m.stamina = max(-100_000, min(m.stamina, tx.stamina_cap(m)))
+    tx.emit(
+        VitalsSet(
+            combatant=c.id,
+            health=m.health,
+            stamina=m.stamina,
+            health_before=health_before,
+            stamina_before=stamina_before,
+            text=f"The GM sets {c.name} to Health {m.health}/{m.sheet.health}, "
+            f"Stamina {m.stamina}/{m.sheet.stamina} "
+            f"(was {health_before} and {stamina_before}).",
+        )
+    )
+    if m.health < health_before or m.stamina < stamina_before:
+        tx.interrupt_breather(c.id)
+    if m.health <= 0:
+        tx.kill(c.id, f"Health set to {m.health} by the GM")
+    elif m.stamina <= 0:
+        tx.knock_out(c.id, f"Stamina set to {m.stamina} by the GM")
+    elif m.has(UNCONSCIOUS) and not m.has(DEAD):
+        tx.lose(c.id, UNCONSCIOUS, "Stamina above 0 again")
+    tx.check_end()
+
+
+def grant_dice(tx: Tx, cmd: GrantDice) -> None:
+    """Advantage (positive) or Disadvantage (negative) dice on the next roll or until removed;
+    0 removes every die the GM granted or took."""
+    m = tx.c(tx.view(cmd.target).id)
+    if cmd.dice == 0:
+        m.gm_next_roll = m.gm_every_roll = 0
+        tx.note(f"The GM removes every bonus or penalty die from {m.name}.", m.id)
+        return
+    if cmd.until_removed:
+        m.gm_every_roll = _clamp(m.gm_every_roll + cmd.dice)
+        when = "every roll until removed"
+    else:
+        m.gm_next_roll = _clamp(m.gm_next_roll + cmd.dice)
+        when = "the next roll"
+    what = "Advantage" if cmd.dice > 0 else "Disadvantage"
+    tx.note(f"The GM gives {m.name} {abs(cmd.dice)} {what} dice on {when}.", m.id)
+
+
+def _clamp(n: int) -> int:
+    return max(-BOON_MAX, min(BOON_MAX, n))
+
+
+def _boost(cmd: Any, net: int) -> Any:
+    if isinstance(cmd, Attack | UseSkill):
+        return cmd.model_copy(
+            update={
+                "advantage": min(BOON_MAX, cmd.advantage + max(net, 0)),
+                "disadvantage": min(BOON_MAX, cmd.disadvantage + max(-net, 0)),
+            }
+        )
+    if isinstance(cmd, ResolveReadied) and isinstance(cmd.action, Attack | UseSkill):
+        return cmd.model_copy(update={"action": _boost(cmd.action, net)})
+    return cmd
+
+
+def with_gm_dice(handler: _Handler) -> _Handler:
+    """Wrap a rolling command's handler: the actor's GM dice join its roll (shown as "Game
+    Master" Advantage or Disadvantage), and the next-roll dice are used up when it succeeds."""
+
+    def run(tx: Tx, cmd: Any) -> None:
+        c = tx.view(cmd.actor)
+        net = c.gm_next_roll + c.gm_every_roll
+        if net == 0:
+            handler(tx, cmd)
+            return
+        handler(tx, _boost(cmd, net))
+        if c.gm_next_roll:
+            tx.c(c.id).gm_next_roll = 0
+
+    return run
+
+
+def next_turn(tx: Tx, cmd: NextTurn) -> None:
+    """End the current turn (Speed pool refilled as at any turn's end) and start the next."""
+    tx.require_active()
+    tx.require_no_pending()
+    current = tx.state.turn
+    if current is not None:
+        tx.note(f"The GM ends {tx.view(current).name}'s turn.", current)
+        tx.end_turn(current)
+    tx.next_turn(current)
+    tx.check_end()
+
+
+def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
+    """Skip the target's turn: at once if it holds the turn, else when its turn next comes."""
+    c = tx.view(cmd.target)
+    if tx.state.phase == "active" and tx.state.turn == c.id:
+        tx.require_no_pending()
+        tx.emit(
+            TurnSkipped(
+                combatant=c.id,
+                reason="skipped by the Game Master",
+                text=f"{c.name}'s turn is skipped by the Game Master.",
+            )
+        )
+        tx.end_turn(c.id)
+        tx.next_turn(c.id)
+        tx.check_end()
+        return
+    tx.c(c.id).skip_next_turn = True
+    tx.note(f"{c.name} will skip their next turn.", c.id)
+
+
+def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
+    """Put the target at a place in the initiative order; the turn stays with whoever has it and
+    passes on from there in the new order."""
+    tx.require_active()
+    c = tx.view(cmd.target)
+    order = tx.state.order
+    if c.id not in order:
+        raise InvalidInput(f"{c.name} is not in the initiative order.")
+    if cmd.position > len(order):
+        raise InvalidInput(f"The order has {len(order)} places; choose 1 to {len(order)}.")
+    order.remove(c.id)
+    order.insert(cmd.position - 1, c.id)
+    names = ", ".join(f"{i + 1}. {tx.view(x).name}" for i, x in enumerate(order))
+    tx.note(f"The GM moves {c.name} to place {cmd.position}. Order: {names}", c.id)
+
+
+def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
+    """Change the settings named in the command; the rest keep their values."""
+    st = tx.state
+    changes = cmd.model_dump(exclude_none=True, exclude={"kind"})
+    if not changes:
+        raise InvalidInput("Name at least one setting to change.")
+    mode = changes.pop("initiative_mode", None)
+    if mode is not None:
+        st.initiative_mode = mode
+    if changes:
+        st.settings = st.settings.model_copy(update=changes)
+    shown = ", ".join(
+        f"{k.replace('_', ' ')}: {v}"
+        for k, v in cmd.model_dump(exclude_none=True).items()
+        if k != "kind"
+    )
+    tx.note(f"The GM changes the settings ({shown}).")
+
+
+HANDLERS: dict[str, _Handler] = {
+    "set_vitals": set_vitals,
+    "grant_dice": grant_dice,
+    "next_turn": next_turn,
+    "skip_turn": skip_turn,
+    "move_in_order": move_in_order,
+    "change_settings": change_settings,
+    "attack": with_gm_dice(lambda tx, c: attacks.declare(tx, c, on_turn=True)),
+    "use_skill": with_gm_dice(actions.use_skill),
+    "resolve_readied": with_gm_dice(actions.resolve_readied),
+}
+"""Handlers the ruleset adds to (or wraps in) its dispatch table."""
