@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.client import CombatBot
 from tests.e2e.conftest import Table
 from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
@@ -68,3 +69,29 @@ async def press(
     await click.response()
     assert not click.ephemeral, click.response_data
     return click
+
+
+async def version(bot: CombatBot, h: DiscordHarness) -> int:
+    return (await bot.services.encounters.live(h.channel.id)).version
+
+
+async def current_name(bot: CombatBot, h: DiscordHarness) -> str:
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None
+    return live.state.current.name
+
+
+async def pass_turns_until(bot: CombatBot, h: DiscordHarness, table: Table, name: str) -> None:
+    """End turns (the GM may act for anyone) until it is ``name``'s turn."""
+    for _ in range(10):
+        if await current_name(bot, h) == name:
+            return
+        await ok(await slash(h, table.moderator, "endturn"))
+    raise AssertionError(f"never reached {name}'s turn")
+
+
+async def thug_attacks_willow(bot: CombatBot, h: DiscordHarness, table: Table) -> StoredMessage:
+    await pass_turns_until(bot, h, table, "Thug 1")
+    return (
+        await ok(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
+    ).message
