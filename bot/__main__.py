@@ -20,6 +20,7 @@ from bot.engine import DiceRoller
 from bot.services.combat import CombatService
 from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
+from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.settings import Settings, SettingsError, load_settings
 from bot.store.db import Database
@@ -54,10 +55,12 @@ async def build(
     db = await Database.open(settings.database_path)
     await db.migrate()
     encounters = EncounterService(db, clock=utc_now, seeds=seeds, rollers=rollers)
+    combat = CombatService(encounters, clock=utc_now)
     services = Services(
         encounters=encounters,
         sheets=SheetService(db),
-        combat=CombatService(encounters, clock=utc_now),
+        combat=combat,
+        moderation=ModerationService(db, encounters, combat, clock=utc_now),
     )
     return CombatBot(
         settings=settings,

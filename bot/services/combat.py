@@ -23,9 +23,12 @@ from typing import Any
 from bot.engine import Command, Event, React, ReactionOption, ResolveSurrender
 from bot.engine.state import Combatant, EncounterState
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
-from bot.services.encounters import Actor, Encounter, EncounterService
+from bot.services.encounters import Actor, Encounter, EncounterService, not_gm_message
 
-ALREADY_RESOLVED = "That attack has already been resolved; this button no longer does anything."
+ALREADY_RESOLVED = (
+    "That attack is no longer pending (it was resolved, ran out of time or was undone by the GM);"
+    " this button no longer does anything."
+)
 NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begin`."
 
 
@@ -284,10 +287,7 @@ class CombatService:
 
         def build(current: Encounter) -> Command:
             if not current.is_gm(actor):
-                raise NotAllowed(
-                    f"Only the GM can {action}: <@{current.row.gm_id}> or a member with "
-                    "Manage Server or Manage Channels."
-                )
+                raise NotAllowed(not_gm_message(current, action))
             return make(current)
 
         return await self._run(channel_id, actor, label, options, build)

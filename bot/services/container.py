@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
+from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 
 
@@ -16,3 +17,4 @@ class Services:
     encounters: EncounterService
     sheets: SheetService
     combat: CombatService
+    moderation: ModerationService

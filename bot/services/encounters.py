@@ -15,7 +15,7 @@ import json
 import logging
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -33,23 +33,28 @@ from bot.engine import (
 )
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.store import encounters as repo
-from bot.store.db import Database
-from bot.store.encounters import EncounterRow
+from bot.store.db import Connection, Database
+from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
 NPC_BATCH_MAX = 25
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
+PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
 
 
 @dataclass(frozen=True)
 class Actor:
-    """The member behind a command: their user id, and whether Discord grants them Manage Server
-    or Manage Channels in this channel (which makes them a GM of any encounter there)."""
+    """The member behind a command: their user id, whether Discord grants them Manage Server
+    or Manage Channels in this channel (which makes them a GM of any encounter there), whether
+    they manage the server itself (they may set its GM role), and the ids of their roles (a
+    member holding the server's GM role is a GM too)."""
 
     user_id: int
     manages_channel: bool = False
+    manages_guild: bool = False
+    role_ids: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -73,9 +78,14 @@ class Encounter:
         return get_ruleset(self.row.ruleset)
 
     def is_gm(self, actor: Actor) -> bool:
-        """GM of this encounter: manages the server or channel, or holds the encounter's GM seat
-        (its starter, unless it was handed on)."""
-        return actor.manages_channel or actor.user_id == self.row.gm_id
+        """GM of this encounter: manages the server or channel, holds the server's GM role
+        (``/gm role``), or holds the encounter's GM seat (its starter, unless it was handed on
+        with ``/gm transfer``)."""
+        return (
+            actor.manages_channel
+            or actor.user_id == self.row.gm_id
+            or (self.row.gm_role_id is not None and self.row.gm_role_id in actor.role_ids)
+        )
 
 
 def utc_now() -> datetime:
@@ -236,6 +246,11 @@ class EncounterService:
         command: str,
         options: dict[str, Any],
         step: Callable[[Encounter], tuple[EncounterState, dict[str, Any]]],
+        *,
+        prepare: Callable[[Connection, Encounter], Awaitable[None]] | None = None,
+        finish: Callable[[Connection, EncounterRow], Awaitable[None]] | None = None,
+        gm_id: int | None = None,
+        paused: bool | None = None,
     ) -> tuple[Encounter, dict[str, Any]]:
         """Apply ``step`` to the channel's live encounter and commit the state it returns.
 
@@ -243,12 +258,23 @@ class EncounterService:
         not mutate what it was given and may raise a :class:`DomainError`, in which case nothing
         is written. The change is logged under ``command`` with ``options`` and ``result``.
         Returns the stored encounter and ``result``.
+
+        While the encounter is paused only its GM's commands are applied (others are refused
+        with :data:`PAUSED`). A command that is not bookkeeping (see
+        :data:`~bot.store.encounters.NOT_UNDOABLE`) clears the redo history. Inside the same
+        transaction, ``prepare`` may read the database before ``step`` runs (undo reads the
+        log), ``finish`` may write after the new version is logged; ``gm_id`` and ``paused``
+        change those columns with the new version.
         """
         async with self._lock(channel_id), self._db.transaction() as conn:
             row = await repo.live_in_channel(conn, channel_id)
             if row is None:
                 raise NotFound(NO_ENCOUNTER)
             current = self._load(row)
+            if row.paused and not current.is_gm(actor):
+                raise NotAllowed(PAUSED)
+            if prepare is not None:
+                await prepare(conn, current)
             new_state, result = step(current)
             state_json = new_state.model_dump_json()
             now = self._clock()
@@ -258,6 +284,8 @@ class EncounterService:
                 now=now,
                 state_json=state_json,
                 pending=_pending_marker(current, new_state, now),
+                gm_id=gm_id,
+                paused=paused,
             )
             await repo.append_log(
                 conn,
@@ -270,6 +298,10 @@ class EncounterService:
                 state=state_json,
                 now=now,
             )
+            if command not in NOT_UNDOABLE:
+                await repo.clear_redo(conn, row.id, saved.version)
+            if finish is not None:
+                await finish(conn, saved)
         return Encounter(row=saved, state=new_state), result
 
     # --- combatants from sheets (issue 4) -------------------------------------------------
@@ -395,10 +427,16 @@ def _ensure_sheet_fits(rules: Ruleset, sheet: BaseModel, name: str) -> None:
 
 def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
     if not encounter.is_gm(actor):
-        raise NotAllowed(
-            f"Only the GM can {action}: <@{encounter.row.gm_id}> or a member with "
-            "Manage Server or Manage Channels."
-        )
+        raise NotAllowed(not_gm_message(encounter, action))
+
+
+def not_gm_message(encounter: Encounter, action: str) -> str:
+    """"Only the GM can …", naming who the GMs of ``encounter`` are."""
+    role = f", a member with <@&{encounter.row.gm_role_id}>" if encounter.row.gm_role_id else ""
+    return (
+        f"Only the GM can {action}: <@{encounter.row.gm_id}>{role} or a member with "
+        "Manage Server or Manage Channels."
+    )
 
 
 def _already_running(row: EncounterRow) -> Conflict:

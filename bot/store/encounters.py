@@ -20,7 +20,9 @@ EncounterStatus = Literal["live", "archived"]
 _COLUMNS = (
     "id, guild_id, channel_id, name, ruleset, started_by, gm_id, status, state, version,"
     " tracker_message_id, created_at, updated_at, ended_at, pending_version, pending_deadline,"
-    " prompt_message_id"
+    " prompt_message_id, paused,"
+    " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = encounters.guild_id)"
+    " AS gm_role_id"
 )
 
 
@@ -47,6 +49,9 @@ class EncounterRow(BaseModel):
     pending_version: int | None = None
     pending_deadline: datetime | None = None
     prompt_message_id: int | None = None
+    paused: bool = False
+    gm_role_id: int | None = None
+    """The server's GM role (``guild_settings``), read with the row; not an encounter column."""
 
 
 class LogEntry(BaseModel):
@@ -63,6 +68,13 @@ class LogEntry(BaseModel):
     result: str
     state: str
     created_at: datetime
+    undone_by: int | None = None
+    redo_cleared_by: int | None = None
+
+
+NOT_UNDOABLE = frozenset({"start", "end", "undo", "redo", "pause", "resume", "transfer"})
+"""Log commands that are bookkeeping, not moves in the fight: undo steps over them. Every other
+command changed the engine state and can be undone."""
 
 
 def _ts(moment: datetime | None) -> str | None:
@@ -91,6 +103,8 @@ def _row(values: Any) -> EncounterRow:
         pending_version=values["pending_version"],
         pending_deadline=values["pending_deadline"],
         prompt_message_id=values["prompt_message_id"],
+        paused=bool(values["paused"]),
+        gm_role_id=values["gm_role_id"],
     )
 
 
@@ -159,6 +173,7 @@ async def save(
     gm_id: int | None = None,
     tracker_message_id: int | None = None,
     pending: tuple[int | None, datetime | None] | None = None,
+    paused: bool | None = None,
 ) -> EncounterRow:
     """Write a new version of ``current`` if nobody else did first.
 
@@ -179,6 +194,7 @@ async def save(
             "version": current.version + 1,
             "updated_at": now,
             "ended_at": now if status == "archived" else current.ended_at,
+            "paused": current.paused if paused is None else paused,
         }
     )
     if pending is not None:
@@ -193,7 +209,7 @@ async def save(
     changed = await conn.execute(
         "UPDATE encounters SET state = ?, status = ?, gm_id = ?, tracker_message_id = ?,"
         " version = ?, updated_at = ?, ended_at = ?, pending_version = ?, pending_deadline = ?,"
-        " prompt_message_id = ? WHERE id = ? AND version = ?",
+        " prompt_message_id = ?, paused = ? WHERE id = ? AND version = ?",
         (
             updated.state_json,
             updated.status,
@@ -205,6 +221,7 @@ async def save(
             updated.pending_version,
             _ts(updated.pending_deadline),
             updated.prompt_message_id,
+            int(updated.paused),
             current.id,
             current.version,
         ),
@@ -238,7 +255,8 @@ async def due_decisions(conn: Connection, now: datetime) -> list[tuple[int, int]
     """``(encounter_id, pending_version)`` of live encounters whose decision window ended."""
     rows = await conn.fetch_all(
         "SELECT id, pending_version FROM encounters WHERE status = 'live'"
-        " AND pending_deadline IS NOT NULL AND pending_deadline <= ? ORDER BY pending_deadline",
+        " AND paused = 0 AND pending_deadline IS NOT NULL AND pending_deadline <= ?"
+        " ORDER BY pending_deadline",
         (_ts(now),),
     )
     return [(int(row["id"]), int(row["pending_version"])) for row in rows]
@@ -267,8 +285,75 @@ async def append_log(
 async def log_entries(conn: Connection, encounter_id: int) -> list[LogEntry]:
     """Every log entry of an encounter, oldest first."""
     rows = await conn.fetch_all(
-        "SELECT encounter_id, version, actor_id, command, options, result, state, created_at"
-        " FROM encounter_log WHERE encounter_id = ? ORDER BY version",
+        f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? ORDER BY version",
         (encounter_id,),
     )
     return [LogEntry.model_validate(dict(row)) for row in rows]
+
+
+# --- undo / redo over the log (issue 6) ------------------------------------------------------
+
+_LOG_COLUMNS = (
+    "encounter_id, version, actor_id, command, options, result, state, created_at, undone_by,"
+    " redo_cleared_by"
+)
+_UNDOABLE = "command NOT IN ({})".format(", ".join(f"'{c}'" for c in sorted(NOT_UNDOABLE)))
+
+
+async def log_entry(conn: Connection, encounter_id: int, version: int) -> LogEntry | None:
+    """The log entry that produced ``version``, or ``None``."""
+    row = await conn.fetch_one(
+        f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? AND version = ?",
+        (encounter_id, version),
+    )
+    return LogEntry.model_validate(dict(row)) if row else None
+
+
+async def last_undoable(conn: Connection, encounter_id: int) -> LogEntry | None:
+    """The newest command that still stands and can be undone, or ``None``."""
+    row = await conn.fetch_one(
+        f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? AND {_UNDOABLE}"
+        " AND undone_by IS NULL ORDER BY version DESC LIMIT 1",
+        (encounter_id,),
+    )
+    return LogEntry.model_validate(dict(row)) if row else None
+
+
+async def last_redoable(conn: Connection, encounter_id: int) -> LogEntry | None:
+    """The command undone most recently whose redo history no new command cleared, or ``None``."""
+    row = await conn.fetch_one(
+        f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ?"
+        " AND undone_by IS NOT NULL AND redo_cleared_by IS NULL ORDER BY undone_by DESC LIMIT 1",
+        (encounter_id,),
+    )
+    return LogEntry.model_validate(dict(row)) if row else None
+
+
+async def mark_undone(
+    conn: Connection, encounter_id: int, version: int, undone_by: int | None
+) -> None:
+    """Mark the entry at ``version`` undone by the undo at ``undone_by`` (``None``: redone)."""
+    await conn.execute(
+        "UPDATE encounter_log SET undone_by = ? WHERE encounter_id = ? AND version = ?",
+        (undone_by, encounter_id, version),
+    )
+
+
+async def clear_redo(conn: Connection, encounter_id: int, cleared_by: int) -> None:
+    """A new command at ``cleared_by``: nothing undone before it can be redone any more."""
+    await conn.execute(
+        "UPDATE encounter_log SET redo_cleared_by = ? WHERE encounter_id = ?"
+        " AND undone_by IS NOT NULL AND redo_cleared_by IS NULL",
+        (cleared_by, encounter_id),
+    )
+
+
+async def set_pending_deadline(
+    conn: Connection, encounter_id: int, pending_version: int, deadline: datetime
+) -> None:
+    """Give the decision pending since ``pending_version`` a new deadline (a resumed fight
+    restarts the reaction window; no version bump: buttons keep working)."""
+    await conn.execute(
+        "UPDATE encounters SET pending_deadline = ? WHERE id = ? AND pending_version = ?",
+        (_ts(deadline), encounter_id, pending_version),
+    )

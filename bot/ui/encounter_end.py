@@ -17,11 +17,16 @@ from bot.ui.replies import guarded
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    """The acting member, with whether they manage this server or channel."""
+    """The acting member, with whether they manage this server or channel and their roles (the
+    server's GM role makes a member a GM)."""
     perms = interaction.permissions
+    user = interaction.user
+    roles = frozenset(r.id for r in user.roles) if isinstance(user, discord.Member) else frozenset()
     return Actor(
-        user_id=interaction.user.id,
+        user_id=user.id,
         manages_channel=perms.manage_guild or perms.manage_channels,
+        manages_guild=perms.manage_guild,
+        role_ids=roles,
     )
 
 

@@ -1,0 +1,316 @@
+"""GM moderation: the server's GM role, handing an encounter on, pausing it, undo and redo, the
+log, and the GM's adjustments that need more than one engine command's worth of preparation
+(Health and Stamina from dice expressions, one-off NPCs).
+
+Undo and redo go through :meth:`EncounterService.change` like every other change, so they are
+versioned, logged and serialised with everything else in the channel, and the pending-decision
+bookkeeping retires reaction buttons of a decision the undo took back.
+
+How undo works on the log (``encounter_log``, one row per version with the state after it):
+
+* the commands that can be undone are every logged command except the bookkeeping in
+  :data:`~bot.store.encounters.NOT_UNDOABLE` (start, end, undo, redo, pause, resume, transfer);
+* ``undo`` takes the newest such entry that still stands and writes a new version whose state is
+  the snapshot of the version just before it (so what was rolled stays rolled — nothing is
+  re-rolled); the entry is marked ``undone_by`` that version;
+* ``redo`` takes the entry undone most recently and writes a new version with the snapshot it
+  produced; it stands again;
+* any new command clears the redo history (``redo_cleared_by``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.engine import Command, get_ruleset
+from bot.engine.commands import AddCombatant, SetVitals
+from bot.engine.events import Note
+from bot.errors import Conflict, InvalidInput, NotAllowed
+from bot.services import rolls
+from bot.services.combat import CombatResult, CombatService, find_combatant
+from bot.services.encounters import Actor, Encounter, EncounterService, not_gm_message
+from bot.store import encounters as repo
+from bot.store import guild_settings
+from bot.store.db import Connection, Database
+from bot.store.encounters import EncounterRow, LogEntry
+
+NOTHING_TO_UNDO = "There is nothing to undo: every command since the encounter started is undone."
+NOTHING_TO_REDO = (
+    "There is nothing to redo: nothing was undone, or a command since the last undo cleared "
+    "the redo history."
+)
+_SIGNED = re.compile(r"^\s*([+-])\s*(.+)$")
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A Health or Stamina option: set to ``value`` or change by it (``relative``); ``rolled``
+    shows the dice when it was an expression."""
+
+    value: int
+    relative: bool
+    rolled: str | None = None
+
+
+def parse_amount(text: str) -> Amount:
+    """``15`` sets, ``+5`` / ``-3`` change, ``2d6`` sets to a roll, ``-2d6`` / ``+1d4`` change by
+    one (the same limits as ``/roll``). Raises :class:`InvalidInput`."""
+    match = _SIGNED.match(text)
+    sign, body = (match.group(1), match.group(2)) if match else ("", text.strip())
+    if re.fullmatch(r"\d{1,6}", body):
+        total, rolled = int(body), None
+    else:
+        roll = rolls.roll(body)
+        total, rolled = roll.total, roll.text
+    if abs(total) > 100_000:
+        raise InvalidInput("Health and Stamina stay within ±100000.")
+    return Amount(value=-total if sign == "-" else total, relative=bool(sign), rolled=rolled)
+
+
+class ModerationService:
+    """GM-only use cases over :class:`EncounterService` and :class:`CombatService`."""
+
+    def __init__(
+        self,
+        db: Database,
+        encounters: EncounterService,
+        combat: CombatService,
+        *,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self._db = db
+        self._encounters = encounters
+        self._combat = combat
+        self._clock = clock
+
+    # -- the GM role ------------------------------------------------------------------------
+
+    async def set_gm_role(self, guild_id: int, actor: Actor, role_id: int | None) -> None:
+        """Make ``role_id`` the server's GM role (``None`` removes it). Manage Server only."""
+        if not actor.manages_guild:
+            raise NotAllowed("Only a member with Manage Server can choose the GM role.")
+        async with self._db.transaction() as conn:
+            await guild_settings.set_gm_role(conn, guild_id, role_id, self._clock())
+
+    async def gm_role(self, guild_id: int) -> int | None:
+        async with self._db.read() as conn:
+            return await guild_settings.gm_role(conn, guild_id)
+
+    # -- seat, pause -----------------------------------------------------------------------
+
+    async def transfer(self, channel_id: int, actor: Actor, member_id: int) -> Encounter:
+        """Hand the encounter's GM seat to ``member_id``. GM only."""
+
+        def step(current: Encounter) -> tuple[Any, dict[str, Any]]:
+            _ensure_gm(current, actor, "hand the encounter to someone else")
+            if current.row.gm_id == member_id:
+                raise Conflict(f"<@{member_id}> already runs this encounter.")
+            return current.state, {"from": current.row.gm_id, "to": member_id}
+
+        encounter, _ = await self._encounters.change(
+            channel_id, actor, "transfer", {"member": member_id}, step, gm_id=member_id
+        )
+        return encounter
+
+    async def set_paused(self, channel_id: int, actor: Actor, paused: bool) -> Encounter:
+        """Pause (players' commands are refused, reaction windows stop) or resume (a waiting
+        decision gets its whole reaction window again). GM only."""
+
+        def step(current: Encounter) -> tuple[Any, dict[str, Any]]:
+            _ensure_gm(current, actor, "pause or resume the encounter")
+            if current.row.paused == paused:
+                raise Conflict(
+                    "The encounter is already paused." if paused else "The encounter is not paused."
+                )
+            return current.state, {}
+
+        async def finish(conn: Connection, saved: EncounterRow) -> None:
+            if not paused and saved.pending_version is not None:
+                state = get_ruleset(saved.ruleset).load_state(saved.state_json)
+                window = timedelta(seconds=state.settings.reaction_window_s)
+                await repo.set_pending_deadline(
+                    conn, saved.id, saved.pending_version, self._clock() + window
+                )
+
+        command = "pause" if paused else "resume"
+        await self._encounters.change(
+            channel_id, actor, command, {}, step, finish=finish, paused=paused
+        )
+        return await self._encounters.live(channel_id)
+
+    # -- undo / redo -------------------------------------------------------------------------
+
+    async def undo(self, channel_id: int, actor: Actor) -> tuple[CombatResult, LogEntry]:
+        """Restore the state before the newest command that still stands. GM only. Raises
+        :class:`Conflict` when there is nothing left to undo."""
+        return await self._travel(channel_id, actor, undo=True)
+
+    async def redo(self, channel_id: int, actor: Actor) -> tuple[CombatResult, LogEntry]:
+        """Re-apply the command undone most recently (its recorded result, not a re-roll)."""
+        return await self._travel(channel_id, actor, undo=False)
+
+    async def _travel(
+        self, channel_id: int, actor: Actor, *, undo: bool
+    ) -> tuple[CombatResult, LogEntry]:
+        found: dict[str, Any] = {}
+
+        async def prepare(conn: Connection, current: Encounter) -> None:
+            _ensure_gm(current, actor, "undo or redo commands")
+            if undo:
+                entry = await repo.last_undoable(conn, current.id)
+                if entry is None:
+                    raise Conflict(NOTHING_TO_UNDO)
+                target = await repo.log_entry(conn, current.id, entry.version - 1)
+                assert target is not None, "every version has a log entry"
+                found["state"] = target.state
+            else:
+                entry = await repo.last_redoable(conn, current.id)
+                if entry is None:
+                    raise Conflict(NOTHING_TO_REDO)
+                found["state"] = entry.state
+            found["entry"], found["before"] = entry, current
+
+        def step(current: Encounter) -> tuple[Any, dict[str, Any]]:
+            entry: LogEntry = found["entry"]
+            state = current.rules.load_state(found["state"])
+            key = "undid" if undo else "redid"
+            return state, {key: entry.version, "command": entry.command}
+
+        async def finish(conn: Connection, saved: EncounterRow) -> None:
+            entry: LogEntry = found["entry"]
+            await repo.mark_undone(conn, saved.id, entry.version, saved.version if undo else None)
+
+        command = "undo" if undo else "redo"
+        encounter, _ = await self._encounters.change(
+            channel_id, actor, command, {}, step, prepare=prepare, finish=finish
+        )
+        entry = found["entry"]
+        old: Encounter = found["before"]
+        retired = (
+            old.row.prompt_message_id
+            if old.row.pending_version != encounter.row.pending_version
+            else None
+        )
+        verb = "Undid" if undo else "Redid"
+        hidden = encounter.state.settings.hide_npc_numbers
+        text = (
+            f"{verb} **{entry.command}**{option_text(entry, hidden=hidden)} by "
+            f"<@{entry.actor_id}> (version {entry.version})."
+        )
+        # Engine texts carry exact numbers: with NPC numbers hidden, only the GM's log has them.
+        lines = [] if hidden else outcome_lines(entry)
+        events = [Note(text=text), *(Note(text=line) for line in lines)]
+        result = CombatResult(
+            encounter=encounter,
+            events=list(events),
+            label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
+            decision=self._combat.decision(encounter),
+            resolved_prompt_id=retired,
+        )
+        return result, entry
+
+    # -- the log -----------------------------------------------------------------------------
+
+    async def log(self, channel_id: int, actor: Actor) -> tuple[Encounter, list[LogEntry]]:
+        """The live encounter and its whole log, oldest first. GM only."""
+        encounter = await self._encounters.require_gm(channel_id, actor, "export the log")
+        return encounter, await self._encounters.log(encounter.id)
+
+    # -- adjustments -------------------------------------------------------------------------
+
+    async def set_vitals(
+        self,
+        channel_id: int,
+        actor: Actor,
+        combatant: str,
+        health: str | None,
+        stamina: str | None,
+    ) -> CombatResult:
+        """``/gm hp``: each of ``health``/``stamina`` sets (``15``, ``2d6``) or changes (``-3``,
+        ``+1d4``) the value; dice are rolled here (with ``/roll``'s limits) and recorded in the
+        log's options. GM only."""
+        if health is None and stamina is None:
+            raise InvalidInput("Give `health`, `stamina` or both.")
+        amounts = {
+            name: parse_amount(text)
+            for name, text in (("health", health), ("stamina", stamina))
+            if text is not None
+        }
+        fields: dict[str, int] = {}
+        options: dict[str, Any] = {"combatant": combatant}
+        for name, amount in amounts.items():
+            fields[f"{name}_change" if amount.relative else name] = amount.value
+            options[name] = health if name == "health" else stamina
+            if amount.rolled:
+                options[f"{name}_rolled"] = amount.rolled
+
+        def make(current: Encounter) -> Command:
+            target = find_combatant(current.state, combatant)
+            return SetVitals(target=target.id, **fields)
+
+        return await self._combat.gm_command(
+            channel_id, actor, "hp", options, make, action="set Health and Stamina"
+        )
+
+    async def add_one_off(
+        self, channel_id: int, actor: Actor, name: str, stats: dict[str, Any]
+    ) -> CombatResult:
+        """``/gm add-npc`` with inline stats: one NPC named exactly ``name`` (a sheet made from
+        the stats given, defaults for the rest). GM only."""
+
+        def make(current: Encounter) -> Command:
+            data = {k: v for k, v in stats.items() if v is not None and k != "damage"}
+            data["name"] = name
+            if stats.get("damage") is not None:
+                data["weapons"] = [{"name": "Strike", "damage_dice": stats["damage"]}]
+            sheet = current.rules.parse_sheet(data)
+            return AddCombatant.model_validate({"name": name, "sheet": sheet, "is_npc": True})
+
+        options = {"name": name, **{k: v for k, v in stats.items() if v is not None}}
+        return await self._combat.gm_command(
+            channel_id, actor, "add_npc", options, make, action="add NPCs"
+        )
+
+
+def option_text(entry: LogEntry, *, hidden: bool = False) -> str:
+    """`` (target: Thug 1, with: Blast)`` for an entry's options (none for ``/gm hp`` while NPC
+    numbers are hidden; never the rolled dice)."""
+    if hidden and entry.command == "hp":
+        return ""
+    try:
+        options = json.loads(entry.options)
+    except ValueError:
+        return ""
+    if not isinstance(options, dict):
+        return ""
+    shown = [f"{k}: {v}" for k, v in options.items() if not k.endswith("_rolled")]
+    return f" ({', '.join(shown)[:300]})" if shown else ""
+
+
+def outcome_lines(entry: LogEntry, limit: int = 8) -> list[str]:
+    """What an entry did, as the engine described it (its events' texts), at most ``limit``
+    lines; for service commands, their recorded result."""
+    try:
+        result = json.loads(entry.result)
+    except ValueError:
+        return []
+    events = result.get("events") if isinstance(result, dict) else None
+    if isinstance(events, list):
+        lines = [str(e.get("text", "")) for e in events if isinstance(e, dict) and e.get("text")]
+    elif isinstance(result, dict) and result:
+        lines = [", ".join(f"{k}: {v}" for k, v in result.items())]
+    else:
+        lines = []
+    if len(lines) > limit:
+        lines = [*lines[: limit - 1], f"… and {len(lines) - limit + 1} more."]
+    return lines
+
+
+def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
+    if not encounter.is_gm(actor):
+        raise NotAllowed(not_gm_message(encounter, action))
