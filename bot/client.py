@@ -72,7 +72,12 @@ class CombatBot(commands.Bot):
         await self.add_cog(CharacterCog(self.services.sheets))
         await self.add_cog(NpcCog(self.services.sheets))
         await self.add_cog(
-            GmCog(self.services.encounters, self.services.sheets, self.services.combat)
+            GmCog(
+                self.services.encounters,
+                self.services.sheets,
+                self.services.combat,
+                self.services.moderation,
+            )
         )
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
         self.add_dynamic_items(*DYNAMIC_ITEMS)

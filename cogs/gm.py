@@ -1,29 +1,41 @@
-"""``/gm``: the GM's tools for the channel's encounter. Now: add NPCs from templates and
-refresh a combatant from its sheet; later issues add more subcommands here.
+"""``/gm``: the GM's tools for the channel's encounter — NPCs, Health and Stamina, conditions,
+dice, the turn order, undo and redo, the log, pause, settings, rests, the GM seat and role.
+
+Thin adapter: options → one service call → :func:`bot.ui.combat_flow.respond` (or a short
+reply). Every command is GM only and checked in the service, inside the write path, so a refusal
+is an ephemeral message and changes nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Command, React, ResolveSurrender
+from bot.engine import Command, React, RemoveCombatant, ResolveSurrender, Rest, SetCondition
+from bot.engine.commands import ChangeSettings, GrantDice, MoveInOrder, NextTurn, SkipTurn
 from bot.errors import RuleViolation
-from bot.services.combat import CombatService
+from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import NPC_BATCH_MAX, Encounter, EncounterService
+from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.ui import embeds
-from bot.ui.combat_flow import respond
+from bot.ui.combat_flow import refresh_tracker, respond
 from bot.ui.encounter_end import actor_of
+from bot.ui.log_files import log_files
 from cogs.character import Choices
 from cogs.encounter import channel_ids
 
 log = logging.getLogger(__name__)
+
+NONE = discord.AllowedMentions.none()
+Name = app_commands.Range[str, 1, 80]
+Amount = app_commands.Range[str, 1, 100]
 
 
 @app_commands.guild_only()
@@ -31,19 +43,41 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     """The ``/gm`` command group."""
 
     def __init__(
-        self, encounters: EncounterService, sheets: SheetService, combat: CombatService
+        self,
+        encounters: EncounterService,
+        sheets: SheetService,
+        combat: CombatService,
+        moderation: ModerationService,
     ) -> None:
         self.encounters = encounters
         self.sheets = sheets
         self.combat = combat
+        self.moderation = moderation
         super().__init__()
+
+    async def _gm(
+        self,
+        interaction: discord.Interaction[Any],
+        label: str,
+        options: dict[str, Any],
+        make: Callable[[Encounter], Command],
+        *,
+        action: str,
+        title: str,
+    ) -> None:
+        """One engine command given by the GM, shown like any combat result."""
+        _, channel_id = channel_ids(interaction)
+        result = await self.combat.gm_command(
+            channel_id, actor_of(interaction), label, options, make, action=action
+        )
+        await respond(interaction, dataclasses.replace(result, label=title))
+
+    # -- decisions and turns -----------------------------------------------------------------
 
     @app_commands.command(
         name="resolve", description="Resolve the waiting attack with no reaction (GM only)"
     )
     async def resolve(self, interaction: discord.Interaction[Any]) -> None:
-        _, channel_id = channel_ids(interaction)
-
         def make(current: Encounter) -> Command:
             pending = current.state.pending
             if pending is None:
@@ -52,31 +86,102 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 return ResolveSurrender(actor=pending.attacker, complete=False)
             return React(actor=pending.target, choice="none")
 
-        result = await self.combat.gm_command(
-            channel_id,
-            actor_of(interaction),
+        await self._gm(
+            interaction,
             "resolve",
             {},
             make,
             action="force a decision",
-        )
-        await respond(
-            interaction, dataclasses.replace(result, label="The GM resolves the waiting attack")
+            title="The GM resolves the waiting attack",
         )
 
-    @app_commands.command(name="add-npc", description="Add NPCs from a template (GM only)")
+    @app_commands.command(name="next", description="End the current turn; the next one starts")
+    async def next_turn(self, interaction: discord.Interaction[Any]) -> None:
+        await self._gm(
+            interaction,
+            "next",
+            {},
+            lambda current: NextTurn(),
+            action="move the fight on",
+            title="The GM moves on to the next turn",
+        )
+
+    @app_commands.command(name="skip", description="Skip a combatant's turn (now or their next)")
+    @app_commands.describe(combatant="The combatant's exact name")
+    async def skip(self, interaction: discord.Interaction[Any], combatant: Name) -> None:
+        await self._gm(
+            interaction,
+            "skip",
+            {"combatant": combatant},
+            lambda current: SkipTurn(target=find_combatant(current.state, combatant).id),
+            action="skip turns",
+            title=f"The GM skips {combatant}'s turn",
+        )
+
+    @app_commands.command(name="order", description="Move a combatant in the initiative order")
+    @app_commands.describe(combatant="The combatant's exact name", position="1 = first")
+    async def order(
+        self,
+        interaction: discord.Interaction[Any],
+        combatant: Name,
+        position: app_commands.Range[int, 1, 100],
+    ) -> None:
+        await self._gm(
+            interaction,
+            "order",
+            {"combatant": combatant, "position": position},
+            lambda current: MoveInOrder(
+                target=find_combatant(current.state, combatant).id, position=position
+            ),
+            action="change the initiative order",
+            title=f"The GM moves {combatant} to place {position}",
+        )
+
+    # -- combatants ----------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="add-npc", description="Add NPCs from a template, or one NPC with its stats (GM only)"
+    )
     @app_commands.describe(
         template="The NPC template's exact name",
         count="How many (1-25); they are numbered: Thug 1, Thug 2, …",
+        name="Without a template: the one-off NPC's exact name",
+        health="One-off NPC: Health",
+        stamina="One-off NPC: Stamina",
+        speed="One-off NPC: Speed (actions per round)",
+        agility="One-off NPC: Agility",
+        strength="One-off NPC: Strength",
+        damage="One-off NPC: damage dice of its Strike weapon",
     )
     async def add_npc(
         self,
         interaction: discord.Interaction[Any],
-        template: str,
+        template: Name | None = None,
         count: app_commands.Range[int, 1, NPC_BATCH_MAX] = 1,
+        name: Name | None = None,
+        health: app_commands.Range[int, 1, 10_000] | None = None,
+        stamina: app_commands.Range[int, 1, 10_000] | None = None,
+        speed: app_commands.Range[int, 1, 20] | None = None,
+        agility: app_commands.Range[int, 0, 100] | None = None,
+        strength: app_commands.Range[int, 0, 100] | None = None,
+        damage: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
         guild_id, channel_id = channel_ids(interaction)
         actor = actor_of(interaction)
+        if template is None:
+            if name is None:
+                raise RuleViolation("Name a `template`, or give a one-off NPC's `name` and stats.")
+            stats = {
+                "health": health,
+                "stamina": stamina,
+                "speed": speed,
+                "agility": agility,
+                "strength": strength,
+                "damage": damage,
+            }
+            result = await self.moderation.add_one_off(channel_id, actor, name, stats)
+            await respond(interaction, dataclasses.replace(result, label=f"The GM adds {name}"))
+            return
         await self.encounters.require_gm(channel_id, actor, "add NPCs")
         sheet = await self.sheets.template(guild_id, template)
         encounter, names = await self.encounters.add_npcs(
@@ -84,10 +189,9 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         )
         listed = ", ".join(f"**{n}**" for n in names)
         await interaction.response.send_message(
-            f"Added {listed}."[:2000],
-            embed=embeds.tracker(encounter),
-            allowed_mentions=discord.AllowedMentions.none(),
+            f"Added {listed}."[:2000], embed=embeds.tracker(encounter), allowed_mentions=NONE
         )
+        await refresh_tracker(interaction.client, channel_id)
 
     @add_npc.autocomplete("template")
     async def template_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -107,15 +211,27 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             return []
         return [app_commands.Choice(name=n, value=n) for n in names]
 
+    @app_commands.command(name="remove", description="Remove a combatant from the encounter")
+    @app_commands.describe(combatant="The combatant's exact name")
+    async def remove(self, interaction: discord.Interaction[Any], combatant: Name) -> None:
+        await self._gm(
+            interaction,
+            "remove",
+            {"combatant": combatant},
+            lambda current: RemoveCombatant(combatant=find_combatant(current.state, combatant).id),
+            action="remove combatants",
+            title=f"The GM removes {combatant}",
+        )
+
     @app_commands.command(name="refresh", description="Update a combatant from its sheet (GM only)")
     @app_commands.describe(combatant="The combatant's name in this encounter")
-    async def refresh(self, interaction: discord.Interaction[Any], combatant: str) -> None:
+    async def refresh(self, interaction: discord.Interaction[Any], combatant: Name) -> None:
         guild_id, channel_id = channel_ids(interaction)
         actor = actor_of(interaction)
         encounter = await self.encounters.require_gm(
             channel_id, actor, "refresh a combatant from its sheet"
         )
-        fighter = encounter.state.find(combatant)
+        fighter = find_combatant(encounter.state, combatant)
         source = await self.sheets.source_of(
             guild_id,
             is_npc=fighter.is_npc,
@@ -130,16 +246,279 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             ephemeral=True,
         )
 
+    @app_commands.command(name="hp", description="Set or change Health and Stamina")
+    @app_commands.describe(
+        combatant="The combatant's exact name",
+        health="15 sets, -3 or +5 changes; dice too: 2d6, -1d8",
+        stamina="15 sets, -3 or +5 changes; dice too: 2d6, -1d8",
+    )
+    async def hp(
+        self,
+        interaction: discord.Interaction[Any],
+        combatant: Name,
+        health: Amount | None = None,
+        stamina: Amount | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        result = await self.moderation.set_vitals(
+            channel_id, actor_of(interaction), combatant, health, stamina
+        )
+        await respond(interaction, dataclasses.replace(result, label=f"The GM adjusts {combatant}"))
+
+    @app_commands.command(name="condition", description="Put a condition on or take it off")
+    @app_commands.describe(
+        combatant="The combatant's exact name",
+        action="Add or remove",
+        name="A condition of this ruleset",
+        limb="For Disabled limb: which limb",
+    )
+    @app_commands.choices(
+        action=[
+            app_commands.Choice(name="add", value="add"),
+            app_commands.Choice(name="remove", value="remove"),
+        ]
+    )
+    async def condition(
+        self,
+        interaction: discord.Interaction[Any],
+        combatant: Name,
+        action: app_commands.Choice[str],
+        name: Name,
+        limb: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        present = action.value == "add"
+        await self._gm(
+            interaction,
+            "condition",
+            {"combatant": combatant, "action": action.value, "name": name, "limb": limb},
+            lambda current: SetCondition(
+                target=find_combatant(current.state, combatant).id,
+                condition=name,
+                present=present,
+                limb=limb,
+            ),
+            action="change conditions",
+            title=f"The GM {'gives' if present else 'removes'} {name} "
+            f"{'to' if present else 'from'} {combatant}",
+        )
+
+    @condition.autocomplete("name")
+    async def condition_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._gm_encounter(interaction)
+        if encounter is None:
+            return []
+        folded = current.casefold()
+        names = [n for n in encounter.rules.conditions() if folded in n.casefold()]
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    @app_commands.command(name="advantage", description="Grant (or take) dice on a next roll")
+    @app_commands.describe(
+        combatant="The combatant's exact name",
+        dice="Advantage dice; negative for Disadvantage; 0 removes all the GM gave or took",
+        until="The next roll only (default), or every roll until removed",
+    )
+    @app_commands.choices(
+        until=[
+            app_commands.Choice(name="the next roll", value="next"),
+            app_commands.Choice(name="removed", value="removed"),
+        ]
+    )
+    async def advantage(
+        self,
+        interaction: discord.Interaction[Any],
+        combatant: Name,
+        dice: app_commands.Range[int, -10, 10],
+        until: app_commands.Choice[str] | None = None,
+    ) -> None:
+        lasting = until is not None and until.value == "removed"
+        await self._gm(
+            interaction,
+            "advantage",
+            {"combatant": combatant, "dice": dice, "until": "removed" if lasting else "next"},
+            lambda current: GrantDice(
+                target=find_combatant(current.state, combatant).id,
+                dice=dice,
+                until_removed=lasting,
+            ),
+            action="grant or take dice",
+            title=f"The GM adjusts {combatant}'s dice",
+        )
+
+    @skip.autocomplete("combatant")
+    @order.autocomplete("combatant")
+    @remove.autocomplete("combatant")
     @refresh.autocomplete("combatant")
+    @hp.autocomplete("combatant")
+    @condition.autocomplete("combatant")
+    @advantage.autocomplete("combatant")
     async def combatant_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
-        if interaction.channel_id is None:
-            return []
-        try:
-            encounter = await self.encounters.live(interaction.channel_id)
-        except Exception:
-            return []
-        if not encounter.is_gm(actor_of(interaction)):
+        encounter = await self._gm_encounter(interaction)
+        if encounter is None:
             return []
         folded = current.strip().casefold()
         names = [c.name for c in encounter.state.combatants if folded in c.name.casefold()]
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    async def _gm_encounter(self, interaction: discord.Interaction[Any]) -> Encounter | None:
+        """The live encounter if the member is its GM (autocomplete shows GMs only)."""
+        if interaction.channel_id is None:
+            return None
+        try:
+            encounter = await self.encounters.live(interaction.channel_id)
+        except Exception:
+            return None
+        return encounter if encounter.is_gm(actor_of(interaction)) else None
+
+    # -- undo, log, pause ----------------------------------------------------------------------
+
+    @app_commands.command(name="undo", description="Take back the last command (GM only)")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        _, channel_id = channel_ids(interaction)
+        result, _ = await self.moderation.undo(channel_id, actor_of(interaction))
+        await respond(interaction, result)
+
+    @app_commands.command(name="redo", description="Re-apply the last undone command (GM only)")
+    async def redo(self, interaction: discord.Interaction[Any]) -> None:
+        _, channel_id = channel_ids(interaction)
+        result, _ = await self.moderation.redo(channel_id, actor_of(interaction))
+        await respond(interaction, result)
+
+    @app_commands.command(name="log", description="The encounter's full log as files (GM only)")
+    async def log(self, interaction: discord.Interaction[Any]) -> None:
+        _, channel_id = channel_ids(interaction)
+        encounter, entries = await self.moderation.log(channel_id, actor_of(interaction))
+        await interaction.response.send_message(
+            f"The log of **{encounter.row.name}**: {len(entries)} entries, Markdown and JSON.",
+            files=log_files(encounter, entries),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="pause", description="Pause: players' commands wait (GM only)")
+    async def pause(self, interaction: discord.Interaction[Any]) -> None:
+        await self._set_paused(interaction, True)
+
+    @app_commands.command(name="resume", description="Resume a paused encounter (GM only)")
+    async def resume(self, interaction: discord.Interaction[Any]) -> None:
+        await self._set_paused(interaction, False)
+
+    async def _set_paused(self, interaction: discord.Interaction[Any], paused: bool) -> None:
+        _, channel_id = channel_ids(interaction)
+        encounter = await self.moderation.set_paused(channel_id, actor_of(interaction), paused)
+        text = (
+            f"⏸️ The GM has paused **{encounter.row.name}**. Players' commands wait for "
+            "`/gm resume`; reaction windows stop running."
+            if paused
+            else f"▶️ The GM resumes **{encounter.row.name}**."
+            + (" A waiting reaction has its whole window again." if encounter.state.pending else "")
+        )
+        await interaction.response.send_message(text, allowed_mentions=NONE)
+
+    # -- settings, rest, seat, role ------------------------------------------------------------
+
+    @app_commands.command(name="settings", description="Show or change the encounter's settings")
+    @app_commands.describe(
+        initiative="How initiative is decided when the fight begins",
+        reaction_window="Seconds a player has to react before the attack resolves (5-86400)",
+        npcs_react="NPC targets wait for the GM's reaction choice",
+        hide_npc_numbers="Players see NPCs as Unhurt/Hurt/Bloodied, not exact numbers",
+    )
+    @app_commands.choices(
+        initiative=[
+            app_commands.Choice(name="By Agility", value="agility"),
+            app_commands.Choice(name="Roll Agility dice", value="roll"),
+        ]
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        initiative: app_commands.Choice[str] | None = None,
+        reaction_window: app_commands.Range[int, 5, 86_400] | None = None,
+        npcs_react: bool | None = None,
+        hide_npc_numbers: bool | None = None,
+    ) -> None:
+        changes: dict[str, Any] = {
+            "initiative_mode": initiative.value if initiative else None,
+            "reaction_window_s": reaction_window,
+            "npcs_react": npcs_react,
+            "hide_npc_numbers": hide_npc_numbers,
+        }
+        changes = {k: v for k, v in changes.items() if v is not None}
+        if not changes:
+            _, channel_id = channel_ids(interaction)
+            encounter = await self.encounters.require_gm(
+                channel_id, actor_of(interaction), "see the settings"
+            )
+            await interaction.response.send_message(
+                settings_text(encounter), ephemeral=True, allowed_mentions=NONE
+            )
+            return
+        await self._gm(
+            interaction,
+            "settings",
+            changes,
+            lambda current: ChangeSettings.model_validate(changes),
+            action="change the settings",
+            title="The GM changes the settings",
+        )
+
+    @app_commands.command(name="rest", description="The party rests (outside a fight)")
+    @app_commands.describe(kind="Short (1 hour, twice a day) or long (8 hours, once a day)")
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="short", value="short"),
+            app_commands.Choice(name="long", value="long"),
+        ]
+    )
+    async def rest(
+        self, interaction: discord.Interaction[Any], kind: app_commands.Choice[str]
+    ) -> None:
+        await self._gm(
+            interaction,
+            "rest",
+            {"kind": kind.value},
+            lambda current: Rest(rest="short" if kind.value == "short" else "long"),
+            action="call a rest",
+            title=f"The party takes a {kind.value} rest",
+        )
+
+    @app_commands.command(name="transfer", description="Hand this encounter to another member")
+    @app_commands.describe(member="The new GM")
+    async def transfer(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        _, channel_id = channel_ids(interaction)
+        encounter = await self.moderation.transfer(channel_id, actor_of(interaction), member.id)
+        await interaction.response.send_message(
+            f"<@{interaction.user.id}> hands **{encounter.row.name}** to <@{member.id}>, "
+            "who is now its GM.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(member.id)]),
+        )
+
+    @app_commands.command(name="role", description="Set the server's GM role (Manage Server)")
+    @app_commands.describe(
+        role="Members with this role are GMs of every encounter; leave out to clear"
+    )
+    async def role(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        if interaction.guild_id is None:
+            raise RuleViolation("The GM role is a server setting.")
+        await self.moderation.set_gm_role(
+            interaction.guild_id, actor_of(interaction), role.id if role else None
+        )
+        text = (
+            f"Members with <@&{role.id}> are now GMs of every encounter in this server."
+            if role
+            else "This server no longer has a GM role."
+        )
+        await interaction.response.send_message(text, allowed_mentions=NONE)
+
+
+def settings_text(encounter: Encounter) -> str:
+    s = encounter.state.settings
+    return (
+        f"**{encounter.row.name}** settings:\n"
+        f"- initiative: {encounter.state.initiative_mode}\n"
+        f"- reaction window: {s.reaction_window_s} s\n"
+        f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
+        f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
+        f"- paused: {'yes' if encounter.row.paused else 'no'}"
+    )

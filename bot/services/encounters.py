@@ -431,7 +431,7 @@ def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
 
 
 def not_gm_message(encounter: Encounter, action: str) -> str:
-    """"Only the GM can …", naming who the GMs of ``encounter`` are."""
+    """The refusal "Only the GM can …", naming who the GMs of ``encounter`` are."""
     role = f", a member with <@&{encounter.row.gm_role_id}>" if encounter.row.gm_role_id else ""
     return (
         f"Only the GM can {action}: <@{encounter.row.gm_id}>{role} or a member with "

@@ -12,7 +12,7 @@ from datetime import datetime
 import discord
 
 from bot.engine import Event
-from bot.engine.events import AttackResolved, Recovered, StaminaSpent, TurnStarted
+from bot.engine.events import AttackResolved, Recovered, StaminaSpent, TurnStarted, VitalsSet
 from bot.engine.state import Combatant, EncounterState
 from bot.services.combat import CombatResult, Decision
 from bot.ui.embeds import fit_lines
@@ -98,6 +98,9 @@ def event_lines(events: list[Event], state: EncounterState, *, for_gm: bool) -> 
             )
         elif isinstance(event, Recovered) and hidden:
             lines.append(f"{names.get(event.combatant or '', '?')} recovers ({event.source}).")
+        elif isinstance(event, VitalsSet) and hidden:
+            who = next(c for c in state.combatants if c.id == event.combatant)
+            lines.append(f"The GM adjusts {who.name}, who looks **{descriptor(who)}**.")
         else:
             lines.append(event.text)
     return lines

@@ -1,0 +1,118 @@
+"""``/gm log``: the encounter's whole log as a Markdown file (to read) and a JSON file (to keep or
+process), built from the stored log entries. Only the GM receives them, so numbers are exact."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import Any
+
+import discord
+
+from bot.services.encounters import Encounter
+from bot.store.encounters import LogEntry
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def log_document(encounter: Encounter, entries: list[LogEntry]) -> dict[str, Any]:
+    """Everything the JSON file holds: the encounter, every entry (who, what, options, the
+    engine's commands and events with every die, the version, when, undo marks) and the state
+    now."""
+    return {
+        "encounter": {
+            "id": encounter.id,
+            "name": encounter.row.name,
+            "ruleset": encounter.row.ruleset,
+            "gm_id": str(encounter.row.gm_id),
+            "version": encounter.version,
+            "paused": encounter.row.paused,
+        },
+        "entries": [
+            {
+                "version": e.version,
+                "at": e.created_at.isoformat(),
+                "actor_id": str(e.actor_id),
+                "command": e.command,
+                "options": _loads(e.options),
+                "result": _loads(e.result),
+                "undone_by": e.undone_by,
+                "redo_cleared_by": e.redo_cleared_by,
+            }
+            for e in entries
+        ],
+        "state": json.loads(encounter.row.state_json),
+    }
+
+
+def _dice(value: Any) -> list[str]:
+    """Every rolled pool inside an event (``Roll`` dumps: ``purpose``, ``dice``, ``total``)."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        if isinstance(value.get("dice"), list) and "total" in value:
+            faces = ", ".join(str(d) for d in value["dice"])
+            modifier = int(value.get("modifier") or 0)
+            plus = f" {modifier:+d}" if modifier else ""
+            found.append(f"{value.get('purpose', 'roll')}: [{faces}]{plus} = {value['total']}")
+        else:
+            for inner in value.values():
+                found.extend(_dice(inner))
+    elif isinstance(value, list):
+        for inner in value:
+            found.extend(_dice(inner))
+    return found
+
+
+def log_markdown(encounter: Encounter, entries: list[LogEntry]) -> str:
+    """The log as Markdown: one section per version, with options, what happened and the dice."""
+    lines = [
+        f"# {encounter.row.name} — encounter log",
+        "",
+        f"Ruleset: {encounter.rules.title}. Version now: {encounter.version}. "
+        f"GM: <@{encounter.row.gm_id}>." + (" **Paused.**" if encounter.row.paused else ""),
+        "",
+    ]
+    for e in entries:
+        mark = ""
+        if e.undone_by is not None:
+            mark = f" — *undone by version {e.undone_by}*"
+        elif e.redo_cleared_by is not None:
+            mark = f" — *redo cleared by version {e.redo_cleared_by}*"
+        when = e.created_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+        lines.append(f"## Version {e.version}: {e.command}{mark}")
+        lines.append(f"{when} · by <@{e.actor_id}>")
+        options = _loads(e.options)
+        if isinstance(options, dict) and options:
+            shown = ", ".join(f"{k}: `{v}`" for k, v in options.items())
+            lines.append(f"Options: {shown}")
+        result = _loads(e.result)
+        events = result.get("events") if isinstance(result, dict) else None
+        if isinstance(events, list):
+            for event in events:
+                if isinstance(event, dict):
+                    lines.append(f"- {event.get('text', event.get('kind', ''))}")
+                    lines.extend(f"  - 🎲 {roll}" for roll in _dice(event))
+        elif isinstance(result, dict) and result:
+            lines.append("- " + ", ".join(f"{k}: {v}" for k, v in result.items()))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def log_files(encounter: Encounter, entries: list[LogEntry]) -> list[discord.File]:
+    """The Markdown and JSON files for one encounter's log."""
+    stem = _UNSAFE.sub("-", encounter.row.name).strip("-")[:40] or "encounter"
+    stem = f"{stem}-{encounter.id}-log"
+    markdown = log_markdown(encounter, entries).encode()
+    document = json.dumps(log_document(encounter, entries), indent=1, ensure_ascii=False).encode()
+    return [
+        discord.File(io.BytesIO(markdown), filename=f"{stem}.md"),
+        discord.File(io.BytesIO(document), filename=f"{stem}.json"),
+    ]
