@@ -15,6 +15,7 @@ import json
 import logging
 import random
 import re
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -39,6 +40,7 @@ from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
+STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 NPC_BATCH_MAX = 25
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
@@ -110,6 +112,7 @@ class EncounterService:
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**63))
         self._rollers = rollers
         self._locks: dict[int, asyncio.Lock] = {}
+        self._states: OrderedDict[int, tuple[int, EncounterState]] = OrderedDict()
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -117,9 +120,23 @@ class EncounterService:
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
 
-    @staticmethod
-    def _load(row: EncounterRow) -> Encounter:
-        return Encounter(row=row, state=get_ruleset(row.ruleset).load_state(row.state_json))
+    def _load(self, row: EncounterRow) -> Encounter:
+        """The row with its state parsed — or taken from the cache when this exact version was
+        parsed or produced here before (a version's state never changes, and states are never
+        mutated: the engine returns new ones)."""
+        cached = self._states.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            self._states.move_to_end(row.id)
+            return Encounter(row=row, state=cached[1])
+        state = get_ruleset(row.ruleset).load_state(row.state_json)
+        self._remember(row, state)
+        return Encounter(row=row, state=state)
+
+    def _remember(self, row: EncounterRow, state: EncounterState) -> None:
+        self._states[row.id] = (row.version, state)
+        self._states.move_to_end(row.id)
+        while len(self._states) > STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
 
     async def start(
         self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str, name: str | None
@@ -302,6 +319,7 @@ class EncounterService:
                 await repo.clear_redo(conn, row.id, saved.version)
             if finish is not None:
                 await finish(conn, saved)
+        self._remember(saved, new_state)
         return Encounter(row=saved, state=new_state), result
 
     # --- combatants from sheets (issue 4) -------------------------------------------------

@@ -2,14 +2,20 @@
 
 One :class:`Database` owns one aiosqlite connection. Every statement runs while holding the
 database's lock: two tasks sharing a connection without it would commit each other's half-done
-work (GUIDE §5). Writes happen inside :meth:`Database.transaction` (``BEGIN IMMEDIATE`` …
-``COMMIT``, rolled back on any exception); reads inside :meth:`Database.read`, which fetches all
-rows so no cursor pins an old WAL snapshot.
+work (GUIDE §5). Writes happen inside :meth:`Database.transaction`; reads inside
+:meth:`Database.read`, which fetches all rows so no cursor pins an old WAL snapshot.
+
+Group commit: writers that queue up behind each other share one SQLite transaction, each inside
+its own ``SAVEPOINT`` (so one writer's failure rolls back only its own work), and one ``COMMIT``
+— one fsync — covers them all. Each writer's ``transaction()`` returns only after that COMMIT,
+so nothing is acknowledged before it is durable. Reads use a second connection, which in WAL
+mode sees only committed data and never waits for the writer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import sqlite3
@@ -59,27 +65,23 @@ class Connection:
         self._raw = raw
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; return the number of rows it changed."""
-        cursor = await self._raw.execute(sql, params)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
+        """Run one statement; return the number of rows it changed. One round trip to the
+        database thread (the connection is used by one task at a time, so the change counter
+        read before and after belongs to this statement)."""
+        before = self._raw.total_changes
+        await self._raw.execute_fetchall(sql, params)
+        return self._raw.total_changes - before
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT; return the new row's id."""
-        cursor = await self._raw.execute(sql, params)
-        row_id = cursor.lastrowid
-        await cursor.close()
-        if row_id is None:
+        row = await self._raw.execute_insert(sql, params)
+        if row is None or row[0] is None:
             raise RuntimeError("INSERT did not produce a row id")
-        return row_id
+        return int(row[0])
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        """Run a query and return every row (the cursor is closed before returning)."""
-        cursor = await self._raw.execute(sql, params)
-        rows = await cursor.fetchall()
-        await cursor.close()
-        return list(rows)
+        """Run a query and return every row (no cursor stays open)."""
+        return list(await self._raw.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
         """Run a query and return its first row, or ``None``."""
@@ -94,49 +96,109 @@ class Database:
     must survive a power cut, not just a process crash.
     """
 
-    def __init__(self, raw: aiosqlite.Connection, path: Path) -> None:
+    def __init__(
+        self,
+        raw: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        path: Path,
+        *,
+        max_group: int = 8,
+    ) -> None:
         self._raw = raw
         self._conn = Connection(raw)
+        self._reader = reader
+        self._reader_conn = Connection(reader)
+        self._reader_lock = asyncio.Lock()
         self._lock = asyncio.Lock()
         self.path = path
+        self.max_group = max_group
+        self._group: asyncio.Future[None] | None = None
+        self._group_size = 0
+        self._writers_waiting = 0
 
     @classmethod
     async def open(cls, path: Path) -> Database:
         """Open (creating the file and its folder if needed) and configure the database."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        raw = await aiosqlite.connect(path, isolation_level=None)
-        raw.row_factory = aiosqlite.Row
-        for pragma in (
-            "PRAGMA journal_mode = WAL",
-            "PRAGMA foreign_keys = ON",
-            "PRAGMA synchronous = FULL",
-            "PRAGMA busy_timeout = 5000",
-        ):
-            cursor = await raw.execute(pragma)
-            await cursor.close()
-        return cls(raw, path)
+        connections = []
+        for _ in range(2):  # the writer, then the reader
+            raw = await aiosqlite.connect(path, isolation_level=None)
+            raw.row_factory = aiosqlite.Row
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA synchronous = FULL",
+                "PRAGMA busy_timeout = 5000",
+                "PRAGMA wal_autocheckpoint = 10000",
+            ):
+                cursor = await raw.execute(pragma)
+                await cursor.close()
+            connections.append(raw)
+        return cls(connections[0], connections[1], path)
 
     async def close(self) -> None:
         async with self._lock:
+            await self._commit_group()
             await self._raw.close()
+        async with self._reader_lock:
+            await self._reader.close()
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group (if any) and tell its writers; on failure roll it back and
+        hand every writer the error."""
+        group, self._group, self._group_size = self._group, None, 0
+        if group is None:
+            return
+        try:
+            await self._conn.execute("COMMIT")
+        except BaseException as error:
+            with contextlib.suppress(Exception):
+                await self._conn.execute("ROLLBACK")
+            group.set_exception(error)
+            group.exception()  # retrieved here; each writer re-raises it
+            if not isinstance(error, Exception):
+                raise
+            return
+        group.set_result(None)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception rolls everything back and re-raises."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+        """One writer's unit of work: all of it is committed, or (on any exception, which is
+        re-raised) none of it. Returns only once the work is durable (see group commit above).
+        Raises the COMMIT's error if the group could not be committed."""
+        self._writers_waiting += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self._writers_waiting -= 1
+        try:
+            if self._group is None:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                self._group = asyncio.get_running_loop().create_future()
+            group = self._group
+            self._group_size += 1
+            # Savepoints of successful writers are left open (COMMIT ends them all), which
+            # saves a round trip per writer; ROLLBACK TO names the newest one, this writer's.
+            await self._conn.execute("SAVEPOINT writer")
             try:
                 yield self._conn
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._conn.execute("ROLLBACK TO writer")
+                await self._conn.execute("RELEASE writer")
                 raise
-            await self._conn.execute("COMMIT")
+        finally:
+            if self._group is not None and (
+                self._writers_waiting == 0 or self._group_size >= self.max_group
+            ):
+                await self._commit_group()
+            self._lock.release()
+        await asyncio.shield(group)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
-        """Exclusive use of the connection for reads outside any open transaction."""
-        async with self._lock:
-            yield self._conn
+        """The reader connection, for reads of committed data only (never blocks writers)."""
+        async with self._reader_lock:
+            yield self._reader_conn
 
     async def schema_version(self) -> int:
         """The number of the last migration applied (``PRAGMA user_version``)."""
@@ -163,6 +225,9 @@ class Database:
                 await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
             log.info("applied migration %s", migration.name)
             applied.append(migration.version)
+        if applied:
+            async with self._reader_lock:  # let the reader load the new schema
+                await self._reader_conn.fetch_all("SELECT count(*) FROM sqlite_master")
         return applied
 
 
