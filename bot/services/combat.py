@@ -113,6 +113,11 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
     mine = [c for c in state.combatants if c.controller_id == actor.user_id]
     if len(mine) == 1:
         return mine[0]
+    if mine and current is not None:
+        raise RuleViolation(
+            f"It is **{current.name}**'s turn, not yours. To act off-turn, say which of your "
+            "combatants acts with the `as` option."
+        )
     if not mine:
         if encounter.is_gm(actor):
             raise InvalidInput("Say which combatant acts with the `as` option.")
@@ -355,21 +360,13 @@ class CombatService:
                 raise NotAllowed(
                     f"The waiting attack is on **{target.name}**, who is not yours to move."
                 )
-            for option in current.rules.reaction_options(current.state, target.id):
-                if option.choice == choice and (
-                    maneuver is None
-                    or (option.maneuver or "").casefold() == maneuver.strip().casefold()
-                ):
-                    if maneuver is None and option.maneuver is not None:
-                        continue
-                    return _decision_command(target, option)
-            raise RuleViolation(
-                f"**{target.name}** cannot {'Evade' if choice == 'evade' else 'Block'}"
-                f"{f' with {maneuver}' if maneuver else ''} right now (no actions left, "
-                "unaware of the attack, or not a maneuver on the sheet)."
-            )
+            acting.append(target)
+            # The engine decides, and says exactly why a reaction is impossible.
+            return React(actor=target.id, choice=choice, maneuver=maneuver)
 
-        return await self._run(channel_id, actor, "react", {"choice": choice}, build)
+        acting: list[Combatant] = []
+        result = await self._run(channel_id, actor, "react", {"choice": choice}, build)
+        return dataclasses.replace(result, acting=acting[-1])
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The reaction window ran out: decide with no reaction (a surrender's attacker stops).

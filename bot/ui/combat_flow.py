@@ -56,16 +56,15 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
     """Answer a slash command with the result (and reaction buttons if a decision now waits)."""
     new_decision = _is_new_decision(result)
     view = _view(result) if new_decision else None
-    await interaction.response.send_message(
+    callback = await interaction.response.send_message(
         _content(result, new_decision=new_decision),
         embed=result_embed(result),
         view=view or discord.utils.MISSING,
         allowed_mentions=MENTION_USERS,
     )
-    if new_decision and result.decision is not None:
-        message = await interaction.original_response()
+    if new_decision and result.decision is not None and callback.message_id is not None:
         await _service(interaction.client).set_prompt_message(
-            result.encounter.id, result.decision.pending_version, message.id
+            result.encounter.id, result.decision.pending_version, callback.message_id
         )
     await _gm_details(interaction, result)
     await _retire_prompt(interaction.client, result)
