@@ -10,9 +10,17 @@ from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
 
 
+async def answered(record: InteractionRecord) -> InteractionRecord:
+    """Wait for the reply — past a "thinking…" defer, for its first followup."""
+    await record.response()
+    if record.deferred:
+        await record.followup(0)
+    return record
+
+
 async def ok(record: InteractionRecord) -> InteractionRecord:
     """Wait for the reply and insist it was not a refusal."""
-    await record.response()
+    await answered(record)
     assert not record.ephemeral, record.response_data
     return record
 
@@ -40,10 +48,10 @@ async def set_up_fight(
     General Bearington."""
     gm, player = table.moderator, table.player
     await ok(await slash(h, gm, "encounter start", name="Firewood"))
-    await slash(h, gm, "npc import", example="thug")
+    await answered(await slash(h, gm, "npc import", example="thug"))
     await ok(await slash(h, gm, "gm add-npc", template="Thug", count=thugs))
     for example in ("willow", "general-bearington"):
-        await (await slash(h, player, "character import", example=example)).response()
+        await answered(await slash(h, player, "character import", example=example))
     await ok(await slash(h, player, "encounter join", character="Willow"))
     await ok(await slash(h, player, "encounter join", character="General Bearington"))
     if begin:

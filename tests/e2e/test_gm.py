@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import button, ok, press, refused, slash
+from tests.e2e.combat_helpers import answered, button, ok, press, refused, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -33,12 +33,12 @@ async def gm_fight(h: DiscordHarness, table: Table, *, begin: bool = True) -> No
     """The plain GM (no server permissions) runs a Thug; the player brings Willow and the other
     player General Bearington."""
     await ok(await slash(h, table.gm, "encounter start", name="Matrix"))
-    await (await slash(h, table.moderator, "npc import", example="thug")).response()
+    await answered(await slash(h, table.moderator, "npc import", example="thug"))
     await ok(await slash(h, table.gm, "gm add-npc", template="Thug", count=1))
-    await (await slash(h, table.player, "character import", example="willow")).response()
-    await (
+    await answered(await slash(h, table.player, "character import", example="willow"))
+    await answered(
         await slash(h, table.other_player, "character import", example="general-bearington")
-    ).response()
+    )
     await ok(await slash(h, table.player, "encounter join", character="Willow"))
     await ok(await slash(h, table.other_player, "encounter join", character="General Bearington"))
     if begin:

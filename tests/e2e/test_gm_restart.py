@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.e2e.combat_helpers import ok, slash
+from tests.e2e.combat_helpers import answered, ok, slash
 from tests.e2e.conftest import BotProcess, Table
 from tests.harness.server import DiscordHarness
 
@@ -32,7 +32,7 @@ async def test_undo_and_redo_after_sigkill(
     await bot_process.start()
     gm = table.moderator
     await ok(await slash(h, gm, "encounter start", name="Across restarts"))
-    await (await slash(h, gm, "npc import", example="thug")).response()
+    await answered(await slash(h, gm, "npc import", example="thug"))
     await ok(await slash(h, gm, "gm add-npc", template="Thug", count=2))
     await ok(await slash(h, gm, "encounter begin"))
     await ok(await slash(h, gm, "gm hp", combatant="Thug 1", health="-3"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, press, slash
+from tests.e2e.combat_helpers import answered, ok, press, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
@@ -50,20 +50,13 @@ async def test_combat_in_action(
     # The cast: the player's Willow and her bear; the GM's three thugs, who react to attacks.
     await t.gm("encounter start", name="Firewood")
     for example in ("willow", "general-bearington"):
-        await (await slash(h, player, "character import", example=example)).response()
+        await answered(await slash(h, player, "character import", example=example))
     await t.player("encounter join", character="Willow")
     await t.player("encounter join", character="General Bearington")
-    await (await slash(h, gm, "npc import", example="thug")).response()
+    await answered(await slash(h, gm, "npc import", example="thug"))
     await t.gm("gm add-npc", template="Thug", count=3)
 
-    def npcs_react(current):  # TEMP until /gm settings
-        st = current.state.model_copy(deep=True)
-        st.settings.npcs_react = True
-        return st, {}
-
-    from bot.services.encounters import Actor
-
-    await scripted_bot.services.encounters.change(h.channel.id, Actor(1, True), "x", {}, npcs_react)
+    await t.gm("gm settings", npcs_react=True)
 
     # Initiative by Agility: Willow and the bear (12) before the thugs (10); ties roll 2d6.
     dice.load([2, 3, 5, 5, 6, 6, 1, 1, 3, 3])
