@@ -3,7 +3,8 @@
 Two layers:
 
 * :class:`ApiSchema` validates a JSON body against Discord's own OpenAPI 3.1 description
-  (``/work/shared/discord-api/openapi.json``, override with ``DISCORD_OPENAPI_PATH``). The spec is
+  (``../shared/discord-api/openapi.json`` beside the checkout, override with
+  ``DISCORD_OPENAPI_PATH``). The spec is
   loaded once per process, and one ``jsonschema`` validator is built per schema and cached.
 * :func:`check_limits` adds the limits the spec cannot express (6000 characters across a
   message's embeds, ≤5 action rows, ≤5 buttons per row, unique ``custom_id`` per message, modal
@@ -28,7 +29,13 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-DEFAULT_SPEC_PATH = Path("/work/shared/discord-api/openapi.json")
+# The spec lives in the team's shared folder, beside the repository (``../shared`` from the
+# checkout, as in CI); ``/work/shared`` is where it sits on the developers' machines.
+SPEC_CANDIDATES = (
+    Path(__file__).resolve().parents[3] / "shared" / "discord-api" / "openapi.json",
+    Path("/work/shared/discord-api/openapi.json"),
+)
+DEFAULT_SPEC_PATH = next((p for p in SPEC_CANDIDATES if p.is_file()), SPEC_CANDIDATES[0])
 SPEC_URI = "urn:discord-openapi"
 
 # Interaction callback request schemas, keyed by callback ``type``. The spec's request body is an
