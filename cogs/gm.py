@@ -412,6 +412,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             + (" A waiting reaction has its whole window again." if encounter.state.pending else "")
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
+        await refresh_tracker(interaction.client, channel_id)
 
     # -- settings, rest, seat, role ------------------------------------------------------------
 

@@ -124,7 +124,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     if state.pending is not None:
         waiting = state.get(state.pending.target)
         status.append(f"Waiting on **{waiting.name}**'s reaction")
-    if getattr(state, "paused", False):
+    if encounter.row.paused:
         status.append("⏸ Paused by the GM")
     if status:
         embed.add_field(name="Now", value=" · ".join(status)[:1024], inline=False)

@@ -221,6 +221,9 @@ async def test_pause_refuses_players_until_resume(
     await gm_fight(h, table)
     paused = await ok(await slash(h, table.gm, "gm pause"))
     assert "paused" in paused.message.text()
+    await h.wait_for(  # the tracker says so too
+        lambda: any("Paused by the GM" in m.text() for m in h.messages_in(h.channel))
+    )
     before = await snapshot(bot, h)
     for member, command, options in (
         (table.player, "endturn", {}),
