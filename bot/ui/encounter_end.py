@@ -6,13 +6,13 @@ what to do, so a button posted before a restart still works after it.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 
 from bot.services.encounters import Actor, EncounterService
 from bot.ui import embeds
+from bot.ui.id_button import IdButton
 from bot.ui.replies import guarded
 
 
@@ -35,65 +35,28 @@ def service_of(interaction: discord.Interaction[Any]) -> EncounterService:
     return service
 
 
-class EndConfirmButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"enc:end:yes:(?P<id>\d{1,19})"
-):
+class EndConfirmButton(IdButton, template=r"enc:end:yes:(?P<id>\d{1,19})"):
     """Ends (archives) the encounter and posts its final summary. GM only."""
 
-    def __init__(self, encounter_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Confirm: end it",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"enc:end:yes:{encounter_id}",
-            )
-        )
-        self.encounter_id = encounter_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> EndConfirmButton:
-        return cls(int(match["id"]))
+    PREFIX = "enc:end:yes:"
+    LABEL = "Confirm: end it"
+    STYLE = discord.ButtonStyle.danger
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)
-        ended = await service_of(interaction).end(self.encounter_id, actor)
+        ended = await service_of(interaction).end(self.item_id, actor)
         await interaction.response.edit_message(
             content=f"**{ended.row.name}** has ended.", view=None
         )
         await interaction.followup.send(embed=embeds.summary(ended, actor.user_id))
 
 
-class EndCancelButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"enc:end:no:(?P<id>\d{1,19})"
-):
+class EndCancelButton(IdButton, template=r"enc:end:no:(?P<id>\d{1,19})"):
     """Dismisses the end prompt; the encounter keeps running."""
 
-    def __init__(self, encounter_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Cancel",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"enc:end:no:{encounter_id}",
-            )
-        )
-        self.encounter_id = encounter_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> EndCancelButton:
-        return cls(int(match["id"]))
+    PREFIX = "enc:end:no:"
+    LABEL = "Cancel"
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

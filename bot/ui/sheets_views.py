@@ -16,6 +16,7 @@ from bot.errors import InvalidInput
 from bot.services.sheets import NAME_MAX, NPC_NAME_MAX, SheetService, SheetView
 from bot.store.sheets import SheetKind
 from bot.ui.encounter_end import actor_of
+from bot.ui.id_button import IdButton
 from bot.ui.replies import guarded, report
 from bot.ui.sheets import sheet_embed
 
@@ -146,68 +147,31 @@ class UttasCreateModal(discord.ui.Modal):
 CREATE_MODALS = {"uttas": UttasCreateModal}
 
 
-class SheetDeleteConfirm(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sheet:del:yes:(?P<id>\d{1,19})"
-):
+class SheetDeleteConfirm(IdButton, template=r"sheet:del:yes:(?P<id>\d{1,19})"):
     """Deletes the sheet; the owner (or, for an NPC template, a GM) only, checked at click time."""
 
-    def __init__(self, sheet_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Confirm: delete it",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"sheet:del:yes:{sheet_id}",
-            )
-        )
-        self.sheet_id = sheet_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> SheetDeleteConfirm:
-        return cls(int(match["id"]))
+    PREFIX = "sheet:del:yes:"
+    LABEL = "Confirm: delete it"
+    STYLE = discord.ButtonStyle.danger
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         row = await sheet_service(interaction).delete(
-            guild_of(interaction), actor_of(interaction), self.sheet_id
+            guild_of(interaction), actor_of(interaction), self.item_id
         )
         await interaction.response.edit_message(content=f"Deleted **{row.name}**.", view=None)
 
 
-class SheetDeleteCancel(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sheet:del:no:(?P<id>\d{1,19})"
-):
+class SheetDeleteCancel(IdButton, template=r"sheet:del:no:(?P<id>\d{1,19})"):
     """Dismisses the delete prompt; the sheet stays. Only its owner (or a GM) may answer."""
 
-    def __init__(self, sheet_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Cancel",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"sheet:del:no:{sheet_id}",
-            )
-        )
-        self.sheet_id = sheet_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> SheetDeleteCancel:
-        return cls(int(match["id"]))
+    PREFIX = "sheet:del:no:"
+    LABEL = "Cancel"
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         row = await sheet_service(interaction).require_changeable(
-            guild_of(interaction), actor_of(interaction), self.sheet_id
+            guild_of(interaction), actor_of(interaction), self.item_id
         )
         await interaction.response.edit_message(
             content=f"Cancelled: **{row.name}** was not deleted.", view=None
