@@ -208,7 +208,12 @@ class CombatService:
             }
             return state, result
 
-        encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)
+        try:
+            encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)
+        except NotFound:
+            if encounter_id is not None:  # a button of an encounter that has since ended
+                raise Conflict(ALREADY_RESOLVED) from None
+            raise
         old = before[-1].row
         retired = (
             old.prompt_message_id if old.pending_version != encounter.row.pending_version else None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from bot.engine import (
     AddCombatant,
@@ -292,7 +292,10 @@ class EncounterService:
                 raise NotAllowed(PAUSED)
             if prepare is not None:
                 await prepare(conn, current)
-            new_state, result = step(current)
+            try:
+                new_state, result = step(current)
+            except ValidationError as error:  # a command built from a member's options
+                raise InvalidInput(_option_problem(error)) from None
             state_json = new_state.model_dump_json()
             now = self._clock()
             saved = await repo.save(
@@ -423,6 +426,16 @@ def _pending_marker(
         return current.row.pending_version, current.row.pending_deadline
     window = timedelta(seconds=new_state.settings.reaction_window_s)
     return current.version + 1, now + window
+
+
+def _option_problem(error: ValidationError) -> str:
+    """One line naming the option a member got wrong, e.g. "`stance`: at least 1 character"."""
+    first = error.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "option"
+    message = str(first["msg"]).replace("String should have", "it needs")
+    if first["type"] == "string_too_short":
+        message = "it cannot be empty (spaces alone do not count)"
+    return f"`{where}`: {message}."
 
 
 def _clean_name(name: str | None) -> str:
