@@ -135,3 +135,25 @@ def test_gm_state_round_trips() -> None:
     f.do(GrantDice(target=a, dice=3, until_removed=True))
     f.do(SkipTurn(target=a))
     assert f.rules.load_state(f.state.model_dump_json()) == f.state
+
+
+def test_an_attack_whose_attacker_drops_out_is_cancelled_and_the_turn_passes() -> None:
+    """UTTAS "Conditions": a Dead or Unconscious creature takes no actions, so its waiting
+    attack cannot complete — the GM killing the attacker mid-reaction cancels it."""
+    f, a, b, _c = trio()
+    assert f.state.turn == a
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert f.state.pending is not None
+    out = f.do(SetVitals(target=a, health=0))
+    assert f.state.pending is None
+    assert "Ann's Sword is cancelled: Ann is dead." in out.text
+    assert f.state.turn != a
+    with pytest.raises(Conflict):
+        f.do(React(actor=b, choice="evade"))
+
+
+def test_an_attack_on_a_target_that_died_meanwhile_is_cancelled() -> None:
+    f, a, b, _c = trio()
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(SetVitals(target=b, health=0))
+    assert f.state.pending is None and f.c(b).has("Dead")

@@ -218,6 +218,25 @@ def _finish(tx: Tx, p: PendingAttack) -> None:
         tx.finish_turn(p.attacker)
 
 
+def drop_orphaned_attack(tx: Tx) -> None:
+    """Cancel a waiting attack whose attacker is out of the fight (Dead or Unconscious, e.g. from
+    a Game Master's Health change or a counterattack) or whose target died: nobody can complete
+    it (UTTAS "Conditions": such creatures cannot take actions). The attacker's turn, if the
+    attack was its turn's action, passes on."""
+    p = tx.state.pending
+    if p is None:
+        return
+    attacker, target = tx.view(p.attacker), tx.view(p.target)
+    if attacker.has(DEAD) or attacker.has(UNCONSCIOUS):
+        why = f"{attacker.name} is {'dead' if attacker.has(DEAD) else 'unconscious'}"
+    elif target.has(DEAD):
+        why = f"{target.name} is dead"
+    else:
+        return
+    tx.note(f"{attacker.name}'s {p.attack} is cancelled: {why}.", attacker.id)
+    _finish(tx, p)
+
+
 def _continue(tx: Tx, p: PendingAttack) -> None:
     nxt = _next_hit(tx, p)
     if nxt is None:

@@ -69,6 +69,7 @@ class UttasRuleset(Ruleset):
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.last_mover = None
         _HANDLERS[command.kind](tx, command)
+        attacks.drop_orphaned_attack(tx)
         return Outcome(state=tx.state, events=tx.events)
 
     def conditions(self) -> list[str]:
