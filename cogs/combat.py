@@ -27,6 +27,7 @@ from bot.engine import (
     Surrender,
 )
 from bot.engine.state import Combatant
+from bot.errors import InvalidInput
 from bot.services import rolls
 from bot.services.combat import CombatResult, CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
@@ -274,6 +275,9 @@ class CombatCog(commands.Cog):
         action: app_commands.Range[str, 1, 300],
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
+        if not action.strip():
+            raise InvalidInput("Say what the readied action is, in a few words.")
+
         def make(current: Encounter, me: Combatant) -> Command:
             watched = find_combatant(current.state, watch)
             return Ready(actor=me.id, trigger=trigger.value, watch=watched.id, plan=action)

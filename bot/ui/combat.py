@@ -133,6 +133,12 @@ def has_hidden_numbers(result: CombatResult) -> bool:
     )
 
 
+def shown(name: str) -> str:
+    """A combatant's name made safe to put in message content: a name written like a mention
+    (``<@123…>``, ``@everyone``) shows as text and pings nobody."""
+    return discord.utils.escape_mentions(name)
+
+
 def turn_announcement(result: CombatResult) -> str:
     """A line mentioning the controller of each turn that started (the GM for NPCs)."""
     state = result.encounter.state
@@ -144,7 +150,7 @@ def turn_announcement(result: CombatResult) -> str:
                 continue
             who = combatant.controller_id or result.encounter.row.gm_id
             parts.append(
-                f"<@{who}> it is **{combatant.name}**'s turn "
+                f"<@{who}> it is **{shown(combatant.name)}**'s turn "
                 f"(round {event.round}, {event.actions_left} action(s) left)."
             )
     return "\n".join(parts[-3:])
@@ -161,11 +167,29 @@ def decision_prompt(decision: Decision, encounter_gm: int) -> str:
     if decision.awaiting == "attacker":
         who = decision.attacker.controller_id or encounter_gm
         return (
-            f"<@{who}> **{decision.target.name}** surrendered: complete the attack with "
-            f"**{decision.attack}** or stop?{deadline}"
+            f"<@{who}> **{shown(decision.target.name)}** surrendered: complete the attack "
+            f"with **{shown(decision.attack)}** or stop?{deadline}"
         )
     who = decision.target.controller_id or encounter_gm
     return (
-        f"<@{who}> **{decision.attacker.name}** attacks **{decision.target.name}** with "
-        f"**{decision.attack}**: react with a button (or `/dodge`, `/block`).{deadline}"
+        f"<@{who}> **{shown(decision.attacker.name)}** attacks **{shown(decision.target.name)}**"
+        f" with **{shown(decision.attack)}**: react with a button (or `/dodge`, `/block`)."
+        f"{deadline}"
     )
+
+
+def pinged(result: CombatResult, *, new_decision: bool) -> list[int]:
+    """The members a result's content means to ping: whoever's turn started, and whoever must
+    decide a new waiting attack. Only they are allowed to be mentioned."""
+    state, gm = result.encounter.state, result.encounter.row.gm_id
+    ids: list[int] = []
+    for event in result.events:
+        if isinstance(event, TurnStarted) and event.combatant:
+            combatant = next((c for c in state.combatants if c.id == event.combatant), None)
+            if combatant is not None:
+                ids.append(combatant.controller_id or gm)
+    decision = result.decision
+    if decision is not None and new_decision:
+        decider = decision.attacker if decision.awaiting == "attacker" else decision.target
+        ids.append(decider.controller_id or gm)
+    return list(dict.fromkeys(ids))

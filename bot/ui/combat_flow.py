@@ -8,22 +8,44 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 
+from bot.errors import NotFound
 from bot.services.combat import CombatResult
 from bot.services.encounters import EncounterService
-from bot.ui.combat import decision_prompt, has_hidden_numbers, result_embed, turn_announcement
+from bot.ui.combat import (
+    decision_prompt,
+    has_hidden_numbers,
+    pinged,
+    result_embed,
+    turn_announcement,
+)
 from bot.ui.encounter_end import actor_of
 from bot.ui.reaction_buttons import decision_view
 from bot.ui.tracker import tracker_embed
 
 log = logging.getLogger(__name__)
 
-MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 _tracker_locks: dict[int, asyncio.Lock] = {}
+
+
+def _mentions(result: CombatResult, *, new_decision: bool) -> discord.AllowedMentions:
+    """Ping exactly the members the content is for, never a name that looks like a mention."""
+    users = [discord.Object(id=uid) for uid in pinged(result, new_decision=new_decision)]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+
+async def _after_commit(what: str, step: Awaitable[None]) -> None:
+    """Presentation after a commit (tracker, prompt bookkeeping, GM details) must never turn a
+    stored change into an error reply: a failure here is logged and the rest goes on."""
+    try:
+        await step
+    except Exception:
+        log.exception("after a committed change, %s failed", what)
 
 
 def _content(result: CombatResult, *, new_decision: bool) -> str:
@@ -60,13 +82,16 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
         _content(result, new_decision=new_decision),
         embed=result_embed(result),
         view=view or discord.utils.MISSING,
-        allowed_mentions=MENTION_USERS,
+        allowed_mentions=_mentions(result, new_decision=new_decision),
     )
     if new_decision and result.decision is not None and callback.message_id is not None:
-        await _service(interaction.client).set_prompt_message(
-            result.encounter.id, result.decision.pending_version, callback.message_id
+        await _after_commit(
+            "noting the prompt",
+            _service(interaction.client).set_prompt_message(
+                result.encounter.id, result.decision.pending_version, callback.message_id
+            ),
         )
-    await _gm_details(interaction, result)
+    await _after_commit("the GM's details", _gm_details(interaction, result))
     await _retire_prompt(interaction.client, result)
     await refresh_tracker(interaction.client, result.encounter.row.channel_id)
 
@@ -79,13 +104,16 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
         content=_content(result, new_decision=new_decision),
         embed=result_embed(result),
         view=_view(result) if new_decision else None,
-        allowed_mentions=MENTION_USERS,
+        allowed_mentions=_mentions(result, new_decision=new_decision),
     )
     if new_decision and result.decision is not None and interaction.message is not None:
-        await _service(interaction.client).set_prompt_message(
-            result.encounter.id, result.decision.pending_version, interaction.message.id
+        await _after_commit(
+            "noting the prompt",
+            _service(interaction.client).set_prompt_message(
+                result.encounter.id, result.decision.pending_version, interaction.message.id
+            ),
         )
-    await _gm_details(interaction, result)
+    await _after_commit("the GM's details", _gm_details(interaction, result))
     if interaction.message is None or result.resolved_prompt_id != interaction.message.id:
         await _retire_prompt(interaction.client, result)
     await refresh_tracker(interaction.client, result.encounter.row.channel_id)
@@ -100,11 +128,14 @@ async def announce(client: Any, result: CombatResult) -> None:
         _content(result, new_decision=new_decision),
         embed=result_embed(result, title="Reaction window over"),
         view=view or discord.utils.MISSING,
-        allowed_mentions=MENTION_USERS,
+        allowed_mentions=_mentions(result, new_decision=new_decision),
     )
     if new_decision and result.decision is not None:
-        await _service(client).set_prompt_message(
-            result.encounter.id, result.decision.pending_version, message.id
+        await _after_commit(
+            "noting the prompt",
+            _service(client).set_prompt_message(
+                result.encounter.id, result.decision.pending_version, message.id
+            ),
         )
     await _retire_prompt(client, result)
     await refresh_tracker(client, result.encounter.row.channel_id)
@@ -128,32 +159,38 @@ async def _retire_prompt(client: Any, result: CombatResult) -> None:
         await channel.get_partial_message(result.resolved_prompt_id).edit(view=None)
     except discord.NotFound:
         pass
-    except discord.HTTPException:
-        log.warning("could not retire prompt %s", result.resolved_prompt_id)
+    except Exception:
+        log.exception("could not retire prompt %s", result.resolved_prompt_id)
 
 
 async def refresh_tracker(client: Any, channel_id: int) -> None:
     """Edit the channel's tracker message to the latest state, or post it anew if it was
     deleted. Serialised per channel and always rendered from the latest committed state, so
-    edits never go back in time."""
+    edits never go back in time. Never raises: a failure is logged (the change it shows is
+    already stored, and the next change will try again)."""
     lock = _tracker_locks.setdefault(channel_id, asyncio.Lock())
     async with lock:
-        service = _service(client)
         try:
-            encounter = await service.live(channel_id)
+            await _refresh_tracker(client, channel_id)
         except Exception:
+            log.exception("could not refresh the tracker in channel %s", channel_id)
+
+
+async def _refresh_tracker(client: Any, channel_id: int) -> None:
+    service = _service(client)
+    try:
+        encounter = await service.live(channel_id)
+    except NotFound:
+        return
+    if encounter.state.phase != "active" and encounter.row.tracker_message_id is None:
+        return
+    embed = tracker_embed(encounter)
+    channel = client.get_partial_messageable(channel_id)
+    if encounter.row.tracker_message_id is not None:
+        try:
+            await channel.get_partial_message(encounter.row.tracker_message_id).edit(embed=embed)
             return
-        if encounter.state.phase != "active" and encounter.row.tracker_message_id is None:
-            return
-        embed = tracker_embed(encounter)
-        channel = client.get_partial_messageable(channel_id)
-        if encounter.row.tracker_message_id is not None:
-            try:
-                await channel.get_partial_message(encounter.row.tracker_message_id).edit(
-                    embed=embed
-                )
-                return
-            except discord.NotFound:
-                log.info("tracker of encounter %s was deleted; posting it again", encounter.id)
-        message = await channel.send(embed=embed)
-        await service.set_tracker_message(encounter.id, message.id)
+        except discord.NotFound:
+            log.info("tracker of encounter %s was deleted; posting it again", encounter.id)
+    message = await channel.send(embed=embed)
+    await service.set_tracker_message(encounter.id, message.id)

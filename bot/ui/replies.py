@@ -20,7 +20,10 @@ from bot.errors import DomainError
 
 log = logging.getLogger(__name__)
 
-UNEXPECTED = "Something went wrong on our side; it has been logged. Nothing was changed."
+UNEXPECTED = (
+    "Something went wrong on our side; it has been logged. "
+    "Check `/encounter status` before you try again."
+)
 
 S = TypeVar("S")
 
