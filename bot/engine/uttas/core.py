@@ -148,7 +148,9 @@ class Tx:
     # -- checks -------------------------------------------------------------------------------
     def require_active(self) -> None:
         if self.state.phase != "active":
-            raise RuleViolation("The fight has not begun (or is over): use Begin first.")
+            raise RuleViolation(
+                "The fight has not begun (or is over): the GM starts it with `/encounter begin`."
+            )
 
     def require_no_pending(self) -> None:
         p = self.state.pending
