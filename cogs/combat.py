@@ -15,21 +15,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import (
+    ActivatePower,
     Attack,
     Breather,
     ChangeStance,
     Command,
     EndTurn,
+    GrappleContest,
     Move,
     Ready,
     ResolveReadied,
     Sprint,
+    Stand,
     Surrender,
+    UseSkill,
 )
 from bot.engine.state import Combatant
 from bot.errors import InvalidInput
 from bot.services import rolls
-from bot.services.combat import CombatResult, CombatService, find_combatant
+from bot.services.combat import CombatResult, CombatService, find_combatant, pick_actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of
@@ -99,10 +103,7 @@ class CombatCog(commands.Cog):
     def _acting_for(
         self, encounter: Encounter, interaction: discord.Interaction[Any]
     ) -> Combatant | None:
-        namespace = interaction.namespace
-        as_name = getattr(namespace, "as", None)
-        from bot.services.combat import pick_actor
-
+        as_name = getattr(interaction.namespace, "as", None)
         try:
             return pick_actor(encounter, actor_of(interaction), as_name)
         except Exception:
@@ -318,6 +319,120 @@ class CombatCog(commands.Cog):
         )
         await respond(interaction, _titled(result, "ends the turn"))
 
+    @app_commands.command(name="stand", description="Stand up from Prone")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        acrobatics="Try a DC 22 Acrobatics check instead of spending half your Run speed",
+        as_=AS_HELP,
+    )
+    async def stand(
+        self,
+        interaction: discord.Interaction[Any],
+        acrobatics: bool = False,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        how = "acrobatics" if acrobatics else "move"
+        result = await self._act(
+            interaction,
+            as_,
+            "stand",
+            {"acrobatics": acrobatics},
+            lambda current, me: Stand(actor=me.id, method=how),
+        )
+        await respond(interaction, _titled(result, "stands up"))
+
+    @app_commands.command(name="skill", description="Use a skill: roll its dice")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        name="A skill on your sheet",
+        difficulty="The number to reach, if the GM set one",
+        as_=AS_HELP,
+    )
+    async def skill(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, 80],
+        difficulty: app_commands.Range[int, 0, 1000] | None = None,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        result = await self._act(
+            interaction,
+            as_,
+            "skill",
+            {"name": name, "difficulty": difficulty},
+            lambda current, me: UseSkill(actor=me.id, skill=name, difficulty=difficulty),
+        )
+        await respond(interaction, _titled(result, f"uses {name}"))
+
+    @skill.autocomplete("name")
+    async def skill_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        return _choices(list(me.sheet.skills), current)
+
+    @app_commands.command(name="power", description="Activate a power that is not an attack")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        name="A power on your sheet (attacks use /attack)",
+        target="Who it affects, if anyone (exact name)",
+        as_=AS_HELP,
+    )
+    async def power(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, 80],
+        target: app_commands.Range[str, 1, 80] | None = None,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        def make(current: Encounter, me: Combatant) -> Command:
+            aimed = find_combatant(current.state, target).id if target else None
+            return ActivatePower(actor=me.id, power=name, target=aimed)
+
+        options = {"name": name, "target": target}
+        result = await self._act(interaction, as_, "power", options, make)
+        await respond(interaction, _titled(result, f"activates {name}"))
+
+    @power.autocomplete("name")
+    async def power_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        return _choices([p.name for p in me.sheet.powers if not p.targets], current)
+
+    @power.autocomplete("target")
+    async def power_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._names(interaction, current)
+
+    @app_commands.command(name="escape", description="Try to escape or take control of a grapple")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(control="Take control of the grapple instead of escaping", as_=AS_HELP)
+    async def escape(
+        self,
+        interaction: discord.Interaction[Any],
+        control: bool = False,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        goal = "control" if control else "escape"
+        result = await self._act(
+            interaction,
+            as_,
+            "escape",
+            {"control": control},
+            lambda current, me: GrappleContest(actor=me.id, goal=goal),
+        )
+        await respond(interaction, _titled(result, "struggles in the grapple"))
+
+    @stand.autocomplete("as_")
+    @skill.autocomplete("as_")
+    @power.autocomplete("as_")
+    @escape.autocomplete("as_")
     @breather.autocomplete("as_")
     @surrender.autocomplete("as_")
     @endturn.autocomplete("as_")
