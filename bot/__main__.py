@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 from collections.abc import Callable
 
+import aiohttp
 import discord
 import yarl
 
@@ -71,15 +73,62 @@ async def build(
     )
 
 
+LOGIN_TIMEOUT = 60.0  # seconds to log in, run setup (migrations done) and sync commands
+
+
+class StartupError(Exception):
+    """The bot could not start; ``str()`` is the one line to print, ``status`` the exit code."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 async def run(settings: Settings) -> None:
-    """Run the bot until the process is told to stop; close the database on the way out."""
-    bot = await build(settings)
+    """Run the bot until the process is told to stop; close the database on the way out.
+
+    Raises :class:`StartupError` when the database cannot be opened or Discord cannot be
+    reached (or does not answer within ``LOGIN_TIMEOUT``), and ``discord.LoginFailure`` when it
+    rejects the token."""
+    try:
+        bot = await build(settings)
+    except (OSError, sqlite3.Error) as error:
+        raise StartupError(
+            f"Configuration error: cannot open the database at {settings.database_path} "
+            f"({error}). Check DATABASE_PATH (see .env.example).",
+            2,
+        ) from None
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+    where = str(settings.discord_api_base or discord.http.Route.BASE)
     try:
         async with bot:
-            await bot.start(settings.discord_token.get_secret_value())
+            try:
+                await asyncio.wait_for(
+                    bot.login(settings.discord_token.get_secret_value()), LOGIN_TIMEOUT
+                )
+            except TimeoutError:
+                raise StartupError(
+                    f"Discord did not answer within {LOGIN_TIMEOUT:g} s at {where}. Check your "
+                    "network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
+                    1,
+                ) from None
+            except (aiohttp.ClientError, OSError) as error:
+                raise StartupError(
+                    f"Cannot reach Discord at {where} ({type(error).__name__}: {error}). Check "
+                    "your network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
+                    1,
+                ) from None
+            except discord.LoginFailure:
+                raise
+            except discord.HTTPException as error:
+                raise StartupError(
+                    f"Discord at {where} answered {error.status} ({error.text or 'no details'})"
+                    " while the bot was starting. Check DISCORD_API_BASE.",
+                    1,
+                ) from None
+            await bot.connect()
     finally:
         await bot.db.close()
 
@@ -104,6 +153,9 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    except StartupError as error:
+        print(str(error), file=sys.stderr)
+        return error.status
     except KeyboardInterrupt:
         pass
     return 0

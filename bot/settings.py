@@ -116,12 +116,14 @@ def load_settings(
 ) -> Settings:
     """Build :class:`Settings` from ``.env`` (if present) overlaid by ``environ``.
 
-    ``environ`` defaults to ``os.environ`` and ``env_file`` to ``.env`` in the working directory.
+    ``environ`` defaults to ``os.environ`` and ``env_file`` to ``.env`` in the working directory
+    (or, when there is none, in the project folder).
     Raises :class:`SettingsError` naming the first bad variable; the message never contains the
     value of ``DISCORD_TOKEN``.
     """
     environ = os.environ if environ is None else environ
-    env_file = Path(".env") if env_file is None else env_file
+    if env_file is None:  # the working folder's .env, else the project's
+        env_file = Path(".env") if Path(".env").is_file() else PROJECT_ROOT / ".env"
     merged: dict[str, str] = {}
     if env_file.is_file():
         merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})

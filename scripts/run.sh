@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Installs the bot into .venv and runs it. Settings come from the environment or .env.
+# Installs the bot into .venv (again only when pyproject.toml changed) and runs it.
+# Settings come from the environment or .env.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e .
+if [ ! -x .venv/bin/python ] || [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
+  python3 -m venv .venv
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e .
+  touch .venv/.installed
+fi
 if [ ! -f .env ] && [ -z "${DISCORD_TOKEN:-}" ]; then
   cp .env.example .env
   echo "Created .env from .env.example: put your bot token in DISCORD_TOKEN, then run this again." >&2
