@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.engine import Command, React, RemoveCombatant, ResolveSurrender, Rest, SetCondition
 from bot.engine.commands import ChangeSettings, GrantDice, MoveInOrder, NextTurn, SkipTurn
-from bot.errors import RuleViolation
+from bot.errors import InvalidInput, RuleViolation
 from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import NPC_BATCH_MAX, Encounter, EncounterService
 from bot.services.moderation import ModerationService
@@ -168,6 +168,12 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     ) -> None:
         guild_id, channel_id = channel_ids(interaction)
         actor = actor_of(interaction)
+        one_off = [health, stamina, speed, agility, strength, damage]
+        if template is not None and (name is not None or any(v is not None for v in one_off)):
+            raise InvalidInput(
+                "Give either a `template` (and `count`), or a one-off NPC's `name` and stats — "
+                "not both."
+            )
         if template is None:
             if name is None:
                 raise RuleViolation("Name a `template`, or give a one-off NPC's `name` and stats.")

@@ -303,3 +303,16 @@ async def test_log_files_match_what_happened(
     assert f"undone by version {entries[-1]['version']}" in markdown
     assert "Willow recovers" in markdown
     assert "🎲" in markdown or "initiative" in markdown.lower()
+
+
+async def test_add_npc_refuses_a_template_and_one_off_stats_together(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await gm_fight(h, table, begin=False)
+    before = await snapshot(bot, h)
+    text = await refused(await slash(h, table.gm, "gm add-npc", template="Thug", name="Boss"))
+    assert "either a `template`" in text and "not both" in text
+    text = await refused(await slash(h, table.gm, "gm add-npc", template="Thug", health=5))
+    assert "not both" in text
+    assert await snapshot(bot, h) == before
