@@ -19,6 +19,7 @@ from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.reaction_buttons import ReactionButton
 from bot.ui.replies import CombatTree
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
+from bot.ui.stale_prompt import StalePromptButton
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
 from cogs.encounter import EncounterCog
@@ -32,6 +33,7 @@ DYNAMIC_ITEMS = (
     EndCancelButton,
     SheetDeleteConfirm,
     SheetDeleteCancel,
+    StalePromptButton,
     ReactionButton,
 )
 

@@ -253,10 +253,12 @@ async def run_export(
 async def ask_delete(
     service: SheetService, interaction: discord.Interaction[Any], kind: SheetKind, name: str
 ) -> None:
-    sheet = await service.get_own(guild_of(interaction), actor_of(interaction), kind, name)
+    sheet, prompt_id = await service.open_delete(
+        guild_of(interaction), interaction.channel_id, actor_of(interaction), kind, name
+    )
     await interaction.response.send_message(
         f"Delete **{sheet.name}**? This cannot be undone (encounters keep their own copy).",
-        view=delete_prompt(sheet.id),
+        view=delete_prompt(prompt_id),
         ephemeral=True,
     )
 

@@ -134,12 +134,10 @@ class EncounterCog(
     @app_commands.command(name="end", description="End this channel's encounter (GM only)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         _, channel_id = channel_ids(interaction)
-        encounter = await self.service.require_gm(
-            channel_id, actor_of(interaction), "end the encounter"
-        )
+        encounter, prompt_id = await self.service.open_end(channel_id, actor_of(interaction))
         await interaction.response.send_message(
             f"End **{encounter.row.name}**? It is archived and can no longer be played.",
-            view=end_prompt(encounter.id),
+            view=end_prompt(prompt_id),
             ephemeral=True,
         )
 

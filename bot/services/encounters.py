@@ -33,7 +33,9 @@ from bot.engine import (
     get_ruleset,
 )
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.services import prompts
 from bot.store import encounters as repo
+from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
 from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 
@@ -211,27 +213,88 @@ class EncounterService:
         """
         encounter = await self.get(encounter_id)
         async with self._lock(encounter.row.channel_id), self._db.transaction() as conn:
-            row = await repo.by_id(conn, encounter_id)
-            if row is None:
-                raise NotFound("That encounter no longer exists.")
-            if row.status != "live":
-                raise _already_ended()
-            current = self._load(row)
-            _ensure_gm(current, actor, "end the encounter")
-            now = self._clock()
-            saved = await repo.save(conn, row, now=now, status="archived")
-            await repo.append_log(
+            current = await self._live_by_id(conn, encounter_id)
+            ended = await self._archive(conn, current, actor)
+        return ended
+
+    async def open_end(self, channel_id: int, actor: Actor) -> tuple[Encounter, int]:
+        """Ask the GM before ending the channel's encounter: records an open prompt and returns
+        the encounter and the prompt's id (its buttons carry it). GM only."""
+        encounter = await self.require_gm(channel_id, actor, "end the encounter")
+        async with self._db.transaction() as conn:
+            prompt_id = await prompt_repo.open_prompt(
                 conn,
-                encounter_id=row.id,
-                version=saved.version,
-                actor_id=actor.user_id,
-                command="end",
-                options="{}",
-                result="{}",
-                state=saved.state_json,
-                now=now,
+                kind="encounter.end",
+                target_id=encounter.id,
+                guild_id=encounter.row.guild_id,
+                channel_id=channel_id,
+                opened_by=actor.user_id,
+                now=self._clock(),
             )
-        log.info("encounter %s ended by %s", encounter_id, actor.user_id)
+        return encounter, prompt_id
+
+    async def confirm_end(self, prompt_id: int, actor: Actor) -> Encounter:
+        """Confirm an end prompt: answer it and archive its encounter in one transaction (GM
+        only, checked now). Raises :class:`Conflict` when the encounter already ended or the
+        prompt was already answered (after Cancel, nothing ends); a refusal leaves it open."""
+        channel_id = await self._prompt_channel(prompt_id)
+        async with self._lock(channel_id), self._db.transaction() as conn:
+            prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
+            current = await self._live_by_id(conn, prompt.target_id)
+            prompts.require_open(prompt)
+            _ensure_gm(current, actor, "end the encounter")
+            await prompts.settle(conn, prompt, "confirmed", self._clock())
+            ended = await self._archive(conn, current, actor)
+        return ended
+
+    async def cancel_end(self, prompt_id: int, actor: Actor) -> Encounter:
+        """Cancel an end prompt (its opener or a GM): after this its Confirm ends nothing.
+        Raises :class:`Conflict` when the encounter already ended (it does not keep running)."""
+        channel_id = await self._prompt_channel(prompt_id)
+        async with self._lock(channel_id), self._db.transaction() as conn:
+            prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
+            current = await self._live_by_id(conn, prompt.target_id)
+            prompts.require_open(prompt)
+            if actor.user_id != prompt.opened_by:
+                _ensure_gm(current, actor, "answer this prompt")
+            await prompts.settle(conn, prompt, "cancelled", self._clock())
+        return current
+
+    async def _prompt_channel(self, prompt_id: int) -> int:
+        """The channel of an end prompt (whose lock a change takes); NotFound when it is gone."""
+        async with self._db.read() as conn:
+            prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
+        if prompt.channel_id is None:  # end prompts always record their channel
+            raise NotFound(prompts.PROMPT_GONE)
+        return prompt.channel_id
+
+    async def _live_by_id(self, conn: Connection, encounter_id: int) -> Encounter:
+        """Encounter ``encounter_id`` if it is live; NotFound or Conflict (already ended)."""
+        row = await repo.by_id(conn, encounter_id)
+        if row is None:
+            raise NotFound("That encounter no longer exists.")
+        if row.status != "live":
+            raise _already_ended()
+        return self._load(row)
+
+    async def _archive(self, conn: Connection, current: Encounter, actor: Actor) -> Encounter:
+        """Archive ``current`` (GM only) and log it, inside the caller's transaction."""
+        _ensure_gm(current, actor, "end the encounter")
+        row = current.row
+        now = self._clock()
+        saved = await repo.save(conn, row, now=now, status="archived")
+        await repo.append_log(
+            conn,
+            encounter_id=row.id,
+            version=saved.version,
+            actor_id=actor.user_id,
+            command="end",
+            options="{}",
+            result="{}",
+            state=saved.state_json,
+            now=now,
+        )
+        log.info("encounter %s ended by %s", row.id, actor.user_id)
         return Encounter(row=saved, state=current.state)
 
     async def set_tracker_message(self, encounter_id: int, message_id: int) -> None:

@@ -28,11 +28,13 @@ from bot.engine import Combatant, UttasRuleset, UttasSheet, get_ruleset
 from bot.engine.uttas import rules as uttas_rules
 from bot.engine.uttas.sheet import CHARACTERISTICS
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.services import prompts
 from bot.services.encounters import Actor
 from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
+from bot.store import prompts as prompt_repo
 from bot.store import sheets as repo
-from bot.store.db import Database
+from bot.store.db import Connection, Database
 from bot.store.sheets import SheetKind, SheetRow
 
 log = logging.getLogger(__name__)
@@ -361,21 +363,50 @@ class SheetService:
         """Delete a sheet, checking at this moment that ``actor`` may (a button can be clicked by
         anyone who sees it). Raises :class:`NotFound` or :class:`NotAllowed`."""
         async with self._db.transaction() as conn:
-            row = await repo.by_id(conn, sheet_id)
-            if row is None or row.guild_id != guild_id:
-                raise NotFound("That sheet no longer exists.")
-            _ensure_may_change(row, actor)
+            row = await _changeable(conn, guild_id, actor, sheet_id)
             await repo.delete(conn, sheet_id)
         log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
         return row
 
-    async def require_changeable(self, guild_id: int, actor: Actor, sheet_id: int) -> SheetRow:
-        """The sheet if ``actor`` may change it now; else NotFound or NotAllowed."""
-        async with self._db.read() as conn:
-            row = await repo.by_id(conn, sheet_id)
-        if row is None or row.guild_id != guild_id:
-            raise NotFound("That sheet no longer exists.")
-        _ensure_may_change(row, actor)
+    async def open_delete(
+        self, guild_id: int, channel_id: int | None, actor: Actor, kind: SheetKind, name: str
+    ) -> tuple[Sheet, int]:
+        """Ask before deleting ``actor``'s sheet called ``name``: records an open prompt and
+        returns the sheet and the prompt's id (its buttons carry it)."""
+        sheet = await self.get_own(guild_id, actor, kind, name)
+        async with self._db.transaction() as conn:
+            prompt_id = await prompt_repo.open_prompt(
+                conn,
+                kind="sheet.delete",
+                target_id=sheet.id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                opened_by=actor.user_id,
+                now=self._clock(),
+            )
+        return sheet, prompt_id
+
+    async def confirm_delete(self, guild_id: int, actor: Actor, prompt_id: int) -> SheetRow:
+        """Confirm a delete prompt: answer it and delete its sheet in one transaction, checking
+        at this moment that ``actor`` may. A refused delete leaves the prompt open; a prompt
+        already answered (Cancel, or another Confirm) deletes nothing (:class:`Conflict`)."""
+        async with self._db.transaction() as conn:
+            prompt = await prompts.require_prompt(conn, prompt_id, "sheet.delete", guild_id)
+            prompts.require_open(prompt)
+            row = await _changeable(conn, guild_id, actor, prompt.target_id)
+            await prompts.settle(conn, prompt, "confirmed", self._clock())
+            await repo.delete(conn, row.id)
+        log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
+        return row
+
+    async def cancel_delete(self, guild_id: int, actor: Actor, prompt_id: int) -> SheetRow:
+        """Cancel a delete prompt (only a member who may change the sheet): after this its
+        Confirm deletes nothing. Returns the sheet, which stays."""
+        async with self._db.transaction() as conn:
+            prompt = await prompts.require_prompt(conn, prompt_id, "sheet.delete", guild_id)
+            prompts.require_open(prompt)
+            row = await _changeable(conn, guild_id, actor, prompt.target_id)
+            await prompts.settle(conn, prompt, "cancelled", self._clock())
         return row
 
     # --- reads --------------------------------------------------------------------------------
@@ -602,6 +633,16 @@ def ruleset_title(ruleset: str) -> str:
 def _ensure_may_write(kind: SheetKind, actor: Actor) -> None:
     if kind == "npc" and not actor.manages_channel:
         raise NotAllowed(GM_ONLY)
+
+
+async def _changeable(conn: Connection, guild_id: int, actor: Actor, sheet_id: int) -> SheetRow:
+    """The sheet ``sheet_id`` of ``guild_id`` if ``actor`` may change it; else NotFound or
+    NotAllowed."""
+    row = await repo.by_id(conn, sheet_id)
+    if row is None or row.guild_id != guild_id:
+        raise NotFound("That sheet no longer exists.")
+    _ensure_may_change(row, actor)
+    return row
 
 
 def _ensure_may_change(row: SheetRow, actor: Actor) -> None:

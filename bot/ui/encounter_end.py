@@ -1,7 +1,8 @@
 """Confirm / Cancel buttons for ``/encounter end``.
 
-They are :class:`discord.ui.DynamicItem` s: the ``custom_id`` alone (``enc:end:yes:<id>``) says
-what to do, so a button posted before a restart still works after it.
+They are :class:`discord.ui.DynamicItem` s: the ``custom_id`` alone (``enc:endp:yes:<id>``, the id
+of the prompt recorded by ``EncounterService.open_end``) says what to do, so a button posted
+before a restart still works after it. The prompt is answered once, whichever button is first.
 """
 
 from __future__ import annotations
@@ -35,39 +36,42 @@ def service_of(interaction: discord.Interaction[Any]) -> EncounterService:
     return service
 
 
-class EndConfirmButton(IdButton, template=r"enc:end:yes:(?P<id>\d{1,19})"):
-    """Ends (archives) the encounter and posts its final summary. GM only."""
+class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
+    """Answers an end prompt: ends (archives) the encounter and posts its final summary. GM
+    only. A prompt already answered (Cancel, another click) ends nothing."""
 
-    PREFIX = "enc:end:yes:"
+    PREFIX = "enc:endp:yes:"
     LABEL = "Confirm: end it"
     STYLE = discord.ButtonStyle.danger
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)
-        ended = await service_of(interaction).end(self.item_id, actor)
+        ended = await service_of(interaction).confirm_end(self.item_id, actor)
         await interaction.response.edit_message(
             content=f"**{ended.row.name}** has ended.", view=None
         )
         await interaction.followup.send(embed=embeds.summary(ended, actor.user_id))
 
 
-class EndCancelButton(IdButton, template=r"enc:end:no:(?P<id>\d{1,19})"):
-    """Dismisses the end prompt; the encounter keeps running."""
+class EndCancelButton(IdButton, template=r"enc:endp:no:(?P<id>\d{1,19})"):
+    """Answers an end prompt with no; the encounter keeps running and the prompt's Confirm
+    no longer ends it."""
 
-    PREFIX = "enc:end:no:"
+    PREFIX = "enc:endp:no:"
     LABEL = "Cancel"
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await service_of(interaction).cancel_end(self.item_id, actor_of(interaction))
         await interaction.response.edit_message(
             content="Cancelled: the encounter keeps running.", view=None
         )
 
 
-def end_prompt(encounter_id: int) -> discord.ui.View:
-    """The Confirm / Cancel view for one encounter (no timeout: it is routed by custom_id)."""
+def end_prompt(prompt_id: int) -> discord.ui.View:
+    """The Confirm / Cancel view of one end prompt (no timeout: it is routed by custom_id)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(EndConfirmButton(encounter_id))
-    view.add_item(EndCancelButton(encounter_id))
+    view.add_item(EndConfirmButton(prompt_id))
+    view.add_item(EndCancelButton(prompt_id))
     return view

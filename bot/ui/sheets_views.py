@@ -1,8 +1,9 @@
 """Modals and buttons for sheets: the create form and the restart-proof delete prompt.
 
 The delete buttons are :class:`discord.ui.DynamicItem` s routed by ``custom_id`` alone
-(``sheet:del:yes:<id>`` / ``sheet:del:no:<id>``), so a prompt still works after a restart; the
-service checks again at click time that the clicking member may delete that sheet.
+(``sheet:delp:yes:<id>`` / ``sheet:delp:no:<id>``, the id of the prompt recorded by
+``SheetService.open_delete``), so a prompt still works after a restart; the service checks again
+at click time that the clicking member may delete that sheet, and answers the prompt once.
 """
 
 from __future__ import annotations
@@ -147,30 +148,32 @@ class UttasCreateModal(discord.ui.Modal):
 CREATE_MODALS = {"uttas": UttasCreateModal}
 
 
-class SheetDeleteConfirm(IdButton, template=r"sheet:del:yes:(?P<id>\d{1,19})"):
-    """Deletes the sheet; the owner (or, for an NPC template, a GM) only, checked at click time."""
+class SheetDeleteConfirm(IdButton, template=r"sheet:delp:yes:(?P<id>\d{1,19})"):
+    """Answers a delete prompt: deletes its sheet; the owner (or, for an NPC template, a GM)
+    only, checked at click time. A prompt already answered deletes nothing."""
 
-    PREFIX = "sheet:del:yes:"
+    PREFIX = "sheet:delp:yes:"
     LABEL = "Confirm: delete it"
     STYLE = discord.ButtonStyle.danger
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        row = await sheet_service(interaction).delete(
+        row = await sheet_service(interaction).confirm_delete(
             guild_of(interaction), actor_of(interaction), self.item_id
         )
         await interaction.response.edit_message(content=f"Deleted **{row.name}**.", view=None)
 
 
-class SheetDeleteCancel(IdButton, template=r"sheet:del:no:(?P<id>\d{1,19})"):
-    """Dismisses the delete prompt; the sheet stays. Only its owner (or a GM) may answer."""
+class SheetDeleteCancel(IdButton, template=r"sheet:delp:no:(?P<id>\d{1,19})"):
+    """Answers a delete prompt with no: the sheet stays and the prompt's Confirm no longer
+    deletes it. Only its owner (or a GM) may answer."""
 
-    PREFIX = "sheet:del:no:"
+    PREFIX = "sheet:delp:no:"
     LABEL = "Cancel"
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        row = await sheet_service(interaction).require_changeable(
+        row = await sheet_service(interaction).cancel_delete(
             guild_of(interaction), actor_of(interaction), self.item_id
         )
         await interaction.response.edit_message(
@@ -178,9 +181,9 @@ class SheetDeleteCancel(IdButton, template=r"sheet:del:no:(?P<id>\d{1,19})"):
         )
 
 
-def delete_prompt(sheet_id: int) -> discord.ui.View:
-    """The Confirm / Cancel view for one sheet (no timeout: routed by custom_id)."""
+def delete_prompt(prompt_id: int) -> discord.ui.View:
+    """The Confirm / Cancel view of one delete prompt (no timeout: routed by custom_id)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(SheetDeleteConfirm(sheet_id))
-    view.add_item(SheetDeleteCancel(sheet_id))
+    view.add_item(SheetDeleteConfirm(prompt_id))
+    view.add_item(SheetDeleteCancel(prompt_id))
     return view

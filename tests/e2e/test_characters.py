@@ -446,7 +446,7 @@ async def test_delete_asks_and_only_the_owner_can_answer(
     assert ephemeral and prompt is not None and "Delete **Willow**?" in text
     confirm = prompt.component(label="Confirm: delete it")["custom_id"]
     cancel = prompt.component(label="Cancel")["custom_id"]
-    assert confirm.startswith("sheet:del:yes:") and cancel.startswith("sheet:del:no:")
+    assert confirm.startswith("sheet:delp:yes:") and cancel.startswith("sheet:delp:no:")
 
     for custom_id in (confirm, cancel):
         click = await h.click(table.other_player, prompt, custom_id)
