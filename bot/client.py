@@ -50,6 +50,9 @@ class CombatBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         expiry_interval: float = 1.0,
     ) -> None:
+        # The bot never joins voice: no warnings about the voice libraries it does not need.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
