@@ -22,7 +22,9 @@ async def test_stand_skill_power_escape(
     text = await refused(await slash(h, table.player, "stand"))
     assert "Willow is not Prone" in text
     await ok(
-        await slash(h, table.moderator, "gm condition", combatant="Willow", action="add", name="Prone")
+        await slash(
+            h, table.moderator, "gm condition", combatant="Willow", action="add", name="Prone"
+        )
     )
     stood = await ok(await slash(h, table.player, "stand"))
     assert "Willow spends half the Run speed" in stood.message.text()
