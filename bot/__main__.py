@@ -24,6 +24,7 @@ from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
 from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
+from bot.services.tables import TableService
 from bot.settings import Settings, SettingsError, load_settings
 from bot.store.db import Database
 
@@ -63,6 +64,7 @@ async def build(
         sheets=SheetService(db),
         combat=combat,
         moderation=ModerationService(db, encounters, combat, clock=utc_now),
+        tables=TableService(db, clock=utc_now),
     )
     return CombatBot(
         settings=settings,

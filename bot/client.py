@@ -25,6 +25,7 @@ from cogs.combat import CombatCog
 from cogs.encounter import EncounterCog
 from cogs.gm import GmCog
 from cogs.npc import NpcCog
+from cogs.tables import TablesCog
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ class CombatBot(commands.Bot):
             )
         )
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
+        await self.add_cog(TablesCog(self.services.tables))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         await sync_if_changed(

@@ -6,6 +6,8 @@ Entry point: :func:`get_ruleset` → :class:`Ruleset`; then ``new_encounter``, `
 
 from __future__ import annotations
 
+import json
+
 from bot.engine.commands import (
     ActivatePower,
     AddCombatant,
@@ -47,6 +49,7 @@ from bot.engine.events import Event, Outcome
 from bot.engine.state import Combatant, EncounterState, PendingAttack
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
+from bot.engine.uttas.tables import load_tables
 from bot.errors import InvalidInput, RulesetNotImplemented
 
 RULESET_KEYS = ("uttas", "utopia", "untitled", "uune")
@@ -54,19 +57,28 @@ RULESET_KEYS = ("uttas", "utopia", "untitled", "uune")
 
 _PLANNED = {"utopia": "Utopia", "untitled": "Untitled", "uune": "Uune"}
 _DEFAULT: dict[str, Ruleset] = {}
+_CACHE_MAX = 64
 
 
-def get_ruleset(key: str) -> Ruleset:
-    """The ruleset for ``key`` (case-insensitive), with the shipped tables.
+def get_ruleset(key: str, overrides: str | None = None) -> Ruleset:
+    """The ruleset for ``key`` (case-insensitive): with the shipped tables, or with a server's
+    changes deep-merged on top — ``overrides`` is JSON text keyed by ruleset, e.g.
+    ``{"uttas": {"reactions": {"block": {"dodge_bonus": 3}}}}``. Rulesets are cached per
+    distinct change set.
 
-    Raises :class:`RulesetNotImplemented` for a planned system that cannot run encounters yet
-    and :class:`InvalidInput` for an unknown key.
+    Raises :class:`RulesetNotImplemented` for a planned system that cannot run encounters yet,
+    and :class:`InvalidInput` for an unknown key or changes the tables do not accept.
     """
     k = key.strip().casefold()
     if k == "uttas":
-        if "uttas" not in _DEFAULT:
-            _DEFAULT["uttas"] = UttasRuleset()
-        return _DEFAULT["uttas"]
+        changes = json.loads(overrides).get("uttas") if overrides else None
+        cache_key = json.dumps(changes, sort_keys=True) if changes else "uttas"
+        if cache_key not in _DEFAULT:
+            if len(_DEFAULT) >= _CACHE_MAX:
+                _DEFAULT.pop(next(k for k in _DEFAULT if k != "uttas"))
+            tables = load_tables(overrides=changes) if changes else None
+            _DEFAULT[cache_key] = UttasRuleset(tables)
+        return _DEFAULT[cache_key]
     if k in _PLANNED:
         raise RulesetNotImplemented(
             f"{_PLANNED[k]} combat is planned but not available yet; use UTTAS for now."

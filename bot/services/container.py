@@ -8,6 +8,7 @@ from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
+from bot.services.tables import TableService
 
 
 @dataclass(frozen=True)
@@ -18,3 +19,4 @@ class Services:
     sheets: SheetService
     combat: CombatService
     moderation: ModerationService
+    tables: TableService

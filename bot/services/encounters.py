@@ -35,6 +35,7 @@ from bot.engine import (
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.store import encounters as repo
+from bot.store import guild_settings
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
 from bot.store.encounters import NOT_UNDOABLE, EncounterRow
@@ -79,7 +80,7 @@ class Encounter:
     @property
     def rules(self) -> Ruleset:
         """The encounter's ruleset."""
-        return get_ruleset(self.row.ruleset)
+        return get_ruleset(self.row.ruleset, self.row.rules_overrides)
 
     def is_gm(self, actor: Actor) -> bool:
         """GM of this encounter: manages the server or channel, holds the server's GM role
@@ -158,6 +159,7 @@ class EncounterService:
             if existing is not None:
                 raise _already_running(existing)
             now = self._clock()
+            overrides = await guild_settings.rules_overrides(conn, guild_id)
             row = await repo.insert(
                 conn,
                 guild_id=guild_id,
@@ -167,6 +169,7 @@ class EncounterService:
                 started_by=actor.user_id,
                 state_json=state_json,
                 now=now,
+                rules_overrides=overrides,
             )
             await repo.append_log(
                 conn,
@@ -405,7 +408,7 @@ class EncounterService:
         (the engine refuses a clash with :class:`Conflict`)."""
 
         def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
-            rules = get_ruleset(current.row.ruleset)
+            rules = current.rules
             _ensure_sheet_fits(rules, sheet, name)
             command = AddCombatant(
                 name=name, sheet=sheet, controller_id=actor.user_id, is_npc=False
@@ -427,7 +430,7 @@ class EncounterService:
 
         def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
             _ensure_gm(current, actor, "add NPCs")
-            rules = get_ruleset(current.row.ruleset)
+            rules = current.rules
             _ensure_sheet_fits(rules, sheet, template)
             numbered = re.compile(rf"{re.escape(template.casefold())} (\d{{1,9}})")
             taken = [
@@ -456,7 +459,7 @@ class EncounterService:
 
         def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
             _ensure_gm(current, actor, "refresh a combatant from its sheet")
-            rules = get_ruleset(current.row.ruleset)
+            rules = current.rules
             old = current.state.get(combatant_id)
             _ensure_sheet_fits(rules, sheet, old.name)
             assert isinstance(sheet, UttasSheet)

@@ -20,7 +20,7 @@ EncounterStatus = Literal["live", "archived"]
 _COLUMNS = (
     "id, guild_id, channel_id, name, ruleset, started_by, gm_id, status, state, version,"
     " tracker_message_id, created_at, updated_at, ended_at, pending_version, pending_deadline,"
-    " prompt_message_id, paused,"
+    " prompt_message_id, paused, rules_overrides,"
     " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = encounters.guild_id)"
     " AS gm_role_id"
 )
@@ -51,6 +51,7 @@ class EncounterRow(BaseModel):
     prompt_message_id: int | None = None
     paused: bool = False
     gm_role_id: int | None = None
+    rules_overrides: str = "{}"
     """The server's GM role (``guild_settings``), read with the row; not an encounter column."""
 
 
@@ -105,6 +106,7 @@ def _row(values: Any) -> EncounterRow:
         prompt_message_id=values["prompt_message_id"],
         paused=bool(values["paused"]),
         gm_role_id=values["gm_role_id"],
+        rules_overrides=values["rules_overrides"],
     )
 
 
@@ -133,8 +135,10 @@ async def insert(
     started_by: int,
     state_json: str,
     now: datetime,
+    rules_overrides: str = "{}",
 ) -> EncounterRow:
-    """Create a live encounter at version 1.
+    """Create a live encounter at version 1, keeping the server's ruleset-table changes in force
+    now (``rules_overrides``, JSON) for its whole life.
 
     Raises :class:`Conflict` if the channel already has a live encounter (the partial unique
     index decides, so two racing inserts can never both succeed).
@@ -142,8 +146,8 @@ async def insert(
     try:
         new_id = await conn.insert(
             "INSERT INTO encounters (guild_id, channel_id, name, ruleset, started_by, gm_id,"
-            " status, state, version, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, 'live', ?, 1, ?, ?)",
+            " status, state, version, created_at, updated_at, rules_overrides)"
+            " VALUES (?, ?, ?, ?, ?, ?, 'live', ?, 1, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -154,6 +158,7 @@ async def insert(
                 state_json,
                 _ts(now),
                 _ts(now),
+                rules_overrides,
             ),
         )
     except sqlite3.IntegrityError as exc:

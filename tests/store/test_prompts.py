@@ -48,7 +48,7 @@ async def test_0005_keeps_sheets_and_their_ids_and_never_reuses_one(tmp_path: Pa
                     (sheet_id, name, name.casefold()),
                 )
             await conn.execute("DELETE FROM sheets WHERE id = 3")
-        assert await db.migrate() == [5]
+        assert await db.migrate(migrations[:5]) == [5]
         async with db.read() as conn:
             rows = await conn.fetch_all("SELECT id, name FROM sheets ORDER BY id")
             ddl = await conn.fetch_one("SELECT sql FROM sqlite_master WHERE name = 'sheets'")

@@ -1,0 +1,16 @@
+"""Who counts as a GM of the server (not just of one encounter)."""
+
+from __future__ import annotations
+
+from bot.services.encounters import Actor
+from bot.store import guild_settings
+from bot.store.db import Connection
+
+
+async def is_server_gm(conn: Connection, guild_id: int, actor: Actor) -> bool:
+    """A member with Manage Server or Manage Channels, or one holding the server's GM role
+    (``/gm role``)."""
+    if actor.manages_channel:
+        return True
+    role = await guild_settings.gm_role(conn, guild_id)
+    return role is not None and role in actor.role_ids

@@ -1,0 +1,161 @@
+"""A server's changes to its ruleset tables: the numbers the rules texts leave open (what a
+Block adds, what each stance does, characteristic dice, …), kept per server in SQLite.
+
+Changes are stored as a JSON document keyed by ruleset and deep-merged over the shipped tables
+(``data/uttas/tables.json``); every change is validated by building the tables with it, so a
+refused change stores nothing. Encounters started afterwards use them; a running fight keeps the
+tables it started with (``docs/rules/uttas.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from bot.engine import get_ruleset
+from bot.errors import InvalidInput, NotAllowed
+from bot.services.encounters import Actor
+from bot.services.permissions import is_server_gm
+from bot.store import guild_settings
+from bot.store.db import Database
+
+OVERRIDES_MAX = 16_384  # characters of JSON per server
+NOT_SERVER_GM = (
+    "Only a GM of this server (Manage Server, Manage Channels or the server's GM role) can "
+    "change its rule tables."
+)
+REMOVE = "-"
+
+
+def _walk(data: Any, path: list[str]) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            raise KeyError(part)
+        data = data[part]
+    return data
+
+
+def parse_path(path: str) -> list[str]:
+    """``"reactions.block.dodge_bonus"`` → its parts. Raises :class:`InvalidInput`."""
+    parts = [p.strip() for p in path.strip().split(".")]
+    if not path.strip() or any(not p for p in parts) or len(parts) > 6:
+        raise InvalidInput(
+            f"`{path[:80]}` is not a table entry; use dots: `reactions.block.dodge_bonus`."
+        )
+    return parts
+
+
+def parse_value(raw: str) -> Any:
+    """A number, true/false, null, a JSON list or object — else the text itself."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.strip()
+
+
+class TableService:
+    """Read and change one server's ruleset tables."""
+
+    def __init__(self, db: Database, *, clock: Callable[[], datetime]) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def overrides(self, guild_id: int) -> dict[str, Any]:
+        """The server's changes, keyed by ruleset (empty when it has none)."""
+        async with self._db.read() as conn:
+            raw = await guild_settings.rules_overrides(conn, guild_id)
+        loaded: dict[str, Any] = json.loads(raw)
+        return loaded
+
+    async def effective(self, guild_id: int, ruleset: str) -> dict[str, Any]:
+        """The tables a new encounter of this server would use, as plain data."""
+        raw = json.dumps(await self.overrides(guild_id))
+        rules = get_ruleset(ruleset, raw)
+        tables: dict[str, Any] = rules.tables.model_dump(mode="json")  # type: ignore[attr-defined]
+        return tables
+
+    async def value(self, guild_id: int, ruleset: str, path: str) -> Any:
+        """The value in force at ``path``. Raises :class:`InvalidInput` for an unknown entry."""
+        parts = parse_path(path)
+        try:
+            return _walk(await self.effective(guild_id, ruleset), parts)
+        except KeyError as missing:
+            raise InvalidInput(
+                f"The {ruleset.upper()} tables have no entry `{path}` ({missing})."
+            ) from None
+
+    async def change(
+        self, guild_id: int, actor: Actor, ruleset: str, path: str, raw: str
+    ) -> dict[str, Any]:
+        """Set the entry at ``path`` to ``raw`` (``-`` removes the server's change there). Returns
+        the server's new changes. Raises :class:`NotAllowed` for a non-GM and
+        :class:`InvalidInput` for a value the tables refuse (nothing is stored then)."""
+        parts = parse_path(path)
+        async with self._db.transaction() as conn:
+            if not await is_server_gm(conn, guild_id, actor):
+                raise NotAllowed(NOT_SERVER_GM)
+            current: dict[str, Any] = json.loads(
+                await guild_settings.rules_overrides(conn, guild_id)
+            )
+            changes = current.setdefault(ruleset, {})
+            node = changes
+            for part in parts[:-1]:
+                nxt = node.get(part)
+                if not isinstance(nxt, dict):
+                    nxt = node[part] = {}
+                node = nxt
+            if raw.strip() == REMOVE:
+                node.pop(parts[-1], None)
+            else:
+                node[parts[-1]] = parse_value(raw)
+            _prune(current)
+            encoded = json.dumps(current, sort_keys=True)
+            if len(encoded) > OVERRIDES_MAX:
+                raise InvalidInput(
+                    f"That makes this server's table changes {len(encoded):,} characters long; "
+                    f"the limit is {OVERRIDES_MAX:,}."
+                )
+            get_ruleset(ruleset, encoded)  # raises InvalidInput naming the bad entry
+            if raw.strip() != REMOVE:
+                try:
+                    _walk(get_ruleset(ruleset, encoded).tables.model_dump(mode="json"), parts)  # type: ignore[attr-defined]
+                except KeyError:
+                    raise InvalidInput(
+                        f"The {ruleset.upper()} tables have no entry `{path}`."
+                    ) from None
+            await guild_settings.set_rules_overrides(conn, guild_id, encoded, self._clock())
+        return current
+
+    async def reset(self, guild_id: int, actor: Actor, ruleset: str) -> None:
+        """Forget every change this server made to ``ruleset``'s tables."""
+        async with self._db.transaction() as conn:
+            if not await is_server_gm(conn, guild_id, actor):
+                raise NotAllowed(NOT_SERVER_GM)
+            current: dict[str, Any] = json.loads(
+                await guild_settings.rules_overrides(conn, guild_id)
+            )
+            current.pop(ruleset, None)
+            await guild_settings.set_rules_overrides(
+                conn, guild_id, json.dumps(current, sort_keys=True), self._clock()
+            )
+
+
+def _prune(data: dict[str, Any]) -> None:
+    """Drop empty objects left behind by removals."""
+    for key in list(data):
+        if isinstance(data[key], dict):
+            _prune(data[key])
+            if not data[key]:
+                del data[key]
+
+
+def leaf_paths(data: Any, prefix: str = "") -> list[str]:
+    """Every ``a.b.c`` path to a non-object value in ``data`` (for autocomplete)."""
+    if not isinstance(data, dict):
+        return [prefix] if prefix else []
+    paths: list[str] = []
+    for key, value in data.items():
+        paths += leaf_paths(value, f"{prefix}.{key}" if prefix else str(key))
+    return paths

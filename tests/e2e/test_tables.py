@@ -1,0 +1,52 @@
+"""A server's GM changes the numbers the rules text leaves open (here: what a Block adds);
+encounters started afterwards use them, a running fight keeps its own, players cannot."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import button, ok, refused, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+
+async def test_server_table_changes(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    shown = await slash(h, table.player, "tables show", entry="reactions.block.dodge_bonus")
+    await shown.response()
+    assert shown.ephemeral and "```json\n2\n```" in shown.response_data["content"]
+
+    await ok(await slash(h, gm, "encounter start", name="Before"))
+    text = await refused(
+        await slash(h, table.player, "tables set", entry="reactions.block.dodge_bonus", value="9")
+    )
+    assert "Only a GM of this server" in text
+    text = await refused(
+        await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="lots")
+    )
+    assert "reactions.block.dodge_bonus" in text and "integer" in text.lower()
+    text = await refused(
+        await slash(h, gm, "tables set", entry="reactions.blok.dodge_bonus", value="3")
+    )
+    assert "blok" in text
+    assert (await bot.services.tables.overrides(h.guild.id)) == {}
+
+    done = await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="3")
+    await done.response()
+    assert done.ephemeral and "is now" in done.response_data["content"]
+
+    running = await bot.services.encounters.live(h.channel.id)
+    assert running.rules.tables.reactions["block"].dodge_bonus == 2  # type: ignore[attr-defined]
+    prompt = await slash(h, gm, "encounter end")
+    await prompt.response()
+    confirm = await h.click(gm, prompt.message, button(prompt.message, "Confirm")["custom_id"])
+    await confirm.response()
+    await ok(await slash(h, gm, "encounter start", name="After"))
+    fresh = await bot.services.encounters.live(h.channel.id)
+    assert fresh.rules.tables.reactions["block"].dodge_bonus == 3  # type: ignore[attr-defined]
+
+    await (
+        await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="-")
+    ).response()
+    assert (await bot.services.tables.overrides(h.guild.id)) == {}
