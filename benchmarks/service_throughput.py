@@ -65,20 +65,22 @@ async def set_up(combat: CombatService, encounters: EncounterService) -> None:
 
 
 async def one_command(
-    combat: CombatService, channel: int, last: CombatResult | None
+    combat: CombatService, encounters: EncounterService, channel: int, last: CombatResult | None
 ) -> CombatResult:
     """The next sensible command in a channel, chosen from what the previous one returned (as a
-    player decides from what the channel shows): answer a waiting attack, else the current
-    combatant attacks someone on the other side (or ends its turn)."""
-    decision = last.decision if last is not None else None
-    if decision is not None and last is not None:
+    player decides from what the channel shows; the first time, from a read): answer a waiting
+    attack, else the current combatant attacks someone on the other side (or ends its turn)."""
+    if last is None:
+        live = await encounters.live(channel)
+        encounter_id, decision = live.id, combat.decision(live)
+    else:
+        encounter_id, decision = last.encounter.id, last.decision
+    if decision is not None:
         options = decision.deciders.get(decision.target.id) or next(
             iter(decision.deciders.values())
         )
         choice = next((o for o in options if o.choice in ("evade", "none")), options[0])
-        return await combat.decide(
-            last.encounter.id, decision.pending_version, GM, option_code(choice)
-        )
+        return await combat.decide(encounter_id, decision.pending_version, GM, option_code(choice))
 
     def make(current: Encounter, me: Combatant) -> Command:
         foes = [c for c in current.state.combatants if c.side != me.side and c.health > 0]
@@ -96,7 +98,7 @@ async def closed_loop(combat: CombatService, encounters: EncounterService, total
     async def worker(channel: int) -> None:
         last = None
         for _ in range(per_channel):
-            last = await one_command(combat, channel, last)
+            last = await one_command(combat, encounters, channel, last)
 
     started = time.perf_counter()
     await asyncio.gather(*(worker(c) for c in range(1, CHANNELS + 1)))
@@ -122,7 +124,7 @@ async def open_loop(
             delay = due - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
-            last = await one_command(combat, channel, last)
+            last = await one_command(combat, encounters, channel, last)
             latencies.append(time.perf_counter() - due)
 
     await asyncio.gather(*(worker(c) for c in range(1, CHANNELS + 1)))
