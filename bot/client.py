@@ -22,9 +22,11 @@ from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
+from cogs.dice import DiceCog
 from cogs.encounter import EncounterCog
 from cogs.gm import GmCog
 from cogs.npc import NpcCog
+from cogs.reactions import ReactionsCog
 from cogs.tables import TablesCog
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,8 @@ class CombatBot(commands.Bot):
             )
         )
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
+        await self.add_cog(ReactionsCog(self.services.combat))
+        await self.add_cog(DiceCog())
         await self.add_cog(TablesCog(self.services.tables))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None

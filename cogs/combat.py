@@ -32,7 +32,6 @@ from bot.engine import (
 )
 from bot.engine.state import Combatant
 from bot.errors import InvalidInput
-from bot.services import rolls
 from bot.services.combat import CombatResult, CombatService, find_combatant, pick_actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.combat_flow import respond
@@ -62,18 +61,22 @@ class CombatCog(commands.Cog):
 
     # -- plumbing --------------------------------------------------------------------------
 
-    async def _act(
+    async def _do(
         self,
         interaction: discord.Interaction[Any],
         as_name: str | None,
         label: str,
         options: dict[str, Any],
         make: Any,
-    ) -> CombatResult:
+        doing: str,
+    ) -> None:
+        """Run one turn command for the member's combatant and show the result titled
+        "<combatant> <doing>"."""
         _, channel_id = channel_ids(interaction)
-        return await self.combat.act(
+        result = await self.combat.act(
             channel_id, actor_of(interaction), as_name, label, options, make
         )
+        await respond(interaction, titled(result, doing))
 
     async def _live(self, interaction: discord.Interaction[Any]) -> Encounter | None:
         if interaction.channel_id is None:
@@ -138,8 +141,7 @@ class CombatCog(commands.Cog):
             return ResolveReadied(actor=me.id, action=strike) if readied else strike
 
         options = {"target": target, "with": with_, "range": range, "hits": hits}
-        result = await self._act(interaction, as_, "attack", options, make)
-        await respond(interaction, _titled(result, f"attacks {target} with {with_}"))
+        await self._do(interaction, as_, "attack", options, make, f"attacks {target} with {with_}")
 
     @attack.autocomplete("target")
     async def attack_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -165,14 +167,14 @@ class CombatCog(commands.Cog):
         name: app_commands.Range[str, 1, 80],
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = await self._act(
+        await self._do(
             interaction,
             as_,
             "stance",
             {"name": name},
             lambda current, me: ChangeStance(actor=me.id, stance=name),
+            f"takes the {name} stance",
         )
-        await respond(interaction, _titled(result, f"takes the {name} stance"))
 
     @stance.autocomplete("name")
     async def stance_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -201,14 +203,14 @@ class CombatCog(commands.Cog):
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         how = mode.value if mode else "run"
-        result = await self._act(
+        await self._do(
             interaction,
             as_,
             "move",
             {"meters": meters, "mode": how, "full": full},
             lambda current, me: Move(actor=me.id, meters=meters, mode=how, full=full),
+            f"moves {meters:g} m",
         )
-        await respond(interaction, _titled(result, f"moves {meters:g} m"))
 
     @app_commands.command(
         name="sprint", description="Sprint: double your full move, Dexterity halved"
@@ -227,14 +229,14 @@ class CombatCog(commands.Cog):
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         how = mode.value if mode else "run"
-        result = await self._act(
+        await self._do(
             interaction,
             as_,
             "sprint",
             {"meters": meters, "mode": how},
             lambda current, me: Sprint(actor=me.id, meters=meters, mode=how),
+            f"sprints {meters:g} m",
         )
-        await respond(interaction, _titled(result, f"sprints {meters:g} m"))
 
     @app_commands.command(
         name="breather", description="Take a breather: roll Body dice, recover Stamina"
@@ -247,10 +249,14 @@ class CombatCog(commands.Cog):
         interaction: discord.Interaction[Any],
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = await self._act(
-            interaction, as_, "breather", {}, lambda current, me: Breather(actor=me.id)
+        await self._do(
+            interaction,
+            as_,
+            "breather",
+            {},
+            lambda current, me: Breather(actor=me.id),
+            "takes a breather",
         )
-        await respond(interaction, _titled(result, "takes a breather"))
 
     @app_commands.command(name="ready", description="Ready an action for a trigger")
     @app_commands.guild_only()
@@ -284,8 +290,7 @@ class CombatCog(commands.Cog):
             return Ready(actor=me.id, trigger=trigger.value, watch=watched.id, plan=action)
 
         options = {"trigger": trigger.value, "watch": watch, "action": action}
-        result = await self._act(interaction, as_, "ready", options, make)
-        await respond(interaction, _titled(result, f"readies: {action}"))
+        await self._do(interaction, as_, "ready", options, make, f"readies: {action}")
 
     @ready.autocomplete("watch")
     async def ready_watch(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -300,10 +305,14 @@ class CombatCog(commands.Cog):
         interaction: discord.Interaction[Any],
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = await self._act(
-            interaction, as_, "surrender", {}, lambda current, me: Surrender(actor=me.id)
+        await self._do(
+            interaction,
+            as_,
+            "surrender",
+            {},
+            lambda current, me: Surrender(actor=me.id),
+            "surrenders",
         )
-        await respond(interaction, _titled(result, "surrenders"))
 
     @app_commands.command(name="endturn", description="End your turn")
     @app_commands.guild_only()
@@ -314,10 +323,14 @@ class CombatCog(commands.Cog):
         interaction: discord.Interaction[Any],
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = await self._act(
-            interaction, as_, "endturn", {}, lambda current, me: EndTurn(actor=me.id)
+        await self._do(
+            interaction,
+            as_,
+            "endturn",
+            {},
+            lambda current, me: EndTurn(actor=me.id),
+            "ends the turn",
         )
-        await respond(interaction, _titled(result, "ends the turn"))
 
     @app_commands.command(name="stand", description="Stand up from Prone")
     @app_commands.guild_only()
@@ -333,14 +346,14 @@ class CombatCog(commands.Cog):
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         how = "acrobatics" if acrobatics else "move"
-        result = await self._act(
+        await self._do(
             interaction,
             as_,
             "stand",
             {"acrobatics": acrobatics},
             lambda current, me: Stand(actor=me.id, method=how),
+            "stands up",
         )
-        await respond(interaction, _titled(result, "stands up"))
 
     @app_commands.command(name="skill", description="Use a skill: roll its dice")
     @app_commands.guild_only()
@@ -357,14 +370,14 @@ class CombatCog(commands.Cog):
         difficulty: app_commands.Range[int, 0, 1000] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = await self._act(
+        await self._do(
             interaction,
             as_,
             "skill",
             {"name": name, "difficulty": difficulty},
             lambda current, me: UseSkill(actor=me.id, skill=name, difficulty=difficulty),
+            f"uses {name}",
         )
-        await respond(interaction, _titled(result, f"uses {name}"))
 
     @skill.autocomplete("name")
     async def skill_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -394,8 +407,7 @@ class CombatCog(commands.Cog):
             return ActivatePower(actor=me.id, power=name, target=aimed)
 
         options = {"name": name, "target": target}
-        result = await self._act(interaction, as_, "power", options, make)
-        await respond(interaction, _titled(result, f"activates {name}"))
+        await self._do(interaction, as_, "power", options, make, f"activates {name}")
 
     @power.autocomplete("name")
     async def power_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -420,14 +432,14 @@ class CombatCog(commands.Cog):
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         goal = "control" if control else "escape"
-        result = await self._act(
+        await self._do(
             interaction,
             as_,
             "escape",
             {"control": control},
             lambda current, me: GrappleContest(actor=me.id, goal=goal),
+            "struggles in the grapple",
         )
-        await respond(interaction, _titled(result, "struggles in the grapple"))
 
     @stand.autocomplete("as_")
     @skill.autocomplete("as_")
@@ -444,49 +456,8 @@ class CombatCog(commands.Cog):
     async def as_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await self._own_names(interaction, current)
 
-    @app_commands.command(name="dodge", description="Evade the attack waiting on your combatant")
-    @app_commands.guild_only()
-    @app_commands.describe(maneuver="A custom Evade martial art (default: the basic Evade)")
-    async def dodge(
-        self,
-        interaction: discord.Interaction[Any],
-        maneuver: app_commands.Range[str, 1, 80] | None = None,
-    ) -> None:
-        _, channel_id = channel_ids(interaction)
-        result = await self.combat.react_by_command(
-            channel_id, actor_of(interaction), "evade", maneuver
-        )
-        await respond(interaction, _titled(result, "evades"))
 
-    @app_commands.command(name="block", description="Block the attack waiting on your combatant")
-    @app_commands.guild_only()
-    @app_commands.describe(maneuver="A custom Block martial art (default: the basic Block)")
-    async def block(
-        self,
-        interaction: discord.Interaction[Any],
-        maneuver: app_commands.Range[str, 1, 80] | None = None,
-    ) -> None:
-        _, channel_id = channel_ids(interaction)
-        result = await self.combat.react_by_command(
-            channel_id, actor_of(interaction), "block", maneuver
-        )
-        await respond(interaction, _titled(result, "blocks"))
-
-    @app_commands.command(name="roll", description="Roll dice, e.g. 3d6+2 or 4d6kh3")
-    @app_commands.describe(dice="A dice expression (at most 100 dice of up to 1000 sides)")
-    async def roll(
-        self, interaction: discord.Interaction[Any], dice: app_commands.Range[str, 1, 200]
-    ) -> None:
-        rolled = rolls.roll(dice)
-        embed = discord.Embed(
-            title=f"{interaction.user.display_name} rolls {rolled.expression}"[:256],
-            description=rolled.text[:4096],
-            colour=discord.Colour.green(),
-        )
-        await interaction.response.send_message(embed=embed)
-
-
-def _titled(result: CombatResult, doing: str) -> CombatResult:
+def titled(result: CombatResult, doing: str) -> CombatResult:
     import dataclasses
 
     who = result.acting.name if result.acting else "Someone"

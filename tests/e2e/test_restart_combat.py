@@ -90,11 +90,11 @@ async def test_reaction_window_that_ran_out_while_down_expires_after_restart(
     def expired() -> bool:
         return any("Reaction window over" in m.text() for m in h.messages_in(h.channel))
 
-    await h.wait_for(expired, timeout=10)
+    await h.wait_for(expired, timeout=30)
     [notice] = [m for m in h.messages_in(h.channel) if "Reaction window over" in m.text()]
     assert "Willow does not react." in notice.text()
     assert "resolved with no reaction" in notice.text()
-    await h.wait_for(lambda: h.message(prompt).components == [], timeout=5)
+    await h.wait_for(lambda: h.message(prompt).components == [], timeout=15)
     # The fight goes on: it is no longer Thug 1's turn.
     turn = await _whose_turn(h, table)
     assert turn != "Thug 1", (turn, [m.text()[:300] for m in h.messages_in(h.channel)[-4:]])

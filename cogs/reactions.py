@@ -1,0 +1,51 @@
+"""``/dodge`` and ``/block``: answer the attack waiting on your combatant without scrolling
+back to its buttons. The same service call as the buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services.combat import CombatService
+from bot.ui.combat_flow import respond
+from bot.ui.encounter_end import actor_of
+from cogs.combat import titled
+from cogs.encounter import channel_ids
+
+
+class ReactionsCog(commands.Cog):
+    """Off-turn reactions as slash commands."""
+
+    def __init__(self, combat: CombatService) -> None:
+        self.combat = combat
+
+    @app_commands.command(name="dodge", description="Evade the attack waiting on your combatant")
+    @app_commands.guild_only()
+    @app_commands.describe(maneuver="A custom Evade martial art (default: the basic Evade)")
+    async def dodge(
+        self,
+        interaction: discord.Interaction[Any],
+        maneuver: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        result = await self.combat.react_by_command(
+            channel_id, actor_of(interaction), "evade", maneuver
+        )
+        await respond(interaction, titled(result, "evades"))
+
+    @app_commands.command(name="block", description="Block the attack waiting on your combatant")
+    @app_commands.guild_only()
+    @app_commands.describe(maneuver="A custom Block martial art (default: the basic Block)")
+    async def block(
+        self,
+        interaction: discord.Interaction[Any],
+        maneuver: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        result = await self.combat.react_by_command(
+            channel_id, actor_of(interaction), "block", maneuver
+        )
+        await respond(interaction, titled(result, "blocks"))
