@@ -180,7 +180,9 @@ async def open_create_form(
     ruleset: app_commands.Choice[str] | None,
 ) -> None:
     key = ruleset.value if ruleset else "uttas"
-    service.require_may_write(kind, actor_of(interaction))
+    if interaction.guild_id is None:
+        raise InvalidInput("Sheets belong to a server; use this in a server channel.")
+    await service.require_may_write(interaction.guild_id, kind, actor_of(interaction))
     service.require_ruleset(key)
     modal = CREATE_MODALS.get(key)
     if modal is None:

@@ -30,6 +30,7 @@ from bot.engine.uttas.sheet import CHARACTERISTICS
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.services.encounters import Actor
+from bot.services.permissions import is_server_gm
 from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
 from bot.store import prompts as prompt_repo
@@ -45,7 +46,10 @@ NAME_MAX = 80  # a combatant's name, a button label
 NPC_NAME_MAX = 72  # leaves room for the number of a copy ("Thug 12")
 CHOICES_MAX = 25
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "data" / "sheets"
-GM_ONLY = "Only a GM (a member with Manage Server or Manage Channels) can manage NPC templates."
+GM_ONLY = (
+    "Only a GM of this server (Manage Server, Manage Channels or the server's GM role) can "
+    "manage NPC templates."
+)
 
 
 def utc_now() -> datetime:
@@ -172,9 +176,17 @@ class SheetService:
 
     # --- validation ----------------------------------------------------------------------------
 
-    def require_may_write(self, kind: SheetKind, actor: Actor) -> None:
+    async def server_gm(self, guild_id: int, actor: Actor) -> bool:
+        """Manage Server, Manage Channels, or the server's GM role (``/gm role``)."""
+        if actor.manages_channel:
+            return True
+        async with self._db.read() as conn:
+            return await is_server_gm(conn, guild_id, actor)
+
+    async def require_may_write(self, guild_id: int, kind: SheetKind, actor: Actor) -> None:
         """Refuse a non-GM before a form opens for an NPC template (the write checks again)."""
-        _ensure_may_write(kind, actor)
+        if kind == "npc" and not await self.server_gm(guild_id, actor):
+            raise NotAllowed(GM_ONLY)
 
     def require_ruleset(self, ruleset: str) -> None:
         """Raise the engine's error for an unknown or not-yet-playable ruleset."""
@@ -211,7 +223,7 @@ class SheetService:
         self, guild_id: int, actor: Actor, kind: SheetKind, ruleset: str, fields: dict[str, Any]
     ) -> Sheet:
         """A new sheet from the key fields (the rest take the model's defaults)."""
-        _ensure_may_write(kind, actor)
+        await self.require_may_write(guild_id, kind, actor)
         model = self.validate(ruleset, fields, kind=kind, heading="That sheet was not created")
         stored = await self._store(guild_id, actor, kind, ruleset, model, replace=False)
         return stored.sheet
@@ -229,7 +241,7 @@ class SheetService:
     ) -> Stored:
         """Import a JSON sheet (an export, an edited export, an example). The sheet's own
         ``system`` field, when present, names its ruleset. A refused import changes nothing."""
-        _ensure_may_write(kind, actor)
+        await self.require_may_write(guild_id, kind, actor)
         data = parse_json(content)
         return await self._import_data(guild_id, actor, kind, data, rename, replace, ruleset)
 
@@ -244,7 +256,7 @@ class SheetService:
         replace: bool = False,
     ) -> Stored:
         """Import one of the shipped example sheets by key (e.g. ``willow``)."""
-        _ensure_may_write(kind, actor)
+        await self.require_may_write(guild_id, kind, actor)
         example = self.example(key)
         data = parse_json(example.path.read_bytes())
         return await self._import_data(
@@ -416,7 +428,7 @@ class SheetService:
     ) -> Sheet:
         """A sheet ``actor`` may change, by exact name: their own character, or (GMs) an NPC
         template. Raises :class:`NotFound` / :class:`NotAllowed`."""
-        _ensure_may_write(kind, actor)
+        await self.require_may_write(guild_id, kind, actor)
         key = name_key(name)
         async with self._db.read() as conn:
             row = await self._by_key(conn, guild_id, actor.user_id, kind, key)
@@ -482,18 +494,18 @@ class SheetService:
             row = await repo.character_by_key(conn, guild_id, owner_id, name_key(name))
         if row is None:
             raise NotFound(f"<@{owner_id}> has no character called **{_shown(name)}**.")
-        return SheetView(sheet=self._load(row), full=actor.manages_channel)
+        return SheetView(sheet=self._load(row), full=await self.server_gm(guild_id, actor))
 
     async def list_sheets(
         self, guild_id: int, actor: Actor, kind: SheetKind, member_id: int | None = None
     ) -> list[SheetRow]:
         """Your characters; another member's (GMs only); or the server's NPC templates (GMs)."""
         if kind == "npc":
-            _ensure_may_write(kind, actor)
+            await self.require_may_write(guild_id, kind, actor)
             async with self._db.read() as conn:
                 return await repo.npcs_of(conn, guild_id)
         owner = member_id if member_id is not None else actor.user_id
-        if owner != actor.user_id and not actor.manages_channel:
+        if owner != actor.user_id and not await self.server_gm(guild_id, actor):
             raise NotAllowed(
                 "Only a GM (Manage Server or Manage Channels) can list another member's characters."
             )
@@ -517,7 +529,7 @@ class SheetService:
     ) -> list[str]:
         """Autocomplete: at most 25 names of *your* characters (or, for GMs, NPC templates)
         containing ``typed``, prefix matches first. Never another member's sheets."""
-        if kind == "npc" and not actor.manages_channel:
+        if kind == "npc" and not await self.server_gm(guild_id, actor):
             return []
         async with self._db.read() as conn:
             if kind == "npc":
@@ -630,25 +642,17 @@ def ruleset_title(ruleset: str) -> str:
         return ruleset.upper() if len(ruleset) <= 5 else ruleset.title()
 
 
-def _ensure_may_write(kind: SheetKind, actor: Actor) -> None:
-    if kind == "npc" and not actor.manages_channel:
-        raise NotAllowed(GM_ONLY)
-
-
 async def _changeable(conn: Connection, guild_id: int, actor: Actor, sheet_id: int) -> SheetRow:
     """The sheet ``sheet_id`` of ``guild_id`` if ``actor`` may change it; else NotFound or
     NotAllowed."""
     row = await repo.by_id(conn, sheet_id)
     if row is None or row.guild_id != guild_id:
         raise NotFound("That sheet no longer exists.")
-    _ensure_may_change(row, actor)
-    return row
-
-
-def _ensure_may_change(row: SheetRow, actor: Actor) -> None:
     if row.kind == "npc":
-        _ensure_may_write("npc", actor)
+        if not await is_server_gm(conn, guild_id, actor):
+            raise NotAllowed(GM_ONLY)
     elif row.owner_id != actor.user_id:
         raise NotAllowed(
             f"**{row.name}** is <@{row.owner_id}>'s character; only they can change it."
         )
+    return row

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import discord
+
 from bot.client import CombatBot
 from bot.services.encounters import Actor
 from tests.e2e.conftest import Table
@@ -210,3 +212,26 @@ async def test_template_changes_reach_a_fight_only_when_refreshed(
     assert state.find("Thug 1").sheet.health == json.loads(THUG)["health"]
     # Current Health is kept (not healed by a refresh).
     assert state.find("Thug 2").health == json.loads(THUG)["health"]
+
+
+async def test_the_servers_gm_role_manages_npc_templates(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A member with the server's GM role (no Manage permissions) runs /npc like a moderator;
+    without the role the same member is refused."""
+    h = discord_harness
+    admin = h.add_member(h.guild, "Admin", permissions=discord.Permissions(manage_guild=True))
+    role = h.add_role(h.guild, "Game Masters")
+    plain = discord.Permissions(send_messages=True, view_channel=True)
+    gm = h.add_member(h.guild, "Role GM", permissions=plain, roles=[role])
+    refused_text = await h.slash(gm, h.channel, "npc import", example="thug")
+    await refused_text.response()
+    assert (
+        refused_text.ephemeral
+        and "Only a GM of this server" in refused_text.response_data["content"]
+    )
+    await (await h.slash(admin, h.channel, "gm role", {"role": role})).response()
+    _, text, _ = await answer(await h.slash(gm, h.channel, "npc import", example="thug"))
+    assert "Thug" in text and "imported" in text.lower()
+    _, text, _ = await answer(await h.slash(gm, h.channel, "npc list"))
+    assert "Thug" in text
