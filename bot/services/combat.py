@@ -310,7 +310,7 @@ class CombatService:
 
         Raises :class:`Conflict` when that decision was already made, undone or expired
         (nothing changes), :class:`NotAllowed` for anyone else."""
-        encounter = await self._encounters.get(encounter_id)
+        channel_id = await self._encounters.channel_of(encounter_id)
 
         def build(current: Encounter) -> Command:
             if current.row.pending_version != pending_version or current.state.pending is None:
@@ -341,7 +341,7 @@ class CombatService:
 
         titles: list[str] = []
         result = await self._run(
-            encounter.row.channel_id,
+            channel_id,
             actor,
             "react",
             {"pending_version": pending_version, "choice": code},
@@ -376,7 +376,7 @@ class CombatService:
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The reaction window ran out: decide with no reaction (a surrender's attacker stops).
         Raises :class:`Conflict` if that decision is no longer pending."""
-        encounter = await self._encounters.get(encounter_id)
+        channel_id = await self._encounters.channel_of(encounter_id)
         system = Actor(user_id=0, manages_channel=True)
 
         def build(current: Encounter) -> Command:
@@ -388,7 +388,7 @@ class CombatService:
             return React(actor=pending.target, choice="none")
 
         result = await self._run(
-            encounter.row.channel_id,
+            channel_id,
             system,
             "expire",
             {"pending_version": pending_version},

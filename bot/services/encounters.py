@@ -116,6 +116,10 @@ class EncounterService:
         self._rollers = rollers
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: OrderedDict[int, tuple[int, EncounterState]] = OrderedDict()
+        # Encounters whose redo history is known to be empty (this process is the only writer):
+        # a new command there need not clear it. Undo and redo make it unknown again.
+        self._no_redo: set[int] = set()
+        self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -192,6 +196,14 @@ class EncounterService:
         if row is None:
             raise NotFound(NO_ENCOUNTER)
         return self._load(row)
+
+    async def channel_of(self, encounter_id: int) -> int:
+        """The channel an encounter belongs to (a fixed fact, remembered after the first read).
+        Raises :class:`NotFound`."""
+        channel = self._channels.get(encounter_id)
+        if channel is None:
+            channel = self._channels[encounter_id] = (await self.get(encounter_id)).row.channel_id
+        return channel
 
     async def get(self, encounter_id: int) -> Encounter:
         """Any encounter by id (live or archived). Raises :class:`NotFound`."""
@@ -384,11 +396,16 @@ class EncounterService:
                 state=state_json,
                 now=now,
             )
-            if command not in NOT_UNDOABLE:
+            cleared = command not in NOT_UNDOABLE and row.id not in self._no_redo
+            if cleared:
                 await repo.clear_redo(conn, row.id, saved.version)
             if finish is not None:
                 await finish(conn, saved)
         self._remember(saved, new_state)
+        if command in ("undo", "redo"):
+            self._no_redo.discard(saved.id)  # something may be redoable again
+        elif cleared:
+            self._no_redo.add(saved.id)
         return Encounter(row=saved, state=new_state), result
 
     # --- combatants from sheets (issue 4) -------------------------------------------------
