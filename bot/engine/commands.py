@@ -7,6 +7,7 @@ Free-text and numeric fields are bounded so no command can make the engine do un
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -25,6 +26,17 @@ Limb = Annotated[
 
 class _Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TurnBound(_Command):
+    """A command that moves the fight on from one particular turn. ``for_turn`` is the turn it
+    was issued for (``EncounterState.turn_seq``; a button carries it) and ``issued_at`` when the
+    member issued it (a slash command's interaction creation time). Either one showing that the
+    turn already ended makes the engine refuse the command, so two of them sent together for one
+    turn end that turn once (issue: "one command, one effect")."""
+
+    for_turn: Annotated[int, Field(ge=0)] | None = None
+    issued_at: datetime | None = None
 
 
 class AddCombatant(_Command):
@@ -211,7 +223,7 @@ class Talk(_Command):
     text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
 
 
-class EndTurn(_Command):
+class EndTurn(TurnBound):
     kind: Literal["end_turn"] = "end_turn"
     actor: Id
 
@@ -292,13 +304,13 @@ class GrantDice(_Command):
     until_removed: bool = False
 
 
-class NextTurn(_Command):
+class NextTurn(TurnBound):
     """Game Master: end the current turn and start the next one."""
 
     kind: Literal["next_turn"] = "next_turn"
 
 
-class SkipTurn(_Command):
+class SkipTurn(TurnBound):
     """Game Master: the target's turn is skipped: now if it is their turn, else their next one."""
 
     kind: Literal["skip_turn"] = "skip_turn"

@@ -8,9 +8,9 @@ lives on :class:`Combatant` beside the sheet.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import NotFound
@@ -192,18 +192,26 @@ class EncounterSettings(BaseModel):
     hide_npc_numbers: bool = True
 
 
+Phase = Literal["setup", "active", "finished"]
+
+
 class EncounterState(BaseModel):
-    """The whole encounter. ``round`` is 0 before the fight begins; ``order`` lists combatant ids
+    """The whole encounter. ``phase``: ``setup`` while combatants gather, ``active`` during the
+    fight, ``finished`` once it ended (one side left standing, or the GM ended it) until the GM
+    closes the encounter. ``round`` is 0 before the fight begins; ``order`` lists combatant ids
     in initiative order; ``turn`` is the id of the combatant whose turn it is (None outside a
-    fight); ``pending`` is an attack waiting for a reaction decision. ``game_time_s`` counts
-    in-game seconds (6 per round; rests add hours) for the rest limits."""
+    fight). ``turn_seq`` counts the turns taken so far (each new turn holder adds one) and
+    ``turn_started_at`` is when the current turn began (ISO 8601, the injected clock): a command
+    that moves the fight on says which turn it was issued for, so a second one for a turn that
+    already ended changes nothing. ``pending`` is an attack waiting for a reaction decision.
+    ``game_time_s`` counts in-game seconds (6 per round; rests add hours) for the rest limits."""
 
     model_config = ConfigDict(extra="forbid")
 
     schema_version: int = 1
     ruleset: str
     name: Annotated[str, Field(min_length=1, max_length=100)]
-    phase: Literal["setup", "active"] = "setup"
+    phase: Phase = "setup"
     round: int = 0
     combatants: list[Combatant] = Field(default_factory=list)
     order: list[str] = Field(default_factory=list)
@@ -217,6 +225,17 @@ class EncounterState(BaseModel):
     last_action_by: str | None = None
     last_mover: str | None = None
     winner: str | None = None
+    turn_seq: int = 0
+    turn_started_at: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _finished_fights(cls, data: Any) -> Any:
+        """States saved before the ``finished`` phase existed went back to ``setup`` when their
+        fight ended (round > 0 afterwards): they load as ``finished``."""
+        if isinstance(data, dict) and data.get("phase") == "setup" and data.get("round", 0) > 0:
+            return {**data, "phase": "finished"}
+        return data
 
     def get(self, combatant_id: str) -> Combatant:
         """The combatant with this id. Raises :class:`NotFound`."""
@@ -237,3 +256,10 @@ class EncounterState(BaseModel):
     def current(self) -> Combatant | None:
         """The combatant whose turn it is, if a fight runs."""
         return self.get(self.turn) if self.turn else None
+
+
+def fight_over(state: EncounterState) -> str:
+    """The refusal for a command that needs a running fight after it ended, naming the winner
+    and how the GM closes the encounter."""
+    won = f" ({state.winner} won)" if state.winner else ""
+    return f"The fight is over{won}. The GM closes it with `/encounter end`."

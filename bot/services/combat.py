@@ -21,7 +21,8 @@ from datetime import datetime
 from typing import Any
 
 from bot.engine import Command, Event, React, ReactionOption, ResolveSurrender
-from bot.engine.state import Combatant, EncounterState
+from bot.engine.commands import TurnBound
+from bot.engine.state import Combatant, EncounterState, fight_over
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services.encounters import Actor, Encounter, EncounterService, not_gm_message
 
@@ -170,6 +171,8 @@ class CombatService:
 
     @staticmethod
     def _require_active(encounter: Encounter) -> None:
+        if encounter.state.phase == "finished":
+            raise RuleViolation(fight_over(encounter.state))
         if encounter.state.phase != "active":
             raise RuleViolation(NOT_BEGUN)
 
@@ -197,6 +200,8 @@ class CombatService:
             roller = self._encounters.roller(current)
             now = self._clock()
             for command in commands:
+                if isinstance(command, TurnBound) and command.issued_at is None:
+                    command = command.model_copy(update={"issued_at": actor.issued_at})
                 outcome = current.rules.apply(state, command, roller, now)
                 state = outcome.state
                 events.extend(outcome.events)
@@ -276,6 +281,8 @@ class CombatService:
         def build(current: Encounter) -> Command:
             self._require_active(current)
             combatant = pick_actor(current, actor, as_name)
+            if as_name is None and combatant.id == current.state.turn:
+                _require_issued_this_turn(current.state, actor)
             acting.append(combatant)
             return make(current, combatant)
 
@@ -400,6 +407,16 @@ class CombatService:
     async def due(self) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` of every decision whose window has run out."""
         return await self._encounters.due_decisions(self._clock())
+
+
+def _require_issued_this_turn(state: EncounterState, actor: Actor) -> None:
+    """A command that acts for whoever holds the turn must have been issued during that turn:
+    one typed before it began was meant for an earlier turn (e.g. the GM's `/attack` for Thug 1
+    arriving just after their `/gm next` started Thug 2's turn)."""
+    if actor.issued_at is None or not state.turn_started_at or state.turn is None:
+        return
+    if actor.issued_at < datetime.fromisoformat(state.turn_started_at):
+        raise Conflict(f"That turn already ended: it is now {state.get(state.turn).name}'s.")
 
 
 def _decision_title(decision: Decision) -> str:

@@ -13,7 +13,7 @@ from bot.services.encounters import Encounter
 
 DESCRIPTION_MAX = 4096
 FIELD_MAX = 1024
-PHASES = {"setup": "Gathering combatants", "active": "In combat"}
+PHASES = {"setup": "Gathering combatants", "active": "In combat", "finished": "Fight over"}
 
 
 def fit_lines(lines: list[str], limit: int, *, empty: str = "—") -> str:
@@ -57,6 +57,13 @@ def tracker(encounter: Encounter) -> discord.Embed:
         value=fit_lines(lines, FIELD_MAX, empty="None yet."),
         inline=False,
     )
+    if state.phase == "finished" and encounter.row.status == "live":
+        won = f"**{state.winner}** won" if state.winner else "no side is left standing"
+        embed.add_field(
+            name="Result",
+            value=f"{won}. The GM closes the encounter with `/encounter end`.",
+            inline=False,
+        )
     embed.add_field(name="GM", value=f"<@{encounter.row.gm_id}>")
     embed.set_footer(text=f"Encounter {encounter.id} · version {encounter.version}")
     return embed

@@ -111,7 +111,7 @@ def order_text(state: EncounterState, *, for_gm: bool) -> str:
 def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embed:
     """The tracker for players (NPC descriptors) or for the GM (exact numbers)."""
     state = encounter.state
-    phase = "setup" if state.phase == "setup" else f"Round {state.round}"
+    phase = {"setup": "setup", "finished": "fight over"}.get(state.phase, f"Round {state.round}")
     embed = discord.Embed(
         title=f"{encounter.row.name} — {phase}"[:256],
         description=order_text(state, for_gm=for_gm),
@@ -124,6 +124,8 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     if state.pending is not None:
         waiting = state.get(state.pending.target)
         status.append(f"Waiting on **{waiting.name}**'s reaction")
+    if state.phase == "finished":
+        status.append(finished_line(state))
     if encounter.row.paused:
         status.append("⏸ Paused by the GM")
     if status:
@@ -134,6 +136,12 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         f"{view} · encounter {encounter.id} v{encounter.version}"
     )
     return embed
+
+
+def finished_line(state: EncounterState) -> str:
+    """Who won a fight that is over, and how the GM closes the encounter."""
+    won = f"**{state.winner}** won" if state.winner else "no side is left standing"
+    return f"The fight is over: {won}. The GM closes the encounter with `/encounter end`."
 
 
 def tracker_page(encounter: Encounter, page: int, *, for_gm: bool) -> discord.Embed:

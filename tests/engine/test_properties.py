@@ -27,6 +27,7 @@ from bot.engine import (
     Talk,
     UseSkill,
 )
+from bot.engine.commands import NextTurn, SetCondition, SetVitals, SkipTurn
 from bot.engine.events import ActionsSpent, AttackDeclared, Moved, StanceChanged
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import DomainError
@@ -111,6 +112,15 @@ def pick(state: EncounterState, rng: random.Random) -> Command:
     ]
     if rng.random() < 0.03:
         options.append(Surrender(actor=me.id))
+    if rng.random() < 0.15:  # the Game Master's tools, aimed at anyone (the turn holder too)
+        anyone = me.id if rng.random() < 0.5 else rng.choice(state.combatants).id
+        options += [
+            SetVitals(target=anyone, health=rng.choice([0, -2, 5])),
+            SetVitals(target=anyone, stamina_change=-rng.randint(1, 30)),
+            SetCondition(target=anyone, condition=rng.choice(["Unconscious", "Dead", "Prone"])),
+            NextTurn(for_turn=state.turn_seq - rng.choice([0, 0, 1])),
+            SkipTurn(target=anyone),
+        ]
     return rng.choice(options)
 
 
@@ -128,6 +138,8 @@ def run(party: list[UttasSheet], seed: int, steps: int) -> tuple[list[Command], 
         before_json = state.model_dump_json() if rng.random() < 0.2 else None
         try:
             out = RULES.apply(state, cmd, roller, NOW)
+            if isinstance(cmd, NextTurn):
+                assert cmd.for_turn == state.turn_seq, "a stale /gm next was applied"
         except DomainError as exc:
             assert str(exc)  # a readable message
             if before_json is not None:

@@ -180,4 +180,4 @@ def test_combat_in_action() -> None:
     assert f.state.turn == t3  # Thug 1 and Thug 2 are skipped
     out = f.do(Surrender(actor=t3))
     [end] = [e for e in out.events if isinstance(e, CombatEnded)]
-    assert end.winner == "party" and f.state.phase == "setup" and f.state.turn is None
+    assert end.winner == "party" and f.state.phase == "finished" and f.state.turn is None

@@ -35,15 +35,22 @@ def utcnow_iso() -> str:
 
 
 class Snowflakes:
-    """Snowflake ids from a counter: strictly increasing, valid timestamps, deterministic order."""
+    """Snowflake ids as Discord makes them: the current time (ms since the Discord epoch) in the
+    high bits, so an interaction's id dates it as Discord's would, and a counter in the low bits;
+    strictly increasing even within one millisecond."""
 
     def __init__(self) -> None:
-        self._base_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        self._last_ms = 0
         self._n = 0
 
     def next(self) -> int:
+        now_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
         self._n += 1
-        return ((self._base_ms + self._n) << 22) | (self._n & 0xFFF)
+        if now_ms > self._last_ms:
+            self._last_ms, self._n = now_ms, 0
+        elif self._n > 0xFFF:  # 4096 ids in one millisecond: borrow the next one
+            self._last_ms, self._n = self._last_ms + 1, 0
+        return (self._last_ms << 22) | self._n
 
 
 def _perm_value(permissions: Any) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import EndTurn
-from bot.errors import Conflict
+from bot.errors import Conflict, RuleViolation
 from bot.services.combat import CombatService
 from bot.services.encounters import Actor, EncounterService
 from bot.services.moderation import ModerationService
@@ -92,3 +92,11 @@ async def test_turns_continue_in_the_live_fight(db: Database) -> None:
             101, GM, "endturn", {}, lambda cur: EndTurn(actor=cur.state.turn), action="x"
         )
     assert (await encounters.live(101)).state.round >= 2
+
+
+async def test_a_fight_that_ended_by_itself_loads_as_finished(db: Database) -> None:
+    encounters, combat, _ = services(db)
+    won = await encounters.live(103)
+    assert won.state.phase == "finished" and won.state.winner == "party"
+    with pytest.raises(RuleViolation, match="The fight is over"):
+        await combat.act(103, PLAYER, None, "endturn", {}, lambda cur, me: EndTurn(actor=me.id))

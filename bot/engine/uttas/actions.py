@@ -468,8 +468,10 @@ def talk(tx: Tx, cmd: Talk) -> None:
 
 
 def end_turn(tx: Tx, cmd: EndTurn) -> None:
+    """End the actor's turn without an action (UTTAS "Combat")."""
     c = tx.view(cmd.actor)
     tx.require_active()
+    tx.require_same_turn(cmd)
     tx.require_no_pending()
     if tx.state.turn != c.id:
         cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.engine.commands import TurnBound
 from bot.engine.dice import DiceRoller, Roll, roll_pool
 from bot.engine.economy import Cost, SpeedPool, Timing
 from bot.engine.events import (
@@ -24,7 +25,7 @@ from bot.engine.events import (
     TurnSkipped,
     TurnStarted,
 )
-from bot.engine.state import Combatant, EncounterState
+from bot.engine.state import Combatant, EncounterState, fight_over
 from bot.engine.uttas import rules
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import Conflict, RuleViolation
@@ -147,10 +148,24 @@ class Tx:
 
     # -- checks -------------------------------------------------------------------------------
     def require_active(self) -> None:
+        """Only during a fight; the refusal says whether it has not begun or is over."""
+        if self.state.phase == "finished":
+            raise RuleViolation(fight_over(self.state))
         if self.state.phase != "active":
             raise RuleViolation(
-                "The fight has not begun (or is over): the GM starts it with `/encounter begin`."
+                "The fight has not begun yet: the GM starts it with `/encounter begin`."
             )
+
+    def require_same_turn(self, cmd: TurnBound) -> None:
+        """Refuse a command issued for a turn that has already ended (a second `/endturn` or
+        `/gm next` for one turn, or one issued before the current turn began)."""
+        st = self.state
+        stale = cmd.for_turn is not None and cmd.for_turn != st.turn_seq
+        if cmd.issued_at is not None and st.turn_started_at:
+            stale = stale or cmd.issued_at < datetime.fromisoformat(st.turn_started_at)
+        if stale:
+            now = f"it is now {self.view(st.turn).name}'s" if st.turn else "no turn is running"
+            raise Conflict(f"That turn already ended: {now}.")
 
     def require_no_pending(self) -> None:
         p = self.state.pending
@@ -436,6 +451,8 @@ class Tx:
             self.end_turn(cid)
             return False
         self.state.turn = cid
+        self.state.turn_seq += 1
+        self.state.turn_started_at = self.now.isoformat()
         self.emit(
             TurnStarted(
                 combatant=cid,
@@ -482,9 +499,24 @@ class Tx:
             winner = next(iter(standing), None)
             self.end_fight(winner, "only one side can still fight" if winner else "no side stands")
 
+    def pass_turn_if_unable(self) -> None:
+        """No turn is held by someone who cannot act: when the turn holder is out of the fight
+        (a GM tool killed or knocked them out, a condition took their actions) and nothing
+        waits on a decision, their turn ends and passes on, as it does after an attack that
+        drops them (UTTAS "Conditions": such creatures cannot take actions)."""
+        st = self.state
+        if st.phase != "active" or st.turn is None or st.pending is not None:
+            return
+        c = self.view(st.turn)
+        try:
+            self.require_can_act(c)
+        except RuleViolation as why:
+            self.note(f"{why.message[:-1]}: the turn passes on.", c.id)
+            self.finish_turn(c.id)
+
     def end_fight(self, winner: str | None, reason: str) -> None:
         st = self.state
-        st.phase = "setup"
+        st.phase = "finished"
         st.turn = None
         st.pending = None
         st.winner = winner

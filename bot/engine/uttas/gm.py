@@ -123,6 +123,7 @@ def with_gm_dice(handler: _Handler) -> _Handler:
 def next_turn(tx: Tx, cmd: NextTurn) -> None:
     """End the current turn (Speed pool refilled as at any turn's end) and start the next."""
     tx.require_active()
+    tx.require_same_turn(cmd)
     tx.require_no_pending()
     current = tx.state.turn
     if current is not None:
@@ -136,6 +137,7 @@ def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
     """Skip the target's turn: at once if it holds the turn, else when its turn next comes."""
     c = tx.view(cmd.target)
     if tx.state.phase == "active" and tx.state.turn == c.id:
+        tx.require_same_turn(cmd)
         tx.require_no_pending()
         tx.emit(
             TurnSkipped(

@@ -70,6 +70,7 @@ class UttasRuleset(Ruleset):
             tx.state.last_mover = None
         _HANDLERS[command.kind](tx, command)
         attacks.drop_orphaned_attack(tx)
+        tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 
     def conditions(self) -> list[str]:

@@ -21,7 +21,7 @@ from bot.engine.events import (
     Recovered,
     RoundStarted,
 )
-from bot.engine.state import Combatant, DisabledLimb, InitiativeEntry
+from bot.engine.state import Combatant, DisabledLimb, InitiativeEntry, fight_over
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.core import (
     BASE_CONDITIONS,
@@ -47,6 +47,8 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     """Add a fighter. Names are unique case-insensitively; ids (``c1``, ``c2``…) are never reused.
     Joining a running fight places it in the order by the encounter's initiative mode."""
     st = tx.state
+    if st.phase == "finished":
+        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
     if len(st.combatants) >= MAX_COMBATANTS:
         raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
     folded = cmd.name.casefold()
@@ -143,6 +145,8 @@ def begin(tx: Tx, cmd: Begin) -> None:
     st = tx.state
     if st.phase == "active":
         raise Conflict("The fight has already begun.")
+    if st.phase == "finished":
+        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
     if len(st.combatants) < 2:
         raise RuleViolation("A fight needs at least two combatants.")
     if cmd.initiative_mode:
