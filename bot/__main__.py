@@ -22,7 +22,9 @@ from bot.engine import DiceRoller
 from bot.services.combat import CombatService
 from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
+from bot.services.member_data import MemberDataService
 from bot.services.moderation import ModerationService
+from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
 from bot.settings import Settings, SettingsError, load_settings
@@ -65,6 +67,8 @@ async def build(
         combat=combat,
         moderation=ModerationService(db, encounters, combat, clock=utc_now),
         tables=TableService(db, clock=utc_now),
+        server_admin=ServerAdminService(db, encounters, clock=utc_now),
+        member_data=MemberDataService(db, encounters, clock=utc_now),
     )
     return CombatBot(
         settings=settings,

@@ -16,8 +16,10 @@ from bot.store.db import Database
 from bot.sync import sync_if_changed
 from bot.ui.combat_flow import announce
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
+from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
 from bot.ui.reaction_buttons import ReactionButton
 from bot.ui.replies import CombatTree
+from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from cogs.character import CharacterCog
@@ -25,8 +27,10 @@ from cogs.combat import CombatCog
 from cogs.dice import DiceCog
 from cogs.encounter import EncounterCog
 from cogs.gm import GmCog
+from cogs.me import MeCog
 from cogs.npc import NpcCog
 from cogs.reactions import ReactionsCog
+from cogs.server import ServerCog
 from cogs.tables import TablesCog
 
 log = logging.getLogger(__name__)
@@ -38,6 +42,10 @@ DYNAMIC_ITEMS = (
     SheetDeleteCancel,
     StalePromptButton,
     ReactionButton,
+    MemberDeleteConfirm,
+    MemberDeleteCancel,
+    ServerEndConfirm,
+    ServerEndCancel,
 )
 
 
@@ -91,6 +99,8 @@ class CombatBot(commands.Bot):
         await self.add_cog(ReactionsCog(self.services.combat))
         await self.add_cog(DiceCog())
         await self.add_cog(TablesCog(self.services.tables))
+        await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
+        await self.add_cog(MeCog(self.services.member_data))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         await sync_if_changed(

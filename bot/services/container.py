@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
+from bot.services.member_data import MemberDataService
 from bot.services.moderation import ModerationService
+from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
 
@@ -20,3 +22,5 @@ class Services:
     combat: CombatService
     moderation: ModerationService
     tables: TableService
+    server_admin: ServerAdminService
+    member_data: MemberDataService

@@ -34,6 +34,7 @@ from bot.engine import (
 )
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
+from bot.services.start_policy import ensure_may_start
 from bot.store import encounters as repo
 from bot.store import guild_settings
 from bot.store import prompts as prompt_repo
@@ -153,8 +154,10 @@ class EncounterService:
         """Start a live encounter in ``channel_id`` with ``actor`` as its GM.
 
         Raises :class:`InvalidInput` for an unknown ruleset or a bad name,
-        :class:`RulesetNotImplemented` for a planned ruleset that cannot run yet, and
-        :class:`Conflict` when the channel already has a live encounter.
+        :class:`RulesetNotImplemented` for a planned ruleset that cannot run yet,
+        :class:`Conflict` when the channel already has a live encounter, and
+        :class:`NotAllowed` when the server's start policy or cap refuses ``actor``
+        (:func:`~bot.services.start_policy.ensure_may_start`, checked in this transaction).
         """
         rules: Ruleset = get_ruleset(ruleset)
         title = _clean_name(name)
@@ -164,6 +167,7 @@ class EncounterService:
             existing = await repo.live_in_channel(conn, channel_id)
             if existing is not None:
                 raise _already_running(existing)
+            await ensure_may_start(conn, guild_id, actor)
             now = self._clock()
             overrides = await guild_settings.rules_overrides(conn, guild_id)
             row = await repo.insert(

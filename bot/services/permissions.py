@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from bot.services.encounters import Actor
+from typing import TYPE_CHECKING
+
 from bot.store import guild_settings
 from bot.store.db import Connection
+
+if TYPE_CHECKING:  # encounters imports the start policy, which imports this module
+    from bot.services.encounters import Actor
 
 
 async def is_server_gm(conn: Connection, guild_id: int, actor: Actor) -> bool:

@@ -1,4 +1,6 @@
-"""Encounter rows and their log: the only SQL that touches ``encounters`` and ``encounter_log``.
+"""Encounter rows and their log: the SQL that touches ``encounters`` and ``encounter_log`` (besides
+server-wide listings in :mod:`bot.store.guild_encounters` and erasing a member's data in
+:mod:`bot.store.member_data`).
 
 Rows leave this module as :class:`EncounterRow` (pydantic). The engine's state travels as the
 JSON text it serialised to; turning it back into a model is the ruleset's job.
@@ -73,9 +75,13 @@ class LogEntry(BaseModel):
     redo_cleared_by: int | None = None
 
 
-NOT_UNDOABLE = frozenset({"start", "end", "undo", "redo", "pause", "resume", "transfer"})
+NOT_UNDOABLE = frozenset(
+    {"start", "end", "undo", "redo", "pause", "resume", "transfer", "forget_member"}
+)
 """Log commands that are bookkeeping, not moves in the fight: undo steps over them. Every other
-command changed the engine state and can be undone."""
+command changed the engine state and can be undone. ``forget_member`` (a member's data was
+erased, ``/me delete``) must never be undone: it would hand a forgotten member their combatant
+back."""
 
 
 def _ts(moment: datetime | None) -> str | None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from bot.store.db import Connection
 
@@ -42,4 +45,62 @@ async def set_rules_overrides(
         " ON CONFLICT (guild_id) DO UPDATE SET rules_overrides = excluded.rules_overrides,"
         " updated_at = excluded.updated_at",
         (guild_id, overrides, now.astimezone(UTC).isoformat(timespec="microseconds")),
+    )
+
+
+# --- who may start encounters, and the cap (issue 9 §8; migration 0009) -----------------------
+
+StartPolicy = Literal["everyone", "gms"]
+
+
+class StartSettings(BaseModel):
+    """Who may start encounters in a server and how many live encounters one member may run.
+
+    ``who_can_start``: ``everyone``, or ``gms`` (server GMs plus members with
+    ``starter_role_id`` when it is set). ``max_live_encounters``: live encounters one member may
+    be the GM of at once (server GMs are exempt); 0 means no cap. A server without a row has the
+    defaults."""
+
+    model_config = ConfigDict(frozen=True)
+
+    who_can_start: StartPolicy = "everyone"
+    starter_role_id: int | None = None
+    max_live_encounters: int = 3
+    gm_role_id: int | None = None
+
+
+async def start_settings(conn: Connection, guild_id: int) -> StartSettings:
+    """The server's start settings (the defaults when it never changed them)."""
+    row = await conn.fetch_one(
+        "SELECT start_policy, starter_role_id, max_live_encounters, gm_role_id"
+        " FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
+    )
+    if row is None:
+        return StartSettings()
+    return StartSettings(
+        who_can_start=row["start_policy"],
+        starter_role_id=row["starter_role_id"],
+        max_live_encounters=row["max_live_encounters"],
+        gm_role_id=row["gm_role_id"],
+    )
+
+
+async def set_start_settings(
+    conn: Connection, guild_id: int, settings: StartSettings, now: datetime
+) -> None:
+    """Store the server's start settings (its GM role is left as it is)."""
+    await conn.execute(
+        "INSERT INTO guild_settings (guild_id, start_policy, starter_role_id,"
+        " max_live_encounters, updated_at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id) DO UPDATE SET start_policy = excluded.start_policy,"
+        " starter_role_id = excluded.starter_role_id,"
+        " max_live_encounters = excluded.max_live_encounters, updated_at = excluded.updated_at",
+        (
+            guild_id,
+            settings.who_can_start,
+            settings.starter_role_id,
+            settings.max_live_encounters,
+            now.astimezone(UTC).isoformat(timespec="microseconds"),
+        ),
     )

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.store.db import Connection
 
-PromptKind = Literal["sheet.delete", "encounter.end"]
+PromptKind = Literal["sheet.delete", "encounter.end", "member.delete"]
 PromptStatus = Literal["open", "confirmed", "cancelled"]
 Answer = Literal["confirmed", "cancelled"]
 
@@ -23,8 +23,9 @@ _COLUMNS = "id, kind, target_id, guild_id, channel_id, opened_by, status, create
 
 
 class PromptRow(BaseModel):
-    """One row of ``prompts``: what it asks (``kind``) about which sheet or encounter
-    (``target_id``), who opened it where, and whether it was answered."""
+    """One row of ``prompts``: what it asks (``kind``) about which sheet, encounter or member
+    (``target_id``; a member's user id for ``member.delete``), who opened it where, and whether
+    it was answered."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -1,0 +1,295 @@
+"""Where the bot keeps something about a member: the list of *sources* behind ``/me export``
+and ``/me delete`` (issue 9 §9).
+
+Each :class:`Source` names one kind of record, how to export a member's records (a JSON value
+under ``key`` in the export document) and how to erase them, inside one transaction. Adding a
+table that stores a user id means adding a source to :data:`SOURCES` — the export and the
+erasure then cover it, and ``tests/services/test_member_data.py`` checks that every ``*_id``
+user column of the schema is claimed by a source.
+
+What is kept, and what erasing does:
+
+* ``characters`` — the member's sheets, whole. Erased: deleted.
+* ``npc_templates_created`` — the server's NPC templates the member made. They are the
+  server's (its GMs use them), so erasing keeps them with no author (``owner_id`` 0).
+* ``encounters_run`` — encounters the member started or holds the GM seat of. Erased: the
+  starter, and the GM of archived ones, become 0. (A live encounter's seat must be handed on
+  with ``/gm transfer`` or the encounter ended first; the service refuses until then.)
+* ``combatants`` — combatants the member controls in the server's encounters, live or
+  archived. Erased: a live encounter loses the controller through
+  :meth:`EncounterService.change` (command ``forget_member``, which undo never undoes; done by
+  the service before these sources run), an archived one gets a new version with it removed.
+* ``encounter_log`` — log entries the member issued or that name them (options, results),
+  without the state snapshots (those are the whole table's fight, kept for the GM's
+  ``/gm log`` and undo). Erased: the entry stays, with actor 0, ``<@id>`` → "a former member",
+  and the id removed from options, results and every snapshot.
+* ``prompts`` — Confirm / Cancel prompts the member opened, or about their data. Erased: open
+  ones cancelled; the id replaced by 0.
+
+Not kept by the bot, so not in the export: messages it posted in Discord (they are Discord's;
+delete them there), and the server's settings (they hold role ids, never a member's id).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.engine import get_ruleset
+from bot.services.member_scrub import controlled_by, scrub_json
+from bot.store import encounters as encounter_repo
+from bot.store import member_data as repo
+from bot.store import sheets as sheet_repo
+from bot.store.db import Connection
+from bot.store.sheets import SheetRow
+
+
+@dataclass(frozen=True)
+class Erasure:
+    """Whose data is erased (``user_id``) in which server, the id logged as having done it
+    (0 when the member erased their own data, else the server GM's), and when."""
+
+    guild_id: int
+    user_id: int
+    actor_id: int
+    now: datetime
+
+
+Exporter = Callable[[Connection, int, int], Awaitable[Any]]
+Eraser = Callable[[Connection, Erasure], Awaitable[int]]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One kind of record about a member: its ``key`` in the export, what it is (``what``, one
+    line for people), its ``export`` (``(conn, guild_id, user_id) -> JSON value``) and
+    ``erase`` (``(conn, erasure) -> rows changed``), and the ``table.column`` s holding user
+    ids that it covers."""
+
+    key: str
+    what: str
+    export: Exporter
+    erase: Eraser
+    columns: tuple[str, ...] = ()
+
+
+def _sheet(row: SheetRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "ruleset": row.ruleset,
+        "created_at": row.created_at.isoformat(),
+        "updated_at": row.updated_at.isoformat(),
+        "sheet": json.loads(row.sheet_json),
+    }
+
+
+async def _export_characters(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return [_sheet(row) for row in await sheet_repo.characters_of(conn, guild_id, user_id)]
+
+
+async def _erase_characters(conn: Connection, e: Erasure) -> int:
+    return await repo.delete_characters(conn, e.guild_id, e.user_id)
+
+
+async def _export_npcs(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return [_sheet(row) for row in await repo.npcs_authored(conn, guild_id, user_id)]
+
+
+async def _erase_npcs(conn: Connection, e: Erasure) -> int:
+    return await repo.disown_npcs(conn, e.guild_id, e.user_id)
+
+
+async def _export_encounters_run(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return [
+        {
+            "encounter_id": ref.id,
+            "encounter": ref.name,
+            "channel_id": str(ref.channel_id),
+            "status": ref.status,
+            "you_hold_the_gm_seat": ref.gm_id == user_id,
+            "you_started_it": ref.started_by == user_id,
+            "created_at": ref.created_at.isoformat(),
+            "ended_at": ref.ended_at.isoformat() if ref.ended_at else None,
+        }
+        for ref in await repo.encounters_naming(conn, guild_id, user_id)
+        if user_id in (ref.gm_id, ref.started_by)
+    ]
+
+
+async def _erase_encounters_run(conn: Connection, e: Erasure) -> int:
+    return await repo.forget_seats(conn, e.guild_id, e.user_id)
+
+
+async def _export_combatants(conn: Connection, guild_id: int, user_id: int) -> Any:
+    found: list[dict[str, Any]] = []
+    for ref in await repo.encounters_naming(conn, guild_id, user_id):
+        for combatant in controlled_by(json.loads(ref.state_json), user_id):
+            found.append(
+                {
+                    "encounter_id": ref.id,
+                    "encounter": ref.name,
+                    "channel_id": str(ref.channel_id),
+                    "status": ref.status,
+                    "combatant_id": combatant["id"],
+                    "combatant": combatant["name"],
+                }
+            )
+    return found
+
+
+async def _erase_archived_combatants(conn: Connection, e: Erasure) -> int:
+    """Archived encounters naming the member get a new version without them (validated by the
+    ruleset, logged as ``forget_member``). Live ones were done through the write path."""
+    changed = 0
+    for ref in await repo.encounters_naming(conn, e.guild_id, e.user_id):
+        row = await encounter_repo.by_id(conn, ref.id)
+        if row is None or row.status != "archived" or str(e.user_id) not in row.state_json:
+            continue
+        released = [c["name"] for c in controlled_by(json.loads(row.state_json), e.user_id)]
+        state = get_ruleset(row.ruleset).load_state(scrub_json(row.state_json, e.user_id))
+        saved = await encounter_repo.save(conn, row, now=e.now, state_json=state.model_dump_json())
+        await encounter_repo.append_log(
+            conn,
+            encounter_id=row.id,
+            version=saved.version,
+            actor_id=e.actor_id,
+            command="forget_member",
+            options="{}",
+            result=json.dumps({"released": released}),
+            state=saved.state_json,
+            now=e.now,
+        )
+        changed += 1
+    return changed
+
+
+def _entry(row: repo.LogRow) -> dict[str, Any]:
+    def loads(text: str) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+
+    return {
+        "encounter_id": row.encounter_id,
+        "version": row.version,
+        "at": row.created_at.isoformat(),
+        "issued_by_you": None,  # filled in by the exporter
+        "command": row.command,
+        "options": loads(row.options),
+        "result": loads(row.result),
+        "undone_by": row.undone_by,
+    }
+
+
+async def _export_log(conn: Connection, guild_id: int, user_id: int) -> Any:
+    entries = []
+    for row in await repo.log_issued_or_naming(conn, guild_id, user_id):
+        entry = _entry(row)
+        entry["issued_by_you"] = row.actor_id == user_id
+        entries.append(entry)
+    return {"count": len(entries), "omitted": 0, "entries": entries}
+
+
+async def scrub_encounter_log(conn: Connection, encounter_id: int, e: Erasure) -> int:
+    """Replace the member in every log row of one encounter (actor, options, result, state
+    snapshot); returns the rows changed."""
+    changed = 0
+    for row in await repo.log_rows_naming(conn, encounter_id, e.user_id):
+        await repo.rewrite_log_row(
+            conn,
+            encounter_id,
+            row.version,
+            actor_id=repo.TOMBSTONE_ID if row.actor_id == e.user_id else row.actor_id,
+            options=scrub_json(row.options, e.user_id),
+            result=scrub_json(row.result, e.user_id),
+            state=scrub_json(row.state, e.user_id),
+        )
+        changed += 1
+    return changed
+
+
+async def _erase_log(conn: Connection, e: Erasure) -> int:
+    changed = 0
+    for encounter_id in await repo.encounter_ids(conn, e.guild_id):
+        changed += await scrub_encounter_log(conn, encounter_id, e)
+    return changed
+
+
+async def _export_prompts(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return [
+        {
+            "id": p.id,
+            "kind": p.kind,
+            "status": p.status,
+            "opened_by_you": p.opened_by == user_id,
+            "channel_id": str(p.channel_id) if p.channel_id is not None else None,
+            "created_at": p.created_at.isoformat(),
+            "answered_at": p.answered_at.isoformat() if p.answered_at else None,
+        }
+        for p in await repo.prompts_naming(conn, guild_id, user_id)
+    ]
+
+
+async def _erase_prompts(conn: Connection, e: Erasure) -> int:
+    return await repo.forget_prompts(conn, e.guild_id, e.user_id, e.now)
+
+
+SOURCES: tuple[Source, ...] = (
+    Source(
+        "characters",
+        "your character sheets",
+        _export_characters,
+        _erase_characters,
+        ("sheets.owner_id",),
+    ),
+    Source(
+        "npc_templates_created",
+        "NPC templates you created (they stay the server's, without your name)",
+        _export_npcs,
+        _erase_npcs,
+        ("sheets.owner_id",),
+    ),
+    Source(
+        "encounters_run",
+        "encounters you started or run as GM",
+        _export_encounters_run,
+        _erase_encounters_run,
+        ("encounters.started_by", "encounters.gm_id"),
+    ),
+    Source(
+        "combatants",
+        "combatants you control (the GM runs them from then on)",
+        _export_combatants,
+        _erase_archived_combatants,
+        ("encounters.state",),
+    ),
+    Source(
+        "encounter_log",
+        "encounter-log entries you issued or that name you (kept, with your name replaced)",
+        _export_log,
+        _erase_log,
+        (
+            "encounter_log.actor_id",
+            "encounter_log.options",
+            "encounter_log.result",
+            "encounter_log.state",
+        ),
+    ),
+    Source(
+        "prompts",
+        "Confirm / Cancel prompts you opened",
+        _export_prompts,
+        _erase_prompts,
+        ("prompts.opened_by", "prompts.target_id"),
+    ),
+    # INTEGRATION (migration 0008, ``member_notices``: guild_id, user_id, text, created_at,
+    # delivered_at): add its source here — export the member's notices, erase = delete them.
+)
+"""Every place the bot keeps something about a member, in export order. The encounter log
+comes after ``combatants`` so that the ``forget_member`` entries archived encounters get are
+scrubbed with the rest."""

@@ -1,0 +1,200 @@
+"""A member's own data across tables (issue 9 §9): the SQL that finds and removes one member's
+rows in one server for ``/me export`` and ``/me delete``.
+
+The tables' own modules hold their everyday SQL; this module holds the cross-table reads and
+the erasing writes, so what "everything the bot keeps about a member" means is in one place
+(together with the source list in :mod:`bot.services.member_data`). Every query is scoped to
+one server. ``instr(column, ?)`` with the member's id as text pre-filters JSON columns; the
+service decides on the parsed JSON what really names the member.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.store.db import Connection
+from bot.store.prompts import PromptRow
+from bot.store.sheets import SheetRow
+from bot.store.sheets import by_id as sheet_by_id
+
+TOMBSTONE_ID = 0
+"""What replaces a forgotten member's id in columns that must hold one (``actor_id``,
+``started_by``, ``owner_id`` of a server's NPC template, ``opened_by``). No Discord user has
+id 0."""
+
+
+class EncounterRef(BaseModel):
+    """An encounter that names a member: as its GM or starter, or somewhere in its state
+    (``state_json``, e.g. a combatant's ``controller_id``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    channel_id: int
+    name: str
+    status: str
+    gm_id: int
+    started_by: int
+    version: int
+    created_at: datetime
+    ended_at: datetime | None
+    state_json: str
+
+
+class LogRow(BaseModel):
+    """One ``encounter_log`` row; ``state`` is empty when it was not asked for."""
+
+    model_config = ConfigDict(frozen=True)
+
+    encounter_id: int
+    version: int
+    actor_id: int
+    command: str
+    options: str
+    result: str
+    state: str = ""
+    created_at: datetime
+    undone_by: int | None = None
+
+
+async def encounters_naming(conn: Connection, guild_id: int, user_id: int) -> list[EncounterRef]:
+    """The server's encounters (live and archived) whose GM or starter is ``user_id`` or whose
+    current state contains the id's digits, oldest first."""
+    rows = await conn.fetch_all(
+        "SELECT id, channel_id, name, status, gm_id, started_by, version, created_at, ended_at,"
+        " state AS state_json FROM encounters WHERE guild_id = ?"
+        " AND (gm_id = ? OR started_by = ? OR instr(state, ?) > 0) ORDER BY id",
+        (guild_id, user_id, user_id, str(user_id)),
+    )
+    return [EncounterRef.model_validate(dict(row)) for row in rows]
+
+
+async def encounter_ids(conn: Connection, guild_id: int) -> list[int]:
+    """Every encounter id of the server (live and archived), oldest first."""
+    rows = await conn.fetch_all(
+        "SELECT id FROM encounters WHERE guild_id = ? ORDER BY id", (guild_id,)
+    )
+    return [int(row["id"]) for row in rows]
+
+
+async def npcs_authored(conn: Connection, guild_id: int, user_id: int) -> list[SheetRow]:
+    """The server's NPC templates that ``user_id`` created (``owner_id``), by name."""
+    rows = await conn.fetch_all(
+        "SELECT id FROM sheets WHERE guild_id = ? AND kind = 'npc' AND owner_id = ?"
+        " ORDER BY name_key",
+        (guild_id, user_id),
+    )
+    found = [await sheet_by_id(conn, int(row["id"])) for row in rows]
+    return [sheet for sheet in found if sheet is not None]
+
+
+async def log_issued_or_naming(conn: Connection, guild_id: int, user_id: int) -> list[LogRow]:
+    """The server's log entries that ``user_id`` issued or whose options or result contain the
+    id's digits (e.g. a transfer to them), oldest first, without their state snapshots."""
+    rows = await conn.fetch_all(
+        "SELECT l.encounter_id, l.version, l.actor_id, l.command, l.options, l.result,"
+        " l.created_at, l.undone_by FROM encounter_log l JOIN encounters e"
+        " ON e.id = l.encounter_id WHERE e.guild_id = ? AND (l.actor_id = ?"
+        " OR instr(l.options, ?) > 0 OR instr(l.result, ?) > 0)"
+        " ORDER BY l.created_at, l.encounter_id, l.version",
+        (guild_id, user_id, str(user_id), str(user_id)),
+    )
+    return [LogRow.model_validate(dict(row)) for row in rows]
+
+
+async def log_rows_naming(conn: Connection, encounter_id: int, user_id: int) -> list[LogRow]:
+    """One encounter's log rows that ``user_id`` issued or whose options, result or state
+    snapshot contain the id's digits, with their snapshots."""
+    rows = await conn.fetch_all(
+        "SELECT encounter_id, version, actor_id, command, options, result, state, created_at,"
+        " undone_by FROM encounter_log WHERE encounter_id = ? AND (actor_id = ?"
+        " OR instr(options, ?) > 0 OR instr(result, ?) > 0 OR instr(state, ?) > 0)"
+        " ORDER BY version",
+        (encounter_id, user_id, str(user_id), str(user_id), str(user_id)),
+    )
+    return [LogRow.model_validate(dict(row)) for row in rows]
+
+
+async def rewrite_log_row(
+    conn: Connection,
+    encounter_id: int,
+    version: int,
+    *,
+    actor_id: int,
+    options: str,
+    result: str,
+    state: str,
+) -> None:
+    """Replace who issued a log entry and its texts (the entry stays at its version)."""
+    await conn.execute(
+        "UPDATE encounter_log SET actor_id = ?, options = ?, result = ?, state = ?"
+        " WHERE encounter_id = ? AND version = ?",
+        (actor_id, options, result, state, encounter_id, version),
+    )
+
+
+async def forget_seats(conn: Connection, guild_id: int, user_id: int) -> int:
+    """Replace ``user_id`` as the starter of any of the server's encounters and as the GM of
+    its archived ones with :data:`TOMBSTONE_ID` (a live encounter's GM seat is never emptied
+    here: it is handed on or ended first). Returns the rows changed."""
+    started = await conn.execute(
+        "UPDATE encounters SET started_by = ? WHERE guild_id = ? AND started_by = ?",
+        (TOMBSTONE_ID, guild_id, user_id),
+    )
+    ran = await conn.execute(
+        "UPDATE encounters SET gm_id = ? WHERE guild_id = ? AND gm_id = ? AND status = 'archived'",
+        (TOMBSTONE_ID, guild_id, user_id),
+    )
+    return started + ran
+
+
+async def delete_characters(conn: Connection, guild_id: int, user_id: int) -> int:
+    """Delete the member's characters in the server; returns how many."""
+    return await conn.execute(
+        "DELETE FROM sheets WHERE guild_id = ? AND owner_id = ? AND kind = 'character'",
+        (guild_id, user_id),
+    )
+
+
+async def disown_npcs(conn: Connection, guild_id: int, user_id: int) -> int:
+    """The server's NPC templates the member created stay the server's, with no author."""
+    return await conn.execute(
+        "UPDATE sheets SET owner_id = ? WHERE guild_id = ? AND kind = 'npc' AND owner_id = ?",
+        (TOMBSTONE_ID, guild_id, user_id),
+    )
+
+
+_PROMPTS_NAMING = "guild_id = ? AND (opened_by = ? OR (kind LIKE 'member.%' AND target_id = ?))"
+
+
+async def prompts_naming(conn: Connection, guild_id: int, user_id: int) -> list[PromptRow]:
+    """The server's prompts the member opened, and those about the member's own data."""
+    rows = await conn.fetch_all(
+        "SELECT id, kind, target_id, guild_id, channel_id, opened_by, status, created_at,"
+        f" answered_at FROM prompts WHERE {_PROMPTS_NAMING} ORDER BY id",
+        (guild_id, user_id, user_id),
+    )
+    return [PromptRow.model_validate(dict(row)) for row in rows]
+
+
+async def forget_prompts(conn: Connection, guild_id: int, user_id: int, now: datetime) -> int:
+    """Cancel the member's prompts still open and replace the member's id in all of them with
+    :data:`TOMBSTONE_ID` (they stay, answered, so their buttons keep saying so)."""
+    stamp = now.astimezone(UTC).isoformat(timespec="microseconds")
+    await conn.execute(
+        "UPDATE prompts SET status = 'cancelled', answered_at = ?"
+        f" WHERE status = 'open' AND {_PROMPTS_NAMING}",
+        (stamp, guild_id, user_id, user_id),
+    )
+    opened = await conn.execute(
+        "UPDATE prompts SET opened_by = ? WHERE guild_id = ? AND opened_by = ?",
+        (TOMBSTONE_ID, guild_id, user_id),
+    )
+    about = await conn.execute(
+        "UPDATE prompts SET target_id = ? WHERE guild_id = ? AND kind LIKE 'member.%'"
+        " AND target_id = ?",
+        (TOMBSTONE_ID, guild_id, user_id),
+    )
+    return opened + about

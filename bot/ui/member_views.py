@@ -1,0 +1,148 @@
+"""Presentation for a member's data (``/me``, ``/server member-…``): the restart-proof Confirm /
+Cancel buttons of a delete and the texts it shows.
+
+The buttons are :class:`~bot.ui.id_button.IdButton` s carrying the prompt's id
+(``me:delp:yes:<id>``), so a prompt still works after a restart; the service checks at click
+time that the clicking member is the one who asked.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.errors import InvalidInput
+from bot.services.member_data import DeletePreview, DeleteReport, MemberDataService, Released
+from bot.services.member_sources import SOURCES
+from bot.ui.encounter_end import actor_of
+from bot.ui.id_button import IdButton
+from bot.ui.replies import guarded
+
+log = logging.getLogger(__name__)
+
+NONE = discord.AllowedMentions.none()
+_WHAT = {s.key: s.what for s in SOURCES}
+
+
+def member_service(interaction: discord.Interaction[Any]) -> MemberDataService:
+    service: MemberDataService = interaction.client.services.member_data
+    return service
+
+
+def guild_id_of(interaction: discord.Interaction[Any]) -> int:
+    """Member data and server settings are per server; refuse direct messages."""
+    if interaction.guild_id is None:
+        raise InvalidInput("This works in a server channel: your data is kept per server.")
+    return interaction.guild_id
+
+
+def whose(subject_id: int, actor_id: int) -> str:
+    return "you" if subject_id == actor_id else f"<@{subject_id}>"
+
+
+def counts_lines(counts: dict[str, int]) -> str:
+    """One line per source that holds something: "• 2 — your character sheets"."""
+    lines = [f"• {n} — {_WHAT.get(key, key)}" for key, n in counts.items() if n]
+    return "\n".join(lines) or "• nothing: the bot keeps no records of this member here."
+
+
+def delete_question(preview: DeletePreview, actor_id: int) -> str:
+    """The text of a delete prompt: what will go and what happens to the rest."""
+    who = whose(preview.subject_id, actor_id)
+    return (
+        f"Erase everything the bot keeps about {who} in this server? It holds:\n"
+        f"{counts_lines(preview.counts)}\n"
+        "Characters are deleted; fights keep their events with the name replaced by "
+        "\u201ca former member\u201d; combatants in live fights are run by their GM from then on. "
+        "This cannot be undone."
+    )[:2000]
+
+
+def deleted_text(report: DeleteReport, actor_id: int) -> str:
+    """The prompt after Confirm: what was done."""
+    who = whose(report.subject_id, actor_id)
+    done = [f"Done: the bot no longer keeps {who} in this server's records."]
+    characters = report.changed.get("characters", 0)
+    done.append(f"• {characters} character sheet(s) deleted.")
+    for fight in report.released:
+        names = ", ".join(f"**{discord.utils.escape_markdown(n)}**" for n in fight.combatants)
+        done.append(f"• In <#{fight.channel_id}> the GM now runs {names}.")
+    if report.changed.get("encounter_log", 0):
+        done.append(
+            f"• {report.changed['encounter_log']} encounter-log entries keep their events, "
+            "with the name replaced."
+        )
+    return "\n".join(done)[:2000]
+
+
+async def channel_of(client: Any, channel_id: int) -> Any:
+    """A channel the bot can post in, from its cache or Discord."""
+    channel = client.get_channel(channel_id)
+    if channel is None:
+        channel = await client.fetch_channel(channel_id)
+    return channel
+
+
+async def tell_tables(client: Any, released: list[Released]) -> None:
+    """Tell each live fight which combatants its GM runs now (best effort: a channel the bot
+    cannot post in is logged, and the erasure stands)."""
+    for fight in released:
+        names = ", ".join(f"**{discord.utils.escape_markdown(n)}**" for n in fight.combatants)
+        try:
+            channel = await channel_of(client, fight.channel_id)
+            await channel.send(
+                f"{names} no longer {'has' if len(fight.combatants) == 1 else 'have'} a player "
+                "in this fight: the GM runs them from now on.",
+                allowed_mentions=NONE,
+            )
+        except discord.HTTPException as error:
+            log.warning("could not tell channel %s: %s", fight.channel_id, error)
+
+
+class MemberDeleteConfirm(IdButton, template=r"me:delp:yes:(?P<id>\d{1,19})"):
+    """Erases the member's data; only the member who asked (or the server GM who asked about a
+    member who left) may answer."""
+
+    PREFIX = "me:delp:yes:"
+    LABEL = "Confirm: erase it"
+    STYLE = discord.ButtonStyle.danger
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        actor = actor_of(interaction)
+        report = await member_service(interaction).confirm_delete(
+            guild_id_of(interaction), actor, self.item_id
+        )
+        await interaction.response.edit_message(
+            content=deleted_text(report, actor.user_id), view=None, allowed_mentions=NONE
+        )
+        await tell_tables(interaction.client, report.released)
+
+
+class MemberDeleteCancel(IdButton, template=r"me:delp:no:(?P<id>\d{1,19})"):
+    """Answers a member-data delete prompt with no: nothing is erased."""
+
+    PREFIX = "me:delp:no:"
+    LABEL = "Cancel"
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        actor = actor_of(interaction)
+        subject = await member_service(interaction).cancel_delete(
+            guild_id_of(interaction), actor, self.item_id
+        )
+        await interaction.response.edit_message(
+            content=f"Cancelled: nothing about {whose(subject, actor.user_id)} was erased.",
+            view=None,
+            allowed_mentions=NONE,
+        )
+
+
+def member_delete_prompt(prompt_id: int) -> discord.ui.View:
+    """Confirm / Cancel for one member-data delete prompt (routed by custom_id)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(MemberDeleteConfirm(prompt_id))
+    view.add_item(MemberDeleteCancel(prompt_id))
+    return view

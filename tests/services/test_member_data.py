@@ -1,0 +1,217 @@
+"""A member's data on a real SQLite file: every column that can hold a member's id is claimed by
+a source; scrubbing replaces the id everywhere and nothing else; an export that is too large
+keeps the newest log entries; archived and paused encounters are erased too."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine.uttas.sheet import UttasSheet
+from bot.errors import Conflict, InvalidInput, NotAllowed
+from bot.services.combat import CombatService
+from bot.services.encounters import Actor, EncounterService
+from bot.services.member_data import MemberDataService, fit
+from bot.services.member_scrub import FORMER_MEMBER, scrub_json, scrub_value
+from bot.services.member_sources import SOURCES
+from bot.services.moderation import ModerationService
+from bot.store.db import Database
+
+GUILD = 5
+CHANNEL = 10
+ME = Actor(user_id=1577024854106832947)
+GM = Actor(user_id=1577024854106832000)
+MANAGER = Actor(user_id=1577024854106832999, manages_channel=True, manages_guild=True)
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+NOT_A_MEMBER = {
+    "encounters.id": "row id",
+    "encounters.guild_id": "server",
+    "encounters.channel_id": "channel",
+    "encounters.version": "counter",
+    "encounters.tracker_message_id": "message",
+    "encounters.pending_version": "counter",
+    "encounters.prompt_message_id": "message",
+    "encounters.paused": "flag",
+    "encounter_log.encounter_id": "row id",
+    "encounter_log.version": "counter",
+    "encounter_log.undone_by": "version",
+    "encounter_log.redo_cleared_by": "version",
+    "guild_settings.guild_id": "server",
+    "guild_settings.gm_role_id": "role",
+    "guild_settings.starter_role_id": "role",
+    "guild_settings.max_live_encounters": "number",
+    "sheets.id": "row id",
+    "sheets.guild_id": "server",
+    "prompts.id": "row id",
+    "prompts.guild_id": "server",
+    "prompts.channel_id": "channel",
+}
+
+
+def sheet(name: str) -> UttasSheet:
+    return UttasSheet.model_validate(
+        {"name": name, "speed": 4, "health": 20, "stamina": 40, "agility": 12}
+    )
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    await database.migrate()
+    yield database
+    await database.close()
+
+
+class Bot:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.encounters = EncounterService(db, clock=lambda: NOW, seeds=lambda: 7)
+        combat = CombatService(self.encounters, clock=lambda: NOW)
+        self.mod = ModerationService(db, self.encounters, combat, clock=lambda: NOW)
+        self.members = MemberDataService(db, self.encounters, clock=lambda: NOW)
+
+    async def fight(self, channel: int = CHANNEL) -> None:
+        await self.encounters.start(
+            guild_id=GUILD, channel_id=channel, actor=GM, ruleset="uttas", name="Fight"
+        )
+        await self.encounters.join(channel, ME, name="Willow", sheet=sheet("Willow"))
+
+    async def erase(self, subject: Actor = ME, actor: Actor = ME) -> Any:
+        preview = await self.members.open_delete(GUILD, CHANNEL, actor, subject.user_id)
+        return await self.members.confirm_delete(GUILD, actor, preview.prompt_id)
+
+    async def traces(self, user_id: int) -> list[str]:
+        found = []
+        async with self.db.read() as conn:
+            for table in ("encounters", "encounter_log", "sheets", "prompts"):
+                for column in await conn.fetch_all(f"PRAGMA table_info({table})"):
+                    name = column["name"]
+                    row = await conn.fetch_one(
+                        f"SELECT 1 FROM {table} WHERE instr(CAST({name} AS TEXT), ?) > 0",
+                        (str(user_id),),
+                    )
+                    if row:
+                        found.append(f"{table}.{name}")
+        return found
+
+
+async def test_every_integer_column_is_a_known_non_member_or_claimed_by_a_source(
+    db: Database,
+) -> None:
+    claimed = {column for source in SOURCES for column in source.columns}
+    async with db.read() as conn:
+        tables = await conn.fetch_all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+        columns = [
+            f"{t['name']}.{c['name']}"
+            for t in tables
+            for c in await conn.fetch_all(f"PRAGMA table_info({t['name']})")
+            if c["type"] == "INTEGER"
+        ]
+    unclassified = [c for c in columns if c not in NOT_A_MEMBER and c not in claimed]
+    assert unclassified == [], (
+        "a new column may hold a member's id: add a source for it in "
+        "bot/services/member_sources.py, or list it in NOT_A_MEMBER"
+    )
+    assert set(NOT_A_MEMBER).isdisjoint(claimed)
+
+
+def test_scrub_replaces_the_id_everywhere_and_nothing_else() -> None:
+    me = ME.user_id
+    value = {
+        "controller_id": me,
+        "gm": me,
+        "others": [GM.user_id, me, 3, True, 1.5, None],
+        "text": f"<@{me}> hit <@!{me}>; id {me}; not {me}1 nor 9{me}",
+        str(me): "key",
+        "flag": True,
+    }
+    assert scrub_value(value, me) == {
+        "controller_id": None,
+        "gm": 0,
+        "others": [GM.user_id, 0, 3, True, 1.5, None],
+        "text": f"{FORMER_MEMBER} hit {FORMER_MEMBER}; id 0; not {me}1 nor 9{me}",
+        "0": "key",
+        "flag": True,
+    }
+    untouched = json.dumps({"a": 1})
+    assert scrub_json(untouched, me) is untouched
+    assert scrub_json(f"plain {me}", me) == "plain 0"
+
+
+def test_a_large_export_keeps_the_newest_log_entries() -> None:
+    entries = [{"n": n, "pad": "x" * 100} for n in range(200)]
+    document = {
+        "about": {},
+        "npc_templates_created": [],
+        "encounter_log": {"count": 200, "omitted": 0, "entries": entries},
+    }
+    data, omitted, shortened = fit(document, 5_000)
+    assert len(data) <= 5_000 and omitted > 0 and not shortened
+    kept = json.loads(data)["encounter_log"]
+    assert kept["omitted"] == omitted
+    assert [e["n"] for e in kept["entries"]] == list(range(omitted, 200))
+    # One more entry would not have fitted.
+    document["encounter_log"] = {"count": 200, "omitted": 0, "entries": entries[omitted - 1 :]}
+    assert len(json.dumps(document, indent=1, ensure_ascii=False).encode()) > 5_000
+    with pytest.raises(InvalidInput, match="larger than Discord lets"):
+        fit(
+            {
+                "about": {"x": "y" * 2000},
+                "npc_templates_created": [],
+                "encounter_log": {"entries": []},
+            },
+            100,
+        )
+
+
+async def test_archived_and_paused_encounters_are_erased_too(db: Database) -> None:
+    bot = Bot(db)
+    await bot.fight(CHANNEL)
+    archived = await bot.encounters.live(CHANNEL)
+    await bot.encounters.end(archived.id, GM)
+    await bot.fight(CHANNEL + 1)
+    await bot.mod.set_paused(CHANNEL + 1, GM, True)
+    report = await bot.erase()
+    assert [r.combatants for r in report.released] == [["Willow"]]
+    assert await bot.traces(ME.user_id) == []
+    ended = await bot.encounters.get(archived.id)
+    assert ended.version == archived.version + 2  # end, then forget_member
+    assert ended.state.find("Willow").controller_id is None
+    log = await bot.encounters.log(archived.id)
+    assert (log[-1].command, log[-1].actor_id) == ("forget_member", 0)
+    paused = await bot.encounters.live(CHANNEL + 1)
+    assert paused.row.paused and paused.state.find("Willow").controller_id is None
+
+
+async def test_erasing_twice_and_answering_twice(db: Database) -> None:
+    bot = Bot(db)
+    await bot.fight()
+    preview = await bot.members.open_delete(GUILD, CHANNEL, ME, ME.user_id)
+    await bot.members.confirm_delete(GUILD, ME, preview.prompt_id)
+    with pytest.raises(Conflict, match="already answered"):
+        await bot.members.confirm_delete(GUILD, ME, preview.prompt_id)
+    again = await bot.erase()
+    assert again.released == [] and again.changed["characters"] == 0
+
+
+async def test_only_server_gms_act_for_someone_else(db: Database) -> None:
+    bot = Bot(db)
+    await bot.fight()
+    with pytest.raises(NotAllowed, match="Only server GMs"):
+        await bot.members.open_delete(GUILD, CHANNEL, GM, ME.user_id)
+    with pytest.raises(NotAllowed, match="Only server GMs"):
+        await bot.members.export(GUILD, GM, ME.user_id, size_limit=10_000_000)
+    with pytest.raises(InvalidInput, match="not a Discord user id"):
+        await bot.members.export(GUILD, MANAGER, 2, size_limit=10_000_000)
+    report = await bot.erase(subject=ME, actor=MANAGER)
+    assert report.released[0].combatants == ["Willow"]
+    log = await bot.encounters.log((await bot.encounters.live(CHANNEL)).id)
+    assert (log[-1].command, log[-1].actor_id) == ("forget_member", MANAGER.user_id)
