@@ -8,12 +8,13 @@ Services call only these methods; a system that is planned but not yet built is 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
+from bot.engine.audience import Audience, View
 from bot.engine.commands import Command
 from bot.engine.dice import DiceRoller
 from bot.engine.economy import ActionEconomy
@@ -123,6 +124,29 @@ class Ruleset(ABC):
     def attack_names(self, combatant: Combatant) -> list[str]:
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
+
+    @abstractmethod
+    def wound_level(self, combatant: Combatant) -> str:
+        """How ``combatant`` looks to those who may not see its numbers (one word, e.g.
+        ``Unhurt``, ``Hurt``, ``Bloodied``, ``Down``, ``Dead``): from the damage it took, never
+        from what it spent on its own actions."""
+
+    @abstractmethod
+    def turn_guide(self, combatant: Combatant, *, revealed: bool) -> str:
+        """One sentence for the turn ping: what a turn holds in this ruleset and, when
+        ``revealed`` (the reader may see the combatant's numbers), what its pools hold."""
+
+    def view(
+        self,
+        state: EncounterState,
+        audience: Audience,
+        escape: Callable[[str], str] | None = None,
+    ) -> View:
+        """``audience``'s view of ``state`` for rendering events (see :mod:`bot.engine.audience`);
+        ``escape`` makes names safe for the medium."""
+        if escape is None:
+            return View(state, audience, wound_level=self.wound_level)
+        return View(state, audience, wound_level=self.wound_level, escape=escape)
 
     @abstractmethod
     def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:

@@ -79,7 +79,9 @@ class Readied(BaseModel):
 class Combatant(BaseModel):
     """One fighter: identity, sheet snapshot and live combat status.
 
-    ``pools`` holds the action economy's pools (UTTAS: ``{"speed": n}``, the actions left this
+    ``stamina_damage`` is the Stamina lost to damage and not yet recovered: how hurt the
+    combatant looks (Stamina spent on its own actions does not show). ``pools`` holds the
+    action economy's pools (UTTAS: ``{"speed": n}``, the actions left this
     round). ``conditions`` lists condition names (see ``Ruleset.conditions()``). Turn-scoped
     fields reset at the start of each of the combatant's turns. Health and Stamina are current
     values (Stamina may go negative while Unconscious).
@@ -96,6 +98,7 @@ class Combatant(BaseModel):
     join_seq: int = 0
     health: int
     stamina: int
+    stamina_damage: int = 0
     stamina_held: int = 0
     pools: dict[str, int] = Field(default_factory=dict)
     stance: str | None = None

@@ -57,6 +57,13 @@ class Decision:
     awaiting: str
     deciders: dict[str, list[ReactionOption]]
     deadline: datetime | None
+    people: dict[str, Combatant] = dataclasses.field(default_factory=dict)
+
+    def members(self, gm_id: int) -> list[int]:
+        """The members who decide: each decider's controller (the GM for NPCs), the target's
+        first."""
+        ids = [(self.people[cid].controller_id or gm_id) for cid in self.deciders]
+        return list(dict.fromkeys(ids))
 
 
 @dataclass(frozen=True)
@@ -159,14 +166,16 @@ class CombatService:
                 options = rules.reaction_options(state, combatant.id)
                 if options:
                     deciders[combatant.id] = options
+        ordered = dict(sorted(deciders.items(), key=lambda item: item[0] != target.id))
         return Decision(
             pending_version=encounter.row.pending_version,
             attacker=attacker,
             target=target,
             attack=pending.attack,
             awaiting=pending.awaiting,
-            deciders=deciders,
+            deciders=ordered,
             deadline=encounter.row.pending_deadline,
+            people={cid: state.get(cid) for cid in ordered},
         )
 
     @staticmethod

@@ -28,8 +28,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.engine import Command, get_ruleset
+from bot.engine.audience import GM, PUBLIC
 from bot.engine.commands import AddCombatant, SetVitals
-from bot.engine.events import Note
+from bot.engine.events import Note, parse_event, render_all
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services import rolls
 from bot.services.combat import CombatResult, CombatService, find_combatant
@@ -202,9 +203,7 @@ class ModerationService:
             f"{verb} **{entry.command}**{option_text(entry, hidden=hidden)} by "
             f"<@{entry.actor_id}> (version {entry.version})."
         )
-        # Engine texts carry exact numbers: with NPC numbers hidden, only the GM's log has them.
-        lines = [] if hidden else outcome_lines(entry)
-        events = [Note(text=text), *(Note(text=line) for line in lines)]
+        events = [Note(text=text), *outcome_notes(entry, encounter)]
         result = CombatResult(
             encounter=encounter,
             events=list(events),
@@ -292,22 +291,28 @@ def option_text(entry: LogEntry, *, hidden: bool = False) -> str:
     return f" ({', '.join(shown)[:300]})" if shown else ""
 
 
-def outcome_lines(entry: LogEntry, limit: int = 8) -> list[str]:
-    """What an entry did, as the engine described it (its events' texts), at most ``limit``
-    lines; for service commands, their recorded result."""
+def outcome_notes(entry: LogEntry, encounter: Encounter, limit: int = 8) -> list[Note]:
+    """What an entry did, as its logged events render (each audience sees what it may: an
+    NPC's hidden numbers only in the GM's copy), at most ``limit`` lines; for service commands,
+    their recorded result."""
     try:
         result = json.loads(entry.result)
     except ValueError:
         return []
-    events = result.get("events") if isinstance(result, dict) else None
-    if isinstance(events, list):
-        lines = [str(e.get("text", "")) for e in events if isinstance(e, dict) and e.get("text")]
-    elif isinstance(result, dict) and result:
-        lines = [", ".join(f"{k}: {v}" for k, v in result.items())]
-    else:
-        lines = []
+    logged = result.get("events") if isinstance(result, dict) else None
+    if isinstance(logged, list):
+        events = [parse_event(e) for e in logged if isinstance(e, dict)]
+        public = _capped(render_all(events, encounter.rules.view(encounter.state, PUBLIC)), limit)
+        exact = _capped(render_all(events, encounter.rules.view(encounter.state, GM)), limit)
+        return [Note(text="\n".join(exact), secret=True, public_text="\n".join(public))]
+    if isinstance(result, dict) and result:
+        return [Note(text=", ".join(f"{k}: {v}" for k, v in result.items())[:1000])]
+    return []
+
+
+def _capped(lines: list[str], limit: int) -> list[str]:
     if len(lines) > limit:
-        lines = [*lines[: limit - 1], f"… and {len(lines) - limit + 1} more."]
+        return [*lines[: limit - 1], f"… and {len(lines) - limit + 1} more."]
     return lines
 
 

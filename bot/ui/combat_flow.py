@@ -13,12 +13,13 @@ from typing import Any
 
 import discord
 
+from bot.engine.audience import GM
 from bot.errors import NotFound
 from bot.services.combat import CombatResult
 from bot.services.encounters import EncounterService
 from bot.ui.combat import (
     decision_prompt,
-    has_hidden_numbers,
+    gm_sees_more,
     pinged,
     result_embed,
     turn_announcement,
@@ -143,9 +144,9 @@ async def announce(client: Any, result: CombatResult) -> None:
 
 async def _gm_details(interaction: discord.Interaction[Any], result: CombatResult) -> None:
     """The GM acting sees the exact NPC numbers the public embed hid."""
-    if result.encounter.is_gm(actor_of(interaction)) and has_hidden_numbers(result):
+    if result.encounter.is_gm(actor_of(interaction)) and gm_sees_more(result):
         await interaction.followup.send(
-            embed=result_embed(result, for_gm=True, title="Exact numbers (GM only)"),
+            embed=result_embed(result, audience=GM, title="Exact numbers (GM only)"),
             ephemeral=True,
         )
 

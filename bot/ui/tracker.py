@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import discord
 
+from bot.engine.audience import GM, PUBLIC, View
 from bot.engine.state import Combatant, EncounterState
 from bot.services.encounters import Encounter
-from bot.ui.combat import descriptor, hides
+from bot.ui.combat import escape_name, view_of
 from bot.ui.embeds import ruleset_title
 
 DESCRIPTION_MAX = 4096
@@ -36,22 +37,23 @@ def _ordered(state: EncounterState) -> list[Combatant]:
     return ordered
 
 
-def combatant_line(
-    state: EncounterState, combatant: Combatant, *, for_gm: bool, compact: bool
-) -> str:
-    """One tracker line, e.g. ``▶ **Willow** · 5/6 actions · Steady · H 10/10 · S 25/30``."""
+def combatant_line(view: View, combatant: Combatant, *, compact: bool) -> str:
+    """One tracker line, e.g. ``▶ **Willow** · 5/6 actions · Steady · H 10/10 · S 25/30``; an
+    NPC whose numbers the view hides shows its wound level and no actions."""
+    state = view.state
     marker = "▶ " if state.turn == combatant.id else ""
     name = combatant.name
     if compact and len(name) > NAME_COMPACT:
         name = name[: NAME_COMPACT - 1] + "…"
-    parts = [f"{marker}**{name}**"]
-    if state.phase == "active":
+    parts = [f"{marker}**{escape_name(name)}**"]
+    revealed = view.reveals(combatant.id)
+    if state.phase == "active" and revealed:
         speed = combatant.sheet.speed
         parts.append(f"{combatant.actions_left}/{speed}" + ("" if compact else " actions"))
     if combatant.stance and not compact:
-        parts.append(combatant.stance)
-    if hides(state, combatant.id, for_gm=for_gm):
-        parts.append(descriptor(combatant))
+        parts.append(escape_name(combatant.stance))
+    if not revealed:
+        parts.append(view.wound_level(combatant))
     else:
         parts.append(f"H {combatant.health}/{combatant.sheet.health}")
         parts.append(f"S {combatant.stamina}/{combatant.sheet.stamina}")
@@ -64,10 +66,8 @@ def combatant_line(
     return " · ".join(parts)
 
 
-def _lines(
-    state: EncounterState, people: list[Combatant], *, for_gm: bool, compact: bool
-) -> list[str]:
-    return [combatant_line(state, c, for_gm=for_gm, compact=compact) for c in people]
+def _lines(view: View, people: list[Combatant], *, compact: bool) -> list[str]:
+    return [combatant_line(view, c, compact=compact) for c in people]
 
 
 def _window(lines: list[str], centre: int, limit: int) -> tuple[list[str], int, int]:
@@ -90,13 +90,14 @@ def _window(lines: list[str], centre: int, limit: int) -> tuple[list[str], int, 
             return lines[start : end + 1], start, len(lines) - end - 1
 
 
-def order_text(state: EncounterState, *, for_gm: bool) -> str:
+def order_text(view: View) -> str:
     """The initiative order as text within the embed description limit."""
+    state = view.state
     people = _ordered(state)
     if not people:
         return "No combatants yet. Players join with `/encounter join`; the GM adds NPCs."
     for compact in (False, True):
-        lines = _lines(state, people, for_gm=for_gm, compact=compact)
+        lines = _lines(view, people, compact=compact)
         text = "\n".join(lines)
         if len(text) <= DESCRIPTION_MAX:
             return text
@@ -114,16 +115,16 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     phase = {"setup": "setup", "finished": "fight over"}.get(state.phase, f"Round {state.round}")
     embed = discord.Embed(
         title=f"{encounter.row.name} — {phase}"[:256],
-        description=order_text(state, for_gm=for_gm),
+        description=order_text(view_of(encounter, GM if for_gm else PUBLIC)),
         colour=discord.Colour.dark_red() if state.phase == "active" else discord.Colour.blurple(),
     )
     status: list[str] = []
     current = state.current
     if current is not None:
-        status.append(f"Turn: **{current.name}**")
+        status.append(f"Turn: **{escape_name(current.name)}**")
     if state.pending is not None:
         waiting = state.get(state.pending.target)
-        status.append(f"Waiting on **{waiting.name}**'s reaction")
+        status.append(f"Waiting on **{escape_name(waiting.name)}**'s reaction")
     if state.phase == "finished":
         status.append(finished_line(state))
     if encounter.row.paused:
@@ -153,10 +154,11 @@ def tracker_page(encounter: Encounter, page: int, *, for_gm: bool) -> discord.Em
     if not 1 <= page <= pages:
         raise ValueError(f"There are {pages} page(s).")
     chunk = people[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
-    lines = _lines(state, chunk, for_gm=for_gm, compact=False)
+    view = view_of(encounter, GM if for_gm else PUBLIC)
+    lines = _lines(view, chunk, compact=False)
     text = "\n".join(lines)
     if len(text) > DESCRIPTION_MAX:
-        text = "\n".join(_lines(state, chunk, for_gm=for_gm, compact=True))
+        text = "\n".join(_lines(view, chunk, compact=True))
     embed = tracker_embed(encounter, for_gm=for_gm)
     embed.description = text[:DESCRIPTION_MAX]
     embed.title = f"{encounter.row.name} — order, page {page}/{pages}"[:256]

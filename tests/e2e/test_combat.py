@@ -45,7 +45,7 @@ async def test_player_reacts_with_a_button(
     click = await press(h, table.player, prompt, "Evade")
     seen = h.message(prompt).text()
     assert "Willow reacts: Evade" in seen
-    assert "🎲" in seen and " vs Dodge " in seen
+    assert "🎲" in seen and " vs Willow's Dodge " in seen
     assert h.message(prompt).components == []
     assert click.response_type == 7  # the prompt became the result
     assert await version(bot, h) == before + 1

@@ -65,7 +65,7 @@ async def test_players_see_descriptors_and_the_gm_sees_numbers(
     player_view = await slash(h, table.player, "encounter status")
     await player_view.response()
     text = player_view.message.text()
-    assert "Thug 1** · 4/4 actions · Neutral · Unhurt" in text
+    assert "Thug 1** · Neutral · Unhurt · NPC" in text  # no Health, Stamina or actions
     assert "H 14/14" not in text  # the thugs' Health
     assert "H 16/16" in text  # Willow's, a player character
 

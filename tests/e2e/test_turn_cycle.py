@@ -91,8 +91,13 @@ async def test_a_fight_that_ends_by_itself_stays_over_until_the_gm_closes_it(
     assert "The fight is over" in h.message(last.message).text()
     live = await bot.services.encounters.live(h.channel.id)
     assert live.state.phase == "finished" and live.state.winner == "party"
-    await h.wait_for(lambda: "**party** won" in h.message(live.row.tracker_message_id).text())
-    assert "/encounter end" in h.message(live.row.tracker_message_id).text()
+
+    def tracker_text() -> str:
+        trackers = [m for m in h.messages_in(h.channel) if "player view" in m.text()]
+        return trackers[-1].text() if trackers else ""
+
+    await h.wait_for(lambda: "**party** won" in tracker_text())
+    assert "/encounter end" in tracker_text()
     status = await slash(h, table.player, "encounter status")
     await status.response()
     assert "**party** won" in str(status.response_data)

@@ -26,7 +26,17 @@ class Table5:
         return (await ok(await slash(self.h, self.table.player, command, **options))).message
 
     async def gm(self, command: str, **options: Any) -> StoredMessage:
-        return (await ok(await slash(self.h, self.table.moderator, command, **options))).message
+        return (await self.gm_record(command, **options)).message
+
+    async def gm_record(self, command: str, **options: Any) -> InteractionRecord:
+        return await ok(await slash(self.h, self.table.moderator, command, **options))
+
+    @staticmethod
+    async def gm_copy(record: InteractionRecord) -> str:
+        """The exact numbers the GM alone receives (an ephemeral followup)."""
+        copy = await record.followup(0)
+        assert copy.ephemeral and "Exact numbers (GM only)" in copy.text()
+        return copy.text()
 
     async def decide(
         self, who: Member, prompt: StoredMessage, label: str, faces: list[int]
@@ -71,10 +81,12 @@ async def test_combat_in_action(
     assert "moves 6 m" in (await t.player("move", meters=6.0)).text()
     prompt = await t.player("attack", target="Thug 1", with_="Claws")
     assert f"<@{gm.id}>" in prompt.content  # the GM decides for NPCs in this encounter
-    await t.decide(gm, prompt, "Take it", [4, 4, 4, 3, 3, 3, 3, 2])
+    click = await t.decide(gm, prompt, "Take it", [4, 4, 4, 3, 3, 3, 3, 2])
     seen = t.seen(prompt)
-    assert "Hit!" in seen and "4 Health" in seen and "12 Stamina" in seen
-    assert "Thug 1 looks **Bloodied**" in seen and "12/24" not in seen  # NPC numbers hidden
+    assert "Hit!" in seen and "Thug 1 looks **Bloodied**" in seen  # NPC numbers hidden …
+    assert "4 Health" not in seen and "12 Stamina" not in seen and "12/24" not in seen
+    exact = await t.gm_copy(click)  # … except from the GM, who clicked
+    assert "4 Health" in exact and "12 Stamina" in exact and "Health 10/14" in exact
 
     # Willow Blasts Thug 2, who spends one of his 4 actions dodging; she rolls poorly.
     prompt = await t.player("attack", target="Thug 2", with_="Blast", range=10.0)
@@ -94,8 +106,10 @@ async def test_combat_in_action(
     # Thug 2 charges Willow with the 3 actions his dodge left him, and misses.
     moved = await t.gm("move", meters=5.0)
     assert "Thug 2" in moved.text()
-    prompt = await t.gm("attack", target="Willow", with_="Cudgel")
-    assert "Thug 2 spends 1 action(s) on Cudgel (2 left)" in prompt.text()
+    record = await t.gm_record("attack", target="Willow", with_="Cudgel")
+    prompt = record.message
+    assert "Thug 2 spends 1 action(s)" not in prompt.text()  # an NPC's actions are hidden
+    assert "Thug 2 spends 1 action(s) on Cudgel (2 left)" in await t.gm_copy(record)
     await t.decide(player, prompt, "Take it", [3, 3, 3])
     assert "**Miss.**" in t.seen(prompt)
 

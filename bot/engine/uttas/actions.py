@@ -231,6 +231,7 @@ def stand(tx: Tx, cmd: Stand) -> None:
             roll=roll,
             difficulty=dc,
             success=ok,
+            verdict="stands up" if ok else "stays down",
             text=f"{roll.text} vs DC {dc}: {'stands up' if ok else 'stays down'}.",
         )
     )
@@ -255,10 +256,12 @@ def breather(tx: Tx, cmd: Breather) -> None:
     m = tx.c(c.id)
     m.breather_uses -= 1
     m.breathing = True
+    after = "no reactions until the next turn, when the Body dice are rolled."
     tx.note(
-        f"{c.name} takes a breather ({m.breather_uses} left): no reactions until the next "
-        f"turn, when the Body dice are rolled.",
+        f"{c.name} takes a breather ({m.breather_uses} left): {after}",
         c.id,
+        secret=True,
+        public=f"{c.name} takes a breather: {after}",
     )
     _done(tx, c.id, True)
 
@@ -361,6 +364,7 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
             roll=roll,
             difficulty=cmd.difficulty,
             success=ok,
+            verdict="" if ok is None else ("success" if ok else "failure"),
             text=f"{roll.text}{dc}{verdict}.",
         )
     )
@@ -424,8 +428,10 @@ def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:
             combatant=c.id,
             roll=mine,
             opposing=theirs,
+            opponent=h.id,
             difficulty=None,
             success=ok,
+            verdict="breaks free" if ok else "the hold stays",
             text=f"{mine.text} vs {theirs.text}: {'breaks free' if ok else 'the hold stays'}.",
         )
     )

@@ -401,18 +401,20 @@ def _apply(tx: Tx, hit: _Hit, p: PendingAttack) -> None:
     before = t.health
     t.health -= e.health_damage
     t.stamina -= e.stamina_damage
+    t.stamina_damage += e.stamina_damage
     tx.emit(e.model_copy(update={"health_left": t.health, "stamina_left": t.stamina}))
     if e.health_damage or e.stamina_damage:
         tx.interrupt_breather(t.id)
     if t.health <= 0:
-        tx.kill(t.id, f"Health reduced to {t.health}")
+        tx.kill(t.id, "Health ran out", f"Health reduced to {t.health}")
         return
     if t.stamina <= 0:
-        tx.knock_out(t.id, f"Stamina reduced to {t.stamina}")
+        tx.knock_out(t.id, "Stamina ran out", f"Stamina reduced to {t.stamina}")
     elif e.stamina_damage > rules.effective(t, "body"):
         tx.gain(
             t.id,
             STUNNED,
+            "a blow heavier than their Body",
             f"{e.stamina_damage} Stamina damage exceeds Body {rules.effective(t, 'body')}",
         )
     prof = hit.profile

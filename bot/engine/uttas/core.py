@@ -125,8 +125,12 @@ class Tx:
     def emit(self, event: Event) -> None:
         self.events.append(event)
 
-    def note(self, text: str, cid: str | None = None) -> None:
-        self.emit(Note(text=text, combatant=cid))
+    def note(
+        self, text: str, cid: str | None = None, *, secret: bool = False, public: str = ""
+    ) -> None:
+        """Free text about ``cid``. ``secret``: it carries ``cid``'s numbers, and audiences that
+        may not see them read ``public`` instead (nothing when empty)."""
+        self.emit(Note(text=text, combatant=cid, secret=secret, public_text=public))
 
     def roll(
         self,
@@ -253,17 +257,24 @@ class Tx:
         return c.sheet.stamina - c.stamina_held
 
     def recover_stamina(self, cid: str, amount: int, source: str, roll: Roll | None = None) -> int:
+        """Regain up to ``amount`` Stamina, never above the maximum (less what maintained powers
+        hold); it heals Stamina damage first (how the combatant looks). Returns what was got."""
         c = self.c(cid)
         before = c.stamina
-        c.stamina = max(c.stamina, min(self.stamina_cap(c), c.stamina + max(0, amount)))
+        cap = self.stamina_cap(c)
+        c.stamina = max(c.stamina, min(cap, c.stamina + max(0, amount)))
         got = c.stamina - before
+        c.stamina_damage = max(0, c.stamina_damage - got)
+        capped = f" of {amount}, capped at the maximum {cap}" if 0 < got < amount else ""
+        if got == 0 and amount > 0:
+            capped = f"; already at the maximum {cap}"
         self.emit(
             Recovered(
                 combatant=cid,
                 source=source,
                 roll=roll,
                 stamina=got,
-                text=f"{c.name} recovers {got} Stamina ({source}); now {c.stamina}."
+                text=f"{c.name} recovers {got} Stamina ({source}{capped}); now {c.stamina}."
                 + (f" {roll.text}" if roll else ""),
             )
         )
@@ -272,7 +283,10 @@ class Tx:
         return got
 
     # -- conditions ---------------------------------------------------------------------------
-    def gain(self, cid: str, condition: str, reason: str) -> None:
+    def gain(self, cid: str, condition: str, reason: str, detail: str = "") -> None:
+        """Put ``condition`` on ``cid``. ``reason`` may be read by anyone; ``detail`` holds the
+        combatant's numbers behind it (e.g. "Stamina reduced to -3") for those who may see
+        them."""
         c = self.view(cid)
         if c.has(condition):
             return
@@ -286,7 +300,8 @@ class Tx:
                 condition=condition,
                 gained=True,
                 reason=reason,
-                text=f"{c.name} is now {condition} ({reason}).",
+                detail=detail,
+                text=f"{c.name} is now {condition} ({detail or reason}).",
             )
         )
 
@@ -324,16 +339,16 @@ class Tx:
             if not v.disabled_limbs:
                 self.lose(held, DISABLED, reason)
 
-    def knock_out(self, cid: str, reason: str) -> None:
+    def knock_out(self, cid: str, reason: str, detail: str = "") -> None:
         """UTTAS "Unconscious": falls Prone, cannot act; a breather is interrupted."""
-        self.gain(cid, UNCONSCIOUS, reason)
+        self.gain(cid, UNCONSCIOUS, reason, detail)
         self.gain(cid, PRONE, "fell unconscious")
         self.lose(cid, STUNNED, "unconscious")
         self.release_grapple(cid, f"{self.view(cid).name} fell unconscious")
 
-    def kill(self, cid: str, reason: str) -> None:
+    def kill(self, cid: str, reason: str, detail: str = "") -> None:
         """UTTAS "Dead": no actions, no recovery."""
-        self.gain(cid, DEAD, reason)
+        self.gain(cid, DEAD, reason, detail)
         self.gain(cid, PRONE, "fell dead")
         c = self.c(cid)
         c.breathing = False

@@ -45,6 +45,8 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         m.stamina += cmd.stamina_change
     m.health = max(-100_000, min(m.health, m.sheet.health))
     m.stamina = max(-100_000, min(m.stamina, tx.stamina_cap(m)))
+    # What the GM takes away shows as Stamina damage; what they give back heals it first.
+    m.stamina_damage = max(0, m.stamina_damage + stamina_before - m.stamina)
     tx.emit(
         VitalsSet(
             combatant=c.id,
@@ -60,9 +62,9 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
     if m.health < health_before or m.stamina < stamina_before:
         tx.interrupt_breather(c.id)
     if m.health <= 0:
-        tx.kill(c.id, f"Health set to {m.health} by the GM")
+        tx.kill(c.id, "by the GM", f"Health set to {m.health} by the GM")
     elif m.stamina <= 0:
-        tx.knock_out(c.id, f"Stamina set to {m.stamina} by the GM")
+        tx.knock_out(c.id, "by the GM", f"Stamina set to {m.stamina} by the GM")
     elif m.has(UNCONSCIOUS) and not m.has(DEAD):
         tx.lose(c.id, UNCONSCIOUS, "Stamina above 0 again")
     tx.check_end()

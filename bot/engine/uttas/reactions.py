@@ -23,7 +23,7 @@ from bot.engine.uttas.attacks import (
     can_react,
     why_no_reaction,
 )
-from bot.engine.uttas.core import DEAD, SURRENDERED, Tx
+from bot.engine.uttas.core import DEAD, OUT, SURRENDERED, Tx
 from bot.engine.uttas.rules import AttackProfile
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
@@ -241,7 +241,8 @@ def reaction_options(
 ) -> list[ReactionOption]:
     """What ``combatant_id`` can choose against ``state.pending`` right now, one entry per
     button: the target's Defend/Counterattack/stance options it can afford plus "none" and
-    "surrender"; an ally's "take one for the team". Empty when nothing waits on it."""
+    "surrender"; an ally's "take one for the team". Empty when nothing waits on it, and for a
+    target who is out of the fight (dead, unconscious, surrendered): it has nothing to choose."""
     p = state.pending
     if p is None or p.awaiting != "reaction" or p.hidden:
         return []
@@ -254,6 +255,8 @@ def reaction_options(
                 ReactionOption(choice="intercept", label=f"Take the hit for {t.name}", actions=1)
             ]
         return []
+    if any(c.has(condition) for condition in OUT):
+        return []  # out of the fight: no choice to make (allies may still take the hit)
     out = [ReactionOption(choice="none", label="No reaction")]
     if able:
         for key in ("evade", "block", "move"):

@@ -13,7 +13,7 @@ from bot.engine.economy import SpeedPool
 from bot.engine.events import Outcome
 from bot.engine.state import Combatant, EncounterState
 from bot.engine.uttas import actions, attacks, gm, reactions, setup
-from bot.engine.uttas.core import BASE_CONDITIONS, Tx
+from bot.engine.uttas.core import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Tx
 from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.tables import UttasTables, default_tables
 
@@ -92,6 +92,38 @@ class UttasRuleset(Ruleset):
         names += [m.name for m in sheet.martial_arts if m.maneuver in ("attack", "counter")]
         names += [b.name for b in self.tables.basic_maneuvers]
         return names
+
+    def turn_guide(self, combatant: Combatant, *, revealed: bool) -> str:
+        """UTTAS "Combat", "Actions and Speed": a stance (free now), a free half move, then one
+        action, which ends the turn; the Speed pool serves the turn's action and every reaction
+        until the pool refills, so it is lower after reacting."""
+        guide = "enter a stance (free now), take a free half move, then one action."
+        if not revealed:
+            return guide
+        left, speed = combatant.actions_left, combatant.sheet.speed
+        spent = f" ({speed - left} spent since your last turn)" if left < speed else ""
+        return (
+            f"{guide} Speed pool: {left} of {speed} actions this round{spent}; "
+            "reactions draw on it too."
+        )
+
+    def wound_level(self, combatant: Combatant) -> str:
+        """Dead, Down (Unconscious), or from the share of Health lost and of Stamina lost to
+        damage (the worse of the two): none → Unhurt, half or more → Bloodied, else Hurt. Stamina
+        spent on the combatant's own actions does not show (UTTAS "Damage"; documented in
+        ``docs/audiences.md``)."""
+        if combatant.has(DEAD):
+            return "Dead"
+        if combatant.has(UNCONSCIOUS):
+            return "Down"
+        sheet = combatant.sheet
+        health = max(0, sheet.health - combatant.health) / sheet.health
+        spent = max(0, sheet.stamina - combatant.stamina)
+        stamina = min(combatant.stamina_damage, spent) / sheet.stamina
+        worst = max(health, stamina)
+        if worst <= 0:
+            return "Unhurt"
+        return "Bloodied" if worst >= 0.5 else "Hurt"
 
     def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:
         return reactions.reaction_options(state, self.tables, combatant_id)

@@ -348,4 +348,6 @@ def adjust_characteristic(tx: Tx, cmd: AdjustCharacteristic) -> None:
         f"{m.name}'s {cmd.characteristic} is now {rules.effective(m, cmd.characteristic)} "
         f"({m.characteristic_mods[cmd.characteristic]:+d}).",
         m.id,
+        secret=True,
+        public=f"{m.name}'s {cmd.characteristic} changes.",
     )

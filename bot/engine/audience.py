@@ -1,0 +1,113 @@
+"""Who reads what: audiences and the view an event renders itself for.
+
+Every event renders for an :class:`Audience` through a :class:`View` of the encounter state
+(:meth:`bot.engine.events.Event.render`). Whether numbers about a combatant may be shown is
+decided here, once (:meth:`View.reveals`):
+
+* the **GM** sees every number;
+* the **public** (everyone in the channel) sees every number of player characters, and of NPCs
+  only while the encounter's ``hide_npc_numbers`` setting is off;
+* the **controller** of a combatant sees what the public sees plus that combatant's numbers.
+
+What players may see of an NPC whose numbers are hidden is what a player at a physical table
+would see: its name, hit or miss, the dice rolled against them, its wound level
+(:meth:`bot.engine.contract.Ruleset.wound_level`) and its named conditions and stance. Hidden:
+Health, Stamina, characteristics (Body, Agility…), Dodge, Discipline, Armor, Defense, bonuses,
+actions and Speed, breather uses, and exact damage after Armor and Defense. ``docs/audiences.md``
+lists it for players and GMs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.engine.state import Combatant, EncounterState
+
+AudienceKind = Literal["public", "gm", "controller"]
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """The readers of one rendering: ``public`` (the channel), ``gm``, or the ``controller``
+    whose Discord user id is ``member_id``."""
+
+    kind: AudienceKind
+    member_id: int | None = None
+
+
+PUBLIC = Audience("public")
+GM = Audience("gm")
+
+
+def controller(member_id: int) -> Audience:
+    """The audience of one member reading about the combatants they control."""
+    return Audience("controller", member_id)
+
+
+def _plain(text: str) -> str:
+    return text
+
+
+class View:
+    """One audience's view of one encounter state.
+
+    ``escape`` makes a name safe for the medium (the Discord layer escapes Markdown and
+    mentions; the engine passes plain text through). ``wound_level`` describes a combatant whose
+    numbers are hidden (the ruleset's :meth:`~bot.engine.contract.Ruleset.wound_level`).
+    """
+
+    def __init__(
+        self,
+        state: EncounterState,
+        audience: Audience,
+        *,
+        wound_level: Callable[[Combatant], str],
+        escape: Callable[[str], str] = _plain,
+    ) -> None:
+        self.state = state
+        self.audience = audience
+        self.wound_level = wound_level
+        self.escape = escape
+        self._by_id = {c.id: c for c in state.combatants}
+        self._names: re.Pattern[str] | None = None
+
+    def combatant(self, cid: str | None) -> Combatant | None:
+        """The combatant with this id, or ``None`` (gone from the encounter, or no id)."""
+        return self._by_id.get(cid) if cid else None
+
+    def reveals(self, cid: str | None) -> bool:
+        """Whether this audience may see the numbers of combatant ``cid`` (see the module
+        docstring). Numbers about nobody in particular, or someone who left, are not hidden."""
+        if self.audience.kind == "gm":
+            return True
+        c = self.combatant(cid)
+        if c is None or not c.is_npc or not self.state.settings.hide_npc_numbers:
+            return True
+        return self.audience.kind == "controller" and c.controller_id == self.audience.member_id
+
+    def name(self, cid: str | None, fallback: str = "someone") -> str:
+        """A combatant's name, escaped for the medium."""
+        c = self.combatant(cid)
+        return self.escape(c.name) if c else self.escape(fallback)
+
+    def looks(self, cid: str | None) -> str:
+        """How a combatant looks (its wound level), e.g. ``Bloodied``."""
+        c = self.combatant(cid)
+        return self.wound_level(c) if c else "gone"
+
+    def text(self, raw: str) -> str:
+        """Engine text with every combatant name in it escaped for the medium (names that need
+        no escaping are left alone)."""
+        if self.escape is _plain:
+            return raw
+        if self._names is None:
+            odd = sorted(
+                {c.name for c in self.state.combatants if self.escape(c.name) != c.name},
+                key=len,
+                reverse=True,
+            )
+            self._names = re.compile("|".join(map(re.escape, odd))) if odd else re.compile("(?!)")
+        return self._names.sub(lambda m: self.escape(m.group(0)), raw)

@@ -1,0 +1,92 @@
+"""The GM's secrets stay secret through Discord: with ``hide_npc_numbers`` on (the default),
+public messages and the tracker never show an NPC's Health, Stamina, Body, actions or the
+exact damage it took; the GM gets an exact copy only when it says more."""
+
+from __future__ import annotations
+
+import re
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import (
+    answered,
+    ok,
+    pass_turns_until,
+    press,
+    set_up_fight,
+    slash,
+)
+from tests.e2e.conftest import DiceBox, Table
+from tests.harness.server import DiscordHarness
+
+
+async def test_an_npc_knocked_about_shows_conditions_not_numbers(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=2, begin=False)
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    dice.load([2, 3, 5, 5, 6, 6, 1, 1])  # Agility ties (thugs 10, Willow and the bear 12)
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(scripted_bot, h, table, "General Bearington")
+
+    prompt = (await ok(await slash(h, player, "attack", target="Thug 1", with_="Claws"))).message
+    dice.load([6, 6, 6, 3, 3, 3, 3, 3])  # 15 damage − Defense 2 = 13 Stamina: above Body 12
+    await press(h, gm, prompt, "Take it")
+    seen = h.message(prompt).text()
+    assert "Thug 1 is now Stunned (a blow heavier than their Body)" in seen
+    assert "Body 12" not in seen and "13 Stamina" not in seen and "11/24" not in seen
+
+    await pass_turns_until(scripted_bot, h, table, "General Bearington")
+    prompt = (await ok(await slash(h, player, "attack", target="Thug 1", with_="Claws"))).message
+    dice.load([6, 6, 6, 6, 6, 6, 6, 6])  # 28 Stamina damage: down to -17
+    await press(h, gm, prompt, "Take it")
+    seen = h.message(prompt).text()
+    assert "Thug 1 is now Unconscious (Stamina ran out)" in seen
+    assert "-17" not in seen and "Stamina reduced" not in seen
+    assert "Thug 1 looks **Down**" in seen
+    # Nothing anyone saw in the channel carries those numbers either.
+    for message in h.messages_in(h.channel):
+        text = message.text()
+        assert not re.search(r"Stamina reduced|exceeds Body|Thug 1: Health", text), text
+
+
+async def test_the_gm_killing_an_npc_says_so_without_its_health(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm add-npc", name="Brute", health=50, stamina=60))
+    record = await ok(await slash(h, gm, "gm hp", combatant="Brute", health="-57"))
+    public = record.message.text()
+    assert "Brute is now Dead (by the GM)" in public
+    assert "-7" not in public and "50" not in public
+    assert "The GM adjusts Brute, who looks **Dead**" in public
+    exact = await record.followup(0)  # the GM alone gets the numbers
+    assert exact.ephemeral and "Health set to -7 by the GM" in exact.text()
+
+
+async def test_an_npc_that_only_spent_stamina_looks_unhurt(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=2)
+    await pass_turns_until(bot, h, table, "Thug 2")
+    await ok(await slash(h, gm, "sprint", meters=10.0))  # costs Stamina, takes no damage
+    live = await bot.services.encounters.live(h.channel.id)
+    thug = next(c for c in live.state.combatants if c.name == "Thug 2")
+    assert thug.stamina < thug.sheet.stamina
+    tracker = h.message(live.row.tracker_message_id)
+    await h.wait_for(lambda: "Thug 2** · Neutral · Unhurt" in h.message(tracker).text())
+    assert "actions" not in h.message(tracker).text().split("Thug 2**")[1].split("\n")[0]
+
+
+async def test_the_gm_gets_no_copy_that_says_nothing_more(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await pass_turns_until(bot, h, table, "Thug 1")
+    for command, options in (("stance", {"name": "Bracing"}), ("move", {"meters": 4.0})):
+        record = await answered(await slash(h, gm, command, **options))
+        await h.wait_for(lambda r=record: r.responded)
+        assert record.followups == [], (command, record.followups)
