@@ -17,6 +17,7 @@ from bot.sync import sync_if_changed
 from bot.ui.combat_flow import announce
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
+from bot.ui.prompt_recovery import recover_prompts
 from bot.ui.reaction_buttons import ReactionButton
 from bot.ui.replies import CombatTree
 from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
@@ -123,6 +124,10 @@ class CombatBot(commands.Bot):
         out (with no reaction) and post the result. Deadlines live in SQLite, so a window that
         ran out while the bot was down is applied as soon as it is back."""
         await self.wait_until_ready()
+        try:
+            await recover_prompts(self)
+        except Exception:
+            log.exception("recovering unrecorded prompts failed")
         while not self.is_closed():
             try:
                 for encounter_id, pending_version in await self.services.combat.due():

@@ -78,6 +78,7 @@ class CombatResult:
     decision: Decision | None = None
     expired: bool = False
     resolved_prompt_id: int | None = None
+    resolved_title: str = ""
     acting: Combatant | None = None
 
 
@@ -228,16 +229,12 @@ class CombatService:
             if encounter_id is not None:  # a button of an encounter that has since ended
                 raise Conflict(ALREADY_RESOLVED) from None
             raise
-        old = before[-1].row
-        retired = (
-            old.prompt_message_id if old.pending_version != encounter.row.pending_version else None
-        )
         return CombatResult(
             encounter=encounter,
             events=events,
             label=label,
             decision=self.decision(encounter),
-            resolved_prompt_id=retired,
+            **settled(before[-1], encounter),
         )
 
     def _auto_decide(
@@ -416,6 +413,21 @@ class CombatService:
     async def due(self) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` of every decision whose window has run out."""
         return await self._encounters.due_decisions(self._clock())
+
+
+def settled(before: Encounter, after: Encounter) -> dict[str, Any]:
+    """``resolved_prompt_id``/``resolved_title`` for a result: the prompt of the decision that
+    was pending before a change and is no longer after it (its buttons must go), and what that
+    decision was about ("Thug 1 attacks Willow with Cudgel")."""
+    old = before.row
+    if old.pending_version is None or old.pending_version == after.row.pending_version:
+        return {}
+    pending = before.state.pending
+    title = ""
+    if pending is not None:
+        attacker, target = before.state.get(pending.attacker), before.state.get(pending.target)
+        title = f"{attacker.name} attacks {target.name} with {pending.attack}"
+    return {"resolved_prompt_id": old.prompt_message_id, "resolved_title": title}
 
 
 def _require_issued_this_turn(state: EncounterState, actor: Actor) -> None:

@@ -330,6 +330,12 @@ class EncounterService:
         async with self._db.transaction() as conn:
             await repo.set_prompt_message(conn, encounter_id, pending_version, message_id)
 
+    async def unprompted(self) -> list[Encounter]:
+        """Live encounters whose pending decision has no recorded prompt message."""
+        async with self._db.read() as conn:
+            rows = await repo.unprompted_decisions(conn)
+        return [self._load(row) for row in rows]
+
     async def due_decisions(self, now: datetime) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` for every decision whose window ended by ``now``."""
         async with self._db.read() as conn:

@@ -33,7 +33,7 @@ from bot.engine.commands import AddCombatant, SetVitals
 from bot.engine.events import Note, parse_event, render_all
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services import rolls
-from bot.services.combat import CombatResult, CombatService, find_combatant
+from bot.services.combat import CombatResult, CombatService, find_combatant, settled
 from bot.services.encounters import Actor, Encounter, EncounterService, not_gm_message
 from bot.store import encounters as repo
 from bot.store import guild_settings
@@ -192,11 +192,6 @@ class ModerationService:
         )
         entry = found["entry"]
         old: Encounter = found["before"]
-        retired = (
-            old.row.prompt_message_id
-            if old.row.pending_version != encounter.row.pending_version
-            else None
-        )
         verb = "Undid" if undo else "Redid"
         hidden = encounter.state.settings.hide_npc_numbers
         text = (
@@ -209,7 +204,7 @@ class ModerationService:
             events=list(events),
             label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
             decision=self._combat.decision(encounter),
-            resolved_prompt_id=retired,
+            **settled(old, encounter),
         )
         return result, entry
 

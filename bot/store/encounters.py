@@ -262,6 +262,16 @@ async def set_prompt_message(
     )
 
 
+async def unprompted_decisions(conn: Connection) -> list[EncounterRow]:
+    """Live encounters whose pending decision has no recorded prompt message (the bot stopped
+    between storing the decision and noting the message that shows it)."""
+    rows = await conn.fetch_all(
+        f"SELECT {_COLUMNS} FROM encounters WHERE status = 'live'"
+        " AND pending_version IS NOT NULL AND prompt_message_id IS NULL ORDER BY id"
+    )
+    return [_row(row) for row in rows]
+
+
 async def due_decisions(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, pending_version)`` of live encounters whose decision window ended."""
     rows = await conn.fetch_all(

@@ -19,12 +19,14 @@ from bot.services.combat import CombatResult
 from bot.services.encounters import EncounterService
 from bot.ui.combat import (
     decision_prompt,
+    escape_name,
     gm_sees_more,
     pinged,
     result_embed,
     turn_announcement,
 )
 from bot.ui.encounter_end import actor_of
+from bot.ui.prompt_messages import retire_prompt
 from bot.ui.reaction_buttons import decision_view
 from bot.ui.tracker import tracker_embed
 
@@ -93,8 +95,13 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
             ),
         )
     await _after_commit("the GM's details", _gm_details(interaction, result))
-    await _retire_prompt(interaction.client, result)
+    await _retire_prompt(interaction.client, result, f"settled by `/{_command_name(interaction)}`")
     await refresh_tracker(interaction.client, result.encounter.row.channel_id)
+
+
+def _command_name(interaction: discord.Interaction[Any]) -> str:
+    command = interaction.command
+    return command.qualified_name if command is not None else "a command"
 
 
 async def after_decision(interaction: discord.Interaction[Any], result: CombatResult) -> None:
@@ -116,7 +123,7 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
         )
     await _after_commit("the GM's details", _gm_details(interaction, result))
     if interaction.message is None or result.resolved_prompt_id != interaction.message.id:
-        await _retire_prompt(interaction.client, result)
+        await _retire_prompt(interaction.client, result, "settled by a button")
     await refresh_tracker(interaction.client, result.encounter.row.channel_id)
 
 
@@ -138,7 +145,7 @@ async def announce(client: Any, result: CombatResult) -> None:
                 result.encounter.id, result.decision.pending_version, message.id
             ),
         )
-    await _retire_prompt(client, result)
+    await _retire_prompt(client, result, "the reaction window ran out, so no reaction")
     await refresh_tracker(client, result.encounter.row.channel_id)
 
 
@@ -151,17 +158,19 @@ async def _gm_details(interaction: discord.Interaction[Any], result: CombatResul
         )
 
 
-async def _retire_prompt(client: Any, result: CombatResult) -> None:
-    """Remove the buttons from the prompt of a decision that has just been made."""
+async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
+    """The prompt of a decision that has just been settled shows how (``how``), with the public
+    result, and loses its buttons."""
     if result.resolved_prompt_id is None:
         return
-    channel = client.get_partial_messageable(result.encounter.row.channel_id)
-    try:
-        await channel.get_partial_message(result.resolved_prompt_id).edit(view=None)
-    except discord.NotFound:
-        pass
-    except Exception:
-        log.exception("could not retire prompt %s", result.resolved_prompt_id)
+    title = escape_name(result.resolved_title) if result.resolved_title else "The attack"
+    await retire_prompt(
+        client,
+        result.encounter.row.channel_id,
+        result.resolved_prompt_id,
+        f"{title} — settled: {how}.",
+        result_embed(result),
+    )
 
 
 async def refresh_tracker(client: Any, channel_id: int) -> None:

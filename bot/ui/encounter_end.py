@@ -14,6 +14,7 @@ import discord
 from bot.services.encounters import Actor, EncounterService
 from bot.ui import embeds
 from bot.ui.id_button import IdButton
+from bot.ui.prompt_messages import retire_ended
 from bot.ui.replies import guarded
 
 
@@ -54,6 +55,7 @@ class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
             content=f"**{ended.row.name}** has ended.", view=None
         )
         await interaction.followup.send(embed=embeds.summary(ended, actor.user_id))
+        await retire_ended(interaction.client, ended)
 
 
 class EndCancelButton(IdButton, template=r"enc:endp:no:(?P<id>\d{1,19})"):

@@ -19,6 +19,7 @@ from bot.ui import embeds
 from bot.ui.encounter_end import actor_of
 from bot.ui.id_button import IdButton
 from bot.ui.member_views import NONE, channel_of
+from bot.ui.prompt_messages import retire_ended
 from bot.ui.replies import guarded
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class ServerEndConfirm(IdButton, template=r"srv:endp:yes:(?P<id>\d{1,19})"):
             content=f"**{ended.row.name}** in {where} has ended; its summary is posted there.",
             view=None,
         )
+        await retire_ended(interaction.client, ended)
         if not await _post_summary(interaction.client, ended, actor.user_id):
             await interaction.followup.send(
                 f"The bot could not post the summary in {where}: check its permissions there "

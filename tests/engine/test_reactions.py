@@ -253,3 +253,26 @@ def test_no_stance_change_in_response_to_a_counterattack() -> None:
     assert f.rules.reaction_options(f.state, a) == []
     with pytest.raises(Conflict):
         f.do(React(actor=a, choice="stance", stance="Steady"))
+
+
+def test_a_target_out_of_the_fight_has_no_choice_and_only_allies_are_asked() -> None:
+    """UTTAS "Conditions": the unconscious cannot act — no "No reaction", no "Surrender" for
+    them; an ally who can react may still take the hit, so the attack waits on the ally only."""
+    f, a, b, c = trio()
+    f.do(SetCondition(target=b, condition="Unconscious"))
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert f.state.pending is not None
+    assert f.rules.reaction_options(f.state, b) == []
+    assert [o.choice for o in f.rules.reaction_options(f.state, c)] == ["intercept"]
+
+
+def test_an_attack_nobody_can_react_to_resolves_at_once() -> None:
+    f, a, b, c = trio()
+    f.do(EndTurn(actor=a))
+    f.do(EndTurn(actor=b))
+    f.do(Ready(actor=c, trigger="action", watch=a))  # waiting on it: Cat cannot react
+    assert f.state.turn == a
+    f.do(SetCondition(target=b, condition="Unconscious"))
+    out = f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert f.state.pending is None and last_hit(f).target == b
+    assert not any(e.kind == "attack_declared" for e in out.events)

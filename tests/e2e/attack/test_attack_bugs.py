@@ -4,6 +4,7 @@ users. Every test here FAILS on the code it was written against; each documents 
 from __future__ import annotations
 
 import asyncio
+import copy
 from typing import Any
 
 import pytest
@@ -234,18 +235,22 @@ async def test_cancel_after_another_gm_ended_says_it_keeps_running(
 async def test_reaction_button_after_encounter_ended_says_there_is_no_encounter(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    """The GM ends the encounter while an attack waits; the prompt keeps its buttons and a
-    click answers "There is no encounter in this channel. Start one…" instead of saying the
-    attack is no longer pending."""
+    """The GM ends the encounter while an attack waits; the prompt kept its buttons and a
+    click answered "There is no encounter in this channel. Start one…" instead of saying the
+    attack is no longer pending. Now the prompt loses its buttons when the encounter ends, and
+    a click from a client that still shows them is refused as no longer pending."""
     h = discord_harness
     await set_up_fight(h, table)
     prompt = await thug_attacks_willow(bot, h, table)
+    old_components = copy.deepcopy(h.message(prompt).components)
+    evade = button(prompt, "Evade")["custom_id"]
     await slash(h, table.moderator, "encounter end")
     end = h.interactions[-1]
     await end.response()
     await _click(h, table.moderator, end.message, button(end.message, "Confirm")["custom_id"])
-    await asyncio.sleep(0.2)
-    click = await _click(h, table.player, h.message(prompt), button(prompt, "Evade")["custom_id"])
+    await h.wait_for(lambda: h.message(prompt).components == [])
+    h.message(prompt).payload["components"] = old_components  # a client that missed the edit
+    click = await _click(h, table.player, h.message(prompt), evade)
     text = click.response_data.get("content") or ""
     assert "no longer pending" in text, f"stale reaction button answered: {text!r}"
 
