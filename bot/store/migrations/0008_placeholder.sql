@@ -1,2 +1,0 @@
--- Placeholder for migration 0008, which another branch adds (member_notices). It does nothing;
--- drop this file when that branch's 0008 is merged.
