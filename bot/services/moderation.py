@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import names
 from bot.engine import Command, get_ruleset
 from bot.engine.commands import AddCombatant, SetVitals
 from bot.engine.events import Note
@@ -261,7 +262,9 @@ class ModerationService:
         self, channel_id: int, actor: Actor, name: str, stats: dict[str, Any]
     ) -> CombatResult:
         """``/gm add-npc`` with inline stats: one NPC named exactly ``name`` (a sheet made from
-        the stats given, defaults for the rest). GM only."""
+        the stats given, defaults for the rest). GM only. The name is normalised
+        (:mod:`bot.names`); control characters or a blank name are refused."""
+        name = names.require(name, what="the NPC's name")
 
         def make(current: Encounter) -> Command:
             data = {k: v for k, v in stats.items() if v is not None and k != "damage"}
