@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.engine import Command, React, RemoveCombatant, ResolveSurrender, Rest, SetCondition
 from bot.engine.commands import ChangeSettings, GrantDice, MoveInOrder, NextTurn, SkipTurn
 from bot.errors import InvalidInput, RuleViolation
+from bot.services import rolls
 from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import NPC_BATCH_MAX, Encounter, EncounterService
 from bot.services.moderation import ModerationService
@@ -35,7 +36,7 @@ log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 80]
-Amount = app_commands.Range[str, 1, 100]
+Amount = app_commands.Range[str, 1, rolls.EXPRESSION_MAX]
 
 
 @app_commands.guild_only()
