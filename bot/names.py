@@ -129,6 +129,13 @@ def clean(text: str, *, max_length: int = NAME_MAX) -> str:
     return result
 
 
+def visible(text: str) -> str:
+    """The normal form of any text (a name or not) without refusing anything: invisible
+    characters removed, NFKC, control characters as spaces, whitespace collapsed (may be
+    ``""``)."""
+    return text if _is_plain(text) else _normal_form(text, controls="space")
+
+
 def clean_stored(text: str, *, max_length: int = NAME_MAX) -> str:
     """The normal form of a name read back from storage: like :func:`clean`, but it never
     refuses — control characters become spaces, a blank name becomes :data:`PLACEHOLDER`, and a

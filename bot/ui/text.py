@@ -18,15 +18,14 @@ from bot import names
 
 CHOICES_MAX = 25  # autocomplete choices Discord accepts
 CHOICE_TEXT_MAX = 100  # characters of a choice's name and value
-TEXT_MAX = 4096  # longest text shown_name is given (an embed description)
 
 
 def shown_name(name: str) -> str:
-    """``name`` in its normal form (:func:`bot.names.clean_stored`: a stored name is unchanged,
+    """``name`` in its normal form (:func:`bot.names.visible`: a stored name is unchanged,
     typed text loses its invisible characters) with Markdown and mentions escaped, to put inside
-    the bot's own Markdown (``f"**{shown_name(c.name)}** joins"``)."""
-    normal = names.clean_stored(name, max_length=TEXT_MAX) if name else name
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(normal))
+    the bot's own Markdown (``f"**{shown_name(c.name)}** joins"``). Also for other plain text
+    shown inside Markdown (a roll's label, an engine sentence in the log file)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(names.visible(name)))
 
 
 def shown_names(items: Iterable[str], separator: str = ", ") -> str:
