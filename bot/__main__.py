@@ -23,6 +23,7 @@ from bot.services.combat import CombatService
 from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
 from bot.services.moderation import ModerationService
+from bot.services.notices import NoticeService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
 from bot.settings import Settings, SettingsError, load_settings
@@ -65,6 +66,7 @@ async def build(
         combat=combat,
         moderation=ModerationService(db, encounters, combat, clock=utc_now),
         tables=TableService(db, clock=utc_now),
+        notices=NoticeService(db, clock=utc_now),
     )
     return CombatBot(
         settings=settings,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.moderation import ModerationService
+from bot.services.notices import NoticeService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
 
@@ -20,3 +21,4 @@ class Services:
     combat: CombatService
     moderation: ModerationService
     tables: TableService
+    notices: NoticeService

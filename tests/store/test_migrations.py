@@ -26,7 +26,9 @@ async def test_empty_database_migrates_to_head_and_again_is_a_no_op(tmp_path: Pa
         assert applied == list(range(1, head + 1))
         assert await db.schema_version() == head
         schema = await _schema(db)
-        assert {"encounters", "encounter_log", "bot_meta"} <= {name for name, _ in schema}
+        assert {"encounters", "encounter_log", "bot_meta", "member_notices"} <= {
+            name for name, _ in schema
+        }
 
         assert await db.migrate() == []
         assert await _schema(db) == schema
@@ -96,3 +98,11 @@ async def test_a_python_migration_runs_in_the_transaction_of_its_version_bump(
         assert "b" not in {name for name, _ in await _schema(db)}
     finally:
         await db.close()
+
+
+def test_bundled_migrations_include_python_steps() -> None:
+    found = {m.version: m for m in bundled_migrations()}
+    names_step = found[8]
+    assert names_step.name == "0008_names_and_notices.py"
+    assert names_step.step is not None and names_step.sql == ""
+    assert all(m.step is None for v, m in found.items() if v < 8)
