@@ -517,6 +517,7 @@ def _option_problem(error: ValidationError) -> str:
     first = error.errors(include_url=False)[0]
     where = ".".join(str(part) for part in first["loc"]) or "option"
     message = str(first["msg"]).replace("String should have", "it needs")
+    message = message.removeprefix("Value error, ")  # a name rule's own words (bot.names)
     if first["type"] == "string_too_short":
         message = "it cannot be empty (spaces alone do not count)"
     return f"`{where}`: {message}."

@@ -119,3 +119,23 @@ async def test_gm_combatant_autocomplete_lists_each_combatant_once(
     assert values(choices) == ["Dan", "Daniel"]
     member = h.add_member(h.guild, "Nobody", permissions=discord.Permissions(send_messages=True))
     assert await h.autocomplete(member, h.channel, "gm hp", focused="combatant", value="") == []
+
+
+async def test_a_typed_reference_with_only_invisible_characters_is_refused_clearly(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await ok(await slash(h, table.gm, "encounter start", name="Alley"))
+    await ok(await slash(h, table.gm, "gm add-npc", name="Brute", health=9, stamina=9, damage=3))
+    await ok(await slash(h, table.gm, "gm add-npc", name="Dan", health=9, stamina=9))
+    await ok(await slash(h, table.gm, "encounter begin"))
+    live = await bot.services.encounters.live(h.channel.id)
+    actor = live.state.current
+    assert actor is not None
+    target = "Dan" if actor.name == "Brute" else "Brute"
+    text = await refused(
+        await slash(h, table.gm, "attack", target=target, with_=ZWSP, as_=actor.name)
+    )
+    assert text == "`attack`: is blank once invisible characters and spaces are removed."
+    # An invisible character beside a real name still finds it.
+    await ok(await slash(h, table.gm, "attack", target=f"{target}{ZWSP}", with_=f"Strike{ZWSP}"))
