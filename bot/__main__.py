@@ -24,6 +24,7 @@ from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
 from bot.services.member_data import MemberDataService
 from bot.services.moderation import ModerationService
+from bot.services.notices import NoticeService
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
@@ -69,6 +70,7 @@ async def build(
         tables=TableService(db, clock=utc_now),
         server_admin=ServerAdminService(db, encounters, clock=utc_now),
         member_data=MemberDataService(db, encounters, clock=utc_now),
+        notices=NoticeService(db, clock=utc_now),
     )
     return CombatBot(
         settings=settings,

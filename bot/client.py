@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -17,6 +18,7 @@ from bot.sync import sync_if_changed
 from bot.ui.combat_flow import announce
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
+from bot.ui.notices import deliver_notices
 from bot.ui.prompt_recovery import recover_prompts
 from bot.ui.reaction_buttons import ReactionButton
 from bot.ui.replies import CombatTree
@@ -35,6 +37,9 @@ from cogs.server import ServerCog
 from cogs.tables import TablesCog
 
 log = logging.getLogger(__name__)
+
+NOTICE_TASK = "discord.py: on_app_command_completion"
+NOTICE_GRACE = 5.0  # seconds close() waits for notice deliveries in flight
 
 DYNAMIC_ITEMS = (
     EndConfirmButton,
@@ -65,6 +70,7 @@ class CombatBot(commands.Bot):
         # The bot never joins voice: no warnings about the voice libraries it does not need.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        self._stopping = False  # set by close(): no new notice deliveries
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -112,7 +118,21 @@ class CombatBot(commands.Bot):
         )
         self._expiry_task = asyncio.create_task(self._expire_decisions(), name="reaction-expiry")
 
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        if event == "app_command_completion" and self._stopping:
+            return  # no notice delivery starts while the bot shuts down
+        super().dispatch(event, *args, **kwargs)
+
     async def close(self) -> None:
+        # Let notice deliveries already dispatched finish (discord.py names its event tasks).
+        self._stopping = True
+        delivering = [
+            task
+            for task in asyncio.all_tasks()
+            if task.get_name() == NOTICE_TASK and not task.done()
+        ]
+        if delivering:
+            await asyncio.wait(delivering, timeout=NOTICE_GRACE)
         if self._expiry_task is not None:
             self._expiry_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -139,6 +159,13 @@ class CombatBot(commands.Bot):
             except Exception:
                 log.exception("reaction expiry failed; retrying")
             await asyncio.sleep(self.expiry_interval)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[CombatBot], command: object
+    ) -> None:
+        """After a slash command was answered: the member's pending notices, as an ephemeral
+        followup (never raises; see :func:`bot.ui.notices.deliver_notices`)."""
+        await deliver_notices(self.services.notices, interaction)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -19,6 +19,7 @@ from bot.errors import InvalidInput
 from bot.services.sheet_input import check_upload
 from bot.services.sheets import NAME_MAX, Sheet, SheetService, SheetView, Stored
 from bot.store.sheets import SheetKind
+from bot.ui import text as ui_text
 from bot.ui.encounter_end import actor_of
 from bot.ui.sheets import sheet_embed, sheet_list
 from bot.ui.sheets_views import CREATE_MODALS, delete_prompt, guild_of
@@ -142,7 +143,8 @@ class CharacterCog(
             guild_of(interaction), actor_of(interaction), self.kind, name, field, value
         )
         await interaction.response.send_message(
-            f"Updated `{field.strip()[:100]}` of **{sheet.name}**.",
+            f"Updated {ui_text.inline_code(field.strip()[:100])} of "
+            f"**{ui_text.shown_name(sheet.name)}**.",
             embed=sheet_embed(sheet_view(sheet)),
             ephemeral=True,
         )
@@ -227,7 +229,7 @@ async def run_import(
 
 def imported_text(stored: Stored, command: str) -> str:
     verb = "Replaced" if stored.replaced else "Imported"
-    return f"{verb} **{stored.sheet.name}**. See it with `{command} show`."
+    return f"{verb} **{ui_text.shown_name(stored.sheet.name)}**. See it with `{command} show`."
 
 
 async def reply(interaction: discord.Interaction[Any], text: str, stored: Stored) -> None:
@@ -259,7 +261,8 @@ async def ask_delete(
         guild_of(interaction), interaction.channel_id, actor_of(interaction), kind, name
     )
     await interaction.response.send_message(
-        f"Delete **{sheet.name}**? This cannot be undone (encounters keep their own copy).",
+        f"Delete **{ui_text.shown_name(sheet.name)}**? This cannot be undone (encounters keep "
+        "their own copy).",
         view=delete_prompt(prompt_id),
         ephemeral=True,
     )
@@ -278,7 +281,7 @@ async def name_choices(
     except Exception:
         log.exception("sheet name autocomplete failed")
         return []
-    return [app_commands.Choice(name=n, value=n) for n in names]
+    return ui_text.name_choices(names, current)
 
 
 async def field_choices(
@@ -297,11 +300,8 @@ async def field_choices(
     except Exception:
         log.exception("field autocomplete failed")
         return []
-    return [app_commands.Choice(name=label, value=path) for label, path in found]
+    return ui_text.labelled_choices(found)
 
 
 def example_choices(service: SheetService, current: str) -> Choices:
-    return [
-        app_commands.Choice(name=label, value=key)
-        for label, key in service.example_choices(current)
-    ]
+    return ui_text.labelled_choices(service.example_choices(current))

@@ -36,6 +36,7 @@ from bot.services.combat import CombatResult, CombatService, find_combatant, pic
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of
+from bot.ui.text import name_choices, shown_name
 from cogs.encounter import channel_ids
 
 Choices = list[app_commands.Choice[str]]
@@ -46,10 +47,8 @@ AS_HELP = "Which of your combatants acts (when you control several; the GM may p
 
 
 def _choices(names: list[str], current: str) -> Choices:
-    folded = current.casefold()
-    matching = [n for n in names if folded in n.casefold()]
-    matching.sort(key=lambda n: (not n.casefold().startswith(folded), n.casefold()))
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in matching[:25]]
+    """Each name once (:func:`bot.ui.text.name_choices`), prefix matches first, at most 25."""
+    return name_choices(names, current)
 
 
 class CombatCog(commands.Cog):
@@ -141,7 +140,14 @@ class CombatCog(commands.Cog):
             return ResolveReadied(actor=me.id, action=strike) if readied else strike
 
         options = {"target": target, "with": with_, "range": range, "hits": hits}
-        await self._do(interaction, as_, "attack", options, make, f"attacks {target} with {with_}")
+        await self._do(
+            interaction,
+            as_,
+            "attack",
+            options,
+            make,
+            f"attacks {shown_name(target)} with {shown_name(with_)}",
+        )
 
     @attack.autocomplete("target")
     async def attack_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -173,7 +179,7 @@ class CombatCog(commands.Cog):
             "stance",
             {"name": name},
             lambda current, me: ChangeStance(actor=me.id, stance=name),
-            f"takes the {name} stance",
+            f"takes the {shown_name(name)} stance",
         )
 
     @stance.autocomplete("name")
@@ -290,7 +296,7 @@ class CombatCog(commands.Cog):
             return Ready(actor=me.id, trigger=trigger.value, watch=watched.id, plan=action)
 
         options = {"trigger": trigger.value, "watch": watch, "action": action}
-        await self._do(interaction, as_, "ready", options, make, f"readies: {action}")
+        await self._do(interaction, as_, "ready", options, make, f"readies: {shown_name(action)}")
 
     @ready.autocomplete("watch")
     async def ready_watch(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -376,7 +382,7 @@ class CombatCog(commands.Cog):
             "skill",
             {"name": name, "difficulty": difficulty},
             lambda current, me: UseSkill(actor=me.id, skill=name, difficulty=difficulty),
-            f"uses {name}",
+            f"uses {shown_name(name)}",
         )
 
     @skill.autocomplete("name")
@@ -407,7 +413,7 @@ class CombatCog(commands.Cog):
             return ActivatePower(actor=me.id, power=name, target=aimed)
 
         options = {"name": name, "target": target}
-        await self._do(interaction, as_, "power", options, make, f"activates {name}")
+        await self._do(interaction, as_, "power", options, make, f"activates {shown_name(name)}")
 
     @power.autocomplete("name")
     async def power_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -458,10 +464,12 @@ class CombatCog(commands.Cog):
 
 
 def titled(result: CombatResult, doing: str) -> CombatResult:
+    """``result`` labelled "<combatant> <doing>"; names are escaped here (and in ``doing``), so
+    the label is ready-made Markdown."""
     import dataclasses
 
-    who = result.acting.name if result.acting else "Someone"
-    target = result.decision.target.name if result.decision else None
+    who = shown_name(result.acting.name) if result.acting else "Someone"
+    target = shown_name(result.decision.target.name) if result.decision else None
     if result.label == "react" and target:
         who = target
     return dataclasses.replace(result, label=f"{who} {doing}")

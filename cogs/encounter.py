@@ -21,6 +21,7 @@ from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of, end_prompt
+from bot.ui.text import name_choices, shown_name
 
 RULESET_CHOICES = [
     app_commands.Choice(name="UTTAS (default)", value="uttas"),
@@ -136,7 +137,8 @@ class EncounterCog(
         _, channel_id = channel_ids(interaction)
         encounter, prompt_id = await self.service.open_end(channel_id, actor_of(interaction))
         await interaction.response.send_message(
-            f"End **{encounter.row.name}**? It is archived and can no longer be played.",
+            f"End **{shown_name(encounter.row.name)}**? It is archived and can no longer be "
+            "played.",
             view=end_prompt(prompt_id),
             ephemeral=True,
         )
@@ -156,7 +158,7 @@ class EncounterCog(
         )
         encounter = await self.service.join(channel_id, actor, name=sheet.name, sheet=sheet.model)
         await interaction.response.send_message(
-            f"<@{actor.user_id}> brings **{sheet.name}** into the fight.",
+            f"<@{actor.user_id}> brings **{shown_name(sheet.name)}** into the fight.",
             embed=embeds.tracker(encounter),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -179,4 +181,4 @@ class EncounterCog(
             )
         except Exception:  # an autocomplete must always answer, even with nothing
             return []
-        return [app_commands.Choice(name=n, value=n) for n in names]
+        return name_choices(names, current)

@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.engine import Command, React, RemoveCombatant, ResolveSurrender, Rest, SetCondition
 from bot.engine.commands import ChangeSettings, GrantDice, MoveInOrder, NextTurn, SkipTurn
 from bot.errors import InvalidInput, RuleViolation
+from bot.services import rolls
 from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import NPC_BATCH_MAX, Encounter, EncounterService
 from bot.services.moderation import ModerationService
@@ -28,6 +29,7 @@ from bot.ui import embeds
 from bot.ui.combat_flow import refresh_tracker, respond
 from bot.ui.encounter_end import actor_of
 from bot.ui.log_files import log_files
+from bot.ui.text import name_choices, shown_name
 from cogs.character import Choices
 from cogs.encounter import channel_ids
 
@@ -35,7 +37,7 @@ log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 80]
-Amount = app_commands.Range[str, 1, 100]
+Amount = app_commands.Range[str, 1, rolls.EXPRESSION_MAX]
 
 
 @app_commands.guild_only()
@@ -115,7 +117,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             {"combatant": combatant},
             lambda current: SkipTurn(target=find_combatant(current.state, combatant).id),
             action="skip turns",
-            title=f"The GM skips {combatant}'s turn",
+            title=f"The GM skips {shown_name(combatant)}'s turn",
         )
 
     @app_commands.command(name="order", description="Move a combatant in the initiative order")
@@ -134,7 +136,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 target=find_combatant(current.state, combatant).id, position=position
             ),
             action="change the initiative order",
-            title=f"The GM moves {combatant} to place {position}",
+            title=f"The GM moves {shown_name(combatant)} to place {position}",
         )
 
     # -- combatants ----------------------------------------------------------------------------
@@ -186,14 +188,16 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 "damage": damage,
             }
             result = await self.moderation.add_one_off(channel_id, actor, name, stats)
-            await respond(interaction, dataclasses.replace(result, label=f"The GM adds {name}"))
+            await respond(
+                interaction, dataclasses.replace(result, label=f"The GM adds {shown_name(name)}")
+            )
             return
         await self.encounters.require_gm(channel_id, actor, "add NPCs")
         sheet = await self.sheets.template(guild_id, template)
         encounter, names = await self.encounters.add_npcs(
             channel_id, actor, template=sheet.name, sheet=sheet.model, count=count
         )
-        listed = ", ".join(f"**{n}**" for n in names)
+        listed = ", ".join(f"**{shown_name(n)}**" for n in names)
         await interaction.response.send_message(
             f"Added {listed}."[:2000], embed=embeds.tracker(encounter), allowed_mentions=NONE
         )
@@ -215,7 +219,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         except Exception:
             log.exception("template autocomplete failed")
             return []
-        return [app_commands.Choice(name=n, value=n) for n in names]
+        return name_choices(names, current)
 
     @app_commands.command(name="remove", description="Remove a combatant from the encounter")
     @app_commands.describe(combatant="The combatant's exact name")
@@ -226,7 +230,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             {"combatant": combatant},
             lambda current: RemoveCombatant(combatant=find_combatant(current.state, combatant).id),
             action="remove combatants",
-            title=f"The GM removes {combatant}",
+            title=f"The GM removes {shown_name(combatant)}",
         )
 
     @app_commands.command(name="refresh", description="Update a combatant from its sheet (GM only)")
@@ -248,7 +252,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             channel_id, actor, combatant_id=fighter.id, sheet=source.model
         )
         await interaction.response.send_message(
-            f"**{fighter.name}** now uses the current **{source.name}** sheet.",
+            f"**{shown_name(fighter.name)}** now uses the current **{shown_name(source.name)}** "
+            "sheet.",
             ephemeral=True,
         )
 
@@ -269,7 +274,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         result = await self.moderation.set_vitals(
             channel_id, actor_of(interaction), combatant, health, stamina
         )
-        await respond(interaction, dataclasses.replace(result, label=f"The GM adjusts {combatant}"))
+        await respond(
+            interaction,
+            dataclasses.replace(result, label=f"The GM adjusts {shown_name(combatant)}"),
+        )
 
     @app_commands.command(name="condition", description="Put a condition on or take it off")
     @app_commands.describe(
@@ -304,8 +312,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 limb=limb,
             ),
             action="change conditions",
-            title=f"The GM {'gives' if present else 'removes'} {name} "
-            f"{'to' if present else 'from'} {combatant}",
+            title=f"The GM {'gives' if present else 'removes'} {shown_name(name)} "
+            f"{'to' if present else 'from'} {shown_name(combatant)}",
         )
 
     @condition.autocomplete("name")
@@ -313,9 +321,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         encounter = await self._gm_encounter(interaction)
         if encounter is None:
             return []
-        folded = current.casefold()
-        names = [n for n in encounter.rules.conditions() if folded in n.casefold()]
-        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+        return name_choices(encounter.rules.conditions(), current)
 
     @app_commands.command(name="advantage", description="Grant (or take) dice on a next roll")
     @app_commands.describe(
@@ -347,7 +353,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 until_removed=lasting,
             ),
             action="grant or take dice",
-            title=f"The GM adjusts {combatant}'s dice",
+            title=f"The GM adjusts {shown_name(combatant)}'s dice",
         )
 
     @skip.autocomplete("combatant")
@@ -361,9 +367,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         encounter = await self._gm_encounter(interaction)
         if encounter is None:
             return []
-        folded = current.strip().casefold()
-        names = [c.name for c in encounter.state.combatants if folded in c.name.casefold()]
-        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+        return name_choices([c.name for c in encounter.state.combatants], current)
 
     async def _gm_encounter(self, interaction: discord.Interaction[Any]) -> Encounter | None:
         """The live encounter if the member is its GM (autocomplete shows GMs only)."""
@@ -394,7 +398,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         _, channel_id = channel_ids(interaction)
         encounter, entries = await self.moderation.log(channel_id, actor_of(interaction))
         await interaction.response.send_message(
-            f"The log of **{encounter.row.name}**: {len(entries)} entries, Markdown and JSON.",
+            f"The log of **{shown_name(encounter.row.name)}**: {len(entries)} entries, Markdown "
+            "and JSON.",
             files=log_files(encounter, entries),
             ephemeral=True,
         )
@@ -411,10 +416,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         _, channel_id = channel_ids(interaction)
         encounter = await self.moderation.set_paused(channel_id, actor_of(interaction), paused)
         text = (
-            f"⏸️ The GM has paused **{encounter.row.name}**. Players' commands wait for "
+            f"⏸️ The GM has paused **{shown_name(encounter.row.name)}**. Players' commands wait for "
             "`/gm resume`; reaction windows stop running."
             if paused
-            else f"▶️ The GM resumes **{encounter.row.name}**."
+            else f"▶️ The GM resumes **{shown_name(encounter.row.name)}**."
             + (" A waiting reaction has its whole window again." if encounter.state.pending else "")
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
@@ -494,8 +499,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         _, channel_id = channel_ids(interaction)
         encounter = await self.moderation.transfer(channel_id, actor_of(interaction), member.id)
         await interaction.response.send_message(
-            f"<@{interaction.user.id}> hands **{encounter.row.name}** to <@{member.id}>, "
-            "who is now its GM.",
+            f"<@{interaction.user.id}> hands **{shown_name(encounter.row.name)}** to "
+            f"<@{member.id}>, who is now its GM.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(member.id)]),
         )
 
@@ -522,7 +527,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
 def settings_text(encounter: Encounter) -> str:
     s = encounter.state.settings
     return (
-        f"**{encounter.row.name}** settings:\n"
+        f"**{shown_name(encounter.row.name)}** settings:\n"
         f"- initiative: {encounter.state.initiative_mode}\n"
         f"- reaction window: {s.reaction_window_s} s\n"
         f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.errors import InvalidInput
 from bot.services.tables import TableService, leaf_paths
 from bot.ui.encounter_end import actor_of
+from bot.ui.text import labelled_choices
 
 Choices = list[app_commands.Choice[str]]
 RULESET = "uttas"  # the only ruleset that runs today
@@ -100,4 +101,4 @@ class TablesCog(
             return []
         folded = current.casefold()
         paths = [p for p in leaf_paths(tables) if folded in p.casefold() and len(p) <= 100]
-        return [app_commands.Choice(name=p, value=p) for p in paths[:25]]
+        return labelled_choices((p, p) for p in paths)

@@ -3,6 +3,8 @@
 They form the discriminated union :data:`Command` (field ``kind``). ``actor`` is always the id of
 the acting combatant; whether the Discord member may act for it is the service layer's check.
 Free-text and numeric fields are bounded so no command can make the engine do unbounded work.
+Every name (a combatant's, an attack's, a stance's, a skill's, a power's, a condition's, a limb's)
+is normalised by :mod:`bot.names`, so the engine only ever compares normal forms.
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from bot import names
 from bot.engine.uttas.sheet import Characteristic, MovementMode, UttasSheet
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=12)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Name = names.Name
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
 Meters = Annotated[float, Field(ge=0, le=10_000)]
 Boons = Annotated[int, Field(ge=0, le=10)]
-Limb = Annotated[
-    str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1, max_length=40)
-]
+Limb = Annotated[str, names.validator(40, lower=True)]
+Side = Annotated[str, names.validator(40)]
 
 
 class _Command(BaseModel):
@@ -48,7 +50,7 @@ class AddCombatant(_Command):
     sheet: UttasSheet
     controller_id: int | None = None
     is_npc: bool = False
-    side: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = None
+    side: Side | None = None
 
 
 class RemoveCombatant(_Command):

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
+from bot import names
 from bot.engine.audience import Audience, View
 from bot.engine.commands import Command
 from bot.engine.dice import DiceRoller
@@ -68,9 +69,11 @@ class Ruleset(ABC):
             raise InvalidInput(validation_message(exc, "encounter")) from None
 
     def load_state(self, raw_json: str) -> EncounterState:
-        """Parse a state saved with ``model_dump_json()``. Raises :class:`InvalidInput`."""
+        """Parse a state saved with ``model_dump_json()``. Names stored before today's name
+        rules are normalised, never refused (:data:`bot.names.STORED`). Raises
+        :class:`InvalidInput`."""
         try:
-            state = EncounterState.model_validate_json(raw_json)
+            state = EncounterState.model_validate_json(raw_json, context=names.STORED)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "saved encounter")) from None
         if state.ruleset != self.key:

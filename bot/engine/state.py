@@ -4,19 +4,29 @@ The state is plain data; rules live in the rulesets. ``turn`` is the *id* of the
 turn it is (never a list index), so adding or removing combatants cannot skip or repeat a turn.
 Sheets are frozen snapshots shared between successive states; everything that changes in a fight
 lives on :class:`Combatant` beside the sheet.
+
+Names (the encounter's, combatants', and the attack, stance and power names the state refers to)
+are normalised by :mod:`bot.names`. A state read back from storage is validated with
+``context=bot.names.STORED``: old names are normalised, never refused, and combatants whose names
+became equal are numbered (``Willow``, ``Willow 2``), so an encounter stored before these rules
+always loads.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
+from bot import names
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import NotFound
 
 InitiativeMode = Literal["agility", "roll"]
 CombatantId = Annotated[str, Field(min_length=1, max_length=12)]
+Name = names.Name
+Side = Annotated[str, names.validator(40)]
+ENCOUNTER_NAME_MAX = 100
 
 
 class InitiativeEntry(BaseModel):
@@ -54,7 +64,7 @@ class MaintainedPower(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    power: str
+    power: Name
     stamina_held: int
 
 
@@ -71,7 +81,7 @@ class Readied(BaseModel):
     trigger: Literal["action", "movement", "coordinated"]
     watch: str
     plan: str = ""
-    attack: str | None = None
+    attack: Name | None = None
     target: str | None = None
     round: int = 0
 
@@ -90,10 +100,10 @@ class Combatant(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: CombatantId
-    name: Annotated[str, Field(min_length=1, max_length=80)]
+    name: Name
     controller_id: int | None = None
     is_npc: bool = False
-    side: Annotated[str, Field(min_length=1, max_length=40)]
+    side: Side
     sheet: UttasSheet
     join_seq: int = 0
     health: int
@@ -101,7 +111,7 @@ class Combatant(BaseModel):
     stamina_damage: int = 0
     stamina_held: int = 0
     pools: dict[str, int] = Field(default_factory=dict)
-    stance: str | None = None
+    stance: Name | None = None
     conditions: list[str] = Field(default_factory=list)
     disabled_limbs: list[DisabledLimb] = Field(default_factory=list)
     grappled_by: str | None = None
@@ -164,7 +174,7 @@ class PendingAttack(BaseModel):
 
     attacker: str
     target: str
-    attack: str
+    attack: Name
     range_m: float = 2
     hidden: bool = False
     advantage: int = 0
@@ -173,7 +183,7 @@ class PendingAttack(BaseModel):
     limbs: list[str] = Field(default_factory=list)
     hit_index: int = 1
     hits_total: int = 1
-    joint: dict[str, str] = Field(default_factory=dict)
+    joint: dict[str, Name] = Field(default_factory=dict)
     awaiting: Literal["reaction", "attacker"] = "reaction"
     on_turn: bool = True
     created_at: str = ""
@@ -213,7 +223,7 @@ class EncounterState(BaseModel):
 
     schema_version: int = 1
     ruleset: str
-    name: Annotated[str, Field(min_length=1, max_length=100)]
+    name: Annotated[str, names.validator(ENCOUNTER_NAME_MAX)]
     phase: Phase = "setup"
     round: int = 0
     combatants: list[Combatant] = Field(default_factory=list)
@@ -240,6 +250,26 @@ class EncounterState(BaseModel):
             return {**data, "phase": "finished"}
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _number_stored_duplicates(cls, data: Any, info: ValidationInfo) -> Any:
+        """A stored state whose combatant names became equal once normalised still loads: the
+        later combatants are numbered (``Willow 2``), as the migration numbers stored ones."""
+        if not names.is_stored(info) or not isinstance(data, dict):
+            return data
+        combatants = data.get("combatants")
+        if not isinstance(combatants, list):
+            return data
+        taken: set[str] = set()
+        renamed: list[Any] = []
+        for item in combatants:
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                name = names.numbered(names.clean_stored(item["name"]), taken)
+                taken.add(names.key(name))
+                item = {**item, "name": name}
+            renamed.append(item)
+        return {**data, "combatants": renamed}
+
     def get(self, combatant_id: str) -> Combatant:
         """The combatant with this id. Raises :class:`NotFound`."""
         for c in self.combatants:
@@ -248,10 +278,11 @@ class EncounterState(BaseModel):
         raise NotFound(f"No combatant {combatant_id!r} in this encounter.")
 
     def find(self, name_or_id: str) -> Combatant:
-        """A combatant by id or case-insensitive name. Raises :class:`NotFound`."""
-        folded = name_or_id.strip().casefold()
+        """A combatant by id or name (compared by :func:`bot.names.key`). Raises
+        :class:`NotFound`."""
+        folded = names.key(name_or_id)
         for c in self.combatants:
-            if c.id == name_or_id or c.name.casefold() == folded:
+            if c.id == name_or_id or names.key(c.name) == folded:
                 return c
         raise NotFound(f"No combatant called {name_or_id!r} in this encounter.")
 

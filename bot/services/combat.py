@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot import names
 from bot.engine import Command, Event, React, ReactionOption, ResolveSurrender
 from bot.engine.commands import TurnBound
 from bot.engine.state import Combatant, EncounterState, fight_over
@@ -89,18 +90,20 @@ def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:
 
 
 def find_combatant(state: EncounterState, name: str) -> Combatant:
-    """A combatant by exact (case-insensitive) name, never by prefix. Raises :class:`NotFound`
-    suggesting the closest names."""
-    folded = " ".join(name.split()).casefold()
+    """A combatant by exact name (compared by :func:`bot.names.key`: case and invisible
+    characters ignored), never by prefix. Raises :class:`NotFound` suggesting the closest
+    names."""
+    folded = names.key(name)
     for combatant in state.combatants:
-        if combatant.name.casefold() == folded:
+        if names.key(combatant.name) == folded:
             return combatant
-    names = [c.name for c in state.combatants]
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.4)
+    known = [c.name for c in state.combatants]
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.4)
     if not close:
-        close = [n for n in names if folded and folded in n.casefold()][:3]
-    hint = f" Did you mean {', '.join(f'**{n}**' for n in close)}?" if close else ""
-    raise NotFound(f"There is no combatant called **{name[:80]}** in this encounter.{hint}")
+        close = [n for n in known if folded and folded in names.key(n)][:3]
+    hint = f" Did you mean {', '.join(f'**{names.escaped(n)}**' for n in close)}?" if close else ""
+    shown = names.escaped(names.clean_stored(name))
+    raise NotFound(f"There is no combatant called **{shown}** in this encounter.{hint}")
 
 
 def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Combatant:

@@ -8,6 +8,7 @@ from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.member_data import MemberDataService
 from bot.services.moderation import ModerationService
+from bot.services.notices import NoticeService
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
@@ -24,3 +25,4 @@ class Services:
     tables: TableService
     server_admin: ServerAdminService
     member_data: MemberDataService
+    notices: NoticeService

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot import names
 from bot.engine import (
     AddCombatant,
     DiceRoller,
@@ -528,20 +529,19 @@ def _option_problem(error: ValidationError) -> str:
     first = error.errors(include_url=False)[0]
     where = ".".join(str(part) for part in first["loc"]) or "option"
     message = str(first["msg"]).replace("String should have", "it needs")
+    message = message.removeprefix("Value error, ")  # a name rule's own words (bot.names)
     if first["type"] == "string_too_short":
         message = "it cannot be empty (spaces alone do not count)"
     return f"`{where}`: {message}."
 
 
 def _clean_name(name: str | None) -> str:
-    title = " ".join((name or "").split())
-    if not title:
+    """The encounter's name in its normal form (:mod:`bot.names`); "Encounter" when none was
+    given. Raises :class:`InvalidInput` for control characters, a name made only of invisible
+    characters, or one over :data:`NAME_MAX` characters."""
+    if name is None or not name.strip():
         return "Encounter"
-    if len(title) > NAME_MAX:
-        raise InvalidInput(
-            f"The encounter name is {len(title)} characters long; the limit is {NAME_MAX}."
-        )
-    return title
+    return names.require(name, what="the encounter name", max_length=NAME_MAX)
 
 
 def _ensure_sheet_fits(rules: Ruleset, sheet: BaseModel, name: str) -> None:

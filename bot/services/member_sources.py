@@ -25,6 +25,8 @@ What is kept, and what erasing does:
   and the id removed from options, results and every snapshot.
 * ``prompts`` — Confirm / Cancel prompts the member opened, or about their data. Erased: open
   ones cancelled; the id replaced by 0.
+* ``notices`` — messages the bot kept for the member to read with their next command (a renamed
+  sheet, a problem in a channel they run). Erased: deleted.
 
 Not kept by the bot, so not in the export: messages it posted in Discord (they are Discord's;
 delete them there), and the server's settings (they hold role ids, never a member's id).
@@ -42,6 +44,7 @@ from bot.engine import get_ruleset
 from bot.services.member_scrub import controlled_by, scrub_json
 from bot.store import encounters as encounter_repo
 from bot.store import member_data as repo
+from bot.store import notices as notice_repo
 from bot.store import sheets as sheet_repo
 from bot.store.db import Connection
 from bot.store.sheets import SheetRow
@@ -239,6 +242,14 @@ async def _erase_prompts(conn: Connection, e: Erasure) -> int:
     return await repo.forget_prompts(conn, e.guild_id, e.user_id, e.now)
 
 
+async def _export_notices(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return await notice_repo.for_member(conn, guild_id, user_id)
+
+
+async def _erase_notices(conn: Connection, e: Erasure) -> int:
+    return await notice_repo.delete_for_member(conn, e.guild_id, e.user_id)
+
+
 SOURCES: tuple[Source, ...] = (
     Source(
         "characters",
@@ -287,8 +298,13 @@ SOURCES: tuple[Source, ...] = (
         _erase_prompts,
         ("prompts.opened_by", "prompts.target_id"),
     ),
-    # INTEGRATION (migration 0008, ``member_notices``: guild_id, user_id, text, created_at,
-    # delivered_at): add its source here — export the member's notices, erase = delete them.
+    Source(
+        "notices",
+        "messages the bot kept for you to read on your next command",
+        _export_notices,
+        _erase_notices,
+        ("member_notices.user_id",),
+    ),
 )
 """Every place the bot keeps something about a member, in export order. The encounter log
 comes after ``combatants`` so that the ``forget_member`` entries archived encounters get are

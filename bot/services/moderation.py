@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import names
 from bot.engine import Command, get_ruleset
 from bot.engine.audience import GM, PUBLIC
 from bot.engine.commands import AddCombatant, SetVitals
@@ -60,14 +61,17 @@ class Amount:
 
 def parse_amount(text: str) -> Amount:
     """``15`` sets, ``+5`` / ``-3`` change, ``2d6`` sets to a roll, ``-2d6`` / ``+1d4`` change by
-    one (the same limits as ``/roll``). Raises :class:`InvalidInput`."""
+    one. Dice are read as ``/roll`` reads them (:mod:`bot.services.rolls`: any letter case,
+    ``d%``, a label after the expression such as ``-1D6 falling rock``, the same limits);
+    ``rolled`` is then the roll with its label (``falling rock: 1d6 (4) = `4```). Raises
+    :class:`InvalidInput`."""
     match = _SIGNED.match(text)
     sign, body = (match.group(1), match.group(2)) if match else ("", text.strip())
-    if re.fullmatch(r"\d{1,6}", body):
+    if re.fullmatch(r"\d{1,6}", body.strip()):
         total, rolled = int(body), None
     else:
         roll = rolls.roll(body)
-        total, rolled = roll.total, roll.text
+        total, rolled = roll.total, roll.summary
     if abs(total) > 100_000:
         raise InvalidInput("Health and Stamina stay within ±100000.")
     return Amount(value=-total if sign == "-" else total, relative=bool(sign), rolled=rolled)
@@ -255,7 +259,9 @@ class ModerationService:
         self, channel_id: int, actor: Actor, name: str, stats: dict[str, Any]
     ) -> CombatResult:
         """``/gm add-npc`` with inline stats: one NPC named exactly ``name`` (a sheet made from
-        the stats given, defaults for the rest). GM only."""
+        the stats given, defaults for the rest). GM only. The name is normalised
+        (:mod:`bot.names`); control characters or a blank name are refused."""
+        name = names.require(name, what="the NPC's name")
 
         def make(current: Encounter) -> Command:
             data = {k: v for k, v in stats.items() if v is not None and k != "damage"}

@@ -3,8 +3,9 @@
 A *character* belongs to a member in a server; an *NPC template* belongs to the server and only
 its GMs (members with Manage Server or Manage Channels) may see or change it. Every sheet passes
 through its ruleset's sheet model (``bot.engine.get_ruleset(key).sheet_model``) before it is
-stored, so the database only ever holds valid sheets. Names are matched exactly (case-folded,
-whitespace collapsed), never by prefix or substring.
+stored, so the database only ever holds valid sheets. Names are normalised by :mod:`bot.names`
+(invisible characters removed, NFKC, whitespace collapsed; control characters and blank names
+refused) and matched exactly on :func:`bot.names.key`, never by prefix or substring.
 
 Writes run in one transaction that also checks the limits (sheets per member, templates per
 server), so two racing imports cannot exceed them; the unique indexes settle name clashes.
@@ -15,7 +16,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot import names
 from bot.engine import Combatant, UttasRuleset, UttasSheet, get_ruleset
 from bot.engine.uttas import rules as uttas_rules
 from bot.engine.uttas.sheet import CHARACTERISTICS
@@ -63,8 +64,8 @@ def ruleset_sheet_model(key: str) -> type[BaseModel]:
 
 
 def name_key(name: str) -> str:
-    """The key names are matched on: whitespace collapsed, case-folded."""
-    return " ".join(name.split()).casefold()
+    """The key names are matched on (:func:`bot.names.key`): the normal form, case-folded."""
+    return names.key(name)
 
 
 def _noun(kind: SheetKind) -> str:
@@ -213,9 +214,11 @@ class SheetService:
         return model
 
     def _load(self, row: SheetRow) -> Sheet:
-        return Sheet(
-            row=row, model=self._sheet_model(row.ruleset).model_validate_json(row.sheet_json)
+        """A stored sheet; names stored before today's name rules are normalised, not refused."""
+        model = self._sheet_model(row.ruleset).model_validate_json(
+            row.sheet_json, context=names.STORED
         )
+        return Sheet(row=row, model=model)
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -275,8 +278,9 @@ class SheetService:
     ) -> Stored:
         system = data.get("system")
         key = system if isinstance(system, str) and system else ruleset
-        if rename is not None and rename.strip():
-            data = {**data, "name": rename.strip()}
+        if rename is not None:
+            limit = NPC_NAME_MAX if kind == "npc" else NAME_MAX
+            data = {**data, "name": names.require(rename, what="the name", max_length=limit)}
         model = self.validate(key, data, kind=kind, heading="That sheet was not imported")
         return await self._store(guild_id, actor, kind, key, model, replace=replace)
 
@@ -301,8 +305,8 @@ class SheetService:
                     where = "This server already has" if kind == "npc" else "You already have"
                     raise Conflict(
                         f"{where} a{'n' if kind == 'npc' else ''} {_noun(kind)} called "
-                        f"**{existing.name}**. Choose another name, or set `replace: True` to "
-                        "overwrite it."
+                        f"**{_shown(existing.name)}**. Choose another name, or set "
+                        "`replace: True` to overwrite it."
                     )
                 row = await repo.update(
                     conn, existing, name=name, name_key=key, sheet_json=sheet_json, now=now
@@ -354,13 +358,13 @@ class SheetService:
         data = sheet.model.model_dump(mode="json")
         edited = apply_edit(model_cls, data, path, value)
         model = self.validate(
-            sheet.ruleset, edited, kind=kind, heading=f"**{sheet.name}** was not changed"
+            sheet.ruleset, edited, kind=kind, heading=f"**{_shown(sheet.name)}** was not changed"
         )
         new_name = _name_of(model)
         async with self._db.transaction() as conn:
             current = await repo.by_id(conn, sheet.id)
             if current is None:
-                raise NotFound(f"**{sheet.name}** was deleted meanwhile.")
+                raise NotFound(f"**{_shown(sheet.name)}** was deleted meanwhile.")
             row = await repo.update(
                 conn,
                 current,
@@ -440,8 +444,8 @@ class SheetService:
             )
         if ruleset is not None and row.ruleset != ruleset:
             raise InvalidInput(
-                f"**{row.name}** is a {ruleset_title(row.ruleset)} sheet; this encounter uses "
-                f"{ruleset_title(ruleset)}."
+                f"**{_shown(row.name)}** is a {ruleset_title(row.ruleset)} sheet; this "
+                f"encounter uses {ruleset_title(ruleset)}."
             )
         return self._load(row)
 
@@ -579,8 +583,8 @@ class SheetService:
         for example in self.examples():
             if folded in (example.key.casefold(), example.name.casefold()):
                 return example
-        names = ", ".join(f"`{e.key}`" for e in self.examples()) or "none"
-        raise NotFound(f"There is no example sheet `{_shown(key)}`. Examples: {names}.")
+        known = ", ".join(f"`{e.key}`" for e in self.examples()) or "none"
+        raise NotFound(f"There is no example sheet **{_shown(key)}**. Examples: {known}.")
 
     def example_choices(self, typed: str) -> list[tuple[str, str]]:
         """Autocomplete: ``(label, key)`` of the examples matching ``typed``, at most 25."""
@@ -592,11 +596,13 @@ class SheetService:
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def rank(names: list[str], typed: str) -> list[str]:
-    """Names containing ``typed`` (case-insensitive), prefix matches first, at most 25."""
-    folded = typed.strip().casefold()
-    starts = [n for n in names if n.casefold().startswith(folded)]
-    contains = [n for n in names if folded in n.casefold() and n not in starts]
+def rank(candidates: list[str], typed: str) -> list[str]:
+    """Names containing ``typed`` (compared by :func:`bot.names.key`), prefix matches first, each
+    name once (two that differ only by case or invisible characters are one), at most 25."""
+    folded = names.key(typed)
+    distinct = names.unique(candidates)
+    starts = [n for n in distinct if names.key(n).startswith(folded)]
+    contains = [n for n in distinct if folded in names.key(n) and n not in starts]
     return [n[:100] for n in [*starts, *contains][:CHOICES_MAX]]
 
 
@@ -621,17 +627,16 @@ def _check_name(name: str, kind: SheetKind) -> None:
     limit = NPC_NAME_MAX if kind == "npc" else NAME_MAX
     if len(name) > limit:
         raise InvalidInput(
-            f"`name` = `{_shown(name)}` is {len(name)} characters long; "
+            f"`name` = **{_shown(name)}** is {len(name)} characters long; "
             f"{_noun(kind)} names are at most {limit} characters."
         )
-    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in name):
-        raise InvalidInput("`name` may not contain line breaks or control characters.")
 
 
 def _shown(text: str) -> str:
-    """User text echoed back inside bold/backticks: one line, bounded, no Markdown breakers."""
-    flat = " ".join(text.split()).replace("`", "'").replace("*", "")
-    return flat if len(flat) <= 80 else flat[:79] + "…"
+    """A name (stored or typed) quoted inside the bold of a message: one line, at most 80
+    characters, Markdown and mentions escaped (:func:`bot.names.escaped`)."""
+    flat = " ".join(text.split())
+    return names.escaped(flat if len(flat) <= 80 else flat[:79] + "…")
 
 
 def ruleset_title(ruleset: str) -> str:
@@ -653,6 +658,6 @@ async def _changeable(conn: Connection, guild_id: int, actor: Actor, sheet_id: i
             raise NotAllowed(GM_ONLY)
     elif row.owner_id != actor.user_id:
         raise NotAllowed(
-            f"**{row.name}** is <@{row.owner_id}>'s character; only they can change it."
+            f"**{_shown(row.name)}** is <@{row.owner_id}>'s character; only they can change it."
         )
     return row

@@ -16,40 +16,73 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import inspect
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
 log = logging.getLogger(__name__)
 
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
+
+MigrationStep = Callable[["Connection"], Awaitable[None]]
+"""A Python migration's step: ``async def migrate(conn: Connection) -> None``."""
 
 
 class Migration:
-    """One numbered ``NNNN_name.sql`` file; ``version`` is its number."""
+    """One numbered migration in ``bot/store/migrations``; ``version`` is its number.
 
-    def __init__(self, version: int, name: str, sql: str) -> None:
+    Two kinds, applied the same way (in one transaction with the ``user_version`` bump, so it
+    happens entirely or not at all):
+
+    * ``NNNN_name.sql``: SQL statements (``sql``), run in order;
+    * ``NNNN_name.py``: a module defining ``async def migrate(conn: Connection) -> None``
+      (``step``), for changes SQL cannot express (rewriting JSON, renaming with rules). It gets
+      the transaction's :class:`Connection` and must only use it (no commits, no other
+      connection); whatever it raises rolls the whole migration back.
+    """
+
+    def __init__(
+        self, version: int, name: str, sql: str = "", step: MigrationStep | None = None
+    ) -> None:
         self.version = version
         self.name = name
         self.sql = sql
+        self.step = step
+
+
+def _python_step(name: str) -> MigrationStep:
+    """The ``migrate`` coroutine function of the migration module ``name`` (``NNNN_x.py``)."""
+    module = importlib.import_module(f"{__package__}.migrations.{name.removesuffix('.py')}")
+    step = getattr(module, "migrate", None)
+    if not inspect.iscoroutinefunction(step):
+        raise RuntimeError(f"migration {name} must define `async def migrate(conn)`")
+    return cast(MigrationStep, step)
 
 
 def bundled_migrations() -> list[Migration]:
-    """The migrations shipped in ``bot/store/migrations``, ordered by number.
+    """The migrations shipped in ``bot/store/migrations`` (``.sql`` and ``.py``), ordered by
+    number.
 
-    Raises ``RuntimeError`` if two files share a number or the numbers have a gap.
+    Raises ``RuntimeError`` if two files share a number, the numbers have a gap, or a Python
+    migration has no ``async def migrate(conn)``.
     """
     found: list[Migration] = []
     for entry in resources.files("bot.store").joinpath("migrations").iterdir():
         match = _MIGRATION_NAME.match(entry.name)
-        if match:
+        if not match:
+            continue
+        if match.group(2) == "py":
+            found.append(Migration(int(match.group(1)), entry.name, step=_python_step(entry.name)))
+        else:
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
     found.sort(key=lambda m: m.version)
     numbers = [m.version for m in found]
@@ -208,7 +241,8 @@ class Database:
 
     async def migrate(self, migrations: Iterable[Migration] | None = None) -> list[int]:
         """Apply every migration newer than :meth:`schema_version`, each in its own transaction
-        together with the ``user_version`` bump. Returns the numbers applied (empty when the
+        together with the ``user_version`` bump (a Python migration's step runs inside that
+        transaction, after its SQL if it has any). Returns the numbers applied (empty when the
         database is already at head, which changes nothing)."""
         pending = sorted(
             migrations if migrations is not None else bundled_migrations(),
@@ -222,6 +256,8 @@ class Database:
             async with self.transaction() as conn:
                 for statement in _statements(migration.sql):
                     await conn.execute(statement)
+                if migration.step is not None:
+                    await migration.step(conn)
                 await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
             log.info("applied migration %s", migration.name)
             applied.append(migration.version)

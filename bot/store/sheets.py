@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from bot import names
 from bot.errors import Conflict
 from bot.store.db import Connection
 
@@ -55,9 +56,10 @@ def _row(values: Any) -> SheetRow:
 
 
 def _duplicate(kind: SheetKind, name: str) -> Conflict:
+    shown = names.escaped(name)
     if kind == "npc":
-        return Conflict(f"This server already has an NPC template called **{name}**.")
-    return Conflict(f"You already have a character called **{name}**.")
+        return Conflict(f"This server already has an NPC template called **{shown}**.")
+    return Conflict(f"You already have a character called **{shown}**.")
 
 
 async def by_id(conn: Connection, sheet_id: int) -> SheetRow | None:

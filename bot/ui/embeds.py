@@ -10,6 +10,7 @@ import discord
 
 from bot.engine import get_ruleset
 from bot.services.encounters import Encounter
+from bot.ui.text import shown_name
 
 DESCRIPTION_MAX = 4096
 FIELD_MAX = 1024
@@ -45,13 +46,13 @@ def tracker(encounter: Encounter) -> discord.Embed:
     state = encounter.state
     phase = "Ended" if encounter.row.status == "archived" else PHASES.get(state.phase, state.phase)
     embed = discord.Embed(
-        title=encounter.row.name[:256],
+        title=shown_name(encounter.row.name)[:256],
         colour=discord.Colour.dark_red() if state.phase == "active" else discord.Colour.blurple(),
     )
     embed.add_field(name="Ruleset", value=ruleset_title(encounter.row.ruleset))
     embed.add_field(name="Phase", value=phase)
     embed.add_field(name="Round", value=str(state.round) if state.round else "not begun")
-    lines = [f"**{c.name}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
+    lines = [f"**{shown_name(c.name)}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
     embed.add_field(
         name=f"Combatants ({len(state.combatants)})",
         value=fit_lines(lines, FIELD_MAX, empty="None yet."),
@@ -73,14 +74,14 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
     """The final summary posted when an encounter ends."""
     state = encounter.state
     embed = discord.Embed(
-        title=f"Encounter ended: {encounter.row.name}"[:256],
+        title=f"Encounter ended: {shown_name(encounter.row.name)}"[:256],
         colour=discord.Colour.dark_grey(),
         description=(
             f"Ruleset {ruleset_title(encounter.row.ruleset)}; "
             f"{state.round} round(s) fought; ended by <@{ended_by}>."
         ),
     )
-    lines = [f"**{c.name}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
+    lines = [f"**{shown_name(c.name)}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
     embed.add_field(
         name=f"Combatants ({len(state.combatants)})",
         value=fit_lines(lines, FIELD_MAX, empty="None joined."),

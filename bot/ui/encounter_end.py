@@ -16,6 +16,7 @@ from bot.ui import embeds
 from bot.ui.id_button import IdButton
 from bot.ui.prompt_messages import retire_ended
 from bot.ui.replies import guarded
+from bot.ui.text import shown_name
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -52,7 +53,7 @@ class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
         actor = actor_of(interaction)
         ended = await service_of(interaction).confirm_end(self.item_id, actor)
         await interaction.response.edit_message(
-            content=f"**{ended.row.name}** has ended.", view=None
+            content=f"**{shown_name(ended.row.name)}** has ended.", view=None
         )
         await interaction.followup.send(embed=embeds.summary(ended, actor.user_id))
         await retire_ended(interaction.client, ended)

@@ -12,6 +12,7 @@ import discord
 
 from bot.services.encounters import Encounter
 from bot.store.encounters import LogEntry
+from bot.ui.text import inline_code, shown_name
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -72,9 +73,11 @@ def _dice(value: Any) -> list[str]:
 
 
 def log_markdown(encounter: Encounter, entries: list[LogEntry]) -> str:
-    """The log as Markdown: one section per version, with options, what happened and the dice."""
+    """The log as Markdown: one section per version, with options, what happened and the dice.
+    Everything people typed or the engine wrote (names, options, event texts) is escaped, so a
+    name holding Markdown or a mention shows as typed."""
     lines = [
-        f"# {encounter.row.name} — encounter log",
+        f"# {shown_name(encounter.row.name)} — encounter log",
         "",
         f"Ruleset: {encounter.rules.title}. Version now: {encounter.version}. "
         f"GM: <@{encounter.row.gm_id}>." + (" **Paused.**" if encounter.row.paused else ""),
@@ -91,17 +94,18 @@ def log_markdown(encounter: Encounter, entries: list[LogEntry]) -> str:
         lines.append(f"{when} · by <@{e.actor_id}>")
         options = _loads(e.options)
         if isinstance(options, dict) and options:
-            shown = ", ".join(f"{k}: `{v}`" for k, v in options.items())
+            shown = ", ".join(f"{k}: {inline_code(str(v))}" for k, v in options.items())
             lines.append(f"Options: {shown}")
         result = _loads(e.result)
         events = result.get("events") if isinstance(result, dict) else None
         if isinstance(events, list):
             for event in events:
                 if isinstance(event, dict):
-                    lines.append(f"- {event.get('text', event.get('kind', ''))}")
-                    lines.extend(f"  - 🎲 {roll}" for roll in _dice(event))
+                    said = str(event.get("text", event.get("kind", "")))
+                    lines.append(f"- {shown_name(said)}")
+                    lines.extend(f"  - 🎲 {shown_name(roll)}" for roll in _dice(event))
         elif isinstance(result, dict) and result:
-            lines.append("- " + ", ".join(f"{k}: {v}" for k, v in result.items()))
+            lines.append("- " + shown_name(", ".join(f"{k}: {v}" for k, v in result.items())))
         lines.append("")
     return "\n".join(lines)
 

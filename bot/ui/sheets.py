@@ -17,6 +17,7 @@ from bot.engine.uttas.sheet import CHARACTERISTICS
 from bot.services.sheets import SheetView, UttasDerived, ruleset_title, uttas_derived
 from bot.store.sheets import SheetKind, SheetRow
 from bot.ui.embeds import FIELD_MAX, fit_lines
+from bot.ui.text import shown_name, shown_names
 
 EMBED_TOTAL_MAX = 5900  # below Discord's 6000 for one message's embeds
 DESCRIPTION_MAX = 4096
@@ -61,7 +62,7 @@ def _weapon_line(sheet: UttasSheet, index: int) -> str:
     strength = " + Strength dice" if w.kind in ("melee", "thrown") else ""
     parts = [
         w.kind,
-        f"{w.damage_dice}d6{strength} {w.damage_type}",
+        f"{w.damage_dice}d6{strength} {shown_name(w.damage_type)}",
         f"range {_num(w.range_m)} m",
     ]
     if w.required_strength:
@@ -70,7 +71,7 @@ def _weapon_line(sheet: UttasSheet, index: int) -> str:
         parts.append(f"up to {w.max_hits} hits")
     if w.light:
         parts.append("light")
-    return f"**{w.name}** — " + ", ".join(parts)
+    return f"**{shown_name(w.name)}** — " + ", ".join(parts)
 
 
 def _power_line(sheet: UttasSheet, index: int) -> str:
@@ -79,7 +80,7 @@ def _power_line(sheet: UttasSheet, index: int) -> str:
     if p.targets is not None:
         parts.append(f"vs {p.targets.title()}")
     if p.damage_dice:
-        parts.append(f"{p.damage_dice}d6 {p.damage_type}")
+        parts.append(f"{p.damage_dice}d6 {shown_name(p.damage_type)}")
     parts.append(f"range {_num(p.range_m)} m")
     if p.maintained:
         parts.append("maintained")
@@ -88,17 +89,17 @@ def _power_line(sheet: UttasSheet, index: int) -> str:
     if p.triggered:
         parts.append("triggered")
     if p.inflicts:
-        parts.append("inflicts " + ", ".join(p.inflicts))
+        parts.append("inflicts " + shown_names(p.inflicts))
     if p.limitations:
         parts.append(", ".join(p.limitations))
-    return f"**{p.name}** — " + ", ".join(parts)
+    return f"**{shown_name(p.name)}** — " + ", ".join(parts)
 
 
 def _martial_line(sheet: UttasSheet, index: int) -> str:
     m = sheet.martial_arts[index]
     parts = [m.maneuver, LABELS[m.key_characteristic]]
     if m.bonus_dice:
-        parts.append(f"+{m.bonus_dice}d6 {m.damage_type}")
+        parts.append(f"+{m.bonus_dice}d6 {shown_name(m.damage_type)}")
     for label, value in (
         ("Dodge", m.dodge_bonus),
         ("Discipline", m.discipline_bonus),
@@ -109,13 +110,15 @@ def _martial_line(sheet: UttasSheet, index: int) -> str:
             parts.append(f"{value:+d} {label}")
     if m.grab:
         parts.append("grab")
-    return f"**{m.name}** — " + ", ".join(parts)
+    return f"**{shown_name(m.name)}** — " + ", ".join(parts)
 
 
 def uttas_full(sheet: UttasSheet, row: SheetRow, derived: UttasDerived) -> discord.Embed:
     """Every number of an UTTAS sheet, derived values included."""
     embed = discord.Embed(
-        title=sheet.name[:256], description=_owner_line(row), colour=discord.Colour.green()
+        title=shown_name(sheet.name)[:256],
+        description=_owner_line(row),
+        colour=discord.Colour.green(),
     )
     chars = [
         f"{LABELS[ch]} **{sheet.value(ch)}** ({derived.dice[ch]}d6"
@@ -142,7 +145,8 @@ def uttas_full(sheet: UttasSheet, row: SheetRow, derived: UttasDerived) -> disco
     embed.add_field(name="Movement", value=fit_lines(moves, FIELD_MAX, empty="Cannot move"))
     types = sorted({*sheet.armor, *sheet.defense})
     protection = [
-        f"{t}: Armor {sheet.armor.get(t, 0)}, Defense {sheet.defense.get(t, 0)}" for t in types
+        f"{shown_name(t)}: Armor {sheet.armor.get(t, 0)}, Defense {sheet.defense.get(t, 0)}"
+        for t in types
     ]
     embed.add_field(
         name="Armor and Defense", value=fit_lines(protection, FIELD_MAX, empty="None"), inline=False
@@ -150,11 +154,11 @@ def uttas_full(sheet: UttasSheet, row: SheetRow, derived: UttasDerived) -> disco
     embed.add_field(
         name="Stances",
         value=fit_lines(
-            [", ".join(sheet.stances)] if sheet.stances else [], FIELD_MAX, empty="None"
+            [shown_names(sheet.stances)] if sheet.stances else [], FIELD_MAX, empty="None"
         ),
     )
     if sheet.skills:
-        skills = [f"{name} {dice}d6" for name, dice in sheet.skills.items()]
+        skills = [f"{shown_name(name)} {dice}d6" for name, dice in sheet.skills.items()]
         embed.add_field(name="Skills", value=fit_lines(skills, FIELD_MAX))
     for title, count, line in (
         ("Weapons", len(sheet.weapons), _weapon_line),
@@ -167,7 +171,10 @@ def uttas_full(sheet: UttasSheet, row: SheetRow, derived: UttasDerived) -> disco
                 name=f"{title} ({count})", value=fit_lines(lines, FIELD_MAX), inline=False
             )
     if sheet.extra_limbs:
-        limbs = [f"{limb.name}{' (arm)' if limb.is_arm else ''}" for limb in sheet.extra_limbs]
+        limbs = [
+            f"{shown_name(limb.name)}{' (arm)' if limb.is_arm else ''}"
+            for limb in sheet.extra_limbs
+        ]
         embed.add_field(name="Extra limbs", value=fit_lines(limbs, FIELD_MAX))
     embed.set_footer(text=_footer(row))
     return fit_total(embed)
@@ -176,7 +183,9 @@ def uttas_full(sheet: UttasSheet, row: SheetRow, derived: UttasDerived) -> disco
 def uttas_public(sheet: UttasSheet, row: SheetRow) -> discord.Embed:
     """What a player sees of another player's character: names, no numbers."""
     embed = discord.Embed(
-        title=sheet.name[:256], description=_owner_line(row), colour=discord.Colour.blurple()
+        title=shown_name(sheet.name)[:256],
+        description=_owner_line(row),
+        colour=discord.Colour.blurple(),
     )
     for title, names in (
         ("Stances", list(sheet.stances)),
@@ -186,7 +195,7 @@ def uttas_public(sheet: UttasSheet, row: SheetRow) -> discord.Embed:
     ):
         embed.add_field(
             name=title,
-            value=fit_lines([", ".join(names)] if names else [], FIELD_MAX, empty="None"),
+            value=fit_lines([shown_names(names)] if names else [], FIELD_MAX, empty="None"),
             inline=False,
         )
     embed.set_footer(text="You see what a player would see of another player's character.")
@@ -195,7 +204,7 @@ def uttas_public(sheet: UttasSheet, row: SheetRow) -> discord.Embed:
 
 def generic(model: BaseModel, row: SheetRow, full: bool) -> discord.Embed:
     """Fallback for a ruleset without its own layout: the name, and (owner) the raw fields."""
-    embed = discord.Embed(title=row.name[:256], description=_owner_line(row))
+    embed = discord.Embed(title=shown_name(row.name)[:256], description=_owner_line(row))
     if full:
         lines = [f"{key}: {value}" for key, value in model.model_dump(mode="json").items()]
         embed.add_field(name="Sheet", value=fit_lines(lines, FIELD_MAX), inline=False)
@@ -235,7 +244,8 @@ def sheet_list(
         title = f"Characters ({len(rows)}/{limit})"
         empty = "No characters."
     lines = [
-        f"**{row.name}** · {ruleset_title(row.ruleset)} · updated {_when(row.updated_at)}"
+        f"**{shown_name(row.name)}** · {ruleset_title(row.ruleset)} · "
+        f"updated {_when(row.updated_at)}"
         for row in rows
     ]
     description = fit_lines(lines, DESCRIPTION_MAX, empty=empty)

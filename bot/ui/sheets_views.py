@@ -20,6 +20,7 @@ from bot.ui.encounter_end import actor_of
 from bot.ui.id_button import IdButton
 from bot.ui.replies import guarded, report
 from bot.ui.sheets import sheet_embed
+from bot.ui.text import shown_name
 
 CHARACTERISTIC_ORDER = (
     "agility",
@@ -134,7 +135,7 @@ class UttasCreateModal(discord.ui.Modal):
             else " Refine it by exporting, editing and re-importing with `replace: True`."
         )
         await interaction.response.send_message(
-            f"Created **{sheet.name}**.{hint}",
+            f"Created **{shown_name(sheet.name)}**.{hint}",
             embed=sheet_embed(SheetView(sheet=sheet, full=True)),
             ephemeral=True,
         )
@@ -161,7 +162,9 @@ class SheetDeleteConfirm(IdButton, template=r"sheet:delp:yes:(?P<id>\d{1,19})"):
         row = await sheet_service(interaction).confirm_delete(
             guild_of(interaction), actor_of(interaction), self.item_id
         )
-        await interaction.response.edit_message(content=f"Deleted **{row.name}**.", view=None)
+        await interaction.response.edit_message(
+            content=f"Deleted **{shown_name(row.name)}**.", view=None
+        )
 
 
 class SheetDeleteCancel(IdButton, template=r"sheet:delp:no:(?P<id>\d{1,19})"):
@@ -177,7 +180,7 @@ class SheetDeleteCancel(IdButton, template=r"sheet:delp:no:(?P<id>\d{1,19})"):
             guild_of(interaction), actor_of(interaction), self.item_id
         )
         await interaction.response.edit_message(
-            content=f"Cancelled: **{row.name}** was not deleted.", view=None
+            content=f"Cancelled: **{shown_name(row.name)}** was not deleted.", view=None
         )
 
 

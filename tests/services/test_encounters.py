@@ -82,7 +82,7 @@ async def test_refusals(service: EncounterService) -> None:
         await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="utopia", name=None)
     with pytest.raises(InvalidInput):
         await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="dnd", name=None)
-    with pytest.raises(InvalidInput, match="limit is 100"):
+    with pytest.raises(InvalidInput, match="at most 100 characters"):
         await start(service, name="x" * 101)
     with pytest.raises(NotFound):
         await service.live(10)

@@ -51,6 +51,8 @@ NOT_A_MEMBER = {
     "prompts.id": "row id",
     "prompts.guild_id": "server",
     "prompts.channel_id": "channel",
+    "member_notices.id": "row id",
+    "member_notices.guild_id": "server",
 }
 
 

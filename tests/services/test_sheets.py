@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot import names as name_rules
 from bot.engine.uttas.sheet import (
     CHARACTERISTICS,
     MartialArt,
@@ -435,7 +436,18 @@ async def test_rename_onto_another_sheet_is_refused(service: SheetService) -> No
 NAME_ALPHABET = st.characters(
     min_codepoint=32, max_codepoint=0x2FFF, exclude_categories=("Cc", "Cs", "Zl", "Zp")
 )
-names_st = st.text(NAME_ALPHABET, min_size=1, max_size=80).map(str.strip).filter(bool)
+
+
+def _storable(text: str) -> bool:
+    try:
+        name_rules.clean(text)
+    except name_rules.InvalidName:
+        return False
+    return True
+
+
+# Any text that is a valid name, in its normal form (what a sheet holds after validation).
+names_st = st.text(NAME_ALPHABET, min_size=1, max_size=80).filter(_storable).map(name_rules.clean)
 damage_types = (
     st.text("abcdefghijklmnopqrstuvwxyz ", min_size=1, max_size=30).map(str.strip).filter(bool)
 )
@@ -496,7 +508,7 @@ def martial_arts(name: str) -> st.SearchStrategy[MartialArt]:
 
 @st.composite
 def uttas_sheets(draw: st.DrawFn) -> UttasSheet:
-    item_names = draw(st.lists(names_st, max_size=8, unique_by=str.casefold))
+    item_names = draw(st.lists(names_st, max_size=8, unique_by=name_rules.key))
     items: list[Any] = []
     for name in item_names:
         make = draw(st.sampled_from([weapons, powers, martial_arts]))

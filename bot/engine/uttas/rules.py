@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bot import names
 from bot.engine.state import Combatant
 from bot.engine.uttas.sheet import (
     CHARACTERISTICS,
@@ -234,7 +235,8 @@ def attack_profile(c: Combatant, name: str, tables: UttasTables) -> AttackProfil
     known = [w.name for w in sheet.weapons] + [p.name for p in sheet.powers if p.targets]
     known += [m.name for m in sheet.martial_arts if m.maneuver in ("attack", "counter")]
     known += [b.name for b in tables.basic_maneuvers]
-    raise NotFound(f"{c.name} has no attack called {name!r}. Known: {', '.join(known)}.")
+    listed = ", ".join(names.unique(known))
+    raise NotFound(f"{c.name} has no attack called {name!r}. Known: {listed}.")
 
 
 def martial_profile(c: Combatant, m: MartialArt, tables: UttasTables) -> AttackProfile:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, ClassVar
 
+from bot import names
 from bot.engine import commands as cmd
 from bot.engine.contract import ReactionOption, Ruleset
 from bot.engine.dice import DiceRoller
@@ -85,13 +86,17 @@ class UttasRuleset(Ruleset):
 
     def attack_names(self, combatant: Combatant) -> list[str]:
         """Weapons, powers that target Dodge or Discipline, attack/counter martial arts, then the
-        basic maneuvers (UTTAS "Actions and Speed": every character can use Basic Maneuvers)."""
+        basic maneuvers (UTTAS "Actions and Speed": every character can use Basic Maneuvers).
+
+        Each name once, in the order :func:`rules.attack_profile` looks them up, so the entry
+        listed is the one an attack by that name uses: a weapon called ``Strike`` shadows the
+        basic maneuver Strike, which is then not listed."""
         sheet = combatant.sheet
-        names = [w.name for w in sheet.weapons]
-        names += [p.name for p in sheet.powers if p.targets]
-        names += [m.name for m in sheet.martial_arts if m.maneuver in ("attack", "counter")]
-        names += [b.name for b in self.tables.basic_maneuvers]
-        return names
+        found = [w.name for w in sheet.weapons]
+        found += [p.name for p in sheet.powers if p.targets]
+        found += [m.name for m in sheet.martial_arts if m.maneuver in ("attack", "counter")]
+        found += [b.name for b in self.tables.basic_maneuvers]
+        return names.unique(found)
 
     def turn_guide(self, combatant: Combatant, *, revealed: bool) -> str:
         """UTTAS "Combat", "Actions and Speed": a stance (free now), a free half move, then one

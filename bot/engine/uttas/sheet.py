@@ -7,18 +7,24 @@ the live state (current Health/Stamina, conditions, …) lives on the combatant 
 
 Every number is bounded so that no sheet can make a roll or a computation expensive: characteristics
 0–100, dice counts 0–100, Speed 1–20, Health/Stamina 1–10,000, meters 0–10,000, names ≤ 80 chars.
+
+Every name on a sheet (the sheet's own, weapons, powers, martial arts, stances, skills, extra
+limbs, the conditions a power inflicts, damage types) is normalised by :mod:`bot.names`: typed
+input with control characters or blank names is refused; a sheet read back from storage
+(validated with ``context=bot.names.STORED``) is normalised without refusing, and weapon, power
+and martial-art names that became equal get a number (``Club``, ``Club 2``).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
-DamageType = Annotated[
-    str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1, max_length=30)
-]
+from bot import names
+
+Name = Annotated[str, names.validator(names.NAME_MAX)]
+DamageType = Annotated[str, names.validator(30, lower=True)]
 Characteristic = Literal[
     "agility", "body", "charisma", "dexterity", "ego", "intelligence", "strength"
 ]
@@ -173,12 +179,35 @@ class UttasSheet(_Frozen):
     skills: dict[Name, DiceCount] = Field(default_factory=dict, max_length=100)
     extra_limbs: tuple[ExtraLimb, ...] = Field(default=(), max_length=8)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _number_stored_duplicates(cls, data: Any, info: ValidationInfo) -> Any:
+        """A stored sheet whose weapon, power and martial-art names became equal once
+        normalised still loads: the later ones are numbered (``Club 2``)."""
+        if not names.is_stored(info) or not isinstance(data, dict):
+            return data
+        taken: set[str] = set()
+        result = dict(data)
+        for field in ("weapons", "powers", "martial_arts"):
+            items = data.get(field)
+            if not isinstance(items, list | tuple):
+                continue
+            renamed: list[Any] = []
+            for item in items:
+                if isinstance(item, dict) and isinstance(item.get("name"), str):
+                    name = names.numbered(names.clean_stored(item["name"]), taken)
+                    taken.add(names.key(name))
+                    item = {**item, "name": name}
+                renamed.append(item)
+            result[field] = renamed
+        return result
+
     @model_validator(mode="after")
     def _unique_names(self) -> UttasSheet:
-        names = [w.name.casefold() for w in self.weapons]
-        names += [p.name.casefold() for p in self.powers]
-        names += [m.name.casefold() for m in self.martial_arts]
-        dupes = sorted({n for n in names if names.count(n) > 1})
+        keys = [names.key(w.name) for w in self.weapons]
+        keys += [names.key(p.name) for p in self.powers]
+        keys += [names.key(m.name) for m in self.martial_arts]
+        dupes = sorted({n for n in keys if keys.count(n) > 1})
         if dupes:
             raise ValueError(
                 "weapon, power and martial-art names must be unique: " + ", ".join(dupes)
@@ -190,17 +219,18 @@ class UttasSheet(_Frozen):
         return int(getattr(self, characteristic))
 
     def skill_dice(self, skill: str) -> int | None:
-        """Dice of a skill by case-insensitive name, or None if the sheet lacks it."""
-        folded = skill.casefold()
+        """Dice of a skill by name (compared by :func:`bot.names.key`), or None if the sheet
+        lacks it."""
+        folded = names.key(skill)
         for name, dice in self.skills.items():
-            if name.casefold() == folded:
+            if names.key(name) == folded:
                 return dice
         return None
 
     def power(self, name: str) -> Power | None:
-        """A power by case-insensitive name."""
-        folded = name.casefold()
-        return next((p for p in self.powers if p.name.casefold() == folded), None)
+        """A power by name (compared by :func:`bot.names.key`)."""
+        folded = names.key(name)
+        return next((p for p in self.powers if names.key(p.name) == folded), None)
 
     def movement_power(self, mode: MovementMode) -> Power | None:
         """The power that grants or boosts ``mode``, if any (UTTAS "Stamina Costs")."""

@@ -1,0 +1,229 @@
+"""Names as people type them: one normal form for every name the bot stores or compares.
+
+A name (a character, an NPC template or one-off NPC, a combatant, an encounter, a weapon, a
+stance, a power, a martial art, a skill, …) is normalised the same way everywhere:
+
+1. invisible and bidirectional characters are removed: every format character (Unicode
+   category ``Cf``: zero-width space and joiners, left-to-right/right-to-left marks, overrides
+   and isolates, the byte-order mark, soft hyphens, tag characters) and the other
+   *default-ignorable* code points (variation selectors, Hangul fillers, the combining grapheme
+   joiner, …; Unicode's ``Default_Ignorable_Code_Point`` property) plus the blank Braille cell;
+2. Unicode NFKC: compatibility forms become their plain letters (full-width ``Ｗｉｌｌｏｗ`` is
+   ``Willow``, ``ﬁ`` is ``fi``, no-break and other spaces are plain spaces);
+3. control characters (category ``Cc``: NUL, tab, line breaks, escape, …) are refused;
+4. runs of whitespace become one space, and leading and trailing whitespace goes;
+5. a name that is blank after that is refused, and so is one longer than its limit.
+
+Names are compared by :func:`key`: the normal form, case-folded. So ``Willow``, ``willow`` and
+``Willow<U+200B>`` are the same name.
+
+In pydantic models, :data:`Name` (or ``Annotated[str, validator(n)]``) is a ``str`` that
+applies all of this, so no path can store a name that is not normal. Data the bot stored
+before these rules existed is validated with the context :data:`STORED`
+(``model_validate_json(raw, context=STORED)``): the same normal form, but never a refusal —
+control characters become spaces, a blank name becomes :data:`PLACEHOLDER` and a long one is
+cut — so an old encounter or sheet always loads.
+
+Pure: no Discord, no I/O (Markdown escaping for display lives in :mod:`bot.ui.text`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, ValidationInfo
+
+from bot.errors import InvalidInput
+
+NAME_MAX = 80
+PLACEHOLDER = "Unnamed"
+STORED: dict[str, Any] = {"names": "stored"}
+"""Pydantic validation context for data read back from the database (normalise, never refuse)."""
+
+# Default_Ignorable_Code_Point (Unicode 15 DerivedCoreProperties.txt) outside category Cf,
+# which is removed as a whole; plus U+2800 BRAILLE PATTERN BLANK, which renders as nothing.
+_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong/jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors
+    (0x2800, 0x2800),  # Braille pattern blank
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+    (0xFFF0, 0xFFF8),  # unassigned specials
+    (0x1D173, 0x1D17A),  # musical symbol format characters
+    (0xE0000, 0xE0FFF),  # tags and variation selectors supplement
+)
+
+
+_MARKDOWN = re.compile(r"([\\*_~|`>#\[\]<-])")
+_MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
+
+
+class InvalidName(ValueError):
+    """A name that cannot be stored: control characters, blank, or too long. A ``ValueError``
+    so that pydantic reports it as a validation error of the field."""
+
+
+def _ignorable(char: str) -> bool:
+    if unicodedata.category(char) == "Cf":
+        return True
+    point = ord(char)
+    return any(low <= point <= high for low, high in _IGNORABLE_RANGES)
+
+
+def _is_plain(text: str) -> bool:
+    """ASCII, printable, single-spaced and trimmed: already normal (the common, fast case)."""
+    return (
+        text.isascii()
+        and text.isprintable()
+        and text == text.strip()
+        and "  " not in text
+        and bool(text)
+    )
+
+
+def _normal_form(text: str, *, controls: str) -> str:
+    """Steps 1, 2 and 4 above; ``controls`` is ``"refuse"`` or ``"space"``."""
+    visible = "".join(char for char in text if not _ignorable(char))
+    folded = unicodedata.normalize("NFKC", visible)
+    if any(_ignorable(char) for char in folded):  # NFKC never makes one, but be exact
+        folded = "".join(char for char in folded if not _ignorable(char))
+    bad = [char for char in folded if unicodedata.category(char) == "Cc"]
+    if bad:
+        if controls == "refuse":
+            raise InvalidName(
+                f"may not contain line breaks or other control characters (found "
+                f"{_describe(bad[0])}); use letters, digits, spaces and punctuation"
+            )
+        folded = "".join(" " if unicodedata.category(c) == "Cc" else c for c in folded)
+    return " ".join(folded.split())
+
+
+def _describe(char: str) -> str:
+    name = unicodedata.name(char, "")
+    point = f"U+{ord(char):04X}"
+    known = {0: "NUL", 9: "a tab", 10: "a line break", 13: "a line break"}
+    label = known.get(ord(char), name.lower() if name else "a control character")
+    return f"{label}, {point}"
+
+
+def clean(text: str, *, max_length: int = NAME_MAX) -> str:
+    """The normal form of a typed name (see the module docstring).
+
+    Raises :class:`InvalidName` (a ``ValueError``) when it holds control characters, is blank
+    once invisible characters are removed, or is longer than ``max_length`` characters."""
+    if _is_plain(text) and len(text) <= max_length:
+        return text
+    result = _normal_form(text, controls="refuse")
+    if not result:
+        raise InvalidName("is blank once invisible characters and spaces are removed")
+    if len(result) > max_length:
+        raise InvalidName(
+            f"is {len(result)} characters long; names are at most {max_length} characters"
+        )
+    return result
+
+
+def visible(text: str) -> str:
+    """The normal form of any text (a name or not) without refusing anything: invisible
+    characters removed, NFKC, control characters as spaces, whitespace collapsed (may be
+    ``""``)."""
+    return text if _is_plain(text) else _normal_form(text, controls="space")
+
+
+def clean_stored(text: str, *, max_length: int = NAME_MAX) -> str:
+    """The normal form of a name read back from storage: like :func:`clean`, but it never
+    refuses — control characters become spaces, a blank name becomes :data:`PLACEHOLDER`, and a
+    name over ``max_length`` characters is cut."""
+    if _is_plain(text) and len(text) <= max_length:
+        return text
+    result = _normal_form(text, controls="space") or PLACEHOLDER
+    return result[:max_length].rstrip() or PLACEHOLDER
+
+
+def key(text: str) -> str:
+    """The key names are compared on: the stored normal form, case-folded (``""`` for a blank
+    name, which matches nothing stored). Never raises: typed text may be anything."""
+    if _is_plain(text):
+        return text.casefold()
+    return _normal_form(text, controls="space").casefold()
+
+
+def same(a: str, b: str) -> bool:
+    """Whether two names are the same name (compared by :func:`key`)."""
+    return key(a) == key(b)
+
+
+def require(text: str, *, what: str = "name", max_length: int = NAME_MAX) -> str:
+    """:func:`clean` for a typed option, with the refusal as :class:`InvalidInput` naming
+    ``what`` (e.g. ``"The NPC's name"``)."""
+    try:
+        return clean(text, max_length=max_length)
+    except InvalidName as error:
+        raise InvalidInput(f"{what[:1].upper()}{what[1:]} {error}.") from None
+
+
+def is_stored(info: ValidationInfo | None) -> bool:
+    """Whether a pydantic validation runs with the :data:`STORED` context."""
+    context = info.context if info is not None else None
+    return isinstance(context, Mapping) and context.get("names") == STORED["names"]
+
+
+def validator(max_length: int = NAME_MAX, *, lower: bool = False) -> AfterValidator:
+    """The pydantic validator behind :data:`Name`: use it as
+    ``Annotated[str, validator(40)]`` for a name of at most 40 characters (after normalising);
+    ``lower`` also lower-cases it (damage types). Under the :data:`STORED` context it applies
+    :func:`clean_stored`, else :func:`clean`."""
+
+    def validate(value: str, info: ValidationInfo) -> str:
+        if is_stored(info):
+            result = clean_stored(value, max_length=max_length)
+        else:
+            result = clean(value, max_length=max_length)
+        return result.lower() if lower else result
+
+    return AfterValidator(validate)
+
+
+Name = Annotated[str, validator(NAME_MAX)]
+"""A name of at most :data:`NAME_MAX` characters, normalised (see :func:`validator`)."""
+
+
+def escaped(text: str) -> str:
+    """``text`` with every Markdown character backslash-escaped and ``@everyone``-style mentions
+    broken, for domain messages built below the Discord layer (services' refusals that quote a
+    name). The Discord layer uses :func:`bot.ui.text.shown_name` (discord.py's escapers)."""
+    return _MENTION.sub("@\u200b\\1", _MARKDOWN.sub(r"\\\1", text))
+
+
+def numbered(base: str, taken: Iterable[str], *, max_length: int = NAME_MAX) -> str:
+    """``base`` itself if its key is not in ``taken`` (keys, see :func:`key`), else the first of
+    ``base 2``, ``base 3``, … that is free; ``base`` is shortened so the result fits
+    ``max_length``."""
+    used = set(taken)
+    if key(base) not in used:
+        return base
+    number = 2
+    while True:
+        suffix = f" {number}"
+        candidate = base[: max_length - len(suffix)].rstrip() + suffix
+        if key(candidate) not in used:
+            return candidate
+        number += 1
+
+
+def unique(names: Iterable[str]) -> list[str]:
+    """``names`` in order, keeping only the first of each :func:`key` (blank names dropped)."""
+    seen: set[str] = set()
+    result: list[str] = []
+    for name in names:
+        folded = key(name)
+        if folded and folded not in seen:
+            seen.add(folded)
+            result.append(name)
+    return result
