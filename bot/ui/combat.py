@@ -17,19 +17,15 @@ from bot.engine.events import TurnStarted, render_all
 from bot.services.combat import CombatResult, Decision
 from bot.services.encounters import Encounter
 from bot.ui.embeds import fit_lines
+from bot.ui.text import shown_name
 
 DESCRIPTION_MAX = 4096
 EMBED_TOTAL_MAX = 6000
 
 
-def escape_name(name: str) -> str:
-    """A name made safe inside Markdown text: no formatting, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
-
-
 def view_of(encounter: Encounter, audience: Audience) -> View:
     """``audience``'s view of the encounter, with names escaped for Discord."""
-    return encounter.rules.view(encounter.state, audience, escape_name)
+    return encounter.rules.view(encounter.state, audience, shown_name)
 
 
 def result_embed(
@@ -71,7 +67,7 @@ def turn_announcement(result: CombatResult) -> str:
             who = combatant.controller_id or encounter.row.gm_id
             guide = encounter.rules.turn_guide(combatant, revealed=view.reveals(combatant.id))
             parts.append(
-                f"<@{who}> it is **{escape_name(combatant.name)}**'s turn "
+                f"<@{who}> it is **{shown_name(combatant.name)}**'s turn "
                 f"(round {event.round}): {guide}"
             )
     return "\n".join(parts[-3:])
@@ -86,8 +82,8 @@ def decision_prompt(decision: Decision, encounter_gm: int) -> str:
         if isinstance(decision.deadline, datetime)
         else ""
     )
-    attacker, target = escape_name(decision.attacker.name), escape_name(decision.target.name)
-    attack = escape_name(decision.attack)
+    attacker, target = shown_name(decision.attacker.name), shown_name(decision.target.name)
+    attack = shown_name(decision.attack)
     mentions = " ".join(f"<@{uid}>" for uid in decision.members(encounter_gm))
     if decision.awaiting == "attacker":
         return (

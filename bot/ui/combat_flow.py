@@ -19,7 +19,6 @@ from bot.services.combat import CombatResult
 from bot.services.encounters import EncounterService
 from bot.ui.combat import (
     decision_prompt,
-    escape_name,
     gm_sees_more,
     pinged,
     result_embed,
@@ -28,6 +27,7 @@ from bot.ui.combat import (
 from bot.ui.encounter_end import actor_of
 from bot.ui.prompt_messages import retire_prompt
 from bot.ui.reaction_buttons import decision_view
+from bot.ui.text import shown_name
 from bot.ui.tracker import tracker_embed
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
     result, and loses its buttons."""
     if result.resolved_prompt_id is None:
         return
-    title = escape_name(result.resolved_title) if result.resolved_title else "The attack"
+    title = shown_name(result.resolved_title) if result.resolved_title else "The attack"
     await retire_prompt(
         client,
         result.encounter.row.channel_id,

@@ -14,8 +14,9 @@ import discord
 from bot.engine.audience import GM, PUBLIC, View
 from bot.engine.state import Combatant, EncounterState
 from bot.services.encounters import Encounter
-from bot.ui.combat import escape_name, view_of
+from bot.ui.combat import view_of
 from bot.ui.embeds import ruleset_title
+from bot.ui.text import shown_name
 
 DESCRIPTION_MAX = 4096
 PAGE_SIZE = 25
@@ -45,13 +46,13 @@ def combatant_line(view: View, combatant: Combatant, *, compact: bool) -> str:
     name = combatant.name
     if compact and len(name) > NAME_COMPACT:
         name = name[: NAME_COMPACT - 1] + "…"
-    parts = [f"{marker}**{escape_name(name)}**"]
+    parts = [f"{marker}**{shown_name(name)}**"]
     revealed = view.reveals(combatant.id)
     if state.phase == "active" and revealed:
         speed = combatant.sheet.speed
         parts.append(f"{combatant.actions_left}/{speed}" + ("" if compact else " actions"))
     if combatant.stance and not compact:
-        parts.append(escape_name(combatant.stance))
+        parts.append(shown_name(combatant.stance))
     if not revealed:
         parts.append(view.wound_level(combatant))
     else:
@@ -121,10 +122,10 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     status: list[str] = []
     current = state.current
     if current is not None:
-        status.append(f"Turn: **{escape_name(current.name)}**")
+        status.append(f"Turn: **{shown_name(current.name)}**")
     if state.pending is not None:
         waiting = state.get(state.pending.target)
-        status.append(f"Waiting on **{escape_name(waiting.name)}**'s reaction")
+        status.append(f"Waiting on **{shown_name(waiting.name)}**'s reaction")
     if state.phase == "finished":
         status.append(finished_line(state))
     if encounter.row.paused:
