@@ -25,6 +25,7 @@ from bot.ui.replies import CombatTree
 from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
+from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
 from cogs.dice import DiceCog
@@ -86,6 +87,7 @@ class CombatBot(commands.Bot):
         self.services = services
         self.expiry_interval = expiry_interval
         self._expiry_task: asyncio.Task[None] | None = None
+        self.trackers = TrackerKeeper(self)
 
     async def setup_hook(self) -> None:
         """After login, before the gateway: cogs, buttons that outlive restarts, command sync."""
@@ -150,15 +152,36 @@ class CombatBot(commands.Bot):
             log.exception("recovering unrecorded prompts failed")
         while not self.is_closed():
             try:
-                for encounter_id, pending_version in await self.services.combat.due():
-                    try:
-                        result = await self.services.combat.expire(encounter_id, pending_version)
-                    except DomainError:
-                        continue  # decided meanwhile
-                    await announce(self, result)
+                due = await self.services.combat.due()
             except Exception:
-                log.exception("reaction expiry failed; retrying")
+                log.exception("could not read the due decisions; retrying")
+                due = []
+            for encounter_id, pending_version in due:
+                # One channel's failure (a lost permission, Discord errors) never holds up the
+                # others: each decision is expired and announced on its own.
+                await self._expire_one(encounter_id, pending_version)
+            await self.trackers.retry_stale()
             await asyncio.sleep(self.expiry_interval)
+
+    async def _expire_one(self, encounter_id: int, pending_version: int) -> None:
+        """Expire one decision (committed first) and announce it; a failed announcement is
+        logged and, when the bot may not post there, told to the GM."""
+        try:
+            result = await self.services.combat.expire(encounter_id, pending_version)
+        except DomainError:
+            return  # decided meanwhile
+        except Exception:
+            log.exception("could not expire the decision of encounter %s", encounter_id)
+            return
+        try:
+            await announce(self, result)
+        except discord.Forbidden:
+            channel = result.encounter.row.channel_id
+            await tell_gm(
+                self, result.encounter, cannot_post(channel, "the result of a reaction window")
+            )
+        except Exception:
+            log.exception("could not announce the expiry in encounter %s", encounter_id)
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction[CombatBot], command: object

@@ -19,6 +19,7 @@ from bot.services.combat import CombatService
 from bot.services.encounters import NAME_MAX, EncounterService
 from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
+from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of, end_prompt
 from bot.ui.text import name_choices, shown_name
@@ -68,6 +69,7 @@ class EncounterCog(
         name: app_commands.Range[str, 1, NAME_MAX] | None = None,
     ) -> None:
         guild_id, channel_id = channel_ids(interaction)
+        require_channel_permissions(interaction, "start an encounter")
         encounter = await self.service.start(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -121,6 +123,7 @@ class EncounterCog(
         _, channel_id = channel_ids(interaction)
         if self.combat is None:
             raise InvalidInput("Combat is not available on this bot.")
+        require_channel_permissions(interaction, "begin the fight")
         mode = initiative.value if initiative else None
         result = await self.combat.gm_command(
             channel_id,

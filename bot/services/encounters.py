@@ -319,10 +319,12 @@ class EncounterService:
         log.info("encounter %s ended by %s", row.id, actor.user_id)
         return Encounter(row=saved, state=current.state)
 
-    async def set_tracker_message(self, encounter_id: int, message_id: int) -> None:
-        """Remember the message that shows the encounter's tracker."""
+    async def set_tracker_message(
+        self, encounter_id: int, message_id: int, *, pinned: bool = False
+    ) -> None:
+        """Remember the message that shows the encounter's tracker, and whether it is pinned."""
         async with self._db.transaction() as conn:
-            await repo.set_tracker_message(conn, encounter_id, message_id)
+            await repo.set_tracker_message(conn, encounter_id, message_id, pinned=pinned)
 
     async def set_prompt_message(
         self, encounter_id: int, pending_version: int, message_id: int

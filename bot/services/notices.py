@@ -30,15 +30,18 @@ class NoticeService:
         self._db = db
         self._clock = clock
 
-    async def add(self, guild_id: int, user_id: int, text: str) -> None:
+    async def add(self, guild_id: int, user_id: int, text: str, *, once: bool = False) -> None:
         """Leave ``text`` (Markdown, 1–1900 characters; escape any names in it) for
-        ``user_id`` in ``guild_id``. Raises :class:`InvalidInput` for an empty or too long
-        text."""
+        ``user_id`` in ``guild_id``; with ``once``, not if the same text already waits for them
+        (a problem that repeats is told once). Raises :class:`InvalidInput` for an empty or too
+        long text."""
         if not text.strip():
             raise InvalidInput("A notice needs some text.")
         if len(text) > TEXT_MAX:
             raise InvalidInput(f"A notice is at most {TEXT_MAX} characters; this is {len(text)}.")
         async with self._db.transaction() as conn:
+            if once and await repo.pending_with_text(conn, guild_id, user_id, text):
+                return
             await repo.add(conn, guild_id=guild_id, user_id=user_id, text=text, now=self._clock())
 
     async def take(self, guild_id: int, user_id: int) -> list[str]:

@@ -22,7 +22,7 @@ EncounterStatus = Literal["live", "archived"]
 _COLUMNS = (
     "id, guild_id, channel_id, name, ruleset, started_by, gm_id, status, state, version,"
     " tracker_message_id, created_at, updated_at, ended_at, pending_version, pending_deadline,"
-    " prompt_message_id, paused, rules_overrides,"
+    " prompt_message_id, paused, rules_overrides, tracker_pinned,"
     " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = encounters.guild_id)"
     " AS gm_role_id"
 )
@@ -54,6 +54,7 @@ class EncounterRow(BaseModel):
     paused: bool = False
     gm_role_id: int | None = None
     rules_overrides: str = "{}"
+    tracker_pinned: bool = False
     """The server's GM role (``guild_settings``), read with the row; not an encounter column."""
 
 
@@ -113,6 +114,7 @@ def _row(values: Any) -> EncounterRow:
         paused=bool(values["paused"]),
         gm_role_id=values["gm_role_id"],
         rules_overrides=values["rules_overrides"],
+        tracker_pinned=bool(values["tracker_pinned"]),
     )
 
 
@@ -244,10 +246,14 @@ async def save(
     return updated
 
 
-async def set_tracker_message(conn: Connection, encounter_id: int, message_id: int) -> None:
-    """Remember which message shows the tracker (presentation only: no version bump)."""
+async def set_tracker_message(
+    conn: Connection, encounter_id: int, message_id: int, *, pinned: bool = False
+) -> None:
+    """Remember which message shows the tracker and whether it is pinned (presentation only:
+    no version bump)."""
     await conn.execute(
-        "UPDATE encounters SET tracker_message_id = ? WHERE id = ?", (message_id, encounter_id)
+        "UPDATE encounters SET tracker_message_id = ?, tracker_pinned = ? WHERE id = ?",
+        (message_id, int(pinned), encounter_id),
     )
 
 

@@ -21,6 +21,16 @@ async def add(conn: Connection, *, guild_id: int, user_id: int, text: str, now: 
     )
 
 
+async def pending_with_text(conn: Connection, guild_id: int, user_id: int, text: str) -> bool:
+    """Whether the same notice already waits for ``user_id`` in ``guild_id``."""
+    row = await conn.fetch_one(
+        "SELECT 1 FROM member_notices WHERE guild_id = ? AND user_id = ?"
+        " AND delivered_at IS NULL AND text = ? LIMIT 1",
+        (guild_id, user_id, text),
+    )
+    return row is not None
+
+
 async def has_pending(conn: Connection, guild_id: int, user_id: int) -> bool:
     """Whether ``user_id`` has an undelivered notice in ``guild_id`` (an indexed lookup)."""
     row = await conn.fetch_one(

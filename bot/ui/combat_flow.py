@@ -6,7 +6,6 @@ the same thing the same way. Everything here runs after the commit; it only pres
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable
 from typing import Any
@@ -14,9 +13,10 @@ from typing import Any
 import discord
 
 from bot.engine.audience import GM
-from bot.errors import NotFound
+from bot.engine.events import RoundStarted
 from bot.services.combat import CombatResult
 from bot.services.encounters import EncounterService
+from bot.ui.channel_permissions import blind_warning
 from bot.ui.combat import (
     decision_prompt,
     gm_sees_more,
@@ -28,12 +28,8 @@ from bot.ui.encounter_end import actor_of
 from bot.ui.prompt_messages import retire_prompt
 from bot.ui.reaction_buttons import decision_view
 from bot.ui.text import shown_name
-from bot.ui.tracker import tracker_embed
 
 log = logging.getLogger(__name__)
-
-
-_tracker_locks: dict[int, asyncio.Lock] = {}
 
 
 def _mentions(result: CombatResult, *, new_decision: bool) -> discord.AllowedMentions:
@@ -59,6 +55,10 @@ def _content(result: CombatResult, *, new_decision: bool) -> str:
     if result.decision is not None and new_decision:
         parts.append(decision_prompt(result.decision, result.encounter.row.gm_id))
     return "\n".join(parts)[:2000]
+
+
+def _new_round(result: CombatResult) -> bool:
+    return any(isinstance(event, RoundStarted) for event in result.events)
 
 
 def _is_new_decision(result: CombatResult) -> bool:
@@ -95,8 +95,11 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
             ),
         )
     await _after_commit("the GM's details", _gm_details(interaction, result))
-    await _retire_prompt(interaction.client, result, f"settled by `/{_command_name(interaction)}`")
-    await refresh_tracker(interaction.client, result.encounter.row.channel_id)
+    how = f"settled by `/{_command_name(interaction)}`"
+    await _retire_prompt(interaction.client, result, how)
+    await refresh_tracker(
+        interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
+    )
 
 
 def _command_name(interaction: discord.Interaction[Any]) -> str:
@@ -124,7 +127,9 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     await _after_commit("the GM's details", _gm_details(interaction, result))
     if interaction.message is None or result.resolved_prompt_id != interaction.message.id:
         await _retire_prompt(interaction.client, result, "settled by a button")
-    await refresh_tracker(interaction.client, result.encounter.row.channel_id)
+    await refresh_tracker(
+        interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
+    )
 
 
 async def announce(client: Any, result: CombatResult) -> None:
@@ -146,16 +151,22 @@ async def announce(client: Any, result: CombatResult) -> None:
             ),
         )
     await _retire_prompt(client, result, "the reaction window ran out, so no reaction")
-    await refresh_tracker(client, result.encounter.row.channel_id)
+    await refresh_tracker(client, result.encounter.row.channel_id, new_round=_new_round(result))
 
 
 async def _gm_details(interaction: discord.Interaction[Any], result: CombatResult) -> None:
-    """The GM acting sees the exact NPC numbers the public embed hid."""
-    if result.encounter.is_gm(actor_of(interaction)) and gm_sees_more(result):
+    """The GM acting sees the exact NPC numbers the public embed hid, and is told when the bot
+    has lost a permission it needs in this channel (the fight is safe; posts may not appear)."""
+    if not result.encounter.is_gm(actor_of(interaction)):
+        return
+    if gm_sees_more(result):
         await interaction.followup.send(
             embed=result_embed(result, audience=GM, title="Exact numbers (GM only)"),
             ephemeral=True,
         )
+    warning = blind_warning(interaction)
+    if warning is not None:
+        await interaction.followup.send(warning, ephemeral=True)
 
 
 async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
@@ -173,34 +184,7 @@ async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
     )
 
 
-async def refresh_tracker(client: Any, channel_id: int) -> None:
-    """Edit the channel's tracker message to the latest state, or post it anew if it was
-    deleted. Serialised per channel and always rendered from the latest committed state, so
-    edits never go back in time. Never raises: a failure is logged (the change it shows is
-    already stored, and the next change will try again)."""
-    lock = _tracker_locks.setdefault(channel_id, asyncio.Lock())
-    async with lock:
-        try:
-            await _refresh_tracker(client, channel_id)
-        except Exception:
-            log.exception("could not refresh the tracker in channel %s", channel_id)
-
-
-async def _refresh_tracker(client: Any, channel_id: int) -> None:
-    service = _service(client)
-    try:
-        encounter = await service.live(channel_id)
-    except NotFound:
-        return
-    if encounter.state.phase != "active" and encounter.row.tracker_message_id is None:
-        return
-    embed = tracker_embed(encounter)
-    channel = client.get_partial_messageable(channel_id)
-    if encounter.row.tracker_message_id is not None:
-        try:
-            await channel.get_partial_message(encounter.row.tracker_message_id).edit(embed=embed)
-            return
-        except discord.NotFound:
-            log.info("tracker of encounter %s was deleted; posting it again", encounter.id)
-    message = await channel.send(embed=embed)
-    await service.set_tracker_message(encounter.id, message.id)
+async def refresh_tracker(client: Any, channel_id: int, *, new_round: bool = False) -> None:
+    """Bring the channel's tracker up to date (:class:`bot.ui.tracker_keeper.TrackerKeeper`).
+    Never raises."""
+    await client.trackers.refresh(channel_id, new_round=new_round)

@@ -7,6 +7,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import discord
+
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
@@ -110,3 +112,51 @@ async def test_sixty_long_named_combatants_fit(
     assert page.message.embeds[0]["description"].count(long_name[:20]) == 10
     text = await refused(await slash(h, table.player, "encounter status", page=4))
     assert "There are 3 page(s)" in text
+
+
+async def _tracker_id(bot: CombatBot, h: DiscordHarness) -> int:
+    for _ in range(200):
+        tracker = (await bot.services.encounters.live(h.channel.id)).row.tracker_message_id
+        if tracker is not None:
+            return tracker
+        await asyncio.sleep(0.01)
+    raise AssertionError("no tracker was recorded")
+
+
+async def _next_round(bot: CombatBot, h: DiscordHarness, table: Table) -> None:
+    start = (await bot.services.encounters.live(h.channel.id)).state.round
+    for _ in range(10):
+        await ok(await slash(h, table.moderator, "endturn"))
+        if (await bot.services.encounters.live(h.channel.id)).state.round > start:
+            return
+    raise AssertionError("the round never changed")
+
+
+async def test_an_unpinned_tracker_moves_to_the_bottom_when_a_round_starts(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    first = await _tracker_id(bot, h)
+    assert not h.message(first).payload["pinned"]  # the bot may not pin here
+    await _next_round(bot, h, table)
+    await h.wait_for(lambda: h.message(first).deleted)
+    second = await _tracker_id(bot, h)
+    assert second != first
+    visible = [m for m in trackers(h) if not m.deleted]
+    assert [m.id for m in visible] == [second]  # one tracker at a time, at the bottom
+    assert h.messages_in(h.channel)[-1].id == second
+
+
+async def test_a_pinned_tracker_stays_and_is_edited(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    pins = h.add_role(h.guild, "Pinner", permissions=discord.Permissions(pin_messages=True))
+    h.bot_member(h.guild).roles.append(pins)
+    await set_up_fight(h, table)
+    first = await _tracker_id(bot, h)
+    await h.wait_for(lambda: h.message(first).payload["pinned"])
+    await _next_round(bot, h, table)
+    await h.wait_for(lambda: "Round 2" in h.message(first).text())
+    assert await _tracker_id(bot, h) == first and not h.message(first).deleted

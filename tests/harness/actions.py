@@ -89,7 +89,6 @@ class UserActions:
             raise _err(f"channel {channel.name!r} is not in {member.name}'s guild")
         iid = self.ids.next()
         token = self.new_interaction_token(iid)
-        bot = self.bot_member(guild)
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.application_id),
@@ -102,7 +101,7 @@ class UserActions:
             "member": member.payload(with_permissions=True),
             "token": token,
             "version": 1,
-            "app_permissions": str(bot.permissions),
+            "app_permissions": str(self.bot_permissions_in(channel)),
             "locale": "en-US",
             "guild_locale": guild.locale,
             "entitlements": [],

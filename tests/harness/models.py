@@ -144,6 +144,8 @@ class Channel:
     nsfw: bool = False
     last_message_id: int | None = None
     recipients: list[User] = field(default_factory=list)
+    # Permission bits a channel overwrite denies the bot here (``DiscordHarness.deny_bot``).
+    bot_deny: int = 0
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -167,6 +169,18 @@ class Channel:
         )
         if self.type == 2:
             data.update(bitrate=64000, user_limit=0, rtc_region=None)
+        if self.type in (10, 11, 12):  # threads
+            data.update(
+                owner_id=str(self.guild_id),
+                member_count=1,
+                message_count=0,
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": utcnow_iso(),
+                    "locked": False,
+                },
+            )
         return data
 
     def interaction_payload(self, permissions: int) -> dict[str, Any]:

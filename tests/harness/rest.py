@@ -29,6 +29,13 @@ def error_body(code: int, message: str) -> dict[str, Any]:
     return {"message": message, "code": code}
 
 
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+READ_HISTORY = 1 << 16
+SEND_IN_THREADS = 1 << 38
+PIN_MESSAGES = 1 << 51
+
 NOT_FOUND = {
     10003: "Unknown Channel",
     10004: "Unknown Guild",
@@ -78,6 +85,8 @@ class RestRoutes:
         r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_channel_message)
         r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_channel_message)
         r("POST", "/channels/{channel_id}/typing", self._no_content)
+        r("PUT", "/channels/{channel_id}/messages/pins/{message_id}", self._pin)
+        r("DELETE", "/channels/{channel_id}/messages/pins/{message_id}", self._unpin)
         reaction = "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}"
         r("PUT", reaction + "/@me", self._add_reaction)
         r("DELETE", reaction + "/@me", self._no_content)
@@ -274,8 +283,21 @@ class RestRoutes:
     async def _get_channel(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
         return self._channel(m).payload()
 
+    def _require(self, channel: Channel, *needed: int) -> None:
+        """Refuse as Discord does when the bot lacks a permission in ``channel``: 50001 Missing
+        Access without View Channel, else 50013 Missing Permissions."""
+        granted = self.bot_permissions_in(channel)
+        if not granted & VIEW_CHANNEL:
+            raise Reply(403, error_body(50001, "Missing Access"))
+        if any(not granted & bit for bit in needed):
+            raise Reply(403, error_body(50013, "Missing Permissions"))
+
+    def _send_permission(self, channel: Channel) -> int:
+        return SEND_IN_THREADS if channel.type in (10, 11, 12) else SEND_MESSAGES
+
     async def _list_messages(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
         channel = self._channel(m)
+        self._require(channel, READ_HISTORY)
         msgs = self.messages_in(channel)
         q = rec.query
         if "before" in q:
@@ -288,6 +310,7 @@ class RestRoutes:
 
     async def _create_channel_message(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
         channel = self._channel(m)
+        self._require(channel, self._send_permission(channel))
         msg = await self.create_message(channel, rec.json or {}, rec.files)
         return msg.payload
 
@@ -295,6 +318,7 @@ class RestRoutes:
         return self._visible_message(self._channel(m), m["message_id"]).payload
 
     async def _edit_channel_message(self, rec: RecordedRequest, m: re.Match[str]) -> Any:
+        self._require(self._channel(m))
         msg = self._visible_message(self._channel(m), m["message_id"])
         if msg.author_id != self.bot_user.id:
             self.violate("edited a message authored by another user", rec)
@@ -305,6 +329,19 @@ class RestRoutes:
     async def _delete_channel_message(self, rec: RecordedRequest, m: re.Match[str]) -> None:
         msg = self._visible_message(self._channel(m), m["message_id"])
         await self.delete_message(msg)
+
+    async def _pin(self, rec: RecordedRequest, m: re.Match[str]) -> None:
+        channel = self._channel(m)
+        granted = self.bot_permissions_in(channel)
+        if not granted & (PIN_MESSAGES | MANAGE_MESSAGES):
+            self._require(channel, PIN_MESSAGES)
+        msg = self._visible_message(channel, m["message_id"])
+        msg.payload["pinned"] = True
+
+    async def _unpin(self, rec: RecordedRequest, m: re.Match[str]) -> None:
+        channel = self._channel(m)
+        msg = self._visible_message(channel, m["message_id"])
+        msg.payload["pinned"] = False
 
     async def _add_reaction(self, rec: RecordedRequest, m: re.Match[str]) -> None:
         msg = self._visible_message(self._channel(m), m["message_id"])

@@ -65,6 +65,8 @@ DEFAULT_BOT_PERMISSIONS = (
 )
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 TOKEN_LIFETIME = 15 * 60
+ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 53) - 1
 
 
 Handler = Callable[[RecordedRequest, re.Match[str]], Awaitable[Any]]
@@ -431,6 +433,23 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
 
     def guild_by_id(self, guild_id: int) -> Guild | None:
         return next((g for g in self.guilds if g.id == guild_id), None)
+
+    def bot_permissions_in(self, channel: Channel) -> int:
+        """The bot's permissions in ``channel``: its guild permissions less what the channel's
+        overwrite denies it (``deny_bot``); Administrator grants everything."""
+        if channel.guild_id is None:
+            return ALL_PERMISSIONS
+        guild = next(g for g in self.guilds if g.id == channel.guild_id)
+        granted = self.bot_member(guild).permissions
+        if granted & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return granted & ~channel.bot_deny
+
+    def deny_bot(self, channel: Channel, permissions: int | Any) -> None:
+        """Deny the bot ``permissions`` in ``channel`` (as a channel permission overwrite would);
+        pass 0 to lift it. Interactions there carry the reduced ``app_permissions`` and the REST
+        routes refuse what Discord would (403 50001 Missing Access, 50013 Missing Permissions)."""
+        channel.bot_deny = _perm_value(permissions)
 
     def bot_member(self, guild: Guild) -> Member:
         member = guild.member(self.bot_user.id)

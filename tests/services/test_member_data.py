@@ -38,6 +38,7 @@ NOT_A_MEMBER = {
     "encounters.pending_version": "counter",
     "encounters.prompt_message_id": "message",
     "encounters.paused": "flag",
+    "encounters.tracker_pinned": "flag",
     "encounter_log.encounter_id": "row id",
     "encounter_log.version": "counter",
     "encounter_log.undone_by": "version",

@@ -279,7 +279,7 @@ class Tx:
             )
         )
         if c.stamina > 0 and c.has(UNCONSCIOUS):
-            self.lose(cid, UNCONSCIOUS, "Stamina above 0 again")
+            self.lose(cid, UNCONSCIOUS, "Stamina back above zero")
         return got
 
     # -- conditions ---------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
     elif m.stamina <= 0:
         tx.knock_out(c.id, "by the GM", f"Stamina set to {m.stamina} by the GM")
     elif m.has(UNCONSCIOUS) and not m.has(DEAD):
-        tx.lose(c.id, UNCONSCIOUS, "Stamina above 0 again")
+        tx.lose(c.id, UNCONSCIOUS, "Stamina back above zero")
     tx.check_end()
 
 

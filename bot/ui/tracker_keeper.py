@@ -1,0 +1,123 @@
+"""Keeping each channel's tracker message current, in view, and eventually right.
+
+One tracker message per encounter. After every change it is edited to the latest committed
+state (edits are serialised per channel and always render the newest state, so they never go
+back in time). It is pinned where the bot may pin; where it may not, it is posted again at the
+bottom of the channel when a round starts (the old one deleted: one tracker at a time). An edit
+that fails (Discord answering 500s past discord.py's retries, a lost permission) leaves the
+channel marked stale, and :meth:`TrackerKeeper.retry_stale` — run by the bot's background loop
+— tries again until the final state is shown. A post the bot is not allowed to make tells the
+encounter's GM once (a member notice, delivered with their next command).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.errors import NotFound
+from bot.services.encounters import Encounter, EncounterService
+from bot.ui.tracker import tracker_embed
+
+log = logging.getLogger(__name__)
+
+
+def cannot_post(channel_id: int, what: str) -> str:
+    """The notice a GM gets when the bot may not post in their encounter's channel."""
+    return (
+        f"I could not post {what} in <#{channel_id}>: I'm missing permissions there (View "
+        "Channel, Send Messages — in a thread, Send Messages in Threads — Embed Links, Attach "
+        "Files, Read Message History). The fight is saved and nothing is lost; a server admin "
+        "can grant them to the bot's role or in the channel's settings."
+    )
+
+
+async def tell_gm(client: Any, encounter: Encounter, text: str) -> None:
+    """Leave ``text`` for the encounter's GM, once (it waits for their next command). Never
+    raises."""
+    try:
+        await client.services.notices.add(
+            encounter.row.guild_id, encounter.row.gm_id, text, once=True
+        )
+    except Exception:
+        log.exception("could not leave a notice for the GM of encounter %s", encounter.id)
+
+
+class TrackerKeeper:
+    """The trackers of one bot process: per-channel locks and the channels whose last edit
+    failed."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.stale: set[int] = set()
+
+    @property
+    def _service(self) -> EncounterService:
+        service: EncounterService = self._client.services.encounters
+        return service
+
+    async def refresh(self, channel_id: int, *, new_round: bool = False) -> None:
+        """Show the channel's latest state in its tracker (``new_round``: a round started, so
+        an unpinned tracker moves to the bottom). Never raises; a failure marks it stale."""
+        lock = self._locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            try:
+                await self._refresh(channel_id, new_round=new_round)
+            except discord.Forbidden:
+                self.stale.discard(channel_id)  # retrying cannot help; the GM is told
+            except Exception:
+                self.stale.add(channel_id)
+                log.exception("could not refresh the tracker in channel %s", channel_id)
+            else:
+                self.stale.discard(channel_id)
+
+    async def retry_stale(self) -> None:
+        """Try every stale tracker again (the bot's background loop calls this)."""
+        for channel_id in list(self.stale):
+            await self.refresh(channel_id)
+
+    async def _refresh(self, channel_id: int, *, new_round: bool) -> None:
+        try:
+            encounter = await self._service.live(channel_id)
+        except NotFound:
+            return
+        if encounter.state.phase == "setup" and encounter.row.tracker_message_id is None:
+            return
+        embed = tracker_embed(encounter)
+        channel = self._client.get_partial_messageable(channel_id)
+        old = encounter.row.tracker_message_id
+        if old is not None and (encounter.row.tracker_pinned or not new_round):
+            try:
+                await channel.get_partial_message(old).edit(embed=embed)
+                return
+            except discord.NotFound:
+                log.info("tracker of encounter %s was deleted; posting it again", encounter.id)
+                old = None
+            except discord.Forbidden:
+                await tell_gm(self._client, encounter, cannot_post(channel_id, "the tracker"))
+                raise
+        try:
+            message = await channel.send(embed=embed)
+        except discord.Forbidden:
+            await tell_gm(self._client, encounter, cannot_post(channel_id, "the tracker"))
+            raise
+        pinned = await _pin(message)
+        await self._service.set_tracker_message(encounter.id, message.id, pinned=pinned)
+        if old is not None:  # the previous tracker, left behind at a round's start
+            try:
+                await channel.get_partial_message(old).delete()
+            except discord.HTTPException:
+                log.info("could not delete the old tracker %s", old)
+
+
+async def _pin(message: discord.Message) -> bool:
+    """Pin the tracker if the bot may; whether it is pinned."""
+    try:
+        await message.pin(reason="The encounter's tracker")
+    except discord.HTTPException:
+        return False
+    return True
