@@ -21,6 +21,7 @@ from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of, end_prompt
+from bot.ui.replies import autocomplete_guard
 
 RULESET_CHOICES = [
     app_commands.Choice(name="UTTAS (default)", value="uttas"),
@@ -168,7 +169,7 @@ class EncounterCog(
         """Your own sheets for this encounter's ruleset (never another member's; at most 25)."""
         if self.sheets is None or interaction.guild_id is None or interaction.channel_id is None:
             return []
-        try:
+        with autocomplete_guard(interaction, "your character names"):
             live = await self.service.live(interaction.channel_id)
             names = await self.sheets.name_choices(
                 interaction.guild_id,
@@ -177,6 +178,5 @@ class EncounterCog(
                 current,
                 ruleset=live.row.ruleset,
             )
-        except Exception:  # an autocomplete must always answer, even with nothing
-            return []
-        return [app_commands.Choice(name=n, value=n) for n in names]
+            return [app_commands.Choice(name=n, value=n) for n in names]
+        return []
