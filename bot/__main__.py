@@ -1,17 +1,20 @@
 """``python -m bot``: the composition root.
 
-settings → database (migrated) → services → bot. A missing or malformed setting prints one line
-naming the variable and exits with status 2.
+settings → database (migrated) → services → bot. A missing or malformed setting, or a database
+that cannot be opened (unopenable, read-only, not a database or corrupted, disk full), prints one
+line naming it and exits with status 2.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sqlite3
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -19,6 +22,7 @@ import yarl
 
 from bot.client import CombatBot
 from bot.engine import DiceRoller
+from bot.errors import StorageUnavailable
 from bot.services.combat import CombatService
 from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
@@ -59,26 +63,32 @@ async def build(
     altogether (tests script them); ``expiry_interval`` is how
     often (seconds) expired reaction windows are looked for."""
     db = await Database.open(settings.database_path)
-    await db.migrate()
-    encounters = EncounterService(db, clock=utc_now, seeds=seeds, rollers=rollers)
-    combat = CombatService(encounters, clock=utc_now)
-    services = Services(
-        encounters=encounters,
-        sheets=SheetService(db),
-        combat=combat,
-        moderation=ModerationService(db, encounters, combat, clock=utc_now),
-        tables=TableService(db, clock=utc_now),
-        server_admin=ServerAdminService(db, encounters, clock=utc_now),
-        member_data=MemberDataService(db, encounters, clock=utc_now),
-        notices=NoticeService(db, clock=utc_now),
-    )
-    return CombatBot(
-        settings=settings,
-        db=db,
-        services=services,
-        guild_ready_timeout=guild_ready_timeout,
-        expiry_interval=expiry_interval,
-    )
+    try:
+        await db.migrate()
+        encounters = EncounterService(db, clock=utc_now, seeds=seeds, rollers=rollers)
+        combat = CombatService(encounters, clock=utc_now)
+        services = Services(
+            encounters=encounters,
+            sheets=SheetService(db),
+            combat=combat,
+            moderation=ModerationService(db, encounters, combat, clock=utc_now),
+            tables=TableService(db, clock=utc_now),
+            server_admin=ServerAdminService(db, encounters, clock=utc_now),
+            member_data=MemberDataService(db, encounters, clock=utc_now),
+            notices=NoticeService(db, clock=utc_now),
+        )
+        return CombatBot(
+            settings=settings,
+            db=db,
+            services=services,
+            guild_ready_timeout=guild_ready_timeout,
+            expiry_interval=expiry_interval,
+        )
+    except BaseException:
+        # An open connection's worker thread would keep the process alive: close it first.
+        with contextlib.suppress(Exception):
+            await db.close()
+        raise
 
 
 LOGIN_TIMEOUT = 60.0  # seconds to log in, run setup (migrations done) and sync commands
@@ -92,6 +102,35 @@ class StartupError(Exception):
         self.status = status
 
 
+def database_problem(path: Path, error: BaseException) -> str:
+    """The one line printed when the database at ``path`` cannot be opened, configured or
+    migrated: names the file, what is wrong and what to do."""
+    cause = error.__cause__ if isinstance(error, StorageUnavailable) else error
+    code = getattr(cause, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+        return (
+            f"Configuration error: the database file {path} is not a SQLite database or is "
+            f"corrupted ({cause}). Restore it from a backup, or point DATABASE_PATH at another "
+            "file (see .env.example)."
+        )
+    if primary == sqlite3.SQLITE_READONLY:
+        return (
+            f"Configuration error: the database file {path} is read-only ({cause}). Make the "
+            "file and its folder writable for the bot, or point DATABASE_PATH at another file "
+            "(see .env.example)."
+        )
+    if primary == sqlite3.SQLITE_FULL:
+        return (
+            f"Configuration error: the disk holding the database file {path} is full. Free "
+            "some space, or point DATABASE_PATH at another disk (see .env.example)."
+        )
+    return (
+        f"Configuration error: cannot open the database at {path} ({cause}). "
+        "Check DATABASE_PATH (see .env.example)."
+    )
+
+
 async def run(settings: Settings) -> None:
     """Run the bot until the process is told to stop; close the database on the way out.
 
@@ -100,12 +139,8 @@ async def run(settings: Settings) -> None:
     rejects the token."""
     try:
         bot = await build(settings)
-    except (OSError, sqlite3.Error) as error:
-        raise StartupError(
-            f"Configuration error: cannot open the database at {settings.database_path} "
-            f"({error}). Check DATABASE_PATH (see .env.example).",
-            2,
-        ) from None
+    except (OSError, sqlite3.Error, StorageUnavailable) as error:
+        raise StartupError(database_problem(settings.database_path, error), 2) from None
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))

@@ -50,3 +50,14 @@ class RulesetNotImplemented(DomainError):
 
 class ConcurrentUpdate(Conflict):
     """Another command changed the encounter between our read and our write (version mismatch)."""
+
+
+class StorageUnavailable(DomainError):
+    """The database refused a write for a reason outside the command: the disk is full, a disk
+    error, the file became read-only, or another program held it locked past the busy timeout.
+    Raised by :mod:`bot.store.db` (from the statement or the COMMIT); nothing of the command was
+    changed. ``reason`` is SQLite's error name (e.g. ``SQLITE_FULL``) for the log."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason

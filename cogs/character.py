@@ -21,6 +21,7 @@ from bot.services.sheets import NAME_MAX, Sheet, SheetService, SheetView, Stored
 from bot.store.sheets import SheetKind
 from bot.ui import text as ui_text
 from bot.ui.encounter_end import actor_of
+from bot.ui.replies import autocomplete_guard
 from bot.ui.sheets import sheet_embed, sheet_list
 from bot.ui.sheets_views import CREATE_MODALS, delete_prompt, guild_of
 
@@ -274,14 +275,12 @@ async def name_choices(
     """Your own sheets only (GMs: the server's NPC templates); never more than 25."""
     if interaction.guild_id is None:
         return []
-    try:
+    with autocomplete_guard(interaction, "sheet names"):
         names = await service.name_choices(
             interaction.guild_id, actor_of(interaction), kind, current
         )
-    except Exception:
-        log.exception("sheet name autocomplete failed")
-        return []
-    return ui_text.name_choices(names, current)
+        return ui_text.name_choices(names, current)
+    return []
 
 
 async def field_choices(
@@ -293,14 +292,12 @@ async def field_choices(
 ) -> Choices:
     if interaction.guild_id is None or not name:
         return []
-    try:
+    with autocomplete_guard(interaction, "sheet fields"):
         found = await service.field_choices(
             interaction.guild_id, actor_of(interaction), kind, name, current
         )
-    except Exception:
-        log.exception("field autocomplete failed")
-        return []
-    return ui_text.labelled_choices(found)
+        return ui_text.labelled_choices(found)
+    return []
 
 
 def example_choices(service: SheetService, current: str) -> Choices:

@@ -36,6 +36,7 @@ from bot.services.combat import CombatResult, CombatService, find_combatant, pic
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of
+from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
 from cogs.encounter import channel_ids
 
@@ -80,10 +81,9 @@ class CombatCog(commands.Cog):
     async def _live(self, interaction: discord.Interaction[Any]) -> Encounter | None:
         if interaction.channel_id is None:
             return None
-        try:
+        with autocomplete_guard(interaction, "the channel's encounter"):
             return await self.encounters.live(interaction.channel_id)
-        except Exception:
-            return None
+        return None
 
     async def _names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         encounter = await self._live(interaction)
@@ -106,10 +106,9 @@ class CombatCog(commands.Cog):
         self, encounter: Encounter, interaction: discord.Interaction[Any]
     ) -> Combatant | None:
         as_name = getattr(interaction.namespace, "as", None)
-        try:
+        with autocomplete_guard(interaction, "the acting combatant"):
             return pick_actor(encounter, actor_of(interaction), as_name)
-        except Exception:
-            return None
+        return None
 
     # -- commands --------------------------------------------------------------------------
 

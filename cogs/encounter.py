@@ -22,6 +22,7 @@ from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import respond
 from bot.ui.encounter_end import actor_of, end_prompt
+from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
 
 RULESET_CHOICES = [
@@ -173,7 +174,7 @@ class EncounterCog(
         """Your own sheets for this encounter's ruleset (never another member's; at most 25)."""
         if self.sheets is None or interaction.guild_id is None or interaction.channel_id is None:
             return []
-        try:
+        with autocomplete_guard(interaction, "your character names"):
             live = await self.service.live(interaction.channel_id)
             names = await self.sheets.name_choices(
                 interaction.guild_id,
@@ -182,6 +183,5 @@ class EncounterCog(
                 current,
                 ruleset=live.row.ruleset,
             )
-        except Exception:  # an autocomplete must always answer, even with nothing
-            return []
-        return name_choices(names, current)
+            return name_choices(names, current)
+        return []

@@ -29,6 +29,7 @@ from bot.ui import embeds
 from bot.ui.combat_flow import refresh_tracker, respond
 from bot.ui.encounter_end import actor_of
 from bot.ui.log_files import log_files
+from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
 from cogs.character import Choices
 from cogs.encounter import channel_ids
@@ -208,7 +209,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         """NPC templates, for the encounter's GM (its starter or a member who manages it)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             return []
-        try:
+        with autocomplete_guard(interaction, "NPC template names"):
             actor = actor_of(interaction)
             encounter = await self.encounters.live(interaction.channel_id)
             if not encounter.is_gm(actor):
@@ -216,10 +217,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             names = await self.sheets.template_names(
                 interaction.guild_id, current, encounter.row.ruleset
             )
-        except Exception:
-            log.exception("template autocomplete failed")
-            return []
-        return name_choices(names, current)
+            return name_choices(names, current)
+        return []
 
     @app_commands.command(name="remove", description="Remove a combatant from the encounter")
     @app_commands.describe(combatant="The combatant's exact name")
@@ -373,11 +372,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         """The live encounter if the member is its GM (autocomplete shows GMs only)."""
         if interaction.channel_id is None:
             return None
-        try:
+        with autocomplete_guard(interaction, "the channel's encounter"):
             encounter = await self.encounters.live(interaction.channel_id)
-        except Exception:
-            return None
-        return encounter if encounter.is_gm(actor_of(interaction)) else None
+            return encounter if encounter.is_gm(actor_of(interaction)) else None
+        return None
 
     # -- undo, log, pause ----------------------------------------------------------------------
 

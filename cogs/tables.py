@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.errors import InvalidInput
 from bot.services.tables import TableService, leaf_paths
 from bot.ui.encounter_end import actor_of
+from bot.ui.replies import autocomplete_guard
 from bot.ui.text import labelled_choices
 
 Choices = list[app_commands.Choice[str]]
@@ -95,10 +96,9 @@ class TablesCog(
     async def entries(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         if interaction.guild_id is None:
             return []
-        try:
+        with autocomplete_guard(interaction, "the server's tables"):
             tables = await self.service.effective(interaction.guild_id, RULESET)
-        except Exception:
-            return []
-        folded = current.casefold()
-        paths = [p for p in leaf_paths(tables) if folded in p.casefold() and len(p) <= 100]
-        return labelled_choices((p, p) for p in paths)
+            folded = current.casefold()
+            paths = [p for p in leaf_paths(tables) if folded in p.casefold() and len(p) <= 100]
+            return labelled_choices((p, p) for p in paths)
+        return []

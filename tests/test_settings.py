@@ -71,7 +71,7 @@ def test_python_m_bot_exits_2_with_one_line(
         env={**env, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=30,
     )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()

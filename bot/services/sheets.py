@@ -28,7 +28,7 @@ from bot import names
 from bot.engine import Combatant, UttasRuleset, UttasSheet, get_ruleset
 from bot.engine.uttas import rules as uttas_rules
 from bot.engine.uttas.sheet import CHARACTERISTICS
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.services.encounters import Actor
 from bot.services.permissions import is_server_gm
@@ -643,7 +643,7 @@ def ruleset_title(ruleset: str) -> str:
     """A ruleset's display name, also for planned rulesets that cannot run yet."""
     try:
         return str(get_ruleset(ruleset).title)
-    except Exception:
+    except DomainError:  # planned (RulesetNotImplemented) or unknown (InvalidInput)
         return ruleset.upper() if len(ruleset) <= 5 else ruleset.title()
 
 

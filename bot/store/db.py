@@ -8,7 +8,12 @@ work (GUIDE §5). Writes happen inside :meth:`Database.transaction`; reads insid
 Group commit: writers that queue up behind each other share one SQLite transaction, each inside
 its own ``SAVEPOINT`` (so one writer's failure rolls back only its own work), and one ``COMMIT``
 — one fsync — covers them all. Each writer's ``transaction()`` returns only after that COMMIT,
-so nothing is acknowledged before it is durable. Reads use a second connection, which in WAL
+so nothing is acknowledged before it is durable. The group is committed (or failed) exactly
+once even when its writers fail or are cancelled (see :class:`Database`).
+
+Storage faults (disk full, I/O error, read-only file, locked past the busy timeout) become
+:class:`~bot.errors.StorageUnavailable`, a domain error whose message is shown to the member;
+the log gets one line per failure. Reads use a second connection, which in WAL
 mode sees only committed data and never waits for the writer.
 """
 
@@ -21,13 +26,15 @@ import inspect
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
 import aiosqlite
+
+from bot.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +134,13 @@ class Database:
 
     ``synchronous=FULL`` because a reply is only sent after its commit and a committed command
     must survive a power cut, not just a process crash.
+
+    Group commit invariant: a group (one open SQLite transaction) is committed or failed exactly
+    once, whatever its writers do. The writer that ends a group hands the COMMIT and the lock's
+    release to a task of their own, so cancelling that writer cannot interrupt the COMMIT or
+    leave the group unresolved; a writer that leaves the group open for a queued one also queues
+    a flush on the lock, which commits the group if nobody else did (the queued writer may be
+    cancelled before it joins).
     """
 
     def __init__(
@@ -147,63 +161,70 @@ class Database:
         self.max_group = max_group
         self._group: asyncio.Future[None] | None = None
         self._group_size = 0
+        # Set when the group's transaction can no longer be committed as a whole (a writer's
+        # failure took SQLite's transaction with it, or its undo failed); reported to all.
+        self._group_failure: BaseException | None = None
+        self._flushing: asyncio.Future[None] | None = None  # the group a flush is queued for
         self._writers_waiting = 0
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(cls, path: Path) -> Database:
-        """Open (creating the file and its folder if needed) and configure the database."""
+        """Open (creating the file and its folder if needed) and configure the database.
+
+        Raises ``OSError`` when the folder cannot be created and ``sqlite3.Error`` when SQLite
+        cannot open or configure the file (unopenable, read-only, not a database); every
+        connection opened before the failure is closed again, so no worker thread is left
+        running."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        connections = []
-        for _ in range(2):  # the writer, then the reader
-            raw = await aiosqlite.connect(path, isolation_level=None)
-            raw.row_factory = aiosqlite.Row
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA foreign_keys = ON",
-                "PRAGMA synchronous = FULL",
-                "PRAGMA busy_timeout = 5000",
-                "PRAGMA wal_autocheckpoint = 10000",
-            ):
-                cursor = await raw.execute(pragma)
-                await cursor.close()
-            connections.append(raw)
-        return cls(connections[0], connections[1], path)
+        connections: list[aiosqlite.Connection] = []
+        try:
+            for _ in range(2):  # the writer, then the reader
+                raw = await _connect(path)
+                connections.append(raw)
+                raw.row_factory = aiosqlite.Row
+                for pragma in (
+                    "PRAGMA journal_mode = WAL",
+                    "PRAGMA foreign_keys = ON",
+                    "PRAGMA synchronous = FULL",
+                    "PRAGMA busy_timeout = 5000",
+                    "PRAGMA wal_autocheckpoint = 10000",
+                ):
+                    cursor = await raw.execute(pragma)
+                    await cursor.close()
+            return cls(connections[0], connections[1], path)
+        except BaseException:
+            for raw in connections:
+                with contextlib.suppress(Exception):
+                    await raw.close()
+            raise
 
     async def close(self) -> None:
+        """Commit the open group (if any) and close both connections."""
         async with self._lock:
             await self._commit_group()
+            for task in list(self._tasks):  # flushes queued on the lock: nothing left to do
+                task.cancel()
             await self._raw.close()
         async with self._reader_lock:
             await self._reader.close()
-
-    async def _commit_group(self) -> None:
-        """COMMIT the open group (if any) and tell its writers; on failure roll it back and
-        hand every writer the error."""
-        group, self._group, self._group_size = self._group, None, 0
-        if group is None:
-            return
-        try:
-            await self._conn.execute("COMMIT")
-        except BaseException as error:
-            with contextlib.suppress(Exception):
-                await self._conn.execute("ROLLBACK")
-            group.set_exception(error)
-            group.exception()  # retrieved here; each writer re-raises it
-            if not isinstance(error, Exception):
-                raise
-            return
-        group.set_result(None)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """One writer's unit of work: all of it is committed, or (on any exception, which is
         re-raised) none of it. Returns only once the work is durable (see group commit above).
-        Raises the COMMIT's error if the group could not be committed."""
+
+        Raises :class:`~bot.errors.StorageUnavailable` when SQLite refuses the write for a
+        reason outside the command — disk full, disk I/O error, read-only file, locked past
+        the busy timeout — from a statement or from the COMMIT (logged as one line). Raises the
+        COMMIT's other errors (e.g. a deferred constraint) to every writer of the group."""
         self._writers_waiting += 1
         try:
             await self._lock.acquire()
         finally:
             self._writers_waiting -= 1
+        group: asyncio.Future[None] | None = None
+        in_savepoint = False
         try:
             if self._group is None:
                 await self._conn.execute("BEGIN IMMEDIATE")
@@ -213,19 +234,110 @@ class Database:
             # Savepoints of successful writers are left open (COMMIT ends them all), which
             # saves a round trip per writer; ROLLBACK TO names the newest one, this writer's.
             await self._conn.execute("SAVEPOINT writer")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK TO writer")
-                await self._conn.execute("RELEASE writer")
-                raise
+            in_savepoint = True
+            yield self._conn
+        except BaseException as error:
+            if in_savepoint:
+                await self._undo_writer(error)
+            elif group is not None and not self._raw.in_transaction:
+                self._fail_group(error)
+            mapped = storage_error(error)
+            if mapped is not None:
+                log.warning("storage refused a write (%s): %s", mapped.reason, error)
+                raise mapped from error
+            raise
         finally:
-            if self._group is not None and (
-                self._writers_waiting == 0 or self._group_size >= self.max_group
-            ):
-                await self._commit_group()
-            self._lock.release()
+            self._leave()
+        assert group is not None  # the block ran, so this writer joined a group
         await asyncio.shield(group)
+
+    async def _undo_writer(self, error: BaseException) -> None:
+        """Roll back this writer's savepoint; if that fails, or SQLite already rolled the whole
+        transaction back (it may, on a full disk or an I/O error), the group cannot be
+        committed: every writer of it gets the failure."""
+        try:
+            await self._conn.execute("ROLLBACK TO writer")
+            await self._conn.execute("RELEASE writer")
+        except BaseException as undo_error:
+            self._fail_group(error if storage_error(error) else undo_error)
+            if not isinstance(undo_error, Exception):
+                raise
+            return
+        if not self._raw.in_transaction:
+            self._fail_group(error)
+
+    def _fail_group(self, error: BaseException) -> None:
+        if self._group is not None and self._group_failure is None:
+            self._group_failure = error
+
+    def _leave(self) -> None:
+        """A writer is done with the lock (synchronous, so a cancellation cannot stop half of
+        it): commit the group in a task of its own, or leave it open for the queued writers and
+        make sure it gets flushed; release the lock either way (the commit task releases it
+        after the COMMIT)."""
+        group = self._group
+        if group is None:
+            self._lock.release()
+        elif (
+            self._group_failure is not None
+            or self._writers_waiting == 0
+            or self._group_size >= self.max_group
+        ):
+            self._spawn(self._commit_and_release())
+        else:
+            if self._flushing is not group:
+                self._flushing = group
+                self._spawn(self._flush(group))
+            self._lock.release()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _commit_and_release(self) -> None:
+        try:
+            await self._commit_group()
+        finally:
+            self._lock.release()
+
+    async def _flush(self, group: asyncio.Future[None]) -> None:
+        """Queued on the lock behind the writers a group was left open for: commit that group
+        if none of them did (each may have been cancelled before joining it)."""
+        async with self._lock:
+            if self._group is group:
+                await self._commit_group()
+
+    async def _commit_group(self) -> None:
+        """COMMIT the open group (if any) and tell its writers; on failure roll it back and
+        hand every writer the error (a storage fault as :class:`StorageUnavailable`)."""
+        group, failure = self._group, self._group_failure
+        self._group, self._group_size, self._group_failure = None, 0, None
+        if group is None:
+            return
+        try:
+            if failure is not None:
+                raise failure
+            await self._conn.execute("COMMIT")
+        except BaseException as error:
+            if self._raw.in_transaction:
+                with contextlib.suppress(Exception):
+                    await self._conn.execute("ROLLBACK")
+            reported: BaseException = error
+            mapped = storage_error(error)
+            if mapped is not None:
+                if failure is None:  # the failing writer has logged its own error
+                    log.warning("storage refused a commit (%s): %s", mapped.reason, error)
+                reported = mapped
+            elif not isinstance(error, Exception):
+                reported = RuntimeError("the database was closed before the commit finished")
+            if not group.done():
+                group.set_exception(reported)
+                group.exception()  # retrieved here; each writer re-raises it
+            if not isinstance(error, Exception):
+                raise
+            return
+        group.set_result(None)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
@@ -265,6 +377,58 @@ class Database:
             async with self._reader_lock:  # let the reader load the new schema
                 await self._reader_conn.fetch_all("SELECT count(*) FROM sqlite_master")
         return applied
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    """One aiosqlite connection in autocommit mode (transactions are explicit)."""
+    connection = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await connection
+    except BaseException:
+        # aiosqlite stops its worker thread on a failed connect without waiting for it; wait
+        # here, or the thread reports to an event loop that is closed by then (a traceback).
+        thread = getattr(connection, "_thread", None)
+        if thread is not None:
+            await asyncio.to_thread(thread.join, 5)
+        raise
+
+
+# What a user is told when SQLite refuses a write for a reason outside the command, by SQLite's
+# primary result code. Nothing of the command was changed when these are raised.
+_STORAGE_FAULTS: dict[int, str] = {
+    sqlite3.SQLITE_FULL: (
+        "The bot's storage is full; nothing was changed. Tell whoever hosts the bot."
+    ),
+    sqlite3.SQLITE_IOERR: (
+        "The bot could not write to its storage (a disk error); nothing was changed. "
+        "Tell whoever hosts the bot."
+    ),
+    sqlite3.SQLITE_READONLY: (
+        "The bot's storage has become read-only; nothing was changed. Tell whoever hosts the bot."
+    ),
+    sqlite3.SQLITE_BUSY: (
+        "The bot's storage is busy (another program is holding the database); nothing was "
+        "changed. Try again in a moment."
+    ),
+    sqlite3.SQLITE_LOCKED: (
+        "The bot's storage is busy (another program is holding the database); nothing was "
+        "changed. Try again in a moment."
+    ),
+}
+
+
+def storage_error(error: BaseException) -> StorageUnavailable | None:
+    """The :class:`StorageUnavailable` for a ``sqlite3.Error`` that means the storage itself
+    refused (full, I/O error, read-only, busy/locked), or ``None`` for anything else."""
+    if isinstance(error, StorageUnavailable):
+        return error
+    code = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(error, sqlite3.Error) or not isinstance(code, int):
+        return None
+    message = _STORAGE_FAULTS.get(code & 0xFF)  # extended codes keep the primary in the low byte
+    if message is None:
+        return None
+    return StorageUnavailable(message, getattr(error, "sqlite_errorname", None) or str(code))
 
 
 def _statements(script: str) -> list[str]:

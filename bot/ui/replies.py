@@ -3,14 +3,16 @@ components (via :func:`guarded`, since discord.py only logs a dynamic item's err
 
 A :class:`~bot.errors.DomainError` is shown as it is; anything else is logged with the guild,
 channel, user and command ids and answered with a short apology, so no member ever sees a
-traceback or Discord's "This interaction failed".
+traceback or Discord's "This interaction failed". Autocomplete code, which must always answer,
+uses :func:`autocomplete_guard` the same way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 import discord
@@ -78,6 +80,25 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
         log.warning("could not deliver an error reply (%s)", describe(interaction))
 
 
+@contextlib.contextmanager
+def autocomplete_guard(interaction: discord.Interaction[Any], what: str) -> Iterator[None]:
+    """For autocomplete code, which must always answer: a :class:`~bot.errors.DomainError`
+    inside the block (no encounter here, no such sheet, not allowed) is expected and swallowed;
+    anything else is a bug, logged with the interaction's ids (``what`` names the lookup) and
+    swallowed too. Code after the ``with`` runs in both cases, so it returns the empty answer::
+
+        with autocomplete_guard(interaction, "sheet names"):
+            return await service.name_choices(...)
+        return []
+    """
+    try:
+        yield
+    except DomainError:
+        pass
+    except Exception:  # an autocomplete must answer even after a bug: logged with its ids
+        log.exception("%s failed in an autocomplete (%s)", what, describe(interaction))
+
+
 def guarded(
     callback: Callable[[S, discord.Interaction[Any]], Coroutine[Any, Any, None]],
 ) -> Callable[[S, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
@@ -87,7 +108,7 @@ def guarded(
     async def wrapper(self: S, interaction: discord.Interaction[Any]) -> None:
         try:
             await callback(self, interaction)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - every error becomes a reply; bugs are logged
             await report(interaction, error)
 
     return wrapper

@@ -139,8 +139,8 @@ async def gateway_handler(harness: DiscordHarness, request: web.Request) -> web.
         await session.run()
     except asyncio.CancelledError:
         raise
-    except Exception:  # keep the server alive; the test sees the bot disconnect
-        log.exception("gateway session crashed")
+    except Exception as error:  # keep the server alive; the test fails at once
+        harness.harness_error("running a gateway session", error, None)
     finally:
         if not ws.closed:
             await ws.close()

@@ -3,9 +3,10 @@
 Two layers:
 
 * :class:`ApiSchema` validates a JSON body against Discord's own OpenAPI 3.1 description
-  (``../shared/discord-api/openapi.json`` beside the checkout, override with
-  ``DISCORD_OPENAPI_PATH``). The spec is
-  loaded once per process, and one ``jsonschema`` validator is built per schema and cached.
+  (vendored in ``tests/harness/discord-api/openapi.json`` with its MIT licence; set
+  ``DISCORD_OPENAPI_PATH`` to use another copy). The spec is loaded once per process, and one
+  ``jsonschema`` validator is built per schema and cached. :func:`spec_problem` says in one line
+  why the spec cannot be used (missing, unreadable, not JSON, not an OpenAPI description).
 * :func:`check_limits` adds the limits the spec cannot express (6000 characters across a
   message's embeds, ≤5 action rows, ≤5 buttons per row, unique ``custom_id`` per message, modal
   text-input counts, …).
@@ -29,13 +30,9 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-# The spec lives in the team's shared folder, beside the repository (``../shared`` from the
-# checkout, as in CI); ``/work/shared`` is where it sits on the developers' machines.
-SPEC_CANDIDATES = (
-    Path(__file__).resolve().parents[3] / "shared" / "discord-api" / "openapi.json",
-    Path("/work/shared/discord-api/openapi.json"),
-)
-DEFAULT_SPEC_PATH = next((p for p in SPEC_CANDIDATES if p.is_file()), SPEC_CANDIDATES[0])
+# Vendored beside this module (see discord-api/README.md for its source and version).
+DEFAULT_SPEC_PATH = Path(__file__).resolve().parent / "discord-api" / "openapi.json"
+SPEC_ENV = "DISCORD_OPENAPI_PATH"
 SPEC_URI = "urn:discord-openapi"
 
 # Interaction callback request schemas, keyed by callback ``type``. The spec's request body is an
@@ -94,14 +91,40 @@ _BASE_TYPE = Draft202012Validator.VALIDATORS["type"]
 DiscordValidator = validators.extend(Draft202012Validator, {"type": _snowflake_aware_type})
 
 
-def _spec_path() -> Path:
-    return Path(os.environ.get("DISCORD_OPENAPI_PATH", DEFAULT_SPEC_PATH))
+def spec_path() -> Path:
+    """``DISCORD_OPENAPI_PATH`` if set (and not empty), else the vendored copy."""
+    return Path(os.environ.get(SPEC_ENV) or DEFAULT_SPEC_PATH)
 
 
 @functools.cache
 def load_spec(path: str | None = None) -> dict[str, Any]:
-    with open(path or _spec_path(), encoding="utf-8") as fh:
-        return json.load(fh)
+    with open(path or spec_path(), encoding="utf-8") as fh:
+        spec: dict[str, Any] = json.load(fh)
+    return spec
+
+
+@functools.cache
+def spec_problem() -> str | None:
+    """One line saying why the spec at :func:`spec_path` cannot be used, or ``None`` when it
+    loads and looks like an OpenAPI description with paths and component schemas. Checked once
+    per process (cached): the harness fixture fails every test that needs it with this line."""
+    path = spec_path()
+    where = f"{path} (from {SPEC_ENV})" if os.environ.get(SPEC_ENV) else str(path)
+    try:
+        spec = load_spec(str(path))
+    except OSError as error:
+        return f"cannot read Discord's OpenAPI description at {where}: {error.strerror or error}"
+    except ValueError as error:
+        return f"Discord's OpenAPI description at {where} is not valid JSON: {error}"
+    components = spec.get("components") if isinstance(spec, dict) else None
+    if not (
+        isinstance(spec, dict)
+        and isinstance(spec.get("paths"), dict)
+        and isinstance(components, dict)
+        and isinstance(components.get("schemas"), dict)
+    ):
+        return f"{where} is not an OpenAPI description (no 'paths' or 'components.schemas')"
+    return None
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
@@ -183,7 +206,7 @@ class ApiSchema:
 
 @functools.cache
 def get_schema() -> ApiSchema:
-    return ApiSchema(load_spec(str(_spec_path())))
+    return ApiSchema(load_spec(str(spec_path())))
 
 
 def _fmt_path(parts: Iterable[Any]) -> str:

@@ -116,6 +116,9 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         self.unknown_requests: list[RecordedRequest] = []
         self.violations: list[Violation] = []
         self.allow_violations = False
+        # Exceptions inside the harness itself (a bug, or a spec that cannot be loaded): each is
+        # also a violation, cannot be allowed or popped, and makes every wait fail at once.
+        self.harness_errors: list[str] = []
         self._failures: list[dict[str, Any]] = []
 
         self.sessions: list[GatewaySession] = []
@@ -249,6 +252,7 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
+            self.raise_harness_errors()
             result = predicate()
             if result:
                 return result
@@ -278,6 +282,22 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         if request is not None:
             request.violations.append(message)
         self.notify()
+
+    def harness_error(
+        self, what: str, error: BaseException, request: RecordedRequest | None
+    ) -> None:
+        """Record an exception raised inside the harness while serving ``what``: logged with
+        its traceback, kept in :attr:`harness_errors` and as a violation, and raised by every
+        later :meth:`wait_for` so the test fails now instead of waiting out its timeout."""
+        log.error("Discord harness error while %s", what, exc_info=error)
+        message = f"harness error while {what}: {type(error).__name__}: {error}"
+        self.harness_errors.append(message)
+        self.violate(message, request)
+
+    def raise_harness_errors(self) -> None:
+        """Raise :class:`HarnessError` if the harness itself failed (see :meth:`harness_error`)."""
+        if self.harness_errors:
+            raise HarnessError("; ".join(self.harness_errors))
 
     def check_unanswered(self) -> list[InteractionRecord]:
         """Record a violation for every interaction the bot never acknowledged although its
@@ -629,25 +649,37 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         )
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
+        """Serve one HTTP request. An exception inside the harness becomes a recorded
+        :meth:`harness_error` and a 500 answer, so neither the bot nor the test waits on it."""
         loop = asyncio.get_running_loop()
         raw_path = request.path
         is_api = bool(API_PREFIX.match(raw_path))
         path = API_PREFIX.sub("", raw_path) or "/"
-        body, files = await self._read_body(request)
         rec = RecordedRequest(
             method=request.method,
             path=path,
             query=dict(request.query),
-            json=body,
-            files=files,
+            json=None,
+            files=[],
             time=loop.time(),
             headers=dict(request.headers),
         )
-        self.requests.append(rec)
+        recorded = False
         try:
+            rec.json, rec.files = await self._read_body(request)
+            rec.time = loop.time()
+            self.requests.append(rec)
+            recorded = True
             if not is_api:
                 return await self._serve_cdn(rec)
             status, out, headers = await self._dispatch_http(rec)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a harness bug must fail the test, not hang it
+            if not recorded:  # the body could not be read
+                self.requests.append(rec)
+            self.harness_error(f"serving {rec.method} {rec.path}", error, rec)
+            status, out, headers = 500, error_body(0, "500: harness error (see the test)"), {}
         finally:
             self.notify()
         rec.status, rec.response = status, out

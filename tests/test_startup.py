@@ -1,0 +1,119 @@
+"""Storage faults at start-up: ``python -m bot`` with a database it cannot use prints exactly one
+line naming the file and exits with status 2 — it never hangs (an open aiosqlite connection's
+worker thread used to keep the process alive) and never prints a traceback."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 30  # seconds; the bot gives up in well under one
+
+
+def run_bot(tmp_path: Path, database: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": "startup-test-token",
+        "DATABASE_PATH": str(database),
+        # Never reached: the database fails first. Pointed at a closed port just in case.
+        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+
+
+def assert_one_line_naming(done: subprocess.CompletedProcess[str], path: Path, *words: str) -> str:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(path) in lines[0]
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert "Traceback" not in done.stderr + done.stdout
+    return lines[0]
+
+
+def random_bytes(path: Path) -> None:
+    path.write_bytes(random.Random(7).randbytes(64 * 1024))
+
+
+def text_file(path: Path) -> None:
+    path.write_text("These are my campaign notes, not a database.\n" * 50)
+
+
+def garbled_schema(path: Path) -> None:
+    """A real SQLite file whose first page (the schema) is overwritten after the header."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+        conn.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(2000)])
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[100:4096] = random.Random(3).randbytes(4096 - 100)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "make", [random_bytes, text_file, garbled_schema], ids=["random", "text", "garbled"]
+)
+def test_a_corrupted_database_file_is_one_line_and_exit_2(
+    tmp_path: Path, make: Callable[[Path], None]
+) -> None:
+    database = tmp_path / "data" / "bot.sqlite3"
+    database.parent.mkdir()
+    make(database)
+    before = database.read_bytes()
+    line = assert_one_line_naming(run_bot(tmp_path, database), database, "DATABASE_PATH")
+    assert "corrupted" in line or "malformed" in line
+    assert database.read_bytes() == before  # the bot did not write over it
+
+
+def test_a_read_only_database_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Read-only for everyone, root included: a file-format write version above 2 (byte 18 of
+    the header) makes SQLite open the file read-only."""
+    database = tmp_path / "bot.sqlite3"
+    with sqlite3.connect(database) as conn:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+    conn.close()
+    data = bytearray(database.read_bytes())
+    data[18] = 3
+    database.write_bytes(bytes(data))
+    line = assert_one_line_naming(run_bot(tmp_path, database), database)
+    assert "read-only" in line
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="file permissions do not bind root")
+def test_a_database_without_write_permission_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    database = folder / "bot.sqlite3"
+    with sqlite3.connect(database) as conn:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+    conn.close()
+    database.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        line = assert_one_line_naming(run_bot(tmp_path, database), database)
+    finally:
+        folder.chmod(0o755)
+    assert "read-only" in line
+
+
+def test_an_unopenable_database_path_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    database = tmp_path / "a-folder.sqlite3"
+    database.mkdir()  # SQLite cannot open a directory
+    assert_one_line_naming(run_bot(tmp_path, database), database, "DATABASE_PATH")
