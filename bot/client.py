@@ -31,6 +31,7 @@ from cogs.combat import CombatCog
 from cogs.dice import DiceCog
 from cogs.encounter import EncounterCog
 from cogs.gm import GmCog
+from cogs.help import HelpCog
 from cogs.me import MeCog
 from cogs.npc import NpcCog
 from cogs.reactions import ReactionsCog
@@ -107,6 +108,7 @@ class CombatBot(commands.Bot):
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
         await self.add_cog(ReactionsCog(self.services.combat))
         await self.add_cog(DiceCog())
+        await self.add_cog(HelpCog())
         await self.add_cog(TablesCog(self.services.tables))
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
         await self.add_cog(MeCog(self.services.member_data))

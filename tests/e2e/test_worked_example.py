@@ -87,6 +87,10 @@ async def test_combat_in_action(
     assert "4 Health" not in seen and "12 Stamina" not in seen and "12/24" not in seen
     exact = await t.gm_copy(click)  # … except from the GM, who clicked
     assert "4 Health" in exact and "12 Stamina" in exact and "Health 10/14" in exact
+    # How the damage came about: dice counted minus Armor, total minus Defense; the labelled
+    # Accuracy bonus against the Dodge it had to beat.
+    assert "4 Health (5 dice − Armor 1), 12 Stamina (14 − Defense 2)" in exact
+    assert "Accuracy bonus" in exact and "vs Thug 1's Dodge" in exact
 
     # Willow Blasts Thug 2, who spends one of his 4 actions dodging; she rolls poorly.
     prompt = await t.player("attack", target="Thug 2", with_="Blast", range=10.0)

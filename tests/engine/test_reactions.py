@@ -276,3 +276,19 @@ def test_an_attack_nobody_can_react_to_resolves_at_once() -> None:
     out = f.do(Attack(actor=a, target=b, attack="Sword"))
     assert f.state.pending is None and last_hit(f).target == b
     assert not any(e.kind == "attack_declared" for e in out.events)
+
+
+def test_later_hits_after_the_target_drops_ask_only_allies() -> None:
+    """A three-hit attack whose first hit knocks the target out: the second hit offers the
+    target nothing (no Surrender to someone unconscious) and waits on the ally only."""
+    f = Fight()
+    a = f.add("Ann", agility=14, weapons=[{"name": "Sword", "damage_dice": 2, "max_hits": 3}])
+    b = f.add("Bob", npc=True, agility=12, stamina=5, body=30)
+    c = f.add("Cat", npc=True, agility=10)
+    f.begin(dice=[])
+    f.do(Attack(actor=a, target=b, attack="Sword", hits=2))
+    f.do(React(actor=b, choice="none"), dice=[6, 6, 6, 6, 6, 6, 6])  # Bob (5 Stamina) is down
+    assert f.c(b).has("Unconscious")
+    assert f.state.pending is not None and f.state.pending.hit_index == 2
+    assert f.rules.reaction_options(f.state, b) == []
+    assert [o.choice for o in f.rules.reaction_options(f.state, c)] == ["intercept"]

@@ -143,3 +143,18 @@ def test_health_heals_one_point_per_week_and_restores_limbs() -> None:
     f.do(NaturalHealing(weeks=3, combatants=(b,)))
     assert f.c(b).health == 20 and not f.c(b).disabled_limbs
     assert not f.c(b).has("Disabled limb")
+
+
+def test_a_breather_capped_at_the_maximum_says_so() -> None:
+    """The recovery line says when the maximum cut a roll short (issue 9 §7: "recovers 8
+    Stamina… = 11" read as if 11 had been recovered)."""
+    f, a, b = tired_duel(body=10)
+    hurt(f, a, 36)
+    f.do(Breather(actor=a))
+    out = f.do(EndTurn(actor=b), dice=[5, 6])  # 11 rolled, 4 missing
+    assert "Ann recovers 4 of 11 Stamina (breather; capped at the maximum 40); now 40." in out.text
+    g, a, b = tired_duel(body=10)
+    hurt(g, a, 20)
+    g.do(Breather(actor=a))
+    out = g.do(EndTurn(actor=b), dice=[5, 4])
+    assert "Ann recovers 9 Stamina (breather); now 29." in out.text

@@ -265,16 +265,17 @@ class Tx:
         c.stamina = max(c.stamina, min(cap, c.stamina + max(0, amount)))
         got = c.stamina - before
         c.stamina_damage = max(0, c.stamina_damage - got)
-        capped = f" of {amount}, capped at the maximum {cap}" if 0 < got < amount else ""
-        if got == 0 and amount > 0:
-            capped = f"; already at the maximum {cap}"
+        if got < amount:  # the maximum cut it short: say so, with what was rolled or due
+            how = f"{got} of {amount} Stamina ({source}; capped at the maximum {cap})"
+        else:
+            how = f"{got} Stamina ({source})"
         self.emit(
             Recovered(
                 combatant=cid,
                 source=source,
                 roll=roll,
                 stamina=got,
-                text=f"{c.name} recovers {got} Stamina ({source}{capped}); now {c.stamina}."
+                text=f"{c.name} recovers {how}; now {c.stamina}."
                 + (f" {roll.text}" if roll else ""),
             )
         )

@@ -1,0 +1,42 @@
+"""``/help``: the guides and every command's own help, ephemeral and within Discord's limits."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import refused, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+
+async def test_help_shows_the_guides_and_each_command(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    player = await slash(h, table.player, "help")
+    await player.response()
+    assert player.ephemeral
+    text = player.message.text()
+    assert "Player's guide" in text and "one action" in text and "Speed pool" in text
+
+    gm = await slash(h, table.gm, "help", topic="gm")
+    await gm.response()
+    assert "/encounter end" in gm.message.text() and "npcs_react" in gm.message.text()
+
+    attack = await slash(h, table.player, "help", topic="/attack")
+    await attack.response()
+    assert "`target`" in attack.message.text() and "`with`" in attack.message.text()
+
+    hp = await slash(h, table.player, "help", topic="gm hp")
+    await hp.response()
+    assert hp.message.text().startswith("/gm hp")
+
+    every = await slash(h, table.player, "help", topic="commands")
+    await every.response()
+    assert "`/encounter start`" in every.message.text() and "`/help`" in every.message.text()
+
+    text = await refused(await slash(h, table.player, "help", topic="flying"))
+    assert "no help topic called 'flying'" in text
+
+    choices = await h.autocomplete(table.player, h.channel, "help", focused="topic", value="gm")
+    assert 0 < len(choices) <= 25
+    assert {"name": "GM's guide", "value": "gm"} in choices
