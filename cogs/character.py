@@ -7,7 +7,6 @@ turns them into ephemeral messages. The helpers at the bottom are shared with ``
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any
 
@@ -15,27 +14,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import InvalidInput
-from bot.services.sheet_input import check_upload
-from bot.services.sheets import NAME_MAX, Sheet, SheetService, SheetView, Stored
+from bot.services.sheets import NAME_MAX, SheetService
 from bot.store.sheets import SheetKind
 from bot.ui import text as ui_text
-from bot.ui.encounter_end import actor_of
-from bot.ui.replies import autocomplete_guard
+from bot.ui.interaction import Choices, actor_of
+from bot.ui.sheet_flows import (
+    SHEET_RULESETS,
+    ask_delete,
+    example_choices,
+    field_choices,
+    name_choices,
+    open_create_form,
+    run_export,
+    run_import,
+    sheet_view,
+)
 from bot.ui.sheets import sheet_embed, sheet_list
-from bot.ui.sheets_views import CREATE_MODALS, delete_prompt, guild_of
+from bot.ui.sheets_views import guild_of
 
 log = logging.getLogger(__name__)
 
-SHEET_RULESETS = [
-    app_commands.Choice(name="UTTAS (default)", value="uttas"),
-    app_commands.Choice(name="Utopia", value="utopia"),
-    app_commands.Choice(name="Untitled", value="untitled"),
-    app_commands.Choice(name="Uune", value="uune"),
-]
 VALUE_MAX = 1000
-
-Choices = list[app_commands.Choice[str]]
 
 
 @app_commands.guild_only()
@@ -166,139 +165,3 @@ class CharacterCog(
     @delete.autocomplete("name")
     async def own_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await name_choices(self.service, interaction, self.kind, current)
-
-
-# --- shared with /npc -------------------------------------------------------------------------
-
-
-def sheet_view(sheet: Sheet) -> SheetView:
-    """The owner's (full) view of a sheet they just stored."""
-    return SheetView(sheet=sheet, full=True)
-
-
-async def open_create_form(
-    service: SheetService,
-    interaction: discord.Interaction[Any],
-    kind: SheetKind,
-    ruleset: app_commands.Choice[str] | None,
-) -> None:
-    key = ruleset.value if ruleset else "uttas"
-    if interaction.guild_id is None:
-        raise InvalidInput("Sheets belong to a server; use this in a server channel.")
-    await service.require_may_write(interaction.guild_id, kind, actor_of(interaction))
-    service.require_ruleset(key)
-    modal = CREATE_MODALS.get(key)
-    if modal is None:
-        raise InvalidInput(f"There is no creation form for {key} yet; import a JSON sheet instead.")
-    guild_of(interaction)
-    await interaction.response.send_modal(modal(service, kind))
-
-
-async def run_import(
-    service: SheetService,
-    interaction: discord.Interaction[Any],
-    kind: SheetKind,
-    file: discord.Attachment | None,
-    example: str | None,
-    name: str | None,
-    replace: bool,
-) -> None:
-    guild_id, actor = guild_of(interaction), actor_of(interaction)
-    command = "/npc" if kind == "npc" else "/character"
-    if (file is None) == (example is None):
-        raise InvalidInput(
-            f"Give either `file:` (a JSON sheet) or `example:` to `{command} import`, not "
-            f"{'both' if file else 'neither'}."
-        )
-    if file is not None:
-        check_upload(file.size, file.filename, file.content_type)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            content = await file.read()
-        except discord.HTTPException:
-            raise InvalidInput("I could not download that file; please try again.") from None
-        stored = await service.import_file(
-            guild_id, actor, kind, content, rename=name, replace=replace
-        )
-    else:
-        assert example is not None
-        stored = await service.import_example(
-            guild_id, actor, kind, example, rename=name, replace=replace
-        )
-    await reply(interaction, imported_text(stored, command), stored)
-
-
-def imported_text(stored: Stored, command: str) -> str:
-    verb = "Replaced" if stored.replaced else "Imported"
-    return f"{verb} **{ui_text.shown_name(stored.sheet.name)}**. See it with `{command} show`."
-
-
-async def reply(interaction: discord.Interaction[Any], text: str, stored: Stored) -> None:
-    embed = sheet_embed(sheet_view(stored.sheet))
-    if interaction.response.is_done():
-        await interaction.followup.send(text, embed=embed, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, embed=embed, ephemeral=True)
-
-
-async def run_export(
-    service: SheetService, interaction: discord.Interaction[Any], kind: SheetKind, name: str
-) -> None:
-    filename, content = await service.export(
-        guild_of(interaction), actor_of(interaction), kind, name
-    )
-    command = "/npc" if kind == "npc" else "/character"
-    await interaction.response.send_message(
-        f"Here is `{filename}`. Edit it and bring it back with `{command} import replace: True`.",
-        file=discord.File(io.BytesIO(content), filename=filename),
-        ephemeral=True,
-    )
-
-
-async def ask_delete(
-    service: SheetService, interaction: discord.Interaction[Any], kind: SheetKind, name: str
-) -> None:
-    sheet, prompt_id = await service.open_delete(
-        guild_of(interaction), interaction.channel_id, actor_of(interaction), kind, name
-    )
-    await interaction.response.send_message(
-        f"Delete **{ui_text.shown_name(sheet.name)}**? This cannot be undone (encounters keep "
-        "their own copy).",
-        view=delete_prompt(prompt_id),
-        ephemeral=True,
-    )
-
-
-async def name_choices(
-    service: SheetService, interaction: discord.Interaction[Any], kind: SheetKind, current: str
-) -> Choices:
-    """Your own sheets only (GMs: the server's NPC templates); never more than 25."""
-    if interaction.guild_id is None:
-        return []
-    with autocomplete_guard(interaction, "sheet names"):
-        names = await service.name_choices(
-            interaction.guild_id, actor_of(interaction), kind, current
-        )
-        return ui_text.name_choices(names, current)
-    return []
-
-
-async def field_choices(
-    service: SheetService,
-    interaction: discord.Interaction[Any],
-    kind: SheetKind,
-    name: str,
-    current: str,
-) -> Choices:
-    if interaction.guild_id is None or not name:
-        return []
-    with autocomplete_guard(interaction, "sheet fields"):
-        found = await service.field_choices(
-            interaction.guild_id, actor_of(interaction), kind, name, current
-        )
-        return ui_text.labelled_choices(found)
-    return []
-
-
-def example_choices(service: SheetService, current: str) -> Choices:
-    return ui_text.labelled_choices(service.example_choices(current))

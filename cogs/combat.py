@@ -32,13 +32,13 @@ from bot.engine import (
 )
 from bot.engine.state import Combatant
 from bot.errors import InvalidInput
-from bot.services.combat import CombatResult, CombatService, find_combatant, pick_actor
+from bot.services.combat import CombatService, find_combatant, pick_actor
 from bot.services.encounters import Encounter, EncounterService
+from bot.ui.combat import titled
 from bot.ui.combat_flow import respond
-from bot.ui.encounter_end import actor_of
+from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
-from cogs.encounter import channel_ids
 
 Choices = list[app_commands.Choice[str]]
 MODES = [
@@ -460,15 +460,3 @@ class CombatCog(commands.Cog):
     @ready.autocomplete("as_")
     async def as_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await self._own_names(interaction, current)
-
-
-def titled(result: CombatResult, doing: str) -> CombatResult:
-    """``result`` labelled "<combatant> <doing>"; names are escaped here (and in ``doing``), so
-    the label is ready-made Markdown."""
-    import dataclasses
-
-    who = shown_name(result.acting.name) if result.acting else "Someone"
-    target = shown_name(result.decision.target.name) if result.decision else None
-    if result.label == "react" and target:
-        who = target
-    return dataclasses.replace(result, label=f"{who} {doing}")

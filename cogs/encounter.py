@@ -21,7 +21,8 @@ from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import respond
-from bot.ui.encounter_end import actor_of, end_prompt
+from bot.ui.encounter_end import end_prompt
+from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
 
@@ -31,13 +32,6 @@ RULESET_CHOICES = [
     app_commands.Choice(name="Untitled", value="untitled"),
     app_commands.Choice(name="Uune", value="uune"),
 ]
-
-
-def channel_ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
-    """``(guild_id, channel_id)``; encounters live in server channels only."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise InvalidInput("Encounters run in server channels, not in direct messages.")
-    return interaction.guild_id, interaction.channel_id
 
 
 @app_commands.guild_only()

@@ -27,12 +27,10 @@ from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.ui import embeds
 from bot.ui.combat_flow import refresh_tracker, respond
-from bot.ui.encounter_end import actor_of
+from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
-from cogs.character import Choices
-from cogs.encounter import channel_ids
 
 log = logging.getLogger(__name__)
 

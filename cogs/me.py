@@ -6,48 +6,21 @@ erasing does is listed in :mod:`bot.services.member_sources` and ``docs/member-d
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.member_data import MemberDataService, MemberExport
-from bot.ui.encounter_end import actor_of
+from bot.services.member_data import MemberDataService
+from bot.ui.interaction import actor_of
 from bot.ui.member_views import (
     NONE,
-    counts_lines,
     delete_question,
     guild_id_of,
     member_delete_prompt,
+    send_export,
 )
-
-
-def export_text(result: MemberExport, subject: str) -> str:
-    """The message sent with an export file."""
-    text = f"Everything the bot keeps about {subject} in this server (JSON):\n"
-    text += counts_lines(result.counts)
-    if result.omitted_log_entries:
-        text += (
-            f"\nThe file holds the newest log entries only: the {result.omitted_log_entries} "
-            "oldest were left out to stay within Discord's file size limit here."
-        )
-    if result.templates_shortened:
-        text += "\nNPC templates are listed by name only, to stay within that limit."
-    return text[:2000]
-
-
-async def send_export(
-    interaction: discord.Interaction[Any], result: MemberExport, who: str
-) -> None:
-    """Send an export (after a thinking defer) to the member who asked, only."""
-    await interaction.followup.send(
-        export_text(result, who),
-        file=discord.File(io.BytesIO(result.data), filename=result.filename),
-        ephemeral=True,
-        allowed_mentions=NONE,
-    )
 
 
 @app_commands.guild_only()

@@ -14,12 +14,9 @@ from discord.ext import commands
 
 from bot.services.sheets import NPC_NAME_MAX, SheetService
 from bot.store.sheets import SheetKind
-from bot.ui.encounter_end import actor_of
-from bot.ui.sheets import sheet_embed, sheet_list
-from bot.ui.sheets_views import guild_of
-from cogs.character import (
+from bot.ui.interaction import Choices, actor_of
+from bot.ui.sheet_flows import (
     SHEET_RULESETS,
-    Choices,
     ask_delete,
     example_choices,
     name_choices,
@@ -27,6 +24,8 @@ from cogs.character import (
     run_export,
     run_import,
 )
+from bot.ui.sheets import sheet_embed, sheet_list
+from bot.ui.sheets_views import guild_of
 
 
 @app_commands.guild_only()

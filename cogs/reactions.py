@@ -10,10 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services.combat import CombatService
+from bot.ui.combat import titled
 from bot.ui.combat_flow import respond
-from bot.ui.encounter_end import actor_of
-from cogs.combat import titled
-from cogs.encounter import channel_ids
+from bot.ui.interaction import actor_of, channel_ids
 
 
 class ReactionsCog(commands.Cog):

@@ -19,10 +19,15 @@ from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services.member_data import MemberDataService
 from bot.services.server_admin import MAX_CAP, ServerAdminService
 from bot.store.guild_settings import StartPolicy
-from bot.ui.encounter_end import actor_of
-from bot.ui.member_views import NONE, delete_question, guild_id_of, member_delete_prompt
+from bot.ui.interaction import actor_of
+from bot.ui.member_views import (
+    NONE,
+    delete_question,
+    guild_id_of,
+    member_delete_prompt,
+    send_export,
+)
 from bot.ui.server_views import encounters_embed, server_end_prompt, settings_text
-from cogs.me import send_export
 
 _USER_ID = re.compile(r"<@!?(\d{17,20})>|(\d{17,20})")
 SNOWFLAKE_MAX = 2**63 - 1

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.errors import InvalidInput
 from bot.services.tables import TableService, leaf_paths
-from bot.ui.encounter_end import actor_of
+from bot.ui.interaction import actor_of
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import labelled_choices
 

@@ -13,4 +13,5 @@ fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+.venv/bin/lint-imports
 .venv/bin/pytest "$@"

@@ -25,7 +25,8 @@ from bot.engine import Command, Event, React, ReactionOption, ResolveSurrender
 from bot.engine.commands import TurnBound
 from bot.engine.state import Combatant, EncounterState, fight_over
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
-from bot.services.encounters import Actor, Encounter, EncounterService, not_gm_message
+from bot.services.actor import Actor
+from bot.services.encounters import Encounter, EncounterService, not_gm_message
 
 ALREADY_RESOLVED = (
     "That attack is no longer pending (it was resolved, ran out of time or was undone by the GM);"

@@ -35,6 +35,7 @@ from bot.engine import (
 )
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
+from bot.services.actor import Actor
 from bot.services.start_policy import ensure_may_start
 from bot.store import encounters as repo
 from bot.store import guild_settings
@@ -49,21 +50,6 @@ STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 NPC_BATCH_MAX = 25
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
-
-
-@dataclass(frozen=True)
-class Actor:
-    """The member behind a command: their user id, whether Discord grants them Manage Server
-    or Manage Channels in this channel (which makes them a GM of any encounter there), whether
-    they manage the server itself (they may set its GM role), the ids of their roles (a
-    member holding the server's GM role is a GM too), and when they issued the command (the
-    interaction's creation time; ``None`` for the bot's own timers)."""
-
-    user_id: int
-    manages_channel: bool = False
-    manages_guild: bool = False
-    role_ids: frozenset[int] = frozenset()
-    issued_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ from typing import Any
 
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
-from bot.services.encounters import Actor, Encounter, EncounterService
+from bot.services.actor import Actor
+from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_scrub import scrub_json
 from bot.services.member_sources import SOURCES, Erasure, scrub_encounter_log
 from bot.services.permissions import is_server_gm

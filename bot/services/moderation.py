@@ -34,8 +34,9 @@ from bot.engine.commands import AddCombatant, SetVitals
 from bot.engine.events import Note, parse_event, render_all
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services import rolls
+from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, find_combatant, settled
-from bot.services.encounters import Actor, Encounter, EncounterService, not_gm_message
+from bot.services.encounters import Encounter, EncounterService, not_gm_message
 from bot.store import encounters as repo
 from bot.store import guild_settings
 from bot.store.db import Connection, Database

@@ -8,7 +8,7 @@ from bot.store import guild_settings
 from bot.store.db import Connection
 
 if TYPE_CHECKING:  # encounters imports the start policy, which imports this module
-    from bot.services.encounters import Actor
+    from bot.services.actor import Actor
 
 
 async def is_server_gm(conn: Connection, guild_id: int, actor: Actor) -> bool:

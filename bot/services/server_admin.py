@@ -15,7 +15,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.errors import InvalidInput, NotAllowed, NotFound
-from bot.services.encounters import Actor, Encounter, EncounterService
+from bot.services.actor import Actor
+from bot.services.encounters import Encounter, EncounterService
 from bot.services.permissions import is_server_gm
 from bot.services.start_policy import server_gms_text
 from bot.store import guild_encounters, guild_settings

@@ -30,7 +30,7 @@ from bot.engine.uttas import rules as uttas_rules
 from bot.engine.uttas.sheet import CHARACTERISTICS
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
-from bot.services.encounters import Actor
+from bot.services.actor import Actor
 from bot.services.permissions import is_server_gm
 from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, parse_json
 from bot.services.sheet_paths import apply_edit, suggest

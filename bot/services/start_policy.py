@@ -23,7 +23,7 @@ from bot.store.db import Connection
 from bot.store.guild_settings import StartSettings
 
 if TYPE_CHECKING:
-    from bot.services.encounters import Actor
+    from bot.services.actor import Actor
 
 CHANNELS_SHOWN = 10
 

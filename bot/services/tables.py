@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.engine import get_ruleset
 from bot.errors import InvalidInput, NotAllowed
-from bot.services.encounters import Actor
+from bot.services.actor import Actor
 from bot.services.permissions import is_server_gm
 from bot.store import guild_settings
 from bot.store.db import Database

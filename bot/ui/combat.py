@@ -8,6 +8,7 @@ numbers in ``/encounter status``.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 
 import discord
@@ -111,3 +112,13 @@ def pinged(result: CombatResult, *, new_decision: bool) -> list[int]:
     if decision is not None and new_decision:
         ids.extend(decision.members(gm))
     return list(dict.fromkeys(ids))
+
+
+def titled(result: CombatResult, doing: str) -> CombatResult:
+    """``result`` labelled "<combatant> <doing>"; names are escaped here (and in ``doing``), so
+    the label is ready-made Markdown."""
+    who = shown_name(result.acting.name) if result.acting else "Someone"
+    target = shown_name(result.decision.target.name) if result.decision else None
+    if result.label == "react" and target:
+        who = target
+    return dataclasses.replace(result, label=f"{who} {doing}")

@@ -24,9 +24,9 @@ from bot.ui.combat import (
     result_embed,
     turn_announcement,
 )
-from bot.ui.encounter_end import actor_of
+from bot.ui.decision_view import decision_view
+from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import retire_prompt
-from bot.ui.reaction_buttons import decision_view
 from bot.ui.text import shown_name
 
 log = logging.getLogger(__name__)

@@ -11,28 +11,13 @@ from typing import Any
 
 import discord
 
-from bot.services.encounters import Actor, EncounterService
+from bot.services.encounters import EncounterService
 from bot.ui import embeds
 from bot.ui.id_button import IdButton
+from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import retire_ended
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
-
-
-def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    """The acting member, with whether they manage this server or channel, their roles (the
-    server's GM role makes a member a GM) and when they issued this interaction (its snowflake's
-    time, which dates commands that move the fight on)."""
-    perms = interaction.permissions
-    user = interaction.user
-    roles = frozenset(r.id for r in user.roles) if isinstance(user, discord.Member) else frozenset()
-    return Actor(
-        user_id=user.id,
-        manages_channel=perms.manage_guild or perms.manage_channels,
-        manages_guild=perms.manage_guild,
-        role_ids=roles,
-        issued_at=interaction.created_at,
-    )
 
 
 def service_of(interaction: discord.Interaction[Any]) -> EncounterService:

@@ -8,16 +8,23 @@ time that the clicking member is the one who asked.
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Any
 
 import discord
 
 from bot.errors import InvalidInput
-from bot.services.member_data import DeletePreview, DeleteReport, MemberDataService, Released
+from bot.services.member_data import (
+    DeletePreview,
+    DeleteReport,
+    MemberDataService,
+    MemberExport,
+    Released,
+)
 from bot.services.member_sources import SOURCES
-from bot.ui.encounter_end import actor_of
 from bot.ui.id_button import IdButton
+from bot.ui.interaction import actor_of
 from bot.ui.replies import guarded
 
 log = logging.getLogger(__name__)
@@ -146,3 +153,29 @@ def member_delete_prompt(prompt_id: int) -> discord.ui.View:
     view.add_item(MemberDeleteConfirm(prompt_id))
     view.add_item(MemberDeleteCancel(prompt_id))
     return view
+
+
+async def send_export(
+    interaction: discord.Interaction[Any], result: MemberExport, who: str
+) -> None:
+    """Send an export (after a thinking defer) to the member who asked, only."""
+    await interaction.followup.send(
+        export_text(result, who),
+        file=discord.File(io.BytesIO(result.data), filename=result.filename),
+        ephemeral=True,
+        allowed_mentions=NONE,
+    )
+
+
+def export_text(result: MemberExport, subject: str) -> str:
+    """The message sent with an export file."""
+    text = f"Everything the bot keeps about {subject} in this server (JSON):\n"
+    text += counts_lines(result.counts)
+    if result.omitted_log_entries:
+        text += (
+            f"\nThe file holds the newest log entries only: the {result.omitted_log_entries} "
+            "oldest were left out to stay within Discord's file size limit here."
+        )
+    if result.templates_shortened:
+        text += "\nNPC templates are listed by name only, to stay within that limit."
+    return text[:2000]

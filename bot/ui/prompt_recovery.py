@@ -16,8 +16,8 @@ import discord
 
 from bot.services.encounters import Encounter
 from bot.ui.combat import decision_prompt
+from bot.ui.decision_view import decision_view
 from bot.ui.prompt_messages import retire_prompt
-from bot.ui.reaction_buttons import decision_view
 
 log = logging.getLogger(__name__)
 

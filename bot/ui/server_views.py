@@ -16,8 +16,8 @@ from bot.services.start_policy import server_gms_text
 from bot.store.guild_encounters import LiveEncounter
 from bot.store.guild_settings import StartSettings
 from bot.ui import embeds
-from bot.ui.encounter_end import actor_of
 from bot.ui.id_button import IdButton
+from bot.ui.interaction import actor_of
 from bot.ui.member_views import NONE, channel_of
 from bot.ui.prompt_messages import retire_ended
 from bot.ui.replies import guarded

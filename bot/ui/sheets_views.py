@@ -16,8 +16,8 @@ import discord
 from bot.errors import InvalidInput
 from bot.services.sheets import NAME_MAX, NPC_NAME_MAX, SheetService, SheetView
 from bot.store.sheets import SheetKind
-from bot.ui.encounter_end import actor_of
 from bot.ui.id_button import IdButton
+from bot.ui.interaction import actor_of
 from bot.ui.replies import guarded, report
 from bot.ui.sheets import sheet_embed
 from bot.ui.text import shown_name

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.client import CombatBot
-from bot.services.encounters import Actor
+from bot.services.actor import Actor
 from bot.services.sheet_input import FILE_MAX_BYTES
 from tests.e2e.conftest import Table
 from tests.harness.models import InteractionRecord, Member, StoredMessage

@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 
 from bot.client import CombatBot
-from bot.services.encounters import Actor
+from bot.services.actor import Actor
 from tests.e2e.conftest import Table
 from tests.e2e.test_characters import answer
 from tests.harness.server import DiscordHarness

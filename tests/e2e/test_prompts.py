@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.client import DYNAMIC_ITEMS, CombatBot
-from bot.services.encounters import Actor
+from bot.services.actor import Actor
 from bot.services.prompts import PROMPT_GONE
 from tests.e2e.combat_helpers import answered, button, ok, refused, slash
 from tests.e2e.conftest import Table

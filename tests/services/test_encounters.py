@@ -16,7 +16,8 @@ from bot.errors import (
     NotFound,
     RulesetNotImplemented,
 )
-from bot.services.encounters import Actor, Encounter, EncounterService
+from bot.services.actor import Actor
+from bot.services.encounters import Encounter, EncounterService
 from bot.store import encounters as repo
 from bot.store.db import Database
 

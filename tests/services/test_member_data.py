@@ -14,8 +14,9 @@ import pytest
 
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import Conflict, InvalidInput, NotAllowed
+from bot.services.actor import Actor
 from bot.services.combat import CombatService
-from bot.services.encounters import Actor, EncounterService
+from bot.services.encounters import EncounterService
 from bot.services.member_data import MemberDataService, fit
 from bot.services.member_scrub import FORMER_MEMBER, scrub_json, scrub_value
 from bot.services.member_sources import SOURCES

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.errors import Conflict, NotAllowed, NotFound
-from bot.services.encounters import Actor, EncounterService
+from bot.services.actor import Actor
+from bot.services.encounters import EncounterService
 from bot.services.prompts import PROMPT_ANSWERED, PROMPT_GONE
 from bot.services.sheets import SheetService
 from bot.store.db import Database

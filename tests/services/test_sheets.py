@@ -24,7 +24,7 @@ from bot.engine.uttas.sheet import (
     Weapon,
 )
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
-from bot.services.encounters import Actor
+from bot.services.actor import Actor
 from bot.services.sheet_input import FILE_MAX_BYTES, MESSAGE_MAX, check_upload, parse_json
 from bot.services.sheets import SheetService, export_bytes, name_key
 from bot.store.db import Database

@@ -14,8 +14,9 @@ from bot.engine import Attack, Begin, Command, EndTurn, React
 from bot.engine.commands import GrantDice, SetVitals
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import Conflict, NotAllowed
+from bot.services.actor import Actor
 from bot.services.combat import CombatService
-from bot.services.encounters import PAUSED, Actor, Encounter, EncounterService
+from bot.services.encounters import PAUSED, Encounter, EncounterService
 from bot.services.moderation import ModerationService, parse_amount
 from bot.store.db import Database
 

@@ -152,6 +152,6 @@ async def test_the_services_load_what_the_migration_left(migrated: Database) -> 
 
 
 def _actor(user_id: int) -> Any:
-    from bot.services.encounters import Actor
+    from bot.services.actor import Actor
 
     return Actor(user_id=user_id)

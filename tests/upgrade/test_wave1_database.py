@@ -12,8 +12,9 @@ import pytest
 
 from bot.engine import EndTurn
 from bot.errors import Conflict, RuleViolation
+from bot.services.actor import Actor
 from bot.services.combat import CombatService
-from bot.services.encounters import Actor, EncounterService
+from bot.services.encounters import EncounterService
 from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.store.db import Database

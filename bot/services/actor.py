@@ -1,0 +1,21 @@
+"""Who acts: the member behind a command, as every use case sees them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The member behind a command: their user id, whether Discord grants them Manage Server
+    or Manage Channels in this channel (which makes them a GM of any encounter there), whether
+    they manage the server itself (they may set its GM role), the ids of their roles (a
+    member holding the server's GM role is a GM too), and when they issued the command (the
+    interaction's creation time; ``None`` for the bot's own timers)."""
+
+    user_id: int
+    manages_channel: bool = False
+    manages_guild: bool = False
+    role_ids: frozenset[int] = frozenset()
+    issued_at: datetime | None = None

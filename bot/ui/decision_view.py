@@ -1,0 +1,72 @@
+"""The buttons of a decision prompt: one per choice any decider has, each carrying
+``rx:<encounter id>:<pending version>:<option code>`` so that
+:class:`bot.ui.reaction_buttons.ReactionButton` routes a click from its ``custom_id`` alone —
+after a restart too — and a click on a decision already made is refused by the service."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine import ReactionOption
+from bot.services.combat import Decision, option_code
+
+MAX_BUTTONS = 25  # 5 action rows × 5 buttons
+
+_STYLES = {
+    "none": discord.ButtonStyle.secondary,
+    "evade": discord.ButtonStyle.primary,
+    "block": discord.ButtonStyle.primary,
+    "move": discord.ButtonStyle.primary,
+    "counter": discord.ButtonStyle.danger,
+    "stance": discord.ButtonStyle.secondary,
+    "intercept": discord.ButtonStyle.success,
+    "surrender": discord.ButtonStyle.secondary,
+    "complete": discord.ButtonStyle.danger,
+    "stop": discord.ButtonStyle.secondary,
+}
+
+
+def button_label(option: ReactionOption) -> str:
+    """The option's label with its cost, within Discord's 80 characters."""
+    costs = []
+    if option.actions:
+        costs.append(f"{option.actions} action" + ("s" if option.actions > 1 else ""))
+    if option.stamina:
+        costs.append(f"{option.stamina} Stamina")
+    label = option.label if option.choice != "none" else "Take it (no reaction)"
+    suffix = f" ({', '.join(costs)})" if costs else ""
+    return (label[: 80 - len(suffix)] + suffix)[:80]
+
+
+def reaction_custom_id(encounter_id: int, pending_version: int, code: str) -> str:
+    """The ``custom_id`` of one reaction button (matched by ``ReactionButton``'s template)."""
+    return f"rx:{encounter_id}:{pending_version}:{code}"
+
+
+def reaction_button(
+    encounter_id: int, pending_version: int, code: str, label: str
+) -> discord.ui.Button[discord.ui.View]:
+    """One reaction choice's button, styled by its kind of choice."""
+    choice = code.split(".")[0]
+    return discord.ui.Button(
+        label=label,
+        style=_STYLES.get(choice, discord.ButtonStyle.secondary),
+        custom_id=reaction_custom_id(encounter_id, pending_version, code),
+    )
+
+
+def decision_view(encounter_id: int, decision: Decision) -> discord.ui.View:
+    """Buttons for every choice any decider has (deduplicated by code), at most 25."""
+    view = discord.ui.View(timeout=None)
+    seen: set[str] = set()
+    ordered = sorted(decision.deciders.items(), key=lambda pair: pair[0] != decision.target.id)
+    for _, options in ordered:
+        for option in options:
+            code = option_code(option)
+            if code in seen or len(seen) >= MAX_BUTTONS:
+                continue
+            seen.add(code)
+            view.add_item(
+                reaction_button(encounter_id, decision.pending_version, code, button_label(option))
+            )
+    return view
