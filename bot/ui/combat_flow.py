@@ -95,7 +95,7 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
             ),
         )
     await _after_commit("the GM's details", _gm_details(interaction, result))
-    how = f"settled by `/{_command_name(interaction)}`"
+    how = f"settled with `/{_command_name(interaction)}`"
     await _retire_prompt(interaction.client, result, how)
     await refresh_tracker(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
@@ -108,25 +108,37 @@ def _command_name(interaction: discord.Interaction[Any]) -> str:
 
 
 async def after_decision(interaction: discord.Interaction[Any], result: CombatResult) -> None:
-    """Answer a reaction button: the prompt message becomes the result (with the next
-    decision's buttons if one follows, e.g. the next hit of a flurry)."""
+    """Answer a reaction button: the prompt message becomes the result (its buttons gone), and
+    whatever pings someone — the next turn, the next decision (e.g. the next hit of a flurry)
+    with its buttons — comes as a new message, because Discord notifies nobody of a mention
+    added by an edit."""
     new_decision = _is_new_decision(result)
+    title = shown_name(result.resolved_title) if result.resolved_title else "The attack"
     await interaction.response.edit_message(
-        content=_content(result, new_decision=new_decision),
+        content=f"{title} — settled with a button.",
         embed=result_embed(result),
-        view=_view(result) if new_decision else None,
-        allowed_mentions=_mentions(result, new_decision=new_decision),
+        view=None,
+        allowed_mentions=discord.AllowedMentions.none(),
     )
-    if new_decision and result.decision is not None and interaction.message is not None:
-        await _after_commit(
-            "noting the prompt",
-            _service(interaction.client).set_prompt_message(
-                result.encounter.id, result.decision.pending_version, interaction.message.id
-            ),
+    content = _content(result, new_decision=new_decision)
+    if content:
+        view = _view(result) if new_decision else None
+        message = await interaction.followup.send(
+            content,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=_mentions(result, new_decision=new_decision),
+            wait=True,
         )
+        if new_decision and result.decision is not None:
+            await _after_commit(
+                "noting the prompt",
+                _service(interaction.client).set_prompt_message(
+                    result.encounter.id, result.decision.pending_version, message.id
+                ),
+            )
     await _after_commit("the GM's details", _gm_details(interaction, result))
     if interaction.message is None or result.resolved_prompt_id != interaction.message.id:
-        await _retire_prompt(interaction.client, result, "settled by a button")
+        await _retire_prompt(interaction.client, result, "settled with a button")
     await refresh_tracker(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )
@@ -150,7 +162,7 @@ async def announce(client: Any, result: CombatResult) -> None:
                 result.encounter.id, result.decision.pending_version, message.id
             ),
         )
-    await _retire_prompt(client, result, "the reaction window ran out, so no reaction")
+    await _retire_prompt(client, result, "the reaction window ran out: no reaction")
     await refresh_tracker(client, result.encounter.row.channel_id, new_round=_new_round(result))
 
 
@@ -179,7 +191,7 @@ async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
         client,
         result.encounter.row.channel_id,
         result.resolved_prompt_id,
-        f"{title} — settled: {how}.",
+        f"{title} — {how}.",
         result_embed(result),
     )
 

@@ -34,10 +34,10 @@ async def prompt_recorded(bot: CombatBot, h: DiscordHarness) -> int:
 
 
 async def settled(h: DiscordHarness, prompt: StoredMessage, how: str) -> str:
-    await h.wait_for(lambda: "settled" in h.message(prompt).text())
+    await h.wait_for(lambda: how in h.message(prompt).text())
     latest = h.message(prompt)
     assert latest.components == [], latest.components
-    assert "Thug 1 attacks Willow with Cudgel — settled:" in latest.content
+    assert latest.content.startswith("Thug 1 attacks Willow with Cudgel — ")
     assert how in latest.content, latest.content
     return latest.text()
 
@@ -45,10 +45,10 @@ async def settled(h: DiscordHarness, prompt: StoredMessage, how: str) -> str:
 @pytest.mark.parametrize(
     ("command", "options", "how"),
     [
-        ("block", {}, "settled by `/block`"),
-        ("dodge", {}, "settled by `/dodge`"),
-        ("gm resolve", {}, "settled by `/gm resolve`"),
-        ("gm undo", {}, "settled by `/gm undo`"),
+        ("block", {}, "settled with `/block`"),
+        ("dodge", {}, "settled with `/dodge`"),
+        ("gm resolve", {}, "settled with `/gm resolve`"),
+        ("gm undo", {}, "settled with `/gm undo`"),
     ],
 )
 async def test_a_command_that_settles_the_decision_edits_its_prompt(
@@ -143,7 +143,7 @@ async def test_a_prompt_never_recorded_before_a_crash_is_found_after_the_restart
     async for second in _running_bot(h, database, None):
         assert await prompt_recorded(second, h) == prompt.id
         await ok(await slash(h, table.player, "block"))
-        await settled(h, prompt, "settled by `/block`")
+        await settled(h, prompt, "settled with `/block`")
 
 
 async def test_a_prompt_never_posted_before_a_crash_is_posted_after_the_restart(

@@ -21,6 +21,7 @@ from tests.harness.server import DiscordHarness
 class Table5:
     def __init__(self, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
         self.h, self.table, self.dice = h, table, dice
+        self.clicks: dict[int, InteractionRecord] = {}
 
     async def player(self, command: str, **options: Any) -> StoredMessage:
         return (await ok(await slash(self.h, self.table.player, command, **options))).message
@@ -34,8 +35,9 @@ class Table5:
     @staticmethod
     async def gm_copy(record: InteractionRecord) -> str:
         """The exact numbers the GM alone receives (an ephemeral followup)."""
-        copy = await record.followup(0)
-        assert copy.ephemeral and "Exact numbers (GM only)" in copy.text()
+        await record.wait_for(lambda r: any("Exact numbers" in m.text() for m in r.followups))
+        [copy] = [m for m in record.followups if "Exact numbers (GM only)" in m.text()]
+        assert copy.ephemeral
         return copy.text()
 
     async def decide(
@@ -44,10 +46,22 @@ class Table5:
         self.dice.load(faces)
         click = await press(self.h, who, prompt, label)
         assert self.dice.empty
+        self.clicks[prompt.id] = click
         return click
 
     def seen(self, message: StoredMessage) -> str:
-        return self.h.message(message).text()
+        """What the channel saw of a prompt: the prompt (now the result) and what the last click
+        on it posted after it (the next turn's ping, the next hit's prompt)."""
+        after = self.clicks.get(message.id)
+        posted = [m.text() for m in after.followups if not m.ephemeral] if after else []
+        return "\n".join([self.h.message(message).text(), *posted])
+
+    async def posted_after(self, message: StoredMessage, text: str) -> StoredMessage:
+        """The message a click on ``message`` posted next that contains ``text`` (a turn's ping,
+        the next hit's prompt), waiting for it."""
+        click = self.clicks[message.id]
+        await click.wait_for(lambda r: any(text in m.text() for m in r.followups))
+        return next(m for m in click.followups if text in m.text())
 
 
 async def test_combat_in_action(
@@ -160,7 +174,8 @@ async def test_combat_in_action(
     await t.decide(player, prompt, "Take it", [5, 5, 5, 4, 4, 4])
     seen = t.seen(prompt)
     assert "Thug 2 spends the turn recovering from Stunned" in seen
-    assert f"<@{player.id}> it is **General Bearington**'s turn (round 4" in seen
+    ping = await t.posted_after(prompt, "it is **General Bearington**'s turn (round 4")
+    assert f"<@{player.id}>" in ping.content
 
     # ---- Round 4 ---------------------------------------------------------------------------
     # The bear's flurry: three hits, one action each; two land, the third misses.
@@ -168,10 +183,13 @@ async def test_combat_in_action(
     assert "spends 3 action(s) on Claws (3 hits)" in prompt.text()
     await t.decide(gm, prompt, "Take it", [5, 5, 5, 2, 2, 2, 2, 2])
     assert "Hit!" in t.seen(prompt) and "(hit 2 of 3)" in t.seen(prompt)  # next hit waits
-    await t.decide(gm, prompt, "Take it", [5, 5, 5, 1, 2, 2, 2, 2])
-    assert "Hit!" in t.seen(prompt) and "(hit 3 of 3)" in t.seen(prompt)
-    await t.decide(gm, prompt, "Evade", [1, 1, 1])
-    assert "**Miss.**" in t.seen(prompt) and h.message(prompt).components == []
+    second = await t.posted_after(prompt, "Claws")  # a new message: the decider is notified
+    assert h.message(prompt).components == []
+    await t.decide(gm, second, "Take it", [5, 5, 5, 1, 2, 2, 2, 2])
+    assert "Hit!" in t.seen(second) and "(hit 3 of 3)" in t.seen(second)
+    third = await t.posted_after(second, "Claws")
+    await t.decide(gm, third, "Evade", [1, 1, 1])
+    assert "**Miss.**" in t.seen(third) and h.message(third).components == []
 
     # Willow switches to the Mobile stance and knocks Thug 2 out.
     await t.player("stance", name="Mobile")
