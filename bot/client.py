@@ -192,6 +192,12 @@ class CombatBot(commands.Bot):
         followup (never raises; see :func:`bot.ui.notices.deliver_notices`)."""
         await deliver_notices(self.services.notices, interaction)
 
+    async def on_interaction(self, interaction: discord.Interaction[CombatBot]) -> None:
+        """Every interaction, as it arrives: its snowflake is the latest issue mark seen, which
+        dates the turns and decisions that begin from now on (so a command typed for one that
+        has just ended is refused)."""
+        self.services.encounters.observe(interaction.id)
+
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("ready as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))

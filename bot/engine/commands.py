@@ -9,7 +9,6 @@ is normalised by :mod:`bot.names`, so the engine only ever compares normal forms
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -30,15 +29,22 @@ class _Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+IssueMark = Annotated[int, Field(ge=0)]
+"""When a member issued a command, as an ordinal that only grows (the Discord layer uses the
+interaction's snowflake id): comparable with the marks the service records when a turn or a
+decision begins (``EncounterState.turn_marker``, ``PendingAttack.marker``), all from one
+clock."""
+
+
 class TurnBound(_Command):
     """A command that moves the fight on from one particular turn. ``for_turn`` is the turn it
-    was issued for (``EncounterState.turn_seq``; a button carries it) and ``issued_at`` when the
-    member issued it (a slash command's interaction creation time). Either one showing that the
-    turn already ended makes the engine refuse the command, so two of them sent together for one
-    turn end that turn once (issue: "one command, one effect")."""
+    was issued for (``EncounterState.turn_seq``; a button carries it); ``issued`` when the member
+    issued it. A command issued no later than the mark of the current turn's beginning was meant
+    for an earlier turn and is refused, so two of them sent together end one turn once (issue 9
+    §3: "one command, one effect")."""
 
     for_turn: Annotated[int, Field(ge=0)] | None = None
-    issued_at: datetime | None = None
+    issued: IssueMark | None = None
 
 
 class AddCombatant(_Command):
@@ -99,11 +105,14 @@ class React(_Command):
     """Decide the pending attack. The target chooses ``none``/``evade``/``block``/``move``/
     ``counter``/``stance``/``surrender``; an ally chooses ``intercept`` (take one for the team).
     ``maneuver`` names a martial art (custom Defend or the Counterattack) or a triggered power;
-    ``stance`` the stance to change into."""
+    ``stance`` the stance to change into. ``issued`` (a typed ``/dodge``, ``/block`` or
+    ``/gm resolve``): a reaction issued no later than the waiting decision's mark was meant for
+    an earlier one (the previous hit of a flurry) and is refused."""
 
     kind: Literal["react"] = "react"
     actor: Id
     choice: ReactionChoice
+    issued: IssueMark | None = None
     maneuver: Name | None = None
     stance: Name | None = None
 

@@ -167,7 +167,8 @@ class PendingAttack(BaseModel):
     ``attacker`` — the target surrendered and the attacker chooses to complete or stop.
     ``hit_index``/``hits_total``: which hit of a multi-hit attack this is. ``joint``: allies
     (id → attack name) whose readied coordinated attacks land at the same instant.
-    ``created_at`` is an ISO timestamp of the injected clock, for reaction-window expiry.
+    ``created_at`` is an ISO timestamp of the injected clock, for reaction-window expiry;
+    ``marker`` the latest issue mark the bot had seen when this decision began.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -187,6 +188,7 @@ class PendingAttack(BaseModel):
     awaiting: Literal["reaction", "attacker"] = "reaction"
     on_turn: bool = True
     created_at: str = ""
+    marker: int = 0
 
 
 class EncounterSettings(BaseModel):
@@ -214,10 +216,12 @@ class EncounterState(BaseModel):
     closes the encounter. ``round`` is 0 before the fight begins; ``order`` lists combatant ids
     in initiative order; ``turn`` is the id of the combatant whose turn it is (None outside a
     fight). ``turn_seq`` counts the turns taken so far (each new turn holder adds one) and
-    ``turn_started_at`` is when the current turn began (ISO 8601, the injected clock): a command
-    that moves the fight on says which turn it was issued for, so a second one for a turn that
-    already ended changes nothing. ``pending`` is an attack waiting for a reaction decision.
-    ``game_time_s`` counts in-game seconds (6 per round; rests add hours) for the rest limits."""
+    ``turn_started_at`` is when the current turn began (ISO 8601, the injected clock), and
+    ``turn_marker`` the latest issue mark the bot had seen then (``commands.IssueMark``): a
+    command that moves the fight on says which turn it was issued for, so a second one for a
+    turn that already ended changes nothing. ``pending`` is an attack waiting for a reaction
+    decision. ``game_time_s`` counts in-game seconds (6 per round; rests add hours) for the
+    rest limits."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -240,6 +244,7 @@ class EncounterState(BaseModel):
     winner: str | None = None
     turn_seq: int = 0
     turn_started_at: str = ""
+    turn_marker: int = 0
 
     @model_validator(mode="before")
     @classmethod

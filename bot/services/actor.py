@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 
 @dataclass(frozen=True)
@@ -11,11 +10,12 @@ class Actor:
     """The member behind a command: their user id, whether Discord grants them Manage Server
     or Manage Channels in this channel (which makes them a GM of any encounter there), whether
     they manage the server itself (they may set its GM role), the ids of their roles (a
-    member holding the server's GM role is a GM too), and when they issued the command (the
-    interaction's creation time; ``None`` for the bot's own timers)."""
+    member holding the server's GM role is a GM too), and when they issued the command as an
+    ordinal that only grows (the interaction's snowflake id; ``None`` for the bot's own
+    timers), which dates commands that move the fight on."""
 
     user_id: int
     manages_channel: bool = False
     manages_guild: bool = False
     role_ids: frozenset[int] = frozenset()
-    issued_at: datetime | None = None
+    issued: int | None = None

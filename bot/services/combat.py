@@ -214,8 +214,8 @@ class CombatService:
             roller = self._encounters.roller(current)
             now = self._clock()
             for command in commands:
-                if isinstance(command, TurnBound) and command.issued_at is None:
-                    command = command.model_copy(update={"issued_at": actor.issued_at})
+                if isinstance(command, TurnBound | React) and command.issued is None:
+                    command = command.model_copy(update={"issued": actor.issued})
                 outcome = current.rules.apply(state, command, roller, now)
                 state = outcome.state
                 events.extend(outcome.events)
@@ -438,9 +438,9 @@ def _require_issued_this_turn(state: EncounterState, actor: Actor) -> None:
     """A command that acts for whoever holds the turn must have been issued during that turn:
     one typed before it began was meant for an earlier turn (e.g. the GM's `/attack` for Thug 1
     arriving just after their `/gm next` started Thug 2's turn)."""
-    if actor.issued_at is None or not state.turn_started_at or state.turn is None:
+    if actor.issued is None or state.turn is None:
         return
-    if actor.issued_at < datetime.fromisoformat(state.turn_started_at):
+    if actor.issued <= state.turn_marker:
         raise Conflict(f"That turn already ended: it is now {state.get(state.turn).name}'s.")
 
 

@@ -49,6 +49,7 @@ NAME_MAX = 100
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 NPC_BATCH_MAX = 25
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
+SNOWFLAKE_EPOCH_MS = 1_420_070_400_000  # Discord's epoch: issue marks are snowflake ids
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
 
 
@@ -110,6 +111,33 @@ class EncounterService:
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
+        self._horizon = 0  # the latest issue mark (interaction snowflake) seen by this process
+
+    def observe(self, issued: int | None) -> None:
+        """Note that a member issued something at ``issued`` (an interaction's snowflake id). The
+        latest mark seen dates the beginning of each turn and decision (see :meth:`_mark`)."""
+        if issued is not None and issued > self._horizon:
+            self._horizon = issued
+
+    def _horizon_now(self) -> int:
+        """The latest issue mark seen; before any was seen since start, the mark of five
+        seconds ago by this host's clock (so a command typed before a restart stays dated)."""
+        if self._horizon:
+            return self._horizon
+        ms = int((self._clock() - timedelta(seconds=5)).timestamp() * 1000) - SNOWFLAKE_EPOCH_MS
+        return max(0, ms) << 22
+
+    def _mark(self, before: EncounterState, after: EncounterState) -> EncounterState:
+        """Date what began in this change: a new turn (``turn_marker``) and a new decision
+        (``PendingAttack.marker``) get the latest issue mark seen, so a command issued no later
+        than that was meant for what came before and is refused (issue 9 §3)."""
+        update: dict[str, Any] = {}
+        if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
+            update["turn_marker"] = self._horizon_now()
+        pending = after.pending
+        if pending is not None and pending != before.pending:
+            update["pending"] = pending.model_copy(update={"marker": self._horizon_now()})
+        return after.model_copy(update=update) if update else after
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -362,6 +390,7 @@ class EncounterService:
         log), ``finish`` may write after the new version is logged; ``gm_id`` and ``paused``
         change those columns with the new version.
         """
+        self.observe(actor.issued)
         async with self._lock(channel_id), self._db.transaction() as conn:
             row = await repo.live_in_channel(conn, channel_id)
             if row is None:
@@ -375,6 +404,8 @@ class EncounterService:
                 new_state, result = step(current)
             except ValidationError as error:  # a command built from a member's options
                 raise InvalidInput(_option_problem(error)) from None
+            if command not in ("undo", "redo"):  # those restore a recorded state exactly
+                new_state = self._mark(current.state, new_state)
             state_json = new_state.model_dump_json()
             now = self._clock()
             saved = await repo.save(

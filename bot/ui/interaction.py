@@ -18,7 +18,7 @@ Choices = list[app_commands.Choice[str]]
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     """The acting member, with whether they manage this server or channel, their roles (the
     server's GM role makes a member a GM) and when they issued this interaction (its snowflake's
-    time, which dates commands that move the fight on)."""
+    snowflake id, which dates commands that move the fight on)."""
     perms = interaction.permissions
     user = interaction.user
     roles = frozenset(r.id for r in user.roles) if isinstance(user, discord.Member) else frozenset()
@@ -27,7 +27,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         manages_channel=perms.manage_guild or perms.manage_channels,
         manages_guild=perms.manage_guild,
         role_ids=roles,
-        issued_at=interaction.created_at,
+        issued=interaction.id,
     )
 
 

@@ -4,6 +4,13 @@ refuses turn commands until the GM closes it."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import bot.__main__ as bot_main
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     current_name,
@@ -13,7 +20,7 @@ from tests.e2e.combat_helpers import (
     set_up_fight,
     slash,
 )
-from tests.e2e.conftest import Table
+from tests.e2e.conftest import Table, _running_bot
 from tests.harness.server import DiscordHarness
 
 
@@ -112,3 +119,84 @@ async def test_a_fight_that_ends_by_itself_stays_over_until_the_gm_closes_it(
     for record in (attack, begin):
         assert "<@" not in (record.response_data.get("content") or "").replace("/encounter end", "")
     assert (await bot.services.encounters.live(h.channel.id)).version == live.version
+
+
+async def _flurry_on_thug(bot: CombatBot, h: DiscordHarness, table: Table) -> None:
+    """The bear's three-hit flurry on Thug 1, whose reactions the GM chooses."""
+    await ok(await slash(h, table.moderator, "gm settings", npcs_react=True))
+    await pass_turns_until(bot, h, table, "General Bearington")
+    await ok(await slash(h, table.player, "attack", target="Thug 1", with_="Claws", hits=3))
+
+
+async def _reactions_logged(bot: CombatBot, h: DiscordHarness) -> int:
+    live = await bot.services.encounters.live(h.channel.id)
+    entries = await bot.services.encounters.log(live.id)
+    return sum(1 for e in entries if e.command in ("react", "resolve"))
+
+
+async def test_two_typed_reactions_together_decide_one_hit(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/block` twice, `/gm resolve` twice, a button and `/block`: sent together for the first
+    hit of a flurry, the second one is refused instead of deciding the next hit."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1, begin=False)
+    await ok(await slash(h, gm, "encounter begin"))
+    await _flurry_on_thug(bot, h, table)
+    for pair in (("block", "block"), ("gm resolve", "gm resolve")):
+        before = await _reactions_logged(bot, h)
+        first = await slash(h, gm, pair[0])
+        second = await slash(h, gm, pair[1])
+        await first.response()
+        await second.response()
+        assert not first.ephemeral, first.response_data
+        assert second.ephemeral, second.response_data
+        text = second.response_data["content"]
+        assert "already decided before your reaction arrived" in text or "no longer" in text
+        assert await _reactions_logged(bot, h) == before + 1
+    prompt_id = None
+    for _ in range(200):
+        prompt_id = (await bot.services.encounters.live(h.channel.id)).row.prompt_message_id
+        if prompt_id:
+            break
+        await asyncio.sleep(0.01)
+    assert prompt_id is not None
+    prompt = h.message(prompt_id)
+    evade = next(c for c in prompt.custom_ids() if c.endswith(":evade"))
+    before = await _reactions_logged(bot, h)
+    # Both arrive before either is applied (the channel is busy): the later one is refused.
+    async with bot.services.encounters._lock(h.channel.id):
+        click = await h.click(gm, prompt, evade)
+        typed = await slash(h, gm, "block")
+        await h.wait_for(lambda: bot.services.encounters._horizon >= typed.id)
+    await click.response()
+    await typed.response()
+    assert sorted([click.ephemeral, typed.ephemeral]) == [False, True]  # whichever came first
+    assert await _reactions_logged(bot, h) == before + 1
+    final = await bot.services.encounters.live(h.channel.id)
+    assert final.state.pending is None  # three hits, three decisions
+
+
+async def test_a_skewed_host_clock_neither_refuses_nor_double_applies(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Turns are dated with Discord's ids alone: with the host's clock 2 s ahead or behind, a
+    command sent just after a turn began is accepted and the /endturn + /gm next race still
+    ends one turn."""
+    h = discord_patched
+    for skew in (timedelta(seconds=2), timedelta(seconds=-2)):
+        monkeypatch.setattr(bot_main, "utc_now", lambda skew=skew: datetime.now(UTC) + skew)
+        h.channel = h.add_channel(h.guild, f"skew{skew.total_seconds():+.0f}")
+        async for bot in _running_bot(h, tmp_path / f"skew{skew.days}.sqlite3", None):
+            await set_up_fight(h, table, thugs=3)
+            await pass_turns_until(bot, h, table, "Willow")
+            order = await order_names(bot, h)
+            nxt = order[(order.index("Willow") + 1) % len(order)]
+            first = await slash(h, table.player, "endturn")
+            second = await slash(h, table.moderator, "gm next")
+            await first.response()
+            await second.response()
+            assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
+            assert await current_name(bot, h) == nxt
+            # Right after that turn began, its holder's GM acts at once: accepted.
+            await ok(await slash(h, table.moderator, "endturn"))

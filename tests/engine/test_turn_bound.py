@@ -3,7 +3,6 @@ cannot act loses the turn; a fight that ends is ``finished`` until the GM closes
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -46,11 +45,13 @@ def test_a_second_command_for_a_turn_that_ended_is_refused() -> None:
 
 def test_a_command_issued_before_the_turn_began_is_refused() -> None:
     f, a, _b, _ = fight()
-    f.do(EndTurn(actor=a))  # Bo's turn began at NOW
-    early = NOW - timedelta(milliseconds=50)
+    f.do(EndTurn(actor=a))
+    f.state = f.state.model_copy(update={"turn_marker": 1000})  # Bo's turn began at mark 1000
     with pytest.raises(Conflict, match="it is now Bo's"):
-        f.rules.apply(f.state, NextTurn(issued_at=early), f.roller, NOW)
-    f.do(NextTurn(issued_at=NOW + timedelta(milliseconds=1)))
+        f.rules.apply(f.state, NextTurn(issued=999), f.roller, NOW)
+    with pytest.raises(Conflict, match="it is now Bo's"):
+        f.rules.apply(f.state, NextTurn(issued=1000), f.roller, NOW)
+    f.do(NextTurn(issued=1001))
     assert f.state.current is not None and f.state.current.name == "Cy"
 
 

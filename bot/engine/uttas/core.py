@@ -165,8 +165,7 @@ class Tx:
         `/gm next` for one turn, or one issued before the current turn began)."""
         st = self.state
         stale = cmd.for_turn is not None and cmd.for_turn != st.turn_seq
-        if cmd.issued_at is not None and st.turn_started_at:
-            stale = stale or cmd.issued_at < datetime.fromisoformat(st.turn_started_at)
+        stale = stale or (cmd.issued is not None and cmd.issued <= st.turn_marker)
         if stale:
             now = f"it is now {self.view(st.turn).name}'s" if st.turn else "no turn is running"
             raise Conflict(f"That turn already ended: {now}.")

@@ -80,6 +80,12 @@ def react(tx: Tx, cmd: React) -> None:
     p = tx.state.pending
     if p is None or p.awaiting != "reaction":
         raise Conflict("There is no attack waiting for a reaction.")
+    if cmd.issued is not None and cmd.issued <= p.marker:
+        raise Conflict(
+            "That attack was already decided before your reaction arrived; "
+            f"{tx.view(p.attacker).name}'s {p.attack} now waits on {tx.view(p.target).name}"
+            + (f" (hit {p.hit_index} of {p.hits_total})." if p.hits_total > 1 else ".")
+        )
     actor = tx.view(cmd.actor)
     t = tx.view(p.target)
     a = tx.view(p.attacker)
