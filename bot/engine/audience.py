@@ -19,7 +19,6 @@ lists it for players and GMs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -72,7 +71,6 @@ class View:
         self.wound_level = wound_level
         self.escape = escape
         self._by_id = {c.id: c for c in state.combatants}
-        self._names: re.Pattern[str] | None = None
 
     def combatant(self, cid: str | None) -> Combatant | None:
         """The combatant with this id, or ``None`` (gone from the encounter, or no id)."""
@@ -99,15 +97,7 @@ class View:
         return self.wound_level(c) if c else "gone"
 
     def text(self, raw: str) -> str:
-        """Engine text with every combatant name in it escaped for the medium (names that need
-        no escaping are left alone)."""
-        if self.escape is _plain:
-            return raw
-        if self._names is None:
-            odd = sorted(
-                {c.name for c in self.state.combatants if self.escape(c.name) != c.name},
-                key=len,
-                reverse=True,
-            )
-            self._names = re.compile("|".join(map(re.escape, odd))) if odd else re.compile("(?!)")
-        return self._names.sub(lambda m: self.escape(m.group(0)), raw)
+        """Engine text made safe for the medium, whole: the engine writes plain sentences, so
+        everything in them — names, weapons, stances, a readied plan — is shown as typed and
+        formats or pings nothing."""
+        return self.escape(raw)

@@ -69,6 +69,21 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class Replay:
+    """An undone (``undo``) or redone command, for showing what was taken back or put back:
+    its name, who gave it, the options they typed (``options``, for the GM), its logged
+    ``events`` and the ``state`` they happened in."""
+
+    undo: bool
+    command: str
+    actor_id: int
+    version: int
+    options: dict[str, str]
+    events: list[Event]
+    state: EncounterState
+
+
+@dataclass(frozen=True)
 class CombatResult:
     """A committed combat command: the encounter after it, the engine's events in order, the
     command's label, the decision now waiting (if any), and the message that showed a decision
@@ -82,6 +97,7 @@ class CombatResult:
     resolved_prompt_id: int | None = None
     resolved_title: str = ""
     acting: Combatant | None = None
+    replay: Replay | None = None
 
 
 def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:

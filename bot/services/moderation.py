@@ -29,19 +29,20 @@ from typing import Any
 
 from bot import names
 from bot.engine import Command, get_ruleset
-from bot.engine.audience import GM, PUBLIC
 from bot.engine.commands import AddCombatant, SetVitals
-from bot.engine.events import Note, parse_event, render_all
-from bot.errors import Conflict, InvalidInput, NotAllowed
+from bot.engine.events import parse_event
+from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
 from bot.services import rolls
 from bot.services.actor import Actor
-from bot.services.combat import CombatResult, CombatService, find_combatant, settled
+from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, settled
 from bot.services.encounters import Encounter, EncounterService, not_gm_message
 from bot.store import encounters as repo
 from bot.store import guild_settings
 from bot.store.db import Connection, Database
 from bot.store.encounters import EncounterRow, LogEntry
 
+INTERNAL_OPTIONS = frozenset({"pending_version"})
+"""Logged options that are the bot's bookkeeping, not something a member typed."""
 NOTHING_TO_UNDO = "There is nothing to undo: every command since the encounter started is undone."
 NOTHING_TO_REDO = (
     "There is nothing to redo: nothing was undone, or a command since the last undo cleared "
@@ -197,18 +198,12 @@ class ModerationService:
         )
         entry = found["entry"]
         old: Encounter = found["before"]
-        verb = "Undid" if undo else "Redid"
-        hidden = encounter.state.settings.hide_npc_numbers
-        text = (
-            f"{verb} **{entry.command}**{option_text(entry, hidden=hidden)} by "
-            f"<@{entry.actor_id}> (version {entry.version})."
-        )
-        events = [Note(text=text), *outcome_notes(entry, encounter)]
         result = CombatResult(
             encounter=encounter,
-            events=list(events),
+            events=[],
             label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
             decision=self._combat.decision(encounter),
+            replay=replay_of(entry, encounter, undo=undo),
             **settled(old, encounter),
         )
         return result, entry
@@ -278,44 +273,40 @@ class ModerationService:
         )
 
 
-def option_text(entry: LogEntry, *, hidden: bool = False) -> str:
-    """`` (target: Thug 1, with: Blast)`` for an entry's options (none for ``/gm hp`` while NPC
-    numbers are hidden; never the rolled dice)."""
-    if hidden and entry.command == "hp":
-        return ""
+def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool) -> Replay:
+    """What an undo or redo took back or put back: the entry's command, who gave it, its
+    options and its logged events, with the state they happened in (the entry's own), so each
+    audience sees them as it saw them then."""
     try:
         options = json.loads(entry.options)
     except ValueError:
-        return ""
-    if not isinstance(options, dict):
-        return ""
-    shown = [f"{k}: {v}" for k, v in options.items() if not k.endswith("_rolled")]
-    return f" ({', '.join(shown)[:300]})" if shown else ""
-
-
-def outcome_notes(entry: LogEntry, encounter: Encounter, limit: int = 8) -> list[Note]:
-    """What an entry did, as its logged events render (each audience sees what it may: an
-    NPC's hidden numbers only in the GM's copy), at most ``limit`` lines; for service commands,
-    their recorded result."""
+        options = {}
+    shown = {
+        str(k): str(v)[:100]
+        for k, v in (options.items() if isinstance(options, dict) else [])
+        if not str(k).endswith("_rolled") and k not in INTERNAL_OPTIONS
+    }
     try:
         result = json.loads(entry.result)
     except ValueError:
-        return []
+        result = {}
     logged = result.get("events") if isinstance(result, dict) else None
-    if isinstance(logged, list):
-        events = [parse_event(e) for e in logged if isinstance(e, dict)]
-        public = _capped(render_all(events, encounter.rules.view(encounter.state, PUBLIC)), limit)
-        exact = _capped(render_all(events, encounter.rules.view(encounter.state, GM)), limit)
-        return [Note(text="\n".join(exact), secret=True, public_text="\n".join(public))]
-    if isinstance(result, dict) and result:
-        return [Note(text=", ".join(f"{k}: {v}" for k, v in result.items())[:1000])]
-    return []
-
-
-def _capped(lines: list[str], limit: int) -> list[str]:
-    if len(lines) > limit:
-        return [*lines[: limit - 1], f"… and {len(lines) - limit + 1} more."]
-    return lines
+    events = (
+        [parse_event(e) for e in logged if isinstance(e, dict)] if isinstance(logged, list) else []
+    )
+    try:
+        state = encounter.rules.load_state(entry.state)
+    except DomainError:
+        state = encounter.state
+    return Replay(
+        undo=undo,
+        command=entry.command,
+        actor_id=entry.actor_id,
+        version=entry.version,
+        options=shown,
+        events=events,
+        state=state,
+    )
 
 
 def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:

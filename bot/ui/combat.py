@@ -35,7 +35,9 @@ def result_embed(
     """The embed for one resolved command as ``audience`` may see it: every die, target number,
     hit or miss, damage after Armor and Defense, Stamina spent and conditions — the numbers of
     NPCs whose numbers are hidden only for the GM — within Discord's limits."""
-    lines = render_all(result.events, view_of(result.encounter, audience))
+    lines = replay_lines(result, audience) + render_all(
+        result.events, view_of(result.encounter, audience)
+    )
     embed = discord.Embed(
         title=(title or result.label)[:256],
         description=fit_lines(lines, DESCRIPTION_MAX, empty="Nothing happened."),
@@ -46,12 +48,44 @@ def result_embed(
     return embed
 
 
+REPLAY_LINES = 8
+
+
+def replay_lines(result: CombatResult, audience: Audience) -> list[str]:
+    """What an undo took back (struck through) or a redo put back, as ``audience`` saw it
+    when it happened; the options typed with it only for the GM."""
+    replay = result.replay
+    if replay is None:
+        return []
+    verb = "Undid" if replay.undo else "Redid"
+    options = ""
+    if audience.kind == "gm" and replay.options:
+        typed = ", ".join(f"{k}: {v}" for k, v in replay.options.items())
+        options = f" ({shown_name(typed)[:300]})"
+    header = (
+        f"{verb} **{shown_name(replay.command)}**{options} by <@{replay.actor_id}> "
+        f"(version {replay.version})" + (". Taken back:" if replay.undo else ". Put back:")
+    )
+    view = result.encounter.rules.view(replay.state, audience, shown_name)
+    lines = render_all(replay.events, view)
+    if len(lines) > REPLAY_LINES:
+        lines = [*lines[: REPLAY_LINES - 1], f"… and {len(lines) - REPLAY_LINES + 1} more"]
+    if replay.undo:
+        lines = [f"~~{line}~~" for line in lines if line.strip()]
+    return (
+        [header, *lines]
+        if lines
+        else [header.removesuffix(" Taken back:").removesuffix(" Put back:")]
+    )
+
+
 def gm_sees_more(result: CombatResult) -> bool:
     """Whether the GM's rendering of ``result`` says something the public one does not (only
     then is the GM sent an exact copy)."""
     encounter = result.encounter
-    public = render_all(result.events, view_of(encounter, PUBLIC))
-    return render_all(result.events, view_of(encounter, GM)) != public
+    public = replay_lines(result, PUBLIC) + render_all(result.events, view_of(encounter, PUBLIC))
+    exact = replay_lines(result, GM) + render_all(result.events, view_of(encounter, GM))
+    return exact != public
 
 
 def turn_announcement(result: CombatResult) -> str:

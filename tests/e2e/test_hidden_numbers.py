@@ -90,3 +90,31 @@ async def test_the_gm_gets_no_copy_that_says_nothing_more(
         record = await answered(await slash(h, gm, command, **options))
         await h.wait_for(lambda r=record: r.responded)
         assert record.followups == [], (command, record.followups)
+
+
+async def test_undo_and_redo_take_back_without_revealing_an_npcs_numbers(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Undoing a one-off NPC's creation once posted its stats; undoing a GM's Health change
+    described the NPC with its wound level after the undo. Now the public post names the
+    command, strikes through what was taken back as the channel saw it then, and keeps the
+    typed options for the GM's copy."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm add-npc", name="Brute", health=777, stamina=888, agility=47))
+    undo = await ok(await slash(h, gm, "gm undo"))
+    public = undo.message.text()
+    assert "Undid **add\\_npc**" in public and "Taken back:" in public
+    for secret in ("777", "888", "47"):
+        assert secret not in public
+    exact = await undo.followup(0)
+    assert exact.ephemeral and "health: 777" in exact.text()
+    redo = await ok(await slash(h, gm, "gm redo"))
+    assert "Redid **add\\_npc**" in redo.message.text() and "777" not in redo.message.text()
+
+    await ok(await slash(h, gm, "gm hp", combatant="Brute", stamina="-900"))
+    undo = await ok(await slash(h, gm, "gm undo"))
+    public = undo.message.text()
+    # As the channel saw it then: knocked out, looking Down (not how Brute looks now).
+    assert "~~The GM adjusts Brute, who looks **Down**.~~" in public
+    assert "-900" not in public and "888" not in public
