@@ -27,7 +27,7 @@ from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.ui import embeds
 from bot.ui.combat_flow import refresh_tracker, respond
-from bot.ui.interaction import Choices, actor_of, channel_ids
+from bot.ui.interaction import Choices, actor_of, actor_of_member, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
@@ -493,7 +493,12 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     @app_commands.describe(member="The new GM")
     async def transfer(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         _, channel_id = channel_ids(interaction)
-        encounter = await self.moderation.transfer(channel_id, actor_of(interaction), member.id)
+        encounter = await self.moderation.transfer(
+            channel_id,
+            actor_of(interaction),
+            actor_of_member(member, interaction),
+            recipient_is_bot=member.bot,
+        )
         await interaction.response.send_message(
             f"<@{interaction.user.id}> hands **{shown_name(encounter.row.name)}** to "
             f"<@{member.id}>, who is now its GM.",

@@ -36,6 +36,7 @@ from bot.services import rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, settled
 from bot.services.encounters import Encounter, EncounterService, not_gm_message
+from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
 from bot.store import guild_settings
 from bot.store.db import Connection, Database
@@ -110,17 +111,45 @@ class ModerationService:
 
     # -- seat, pause -----------------------------------------------------------------------
 
-    async def transfer(self, channel_id: int, actor: Actor, member_id: int) -> Encounter:
-        """Hand the encounter's GM seat to ``member_id``. GM only."""
+    async def transfer(
+        self, channel_id: int, actor: Actor, recipient: Actor, *, recipient_is_bot: bool = False
+    ) -> Encounter:
+        """Hand the encounter's GM seat to ``recipient`` (their permissions and roles as in this
+        channel: a server GM is not capped). GM only.
+
+        Raises :class:`NotAllowed` when ``actor`` is not the GM, when the recipient is a bot
+        account (``recipient_is_bot``) or when the server's start policy or cap refuses them
+        (:func:`~bot.services.start_policy.ensure_may_take_over`, checked in this transaction,
+        so two quick hand-overs cannot both pass the cap), and :class:`Conflict` when they
+        already hold the seat. Nothing changes on a refusal."""
+        member_id = recipient.user_id
+
+        async def prepare(conn: Connection, current: Encounter) -> None:
+            _ensure_gm(current, actor, "hand the encounter to someone else")
+            if recipient_is_bot:
+                raise NotAllowed(
+                    f"<@{member_id}> is a bot: only a person can run an encounter. Name a member "
+                    "of the table."
+                )
+            if current.row.gm_id == member_id:
+                raise Conflict(
+                    "You already run this encounter: name the member who should take it over."
+                    if member_id == actor.user_id
+                    else f"<@{member_id}> already runs this encounter."
+                )
+            await ensure_may_take_over(conn, current.row.guild_id, recipient)
 
         def step(current: Encounter) -> tuple[Any, dict[str, Any]]:
-            _ensure_gm(current, actor, "hand the encounter to someone else")
-            if current.row.gm_id == member_id:
-                raise Conflict(f"<@{member_id}> already runs this encounter.")
             return current.state, {"from": current.row.gm_id, "to": member_id}
 
         encounter, _ = await self._encounters.change(
-            channel_id, actor, "transfer", {"member": member_id}, step, gm_id=member_id
+            channel_id,
+            actor,
+            "transfer",
+            {"member": member_id},
+            step,
+            prepare=prepare,
+            gm_id=member_id,
         )
         return encounter
 

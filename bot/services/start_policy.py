@@ -2,9 +2,11 @@
 (issue 9 §8: a bystander started encounters in ten channels and blocked them all).
 
 :func:`ensure_may_start` runs inside :meth:`EncounterService.start`'s transaction, before the
-insert: writers are serialised by the database, so two quick starts by one member cannot both
-pass the cap. The settings are per server (``guild_settings``, changed with ``/server
-settings``):
+insert; :func:`ensure_may_take_over` runs inside ``/gm transfer``'s transaction, before the GM
+seat moves (:meth:`ModerationService.transfer`). Writers are serialised by the database, so two
+quick starts or hand-overs cannot both pass the cap. Both apply the same rules: the GM seat of a
+live encounter is what the policy and the cap limit, however a member comes to hold it. The
+settings are per server (``guild_settings``, changed with ``/server settings``):
 
 * ``who_can_start``: ``everyone`` (the default) or ``gms`` — server GMs (Manage Server, Manage
   Channels or the server's GM role) and, when one is set, members with the starter role;
@@ -14,6 +16,7 @@ settings``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.errors import NotAllowed
@@ -65,15 +68,74 @@ def cap_message(channel_ids: list[int]) -> str:
     )
 
 
+def handover_only_gms_message(settings: StartSettings, recipient_id: int) -> str:
+    """The refusal of ``/gm transfer`` to a member the start policy would not let start one."""
+    starter = (
+        f" and members with <@&{settings.starter_role_id}>"
+        if settings.starter_role_id is not None
+        else ""
+    )
+    return (
+        f"<@{recipient_id}> cannot take over this encounter: on this server only server GMs "
+        f"({server_gms_text(settings.gm_role_id)}){starter} may run encounters. Hand it to "
+        "one of them, or give them that role first."
+    )
+
+
+def handover_cap_message(settings: StartSettings, recipient_id: int, channel_ids: list[int]) -> str:
+    """The refusal of ``/gm transfer`` to a member who already runs as many live encounters as
+    the cap allows."""
+    count = len(channel_ids)
+    noun = "encounter" if count == 1 else "encounters"
+    return (
+        f"<@{recipient_id}> already runs {count} live {noun} ({channel_list(channel_ids)}), "
+        f"the most one member may run on this server ({settings.max_live_encounters}; set with "
+        "`/server settings`). They can end one with `/encounter end` first, or hand this one "
+        "to someone else."
+    )
+
+
 async def ensure_may_start(conn: Connection, guild_id: int, actor: Actor) -> None:
     """Raise :class:`NotAllowed` unless ``actor`` may start one more encounter in
     ``guild_id`` now (see the module docstring). Call it inside the starting transaction."""
+    await _ensure_may_run(
+        conn,
+        guild_id,
+        actor,
+        policy=only_gms_message,
+        cap=lambda settings, channels: cap_message(channels),
+    )
+
+
+async def ensure_may_take_over(conn: Connection, guild_id: int, recipient: Actor) -> None:
+    """Raise :class:`NotAllowed` unless ``recipient`` may be handed the GM seat of one more live
+    encounter in ``guild_id`` now: the same policy and cap as :func:`ensure_may_start`, with
+    refusals that name the recipient. Call it inside the hand-over's transaction."""
+    await _ensure_may_run(
+        conn,
+        guild_id,
+        recipient,
+        policy=lambda settings: handover_only_gms_message(settings, recipient.user_id),
+        cap=lambda settings, channels: handover_cap_message(settings, recipient.user_id, channels),
+    )
+
+
+async def _ensure_may_run(
+    conn: Connection,
+    guild_id: int,
+    actor: Actor,
+    *,
+    policy: Callable[[StartSettings], str],
+    cap: Callable[[StartSettings, list[int]], str],
+) -> None:
+    """Server GMs are exempt; anyone else needs the start policy's leave and a place under the
+    cap. ``policy`` and ``cap`` word the refusal (:class:`NotAllowed`)."""
     if await is_server_gm(conn, guild_id, actor):
         return
     settings = await guild_settings.start_settings(conn, guild_id)
     if settings.who_can_start == "gms" and settings.starter_role_id not in actor.role_ids:
-        raise NotAllowed(only_gms_message(settings))
+        raise NotAllowed(policy(settings))
     if settings.max_live_encounters:
         running = await guild_encounters.live_run_by(conn, guild_id, actor.user_id)
         if len(running) >= settings.max_live_encounters:
-            raise NotAllowed(cap_message([e.channel_id for e in running]))
+            raise NotAllowed(cap(settings, [e.channel_id for e in running]))

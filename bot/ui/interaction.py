@@ -31,6 +31,28 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     )
 
 
+def actor_of_member(member: discord.Member, interaction: discord.Interaction[Any]) -> Actor:
+    """Another member named in ``interaction`` (a ``discord.Member`` option, e.g. ``/gm
+    transfer member:``), as a service :class:`Actor`: whether they manage this server or channel
+    and their roles, read as :func:`actor_of` reads the acting member. Their permissions are
+    the ones Discord resolved for them in this channel (sent with the option), else computed
+    from the cached channel, else their server-wide permissions. ``issued_at`` is ``None``:
+    they issued nothing."""
+    perms = member.resolved_permissions
+    if perms is None:
+        channel = interaction.channel
+        if isinstance(channel, (discord.abc.GuildChannel, discord.Thread)):
+            perms = channel.permissions_for(member)
+        else:
+            perms = member.guild_permissions
+    return Actor(
+        user_id=member.id,
+        manages_channel=perms.manage_guild or perms.manage_channels,
+        manages_guild=perms.manage_guild,
+        role_ids=frozenset(r.id for r in member.roles),
+    )
+
+
 def channel_ids(interaction: discord.Interaction[Any]) -> tuple[int, int]:
     """``(guild_id, channel_id)``; encounters live in server channels only."""
     if interaction.guild_id is None or interaction.channel_id is None:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import io
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, NotFound
+from bot.services.combat import CombatService
+from bot.services.encounters import EncounterService
 from bot.services.member_data import (
     DeletePreview,
     DeleteReport,
@@ -25,7 +28,9 @@ from bot.services.member_data import (
 from bot.services.member_sources import SOURCES
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
+from bot.ui.prompt_messages import drop_buttons, readdress_prompt
 from bot.ui.replies import guarded
+from bot.ui.text import shown_name
 
 log = logging.getLogger(__name__)
 
@@ -92,20 +97,78 @@ async def channel_of(client: Any, channel_id: int) -> Any:
     return channel
 
 
-async def tell_tables(client: Any, released: list[Released]) -> None:
-    """Tell each live fight which combatants its GM runs now (best effort: a channel the bot
-    cannot post in is logged, and the erasure stands)."""
+async def tell_tables(
+    client: Any, released: list[Released], waiting: dict[int, Waiting] | None = None
+) -> None:
+    """Tell each live fight which combatants its GM runs now, and ping the GM where an attack
+    now waits on their decision (``waiting``, by channel id; see :func:`readdress_decisions`).
+    Best effort: a channel the bot cannot post in is logged, and the erasure stands."""
+    waiting = waiting or {}
     for fight in released:
         names = ", ".join(f"**{discord.utils.escape_markdown(n)}**" for n in fight.combatants)
+        text = (
+            f"{names} no longer {'has' if len(fight.combatants) == 1 else 'have'} a player "
+            "in this fight: the GM runs them from now on."
+        )
+        mentions = NONE
+        now = waiting.get(fight.channel_id)
+        if now is not None:
+            text += (
+                f"\n<@{now.gm_id}>, the attack on **{shown_name(now.target)}** now waits for "
+                "your decision: use the buttons on its prompt."
+            )
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=now.gm_id)]
+            )
         try:
             channel = await channel_of(client, fight.channel_id)
-            await channel.send(
-                f"{names} no longer {'has' if len(fight.combatants) == 1 else 'have'} a player "
-                "in this fight: the GM runs them from now on.",
-                allowed_mentions=NONE,
-            )
+            await channel.send(text[:2000], allowed_mentions=mentions)
         except discord.HTTPException as error:
             log.warning("could not tell channel %s: %s", fight.channel_id, error)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """An attack that waits, after an erasure, on the decision of the fight's GM."""
+
+    gm_id: int
+    target: str
+
+
+async def readdress_decisions(client: Any, released: list[Released]) -> dict[int, Waiting]:
+    """After a member's data was erased: each live fight in ``released`` whose waiting attack
+    was the member's to decide gets its prompt edited to ask whoever decides now (the GM runs
+    the member's combatants), with the buttons they have now. Returns, by channel id, the
+    fights where that is the GM. Never raises (each failure is logged; the erasure stands).
+
+    Should the decision be settled between reading it and editing its prompt, the prompt
+    loses its buttons again (whatever settled it says how)."""
+    encounters: EncounterService = client.services.encounters
+    combat: CombatService = client.services.combat
+    waiting: dict[int, Waiting] = {}
+    for fight in released:
+        try:
+            encounter = await encounters.live(fight.channel_id)
+            decision = combat.decision(encounter)
+            if decision is None or not any(
+                person.name in fight.combatants for person in decision.people.values()
+            ):
+                continue
+            if not await readdress_prompt(client, encounter, decision):
+                continue
+            gm_id = encounter.row.gm_id
+            if gm_id in decision.members(gm_id):
+                waiting[fight.channel_id] = Waiting(gm_id=gm_id, target=decision.target.name)
+            after = await encounters.live(fight.channel_id)
+            if after.row.pending_version != decision.pending_version:
+                waiting.pop(fight.channel_id, None)
+                assert encounter.row.prompt_message_id is not None  # readdress_prompt edited it
+                await drop_buttons(client, fight.channel_id, encounter.row.prompt_message_id)
+        except NotFound:  # the fight ended meanwhile
+            continue
+        except Exception:
+            log.exception("could not re-address the prompt in channel %s", fight.channel_id)
+    return waiting
 
 
 class MemberDeleteConfirm(IdButton, template=r"me:delp:yes:(?P<id>\d{1,19})"):
@@ -125,7 +188,8 @@ class MemberDeleteConfirm(IdButton, template=r"me:delp:yes:(?P<id>\d{1,19})"):
         await interaction.response.edit_message(
             content=deleted_text(report, actor.user_id), view=None, allowed_mentions=NONE
         )
-        await tell_tables(interaction.client, report.released)
+        waiting = await readdress_decisions(interaction.client, report.released)
+        await tell_tables(interaction.client, report.released, waiting)
 
 
 class MemberDeleteCancel(IdButton, template=r"me:delp:no:(?P<id>\d{1,19})"):

@@ -1,6 +1,8 @@
 """Decision prompt messages after the fact: whatever settles a decision (a button, a command, an
 expired window, an undo, the end of the encounter) edits its prompt to say how and removes its
-buttons. Shared by the combat flow and the encounter-end buttons."""
+buttons; a decision whose deciders changed hands while it waits (a member's data erased: the GM
+runs their combatants) gets its prompt re-addressed. Shared by the combat flow, the
+encounter-end buttons and the member-data buttons."""
 
 from __future__ import annotations
 
@@ -9,7 +11,10 @@ from typing import Any
 
 import discord
 
+from bot.services.combat import Decision
 from bot.services.encounters import Encounter
+from bot.ui.combat import decision_prompt
+from bot.ui.decision_view import decision_view
 
 log = logging.getLogger(__name__)
 
@@ -48,3 +53,41 @@ async def retire_ended(client: Any, ended: Encounter) -> None:
         message_id,
         "The encounter ended before this attack was decided.",
     )
+
+
+async def readdress_prompt(client: Any, encounter: Encounter, decision: Decision) -> bool:
+    """Edit the prompt of the decision ``encounter`` waits on (``decision``, computed from its
+    current state) so that it asks whoever decides now, with one button per choice they have
+    now. For a decision that stays the same while its deciders change hands. Returns whether
+    the prompt was edited; never raises (no prompt recorded, the message gone, or no access —
+    the last logged)."""
+    message_id = encounter.row.prompt_message_id
+    if message_id is None:
+        return False
+    channel = client.get_partial_messageable(encounter.row.channel_id)
+    try:
+        await channel.get_partial_message(message_id).edit(
+            content=decision_prompt(decision, encounter.row.gm_id)[:2000],
+            view=decision_view(encounter.id, decision),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.NotFound:
+        return False
+    except discord.HTTPException:
+        log.exception(
+            "could not re-address prompt %s in channel %s", message_id, encounter.row.channel_id
+        )
+        return False
+    return True
+
+
+async def drop_buttons(client: Any, channel_id: int, message_id: int) -> None:
+    """Remove a prompt's buttons and leave its text: for a prompt re-addressed just as its
+    decision was settled (whatever settled it says how). Never raises (logged)."""
+    channel = client.get_partial_messageable(channel_id)
+    try:
+        await channel.get_partial_message(message_id).edit(view=None)
+    except discord.NotFound:
+        pass
+    except discord.HTTPException:
+        log.exception("could not remove the buttons of %s in channel %s", message_id, channel_id)

@@ -21,6 +21,7 @@ from bot.ui.interaction import actor_of
 from bot.ui.member_views import NONE, channel_of
 from bot.ui.prompt_messages import retire_ended
 from bot.ui.replies import guarded
+from bot.ui.text import shown_name
 
 log = logging.getLogger(__name__)
 
@@ -94,18 +95,26 @@ class ServerEndConfirm(IdButton, template=r"srv:endp:yes:(?P<id>\d{1,19})"):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)
         ended = await encounter_service(interaction).confirm_end(self.item_id, actor)
-        where = f"<#{ended.row.channel_id}>"
-        await interaction.response.edit_message(
-            content=f"**{ended.row.name}** in {where} has ended; its summary is posted there.",
-            view=None,
+        # Acknowledge now (the summary's post may take longer than Discord's 3 s), post the
+        # summary, then say what really happened.
+        await interaction.response.defer()
+        posted = await _post_summary(interaction.client, ended, actor.user_id)
+        await interaction.edit_original_response(
+            content=ended_text(ended, posted=posted), view=None, allowed_mentions=NONE
         )
         await retire_ended(interaction.client, ended)
-        if not await _post_summary(interaction.client, ended, actor.user_id):
-            await interaction.followup.send(
-                f"The bot could not post the summary in {where}: check its permissions there "
-                "(View Channel, Send Messages, Embed Links). The encounter has ended anyway.",
-                ephemeral=True,
-            )
+
+
+def ended_text(ended: Encounter, *, posted: bool) -> str:
+    """``/server end``'s prompt after Confirm: the encounter has ended, and whether its summary
+    reached its channel."""
+    head = f"**{shown_name(ended.row.name)}** in <#{ended.row.channel_id}> has ended"
+    if posted:
+        return f"{head}; its summary is posted there."
+    return (
+        f"{head}, but the bot could not post its summary there: check its permissions in that "
+        "channel (View Channel, Send Messages, Embed Links)."
+    )
 
 
 class ServerEndCancel(IdButton, template=r"srv:endp:no:(?P<id>\d{1,19})"):

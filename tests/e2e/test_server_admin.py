@@ -183,6 +183,7 @@ async def test_server_end_ends_an_encounter_in_another_channel(
     assert await live_channels(bot, h) == [scene.id]
     confirm = await h.click(table.moderator, prompt.message, confirm_id)
     await confirm.response()
+    await h.wait_for(lambda: not h.message(prompt.message).components)
     assert h.message(prompt.message).content == (
         f"**Squatter** in <#{scene.id}> has ended; its summary is posted there."
     )
@@ -196,6 +197,33 @@ async def test_server_end_ends_an_encounter_in_another_channel(
     assert f"ended by <@{table.moderator.id}>" in summary.embeds[0]["description"]
     assert await live_channels(bot, h) == []
     await ok(await start(h, table.gm, scene))
+
+
+async def test_server_end_where_the_bot_cannot_post_says_so_once(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The prompt tells the truth about the summary: never "posted there" and then "could not
+    post" (QA of issue 9 §8)."""
+    h = discord_harness
+    (scene,) = channels(h, 1)
+    await ok(await start(h, table.bystander, scene, name="Squatter"))
+    h.deny_bot(scene, discord.Permissions(send_messages=True))
+    prompt = await server(h, table.moderator, "end", channel=scene)
+    confirm = await h.click(
+        table.moderator, prompt.message, button(prompt.message, "Confirm")["custom_id"]
+    )
+    await confirm.response()
+    await h.wait_for(lambda: not h.message(prompt.message).components)
+    assert h.message(prompt.message).content == (
+        f"**Squatter** in <#{scene.id}> has ended, but the bot could not post its summary "
+        "there: check its permissions in that channel (View Channel, Send Messages, Embed "
+        "Links)."
+    )
+    shown = [v.get("content") or "" for v in h.message(prompt.message).versions]
+    assert not any("posted there" in text for text in shown), shown
+    assert confirm.followups == []  # one answer, not a second one contradicting it
+    assert [m for m in h.messages_in(scene) if "Encounter ended" in m.text()] == []
+    assert await live_channels(bot, h) == []
 
 
 async def test_server_end_needs_an_encounter_there(

@@ -210,7 +210,7 @@ async def test_only_the_gm_may_undo_redo_pause_transfer(db: Database) -> None:
         lambda: t.mod.undo(CHANNEL, PLAYER),
         lambda: t.mod.redo(CHANNEL, OTHER),
         lambda: t.mod.set_paused(CHANNEL, PLAYER, True),
-        lambda: t.mod.transfer(CHANNEL, PLAYER, PLAYER.user_id),
+        lambda: t.mod.transfer(CHANNEL, PLAYER, PLAYER),
         lambda: t.mod.log(CHANNEL, OTHER),
     ):
         with pytest.raises(NotAllowed, match="Only the GM"):
@@ -255,7 +255,7 @@ async def test_gm_role_and_transfer(db: Database) -> None:
     await t.mod.set_gm_role(1, MANAGER, 77)
     assert await t.mod.gm_role(1) == 77
     assert (await t.live()).is_gm(role_holder)
-    moved = await t.mod.transfer(CHANNEL, role_holder, OTHER.user_id)
+    moved = await t.mod.transfer(CHANNEL, role_holder, OTHER)
     assert moved.row.gm_id == OTHER.user_id
     assert not moved.is_gm(GM)
     assert moved.is_gm(OTHER)
