@@ -20,7 +20,7 @@ from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
 from bot.ui.notices import deliver_notices
 from bot.ui.prompt_recovery import recover_prompts
-from bot.ui.reaction_buttons import ReactionButton
+from bot.ui.reaction_buttons import GmReactionChooser, ReactionButton
 from bot.ui.replies import CombatTree
 from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
@@ -50,6 +50,7 @@ DYNAMIC_ITEMS = (
     SheetDeleteCancel,
     StalePromptButton,
     ReactionButton,
+    GmReactionChooser,
     MemberDeleteConfirm,
     MemberDeleteCancel,
     ServerEndConfirm,

@@ -335,6 +335,28 @@ class CombatService:
 
         return await self._run(channel_id, actor, label, options, build)
 
+    async def gm_choices(
+        self, encounter_id: int, pending_version: int, actor: Actor, combatant_id: str
+    ) -> tuple[Encounter, Decision]:
+        """The waiting decision, for the GM to see one NPC's reactions privately (its buttons
+        are not public: which it can afford would reveal its numbers). Raises
+        :class:`Conflict` when that decision is no longer pending, :class:`NotAllowed` for
+        anyone but the GM."""
+        encounter = await self._encounters.get(encounter_id)
+        decision = self.decision(encounter)
+        if (
+            encounter.row.status != "live"
+            or decision is None
+            or decision.pending_version != pending_version
+        ):
+            raise Conflict(ALREADY_RESOLVED)
+        if combatant_id not in decision.deciders:
+            raise Conflict("That combatant has no choice to make on this attack any more.")
+        if not encounter.is_gm(actor):
+            name = decision.people[combatant_id].name
+            raise NotAllowed(f"Only the GM chooses **{names.escaped(name)}**'s reaction.")
+        return encounter, decision
+
     async def decide(
         self, encounter_id: int, pending_version: int, actor: Actor, code: str
     ) -> CombatResult:

@@ -108,9 +108,11 @@ def turn_announcement(result: CombatResult) -> str:
     return "\n".join(parts[-3:])
 
 
-def decision_prompt(decision: Decision, encounter_gm: int) -> str:
+def decision_prompt(encounter: Encounter, decision: Decision) -> str:
     """Who must decide, and by when: the target's controller when it can react, else the
     controllers of the allies who may take the hit for it."""
+    encounter_gm = encounter.row.gm_id
+    public = view_of(encounter, PUBLIC)
     deadline = (
         f" Decide by {discord.utils.format_dt(decision.deadline, 'R')}; after that it resolves "
         "with no reaction."
@@ -125,11 +127,32 @@ def decision_prompt(decision: Decision, encounter_gm: int) -> str:
             f"{mentions} **{target}** surrendered: complete the attack with **{attack}** or "
             f"stop?{deadline}"
         )
-    if decision.target.id in decision.deciders:
-        how = "react with a button (or `/dodge`, `/block`)"
-    else:
-        how = f"**{target}** cannot react; an ally may take the hit for them"
-    return f"{mentions} **{attacker}** attacks **{target}** with **{attack}**: {how}.{deadline}"
+    return (
+        f"{mentions} **{attacker}** attacks **{target}** with **{attack}**: "
+        f"{_who_decides(decision, public)}.{deadline}"
+    )
+
+
+def _who_decides(decision: Decision, public: View | None) -> str:
+    """Each decider's part: the target reacts with a button (or the GM chooses, for an NPC
+    whose numbers are hidden); each ally may take the hit."""
+    target = shown_name(decision.target.name)
+    parts: list[str] = []
+    for cid, options in decision.deciders.items():
+        person = decision.people[cid]
+        name = shown_name(person.name)
+        hidden = public is not None and not public.reveals(cid)
+        if cid == decision.target.id:
+            parts.append(
+                f"the GM chooses **{name}**'s reaction"
+                if hidden
+                else f"**{name}** reacts with a button (or `/dodge`, `/block`)"
+            )
+        elif any(o.choice == "intercept" for o in options):
+            parts.append(f"**{name}** may take the hit for **{target}**")
+    if decision.target.id not in decision.deciders:
+        parts.insert(0, f"**{target}** cannot react")
+    return "; ".join(parts)
 
 
 def pinged(result: CombatResult, *, new_decision: bool) -> list[int]:

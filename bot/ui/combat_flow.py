@@ -53,7 +53,7 @@ def _content(result: CombatResult, *, new_decision: bool) -> str:
     if announcement:
         parts.append(announcement)
     if result.decision is not None and new_decision:
-        parts.append(decision_prompt(result.decision, result.encounter.row.gm_id))
+        parts.append(decision_prompt(result.encounter, result.decision))
     return "\n".join(parts)[:2000]
 
 
@@ -69,7 +69,7 @@ def _is_new_decision(result: CombatResult) -> bool:
 def _view(result: CombatResult) -> discord.ui.View | None:
     if result.decision is None:
         return None
-    return decision_view(result.encounter.id, result.decision)
+    return decision_view(result.encounter, result.decision)
 
 
 def _service(client: Any) -> EncounterService:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import discord
 
 from bot.engine import ReactionOption
+from bot.engine.audience import PUBLIC
 from bot.services.combat import Decision, option_code
+from bot.services.encounters import Encounter
 
 MAX_BUTTONS = 25  # 5 action rows × 5 buttons
 
@@ -55,18 +57,47 @@ def reaction_button(
     )
 
 
-def decision_view(encounter_id: int, decision: Decision) -> discord.ui.View:
-    """Buttons for every choice any decider has (deduplicated by code), at most 25."""
+def gm_chooser_custom_id(encounter_id: int, pending_version: int, combatant_id: str) -> str:
+    """The ``custom_id`` of the button that shows the GM one hidden NPC's reactions."""
+    return f"rxg:{encounter_id}:{pending_version}:{combatant_id}"
+
+
+def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
+    """Buttons for every choice any decider has (deduplicated by code), at most 25. An NPC whose
+    numbers the channel may not see gets one "GM: choose …" button instead of its options:
+    which reactions it can afford would tell players its Stamina and actions; the GM's click
+    shows them its options privately."""
     view = discord.ui.View(timeout=None)
+    public = encounter.rules.view(encounter.state, PUBLIC)
     seen: set[str] = set()
-    ordered = sorted(decision.deciders.items(), key=lambda pair: pair[0] != decision.target.id)
-    for _, options in ordered:
+    for cid, options in decision.deciders.items():
+        if not public.reveals(cid):
+            name = decision.people[cid].name if cid in decision.people else "the NPC"
+            view.add_item(
+                discord.ui.Button(
+                    label=f"GM: choose {name}'s reaction"[:80],
+                    style=discord.ButtonStyle.secondary,
+                    custom_id=gm_chooser_custom_id(encounter.id, decision.pending_version, cid),
+                )
+            )
+            continue
         for option in options:
             code = option_code(option)
             if code in seen or len(seen) >= MAX_BUTTONS:
                 continue
             seen.add(code)
             view.add_item(
-                reaction_button(encounter_id, decision.pending_version, code, button_label(option))
+                reaction_button(encounter.id, decision.pending_version, code, button_label(option))
             )
+    return view
+
+
+def options_view(encounter_id: int, decision: Decision, combatant_id: str) -> discord.ui.View:
+    """One decider's own options as buttons (the GM's private view of a hidden NPC's)."""
+    view = discord.ui.View(timeout=None)
+    for option in decision.deciders.get(combatant_id, [])[:MAX_BUTTONS]:
+        code = option_code(option)
+        view.add_item(
+            reaction_button(encounter_id, decision.pending_version, code, button_label(option))
+        )
     return view

@@ -67,8 +67,8 @@ async def readdress_prompt(client: Any, encounter: Encounter, decision: Decision
     channel = client.get_partial_messageable(encounter.row.channel_id)
     try:
         await channel.get_partial_message(message_id).edit(
-            content=decision_prompt(decision, encounter.row.gm_id)[:2000],
-            view=decision_view(encounter.id, decision),
+            content=decision_prompt(encounter, decision)[:2000],
+            view=decision_view(encounter, decision),
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.NotFound:

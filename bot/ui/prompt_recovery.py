@@ -84,8 +84,8 @@ async def _recover(client: Any, encounter: Encounter) -> None:
         return
     members = decision.members(encounter.row.gm_id)
     message = await channel.send(
-        decision_prompt(decision, encounter.row.gm_id),
-        view=decision_view(encounter.id, decision),
+        decision_prompt(encounter, decision),
+        view=decision_view(encounter, decision),
         allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(id=uid) for uid in members]
         ),

@@ -14,9 +14,10 @@ import discord
 
 from bot.services.combat import CombatService
 from bot.ui.combat_flow import after_decision
-from bot.ui.decision_view import reaction_button
+from bot.ui.decision_view import gm_chooser_custom_id, options_view, reaction_button
 from bot.ui.interaction import actor_of
 from bot.ui.replies import guarded
+from bot.ui.text import shown_name
 
 
 def combat_of(interaction: discord.Interaction[Any]) -> CombatService:
@@ -54,3 +55,44 @@ class ReactionButton(
             self.encounter_id, self.pending_version, actor_of(interaction), self.code
         )
         await after_decision(interaction, result)
+
+
+class GmReactionChooser(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rxg:(?P<enc>\d{1,19}):(?P<pv>\d{1,19}):(?P<cid>[a-z0-9]{1,12})",
+):
+    """ "GM: choose Thug 1's reaction": shows the GM alone that NPC's affordable reactions
+    (their buttons are ordinary reaction buttons); anyone else is refused."""
+
+    def __init__(self, encounter_id: int, pending_version: int, combatant_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="GM: choose the reaction",
+                custom_id=gm_chooser_custom_id(encounter_id, pending_version, combatant_id),
+            )
+        )
+        self.encounter_id = encounter_id
+        self.pending_version = pending_version
+        self.combatant_id = combatant_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GmReactionChooser:
+        return cls(int(match["enc"]), int(match["pv"]), match["cid"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        encounter, decision = await combat_of(interaction).gm_choices(
+            self.encounter_id, self.pending_version, actor_of(interaction), self.combatant_id
+        )
+        who = decision.people[self.combatant_id]
+        await interaction.response.send_message(
+            f"Choose **{shown_name(who.name)}**'s reaction (only you see these):",
+            view=options_view(encounter.id, decision, self.combatant_id),
+            ephemeral=True,
+        )

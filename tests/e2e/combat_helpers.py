@@ -71,8 +71,24 @@ def button(message: StoredMessage, label: str) -> dict[str, Any]:
 async def press(
     h: DiscordHarness, member: Member, message: StoredMessage, label: str
 ) -> InteractionRecord:
-    """Click the button labelled ``label`` on the latest version of ``message``."""
+    """Click the button labelled ``label`` on the latest version of ``message``. For an NPC
+    whose numbers are hidden the prompt has a "GM: choose …" button instead of its options:
+    click that, then ``label`` among the options it shows the GM privately."""
     latest = h.message(message)
+    labels = [c.get("label", "") for row in latest.components for c in row.get("components", [])]
+    if not any(text.startswith(label) for text in labels):
+        chooser = next((text for text in labels if text.startswith("GM: choose")), None)
+        if chooser is not None:
+            opened = await h.click(member, latest, button(latest, chooser)["custom_id"])
+            await opened.response()
+            assert opened.ephemeral, opened.response_data
+            private = opened.message
+            click = await h.click(member, private, button(private, label)["custom_id"])
+            await click.response()
+            assert click.response_type == 7, click.response_data
+            # The public prompt is then edited to the outcome (after the private answer).
+            await h.wait_for(lambda: h.message(message).components == [])
+            return click
     click = await h.click(member, latest, button(latest, label)["custom_id"])
     await click.response()
     assert not click.ephemeral, click.response_data

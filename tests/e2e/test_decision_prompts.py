@@ -116,7 +116,9 @@ async def test_no_prompt_for_a_target_who_cannot_react(
     record = await ok(await slash(h, gm, "attack", target="Willow", with_="Cudgel"))
     labels = [c["label"] for row in record.message.components for c in row["components"]]
     assert labels == ["Take the hit for Willow (1 action)"], labels
-    assert "Willow** cannot react; an ally may take the hit for them" in record.message.content
+    assert (
+        "**Willow** cannot react; **General Bearington** may take the hit" in record.message.content
+    )
     assert f"<@{table.player.id}>" in record.message.content  # the bear's controller
     await ok(await slash(h, gm, "gm resolve"))
 

@@ -21,7 +21,7 @@ async def test_a_waiting_prompt_asks_the_gm_after_the_erasure(
     prompt = await thug_attacks_willow(bot, h, table)
     await prompt_recorded(bot, h)
     asked = h.message(prompt).content
-    assert f"<@{player.id}>" in asked and "react with a button" in asked
+    assert f"<@{player.id}>" in asked and "reacts with a button" in asked
     buttons_before = h.message(prompt).custom_ids()
 
     erase = await delete_prompt(h, player)
@@ -29,7 +29,7 @@ async def test_a_waiting_prompt_asks_the_gm_after_the_erasure(
     await h.wait_for(lambda: f"<@{player.id}>" not in h.message(prompt).content)
     readdressed = h.message(prompt)
     assert readdressed.content.startswith(
-        f"<@{gm.id}> **Thug 1** attacks **Willow** with **Cudgel**: react with a button"
+        f"<@{gm.id}> **Thug 1** attacks **Willow** with **Cudgel**: **Willow** reacts with a button"
     ), readdressed.content
     # The same decision: its buttons (and the embed with the attack) stay as they were.
     assert readdressed.custom_ids() == buttons_before

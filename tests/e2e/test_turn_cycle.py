@@ -162,16 +162,24 @@ async def test_two_typed_reactions_together_decide_one_hit(
         await asyncio.sleep(0.01)
     assert prompt_id is not None
     prompt = h.message(prompt_id)
-    evade = next(c for c in prompt.custom_ids() if c.endswith(":evade"))
+    # Thug 1's numbers are hidden: the GM opens its options privately, then clicks one.
+    chooser = next(c for c in prompt.custom_ids() if c.startswith("rxg:"))
+    opened = await h.click(gm, prompt, chooser)
+    await opened.response()
+    private = opened.message
+    evade = next(c for c in private.custom_ids() if c.endswith(":evade"))
     before = await _reactions_logged(bot, h)
-    # Both arrive before either is applied (the channel is busy): the later one is refused.
-    async with bot.services.encounters._lock(h.channel.id):
-        click = await h.click(gm, prompt, evade)
+    # Both arrive before either is applied (the channel is busy, a test's private hold on its
+    # lock): the later one is refused.
+    encounters = bot.services.encounters
+    async with encounters._lock(h.channel.id):
+        click = await h.click(gm, private, evade)
         typed = await slash(h, gm, "block")
-        await h.wait_for(lambda: bot.services.encounters._horizon >= typed.id)
+        await h.wait_for(lambda: encounters._horizon >= typed.id)
     await click.response()
     await typed.response()
-    assert sorted([click.ephemeral, typed.ephemeral]) == [False, True]  # whichever came first
+    refusals = [r for r in (click, typed) if r.response_type == 4 and r.ephemeral]
+    assert len(refusals) == 1, (click.response_data, typed.response_data)  # the later one
     assert await _reactions_logged(bot, h) == before + 1
     final = await bot.services.encounters.live(h.channel.id)
     assert final.state.pending is None  # three hits, three decisions
