@@ -20,8 +20,10 @@ stance, a power, a martial art, a skill, …) is normalised the same way everywh
    no letter, digit, punctuation mark or symbol, only combining marks such as a lone U+0301
    (an accent needs a letter to sit on) — and one longer than its limit.
 
-Names are compared by :func:`key`: the normal form, case-folded. So ``Willow``, ``willow`` and
-``Willow<U+200B>`` are the same name.
+Names are compared by :func:`key`: the normal form, case-folded, then mapped to Unicode's
+*confusables skeleton* (UTS #39) so that names that look the same are the same name:
+``Willow``, ``willow``, ``Willow<U+200B>`` and ``Wіllow`` (with a Cyrillic ``і``) are one name.
+The name itself is stored and shown as typed (normalised); only the comparison uses the key.
 
 In pydantic models, :data:`Name` (or ``Annotated[str, validator(n)]``) is a ``str`` that
 applies all of this, so no path can store a name that is not normal. Data the bot stored
@@ -31,14 +33,17 @@ control characters become spaces, unassigned, private-use and surrogate code poi
 dropped, a name with nothing visible becomes :data:`PLACEHOLDER` and a long one is cut — so an
 old encounter or sheet always loads.
 
-Pure: no Discord, no I/O (Markdown escaping for display lives in :mod:`bot.ui.text`).
+Pure: no Discord, no I/O beyond reading the bundled confusables data once (Markdown escaping for
+display lives in :mod:`bot.ui.text`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from importlib import resources
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, ValidationInfo
@@ -207,13 +212,80 @@ def clean_stored(text: str, *, max_length: int = NAME_MAX) -> str:
     return result if _has_base(result) else PLACEHOLDER
 
 
+# --- the comparison key: Unicode's confusables skeleton (UTS #39) -------------------------------
+
+
+@functools.cache
+def _confusables() -> dict[str, str]:
+    """Unicode's confusables mapping (``bot/unicode/confusables.txt``, UTS #39 version 16.0.0,
+    Unicode License v3): each source character to its prototype (one or more characters)."""
+    table: dict[str, str] = {}
+    data = resources.files("bot").joinpath("unicode/confusables.txt").read_text("utf-8-sig")
+    for line in data.splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 2 or not fields[0].strip():
+            continue
+        source = chr(int(fields[0], 16))
+        table[source] = "".join(chr(int(point, 16)) for point in fields[1].split())
+    return table
+
+
+@functools.cache
+def _skeleton_char(char: str) -> str:
+    """One case-folded character's contribution to :func:`key` (see :func:`key`)."""
+    if char.isascii():
+        return char
+    table = _confusables()
+
+    def skeleton(text: str) -> str:
+        mapped = "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text))
+        return unicodedata.normalize("NFD", mapped)
+
+    lower = skeleton(char)
+    if lower.isascii():
+        return lower.casefold()
+    upper = skeleton(char.upper())
+    if upper.isascii():
+        return upper.casefold()
+    return unicodedata.normalize("NFD", lower.casefold())
+
+
+def _skeleton(text: str) -> str:
+    """:func:`_skeleton_char` over ``text`` (case-folded), repeated until nothing changes."""
+    current = unicodedata.normalize("NFD", text.casefold())
+    for _ in range(8):  # a mapping's output is mapped again; two rounds settle every entry
+        mapped = unicodedata.normalize("NFD", "".join(_skeleton_char(c) for c in current))
+        if mapped == current:
+            break
+        current = mapped
+    return current
+
+
 def key(text: str) -> str:
-    """The key names are compared on: the stored normal form, case-folded (``""`` for a name
-    with nothing visible, which matches nothing stored). Never raises: typed text may be
-    anything."""
+    """The key names are compared on (``""`` for a name with nothing visible, which matches
+    nothing stored). Never raises: typed text may be anything.
+
+    It is the name's normal form (:func:`visible`), case-folded, with every character outside
+    ASCII replaced by its prototype in Unicode's confusables data (UTS #39 section 4, the
+    *skeleton*; NFD before and after, repeated until stable). So a character from another
+    script or a compatibility form that looks like a plain letter counts as that letter:
+    ``Wіllow`` with a Cyrillic ``і`` and ``Тһug 1`` with a Cyrillic ``Т`` and ``һ`` are
+    ``willow`` and ``thug 1``. Two adaptations of UTS #39, both so that ordinary names behave
+    as people expect:
+
+    * case-insensitive: the skeleton is taken of the case-folded character; where that is not
+      plain ASCII but the upper-case form's skeleton is (Cyrillic ``т`` maps to a small capital
+      ``ᴛ``, its capital ``Т`` to ``T``), the latter is used, so ``Т`` and ``т`` are both ``t``;
+    * plain ASCII characters are their own skeleton: UTS #39 also maps ``m`` to ``rn``, ``1``
+      to ``l`` and ``0`` to ``O``, which would make ``Tom`` and ``Torn`` (or ``Thug 1`` and
+      ``Thug l``) one name and sort ``Thug 10`` after ``Thug 9``; names typed on a keyboard
+      that differ stay different.
+
+    The key is character by character, so a typed part of a name has the key of that part
+    (autocomplete matches by substring)."""
     if _is_plain(text):
         return text.casefold()
-    return visible(text).casefold()
+    return _skeleton(visible(text))
 
 
 def same(a: str, b: str) -> bool:

@@ -143,6 +143,86 @@ def test_an_accepted_name_always_shows_something(text: str) -> None:
     assert names.key(name)
 
 
+# --- lookalikes: Unicode's confusables skeleton (UTS #39) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Willow", "W\u0456llow"),  # Cyrillic small i
+        ("WILLOW", "W\u0406LLOW"),  # Cyrillic capital I
+        ("Thug 1", "\u0422\u04bbug 1"),  # Cyrillic capital Te, small shha
+        ("Bob", "\u0392\u03bf\u0432"),  # Greek capital beta, Greek small omicron, Cyrillic ve
+        ("Kai", "\u039a\u0430\u0456"),  # Greek capital kappa, Cyrillic a, i
+        ("Paypal", "\u0420\u0430\u0443\u0440\u0430l"),  # Cyrillic capital Er, a, u, er
+        ("Willow", "\U0001d416illow"),  # mathematical bold W (NFKC)
+        ("Willow", "\u13b3illow"),  # Cherokee letter WE
+        ("Straße", "STRASSE"),
+        ("Ærwyn", "AErwyn"),
+    ],
+)
+def test_names_that_look_the_same_are_the_same_name(a: str, b: str) -> None:
+    assert names.same(a, b)
+    assert names.key(a) == names.key(b.lower()) == names.key(b.upper())
+    assert names.numbered(b, {names.key(a)}) == f"{b} 2"
+    assert names.unique([a, b]) == [a]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Tom", "Torn"),  # UTS #39 would merge rn and m: keyboard names stay as typed
+        ("Thug 1", "Thug l"),
+        ("Thug 10", "Thug IO"),
+        ("Dan", "Daniel"),
+        ("Zoë", "Zoe"),
+        ("Eli", "Ell"),
+        ("名前", "名刺"),
+    ],
+)
+def test_names_that_differ_stay_different(a: str, b: str) -> None:
+    assert not names.same(a, b)
+
+
+def test_keyboard_names_keep_their_order() -> None:
+    typed = ["Thug 10", "Mira", "Thug 2", "Thug 1", "Anna", "Lily"]
+    assert sorted(typed, key=names.key) == sorted(typed, key=str.casefold)
+
+
+NAME_TEXT = st.text(st.characters(categories=["L", "M", "N", "Zs", "Pd"]), min_size=1, max_size=20)
+
+
+@given(NAME_TEXT, st.data())
+def test_a_part_of_a_name_finds_the_name(name: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(name)))
+    end = data.draw(st.integers(start, len(name)))
+    assert names.key(name[start:end]) in names.key(name)
+
+
+INVISIBLE = st.sampled_from([ZWSP, "\u200c", "\u200d", "\u200e", "\u202e", "\u2066", "\ufeff"])
+
+
+@given(st.text(max_size=100))
+def test_normalising_is_idempotent_and_leaves_nothing_invisible(text: str) -> None:
+    stored = names.clean_stored(text, max_length=200)
+    assert names.clean_stored(stored, max_length=200) == stored
+    assert stored == stored.strip() and "  " not in stored and stored
+    assert not any(unicodedata.category(c) in ("Cc", "Cf") for c in stored)
+    try:
+        typed = names.clean(text, max_length=200)
+    except names.InvalidName as error:
+        assert str(error)
+    else:
+        assert typed == stored
+        assert names.clean(typed, max_length=200) == typed
+
+
+@given(st.text(st.characters(codec="utf-8"), min_size=1, max_size=30), INVISIBLE)
+def test_an_invisible_character_never_makes_a_new_name(text: str, invisible: str) -> None:
+    middle = len(text) // 2
+    assert names.key(text[:middle] + invisible + text[middle:]) == names.key(text)
+
+
 def test_numbered_and_unique() -> None:
     taken = {names.key("Willow"), names.key("Willow 2")}
     assert names.numbered("Willow", taken) == "Willow 3"
@@ -168,6 +248,10 @@ def test_autocomplete_offers_each_name_once() -> None:
     assert len(choices) == 25
     labelled = labelled_choices([("Willow", "w1"), ("willow", "w2"), ("Bear", "b")])
     assert [(c.name, c.value) for c in labelled] == [("Willow", "w1"), ("Bear", "b")]
+    # Lookalikes are one entry, and a lookalike typed finds the name.
+    choices = name_choices(["Willow", "W\u0456llow", "\u0422\u04bbug 1", "Thug 1"], "")
+    assert [c.name for c in choices] == ["\u0422\u04bbug 1", "Willow"]
+    assert [c.name for c in name_choices(["Willow", "Bear"], "W\u0456l")] == ["Willow"]
     assert name_choices([f"{ZWSP}\u0308", "\u0301", "Bear"], "") == name_choices(["Bear"], "")
 
 
@@ -224,17 +308,25 @@ def test_a_stored_state_with_old_names_still_loads() -> None:
     assert state.find("WILLOW").id == "c1" and state.find(f"willow{ZWSP} 2").id == "c2"
 
 
-def test_a_stored_state_with_blank_looking_names_still_loads() -> None:
+def test_a_stored_state_with_lookalikes_and_blank_looking_names_still_loads() -> None:
     combatant = {"side": "party", "sheet": {"name": "X"}, "health": 10, "stamina": 20}
     raw = {
         "ruleset": "uttas",
         "name": "Ambush",
         "combatants": [
-            {**combatant, "id": "c1", "name": "\u0301"},
-            {**combatant, "id": "c2", "name": "Bob\ue000"},
+            {**combatant, "id": "c1", "name": "Willow"},
+            {**combatant, "id": "c2", "name": "W\u0456llow"},
+            {**combatant, "id": "c3", "name": "\u0301"},
+            {**combatant, "id": "c4", "name": "Bob\ue000"},
         ],
     }
     with pytest.raises(ValidationError):
         EncounterState.model_validate(raw)
     state = EncounterState.model_validate(raw, context=names.STORED)
-    assert [c.name for c in state.combatants] == [names.PLACEHOLDER, "Bob"]
+    assert [c.name for c in state.combatants] == [
+        "Willow",
+        "W\u0456llow 2",
+        names.PLACEHOLDER,
+        "Bob",
+    ]
+    assert state.find("W\u0456LLOW").id == "c1" and state.find("willow 2").id == "c2"
