@@ -3,35 +3,47 @@
 A name (a character, an NPC template or one-off NPC, a combatant, an encounter, a weapon, a
 stance, a power, a martial art, a skill, …) is normalised the same way everywhere:
 
-1. invisible and bidirectional characters are removed: every format character (Unicode
-   category ``Cf``: zero-width space and joiners, left-to-right/right-to-left marks, overrides
-   and isolates, the byte-order mark, soft hyphens, tag characters) and the other
+1. characters that show as nothing are removed: every format character (Unicode category
+   ``Cf``: zero-width space and joiners, left-to-right/right-to-left marks, overrides and
+   isolates, the byte-order mark, soft hyphens, tag characters), the other
    *default-ignorable* code points (variation selectors, Hangul fillers, the combining grapheme
-   joiner, …; Unicode's ``Default_Ignorable_Code_Point`` property) plus the blank Braille cell;
+   joiner, …) and the few characters that are not default-ignorable but render blank (the
+   blank Braille cell, the null notehead, …) — :data:`_BLANK_RANGES` lists them with sources;
 2. Unicode NFKC: compatibility forms become their plain letters (full-width ``Ｗｉｌｌｏｗ`` is
-   ``Willow``, ``ﬁ`` is ``fi``, no-break and other spaces are plain spaces);
-3. control characters (category ``Cc``: NUL, tab, line breaks, escape, …) are refused;
+   ``Willow``, ``ﬁ`` is ``fi``, no-break and other spaces are plain spaces; ``e`` followed by a
+   combining acute accent becomes ``é``);
+3. control characters (category ``Cc``: NUL, tab, line breaks, escape, …) are refused, and so
+   are code points that show as nothing or differently on every device: unassigned ones
+   (``Cn``, e.g. U+1CBC), private-use ones (``Co``) and lone surrogates (``Cs``);
 4. runs of whitespace become one space, and leading and trailing whitespace goes;
-5. a name that is blank after that is refused, and so is one longer than its limit.
+5. a name that is blank after that is refused, and so is one with no visible base character —
+   no letter, digit, punctuation mark or symbol, only combining marks such as a lone U+0301
+   (an accent needs a letter to sit on) — and one longer than its limit.
 
-Names are compared by :func:`key`: the normal form, case-folded. So ``Willow``, ``willow`` and
-``Willow<U+200B>`` are the same name.
+Names are compared by :func:`key`: the normal form, case-folded, then mapped to Unicode's
+*confusables skeleton* (UTS #39) so that names that look the same are the same name:
+``Willow``, ``willow``, ``Willow<U+200B>`` and ``Wіllow`` (with a Cyrillic ``і``) are one name.
+The name itself is stored and shown as typed (normalised); only the comparison uses the key.
 
 In pydantic models, :data:`Name` (or ``Annotated[str, validator(n)]``) is a ``str`` that
 applies all of this, so no path can store a name that is not normal. Data the bot stored
 before these rules existed is validated with the context :data:`STORED`
 (``model_validate_json(raw, context=STORED)``): the same normal form, but never a refusal —
-control characters become spaces, a blank name becomes :data:`PLACEHOLDER` and a long one is
-cut — so an old encounter or sheet always loads.
+control characters become spaces, unassigned, private-use and surrogate code points are
+dropped, a name with nothing visible becomes :data:`PLACEHOLDER` and a long one is cut — so an
+old encounter or sheet always loads.
 
-Pure: no Discord, no I/O (Markdown escaping for display lives in :mod:`bot.ui.text`).
+Pure: no Discord, no I/O beyond reading the bundled confusables data once (Markdown escaping for
+display lives in :mod:`bot.ui.text`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from importlib import resources
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, ValidationInfo
@@ -43,37 +55,60 @@ PLACEHOLDER = "Unnamed"
 STORED: dict[str, Any] = {"names": "stored"}
 """Pydantic validation context for data read back from the database (normalise, never refuse)."""
 
-# Default_Ignorable_Code_Point (Unicode 15 DerivedCoreProperties.txt) outside category Cf,
-# which is removed as a whole; plus U+2800 BRAILLE PATTERN BLANK, which renders as nothing.
-_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+# Characters removed from every name because they show as nothing (step 1). Every character of
+# category Cf is removed as well, so the Cf members of the lists are here only for completeness.
+# Source 1: Default_Ignorable_Code_Point, Unicode 16.0 DerivedCoreProperties.txt (all of it).
+# Source 2: characters that are not default-ignorable but render as blank space — the
+# "invisible character" tricks used for blank user names (Hangul fillers are in source 1):
+#   U+2800 BRAILLE PATTERN BLANK (So; "no dots raised", shown as a blank cell),
+#   U+303F IDEOGRAPHIC HALF FILL SPACE (So; a half-width blank in CJK fonts),
+#   U+16FE4 KHITAN SMALL SCRIPT FILLER (Mn; a filler with no glyph),
+#   U+1D159 MUSICAL SYMBOL NULL NOTEHEAD (So; a notehead placeholder drawn as nothing).
+_BLANK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen (Cf)
     (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark (Cf)
     (0x115F, 0x1160),  # Hangul choseong/jungseong fillers
     (0x17B4, 0x17B5),  # Khmer inherent vowels
-    (0x180B, 0x180F),  # Mongolian free variation selectors
-    (0x2800, 0x2800),  # Braille pattern blank
+    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero-width space, joiners, directional marks (Cf)
+    (0x202A, 0x202E),  # directional embeddings and overrides (Cf)
+    (0x2060, 0x206F),  # word joiner, invisible operators, isolates, deprecated formats
+    (0x2800, 0x2800),  # Braille pattern blank (source 2)
+    (0x303F, 0x303F),  # ideographic half fill space (source 2)
     (0x3164, 0x3164),  # Hangul filler
     (0xFE00, 0xFE0F),  # variation selectors
+    (0xFEFF, 0xFEFF),  # byte-order mark / zero-width no-break space (Cf)
     (0xFFA0, 0xFFA0),  # half-width Hangul filler
     (0xFFF0, 0xFFF8),  # unassigned specials
+    (0x16FE4, 0x16FE4),  # Khitan small script filler (source 2)
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls (Cf)
+    (0x1D159, 0x1D159),  # musical symbol null notehead (source 2)
     (0x1D173, 0x1D17A),  # musical symbol format characters
     (0xE0000, 0xE0FFF),  # tags and variation selectors supplement
 )
-
+_VISIBLE_CATEGORIES = ("L", "N", "P", "S")  # letters, numbers, punctuation, symbols
+_NOT_CHARACTERS = {
+    "Cn": "an unassigned code point",
+    "Co": "a private-use character",
+    "Cs": "a lone surrogate (half of a broken character)",
+}
 
 _MARKDOWN = re.compile(r"([\\*_~|`>#\[\]<-])")
 _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 
 
 class InvalidName(ValueError):
-    """A name that cannot be stored: control characters, blank, or too long. A ``ValueError``
-    so that pydantic reports it as a validation error of the field."""
+    """A name that cannot be stored: control characters, unassigned or private-use code points,
+    blank (or nothing visible), or too long. A ``ValueError`` so that pydantic reports it as a
+    validation error of the field."""
 
 
 def _ignorable(char: str) -> bool:
     if unicodedata.category(char) == "Cf":
         return True
     point = ord(char)
-    return any(low <= point <= high for low, high in _IGNORABLE_RANGES)
+    return any(low <= point <= high for low, high in _BLANK_RANGES)
 
 
 def _is_plain(text: str) -> bool:
@@ -87,21 +122,40 @@ def _is_plain(text: str) -> bool:
     )
 
 
-def _normal_form(text: str, *, controls: str) -> str:
-    """Steps 1, 2 and 4 above; ``controls`` is ``"refuse"`` or ``"space"``."""
+def _has_base(text: str) -> bool:
+    """Whether ``text`` has a visible base character: a letter, number, punctuation mark or
+    symbol (combining marks, spaces and the removed blank characters do not count)."""
+    return any(unicodedata.category(char)[0] in _VISIBLE_CATEGORIES for char in text)
+
+
+def _normal_form(text: str, *, strict: bool) -> str:
+    """Steps 1 to 4 above. ``strict`` refuses control characters and non-characters
+    (:class:`InvalidName`); otherwise control characters become spaces and non-characters
+    (unassigned, private-use, surrogates) are dropped."""
     visible = "".join(char for char in text if not _ignorable(char))
     folded = unicodedata.normalize("NFKC", visible)
     if any(_ignorable(char) for char in folded):  # NFKC never makes one, but be exact
         folded = "".join(char for char in folded if not _ignorable(char))
-    bad = [char for char in folded if unicodedata.category(char) == "Cc"]
-    if bad:
-        if controls == "refuse":
-            raise InvalidName(
-                f"may not contain line breaks or other control characters (found "
-                f"{_describe(bad[0])}); use letters, digits, spaces and punctuation"
-            )
-        folded = "".join(" " if unicodedata.category(c) == "Cc" else c for c in folded)
-    return " ".join(folded.split())
+    kept: list[str] = []
+    for char in folded:
+        category = unicodedata.category(char)
+        if category == "Cc":
+            if strict:
+                raise InvalidName(
+                    f"may not contain line breaks or other control characters (found "
+                    f"{_describe(char)}); use letters, digits, spaces and punctuation"
+                )
+            kept.append(" ")
+        elif category in _NOT_CHARACTERS:
+            if strict:
+                raise InvalidName(
+                    f"contains {_NOT_CHARACTERS[category]}, U+{ord(char):04X}, which shows as "
+                    f"nothing or differently on every device; use letters, digits, spaces and "
+                    f"punctuation"
+                )
+        else:
+            kept.append(char)
+    return " ".join("".join(kept).split())
 
 
 def _describe(char: str) -> str:
@@ -115,13 +169,20 @@ def _describe(char: str) -> str:
 def clean(text: str, *, max_length: int = NAME_MAX) -> str:
     """The normal form of a typed name (see the module docstring).
 
-    Raises :class:`InvalidName` (a ``ValueError``) when it holds control characters, is blank
-    once invisible characters are removed, or is longer than ``max_length`` characters."""
+    Raises :class:`InvalidName` (a ``ValueError``) when it holds control characters or
+    unassigned, private-use or surrogate code points, is blank once invisible characters are
+    removed, has no visible base character (only combining marks), or is longer than
+    ``max_length`` characters."""
     if _is_plain(text) and len(text) <= max_length:
         return text
-    result = _normal_form(text, controls="refuse")
+    result = _normal_form(text, strict=True)
     if not result:
         raise InvalidName("is blank once invisible characters and spaces are removed")
+    if not _has_base(result):
+        raise InvalidName(
+            f"shows as blank: it has no letter, digit or symbol, only marks that need one to "
+            f"sit on (found {_describe(result[0])})"
+        )
     if len(result) > max_length:
         raise InvalidName(
             f"is {len(result)} characters long; names are at most {max_length} characters"
@@ -131,27 +192,100 @@ def clean(text: str, *, max_length: int = NAME_MAX) -> str:
 
 def visible(text: str) -> str:
     """The normal form of any text (a name or not) without refusing anything: invisible
-    characters removed, NFKC, control characters as spaces, whitespace collapsed (may be
-    ``""``)."""
-    return text if _is_plain(text) else _normal_form(text, controls="space")
+    characters removed, NFKC, control characters as spaces, unassigned, private-use and
+    surrogate code points dropped, whitespace collapsed; ``""`` when nothing visible is left
+    (only spaces and combining marks)."""
+    if _is_plain(text):
+        return text
+    result = _normal_form(text, strict=False)
+    return result if _has_base(result) else ""
 
 
 def clean_stored(text: str, *, max_length: int = NAME_MAX) -> str:
     """The normal form of a name read back from storage: like :func:`clean`, but it never
-    refuses — control characters become spaces, a blank name becomes :data:`PLACEHOLDER`, and a
-    name over ``max_length`` characters is cut."""
+    refuses — control characters become spaces, unassigned, private-use and surrogate code
+    points are dropped, a name with nothing visible becomes :data:`PLACEHOLDER`, and a name over
+    ``max_length`` characters is cut."""
     if _is_plain(text) and len(text) <= max_length:
         return text
-    result = _normal_form(text, controls="space") or PLACEHOLDER
-    return result[:max_length].rstrip() or PLACEHOLDER
+    result = _normal_form(text, strict=False)[:max_length].rstrip()
+    return result if _has_base(result) else PLACEHOLDER
+
+
+# --- the comparison key: Unicode's confusables skeleton (UTS #39) -------------------------------
+
+
+@functools.cache
+def _confusables() -> dict[str, str]:
+    """Unicode's confusables mapping (``bot/unicode/confusables.txt``, UTS #39 version 16.0.0,
+    Unicode License v3): each source character to its prototype (one or more characters)."""
+    table: dict[str, str] = {}
+    data = resources.files("bot").joinpath("unicode/confusables.txt").read_text("utf-8-sig")
+    for line in data.splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 2 or not fields[0].strip():
+            continue
+        source = chr(int(fields[0], 16))
+        table[source] = "".join(chr(int(point, 16)) for point in fields[1].split())
+    return table
+
+
+@functools.cache
+def _skeleton_char(char: str) -> str:
+    """One case-folded character's contribution to :func:`key` (see :func:`key`)."""
+    if char.isascii():
+        return char
+    table = _confusables()
+
+    def skeleton(text: str) -> str:
+        mapped = "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text))
+        return unicodedata.normalize("NFD", mapped)
+
+    lower = skeleton(char)
+    if lower.isascii():
+        return lower.casefold()
+    upper = skeleton(char.upper())
+    if upper.isascii():
+        return upper.casefold()
+    return unicodedata.normalize("NFD", lower.casefold())
+
+
+def _skeleton(text: str) -> str:
+    """:func:`_skeleton_char` over ``text`` (case-folded), repeated until nothing changes."""
+    current = unicodedata.normalize("NFD", text.casefold())
+    for _ in range(8):  # a mapping's output is mapped again; two rounds settle every entry
+        mapped = unicodedata.normalize("NFD", "".join(_skeleton_char(c) for c in current))
+        if mapped == current:
+            break
+        current = mapped
+    return current
 
 
 def key(text: str) -> str:
-    """The key names are compared on: the stored normal form, case-folded (``""`` for a blank
-    name, which matches nothing stored). Never raises: typed text may be anything."""
+    """The key names are compared on (``""`` for a name with nothing visible, which matches
+    nothing stored). Never raises: typed text may be anything.
+
+    It is the name's normal form (:func:`visible`), case-folded, with every character outside
+    ASCII replaced by its prototype in Unicode's confusables data (UTS #39 section 4, the
+    *skeleton*; NFD before and after, repeated until stable). So a character from another
+    script or a compatibility form that looks like a plain letter counts as that letter:
+    ``Wіllow`` with a Cyrillic ``і`` and ``Тһug 1`` with a Cyrillic ``Т`` and ``һ`` are
+    ``willow`` and ``thug 1``. Two adaptations of UTS #39, both so that ordinary names behave
+    as people expect:
+
+    * case-insensitive: the skeleton is taken of the case-folded character; where that is not
+      plain ASCII but the upper-case form's skeleton is (Cyrillic ``т`` maps to a small capital
+      ``ᴛ``, its capital ``Т`` to ``T``), the latter is used, so ``Т`` and ``т`` are both ``t``;
+    * plain ASCII characters are their own skeleton: UTS #39 also maps ``m`` to ``rn``, ``1``
+      to ``l`` and ``0`` to ``O``, which would make ``Tom`` and ``Torn`` (or ``Thug 1`` and
+      ``Thug l``) one name and sort ``Thug 10`` after ``Thug 9``; names typed on a keyboard
+      that differ stay different.
+
+    The key is character by character, so a typed part of a name has the key of that part
+    (autocomplete matches by substring)."""
     if _is_plain(text):
         return text.casefold()
-    return _normal_form(text, controls="space").casefold()
+    return _skeleton(visible(text))
 
 
 def same(a: str, b: str) -> bool:

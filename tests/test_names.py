@@ -46,8 +46,10 @@ ZWSP = "\u200b"
 )
 def test_normal_form(typed: str, normal: str) -> None:
     assert names.clean(typed) == normal
-    assert names.key(typed) == normal.casefold()
+    assert names.key(typed) == names.key(normal)
     assert names.same(typed, normal.upper())
+    if normal.isascii():
+        assert names.key(typed) == normal.casefold()  # a keyboard name's key is itself, folded
 
 
 @pytest.mark.parametrize(
@@ -64,6 +66,22 @@ def test_normal_form(typed: str, normal: str) -> None:
         ("Wil\x85low", "U+0085"),
         ("W" * 81, "81 characters long; names are at most 80 characters"),
         ("\ufdfa" * 5, "is 90 characters long"),  # NFKC expands it: counted after normalising
+        # Names that show as blank: marks with no letter to sit on, blank-rendering symbols.
+        ("\u0301", "shows as blank: it has no letter, digit or symbol, only marks that need one"),
+        ("\u0308", "(found combining diaeresis, U+0308)"),
+        (f"{ZWSP}\u0308", "(found combining diaeresis, U+0308)"),
+        ("\u20dd", "(found combining enclosing circle, U+20DD)"),
+        (" \u0301\u0301 ", "shows as blank"),
+        ("\U0001d159", "blank once invisible characters"),  # musical symbol null notehead
+        ("\u2800\u3164\u115f\u1160\uffa0\u303f", "blank once invisible characters"),
+        ("\U00016fe4", "blank once invisible characters"),  # Khitan filler (a mark)
+        # Code points that are not characters (yet), or mean something else on every device.
+        ("\u1cbc", "contains an unassigned code point, U+1CBC, which shows as nothing"),
+        ("Willow\u1cbc", "unassigned code point, U+1CBC"),
+        ("\U000e0000Bob\U0010fffd", "a private-use character, U+10FFFD"),
+        ("Wil\ue000low", "a private-use character, U+E000"),
+        ("Wil\ud800low", "a lone surrogate (half of a broken character), U+D800"),
+        ("\ufdd0Bob", "an unassigned code point, U+FDD0"),  # a noncharacter
     ],
 )
 def test_refused_when_typed(typed: str, message: str) -> None:
@@ -82,10 +100,103 @@ def test_refused_when_typed(typed: str, message: str) -> None:
         ("Wil\nlow", "Wil low"),
         ("W" * 90, "W" * 80),
         (f"Willow{ZWSP}", "Willow"),
+        ("\u0301", names.PLACEHOLDER),
+        (f"{ZWSP}\u0308", names.PLACEHOLDER),
+        ("\u20dd", names.PLACEHOLDER),
+        ("\U0001d159", names.PLACEHOLDER),
+        ("\u1cbc", names.PLACEHOLDER),
+        ("\ue000", names.PLACEHOLDER),
+        ("Wil\ue000low\u1cbc", "Willow"),
+        ("Willow\U0001d159", "Willow"),
     ],
 )
 def test_stored_names_are_normalised_never_refused(stored: str, normal: str) -> None:
     assert names.clean_stored(stored) == normal
+    assert names.clean_stored(normal) == normal
+
+
+@pytest.mark.parametrize(
+    ("typed", "normal"),
+    [
+        ("e\u0301", "\u00e9"),  # a combining mark on a letter: NFKC composes it
+        ("Zoe\u0308y", "Zoëy"),
+        ("x\u0301", "x\u0301"),  # no precomposed form: still a letter with its accent
+        ("Bob \u0301", "Bob \u0301"),  # a mark after a space: the name still shows "Bob"
+        ("Willow\U0001d159", "Willow"),  # a blank-rendering symbol is removed like a ZWSP
+        ("\u2800Willow\u3164", "Willow"),
+        ("\u20ac\u20dd", "\u20ac\u20dd"),  # a symbol in an enclosing circle
+    ],
+)
+def test_marks_on_a_visible_character_are_kept(typed: str, normal: str) -> None:
+    assert names.clean(typed) == normal
+
+
+@given(st.text(max_size=40))
+def test_an_accepted_name_always_shows_something(text: str) -> None:
+    try:
+        name = names.clean(text, max_length=200)
+    except names.InvalidName:
+        return
+    categories = [unicodedata.category(c) for c in name]
+    assert any(c[0] in "LNPS" for c in categories), name
+    assert not {"Cc", "Cf", "Cn", "Co", "Cs"} & set(categories), name
+    assert names.key(name)
+
+
+# --- lookalikes: Unicode's confusables skeleton (UTS #39) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Willow", "W\u0456llow"),  # Cyrillic small i
+        ("WILLOW", "W\u0406LLOW"),  # Cyrillic capital I
+        ("Thug 1", "\u0422\u04bbug 1"),  # Cyrillic capital Te, small shha
+        ("Bob", "\u0392\u03bf\u0432"),  # Greek capital beta, Greek small omicron, Cyrillic ve
+        ("Kai", "\u039a\u0430\u0456"),  # Greek capital kappa, Cyrillic a, i
+        ("Paypal", "\u0420\u0430\u0443\u0440\u0430l"),  # Cyrillic capital Er, a, u, er
+        ("Willow", "\U0001d416illow"),  # mathematical bold W (NFKC)
+        ("Willow", "\u13b3illow"),  # Cherokee letter WE
+        ("Straße", "STRASSE"),
+        ("Ærwyn", "AErwyn"),
+    ],
+)
+def test_names_that_look_the_same_are_the_same_name(a: str, b: str) -> None:
+    assert names.same(a, b)
+    assert names.key(a) == names.key(b.lower()) == names.key(b.upper())
+    assert names.numbered(b, {names.key(a)}) == f"{b} 2"
+    assert names.unique([a, b]) == [a]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Tom", "Torn"),  # UTS #39 would merge rn and m: keyboard names stay as typed
+        ("Thug 1", "Thug l"),
+        ("Thug 10", "Thug IO"),
+        ("Dan", "Daniel"),
+        ("Zoë", "Zoe"),
+        ("Eli", "Ell"),
+        ("名前", "名刺"),
+    ],
+)
+def test_names_that_differ_stay_different(a: str, b: str) -> None:
+    assert not names.same(a, b)
+
+
+def test_keyboard_names_keep_their_order() -> None:
+    typed = ["Thug 10", "Mira", "Thug 2", "Thug 1", "Anna", "Lily"]
+    assert sorted(typed, key=names.key) == sorted(typed, key=str.casefold)
+
+
+NAME_TEXT = st.text(st.characters(categories=["L", "M", "N", "Zs", "Pd"]), min_size=1, max_size=20)
+
+
+@given(NAME_TEXT, st.data())
+def test_a_part_of_a_name_finds_the_name(name: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(name)))
+    end = data.draw(st.integers(start, len(name)))
+    assert names.key(name[start:end]) in names.key(name)
 
 
 INVISIBLE = st.sampled_from([ZWSP, "\u200c", "\u200d", "\u200e", "\u202e", "\u2066", "\ufeff"])
@@ -137,6 +248,11 @@ def test_autocomplete_offers_each_name_once() -> None:
     assert len(choices) == 25
     labelled = labelled_choices([("Willow", "w1"), ("willow", "w2"), ("Bear", "b")])
     assert [(c.name, c.value) for c in labelled] == [("Willow", "w1"), ("Bear", "b")]
+    # Lookalikes are one entry, and a lookalike typed finds the name.
+    choices = name_choices(["Willow", "W\u0456llow", "\u0422\u04bbug 1", "Thug 1"], "")
+    assert [c.name for c in choices] == ["\u0422\u04bbug 1", "Willow"]
+    assert [c.name for c in name_choices(["Willow", "Bear"], "W\u0456l")] == ["Willow"]
+    assert name_choices([f"{ZWSP}\u0308", "\u0301", "Bear"], "") == name_choices(["Bear"], "")
 
 
 # --- the models: no path stores a name that is not normal ---------------------------------------
@@ -190,3 +306,27 @@ def test_a_stored_state_with_old_names_still_loads() -> None:
     assert first.name == "Club man"
     assert [w.name for w in first.weapons] == ["Club", "club 2"]
     assert state.find("WILLOW").id == "c1" and state.find(f"willow{ZWSP} 2").id == "c2"
+
+
+def test_a_stored_state_with_lookalikes_and_blank_looking_names_still_loads() -> None:
+    combatant = {"side": "party", "sheet": {"name": "X"}, "health": 10, "stamina": 20}
+    raw = {
+        "ruleset": "uttas",
+        "name": "Ambush",
+        "combatants": [
+            {**combatant, "id": "c1", "name": "Willow"},
+            {**combatant, "id": "c2", "name": "W\u0456llow"},
+            {**combatant, "id": "c3", "name": "\u0301"},
+            {**combatant, "id": "c4", "name": "Bob\ue000"},
+        ],
+    }
+    with pytest.raises(ValidationError):
+        EncounterState.model_validate(raw)
+    state = EncounterState.model_validate(raw, context=names.STORED)
+    assert [c.name for c in state.combatants] == [
+        "Willow",
+        "W\u0456llow 2",
+        names.PLACEHOLDER,
+        "Bob",
+    ]
+    assert state.find("W\u0456LLOW").id == "c1" and state.find("willow 2").id == "c2"

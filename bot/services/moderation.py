@@ -66,14 +66,22 @@ def parse_amount(text: str) -> Amount:
     """``15`` sets, ``+5`` / ``-3`` change, ``2d6`` sets to a roll, ``-2d6`` / ``+1d4`` change by
     one. Dice are read as ``/roll`` reads them (:mod:`bot.services.rolls`: any letter case,
     ``d%``, a label after the expression such as ``-1D6 falling rock``, the same limits);
-    ``rolled`` is then the roll with its label (``falling rock: 1d6 (4) = `4```). Raises
-    :class:`InvalidInput`."""
+    ``rolled`` is then the roll with its label (``falling rock: 1d6 (4) = `4```). Amounts are
+    whole numbers: a decimal typed anywhere (``2.7``, ``1d6+0.5``) is refused rather than cut.
+    Raises :class:`InvalidInput`."""
     match = _SIGNED.match(text)
     sign, body = (match.group(1), match.group(2)) if match else ("", text.strip())
     if re.fullmatch(r"\d{1,6}", body.strip()):
         total, rolled = int(body), None
     else:
-        roll = rolls.roll(body)
+        parsed = rolls.parse(body)
+        if parsed.decimal is not None:
+            raise InvalidInput(
+                f"Health and Stamina change in whole numbers: `{text.strip().replace('`', '')}` "
+                f"has the decimal {parsed.decimal}. Give a whole number or dice (a roll's total "
+                f"always is one)."
+            )
+        roll = rolls.roll(parsed)
         total, rolled = roll.total, roll.summary
     if abs(total) > 100_000:
         raise InvalidInput("Health and Stamina stay within ±100000.")

@@ -3,6 +3,7 @@ after the expression, and limits checked before anything is rolled."""
 
 from __future__ import annotations
 
+import d20
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -31,6 +32,17 @@ from bot.services.rolls import DICE_MAX, EXPRESSION_MAX, SIDES_MAX, check, parse
         ("２ｄ６", "2d6", None, "2d6 (", 2, 12),  # full-width, as some keyboards type it
         ("1d20 fire\u200bball", "1d20", "fireball", "1d20 (", 1, 20),
         ("10 potion", "10", "potion", "10 = ", 10, 10),
+        # A label may say anything after a space, mentions included (shown escaped).
+        ("1d20 <@123>", "1d20", "<@123>", "1d20 (", 1, 20),
+        ("1d20 <@&123> <#4> <:x:5>", "1d20", "<@&123> <#4> <:x:5>", "1d20 (", 1, 20),
+        ("1d20 @everyone", "1d20", "@everyone", "1d20 (", 1, 20),
+        ("1d20 >= the DC", "1d20", ">= the DC", "1d20 (", 1, 20),
+        ("1d20 > 10", "1d20 > 10", None, "1d20 (", 0, 1),  # d20's comparison stays one
+        ("1d20 20ft fall", "1d20", "20ft fall", "1d20 (", 1, 20),
+        ("1d20 2nd try", "1d20", "2nd try", "1d20 (", 1, 20),
+        # Marked with # or :, a label may start with anything.
+        ("1d20 # 2d6 fire", "1d20", "2d6 fire", "1d20 (", 1, 20),
+        ("1d20: 12 goblins", "1d20", "12 goblins", "1d20 (", 1, 20),
     ],
 )
 def test_accepted_expressions(
@@ -61,6 +73,26 @@ def test_accepted_expressions(
         ("1d20 dex\x00save", "control characters \\(found NUL, U\\+0000\\)"),
         ("1/0", "divide by zero"),
         ("100d6e1", "more than 100 dice"),
+        # Text glued to the dice is a mistake, not a label.
+        ("1d6d6", "`1d6d6` is not a dice expression I understand \\(`d6` at position 4 was"),
+        ("1e3", "\\(`e3` at position 2 was unexpected\\).*a label goes after a space"),
+        ("1d20abc", "`abc` at position 5 was unexpected"),
+        ("1d20+6fire", "`fire` at position 7 was unexpected"),
+        ("1d20 + fire", "`fire` at position 8 was unexpected"),
+        ("1d20 +", "it stops too early"),
+        # A label that starts with dice or a number: refused, with what was probably meant.
+        (
+            "1 d20",
+            "^`1 d20` reads as the number 1 then the label 'd20' — did you mean `1d20`\\?$",
+        ),
+        ("12 D6 fire", "reads as the number 12 then the label 'D6' — did you mean `12D6`\\?"),
+        ("1d20 2d6", "reads as the dice `1d20` then the label '2d6' — did you mean `1d20\\+2d6`"),
+        ("1d20 12", "the label '12' — did you mean `1d20\\+12`\\? A label can't start with"),
+        ("1d20 d%, twice", "the label 'd%'"),
+        ("1d20 (1)", "the label '\\(1\\)'"),
+        # A label is a name: nothing blank-looking, no unassigned code points.
+        ("1d20 \u0301", "^The roll's label shows as blank"),
+        ("1d20 \u1cbc", "unassigned code point, U\\+1CBC"),
     ],
 )
 def test_refusals(typed: str, message: str) -> None:
@@ -68,11 +100,45 @@ def test_refusals(typed: str, message: str) -> None:
         roll(typed)
 
 
+@given(
+    st.sampled_from(["1", "2", "1d20", "2d6+1", "d%", "4d6kh3"]),
+    st.sampled_from(["d20", "2d6", "12", "1d%", "D8", "3"]),
+    st.sampled_from([" ", "  ", "\u00a0"]),
+    st.sampled_from(["", " fire", " to hit"]),
+)
+def test_a_label_never_starts_with_dice(dice: str, word: str, gap: str, more: str) -> None:
+    with pytest.raises(InvalidInput, match=r"reads as .* then the label"):
+        roll(f"{dice}{gap}{word}{more}")
+    assert roll(f"{dice} # {word}{more}").label == f"{word}{more}"
+
+
+@given(st.text(alphabet="0123456789dD%+-*/()khe#: abcxyz<@>", max_size=30))
+def test_a_label_is_only_ever_text_after_a_space_or_mark(text: str) -> None:
+    try:
+        result = parse(text)
+    except InvalidInput:
+        return
+    if result.label is None:
+        return
+    after = " ".join(text.split())[len(result.expression) :]
+    assert after[:1] in (" ", "#", ":"), (text, result)
+    if after.strip()[:1] not in ("#", ":"):  # unmarked: its first word is not dice or a number
+        with pytest.raises(d20.RollSyntaxError):
+            d20.parse(result.label.split()[0].rstrip(",.;!?").lower())
+
+
 def test_the_label_counts_toward_the_length() -> None:
     label = "x" * (EXPRESSION_MAX - len("1d20 "))
     assert roll(f"1d20 {label}").label == label
     with pytest.raises(InvalidInput, match="201 characters long"):
         roll(f"1d20 {label}x")
+
+
+def test_the_first_decimal_typed_is_kept() -> None:
+    assert parse("2.7").decimal == "2.7"
+    assert parse("1d6+0.5 luck").decimal == "0.5"
+    assert parse("7/2").decimal is None  # a division is not a typed decimal
+    assert roll("2.7").decimal == "2.7"
 
 
 def test_markdown_in_labels_and_annotations_stays_text() -> None:
@@ -118,10 +184,31 @@ def test_gm_amounts_read_dice_like_roll(
         assert amount.rolled is not None and amount.rolled.startswith(f"{label}: 1d")
 
 
-@pytest.mark.parametrize("typed", ["999999d999999", "1d0", "d", "-1d20 " + "x" * 300])
-def test_gm_amounts_have_the_same_limits(typed: str) -> None:
-    with pytest.raises(InvalidInput):
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("999999d999999", "at most 100 dice"),
+        ("1d0", "no sides"),
+        ("d", "stops too early"),
+        ("-1d20 " + "x" * 300, "characters long"),
+        ("1 d6", "did you mean `1d6`"),
+        ("-1d6d6", "`d6` at position 4 was unexpected"),
+        # Amounts are whole numbers: a typed decimal is refused, never cut to 2.
+        ("2.7", "^Health and Stamina change in whole numbers: `2.7` has the decimal 2.7\\."),
+        ("-2.7", "`-2.7` has the decimal 2.7"),
+        ("+0.5", "has the decimal 0.5"),
+        ("1d6+0.5 luck", "has the decimal 0.5"),
+        ("2.0", "has the decimal 2.0"),
+    ],
+)
+def test_gm_amounts_have_the_same_limits(typed: str, message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
         parse_amount(typed)
+
+
+def test_gm_amounts_from_dice_are_whole() -> None:
+    assert parse_amount("7/2").value == 3  # d20's division: a dice total is always whole
+    assert parse_amount("-1d20 <@123> trap").rolled is not None
 
 
 @given(st.integers(1, DICE_MAX), st.integers(1, SIDES_MAX), st.integers(-50, 50))

@@ -3,6 +3,7 @@ Master adjustments, and out-of-fight recovery ("Natural Healing", "Take a Breath
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.commands import (
     AddCombatant,
     AdjustCharacteristic,
@@ -44,16 +45,18 @@ WEEK = 7 * DAY
 
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
-    """Add a fighter. Names are unique case-insensitively; ids (``c1``, ``c2``…) are never reused.
-    Joining a running fight places it in the order by the encounter's initiative mode."""
+    """Add a fighter. Names are unique as :func:`bot.names.key` compares them (case, invisible
+    characters and lookalikes ignored); ids (``c1``, ``c2``…) are never reused. Joining a running
+    fight places it in the order by the encounter's initiative mode."""
     st = tx.state
     if st.phase == "finished":
         raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
     if len(st.combatants) >= MAX_COMBATANTS:
         raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = cmd.name.casefold()
-    if any(c.name.casefold() == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {cmd.name}.")
+    folded = names.key(cmd.name)
+    taken = next((c for c in st.combatants if names.key(c.name) == folded), None)
+    if taken is not None:
+        raise Conflict(f"There is already a combatant called {taken.name}.")
     for s in cmd.sheet.stances:
         if tx.tables.stance(s) is None:
             raise InvalidInput(
