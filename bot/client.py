@@ -15,6 +15,7 @@ from bot.services.container import Services
 from bot.settings import Settings
 from bot.store.db import Database
 from bot.sync import sync_if_changed
+from bot.ui.channel_permissions import warn_gm_if_blind
 from bot.ui.combat_flow import announce
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
@@ -192,6 +193,7 @@ class CombatBot(commands.Bot):
         """After a slash command was answered: the member's pending notices, as an ephemeral
         followup (never raises; see :func:`bot.ui.notices.deliver_notices`)."""
         await deliver_notices(self.services.notices, interaction)
+        await warn_gm_if_blind(self, interaction)
 
     async def on_interaction(self, interaction: discord.Interaction[CombatBot]) -> None:
         """Every interaction, as it arrives: its snowflake is the latest issue mark seen, which

@@ -295,7 +295,7 @@ class CombatCog(commands.Cog):
             return Ready(actor=me.id, trigger=trigger.value, watch=watched.id, plan=action)
 
         options = {"trigger": trigger.value, "watch": watch, "action": action}
-        await self._do(interaction, as_, "ready", options, make, f"readies: {shown_name(action)}")
+        await self._do(interaction, as_, "ready", options, make, "readies an action")
 
     @ready.autocomplete("watch")
     async def ready_watch(self, interaction: discord.Interaction[Any], current: str) -> Choices:

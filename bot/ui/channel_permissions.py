@@ -10,11 +10,15 @@ pinned; without it the tracker is posted again at the bottom when a round starts
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 
-from bot.errors import NotAllowed
+from bot.errors import NotAllowed, NotFound
+from bot.ui.interaction import actor_of
+
+log = logging.getLogger(__name__)
 
 THREADS = (
     discord.ChannelType.public_thread,
@@ -85,3 +89,22 @@ def blind_warning(interaction: discord.Interaction[Any]) -> str | None:
         "prompts and turn pings may not appear. Every command is still saved and nothing is "
         f"lost. {HOW_TO_GRANT}"
     )
+
+
+async def warn_gm_if_blind(client: Any, interaction: discord.Interaction[Any]) -> None:
+    """After any slash command the GM of this channel's encounter ran: if the bot has lost a
+    permission it needs here, say so (ephemeral). Costs nothing when nothing is missing; never
+    raises."""
+    warning = blind_warning(interaction)
+    if warning is None or interaction.channel_id is None or not interaction.response.is_done():
+        return
+    try:
+        encounter = await client.services.encounters.live(interaction.channel_id)
+    except NotFound:
+        return
+    if not encounter.is_gm(actor_of(interaction)):
+        return
+    try:
+        await interaction.followup.send(warning, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not warn the GM in channel %s", interaction.channel_id)

@@ -16,7 +16,6 @@ from bot.engine.audience import GM
 from bot.engine.events import RoundStarted
 from bot.services.combat import CombatResult
 from bot.services.encounters import EncounterService
-from bot.ui.channel_permissions import blind_warning
 from bot.ui.combat import (
     decision_prompt,
     gm_sees_more,
@@ -26,7 +25,7 @@ from bot.ui.combat import (
 )
 from bot.ui.decision_view import decision_view
 from bot.ui.interaction import actor_of
-from bot.ui.prompt_messages import retire_prompt
+from bot.ui.prompt_messages import readdress_prompt, retire_prompt
 from bot.ui.text import shown_name
 
 log = logging.getLogger(__name__)
@@ -95,11 +94,22 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
             ),
         )
     await _after_commit("the GM's details", _gm_details(interaction, result))
+    await _still_waiting(interaction.client, result)
     how = f"settled with `/{_command_name(interaction)}`"
     await _retire_prompt(interaction.client, result, how)
     await refresh_tracker(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )
+
+
+async def _still_waiting(client: Any, result: CombatResult) -> None:
+    """A decision still waiting after a change (a GM tool knocked its target out, took an
+    ally's last action, turned npcs_react on…) is shown again as it stands now: who decides
+    and with which buttons."""
+    decision = result.decision
+    if decision is None or _is_new_decision(result):
+        return
+    await readdress_prompt(client, result.encounter, decision)
 
 
 def _command_name(interaction: discord.Interaction[Any]) -> str:
@@ -149,12 +159,19 @@ async def announce(client: Any, result: CombatResult) -> None:
     channel = client.get_partial_messageable(result.encounter.row.channel_id)
     new_decision = _is_new_decision(result)
     view = _view(result) if new_decision else None
-    message = await channel.send(
-        _content(result, new_decision=new_decision),
-        embed=result_embed(result, title="Reaction window over"),
-        view=view or discord.utils.MISSING,
-        allowed_mentions=_mentions(result, new_decision=new_decision),
-    )
+    try:
+        message = await channel.send(
+            _content(result, new_decision=new_decision),
+            embed=result_embed(result, title="Reaction window over"),
+            view=view or discord.utils.MISSING,
+            allowed_mentions=_mentions(result, new_decision=new_decision),
+        )
+    except discord.Forbidden:
+        # The result could not be posted: still take the buttons off the settled prompt (an
+        # edit may be allowed where a post is not) and show the state; the GM is told.
+        await _retire_prompt(client, result, "the reaction window ran out: no reaction")
+        await refresh_tracker(client, result.encounter.row.channel_id)
+        raise
     if new_decision and result.decision is not None:
         await _after_commit(
             "noting the prompt",
@@ -167,8 +184,7 @@ async def announce(client: Any, result: CombatResult) -> None:
 
 
 async def _gm_details(interaction: discord.Interaction[Any], result: CombatResult) -> None:
-    """The GM acting sees the exact NPC numbers the public embed hid, and is told when the bot
-    has lost a permission it needs in this channel (the fight is safe; posts may not appear)."""
+    """The GM acting sees the exact NPC numbers the public embed hid."""
     if not result.encounter.is_gm(actor_of(interaction)):
         return
     if gm_sees_more(result):
@@ -176,9 +192,6 @@ async def _gm_details(interaction: discord.Interaction[Any], result: CombatResul
             embed=result_embed(result, audience=GM, title="Exact numbers (GM only)"),
             ephemeral=True,
         )
-    warning = blind_warning(interaction)
-    if warning is not None:
-        await interaction.followup.send(warning, ephemeral=True)
 
 
 async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:

@@ -80,6 +80,13 @@ async def test_permissions_lost_mid_fight_are_told_to_the_gm_and_nothing_is_lost
     await h.wait_for(lambda: any("missing **Send Messages**" in m.text() for m in gm.followups))
     [warning] = [m for m in gm.followups if "missing **Send Messages**" in m.text()]
     assert warning.ephemeral and "nothing is lost" in warning.text()
+    # Any of the GM's commands there says so, not only combat ones; a player is not told.
+    status = await slash(h, table.moderator, "encounter status")
+    await status.response()
+    await h.wait_for(lambda: any("missing **Send" in m.text() for m in status.followups))
+    player = await slash(h, table.player, "encounter status")
+    await player.response()
+    assert not any("missing" in m.text() for m in player.followups)
 
 
 async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
@@ -93,6 +100,8 @@ async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
         await set_up_fight(h, table)
         await thug_attacks_willow(bot, h, table)
     h.channel = first_channel
+    first_prompt = (await bot.services.encounters.live(first_channel.id)).row.prompt_message_id
+    bot.trackers.blocked_first = 0.2  # try the refused channel again soon (30 s in play)
     h.deny_bot(first_channel, SEND)
     async with bot.db.transaction() as conn:
         await conn.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
@@ -101,8 +110,17 @@ async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
     )
     for channel in (first_channel, other):
         assert (await bot.services.encounters.live(channel.id)).state.pending is None
-    # The GM of the first fight is told at their next command.
+    # The prompt in the refused channel loses its buttons all the same (an edit is allowed).
+    assert first_prompt is not None
+    await h.wait_for(lambda: h.message(first_prompt).components == [])
+    # Once the bot may post again, its tracker catches up without anyone acting there.
     h.deny_bot(first_channel, 0)
+    live = await bot.services.encounters.live(first_channel.id)
+    await h.wait_for(
+        lambda: any(f"v{live.version}" in m.text() for m in h.messages_in(first_channel)),
+        timeout=10,
+    )
+    # The GM of the first fight is told at their next command.
     status = await ok(await slash(h, table.moderator, "endturn"))
     notices = [m.text() for m in status.followups]
     await h.wait_for(lambda: any("could not post" in m.text() for m in status.followups))
@@ -141,3 +159,20 @@ async def test_a_tracker_edit_that_failed_is_retried_until_it_shows_the_final_st
         lambda: f"Turn: **{current.name}**" in h.message(tracker_id).text(), timeout=10
     )
     assert f"v{final.version}" in h.message(tracker_id).text()
+
+
+async def test_a_tracker_the_bot_could_not_see_catches_up_when_access_returns(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    bot.trackers.blocked_first = 0.2  # 30 s in play
+    h.deny_bot(h.channel, discord.Permissions(view_channel=True).value)
+    await ok(await slash(h, table.moderator, "endturn"))  # answered; the tracker edit is refused
+    version = (await bot.services.encounters.live(h.channel.id)).version
+    await h.wait_for(lambda: h.channel.id in bot.trackers.blocked)
+    assert not any(f"v{version}" in m.text() for m in h.messages_in(h.channel))
+    h.deny_bot(h.channel, 0)
+    await h.wait_for(
+        lambda: any(f"v{version}" in m.text() for m in h.messages_in(h.channel)), timeout=10
+    )

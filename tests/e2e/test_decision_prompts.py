@@ -167,3 +167,41 @@ async def test_a_prompt_never_posted_before_a_crash_is_posted_after_the_restart(
         reposted = h.message(new_id)
         assert "Thug 1** attacks **Willow** with **Cudgel**" in reposted.content
         assert any(c.startswith("rx:") for c in reposted.custom_ids())
+
+
+async def test_a_waiting_prompt_is_shown_again_when_a_gm_tool_changes_who_can_react(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Thug 1 attacks Willow; the GM knocks Willow out before she decides. Her buttons (Take
+    it, Evade, Surrender…) no longer apply: the prompt is edited to ask only the bear."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    prompt = await thug_attacks_willow(bot, h, table)
+    await prompt_recorded(bot, h)
+    await ok(await slash(h, gm, "gm hp", combatant="Willow", stamina="0"))
+
+    def labels() -> list[str]:
+        return [c["label"] for row in h.message(prompt).components for c in row["components"]]
+
+    await h.wait_for(lambda: labels() == ["Take the hit for Willow (1 action)"])
+    assert "**Willow** cannot react" in h.message(prompt).content
+
+
+def test_an_attack_nobody_can_decide_any_more_resolves_at_once() -> None:
+    """…and with no ally able to take the hit either (Cat waits on a readied action), the
+    attack resolves at once."""
+    from bot.engine import Attack, EndTurn, Ready, SetCondition
+    from tests.engine.helpers import Fight
+
+    f = Fight()
+    c = f.add("Cat", agility=16)
+    a = f.add("Ann", agility=14)
+    b = f.add("Bob", npc=True, agility=12)
+    f.begin(dice=[])
+    f.do(Ready(actor=c, trigger="action", watch=b))
+    f.do(EndTurn(actor=a))
+    f.do(Attack(actor=b, target=a, attack="Sword"))
+    assert f.state.pending is not None
+    out = f.do(SetCondition(target=a, condition="Unconscious"))
+    assert f.state.pending is None and f.state.phase == "active"
+    assert any(e.kind == "attack_resolved" for e in out.events)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Begin, EndTurn
+from bot.engine import Begin, EndTurn, RemoveCombatant
 from bot.engine.commands import NextTurn, SetCondition, SetVitals, SkipTurn
 from bot.engine.state import EncounterState
 from bot.errors import Conflict, RuleViolation
@@ -92,3 +92,18 @@ def test_a_fight_saved_as_setup_after_it_ended_loads_as_finished() -> None:
     assert EncounterState.model_validate(raw).phase == "finished"
     fresh = f.rules.new_encounter(name="New", seed=1).model_dump(mode="json")
     assert EncounterState.model_validate(fresh).phase == "setup"
+
+
+def test_removing_the_last_foe_ends_the_fight() -> None:
+    """`/gm remove` of the last NPC left the party cycling rounds forever: the fight ends when
+    the last of a side leaves, as when it falls."""
+    f = Fight()
+    a = f.add("Ann", agility=14)
+    f.add("Dee", agility=8)
+    b = f.add("Bo", agility=12, npc=True)
+    f.begin()
+    f.do(EndTurn(actor=a))
+    assert f.state.turn == b
+    out = f.do(RemoveCombatant(combatant=b))
+    assert f.state.phase == "finished" and f.state.winner == "party"
+    assert "Winner: the party side." in out.text

@@ -298,7 +298,13 @@ def ready(tx: Tx, cmd: Ready) -> None:
         "movement": f"when {w.name} moves",
         "coordinated": f"together with {w.name}",
     }[cmd.trigger]
-    tx.note(f"{c.name} readies an action {what}" + (f": {cmd.plan}" if cmd.plan else "."), c.id)
+    # The plan is the GM's private note for an NPC whose numbers are hidden (it may name them).
+    tx.note(
+        f"{c.name} readies an action {what}" + (f": {cmd.plan}" if cmd.plan else "."),
+        c.id,
+        secret=True,
+        public=f"{c.name} readies an action {what}.",
+    )
     _done(tx, c.id, True)
 
 

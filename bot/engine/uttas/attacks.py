@@ -237,6 +237,17 @@ def drop_orphaned_attack(tx: Tx) -> None:
     _finish(tx, p)
 
 
+def settle_if_undecidable(tx: Tx) -> None:
+    """A waiting attack that nobody can decide any more — its target was knocked out by a GM
+    tool and no ally can take the hit — resolves at once with no reaction, as one that nobody
+    could decide when it was declared (UTTAS "Perform a Reaction command")."""
+    p = tx.state.pending
+    if p is None or p.awaiting != "reaction" or _reaction_possible(tx, p):
+        return
+    tx.state.pending = None
+    _open_or_resolve(tx, p)
+
+
 def _continue(tx: Tx, p: PendingAttack) -> None:
     nxt = _next_hit(tx, p)
     if nxt is None:

@@ -496,9 +496,10 @@ class Tx:
             c.breather_uses += 1
             self.note(f"{c.name}'s breather is interrupted by damage; the use is refunded.", cid)
 
-    def check_end(self, *, force: bool = False) -> None:
-        """UTTAS "Combat": the battle ends when one side is knocked out or surrenders. Only
-        re-counted when someone dropped out in this command (or ``force``)."""
+    def check_end(self, *, force: bool = False, sides_before: int = 0) -> None:
+        """UTTAS "Combat": the battle ends when one side is knocked out or surrenders — or,
+        ``sides_before`` telling how many sides fought before someone left, when the last of a
+        side left. Only re-counted when someone dropped out in this command (or ``force``)."""
         st = self.state
         if st.phase != "active" or not st.settings.auto_end:
             return
@@ -510,9 +511,9 @@ class Tx:
             sides.add(c.side)
             if not self.is_out(c):
                 standing.add(c.side)
-        if len(sides) >= 2 and len(standing) <= 1:
+        if max(len(sides), sides_before) >= 2 and len(standing) <= 1:
             winner = next(iter(standing), None)
-            self.end_fight(winner, "only one side can still fight" if winner else "no side stands")
+            self.end_fight(winner, "only one side is left standing" if winner else "no side stands")
 
     def pass_turn_if_unable(self) -> None:
         """No turn is held by someone who cannot act: when the turn holder is out of the fight
@@ -545,6 +546,7 @@ class Tx:
         self.emit(
             CombatEnded(
                 winner=winner,
-                text=f"The fight is over: {reason}" + (f"; {winner} win." if winner else "."),
+                text=f"The fight is over: {reason}"
+                + (f". Winner: the {winner} side." if winner else "."),
             )
         )

@@ -20,9 +20,10 @@ from bot.engine.commands import (
     UseSkill,
 )
 from bot.engine.events import TurnSkipped, VitalsSet
+from bot.engine.state import fight_over
 from bot.engine.uttas import actions, attacks
 from bot.engine.uttas.core import DEAD, UNCONSCIOUS, Tx
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]
 BOON_MAX = 10
@@ -138,6 +139,8 @@ def next_turn(tx: Tx, cmd: NextTurn) -> None:
 def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
     """Skip the target's turn: at once if it holds the turn, else when its turn next comes."""
     c = tx.view(cmd.target)
+    if tx.state.phase == "finished":
+        raise RuleViolation(fight_over(tx.state))
     if tx.state.phase == "active" and tx.state.turn == c.id:
         tx.require_same_turn(cmd)
         tx.require_no_pending()

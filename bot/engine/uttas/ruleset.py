@@ -71,6 +71,7 @@ class UttasRuleset(Ruleset):
             tx.state.last_mover = None
         _HANDLERS[command.kind](tx, command)
         attacks.drop_orphaned_attack(tx)
+        attacks.settle_if_undecidable(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 

@@ -116,6 +116,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
     part of is cancelled; grapples it is in end."""
     c = tx.view(cmd.combatant)
     st = tx.state
+    sides_before = {x.side for x in st.combatants}
     p = st.pending
     if p is not None and c.id in (p.attacker, p.target, *p.joint):
         st.pending = None
@@ -133,7 +134,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if st.turn == c.id or not st.order:
             tx.end_fight(None, "nobody is left")
         else:
-            tx.check_end(force=True)
+            tx.check_end(force=True, sides_before=len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:
