@@ -106,8 +106,12 @@ class InitiativeRolled(Event):
             name = view.name(line.combatant, line.name)
             if not view.reveals(line.combatant):
                 parts.append(f"{line.place}. {name}")
-            elif line.roll is not None:
+            elif self.mode == "roll" and line.roll is not None:
                 parts.append(f"{line.place}. {name} (rolled {line.roll.total})")
+            elif line.roll is not None:  # the roll only broke a tie on Agility
+                parts.append(
+                    f"{line.place}. {name} (Agility {line.agility}, tie roll {line.roll.total})"
+                )
             else:
                 parts.append(f"{line.place}. {name} (Agility {line.agility})")
         return ["Initiative: " + ", ".join(parts)]
@@ -217,6 +221,7 @@ class AttackResolved(Event):
     ``accuracy`` is the 3d6 (± Advantage dice) roll with the Accuracy bonus as modifier;
     ``target_number`` the Dodge or Discipline (``target_stat``) it had to beat strictly.
     ``auto``: ``"hit"`` (interception, surrender) or ``"miss"`` (three range increments out).
+    ``reaction``: the Defend reaction whose bonuses are in the target number, Armor and Defense.
     ``health_damage`` is the damage dice counted minus Armor, ``stamina_damage`` the damage
     total minus Defense; ``health_left``/``stamina_left`` what the target has afterwards.
 
@@ -256,6 +261,7 @@ class AttackResolved(Event):
     hit: bool
     damage: Roll | None = None
     damage_type: str = ""
+    reaction: str = ""
     armor: int = 0
     defense: int = 0
     health_damage: int = 0
@@ -269,9 +275,11 @@ class AttackResolved(Event):
         hit_of = f" (hit {self.hit_index})" if self.hit_index > 1 else ""
         lines = [f"**{attacker}** → **{target}** with {view.text(self.attack)}{hit_of}"]
         if self.accuracy is not None:
-            lines.append(f"🎲 {self._accuracy(target, mine=mine, theirs=theirs)}")
-        lines += [f"  + Advantage: {view.text(why)}" for why in self.advantages]
-        lines += [f"  − Disadvantage: {view.text(why)}" for why in self.disadvantages]
+            lines.append(f"🎲 {self._accuracy(attacker, target, mine=mine, theirs=theirs)}")
+        lines += [f"  + Advantage for {attacker}: {view.text(why)}" for why in self.advantages]
+        lines += [
+            f"  − Disadvantage for {attacker}: {view.text(why)}" for why in self.disadvantages
+        ]
         if self.auto is not None:
             lines.append(f"Automatic {self.auto}.")
         if not self.hit:
@@ -290,7 +298,7 @@ class AttackResolved(Event):
             )
         return lines
 
-    def _accuracy(self, target: str, *, mine: bool, theirs: bool) -> str:
+    def _accuracy(self, attacker: str, target: str, *, mine: bool, theirs: bool) -> str:
         roll = self.accuracy
         assert roll is not None
         pool = f"Accuracy {roll.base_dice}d{roll.sides}"
@@ -303,7 +311,7 @@ class AttackResolved(Event):
             sign = "+" if roll.modifier >= 0 else "−"
             pool += f" {sign} {abs(roll.modifier)} Accuracy bonus = {roll.total}"
         else:
-            pool += " + Accuracy bonus"
+            pool += f" + {attacker}'s Accuracy bonus (hidden)"
         shown = f" {self.target_number}" if theirs else ""
         return f"{pool} vs {target}'s {self.target_stat}{shown}"
 
@@ -319,9 +327,11 @@ class AttackResolved(Event):
         line += f" = {roll.total} {self.damage_type}"
         if not theirs:
             return line
+        with_reaction = f" with {view.text(self.reaction)}" if self.reaction else ""
         return (
-            f"{line}: {self.health_damage} Health ({len(roll.dice)} dice − Armor {self.armor}), "
-            f"{self.stamina_damage} Stamina ({roll.total} − Defense {self.defense})"
+            f"{line}: {self.health_damage} Health ({len(roll.dice)} dice − Armor "
+            f"{self.armor}{with_reaction}), {self.stamina_damage} Stamina ({roll.total} − "
+            f"Defense {self.defense}{with_reaction})"
         )
 
 

@@ -462,7 +462,14 @@ class EncounterService:
             command = AddCombatant(
                 name=name, sheet=sheet, controller_id=actor.user_id, is_npc=False
             )
-            outcome = rules.apply(current.state, command, self.roller(current), self._clock())
+            try:
+                outcome = rules.apply(current.state, command, self.roller(current), self._clock())
+            except Conflict as clash:  # a combatant of that name is already in the fight
+                raise Conflict(
+                    f"{clash.message} Bring yours under another name: import it again with "
+                    "`/character import … name:` (e.g. `name:Willow the Younger`), then join "
+                    "with that name."
+                ) from None
             return outcome.state, {"combatant": name}
 
         encounter, _ = await self.change(channel_id, actor, "join", {"character": name}, step)

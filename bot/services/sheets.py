@@ -49,7 +49,9 @@ CHOICES_MAX = 25
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "data" / "sheets"
 GM_ONLY = (
     "Only a GM of this server (Manage Server, Manage Channels or the server's GM role) can "
-    "manage NPC templates."
+    "manage NPC templates. As an encounter's GM you can still add a one-off NPC with "
+    "`/gm add-npc name: health: stamina:`, or the templates a server GM has imported with "
+    "`/gm add-npc template:`."
 )
 
 

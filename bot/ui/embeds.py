@@ -9,6 +9,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine import get_ruleset
+from bot.engine.audience import PUBLIC
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
 
@@ -71,17 +72,32 @@ def tracker(encounter: Encounter) -> discord.Embed:
 
 
 def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
-    """The final summary posted when an encounter ends."""
+    """The final summary posted when an encounter ends: who won, and how each combatant ended
+    up — as the channel may see it (an NPC whose numbers are hidden shows its wound level)."""
     state = encounter.state
+    won = ""
+    if state.winner:
+        won = f" The **{shown_name(state.winner)}** side won."
+    elif state.phase == "finished":
+        won = " No side was left standing."
     embed = discord.Embed(
         title=f"Encounter ended: {shown_name(encounter.row.name)}"[:256],
         colour=discord.Colour.dark_grey(),
         description=(
             f"Ruleset {ruleset_title(encounter.row.ruleset)}; "
-            f"{state.round} round(s) fought; ended by <@{ended_by}>."
+            f"{state.round} round(s) fought; ended by <@{ended_by}>.{won}"
         ),
     )
-    lines = [f"**{shown_name(c.name)}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
+    public = encounter.rules.view(state, PUBLIC, shown_name)
+    lines = []
+    for c in state.combatants:
+        if public.reveals(c.id):
+            how = f"Health {c.health}/{c.sheet.health}, Stamina {c.stamina}/{c.sheet.stamina}"
+        else:
+            how = public.wound_level(c)
+        conditions = f" · {', '.join(c.conditions)}" if c.conditions else ""
+        npc = " (NPC)" if c.is_npc else ""
+        lines.append(f"**{shown_name(c.name)}**{npc} · {shown_name(c.side)} · {how}{conditions}")
     embed.add_field(
         name=f"Combatants ({len(state.combatants)})",
         value=fit_lines(lines, FIELD_MAX, empty="None joined."),

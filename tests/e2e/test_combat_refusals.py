@@ -119,7 +119,7 @@ async def test_no_actions_left_and_cannot_react(
         assert await version(bot, h) == before
         dice.load([1, 1, 1, 1])
         result = await press(h, table.player, prompt, "Take it")
-        assert "Advantage: Willow is Staggered" in h.message(prompt).text()
+        assert "Advantage for Thug 7: Willow is Staggered" in h.message(prompt).text()
         assert result is not None
     # Willow spent everything: her next turn is announced as skipped.
     await pass_turns_until(bot, h, table, "General Bearington")

@@ -119,6 +119,16 @@ async def test_a_fight_that_ends_by_itself_stays_over_until_the_gm_closes_it(
     for record in (attack, begin):
         assert "<@" not in (record.response_data.get("content") or "").replace("/encounter end", "")
     assert (await bot.services.encounters.live(h.channel.id)).version == live.version
+    # The GM closes it: the summary says who won and how each ended up (an NPC by its looks).
+    end = await slash(h, table.moderator, "encounter end")
+    await end.response()
+    confirm = next(c for c in end.message.custom_ids() if ":yes:" in c)
+    click = await h.click(table.moderator, end.message, confirm)
+    summary = await click.followup(0)
+    text = summary.text()
+    assert "The **party** side won." in text
+    assert "**Thug 1** (NPC) · foes · Dead · Dead, Prone" in text
+    assert "**Willow** · party · Health 16/16" in text
 
 
 async def _flurry_on_thug(bot: CombatBot, h: DiscordHarness, table: Table) -> None:

@@ -156,7 +156,9 @@ async def test_combat_in_action(
     # Thug 2 hits Willow because of her stance (attackers get Advantage against Steady).
     prompt = await t.gm("attack", target="Willow", with_="Cudgel")
     await t.decide(player, prompt, "Take it", [4, 3, 3, 3, 3, 3, 3])
-    assert "Hit!" in t.seen(prompt) and "Advantage: Willow's Steady stance" in t.seen(prompt)
+    assert "Hit!" in t.seen(prompt) and "Advantage for Thug 2: Willow's Steady stance" in t.seen(
+        prompt
+    )
 
     # ---- Round 3 ---------------------------------------------------------------------------
     prompt = await t.player("attack", target="Thug 1", with_="Claws")

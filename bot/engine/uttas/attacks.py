@@ -393,6 +393,7 @@ def _compute(
         hit=hit,
         damage=dmg,
         damage_type=profile.damage_type,
+        reaction="" if defence is NO_DEFENCE else defence.label,
         armor=armor,
         defense=defense,
         health_damage=h_dmg,

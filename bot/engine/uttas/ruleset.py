@@ -107,11 +107,8 @@ class UttasRuleset(Ruleset):
         if not revealed:
             return guide
         left, speed = combatant.actions_left, combatant.sheet.speed
-        spent = f" ({speed - left} spent since your last turn)" if left < speed else ""
-        return (
-            f"{guide} Speed pool: {left} of {speed} actions this round{spent}; "
-            "reactions draw on it too."
-        )
+        spent = f" ({speed - left} spent on reactions since your last turn)" if left < speed else ""
+        return f"{guide} Speed pool: {left} of {speed} actions{spent}; reactions draw on it too."
 
     def wound_level(self, combatant: Combatant) -> str:
         """Dead, Down (Unconscious), or from the share of Health lost and of Stamina lost to
