@@ -130,7 +130,11 @@ def load_settings(
     merged.update({k: v for k, v in environ.items() if k in ENV_VARS})
     raw = {name.lower(): merged[name] for name in ENV_VARS if name in merged}
     if not raw.get("discord_token", "").strip():
-        raise SettingsError("DISCORD_TOKEN", "is required but not set")
+        raise SettingsError(
+            "DISCORD_TOKEN",
+            "is required but not set (the bot token from Discord's Developer Portal: see the "
+            "README, 'Creating the Discord application')",
+        )
     try:
         return Settings.model_validate(raw)
     except ValidationError as exc:
