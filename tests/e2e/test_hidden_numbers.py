@@ -57,7 +57,7 @@ async def test_the_gm_killing_an_npc_says_so_without_its_health(
     await set_up_fight(h, table, thugs=1)
     await ok(await slash(h, gm, "gm add-npc", name="Brute", health=50, stamina=60))
     record = await ok(await slash(h, gm, "gm hp", combatant="Brute", health="-57"))
-    public = record.message.text()
+    public = re.sub(r"<@\d+>", "", record.message.text())
     assert "Brute is now Dead (by the GM)" in public
     assert "-7" not in public and "50" not in public
     assert "The GM adjusts Brute, who looks **Dead**" in public
