@@ -18,7 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import AddCombatant, Attack, Begin, RandomRoller, React, get_ruleset  # noqa: E402
+from bot.engine import RandomRoller, get_ruleset  # noqa: E402
+from bot.engine.core.commands import Begin  # noqa: E402
+from bot.engine.uttas.commands import AddCombatant, Attack, React  # noqa: E402
 from bot.engine.uttas.sheet import UttasSheet  # noqa: E402
 
 

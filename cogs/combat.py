@@ -14,13 +14,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import (
+from bot.engine.core.commands import CommandBase, EndTurn
+from bot.engine.core.state import CombatantBase
+from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
     Breather,
     ChangeStance,
-    Command,
-    EndTurn,
     GrappleContest,
     Move,
     Ready,
@@ -30,7 +30,6 @@ from bot.engine import (
     Surrender,
     UseSkill,
 )
-from bot.engine.state import Combatant
 from bot.errors import InvalidInput
 from bot.services.combat import CombatService, find_combatant, pick_actor
 from bot.services.encounters import Encounter, EncounterService
@@ -104,7 +103,7 @@ class CombatCog(commands.Cog):
 
     def _acting_for(
         self, encounter: Encounter, interaction: discord.Interaction[Any]
-    ) -> Combatant | None:
+    ) -> CombatantBase | None:
         as_name = getattr(interaction.namespace, "as", None)
         with autocomplete_guard(interaction, "the acting combatant"):
             return pick_actor(encounter, actor_of(interaction), as_name)
@@ -133,7 +132,7 @@ class CombatCog(commands.Cog):
         readied: bool = False,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        def make(current: Encounter, me: Combatant) -> Command:
+        def make(current: Encounter, me: CombatantBase) -> CommandBase:
             victim = find_combatant(current.state, target)
             strike = Attack(actor=me.id, target=victim.id, attack=with_, range_m=range, hits=hits)
             return ResolveReadied(actor=me.id, action=strike) if readied else strike
@@ -290,7 +289,7 @@ class CombatCog(commands.Cog):
         if not action.strip():
             raise InvalidInput("Say what the readied action is, in a few words.")
 
-        def make(current: Encounter, me: Combatant) -> Command:
+        def make(current: Encounter, me: CombatantBase) -> CommandBase:
             watched = find_combatant(current.state, watch)
             return Ready(actor=me.id, trigger=trigger.value, watch=watched.id, plan=action)
 
@@ -390,7 +389,7 @@ class CombatCog(commands.Cog):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return _choices(list(me.sheet.skills), current)
+        return _choices(encounter.rules.skill_names(me), current)
 
     @app_commands.command(name="power", description="Activate a power that is not an attack")
     @app_commands.guild_only()
@@ -407,7 +406,7 @@ class CombatCog(commands.Cog):
         target: app_commands.Range[str, 1, 80] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        def make(current: Encounter, me: Combatant) -> Command:
+        def make(current: Encounter, me: CombatantBase) -> CommandBase:
             aimed = find_combatant(current.state, target).id if target else None
             return ActivatePower(actor=me.id, power=name, target=aimed)
 
@@ -420,7 +419,7 @@ class CombatCog(commands.Cog):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return _choices([p.name for p in me.sheet.powers if not p.targets], current)
+        return _choices(encounter.rules.power_names(me), current)
 
     @power.autocomplete("target")
     async def power_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Begin
+from bot.engine.core.commands import Begin
 from bot.errors import InvalidInput
 from bot.services.combat import CombatService
 from bot.services.encounters import NAME_MAX, EncounterService

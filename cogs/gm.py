@@ -17,8 +17,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Command, React, RemoveCombatant, ResolveSurrender, Rest, SetCondition
-from bot.engine.commands import ChangeSettings, GrantDice, MoveInOrder, NextTurn, SkipTurn
+from bot.engine.core.commands import (
+    ChangeSettings,
+    CommandBase,
+    MoveInOrder,
+    NextTurn,
+    RemoveCombatant,
+    SkipTurn,
+)
+from bot.engine.uttas.commands import GrantDice, React, ResolveSurrender, Rest, SetCondition
 from bot.errors import InvalidInput, RuleViolation
 from bot.services import rolls
 from bot.services.combat import CombatService, find_combatant
@@ -61,7 +68,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         interaction: discord.Interaction[Any],
         label: str,
         options: dict[str, Any],
-        make: Callable[[Encounter], Command],
+        make: Callable[[Encounter], CommandBase],
         *,
         action: str,
         title: str,
@@ -79,7 +86,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         name="resolve", description="Resolve the waiting attack with no reaction (GM only)"
     )
     async def resolve(self, interaction: discord.Interaction[Any]) -> None:
-        def make(current: Encounter) -> Command:
+        def make(current: Encounter) -> CommandBase:
             pending = current.state.pending
             if pending is None:
                 raise RuleViolation("No attack is waiting for a decision.")
@@ -243,7 +250,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             guild_id,
             is_npc=fighter.is_npc,
             controller_id=fighter.controller_id,
-            sheet_name=fighter.sheet.name,
+            sheet_name=encounter.rules.sheet_name(fighter),
         )
         await self.encounters.refresh(
             channel_id, actor, combatant_id=fighter.id, sheet=source.model

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from bot import names
-from bot.engine.commands import AddCombatant, Attack
-from bot.engine.state import EncounterState
+from bot.engine.uttas.commands import AddCombatant, Attack
 from bot.engine.uttas.sheet import UttasSheet
+from bot.engine.uttas.state import UttasState
 from bot.errors import InvalidInput
 from bot.ui.text import inline_code, labelled_choices, name_choices, shown_name
 
@@ -298,8 +298,8 @@ def test_a_stored_state_with_old_names_still_loads() -> None:
         ],
     }
     with pytest.raises(ValidationError):
-        EncounterState.model_validate(raw)
-    state = EncounterState.model_validate(raw, context=names.STORED)
+        UttasState.model_validate(raw)
+    state = UttasState.model_validate(raw, context=names.STORED)
     assert state.name == "Ambush"
     assert [c.name for c in state.combatants] == ["Willow", "Willow 2", names.PLACEHOLDER]
     first = state.combatants[0].sheet
@@ -321,8 +321,8 @@ def test_a_stored_state_with_lookalikes_and_blank_looking_names_still_loads() ->
         ],
     }
     with pytest.raises(ValidationError):
-        EncounterState.model_validate(raw)
-    state = EncounterState.model_validate(raw, context=names.STORED)
+        UttasState.model_validate(raw)
+    state = UttasState.model_validate(raw, context=names.STORED)
     assert [c.name for c in state.combatants] == [
         "Willow",
         "W\u0456llow 2",

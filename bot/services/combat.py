@@ -21,9 +21,10 @@ from datetime import datetime
 from typing import Any
 
 from bot import names
-from bot.engine import Command, Event, React, ReactionOption, ResolveSurrender
-from bot.engine.commands import TurnBound
-from bot.engine.state import Combatant, EncounterState, fight_over
+from bot.engine import Event, ReactionOption
+from bot.engine.core.commands import CommandBase, TurnBound
+from bot.engine.core.state import AnyState, CombatantBase, fight_over
+from bot.engine.uttas.commands import React, ResolveSurrender
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService, not_gm_message
@@ -53,13 +54,13 @@ class Decision:
     "take one for the team", or the attacker's complete/stop after a surrender)."""
 
     pending_version: int
-    attacker: Combatant
-    target: Combatant
+    attacker: CombatantBase
+    target: CombatantBase
     attack: str
     awaiting: str
     deciders: dict[str, list[ReactionOption]]
     deadline: datetime | None
-    people: dict[str, Combatant] = dataclasses.field(default_factory=dict)
+    people: dict[str, CombatantBase] = dataclasses.field(default_factory=dict)
 
     def members(self, gm_id: int) -> list[int]:
         """The members who decide: each decider's controller (the GM for NPCs), the target's
@@ -80,7 +81,7 @@ class Replay:
     version: int
     options: dict[str, str]
     events: list[Event]
-    state: EncounterState
+    state: AnyState
 
 
 @dataclass(frozen=True)
@@ -96,24 +97,25 @@ class CombatResult:
     expired: bool = False
     resolved_prompt_id: int | None = None
     resolved_title: str = ""
-    acting: Combatant | None = None
+    acting: CombatantBase | None = None
     replay: Replay | None = None
 
 
-def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:
+def controls(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> bool:
     """Whether ``actor`` may act for ``combatant``: its controller, or the GM (who also runs
     every NPC and any combatant without a controller)."""
     return combatant.controller_id == actor.user_id or encounter.is_gm(actor)
 
 
-def find_combatant(state: EncounterState, name: str) -> Combatant:
+def find_combatant(state: AnyState, name: str) -> CombatantBase:
     """A combatant by exact name (compared by :func:`bot.names.key`: case and invisible
     characters ignored), never by prefix. Raises :class:`NotFound` suggesting the closest
     names."""
     folded = names.key(name)
     for combatant in state.combatants:
         if names.key(combatant.name) == folded:
-            return combatant
+            found: CombatantBase = combatant
+            return found
     known = [c.name for c in state.combatants]
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.4)
     if not close:
@@ -123,7 +125,7 @@ def find_combatant(state: EncounterState, name: str) -> Combatant:
     raise NotFound(f"There is no combatant called **{shown}** in this encounter.{hint}")
 
 
-def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Combatant:
+def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> CombatantBase:
     """The combatant a member acts for.
 
     With ``as_name``: that combatant, if the member controls it. Without: the combatant whose
@@ -136,10 +138,10 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
         if not controls(encounter, actor, chosen):
             raise NotAllowed(f"You do not control **{chosen.name}**.")
         return chosen
-    current = state.current
+    current: CombatantBase | None = state.current
     if current is not None and controls(encounter, actor, current):
         return current
-    mine = [c for c in state.combatants if c.controller_id == actor.user_id]
+    mine: list[CombatantBase] = [c for c in state.combatants if c.controller_id == actor.user_id]
     if len(mine) == 1:
         return mine[0]
     if mine and current is not None:
@@ -212,14 +214,14 @@ class CombatService:
         actor: Actor,
         label: str,
         options: dict[str, Any],
-        build: Callable[[Encounter], Command | list[Command]],
+        build: Callable[[Encounter], CommandBase | list[CommandBase]],
         *,
         encounter_id: int | None = None,
     ) -> CombatResult:
         events: list[Event] = []
         before: list[Encounter] = []
 
-        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             if encounter_id is not None and current.id != encounter_id:
                 raise Conflict(ALREADY_RESOLVED)
             before.append(current)
@@ -258,8 +260,8 @@ class CombatService:
         )
 
     def _auto_decide(
-        self, encounter: Encounter, state: EncounterState, roller: Any, now: datetime
-    ) -> tuple[EncounterState, list[Event]]:
+        self, encounter: Encounter, state: AnyState, roller: Any, now: datetime
+    ) -> tuple[AnyState, list[Event]]:
         """NPC targets do not react unless the encounter asks the GM (``npcs_react``): their
         pending attacks resolve at once with no reaction."""
         events: list[Event] = []
@@ -295,16 +297,16 @@ class CombatService:
         as_name: str | None,
         label: str,
         options: dict[str, Any],
-        make: Callable[[Encounter, Combatant], Command],
+        make: Callable[[Encounter, CombatantBase], CommandBase],
     ) -> CombatResult:
         """A turn command for the member's combatant (see :func:`pick_actor`). ``make`` builds
         the engine command from the encounter and the acting combatant. Raises the engine's
         :class:`RuleViolation` (not your turn, no actions left, …) and the errors of
         :func:`pick_actor`; nothing is written when anything is refused."""
 
-        acting: list[Combatant] = []
+        acting: list[CombatantBase] = []
 
-        def build(current: Encounter) -> Command:
+        def build(current: Encounter) -> CommandBase:
             self._require_active(current)
             combatant = pick_actor(current, actor, as_name)
             if as_name is None and combatant.id == current.state.turn:
@@ -321,14 +323,14 @@ class CombatService:
         actor: Actor,
         label: str,
         options: dict[str, Any],
-        make: Callable[[Encounter], Command],
+        make: Callable[[Encounter], CommandBase],
         *,
         action: str,
     ) -> CombatResult:
         """A command only the GM may give (begin the fight, force a decision, …). ``action``
         completes "Only the GM can …" in the refusal."""
 
-        def build(current: Encounter) -> Command:
+        def build(current: Encounter) -> CommandBase:
             if not current.is_gm(actor):
                 raise NotAllowed(not_gm_message(current, action))
             return make(current)
@@ -367,7 +369,7 @@ class CombatService:
         (nothing changes), :class:`NotAllowed` for anyone else."""
         channel_id = await self._encounters.channel_of(encounter_id)
 
-        def build(current: Encounter) -> Command:
+        def build(current: Encounter) -> CommandBase:
             if current.row.pending_version != pending_version or current.state.pending is None:
                 raise Conflict(ALREADY_RESOLVED)
             decision = self.decision(current)
@@ -411,7 +413,7 @@ class CombatService:
         """``/dodge`` and ``/block``: the same as the button for the pending attack on the
         member's combatant. ``choice`` is ``evade`` or ``block``; ``maneuver`` a martial art."""
 
-        def build(current: Encounter) -> Command:
+        def build(current: Encounter) -> CommandBase:
             pending = current.state.pending
             if pending is None or pending.awaiting != "reaction":
                 raise RuleViolation("No attack is waiting for a reaction right now.")
@@ -424,7 +426,7 @@ class CombatService:
             # The engine decides, and says exactly why a reaction is impossible.
             return React(actor=target.id, choice=choice, maneuver=maneuver)
 
-        acting: list[Combatant] = []
+        acting: list[CombatantBase] = []
         result = await self._run(channel_id, actor, "react", {"choice": choice}, build)
         return dataclasses.replace(result, acting=acting[-1])
 
@@ -434,7 +436,7 @@ class CombatService:
         channel_id = await self._encounters.channel_of(encounter_id)
         system = Actor(user_id=0, manages_channel=True)
 
-        def build(current: Encounter) -> Command:
+        def build(current: Encounter) -> CommandBase:
             pending = current.state.pending
             if current.row.pending_version != pending_version or pending is None:
                 raise Conflict(ALREADY_RESOLVED)
@@ -472,7 +474,7 @@ def settled(before: Encounter, after: Encounter) -> dict[str, Any]:
     return {"resolved_prompt_id": old.prompt_message_id, "resolved_title": title}
 
 
-def _require_issued_this_turn(state: EncounterState, actor: Actor) -> None:
+def _require_issued_this_turn(state: AnyState, actor: Actor) -> None:
     """A command that acts for whoever holds the turn must have been issued during that turn:
     one typed before it began was meant for an earlier turn (e.g. the GM's `/attack` for Thug 1
     arriving just after their `/gm next` started Thug 2's turn)."""
@@ -486,7 +488,7 @@ def _decision_title(decision: Decision) -> str:
     return f"{decision.attacker.name} attacks {decision.target.name} with {decision.attack}"
 
 
-def _decision_command(combatant: Combatant, option: ReactionOption) -> Command:
+def _decision_command(combatant: CombatantBase, option: ReactionOption) -> CommandBase:
     if option.choice in ("complete", "stop"):
         return ResolveSurrender(actor=combatant.id, complete=option.choice == "complete")
     return React(

@@ -24,15 +24,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot import names
-from bot.engine import (
-    AddCombatant,
-    DiceRoller,
-    EncounterState,
-    RandomRoller,
-    Ruleset,
-    UttasSheet,
-    get_ruleset,
-)
+from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, get_ruleset
+from bot.engine.uttas.commands import AddCombatant
+from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.services.actor import Actor
@@ -58,7 +52,7 @@ class Encounter:
     """A stored encounter with its engine state loaded."""
 
     row: EncounterRow
-    state: EncounterState
+    state: AnyState
 
     @property
     def id(self) -> int:
@@ -69,7 +63,7 @@ class Encounter:
         return self.row.version
 
     @property
-    def rules(self) -> Ruleset:
+    def rules(self) -> Ruleset[Any]:
         """The encounter's ruleset."""
         return get_ruleset(self.row.ruleset, self.row.rules_overrides)
 
@@ -106,7 +100,7 @@ class EncounterService:
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**63))
         self._rollers = rollers
         self._locks: dict[int, asyncio.Lock] = {}
-        self._states: OrderedDict[int, tuple[int, EncounterState]] = OrderedDict()
+        self._states: OrderedDict[int, tuple[int, AnyState]] = OrderedDict()
         # Encounters whose redo history is known to be empty (this process is the only writer):
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
@@ -127,7 +121,7 @@ class EncounterService:
         ms = int((self._clock() - timedelta(seconds=5)).timestamp() * 1000) - SNOWFLAKE_EPOCH_MS
         return max(0, ms) << 22
 
-    def _mark(self, before: EncounterState, after: EncounterState) -> EncounterState:
+    def _mark(self, before: AnyState, after: AnyState) -> AnyState:
         """Date what began in this change: a new turn (``turn_marker``) and a new decision
         (``PendingAttack.marker``) get the latest issue mark seen, so a command issued no later
         than that was meant for what came before and is refused (issue 9 §3)."""
@@ -157,7 +151,7 @@ class EncounterService:
         self._remember(row, state)
         return Encounter(row=row, state=state)
 
-    def _remember(self, row: EncounterRow, state: EncounterState) -> None:
+    def _remember(self, row: EncounterRow, state: AnyState) -> None:
         self._states[row.id] = (row.version, state)
         self._states.move_to_end(row.id)
         while len(self._states) > STATE_CACHE_SIZE:
@@ -174,7 +168,7 @@ class EncounterService:
         :class:`NotAllowed` when the server's start policy or cap refuses ``actor``
         (:func:`~bot.services.start_policy.ensure_may_start`, checked in this transaction).
         """
-        rules: Ruleset = get_ruleset(ruleset)
+        rules: Ruleset[Any] = get_ruleset(ruleset)
         title = _clean_name(name)
         state = rules.new_encounter(name=title, seed=self._seeds())
         state_json = state.model_dump_json()
@@ -369,7 +363,7 @@ class EncounterService:
         actor: Actor,
         command: str,
         options: dict[str, Any],
-        step: Callable[[Encounter], tuple[EncounterState, dict[str, Any]]],
+        step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
         *,
         prepare: Callable[[Connection, Encounter], Awaitable[None]] | None = None,
         finish: Callable[[Connection, EncounterRow], Awaitable[None]] | None = None,
@@ -456,7 +450,7 @@ class EncounterService:
         of the sheet do not change the fight). Names are unique per encounter, case-insensitively
         (the engine refuses a clash with :class:`Conflict`)."""
 
-        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             rules = current.rules
             _ensure_sheet_fits(rules, sheet, name)
             command = AddCombatant(
@@ -484,7 +478,7 @@ class EncounterService:
         if not 1 <= count <= NPC_BATCH_MAX:
             raise InvalidInput(f"Add between 1 and {NPC_BATCH_MAX} NPCs at a time.")
 
-        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             _ensure_gm(current, actor, "add NPCs")
             rules = current.rules
             _ensure_sheet_fits(rules, sheet, template)
@@ -513,7 +507,7 @@ class EncounterService:
         GM only. Current Health and Stamina are kept, lowered to the new maximums if those
         shrank; everything else about the combatant (conditions, position in the order) stays."""
 
-        def step(current: Encounter) -> tuple[EncounterState, dict[str, Any]]:
+        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             _ensure_gm(current, actor, "refresh a combatant from its sheet")
             rules = current.rules
             old = current.state.get(combatant_id)
@@ -536,7 +530,7 @@ class EncounterService:
 
 
 def _pending_marker(
-    current: Encounter, new_state: EncounterState, now: datetime
+    current: Encounter, new_state: AnyState, now: datetime
 ) -> tuple[int | None, datetime | None]:
     """``(pending_version, pending_deadline)`` after a change: cleared when nothing is pending,
     kept while the same decision waits, and a fresh one (this version, now + the encounter's
@@ -570,7 +564,7 @@ def _clean_name(name: str | None) -> str:
     return names.require(name, what="the encounter name", max_length=NAME_MAX)
 
 
-def _ensure_sheet_fits(rules: Ruleset, sheet: BaseModel, name: str) -> None:
+def _ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
     if not isinstance(sheet, rules.sheet_model):
         raise InvalidInput(
             f"**{name}** is not a {rules.title} sheet; this encounter uses {rules.title}."

@@ -28,9 +28,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import names
-from bot.engine import Command, get_ruleset
-from bot.engine.commands import AddCombatant, SetVitals
-from bot.engine.events import parse_event
+from bot.engine import get_ruleset
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.events import parse_event
+from bot.engine.uttas.commands import AddCombatant, SetVitals
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
 from bot.services import rolls
 from bot.services.actor import Actor
@@ -280,7 +281,7 @@ class ModerationService:
             if amount.rolled:
                 options[f"{name}_rolled"] = amount.rolled
 
-        def make(current: Encounter) -> Command:
+        def make(current: Encounter) -> CommandBase:
             target = find_combatant(current.state, combatant)
             return SetVitals(target=target.id, **fields)
 
@@ -296,7 +297,7 @@ class ModerationService:
         (:mod:`bot.names`); control characters or a blank name are refused."""
         name = names.require(name, what="the NPC's name")
 
-        def make(current: Encounter) -> Command:
+        def make(current: Encounter) -> CommandBase:
             data = {k: v for k, v in stats.items() if v is not None and k != "damage"}
             data["name"] = name
             if stats.get("damage") is not None:

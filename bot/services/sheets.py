@@ -25,9 +25,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot import names
-from bot.engine import Combatant, UttasRuleset, UttasSheet, get_ruleset
+from bot.engine import get_ruleset
 from bot.engine.uttas import rules as uttas_rules
-from bot.engine.uttas.sheet import CHARACTERISTICS
+from bot.engine.uttas.ruleset import UttasRuleset
+from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
+from bot.engine.uttas.state import Combatant
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.services.actor import Actor

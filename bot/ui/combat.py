@@ -1,6 +1,6 @@
 """What members see of combat: result embeds, turn announcements, decision prompts.
 
-Pure presentation: events render themselves for an audience (:mod:`bot.engine.audience`
+Pure presentation: events render themselves for an audience (:mod:`bot.engine.core.audience`
 decides which numbers each may see); this module escapes names for Discord and lays the lines
 out. The GM gets an exact copy (ephemeral) when it says more than the public one, and exact
 numbers in ``/encounter status``.
@@ -13,8 +13,8 @@ from datetime import datetime
 
 import discord
 
-from bot.engine.audience import GM, PUBLIC, Audience, View
-from bot.engine.events import TurnStarted, render_all
+from bot.engine.core.audience import GM, PUBLIC, Audience, View
+from bot.engine.core.events import TurnStarted, render_all
 from bot.services.combat import CombatResult, Decision
 from bot.services.encounters import Encounter
 from bot.ui.embeds import fit_lines

@@ -12,8 +12,8 @@ from typing import Any
 
 import discord
 
-from bot.engine.audience import GM
-from bot.engine.events import RoundStarted
+from bot.engine.core.audience import GM
+from bot.engine.core.events import RoundStarted
 from bot.services.combat import CombatResult
 from bot.services.encounters import EncounterService
 from bot.ui.combat import (

@@ -8,7 +8,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine import ReactionOption
-from bot.engine.audience import PUBLIC
+from bot.engine.core.audience import PUBLIC
 from bot.services.combat import Decision, option_code
 from bot.services.encounters import Encounter
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine import get_ruleset
-from bot.engine.audience import PUBLIC
+from bot.engine.core.audience import PUBLIC
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
 

@@ -12,8 +12,7 @@ from datetime import datetime
 import discord
 from pydantic import BaseModel
 
-from bot.engine import UttasSheet
-from bot.engine.uttas.sheet import CHARACTERISTICS
+from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
 from bot.services.sheets import SheetView, UttasDerived, ruleset_title, uttas_derived
 from bot.store.sheets import SheetKind, SheetRow
 from bot.ui.embeds import FIELD_MAX, fit_lines

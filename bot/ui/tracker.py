@@ -9,10 +9,13 @@ the rest).
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
-from bot.engine.audience import GM, PUBLIC, View
-from bot.engine.state import Combatant, EncounterState
+from bot.engine.core.audience import GM, PUBLIC, View
+from bot.engine.core.contract import Ruleset
+from bot.engine.core.state import AnyState, CombatantBase
 from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
 from bot.ui.embeds import ruleset_title
@@ -31,14 +34,16 @@ ABBREVIATIONS = {
 }
 
 
-def _ordered(state: EncounterState) -> list[Combatant]:
+def _ordered(state: AnyState) -> list[CombatantBase]:
     by_id = {c.id: c for c in state.combatants}
     ordered = [by_id[cid] for cid in state.order if cid in by_id]
     ordered += [c for c in state.combatants if c.id not in state.order]
     return ordered
 
 
-def combatant_line(view: View, combatant: Combatant, *, compact: bool) -> str:
+def combatant_line(
+    rules: Ruleset[Any], view: View, combatant: CombatantBase, *, compact: bool
+) -> str:
     """One tracker line, e.g. ``▶ **Willow** · 5/6 actions · Steady · H 10/10 · S 25/30``; an
     NPC whose numbers the view hides shows its wound level and no actions."""
     state = view.state
@@ -48,16 +53,10 @@ def combatant_line(view: View, combatant: Combatant, *, compact: bool) -> str:
         name = name[: NAME_COMPACT - 1] + "…"
     parts = [f"{marker}**{shown_name(name)}**"]
     revealed = view.reveals(combatant.id)
-    if state.phase == "active" and revealed:
-        speed = combatant.sheet.speed
-        parts.append(f"{combatant.actions_left}/{speed}" + ("" if compact else " actions"))
-    if combatant.stance and not compact:
-        parts.append(shown_name(combatant.stance))
-    if not revealed:
-        parts.append(view.wound_level(combatant))
-    else:
-        parts.append(f"H {combatant.health}/{combatant.sheet.health}")
-        parts.append(f"S {combatant.stamina}/{combatant.sheet.stamina}")
+    status = rules.status(
+        combatant, revealed=revealed, compact=compact, in_fight=state.phase == "active"
+    )
+    parts += [shown_name(part) for part in status]
     conditions = combatant.conditions
     if conditions:
         shown = [ABBREVIATIONS.get(c, c) if compact else c for c in conditions]
@@ -67,8 +66,10 @@ def combatant_line(view: View, combatant: Combatant, *, compact: bool) -> str:
     return " · ".join(parts)
 
 
-def _lines(view: View, people: list[Combatant], *, compact: bool) -> list[str]:
-    return [combatant_line(view, c, compact=compact) for c in people]
+def _lines(
+    rules: Ruleset[Any], view: View, people: list[CombatantBase], *, compact: bool
+) -> list[str]:
+    return [combatant_line(rules, view, c, compact=compact) for c in people]
 
 
 def _window(lines: list[str], centre: int, limit: int) -> tuple[list[str], int, int]:
@@ -91,14 +92,14 @@ def _window(lines: list[str], centre: int, limit: int) -> tuple[list[str], int, 
             return lines[start : end + 1], start, len(lines) - end - 1
 
 
-def order_text(view: View) -> str:
+def order_text(rules: Ruleset[Any], view: View) -> str:
     """The initiative order as text within the embed description limit."""
     state = view.state
     people = _ordered(state)
     if not people:
         return "No combatants yet. Players join with `/encounter join`; the GM adds NPCs."
     for compact in (False, True):
-        lines = _lines(view, people, compact=compact)
+        lines = _lines(rules, view, people, compact=compact)
         text = "\n".join(lines)
         if len(text) <= DESCRIPTION_MAX:
             return text
@@ -116,7 +117,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     phase = {"setup": "setup", "finished": "fight over"}.get(state.phase, f"Round {state.round}")
     embed = discord.Embed(
         title=f"{encounter.row.name} — {phase}"[:256],
-        description=order_text(view_of(encounter, GM if for_gm else PUBLIC)),
+        description=order_text(encounter.rules, view_of(encounter, GM if for_gm else PUBLIC)),
         colour=discord.Colour.dark_red() if state.phase == "active" else discord.Colour.blurple(),
     )
     status: list[str] = []
@@ -140,7 +141,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     return embed
 
 
-def finished_line(state: EncounterState) -> str:
+def finished_line(state: AnyState) -> str:
     """Who won a fight that is over, and how the GM closes the encounter."""
     won = f"**{state.winner}** won" if state.winner else "no side is left standing"
     return f"The fight is over: {won}. The GM closes the encounter with `/encounter end`."
@@ -156,10 +157,11 @@ def tracker_page(encounter: Encounter, page: int, *, for_gm: bool) -> discord.Em
         raise ValueError(f"There are {pages} page(s).")
     chunk = people[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     view = view_of(encounter, GM if for_gm else PUBLIC)
-    lines = _lines(view, chunk, compact=False)
+    rules = encounter.rules
+    lines = _lines(rules, view, chunk, compact=False)
     text = "\n".join(lines)
     if len(text) > DESCRIPTION_MAX:
-        text = "\n".join(_lines(view, chunk, compact=True))
+        text = "\n".join(_lines(rules, view, chunk, compact=True))
     embed = tracker_embed(encounter, for_gm=for_gm)
     embed.description = text[:DESCRIPTION_MAX]
     embed.title = f"{encounter.row.name} — order, page {page}/{pages}"[:256]

@@ -190,7 +190,8 @@ async def test_a_waiting_prompt_is_shown_again_when_a_gm_tool_changes_who_can_re
 def test_an_attack_nobody_can_decide_any_more_resolves_at_once() -> None:
     """…and with no ally able to take the hit either (Cat waits on a readied action), the
     attack resolves at once."""
-    from bot.engine import Attack, EndTurn, Ready, SetCondition
+    from bot.engine.core.commands import EndTurn
+    from bot.engine.uttas.commands import Attack, Ready, SetCondition
     from tests.engine.helpers import Fight
 
     f = Fight()

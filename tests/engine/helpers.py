@@ -6,17 +6,10 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.engine import (
-    AddCombatant,
-    Begin,
-    Command,
-    EncounterState,
-    Outcome,
-    RandomRoller,
-    ScriptedRoller,
-    get_ruleset,
-)
-from bot.engine.dice import DiceRoller
+from bot.engine import EncounterState, Outcome, RandomRoller, ScriptedRoller, get_ruleset
+from bot.engine.core.commands import Begin
+from bot.engine.core.dice import DiceRoller
+from bot.engine.uttas.commands import AddCombatant, Command
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
 

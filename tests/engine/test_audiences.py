@@ -15,10 +15,12 @@ from typing import Any, Literal, get_args, get_origin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import AddCombatant, Begin, EncounterState, RandomRoller
-from bot.engine.audience import GM, PUBLIC, View, controller
-from bot.engine.dice import Roll
-from bot.engine.events import EVENT_TYPES, Event, InitiativeLine, Note, parse_event
+from bot.engine import EncounterState, RandomRoller
+from bot.engine.core.audience import GM, PUBLIC, View, controller
+from bot.engine.core.commands import Begin
+from bot.engine.core.dice import Roll
+from bot.engine.core.events import EVENT_TYPES, Event, InitiativeLine, Note, parse_event
+from bot.engine.uttas.commands import AddCombatant
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import DomainError
 from tests.engine.helpers import NOW, RULES

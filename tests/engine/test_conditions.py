@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import (
+from bot.engine.core.commands import EndTurn
+from bot.engine.core.events import AttackResolved, TurnSkipped
+from bot.engine.uttas import limbs
+from bot.engine.uttas.commands import (
     ActivatePower,
     AdjustCharacteristic,
     Attack,
-    EndTurn,
     GrappleContest,
     Move,
     React,
     SetCondition,
     Stand,
 )
-from bot.engine.events import AttackResolved, TurnSkipped
-from bot.engine.uttas import limbs
 from bot.engine.uttas.tables import default_tables
 from bot.errors import InvalidInput, RuleViolation
 from tests.engine.helpers import Fight

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import (
-    RULESET_KEYS,
-    AddCombatant,
-    Attack,
-    Begin,
-    EncounterState,
-    Outcome,
-    Ruleset,
-    ScriptedRoller,
-    get_ruleset,
-)
+from bot.engine import RULESET_KEYS, EncounterState, Outcome, Ruleset, ScriptedRoller, get_ruleset
+from bot.engine.core.commands import Begin
+from bot.engine.uttas.commands import AddCombatant, Attack
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import Conflict, InvalidInput, NotFound, RulesetNotImplemented, RuleViolation
 from tests.engine.helpers import NOW, Fight, sheet
@@ -80,7 +72,7 @@ def test_ids_are_stable_and_never_reused_names_unique() -> None:
     f = Fight()
     a = f.add("Ann")
     f.add("Bob")
-    from bot.engine import RemoveCombatant
+    from bot.engine.core.commands import RemoveCombatant
 
     f.do(RemoveCombatant(combatant=a))
     c = f.add("Cat")

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.engine import MAX_DICE, DiceRoller, DiceScriptExhausted, RandomRoller, ScriptedRoller
-from bot.engine.dice import net_dice, roll_pool
+from bot.engine.core.dice import net_dice, roll_pool
 from bot.errors import InvalidInput
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.economy import (
+from bot.engine.core.economy import (
     ECONOMIES,
     Cost,
     SpeedPool,

@@ -7,16 +7,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from bot.engine import Attack, React
-from bot.engine.commands import (
-    ChangeSettings,
-    GrantDice,
-    MoveInOrder,
-    NextTurn,
-    SetVitals,
-    SkipTurn,
-)
-from bot.engine.events import AttackResolved, TurnSkipped, TurnStarted, VitalsSet
+from bot.engine.core.commands import ChangeSettings, MoveInOrder, NextTurn, SkipTurn
+from bot.engine.core.events import AttackResolved, TurnSkipped, TurnStarted, VitalsSet
+from bot.engine.uttas.commands import Attack, GrantDice, React, SetVitals
 from bot.errors import Conflict, InvalidInput, RuleViolation
 from tests.engine.helpers import Fight
 

@@ -8,27 +8,26 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import (
+from bot.engine import EncounterState, RandomRoller
+from bot.engine.core.commands import Begin, EndTurn, NextTurn, SkipTurn
+from bot.engine.core.events import ActionsSpent, AttackDeclared, Moved, StanceChanged
+from bot.engine.uttas.commands import (
     AddCombatant,
     Attack,
-    Begin,
     Breather,
     ChangeStance,
     Command,
-    EncounterState,
-    EndTurn,
     Move,
-    RandomRoller,
     React,
     Ready,
     ResolveSurrender,
+    SetCondition,
+    SetVitals,
     Sprint,
     Surrender,
     Talk,
     UseSkill,
 )
-from bot.engine.commands import NextTurn, SetCondition, SetVitals, SkipTurn
-from bot.engine.events import ActionsSpent, AttackDeclared, Moved, StanceChanged
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import DomainError
 from tests.engine.helpers import NOW, RULES

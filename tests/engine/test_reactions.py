@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import (
+from bot.engine.core.commands import EndTurn
+from bot.engine.core.events import AttackResolved
+from bot.engine.uttas.commands import (
     Attack,
-    EndTurn,
     Move,
     React,
     Ready,
@@ -15,7 +16,6 @@ from bot.engine import (
     ResolveSurrender,
     SetCondition,
 )
-from bot.engine.events import AttackResolved
 from bot.errors import Conflict, NotAllowed, RuleViolation
 from tests.engine.helpers import Fight
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import (
+from bot.engine.core.commands import EndCombat, EndTurn
+from bot.engine.uttas.commands import (
     AdjustCharacteristic,
     Attack,
     Breather,
-    EndCombat,
-    EndTurn,
     Move,
     NaturalHealing,
     React,

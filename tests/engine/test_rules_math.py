@@ -15,7 +15,7 @@ T = default_tables()
 
 def test_accuracy_is_half_key_plus_dex_and_must_be_strictly_higher() -> None:
     """Accuracy Checks: [Key Characteristic + Dex] / 2 + 3d6, success only if higher."""
-    from bot.engine.state import Combatant
+    from bot.engine.uttas.state import Combatant
 
     c = Combatant(
         id="c1", name="A", side="x", sheet=sheet(ego=15, dexterity=12), health=1, stamina=1
@@ -90,7 +90,7 @@ def test_move_stamina() -> None:
 
 
 def _profile(s: UttasSheet, name: str) -> rules.AttackProfile:
-    from bot.engine.state import Combatant
+    from bot.engine.uttas.state import Combatant
 
     c = Combatant(id="c1", name="A", side="x", sheet=s, health=1, stamina=1)
     return rules.attack_profile(c, name, T)
@@ -130,7 +130,7 @@ def test_power_stamina_costs() -> None:
 
 
 def test_characteristic_dice_and_derived_defences_come_from_the_table() -> None:
-    from bot.engine.state import Combatant
+    from bot.engine.uttas.state import Combatant
 
     c = Combatant(
         id="c1",

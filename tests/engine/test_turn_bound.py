@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Begin, EndTurn, RemoveCombatant
-from bot.engine.commands import NextTurn, SetCondition, SetVitals, SkipTurn
-from bot.engine.state import EncounterState
+from bot.engine.core.commands import Begin, EndTurn, NextTurn, RemoveCombatant, SkipTurn
+from bot.engine.uttas.commands import SetCondition, SetVitals
+from bot.engine.uttas.state import UttasState
 from bot.errors import Conflict, RuleViolation
 from tests.engine.helpers import NOW, Fight
 
@@ -89,9 +89,9 @@ def test_a_fight_saved_as_setup_after_it_ended_loads_as_finished() -> None:
     f.do(SetVitals(target=c, health=0))
     raw = f.state.model_dump(mode="json")
     raw["phase"] = "setup"  # how the wave-1 code stored a fight that ended
-    assert EncounterState.model_validate(raw).phase == "finished"
+    assert UttasState.model_validate(raw).phase == "finished"
     fresh = f.rules.new_encounter(name="New", seed=1).model_dump(mode="json")
-    assert EncounterState.model_validate(fresh).phase == "setup"
+    assert UttasState.model_validate(fresh).phase == "setup"
 
 
 def test_removing_the_last_foe_ends_the_fight() -> None:

@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import (
+from bot.engine.core.commands import Begin, EndTurn, RemoveCombatant
+from bot.engine.core.events import AttackResolved, TurnSkipped
+from bot.engine.uttas import rules
+from bot.engine.uttas.commands import (
     ActivatePower,
     AddCombatant,
     Attack,
-    Begin,
     ChangeStance,
     DropPower,
-    EndTurn,
     Move,
     React,
-    RemoveCombatant,
     Sprint,
     Talk,
     UseSkill,
 )
-from bot.engine.events import AttackResolved, TurnSkipped
-from bot.engine.uttas import rules
 from bot.engine.uttas.tables import default_tables
 from bot.errors import Conflict, RuleViolation
 from tests.engine.helpers import Fight, sheet

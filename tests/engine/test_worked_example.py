@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.engine import (
+from bot.engine.core.events import AttackResolved, CombatEnded, TurnSkipped
+from bot.engine.uttas.commands import (
     AddCombatant,
     Attack,
     ChangeStance,
@@ -21,7 +22,6 @@ from bot.engine import (
     Sprint,
     Surrender,
 )
-from bot.engine.events import AttackResolved, CombatEnded, TurnSkipped
 from bot.engine.uttas.sheet import UttasSheet
 from tests.engine.helpers import Fight
 

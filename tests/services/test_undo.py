@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Attack, Begin, Command, EndTurn, React
-from bot.engine.commands import GrantDice, SetVitals
+from bot.engine.core.commands import Begin, EndTurn
+from bot.engine.uttas.commands import Attack, Command, GrantDice, React, SetVitals
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import Conflict, NotAllowed
 from bot.services.actor import Actor

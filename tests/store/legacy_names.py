@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.engine import AddCombatant, RandomRoller, UttasSheet, get_ruleset
+from bot.engine import RandomRoller, get_ruleset
+from bot.engine.uttas.commands import AddCombatant
+from bot.engine.uttas.sheet import UttasSheet
 from bot.store.db import Database, bundled_migrations
 
 ZWSP = "\u200b"

@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from bot import names
-from bot.engine import AddCombatant, RandomRoller, UttasSheet, get_ruleset
+from bot.engine import RandomRoller, get_ruleset
+from bot.engine.uttas.commands import AddCombatant
+from bot.engine.uttas.sheet import UttasSheet
 from bot.services.actor import Actor
 from bot.services.encounters import EncounterService
 from bot.services.notices import NoticeService

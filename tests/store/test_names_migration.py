@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import UttasSheet, get_ruleset
+from bot.engine import get_ruleset
+from bot.engine.uttas.sheet import UttasSheet
 from bot.services.encounters import EncounterService
 from bot.services.notices import NoticeService
 from bot.services.sheets import SheetService

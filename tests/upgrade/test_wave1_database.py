@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import EndTurn
+from bot.engine.core.commands import EndTurn
 from bot.errors import Conflict, RuleViolation
 from bot.services.actor import Actor
 from bot.services.combat import CombatService

@@ -4,13 +4,15 @@ up), "Grappled" (escaping), "Surrender" and "Talk"."""
 
 from __future__ import annotations
 
-from bot.engine.commands import (
+from bot.engine.core.commands import EndTurn
+from bot.engine.core.events import Checked, Moved, Note, StanceChanged
+from bot.engine.uttas import attacks, limbs, reactions, rules
+from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
     Breather,
     ChangeStance,
     DropPower,
-    EndTurn,
     GrappleContest,
     Move,
     Ready,
@@ -21,9 +23,6 @@ from bot.engine.commands import (
     Talk,
     UseSkill,
 )
-from bot.engine.events import Checked, Moved, Note, StanceChanged
-from bot.engine.state import Combatant, MaintainedPower, Readied
-from bot.engine.uttas import attacks, limbs, reactions, rules
 from bot.engine.uttas.core import (
     DEAD,
     GRAPPLED,
@@ -35,6 +34,7 @@ from bot.engine.uttas.core import (
     Tx,
 )
 from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
+from bot.engine.uttas.state import Combatant, MaintainedPower, Readied
 from bot.errors import InvalidInput, NotFound, RuleViolation
 
 
@@ -445,7 +445,7 @@ def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:
         held = [d.limb for d in c.disabled_limbs if d.source == "grapple"]
         tx.release_grapple(c.id, f"{c.name} broke free")
         if cmd.goal == "control":
-            from bot.engine.state import DisabledLimb
+            from bot.engine.uttas.state import DisabledLimb
 
             m, n = tx.c(c.id), tx.c(h.id)
             m.grappling, n.grappled_by = h.id, c.id

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.commands import Attack
-from bot.engine.dice import Roll
-from bot.engine.events import AttackDeclared, AttackResolved
-from bot.engine.state import Combatant, DisabledLimb, PendingAttack
+from bot.engine.core.dice import Roll
+from bot.engine.core.events import AttackDeclared, AttackResolved
 from bot.engine.uttas import limbs, rules
+from bot.engine.uttas.commands import Attack
 from bot.engine.uttas.core import (
     DEAD,
     DISABLED,
@@ -24,6 +23,7 @@ from bot.engine.uttas.core import (
     Tx,
 )
 from bot.engine.uttas.rules import AttackProfile
+from bot.engine.uttas.state import Combatant, DisabledLimb, PendingAttack
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import InvalidInput, RuleViolation
 

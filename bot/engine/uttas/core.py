@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.engine.commands import TurnBound
-from bot.engine.dice import DiceRoller, Roll, roll_pool
-from bot.engine.economy import Cost, SpeedPool, Timing
-from bot.engine.events import (
+from bot.engine.core.commands import TurnBound
+from bot.engine.core.dice import DiceRoller, Roll, roll_pool
+from bot.engine.core.economy import Cost, SpeedPool, Timing
+from bot.engine.core.events import (
     ActionsSpent,
     CombatEnded,
     ConditionChanged,
@@ -25,8 +25,9 @@ from bot.engine.events import (
     TurnSkipped,
     TurnStarted,
 )
-from bot.engine.state import Combatant, EncounterState, fight_over
+from bot.engine.core.state import fight_over
 from bot.engine.uttas import rules
+from bot.engine.uttas.state import Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import Conflict, RuleViolation
 
@@ -74,7 +75,7 @@ class Tx:
     )
 
     def __init__(
-        self, state: EncounterState, tables: UttasTables, roller: DiceRoller, now: datetime
+        self, state: UttasState, tables: UttasTables, roller: DiceRoller, now: datetime
     ) -> None:
         self.state = state.model_copy()
         self.state.__dict__.update(combatants=list(state.combatants), order=list(state.order))

@@ -8,20 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.engine.commands import (
-    Attack,
-    ChangeSettings,
-    GrantDice,
-    MoveInOrder,
-    NextTurn,
-    ResolveReadied,
-    SetVitals,
-    SkipTurn,
-    UseSkill,
-)
-from bot.engine.events import TurnSkipped, VitalsSet
-from bot.engine.state import fight_over
+from bot.engine.core.commands import ChangeSettings, MoveInOrder, NextTurn, SkipTurn
+from bot.engine.core.events import TurnSkipped, VitalsSet
+from bot.engine.core.state import fight_over
 from bot.engine.uttas import actions, attacks
+from bot.engine.uttas.commands import Attack, GrantDice, ResolveReadied, SetVitals, UseSkill
 from bot.engine.uttas.core import DEAD, UNCONSCIOUS, Tx
 from bot.errors import InvalidInput, RuleViolation
 

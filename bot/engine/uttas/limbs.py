@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.engine.state import Combatant
 from bot.engine.uttas.sheet import MovementMode
+from bot.engine.uttas.state import Combatant
 from bot.engine.uttas.tables import UttasTables
 
 LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")

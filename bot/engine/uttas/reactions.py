@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.engine.commands import React, ResolveSurrender
-from bot.engine.contract import ReactionOption
-from bot.engine.events import AttackDeclared, ReactionChosen, StanceChanged
-from bot.engine.state import Combatant, EncounterState, PendingAttack
+from bot.engine.core.contract import ReactionOption
+from bot.engine.core.events import AttackDeclared, ReactionChosen, StanceChanged
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.attacks import (
     NO_DEFENCE,
@@ -23,8 +21,10 @@ from bot.engine.uttas.attacks import (
     can_react,
     why_no_reaction,
 )
+from bot.engine.uttas.commands import React, ResolveSurrender
 from bot.engine.uttas.core import DEAD, OUT, SURRENDERED, Tx
 from bot.engine.uttas.rules import AttackProfile
+from bot.engine.uttas.state import Combatant, PendingAttack, UttasState
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 
@@ -243,7 +243,7 @@ def check_stance(tx: Tx, c: Combatant, name: str) -> str:
 
 
 def reaction_options(
-    state: EncounterState, tables: UttasTables, combatant_id: str
+    state: UttasState, tables: UttasTables, combatant_id: str
 ) -> list[ReactionOption]:
     """What ``combatant_id`` can choose against ``state.pending`` right now, one entry per
     button: the target's Defend/Counterattack/stance options it can afford plus "none" and

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot import names
-from bot.engine.state import Combatant
 from bot.engine.uttas.sheet import (
     CHARACTERISTICS,
     Characteristic,
@@ -17,6 +16,7 @@ from bot.engine.uttas.sheet import (
     UttasSheet,
     Weapon,
 )
+from bot.engine.uttas.state import Combatant
 from bot.engine.uttas.tables import BasicManeuver, UttasTables
 from bot.errors import NotFound
 

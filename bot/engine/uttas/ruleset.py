@@ -6,17 +6,20 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, ClassVar
 
+from pydantic import TypeAdapter
+
 from bot import names
-from bot.engine import commands as cmd
-from bot.engine.contract import ReactionOption, Ruleset
-from bot.engine.dice import DiceRoller
-from bot.engine.economy import SpeedPool
-from bot.engine.events import Outcome
-from bot.engine.state import Combatant, EncounterState
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract import ReactionOption, Ruleset
+from bot.engine.core.dice import DiceRoller
+from bot.engine.core.economy import SpeedPool
+from bot.engine.core.events import Outcome
 from bot.engine.uttas import actions, attacks, gm, reactions, setup
+from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Tx
 from bot.engine.uttas.sheet import UttasSheet
-from bot.engine.uttas.tables import UttasTables, default_tables
+from bot.engine.uttas.state import Combatant, UttasState
+from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -49,22 +52,29 @@ _HANDLERS: dict[str, _Handler] = {
 _HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
 
 
-class UttasRuleset(Ruleset):
+class UttasRuleset(Ruleset[UttasState]):
     """UTTAS (``uttas-gameplay.txt``). ``tables`` are the GM-changeable defaults
     (``data/uttas/tables.json``); pass a server's own :class:`UttasTables` to override them."""
 
     key: ClassVar[str] = "uttas"
     title: ClassVar[str] = "UTTAS"
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
+    state_model: ClassVar[type[UttasState]] = UttasState
+    command_adapter: ClassVar[TypeAdapter[cmd.Command]] = TypeAdapter(cmd.Command)
     economy: ClassVar[SpeedPool] = SpeedPool()
 
     def __init__(self, tables: UttasTables | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
 
+    @classmethod
+    def configured(cls, changes: dict[str, Any] | None) -> UttasRuleset:
+        return cls(load_tables(overrides=changes) if changes else None)
+
     def apply(
-        self, state: EncounterState, command: cmd.Command, roller: DiceRoller, now: datetime
+        self, state: UttasState, command: CommandBase, roller: DiceRoller, now: datetime
     ) -> Outcome:
-        """Apply one command (see :mod:`bot.engine.commands`). Never mutates ``state``; raises a
+        """Apply one command (see :mod:`bot.engine.core.commands` and
+        :mod:`bot.engine.uttas.commands`). Never mutates ``state``; raises a
         :class:`~bot.errors.DomainError` subclass, changing nothing, when the rules forbid it."""
         tx = Tx(state, self.tables, roller, now)
         if command.kind not in ("resolve_readied", "move", "talk"):
@@ -99,6 +109,33 @@ class UttasRuleset(Ruleset):
         found += [b.name for b in self.tables.basic_maneuvers]
         return names.unique(found)
 
+    def status(
+        self, combatant: Combatant, *, revealed: bool, compact: bool, in_fight: bool
+    ) -> list[str]:
+        """Actions left of Speed, stance, Health and Stamina (UTTAS "Actions and Speed",
+        "Damage"); hidden: the stance and the wound level."""
+        parts: list[str] = []
+        if revealed and in_fight:
+            speed = combatant.sheet.speed
+            parts.append(f"{combatant.actions_left}/{speed}" + ("" if compact else " actions"))
+        if combatant.stance and not compact:
+            parts.append(combatant.stance)
+        if not revealed:
+            parts.append(self.wound_level(combatant))
+        else:
+            parts.append(f"H {combatant.health}/{combatant.sheet.health}")
+            parts.append(f"S {combatant.stamina}/{combatant.sheet.stamina}")
+        return parts
+
+    def sheet_of(self, combatant: Combatant) -> UttasSheet:
+        return combatant.sheet
+
+    def skill_names(self, combatant: Combatant) -> list[str]:
+        return list(combatant.sheet.skills)
+
+    def power_names(self, combatant: Combatant) -> list[str]:
+        return [p.name for p in combatant.sheet.powers if not p.targets]
+
     def turn_guide(self, combatant: Combatant, *, revealed: bool) -> str:
         """UTTAS "Combat", "Actions and Speed": a stance (free now), a free half move, then one
         action, which ends the turn; the Speed pool serves the turn's action and every reaction
@@ -128,5 +165,5 @@ class UttasRuleset(Ruleset):
             return "Unhurt"
         return "Bloodied" if worst >= 0.5 else "Hurt"
 
-    def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:
+    def reaction_options(self, state: UttasState, combatant_id: str) -> list[ReactionOption]:
         return reactions.reaction_options(state, self.tables, combatant_id)

@@ -4,17 +4,8 @@ Master adjustments, and out-of-fight recovery ("Natural Healing", "Take a Breath
 from __future__ import annotations
 
 from bot import names
-from bot.engine.commands import (
-    AddCombatant,
-    AdjustCharacteristic,
-    Begin,
-    EndCombat,
-    NaturalHealing,
-    RemoveCombatant,
-    Rest,
-    SetCondition,
-)
-from bot.engine.events import (
+from bot.engine.core.commands import Begin, EndCombat, RemoveCombatant
+from bot.engine.core.events import (
     CombatantJoined,
     CombatantLeft,
     InitiativeLine,
@@ -22,8 +13,15 @@ from bot.engine.events import (
     Recovered,
     RoundStarted,
 )
-from bot.engine.state import Combatant, DisabledLimb, InitiativeEntry, fight_over
+from bot.engine.core.state import InitiativeEntry, fight_over
 from bot.engine.uttas import limbs, rules
+from bot.engine.uttas.commands import (
+    AddCombatant,
+    AdjustCharacteristic,
+    NaturalHealing,
+    Rest,
+    SetCondition,
+)
 from bot.engine.uttas.core import (
     BASE_CONDITIONS,
     DEAD,
@@ -36,6 +34,7 @@ from bot.engine.uttas.core import (
     UNCONSCIOUS,
     Tx,
 )
+from bot.engine.uttas.state import Combatant, DisabledLimb
 from bot.errors import Conflict, InvalidInput, NotFound, RuleViolation
 
 MAX_COMBATANTS = 60

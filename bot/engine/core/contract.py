@@ -10,20 +10,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from bot import names
-from bot.engine.audience import Audience, View
-from bot.engine.commands import Command
-from bot.engine.dice import DiceRoller
-from bot.engine.economy import ActionEconomy
-from bot.engine.events import Outcome
-from bot.engine.state import Combatant, EncounterState
+from bot.engine.core.audience import Audience, View
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.dice import DiceRoller
+from bot.engine.core.economy import ActionEconomy
+from bot.engine.core.events import Outcome
+from bot.engine.core.state import AnyState
 from bot.errors import InvalidInput
-
-COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
 
 
 class ReactionOption(BaseModel):
@@ -48,7 +46,10 @@ def validation_message(exc: ValidationError, what: str) -> str:
     return f"Invalid {what} ({where}): {first['msg']}"
 
 
-class Ruleset(ABC):
+StateT = TypeVar("StateT", bound=AnyState)
+
+
+class Ruleset(ABC, Generic[StateT]):
     """A game system. Instances are stateless apart from their (GM-changeable) tables.
 
     ``apply`` is pure: it never mutates ``state``; it returns an :class:`Outcome` with a new
@@ -56,34 +57,47 @@ class Ruleset(ABC):
     """
 
     key: ClassVar[str]
+    state_model: ClassVar[type[Any]]
+    """The ruleset's own state model (``EncounterState[ItsCombatant, ItsPending]``)."""
+    command_adapter: ClassVar[TypeAdapter[Any]]
+    """Parses the ruleset's commands: the core's and its own, discriminated by ``kind``."""
     title: ClassVar[str]
     sheet_model: ClassVar[type[BaseModel]]
     economy: ClassVar[ActionEconomy]
 
-    def new_encounter(self, *, name: str, seed: int) -> EncounterState:
+    @classmethod
+    @abstractmethod
+    def configured(cls, changes: dict[str, Any] | None) -> Ruleset[StateT]:
+        """An instance with its GM-changeable tables, and a server's ``changes`` deep-merged
+        on top (``None``: the shipped tables). Raises :class:`InvalidInput` for changes the
+        tables do not accept."""
+
+    def new_encounter(self, *, name: str, seed: int) -> StateT:
         """A fresh encounter in the ``setup`` phase, round 0. Raises :class:`InvalidInput` for a
         bad name."""
         try:
-            return EncounterState(ruleset=self.key, name=name, seed=seed)
+            state: StateT = self.state_model(ruleset=self.key, name=name, seed=seed)
+            return state
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "encounter")) from None
 
-    def load_state(self, raw_json: str) -> EncounterState:
+    def load_state(self, raw_json: str) -> StateT:
         """Parse a state saved with ``model_dump_json()``. Names stored before today's name
         rules are normalised, never refused (:data:`bot.names.STORED`). Raises
         :class:`InvalidInput`."""
         try:
-            state = EncounterState.model_validate_json(raw_json, context=names.STORED)
+            state: StateT = self.state_model.model_validate_json(raw_json, context=names.STORED)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "saved encounter")) from None
         if state.ruleset != self.key:
             raise InvalidInput(f"That encounter uses {state.ruleset!r}, not {self.key!r}.")
         return state
 
-    def parse_command(self, data: Mapping[str, Any]) -> Command:
+    def parse_command(self, data: Mapping[str, Any]) -> CommandBase:
         """Validate a command from a mapping (``{"kind": "attack", ...}``). Raises InvalidInput."""
         try:
-            return COMMAND_ADAPTER.validate_python(data)
+            command: CommandBase = self.command_adapter.validate_python(data)
+            return command
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "command")) from None
 
@@ -96,7 +110,7 @@ class Ruleset(ABC):
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
 
-    def reaction_deadline(self, state: EncounterState) -> datetime | None:
+    def reaction_deadline(self, state: StateT) -> datetime | None:
         """When the pending decision's window closes (``created_at`` + the encounter's
         ``reaction_window_s``), or None when nothing is pending. After it, the service may send
         ``React(choice="none")`` (or ``ResolveSurrender(complete=False)``) on the player's behalf.
@@ -110,7 +124,7 @@ class Ruleset(ABC):
 
     @abstractmethod
     def apply(
-        self, state: EncounterState, command: Command, roller: DiceRoller, now: datetime
+        self, state: StateT, command: CommandBase, roller: DiceRoller, now: datetime
     ) -> Outcome:
         """Apply one command. Returns the new state and events; raises a DomainError subclass
         (nothing changed) when the command is illegal."""
@@ -120,38 +134,61 @@ class Ruleset(ABC):
         """Every condition name this ruleset can put on a combatant."""
 
     @abstractmethod
-    def stances(self, combatant: Combatant | None = None) -> list[str]:
+    def stances(self, combatant: Any = None) -> list[str]:
         """Every stance (or those ``combatant`` knows)."""
 
     @abstractmethod
-    def attack_names(self, combatant: Combatant) -> list[str]:
+    def attack_names(self, combatant: Any) -> list[str]:
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
 
     @abstractmethod
-    def wound_level(self, combatant: Combatant) -> str:
+    def wound_level(self, combatant: Any) -> str:
         """How ``combatant`` looks to those who may not see its numbers (one word, e.g.
         ``Unhurt``, ``Hurt``, ``Bloodied``, ``Down``, ``Dead``): from the damage it took, never
         from what it spent on its own actions."""
 
     @abstractmethod
-    def turn_guide(self, combatant: Combatant, *, revealed: bool) -> str:
+    def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
+        """The tracker's parts for ``combatant`` after its name, e.g. ``["5/6 actions",
+        "Steady", "H 10/16", "S 25/40"]``; when not ``revealed`` (the reader may not see its
+        numbers) its stance and wound level only; pools only ``in_fight``. ``compact``: the
+        shortest form."""
+
+    @abstractmethod
+    def sheet_of(self, combatant: Any) -> BaseModel:
+        """The sheet snapshot ``combatant`` fights with."""
+
+    def sheet_name(self, combatant: Any) -> str:
+        """The name of the sheet ``combatant`` was made from (an NPC ``Thug 2``: ``Thug``)."""
+        return str(getattr(self.sheet_of(combatant), "name", combatant.name))
+
+    def skill_names(self, combatant: Any) -> list[str]:
+        """The skills ``combatant`` can roll (``/skill``); none where the ruleset has none."""
+        return []
+
+    def power_names(self, combatant: Any) -> list[str]:
+        """The powers ``combatant`` can activate that are not attacks (``/power``)."""
+        return []
+
+    @abstractmethod
+    def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
         """One sentence for the turn ping: what a turn holds in this ruleset and, when
         ``revealed`` (the reader may see the combatant's numbers), what its pools hold."""
 
     def view(
         self,
-        state: EncounterState,
+        state: StateT,
         audience: Audience,
         escape: Callable[[str], str] | None = None,
     ) -> View:
-        """``audience``'s view of ``state`` for rendering events (see :mod:`bot.engine.audience`);
-        ``escape`` makes names safe for the medium."""
+        """``audience``'s view of ``state`` for rendering events (see
+        :mod:`bot.engine.core.audience`); ``escape`` makes names safe for the medium."""
         if escape is None:
             return View(state, audience, wound_level=self.wound_level)
         return View(state, audience, wound_level=self.wound_level, escape=escape)
 
     @abstractmethod
-    def reaction_options(self, state: EncounterState, combatant_id: str) -> list[ReactionOption]:
+    def reaction_options(self, state: StateT, combatant_id: str) -> list[ReactionOption]:
         """The reactions ``combatant_id`` can afford now against ``state.pending`` (empty if
         none or nothing pending)."""

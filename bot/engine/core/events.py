@@ -2,7 +2,7 @@
 
 Every event is a frozen pydantic model with a ``kind``, the combatant it is about, and a
 ready-made English ``text`` with every number (what the GM and the log see). Each event renders
-itself for an audience with :meth:`Event.render` through a :class:`~bot.engine.audience.View`,
+itself for an audience with :meth:`Event.render` through a :class:`~bot.engine.core.audience.View`,
 which decides once whether a combatant's numbers may be shown; an event about an NPC whose
 numbers are hidden renders without them. :data:`EVENT_TYPES` maps each ``kind`` to its class,
 so logged events can be read back (:func:`parse_event`) and rendered again.
@@ -17,9 +17,9 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bot.engine.audience import View
-from bot.engine.dice import Roll
-from bot.engine.state import EncounterState
+from bot.engine.core.audience import View
+from bot.engine.core.dice import Roll
+from bot.engine.core.state import AnyState
 
 
 def roll_text(roll: Roll, view: View, owner: str | None) -> str:
@@ -36,7 +36,7 @@ class Event(BaseModel):
 
     ``PUBLIC_NUMBERS`` names the numeric fields any audience may see (round numbers, hit
     counts…); every other number an event carries is treated as the combatant's own and is
-    rendered only for audiences that :meth:`View.reveals <bot.engine.audience.View.reveals>`
+    rendered only for audiences that :meth:`View.reveals <bot.engine.core.audience.View.reveals>`
     it (a property test checks this for every event type)."""
 
     model_config = ConfigDict(frozen=True)
@@ -416,7 +416,7 @@ class CombatEnded(Event):
 class Outcome:
     """The result of one command: the new state and what happened, in order."""
 
-    state: EncounterState
+    state: AnyState
     events: list[Event] = field(default_factory=list)
 
     @property

@@ -1,25 +1,26 @@
-"""The encounter state: one pydantic document per encounter, JSON round-trippable.
+"""The ruleset-neutral encounter state: one pydantic document per encounter, JSON
+round-trippable.
 
 The state is plain data; rules live in the rulesets. ``turn`` is the *id* of the combatant whose
 turn it is (never a list index), so adding or removing combatants cannot skip or repeat a turn.
-Sheets are frozen snapshots shared between successive states; everything that changes in a fight
-lives on :class:`Combatant` beside the sheet.
+:class:`EncounterState` is generic over the ruleset's own combatant model (a subclass of
+:class:`CombatantBase` holding its sheet and live fields) and its own pending-decision model; a
+ruleset's state model is ``EncounterState[ItsCombatant, ItsPending]`` (``Ruleset.state_model``),
+so each ruleset's live state is its own model and a stored state parses with the exact types.
 
-Names (the encounter's, combatants', and the attack, stance and power names the state refers to)
-are normalised by :mod:`bot.names`. A state read back from storage is validated with
-``context=bot.names.STORED``: old names are normalised, never refused, and combatants whose names
-became equal are numbered (``Willow``, ``Willow 2``), so an encounter stored before these rules
-always loads.
+Names (the encounter's, combatants', and the names the state refers to) are normalised by
+:mod:`bot.names`. A state read back from storage is validated with ``context=bot.names.STORED``:
+old names are normalised, never refused, and combatants whose names became equal are numbered
+(``Willow``, ``Willow 2``), so an encounter stored before these rules always loads.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bot import names
-from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import NotFound
 
 InitiativeMode = Literal["agility", "roll"]
@@ -48,53 +49,14 @@ class InitiativeEntry(BaseModel):
         return (self.primary, self.tie_break, -self.seq)
 
 
-class DisabledLimb(BaseModel):
-    """A disabled limb (UTTAS "Disabled Limb"). ``source``: ``grapple`` (until the hold breaks) or
-    ``injury`` (until Health is back to ``restore_at_health``)."""
+class CombatantBase(BaseModel):
+    """What every ruleset's combatant has: identity, side, place in the order and the action
+    economy's pools.
 
-    model_config = ConfigDict(extra="forbid")
-
-    limb: str
-    source: Literal["grapple", "injury"]
-    restore_at_health: int | None = None
-
-
-class MaintainedPower(BaseModel):
-    """A maintained power and the Stamina it holds (UTTAS "Activating Powers")."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    power: Name
-    stamina_held: int
-
-
-class Readied(BaseModel):
-    """A readied action waiting for its trigger (UTTAS "Ready an Action").
-
-    ``trigger``: ``action`` (after ``watch`` completes an action), ``movement`` (interrupts
-    ``watch``'s movement), ``coordinated`` (strike with ally ``watch`` at the same instant, using
-    ``attack`` against ``target``). ``plan`` is the player's free-text description.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    trigger: Literal["action", "movement", "coordinated"]
-    watch: str
-    plan: str = ""
-    attack: Name | None = None
-    target: str | None = None
-    round: int = 0
-
-
-class Combatant(BaseModel):
-    """One fighter: identity, sheet snapshot and live combat status.
-
-    ``stamina_damage`` is the Stamina lost to damage and not yet recovered: how hurt the
-    combatant looks (Stamina spent on its own actions does not show). ``pools`` holds the
-    action economy's pools (UTTAS: ``{"speed": n}``, the actions left this
-    round). ``conditions`` lists condition names (see ``Ruleset.conditions()``). Turn-scoped
-    fields reset at the start of each of the combatant's turns. Health and Stamina are current
-    values (Stamina may go negative while Unconscious).
+    ``pools`` holds the economy's named pools (UTTAS ``{"speed": n}``; Utopia turn and
+    interrupt actions…). ``conditions`` lists condition names (see ``Ruleset.conditions()``).
+    ``skip_next_turn``: the Game Master's ``/gm skip`` for the combatant's next turn. A ruleset
+    subclasses this with its sheet snapshot and live fields.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -104,91 +66,22 @@ class Combatant(BaseModel):
     controller_id: int | None = None
     is_npc: bool = False
     side: Side
-    sheet: UttasSheet
     join_seq: int = 0
-    health: int
-    stamina: int
-    stamina_damage: int = 0
-    stamina_held: int = 0
     pools: dict[str, int] = Field(default_factory=dict)
-    stance: Name | None = None
     conditions: list[str] = Field(default_factory=list)
-    disabled_limbs: list[DisabledLimb] = Field(default_factory=list)
-    grappled_by: str | None = None
-    grappling: str | None = None
-    characteristic_mods: dict[str, int] = Field(default_factory=dict)
-    breather_uses: int = 0
-    breathing: bool = False
-    maintained: list[MaintainedPower] = Field(default_factory=list)
-    readied: Readied | None = None
     initiative: InitiativeEntry | None = None
-    # turn-scoped
-    free_stance_available: bool = False
-    half_move_used: dict[str, float] = Field(default_factory=dict)
-    moved_this_turn: bool = False
-    movement_ended: bool = False
-    acrobatics_tried: bool = False
-    sprinting: bool = False
-    # rest bookkeeping, in in-game seconds (EncounterState.game_time_s)
-    short_rests_at: list[int] = Field(default_factory=list)
-    long_rest_at: int | None = None
-    # Game Master adjustments: net Advantage dice (negative: Disadvantage) on the next Accuracy
-    # or skill roll only, and on every one until removed; a turn to skip.
-    gm_next_roll: int = 0
-    gm_every_roll: int = 0
     skip_next_turn: bool = False
-
-    @property
-    def actions_left(self) -> int:
-        """Actions left in the Speed pool this round (UTTAS "Actions and Speed")."""
-        return self.pools.get("speed", 0)
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
 
-    def clone(self) -> Combatant:
-        """A copy safe to change: containers copied, the frozen sheet shared."""
+    def clone(self) -> Any:
+        """A copy safe to change: containers copied (a subclass copies its own too)."""
         new = self.model_copy()
         d = new.__dict__
         d["pools"] = dict(self.pools)
         d["conditions"] = list(self.conditions)
-        d["disabled_limbs"] = [x.model_copy() for x in self.disabled_limbs]
-        d["characteristic_mods"] = dict(self.characteristic_mods)
-        d["maintained"] = list(self.maintained)
-        d["half_move_used"] = dict(self.half_move_used)
-        d["short_rests_at"] = list(self.short_rests_at)
         return new
-
-
-class PendingAttack(BaseModel):
-    """An attack waiting for a decision (UTTAS "Perform a Reaction command", "Surrender").
-
-    ``awaiting``: ``reaction`` — the target (or an ally, to take one for the team) chooses;
-    ``attacker`` — the target surrendered and the attacker chooses to complete or stop.
-    ``hit_index``/``hits_total``: which hit of a multi-hit attack this is. ``joint``: allies
-    (id → attack name) whose readied coordinated attacks land at the same instant.
-    ``created_at`` is an ISO timestamp of the injected clock, for reaction-window expiry;
-    ``marker`` the latest issue mark the bot had seen when this decision began.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    attacker: str
-    target: str
-    attack: Name
-    range_m: float = 2
-    hidden: bool = False
-    advantage: int = 0
-    disadvantage: int = 0
-    aimed_limb: str | None = None
-    limbs: list[str] = Field(default_factory=list)
-    hit_index: int = 1
-    hits_total: int = 1
-    joint: dict[str, Name] = Field(default_factory=dict)
-    awaiting: Literal["reaction", "attacker"] = "reaction"
-    on_turn: bool = True
-    created_at: str = ""
-    marker: int = 0
 
 
 class EncounterSettings(BaseModel):
@@ -208,9 +101,11 @@ class EncounterSettings(BaseModel):
 
 
 Phase = Literal["setup", "active", "finished"]
+CombatantT = TypeVar("CombatantT", bound=CombatantBase)
+PendingT = TypeVar("PendingT", bound=BaseModel)
 
 
-class EncounterState(BaseModel):
+class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     """The whole encounter. ``phase``: ``setup`` while combatants gather, ``active`` during the
     fight, ``finished`` once it ended (one side left standing, or the GM ended it) until the GM
     closes the encounter. ``round`` is 0 before the fight begins; ``order`` lists combatant ids
@@ -219,9 +114,9 @@ class EncounterState(BaseModel):
     ``turn_started_at`` is when the current turn began (ISO 8601, the injected clock), and
     ``turn_marker`` the latest issue mark the bot had seen then (``commands.IssueMark``): a
     command that moves the fight on says which turn it was issued for, so a second one for a
-    turn that already ended changes nothing. ``pending`` is an attack waiting for a reaction
-    decision. ``game_time_s`` counts in-game seconds (6 per round; rests add hours) for the
-    rest limits."""
+    turn that already ended changes nothing. ``pending`` is the decision the fight waits on (the
+    ruleset's own model). ``game_time_s`` counts in-game seconds (6 per round; rests add hours)
+    for the rest limits."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -230,10 +125,10 @@ class EncounterState(BaseModel):
     name: Annotated[str, names.validator(ENCOUNTER_NAME_MAX)]
     phase: Phase = "setup"
     round: int = 0
-    combatants: list[Combatant] = Field(default_factory=list)
+    combatants: list[CombatantT] = Field(default_factory=list)
     order: list[str] = Field(default_factory=list)
     turn: str | None = None
-    pending: PendingAttack | None = None
+    pending: PendingT | None = None
     seed: int = 0
     initiative_mode: InitiativeMode = "agility"
     settings: EncounterSettings = Field(default_factory=EncounterSettings)
@@ -275,14 +170,14 @@ class EncounterState(BaseModel):
             renamed.append(item)
         return {**data, "combatants": renamed}
 
-    def get(self, combatant_id: str) -> Combatant:
+    def get(self, combatant_id: str) -> CombatantT:
         """The combatant with this id. Raises :class:`NotFound`."""
         for c in self.combatants:
             if c.id == combatant_id:
                 return c
         raise NotFound(f"No combatant {combatant_id!r} in this encounter.")
 
-    def find(self, name_or_id: str) -> Combatant:
+    def find(self, name_or_id: str) -> CombatantT:
         """A combatant by id or name (compared by :func:`bot.names.key`). Raises
         :class:`NotFound`."""
         folded = names.key(name_or_id)
@@ -292,12 +187,16 @@ class EncounterState(BaseModel):
         raise NotFound(f"No combatant called {name_or_id!r} in this encounter.")
 
     @property
-    def current(self) -> Combatant | None:
+    def current(self) -> CombatantT | None:
         """The combatant whose turn it is, if a fight runs."""
         return self.get(self.turn) if self.turn else None
 
 
-def fight_over(state: EncounterState) -> str:
+AnyState = EncounterState[Any, Any]
+"""A state of any ruleset (code that works the same for every ruleset)."""
+
+
+def fight_over(state: AnyState) -> str:
     """The refusal for a command that needs a running fight after it ended, naming the winner
     and how the GM closes the encounter."""
     won = f" ({state.winner} won)" if state.winner else ""

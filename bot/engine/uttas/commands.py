@@ -1,53 +1,38 @@
-"""Commands: one frozen pydantic model per thing a player or the Game Master can do.
-
-They form the discriminated union :data:`Command` (field ``kind``). ``actor`` is always the id of
-the acting combatant; whether the Discord member may act for it is the service layer's check.
-Free-text and numeric fields are bounded so no command can make the engine do unbounded work.
-Every name (a combatant's, an attack's, a stance's, a skill's, a power's, a condition's, a limb's)
-is normalised by :mod:`bot.names`, so the engine only ever compares normal forms.
-"""
+"""UTTAS commands (``uttas-gameplay.txt``): what a player or the Game Master can do in a UTTAS
+fight beyond the core's commands. :data:`Command` is their union with the core's, discriminated
+by ``kind`` (parse with ``UttasRuleset.command_adapter``)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from bot import names
+from bot.engine.core.commands import (
+    Begin,
+    Boons,
+    ChangeSettings,
+    CommandBase,
+    EndCombat,
+    EndTurn,
+    Id,
+    IssueMark,
+    Meters,
+    MoveInOrder,
+    Name,
+    NextTurn,
+    RemoveCombatant,
+    Side,
+    SkipTurn,
+    Text,
+)
 from bot.engine.uttas.sheet import Characteristic, MovementMode, UttasSheet
 
-Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=12)]
-Name = names.Name
-Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
-Meters = Annotated[float, Field(ge=0, le=10_000)]
-Boons = Annotated[int, Field(ge=0, le=10)]
 Limb = Annotated[str, names.validator(40, lower=True)]
-Side = Annotated[str, names.validator(40)]
 
 
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-IssueMark = Annotated[int, Field(ge=0)]
-"""When a member issued a command, as an ordinal that only grows (the Discord layer uses the
-interaction's snowflake id): comparable with the marks the service records when a turn or a
-decision begins (``EncounterState.turn_marker``, ``PendingAttack.marker``), all from one
-clock."""
-
-
-class TurnBound(_Command):
-    """A command that moves the fight on from one particular turn. ``for_turn`` is the turn it
-    was issued for (``EncounterState.turn_seq``; a button carries it); ``issued`` when the member
-    issued it. A command issued no later than the mark of the current turn's beginning was meant
-    for an earlier turn and is refused, so two of them sent together end one turn once (issue 9
-    §3: "one command, one effect")."""
-
-    for_turn: Annotated[int, Field(ge=0)] | None = None
-    issued: IssueMark | None = None
-
-
-class AddCombatant(_Command):
+class AddCombatant(CommandBase):
     """Add a fighter (setup or mid-fight). ``side`` defaults to ``"party"`` for player characters
     and ``"foes"`` for NPCs; the fight ends when only one side can still fight."""
 
@@ -59,20 +44,7 @@ class AddCombatant(_Command):
     side: Side | None = None
 
 
-class RemoveCombatant(_Command):
-    kind: Literal["remove_combatant"] = "remove_combatant"
-    combatant: Id
-
-
-class Begin(_Command):
-    """Roll/sort initiative, start round 1 and the first turn. ``initiative_mode`` overrides the
-    encounter's mode."""
-
-    kind: Literal["begin"] = "begin"
-    initiative_mode: Literal["agility", "roll"] | None = None
-
-
-class Attack(_Command):
+class Attack(CommandBase):
     """Attack with a weapon, power, martial art or basic maneuver named on the sheet/table.
 
     ``range_m``: distance to the target in meters. ``hidden``: the target cannot perceive the
@@ -101,7 +73,7 @@ ReactionChoice = Literal[
 ]
 
 
-class React(_Command):
+class React(CommandBase):
     """Decide the pending attack. The target chooses ``none``/``evade``/``block``/``move``/
     ``counter``/``stance``/``surrender``; an ally chooses ``intercept`` (take one for the team).
     ``maneuver`` names a martial art (custom Defend or the Counterattack) or a triggered power;
@@ -117,7 +89,7 @@ class React(_Command):
     stance: Name | None = None
 
 
-class ResolveSurrender(_Command):
+class ResolveSurrender(CommandBase):
     """The attacker whose target surrendered completes the attack or stops (ending its turn)."""
 
     kind: Literal["resolve_surrender"] = "resolve_surrender"
@@ -125,13 +97,13 @@ class ResolveSurrender(_Command):
     complete: bool
 
 
-class ChangeStance(_Command):
+class ChangeStance(CommandBase):
     kind: Literal["stance"] = "stance"
     actor: Id
     stance: Name
 
 
-class Move(_Command):
+class Move(CommandBase):
     """Move ``meters`` by ``mode``: a free half move, or with ``full`` a full Move action."""
 
     kind: Literal["move"] = "move"
@@ -141,14 +113,14 @@ class Move(_Command):
     full: bool = False
 
 
-class Sprint(_Command):
+class Sprint(CommandBase):
     kind: Literal["sprint"] = "sprint"
     actor: Id
     meters: Meters
     mode: MovementMode = "run"
 
 
-class Stand(_Command):
+class Stand(CommandBase):
     """Stand up from Prone: ``move`` spends half the Run speed; ``acrobatics`` tries the check."""
 
     kind: Literal["stand"] = "stand"
@@ -156,12 +128,12 @@ class Stand(_Command):
     method: Literal["move", "acrobatics"] = "move"
 
 
-class Breather(_Command):
+class Breather(CommandBase):
     kind: Literal["breather"] = "breather"
     actor: Id
 
 
-class Ready(_Command):
+class Ready(CommandBase):
     """Ready an action. ``trigger`` ``action``/``movement``: ``watch`` is the enemy;
     ``coordinated``: ``watch`` is the ally and ``attack``/``target`` the planned attack."""
 
@@ -174,7 +146,7 @@ class Ready(_Command):
     target: Id | None = None
 
 
-class UseSkill(_Command):
+class UseSkill(CommandBase):
     """Use a skill: roll its dice; success if the total meets ``difficulty`` (when given)."""
 
     kind: Literal["use_skill"] = "use_skill"
@@ -185,7 +157,7 @@ class UseSkill(_Command):
     disadvantage: Boons = 0
 
 
-class ActivatePower(_Command):
+class ActivatePower(CommandBase):
     """Activate a power that is not an attack (buffs, utility, maintained effects)."""
 
     kind: Literal["activate_power"] = "activate_power"
@@ -197,7 +169,7 @@ class ActivatePower(_Command):
 ReadiedAction = Annotated[Attack | Move | UseSkill | ActivatePower, Field(discriminator="kind")]
 
 
-class ResolveReadied(_Command):
+class ResolveReadied(CommandBase):
     """Perform the readied action now (costs an action). ``stops_movement``: for a movement
     trigger, the interruption stops the mover, whose movement ends."""
 
@@ -207,13 +179,13 @@ class ResolveReadied(_Command):
     stops_movement: bool = False
 
 
-class DropPower(_Command):
+class DropPower(CommandBase):
     kind: Literal["drop_power"] = "drop_power"
     actor: Id
     power: Name
 
 
-class GrappleContest(_Command):
+class GrappleContest(CommandBase):
     """The held combatant tries to ``escape`` or take ``control`` of the grapple (an action)."""
 
     kind: Literal["grapple_contest"] = "grapple_contest"
@@ -221,12 +193,12 @@ class GrappleContest(_Command):
     goal: Literal["escape", "control"] = "escape"
 
 
-class Surrender(_Command):
+class Surrender(CommandBase):
     kind: Literal["surrender"] = "surrender"
     actor: Id
 
 
-class Talk(_Command):
+class Talk(CommandBase):
     """Speak (free, up to 25 words per 6 seconds)."""
 
     kind: Literal["talk"] = "talk"
@@ -234,12 +206,7 @@ class Talk(_Command):
     text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
 
 
-class EndTurn(TurnBound):
-    kind: Literal["end_turn"] = "end_turn"
-    actor: Id
-
-
-class Rest(_Command):
+class Rest(CommandBase):
     """Short or long rest for ``combatants`` (all when empty); only outside a fight."""
 
     kind: Literal["rest"] = "rest"
@@ -247,13 +214,13 @@ class Rest(_Command):
     combatants: tuple[Id, ...] = Field(default=(), max_length=100)
 
 
-class NaturalHealing(_Command):
+class NaturalHealing(CommandBase):
     kind: Literal["natural_healing"] = "natural_healing"
     weeks: Annotated[int, Field(ge=1, le=520)]
     combatants: tuple[Id, ...] = Field(default=(), max_length=100)
 
 
-class SetCondition(_Command):
+class SetCondition(CommandBase):
     """Game Master: add or remove a condition (``limb`` for Disabled limb)."""
 
     kind: Literal["set_condition"] = "set_condition"
@@ -263,7 +230,7 @@ class SetCondition(_Command):
     limb: Limb | None = None
 
 
-class AdjustCharacteristic(_Command):
+class AdjustCharacteristic(CommandBase):
     """Aid/Drain: change a characteristic's effective value by ``delta``."""
 
     kind: Literal["adjust_characteristic"] = "adjust_characteristic"
@@ -272,14 +239,10 @@ class AdjustCharacteristic(_Command):
     delta: Annotated[int, Field(ge=-100, le=100)]
 
 
-class EndCombat(_Command):
-    kind: Literal["end_combat"] = "end_combat"
-
-
 Vital = Annotated[int, Field(ge=-100_000, le=100_000)]
 
 
-class SetVitals(_Command):
+class SetVitals(CommandBase):
     """Game Master: set Health and/or Stamina (``health``/``stamina``) or change them by an
     amount (``health_change``/``stamina_change``, negative for damage). Values are capped at the
     sheet's maximums; 0 Health or less kills, 0 Stamina or less knocks out (UTTAS "Damage")."""
@@ -304,7 +267,7 @@ class SetVitals(_Command):
         return self
 
 
-class GrantDice(_Command):
+class GrantDice(CommandBase):
     """Game Master: ``dice`` Advantage dice (negative: Disadvantage dice) on the target's next
     Accuracy or skill roll, or on every such roll ``until_removed``. ``dice=0`` removes every
     die the GM granted or took."""
@@ -313,38 +276,6 @@ class GrantDice(_Command):
     target: Id
     dice: Annotated[int, Field(ge=-10, le=10)]
     until_removed: bool = False
-
-
-class NextTurn(TurnBound):
-    """Game Master: end the current turn and start the next one."""
-
-    kind: Literal["next_turn"] = "next_turn"
-
-
-class SkipTurn(TurnBound):
-    """Game Master: the target's turn is skipped: now if it is their turn, else their next one."""
-
-    kind: Literal["skip_turn"] = "skip_turn"
-    target: Id
-
-
-class MoveInOrder(_Command):
-    """Game Master: put the target at ``position`` (1 = first) in the initiative order (settles
-    ties by hand); whose turn it is does not change."""
-
-    kind: Literal["move_in_order"] = "move_in_order"
-    target: Id
-    position: Annotated[int, Field(ge=1, le=100)]
-
-
-class ChangeSettings(_Command):
-    """Game Master: change the encounter's settings (only the fields given)."""
-
-    kind: Literal["change_settings"] = "change_settings"
-    initiative_mode: Literal["agility", "roll"] | None = None
-    reaction_window_s: Annotated[int, Field(ge=5, le=86_400)] | None = None
-    npcs_react: bool | None = None
-    hide_npc_numbers: bool | None = None
 
 
 Command = Annotated[

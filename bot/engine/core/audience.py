@@ -1,7 +1,7 @@
 """Who reads what: audiences and the view an event renders itself for.
 
 Every event renders for an :class:`Audience` through a :class:`View` of the encounter state
-(:meth:`bot.engine.events.Event.render`). Whether numbers about a combatant may be shown is
+(:meth:`bot.engine.core.events.Event.render`). Whether numbers about a combatant may be shown is
 decided here, once (:meth:`View.reveals`):
 
 * the **GM** sees every number;
@@ -11,7 +11,7 @@ decided here, once (:meth:`View.reveals`):
 
 What players may see of an NPC whose numbers are hidden is what a player at a physical table
 would see: its name, hit or miss, the dice rolled against them, its wound level
-(:meth:`bot.engine.contract.Ruleset.wound_level`) and its named conditions and stance. Hidden:
+(:meth:`bot.engine.core.contract.Ruleset.wound_level`) and its named conditions and stance. Hidden:
 Health, Stamina, characteristics (Body, Agility…), Dodge, Discipline, Armor, Defense, bonuses,
 actions and Speed, breather uses, and exact damage after Armor and Defense. ``docs/audiences.md``
 lists it for players and GMs.
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from bot.engine.state import Combatant, EncounterState
+from bot.engine.core.state import AnyState
 
 AudienceKind = Literal["public", "gm", "controller"]
 
@@ -55,15 +55,15 @@ class View:
 
     ``escape`` makes a name safe for the medium (the Discord layer escapes Markdown and
     mentions; the engine passes plain text through). ``wound_level`` describes a combatant whose
-    numbers are hidden (the ruleset's :meth:`~bot.engine.contract.Ruleset.wound_level`).
+    numbers are hidden (the ruleset's :meth:`~bot.engine.core.contract.Ruleset.wound_level`).
     """
 
     def __init__(
         self,
-        state: EncounterState,
+        state: AnyState,
         audience: Audience,
         *,
-        wound_level: Callable[[Combatant], str],
+        wound_level: Callable[[Any], str],
         escape: Callable[[str], str] = _plain,
     ) -> None:
         self.state = state
@@ -72,7 +72,7 @@ class View:
         self.escape = escape
         self._by_id = {c.id: c for c in state.combatants}
 
-    def combatant(self, cid: str | None) -> Combatant | None:
+    def combatant(self, cid: str | None) -> Any:
         """The combatant with this id, or ``None`` (gone from the encounter, or no id)."""
         return self._by_id.get(cid) if cid else None
 

@@ -1,0 +1,118 @@
+"""The commands every ruleset shares: one frozen pydantic model per thing a player or the Game
+Master can do to any fight (remove a combatant, begin, end a turn, run the turn order, change
+settings). A ruleset adds its own (``bot.engine.uttas.commands``) and parses the union of both
+(``Ruleset.command_adapter``, discriminated by ``kind``).
+
+``actor`` is always the id of the acting combatant; whether the Discord member may act for it
+is the service layer's check. Free-text and numeric fields are bounded so no command can make
+the engine do unbounded work.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from bot import names
+
+Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=12)]
+Name = names.Name
+Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
+Meters = Annotated[float, Field(ge=0, le=10_000)]
+Boons = Annotated[int, Field(ge=0, le=10)]
+Side = Annotated[str, names.validator(40)]
+
+
+class CommandBase(BaseModel):
+    """Base of every command: frozen, no unknown fields, a ``kind`` naming it (each command
+    class fixes its own)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+
+
+IssueMark = Annotated[int, Field(ge=0)]
+"""When a member issued a command, as an ordinal that only grows (the Discord layer uses the
+interaction's snowflake id): comparable with the marks the service records when a turn or a
+decision begins (``AnyState.turn_marker``, ``PendingAttack.marker``), all from one
+clock."""
+
+
+class TurnBound(CommandBase):
+    """A command that moves the fight on from one particular turn. ``for_turn`` is the turn it
+    was issued for (``AnyState.turn_seq``; a button carries it); ``issued`` when the member
+    issued it. A command issued no later than the mark of the current turn's beginning was meant
+    for an earlier turn and is refused, so two of them sent together end one turn once (issue 9
+    §3: "one command, one effect")."""
+
+    for_turn: Annotated[int, Field(ge=0)] | None = None
+    issued: IssueMark | None = None
+
+
+class RemoveCombatant(CommandBase):
+    kind: Literal["remove_combatant"] = "remove_combatant"
+    combatant: Id
+
+
+class Begin(CommandBase):
+    """Roll/sort initiative, start round 1 and the first turn. ``initiative_mode`` overrides the
+    encounter's mode."""
+
+    kind: Literal["begin"] = "begin"
+    initiative_mode: Literal["agility", "roll"] | None = None
+
+
+class EndTurn(TurnBound):
+    kind: Literal["end_turn"] = "end_turn"
+    actor: Id
+
+
+class EndCombat(CommandBase):
+    kind: Literal["end_combat"] = "end_combat"
+
+
+class NextTurn(TurnBound):
+    """Game Master: end the current turn and start the next one."""
+
+    kind: Literal["next_turn"] = "next_turn"
+
+
+class SkipTurn(TurnBound):
+    """Game Master: the target's turn is skipped: now if it is their turn, else their next one."""
+
+    kind: Literal["skip_turn"] = "skip_turn"
+    target: Id
+
+
+class MoveInOrder(CommandBase):
+    """Game Master: put the target at ``position`` (1 = first) in the initiative order (settles
+    ties by hand); whose turn it is does not change."""
+
+    kind: Literal["move_in_order"] = "move_in_order"
+    target: Id
+    position: Annotated[int, Field(ge=1, le=100)]
+
+
+class ChangeSettings(CommandBase):
+    """Game Master: change the encounter's settings (only the fields given)."""
+
+    kind: Literal["change_settings"] = "change_settings"
+    initiative_mode: Literal["agility", "roll"] | None = None
+    reaction_window_s: Annotated[int, Field(ge=5, le=86_400)] | None = None
+    npcs_react: bool | None = None
+    hide_npc_numbers: bool | None = None
+
+
+CORE_COMMANDS: tuple[type[CommandBase], ...] = (
+    RemoveCombatant,
+    Begin,
+    EndTurn,
+    EndCombat,
+    NextTurn,
+    SkipTurn,
+    MoveInOrder,
+    ChangeSettings,
+)
+"""The commands every ruleset accepts (its own come on top)."""

@@ -1,0 +1,90 @@
+"""The ruleset registry: every game system the bot knows, by its stable key.
+
+Each implemented ruleset is registered once here (one line); a system that is planned but not
+built yet is listed with its title so that choosing it is refused with a clear message. Keys are
+unique, case-insensitively: registering one twice is a programming error (``ValueError``) found
+at import time. Rulesets are looked up with :func:`get_ruleset`, with the shipped tables or a
+server's changes on top (cached per distinct change set).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.engine.core.contract import Ruleset
+from bot.engine.uttas.ruleset import UttasRuleset
+from bot.errors import InvalidInput, RulesetNotImplemented
+
+CACHE_MAX = 64
+
+
+class Registry:
+    """Ruleset classes by key, the planned systems, and a cache of configured instances."""
+
+    def __init__(self) -> None:
+        self._classes: dict[str, type[Ruleset[Any]]] = {}
+        self._planned: dict[str, str] = {}
+        self._cache: dict[tuple[str, str], Ruleset[Any]] = {}
+
+    def register(self, cls: type[Ruleset[Any]]) -> None:
+        """Add a ruleset class under its ``key``. Raises ``ValueError`` for a key taken."""
+        key = cls.key.casefold()
+        if key in self._classes or key in self._planned:
+            raise ValueError(f"a ruleset with the key {cls.key!r} is already registered")
+        self._classes[key] = cls
+
+    def plan(self, key: str, title: str) -> None:
+        """List a system that is planned but cannot run encounters yet."""
+        if key in self._classes or key in self._planned:
+            raise ValueError(f"a ruleset with the key {key!r} is already registered")
+        self._planned[key] = title
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key, implemented or planned, in the order they were added."""
+        return (*self._classes, *self._planned)
+
+    @property
+    def implemented(self) -> tuple[str, ...]:
+        return tuple(self._classes)
+
+    def get(self, key: str, overrides: str | None = None) -> Ruleset[Any]:
+        """The ruleset for ``key`` (case-insensitive), configured with a server's changes to
+        its tables when ``overrides`` (JSON keyed by ruleset) has some.
+
+        Raises :class:`RulesetNotImplemented` for a planned system and :class:`InvalidInput`
+        for an unknown key or changes the tables do not accept."""
+        k = key.strip().casefold()
+        cls = self._classes.get(k)
+        if cls is None:
+            if k in self._planned:
+                raise RulesetNotImplemented(
+                    f"{self._planned[k]} combat is planned but not available yet; "
+                    "use UTTAS for now."
+                )
+            raise InvalidInput(f"Unknown ruleset {key!r}. Choose one of: {', '.join(self.keys)}.")
+        changes = json.loads(overrides).get(k) if overrides else None
+        cache_key = (k, json.dumps(changes, sort_keys=True) if changes else "")
+        found = self._cache.get(cache_key)
+        if found is None:
+            if len(self._cache) >= CACHE_MAX:
+                self._cache.pop(next(c for c in self._cache if c[1]))
+            found = self._cache[cache_key] = cls.configured(changes)
+        return found
+
+
+REGISTRY = Registry()
+REGISTRY.register(UttasRuleset)
+REGISTRY.plan("utopia", "Utopia")
+REGISTRY.plan("untitled", "Untitled")
+REGISTRY.plan("uune", "Uune")
+
+
+def get_ruleset(key: str, overrides: str | None = None) -> Ruleset[Any]:
+    """The ruleset for ``key`` (see :meth:`Registry.get`)."""
+    return REGISTRY.get(key, overrides)
+
+
+RULESET_KEYS = REGISTRY.keys
+"""Every game system the product plans, in menu order."""

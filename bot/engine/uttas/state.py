@@ -1,0 +1,145 @@
+"""The UTTAS encounter state: its combatant (sheet snapshot and live fields beside the core's)
+and its pending decision, an attack waiting for a reaction (``uttas-gameplay.txt``).
+
+:class:`UttasState` is ``EncounterState[Combatant, PendingAttack]``; JSON stored by earlier
+versions (one flat combatant document) loads unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.engine.core.state import CombatantBase, EncounterState, Name
+from bot.engine.uttas.sheet import UttasSheet
+
+
+class DisabledLimb(BaseModel):
+    """A disabled limb (UTTAS "Disabled Limb"). ``source``: ``grapple`` (until the hold breaks) or
+    ``injury`` (until Health is back to ``restore_at_health``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limb: str
+    source: Literal["grapple", "injury"]
+    restore_at_health: int | None = None
+
+
+class MaintainedPower(BaseModel):
+    """A maintained power and the Stamina it holds (UTTAS "Activating Powers")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    power: Name
+    stamina_held: int
+
+
+class Readied(BaseModel):
+    """A readied action waiting for its trigger (UTTAS "Ready an Action").
+
+    ``trigger``: ``action`` (after ``watch`` completes an action), ``movement`` (interrupts
+    ``watch``'s movement), ``coordinated`` (strike with ally ``watch`` at the same instant, using
+    ``attack`` against ``target``). ``plan`` is the player's free-text description.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    trigger: Literal["action", "movement", "coordinated"]
+    watch: str
+    plan: str = ""
+    attack: Name | None = None
+    target: str | None = None
+    round: int = 0
+
+
+class Combatant(CombatantBase):
+    """One fighter: identity, sheet snapshot and live combat status.
+
+    ``stamina_damage`` is the Stamina lost to damage and not yet recovered: how hurt the
+    combatant looks (Stamina spent on its own actions does not show). ``pools`` holds the
+    action economy's pools (UTTAS: ``{"speed": n}``, the actions left this
+    round). ``conditions`` lists condition names (see ``Ruleset.conditions()``). Turn-scoped
+    fields reset at the start of each of the combatant's turns. Health and Stamina are current
+    values (Stamina may go negative while Unconscious).
+    """
+
+    sheet: UttasSheet
+    health: int
+    stamina: int
+    stamina_damage: int = 0
+    stamina_held: int = 0
+    stance: Name | None = None
+    disabled_limbs: list[DisabledLimb] = Field(default_factory=list)
+    grappled_by: str | None = None
+    grappling: str | None = None
+    characteristic_mods: dict[str, int] = Field(default_factory=dict)
+    breather_uses: int = 0
+    breathing: bool = False
+    maintained: list[MaintainedPower] = Field(default_factory=list)
+    readied: Readied | None = None
+    # turn-scoped
+    free_stance_available: bool = False
+    half_move_used: dict[str, float] = Field(default_factory=dict)
+    moved_this_turn: bool = False
+    movement_ended: bool = False
+    acrobatics_tried: bool = False
+    sprinting: bool = False
+    # rest bookkeeping, in in-game seconds (EncounterState.game_time_s)
+    short_rests_at: list[int] = Field(default_factory=list)
+    long_rest_at: int | None = None
+    # Game Master adjustments: net Advantage dice (negative: Disadvantage) on the next Accuracy
+    # or skill roll only, and on every one until removed.
+    gm_next_roll: int = 0
+    gm_every_roll: int = 0
+
+    @property
+    def actions_left(self) -> int:
+        """Actions left in the Speed pool this round (UTTAS "Actions and Speed")."""
+        return self.pools.get("speed", 0)
+
+    def clone(self) -> Combatant:
+        """A copy safe to change: containers copied, the frozen sheet shared."""
+        new: Combatant = super().clone()
+        d = new.__dict__
+        d["disabled_limbs"] = [x.model_copy() for x in self.disabled_limbs]
+        d["characteristic_mods"] = dict(self.characteristic_mods)
+        d["maintained"] = list(self.maintained)
+        d["half_move_used"] = dict(self.half_move_used)
+        d["short_rests_at"] = list(self.short_rests_at)
+        return new
+
+
+class PendingAttack(BaseModel):
+    """An attack waiting for a decision (UTTAS "Perform a Reaction command", "Surrender").
+
+    ``awaiting``: ``reaction`` — the target (or an ally, to take one for the team) chooses;
+    ``attacker`` — the target surrendered and the attacker chooses to complete or stop.
+    ``hit_index``/``hits_total``: which hit of a multi-hit attack this is. ``joint``: allies
+    (id → attack name) whose readied coordinated attacks land at the same instant.
+    ``created_at`` is an ISO timestamp of the injected clock, for reaction-window expiry;
+    ``marker`` the latest issue mark the bot had seen when this decision began.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    attacker: str
+    target: str
+    attack: Name
+    range_m: float = 2
+    hidden: bool = False
+    advantage: int = 0
+    disadvantage: int = 0
+    aimed_limb: str | None = None
+    limbs: list[str] = Field(default_factory=list)
+    hit_index: int = 1
+    hits_total: int = 1
+    joint: dict[str, Name] = Field(default_factory=dict)
+    awaiting: Literal["reaction", "attacker"] = "reaction"
+    on_turn: bool = True
+    created_at: str = ""
+    marker: int = 0
+
+
+class UttasState(EncounterState[Combatant, PendingAttack]):
+    """A UTTAS encounter."""
