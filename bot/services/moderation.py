@@ -30,7 +30,6 @@ from typing import Any
 from bot import names
 from bot.engine import get_ruleset
 from bot.engine.core.commands import CommandBase
-from bot.engine.core.events import parse_event
 from bot.engine.uttas.commands import AddCombatant, SetVitals
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
 from bot.services import rolls
@@ -330,7 +329,9 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool) -> Replay:
         result = {}
     logged = result.get("events") if isinstance(result, dict) else None
     events = (
-        [parse_event(e) for e in logged if isinstance(e, dict)] if isinstance(logged, list) else []
+        [encounter.rules.parse_event(e) for e in logged if isinstance(e, dict)]
+        if isinstance(logged, list)
+        else []
     )
     try:
         state = encounter.rules.load_state(entry.state)

@@ -19,8 +19,9 @@ from bot.engine import EncounterState, RandomRoller
 from bot.engine.core.audience import GM, PUBLIC, View, controller
 from bot.engine.core.commands import Begin
 from bot.engine.core.dice import Roll
-from bot.engine.core.events import EVENT_TYPES, Event, InitiativeLine, Note, parse_event
+from bot.engine.core.events import Event, InitiativeLine, Note, parse_event
 from bot.engine.uttas.commands import AddCombatant
+from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import DomainError
 from tests.engine.helpers import NOW, RULES
@@ -164,10 +165,10 @@ def test_logged_events_read_back_and_render_the_same() -> None:
     s = state()
     for cls in EVENT_TYPES.values():
         event = build(cls, variants(cls)[0], Sentinels())
-        again = parse_event(event.model_dump(mode="json"))
+        again = parse_event(event.model_dump(mode="json"), EVENT_TYPES)
         assert type(again) is cls
         assert render(again, s, PUBLIC) == render(event, s, PUBLIC)
-    unknown = parse_event({"kind": "from_the_future", "text": "Thug has 9 Health"})
+    unknown = parse_event({"kind": "from_the_future", "text": "Thug has 9 Health"}, EVENT_TYPES)
     assert render(unknown, s, PUBLIC) == "" and "9 Health" in render(unknown, s, GM)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.commands import EndTurn
-from bot.engine.core.events import AttackResolved, TurnSkipped
+from bot.engine.core.events import TurnSkipped
 from bot.engine.uttas import limbs
 from bot.engine.uttas.commands import (
     ActivatePower,
@@ -17,6 +17,7 @@ from bot.engine.uttas.commands import (
     SetCondition,
     Stand,
 )
+from bot.engine.uttas.events import AttackResolved
 from bot.engine.uttas.tables import default_tables
 from bot.errors import InvalidInput, RuleViolation
 from tests.engine.helpers import Fight

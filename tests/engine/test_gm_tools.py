@@ -8,8 +8,9 @@ import pytest
 from pydantic import ValidationError
 
 from bot.engine.core.commands import ChangeSettings, MoveInOrder, NextTurn, SkipTurn
-from bot.engine.core.events import AttackResolved, TurnSkipped, TurnStarted, VitalsSet
+from bot.engine.core.events import TurnSkipped, TurnStarted
 from bot.engine.uttas.commands import Attack, GrantDice, React, SetVitals
+from bot.engine.uttas.events import AttackResolved, VitalsSet
 from bot.errors import Conflict, InvalidInput, RuleViolation
 from tests.engine.helpers import Fight
 

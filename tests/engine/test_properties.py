@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.engine import EncounterState, RandomRoller
 from bot.engine.core.commands import Begin, EndTurn, NextTurn, SkipTurn
-from bot.engine.core.events import ActionsSpent, AttackDeclared, Moved, StanceChanged
+from bot.engine.core.events import ActionsSpent, AttackDeclared, Moved
 from bot.engine.uttas.commands import (
     AddCombatant,
     Attack,
@@ -28,6 +28,7 @@ from bot.engine.uttas.commands import (
     Talk,
     UseSkill,
 )
+from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import DomainError
 from tests.engine.helpers import NOW, RULES

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.commands import EndTurn
-from bot.engine.core.events import AttackResolved
 from bot.engine.uttas.commands import (
     Attack,
     Move,
@@ -16,6 +15,7 @@ from bot.engine.uttas.commands import (
     ResolveSurrender,
     SetCondition,
 )
+from bot.engine.uttas.events import AttackResolved
 from bot.errors import Conflict, NotAllowed, RuleViolation
 from tests.engine.helpers import Fight
 

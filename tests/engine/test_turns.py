@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.commands import Begin, EndTurn, RemoveCombatant
-from bot.engine.core.events import AttackResolved, TurnSkipped
+from bot.engine.core.events import TurnSkipped
 from bot.engine.uttas import rules
 from bot.engine.uttas.commands import (
     ActivatePower,
@@ -19,6 +19,7 @@ from bot.engine.uttas.commands import (
     Talk,
     UseSkill,
 )
+from bot.engine.uttas.events import AttackResolved
 from bot.engine.uttas.tables import default_tables
 from bot.errors import Conflict, RuleViolation
 from tests.engine.helpers import Fight, sheet

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.engine.core.events import AttackResolved, CombatEnded, TurnSkipped
+from bot.engine.core.events import CombatEnded, TurnSkipped
 from bot.engine.uttas.commands import (
     AddCombatant,
     Attack,
@@ -22,6 +22,7 @@ from bot.engine.uttas.commands import (
     Sprint,
     Surrender,
 )
+from bot.engine.uttas.events import AttackResolved
 from bot.engine.uttas.sheet import UttasSheet
 from tests.engine.helpers import Fight
 

@@ -19,7 +19,7 @@ from bot.engine.core.audience import Audience, View
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy
-from bot.engine.core.events import Outcome
+from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.state import AnyState
 from bot.errors import InvalidInput
 
@@ -61,6 +61,8 @@ class Ruleset(ABC, Generic[StateT]):
     """The ruleset's own state model (``EncounterState[ItsCombatant, ItsPending]``)."""
     command_adapter: ClassVar[TypeAdapter[Any]]
     """Parses the ruleset's commands: the core's and its own, discriminated by ``kind``."""
+    event_types: ClassVar[Mapping[str, type[Event]]]
+    """Every event the ruleset logs (the core's and its own), by ``kind``."""
     title: ClassVar[str]
     sheet_model: ClassVar[type[BaseModel]]
     economy: ClassVar[ActionEconomy]
@@ -100,6 +102,10 @@ class Ruleset(ABC, Generic[StateT]):
             return command
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "command")) from None
+
+    def parse_event(self, data: Mapping[str, Any]) -> Event:
+        """A logged event read back (one this version cannot read: a GM-only note)."""
+        return parse_event(data, self.event_types)
 
     def parse_sheet(self, data: Mapping[str, Any] | str) -> BaseModel:
         """Validate a character sheet (mapping or JSON text). Raises :class:`InvalidInput`."""

@@ -5,7 +5,7 @@ up), "Grappled" (escaping), "Surrender" and "Talk"."""
 from __future__ import annotations
 
 from bot.engine.core.commands import EndTurn
-from bot.engine.core.events import Checked, Moved, Note, StanceChanged
+from bot.engine.core.events import Moved, Note
 from bot.engine.uttas import attacks, limbs, reactions, rules
 from bot.engine.uttas.commands import (
     ActivatePower,
@@ -33,6 +33,7 @@ from bot.engine.uttas.core import (
     UNCONSCIOUS,
     Tx,
 )
+from bot.engine.uttas.events import Checked, StanceChanged
 from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
 from bot.engine.uttas.state import Combatant, MaintainedPower, Readied
 from bot.errors import InvalidInput, NotFound, RuleViolation

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.core.dice import Roll
-from bot.engine.core.events import AttackDeclared, AttackResolved
+from bot.engine.core.events import AttackDeclared
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.commands import Attack
 from bot.engine.uttas.core import (
@@ -22,6 +22,7 @@ from bot.engine.uttas.core import (
     UNCONSCIOUS,
     Tx,
 )
+from bot.engine.uttas.events import AttackResolved
 from bot.engine.uttas.rules import AttackProfile
 from bot.engine.uttas.state import Combatant, DisabledLimb, PendingAttack
 from bot.engine.uttas.tables import UttasTables

@@ -18,15 +18,14 @@ from bot.engine.core.events import (
     ConditionChanged,
     Event,
     Note,
-    Recovered,
     RoundStarted,
-    StaminaSpent,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
 )
 from bot.engine.core.state import fight_over
 from bot.engine.uttas import rules
+from bot.engine.uttas.events import Recovered, StaminaSpent
 from bot.engine.uttas.state import Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import Conflict, RuleViolation

@@ -9,11 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.core.commands import ChangeSettings, MoveInOrder, NextTurn, SkipTurn
-from bot.engine.core.events import TurnSkipped, VitalsSet
+from bot.engine.core.events import TurnSkipped
 from bot.engine.core.state import fight_over
 from bot.engine.uttas import actions, attacks
 from bot.engine.uttas.commands import Attack, GrantDice, ResolveReadied, SetVitals, UseSkill
 from bot.engine.uttas.core import DEAD, UNCONSCIOUS, Tx
+from bot.engine.uttas.events import VitalsSet
 from bot.errors import InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.engine.core.contract import ReactionOption
-from bot.engine.core.events import AttackDeclared, ReactionChosen, StanceChanged
+from bot.engine.core.events import AttackDeclared, ReactionChosen
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.attacks import (
     NO_DEFENCE,
@@ -23,6 +23,7 @@ from bot.engine.uttas.attacks import (
 )
 from bot.engine.uttas.commands import React, ResolveSurrender
 from bot.engine.uttas.core import DEAD, OUT, SURRENDERED, Tx
+from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.rules import AttackProfile
 from bot.engine.uttas.state import Combatant, PendingAttack, UttasState
 from bot.engine.uttas.tables import UttasTables

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -13,10 +13,11 @@ from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import ReactionOption, Ruleset
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import SpeedPool
-from bot.engine.core.events import Outcome
+from bot.engine.core.events import Event, Outcome
 from bot.engine.uttas import actions, attacks, gm, reactions, setup
 from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Tx
+from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.state import Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
@@ -61,6 +62,7 @@ class UttasRuleset(Ruleset[UttasState]):
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
     command_adapter: ClassVar[TypeAdapter[cmd.Command]] = TypeAdapter(cmd.Command)
+    event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ClassVar[SpeedPool] = SpeedPool()
 
     def __init__(self, tables: UttasTables | None = None) -> None:

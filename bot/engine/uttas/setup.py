@@ -10,7 +10,6 @@ from bot.engine.core.events import (
     CombatantLeft,
     InitiativeLine,
     InitiativeRolled,
-    Recovered,
     RoundStarted,
 )
 from bot.engine.core.state import InitiativeEntry, fight_over
@@ -34,6 +33,7 @@ from bot.engine.uttas.core import (
     UNCONSCIOUS,
     Tx,
 )
+from bot.engine.uttas.events import Recovered
 from bot.engine.uttas.state import Combatant, DisabledLimb
 from bot.errors import Conflict, InvalidInput, NotFound, RuleViolation
 

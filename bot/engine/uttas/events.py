@@ -1,0 +1,219 @@
+"""UTTAS events (``uttas-gameplay.txt``): a hit resolved with its Accuracy and damage, Stamina
+spent and recovered, stance changes, skill checks and contests, and the GM's Health and Stamina
+changes. Each renders itself for an audience like the core's (:mod:`bot.engine.core.events`)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from bot.engine.core.audience import View
+from bot.engine.core.dice import Roll
+from bot.engine.core.events import CORE_EVENTS, Event, event_types, roll_text
+
+
+class StaminaSpent(Event):
+    kind: Literal["stamina_spent"] = "stamina_spent"
+    amount: int
+    left: int
+    held: int = 0
+    reason: str
+
+    def render(self, view: View) -> list[str]:
+        if view.reveals(self.combatant):
+            return [view.text(self.text)]
+        return [f"{view.name(self.combatant)} spends Stamina ({view.text(self.reason)})."]
+
+
+class StanceChanged(Event):
+    kind: Literal["stance_changed"] = "stance_changed"
+    PUBLIC_NUMBERS: ClassVar[frozenset[str]] = frozenset({"actions"})
+    before: str | None
+    after: str
+    actions: int
+
+
+class AttackResolved(Event):
+    """One hit resolved (UTTAS "Accuracy Checks", "Damage").
+
+    ``accuracy`` is the 3d6 (± Advantage dice) roll with the Accuracy bonus as modifier;
+    ``target_number`` the Dodge or Discipline (``target_stat``) it had to beat strictly.
+    ``auto``: ``"hit"`` (interception, surrender) or ``"miss"`` (three range increments out).
+    ``reaction``: the Defend reaction whose bonuses are in the target number, Armor and Defense.
+    ``health_damage`` is the damage dice counted minus Armor, ``stamina_damage`` the damage
+    total minus Defense; ``health_left``/``stamina_left`` what the target has afterwards.
+
+    Rendered: the attacker's numbers (its Accuracy bonus and total) only where the attacker's
+    numbers are revealed; the target's (Dodge or Discipline, Armor, Defense, the damage it took
+    and what it has left) only where the target's are, else how the target looks.
+    """
+
+    kind: Literal["attack_resolved"] = "attack_resolved"
+    PUBLIC_NUMBERS: ClassVar[frozenset[str]] = frozenset({"hit_index"})
+    NUMBER_OWNERS: ClassVar[dict[str, str]] = {
+        "accuracy": "attacker",
+        "damage": "attacker",
+        **dict.fromkeys(
+            (
+                "target_number",
+                "armor",
+                "defense",
+                "health_damage",
+                "stamina_damage",
+                "health_left",
+                "stamina_left",
+            ),
+            "target",
+        ),
+    }
+    attacker: str
+    target: str
+    attack: str
+    hit_index: int = 1
+    target_stat: str
+    target_number: int
+    accuracy: Roll | None
+    advantages: tuple[str, ...] = ()
+    disadvantages: tuple[str, ...] = ()
+    auto: Literal["hit", "miss"] | None = None
+    hit: bool
+    damage: Roll | None = None
+    damage_type: str = ""
+    reaction: str = ""
+    armor: int = 0
+    defense: int = 0
+    health_damage: int = 0
+    stamina_damage: int = 0
+    health_left: int = 0
+    stamina_left: int = 0
+
+    def render(self, view: View) -> list[str]:
+        attacker, target = view.name(self.attacker), view.name(self.target)
+        mine, theirs = view.reveals(self.attacker), view.reveals(self.target)
+        hit_of = f" (hit {self.hit_index})" if self.hit_index > 1 else ""
+        lines = [f"**{attacker}** → **{target}** with {view.text(self.attack)}{hit_of}"]
+        if self.accuracy is not None:
+            lines.append(f"🎲 {self._accuracy(attacker, target, mine=mine, theirs=theirs)}")
+        lines += [f"  + Advantage for {attacker}: {view.text(why)}" for why in self.advantages]
+        lines += [
+            f"  − Disadvantage for {attacker}: {view.text(why)}" for why in self.disadvantages
+        ]
+        if self.auto is not None:
+            lines.append(f"Automatic {self.auto}.")
+        if not self.hit:
+            lines.append("**Miss.**")
+            return lines
+        lines.append("**Hit!**")
+        if self.damage is not None:
+            lines.append(self._damage(view, mine=mine, theirs=theirs))
+        c = view.combatant(self.target)
+        if c is not None and not theirs:
+            lines.append(f"{target} looks **{view.looks(self.target)}**.")
+        elif c is not None:
+            lines.append(
+                f"{target}: Health {self.health_left}/{c.sheet.health}, "
+                f"Stamina {self.stamina_left}/{c.sheet.stamina}"
+            )
+        return lines
+
+    def _accuracy(self, attacker: str, target: str, *, mine: bool, theirs: bool) -> str:
+        roll = self.accuracy
+        assert roll is not None
+        pool = f"Accuracy {roll.base_dice}d{roll.sides}"
+        if roll.advantage:
+            pool += f" +{roll.advantage} adv"
+        if roll.disadvantage:
+            pool += f" −{roll.disadvantage} disadv"
+        pool += f" [{', '.join(str(d) for d in roll.dice)}]"
+        if mine:
+            sign = "+" if roll.modifier >= 0 else "−"
+            pool += f" {sign} {abs(roll.modifier)} Accuracy bonus = {roll.total}"
+        else:
+            pool += f" + {attacker}'s Accuracy bonus (hidden)"
+        shown = f" {self.target_number}" if theirs else ""
+        return f"{pool} vs {target}'s {self.target_stat}{shown}"
+
+    def _damage(self, view: View, *, mine: bool, theirs: bool) -> str:
+        roll = self.damage
+        assert roll is not None
+        faces = ", ".join(str(d) for d in roll.dice)
+        line = f"💥 {roll.base_dice}d{roll.sides} [{faces}]"
+        if roll.modifier and not mine:  # the attacker's own damage bonus
+            return f"{line} + damage bonus {self.damage_type}"
+        if roll.modifier:
+            line += f" {'+' if roll.modifier > 0 else '−'} {abs(roll.modifier)}"
+        line += f" = {roll.total} {self.damage_type}"
+        if not theirs:
+            return line
+        with_reaction = f" with {view.text(self.reaction)}" if self.reaction else ""
+        return (
+            f"{line}: {self.health_damage} Health ({len(roll.dice)} dice − Armor "
+            f"{self.armor}{with_reaction}), {self.stamina_damage} Stamina ({roll.total} − "
+            f"Defense {self.defense}{with_reaction})"
+        )
+
+
+class Recovered(Event):
+    """Stamina or Health regained (breather, rest, healing)."""
+
+    kind: Literal["recovered"] = "recovered"
+    source: str
+    roll: Roll | None = None
+    stamina: int = 0
+    health: int = 0
+
+    def render(self, view: View) -> list[str]:
+        if view.reveals(self.combatant):
+            return [view.text(self.text)]
+        return [f"{view.name(self.combatant)} recovers ({view.text(self.source)})."]
+
+
+class Checked(Event):
+    """A skill check or contest: ``roll`` is the combatant's, ``opposing`` the roll of
+    ``opponent`` (a contest), ``verdict`` the outcome in words ("success", "breaks free")."""
+
+    kind: Literal["checked"] = "checked"
+    NUMBER_OWNERS: ClassVar[dict[str, str]] = {"opposing": "opponent"}
+    roll: Roll
+    difficulty: int | None
+    success: bool | None
+    opposing: Roll | None = None
+    opponent: str | None = None
+    verdict: str = ""
+
+    def render(self, view: View) -> list[str]:
+        if view.reveals(self.combatant) and (self.opposing is None or view.reveals(self.opponent)):
+            return [view.text(self.text)]
+        line = roll_text(self.roll, view, self.combatant)
+        if self.difficulty is not None and view.reveals(self.combatant):
+            line += f" vs {self.difficulty}"
+        if self.opposing is not None:
+            line += f" vs {roll_text(self.opposing, view, self.opponent)}"
+        return [f"{line}: {self.verdict}." if self.verdict else f"{line}."]
+
+
+class VitalsSet(Event):
+    """The Game Master set or changed Health and/or Stamina."""
+
+    kind: Literal["vitals_set"] = "vitals_set"
+    health: int
+    stamina: int
+    health_before: int
+    stamina_before: int
+
+    def render(self, view: View) -> list[str]:
+        if view.reveals(self.combatant):
+            return [view.text(self.text)]
+        who = view.name(self.combatant)
+        return [f"The GM adjusts {who}, who looks **{view.looks(self.combatant)}**."]
+
+
+UTTAS_EVENTS: tuple[type[Event], ...] = (
+    StaminaSpent,
+    StanceChanged,
+    AttackResolved,
+    Recovered,
+    Checked,
+    VitalsSet,
+)
+EVENT_TYPES = event_types(*CORE_EVENTS, *UTTAS_EVENTS)
+"""Every event a UTTAS encounter logs, by ``kind``."""
