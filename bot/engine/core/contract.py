@@ -65,7 +65,7 @@ class Ruleset(ABC, Generic[StateT]):
     """Every event the ruleset logs (the core's and its own), by ``kind``."""
     title: ClassVar[str]
     sheet_model: ClassVar[type[BaseModel]]
-    economy: ClassVar[ActionEconomy]
+    economy: ActionEconomy
 
     @classmethod
     @abstractmethod

@@ -49,6 +49,10 @@ class ActionEconomy(ABC):
 
     key: ClassVar[str]
     turn_order: ClassVar[TurnOrderPolicy] = "initiative"
+    others_change: ClassVar[bool] = True
+    """Whether a turn starting or ending can change the pools of those whose turn it is not
+    (Utopia: interrupt actions reset at every other creature's turn). An economy that sets it
+    False is told only of its own turns, which saves the core a call per combatant per turn."""
 
     @abstractmethod
     def fresh(self, capacity: int) -> Pools:
@@ -92,6 +96,7 @@ class SpeedPool(ActionEconomy):
     recovered at the end of the character's own turn; an empty pool skips the next turn."""
 
     key = "uttas"
+    others_change = False  # only the own turn's end refills the pool
 
     def fresh(self, capacity: int) -> Pools:
         return {"speed": capacity}

@@ -12,7 +12,7 @@ from bot import names
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import ReactionOption, Ruleset
 from bot.engine.core.dice import DiceRoller
-from bot.engine.core.economy import SpeedPool
+from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.events import Event, Outcome
 from bot.engine.uttas import actions, attacks, gm, reactions, setup
 from bot.engine.uttas import commands as cmd
@@ -63,7 +63,7 @@ class UttasRuleset(Ruleset[UttasState]):
     state_model: ClassVar[type[UttasState]] = UttasState
     command_adapter: ClassVar[TypeAdapter[cmd.Command]] = TypeAdapter(cmd.Command)
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
-    economy: ClassVar[SpeedPool] = SpeedPool()
+    economy: ActionEconomy = SpeedPool()
 
     def __init__(self, tables: UttasTables | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
@@ -78,7 +78,7 @@ class UttasRuleset(Ruleset[UttasState]):
         """Apply one command (see :mod:`bot.engine.core.commands` and
         :mod:`bot.engine.uttas.commands`). Never mutates ``state``; raises a
         :class:`~bot.errors.DomainError` subclass, changing nothing, when the rules forbid it."""
-        tx = Tx(state, self.tables, roller, now)
+        tx = Tx(state, self.tables, roller, now, self.economy)
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.last_mover = None
         _HANDLERS[command.kind](tx, command)

@@ -1,0 +1,391 @@
+"""The working transaction every ruleset applies commands in, and the turn cycle it shares.
+
+A :class:`CoreTx` starts from a shallow copy of the state; a combatant is cloned the first time
+it is changed (frozen sheets are shared), so ``apply`` never mutates its input and an error
+part-way leaves the caller's state untouched.
+
+The turn cycle lives here, once for every ruleset: who holds the turn (an id, never an index),
+rounds, skipping those who cannot act, the end of the fight, and the action economy's hooks —
+called for **every** combatant whenever any turn starts or ends, with ``own`` telling whose turn
+it is (``docs/architecture.md``). A ruleset subclasses :class:`CoreTx` and overrides the hook
+methods (``cannot_act``, ``before_turn``, ``turn_taken_up``, ``after_own_turn``, ``on_fight_end``
+…) for its own rules.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar, Generic, TypeVar
+
+from bot.engine.core.commands import TurnBound
+from bot.engine.core.dice import DiceRoller, Roll, roll_pool
+from bot.engine.core.economy import ActionEconomy
+from bot.engine.core.events import (
+    CombatEnded,
+    ConditionChanged,
+    Event,
+    Note,
+    RoundStarted,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
+from bot.engine.core.state import AnyState, CombatantBase, fight_over
+from bot.errors import Conflict, RuleViolation
+
+StateT = TypeVar("StateT", bound=AnyState)
+CombatantT = TypeVar("CombatantT", bound=CombatantBase)
+
+
+class CoreTx(Generic[StateT, CombatantT]):
+    """One command's working copy of the state plus the events it produced."""
+
+    __slots__ = ("_cloned", "_index", "economy", "events", "now", "outs_changed", "roller", "state")
+
+    ROUND_SECONDS: ClassVar[int] = 6
+    OUT_CONDITIONS: ClassVar[tuple[str, ...]] = ()
+    """Conditions that take a combatant out of the fight (it cannot act, and a side with only
+    such combatants has lost)."""
+
+    def __init__(
+        self, state: StateT, economy: ActionEconomy, roller: DiceRoller, now: datetime
+    ) -> None:
+        self.state: StateT = state.model_copy()
+        self.state.__dict__.update(combatants=list(state.combatants), order=list(state.order))
+        self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
+        self._cloned: set[str] = set()
+        self.events: list[Event] = []
+        self.outs_changed = False
+        self.economy = economy
+        self.roller = roller
+        self.now = now
+
+    # -- access -------------------------------------------------------------------------------
+    def view(self, cid: str) -> CombatantT:
+        """Read-only access (may be the caller's object: never change it)."""
+        i = self._index.get(cid)
+        found: CombatantT = self.state.find(cid) if i is None else self.state.combatants[i]
+        return found
+
+    def c(self, cid: str) -> CombatantT:
+        """A changeable combatant (cloned on first use in this transaction)."""
+        cid = self.view(cid).id
+        i = self._index[cid]
+        if cid not in self._cloned:
+            self.state.combatants[i] = self.state.combatants[i].clone()
+            self._cloned.add(cid)
+        found: CombatantT = self.state.combatants[i]
+        return found
+
+    def add(self, combatant: Any) -> None:
+        self.state.combatants.append(combatant)
+        self._index[combatant.id] = len(self.state.combatants) - 1
+        self._cloned.add(combatant.id)
+
+    def remove(self, cid: str) -> None:
+        self.state.combatants = [c for c in self.state.combatants if c.id != cid]
+        self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
+        self.state.order = [x for x in self.state.order if x != cid]
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def note(
+        self, text: str, cid: str | None = None, *, secret: bool = False, public: str = ""
+    ) -> None:
+        """Free text about ``cid``. ``secret``: it carries ``cid``'s numbers, and audiences that
+        may not see them read ``public`` instead (nothing when empty)."""
+        self.emit(Note(text=text, combatant=cid, secret=secret, public_text=public))
+
+    def roll(
+        self,
+        purpose: str,
+        dice: int,
+        *,
+        sides: int = 6,
+        advantage: int = 0,
+        disadvantage: int = 0,
+        modifier: int = 0,
+    ) -> Roll:
+        return roll_pool(
+            self.roller,
+            purpose,
+            dice,
+            sides=sides,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            modifier=modifier,
+        )
+
+    # -- hooks a ruleset overrides --------------------------------------------------------------
+    def capacity(self, c: Any) -> int:
+        """The combatant's per-round figure for the economy (UTTAS Speed, Utopia TA)."""
+        return 0
+
+    def cannot_act(self, c: Any) -> str | None:
+        """Why ``c`` cannot act at all (out of the fight, a condition…), in words, or None."""
+        conditions = c.conditions
+        if conditions:  # most combatants have none: the common case costs one check
+            for condition in self.OUT_CONDITIONS:
+                if condition in conditions:
+                    return condition.lower()
+        return None
+
+    def waiting_on(self) -> str:
+        """What the pending decision waits on, for the refusal of a turn command meanwhile."""
+        return "a decision"
+
+    def before_turn(self, c: Any) -> None:
+        """Called on a changeable ``c`` when its turn comes, before anything else (reset what
+        lasts a turn, complete what waited for it)."""
+
+    def turn_taken_up(self, c: Any) -> str | None:
+        """When ``c``'s turn starts but goes on something the rules force (UTTAS: recovering
+        from Stunned): do it, and say what (the turn then ends at once); else None."""
+        return None
+
+    def after_own_turn(self, c: Any) -> None:
+        """Called on a changeable ``c`` after its own turn ended and the economy was told."""
+
+    def turn_end_text(self, c: Any) -> str:
+        return f"{c.name}'s turn ends."
+
+    def actions_left(self, c: Any) -> int:
+        """What the economy leaves ``c`` to spend (shown where its numbers may be)."""
+        return sum(c.pools.values())
+
+    def on_fight_end(self) -> None:
+        """Called when the fight ends, before the event (undo what never completed)."""
+
+    # -- checks -------------------------------------------------------------------------------
+    def require_active(self) -> None:
+        """Only during a fight; the refusal says whether it has not begun or is over."""
+        if self.state.phase == "finished":
+            raise RuleViolation(fight_over(self.state))
+        if self.state.phase != "active":
+            raise RuleViolation(
+                "The fight has not begun yet: the GM starts it with `/encounter begin`."
+            )
+
+    def require_same_turn(self, cmd: TurnBound) -> None:
+        """Refuse a command issued for a turn that has already ended (a second `/endturn` or
+        `/gm next` for one turn, or one issued before the current turn began)."""
+        st = self.state
+        stale = cmd.for_turn is not None and cmd.for_turn != st.turn_seq
+        stale = stale or (cmd.issued is not None and cmd.issued <= st.turn_marker)
+        if stale:
+            now = f"it is now {self.view(st.turn).name}'s" if st.turn else "no turn is running"
+            raise Conflict(f"That turn already ended: {now}.")
+
+    def require_no_pending(self) -> None:
+        if self.state.pending is not None:
+            raise Conflict(f"Waiting for {self.waiting_on()} first.")
+
+    def require_turn(self, c: Any) -> None:
+        """Only the combatant whose turn it is acts (reactions aside)."""
+        self.require_active()
+        self.require_no_pending()
+        if self.state.turn != c.id:
+            cur = self.view(self.state.turn).name if self.state.turn else "nobody"
+            raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+        self.require_can_act(c)
+
+    def require_can_act(self, c: Any) -> None:
+        why = self.cannot_act(c)
+        if why is not None:
+            raise RuleViolation(f"{c.name} is {why} and cannot act.")
+
+    def is_out(self, c: Any) -> bool:
+        conditions = c.conditions
+        return bool(conditions) and any(x in conditions for x in self.OUT_CONDITIONS)
+
+    # -- conditions ---------------------------------------------------------------------------
+    def gain(self, cid: str, condition: str, reason: str, detail: str = "") -> None:
+        """Put ``condition`` on ``cid``. ``reason`` may be read by anyone; ``detail`` holds the
+        combatant's numbers behind it (e.g. "Stamina reduced to -3") for those who may see
+        them."""
+        c = self.view(cid)
+        if c.has(condition):
+            return
+        c = self.c(cid)
+        c.conditions.append(condition)
+        if condition in self.OUT_CONDITIONS:
+            self.outs_changed = True
+        self.emit(
+            ConditionChanged(
+                combatant=cid,
+                condition=condition,
+                gained=True,
+                reason=reason,
+                detail=detail,
+                text=f"{c.name} is now {condition} ({detail or reason}).",
+            )
+        )
+
+    def lose(self, cid: str, condition: str, reason: str) -> None:
+        c = self.view(cid)
+        if not c.has(condition):
+            return
+        c = self.c(cid)
+        c.conditions.remove(condition)
+        self.emit(
+            ConditionChanged(
+                combatant=cid,
+                condition=condition,
+                gained=False,
+                reason=reason,
+                text=f"{c.name} is no longer {condition} ({reason}).",
+            )
+        )
+
+    # -- the economy, for everyone ------------------------------------------------------------
+    def _economy_hook(self, which: str, holder: str) -> None:
+        """Tell the economy that ``holder``'s turn starts or ends, for every combatant — only
+        the holder when the economy declares that others' pools never change
+        (``others_change``), and nobody when it keeps the base class's no-op hook."""
+        kind = type(self.economy)
+        if which == "start":
+            if kind.on_turn_start is ActionEconomy.on_turn_start:
+                return
+            hook = self.economy.on_turn_start
+        else:
+            if kind.on_turn_end is ActionEconomy.on_turn_end:
+                return
+            hook = self.economy.on_turn_end
+        everyone = self.state.combatants if self.economy.others_change else [self.view(holder)]
+        for other in everyone:
+            pools = hook(other.pools, own=other.id == holder, capacity=self.capacity(other))
+            if pools is not other.pools and pools != other.pools:
+                self.c(other.id).pools = pools
+
+    # -- turn cycle ---------------------------------------------------------------------------
+    def finish_turn(self, cid: str) -> None:
+        """The acting combatant's turn ends and passes on (the turn ends with its action)."""
+        self.end_turn(cid)
+        self.next_turn(cid)
+        self.check_end()
+
+    def end_turn(self, cid: str) -> None:
+        """``cid``'s turn ends: the economy is told for everyone, then the ruleset."""
+        self._economy_hook("end", cid)
+        c = self.c(cid)
+        self.after_own_turn(c)
+        self.emit(
+            TurnEnded(combatant=cid, actions_left=self.actions_left(c), text=self.turn_end_text(c))
+        )
+
+    def next_turn(self, after: str | None) -> None:
+        """Hand the turn to the next combatant in order that can act, skipping (and reporting)
+        those who cannot; a round starts each time the order wraps."""
+        order = self.state.order
+        if not order:
+            self.state.turn = None
+            return
+        i = order.index(after) if after in order else -1
+        for _ in range(2 * len(order) + 2):
+            i += 1
+            if i >= len(order):
+                i = 0
+                self.state.round += 1
+                self.state.game_time_s += self.ROUND_SECONDS
+                self.emit(
+                    RoundStarted(round=self.state.round, text=f"Round {self.state.round} begins.")
+                )
+            if self.start_turn(order[i]):
+                return
+        self.state.turn = None
+        self.end_fight(None, "nobody is able to act")
+
+    def start_turn(self, cid: str) -> bool:
+        """Start ``cid``'s turn. Returns True if it now holds the turn."""
+        c = self.c(cid)
+        self.before_turn(c)
+        reason = self.cannot_act(c)
+        if c.skip_next_turn:  # the Game Master's /gm skip
+            c.skip_next_turn, reason = False, "skipped by the Game Master"
+        if reason is not None:
+            self.emit(
+                TurnSkipped(
+                    combatant=cid, reason=reason, text=f"{c.name}'s turn is skipped: {reason}."
+                )
+            )
+            return False
+        if self.economy.skips_turn(c.pools):
+            self.emit(
+                TurnSkipped(
+                    combatant=cid,
+                    reason="spent all actions",
+                    text=f"{c.name} spent every action last round and does not act this turn.",
+                )
+            )
+            self.end_turn(cid)
+            return False
+        self.state.turn = cid
+        self._economy_hook("start", cid)
+        taken = self.turn_taken_up(self.c(cid))
+        if taken is not None:
+            self.emit(
+                TurnSkipped(combatant=cid, reason=taken, text=f"{c.name} spends the turn {taken}.")
+            )
+            self.end_turn(cid)
+            return False
+        c = self.view(cid)
+        self.state.turn_seq += 1
+        self.state.turn_started_at = self.now.isoformat()
+        left = self.actions_left(c)
+        self.emit(
+            TurnStarted(
+                combatant=cid,
+                round=self.state.round,
+                actions_left=left,
+                text=f"Round {self.state.round}: {c.name}'s turn ({left} action(s) left).",
+            )
+        )
+        return True
+
+    def check_end(self, *, force: bool = False, sides_before: int = 0) -> None:
+        """The battle ends when one side is out of the fight — or, ``sides_before`` telling how
+        many sides fought before someone left, when the last of a side left. Only re-counted
+        when someone dropped out in this command (or ``force``)."""
+        st = self.state
+        if st.phase != "active" or not st.settings.auto_end:
+            return
+        if not (force or self.outs_changed):
+            return
+        sides: set[str] = set()
+        standing: set[str] = set()
+        for c in st.combatants:
+            sides.add(c.side)
+            if not self.is_out(c):
+                standing.add(c.side)
+        if max(len(sides), sides_before) >= 2 and len(standing) <= 1:
+            winner = next(iter(standing), None)
+            self.end_fight(winner, "only one side is left standing" if winner else "no side stands")
+
+    def pass_turn_if_unable(self) -> None:
+        """No turn is held by someone who cannot act: when the turn holder is out of the fight
+        (a GM tool killed or knocked them out, a condition took their actions) and nothing
+        waits on a decision, their turn ends and passes on."""
+        st = self.state
+        if st.phase != "active" or st.turn is None or st.pending is not None:
+            return
+        c = self.view(st.turn)
+        why = self.cannot_act(c)
+        if why is not None:
+            self.note(f"{c.name} is {why} and cannot act: the turn passes on.", c.id)
+            self.finish_turn(c.id)
+
+    def end_fight(self, winner: str | None, reason: str) -> None:
+        st = self.state
+        st.phase = "finished"
+        st.turn = None
+        st.pending = None
+        st.winner = winner
+        self.on_fight_end()
+        self.emit(
+            CombatEnded(
+                winner=winner,
+                text=f"The fight is over: {reason}"
+                + (f". Winner: the {winner} side." if winner else "."),
+            )
+        )
