@@ -20,7 +20,7 @@ from bot.ui.combat_flow import announce
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
 from bot.ui.notices import deliver_notices
-from bot.ui.prompt_recovery import recover_prompts
+from bot.ui.prompt_messages import PromptKeeper
 from bot.ui.reaction_buttons import GmReactionChooser, ReactionButton
 from bot.ui.replies import CombatTree
 from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
@@ -91,6 +91,7 @@ class CombatBot(commands.Bot):
         self.expiry_interval = expiry_interval
         self._expiry_task: asyncio.Task[None] | None = None
         self.trackers = TrackerKeeper(self)
+        self.prompts = PromptKeeper(self)
 
     async def setup_hook(self) -> None:
         """After login, before the gateway: cogs, buttons that outlive restarts, command sync."""
@@ -147,13 +148,12 @@ class CombatBot(commands.Bot):
 
     async def _expire_decisions(self) -> None:
         """Every ``expiry_interval`` seconds, resolve the decisions whose reaction window ran
-        out (with no reaction) and post the result. Deadlines live in SQLite, so a window that
-        ran out while the bot was down is applied as soon as it is back."""
+        out (with no reaction) and post the result, then try again the trackers and decision
+        prompts Discord refused (and post the prompt of any decision that has none). Deadlines
+        live in SQLite, so a window that ran out while the bot was down is applied as soon as
+        it is back."""
         await self.wait_until_ready()
-        try:
-            await recover_prompts(self)
-        except Exception:
-            log.exception("recovering unrecorded prompts failed")
+        await self.prompts.retry(grace=0)  # prompts lost while the bot was away, right away
         while not self.is_closed():
             try:
                 due = await self.services.combat.due()
@@ -165,6 +165,7 @@ class CombatBot(commands.Bot):
                 # others: each decision is expired and announced on its own.
                 await self._expire_one(encounter_id, pending_version)
             await self.trackers.retry_stale()
+            await self.prompts.retry()
             await asyncio.sleep(self.expiry_interval)
 
     async def _expire_one(self, encounter_id: int, pending_version: int) -> None:

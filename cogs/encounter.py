@@ -20,7 +20,7 @@ from bot.services.encounters import NAME_MAX, EncounterService
 from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
-from bot.ui.combat_flow import respond
+from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.encounter_end import end_prompt
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.replies import autocomplete_guard
@@ -160,6 +160,7 @@ class EncounterCog(
             embed=embeds.tracker(encounter),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        await refresh_channel(interaction.client, channel_id)
 
     @join.autocomplete("character")
     async def join_character(

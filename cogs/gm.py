@@ -33,7 +33,7 @@ from bot.services.encounters import NPC_BATCH_MAX, Encounter, EncounterService
 from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.ui import embeds
-from bot.ui.combat_flow import refresh_tracker, respond
+from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import Choices, actor_of, actor_of_member, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
@@ -207,7 +207,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         await interaction.response.send_message(
             f"Added {listed}."[:2000], embed=embeds.tracker(encounter), allowed_mentions=NONE
         )
-        await refresh_tracker(interaction.client, channel_id)
+        await refresh_channel(interaction.client, channel_id)
 
     @add_npc.autocomplete("template")
     async def template_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -260,6 +260,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             "sheet.",
             ephemeral=True,
         )
+        await refresh_channel(interaction.client, channel_id)
 
     @app_commands.command(name="hp", description="Set or change Health and Stamina")
     @app_commands.describe(
@@ -426,7 +427,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             + (" A waiting reaction has its whole window again." if encounter.state.pending else "")
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
-        await refresh_tracker(interaction.client, channel_id)
+        await refresh_channel(interaction.client, channel_id)
 
     # -- settings, rest, seat, role ------------------------------------------------------------
 
@@ -511,6 +512,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             f"<@{member.id}>, who is now its GM.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(member.id)]),
         )
+        await refresh_channel(interaction.client, channel_id)
 
     @app_commands.command(name="role", description="Set the server's GM role (Manage Server)")
     @app_commands.describe(

@@ -336,10 +336,12 @@ class EncounterService:
 
     async def set_prompt_message(
         self, encounter_id: int, pending_version: int, message_id: int
-    ) -> None:
-        """Remember the message that shows the decision pending since ``pending_version``."""
+    ) -> bool:
+        """Remember the message that shows the decision pending since ``pending_version``;
+        ``False`` when that decision is no longer the one waiting (settled, expired or undone
+        first)."""
         async with self._db.transaction() as conn:
-            await repo.set_prompt_message(conn, encounter_id, pending_version, message_id)
+            return await repo.set_prompt_message(conn, encounter_id, pending_version, message_id)
 
     async def unprompted(self) -> list[Encounter]:
         """Live encounters whose pending decision has no recorded prompt message."""

@@ -259,13 +259,16 @@ async def set_tracker_message(
 
 async def set_prompt_message(
     conn: Connection, encounter_id: int, pending_version: int, message_id: int
-) -> None:
+) -> bool:
     """Remember the message showing the decision that started at ``pending_version`` (only if
-    that decision is still the one pending; presentation only, no version bump)."""
-    await conn.execute(
-        "UPDATE encounters SET prompt_message_id = ? WHERE id = ? AND pending_version = ?",
+    that decision is still the one pending in a live encounter; presentation only, no version
+    bump). Returns whether it was remembered."""
+    changed = await conn.execute(
+        "UPDATE encounters SET prompt_message_id = ?"
+        " WHERE id = ? AND pending_version = ? AND status = 'live'",
         (message_id, encounter_id, pending_version),
     )
+    return changed > 0
 
 
 async def unprompted_decisions(conn: Connection) -> list[EncounterRow]:

@@ -109,16 +109,20 @@ def turn_announcement(result: CombatResult) -> str:
 
 
 def decision_prompt(encounter: Encounter, decision: Decision) -> str:
-    """Who must decide, and by when: the target's controller when it can react, else the
-    controllers of the allies who may take the hit for it."""
+    """Who must decide, and by when (or that the window waits while the GM has paused the
+    fight): the target's controller when it can react, else the controllers of the allies who
+    may take the hit for it."""
     encounter_gm = encounter.row.gm_id
     public = view_of(encounter, PUBLIC)
-    deadline = (
-        f" Decide by {discord.utils.format_dt(decision.deadline, 'R')}; after that it resolves "
-        "with no reaction."
-        if isinstance(decision.deadline, datetime)
-        else ""
-    )
+    if encounter.row.paused:
+        deadline = " The GM has paused the fight: the window waits for `/gm resume`."
+    elif isinstance(decision.deadline, datetime):
+        deadline = (
+            f" Decide by {discord.utils.format_dt(decision.deadline, 'R')}; after that it "
+            "resolves with no reaction."
+        )
+    else:
+        deadline = ""
     attacker, target = shown_name(decision.attacker.name), shown_name(decision.target.name)
     attack = shown_name(decision.attack)
     mentions = " ".join(f"<@{uid}>" for uid in decision.members(encounter_gm))

@@ -15,7 +15,6 @@ import discord
 from bot.engine.core.audience import GM
 from bot.engine.core.events import RoundStarted
 from bot.services.combat import CombatResult
-from bot.services.encounters import EncounterService
 from bot.ui.combat import (
     decision_prompt,
     gm_sees_more,
@@ -25,7 +24,7 @@ from bot.ui.combat import (
 )
 from bot.ui.decision_view import decision_view
 from bot.ui.interaction import actor_of
-from bot.ui.prompt_messages import readdress_prompt, retire_prompt
+from bot.ui.prompt_messages import GONE, PromptKeeper
 from bot.ui.text import shown_name
 
 log = logging.getLogger(__name__)
@@ -71,9 +70,19 @@ def _view(result: CombatResult) -> discord.ui.View | None:
     return decision_view(result.encounter, result.decision)
 
 
-def _service(client: Any) -> EncounterService:
-    service: EncounterService = client.services.encounters
-    return service
+def _keeper(client: Any) -> PromptKeeper:
+    keeper: PromptKeeper = client.prompts
+    return keeper
+
+
+async def _note(client: Any, result: CombatResult, message_id: int | None) -> None:
+    """Record the prompt just posted for the result's new decision; if that decision was
+    settled or undone meanwhile, the prompt loses its buttons at once."""
+    if result.decision is None or message_id is None:
+        return
+    announcement = turn_announcement(result)
+    gone = f"{announcement}\n{GONE}" if announcement else GONE
+    await _keeper(client).note(result.encounter, result.decision, message_id, gone=gone)
 
 
 async def respond(interaction: discord.Interaction[Any], result: CombatResult) -> None:
@@ -86,30 +95,14 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
         view=view or discord.utils.MISSING,
         allowed_mentions=_mentions(result, new_decision=new_decision),
     )
-    if new_decision and result.decision is not None and callback.message_id is not None:
-        await _after_commit(
-            "noting the prompt",
-            _service(interaction.client).set_prompt_message(
-                result.encounter.id, result.decision.pending_version, callback.message_id
-            ),
-        )
+    if new_decision:
+        await _note(interaction.client, result, callback.message_id)
     await _after_commit("the GM's details", _gm_details(interaction, result))
-    await _still_waiting(interaction.client, result)
     how = f"settled with `/{_command_name(interaction)}`"
     await _retire_prompt(interaction.client, result, how)
-    await refresh_tracker(
+    await refresh_channel(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )
-
-
-async def _still_waiting(client: Any, result: CombatResult) -> None:
-    """A decision still waiting after a change (a GM tool knocked its target out, took an
-    ally's last action, turned npcs_react on…) is shown again as it stands now: who decides
-    and with which buttons."""
-    decision = result.decision
-    if decision is None or _is_new_decision(result):
-        return
-    await readdress_prompt(client, result.encounter, decision)
 
 
 def _command_name(interaction: discord.Interaction[Any]) -> str:
@@ -124,12 +117,14 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     added by an edit."""
     new_decision = _is_new_decision(result)
     title = shown_name(result.resolved_title) if result.resolved_title else "The attack"
-    await interaction.response.edit_message(
-        content=f"{title} — settled with a button.",
-        embed=result_embed(result),
-        view=None,
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
+    clicked = interaction.message.id if interaction.message is not None else 0
+    async with _keeper(interaction.client).editing(clicked):
+        await interaction.response.edit_message(
+            content=f"{title} — settled with a button.",
+            embed=result_embed(result),
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
     content = _content(result, new_decision=new_decision)
     if content:
         view = _view(result) if new_decision else None
@@ -139,17 +134,12 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
             allowed_mentions=_mentions(result, new_decision=new_decision),
             wait=True,
         )
-        if new_decision and result.decision is not None:
-            await _after_commit(
-                "noting the prompt",
-                _service(interaction.client).set_prompt_message(
-                    result.encounter.id, result.decision.pending_version, message.id
-                ),
-            )
+        if new_decision:
+            await _note(interaction.client, result, message.id)
     await _after_commit("the GM's details", _gm_details(interaction, result))
-    if interaction.message is None or result.resolved_prompt_id != interaction.message.id:
+    if result.resolved_prompt_id != clicked:
         await _retire_prompt(interaction.client, result, "settled with a button")
-    await refresh_tracker(
+    await refresh_channel(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )
 
@@ -170,17 +160,12 @@ async def announce(client: Any, result: CombatResult) -> None:
         # The result could not be posted: still take the buttons off the settled prompt (an
         # edit may be allowed where a post is not) and show the state; the GM is told.
         await _retire_prompt(client, result, "the reaction window ran out: no reaction")
-        await refresh_tracker(client, result.encounter.row.channel_id)
+        await refresh_channel(client, result.encounter.row.channel_id)
         raise
-    if new_decision and result.decision is not None:
-        await _after_commit(
-            "noting the prompt",
-            _service(client).set_prompt_message(
-                result.encounter.id, result.decision.pending_version, message.id
-            ),
-        )
+    if new_decision:
+        await _note(client, result, message.id)
     await _retire_prompt(client, result, "the reaction window ran out: no reaction")
-    await refresh_tracker(client, result.encounter.row.channel_id, new_round=_new_round(result))
+    await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
 
 
 async def _gm_details(interaction: discord.Interaction[Any], result: CombatResult) -> None:
@@ -200,8 +185,7 @@ async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
     if result.resolved_prompt_id is None:
         return
     title = shown_name(result.resolved_title) if result.resolved_title else "The attack"
-    await retire_prompt(
-        client,
+    await _keeper(client).retire(
         result.encounter.row.channel_id,
         result.resolved_prompt_id,
         f"{title} — {how}.",
@@ -209,7 +193,10 @@ async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
     )
 
 
-async def refresh_tracker(client: Any, channel_id: int, *, new_round: bool = False) -> None:
-    """Bring the channel's tracker up to date (:class:`bot.ui.tracker_keeper.TrackerKeeper`).
-    Never raises."""
+async def refresh_channel(client: Any, channel_id: int, *, new_round: bool = False) -> None:
+    """After any change in a channel's encounter: its tracker
+    (:class:`bot.ui.tracker_keeper.TrackerKeeper`) and its waiting decision's prompt
+    (:class:`bot.ui.prompt_messages.PromptKeeper`: who decides now, with which buttons, by when;
+    whoever is newly asked is pinged) show the latest state. Never raises."""
     await client.trackers.refresh(channel_id, new_round=new_round)
+    await client.prompts.refresh(channel_id)

@@ -15,7 +15,7 @@ from bot.services.encounters import EncounterService
 from bot.ui import embeds
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
-from bot.ui.prompt_messages import retire_ended
+from bot.ui.prompt_messages import keeper_of
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
 
@@ -41,7 +41,7 @@ class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
             content=f"**{shown_name(ended.row.name)}** has ended.", view=None
         )
         await interaction.followup.send(embed=embeds.summary(ended, actor.user_id))
-        await retire_ended(interaction.client, ended)
+        await keeper_of(interaction).retire_ended(ended)
 
 
 class EndCancelButton(IdButton, template=r"enc:endp:no:(?P<id>\d{1,19})"):

@@ -28,7 +28,7 @@ from bot.services.member_data import (
 from bot.services.member_sources import SOURCES
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
-from bot.ui.prompt_messages import drop_buttons, readdress_prompt
+from bot.ui.prompt_messages import PromptKeeper
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
 
@@ -137,14 +137,14 @@ class Waiting:
 
 async def readdress_decisions(client: Any, released: list[Released]) -> dict[int, Waiting]:
     """After a member's data was erased: each live fight in ``released`` whose waiting attack
-    was the member's to decide gets its prompt edited to ask whoever decides now (the GM runs
-    the member's combatants), with the buttons they have now. Returns, by channel id, the
-    fights where that is the GM. Never raises (each failure is logged; the erasure stands).
-
-    Should the decision be settled between reading it and editing its prompt, the prompt
-    loses its buttons again (whatever settled it says how)."""
+    was the member's to decide gets its prompt re-rendered to ask whoever decides now (the GM
+    runs the member's combatants), with the buttons they have now (see
+    :meth:`PromptKeeper.refresh`; the ping comes with :func:`tell_tables`). Returns, by channel
+    id, the fights where that is the GM. Never raises (each failure is logged; the erasure
+    stands)."""
     encounters: EncounterService = client.services.encounters
     combat: CombatService = client.services.combat
+    keeper: PromptKeeper = client.prompts
     waiting: dict[int, Waiting] = {}
     for fight in released:
         try:
@@ -154,16 +154,14 @@ async def readdress_decisions(client: Any, released: list[Released]) -> dict[int
                 person.name in fight.combatants for person in decision.people.values()
             ):
                 continue
-            if not await readdress_prompt(client, encounter, decision):
+            await keeper.refresh(fight.channel_id, ping=False)
+            encounter = await encounters.live(fight.channel_id)  # as the prompt shows it now
+            decision = combat.decision(encounter)
+            if decision is None:
                 continue
             gm_id = encounter.row.gm_id
             if gm_id in decision.members(gm_id):
                 waiting[fight.channel_id] = Waiting(gm_id=gm_id, target=decision.target.name)
-            after = await encounters.live(fight.channel_id)
-            if after.row.pending_version != decision.pending_version:
-                waiting.pop(fight.channel_id, None)
-                assert encounter.row.prompt_message_id is not None  # readdress_prompt edited it
-                await drop_buttons(client, fight.channel_id, encounter.row.prompt_message_id)
         except NotFound:  # the fight ended meanwhile
             continue
         except Exception:

@@ -1,10 +1,12 @@
-"""After a restart: no decision prompt is ever forgotten.
+"""No decision prompt is ever forgotten: recovering a decision's lost prompt.
 
 The bot stores a decision, answers, and then notes which message shows it; a crash in between
-leaves a prompt whose buttons nothing would retire. At start-up, before any reaction window is
-expired, :func:`recover_prompts` looks for each such decision's prompt among the channel's recent
-messages (the bot needs Read Message History there), records it, and retires older prompts of
-the same encounter found on the way. If no prompt was ever posted, it posts one.
+leaves a prompt whose buttons nothing would retire, and a post Discord refused leaves a decision
+nobody is asked about. For each such decision — at start-up before any reaction window is
+expired, and later from the bot's background loop (:meth:`PromptKeeper.retry
+<bot.ui.prompt_messages.PromptKeeper.retry>`) — :func:`recover` looks for its prompt among the
+channel's recent messages (the bot needs Read Message History there), records it, and retires
+older prompts of the same encounter found on the way. If no prompt was ever posted, it posts one.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import discord
 from bot.services.encounters import Encounter
 from bot.ui.combat import decision_prompt
 from bot.ui.decision_view import decision_view
-from bot.ui.prompt_messages import retire_prompt
 
 log = logging.getLogger(__name__)
 
@@ -34,53 +35,37 @@ def _custom_ids(message: discord.Message) -> list[str]:
     return ids
 
 
-async def recover_prompts(client: Any) -> int:
-    """Record (or post) the prompt of every pending decision whose message was never noted.
-    Returns how many decisions were recovered. Never raises for one channel's failure."""
-    recovered = 0
-    for encounter in await client.services.encounters.unprompted():
-        try:
-            await _recover(client, encounter)
-            recovered += 1
-        except discord.HTTPException as error:
-            log.warning(
-                "could not recover the prompt of encounter %s in channel %s: %s",
-                encounter.id,
-                encounter.row.channel_id,
-                error,
-            )
-    return recovered
-
-
-async def _recover(client: Any, encounter: Encounter) -> None:
+async def recover(client: Any, encounter: Encounter) -> None:
+    """Record (or post) the prompt of ``encounter``'s pending decision, whose message was never
+    noted, and retire its older prompts found on the way. Raises
+    :class:`discord.HTTPException` when Discord refuses (the caller tries again later)."""
     pending_version = encounter.row.pending_version
     assert pending_version is not None
+    keeper = client.prompts
     channel = client.get_partial_messageable(encounter.row.channel_id)
-    prefix = f"rx:{encounter.id}:"
-    current = f"{prefix}{pending_version}:"
+    prefixes = (f"rx:{encounter.id}:", f"rxg:{encounter.id}:")
+    current = tuple(f"{prefix}{pending_version}:" for prefix in prefixes)
     found: discord.Message | None = None
     async for message in channel.history(limit=HISTORY):
         if client.user is None or message.author.id != client.user.id:
             continue
-        ids = [c for c in _custom_ids(message) if c.startswith(prefix)]
+        ids = [c for c in _custom_ids(message) if c.startswith(prefixes)]
         if not ids:
             continue
         if any(c.startswith(current) for c in ids):
             found = found or message  # the newest one shows the decision
         else:
-            await retire_prompt(
-                client,
+            await keeper.retire(
                 channel.id,
                 message.id,
                 "That attack is no longer pending: it was settled while the bot was away.",
             )
-    service = client.services.encounters
-    if found is not None:
-        await service.set_prompt_message(encounter.id, pending_version, found.id)
-        log.info("recovered the prompt of encounter %s: message %s", encounter.id, found.id)
-        return
     decision = client.services.combat.decision(encounter)
     if decision is None:
+        return
+    if found is not None:
+        await keeper.note(encounter, decision, found.id)
+        log.info("recovered the prompt of encounter %s: message %s", encounter.id, found.id)
         return
     members = decision.members(encounter.row.gm_id)
     message = await channel.send(
@@ -90,5 +75,5 @@ async def _recover(client: Any, encounter: Encounter) -> None:
             everyone=False, roles=False, users=[discord.Object(id=uid) for uid in members]
         ),
     )
-    await service.set_prompt_message(encounter.id, pending_version, message.id)
+    await keeper.note(encounter, decision, message.id)
     log.info("posted the lost prompt of encounter %s again", encounter.id)

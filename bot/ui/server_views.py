@@ -19,7 +19,7 @@ from bot.ui import embeds
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
 from bot.ui.member_views import NONE, channel_of
-from bot.ui.prompt_messages import retire_ended
+from bot.ui.prompt_messages import keeper_of
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
 
@@ -102,7 +102,7 @@ class ServerEndConfirm(IdButton, template=r"srv:endp:yes:(?P<id>\d{1,19})"):
         await interaction.edit_original_response(
             content=ended_text(ended, posted=posted), view=None, allowed_mentions=NONE
         )
-        await retire_ended(interaction.client, ended)
+        await keeper_of(interaction).retire_ended(ended)
 
 
 def ended_text(ended: Encounter, *, posted: bool) -> str:

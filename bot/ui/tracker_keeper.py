@@ -20,6 +20,7 @@ import discord
 
 from bot.errors import NotFound
 from bot.services.encounters import Encounter, EncounterService
+from bot.ui.backoff import Backoff
 from bot.ui.tracker import tracker_embed
 
 log = logging.getLogger(__name__)
@@ -58,11 +59,8 @@ class TrackerKeeper:
         self._client = client
         self._locks: dict[int, asyncio.Lock] = {}
         self.stale: set[int] = set()
-        # Channels where the bot was refused: when to try again, and the wait after that
-        # (seconds of the event loop's clock; doubling up to BLOCKED_MAX so a channel the bot
-        # lost does not cost a refused request every second).
-        self.blocked: dict[int, tuple[float, float]] = {}
-        self.blocked_first, self.blocked_max = BLOCKED_FIRST, BLOCKED_MAX
+        # Channels where the bot was refused, tried again less and less often.
+        self.blocked: Backoff[int] = Backoff(BLOCKED_FIRST, BLOCKED_MAX)
 
     @property
     def _service(self) -> EncounterService:
@@ -78,22 +76,18 @@ class TrackerKeeper:
                 await self._refresh(channel_id, new_round=new_round)
             except discord.Forbidden:
                 self.stale.discard(channel_id)  # the GM is told; try again later, less often
-                _, wait = self.blocked.get(channel_id, (0.0, self.blocked_first / 2))
-                wait = min(wait * 2, self.blocked_max)
-                self.blocked[channel_id] = (asyncio.get_running_loop().time() + wait, wait)
+                self.blocked.refused(channel_id)
             except Exception:
                 self.stale.add(channel_id)
                 log.exception("could not refresh the tracker in channel %s", channel_id)
             else:
                 self.stale.discard(channel_id)
-                self.blocked.pop(channel_id, None)
+                self.blocked.cleared(channel_id)
 
     async def retry_stale(self) -> None:
         """Try every stale tracker again, and those in channels that refused the bot once
         their wait is over (the bot's background loop calls this)."""
-        now = asyncio.get_running_loop().time()
-        due = [cid for cid, (when, _) in self.blocked.items() if when <= now]
-        for channel_id in [*self.stale, *due]:
+        for channel_id in [*self.stale, *self.blocked.due()]:
             await self.refresh(channel_id)
 
     async def _refresh(self, channel_id: int, *, new_round: bool) -> None:

@@ -101,7 +101,7 @@ async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
         await thug_attacks_willow(bot, h, table)
     h.channel = first_channel
     first_prompt = (await bot.services.encounters.live(first_channel.id)).row.prompt_message_id
-    bot.trackers.blocked_first = 0.2  # try the refused channel again soon (30 s in play)
+    bot.trackers.blocked.first = 0.2  # try the refused channel again soon (30 s in play)
     h.deny_bot(first_channel, SEND)
     async with bot.db.transaction() as conn:
         await conn.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
@@ -166,7 +166,7 @@ async def test_a_tracker_the_bot_could_not_see_catches_up_when_access_returns(
 ) -> None:
     h = discord_harness
     await set_up_fight(h, table)
-    bot.trackers.blocked_first = 0.2  # 30 s in play
+    bot.trackers.blocked.first = 0.2  # 30 s in play
     h.deny_bot(h.channel, discord.Permissions(view_channel=True).value)
     await ok(await slash(h, table.moderator, "endturn"))  # answered; the tracker edit is refused
     version = (await bot.services.encounters.live(h.channel.id)).version

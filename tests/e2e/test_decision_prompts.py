@@ -134,8 +134,9 @@ async def test_a_prompt_never_recorded_before_a_crash_is_found_after_the_restart
     async for first in _running_bot(h, database, None):
         lost = asyncio.Event()
 
-        async def crash_before_noting(*args: object, lost: asyncio.Event = lost) -> None:
-            lost.set()
+        async def crash_before_noting(*args: object, lost: asyncio.Event = lost) -> bool:
+            lost.set()  # nothing is written, and (as after a crash) nothing else follows
+            return True
 
         first.services.encounters.set_prompt_message = crash_before_noting  # type: ignore[method-assign]
         await set_up_fight(h, table)

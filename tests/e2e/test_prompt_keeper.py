@@ -1,0 +1,197 @@
+"""A decision's prompt stays right whatever happens around it (QA round 2 of issue 9): a
+decision settled before its prompt is even noted leaves no live buttons; a re-render racing a
+click never brings buttons back; a retirement or post Discord refused is done once access
+returns; the prompt follows pauses, joins and revivals, and pings whoever is newly asked."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+
+from bot.client import CombatBot
+from bot.ui.prompt_messages import GONE
+from tests.e2e.combat_helpers import (
+    answered,
+    ok,
+    pass_turns_until,
+    press,
+    set_up_fight,
+    slash,
+    thug_attacks_willow,
+)
+from tests.e2e.conftest import Table
+from tests.e2e.test_decision_prompts import prompt_recorded
+from tests.harness.server import DiscordHarness
+
+VIEW = discord.Permissions(view_channel=True).value
+SEND = discord.Permissions(send_messages=True).value
+PAST = "UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'"
+
+
+async def test_a_decision_undone_before_its_prompt_is_noted_leaves_no_live_buttons(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Thug 1")
+    service = bot.services.encounters
+    note = service.set_prompt_message
+
+    async def undo_first(*args: int) -> bool:
+        # The GM's /gm undo lands between the attack's answer and the noting of its prompt.
+        await ok(await slash(h, gm, "gm undo"))
+        return await note(*args)
+
+    service.set_prompt_message = undo_first  # type: ignore[method-assign]
+    attack = await ok(await slash(h, gm, "attack", target="Willow", with_="Cudgel"))
+    await h.wait_for(lambda: h.message(attack.message).components == [])
+    assert GONE in h.message(attack.message).content
+    assert h.message(attack.message).embeds == attack.message.embeds  # the attack stays shown
+    live = await service.live(h.channel.id)
+    assert live.state.pending is None and live.row.prompt_message_id is None
+
+
+async def test_a_rerender_racing_a_click_never_brings_the_buttons_back(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await answered(
+        await slash(h, table.other_player, "character import", example="willow", name="Wren")
+    )
+    prompt = await thug_attacks_willow(bot, h, table)
+    pid = await prompt_recorded(bot, h)
+    lock = bot.prompts.editing(pid)
+    await lock.acquire()
+    try:
+        # Wren joins (the prompt must now offer her "take the hit") while Willow clicks Evade:
+        # the re-render is queued first, the click's settle commits, its edit queues second.
+        await ok(await slash(h, table.other_player, "encounter join", character="Wren"))
+        await h.wait_for(lambda: len(lock._waiters or ()) == 1)
+        click = await h.click(
+            table.player,
+            h.message(prompt),
+            next(c for c in h.message(prompt).custom_ids() if c.endswith(":evade")),
+        )
+        await h.wait_for(lambda: len(lock._waiters or ()) == 2)
+        edits = len(h.requests_to("PATCH", rf"/channels/{h.channel.id}/messages/{pid}$"))
+    finally:
+        lock.release()
+    await click.response()
+    await h.wait_for(lambda: "settled with a button" in h.message(pid).content)
+    await asyncio.sleep(0)  # let the queued edits run to the end
+    await h.wait_for(lambda: not lock.locked())
+    assert h.message(pid).components == []
+    assert "settled with a button" in h.message(pid).content
+    assert (await bot.services.encounters.live(h.channel.id)).state.pending is None
+    # The re-render, first in line, saw under the lock that the click had settled it: it made
+    # no edit (the click's own edit goes through its interaction).
+    assert len(h.requests_to("PATCH", rf"/channels/{h.channel.id}/messages/{pid}$")) == edits
+
+
+async def test_a_retirement_refused_without_view_channel_is_done_when_access_returns(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await thug_attacks_willow(bot, h, table)
+    pid = await prompt_recorded(bot, h)
+    bot.prompts.refused_messages.first = 0.2  # 30 s in play
+    h.deny_bot(h.channel, VIEW)
+    async with bot.db.transaction() as conn:
+        await conn.execute(PAST)
+    await h.wait_for(lambda: pid in bot.prompts.refused_messages, timeout=10)
+    assert (await bot.services.encounters.live(h.channel.id)).state.pending is None
+    assert h.message(pid).components != []  # Discord refused the edit
+    h.deny_bot(h.channel, 0)
+    await h.wait_for(lambda: h.message(pid).components == [], timeout=10)
+    assert "the reaction window ran out" in h.message(pid).content
+
+
+async def test_the_next_hit_of_a_flurry_gets_its_prompt_once_the_bot_may_post(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await pass_turns_until(bot, h, table, "General Bearington")
+    await ok(await slash(h, table.player, "attack", target="Thug 1", with_="Claws", hits=3))
+    await prompt_recorded(bot, h)
+    service = bot.services.encounters
+    first = (await service.live(h.channel.id)).row.pending_version
+    bot.prompts.grace = 0.2  # 10 s in play
+    bot.prompts.refused_channels.first = 0.2  # 30 s in play
+    h.deny_bot(h.channel, SEND)
+    async with bot.db.transaction() as conn:
+        await conn.execute(PAST)
+
+    async def second_hit() -> bool:
+        live = await service.live(h.channel.id)
+        return live.row.pending_version not in (None, first)
+
+    for _ in range(500):
+        if await second_hit():
+            break
+        await asyncio.sleep(0.02)
+    await h.wait_for(lambda: h.channel.id in bot.prompts.refused_channels, timeout=10)
+    assert (await service.live(h.channel.id)).row.prompt_message_id is None
+    h.deny_bot(h.channel, 0)
+    for _ in range(500):
+        live = await service.live(h.channel.id)
+        if live.row.prompt_message_id is not None:
+            break
+        await asyncio.sleep(0.02)
+    assert live.row.prompt_message_id is not None, "the second hit never got a prompt"
+    posted = h.message(live.row.prompt_message_id)
+    assert any(
+        c.startswith(f"rxg:{live.id}:{live.row.pending_version}:") for c in posted.custom_ids()
+    )
+    assert "attacks **Thug 1** with **Claws**" in posted.content
+
+
+async def test_the_prompt_follows_a_pause_and_a_resume(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    await thug_attacks_willow(bot, h, table)
+    pid = await prompt_recorded(bot, h)
+    assert "Decide by" in h.message(pid).content
+    await ok(await slash(h, gm, "gm pause"))
+    await h.wait_for(lambda: "the window waits for `/gm resume`" in h.message(pid).content)
+    assert "Decide by" not in h.message(pid).content
+    assert h.message(pid).components != []
+    await ok(await slash(h, gm, "gm resume"))
+    await h.wait_for(lambda: "Decide by" in h.message(pid).content)
+
+
+async def test_a_member_newly_asked_is_pinged_by_a_new_message(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, other = discord_harness, table.moderator, table.other_player
+    await set_up_fight(h, table)
+    await answered(await slash(h, other, "character import", example="willow", name="Wren"))
+    await ok(await slash(h, other, "encounter join", character="Wren"))
+    await ok(await slash(h, gm, "gm remove", combatant="General Bearington"))
+    await ok(await slash(h, gm, "gm hp", combatant="Wren", stamina="0"))  # out: cannot help
+    await thug_attacks_willow(bot, h, table)
+    pid = await prompt_recorded(bot, h)
+    assert f"<@{other.id}>" not in h.message(pid).content
+    await ok(await slash(h, gm, "gm hp", combatant="Wren", stamina="20"))  # back on her feet
+    await h.wait_for(lambda: "**Wren** may take the hit" in h.message(pid).content)
+    assert f"<@{other.id}>" in h.message(pid).content
+    await h.wait_for(lambda: "you now have a choice" in h.last_message(h.channel).content)
+    ping = h.last_message(h.channel)
+    assert ping.content.startswith(f"<@{other.id}> you now have a choice to make: **Thug 1**")
+    assert f"/{h.channel.id}/{pid}" in ping.content  # a link to the prompt
+    (sent,) = [
+        r.json
+        for r in h.requests_to("POST", rf"/channels/{h.channel.id}/messages$")
+        if "you now have a choice" in (r.json.get("content") or "")
+    ]
+    assert [str(u) for u in sent["allowed_mentions"]["users"]] == [str(other.id)]
+    # Willow's player, asked from the start, is not pinged again.
+    assert f"<@{table.player.id}>" not in ping.content
+    await press(h, other, h.message(pid), "Take the hit")
+    assert (await bot.services.encounters.live(h.channel.id)).state.pending is None
