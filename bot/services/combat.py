@@ -22,7 +22,7 @@ from typing import Any
 
 from bot import names
 from bot.engine import Event, ReactionOption
-from bot.engine.core.commands import CommandBase, TurnBound
+from bot.engine.core.commands import CommandBase, Dated
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.engine.uttas.commands import React, ResolveSurrender
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
@@ -232,7 +232,7 @@ class CombatService:
             roller = self._encounters.roller(current)
             now = self._clock()
             for command in commands:
-                if isinstance(command, TurnBound | React) and command.issued is None:
+                if isinstance(command, Dated) and command.issued is None:
                     command = command.model_copy(update={"issued": actor.issued})
                 outcome = current.rules.apply(state, command, roller, now)
                 state = outcome.state

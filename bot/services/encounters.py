@@ -43,7 +43,6 @@ NAME_MAX = 100
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 NPC_BATCH_MAX = 25
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
-SNOWFLAKE_EPOCH_MS = 1_420_070_400_000  # Discord's epoch: issue marks are snowflake ids
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
 
 
@@ -113,24 +112,25 @@ class EncounterService:
         if issued is not None and issued > self._horizon:
             self._horizon = issued
 
-    def _horizon_now(self) -> int:
-        """The latest issue mark seen; before any was seen since start, the mark of five
-        seconds ago by this host's clock (so a command typed before a restart stays dated)."""
-        if self._horizon:
-            return self._horizon
-        ms = int((self._clock() - timedelta(seconds=5)).timestamp() * 1000) - SNOWFLAKE_EPOCH_MS
-        return max(0, ms) << 22
-
     def _mark(self, before: AnyState, after: AnyState) -> AnyState:
         """Date what began in this change: a new turn (``turn_marker``) and a new decision
         (``PendingAttack.marker``) get the latest issue mark seen, so a command issued no later
-        than that was meant for what came before and is refused (issue 9 §3)."""
+        than that was meant for what came before and is refused (issue 9 §3).
+
+        Marks come from Discord's snowflakes only, never this host's clock (which may be ahead
+        of Discord's). Before this process has seen any interaction (a reaction window expiring
+        right after a restart), the latest mark stored in the encounter stands in: every
+        interaction that can still arrive was issued after it, since none is delivered while
+        the bot is down."""
+        floor = max(self._horizon, before.turn_marker, after.turn_marker)
+        if before.pending is not None:
+            floor = max(floor, before.pending.marker)
         update: dict[str, Any] = {}
         if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
-            update["turn_marker"] = self._horizon_now()
+            update["turn_marker"] = floor
         pending = after.pending
         if pending is not None and pending != before.pending:
-            update["pending"] = pending.model_copy(update={"marker": self._horizon_now()})
+            update["pending"] = pending.model_copy(update={"marker": floor})
         return after.model_copy(update=update) if update else after
 
     def _lock(self, channel_id: int) -> asyncio.Lock:

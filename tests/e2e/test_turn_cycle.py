@@ -5,6 +5,7 @@ refuses turn commands until the GM closes it."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from tests.e2e.combat_helpers import (
     refused,
     set_up_fight,
     slash,
+    thug_attacks_willow,
 )
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.server import DiscordHarness
@@ -162,7 +164,7 @@ async def test_two_typed_reactions_together_decide_one_hit(
         assert not first.ephemeral, first.response_data
         assert second.ephemeral, second.response_data
         text = second.response_data["content"]
-        assert "already decided before your reaction arrived" in text or "no longer" in text
+        assert "started waiting, so it was meant for something else" in text or "no longer" in text
         assert await _reactions_logged(bot, h) == before + 1
     prompt_id = None
     for _ in range(200):
@@ -218,3 +220,52 @@ async def test_a_skewed_host_clock_neither_refuses_nor_double_applies(
             assert await current_name(bot, h) == nxt
             # Right after that turn began, its holder's GM acts at once: accepted.
             await ok(await slash(h, table.moderator, "endturn"))
+
+
+async def test_an_expiry_right_after_a_restart_with_the_host_clock_ahead_refuses_nobody(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot comes back with its host's clock a minute ahead of Discord's, and the first
+    thing it does is expire a waiting attack (which passes the turn): the next holder's
+    command, sent at once, is accepted — no turn is dated by the host's clock."""
+    h = discord_patched
+    database = tmp_path / "bot.sqlite3"
+    async for first in _running_bot(h, database, None):
+        await set_up_fight(h, table)
+        await pass_turns_until(first, h, table, "Thug 1")
+        await ok(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
+    with sqlite3.connect(database) as raw:
+        raw.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
+    monkeypatch.setattr(bot_main, "utc_now", lambda: datetime.now(UTC) + timedelta(seconds=60))
+    async for second in _running_bot(h, database, None):
+        for _ in range(500):
+            if (await second.services.encounters.live(h.channel.id)).state.pending is None:
+                break
+            await asyncio.sleep(0.02)
+        live = await second.services.encounters.live(h.channel.id)
+        assert live.state.pending is None and live.state.current is not None
+        who = table.player if live.state.current.controller_id == table.player.id else None
+        await ok(await slash(h, who or table.moderator, "endturn"))
+
+
+async def test_gm_resolve_sent_with_a_surrender_click_does_not_decide_the_surrender(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow surrenders with the button while the GM's /gm resolve for her reaction is on its
+    way: the /gm resolve was meant for the reaction and must not decide the attacker's
+    complete-or-stop choice the surrender opened."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    prompt = await thug_attacks_willow(bot, h, table)
+    service = bot.services.encounters
+    surrender = next(c for c in h.message(prompt).custom_ids() if c.endswith(":surrender"))
+    async with service._lock(h.channel.id):  # both arrive before either is applied
+        click = await h.click(table.player, h.message(prompt), surrender)
+        await h.wait_for(lambda: service._horizon >= click.id)
+        typed = await slash(h, gm, "gm resolve")
+        await h.wait_for(lambda: service._horizon >= typed.id)
+    await click.response()
+    message = await refused(typed)
+    assert "surrendered started waiting, so it was meant for something else" in message
+    live = await service.live(h.channel.id)
+    assert live.state.pending is not None and live.state.pending.awaiting == "attacker"

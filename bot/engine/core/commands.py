@@ -40,15 +40,23 @@ decision begins (``AnyState.turn_marker``, ``PendingAttack.marker``), all from o
 clock."""
 
 
-class TurnBound(CommandBase):
+class Dated(CommandBase):
+    """A command dated by when its member issued it (``issued``, filled in by the service from
+    the interaction): it was meant for the turn or decision that stood then, so one issued no
+    later than the mark of what stands now (a turn's beginning, a decision's opening) is
+    refused by the ruleset instead of applying to something its member never saw (issue 9 §3:
+    "one command, one effect")."""
+
+    issued: IssueMark | None = None
+
+
+class TurnBound(Dated):
     """A command that moves the fight on from one particular turn. ``for_turn`` is the turn it
-    was issued for (``AnyState.turn_seq``; a button carries it); ``issued`` when the member
-    issued it. A command issued no later than the mark of the current turn's beginning was meant
-    for an earlier turn and is refused, so two of them sent together end one turn once (issue 9
-    §3: "one command, one effect")."""
+    was issued for (``AnyState.turn_seq``; a button carries it). One issued no later than the
+    mark of the current turn's beginning was meant for an earlier turn and is refused, so two
+    of them sent together end one turn once."""
 
     for_turn: Annotated[int, Field(ge=0)] | None = None
-    issued: IssueMark | None = None
 
 
 class RemoveCombatant(CommandBase):

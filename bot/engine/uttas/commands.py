@@ -14,10 +14,10 @@ from bot.engine.core.commands import (
     Boons,
     ChangeSettings,
     CommandBase,
+    Dated,
     EndCombat,
     EndTurn,
     Id,
-    IssueMark,
     Meters,
     MoveInOrder,
     Name,
@@ -73,7 +73,7 @@ ReactionChoice = Literal[
 ]
 
 
-class React(CommandBase):
+class React(Dated):
     """Decide the pending attack. The target chooses ``none``/``evade``/``block``/``move``/
     ``counter``/``stance``/``surrender``; an ally chooses ``intercept`` (take one for the team).
     ``maneuver`` names a martial art (custom Defend or the Counterattack) or a triggered power;
@@ -84,13 +84,14 @@ class React(CommandBase):
     kind: Literal["react"] = "react"
     actor: Id
     choice: ReactionChoice
-    issued: IssueMark | None = None
     maneuver: Name | None = None
     stance: Name | None = None
 
 
-class ResolveSurrender(CommandBase):
-    """The attacker whose target surrendered completes the attack or stops (ending its turn)."""
+class ResolveSurrender(Dated):
+    """The attacker whose target surrendered completes the attack or stops (ending its turn).
+    ``issued`` (a typed ``/gm resolve``, a button): one issued no later than the surrender
+    opened this choice was meant for the reaction before it and is refused."""
 
     kind: Literal["resolve_surrender"] = "resolve_surrender"
     actor: Id

@@ -81,12 +81,7 @@ def react(tx: Tx, cmd: React) -> None:
     p = tx.state.pending
     if p is None or p.awaiting != "reaction":
         raise Conflict("There is no attack waiting for a reaction.")
-    if cmd.issued is not None and cmd.issued <= p.marker:
-        raise Conflict(
-            "That attack was already decided before your reaction arrived; "
-            f"{tx.view(p.attacker).name}'s {p.attack} now waits on {tx.view(p.target).name}"
-            + (f" (hit {p.hit_index} of {p.hits_total})." if p.hits_total > 1 else ".")
-        )
+    _require_issued_after_opening(tx, cmd, p)
     actor = tx.view(cmd.actor)
     t = tx.view(p.target)
     a = tx.view(p.attacker)
@@ -210,12 +205,33 @@ def react(tx: Tx, cmd: React) -> None:
     _continue(tx, p)
 
 
+def _require_issued_after_opening(tx: Tx, cmd: React | ResolveSurrender, p: PendingAttack) -> None:
+    """A decision issued no later than the waiting one opened (``PendingAttack.marker``) was
+    meant for an earlier one — the previous hit of a flurry, the reaction before a surrender,
+    or nothing yet — and is refused with :class:`Conflict` (issue 9 §3)."""
+    if cmd.issued is None or cmd.issued > p.marker:
+        return
+    a, t = tx.view(p.attacker).name, tx.view(p.target).name
+    hit = f" (hit {p.hit_index} of {p.hits_total})" if p.hits_total > 1 else ""
+    waiting = (
+        f"{a}'s choice to complete the attack on {t} or stop, after {t} surrendered"
+        if p.awaiting == "attacker"
+        else f"{a}'s {p.attack} on {t}{hit}"
+    )
+    raise Conflict(
+        f"That was sent before {waiting} started waiting, so it was meant for something else "
+        "and changed nothing. Look at the fight as it stands and decide again."
+    )
+
+
 def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
-    """UTTAS "Surrender": the attacker completes the attack or stops, ending its turn."""
+    """UTTAS "Surrender": the attacker completes the attack or stops, ending its turn. Raises
+    :class:`Conflict` when no surrender waits or ``cmd`` was issued before it did."""
     tx.require_active()
     p = tx.state.pending
     if p is None or p.awaiting != "attacker":
         raise Conflict("Nobody is waiting on a surrender decision.")
+    _require_issued_after_opening(tx, cmd, p)
     a, t = tx.view(p.attacker), tx.view(p.target)
     if cmd.actor != a.id:
         raise NotAllowed(f"Only {a.name} decides whether to accept {t.name}'s surrender.")
