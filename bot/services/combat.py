@@ -36,14 +36,17 @@ ALREADY_RESOLVED = (
 NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begin`."
 
 
-def option_code(option: ReactionOption) -> str:
+def option_code(option: ReactionOption, decider: str | None = None) -> str:
     """A short, stable code for a reaction option (fits a button ``custom_id``): the choice, plus
-    8 hex digits of the maneuver or stance it names."""
+    8 hex digits of the maneuver or stance it names, plus ``@<combatant id>`` when it is one
+    particular decider's (``decider``: a choice several deciders have, such as two allies'
+    "take the hit", or the GM's private buttons for one NPC)."""
     detail = option.maneuver or option.stance or ""
-    if not detail:
-        return option.choice
-    digest = hashlib.blake2s(detail.casefold().encode(), digest_size=4).hexdigest()
-    return f"{option.choice}.{digest}"
+    code = option.choice
+    if detail:
+        digest = hashlib.blake2s(detail.casefold().encode(), digest_size=4).hexdigest()
+        code = f"{option.choice}.{digest}"
+    return f"{code}@{decider}" if decider else code
 
 
 @dataclass(frozen=True)
@@ -374,25 +377,27 @@ class CombatService:
                 raise Conflict(ALREADY_RESOLVED)
             decision = self.decision(current)
             assert decision is not None
-            mine = [
+            base, _, decider = code.partition("@")
+            offered = [
                 (current.state.get(cid), options)
                 for cid, options in decision.deciders.items()
-                if controls(current, actor, current.state.get(cid))
-                and any(option_code(o) == code for o in options)
+                if (not decider or cid == decider) and any(option_code(o) == base for o in options)
             ]
+            mine = [pair for pair in offered if controls(current, actor, pair[0])]
             if not mine:
-                if any(
-                    any(option_code(o) == code for o in options)
-                    for options in decision.deciders.values()
-                ):
-                    who = decision.target if code != "intercept" else None
-                    whose = f"**{who.name}**'s controller" if who else "an ally's controller"
+                if offered:
+                    who = offered[0][0] if decider or len(offered) == 1 else None
+                    whose = (
+                        f"**{names.escaped(who.name)}**'s controller"
+                        if who
+                        else ("an ally's controller")
+                    )
                     raise NotAllowed(f"Only {whose} or the GM can choose this.")
                 raise Conflict("That choice is no longer available for this attack.")
             # Prefer a combatant the member controls directly over one they run as GM.
             mine.sort(key=lambda pair: pair[0].controller_id != actor.user_id)
             combatant, options = mine[0]
-            option = next(o for o in options if option_code(o) == code)
+            option = next(o for o in options if option_code(o) == base)
             titles.append(_decision_title(decision))
             return _decision_command(combatant, option)
 

@@ -49,7 +49,7 @@ def reaction_button(
     encounter_id: int, pending_version: int, code: str, label: str
 ) -> discord.ui.Button[discord.ui.View]:
     """One reaction choice's button, styled by its kind of choice."""
-    choice = code.split(".")[0]
+    choice = code.split("@")[0].split(".")[0]
     return discord.ui.Button(
         label=label,
         style=_STYLES.get(choice, discord.ButtonStyle.secondary),
@@ -63,15 +63,24 @@ def gm_chooser_custom_id(encounter_id: int, pending_version: int, combatant_id: 
 
 
 def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
-    """Buttons for every choice any decider has (deduplicated by code), at most 25. An NPC whose
-    numbers the channel may not see gets one "GM: choose …" button instead of its options:
-    which reactions it can afford would tell players its Stamina and actions; the GM's click
-    shows them its options privately."""
+    """Buttons for every choice any decider has, at most 25. A choice only one decider has is
+    one button whoever presses it; a choice several have (two allies who may take the hit)
+    gets a button per decider, named for it and carrying its id, so the press decides for that
+    one. An NPC whose numbers the channel may not see gets one "GM: choose …" button instead
+    of its options: which reactions it can afford would tell players its Stamina and actions;
+    the GM's click shows them its options privately."""
     view = discord.ui.View(timeout=None)
     public = encounter.rules.view(encounter.state, PUBLIC)
+    shown = {cid: options for cid, options in decision.deciders.items() if public.reveals(cid)}
+    holders: dict[str, int] = {}
+    for options in shown.values():
+        for code in {option_code(option) for option in options}:
+            holders[code] = holders.get(code, 0) + 1
     seen: set[str] = set()
     for cid, options in decision.deciders.items():
-        if not public.reveals(cid):
+        if len(view.children) >= MAX_BUTTONS:
+            break
+        if cid not in shown:
             name = decision.people[cid].name if cid in decision.people else "the NPC"
             view.add_item(
                 discord.ui.Button(
@@ -83,20 +92,23 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
             continue
         for option in options:
             code = option_code(option)
-            if code in seen or len(seen) >= MAX_BUTTONS:
+            label = button_label(option)
+            if holders.get(code, 0) > 1:
+                code = option_code(option, cid)
+                label = f"{decision.people[cid].name}: {label}"[:80]
+            if code in seen or len(view.children) >= MAX_BUTTONS:
                 continue
             seen.add(code)
-            view.add_item(
-                reaction_button(encounter.id, decision.pending_version, code, button_label(option))
-            )
+            view.add_item(reaction_button(encounter.id, decision.pending_version, code, label))
     return view
 
 
 def options_view(encounter_id: int, decision: Decision, combatant_id: str) -> discord.ui.View:
-    """One decider's own options as buttons (the GM's private view of a hidden NPC's)."""
+    """One decider's own options as buttons (the GM's private view of a hidden NPC's), each
+    carrying the decider's id: the press decides for that NPC and no other."""
     view = discord.ui.View(timeout=None)
     for option in decision.deciders.get(combatant_id, [])[:MAX_BUTTONS]:
-        code = option_code(option)
+        code = option_code(option, combatant_id)
         view.add_item(
             reaction_button(encounter_id, decision.pending_version, code, button_label(option))
         )

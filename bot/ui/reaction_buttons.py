@@ -27,7 +27,10 @@ def combat_of(interaction: discord.Interaction[Any]) -> CombatService:
 
 class ReactionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rx:(?P<enc>\d{1,19}):(?P<pv>\d{1,19}):(?P<code>[a-z]{1,12}(?:\.[0-9a-f]{8})?)",
+    template=(
+        r"rx:(?P<enc>\d{1,19}):(?P<pv>\d{1,19})"
+        r":(?P<code>[a-z]{1,12}(?:\.[0-9a-f]{8})?(?:@[a-z0-9]{1,12})?)"
+    ),
 ):
     """One reaction choice for one pending decision."""
 

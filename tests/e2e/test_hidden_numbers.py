@@ -9,6 +9,7 @@ import re
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     answered,
+    button,
     ok,
     pass_turns_until,
     press,
@@ -121,3 +122,34 @@ async def test_undo_and_redo_take_back_without_revealing_an_npcs_numbers(
     assert "~~The GM adjusts Brute, who looks **Down**.~~" in public
     without_ids = re.sub(r"<@\d+>", "", public)
     assert "-900" not in without_ids and "888" not in without_ids
+
+
+async def test_the_npc_the_gm_chooses_is_the_one_that_takes_the_hit(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Two hidden NPC allies may take the hit for Thug 1: the GM opens Mook's options and
+    presses "Take the hit" — Mook, not the first ally in the list, throws themselves in."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=2, begin=False)
+    await ok(await slash(h, gm, "gm add-npc", name="Mook"))
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "General Bearington")
+    prompt = (await ok(await slash(h, player, "attack", target="Thug 1", with_="Claws"))).message
+    labels = [c["label"] for row in h.message(prompt).components for c in row["components"]]
+    assert "GM: choose Thug 2's reaction" in labels and "GM: choose Mook's reaction" in labels
+    opened = await h.click(
+        gm, h.message(prompt), button(h.message(prompt), "GM: choose Mook")["custom_id"]
+    )
+    await opened.response()
+    take = button(opened.message, "Take the hit for Thug 1")["custom_id"]
+    assert take.endswith(f"@{(await _id_of(bot, h, 'Mook'))}")
+    click = await h.click(gm, opened.message, take)
+    await click.response()
+    await h.wait_for(lambda: h.message(prompt).components == [])
+    assert "Mook throws themselves in front of Thug 1!" in h.message(prompt).text()
+
+
+async def _id_of(bot: CombatBot, h: DiscordHarness, name: str) -> str:
+    live = await bot.services.encounters.live(h.channel.id)
+    return live.state.find(name).id

@@ -13,9 +13,11 @@ from bot.client import CombatBot
 from bot.ui.prompt_messages import GONE
 from tests.e2e.combat_helpers import (
     answered,
+    button,
     ok,
     pass_turns_until,
     press,
+    refused,
     set_up_fight,
     slash,
     thug_attacks_willow,
@@ -195,3 +197,24 @@ async def test_a_member_newly_asked_is_pinged_by_a_new_message(
     assert f"<@{table.player.id}>" not in ping.content
     await press(h, other, h.message(pid), "Take the hit")
     assert (await bot.services.encounters.live(h.channel.id)).state.pending is None
+
+
+async def test_two_allies_who_may_take_the_hit_each_get_their_own_button(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, other = discord_harness, table.other_player
+    await set_up_fight(h, table)
+    await answered(await slash(h, other, "character import", example="willow", name="Wren"))
+    await ok(await slash(h, other, "encounter join", character="Wren"))
+    prompt = await thug_attacks_willow(bot, h, table)
+    await prompt_recorded(bot, h)
+    labels = [c["label"] for row in h.message(prompt).components for c in row["components"]]
+    assert "General Bearington: Take the hit for Willow (1 action)" in labels
+    assert "Wren: Take the hit for Willow (1 action)" in labels
+    # The bear's player may not press Wren's button; Wren's may.
+    wren = button(h.message(prompt), "Wren: Take the hit")["custom_id"]
+    assert "Only **Wren**'s controller or the GM" in await refused(
+        await h.click(table.player, h.message(prompt), wren)
+    )
+    await press(h, other, h.message(prompt), "Wren: Take the hit")
+    assert "Wren throws themselves in front of Willow!" in h.message(prompt).text()
