@@ -22,6 +22,7 @@ from typing import Any
 
 from bot import names
 from bot.engine import Event, ReactionOption
+from bot.engine.core.audience import PUBLIC
 from bot.engine.core.commands import CommandBase, Dated
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.engine.uttas.commands import React, ResolveSurrender
@@ -188,9 +189,14 @@ class CombatService:
                 ReactionOption(choice="stop", label="Stop and end the turn"),
             ]
         else:
+            # A combatant whose numbers are hidden is a decider whenever it might be asked
+            # (options or not): whether it can afford a choice is its secret.
+            public = rules.view(state, PUBLIC)
             for combatant in state.combatants:
                 options = rules.reaction_options(state, combatant.id)
-                if options:
+                if options or (
+                    not public.reveals(combatant.id) and rules.may_be_asked(state, combatant.id)
+                ):
                     deciders[combatant.id] = options
         ordered = dict(sorted(deciders.items(), key=lambda item: item[0] != target.id))
         return Decision(
@@ -357,9 +363,14 @@ class CombatService:
             raise Conflict(ALREADY_RESOLVED)
         if combatant_id not in decision.deciders:
             raise Conflict("That combatant has no choice to make on this attack any more.")
+        name = names.escaped(decision.people[combatant_id].name)
         if not encounter.is_gm(actor):
-            name = decision.people[combatant_id].name
-            raise NotAllowed(f"Only the GM chooses **{names.escaped(name)}**'s reaction.")
+            raise NotAllowed(f"Only the GM chooses **{name}**'s reaction.")
+        if not decision.deciders[combatant_id]:
+            raise RuleViolation(
+                f"**{name}** has no choice it can make on this attack right now (nothing it "
+                "could spend on it). Players see the same button either way."
+            )
         return encounter, decision
 
     async def decide(

@@ -475,8 +475,9 @@ class EncounterService:
         self, channel_id: int, actor: Actor, *, template: str, sheet: BaseModel, count: int
     ) -> tuple[Encounter, list[str]]:
         """Add ``count`` (1-25) copies of an NPC template, numbered after any already there
-        ("Thug 1", "Thug 2", …; only names that are exactly the template's name plus a number
-        count, so "Dan" is numbered independently of "Daniel 1"). GM only. Returns the names."""
+        ("Thug 1", "Thug 2", …; only names that are the template's name plus a number count —
+        compared as names are, so a lookalike counts — and "Dan" is numbered independently of
+        "Daniel 1"). GM only. Returns the names."""
         if not 1 <= count <= NPC_BATCH_MAX:
             raise InvalidInput(f"Add between 1 and {NPC_BATCH_MAX} NPCs at a time.")
 
@@ -484,19 +485,20 @@ class EncounterService:
             _ensure_gm(current, actor, "add NPCs")
             rules = current.rules
             _ensure_sheet_fits(rules, sheet, template)
-            numbered = re.compile(rf"{re.escape(template.casefold())} (\d{{1,9}})")
+            # Compared as names are (names.key): a lookalike "Тһug 2" holds number 2 as well.
+            numbered = re.compile(rf"{re.escape(names.key(template))} (\d{{1,9}})")
             taken = [
                 int(match.group(1))
                 for c in current.state.combatants
-                if (match := numbered.fullmatch(c.name.casefold()))
+                if (match := numbered.fullmatch(names.key(c.name)))
             ]
             first = max(taken, default=0) + 1
-            names = [f"{template} {first + i}" for i in range(count)]
+            added = [f"{template} {first + i}" for i in range(count)]
             state, roller, now = current.state, self.roller(current), self._clock()
-            for npc in names:
+            for npc in added:
                 command = AddCombatant(name=npc, sheet=sheet, is_npc=True)
                 state = rules.apply(state, command, roller, now).state
-            return state, {"added": names}
+            return state, {"added": added}
 
         options = {"template": template, "count": count}
         encounter, result = await self.change(channel_id, actor, "add_npcs", options, step)

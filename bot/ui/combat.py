@@ -152,6 +152,8 @@ def _who_decides(decision: Decision, public: View | None) -> str:
                 if hidden
                 else f"**{name}** reacts with a button (or `/dodge`, `/block`)"
             )
+        elif hidden:  # whether it can afford to is its secret
+            parts.append(f"the GM may have **{name}** take the hit for **{target}**")
         elif any(o.choice == "intercept" for o in options):
             parts.append(f"**{name}** may take the hit for **{target}**")
     if decision.target.id not in decision.deciders:

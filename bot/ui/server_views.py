@@ -127,7 +127,10 @@ class ServerEndCancel(IdButton, template=r"srv:endp:no:(?P<id>\d{1,19})"):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         kept = await encounter_service(interaction).cancel_end(self.item_id, actor_of(interaction))
         await interaction.response.edit_message(
-            content=f"Cancelled: **{kept.row.name}** in <#{kept.row.channel_id}> keeps running.",
+            content=(
+                f"Cancelled: **{shown_name(kept.row.name)}** in <#{kept.row.channel_id}> "
+                "keeps running."
+            ),
             view=None,
         )
 

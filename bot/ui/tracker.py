@@ -116,7 +116,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     state = encounter.state
     phase = {"setup": "setup", "finished": "fight over"}.get(state.phase, f"Round {state.round}")
     embed = discord.Embed(
-        title=f"{encounter.row.name} — {phase}"[:256],
+        title=f"{shown_name(encounter.row.name)} — {phase}"[:256],
         description=order_text(encounter.rules, view_of(encounter, GM if for_gm else PUBLIC)),
         colour=discord.Colour.dark_red() if state.phase == "active" else discord.Colour.blurple(),
     )
@@ -164,5 +164,5 @@ def tracker_page(encounter: Encounter, page: int, *, for_gm: bool) -> discord.Em
         text = "\n".join(_lines(rules, view, chunk, compact=True))
     embed = tracker_embed(encounter, for_gm=for_gm)
     embed.description = text[:DESCRIPTION_MAX]
-    embed.title = f"{encounter.row.name} — order, page {page}/{pages}"[:256]
+    embed.title = f"{shown_name(encounter.row.name)} — order, page {page}/{pages}"[:256]
     return embed

@@ -4,6 +4,7 @@ exact damage it took; the GM gets an exact copy only when it says more."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from bot.client import CombatBot
@@ -17,6 +18,7 @@ from tests.e2e.combat_helpers import (
     slash,
 )
 from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_decision_prompts import prompt_recorded
 from tests.harness.server import DiscordHarness
 
 
@@ -153,3 +155,47 @@ async def test_the_npc_the_gm_chooses_is_the_one_that_takes_the_hit(
 async def _id_of(bot: CombatBot, h: DiscordHarness, name: str) -> str:
     live = await bot.services.encounters.live(h.channel.id)
     return live.state.find(name).id
+
+
+async def test_a_hidden_npc_ally_out_of_actions_looks_the_same_on_the_prompt(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Mook (Speed 1) spends its only action taking the first hit of a flurry; the second hit's
+    prompt still offers "GM: choose Mook's reaction" as before — whether it can afford a choice
+    is its secret — and the GM's click says privately that it has none."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1, begin=False)
+    await ok(await slash(h, gm, "gm add-npc", name="Mook", speed=1))
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "General Bearington")
+    await ok(await slash(h, player, "attack", target="Thug 1", with_="Claws", hits=2))
+    first = h.message(await prompt_recorded(bot, h))
+    assert "the GM may have **Mook** take the hit for **Thug 1**" in first.content
+    opened = await h.click(gm, first, button(first, "GM: choose Mook")["custom_id"])
+    await opened.response()
+    take = await h.click(gm, opened.message, button(opened.message, "Take the hit")["custom_id"])
+    await take.response()
+    mook = (await bot.services.encounters.live(h.channel.id)).state.find("Mook")
+    assert mook.actions_left == 0  # type: ignore[attr-defined]
+
+    async def second_prompt() -> int | None:
+        live = await bot.services.encounters.live(h.channel.id)
+        pid = live.row.prompt_message_id
+        return pid if pid not in (None, first.id) else None
+
+    for _ in range(200):
+        if await second_prompt():
+            break
+        await asyncio.sleep(0.01)
+    second = h.message((await second_prompt()) or 0)
+    assert "the GM may have **Mook** take the hit for **Thug 1**" in second.content
+    labels = [c["label"] for row in second.components for c in row["components"]]
+    assert "GM: choose Mook's reaction" in labels
+    opened = await h.click(gm, second, button(second, "GM: choose Mook")["custom_id"])
+    await opened.response()
+    assert opened.ephemeral
+    assert (
+        "**Mook** has no choice it can make on this attack right now"
+        in (opened.response_data["content"])
+    )

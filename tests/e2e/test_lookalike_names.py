@@ -68,3 +68,25 @@ async def test_keyboard_names_that_resemble_each_other_stay_two_names(
         await ok(await slash(h, table.gm, "gm add-npc", name=name, health=5, stamina=5))
     choices = await h.autocomplete(table.gm, h.channel, "gm hp", focused="combatant", value="")
     assert values(choices) == ["Thug 1", "Thug l", "Tom", "Torn"]
+
+
+async def test_template_numbers_skip_a_lookalike_of_a_numbered_npc(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A one-off "Тһug 1" (Cyrillic Т and һ) holds number 1: Thug copies are numbered after it,
+    whatever the case of the template typed, instead of being refused as a clash."""
+    h, gm = discord_harness, table.moderator
+    await ok(await slash(h, gm, "encounter start", name="N"))
+    await answered(await slash(h, gm, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", name="\u0422\u04bbug 1"))
+    added = await ok(await slash(h, gm, "gm add-npc", template="Thug", count=2))
+    assert added.message.content == "Added **Thug 2**, **Thug 3**."
+    again = await ok(await slash(h, gm, "gm add-npc", template="thug", count=1))
+    assert again.message.content == "Added **Thug 4**."
+    live = await bot.services.encounters.live(h.channel.id)
+    assert [c.name for c in live.state.combatants] == [
+        "\u0422\u04bbug 1",
+        "Thug 2",
+        "Thug 3",
+        "Thug 4",
+    ]

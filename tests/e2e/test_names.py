@@ -85,6 +85,15 @@ async def test_markdown_and_mentions_in_names_show_as_typed(
     assert text.startswith("# \\*\\*Bold\\*\\* fight — encounter log")
     assert "- @\u200beveryone joins the encounter" in text
     assert "name: `@everyone`" in text  # typed options stay inside code spans
+    # The channel's tracker, posted when the fight begins, escapes it too.
+    await ok(await slash(h, gm, "encounter begin"))
+    trackers = lambda: [  # noqa: E731
+        m
+        for m in h.messages_in(h.channel)
+        if m.embeds and "— Round" in m.embeds[0].get("title", "")
+    ]
+    await h.wait_for(lambda: bool(trackers()))
+    assert trackers()[-1].embeds[0]["title"].startswith("\\*\\*Bold\\*\\* fight — Round")
 
 
 async def test_attack_with_lists_a_one_off_npcs_strike_once(

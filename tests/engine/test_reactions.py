@@ -142,6 +142,23 @@ def test_surrender_lets_the_attacker_complete_or_stop() -> None:
     assert last_hit(g).auto == "hit" and g.c(b).stamina == 40 - 4
 
 
+@pytest.mark.parametrize("complete", [False, True])
+def test_the_last_of_a_side_surrendering_ends_the_fight_once_the_attacker_chose(
+    complete: bool,
+) -> None:
+    """UTTAS: "the battle ends when one side of the conflict is either knocked out or
+    surrenders" — also when the surrender was a reaction and the attacker decides after."""
+    f = Fight()
+    a = f.add("Ann", agility=14)
+    b = f.add("Bob", npc=True, agility=12)
+    f.begin(dice=[])
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(React(actor=b, choice="surrender"))
+    assert f.state.phase == "active"  # Ann still chooses
+    f.do(ResolveSurrender(actor=a, complete=complete), dice=[1, 1, 1, 1] if complete else [])
+    assert f.state.phase == "finished" and f.state.winner == f.c(a).side
+
+
 def test_range_one_increment_out_is_a_disadvantage_three_fail_and_melee_needs_reach() -> None:
     f, a, b, _c = trio()
     with pytest.raises(RuleViolation, match="Move closer"):

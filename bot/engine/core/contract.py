@@ -198,3 +198,11 @@ class Ruleset(ABC, Generic[StateT]):
     def reaction_options(self, state: StateT, combatant_id: str) -> list[ReactionOption]:
         """The reactions ``combatant_id`` can afford now against ``state.pending`` (empty if
         none or nothing pending)."""
+
+    def may_be_asked(self, state: StateT, combatant_id: str) -> bool:
+        """Whether ``combatant_id`` might have a choice on ``state.pending``, judged only by
+        what every player sees (sides, conditions) — never by its hidden pools. A combatant
+        whose numbers are hidden gets a "GM: choose" button whenever this holds, whether or not
+        it can afford a choice, so which it can afford stays secret. By default: whether it
+        has options now (a ruleset whose choices depend on hidden numbers overrides it)."""
+        return bool(self.reaction_options(state, combatant_id))

@@ -322,6 +322,22 @@ def reaction_options(
     return out
 
 
+def may_be_asked(state: UttasState, combatant_id: str) -> bool:
+    """Whether ``combatant_id`` might decide ``state.pending`` by what every player sees: the
+    target while it is in the fight, and each ally on its side (not the attacker) still in the
+    fight — whether it has an action left, is taking a breather or waits on a readied action
+    is not considered (those are its secrets; UTTAS "Take one for the team")."""
+    p = state.pending
+    if p is None or p.hidden:
+        return False
+    if p.awaiting == "attacker":
+        return combatant_id == p.attacker
+    c, t = state.get(combatant_id), state.get(p.target)
+    if any(c.has(condition) for condition in OUT):
+        return False
+    return c.id == t.id or (c.side == t.side and c.id != p.attacker)
+
+
 class _NoDice:
     def roll(self, count: int, sides: int) -> list[int]:  # pragma: no cover - never rolls
         raise RuntimeError("reaction_options never rolls")

@@ -169,3 +169,6 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def reaction_options(self, state: UttasState, combatant_id: str) -> list[ReactionOption]:
         return reactions.reaction_options(state, self.tables, combatant_id)
+
+    def may_be_asked(self, state: UttasState, combatant_id: str) -> bool:
+        return reactions.may_be_asked(state, combatant_id)
