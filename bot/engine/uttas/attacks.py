@@ -212,13 +212,12 @@ def _next_hit(tx: Tx, p: PendingAttack) -> PendingAttack | None:
 
 
 def _finish(tx: Tx, p: PendingAttack) -> None:
-    """The attack is over: re-count the sides (forced: someone may have dropped out in an
-    earlier command while the attack waited — a target who surrendered, UTTAS "Surrender",
-    leaves the fight once the attacker completed or stopped), then the attacker's turn, if the
-    attack was its turn's action, passes on."""
+    """The attack is over: the sides are re-counted if someone dropped out (see
+    :meth:`CoreTx.check_end`), then the attacker's turn, if the attack was its turn's action,
+    passes on."""
     tx.state.pending = None
     tx.state.last_action_by = p.attacker
-    tx.check_end(force=True)
+    tx.check_end()
     if tx.state.phase == "active" and p.on_turn and tx.state.turn == p.attacker:
         tx.finish_turn(p.attacker)
 

@@ -236,6 +236,9 @@ def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
     if cmd.actor != a.id:
         raise NotAllowed(f"Only {a.name} decides whether to accept {t.name}'s surrender.")
     tx.state.pending = None
+    # The target left the fight when it surrendered, but the battle could not end while the
+    # attacker chose; it is counted now ("the battle ends when one side ... surrenders").
+    tx.outs_changed = True
     if cmd.complete:
         tx.note(f"{a.name} completes the attack on the helpless {t.name}.", a.id)
         _settle(tx, p, NO_DEFENCE, auto_hit=True, no_defence=True)
