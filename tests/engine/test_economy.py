@@ -60,7 +60,6 @@ def test_utopia_turn_and_interrupt_actions_with_exchanges_and_holding() -> None:
 
 def test_untitled_two_moves_and_a_standard_or_one_full_round() -> None:
     e = UntitledActions()
-    assert e.turn_order == "storyteller"
     p = e.on_turn_start(e.fresh(0), own=True, capacity=0)
     p = e.pay(p, Cost(kind="move"), "turn", 0)
     p = e.pay(p, Cost(kind="move"), "turn", 0)
@@ -82,7 +81,6 @@ def test_untitled_two_moves_and_a_standard_or_one_full_round() -> None:
 
 def test_uune_one_action_a_turn_and_defend_is_free_off_turn() -> None:
     e = UuneActions()
-    assert e.turn_order == "pcs_then_npcs"
     p = e.on_turn_start(e.fresh(0), own=True, capacity=0)
     p = e.pay(p, Cost(kind="action"), "turn", 0)
     with pytest.raises(RuleViolation):

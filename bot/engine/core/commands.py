@@ -103,6 +103,34 @@ class MoveInOrder(CommandBase):
     position: Annotated[int, Field(ge=1, le=100)]
 
 
+class DelayTurn(TurnBound):
+    """Go later in the order from now on, just after ``after`` (Utopia "Standard Actions": a
+    creature may put itself lower in the turn order, never higher). On the actor's own turn,
+    before it spends anything; only where the ruleset's turn order allows it."""
+
+    kind: Literal["delay"] = "delay"
+    actor: Id
+    after: Id
+
+
+class HoldTurn(TurnBound):
+    """Hold the turn's action until ``until`` happens (Untitled "Combat": the player defines
+    the circumstances for their turn to resume). On the actor's own turn, before acting; only
+    where the ruleset's turn order allows it."""
+
+    kind: Literal["hold"] = "hold"
+    actor: Id
+    until: Text
+
+
+class ResumeTurn(CommandBase):
+    """A held action's moment came: the holder acts as soon as the current turn ends and keeps
+    that place in the order."""
+
+    kind: Literal["resume"] = "resume"
+    actor: Id
+
+
 class ChangeSettings(CommandBase):
     """Game Master: change the encounter's settings (only the fields given)."""
 
@@ -124,3 +152,7 @@ CORE_COMMANDS: tuple[type[CommandBase], ...] = (
     ChangeSettings,
 )
 """The commands every ruleset accepts (its own come on top)."""
+
+ORDER_COMMANDS: tuple[type[CommandBase], ...] = (DelayTurn, HoldTurn, ResumeTurn)
+"""The turn-order moves a ruleset accepts when its turn order allows them
+(:mod:`bot.engine.core.order`: ``TurnOrder.allows_delay``, ``allows_hold``)."""

@@ -26,7 +26,6 @@ from bot.errors import RuleViolation
 
 Timing = Literal["turn", "off_turn"]
 Pools = dict[str, int]
-TurnOrderPolicy = Literal["initiative", "storyteller", "pcs_then_npcs"]
 
 
 class Cost(BaseModel):
@@ -48,7 +47,6 @@ class ActionEconomy(ABC):
     one (UTTAS Speed, Utopia TA), else ignored."""
 
     key: ClassVar[str]
-    turn_order: ClassVar[TurnOrderPolicy] = "initiative"
     others_change: ClassVar[bool] = True
     """Whether a turn starting or ending can change the pools of those whose turn it is not
     (Utopia: interrupt actions reset at every other creature's turn). An economy that sets it
@@ -173,11 +171,10 @@ class UtopiaActions(ActionEconomy):
 
 class UntitledActions(ActionEconomy):
     """Untitled "Combat": per round two move actions and one standard action, or one full-round
-    action; one swift and one immediate action; free actions unlimited. The Storyteller sets the
-    order."""
+    action; one swift and one immediate action; free actions unlimited. (The Storyteller sets
+    the order: :class:`bot.engine.core.order.StorytellerOrder`.)"""
 
     key = "untitled"
-    turn_order: ClassVar[TurnOrderPolicy] = "storyteller"
 
     def fresh(self, capacity: int) -> Pools:
         return {"move": 2, "standard": 1, "swift": 1, "immediate": 1}
@@ -206,11 +203,11 @@ class UntitledActions(ActionEconomy):
 
 
 class UuneActions(ActionEconomy):
-    """Uune "Conflict": each round every PC takes a turn with one action, then the NPCs act;
-    Defend is taken off-turn and does not use the turn's action."""
+    """Uune "Conflict": each round every PC takes a turn with one action, then the NPCs act
+    (:class:`bot.engine.core.order.PcsThenNpcs`); Defend is taken off-turn and does not use
+    the turn's action."""
 
     key = "uune"
-    turn_order: ClassVar[TurnOrderPolicy] = "pcs_then_npcs"
 
     def fresh(self, capacity: int) -> Pools:
         return {"turn": 1}

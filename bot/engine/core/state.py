@@ -100,6 +100,17 @@ class EncounterSettings(BaseModel):
     hide_npc_numbers: bool = True
 
 
+class Hold(BaseModel):
+    """A held action (Untitled "Combat"): held ``until`` something happens, since ``round``;
+    ``resume`` once its moment came (the holder acts when the current turn ends)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    until: Annotated[str, Field(max_length=300)]
+    round: int = 0
+    resume: bool = False
+
+
 Phase = Literal["setup", "active", "finished"]
 CombatantT = TypeVar("CombatantT", bound=CombatantBase)
 PendingT = TypeVar("PendingT", bound=BaseModel)
@@ -116,7 +127,9 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     command that moves the fight on says which turn it was issued for, so a second one for a
     turn that already ended changes nothing. ``pending`` is the decision the fight waits on (the
     ruleset's own model). ``game_time_s`` counts in-game seconds (6 per round; rests add hours)
-    for the rest limits."""
+    for the rest limits. ``turn_spent``: the turn holder has spent something this turn (a
+    delay or hold is allowed only before). ``holding``: combatants holding their action, by
+    id (:mod:`bot.engine.core.order`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -140,6 +153,8 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     turn_seq: int = 0
     turn_started_at: str = ""
     turn_marker: int = 0
+    turn_spent: bool = False
+    holding: dict[str, Hold] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod

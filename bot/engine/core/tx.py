@@ -30,6 +30,7 @@ from bot.engine.core.events import (
     TurnSkipped,
     TurnStarted,
 )
+from bot.engine.core.order import StorytellerOrder, TurnOrder
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, RuleViolation
 
@@ -40,7 +41,17 @@ CombatantT = TypeVar("CombatantT", bound=CombatantBase)
 class CoreTx(Generic[StateT, CombatantT]):
     """One command's working copy of the state plus the events it produced."""
 
-    __slots__ = ("_cloned", "_index", "economy", "events", "now", "outs_changed", "roller", "state")
+    __slots__ = (
+        "_cloned",
+        "_index",
+        "economy",
+        "events",
+        "now",
+        "order",
+        "outs_changed",
+        "roller",
+        "state",
+    )
 
     ROUND_SECONDS: ClassVar[int] = 6
     OUT_CONDITIONS: ClassVar[tuple[str, ...]] = ()
@@ -48,7 +59,12 @@ class CoreTx(Generic[StateT, CombatantT]):
     such combatants has lost)."""
 
     def __init__(
-        self, state: StateT, economy: ActionEconomy, roller: DiceRoller, now: datetime
+        self,
+        state: StateT,
+        economy: ActionEconomy,
+        roller: DiceRoller,
+        now: datetime,
+        order: TurnOrder | None = None,
     ) -> None:
         self.state: StateT = state.model_copy()
         self.state.__dict__.update(combatants=list(state.combatants), order=list(state.order))
@@ -57,6 +73,7 @@ class CoreTx(Generic[StateT, CombatantT]):
         self.events: list[Event] = []
         self.outs_changed = False
         self.economy = economy
+        self.order: TurnOrder = order if order is not None else StorytellerOrder()
         self.roller = roller
         self.now = now
 
@@ -86,6 +103,8 @@ class CoreTx(Generic[StateT, CombatantT]):
         self.state.combatants = [c for c in self.state.combatants if c.id != cid]
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self.state.order = [x for x in self.state.order if x != cid]
+        if cid in self.state.holding:
+            self.state.holding = {k: v for k, v in self.state.holding.items() if k != cid}
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -156,6 +175,21 @@ class CoreTx(Generic[StateT, CombatantT]):
 
     def on_fight_end(self) -> None:
         """Called when the fight ends, before the event (undo what never completed)."""
+
+    def initiative_score(self, c: Any) -> int:
+        """The figure a :class:`~bot.engine.core.order.ByScore` order sorts by (UTTAS:
+        Agility)."""
+        return 0
+
+    def initiative_roll(self, c: Any, tie_on: int | None) -> Roll:
+        """Roll ``c``'s initiative (``tie_on``: the score it ties on, when it rolls only to
+        break a tie). Raises :class:`RuleViolation` in a system that rolls none."""
+        raise RuleViolation("This game system rolls no initiative.")
+
+    def spent_on_turn(self, cid: str) -> None:
+        """``cid`` spent something on its own turn (so it may no longer delay or hold it)."""
+        if cid == self.state.turn:
+            self.state.turn_spent = True
 
     # -- checks -------------------------------------------------------------------------------
     def require_active(self) -> None:
@@ -276,11 +310,17 @@ class CoreTx(Generic[StateT, CombatantT]):
 
     def next_turn(self, after: str | None) -> None:
         """Hand the turn to the next combatant in order that can act, skipping (and reporting)
-        those who cannot; a round starts each time the order wraps."""
+        those who cannot; a round starts each time the order wraps. A held action whose moment
+        came (``holding[...].resume``) goes first, and its holder keeps that place; one whose
+        place comes round again lapses (:mod:`bot.engine.core.order`)."""
         order = self.state.order
         if not order:
             self.state.turn = None
             return
+        if self.state.holding:
+            after, started = self._resume_held(after)
+            if started:
+                return
         i = order.index(after) if after in order else -1
         for _ in range(2 * len(order) + 2):
             i += 1
@@ -291,10 +331,35 @@ class CoreTx(Generic[StateT, CombatantT]):
                 self.emit(
                     RoundStarted(round=self.state.round, text=f"Round {self.state.round} begins.")
                 )
-            if self.start_turn(order[i]):
+            cid = order[i]
+            if cid in self.state.holding:
+                self._end_hold(cid, f"{self.view(cid).name}'s held action lapses: they act now.")
+            if self.start_turn(cid):
                 return
         self.state.turn = None
         self.end_fight(None, "nobody is able to act")
+
+    def _resume_held(self, after: str | None) -> tuple[str | None, bool]:
+        """Start the turn of the first holder whose moment came, placed right after ``after``
+        for good. Returns the combatant the order goes on from (the resumed one, or ``after``)
+        and whether a turn started."""
+        resumed = next((cid for cid, h in self.state.holding.items() if h.resume), None)
+        if resumed is None:
+            return after, False
+        order = self.state.order
+        name = self.view(resumed).name
+        self._end_hold(resumed, "")
+        order.remove(resumed)
+        order.insert(order.index(after) + 1 if after in order else 0, resumed)
+        where = f"after {self.view(after).name}" if after in order else "first"
+        self.note(f"{name} takes their held action and goes {where} from now on.", resumed)
+        self.state.turn = None
+        return resumed, self.start_turn(resumed)
+
+    def _end_hold(self, cid: str, text: str) -> None:
+        self.state.holding = {k: v for k, v in self.state.holding.items() if k != cid}
+        if text:
+            self.note(text, cid)
 
     def start_turn(self, cid: str) -> bool:
         """Start ``cid``'s turn. Returns True if it now holds the turn."""
@@ -321,6 +386,7 @@ class CoreTx(Generic[StateT, CombatantT]):
             self.end_turn(cid)
             return False
         self.state.turn = cid
+        self.state.turn_spent = False
         self._economy_hook("start", cid)
         taken = self.turn_taken_up(self.c(cid))
         if taken is not None:

@@ -9,6 +9,7 @@ from datetime import datetime
 from bot.engine.core.dice import DiceRoller, Roll
 from bot.engine.core.economy import ActionEconomy, Cost, SpeedPool, Timing
 from bot.engine.core.events import ActionsSpent
+from bot.engine.core.order import ByScore, TurnOrder
 from bot.engine.core.tx import CoreTx
 from bot.engine.uttas import rules
 from bot.engine.uttas.events import Recovered, StaminaSpent
@@ -34,6 +35,8 @@ BASE_CONDITIONS = (
 OUT = (DEAD, UNCONSCIOUS, SURRENDERED)
 LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
+TURN_ORDER = ByScore()
+"""UTTAS "Combat": by Agility (ties rolled), or Agility dice for everyone."""
 
 
 _COSTS = {n: Cost(amount=n) for n in range(21)}
@@ -58,8 +61,9 @@ class Tx(CoreTx[UttasState, Combatant]):
         roller: DiceRoller,
         now: datetime,
         economy: ActionEconomy | None = None,
+        order: TurnOrder | None = None,
     ) -> None:
-        super().__init__(state, economy or ECONOMY, roller, now)
+        super().__init__(state, economy or ECONOMY, roller, now, order or TURN_ORDER)
         self._profiles: dict[tuple[str, str], rules.AttackProfile] = {}
         self.tables = tables
 
@@ -74,6 +78,20 @@ class Tx(CoreTx[UttasState, Combatant]):
     # -- the core's hooks ------------------------------------------------------------------------
     def capacity(self, c: Combatant) -> int:
         return c.sheet.speed
+
+    def initiative_score(self, c: Combatant) -> int:
+        """UTTAS "Combat": initiative goes by Agility."""
+        return rules.effective(c, "agility")
+
+    def initiative_roll(self, c: Combatant, tie_on: int | None) -> Roll:
+        """UTTAS "Combat": the Agility dice — everyone's (``roll`` mode), or those tied on
+        Agility ``tie_on``."""
+        purpose = (
+            f"{c.name}'s initiative (Agility dice)"
+            if tie_on is None
+            else f"{c.name}'s Agility dice (tie on Agility {tie_on})"
+        )
+        return self.roll(purpose, rules.dice_of(c, "agility", self.tables))
 
     def actions_left(self, c: Combatant) -> int:
         return c.actions_left
@@ -165,6 +183,8 @@ class Tx(CoreTx[UttasState, Combatant]):
                 f"{c.name} needs {amount} actions for {reason} but has {left} left this round."
             )
         c.pools = self.economy.pay(c.pools, _cost(amount), timing, c.sheet.speed)
+        if timing == "turn":
+            self.spent_on_turn(cid)
         self.emit(
             ActionsSpent(
                 combatant=cid,

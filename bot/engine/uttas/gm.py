@@ -1,21 +1,20 @@
-"""UTTAS Game Master tools: set Health and Stamina, grant or take dice, run the turn order by
-hand, and change the encounter's settings. The text leaves these to the Game Master ("the GM
-decides"); the bot only keeps the numbers consistent with the rules that follow from them
-("Damage": 0 Health is death, 0 Stamina unconsciousness)."""
+"""UTTAS Game Master tools: set Health and Stamina, grant or take dice, and change the
+encounter's settings (the turn order's tools are the core's, :mod:`bot.engine.core.order`).
+The text leaves these to the Game Master ("the GM decides"); the bot only keeps the numbers
+consistent with the rules that follow from them ("Damage": 0 Health is death, 0 Stamina
+unconsciousness)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from bot.engine.core.commands import ChangeSettings, MoveInOrder, NextTurn, SkipTurn
-from bot.engine.core.events import TurnSkipped
-from bot.engine.core.state import fight_over
+from bot.engine.core.commands import ChangeSettings
 from bot.engine.uttas import actions, attacks
 from bot.engine.uttas.commands import Attack, GrantDice, ResolveReadied, SetVitals, UseSkill
 from bot.engine.uttas.core import DEAD, UNCONSCIOUS, Tx
 from bot.engine.uttas.events import VitalsSet
-from bot.errors import InvalidInput, RuleViolation
+from bot.errors import InvalidInput
 
 _Handler = Callable[[Tx, Any], None]
 BOON_MAX = 10
@@ -115,58 +114,6 @@ def with_gm_dice(handler: _Handler) -> _Handler:
     return run
 
 
-def next_turn(tx: Tx, cmd: NextTurn) -> None:
-    """End the current turn (Speed pool refilled as at any turn's end) and start the next."""
-    tx.require_active()
-    tx.require_same_turn(cmd)
-    tx.require_no_pending()
-    current = tx.state.turn
-    if current is not None:
-        tx.note(f"The GM ends {tx.view(current).name}'s turn.", current)
-        tx.end_turn(current)
-    tx.next_turn(current)
-    tx.check_end()
-
-
-def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
-    """Skip the target's turn: at once if it holds the turn, else when its turn next comes."""
-    c = tx.view(cmd.target)
-    if tx.state.phase == "finished":
-        raise RuleViolation(fight_over(tx.state))
-    if tx.state.phase == "active" and tx.state.turn == c.id:
-        tx.require_same_turn(cmd)
-        tx.require_no_pending()
-        tx.emit(
-            TurnSkipped(
-                combatant=c.id,
-                reason="skipped by the Game Master",
-                text=f"{c.name}'s turn is skipped by the Game Master.",
-            )
-        )
-        tx.end_turn(c.id)
-        tx.next_turn(c.id)
-        tx.check_end()
-        return
-    tx.c(c.id).skip_next_turn = True
-    tx.note(f"{c.name} will skip their next turn.", c.id)
-
-
-def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
-    """Put the target at a place in the initiative order; the turn stays with whoever has it and
-    passes on from there in the new order."""
-    tx.require_active()
-    c = tx.view(cmd.target)
-    order = tx.state.order
-    if c.id not in order:
-        raise InvalidInput(f"{c.name} is not in the initiative order.")
-    if cmd.position > len(order):
-        raise InvalidInput(f"The order has {len(order)} places; choose 1 to {len(order)}.")
-    order.remove(c.id)
-    order.insert(cmd.position - 1, c.id)
-    names = ", ".join(f"{i + 1}. {tx.view(x).name}" for i, x in enumerate(order))
-    tx.note(f"The GM moves {c.name} to place {cmd.position}. Order: {names}", c.id)
-
-
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named in the command; the rest keep their values."""
     st = tx.state
@@ -189,9 +136,6 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
 HANDLERS: dict[str, _Handler] = {
     "set_vitals": set_vitals,
     "grant_dice": grant_dice,
-    "next_turn": next_turn,
-    "skip_turn": skip_turn,
-    "move_in_order": move_in_order,
     "change_settings": change_settings,
     "attack": with_gm_dice(lambda tx, c: attacks.declare(tx, c, on_turn=True)),
     "use_skill": with_gm_dice(actions.use_skill),

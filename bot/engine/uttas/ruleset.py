@@ -9,14 +9,16 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter
 
 from bot import names
+from bot.engine.core import order
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import ReactionOption, Ruleset
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.events import Event, Outcome
+from bot.engine.core.order import TurnOrder
 from bot.engine.uttas import actions, attacks, gm, reactions, setup
 from bot.engine.uttas import commands as cmd
-from bot.engine.uttas.core import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Tx
+from bot.engine.uttas.core import BASE_CONDITIONS, DEAD, TURN_ORDER, UNCONSCIOUS, Tx
 from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.state import Combatant, UttasState
@@ -50,6 +52,7 @@ _HANDLERS: dict[str, _Handler] = {
     "adjust_characteristic": setup.adjust_characteristic,
     "end_combat": setup.end_combat,
 }
+_HANDLERS.update(order.HANDLERS)  # the core's turn-order commands
 _HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
 
 
@@ -64,6 +67,7 @@ class UttasRuleset(Ruleset[UttasState]):
     command_adapter: ClassVar[TypeAdapter[cmd.Command]] = TypeAdapter(cmd.Command)
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
+    turn_order: TurnOrder = TURN_ORDER
 
     def __init__(self, tables: UttasTables | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
@@ -78,7 +82,7 @@ class UttasRuleset(Ruleset[UttasState]):
         """Apply one command (see :mod:`bot.engine.core.commands` and
         :mod:`bot.engine.uttas.commands`). Never mutates ``state``; raises a
         :class:`~bot.errors.DomainError` subclass, changing nothing, when the rules forbid it."""
-        tx = Tx(state, self.tables, roller, now, self.economy)
+        tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.last_mover = None
         _HANDLERS[command.kind](tx, command)

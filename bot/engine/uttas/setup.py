@@ -8,11 +8,9 @@ from bot.engine.core.commands import Begin, EndCombat, RemoveCombatant
 from bot.engine.core.events import (
     CombatantJoined,
     CombatantLeft,
-    InitiativeLine,
-    InitiativeRolled,
     RoundStarted,
 )
-from bot.engine.core.state import InitiativeEntry, fight_over
+from bot.engine.core.state import fight_over
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.commands import (
     AddCombatant,
@@ -82,32 +80,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     tx.add(c)
     tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({side})."))
     if st.phase == "active":
-        _place(tx, cid)
-
-
-def _place(tx: Tx, cid: str) -> None:
-    """Insert a late joiner into the order; ties with those already placed go after them."""
-    c = tx.c(cid)
-    agility = rules.effective(c, "agility")
-    if tx.state.initiative_mode == "roll":
-        roll = tx.roll(
-            f"{c.name}'s initiative (Agility dice)", rules.dice_of(c, "agility", tx.tables)
-        )
-        c.initiative = InitiativeEntry(
-            primary=roll.total, tie_break=agility, seq=c.join_seq, dice=list(roll.dice)
-        )
-    else:
-        c.initiative = InitiativeEntry(primary=agility, tie_break=-1, seq=c.join_seq)
-    key = c.initiative.key()
-    order = tx.state.order
-    pos = len(order)
-    for i, other in enumerate(order):
-        entry = tx.view(other).initiative
-        if entry is not None and entry.key()[:2] < key[:2]:
-            pos = i
-            break
-    order.insert(pos, cid)
-    tx.note(f"{c.name} takes place {pos + 1} in the initiative order.", cid)
+        tx.order.place(tx, cid)
 
 
 def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
@@ -154,58 +127,14 @@ def begin(tx: Tx, cmd: Begin) -> None:
         raise RuleViolation("A fight needs at least two combatants.")
     if cmd.initiative_mode:
         st.initiative_mode = cmd.initiative_mode
-    mode = st.initiative_mode
-    agility = {c.id: rules.effective(c, "agility") for c in st.combatants}
-    rolls = {}
-    if mode == "roll":
-        for c in st.combatants:
-            rolls[c.id] = tx.roll(
-                f"{c.name}'s initiative (Agility dice)", rules.dice_of(c, "agility", tx.tables)
-            )
-    else:
-        groups: dict[int, list[str]] = {}
-        for c in st.combatants:
-            groups.setdefault(agility[c.id], []).append(c.id)
-        for ids in groups.values():
-            if len(ids) > 1:
-                for cid in ids:
-                    c = tx.view(cid)
-                    rolls[cid] = tx.roll(
-                        f"{c.name}'s Agility dice (tie on Agility {agility[cid]})",
-                        rules.dice_of(c, "agility", tx.tables),
-                    )
+    tx.order.arrange(tx)
     for c in st.combatants:
         m = tx.c(c.id)
-        r = rolls.get(c.id)
-        if mode == "roll":
-            assert r is not None
-            m.initiative = InitiativeEntry(
-                primary=r.total, tie_break=agility[c.id], seq=c.join_seq, dice=list(r.dice)
-            )
-        else:
-            m.initiative = InitiativeEntry(
-                primary=agility[c.id],
-                tie_break=r.total if r else 0,
-                seq=c.join_seq,
-                dice=list(r.dice) if r else [],
-            )
         m.pools = ECONOMY.fresh(c.sheet.speed)
         m.readied, m.breathing, m.sprinting = None, False, False
         if STAGGERED in m.conditions:
             m.conditions.remove(STAGGERED)
-    ordered = sorted(
-        st.combatants, key=lambda c: c.initiative.key() if c.initiative else (0, 0, 0), reverse=True
-    )
-    st.order = [c.id for c in ordered]
     st.phase, st.round, st.turn, st.pending, st.winner = "active", 1, None, None, None
-    lines = tuple(
-        InitiativeLine(
-            combatant=c.id, name=c.name, agility=agility[c.id], roll=rolls.get(c.id), place=i + 1
-        )
-        for i, c in enumerate(ordered)
-    )
-    text = "Initiative: " + ", ".join(f"{ln.place}. {ln.name}" for ln in lines)
-    tx.emit(InitiativeRolled(mode=mode, lines=lines, text=text))
     tx.emit(RoundStarted(round=1, text="Round 1 begins."))
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])

@@ -1,0 +1,350 @@
+"""The turn order every ruleset shares: how it is made, where a late joiner goes, and the moves
+a combatant or the Game Master may make in it.
+
+A ruleset picks a :class:`TurnOrder` (``Ruleset.turn_order``):
+
+* :class:`ByScore` — UTTAS "Combat": by a characteristic (Agility), ties rolled; or everyone
+  rolls, ties by the characteristic (the encounter's ``initiative_mode``).
+* :class:`Rolled` — Utopia "Standard Actions": every creature makes a Speed test, highest first;
+  a creature may choose to go later (:class:`~bot.engine.core.commands.DelayTurn`), never
+  earlier.
+* :class:`StorytellerOrder` — Untitled "Combat": the Storyteller sets the order (join order
+  until they move someone with ``/gm order``); a player may hold their action until something
+  happens (:class:`~bot.engine.core.commands.HoldTurn`) and take their turn when it does
+  (:class:`~bot.engine.core.commands.ResumeTurn`), keeping that new place from then on.
+* :class:`PcsThenNpcs` — Uune "Conflict": every player character, then the NPCs.
+
+The rolls and scores come from the ruleset's transaction (``CoreTx.initiative_score``,
+``CoreTx.initiative_roll``): the policy never knows what they mean. Utopia's optional
+one-action-at-a-time interleaving is planned with Utopia (issue 12).
+
+The handlers at the bottom (:data:`HANDLERS`) run the core's turn-order commands for every
+ruleset: the GM's next / skip / order, and the delay, hold and resume moves where the policy
+allows them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from bot.engine.core.commands import (
+    DelayTurn,
+    HoldTurn,
+    MoveInOrder,
+    NextTurn,
+    ResumeTurn,
+    SkipTurn,
+)
+from bot.engine.core.dice import Roll
+from bot.engine.core.events import InitiativeLine, InitiativeRolled, TurnSkipped
+from bot.engine.core.state import Hold, InitiativeEntry, fight_over
+from bot.errors import Conflict, InvalidInput, NotAllowed, RuleViolation
+
+Tx = Any  # a CoreTx of any ruleset (typing it would import the tx module into a cycle)
+
+
+class TurnOrder(ABC):
+    """How one system orders a fight (see the module docstring)."""
+
+    key: ClassVar[str]
+    allows_delay: ClassVar[bool] = False
+    """A combatant may move itself later in the order on its turn, before acting (Utopia)."""
+    allows_hold: ClassVar[bool] = False
+    """A combatant may hold its turn until something happens, then act (Untitled)."""
+
+    @abstractmethod
+    def arrange(self, tx: Tx) -> None:
+        """Set ``tx.state.order`` (and each combatant's ``initiative``) as the fight begins,
+        rolling what the system rolls, and emit :class:`InitiativeRolled`."""
+
+    def place(self, tx: Tx, cid: str) -> None:
+        """Put ``cid``, who joined a running fight, into the order (by default: last)."""
+        tx.state.order.append(cid)
+        _placed(tx, cid)
+
+
+def _placed(tx: Tx, cid: str) -> None:
+    pos = tx.state.order.index(cid) + 1
+    tx.note(f"{tx.view(cid).name} takes place {pos} in the initiative order.", cid)
+
+
+def _emit_order(tx: Tx, mode: str, scores: dict[str, int], rolls: dict[str, Roll]) -> None:
+    st = tx.state
+    lines = tuple(
+        InitiativeLine(
+            combatant=cid,
+            name=tx.view(cid).name,
+            agility=scores.get(cid, 0),
+            roll=rolls.get(cid),
+            place=i + 1,
+        )
+        for i, cid in enumerate(st.order)
+    )
+    text = "Initiative: " + ", ".join(f"{ln.place}. {ln.name}" for ln in lines)
+    tx.emit(InitiativeRolled(mode=mode, lines=lines, text=text))
+
+
+class ByScore(TurnOrder):
+    """Highest score first (``initiative_mode`` ``"agility"``: the score; combatants tied on
+    it roll, higher first) — or everyone rolls, highest first, ties by the score
+    (``initiative_mode`` ``"roll"``). Whatever still ties keeps the order combatants were added
+    (earlier first). A late joiner is placed by the same key, after those it ties with."""
+
+    key = "by_score"
+    mode: str | None = None  # None: the encounter's initiative_mode
+
+    def _mode(self, tx: Tx) -> str:
+        return self.mode or tx.state.initiative_mode
+
+    def arrange(self, tx: Tx) -> None:
+        st = tx.state
+        mode = self._mode(tx)
+        scores = {c.id: tx.initiative_score(c) for c in st.combatants}
+        rolls: dict[str, Roll] = {}
+        if mode == "roll":
+            for c in st.combatants:
+                rolls[c.id] = tx.initiative_roll(c, None)
+        else:
+            groups: dict[int, list[str]] = {}
+            for c in st.combatants:
+                groups.setdefault(scores[c.id], []).append(c.id)
+            for ids in groups.values():
+                if len(ids) > 1:
+                    for cid in ids:
+                        rolls[cid] = tx.initiative_roll(tx.view(cid), scores[cid])
+        for c in st.combatants:
+            r = rolls.get(c.id)
+            if mode == "roll":
+                assert r is not None
+                entry = InitiativeEntry(
+                    primary=r.total, tie_break=scores[c.id], seq=c.join_seq, dice=list(r.dice)
+                )
+            else:
+                entry = InitiativeEntry(
+                    primary=scores[c.id],
+                    tie_break=r.total if r else 0,
+                    seq=c.join_seq,
+                    dice=list(r.dice) if r else [],
+                )
+            tx.c(c.id).initiative = entry
+        ordered = sorted(
+            st.combatants,
+            key=lambda c: c.initiative.key() if c.initiative else (0, 0, 0),
+            reverse=True,
+        )
+        st.order = [c.id for c in ordered]
+        _emit_order(tx, mode, scores, rolls)
+
+    def place(self, tx: Tx, cid: str) -> None:
+        c = tx.c(cid)
+        score = tx.initiative_score(c)
+        if self._mode(tx) == "roll":
+            roll = tx.initiative_roll(c, None)
+            c.initiative = InitiativeEntry(
+                primary=roll.total, tie_break=score, seq=c.join_seq, dice=list(roll.dice)
+            )
+        else:
+            c.initiative = InitiativeEntry(primary=score, tie_break=-1, seq=c.join_seq)
+        key = c.initiative.key()
+        order = tx.state.order
+        pos = len(order)
+        for i, other in enumerate(order):
+            entry = tx.view(other).initiative
+            if entry is not None and entry.key()[:2] < key[:2]:
+                pos = i
+                break
+        order.insert(pos, cid)
+        _placed(tx, cid)
+
+
+class Rolled(ByScore):
+    """Everyone rolls (Utopia: a Speed test), highest first, ties by the score; a creature may
+    choose to go later, never earlier."""
+
+    key = "rolled"
+    mode = "roll"
+    allows_delay = True
+
+
+class StorytellerOrder(TurnOrder):
+    """The order the combatants joined in, until the Storyteller moves someone (``/gm
+    order``); nothing is rolled. A combatant may hold its action."""
+
+    key = "storyteller"
+    allows_hold = True
+
+    def arrange(self, tx: Tx) -> None:
+        st = tx.state
+        st.order = [c.id for c in sorted(st.combatants, key=lambda c: c.join_seq)]
+        _emit_order(tx, "storyteller", {}, {})
+
+
+class PcsThenNpcs(TurnOrder):
+    """Every player character (in the order they joined), then every NPC."""
+
+    key = "pcs_then_npcs"
+
+    def arrange(self, tx: Tx) -> None:
+        st = tx.state
+        ordered = sorted(st.combatants, key=lambda c: (c.is_npc, c.join_seq))
+        st.order = [c.id for c in ordered]
+        _emit_order(tx, "pcs_then_npcs", {}, {})
+
+    def place(self, tx: Tx, cid: str) -> None:
+        order = tx.state.order
+        if tx.view(cid).is_npc:
+            order.append(cid)
+        else:
+            last_pc = max((i for i, x in enumerate(order) if not tx.view(x).is_npc), default=-1)
+            order.insert(last_pc + 1, cid)
+        _placed(tx, cid)
+
+
+# -- the core's turn-order commands ----------------------------------------------------------
+
+
+def next_turn(tx: Tx, cmd: NextTurn) -> None:
+    """Game Master: end the current turn (as any turn's end) and start the next. Refused while
+    a decision waits."""
+    tx.require_active()
+    tx.require_same_turn(cmd)
+    tx.require_no_pending()
+    current = tx.state.turn
+    if current is not None:
+        tx.note(f"The GM ends {tx.view(current).name}'s turn.", current)
+        tx.end_turn(current)
+    tx.next_turn(current)
+    tx.check_end()
+
+
+def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
+    """Game Master: skip the target's turn — at once if it holds the turn, else its next."""
+    c = tx.view(cmd.target)
+    if tx.state.phase == "finished":
+        raise RuleViolation(fight_over(tx.state))
+    if tx.state.phase == "active" and tx.state.turn == c.id:
+        tx.require_same_turn(cmd)
+        tx.require_no_pending()
+        tx.emit(
+            TurnSkipped(
+                combatant=c.id,
+                reason="skipped by the Game Master",
+                text=f"{c.name}'s turn is skipped by the Game Master.",
+            )
+        )
+        tx.end_turn(c.id)
+        tx.next_turn(c.id)
+        tx.check_end()
+        return
+    tx.c(c.id).skip_next_turn = True
+    tx.note(f"{c.name} will skip their next turn.", c.id)
+
+
+def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
+    """Game Master: put the target at a place in the order; the turn stays with whoever has
+    it and passes on from there in the new order."""
+    tx.require_active()
+    c = tx.view(cmd.target)
+    order = tx.state.order
+    if c.id not in order:
+        raise InvalidInput(f"{c.name} is not in the initiative order.")
+    if cmd.position > len(order):
+        raise InvalidInput(f"The order has {len(order)} places; choose 1 to {len(order)}.")
+    order.remove(c.id)
+    order.insert(cmd.position - 1, c.id)
+    names = ", ".join(f"{i + 1}. {tx.view(x).name}" for i, x in enumerate(order))
+    tx.note(f"The GM moves {c.name} to place {cmd.position}. Order: {names}", c.id)
+
+
+def delay_turn(tx: Tx, cmd: DelayTurn) -> None:
+    """Utopia "Standard Actions": a creature may put itself lower in the turn order, never
+    higher. On its own turn and before spending anything, the actor moves (for good) to just
+    after ``cmd.after``, who must come later in the order; the turn passes to whoever came
+    next, and the actor's turn comes again at its new place this round. Raises
+    :class:`RuleViolation` where the system has no such move, after acting, or for someone
+    earlier."""
+    _require_policy(tx, "allows_delay", "choosing to go later")
+    tx.require_active()
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    tx.require_same_turn(cmd)
+    tx.require_no_pending()
+    if tx.state.turn_spent:
+        raise RuleViolation(f"{c.name} has already acted this turn: it is too late to go later.")
+    order = tx.state.order
+    later = tx.view(cmd.after)
+    here, there = order.index(c.id), order.index(later.id) if later.id in order else -1
+    if there <= here:
+        raise RuleViolation(
+            f"{c.name} may only go later in the order, and {later.name} does not come after "
+            f"{c.name}."
+        )
+    before = order[here - 1] if here > 0 else None
+    order.remove(c.id)
+    order.insert(order.index(later.id) + 1, c.id)
+    tx.note(f"{c.name} waits: from now on they go after {later.name}.", c.id)
+    tx.end_turn(c.id)
+    if before is None:
+        _start_from(tx, 0)
+    else:
+        tx.next_turn(before)
+
+
+def _start_from(tx: Tx, index: int) -> None:
+    """Start the turn at ``index`` of the order in this round (or the next who can act)."""
+    order = tx.state.order
+    if tx.start_turn(order[index]):
+        return
+    tx.next_turn(order[index])
+
+
+def hold_turn(tx: Tx, cmd: HoldTurn) -> None:
+    """Untitled "Combat": "hold their action … until" something happens. The actor's turn ends
+    now without acting; it is passed over while it holds, and when it resumes
+    (:func:`resume_turn`) it acts right after the turn then running and keeps that place. A
+    hold still standing when its place comes round again lapses: it acts there as usual.
+    Raises :class:`RuleViolation` where the system has no such move or after acting."""
+    _require_policy(tx, "allows_hold", "holding an action")
+    tx.require_active()
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    tx.require_same_turn(cmd)
+    tx.require_no_pending()
+    if tx.state.turn_spent:
+        raise RuleViolation(f"{c.name} has already acted this turn: there is nothing to hold.")
+    tx.state.holding = {**tx.state.holding, c.id: Hold(until=cmd.until, round=tx.state.round)}
+    tx.note(f"{c.name} holds their action until {cmd.until}.", c.id)
+    tx.finish_turn(c.id)
+
+
+def resume_turn(tx: Tx, cmd: ResumeTurn) -> None:
+    """The held action's moment came: the holder takes its turn as soon as the current one
+    ends (at once if nobody holds the turn), and goes at that place from then on. Raises
+    :class:`Conflict` when the actor holds nothing."""
+    tx.require_active()
+    c = tx.view(cmd.actor)
+    if c.id not in tx.state.holding:
+        raise Conflict(f"{c.name} is not holding an action.")
+    holding = dict(tx.state.holding)
+    holding[c.id] = holding[c.id].model_copy(update={"resume": True})
+    tx.state.holding = holding
+    tx.note(f"{c.name} will act as soon as the current turn ends.", c.id)
+
+
+def _require_policy(tx: Tx, flag: str, what: str) -> None:
+    if not getattr(tx.order, flag):
+        raise NotAllowed(f"This game system has no {what}.")
+
+
+Handler = Callable[[Tx, Any], None]
+HANDLERS: dict[str, Handler] = {
+    "next_turn": next_turn,
+    "skip_turn": skip_turn,
+    "move_in_order": move_in_order,
+    "delay": delay_turn,
+    "hold": hold_turn,
+    "resume": resume_turn,
+}
+"""The core's turn-order commands, for every ruleset's dispatch table."""
