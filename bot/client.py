@@ -197,10 +197,11 @@ class CombatBot(commands.Bot):
         await warn_gm_if_blind(self, interaction)
 
     async def on_interaction(self, interaction: discord.Interaction[CombatBot]) -> None:
-        """Every interaction, as it arrives: its snowflake is the latest issue mark seen, which
-        dates the turns and decisions that begin from now on (so a command typed for one that
-        has just ended is refused)."""
-        self.services.encounters.observe(interaction.id)
+        """Every interaction, as it arrives: its snowflake is the latest issue mark seen, and
+        how long after its creation it arrives tells Discord's clock; both date the turns and
+        decisions that begin from now on (so a command typed for one that has just ended is
+        refused, even if Discord delivers it a moment after)."""
+        self.services.encounters.observe(interaction.id, arrived=True)
 
     async def on_ready(self) -> None:
         assert self.user is not None

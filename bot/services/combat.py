@@ -92,7 +92,9 @@ class Replay:
 class CombatResult:
     """A committed combat command: the encounter after it, the engine's events in order, the
     command's label, the decision now waiting (if any), and the message that showed a decision
-    this command made (``resolved_prompt_id``, whose buttons should go)."""
+    this command made (``resolved_prompt_id``, whose buttons should go; ``resolved_title``
+    says what it was about and ``resolved_awaiting`` whose choice it was: ``reaction`` or the
+    ``attacker``'s complete-or-stop after a surrender)."""
 
     encounter: Encounter
     events: list[Event]
@@ -101,6 +103,7 @@ class CombatResult:
     expired: bool = False
     resolved_prompt_id: int | None = None
     resolved_title: str = ""
+    resolved_awaiting: str = ""
     acting: CombatantBase | None = None
     replay: Replay | None = None
 
@@ -468,7 +471,7 @@ class CombatService:
             build,
             encounter_id=encounter_id,
         )
-        return dataclasses.replace(result, expired=True)
+        return dataclasses.replace(result, expired=True, label=result.resolved_title or "Expired")
 
     async def due(self) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` of every decision whose window has run out."""
@@ -487,7 +490,11 @@ def settled(before: Encounter, after: Encounter) -> dict[str, Any]:
     if pending is not None:
         attacker, target = before.state.get(pending.attacker), before.state.get(pending.target)
         title = f"{attacker.name} attacks {target.name} with {pending.attack}"
-    return {"resolved_prompt_id": old.prompt_message_id, "resolved_title": title}
+    return {
+        "resolved_prompt_id": old.prompt_message_id,
+        "resolved_title": title,
+        "resolved_awaiting": pending.awaiting if pending is not None else "",
+    }
 
 
 def _require_issued_this_turn(state: AnyState, actor: Actor) -> None:

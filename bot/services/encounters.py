@@ -15,7 +15,7 @@ import json
 import logging
 import random
 import re
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -40,6 +40,8 @@ from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
+SNOWFLAKE_EPOCH_MS = 1_420_070_400_000  # Discord's epoch: issue marks are snowflake ids
+OFFSETS_KEPT = 64  # recent interactions whose delivery delay estimates Discord's clock
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 NPC_BATCH_MAX = 25
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
@@ -105,24 +107,47 @@ class EncounterService:
         self._no_redo: set[int] = set()
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._horizon = 0  # the latest issue mark (interaction snowflake) seen by this process
+        # For each recent interaction: its creation time (Discord's clock, from its snowflake)
+        # minus when it reached this process (this host's clock), in ms. The largest is the
+        # best estimate of Discord's clock minus ours, less the smallest delivery delay.
+        self._offsets: deque[int] = deque(maxlen=OFFSETS_KEPT)
 
-    def observe(self, issued: int | None) -> None:
-        """Note that a member issued something at ``issued`` (an interaction's snowflake id). The
-        latest mark seen dates the beginning of each turn and decision (see :meth:`_mark`)."""
-        if issued is not None and issued > self._horizon:
+    def observe(self, issued: int | None, *, arrived: bool = False) -> None:
+        """Note that a member issued something at ``issued`` (an interaction's snowflake id);
+        ``arrived``: it is reaching the bot just now (the gateway's dispatch), so it also
+        tells how far Discord's clock is from this host's. Both date the beginning of each
+        turn and decision (see :meth:`_mark`)."""
+        if issued is None:
+            return
+        if issued > self._horizon:
             self._horizon = issued
+        if arrived:
+            created_ms = (issued >> 22) + SNOWFLAKE_EPOCH_MS
+            self._offsets.append(created_ms - _ms(self._clock()))
+
+    def _discord_now(self) -> int:
+        """Discord's time now as an issue mark — this host's clock corrected by the offsets
+        seen, so a little early (by the fastest recent delivery), never late; 0 before any
+        interaction arrived since start."""
+        if not self._offsets:
+            return 0
+        ms = _ms(self._clock()) + max(self._offsets) - SNOWFLAKE_EPOCH_MS
+        return max(0, ms) << 22
 
     def _mark(self, before: AnyState, after: AnyState) -> AnyState:
         """Date what began in this change: a new turn (``turn_marker``) and a new decision
-        (``PendingAttack.marker``) get the latest issue mark seen, so a command issued no later
-        than that was meant for what came before and is refused (issue 9 §3).
+        (``PendingAttack.marker``) get Discord's time now, so a command issued before that —
+        even one Discord delivers a moment later — was meant for what came before and is
+        refused (issue 9 §3).
 
-        Marks come from Discord's snowflakes only, never this host's clock (which may be ahead
-        of Discord's). Before this process has seen any interaction (a reaction window expiring
+        Discord's time is read from its snowflakes: the latest issue mark seen, and this host's
+        clock corrected by how far ahead of it recent interactions were created
+        (:meth:`_discord_now`; so a host clock that is off by any amount neither refuses nor
+        lets through). Before this process has seen any interaction (a reaction window expiring
         right after a restart), the latest mark stored in the encounter stands in: every
         interaction that can still arrive was issued after it, since none is delivered while
         the bot is down."""
-        floor = max(self._horizon, before.turn_marker, after.turn_marker)
+        floor = max(self._horizon, self._discord_now(), before.turn_marker, after.turn_marker)
         if before.pending is not None:
             floor = max(floor, before.pending.marker)
         update: dict[str, Any] = {}
@@ -598,3 +623,8 @@ def _already_running(row: EncounterRow) -> Conflict:
 
 def _already_ended() -> Conflict:
     return Conflict("That encounter has already ended.")
+
+
+def _ms(moment: datetime) -> int:
+    """``moment`` in milliseconds since the Unix epoch."""
+    return int(moment.timestamp() * 1000)

@@ -44,8 +44,16 @@ def result_embed(
         colour=discord.Colour.orange() if result.decision else discord.Colour.dark_red(),
     )
     if result.expired:
-        embed.set_footer(text="The reaction window ran out: resolved with no reaction.")
+        embed.set_footer(text=f"{window_ran_out(result)}.")
     return embed
+
+
+def window_ran_out(result: CombatResult) -> str:
+    """What an expired decision defaulted to, as a sentence start: no reaction, or — for an
+    attacker's complete-or-stop after a surrender — stopping."""
+    if result.resolved_awaiting == "attacker":
+        return "The window ran out: the attacker stops and accepts the surrender"
+    return "The reaction window ran out: resolved with no reaction"
 
 
 REPLAY_LINES = 8

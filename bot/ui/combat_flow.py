@@ -21,6 +21,7 @@ from bot.ui.combat import (
     pinged,
     result_embed,
     turn_announcement,
+    window_ran_out,
 )
 from bot.ui.decision_view import decision_view
 from bot.ui.interaction import actor_of
@@ -159,13 +160,18 @@ async def announce(client: Any, result: CombatResult) -> None:
     except discord.Forbidden:
         # The result could not be posted: still take the buttons off the settled prompt (an
         # edit may be allowed where a post is not) and show the state; the GM is told.
-        await _retire_prompt(client, result, "the reaction window ran out: no reaction")
+        await _retire_prompt(client, result, _ran_out(result))
         await refresh_channel(client, result.encounter.row.channel_id)
         raise
     if new_decision:
         await _note(client, result, message.id)
-    await _retire_prompt(client, result, "the reaction window ran out: no reaction")
+    await _retire_prompt(client, result, _ran_out(result))
     await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
+
+
+def _ran_out(result: CombatResult) -> str:
+    ran_out = window_ran_out(result)
+    return ran_out[0].lower() + ran_out[1:]
 
 
 async def _gm_details(interaction: discord.Interaction[Any], result: CombatResult) -> None:

@@ -67,11 +67,18 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
     one button whoever presses it; a choice several have (two allies who may take the hit)
     gets a button per decider, named for it and carrying its id, so the press decides for that
     one. An NPC whose numbers the channel may not see gets one "GM: choose …" button instead
-    of its options: which reactions it can afford would tell players its Stamina and actions;
-    the GM's click shows them its options privately."""
+    of its reactions: which it can afford would tell players its Stamina and actions; the GM's
+    click shows them its options privately. (An attacker's complete-or-stop after a surrender
+    is always shown: both are always open.)"""
     view = discord.ui.View(timeout=None)
     public = encounter.rules.view(encounter.state, PUBLIC)
-    shown = {cid: options for cid, options in decision.deciders.items() if public.reveals(cid)}
+    # An attacker's complete-or-stop (after a surrender) reveals nothing: always both open.
+    open_choice = decision.awaiting == "attacker"
+    shown = {
+        cid: options
+        for cid, options in decision.deciders.items()
+        if open_choice or public.reveals(cid)
+    }
     holders: dict[str, int] = {}
     for options in shown.values():
         for code in {option_code(option) for option in options}:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.client import CombatBot
@@ -119,3 +120,22 @@ async def thug_attacks_willow(bot: CombatBot, h: DiscordHarness, table: Table) -
     return (
         await ok(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
     ).message
+
+
+async def run_out_windows(bot: CombatBot) -> None:
+    """Every waiting decision's window ends now, as if its time had passed (the bot's
+    background loop then expires it)."""
+    async with bot.db.transaction() as conn:
+        await conn.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
+
+
+async def window_ran_out(bot: CombatBot, h: DiscordHarness) -> None:
+    """Run the channel's waiting decision's window out and wait until the bot expired it."""
+    before = (await bot.services.encounters.live(h.channel.id)).row.pending_version
+    await run_out_windows(bot)
+    for _ in range(500):
+        live = await bot.services.encounters.live(h.channel.id)
+        if live.row.pending_version != before:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the window never ran out")

@@ -15,9 +15,11 @@ from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     ok,
     pass_turns_until,
+    press,
     set_up_fight,
     slash,
     thug_attacks_willow,
+    window_ran_out,
 )
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.models import StoredMessage
@@ -207,3 +209,41 @@ def test_an_attack_nobody_can_decide_any_more_resolves_at_once() -> None:
     out = f.do(SetCondition(target=a, condition="Unconscious"))
     assert f.state.pending is None and f.state.phase == "active"
     assert any(e.kind == "attack_resolved" for e in out.events)
+
+
+async def test_an_expired_prompt_is_titled_with_its_attack_not_an_internal_label(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    prompt = await thug_attacks_willow(bot, h, table)
+    await prompt_recorded(bot, h)
+    await window_ran_out(bot, h)
+    await h.wait_for(lambda: h.message(prompt).components == [])
+    (embed,) = h.message(prompt).embeds
+    assert embed["title"] == "Thug 1 attacks Willow with Cudgel"
+    assert embed["footer"]["text"] == "The reaction window ran out: resolved with no reaction."
+
+
+async def test_a_surrender_whose_attacker_never_chose_says_the_attacker_stopped(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow, the last of the party, surrenders; Thug 1's complete-or-stop choice is shown
+    with its two buttons (they reveal no number), and when its window runs out Thug 1 stops —
+    which is what the prompt says, not "no reaction"; the fight is over."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    await ok(await slash(h, gm, "gm remove", combatant="General Bearington"))
+    prompt = await thug_attacks_willow(bot, h, table)
+    await prompt_recorded(bot, h)
+    await press(h, table.player, h.message(prompt), "Surrender")
+    choice = await prompt_recorded(bot, h)
+    labels = [c["label"] for row in h.message(choice).components for c in row["components"]]
+    assert labels == ["Complete the attack", "Stop and end the turn"]
+    await window_ran_out(bot, h)
+    await h.wait_for(lambda: h.message(choice).components == [])
+    retired = h.message(choice).text()
+    assert "the window ran out: the attacker stops and accepts the surrender" in retired
+    assert "no reaction" not in retired
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.phase == "finished"

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import discord
 import pytest
 
 import bot.__main__ as bot_main
@@ -269,3 +271,52 @@ async def test_gm_resolve_sent_with_a_surrender_click_does_not_decide_the_surren
     assert "surrendered started waiting, so it was meant for something else" in message
     live = await service.live(h.channel.id)
     assert live.state.pending is not None and live.state.pending.awaiting == "attacker"
+
+
+def _deliver_next_with(h: DiscordHarness, snowflake: int) -> None:
+    """The harness's next interaction carries ``snowflake``: it was created then and Discord
+    delivers it now."""
+
+    def once() -> int:
+        del h.ids.next  # back to the class's own method
+        return snowflake
+
+    h.ids.next = once  # type: ignore[method-assign]
+
+
+async def _time_passes(ms: int) -> None:
+    """Let ``ms`` milliseconds of the wall clock pass: the time a command takes to apply (what
+    the test models, not a wait for something to happen)."""
+    started = time.time()
+    await asyncio.sleep(ms / 1000)
+    assert time.time() >= started + ms / 1000
+
+
+async def test_a_gm_next_created_before_another_was_applied_but_delivered_after_is_refused(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Two GMs press `/gm next` a moment apart in Willow's turn; the second is created before
+    the first is applied, and Discord delivers it just after. It was meant for Willow's turn:
+    refused, and the next combatant's turn is not ended too."""
+    h = discord_harness
+    co_gm = h.add_member(h.guild, "Co-GM", permissions=discord.Permissions(manage_channels=True))
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    live = await bot.services.encounters.live(h.channel.id)
+    order = [live.state.get(cid).name for cid in live.state.order]
+    after_willow = order[(order.index("Willow") + 1) % len(order)]
+    encounters = bot.services.encounters
+    async with encounters._lock(h.channel.id):  # the first /gm next waits for the channel
+        first = await slash(h, table.moderator, "gm next")
+        await h.wait_for(lambda: encounters._horizon >= first.id)
+        second_created = h.ids.next()  # the co-GM presses enter: still Willow's turn
+        await _time_passes(30)  # the first takes a moment to apply
+    await ok(first)
+    assert await current_name(bot, h) == after_willow
+    version = (await encounters.live(h.channel.id)).version
+    _deliver_next_with(h, second_created)
+    second = await slash(h, co_gm, "gm next")
+    assert second.id == second_created
+    assert await refused(second) == f"That turn already ended: it is now {after_willow}'s."
+    assert await current_name(bot, h) == after_willow
+    assert (await encounters.live(h.channel.id)).version == version
