@@ -31,10 +31,11 @@ from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.services.actor import Actor
 from bot.services.start_policy import ensure_may_start
+from bot.store import decisions, guild_settings
 from bot.store import encounters as repo
-from bot.store import guild_settings
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
+from bot.store.decisions import Noted
 from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,10 @@ class EncounterService:
         # minus when it reached this process (this host's clock), in ms. The largest is the
         # best estimate of Discord's clock minus ours, less the smallest delivery delay.
         self._offsets: deque[int] = deque(maxlen=OFFSETS_KEPT)
+
+    def now(self) -> datetime:
+        """The service's clock (injected; UTC)."""
+        return self._clock()
 
     def observe(self, issued: int | None, *, arrived: bool = False) -> None:
         """Note that a member issued something at ``issued`` (an interaction's snowflake id);
@@ -360,13 +365,37 @@ class EncounterService:
             await repo.set_tracker_message(conn, encounter_id, message_id, pinned=pinned)
 
     async def set_prompt_message(
-        self, encounter_id: int, pending_version: int, message_id: int
-    ) -> bool:
-        """Remember the message that shows the decision pending since ``pending_version``;
-        ``False`` when that decision is no longer the one waiting (settled, expired or undone
-        first)."""
+        self, encounter_id: int, pending_version: int, message_id: int, asked: list[int]
+    ) -> Noted:
+        """Remember the message that shows the decision pending since ``pending_version`` and
+        the members it ``asked``: ``recorded``; ``closed`` when that decision is no longer the
+        one waiting (settled, expired or undone first); ``other`` when another message already
+        shows it."""
         async with self._db.transaction() as conn:
-            return await repo.set_prompt_message(conn, encounter_id, pending_version, message_id)
+            return await repo.set_prompt_message(
+                conn, encounter_id, pending_version, message_id, asked
+            )
+
+    async def set_asked(self, decision_id: int, asked: list[int]) -> None:
+        """The members told about the decision ``decision_id`` so far."""
+        async with self._db.transaction() as conn:
+            await decisions.set_asked(conn, decision_id, asked)
+
+    async def prompt_retired(self, message_id: int) -> None:
+        """The prompt ``message_id`` lost its buttons (nothing left to retire)."""
+        async with self._db.transaction() as conn:
+            await decisions.prompt_retired(conn, message_id)
+
+    async def retire_later(self, message_id: int, text: str, embed: dict[str, Any] | None) -> bool:
+        """Keep what a closed decision's prompt should say once Discord lets the bot edit it
+        (across restarts). Returns whether ``message_id`` is a decision's prompt."""
+        async with self._db.transaction() as conn:
+            return await decisions.retire_later(conn, message_id, text, embed)
+
+    async def to_retire(self) -> list[tuple[int, decisions.DecisionRow]]:
+        """``(channel_id, decision)`` for each closed decision whose prompt keeps buttons."""
+        async with self._db.read() as conn:
+            return await decisions.to_retire(conn)
 
     async def unprompted(self) -> list[Encounter]:
         """Live encounters whose pending decision has no recorded prompt message."""

@@ -25,6 +25,8 @@ What is kept, and what erasing does:
   and the id removed from options, results and every snapshot.
 * ``prompts`` — Confirm / Cancel prompts the member opened, or about their data. Erased: open
   ones cancelled; the id replaced by 0.
+* ``decisions_asked`` — decisions in a fight the member was asked to make (a reaction; the
+  bot remembers who it pinged so nobody is pinged twice). Erased: the id leaves those lists.
 * ``notices`` — messages the bot kept for the member to read with their next command (a renamed
   sheet, a problem in a channel they run). Erased: deleted.
 
@@ -250,6 +252,23 @@ async def _erase_notices(conn: Connection, e: Erasure) -> int:
     return await notice_repo.delete_for_member(conn, e.guild_id, e.user_id)
 
 
+async def _export_decisions(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return [
+        {
+            "encounter_id": row["encounter_id"],
+            "encounter": row["name"],
+            "decision": row["kind"],
+            "status": row["status"],
+            "opened_at": row["created_at"],
+        }
+        for row in await repo.decisions_asking(conn, guild_id, user_id)
+    ]
+
+
+async def _erase_decisions(conn: Connection, e: Erasure) -> int:
+    return await repo.forget_asked(conn, e.guild_id, e.user_id)
+
+
 SOURCES: tuple[Source, ...] = (
     Source(
         "characters",
@@ -297,6 +316,13 @@ SOURCES: tuple[Source, ...] = (
         _export_prompts,
         _erase_prompts,
         ("prompts.opened_by", "prompts.target_id"),
+    ),
+    Source(
+        "decisions_asked",
+        "decisions in a fight you were asked to make (so you are pinged only once)",
+        _export_decisions,
+        _erase_decisions,
+        ("decisions.asked",),
     ),
     Source(
         "notices",

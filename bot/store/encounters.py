@@ -8,6 +8,7 @@ JSON text it serialised to; turning it back into a model is the ruleset's job.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -15,22 +16,32 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from bot.errors import ConcurrentUpdate, Conflict
+from bot.store import decisions
 from bot.store.db import Connection
 
 EncounterStatus = Literal["live", "archived"]
 
 _COLUMNS = (
-    "id, guild_id, channel_id, name, ruleset, started_by, gm_id, status, state, version,"
-    " tracker_message_id, created_at, updated_at, ended_at, pending_version, pending_deadline,"
-    " prompt_message_id, paused, rules_overrides, tracker_pinned,"
-    " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = encounters.guild_id)"
-    " AS gm_role_id"
+    "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
+    " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
+    " e.paused, e.rules_overrides, e.tracker_pinned,"
+    " d.id AS decision_id, d.opened_version AS pending_version, d.deadline AS pending_deadline,"
+    " d.prompt_message_id AS prompt_message_id, d.asked AS prompt_asked,"
+    " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id) AS gm_role_id"
 )
+_FROM = (
+    "encounters e LEFT JOIN decisions d"
+    f" ON d.encounter_id = e.id AND d.kind = '{decisions.REACTION}' AND d.status = 'open'"
+)
+"""An encounter row with its open decision (``decisions``, migration 0012) read alongside."""
 
 
 class EncounterRow(BaseModel):
     """One row of ``encounters``. ``state_json`` is the engine state; ``version`` starts at 1 and
-    grows by one with every committed change."""
+    grows by one with every committed change. The open decision it waits on, if any, comes
+    with it (``decisions``): ``decision_id``, ``pending_version`` (the version it opened at;
+    buttons carry it), ``pending_deadline``, ``prompt_message_id`` and ``prompt_asked`` (the
+    members told; ``None`` when not known)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -51,6 +62,8 @@ class EncounterRow(BaseModel):
     pending_version: int | None = None
     pending_deadline: datetime | None = None
     prompt_message_id: int | None = None
+    decision_id: int | None = None
+    prompt_asked: tuple[int, ...] | None = None
     paused: bool = False
     gm_role_id: int | None = None
     rules_overrides: str = "{}"
@@ -111,6 +124,10 @@ def _row(values: Any) -> EncounterRow:
         pending_version=values["pending_version"],
         pending_deadline=values["pending_deadline"],
         prompt_message_id=values["prompt_message_id"],
+        decision_id=values["decision_id"],
+        prompt_asked=(
+            tuple(json.loads(values["prompt_asked"])) if values["prompt_asked"] else None
+        ),
         paused=bool(values["paused"]),
         gm_role_id=values["gm_role_id"],
         rules_overrides=values["rules_overrides"],
@@ -121,7 +138,7 @@ def _row(values: Any) -> EncounterRow:
 async def live_in_channel(conn: Connection, channel_id: int) -> EncounterRow | None:
     """The live encounter of ``channel_id``, or ``None``."""
     row = await conn.fetch_one(
-        f"SELECT {_COLUMNS} FROM encounters WHERE channel_id = ? AND status = 'live'",
+        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.channel_id = ? AND e.status = 'live'",
         (channel_id,),
     )
     return _row(row) if row else None
@@ -129,7 +146,7 @@ async def live_in_channel(conn: Connection, channel_id: int) -> EncounterRow | N
 
 async def by_id(conn: Connection, encounter_id: int) -> EncounterRow | None:
     """Any encounter (live or archived) by id, or ``None``."""
-    row = await conn.fetch_one(f"SELECT {_COLUMNS} FROM encounters WHERE id = ?", (encounter_id,))
+    row = await conn.fetch_one(f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.id = ?", (encounter_id,))
     return _row(row) if row else None
 
 
@@ -190,8 +207,10 @@ async def save(
 ) -> EncounterRow:
     """Write a new version of ``current`` if nobody else did first.
 
-    ``pending`` (when given) replaces ``(pending_version, pending_deadline)``; a new pending
-    decision also forgets the message that showed the previous one.
+    ``pending`` (when given) says what decision waits afterwards — ``(opened_version,
+    deadline)`` or ``(None, None)`` — and the ``decisions`` table follows
+    (:func:`bot.store.decisions.sync`: a new decision forgets the message that showed the
+    previous one); archiving the encounter closes its open decisions.
 
     Runs ``UPDATE … WHERE id = ? AND version = ?``; raises :class:`ConcurrentUpdate` when no row
     matched (the caller's copy is stale). Returns the row as stored, at ``current.version + 1``.
@@ -210,19 +229,9 @@ async def save(
             "paused": current.paused if paused is None else paused,
         }
     )
-    if pending is not None:
-        changed_decision = pending[0] != current.pending_version
-        updated = updated.model_copy(
-            update={
-                "pending_version": pending[0],
-                "pending_deadline": pending[1],
-                "prompt_message_id": None if changed_decision else current.prompt_message_id,
-            }
-        )
     changed = await conn.execute(
         "UPDATE encounters SET state = ?, status = ?, gm_id = ?, tracker_message_id = ?,"
-        " version = ?, updated_at = ?, ended_at = ?, pending_version = ?, pending_deadline = ?,"
-        " prompt_message_id = ?, paused = ? WHERE id = ? AND version = ?",
+        " version = ?, updated_at = ?, ended_at = ?, paused = ? WHERE id = ? AND version = ?",
         (
             updated.state_json,
             updated.status,
@@ -231,9 +240,6 @@ async def save(
             updated.version,
             _ts(updated.updated_at),
             _ts(updated.ended_at),
-            updated.pending_version,
-            _ts(updated.pending_deadline),
-            updated.prompt_message_id,
             int(updated.paused),
             current.id,
             current.version,
@@ -243,7 +249,39 @@ async def save(
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
-    return updated
+    if status == "archived":  # the row returned still names the decision it closed
+        await decisions.close_all(conn, current.id, now)
+        return updated
+    if pending is None:
+        return updated
+    open_now = (
+        (current.decision_id, current.pending_version)
+        if current.decision_id is not None and current.pending_version is not None
+        else None
+    )
+    opened = (pending[0], pending[1]) if pending[0] is not None else None
+    decision_id = await decisions.sync(conn, current.id, open_now, opened, now)
+    if decision_id == current.decision_id:
+        return updated
+    if decision_id is None:
+        return updated.model_copy(update=_NO_DECISION)
+    return updated.model_copy(
+        update={
+            **_NO_DECISION,
+            "decision_id": decision_id,
+            "pending_version": pending[0],
+            "pending_deadline": pending[1],
+        }
+    )
+
+
+_NO_DECISION: dict[str, Any] = {
+    "decision_id": None,
+    "pending_version": None,
+    "pending_deadline": None,
+    "prompt_message_id": None,
+    "prompt_asked": None,
+}
 
 
 async def set_tracker_message(
@@ -258,38 +296,27 @@ async def set_tracker_message(
 
 
 async def set_prompt_message(
-    conn: Connection, encounter_id: int, pending_version: int, message_id: int
-) -> bool:
-    """Remember the message showing the decision that started at ``pending_version`` (only if
-    that decision is still the one pending in a live encounter; presentation only, no version
-    bump). Returns whether it was remembered."""
-    changed = await conn.execute(
-        "UPDATE encounters SET prompt_message_id = ?"
-        " WHERE id = ? AND pending_version = ? AND status = 'live'",
-        (message_id, encounter_id, pending_version),
-    )
-    return changed > 0
+    conn: Connection, encounter_id: int, pending_version: int, message_id: int, asked: list[int]
+) -> decisions.Noted:
+    """Remember the message showing the decision that opened at ``pending_version`` and the
+    members it ``asked`` (presentation only, no version bump); see
+    :func:`bot.store.decisions.set_prompt`."""
+    return await decisions.set_prompt(conn, encounter_id, pending_version, message_id, asked)
 
 
 async def unprompted_decisions(conn: Connection) -> list[EncounterRow]:
-    """Live encounters whose pending decision has no recorded prompt message (the bot stopped
-    between storing the decision and noting the message that shows it)."""
+    """Live encounters whose open decision has no recorded prompt message (the bot stopped
+    between storing the decision and noting the message that shows it, or could not post)."""
     rows = await conn.fetch_all(
-        f"SELECT {_COLUMNS} FROM encounters WHERE status = 'live'"
-        " AND pending_version IS NOT NULL AND prompt_message_id IS NULL ORDER BY id"
+        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.status = 'live'"
+        " AND d.id IS NOT NULL AND d.prompt_message_id IS NULL ORDER BY e.id"
     )
     return [_row(row) for row in rows]
 
 
 async def due_decisions(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, pending_version)`` of live encounters whose decision window ended."""
-    rows = await conn.fetch_all(
-        "SELECT id, pending_version FROM encounters WHERE status = 'live'"
-        " AND paused = 0 AND pending_deadline IS NOT NULL AND pending_deadline <= ?"
-        " ORDER BY pending_deadline",
-        (_ts(now),),
-    )
-    return [(int(row["id"]), int(row["pending_version"])) for row in rows]
+    return await decisions.due(conn, now)
 
 
 async def append_log(
@@ -383,7 +410,4 @@ async def set_pending_deadline(
 ) -> None:
     """Give the decision pending since ``pending_version`` a new deadline (a resumed fight
     restarts the reaction window; no version bump: buttons keep working)."""
-    await conn.execute(
-        "UPDATE encounters SET pending_deadline = ? WHERE id = ? AND pending_version = ?",
-        (_ts(deadline), encounter_id, pending_version),
-    )
+    await decisions.set_deadline(conn, encounter_id, pending_version, deadline)

@@ -10,7 +10,9 @@ service decides on the parsed JSON what really names the member.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -198,3 +200,25 @@ async def forget_prompts(conn: Connection, guild_id: int, user_id: int, now: dat
         (TOMBSTONE_ID, guild_id, user_id),
     )
     return opened + about
+
+
+async def decisions_asking(conn: Connection, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+    """The server's decisions (``decisions``) whose ``asked`` list holds the member."""
+    rows = await conn.fetch_all(
+        "SELECT d.id, d.encounter_id, e.name, d.kind, d.status, d.asked, d.created_at"
+        " FROM decisions d JOIN encounters e ON e.id = d.encounter_id"
+        " WHERE e.guild_id = ? AND d.asked IS NOT NULL AND instr(d.asked, ?) > 0 ORDER BY d.id",
+        (guild_id, str(user_id)),
+    )
+    return [dict(row) for row in rows if user_id in json.loads(row["asked"])]
+
+
+async def forget_asked(conn: Connection, guild_id: int, user_id: int) -> int:
+    """Take the member out of every ``asked`` list of the server's decisions."""
+    changed = 0
+    for row in await decisions_asking(conn, guild_id, user_id):
+        left = [uid for uid in json.loads(row["asked"]) if uid != user_id]
+        changed += await conn.execute(
+            "UPDATE decisions SET asked = ? WHERE id = ?", (json.dumps(left), row["id"])
+        )
+    return changed

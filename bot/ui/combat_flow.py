@@ -140,6 +140,8 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     await _after_commit("the GM's details", _gm_details(interaction, result))
     if result.resolved_prompt_id != clicked:
         await _retire_prompt(interaction.client, result, "settled with a button")
+    elif clicked:
+        await _keeper(interaction.client).retired_by_click(clicked)
     await refresh_channel(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )

@@ -25,6 +25,7 @@ import asyncio
 import logging
 import weakref
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -45,6 +46,7 @@ REFUSED_MAX = 900.0
 GRACE = 10.0  # seconds a decision may go without a noted prompt before one is recovered
 
 GONE = "No longer waiting: it was settled or taken back before this prompt was posted."
+LOST = "This decision is no longer waiting: it was settled while the bot was away."
 
 
 @dataclass(frozen=True)
@@ -128,30 +130,36 @@ class PromptKeeper:
         *,
         gone: str = GONE,
     ) -> bool:
-        """Record ``message_id`` as the prompt of ``decision`` (of ``encounter``, as posted).
-        When that decision is no longer the one waiting (settled, expired or undone before its
-        prompt was recorded), the prompt's text becomes ``gone`` and its buttons go (its embed
-        stays). Returns whether it was recorded. Never raises (logged)."""
+        """Record ``message_id`` as the prompt of ``decision`` (of ``encounter``, as posted),
+        with the members it asked. When that decision is no longer the one waiting (settled,
+        expired or undone before its prompt was recorded), the prompt's text becomes ``gone``;
+        when another message already shows it (posted twice: a slow post and a recovered one),
+        this one says so; either way its buttons go and its embed stays. Returns whether it was
+        recorded. Never raises (logged)."""
+        shown = render(encounter, decision)[2]
         try:
-            recorded = await self._encounters.set_prompt_message(
-                encounter.id, decision.pending_version, message_id
+            noted = await self._encounters.set_prompt_message(
+                encounter.id, decision.pending_version, message_id, sorted(shown.members)
             )
         except Exception:
             log.exception("could not note prompt %s of encounter %s", message_id, encounter.id)
             return False
-        if recorded:
-            self._shown[message_id] = render(encounter, decision)[2]
+        if noted == "recorded":
+            self._shown[message_id] = shown
             return True
+        if noted == "other":
+            gone = "A copy of this decision's prompt: its buttons are on the other one."
         await self.retire(encounter.row.channel_id, message_id, gone, keep_embed=True)
         return False
 
     # -- keeping the waiting prompt current ------------------------------------------------
 
     async def refresh(self, channel_id: int, *, ping: bool = True) -> None:
-        """Show the channel's waiting decision as it stands now in its prompt: edited only when
-        its text or buttons changed, and a new message pings whoever is newly asked (unless
-        ``ping`` is off: the caller tells them). Never raises; a failure is tried again by
-        :meth:`retry`."""
+        """Show the channel's waiting decision as it stands now in its prompt: edited when its
+        text or buttons changed, and a new message pings whoever is newly asked (unless
+        ``ping`` is off: the caller tells them) — judged against the members the decision's row
+        says were told, so after a restart too. Never raises; a refused edit or ping is tried
+        again by :meth:`retry`."""
         lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             try:
@@ -183,28 +191,48 @@ class PromptKeeper:
                 return
             content, view, shown = render(encounter, decision)
             before = self._shown.get(message_id)
-            if (
-                before is not None
-                and before.content == shown.content
-                and (before.buttons == shown.buttons)
+            if before is None or (before.content, before.buttons) != (
+                shown.content,
+                shown.buttons,
             ):
-                return
-            channel = self._client.get_partial_messageable(channel_id)
-            try:
-                await channel.get_partial_message(message_id).edit(
-                    content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
-                )
-            except discord.NotFound:
-                return
-            self._shown[message_id] = shown
-        newly = shown.members - before.members if before is not None else frozenset()
+                channel = self._client.get_partial_messageable(channel_id)
+                try:
+                    await channel.get_partial_message(message_id).edit(
+                        content=content,
+                        view=view,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                except discord.NotFound:
+                    return
+                self._shown[message_id] = shown
+        await self._tell_newly_asked(encounter, decision, message_id, shown.members, ping=ping)
+
+    async def _tell_newly_asked(
+        self,
+        encounter: Encounter,
+        decision: Decision,
+        message_id: int,
+        members: frozenset[int],
+        *,
+        ping: bool,
+    ) -> None:
+        """Ping, in a new message, the members the decision asks now and had not asked before
+        (a mention added by an edit notifies nobody); then the row remembers who is asked. A
+        refused ping raises :class:`discord.Forbidden` (tried again later), nothing recorded."""
+        decision_id = encounter.row.decision_id
+        if decision_id is None:
+            return
+        asked = encounter.row.prompt_asked
+        newly = members - set(asked) if asked is not None else frozenset()
         if newly and ping:
             await self._ping(encounter, decision, message_id, newly)
+        if asked is None or set(asked) != members:
+            await self._encounters.set_asked(decision_id, sorted(members))
 
     async def _ping(
         self, encounter: Encounter, decision: Decision, message_id: int, members: frozenset[int]
     ) -> None:
-        """Tell the newly asked members (a mention added by an edit notifies nobody)."""
+        """Tell the newly asked members (raises :class:`discord.HTTPException` if refused)."""
         mentions = " ".join(f"<@{uid}>" for uid in sorted(members))
         link = jump_url(encounter.row.guild_id, encounter.row.channel_id, message_id)
         what = (
@@ -215,16 +243,13 @@ class PromptKeeper:
             f"**{shown_name(decision.target.name)}** with **{shown_name(decision.attack)}**"
         )
         channel = self._client.get_partial_messageable(encounter.row.channel_id)
-        try:
-            await channel.send(
-                f"{mentions} you now have a choice to make: {what}. The buttons are on its "
-                f"prompt: {link}"[:2000],
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(id=u) for u in members]
-                ),
-            )
-        except discord.HTTPException:
-            log.exception("could not ping the newly asked in channel %s", encounter.row.channel_id)
+        await channel.send(
+            f"{mentions} you now have a choice to make: {what}. The buttons are on its "
+            f"prompt: {link}"[:2000],
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=u) for u in members]
+            ),
+        )
 
     # -- a decision is settled -------------------------------------------------------------
 
@@ -239,18 +264,38 @@ class PromptKeeper:
     ) -> bool:
         """Edit a decision's prompt to say how it was settled (``content``, with ``embed`` —
         or its own embed kept, ``keep_embed``) and remove its buttons. Returns whether it was
-        done; never raises. Refused (no access, Discord errors), it is tried again by
-        :meth:`retry` until it is done or the message is gone."""
+        done; never raises. Refused (no access, Discord errors), what it should say is kept —
+        in the decision's row, so across restarts — and :meth:`retry` does it later."""
         retirement = _Retirement(channel_id, content[:2000], embed, keep_embed)
         self._shown.pop(message_id, None)
         async with self.editing(message_id):
             done = await self._retire(message_id, retirement)
-        if done:
-            self._retirements.pop(message_id, None)
-            self.refused_messages.cleared(message_id)
-        else:
-            self._retirements[message_id] = retirement
+        await self._retired(message_id, retirement, done)
         return done
+
+    async def retired_by_click(self, message_id: int) -> None:
+        """A button's own answer replaced prompt ``message_id`` (its buttons gone)."""
+        self._shown.pop(message_id, None)
+        await self._retired(message_id, None, True)
+
+    async def _retired(self, message_id: int, retirement: _Retirement | None, done: bool) -> None:
+        try:
+            if done:
+                self._retirements.pop(message_id, None)
+                self.refused_messages.cleared(message_id)
+                await self._encounters.prompt_retired(message_id)
+                return
+            assert retirement is not None
+            embed: dict[str, Any] | None = None
+            if retirement.embed is not None and not retirement.keep_embed:
+                embed = dict(retirement.embed.to_dict())
+            kept = await self._encounters.retire_later(message_id, retirement.content, embed)
+            if kept:
+                self._retirements.pop(message_id, None)
+            else:  # not a decision's prompt (a copy, or one noted too late): kept here
+                self._retirements[message_id] = retirement
+        except Exception:
+            log.exception("could not note the retirement of prompt %s", message_id)
 
     async def _retire(self, message_id: int, retirement: _Retirement) -> bool:
         channel = self._client.get_partial_messageable(retirement.channel_id)
@@ -287,9 +332,39 @@ class PromptKeeper:
     # -- the background loop --------------------------------------------------------------
 
     async def retry(self, *, grace: float | None = None) -> None:
-        """Try again whatever was refused: retirements, waiting prompts that could not be
-        re-rendered, and decisions with no noted prompt (after ``grace`` seconds unnoted, so a
-        prompt being posted right now is not posted twice; 0 at start-up). Never raises."""
+        """Try again whatever was refused or lost: retirements (those kept in the decisions'
+        rows, those of decisions closed ``grace`` seconds ago or more whose prompt nobody
+        retired — the bot stopped in between — and copies kept here), waiting prompts that
+        could not be re-rendered or pings that could not be sent, and decisions with no noted
+        prompt (``grace`` seconds unnoted, so a prompt being posted right now is not posted
+        twice; 0 at start-up). Never raises."""
+        wait = self.grace if grace is None else grace
+        await self._retry_retirements(wait)
+        for channel_id in [*self.stale, *self.refused_channels.due()]:
+            await self.refresh(channel_id)
+        await self._recover_unprompted(wait)
+
+    async def _retry_retirements(self, grace: float) -> None:
+        try:
+            kept = await self._encounters.to_retire()
+        except Exception:
+            log.exception("could not read the prompts left to retire")
+            kept = []
+        cutoff = self._clock() - timedelta(seconds=grace)
+        for channel_id, row in kept:
+            message_id = row.prompt_message_id
+            assert message_id is not None
+            lost = row.retire_text is None and row.closed_at is not None and row.closed_at <= cutoff
+            if (row.retire_text is None and not lost) or self.refused_messages.waiting(message_id):
+                continue
+            embed = discord.Embed.from_dict(row.retire_embed) if row.retire_embed else None
+            await self.retire(
+                channel_id,
+                message_id,
+                row.retire_text or LOST,
+                embed,
+                keep_embed=row.retire_text is None or embed is None,
+            )
         for message_id, retirement in list(self._retirements.items()):
             if self.refused_messages.waiting(message_id):
                 continue
@@ -298,9 +373,9 @@ class PromptKeeper:
             if done:
                 self._retirements.pop(message_id, None)
                 self.refused_messages.cleared(message_id)
-        for channel_id in [*self.stale, *self.refused_channels.due()]:
-            await self.refresh(channel_id)
-        await self._recover_unprompted(self.grace if grace is None else grace)
+
+    def _clock(self) -> datetime:
+        return self._encounters.now()
 
     async def _recover_unprompted(self, grace: float) -> None:
         try:

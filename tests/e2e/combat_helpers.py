@@ -126,7 +126,9 @@ async def run_out_windows(bot: CombatBot) -> None:
     """Every waiting decision's window ends now, as if its time had passed (the bot's
     background loop then expires it)."""
     async with bot.db.transaction() as conn:
-        await conn.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
+        await conn.execute(
+            "UPDATE decisions SET deadline = '2000-01-01T00:00:00+00:00' WHERE status = 'open'"
+        )
 
 
 async def window_ran_out(bot: CombatBot, h: DiscordHarness) -> None:

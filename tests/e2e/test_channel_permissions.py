@@ -104,7 +104,9 @@ async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
     bot.trackers.blocked.first = 0.2  # try the refused channel again soon (30 s in play)
     h.deny_bot(first_channel, SEND)
     async with bot.db.transaction() as conn:
-        await conn.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
+        await conn.execute(
+            "UPDATE decisions SET deadline = '2000-01-01T00:00:00+00:00' WHERE status = 'open'"
+        )
     await h.wait_for(
         lambda: any("Reaction window over" in m.text() for m in h.messages_in(other)), timeout=10
     )

@@ -85,7 +85,9 @@ async def test_an_expired_window_edits_its_prompt(
     assert live.row.pending_deadline is not None
     # Let the window run out without waiting for it: move the stored deadline into the past.
     async with bot.db.transaction() as conn:
-        await conn.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
+        await conn.execute(
+            "UPDATE decisions SET deadline = '2000-01-01T00:00:00+00:00' WHERE status = 'open'"
+        )
     await settled(h, prompt, "the reaction window ran out")
 
 
@@ -136,9 +138,9 @@ async def test_a_prompt_never_recorded_before_a_crash_is_found_after_the_restart
     async for first in _running_bot(h, database, None):
         lost = asyncio.Event()
 
-        async def crash_before_noting(*args: object, lost: asyncio.Event = lost) -> bool:
+        async def crash_before_noting(*args: object, lost: asyncio.Event = lost) -> str:
             lost.set()  # nothing is written, and (as after a crash) nothing else follows
-            return True
+            return "recorded"
 
         first.services.encounters.set_prompt_message = crash_before_noting  # type: ignore[method-assign]
         await set_up_fight(h, table)
@@ -163,7 +165,7 @@ async def test_a_prompt_never_posted_before_a_crash_is_posted_after_the_restart(
     # As if the answer had never reached Discord: no prompt message, none recorded.
     h.message(prompt).deleted = True
     with sqlite3.connect(database) as raw:
-        raw.execute("UPDATE encounters SET prompt_message_id = NULL")
+        raw.execute("UPDATE decisions SET prompt_message_id = NULL")
     async for second in _running_bot(h, database, None):
         new_id = await prompt_recorded(second, h)
         assert new_id != prompt.id

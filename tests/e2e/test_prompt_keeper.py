@@ -28,7 +28,7 @@ from tests.harness.server import DiscordHarness
 
 VIEW = discord.Permissions(view_channel=True).value
 SEND = discord.Permissions(send_messages=True).value
-PAST = "UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'"
+PAST = "UPDATE decisions SET deadline = '2000-01-01T00:00:00+00:00' WHERE status = 'open'"
 
 
 async def test_a_decision_undone_before_its_prompt_is_noted_leaves_no_live_buttons(

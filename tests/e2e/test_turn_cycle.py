@@ -237,7 +237,9 @@ async def test_an_expiry_right_after_a_restart_with_the_host_clock_ahead_refuses
         await pass_turns_until(first, h, table, "Thug 1")
         await ok(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
     with sqlite3.connect(database) as raw:
-        raw.execute("UPDATE encounters SET pending_deadline = '2000-01-01T00:00:00+00:00'")
+        raw.execute(
+            "UPDATE decisions SET deadline = '2000-01-01T00:00:00+00:00' WHERE status = 'open'"
+        )
     monkeypatch.setattr(bot_main, "utc_now", lambda: datetime.now(UTC) + timedelta(seconds=60))
     async for second in _running_bot(h, database, None):
         for _ in range(500):

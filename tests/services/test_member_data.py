@@ -36,8 +36,11 @@ NOT_A_MEMBER = {
     "encounters.channel_id": "channel",
     "encounters.version": "counter",
     "encounters.tracker_message_id": "message",
-    "encounters.pending_version": "counter",
-    "encounters.prompt_message_id": "message",
+    "decisions.id": "row id",
+    "decisions.encounter_id": "row id",
+    "decisions.opened_version": "version",
+    "decisions.prompt_message_id": "message",
+    "decisions.prompt_retired": "flag",
     "encounters.paused": "flag",
     "encounters.tracker_pinned": "flag",
     "encounter_log.encounter_id": "row id",
@@ -93,7 +96,7 @@ class Bot:
     async def traces(self, user_id: int) -> list[str]:
         found = []
         async with self.db.read() as conn:
-            for table in ("encounters", "encounter_log", "sheets", "prompts"):
+            for table in ("encounters", "encounter_log", "sheets", "prompts", "decisions"):
                 for column in await conn.fetch_all(f"PRAGMA table_info({table})"):
                     name = column["name"]
                     row = await conn.fetch_one(

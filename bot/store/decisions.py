@@ -1,0 +1,224 @@
+"""Pending decisions and timers: the SQL that touches ``decisions`` (migration 0012; issue 10,
+decision B).
+
+A decision opens when a change leaves something waiting (an attack's reaction), and closes when
+a later change settles it, its deadline passes, an undo takes it back or its encounter ends.
+Its prompt message is recorded once; after the decision closes, the prompt must lose its
+buttons, and the row remembers until that is done. Rows leave this module as
+:class:`DecisionRow`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.store.db import Connection
+
+REACTION = "reaction"
+"""The kind of a ruleset's pending decision (UTTAS: an attack waiting for a reaction, or a
+surrender's complete-or-stop)."""
+
+Noted = Literal["recorded", "closed", "other"]
+"""What became of a prompt message offered for a decision: recorded as its prompt; the decision
+is no longer open (``closed``); or another message is already its prompt (``other``)."""
+
+_COLUMNS = (
+    "id, encounter_id, kind, opened_version, status, deadline, asked, prompt_message_id,"
+    " prompt_retired, retire_text, retire_embed, claim, created_at, closed_at"
+)
+
+
+_QUALIFIED = ", ".join(f"d.{column.strip()}" for column in _COLUMNS.split(","))
+
+
+class DecisionRow(BaseModel):
+    """One row of ``decisions`` (see migration 0012 for each column). ``asked`` is ``None``
+    when it is not known who was told (a decision that waited before the migration)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    encounter_id: int
+    kind: str
+    opened_version: int
+    status: Literal["open", "closed"]
+    deadline: datetime | None
+    asked: tuple[int, ...] | None
+    prompt_message_id: int | None
+    prompt_retired: bool
+    retire_text: str | None
+    retire_embed: dict[str, Any] | None
+    claim: str | None
+    created_at: datetime
+    closed_at: datetime | None
+
+
+def ts(moment: datetime | None) -> str | None:
+    """Timestamps as fixed-width ISO 8601 text in UTC (text order is time order)."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _row(values: Any) -> DecisionRow:
+    asked = values["asked"]
+    embed = values["retire_embed"]
+    return DecisionRow(
+        id=values["id"],
+        encounter_id=values["encounter_id"],
+        kind=values["kind"],
+        opened_version=values["opened_version"],
+        status=values["status"],
+        deadline=values["deadline"],
+        asked=tuple(json.loads(asked)) if asked is not None else None,
+        prompt_message_id=values["prompt_message_id"],
+        prompt_retired=bool(values["prompt_retired"]),
+        retire_text=values["retire_text"],
+        retire_embed=json.loads(embed) if embed is not None else None,
+        claim=values["claim"],
+        created_at=values["created_at"],
+        closed_at=values["closed_at"],
+    )
+
+
+async def open_of(conn: Connection, encounter_id: int, kind: str = REACTION) -> DecisionRow | None:
+    """The open decision of ``kind`` in the encounter, or ``None``."""
+    row = await conn.fetch_one(
+        f"SELECT {_COLUMNS} FROM decisions WHERE encounter_id = ? AND kind = ? AND status = 'open'",
+        (encounter_id, kind),
+    )
+    return _row(row) if row else None
+
+
+async def sync(
+    conn: Connection,
+    encounter_id: int,
+    current: tuple[int, int] | None,
+    opened: tuple[int, datetime | None] | None,
+    now: datetime,
+    kind: str = REACTION,
+) -> int | None:
+    """Make the encounter's open decision of ``kind`` the one ``opened`` describes —
+    ``(opened_version, deadline)``, or ``None`` for nothing waiting — given the ``current``
+    open one, ``(decision id, opened_version)`` or ``None``: it is kept when it opened at that
+    version; otherwise it is closed (at ``now``) and, if something waits, a new one is opened.
+    Returns the id of the open decision afterwards (``None``: none)."""
+    if current is not None and opened is not None and current[1] == opened[0]:
+        return current[0]
+    if current is not None:
+        await conn.execute(
+            "UPDATE decisions SET status = 'closed', closed_at = ? WHERE id = ?",
+            (ts(now), current[0]),
+        )
+    if opened is None:
+        return None
+    return await conn.insert(
+        "INSERT INTO decisions (encounter_id, kind, opened_version, deadline, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (encounter_id, kind, opened[0], ts(opened[1]), ts(now)),
+    )
+
+
+async def close_all(conn: Connection, encounter_id: int, now: datetime) -> None:
+    """Close every open decision of the encounter (it ended)."""
+    await conn.execute(
+        "UPDATE decisions SET status = 'closed', closed_at = ?"
+        " WHERE encounter_id = ? AND status = 'open'",
+        (ts(now), encounter_id),
+    )
+
+
+async def set_prompt(
+    conn: Connection,
+    encounter_id: int,
+    opened_version: int,
+    message_id: int,
+    asked: list[int],
+    kind: str = REACTION,
+) -> Noted:
+    """Record ``message_id`` as the prompt of the decision of ``kind`` that opened at
+    ``opened_version``, with the members it ``asked`` — only while that decision is open and
+    shows no other message. Says what became of it (:data:`Noted`)."""
+    changed = await conn.execute(
+        "UPDATE decisions SET prompt_message_id = ?, asked = COALESCE(asked, ?)"
+        " WHERE encounter_id = ? AND kind = ? AND opened_version = ? AND status = 'open'"
+        " AND (prompt_message_id IS NULL OR prompt_message_id = ?)",
+        (message_id, json.dumps(sorted(asked)), encounter_id, kind, opened_version, message_id),
+    )
+    if changed:
+        return "recorded"
+    still_open = await conn.fetch_one(
+        "SELECT 1 FROM decisions WHERE encounter_id = ? AND kind = ? AND opened_version = ?"
+        " AND status = 'open'",
+        (encounter_id, kind, opened_version),
+    )
+    return "other" if still_open else "closed"
+
+
+async def set_asked(conn: Connection, decision_id: int, asked: list[int]) -> None:
+    """The members told about the decision so far."""
+    await conn.execute(
+        "UPDATE decisions SET asked = ? WHERE id = ?", (json.dumps(sorted(asked)), decision_id)
+    )
+
+
+async def set_deadline(
+    conn: Connection, encounter_id: int, opened_version: int, deadline: datetime
+) -> None:
+    """Give the open decision that opened at ``opened_version`` a new deadline (a resumed fight
+    restarts its window; its buttons keep working)."""
+    await conn.execute(
+        "UPDATE decisions SET deadline = ?"
+        " WHERE encounter_id = ? AND opened_version = ? AND status = 'open'",
+        (ts(deadline), encounter_id, opened_version),
+    )
+
+
+async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
+    """``(encounter_id, opened_version)`` of the open reaction decisions of live, unpaused
+    encounters whose deadline is ``now`` or earlier, soonest first."""
+    rows = await conn.fetch_all(
+        "SELECT d.encounter_id, d.opened_version FROM decisions d"
+        " JOIN encounters e ON e.id = d.encounter_id"
+        " WHERE d.status = 'open' AND d.kind = ? AND d.deadline IS NOT NULL AND d.deadline <= ?"
+        " AND e.status = 'live' AND e.paused = 0 ORDER BY d.deadline",
+        (REACTION, ts(now)),
+    )
+    return [(int(row["encounter_id"]), int(row["opened_version"])) for row in rows]
+
+
+async def prompt_retired(conn: Connection, message_id: int) -> None:
+    """The prompt ``message_id`` lost its buttons: nothing is left to retire."""
+    await conn.execute(
+        "UPDATE decisions SET prompt_retired = 1, retire_text = NULL, retire_embed = NULL"
+        " WHERE prompt_message_id = ?",
+        (message_id,),
+    )
+
+
+async def retire_later(
+    conn: Connection, message_id: int, text: str, embed: dict[str, Any] | None
+) -> bool:
+    """Remember what the prompt ``message_id`` of a closed decision should say once Discord
+    lets the bot edit it. Returns whether it is a decision's prompt."""
+    changed = await conn.execute(
+        "UPDATE decisions SET retire_text = ?, retire_embed = ?"
+        " WHERE prompt_message_id = ? AND status = 'closed' AND prompt_retired = 0",
+        (text, json.dumps(embed) if embed is not None else None, message_id),
+    )
+    return changed > 0
+
+
+async def to_retire(conn: Connection) -> list[tuple[int, DecisionRow]]:
+    """``(channel_id, decision)`` for every closed decision whose prompt still shows buttons."""
+    rows = await conn.fetch_all(
+        f"SELECT e.channel_id AS channel_id, {_QUALIFIED}"
+        " FROM decisions d JOIN encounters e ON e.id = d.encounter_id"
+        " WHERE d.status = 'closed' AND d.prompt_message_id IS NOT NULL AND d.prompt_retired = 0"
+        " ORDER BY d.id"
+    )
+    return [(int(row["channel_id"]), _row(row)) for row in rows]
