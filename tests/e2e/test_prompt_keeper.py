@@ -6,6 +6,7 @@ returns; the prompt follows pauses, joins and revivals, and pings whoever is new
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import discord
 
@@ -18,11 +19,12 @@ from tests.e2e.combat_helpers import (
     pass_turns_until,
     press,
     refused,
+    run_out_windows,
     set_up_fight,
     slash,
     thug_attacks_willow,
 )
-from tests.e2e.conftest import Table
+from tests.e2e.conftest import Table, _running_bot
 from tests.e2e.test_decision_prompts import prompt_recorded
 from tests.harness.server import DiscordHarness
 
@@ -218,3 +220,113 @@ async def test_two_allies_who_may_take_the_hit_each_get_their_own_button(
     )
     await press(h, other, h.message(prompt), "Wren: Take the hit")
     assert "Wren throws themselves in front of Willow!" in h.message(prompt).text()
+
+
+def _live_prompts(h: DiscordHarness) -> list[str]:
+    return [
+        m.content[:60]
+        for m in h.messages_in(h.channel)
+        if any(c.startswith(("rx:", "rxg:")) for c in m.custom_ids())
+    ]
+
+
+async def _revive_wren_setup(h: DiscordHarness, table: Table) -> None:
+    """Willow is attacked while Wren (the other player's) is out: only Willow is asked."""
+    gm, other = table.moderator, table.other_player
+    await set_up_fight(h, table)
+    await answered(await slash(h, other, "character import", example="willow", name="Wren"))
+    await ok(await slash(h, other, "encounter join", character="Wren"))
+    await ok(await slash(h, gm, "gm remove", combatant="General Bearington"))
+    await ok(await slash(h, gm, "gm hp", combatant="Wren", stamina="0"))
+
+
+def _pinged(h: DiscordHarness, member_id: int) -> bool:
+    return any(
+        "you now have a choice" in m.content and f"<@{member_id}>" in m.content
+        for m in h.messages_in(h.channel)
+    )
+
+
+async def test_a_member_newly_asked_after_a_restart_is_pinged(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    """Who was asked is the decision's row's, not the process's: after a restart, Wren's
+    player is still pinged when she is newly asked, and Willow's is not pinged again."""
+    h, gm, other = discord_patched, table.moderator, table.other_player
+    database = tmp_path / "bot.sqlite3"
+    async for first in _running_bot(h, database, None):
+        await _revive_wren_setup(h, table)
+        await thug_attacks_willow(first, h, table)
+        pid = await prompt_recorded(first, h)
+    async for _second in _running_bot(h, database, None):
+        await ok(await slash(h, gm, "gm hp", combatant="Wren", stamina="20"))
+        await h.wait_for(lambda: "**Wren** may take the hit" in h.message(pid).content)
+        await h.wait_for(lambda: _pinged(h, other.id))
+        assert not _pinged(h, table.player.id)
+
+
+async def test_a_refused_ping_is_sent_once_the_bot_may_post(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The bot may edit its prompt but not post (Send Messages denied): the prompt asks Wren,
+    and the ping that tells her player is sent as soon as the bot may post again."""
+    h, gm, other = discord_harness, table.moderator, table.other_player
+    bot.prompts.refused_channels.first = 0.2  # 30 s in play
+    await _revive_wren_setup(h, table)
+    await thug_attacks_willow(bot, h, table)
+    pid = await prompt_recorded(bot, h)
+    h.deny_bot(h.channel, SEND)
+    await ok(await slash(h, gm, "gm hp", combatant="Wren", stamina="20"))
+    await h.wait_for(lambda: "**Wren** may take the hit" in h.message(pid).content)
+    await h.wait_for(lambda: h.channel.id in bot.prompts.refused_channels)
+    assert not _pinged(h, other.id)
+    h.deny_bot(h.channel, 0)
+    await h.wait_for(lambda: _pinged(h, other.id), timeout=10)
+
+
+async def test_a_slow_prompt_and_a_recovered_one_never_both_keep_live_buttons(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Hit 2's prompt is held up by a rate limit for longer than the keeper waits; the keeper
+    posts one for it, then the slow one lands too: it says it is a copy and has no buttons,
+    and once hit 2 is settled no prompt keeps buttons."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await pass_turns_until(bot, h, table, "General Bearington")
+    await ok(await slash(h, table.player, "attack", target="Thug 1", with_="Claws", hits=2))
+    first = await prompt_recorded(bot, h)
+    bot.prompts.grace = 0.2  # 10 s in play
+    h.fail_next("POST", r"^/webhooks/", status=429, retry_after=1.5)
+    await press(h, gm, h.message(first), "Take it")
+    await h.wait_for(
+        lambda: any(
+            "A copy of this decision's prompt" in m.content for m in h.messages_in(h.channel)
+        ),
+        timeout=10,
+    )
+    assert len(_live_prompts(h)) == 1
+    await ok(await slash(h, gm, "gm resolve"))  # hit 2 settled
+    await h.wait_for(lambda: _live_prompts(h) == [])
+
+
+async def test_a_refused_retirement_is_done_after_a_restart(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    """The window runs out while the bot may not see the channel, so its prompt cannot lose its
+    buttons; the bot restarts, access comes back: the prompt is retired, saying what happened."""
+    h = discord_patched
+    database = tmp_path / "bot.sqlite3"
+    async for first in _running_bot(h, database, None):
+        first.prompts.refused_messages.first = 0.2
+        await set_up_fight(h, table)
+        await thug_attacks_willow(first, h, table)
+        pid = await prompt_recorded(first, h)
+        h.deny_bot(h.channel, VIEW)
+        await run_out_windows(first)
+        keeper = first.prompts
+        await h.wait_for(lambda: pid in keeper.refused_messages, timeout=10)  # noqa: B023
+    h.deny_bot(h.channel, 0)
+    async for _second in _running_bot(h, database, None):
+        await h.wait_for(lambda: h.message(pid).components == [], timeout=10)
+        assert "the reaction window ran out" in h.message(pid).content

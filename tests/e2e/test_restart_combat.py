@@ -27,7 +27,9 @@ async def _prompt_stored(process: BotProcess, message_id: int) -> None:
     database = process.env["DATABASE_PATH"]
     for _ in range(100):
         with sqlite3.connect(database) as conn:
-            row = conn.execute("SELECT prompt_message_id FROM decisions WHERE status = 'open'").fetchone()
+            row = conn.execute(
+                "SELECT prompt_message_id FROM decisions WHERE status = 'open'"
+            ).fetchone()
         if row and row[0] == message_id:
             return
         await asyncio.sleep(0.02)
