@@ -8,7 +8,7 @@ from bot.client import CombatBot
 from tests.e2e.combat_helpers import button, refused, set_up_fight, slash, thug_attacks_willow
 from tests.e2e.conftest import Table
 from tests.e2e.test_decision_prompts import prompt_recorded
-from tests.e2e.test_member_data import click, delete_prompt
+from tests.e2e.test_member_data import click, delete_prompt, stored_anywhere
 from tests.harness.server import DiscordHarness
 
 
@@ -58,3 +58,5 @@ async def test_a_waiting_prompt_asks_the_gm_after_the_erasure(
     live = await bot.services.encounters.live(h.channel.id)
     assert live.state.pending is None
     assert "no combatant" in await refused(await slash(h, player, "endturn"))
+    # The decision's row no longer lists the erased member among those it asked.
+    assert "decisions.asked" not in await stored_anywhere(bot, str(player.id))

@@ -21,6 +21,7 @@ from bot.services.member_data import MemberDataService, fit
 from bot.services.member_scrub import FORMER_MEMBER, scrub_json, scrub_value
 from bot.services.member_sources import SOURCES
 from bot.services.moderation import ModerationService
+from bot.store import decisions
 from bot.store.db import Database
 
 GUILD = 5
@@ -222,3 +223,24 @@ async def test_only_server_gms_act_for_someone_else(db: Database) -> None:
     assert report.released[0].combatants == ["Willow"]
     log = await bot.encounters.log((await bot.encounters.live(CHANNEL)).id)
     assert (log[-1].command, log[-1].actor_id) == ("forget_member", MANAGER.user_id)
+
+
+async def test_decisions_forget_whom_they_asked(db: Database) -> None:
+    """A decision remembers the members it asked (so nobody is pinged twice); the export lists
+    the member's, and erasing takes the member out of every list, closed decisions included."""
+    bot = Bot(db)
+    await bot.fight()
+    live = await bot.encounters.live(CHANNEL)
+    async with db.transaction() as conn:
+        first = await decisions.sync(conn, live.id, None, (5, None), NOW)
+        await decisions.set_prompt(conn, live.id, 5, 111, [ME.user_id, GM.user_id])
+        assert first is not None
+        await decisions.sync(conn, live.id, (first, 5), (9, None), NOW)  # the first closes
+        await decisions.set_prompt(conn, live.id, 9, 222, [ME.user_id])
+    exported = await bot.members.export(GUILD, ME, ME.user_id, size_limit=10_000_000)
+    assert len(json.loads(exported.data)["decisions_asked"]) == 2
+    await bot.erase()
+    assert await bot.traces(ME.user_id) == []
+    async with db.read() as conn:
+        rows = await conn.fetch_all("SELECT asked FROM decisions ORDER BY id")
+    assert [json.loads(row["asked"]) for row in rows] == [[GM.user_id], []]

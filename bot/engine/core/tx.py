@@ -188,8 +188,9 @@ class CoreTx(Generic[StateT, CombatantT]):
 
     def spent_on_turn(self, cid: str) -> None:
         """``cid`` spent something on its own turn (so it may no longer delay or hold it)."""
-        if cid == self.state.turn:
-            self.state.turn_spent = True
+        st = self.state
+        if cid == st.turn and not st.turn_spent:
+            st.__dict__["turn_spent"] = True  # the hot path: skip pydantic's __setattr__
 
     # -- checks -------------------------------------------------------------------------------
     def require_active(self) -> None:
@@ -286,11 +287,16 @@ class CoreTx(Generic[StateT, CombatantT]):
             if kind.on_turn_end is ActionEconomy.on_turn_end:
                 return
             hook = self.economy.on_turn_end
-        everyone = self.state.combatants if self.economy.others_change else [self.view(holder)]
-        for other in everyone:
+        if not self.economy.others_change:  # the common case: the holder's pools alone
+            c = self.view(holder)
+            pools = hook(c.pools, own=True, capacity=self.capacity(c))
+            if pools is not c.pools and pools != c.pools:
+                self.c(holder).__dict__["pools"] = pools
+            return
+        for other in self.state.combatants:
             pools = hook(other.pools, own=other.id == holder, capacity=self.capacity(other))
             if pools is not other.pools and pools != other.pools:
-                self.c(other.id).pools = pools
+                self.c(other.id).__dict__["pools"] = pools
 
     # -- turn cycle ---------------------------------------------------------------------------
     def finish_turn(self, cid: str) -> None:
@@ -385,19 +391,20 @@ class CoreTx(Generic[StateT, CombatantT]):
             )
             self.end_turn(cid)
             return False
-        self.state.turn = cid
-        self.state.turn_spent = False
+        # Direct writes on this command's own copy of the state (pydantic's __setattr__ is the
+        # turn cycle's largest cost; these fields need no validation).
+        st = self.state.__dict__
+        st["turn"], st["turn_spent"] = cid, False
         self._economy_hook("start", cid)
-        taken = self.turn_taken_up(self.c(cid))
+        taken = self.turn_taken_up(c)  # ``c`` is this command's clone: it saw the hook's pools
         if taken is not None:
             self.emit(
                 TurnSkipped(combatant=cid, reason=taken, text=f"{c.name} spends the turn {taken}.")
             )
             self.end_turn(cid)
             return False
-        c = self.view(cid)
-        self.state.turn_seq += 1
-        self.state.turn_started_at = self.now.isoformat()
+        st["turn_seq"] = self.state.turn_seq + 1
+        st["turn_started_at"] = self.now.isoformat()
         left = self.actions_left(c)
         self.emit(
             TurnStarted(
