@@ -1,0 +1,321 @@
+"""What the ruleset contract suite needs from each game system, and UTTAS's answers.
+
+The suite (``tests/contract/test_ruleset_contract.py``) runs every registered, implemented
+ruleset through the same checks. Each ruleset brings a :class:`RulesetHarness`: how to draw a
+party of sheets, the commands that set a fight up, a command for the fight as it stands (every
+command kind the ruleset parses, the Game Master's tools included — the suite checks that each
+kind is drawn), and what counts as acting and as being out of the fight. A ruleset without a
+harness fails the suite: a new system passes it or does not land.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from bot.engine.core.commands import (
+    Begin,
+    ChangeSettings,
+    CommandBase,
+    EndCombat,
+    EndTurn,
+    MoveInOrder,
+    NextTurn,
+    RemoveCombatant,
+    SkipTurn,
+)
+from bot.engine.core.events import ActionsSpent, AttackDeclared, Event, Moved
+from bot.engine.core.state import AnyState, CombatantBase
+from bot.engine.uttas.commands import (
+    ActivatePower,
+    AddCombatant,
+    AdjustCharacteristic,
+    Attack,
+    Breather,
+    ChangeStance,
+    DropPower,
+    GrantDice,
+    GrappleContest,
+    Move,
+    NaturalHealing,
+    React,
+    Ready,
+    ResolveReadied,
+    ResolveSurrender,
+    Rest,
+    SetCondition,
+    SetVitals,
+    Sprint,
+    Stand,
+    Surrender,
+    Talk,
+    UseSkill,
+)
+from bot.engine.uttas.events import StanceChanged
+from bot.engine.uttas.ruleset import UttasRuleset
+from bot.engine.uttas.sheet import UttasSheet
+
+Draw = Any  # hypothesis's ``data.draw``
+
+
+class RulesetHarness(Protocol):
+    """One ruleset's side of the contract suite."""
+
+    key: str
+
+    def sheets(self) -> st.SearchStrategy[BaseModel]:
+        """A sheet of this ruleset (varied: the suite draws parties of them)."""
+        ...
+
+    def setup(self, party: list[BaseModel], npcs: list[bool]) -> list[CommandBase]:
+        """The commands that bring ``party`` into an encounter (``npcs``: which are NPCs) and
+        begin the fight."""
+        ...
+
+    def command(self, state: Any, draw: Draw) -> CommandBase:
+        """A command for the fight as it stands — legal or not (refusals are checked too)."""
+        ...
+
+    def actor_of(self, event: Event) -> str | None:
+        """The combatant an event shows *acting* (spending, moving, attacking), or ``None``."""
+        ...
+
+    def is_out(self, combatant: CombatantBase) -> bool:
+        """Whether the combatant is out of the fight (it must never act)."""
+        ...
+
+    def hidden_numbers(self, state: Any) -> set[int]:
+        """Numbers of NPCs the public must never read (distinctive ones, ≥ 100)."""
+        ...
+
+
+def _uttas_sheet(
+    agility: int, speed: int, stamina: int, health: int, hits: int, counter: bool, npc: bool
+) -> UttasSheet:
+    return UttasSheet.model_validate(
+        {
+            "name": "X",
+            "agility": agility,
+            "speed": speed,
+            # NPCs get distinctive vitals (≥ 100) so the public's text can be searched for them.
+            "stamina": stamina + (150 if npc else 0),
+            "health": health + (120 if npc else 0),
+            "body": 10,
+            "strength": 10,
+            "stances": ["Steady", "Bracing"],
+            "weapons": [
+                {"name": "Blade", "damage_dice": 1, "max_hits": hits},
+                {"name": "Sling", "kind": "thrown", "range_m": 10},
+            ],
+            "powers": [
+                {
+                    "name": "Snare",
+                    "active_points": 20,
+                    "key_characteristic": "ego",
+                    "targets": "dodge",
+                    "damage_dice": 0,
+                    "range_m": 30,
+                    "inflicts": ["Entangled"],
+                },
+                {"name": "Heal", "active_points": 20, "key_characteristic": "ego"},
+            ],
+            "martial_arts": [{"name": "Riposte", "maneuver": "counter"}] if counter else [],
+            "skills": {"Acrobatics": 2},
+        }
+    )
+
+
+@dataclass
+class UttasHarness:
+    """UTTAS (``uttas-gameplay.txt``) for the contract suite."""
+
+    key: str = "uttas"
+
+    def sheets(self) -> st.SearchStrategy[BaseModel]:
+        return st.builds(
+            _uttas_sheet,
+            st.integers(5, 15),
+            st.integers(1, 6),
+            st.integers(5, 40),
+            st.integers(3, 20),
+            st.integers(1, 3),
+            st.booleans(),
+            st.booleans(),
+        )
+
+    def setup(self, party: list[BaseModel], npcs: list[bool]) -> list[CommandBase]:
+        cast: list[CommandBase] = [
+            AddCombatant(name=f"F{i}", sheet=sheet, is_npc=npc)  # type: ignore[arg-type]
+            for i, (sheet, npc) in enumerate(zip(party, npcs, strict=True))
+        ]
+        return [*cast, Begin()]
+
+    def command(self, state: Any, draw: Draw) -> CommandBase:
+        rules = UttasRuleset()
+        ids = [c.id for c in state.combatants] or ["c1"]
+        anyone = draw(st.sampled_from(ids))
+        other = draw(st.sampled_from(ids))
+        me = state.turn or anyone
+        p = state.pending
+        if p is not None and draw(st.integers(0, 9)) < 8:  # mostly: answer what waits
+            if p.awaiting == "attacker":
+                return ResolveSurrender(actor=p.attacker, complete=draw(st.booleans()))
+            options = [
+                (c.id, o) for c in state.combatants for o in rules.reaction_options(state, c.id)
+            ]
+            if options:
+                cid, o = draw(st.sampled_from(options))
+                return React(actor=cid, choice=o.choice, maneuver=o.maneuver, stance=o.stance)
+        kind = draw(st.sampled_from(UTTAS_WEIGHTED))
+        return _uttas_command(kind, state, draw, me, anyone, other)
+
+    def actor_of(self, event: Event) -> str | None:
+        if isinstance(event, ActionsSpent | AttackDeclared | Moved | StanceChanged):
+            return event.combatant
+        return None
+
+    def is_out(self, combatant: CombatantBase) -> bool:
+        return any(x in combatant.conditions for x in ("Dead", "Unconscious"))
+
+    def hidden_numbers(self, state: Any) -> set[int]:
+        out: set[int] = set()
+        for c in state.combatants:
+            if c.is_npc:
+                out |= {c.health, c.stamina, c.sheet.health, c.sheet.stamina}
+        return {n for n in out if abs(n) >= 100}
+
+
+UTTAS_KINDS = (
+    "activate_power",
+    "add_combatant",
+    "adjust_characteristic",
+    "attack",
+    "begin",
+    "breather",
+    "change_settings",
+    "drop_power",
+    "end_combat",
+    "end_turn",
+    "grant_dice",
+    "grapple_contest",
+    "move",
+    "move_in_order",
+    "natural_healing",
+    "next_turn",
+    "react",
+    "ready",
+    "remove_combatant",
+    "resolve_readied",
+    "resolve_surrender",
+    "rest",
+    "set_condition",
+    "set_vitals",
+    "skip_turn",
+    "sprint",
+    "stance",
+    "stand",
+    "surrender",
+    "talk",
+    "use_skill",
+)
+
+
+UTTAS_WEIGHTED = UTTAS_KINDS + ("attack",) * 8 + ("end_turn",) * 3 + ("move", "stance", "react")
+"""Every kind, with what fills a real fight drawn more often (attacks above all)."""
+
+
+def _uttas_command(
+    kind: str, state: AnyState, draw: Draw, me: str, anyone: str, other: str
+) -> CommandBase:
+    """One UTTAS command of ``kind`` (see :data:`UTTAS_KINDS`), aimed at the fight as it is."""
+    small = st.integers(-3, 3)
+    if kind == "activate_power":
+        return ActivatePower(actor=me, power=draw(st.sampled_from(["Snare", "Heal"])), target=other)
+    if kind == "add_combatant":
+        sheet = _uttas_sheet(10, 3, 20, 10, 1, False, draw(st.booleans()))
+        return AddCombatant(
+            name=f"Late {len(state.combatants)}", sheet=sheet, is_npc=sheet.health > 100
+        )
+    if kind == "adjust_characteristic":
+        return AdjustCharacteristic(target=anyone, characteristic="agility", delta=draw(small))
+    if kind == "attack":
+        return Attack(
+            actor=me,
+            target=other,
+            attack=draw(st.sampled_from(["Blade", "Sling", "Strike"])),
+            hits=draw(st.integers(1, 3)),
+            range_m=draw(st.sampled_from([2, 2, 8, 25])),
+            hidden=draw(st.integers(0, 9)) == 0,
+        )
+    if kind == "begin":
+        return Begin()
+    if kind == "breather":
+        return Breather(actor=me)
+    if kind == "change_settings":
+        return ChangeSettings(npcs_react=draw(st.booleans()), hide_npc_numbers=draw(st.booleans()))
+    if kind == "drop_power":
+        return DropPower(actor=me, power="Snare")
+    if kind == "end_combat":
+        return EndCombat()
+    if kind == "end_turn":
+        return EndTurn(actor=draw(st.sampled_from([me, anyone])))
+    if kind == "grant_dice":
+        return GrantDice(target=anyone, dice=draw(small), until_removed=draw(st.booleans()))
+    if kind == "grapple_contest":
+        return GrappleContest(actor=me, goal=draw(st.sampled_from(["escape", "control"])))
+    if kind == "move":
+        return Move(actor=me, meters=draw(st.integers(1, 10)), full=draw(st.booleans()))
+    if kind == "move_in_order":
+        return MoveInOrder(target=anyone, position=draw(st.integers(1, max(1, len(state.order)))))
+    if kind == "natural_healing":
+        return NaturalHealing(weeks=draw(st.integers(1, 3)))
+    if kind == "next_turn":
+        return NextTurn(for_turn=state.turn_seq - draw(st.sampled_from([0, 0, 1])))
+    if kind == "react":
+        return React(actor=anyone, choice=draw(st.sampled_from(["none", "evade", "block"])))
+    if kind == "ready":
+        return Ready(actor=me, trigger="action", watch=other, attack="Blade", target=other)
+    if kind == "remove_combatant":
+        return RemoveCombatant(combatant=anyone)
+    if kind == "resolve_readied":
+        return ResolveReadied(
+            actor=anyone, action=Attack(actor=anyone, target=other, attack="Blade")
+        )
+    if kind == "resolve_surrender":
+        return ResolveSurrender(actor=anyone, complete=draw(st.booleans()))
+    if kind == "rest":
+        return Rest(rest=draw(st.sampled_from(["short", "long"])))
+    if kind == "set_condition":
+        return SetCondition(
+            target=anyone,
+            condition=draw(
+                st.sampled_from(["Prone", "Stunned", "Unconscious", "Dead", "Entangled"])
+            ),
+            present=draw(st.booleans()),
+        )
+    if kind == "set_vitals":
+        return SetVitals(target=anyone, stamina_change=-draw(st.integers(0, 30)))
+    if kind == "skip_turn":
+        return SkipTurn(target=anyone)
+    if kind == "sprint":
+        return Sprint(actor=me, meters=draw(st.integers(1, 20)))
+    if kind == "stance":
+        return ChangeStance(
+            actor=me, stance=draw(st.sampled_from(["Steady", "Bracing", "Neutral"]))
+        )
+    if kind == "stand":
+        return Stand(actor=me)
+    if kind == "surrender":
+        return Surrender(actor=me)
+    if kind == "talk":
+        return Talk(actor=me, text="Yield!")
+    if kind == "use_skill":
+        return UseSkill(actor=me, skill="Acrobatics", difficulty=draw(st.integers(5, 20)))
+    raise AssertionError(f"no UTTAS command for kind {kind!r}")
+
+
+HARNESSES: dict[str, RulesetHarness] = {"uttas": UttasHarness()}
+"""Every implemented ruleset's harness, by ruleset key."""

@@ -1,0 +1,194 @@
+"""The ruleset contract suite (issue 10 §7): every registered, implemented ruleset runs the same
+checks, through a Hypothesis state machine that draws every command kind the ruleset parses (the
+Game Master's tools included) so a failure shrinks to a short story:
+
+* a command never changes the state it was given; a refused one rolls no dice and leaves the
+  state as it was, with a readable message;
+* action pools never go negative; exactly one combatant holds the turn during a fight, and it is
+  in the order; the dead and incapacitated never act;
+* states round-trip through JSON; the same commands with the same seed replay to the same state;
+* every event renders for the public, the GM and a controller within Discord's limits, and no
+  public line shows an NPC's hidden numbers while the encounter hides them.
+
+A ruleset needs a harness (``tests/contract/harness.py``) to run it: one without fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    rule,
+)
+from pydantic import TypeAdapter
+
+from bot.engine import get_ruleset
+from bot.engine.core.audience import GM, PUBLIC, controller
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.dice import RandomRoller
+from bot.engine.registry import REGISTRY
+from bot.errors import DomainError
+from tests.contract.harness import HARNESSES, UTTAS_KINDS, RulesetHarness, _uttas_command
+from tests.engine.helpers import NOW
+
+LINE_MAX = 1024  # an embed field's value (descriptions hold 4096: a line must fit a field)
+DIGITS = re.compile(r"-?\d+")
+
+
+class CountingRoller(RandomRoller):
+    """A seeded roller that counts the dice it rolled."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed=seed)
+        self.rolled = 0
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        self.rolled += count
+        return super().roll(count, sides)
+
+
+def command_kinds(key: str) -> set[str]:
+    """Every command kind the ruleset parses (its discriminated union's mapping)."""
+    adapter: TypeAdapter[Any] = get_ruleset(key).command_adapter
+    return set(adapter.json_schema()["discriminator"]["mapping"])
+
+
+def test_every_implemented_ruleset_has_a_harness() -> None:
+    assert set(REGISTRY.implemented) <= set(HARNESSES), (
+        "a registered ruleset has no contract harness: add one to tests/contract/harness.py"
+    )
+
+
+def test_each_harness_draws_every_command_kind_of_its_ruleset() -> None:
+    assert set(UTTAS_KINDS) == command_kinds("uttas")
+
+
+def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
+    """A state machine playing random fights of ``harness``'s ruleset under the contract."""
+
+    class ContractMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rules = get_ruleset(harness.key)
+            self.state: Any = None
+            self.applied: list[CommandBase] = []
+            self.seed = 0
+            self.roller = CountingRoller(0)
+
+        @initialize(
+            party=st.lists(harness.sheets(), min_size=2, max_size=5),
+            seed=st.integers(0, 2**32),
+            data=st.data(),
+        )
+        def begin(self, party: list[Any], seed: int, data: Any) -> None:
+            self.seed = seed
+            self.roller = CountingRoller(seed)
+            self.state = self.rules.new_encounter(name="Contract", seed=seed)
+            npcs = [i % 2 == 1 for i in range(len(party))]
+            for command in harness.setup(party, npcs):
+                self.apply(command)
+            assert self.state.phase == "active"
+
+        def apply(self, command: CommandBase) -> bool:
+            """Apply ``command`` under the contract; whether it was accepted."""
+            before = self.state
+            before_json = before.model_dump_json()
+            rolled = self.roller.rolled
+            try:
+                outcome = self.rules.apply(before, command, self.roller, NOW)
+            except DomainError as refusal:
+                assert str(refusal), f"{command.kind}: a refusal without a message"
+                assert self.roller.rolled == rolled, f"refused {command.kind} rolled dice"
+                assert before.model_dump_json() == before_json, f"refused {command.kind} changed"
+                return False
+            assert before.model_dump_json() == before_json, f"{command.kind} mutated its input"
+            self.check_events(before, outcome.state, outcome.events)
+            self.state = outcome.state
+            self.applied.append(command)
+            return True
+
+        def check_events(self, before: Any, after: Any, events: list[Any]) -> None:
+            secret = harness.hidden_numbers(before) | harness.hidden_numbers(after)
+            hiding = after.settings.hide_npc_numbers
+            public = self.rules.view(after, PUBLIC)
+            for event in events:
+                actor = harness.actor_of(event)
+                if actor is not None:
+                    was = next((c for c in before.combatants if c.id == actor), None)
+                    assert was is None or not harness.is_out(was), f"{was} acted while out"
+                for audience in (PUBLIC, GM, controller(1)):
+                    for line in event.render(self.rules.view(after, audience)):
+                        assert len(line) <= LINE_MAX, f"{event.kind}: a line too long"
+                if hiding:
+                    subject = getattr(event, "target", None) or event.combatant
+                    if subject is not None and not public.reveals(subject):
+                        for line in event.render(public):
+                            shown = {int(n) for n in DIGITS.findall(line)}
+                            assert not shown & secret, f"{event.kind} shows {shown & secret}"
+
+        @rule(data=st.data())
+        def play(self, data: Any) -> None:
+            """A command for the fight as it stands (after it ended too: those are refused)."""
+            self.apply(harness.command(self.state, data.draw))
+
+        @invariant()
+        def the_fight_holds_together(self) -> None:
+            s = self.state
+            if s is None:
+                return
+            for c in s.combatants:
+                assert all(v >= 0 for v in c.pools.values()), f"{c.name}'s pools {c.pools}"
+            if s.phase == "active":
+                assert s.turn is not None and s.order.count(s.turn) == 1
+            else:
+                assert s.turn is None and s.pending is None
+            again = self.rules.load_state(s.model_dump_json())
+            assert json.loads(again.model_dump_json()) == json.loads(s.model_dump_json())
+
+        def teardown(self) -> None:
+            if self.state is None:
+                return
+            replayed = self.rules.new_encounter(name="Contract", seed=self.seed)
+            roller = RandomRoller(seed=self.seed)
+            for command in self.applied:
+                replayed = self.rules.apply(replayed, command, roller, NOW).state
+            assert replayed.model_dump_json() == self.state.model_dump_json(), "no replay"
+
+    ContractMachine.__name__ = f"Contract_{harness.key}"
+    return ContractMachine
+
+
+CONTRACT_SETTINGS = settings(
+    max_examples=25,
+    stateful_step_count=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+for _key, _harness in HARNESSES.items():
+    _machine = machine_for(_harness)
+    _machine.TestCase.settings = CONTRACT_SETTINGS
+    globals()[f"TestContract_{_key}"] = _machine.TestCase
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_every_kind_the_harness_lists_is_a_command_of_that_kind(data: Any) -> None:
+    """The machines draw kinds uniformly from the harness's list (checked above to be the
+    ruleset's own); each kind must really produce a command of that kind."""
+    rules = get_ruleset("uttas")
+    state = rules.new_encounter(name="Kinds", seed=1)
+    roller = RandomRoller(seed=1)
+    harness = HARNESSES["uttas"]
+    for command in harness.setup([data.draw(harness.sheets()) for _ in range(2)], [False, True]):
+        state = rules.apply(state, command, roller, NOW).state
+    for kind in UTTAS_KINDS:
+        command = _uttas_command(kind, state, data.draw, "c1", "c2", "c1")
+        assert command.kind == kind
