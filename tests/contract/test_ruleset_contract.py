@@ -76,7 +76,7 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
     class ContractMachine(RuleBasedStateMachine):
         def __init__(self) -> None:
             super().__init__()
-            self.rules = get_ruleset(harness.key)
+            self.ruleset = get_ruleset(harness.key)
             self.state: Any = None
             self.applied: list[CommandBase] = []
             self.seed = 0
@@ -90,7 +90,7 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
         def begin(self, party: list[Any], seed: int, data: Any) -> None:
             self.seed = seed
             self.roller = CountingRoller(seed)
-            self.state = self.rules.new_encounter(name="Contract", seed=seed)
+            self.state = self.ruleset.new_encounter(name="Contract", seed=seed)
             npcs = [i % 2 == 1 for i in range(len(party))]
             for command in harness.setup(party, npcs):
                 self.apply(command)
@@ -102,7 +102,7 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
             before_json = before.model_dump_json()
             rolled = self.roller.rolled
             try:
-                outcome = self.rules.apply(before, command, self.roller, NOW)
+                outcome = self.ruleset.apply(before, command, self.roller, NOW)
             except DomainError as refusal:
                 assert str(refusal), f"{command.kind}: a refusal without a message"
                 assert self.roller.rolled == rolled, f"refused {command.kind} rolled dice"
@@ -117,14 +117,14 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
         def check_events(self, before: Any, after: Any, events: list[Any]) -> None:
             secret = harness.hidden_numbers(before) | harness.hidden_numbers(after)
             hiding = after.settings.hide_npc_numbers
-            public = self.rules.view(after, PUBLIC)
+            public = self.ruleset.view(after, PUBLIC)
             for event in events:
                 actor = harness.actor_of(event)
                 if actor is not None:
                     was = next((c for c in before.combatants if c.id == actor), None)
                     assert was is None or not harness.is_out(was), f"{was} acted while out"
                 for audience in (PUBLIC, GM, controller(1)):
-                    for line in event.render(self.rules.view(after, audience)):
+                    for line in event.render(self.ruleset.view(after, audience)):
                         assert len(line) <= LINE_MAX, f"{event.kind}: a line too long"
                 if hiding:
                     subject = getattr(event, "target", None) or event.combatant
@@ -149,16 +149,16 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
                 assert s.turn is not None and s.order.count(s.turn) == 1
             else:
                 assert s.turn is None and s.pending is None
-            again = self.rules.load_state(s.model_dump_json())
+            again = self.ruleset.load_state(s.model_dump_json())
             assert json.loads(again.model_dump_json()) == json.loads(s.model_dump_json())
 
         def teardown(self) -> None:
             if self.state is None:
                 return
-            replayed = self.rules.new_encounter(name="Contract", seed=self.seed)
+            replayed = self.ruleset.new_encounter(name="Contract", seed=self.seed)
             roller = RandomRoller(seed=self.seed)
             for command in self.applied:
-                replayed = self.rules.apply(replayed, command, roller, NOW).state
+                replayed = self.ruleset.apply(replayed, command, roller, NOW).state
             assert replayed.model_dump_json() == self.state.model_dump_json(), "no replay"
 
     ContractMachine.__name__ = f"Contract_{harness.key}"
