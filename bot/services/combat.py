@@ -451,7 +451,8 @@ class CombatService:
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The reaction window ran out: decide with no reaction (a surrender's attacker stops).
-        Raises :class:`Conflict` if that decision is no longer pending."""
+        Raises :class:`Conflict` if that decision is no longer pending, or no longer due (the
+        encounter was paused, or resumed with a fresh window, meanwhile)."""
         channel_id = await self._encounters.channel_of(encounter_id)
         system = Actor(user_id=0, manages_channel=True)
 
@@ -459,6 +460,11 @@ class CombatService:
             pending = current.state.pending
             if current.row.pending_version != pending_version or pending is None:
                 raise Conflict(ALREADY_RESOLVED)
+            # Read again inside the change: a pause (or a resume's fresh window) committed
+            # after the loop found the decision due keeps it waiting.
+            deadline = current.row.pending_deadline
+            if current.row.paused or deadline is None or deadline > self._clock():
+                raise Conflict("That decision's window is not over.")
             if pending.awaiting == "attacker":
                 return ResolveSurrender(actor=pending.attacker, complete=False)
             return React(actor=pending.target, choice="none")

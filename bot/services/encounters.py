@@ -19,6 +19,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from time import monotonic
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -41,7 +42,6 @@ from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
-SNOWFLAKE_EPOCH_MS = 1_420_070_400_000  # Discord's epoch: issue marks are snowflake ids
 OFFSETS_KEPT = 64  # recent interactions whose delivery delay estimates Discord's clock
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 NPC_BATCH_MAX = 25
@@ -108,10 +108,12 @@ class EncounterService:
         self._no_redo: set[int] = set()
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._horizon = 0  # the latest issue mark (interaction snowflake) seen by this process
-        # For each recent interaction: its creation time (Discord's clock, from its snowflake)
-        # minus when it reached this process (this host's clock), in ms. The largest is the
-        # best estimate of Discord's clock minus ours, less the smallest delivery delay.
-        self._offsets: deque[int] = deque(maxlen=OFFSETS_KEPT)
+        # For each recent interaction: its creation time (Discord's clock, from its snowflake,
+        # ms) minus when it reached this process by the monotonic clock (ms) — never the wall
+        # clock, which may be off or be stepped. Discord's time now is at least each one's
+        # creation time plus the time elapsed since it arrived.
+        self._arrivals: deque[int] = deque(maxlen=OFFSETS_KEPT)
+        self._monotonic = monotonic
 
     def now(self) -> datetime:
         """The service's clock (injected; UTC)."""
@@ -127,17 +129,18 @@ class EncounterService:
         if issued > self._horizon:
             self._horizon = issued
         if arrived:
-            created_ms = (issued >> 22) + SNOWFLAKE_EPOCH_MS
-            self._offsets.append(created_ms - _ms(self._clock()))
+            self._arrivals.append((issued >> 22) - self._monotonic_ms())
+
+    def _monotonic_ms(self) -> int:
+        return int(self._monotonic() * 1000)
 
     def _discord_now(self) -> int:
-        """Discord's time now as an issue mark — this host's clock corrected by the offsets
-        seen, so a little early (by the fastest recent delivery), never late; 0 before any
-        interaction arrived since start."""
-        if not self._offsets:
+        """Discord's time now as an issue mark: the latest creation-plus-time-since-arrival
+        of recent interactions — a little early (by the fastest recent delivery), never late,
+        whatever this host's wall clock says; 0 before any interaction arrived since start."""
+        if not self._arrivals:
             return 0
-        ms = _ms(self._clock()) + max(self._offsets) - SNOWFLAKE_EPOCH_MS
-        return max(0, ms) << 22
+        return max(0, self._monotonic_ms() + max(self._arrivals)) << 22
 
     def _mark(self, before: AnyState, after: AnyState) -> AnyState:
         """Date what began in this change: a new turn (``turn_marker``) and a new decision
@@ -397,6 +400,11 @@ class EncounterService:
         async with self._db.read() as conn:
             return await decisions.to_retire(conn)
 
+    async def channels_waiting(self) -> list[int]:
+        """Channels whose live encounter waits on a decision that has a prompt."""
+        async with self._db.read() as conn:
+            return await repo.channels_waiting(conn)
+
     async def unprompted(self) -> list[Encounter]:
         """Live encounters whose pending decision has no recorded prompt message."""
         async with self._db.read() as conn:
@@ -454,8 +462,9 @@ class EncounterService:
                 new_state, result = step(current)
             except ValidationError as error:  # a command built from a member's options
                 raise InvalidInput(_option_problem(error)) from None
-            if command not in ("undo", "redo"):  # those restore a recorded state exactly
-                new_state = self._mark(current.state, new_state)
+            # A turn or decision that begins here — undo and redo bring one back too — is
+            # dated now, so a command sent for what stood before is refused.
+            new_state = self._mark(current.state, new_state)
             state_json = new_state.model_dump_json()
             now = self._clock()
             saved = await repo.save(
@@ -652,8 +661,3 @@ def _already_running(row: EncounterRow) -> Conflict:
 
 def _already_ended() -> Conflict:
     return Conflict("That encounter has already ended.")
-
-
-def _ms(moment: datetime) -> int:
-    """``moment`` in milliseconds since the Unix epoch."""
-    return int(moment.timestamp() * 1000)

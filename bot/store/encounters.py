@@ -314,6 +314,15 @@ async def unprompted_decisions(conn: Connection) -> list[EncounterRow]:
     return [_row(row) for row in rows]
 
 
+async def channels_waiting(conn: Connection) -> list[int]:
+    """Channels of live encounters whose open decision has a prompt."""
+    rows = await conn.fetch_all(
+        f"SELECT e.channel_id FROM {_FROM} WHERE e.status = 'live'"
+        " AND d.prompt_message_id IS NOT NULL ORDER BY e.id"
+    )
+    return [int(row["channel_id"]) for row in rows]
+
+
 async def due_decisions(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, pending_version)`` of live encounters whose decision window ended."""
     return await decisions.due(conn, now)

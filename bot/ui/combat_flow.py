@@ -159,9 +159,10 @@ async def announce(client: Any, result: CombatResult) -> None:
             view=view or discord.utils.MISSING,
             allowed_mentions=_mentions(result, new_decision=new_decision),
         )
-    except discord.Forbidden:
+    except discord.HTTPException:
         # The result could not be posted: still take the buttons off the settled prompt (an
-        # edit may be allowed where a post is not) and show the state; the GM is told.
+        # edit may be allowed where a post is not) and show the state; the caller tells the
+        # GM when the bot may not post there.
         await _retire_prompt(client, result, _ran_out(result))
         await refresh_channel(client, result.encounter.row.channel_id)
         raise

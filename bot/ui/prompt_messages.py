@@ -98,6 +98,10 @@ class PromptKeeper:
         # Messages whose retirement, and channels whose prompt, the bot was refused.
         self.refused_messages: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
         self.refused_channels: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
+        # Channels where posting a lost prompt was refused (its own wait: a re-render that
+        # works there must not reset it).
+        self.refused_posts: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
+        self._looked_after_start = False
         self.stale: set[int] = set()  # channels whose waiting prompt could not be re-rendered
         self._unprompted_since: dict[tuple[int, int], float] = {}
         self.grace = GRACE
@@ -286,9 +290,9 @@ class PromptKeeper:
                 await self._encounters.prompt_retired(message_id)
                 return
             assert retirement is not None
-            embed: dict[str, Any] | None = None
-            if retirement.embed is not None and not retirement.keep_embed:
-                embed = dict(retirement.embed.to_dict())
+            embed: dict[str, Any] | None = None  # None: keep the prompt's own embed
+            if not retirement.keep_embed:  # {}: no embed at all
+                embed = dict(retirement.embed.to_dict()) if retirement.embed is not None else {}
             kept = await self._encounters.retire_later(message_id, retirement.content, embed)
             if kept:
                 self._retirements.pop(message_id, None)
@@ -340,9 +344,20 @@ class PromptKeeper:
         twice; 0 at start-up). Never raises."""
         wait = self.grace if grace is None else grace
         await self._retry_retirements(wait)
-        for channel_id in [*self.stale, *self.refused_channels.due()]:
+        again = [*self.stale, *self.refused_channels.due()]
+        if not self._looked_after_start:  # every waiting prompt once: a ping refused or an
+            self._looked_after_start = True  # edit lost before a restart is made good
+            again += await self._waiting_channels()
+        for channel_id in dict.fromkeys(again):
             await self.refresh(channel_id)
         await self._recover_unprompted(wait)
+
+    async def _waiting_channels(self) -> list[int]:
+        try:
+            return await self._encounters.channels_waiting()
+        except Exception:
+            log.exception("could not read the channels whose decision waits")
+            return []
 
     async def _retry_retirements(self, grace: float) -> None:
         try:
@@ -363,7 +378,7 @@ class PromptKeeper:
                 message_id,
                 row.retire_text or LOST,
                 embed,
-                keep_embed=row.retire_text is None or embed is None,
+                keep_embed=row.retire_text is None or row.retire_embed is None,
             )
         for message_id, retirement in list(self._retirements.items()):
             if self.refused_messages.waiting(message_id):
@@ -391,12 +406,12 @@ class PromptKeeper:
         for key, encounter in current.items():
             since = self._unprompted_since.setdefault(key, now)
             channel_id = encounter.row.channel_id
-            if now - since < grace or self.refused_channels.waiting(channel_id):
+            if now - since < grace or self.refused_posts.waiting(channel_id):
                 continue
             try:
                 await recover(self._client, encounter)
             except discord.HTTPException as error:
-                self.refused_channels.refused(channel_id)
+                self.refused_posts.refused(channel_id)
                 log.warning(
                     "could not recover the prompt of encounter %s in channel %s: %s",
                     encounter.id,
@@ -405,6 +420,8 @@ class PromptKeeper:
                 )
             except Exception:
                 log.exception("could not recover the prompt of encounter %s", encounter.id)
+            else:
+                self.refused_posts.cleared(channel_id)
 
 
 def keeper_of(interaction: discord.Interaction[Any]) -> PromptKeeper:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from bot.client import CombatBot
@@ -141,3 +142,14 @@ async def window_ran_out(bot: CombatBot, h: DiscordHarness) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the window never ran out")
+
+
+def game_state(state_json: str) -> dict[str, Any]:
+    """A stored state without its anti-race marks: undo and redo restore the game exactly but
+    date the turn and decision they bring back anew (``turn_marker``, the pending decision's
+    ``marker``), so a command sent for what stood before is refused."""
+    state: dict[str, Any] = json.loads(state_json)
+    state.pop("turn_marker", None)
+    if isinstance(state.get("pending"), dict):
+        state["pending"].pop("marker", None)
+    return state

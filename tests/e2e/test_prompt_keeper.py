@@ -125,7 +125,7 @@ async def test_the_next_hit_of_a_flurry_gets_its_prompt_once_the_bot_may_post(
     service = bot.services.encounters
     first = (await service.live(h.channel.id)).row.pending_version
     bot.prompts.grace = 0.2  # 10 s in play
-    bot.prompts.refused_channels.first = 0.2  # 30 s in play
+    bot.prompts.refused_posts.first = 0.2  # 30 s in play
     h.deny_bot(h.channel, SEND)
     async with bot.db.transaction() as conn:
         await conn.execute(PAST)
@@ -138,7 +138,7 @@ async def test_the_next_hit_of_a_flurry_gets_its_prompt_once_the_bot_may_post(
         if await second_hit():
             break
         await asyncio.sleep(0.02)
-    await h.wait_for(lambda: h.channel.id in bot.prompts.refused_channels, timeout=10)
+    await h.wait_for(lambda: h.channel.id in bot.prompts.refused_posts, timeout=10)
     assert (await service.live(h.channel.id)).row.prompt_message_id is None
     h.deny_bot(h.channel, 0)
     for _ in range(500):
