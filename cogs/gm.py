@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -20,11 +20,13 @@ from discord.ext import commands
 from bot.engine.core.commands import (
     ChangeSettings,
     CommandBase,
+    EndPeriod,
     MoveInOrder,
     NextTurn,
     RemoveCombatant,
     SkipTurn,
 )
+from bot.engine.core.effects import LASTS_WORDS, Period
 from bot.engine.uttas.commands import GrantDice, React, ResolveSurrender, Rest, SetCondition
 from bot.errors import InvalidInput, RuleViolation
 from bot.services import rolls
@@ -290,12 +292,15 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         action="Add or remove",
         name="A condition of this ruleset",
         limb="For Disabled limb: which limb",
+        lasts="How long an added condition lasts (default: until removed)",
+        rounds="With lasts: rounds — how many rounds",
     )
     @app_commands.choices(
         action=[
             app_commands.Choice(name="add", value="add"),
             app_commands.Choice(name="remove", value="remove"),
-        ]
+        ],
+        lasts=[app_commands.Choice(name=w, value=v) for v, w in LASTS_WORDS.items()],
     )
     async def condition(
         self,
@@ -304,17 +309,34 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         action: app_commands.Choice[str],
         name: Name,
         limb: app_commands.Range[str, 1, 40] | None = None,
+        lasts: app_commands.Choice[str] | None = None,
+        rounds: app_commands.Range[int, 1, 100] | None = None,
     ) -> None:
         present = action.value == "add"
+        how_long = lasts.value if lasts is not None else ("rounds" if rounds else "until_removed")
+        if present and (how_long == "rounds") != (rounds is not None):
+            raise InvalidInput(
+                "Give `rounds:` together with `lasts: for some rounds`, and only then."
+            )
+        options: dict[str, Any] = {
+            "combatant": combatant,
+            "action": action.value,
+            "name": name,
+            "limb": limb,
+        }
+        if present and how_long != "until_removed":
+            options |= {"lasts": how_long, "rounds": rounds}
         await self._gm(
             interaction,
             "condition",
-            {"combatant": combatant, "action": action.value, "name": name, "limb": limb},
+            options,
             lambda current: SetCondition(
                 target=find_combatant(current.state, combatant).id,
                 condition=name,
                 present=present,
                 limb=limb,
+                lasts=how_long if present else "until_removed",
+                rounds=rounds if present and how_long == "rounds" else None,
             ),
             action="change conditions",
             title=f"The GM {'gives' if present else 'removes'} {shown_name(name)} "
@@ -475,6 +497,25 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             lambda current: ChangeSettings.model_validate(changes),
             action="change the settings",
             title="The GM changes the settings",
+        )
+
+    @app_commands.command(
+        name="end-of", description="A scene, day, quest or arc ends, with its effects (GM only)"
+    )
+    @app_commands.describe(period="What ends: effects that last that long (or less) end too")
+    @app_commands.choices(
+        period=[app_commands.Choice(name=p, value=p) for p in ("scene", "day", "quest", "arc")]
+    )
+    async def end_of(
+        self, interaction: discord.Interaction[Any], period: app_commands.Choice[str]
+    ) -> None:
+        await self._gm(
+            interaction,
+            "end-of",
+            {"period": period.value},
+            lambda current: EndPeriod(period=cast(Period, period.value)),
+            action="end a scene, day, quest or arc",
+            title=f"The GM ends the {period.value}",
         )
 
     @app_commands.command(name="rest", description="The party rests (outside a fight)")

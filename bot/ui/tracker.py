@@ -57,9 +57,12 @@ def combatant_line(
         combatant, revealed=revealed, compact=compact, in_fight=state.phase == "active"
     )
     parts += [shown_name(part) for part in status]
-    conditions = combatant.conditions
-    if conditions:
-        shown = [ABBREVIATIONS.get(c, c) if compact else c for c in conditions]
+    if combatant.effects:
+        shown = [
+            shown_name(ABBREVIATIONS.get(e.name, e.name) if compact else e.name)
+            + (f" {e.level}" if e.level > 1 else "")
+            for e in combatant.effects
+        ]
         parts.append(", ".join(shown))
     if combatant.is_npc and not compact:
         parts.append("NPC")

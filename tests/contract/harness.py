@@ -21,6 +21,7 @@ from bot.engine.core.commands import (
     ChangeSettings,
     CommandBase,
     EndCombat,
+    EndPeriod,
     EndTurn,
     MoveInOrder,
     NextTurn,
@@ -178,7 +179,7 @@ class UttasHarness:
         return None
 
     def is_out(self, combatant: CombatantBase) -> bool:
-        return any(x in combatant.conditions for x in ("Dead", "Unconscious"))
+        return combatant.has("Dead") or combatant.has("Unconscious")
 
     def hidden_numbers(self, state: Any) -> set[int]:
         out: set[int] = set()
@@ -198,6 +199,7 @@ UTTAS_KINDS = (
     "change_settings",
     "drop_power",
     "end_combat",
+    "end_period",
     "end_turn",
     "grant_dice",
     "grapple_contest",
@@ -295,7 +297,22 @@ def _uttas_command(
                 st.sampled_from(["Prone", "Stunned", "Unconscious", "Dead", "Entangled"])
             ),
             present=draw(st.booleans()),
+            **draw(
+                st.sampled_from(
+                    [
+                        {},
+                        {"lasts": "start_of_next_turn"},
+                        {"lasts": "end_of_next_turn"},
+                        {"lasts": "rounds", "rounds": 1},
+                        {"lasts": "rounds", "rounds": 2},
+                        {"lasts": "scene"},
+                        {"lasts": "day"},
+                    ]
+                )
+            ),
         )
+    if kind == "end_period":
+        return EndPeriod(period=draw(st.sampled_from(["scene", "day", "quest", "arc"])))
     if kind == "set_vitals":
         return SetVitals(target=anyone, stamina_change=-draw(st.integers(0, 30)))
     if kind == "skip_turn":

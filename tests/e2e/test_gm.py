@@ -54,6 +54,7 @@ def gm_commands(table: Table, role: Any) -> list[tuple[str, dict[str, Any]]]:
         ("gm hp", {"combatant": "Willow", "health": "-2", "stamina": "-1d4"}),
         ("gm condition", {"combatant": "Willow", "action": "add", "name": "Prone"}),
         ("gm advantage", {"combatant": "Willow", "dice": 2}),
+        ("gm end-of", {"period": "scene"}),
         ("gm add-npc", {"name": "Dan", "health": 5, "stamina": 5}),
         ("gm add-npc", {"template": "Thug", "count": 2}),
         ("gm refresh", {"combatant": "Willow"}),
@@ -104,7 +105,7 @@ async def test_gm_commands_work_and_each_undo_restores_the_exact_state(
 ) -> None:
     h = discord_harness
     await gm_fight(h, table)
-    for command, options in gm_commands(table, None)[:11]:
+    for command, options in gm_commands(table, None)[:12]:
         before = await snapshot(bot, h)
         record = await h.slash(table.gm, h.channel, command, options)
         await record.response()

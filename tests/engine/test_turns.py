@@ -215,10 +215,10 @@ def test_sprint_doubles_the_move_and_halves_dexterity_until_the_next_turn() -> N
     with pytest.raises(RuleViolation, match="1 to 20"):
         f.do(Sprint(actor=a, meters=21))
     f.do(Sprint(actor=a, meters=20))
-    assert f.c(a).sprinting and f.c(a).stamina == 38
+    assert f.c(a).has("Sprinting") and f.c(a).stamina == 38
     assert rules.derived_defence(f.c(a), "dodge", default_tables()) == dodge - 3
     f.do(EndTurn(actor=b))
-    assert not f.c(a).sprinting and not f.c(a).has("Sprinting")
+    assert not f.c(a).has("Sprinting")
 
 
 def test_use_a_skill_rolls_its_dice_against_a_difficulty() -> None:

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from bot import names
+from bot.engine.core.effects import Period
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=12)]
 Name = names.Name
@@ -141,6 +142,14 @@ class ChangeSettings(CommandBase):
     hide_npc_numbers: bool | None = None
 
 
+class EndPeriod(CommandBase):
+    """Game Master: a scene, day, quest or arc ends, and every effect that lasts no longer
+    ends with it (:func:`bot.engine.core.effects.ended_by`)."""
+
+    kind: Literal["end_period"] = "end_period"
+    period: Period
+
+
 CORE_COMMANDS: tuple[type[CommandBase], ...] = (
     RemoveCombatant,
     Begin,
@@ -150,6 +159,7 @@ CORE_COMMANDS: tuple[type[CommandBase], ...] = (
     SkipTurn,
     MoveInOrder,
     ChangeSettings,
+    EndPeriod,
 )
 """The commands every ruleset accepts (its own come on top)."""
 

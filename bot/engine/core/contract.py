@@ -10,16 +10,17 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from bot import names
 from bot.engine.core.audience import Audience, View
-from bot.engine.core.commands import CommandBase
+from bot.engine.core.commands import CORE_COMMANDS, ORDER_COMMANDS, CommandBase
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.events import Event, Outcome, parse_event
+from bot.engine.core.order import TurnOrder
 from bot.engine.core.state import AnyState
 from bot.errors import InvalidInput
 
@@ -47,6 +48,29 @@ def validation_message(exc: ValidationError, what: str) -> str:
 
 
 StateT = TypeVar("StateT", bound=AnyState)
+
+
+def command_adapter(
+    own: tuple[type[CommandBase], ...], order: TurnOrder
+) -> TypeAdapter[CommandBase]:
+    """The parser of a ruleset's commands: the core's (:data:`CORE_COMMANDS`), the turn-order
+    moves its ``order`` allows (:data:`ORDER_COMMANDS`) and its ``own``, discriminated by
+    ``kind`` — so a command the core adds reaches every ruleset, and a ruleset adds its own in
+    its package only. Raises ``ValueError`` when two share a kind."""
+    allowed = {"delay": order.allows_delay, "hold": order.allows_hold, "resume": order.allows_hold}
+    types = [*CORE_COMMANDS, *(t for t in ORDER_COMMANDS if allowed[_kind(t)]), *own]
+    kinds = [_kind(t) for t in types]
+    clash = {k for k in kinds if kinds.count(k) > 1}
+    if clash:
+        raise ValueError(f"two commands share the kind(s) {sorted(clash)}")
+    union: Any = Union[tuple(types)]  # noqa: UP007 - built at run time from the ruleset's list
+    adapter: TypeAdapter[CommandBase] = TypeAdapter(Annotated[union, Field(discriminator="kind")])
+    return adapter
+
+
+def _kind(t: type[CommandBase]) -> str:
+    kind: str = t.model_fields["kind"].default
+    return kind
 
 
 class Ruleset(ABC, Generic[StateT]):

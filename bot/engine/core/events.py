@@ -196,20 +196,30 @@ class ReactionChosen(Event):
 
 
 class ConditionChanged(Event):
-    """A condition gained or lost. ``reason`` is what anyone may read; ``detail`` the exact
-    numbers behind it (e.g. "Stamina reduced to -3"), shown where the combatant's numbers are."""
+    """A condition (an effect, :mod:`bot.engine.core.effects`) gained, lost, or its level
+    changed. ``level`` is the level it has now (0 or None: gone; None in events logged before
+    levels existed). ``reason`` is what anyone may read;
+    ``detail`` the exact numbers behind it (e.g. "Stamina reduced to -3"), shown where the
+    combatant's numbers are."""
 
+    PUBLIC_NUMBERS: ClassVar[frozenset[str]] = frozenset({"level"})  # part of its name
     kind: Literal["condition_changed"] = "condition_changed"
     condition: str
     gained: bool
+    level: int | None = None
     reason: str
     detail: str = ""
 
     def render(self, view: View) -> list[str]:
         if view.reveals(self.combatant):
             return [view.text(self.text)]
-        verb = "is now" if self.gained else "is no longer"
-        return [f"{view.name(self.combatant)} {verb} {self.condition} ({view.text(self.reason)})."]
+        who, what, why = view.name(self.combatant), self.condition, view.text(self.reason)
+        level = self.level or 0
+        if level > 1:
+            return [f"{who} is now {what} {level} ({why})."]
+        if self.gained or level == 1:
+            return [f"{who} is now {what} ({why})."]
+        return [f"{who} is no longer {what} ({why})."]
 
 
 class CombatEnded(Event):

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bot import names
+from bot.engine.core.effects import Effect
 from bot.errors import NotFound
 
 InitiativeMode = Literal["agility", "roll"]
@@ -54,9 +55,13 @@ class CombatantBase(BaseModel):
     economy's pools.
 
     ``pools`` holds the economy's named pools (UTTAS ``{"speed": n}``; Utopia turn and
-    interrupt actions…). ``conditions`` lists condition names (see ``Ruleset.conditions()``).
-    ``skip_next_turn``: the Game Master's ``/gm skip`` for the combatant's next turn. A ruleset
-    subclasses this with its sheet snapshot and live fields.
+    interrupt actions…). ``effects`` are what lasts on it — its conditions among them (see
+    ``Ruleset.conditions()``), each with a scope, level and end (:mod:`bot.engine.core.effects`);
+    ``conditions`` reads their names. ``skip_next_turn``: the Game Master's ``/gm skip`` for the
+    combatant's next turn. A ruleset subclasses this with its sheet snapshot and live fields.
+
+    A combatant stored before effects existed (``conditions``: a list of names) loads with each
+    name as an effect that lasts until removed (:meth:`upgrade`).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -68,19 +73,58 @@ class CombatantBase(BaseModel):
     side: Side
     join_seq: int = 0
     pools: dict[str, int] = Field(default_factory=dict)
-    conditions: list[str] = Field(default_factory=list)
+    effects: list[Effect] = Field(default_factory=list)
     initiative: InitiativeEntry | None = None
     skip_next_turn: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _stored_before_effects(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "conditions" in data:
+            return cls.upgrade(dict(data))
+        return data
+
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """Turn a combatant stored before effects (``conditions``: names) into today's shape;
+        a ruleset extends this for its own old fields (calling ``super``)."""
+        old = data.pop("conditions") or []
+        data.setdefault("effects", [{"name": n} for n in old])
+        return data
+
+    @property
+    def conditions(self) -> list[str]:
+        """The names of the effects on the combatant, in the order gained."""
+        return [e.name for e in self.effects]
+
+    def condition_labels(self) -> list[str]:
+        """The effects as shown on the tracker: the name, and the level when above 1
+        ("Stunned 2")."""
+        return [f"{e.name} {e.level}" if e.level > 1 else e.name for e in self.effects]
+
     def has(self, condition: str) -> bool:
-        return condition in self.conditions
+        effects = self.effects
+        if not effects:  # the common case, on the hot path: one check
+            return False
+        for e in effects:  # noqa: SIM110 - a plain loop; any() over a generator costs more here
+            if e.name == condition:
+                return True
+        return False
+
+    def effect(self, name: str) -> Effect | None:
+        """The effect called ``name`` on the combatant, if any."""
+        for e in self.effects:
+            if e.name == name:
+                return e
+        return None
 
     def clone(self) -> Any:
-        """A copy safe to change: containers copied (a subclass copies its own too)."""
+        """A copy safe to change: containers copied (effects are frozen; a subclass copies
+        its own containers too)."""
         new = self.model_copy()
         d = new.__dict__
         d["pools"] = dict(self.pools)
-        d["conditions"] = list(self.conditions)
+        d["effects"] = list(self.effects)
         return new
 
 

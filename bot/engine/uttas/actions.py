@@ -5,6 +5,7 @@ up), "Grappled" (escaping), "Surrender" and "Talk"."""
 from __future__ import annotations
 
 from bot.engine.core.commands import EndTurn
+from bot.engine.core.effects import Ends
 from bot.engine.core.events import Moved, Note
 from bot.engine.uttas import attacks, limbs, reactions, rules
 from bot.engine.uttas.commands import (
@@ -23,7 +24,10 @@ from bot.engine.uttas.commands import (
     Talk,
     UseSkill,
 )
-from bot.engine.uttas.core import (
+from bot.engine.uttas.core import Tx
+from bot.engine.uttas.events import Checked, StanceChanged
+from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
+from bot.engine.uttas.state import (
     DEAD,
     GRAPPLED,
     GRAPPLING,
@@ -31,11 +35,10 @@ from bot.engine.uttas.core import (
     SPRINTING,
     SURRENDERED,
     UNCONSCIOUS,
-    Tx,
+    Combatant,
+    MaintainedPower,
+    Readied,
 )
-from bot.engine.uttas.events import Checked, StanceChanged
-from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
-from bot.engine.uttas.state import Combatant, MaintainedPower, Readied
 from bot.errors import InvalidInput, NotFound, RuleViolation
 
 
@@ -175,8 +178,8 @@ def sprint(tx: Tx, cmd: Sprint) -> None:
         f"sprinting {cmd.meters:g} m",
     )
     m = tx.c(c.id)
-    m.moved_this_turn, m.sprinting = True, True
-    tx.gain(c.id, SPRINTING, "Dexterity halved until the next turn")
+    m.moved_this_turn = True
+    tx.gain(c.id, SPRINTING, "Dexterity halved", ends=Ends(moment="turn_start", of=c.id))
     tx.emit(
         Moved(
             combatant=c.id,

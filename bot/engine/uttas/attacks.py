@@ -10,7 +10,10 @@ from bot.engine.core.dice import Roll
 from bot.engine.core.events import AttackDeclared
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.commands import Attack
-from bot.engine.uttas.core import (
+from bot.engine.uttas.core import Tx
+from bot.engine.uttas.events import AttackResolved
+from bot.engine.uttas.rules import AttackProfile
+from bot.engine.uttas.state import (
     DEAD,
     DISABLED,
     GRAPPLED,
@@ -20,11 +23,10 @@ from bot.engine.uttas.core import (
     STUNNED,
     SURRENDERED,
     UNCONSCIOUS,
-    Tx,
+    Combatant,
+    DisabledLimb,
+    PendingAttack,
 )
-from bot.engine.uttas.events import AttackResolved
-from bot.engine.uttas.rules import AttackProfile
-from bot.engine.uttas.state import Combatant, DisabledLimb, PendingAttack
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import InvalidInput, RuleViolation
 

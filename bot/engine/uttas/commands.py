@@ -10,23 +10,16 @@ from pydantic import Field, StringConstraints, model_validator
 
 from bot import names
 from bot.engine.core.commands import (
-    Begin,
     Boons,
-    ChangeSettings,
     CommandBase,
     Dated,
-    EndCombat,
-    EndTurn,
     Id,
     Meters,
-    MoveInOrder,
     Name,
-    NextTurn,
-    RemoveCombatant,
     Side,
-    SkipTurn,
     Text,
 )
+from bot.engine.core.effects import Lasts
 from bot.engine.uttas.sheet import Characteristic, MovementMode, UttasSheet
 
 Limb = Annotated[str, names.validator(40, lower=True)]
@@ -222,13 +215,23 @@ class NaturalHealing(CommandBase):
 
 
 class SetCondition(CommandBase):
-    """Game Master: add or remove a condition (``limb`` for Disabled limb)."""
+    """Game Master: add or remove a condition (``limb`` for Disabled limb). ``lasts``: how long
+    an added one lasts (:data:`bot.engine.core.effects.Lasts`); ``rounds`` with ``lasts`` =
+    ``"rounds"``."""
 
     kind: Literal["set_condition"] = "set_condition"
     target: Id
     condition: Name
     present: bool = True
     limb: Limb | None = None
+    lasts: Lasts = "until_removed"
+    rounds: Annotated[int, Field(ge=1, le=100)] | None = None
+
+    @model_validator(mode="after")
+    def _rounds_with_rounds(self) -> SetCondition:
+        if (self.lasts == "rounds") != (self.rounds is not None):
+            raise ValueError("give a number of rounds exactly when the condition lasts rounds")
+        return self
 
 
 class AdjustCharacteristic(CommandBase):
@@ -279,38 +282,33 @@ class GrantDice(CommandBase):
     until_removed: bool = False
 
 
-Command = Annotated[
-    AddCombatant
-    | RemoveCombatant
-    | Begin
-    | Attack
-    | React
-    | ResolveSurrender
-    | ChangeStance
-    | Move
-    | Sprint
-    | Stand
-    | Breather
-    | Ready
-    | ResolveReadied
-    | UseSkill
-    | ActivatePower
-    | DropPower
-    | GrappleContest
-    | Surrender
-    | Talk
-    | EndTurn
-    | Rest
-    | NaturalHealing
-    | SetCondition
-    | AdjustCharacteristic
-    | EndCombat
-    | SetVitals
-    | GrantDice
-    | NextTurn
-    | SkipTurn
-    | MoveInOrder
-    | ChangeSettings,
-    Field(discriminator="kind"),
-]
-"""Every command, discriminated by ``kind``. Parse with ``COMMAND_ADAPTER.validate_python``."""
+OWN_COMMANDS: tuple[type[CommandBase], ...] = (
+    AddCombatant,
+    Attack,
+    React,
+    ResolveSurrender,
+    ChangeStance,
+    Move,
+    Sprint,
+    Stand,
+    Breather,
+    Ready,
+    ResolveReadied,
+    UseSkill,
+    ActivatePower,
+    DropPower,
+    GrappleContest,
+    Surrender,
+    Talk,
+    Rest,
+    NaturalHealing,
+    SetCondition,
+    AdjustCharacteristic,
+    SetVitals,
+    GrantDice,
+)
+"""UTTAS's own commands; the ruleset parses them with the core's
+(:func:`bot.engine.core.contract.command_adapter`)."""
+
+Command = CommandBase
+"""Any command (typing only: :class:`~bot.engine.uttas.ruleset.UttasRuleset` parses them)."""

@@ -13,26 +13,22 @@ from bot.engine.core.order import ByScore, TurnOrder
 from bot.engine.core.tx import CoreTx
 from bot.engine.uttas import rules
 from bot.engine.uttas.events import Recovered, StaminaSpent
-from bot.engine.uttas.state import Combatant, UttasState
+from bot.engine.uttas.state import (
+    DEAD,
+    DISABLED,
+    GRAPPLED,
+    GRAPPLING,
+    OUT,
+    PRONE,
+    STAGGERED,
+    STUNNED,
+    UNCONSCIOUS,
+    Combatant,
+    UttasState,
+)
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import RuleViolation
 
-DEAD, UNCONSCIOUS, STUNNED, STAGGERED = "Dead", "Unconscious", "Stunned", "Staggered"
-PRONE, GRAPPLED, GRAPPLING, DISABLED = "Prone", "Grappled", "Grappling", "Disabled limb"
-SURRENDERED, SPRINTING = "Surrendered", "Sprinting"
-BASE_CONDITIONS = (
-    DEAD,
-    UNCONSCIOUS,
-    STUNNED,
-    STAGGERED,
-    PRONE,
-    GRAPPLED,
-    GRAPPLING,
-    DISABLED,
-    SURRENDERED,
-    SPRINTING,
-)
-OUT = (DEAD, UNCONSCIOUS, SURRENDERED)
 LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
 TURN_ORDER = ByScore()
@@ -99,7 +95,7 @@ class Tx(CoreTx[UttasState, Combatant]):
     def cannot_act(self, c: Combatant) -> str | None:
         """Out of the fight (Dead, Unconscious, Surrendered) or a table condition that takes
         every action (UTTAS "Conditions")."""
-        if not c.conditions:
+        if not c.effects:
             return None
         why = super().cannot_act(c)
         if why is not None:
@@ -116,8 +112,9 @@ class Tx(CoreTx[UttasState, Combatant]):
         return f"{who} to decide on {self.view(p.attacker).name}'s {p.attack}"
 
     def before_turn(self, c: Combatant) -> None:
-        """UTTAS "Combat": a new turn: a free stance, a fresh half move; a sprint ends, a readied
-        action lapses, a breather completes (UTTAS "Take a Breather")."""
+        """UTTAS "Combat": a new turn: a free stance, a fresh half move; a readied action lapses,
+        a breather completes (UTTAS "Take a Breather"). (A sprint's Sprinting effect ended just
+        before, at this turn's start.)"""
         # Plain fields on an engine-owned clone: set without pydantic's per-assignment cost.
         c.__dict__.update(
             free_stance_available=True,
@@ -126,9 +123,6 @@ class Tx(CoreTx[UttasState, Combatant]):
             movement_ended=False,
             acrobatics_tried=False,
         )
-        if c.sprinting:
-            c.sprinting = False
-            self.lose(c.id, SPRINTING, "a new turn")
         if c.readied is not None:
             c.readied = None
             self.note(f"{c.name}'s readied action lapses: its trigger never came.", c.id)
@@ -182,7 +176,8 @@ class Tx(CoreTx[UttasState, Combatant]):
             raise RuleViolation(
                 f"{c.name} needs {amount} actions for {reason} but has {left} left this round."
             )
-        c.pools = self.economy.pay(c.pools, _cost(amount), timing, c.sheet.speed)
+        # this command's own clone: a plain write skips pydantic's per-assignment cost
+        c.__dict__["pools"] = self.economy.pay(c.pools, _cost(amount), timing, c.sheet.speed)
         if timing == "turn":
             self.spent_on_turn(cid)
         self.emit(
@@ -205,7 +200,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         c = self.c(cid)
         if amount > c.stamina and not self.tables.stamina.allow_overexertion:
             raise RuleViolation(f"{c.name} has {c.stamina} Stamina; {reason} costs {amount}.")
-        c.stamina -= amount
+        c.__dict__["stamina"] = c.stamina - amount  # this command's own clone (as above)
         if held:
             c.stamina_held += amount
         tail = ", held while maintained" if held else ""

@@ -12,8 +12,9 @@ from typing import Any
 from bot.engine.core.commands import ChangeSettings
 from bot.engine.uttas import actions, attacks
 from bot.engine.uttas.commands import Attack, GrantDice, ResolveReadied, SetVitals, UseSkill
-from bot.engine.uttas.core import DEAD, UNCONSCIOUS, Tx
+from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import VitalsSet
+from bot.engine.uttas.state import DEAD, UNCONSCIOUS
 from bot.errors import InvalidInput
 
 _Handler = Callable[[Tx, Any], None]

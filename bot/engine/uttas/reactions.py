@@ -22,10 +22,10 @@ from bot.engine.uttas.attacks import (
     why_no_reaction,
 )
 from bot.engine.uttas.commands import React, ResolveSurrender
-from bot.engine.uttas.core import DEAD, OUT, SURRENDERED, Tx
+from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.rules import AttackProfile
-from bot.engine.uttas.state import Combatant, PendingAttack, UttasState
+from bot.engine.uttas.state import DEAD, OUT, SURRENDERED, Combatant, PendingAttack, UttasState
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 

@@ -16,7 +16,7 @@ from bot.engine.uttas.sheet import (
     UttasSheet,
     Weapon,
 )
-from bot.engine.uttas.state import Combatant
+from bot.engine.uttas.state import SPRINTING, Combatant
 from bot.engine.uttas.tables import BasicManeuver, UttasTables
 from bot.errors import NotFound
 
@@ -32,7 +32,7 @@ def effective(c: Combatant, characteristic: Characteristic) -> int:
     """Characteristic after Aid/Drain (``characteristic_mods``) and Sprint (Dexterity halved,
     UTTAS "Full Move"), clamped to 0–100."""
     value = c.sheet.value(characteristic) + c.characteristic_mods.get(characteristic, 0)
-    if characteristic == "dexterity" and c.sprinting:
+    if characteristic == "dexterity" and c.has(SPRINTING):
         value //= 2
     return max(0, min(100, value))
 

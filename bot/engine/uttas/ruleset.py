@@ -9,19 +9,19 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter
 
 from bot import names
-from bot.engine.core import order
+from bot.engine.core import order, scenes
 from bot.engine.core.commands import CommandBase
-from bot.engine.core.contract import ReactionOption, Ruleset
+from bot.engine.core.contract import ReactionOption, Ruleset, command_adapter
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.uttas import actions, attacks, gm, reactions, setup
 from bot.engine.uttas import commands as cmd
-from bot.engine.uttas.core import BASE_CONDITIONS, DEAD, TURN_ORDER, UNCONSCIOUS, Tx
+from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.sheet import UttasSheet
-from bot.engine.uttas.state import Combatant, UttasState
+from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
 
 _Handler = Callable[[Tx, Any], None]
@@ -53,6 +53,7 @@ _HANDLERS: dict[str, _Handler] = {
     "end_combat": setup.end_combat,
 }
 _HANDLERS.update(order.HANDLERS)  # the core's turn-order commands
+_HANDLERS.update(scenes.HANDLERS)  # the core's effect commands (the GM ends a scene…)
 _HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
 
 
@@ -64,7 +65,9 @@ class UttasRuleset(Ruleset[UttasState]):
     title: ClassVar[str] = "UTTAS"
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
-    command_adapter: ClassVar[TypeAdapter[cmd.Command]] = TypeAdapter(cmd.Command)
+    command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
+        cmd.OWN_COMMANDS, TURN_ORDER
+    )
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
     turn_order: TurnOrder = TURN_ORDER

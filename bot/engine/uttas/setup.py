@@ -19,20 +19,21 @@ from bot.engine.uttas.commands import (
     Rest,
     SetCondition,
 )
-from bot.engine.uttas.core import (
+from bot.engine.uttas.core import ECONOMY, Tx
+from bot.engine.uttas.events import Recovered
+from bot.engine.uttas.state import (
     BASE_CONDITIONS,
     DEAD,
     DISABLED,
-    ECONOMY,
     GRAPPLED,
     GRAPPLING,
     PRONE,
+    SPRINTING,
     STAGGERED,
     UNCONSCIOUS,
-    Tx,
+    Combatant,
+    DisabledLimb,
 )
-from bot.engine.uttas.events import Recovered
-from bot.engine.uttas.state import Combatant, DisabledLimb
 from bot.errors import Conflict, InvalidInput, NotFound, RuleViolation
 
 MAX_COMBATANTS = 60
@@ -131,9 +132,8 @@ def begin(tx: Tx, cmd: Begin) -> None:
     for c in st.combatants:
         m = tx.c(c.id)
         m.pools = ECONOMY.fresh(c.sheet.speed)
-        m.readied, m.breathing, m.sprinting = None, False, False
-        if STAGGERED in m.conditions:
-            m.conditions.remove(STAGGERED)
+        m.readied, m.breathing = None, False
+        m.effects = [e for e in m.effects if e.name not in (STAGGERED, SPRINTING)]
     st.phase, st.round, st.turn, st.pending, st.winner = "active", 1, None, None, None
     tx.emit(RoundStarted(round=1, text="Round 1 begins."))
     if not tx.start_turn(st.order[0]):
@@ -241,6 +241,8 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
         raise NotFound(f"Unknown condition {cmd.condition!r}. Known: {', '.join(known.values())}.")
     if name in (GRAPPLED, GRAPPLING, STAGGERED):
         raise RuleViolation(f"{name} follows the rules; it cannot be set by hand.")
+    if name in (DISABLED, UNCONSCIOUS, DEAD) and cmd.present and cmd.lasts != "until_removed":
+        raise RuleViolation(f"{name} follows the rules; it has no set duration.")
     if name == DISABLED:
         if not cmd.limb or cmd.limb not in limbs.valid_limbs(c):
             raise InvalidInput(f"Name one of {c.name}'s limbs: {', '.join(limbs.valid_limbs(c))}.")
@@ -261,7 +263,8 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
         elif name == DEAD:
             tx.kill(c.id, "by the Game Master")
         else:
-            tx.gain(c.id, name, "by the Game Master")
+            scope, ends = tx.lasting(cmd.lasts, c.id, cmd.rounds)
+            tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends)
     else:
         tx.lose(c.id, name, "by the Game Master")
         if name == PRONE and c.has(UNCONSCIOUS):

@@ -7,12 +7,29 @@ versions (one flat combatant document) loads unchanged.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.engine.core.state import CombatantBase, EncounterState, Name
 from bot.engine.uttas.sheet import UttasSheet
+
+DEAD, UNCONSCIOUS, STUNNED, STAGGERED = "Dead", "Unconscious", "Stunned", "Staggered"
+PRONE, GRAPPLED, GRAPPLING, DISABLED = "Prone", "Grappled", "Grappling", "Disabled limb"
+SURRENDERED, SPRINTING = "Surrendered", "Sprinting"
+BASE_CONDITIONS = (
+    DEAD,
+    UNCONSCIOUS,
+    STUNNED,
+    STAGGERED,
+    PRONE,
+    GRAPPLED,
+    GRAPPLING,
+    DISABLED,
+    SURRENDERED,
+    SPRINTING,
+)
+OUT = (DEAD, UNCONSCIOUS, SURRENDERED)
 
 
 class DisabledLimb(BaseModel):
@@ -84,7 +101,6 @@ class Combatant(CombatantBase):
     moved_this_turn: bool = False
     movement_ended: bool = False
     acrobatics_tried: bool = False
-    sprinting: bool = False
     # rest bookkeeping, in in-game seconds (EncounterState.game_time_s)
     short_rests_at: list[int] = Field(default_factory=list)
     long_rest_at: int | None = None
@@ -97,6 +113,21 @@ class Combatant(CombatantBase):
     def actions_left(self) -> int:
         """Actions left in the Speed pool this round (UTTAS "Actions and Speed")."""
         return self.pools.get("speed", 0)
+
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """Stored before effects: a sprint (``sprinting``) lasted until the sprinter's next
+        turn; its Sprinting condition becomes an effect that ends then."""
+        sprinting = data.pop("sprinting", False)
+        data = super().upgrade(data)
+        if sprinting:
+            data["effects"] = [
+                {**e, "ends": {"moment": "turn_start", "of": data.get("id")}}
+                if e.get("name") == SPRINTING
+                else e
+                for e in data["effects"]
+            ]
+        return data
 
     def clone(self) -> Combatant:
         """A copy safe to change: containers copied, the frozen sheet shared."""
