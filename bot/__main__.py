@@ -66,6 +66,7 @@ async def build(
     try:
         await db.migrate()
         encounters = EncounterService(db, clock=utc_now, seeds=seeds, rollers=rollers)
+        await encounters.freeze_rules()  # before any command: encounters started before 0013
         combat = CombatService(encounters, clock=utc_now)
         services = Services(
             encounters=encounters,

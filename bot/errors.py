@@ -48,6 +48,11 @@ class RulesetNotImplemented(DomainError):
     """The ruleset exists in the product's plan but cannot run encounters yet."""
 
 
+class RulesVersionUnknown(DomainError):
+    """An encounter plays by a reading of its rules this version of the bot does not know
+    (it was started by a newer bot)."""
+
+
 class ConcurrentUpdate(Conflict):
     """Another command changed the encounter between our read and our write (version mismatch)."""
 

@@ -49,12 +49,40 @@ class Registry:
     def implemented(self) -> tuple[str, ...]:
         return tuple(self._classes)
 
-    def get(self, key: str, overrides: str | None = None) -> Ruleset[Any]:
-        """The ruleset for ``key`` (case-insensitive), configured with a server's changes to
-        its tables when ``overrides`` (JSON keyed by ruleset) has some.
+    def get(
+        self, key: str, overrides: str | None = None, frozen: str | None = None
+    ) -> Ruleset[Any]:
+        """The ruleset for ``key`` (case-insensitive): playing by ``frozen`` — the rules an
+        encounter stored when it started (``Ruleset.frozen``) — when given; otherwise at the
+        current rules version with the shipped tables, and a server's changes on top when
+        ``overrides`` (JSON keyed by ruleset) has some.
 
-        Raises :class:`RulesetNotImplemented` for a planned system and :class:`InvalidInput`
-        for an unknown key or changes the tables do not accept."""
+        Raises :class:`RulesetNotImplemented` for a planned system,
+        :class:`~bot.errors.RulesVersionUnknown` for frozen rules of a version this bot does
+        not know, and :class:`InvalidInput` for an unknown key or changes the tables do not
+        accept."""
+        cls = self._class(key)
+        k = cls.key.casefold()
+        if frozen is not None:
+            cache_key = (k, "frozen:" + frozen)
+            found = self._cache.get(cache_key)
+            if found is None:
+                found = self._remember(cache_key, cls.thawed(frozen))
+            return found
+        changes = json.loads(overrides).get(k) if overrides else None
+        cache_key = (k, json.dumps(changes, sort_keys=True) if changes else "")
+        found = self._cache.get(cache_key)
+        if found is None:
+            found = self._remember(cache_key, cls.configured(changes))
+        return found
+
+    def _remember(self, cache_key: tuple[str, str], ruleset: Ruleset[Any]) -> Ruleset[Any]:
+        if len(self._cache) >= CACHE_MAX:  # forget the oldest but the plain shipped tables
+            self._cache.pop(next(c for c in self._cache if c[1]))
+        self._cache[cache_key] = ruleset
+        return ruleset
+
+    def _class(self, key: str) -> type[Ruleset[Any]]:
         k = key.strip().casefold()
         cls = self._classes.get(k)
         if cls is None:
@@ -64,14 +92,7 @@ class Registry:
                     "use UTTAS for now."
                 )
             raise InvalidInput(f"Unknown ruleset {key!r}. Choose one of: {', '.join(self.keys)}.")
-        changes = json.loads(overrides).get(k) if overrides else None
-        cache_key = (k, json.dumps(changes, sort_keys=True) if changes else "")
-        found = self._cache.get(cache_key)
-        if found is None:
-            if len(self._cache) >= CACHE_MAX:
-                self._cache.pop(next(c for c in self._cache if c[1]))
-            found = self._cache[cache_key] = cls.configured(changes)
-        return found
+        return cls
 
 
 REGISTRY = Registry()
@@ -81,9 +102,9 @@ REGISTRY.plan("untitled", "Untitled")
 REGISTRY.plan("uune", "Uune")
 
 
-def get_ruleset(key: str, overrides: str | None = None) -> Ruleset[Any]:
+def get_ruleset(key: str, overrides: str | None = None, frozen: str | None = None) -> Ruleset[Any]:
     """The ruleset for ``key`` (see :meth:`Registry.get`)."""
-    return REGISTRY.get(key, overrides)
+    return REGISTRY.get(key, overrides, frozen)
 
 
 RULESET_KEYS = REGISTRY.keys

@@ -28,7 +28,14 @@ from bot import names
 from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, get_ruleset
 from bot.engine.uttas.commands import AddCombatant
 from bot.engine.uttas.sheet import UttasSheet
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    RulesVersionUnknown,
+)
 from bot.services import prompts
 from bot.services.actor import Actor
 from bot.services.start_policy import ensure_may_start
@@ -45,6 +52,7 @@ NAME_MAX = 100
 OFFSETS_KEPT = 64  # recent interactions whose delivery delay estimates Discord's clock
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 NPC_BATCH_MAX = 25
+LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
 
@@ -66,8 +74,23 @@ class Encounter:
 
     @property
     def rules(self) -> Ruleset[Any]:
-        """The encounter's ruleset."""
-        return get_ruleset(self.row.ruleset, self.row.rules_overrides)
+        """The encounter's ruleset, playing by the rules frozen when it started (decision C,
+        :meth:`playing_rules`). Rules a newer bot froze are shown through this version's
+        ruleset, so the encounter can still be read and ended; nothing is applied with them
+        (:meth:`EncounterService.change` refuses)."""
+        try:
+            return self.playing_rules()
+        except RulesVersionUnknown:
+            return get_ruleset(self.row.ruleset)
+
+    def playing_rules(self) -> Ruleset[Any]:
+        """The rules frozen when the encounter started; for one not frozen yet (see
+        :meth:`EncounterService.freeze_rules`), rules version 1 with the shipped tables and its
+        server changes. Raises :class:`~bot.errors.RulesVersionUnknown` for rules a newer bot
+        froze."""
+        if self.row.rules is None:
+            return get_ruleset(self.row.ruleset, self.row.rules_overrides)
+        return get_ruleset(self.row.ruleset, frozen=self.row.rules)
 
     def is_gm(self, actor: Actor) -> bool:
         """GM of this encounter: manages the server or channel, holds the server's GM role
@@ -212,6 +235,7 @@ class EncounterService:
             await ensure_may_start(conn, guild_id, actor)
             now = self._clock()
             overrides = await guild_settings.rules_overrides(conn, guild_id)
+            frozen = get_ruleset(rules.key, overrides).frozen()  # for its whole life
             row = await repo.insert(
                 conn,
                 guild_id=guild_id,
@@ -222,6 +246,7 @@ class EncounterService:
                 state_json=state_json,
                 now=now,
                 rules_overrides=overrides,
+                rules=frozen,
             )
             await repo.append_log(
                 conn,
@@ -400,6 +425,28 @@ class EncounterService:
         async with self._db.read() as conn:
             return await decisions.to_retire(conn)
 
+    async def freeze_rules(self) -> int:
+        """Freeze the rules of live encounters started before rules were frozen (migration
+        0013) as what they played by: rules version 1 (``LEGACY_RULES_VERSION``) with the
+        shipped tables and their server changes. Run at start-up, before any command; safe to
+        run again. Returns how many were frozen. An encounter whose ruleset can no longer be
+        configured is left as it is and logged (its commands then say why)."""
+        frozen = 0
+        async with self._db.transaction() as conn:
+            for row in await repo.unfrozen(conn):
+                try:
+                    rules = get_ruleset(row.ruleset, row.rules_overrides)
+                    data = json.loads(rules.frozen())
+                except DomainError as error:
+                    log.warning("encounter %s: rules not frozen: %s", row.id, error)
+                    continue
+                data["version"] = LEGACY_RULES_VERSION
+                text = json.dumps(data, separators=(",", ":"))
+                frozen += await repo.freeze_rules(conn, row.id, text)
+        if frozen:
+            log.info("froze the rules of %d encounter(s) started before rules versions", frozen)
+        return frozen
+
     async def channels_waiting(self) -> list[int]:
         """Channels whose live encounter waits on a decision that has a prompt."""
         async with self._db.read() as conn:
@@ -454,6 +501,7 @@ class EncounterService:
             if row is None:
                 raise NotFound(NO_ENCOUNTER)
             current = self._load(row)
+            current.playing_rules()  # rules a newer bot froze: refused before anything runs
             if row.paused and not current.is_gm(actor):
                 raise NotAllowed(PAUSED)
             if prepare is not None:

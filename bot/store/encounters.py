@@ -24,7 +24,7 @@ EncounterStatus = Literal["live", "archived"]
 _COLUMNS = (
     "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
     " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
-    " e.paused, e.rules_overrides, e.tracker_pinned,"
+    " e.paused, e.rules_overrides, e.rules, e.tracker_pinned,"
     " d.id AS decision_id, d.opened_version AS pending_version, d.deadline AS pending_deadline,"
     " d.prompt_message_id AS prompt_message_id, d.asked AS prompt_asked,"
     " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id) AS gm_role_id"
@@ -66,9 +66,22 @@ class EncounterRow(BaseModel):
     prompt_asked: tuple[int, ...] | None = None
     paused: bool = False
     gm_role_id: int | None = None
-    rules_overrides: str = "{}"
-    tracker_pinned: bool = False
     """The server's GM role (``guild_settings``), read with the row; not an encounter column."""
+    rules_overrides: str = "{}"
+    rules: str | None = None
+    """The rules the encounter plays by (``Ruleset.frozen``); None until frozen (migration 0013)."""
+
+    @property
+    def rules_version(self) -> int:
+        """The version of the rules it plays by (1 before they were frozen)."""
+        if self.rules is None:
+            return 1
+        try:
+            return int(json.loads(self.rules).get("version", 1))
+        except (ValueError, TypeError, AttributeError):
+            return 1
+
+    tracker_pinned: bool = False
 
 
 class LogEntry(BaseModel):
@@ -131,8 +144,26 @@ def _row(values: Any) -> EncounterRow:
         paused=bool(values["paused"]),
         gm_role_id=values["gm_role_id"],
         rules_overrides=values["rules_overrides"],
+        rules=values["rules"],
         tracker_pinned=bool(values["tracker_pinned"]),
     )
+
+
+async def unfrozen(conn: Connection) -> list[EncounterRow]:
+    """Live encounters whose rules were never frozen (started before migration 0013)."""
+    rows = await conn.fetch_all(
+        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.status = 'live' AND e.rules IS NULL"
+    )
+    return [_row(r) for r in rows]
+
+
+async def freeze_rules(conn: Connection, encounter_id: int, rules: str) -> bool:
+    """Record the rules ``encounter_id`` plays by, unless some are recorded already. Returns
+    whether this call recorded them."""
+    changed = await conn.execute(
+        "UPDATE encounters SET rules = ? WHERE id = ? AND rules IS NULL", (rules, encounter_id)
+    )
+    return changed > 0
 
 
 async def live_in_channel(conn: Connection, channel_id: int) -> EncounterRow | None:
@@ -161,9 +192,11 @@ async def insert(
     state_json: str,
     now: datetime,
     rules_overrides: str = "{}",
+    rules: str | None = None,
 ) -> EncounterRow:
     """Create a live encounter at version 1, keeping the server's ruleset-table changes in force
-    now (``rules_overrides``, JSON) for its whole life.
+    now (``rules_overrides``, JSON) and the rules it plays by (``rules``: the full tables and
+    rules version, ``Ruleset.frozen``) for its whole life.
 
     Raises :class:`Conflict` if the channel already has a live encounter (the partial unique
     index decides, so two racing inserts can never both succeed).
@@ -171,8 +204,8 @@ async def insert(
     try:
         new_id = await conn.insert(
             "INSERT INTO encounters (guild_id, channel_id, name, ruleset, started_by, gm_id,"
-            " status, state, version, created_at, updated_at, rules_overrides)"
-            " VALUES (?, ?, ?, ?, ?, ?, 'live', ?, 1, ?, ?, ?)",
+            " status, state, version, created_at, updated_at, rules_overrides, rules)"
+            " VALUES (?, ?, ?, ?, ?, ?, 'live', ?, 1, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -184,6 +217,7 @@ async def insert(
                 _ts(now),
                 _ts(now),
                 rules_overrides,
+                rules,
             ),
         )
     except sqlite3.IntegrityError as exc:

@@ -42,6 +42,12 @@ def ruleset_title(key: str) -> str:
     return get_ruleset(key).title
 
 
+def rules_label(encounter: Encounter) -> str:
+    """The ruleset and the rules version the encounter plays by, e.g. "UTTAS · rules v1"."""
+    version = encounter.row.rules_version
+    return f"{ruleset_title(encounter.row.ruleset)} · rules v{version}"
+
+
 def tracker(encounter: Encounter) -> discord.Embed:
     """The encounter at a glance: name, ruleset, phase, round, combatants so far."""
     state = encounter.state
@@ -50,7 +56,7 @@ def tracker(encounter: Encounter) -> discord.Embed:
         title=shown_name(encounter.row.name)[:256],
         colour=discord.Colour.dark_red() if state.phase == "active" else discord.Colour.blurple(),
     )
-    embed.add_field(name="Ruleset", value=ruleset_title(encounter.row.ruleset))
+    embed.add_field(name="Ruleset", value=rules_label(encounter))
     embed.add_field(name="Phase", value=phase)
     embed.add_field(name="Round", value=str(state.round) if state.round else "not begun")
     lines = [f"**{shown_name(c.name)}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]

@@ -101,3 +101,14 @@ async def test_a_fight_that_ended_by_itself_loads_as_finished(db: Database) -> N
     assert won.state.phase == "finished" and won.state.winner == "party"
     with pytest.raises(RuleViolation, match="The fight is over"):
         await combat.act(103, PLAYER, None, "endturn", {}, lambda cur, me: EndTurn(actor=me.id))
+
+
+async def test_its_encounters_are_frozen_at_rules_version_1_and_play_on(db: Database) -> None:
+    encounters, _, mod = services(db)
+    assert await encounters.freeze_rules() == 4  # every live encounter, once
+    assert await encounters.freeze_rules() == 0
+    for channel in (101, 102, 103, 104):
+        live = await encounters.live(channel)
+        assert live.rules.version == 1 and live.row.rules is not None
+    redone, _ = await mod.redo(101, GM)
+    assert redone.encounter.state.pending is not None

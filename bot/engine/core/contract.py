@@ -7,6 +7,7 @@ Services call only these methods; a system that is planned but not yet built is 
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
@@ -22,7 +23,7 @@ from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.state import AnyState
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, RulesVersionUnknown
 
 
 class ReactionOption(BaseModel):
@@ -68,6 +69,10 @@ def command_adapter(
     return adapter
 
 
+def _versions(known: tuple[int, ...]) -> str:
+    return ", ".join(str(v) for v in known)
+
+
 def _kind(t: type[CommandBase]) -> str:
     kind: str = t.model_fields["kind"].default
     return kind
@@ -90,13 +95,57 @@ class Ruleset(ABC, Generic[StateT]):
     title: ClassVar[str]
     sheet_model: ClassVar[type[BaseModel]]
     economy: ActionEconomy
+    rules_version: ClassVar[int] = 1
+    """The reading of the rules a new encounter plays by. A ruleset that changes a rule's
+    reading adds a version and keeps the old one playable (``known_versions``), so a running
+    encounter keeps the reading it started with (decision C, ``docs/architecture.md``)."""
+    known_versions: ClassVar[tuple[int, ...]] = (1,)
+    version: int = 1
+    """The reading this instance plays by (one of ``known_versions``)."""
 
     @classmethod
     @abstractmethod
     def configured(cls, changes: dict[str, Any] | None) -> Ruleset[StateT]:
         """An instance with its GM-changeable tables, and a server's ``changes`` deep-merged
-        on top (``None``: the shipped tables). Raises :class:`InvalidInput` for changes the
-        tables do not accept."""
+        on top (``None``: the shipped tables), at ``rules_version``. Raises
+        :class:`InvalidInput` for changes the tables do not accept."""
+
+    @classmethod
+    @abstractmethod
+    def from_tables(cls, tables: dict[str, Any], version: int) -> Ruleset[StateT]:
+        """An instance playing by exactly ``tables`` (every value, as :meth:`tables_data`
+        gave them) at rules ``version`` (one of ``known_versions``). Raises
+        :class:`InvalidInput` for tables it cannot read."""
+
+    @abstractmethod
+    def tables_data(self) -> dict[str, Any]:
+        """Every GM-changeable number this instance plays by, as plain JSON data."""
+
+    def frozen(self) -> str:
+        """What an encounter stores when it starts so it plays by the same rules for its whole
+        life, whatever later defaults or readings say: JSON ``{"version": n, "tables": {…}}``
+        (read back with :meth:`thawed`)."""
+        return json.dumps(
+            {"version": self.version, "tables": self.tables_data()}, separators=(",", ":")
+        )
+
+    @classmethod
+    def thawed(cls, frozen: str) -> Ruleset[StateT]:
+        """The ruleset an encounter stored with :meth:`frozen`. Raises
+        :class:`RulesVersionUnknown` for a version this bot cannot play (stored by a newer
+        one) and :class:`InvalidInput` for unreadable data."""
+        try:
+            data = json.loads(frozen)
+            version, tables = int(data["version"]), data["tables"]
+        except (ValueError, KeyError, TypeError):
+            raise InvalidInput(f"The stored {cls.title} rules cannot be read.") from None
+        if version not in cls.known_versions:
+            raise RulesVersionUnknown(
+                f"This encounter plays by {cls.title} rules version {version}, which this "
+                f"version of the bot does not know (it knows {_versions(cls.known_versions)}): "
+                "it was started by a newer bot. Run that version, or end the encounter."
+            )
+        return cls.from_tables(tables, version)
 
     def new_encounter(self, *, name: str, seed: int) -> StateT:
         """A fresh encounter in the ``setup`` phase, round 0. Raises :class:`InvalidInput` for a

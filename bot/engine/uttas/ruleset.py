@@ -72,12 +72,21 @@ class UttasRuleset(Ruleset[UttasState]):
     economy: ActionEconomy = SpeedPool()
     turn_order: TurnOrder = TURN_ORDER
 
-    def __init__(self, tables: UttasTables | None = None) -> None:
+    def __init__(self, tables: UttasTables | None = None, version: int = 1) -> None:
         self.tables = tables if tables is not None else default_tables()
+        self.version = version
 
     @classmethod
     def configured(cls, changes: dict[str, Any] | None) -> UttasRuleset:
-        return cls(load_tables(overrides=changes) if changes else None)
+        return cls(load_tables(overrides=changes) if changes else None, cls.rules_version)
+
+    @classmethod
+    def from_tables(cls, tables: dict[str, Any], version: int) -> UttasRuleset:
+        return cls(load_tables(tables), version)
+
+    def tables_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.tables.model_dump(mode="json")
+        return data
 
     def apply(
         self, state: UttasState, command: CommandBase, roller: DiceRoller, now: datetime
