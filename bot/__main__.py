@@ -23,6 +23,7 @@ import yarl
 from bot.client import CombatBot
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
+from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
 from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
@@ -77,6 +78,7 @@ async def build(
             server_admin=ServerAdminService(db, encounters, clock=utc_now),
             member_data=MemberDataService(db, encounters, clock=utc_now),
             notices=NoticeService(db, clock=utc_now),
+            campaign=CampaignService(db, clock=utc_now),
         )
         return CombatBot(
             settings=settings,

@@ -27,6 +27,7 @@ from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
+from cogs.campaign import CampaignCog
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
 from cogs.dice import DiceCog
@@ -115,6 +116,7 @@ class CombatBot(commands.Bot):
         await self.add_cog(TablesCog(self.services.tables))
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
         await self.add_cog(MeCog(self.services.member_data))
+        await self.add_cog(CampaignCog(self.services.campaign))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         await sync_if_changed(

@@ -154,7 +154,9 @@ class EncounterCog(
         sheet = await self.sheets.get_own(
             guild_id, actor, "character", character, ruleset=live.row.ruleset
         )
-        encounter = await self.service.join(channel_id, actor, name=sheet.name, sheet=sheet.model)
+        encounter = await self.service.join(
+            channel_id, actor, name=sheet.name, sheet=sheet.model, character_id=sheet.id
+        )
         await interaction.response.send_message(
             f"<@{actor.user_id}> brings **{shown_name(sheet.name)}** into the fight.",
             embed=embeds.tracker(encounter),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.member_data import MemberDataService
@@ -26,3 +27,4 @@ class Services:
     server_admin: ServerAdminService
     member_data: MemberDataService
     notices: NoticeService
+    campaign: CampaignService

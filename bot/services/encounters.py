@@ -26,8 +26,6 @@ from pydantic import BaseModel, ValidationError
 
 from bot import names
 from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, get_ruleset
-from bot.engine.uttas.commands import AddCombatant
-from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import (
     Conflict,
     DomainError,
@@ -36,10 +34,10 @@ from bot.errors import (
     NotFound,
     RulesVersionUnknown,
 )
-from bot.services import prompts
+from bot.services import campaign_records, prompts
 from bot.services.actor import Actor
 from bot.services.start_policy import ensure_may_start
-from bot.store import decisions, guild_settings
+from bot.store import campaign, decisions, guild_settings
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
@@ -189,6 +187,20 @@ class EncounterService:
             update["pending"] = pending.model_copy(update={"marker": floor})
         return after.model_copy(update=update) if update else after
 
+    @staticmethod
+    async def _write_back_departed(
+        conn: Connection, current: Encounter, new_state: AnyState, now: datetime
+    ) -> None:
+        """Characters that leave the encounter in this change take their campaign record with
+        them (decision A), as they were just before leaving."""
+        before = current.state.combatants
+        if not any(c.character_id is not None for c in before):
+            return  # no character with a record was there
+        staying = {c.id for c in new_state.combatants}
+        gone = [c for c in before if c.character_id is not None and c.id not in staying]
+        if gone:
+            await campaign_records.write_back(conn, current.rules, current.row.guild_id, gone, now)
+
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
         if lock is None:
@@ -227,12 +239,14 @@ class EncounterService:
         rules: Ruleset[Any] = get_ruleset(ruleset)
         title = _clean_name(name)
         state = rules.new_encounter(name=title, seed=self._seeds())
-        state_json = state.model_dump_json()
         async with self._lock(channel_id), self._db.transaction() as conn:
             existing = await repo.live_in_channel(conn, channel_id)
             if existing is not None:
                 raise _already_running(existing)
             await ensure_may_start(conn, guild_id, actor)
+            # Decision A: in-game time goes on from the server's campaign clock.
+            state.game_time_s = await campaign.clock(conn, guild_id)
+            state_json = state.model_dump_json()
             now = self._clock()
             overrides = await guild_settings.rules_overrides(conn, guild_id)
             frozen = get_ruleset(rules.key, overrides).frozen()  # for its whole life
@@ -370,6 +384,11 @@ class EncounterService:
         _ensure_gm(current, actor, "end the encounter")
         row = current.row
         now = self._clock()
+        # Decision A: its characters' records and the campaign clock move on with it.
+        await campaign_records.write_back(
+            conn, current.rules, row.guild_id, current.state.combatants, now
+        )
+        await campaign.advance_clock(conn, row.guild_id, current.state.game_time_s, now)
         saved = await repo.save(conn, row, now=now, status="archived")
         await repo.append_log(
             conn,
@@ -515,6 +534,7 @@ class EncounterService:
             new_state = self._mark(current.state, new_state)
             state_json = new_state.model_dump_json()
             now = self._clock()
+            await self._write_back_departed(conn, current, new_state, now)
             saved = await repo.save(
                 conn,
                 row,
@@ -557,17 +577,42 @@ class EncounterService:
         return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
 
     async def join(
-        self, channel_id: int, actor: Actor, *, name: str, sheet: BaseModel
+        self,
+        channel_id: int,
+        actor: Actor,
+        *,
+        name: str,
+        sheet: BaseModel,
+        character_id: int | None = None,
     ) -> Encounter:
         """Add ``actor``'s character to the live encounter as a snapshot of ``sheet`` (later edits
-        of the sheet do not change the fight). Names are unique per encounter, case-insensitively
-        (the engine refuses a clash with :class:`Conflict`)."""
+        of the sheet do not change the fight) and as its campaign record left it (decision A;
+        ``character_id``: its sheet's id). Names are unique per encounter, case-insensitively
+        (the engine refuses a clash with :class:`Conflict`). A character fights in one
+        encounter at a time (:class:`Conflict` naming the other channel), so two fights never
+        write back over each other's record."""
+        found: dict[str, BaseModel | None] = {}
+
+        async def prepare(conn: Connection, current: Encounter) -> None:
+            if character_id is None:
+                return
+            elsewhere = await repo.live_with_character(conn, current.row.guild_id, character_id)
+            if elsewhere is not None and elsewhere.id != current.id:
+                raise Conflict(
+                    f"**{names.escaped(name)}** is already fighting in <#{elsewhere.channel_id}>: "
+                    "a character is in one encounter at a time."
+                )
+            found["record"] = await campaign_records.load(conn, current.rules, character_id, name)
 
         def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             rules = current.rules
             _ensure_sheet_fits(rules, sheet, name)
-            command = AddCombatant(
-                name=name, sheet=sheet, controller_id=actor.user_id, is_npc=False
+            command = rules.add_command(
+                name=name,
+                sheet=sheet,
+                controller_id=actor.user_id,
+                character_id=character_id,
+                record=found.get("record"),
             )
             try:
                 outcome = rules.apply(current.state, command, self.roller(current), self._clock())
@@ -579,7 +624,9 @@ class EncounterService:
                 ) from None
             return outcome.state, {"combatant": name}
 
-        encounter, _ = await self.change(channel_id, actor, "join", {"character": name}, step)
+        encounter, _ = await self.change(
+            channel_id, actor, "join", {"character": name}, step, prepare=prepare
+        )
         return encounter
 
     async def add_npcs(
@@ -607,7 +654,7 @@ class EncounterService:
             added = [f"{template} {first + i}" for i in range(count)]
             state, roller, now = current.state, self.roller(current), self._clock()
             for npc in added:
-                command = AddCombatant(name=npc, sheet=sheet, is_npc=True)
+                command = rules.add_command(name=npc, sheet=sheet, is_npc=True)
                 state = rules.apply(state, command, roller, now).state
             return state, {"added": added}
 
@@ -627,14 +674,7 @@ class EncounterService:
             rules = current.rules
             old = current.state.get(combatant_id)
             _ensure_sheet_fits(rules, sheet, old.name)
-            assert isinstance(sheet, UttasSheet)
-            fresh = old.clone().model_copy(
-                update={
-                    "sheet": sheet,
-                    "health": min(old.health, sheet.health),
-                    "stamina": min(old.stamina, sheet.stamina),
-                }
-            )
+            fresh = rules.refreshed(old, sheet)
             combatants = [fresh if c.id == combatant_id else c for c in current.state.combatants]
             state = current.state.model_copy(update={"combatants": combatants})
             return state, {"combatant": old.name}

@@ -9,6 +9,8 @@ user column of the schema is claimed by a source.
 
 What is kept, and what erasing does:
 
+* ``campaign_records`` — each of the member's characters' state between fights (Health,
+  rests, lasting conditions; decision A). Erased: deleted (before the sheets they belong to).
 * ``characters`` — the member's sheets, whole. Erased: deleted.
 * ``npc_templates_created`` — the server's NPC templates the member made. They are the
   server's (its GMs use them), so erasing keeps them with no author (``owner_id`` 0).
@@ -44,6 +46,7 @@ from typing import Any
 
 from bot.engine import get_ruleset
 from bot.services.member_scrub import controlled_by, scrub_json
+from bot.store import campaign as campaign_repo
 from bot.store import encounters as encounter_repo
 from bot.store import member_data as repo
 from bot.store import notices as notice_repo
@@ -90,6 +93,22 @@ def _sheet(row: SheetRow) -> dict[str, Any]:
         "updated_at": row.updated_at.isoformat(),
         "sheet": json.loads(row.sheet_json),
     }
+
+
+async def _export_records(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return [
+        {
+            "character_id": row.character_id,
+            "ruleset": row.ruleset,
+            "updated_at": row.updated_at.isoformat(),
+            "record": json.loads(row.record),
+        }
+        for row in await campaign_repo.of_owner(conn, guild_id, user_id)
+    ]
+
+
+async def _erase_records(conn: Connection, e: Erasure) -> int:
+    return await campaign_repo.delete_of_owner(conn, e.guild_id, e.user_id)
 
 
 async def _export_characters(conn: Connection, guild_id: int, user_id: int) -> Any:
@@ -270,6 +289,13 @@ async def _erase_decisions(conn: Connection, e: Erasure) -> int:
 
 
 SOURCES: tuple[Source, ...] = (
+    Source(
+        "campaign_records",
+        "your characters' state between fights (Health, rests, lasting conditions)",
+        _export_records,
+        _erase_records,
+        ("campaign_records.character_id",),
+    ),
     Source(
         "characters",
         "your character sheets",

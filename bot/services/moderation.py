@@ -30,7 +30,7 @@ from typing import Any
 from bot import names
 from bot.engine import get_ruleset
 from bot.engine.core.commands import CommandBase
-from bot.engine.uttas.commands import AddCombatant, SetVitals
+from bot.engine.uttas.commands import SetVitals
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
 from bot.services import rolls
 from bot.services.actor import Actor
@@ -302,7 +302,7 @@ class ModerationService:
             if stats.get("damage") is not None:
                 data["weapons"] = [{"name": "Strike", "damage_dice": stats["damage"]}]
             sheet = current.rules.parse_sheet(data)
-            return AddCombatant.model_validate({"name": name, "sheet": sheet, "is_npc": True})
+            return current.rules.add_command(name=name, sheet=sheet, is_npc=True)
 
         options = {"name": name, **{k: v for k, v in stats.items() if v is not None}}
         return await self._combat.gm_command(

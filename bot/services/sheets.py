@@ -36,6 +36,7 @@ from bot.services.actor import Actor
 from bot.services.permissions import is_server_gm
 from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
+from bot.store import campaign as campaign_repo
 from bot.store import prompts as prompt_repo
 from bot.store import sheets as repo
 from bot.store.db import Connection, Database
@@ -385,6 +386,7 @@ class SheetService:
         async with self._db.transaction() as conn:
             row = await _changeable(conn, guild_id, actor, sheet_id)
             await repo.delete(conn, sheet_id)
+            await campaign_repo.delete(conn, sheet_id)  # its campaign record goes with it
         log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
         return row
 
@@ -416,6 +418,7 @@ class SheetService:
             row = await _changeable(conn, guild_id, actor, prompt.target_id)
             await prompts.settle(conn, prompt, "confirmed", self._clock())
             await repo.delete(conn, row.id)
+            await campaign_repo.delete(conn, row.id)  # its campaign record goes with it
         log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
         return row
 

@@ -166,6 +166,20 @@ async def freeze_rules(conn: Connection, encounter_id: int, rules: str) -> bool:
     return changed > 0
 
 
+async def live_with_character(
+    conn: Connection, guild_id: int, character_id: int
+) -> EncounterRow | None:
+    """The server's live encounter one of whose combatants carries ``character_id``'s campaign
+    record (decision A), if any."""
+    row = await conn.fetch_one(
+        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.guild_id = ? AND e.status = 'live' AND EXISTS"
+        " (SELECT 1 FROM json_each(e.state, '$.combatants') c"
+        "  WHERE json_extract(c.value, '$.character_id') = ?) LIMIT 1",
+        (guild_id, character_id),
+    )
+    return _row(row) if row is not None else None
+
+
 async def live_in_channel(conn: Connection, channel_id: int) -> EncounterRow | None:
     """The live encounter of ``channel_id``, or ``None``."""
     row = await conn.fetch_one(

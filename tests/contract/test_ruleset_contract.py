@@ -152,6 +152,25 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
             again = self.ruleset.load_state(s.model_dump_json())
             assert json.loads(again.model_dump_json()) == json.loads(s.model_dump_json())
 
+        @invariant()
+        def campaign_records_round_trip_and_carry_over(self) -> None:
+            """Decision A: what a combatant takes from the fight reads back the same, and a
+            character joining with it takes the same from its next fight (unless the ruleset
+            refuses to seat it, e.g. dead)."""
+            if self.state is None:
+                return
+            rules = self.ruleset
+            for c in self.state.combatants:
+                record = rules.record_of(c)
+                assert rules.parse_record(record.model_dump_json()) == record
+                fresh = rules.new_encounter(name="Next", seed=0)
+                join = rules.add_command(name=c.name, sheet=c.sheet, character_id=1, record=record)
+                try:
+                    seated = rules.apply(fresh, join, RandomRoller(seed=0), NOW).state
+                except DomainError:
+                    continue
+                assert rules.record_of(seated.combatants[0]) == record, c.name
+
         def teardown(self) -> None:
             if self.state is None:
                 return

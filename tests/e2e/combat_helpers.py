@@ -44,11 +44,16 @@ async def slash(
 
 
 async def set_up_fight(
-    h: DiscordHarness, table: Table, *, thugs: int = 3, begin: bool = True
+    h: DiscordHarness,
+    table: Table,
+    *,
+    thugs: int = 3,
+    begin: bool = True,
+    player: Member | None = None,
 ) -> None:
-    """The worked example's cast: the moderator GMs three Thugs; the player brings Willow and
-    General Bearington."""
-    gm, player = table.moderator, table.player
+    """The worked example's cast: the moderator GMs three Thugs; the player (or ``player``)
+    brings Willow and General Bearington."""
+    gm, player = table.moderator, player or table.player
     await ok(await slash(h, gm, "encounter start", name="Firewood"))
     await answered(await slash(h, gm, "npc import", example="thug"))
     await ok(await slash(h, gm, "gm add-npc", template="Thug", count=thugs))

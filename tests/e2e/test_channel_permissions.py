@@ -95,9 +95,10 @@ async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
     h = discord_harness
     other = h.add_channel(h.guild, "second-fight")
     first_channel = h.channel
-    for channel in (first_channel, other):
+    # A character fights in one encounter at a time: the other player brings their own Willow.
+    for channel, player in ((first_channel, table.player), (other, table.other_player)):
         h.channel = channel
-        await set_up_fight(h, table)
+        await set_up_fight(h, table, player=player)
         await thug_attacks_willow(bot, h, table)
     h.channel = first_channel
     first_prompt = (await bot.services.encounters.live(first_channel.id)).row.prompt_message_id

@@ -189,6 +189,47 @@ class Ruleset(ABC, Generic[StateT]):
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
 
+    # -- joining, refreshing and campaign records (decision A) ----------------------------------
+    record_model: ClassVar[type[BaseModel]]
+    """A character's state between fights in this system (its campaign record)."""
+
+    @abstractmethod
+    def add_command(
+        self,
+        *,
+        name: str,
+        sheet: BaseModel,
+        controller_id: int | None = None,
+        is_npc: bool = False,
+        character_id: int | None = None,
+        record: BaseModel | None = None,
+    ) -> CommandBase:
+        """The command that brings a fighter into an encounter: a character (its sheet id in
+        ``character_id``) as its campaign ``record`` left it, or an NPC fresh from its sheet."""
+
+    @abstractmethod
+    def record_of(self, combatant: Any) -> BaseModel:
+        """What of ``combatant`` outlasts the fight: its campaign record (``record_model``)."""
+
+    def parse_record(self, data: Mapping[str, Any] | str) -> BaseModel:
+        """Validate a stored campaign record (mapping or JSON). Raises :class:`InvalidInput`."""
+        try:
+            if isinstance(data, str):
+                return self.record_model.model_validate_json(data)
+            return self.record_model.model_validate(data)
+        except ValidationError as exc:
+            raise InvalidInput(validation_message(exc, "campaign record")) from None
+
+    @abstractmethod
+    def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
+        """A character's campaign record in words, one line each (``record`` None: fresh, as
+        ``sheet`` says), for ``/campaign show``."""
+
+    @abstractmethod
+    def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
+        """A copy of ``combatant`` playing by ``sheet`` (its source sheet as it is now): its
+        live values kept, lowered to the new maximums where those shrank."""
+
     def reaction_deadline(self, state: StateT) -> datetime | None:
         """When the pending decision's window closes (``created_at`` + the encounter's
         ``reaction_window_s``), or None when nothing is pending. After it, the service may send

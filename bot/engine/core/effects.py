@@ -20,8 +20,9 @@ Scopes, shortest first (and one outside the periods):
 - ``until_removed`` (the default): until a rule or the Game Master removes it — most conditions
   (UTTAS's Dead, Unconscious, Prone: a rule says when they end).
 
-Effects last no longer than the encounter today; carrying the longer ones between encounters
-comes with the campaign record (planned, ``docs/architecture.md`` decision A).
+A character's campaign record (``docs/architecture.md`` decision A) carries the effects the
+ruleset says outlast a fight (UTTAS: those of a day, quest, arc or the campaign, and Dead,
+Unconscious, Disabled limb) into its next encounter; ``/campaign end-of`` ends periods there.
 
 ``ends`` narrows any scope to a moment: "until the start of Willow's next turn", "until the end
 of Thug 1's next turn", "for 2 rounds".

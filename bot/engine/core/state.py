@@ -76,6 +76,9 @@ class CombatantBase(BaseModel):
     effects: list[Effect] = Field(default_factory=list)
     initiative: InitiativeEntry | None = None
     skip_next_turn: bool = False
+    character_id: int | None = None
+    """The character (its sheet's id) whose campaign record this combatant carries — written
+    back when it leaves or the encounter ends (decision A); None for NPCs."""
 
     @model_validator(mode="before")
     @classmethod

@@ -20,6 +20,7 @@ from bot.engine.core.commands import (
     Text,
 )
 from bot.engine.core.effects import Lasts
+from bot.engine.uttas.record import UttasRecord
 from bot.engine.uttas.sheet import Characteristic, MovementMode, UttasSheet
 
 Limb = Annotated[str, names.validator(40, lower=True)]
@@ -27,7 +28,8 @@ Limb = Annotated[str, names.validator(40, lower=True)]
 
 class AddCombatant(CommandBase):
     """Add a fighter (setup or mid-fight). ``side`` defaults to ``"party"`` for player characters
-    and ``"foes"`` for NPCs; the fight ends when only one side can still fight."""
+    and ``"foes"`` for NPCs; the fight ends when only one side can still fight. A character
+    joins as its campaign record left it (``record``; its sheet id in ``character_id``)."""
 
     kind: Literal["add_combatant"] = "add_combatant"
     name: Name
@@ -35,6 +37,8 @@ class AddCombatant(CommandBase):
     controller_id: int | None = None
     is_npc: bool = False
     side: Side | None = None
+    character_id: int | None = None
+    record: UttasRecord | None = None
 
 
 class Attack(CommandBase):

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from bot import names
 from bot.engine.core import order, scenes
@@ -16,13 +16,15 @@ from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
-from bot.engine.uttas import actions, attacks, gm, reactions, setup
+from bot.engine.uttas import actions, attacks, gm, reactions, record, setup
 from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
+from bot.engine.uttas.record import UttasRecord, record_lines
 from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
+from bot.errors import InvalidInput
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -83,6 +85,53 @@ class UttasRuleset(Ruleset[UttasState]):
     @classmethod
     def from_tables(cls, tables: dict[str, Any], version: int) -> UttasRuleset:
         return cls(load_tables(tables), version)
+
+    record_model: ClassVar[type[UttasRecord]] = UttasRecord
+
+    def add_command(
+        self,
+        *,
+        name: str,
+        sheet: BaseModel,
+        controller_id: int | None = None,
+        is_npc: bool = False,
+        character_id: int | None = None,
+        record: BaseModel | None = None,
+    ) -> cmd.AddCombatant:
+        if not isinstance(sheet, UttasSheet):
+            raise InvalidInput(f"**{name}** is not a {self.title} sheet.")
+        if record is not None and not isinstance(record, UttasRecord):
+            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
+        return cmd.AddCombatant(
+            name=name,
+            sheet=sheet,
+            controller_id=controller_id,
+            is_npc=is_npc,
+            character_id=character_id,
+            record=record,
+        )
+
+    def record_of(self, combatant: Any) -> UttasRecord:
+        return record.record_of(combatant)
+
+    def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
+        if not isinstance(sheet, UttasSheet) or (
+            record is not None and not isinstance(record, UttasRecord)
+        ):
+            raise InvalidInput(f"Not a {self.title} sheet and record.")
+        return record_lines(sheet, record, self.tables)
+
+    def refreshed(self, combatant: Any, sheet: BaseModel) -> Combatant:
+        if not isinstance(sheet, UttasSheet):
+            raise InvalidInput(f"**{combatant.name}**'s sheet is not a {self.title} sheet.")
+        fresh: Combatant = combatant.clone().model_copy(
+            update={
+                "sheet": sheet,
+                "health": min(combatant.health, sheet.health),
+                "stamina": min(combatant.stamina, sheet.stamina),
+            }
+        )
+        return fresh
 
     def tables_data(self) -> dict[str, Any]:
         data: dict[str, Any] = self.tables.model_dump(mode="json")

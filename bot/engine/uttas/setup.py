@@ -21,6 +21,7 @@ from bot.engine.uttas.commands import (
 )
 from bot.engine.uttas.core import ECONOMY, Tx
 from bot.engine.uttas.events import Recovered
+from bot.engine.uttas.record import apply_record
 from bot.engine.uttas.state import (
     BASE_CONDITIONS,
     DEAD,
@@ -76,8 +77,16 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         stamina=cmd.sheet.stamina,
         pools=ECONOMY.fresh(cmd.sheet.speed),
         stance=tx.tables.default_stance,
+        character_id=cmd.character_id,
     )
     c.breather_uses = rules.dice_of(c, "body", tx.tables, natural=True)
+    if cmd.record is not None:
+        apply_record(c, cmd.record, tx.tables)
+        if c.has(DEAD):
+            raise RuleViolation(
+                f"{cmd.name} is dead in this campaign. A server GM can bring them back with "
+                "`/campaign reset`."
+            )
     tx.add(c)
     tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({side})."))
     if st.phase == "active":

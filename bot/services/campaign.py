@@ -1,0 +1,269 @@
+"""Out-of-fight commands on campaign records (issue 10, decision A): see a character's state
+between fights, rest, heal over weeks, end a day, quest or arc, or start a record afresh.
+
+Each command runs the ruleset's own rules — the same engine commands an encounter would run —
+on a working state built from the records (:func:`_table`), then writes every record back and
+moves the server's campaign clock on, all in one transaction. Characters fighting in a live
+encounter are left out (their fight writes their record back when it ends). Only server GMs
+(Manage Server, Manage Channels or the GM role) change records; anyone sees their own.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot import names
+from bot.engine import get_ruleset
+from bot.engine.core.audience import PUBLIC
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract import Ruleset
+from bot.engine.core.dice import DiceRoller, RandomRoller
+from bot.engine.core.state import AnyState
+from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
+from bot.services.actor import Actor
+from bot.services.permissions import is_server_gm
+from bot.services.sheets import name_key
+from bot.store import campaign as repo
+from bot.store import encounters as encounter_repo
+from bot.store import guild_settings
+from bot.store import sheets as sheet_repo
+from bot.store.db import Connection, Database
+from bot.store.sheets import SheetRow
+
+log = logging.getLogger(__name__)
+
+NOT_GM = "Only server GMs (Manage Server, Manage Channels or the GM role) can {action}."
+
+
+@dataclass(frozen=True)
+class RecordView:
+    """One character's record as shown: its name, owner, ruleset and the ruleset's lines
+    (``Ruleset.record_lines``); ``fresh`` when it has no record yet (as its sheet says)."""
+
+    character: str
+    owner_id: int
+    ruleset: str
+    lines: list[str]
+    fresh: bool
+
+
+@dataclass(frozen=True)
+class CampaignResult:
+    """What an out-of-fight command did: the lines to show (the engine's events, as the table
+    sees them, names escaped), the characters left out and why (names escaped), and the
+    campaign clock after it (seconds)."""
+
+    lines: list[str]
+    skipped: list[str]
+    clock_s: int
+
+
+class CampaignService:
+    """Campaign records outside fights."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime],
+        roller: Callable[[], DiceRoller] | None = None,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._roller = roller or (lambda: RandomRoller(seed=secrets.randbits(32)))
+
+    async def show(
+        self, guild_id: int, actor: Actor, *, member_id: int | None, character: str | None
+    ) -> list[RecordView]:
+        """The records of ``member_id``'s characters (default: the actor's own), or only the
+        one called ``character``. Another member's records: server GMs only
+        (:class:`NotAllowed`). Raises :class:`NotFound` when there is no such character."""
+        owner = member_id if member_id is not None else actor.user_id
+        async with self._db.read() as conn:
+            if owner != actor.user_id and not await is_server_gm(conn, guild_id, actor):
+                raise NotAllowed(NOT_GM.format(action="see another member's records"))
+            sheets = await _characters(conn, guild_id, owner, character)
+            views = []
+            for sheet in sheets:
+                row = await repo.get(conn, sheet.id)
+                views.append(await _view(sheet, row))
+        return views
+
+    async def reset(
+        self, guild_id: int, actor: Actor, *, member_id: int, character: str
+    ) -> RecordView:
+        """Forget a character's record: it starts its next fight as its sheet says (full
+        Health, no lasting conditions — alive again). Server GMs only. Raises
+        :class:`Conflict` while the character fights in a live encounter."""
+        async with self._db.transaction() as conn:
+            await _require_gm(conn, guild_id, actor, "reset campaign records")
+            [sheet] = await _characters(conn, guild_id, member_id, character)
+            await _require_not_fighting(conn, guild_id, sheet)
+            await repo.delete(conn, sheet.id)
+            log.info("campaign record of character %s reset by %s", sheet.id, actor.user_id)
+            return await _view(sheet, None)
+
+    async def run(
+        self,
+        guild_id: int,
+        actor: Actor,
+        *,
+        action: str,
+        make: Callable[[AnyState], CommandBase],
+        member_id: int | None = None,
+        character: str | None = None,
+    ) -> CampaignResult:
+        """Apply the engine command ``make`` builds (a rest, weeks of healing, the end of a
+        period) to the characters with records in the server — or only ``member_id``'s, or
+        only the one called ``character`` — and write their records back with the campaign
+        clock, in one transaction. Server GMs only (``action`` completes the refusal).
+        Characters in a live fight, or whose records cannot be read, are left out (listed in
+        ``skipped``). Raises the engine's refusals (e.g. a rest limit) and :class:`NotFound`
+        when nobody is left to apply it to."""
+        now = self._clock()
+        async with self._db.transaction() as conn:
+            await _require_gm(conn, guild_id, actor, action)
+            targets = await _targets(conn, guild_id, member_id, character)
+            skipped: list[str] = []
+            by_ruleset: dict[str, list[tuple[SheetRow, repo.RecordRow | None]]] = {}
+            for sheet, row in targets:
+                fighting = await encounter_repo.live_with_character(conn, guild_id, sheet.id)
+                if fighting is not None:
+                    name = names.escaped(sheet.name)
+                    skipped.append(f"{name}: fighting in <#{fighting.channel_id}>")
+                    continue
+                by_ruleset.setdefault(sheet.ruleset, []).append((sheet, row))
+            if not by_ruleset:
+                raise NotFound(_nobody(skipped))
+            clock = await repo.clock(conn, guild_id)
+            overrides = await guild_settings.rules_overrides(conn, guild_id)
+            lines: list[str] = []
+            latest = clock
+            for key, group in by_ruleset.items():
+                rules = get_ruleset(key, overrides)
+                state, seated = _table(rules, group, clock, self._roller(), now, skipped)
+                if not seated:
+                    continue
+                outcome = rules.apply(state, make(state), self._roller(), now)
+                view = rules.view(outcome.state, PUBLIC, names.escaped)
+                lines += [line for event in outcome.events for line in event.render(view)]
+                for c in outcome.state.combatants:
+                    await repo.put(
+                        conn,
+                        character_id=c.character_id,
+                        guild_id=guild_id,
+                        ruleset=key,
+                        record=rules.record_of(c).model_dump_json(),
+                        now=now,
+                    )
+                latest = max(latest, outcome.state.game_time_s)
+            await repo.advance_clock(conn, guild_id, latest, now)
+        return CampaignResult(lines=lines, skipped=skipped, clock_s=latest)
+
+
+def _table(
+    rules: Ruleset[Any],
+    group: list[tuple[SheetRow, repo.RecordRow | None]],
+    clock: int,
+    roller: DiceRoller,
+    now: datetime,
+    skipped: list[str],
+) -> tuple[AnyState, int]:
+    """A working state (not a fight: phase ``setup``) holding each character as its record
+    left it, at the campaign clock. Returns it and how many it seated; those it could not seat
+    (a dead character, an unreadable record) are added to ``skipped``."""
+    state: AnyState = rules.new_encounter(name="Campaign", seed=0)
+    state.game_time_s = clock
+    seated = 0
+    for sheet, row in group:
+        try:
+            record = rules.parse_record(row.record) if row is not None else None
+            command = rules.add_command(
+                name=sheet.name,
+                sheet=rules.parse_sheet(sheet.sheet_json),
+                controller_id=sheet.owner_id,
+                character_id=sheet.id,
+                record=record,
+            )
+            state = rules.apply(state, command, roller, now).state
+            seated += 1
+        except DomainError as why:
+            skipped.append(f"{names.escaped(sheet.name)}: {why.message}")
+    return state, seated
+
+
+async def _targets(
+    conn: Connection, guild_id: int, member_id: int | None, character: str | None
+) -> list[tuple[SheetRow, repo.RecordRow | None]]:
+    """The characters a command applies to: one member's (or one of them by name), each with
+    its record; with no member, every character of the server that has a record."""
+    if member_id is not None or character is not None:
+        if member_id is None:
+            raise InvalidInput("Name the member whose character it is (`member:`).")
+        sheets = await _characters(conn, guild_id, member_id, character)
+        return [(s, await repo.get(conn, s.id)) for s in sheets]
+    out: list[tuple[SheetRow, repo.RecordRow | None]] = []
+    for row in await repo.of_guild(conn, guild_id):
+        sheet = await sheet_repo.by_id(conn, row.character_id)
+        if sheet is not None:
+            out.append((sheet, row))
+    return out
+
+
+async def _characters(
+    conn: Connection, guild_id: int, owner_id: int, character: str | None
+) -> list[SheetRow]:
+    if character is None:
+        found = await sheet_repo.characters_of(conn, guild_id, owner_id)
+        if not found:
+            raise NotFound(f"<@{owner_id}> has no characters in this server.")
+        return found
+    sheet = await sheet_repo.character_by_key(conn, guild_id, owner_id, name_key(character))
+    if sheet is None:
+        raise NotFound(
+            f"<@{owner_id}> has no character called **{names.escaped(character)}**. "
+            "Names must match exactly."
+        )
+    return [sheet]
+
+
+async def _view(sheet: SheetRow, row: repo.RecordRow | None) -> RecordView:
+    rules = get_ruleset(sheet.ruleset)
+    model = rules.parse_sheet(sheet.sheet_json)
+    fresh = row is None or row.ruleset != sheet.ruleset
+    try:
+        record = None if fresh or row is None else rules.parse_record(row.record)
+        lines = rules.record_lines(model, record)
+    except InvalidInput as why:
+        lines = [f"The record cannot be read ({why.message}); `/campaign reset` starts afresh."]
+    return RecordView(
+        character=sheet.name, owner_id=sheet.owner_id, ruleset=rules.title, lines=lines, fresh=fresh
+    )
+
+
+async def _require_gm(conn: Connection, guild_id: int, actor: Actor, action: str) -> None:
+    if not await is_server_gm(conn, guild_id, actor):
+        raise NotAllowed(NOT_GM.format(action=action))
+
+
+async def _require_not_fighting(conn: Connection, guild_id: int, sheet: SheetRow) -> None:
+    fighting = await encounter_repo.live_with_character(conn, guild_id, sheet.id)
+    if fighting is not None:
+        raise Conflict(
+            f"**{names.escaped(sheet.name)}** is fighting in <#{fighting.channel_id}>: change "
+            "the record after that fight ends."
+        )
+
+
+def _nobody(skipped: list[str]) -> str:
+    if skipped:
+        return "Nobody to apply it to: " + "; ".join(skipped) + "."
+    return (
+        "No character of this server has a campaign record yet (a character gets one when it "
+        "leaves its first fight). Name one with `member:` and `character:`."
+    )

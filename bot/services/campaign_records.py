@@ -1,0 +1,65 @@
+"""Campaign records inside an encounter's transaction (issue 10, decision A): a character
+joins as its record left it, and its record is written back when it leaves the encounter or
+the encounter ends — in the same transaction as that change, so a record and the fight it came
+from never disagree. The out-of-fight commands are :mod:`bot.services.campaign`'s."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot import names
+from bot.engine.core.contract import Ruleset
+from bot.errors import InvalidInput
+from bot.store import campaign as repo
+from bot.store.db import Connection
+
+log = logging.getLogger(__name__)
+
+
+async def load(
+    conn: Connection, rules: Ruleset[Any], character_id: int, name: str
+) -> BaseModel | None:
+    """The campaign record a character joins with: None when it has none in ``rules``'s
+    system (a first fight, or a record of another system). Raises :class:`InvalidInput` when
+    the stored record cannot be read (it is kept; a server GM may reset it)."""
+    row = await repo.get(conn, character_id)
+    if row is None or row.ruleset != rules.key:
+        return None
+    try:
+        return rules.parse_record(row.record)
+    except InvalidInput as error:
+        log.warning("campaign record of character %s unreadable: %s", character_id, error)
+        raise InvalidInput(
+            f"**{names.escaped(name)}**'s campaign record cannot be read ({error.message}). "
+            "A server GM can start it afresh with `/campaign reset`."
+        ) from None
+
+
+async def write_back(
+    conn: Connection,
+    rules: Ruleset[Any],
+    guild_id: int,
+    combatants: Iterable[Any],
+    now: datetime,
+) -> int:
+    """Store the record of every character among ``combatants`` (those with a
+    ``character_id``). Returns how many were written."""
+    written = 0
+    for c in combatants:
+        if c.character_id is None:
+            continue
+        await repo.put(
+            conn,
+            character_id=c.character_id,
+            guild_id=guild_id,
+            ruleset=rules.key,
+            record=rules.record_of(c).model_dump_json(),
+            now=now,
+        )
+        written += 1
+    return written

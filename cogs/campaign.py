@@ -1,0 +1,169 @@
+"""``/campaign``: characters' state between fights — see it, rest, heal over weeks, end a day,
+quest or arc, start a record afresh (issue 10, decision A). Thin adapter over
+:class:`bot.services.campaign.CampaignService`; changes are server GMs' (checked there)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.core.commands import EndPeriod
+from bot.engine.core.effects import Period
+from bot.engine.uttas.commands import NaturalHealing, Rest
+from bot.errors import InvalidInput
+from bot.services.campaign import CampaignResult, CampaignService, RecordView
+from bot.ui.embeds import fit_lines
+from bot.ui.interaction import actor_of
+from bot.ui.text import shown_name
+
+NONE = discord.AllowedMentions.none()
+Name = app_commands.Range[str, 1, 80]
+REPLY_MAX = 2000
+
+
+def _guild(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise InvalidInput("Campaign records belong to a server; use this in a server channel.")
+    return interaction.guild_id
+
+
+def _record_text(views: list[RecordView]) -> str:
+    blocks = []
+    for v in views:
+        head = f"**{shown_name(v.character)}** (<@{v.owner_id}>, {v.ruleset})"
+        blocks.append("\n".join([head, *(f"- {shown_name(line)}" for line in v.lines)]))
+    return fit_lines(blocks, REPLY_MAX, empty="No characters.")
+
+
+def _result_text(title: str, result: CampaignResult) -> str:
+    lines = [f"**{title}**", *result.lines]
+    if result.skipped:
+        lines.append("Left out: " + "; ".join(result.skipped))
+    days, rest = divmod(result.clock_s, 86_400)
+    lines.append(f"Campaign time: day {days + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}.")
+    return fit_lines(lines, REPLY_MAX, empty="")
+
+
+@app_commands.guild_only()
+class CampaignCog(
+    commands.GroupCog,
+    group_name="campaign",
+    group_description="Characters between fights: Health, rests, lasting conditions",
+):
+    """``/campaign show|rest|heal|end-of|reset``."""
+
+    def __init__(self, service: CampaignService) -> None:
+        self.service = service
+        super().__init__()
+
+    @app_commands.command(name="show", description="A character's state between fights")
+    @app_commands.describe(
+        character="The character's exact name (default: all of the member's)",
+        member="Whose characters (default: yours; another member's: server GMs)",
+    )
+    async def show(
+        self,
+        interaction: discord.Interaction[Any],
+        character: Name | None = None,
+        member: discord.Member | None = None,
+    ) -> None:
+        views = await self.service.show(
+            _guild(interaction),
+            actor_of(interaction),
+            member_id=member.id if member else None,
+            character=character,
+        )
+        await interaction.response.send_message(
+            _record_text(views), ephemeral=True, allowed_mentions=NONE
+        )
+
+    async def _run(
+        self,
+        interaction: discord.Interaction[Any],
+        title: str,
+        action: str,
+        command: Any,
+        member: discord.Member | None,
+        character: str | None,
+    ) -> None:
+        result = await self.service.run(
+            _guild(interaction),
+            actor_of(interaction),
+            action=action,
+            make=lambda state: command,
+            member_id=member.id if member else None,
+            character=character,
+        )
+        await interaction.response.send_message(_result_text(title, result), allowed_mentions=NONE)
+
+    @app_commands.command(name="rest", description="Characters rest between fights (server GMs)")
+    @app_commands.describe(
+        kind="Short (1 hour, twice a day) or long (8 hours, once a day)",
+        member="Only this member's characters (default: every character with a record)",
+        character="Only this character of the member",
+    )
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="short", value="short"),
+            app_commands.Choice(name="long", value="long"),
+        ]
+    )
+    async def rest(
+        self,
+        interaction: discord.Interaction[Any],
+        kind: app_commands.Choice[str],
+        member: discord.Member | None = None,
+        character: Name | None = None,
+    ) -> None:
+        rest = Rest(rest="short" if kind.value == "short" else "long")
+        await self._run(interaction, f"A {kind.value} rest", "call a rest", rest, member, character)
+
+    @app_commands.command(name="heal", description="Weeks pass: wounds heal (server GMs)")
+    @app_commands.describe(
+        weeks="How many weeks pass (1-520)",
+        member="Only this member's characters (default: every character with a record)",
+        character="Only this character of the member",
+    )
+    async def heal(
+        self,
+        interaction: discord.Interaction[Any],
+        weeks: app_commands.Range[int, 1, 520],
+        member: discord.Member | None = None,
+        character: Name | None = None,
+    ) -> None:
+        healing = NaturalHealing(weeks=weeks)
+        title = f"{weeks} week(s) of natural healing"
+        await self._run(interaction, title, "let weeks pass", healing, member, character)
+
+    @app_commands.command(
+        name="end-of", description="A day, quest or arc ends: its lasting effects end (GMs)"
+    )
+    @app_commands.describe(period="What ends: effects that last that long (or less) end too")
+    @app_commands.choices(
+        period=[app_commands.Choice(name=p, value=p) for p in ("scene", "day", "quest", "arc")]
+    )
+    async def end_of(
+        self, interaction: discord.Interaction[Any], period: app_commands.Choice[str]
+    ) -> None:
+        ending = EndPeriod(period=cast(Period, period.value))
+        title = f"The {period.value} ends"
+        await self._run(interaction, title, "end a day, quest or arc", ending, None, None)
+
+    @app_commands.command(
+        name="reset", description="Start a character's record afresh: full Health (server GMs)"
+    )
+    @app_commands.describe(member="Whose character", character="The character's exact name")
+    async def reset(
+        self, interaction: discord.Interaction[Any], member: discord.Member, character: Name
+    ) -> None:
+        view = await self.service.reset(
+            _guild(interaction), actor_of(interaction), member_id=member.id, character=character
+        )
+        await interaction.response.send_message(
+            f"**{shown_name(view.character)}**'s campaign record starts afresh:\n"
+            + _record_text([view]),
+            allowed_mentions=NONE,
+        )
