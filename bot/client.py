@@ -27,6 +27,7 @@ from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
+from cogs.act import ActCog
 from cogs.campaign import CampaignCog
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
@@ -110,6 +111,7 @@ class CombatBot(commands.Bot):
             )
         )
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
+        await self.add_cog(ActCog(self.services.combat, self.services.encounters))
         await self.add_cog(ReactionsCog(self.services.combat))
         await self.add_cog(DiceCog())
         await self.add_cog(HelpCog())

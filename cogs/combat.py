@@ -12,7 +12,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.engine.core.commands import CommandBase, EndTurn
 from bot.engine.core.state import CombatantBase
@@ -31,83 +30,18 @@ from bot.engine.uttas.commands import (
     UseSkill,
 )
 from bot.errors import InvalidInput
-from bot.services.combat import CombatService, find_combatant, pick_actor
-from bot.services.encounters import Encounter, EncounterService
-from bot.ui.combat import titled
-from bot.ui.combat_flow import respond
-from bot.ui.interaction import actor_of, channel_ids
-from bot.ui.replies import autocomplete_guard
-from bot.ui.text import name_choices, shown_name
+from bot.services.combat import find_combatant
+from bot.services.encounters import Encounter
+from bot.ui.text import shown_name
+from bot.ui.turn_commands import AS_HELP, Choices, TurnCommands, choices
 
-Choices = list[app_commands.Choice[str]]
 MODES = [
     app_commands.Choice(name=m.title(), value=m) for m in ("run", "leap", "swim", "fly", "warp")
 ]
-AS_HELP = "Which of your combatants acts (when you control several; the GM may pick anyone)"
 
 
-def _choices(names: list[str], current: str) -> Choices:
-    """Each name once (:func:`bot.ui.text.name_choices`), prefix matches first, at most 25."""
-    return name_choices(names, current)
-
-
-class CombatCog(commands.Cog):
+class CombatCog(TurnCommands):
     """Top-level combat commands."""
-
-    def __init__(self, combat: CombatService, encounters: EncounterService) -> None:
-        self.combat = combat
-        self.encounters = encounters
-
-    # -- plumbing --------------------------------------------------------------------------
-
-    async def _do(
-        self,
-        interaction: discord.Interaction[Any],
-        as_name: str | None,
-        label: str,
-        options: dict[str, Any],
-        make: Any,
-        doing: str,
-    ) -> None:
-        """Run one turn command for the member's combatant and show the result titled
-        "<combatant> <doing>"."""
-        _, channel_id = channel_ids(interaction)
-        result = await self.combat.act(
-            channel_id, actor_of(interaction), as_name, label, options, make
-        )
-        await respond(interaction, titled(result, doing))
-
-    async def _live(self, interaction: discord.Interaction[Any]) -> Encounter | None:
-        if interaction.channel_id is None:
-            return None
-        with autocomplete_guard(interaction, "the channel's encounter"):
-            return await self.encounters.live(interaction.channel_id)
-        return None
-
-    async def _names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
-        encounter = await self._live(interaction)
-        if encounter is None:
-            return []
-        return _choices([c.name for c in encounter.state.combatants], current)
-
-    async def _own_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
-        encounter = await self._live(interaction)
-        if encounter is None:
-            return []
-        actor = actor_of(interaction)
-        gm = encounter.is_gm(actor)
-        mine = [
-            c.name for c in encounter.state.combatants if c.controller_id == actor.user_id or gm
-        ]
-        return _choices(mine, current)
-
-    def _acting_for(
-        self, encounter: Encounter, interaction: discord.Interaction[Any]
-    ) -> CombatantBase | None:
-        as_name = getattr(interaction.namespace, "as", None)
-        with autocomplete_guard(interaction, "the acting combatant"):
-            return pick_actor(encounter, actor_of(interaction), as_name)
-        return None
 
     # -- commands --------------------------------------------------------------------------
 
@@ -157,7 +91,7 @@ class CombatCog(commands.Cog):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return _choices(encounter.rules.attack_names(me), current)
+        return choices(encounter.rules.attack_names(me), current)
 
     @app_commands.command(
         name="stance", description="Enter a stance (free at the start of your turn)"
@@ -186,7 +120,7 @@ class CombatCog(commands.Cog):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return _choices(encounter.rules.stances(me), current)
+        return choices(encounter.rules.stances(me), current)
 
     @app_commands.command(name="move", description="Move: a free half move, or a full Move action")
     @app_commands.guild_only()
@@ -389,7 +323,7 @@ class CombatCog(commands.Cog):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return _choices(encounter.rules.skill_names(me), current)
+        return choices(encounter.rules.skill_names(me), current)
 
     @app_commands.command(name="power", description="Activate a power that is not an attack")
     @app_commands.guild_only()
@@ -419,7 +353,7 @@ class CombatCog(commands.Cog):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return _choices(encounter.rules.power_names(me), current)
+        return choices(encounter.rules.power_names(me), current)
 
     @power.autocomplete("target")
     async def power_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:

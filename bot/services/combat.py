@@ -244,6 +244,11 @@ class CombatService:
             roller = self._encounters.roller(current)
             now = self._clock()
             for command in commands:
+                if command.kind not in current.rules.command_kinds:
+                    raise InvalidInput(
+                        f"`/{label}` is not part of {current.rules.title}, this encounter's "
+                        "game system: `/act` lists what your combatant can do."
+                    )
                 if isinstance(command, Dated) and command.issued is None:
                     command = command.model_copy(update={"issued": actor.issued})
                 outcome = current.rules.apply(state, command, roller, now)

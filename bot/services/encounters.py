@@ -92,8 +92,8 @@ class Encounter:
 
     def is_gm(self, actor: Actor) -> bool:
         """GM of this encounter: manages the server or channel, holds the server's GM role
-        (``/gm role``), or holds the encounter's GM seat (its starter, unless it was handed on
-        with ``/gm transfer``)."""
+        (``/gm seat role``), or holds the encounter's GM seat (its starter, unless it was handed on
+        with ``/gm seat transfer``)."""
         return (
             actor.manages_channel
             or actor.user_id == self.row.gm_id

@@ -141,11 +141,12 @@ def _seat_refusal(subject_id: int, actor: Actor, channels: list[int]) -> Conflic
     if subject_id == actor.user_id:
         return Conflict(
             f"You hold the GM seat of live encounters in {where}: hand each on with "
-            "`/gm transfer` there, or end it with `/encounter end`, then run `/me delete` again."
+            "`/gm seat transfer` there, or end it with `/encounter end`, then run `/me delete` "
+            "again."
         )
     return Conflict(
         f"<@{subject_id}> holds the GM seat of live encounters in {where}: hand each on with "
-        "`/gm transfer` there, or end it with `/server end`, first."
+        "`/gm seat transfer` there, or end it with `/server end`, first."
     )
 
 

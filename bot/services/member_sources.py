@@ -16,7 +16,7 @@ What is kept, and what erasing does:
   server's (its GMs use them), so erasing keeps them with no author (``owner_id`` 0).
 * ``encounters_run`` — encounters the member started or holds the GM seat of. Erased: the
   starter, and the GM of archived ones, become 0. (A live encounter's seat must be handed on
-  with ``/gm transfer`` or the encounter ended first; the service refuses until then.)
+  with ``/gm seat transfer`` or the encounter ended first; the service refuses until then.)
 * ``combatants`` — combatants the member controls in the server's encounters, live or
   archived. Erased: a live encounter loses the controller through
   :meth:`EncounterService.change` (command ``forget_member``, which undo never undoes; done by

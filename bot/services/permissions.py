@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # encounters imports the start policy, which imports this mod
 
 async def is_server_gm(conn: Connection, guild_id: int, actor: Actor) -> bool:
     """A member with Manage Server or Manage Channels, or one holding the server's GM role
-    (``/gm role``)."""
+    (``/gm seat role``)."""
     if actor.manages_channel:
         return True
     role = await guild_settings.gm_role(conn, guild_id)

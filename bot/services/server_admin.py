@@ -3,7 +3,7 @@ encounters per member, the server's live encounters, and ending one in any chann
 
 Who may do what: every ``/server`` command is for server GMs (Manage Server, Manage Channels
 or the server's GM role — :func:`bot.services.permissions.is_server_gm`); *changing* the
-settings needs Manage Server, like choosing the GM role (``/gm role``), since they decide who
+settings needs Manage Server, like choosing the GM role (``/gm seat role``), since they decide who
 may be a GM at all. The settings themselves are enforced by
 :mod:`bot.services.start_policy` inside ``EncounterService.start``.
 """

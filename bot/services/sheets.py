@@ -183,7 +183,7 @@ class SheetService:
     # --- validation ----------------------------------------------------------------------------
 
     async def server_gm(self, guild_id: int, actor: Actor) -> bool:
-        """Manage Server, Manage Channels, or the server's GM role (``/gm role``)."""
+        """Manage Server, Manage Channels, or the server's GM role (``/gm seat role``)."""
         if actor.manages_channel:
             return True
         async with self._db.read() as conn:

@@ -2,7 +2,7 @@
 (issue 9 §8: a bystander started encounters in ten channels and blocked them all).
 
 :func:`ensure_may_start` runs inside :meth:`EncounterService.start`'s transaction, before the
-insert; :func:`ensure_may_take_over` runs inside ``/gm transfer``'s transaction, before the GM
+insert; :func:`ensure_may_take_over` runs inside ``/gm seat transfer``'s transaction, before the GM
 seat moves (:meth:`ModerationService.transfer`). Writers are serialised by the database, so two
 quick starts or hand-overs cannot both pass the cap. Both apply the same rules: the GM seat of a
 live encounter is what the policy and the cap limit, however a member comes to hold it. The
@@ -69,7 +69,7 @@ def cap_message(channel_ids: list[int]) -> str:
 
 
 def handover_only_gms_message(settings: StartSettings, recipient_id: int) -> str:
-    """The refusal of ``/gm transfer`` to a member the start policy would not let start one."""
+    """The refusal of ``/gm seat transfer`` to a member the start policy would not let start one."""
     starter = (
         f" and members with <@&{settings.starter_role_id}>"
         if settings.starter_role_id is not None
@@ -83,7 +83,7 @@ def handover_only_gms_message(settings: StartSettings, recipient_id: int) -> str
 
 
 def handover_cap_message(settings: StartSettings, recipient_id: int, channel_ids: list[int]) -> str:
-    """The refusal of ``/gm transfer`` to a member who already runs as many live encounters as
+    """The refusal of ``/gm seat transfer`` to a member who already runs as many live encounters as
     the cap allows."""
     count = len(channel_ids)
     noun = "encounter" if count == 1 else "encounters"

@@ -76,6 +76,14 @@ class RulesetHarness(Protocol):
         begin the fight."""
         ...
 
+    def example_sheet(self) -> BaseModel:
+        """One plain sheet of this ruleset."""
+        ...
+
+    def details(self) -> list[str]:
+        """Words a member might give ``/act detail:`` in this system (right and wrong)."""
+        ...
+
     def command(self, state: Any, draw: Draw) -> CommandBase:
         """A command for the fight as it stands — legal or not (refusals are checked too)."""
         ...
@@ -146,6 +154,24 @@ class UttasHarness:
             st.booleans(),
             st.booleans(),
         )
+
+    def example_sheet(self) -> BaseModel:
+        return _uttas_sheet(10, 3, 20, 10, 1, False, False)
+
+    def details(self) -> list[str]:
+        return [
+            "Steady",
+            "Bracing",
+            "Nope",
+            "run",
+            "leap",
+            "acrobatics",
+            "Acrobatics",
+            "Heal",
+            "Snare",
+            "hello there",
+            "",
+        ]
 
     def setup(self, party: list[BaseModel], npcs: list[bool]) -> list[CommandBase]:
         cast: list[CommandBase] = [

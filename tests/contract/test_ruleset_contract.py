@@ -19,6 +19,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -33,8 +34,9 @@ from bot.engine import get_ruleset
 from bot.engine.core.audience import GM, PUBLIC, controller
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.dice import RandomRoller
+from bot.engine.core.verbs import ActInput
 from bot.engine.registry import REGISTRY
-from bot.errors import DomainError
+from bot.errors import DomainError, InvalidInput
 from tests.contract.harness import HARNESSES, UTTAS_KINDS, RulesetHarness, _uttas_command
 from tests.engine.helpers import NOW
 
@@ -67,7 +69,33 @@ def test_every_implemented_ruleset_has_a_harness() -> None:
 
 
 def test_each_harness_draws_every_command_kind_of_its_ruleset() -> None:
-    assert set(UTTAS_KINDS) == command_kinds("uttas")
+    assert set(UTTAS_KINDS) == command_kinds("uttas") == get_ruleset("uttas").command_kinds
+
+
+@pytest.mark.parametrize("key", sorted(HARNESSES))
+def test_every_declared_action_builds_one_of_the_rulesets_commands(key: str) -> None:
+    """Decision D: ``/act`` offers what ``actions`` declares (≤ 25, for autocomplete; unique
+    keys; names that fit a choice), and each builds a command the ruleset accepts — or asks,
+    by name, for the option it needs."""
+    rules = get_ruleset(key)
+    harness = HARNESSES[key]
+    state = rules.new_encounter(name="Surface", seed=1)
+    for command in harness.setup([harness.example_sheet(), harness.example_sheet()], [False, True]):
+        state = rules.apply(state, command, RandomRoller(seed=1), NOW).state
+    me = state.combatants[0]
+    specs = rules.actions(state, me)
+    assert 0 < len(specs) <= 25 and len({s.key for s in specs}) == len(specs)
+    for spec in specs:
+        assert len(spec.choice_name()) <= 100 and spec.key == spec.key.casefold()
+        target = state.combatants[1].id if spec.target == "required" else None
+        try:
+            command = rules.act(state, me, ActInput(key=spec.key, target=target))
+        except InvalidInput as asked:
+            assert "needs" in asked.message, (spec.key, asked.message)
+            continue
+        assert command.kind in rules.command_kinds, spec.key
+    with pytest.raises(InvalidInput):
+        rules.act(state, me, ActInput(key="no-such-action"))
 
 
 def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
@@ -132,6 +160,28 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
                         for line in event.render(public):
                             shown = {int(n) for n in DIGITS.findall(line)}
                             assert not shown & secret, f"{event.kind} shows {shown & secret}"
+
+        @rule(data=st.data())
+        def act(self, data: Any) -> None:
+            """A declared ``/act`` action, built by the ruleset from a member's options."""
+            if not self.state.combatants:
+                return
+            me = data.draw(st.sampled_from(self.state.combatants))
+            specs = self.ruleset.actions(self.state, me)
+            spec = data.draw(st.sampled_from(specs))
+            given = ActInput(
+                key=spec.key,
+                target=data.draw(st.sampled_from([None, *[c.id for c in self.state.combatants]])),
+                detail=data.draw(st.sampled_from([None, *harness.details()])) or None,
+                amount=data.draw(st.sampled_from([None, 0.0, 2.0, 7.5, 30.0])),
+            )
+            try:
+                command = self.ruleset.act(self.state, me, given)
+            except DomainError as refusal:
+                assert str(refusal)
+                return
+            assert command.kind in self.ruleset.command_kinds
+            self.apply(command)
 
         @rule(data=st.data())
         def play(self, data: Any) -> None:

@@ -1,4 +1,4 @@
-"""A decision the GM must make while the GM seat is handed on (/gm transfer)."""
+"""A decision the GM must make while the GM seat is handed on (/gm seat transfer)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ async def test_the_new_gm_is_asked_and_pinged_and_the_old_one_may_not_choose(
     await ok(await slash(h, player, "attack", target="Thug 1", with_="Claws"))
     pid = await _prompt(bot, h)
     assert f"<@{gm.id}>" in h.message(pid).content
-    await ok(await h.slash(gm, h.channel, "gm transfer", {"member": heir}))
+    await ok(await h.slash(gm, h.channel, "gm seat transfer", {"member": heir}))
     # The prompt now asks the new GM, who is pinged; the old GM no longer decides.
     await h.wait_for(lambda: f"<@{heir.id}>" in h.message(pid).content)
     assert f"<@{gm.id}>" not in h.message(pid).content

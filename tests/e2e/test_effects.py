@@ -1,5 +1,5 @@
 """Effects through Discord: ``/gm condition lasts:`` puts a condition on for a time the turn
-cycle counts, and ``/gm end-of`` ends a scene, day, quest or arc with its effects."""
+cycle counts, and ``/gm time end-of`` ends a scene, day, quest or arc with its effects."""
 
 from __future__ import annotations
 
@@ -69,9 +69,9 @@ async def test_rounds_and_the_end_of_a_scene(
         )
     )
     await ok(await slash(h, gm, "gm condition", combatant="Thug 3", action="add", name="Prone"))
-    text = await refused(await slash(h, table.player, "gm end-of", period="scene"))
+    text = await refused(await slash(h, table.player, "gm time end-of", period="scene"))
     assert "Only the GM can" in text
-    ended = await ok(await slash(h, gm, "gm end-of", period="scene"))
+    ended = await ok(await slash(h, gm, "gm time end-of", period="scene"))
     shown = ended.message.text()
     assert "Thug 2 is no longer Prone (the scene ended)" in shown
     assert "Willow is no longer Entangled (the scene ended)" in shown  # rounds are in the scene

@@ -54,20 +54,20 @@ def gm_commands(table: Table, role: Any) -> list[tuple[str, dict[str, Any]]]:
         ("gm hp", {"combatant": "Willow", "health": "-2", "stamina": "-1d4"}),
         ("gm condition", {"combatant": "Willow", "action": "add", "name": "Prone"}),
         ("gm advantage", {"combatant": "Willow", "dice": 2}),
-        ("gm end-of", {"period": "scene"}),
+        ("gm time end-of", {"period": "scene"}),
         ("gm add-npc", {"name": "Dan", "health": 5, "stamina": 5}),
         ("gm add-npc", {"template": "Thug", "count": 2}),
         ("gm refresh", {"combatant": "Willow"}),
         ("gm settings", {"npcs_react": True}),
         ("gm settings", {}),
-        ("gm rest", {"kind": "short"}),
+        ("gm time rest", {"kind": "short"}),
         ("gm resolve", {}),
         ("gm undo", {}),
         ("gm redo", {}),
         ("gm log", {}),
         ("gm pause", {}),
         ("gm resume", {}),
-        ("gm transfer", {"member": table.player}),
+        ("gm seat transfer", {"member": table.player}),
         ("encounter end", {}),
         ("encounter begin", {}),
     ]
@@ -88,7 +88,7 @@ async def test_permission_matrix_refusals_change_nothing(
             assert await snapshot(bot, h) == before, (command, member.name)
     # The server's GM role can only be chosen by a member with Manage Server: not even the GM.
     for member in (table.gm, table.player, table.moderator):
-        text = await refused(await slash(h, member, "gm role", role=role))
+        text = await refused(await slash(h, member, "gm seat role", role=role))
         assert "Manage Server" in text
     # Autocomplete shows combatants and conditions to the GM only.
     for member, expected in ((table.gm, True), (table.player, False)):
@@ -127,7 +127,7 @@ async def test_gm_commands_work_and_each_undo_restores_the_exact_state(
     live = await bot.services.encounters.live(h.channel.id)
     assert {"Dan", "Daniel"} <= {c.name for c in live.state.combatants}
     # Rests follow the rules: not during a fight.
-    text = await refused(await slash(h, table.gm, "gm rest", kind="short"))
+    text = await refused(await slash(h, table.gm, "gm time rest", kind="short"))
     assert "Rest once the fight is over" in text
     # The GM's dice expressions have /roll's limits.
     text = await refused(await slash(h, table.gm, "gm hp", combatant="Willow", health="500d6"))
@@ -256,7 +256,7 @@ async def test_transfer_and_gm_role(
 ) -> None:
     h = discord_harness
     await gm_fight(h, table, begin=False)
-    await ok(await h.slash(table.gm, h.channel, "gm transfer", {"member": table.other_player}))
+    await ok(await h.slash(table.gm, h.channel, "gm seat transfer", {"member": table.other_player}))
     text = await refused(await slash(h, table.gm, "gm next"))
     assert "Only the GM can" in text  # the old GM lost the seat
     await ok(await slash(h, table.other_player, "encounter begin"))
@@ -264,9 +264,9 @@ async def test_transfer_and_gm_role(
     role = h.add_role(h.guild, "Game Masters")
     helper = h.add_member(h.guild, "Helper GM", roles=[role])
     assert "Only the GM can" in await refused(await slash(h, helper, "gm next"))
-    await ok(await slash(h, admin, "gm role", role=role))
+    await ok(await slash(h, admin, "gm seat role", role=role))
     await ok(await slash(h, helper, "gm next"))
-    await ok(await slash(h, admin, "gm role"))  # cleared
+    await ok(await slash(h, admin, "gm seat role"))  # cleared
     assert "Only the GM can" in await refused(await slash(h, helper, "gm next"))
 
 
@@ -276,7 +276,7 @@ async def test_log_files_match_what_happened(
     h = discord_harness
     await gm_fight(h, table, begin=False)
     await ok(await slash(h, table.gm, "gm hp", combatant="Willow", stamina="-2d1"))
-    await ok(await slash(h, table.gm, "gm rest", kind="short"))
+    await ok(await slash(h, table.gm, "gm time rest", kind="short"))
     await ok(await slash(h, table.gm, "encounter begin"))
     await ok(await slash(h, table.gm, "gm undo"))
     record = await slash(h, table.gm, "gm log")

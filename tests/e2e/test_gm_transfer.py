@@ -1,4 +1,4 @@
-"""``/gm transfer`` hands the GM seat only to someone who may hold it (QA of issue 9 §8): never
+"""``/gm seat transfer`` hands the GM seat only to someone who may hold it (QA of issue 9 §8): never
 to a bot account or to the GM themselves, and only within the server's start policy and its cap
 on live encounters per member — the same rules as ``/encounter start``, checked in the same
 transaction as the hand-over."""
@@ -27,7 +27,7 @@ def scenes(h: DiscordHarness, count: int) -> list[Channel]:
 async def transfer(
     h: DiscordHarness, gm: Member, to: Member, channel: Channel | None = None
 ) -> InteractionRecord:
-    record = await h.slash(gm, channel or h.channel, "gm transfer", {"member": to})
+    record = await h.slash(gm, channel or h.channel, "gm seat transfer", {"member": to})
     await record.response()
     return record
 
@@ -108,7 +108,7 @@ async def test_server_gms_are_not_capped(
     admin = h.add_member(h.guild, "Admin", permissions=discord.Permissions(manage_guild=True))
     gms = h.add_role(h.guild, "GMs")
     role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gms])
-    await ok(await h.slash(admin, h.channel, "gm role", role=gms))
+    await ok(await h.slash(admin, h.channel, "gm seat role", role=gms))
     for scene in scenes(h, 6)[3:]:
         await ok(await h.slash(role_gm, scene, "encounter start", name="Role GM's"))
     await ok(await transfer(h, table.moderator, role_gm))
@@ -150,8 +150,8 @@ async def test_two_quick_transfers_cannot_both_pass_the_cap(
     for scene in (first, second):
         await ok(await h.slash(table.moderator, scene, "encounter start", name=scene.name))
     records = await asyncio.gather(
-        h.slash(table.moderator, first, "gm transfer", {"member": table.bystander}),
-        h.slash(table.moderator, second, "gm transfer", {"member": table.bystander}),
+        h.slash(table.moderator, first, "gm seat transfer", {"member": table.bystander}),
+        h.slash(table.moderator, second, "gm seat transfer", {"member": table.bystander}),
     )
     for record in records:
         await record.response()

@@ -127,8 +127,8 @@ async def test_delete_erases_me_and_the_fight_goes_on_under_the_gm(
     # Things that carry the player's id: a turn they ended, a GM seat handed to them and back.
     await pass_turns_until(bot, h, table, "Willow")
     await ok(await slash(h, player, "endturn"))
-    await ok(await h.slash(gm, h.channel, "gm transfer", {"member": player}))
-    await ok(await h.slash(player, h.channel, "gm transfer", {"member": gm}))
+    await ok(await h.slash(gm, h.channel, "gm seat transfer", {"member": player}))
+    await ok(await h.slash(player, h.channel, "gm seat transfer", {"member": gm}))
     await answered(await slash(h, player, "character import", example="thug", name="Spare"))
 
     before = set(await stored_anywhere(bot, str(player.id)))
@@ -204,7 +204,7 @@ async def test_a_gm_seat_is_handed_on_first(
     text = await refused(await slash(h, gm, "me delete"))
     assert text == (
         f"You hold the GM seat of live encounters in <#{h.channel.id}>: hand each on with "
-        "`/gm transfer` there, or end it with `/encounter end`, then run `/me delete` again."
+        "`/gm seat transfer` there, or end it with `/encounter end`, then run `/me delete` again."
     )
     end = await answered(await slash(h, gm, "encounter end"))
     await click(h, gm, end.message, "Confirm")

@@ -230,7 +230,7 @@ async def test_the_servers_gm_role_manages_npc_templates(
         refused_text.ephemeral
         and "Only a GM of this server" in refused_text.response_data["content"]
     )
-    await (await h.slash(admin, h.channel, "gm role", {"role": role})).response()
+    await (await h.slash(admin, h.channel, "gm seat role", {"role": role})).response()
     _, text, _ = await answer(await h.slash(gm, h.channel, "npc import", example="thug"))
     assert "Thug" in text and "imported" in text.lower()
     _, text, _ = await answer(await h.slash(gm, h.channel, "npc list"))

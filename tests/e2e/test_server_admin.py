@@ -117,7 +117,7 @@ async def test_the_starter_role_may_start_too(
     gm_role = h.add_role(h.guild, "GMs")
     role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gm_role])
     await answered(await server(h, admin, "settings", who_can_start="gms", starter_role=starters))
-    await ok(await h.slash(admin, h.channel, "gm role", role=gm_role))
+    await ok(await h.slash(admin, h.channel, "gm seat role", role=gm_role))
     scenes = channels(h, 4)
     await ok(await start(h, teller, scenes[0]))
     await ok(await start(h, role_gm, scenes[1]))  # the GM role makes a server GM

@@ -11,6 +11,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -23,6 +24,7 @@ from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.state import AnyState
+from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.errors import InvalidInput, RulesVersionUnknown
 
 
@@ -67,6 +69,16 @@ def command_adapter(
     union: Any = Union[tuple(types)]  # noqa: UP007 - built at run time from the ruleset's list
     adapter: TypeAdapter[CommandBase] = TypeAdapter(Annotated[union, Field(discriminator="kind")])
     return adapter
+
+
+def _discriminated_kinds(schema: Any) -> dict[str, Any]:
+    """The ``kind`` → schema mapping of a discriminated union's core schema."""
+    while schema.get("type") in ("definitions", "nullable", "default"):
+        schema = schema["schema"]
+    if schema.get("type") != "tagged-union":
+        raise TypeError("a ruleset's commands must be a union discriminated by kind")
+    choices: dict[str, Any] = schema["choices"]
+    return choices
 
 
 def _versions(known: tuple[int, ...]) -> str:
@@ -188,6 +200,33 @@ class Ruleset(ABC, Generic[StateT]):
             return self.sheet_model.model_validate(data)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
+
+    # -- the command surface (decision D) -------------------------------------------------------
+    @cached_property
+    def command_kinds(self) -> frozenset[str]:
+        """Every command kind this ruleset accepts (its parser's)."""
+        return frozenset(_discriminated_kinds(self.command_adapter.core_schema))
+
+    @abstractmethod
+    def actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
+        """The actions ``combatant`` has for ``/act`` (:class:`ActionSpec`), in the system's
+        terms and order."""
+
+    @abstractmethod
+    def act(self, state: StateT, combatant: Any, given: ActInput) -> CommandBase:
+        """The command ``/act`` means for ``combatant``. Raises :class:`InvalidInput` naming
+        the problem: an action this system does not have (listing the ones it has), a missing
+        target, detail or amount, or a value out of range."""
+
+    @abstractmethod
+    def check_names(self, combatant: Any) -> list[str]:
+        """What ``/check`` can roll for ``combatant`` (its skills), for autocomplete."""
+
+    @abstractmethod
+    def check(
+        self, state: StateT, combatant: Any, skill: str, difficulty: int | None
+    ) -> CommandBase:
+        """The command ``/check skill: [difficulty:]`` means. Raises :class:`InvalidInput`."""
 
     # -- joining, refreshing and campaign records (decision A) ----------------------------------
     record_model: ClassVar[type[BaseModel]]

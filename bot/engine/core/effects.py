@@ -13,9 +13,9 @@ Scopes, shortest first (and one outside the periods):
   removes it at the latest.
 - ``turn``: until the end of the current turn.
 - ``round``: until the next round starts.
-- ``scene``: until the Game Master ends the scene (``/gm end-of``) or the encounter ends.
-- ``day``, ``quest``, ``arc``: until the Game Master ends that period (``/gm end-of``); ending a
-  period ends every shorter one too.
+- ``scene``: until the Game Master ends the scene (``/gm time end-of``) or the encounter ends.
+- ``day``, ``quest``, ``arc``: until the Game Master ends that period (``/gm time end-of``);
+  ending a period ends every shorter one too.
 - ``campaign``: never ended by a period.
 - ``until_removed`` (the default): until a rule or the Game Master removes it — most conditions
   (UTTAS's Dead, Unconscious, Prone: a rule says when they end).

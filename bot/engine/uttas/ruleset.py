@@ -16,7 +16,8 @@ from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
-from bot.engine.uttas import actions, attacks, gm, reactions, record, setup
+from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.uttas import actions, attacks, gm, reactions, record, setup, verbs
 from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
@@ -199,6 +200,21 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def skill_names(self, combatant: Combatant) -> list[str]:
         return list(combatant.sheet.skills)
+
+    # -- the command surface (decision D): bot/engine/uttas/verbs.py ---------------------------
+    def actions(self, state: UttasState, combatant: Any) -> list[ActionSpec]:
+        return list(verbs.ACTIONS)
+
+    def act(self, state: UttasState, combatant: Any, given: ActInput) -> CommandBase:
+        return verbs.act(combatant, given)
+
+    def check_names(self, combatant: Any) -> list[str]:
+        return self.skill_names(combatant)
+
+    def check(
+        self, state: UttasState, combatant: Any, skill: str, difficulty: int | None
+    ) -> CommandBase:
+        return cmd.UseSkill(actor=combatant.id, skill=skill, difficulty=difficulty)
 
     def power_names(self, combatant: Combatant) -> list[str]:
         return [p.name for p in combatant.sheet.powers if not p.targets]

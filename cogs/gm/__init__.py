@@ -1,5 +1,6 @@
 """``/gm``: the GM's tools for the channel's encounter — NPCs, Health and Stamina, conditions,
-dice, the turn order, undo and redo, the log, pause, settings, rests, the GM seat and role.
+dice, the turn order, undo and redo, the log, pause, settings; rests and the end of a period
+under ``/gm time``, the GM seat and role under ``/gm seat`` (:mod:`cogs.gm.groups`).
 
 Thin adapter: options → one service call → :func:`bot.ui.combat_flow.respond` (or a short
 reply). Every command is GM only and checked in the service, inside the write path, so a refusal
@@ -11,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,14 +21,13 @@ from discord.ext import commands
 from bot.engine.core.commands import (
     ChangeSettings,
     CommandBase,
-    EndPeriod,
     MoveInOrder,
     NextTurn,
     RemoveCombatant,
     SkipTurn,
 )
-from bot.engine.core.effects import LASTS_WORDS, Period
-from bot.engine.uttas.commands import GrantDice, React, ResolveSurrender, Rest, SetCondition
+from bot.engine.core.effects import LASTS_WORDS
+from bot.engine.uttas.commands import GrantDice, React, ResolveSurrender, SetCondition
 from bot.errors import InvalidInput, RuleViolation
 from bot.services import rolls
 from bot.services.combat import CombatService, find_combatant
@@ -36,10 +36,11 @@ from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.ui import embeds
 from bot.ui.combat_flow import refresh_channel, respond
-from bot.ui.interaction import Choices, actor_of, actor_of_member, channel_ids
+from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
+from cogs.gm.groups import SeatGroup, TimeGroup
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         self.combat = combat
         self.moderation = moderation
         super().__init__()
+        # Subcommand groups (decision D): /gm time …, /gm seat …
+        group = self.app_command
+        assert group is not None  # a GroupCog always has its group
+        group.add_command(TimeGroup(self._gm))
+        group.add_command(SeatGroup(moderation))
 
     async def _gm(
         self,
@@ -498,81 +504,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             action="change the settings",
             title="The GM changes the settings",
         )
-
-    @app_commands.command(
-        name="end-of", description="A scene, day, quest or arc ends, with its effects (GM only)"
-    )
-    @app_commands.describe(period="What ends: effects that last that long (or less) end too")
-    @app_commands.choices(
-        period=[app_commands.Choice(name=p, value=p) for p in ("scene", "day", "quest", "arc")]
-    )
-    async def end_of(
-        self, interaction: discord.Interaction[Any], period: app_commands.Choice[str]
-    ) -> None:
-        await self._gm(
-            interaction,
-            "end-of",
-            {"period": period.value},
-            lambda current: EndPeriod(period=cast(Period, period.value)),
-            action="end a scene, day, quest or arc",
-            title=f"The GM ends the {period.value}",
-        )
-
-    @app_commands.command(name="rest", description="The party rests (outside a fight)")
-    @app_commands.describe(kind="Short (1 hour, twice a day) or long (8 hours, once a day)")
-    @app_commands.choices(
-        kind=[
-            app_commands.Choice(name="short", value="short"),
-            app_commands.Choice(name="long", value="long"),
-        ]
-    )
-    async def rest(
-        self, interaction: discord.Interaction[Any], kind: app_commands.Choice[str]
-    ) -> None:
-        await self._gm(
-            interaction,
-            "rest",
-            {"kind": kind.value},
-            lambda current: Rest(rest="short" if kind.value == "short" else "long"),
-            action="call a rest",
-            title=f"The party takes a {kind.value} rest",
-        )
-
-    @app_commands.command(name="transfer", description="Hand this encounter to another member")
-    @app_commands.describe(member="The new GM")
-    async def transfer(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
-        _, channel_id = channel_ids(interaction)
-        encounter = await self.moderation.transfer(
-            channel_id,
-            actor_of(interaction),
-            actor_of_member(member, interaction),
-            recipient_is_bot=member.bot,
-        )
-        await interaction.response.send_message(
-            f"<@{interaction.user.id}> hands **{shown_name(encounter.row.name)}** to "
-            f"<@{member.id}>, who is now its GM.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(member.id)]),
-        )
-        await refresh_channel(interaction.client, channel_id)
-
-    @app_commands.command(name="role", description="Set the server's GM role (Manage Server)")
-    @app_commands.describe(
-        role="Members with this role are GMs of every encounter; leave out to clear"
-    )
-    async def role(
-        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
-    ) -> None:
-        if interaction.guild_id is None:
-            raise RuleViolation("The GM role is a server setting.")
-        await self.moderation.set_gm_role(
-            interaction.guild_id, actor_of(interaction), role.id if role else None
-        )
-        text = (
-            f"Members with <@&{role.id}> are now GMs of every encounter in this server."
-            if role
-            else "This server no longer has a GM role."
-        )
-        await interaction.response.send_message(text, allowed_mentions=NONE)
 
 
 def settings_text(encounter: Encounter) -> str:

@@ -1,0 +1,190 @@
+"""UTTAS's actions for ``/act`` and its skills for ``/check`` (issue 10, decision D): the rules
+text's own words and costs (``uttas-gameplay.txt`` "Actions", ``docs/rules/uttas.md``), as data
+the Discord layer reads and a builder per action. ``/attack`` and ``/endturn`` are shared verbs;
+readying an action stays ``/ready`` (its trigger and plan do not fit ``/act``'s options)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.engine.core.commands import CommandBase, EndTurn
+from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.uttas.commands import (
+    ActivatePower,
+    Breather,
+    ChangeStance,
+    GrappleContest,
+    Move,
+    Sprint,
+    Stand,
+    Surrender,
+    Talk,
+    UseSkill,
+)
+from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
+from bot.engine.uttas.state import Combatant
+from bot.errors import InvalidInput
+
+MODES = ", ".join(MOVEMENT_MODES)
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec(
+        key="stance",
+        label="Enter a Stance",
+        cost="free at the start of your turn, then 1 action",
+        detail="the stance",
+        rule="Enter a Stance",
+    ),
+    ActionSpec(
+        key="move",
+        label="Move",
+        cost="free: half your movement",
+        amount="meters",
+        detail=f"how: {MODES} (default run)",
+        rule="Moving",
+    ),
+    ActionSpec(
+        key="full-move",
+        label="Full Move",
+        cost="1 action + Stamina; ends the turn",
+        amount="meters",
+        detail=f"how: {MODES} (default run)",
+        rule="Full Move",
+    ),
+    ActionSpec(
+        key="sprint",
+        label="Sprint",
+        cost="1 action + Stamina; ends the turn; Dexterity halved until your next turn",
+        amount="meters",
+        detail=f"how: {MODES} (default run)",
+        rule="Full Move",
+    ),
+    ActionSpec(
+        key="stand",
+        label="Stand up",
+        cost="your free half move, or an Acrobatics check (detail: acrobatics)",
+        detail="move or acrobatics (default move)",
+        rule="Prone",
+    ),
+    ActionSpec(
+        key="breather",
+        label="Take a Breather",
+        cost="1 action; ends the turn",
+        rule="Take a Breather",
+    ),
+    ActionSpec(
+        key="skill",
+        label="Perform a skill",
+        cost="1 action; ends the turn",
+        detail="the skill",
+        amount="the difficulty (optional)",
+        rule="Perform a skill",
+    ),
+    ActionSpec(
+        key="power",
+        label="Activate a Power",
+        cost="1 action + Stamina (maintained: held)",
+        target="optional",
+        detail="the power",
+        rule="Activate a Power",
+    ),
+    ActionSpec(
+        key="escape",
+        label="Escape a grapple",
+        cost="1 action; ends the turn",
+        rule="Grappled",
+    ),
+    ActionSpec(
+        key="take-control",
+        label="Take control of a grapple",
+        cost="1 action; ends the turn",
+        rule="Grappled",
+    ),
+    ActionSpec(key="surrender", label="Surrender", cost="free", rule="Surrender"),
+    ActionSpec(
+        key="talk",
+        label="Talk",
+        cost="free: 25 words per round",
+        detail="what you say",
+        rule="Talk",
+    ),
+    ActionSpec(key="end-turn", label="End your turn", cost="free", rule="Combat"),
+)
+BY_KEY = {a.key: a for a in ACTIONS}
+
+Builder = Callable[[Combatant, ActInput], CommandBase]
+
+
+def _detail(spec: ActionSpec, given: ActInput) -> str:
+    if not given.detail:
+        raise InvalidInput(f"**{spec.label}** needs `detail:` — {spec.detail}.")
+    return given.detail
+
+
+def _meters(spec: ActionSpec, given: ActInput) -> float:
+    if given.amount is None:
+        raise InvalidInput(f"**{spec.label}** needs `amount:` — the meters to move.")
+    return given.amount
+
+
+def _mode(given: ActInput) -> MovementMode:
+    how = (given.detail or "run").strip().casefold()
+    for mode in MOVEMENT_MODES:
+        if mode == how:
+            return mode
+    raise InvalidInput(f"Move how? `detail:` is one of {MODES}.")
+
+
+def _difficulty(given: ActInput) -> int | None:
+    if given.amount is None:
+        return None
+    if given.amount != int(given.amount):
+        raise InvalidInput("A difficulty is a whole number.")
+    return int(given.amount)
+
+
+_BUILDERS: dict[str, Builder] = {
+    "stance": lambda c, g: ChangeStance(actor=c.id, stance=_detail(BY_KEY["stance"], g)),
+    "move": lambda c, g: Move(actor=c.id, meters=_meters(BY_KEY["move"], g), mode=_mode(g)),
+    "full-move": lambda c, g: Move(
+        actor=c.id, meters=_meters(BY_KEY["full-move"], g), mode=_mode(g), full=True
+    ),
+    "sprint": lambda c, g: Sprint(actor=c.id, meters=_meters(BY_KEY["sprint"], g), mode=_mode(g)),
+    "stand": lambda c, g: Stand(
+        actor=c.id,
+        method="acrobatics" if (g.detail or "").strip().casefold() == "acrobatics" else "move",
+    ),
+    "breather": lambda c, g: Breather(actor=c.id),
+    "skill": lambda c, g: UseSkill(
+        actor=c.id, skill=_detail(BY_KEY["skill"], g), difficulty=_difficulty(g)
+    ),
+    "power": lambda c, g: ActivatePower(
+        actor=c.id, power=_detail(BY_KEY["power"], g), target=g.target
+    ),
+    "escape": lambda c, g: GrappleContest(actor=c.id, goal="escape"),
+    "take-control": lambda c, g: GrappleContest(actor=c.id, goal="control"),
+    "surrender": lambda c, g: Surrender(actor=c.id),
+    "talk": lambda c, g: Talk(actor=c.id, text=_detail(BY_KEY["talk"], g)),
+    "end-turn": lambda c, g: EndTurn(actor=c.id),
+}
+assert set(_BUILDERS) == set(BY_KEY), "every UTTAS action has one builder"
+
+
+def act(combatant: Combatant, given: ActInput) -> CommandBase:
+    """The UTTAS command for ``/act``. Raises :class:`InvalidInput` for an action UTTAS does not
+    have (listing its actions) or a missing or bad option."""
+    key = given.key.strip().casefold().replace(" ", "-")
+    spec = BY_KEY.get(key) or next(
+        (a for a in ACTIONS if a.label.casefold() == given.key.strip().casefold()), None
+    )
+    if spec is None:
+        known = ", ".join(a.key for a in ACTIONS)
+        raise InvalidInput(
+            f"UTTAS has no action `{given.key[:40]}`. Its actions: {known} "
+            "(attacks are `/attack`, readied actions `/ready`)."
+        )
+    if spec.target == "none" and given.target is not None:
+        raise InvalidInput(f"**{spec.label}** takes no `target:`.")
+    if spec.amount is None and given.amount is not None:
+        raise InvalidInput(f"**{spec.label}** takes no `amount:`.")
+    return _BUILDERS[spec.key](combatant, given)

@@ -1,0 +1,114 @@
+"""``/act`` and ``/check``: the verbs every game system shares (issue 10, decision D). What a
+combatant can do is the encounter's ruleset's data (:class:`bot.engine.core.verbs.ActionSpec`):
+``action:`` autocompletes its actions with their costs, ``skill:`` its skills; the ruleset
+builds the command and refuses, with a message, what its system does not have."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.state import CombatantBase
+from bot.engine.core.verbs import ActInput
+from bot.services.combat import find_combatant
+from bot.services.encounters import Encounter
+from bot.ui.text import shown_name
+from bot.ui.turn_commands import AS_HELP, Choices, TurnCommands, choices
+
+Name = app_commands.Range[str, 1, 80]
+
+
+class ActCog(TurnCommands):
+    """``/act`` and ``/check``."""
+
+    @app_commands.command(name="act", description="Take one of your game system's actions")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        action="The action (the list shows each with its cost)",
+        target="Who it is aimed at, if anyone (exact name)",
+        detail="What the action needs in words: a stance, a skill, a power, what you say…",
+        amount="A number the action needs: meters to move, a difficulty…",
+        as_=AS_HELP,
+    )
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        action: Name,
+        target: Name | None = None,
+        detail: app_commands.Range[str, 1, 300] | None = None,
+        amount: app_commands.Range[float, 0.0, 10_000.0] | None = None,
+        as_: Name | None = None,
+    ) -> None:
+        def make(current: Encounter, me: CombatantBase) -> CommandBase:
+            aimed = find_combatant(current.state, target).id if target else None
+            given = ActInput(key=action, target=aimed, detail=detail, amount=amount)
+            return current.rules.act(current.state, me, given)
+
+        options = {"action": action, "target": target, "detail": detail, "amount": amount}
+        await self._do(
+            interaction,
+            as_,
+            "act",
+            {k: v for k, v in options.items() if v is not None},
+            make,
+            f"acts: {shown_name(action)}",
+        )
+
+    @act.autocomplete("action")
+    async def action_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        typed = current.strip().casefold()
+        found = [
+            app_commands.Choice(name=spec.choice_name(), value=spec.key)
+            for spec in encounter.rules.actions(encounter.state, me)
+            if typed in spec.key or typed in spec.label.casefold()
+        ]
+        return found[:25]
+
+    @app_commands.command(name="check", description="Roll a skill check")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        skill="A skill on your sheet",
+        difficulty="The number to reach, if the GM set one",
+        as_=AS_HELP,
+    )
+    async def check(
+        self,
+        interaction: discord.Interaction[Any],
+        skill: Name,
+        difficulty: app_commands.Range[int, 0, 1000] | None = None,
+        as_: Name | None = None,
+    ) -> None:
+        await self._do(
+            interaction,
+            as_,
+            "check",
+            {"skill": skill, "difficulty": difficulty},
+            lambda current, me: current.rules.check(current.state, me, skill, difficulty),
+            f"checks {shown_name(skill)}",
+        )
+
+    @check.autocomplete("skill")
+    async def skill_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        return choices(encounter.rules.check_names(me), current)
+
+    @act.autocomplete("target")
+    async def target_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._names(interaction, current)
+
+    @act.autocomplete("as_")
+    @check.autocomplete("as_")
+    async def as_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._own_names(interaction, current)

@@ -1,0 +1,125 @@
+"""``/gm``'s subcommand groups (issue 10, decision D: ``/gm`` is split into groups before it
+reaches Discord's 25-subcommand limit): ``/gm time`` (a rest, the end of a scene, day, quest or
+arc) and ``/gm seat`` (who runs the encounter, the server's GM role). Thin adapters, like the
+rest of ``/gm``; every check is the services'."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+
+from bot.engine.core.commands import CommandBase, EndPeriod
+from bot.engine.core.effects import Period
+from bot.engine.uttas.commands import Rest
+from bot.errors import RuleViolation
+from bot.services.encounters import Encounter
+from bot.services.moderation import ModerationService
+from bot.ui.combat_flow import refresh_channel
+from bot.ui.interaction import actor_of, actor_of_member, channel_ids
+from bot.ui.text import shown_name
+
+NONE = discord.AllowedMentions.none()
+GmCommand = Callable[..., Awaitable[None]]
+"""``GmCog._gm``: run one engine command given by the GM and show it."""
+
+
+class TimeGroup(app_commands.Group):
+    """``/gm time rest|end-of``."""
+
+    def __init__(self, gm: GmCommand) -> None:
+        super().__init__(
+            name="time", description="Time passes: a rest, the end of a scene, day, quest or arc"
+        )
+        self._gm = gm
+
+    @app_commands.command(name="rest", description="The party rests (outside a fight)")
+    @app_commands.describe(kind="Short (1 hour, twice a day) or long (8 hours, once a day)")
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="short", value="short"),
+            app_commands.Choice(name="long", value="long"),
+        ]
+    )
+    async def rest(
+        self, interaction: discord.Interaction[Any], kind: app_commands.Choice[str]
+    ) -> None:
+        def make(current: Encounter) -> CommandBase:
+            return Rest(rest="short" if kind.value == "short" else "long")
+
+        await self._gm(
+            interaction,
+            "rest",
+            {"kind": kind.value},
+            make,
+            action="call a rest",
+            title=f"The party takes a {kind.value} rest",
+        )
+
+    @app_commands.command(
+        name="end-of", description="A scene, day, quest or arc ends, with its effects (GM only)"
+    )
+    @app_commands.describe(period="What ends: effects that last that long (or less) end too")
+    @app_commands.choices(
+        period=[app_commands.Choice(name=p, value=p) for p in ("scene", "day", "quest", "arc")]
+    )
+    async def end_of(
+        self, interaction: discord.Interaction[Any], period: app_commands.Choice[str]
+    ) -> None:
+        def make(current: Encounter) -> CommandBase:
+            return EndPeriod(period=cast(Period, period.value))
+
+        await self._gm(
+            interaction,
+            "end-of",
+            {"period": period.value},
+            make,
+            action="end a scene, day, quest or arc",
+            title=f"The GM ends the {period.value}",
+        )
+
+
+class SeatGroup(app_commands.Group):
+    """``/gm seat transfer|role``."""
+
+    def __init__(self, moderation: ModerationService) -> None:
+        super().__init__(name="seat", description="Who runs this encounter; the server's GM role")
+        self.moderation = moderation
+
+    @app_commands.command(name="transfer", description="Hand this encounter to another member")
+    @app_commands.describe(member="The new GM")
+    async def transfer(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        _, channel_id = channel_ids(interaction)
+        encounter = await self.moderation.transfer(
+            channel_id,
+            actor_of(interaction),
+            actor_of_member(member, interaction),
+            recipient_is_bot=member.bot,
+        )
+        await interaction.response.send_message(
+            f"<@{interaction.user.id}> hands **{shown_name(encounter.row.name)}** to "
+            f"<@{member.id}>, who is now its GM.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(member.id)]),
+        )
+        await refresh_channel(interaction.client, channel_id)
+
+    @app_commands.command(name="role", description="Set the server's GM role (Manage Server)")
+    @app_commands.describe(
+        role="Members with this role are GMs of every encounter; leave out to clear"
+    )
+    async def role(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        if interaction.guild_id is None:
+            raise RuleViolation("The GM role is a server setting.")
+        await self.moderation.set_gm_role(
+            interaction.guild_id, actor_of(interaction), role.id if role else None
+        )
+        text = (
+            f"Members with <@&{role.id}> are now GMs of every encounter in this server."
+            if role
+            else "This server no longer has a GM role."
+        )
+        await interaction.response.send_message(text, allowed_mentions=NONE)
