@@ -4,15 +4,16 @@ quest or arc, start a record afresh (issue 10, decision A). Thin adapter over
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.core.commands import EndPeriod
+from bot.engine.core.commands import CommandBase, EndPeriod
+from bot.engine.core.contract import Ruleset
 from bot.engine.core.effects import Period
-from bot.engine.uttas.commands import NaturalHealing, Rest
 from bot.errors import InvalidInput
 from bot.services.campaign import CampaignResult, CampaignService, RecordView
 from bot.ui.embeds import fit_lines
@@ -85,7 +86,7 @@ class CampaignCog(
         interaction: discord.Interaction[Any],
         title: str,
         action: str,
-        command: Any,
+        command: Callable[[Ruleset[Any]], CommandBase],
         member: discord.Member | None,
         character: str | None,
     ) -> None:
@@ -93,7 +94,7 @@ class CampaignCog(
             _guild(interaction),
             actor_of(interaction),
             action=action,
-            make=lambda state: command,
+            make=command,
             member_id=member.id if member else None,
             character=character,
         )
@@ -118,8 +119,15 @@ class CampaignCog(
         member: discord.Member | None = None,
         character: Name | None = None,
     ) -> None:
-        rest = Rest(rest="short" if kind.value == "short" else "long")
-        await self._run(interaction, f"A {kind.value} rest", "call a rest", rest, member, character)
+        how: Literal["short", "long"] = "short" if kind.value == "short" else "long"
+        await self._run(
+            interaction,
+            f"A {kind.value} rest",
+            "call a rest",
+            lambda rules: rules.rest_command(how),
+            member,
+            character,
+        )
 
     @app_commands.command(name="heal", description="Weeks pass: wounds heal (server GMs)")
     @app_commands.describe(
@@ -134,9 +142,15 @@ class CampaignCog(
         member: discord.Member | None = None,
         character: Name | None = None,
     ) -> None:
-        healing = NaturalHealing(weeks=weeks)
         title = f"{weeks} week(s) of natural healing"
-        await self._run(interaction, title, "let weeks pass", healing, member, character)
+        await self._run(
+            interaction,
+            title,
+            "let weeks pass",
+            lambda rules: rules.healing_command(weeks),
+            member,
+            character,
+        )
 
     @app_commands.command(
         name="end-of", description="A day, quest or arc ends: its lasting effects end (GMs)"
@@ -150,7 +164,9 @@ class CampaignCog(
     ) -> None:
         ending = EndPeriod(period=cast(Period, period.value))
         title = f"The {period.value} ends"
-        await self._run(interaction, title, "end a day, quest or arc", ending, None, None)
+        await self._run(
+            interaction, title, "end a day, quest or arc", lambda rules: ending, None, None
+        )
 
     @app_commands.command(
         name="reset", description="Start a character's record afresh: full Health (server GMs)"

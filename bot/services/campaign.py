@@ -114,12 +114,12 @@ class CampaignService:
         actor: Actor,
         *,
         action: str,
-        make: Callable[[AnyState], CommandBase],
+        make: Callable[[Ruleset[Any]], CommandBase],
         member_id: int | None = None,
         character: str | None = None,
     ) -> CampaignResult:
-        """Apply the engine command ``make`` builds (a rest, weeks of healing, the end of a
-        period) to the characters with records in the server — or only ``member_id``'s, or
+        """Apply the engine command ``make`` builds for a ruleset (a rest, weeks of healing, the
+        end of a period) to the characters with records in the server — or only ``member_id``'s, or
         only the one called ``character`` — and write their records back with the campaign
         clock, in one transaction. Server GMs only (``action`` completes the refusal).
         Characters in a live fight, or whose records cannot be read, are left out (listed in
@@ -149,7 +149,7 @@ class CampaignService:
                 state, seated = _table(rules, group, clock, self._roller(), now, skipped)
                 if not seated:
                     continue
-                outcome = rules.apply(state, make(state), self._roller(), now)
+                outcome = rules.apply(state, make(rules), self._roller(), now)
                 view = rules.view(outcome.state, PUBLIC, names.escaped)
                 lines += [line for event in outcome.events for line in event.render(view)]
                 for c in outcome.state.combatants:

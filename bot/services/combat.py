@@ -25,7 +25,6 @@ from bot.engine import Event, ReactionOption
 from bot.engine.core.audience import PUBLIC
 from bot.engine.core.commands import CommandBase, Dated
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
-from bot.engine.uttas.commands import React, ResolveSurrender
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService, not_gm_message
@@ -298,9 +297,7 @@ class CombatService:
             ]
             if allies:
                 break
-            outcome = encounter.rules.apply(
-                state, React(actor=target.id, choice="none"), roller, now
-            )
+            outcome = encounter.rules.apply(state, encounter.rules.lapse(state), roller, now)
             state = outcome.state
             events.extend(outcome.events)
         return state, events
@@ -418,7 +415,7 @@ class CombatService:
             combatant, options = mine[0]
             option = next(o for o in options if option_code(o) == base)
             titles.append(_decision_title(decision))
-            return _decision_command(combatant, option)
+            return current.rules.answer(current.state, combatant, option)
 
         titles: list[str] = []
         result = await self._run(
@@ -448,7 +445,8 @@ class CombatService:
                 )
             acting.append(target)
             # The engine decides, and says exactly why a reaction is impossible.
-            return React(actor=target.id, choice=choice, maneuver=maneuver)
+            typed = ReactionOption(choice=choice, label=choice, maneuver=maneuver)
+            return current.rules.answer(current.state, target, typed)
 
         acting: list[CombatantBase] = []
         result = await self._run(channel_id, actor, "react", {"choice": choice}, build)
@@ -470,9 +468,7 @@ class CombatService:
             deadline = current.row.pending_deadline
             if current.row.paused or deadline is None or deadline > self._clock():
                 raise Conflict("That decision's window is not over.")
-            if pending.awaiting == "attacker":
-                return ResolveSurrender(actor=pending.attacker, complete=False)
-            return React(actor=pending.target, choice="none")
+            return current.rules.lapse(current.state)
 
         result = await self._run(
             channel_id,
@@ -520,14 +516,3 @@ def _require_issued_this_turn(state: AnyState, actor: Actor) -> None:
 
 def _decision_title(decision: Decision) -> str:
     return f"{decision.attacker.name} attacks {decision.target.name} with {decision.attack}"
-
-
-def _decision_command(combatant: CombatantBase, option: ReactionOption) -> CommandBase:
-    if option.choice in ("complete", "stop"):
-        return ResolveSurrender(actor=combatant.id, complete=option.choice == "complete")
-    return React(
-        actor=combatant.id,
-        choice=option.choice,
-        maneuver=option.maneuver,
-        stance=option.stance,
-    )

@@ -30,7 +30,6 @@ from typing import Any
 from bot import names
 from bot.engine import get_ruleset
 from bot.engine.core.commands import CommandBase
-from bot.engine.uttas.commands import SetVitals
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
 from bot.services import rolls
 from bot.services.actor import Actor
@@ -272,17 +271,17 @@ class ModerationService:
             for name, text in (("health", health), ("stamina", stamina))
             if text is not None
         }
-        fields: dict[str, int] = {}
+        changes: dict[str, tuple[int, bool]] = {}
         options: dict[str, Any] = {"combatant": combatant}
         for name, amount in amounts.items():
-            fields[f"{name}_change" if amount.relative else name] = amount.value
+            changes[name] = (amount.value, amount.relative)
             options[name] = health if name == "health" else stamina
             if amount.rolled:
                 options[f"{name}_rolled"] = amount.rolled
 
         def make(current: Encounter) -> CommandBase:
             target = find_combatant(current.state, combatant)
-            return SetVitals(target=target.id, **fields)
+            return current.rules.vitals_command(target.id, changes)
 
         return await self._combat.gm_command(
             channel_id, actor, "hp", options, make, action="set Health and Stamina"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -26,8 +26,7 @@ from bot.engine.core.commands import (
     RemoveCombatant,
     SkipTurn,
 )
-from bot.engine.core.effects import LASTS_WORDS
-from bot.engine.uttas.commands import GrantDice, React, ResolveSurrender, SetCondition
+from bot.engine.core.effects import LASTS_WORDS, Lasts
 from bot.errors import InvalidInput, RuleViolation
 from bot.services import rolls
 from bot.services.combat import CombatService, find_combatant
@@ -95,12 +94,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     )
     async def resolve(self, interaction: discord.Interaction[Any]) -> None:
         def make(current: Encounter) -> CommandBase:
-            pending = current.state.pending
-            if pending is None:
-                raise RuleViolation("No attack is waiting for a decision.")
-            if pending.awaiting == "attacker":
-                return ResolveSurrender(actor=pending.attacker, complete=False)
-            return React(actor=pending.target, choice="none")
+            return current.rules.lapse(current.state)
 
         await self._gm(
             interaction,
@@ -336,13 +330,13 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             interaction,
             "condition",
             options,
-            lambda current: SetCondition(
-                target=find_combatant(current.state, combatant).id,
-                condition=name,
+            lambda current: current.rules.condition_command(
+                find_combatant(current.state, combatant).id,
+                name,
                 present=present,
-                limb=limb,
-                lasts=how_long if present else "until_removed",
-                rounds=rounds if present and how_long == "rounds" else None,
+                detail=limb,
+                lasts=cast(Lasts, how_long),
+                rounds=rounds,
             ),
             action="change conditions",
             title=f"The GM {'gives' if present else 'removes'} {shown_name(name)} "
@@ -380,10 +374,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             interaction,
             "advantage",
             {"combatant": combatant, "dice": dice, "until": "removed" if lasting else "next"},
-            lambda current: GrantDice(
-                target=find_combatant(current.state, combatant).id,
-                dice=dice,
-                until_removed=lasting,
+            lambda current: current.rules.boon_command(
+                find_combatant(current.state, combatant).id, dice, until_removed=lasting
             ),
             action="grant or take dice",
             title=f"The GM adjusts {shown_name(combatant)}'s dice",

@@ -13,7 +13,6 @@ from discord import app_commands
 
 from bot.engine.core.commands import CommandBase, EndPeriod
 from bot.engine.core.effects import Period
-from bot.engine.uttas.commands import Rest
 from bot.errors import RuleViolation
 from bot.services.encounters import Encounter
 from bot.services.moderation import ModerationService
@@ -47,7 +46,7 @@ class TimeGroup(app_commands.Group):
         self, interaction: discord.Interaction[Any], kind: app_commands.Choice[str]
     ) -> None:
         def make(current: Encounter) -> CommandBase:
-            return Rest(rest="short" if kind.value == "short" else "long")
+            return current.rules.rest_command("short" if kind.value == "short" else "long")
 
         await self._gm(
             interaction,

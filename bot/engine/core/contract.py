@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from functools import cached_property
-from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -21,6 +21,7 @@ from bot.engine.core.audience import Audience, View
 from bot.engine.core.commands import CORE_COMMANDS, ORDER_COMMANDS, CommandBase
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy
+from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.state import AnyState
@@ -227,6 +228,50 @@ class Ruleset(ABC, Generic[StateT]):
         self, state: StateT, combatant: Any, skill: str, difficulty: int | None
     ) -> CommandBase:
         """The command ``/check skill: [difficulty:]`` means. Raises :class:`InvalidInput`."""
+
+    # -- decisions and the GM's tools, as commands -----------------------------------------------
+    @abstractmethod
+    def lapse(self, state: StateT) -> CommandBase:
+        """The command that settles the waiting decision as if nobody chose (its window ran
+        out, the GM resolves it, an NPC that does not react). Raises :class:`RuleViolation`
+        when nothing waits."""
+
+    @abstractmethod
+    def answer(self, state: StateT, decider: Any, option: ReactionOption) -> CommandBase:
+        """The command for ``decider`` taking ``option`` of the waiting decision (a button)."""
+
+    @abstractmethod
+    def condition_command(
+        self,
+        target: str,
+        name: str,
+        *,
+        present: bool,
+        detail: str | None = None,
+        lasts: Lasts = "until_removed",
+        rounds: int | None = None,
+    ) -> CommandBase:
+        """The GM's: put condition ``name`` on ``target`` (or take it off); ``detail`` what the
+        condition needs (UTTAS: the limb of Disabled limb); how long it ``lasts``."""
+
+    @abstractmethod
+    def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
+        """The GM's: ``dice`` in the target's favour (negative: against it) on its next roll, or
+        every roll ``until_removed`` (UTTAS Advantage and Disadvantage dice)."""
+
+    @abstractmethod
+    def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
+        """The GM's: set or change the target's vitals — ``changes`` maps a vital's name (UTTAS:
+        ``health``, ``stamina``) to ``(value, relative)``. Raises :class:`InvalidInput` for a
+        vital the system does not have."""
+
+    @abstractmethod
+    def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
+        """A short or long rest for every combatant, outside a fight (its system's rules)."""
+
+    @abstractmethod
+    def healing_command(self, weeks: int) -> CommandBase:
+        """``weeks`` of natural healing for every combatant, outside a fight."""
 
     # -- joining, refreshing and campaign records (decision A) ----------------------------------
     record_model: ClassVar[type[BaseModel]]

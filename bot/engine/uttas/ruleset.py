@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -14,6 +14,7 @@ from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import ReactionOption, Ruleset, command_adapter
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
+from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
@@ -25,7 +26,7 @@ from bot.engine.uttas.record import UttasRecord, record_lines
 from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -200,6 +201,61 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def skill_names(self, combatant: Combatant) -> list[str]:
         return list(combatant.sheet.skills)
+
+    # -- decisions and the GM's tools, as commands ----------------------------------------------
+    def lapse(self, state: UttasState) -> CommandBase:
+        pending = state.pending
+        if pending is None:
+            raise RuleViolation("No attack is waiting for a decision.")
+        if pending.awaiting == "attacker":  # UTTAS "Surrender": the attacker stops
+            return cmd.ResolveSurrender(actor=pending.attacker, complete=False)
+        return cmd.React(actor=pending.target, choice="none")
+
+    def answer(self, state: UttasState, decider: Any, option: ReactionOption) -> CommandBase:
+        if option.choice in ("complete", "stop"):
+            return cmd.ResolveSurrender(actor=decider.id, complete=option.choice == "complete")
+        return cmd.React(
+            actor=decider.id,
+            choice=option.choice,
+            maneuver=option.maneuver,
+            stance=option.stance,
+        )
+
+    def condition_command(
+        self,
+        target: str,
+        name: str,
+        *,
+        present: bool,
+        detail: str | None = None,
+        lasts: Lasts = "until_removed",
+        rounds: int | None = None,
+    ) -> CommandBase:
+        return cmd.SetCondition(
+            target=target,
+            condition=name,
+            present=present,
+            limb=detail,
+            lasts=lasts if present else "until_removed",
+            rounds=rounds if present and lasts == "rounds" else None,
+        )
+
+    def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
+        return cmd.GrantDice(target=target, dice=dice, until_removed=until_removed)
+
+    def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
+        fields: dict[str, int] = {}
+        for vital, (value, relative) in changes.items():
+            if vital not in ("health", "stamina"):
+                raise InvalidInput(f"UTTAS has no vital called {vital!r}: health or stamina.")
+            fields[f"{vital}_change" if relative else vital] = value
+        return cmd.SetVitals(target=target, **fields)
+
+    def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
+        return cmd.Rest(rest=kind)
+
+    def healing_command(self, weeks: int) -> CommandBase:
+        return cmd.NaturalHealing(weeks=weeks)
 
     # -- the command surface (decision D): bot/engine/uttas/verbs.py ---------------------------
     def actions(self, state: UttasState, combatant: Any) -> list[ActionSpec]:
