@@ -26,6 +26,7 @@ from bot.engine.core.audience import PUBLIC
 from bot.engine.core.commands import CommandBase, Dated
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
+from bot.services import event_log
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService, not_gm_message
 
@@ -255,11 +256,7 @@ class CombatService:
                 events.extend(outcome.events)
                 state, auto = self._auto_decide(current, state, roller, now)
                 events.extend(auto)
-            result = {
-                "commands": [c.model_dump(mode="json") for c in commands],
-                "events": [e.model_dump(mode="json") for e in events],
-            }
-            return state, result
+            return state, event_log.result(commands, events)
 
         try:
             encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)

@@ -34,7 +34,7 @@ from bot.errors import (
     NotFound,
     RulesVersionUnknown,
 )
-from bot.services import campaign_records, prompts
+from bot.services import campaign_records, event_log, prompts
 from bot.services.actor import Actor
 from bot.services.start_policy import ensure_may_start
 from bot.store import campaign, decisions, guild_settings
@@ -622,7 +622,7 @@ class EncounterService:
                     "`/character import … name:` (e.g. `name:Willow the Younger`), then join "
                     "with that name."
                 ) from None
-            return outcome.state, {"combatant": name}
+            return outcome.state, event_log.result([command], outcome.events, combatant=name)
 
         encounter, _ = await self.change(
             channel_id, actor, "join", {"character": name}, step, prepare=prepare
@@ -653,10 +653,14 @@ class EncounterService:
             first = max(taken, default=0) + 1
             added = [f"{template} {first + i}" for i in range(count)]
             state, roller, now = current.state, self.roller(current), self._clock()
+            commands, events = [], []
             for npc in added:
                 command = rules.add_command(name=npc, sheet=sheet, is_npc=True)
-                state = rules.apply(state, command, roller, now).state
-            return state, {"added": added}
+                outcome = rules.apply(state, command, roller, now)
+                state = outcome.state
+                commands.append(command)
+                events.extend(outcome.events)
+            return state, event_log.result(commands, events, added=added)
 
         options = {"template": template, "count": count}
         encounter, result = await self.change(channel_id, actor, "add_npcs", options, step)

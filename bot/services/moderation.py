@@ -20,7 +20,6 @@ How undo works on the log (``encounter_log``, one row per version with the state
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from bot import names
 from bot.engine import get_ruleset
 from bot.engine.core.commands import CommandBase
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
-from bot.services import rolls
+from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, settled
 from bot.services.encounters import Encounter, EncounterService, not_gm_message
@@ -313,25 +312,12 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool) -> Replay:
     """What an undo or redo took back or put back: the entry's command, who gave it, its
     options and its logged events, with the state they happened in (the entry's own), so each
     audience sees them as it saw them then."""
-    try:
-        options = json.loads(entry.options)
-    except ValueError:
-        options = {}
+    record = event_log.read(entry, encounter.rules)
     shown = {
         str(k): str(v)[:100]
-        for k, v in (options.items() if isinstance(options, dict) else [])
+        for k, v in record.options.items()
         if not str(k).endswith("_rolled") and k not in INTERNAL_OPTIONS
     }
-    try:
-        result = json.loads(entry.result)
-    except ValueError:
-        result = {}
-    logged = result.get("events") if isinstance(result, dict) else None
-    events = (
-        [encounter.rules.parse_event(e) for e in logged if isinstance(e, dict)]
-        if isinstance(logged, list)
-        else []
-    )
     try:
         state = encounter.rules.load_state(entry.state)
     except DomainError:
@@ -342,7 +328,7 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool) -> Replay:
         actor_id=entry.actor_id,
         version=entry.version,
         options=shown,
-        events=events,
+        events=record.events,
         state=state,
     )
 

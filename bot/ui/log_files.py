@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.services import event_log
 from bot.services.encounters import Encounter
 from bot.store.encounters import LogEntry
 from bot.ui.text import inline_code, shown_name
@@ -25,33 +26,20 @@ def _loads(text: str) -> Any:
 
 
 def log_document(encounter: Encounter, entries: list[LogEntry]) -> dict[str, Any]:
-    """Everything the JSON file holds: the encounter, every entry (who, what, options, the
-    engine's commands and events with every die, the version, when, undo marks) and the state
-    now."""
-    return {
-        "encounter": {
-            "id": encounter.id,
-            "name": encounter.row.name,
-            "ruleset": encounter.row.ruleset,
-            "gm_id": str(encounter.row.gm_id),
-            "version": encounter.version,
-            "paused": encounter.row.paused,
-        },
-        "entries": [
-            {
-                "version": e.version,
-                "at": e.created_at.isoformat(),
-                "actor_id": str(e.actor_id),
-                "command": e.command,
-                "options": _loads(e.options),
-                "result": _loads(e.result),
-                "undone_by": e.undone_by,
-                "redo_cleared_by": e.redo_cleared_by,
-            }
-            for e in entries
-        ],
-        "state": json.loads(encounter.row.state_json),
+    """Everything the JSON file holds, in the log's format (:mod:`bot.services.event_log`): the
+    encounter, every entry (who, what, options, the engine's commands and events with every
+    die, the version, when, undo marks) and the state now."""
+    records = [event_log.read(e, encounter.rules) for e in entries]
+    about = {
+        "id": encounter.id,
+        "name": encounter.row.name,
+        "ruleset": encounter.row.ruleset,
+        "rules_version": encounter.row.rules_version,
+        "gm_id": str(encounter.row.gm_id),
+        "version": encounter.version,
+        "paused": encounter.row.paused,
     }
+    return event_log.document(about, records, json.loads(encounter.row.state_json))
 
 
 def _dice(value: Any) -> list[str]:
@@ -83,29 +71,24 @@ def log_markdown(encounter: Encounter, entries: list[LogEntry]) -> str:
         f"GM: <@{encounter.row.gm_id}>." + (" **Paused.**" if encounter.row.paused else ""),
         "",
     ]
-    for e in entries:
+    for e in (event_log.read(entry, encounter.rules) for entry in entries):
         mark = ""
         if e.undone_by is not None:
             mark = f" — *undone by version {e.undone_by}*"
         elif e.redo_cleared_by is not None:
             mark = f" — *redo cleared by version {e.redo_cleared_by}*"
-        when = e.created_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+        when = e.at.strftime("%Y-%m-%d %H:%M:%S UTC")
         lines.append(f"## Version {e.version}: {e.command}{mark}")
         lines.append(f"{when} · by <@{e.actor_id}>")
-        options = _loads(e.options)
-        if isinstance(options, dict) and options:
-            shown = ", ".join(f"{k}: {inline_code(str(v))}" for k, v in options.items())
+        if e.options:
+            shown = ", ".join(f"{k}: {inline_code(str(v))}" for k, v in e.options.items())
             lines.append(f"Options: {shown}")
-        result = _loads(e.result)
-        events = result.get("events") if isinstance(result, dict) else None
-        if isinstance(events, list):
-            for event in events:
-                if isinstance(event, dict):
-                    said = str(event.get("text", event.get("kind", "")))
-                    lines.append(f"- {shown_name(said)}")
-                    lines.extend(f"  - 🎲 {shown_name(roll)}" for roll in _dice(event))
-        elif isinstance(result, dict) and result:
-            lines.append("- " + shown_name(", ".join(f"{k}: {v}" for k, v in result.items())))
+        for event in e.raw_events:
+            said = str(event.get("text", event.get("kind", "")))
+            lines.append(f"- {shown_name(said)}")
+            lines.extend(f"  - 🎲 {shown_name(roll)}" for roll in _dice(event))
+        if not e.raw_events and e.data:
+            lines.append("- " + shown_name(", ".join(f"{k}: {v}" for k, v in e.data.items())))
         lines.append("")
     return "\n".join(lines)
 

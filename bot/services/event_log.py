@@ -1,0 +1,131 @@
+"""The one event-log format (issue 10, decision G): what every change of an encounter logs, and
+the one reader that undo and redo, ``/gm log`` (its Markdown and JSON files), a member's data
+export — and later a recap, charts and a database copy — all go through.
+
+One log entry per committed version (``encounter_log``): who (``actor_id``; 0 for the bot), the
+command's name (``command``: ``attack``, ``join``, ``undo``…), the options a member typed
+(``options``, JSON object), its **result** (JSON object, written by :func:`result`):
+
+``{"commands": [<engine command>, …], "events": [<engine event>, …], …}``
+
+— the engine commands applied in order (each a ruleset command's ``model_dump``, discriminated
+by ``kind``), every event they produced (the ruleset's events, discriminated by ``kind``, every
+die kept), and any service data about the change (``added``, ``to``…). A change that ran no
+engine command (a transfer, a pause) has no ``commands``/``events``. Each entry also keeps the
+state after it (``state``: the engine state JSON) — the write-path issue replaces those copies
+with periodic snapshots, and this reader is where that lands. Entries written before this
+format (no ``events`` for joins and NPCs added) read the same way, with fewer events.
+
+The JSON document ``/gm log`` sends (:func:`document`) is this format with ``"format":
+FORMAT`` at the top: the same entries, one object each.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.engine import Event
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract import Ruleset
+from bot.store.encounters import LogEntry
+
+FORMAT = "combat-log/1"
+
+
+def result(
+    commands: Sequence[CommandBase] = (), events: Sequence[Event] = (), **data: Any
+) -> dict[str, Any]:
+    """A change's result in the log's format (module docstring): the engine ``commands`` it
+    applied, every event they produced, and the service's own ``data``."""
+    out: dict[str, Any] = dict(data)
+    if commands:
+        out["commands"] = [c.model_dump(mode="json") for c in commands]
+    if events:
+        out["events"] = [e.model_dump(mode="json") for e in events]
+    return out
+
+
+class LogRecord(BaseModel):
+    """One log entry read back: the entry's fields with ``options`` and the result parsed —
+    ``commands`` (plain data), ``events`` (the ruleset's events; one this version cannot read
+    becomes a GM-only note) and ``data`` (the rest of the result)."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    version: int
+    at: datetime
+    actor_id: int
+    command: str
+    options: dict[str, Any]
+    commands: list[dict[str, Any]]
+    events: list[Event]
+    raw_events: list[dict[str, Any]]
+    data: dict[str, Any]
+    undone_by: int | None = None
+    redo_cleared_by: int | None = None
+
+
+def _object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def read(entry: LogEntry, rules: Ruleset[Any]) -> LogRecord:
+    """``entry`` in the log's format, its events parsed by ``rules`` (the encounter's)."""
+    found = _object(entry.result)
+    commands = found.pop("commands", [])
+    logged = found.pop("events", [])
+    raw = [e for e in logged if isinstance(e, dict)] if isinstance(logged, list) else []
+    return LogRecord(
+        version=entry.version,
+        at=entry.created_at,
+        actor_id=entry.actor_id,
+        command=entry.command,
+        options=_object(entry.options),
+        commands=[c for c in commands if isinstance(c, dict)] if isinstance(commands, list) else [],
+        events=[rules.parse_event(e) for e in raw],
+        raw_events=raw,
+        data=found,
+        undone_by=entry.undone_by,
+        redo_cleared_by=entry.redo_cleared_by,
+    )
+
+
+def entry_json(record: LogRecord) -> dict[str, Any]:
+    """One entry of the JSON document: the stored fields, the result exactly as logged (events
+    this version cannot read included)."""
+    return {
+        "version": record.version,
+        "at": record.at.isoformat(),
+        "actor_id": str(record.actor_id),
+        "command": record.command,
+        "options": record.options,
+        "result": {
+            **record.data,
+            **({"commands": record.commands} if record.commands else {}),
+            **({"events": record.raw_events} if record.raw_events else {}),
+        },
+        "undone_by": record.undone_by,
+        "redo_cleared_by": record.redo_cleared_by,
+    }
+
+
+def document(
+    encounter: dict[str, Any], records: Iterable[LogRecord], state: dict[str, Any]
+) -> dict[str, Any]:
+    """The log as one JSON document: ``format``, the ``encounter`` it belongs to, every entry
+    (:func:`entry_json`) and the ``state`` now."""
+    return {
+        "format": FORMAT,
+        "encounter": encounter,
+        "entries": [entry_json(r) for r in records],
+        "state": state,
+    }
