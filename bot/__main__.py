@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 import aiohttp
@@ -56,29 +57,33 @@ async def build(
     guild_ready_timeout: float = 2.0,
     seeds: Callable[[], int] | None = None,
     rollers: Callable[[Encounter], DiceRoller] | None = None,
-    expiry_interval: float = 1.0,
+    expiry_interval: float | None = 1.0,
+    clock: Callable[[], datetime] | None = None,
 ) -> CombatBot:
     """Open and migrate the database and construct the bot (not yet connected).
     ``guild_ready_timeout`` (seconds) is how long discord.py waits for servers before ready;
     ``seeds`` gives each new encounter's dice seed and ``rollers`` may replace the dice
-    altogether (tests script them); ``expiry_interval`` is how
-    often (seconds) expired reaction windows are looked for."""
+    altogether (tests script them); ``expiry_interval`` is how often (seconds) expired
+    reaction windows are looked for (``None``: never by itself, see
+    :meth:`CombatBot.expire_due`); ``clock`` (``() -> aware datetime``, UTC) is every
+    service's clock — reaction deadlines, and what is due — by default the host's."""
+    now = clock or utc_now
     db = await Database.open(settings.database_path)
     try:
         await db.migrate()
-        encounters = EncounterService(db, clock=utc_now, seeds=seeds, rollers=rollers)
+        encounters = EncounterService(db, clock=now, seeds=seeds, rollers=rollers)
         await encounters.freeze_rules()  # before any command: encounters started before 0013
-        combat = CombatService(encounters, clock=utc_now)
+        combat = CombatService(encounters, clock=now)
         services = Services(
             encounters=encounters,
-            sheets=SheetService(db),
+            sheets=SheetService(db, clock=now),
             combat=combat,
-            moderation=ModerationService(db, encounters, combat, clock=utc_now),
-            tables=TableService(db, clock=utc_now),
-            server_admin=ServerAdminService(db, encounters, clock=utc_now),
-            member_data=MemberDataService(db, encounters, clock=utc_now),
-            notices=NoticeService(db, clock=utc_now),
-            campaign=CampaignService(db, clock=utc_now),
+            moderation=ModerationService(db, encounters, combat, clock=now),
+            tables=TableService(db, clock=now),
+            server_admin=ServerAdminService(db, encounters, clock=now),
+            member_data=MemberDataService(db, encounters, clock=now),
+            notices=NoticeService(db, clock=now),
+            campaign=CampaignService(db, clock=now),
         )
         return CombatBot(
             settings=settings,

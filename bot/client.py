@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.errors import DomainError
+from bot.services.combat import CombatResult
 from bot.services.container import Services
 from bot.settings import Settings
 from bot.store.db import Database
@@ -62,7 +63,12 @@ DYNAMIC_ITEMS = (
 
 
 class CombatBot(commands.Bot):
-    """The bot. Everything it needs comes in through the constructor."""
+    """The bot. Everything it needs comes in through the constructor.
+
+    ``expiry_interval`` is the pause (seconds) between two passes of the background loop that
+    expires reaction windows (:meth:`expire_due`) and retries refused trackers and prompts;
+    ``None`` starts no loop, and whoever holds the bot runs the passes (tests, with the
+    services' injected clock)."""
 
     def __init__(
         self,
@@ -71,7 +77,7 @@ class CombatBot(commands.Bot):
         db: Database,
         services: Services,
         guild_ready_timeout: float = 2.0,
-        expiry_interval: float = 1.0,
+        expiry_interval: float | None = 1.0,
     ) -> None:
         # The bot never joins voice: no warnings about the voice libraries it does not need.
         discord.VoiceClient.warn_nacl = False
@@ -127,7 +133,10 @@ class CombatBot(commands.Bot):
             application_id=self.application_id,
             dev_guild_id=self.settings.dev_guild_id,
         )
-        self._expiry_task = asyncio.create_task(self._expire_decisions(), name="reaction-expiry")
+        if self.expiry_interval is not None:
+            self._expiry_task = asyncio.create_task(
+                self._expire_decisions(self.expiry_interval), name="reaction-expiry"
+            )
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
         if event == "app_command_completion" and self._stopping:
@@ -150,38 +159,46 @@ class CombatBot(commands.Bot):
                 await self._expiry_task
         await super().close()
 
-    async def _expire_decisions(self) -> None:
-        """Every ``expiry_interval`` seconds, resolve the decisions whose reaction window ran
-        out (with no reaction) and post the result, then try again the trackers and decision
-        prompts Discord refused (and post the prompt of any decision that has none). Deadlines
-        live in SQLite, so a window that ran out while the bot was down is applied as soon as
-        it is back."""
+    async def _expire_decisions(self, interval: float) -> None:
+        """Every ``interval`` seconds, resolve the decisions whose reaction window ran out (with
+        no reaction) and post the result, then try again the trackers and decision prompts
+        Discord refused (and post the prompt of any decision that has none). Deadlines live in
+        SQLite, so a window that ran out while the bot was down is applied as soon as it is
+        back."""
         await self.wait_until_ready()
         await self.prompts.retry(grace=0)  # prompts lost while the bot was away, right away
         while not self.is_closed():
-            try:
-                due = await self.services.combat.due()
-            except Exception:
-                log.exception("could not read the due decisions; retrying")
-                due = []
-            for encounter_id, pending_version in due:
-                # One channel's failure (a lost permission, Discord errors) never holds up the
-                # others: each decision is expired and announced on its own.
-                await self._expire_one(encounter_id, pending_version)
+            await self.expire_due()
             await self.trackers.retry_stale()
             await self.prompts.retry()
-            await asyncio.sleep(self.expiry_interval)
+            await asyncio.sleep(interval)
 
-    async def _expire_one(self, encounter_id: int, pending_version: int) -> None:
+    async def expire_due(self) -> list[CombatResult]:
+        """One expiry pass: every decision whose window has run out by the services' clock
+        (:meth:`bot.services.combat.CombatService.due`) is expired — committed first — and
+        announced in its channel, each on its own, so one channel's failure (a lost
+        permission, Discord errors) never holds up the others. Returns the results this pass
+        committed; a decision settled meanwhile (a click, another pass, a pause) is skipped and
+        nothing changes. Never raises (failures are logged)."""
+        try:
+            due = await self.services.combat.due()
+        except Exception:
+            log.exception("could not read the due decisions; retrying")
+            return []
+        expired = [await self._expire_one(encounter_id, version) for encounter_id, version in due]
+        return [result for result in expired if result is not None]
+
+    async def _expire_one(self, encounter_id: int, pending_version: int) -> CombatResult | None:
         """Expire one decision (committed first) and announce it; a failed announcement is
-        logged and, when the bot may not post there, told to the GM."""
+        logged and, when the bot may not post there, told to the GM. ``None``: nothing was
+        committed (decided meanwhile, or the change failed)."""
         try:
             result = await self.services.combat.expire(encounter_id, pending_version)
         except DomainError:
-            return  # decided meanwhile
+            return None  # decided meanwhile
         except Exception:
             log.exception("could not expire the decision of encounter %s", encounter_id)
-            return
+            return None
         try:
             await announce(self, result)
         except discord.Forbidden:
@@ -191,6 +208,7 @@ class CombatBot(commands.Bot):
             )
         except Exception:
             log.exception("could not announce the expiry in encounter %s", encounter_id)
+        return result
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction[CombatBot], command: object

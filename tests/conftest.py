@@ -1,11 +1,16 @@
 """Suite-wide test configuration: the Discord harness fixtures, the per-test asyncio timeout
-(:mod:`tests.harness.timeouts`) and the Hypothesis profile for CI."""
+(:mod:`tests.harness.timeouts`), the Hypothesis profile for CI, and — under coverage — the
+check that every Python subprocess is measured (:mod:`tests.environ`)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.environ import every_python_subprocess_measured
 
 pytest_plugins = ["tests.harness.plugin", "tests.harness.timeouts"]
 
@@ -21,3 +26,10 @@ settings.register_profile(
 )
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _subprocesses_measured() -> Iterator[None]:
+    """Under coverage (scripts/coverage.sh), every ``python`` subprocess must be measured too."""
+    with every_python_subprocess_measured():
+        yield

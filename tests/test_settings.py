@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, load_settings
+from tests.environ import clean_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,7 +69,7 @@ def test_python_m_bot_exits_2_with_one_line(
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
+        env=clean_env({**env, "PYTHONPATH": str(ROOT)}),
         capture_output=True,
         text=True,
         timeout=30,

@@ -14,19 +14,23 @@ from pathlib import Path
 
 import pytest
 
+from tests.environ import clean_env
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30  # seconds; the bot gives up in well under one
 
 
 def run_bot(tmp_path: Path, database: Path) -> subprocess.CompletedProcess[str]:
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": str(ROOT),
-        "DISCORD_TOKEN": "startup-test-token",
-        "DATABASE_PATH": str(database),
-        # Never reached: the database fails first. Pointed at a closed port just in case.
-        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
-    }
+    env = clean_env(
+        {
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": "startup-test-token",
+            "DATABASE_PATH": str(database),
+            # Never reached: the database fails first. Pointed at a closed port just in case.
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+        }
+    )
     return subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,

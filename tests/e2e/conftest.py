@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from bot.__main__ import build
 from bot.client import CombatBot
 from bot.settings import Settings
+from tests.clock import ManualClock
 from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
 
@@ -93,14 +94,20 @@ def dice() -> DiceBox:
 
 
 async def _running_bot(
-    harness: DiscordHarness, database: Path, dice: DiceBox | None
+    harness: DiscordHarness,
+    database: Path,
+    dice: DiceBox | None,
+    *,
+    clock: ManualClock | None = None,
+    expiry_interval: float | None = 0.2,
 ) -> AsyncIterator[CombatBot]:
     client = await build(
         bot_settings(harness, database),
         guild_ready_timeout=0.05,
         seeds=lambda: 20261129,
         rollers=(lambda encounter: dice) if dice is not None else None,
-        expiry_interval=0.2,
+        expiry_interval=expiry_interval,
+        clock=clock,
     )
     try:
         async with harness.run_client(client):
@@ -123,6 +130,25 @@ async def scripted_bot(
 ) -> AsyncIterator[CombatBot]:
     """The real bot whose every die comes from the test's :class:`DiceBox`."""
     async for client in _running_bot(discord_patched, tmp_path / "bot.sqlite3", dice):
+        yield client
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """The services' clock for :func:`clocked_bot`: it moves only when the test advances it."""
+    return ManualClock()
+
+
+@pytest_asyncio.fixture
+async def clocked_bot(
+    discord_patched: DiscordHarness, tmp_path: Path, clock: ManualClock
+) -> AsyncIterator[CombatBot]:
+    """The real bot on the test's :class:`ManualClock`, with no background expiry loop: a
+    reaction window runs out when the test advances the clock, and is expired when the test
+    runs a pass (``await bot.expire_due()``)."""
+    async for client in _running_bot(
+        discord_patched, tmp_path / "bot.sqlite3", None, clock=clock, expiry_interval=None
+    ):
         yield client
 
 

@@ -79,6 +79,10 @@ async def test_old_reaction_button_works_after_sigkill(
 async def test_reaction_window_that_ran_out_while_down_expires_after_restart(
     discord_harness: DiscordHarness, bot_process: BotProcess, table: Table
 ) -> None:
+    """End-to-end smoke test through ``python -m bot`` and the host's real clock (it waits out
+    a 5 s window). The expiry logic itself — deadlines by the injected clock, races, pauses,
+    what the channel shows, the restart — is tested in-process in
+    tests/e2e/test_reaction_expiry.py and tests/services/test_expiry.py."""
     h = discord_harness
     await bot_process.start()
     prompt = await _thug_attacks_willow(h, table, window=5)
