@@ -65,6 +65,10 @@ def tracker(encounter: Encounter) -> discord.Embed:
         value=fit_lines(lines, FIELD_MAX, empty="None yet."),
         inline=False,
     )
+    names = {c.id: shown_name(c.name) for c in state.combatants}
+    where = state.positions.lines(names)
+    if where:
+        embed.add_field(name="Positions", value=fit_lines(where, FIELD_MAX), inline=False)
     if state.phase == "finished" and encounter.row.status == "live":
         won = f"**{state.winner}** won" if state.winner else "no side is left standing"
         embed.add_field(

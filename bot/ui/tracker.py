@@ -18,10 +18,12 @@ from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState, CombatantBase
 from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
-from bot.ui.embeds import ruleset_title
+from bot.ui.embeds import fit_lines, ruleset_title
 from bot.ui.text import shown_name
 
 DESCRIPTION_MAX = 4096
+EMBED_MAX = 6000  # Discord: all of an embed's text
+POSITIONS_MAX = 1024  # one field's value
 PAGE_SIZE = 25
 NAME_COMPACT = 24
 ABBREVIATIONS = {
@@ -141,6 +143,11 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         text=f"{ruleset_title(encounter.row.ruleset)} · {len(state.combatants)} combatants · "
         f"{view} · encounter {encounter.id} v{encounter.version}"
     )
+    where = state.positions.lines({c.id: shown_name(c.name) for c in state.combatants})
+    if where:  # decision E; only where the embed has room (6,000 characters in all)
+        room = min(POSITIONS_MAX, EMBED_MAX - len(embed) - len("Positions"))
+        if room > 40:
+            embed.add_field(name="Positions", value=fit_lines(where, room), inline=False)
     return embed
 
 

@@ -39,7 +39,7 @@ from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
-from cogs.gm.groups import SeatGroup, TimeGroup
+from cogs.gm.groups import PlaceGroup, SeatGroup, TimeGroup
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         assert group is not None  # a GroupCog always has its group
         group.add_command(TimeGroup(self._gm))
         group.add_command(SeatGroup(moderation))
+        group.add_command(PlaceGroup(self._gm, self._combatant_choices))
 
     async def _gm(
         self,
@@ -389,6 +390,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     @condition.autocomplete("combatant")
     @advantage.autocomplete("combatant")
     async def combatant_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._combatant_choices(interaction, current)
+
+    async def _combatant_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> Choices:
         encounter = await self._gm_encounter(interaction)
         if encounter is None:
             return []

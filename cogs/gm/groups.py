@@ -1,6 +1,7 @@
 """``/gm``'s subcommand groups (issue 10, decision D: ``/gm`` is split into groups before it
 reaches Discord's 25-subcommand limit): ``/gm time`` (a rest, the end of a scene, day, quest or
-arc) and ``/gm seat`` (who runs the encounter, the server's GM role). Thin adapters, like the
+arc), ``/gm seat`` (who runs the encounter, the server's GM role) and ``/gm place`` (distances
+and engagement, decision E). Thin adapters, like the
 rest of ``/gm``; every check is the services'."""
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.engine.core.commands import CommandBase, EndPeriod
+from bot.engine.core.commands import CommandBase, Disengage, EndPeriod, Engage, SetDistance
 from bot.engine.core.effects import Period
 from bot.errors import RuleViolation
+from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.services.moderation import ModerationService
 from bot.ui.combat_flow import refresh_channel
@@ -21,8 +23,11 @@ from bot.ui.interaction import actor_of, actor_of_member, channel_ids
 from bot.ui.text import shown_name
 
 NONE = discord.AllowedMentions.none()
+Name = app_commands.Range[str, 1, 80]
 GmCommand = Callable[..., Awaitable[None]]
 """``GmCog._gm``: run one engine command given by the GM and show it."""
+NameChoices = Callable[[discord.Interaction[Any], str], Awaitable[list[app_commands.Choice[str]]]]
+"""``GmCog.combatant_names``: the encounter's combatants, for its GM's autocomplete."""
 
 
 class TimeGroup(app_commands.Group):
@@ -122,3 +127,79 @@ class SeatGroup(app_commands.Group):
             else "This server no longer has a GM role."
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
+
+
+class PlaceGroup(app_commands.Group):
+    """``/gm place distance|engage|apart``: where combatants stand (decision E)."""
+
+    def __init__(self, gm: GmCommand, names: NameChoices) -> None:
+        super().__init__(
+            name="place", description="Where combatants stand: distances and who is in melee"
+        )
+        self._gm = gm
+        self._names = names
+
+    @app_commands.command(name="distance", description="Two combatants are this far apart")
+    @app_commands.describe(
+        a="A combatant's exact name", b="Another's", meters="How far apart (within 1: engaged)"
+    )
+    async def distance(
+        self,
+        interaction: discord.Interaction[Any],
+        a: Name,
+        b: Name,
+        meters: app_commands.Range[float, 0.0, 10_000.0],
+    ) -> None:
+        def make(current: Encounter) -> CommandBase:
+            first, second = find_combatant(current.state, a), find_combatant(current.state, b)
+            return SetDistance(a=first.id, b=second.id, meters=meters)
+
+        await self._gm(
+            interaction,
+            "place",
+            {"a": a, "b": b, "meters": meters},
+            make,
+            action="place combatants",
+            title=f"The GM places {shown_name(a)} and {shown_name(b)}",
+        )
+
+    @app_commands.command(name="engage", description="Two combatants are in melee")
+    @app_commands.describe(a="A combatant's exact name", b="Another's")
+    async def engage(self, interaction: discord.Interaction[Any], a: Name, b: Name) -> None:
+        def make(current: Encounter) -> CommandBase:
+            first, second = find_combatant(current.state, a), find_combatant(current.state, b)
+            return Engage(a=first.id, b=second.id)
+
+        await self._gm(
+            interaction,
+            "engage",
+            {"a": a, "b": b},
+            make,
+            action="place combatants",
+            title=f"The GM engages {shown_name(a)} and {shown_name(b)}",
+        )
+
+    @app_commands.command(name="apart", description="A combatant is out of melee")
+    @app_commands.describe(combatant="The combatant's exact name")
+    async def apart(self, interaction: discord.Interaction[Any], combatant: Name) -> None:
+        def make(current: Encounter) -> CommandBase:
+            return Disengage(combatant=find_combatant(current.state, combatant).id)
+
+        await self._gm(
+            interaction,
+            "disengage",
+            {"combatant": combatant},
+            make,
+            action="place combatants",
+            title=f"The GM takes {shown_name(combatant)} out of melee",
+        )
+
+    @distance.autocomplete("a")
+    @distance.autocomplete("b")
+    @engage.autocomplete("a")
+    @engage.autocomplete("b")
+    @apart.autocomplete("combatant")
+    async def combatant_names(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._names(interaction, current)

@@ -20,12 +20,15 @@ from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
     CommandBase,
+    Disengage,
     EndCombat,
     EndPeriod,
     EndTurn,
+    Engage,
     MoveInOrder,
     NextTurn,
     RemoveCombatant,
+    SetDistance,
     SkipTurn,
 )
 from bot.engine.core.events import ActionsSpent, AttackDeclared, Event, Moved
@@ -224,8 +227,10 @@ UTTAS_KINDS = (
     "breather",
     "change_settings",
     "drop_power",
+    "disengage",
     "end_combat",
     "end_period",
+    "engage",
     "end_turn",
     "grant_dice",
     "grapple_contest",
@@ -240,6 +245,7 @@ UTTAS_KINDS = (
     "resolve_surrender",
     "rest",
     "set_condition",
+    "set_distance",
     "set_vitals",
     "skip_turn",
     "sprint",
@@ -337,6 +343,12 @@ def _uttas_command(
                 )
             ),
         )
+    if kind == "set_distance":
+        return SetDistance(a=me, b=other, meters=draw(st.sampled_from([0.5, 1, 2, 8, 40])))
+    if kind == "engage":
+        return Engage(a=me, b=other)
+    if kind == "disengage":
+        return Disengage(combatant=anyone)
     if kind == "end_period":
         return EndPeriod(period=draw(st.sampled_from(["scene", "day", "quest", "arc"])))
     if kind == "set_vitals":

@@ -199,6 +199,14 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
                 assert s.turn is not None and s.order.count(s.turn) == 1
             else:
                 assert s.turn is None and s.pending is None
+            ids = {c.id for c in s.combatants}
+            seen: set[str] = set()
+            for group in s.positions.engaged:
+                assert len(group) >= 2 and set(group) <= ids and not seen & set(group)
+                seen |= set(group)
+            for pair, meters in s.positions.distances.items():
+                a, b = pair.split("|")
+                assert a < b and {a, b} <= ids and meters >= 0, pair
             again = self.ruleset.load_state(s.model_dump_json())
             assert json.loads(again.model_dump_json()) == json.loads(s.model_dump_json())
 

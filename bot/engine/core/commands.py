@@ -150,6 +150,30 @@ class EndPeriod(CommandBase):
     period: Period
 
 
+class SetDistance(CommandBase):
+    """Game Master: ``a`` and ``b`` are ``meters`` apart (within 1 m: engaged in melee)."""
+
+    kind: Literal["set_distance"] = "set_distance"
+    a: Id
+    b: Id
+    meters: Meters
+
+
+class Engage(CommandBase):
+    """Game Master: ``a`` and ``b`` are in melee with each other."""
+
+    kind: Literal["engage"] = "engage"
+    a: Id
+    b: Id
+
+
+class Disengage(CommandBase):
+    """Game Master: ``combatant`` is out of melee (its distances stay as declared)."""
+
+    kind: Literal["disengage"] = "disengage"
+    combatant: Id
+
+
 CORE_COMMANDS: tuple[type[CommandBase], ...] = (
     RemoveCombatant,
     Begin,
@@ -160,6 +184,9 @@ CORE_COMMANDS: tuple[type[CommandBase], ...] = (
     MoveInOrder,
     ChangeSettings,
     EndPeriod,
+    SetDistance,
+    Engage,
+    Disengage,
 )
 """The commands every ruleset accepts (its own come on top)."""
 

@@ -163,6 +163,17 @@ class ActionsSpent(Event):
         return [view.text(self.text)] if view.reveals(self.combatant) else []
 
 
+class PositionsChanged(Event):
+    """Declared distances or engagements changed (:mod:`bot.engine.core.positions`): where
+    combatants stand is what everyone at the table sees."""
+
+    kind: Literal["positions_changed"] = "positions_changed"
+    PUBLIC_NUMBERS: ClassVar[frozenset[str]] = frozenset({"meters"})
+    other: str | None = None
+    meters: float | None = None
+    engaged: bool = False
+
+
 class Moved(Event):
     """Movement. Where a combatant goes is seen by everyone (``meters``); what it reveals of
     its speed (the text of standing up names half its Run speed) is hidden."""
@@ -256,6 +267,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     TurnEnded,
     ActionsSpent,
     Moved,
+    PositionsChanged,
     AttackDeclared,
     ReactionChosen,
     ConditionChanged,

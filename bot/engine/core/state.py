@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 
 from bot import names
 from bot.engine.core.effects import Effect
+from bot.engine.core.positions import Positions
 from bot.errors import NotFound
 
 InitiativeMode = Literal["agility", "roll"]
@@ -176,7 +177,8 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     ruleset's own model). ``game_time_s`` counts in-game seconds (6 per round; rests add hours)
     for the rest limits. ``turn_spent``: the turn holder has spent something this turn (a
     delay or hold is allowed only before). ``holding``: combatants holding their action, by
-    id (:mod:`bot.engine.core.order`)."""
+    id (:mod:`bot.engine.core.order`). ``positions``: declared distances and engagements
+    (:mod:`bot.engine.core.positions`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -202,6 +204,7 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     turn_marker: int = 0
     turn_spent: bool = False
     holding: dict[str, Hold] = Field(default_factory=dict)
+    positions: Positions = Field(default_factory=Positions)
 
     @model_validator(mode="before")
     @classmethod

@@ -105,6 +105,7 @@ class CoreTx(Generic[StateT, CombatantT]):
         self.state.combatants = [c for c in self.state.combatants if c.id != cid]
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self.state.order = [x for x in self.state.order if x != cid]
+        self.state.positions = self.state.positions.forget(cid)
         if cid in self.state.holding:
             self.state.holding = {k: v for k, v in self.state.holding.items() if k != cid}
 

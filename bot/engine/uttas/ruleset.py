@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, TypeAdapter
 
 from bot import names
-from bot.engine.core import order, scenes
+from bot.engine.core import order, places, scenes
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import ReactionOption, Ruleset, command_adapter
 from bot.engine.core.dice import DiceRoller
@@ -58,6 +58,7 @@ _HANDLERS: dict[str, _Handler] = {
 }
 _HANDLERS.update(order.HANDLERS)  # the core's turn-order commands
 _HANDLERS.update(scenes.HANDLERS)  # the core's effect commands (the GM ends a scene…)
+_HANDLERS.update(places.HANDLERS)  # the core's position commands (distances, engagement)
 _HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
 
 
