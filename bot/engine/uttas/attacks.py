@@ -86,7 +86,7 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
     tx.spend_actions(a.id, cmd.hits, label, "turn" if on_turn else "off_turn")
     tx.spend_stamina(a.id, profile.stamina * cmd.hits, label, held=profile.maintained)
     tx.c(a.id).free_stance_available = False
-    joint = _coordinated(tx, cmd, a, t)
+    joint = _coordinated(tx, cmd, a, t) if cmd.with_readied else {}
     p = PendingAttack(
         attacker=a.id,
         target=t.id,

@@ -102,6 +102,8 @@ def _condition_odds(odds: _Odds, t: Combatant, p: PendingAttack, tables: UttasTa
     ("Grappled"), grant an Advantage against them; the table's extra conditions (e.g. Entangled)
     what the table says; a Prone target an Advantage to an adjacent attacker and a Disadvantage
     to one more than 8 m away (``tables.prone``)."""
+    if not t.effects:  # the common case, on the hot path: no condition at all
+        return
     for cond in (STAGGERED, STUNNED, GRAPPLED, GRAPPLING):
         if t.has(cond):
             odds.advantages.append(f"{t.name} is {cond}")
@@ -122,7 +124,7 @@ def _limb_odds(odds: _Odds, a: Combatant, p: PendingAttack, tables: UttasTables)
     """UTTAS "Conditions", Disabled Limb: an attacker whose head is disabled has a Disadvantage
     on all Accuracy rolls; an attack aimed at a limb ("a sufficiently strong attack to one of
     the character's limbs") takes the table's Disadvantage (``called_shot``)."""
-    if limbs.head_disabled(a):
+    if a.disabled_limbs and limbs.head_disabled(a):
         odds.disadvantages.append(f"{a.name}'s head is disabled")
         odds.n_dis += 1
     if p.aimed_limb:
@@ -337,7 +339,8 @@ def apply_hit(tx: Tx, hit: Hit, p: PendingAttack) -> None:
     prof = hit.profile
     if prof.grapple and not tx.is_out(t) and hit.attacker == p.attacker:
         _grapple_takes_hold(tx, tx.c(hit.attacker), t, p)
-    _inflicted(tx, t, prof)
+    if prof.inflicts:
+        _inflicted(tx, t, prof)
     if (
         p.aimed_limb
         and hit.attacker == p.attacker
