@@ -110,6 +110,10 @@ def _find_item(items: list[Any], rest: str) -> tuple[int | None, str, str]:
     return None, rest.strip(), ""
 
 
+_Step = tuple[dict[str, Any], type[BaseModel], str, str]
+"""Where an edit goes on: ``(container, its model, the path left, where it is in words)``."""
+
+
 def apply_edit(model: type[BaseModel], data: dict[str, Any], path: str, raw: str) -> dict[str, Any]:
     """A copy of ``data`` with the field at ``path`` set from the typed ``raw`` value.
 
@@ -132,115 +136,155 @@ def apply_edit(model: type[BaseModel], data: dict[str, Any], path: str, raw: str
             raise _unknown(current, head, where)
         annotation = current.model_fields[name].annotation
         shape = shape_of(annotation)
-        label = f"{where} → {name}" if where != "the sheet" else name
         if not rest:
             container[name] = _convert(shape, annotation, raw, path)
             return result
-        if shape == "model":
-            sub = unwrap_model(annotation)
-            assert sub is not None
-            child = container.get(name)
-            container[name] = child if isinstance(child, dict) else {}
-            container, current, remaining, where = container[name], sub, rest, label
-            continue
         if shape == "dict":
-            entries = container.get(name)
-            entries = dict(entries) if isinstance(entries, dict) else {}
-            key = rest.strip()
-            if is_none_word(raw):
-                if key not in entries:
-                    raise NotFound(f"`{name}` has no entry `{key[:60]}` to remove.")
-                del entries[key]
-            else:
-                entries[key] = parse_value(raw) if _looks_json(raw) else raw.strip()
-            container[name] = entries
+            _edit_entry(container, name, rest, raw)
             return result
-        if shape == "models":
-            sub = unwrap_model(annotation)
-            assert sub is not None
-            items = list(container.get(name) or [])
-            index, item_name, sub_path = _find_item(items, rest)
-            head_name, _, last = item_name.rpartition(".")
-            if index is None and head_name and _field(sub, last) is not None:
-                raise NotFound(
-                    f"There is no `{head_name[:60]}` in `{name}`; add it first with the path "
-                    f"`{name}.{head_name[:60]}` and a JSON object."
-                )
-            if sub_path:
-                assert index is not None
-                item = dict(items[index])
-                items[index] = item
-                container[name] = items
-                container, current, remaining = item, sub, sub_path
-                where = f"{name} → {item_name}"
-                continue
-            if is_none_word(raw):
-                if index is None:
-                    raise NotFound(f"There is no `{item_name[:60]}` in `{name}` to remove.")
-                del items[index]
-            else:
-                value = parse_value(raw)
-                if not isinstance(value, dict):
-                    raise InvalidInput(
-                        f"`{name}.{item_name[:60]}` takes a JSON object, e.g. "
-                        '`{"name": "Club", "damage_dice": 2}`.'
-                    )
-                value.setdefault("name", item_name)
-                if index is None:
-                    items.append(value)
-                else:
-                    items[index] = value
-            container[name] = items
+        if shape == "model":
+            step: _Step | None = _into_part(container, name, annotation, rest, where)
+        elif shape == "models":
+            step = _edit_item(container, name, annotation, rest, raw)
+        else:
+            raise InvalidInput(f"`{name}` has no parts; set it as a whole (path `{name}`).")
+        if step is None:
             return result
-        raise InvalidInput(f"`{name}` has no parts; set it as a whole (path `{name}`).")
+        container, current, remaining, where = step
     raise InvalidInput("That field path is too deep.")
+
+
+def _into_part(
+    container: dict[str, Any], name: str, annotation: Any, rest: str, where: str
+) -> _Step:
+    """``movement.fly``: go on into a nested part (made empty if it is missing)."""
+    sub = unwrap_model(annotation)
+    assert sub is not None
+    child = container.get(name)
+    container[name] = child if isinstance(child, dict) else {}
+    label = f"{where} → {name}" if where != "the sheet" else name
+    return container[name], sub, rest, label
+
+
+def _edit_entry(container: dict[str, Any], name: str, key: str, raw: str) -> None:
+    """``armor.fire``: set one entry of a mapping, or remove it with ``-``."""
+    entries = container.get(name)
+    entries = dict(entries) if isinstance(entries, dict) else {}
+    key = key.strip()
+    if is_none_word(raw):
+        if key not in entries:
+            raise NotFound(f"`{name}` has no entry `{key[:60]}` to remove.")
+        del entries[key]
+    else:
+        entries[key] = parse_value(raw) if _looks_json(raw) else raw.strip()
+    container[name] = entries
+
+
+def _edit_item(
+    container: dict[str, Any], name: str, annotation: Any, rest: str, raw: str
+) -> _Step | None:
+    """``weapons.Club`` or ``weapons.Club.damage_dice``: go on into one field of the named item
+    (the returned step), or replace, add or remove the whole item (``None``: done)."""
+    sub = unwrap_model(annotation)
+    assert sub is not None
+    items = list(container.get(name) or [])
+    index, item_name, sub_path = _find_item(items, rest)
+    head_name, _, last = item_name.rpartition(".")
+    if index is None and head_name and _field(sub, last) is not None:
+        raise NotFound(
+            f"There is no `{head_name[:60]}` in `{name}`; add it first with the path "
+            f"`{name}.{head_name[:60]}` and a JSON object."
+        )
+    if sub_path:
+        assert index is not None
+        item = dict(items[index])
+        items[index] = item
+        container[name] = items
+        return item, sub, sub_path, f"{name} → {item_name}"
+    _set_item(items, index, name, item_name, raw)
+    container[name] = items
+    return None
+
+
+def _set_item(items: list[Any], index: int | None, name: str, item_name: str, raw: str) -> None:
+    """Replace the item at ``index`` (or add it when ``None``) with the JSON object ``raw``, or
+    remove it with ``-``."""
+    if is_none_word(raw):
+        if index is None:
+            raise NotFound(f"There is no `{item_name[:60]}` in `{name}` to remove.")
+        del items[index]
+        return
+    value = parse_value(raw)
+    if not isinstance(value, dict):
+        raise InvalidInput(
+            f"`{name}.{item_name[:60]}` takes a JSON object, e.g. "
+            '`{"name": "Club", "damage_dice": 2}`.'
+        )
+    value.setdefault("name", item_name)
+    if index is None:
+        items.append(value)
+    else:
+        items[index] = value
 
 
 def field_paths(model: type[BaseModel], data: dict[str, Any]) -> list[tuple[str, str]]:
     """Every editable path of this sheet as ``(path, current value preview)``."""
     found: list[tuple[str, str]] = []
+    _walk(found, model, data, "")
+    return found
 
-    def preview(value: Any) -> str:
-        if isinstance(value, dict | list):
-            return f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}"
-        return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
-    def walk(current: type[BaseModel], values: dict[str, Any], prefix: str) -> None:
-        for name, info in current.model_fields.items():
-            if name in HIDDEN_FIELDS:
-                continue
-            path = prefix + name
-            value = values.get(name)
-            shape = shape_of(info.annotation)
-            if shape == "model":
-                sub = unwrap_model(info.annotation)
-                if sub is not None:
-                    walk(sub, value if isinstance(value, dict) else {}, path + ".")
-                continue
-            found.append((path, preview(value)))
-            if shape == "dict":
-                keys = list(value) if isinstance(value, dict) else []
-                literal_keys = typing.get_args(typing.get_args(info.annotation)[0])
-                if literal_keys and all(isinstance(k, str) for k in literal_keys):
-                    keys = list(dict.fromkeys([*keys, *literal_keys]))
-                for key in keys:
-                    found.append((f"{path}.{key}", preview((value or {}).get(key, "—"))))
-            elif shape == "models":
-                sub = unwrap_model(info.annotation)
-                for item in value if isinstance(value, list) else []:
-                    item_name = str(item.get("name", ""))
-                    found.append((f"{path}.{item_name}", "whole item (JSON)"))
-                    if sub is not None:
-                        for field_name in sub.model_fields:
-                            if field_name != "name":
-                                found.append(
-                                    (
-                                        f"{path}.{item_name}.{field_name}",
-                                        preview(item.get(field_name)),
-                                    )
-                                )
+def _preview(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}"
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
-    walk(model, data, "")
+
+def _walk(
+    found: list[tuple[str, str]], current: type[BaseModel], values: dict[str, Any], prefix: str
+) -> None:
+    """Add to ``found`` the paths of ``current``'s fields (``values``: their data), nested parts
+    walked in place."""
+    for name, info in current.model_fields.items():
+        if name in HIDDEN_FIELDS:
+            continue
+        path = prefix + name
+        value = values.get(name)
+        shape = shape_of(info.annotation)
+        if shape == "model":
+            sub = unwrap_model(info.annotation)
+            if sub is not None:
+                _walk(found, sub, value if isinstance(value, dict) else {}, path + ".")
+            continue
+        found.append((path, _preview(value)))
+        if shape == "dict":
+            found += _entry_paths(path, value, info.annotation)
+        elif shape == "models":
+            found += _item_paths(path, value, info.annotation)
+
+
+def _entry_paths(path: str, value: Any, annotation: Any) -> list[tuple[str, str]]:
+    """A mapping's entries: those it has, then every key its ``Literal`` key type allows."""
+    keys = list(value) if isinstance(value, dict) else []
+    literal_keys = typing.get_args(typing.get_args(annotation)[0])
+    if literal_keys and all(isinstance(k, str) for k in literal_keys):
+        keys = list(dict.fromkeys([*keys, *literal_keys]))
+    return [(f"{path}.{key}", _preview((value or {}).get(key, "—"))) for key in keys]
+
+
+def _item_paths(path: str, value: Any, annotation: Any) -> list[tuple[str, str]]:
+    """Each item of a list of parts, whole and field by field (``name`` aside)."""
+    found: list[tuple[str, str]] = []
+    sub = unwrap_model(annotation)
+    for item in value if isinstance(value, list) else []:
+        item_name = str(item.get("name", ""))
+        found.append((f"{path}.{item_name}", "whole item (JSON)"))
+        if sub is not None:
+            for field_name in sub.model_fields:
+                if field_name != "name":
+                    found.append(
+                        (f"{path}.{item_name}.{field_name}", _preview(item.get(field_name)))
+                    )
     return found
 
 

@@ -133,22 +133,40 @@ class UtopiaActions(ActionEconomy):
         if cost.kind in ("free",) or n == 0:
             return p
         if cost.kind == "hold":
-            _need(timing == "turn" and p["turn"] >= 2 * n, "holding needs 2 turn actions each")
-            p["turn"] -= 2 * n
-            p["held_new"] += n
-            return p
-        if cost.kind == "interrupt":
-            for _ in range(n):
-                if timing == "turn" and p["turn"] > 0:
-                    p["turn"] -= 1  # 1 TA as 1 IA
-                elif p["interrupt"] > 0:
-                    p["interrupt"] -= 1
-                elif p["held"] > 0:
-                    p["held"] -= 1
-                else:
-                    raise RuleViolation("no interrupt actions left")
-            return p
-        # a turn-action cost
+            self._hold(p, n, timing)
+        elif cost.kind == "interrupt":
+            self._pay_interrupts(p, n, timing)
+        else:
+            self._pay_turn_actions(p, n, timing)
+        return p
+
+    @staticmethod
+    def _hold(p: Pools, n: int, timing: Timing) -> None:
+        """Utopia "Hold Action": on your turn, 2 turn actions are conserved as 1 interrupt action
+        for a later turn (``held_new`` until this turn ends)."""
+        _need(timing == "turn" and p["turn"] >= 2 * n, "holding needs 2 turn actions each")
+        p["turn"] -= 2 * n
+        p["held_new"] += n
+
+    @staticmethod
+    def _pay_interrupts(p: Pools, n: int, timing: Timing) -> None:
+        """Utopia "Interchanging Actions": each interrupt action is paid by a turn action on
+        your turn (1 TA as 1 IA), else by an interrupt action, else by a held one ("Hold
+        Action")."""
+        for _ in range(n):
+            if timing == "turn" and p["turn"] > 0:
+                p["turn"] -= 1  # 1 TA as 1 IA
+            elif p["interrupt"] > 0:
+                p["interrupt"] -= 1
+            elif p["held"] > 0:
+                p["held"] -= 1
+            else:
+                raise RuleViolation("no interrupt actions left")
+
+    @staticmethod
+    def _pay_turn_actions(p: Pools, n: int, timing: Timing) -> None:
+        """Utopia "Interchanging Actions": each turn action is paid by a turn action on your
+        turn, else by 2 interrupt actions (2 IA as 1 TA)."""
         for _ in range(n):
             if timing == "turn" and p["turn"] > 0:
                 p["turn"] -= 1
@@ -156,7 +174,6 @@ class UtopiaActions(ActionEconomy):
                 p["interrupt"] -= 2  # 2 IA as 1 TA
             else:
                 raise RuleViolation("no turn actions left (2 interrupt actions pay for 1)")
-        return p
 
     def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
         if own:

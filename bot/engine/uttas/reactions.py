@@ -9,11 +9,7 @@ from bot.engine.core.contract import ReactionOption
 from bot.engine.core.events import AttackDeclared, ReactionChosen
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.attacks import (
-    NO_DEFENCE,
-    Defence,
     _ally_can_intercept,
-    _apply,
-    _compute,
     _continue,
     _finish,
     _settle,
@@ -24,6 +20,7 @@ from bot.engine.uttas.attacks import (
 from bot.engine.uttas.commands import React, ResolveSurrender
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import StanceChanged
+from bot.engine.uttas.hits import NO_DEFENCE, Defence, apply_hit, roll_hit
 from bot.engine.uttas.rules import AttackProfile
 from bot.engine.uttas.state import DEAD, OUT, SURRENDERED, Combatant, PendingAttack, UttasState
 from bot.engine.uttas.tables import UttasTables
@@ -76,7 +73,11 @@ def counter_profile(tx: Tx, c: Combatant, maneuver: str | None) -> AttackProfile
 
 
 def react(tx: Tx, cmd: React) -> None:
-    """UTTAS "Perform a Reaction command", "Surrender" and "Take one for the team"."""
+    """UTTAS "Perform a Reaction command", "Surrender" and "Take one for the team": the answer
+    to the attack waiting for a reaction, by its target or (taking the hit) an ally. Raises
+    :class:`Conflict` when no attack waits or ``cmd`` was meant for an earlier one,
+    :class:`NotAllowed` when ``cmd.actor`` may not answer it and :class:`RuleViolation` when the
+    reaction is not possible now."""
     tx.require_active()
     p = tx.state.pending
     if p is None or p.awaiting != "reaction":
@@ -86,94 +87,132 @@ def react(tx: Tx, cmd: React) -> None:
     t = tx.view(p.target)
     a = tx.view(p.attacker)
     if cmd.choice == "intercept":
-        if not _ally_can_intercept(tx, actor, p):
-            if actor.side != t.side or actor.id in (p.target, p.attacker):
-                raise NotAllowed(f"Only an ally of {t.name} can take the hit for them.")
-            raise RuleViolation(
-                f"{why_no_reaction(actor, tx.tables) or actor.name + ' cannot react now'}."
-            )
-        tx.spend_actions(actor.id, 1, f"taking {a.name}'s {p.attack} for {t.name}", "off_turn")
-        tx.emit(
-            ReactionChosen(
-                combatant=actor.id,
-                choice="intercept",
-                label="Take one for the team",
-                text=f"{actor.name} throws themselves in front of {t.name}!",
-            )
-        )
-        tx.state.pending = None
-        _settle(tx, p, NO_DEFENCE, auto_hit=True, no_defence=True, target=actor.id)
-        _continue(tx, p)
+        _take_one_for_the_team(tx, p, actor, t, a)
         return
     if actor.id != t.id:
         raise NotAllowed(f"Only {t.name} can react to this attack (allies may take the hit).")
     if cmd.choice == "none":
-        tx.emit(
-            ReactionChosen(
-                combatant=t.id, choice="none", label="No reaction", text=f"{t.name} does not react."
-            )
-        )
-        tx.state.pending = None
-        _settle(tx, p, NO_DEFENCE)
-        _continue(tx, p)
+        _no_reaction(tx, p, t)
         return
     if cmd.choice == "surrender":
-        tx.gain(t.id, SURRENDERED, "surrendered")
-        tx.state.pending = p.model_copy(update={"awaiting": "attacker"})
-        tx.emit(
-            AttackDeclared(
-                combatant=a.id,
-                target=t.id,
-                attack=p.attack,
-                hit_index=p.hit_index,
-                hits_total=p.hits_total,
-                awaiting="attacker",
-                text=f"{t.name} surrenders! {a.name} may complete the attack or stop.",
-            )
-        )
+        _surrender(tx, p, t, a)
         return
     reason = why_no_reaction(t, tx.tables)
     if reason is not None:
         raise RuleViolation(f"{reason}: no reaction is possible.")
     if cmd.choice in ("evade", "block", "move"):
-        d = _defence_for(tx, t, cmd.choice, cmd.maneuver)
-        tx.spend_actions(t.id, 1, d.label, "off_turn")
-        tx.emit(
-            ReactionChosen(
-                combatant=t.id,
-                choice=cmd.choice,
-                label=d.label,
-                text=f"{t.name} reacts: {d.label}.",
-            )
+        _defend(tx, p, t, cmd.choice, cmd.maneuver)
+    elif cmd.choice == "stance":
+        _change_stance(tx, p, t, cmd.stance)
+    else:
+        _counterattack(tx, p, t, a, cmd.maneuver)
+
+
+def _take_one_for_the_team(
+    tx: Tx, p: PendingAttack, actor: Combatant, t: Combatant, a: Combatant
+) -> None:
+    """UTTAS "Take one for the team": an ally of the target who can react spends an action;
+    the attack hits the ally automatically, with no defence of any kind."""
+    if not _ally_can_intercept(tx, actor, p):
+        if actor.side != t.side or actor.id in (p.target, p.attacker):
+            raise NotAllowed(f"Only an ally of {t.name} can take the hit for them.")
+        raise RuleViolation(
+            f"{why_no_reaction(actor, tx.tables) or actor.name + ' cannot react now'}."
         )
-        tx.state.pending = None
-        _settle(tx, p, d)
-        _continue(tx, p)
-        return
-    if cmd.choice == "stance":
-        if not cmd.stance:
-            raise InvalidInput("Name the stance to change into.")
-        name = check_stance(tx, t, cmd.stance)
-        if name == t.stance:
-            raise RuleViolation(f"{t.name} is already in the {name} stance.")
-        tx.spend_actions(t.id, 1, f"changing to the {name} stance", "off_turn")
-        before = t.stance
-        tx.c(t.id).stance = name
-        tx.emit(
-            StanceChanged(
-                combatant=t.id,
-                before=before,
-                after=name,
-                actions=1,
-                text=f"{t.name} shifts into the {name} stance in reaction.",
-            )
+    tx.spend_actions(actor.id, 1, f"taking {a.name}'s {p.attack} for {t.name}", "off_turn")
+    tx.emit(
+        ReactionChosen(
+            combatant=actor.id,
+            choice="intercept",
+            label="Take one for the team",
+            text=f"{actor.name} throws themselves in front of {t.name}!",
         )
-        tx.state.pending = None
-        _settle(tx, p, NO_DEFENCE)
-        _continue(tx, p)
-        return
-    # counter
-    prof = counter_profile(tx, t, cmd.maneuver)
+    )
+    tx.state.pending = None
+    _settle(tx, p, NO_DEFENCE, auto_hit=True, no_defence=True, target=actor.id)
+    _continue(tx, p)
+
+
+def _no_reaction(tx: Tx, p: PendingAttack, t: Combatant) -> None:
+    """UTTAS "Perform a Reaction command" declined: the hit is rolled with no Defend bonus."""
+    tx.emit(
+        ReactionChosen(
+            combatant=t.id, choice="none", label="No reaction", text=f"{t.name} does not react."
+        )
+    )
+    tx.state.pending = None
+    _settle(tx, p, NO_DEFENCE)
+    _continue(tx, p)
+
+
+def _surrender(tx: Tx, p: PendingAttack, t: Combatant, a: Combatant) -> None:
+    """UTTAS "Surrender": the target renders itself helpless; the attack waits for the
+    attacker, who completes it or stops (:func:`resolve_surrender`)."""
+    tx.gain(t.id, SURRENDERED, "surrendered")
+    tx.state.pending = p.model_copy(update={"awaiting": "attacker"})
+    tx.emit(
+        AttackDeclared(
+            combatant=a.id,
+            target=t.id,
+            attack=p.attack,
+            hit_index=p.hit_index,
+            hits_total=p.hits_total,
+            awaiting="attacker",
+            text=f"{t.name} surrenders! {a.name} may complete the attack or stop.",
+        )
+    )
+
+
+def _defend(tx: Tx, p: PendingAttack, t: Combatant, choice: str, maneuver: str | None) -> None:
+    """UTTAS "Perform a Reaction command", Defend: a Block, Evade or Move — basic or a Martial
+    Arts maneuver (:func:`_defence_for`) — costs an action and adds its bonuses to this hit."""
+    d = _defence_for(tx, t, choice, maneuver)
+    tx.spend_actions(t.id, 1, d.label, "off_turn")
+    tx.emit(
+        ReactionChosen(
+            combatant=t.id,
+            choice=choice,
+            label=d.label,
+            text=f"{t.name} reacts: {d.label}.",
+        )
+    )
+    tx.state.pending = None
+    _settle(tx, p, d)
+    _continue(tx, p)
+
+
+def _change_stance(tx: Tx, p: PendingAttack, t: Combatant, stance: str | None) -> None:
+    """UTTAS "Perform a Reaction command", Change Stances: for an action the target shifts into
+    a stance it knows, which applies to this hit."""
+    if not stance:
+        raise InvalidInput("Name the stance to change into.")
+    name = check_stance(tx, t, stance)
+    if name == t.stance:
+        raise RuleViolation(f"{t.name} is already in the {name} stance.")
+    tx.spend_actions(t.id, 1, f"changing to the {name} stance", "off_turn")
+    before = t.stance
+    tx.c(t.id).stance = name
+    tx.emit(
+        StanceChanged(
+            combatant=t.id,
+            before=before,
+            after=name,
+            actions=1,
+            text=f"{t.name} shifts into the {name} stance in reaction.",
+        )
+    )
+    tx.state.pending = None
+    _settle(tx, p, NO_DEFENCE)
+    _continue(tx, p)
+
+
+def _counterattack(
+    tx: Tx, p: PendingAttack, t: Combatant, a: Combatant, maneuver: str | None
+) -> None:
+    """UTTAS "Perform a Reaction command", Counterattack: the target pays an action and the
+    counter's Stamina, takes the hit undefended, then — if still in the fight and the attacker
+    alive — strikes back at once; nobody may react to a counter (a reaction to a reaction)."""
+    prof = counter_profile(tx, t, maneuver)
     _usable(tx, t, prof, reach_m=p.range_m)
     tx.spend_actions(t.id, 1, f"counterattack {prof.name}", "off_turn")
     tx.spend_stamina(t.id, prof.stamina, f"counterattack {prof.name}", held=prof.maintained)
@@ -197,9 +236,9 @@ def react(tx: Tx, cmd: React) -> None:
             created_at=tx.now.isoformat(),
         )
         # A counterattack is a reaction: nobody may react to it.
-        _apply(
+        apply_hit(
             tx,
-            _compute(tx, t.id, a.id, prof, counter, NO_DEFENCE, auto_hit=False, no_defence=False),
+            roll_hit(tx, t.id, a.id, prof, counter, NO_DEFENCE, auto_hit=False, no_defence=False),
             counter,
         )
     _continue(tx, p)
@@ -285,43 +324,68 @@ def reaction_options(
         return []  # out of the fight: no choice to make (allies may still take the hit)
     out = [ReactionOption(choice="none", label="No reaction")]
     if able:
-        for key in ("evade", "block", "move"):
-            r = tables.reactions[key]
-            out.append(ReactionOption(choice=key, label=r.label, actions=1))
-        for m in c.sheet.martial_arts:
-            if m.maneuver in ("evade", "block", "move"):
-                out.append(
-                    ReactionOption(choice=m.maneuver, label=m.name, maneuver=m.name, actions=1)
-                )
-        cands = [m.name for m in c.sheet.martial_arts if m.maneuver == "counter"]
-        cands += [pw.name for pw in c.sheet.powers if pw.triggered and pw.targets]
-        probe = Tx(state, tables, _NoDice(), _EPOCH)
-        for name in cands:
-            try:
-                prof = counter_profile(probe, c, name)
-                _usable(probe, c, prof, reach_m=p.range_m)
-            except (RuleViolation, InvalidInput, NotFound):
-                continue
-            if prof.stamina <= c.stamina or tables.stamina.allow_overexertion:
-                out.append(
-                    ReactionOption(
-                        choice="counter",
-                        label=f"Counter: {prof.name}",
-                        maneuver=prof.name,
-                        actions=1,
-                        stamina=prof.stamina,
-                    )
-                )
-        known = [*tables.universal_stances, *c.sheet.stances]
-        for s in dict.fromkeys(known):
-            found = tables.stance(s)
-            if found and found[0] != c.stance:
-                out.append(
-                    ReactionOption(
-                        choice="stance", label=f"Stance: {found[0]}", stance=found[0], actions=1
-                    )
-                )
+        out += _defend_options(c, tables)
+        out += _counter_options(state, tables, c, p)
+        out += _stance_options(c, tables)
     out.append(ReactionOption(choice="surrender", label="Surrender"))
+    return out
+
+
+def _defend_options(c: Combatant, tables: UttasTables) -> list[ReactionOption]:
+    """UTTAS "Perform a Reaction command", Defend: the basic Evade, Block and Move, then the
+    character's Martial Arts maneuvers of those kinds."""
+    out: list[ReactionOption] = []
+    for key in ("evade", "block", "move"):
+        r = tables.reactions[key]
+        out.append(ReactionOption(choice=key, label=r.label, actions=1))
+    for m in c.sheet.martial_arts:
+        if m.maneuver in ("evade", "block", "move"):
+            out.append(ReactionOption(choice=m.maneuver, label=m.name, maneuver=m.name, actions=1))
+    return out
+
+
+def _counter_options(
+    state: UttasState, tables: UttasTables, c: Combatant, p: PendingAttack
+) -> list[ReactionOption]:
+    """UTTAS "Perform a Reaction command", Counterattack: each Martial Arts counter and
+    triggered power that :func:`counter_profile` and the attack's distance allow and whose
+    Stamina ``c`` has (or may overexert for)."""
+    out: list[ReactionOption] = []
+    cands = [m.name for m in c.sheet.martial_arts if m.maneuver == "counter"]
+    cands += [pw.name for pw in c.sheet.powers if pw.triggered and pw.targets]
+    probe = Tx(state, tables, _NoDice(), _EPOCH)
+    for name in cands:
+        try:
+            prof = counter_profile(probe, c, name)
+            _usable(probe, c, prof, reach_m=p.range_m)
+        except (RuleViolation, InvalidInput, NotFound):
+            continue
+        if prof.stamina <= c.stamina or tables.stamina.allow_overexertion:
+            out.append(
+                ReactionOption(
+                    choice="counter",
+                    label=f"Counter: {prof.name}",
+                    maneuver=prof.name,
+                    actions=1,
+                    stamina=prof.stamina,
+                )
+            )
+    return out
+
+
+def _stance_options(c: Combatant, tables: UttasTables) -> list[ReactionOption]:
+    """UTTAS "Perform a Reaction command", Change Stances: every stance ``c`` knows (the
+    universal ones, then its sheet's) other than the one it is in."""
+    out: list[ReactionOption] = []
+    known = [*tables.universal_stances, *c.sheet.stances]
+    for s in dict.fromkeys(known):
+        found = tables.stance(s)
+        if found and found[0] != c.stance:
+            out.append(
+                ReactionOption(
+                    choice="stance", label=f"Stance: {found[0]}", stance=found[0], actions=1
+                )
+            )
     return out
 
 

@@ -253,32 +253,45 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     if name in (DISABLED, UNCONSCIOUS, DEAD) and cmd.present and cmd.lasts != "until_removed":
         raise RuleViolation(f"{name} follows the rules; it has no set duration.")
     if name == DISABLED:
-        if not cmd.limb or cmd.limb not in limbs.valid_limbs(c):
-            raise InvalidInput(f"Name one of {c.name}'s limbs: {', '.join(limbs.valid_limbs(c))}.")
-        m = tx.c(c.id)
-        if cmd.present:
-            m.disabled_limbs.append(
-                DisabledLimb(limb=cmd.limb, source="injury", restore_at_health=m.sheet.health)
-            )
-            tx.gain(c.id, DISABLED, f"{cmd.limb} disabled by the Game Master")
-        else:
-            m.disabled_limbs = [d for d in m.disabled_limbs if d.limb != cmd.limb]
-            if not m.disabled_limbs:
-                tx.lose(c.id, DISABLED, "by the Game Master")
+        _set_disabled_limb(tx, c, cmd)
         return
     if cmd.present:
-        if name == UNCONSCIOUS:
-            tx.knock_out(c.id, "by the Game Master")
-        elif name == DEAD:
-            tx.kill(c.id, "by the Game Master")
-        else:
-            scope, ends = tx.lasting(cmd.lasts, c.id, cmd.rounds)
-            tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends)
+        _put_condition_on(tx, c, name, cmd)
     else:
         tx.lose(c.id, name, "by the Game Master")
         if name == PRONE and c.has(UNCONSCIOUS):
             tx.note(f"{c.name} is still unconscious.", c.id)
     tx.check_end()
+
+
+def _set_disabled_limb(tx: Tx, c: Combatant, cmd: SetCondition) -> None:
+    """Game Master: disable one named limb (it works again once Health is back to the sheet's,
+    UTTAS "Conditions", Disabled Limb) or restore it; Disabled lasts while any limb is."""
+    if not cmd.limb or cmd.limb not in limbs.valid_limbs(c):
+        raise InvalidInput(f"Name one of {c.name}'s limbs: {', '.join(limbs.valid_limbs(c))}.")
+    m = tx.c(c.id)
+    if cmd.present:
+        m.disabled_limbs.append(
+            DisabledLimb(limb=cmd.limb, source="injury", restore_at_health=m.sheet.health)
+        )
+        tx.gain(c.id, DISABLED, f"{cmd.limb} disabled by the Game Master")
+    else:
+        m.disabled_limbs = [d for d in m.disabled_limbs if d.limb != cmd.limb]
+        if not m.disabled_limbs:
+            tx.lose(c.id, DISABLED, "by the Game Master")
+
+
+def _put_condition_on(tx: Tx, c: Combatant, name: str, cmd: SetCondition) -> None:
+    """Game Master: Unconscious and Dead through what they do (UTTAS "Conditions": an
+    Unconscious creature falls Prone; the Dead never act); any other condition for the
+    duration ``cmd.lasts`` names."""
+    if name == UNCONSCIOUS:
+        tx.knock_out(c.id, "by the Game Master")
+    elif name == DEAD:
+        tx.kill(c.id, "by the Game Master")
+    else:
+        scope, ends = tx.lasting(cmd.lasts, c.id, cmd.rounds)
+        tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends)
 
 
 def adjust_characteristic(tx: Tx, cmd: AdjustCharacteristic) -> None:

@@ -81,21 +81,8 @@ def _normal_sheet(data: Any) -> Any:
         sheet["name"] = _name(sheet["name"])
     taken: set[str] = set()
     for field in ("weapons", "powers", "martial_arts"):
-        if not isinstance(sheet.get(field), list):
-            continue
-        renamed = []
-        for item in _items(sheet, field):
-            if isinstance(item, dict):
-                item = dict(item)
-                if isinstance(item.get("name"), str):
-                    item["name"] = names.numbered(_name(item["name"]), taken)
-                    taken.add(names.key(item["name"]))
-                if "damage_type" in item:
-                    item["damage_type"] = _damage_type(item["damage_type"])
-                if isinstance(item.get("inflicts"), list):
-                    item["inflicts"] = [_name(x) for x in item["inflicts"]]
-            renamed.append(item)
-        sheet[field] = renamed
+        if isinstance(sheet.get(field), list):
+            sheet[field] = [_normal_item(item, taken) for item in _items(sheet, field)]
     if isinstance(sheet.get("extra_limbs"), list):
         sheet["extra_limbs"] = [
             {**limb, "name": _name(limb.get("name"))} if isinstance(limb, dict) else limb
@@ -106,11 +93,32 @@ def _normal_sheet(data: Any) -> Any:
     for field, clean in (("skills", _name), ("armor", _damage_type), ("defense", _damage_type)):
         mapping = sheet.get(field)
         if isinstance(mapping, dict):
-            merged: dict[str, Any] = {}
-            for key, value in mapping.items():
-                merged.setdefault(clean(key), value)
-            sheet[field] = merged
+            sheet[field] = _merged_keys(mapping, clean)
     return sheet
+
+
+def _normal_item(item: Any, taken: set[str]) -> Any:
+    """A weapon, power or martial art with its names normalised, its own name numbered past
+    those in ``taken`` (which it joins)."""
+    if not isinstance(item, dict):
+        return item
+    item = dict(item)
+    if isinstance(item.get("name"), str):
+        item["name"] = names.numbered(_name(item["name"]), taken)
+        taken.add(names.key(item["name"]))
+    if "damage_type" in item:
+        item["damage_type"] = _damage_type(item["damage_type"])
+    if isinstance(item.get("inflicts"), list):
+        item["inflicts"] = [_name(x) for x in item["inflicts"]]
+    return item
+
+
+def _merged_keys(mapping: dict[str, Any], clean: Callable[[Any], Any]) -> dict[str, Any]:
+    """``mapping`` with its keys cleaned; of keys that become equal, the first one's value."""
+    merged: dict[str, Any] = {}
+    for key, value in mapping.items():
+        merged.setdefault(clean(key), value)
+    return merged
 
 
 @dataclass
@@ -177,45 +185,17 @@ async def _sheets(conn: Connection, now: str) -> None:
     rows = await conn.fetch_all(
         "SELECT id, guild_id, owner_id, kind, name, name_key, sheet FROM sheets ORDER BY id"
     )
-    groups: dict[tuple[int, str, int | None], list[_Named]] = {}
+    groups = _sheet_groups(rows)
     by_id = {int(row["id"]): row for row in rows}
-    for row in rows:
-        npc = row["kind"] == "npc"
-        limit = NPC_NAME_MAX if npc else names.NAME_MAX
-        where = (int(row["guild_id"]), str(row["kind"]), None if npc else int(row["owner_id"]))
-        normal = names.clean_stored(row["name"], max_length=limit)
-        groups.setdefault(where, []).append(_Named(int(row["id"]), row["name"], normal))
     renamed: list[tuple[_Named, str | None]] = []
     settled: list[_Named] = []
     for (_guild, kind, _owner), group in groups.items():
         renamed += _settle(group, NPC_NAME_MAX if kind == "npc" else names.NAME_MAX)
         settled += group
-    changes: list[tuple[int, str, str, str]] = []
-    for item in settled:
-        row = by_id[item.ident]
-        sheet_json = row["sheet"]
-        try:
-            stored = json.loads(sheet_json)
-        except ValueError:
-            stored = None  # unreadable JSON: left to the loader's error; the name still changes
-        data = _normal_sheet(stored)
-        if isinstance(data, dict):
-            data["name"] = item.final
-            if data != stored:
-                sheet_json = _dumps(data)
-        key = names.key(item.final)
-        if (item.final, key, sheet_json) != (row["name"], row["name_key"], row["sheet"]):
-            changes.append((item.ident, item.final, key, sheet_json))
-    # Two steps, so that no row ever holds a key another row still has (the unique indexes).
-    for ident, *_ in changes:
-        await conn.execute("UPDATE sheets SET name_key = ? WHERE id = ?", (f"\x00{ident}", ident))
-    for ident, final, key, sheet_json in changes:
-        await conn.execute(
-            "UPDATE sheets SET name = ?, name_key = ?, sheet = ? WHERE id = ?",
-            (final, key, sheet_json, ident),
-        )
-        if by_id[ident]["name"] != final:
-            log.info("sheet %s: name %r is now %r", ident, by_id[ident]["name"], final)
+    changes = [
+        change for item in settled if (change := _sheet_change(item, by_id[item.ident])) is not None
+    ]
+    await _write_sheets(conn, changes, by_id)
     for item, other in renamed:
         row = by_id[item.ident]
         noun = "NPC template" if row["kind"] == "npc" else "character"
@@ -238,6 +218,54 @@ async def _sheets(conn: Connection, now: str) -> None:
         await _notify(conn, int(row["guild_id"]), int(row["owner_id"]), text, now)
 
 
+def _sheet_groups(rows: list[Any]) -> dict[tuple[int, str, int | None], list[_Named]]:
+    """The sheets whose names must stay distinct (a member's characters in a server; a
+    server's NPC templates), each a list in order of age with its names' normal form."""
+    groups: dict[tuple[int, str, int | None], list[_Named]] = {}
+    for row in rows:
+        npc = row["kind"] == "npc"
+        limit = NPC_NAME_MAX if npc else names.NAME_MAX
+        where = (int(row["guild_id"]), str(row["kind"]), None if npc else int(row["owner_id"]))
+        normal = names.clean_stored(row["name"], max_length=limit)
+        groups.setdefault(where, []).append(_Named(int(row["id"]), row["name"], normal))
+    return groups
+
+
+def _sheet_change(item: _Named, row: Any) -> tuple[int, str, str, str] | None:
+    """``(id, name, name_key, sheet JSON)`` for a sheet whose stored row must change to its
+    final name and normal names inside, else ``None``."""
+    sheet_json = row["sheet"]
+    try:
+        stored = json.loads(sheet_json)
+    except ValueError:
+        stored = None  # unreadable JSON: left to the loader's error; the name still changes
+    data = _normal_sheet(stored)
+    if isinstance(data, dict):
+        data["name"] = item.final
+        if data != stored:
+            sheet_json = _dumps(data)
+    key = names.key(item.final)
+    if (item.final, key, sheet_json) != (row["name"], row["name_key"], row["sheet"]):
+        return item.ident, item.final, key, sheet_json
+    return None
+
+
+async def _write_sheets(
+    conn: Connection, changes: list[tuple[int, str, str, str]], by_id: dict[int, Any]
+) -> None:
+    """Store ``changes`` in two steps, so that no row ever holds a key another row still has
+    (the unique indexes); each new name is logged (``by_id``: the rows as they were)."""
+    for ident, *_ in changes:
+        await conn.execute("UPDATE sheets SET name_key = ? WHERE id = ?", (f"\x00{ident}", ident))
+    for ident, final, key, sheet_json in changes:
+        await conn.execute(
+            "UPDATE sheets SET name = ?, name_key = ?, sheet = ? WHERE id = ?",
+            (final, key, sheet_json, ident),
+        )
+        if by_id[ident]["name"] != final:
+            log.info("sheet %s: name %r is now %r", ident, by_id[ident]["name"], final)
+
+
 def _normal_state(
     state: dict[str, Any], title: str
 ) -> tuple[dict[str, Any], list[tuple[dict[str, Any], str, str | None]]]:
@@ -255,32 +283,44 @@ def _normal_state(
     for item in group:
         combatants[item.ident]["name"] = item.final
     renamed = [(combatants[item.ident], item.old, other) for item, other in clashes]
-    clean: Callable[[Any], Any] = _name
     for c in combatants:
-        c["sheet"] = _normal_sheet(c.get("sheet"))
-        if "side" in c:
-            c["side"] = _name(c["side"], SHORT_MAX)
-        if c.get("stance") is not None:
-            c["stance"] = clean(c["stance"])
-        if isinstance(c.get("maintained"), list):
-            c["maintained"] = [
-                {**m, "power": clean(m.get("power"))} if isinstance(m, dict) else m
-                for m in c["maintained"]
-            ]
-        readied = c.get("readied")
-        if isinstance(readied, dict) and readied.get("attack") is not None:
-            c["readied"] = {**readied, "attack": clean(readied["attack"])}
+        _normal_combatant(c)
     if "combatants" in state:
         result["combatants"] = combatants
     pending = state.get("pending")
     if isinstance(pending, dict):
-        pending = dict(pending)
-        if "attack" in pending:
-            pending["attack"] = clean(pending["attack"])
-        if isinstance(pending.get("joint"), dict):
-            pending["joint"] = {k: clean(v) for k, v in pending["joint"].items()}
-        result["pending"] = pending
+        result["pending"] = _normal_pending(pending)
     return result, renamed
+
+
+def _normal_combatant(c: dict[str, Any]) -> None:
+    """Normalise, in place, the names inside a combatant: its sheet snapshot, side, stance,
+    maintained powers and readied attack."""
+    clean: Callable[[Any], Any] = _name
+    c["sheet"] = _normal_sheet(c.get("sheet"))
+    if "side" in c:
+        c["side"] = _name(c["side"], SHORT_MAX)
+    if c.get("stance") is not None:
+        c["stance"] = clean(c["stance"])
+    if isinstance(c.get("maintained"), list):
+        c["maintained"] = [
+            {**m, "power": clean(m.get("power"))} if isinstance(m, dict) else m
+            for m in c["maintained"]
+        ]
+    readied = c.get("readied")
+    if isinstance(readied, dict) and readied.get("attack") is not None:
+        c["readied"] = {**readied, "attack": clean(readied["attack"])}
+
+
+def _normal_pending(pending: dict[str, Any]) -> dict[str, Any]:
+    """A waiting attack with its attack's name, and its coordinated allies', normalised."""
+    clean: Callable[[Any], Any] = _name
+    pending = dict(pending)
+    if "attack" in pending:
+        pending["attack"] = clean(pending["attack"])
+    if isinstance(pending.get("joint"), dict):
+        pending["joint"] = {k: clean(v) for k, v in pending["joint"].items()}
+    return pending
 
 
 async def _encounters(conn: Connection, now: str) -> None:

@@ -59,33 +59,16 @@ async def _sheets(conn: Connection, now: str) -> None:
         "SELECT id, guild_id, owner_id, kind, name, name_key, sheet FROM sheets ORDER BY id"
     )
     by_id = {int(row["id"]): row for row in rows}
-    groups: dict[tuple[int, str, int | None], list[Any]] = {}
-    for row in rows:
-        npc = row["kind"] == "npc"
-        limit = _v8.NPC_NAME_MAX if npc else names.NAME_MAX
-        where = (int(row["guild_id"]), str(row["kind"]), None if npc else int(row["owner_id"]))
-        normal = names.clean_stored(row["name"], max_length=limit)
-        groups.setdefault(where, []).append(_v8._Named(int(row["id"]), row["name"], normal))
+    groups = _v8._sheet_groups(rows)
     renamed: list[tuple[Any, str | None]] = []
     for (_guild, kind, _owner), group in groups.items():
         renamed += _v8._settle(group, _v8.NPC_NAME_MAX if kind == "npc" else names.NAME_MAX)
-    changes: list[tuple[int, str, str, str]] = []
-    for group in groups.values():
-        for item in group:
-            row = by_id[item.ident]
-            sheet_json = row["sheet"]
-            try:
-                stored = json.loads(sheet_json)
-            except ValueError:
-                stored = None  # unreadable JSON: left to the loader's error
-            data = _v8._normal_sheet(stored)
-            if isinstance(data, dict):
-                data["name"] = item.final
-                if data != stored:
-                    sheet_json = _v8._dumps(data)
-            key = names.key(item.final)
-            if (item.final, key, sheet_json) != (row["name"], row["name_key"], row["sheet"]):
-                changes.append((item.ident, item.final, key, sheet_json))
+    changes: list[tuple[int, str, str, str]] = [
+        change
+        for group in groups.values()
+        for item in group
+        if (change := _v8._sheet_change(item, by_id[item.ident])) is not None
+    ]
     # Two steps, so that no row ever holds a key another row still has (the unique indexes).
     for ident, *_ in changes:
         await conn.execute("UPDATE sheets SET name_key = ? WHERE id = ?", (f"\x00{ident}", ident))
@@ -95,25 +78,29 @@ async def _sheets(conn: Connection, now: str) -> None:
             (final, key, sheet_json, ident),
         )
     for item, other in renamed:
-        row = by_id[item.ident]
-        noun = "NPC template" if row["kind"] == "npc" else "character"
-        log.warning(
-            "sheet %s (%s of member %s in server %s) renamed %r -> %r (%s)",
-            item.ident,
-            noun,
-            row["owner_id"],
-            row["guild_id"],
-            item.old,
-            item.final,
-            _reason(other),
-        )
-        command = "/npc" if row["kind"] == "npc" else "/character"
-        whose = "this server's NPC templates" if row["kind"] == "npc" else "your characters"
-        said = _said(whose, other, item.old, item.final)
-        text = (f"Your {noun} {said}" if other is None else said[:1].upper() + said[1:]) + (
-            f" Use that name with `{command}` commands, or import it again under another name."
-        )
-        await _v8._notify(conn, int(row["guild_id"]), int(row["owner_id"]), text, now)
+        await _tell_owner(conn, by_id[item.ident], item, other, now)
+
+
+async def _tell_owner(conn: Connection, row: Any, item: Any, other: str | None, now: str) -> None:
+    """Log a sheet's rename and tell its owner (``other``: the name it looked like)."""
+    noun = "NPC template" if row["kind"] == "npc" else "character"
+    log.warning(
+        "sheet %s (%s of member %s in server %s) renamed %r -> %r (%s)",
+        item.ident,
+        noun,
+        row["owner_id"],
+        row["guild_id"],
+        item.old,
+        item.final,
+        _reason(other),
+    )
+    command = "/npc" if row["kind"] == "npc" else "/character"
+    whose = "this server's NPC templates" if row["kind"] == "npc" else "your characters"
+    said = _said(whose, other, item.old, item.final)
+    text = (f"Your {noun} {said}" if other is None else said[:1].upper() + said[1:]) + (
+        f" Use that name with `{command}` commands, or import it again under another name."
+    )
+    await _v8._notify(conn, int(row["guild_id"]), int(row["owner_id"]), text, now)
 
 
 async def _encounters(conn: Connection, now: str) -> None:
