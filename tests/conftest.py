@@ -14,8 +14,9 @@ from tests.environ import every_python_subprocess_measured
 
 pytest_plugins = ["tests.harness.plugin", "tests.harness.timeouts"]
 
-# The "ci" profile (loaded when CI is set, as it is for .ci/run) runs fewer examples and has no
-# per-example deadline: a shared CI machine's pauses would otherwise fail tests as "too slow".
+# No profile has a per-example deadline: that would be a timed unit test, and a busy machine's
+# pauses would fail (and Hypothesis then replay) an example as "too slow". The "ci" profile
+# (loaded when CI is set, as it is for .ci/run) also runs fewer examples; "dev" is the rest.
 # A test's own @settings(...) still wins over the profile.
 settings.register_profile(
     "ci",
@@ -24,8 +25,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
     print_blob=True,
 )
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(autouse=True, scope="session")
