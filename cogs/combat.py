@@ -51,7 +51,7 @@ class CombatCog(TurnCommands):
     @app_commands.describe(
         target="Who you attack (exact name)",
         with_="A weapon, power, martial art or basic maneuver",
-        range="Distance to the target in meters (default 2)",
+        range="Distance in meters (default: as the GM placed you, engaged = 1, else 2)",
         hits="Hits of a multi-hit attack, one action each (default 1)",
         readied="Resolve your readied action with this attack (costs an action)",
         as_=AS_HELP,
@@ -61,7 +61,7 @@ class CombatCog(TurnCommands):
         interaction: discord.Interaction[Any],
         target: app_commands.Range[str, 1, 80],
         with_: app_commands.Range[str, 1, 80],
-        range: app_commands.Range[float, 0.0, 10_000.0] = 2.0,
+        range: app_commands.Range[float, 0.0, 10_000.0] | None = None,
         hits: app_commands.Range[int, 1, 10] = 1,
         readied: bool = False,
         as_: app_commands.Range[str, 1, 80] | None = None,
@@ -71,7 +71,9 @@ class CombatCog(TurnCommands):
             strike = Attack(actor=me.id, target=victim.id, attack=with_, range_m=range, hits=hits)
             return ResolveReadied(actor=me.id, action=strike) if readied else strike
 
-        options = {"target": target, "with": with_, "range": range, "hits": hits}
+        options = {"target": target, "with": with_, "hits": hits}
+        if range is not None:
+            options["range"] = range
         await self._do(
             interaction,
             as_,
@@ -129,6 +131,7 @@ class CombatCog(TurnCommands):
         meters="How far, in meters",
         mode="Run, Leap, Swim, Fly or Warp (default Run)",
         full="Spend your action on a full Move (default: the free half move)",
+        toward="Move toward this combatant (closer, or into melee); else you leave any melee",
         as_=AS_HELP,
     )
     @app_commands.choices(mode=MODES)
@@ -138,17 +141,19 @@ class CombatCog(TurnCommands):
         meters: app_commands.Range[float, 0.5, 10_000.0],
         mode: app_commands.Choice[str] | None = None,
         full: bool = False,
+        toward: app_commands.Range[str, 1, 80] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         how = mode.value if mode else "run"
-        await self._do(
-            interaction,
-            as_,
-            "move",
-            {"meters": meters, "mode": how, "full": full},
-            lambda current, me: Move(actor=me.id, meters=meters, mode=how, full=full),
-            f"moves {meters:g} m",
-        )
+
+        def make(current: Encounter, me: CombatantBase) -> CommandBase:
+            to = find_combatant(current.state, toward).id if toward else None
+            return Move(actor=me.id, meters=meters, mode=how, full=full, toward=to)
+
+        options: dict[str, Any] = {"meters": meters, "mode": how, "full": full}
+        if toward:
+            options["toward"] = toward
+        await self._do(interaction, as_, "move", options, make, f"moves {meters:g} m")
 
     @app_commands.command(
         name="sprint", description="Sprint: double your full move, Dexterity halved"
@@ -378,6 +383,10 @@ class CombatCog(TurnCommands):
             lambda current, me: GrappleContest(actor=me.id, goal=goal),
             "struggles in the grapple",
         )
+
+    @move.autocomplete("toward")
+    async def move_toward(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._names(interaction, current)
 
     @stand.autocomplete("as_")
     @skill.autocomplete("as_")

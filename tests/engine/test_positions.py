@@ -7,7 +7,7 @@ import pytest
 
 from bot.engine.core.commands import Disengage, Engage, RemoveCombatant, SetDistance
 from bot.engine.core.positions import ENGAGED_M, Positions
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, RuleViolation
 from tests.engine.helpers import Fight
 
 
@@ -45,3 +45,26 @@ def test_the_gm_places_combatants_and_a_leaver_is_forgotten() -> None:
     f.do(RemoveCombatant(combatant=a))
     assert f.state.positions.distances == {}
     assert f.state.positions.lines({}) == []
+
+
+def test_uttas_reads_positions_for_an_attacks_distance_and_moves_change_them() -> None:
+    from bot.engine.uttas.commands import Attack, Move
+
+    f = Fight()
+    a = f.add("Ann", agility=14)
+    b = f.add("Bob", npc=True)
+    f.begin(dice=[])
+    f.do(SetDistance(a=a, b=b, meters=30))
+    with pytest.raises(RuleViolation, match="Sword reaches"):  # a sword at 30 m: out of reach
+        f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(Move(actor=a, meters=5, toward=b))
+    assert f.state.positions.distance(a, b) == 25
+    assert "Ann is now 25 m from Bob." in f.texts()
+    f.do(Move(actor=a, meters=4, toward=b, full=True))
+    assert f.state.positions.distance(a, b) == 21  # (a full move ends the turn)
+    f.do(SetDistance(a=a, b=b, meters=3))
+    f.do(Engage(a=a, b=b))
+    assert f.state.positions.distance(a, b) == 1.0
+    assert f.state.turn == b
+    f.do(Move(actor=b, meters=2))  # moving off with no destination leaves the melee
+    assert f.state.positions.engaged == () and f.state.positions.distance(a, b) is None

@@ -5,9 +5,8 @@ up), "Grappled" (escaping), "Surrender" and "Talk"."""
 from __future__ import annotations
 
 from bot.engine.core.commands import EndTurn
-from bot.engine.core.effects import Ends
-from bot.engine.core.events import Moved, Note
-from bot.engine.uttas import attacks, limbs, reactions, rules
+from bot.engine.core.events import Note
+from bot.engine.uttas import attacks, limbs, movement, reactions, rules
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
@@ -18,24 +17,18 @@ from bot.engine.uttas.commands import (
     Move,
     Ready,
     ResolveReadied,
-    Sprint,
-    Stand,
     Surrender,
     Talk,
     UseSkill,
 )
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import Checked, StanceChanged
-from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
 from bot.engine.uttas.state import (
     DEAD,
     GRAPPLED,
     GRAPPLING,
-    PRONE,
-    SPRINTING,
     SURRENDERED,
     UNCONSCIOUS,
-    Combatant,
     MaintainedPower,
     Readied,
 )
@@ -75,174 +68,6 @@ def change_stance(tx: Tx, cmd: ChangeStance) -> None:
     )
 
 
-def _movement_checks(tx: Tx, c: Combatant, mode: MovementMode) -> float:
-    if c.has(PRONE):
-        raise RuleViolation(f"{c.name} is Prone: stand up first.")
-    if c.movement_ended:
-        raise RuleViolation(f"{c.name}'s movement was stopped this turn.")
-    if c.has(GRAPPLING):
-        raise RuleViolation(f"{c.name} is holding someone in a grapple and cannot move.")
-    for name, extra in tx.tables.extra_conditions.items():
-        if extra.no_move and c.has(name):
-            raise RuleViolation(f"{c.name} is {name} and cannot move.")
-    if c.has(GRAPPLED):
-        warp = c.sheet.movement_power("warp")
-        if mode != "warp":
-            raise RuleViolation(f"{c.name} is grappled: only a Warp can escape by moving.")
-        blocked = limbs.blocked_limitation(c, warp.limitations) if warp else None
-        if blocked:
-            raise RuleViolation(f"{c.name}'s Warp needs {blocked}, held by the grapple.")
-    speed = limbs.speed(c, mode, tx.tables)
-    if speed <= 0:
-        raise RuleViolation(f"{c.name} cannot {mode} right now.")
-    return speed
-
-
-def _after_move(tx: Tx, c: Combatant, mode: MovementMode) -> None:
-    if c.has(GRAPPLED) and mode == "warp":
-        tx.release_grapple(c.id, f"{c.name} warped out of the grapple")
-    tx.state.last_mover = c.id
-
-
-def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
-    """UTTAS "Moving"/"Full Move": a free half move (a quarter of each type when split), or a
-    full move as the turn's action (odd speeds round down to even; Stamina per "Stamina
-    Costs")."""
-    c = tx.view(cmd.actor)
-    if on_turn:
-        tx.require_turn(c)
-    speed = _movement_checks(tx, c, cmd.mode)
-    if cmd.meters <= 0:
-        raise InvalidInput("Move at least some meters.")
-    if not cmd.full:
-        if not on_turn:
-            raise RuleViolation("A readied move is a full move.")
-        used = dict(c.half_move_used)
-        used[cmd.mode] = used.get(cmd.mode, 0) + cmd.meters
-        speeds: dict[str, float] = {
-            m: limbs.speed(c, m, tx.tables) for m in MOVEMENT_MODES if m in used
-        }
-        problem = rules.check_half_move(used, speeds)
-        if problem:
-            raise RuleViolation(f"{c.name}: {problem}. Take a full Move action instead.")
-        m = tx.c(c.id)
-        m.half_move_used, m.moved_this_turn, m.free_stance_available = used, True, False
-        tx.emit(
-            Moved(
-                combatant=c.id,
-                meters=cmd.meters,
-                mode=cmd.mode,
-                how="half",
-                text=f"{c.name} moves {cmd.meters:g} m ({cmd.mode}, free).",
-            )
-        )
-        _after_move(tx, c, cmd.mode)
-        return
-    limit = rules.even_floor(speed) - c.half_move_used.get(cmd.mode, 0)
-    if cmd.meters > limit:
-        raise RuleViolation(f"{c.name} can move at most {limit:g} m by {cmd.mode} this turn.")
-    tx.spend_actions(c.id, 1, f"a full {cmd.mode} move", "turn" if on_turn else "off_turn")
-    tx.spend_stamina(
-        c.id,
-        rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
-        f"moving {cmd.meters:g} m",
-    )
-    m = tx.c(c.id)
-    m.moved_this_turn, m.free_stance_available = True, False
-    tx.emit(
-        Moved(
-            combatant=c.id,
-            meters=cmd.meters,
-            mode=cmd.mode,
-            how="full",
-            text=f"{c.name} moves {cmd.meters:g} m ({cmd.mode}, full move).",
-        )
-    )
-    _after_move(tx, c, cmd.mode)
-    _done(tx, c.id, on_turn)
-
-
-def sprint(tx: Tx, cmd: Sprint) -> None:
-    """UTTAS "Full Move", Sprint: double the full move; Dexterity halved for the round (lower
-    Dodge and Accuracy) until the character's next turn."""
-    c = tx.view(cmd.actor)
-    tx.require_turn(c)
-    speed = _movement_checks(tx, c, cmd.mode)
-    limit = 2 * rules.even_floor(speed)
-    if cmd.meters <= 0 or cmd.meters > limit:
-        raise RuleViolation(f"{c.name} can sprint 1 to {limit} m by {cmd.mode}.")
-    tx.spend_actions(c.id, 1, "a sprint", "turn")
-    tx.spend_stamina(
-        c.id,
-        rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
-        f"sprinting {cmd.meters:g} m",
-    )
-    m = tx.c(c.id)
-    m.moved_this_turn = True
-    tx.gain(c.id, SPRINTING, "Dexterity halved", ends=Ends(moment="turn_start", of=c.id))
-    tx.emit(
-        Moved(
-            combatant=c.id,
-            meters=cmd.meters,
-            mode=cmd.mode,
-            how="sprint",
-            text=f"{c.name} sprints {cmd.meters:g} m ({cmd.mode}).",
-        )
-    )
-    _after_move(tx, c, cmd.mode)
-    _done(tx, c.id, True)
-
-
-def stand(tx: Tx, cmd: Stand) -> None:
-    """UTTAS "Prone": standing costs half the Run speed (the free half move), or a DC 22
-    Acrobatics check on the turn stands without spending an action."""
-    c = tx.view(cmd.actor)
-    tx.require_turn(c)
-    if not c.has(PRONE):
-        raise RuleViolation(f"{c.name} is not Prone.")
-    if cmd.method == "move":
-        run = limbs.speed(c, "run", tx.tables)
-        if run <= 0:
-            raise RuleViolation(f"{c.name} cannot run, so cannot stand by moving.")
-        if any(v > 0 for v in c.half_move_used.values()):
-            raise RuleViolation(f"{c.name} already used the free move this turn.")
-        m = tx.c(c.id)
-        m.half_move_used = {"run": run / 2}
-        m.moved_this_turn = True
-        tx.emit(
-            Moved(
-                combatant=c.id,
-                meters=0,
-                mode="run",
-                how="stand",
-                text=f"{c.name} spends half the Run speed ({run / 2:g} m) to stand up.",
-            )
-        )
-        tx.lose(c.id, PRONE, "stood up")
-        return
-    if c.acrobatics_tried:
-        raise RuleViolation(f"{c.name} already tried Acrobatics to stand this turn.")
-    dc = tx.tables.prone.acrobatics_dc
-    dice = c.sheet.skill_dice(tx.tables.prone.acrobatics_skill) or 0
-    roll = tx.roll(
-        f"{c.name}'s Acrobatics to stand", dice, disadvantage=1 if limbs.head_disabled(c) else 0
-    )
-    tx.c(c.id).acrobatics_tried = True
-    ok = roll.total >= dc
-    tx.emit(
-        Checked(
-            combatant=c.id,
-            roll=roll,
-            difficulty=dc,
-            success=ok,
-            verdict="stands up" if ok else "stays down",
-            text=f"{roll.text} vs DC {dc}: {'stands up' if ok else 'stays down'}.",
-        )
-    )
-    if ok:
-        tx.lose(c.id, PRONE, "Acrobatics")
-
-
 def breather(tx: Tx, cmd: Breather) -> None:
     """UTTAS "Take a Breather": an action, only if the character has not moved this turn and
     has a use left (natural Body dice per short rest); no reactions until its next turn, when it
@@ -267,7 +92,7 @@ def breather(tx: Tx, cmd: Breather) -> None:
         secret=True,
         public=f"{c.name} takes a breather: {after}",
     )
-    _done(tx, c.id, True)
+    tx.action_done(c.id, True)
 
 
 def ready(tx: Tx, cmd: Ready) -> None:
@@ -309,7 +134,7 @@ def ready(tx: Tx, cmd: Ready) -> None:
         secret=True,
         public=f"{c.name} readies an action {what}.",
     )
-    _done(tx, c.id, True)
+    tx.action_done(c.id, True)
 
 
 def resolve_readied(tx: Tx, cmd: ResolveReadied) -> None:
@@ -341,7 +166,7 @@ def resolve_readied(tx: Tx, cmd: ResolveReadied) -> None:
     if isinstance(act, Attack):
         attacks.declare(tx, act, on_turn=False)
     elif isinstance(act, Move):
-        move(tx, act.model_copy(update={"full": True}), on_turn=False)
+        movement.move(tx, act.model_copy(update={"full": True}), on_turn=False)
     elif isinstance(act, UseSkill):
         use_skill(tx, act, on_turn=False)
     else:
@@ -378,7 +203,7 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
             text=f"{roll.text}{dc}{verdict}.",
         )
     )
-    _done(tx, c.id, on_turn)
+    tx.action_done(c.id, on_turn)
 
 
 def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
@@ -405,7 +230,7 @@ def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
         tx.c(c.id).maintained.append(MaintainedPower(power=pw.name, stamina_held=cost))
     on = f" on {tx.view(cmd.target).name}" if cmd.target else ""
     tx.note(f"{c.name} activates {pw.name}{on}.", c.id)
-    _done(tx, c.id, on_turn)
+    tx.action_done(c.id, on_turn)
 
 
 def drop_power(tx: Tx, cmd: DropPower) -> None:
@@ -456,7 +281,7 @@ def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:
             n.disabled_limbs += [DisabledLimb(limb=x, source="grapple") for x in held]
             tx.gain(h.id, GRAPPLED, f"{c.name} took control")
             tx.gain(c.id, GRAPPLING, "took control of the grapple")
-    _done(tx, c.id, True)
+    tx.action_done(c.id, True)
 
 
 def surrender(tx: Tx, cmd: Surrender) -> None:
@@ -493,12 +318,3 @@ def end_turn(tx: Tx, cmd: EndTurn) -> None:
         cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
         raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
     tx.finish_turn(c.id)
-
-
-def _done(tx: Tx, cid: str, on_turn: bool) -> None:
-    """The turn's action was taken: the turn ends (UTTAS "Perform an action")."""
-    tx.state.last_action_by = cid
-    if on_turn:
-        tx.check_end()
-        if tx.state.phase == "active" and tx.state.turn == cid:
-            tx.finish_turn(cid)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.engine.core.events import AttackDeclared
 from bot.engine.uttas import limbs, rules
-from bot.engine.uttas.commands import Attack
+from bot.engine.uttas.commands import DEFAULT_RANGE_M, Attack
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.hits import NO_DEFENCE, Defence, apply_hit, roll_hit
 from bot.engine.uttas.rules import AttackProfile
@@ -81,17 +81,18 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
     a = tx.view(cmd.actor)
     _require_may_attack(tx, a, on_turn=on_turn)
     t = tx.view(cmd.target)
-    profile = _checked_attack(tx, cmd, a, t)
+    reach = _distance(tx, cmd, a, t)
+    profile = _checked_attack(tx, cmd, a, t, reach)
     label = profile.name if cmd.hits == 1 else f"{profile.name} ({cmd.hits} hits)"
     tx.spend_actions(a.id, cmd.hits, label, "turn" if on_turn else "off_turn")
     tx.spend_stamina(a.id, profile.stamina * cmd.hits, label, held=profile.maintained)
     tx.c(a.id).free_stance_available = False
-    joint = _coordinated(tx, cmd, a, t) if cmd.with_readied else {}
+    joint = _coordinated(tx, cmd, a, t, reach) if cmd.with_readied else {}
     p = PendingAttack(
         attacker=a.id,
         target=t.id,
         attack=profile.name,
-        range_m=cmd.range_m,
+        range_m=reach,
         hidden=cmd.hidden,
         advantage=cmd.advantage,
         disadvantage=cmd.disadvantage,
@@ -118,7 +119,16 @@ def _require_may_attack(tx: Tx, a: Combatant, *, on_turn: bool) -> None:
     tx.require_not_held(a, "attack")
 
 
-def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> AttackProfile:
+def _distance(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> float:
+    """The attack's distance in meters: as given, else as the encounter's positions say (1 m
+    when engaged, the declared distance; decision E), else :data:`DEFAULT_RANGE_M`."""
+    if cmd.range_m is not None:
+        return cmd.range_m
+    known = tx.state.positions.distance(a.id, t.id)
+    return DEFAULT_RANGE_M if known is None else known
+
+
+def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: float) -> AttackProfile:
     """The attack's profile, once it is one ``a`` can make on ``t``: not on itself or the dead,
     no more hits than the attack allows ("Attack"), within reach or range and with the hands
     for it (:func:`_usable`), and a grapple naming limbs the attacker can hold
@@ -130,7 +140,7 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> AttackPr
     profile = tx.profile(a.id, cmd.attack)
     if cmd.hits > profile.max_hits:
         raise RuleViolation(f"{profile.name} can hit at most {profile.max_hits} time(s).")
-    _usable(tx, a, profile, reach_m=cmd.range_m)
+    _usable(tx, a, profile, reach_m=reach)
     if profile.grapple:
         _grapple_limbs(cmd, a, t)
     for limb in (*cmd.limbs, *([cmd.aimed_limb] if cmd.aimed_limb else [])):
@@ -151,7 +161,7 @@ def _grapple_limbs(cmd: Attack, a: Combatant, t: Combatant) -> None:
         raise RuleViolation(f"{t.name} is already grappled.")
 
 
-def _coordinated(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> dict[str, str]:
+def _coordinated(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: float) -> dict[str, str]:
     """UTTAS "Perform a readied action": allies who readied a coordinated attack with ``a`` on
     ``t`` strike at the same instant, each paying its action and Stamina; returns ally id →
     attack name."""
@@ -164,7 +174,7 @@ def _coordinated(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> dict[str, s
         if r.target != t.id:
             raise RuleViolation(f"{ally.name}'s coordinated attack is aimed at someone else.")
         ap = tx.profile(ally.id, r.attack or "")
-        _usable(tx, ally, ap, reach_m=cmd.range_m)
+        _usable(tx, ally, ap, reach_m=reach)
         tx.spend_actions(ally.id, 1, f"coordinated {ap.name}", "off_turn")
         tx.spend_stamina(ally.id, ap.stamina, ap.name, held=ap.maintained)
         tx.c(ally.id).readied = None

@@ -44,18 +44,20 @@ class AddCombatant(CommandBase):
 class Attack(CommandBase):
     """Attack with a weapon, power, martial art or basic maneuver named on the sheet/table.
 
-    ``range_m``: distance to the target in meters. ``hidden``: the target cannot perceive the
-    attack (no reactions). ``hits``: hits of a multi-hit attack (one action each). ``advantage``/
-    ``disadvantage``: awarded by the Game Master on top of those the engine applies. ``limbs``:
-    the limbs a Grapple grabs. ``aimed_limb``: a called shot that disables that limb on a hit.
-    ``with_readied``: allies whose readied coordinated attack strikes at the same instant.
+    ``range_m``: distance to the target in meters (None: as the encounter's positions say —
+    1 m when engaged, the declared distance — else :data:`DEFAULT_RANGE_M`). ``hidden``: the
+    target cannot perceive the attack (no reactions). ``hits``: hits of a multi-hit attack (one
+    action each). ``advantage``/``disadvantage``: awarded by the Game Master on top of those the
+    engine applies. ``limbs``: the limbs a Grapple grabs. ``aimed_limb``: a called shot that
+    disables that limb on a hit. ``with_readied``: allies whose readied coordinated attack
+    strikes at the same instant.
     """
 
     kind: Literal["attack"] = "attack"
     actor: Id
     target: Id
     attack: Name
-    range_m: Meters = 2
+    range_m: Meters | None = None
     hidden: bool = False
     hits: Annotated[int, Field(ge=1, le=10)] = 1
     advantage: Boons = 0
@@ -101,21 +103,32 @@ class ChangeStance(CommandBase):
     stance: Name
 
 
+DEFAULT_RANGE_M = 2.0
+"""An attack's distance when nobody said or placed one (meters)."""
+
+
 class Move(CommandBase):
-    """Move ``meters`` by ``mode``: a free half move, or with ``full`` a full Move action."""
+    """Move ``meters`` by ``mode``: a free half move, or with ``full`` a full Move action.
+    ``toward``: the combatant moved toward (positions: closer by ``meters``, engaged when
+    within 1 m or when nobody knew the distance); otherwise the mover leaves its melee and its
+    distances are no longer known."""
 
     kind: Literal["move"] = "move"
     actor: Id
     meters: Meters
     mode: MovementMode = "run"
     full: bool = False
+    toward: Id | None = None
 
 
 class Sprint(CommandBase):
+    """A sprint (UTTAS "Full Move"); ``toward`` as for :class:`Move`."""
+
     kind: Literal["sprint"] = "sprint"
     actor: Id
     meters: Meters
     mode: MovementMode = "run"
+    toward: Id | None = None
 
 
 class Stand(CommandBase):

@@ -144,6 +144,14 @@ class Tx(CoreTx[UttasState, Combatant]):
             self.lose(c.id, STAGGERED, "actions recovered")
         c.free_stance_available = False
 
+    def action_done(self, cid: str, on_turn: bool) -> None:
+        """The turn's action was taken: the turn ends (UTTAS "Perform an action")."""
+        self.state.last_action_by = cid
+        if on_turn:
+            self.check_end()
+            if self.state.phase == "active" and self.state.turn == cid:
+                self.finish_turn(cid)
+
     def turn_end_text(self, c: Combatant) -> str:
         return f"{c.name}'s turn ends; Speed pool back to {c.actions_left}."
 

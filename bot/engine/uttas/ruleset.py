@@ -18,7 +18,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.engine.uttas import actions, attacks, gm, reactions, record, setup, verbs
+from bot.engine.uttas import actions, attacks, gm, movement, reactions, record, setup, verbs
 from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
@@ -37,9 +37,9 @@ _HANDLERS: dict[str, _Handler] = {
     "react": reactions.react,
     "resolve_surrender": reactions.resolve_surrender,
     "stance": actions.change_stance,
-    "move": actions.move,
-    "sprint": actions.sprint,
-    "stand": actions.stand,
+    "move": movement.move,
+    "sprint": movement.sprint,
+    "stand": movement.stand,
     "breather": actions.breather,
     "ready": actions.ready,
     "resolve_readied": actions.resolve_readied,

@@ -39,6 +39,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         key="move",
         label="Move",
         cost="free: half your movement",
+        target="optional",
         amount="meters",
         detail=f"how: {MODES} (default run)",
         rule="Moving",
@@ -47,6 +48,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         key="full-move",
         label="Full Move",
         cost="1 action + Stamina; ends the turn",
+        target="optional",
         amount="meters",
         detail=f"how: {MODES} (default run)",
         rule="Full Move",
@@ -55,6 +57,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         key="sprint",
         label="Sprint",
         cost="1 action + Stamina; ends the turn; Dexterity halved until your next turn",
+        target="optional",
         amount="meters",
         detail=f"how: {MODES} (default run)",
         rule="Full Move",
@@ -145,11 +148,19 @@ def _difficulty(given: ActInput) -> int | None:
 
 _BUILDERS: dict[str, Builder] = {
     "stance": lambda c, g: ChangeStance(actor=c.id, stance=_detail(BY_KEY["stance"], g)),
-    "move": lambda c, g: Move(actor=c.id, meters=_meters(BY_KEY["move"], g), mode=_mode(g)),
-    "full-move": lambda c, g: Move(
-        actor=c.id, meters=_meters(BY_KEY["full-move"], g), mode=_mode(g), full=True
+    "move": lambda c, g: Move(
+        actor=c.id, meters=_meters(BY_KEY["move"], g), mode=_mode(g), toward=g.target
     ),
-    "sprint": lambda c, g: Sprint(actor=c.id, meters=_meters(BY_KEY["sprint"], g), mode=_mode(g)),
+    "full-move": lambda c, g: Move(
+        actor=c.id,
+        meters=_meters(BY_KEY["full-move"], g),
+        mode=_mode(g),
+        full=True,
+        toward=g.target,
+    ),
+    "sprint": lambda c, g: Sprint(
+        actor=c.id, meters=_meters(BY_KEY["sprint"], g), mode=_mode(g), toward=g.target
+    ),
     "stand": lambda c, g: Stand(
         actor=c.id,
         method="acrobatics" if (g.detail or "").strip().casefold() == "acrobatics" else "move",
