@@ -26,10 +26,6 @@ from pydantic import BaseModel, ValidationError
 
 from bot import names
 from bot.engine import get_ruleset
-from bot.engine.uttas import rules as uttas_rules
-from bot.engine.uttas.ruleset import UttasRuleset
-from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
-from bot.engine.uttas.state import Combatant
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.services.actor import Actor
@@ -118,37 +114,6 @@ class Example:
     ruleset: str
     name: str
     path: Path
-
-
-@dataclass(frozen=True)
-class UttasDerived:
-    """What the UTTAS rules compute from a sheet (shown, never stored): each characteristic's
-    dice, Dodge and Discipline (before stances and reactions)."""
-
-    dice: dict[str, int]
-    dodge: int
-    discipline: int
-
-
-def uttas_derived(sheet: UttasSheet) -> UttasDerived:
-    """Derived values through the engine's own rule functions and the shipped tables (per-server
-    tables come with the GM settings)."""
-    ruleset = get_ruleset("uttas")
-    assert isinstance(ruleset, UttasRuleset)
-    tables = ruleset.tables
-    probe = Combatant(
-        id="sheet",
-        name=sheet.name,
-        side="sheet",
-        sheet=sheet,
-        health=sheet.health,
-        stamina=sheet.stamina,
-    )
-    return UttasDerived(
-        dice={ch: uttas_rules.dice_of(probe, ch, tables, natural=True) for ch in CHARACTERISTICS},
-        dodge=uttas_rules.derived_defence(probe, "dodge", tables),
-        discipline=uttas_rules.derived_defence(probe, "discipline", tables),
-    )
 
 
 @dataclass(frozen=True)

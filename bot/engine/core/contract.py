@@ -45,6 +45,18 @@ class ReactionOption(BaseModel):
     stamina: int = 0
 
 
+class SheetSection(BaseModel):
+    """One part of a sheet as shown (``/character show``): a title and its lines of text
+    (Markdown; names already passed through the caller's formatter); ``inline`` when it fits
+    beside others."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    lines: list[str]
+    inline: bool = False
+
+
 def validation_message(exc: ValidationError, what: str) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or what
@@ -192,6 +204,14 @@ class Ruleset(ABC, Generic[StateT]):
     def parse_event(self, data: Mapping[str, Any]) -> Event:
         """A logged event read back (one this version cannot read: a GM-only note)."""
         return parse_event(data, self.event_types)
+
+    @abstractmethod
+    def sheet_sections(
+        self, sheet: BaseModel, *, full: bool, name: Callable[[str], str]
+    ) -> list[SheetSection]:
+        """How ``sheet`` reads: every number and what the rules derive from it (``full``: its
+        owner or a GM), or only what a player sees of another player's character. ``name``
+        formats each name the text holds."""
 
     def parse_sheet(self, data: Mapping[str, Any] | str) -> BaseModel:
         """Validate a character sheet (mapping or JSON text). Raises :class:`InvalidInput`."""

@@ -11,14 +11,24 @@ from pydantic import BaseModel, TypeAdapter
 from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.commands import CommandBase
-from bot.engine.core.contract import ReactionOption, Ruleset, command_adapter
+from bot.engine.core.contract import ReactionOption, Ruleset, SheetSection, command_adapter
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.engine.uttas import actions, attacks, gm, movement, reactions, record, setup, verbs
+from bot.engine.uttas import (
+    actions,
+    attacks,
+    gm,
+    movement,
+    reactions,
+    record,
+    setup,
+    sheet_text,
+    verbs,
+)
 from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
@@ -116,6 +126,13 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def record_of(self, combatant: Any) -> UttasRecord:
         return record.record_of(combatant)
+
+    def sheet_sections(
+        self, sheet: BaseModel, *, full: bool, name: Callable[[str], str]
+    ) -> list[SheetSection]:
+        if not isinstance(sheet, UttasSheet):
+            raise InvalidInput(f"Not a {self.title} sheet.")
+        return sheet_text.sections(sheet, self.tables, full=full, name=name)
 
     def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
         if not isinstance(sheet, UttasSheet) or (

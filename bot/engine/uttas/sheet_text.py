@@ -1,0 +1,181 @@
+"""How an UTTAS sheet reads (``/character show``, ``/npc show``): its sections as plain text —
+characteristics with their dice, vitals and derived defences, movement, protection, stances,
+skills, weapons, powers, martial arts, extra limbs — computed with the ruleset's own rules and
+tables. The Discord layer lays them out (:func:`bot.ui.sheets.sheet_embed`); names go through
+the ``name`` formatter it passes (escaping)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.engine.core.contract import SheetSection
+from bot.engine.uttas import rules
+from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
+from bot.engine.uttas.state import Combatant
+from bot.engine.uttas.tables import UttasTables
+
+Name = Callable[[str], str]
+LABELS = {
+    "agility": "Agility",
+    "body": "Body",
+    "charisma": "Charisma",
+    "dexterity": "Dexterity",
+    "ego": "Ego",
+    "intelligence": "Intelligence",
+    "strength": "Strength",
+}
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _names(items: list[str], name: Name) -> str:
+    return ", ".join(name(x) for x in items)
+
+
+def derived(sheet: UttasSheet, tables: UttasTables) -> tuple[dict[str, int], int, int]:
+    """What the rules compute from a sheet (shown, never stored): each characteristic's dice,
+    Dodge and Discipline before stances and reactions."""
+    probe = Combatant(
+        id="sheet",
+        name=sheet.name,
+        side="sheet",
+        sheet=sheet,
+        health=sheet.health,
+        stamina=sheet.stamina,
+    )
+    dice: dict[str, int] = {
+        ch: rules.dice_of(probe, ch, tables, natural=True) for ch in CHARACTERISTICS
+    }
+    return (
+        dice,
+        rules.derived_defence(probe, "dodge", tables),
+        rules.derived_defence(probe, "discipline", tables),
+    )
+
+
+def _weapon_line(sheet: UttasSheet, index: int, name: Name) -> str:
+    w = sheet.weapons[index]
+    strength = " + Strength dice" if w.kind in ("melee", "thrown") else ""
+    parts = [
+        w.kind,
+        f"{w.damage_dice}d6{strength} {name(w.damage_type)}",
+        f"range {_num(w.range_m)} m",
+    ]
+    if w.required_strength:
+        parts.append(f"needs Strength {w.required_strength}")
+    if w.max_hits > 1:
+        parts.append(f"up to {w.max_hits} hits")
+    if w.light:
+        parts.append("light")
+    return f"**{name(w.name)}** — " + ", ".join(parts)
+
+
+def _power_line(sheet: UttasSheet, index: int, name: Name) -> str:
+    p = sheet.powers[index]
+    parts = [f"{p.active_points} AP", LABELS[p.key_characteristic]]
+    if p.targets is not None:
+        parts.append(f"vs {p.targets.title()}")
+    if p.damage_dice:
+        parts.append(f"{p.damage_dice}d6 {name(p.damage_type)}")
+    parts.append(f"range {_num(p.range_m)} m")
+    if p.maintained:
+        parts.append("maintained")
+    if p.movement_mode:
+        parts.append(f"{p.movement_mode} movement")
+    if p.triggered:
+        parts.append("triggered")
+    if p.inflicts:
+        parts.append("inflicts " + _names(list(p.inflicts), name))
+    if p.limitations:
+        parts.append(", ".join(p.limitations))
+    return f"**{name(p.name)}** — " + ", ".join(parts)
+
+
+def _martial_line(sheet: UttasSheet, index: int, name: Name) -> str:
+    m = sheet.martial_arts[index]
+    parts = [m.maneuver, LABELS[m.key_characteristic]]
+    if m.bonus_dice:
+        parts.append(f"+{m.bonus_dice}d6 {name(m.damage_type)}")
+    for label, value in (
+        ("Dodge", m.dodge_bonus),
+        ("Discipline", m.discipline_bonus),
+        ("Armor", m.armor_bonus),
+        ("Defense", m.defense_bonus),
+    ):
+        if value:
+            parts.append(f"{value:+d} {label}")
+    if m.grab:
+        parts.append("grab")
+    return f"**{name(m.name)}** — " + ", ".join(parts)
+
+
+def sections(
+    sheet: UttasSheet, tables: UttasTables, *, full: bool, name: Name
+) -> list[SheetSection]:
+    """The sheet's sections: every number (``full``: its owner, a GM), or what a player sees of
+    another player's character — names, no numbers."""
+    if not full:
+        return [
+            SheetSection(title=title, lines=[_names(list(items), name)] if items else [])
+            for title, items in (
+                ("Stances", list(sheet.stances)),
+                ("Weapons", [w.name for w in sheet.weapons]),
+                ("Powers", [p.name for p in sheet.powers]),
+                ("Martial arts and counters", [m.name for m in sheet.martial_arts]),
+            )
+        ]
+    dice, dodge, discipline = derived(sheet, tables)
+    chars = [
+        f"{LABELS[ch]} **{sheet.value(ch)}** ({dice[ch]}d6"
+        + (" bought" if ch in sheet.characteristic_dice else "")
+        + ")"
+        for ch in CHARACTERISTICS
+    ]
+    vitals = [
+        f"Speed **{sheet.speed}** actions",
+        f"Health **{sheet.health}** max",
+        f"Stamina **{sheet.stamina}** max",
+        f"Dodge **{dodge}**" + (f" (bonus {sheet.dodge_bonus:+d})" if sheet.dodge_bonus else ""),
+        f"Discipline **{discipline}**"
+        + (f" (bonus {sheet.discipline_bonus:+d})" if sheet.discipline_bonus else ""),
+    ]
+    moves = [
+        f"{mode.title()} {_num(getattr(sheet.movement, mode))} m"
+        for mode in ("run", "leap", "swim", "fly", "warp")
+        if getattr(sheet.movement, mode)
+    ]
+    types = sorted({*sheet.armor, *sheet.defense})
+    protection = [
+        f"{name(t)}: Armor {sheet.armor.get(t, 0)}, Defense {sheet.defense.get(t, 0)}"
+        for t in types
+    ]
+    out = [
+        SheetSection(title="Characteristics", lines=chars, inline=True),
+        SheetSection(title="Vitals and defences", lines=vitals, inline=True),
+        SheetSection(title="Movement", lines=moves or ["Cannot move"], inline=True),
+        SheetSection(title="Armor and Defense", lines=protection or ["None"]),
+        SheetSection(
+            title="Stances",
+            lines=[_names(list(sheet.stances), name)] if sheet.stances else ["None"],
+            inline=True,
+        ),
+    ]
+    if sheet.skills:
+        skills = [f"{name(n)} {d}d6" for n, d in sheet.skills.items()]
+        out.append(SheetSection(title="Skills", lines=skills, inline=True))
+    for title, count, line in (
+        ("Weapons", len(sheet.weapons), _weapon_line),
+        ("Powers", len(sheet.powers), _power_line),
+        ("Martial arts and counters", len(sheet.martial_arts), _martial_line),
+    ):
+        if count:
+            lines = [line(sheet, i, name) for i in range(count)]
+            out.append(SheetSection(title=f"{title} ({count})", lines=lines))
+    if sheet.extra_limbs:
+        limbs = [
+            f"{name(limb.name)}{' (arm)' if limb.is_arm else ''}" for limb in sheet.extra_limbs
+        ]
+        out.append(SheetSection(title="Extra limbs", lines=limbs, inline=True))
+    return out
