@@ -28,7 +28,8 @@ from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services import event_log
 from bot.services.actor import Actor
-from bot.services.encounters import Encounter, EncounterService, not_gm_message
+from bot.services.encounters import Encounter, EncounterService
+from bot.services.gm_checks import not_gm_message
 
 ALREADY_RESOLVED = (
     "That attack is no longer pending (it was resolved, ran out of time or was undone by the GM);"

@@ -14,15 +14,12 @@ import asyncio
 import json
 import logging
 import random
-import re
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from time import monotonic
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from bot import names
 from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, get_ruleset
@@ -32,80 +29,35 @@ from bot.errors import (
     InvalidInput,
     NotAllowed,
     NotFound,
-    RulesVersionUnknown,
 )
-from bot.services import campaign_records, event_log, prompts
+from bot.services import campaign_records, prompts
 from bot.services.actor import Actor
+from bot.services.encounter import Encounter as Encounter  # the services hand it around
+from bot.services.gm_checks import ensure_gm
+from bot.services.issue_marks import IssueMarks
+from bot.services.prompt_bookkeeping import PromptBookkeeping
+from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
-from bot.store import campaign, decisions, guild_settings
+from bot.store import campaign, guild_settings
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
-from bot.store.decisions import Noted
 from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
-OFFSETS_KEPT = 64  # recent interactions whose delivery delay estimates Discord's clock
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
-NPC_BATCH_MAX = 25
 LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
-
-
-@dataclass(frozen=True)
-class Encounter:
-    """A stored encounter with its engine state loaded."""
-
-    row: EncounterRow
-    state: AnyState
-
-    @property
-    def id(self) -> int:
-        return self.row.id
-
-    @property
-    def version(self) -> int:
-        return self.row.version
-
-    @property
-    def rules(self) -> Ruleset[Any]:
-        """The encounter's ruleset, playing by the rules frozen when it started (decision C,
-        :meth:`playing_rules`). Rules a newer bot froze are shown through this version's
-        ruleset, so the encounter can still be read and ended; nothing is applied with them
-        (:meth:`EncounterService.change` refuses)."""
-        try:
-            return self.playing_rules()
-        except RulesVersionUnknown:
-            return get_ruleset(self.row.ruleset)
-
-    def playing_rules(self) -> Ruleset[Any]:
-        """The rules frozen when the encounter started; for one not frozen yet (see
-        :meth:`EncounterService.freeze_rules`), rules version 1 with the shipped tables and its
-        server changes. Raises :class:`~bot.errors.RulesVersionUnknown` for rules a newer bot
-        froze."""
-        if self.row.rules is None:
-            return get_ruleset(self.row.ruleset, self.row.rules_overrides)
-        return get_ruleset(self.row.ruleset, frozen=self.row.rules)
-
-    def is_gm(self, actor: Actor) -> bool:
-        """GM of this encounter: manages the server or channel, holds the server's GM role
-        (``/gm seat role``), or holds the encounter's GM seat (its starter, unless it was handed on
-        with ``/gm seat transfer``)."""
-        return (
-            actor.manages_channel
-            or actor.user_id == self.row.gm_id
-            or (self.row.gm_role_id is not None and self.row.gm_role_id in actor.role_ids)
-        )
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class EncounterService:
+class EncounterService(RosterMixin, PromptBookkeeping):
     """Async use cases over the encounters table. Dependencies come in through the constructor:
     the database, a clock (``() -> aware datetime``), a seed source (``() -> int``) for each new
     encounter's dice, and optionally a roller factory replacing the seeded dice (tests)."""
@@ -128,64 +80,21 @@ class EncounterService:
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
-        self._horizon = 0  # the latest issue mark (interaction snowflake) seen by this process
-        # For each recent interaction: its creation time (Discord's clock, from its snowflake,
-        # ms) minus when it reached this process by the monotonic clock (ms) — never the wall
-        # clock, which may be off or be stepped. Discord's time now is at least each one's
-        # creation time plus the time elapsed since it arrived.
-        self._arrivals: deque[int] = deque(maxlen=OFFSETS_KEPT)
-        self._monotonic = monotonic
+        self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
 
     def now(self) -> datetime:
         """The service's clock (injected; UTC)."""
         return self._clock()
 
     def observe(self, issued: int | None, *, arrived: bool = False) -> None:
-        """Note that a member issued something at ``issued`` (an interaction's snowflake id);
-        ``arrived``: it is reaching the bot just now (the gateway's dispatch), so it also
-        tells how far Discord's clock is from this host's. Both date the beginning of each
-        turn and decision (see :meth:`_mark`)."""
-        if issued is None:
-            return
-        if issued > self._horizon:
-            self._horizon = issued
-        if arrived:
-            self._arrivals.append((issued >> 22) - self._monotonic_ms())
+        """Note that a member issued something at ``issued`` (an interaction's snowflake id;
+        ``arrived``: reaching the bot just now) — see :meth:`IssueMarks.observe`."""
+        self._marks.observe(issued, arrived=arrived)
 
-    def _monotonic_ms(self) -> int:
-        return int(self._monotonic() * 1000)
-
-    def _discord_now(self) -> int:
-        """Discord's time now as an issue mark: the latest creation-plus-time-since-arrival
-        of recent interactions — a little early (by the fastest recent delivery), never late,
-        whatever this host's wall clock says; 0 before any interaction arrived since start."""
-        if not self._arrivals:
-            return 0
-        return max(0, self._monotonic_ms() + max(self._arrivals)) << 22
-
-    def _mark(self, before: AnyState, after: AnyState) -> AnyState:
-        """Date what began in this change: a new turn (``turn_marker``) and a new decision
-        (``PendingAttack.marker``) get Discord's time now, so a command issued before that —
-        even one Discord delivers a moment later — was meant for what came before and is
-        refused (issue 9 §3).
-
-        Discord's time is read from its snowflakes: the latest issue mark seen, and this host's
-        clock corrected by how far ahead of it recent interactions were created
-        (:meth:`_discord_now`; so a host clock that is off by any amount neither refuses nor
-        lets through). Before this process has seen any interaction (a reaction window expiring
-        right after a restart), the latest mark stored in the encounter stands in: every
-        interaction that can still arrive was issued after it, since none is delivered while
-        the bot is down."""
-        floor = max(self._horizon, self._discord_now(), before.turn_marker, after.turn_marker)
-        if before.pending is not None:
-            floor = max(floor, before.pending.marker)
-        update: dict[str, Any] = {}
-        if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
-            update["turn_marker"] = floor
-        pending = after.pending
-        if pending is not None and pending != before.pending:
-            update["pending"] = pending.model_copy(update={"marker": floor})
-        return after.model_copy(update=update) if update else after
+    @property
+    def horizon(self) -> int:
+        """The latest issue mark (interaction snowflake) this process has seen."""
+        return self._marks.horizon
 
     @staticmethod
     async def _write_back_departed(
@@ -304,7 +213,7 @@ class EncounterService:
         """The channel's live encounter if ``actor`` is its GM; else :class:`NotAllowed` naming
         ``action`` (e.g. "end the encounter")."""
         encounter = await self.live(channel_id)
-        _ensure_gm(encounter, actor, action)
+        ensure_gm(encounter, actor, action)
         return encounter
 
     async def end(self, encounter_id: int, actor: Actor) -> Encounter:
@@ -344,7 +253,7 @@ class EncounterService:
             prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
             current = await self._live_by_id(conn, prompt.target_id)
             prompts.require_open(prompt)
-            _ensure_gm(current, actor, "end the encounter")
+            ensure_gm(current, actor, "end the encounter")
             await prompts.settle(conn, prompt, "confirmed", self._clock())
             ended = await self._archive(conn, current, actor)
         return ended
@@ -358,7 +267,7 @@ class EncounterService:
             current = await self._live_by_id(conn, prompt.target_id)
             prompts.require_open(prompt)
             if actor.user_id != prompt.opened_by:
-                _ensure_gm(current, actor, "answer this prompt")
+                ensure_gm(current, actor, "answer this prompt")
             await prompts.settle(conn, prompt, "cancelled", self._clock())
         return current
 
@@ -381,7 +290,7 @@ class EncounterService:
 
     async def _archive(self, conn: Connection, current: Encounter, actor: Actor) -> Encounter:
         """Archive ``current`` (GM only) and log it, inside the caller's transaction."""
-        _ensure_gm(current, actor, "end the encounter")
+        ensure_gm(current, actor, "end the encounter")
         row = current.row
         now = self._clock()
         # Decision A: its characters' records and the campaign clock move on with it.
@@ -404,46 +313,6 @@ class EncounterService:
         log.info("encounter %s ended by %s", row.id, actor.user_id)
         return Encounter(row=saved, state=current.state)
 
-    async def set_tracker_message(
-        self, encounter_id: int, message_id: int, *, pinned: bool = False
-    ) -> None:
-        """Remember the message that shows the encounter's tracker, and whether it is pinned."""
-        async with self._db.transaction() as conn:
-            await repo.set_tracker_message(conn, encounter_id, message_id, pinned=pinned)
-
-    async def set_prompt_message(
-        self, encounter_id: int, pending_version: int, message_id: int, asked: list[int]
-    ) -> Noted:
-        """Remember the message that shows the decision pending since ``pending_version`` and
-        the members it ``asked``: ``recorded``; ``closed`` when that decision is no longer the
-        one waiting (settled, expired or undone first); ``other`` when another message already
-        shows it."""
-        async with self._db.transaction() as conn:
-            return await repo.set_prompt_message(
-                conn, encounter_id, pending_version, message_id, asked
-            )
-
-    async def set_asked(self, decision_id: int, asked: list[int]) -> None:
-        """The members told about the decision ``decision_id`` so far."""
-        async with self._db.transaction() as conn:
-            await decisions.set_asked(conn, decision_id, asked)
-
-    async def prompt_retired(self, message_id: int) -> None:
-        """The prompt ``message_id`` lost its buttons (nothing left to retire)."""
-        async with self._db.transaction() as conn:
-            await decisions.prompt_retired(conn, message_id)
-
-    async def retire_later(self, message_id: int, text: str, embed: dict[str, Any] | None) -> bool:
-        """Keep what a closed decision's prompt should say once Discord lets the bot edit it
-        (across restarts). Returns whether ``message_id`` is a decision's prompt."""
-        async with self._db.transaction() as conn:
-            return await decisions.retire_later(conn, message_id, text, embed)
-
-    async def to_retire(self) -> list[tuple[int, decisions.DecisionRow]]:
-        """``(channel_id, decision)`` for each closed decision whose prompt keeps buttons."""
-        async with self._db.read() as conn:
-            return await decisions.to_retire(conn)
-
     async def freeze_rules(self) -> int:
         """Freeze the rules of live encounters started before rules were frozen (migration
         0013) as what they played by: rules version 1 (``LEGACY_RULES_VERSION``) with the
@@ -465,27 +334,6 @@ class EncounterService:
         if frozen:
             log.info("froze the rules of %d encounter(s) started before rules versions", frozen)
         return frozen
-
-    async def channels_waiting(self) -> list[int]:
-        """Channels whose live encounter waits on a decision that has a prompt."""
-        async with self._db.read() as conn:
-            return await repo.channels_waiting(conn)
-
-    async def unprompted(self) -> list[Encounter]:
-        """Live encounters whose pending decision has no recorded prompt message."""
-        async with self._db.read() as conn:
-            rows = await repo.unprompted_decisions(conn)
-        return [self._load(row) for row in rows]
-
-    async def due_decisions(self, now: datetime) -> list[tuple[int, int]]:
-        """``(encounter_id, pending_version)`` for every decision whose window ended by ``now``."""
-        async with self._db.read() as conn:
-            return await repo.due_decisions(conn, now)
-
-    async def log(self, encounter_id: int) -> list[repo.LogEntry]:
-        """The encounter's log, oldest first."""
-        async with self._db.read() as conn:
-            return await repo.log_entries(conn, encounter_id)
 
     async def change(
         self,
@@ -531,7 +379,7 @@ class EncounterService:
                 raise InvalidInput(_option_problem(error)) from None
             # A turn or decision that begins here — undo and redo bring one back too — is
             # dated now, so a command sent for what stood before is refused.
-            new_state = self._mark(current.state, new_state)
+            new_state = self._marks.mark(current.state, new_state)
             state_json = new_state.model_dump_json()
             now = self._clock()
             await self._write_back_departed(conn, current, new_state, now)
@@ -576,117 +424,6 @@ class EncounterService:
             return self._rollers(encounter)
         return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
 
-    async def join(
-        self,
-        channel_id: int,
-        actor: Actor,
-        *,
-        name: str,
-        sheet: BaseModel,
-        character_id: int | None = None,
-    ) -> Encounter:
-        """Add ``actor``'s character to the live encounter as a snapshot of ``sheet`` (later edits
-        of the sheet do not change the fight) and as its campaign record left it (decision A;
-        ``character_id``: its sheet's id). Names are unique per encounter, case-insensitively
-        (the engine refuses a clash with :class:`Conflict`). A character fights in one
-        encounter at a time (:class:`Conflict` naming the other channel), so two fights never
-        write back over each other's record."""
-        found: dict[str, BaseModel | None] = {}
-
-        async def prepare(conn: Connection, current: Encounter) -> None:
-            if character_id is None:
-                return
-            elsewhere = await repo.live_with_character(conn, current.row.guild_id, character_id)
-            if elsewhere is not None and elsewhere.id != current.id:
-                raise Conflict(
-                    f"**{names.escaped(name)}** is already fighting in <#{elsewhere.channel_id}>: "
-                    "a character is in one encounter at a time."
-                )
-            found["record"] = await campaign_records.load(conn, current.rules, character_id, name)
-
-        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
-            rules = current.rules
-            _ensure_sheet_fits(rules, sheet, name)
-            command = rules.add_command(
-                name=name,
-                sheet=sheet,
-                controller_id=actor.user_id,
-                character_id=character_id,
-                record=found.get("record"),
-            )
-            try:
-                outcome = rules.apply(current.state, command, self.roller(current), self._clock())
-            except Conflict as clash:  # a combatant of that name is already in the fight
-                raise Conflict(
-                    f"{clash.message} Bring yours under another name: import it again with "
-                    "`/character import … name:` (e.g. `name:Willow the Younger`), then join "
-                    "with that name."
-                ) from None
-            return outcome.state, event_log.result([command], outcome.events, combatant=name)
-
-        encounter, _ = await self.change(
-            channel_id, actor, "join", {"character": name}, step, prepare=prepare
-        )
-        return encounter
-
-    async def add_npcs(
-        self, channel_id: int, actor: Actor, *, template: str, sheet: BaseModel, count: int
-    ) -> tuple[Encounter, list[str]]:
-        """Add ``count`` (1-25) copies of an NPC template, numbered after any already there
-        ("Thug 1", "Thug 2", …; only names that are the template's name plus a number count —
-        compared as names are, so a lookalike counts — and "Dan" is numbered independently of
-        "Daniel 1"). GM only. Returns the names."""
-        if not 1 <= count <= NPC_BATCH_MAX:
-            raise InvalidInput(f"Add between 1 and {NPC_BATCH_MAX} NPCs at a time.")
-
-        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
-            _ensure_gm(current, actor, "add NPCs")
-            rules = current.rules
-            _ensure_sheet_fits(rules, sheet, template)
-            # Compared as names are (names.key): a lookalike "Тһug 2" holds number 2 as well.
-            numbered = re.compile(rf"{re.escape(names.key(template))} (\d{{1,9}})")
-            taken = [
-                int(match.group(1))
-                for c in current.state.combatants
-                if (match := numbered.fullmatch(names.key(c.name)))
-            ]
-            first = max(taken, default=0) + 1
-            added = [f"{template} {first + i}" for i in range(count)]
-            state, roller, now = current.state, self.roller(current), self._clock()
-            commands, events = [], []
-            for npc in added:
-                command = rules.add_command(name=npc, sheet=sheet, is_npc=True)
-                outcome = rules.apply(state, command, roller, now)
-                state = outcome.state
-                commands.append(command)
-                events.extend(outcome.events)
-            return state, event_log.result(commands, events, added=added)
-
-        options = {"template": template, "count": count}
-        encounter, result = await self.change(channel_id, actor, "add_npcs", options, step)
-        return encounter, list(result["added"])
-
-    async def refresh(
-        self, channel_id: int, actor: Actor, *, combatant_id: str, sheet: BaseModel
-    ) -> Encounter:
-        """Replace a combatant's sheet snapshot with ``sheet`` (its source sheet as it is now).
-        GM only. Current Health and Stamina are kept, lowered to the new maximums if those
-        shrank; everything else about the combatant (conditions, position in the order) stays."""
-
-        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
-            _ensure_gm(current, actor, "refresh a combatant from its sheet")
-            rules = current.rules
-            old = current.state.get(combatant_id)
-            _ensure_sheet_fits(rules, sheet, old.name)
-            fresh = rules.refreshed(old, sheet)
-            combatants = [fresh if c.id == combatant_id else c for c in current.state.combatants]
-            state = current.state.model_copy(update={"combatants": combatants})
-            return state, {"combatant": old.name}
-
-        options = {"combatant": combatant_id}
-        encounter, _ = await self.change(channel_id, actor, "refresh", options, step)
-        return encounter
-
 
 def _pending_marker(
     current: Encounter, new_state: AnyState, now: datetime
@@ -721,27 +458,6 @@ def _clean_name(name: str | None) -> str:
     if name is None or not name.strip():
         return "Encounter"
     return names.require(name, what="the encounter name", max_length=NAME_MAX)
-
-
-def _ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
-    if not isinstance(sheet, rules.sheet_model):
-        raise InvalidInput(
-            f"**{name}** is not a {rules.title} sheet; this encounter uses {rules.title}."
-        )
-
-
-def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
-    if not encounter.is_gm(actor):
-        raise NotAllowed(not_gm_message(encounter, action))
-
-
-def not_gm_message(encounter: Encounter, action: str) -> str:
-    """The refusal "Only the GM can …", naming who the GMs of ``encounter`` are."""
-    role = f", a member with <@&{encounter.row.gm_role_id}>" if encounter.row.gm_role_id else ""
-    return (
-        f"Only the GM can {action}: <@{encounter.row.gm_id}>{role} or a member with "
-        "Manage Server or Manage Channels."
-    )
 
 
 def _already_running(row: EncounterRow) -> Conflict:

@@ -33,7 +33,8 @@ from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, settled
-from bot.services.encounters import Encounter, EncounterService, not_gm_message
+from bot.services.encounters import Encounter, EncounterService
+from bot.services.gm_checks import not_gm_message
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
 from bot.store import guild_settings

@@ -30,8 +30,9 @@ from bot.engine.core.effects import LASTS_WORDS, Lasts
 from bot.errors import InvalidInput, RuleViolation
 from bot.services import rolls
 from bot.services.combat import CombatService, find_combatant
-from bot.services.encounters import NPC_BATCH_MAX, Encounter, EncounterService
+from bot.services.encounters import Encounter, EncounterService
 from bot.services.moderation import ModerationService
+from bot.services.roster import NPC_BATCH_MAX
 from bot.services.sheets import SheetService
 from bot.ui import embeds
 from bot.ui.combat_flow import refresh_channel, respond

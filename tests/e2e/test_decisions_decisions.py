@@ -175,7 +175,7 @@ async def test_two_deciders_clicking_together_decide_once(
         first = await h.click(table.player, h.message(prompt), evade)
         second = await h.click(table.player, h.message(prompt), take)
         again = await h.click(table.player, h.message(prompt), evade)
-        await h.wait_for(lambda: service._horizon >= again.id)
+        await h.wait_for(lambda: service.horizon >= again.id)
     for click in (first, second, again):
         await click.response()
     assert not first.ephemeral

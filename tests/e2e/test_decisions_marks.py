@@ -34,9 +34,9 @@ async def test_an_endturn_meant_for_the_turn_an_undo_took_back_does_not_end_the_
     service = bot.services.encounters
     async with service._lock(h.channel.id):  # both arrive before either is applied
         undo = await slash(h, gm, "gm undo")
-        await h.wait_for(lambda: service._horizon >= undo.id)
+        await h.wait_for(lambda: service.horizon >= undo.id)
         typed = await slash(h, gm, "endturn")  # meant for the turn of whoever follows Willow
-        await h.wait_for(lambda: service._horizon >= typed.id)
+        await h.wait_for(lambda: service.horizon >= typed.id)
     await ok(undo)
     await typed.response()
     assert await current_name(bot, h) == "Willow", "the restored turn was ended"
@@ -62,9 +62,9 @@ async def test_a_gm_resolve_meant_for_hit_two_does_not_decide_hit_one_brought_ba
     hit_two = (await service.live(h.channel.id)).row.pending_version
     async with service._lock(h.channel.id):
         undo = await slash(h, gm, "gm undo")
-        await h.wait_for(lambda: service._horizon >= undo.id)
+        await h.wait_for(lambda: service.horizon >= undo.id)
         typed = await slash(h, gm, "gm resolve")
-        await h.wait_for(lambda: service._horizon >= typed.id)
+        await h.wait_for(lambda: service.horizon >= typed.id)
     await ok(undo)
     await typed.response()
     live = await service.live(h.channel.id)

@@ -189,7 +189,7 @@ async def test_two_typed_reactions_together_decide_one_hit(
     async with encounters._lock(h.channel.id):
         click = await h.click(gm, private, evade)
         typed = await slash(h, gm, "block")
-        await h.wait_for(lambda: encounters._horizon >= typed.id)
+        await h.wait_for(lambda: encounters.horizon >= typed.id)
     await click.response()
     await typed.response()
     refusals = [r for r in (click, typed) if r.response_type == 4 and r.ephemeral]
@@ -265,9 +265,9 @@ async def test_gm_resolve_sent_with_a_surrender_click_does_not_decide_the_surren
     surrender = next(c for c in h.message(prompt).custom_ids() if c.endswith(":surrender"))
     async with service._lock(h.channel.id):  # both arrive before either is applied
         click = await h.click(table.player, h.message(prompt), surrender)
-        await h.wait_for(lambda: service._horizon >= click.id)
+        await h.wait_for(lambda: service.horizon >= click.id)
         typed = await slash(h, gm, "gm resolve")
-        await h.wait_for(lambda: service._horizon >= typed.id)
+        await h.wait_for(lambda: service.horizon >= typed.id)
     await click.response()
     message = await refused(typed)
     assert "surrendered started waiting, so it was meant for something else" in message
@@ -310,7 +310,7 @@ async def test_a_gm_next_created_before_another_was_applied_but_delivered_after_
     encounters = bot.services.encounters
     async with encounters._lock(h.channel.id):  # the first /gm next waits for the channel
         first = await slash(h, table.moderator, "gm next")
-        await h.wait_for(lambda: encounters._horizon >= first.id)
+        await h.wait_for(lambda: encounters.horizon >= first.id)
         second_created = h.ids.next()  # the co-GM presses enter: still Willow's turn
         await _time_passes(30)  # the first takes a moment to apply
     await ok(first)

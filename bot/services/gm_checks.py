@@ -1,0 +1,35 @@
+"""Who may do what to an encounter, as the refusals say it: the GM's tools, and a sheet that
+fits the encounter's game system. Shared by the encounter, roster, combat and moderation
+services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.engine.core.contract import Ruleset
+from bot.errors import InvalidInput, NotAllowed
+from bot.services.actor import Actor
+from bot.services.encounter import Encounter
+
+
+def ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
+    if not isinstance(sheet, rules.sheet_model):
+        raise InvalidInput(
+            f"**{name}** is not a {rules.title} sheet; this encounter uses {rules.title}."
+        )
+
+
+def ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
+    if not encounter.is_gm(actor):
+        raise NotAllowed(not_gm_message(encounter, action))
+
+
+def not_gm_message(encounter: Encounter, action: str) -> str:
+    """The refusal "Only the GM can …", naming who the GMs of ``encounter`` are."""
+    role = f", a member with <@&{encounter.row.gm_role_id}>" if encounter.row.gm_role_id else ""
+    return (
+        f"Only the GM can {action}: <@{encounter.row.gm_id}>{role} or a member with "
+        "Manage Server or Manage Channels."
+    )

@@ -1,0 +1,74 @@
+"""Issue marks: when a member issued a command, on Discord's clock (issue 9 §3, "one command,
+one effect"). Each interaction's snowflake id is its issue mark; a change dates what began in it
+— a new turn, a new decision — with Discord's time now, so a command issued before that (even
+one delivered a moment later) was meant for what stood before and is refused."""
+
+from __future__ import annotations
+
+from collections import deque
+from time import monotonic
+from typing import Any
+
+from bot.engine.core.state import AnyState
+
+OFFSETS_KEPT = 64  # recent interactions whose delivery delay estimates Discord's clock
+
+
+class IssueMarks:
+    """The latest issue mark seen by this process and an estimate of Discord's clock."""
+
+    def __init__(self) -> None:
+        self.horizon = 0  # the latest issue mark (interaction snowflake) seen by this process
+        # For each recent interaction: its creation time (Discord's clock, from its snowflake,
+        # ms) minus when it reached this process by the monotonic clock (ms) — never the wall
+        # clock, which may be off or be stepped. Discord's time now is at least each one's
+        # creation time plus the time elapsed since it arrived.
+        self._arrivals: deque[int] = deque(maxlen=OFFSETS_KEPT)
+        self._monotonic = monotonic
+
+    def observe(self, issued: int | None, *, arrived: bool = False) -> None:
+        """Note that a member issued something at ``issued`` (an interaction's snowflake id);
+        ``arrived``: it is reaching the bot just now (the gateway's dispatch), so it also
+        tells how far Discord's clock is from this host's. Both date the beginning of each
+        turn and decision (see :meth:`mark`)."""
+        if issued is None:
+            return
+        if issued > self.horizon:
+            self.horizon = issued
+        if arrived:
+            self._arrivals.append((issued >> 22) - self._monotonic_ms())
+
+    def _monotonic_ms(self) -> int:
+        return int(self._monotonic() * 1000)
+
+    def _discord_now(self) -> int:
+        """Discord's time now as an issue mark: the latest creation-plus-time-since-arrival
+        of recent interactions — a little early (by the fastest recent delivery), never late,
+        whatever this host's wall clock says; 0 before any interaction arrived since start."""
+        if not self._arrivals:
+            return 0
+        return max(0, self._monotonic_ms() + max(self._arrivals)) << 22
+
+    def mark(self, before: AnyState, after: AnyState) -> AnyState:
+        """Date what began in this change: a new turn (``turn_marker``) and a new decision
+        (``PendingAttack.marker``) get Discord's time now, so a command issued before that —
+        even one Discord delivers a moment later — was meant for what came before and is
+        refused (issue 9 §3).
+
+        Discord's time is read from its snowflakes: the latest issue mark seen, and this host's
+        clock corrected by how far ahead of it recent interactions were created
+        (:meth:`_discord_now`; so a host clock that is off by any amount neither refuses nor
+        lets through). Before this process has seen any interaction (a reaction window expiring
+        right after a restart), the latest mark stored in the encounter stands in: every
+        interaction that can still arrive was issued after it, since none is delivered while
+        the bot is down."""
+        floor = max(self.horizon, self._discord_now(), before.turn_marker, after.turn_marker)
+        if before.pending is not None:
+            floor = max(floor, before.pending.marker)
+        update: dict[str, Any] = {}
+        if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
+            update["turn_marker"] = floor
+        pending = after.pending
+        if pending is not None and pending != before.pending:
+            update["pending"] = pending.model_copy(update={"marker": floor})
+        return after.model_copy(update=update) if update else after

@@ -1,0 +1,86 @@
+"""The decisions store and the messages that show an encounter, from the encounter service's
+side: the tracker message, each decision's prompt and who it asked, retirements refused by
+Discord, what is due, the log. A part of :class:`bot.services.encounters.EncounterService` (its
+base), kept apart so each module stays small."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.services.encounter import Encounter
+from bot.store import decisions
+from bot.store import encounters as repo
+from bot.store.db import Database
+from bot.store.decisions import Noted
+from bot.store.encounters import EncounterRow
+
+
+class PromptBookkeeping:
+    """Bookkeeping methods of :class:`~bot.services.encounters.EncounterService`."""
+
+    if TYPE_CHECKING:
+        _db: Database
+
+        def _load(self, row: EncounterRow) -> Encounter: ...
+
+    async def set_tracker_message(
+        self, encounter_id: int, message_id: int, *, pinned: bool = False
+    ) -> None:
+        """Remember the message that shows the encounter's tracker, and whether it is pinned."""
+        async with self._db.transaction() as conn:
+            await repo.set_tracker_message(conn, encounter_id, message_id, pinned=pinned)
+
+    async def set_prompt_message(
+        self, encounter_id: int, pending_version: int, message_id: int, asked: list[int]
+    ) -> Noted:
+        """Remember the message that shows the decision pending since ``pending_version`` and
+        the members it ``asked``: ``recorded``; ``closed`` when that decision is no longer the
+        one waiting (settled, expired or undone first); ``other`` when another message already
+        shows it."""
+        async with self._db.transaction() as conn:
+            return await repo.set_prompt_message(
+                conn, encounter_id, pending_version, message_id, asked
+            )
+
+    async def set_asked(self, decision_id: int, asked: list[int]) -> None:
+        """The members told about the decision ``decision_id`` so far."""
+        async with self._db.transaction() as conn:
+            await decisions.set_asked(conn, decision_id, asked)
+
+    async def prompt_retired(self, message_id: int) -> None:
+        """The prompt ``message_id`` lost its buttons (nothing left to retire)."""
+        async with self._db.transaction() as conn:
+            await decisions.prompt_retired(conn, message_id)
+
+    async def retire_later(self, message_id: int, text: str, embed: dict[str, Any] | None) -> bool:
+        """Keep what a closed decision's prompt should say once Discord lets the bot edit it
+        (across restarts). Returns whether ``message_id`` is a decision's prompt."""
+        async with self._db.transaction() as conn:
+            return await decisions.retire_later(conn, message_id, text, embed)
+
+    async def to_retire(self) -> list[tuple[int, decisions.DecisionRow]]:
+        """``(channel_id, decision)`` for each closed decision whose prompt keeps buttons."""
+        async with self._db.read() as conn:
+            return await decisions.to_retire(conn)
+
+    async def channels_waiting(self) -> list[int]:
+        """Channels whose live encounter waits on a decision that has a prompt."""
+        async with self._db.read() as conn:
+            return await repo.channels_waiting(conn)
+
+    async def unprompted(self) -> list[Encounter]:
+        """Live encounters whose pending decision has no recorded prompt message."""
+        async with self._db.read() as conn:
+            rows = await repo.unprompted_decisions(conn)
+        return [self._load(row) for row in rows]
+
+    async def due_decisions(self, now: datetime) -> list[tuple[int, int]]:
+        """``(encounter_id, pending_version)`` for every decision whose window ended by ``now``."""
+        async with self._db.read() as conn:
+            return await repo.due_decisions(conn, now)
+
+    async def log(self, encounter_id: int) -> list[repo.LogEntry]:
+        """The encounter's log, oldest first."""
+        async with self._db.read() as conn:
+            return await repo.log_entries(conn, encounter_id)

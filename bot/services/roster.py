@@ -1,0 +1,158 @@
+"""Who fights in an encounter: a member's character joining (as its campaign record left it),
+the GM's NPCs added from a template, a combatant refreshed from its sheet. A part of
+:class:`bot.services.encounters.EncounterService` (its base), kept apart so each module stays
+small; every change goes through its one write path (``change``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from bot import names
+from bot.engine.core.dice import DiceRoller
+from bot.engine.core.state import AnyState
+from bot.errors import Conflict, InvalidInput
+from bot.services import campaign_records, event_log
+from bot.services.actor import Actor
+from bot.services.encounter import Encounter
+from bot.services.gm_checks import ensure_gm, ensure_sheet_fits
+from bot.store import encounters as repo
+from bot.store.db import Connection
+
+NPC_BATCH_MAX = 25
+
+
+class RosterMixin:
+    """``join``, ``add_npcs`` and ``refresh`` of :class:`~bot.services.encounters.EncounterService`
+    (which supplies ``change``, ``roller`` and the clock)."""
+
+    if TYPE_CHECKING:
+        _clock: Callable[[], datetime]
+
+        def roller(self, encounter: Encounter) -> DiceRoller: ...
+
+        def change(
+            self,
+            channel_id: int,
+            actor: Actor,
+            command: str,
+            options: dict[str, Any],
+            step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
+            *,
+            prepare: Callable[[Connection, Encounter], Awaitable[None]] | None = None,
+        ) -> Awaitable[tuple[Encounter, dict[str, Any]]]: ...
+
+    async def join(
+        self,
+        channel_id: int,
+        actor: Actor,
+        *,
+        name: str,
+        sheet: BaseModel,
+        character_id: int | None = None,
+    ) -> Encounter:
+        """Add ``actor``'s character to the live encounter as a snapshot of ``sheet`` (later edits
+        of the sheet do not change the fight) and as its campaign record left it (decision A;
+        ``character_id``: its sheet's id). Names are unique per encounter, case-insensitively
+        (the engine refuses a clash with :class:`Conflict`). A character fights in one
+        encounter at a time (:class:`Conflict` naming the other channel), so two fights never
+        write back over each other's record."""
+        found: dict[str, BaseModel | None] = {}
+
+        async def prepare(conn: Connection, current: Encounter) -> None:
+            if character_id is None:
+                return
+            elsewhere = await repo.live_with_character(conn, current.row.guild_id, character_id)
+            if elsewhere is not None and elsewhere.id != current.id:
+                raise Conflict(
+                    f"**{names.escaped(name)}** is already fighting in <#{elsewhere.channel_id}>: "
+                    "a character is in one encounter at a time."
+                )
+            found["record"] = await campaign_records.load(conn, current.rules, character_id, name)
+
+        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
+            rules = current.rules
+            ensure_sheet_fits(rules, sheet, name)
+            command = rules.add_command(
+                name=name,
+                sheet=sheet,
+                controller_id=actor.user_id,
+                character_id=character_id,
+                record=found.get("record"),
+            )
+            try:
+                outcome = rules.apply(current.state, command, self.roller(current), self._clock())
+            except Conflict as clash:  # a combatant of that name is already in the fight
+                raise Conflict(
+                    f"{clash.message} Bring yours under another name: import it again with "
+                    "`/character import … name:` (e.g. `name:Willow the Younger`), then join "
+                    "with that name."
+                ) from None
+            return outcome.state, event_log.result([command], outcome.events, combatant=name)
+
+        encounter, _ = await self.change(
+            channel_id, actor, "join", {"character": name}, step, prepare=prepare
+        )
+        return encounter
+
+    async def add_npcs(
+        self, channel_id: int, actor: Actor, *, template: str, sheet: BaseModel, count: int
+    ) -> tuple[Encounter, list[str]]:
+        """Add ``count`` (1-25) copies of an NPC template, numbered after any already there
+        ("Thug 1", "Thug 2", …; only names that are the template's name plus a number count —
+        compared as names are, so a lookalike counts — and "Dan" is numbered independently of
+        "Daniel 1"). GM only. Returns the names."""
+        if not 1 <= count <= NPC_BATCH_MAX:
+            raise InvalidInput(f"Add between 1 and {NPC_BATCH_MAX} NPCs at a time.")
+
+        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
+            ensure_gm(current, actor, "add NPCs")
+            rules = current.rules
+            ensure_sheet_fits(rules, sheet, template)
+            # Compared as names are (names.key): a lookalike "Тһug 2" holds number 2 as well.
+            numbered = re.compile(rf"{re.escape(names.key(template))} (\d{{1,9}})")
+            taken = [
+                int(match.group(1))
+                for c in current.state.combatants
+                if (match := numbered.fullmatch(names.key(c.name)))
+            ]
+            first = max(taken, default=0) + 1
+            added = [f"{template} {first + i}" for i in range(count)]
+            state, roller, now = current.state, self.roller(current), self._clock()
+            commands, events = [], []
+            for npc in added:
+                command = rules.add_command(name=npc, sheet=sheet, is_npc=True)
+                outcome = rules.apply(state, command, roller, now)
+                state = outcome.state
+                commands.append(command)
+                events.extend(outcome.events)
+            return state, event_log.result(commands, events, added=added)
+
+        options = {"template": template, "count": count}
+        encounter, result = await self.change(channel_id, actor, "add_npcs", options, step)
+        return encounter, list(result["added"])
+
+    async def refresh(
+        self, channel_id: int, actor: Actor, *, combatant_id: str, sheet: BaseModel
+    ) -> Encounter:
+        """Replace a combatant's sheet snapshot with ``sheet`` (its source sheet as it is now).
+        GM only. Current Health and Stamina are kept, lowered to the new maximums if those
+        shrank; everything else about the combatant (conditions, position in the order) stays."""
+
+        def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
+            ensure_gm(current, actor, "refresh a combatant from its sheet")
+            rules = current.rules
+            old = current.state.get(combatant_id)
+            ensure_sheet_fits(rules, sheet, old.name)
+            fresh = rules.refreshed(old, sheet)
+            combatants = [fresh if c.id == combatant_id else c for c in current.state.combatants]
+            state = current.state.model_copy(update={"combatants": combatants})
+            return state, {"combatant": old.name}
+
+        options = {"combatant": combatant_id}
+        encounter, _ = await self.change(channel_id, actor, "refresh", options, step)
+        return encounter
