@@ -26,16 +26,19 @@ from pydantic import BaseModel, ValidationError
 
 from bot import names
 from bot.engine import get_ruleset
-from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
-from bot.services import prompts
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services.actor import Actor
 from bot.services.permissions import is_server_gm
+from bot.services.sheet import Sheet as Sheet
+from bot.services.sheet import SheetView as SheetView
+from bot.services.sheet_deletion import GM_ONLY, SheetDeletion
+from bot.services.sheet_examples import EXAMPLES_DIR, ExampleSheets, rank
+from bot.services.sheet_examples import quoted as _shown
+from bot.services.sheet_examples import ruleset_title as ruleset_title
 from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
-from bot.store import campaign as campaign_repo
-from bot.store import prompts as prompt_repo
 from bot.store import sheets as repo
-from bot.store.db import Connection, Database
+from bot.store.db import Database
 from bot.store.sheets import SheetKind, SheetRow
 
 log = logging.getLogger(__name__)
@@ -44,14 +47,6 @@ CHARACTERS_PER_MEMBER = 25
 NPCS_PER_SERVER = 200
 NAME_MAX = 80  # a combatant's name, a button label
 NPC_NAME_MAX = 72  # leaves room for the number of a copy ("Thug 12")
-CHOICES_MAX = 25
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "data" / "sheets"
-GM_ONLY = (
-    "Only a GM of this server (Manage Server, Manage Channels or the server's GM role) can "
-    "manage NPC templates. As an encounter's GM you can still add a one-off NPC with "
-    "`/gm add-npc name: health: stamina:`, or the templates a server GM has imported with "
-    "`/gm add-npc template:`."
-)
 
 
 def utc_now() -> datetime:
@@ -74,49 +69,6 @@ def _noun(kind: SheetKind) -> str:
 
 
 @dataclass(frozen=True)
-class Sheet:
-    """A stored sheet with its validated model."""
-
-    row: SheetRow
-    model: BaseModel
-
-    @property
-    def id(self) -> int:
-        return self.row.id
-
-    @property
-    def name(self) -> str:
-        return self.row.name
-
-    @property
-    def kind(self) -> SheetKind:
-        return self.row.kind
-
-    @property
-    def ruleset(self) -> str:
-        return self.row.ruleset
-
-
-@dataclass(frozen=True)
-class SheetView:
-    """A sheet as one member may see it: ``full`` is False when the viewer is another player
-    (they see what a player would see of someone else's character: no exact numbers)."""
-
-    sheet: Sheet
-    full: bool
-
-
-@dataclass(frozen=True)
-class Example:
-    """An example sheet shipped in ``data/sheets/<ruleset>/<key>.json``."""
-
-    key: str
-    ruleset: str
-    name: str
-    path: Path
-
-
-@dataclass(frozen=True)
 class Stored:
     """The result of a create or import: the sheet and whether it replaced an older one."""
 
@@ -124,7 +76,7 @@ class Stored:
     replaced: bool
 
 
-class SheetService:
+class SheetService(ExampleSheets, SheetDeletion):
     """Use cases over the ``sheets`` table. ``sheet_model`` maps a ruleset key to its sheet
     model (the engine's registry by default); ``examples_dir`` holds the example sheets."""
 
@@ -345,58 +297,6 @@ class SheetService:
             )
         return Sheet(row=row, model=model)
 
-    async def delete(self, guild_id: int, actor: Actor, sheet_id: int) -> SheetRow:
-        """Delete a sheet, checking at this moment that ``actor`` may (a button can be clicked by
-        anyone who sees it). Raises :class:`NotFound` or :class:`NotAllowed`."""
-        async with self._db.transaction() as conn:
-            row = await _changeable(conn, guild_id, actor, sheet_id)
-            await repo.delete(conn, sheet_id)
-            await campaign_repo.delete(conn, sheet_id)  # its campaign record goes with it
-        log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
-        return row
-
-    async def open_delete(
-        self, guild_id: int, channel_id: int | None, actor: Actor, kind: SheetKind, name: str
-    ) -> tuple[Sheet, int]:
-        """Ask before deleting ``actor``'s sheet called ``name``: records an open prompt and
-        returns the sheet and the prompt's id (its buttons carry it)."""
-        sheet = await self.get_own(guild_id, actor, kind, name)
-        async with self._db.transaction() as conn:
-            prompt_id = await prompt_repo.open_prompt(
-                conn,
-                kind="sheet.delete",
-                target_id=sheet.id,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                opened_by=actor.user_id,
-                now=self._clock(),
-            )
-        return sheet, prompt_id
-
-    async def confirm_delete(self, guild_id: int, actor: Actor, prompt_id: int) -> SheetRow:
-        """Confirm a delete prompt: answer it and delete its sheet in one transaction, checking
-        at this moment that ``actor`` may. A refused delete leaves the prompt open; a prompt
-        already answered (Cancel, or another Confirm) deletes nothing (:class:`Conflict`)."""
-        async with self._db.transaction() as conn:
-            prompt = await prompts.require_prompt(conn, prompt_id, "sheet.delete", guild_id)
-            prompts.require_open(prompt)
-            row = await _changeable(conn, guild_id, actor, prompt.target_id)
-            await prompts.settle(conn, prompt, "confirmed", self._clock())
-            await repo.delete(conn, row.id)
-            await campaign_repo.delete(conn, row.id)  # its campaign record goes with it
-        log.info("%s %s deleted by %s", row.kind, row.id, actor.user_id)
-        return row
-
-    async def cancel_delete(self, guild_id: int, actor: Actor, prompt_id: int) -> SheetRow:
-        """Cancel a delete prompt (only a member who may change the sheet): after this its
-        Confirm deletes nothing. Returns the sheet, which stays."""
-        async with self._db.transaction() as conn:
-            prompt = await prompts.require_prompt(conn, prompt_id, "sheet.delete", guild_id)
-            prompts.require_open(prompt)
-            row = await _changeable(conn, guild_id, actor, prompt.target_id)
-            await prompts.settle(conn, prompt, "cancelled", self._clock())
-        return row
-
     # --- reads --------------------------------------------------------------------------------
 
     async def get_own(
@@ -532,50 +432,8 @@ class SheetService:
             return []
         return suggest(type(sheet.model), sheet.model.model_dump(mode="json"), typed)
 
-    # --- examples -----------------------------------------------------------------------------
-
-    def examples(self) -> list[Example]:
-        """The shipped example sheets, by ruleset then name (read from disk each time: small)."""
-        found: list[Example] = []
-        if not self._examples_dir.is_dir():
-            return found
-        for folder in sorted(p for p in self._examples_dir.iterdir() if p.is_dir()):
-            for path in sorted(folder.glob("*.json")):
-                try:
-                    data = json.loads(path.read_text("utf-8"))
-                    name = str(data.get("name") or path.stem)
-                except (OSError, ValueError, AttributeError):
-                    log.warning("example sheet %s is unreadable; skipped", path)
-                    continue
-                found.append(Example(key=path.stem, ruleset=folder.name, name=name, path=path))
-        return found
-
-    def example(self, key: str) -> Example:
-        folded = key.strip().casefold()
-        for example in self.examples():
-            if folded in (example.key.casefold(), example.name.casefold()):
-                return example
-        known = ", ".join(f"`{e.key}`" for e in self.examples()) or "none"
-        raise NotFound(f"There is no example sheet **{_shown(key)}**. Examples: {known}.")
-
-    def example_choices(self, typed: str) -> list[tuple[str, str]]:
-        """Autocomplete: ``(label, key)`` of the examples matching ``typed``, at most 25."""
-        examples = {e.key: e for e in self.examples()}
-        labels = {f"{e.name} ({ruleset_title(e.ruleset)})": key for key, e in examples.items()}
-        return [(label, labels[label]) for label in rank(list(labels), typed)]
-
 
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def rank(candidates: list[str], typed: str) -> list[str]:
-    """Names containing ``typed`` (compared by :func:`bot.names.key`), prefix matches first, each
-    name once (two that differ only by case or invisible characters are one), at most 25."""
-    folded = names.key(typed)
-    distinct = names.unique(candidates)
-    starts = [n for n in distinct if names.key(n).startswith(folded)]
-    contains = [n for n in distinct if folded in names.key(n) and n not in starts]
-    return [n[:100] for n in [*starts, *contains][:CHOICES_MAX]]
 
 
 def export_bytes(model: BaseModel) -> bytes:
@@ -602,34 +460,3 @@ def _check_name(name: str, kind: SheetKind) -> None:
             f"`name` = **{_shown(name)}** is {len(name)} characters long; "
             f"{_noun(kind)} names are at most {limit} characters."
         )
-
-
-def _shown(text: str) -> str:
-    """A name (stored or typed) quoted inside the bold of a message: one line, at most 80
-    characters, Markdown and mentions escaped (:func:`bot.names.escaped`)."""
-    flat = " ".join(text.split())
-    return names.escaped(flat if len(flat) <= 80 else flat[:79] + "…")
-
-
-def ruleset_title(ruleset: str) -> str:
-    """A ruleset's display name, also for planned rulesets that cannot run yet."""
-    try:
-        return str(get_ruleset(ruleset).title)
-    except DomainError:  # planned (RulesetNotImplemented) or unknown (InvalidInput)
-        return ruleset.upper() if len(ruleset) <= 5 else ruleset.title()
-
-
-async def _changeable(conn: Connection, guild_id: int, actor: Actor, sheet_id: int) -> SheetRow:
-    """The sheet ``sheet_id`` of ``guild_id`` if ``actor`` may change it; else NotFound or
-    NotAllowed."""
-    row = await repo.by_id(conn, sheet_id)
-    if row is None or row.guild_id != guild_id:
-        raise NotFound("That sheet no longer exists.")
-    if row.kind == "npc":
-        if not await is_server_gm(conn, guild_id, actor):
-            raise NotAllowed(GM_ONLY)
-    elif row.owner_id != actor.user_id:
-        raise NotAllowed(
-            f"**{_shown(row.name)}** is <@{row.owner_id}>'s character; only they can change it."
-        )
-    return row

@@ -116,3 +116,16 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
     )
     embed.set_footer(text=f"Encounter {encounter.id} · archived, kept in the log")
     return embed
+
+
+def encounter_settings_text(encounter: Encounter) -> str:
+    """``/gm settings`` with no option: the encounter's settings in words."""
+    s = encounter.state.settings
+    return (
+        f"**{shown_name(encounter.row.name)}** settings:\n"
+        f"- initiative: {encounter.state.initiative_mode}\n"
+        f"- reaction window: {s.reaction_window_s} s\n"
+        f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
+        f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
+        f"- paused: {'yes' if encounter.row.paused else 'no'}"
+    )

@@ -36,6 +36,7 @@ from bot.services.roster import NPC_BATCH_MAX
 from bot.services.sheets import SheetService
 from bot.ui import embeds
 from bot.ui.combat_flow import refresh_channel, respond
+from bot.ui.embeds import encounter_settings_text
 from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
@@ -492,7 +493,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 channel_id, actor_of(interaction), "see the settings"
             )
             await interaction.response.send_message(
-                settings_text(encounter), ephemeral=True, allowed_mentions=NONE
+                encounter_settings_text(encounter), ephemeral=True, allowed_mentions=NONE
             )
             return
         await self._gm(
@@ -503,15 +504,3 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             action="change the settings",
             title="The GM changes the settings",
         )
-
-
-def settings_text(encounter: Encounter) -> str:
-    s = encounter.state.settings
-    return (
-        f"**{shown_name(encounter.row.name)}** settings:\n"
-        f"- initiative: {encounter.state.initiative_mode}\n"
-        f"- reaction window: {s.reaction_window_s} s\n"
-        f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
-        f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
-        f"- paused: {'yes' if encounter.row.paused else 'no'}"
-    )

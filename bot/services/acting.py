@@ -1,0 +1,68 @@
+"""Who acts: a combatant found by exact name, the combatant a member acts for, and whether
+a member may act for a combatant (its controller, or the GM)."""
+
+from __future__ import annotations
+
+import difflib
+
+from bot import names
+from bot.engine.core.state import AnyState, CombatantBase
+from bot.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
+from bot.services.actor import Actor
+from bot.services.encounter import Encounter
+
+
+def controls(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> bool:
+    """Whether ``actor`` may act for ``combatant``: its controller, or the GM (who also runs
+    every NPC and any combatant without a controller)."""
+    return combatant.controller_id == actor.user_id or encounter.is_gm(actor)
+
+
+def find_combatant(state: AnyState, name: str) -> CombatantBase:
+    """A combatant by exact name (compared by :func:`bot.names.key`: case and invisible
+    characters ignored), never by prefix. Raises :class:`NotFound` suggesting the closest
+    names."""
+    folded = names.key(name)
+    for combatant in state.combatants:
+        if names.key(combatant.name) == folded:
+            found: CombatantBase = combatant
+            return found
+    known = [c.name for c in state.combatants]
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.4)
+    if not close:
+        close = [n for n in known if folded and folded in names.key(n)][:3]
+    hint = f" Did you mean {', '.join(f'**{names.escaped(n)}**' for n in close)}?" if close else ""
+    shown = names.escaped(names.clean_stored(name))
+    raise NotFound(f"There is no combatant called **{shown}** in this encounter.{hint}")
+
+
+def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> CombatantBase:
+    """The combatant a member acts for.
+
+    With ``as_name``: that combatant, if the member controls it. Without: the combatant whose
+    turn it is when the member controls it, else the member's only combatant. Raises
+    :class:`NotFound`, :class:`NotAllowed` or :class:`InvalidInput` (several to choose from).
+    """
+    state = encounter.state
+    if as_name:
+        chosen = find_combatant(state, as_name)
+        if not controls(encounter, actor, chosen):
+            raise NotAllowed(f"You do not control **{chosen.name}**.")
+        return chosen
+    current: CombatantBase | None = state.current
+    if current is not None and controls(encounter, actor, current):
+        return current
+    mine: list[CombatantBase] = [c for c in state.combatants if c.controller_id == actor.user_id]
+    if len(mine) == 1:
+        return mine[0]
+    if mine and current is not None:
+        raise RuleViolation(
+            f"It is **{current.name}**'s turn, not yours. To act off-turn, say which of your "
+            "combatants acts with the `as` option."
+        )
+    if not mine:
+        if encounter.is_gm(actor):
+            raise InvalidInput("Say which combatant acts with the `as` option.")
+        raise NotAllowed("You have no combatant in this encounter. Join with `/encounter join`.")
+    names = ", ".join(f"**{c.name}**" for c in mine)
+    raise InvalidInput(f"You control {names}; say which one acts with the `as` option.")
