@@ -105,7 +105,7 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
             how = f"Health {c.health}/{c.sheet.health}, Stamina {c.stamina}/{c.sheet.stamina}"
         else:
             how = public.wound_level(c)
-        labels = [shown_name(x) for x in c.condition_labels()]
+        labels = [shown_name(x) for x in c.condition_labels() if x != how]  # not "Dead · Dead"
         conditions = f" · {', '.join(labels)}" if labels else ""
         npc = " (NPC)" if c.is_npc else ""
         lines.append(f"**{shown_name(c.name)}**{npc} · {shown_name(c.side)} · {how}{conditions}")

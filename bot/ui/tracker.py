@@ -59,11 +59,13 @@ def combatant_line(
         combatant, revealed=revealed, compact=compact, in_fight=state.phase == "active"
     )
     parts += [shown_name(part) for part in status]
-    if combatant.effects:
+    said = set(status)  # a condition the status already names (Dead) is not said twice
+    effects = [e for e in combatant.effects if e.name not in said]
+    if effects:
         shown = [
             shown_name(ABBREVIATIONS.get(e.name, e.name) if compact else e.name)
             + (f" {e.level}" if e.level > 1 else "")
-            for e in combatant.effects
+            for e in effects
         ]
         parts.append(", ".join(shown))
     if combatant.is_npc and not compact:

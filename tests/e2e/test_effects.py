@@ -63,11 +63,12 @@ async def test_rounds_and_the_end_of_a_scene(
         )
     )
     assert "for 2 more rounds" in given.message.text()
-    await ok(
+    scene = await ok(
         await slash(
             h, gm, "gm condition", combatant="Thug 2", action="add", name="Prone", lasts="scene"
         )
     )
+    assert "Thug 2 is now Prone (by the Game Master, until the scene ends)" in scene.message.text()
     await ok(await slash(h, gm, "gm condition", combatant="Thug 3", action="add", name="Prone"))
     text = await refused(await slash(h, table.player, "gm time end-of", period="scene"))
     assert "Only the GM can" in text

@@ -100,7 +100,8 @@ async def test_a_new_table_plays_the_readme(
     assert "Willow takes the Steady stance (free" in await public(
         h, player, "stance", name="Steady"
     )
-    assert "Willow moves 6 m (run, free)" in await public(h, player, "move", meters=6.0)
+    moved = await public(h, player, "move", meters=6.0, toward="Thug 1")
+    assert "Willow moves 6 m (run, free)" in moved and "engaged" in moved
     text = await public(h, player, "attack", target="Thug 1", with_="Club")
     assert "**Willow** attacks **Thug 1** with **Club**" in text
     assert "the GM chooses **Thug 1**'s reaction" in text  # npcs_react: the GM decides
@@ -172,7 +173,8 @@ async def test_a_new_table_plays_the_readme(
     text = await private(h, player, "encounter status")
     assert "**party** won" in text and "/encounter end" in text
     tracker = next(m for m in h.messages_in(here(h)) if "player view" in m.text())
-    assert "The fight is over: **party** won." in h.message(tracker).text()  # "says who won"
+    # "says who won" (the tracker is edited just after the reply)
+    await h.wait_for(lambda: "The fight is over: **party** won." in h.message(tracker).text())
     text = await refused(await slash(h, player, "endturn"))
     assert "The fight is over (party won)" in text and "/encounter end" in text
 

@@ -69,8 +69,12 @@ class EffectsTx:
         c.effects = [e for e in c.effects if e.name != condition] + [effect]
         if condition in self.OUT_CONDITIONS:
             self.outs_changed = True
+            positions = self.state.positions
+            if positions.group_of(cid):  # out of the fight: no longer in anyone's melee
+                self.state.positions = positions.disengage(cid)
         shown = f"{condition} {level}" if level > 1 else condition
-        lasts = f", {effect.ends.describe(self._name)}" if effect.ends is not None else ""
+        lasts = effects.how_long(effect, self._name)
+        lasts = f", {lasts}" if lasts else ""
         self.emit(
             ConditionChanged(
                 combatant=cid,

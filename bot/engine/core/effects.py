@@ -121,6 +121,25 @@ class Effect(BaseModel):
     source: str | None = None
 
 
+SCOPE_WORDS: dict[Scope, str] = {
+    "action": "for one action",
+    "turn": "until the end of this turn",
+    "scene": "until the scene ends",
+    "day": "until the day ends",
+    "quest": "until the quest ends",
+    "arc": "until the arc ends",
+    "campaign": "for the campaign",
+}
+
+
+def how_long(effect: Effect, name: Callable[[str], str]) -> str:
+    """How long ``effect`` lasts, in words ("until the start of Willow's next turn", "until
+    the scene ends"); empty for one that lasts until removed."""
+    if effect.ends is not None:
+        return effect.ends.describe(name)
+    return SCOPE_WORDS.get(effect.scope, "")
+
+
 def ended_by(period: Period) -> frozenset[Scope]:
     """The scopes the end of ``period`` ends: its own and every shorter one (ending a day ends
     the scene; ending an arc ends its quest and day)."""

@@ -31,6 +31,7 @@ from bot.engine.core.events import (
     TurnStarted,
 )
 from bot.engine.core.order import StorytellerOrder, TurnOrder
+from bot.engine.core.positions import Positions
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, RuleViolation
 
@@ -414,6 +415,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         st.phase = "finished"
         st.turn = None
         st.pending = None
+        st.positions = Positions()  # where everyone stood mattered to the fight only
         st.winner = winner
         self.on_fight_end()
         self.emit(
