@@ -40,12 +40,16 @@ def _record_text(views: list[RecordView]) -> str:
 
 
 def _result_text(title: str, result: CampaignResult) -> str:
-    lines = [f"**{title}**", *result.lines]
-    if result.skipped:
-        lines.append("Left out: " + "; ".join(result.skipped))
+    """The title, the campaign time and who was left out always show; what happened to each
+    character fills the rest of Discord's 2,000 characters ("… and N more")."""
     days, rest = divmod(result.clock_s, 86_400)
-    lines.append(f"Campaign time: day {days + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}.")
-    return fit_lines(lines, REPLY_MAX, empty="")
+    head = [
+        f"**{title}** · campaign time: day {days + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}"
+    ]
+    if result.skipped:
+        head.append(fit_lines([f"Left out: {s}" for s in result.skipped], REPLY_MAX // 2))
+    room = REPLY_MAX - sum(len(line) + 1 for line in head)
+    return "\n".join([*head, fit_lines(result.lines, room, empty="")]).rstrip()
 
 
 @app_commands.guild_only()
@@ -157,7 +161,7 @@ class CampaignCog(
     )
     @app_commands.describe(period="What ends: effects that last that long (or less) end too")
     @app_commands.choices(
-        period=[app_commands.Choice(name=p, value=p) for p in ("scene", "day", "quest", "arc")]
+        period=[app_commands.Choice(name=p, value=p) for p in ("day", "quest", "arc")]
     )
     async def end_of(
         self, interaction: discord.Interaction[Any], period: app_commands.Choice[str]

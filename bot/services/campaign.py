@@ -91,7 +91,7 @@ class CampaignService:
             views = []
             for sheet in sheets:
                 row = await repo.get(conn, sheet.id)
-                views.append(await _view(sheet, row))
+                views.append(await _view(conn, sheet, row))
         return views
 
     async def reset(
@@ -106,7 +106,7 @@ class CampaignService:
             await _require_not_fighting(conn, guild_id, sheet)
             await repo.delete(conn, sheet.id)
             log.info("campaign record of character %s reset by %s", sheet.id, actor.user_id)
-            return await _view(sheet, None)
+            return await _view(conn, sheet, None)
 
     async def run(
         self,
@@ -232,8 +232,9 @@ async def _characters(
     return [sheet]
 
 
-async def _view(sheet: SheetRow, row: repo.RecordRow | None) -> RecordView:
-    rules = get_ruleset(sheet.ruleset)
+async def _view(conn: Connection, sheet: SheetRow, row: repo.RecordRow | None) -> RecordView:
+    """The record as shown, by the server's tables (what a new fight would play by)."""
+    rules = get_ruleset(sheet.ruleset, await guild_settings.rules_overrides(conn, sheet.guild_id))
     model = rules.parse_sheet(sheet.sheet_json)
     fresh = row is None or row.ruleset != sheet.ruleset
     try:

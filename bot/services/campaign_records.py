@@ -14,8 +14,10 @@ from pydantic import BaseModel
 
 from bot import names
 from bot.engine.core.contract import Ruleset
-from bot.errors import InvalidInput
+from bot.errors import Conflict, InvalidInput
 from bot.store import campaign as repo
+from bot.store import encounters as encounter_repo
+from bot.store import sheets as sheet_repo
 from bot.store.db import Connection
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,31 @@ async def load(
         ) from None
 
 
+async def require_free(conn: Connection, current: Any, combatant: Any, *, came_back: bool) -> None:
+    """Refuse (:class:`Conflict`) a character coming into ``current`` (an encounter) while it
+    fights in another live encounter of the server, or — ``came_back`` by undo or redo — when
+    its record changed since it left (a rest, healing or another fight since): bringing it back
+    would overwrite that with the older state."""
+    name = names.escaped(combatant.name)
+    elsewhere = await encounter_repo.live_with_character(
+        conn, current.row.guild_id, combatant.character_id
+    )
+    if elsewhere is not None and elsewhere.id != current.id:
+        raise Conflict(
+            f"**{name}** is already fighting in <#{elsewhere.channel_id}>: a character is in "
+            "one encounter at a time."
+        )
+    if not came_back:
+        return
+    row = await repo.get(conn, combatant.character_id)
+    left_as = current.rules.record_of(combatant).model_dump_json()
+    if row is not None and row.record != left_as:
+        raise Conflict(
+            f"**{name}**'s campaign record changed since they left this fight (a rest, healing or "
+            "another fight): bringing them back would undo that. Join them again instead."
+        )
+
+
 async def write_back(
     conn: Connection,
     rules: Ruleset[Any],
@@ -53,6 +80,8 @@ async def write_back(
     for c in combatants:
         if c.character_id is None:
             continue
+        if await sheet_repo.by_id(conn, c.character_id) is None:
+            continue  # the sheet was deleted (or its member's data erased): no record for it
         await repo.put(
             conn,
             character_id=c.character_id,

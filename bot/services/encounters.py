@@ -97,18 +97,27 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         return self._marks.horizon
 
     @staticmethod
-    async def _write_back_departed(
-        conn: Connection, current: Encounter, new_state: AnyState, now: datetime
+    async def _records_follow(
+        conn: Connection, current: Encounter, new_state: AnyState, command: str, now: datetime
     ) -> None:
-        """Characters that leave the encounter in this change take their campaign record with
-        them (decision A), as they were just before leaving."""
-        before = current.state.combatants
-        if not any(c.character_id is not None for c in before):
-            return  # no character with a record was there
-        staying = {c.id for c in new_state.combatants}
+        """Decision A, for every change: characters that leave the encounter take their
+        campaign record with them, as they were just before leaving; characters that come (a
+        join, or an undo or redo bringing one back) must not be fighting elsewhere, and one that
+        comes back by undo or redo must find its record as it left it — else the change is
+        refused (:class:`Conflict`), so no record is ever overwritten with an older state."""
+        before, after = current.state.combatants, new_state.combatants
+        if not any(c.character_id is not None for c in (*before, *after)):
+            return  # the common case: no character with a record here
+        staying = {c.id for c in after}
+        was_here = {c.id for c in before}
         gone = [c for c in before if c.character_id is not None and c.id not in staying]
         if gone:
             await campaign_records.write_back(conn, current.rules, current.row.guild_id, gone, now)
+        came = [c for c in after if c.character_id is not None and c.id not in was_here]
+        for c in came:
+            await campaign_records.require_free(
+                conn, current, c, came_back=command in ("undo", "redo")
+            )
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -382,7 +391,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             new_state = self._marks.mark(current.state, new_state)
             state_json = new_state.model_dump_json()
             now = self._clock()
-            await self._write_back_departed(conn, current, new_state, now)
+            await self._records_follow(conn, current, new_state, command, now)
             saved = await repo.save(
                 conn,
                 row,

@@ -20,7 +20,6 @@ from bot.services import campaign_records, event_log
 from bot.services.actor import Actor
 from bot.services.encounter import Encounter
 from bot.services.gm_checks import ensure_gm, ensure_sheet_fits
-from bot.store import encounters as repo
 from bot.store.db import Connection
 
 NPC_BATCH_MAX = 25
@@ -65,13 +64,7 @@ class RosterMixin:
 
         async def prepare(conn: Connection, current: Encounter) -> None:
             if character_id is None:
-                return
-            elsewhere = await repo.live_with_character(conn, current.row.guild_id, character_id)
-            if elsewhere is not None and elsewhere.id != current.id:
-                raise Conflict(
-                    f"**{names.escaped(name)}** is already fighting in <#{elsewhere.channel_id}>: "
-                    "a character is in one encounter at a time."
-                )
+                return  # (fighting elsewhere is refused by every change: change's own check)
             found["record"] = await campaign_records.load(conn, current.rules, character_id, name)
 
         def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:

@@ -18,7 +18,7 @@ from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState, CombatantBase
 from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
-from bot.ui.embeds import fit_lines, ruleset_title
+from bot.ui.embeds import fit_lines, rules_label
 from bot.ui.text import shown_name
 
 DESCRIPTION_MAX = 4096
@@ -142,7 +142,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         embed.add_field(name="Now", value=" · ".join(status)[:1024], inline=False)
     view = "GM view" if for_gm else "player view"
     embed.set_footer(
-        text=f"{ruleset_title(encounter.row.ruleset)} · {len(state.combatants)} combatants · "
+        text=f"{rules_label(encounter)} · {len(state.combatants)} combatants · "
         f"{view} · encounter {encounter.id} v{encounter.version}"
     )
     where = state.positions.lines({c.id: shown_name(c.name) for c in state.combatants})

@@ -21,7 +21,7 @@ from tests.harness.server import DiscordHarness
 
 @pytest.mark.xfail(
     strict=True,
-    reason="QA5: /act talk checks 25 words per command, not per round: 40 words in a round pass",
+    reason="QA5 (issue 11, Talk): 25 words are checked per command, not per round",
 )
 async def test_talk_is_25_words_a_round_not_25_words_a_command(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
@@ -37,10 +37,6 @@ async def test_talk_is_25_words_a_round_not_25_words_a_command(
     assert "25 words" in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: the Move reaction ('step away from the attacker') leaves the target engaged",
-)
 async def test_a_move_reaction_steps_out_of_melee(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
@@ -42,10 +40,6 @@ async def fighting_in(bot: CombatBot, name: str) -> list[int]:
     return out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: /gm undo of a remove puts back a character now fighting in another encounter",
-)
 async def test_undo_of_a_remove_cannot_bring_back_a_character_fighting_elsewhere(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -61,10 +55,6 @@ async def test_undo_of_a_remove_cannot_bring_back_a_character_fighting_elsewhere
     assert len(await fighting_in(bot, "Willow")) == 1, "Willow now fights in two encounters"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: /gm redo of a join puts back a character now fighting in another encounter",
-)
 async def test_redo_of_a_join_cannot_bring_back_a_character_fighting_elsewhere(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -80,10 +70,6 @@ async def test_redo_of_a_join_cannot_bring_back_a_character_fighting_elsewhere(
     assert len(await fighting_in(bot, "Willow")) == 1, "Willow now fights in two encounters"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: /gm undo of a remove overwrites the record changed since (healing lost)",
-)
 async def test_undo_of_a_remove_does_not_throw_away_healing_done_since(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -106,10 +92,6 @@ async def test_undo_of_a_remove_does_not_throw_away_healing_done_since(
     assert "Health 14/16" in shown.response_data["content"], shown.response_data["content"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: a sheet deleted mid-fight gets a campaign record again when the fight ends",
-)
 async def test_a_character_deleted_mid_fight_gets_no_record_when_the_fight_ends(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -128,10 +110,6 @@ async def test_a_character_deleted_mid_fight_gets_no_record_when_the_fight_ends(
     assert left == [], left
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: /me delete mid-fight: the fight writes the erased records back at its end",
-)
 async def test_a_member_deleted_mid_fight_gets_no_record_back_when_the_fight_ends(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -163,10 +141,6 @@ async def sheet_ids(bot: CombatBot) -> set[int]:
     return {r["id"] for r in rows}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: /campaign show counts breathers by the default tables, not the server's (10 of 2)",
-)
 async def test_campaign_show_counts_breathers_by_the_servers_tables(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import ok, set_up_fight, slash
 from tests.e2e.conftest import Table
@@ -20,9 +18,6 @@ def tracker_footers(h: DiscordHarness) -> list[str]:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="QA5: the fight's tracker footer has no rules version, as the docs say"
-)
 async def test_the_fight_tracker_names_the_rules_version(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -35,10 +30,6 @@ async def test_the_fight_tracker_names_the_rules_version(
     assert "rules v1" in footers[-1], footers[-1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: /campaign end-of day does not move the clock; the next day's long rest is refused",
-)
 async def test_a_new_day_brings_a_new_long_rest(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

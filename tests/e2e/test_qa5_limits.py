@@ -3,8 +3,6 @@ or at declared distances, long names full of Markdown."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, slash
 from tests.e2e.conftest import Table
@@ -42,10 +40,6 @@ async def test_sixty_combatants_all_placed(
     # the harness fails the test on any request over Discord's limits (tracker included)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5: a long /campaign result drops its Left out and campaign-time lines",
-)
 async def test_a_long_campaign_rest_still_says_who_was_left_out(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

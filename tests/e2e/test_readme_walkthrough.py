@@ -190,7 +190,7 @@ async def test_a_new_table_plays_the_readme(
     text = await refused(await slash(h, gm, "campaign rest", kind="short"))
     assert "Only server GMs" in text
     text = await public(h, server_gm, "campaign rest", kind="short")
-    assert "Willow recovers" in text and "Campaign time" in text
+    assert "Willow recovers" in text and "campaign time: day" in text
     text = await public(h, server_gm, "campaign heal", weeks=1)
     assert "Willow heals 1 Health; now 12." in text
     assert "Health 12/16" in await private(h, player, "campaign show", character="Willow")

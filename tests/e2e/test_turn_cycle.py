@@ -131,7 +131,7 @@ async def test_a_fight_that_ends_by_itself_stays_over_until_the_gm_closes_it(
     summary = await click.followup(0)
     text = summary.text()
     assert "The **party** side won." in text
-    assert "**Thug 1** (NPC) · foes · Dead · Dead, Prone" in text
+    assert "**Thug 1** (NPC) · foes · Dead · Prone" in text
     assert "**Willow** · party · Health 16/16" in text
 
 

@@ -19,6 +19,7 @@ def end_period(tx: Tx, cmd: EndPeriod) -> None:
         tx.note(f"The {cmd.period} ends; no effect lasted only that long.")
     else:
         tx.note(f"The {cmd.period} ends: {len(gone)} effect(s) end with it.")
+    tx.on_period_end(cmd.period)
     tx.check_end(force=True)
 
 

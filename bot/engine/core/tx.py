@@ -21,6 +21,7 @@ from bot.engine.core.commands import TurnBound
 from bot.engine.core.dice import DiceRoller, Roll, roll_pool
 from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.effect_tx import EffectsTx
+from bot.engine.core.effects import Period
 from bot.engine.core.events import (
     CombatEnded,
     Event,
@@ -170,6 +171,10 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     def actions_left(self, c: Any) -> int:
         """What the economy leaves ``c`` to spend (shown where its numbers may be)."""
         return sum(c.pools.values())
+
+    def on_period_end(self, period: Period) -> None:
+        """Called when the GM ends a scene, day, quest or arc (after its effects ended): what
+        the ruleset counts per day starts afresh (UTTAS: rests)."""
 
     def on_fight_end(self) -> None:
         """Called when the fight ends, before the event (undo what never completed)."""

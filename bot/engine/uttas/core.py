@@ -8,6 +8,7 @@ from datetime import datetime
 
 from bot.engine.core.dice import DiceRoller, Roll
 from bot.engine.core.economy import ActionEconomy, Cost, SpeedPool, Timing
+from bot.engine.core.effects import Period
 from bot.engine.core.events import ActionsSpent
 from bot.engine.core.order import ByScore, TurnOrder
 from bot.engine.core.tx import CoreTx
@@ -154,6 +155,21 @@ class Tx(CoreTx[UttasState, Combatant]):
 
     def turn_end_text(self, c: Combatant) -> str:
         return f"{c.name}'s turn ends; Speed pool back to {c.actions_left}."
+
+    def on_period_end(self, period: Period) -> None:
+        """UTTAS "Natural Healing": short rests are counted per day and a long rest once per
+        24 hours; when the GM ends the day (or a quest or an arc), the next day begins and its
+        rests count afresh (a documented reading: the text has no day boundary of its own)."""
+        if period == "scene":
+            return
+        rested = [
+            c for c in self.state.combatants if c.short_rests_at or c.long_rest_at is not None
+        ]
+        for c in rested:
+            m = self.c(c.id)
+            m.short_rests_at, m.long_rest_at = [], None
+        if rested:
+            self.note("A new day begins: rests count afresh.")
 
     def on_fight_end(self) -> None:
         """Readied actions lapse; a breather that never completed does not spend its use."""

@@ -176,9 +176,25 @@ def _defend(tx: Tx, p: PendingAttack, t: Combatant, choice: str, maneuver: str |
             text=f"{t.name} reacts: {d.label}.",
         )
     )
+    if choice == "move":
+        _step_away(tx, t, p.attacker)
     tx.state.pending = None
     _settle(tx, p, d)
     _continue(tx, p)
+
+
+STEP_AWAY_M = 2.0
+"""The Move reaction steps away from the attacker (the table's own description: up to 2 m)."""
+
+
+def _step_away(tx: Tx, t: Combatant, attacker: str) -> None:
+    """Decision E: a Move reaction leaves the target's melee; it ends up that much farther from
+    the attacker when the distance was known (engaged: 1 m + the step)."""
+    st = tx.state
+    before = st.positions.distance(t.id, attacker)
+    st.positions = st.positions.moved(t.id)
+    if before is not None:
+        st.positions = st.positions.with_distance(t.id, attacker, before + STEP_AWAY_M)
 
 
 def _change_stance(tx: Tx, p: PendingAttack, t: Combatant, stance: str | None) -> None:

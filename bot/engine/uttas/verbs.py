@@ -107,7 +107,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         key="talk",
         label="Talk",
-        cost="free: 25 words per round",
+        cost="free: up to 25 words",
         detail="what you say",
         rule="Talk",
     ),
