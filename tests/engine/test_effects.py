@@ -173,3 +173,14 @@ def test_a_state_stored_before_effects_loads_with_its_conditions_as_effects() ->
     assert loaded.get(b).effects == [Effect(name="Prone")]
     assert loaded.get(a).effect("Sprinting").ends == Ends(moment="turn_start", of=a)
     assert loaded.model_dump() == f.state.model_dump()
+
+
+def test_the_gm_gives_a_condition_a_new_duration_in_place() -> None:
+    f, _a, b, _c = trio()
+    f.do(SetCondition(target=b, condition="Prone", lasts="scene"))
+    f.do(SetCondition(target=b, condition="Prone", lasts="rounds", rounds=2))
+    held = f.c(b).effect("Prone")
+    assert held.scope == "round" and held.ends == Ends(moment="round_start", left=2)
+    assert "Bob is now Prone (by the Game Master, for 2 more rounds)." in f.log[-1].text
+    f.do(SetCondition(target=b, condition="Prone", lasts="rounds", rounds=2))
+    assert f.log[-1].events == []  # the same duration again: nothing new

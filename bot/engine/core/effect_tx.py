@@ -46,19 +46,24 @@ class EffectsTx:
         stack: bool = False,
         hook: Moment | None = None,
         source: str | None = None,
+        renew: bool = False,
     ) -> None:
         """Put the effect ``condition`` on ``cid`` (:mod:`bot.engine.core.effects`). ``reason``
         may be read by anyone; ``detail`` holds the combatant's numbers behind it (e.g. "Stamina
         reduced to -3") for those who may see them. Already there: ``stack`` adds ``level`` to
-        it (Uune's Stunned for consecutive turns); otherwise nothing changes. A ``turn`` scope
-        without ``ends`` ends with the current turn, a ``round`` scope at the next round."""
+        it (Uune's Stunned for consecutive turns); ``renew`` (the GM giving it again) gives it
+        the new duration; otherwise nothing changes. A ``turn`` scope without ``ends`` ends with
+        the current turn, a ``round`` scope at the next round."""
         c = self.view(cid)
         held = c.effect(condition)
-        if held is not None and not stack:
-            return
         if ends is None and scope == "round":
             ends = Ends(moment="round_start")
-        if held is not None:
+        if held is not None and not stack:
+            if not renew or (held.scope, held.ends) == (scope, ends):
+                return
+            level = held.level
+            effect = held.model_copy(update={"scope": scope, "ends": ends})
+        elif held is not None:
             level = min(LEVEL_MAX, held.level + level)
             effect = held.model_copy(update={"level": level})
         else:

@@ -291,7 +291,7 @@ def _put_condition_on(tx: Tx, c: Combatant, name: str, cmd: SetCondition) -> Non
         tx.kill(c.id, "by the Game Master")
     else:
         scope, ends = tx.lasting(cmd.lasts, c.id, cmd.rounds)
-        tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends)
+        tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends, renew=True)
 
 
 def adjust_characteristic(tx: Tx, cmd: AdjustCharacteristic) -> None:
