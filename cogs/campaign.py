@@ -19,6 +19,7 @@ from bot.services.campaign import CampaignResult, CampaignService, RecordView
 from bot.ui.embeds import fit_lines
 from bot.ui.interaction import actor_of
 from bot.ui.text import shown_name
+from bot.words import counted
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 80]
@@ -146,7 +147,7 @@ class CampaignCog(
         member: discord.Member | None = None,
         character: Name | None = None,
     ) -> None:
-        title = f"{weeks} week(s) of natural healing"
+        title = f"{counted(weeks, 'week')} of natural healing"
         await self._run(
             interaction,
             title,

@@ -12,6 +12,7 @@ from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
+from bot.words import counted
 
 DESCRIPTION_MAX = 4096
 FIELD_MAX = 1024
@@ -95,7 +96,7 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
         colour=discord.Colour.dark_grey(),
         description=(
             f"Ruleset {ruleset_title(encounter.row.ruleset)}; "
-            f"{state.round} round(s) fought; ended by <@{ended_by}>.{won}"
+            f"{counted(state.round, 'round')} fought; ended by <@{ended_by}>.{won}"
         ),
     )
     public = encounter.rules.view(state, PUBLIC, shown_name)

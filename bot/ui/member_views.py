@@ -31,6 +31,7 @@ from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import PromptKeeper
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
+from bot.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def deleted_text(report: DeleteReport, actor_id: int) -> str:
     who = whose(report.subject_id, actor_id)
     done = [f"Done: the bot no longer keeps {who} in this server's records."]
     characters = report.changed.get("characters", 0)
-    done.append(f"• {characters} character sheet(s) deleted.")
+    done.append(f"• {counted(characters, 'character sheet')} deleted.")
     for fight in report.released:
         names = ", ".join(f"**{discord.utils.escape_markdown(n)}**" for n in fight.combatants)
         done.append(f"• In <#{fight.channel_id}> the GM now runs {names}.")

@@ -22,6 +22,7 @@ from bot.ui.member_views import NONE, channel_of
 from bot.ui.prompt_messages import keeper_of
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
+from bot.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,8 @@ def encounters_embed(live: list[LiveEncounter], page: int) -> discord.Embed:
     Raises ``ValueError`` for a page past the last."""
     total = pages(len(live))
     if page > total:
-        raise ValueError(f"There are only {total} page(s) of live encounters.")
+        are = "is" if total == 1 else "are"
+        raise ValueError(f"There {are} only {counted(total, 'page')} of live encounters.")
     shown = live[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     lines = [
         f"<#{e.channel_id}> · **{discord.utils.escape_markdown(e.name)}** · GM <@{e.gm_id}> · "

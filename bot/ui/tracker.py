@@ -20,6 +20,7 @@ from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
 from bot.ui.embeds import fit_lines, rules_label
 from bot.ui.text import shown_name
+from bot.words import counted
 
 DESCRIPTION_MAX = 4096
 EMBED_MAX = 6000  # Discord: all of an embed's text
@@ -166,7 +167,7 @@ def tracker_page(encounter: Encounter, page: int, *, for_gm: bool) -> discord.Em
     people = _ordered(state)
     pages = max(1, -(-len(people) // PAGE_SIZE))
     if not 1 <= page <= pages:
-        raise ValueError(f"There are {pages} page(s).")
+        raise ValueError(f"There {'is' if pages == 1 else 'are'} {counted(pages, 'page')}.")
     chunk = people[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     view = view_of(encounter, GM if for_gm else PUBLIC)
     rules = encounter.rules

@@ -84,7 +84,7 @@ async def test_turn_refusals(bot: CombatBot, discord_harness: DiscordHarness, ta
     text = await refused(
         await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel", hits=5)
     )
-    assert "can hit at most 1 time(s)" in text
+    assert "can hit at most 1 time." in text
     text = await refused(await slash(h, table.moderator, "stance", name="Dragon"))
     assert "Dragon" in text
     assert await version(bot, h) == before

@@ -155,7 +155,7 @@ async def test_delete_erases_me_and_the_fight_goes_on_under_the_gm(
     assert done.response_type == 7  # the prompt itself is updated
     shown = h.message(prompt).content
     assert shown.startswith("Done: the bot no longer keeps you in this server's records.")
-    assert "• 2 character sheet(s) deleted." in shown
+    assert "• 2 character sheets deleted." in shown
     assert f"• In <#{h.channel.id}> the GM now runs **Willow**." in shown
     await h.wait_for(lambda: "no longer has a player" in h.last_message(h.channel).content)
     assert h.last_message(h.channel).content == (

@@ -253,7 +253,7 @@ async def test_server_encounters_lists_them_a_page_at_a_time(
     assert embed["footer"]["text"].startswith("Page 1 of 2 · `/server encounters page:2`")
     second = await server(h, table.moderator, "encounters", page=2)
     assert len(second.response_data["embeds"][0]["description"].split("\n")) == 2
-    assert "only 2 page(s)" in await refused(await server(h, table.moderator, "encounters", page=3))
+    assert "only 2 pages" in await refused(await server(h, table.moderator, "encounters", page=3))
 
 
 async def test_a_long_list_stays_within_discord_limits(

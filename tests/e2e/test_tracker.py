@@ -111,7 +111,7 @@ async def test_sixty_long_named_combatants_fit(
     assert "page 3/3" in page.message.text()
     assert page.message.embeds[0]["description"].count(long_name[:20]) == 10
     text = await refused(await slash(h, table.player, "encounter status", page=4))
-    assert "There are 3 page(s)" in text
+    assert "There are 3 pages" in text
 
 
 async def _tracker_id(bot: CombatBot, h: DiscordHarness) -> int:

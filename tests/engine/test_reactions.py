@@ -173,7 +173,7 @@ def test_range_one_increment_out_is_a_disadvantage_three_fail_and_melee_needs_re
     g.begin(dice=[])
     g.do(Attack(actor=x, target=y, attack="Bow", range_m=25))
     g.do(React(actor=y, choice="none"), dice=[1, 1])  # 2d6: one die off
-    assert last_hit(g).disadvantages == ("1 range increment(s) beyond 10 m",)
+    assert last_hit(g).disadvantages == ("1 range increment beyond 10 m",)
     g.do(EndTurn(actor=y))
     # Three increments out fails automatically, so the attack is refused before anything is
     # spent (a player is told, rather than losing an action on a certain miss).

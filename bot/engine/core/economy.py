@@ -23,6 +23,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import RuleViolation
+from bot.words import counted
 
 Timing = Literal["turn", "off_turn"]
 Pools = dict[str, int]
@@ -103,7 +104,10 @@ class SpeedPool(ActionEconomy):
         if cost.kind == "free" or cost.amount == 0:
             return pools
         left = pools.get("speed", 0)
-        _need(left >= cost.amount, f"needs {cost.amount} action(s) but has {left} left this round")
+        _need(
+            left >= cost.amount,
+            f"needs {counted(cost.amount, 'action')} but has {left} left this round",
+        )
         return {**pools, "speed": left - cost.amount}
 
     def on_turn_end(self, pools: Pools, *, own: bool, capacity: int) -> Pools:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.core.commands import EndPeriod
+from bot.words import counted
 
 Tx = Any  # a ruleset's CoreTx subclass
 
@@ -18,7 +19,7 @@ def end_period(tx: Tx, cmd: EndPeriod) -> None:
     if not gone:
         tx.note(f"The {cmd.period} ends; no effect lasted only that long.")
     else:
-        tx.note(f"The {cmd.period} ends: {len(gone)} effect(s) end with it.")
+        tx.note(f"The {cmd.period} ends: {counted(len(gone), 'effect')} end with it.")
     tx.on_period_end(cmd.period)
     tx.check_end(force=True)
 

@@ -35,6 +35,7 @@ from bot.engine.core.order import StorytellerOrder, TurnOrder
 from bot.engine.core.positions import Positions
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, RuleViolation
+from bot.words import counted
 
 StateT = TypeVar("StateT", bound=AnyState)
 CombatantT = TypeVar("CombatantT", bound=CombatantBase)
@@ -378,7 +379,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                 combatant=cid,
                 round=self.state.round,
                 actions_left=left,
-                text=f"Round {self.state.round}: {c.name}'s turn ({left} action(s) left).",
+                text=f"Round {self.state.round}: {c.name}'s turn ({counted(left, 'action')} left).",
             )
         )
         return True

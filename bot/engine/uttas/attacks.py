@@ -22,6 +22,7 @@ from bot.engine.uttas.state import (
 )
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import InvalidInput, RuleViolation
+from bot.words import counted
 
 
 def why_no_reaction(c: Combatant, tables: UttasTables) -> str | None:
@@ -139,7 +140,7 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
         raise RuleViolation(f"{t.name} is already dead.")
     profile = tx.profile(a.id, cmd.attack)
     if cmd.hits > profile.max_hits:
-        raise RuleViolation(f"{profile.name} can hit at most {profile.max_hits} time(s).")
+        raise RuleViolation(f"{profile.name} can hit at most {counted(profile.max_hits, 'time')}.")
     _usable(tx, a, profile, reach_m=reach)
     if profile.grapple:
         _grapple_limbs(cmd, a, t)
@@ -156,7 +157,7 @@ def _grapple_limbs(cmd: Attack, a: Combatant, t: Combatant) -> None:
         raise InvalidInput("Name the limb(s) the grapple grabs.")
     most = limbs.arm_count(a)
     if len(cmd.limbs) > most:
-        raise RuleViolation(f"{a.name} can hold at most {most} limb(s).")
+        raise RuleViolation(f"{a.name} can hold at most {counted(most, 'limb')}.")
     if t.grappled_by is not None:
         raise RuleViolation(f"{t.name} is already grappled.")
 

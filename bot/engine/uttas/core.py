@@ -210,6 +210,7 @@ class Tx(CoreTx[UttasState, Combatant]):
                 amount=amount,
                 left=c.actions_left,
                 reason=reason,
+                # kept as worded since wave 1: the worked example's test reads it unchanged
                 text=f"{c.name} spends {amount} action(s) on {reason} ({c.actions_left} left).",
             )
         )

@@ -31,6 +31,7 @@ from bot.engine.uttas.state import (
     PendingAttack,
 )
 from bot.engine.uttas.tables import Stance, UttasTables
+from bot.words import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,9 @@ def _range_odds(odds: _Odds, profile: AttackProfile, p: PendingAttack, tables: U
         return 0
     beyond = rules.increments_beyond(p.range_m, profile.range_m, tables)
     if 0 < beyond < tables.range.auto_fail_at:
-        odds.disadvantages.append(f"{beyond} range increment(s) beyond {profile.range_m:g} m")
+        odds.disadvantages.append(
+            f"{counted(beyond, 'range increment')} beyond {profile.range_m:g} m"
+        )
         odds.n_dis += beyond * tables.range.disadvantage_per_increment
     return beyond
 

@@ -36,6 +36,7 @@ from bot.engine.uttas.state import (
     DisabledLimb,
 )
 from bot.errors import Conflict, InvalidInput, NotFound, RuleViolation
+from bot.words import counted
 
 MAX_COMBATANTS = 60
 HOUR = 3600
@@ -215,7 +216,7 @@ def natural_healing(tx: Tx, cmd: NaturalHealing) -> None:
         tx.emit(
             Recovered(
                 combatant=c.id,
-                source=f"{cmd.weeks} week(s) of natural healing",
+                source=f"{counted(cmd.weeks, 'week')} of natural healing",
                 health=m.health - before,
                 text=f"{c.name} heals {m.health - before} Health; now {m.health}.",
             )
