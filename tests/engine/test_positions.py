@@ -68,3 +68,8 @@ def test_uttas_reads_positions_for_an_attacks_distance_and_moves_change_them() -
     assert f.state.turn == b
     f.do(Move(actor=b, meters=2))  # moving off with no destination leaves the melee
     assert f.state.positions.engaged == () and f.state.positions.distance(a, b) is None
+
+
+def test_groups_list_combatants_in_the_order_they_joined() -> None:
+    p = Positions().engage("c10", "c9").engage("c2", "c11")
+    assert p.engaged == (("c2", "c11"), ("c9", "c10"))

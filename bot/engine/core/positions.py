@@ -99,5 +99,12 @@ class Positions(BaseModel):
         return out
 
 
+def _natural(cid: str) -> tuple[int, str]:
+    """Ids in the order they were given ("c9" before "c10")."""
+    return (len(cid), cid)
+
+
 def _ordered(groups: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
-    return tuple(sorted(tuple(sorted(g)) for g in groups))
+    return tuple(
+        sorted((tuple(sorted(g, key=_natural)) for g in groups), key=lambda g: _natural(g[0]))
+    )
