@@ -26,6 +26,7 @@ class Registry:
         self._classes: dict[str, type[Ruleset[Any]]] = {}
         self._planned: dict[str, str] = {}
         self._cache: dict[tuple[str, str], Ruleset[Any]] = {}
+        self._thawed: dict[tuple[str, str], Ruleset[Any]] = {}  # by (key, frozen rules)
 
     def register(self, cls: type[Ruleset[Any]]) -> None:
         """Add a ruleset class under its ``key``. Raises ``ValueError`` for a key taken."""
@@ -63,12 +64,13 @@ class Registry:
         accept."""
         cls = self._class(key)
         k = cls.key.casefold()
-        if frozen is not None:
-            cache_key = (k, "frozen:" + frozen)
-            found = self._cache.get(cache_key)
-            if found is None:
-                found = self._remember(cache_key, cls.thawed(frozen))
-            return found
+        if frozen is not None:  # one instance per distinct rule set (rows share their text's hash)
+            thawed = self._thawed.get((k, frozen))
+            if thawed is None:
+                if len(self._thawed) >= CACHE_MAX:
+                    self._thawed.pop(next(iter(self._thawed)))
+                thawed = self._thawed[(k, frozen)] = cls.thawed(frozen)
+            return thawed
         changes = json.loads(overrides).get(k) if overrides else None
         cache_key = (k, json.dumps(changes, sort_keys=True) if changes else "")
         found = self._cache.get(cache_key)

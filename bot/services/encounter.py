@@ -4,6 +4,7 @@ the rules it plays by, and who its GMs are."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from bot.engine import get_ruleset
@@ -29,7 +30,7 @@ class Encounter:
     def version(self) -> int:
         return self.row.version
 
-    @property
+    @cached_property
     def rules(self) -> Ruleset[Any]:
         """The encounter's ruleset, playing by the rules frozen when it started (decision C,
         :meth:`playing_rules`). Rules a newer bot froze are shown through this version's
