@@ -35,8 +35,8 @@ from bot.engine.core.commands import Begin, EndTurn  # noqa: E402
 from bot.engine.uttas.commands import AddCombatant, Attack, Command  # noqa: E402
 from bot.engine.uttas.sheet import UttasSheet  # noqa: E402
 from bot.engine.uttas.state import Combatant  # noqa: E402
-from bot.services.combat import CombatResult, CombatService, option_code  # noqa: E402
 from bot.services.actor import Actor  # noqa: E402
+from bot.services.combat import CombatResult, CombatService, option_code  # noqa: E402
 from bot.services.encounters import Encounter, EncounterService, utc_now  # noqa: E402
 from bot.store.db import Database  # noqa: E402
 
