@@ -3,7 +3,9 @@
 # Settings come from the environment or .env.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/python ] || [ ! -f .venv/.installed ] || [ pyproject.toml -nt .venv/.installed ]; then
+# The test install (scripts/test.sh, .installed-test) includes everything the bot needs too.
+fresh() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
+if [ ! -x .venv/bin/python ] || ! { fresh .venv/.installed || fresh .venv/.installed-test; }; then
   python3 -m venv .venv
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e .
