@@ -4,11 +4,14 @@ losing them, the turn cycle's ticks, the end of a period and the ruleset's effec
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.engine.core import effects
 from bot.engine.core.effects import LEVEL_MAX, Effect, Ends, Lasts, Moment, Period, Scope
 from bot.engine.core.events import ConditionChanged, Event
+
+_EFFECTS = attrgetter("effects")
 
 
 class EffectsTx:
@@ -144,11 +147,15 @@ class EffectsTx:
     def tick_effects(self, moment: Moment, holder: str | None) -> None:
         """``moment`` came (of ``holder``'s turn): end the effects whose time ran out and call
         :meth:`effect_hook` for those that act now, for every combatant."""
-        for c in self.state.combatants:
-            if not c.effects:  # the common case
+        combatants = self.state.combatants
+        if not any(map(_EFFECTS, combatants)):  # the common case, in C: nobody has any
+            return
+        for c in combatants:
+            held = c.effects
+            if not held or not any(e.timed for e in held):  # the common case: nothing to count
                 continue
-            kept, ended, hooked = effects.tick(c.effects, moment, holder, c.id)
-            if ended or kept != c.effects:
+            kept, ended, hooked = effects.tick(held, moment, holder, c.id)
+            if ended or any(k is not e for k, e in zip(kept, held, strict=False)):
                 self.c(c.id).effects = kept
                 for e in ended:
                     why = "its time ran out" if e.ends is not None else f"the {e.scope} ended"

@@ -120,6 +120,12 @@ class Effect(BaseModel):
     hook: Moment | None = None
     source: str | None = None
 
+    @property
+    def timed(self) -> bool:
+        """Whether the turn cycle counts it (it ends at a moment, acts at one, or lasts an
+        action or a turn) — most conditions do not, and cost the cycle nothing."""
+        return self.ends is not None or self.hook is not None or self.scope in _TURN_SCOPES
+
 
 SCOPE_WORDS: dict[Scope, str] = {
     "action": "for one action",
@@ -138,6 +144,9 @@ def how_long(effect: Effect, name: Callable[[str], str]) -> str:
     if effect.ends is not None:
         return effect.ends.describe(name)
     return SCOPE_WORDS.get(effect.scope, "")
+
+
+_TURN_SCOPES = frozenset({"action", "turn"})
 
 
 def ended_by(period: Period) -> frozenset[Scope]:
