@@ -258,24 +258,24 @@ class ModerationService:
         channel_id: int,
         actor: Actor,
         combatant: str,
-        health: str | None,
-        stamina: str | None,
+        amounts: dict[str, str | None],
+        *,
+        label: str = "hp",
     ) -> CombatResult:
-        """``/gm hp``: each of ``health``/``stamina`` sets (``15``, ``2d6``) or changes (``-3``,
-        ``+1d4``) the value; dice are rolled here (with ``/roll``'s limits) and recorded in the
-        log's options. GM only."""
-        if health is None and stamina is None:
-            raise InvalidInput("Give `health`, `stamina` or both.")
-        amounts = {
-            name: parse_amount(text)
-            for name, text in (("health", health), ("stamina", stamina))
-            if text is not None
-        }
+        """``/gm hp`` and ``/gm vital``: each vital named in ``amounts`` (the ruleset's: UTTAS
+        ``health``, ``stamina``) is set (``15``, ``2d6``) or changed (``-3``, ``+1d4``); dice
+        are rolled here (with ``/roll``'s limits) and recorded in the log's options. GM only.
+        Raises :class:`InvalidInput` when no amount is given or the ruleset has no such
+        vital."""
+        given = {name: text for name, text in amounts.items() if text is not None}
+        if not given:
+            raise InvalidInput(f"Give an amount for {' or '.join(f'`{n}`' for n in amounts)}.")
         changes: dict[str, tuple[int, bool]] = {}
         options: dict[str, Any] = {"combatant": combatant}
-        for name, amount in amounts.items():
+        for name, text in given.items():
+            amount = parse_amount(text)
             changes[name] = (amount.value, amount.relative)
-            options[name] = health if name == "health" else stamina
+            options[name] = text
             if amount.rolled:
                 options[f"{name}_rolled"] = amount.rolled
 
@@ -284,7 +284,7 @@ class ModerationService:
             return current.rules.vitals_command(target.id, changes)
 
         return await self._combat.gm_command(
-            channel_id, actor, "hp", options, make, action="set Health and Stamina"
+            channel_id, actor, label, options, make, action="set a combatant's vitals"
         )
 
     async def add_one_off(

@@ -28,7 +28,6 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.effects import LASTS_WORDS, Lasts
 from bot.errors import InvalidInput, RuleViolation
-from bot.services import rolls
 from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.moderation import ModerationService
@@ -41,13 +40,12 @@ from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
-from cogs.gm.groups import PlaceGroup, SeatGroup, TimeGroup
+from cogs.gm.groups import PlaceGroup, SeatGroup, TimeGroup, hp_command, vital_command
 
 log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 80]
-Amount = app_commands.Range[str, 1, rolls.EXPRESSION_MAX]
 
 
 @app_commands.guild_only()
@@ -72,6 +70,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         group.add_command(TimeGroup(self._gm))
         group.add_command(SeatGroup(moderation))
         group.add_command(PlaceGroup(self._gm, self._combatant_choices))
+        group.add_command(hp_command(moderation, self._combatant_choices))
+        group.add_command(vital_command(moderation, self._combatant_choices, self._vital_choices))
 
     async def _gm(
         self,
@@ -267,28 +267,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         )
         await refresh_channel(interaction.client, channel_id)
 
-    @app_commands.command(name="hp", description="Set or change Health and Stamina")
-    @app_commands.describe(
-        combatant="The combatant's exact name",
-        health="15 sets, -3 or +5 changes; dice too: 2d6, -1d8",
-        stamina="15 sets, -3 or +5 changes; dice too: 2d6, -1d8",
-    )
-    async def hp(
-        self,
-        interaction: discord.Interaction[Any],
-        combatant: Name,
-        health: Amount | None = None,
-        stamina: Amount | None = None,
-    ) -> None:
-        _, channel_id = channel_ids(interaction)
-        result = await self.moderation.set_vitals(
-            channel_id, actor_of(interaction), combatant, health, stamina
-        )
-        await respond(
-            interaction,
-            dataclasses.replace(result, label=f"The GM adjusts {shown_name(combatant)}"),
-        )
-
     @app_commands.command(name="condition", description="Put a condition on or take it off")
     @app_commands.describe(
         combatant="The combatant's exact name",
@@ -388,7 +366,6 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     @order.autocomplete("combatant")
     @remove.autocomplete("combatant")
     @refresh.autocomplete("combatant")
-    @hp.autocomplete("combatant")
     @condition.autocomplete("combatant")
     @advantage.autocomplete("combatant")
     async def combatant_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -401,6 +378,12 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         if encounter is None:
             return []
         return name_choices([c.name for c in encounter.state.combatants], current)
+
+    async def _vital_choices(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._gm_encounter(interaction)
+        if encounter is None:
+            return []
+        return name_choices(list(encounter.rules.vital_names()), current)
 
     async def _gm_encounter(self, interaction: discord.Interaction[Any]) -> Encounter | None:
         """The live encounter if the member is its GM (autocomplete shows GMs only)."""

@@ -6,6 +6,7 @@ rest of ``/gm``; every check is the services'."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -15,10 +16,11 @@ from discord import app_commands
 from bot.engine.core.commands import CommandBase, Disengage, EndPeriod, Engage, SetDistance
 from bot.engine.core.effects import Period
 from bot.errors import RuleViolation
+from bot.services import rolls
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.services.moderation import ModerationService
-from bot.ui.combat_flow import refresh_channel
+from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import actor_of, actor_of_member, channel_ids
 from bot.ui.text import shown_name
 
@@ -28,6 +30,8 @@ GmCommand = Callable[..., Awaitable[None]]
 """``GmCog._gm``: run one engine command given by the GM and show it."""
 NameChoices = Callable[[discord.Interaction[Any], str], Awaitable[list[app_commands.Choice[str]]]]
 """``GmCog.combatant_names``: the encounter's combatants, for its GM's autocomplete."""
+VitalChoices = NameChoices
+"""The encounter's ruleset's vitals, for its GM's autocomplete."""
 
 
 class TimeGroup(app_commands.Group):
@@ -203,3 +207,80 @@ class PlaceGroup(app_commands.Group):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return await self._names(interaction, current)
+
+
+def vital_command(
+    moderation: ModerationService, names: NameChoices, vitals: VitalChoices
+) -> app_commands.Command[Any, ..., None]:
+    """``/gm vital combatant: vital: amount:``: any game system's vitals (the ruleset names
+    them: UTTAS Health and Stamina; ``/gm hp`` is UTTAS's shortcut for both at once)."""
+
+    @app_commands.command(name="vital", description="Set or change one of a combatant's vitals")
+    @app_commands.describe(
+        combatant="The combatant's exact name",
+        vital="Which vital (this game system's: Health, Stamina…)",
+        amount="15 sets, -3 or +5 changes; dice too: 2d6, -1d8",
+    )
+    async def vital(
+        interaction: discord.Interaction[Any],
+        combatant: Name,
+        vital: Name,
+        amount: app_commands.Range[str, 1, rolls.EXPRESSION_MAX],
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        result = await moderation.set_vitals(
+            channel_id,
+            actor_of(interaction),
+            combatant,
+            {vital.strip().casefold(): amount},
+            label="vital",
+        )
+        title = f"The GM adjusts {shown_name(combatant)}'s {shown_name(vital)}"
+        await respond(interaction, dataclasses.replace(result, label=title))
+
+    @vital.autocomplete("combatant")
+    async def combatant_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await names(interaction, current)
+
+    @vital.autocomplete("vital")
+    async def vital_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await vitals(interaction, current)
+
+    return vital
+
+
+def hp_command(
+    moderation: ModerationService, names: NameChoices
+) -> app_commands.Command[Any, ..., None]:
+    """``/gm hp combatant: [health] [stamina]``: UTTAS's shortcut for both its vitals at once."""
+
+    @app_commands.command(name="hp", description="Set or change Health and Stamina")
+    @app_commands.describe(
+        combatant="The combatant's exact name",
+        health="15 sets, -3 or +5 changes; dice too: 2d6, -1d8",
+        stamina="15 sets, -3 or +5 changes; dice too: 2d6, -1d8",
+    )
+    async def hp(
+        interaction: discord.Interaction[Any],
+        combatant: Name,
+        health: app_commands.Range[str, 1, rolls.EXPRESSION_MAX] | None = None,
+        stamina: app_commands.Range[str, 1, rolls.EXPRESSION_MAX] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        result = await moderation.set_vitals(
+            channel_id, actor_of(interaction), combatant, {"health": health, "stamina": stamina}
+        )
+        title = f"The GM adjusts {shown_name(combatant)}"
+        await respond(interaction, dataclasses.replace(result, label=title))
+
+    @hp.autocomplete("combatant")
+    async def combatant_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await names(interaction, current)
+
+    return hp

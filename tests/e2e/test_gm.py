@@ -317,3 +317,26 @@ async def test_add_npc_refuses_a_template_and_one_off_stats_together(
     text = await refused(await slash(h, table.gm, "gm add-npc", template="Thug", health=5))
     assert "not both" in text
     assert await snapshot(bot, h) == before
+
+
+async def test_gm_vital_sets_any_of_the_rulesets_vitals(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await gm_fight(h, table)
+    names = await h.autocomplete(table.gm, h.channel, "gm vital", focused="vital", value="")
+    assert [c["value"] for c in names] == ["health", "stamina"]
+    await ok(await slash(h, table.gm, "gm vital", combatant="Willow", vital="Stamina", amount="-5"))
+    live = await bot.services.encounters.live(h.channel.id)
+    willow = live.state.find("Willow")
+    assert willow.stamina == willow.sheet.stamina - 5
+    before = await snapshot(bot, h)
+    text = await refused(
+        await slash(h, table.gm, "gm vital", combatant="Willow", vital="mana", amount="3")
+    )
+    assert "UTTAS has no vital called 'mana'" in text
+    text = await refused(
+        await slash(h, table.player, "gm vital", combatant="Willow", vital="health", amount="3")
+    )
+    assert "Only the GM can" in text
+    assert await snapshot(bot, h) == before

@@ -280,6 +280,10 @@ class Ruleset(ABC, Generic[StateT]):
         every roll ``until_removed`` (UTTAS Advantage and Disadvantage dice)."""
 
     @abstractmethod
+    def vital_names(self) -> tuple[str, ...]:
+        """The vitals ``/gm vital`` sets or changes, lower-case (UTTAS: health, stamina)."""
+
+    @abstractmethod
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
         """The GM's: set or change the target's vitals — ``changes`` maps a vital's name (UTTAS:
         ``health``, ``stamina``) to ``(value, relative)``. Raises :class:`InvalidInput` for a

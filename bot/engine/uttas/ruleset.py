@@ -261,10 +261,13 @@ class UttasRuleset(Ruleset[UttasState]):
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
         return cmd.GrantDice(target=target, dice=dice, until_removed=until_removed)
 
+    def vital_names(self) -> tuple[str, ...]:
+        return ("health", "stamina")
+
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
         fields: dict[str, int] = {}
         for vital, (value, relative) in changes.items():
-            if vital not in ("health", "stamina"):
+            if vital not in self.vital_names():
                 raise InvalidInput(f"UTTAS has no vital called {vital!r}: health or stamina.")
             fields[f"{vital}_change" if relative else vital] = value
         return cmd.SetVitals(target=target, **fields)
