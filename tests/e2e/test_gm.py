@@ -336,6 +336,12 @@ async def test_gm_vital_sets_any_of_the_rulesets_vitals(
     )
     assert "UTTAS has no vital called 'mana'" in text
     text = await refused(
+        await slash(
+            h, table.gm, "gm vital", combatant="Willow", vital="health", amount="999999d999999"
+        )
+    )
+    assert "at most 100 dice" in text
+    text = await refused(
         await slash(h, table.player, "gm vital", combatant="Willow", vital="health", amount="3")
     )
     assert "Only the GM can" in text
