@@ -60,10 +60,11 @@ async def require_free(conn: Connection, current: Any, combatant: Any, *, came_b
         return
     row = await repo.get(conn, combatant.character_id)
     left_as = current.rules.record_of(combatant).model_dump_json()
-    if row is not None and row.record != left_as:
+    if row is None or row.record != left_as:  # leaving wrote it: gone or different = changed
         raise Conflict(
-            f"**{name}**'s campaign record changed since they left this fight (a rest, healing or "
-            "another fight): bringing them back would undo that. Join them again instead."
+            f"**{name}**'s campaign record changed since they left this fight (a rest, healing, "
+            "a reset or another fight): bringing them back would undo that. Join them again "
+            "instead."
         )
 
 

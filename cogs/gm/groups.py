@@ -235,7 +235,7 @@ def vital_command(
             {vital.strip().casefold(): amount},
             label="vital",
         )
-        title = f"The GM adjusts {shown_name(combatant)}'s {shown_name(vital)}"
+        title = f"The GM adjusts {shown_name(combatant)}'s {vital.strip().casefold().title()}"
         await respond(interaction, dataclasses.replace(result, label=title))
 
     @vital.autocomplete("combatant")

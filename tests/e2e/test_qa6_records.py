@@ -12,10 +12,6 @@ from tests.e2e.test_qa5_campaign import end_encounter, records
 from tests.harness.server import DiscordHarness, HarnessError
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA6: undo brings a character back over a /campaign reset done since it left",
-)
 async def test_undo_of_a_remove_does_not_throw_away_a_campaign_reset_done_since(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -55,10 +51,6 @@ async def test_a_one_off_npc_comes_back_by_undo_and_redo_and_leaves_no_record(
     assert len(await records(bot)) == 2  # Willow and General Bearington only
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA6: /gm vital's public title echoes the typed case (STAMINA, health)",
-)
 async def test_gm_vital_names_the_vital_as_its_game_system_does(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
