@@ -162,10 +162,14 @@ async def test_a_condition_given_again_changes_its_duration_in_place(
         return record.message.text()
 
     assert "for 3 more rounds" in await give(lasts="rounds", rounds=3)
-    assert "Nothing happened." in await give(lasts="rounds", rounds=3)
+    assert "Willow is already Prone, for 3 more rounds: nothing changed." in await give(
+        lasts="rounds", rounds=3
+    )
     assert "for 5 more rounds" in await give(lasts="rounds", rounds=5)
     assert "until the scene ends" in await give(lasts="scene")
-    assert "Nothing happened." in await give(lasts="scene")
+    assert "Willow is already Prone, until the scene ends: nothing changed." in await give(
+        lasts="scene"
+    )
     live = await bot.services.encounters.live(h.channel.id)
     prone = [e for e in live.state.find("Willow").conditions if "prone" in str(e).lower()]
     assert len(prone) <= 1, prone

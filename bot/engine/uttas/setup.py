@@ -4,6 +4,7 @@ Master adjustments, and out-of-fight recovery ("Natural Healing", "Take a Breath
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import effects
 from bot.engine.core.commands import Begin, EndCombat, RemoveCombatant
 from bot.engine.core.events import (
     CombatantJoined,
@@ -292,6 +293,11 @@ def _put_condition_on(tx: Tx, c: Combatant, name: str, cmd: SetCondition) -> Non
         tx.kill(c.id, "by the Game Master")
     else:
         scope, ends = tx.lasting(cmd.lasts, c.id, cmd.rounds)
+        held = c.effect(name)
+        if held is not None and (held.scope, held.ends) == (scope, ends):
+            lasts = effects.how_long(held, lambda cid: tx.view(cid).name)
+            tx.note(f"{c.name} is already {name}{', ' + lasts if lasts else ''}: nothing changed.")
+            return
         tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends, renew=True)
 
 
