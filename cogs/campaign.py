@@ -15,8 +15,8 @@ from bot.engine.core.commands import CommandBase, EndPeriod
 from bot.engine.core.contract import Ruleset
 from bot.engine.core.effects import Period
 from bot.errors import InvalidInput
-from bot.services.campaign import CampaignResult, CampaignService, RecordView
-from bot.ui.embeds import fit_lines
+from bot.services.campaign import CampaignService
+from bot.ui.campaign_views import record_text, result_text
 from bot.ui.interaction import actor_of
 from bot.ui.text import shown_name
 from bot.words import counted
@@ -30,27 +30,6 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     if interaction.guild_id is None:
         raise InvalidInput("Campaign records belong to a server; use this in a server channel.")
     return interaction.guild_id
-
-
-def _record_text(views: list[RecordView]) -> str:
-    blocks = []
-    for v in views:
-        head = f"**{shown_name(v.character)}** (<@{v.owner_id}>, {v.ruleset})"
-        blocks.append("\n".join([head, *(f"- {shown_name(line)}" for line in v.lines)]))
-    return fit_lines(blocks, REPLY_MAX, empty="No characters.")
-
-
-def _result_text(title: str, result: CampaignResult) -> str:
-    """The title, the campaign time and who was left out always show; what happened to each
-    character fills the rest of Discord's 2,000 characters ("… and N more")."""
-    days, rest = divmod(result.clock_s, 86_400)
-    head = [
-        f"**{title}** · campaign time: day {days + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}"
-    ]
-    if result.skipped:
-        head.append(fit_lines([f"Left out: {s}" for s in result.skipped], REPLY_MAX // 2))
-    room = REPLY_MAX - sum(len(line) + 1 for line in head)
-    return "\n".join([*head, fit_lines(result.lines, room, empty="")]).rstrip()
 
 
 @app_commands.guild_only()
@@ -83,7 +62,7 @@ class CampaignCog(
             character=character,
         )
         await interaction.response.send_message(
-            _record_text(views), ephemeral=True, allowed_mentions=NONE
+            record_text(views), ephemeral=True, allowed_mentions=NONE
         )
 
     async def _run(
@@ -103,7 +82,7 @@ class CampaignCog(
             member_id=member.id if member else None,
             character=character,
         )
-        await interaction.response.send_message(_result_text(title, result), allowed_mentions=NONE)
+        await interaction.response.send_message(result_text(title, result), allowed_mentions=NONE)
 
     @app_commands.command(name="rest", description="Characters rest between fights (server GMs)")
     @app_commands.describe(
@@ -185,6 +164,6 @@ class CampaignCog(
         )
         await interaction.response.send_message(
             f"**{shown_name(view.character)}**'s campaign record starts afresh:\n"
-            + _record_text([view]),
+            + record_text([view]),
             allowed_mentions=NONE,
         )

@@ -15,12 +15,13 @@ from discord.ext import commands
 
 from bot.engine.core.commands import Begin
 from bot.errors import InvalidInput
-from bot.services.combat import CombatService, find_combatant
-from bot.services.encounters import NAME_MAX, Encounter, EncounterService
+from bot.services.combat import CombatService
+from bot.services.encounters import NAME_MAX, EncounterService
 from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import refresh_channel, respond
+from bot.ui.embeds import joined_as_left
 from bot.ui.encounter_end import end_prompt
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.replies import autocomplete_guard
@@ -159,7 +160,7 @@ class EncounterCog(
         )
         await interaction.response.send_message(
             f"<@{actor.user_id}> brings **{shown_name(sheet.name)}** into the fight"
-            f"{_as_left(encounter, sheet.name)}.",
+            f"{joined_as_left(encounter, sheet.name)}.",
             embed=embeds.tracker(encounter),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -183,18 +184,3 @@ class EncounterCog(
             )
             return name_choices(names, current)
         return []
-
-
-def _as_left(encounter: Encounter, name: str) -> str:
-    """ " as its last fight left it (Health 12/16 · …)" when the character joins with a campaign
-    record that differs from its fresh sheet (decision A); else nothing."""
-    rules = encounter.rules
-    joined = find_combatant(encounter.state, name)
-    sheet = getattr(joined, "sheet", None)
-    if sheet is None:
-        return ""
-    now = rules.record_lines(sheet, rules.record_of(joined))
-    fresh = rules.record_lines(sheet, None)
-    if now[:1] == fresh[:1]:
-        return ""
-    return f", as their last fight left them ({shown_name(now[0])})"

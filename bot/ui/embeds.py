@@ -10,6 +10,7 @@ import discord
 
 from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
+from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
 from bot.words import counted
@@ -130,3 +131,18 @@ def encounter_settings_text(encounter: Encounter) -> str:
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
         f"- paused: {'yes' if encounter.row.paused else 'no'}"
     )
+
+
+def joined_as_left(encounter: Encounter, name: str) -> str:
+    """ " as its last fight left it (Health 12/16 · …)" when the character joins with a campaign
+    record that differs from its fresh sheet (decision A); else nothing."""
+    rules = encounter.rules
+    joined = find_combatant(encounter.state, name)
+    sheet = getattr(joined, "sheet", None)
+    if sheet is None:
+        return ""
+    now = rules.record_lines(sheet, rules.record_of(joined))
+    fresh = rules.record_lines(sheet, None)
+    if now[:1] == fresh[:1]:
+        return ""
+    return f", as their last fight left them ({shown_name(now[0])})"

@@ -158,3 +158,14 @@ def game_state(state_json: str) -> dict[str, Any]:
     if isinstance(state.get("pending"), dict):
         state["pending"].pop("marker", None)
     return state
+
+
+async def end_encounter(h: DiscordHarness, table: Table) -> InteractionRecord:
+    """The server GM (the moderator) ends the channel's encounter: ``/encounter end``, then
+    Confirm. Returns the Confirm click's record."""
+    prompt = await h.slash(table.moderator, h.channel, "encounter end")
+    await prompt.response()
+    confirm = prompt.message.component(label="Confirm: end it")["custom_id"]
+    click = await h.click(table.moderator, prompt.message, confirm)
+    await click.response()
+    return click

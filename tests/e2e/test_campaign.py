@@ -5,17 +5,9 @@ follows it into the next fight; between fights server GMs rest, heal and reset c
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import end_encounter, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
-
-
-async def end_encounter(h: DiscordHarness, table: Table) -> None:
-    prompt = await h.slash(table.moderator, h.channel, "encounter end")
-    await prompt.response()
-    confirm = prompt.message.component(label="Confirm: end it")["custom_id"]
-    click = await h.click(table.moderator, prompt.message, confirm)
-    await click.response()
 
 
 async def willow(bot: CombatBot, h: DiscordHarness) -> tuple[int, int]:

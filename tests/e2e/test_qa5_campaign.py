@@ -7,17 +7,14 @@ from typing import Any
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import end_encounter as ended
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
 
 async def end_encounter(h: DiscordHarness, table: Table) -> None:
-    """The server GM ends the channel's encounter (Confirm)."""
-    prompt = await h.slash(table.moderator, h.channel, "encounter end")
-    await prompt.response()
-    confirm = prompt.message.component(label="Confirm: end it")["custom_id"]
-    click = await h.click(table.moderator, prompt.message, confirm)
-    await click.response()
+    """The server GM ends the channel's encounter (Confirm), which the channel sees."""
+    click = await ended(h, table)
     assert not click.ephemeral, click.response_data
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -24,14 +23,6 @@ from bot.store.db import Database
 GM = Actor(user_id=1)
 PLAYER = Actor(user_id=2)
 MODERATOR = Actor(user_id=3, manages_channel=True)
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 @pytest.fixture

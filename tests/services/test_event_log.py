@@ -5,11 +5,7 @@ parse exactly as logged."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
-
-import pytest
 
 from bot.engine.core.commands import Begin
 from bot.engine.core.events import Note
@@ -24,14 +20,6 @@ from tests.engine.helpers import sheet
 
 GM = Actor(user_id=1, manages_channel=True)
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 async def test_every_engine_change_logs_its_commands_and_events(db: Database) -> None:

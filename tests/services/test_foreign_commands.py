@@ -3,9 +3,7 @@ in another system's fight) is refused by name before anything runs (issue 10, de
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -27,14 +25,6 @@ class TakeCover(CommandBase):
 
     kind: Literal["take_cover"] = "take_cover"
     actor: str
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 async def test_a_command_of_another_system_is_refused_and_nothing_changes(db: Database) -> None:

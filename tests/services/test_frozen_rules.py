@@ -6,9 +6,7 @@ refused with a clear message and nothing changes."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -25,14 +23,6 @@ from bot.store.db import Database
 
 GM = Actor(user_id=1)
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 def services(db: Database) -> tuple[EncounterService, CombatService]:

@@ -5,9 +5,7 @@ keeps the newest log entries; archived and paused encounters are erased too."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,14 +66,6 @@ def sheet(name: str) -> UttasSheet:
     return UttasSheet.model_validate(
         {"name": name, "speed": 4, "health": 20, "stamina": 40, "agility": 12}
     )
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 class Bot:

@@ -4,7 +4,6 @@ two interactions finishing at the same moment — and refused when empty or too 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -13,14 +12,6 @@ from bot.errors import InvalidInput
 from bot.services.notices import TEXT_MAX, NoticeService
 from bot.store import notices as repo
 from bot.store.db import Database
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 async def test_notices_are_taken_once_in_order(db: Database) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -23,14 +21,6 @@ GM = Actor(user_id=3)
 MODERATOR = Actor(user_id=4, manages_channel=True)
 GUILD, CHANNEL = 100, 10
 WILLOW = json.dumps({"name": "Willow"}).encode()
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 @pytest.fixture

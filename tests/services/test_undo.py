@@ -3,7 +3,6 @@ pending reactions; pause; the GM role and transfer."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -54,14 +53,6 @@ class Table:
 
     async def gm(self, make: Any, label: str = "gm") -> Any:
         return await self.combat.gm_command(CHANNEL, GM, label, {}, make, action="do that")
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 async def fight(t: Table) -> tuple[str, str]:

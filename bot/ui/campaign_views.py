@@ -1,0 +1,32 @@
+"""What ``/campaign`` shows: characters' records and the outcome of a rest, healing or the end
+of a period, within Discord's 2,000 characters."""
+
+from __future__ import annotations
+
+from bot.services.campaign import CampaignResult, RecordView
+from bot.ui.embeds import fit_lines
+from bot.ui.text import shown_name
+
+REPLY_MAX = 2000
+
+
+def record_text(views: list[RecordView]) -> str:
+    """Each character's record under its name, owner and game system."""
+    blocks = []
+    for v in views:
+        head = f"**{shown_name(v.character)}** (<@{v.owner_id}>, {v.ruleset})"
+        blocks.append("\n".join([head, *(f"- {shown_name(line)}" for line in v.lines)]))
+    return fit_lines(blocks, REPLY_MAX, empty="No characters.")
+
+
+def result_text(title: str, result: CampaignResult) -> str:
+    """The title, the campaign time and who was left out always show; what happened to each
+    character fills the rest of Discord's 2,000 characters ("… and N more")."""
+    days, rest = divmod(result.clock_s, 86_400)
+    head = [
+        f"**{title}** · campaign time: day {days + 1}, {rest // 3600:02d}:{rest % 3600 // 60:02d}"
+    ]
+    if result.skipped:
+        head.append(fit_lines([f"Left out: {s}" for s in result.skipped], REPLY_MAX // 2))
+    room = REPLY_MAX - sum(len(line) + 1 for line in head)
+    return "\n".join([*head, fit_lines(result.lines, room, empty="")]).rstrip()
