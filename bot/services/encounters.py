@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from bot import names
 from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, get_ruleset
+from bot.engine.core.contract import decision_window_s
 from bot.errors import (
     Conflict,
     DomainError,
@@ -42,6 +43,7 @@ from bot.store import campaign, guild_settings
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
+from bot.store.decisions import Opening
 from bot.store.encounters import NOT_UNDOABLE, EncounterRow
 
 log = logging.getLogger(__name__)
@@ -397,7 +399,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 row,
                 now=now,
                 state_json=state_json,
-                pending=_pending_marker(current, new_state, now),
+                pending=_openings(current, new_state, now),
                 gm_id=gm_id,
                 paused=paused,
             )
@@ -434,19 +436,20 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
 
 
-def _pending_marker(
-    current: Encounter, new_state: AnyState, now: datetime
-) -> tuple[int | None, datetime | None]:
-    """``(pending_version, pending_deadline)`` after a change: cleared when nothing is pending,
-    kept while the same decision waits, and a fresh one (this version, now + the encounter's
-    reaction window) when a new decision starts waiting."""
-    pending = new_state.pending
-    if pending is None:
-        return None, None
-    if pending == current.state.pending and current.row.pending_version is not None:
-        return current.row.pending_version, current.row.pending_deadline
-    window = timedelta(seconds=new_state.settings.reaction_window_s)
-    return current.version + 1, now + window
+def _openings(current: Encounter, new_state: AnyState, now: datetime) -> list[Opening]:
+    """The decisions open after a change, for the decisions table: one that was open before,
+    unchanged, keeps the version it opened at and its deadline; a new one (or one an undo or
+    redo brought back) opens at this version with its window from now (its own ``window_s`` or
+    the encounter's reaction window)."""
+    openings: list[Opening] = []
+    for decision in new_state.decisions:
+        row = current.row.open_decision(decision.id)
+        if row is not None and current.state.decision(decision.id) == decision:
+            openings.append(Opening(decision.id, row.opened_version, row.deadline))
+            continue
+        window = timedelta(seconds=decision_window_s(new_state, decision))
+        openings.append(Opening(decision.id, current.version + 1, now + window))
+    return openings
 
 
 def _option_problem(error: ValidationError) -> str:

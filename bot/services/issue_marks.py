@@ -50,8 +50,8 @@ class IssueMarks:
         return max(0, self._monotonic_ms() + max(self._arrivals)) << 22
 
     def mark(self, before: AnyState, after: AnyState) -> AnyState:
-        """Date what began in this change: a new turn (``turn_marker``) and a new decision
-        (``PendingAttack.marker``) get Discord's time now, so a command issued before that —
+        """Date what began in this change: a new turn (``turn_marker``) and each newly open
+        decision (its ``marker``) get Discord's time now, so a command issued before that —
         even one Discord delivers a moment later — was meant for what came before and is
         refused (issue 9 §3).
 
@@ -63,12 +63,15 @@ class IssueMarks:
         interaction that can still arrive was issued after it, since none is delivered while
         the bot is down."""
         floor = max(self.horizon, self._discord_now(), before.turn_marker, after.turn_marker)
-        if before.pending is not None:
-            floor = max(floor, before.pending.marker)
+        for decision in before.decisions:
+            floor = max(floor, decision.marker)
         update: dict[str, Any] = {}
         if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
             update["turn_marker"] = floor
-        pending = after.pending
-        if pending is not None and pending != before.pending:
-            update["pending"] = pending.model_copy(update={"marker": floor})
+        if after.decisions and after.decisions != before.decisions:
+            was_open = {d.id: d for d in before.decisions}
+            update["decisions"] = [
+                d if was_open.get(d.id) == d else d.model_copy(update={"marker": floor})
+                for d in after.decisions
+            ]
         return after.model_copy(update=update) if update else after

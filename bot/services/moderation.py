@@ -29,10 +29,11 @@ from typing import Any
 from bot import names
 from bot.engine import get_ruleset
 from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract import decision_window_s
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
-from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, settled
+from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
 from bot.services.start_policy import ensure_may_take_over
@@ -173,12 +174,13 @@ class ModerationService:
             return current.state, {}
 
         async def finish(conn: Connection, saved: EncounterRow) -> None:
-            if not paused and saved.pending_version is not None:
-                state = get_ruleset(saved.ruleset).load_state(saved.state_json)
-                window = timedelta(seconds=state.settings.reaction_window_s)
-                await repo.set_pending_deadline(
-                    conn, saved.id, saved.pending_version, self._clock() + window
-                )
+            if paused or not saved.decisions:
+                return
+            state = get_ruleset(saved.ruleset).load_state(saved.state_json)
+            for opened in saved.decisions:
+                decision = state.decision(opened.ref)
+                window = timedelta(seconds=decision_window_s(state, decision))
+                await repo.set_pending_deadline(conn, saved.id, opened.id, self._clock() + window)
 
         command = "pause" if paused else "resume"
         await self._encounters.change(
@@ -238,9 +240,8 @@ class ModerationService:
             encounter=encounter,
             events=[],
             label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
-            decision=self._combat.decision(encounter),
             replay=replay_of(entry, encounter, undo=undo),
-            **settled(old, encounter),
+            **outcome_of(old, encounter),
         )
         return result, entry
 

@@ -32,15 +32,20 @@ class PromptBookkeeping:
             await repo.set_tracker_message(conn, encounter_id, message_id, pinned=pinned)
 
     async def set_prompt_message(
-        self, encounter_id: int, pending_version: int, message_id: int, asked: list[int]
+        self,
+        encounter_id: int,
+        pending_version: int,
+        message_id: int,
+        asked: list[int],
+        ref: int = 1,
     ) -> Noted:
-        """Remember the message that shows the decision pending since ``pending_version`` and
-        the members it ``asked``: ``recorded``; ``closed`` when that decision is no longer the
-        one waiting (settled, expired or undone first); ``other`` when another message already
-        shows it."""
+        """Remember the message that shows the decision ``ref`` pending since
+        ``pending_version`` and the members it ``asked``: ``recorded``; ``closed`` when that
+        decision is no longer waiting (settled, expired or undone first); ``other`` when
+        another message already shows it."""
         async with self._db.transaction() as conn:
             return await repo.set_prompt_message(
-                conn, encounter_id, pending_version, message_id, asked
+                conn, encounter_id, pending_version, message_id, asked, ref
             )
 
     async def set_asked(self, decision_id: int, asked: list[int]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -27,7 +27,7 @@ Noted = Literal["recorded", "closed", "other"]
 is no longer open (``closed``); or another message is already its prompt (``other``)."""
 
 _COLUMNS = (
-    "id, encounter_id, kind, opened_version, status, deadline, asked, prompt_message_id,"
+    "id, encounter_id, kind, ref, opened_version, status, deadline, asked, prompt_message_id,"
     " prompt_retired, retire_text, retire_embed, claim, created_at, closed_at"
 )
 
@@ -44,6 +44,7 @@ class DecisionRow(BaseModel):
     id: int
     encounter_id: int
     kind: str
+    ref: int
     opened_version: int
     status: Literal["open", "closed"]
     deadline: datetime | None
@@ -71,6 +72,7 @@ def _row(values: Any) -> DecisionRow:
         id=values["id"],
         encounter_id=values["encounter_id"],
         kind=values["kind"],
+        ref=values["ref"],
         opened_version=values["opened_version"],
         status=values["status"],
         deadline=values["deadline"],
@@ -85,42 +87,57 @@ def _row(values: Any) -> DecisionRow:
     )
 
 
-async def open_of(conn: Connection, encounter_id: int, kind: str = REACTION) -> DecisionRow | None:
-    """The open decision of ``kind`` in the encounter, or ``None``."""
-    row = await conn.fetch_one(
-        f"SELECT {_COLUMNS} FROM decisions WHERE encounter_id = ? AND kind = ? AND status = 'open'",
+class Opening(NamedTuple):
+    """A decision open after a change: the engine's ``ref`` for it, the encounter version it
+    opened at, and when it closes by itself (None: never)."""
+
+    ref: int
+    opened_version: int
+    deadline: datetime | None
+
+
+async def open_of(conn: Connection, encounter_id: int, kind: str = REACTION) -> list[DecisionRow]:
+    """The open decisions of ``kind`` in the encounter, by ``ref``."""
+    rows = await conn.fetch_all(
+        f"SELECT {_COLUMNS} FROM decisions WHERE encounter_id = ? AND kind = ? AND status = 'open'"
+        " ORDER BY ref",
         (encounter_id, kind),
     )
-    return _row(row) if row else None
+    return [_row(row) for row in rows]
 
 
 async def sync(
     conn: Connection,
     encounter_id: int,
-    current: tuple[int, int] | None,
-    opened: tuple[int, datetime | None] | None,
+    current: list[tuple[int, int, int]],
+    opened: list[Opening],
     now: datetime,
     kind: str = REACTION,
-) -> int | None:
-    """Make the encounter's open decision of ``kind`` the one ``opened`` describes —
-    ``(opened_version, deadline)``, or ``None`` for nothing waiting — given the ``current``
-    open one, ``(decision id, opened_version)`` or ``None``: it is kept when it opened at that
-    version; otherwise it is closed (at ``now``) and, if something waits, a new one is opened.
-    Returns the id of the open decision afterwards (``None``: none)."""
-    if current is not None and opened is not None and current[1] == opened[0]:
-        return current[0]
-    if current is not None:
+) -> dict[int, int]:
+    """Make the encounter's open decisions of ``kind`` those ``opened`` lists, given the
+    ``current`` open ones as ``(row id, ref, opened_version)``: one still listed with the same
+    ref and version is kept; the others are closed (at ``now``); each listed one not open yet
+    is opened. Returns row id by ref for the decisions opened here."""
+    wanted = {(o.ref, o.opened_version) for o in opened}
+    kept = set()
+    for row_id, ref, version in current:
+        if (ref, version) in wanted:
+            kept.add((ref, version))
+            continue
         await conn.execute(
             "UPDATE decisions SET status = 'closed', closed_at = ? WHERE id = ?",
-            (ts(now), current[0]),
+            (ts(now), row_id),
         )
-    if opened is None:
-        return None
-    return await conn.insert(
-        "INSERT INTO decisions (encounter_id, kind, opened_version, deadline, created_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (encounter_id, kind, opened[0], ts(opened[1]), ts(now)),
-    )
+    ids: dict[int, int] = {}
+    for o in opened:
+        if (o.ref, o.opened_version) in kept:
+            continue
+        ids[o.ref] = await conn.insert(
+            "INSERT INTO decisions (encounter_id, kind, ref, opened_version, deadline, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (encounter_id, kind, o.ref, o.opened_version, ts(o.deadline), ts(now)),
+        )
+    return ids
 
 
 async def close_all(conn: Connection, encounter_id: int, now: datetime) -> None:
@@ -138,23 +155,32 @@ async def set_prompt(
     opened_version: int,
     message_id: int,
     asked: list[int],
+    ref: int = 1,
     kind: str = REACTION,
 ) -> Noted:
-    """Record ``message_id`` as the prompt of the decision of ``kind`` that opened at
+    """Record ``message_id`` as the prompt of the decision ``ref`` of ``kind`` that opened at
     ``opened_version``, with the members it ``asked`` — only while that decision is open and
     shows no other message. Says what became of it (:data:`Noted`)."""
     changed = await conn.execute(
         "UPDATE decisions SET prompt_message_id = ?, asked = COALESCE(asked, ?)"
-        " WHERE encounter_id = ? AND kind = ? AND opened_version = ? AND status = 'open'"
-        " AND (prompt_message_id IS NULL OR prompt_message_id = ?)",
-        (message_id, json.dumps(sorted(asked)), encounter_id, kind, opened_version, message_id),
+        " WHERE encounter_id = ? AND kind = ? AND opened_version = ? AND ref = ?"
+        " AND status = 'open' AND (prompt_message_id IS NULL OR prompt_message_id = ?)",
+        (
+            message_id,
+            json.dumps(sorted(asked)),
+            encounter_id,
+            kind,
+            opened_version,
+            ref,
+            message_id,
+        ),
     )
     if changed:
         return "recorded"
     still_open = await conn.fetch_one(
         "SELECT 1 FROM decisions WHERE encounter_id = ? AND kind = ? AND opened_version = ?"
-        " AND status = 'open'",
-        (encounter_id, kind, opened_version),
+        " AND ref = ? AND status = 'open'",
+        (encounter_id, kind, opened_version, ref),
     )
     return "other" if still_open else "closed"
 
@@ -167,25 +193,26 @@ async def set_asked(conn: Connection, decision_id: int, asked: list[int]) -> Non
 
 
 async def set_deadline(
-    conn: Connection, encounter_id: int, opened_version: int, deadline: datetime
+    conn: Connection, encounter_id: int, decision_id: int, deadline: datetime
 ) -> None:
-    """Give the open decision that opened at ``opened_version`` a new deadline (a resumed fight
+    """Give the open decision whose row is ``decision_id`` a new deadline (a resumed fight
     restarts its window; its buttons keep working)."""
     await conn.execute(
-        "UPDATE decisions SET deadline = ?"
-        " WHERE encounter_id = ? AND opened_version = ? AND status = 'open'",
-        (ts(deadline), encounter_id, opened_version),
+        "UPDATE decisions SET deadline = ? WHERE encounter_id = ? AND id = ? AND status = 'open'",
+        (ts(deadline), encounter_id, decision_id),
     )
 
 
 async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, opened_version)`` of the open reaction decisions of live, unpaused
-    encounters whose deadline is ``now`` or earlier, soonest first."""
+    encounters whose deadline is ``now`` or earlier, soonest first (once per pair: decisions
+    opened by one change lapse together)."""
     rows = await conn.fetch_all(
         "SELECT d.encounter_id, d.opened_version FROM decisions d"
         " JOIN encounters e ON e.id = d.encounter_id"
         " WHERE d.status = 'open' AND d.kind = ? AND d.deadline IS NOT NULL AND d.deadline <= ?"
-        " AND e.status = 'live' AND e.paused = 0 ORDER BY d.deadline",
+        " AND e.status = 'live' AND e.paused = 0"
+        " GROUP BY d.encounter_id, d.opened_version ORDER BY MIN(d.deadline)",
         (REACTION, ts(now)),
     )
     return [(int(row["encounter_id"]), int(row["opened_version"])) for row in rows]

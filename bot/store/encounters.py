@@ -25,23 +25,40 @@ _COLUMNS = (
     "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
     " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
     " e.paused, e.rules_overrides, e.rules, e.tracker_pinned,"
-    " d.id AS decision_id, d.opened_version AS pending_version, d.deadline AS pending_deadline,"
-    " d.prompt_message_id AS prompt_message_id, d.asked AS prompt_asked,"
+    " (SELECT json_group_array(json_object('id', d.id, 'ref', d.ref,"
+    "   'opened_version', d.opened_version, 'deadline', d.deadline,"
+    "   'prompt_message_id', d.prompt_message_id, 'asked', json(d.asked)))"
+    f"  FROM decisions d WHERE d.encounter_id = e.id AND d.kind = '{decisions.REACTION}'"
+    "  AND d.status = 'open') AS open_decisions,"
     " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id) AS gm_role_id"
 )
-_FROM = (
-    "encounters e LEFT JOIN decisions d"
-    f" ON d.encounter_id = e.id AND d.kind = '{decisions.REACTION}' AND d.status = 'open'"
-)
-"""An encounter row with its open decision (``decisions``, migration 0012) read alongside."""
+_FROM = "encounters e"
+"""An encounter row; its open decisions (``decisions``, migrations 0012 and 0015) are read
+alongside as one JSON list (``open_decisions``)."""
+
+
+class OpenDecision(BaseModel):
+    """An open decision of an encounter, as its row in ``decisions`` says: ``id`` (the row),
+    ``ref`` (the engine's decision id), ``opened_version`` (buttons carry it with ``ref``),
+    ``deadline``, ``prompt_message_id`` and ``asked`` (the members told; None when not
+    known)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    ref: int
+    opened_version: int
+    deadline: datetime | None = None
+    prompt_message_id: int | None = None
+    asked: tuple[int, ...] | None = None
 
 
 class EncounterRow(BaseModel):
     """One row of ``encounters``. ``state_json`` is the engine state; ``version`` starts at 1 and
-    grows by one with every committed change. The open decision it waits on, if any, comes
-    with it (``decisions``): ``decision_id``, ``pending_version`` (the version it opened at;
-    buttons carry it), ``pending_deadline``, ``prompt_message_id`` and ``prompt_asked`` (the
-    members told; ``None`` when not known)."""
+    grows by one with every committed change. The open decisions it waits on come with it
+    (``decisions``, by ``ref``); ``pending_version``, ``pending_deadline``,
+    ``prompt_message_id``, ``decision_id`` and ``prompt_asked`` are the newest one's (the
+    engine state's ``pending``), None when none is open."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -59,11 +76,7 @@ class EncounterRow(BaseModel):
     created_at: datetime
     updated_at: datetime
     ended_at: datetime | None
-    pending_version: int | None = None
-    pending_deadline: datetime | None = None
-    prompt_message_id: int | None = None
-    decision_id: int | None = None
-    prompt_asked: tuple[int, ...] | None = None
+    decisions: tuple[OpenDecision, ...] = ()
     paused: bool = False
     gm_role_id: int | None = None
     """The server's GM role (``guild_settings``), read with the row; not an encounter column."""
@@ -82,6 +95,38 @@ class EncounterRow(BaseModel):
             return 1
 
     tracker_pinned: bool = False
+
+    def open_decision(self, ref: int) -> OpenDecision | None:
+        """The open decision the engine numbers ``ref``, or None."""
+        for d in self.decisions:
+            if d.ref == ref:
+                return d
+        return None
+
+    @property
+    def newest(self) -> OpenDecision | None:
+        """The newest open decision (the highest ``ref``), or None."""
+        return self.decisions[-1] if self.decisions else None
+
+    @property
+    def pending_version(self) -> int | None:
+        return self.newest.opened_version if self.newest else None
+
+    @property
+    def pending_deadline(self) -> datetime | None:
+        return self.newest.deadline if self.newest else None
+
+    @property
+    def prompt_message_id(self) -> int | None:
+        return self.newest.prompt_message_id if self.newest else None
+
+    @property
+    def decision_id(self) -> int | None:
+        return self.newest.id if self.newest else None
+
+    @property
+    def prompt_asked(self) -> tuple[int, ...] | None:
+        return self.newest.asked if self.newest else None
 
 
 class LogEntry(BaseModel):
@@ -134,19 +179,18 @@ def _row(values: Any) -> EncounterRow:
         created_at=values["created_at"],
         updated_at=values["updated_at"],
         ended_at=values["ended_at"],
-        pending_version=values["pending_version"],
-        pending_deadline=values["pending_deadline"],
-        prompt_message_id=values["prompt_message_id"],
-        decision_id=values["decision_id"],
-        prompt_asked=(
-            tuple(json.loads(values["prompt_asked"])) if values["prompt_asked"] else None
-        ),
+        decisions=_open_decisions(values["open_decisions"]),
         paused=bool(values["paused"]),
         gm_role_id=values["gm_role_id"],
         rules_overrides=values["rules_overrides"],
         rules=values["rules"],
         tracker_pinned=bool(values["tracker_pinned"]),
     )
+
+
+def _open_decisions(text: str | None) -> tuple[OpenDecision, ...]:
+    found = [OpenDecision.model_validate(item) for item in json.loads(text or "[]")]
+    return tuple(sorted(found, key=lambda d: d.ref))
 
 
 async def unfrozen(conn: Connection) -> list[EncounterRow]:
@@ -250,15 +294,16 @@ async def save(
     status: EncounterStatus | None = None,
     gm_id: int | None = None,
     tracker_message_id: int | None = None,
-    pending: tuple[int | None, datetime | None] | None = None,
+    pending: list[decisions.Opening] | None = None,
     paused: bool | None = None,
 ) -> EncounterRow:
     """Write a new version of ``current`` if nobody else did first.
 
-    ``pending`` (when given) says what decision waits afterwards — ``(opened_version,
-    deadline)`` or ``(None, None)`` — and the ``decisions`` table follows
-    (:func:`bot.store.decisions.sync`: a new decision forgets the message that showed the
-    previous one); archiving the encounter closes its open decisions.
+    ``pending`` (when given) lists the decisions open afterwards (:class:`decisions.Opening`:
+    ref, the version it opened at, deadline) and the ``decisions`` table follows
+    (:func:`bot.store.decisions.sync`: a decision no longer listed, or listed as opened at
+    another version, is closed; a new one is opened); archiving the encounter closes its open
+    decisions.
 
     Runs ``UPDATE … WHERE id = ? AND version = ?``; raises :class:`ConcurrentUpdate` when no row
     matched (the caller's copy is stale). Returns the row as stored, at ``current.version + 1``.
@@ -302,34 +347,21 @@ async def save(
         return updated
     if pending is None:
         return updated
-    open_now = (
-        (current.decision_id, current.pending_version)
-        if current.decision_id is not None and current.pending_version is not None
-        else None
-    )
-    opened = (pending[0], pending[1]) if pending[0] is not None else None
-    decision_id = await decisions.sync(conn, current.id, open_now, opened, now)
-    if decision_id == current.decision_id:
+    kept = {(d.ref, d.opened_version): d for d in current.decisions}
+    wanted = {(o.ref, o.opened_version) for o in pending}
+    if set(kept) == wanted:
         return updated
-    if decision_id is None:
-        return updated.model_copy(update=_NO_DECISION)
-    return updated.model_copy(
-        update={
-            **_NO_DECISION,
-            "decision_id": decision_id,
-            "pending_version": pending[0],
-            "pending_deadline": pending[1],
-        }
+    ids = await decisions.sync(
+        conn, current.id, [(d.id, d.ref, d.opened_version) for d in current.decisions], pending, now
     )
-
-
-_NO_DECISION: dict[str, Any] = {
-    "decision_id": None,
-    "pending_version": None,
-    "pending_deadline": None,
-    "prompt_message_id": None,
-    "prompt_asked": None,
-}
+    after = [
+        kept.get((o.ref, o.opened_version))
+        or OpenDecision(
+            id=ids[o.ref], ref=o.ref, opened_version=o.opened_version, deadline=o.deadline
+        )
+        for o in sorted(pending, key=lambda o: o.ref)
+    ]
+    return updated.model_copy(update={"decisions": tuple(after)})
 
 
 async def set_tracker_message(
@@ -344,35 +376,48 @@ async def set_tracker_message(
 
 
 async def set_prompt_message(
-    conn: Connection, encounter_id: int, pending_version: int, message_id: int, asked: list[int]
+    conn: Connection,
+    encounter_id: int,
+    pending_version: int,
+    message_id: int,
+    asked: list[int],
+    ref: int = 1,
 ) -> decisions.Noted:
-    """Remember the message showing the decision that opened at ``pending_version`` and the
-    members it ``asked`` (presentation only, no version bump); see
+    """Remember the message showing the decision ``ref`` that opened at ``pending_version``
+    and the members it ``asked`` (presentation only, no version bump); see
     :func:`bot.store.decisions.set_prompt`."""
-    return await decisions.set_prompt(conn, encounter_id, pending_version, message_id, asked)
+    return await decisions.set_prompt(conn, encounter_id, pending_version, message_id, asked, ref)
+
+
+_OPEN = (
+    f"SELECT 1 FROM decisions d WHERE d.encounter_id = e.id AND d.kind = '{decisions.REACTION}'"
+    " AND d.status = 'open'"
+)
 
 
 async def unprompted_decisions(conn: Connection) -> list[EncounterRow]:
-    """Live encounters whose open decision has no recorded prompt message (the bot stopped
-    between storing the decision and noting the message that shows it, or could not post)."""
+    """Live encounters with an open decision that has no recorded prompt message (the bot
+    stopped between storing the decision and noting the message that shows it, or could not
+    post)."""
     rows = await conn.fetch_all(
         f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.status = 'live'"
-        " AND d.id IS NOT NULL AND d.prompt_message_id IS NULL ORDER BY e.id"
+        f" AND EXISTS ({_OPEN} AND d.prompt_message_id IS NULL) ORDER BY e.id"
     )
     return [_row(row) for row in rows]
 
 
 async def channels_waiting(conn: Connection) -> list[int]:
-    """Channels of live encounters whose open decision has a prompt."""
+    """Channels of live encounters with an open decision that has a prompt."""
     rows = await conn.fetch_all(
         f"SELECT e.channel_id FROM {_FROM} WHERE e.status = 'live'"
-        " AND d.prompt_message_id IS NOT NULL ORDER BY e.id"
+        f" AND EXISTS ({_OPEN} AND d.prompt_message_id IS NOT NULL) ORDER BY e.id"
     )
     return [int(row["channel_id"]) for row in rows]
 
 
 async def due_decisions(conn: Connection, now: datetime) -> list[tuple[int, int]]:
-    """``(encounter_id, pending_version)`` of live encounters whose decision window ended."""
+    """``(encounter_id, pending_version)`` of live encounters with a decision, opened at that
+    version, whose window ended (once per pair, however many decisions opened then)."""
     return await decisions.due(conn, now)
 
 
@@ -463,8 +508,8 @@ async def clear_redo(conn: Connection, encounter_id: int, cleared_by: int) -> No
 
 
 async def set_pending_deadline(
-    conn: Connection, encounter_id: int, pending_version: int, deadline: datetime
+    conn: Connection, encounter_id: int, decision_id: int, deadline: datetime
 ) -> None:
-    """Give the decision pending since ``pending_version`` a new deadline (a resumed fight
-    restarts the reaction window; no version bump: buttons keep working)."""
-    await decisions.set_deadline(conn, encounter_id, pending_version, deadline)
+    """Give the open decision whose row is ``decision_id`` a new deadline (a resumed fight
+    restarts its window; no version bump: buttons keep working)."""
+    await decisions.set_deadline(conn, encounter_id, decision_id, deadline)

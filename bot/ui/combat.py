@@ -49,11 +49,13 @@ def result_embed(
 
 
 def window_ran_out(result: CombatResult) -> str:
-    """What an expired decision defaulted to, as a sentence start: no reaction, or — for an
-    attacker's complete-or-stop after a surrender — stopping."""
-    if result.resolved_awaiting == "attacker":
-        return "The window ran out: the attacker stops and accepts the surrender"
-    return "The reaction window ran out: resolved with no reaction"
+    """What an expired decision defaulted to, as a sentence start, in its ruleset's words
+    (UTTAS: no reaction, or — for an attacker's complete-or-stop after a surrender —
+    stopping)."""
+    for settled in result.resolved:
+        if settled.ran_out:
+            return settled.ran_out
+    return "The window ran out"
 
 
 REPLAY_LINES = 8
@@ -117,61 +119,25 @@ def turn_announcement(result: CombatResult) -> str:
 
 
 def decision_prompt(encounter: Encounter, decision: Decision) -> str:
-    """Who must decide, and by when (or that the window waits while the GM has paused the
-    fight): the target's controller when it can react, else the controllers of the allies who
-    may take the hit for it."""
-    encounter_gm = encounter.row.gm_id
-    public = view_of(encounter, PUBLIC)
+    """Who must decide what, in the ruleset's words, and by when (or that the window waits
+    while the GM has paused the fight), after a mention of each member asked."""
     if encounter.row.paused:
         deadline = " The GM has paused the fight: the window waits for `/gm resume`."
     elif isinstance(decision.deadline, datetime):
         deadline = (
-            f" Decide by {discord.utils.format_dt(decision.deadline, 'R')}; after that it "
-            "resolves with no reaction."
+            f" Decide by {discord.utils.format_dt(decision.deadline, 'R')}; after that "
+            f"{decision.words.lapse}."
         )
     else:
         deadline = ""
-    attacker, target = shown_name(decision.attacker.name), shown_name(decision.target.name)
-    attack = shown_name(decision.attack)
-    mentions = " ".join(f"<@{uid}>" for uid in decision.members(encounter_gm))
-    if decision.awaiting == "attacker":
-        return (
-            f"{mentions} **{target}** surrendered: complete the attack with **{attack}** or "
-            f"stop?{deadline}"
-        )
-    return (
-        f"{mentions} **{attacker}** attacks **{target}** with **{attack}**: "
-        f"{_who_decides(decision, public)}.{deadline}"
-    )
+    mentions = " ".join(f"<@{uid}>" for uid in decision.members(encounter.row.gm_id))
+    return f"{mentions} {decision.words.ask}{deadline}"
 
 
-def _who_decides(decision: Decision, public: View | None) -> str:
-    """Each decider's part: the target reacts with a button (or the GM chooses, for an NPC
-    whose numbers are hidden); each ally may take the hit."""
-    target = shown_name(decision.target.name)
-    parts: list[str] = []
-    for cid, options in decision.deciders.items():
-        person = decision.people[cid]
-        name = shown_name(person.name)
-        hidden = public is not None and not public.reveals(cid)
-        if cid == decision.target.id:
-            parts.append(
-                f"the GM chooses **{name}**'s reaction"
-                if hidden
-                else f"**{name}** reacts with a button (or `/dodge`, `/block`)"
-            )
-        elif hidden:  # whether it can afford to is its secret
-            parts.append(f"the GM may have **{name}** take the hit for **{target}**")
-        elif any(o.choice == "intercept" for o in options):
-            parts.append(f"**{name}** may take the hit for **{target}**")
-    if decision.target.id not in decision.deciders:
-        parts.insert(0, f"**{target}** cannot react")
-    return "; ".join(parts)
-
-
-def pinged(result: CombatResult, *, new_decision: bool) -> list[int]:
+def pinged(result: CombatResult, decision: Decision | None) -> list[int]:
     """The members a result's content means to ping: whoever's turn started, and whoever must
-    decide a new waiting attack. Only they are allowed to be mentioned."""
+    decide ``decision`` (a new one the content shows). Only they are allowed to be
+    mentioned."""
     state, gm = result.encounter.state, result.encounter.row.gm_id
     ids: list[int] = []
     for event in result.events:
@@ -179,8 +145,7 @@ def pinged(result: CombatResult, *, new_decision: bool) -> list[int]:
             combatant = next((c for c in state.combatants if c.id == event.combatant), None)
             if combatant is not None:
                 ids.append(combatant.controller_id or gm)
-    decision = result.decision
-    if decision is not None and new_decision:
+    if decision is not None:
         ids.extend(decision.members(gm))
     return list(dict.fromkeys(ids))
 
@@ -189,7 +154,7 @@ def titled(result: CombatResult, doing: str) -> CombatResult:
     """``result`` labelled "<combatant> <doing>"; names are escaped here (and in ``doing``), so
     the label is ready-made Markdown."""
     who = shown_name(result.acting.name) if result.acting else "Someone"
-    target = shown_name(result.decision.target.name) if result.decision else None
-    if result.label == "react" and target:
-        who = target
+    subject = result.decision.subject if result.decision else None
+    if result.label == "react" and subject is not None:
+        who = shown_name(subject.name)
     return dataclasses.replace(result, label=f"{who} {doing}")

@@ -14,7 +14,7 @@ import discord
 
 from bot.engine.core.audience import GM
 from bot.engine.core.events import RoundStarted
-from bot.services.combat import CombatResult
+from bot.services.combat import CombatResult, Decision
 from bot.ui.combat import (
     decision_prompt,
     gm_sees_more,
@@ -31,9 +31,9 @@ from bot.ui.text import shown_name
 log = logging.getLogger(__name__)
 
 
-def _mentions(result: CombatResult, *, new_decision: bool) -> discord.AllowedMentions:
+def _mentions(result: CombatResult, decision: Decision | None) -> discord.AllowedMentions:
     """Ping exactly the members the content is for, never a name that looks like a mention."""
-    users = [discord.Object(id=uid) for uid in pinged(result, new_decision=new_decision)]
+    users = [discord.Object(id=uid) for uid in pinged(result, decision)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
@@ -46,13 +46,13 @@ async def _after_commit(what: str, step: Awaitable[None]) -> None:
         log.exception("after a committed change, %s failed", what)
 
 
-def _content(result: CombatResult, *, new_decision: bool) -> str:
+def _content(result: CombatResult, decision: Decision | None, *, announce: bool = True) -> str:
     parts = []
-    announcement = turn_announcement(result)
+    announcement = turn_announcement(result) if announce else ""
     if announcement:
         parts.append(announcement)
-    if result.decision is not None and new_decision:
-        parts.append(decision_prompt(result.encounter, result.decision))
+    if decision is not None:
+        parts.append(decision_prompt(result.encounter, decision))
     return "\n".join(parts)[:2000]
 
 
@@ -60,15 +60,15 @@ def _new_round(result: CombatResult) -> bool:
     return any(isinstance(event, RoundStarted) for event in result.events)
 
 
-def _is_new_decision(result: CombatResult) -> bool:
-    decision = result.decision
-    return decision is not None and decision.pending_version == result.encounter.version
+def _first_new(result: CombatResult) -> Decision | None:
+    """The first decision the result opened: its prompt goes with the result's message; any
+    other is posted on its own (:func:`_post_others`)."""
+    new = result.new_decisions
+    return new[0] if new else None
 
 
-def _view(result: CombatResult) -> discord.ui.View | None:
-    if result.decision is None:
-        return None
-    return decision_view(result.encounter, result.decision)
+def _view(result: CombatResult, decision: Decision | None) -> discord.ui.View | None:
+    return decision_view(result.encounter, decision) if decision is not None else None
 
 
 def _keeper(client: Any) -> PromptKeeper:
@@ -76,31 +76,60 @@ def _keeper(client: Any) -> PromptKeeper:
     return keeper
 
 
-async def _note(client: Any, result: CombatResult, message_id: int | None) -> None:
-    """Record the prompt just posted for the result's new decision; if that decision was
-    settled or undone meanwhile, the prompt loses its buttons at once."""
-    if result.decision is None or message_id is None:
+async def _note(
+    client: Any,
+    result: CombatResult,
+    decision: Decision | None,
+    message_id: int | None,
+    *,
+    announced: bool = True,
+) -> None:
+    """Record the prompt just posted for ``decision`` (new in ``result``); if it was settled or
+    undone meanwhile, the prompt loses its buttons at once."""
+    if decision is None or message_id is None:
         return
-    announcement = turn_announcement(result)
+    announcement = turn_announcement(result) if announced else ""
     gone = f"{announcement}\n{GONE}" if announcement else GONE
-    await _keeper(client).note(result.encounter, result.decision, message_id, gone=gone)
+    await _keeper(client).note(result.encounter, decision, message_id, gone=gone)
+
+
+async def _post_others(client: Any, result: CombatResult) -> None:
+    """Each decision the result opened besides the first gets a prompt of its own (several
+    can wait at once: one message each, so each can be answered, retired and recovered on its
+    own)."""
+    others = result.new_decisions[1:]
+    if not others:
+        return
+    channel = client.get_partial_messageable(result.encounter.row.channel_id)
+    for decision in others:
+        message = await channel.send(
+            _content(result, decision, announce=False),
+            view=_view(result, decision) or discord.utils.MISSING,
+            allowed_mentions=_mentions_for(result, decision),
+        )
+        await _note(client, result, decision, message.id, announced=False)
+
+
+def _mentions_for(result: CombatResult, decision: Decision) -> discord.AllowedMentions:
+    users = [discord.Object(id=uid) for uid in decision.members(result.encounter.row.gm_id)]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
 async def respond(interaction: discord.Interaction[Any], result: CombatResult) -> None:
-    """Answer a slash command with the result (and reaction buttons if a decision now waits)."""
-    new_decision = _is_new_decision(result)
-    view = _view(result) if new_decision else None
+    """Answer a slash command with the result (and the buttons of a decision it opened)."""
+    decision = _first_new(result)
+    view = _view(result, decision)
     callback = await interaction.response.send_message(
-        _content(result, new_decision=new_decision),
+        _content(result, decision),
         embed=result_embed(result),
         view=view or discord.utils.MISSING,
-        allowed_mentions=_mentions(result, new_decision=new_decision),
+        allowed_mentions=_mentions(result, decision),
     )
-    if new_decision:
-        await _note(interaction.client, result, callback.message_id)
+    await _note(interaction.client, result, decision, callback.message_id)
+    await _after_commit("the other prompts", _post_others(interaction.client, result))
     await _after_commit("the GM's details", _gm_details(interaction, result))
     how = f"settled with `/{_command_name(interaction)}`"
-    await _retire_prompt(interaction.client, result, how)
+    await _retire_prompts(interaction.client, result, how)
     await refresh_channel(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )
@@ -112,12 +141,12 @@ def _command_name(interaction: discord.Interaction[Any]) -> str:
 
 
 async def after_decision(interaction: discord.Interaction[Any], result: CombatResult) -> None:
-    """Answer a reaction button: the prompt message becomes the result (its buttons gone), and
-    whatever pings someone — the next turn, the next decision (e.g. the next hit of a flurry)
-    with its buttons — comes as a new message, because Discord notifies nobody of a mention
-    added by an edit."""
-    new_decision = _is_new_decision(result)
-    title = shown_name(result.resolved_title) if result.resolved_title else "The attack"
+    """Answer a decision's button: the prompt message becomes the result (its buttons gone),
+    and whatever pings someone — the next turn, the next decision (e.g. the next hit of a
+    flurry) with its buttons — comes as a new message, because Discord notifies nobody of a
+    mention added by an edit."""
+    decision = _first_new(result)
+    title = shown_name(result.resolved_title) if result.resolved_title else "The decision"
     clicked = interaction.message.id if interaction.message is not None else 0
     async with _keeper(interaction.client).editing(clicked):
         await interaction.response.edit_message(
@@ -126,21 +155,19 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-    content = _content(result, new_decision=new_decision)
+    content = _content(result, decision)
     if content:
-        view = _view(result) if new_decision else None
         message = await interaction.followup.send(
             content,
-            view=view or discord.utils.MISSING,
-            allowed_mentions=_mentions(result, new_decision=new_decision),
+            view=_view(result, decision) or discord.utils.MISSING,
+            allowed_mentions=_mentions(result, decision),
             wait=True,
         )
-        if new_decision:
-            await _note(interaction.client, result, message.id)
+        await _note(interaction.client, result, decision, message.id)
+    await _after_commit("the other prompts", _post_others(interaction.client, result))
     await _after_commit("the GM's details", _gm_details(interaction, result))
-    if result.resolved_prompt_id != clicked:
-        await _retire_prompt(interaction.client, result, "settled with a button")
-    elif clicked:
+    await _retire_prompts(interaction.client, result, "settled with a button", clicked=clicked)
+    if clicked and any(settled.prompt_id == clicked for settled in result.resolved):
         await _keeper(interaction.client).retired_by_click(clicked)
     await refresh_channel(
         interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
@@ -150,25 +177,24 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
 async def announce(client: Any, result: CombatResult) -> None:
     """Post a result nobody asked for in its channel (an expired reaction window)."""
     channel = client.get_partial_messageable(result.encounter.row.channel_id)
-    new_decision = _is_new_decision(result)
-    view = _view(result) if new_decision else None
+    decision = _first_new(result)
     try:
         message = await channel.send(
-            _content(result, new_decision=new_decision),
+            _content(result, decision),
             embed=result_embed(result, title="Reaction window over"),
-            view=view or discord.utils.MISSING,
-            allowed_mentions=_mentions(result, new_decision=new_decision),
+            view=_view(result, decision) or discord.utils.MISSING,
+            allowed_mentions=_mentions(result, decision),
         )
     except discord.HTTPException:
         # The result could not be posted: still take the buttons off the settled prompt (an
         # edit may be allowed where a post is not) and show the state; the caller tells the
         # GM when the bot may not post there.
-        await _retire_prompt(client, result, _ran_out(result))
+        await _retire_prompts(client, result, _ran_out(result))
         await refresh_channel(client, result.encounter.row.channel_id)
         raise
-    if new_decision:
-        await _note(client, result, message.id)
-    await _retire_prompt(client, result, _ran_out(result))
+    await _note(client, result, decision, message.id)
+    await _after_commit("the other prompts", _post_others(client, result))
+    await _retire_prompts(client, result, _ran_out(result))
     await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
 
 
@@ -188,18 +214,19 @@ async def _gm_details(interaction: discord.Interaction[Any], result: CombatResul
         )
 
 
-async def _retire_prompt(client: Any, result: CombatResult, how: str) -> None:
-    """The prompt of a decision that has just been settled shows how (``how``), with the public
-    result, and loses its buttons."""
-    if result.resolved_prompt_id is None:
-        return
-    title = shown_name(result.resolved_title) if result.resolved_title else "The attack"
-    await _keeper(client).retire(
-        result.encounter.row.channel_id,
-        result.resolved_prompt_id,
-        f"{title} — {how}.",
-        result_embed(result),
-    )
+async def _retire_prompts(client: Any, result: CombatResult, how: str, *, clicked: int = 0) -> None:
+    """The prompt of each decision just settled shows how (``how``), with the public result,
+    and loses its buttons (``clicked``: the prompt a button already turned into the result)."""
+    for settled in result.resolved:
+        if settled.prompt_id is None or settled.prompt_id == clicked:
+            continue
+        title = shown_name(settled.title) if settled.title else "The decision"
+        await _keeper(client).retire(
+            result.encounter.row.channel_id,
+            settled.prompt_id,
+            f"{title} — {how}.",
+            result_embed(result),
+        )
 
 
 async def refresh_channel(client: Any, channel_id: int, *, new_round: bool = False) -> None:

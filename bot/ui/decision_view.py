@@ -1,7 +1,9 @@
 """The buttons of a decision prompt: one per choice any decider has, each carrying
-``rx:<encounter id>:<pending version>:<option code>`` so that
+``rx:<encounter id>:<pending version>.<decision number>:<option code>`` so that
 :class:`bot.ui.reaction_buttons.ReactionButton` routes a click from its ``custom_id`` alone —
-after a restart too — and a click on a decision already made is refused by the service."""
+after a restart too — and a click on a decision already made is refused by the service.
+(Buttons posted before decisions had numbers carry ``rx:<encounter>:<version>:<code>``; they
+name the decision that opened at that version and keep working.)"""
 
 from __future__ import annotations
 
@@ -29,37 +31,48 @@ _STYLES = {
 
 
 def button_label(option: ReactionOption) -> str:
-    """The option's label with its cost, within Discord's 80 characters."""
+    """The option's label with its costs, within Discord's 80 characters."""
     costs = []
     if option.actions:
         costs.append(f"{option.actions} action" + ("s" if option.actions > 1 else ""))
     if option.stamina:
         costs.append(f"{option.stamina} Stamina")
+    costs.extend(f"{amount} {pool}" for pool, amount in option.costs.items() if amount)
     label = option.label if option.choice != "none" else "Take it (no reaction)"
     suffix = f" ({', '.join(costs)})" if costs else ""
     return (label[: 80 - len(suffix)] + suffix)[:80]
 
 
-def reaction_custom_id(encounter_id: int, pending_version: int, code: str) -> str:
-    """The ``custom_id`` of one reaction button (matched by ``ReactionButton``'s template)."""
-    return f"rx:{encounter_id}:{pending_version}:{code}"
+def decision_key(pending_version: int, ref: int | None) -> str:
+    """How a button names its decision: ``<version it opened at>.<its number>`` (just the
+    version for a button made before decisions had numbers)."""
+    return str(pending_version) if ref is None else f"{pending_version}.{ref}"
+
+
+def reaction_custom_id(
+    encounter_id: int, pending_version: int, code: str, ref: int | None = None
+) -> str:
+    """The ``custom_id`` of one choice's button (matched by ``ReactionButton``'s template)."""
+    return f"rx:{encounter_id}:{decision_key(pending_version, ref)}:{code}"
 
 
 def reaction_button(
-    encounter_id: int, pending_version: int, code: str, label: str
+    encounter_id: int, pending_version: int, code: str, label: str, ref: int | None = None
 ) -> discord.ui.Button[discord.ui.View]:
-    """One reaction choice's button, styled by its kind of choice."""
+    """One choice's button, styled by its kind of choice."""
     choice = code.split("@")[0].split(".")[0]
     return discord.ui.Button(
         label=label,
         style=_STYLES.get(choice, discord.ButtonStyle.secondary),
-        custom_id=reaction_custom_id(encounter_id, pending_version, code),
+        custom_id=reaction_custom_id(encounter_id, pending_version, code, ref),
     )
 
 
-def gm_chooser_custom_id(encounter_id: int, pending_version: int, combatant_id: str) -> str:
-    """The ``custom_id`` of the button that shows the GM one hidden NPC's reactions."""
-    return f"rxg:{encounter_id}:{pending_version}:{combatant_id}"
+def gm_chooser_custom_id(
+    encounter_id: int, pending_version: int, combatant_id: str, ref: int | None = None
+) -> str:
+    """The ``custom_id`` of the button that shows the GM one hidden NPC's choices."""
+    return f"rxg:{encounter_id}:{decision_key(pending_version, ref)}:{combatant_id}"
 
 
 def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
@@ -72,8 +85,8 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
     is always shown: both are always open.)"""
     view = discord.ui.View(timeout=None)
     public = encounter.rules.view(encounter.state, PUBLIC)
-    # An attacker's complete-or-stop (after a surrender) reveals nothing: always both open.
-    open_choice = decision.awaiting == "attacker"
+    # Choices that reveal nothing (UTTAS: an attacker's complete-or-stop) are shown to all.
+    open_choice = decision.words.open_choices
     shown = {
         cid: options
         for cid, options in decision.deciders.items()
@@ -93,7 +106,9 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
                 discord.ui.Button(
                     label=f"GM: choose {name}'s reaction"[:80],
                     style=discord.ButtonStyle.secondary,
-                    custom_id=gm_chooser_custom_id(encounter.id, decision.pending_version, cid),
+                    custom_id=gm_chooser_custom_id(
+                        encounter.id, decision.pending_version, cid, decision.ref
+                    ),
                 )
             )
             continue
@@ -106,7 +121,9 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
             if code in seen or len(view.children) >= MAX_BUTTONS:
                 continue
             seen.add(code)
-            view.add_item(reaction_button(encounter.id, decision.pending_version, code, label))
+            view.add_item(
+                reaction_button(encounter.id, decision.pending_version, code, label, decision.ref)
+            )
     return view
 
 
@@ -117,6 +134,8 @@ def options_view(encounter_id: int, decision: Decision, combatant_id: str) -> di
     for option in decision.deciders.get(combatant_id, [])[:MAX_BUTTONS]:
         code = option_code(option, combatant_id)
         view.add_item(
-            reaction_button(encounter_id, decision.pending_version, code, button_label(option))
+            reaction_button(
+                encounter_id, decision.pending_version, code, button_label(option), decision.ref
+            )
         )
     return view

@@ -30,7 +30,6 @@ from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import PromptKeeper
 from bot.ui.replies import guarded
-from bot.ui.text import shown_name
 from bot.words import counted
 
 log = logging.getLogger(__name__)
@@ -115,8 +114,8 @@ async def tell_tables(
         now = waiting.get(fight.channel_id)
         if now is not None:
             text += (
-                f"\n<@{now.gm_id}>, the attack on **{shown_name(now.target)}** now waits for "
-                "your decision: use the buttons on its prompt."
+                f"\n<@{now.gm_id}>, {now.about} now waits for your decision: use the buttons "
+                "on its prompt."
             )
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(id=now.gm_id)]
@@ -130,10 +129,11 @@ async def tell_tables(
 
 @dataclass(frozen=True)
 class Waiting:
-    """An attack that waits, after an erasure, on the decision of the fight's GM."""
+    """A decision that waits, after an erasure, on the fight's GM (``about``: what it is, in
+    its ruleset's words, names escaped)."""
 
     gm_id: int
-    target: str
+    about: str
 
 
 async def readdress_decisions(client: Any, released: list[Released]) -> dict[int, Waiting]:
@@ -162,7 +162,7 @@ async def readdress_decisions(client: Any, released: list[Released]) -> dict[int
                 continue
             gm_id = encounter.row.gm_id
             if gm_id in decision.members(gm_id):
-                waiting[fight.channel_id] = Waiting(gm_id=gm_id, target=decision.target.name)
+                waiting[fight.channel_id] = Waiting(gm_id=gm_id, about=decision.words.about)
         except NotFound:  # the fight ended meanwhile
             continue
         except Exception:

@@ -37,7 +37,6 @@ from bot.ui.backoff import Backoff
 from bot.ui.combat import decision_prompt
 from bot.ui.decision_view import decision_view
 from bot.ui.prompt_recovery import recover
-from bot.ui.text import shown_name
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +102,7 @@ class PromptKeeper:
         self.refused_posts: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
         self._looked_after_start = False
         self.stale: set[int] = set()  # channels whose waiting prompt could not be re-rendered
-        self._unprompted_since: dict[tuple[int, int], float] = {}
+        self._unprompted_since: dict[tuple[int, tuple[tuple[int, int], ...]], float] = {}
         self.grace = GRACE
 
     @property
@@ -143,7 +142,11 @@ class PromptKeeper:
         shown = render(encounter, decision)[2]
         try:
             noted = await self._encounters.set_prompt_message(
-                encounter.id, decision.pending_version, message_id, sorted(shown.members)
+                encounter.id,
+                decision.pending_version,
+                message_id,
+                sorted(shown.members),
+                decision.ref,
             )
         except Exception:
             log.exception("could not note prompt %s of encounter %s", message_id, encounter.id)
@@ -159,8 +162,8 @@ class PromptKeeper:
     # -- keeping the waiting prompt current ------------------------------------------------
 
     async def refresh(self, channel_id: int, *, ping: bool = True) -> None:
-        """Show the channel's waiting decision as it stands now in its prompt: edited when its
-        text or buttons changed, and a new message pings whoever is newly asked (unless
+        """Show each of the channel's waiting decisions as it stands now in its prompt: edited
+        when its text or buttons changed, and a new message pings whoever is newly asked (unless
         ``ping`` is off: the caller tells them) — judged against the members the decision's row
         says were told, so after a restart too. Never raises; a refused edit or ping is tried
         again by :meth:`retry`."""
@@ -183,15 +186,20 @@ class PromptKeeper:
             encounter = await self._encounters.live(channel_id)
         except NotFound:
             return
-        message_id = encounter.row.prompt_message_id
-        if message_id is None or encounter.row.pending_version is None:
-            return
+        for opened in encounter.row.decisions:
+            if opened.prompt_message_id is not None:
+                await self._refresh_one(channel_id, opened.ref, opened.prompt_message_id, ping)
+
+    async def _refresh_one(self, channel_id: int, ref: int, message_id: int, ping: bool) -> None:
         async with self.editing(message_id):
             # Read inside the message's lock: a decision settled before this point is seen as
             # settled; one settled after it is retired by an edit that waits for this one.
-            encounter = await self._encounters.live(channel_id)
-            decision = self._combat.decision(encounter)
-            if decision is None or encounter.row.prompt_message_id != message_id:
+            try:
+                encounter = await self._encounters.live(channel_id)
+            except NotFound:
+                return
+            decision = self._combat.decision(encounter, ref)
+            if decision is None or decision.prompt_message_id != message_id:
                 return
             content, view, shown = render(encounter, decision)
             before = self._shown.get(message_id)
@@ -223,10 +231,10 @@ class PromptKeeper:
         """Ping, in a new message, the members the decision asks now and had not asked before
         (a mention added by an edit notifies nobody); then the row remembers who is asked. A
         refused ping raises :class:`discord.Forbidden` (tried again later), nothing recorded."""
-        decision_id = encounter.row.decision_id
+        decision_id = decision.row_id
         if decision_id is None:
             return
-        asked = encounter.row.prompt_asked
+        asked = decision.asked
         newly = members - set(asked) if asked is not None else frozenset()
         if newly and ping:
             await self._ping(encounter, decision, message_id, newly)
@@ -239,13 +247,7 @@ class PromptKeeper:
         """Tell the newly asked members (raises :class:`discord.HTTPException` if refused)."""
         mentions = " ".join(f"<@{uid}>" for uid in sorted(members))
         link = jump_url(encounter.row.guild_id, encounter.row.channel_id, message_id)
-        what = (
-            f"**{shown_name(decision.target.name)}** surrendered to "
-            f"**{shown_name(decision.attacker.name)}**"
-            if decision.awaiting == "attacker"
-            else f"**{shown_name(decision.attacker.name)}** attacks "
-            f"**{shown_name(decision.target.name)}** with **{shown_name(decision.attack)}**"
-        )
+        what = decision.words.ping
         channel = self._client.get_partial_messageable(encounter.row.channel_id)
         await channel.send(
             f"{mentions} you now have a choice to make: {what}. The buttons are on its "
@@ -324,14 +326,16 @@ class PromptKeeper:
         return True
 
     async def retire_ended(self, ended: Encounter) -> None:
-        """An encounter ended while a decision waited: its prompt says so and loses its
+        """An encounter ended while decisions waited: each prompt says so and loses its
         buttons."""
-        message_id = ended.row.prompt_message_id
-        if message_id is None or ended.state.pending is None:
-            return
-        await self.retire(
-            ended.row.channel_id, message_id, "The encounter ended before this attack was decided."
-        )
+        for decision in self._combat.decisions(ended):
+            if decision.prompt_message_id is None:
+                continue
+            await self.retire(
+                ended.row.channel_id,
+                decision.prompt_message_id,
+                f"The encounter ended before this {decision.words.noun} was decided.",
+            )
 
     # -- the background loop --------------------------------------------------------------
 
@@ -399,7 +403,9 @@ class PromptKeeper:
             log.exception("could not read the decisions without a prompt")
             return
         now = asyncio.get_running_loop().time()
-        current = {(e.id, e.row.pending_version or 0): e for e in unprompted}
+        current = {
+            (e.id, tuple((d.ref, d.opened_version) for d in e.row.decisions)): e for e in unprompted
+        }
         for key in list(self._unprompted_since):
             if key not in current:
                 del self._unprompted_since[key]

@@ -16,9 +16,10 @@ from typing import Any
 
 import discord
 
+from bot.services.combat import Decision
 from bot.services.encounters import Encounter
 from bot.ui.combat import decision_prompt
-from bot.ui.decision_view import decision_view
+from bot.ui.decision_view import decision_key, decision_view
 
 log = logging.getLogger(__name__)
 
@@ -36,44 +37,59 @@ def _custom_ids(message: discord.Message) -> list[str]:
 
 
 async def recover(client: Any, encounter: Encounter) -> None:
-    """Record (or post) the prompt of ``encounter``'s pending decision, whose message was never
-    noted, and retire its older prompts found on the way. Raises
+    """Record (or post) the prompt of each of ``encounter``'s open decisions whose message was
+    never noted, and retire its prompts of decisions no longer open found on the way. Raises
     :class:`discord.HTTPException` when Discord refuses (the caller tries again later)."""
-    pending_version = encounter.row.pending_version
-    assert pending_version is not None
     keeper = client.prompts
     channel = client.get_partial_messageable(encounter.row.channel_id)
     prefixes = (f"rx:{encounter.id}:", f"rxg:{encounter.id}:")
-    current = tuple(f"{prefix}{pending_version}:" for prefix in prefixes)
-    found: discord.Message | None = None
+    waiting = client.services.combat.decisions(encounter)
+    unprompted = [d for d in waiting if d.prompt_message_id is None]
+    if not unprompted:
+        return
+    found: dict[int, discord.Message] = {}
     async for message in channel.history(limit=HISTORY):
         if client.user is None or message.author.id != client.user.id:
             continue
         ids = [c for c in _custom_ids(message) if c.startswith(prefixes)]
         if not ids:
             continue
-        if any(c.startswith(current) for c in ids):
-            found = found or message  # the newest one shows the decision
-        else:
+        shows = [d for d in waiting if any(_names(c, encounter.id, d) for c in ids)]
+        if not shows:
             await keeper.retire(
                 channel.id,
                 message.id,
-                "That attack is no longer pending: it was settled while the bot was away.",
+                "That decision is no longer pending: it was settled while the bot was away.",
             )
-    decision = client.services.combat.decision(encounter)
-    if decision is None:
-        return
-    if found is not None:
-        await keeper.note(encounter, decision, found.id)
-        log.info("recovered the prompt of encounter %s: message %s", encounter.id, found.id)
-        return
-    members = decision.members(encounter.row.gm_id)
-    message = await channel.send(
-        decision_prompt(encounter, decision),
-        view=decision_view(encounter, decision),
-        allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(id=uid) for uid in members]
-        ),
-    )
-    await keeper.note(encounter, decision, message.id)
-    log.info("posted the lost prompt of encounter %s again", encounter.id)
+            continue
+        for decision in shows:
+            found.setdefault(decision.ref, message)  # the newest one shows the decision
+    for decision in unprompted:
+        message = found.get(decision.ref)
+        if message is not None:
+            await keeper.note(encounter, decision, message.id)
+            log.info("recovered the prompt of encounter %s: message %s", encounter.id, message.id)
+            continue
+        members = decision.members(encounter.row.gm_id)
+        message = await channel.send(
+            decision_prompt(encounter, decision),
+            view=decision_view(encounter, decision),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=uid) for uid in members]
+            ),
+        )
+        await keeper.note(encounter, decision, message.id)
+        log.info("posted the lost prompt of encounter %s again", encounter.id)
+
+
+def _names(custom_id: str, encounter_id: int, decision: Decision) -> bool:
+    """Whether a button's ``custom_id`` names ``decision`` (by its version and number, or — a
+    button made before decisions had numbers — by its version alone)."""
+    for prefix in (f"rx:{encounter_id}:", f"rxg:{encounter_id}:"):
+        if custom_id.startswith(prefix):
+            key = custom_id[len(prefix) :].split(":", 1)[0]
+            return key in (
+                decision_key(decision.pending_version, decision.ref),
+                str(decision.pending_version),
+            )
+    return False

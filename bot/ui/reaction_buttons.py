@@ -1,8 +1,10 @@
 """Reaction buttons: one per choice the decider can afford, routed by ``custom_id`` alone.
 
-``rx:<encounter id>:<pending version>:<option code>`` names the encounter, the decision (the
-state version at which it started waiting) and the choice, so a button keeps working after a
-restart and a click on a decision already made is refused by the service.
+``rx:<encounter id>:<pending version>.<decision number>:<option code>`` names the encounter, the
+decision (the state version at which it started waiting and its number) and the choice, so a
+button keeps working after a restart and a click on a decision already made is refused by the
+service. A button made before decisions had numbers (no ``.<number>``) names the decision that
+opened at its version.
 """
 
 from __future__ import annotations
@@ -28,19 +30,25 @@ def combat_of(interaction: discord.Interaction[Any]) -> CombatService:
 class ReactionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"rx:(?P<enc>\d{1,19}):(?P<pv>\d{1,19})"
+        r"rx:(?P<enc>\d{1,19}):(?P<pv>\d{1,19})(?:\.(?P<ref>\d{1,9}))?"
         r":(?P<code>[a-z]{1,12}(?:\.[0-9a-f]{8})?(?:@[a-z0-9]{1,12})?)"
     ),
 ):
     """One reaction choice for one pending decision."""
 
     def __init__(
-        self, encounter_id: int, pending_version: int, code: str, label: str = "React"
+        self,
+        encounter_id: int,
+        pending_version: int,
+        code: str,
+        label: str = "React",
+        ref: int | None = None,
     ) -> None:
-        super().__init__(reaction_button(encounter_id, pending_version, code, label))
+        super().__init__(reaction_button(encounter_id, pending_version, code, label, ref))
         self.encounter_id = encounter_id
         self.pending_version = pending_version
         self.code = code
+        self.ref = ref
 
     @classmethod
     async def from_custom_id(
@@ -50,33 +58,40 @@ class ReactionButton(
         match: re.Match[str],
         /,
     ) -> ReactionButton:
-        return cls(int(match["enc"]), int(match["pv"]), match["code"])
+        ref = int(match["ref"]) if match["ref"] else None
+        return cls(int(match["enc"]), int(match["pv"]), match["code"], ref=ref)
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         result = await combat_of(interaction).decide(
-            self.encounter_id, self.pending_version, actor_of(interaction), self.code
+            self.encounter_id, self.pending_version, actor_of(interaction), self.code, self.ref
         )
         await after_decision(interaction, result)
 
 
 class GmReactionChooser(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rxg:(?P<enc>\d{1,19}):(?P<pv>\d{1,19}):(?P<cid>[a-z0-9]{1,12})",
+    template=(
+        r"rxg:(?P<enc>\d{1,19}):(?P<pv>\d{1,19})(?:\.(?P<ref>\d{1,9}))?"
+        r":(?P<cid>[a-z0-9]{1,12})"
+    ),
 ):
     """ "GM: choose Thug 1's reaction": shows the GM alone that NPC's affordable reactions
     (their buttons are ordinary reaction buttons); anyone else is refused."""
 
-    def __init__(self, encounter_id: int, pending_version: int, combatant_id: str) -> None:
+    def __init__(
+        self, encounter_id: int, pending_version: int, combatant_id: str, ref: int | None = None
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label="GM: choose the reaction",
-                custom_id=gm_chooser_custom_id(encounter_id, pending_version, combatant_id),
+                custom_id=gm_chooser_custom_id(encounter_id, pending_version, combatant_id, ref),
             )
         )
         self.encounter_id = encounter_id
         self.pending_version = pending_version
         self.combatant_id = combatant_id
+        self.ref = ref
 
     @classmethod
     async def from_custom_id(
@@ -86,12 +101,17 @@ class GmReactionChooser(
         match: re.Match[str],
         /,
     ) -> GmReactionChooser:
-        return cls(int(match["enc"]), int(match["pv"]), match["cid"])
+        ref = int(match["ref"]) if match["ref"] else None
+        return cls(int(match["enc"]), int(match["pv"]), match["cid"], ref=ref)
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         encounter, decision = await combat_of(interaction).gm_choices(
-            self.encounter_id, self.pending_version, actor_of(interaction), self.combatant_id
+            self.encounter_id,
+            self.pending_version,
+            actor_of(interaction),
+            self.combatant_id,
+            self.ref,
         )
         who = decision.people[self.combatant_id]
         await interaction.response.send_message(

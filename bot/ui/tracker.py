@@ -16,6 +16,7 @@ import discord
 from bot.engine.core.audience import GM, PUBLIC, View
 from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState, CombatantBase
+from bot.services.decisions import decisions_of
 from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
 from bot.ui.embeds import fit_lines, rules_label
@@ -132,9 +133,9 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     current = state.current
     if current is not None:
         status.append(f"Turn: **{shown_name(current.name)}**")
-    if state.pending is not None:
-        waiting = state.get(state.pending.target)
-        status.append(f"Waiting on **{shown_name(waiting.name)}**'s reaction")
+    waiting = [d.words.waiting_on for d in decisions_of(encounter)]
+    if waiting:
+        status.append(f"Waiting on {' and '.join(dict.fromkeys(waiting))}")
     if state.phase == "finished":
         status.append(finished_line(state))
     if encounter.row.paused:

@@ -22,11 +22,13 @@ from tests.harness.server import DiscordHarness
 
 def live_prompts(h: DiscordHarness) -> dict[int, set[str]]:
     """Messages in the channel that still show reaction buttons: id → the decisions
-    (``<encounter>:<version>``) their buttons name."""
+    (``<encounter>:<version>``) their buttons name (``rx:<encounter>:<version>.<number>:…``)."""
     found: dict[int, set[str]] = {}
     for m in h.messages_in(h.channel):
         keys = {
-            ":".join(c.split(":")[1:3]) for c in m.custom_ids() if c.startswith(("rx:", "rxg:"))
+            f"{c.split(':')[1]}:{c.split(':')[2].split('.')[0]}"
+            for c in m.custom_ids()
+            if c.startswith(("rx:", "rxg:"))
         }
         if keys:
             found[m.id] = keys

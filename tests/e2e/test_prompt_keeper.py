@@ -149,7 +149,7 @@ async def test_the_next_hit_of_a_flurry_gets_its_prompt_once_the_bot_may_post(
     assert live.row.prompt_message_id is not None, "the second hit never got a prompt"
     posted = h.message(live.row.prompt_message_id)
     assert any(
-        c.startswith(f"rxg:{live.id}:{live.row.pending_version}:") for c in posted.custom_ids()
+        c.startswith(f"rxg:{live.id}:{live.row.pending_version}.") for c in posted.custom_ids()
     )
     assert "attacks **Thug 1** with **Claws**" in posted.content
 

@@ -38,6 +38,7 @@ NOT_A_MEMBER = {
     "decisions.id": "row id",
     "decisions.encounter_id": "row id",
     "decisions.opened_version": "version",
+    "decisions.ref": "the engine's number for the decision",
     "decisions.prompt_message_id": "message",
     "decisions.prompt_retired": "flag",
     "encounters.paused": "flag",
@@ -224,10 +225,10 @@ async def test_decisions_forget_whom_they_asked(db: Database) -> None:
     await bot.fight()
     live = await bot.encounters.live(CHANNEL)
     async with db.transaction() as conn:
-        first = await decisions.sync(conn, live.id, None, (5, None), NOW)
+        first = (await decisions.sync(conn, live.id, [], [decisions.Opening(1, 5, None)], NOW))[1]
         await decisions.set_prompt(conn, live.id, 5, 111, [ME.user_id, GM.user_id])
-        assert first is not None
-        await decisions.sync(conn, live.id, (first, 5), (9, None), NOW)  # the first closes
+        opened = [decisions.Opening(1, 9, None)]
+        await decisions.sync(conn, live.id, [(first, 1, 5)], opened, NOW)  # the first closes
         await decisions.set_prompt(conn, live.id, 9, 222, [ME.user_id])
     exported = await bot.members.export(GUILD, ME, ME.user_id, size_limit=10_000_000)
     assert len(json.loads(exported.data)["decisions_asked"]) == 2

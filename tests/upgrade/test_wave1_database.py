@@ -55,7 +55,8 @@ async def test_the_waiting_reaction_is_decided_and_the_fight_goes_on(db: Databas
     encounters, combat, mod = services(db)
     live = await encounters.live(101)
     decision = combat.decision(live)
-    assert decision is not None and decision.target.name == "Willow"
+    assert decision is not None and decision.subject is not None
+    assert decision.subject.name == "Willow"
     result = await combat.decide(live.id, decision.pending_version, PLAYER, "none")
     assert result.encounter.state.pending is None
     assert result.encounter.state.current is not None

@@ -51,6 +51,14 @@ class Dated(CommandBase):
     issued: IssueMark | None = None
 
 
+class Answer(Dated):
+    """A command answering a pending decision (:mod:`bot.engine.core.decisions`): ``decision``
+    names which one by its id (a button carries it); None answers the newest, as a typed
+    command does. One for a decision that is no longer open is refused (:class:`Conflict`)."""
+
+    decision: int | None = Field(default=None, ge=1)
+
+
 class TurnBound(Dated):
     """A command that moves the fight on from one particular turn. ``for_turn`` is the turn it
     was issued for (``AnyState.turn_seq``; a button carries it). One issued no later than the

@@ -17,8 +17,9 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from bot import names
-from bot.engine.core.audience import Audience, View
+from bot.engine.core.audience import PUBLIC, Audience, View
 from bot.engine.core.commands import CORE_COMMANDS, ORDER_COMMANDS, CommandBase
+from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.effects import Lasts
@@ -30,10 +31,13 @@ from bot.errors import InvalidInput, RulesVersionUnknown
 
 
 class ReactionOption(BaseModel):
-    """One reaction a combatant can afford right now against the pending attack (one button).
+    """One choice a combatant can afford right now on a pending decision (one button): a
+    reaction to an attack, an approval, a spend…
 
-    ``choice``/``maneuver``/``stance`` are what to put into a ``React`` command; ``actions`` and
-    ``stamina`` its cost; ``label`` a button label (≤ 80 characters)."""
+    ``choice``/``maneuver``/``stance`` are what the ruleset's :meth:`Ruleset.answer` puts into
+    its command; ``actions`` and ``stamina`` its cost in those pools, ``costs`` in any other
+    (pool name → amount, e.g. ``{"vitality": 5}``); ``label`` a button label (≤ 80
+    characters)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -43,6 +47,7 @@ class ReactionOption(BaseModel):
     stance: str | None = None
     actions: int = 0
     stamina: int = 0
+    costs: dict[str, int] = Field(default_factory=dict)
 
 
 class SheetSection(BaseModel):
@@ -251,14 +256,52 @@ class Ruleset(ABC, Generic[StateT]):
 
     # -- decisions and the GM's tools, as commands -----------------------------------------------
     @abstractmethod
-    def lapse(self, state: StateT) -> CommandBase:
-        """The command that settles the waiting decision as if nobody chose (its window ran
-        out, the GM resolves it, an NPC that does not react). Raises :class:`RuleViolation`
-        when nothing waits."""
+    def lapse(self, state: StateT, decision: Any = None) -> CommandBase:
+        """The command that settles ``decision`` (default: the newest open one) as if nobody
+        chose (its window ran out, the GM resolves it, an NPC that does not react). Raises
+        :class:`RuleViolation` when nothing waits."""
 
     @abstractmethod
-    def answer(self, state: StateT, decider: Any, option: ReactionOption) -> CommandBase:
-        """The command for ``decider`` taking ``option`` of the waiting decision (a button)."""
+    def answer(
+        self, state: StateT, decider: Any, option: ReactionOption, decision: Any = None
+    ) -> CommandBase:
+        """The command for ``decider`` taking ``option`` of ``decision`` (default: the newest
+        open one; a button names its decision)."""
+
+    @abstractmethod
+    def decision_words(
+        self,
+        state: StateT,
+        decision: Any,
+        deciders: Mapping[str, list[ReactionOption]],
+        public: View,
+    ) -> DecisionWords:
+        """``decision`` in words (:class:`~bot.engine.core.decisions.DecisionWords`): what it
+        is about, who decides what among ``deciders`` (from :meth:`decision_options`), what
+        happens when nobody does; names escaped by ``public`` (the channel's view, which also
+        says whose numbers are hidden)."""
+
+    def decision_subject(self, state: StateT, decision: Any) -> str | None:
+        """The combatant whose own reaction ``decision`` asks for (a typed reaction such as
+        UTTAS's ``/dodge`` answers for it; an NPC subject with no player to decide lapses at
+        once unless the encounter's ``npcs_react``), or None."""
+        return None
+
+    def decision_options(self, state: StateT, decision: Any) -> dict[str, list[ReactionOption]]:
+        """Who may answer ``decision``, with what: combatant id → its choices (with their
+        costs), in the state's order. A combatant whose numbers are hidden from players is
+        listed whenever it :meth:`may_be_asked`, with or without choices it can afford: which
+        it can afford is its secret (the GM sees them privately)."""
+        public = self.view(state, PUBLIC)
+        deciders: dict[str, list[ReactionOption]] = {}
+        for combatant in state.combatants:
+            options = self.reaction_options(state, combatant.id, decision)
+            if options or (
+                not public.reveals(combatant.id)
+                and self.may_be_asked(state, combatant.id, decision)
+            ):
+                deciders[combatant.id] = options
+        return deciders
 
     @abstractmethod
     def condition_command(
@@ -338,17 +381,15 @@ class Ruleset(ABC, Generic[StateT]):
         """A copy of ``combatant`` playing by ``sheet`` (its source sheet as it is now): its
         live values kept, lowered to the new maximums where those shrank."""
 
-    def reaction_deadline(self, state: StateT) -> datetime | None:
-        """When the pending decision's window closes (``created_at`` + the encounter's
-        ``reaction_window_s``), or None when nothing is pending. After it, the service may send
-        ``React(choice="none")`` (or ``ResolveSurrender(complete=False)``) on the player's behalf.
+    def reaction_deadline(self, state: StateT, decision: Any = None) -> datetime | None:
+        """When ``decision``'s window closes (default: the newest open one): ``created_at``
+        plus its own ``window_s`` or else the encounter's ``reaction_window_s``; None when
+        nothing is pending. After it, the service sends :meth:`lapse` on the deciders' behalf.
         """
-        p = state.pending
+        p = decision if decision is not None else state.pending
         if p is None or not p.created_at:
             return None
-        return datetime.fromisoformat(p.created_at) + timedelta(
-            seconds=state.settings.reaction_window_s
-        )
+        return datetime.fromisoformat(p.created_at) + timedelta(seconds=decision_window_s(state, p))
 
     @abstractmethod
     def apply(
@@ -417,14 +458,24 @@ class Ruleset(ABC, Generic[StateT]):
         return View(state, audience, wound_level=self.wound_level, escape=escape)
 
     @abstractmethod
-    def reaction_options(self, state: StateT, combatant_id: str) -> list[ReactionOption]:
-        """The reactions ``combatant_id`` can afford now against ``state.pending`` (empty if
-        none or nothing pending)."""
+    def reaction_options(
+        self, state: StateT, combatant_id: str, decision: Any = None
+    ) -> list[ReactionOption]:
+        """The choices ``combatant_id`` can afford now on ``decision`` (default: the newest
+        open one; empty if none or nothing pending)."""
 
-    def may_be_asked(self, state: StateT, combatant_id: str) -> bool:
-        """Whether ``combatant_id`` might have a choice on ``state.pending``, judged only by
-        what every player sees (sides, conditions) — never by its hidden pools. A combatant
-        whose numbers are hidden gets a "GM: choose" button whenever this holds, whether or not
-        it can afford a choice, so which it can afford stays secret. By default: whether it
-        has options now (a ruleset whose choices depend on hidden numbers overrides it)."""
-        return bool(self.reaction_options(state, combatant_id))
+    def may_be_asked(self, state: StateT, combatant_id: str, decision: Any = None) -> bool:
+        """Whether ``combatant_id`` might have a choice on ``decision`` (default: the newest),
+        judged only by what every player sees (sides, conditions) — never by its hidden pools.
+        A combatant whose numbers are hidden gets a "GM: choose" button whenever this holds,
+        whether or not it can afford a choice, so which it can afford stays secret. By
+        default: whether it has options now (a ruleset whose choices depend on hidden numbers
+        overrides it)."""
+        return bool(self.reaction_options(state, combatant_id, decision))
+
+
+def decision_window_s(state: AnyState, decision: Any) -> int:
+    """How long ``decision`` waits for an answer, in seconds: its own ``window_s`` or the
+    encounter's ``reaction_window_s``."""
+    own = getattr(decision, "window_s", None)
+    return int(own) if own else int(state.settings.reaction_window_s)

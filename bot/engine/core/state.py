@@ -21,6 +21,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bot import names
+from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.effects import Effect
 from bot.engine.core.positions import Positions
 from bot.errors import NotFound
@@ -161,24 +162,26 @@ class Hold(BaseModel):
 
 Phase = Literal["setup", "active", "finished"]
 CombatantT = TypeVar("CombatantT", bound=CombatantBase)
-PendingT = TypeVar("PendingT", bound=BaseModel)
+PendingT = TypeVar("PendingT", bound=DecisionBase)
 
 
 class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     """The whole encounter. ``phase``: ``setup`` while combatants gather, ``active`` during the
-    fight, ``finished`` once it ended (one side left standing, or the GM ended it) until the GM
-    closes the encounter. ``round`` is 0 before the fight begins; ``order`` lists combatant ids
-    in initiative order; ``turn`` is the id of the combatant whose turn it is (None outside a
-    fight). ``turn_seq`` counts the turns taken so far (each new turn holder adds one) and
-    ``turn_started_at`` is when the current turn began (ISO 8601, the injected clock), and
-    ``turn_marker`` the latest issue mark the bot had seen then (``commands.IssueMark``): a
-    command that moves the fight on says which turn it was issued for, so a second one for a
-    turn that already ended changes nothing. ``pending`` is the decision the fight waits on (the
-    ruleset's own model). ``game_time_s`` counts in-game seconds (6 per round; rests add hours)
-    for the rest limits. ``turn_spent``: the turn holder has spent something this turn (a
-    delay or hold is allowed only before). ``holding``: combatants holding their action, by
-    id (:mod:`bot.engine.core.order`). ``positions``: declared distances and engagements
-    (:mod:`bot.engine.core.positions`)."""
+    fight, ``finished`` once it ended (one side left standing, or the GM ended it) until the
+    GM closes the encounter. ``round`` is 0 before the fight begins; ``order`` lists
+    combatant ids in initiative order; ``turn`` is the id of the combatant whose turn it is
+    (None outside a fight). ``turn_seq`` counts the turns taken so far (each new turn holder
+    adds one) and ``turn_started_at`` is when the current turn began (ISO 8601, the injected
+    clock), and ``turn_marker`` the latest issue mark the bot had seen then
+    (``commands.IssueMark``): a command that moves the fight on says which turn it was
+    issued for, so a second one for a turn that already ended changes nothing.
+    ``decisions``: the decisions the fight waits on, in the order they opened (the ruleset's
+    own model, :mod:`bot.engine.core.decisions`); ``next_decision`` the id the next one
+    gets; ``pending`` the newest. ``game_time_s`` counts in-game seconds (6 per round; rests
+    add hours) for the rest limits. ``turn_spent``: the turn holder has spent something this
+    turn (a delay or hold is allowed only before). ``holding``: combatants holding their
+    action, by id (:mod:`bot.engine.core.order`). ``positions``: declared distances and
+    engagements (:mod:`bot.engine.core.positions`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -190,7 +193,8 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     combatants: list[CombatantT] = Field(default_factory=list)
     order: list[str] = Field(default_factory=list)
     turn: str | None = None
-    pending: PendingT | None = None
+    decisions: list[PendingT] = Field(default_factory=list)
+    next_decision: int = 1
     seed: int = 0
     initiative_mode: InitiativeMode = "agility"
     settings: EncounterSettings = Field(default_factory=EncounterSettings)
@@ -205,6 +209,33 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     turn_spent: bool = False
     holding: dict[str, Hold] = Field(default_factory=dict)
     positions: Positions = Field(default_factory=Positions)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_pending(cls, data: Any) -> Any:
+        """States saved when a fight had at most one decision (``pending``) load with it as the
+        list's only one, numbered 1."""
+        if isinstance(data, dict) and "pending" in data:
+            data = dict(data)
+            pending = data.pop("pending")
+            if isinstance(pending, dict):
+                data["decisions"] = [{**pending, "id": pending.get("id") or 1}]
+                data.setdefault("next_decision", 2)
+        return data
+
+    @property
+    def pending(self) -> PendingT | None:
+        """The newest open decision (the one a nested decision adds to comes before it), or
+        None when nothing waits."""
+        decisions = self.decisions
+        return decisions[-1] if decisions else None
+
+    def decision(self, decision_id: int) -> PendingT | None:
+        """The open decision numbered ``decision_id``, or None."""
+        for d in self.decisions:
+            if d.id == decision_id:
+                return d
+        return None
 
     @model_validator(mode="before")
     @classmethod

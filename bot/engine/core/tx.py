@@ -217,8 +217,43 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
             raise Conflict(f"That turn already ended: {now}.")
 
     def require_no_pending(self) -> None:
-        if self.state.pending is not None:
+        """A turn command waits until no decision is open."""
+        if self.state.decisions:
             raise Conflict(f"Waiting for {self.waiting_on()} first.")
+
+    # -- decisions (:mod:`bot.engine.core.decisions`) -------------------------------------------
+    def open_decision(self, decision: Any) -> Any:
+        """Open ``decision`` (a copy numbered with the encounter's next id and dated now; its
+        ``marker`` is set by the services) after those already open; returns it. A decision is
+        never changed in place: one that changes is settled and a new one opened, so whoever
+        was answering the old one is told it moved on."""
+        st = self.state
+        opened = decision.model_copy(
+            update={"id": st.next_decision, "created_at": self.now.isoformat(), "marker": 0}
+        )
+        st.next_decision = st.next_decision + 1
+        st.decisions = [*st.decisions, opened]
+        return opened
+
+    def settle_decision(self, decision_id: int) -> None:
+        """The decision numbered ``decision_id`` is no longer open (answered, lapsed or
+        cancelled); nothing if it was not open."""
+        st = self.state
+        st.decisions = [d for d in st.decisions if d.id != decision_id]
+
+    def open_decision_named(self, decision_id: int | None) -> Any:
+        """The open decision a command answers: the one numbered ``decision_id``, or the newest
+        when None. Raises :class:`Conflict` when it is no longer open, :class:`RuleViolation`
+        when nothing waits."""
+        st = self.state
+        if not st.decisions:
+            raise RuleViolation("Nothing is waiting for a decision right now.")
+        if decision_id is None:
+            return st.decisions[-1]
+        found = st.decision(decision_id)
+        if found is None:
+            raise Conflict("That decision is no longer waiting (it was settled or taken back).")
+        return found
 
     def require_turn(self, c: Any) -> None:
         """Only the combatant whose turn it is acts (reactions aside)."""
@@ -408,7 +443,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         (a GM tool killed or knocked them out, a condition took their actions) and nothing
         waits on a decision, their turn ends and passes on."""
         st = self.state
-        if st.phase != "active" or st.turn is None or st.pending is not None:
+        if st.phase != "active" or st.turn is None or st.decisions:
             return
         c = self.view(st.turn)
         why = self.cannot_act(c)
@@ -420,7 +455,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         st = self.state
         st.phase = "finished"
         st.turn = None
-        st.pending = None
+        st.decisions = []
         st.positions = Positions()  # where everyone stood mattered to the fight only
         st.winner = winner
         self.on_fight_end()

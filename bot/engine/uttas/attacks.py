@@ -102,7 +102,6 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
         hits_total=cmd.hits,
         joint=joint,
         on_turn=on_turn,
-        created_at=tx.now.isoformat(),
     )
     _open_or_resolve(tx, p)
 
@@ -201,7 +200,7 @@ def _ally_can_intercept(tx: Tx, c: Combatant, p: PendingAttack) -> bool:
 def _open_or_resolve(tx: Tx, p: PendingAttack) -> None:
     while True:
         if _reaction_possible(tx, p):
-            tx.state.pending = p
+            p = tx.open_decision(p)
             a, t = tx.view(p.attacker), tx.view(p.target)
             hit = f" (hit {p.hit_index} of {p.hits_total})" if p.hits_total > 1 else ""
             tx.emit(
@@ -216,7 +215,7 @@ def _open_or_resolve(tx: Tx, p: PendingAttack) -> None:
                 )
             )
             return
-        tx.state.pending = None
+        tx.settle_decision(p.id)
         _settle(tx, p, NO_DEFENCE)
         nxt = _next_hit(tx, p)
         if nxt is None:
@@ -237,10 +236,15 @@ def _finish(tx: Tx, p: PendingAttack) -> None:
     """The attack is over: the sides are re-counted if someone dropped out (see
     :meth:`CoreTx.check_end`), then the attacker's turn, if the attack was its turn's action,
     passes on."""
-    tx.state.pending = None
+    tx.settle_decision(p.id)
     tx.state.last_action_by = p.attacker
     tx.check_end()
-    if tx.state.phase == "active" and p.on_turn and tx.state.turn == p.attacker:
+    if (
+        tx.state.phase == "active"
+        and p.on_turn
+        and tx.state.turn == p.attacker
+        and not any(d.on_turn and d.attacker == p.attacker for d in tx.state.decisions)
+    ):
         tx.finish_turn(p.attacker)
 
 
@@ -249,29 +253,26 @@ def drop_orphaned_attack(tx: Tx) -> None:
     a Game Master's Health change or a counterattack) or whose target died: nobody can complete
     it (UTTAS "Conditions": such creatures cannot take actions). The attacker's turn, if the
     attack was its turn's action, passes on."""
-    p = tx.state.pending
-    if p is None:
-        return
-    attacker, target = tx.view(p.attacker), tx.view(p.target)
-    if attacker.has(DEAD) or attacker.has(UNCONSCIOUS):
-        why = f"{attacker.name} is {'dead' if attacker.has(DEAD) else 'unconscious'}"
-    elif target.has(DEAD):
-        why = f"{target.name} is dead"
-    else:
-        return
-    tx.note(f"{attacker.name}'s {p.attack} is cancelled: {why}.", attacker.id)
-    _finish(tx, p)
+    for p in tx.state.decisions:
+        attacker, target = tx.view(p.attacker), tx.view(p.target)
+        if attacker.has(DEAD) or attacker.has(UNCONSCIOUS):
+            why = f"{attacker.name} is {'dead' if attacker.has(DEAD) else 'unconscious'}"
+        elif target.has(DEAD):
+            why = f"{target.name} is dead"
+        else:
+            continue
+        tx.note(f"{attacker.name}'s {p.attack} is cancelled: {why}.", attacker.id)
+        _finish(tx, p)
 
 
 def settle_if_undecidable(tx: Tx) -> None:
     """A waiting attack that nobody can decide any more — its target was knocked out by a GM
     tool and no ally can take the hit — resolves at once with no reaction, as one that nobody
     could decide when it was declared (UTTAS "Perform a Reaction command")."""
-    p = tx.state.pending
-    if p is None or p.awaiting != "reaction" or _reaction_possible(tx, p):
-        return
-    tx.state.pending = None
-    _open_or_resolve(tx, p)
+    for p in tx.state.decisions:
+        if p.awaiting == "reaction" and not _reaction_possible(tx, p):
+            tx.settle_decision(p.id)
+            _open_or_resolve(tx, p)
 
 
 def _continue(tx: Tx, p: PendingAttack) -> None:

@@ -10,9 +10,9 @@ from pydantic import Field, StringConstraints, model_validator
 
 from bot import names
 from bot.engine.core.commands import (
+    Answer,
     Boons,
     CommandBase,
-    Dated,
     Id,
     Meters,
     Name,
@@ -72,7 +72,7 @@ ReactionChoice = Literal[
 ]
 
 
-class React(Dated):
+class React(Answer):
     """Decide the pending attack. The target chooses ``none``/``evade``/``block``/``move``/
     ``counter``/``stance``/``surrender``; an ally chooses ``intercept`` (take one for the team).
     ``maneuver`` names a martial art (custom Defend or the Counterattack) or a triggered power;
@@ -87,7 +87,7 @@ class React(Dated):
     stance: Name | None = None
 
 
-class ResolveSurrender(Dated):
+class ResolveSurrender(Answer):
     """The attacker whose target surrendered completes the attack or stops (ending its turn).
     ``issued`` (a typed ``/gm resolve``, a button): one issued no later than the surrender
     opened this choice was meant for the reaction before it and is refused."""

@@ -79,7 +79,7 @@ def react(tx: Tx, cmd: React) -> None:
     :class:`NotAllowed` when ``cmd.actor`` may not answer it and :class:`RuleViolation` when the
     reaction is not possible now."""
     tx.require_active()
-    p = tx.state.pending
+    p = _answered(tx, cmd)
     if p is None or p.awaiting != "reaction":
         raise Conflict("There is no attack waiting for a reaction.")
     _require_issued_after_opening(tx, cmd, p)
@@ -128,7 +128,7 @@ def _take_one_for_the_team(
             text=f"{actor.name} throws themselves in front of {t.name}!",
         )
     )
-    tx.state.pending = None
+    tx.settle_decision(p.id)
     _settle(tx, p, NO_DEFENCE, auto_hit=True, no_defence=True, target=actor.id)
     _continue(tx, p)
 
@@ -140,7 +140,7 @@ def _no_reaction(tx: Tx, p: PendingAttack, t: Combatant) -> None:
             combatant=t.id, choice="none", label="No reaction", text=f"{t.name} does not react."
         )
     )
-    tx.state.pending = None
+    tx.settle_decision(p.id)
     _settle(tx, p, NO_DEFENCE)
     _continue(tx, p)
 
@@ -149,7 +149,8 @@ def _surrender(tx: Tx, p: PendingAttack, t: Combatant, a: Combatant) -> None:
     """UTTAS "Surrender": the target renders itself helpless; the attack waits for the
     attacker, who completes it or stops (:func:`resolve_surrender`)."""
     tx.gain(t.id, SURRENDERED, "surrendered")
-    tx.state.pending = p.model_copy(update={"awaiting": "attacker"})
+    tx.settle_decision(p.id)
+    tx.open_decision(p.model_copy(update={"awaiting": "attacker"}))
     tx.emit(
         AttackDeclared(
             combatant=a.id,
@@ -178,7 +179,7 @@ def _defend(tx: Tx, p: PendingAttack, t: Combatant, choice: str, maneuver: str |
     )
     if choice == "move":
         _step_away(tx, t, p.attacker)
-    tx.state.pending = None
+    tx.settle_decision(p.id)
     _settle(tx, p, d)
     _continue(tx, p)
 
@@ -217,7 +218,7 @@ def _change_stance(tx: Tx, p: PendingAttack, t: Combatant, stance: str | None) -
             text=f"{t.name} shifts into the {name} stance in reaction.",
         )
     )
-    tx.state.pending = None
+    tx.settle_decision(p.id)
     _settle(tx, p, NO_DEFENCE)
     _continue(tx, p)
 
@@ -240,7 +241,7 @@ def _counterattack(
             text=f"{t.name} counterattacks with {prof.name}!",
         )
     )
-    tx.state.pending = None
+    tx.settle_decision(p.id)
     _settle(tx, p, NO_DEFENCE)
     if not tx.is_out(tx.view(t.id)) and not tx.view(a.id).has(DEAD):
         counter = PendingAttack(
@@ -249,7 +250,6 @@ def _counterattack(
             attack=prof.name,
             range_m=p.range_m,
             on_turn=False,
-            created_at=tx.now.isoformat(),
         )
         # A counterattack is a reaction: nobody may react to it.
         apply_hit(
@@ -258,6 +258,17 @@ def _counterattack(
             counter,
         )
     _continue(tx, p)
+
+
+def _answered(tx: Tx, cmd: React | ResolveSurrender) -> PendingAttack | None:
+    """The attack ``cmd`` answers: the one it names (:class:`Conflict` when that one is no
+    longer open), else the newest; None when none waits."""
+    if cmd.decision is None:
+        return tx.state.pending
+    p = tx.state.decision(cmd.decision)
+    if p is None:
+        raise Conflict("That attack is no longer waiting (it was settled or taken back).")
+    return p
 
 
 def _require_issued_after_opening(tx: Tx, cmd: React | ResolveSurrender, p: PendingAttack) -> None:
@@ -283,14 +294,14 @@ def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
     """UTTAS "Surrender": the attacker completes the attack or stops, ending its turn. Raises
     :class:`Conflict` when no surrender waits or ``cmd`` was issued before it did."""
     tx.require_active()
-    p = tx.state.pending
+    p = _answered(tx, cmd)
     if p is None or p.awaiting != "attacker":
         raise Conflict("Nobody is waiting on a surrender decision.")
     _require_issued_after_opening(tx, cmd, p)
     a, t = tx.view(p.attacker), tx.view(p.target)
     if cmd.actor != a.id:
         raise NotAllowed(f"Only {a.name} decides whether to accept {t.name}'s surrender.")
-    tx.state.pending = None
+    tx.settle_decision(p.id)
     # The target left the fight when it surrendered, but the battle could not end while the
     # attacker chose; it is counted now ("the battle ends when one side ... surrenders").
     tx.outs_changed = True
@@ -318,13 +329,17 @@ def check_stance(tx: Tx, c: Combatant, name: str) -> str:
 
 
 def reaction_options(
-    state: UttasState, tables: UttasTables, combatant_id: str
+    state: UttasState,
+    tables: UttasTables,
+    combatant_id: str,
+    p: PendingAttack | None = None,
 ) -> list[ReactionOption]:
-    """What ``combatant_id`` can choose against ``state.pending`` right now, one entry per
-    button: the target's Defend/Counterattack/stance options it can afford plus "none" and
-    "surrender"; an ally's "take one for the team". Empty when nothing waits on it, and for a
-    target who is out of the fight (dead, unconscious, surrendered): it has nothing to choose."""
-    p = state.pending
+    """What ``combatant_id`` can choose against the waiting attack ``p`` (default: the newest,
+    ``state.pending``) right now, one entry per button: the target's Defend/Counterattack/stance
+    options it can afford plus "none" and "surrender"; an ally's "take one for the team". Empty
+    when nothing waits on it, and for a target who is out of the fight (dead, unconscious,
+    surrendered): it has nothing to choose."""
+    p = p if p is not None else state.pending
     if p is None or p.awaiting != "reaction" or p.hidden:
         return []
     c = state.get(combatant_id)
@@ -405,12 +420,13 @@ def _stance_options(c: Combatant, tables: UttasTables) -> list[ReactionOption]:
     return out
 
 
-def may_be_asked(state: UttasState, combatant_id: str) -> bool:
-    """Whether ``combatant_id`` might decide ``state.pending`` by what every player sees: the
-    target while it is in the fight, and each ally on its side (not the attacker) still in the
-    fight — whether it has an action left, is taking a breather or waits on a readied action
-    is not considered (those are its secrets; UTTAS "Take one for the team")."""
-    p = state.pending
+def may_be_asked(state: UttasState, combatant_id: str, p: PendingAttack | None = None) -> bool:
+    """Whether ``combatant_id`` might decide the waiting attack ``p`` (default: the newest) by
+    what every player sees: the target while it is in the fight, and each ally on its side (not
+    the attacker) still in the fight — whether it has an action left, is taking a breather or
+    waits on a readied action is not considered (those are its secrets; UTTAS "Take one for the
+    team")."""
+    p = p if p is not None else state.pending
     if p is None or p.hidden:
         return False
     if p.awaiting == "attacker":

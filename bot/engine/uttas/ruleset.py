@@ -10,8 +10,10 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot import names
 from bot.engine.core import order, places, scenes
+from bot.engine.core.audience import View
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import ReactionOption, Ruleset, SheetSection, command_adapter
+from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.effects import Lasts
@@ -21,6 +23,7 @@ from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uttas import (
     actions,
     attacks,
+    decision_words,
     gm,
     movement,
     reactions,
@@ -221,23 +224,58 @@ class UttasRuleset(Ruleset[UttasState]):
         return list(combatant.sheet.skills)
 
     # -- decisions and the GM's tools, as commands ----------------------------------------------
-    def lapse(self, state: UttasState) -> CommandBase:
-        pending = state.pending
+    def lapse(self, state: UttasState, decision: Any = None) -> CommandBase:
+        pending = decision if decision is not None else state.pending
         if pending is None:
             raise RuleViolation("No attack is waiting for a decision.")
+        ref = pending.id or None
         if pending.awaiting == "attacker":  # UTTAS "Surrender": the attacker stops
-            return cmd.ResolveSurrender(actor=pending.attacker, complete=False)
-        return cmd.React(actor=pending.target, choice="none")
+            return cmd.ResolveSurrender(actor=pending.attacker, complete=False, decision=ref)
+        return cmd.React(actor=pending.target, choice="none", decision=ref)
 
-    def answer(self, state: UttasState, decider: Any, option: ReactionOption) -> CommandBase:
+    def answer(
+        self, state: UttasState, decider: Any, option: ReactionOption, decision: Any = None
+    ) -> CommandBase:
+        ref = (decision.id or None) if decision is not None else None
         if option.choice in ("complete", "stop"):
-            return cmd.ResolveSurrender(actor=decider.id, complete=option.choice == "complete")
+            return cmd.ResolveSurrender(
+                actor=decider.id, complete=option.choice == "complete", decision=ref
+            )
         return cmd.React(
             actor=decider.id,
             choice=option.choice,
             maneuver=option.maneuver,
             stance=option.stance,
+            decision=ref,
         )
+
+    def decision_subject(self, state: UttasState, decision: Any) -> str | None:
+        """The target of an attack waiting for its reaction; nobody's after a surrender (the
+        attacker decides)."""
+        return str(decision.target) if decision.awaiting == "reaction" else None
+
+    def decision_options(self, state: UttasState, decision: Any) -> dict[str, list[ReactionOption]]:
+        """The target and allies who may take the hit (:meth:`Ruleset.decision_options`),
+        the target first; after a surrender, the attacker alone: complete or stop (UTTAS
+        "Surrender")."""
+        if decision.awaiting == "attacker":
+            return {
+                decision.attacker: [
+                    ReactionOption(choice="complete", label="Complete the attack"),
+                    ReactionOption(choice="stop", label="Stop and end the turn"),
+                ]
+            }
+        deciders = super().decision_options(state, decision)
+        return dict(sorted(deciders.items(), key=lambda item: item[0] != decision.target))
+
+    def decision_words(
+        self,
+        state: UttasState,
+        decision: Any,
+        deciders: Mapping[str, list[ReactionOption]],
+        public: View,
+    ) -> DecisionWords:
+        return decision_words.decision_words(state, decision, deciders, public)
 
     def condition_command(
         self,
@@ -325,8 +363,10 @@ class UttasRuleset(Ruleset[UttasState]):
             return "Unhurt"
         return "Bloodied" if worst >= 0.5 else "Hurt"
 
-    def reaction_options(self, state: UttasState, combatant_id: str) -> list[ReactionOption]:
-        return reactions.reaction_options(state, self.tables, combatant_id)
+    def reaction_options(
+        self, state: UttasState, combatant_id: str, decision: Any = None
+    ) -> list[ReactionOption]:
+        return reactions.reaction_options(state, self.tables, combatant_id, decision)
 
-    def may_be_asked(self, state: UttasState, combatant_id: str) -> bool:
-        return reactions.may_be_asked(state, combatant_id)
+    def may_be_asked(self, state: UttasState, combatant_id: str, decision: Any = None) -> bool:
+        return reactions.may_be_asked(state, combatant_id, decision)

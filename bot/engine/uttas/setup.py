@@ -101,10 +101,10 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
     c = tx.view(cmd.combatant)
     st = tx.state
     sides_before = {x.side for x in st.combatants}
-    p = st.pending
-    if p is not None and c.id in (p.attacker, p.target, *p.joint):
-        st.pending = None
-        tx.note("The pending attack is cancelled.")
+    for p in st.decisions:
+        if c.id in (p.attacker, p.target, *p.joint):
+            tx.settle_decision(p.id)
+            tx.note("The pending attack is cancelled.")
     tx.release_grapple(c.id, f"{c.name} left")
     for other in st.combatants:
         if other.readied is not None and other.readied.watch == c.id:
@@ -145,7 +145,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
         m.pools = ECONOMY.fresh(c.sheet.speed)
         m.readied, m.breathing = None, False
         m.effects = [e for e in m.effects if e.name not in (STAGGERED, SPRINTING)]
-    st.phase, st.round, st.turn, st.pending, st.winner = "active", 1, None, None, None
+    st.phase, st.round, st.turn, st.decisions, st.winner = "active", 1, None, [], None
     tx.emit(RoundStarted(round=1, text="Round 1 begins."))
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.state import CombatantBase, EncounterState, Name
 from bot.engine.uttas.sheet import UttasSheet
 
@@ -141,15 +142,15 @@ class Combatant(CombatantBase):
         return new
 
 
-class PendingAttack(BaseModel):
+class PendingAttack(DecisionBase):
     """An attack waiting for a decision (UTTAS "Perform a Reaction command", "Surrender").
 
     ``awaiting``: ``reaction`` — the target (or an ally, to take one for the team) chooses;
     ``attacker`` — the target surrendered and the attacker chooses to complete or stop.
     ``hit_index``/``hits_total``: which hit of a multi-hit attack this is. ``joint``: allies
     (id → attack name) whose readied coordinated attacks land at the same instant.
-    ``created_at`` is an ISO timestamp of the injected clock, for reaction-window expiry;
-    ``marker`` the latest issue mark the bot had seen when this decision began.
+    ``id``, ``created_at`` and ``marker`` as every decision has
+    (:class:`~bot.engine.core.decisions.DecisionBase`).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -167,9 +168,8 @@ class PendingAttack(BaseModel):
     hits_total: int = 1
     joint: dict[str, Name] = Field(default_factory=dict)
     awaiting: Literal["reaction", "attacker"] = "reaction"
+    kind: str = "attack"
     on_turn: bool = True
-    created_at: str = ""
-    marker: int = 0
 
 
 class UttasState(EncounterState[Combatant, PendingAttack]):

@@ -1,0 +1,176 @@
+"""Pending decisions as the services hand them to the presentation: who may answer with what,
+in the ruleset's words, by when (issue 10, "Decisions, generalised").
+
+An encounter may wait on several decisions at once (:mod:`bot.engine.core.decisions`). Each is
+named by the version it opened at (``pending_version``) and the engine's number for it
+(``ref``): a button carries both, so a click on a decision already settled, undone or replaced
+is refused without changing anything — after a restart too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.engine import ReactionOption
+from bot.engine.core.audience import PUBLIC
+from bot.engine.core.decisions import DecisionWords
+from bot.engine.core.state import CombatantBase
+from bot.errors import Conflict
+from bot.services.encounter import Encounter
+
+ALREADY_RESOLVED = (
+    "That decision is no longer pending (it was resolved, ran out of time or was undone by the"
+    " GM); this button no longer does anything."
+)
+
+
+def option_code(option: ReactionOption, decider: str | None = None) -> str:
+    """A short, stable code for a choice (fits a button ``custom_id``): the choice, plus 8 hex
+    digits of the maneuver or stance it names, plus ``@<combatant id>`` when it is one
+    particular decider's (``decider``: a choice several deciders have, such as two allies'
+    "take the hit", or the GM's private buttons for one NPC)."""
+    detail = option.maneuver or option.stance or ""
+    code = option.choice
+    if detail:
+        digest = hashlib.blake2s(detail.casefold().encode(), digest_size=4).hexdigest()
+        code = f"{option.choice}.{digest}"
+    return f"{code}@{decider}" if decider else code
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One open decision of an encounter.
+
+    ``pending_version`` (the encounter version it opened at) and ``ref`` (the engine's number
+    for it) name it; ``kind``, ``stage`` and ``parent`` are the engine decision's
+    (:class:`~bot.engine.core.decisions.DecisionBase`); ``words`` its text from the ruleset;
+    ``deciders`` maps a combatant id to the choices it has (the first is the one it is mainly
+    about, when it decides); ``deadline`` when it lapses (None: never); ``people`` the
+    combatants named (deciders and its subject); ``row_id``, ``prompt_message_id`` and
+    ``asked`` come from its row in the decisions store."""
+
+    pending_version: int
+    ref: int
+    kind: str
+    stage: str
+    parent: int | None
+    words: DecisionWords
+    subject_id: str | None
+    deciders: dict[str, list[ReactionOption]]
+    deadline: datetime | None
+    people: dict[str, CombatantBase] = dataclasses.field(default_factory=dict)
+    row_id: int | None = None
+    prompt_message_id: int | None = None
+    asked: tuple[int, ...] | None = None
+    engine: Any = None
+
+    @property
+    def title(self) -> str:
+        """What it is about, plain text ("Thug 1 attacks Willow with Cudgel")."""
+        return self.words.title
+
+    @property
+    def subject(self) -> CombatantBase | None:
+        """The combatant whose reaction it asks for, if any."""
+        return self.people.get(self.subject_id) if self.subject_id else None
+
+    def members(self, gm_id: int) -> list[int]:
+        """The members who decide: each decider's controller (the GM for NPCs), the subject's
+        first."""
+        ids = [(self.people[cid].controller_id or gm_id) for cid in self.deciders]
+        return list(dict.fromkeys(ids))
+
+
+def decisions_of(encounter: Encounter) -> list[Decision]:
+    """Every open decision of the encounter, oldest first (those the decisions store has a row
+    for: all of them once the change that opened them is committed)."""
+    return [d for d in (_decision(encounter, row_ref) for row_ref in _refs(encounter)) if d]
+
+
+def decision_of(encounter: Encounter, ref: int | None = None) -> Decision | None:
+    """The open decision ``ref`` (default: the newest), or None."""
+    refs = _refs(encounter)
+    if ref is None:
+        return _decision(encounter, refs[-1]) if refs else None
+    return _decision(encounter, ref) if ref in refs else None
+
+
+def named(encounter: Encounter, pending_version: int, ref: int | None) -> Decision:
+    """The open decision a button names: ``ref`` opened at ``pending_version`` (``ref`` None:
+    a button made before decisions had numbers names the one opened at that version). Raises
+    :class:`Conflict` when it is no longer open."""
+    if encounter.row.status == "live":
+        for decision in decisions_of(encounter):
+            if decision.pending_version == pending_version and ref in (None, decision.ref):
+                return decision
+    raise Conflict(ALREADY_RESOLVED)
+
+
+def _refs(encounter: Encounter) -> list[int]:
+    state_refs = {d.id for d in encounter.state.decisions}
+    return [row.ref for row in encounter.row.decisions if row.ref in state_refs]
+
+
+def _decision(encounter: Encounter, ref: int) -> Decision | None:
+    state, rules = encounter.state, encounter.rules
+    engine = state.decision(ref)
+    row = encounter.row.open_decision(ref)
+    if engine is None or row is None:
+        return None
+    deciders = rules.decision_options(state, engine)
+    subject = rules.decision_subject(state, engine)
+    public = rules.view(state, PUBLIC)
+    words = rules.decision_words(state, engine, deciders, public)
+    people = {cid: state.get(cid) for cid in deciders}
+    if subject is not None and subject not in people:
+        people[subject] = state.get(subject)
+    return Decision(
+        pending_version=row.opened_version,
+        ref=ref,
+        kind=engine.kind,
+        stage=engine.stage,
+        parent=engine.parent,
+        words=words,
+        subject_id=subject,
+        deciders=deciders,
+        deadline=row.deadline,
+        people=people,
+        row_id=row.id,
+        prompt_message_id=row.prompt_message_id,
+        asked=row.asked,
+        engine=engine,
+    )
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A decision that a change settled (answered, lapsed, undone, or ended with its fight):
+    the message that showed it (``prompt_id``; its buttons must go), what it was about
+    (``title``) and how running out of time settles it (``ran_out``)."""
+
+    prompt_id: int | None
+    title: str
+    ran_out: str
+
+
+def settled(before: Encounter, after: Encounter) -> list[Settled]:
+    """The decisions open before a change and not after it (by number and opening), oldest
+    first."""
+    still = {(d.ref, d.opened_version) for d in after.row.decisions}
+    gone: list[Settled] = []
+    for row in before.row.decisions:
+        if (row.ref, row.opened_version) in still:
+            continue
+        decision = decision_of(before, row.ref)
+        gone.append(
+            Settled(
+                prompt_id=row.prompt_message_id,
+                title=decision.title if decision else "",
+                ran_out=decision.words.ran_out if decision else "",
+            )
+        )
+    return gone
