@@ -211,6 +211,33 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
             assert json.loads(again.model_dump_json()) == json.loads(s.model_dump_json())
 
         @invariant()
+        def open_decisions_can_be_answered_and_lapse(self) -> None:
+            """Decisions, generalised: open decisions are numbered uniquely (below
+            ``next_decision``), a nested one opens after its parent; each one's words fit a
+            prompt; every choice offered builds one of the ruleset's commands; nobody out of
+            the fight has a choice; and its lapse — what expiry sends — settles it."""
+            s = self.state
+            if s is None:
+                return
+            rules, seen = self.ruleset, set()
+            public = rules.view(s, PUBLIC)
+            for d in s.decisions:
+                assert d.id not in seen and 0 < d.id < s.next_decision, d
+                assert d.parent is None or d.parent in seen, d
+                seen.add(d.id)
+                deciders = rules.decision_options(s, d)
+                words = rules.decision_words(s, d, deciders, public)
+                assert len(words.ask) <= 1500 and len(words.title) <= 256, words
+                for cid, options in deciders.items():
+                    if options:
+                        assert not harness.is_out(s.get(cid)), f"{cid} is out but may decide"
+                    for option in options:
+                        answer = rules.answer(s, s.get(cid), option, d)
+                        assert answer.kind in rules.command_kinds, option
+                lapsed = rules.apply(s, rules.lapse(s, d), RandomRoller(seed=0), NOW).state
+                assert lapsed.decision(d.id) is None, f"lapsing {d} left it open"
+
+        @invariant()
         def campaign_records_round_trip_and_carry_over(self) -> None:
             """Decision A: what a combatant takes from the fight reads back the same, and a
             character joining with it takes the same from its next fight (unless the ruleset

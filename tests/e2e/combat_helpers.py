@@ -157,6 +157,8 @@ def game_state(state_json: str) -> dict[str, Any]:
     state.pop("turn_marker", None)
     if isinstance(state.get("pending"), dict):
         state["pending"].pop("marker", None)
+    for decision in state.get("decisions") or []:
+        decision.pop("marker", None)
     return state
 
 

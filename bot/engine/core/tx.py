@@ -237,9 +237,14 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
 
     def settle_decision(self, decision_id: int) -> None:
         """The decision numbered ``decision_id`` is no longer open (answered, lapsed or
-        cancelled); nothing if it was not open."""
+        cancelled), nor any nested in it (a ``parent`` chain leading to it: what they added
+        to is gone); nothing if it was not open."""
         st = self.state
-        st.decisions = [d for d in st.decisions if d.id != decision_id]
+        gone = {decision_id}
+        for d in st.decisions:  # a nested decision always opens after its parent
+            if d.parent in gone:
+                gone.add(d.id)
+        st.decisions = [d for d in st.decisions if d.id not in gone]
 
     def open_decision_named(self, decision_id: int | None) -> Any:
         """The open decision a command answers: the one numbered ``decision_id``, or the newest

@@ -103,7 +103,7 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
         joint=joint,
         on_turn=on_turn,
     )
-    _open_or_resolve(tx, p)
+    open_or_resolve(tx, p)
 
 
 def _require_may_attack(tx: Tx, a: Combatant, *, on_turn: bool) -> None:
@@ -197,7 +197,10 @@ def _ally_can_intercept(tx: Tx, c: Combatant, p: PendingAttack) -> bool:
     return c.side == t.side and c.id not in (p.target, p.attacker) and can_react(c, tx.tables)
 
 
-def _open_or_resolve(tx: Tx, p: PendingAttack) -> None:
+def open_or_resolve(tx: Tx, p: PendingAttack) -> None:
+    """UTTAS "Perform a Reaction command": a declared hit waits for a reaction when its target
+    (or an ally) may react — a decision opens — else it resolves at once with no defence, and
+    the next hit of a multi-hit attack follows."""
     while True:
         if _reaction_possible(tx, p):
             p = tx.open_decision(p)
@@ -272,7 +275,7 @@ def settle_if_undecidable(tx: Tx) -> None:
     for p in tx.state.decisions:
         if p.awaiting == "reaction" and not _reaction_possible(tx, p):
             tx.settle_decision(p.id)
-            _open_or_resolve(tx, p)
+            open_or_resolve(tx, p)
 
 
 def _continue(tx: Tx, p: PendingAttack) -> None:
@@ -280,7 +283,7 @@ def _continue(tx: Tx, p: PendingAttack) -> None:
     if nxt is None:
         _finish(tx, p)
     else:
-        _open_or_resolve(tx, nxt)
+        open_or_resolve(tx, nxt)
 
 
 def _settle(

@@ -89,6 +89,8 @@ class UttasRuleset(Ruleset[UttasState]):
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
     turn_order: TurnOrder = TURN_ORDER
+    handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+    """How each command kind is applied (a variant of the rules adds its own)."""
 
     def __init__(self, tables: UttasTables | None = None, version: int = 1) -> None:
         self.tables = tables if tables is not None else default_tables()
@@ -169,7 +171,7 @@ class UttasRuleset(Ruleset[UttasState]):
         tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.last_mover = None
-        _HANDLERS[command.kind](tx, command)
+        self.handlers[command.kind](tx, command)
         attacks.drop_orphaned_attack(tx)
         attacks.settle_if_undecidable(tx)
         tx.pass_turn_if_unable()
