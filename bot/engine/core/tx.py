@@ -223,16 +223,18 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
 
     # -- decisions (:mod:`bot.engine.core.decisions`) -------------------------------------------
     def open_decision(self, decision: Any) -> Any:
-        """Open ``decision`` (a copy numbered with the encounter's next id and dated now; its
-        ``marker`` is set by the services) after those already open; returns it. A decision is
+        """Open ``decision`` — numbered with the encounter's next id and dated now (its
+        ``marker`` is set by the services) — after those already open; returns it. A decision is
         never changed in place: one that changes is settled and a new one opened, so whoever
         was answering the old one is told it moved on."""
         st = self.state
-        opened = decision.model_copy(
-            update={"id": st.next_decision, "created_at": self.now.isoformat(), "marker": 0}
-        )
-        st.next_decision = st.next_decision + 1
-        st.decisions = [*st.decisions, opened]
+        # A decision built for this call (id 0) is taken over as it is; one that was open
+        # before (it has an id) is copied, so no state that holds it changes.
+        opened = decision if decision.id == 0 else decision.model_copy()
+        number = st.next_decision
+        # The hot path (every attack): plain fields set without pydantic's per-assignment cost.
+        opened.__dict__.update(id=number, created_at=self.now.isoformat(), marker=0)
+        st.__dict__.update(next_decision=number + 1, decisions=[*st.decisions, opened])
         return opened
 
     def settle_decision(self, decision_id: int) -> None:
@@ -240,11 +242,18 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         cancelled), nor any nested in it (a ``parent`` chain leading to it: what they added
         to is gone); nothing if it was not open."""
         st = self.state
+        decisions = st.decisions
+        if not decisions:
+            return
+        if len(decisions) == 1:  # the common case: one attack waits
+            if decisions[0].id == decision_id:
+                st.__dict__["decisions"] = []
+            return
         gone = {decision_id}
         for d in st.decisions:  # a nested decision always opens after its parent
             if d.parent in gone:
                 gone.add(d.id)
-        st.decisions = [d for d in st.decisions if d.id not in gone]
+        st.__dict__["decisions"] = [d for d in st.decisions if d.id not in gone]
 
     def open_decision_named(self, decision_id: int | None) -> Any:
         """The open decision a command answers: the one numbered ``decision_id``, or the newest

@@ -246,7 +246,10 @@ def _finish(tx: Tx, p: PendingAttack) -> None:
         tx.state.phase == "active"
         and p.on_turn
         and tx.state.turn == p.attacker
-        and not any(d.on_turn and d.attacker == p.attacker for d in tx.state.decisions)
+        and not (
+            tx.state.decisions
+            and any(d.on_turn and d.attacker == p.attacker for d in tx.state.decisions)
+        )
     ):
         tx.finish_turn(p.attacker)
 
