@@ -203,6 +203,10 @@ class UttasHarness:
         return _uttas_command(kind, state, draw, me, anyone, other)
 
     def actor_of(self, event: Event) -> str | None:
+        # The later hits of a multi-hit attack were paid when it was declared ("Stamina
+        # Costs": consumed "to complete the action"): declaring them is not a new act.
+        if isinstance(event, AttackDeclared) and event.hit_index > 1:
+            return None
         if isinstance(event, ActionsSpent | AttackDeclared | Moved | StanceChanged):
             return event.combatant
         return None

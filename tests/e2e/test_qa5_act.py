@@ -3,8 +3,6 @@ rules' limit."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     ok,
@@ -19,10 +17,6 @@ from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA5 (issue 11, Talk): 25 words are checked per command, not per round",
-)
 async def test_talk_is_25_words_a_round_not_25_words_a_command(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -154,8 +154,12 @@ def run(party: list[UttasSheet], seed: int, steps: int) -> tuple[list[Command], 
 def check(before: EncounterState, after: EncounterState, events: list[Any]) -> None:
     # No action pool goes negative.
     assert all(c.actions_left >= 0 for c in after.combatants)
-    # A dead or unconscious combatant never acts.
+    # A dead or unconscious combatant never acts. (The later hits of a multi-hit attack were
+    # paid when it was declared — "Stamina Costs": consumed "to complete the action" — so
+    # declaring them is not a new act, even by an attacker whose payment knocked it out.)
     for e in events:
+        if isinstance(e, AttackDeclared) and e.hit_index > 1:
+            continue
         if isinstance(e, (ActionsSpent, AttackDeclared, Moved, StanceChanged)):
             actor = next((c for c in before.combatants if c.id == e.combatant), None)
             if actor is not None:

@@ -93,6 +93,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         found: CombatantT = self.state.combatants[i]
         return found
 
+    def changed(self) -> list[CombatantT]:
+        """The combatants this command changed so far (cloned or added)."""
+        index, combatants = self._index, self.state.combatants
+        return [combatants[index[cid]] for cid in self._cloned if cid in index]
+
     def add(self, combatant: Any) -> None:
         self.state.combatants.append(combatant)
         self._index[combatant.id] = len(self.state.combatants) - 1

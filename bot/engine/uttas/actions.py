@@ -298,13 +298,33 @@ def surrender(tx: Tx, cmd: Surrender) -> None:
         tx.finish_turn(c.id)
 
 
+WORDS_PER_ROUND = 25
+"""UTTAS "Talk": "up to 25 words in a 6 second period" — a round (6 seconds)."""
+
+
 def talk(tx: Tx, cmd: Talk) -> None:
-    """UTTAS "Talk": up to 25 words per 6 seconds, free."""
+    """UTTAS "Talk": up to 25 words per 6 seconds, free. The words a combatant says are
+    counted across the round, over every message (outside a fight, per message)."""
     c = tx.view(cmd.actor)
     if c.has(DEAD) or c.has(UNCONSCIOUS):
         raise RuleViolation(f"{c.name} cannot speak now.")
-    if len(cmd.text.split()) > 25:
-        raise RuleViolation("A character can say at most 25 words in a round.")
+    words = len(cmd.text.split())
+    round_ = tx.state.round
+    said = c.words_said if c.words_round == round_ and round_ > 0 else 0
+    left = WORDS_PER_ROUND - said
+    if words > left:
+        if said == 0:
+            raise RuleViolation("A character can say at most 25 words in a round.")
+        if left <= 0:
+            raise RuleViolation(
+                f"{c.name} has said 25 words this round: no more words until the next round."
+            )
+        raise RuleViolation(
+            f"{c.name} can say only {left} more words this round (25 words per 6 seconds)."
+        )
+    if round_ > 0:
+        m = tx.c(c.id)
+        m.words_said, m.words_round = said + words, round_
     tx.emit(Note(combatant=c.id, text=f"{c.name}: “{cmd.text}”"))
 
 

@@ -28,7 +28,8 @@ from bot.words import counted
 def why_no_reaction(c: Combatant, tables: UttasTables) -> str | None:
     """Why ``c`` cannot react right now, in words, or ``None`` if it can (UTTAS "Perform a
     Reaction command": a reaction costs an action; none while Staggered, out of the fight,
-    taking a breather ("Take a Breather") or waiting on a readied action)."""
+    taking a breather ("Take a Breather"), waiting on a readied action or held in a grapple
+    ("Grappled": the held creature may only try to escape or take control))."""
     for condition in (DEAD, UNCONSCIOUS, SURRENDERED):
         if c.has(condition):
             return f"{c.name} is {condition.lower()}"
@@ -38,6 +39,8 @@ def why_no_reaction(c: Combatant, tables: UttasTables) -> str | None:
         return f"{c.name} is taking a breather and cannot react until their next turn"
     if c.readied is not None:
         return f"{c.name} is waiting on a readied action and cannot react"
+    if c.grappled_by is not None:  # UTTAS "Grappled": only escaping or taking control
+        return f"{c.name} is held in a grapple and may only try to escape or take control of it"
     for name, extra in tables.extra_conditions.items():
         if extra.no_actions and c.has(name):
             return f"{c.name} is {name.lower()}"
@@ -102,6 +105,7 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
         hits_total=cmd.hits,
         joint=joint,
         on_turn=on_turn,
+        spent_out=tx.is_out(tx.view(a.id)),
     )
     open_or_resolve(tx, p)
 
@@ -230,7 +234,10 @@ def open_or_resolve(tx: Tx, p: PendingAttack) -> None:
 def _next_hit(tx: Tx, p: PendingAttack) -> PendingAttack | None:
     if p.hit_index >= p.hits_total:
         return None
-    if tx.view(p.target).has(DEAD) or tx.is_out(tx.view(p.attacker)):
+    attacker = tx.view(p.attacker)
+    if tx.view(p.target).has(DEAD) or attacker.has(DEAD):
+        return None
+    if tx.is_out(attacker) and not p.spent_out:  # paid-for hits complete (see PendingAttack)
         return None
     return p.model_copy(update={"hit_index": p.hit_index + 1, "joint": {}, "awaiting": "reaction"})
 
@@ -257,10 +264,14 @@ def _finish(tx: Tx, p: PendingAttack) -> None:
 def drop_orphaned_attack(tx: Tx) -> None:
     """Cancel a waiting attack whose attacker is out of the fight (Dead or Unconscious, e.g. from
     a Game Master's Health change or a counterattack) or whose target died: nobody can complete
-    it (UTTAS "Conditions": such creatures cannot take actions). The attacker's turn, if the
-    attack was its turn's action, passes on."""
+    it (UTTAS "Conditions": such creatures cannot take actions) — unless paying for the attack
+    is what knocked the attacker out (``PendingAttack.spent_out``): Stamina is consumed "to
+    complete the action", so it completes. The attacker's turn, if the attack was its turn's
+    action, passes on."""
     for p in tx.state.decisions:
         attacker, target = tx.view(p.attacker), tx.view(p.target)
+        if p.spent_out and not attacker.has(DEAD):
+            continue  # paid with the attacker's last Stamina: it completes first
         if attacker.has(DEAD) or attacker.has(UNCONSCIOUS):
             why = f"{attacker.name} is {'dead' if attacker.has(DEAD) else 'unconscious'}"
         elif target.has(DEAD):

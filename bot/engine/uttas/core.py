@@ -291,6 +291,34 @@ class Tx(CoreTx[UttasState, Combatant]):
             if not v.disabled_limbs:
                 self.lose(held, DISABLED, reason)
 
+    def restore_healed_limbs(self, m: Combatant) -> None:
+        """UTTAS "Disabled Limb": a limb disabled by an injury works again "when the Health
+        damage suffered from the attack ... is healed" — by any means (natural healing, a Heal,
+        the GM). ``m`` is changeable."""
+        keep = []
+        for d in m.disabled_limbs:
+            healed = d.restore_at_health is not None and m.health >= d.restore_at_health
+            if d.source == "injury" and healed:
+                self.note(f"{m.name}'s {d.limb} works again.", m.id)
+                continue
+            keep.append(d)
+        if len(keep) == len(m.disabled_limbs):
+            return
+        m.disabled_limbs = keep
+        if not keep:
+            self.lose(m.id, DISABLED, "healed")
+
+    def limbs_follow_health(self, before: UttasState) -> None:
+        """After every command: each combatant whose Health rose in it (from ``before``, the
+        command's input state) gets its healed limbs back (see :meth:`restore_healed_limbs`),
+        whatever raised its Health."""
+        for m in self.changed():
+            if not m.disabled_limbs:
+                continue
+            old = next((c for c in before.combatants if c.id == m.id), None)
+            if old is not None and m.health > old.health:
+                self.restore_healed_limbs(m)
+
     def knock_out(self, cid: str, reason: str, detail: str = "") -> None:
         """UTTAS "Unconscious": falls Prone, cannot act; a breather is interrupted."""
         self.gain(cid, UNCONSCIOUS, reason, detail)

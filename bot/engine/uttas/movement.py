@@ -129,14 +129,16 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
 
 
 def sprint(tx: Tx, cmd: Sprint) -> None:
-    """UTTAS "Full Move", Sprint: double the full move; Dexterity halved for the round (lower
-    Dodge and Accuracy) until the character's next turn."""
+    """UTTAS "Full Move", Sprint: double the full move (less a free half move already taken
+    this turn by the same mode); Dexterity halved for the round (lower Dodge and Accuracy)
+    until the character's next turn."""
     c = tx.view(cmd.actor)
     tx.require_turn(c)
     speed = _movement_checks(tx, c, cmd.mode)
-    limit = 2 * rules.even_floor(speed)
+    # A free half move already taken counts against it, as against a full Move.
+    limit = 2 * rules.even_floor(speed) - c.half_move_used.get(cmd.mode, 0)
     if cmd.meters <= 0 or cmd.meters > limit:
-        raise RuleViolation(f"{c.name} can sprint 1 to {limit} m by {cmd.mode}.")
+        raise RuleViolation(f"{c.name} can sprint 1 to {limit:g} m by {cmd.mode}.")
     tx.spend_actions(c.id, 1, "a sprint", "turn")
     tx.spend_stamina(
         c.id,

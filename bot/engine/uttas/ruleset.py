@@ -172,6 +172,7 @@ class UttasRuleset(Ruleset[UttasState]):
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.last_mover = None
         self.handlers[command.kind](tx, command)
+        tx.limbs_follow_health(state)
         attacks.drop_orphaned_attack(tx)
         attacks.settle_if_undecidable(tx)
         tx.pass_turn_if_unable()

@@ -222,24 +222,8 @@ def natural_healing(tx: Tx, cmd: NaturalHealing) -> None:
                 text=f"{c.name} heals {m.health - before} Health; now {m.health}.",
             )
         )
-        _restore_limbs(tx, m)
+        tx.restore_healed_limbs(m)
     tx.state.game_time_s += cmd.weeks * WEEK
-
-
-def _restore_limbs(tx: Tx, m: Combatant) -> None:
-    keep = []
-    for d in m.disabled_limbs:
-        if (
-            d.source == "injury"
-            and d.restore_at_health is not None
-            and (m.health >= d.restore_at_health)
-        ):
-            tx.note(f"{m.name}'s {d.limb} works again.", m.id)
-        else:
-            keep.append(d)
-    m.disabled_limbs = keep
-    if not keep:
-        tx.lose(m.id, DISABLED, "healed")
 
 
 def set_condition(tx: Tx, cmd: SetCondition) -> None:

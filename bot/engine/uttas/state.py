@@ -101,6 +101,9 @@ class Combatant(CombatantBase):
     half_move_used: dict[str, float] = Field(default_factory=dict)
     moved_this_turn: bool = False
     movement_ended: bool = False
+    # round-scoped: words spoken (UTTAS "Talk": 25 words per 6 seconds) in round ``words_round``
+    words_said: int = 0
+    words_round: int = 0
     acrobatics_tried: bool = False
     # rest bookkeeping, in in-game seconds (EncounterState.game_time_s)
     short_rests_at: list[int] = Field(default_factory=list)
@@ -149,6 +152,8 @@ class PendingAttack(DecisionBase):
     ``attacker`` — the target surrendered and the attacker chooses to complete or stop.
     ``hit_index``/``hits_total``: which hit of a multi-hit attack this is. ``joint``: allies
     (id → attack name) whose readied coordinated attacks land at the same instant.
+    ``spent_out``: paying for it took the attacker's last Stamina — it still completes ("Stamina
+    Costs": Stamina is consumed "to complete the action"), then the attacker is out.
     ``id``, ``created_at`` and ``marker`` as every decision has
     (:class:`~bot.engine.core.decisions.DecisionBase`).
     """
@@ -170,6 +175,7 @@ class PendingAttack(DecisionBase):
     awaiting: Literal["reaction", "attacker"] = "reaction"
     kind: str = "attack"
     on_turn: bool = True
+    spent_out: bool = False
 
 
 class UttasState(EncounterState[Combatant, PendingAttack]):

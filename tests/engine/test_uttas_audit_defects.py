@@ -1,0 +1,103 @@
+"""The defects the UTTAS rules audit found (``../shared/audits/uttas-rules-audit.md`` §1b,
+R2–R5 and the questionable row 59), each against the text of ``uttas-gameplay.txt``."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.core.commands import EndTurn
+from bot.engine.uttas.commands import Attack, Move, React, SetVitals, Sprint, Talk
+from bot.errors import RuleViolation
+from tests.engine.helpers import Fight
+
+
+def duel(**bob: object) -> tuple[Fight, str, str]:
+    f = Fight()
+    a = f.add("Ann", agility=12, movement={"run": 12})
+    b = f.add("Bob", npc=True, **bob)  # type: ignore[arg-type]
+    f.begin(dice=[])
+    return f, a, b
+
+
+def test_talk_counts_25_words_across_the_round_not_per_message() -> None:
+    """ "Talk": "Characters can speak up to 25 words in a 6 second period" — a round (R2)."""
+    f, a, b = duel()
+    f.do(Talk(actor=a, text=" ".join(["word"] * 20)))
+    with pytest.raises(RuleViolation, match="5 more words"):
+        f.do(Talk(actor=a, text=" ".join(["word"] * 20)))
+    f.do(Talk(actor=a, text="five more words right here"))
+    with pytest.raises(RuleViolation, match="no more words"):
+        f.do(Talk(actor=a, text="one"))
+    f.do(Talk(actor=b, text=" ".join(["word"] * 25)))  # Bob has his own 25
+    f.do(EndTurn(actor=a))
+    f.do(EndTurn(actor=b))  # round 2: the words are back
+    assert f.state.round == 2
+    f.do(Talk(actor=a, text=" ".join(["word"] * 25)))
+
+
+def test_a_sprint_after_a_half_move_stays_within_twice_the_move() -> None:
+    """ "Full Move": a Sprint doubles the full move; a free half move already taken counts
+    against it, as it does against a full Move (R3)."""
+    f, a, _b = duel()
+    f.do(Move(actor=a, meters=6))  # the free half move
+    with pytest.raises(RuleViolation, match="1 to 18 m"):
+        f.do(Sprint(actor=a, meters=24))
+    f.do(Sprint(actor=a, meters=18))
+
+
+def test_a_creature_held_in_a_grapple_cannot_react() -> None:
+    """ "Grappled": "the only actions the grappled creature may take are those allowing him to
+    either escape the grapple or take control of the grapple" — reactions are actions (R4)."""
+    f = Fight()
+    a = f.add("Ann", agility=12, weapons=[{"name": "Dagger", "damage_dice": 1, "light": True}])
+    b = f.add("Bob")
+    f.begin(dice=[])
+    f.do(Attack(actor=a, target=b, attack="Grapple", limbs=("left arm", "right arm")))
+    f.do(React(actor=b, choice="none"), dice=[6, 6, 6])
+    assert f.c(b).grappled_by == a
+    f.do(EndTurn(actor=b))
+    f.do(Attack(actor=a, target=b, attack="Dagger"))
+    for choice in ("evade", "block", "counter"):
+        with pytest.raises(RuleViolation, match="held in a grapple"):
+            f.do(React(actor=b, choice=choice))  # type: ignore[arg-type]
+    options = [o.choice for o in f.rules.reaction_options(f.state, b)]
+    assert options == ["none", "surrender"]
+    actions = f.c(b).actions_left
+    f.do(React(actor=b, choice="none"))
+    assert f.c(b).actions_left == actions
+
+
+def test_a_disabled_limb_works_again_when_its_health_damage_is_healed_by_any_means() -> None:
+    """ "Disabled Limb": the limb works again "when the Health damage suffered from the attack
+    ... is healed" — by the GM's Health change too, not only natural healing (R5)."""
+    f, a, b = duel()
+    f.do(Attack(actor=a, target=b, attack="Sword", aimed_limb="left leg"))
+    f.do(React(actor=b, choice="none"), dice=[6, 6, 1, 1, 1, 1])
+    hurt = f.c(b)
+    assert hurt.disabled_limbs and hurt.health < 20
+    f.do(SetVitals(target=b, health_change=1))  # not yet all of it
+    assert f.c(b).disabled_limbs or f.c(b).health == 20
+    out = f.do(SetVitals(target=b, health=20))
+    assert not f.c(b).disabled_limbs and not f.c(b).has("Disabled limb")
+    assert "left leg works again" in out.text
+
+
+def test_an_attack_paid_with_the_last_stamina_still_lands_then_the_attacker_drops() -> None:
+    """ "Stamina Costs": Stamina is consumed "to complete the action", and "When a creature
+    runs out of Stamina, they fall over Unconscious" — the attack completes, then the attacker
+    is out (audit row 59: the paid attack used to vanish)."""
+    f = Fight()
+    a = f.add("Ann", agility=12)
+    b = f.add("Bob", npc=True, agility=10)
+    f.add("Cal", side=f.c(a).side, agility=8)  # Ann's ally: the fight goes on without her
+    f.begin(dice=[])
+    spent = f.state.get(a).model_copy(update={"stamina": 2})  # a Sword swing costs 2
+    f.state = f.state.model_copy(
+        update={"combatants": [spent if c.id == a else c for c in f.state.combatants]}
+    )
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    assert f.c(a).has("Unconscious")
+    assert f.state.pending is not None, "the paid attack waits for Bob's reaction"
+    out = f.do(React(actor=b, choice="none"), dice=[6, 6, 6, 3, 3, 3, 3])
+    assert "hits" in out.text.casefold() and f.c(b).health < 20
+    assert f.state.turn != a  # Ann is out: her turn passed on
