@@ -26,8 +26,8 @@ async def test_the_fight_tracker_names_the_rules_version(
     await h.wait_for(lambda: bool(tracker_footers(h)))
     footers = tracker_footers(h)
     assert footers, "no tracker was posted"
-    # docs/architecture.md: 'The tracker shows the version ("UTTAS · rules v1")'.
-    assert "rules v1" in footers[-1], footers[-1]
+    # docs/architecture.md: 'The tracker shows the version ("UTTAS · rules v2")'.
+    assert "rules v2" in footers[-1], footers[-1]
 
 
 async def test_a_new_day_brings_a_new_long_rest(

@@ -121,13 +121,14 @@ async def test_combat_in_action(
     await t.decide(player, prompt, "Take it", [2, 3, 3])
     assert "**Miss.**" in t.seen(prompt)
 
-    # Thug 2 charges Willow with the 3 actions his dodge left him, and misses.
+    # Thug 2 charges Willow, and misses (rules version 2: his pool, 3 after the dodge, refilled
+    # to 4 as his turn began).
     moved = await t.gm("move", meters=5.0)
     assert "Thug 2" in moved.text()
     record = await t.gm_record("attack", target="Willow", with_="Cudgel")
     prompt = record.message
     assert "Thug 2 spends 1 action(s)" not in prompt.text()  # an NPC's actions are hidden
-    assert "Thug 2 spends 1 action(s) on Cudgel (2 left)" in await t.gm_copy(record)
+    assert "Thug 2 spends 1 action(s) on Cudgel (3 left)" in await t.gm_copy(record)
     await t.decide(player, prompt, "Take it", [3, 3, 3])
     assert "**Miss.**" in t.seen(prompt)
 

@@ -74,7 +74,8 @@ def test_stunned_when_one_hit_exceeds_body_grants_advantage_and_costs_the_next_t
     g, a, b = duel(body=10)
     g.do(Attack(actor=a, target=b, attack="Sword"))
     g.do(React(actor=b, choice="none"), dice=[6, 6, 6, 3, 3, 3, 2])
-    assert g.c(b).actions_left == 4 and not g.c(b).has("Stunned")  # refilled after recovery
+    # The recovery was the turn's action, paid from the pool refilled as the turn began.
+    assert g.c(b).actions_left == 3 and not g.c(b).has("Stunned")
 
 
 def test_prone_advantage_adjacent_disadvantage_beyond_8m_standing_costs_half_run() -> None:

@@ -21,16 +21,34 @@ def test_every_system_has_an_economy() -> None:
     assert set(ECONOMIES) == {"uttas", "utopia", "untitled", "uune"}
 
 
-def test_uttas_speed_pool_spans_turn_and_reactions_and_refills_at_own_turn_end() -> None:
+def test_uttas_speed_pool_refills_at_the_own_turn_start_or_after_a_skipped_turn() -> None:
+    """Rules version 2 (UTTAS "Actions and Speed", issue 11): one pool for the turn and every
+    reaction until the next turn; refilled as the own turn starts, unless it is empty — then
+    the turn is skipped and it refills at that skipped turn's end."""
     e = SpeedPool()
+    p = e.pay(e.fresh(4), ACT, "turn", 4)
+    p = e.pay(p, ACT, "off_turn", 4)  # a reaction before the next turn: the same pool
+    assert e.on_turn_end(p, own=True, capacity=4) == {"speed": 2}  # no refill at the end
+    assert e.on_turn_start(p, own=False, capacity=4) == p
+    assert e.on_turn_start(p, own=True, capacity=4) == {"speed": 4}
+    empty = e.pay(e.fresh(2), Cost(amount=2), "turn", 2)
+    assert e.skips_turn(empty) and e.on_turn_end(empty, own=True, capacity=2) == empty
+    assert e.on_turn_skipped(empty, capacity=2) == {"speed": 2}
+
+
+def test_uttas_speed_pool_spans_turn_and_reactions_and_refills_at_own_turn_end() -> None:
+    """Rules version 1's reading (kept: ``speed_refill: turn_end``)."""
+    e = SpeedPool("turn_end")
     p = e.fresh(4)
     p = e.pay(p, ACT, "off_turn", 4)  # a reaction
     p = e.pay(p, ACT, "turn", 4)
     assert p == {"speed": 2}
     assert e.on_turn_end(p, own=False, capacity=4) == p
     assert e.on_turn_end(p, own=True, capacity=4) == {"speed": 4}
+    assert e.on_turn_start(p, own=True, capacity=4) == p
     p = e.pay(e.fresh(2), Cost(amount=2), "turn", 2)
     assert e.exhausted(p) and e.skips_turn(p)
+    assert e.on_turn_skipped(p, capacity=2) == p
     with pytest.raises(RuleViolation):
         e.pay(p, ACT, "off_turn", 2)
 

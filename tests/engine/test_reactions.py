@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.commands import EndTurn
+from bot.engine.core.events import ActionsSpent
 from bot.engine.uttas.commands import (
     Attack,
     Move,
@@ -30,6 +31,13 @@ def trio(**bob: object) -> tuple[Fight, str, str, str]:
     return f, a, b, c
 
 
+def spent(f: Fight, cid: str) -> int:
+    """Actions ``cid`` paid in the last command (whatever its turn refilled afterwards)."""
+    return sum(
+        e.amount for e in f.log[-1].events if isinstance(e, ActionsSpent) and e.combatant == cid
+    )
+
+
 def last_hit(f: Fight) -> AttackResolved:
     return next(e for e in f.log[-1].events if isinstance(e, AttackResolved))
 
@@ -41,7 +49,7 @@ def test_defend_reactions_use_the_table_numbers() -> None:
     hit = last_hit(f)
     assert hit.target_number == 23 and hit.armor == 1 and hit.defense == 5
     assert hit.health_damage == 3 and hit.stamina_damage == 12 - 5
-    assert f.c(b).actions_left == 3
+    assert spent(f, b) == 1
 
 
 def test_custom_martial_art_defence() -> None:
@@ -69,7 +77,7 @@ def test_counterattack_needs_a_martial_art_or_triggered_power_and_cannot_be_reac
     hits = [e for e in g.log[-1].events if isinstance(e, AttackResolved)]
     assert [(h.attacker, h.hit) for h in hits] == [(a, False), (b, True)]
     assert g.state.pending is None and g.c(a).stamina == 40 - 2 - 6
-    assert g.c(b).actions_left == 3
+    assert spent(g, b) == 1
 
 
 def test_triggered_power_counter_refused_with_a_disabled_head() -> None:
@@ -88,7 +96,7 @@ def test_stance_change_as_a_reaction_costs_an_action_and_applies_to_this_attack(
     f.do(Attack(actor=a, target=b, attack="Sword"))
     f.do(React(actor=b, choice="stance", stance="Bracing"), dice=[6, 6, 6, 3, 3, 3, 3])
     hit = last_hit(f)
-    assert f.c(b).stance == "Bracing" and f.c(b).actions_left == 3
+    assert f.c(b).stance == "Bracing" and spent(f, b) == 1
     assert hit.armor == 1 and hit.defense == 5
 
 
@@ -196,7 +204,9 @@ def test_readied_action_after_an_enemy_acts_costs_an_action_and_blocks_reactions
     f.do(ResolveReadied(actor=a, action=Attack(actor=a, target=b, attack="Sword")))
     f.do(React(actor=b, choice="none"), dice=[6, 6, 6, 1, 1, 1, 1])
     assert last_hit(f).hit and f.c(a).readied is None
-    assert f.c(a).actions_left == 3  # refilled after readying; resolving cost one
+    # Readying was the turn's action, resolving one more, from the same pool (it refills as
+    # Ann's next turn starts: rules version 2).
+    assert f.c(a).actions_left == 2 and spent(f, a) == 0
     assert f.state.turn == c  # a readied action does not take anyone's turn
 
 
@@ -230,7 +240,7 @@ def test_coordinated_attack_lands_at_the_same_instant() -> None:
     hits = [e for e in f.log[-1].events if isinstance(e, AttackResolved)]
     assert [h.attacker for h in hits] == [a, d] and all(h.hit for h in hits)
     assert hits[1].advantages == () and f.c(b).has("Unconscious")
-    assert f.c(d).actions_left == 3 and f.c(d).readied is None
+    assert f.c(d).actions_left == 2 and f.c(d).readied is None  # readying + the attack
 
 
 def test_reaction_deadline_follows_the_encounter_window() -> None:

@@ -19,6 +19,7 @@ class SpyEconomy(SpeedPool):
     others_change = True
 
     def __init__(self) -> None:
+        super().__init__()
         self.calls: list[tuple[str, int, bool]] = []
         self.ids: dict[int, str] = {}
 

@@ -20,6 +20,7 @@ from bot.engine.uttas.commands import (
     UseSkill,
 )
 from bot.engine.uttas.events import AttackResolved
+from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.tables import default_tables
 from bot.errors import Conflict, RuleViolation
 from tests.engine.helpers import Fight, sheet
@@ -136,7 +137,7 @@ def test_full_move_is_the_action_rounds_odd_speed_down_and_costs_stamina() -> No
     with pytest.raises(RuleViolation, match="at most 12"):
         g.do(Move(actor=x, meters=13, full=True))
     g.do(Move(actor=x, meters=12, full=True))
-    assert g.c(x).stamina == 40 - 1 and g.c(x).actions_left == 4  # refilled at turn end
+    assert g.c(x).stamina == 40 - 1 and g.c(x).actions_left == 3  # refills as X's turn starts
     assert g.state.turn != x
 
 
@@ -170,14 +171,19 @@ def test_one_action_ends_the_turn_and_a_multi_hit_attack_costs_one_per_hit() -> 
 
 
 def test_speed_pool_spans_reactions_empty_means_staggered_then_a_skipped_turn() -> None:
-    f, a, b = duel(speed=2)
+    """Rules version 1's reading (the pool refills at the end of the own turn), kept for the
+    encounters started with it (``speed_refill: turn_end``)."""
+    f = Fight(UttasRuleset(version=1))
+    a = f.add("Ann", agility=12)
+    b = f.add("Bob", npc=True, speed=2)
+    f.begin(dice=[])
     f.do(Attack(actor=a, target=b, attack="Sword"))
     f.do(React(actor=b, choice="evade"), dice=[1, 1, 1])
     assert f.state.turn == b and f.c(b).actions_left == 1  # fewer for his own turn
     f.do(EndTurn(actor=b))
     assert f.c(b).actions_left == 2  # recovered at the end of his turn
     # Make Bob empty: a two-hit attack he evades twice (one action each).
-    g = Fight()
+    g = Fight(UttasRuleset(version=1))
     x = g.add("X", agility=12, weapons=[{"name": "Claws", "max_hits": 2}])
     y = g.add("Y", speed=2)
     g.begin(dice=[])
@@ -227,7 +233,7 @@ def test_use_a_skill_rolls_its_dice_against_a_difficulty() -> None:
     g.add("Y")
     g.begin(dice=[])
     out = g.do(UseSkill(actor=x, skill="perception", difficulty=12, advantage=1), dice=[3, 3, 3, 3])
-    assert "success" in out.text and g.c(x).actions_left == 4 and g.state.turn != x
+    assert "success" in out.text and g.c(x).actions_left == 3 and g.state.turn != x
 
 
 def test_maintained_power_holds_its_stamina_until_dropped() -> None:

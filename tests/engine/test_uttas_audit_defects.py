@@ -101,3 +101,70 @@ def test_an_attack_paid_with_the_last_stamina_still_lands_then_the_attacker_drop
     out = f.do(React(actor=b, choice="none"), dice=[6, 6, 6, 3, 3, 3, 3])
     assert "hits" in out.text.casefold() and f.c(b).health < 20
     assert f.state.turn != a  # Ann is out: her turn passed on
+
+
+def speed3() -> tuple[Fight, str, str]:
+    f = Fight()
+    x = f.add("X", agility=12, speed=3, weapons=[{"name": "Claws", "max_hits": 3}])
+    y = f.add("Y", stamina=400, health=400, weapons=[{"name": "Claws", "max_hits": 3}])
+    f.begin(dice=[])
+    return f, x, y
+
+
+def test_emptying_the_pool_on_ones_own_turn_costs_the_next_turn() -> None:
+    """"Actions and Speed": "If a character uses all of their available actions, they don't get
+    to act on their next turn" — spending them on one's own turn too (audit R1a; rules version
+    2: the pool refills at the start of the own turn, not at its end)."""
+    f, x, y = speed3()
+    f.do(Attack(actor=x, target=y, attack="Claws", hits=3))
+    for _ in range(3):
+        f.do(React(actor=y, choice="none"), dice=[1, 1, 1])
+    assert f.c(x).actions_left == 0 and f.c(x).has("Staggered")
+    assert f.state.turn == y
+    out = f.do(EndTurn(actor=y))
+    skipped = [e for e in out.events if getattr(e, "reason", "") == "spent all actions"]
+    assert skipped and skipped[0].combatant == x  # type: ignore[attr-defined]
+    # The pool refilled at the end of the skipped turn; Staggered is over.
+    assert f.c(x).actions_left == 3 and not f.c(x).has("Staggered")
+    assert f.state.turn == y and f.state.round == 2
+
+
+def test_the_turn_and_the_reactions_until_the_next_turn_share_one_pool_of_speed() -> None:
+    """"Actions and Speed": "a number of actions equal to their Speed across an entire round"
+    — a Speed-3 combatant that makes a 3-hit attack cannot also Evade three hits before its
+    next turn (audit R1b: it used to take 6 actions in one round)."""
+    f, x, y = speed3()
+    f.do(Attack(actor=x, target=y, attack="Claws", hits=2))  # 2 of X's 3 actions
+    f.do(React(actor=y, choice="none"), dice=[1, 1, 1])
+    f.do(React(actor=y, choice="none"), dice=[1, 1, 1])
+    assert f.state.turn == y and f.c(x).actions_left == 1
+    f.do(Attack(actor=y, target=x, attack="Claws", hits=2))
+    f.do(React(actor=x, choice="evade"))  # X's last action
+    with pytest.raises(RuleViolation, match="no reaction is possible"):
+        f.do(React(actor=x, choice="evade"))
+    assert f.c(x).actions_left == 0
+
+
+def test_an_encounter_keeps_the_speed_reading_it_started_with() -> None:
+    """Rules frozen per encounter (issue 10, decision C): rules version 1 refilled the pool at
+    the end of the own turn; an encounter that started with it plays so to its end, and the
+    ``speed_refill`` table entry chooses a reading outright."""
+    from bot.engine.uttas.ruleset import UttasRuleset
+    from bot.engine.uttas.tables import load_tables
+
+    old = UttasRuleset(version=1)
+    assert old.economy.refill == "turn_end"  # type: ignore[attr-defined]
+    thawed = UttasRuleset.thawed(old.frozen())
+    assert thawed.version == 1 and thawed.economy.refill == "turn_end"  # type: ignore[attr-defined]
+    new = UttasRuleset()
+    assert new.version == 2 and new.economy.refill == "turn_start"  # type: ignore[attr-defined]
+    chosen = UttasRuleset(load_tables(overrides={"speed_refill": "turn_end"}))
+    assert chosen.economy.refill == "turn_end"  # type: ignore[attr-defined]
+    f = Fight(old)
+    x = f.add("X", agility=12, speed=3, weapons=[{"name": "Claws", "max_hits": 3}])
+    y = f.add("Y", stamina=400, health=400)
+    f.begin(dice=[])
+    f.do(Attack(actor=x, target=y, attack="Claws", hits=3))
+    for _ in range(3):
+        f.do(React(actor=y, choice="none"), dice=[1, 1, 1])
+    assert f.c(x).actions_left == 3 and not f.c(x).has("Staggered")  # version 1's reading

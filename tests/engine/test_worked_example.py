@@ -79,11 +79,12 @@ def test_combat_in_action() -> None:
     f.do(React(actor=bear, choice="none"), dice=[2, 3, 3])  # 18 vs 21
     assert not resolved(f)[0].hit
 
-    # Thug 2 charges Willow with the 3 actions he has left, and misses.
-    assert f.state.turn == t2 and f.c(t2).actions_left == 3
+    # Thug 2 charges Willow, and misses. (Rules version 2: his pool, 3 after the dodge,
+    # refilled to Speed as his turn began — the dodge cost him nothing now.)
+    assert f.state.turn == t2 and f.c(t2).actions_left == 4
     f.do(Move(actor=t2, meters=5))
     f.do(Attack(actor=t2, target=w, attack="Cudgel"))
-    assert f.c(t2).actions_left == 2
+    assert f.c(t2).actions_left == 3
     f.do(React(actor=w, choice="none"), dice=[3, 3, 3])  # 19 vs Willow's Dodge 22
     assert not resolved(f)[0].hit
 

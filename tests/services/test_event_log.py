@@ -41,7 +41,7 @@ async def test_every_engine_change_logs_its_commands_and_events(db: Database) ->
     assert any(e.kind == "turn_started" for e in begin.events)
     document = log_document(live, await encounters.log(live.id))
     assert document["format"] == event_log.FORMAT
-    assert document["encounter"]["rules_version"] == 1
+    assert document["encounter"]["rules_version"] == 2
     stored = [json.loads(e.result) for e in await encounters.log(live.id)]
     assert [e["result"] for e in document["entries"]] == stored  # exactly as logged
 

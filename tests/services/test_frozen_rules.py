@@ -42,9 +42,9 @@ async def test_an_encounter_stores_every_table_and_its_rules_version(db: Databas
     )
     assert started.row.rules is not None
     frozen = json.loads(started.row.rules)
-    assert frozen["version"] == UttasRuleset.rules_version == 1
+    assert frozen["version"] == UttasRuleset.rules_version == 2
     assert frozen["tables"] == default_tables().model_dump(mode="json")
-    assert started.rules.version == 1
+    assert started.rules.version == 2
 
 
 async def test_it_plays_by_its_stored_tables_not_todays_defaults(db: Database) -> None:
@@ -121,6 +121,6 @@ async def test_an_encounter_of_unknown_rules_can_still_be_read_and_ended(db: Dat
     assert started.row.rules is not None
     await set_rules(db, started.id, json.dumps(json.loads(started.row.rules) | {"version": 99}))
     live = await encounters.live(10)
-    assert live.rules.version == 1  # shown through this version's ruleset
+    assert live.rules.version == UttasRuleset.rules_version  # shown through this version's ruleset
     ended = await encounters.end(live.id, GM)
     assert ended.row.status == "archived"

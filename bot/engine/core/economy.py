@@ -80,6 +80,11 @@ class ActionEconomy(ABC):
         """True when the combatant may not act on the turn that is starting."""
         return False
 
+    def on_turn_skipped(self, pools: Pools, *, capacity: int) -> Pools:
+        """Called for the combatant whose turn :meth:`skips_turn` just skipped, before that
+        turn ends (UTTAS rules version 2: the pool refills at the end of the skipped turn)."""
+        return pools
+
     def exhausted(self, pools: Pools) -> bool:
         """True when nothing is left to spend (UTTAS: Staggered)."""
         return False
@@ -91,11 +96,33 @@ def _need(ok: bool, message: str) -> None:
 
 
 class SpeedPool(ActionEconomy):
-    """UTTAS "Actions and Speed": Speed actions per round across own turn and reactions; all
-    recovered at the end of the character's own turn; an empty pool skips the next turn."""
+    """UTTAS "Actions and Speed": Speed actions per round across the own turn and reactions;
+    an empty pool skips the next turn. When the pool refills is the reading's (the text's
+    sentence is ambiguous; ``docs/rules/uttas.md``):
+
+    * ``refill="turn_start"`` (rules version 2, the default): the pool refills to Speed at the
+      start of the own turn — unless it is empty then: the combatant is Staggered, the turn is
+      skipped and the pool refills at the end of that skipped turn. The turn's action and every
+      reaction until the next turn draw on that one pool, so nobody spends more than Speed in a
+      round, and emptying it on one's own turn costs the next turn.
+    * ``refill="turn_end"`` (rules version 1): all recovered at the end of the own turn.
+    """
 
     key = "uttas"
-    others_change = False  # only the own turn's end refills the pool
+    others_change = False  # only the own turn refills the pool
+
+    def __init__(self, refill: Literal["turn_start", "turn_end"] = "turn_start") -> None:
+        self.refill = refill
+
+    def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        if own and self.refill == "turn_start":
+            return {**pools, "speed": capacity}
+        return pools
+
+    def on_turn_skipped(self, pools: Pools, *, capacity: int) -> Pools:
+        if self.refill == "turn_start":
+            return {**pools, "speed": capacity}
+        return pools
 
     def fresh(self, capacity: int) -> Pools:
         return {"speed": capacity}
@@ -111,7 +138,9 @@ class SpeedPool(ActionEconomy):
         return {**pools, "speed": left - cost.amount}
 
     def on_turn_end(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
-        return {**pools, "speed": capacity} if own else pools
+        if own and self.refill == "turn_end":
+            return {**pools, "speed": capacity}
+        return pools
 
     def skips_turn(self, pools: Pools) -> bool:
         return pools.get("speed", 0) <= 0

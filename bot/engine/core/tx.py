@@ -411,6 +411,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                     text=f"{c.name} spent every action last round and does not act this turn.",
                 )
             )
+            c.__dict__["pools"] = self.economy.on_turn_skipped(c.pools, capacity=self.capacity(c))
             self.end_turn(cid)
             return False
         # Direct writes on this command's own copy of the state (pydantic's __setattr__ is the

@@ -29,6 +29,7 @@ from bot.engine.uttas.state import (
 )
 from bot.engine.uttas.tables import UttasTables
 from bot.errors import RuleViolation
+from bot.words import counted
 
 LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
@@ -154,7 +155,12 @@ class Tx(CoreTx[UttasState, Combatant]):
                 self.finish_turn(cid)
 
     def turn_end_text(self, c: Combatant) -> str:
-        return f"{c.name}'s turn ends; Speed pool back to {c.actions_left}."
+        if getattr(self.economy, "refill", "turn_end") == "turn_end":
+            return f"{c.name}'s turn ends; Speed pool back to {c.actions_left}."
+        left = c.actions_left
+        if left <= 0:
+            return f"{c.name}'s turn ends with no actions left: the next turn is skipped."
+        return f"{c.name}'s turn ends; {counted(left, 'action')} left until their next turn."
 
     def on_period_end(self, period: Period) -> None:
         """UTTAS "Natural Healing": short rests are counted per day and a long rest once per

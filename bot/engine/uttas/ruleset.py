@@ -89,12 +89,18 @@ class UttasRuleset(Ruleset[UttasState]):
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
     turn_order: TurnOrder = TURN_ORDER
+    rules_version: ClassVar[int] = 2
+    """Version 2 (issue 11): the Speed pool refills at the start of the own turn, and an empty
+    one skips that turn (``SpeedPool``); version 1 refilled it at the end of the own turn."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
-    def __init__(self, tables: UttasTables | None = None, version: int = 1) -> None:
+    def __init__(self, tables: UttasTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
-        self.version = version
+        self.version = self.rules_version if version is None else version
+        refill = self.tables.speed_refill or ("turn_start" if self.version >= 2 else "turn_end")
+        self.economy = SpeedPool(refill)
 
     @classmethod
     def configured(cls, changes: dict[str, Any] | None) -> UttasRuleset:

@@ -170,6 +170,10 @@ class UttasTables(_Table):
     rest: RestRules
     stamina: StaminaRules
     extra_conditions: dict[Name, ExtraCondition]
+    speed_refill: Literal["turn_start", "turn_end"] | None = None
+    """When the Speed pool refills (UTTAS "Actions and Speed"; see
+    :class:`~bot.engine.core.economy.SpeedPool`): ``turn_start`` (the reading of rules version
+    2), ``turn_end`` (version 1's), None: the encounter's rules version decides."""
 
     @model_validator(mode="after")
     def _stances_known(self) -> UttasTables:
