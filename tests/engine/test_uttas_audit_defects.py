@@ -112,7 +112,7 @@ def speed3() -> tuple[Fight, str, str]:
 
 
 def test_emptying_the_pool_on_ones_own_turn_costs_the_next_turn() -> None:
-    """"Actions and Speed": "If a character uses all of their available actions, they don't get
+    """ "Actions and Speed": "If a character uses all of their available actions, they don't get
     to act on their next turn" — spending them on one's own turn too (audit R1a; rules version
     2: the pool refills at the start of the own turn, not at its end)."""
     f, x, y = speed3()
@@ -130,7 +130,7 @@ def test_emptying_the_pool_on_ones_own_turn_costs_the_next_turn() -> None:
 
 
 def test_the_turn_and_the_reactions_until_the_next_turn_share_one_pool_of_speed() -> None:
-    """"Actions and Speed": "a number of actions equal to their Speed across an entire round"
+    """ "Actions and Speed": "a number of actions equal to their Speed across an entire round"
     — a Speed-3 combatant that makes a 3-hit attack cannot also Evade three hits before its
     next turn (audit R1b: it used to take 6 actions in one round)."""
     f, x, y = speed3()
