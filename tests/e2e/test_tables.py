@@ -50,3 +50,29 @@ async def test_server_table_changes(
         await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="-")
     ).response()
     assert (await bot.services.tables.overrides(h.guild.id)) == {}
+
+
+async def test_a_gm_chooses_the_speed_reading_for_new_fights(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """UTTAS "Actions and Speed" (issue 11): rules version 2 refills the Speed pool at the
+    start of the own turn; a server's GM may choose version 1's reading (refill at the end of
+    the own turn) with ``speed_refill``, for encounters started afterwards."""
+    h, gm = discord_harness, table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Before"))
+    running = await bot.services.encounters.live(h.channel.id)
+    assert running.rules.economy.refill == "turn_start"  # type: ignore[attr-defined]
+    text = await refused(await slash(h, gm, "tables set", entry="speed_refill", value="sometimes"))
+    assert "speed_refill" in text
+    done = await slash(h, gm, "tables set", entry="speed_refill", value="turn_end")
+    await done.response()
+    assert done.ephemeral and "is now" in done.response_data["content"]
+    running = await bot.services.encounters.live(h.channel.id)
+    assert running.rules.economy.refill == "turn_start"  # type: ignore[attr-defined]
+    prompt = await slash(h, gm, "encounter end")
+    await prompt.response()
+    confirm = await h.click(gm, prompt.message, button(prompt.message, "Confirm")["custom_id"])
+    await confirm.response()
+    await ok(await slash(h, gm, "encounter start", name="After"))
+    fresh = await bot.services.encounters.live(h.channel.id)
+    assert fresh.rules.economy.refill == "turn_end"  # type: ignore[attr-defined]
