@@ -171,7 +171,9 @@ class CombatService:
         once (UTTAS: resolves with no reaction)."""
         events: list[Event] = []
         rules = encounter.rules
-        for _ in range(20):  # a multi-hit attack leaves one pending hit after another
+        # Each pass settles one decision (a multi-hit attack then opens its next hit): bounded
+        # by what can be open — every combatant's attack, ten hits each — as a guard only.
+        for _ in range(10 * (len(state.combatants) + len(state.decisions)) + 20):
             lapsing = None
             for decision in state.decisions:
                 subject = rules.decision_subject(state, decision)

@@ -154,7 +154,4 @@ def titled(result: CombatResult, doing: str) -> CombatResult:
     """``result`` labelled "<combatant> <doing>"; names are escaped here (and in ``doing``), so
     the label is ready-made Markdown."""
     who = shown_name(result.acting.name) if result.acting else "Someone"
-    subject = result.decision.subject if result.decision else None
-    if result.label == "react" and subject is not None:
-        who = shown_name(subject.name)
     return dataclasses.replace(result, label=f"{who} {doing}")

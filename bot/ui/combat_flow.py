@@ -146,7 +146,8 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     flurry) with its buttons — comes as a new message, because Discord notifies nobody of a
     mention added by an edit."""
     decision = _first_new(result)
-    title = shown_name(result.resolved_title) if result.resolved_title else "The decision"
+    # The decision the button named (its title is the result's label; see CombatService.decide).
+    title = shown_name(result.label) if result.label else "The decision"
     clicked = interaction.message.id if interaction.message is not None else 0
     async with _keeper(interaction.client).editing(clicked):
         await interaction.response.edit_message(
@@ -221,11 +222,10 @@ async def _retire_prompts(client: Any, result: CombatResult, how: str, *, clicke
         if settled.prompt_id is None or settled.prompt_id == clicked:
             continue
         title = shown_name(settled.title) if settled.title else "The decision"
+        # Each prompt keeps its own decision's title on the result it shows.
+        embed = result_embed(result, title=title if len(result.resolved) > 1 else None)
         await _keeper(client).retire(
-            result.encounter.row.channel_id,
-            settled.prompt_id,
-            f"{title} — {how}.",
-            result_embed(result),
+            result.encounter.row.channel_id, settled.prompt_id, f"{title} — {how}.", embed
         )
 
 

@@ -113,9 +113,11 @@ async def tell_tables(
         mentions = NONE
         now = waiting.get(fight.channel_id)
         if now is not None:
+            several = len(now.abouts) > 1
             text += (
-                f"\n<@{now.gm_id}>, {now.about} now waits for your decision: use the buttons "
-                "on its prompt."
+                f"\n<@{now.gm_id}>, {' and '.join(now.abouts)} now "
+                f"{'wait' if several else 'waits'} for your decision: use the buttons on "
+                f"{'their prompts' if several else 'its prompt'}."
             )
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(id=now.gm_id)]
@@ -129,20 +131,20 @@ async def tell_tables(
 
 @dataclass(frozen=True)
 class Waiting:
-    """A decision that waits, after an erasure, on the fight's GM (``about``: what it is, in
-    its ruleset's words, names escaped)."""
+    """Decisions that wait, after an erasure, on the fight's GM (``abouts``: what each is, in
+    its ruleset's words, names escaped; oldest first)."""
 
     gm_id: int
-    about: str
+    abouts: tuple[str, ...]
 
 
 async def readdress_decisions(client: Any, released: list[Released]) -> dict[int, Waiting]:
-    """After a member's data was erased: each live fight in ``released`` whose waiting attack
-    was the member's to decide gets its prompt re-rendered to ask whoever decides now (the GM
-    runs the member's combatants), with the buttons they have now (see
-    :meth:`PromptKeeper.refresh`; the ping comes with :func:`tell_tables`). Returns, by channel
-    id, the fights where that is the GM. Never raises (each failure is logged; the erasure
-    stands)."""
+    """After a member's data was erased: each live fight in ``released`` with a waiting
+    decision that the member's combatants had a part in gets its prompts re-rendered to ask
+    whoever decides now (the GM runs the member's combatants), with the buttons they have now
+    (see :meth:`PromptKeeper.refresh`; the ping comes with :func:`tell_tables`). Returns, by
+    channel id, the decisions among those that the GM now decides. Never raises (each failure
+    is logged; the erasure stands)."""
     encounters: EncounterService = client.services.encounters
     combat: CombatService = client.services.combat
     keeper: PromptKeeper = client.prompts
@@ -150,19 +152,23 @@ async def readdress_decisions(client: Any, released: list[Released]) -> dict[int
     for fight in released:
         try:
             encounter = await encounters.live(fight.channel_id)
-            decision = combat.decision(encounter)
-            if decision is None or not any(
-                person.name in fight.combatants for person in decision.people.values()
-            ):
+            theirs = {
+                d.ref
+                for d in combat.decisions(encounter)
+                if any(person.name in fight.combatants for person in d.people.values())
+            }
+            if not theirs:
                 continue
             await keeper.refresh(fight.channel_id, ping=False)
-            encounter = await encounters.live(fight.channel_id)  # as the prompt shows it now
-            decision = combat.decision(encounter)
-            if decision is None:
-                continue
+            encounter = await encounters.live(fight.channel_id)  # as the prompts show it now
             gm_id = encounter.row.gm_id
-            if gm_id in decision.members(gm_id):
-                waiting[fight.channel_id] = Waiting(gm_id=gm_id, about=decision.words.about)
+            abouts = tuple(
+                d.words.about
+                for d in combat.decisions(encounter)
+                if d.ref in theirs and gm_id in d.members(gm_id)
+            )
+            if abouts:
+                waiting[fight.channel_id] = Waiting(gm_id=gm_id, abouts=abouts)
         except NotFound:  # the fight ended meanwhile
             continue
         except Exception:

@@ -1,6 +1,6 @@
 """QA7: several decisions open at once (the Volley test ruleset, ``tests/rulesets/volley.py``),
-attacked through Discord as players and GMs would. Each strict xfail is a problem found: what a
-user sees is wrong, and the test asserts what they should see."""
+attacked through Discord as players and GMs would. Each test is a problem QA7 found (what a
+user saw was wrong), fixed at its mechanism; the test asserts what they should see."""
 
 from __future__ import annotations
 
@@ -34,10 +34,6 @@ def volleys() -> Iterator[None]:
         yield
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="titled() names the newest decision still open, not the one /dodge answered",
-)
 async def test_dodge_with_two_attacks_waiting_names_who_dodged(
     volleys: None, bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -57,11 +53,6 @@ async def test_dodge_with_two_attacks_waiting_names_who_dodged(
     assert embed["title"] == f"{dodged} evades", embed["title"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after_decision titles the clicked prompt with result.resolved_title (the oldest "
-    "decision settled), not with the decision its button named",
-)
 async def test_a_click_that_settles_two_decisions_titles_its_own_prompt(
     volleys: None, bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -81,11 +72,6 @@ async def test_a_click_that_settles_two_decisions_titles_its_own_prompt(
     assert clicked.startswith(f"{GENERAL} — "), clicked
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an expiry that lapses two decisions retires both prompts with one embed titled "
-    "with the first decision (the result's label)",
-)
 async def test_two_windows_running_out_together_title_each_prompt_with_its_attack(
     volleys: None, bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -106,11 +92,6 @@ async def test_two_windows_running_out_together_title_each_prompt_with_its_attac
     assert h.message(general).embeds[0]["title"] == GENERAL, h.message(general).embeds[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CombatService._auto_decide lapses at most 20 decisions per command (a bound made "
-    "for one flurry's hits); a change opening more leaves the rest waiting on the GM",
-)
 async def test_npcs_that_do_not_react_never_wait_whatever_their_number(
     volleys: None, bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -149,11 +130,6 @@ async def _wait_notice(h: DiscordHarness) -> str:
     return h.last_message(h.channel).content
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="readdress_decisions looks at the newest decision only: an erased member asked on "
-    "an older one keeps their prompt and the GM is not told",
-)
 async def test_an_erased_member_asked_only_on_the_older_decision_is_readdressed(
     volleys: None, bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -178,11 +154,6 @@ async def test_an_erased_member_asked_only_on_the_older_decision_is_readdressed(
     assert f"<@{gm.id}>, the attack on **Willow** now waits for your decision" in notice, notice
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="readdress_decisions looks at the newest decision only: the notice names the attack "
-    "on the General, not the attack on Willow whose reaction the GM now chooses",
-)
 async def test_the_erasure_notice_names_the_decision_the_gm_now_makes(
     volleys: None, bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

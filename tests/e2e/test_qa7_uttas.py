@@ -1,8 +1,8 @@
 """QA7: plain UTTAS decisions after decisions were generalised (numbered decisions, UTTAS's
 words in ``bot/engine/uttas/decision_words.py``). A flurry, a surrender's complete-or-stop and
 taking the hit still work through Discord; two wordings of the complete-or-stop choice were
-already wrong before the change (the old prompt and tracker said the same) and are kept here
-as strict xfails."""
+wrong before the change (the old prompt and tracker said the same) and are fixed: the prompt
+says its window makes the attacker stop, the tracker waits on the attacker's choice."""
 
 from __future__ import annotations
 
@@ -38,11 +38,6 @@ async def _complete_or_stop(bot: CombatBot, h: DiscordHarness, table: Table) -> 
     return h.message(choice)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="decision_words gives the complete-or-stop choice the reaction's lapse clause "
-    "('it resolves with no reaction'); its own ran_out says the attacker stops (pre-existing)",
-)
 async def test_the_complete_or_stop_prompt_says_its_window_makes_the_attacker_stop(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -56,11 +51,6 @@ async def test_the_complete_or_stop_prompt_says_its_window_makes_the_attacker_st
     assert "stops" in deadline, choice.content
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="decision_words' waiting_on for the complete-or-stop choice is the target's reaction "
-    "(the tracker said the same before the change)",
-)
 async def test_the_tracker_waits_on_the_attacker_while_it_chooses_to_complete_or_stop(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

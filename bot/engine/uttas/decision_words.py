@@ -31,8 +31,8 @@ def decision_words(
             ping=f"**{target}** surrendered to **{attacker}**",
             about=f"the attack on **{target}**",
             noun="attack",
-            waiting_on=f"**{target}**'s reaction",
-            lapse=lapse,
+            waiting_on=f"**{attacker}**'s choice to complete the attack or stop",
+            lapse="the attacker stops and accepts the surrender",
             ran_out="The window ran out: the attacker stops and accepts the surrender",
             open_choices=True,
         )
