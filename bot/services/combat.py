@@ -365,6 +365,22 @@ class CombatService:
         )
         return dataclasses.replace(result, expired=True, label=result.resolved_title or "Expired")
 
+    async def resolve_waiting(self, channel_id: int, actor: Actor) -> CombatResult:
+        """``/gm resolve``: the GM settles every waiting decision as if nobody chose (the
+        ruleset's lapse; UTTAS: no reaction), oldest first. A decision one of them opens (the
+        next hit of a flurry) waits as usual. Raises :class:`NotAllowed` for anyone but the
+        GM, and the ruleset's :class:`RuleViolation` when nothing waits."""
+
+        def build(current: Encounter) -> list[CommandBase]:
+            if not current.is_gm(actor):
+                raise NotAllowed(not_gm_message(current, "force a decision"))
+            if not current.state.decisions:
+                current.rules.lapse(current.state)  # the ruleset says that nothing waits
+                raise RuleViolation("Nothing is waiting for a decision.")
+            return [_Lapse(decision=d.id) for d in current.state.decisions]
+
+        return await self._run(channel_id, actor, "resolve", {}, build)
+
     async def due(self) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` of every decision whose window has run out."""
         return await self._encounters.due_decisions(self._clock())

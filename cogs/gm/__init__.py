@@ -93,20 +93,15 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     # -- decisions and turns -----------------------------------------------------------------
 
     @app_commands.command(
-        name="resolve", description="Resolve the waiting attack with no reaction (GM only)"
+        name="resolve", description="Resolve every waiting decision as if nobody chose (GM only)"
     )
     async def resolve(self, interaction: discord.Interaction[Any]) -> None:
-        def make(current: Encounter) -> CommandBase:
-            return current.rules.lapse(current.state)
-
-        await self._gm(
-            interaction,
-            "resolve",
-            {},
-            make,
-            action="force a decision",
-            title="The GM resolves the waiting attack",
+        _, channel_id = channel_ids(interaction)
+        result = await self.combat.resolve_waiting(channel_id, actor_of(interaction))
+        title = "The GM resolves the waiting " + (
+            "decisions" if len(result.resolved) > 1 else "attack"
         )
+        await respond(interaction, dataclasses.replace(result, label=title))
 
     @app_commands.command(name="next", description="End the current turn; the next one starts")
     async def next_turn(self, interaction: discord.Interaction[Any]) -> None:
@@ -435,7 +430,13 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             "`/gm resume`; reaction windows stop running."
             if paused
             else f"▶️ The GM resumes **{shown_name(encounter.row.name)}**."
-            + (" A waiting reaction has its whole window again." if encounter.state.pending else "")
+            + (
+                " Each waiting decision has its whole window again."
+                if len(encounter.state.decisions) > 1
+                else " A waiting reaction has its whole window again."
+                if encounter.state.decisions
+                else ""
+            )
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
         await refresh_channel(interaction.client, channel_id)

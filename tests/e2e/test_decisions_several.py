@@ -179,3 +179,24 @@ async def test_a_button_posted_before_decisions_had_numbers_still_answers(
     assert not click.ephemeral, click.response_data
     live = await bot.services.encounters.live(h.channel.id)
     assert live.state.decisions == [] and "does not react" in str(h.message(prompt).embeds)
+
+
+async def test_gm_resolve_settles_every_waiting_decision(
+    volleys: None, bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/gm resolve` with two decisions waiting settles both as if nobody chose (QA7: it used to
+    settle the newest only, and the GM could not reach the older one); the turn passes on."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    willow, general = await volley(bot, h, table)
+    resolved = await ok(await slash(h, gm, "gm resolve"))
+    assert resolved.message.embeds[0]["title"] == "The GM resolves the waiting decisions"
+    text = str(resolved.message.embeds)
+    assert "Willow does not react." in text and "General Bearington does not react." in text
+    for prompt in (willow, general):
+        await h.wait_for(lambda p=prompt: h.message(p).components == [])
+        assert "settled with `/gm resolve`" in h.message(prompt).content
+    assert await current_name(bot, h) != "Thug 1"
+    again = await slash(h, gm, "gm resolve")
+    await again.response()
+    assert again.ephemeral and "waiting" in again.response_data["content"]
