@@ -29,7 +29,9 @@ from bot.engine.uttas.commands import (
     Surrender,
     UseSkill,
 )
-from bot.errors import InvalidInput
+from bot.engine.uttas.limbs import LIMBS, valid_limbs
+from bot.engine.uttas.state import Combatant
+from bot.errors import DomainError, InvalidInput
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
@@ -54,6 +56,8 @@ class CombatCog(TurnCommands):
         range="Distance in meters (default: as the GM placed you, engaged = 1, else 2)",
         hits="Hits of a multi-hit attack, one action each (default 1)",
         readied="Resolve your readied action with this attack (costs an action)",
+        aim="A called shot at one limb: disables it if the hit deals Health damage",
+        limbs="For a Grapple: the limbs it grabs, comma-separated (one per arm you have)",
         as_=AS_HELP,
     )
     async def attack(
@@ -64,16 +68,32 @@ class CombatCog(TurnCommands):
         range: app_commands.Range[float, 0.0, 10_000.0] | None = None,
         hits: app_commands.Range[int, 1, 10] = 1,
         readied: bool = False,
+        aim: app_commands.Range[str, 1, 40] | None = None,
+        limbs: app_commands.Range[str, 1, 200] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
+        grabbed = tuple(part.strip() for part in (limbs or "").split(",") if part.strip())
+
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             victim = find_combatant(current.state, target)
-            strike = Attack(actor=me.id, target=victim.id, attack=with_, range_m=range, hits=hits)
+            strike = Attack(
+                actor=me.id,
+                target=victim.id,
+                attack=with_,
+                range_m=range,
+                hits=hits,
+                aimed_limb=aim,
+                limbs=grabbed,
+            )
             return ResolveReadied(actor=me.id, action=strike) if readied else strike
 
-        options = {"target": target, "with": with_, "hits": hits}
+        options: dict[str, Any] = {"target": target, "with": with_, "hits": hits}
         if range is not None:
             options["range"] = range
+        if aim is not None:
+            options["aim"] = aim
+        if grabbed:
+            options["limbs"] = ", ".join(grabbed)
         await self._do(
             interaction,
             as_,
@@ -86,6 +106,34 @@ class CombatCog(TurnCommands):
     @attack.autocomplete("target")
     async def attack_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await self._names(interaction, current)
+
+    @attack.autocomplete("aim")
+    async def attack_aim(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return choices(list(await self._target_limbs(interaction)), current)
+
+    @attack.autocomplete("limbs")
+    async def attack_limbs(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """Limb names, completing the last of a comma-separated list ("left arm, ri…")."""
+        done, _, last = current.rpartition(",")
+        prefix = f"{done.strip()}, " if done.strip() else ""
+        found = choices(list(await self._target_limbs(interaction)), last.strip())
+        return [
+            app_commands.Choice(name=(prefix + c.name)[:100], value=(prefix + c.value)[:100])
+            for c in found
+        ]
+
+    async def _target_limbs(self, interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+        """The limbs of the combatant typed in ``target:`` (the standard ones if none yet)."""
+        typed = getattr(interaction.namespace, "target", None)
+        encounter = await self._live(interaction)
+        if encounter is not None and typed:
+            try:
+                found = find_combatant(encounter.state, str(typed))
+            except DomainError:
+                return LIMBS
+            if isinstance(found, Combatant):
+                return valid_limbs(found)
+        return LIMBS
 
     @attack.autocomplete("with_")
     async def attack_with(self, interaction: discord.Interaction[Any], current: str) -> Choices:
