@@ -56,6 +56,7 @@ class ActCog(TurnCommands):
             {k: v for k, v in options.items() if v is not None},
             make,
             f"acts: {shown_name(action)}",
+            between_fights=True,  # the ruleset says which actions need a fight (most do)
         )
 
     @act.autocomplete("action")

@@ -398,7 +398,15 @@ class CombatCog(TurnCommands):
             return ActivatePower(actor=me.id, power=name, target=aimed)
 
         options = {"name": name, "target": target}
-        await self._do(interaction, as_, "power", options, make, f"activates {shown_name(name)}")
+        await self._do(
+            interaction,
+            as_,
+            "power",
+            options,
+            make,
+            f"activates {shown_name(name)}",
+            between_fights=True,  # a Heal power heals after the fight too
+        )
 
     @power.autocomplete("name")
     async def power_name(self, interaction: discord.Interaction[Any], current: str) -> Choices:

@@ -205,16 +205,21 @@ class CombatService:
         label: str,
         options: dict[str, Any],
         make: Callable[[Encounter, CombatantBase], CommandBase],
+        *,
+        between_fights: bool = False,
     ) -> CombatResult:
         """A turn command for the member's combatant (see :func:`pick_actor`). ``make`` builds
-        the engine command from the encounter and the acting combatant. Raises the engine's
-        :class:`RuleViolation` (not your turn, no actions left, …) and the errors of
-        :func:`pick_actor`; nothing is written when anything is refused."""
+        the engine command from the encounter and the acting combatant. ``between_fights``:
+        the command may also be given before the fight begins or after it ended, and the
+        ruleset decides (UTTAS: healing may; everything else says the fight is not running).
+        Raises the engine's :class:`RuleViolation` (not your turn, no actions left, …) and the
+        errors of :func:`pick_actor`; nothing is written when anything is refused."""
 
         acting: list[CombatantBase] = []
 
         def build(current: Encounter) -> CommandBase:
-            self._require_active(current)
+            if not between_fights:
+                self._require_active(current)
             combatant = pick_actor(current, actor, as_name)
             if as_name is None and combatant.id == current.state.turn:
                 _require_issued_this_turn(current.state, actor)

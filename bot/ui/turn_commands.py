@@ -43,12 +43,20 @@ class TurnCommands(commands.Cog):
         options: dict[str, Any],
         make: Any,
         doing: str,
+        *,
+        between_fights: bool = False,
     ) -> None:
         """Run one turn command for the member's combatant and show the result titled
-        "<combatant> <doing>"."""
+        "<combatant> <doing>" (``between_fights``: see :meth:`CombatService.act`)."""
         _, channel_id = channel_ids(interaction)
         result = await self.combat.act(
-            channel_id, actor_of(interaction), as_name, label, options, make
+            channel_id,
+            actor_of(interaction),
+            as_name,
+            label,
+            options,
+            make,
+            between_fights=between_fights,
         )
         await respond(interaction, titled(result, doing))
 

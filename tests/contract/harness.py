@@ -41,6 +41,7 @@ from bot.engine.uttas.commands import (
     Breather,
     ChangeStance,
     DropPower,
+    FirstAid,
     GrantDice,
     GrappleContest,
     Move,
@@ -132,10 +133,16 @@ def _uttas_sheet(
                     "range_m": 30,
                     "inflicts": ["Entangled"],
                 },
-                {"name": "Heal", "active_points": 20, "key_characteristic": "ego"},
+                {
+                    "name": "Heal",
+                    "active_points": 20,
+                    "key_characteristic": "ego",
+                    "targets": None,
+                    "heals": True,
+                },
             ],
             "martial_arts": [{"name": "Riposte", "maneuver": "counter"}] if counter else [],
-            "skills": {"Acrobatics": 2},
+            "skills": {"Acrobatics": 2, "First Aid": 2},
         }
     )
 
@@ -236,6 +243,7 @@ UTTAS_KINDS = (
     "end_period",
     "engage",
     "end_turn",
+    "first_aid",
     "grant_dice",
     "grapple_contest",
     "move",
@@ -365,6 +373,8 @@ def _uttas_command(
         return ChangeStance(
             actor=me, stance=draw(st.sampled_from(["Steady", "Bracing", "Neutral"]))
         )
+    if kind == "first_aid":
+        return FirstAid(actor=me, target=other)
     if kind == "stand":
         return Stand(actor=me)
     if kind == "surrender":

@@ -42,7 +42,12 @@ async def test_stand_skill_power_escape(
     assert "Blast is an attack: use Attack" in text
     text = await refused(await slash(h, table.bystander, "skill", name="Perception"))
     assert "You have no combatant in this encounter" in text
+    # UTTAS "Healing": Heal restores Health (issue 11: it used to change nothing); an unhurt
+    # target is refused with the reason.
+    text = await refused(await slash(h, table.player, "power", name="Heal", target="Willow"))
+    assert "no Health damage" in text
+    await ok(await slash(h, table.moderator, "gm hp", combatant="Willow", health="-3"))
     dice.load([1] * 20)
     healed = await ok(await slash(h, table.player, "power", name="Heal", target="Willow"))
     dice.faces.clear()
-    assert "Heal" in healed.message.text()
+    assert "Willow regains 2 Health from Willow's Heal" in healed.message.text()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine.core.commands import EndTurn
 from bot.engine.core.events import Note
-from bot.engine.uttas import attacks, limbs, movement, reactions, rules
+from bot.engine.uttas import attacks, healing, limbs, movement, reactions, rules
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
@@ -23,12 +23,14 @@ from bot.engine.uttas.commands import (
 )
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import Checked, StanceChanged
+from bot.engine.uttas.sheet import Power
 from bot.engine.uttas.state import (
     DEAD,
     GRAPPLED,
     GRAPPLING,
     SURRENDERED,
     UNCONSCIOUS,
+    Combatant,
     MaintainedPower,
     Readied,
 )
@@ -208,29 +210,46 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
 
 def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
     """UTTAS "Activate a Power": an action; 1 Stamina per 5 Active Points, maintained powers
-    double and hold that Stamina until dropped. Attack powers go through ``Attack``."""
+    double and hold that Stamina until dropped. Attack powers go through ``Attack``. A Heal
+    power restores its target's Health ("Healing", :mod:`bot.engine.uttas.healing`); outside a
+    fight it needs no turn and costs no action."""
     c = tx.view(cmd.actor)
-    if on_turn:
-        tx.require_turn(c)
-        tx.require_not_held(c, "activate a power")
     pw = c.sheet.power(cmd.power)
     if pw is None:
         raise NotFound(f"{c.name} has no power called {cmd.power!r}.")
-    if pw.targets is not None and cmd.target:
-        raise RuleViolation(f"{pw.name} is an attack: use Attack.")
-    blocked = limbs.blocked_limitation(c, pw.limitations)
-    if blocked:
-        raise RuleViolation(f"{pw.name} needs {blocked}, held by a grapple.")
-    if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
-        raise RuleViolation(f"{c.name} already maintains {pw.name}.")
+    between_fights = pw.heals and tx.state.phase != "active"
+    if between_fights:
+        tx.require_can_act(c)
+    elif on_turn:
+        tx.require_turn(c)
+        tx.require_not_held(c, "activate a power")
+    _check_power_use(tx, c, pw, cmd.target)
     cost = rules.power_stamina(pw, tx.tables)
-    tx.spend_actions(c.id, 1, pw.name, "turn" if on_turn else "off_turn")
+    if not between_fights:
+        tx.spend_actions(c.id, 1, pw.name, "turn" if on_turn else "off_turn")
     tx.spend_stamina(c.id, cost, pw.name, held=pw.maintained)
     if pw.maintained:
         tx.c(c.id).maintained.append(MaintainedPower(power=pw.name, stamina_held=cost))
     on = f" on {tx.view(cmd.target).name}" if cmd.target else ""
     tx.note(f"{c.name} activates {pw.name}{on}.", c.id)
-    tx.action_done(c.id, on_turn)
+    if pw.heals and cmd.target:
+        healing.heal_with_power(tx, tx.view(c.id), pw, cmd.target)
+    if not between_fights:
+        tx.action_done(c.id, on_turn)
+
+
+def _check_power_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
+    """Refuse a power used wrongly: an attack power (``Attack`` does those), a Heal power with
+    no target, a limitation held by a grapple, a maintained power already maintained."""
+    if pw.targets is not None and target:
+        raise RuleViolation(f"{pw.name} is an attack: use Attack.")
+    if pw.heals and not target:
+        raise InvalidInput(f"Name who {pw.name} heals (`target:`).")
+    blocked = limbs.blocked_limitation(c, pw.limitations)
+    if blocked:
+        raise RuleViolation(f"{pw.name} needs {blocked}, held by a grapple.")
+    if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
+        raise RuleViolation(f"{c.name} already maintains {pw.name}.")
 
 
 def drop_power(tx: Tx, cmd: DropPower) -> None:

@@ -177,6 +177,15 @@ class ActivatePower(CommandBase):
     target: Id | None = None
 
 
+class FirstAid(CommandBase):
+    """Give first aid to ``target`` (UTTAS "Healing": the First Aid skill; in a fight, the
+    turn's action)."""
+
+    kind: Literal["first_aid"] = "first_aid"
+    actor: Id
+    target: Id
+
+
 ReadiedAction = Annotated[Attack | Move | UseSkill | ActivatePower, Field(discriminator="kind")]
 
 
@@ -314,6 +323,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     UseSkill,
     ActivatePower,
     DropPower,
+    FirstAid,
     GrappleContest,
     Surrender,
     Talk,

@@ -6,7 +6,8 @@ point a week, UTTAS "Natural Healing"), Stamina and Stamina damage (a rest recov
 disabled limbs (until their Health is healed, "Disabled Limb"), breather uses (until a short
 rest, "Take a Breather"), when it last rested (twice a day, once per 24 hours — in campaign
 time) and the conditions that outlast a fight: Dead, Unconscious, Disabled limb and effects of
-a day, a quest, an arc or the campaign. Everything else (the Speed pool, stance, grapples,
+a day, a quest, an arc or the campaign, and the Health regained today from Heal powers and
+First Aid (their daily limits, "Healing"). Everything else (the Speed pool, stance, grapples,
 Prone, Staggered…) belongs to one fight. The sheet keeps only natural values.
 """
 
@@ -17,7 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.engine.core.effects import Effect
 from bot.engine.uttas import rules
 from bot.engine.uttas.sheet import UttasSheet
-from bot.engine.uttas.state import DEAD, DISABLED, UNCONSCIOUS, Combatant, DisabledLimb
+from bot.engine.uttas.state import (
+    DEAD,
+    DISABLED,
+    UNCONSCIOUS,
+    Combatant,
+    DisabledLimb,
+    HealedToday,
+)
 from bot.engine.uttas.tables import UttasTables
 
 LASTING = frozenset({DEAD, UNCONSCIOUS, DISABLED})
@@ -39,6 +47,7 @@ class UttasRecord(BaseModel):
     short_rests_at: list[int] = Field(default_factory=list)
     long_rest_at: int | None = None
     effects: list[Effect] = Field(default_factory=list)
+    healed: HealedToday = Field(default_factory=HealedToday)
 
 
 def record_of(c: Combatant) -> UttasRecord:
@@ -52,6 +61,7 @@ def record_of(c: Combatant) -> UttasRecord:
         short_rests_at=list(c.short_rests_at),
         long_rest_at=c.long_rest_at,
         effects=[e for e in c.effects if e.name in LASTING or e.scope in LONG_SCOPES],
+        healed=c.healed.model_copy(),
     )
 
 
@@ -68,6 +78,7 @@ def apply_record(c: Combatant, record: UttasRecord, tables: UttasTables) -> None
     c.short_rests_at = list(record.short_rests_at)
     c.long_rest_at = record.long_rest_at
     c.effects = list(record.effects)
+    c.healed = record.healed.model_copy()
 
 
 def record_lines(sheet: UttasSheet, record: UttasRecord | None, tables: UttasTables) -> list[str]:

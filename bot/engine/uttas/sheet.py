@@ -96,7 +96,8 @@ class Power(_Frozen):
     (``None``: not an attack, no Accuracy roll). ``movement_mode``: a movement power for that mode.
     ``triggered``: may be used as a Counterattack reaction. ``limitations``: Gestures/Incantation
     (UTTAS "Disabled Limb", "Grappled"). ``inflicts``: conditions a hit applies (e.g. Prone,
-    Entangled).
+    Entangled). ``heals``: a Heal power ("Healing"): activated on a target, it restores Health
+    (amount and daily limit: the tables' ``healing``).
     """
 
     name: Name
@@ -112,6 +113,7 @@ class Power(_Frozen):
     limitations: tuple[Literal["gestures", "incantation"], ...] = ()
     inflicts: tuple[Name, ...] = ()
     max_hits: Annotated[int, Field(ge=1, le=10)] = 1
+    heals: bool = False
 
 
 class MartialArt(_Frozen):

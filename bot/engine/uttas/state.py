@@ -44,6 +44,18 @@ class DisabledLimb(BaseModel):
     restore_at_health: int | None = None
 
 
+class HealedToday(BaseModel):
+    """Health a creature regained on in-game day ``day`` (``game_time_s`` ÷ 86 400) from Heal
+    powers (``power``) and the best First Aid check (``first_aid``) — UTTAS "Healing": their
+    limits stack, First Aid checks overlap."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    day: int = 0
+    power: int = Field(default=0, ge=0)
+    first_aid: int = Field(default=0, ge=0)
+
+
 class MaintainedPower(BaseModel):
     """A maintained power and the Stamina it holds (UTTAS "Activating Powers")."""
 
@@ -101,6 +113,7 @@ class Combatant(CombatantBase):
     half_move_used: dict[str, float] = Field(default_factory=dict)
     moved_this_turn: bool = False
     movement_ended: bool = False
+    healed: HealedToday = Field(default_factory=HealedToday)
     # round-scoped: words spoken (UTTAS "Talk": 25 words per 6 seconds) in round ``words_round``
     words_said: int = 0
     words_round: int = 0

@@ -134,6 +134,24 @@ class RestRules(_Table):
     health_per_week: Annotated[int, Field(ge=0, le=1000)]
 
 
+class HealingRules(_Table):
+    """UTTAS "Healing": the text defers the Heal power's and First Aid's amounts and limits to
+    descriptions it does not include; these are the bot's defaults (``docs/rules/uttas.md``).
+
+    ``power_active_points_per_die``: a Heal power rolls 1d6 of Health per this many Active
+    Points (20 AP → 2d6); ``power_daily_share``: the Health one creature may regain from Heal
+    powers in a day, as a share of its maximum; ``first_aid_skill``: the skill First Aid rolls;
+    ``first_aid_difficulty``: its difficulty; ``first_aid_health_per_die``: Health a success
+    restores per die of the skill. First Aid checks overlap ("extensions of natural healing"):
+    in a day a creature keeps the best one, not their sum; Heal powers and First Aid stack."""
+
+    power_active_points_per_die: Annotated[int, Field(ge=1, le=1000)] = 10
+    power_daily_share: Annotated[float, Field(ge=0, le=1)] = 0.5
+    first_aid_skill: Name = "First Aid"
+    first_aid_difficulty: Annotated[int, Field(ge=0, le=100)] = 8
+    first_aid_health_per_die: Annotated[int, Field(ge=0, le=100)] = 1
+
+
 class StaminaRules(_Table):
     allow_overexertion: bool
     meters_per_stamina: Annotated[int, Field(ge=1, le=1000)]
@@ -170,6 +188,7 @@ class UttasTables(_Table):
     rest: RestRules
     stamina: StaminaRules
     extra_conditions: dict[Name, ExtraCondition]
+    healing: HealingRules = HealingRules()
     speed_refill: Literal["turn_start", "turn_end"] | None = None
     """When the Speed pool refills (UTTAS "Actions and Speed"; see
     :class:`~bot.engine.core.economy.SpeedPool`): ``turn_start`` (the reading of rules version

@@ -13,6 +13,7 @@ from bot.engine.uttas.commands import (
     ActivatePower,
     Breather,
     ChangeStance,
+    FirstAid,
     GrappleContest,
     Move,
     Sprint,
@@ -92,6 +93,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Activate a Power",
     ),
     ActionSpec(
+        key="first-aid",
+        label="First Aid",
+        cost="1 action in a fight (none between fights); ends the turn",
+        target="required",
+        rule="Healing",
+    ),
+    ActionSpec(
         key="escape",
         label="Escape a grapple",
         cost="1 action; ends the turn",
@@ -122,6 +130,12 @@ def _detail(spec: ActionSpec, given: ActInput) -> str:
     if not given.detail:
         raise InvalidInput(f"**{spec.label}** needs `detail:` — {spec.detail}.")
     return given.detail
+
+
+def _target(spec: ActionSpec, given: ActInput) -> str:
+    if not given.target:
+        raise InvalidInput(f"**{spec.label}** needs `target:` — who it is for.")
+    return given.target
 
 
 def _meters(spec: ActionSpec, given: ActInput) -> float:
@@ -169,6 +183,7 @@ _BUILDERS: dict[str, Builder] = {
     "skill": lambda c, g: UseSkill(
         actor=c.id, skill=_detail(BY_KEY["skill"], g), difficulty=_difficulty(g)
     ),
+    "first-aid": lambda c, g: FirstAid(actor=c.id, target=_target(BY_KEY["first-aid"], g)),
     "power": lambda c, g: ActivatePower(
         actor=c.id, power=_detail(BY_KEY["power"], g), target=g.target
     ),

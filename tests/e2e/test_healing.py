@@ -1,0 +1,57 @@
+"""UTTAS "Healing" through Discord (issue 11): Willow's Heal power on General Bearington during
+the fight (it used to be accepted and change nothing), her First Aid with `/act`, and healing
+after the fight is over — before the GM closes the encounter, which keeps the Health in the
+characters' campaign records."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import (
+    end_encounter,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+)
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+
+async def health_of(bot: CombatBot, h: DiscordHarness, name: str) -> int:
+    live = await bot.services.encounters.live(h.channel.id)
+    return int(next(c for c in live.state.combatants if c.name == name).health)
+
+
+async def test_willow_heals_the_general_in_the_fight_and_after_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table)
+    await ok(await slash(h, gm, "gm hp", combatant="General Bearington", health="-6"))
+    assert await health_of(bot, h, "General Bearington") == 24
+    await pass_turns_until(bot, h, table, "Willow")
+    healed = await ok(await slash(h, player, "power", name="Heal", target="General Bearington"))
+    after = await health_of(bot, h, "General Bearington")
+    assert 24 < after <= 30
+    assert f"General Bearington regains {after - 24} Health" in str(healed.message.embeds)
+    # Nobody is hurt enough to heal now: refused with the reason, nothing spent.
+    if after == 30:
+        await pass_turns_until(bot, h, table, "Willow")
+        text = await refused(
+            await slash(h, player, "power", name="Heal", target="General Bearington")
+        )
+        assert "no Health damage" in text
+
+    # The fight ends (the thugs drop); healing goes on without turns until the encounter closes.
+    await ok(await slash(h, gm, "gm hp", combatant="Willow", health="-5"))
+    for thug in ("Thug 1", "Thug 2", "Thug 3"):
+        await ok(await slash(h, gm, "gm hp", combatant=thug, health="0"))
+    assert (await bot.services.encounters.live(h.channel.id)).state.phase == "finished"
+    before = await health_of(bot, h, "Willow")
+    aid = await ok(await slash(h, player, "act", action="first-aid", target="Willow", as_="Willow"))
+    assert "First Aid" in str(aid.message.embeds)
+    assert await health_of(bot, h, "Willow") >= before
+    text = await refused(await slash(h, player, "act", action="breather", as_="Willow"))
+    assert "fight" in text.casefold()
+    await end_encounter(h, table)
