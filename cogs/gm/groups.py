@@ -284,3 +284,46 @@ def hp_command(
         return await names(interaction, current)
 
     return hp
+
+
+def damage_command(gm: GmCommand, names: NameChoices) -> app_commands.Command[Any, ..., None]:
+    """``/gm damage target: dice: [type] [source]``: a hazard's damage (fire, a fall) through
+    the target's defenses, in the encounter's game system (``Ruleset.hazard_command``; UTTAS
+    "Damage": d6s through Armor and Defense)."""
+
+    @app_commands.command(
+        name="damage", description="A hazard's damage through the target's Armor and Defense"
+    )
+    @app_commands.describe(
+        target="The combatant's exact name",
+        dice="Dice of damage (UTTAS: d6s)",
+        type="The damage type (physical, energy, heat…), for Armor and Defense",
+        source="What deals it, in words (fire, a fall…)",
+    )
+    async def damage(
+        interaction: discord.Interaction[Any],
+        target: Name,
+        dice: app_commands.Range[int, 1, 100],
+        type: app_commands.Range[str, 1, 30] = "physical",
+        source: app_commands.Range[str, 1, 80] = "a hazard",
+    ) -> None:
+        def make(current: Encounter) -> CommandBase:
+            victim = find_combatant(current.state, target)
+            return current.rules.hazard_command(victim.id, dice, type, source)
+
+        await gm(
+            interaction,
+            "damage",
+            {"target": target, "dice": dice, "type": type, "source": source},
+            make,
+            action="deal a hazard's damage",
+            title=f"{shown_name(source)} hurts {shown_name(target)}",
+        )
+
+    @damage.autocomplete("target")
+    async def target_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await names(interaction, current)
+
+    return damage

@@ -44,6 +44,7 @@ from bot.engine.uttas.commands import (
     FirstAid,
     GrantDice,
     GrappleContest,
+    Hazard,
     Move,
     NaturalHealing,
     React,
@@ -244,6 +245,7 @@ UTTAS_KINDS = (
     "engage",
     "end_turn",
     "first_aid",
+    "hazard",
     "grant_dice",
     "grapple_contest",
     "move",
@@ -375,6 +377,8 @@ def _uttas_command(
         )
     if kind == "first_aid":
         return FirstAid(actor=me, target=other)
+    if kind == "hazard":
+        return Hazard(target=anyone, dice=draw(st.integers(1, 6)), damage_type="heat")
     if kind == "stand":
         return Stand(actor=me)
     if kind == "surrender":

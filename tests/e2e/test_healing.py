@@ -55,3 +55,22 @@ async def test_willow_heals_the_general_in_the_fight_and_after_it(
     text = await refused(await slash(h, player, "act", action="breather", as_="Willow"))
     assert "fight" in text.casefold()
     await end_encounter(h, table)
+
+
+async def test_the_gm_burns_willow_with_a_hazard(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/gm damage` (issue 11, hazards: the chase's burning bush): the hazard's d6s go through
+    Willow's Armor and Defense like a hit; a player may not use it."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table)
+    text = await refused(await slash(h, player, "gm damage", target="Willow", dice=2))
+    assert "Only the GM" in text or "GM" in text
+    burned = await ok(
+        await slash(h, gm, "gm damage", target="Willow", dice=2, type="heat", source="fire")
+    )
+    shown = str(burned.message.embeds)
+    assert "fire hurts Willow" in shown and "Armor" in shown
+    live = await bot.services.encounters.live(h.channel.id)
+    willow = next(c for c in live.state.combatants if c.name == "Willow")
+    assert willow.health == 16 - int(shown.split(" Health and ")[0].rsplit(" ", 1)[-1])

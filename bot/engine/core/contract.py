@@ -340,6 +340,12 @@ class Ruleset(ABC, Generic[StateT]):
     def healing_command(self, weeks: int) -> CommandBase:
         """``weeks`` of natural healing for every combatant, outside a fight."""
 
+    def hazard_command(self, target: str, dice: int, damage_type: str, source: str) -> CommandBase:
+        """The GM's hazard (fire, a fall): ``dice`` dice of ``damage_type`` damage to ``target``
+        through its defenses (``/gm damage``). Raises :class:`InvalidInput` where the system has
+        no such rule."""
+        raise InvalidInput(f"{self.title} has no hazard damage in the bot yet.")
+
     # -- joining, refreshing and campaign records (decision A) ----------------------------------
     record_model: ClassVar[type[BaseModel]]
     """A character's state between fights in this system (its campaign record)."""

@@ -177,6 +177,18 @@ class ActivatePower(CommandBase):
     target: Id | None = None
 
 
+class Hazard(CommandBase):
+    """Game Master: a hazard (fire, a fall, a collapsing wall) deals ``dice`` d6 of
+    ``damage_type`` damage to ``target``, through its Armor and Defense like an attack's
+    (UTTAS "Damage"); ``source`` names it in the result."""
+
+    kind: Literal["hazard"] = "hazard"
+    target: Id
+    dice: Annotated[int, Field(ge=1, le=100)]
+    damage_type: Annotated[str, names.validator(30, lower=True)] = "physical"
+    source: Name = "a hazard"
+
+
 class FirstAid(CommandBase):
     """Give first aid to ``target`` (UTTAS "Healing": the First Aid skill; in a fight, the
     turn's action)."""
@@ -333,6 +345,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     AdjustCharacteristic,
     SetVitals,
     GrantDice,
+    Hazard,
 )
 """UTTAS's own commands; the ruleset parses them with the core's
 (:func:`bot.engine.core.contract.command_adapter`)."""

@@ -207,7 +207,33 @@ class VitalsSet(Event):
         return [f"The GM adjusts {who}, who looks **{view.looks(self.combatant)}**."]
 
 
+class HazardStruck(Event):
+    """A hazard hurt a combatant (UTTAS "Damage": fire, a fall…, applied by the Game Master):
+    its damage ``roll`` of ``damage_type``, the ``armor`` and ``defense`` that applied, the
+    Health and Stamina damage and what is left."""
+
+    kind: Literal["hazard_struck"] = "hazard_struck"
+    source: str
+    damage_type: str
+    roll: Roll
+    armor: int
+    defense: int
+    health_damage: int
+    stamina_damage: int
+    health_left: int
+    stamina_left: int
+
+    def render(self, view: View) -> list[str]:
+        if view.reveals(self.combatant):
+            return [view.text(self.text)]
+        who = view.name(self.combatant)
+        return [
+            f"{who} is hurt by {view.text(self.source)} and looks **{view.looks(self.combatant)}**."
+        ]
+
+
 UTTAS_EVENTS: tuple[type[Event], ...] = (
+    HazardStruck,
     StaminaSpent,
     StanceChanged,
     AttackResolved,

@@ -1,5 +1,6 @@
-"""UTTAS Game Master tools: set Health and Stamina, grant or take dice, and change the
-encounter's settings (the turn order's tools are the core's, :mod:`bot.engine.core.order`).
+"""UTTAS Game Master tools: set Health and Stamina, deal a hazard's damage, grant or take
+dice, and change the encounter's settings (the turn order's tools are the core's,
+:mod:`bot.engine.core.order`).
 The text leaves these to the Game Master ("the GM decides"); the bot only keeps the numbers
 consistent with the rules that follow from them ("Damage": 0 Health is death, 0 Stamina
 unconsciousness)."""
@@ -10,11 +11,18 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.core.commands import ChangeSettings
-from bot.engine.uttas import actions, attacks
-from bot.engine.uttas.commands import Attack, GrantDice, ResolveReadied, SetVitals, UseSkill
+from bot.engine.uttas import actions, attacks, rules
+from bot.engine.uttas.commands import (
+    Attack,
+    GrantDice,
+    Hazard,
+    ResolveReadied,
+    SetVitals,
+    UseSkill,
+)
 from bot.engine.uttas.core import Tx
-from bot.engine.uttas.events import VitalsSet
-from bot.engine.uttas.state import DEAD, UNCONSCIOUS
+from bot.engine.uttas.events import HazardStruck, VitalsSet
+from bot.engine.uttas.state import DEAD, STUNNED, UNCONSCIOUS
 from bot.errors import InvalidInput
 
 _Handler = Callable[[Tx, Any], None]
@@ -60,6 +68,53 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         tx.knock_out(c.id, "by the GM", f"Stamina set to {m.stamina} by the GM")
     elif m.has(UNCONSCIOUS) and not m.has(DEAD):
         tx.lose(c.id, UNCONSCIOUS, "Stamina back above zero")
+    tx.check_end()
+
+
+def hazard(tx: Tx, cmd: Hazard) -> None:
+    """A hazard's damage (UTTAS "Damage", as the chase's burning bush): ``dice`` d6 of its
+    type; Health takes one point per die less Armor, Stamina the total less Defense — the
+    target's against that type plus its stance's — and the conditions follow as after a hit
+    ("Dead", "Unconscious", "Stunned"). Works in a fight and outside one."""
+    t = tx.view(cmd.target)
+    if t.has(DEAD):
+        raise InvalidInput(f"{t.name} is dead already.")
+    roll = tx.roll(f"{cmd.source} ({cmd.damage_type})", cmd.dice)
+    stance = tx.tables.stances.get(t.stance or "")
+    armor = t.sheet.armor.get(cmd.damage_type, 0) + (stance.armor_bonus if stance else 0)
+    defense = t.sheet.defense.get(cmd.damage_type, 0) + (stance.defense_bonus if stance else 0)
+    armor, defense = max(0, armor), max(0, defense)
+    health = rules.health_damage(cmd.dice, armor)
+    stamina = rules.stamina_damage(roll.total, defense)
+    m = tx.c(t.id)
+    m.health -= health
+    m.stamina -= stamina
+    m.stamina_damage += stamina
+    tx.emit(
+        HazardStruck(
+            combatant=t.id,
+            source=cmd.source,
+            damage_type=cmd.damage_type,
+            roll=roll,
+            armor=armor,
+            defense=defense,
+            health_damage=health,
+            stamina_damage=stamina,
+            health_left=m.health,
+            stamina_left=m.stamina,
+            text=f"{cmd.source} hurts {t.name}: {roll.text} → {health} Health and {stamina} "
+            f"Stamina damage (Armor {armor}, Defense {defense}); Health {m.health}, "
+            f"Stamina {m.stamina} left.",
+        )
+    )
+    if health or stamina:
+        tx.interrupt_breather(t.id)
+    if m.health <= 0:
+        tx.kill(t.id, f"Health ran out ({cmd.source})", f"Health reduced to {m.health}")
+    elif m.stamina <= 0:
+        tx.knock_out(t.id, f"Stamina ran out ({cmd.source})", f"Stamina reduced to {m.stamina}")
+    elif stamina > rules.effective(m, "body"):
+        tx.gain(t.id, STUNNED, f"{cmd.source}, heavier than their Body")
     tx.check_end()
 
 
@@ -136,6 +191,7 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
 
 HANDLERS: dict[str, _Handler] = {
     "set_vitals": set_vitals,
+    "hazard": hazard,
     "grant_dice": grant_dice,
     "change_settings": change_settings,
     "attack": with_gm_dice(lambda tx, c: attacks.declare(tx, c, on_turn=True)),

@@ -327,6 +327,10 @@ class UttasRuleset(Ruleset[UttasState]):
     def healing_command(self, weeks: int) -> CommandBase:
         return cmd.NaturalHealing(weeks=weeks)
 
+    def hazard_command(self, target: str, dice: int, damage_type: str, source: str) -> CommandBase:
+        """UTTAS "Damage": ``dice`` d6 through Armor and Defense (:func:`gm.hazard`)."""
+        return cmd.Hazard(target=target, dice=dice, damage_type=damage_type, source=source)
+
     # -- the command surface (decision D): bot/engine/uttas/verbs.py ---------------------------
     def actions(self, state: UttasState, combatant: Any) -> list[ActionSpec]:
         return list(verbs.ACTIONS)
