@@ -78,11 +78,13 @@ async def one_command(
     else:
         encounter_id, decision = last.encounter.id, last.decision
     if decision is not None:
-        options = decision.deciders.get(decision.target.id) or next(
+        options = decision.deciders.get(decision.subject_id or "") or next(
             iter(decision.deciders.values())
         )
         choice = next((o for o in options if o.choice in ("evade", "none")), options[0])
-        return await combat.decide(encounter_id, decision.pending_version, GM, option_code(choice))
+        return await combat.decide(
+            encounter_id, decision.pending_version, GM, option_code(choice), decision.ref
+        )
 
     def make(current: Encounter, me: Combatant) -> Command:
         foes = [c for c in current.state.combatants if c.side != me.side and c.health > 0]

@@ -4,8 +4,6 @@ to an attack that grabs nothing. Each must be refused with the reason, nothing s
 
 from __future__ import annotations
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     answered,
@@ -43,14 +41,6 @@ async def test_limbs_and_aim_the_target_lacks_are_refused(
     assert await version(bot, h) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "QA8: seven limbs answer with pydantic's '`limbs`: Tuple should have at most 6 "
-        "items after validation, not 7.' instead of the grappler's limit (at most 2 "
-        "limbs), which three limbs get"
-    ),
-)
 async def test_too_many_limbs_are_refused_with_the_arm_count(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -89,13 +79,6 @@ async def test_an_overlong_limb_name_is_refused_with_the_reason(
     assert await version(bot, h) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "QA8: a Grapple naming the same limb twice ('left arm, Left Arm') is accepted; "
-        "the target would be held by one arm counted twice"
-    ),
-)
 async def test_a_grapple_naming_the_same_limb_twice_is_refused(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -110,13 +93,6 @@ async def test_a_grapple_naming_the_same_limb_twice_is_refused(
     assert await version(bot, h) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "QA8: limbs: on a Cudgel attack is accepted and silently ignored (a command the "
-        "bot accepts must do what it says, or be refused)"
-    ),
-)
 async def test_limbs_given_to_an_attack_that_grabs_nothing_are_refused(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

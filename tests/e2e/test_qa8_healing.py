@@ -3,8 +3,6 @@ wrong users, hidden NPC numbers, removed combatants, undo and redo, the campaign
 
 from __future__ import annotations
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     end_encounter,
@@ -45,14 +43,6 @@ async def bear_healed_to_the_limit(
     assert (await vitals(bot, h, "General Bearington"))[0] == 25
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "QA8: a Heal on a creature at the day's Heal limit is accepted: Willow spends 4 Stamina "
-        "and her action, dice are rolled, and the General 'regains 0 Health (today's limit "
-        "reached)' — it should be refused with the reason, nothing spent"
-    ),
-)
 async def test_a_heal_past_the_days_limit_is_refused_and_costs_nothing(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:
@@ -71,14 +61,6 @@ async def test_a_heal_past_the_days_limit_is_refused_and_costs_nothing(
     dice.faces.clear()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "QA8: /gm time end-of period:day ends the day's effects but not the in-game day the "
-        "healing limit counts (game_time_s does not move), so after the GM ends the day the "
-        "General still 'regains 0 Health (today's limit reached)'"
-    ),
-)
 async def test_the_end_of_the_day_lifts_the_days_healing_limit(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:

@@ -43,14 +43,14 @@ def test_heal_powers_stop_at_half_the_health_a_day_and_first_aid_stacks_on_top()
     f.do(ActivatePower(actor=h, power="Heal", target=b), dice=[6, 6])
     assert f.c(b).health == 12
     f.do(EndCombat())  # between fights: no turn needed, no action spent
-    out = f.do(ActivatePower(actor=h, power="Heal", target=b), dice=[3, 3])
-    assert f.c(b).health == 12 and "today's limit reached" in out.text
+    with pytest.raises(RuleViolation, match="today's limit"):  # nothing spent
+        f.do(ActivatePower(actor=h, power="Heal", target=b))
+    out = f.do(FirstAid(actor=h, target=b), dice=[1, 1, 1])  # 3 vs 8
+    assert "failure" in out.text and f.c(b).health == 12
     f.do(FirstAid(actor=h, target=b), dice=[5, 5, 4])  # 14 vs 8: +3 (3 dice × 1)
     assert f.c(b).health == 15
-    out = f.do(FirstAid(actor=h, target=b), dice=[6, 6, 6])  # checks overlap: nothing more
-    assert f.c(b).health == 15 and "today's limit reached" in out.text
-    out = f.do(FirstAid(actor=h, target=b), dice=[1, 1, 1])
-    assert "failure" in out.text and f.c(b).health == 15
+    with pytest.raises(RuleViolation, match="overlap"):  # checks overlap: nothing more
+        f.do(FirstAid(actor=h, target=b))
 
 
 def test_a_new_day_gives_the_limits_back() -> None:

@@ -3,8 +3,6 @@ other ways a turn is skipped: an emptied pool costs exactly one turn."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.engine.core.commands import EndTurn, SkipTurn
 from bot.engine.uttas.commands import Attack, React
 from tests.engine.test_uttas_audit_defects import speed3
@@ -18,11 +16,6 @@ def skipped_reasons(out: object, cid: str) -> list[str]:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA8: a turn skipped for another reason (the GM's /gm skip, Stunned, …) does not "
-    "refill an emptied pool, so the combatant loses a second turn for the same spending",
-)
 def test_an_emptied_pool_and_a_gm_skip_cost_one_turn_not_two() -> None:
     """X empties its pool with a 3-hit attack (its next turn is lost) and the GM also skips
     X's next turn: that is the same turn. Today X is skipped in round 2 (by the GM) and again

@@ -4,8 +4,6 @@ says, or be refused with the reason."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.engine.core.commands import EndTurn
 from bot.engine.uttas.commands import ActivatePower, SetVitals
 from bot.errors import DomainError
@@ -14,14 +12,6 @@ from bot.store.db import Database
 from tests.upgrade.test_wave1_database import GM, PLAYER, db, services  # noqa: F401 (db: fixture)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "QA8: in a fight started before the healing change, Willow's frozen sheet has Heal "
-        "without heals: true, so /power name:Heal target: is accepted, spends her action and "
-        "Stamina, and heals nothing — issue 11's defect, alive in every running fight"
-    ),
-)
 async def test_willows_heal_in_a_fight_started_before_the_change_heals_or_is_refused(
     db: Database,  # noqa: F811
 ) -> None:

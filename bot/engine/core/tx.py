@@ -402,6 +402,9 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                     combatant=cid, reason=reason, text=f"{c.name}'s turn is skipped: {reason}."
                 )
             )
+            # The economy hears of a skipped turn whatever skipped it (UTTAS version 2: the pool
+            # refills at its end, so a turn is never lost twice for one emptied pool).
+            c.__dict__["pools"] = self.economy.on_turn_skipped(c.pools, capacity=self.capacity(c))
             return False
         if self.economy.skips_turn(c.pools):
             self.emit(

@@ -147,6 +147,8 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
     _usable(tx, a, profile, reach_m=reach)
     if profile.grapple:
         _grapple_limbs(cmd, a, t)
+    elif cmd.limbs:
+        raise InvalidInput(f"`limbs:` names what a Grapple grabs; {profile.name} grabs nothing.")
     for limb in (*cmd.limbs, *([cmd.aimed_limb] if cmd.aimed_limb else [])):
         if limb not in limbs.valid_limbs(t):
             raise InvalidInput(f"{t.name} has no limb called {limb!r}.")
@@ -161,6 +163,9 @@ def _grapple_limbs(cmd: Attack, a: Combatant, t: Combatant) -> None:
     most = limbs.arm_count(a)
     if len(cmd.limbs) > most:
         raise RuleViolation(f"{a.name} can hold at most {counted(most, 'limb')}.")
+    twice = next((x for i, x in enumerate(cmd.limbs) if x in cmd.limbs[:i]), None)
+    if twice is not None:
+        raise InvalidInput(f"The grapple names the {twice} twice: name each limb once.")
     if t.grappled_by is not None:
         raise RuleViolation(f"{t.name} is already grappled.")
 

@@ -62,7 +62,7 @@ class Attack(CommandBase):
     hits: Annotated[int, Field(ge=1, le=10)] = 1
     advantage: Boons = 0
     disadvantage: Boons = 0
-    limbs: tuple[Limb, ...] = Field(default=(), max_length=6)
+    limbs: tuple[Limb, ...] = Field(default=(), max_length=20)
     aimed_limb: Limb | None = None
     with_readied: tuple[Id, ...] = Field(default=(), max_length=10)
 

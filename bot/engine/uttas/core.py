@@ -25,6 +25,7 @@ from bot.engine.uttas.state import (
     STUNNED,
     UNCONSCIOUS,
     Combatant,
+    HealedToday,
     UttasState,
 )
 from bot.engine.uttas.tables import UttasTables
@@ -165,7 +166,8 @@ class Tx(CoreTx[UttasState, Combatant]):
     def on_period_end(self, period: Period) -> None:
         """UTTAS "Natural Healing": short rests are counted per day and a long rest once per
         24 hours; when the GM ends the day (or a quest or an arc), the next day begins and its
-        rests count afresh (a documented reading: the text has no day boundary of its own)."""
+        rests count afresh, and so do the day's healing limits ("Healing") — a documented
+        reading: the text has no day boundary of its own."""
         if period == "scene":
             return
         rested = [
@@ -174,8 +176,12 @@ class Tx(CoreTx[UttasState, Combatant]):
         for c in rested:
             m = self.c(c.id)
             m.short_rests_at, m.long_rest_at = [], None
-        if rested:
-            self.note("A new day begins: rests count afresh.")
+        healed = [c for c in self.state.combatants if c.healed.power or c.healed.first_aid]
+        for c in healed:
+            self.c(c.id).healed = HealedToday(day=self.state.game_time_s // 86_400)
+        afresh = [w for w, some in (("rests", rested), ("healing limits", healed)) if some]
+        if afresh:
+            self.note(f"A new day begins: {' and '.join(afresh)} count afresh.")
 
     def on_fight_end(self) -> None:
         """Readied actions lapse; a breather that never completed does not spend its use."""

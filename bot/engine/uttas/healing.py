@@ -48,6 +48,11 @@ def heal_with_power(tx: Tx, healer: Combatant, power: Power, target_id: str) -> 
     today = _today(tx, target)
     cap = int(target.sheet.health * table.power_daily_share)
     room = max(0, cap - today.power)
+    if room <= 0:
+        raise RuleViolation(
+            f"{target.name} has reached today's limit of Health from Heal powers ({cap}); the "
+            "next day gives it back."
+        )
     roll = tx.roll(f"{healer.name}'s {power.name}", dice)
     amount = min(roll.total, room, target.sheet.health - target.health)
     m = tx.c(target.id)
@@ -75,6 +80,12 @@ def first_aid(tx: Tx, cmd: FirstAid) -> None:
         raise RuleViolation(f"{c.name} has no {table.first_aid_skill} skill.")
     _require_healable(target)
     dice = c.sheet.skills[skill]
+    best = _today(tx, target).first_aid
+    if dice * table.first_aid_health_per_die <= best:
+        raise RuleViolation(
+            f"{c.name}'s {skill} can add nothing today: {target.name} already had First Aid "
+            f"worth {best} Health (First Aid checks overlap; the next day gives it back)."
+        )
     if in_fight:
         tx.spend_actions(c.id, 1, f"{skill} on {target.name}", "turn")
     roll = tx.roll(

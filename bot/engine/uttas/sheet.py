@@ -115,6 +115,22 @@ class Power(_Frozen):
     max_hits: Annotated[int, Field(ge=1, le=10)] = 1
     heals: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _the_heal_power(cls, data: Any) -> Any:
+        """The text's "Heal power": a power named Heal that is not an attack heals unless the
+        sheet says otherwise (so sheets written before ``heals`` existed, and those stored in
+        running fights, heal as they say)."""
+        if (
+            isinstance(data, dict)
+            and "heals" not in data
+            and str(data.get("name", "")).strip().casefold() == "heal"
+            and "targets" in data
+            and data["targets"] is None
+        ):
+            return {**data, "heals": True}
+        return data
+
 
 class MartialArt(_Frozen):
     """A Martial Arts maneuver bought with character points (UTTAS "Reactions").
