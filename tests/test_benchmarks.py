@@ -31,3 +31,22 @@ def test_each_benchmark_imports(name: str) -> None:
 def test_the_attack_benchmark_builds_its_fight() -> None:
     rules, state, _roller, _now, attack, target = load("engine_attack").build()
     assert len(state.combatants) == 20 and attack.target == target and rules.key == "uttas"
+
+
+async def test_the_service_benchmark_plays_a_few_commands_in_one_channel(tmp_path: Path) -> None:
+    """The service benchmark's command loop runs against today's services (it fell behind
+    once: it read a decision's ``target``, which decisions no longer have)."""
+    bench = load("service_throughput")
+    db = await bench.Database.open(tmp_path / "bench.sqlite3")
+    try:
+        await db.migrate()
+        encounters = bench.EncounterService(db, clock=bench.utc_now, seeds=lambda: 7)
+        combat = bench.CombatService(encounters, clock=bench.utc_now)
+        bench.CHANNELS = 1
+        await bench.set_up(combat, encounters)
+        last = None
+        for _ in range(12):  # attacks, answers to the decisions they open, ends of turns
+            last = await bench.one_command(combat, encounters, 1, last)
+        assert (await encounters.live(1)).version > 12
+    finally:
+        await db.close()
