@@ -352,11 +352,18 @@ class UttasRuleset(Ruleset[UttasState]):
     def turn_guide(self, combatant: Combatant, *, revealed: bool) -> str:
         """UTTAS "Combat", "Actions and Speed": a stance (free now), a free half move, then one
         action, which ends the turn; the Speed pool serves the turn's action and every reaction
-        until the pool refills, so it is lower after reacting."""
+        until the pool refills (rules version 2: at the start of the next turn, which is skipped
+        if the pool is empty then; version 1: at the end of this turn, so it is lower after
+        reacting)."""
         guide = "enter a stance (free now), take a free half move, then one action."
         if not revealed:
             return guide
         left, speed = combatant.actions_left, combatant.sheet.speed
+        if getattr(self.economy, "refill", "turn_end") == "turn_start":
+            return (
+                f"{guide} Speed pool: {left} of {speed} actions for this turn and your reactions "
+                "until your next turn (spend them all and you skip that turn)."
+            )
         spent = f" ({speed - left} spent on reactions since your last turn)" if left < speed else ""
         return f"{guide} Speed pool: {left} of {speed} actions{spent}; reactions draw on it too."
 
