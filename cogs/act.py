@@ -95,6 +95,7 @@ class ActCog(TurnCommands):
             {"skill": skill, "difficulty": difficulty},
             lambda current, me: current.rules.check(current.state, me, skill, difficulty),
             f"checks {shown_name(skill)}",
+            between_fights=True,  # the ruleset says whether a check needs a fight
         )
 
     @check.autocomplete("skill")

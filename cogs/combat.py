@@ -368,6 +368,7 @@ class CombatCog(TurnCommands):
             {"name": name, "difficulty": difficulty},
             lambda current, me: UseSkill(actor=me.id, skill=name, difficulty=difficulty),
             f"uses {shown_name(name)}",
+            between_fights=True,  # a check outside a fight needs no turn
         )
 
     @skill.autocomplete("name")

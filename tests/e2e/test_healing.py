@@ -74,3 +74,18 @@ async def test_the_gm_burns_willow_with_a_hazard(
     live = await bot.services.encounters.live(h.channel.id)
     willow = next(c for c in live.state.combatants if c.name == "Willow")
     assert willow.health == 16 - int(shown.split(" Health and ")[0].rsplit(" ", 1)[-1])
+
+
+async def test_a_check_before_the_fight_begins(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/check` outside a fight (issue 11): Willow searches the woods before anyone attacks;
+    a turn command is still refused until the fight begins."""
+    h, player = discord_harness, table.player
+    await set_up_fight(h, table, begin=False)
+    checked = await ok(
+        await slash(h, player, "check", skill="Perception", difficulty=5, as_="Willow")
+    )
+    assert "Perception" in str(checked.message.embeds)
+    text = await refused(await slash(h, player, "act", action="breather", as_="Willow"))
+    assert "has not begun" in text

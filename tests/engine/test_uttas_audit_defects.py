@@ -168,3 +168,21 @@ def test_an_encounter_keeps_the_speed_reading_it_started_with() -> None:
     for _ in range(3):
         f.do(React(actor=y, choice="none"), dice=[1, 1, 1])
     assert f.c(x).actions_left == 3 and not f.c(x).has("Staggered")  # version 1's reading
+
+
+def test_a_skill_check_outside_a_fight_needs_no_turn_and_no_action() -> None:
+    """Issue 11, "Checks outside a fight": before a fight begins or after it ended a skill
+    check (an investigation, a Perception check) is rolled without a turn; in a fight it is
+    still the turn's action."""
+    from bot.engine.core.commands import EndCombat
+    from bot.engine.uttas.commands import UseSkill
+
+    f = Fight()
+    x = f.add("X", agility=12, skills={"Perception": 3})
+    f.add("Y", agility=10)
+    out = f.do(UseSkill(actor=x, skill="Perception", difficulty=9), dice=[3, 3, 3])
+    assert "success" in out.text and f.state.phase == "setup"
+    f.begin(dice=[])
+    f.do(EndCombat())
+    out = f.do(UseSkill(actor=x, skill="Perception", difficulty=12), dice=[1, 2, 3])
+    assert "failure" in out.text and f.c(x).actions_left == 4

@@ -177,15 +177,21 @@ def resolve_readied(tx: Tx, cmd: ResolveReadied) -> None:
 
 def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
     """UTTAS "Perform a skill": an action; roll the skill's dice (Advantage/Disadvantage apply;
-    a disabled head adds a Disadvantage) and meet the difficulty."""
+    a disabled head adds a Disadvantage) and meet the difficulty. Outside a fight (before it
+    begins or after it ended) a check needs no turn and costs no action (issue 11, "Checks
+    outside a fight")."""
     c = tx.view(cmd.actor)
-    if on_turn:
+    between_fights = on_turn and tx.state.phase != "active"
+    if between_fights:
+        tx.require_can_act(c)
+    elif on_turn:
         tx.require_turn(c)
         tx.require_not_held(c, "use a skill")
     dice = c.sheet.skill_dice(cmd.skill)
     if dice is None:
         raise NotFound(f"{c.name} has no skill called {cmd.skill!r}.")
-    tx.spend_actions(c.id, 1, cmd.skill, "turn" if on_turn else "off_turn")
+    if not between_fights:
+        tx.spend_actions(c.id, 1, cmd.skill, "turn" if on_turn else "off_turn")
     roll = tx.roll(
         f"{c.name}'s {cmd.skill}",
         dice,
@@ -205,7 +211,8 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
             text=f"{roll.text}{dc}{verdict}.",
         )
     )
-    tx.action_done(c.id, on_turn)
+    if not between_fights:
+        tx.action_done(c.id, on_turn)
 
 
 def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
