@@ -38,6 +38,7 @@ from bot.engine.uttas.commands import (
     AddCombatant,
     AdjustCharacteristic,
     Attack,
+    BreakFree,
     Breather,
     ChangeStance,
     DropPower,
@@ -243,6 +244,7 @@ UTTAS_KINDS = (
     "end_combat",
     "end_period",
     "engage",
+    "break_free",
     "end_turn",
     "first_aid",
     "hazard",
@@ -375,6 +377,8 @@ def _uttas_command(
         return ChangeStance(
             actor=me, stance=draw(st.sampled_from(["Steady", "Bracing", "Neutral"]))
         )
+    if kind == "break_free":
+        return BreakFree(actor=me)
     if kind == "first_aid":
         return FirstAid(actor=me, target=other)
     if kind == "hazard":

@@ -89,3 +89,26 @@ async def test_a_check_before_the_fight_begins(
     assert "Perception" in str(checked.message.embeds)
     text = await refused(await slash(h, player, "act", action="breather", as_="Willow"))
     assert "has not begun" in text
+
+
+async def test_thug_1_breaks_out_of_willows_entangle_in_two_attempts(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Bindings (issue 11; the chase: "breaks down half of it"): `/act action:break-free` is an
+    action that breaks one of an Entangle's two parts; the second attempt frees the thug."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    await ok(await slash(h, gm, "gm condition", combatant="Thug 1", action="add", name="Entangled"))
+    live = await bot.services.encounters.live(h.channel.id)
+    thug = next(c for c in live.state.combatants if c.name == "Thug 1")
+    assert thug.has("Entangled")
+    await pass_turns_until(bot, h, table, "Thug 1")
+    broke = await ok(await slash(h, gm, "act", action="break-free"))
+    assert "Thug 1 is now Entangled" in str(broke.message.embeds)  # half of it is left
+    await pass_turns_until(bot, h, table, "Thug 1")
+    broke = await ok(await slash(h, gm, "act", action="break-free"))
+    assert "no longer Entangled" in str(broke.message.embeds)
+    live = await bot.services.encounters.live(h.channel.id)
+    assert not next(c for c in live.state.combatants if c.name == "Thug 1").has("Entangled")
+    text = await refused(await slash(h, gm, "act", action="break-free", as_="Thug 2"))
+    assert "bound by nothing" in text or "turn" in text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core.commands import EndTurn
-from bot.engine.uttas.commands import Attack, Move, React, SetVitals, Sprint, Talk
+from bot.engine.uttas.commands import Attack, BreakFree, Move, React, SetVitals, Sprint, Talk
 from bot.errors import RuleViolation
 from tests.engine.helpers import Fight
 
@@ -186,3 +186,34 @@ def test_a_skill_check_outside_a_fight_needs_no_turn_and_no_action() -> None:
     f.do(EndCombat())
     out = f.do(UseSkill(actor=x, skill="Perception", difficulty=12), dice=[1, 2, 3])
     assert "failure" in out.text and f.c(x).actions_left == 4
+
+
+def test_breaking_out_of_an_entangle_breaks_half_of_it_per_attempt() -> None:
+    """ "Chase Scenes in Action": the arsonist "attempts to break out of the Entangle and breaks
+    down half of it" — each attempt (an action) breaks one of its two parts; the second frees
+    him (issue 11, "Bindings"; ``extra_conditions.Entangled.break_attempts``)."""
+    snare = {
+        "name": "Snare",
+        "active_points": 20,
+        "targets": "dodge",
+        "damage_dice": 0,
+        "range_m": 30,
+        "inflicts": ["Entangled"],
+    }
+    f = Fight()
+    w = f.add("Willow", agility=14, powers=[snare])
+    a = f.add("Arsonist", npc=True, agility=10, stamina=200)
+    f.begin(dice=[])
+    f.do(EndTurn(actor=w))
+    with pytest.raises(RuleViolation, match="bound by nothing"):
+        f.do(BreakFree(actor=a))
+    f.do(EndTurn(actor=a))
+    f.do(Attack(actor=w, target=a, attack="Snare"))
+    f.do(React(actor=a, choice="none"), dice=[6, 6, 6])
+    assert f.c(a).effect("Entangled").level == 2
+    out = f.do(BreakFree(actor=a))
+    assert f.c(a).has("Entangled") and f.c(a).effect("Entangled").level == 1
+    assert "Arsonist is now Entangled" in out.text
+    f.do(EndTurn(actor=w))
+    out = f.do(BreakFree(actor=a))
+    assert not f.c(a).has("Entangled") and "no longer Entangled" in out.text

@@ -10,6 +10,7 @@ from bot.engine.uttas import attacks, healing, limbs, movement, reactions, rules
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
+    BreakFree,
     Breather,
     ChangeStance,
     DropPower,
@@ -257,6 +258,31 @@ def _check_power_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> Non
         raise RuleViolation(f"{pw.name} needs {blocked}, held by a grapple.")
     if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
         raise RuleViolation(f"{c.name} already maintains {pw.name}.")
+
+
+def break_free(tx: Tx, cmd: BreakFree) -> None:
+    """Breaking out of a binding (the chase: "attempts to break out of the Entangle and breaks
+    down half of it"): on the turn, an action that breaks one part of it; it ends when none is
+    left (the tables' ``break_attempts`` per condition; a default, the text gives no
+    mechanism)."""
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    bindings = {
+        name: extra
+        for name, extra in tx.tables.extra_conditions.items()
+        if extra.break_attempts and c.has(name)
+    }
+    if cmd.condition is not None:
+        wanted = cmd.condition.casefold()
+        bindings = {k: v for k, v in bindings.items() if k.casefold() == wanted}
+    if not bindings:
+        raise RuleViolation(f"{c.name} is bound by nothing that can be broken out of.")
+    if len(bindings) > 1:
+        raise InvalidInput(f"Name the binding to break: {', '.join(sorted(bindings))}.")
+    name = next(iter(bindings))
+    tx.spend_actions(c.id, 1, f"breaking out of {name}", "turn")
+    tx.lose(c.id, name, "broke part of it", levels=1)
+    tx.action_done(c.id, True)
 
 
 def drop_power(tx: Tx, cmd: DropPower) -> None:

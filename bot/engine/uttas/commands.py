@@ -189,6 +189,15 @@ class Hazard(CommandBase):
     source: Name = "a hazard"
 
 
+class BreakFree(CommandBase):
+    """Try to break out of a binding (``condition``, e.g. Entangled; None: the only one held):
+    an action that breaks one part of it (the tables' ``break_attempts``)."""
+
+    kind: Literal["break_free"] = "break_free"
+    actor: Id
+    condition: Name | None = None
+
+
 class FirstAid(CommandBase):
     """Give first aid to ``target`` (UTTAS "Healing": the First Aid skill; in a fight, the
     turn's action)."""
@@ -335,6 +344,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     UseSkill,
     ActivatePower,
     DropPower,
+    BreakFree,
     FirstAid,
     GrappleContest,
     Surrender,

@@ -380,7 +380,10 @@ def _inflicted(tx: Tx, t: Combatant, prof: AttackProfile) -> None:
     """The conditions an attack inflicts on a hit (a Trip's "Prone", a power's Entangled): only
     Prone and those the table defines (``extra_conditions``); any other is noted, not given."""
     for cond in prof.inflicts:
-        if cond in tx.tables.extra_conditions or cond == PRONE:
+        extra = tx.tables.extra_conditions.get(cond)
+        if extra is not None and extra.break_attempts:  # a binding, broken part by part
+            tx.gain(t.id, cond, prof.name, level=extra.break_attempts)
+        elif extra is not None or cond == PRONE:
             tx.gain(t.id, cond, prof.name)
         else:
             tx.note(f"{prof.name} would inflict {cond!r}, which this table does not define.")

@@ -59,6 +59,7 @@ _HANDLERS: dict[str, _Handler] = {
     "resolve_readied": actions.resolve_readied,
     "use_skill": actions.use_skill,
     "first_aid": healing.first_aid,
+    "break_free": actions.break_free,
     "activate_power": actions.activate_power,
     "drop_power": actions.drop_power,
     "grapple_contest": actions.grapple_contest,

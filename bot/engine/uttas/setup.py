@@ -282,7 +282,9 @@ def _put_condition_on(tx: Tx, c: Combatant, name: str, cmd: SetCondition) -> Non
             lasts = effects.how_long(held, lambda cid: tx.view(cid).name)
             tx.note(f"{c.name} is already {name}{', ' + lasts if lasts else ''}: nothing changed.")
             return
-        tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends, renew=True)
+        extra = tx.tables.extra_conditions.get(name)
+        parts = extra.break_attempts if extra is not None and extra.break_attempts else 1
+        tx.gain(c.id, name, "by the Game Master", scope=scope, ends=ends, renew=True, level=parts)
 
 
 def adjust_characteristic(tx: Tx, cmd: AdjustCharacteristic) -> None:

@@ -167,6 +167,10 @@ class ExtraCondition(_Table):
     no_move: bool = False
     no_actions: bool = False
     grants_advantage: Count = 0
+    break_attempts: Annotated[int, Field(ge=0, le=20)] = 0
+    """A binding broken by attempts (an action each, ``/act action:break-free``): each breaks
+    one part of it, and it ends after this many (the chase: "breaks down half of it" — 2);
+    0: only the GM or its duration ends it."""
 
 
 class UttasTables(_Table):

@@ -11,6 +11,7 @@ from bot.engine.core.commands import CommandBase, EndTurn
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uttas.commands import (
     ActivatePower,
+    BreakFree,
     Breather,
     ChangeStance,
     FirstAid,
@@ -100,6 +101,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Healing",
     ),
     ActionSpec(
+        key="break-free",
+        label="Break free",
+        cost="1 action; ends the turn; breaks one part of a binding (Entangled: two)",
+        detail="the binding, if more than one holds you",
+        rule="Conditions",
+    ),
+    ActionSpec(
         key="escape",
         label="Escape a grapple",
         cost="1 action; ends the turn",
@@ -183,6 +191,7 @@ _BUILDERS: dict[str, Builder] = {
     "skill": lambda c, g: UseSkill(
         actor=c.id, skill=_detail(BY_KEY["skill"], g), difficulty=_difficulty(g)
     ),
+    "break-free": lambda c, g: BreakFree(actor=c.id, condition=g.detail or None),
     "first-aid": lambda c, g: FirstAid(actor=c.id, target=_target(BY_KEY["first-aid"], g)),
     "power": lambda c, g: ActivatePower(
         actor=c.id, power=_detail(BY_KEY["power"], g), target=g.target
