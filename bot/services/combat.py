@@ -316,11 +316,8 @@ class CombatService:
 
         def build(current: Encounter) -> CommandBase:
             state, rules = current.state, current.rules
-            asking = [
-                (d, rules.decision_subject(state, d))
-                for d in reversed(state.decisions)
-                if rules.decision_subject(state, d) is not None
-            ]
+            subjects = [(d, rules.decision_subject(state, d)) for d in reversed(state.decisions)]
+            asking = [(d, s) for d, s in subjects if s is not None]
             if not asking:
                 raise RuleViolation("No attack is waiting for a reaction right now.")
             mine = [(d, s) for d, s in asking if s and controls(current, actor, state.get(s))]
