@@ -39,7 +39,7 @@ async def test_stand_skill_power_escape(
 
     await pass_turns_until(bot, h, table, "Willow")
     text = await refused(await slash(h, table.player, "power", name="Blast", target="Thug 1"))
-    assert "Blast is an attack: use Attack" in text
+    assert "Blast is an attack (it needs an Accuracy roll): use Attack" in text
     text = await refused(await slash(h, table.bystander, "skill", name="Perception"))
     assert "You have no combatant in this encounter" in text
     # UTTAS "Healing": Heal restores Health (issue 11: it used to change nothing); an unhurt

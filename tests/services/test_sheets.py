@@ -374,7 +374,7 @@ async def test_field_choices(service: SheetService) -> None:
                 s.weapons[1] == Weapon(name="Bow", kind="mechanical", damage_dice=2, range_m=50)
             ),
         ),
-        ("powers.Blast.targets", "none", lambda s: s.powers[0].targets is None),
+        ("powers.Blast.targets", "discipline", lambda s: s.powers[0].targets == "discipline"),
         ("powers.Blast.maintained", "yes", lambda s: s.powers[0].maintained),
         ("skills.First Aid", "3", lambda s: s.skills == {"First Aid": 3}),
         ("name", "Willow the Wise", lambda s: s.name == "Willow the Wise"),
@@ -403,6 +403,8 @@ async def test_edit_one_field(service: SheetService, path: str, value: str, chec
         ("movement", "{", InvalidInput, "not valid JSON"),
         ("agility.x", "1", InvalidInput, "has no parts"),
         ("name", "W" * 81, InvalidInput, "at most 80"),
+        # UTTAS "Accuracy Checks": a power that deals damage needs an Accuracy roll
+        ("powers.Blast.targets", "none", InvalidInput, "needs an Accuracy roll"),
     ],
 )
 async def test_bad_edits_change_nothing(
@@ -464,21 +466,29 @@ def weapons(name: str) -> st.SearchStrategy[Weapon]:
 
 
 def powers(name: str) -> st.SearchStrategy[Power]:
-    return st.builds(
-        Power,
-        name=st.just(name),
-        active_points=st.integers(0, 1000),
-        key_characteristic=characteristic,
-        targets=st.sampled_from(["dodge", "discipline", None]),
-        damage_type=damage_types,
-        damage_dice=small,
-        maintained=st.booleans(),
-        range_m=meters,
-        movement_mode=st.sampled_from([None, "run", "leap", "swim", "fly", "warp"]),
-        triggered=st.booleans(),
-        limitations=st.lists(st.sampled_from(["gestures", "incantation"]), max_size=2).map(tuple),
-        inflicts=st.lists(names_st, max_size=3).map(tuple),
-        max_hits=st.integers(1, 10),
+    """Valid powers: one with no Accuracy roll (``targets`` None) deals no damage, inflicts
+    nothing and drains nothing (UTTAS "Accuracy Checks")."""
+    return st.sampled_from(["dodge", "discipline", None]).flatmap(
+        lambda targets: st.builds(
+            Power,
+            name=st.just(name),
+            active_points=st.integers(0, 1000),
+            key_characteristic=characteristic,
+            targets=st.just(targets),
+            damage_type=damage_types,
+            damage_dice=small if targets else st.just(0),
+            maintained=st.booleans(),
+            range_m=meters,
+            movement_mode=st.sampled_from([None, "run", "leap", "swim", "fly", "warp"]),
+            triggered=st.booleans(),
+            limitations=st.lists(st.sampled_from(["gestures", "incantation"]), max_size=2).map(
+                tuple
+            ),
+            inflicts=st.lists(names_st, max_size=3).map(tuple) if targets else st.just(()),
+            max_hits=st.integers(1, 10),
+            effect=st.sampled_from([None, "drain"] if targets else [None, "aid", "barrier"]),
+            characteristic=characteristic,
+        )
     )
 
 

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from bot.engine.core.commands import EndTurn
 from bot.engine.core.events import Note
-from bot.engine.uttas import attacks, healing, limbs, movement, perception, reactions, rules
+from bot.engine.uttas import (
+    attacks,
+    healing,
+    limbs,
+    movement,
+    perception,
+    power_effects,
+    reactions,
+    rules,
+)
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
@@ -252,6 +261,8 @@ def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
     tx.note(f"{c.name} activates {pw.name}{on}.", c.id)
     if pw.heals and cmd.target:
         healing.heal_with_power(tx, tx.view(c.id), pw, cmd.target)
+    else:
+        power_effects.activate(tx, tx.view(c.id), pw, cmd.target)
     if not between_fights:
         tx.action_done(c.id, on_turn)
 
@@ -259,8 +270,12 @@ def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
 def _check_power_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
     """Refuse a power used wrongly: an attack power (``Attack`` does those), a Heal power with
     no target, a limitation held by a grapple, a maintained power already maintained."""
-    if pw.targets is not None and target:
-        raise RuleViolation(f"{pw.name} is an attack: use Attack.")
+    if pw.targets is not None:  # "Accuracy Checks": it adversely affects someone
+        raise RuleViolation(
+            f"{pw.name} is an attack (it needs an Accuracy roll): use Attack "
+            f"(`/attack with:{pw.name}`)."
+        )
+    power_effects.check_use(tx, c, pw, target)
     if pw.heals and not target:
         raise InvalidInput(f"Name who {pw.name} heals (`target:`).")
     blocked = limbs.blocked_limitation(c, pw.limitations)
@@ -309,6 +324,7 @@ def drop_power(tx: Tx, cmd: DropPower) -> None:
     m.maintained = [mp for mp in m.maintained if mp is not held]
     m.stamina_held = max(0, m.stamina_held - held.stamina_held)
     tx.note(f"{c.name} stops maintaining {held.power}.", c.id)
+    power_effects.dropped(tx, tx.view(c.id), c.sheet.power(held.power))
 
 
 def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:

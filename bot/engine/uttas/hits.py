@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.engine.core.dice import Roll
-from bot.engine.uttas import limbs, rules
+from bot.engine.uttas import limbs, power_effects, rules
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import AttackResolved
 from bot.engine.uttas.rules import AttackProfile
@@ -344,6 +344,8 @@ def apply_hit(tx: Tx, hit: Hit, p: PendingAttack) -> None:
         _grapple_takes_hold(tx, tx.c(hit.attacker), t, p)
     if prof.inflicts:
         _inflicted(tx, t, prof)
+    if prof.drains is not None and not tx.is_out(t):
+        power_effects.drained(tx, tx.view(hit.attacker), t, prof)
     if (
         p.aimed_limb
         and hit.attacker == p.attacker

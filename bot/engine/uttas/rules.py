@@ -28,10 +28,28 @@ def characteristic_dice(value: int, tables: UttasTables) -> int:
     return max(cd.minimum, min(100, value // cd.divisor))
 
 
+def change_effect(effect: str, characteristic: str) -> str:
+    """The effect an Aid or Drain power leaves on ``characteristic`` ("Aided Strength"); its
+    level is the points added or taken (:mod:`bot.engine.uttas.power_effects`)."""
+    return f"{'Aided' if effect == 'aid' else 'Drained'} {characteristic.title()}"
+
+
+_CHANGES: dict[str, tuple[str, int]] = {
+    change_effect(kind, ch): (ch, sign)
+    for kind, sign in (("aid", 1), ("drain", -1))
+    for ch in ("agility", "body", "charisma", "dexterity", "ego", "intelligence", "strength")
+}
+
+
 def effective(c: Combatant, characteristic: Characteristic) -> int:
-    """Characteristic after Aid/Drain (``characteristic_mods``) and Sprint (Dexterity halved,
-    UTTAS "Full Move"), clamped to 0–100."""
+    """Characteristic after the GM's Aid/Drain (``characteristic_mods``), Aid and Drain powers
+    (their effects, :func:`change_effect`) and Sprint (Dexterity halved, UTTAS "Full Move"),
+    clamped to 0–100."""
     value = c.sheet.value(characteristic) + c.characteristic_mods.get(characteristic, 0)
+    for e in c.effects:  # usually none
+        change = _CHANGES.get(e.name)
+        if change is not None and change[0] == characteristic:
+            value += change[1] * e.level
     if characteristic == "dexterity" and c.has(SPRINTING):
         value //= 2
     return max(0, min(100, value))
@@ -170,6 +188,8 @@ class AttackProfile:
     limitations: tuple[str, ...] = ()
     inflicts: tuple[str, ...] = ()
     maintained: bool = False
+    drains: Characteristic | None = None
+    active_points: int = 0
 
     @property
     def dice(self) -> int:
@@ -225,6 +245,8 @@ def attack_profile(c: Combatant, name: str, tables: UttasTables) -> AttackProfil
                 limitations=p.limitations,
                 inflicts=p.inflicts,
                 maintained=p.maintained,
+                drains=p.characteristic if p.effect == "drain" else None,
+                active_points=p.active_points,
             )
     for m in sheet.martial_arts:
         if m.name.casefold() == folded and m.maneuver in ("attack", "counter"):

@@ -88,6 +88,11 @@ class Weapon(_Frozen):
     light: bool = False
 
 
+PowerEffect = Literal["aid", "drain", "barrier", "invisibility"]
+HELPFUL: tuple[str, ...] = ("aid", "barrier", "invisibility")
+"""Power effects that do not adversely affect a character (no Accuracy roll)."""
+
+
 class Power(_Frozen):
     """A power (UTTAS "Activating Powers", "Accuracy Checks").
 
@@ -97,7 +102,10 @@ class Power(_Frozen):
     ``triggered``: may be used as a Counterattack reaction. ``limitations``: Gestures/Incantation
     (UTTAS "Disabled Limb", "Grappled"). ``inflicts``: conditions a hit applies (e.g. Prone,
     Entangled). ``heals``: a Heal power ("Healing"): activated on a target, it restores Health
-    (amount and daily limit: the tables' ``healing``).
+    (amount and daily limit: the tables' ``healing``). ``effect``: what a power that is not
+    only damage does (:mod:`bot.engine.uttas.power_effects`): ``aid`` raises ``characteristic``
+    of its target, ``drain`` lowers it (an attack: it needs an Accuracy roll), ``barrier``
+    bars its target's way, ``invisibility`` hides its user.
     """
 
     name: Name
@@ -114,6 +122,37 @@ class Power(_Frozen):
     inflicts: tuple[Name, ...] = ()
     max_hits: Annotated[int, Field(ge=1, le=10)] = 1
     heals: bool = False
+    effect: PowerEffect | None = None
+    characteristic: Characteristic | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _helpful_powers_are_not_attacks(cls, data: Any) -> Any:
+        """Aid, Barrier and Invisibility are not attacks: with no ``targets`` given they make
+        no Accuracy roll (the default ``targets`` is for attack powers)."""
+        if isinstance(data, dict) and data.get("effect") in HELPFUL and "targets" not in data:
+            return {**data, "targets": None}
+        return data
+
+    @model_validator(mode="after")
+    def _adverse_powers_roll_accuracy(self, info: ValidationInfo) -> Power:
+        """UTTAS "Accuracy Checks": "every power adversely affecting another character requires
+        an Accuracy roll" — a power that deals damage, inflicts a condition or drains needs
+        ``targets``; Aid and Drain name the ``characteristic`` they change. Sheets already stored
+        load as they are."""
+        if self.effect in ("aid", "drain") and self.characteristic is None:
+            raise ValueError(f"{self.name}: an {self.effect} power names its `characteristic`")
+        adverse = self.damage_dice > 0 or bool(self.inflicts) or self.effect == "drain"
+        if adverse and self.targets is None and not names.is_stored(info):
+            raise ValueError(
+                f"{self.name} adversely affects its target, so it needs an Accuracy roll: give "
+                "it `targets` (dodge or discipline)"
+            )
+        if self.effect in HELPFUL and self.targets is not None:
+            raise ValueError(
+                f"{self.name}: an {self.effect} power is not an attack (`targets`: null)"
+            )
+        return self
 
     @model_validator(mode="before")
     @classmethod

@@ -178,6 +178,25 @@ class CheckRules(_Table):
     untrained_dice: Annotated[int, Field(ge=0, le=20)] = 1
 
 
+class PowerRules(_Table):
+    """Powers that are not only damage (issue 11; :mod:`bot.engine.uttas.power_effects`). The
+    text names Aid, Drain, Barrier and Invisibility but gives none of their numbers; these are
+    the bot's defaults (``docs/rules/uttas.md``).
+
+    ``active_points_per_die``: Aid and Drain roll 1d6 per this many Active Points (20 AP → 2d6),
+    the points added to or taken from the characteristic; they last until ``lasts`` ends (the
+    GM's ``/gm time end-of``), a new one on the same characteristic keeping the larger;
+    ``barrier_condition``: the condition a Barrier puts on its target (an ``extra_conditions``
+    entry, broken part by part); ``invisibility_base`` + Active Points ÷
+    ``invisibility_points_per_score``: the score a seeker's Perception must beat."""
+
+    active_points_per_die: Annotated[int, Field(ge=1, le=1000)] = 10
+    lasts: Literal["scene", "day"] = "scene"
+    barrier_condition: Name = "Barred"
+    invisibility_base: Annotated[int, Field(ge=0, le=200)] = 10
+    invisibility_points_per_score: Annotated[int, Field(ge=1, le=100)] = 5
+
+
 class StaminaRules(_Table):
     allow_overexertion: bool
     meters_per_stamina: Annotated[int, Field(ge=1, le=1000)]
@@ -220,6 +239,7 @@ class UttasTables(_Table):
     extra_conditions: dict[Name, ExtraCondition]
     healing: HealingRules = HealingRules()
     checks: CheckRules = CheckRules()
+    powers: PowerRules = PowerRules()
     speed_refill: Literal["turn_start", "turn_end"] | None = None
     """When the Speed pool refills (UTTAS "Actions and Speed"; see
     :class:`~bot.engine.core.economy.SpeedPool`): ``turn_start`` (the reading of rules version
