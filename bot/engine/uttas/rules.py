@@ -241,18 +241,23 @@ def attack_profile(c: Combatant, name: str, tables: UttasTables) -> AttackProfil
 
 def martial_profile(c: Combatant, m: MartialArt, tables: UttasTables) -> AttackProfile:
     """A martial-art strike: Strength dice + its bonus dice; only the Strength dice cost Stamina
-    (UTTAS "Stamina Costs": martial-art dice add nothing)."""
+    (UTTAS "Stamina Costs": "Additional damage dice added through Martial Arts ... do not add to
+    the Stamina Cost"). A ranged one (``range_m`` set) is a thrown strike: the same dice and
+    cost ("Damage added through ranged Martial Arts do not add to the Stamina cost"), its range
+    the sheet's, with the range penalties of any ranged attack ("Range Modifiers"); a melee one
+    reaches 2 m."""
     sd = dice_of(c, "strength", tables)
+    ranged = m.range_m is not None
     return AttackProfile(
         name=m.name,
         source="martial_art",
-        kind="melee",
+        kind="thrown" if ranged else "melee",
         key=m.key_characteristic,
         targets="dodge",
         strength_dice=sd,
         extra_dice=m.bonus_dice,
         damage_type=m.damage_type,
-        range_m=2,
+        range_m=m.range_m if m.range_m is not None else 2,
         max_hits=1,
         stamina=sd,
         grab=m.grab,

@@ -138,7 +138,11 @@ class MartialArt(_Frozen):
     ``maneuver``: ``attack`` (used on your turn), ``block``/``evade``/``move`` (custom Defend
     reactions), ``counter`` (Counterattack reaction). ``bonus_dice`` add damage but no Stamina
     cost. ``dodge_bonus``/``armor_bonus``/``defense_bonus`` apply when used as a defence. ``grab``:
-    usable inside a grapple.
+    usable inside a grapple. ``range_m``: a ranged martial art (an ``attack`` or ``counter``
+    thrown or shot at range, in meters: its normal range for the range increments, UTTAS "Range
+    Modifiers"); ``None`` (the default) is a melee technique with a 2 m reach. Its bonus dice
+    add no Stamina either ("Stamina Costs": "Damage added through ranged Martial Arts do not add
+    to the Stamina cost").
     """
 
     name: Name
@@ -152,6 +156,18 @@ class MartialArt(_Frozen):
     defense_bonus: Bonus = 0
     grab: bool = False
     triggered: bool = False
+    range_m: Annotated[float, Field(gt=0, le=10_000)] | None = None
+
+    @model_validator(mode="after")
+    def _range_for_strikes(self) -> MartialArt:
+        """Only a strike (``attack`` or ``counter``) reaches at range; a defence has no range."""
+        if self.range_m is not None and self.maneuver not in ("attack", "counter"):
+            raise ValueError(
+                f"range_m: only an attack or counter martial art is ranged, not a {self.maneuver}"
+            )
+        if self.range_m is not None and self.grab:
+            raise ValueError("range_m: a Grab technique holds in melee; it cannot be ranged")
+        return self
 
 
 class ExtraLimb(_Frozen):

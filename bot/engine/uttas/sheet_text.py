@@ -108,6 +108,8 @@ def _martial_line(sheet: UttasSheet, index: int, name: Name) -> str:
             parts.append(f"{value:+d} {label}")
     if m.grab:
         parts.append("grab")
+    if m.range_m is not None:
+        parts.append(f"ranged, range {_num(m.range_m)} m")
     return f"**{name(m.name)}** — " + ", ".join(parts)
 
 
