@@ -64,6 +64,7 @@ from bot.engine.uttas.commands import (
 from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
+from bot.engine.uttas.skills_long import StopSkill
 
 Draw = Any  # hypothesis's ``data.draw``
 
@@ -144,7 +145,8 @@ def _uttas_sheet(
                 },
             ],
             "martial_arts": [{"name": "Riposte", "maneuver": "counter"}] if counter else [],
-            "skills": {"Acrobatics": 2, "First Aid": 2},
+            "skills": {"Acrobatics": 2, "First Aid": 2, "Lockpicking": 2},
+            "skill_turns": {"Lockpicking": 2},
         }
     )
 
@@ -267,6 +269,7 @@ UTTAS_KINDS = (
     "sprint",
     "stance",
     "stand",
+    "stop_skill",
     "surrender",
     "talk",
     "use_skill",
@@ -390,7 +393,10 @@ def _uttas_command(
     if kind == "talk":
         return Talk(actor=me, text="Yield!")
     if kind == "use_skill":
-        return UseSkill(actor=me, skill="Acrobatics", difficulty=draw(st.integers(5, 20)))
+        skill = draw(st.sampled_from(["Acrobatics", "Lockpicking"]))
+        return UseSkill(actor=me, skill=skill, difficulty=draw(st.integers(5, 20)))
+    if kind == "stop_skill":
+        return StopSkill(actor=me)
     raise AssertionError(f"no UTTAS command for kind {kind!r}")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine.core.commands import EndTurn
 from bot.engine.core.events import Note
-from bot.engine.uttas import attacks, healing, limbs, movement, reactions, rules
+from bot.engine.uttas import attacks, healing, limbs, movement, reactions, rules, skills_long
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
@@ -191,6 +191,8 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
     dice = c.sheet.skill_dice(cmd.skill)
     if dice is None:
         raise NotFound(f"{c.name} has no skill called {cmd.skill!r}.")
+    if not between_fights and skills_long.turns_of(c, cmd.skill) > 1:
+        return skills_long.begin(tx, cmd, on_turn=on_turn)  # several turns ("Perform a skill")
     if not between_fights:
         tx.spend_actions(c.id, 1, cmd.skill, "turn" if on_turn else "off_turn")
     roll = tx.roll(

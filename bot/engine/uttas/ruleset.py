@@ -31,6 +31,7 @@ from bot.engine.uttas import (
     record,
     setup,
     sheet_text,
+    skills_long,
     verbs,
 )
 from bot.engine.uttas import commands as cmd
@@ -58,6 +59,7 @@ _HANDLERS: dict[str, _Handler] = {
     "ready": actions.ready,
     "resolve_readied": actions.resolve_readied,
     "use_skill": actions.use_skill,
+    "stop_skill": skills_long.stop,
     "first_aid": healing.first_aid,
     "break_free": actions.break_free,
     "activate_power": actions.activate_power,
@@ -87,7 +89,7 @@ class UttasRuleset(Ruleset[UttasState]):
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
-        cmd.OWN_COMMANDS, TURN_ORDER
+        (*cmd.OWN_COMMANDS, skills_long.StopSkill), TURN_ORDER
     )
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
@@ -181,6 +183,7 @@ class UttasRuleset(Ruleset[UttasState]):
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.last_mover = None
         self.handlers[command.kind](tx, command)
+        skills_long.check_interruptions(tx)
         tx.limbs_follow_health(state)
         attacks.drop_orphaned_attack(tx)
         attacks.settle_if_undecidable(tx)

@@ -184,8 +184,11 @@ class UttasSheet(_Frozen):
     ``characteristic_dice`` overrides one (dice bought separately). ``speed`` is the number of
     actions per round. ``armor``/``defense`` map a damage type (lower case) to the reduction of
     Health/Stamina damage. ``dodge_bonus``/``discipline_bonus`` add to the derived values.
-    ``skills`` map a skill name to its dice count. ``stances`` lists the stances the character
-    knows (from the GM's stance table).
+    ``skills`` map a skill name to its dice count; ``skill_turns`` the turns a skill takes when
+    it takes more than one (UTTAS "Perform a skill": "If the Skill requires more than one turn,
+    they begin initiating the skill and complete it after the allotted amount of time has
+    passed"; :mod:`bot.engine.uttas.skills_long`), 2–100, each a skill of ``skills``.
+    ``stances`` lists the stances the character knows (from the GM's stance table).
     """
 
     system: Literal["uttas"] = "uttas"
@@ -211,6 +214,9 @@ class UttasSheet(_Frozen):
     powers: tuple[Power, ...] = Field(default=(), max_length=50)
     martial_arts: tuple[MartialArt, ...] = Field(default=(), max_length=30)
     skills: dict[Name, DiceCount] = Field(default_factory=dict, max_length=100)
+    skill_turns: dict[Name, Annotated[int, Field(ge=2, le=100)]] = Field(
+        default_factory=dict, max_length=100
+    )
     extra_limbs: tuple[ExtraLimb, ...] = Field(default=(), max_length=8)
 
     @model_validator(mode="before")
@@ -247,6 +253,22 @@ class UttasSheet(_Frozen):
                 "weapon, power and martial-art names must be unique: " + ", ".join(dupes)
             )
         return self
+
+    @model_validator(mode="after")
+    def _turns_of_known_skills(self) -> UttasSheet:
+        known = {names.key(s) for s in self.skills}
+        unknown = sorted(s for s in self.skill_turns if names.key(s) not in known)
+        if unknown:
+            raise ValueError(
+                "skill_turns names skills the sheet does not have: " + ", ".join(unknown)
+            )
+        return self
+
+    def skill_turn_count(self, skill: str) -> int:
+        """Turns ``skill`` takes (compared by :func:`bot.names.key`): 1 unless ``skill_turns``
+        says more."""
+        folded = names.key(skill)
+        return next((n for s, n in self.skill_turns.items() if names.key(s) == folded), 1)
 
     def value(self, characteristic: Characteristic) -> int:
         """The natural value of a characteristic."""
