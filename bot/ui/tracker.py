@@ -147,7 +147,8 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         text=f"{rules_label(encounter)} · {len(state.combatants)} combatants · "
         f"{view} · encounter {encounter.id} v{encounter.version}"
     )
-    where = state.positions.lines({c.id: shown_name(c.name) for c in state.combatants})
+    names = {c.id: shown_name(c.name) for c in state.combatants}
+    where = state.positions.lines(names, encounter.rules.scale)
     if where:  # decision E; only where the embed has room (6,000 characters in all)
         room = min(POSITIONS_MAX, EMBED_MAX - len(embed) - len("Positions"))
         if room > 40:

@@ -11,6 +11,7 @@ from bot.engine.core.economy import ActionEconomy, Cost, SpeedPool, Timing
 from bot.engine.core.effects import Period
 from bot.engine.core.events import ActionsSpent
 from bot.engine.core.order import ByScore, TurnOrder
+from bot.engine.core.scale import Scale
 from bot.engine.core.tx import CoreTx
 from bot.engine.uttas import rules
 from bot.engine.uttas.events import Recovered, StaminaSpent
@@ -65,6 +66,11 @@ class Tx(CoreTx[UttasState, Combatant]):
         super().__init__(state, economy or ECONOMY, roller, now, order or TURN_ORDER)
         self._profiles: dict[tuple[str, str], rules.AttackProfile] = {}
         self.tables = tables
+
+    @property
+    def scale(self) -> Scale:
+        """UTTAS "Range Modifiers": meters, or feet on a board the tables say is in feet."""
+        return self.tables.range.scale
 
     def profile(self, cid: str, name: str) -> rules.AttackProfile:
         """The attack ``name`` of combatant ``cid`` (cached for this command)."""

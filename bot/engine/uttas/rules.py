@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from bot import names
+from bot.engine.core.scale import METERS
 from bot.engine.uttas.sheet import (
     CHARACTERISTICS,
     Characteristic,
@@ -285,18 +287,20 @@ def maneuver_profile(b: BasicManeuver, strength_dice: int) -> AttackProfile:
     )
 
 
-def check_half_move(used: dict[str, float], speeds: dict[str, float]) -> str | None:
+def check_half_move(
+    used: dict[str, float], speeds: dict[str, float], show: Callable[[float], str] = METERS.show
+) -> str | None:
     """UTTAS "Moving": a free half move; split over two or more types, only a quarter of each.
     ``used`` maps mode → meters already moved (including the new move). Returns an English
-    reason when over budget, else None."""
+    reason when over budget (distances as ``show`` writes meters), else None."""
     modes = [m for m, v in used.items() if v > 0]
     share, word = (4, "a quarter") if len(modes) > 1 else (2, "half")
     for m in modes:
         limit = speeds.get(m, 0) / share
         if used[m] > limit + 1e-9:
             return (
-                f"a free move allows {word} of the {m} speed ({limit:g} m); "
-                f"that would be {used[m]:g} m"
+                f"a free move allows {word} of the {m} speed ({show(limit)}); "
+                f"that would be {show(used[m])}"
             )
     return None
 

@@ -106,6 +106,7 @@ class UttasRuleset(Ruleset[UttasState]):
         self.version = self.rules_version if version is None else version
         refill = self.tables.speed_refill or ("turn_start" if self.version >= 2 else "turn_end")
         self.economy = SpeedPool(refill)
+        self.scale = self.tables.range.scale
 
     @classmethod
     def configured(cls, changes: dict[str, Any] | None) -> UttasRuleset:
@@ -340,6 +341,11 @@ class UttasRuleset(Ruleset[UttasState]):
         return list(verbs.ACTIONS)
 
     def act(self, state: UttasState, combatant: Any, given: ActInput) -> CommandBase:
+        """``/act``'s command; an ``amount:`` that is a distance (the move actions) is typed in
+        the board's unit and becomes meters here (:attr:`scale`)."""
+        spec = verbs.BY_KEY.get(given.key.strip().casefold().replace(" ", "-"))
+        if spec is not None and spec.amount == "meters" and given.amount is not None:
+            given = given.model_copy(update={"amount": self.scale.to_meters(given.amount)})
         return verbs.act(combatant, given)
 
     def check_names(self, combatant: Any) -> list[str]:
