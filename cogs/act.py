@@ -31,7 +31,7 @@ class ActCog(TurnCommands):
         action="The action (the list shows each with its cost)",
         target="Who it is aimed at, if anyone (exact name)",
         detail="What the action needs in words: a stance, a skill, a power, what you say…",
-        amount="A number the action needs: meters to move, a difficulty…",
+        amount="A number the action needs: meters (feet on a feet board) to move, a difficulty…",
         as_=AS_HELP,
     )
     async def act(

@@ -8,6 +8,7 @@ picks one when they control several (the GM may act for anyone).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -42,6 +43,12 @@ MODES = [
 ]
 
 
+def _going(verb: str, typed: float) -> Callable[[Encounter], str]:
+    """A move's title, "moves 6 m" or "moves 15 ft": the distance as typed, in the unit of the
+    encounter's board."""
+    return lambda encounter: f"{verb} {typed:g} {encounter.rules.scale.unit}"
+
+
 class CombatCog(TurnCommands):
     """Top-level combat commands."""
 
@@ -53,7 +60,8 @@ class CombatCog(TurnCommands):
     @app_commands.describe(
         target="Who you attack (exact name)",
         with_="A weapon, power, martial art or basic maneuver",
-        range="Distance in meters (default: as the GM placed you, engaged = 1, else 2)",
+        range="Distance in meters, or feet on a feet board (default: as the GM placed you, "
+        "else 2 m)",
         hits="Hits of a multi-hit attack, one action each (default 1)",
         readied="Resolve your readied action with this attack (costs an action)",
         aim="A called shot at one limb: disables it if the hit deals Health damage",
@@ -80,7 +88,7 @@ class CombatCog(TurnCommands):
                 actor=me.id,
                 target=victim.id,
                 attack=with_,
-                range_m=range,
+                range_m=None if range is None else current.rules.scale.to_meters(range),
                 hits=hits,
                 aimed_limb=aim,
                 limbs=grabbed,
@@ -176,7 +184,7 @@ class CombatCog(TurnCommands):
     @app_commands.guild_only()
     @app_commands.rename(as_="as")
     @app_commands.describe(
-        meters="How far, in meters",
+        meters="How far, in meters (in feet on a board in feet)",
         mode="Run, Leap, Swim, Fly or Warp (default Run)",
         full="Spend your action on a full Move (default: the free half move)",
         toward="Move toward this combatant (closer, or into melee); else you leave any melee",
@@ -196,12 +204,13 @@ class CombatCog(TurnCommands):
 
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             to = find_combatant(current.state, toward).id if toward else None
-            return Move(actor=me.id, meters=meters, mode=how, full=full, toward=to)
+            far = current.rules.scale.to_meters(meters)
+            return Move(actor=me.id, meters=far, mode=how, full=full, toward=to)
 
         options: dict[str, Any] = {"meters": meters, "mode": how, "full": full}
         if toward:
             options["toward"] = toward
-        await self._do(interaction, as_, "move", options, make, f"moves {meters:g} m")
+        await self._do(interaction, as_, "move", options, make, _going("moves", meters))
 
     @app_commands.command(
         name="sprint", description="Sprint: double your full move, Dexterity halved"
@@ -209,7 +218,9 @@ class CombatCog(TurnCommands):
     @app_commands.guild_only()
     @app_commands.rename(as_="as")
     @app_commands.describe(
-        meters="How far, in meters", mode="Movement type (default Run)", as_=AS_HELP
+        meters="How far, in meters (in feet on a board in feet)",
+        mode="Movement type (default Run)",
+        as_=AS_HELP,
     )
     @app_commands.choices(mode=MODES)
     async def sprint(
@@ -225,8 +236,10 @@ class CombatCog(TurnCommands):
             as_,
             "sprint",
             {"meters": meters, "mode": how},
-            lambda current, me: Sprint(actor=me.id, meters=meters, mode=how),
-            f"sprints {meters:g} m",
+            lambda current, me: Sprint(
+                actor=me.id, meters=current.rules.scale.to_meters(meters), mode=how
+            ),
+            _going("sprints", meters),
         )
 
     @app_commands.command(

@@ -68,7 +68,7 @@ def tracker(encounter: Encounter) -> discord.Embed:
         inline=False,
     )
     names = {c.id: shown_name(c.name) for c in state.combatants}
-    where = state.positions.lines(names)
+    where = state.positions.lines(names, encounter.rules.scale)
     if where:
         embed.add_field(name="Positions", value=fit_lines(where, FIELD_MAX), inline=False)
     if state.phase == "finished" and encounter.row.status == "live":

@@ -149,7 +149,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     )
     shown = {c.id: shown_name(c.name) for c in state.combatants}
     for title, lines in (
-        ("Positions", state.positions.lines(shown)),  # decision E
+        ("Positions", state.positions.lines(shown, encounter.rules.scale)),  # decision E
         ("Scene", encounter.rules.scene_lines(state, shown)),  # a chase…
     ):
         room = min(POSITIONS_MAX, EMBED_MAX - len(embed) - len(title))

@@ -4,6 +4,7 @@ read the channel's encounter (its combatants, the member's own, the one acting).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -42,12 +43,13 @@ class TurnCommands(commands.Cog):
         label: str,
         options: dict[str, Any],
         make: Any,
-        doing: str,
+        doing: str | Callable[[Encounter], str],
         *,
         between_fights: bool = False,
     ) -> None:
         """Run one turn command for the member's combatant and show the result titled
-        "<combatant> <doing>" (``between_fights``: see :meth:`CombatService.act`)."""
+        "<combatant> <doing>" (``doing`` may read the encounter after the command: a distance
+        in its board's unit; ``between_fights``: see :meth:`CombatService.act`)."""
         _, channel_id = channel_ids(interaction)
         result = await self.combat.act(
             channel_id,
@@ -58,7 +60,8 @@ class TurnCommands(commands.Cog):
             make,
             between_fights=between_fights,
         )
-        await respond(interaction, titled(result, doing))
+        title = doing(result.encounter) if callable(doing) else doing
+        await respond(interaction, titled(result, title))
 
     async def _live(self, interaction: discord.Interaction[Any]) -> Encounter | None:
         if interaction.channel_id is None:

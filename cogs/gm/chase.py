@@ -36,7 +36,7 @@ class ChaseGroup(app_commands.Group):
     @app_commands.describe(
         quarry="Who flees (exact name)",
         pursuer="Who chases them (exact name); start again to add a pursuer",
-        gap="How far apart they start, in meters (default: as placed)",
+        gap="How far apart they start, in meters (feet on a feet board; default: as placed)",
     )
     async def start(
         self,
@@ -48,7 +48,8 @@ class ChaseGroup(app_commands.Group):
         def make(current: Encounter) -> CommandBase:
             q = find_combatant(current.state, quarry)
             p = find_combatant(current.state, pursuer)
-            return current.rules.chase_command(quarry=q.id, pursuer=p.id, gap_m=gap)
+            far = current.rules.scale.to_meters(gap) if gap is not None else None
+            return current.rules.chase_command(quarry=q.id, pursuer=p.id, gap_m=far)
 
         options = {"quarry": quarry, "pursuer": pursuer, "gap": gap}
         await self._gm(

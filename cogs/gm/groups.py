@@ -145,7 +145,9 @@ class PlaceGroup(app_commands.Group):
 
     @app_commands.command(name="distance", description="Two combatants are this far apart")
     @app_commands.describe(
-        a="A combatant's exact name", b="Another's", meters="How far apart (within 1: engaged)"
+        a="A combatant's exact name",
+        b="Another's",
+        meters="How far apart, in meters or feet on a feet board (within 1 m: engaged)",
     )
     async def distance(
         self,
@@ -156,7 +158,8 @@ class PlaceGroup(app_commands.Group):
     ) -> None:
         def make(current: Encounter) -> CommandBase:
             first, second = find_combatant(current.state, a), find_combatant(current.state, b)
-            return SetDistance(a=first.id, b=second.id, meters=meters)
+            far = current.rules.scale.to_meters(meters)
+            return SetDistance(a=first.id, b=second.id, meters=far)
 
         await self._gm(
             interaction,

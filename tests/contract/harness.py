@@ -66,6 +66,7 @@ from bot.engine.uttas.commands import (
 from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
+from bot.engine.uttas.skills_long import StopSkill
 
 Draw = Any  # hypothesis's ``data.draw``
 
@@ -146,7 +147,14 @@ def _uttas_sheet(
                 },
             ],
             "martial_arts": [{"name": "Riposte", "maneuver": "counter"}] if counter else [],
-            "skills": {"Acrobatics": 2, "First Aid": 2, "Stealth": 2, "Perception": 2},
+            "skills": {
+                "Acrobatics": 2,
+                "First Aid": 2,
+                "Stealth": 2,
+                "Perception": 2,
+                "Lockpicking": 2,
+            },
+            "skill_turns": {"Lockpicking": 2},
         }
     )
 
@@ -269,6 +277,7 @@ UTTAS_KINDS = (
     "sprint",
     "stance",
     "stand",
+    "stop_skill",
     "surrender",
     "talk",
     "use_skill",
@@ -394,12 +403,15 @@ def _uttas_command(
     if kind == "talk":
         return Talk(actor=me, text="Yield!")
     if kind == "use_skill":
-        how = draw(st.sampled_from(["difficulty", "hide", "seek"]))
+        how = draw(st.sampled_from(["difficulty", "hide", "seek", "long"]))
         if how == "hide":
             return UseSkill(actor=me, skill="Stealth")
         if how == "seek":
             return UseSkill(actor=me, skill="Perception", target=other)
-        return UseSkill(actor=me, skill="Acrobatics", difficulty=draw(st.integers(5, 20)))
+        skill = "Lockpicking" if how == "long" else "Acrobatics"
+        return UseSkill(actor=me, skill=skill, difficulty=draw(st.integers(5, 20)))
+    if kind == "stop_skill":
+        return StopSkill(actor=me)
     if kind == "start_chase":
         return StartChase(quarry=other, pursuer=me, gap_m=draw(st.sampled_from([None, 4, 30])))
     if kind == "end_chase":

@@ -25,6 +25,7 @@ from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.order import TurnOrder
+from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.state import AnyState
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.errors import InvalidInput, RulesVersionUnknown
@@ -132,6 +133,8 @@ class Ruleset(ABC, Generic[StateT]):
     known_versions: ClassVar[tuple[int, ...]] = (1,)
     version: int = 1
     """The reading this instance plays by (one of ``known_versions``)."""
+    scale: Scale = METERS
+    """How this instance's board types and shows distances (:mod:`bot.engine.core.scale`)."""
 
     @classmethod
     @abstractmethod

@@ -27,7 +27,7 @@ def set_distance(tx: Tx, cmd: SetDistance) -> None:
     st.positions = st.positions.with_distance(a.id, b.id, cmd.meters)
     engaged = st.positions.are_engaged(a.id, b.id)
     tail = " and engaged" if engaged else ""
-    text = f"{a.name} and {b.name} are {cmd.meters:g} m apart{tail}."
+    text = f"{a.name} and {b.name} are {tx.scale.show(cmd.meters)} apart{tail}."
     tx.emit(
         PositionsChanged(combatant=a.id, other=b.id, meters=cmd.meters, engaged=engaged, text=text)
     )

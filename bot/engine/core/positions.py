@@ -15,6 +15,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.engine.core.scale import METERS, Scale
+
 ENGAGED_M = 1.0
 """The distance between two engaged combatants, in meters ("within 1 m")."""
 MAX_M = 10_000.0
@@ -90,12 +92,13 @@ class Positions(BaseModel):
         """``a`` and ``b`` are apart: ``a`` leaves a group they shared."""
         return self.disengage(a) if self.are_engaged(a, b) else self
 
-    def lines(self, name: dict[str, str]) -> list[str]:
-        """The positions in words ("Willow ⚔ Thug 1", "Willow ↔ Thug 2: 12 m"), by ``name``."""
+    def lines(self, name: dict[str, str], scale: Scale = METERS) -> list[str]:
+        """The positions in words ("Willow ⚔ Thug 1", "Willow ↔ Thug 2: 12 m"), by ``name``,
+        distances as ``scale`` shows them (a feet board: "30 ft")."""
         out = [" ⚔ ".join(name.get(c, c) for c in g) for g in self.engaged]
         for key, meters in sorted(self.distances.items()):
             a, b = key.split("|")
-            out.append(f"{name.get(a, a)} ↔ {name.get(b, b)}: {meters:g} m")
+            out.append(f"{name.get(a, a)} ↔ {name.get(b, b)}: {scale.show(meters)}")
         return out
 
 

@@ -33,6 +33,7 @@ from bot.engine.core.events import (
 )
 from bot.engine.core.order import StorytellerOrder, TurnOrder
 from bot.engine.core.positions import Positions
+from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, RuleViolation
 from bot.words import counted
@@ -75,6 +76,12 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         self.order: TurnOrder = order if order is not None else StorytellerOrder()
         self.roller = roller
         self.now = now
+
+    @property
+    def scale(self) -> Scale:
+        """How distances are shown on this encounter's board (meters unless the ruleset's
+        tables say feet; :mod:`bot.engine.core.scale`)."""
+        return METERS
 
     # -- access -------------------------------------------------------------------------------
     def view(self, cid: str) -> CombatantT:

@@ -15,6 +15,7 @@ from bot.engine.uttas import (
     power_effects,
     reactions,
     rules,
+    skills_long,
 )
 from bot.engine.uttas.commands import (
     ActivatePower,
@@ -203,6 +204,12 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
     if dice is None:
         raise NotFound(f"{c.name} has no skill called {cmd.skill!r}.")
     aimed = perception.aim(tx, c, cmd.skill, cmd.target, cmd.range_m) if cmd.target else None
+    if not between_fights and skills_long.turns_of(c, cmd.skill) > 1:
+        if aimed is not None:
+            raise InvalidInput(
+                f"{cmd.skill} takes several turns: it is not a check against someone."
+            )
+        return skills_long.begin(tx, cmd, on_turn=on_turn)  # several turns ("Perform a skill")
     if not between_fights:
         tx.spend_actions(c.id, 1, cmd.skill, "turn" if on_turn else "off_turn")
     roll = tx.roll(

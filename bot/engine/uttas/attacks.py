@@ -59,15 +59,16 @@ def _usable(tx: Tx, a: Combatant, profile: AttackProfile, *, reach_m: float) -> 
     no action or Stamina is spent on it."""
     if profile.kind == "melee" and reach_m > profile.range_m:
         raise RuleViolation(
-            f"{a.name}'s {profile.name} reaches {profile.range_m:g} m; the target "
-            f"is {reach_m:g} m away. Move closer first."
+            f"{a.name}'s {profile.name} reaches {tx.scale.show(profile.range_m)}; the target "
+            f"is {tx.scale.show(reach_m)} away. Move closer first."
         )
     if profile.kind != "melee":
         beyond = rules.increments_beyond(reach_m, profile.range_m, tx.tables)
         if beyond >= tx.tables.range.auto_fail_at:
             raise RuleViolation(
-                f"The target is out of range: {reach_m:g} m is {beyond} range increments beyond "
-                f"{a.name}'s {profile.name} ({profile.range_m:g} m), which fails automatically."
+                f"The target is out of range: {tx.scale.show(reach_m)} is {beyond} range "
+                f"increments beyond {a.name}'s {profile.name} "
+                f"({tx.scale.show(profile.range_m)}), which fails automatically."
             )
     if profile.hands > limbs.usable_arms(a):
         raise RuleViolation(f"{a.name} has no free hand to use {profile.name}.")

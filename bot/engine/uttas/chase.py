@@ -15,6 +15,7 @@ powers such as Entangle.
 
 from __future__ import annotations
 
+from bot.engine.core.scale import METERS, Scale
 from bot.engine.uttas import limbs
 from bot.engine.uttas.commands import EndChase, StartChase
 from bot.engine.uttas.core import Tx
@@ -30,7 +31,7 @@ def fastest(c: Combatant, tx: Tx) -> float:
 
 
 def _pace(c: Combatant, tx: Tx) -> str:
-    return f"{fastest(c, tx):g} m and Speed {c.sheet.speed}"
+    return f"{tx.scale.show(fastest(c, tx))} and Speed {c.sheet.speed}"
 
 
 def start_chase(tx: Tx, cmd: StartChase) -> None:
@@ -60,7 +61,8 @@ def start_chase(tx: Tx, cmd: StartChase) -> None:
     tx.state.chase = Chase(quarry=q.id, pursuers=pursuers, since_round=since)
     _mark(tx)
     gap = tx.state.positions.distance(p.id, q.id)
-    apart = f", {gap:g} m apart" if gap is not None else " (how far apart: `/gm place distance`)"
+    apart = f", {tx.scale.show(gap)} apart" if gap is not None else ""
+    apart = apart or " (how far apart: `/gm place distance`)"
     joins = "joins the chase of" if chase else "chases"
     tx.note(f"Chase scene: {p.name} {joins} {q.name}{apart} — both at {_pace(q, tx)}.")
 
@@ -144,8 +146,9 @@ def kept_gaps(tx: Tx, cid: str) -> dict[str, float]:
     return kept
 
 
-def lines(chase: Chase | None, name: dict[str, str]) -> list[str]:
-    """The chase in words for the tracker: who chases whom, the gaps now and by round."""
+def lines(chase: Chase | None, name: dict[str, str], scale: Scale = METERS) -> list[str]:
+    """The chase in words for the tracker: who chases whom, the gaps now and by round (in
+    ``scale``'s unit)."""
     if chase is None:
         return []
     q = name.get(chase.quarry, chase.quarry)
@@ -153,7 +156,9 @@ def lines(chase: Chase | None, name: dict[str, str]) -> list[str]:
     out = [f"{who} chasing {q} since round {chase.since_round}"]
     for p in chase.pursuers:
         history = [
-            f"R{m.round} {m.gaps[p]:g} m" if m.gaps.get(p) is not None else f"R{m.round} ?"
+            f"R{m.round} {scale.show(gap)}"
+            if (gap := m.gaps.get(p)) is not None
+            else f"R{m.round} ?"
             for m in chase.marks
             if p in m.gaps
         ]

@@ -11,6 +11,7 @@ from bot.engine.core.economy import ActionEconomy, Cost, SpeedPool, Timing
 from bot.engine.core.effects import Period
 from bot.engine.core.events import ActionsSpent
 from bot.engine.core.order import ByScore, TurnOrder
+from bot.engine.core.scale import Scale
 from bot.engine.core.tx import CoreTx
 from bot.engine.uttas import rules
 from bot.engine.uttas.events import Recovered, StaminaSpent
@@ -65,6 +66,11 @@ class Tx(CoreTx[UttasState, Combatant]):
         super().__init__(state, economy or ECONOMY, roller, now, order or TURN_ORDER)
         self._profiles: dict[tuple[str, str], rules.AttackProfile] = {}
         self.tables = tables
+
+    @property
+    def scale(self) -> Scale:
+        """UTTAS "Range Modifiers": meters, or feet on a board the tables say is in feet."""
+        return self.tables.range.scale
 
     def profile(self, cid: str, name: str) -> rules.AttackProfile:
         """The attack ``name`` of combatant ``cid`` (cached for this command)."""
@@ -133,7 +139,12 @@ class Tx(CoreTx[UttasState, Combatant]):
             self.complete_breather(c.id)
 
     def turn_taken_up(self, c: Combatant) -> str | None:
-        """UTTAS "Stunned": the turn goes on an action to recover."""
+        """UTTAS "Stunned": the turn goes on an action to recover; "Perform a skill": a skill
+        that takes several turns takes this one (:mod:`bot.engine.uttas.skills_long`)."""
+        if c.skill_in_progress is not None:
+            from bot.engine.uttas import skills_long  # it builds on this module
+
+            return skills_long.continue_turn(self, c)
         if not c.has(STUNNED):
             return None
         self.spend_actions(c.id, 1, "recovering from Stunned", "turn")
@@ -202,9 +213,17 @@ class Tx(CoreTx[UttasState, Combatant]):
                 f"control of the grapple, not {what}."
             )
 
-    def spend_actions(self, cid: str, amount: int, reason: str, timing: Timing) -> None:
-        """UTTAS "Actions and Speed": pay from the Speed pool; empty → Staggered."""
+    def spend_actions(
+        self, cid: str, amount: int, reason: str, timing: Timing, *, on_skill: bool = False
+    ) -> None:
+        """UTTAS "Actions and Speed": pay from the Speed pool; empty → Staggered. An action
+        spent on anything but the skill in progress (``on_skill``) interrupts that skill
+        ("Perform a skill", :mod:`bot.engine.uttas.skills_long`)."""
         c = self.c(cid)
+        if c.skill_in_progress is not None and not on_skill:
+            from bot.engine.uttas import skills_long  # it builds on this module
+
+            skills_long.interrupt(self, cid, f"{c.name} acted otherwise: {reason}")
         left = c.actions_left
         if left < amount:
             if left == 0:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.engine.core.dice import Roll
+from bot.engine.core.scale import Scale
 from bot.engine.uttas import limbs, power_effects, rules
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import AttackResolved
@@ -117,7 +118,8 @@ def _condition_odds(odds: _Odds, t: Combatant, p: PendingAttack, tables: UttasTa
         odds.advantages.append(f"{t.name} is Prone and adjacent")
         odds.n_adv += 1
     elif t.has(PRONE) and p.range_m > tables.prone.far_m:
-        odds.disadvantages.append(f"{t.name} is Prone, more than {tables.prone.far_m:g} m away")
+        far = tables.range.scale.show(tables.prone.far_m)
+        odds.disadvantages.append(f"{t.name} is Prone, more than {far} away")
         odds.n_dis += 1
 
 
@@ -141,9 +143,8 @@ def _range_odds(odds: _Odds, profile: AttackProfile, p: PendingAttack, tables: U
         return 0
     beyond = rules.increments_beyond(p.range_m, profile.range_m, tables)
     if 0 < beyond < tables.range.auto_fail_at:
-        odds.disadvantages.append(
-            f"{counted(beyond, 'range increment')} beyond {profile.range_m:g} m"
-        )
+        normal = tables.range.scale.show(profile.range_m)
+        odds.disadvantages.append(f"{counted(beyond, 'range increment')} beyond {normal}")
         odds.n_dis += beyond * tables.range.disadvantage_per_increment
     return beyond
 
@@ -238,10 +239,13 @@ def _narrate(
     stat_name: str,
     tn: int,
     damage: _Damage,
+    scale: Scale,
 ) -> str:
-    """The hit in one sentence: out of reach, a miss, or a hit with its damage."""
+    """The hit in one sentence: out of reach (its distance as ``scale`` shows it), a miss, or a
+    hit with its damage."""
     if auto == "miss":
-        return f"{a.name}'s {profile.name} cannot reach {t.name} ({p.range_m:g} m): it fails."
+        far = scale.show(p.range_m)
+        return f"{a.name}'s {profile.name} cannot reach {t.name} ({far}): it fails."
     total = accuracy.total if accuracy else 0
     if not hit:
         return (
@@ -311,7 +315,7 @@ def roll_hit(
         defense=defense,
         health_damage=h_dmg,
         stamina_damage=s_dmg,
-        text=_narrate(a, t, profile, p, auto, hit, accuracy, stat_name, tn, damage),
+        text=_narrate(a, t, profile, p, auto, hit, accuracy, stat_name, tn, damage, tx.scale),
     )
     return Hit(a.id, t.id, profile, event, roll)
 

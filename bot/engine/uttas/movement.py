@@ -71,7 +71,7 @@ def _moved_positions(tx: Tx, c: Combatant, meters: float, toward: str | None) ->
         tx.note(f"{c.name} closes in on {other.name}: they are engaged.", c.id)
     else:
         st.positions = st.positions.with_distance(c.id, other.id, left)
-        tx.note(f"{c.name} is now {left:g} m from {other.name}.", c.id)
+        tx.note(f"{c.name} is now {tx.scale.show(left)} from {other.name}.", c.id)
 
 
 def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
@@ -83,7 +83,7 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
         tx.require_turn(c)
     speed = _movement_checks(tx, c, cmd.mode)
     if cmd.meters <= 0:
-        raise InvalidInput("Move at least some meters.")
+        raise InvalidInput("Move at least some distance.")
     if not cmd.full:
         if not on_turn:
             raise RuleViolation("A readied move is a full move.")
@@ -92,7 +92,7 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
         speeds: dict[str, float] = {
             m: limbs.speed(c, m, tx.tables) for m in MOVEMENT_MODES if m in used
         }
-        problem = rules.check_half_move(used, speeds)
+        problem = rules.check_half_move(used, speeds, tx.scale.show)
         if problem:
             raise RuleViolation(f"{c.name}: {problem}. Take a full Move action instead.")
         m = tx.c(c.id)
@@ -103,19 +103,21 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
                 meters=cmd.meters,
                 mode=cmd.mode,
                 how="half",
-                text=f"{c.name} moves {cmd.meters:g} m ({cmd.mode}, free).",
+                text=f"{c.name} moves {tx.scale.show(cmd.meters)} ({cmd.mode}, free).",
             )
         )
         _after_move(tx, c, cmd.mode, cmd.meters, cmd.toward)
         return
     limit = rules.even_floor(speed) - c.half_move_used.get(cmd.mode, 0)
     if cmd.meters > limit:
-        raise RuleViolation(f"{c.name} can move at most {limit:g} m by {cmd.mode} this turn.")
+        raise RuleViolation(
+            f"{c.name} can move at most {tx.scale.show(limit)} by {cmd.mode} this turn."
+        )
     tx.spend_actions(c.id, 1, f"a full {cmd.mode} move", "turn" if on_turn else "off_turn")
     tx.spend_stamina(
         c.id,
         rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
-        f"moving {cmd.meters:g} m",
+        f"moving {tx.scale.show(cmd.meters)}",
     )
     m = tx.c(c.id)
     m.moved_this_turn, m.free_stance_available = True, False
@@ -125,7 +127,7 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
             meters=cmd.meters,
             mode=cmd.mode,
             how="full",
-            text=f"{c.name} moves {cmd.meters:g} m ({cmd.mode}, full move).",
+            text=f"{c.name} moves {tx.scale.show(cmd.meters)} ({cmd.mode}, full move).",
         )
     )
     _after_move(tx, c, cmd.mode, cmd.meters, cmd.toward)
@@ -142,12 +144,12 @@ def sprint(tx: Tx, cmd: Sprint) -> None:
     # A free half move already taken counts against it, as against a full Move.
     limit = 2 * rules.even_floor(speed) - c.half_move_used.get(cmd.mode, 0)
     if cmd.meters <= 0 or cmd.meters > limit:
-        raise RuleViolation(f"{c.name} can sprint 1 to {limit:g} m by {cmd.mode}.")
+        raise RuleViolation(f"{c.name} can sprint 1 to {tx.scale.show(limit)} by {cmd.mode}.")
     tx.spend_actions(c.id, 1, "a sprint", "turn")
     tx.spend_stamina(
         c.id,
         rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
-        f"sprinting {cmd.meters:g} m",
+        f"sprinting {tx.scale.show(cmd.meters)}",
     )
     m = tx.c(c.id)
     m.moved_this_turn = True
@@ -158,7 +160,7 @@ def sprint(tx: Tx, cmd: Sprint) -> None:
             meters=cmd.meters,
             mode=cmd.mode,
             how="sprint",
-            text=f"{c.name} sprints {cmd.meters:g} m ({cmd.mode}).",
+            text=f"{c.name} sprints {tx.scale.show(cmd.meters)} ({cmd.mode}).",
         )
     )
     _after_move(tx, c, cmd.mode, cmd.meters, cmd.toward)
@@ -187,7 +189,7 @@ def stand(tx: Tx, cmd: Stand) -> None:
                 meters=0,
                 mode="run",
                 how="stand",
-                text=f"{c.name} spends half the Run speed ({run / 2:g} m) to stand up.",
+                text=f"{c.name} spends half the Run speed ({tx.scale.show(run / 2)}) to stand up.",
             )
         )
         tx.lose(c.id, PRONE, "stood up")

@@ -59,18 +59,19 @@ def aim(tx: Tx, c: Combatant, skill: str, target_id: str, range_m: float | None)
         beyond = rules.increments_beyond(distance, tx.tables.checks.view_range_m, tx.tables)
         if beyond >= tx.tables.range.auto_fail_at:
             raise RuleViolation(
-                f"{t.name} is {distance:g} m away, {beyond} range increments beyond "
-                f"{c.name}'s {tx.tables.checks.view_range_m:g} m: the check fails automatically."
+                f"{t.name} is {tx.scale.show(distance)} away, {beyond} range increments beyond "
+                f"{c.name}'s {tx.scale.show(tx.tables.checks.view_range_m)}: the check fails "
+                "automatically."
             )
     per = tx.tables.range.disadvantage_per_increment
     return Seeking(target=t, seek=seek, disadvantage=beyond * per, distance_m=distance)
 
 
-def range_words(s: Seeking) -> str:
-    """The range penalty in words (empty when none)."""
+def range_words(tx: Tx, s: Seeking) -> str:
+    """The range penalty in words (empty when none), in the board's unit."""
     if not s.disadvantage or s.distance_m is None:
         return ""
-    return f" ({s.distance_m:g} m away: {s.disadvantage} Disadvantage)"
+    return f" ({tx.scale.show(s.distance_m)} away: {s.disadvantage} Disadvantage)"
 
 
 def hide(tx: Tx, c: Combatant, roll: Roll, success: bool | None) -> None:
@@ -99,7 +100,7 @@ def contest(tx: Tx, c: Combatant, skill: str, against: str | None, roll: Roll, s
     target's roll of ``against`` (default: the tables' ``checks.opposed`` skill, else the same
     skill; the sheet's dice, else ``checks.untrained_dice``). Ties go to the target."""
     t = s.target
-    far = range_words(s)
+    far = range_words(tx, s)
     if s.seek and t.has(HIDDEN):
         score = t.stealth or 0
         ok = roll.total > score

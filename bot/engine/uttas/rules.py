@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from bot import names
+from bot.engine.core.scale import METERS
 from bot.engine.uttas.sheet import (
     CHARACTERISTICS,
     Characteristic,
@@ -263,18 +265,23 @@ def attack_profile(c: Combatant, name: str, tables: UttasTables) -> AttackProfil
 
 def martial_profile(c: Combatant, m: MartialArt, tables: UttasTables) -> AttackProfile:
     """A martial-art strike: Strength dice + its bonus dice; only the Strength dice cost Stamina
-    (UTTAS "Stamina Costs": martial-art dice add nothing)."""
+    (UTTAS "Stamina Costs": "Additional damage dice added through Martial Arts ... do not add to
+    the Stamina Cost"). A ranged one (``range_m`` set) is a thrown strike: the same dice and
+    cost ("Damage added through ranged Martial Arts do not add to the Stamina cost"), its range
+    the sheet's, with the range penalties of any ranged attack ("Range Modifiers"); a melee one
+    reaches 2 m."""
     sd = dice_of(c, "strength", tables)
+    ranged = m.range_m is not None
     return AttackProfile(
         name=m.name,
         source="martial_art",
-        kind="melee",
+        kind="thrown" if ranged else "melee",
         key=m.key_characteristic,
         targets="dodge",
         strength_dice=sd,
         extra_dice=m.bonus_dice,
         damage_type=m.damage_type,
-        range_m=2,
+        range_m=m.range_m if m.range_m is not None else 2,
         max_hits=1,
         stamina=sd,
         grab=m.grab,
@@ -302,18 +309,20 @@ def maneuver_profile(b: BasicManeuver, strength_dice: int) -> AttackProfile:
     )
 
 
-def check_half_move(used: dict[str, float], speeds: dict[str, float]) -> str | None:
+def check_half_move(
+    used: dict[str, float], speeds: dict[str, float], show: Callable[[float], str] = METERS.show
+) -> str | None:
     """UTTAS "Moving": a free half move; split over two or more types, only a quarter of each.
     ``used`` maps mode → meters already moved (including the new move). Returns an English
-    reason when over budget, else None."""
+    reason when over budget (distances as ``show`` writes meters), else None."""
     modes = [m for m, v in used.items() if v > 0]
     share, word = (4, "a quarter") if len(modes) > 1 else (2, "half")
     for m in modes:
         limit = speeds.get(m, 0) / share
         if used[m] > limit + 1e-9:
             return (
-                f"a free move allows {word} of the {m} speed ({limit:g} m); "
-                f"that would be {used[m]:g} m"
+                f"a free move allows {word} of the {m} speed ({show(limit)}); "
+                f"that would be {show(used[m])}"
             )
     return None
 

@@ -32,6 +32,7 @@ from bot.engine.uttas import (
     record,
     setup,
     sheet_text,
+    skills_long,
     verbs,
 )
 from bot.engine.uttas import commands as cmd
@@ -59,6 +60,7 @@ _HANDLERS: dict[str, _Handler] = {
     "ready": actions.ready,
     "resolve_readied": actions.resolve_readied,
     "use_skill": actions.use_skill,
+    "stop_skill": skills_long.stop,
     "first_aid": healing.first_aid,
     "break_free": actions.break_free,
     "activate_power": actions.activate_power,
@@ -90,7 +92,7 @@ class UttasRuleset(Ruleset[UttasState]):
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
-        cmd.OWN_COMMANDS, TURN_ORDER
+        (*cmd.OWN_COMMANDS, skills_long.StopSkill), TURN_ORDER
     )
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
@@ -107,6 +109,7 @@ class UttasRuleset(Ruleset[UttasState]):
         self.version = self.rules_version if version is None else version
         refill = self.tables.speed_refill or ("turn_start" if self.version >= 2 else "turn_end")
         self.economy = SpeedPool(refill)
+        self.scale = self.tables.range.scale
 
     @classmethod
     def configured(cls, changes: dict[str, Any] | None) -> UttasRuleset:
@@ -184,6 +187,7 @@ class UttasRuleset(Ruleset[UttasState]):
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.last_mover = None
         self.handlers[command.kind](tx, command)
+        skills_long.check_interruptions(tx)
         tx.limbs_follow_health(state)
         attacks.drop_orphaned_attack(tx)
         attacks.settle_if_undecidable(tx)
@@ -351,13 +355,18 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def scene_lines(self, state: UttasState, name: dict[str, str]) -> list[str]:
         """The chase scene running, if any (:func:`bot.engine.uttas.chase.lines`)."""
-        return chase.lines(state.chase, name)
+        return chase.lines(state.chase, name, self.scale)
 
     # -- the command surface (decision D): bot/engine/uttas/verbs.py ---------------------------
     def actions(self, state: UttasState, combatant: Any) -> list[ActionSpec]:
         return list(verbs.ACTIONS)
 
     def act(self, state: UttasState, combatant: Any, given: ActInput) -> CommandBase:
+        """``/act``'s command; an ``amount:`` that is a distance (the move actions) is typed in
+        the board's unit and becomes meters here (:attr:`scale`)."""
+        spec = verbs.BY_KEY.get(given.key.strip().casefold().replace(" ", "-"))
+        if spec is not None and spec.amount == "meters" and given.amount is not None:
+            given = given.model_copy(update={"amount": self.scale.to_meters(given.amount)})
         return verbs.act(combatant, given)
 
     def check_names(self, combatant: Any) -> list[str]:

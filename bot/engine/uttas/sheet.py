@@ -177,7 +177,11 @@ class MartialArt(_Frozen):
     ``maneuver``: ``attack`` (used on your turn), ``block``/``evade``/``move`` (custom Defend
     reactions), ``counter`` (Counterattack reaction). ``bonus_dice`` add damage but no Stamina
     cost. ``dodge_bonus``/``armor_bonus``/``defense_bonus`` apply when used as a defence. ``grab``:
-    usable inside a grapple.
+    usable inside a grapple. ``range_m``: a ranged martial art (an ``attack`` or ``counter``
+    thrown or shot at range, in meters: its normal range for the range increments, UTTAS "Range
+    Modifiers"); ``None`` (the default) is a melee technique with a 2 m reach. Its bonus dice
+    add no Stamina either ("Stamina Costs": "Damage added through ranged Martial Arts do not add
+    to the Stamina cost").
     """
 
     name: Name
@@ -191,6 +195,18 @@ class MartialArt(_Frozen):
     defense_bonus: Bonus = 0
     grab: bool = False
     triggered: bool = False
+    range_m: Annotated[float, Field(gt=0, le=10_000)] | None = None
+
+    @model_validator(mode="after")
+    def _range_for_strikes(self) -> MartialArt:
+        """Only a strike (``attack`` or ``counter``) reaches at range; a defence has no range."""
+        if self.range_m is not None and self.maneuver not in ("attack", "counter"):
+            raise ValueError(
+                f"range_m: only an attack or counter martial art is ranged, not a {self.maneuver}"
+            )
+        if self.range_m is not None and self.grab:
+            raise ValueError("range_m: a Grab technique holds in melee; it cannot be ranged")
+        return self
 
 
 class ExtraLimb(_Frozen):
@@ -207,8 +223,11 @@ class UttasSheet(_Frozen):
     ``characteristic_dice`` overrides one (dice bought separately). ``speed`` is the number of
     actions per round. ``armor``/``defense`` map a damage type (lower case) to the reduction of
     Health/Stamina damage. ``dodge_bonus``/``discipline_bonus`` add to the derived values.
-    ``skills`` map a skill name to its dice count. ``stances`` lists the stances the character
-    knows (from the GM's stance table).
+    ``skills`` map a skill name to its dice count; ``skill_turns`` the turns a skill takes when
+    it takes more than one (UTTAS "Perform a skill": "If the Skill requires more than one turn,
+    they begin initiating the skill and complete it after the allotted amount of time has
+    passed"; :mod:`bot.engine.uttas.skills_long`), 2–100, each a skill of ``skills``.
+    ``stances`` lists the stances the character knows (from the GM's stance table).
     """
 
     system: Literal["uttas"] = "uttas"
@@ -234,6 +253,9 @@ class UttasSheet(_Frozen):
     powers: tuple[Power, ...] = Field(default=(), max_length=50)
     martial_arts: tuple[MartialArt, ...] = Field(default=(), max_length=30)
     skills: dict[Name, DiceCount] = Field(default_factory=dict, max_length=100)
+    skill_turns: dict[Name, Annotated[int, Field(ge=2, le=100)]] = Field(
+        default_factory=dict, max_length=100
+    )
     extra_limbs: tuple[ExtraLimb, ...] = Field(default=(), max_length=8)
 
     @model_validator(mode="before")
@@ -270,6 +292,22 @@ class UttasSheet(_Frozen):
                 "weapon, power and martial-art names must be unique: " + ", ".join(dupes)
             )
         return self
+
+    @model_validator(mode="after")
+    def _turns_of_known_skills(self) -> UttasSheet:
+        known = {names.key(s) for s in self.skills}
+        unknown = sorted(s for s in self.skill_turns if names.key(s) not in known)
+        if unknown:
+            raise ValueError(
+                "skill_turns names skills the sheet does not have: " + ", ".join(unknown)
+            )
+        return self
+
+    def skill_turn_count(self, skill: str) -> int:
+        """Turns ``skill`` takes (compared by :func:`bot.names.key`): 1 unless ``skill_turns``
+        says more."""
+        folded = names.key(skill)
+        return next((n for s, n in self.skill_turns.items() if names.key(s) == folded), 1)
 
     def value(self, characteristic: Characteristic) -> int:
         """The natural value of a characteristic."""

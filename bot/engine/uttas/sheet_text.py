@@ -15,6 +15,8 @@ from bot.engine.uttas.state import Combatant
 from bot.engine.uttas.tables import UttasTables
 
 Name = Callable[[str], str]
+Show = Callable[[float], str]
+"""Writes the rules' meters as the board shows them (:class:`bot.engine.core.scale.Scale`)."""
 LABELS = {
     "agility": "Agility",
     "body": "Body",
@@ -24,10 +26,6 @@ LABELS = {
     "intelligence": "Intelligence",
     "strength": "Strength",
 }
-
-
-def _num(value: float) -> str:
-    return f"{value:g}"
 
 
 def _names(items: list[str], name: Name) -> str:
@@ -55,13 +53,13 @@ def derived(sheet: UttasSheet, tables: UttasTables) -> tuple[dict[str, int], int
     )
 
 
-def _weapon_line(sheet: UttasSheet, index: int, name: Name) -> str:
+def _weapon_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
     w = sheet.weapons[index]
     strength = " + Strength dice" if w.kind in ("melee", "thrown") else ""
     parts = [
         w.kind,
         f"{w.damage_dice}d6{strength} {name(w.damage_type)}",
-        f"range {_num(w.range_m)} m",
+        f"range {show(w.range_m)}",
     ]
     if w.required_strength:
         parts.append(f"needs Strength {w.required_strength}")
@@ -72,14 +70,14 @@ def _weapon_line(sheet: UttasSheet, index: int, name: Name) -> str:
     return f"**{name(w.name)}** — " + ", ".join(parts)
 
 
-def _power_line(sheet: UttasSheet, index: int, name: Name) -> str:
+def _power_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
     p = sheet.powers[index]
     parts = [f"{p.active_points} AP", LABELS[p.key_characteristic]]
     if p.targets is not None:
         parts.append(f"vs {p.targets.title()}")
     if p.damage_dice:
         parts.append(f"{p.damage_dice}d6 {name(p.damage_type)}")
-    parts.append(f"range {_num(p.range_m)} m")
+    parts.append(f"range {show(p.range_m)}")
     if p.maintained:
         parts.append("maintained")
     if p.movement_mode:
@@ -93,7 +91,7 @@ def _power_line(sheet: UttasSheet, index: int, name: Name) -> str:
     return f"**{name(p.name)}** — " + ", ".join(parts)
 
 
-def _martial_line(sheet: UttasSheet, index: int, name: Name) -> str:
+def _martial_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
     m = sheet.martial_arts[index]
     parts = [m.maneuver, LABELS[m.key_characteristic]]
     if m.bonus_dice:
@@ -108,6 +106,8 @@ def _martial_line(sheet: UttasSheet, index: int, name: Name) -> str:
             parts.append(f"{value:+d} {label}")
     if m.grab:
         parts.append("grab")
+    if m.range_m is not None:
+        parts.append(f"ranged, range {show(m.range_m)}")
     return f"**{name(m.name)}** — " + ", ".join(parts)
 
 
@@ -115,7 +115,9 @@ def sections(
     sheet: UttasSheet, tables: UttasTables, *, full: bool, name: Name
 ) -> list[SheetSection]:
     """The sheet's sections: every number (``full``: its owner, a GM), or what a player sees of
-    another player's character — names, no numbers."""
+    another player's character — names, no numbers. Distances read as the tables' board shows
+    them (meters, or feet: ``range.board``); the sheet itself keeps meters."""
+    show = tables.range.scale.show
     if not full:
         return [
             SheetSection(title=title, lines=[_names(list(items), name)] if items else [])
@@ -142,7 +144,7 @@ def sections(
         + (f" (bonus {sheet.discipline_bonus:+d})" if sheet.discipline_bonus else ""),
     ]
     moves = [
-        f"{mode.title()} {_num(getattr(sheet.movement, mode))} m"
+        f"{mode.title()} {show(getattr(sheet.movement, mode))}"
         for mode in ("run", "leap", "swim", "fly", "warp")
         if getattr(sheet.movement, mode)
     ]
@@ -163,7 +165,11 @@ def sections(
         ),
     ]
     if sheet.skills:
-        skills = [f"{name(n)} {d}d6" for n, d in sheet.skills.items()]
+        skills = [
+            f"{name(n)} {d}d6"
+            + (f" ({turns} turns)" if (turns := sheet.skill_turn_count(n)) > 1 else "")
+            for n, d in sheet.skills.items()
+        ]
         out.append(SheetSection(title="Skills", lines=skills, inline=True))
     for title, count, line in (
         ("Weapons", len(sheet.weapons), _weapon_line),
@@ -171,7 +177,7 @@ def sections(
         ("Martial arts and counters", len(sheet.martial_arts), _martial_line),
     ):
         if count:
-            lines = [line(sheet, i, name) for i in range(count)]
+            lines = [line(sheet, i, name, show) for i in range(count)]
             out.append(SheetSection(title=f"{title} ({count})", lines=lines))
     if sheet.extra_limbs:
         limbs = [

@@ -84,6 +84,21 @@ class Readied(BaseModel):
     round: int = 0
 
 
+class SkillInProgress(BaseModel):
+    """A skill that takes more than one turn, begun and not yet complete (UTTAS "Perform a
+    skill"; :mod:`bot.engine.uttas.skills_long`): ``turns`` allotted, ``done`` spent on it so
+    far (the starting turn counts), the check's ``difficulty`` and the GM's boons."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    skill: Name
+    turns: int = Field(ge=2, le=100)
+    done: int = Field(default=1, ge=1, le=100)
+    difficulty: int | None = None
+    advantage: int = 0
+    disadvantage: int = 0
+
+
 class Combatant(CombatantBase):
     """One fighter: identity, sheet snapshot and live combat status.
 
@@ -111,6 +126,7 @@ class Combatant(CombatantBase):
     readied: Readied | None = None
     stealth: int | None = None
     """While Hidden: the Stealth total a seeker must beat (None: hidden by the GM, no roll)."""
+    skill_in_progress: SkillInProgress | None = None
     # turn-scoped
     free_stance_available: bool = False
     half_move_used: dict[str, float] = Field(default_factory=dict)

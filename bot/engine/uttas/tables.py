@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from bot.engine.core.scale import METERS, Scale, feet_board
 from bot.engine.uttas.sheet import (
     Characteristic,
     DamageType,
@@ -97,13 +98,27 @@ class BasicManeuver(_Table):
 
 
 class RangeTable(_Table):
-    """UTTAS "Range Modifiers": increment upper bounds in meters, extended by ``width_step_m``."""
+    """UTTAS "Range Modifiers": increment upper bounds in meters, extended by ``width_step_m``.
+
+    ``board``: the unit distances are typed and shown in — ``meters``, or ``feet`` ("If the game
+    board is operating in feet instead of meters, the side of one square is assumed to be 5
+    feet": a square is ``feet_per_space`` ft and ``meters_per_space`` m, so the increments,
+    counted in squares, stay the text's). The rules still count meters (:attr:`scale`)."""
 
     increments_m: tuple[int, ...]
     width_step_m: Annotated[int, Field(ge=0, le=1000)]
     meters_per_space: Annotated[float, Field(gt=0, le=10)]
     disadvantage_per_increment: Count
     auto_fail_at: Annotated[int, Field(ge=1, le=20)]
+    board: Literal["meters", "feet"] = "meters"
+    feet_per_space: Annotated[float, Field(gt=0, le=100)] = 5
+
+    @property
+    def scale(self) -> Scale:
+        """How distances are typed and shown on this board (:mod:`bot.engine.core.scale`)."""
+        if self.board == "feet":
+            return feet_board(self.meters_per_space, self.feet_per_space)
+        return METERS
 
     @model_validator(mode="after")
     def _increasing(self) -> RangeTable:

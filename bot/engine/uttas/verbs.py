@@ -24,6 +24,7 @@ from bot.engine.uttas.commands import (
     UseSkill,
 )
 from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
+from bot.engine.uttas.skills_long import StopSkill
 from bot.engine.uttas.state import Combatant
 from bot.errors import InvalidInput
 
@@ -80,7 +81,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         key="skill",
         label="Perform a skill",
-        cost="1 action; ends the turn",
+        cost="1 action; ends the turn (a skill of several turns takes each of them)",
         detail="the skill",
         amount="the difficulty (optional)",
         rule="Perform a skill",
@@ -118,6 +119,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
         label="Take control of a grapple",
         cost="1 action; ends the turn",
         rule="Grappled",
+    ),
+    ActionSpec(
+        key="stop-skill",
+        label="Stop a skill in progress",
+        cost="free (a skill that takes several turns never completes)",
+        rule="Perform a skill",
     ),
     ActionSpec(key="surrender", label="Surrender", cost="free", rule="Surrender"),
     ActionSpec(
@@ -198,6 +205,7 @@ _BUILDERS: dict[str, Builder] = {
     ),
     "escape": lambda c, g: GrappleContest(actor=c.id, goal="escape"),
     "take-control": lambda c, g: GrappleContest(actor=c.id, goal="control"),
+    "stop-skill": lambda c, g: StopSkill(actor=c.id),
     "surrender": lambda c, g: Surrender(actor=c.id),
     "talk": lambda c, g: Talk(actor=c.id, text=_detail(BY_KEY["talk"], g)),
     "end-turn": lambda c, g: EndTurn(actor=c.id),
