@@ -103,6 +103,26 @@ def test_an_attack_paid_with_the_last_stamina_still_lands_then_the_attacker_drop
     assert f.state.turn != a  # Ann is out: her turn passed on
 
 
+def test_a_surrender_to_an_attacker_who_collapsed_paying_for_the_swing_stops_the_attack() -> None:
+    """ "Surrender": the attacker "can either complete their attack or stop" — an attacker who
+    fell Unconscious paying for the swing cannot choose, so the attack stops, as when nobody
+    chooses; nobody waits on a decision the fallen attacker would have to make (found by the
+    random-fight property test, seed 228361)."""
+    f = Fight()
+    a = f.add("Ann", agility=12)
+    b = f.add("Bob", npc=True, agility=10)
+    f.add("Cal", side=f.c(a).side, agility=8)
+    f.begin(dice=[])
+    spent = f.state.get(a).model_copy(update={"stamina": 2})
+    f.state = f.state.model_copy(
+        update={"combatants": [spent if c.id == a else c for c in f.state.combatants]}
+    )
+    f.do(Attack(actor=a, target=b, attack="Sword"))
+    out = f.do(React(actor=b, choice="surrender"), dice=[])
+    assert "Ann is down and cannot complete the attack: it stops" in out.text
+    assert f.state.decisions == [] and f.c(b).health == 20 and f.state.turn != a
+
+
 def speed3() -> tuple[Fight, str, str]:
     f = Fight()
     x = f.add("X", agility=12, speed=3, weapons=[{"name": "Claws", "max_hits": 3}])

@@ -299,11 +299,16 @@ def drop_orphaned_attack(tx: Tx) -> None:
 def settle_if_undecidable(tx: Tx) -> None:
     """A waiting attack that nobody can decide any more — its target was knocked out by a GM
     tool and no ally can take the hit — resolves at once with no reaction, as one that nobody
-    could decide when it was declared (UTTAS "Perform a Reaction command")."""
+    could decide when it was declared (UTTAS "Perform a Reaction command"); a surrender whose
+    attacker is out of the fight stops (``reactions.stop_for_fallen_attacker``)."""
     for p in tx.state.decisions:
         if p.awaiting == "reaction" and not _reaction_possible(tx, p):
             tx.settle_decision(p.id)
             open_or_resolve(tx, p)
+        elif p.awaiting == "attacker" and tx.is_out(tx.view(p.attacker)):
+            from bot.engine.uttas.reactions import stop_for_fallen_attacker
+
+            stop_for_fallen_attacker(tx, p)
 
 
 def _continue(tx: Tx, p: PendingAttack) -> None:

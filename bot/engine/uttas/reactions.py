@@ -150,6 +150,9 @@ def _surrender(tx: Tx, p: PendingAttack, t: Combatant, a: Combatant) -> None:
     attacker, who completes it or stops (:func:`resolve_surrender`)."""
     tx.gain(t.id, SURRENDERED, "surrendered")
     tx.settle_decision(p.id)
+    if tx.is_out(a):  # it collapsed paying for the swing: nobody can choose to complete it
+        stop_for_fallen_attacker(tx, p)
+        return
     tx.open_decision(p.model_copy(update={"awaiting": "attacker"}))
     tx.emit(
         AttackDeclared(
@@ -288,6 +291,17 @@ def _require_issued_after_opening(tx: Tx, cmd: React | ResolveSurrender, p: Pend
         f"That was sent before {waiting} started waiting, so it was meant for something else "
         "and changed nothing. Look at the fight as it stands and decide again."
     )
+
+
+def stop_for_fallen_attacker(tx: Tx, p: PendingAttack) -> None:
+    """A surrender whose attacker is out of the fight (it spent its last Stamina on the swing,
+    or a GM tool dropped it): the attacker cannot choose to complete the attack, so it stops —
+    as when nobody chooses (``Ruleset.lapse``)."""
+    a, t = tx.view(p.attacker), tx.view(p.target)
+    tx.settle_decision(p.id)
+    tx.outs_changed = True
+    tx.note(f"{t.name} surrenders; {a.name} is down and cannot complete the attack: it stops.")
+    _finish(tx, p)
 
 
 def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
