@@ -15,7 +15,7 @@ async def test_server_table_changes(
     h, gm = discord_harness, table.moderator
     shown = await slash(h, table.player, "tables show", entry="reactions.block.dodge_bonus")
     await shown.response()
-    assert shown.ephemeral and "```json\n2\n```" in shown.response_data["content"]
+    assert shown.ephemeral and "```json\n3\n```" in shown.response_data["content"]
 
     await ok(await slash(h, gm, "encounter start", name="Before"))
     text = await refused(
@@ -32,19 +32,19 @@ async def test_server_table_changes(
     assert "blok" in text
     assert (await bot.services.tables.overrides(h.guild.id)) == {}
 
-    done = await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="3")
+    done = await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="4")
     await done.response()
     assert done.ephemeral and "is now" in done.response_data["content"]
 
     running = await bot.services.encounters.live(h.channel.id)
-    assert running.rules.tables.reactions["block"].dodge_bonus == 2  # type: ignore[attr-defined]
+    assert running.rules.tables.reactions["block"].dodge_bonus == 3  # type: ignore[attr-defined]
     prompt = await slash(h, gm, "encounter end")
     await prompt.response()
     confirm = await h.click(gm, prompt.message, button(prompt.message, "Confirm")["custom_id"])
     await confirm.response()
     await ok(await slash(h, gm, "encounter start", name="After"))
     fresh = await bot.services.encounters.live(h.channel.id)
-    assert fresh.rules.tables.reactions["block"].dodge_bonus == 3  # type: ignore[attr-defined]
+    assert fresh.rules.tables.reactions["block"].dodge_bonus == 4  # type: ignore[attr-defined]
 
     await (
         await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="-")

@@ -45,10 +45,10 @@ def last_hit(f: Fight) -> AttackResolved:
 def test_defend_reactions_use_the_table_numbers() -> None:
     f, a, b, _c = trio()
     f.do(Attack(actor=a, target=b, attack="Sword"))
-    f.do(React(actor=b, choice="block"), dice=[6, 6, 6, 3, 3, 3, 3])  # 28 vs 21+2; 4 dice
+    f.do(React(actor=b, choice="block"), dice=[6, 6, 6, 3, 3, 3, 3])  # 28 vs 21+3; 4 dice
     hit = last_hit(f)
-    assert hit.target_number == 23 and hit.armor == 1 and hit.defense == 5
-    assert hit.health_damage == 3 and hit.stamina_damage == 12 - 5
+    assert hit.target_number == 24 and hit.armor == 1 and hit.defense == 3
+    assert hit.health_damage == 3 and hit.stamina_damage == 12 - 3
     assert spent(f, b) == 1
 
 

@@ -92,7 +92,7 @@ def test_combat_in_action() -> None:
     assert f.state.round == 2 and f.state.turn == bear
     # Bearington attacks Thug 1 again, who successfully Blocks.
     f.do(Attack(actor=bear, target=t1, attack="Claws"))
-    f.do(React(actor=t1, choice="block"), dice=[2, 2, 2])  # 21 vs Dodge 20 + 2 (Block)
+    f.do(React(actor=t1, choice="block"), dice=[2, 2, 2])  # 21 vs Dodge 20 + 3 (Block)
     assert not resolved(f)[0].hit
 
     # Willow takes the Steady stance (free at the start of her turn) and clubs Thug 2, who
@@ -130,7 +130,7 @@ def test_combat_in_action() -> None:
     f.do(Attack(actor=bear, target=t1, attack="Claws"))
     f.do(React(actor=t1, choice="block"), dice=[6, 5, 5, 6, 6, 5, 5, 5])
     [ko] = resolved(f)
-    assert ko.hit and ko.armor == 1 + 1 + 1 and ko.defense == 2 + 5 + 5
+    assert ko.hit and ko.armor == 1 + 1 + 1 and ko.defense == 2 + 3 + 5
     assert f.c(t1).has("Unconscious") and f.c(t1).has("Prone")
 
     # Willow scores another blow on Thug 2, hard enough to Stun him (13 > Body 12).

@@ -206,19 +206,26 @@ _Damage = tuple[Roll | None, int, int, int, int]
 _MISSED: _Damage = (None, 0, 0, 0, 0)
 
 
-def _damage(
-    tx: Tx, t: Combatant, profile: AttackProfile, defence: Defence, t_st: Stance | None
-) -> _Damage:
-    """UTTAS "Damage": roll the damage dice; Health takes one point per die less Armor, Stamina
-    the rolled total less Defense. Armor and Defense (the target's against the damage type, plus
-    its stance's and a Defend reaction's bonuses) never go below 0."""
-    dmg = tx.roll(f"{profile.name} damage ({profile.damage_type})", profile.dice)
+def armor_and_defense(
+    t: Combatant, profile: AttackProfile, defence: Defence, t_st: Stance | None
+) -> tuple[int, int]:
+    """UTTAS "Damage": the target's ``(Armor, Defense)`` against the attack's damage type, plus
+    its stance's and a Defend reaction's bonuses, never below 0."""
     armor = t.sheet.armor.get(profile.damage_type, 0) + defence.armor
     defense = t.sheet.defense.get(profile.damage_type, 0) + defence.defense
     if t_st:
         armor += t_st.armor_bonus
         defense += t_st.defense_bonus
-    armor, defense = max(0, armor), max(0, defense)
+    return max(0, armor), max(0, defense)
+
+
+def _damage(
+    tx: Tx, t: Combatant, profile: AttackProfile, defence: Defence, t_st: Stance | None
+) -> _Damage:
+    """UTTAS "Damage": roll the damage dice; Health takes one point per die less Armor, Stamina
+    the rolled total less Defense (:func:`armor_and_defense`)."""
+    dmg = tx.roll(f"{profile.name} damage ({profile.damage_type})", profile.dice)
+    armor, defense = armor_and_defense(t, profile, defence, t_st)
     return (
         dmg,
         armor,
@@ -264,6 +271,31 @@ def _narrate(
     )
 
 
+def accuracy_odds(
+    a: Combatant,
+    t: Combatant,
+    profile: AttackProfile,
+    p: PendingAttack,
+    defence: Defence,
+    tables: UttasTables,
+    *,
+    no_defence: bool = False,
+) -> tuple[_Odds, int, int]:
+    """Everything an Accuracy roll of ``a`` against ``t`` is made with, before it is rolled
+    (UTTAS "Accuracy Checks", rule by rule as :func:`roll_hit` applies them): the Advantages
+    and Disadvantages (``.n_adv``, ``.n_dis`` and their reasons), how many range increments
+    beyond its range the attack is, and the Dodge or Discipline it must beat. Changes nothing;
+    :mod:`bot.engine.uttas.plausibility` reads the same numbers to compute exact odds."""
+    a_st = tables.stances.get(a.stance or "")
+    t_st = tables.stances.get(t.stance or "") if not no_defence else None
+    odds = _Odds(p)
+    _stance_odds(odds, a, a_st, t, t_st)
+    _condition_odds(odds, t, p, tables)
+    _limb_odds(odds, a, p, tables)
+    beyond = _range_odds(odds, profile, p, tables)
+    return odds, beyond, _target_number(t, profile.targets, t_st, defence, tables)
+
+
 def roll_hit(
     tx: Tx,
     attacker_id: str,
@@ -282,15 +314,9 @@ def roll_hit(
     drops the target's stance too and ``auto_hit`` makes it hit ("Take one for the team")."""
     tables = tx.tables
     a, t = tx.view(attacker_id), tx.view(target_id)
-    a_st = tables.stances.get(a.stance or "")
     t_st = tables.stances.get(t.stance or "") if not no_defence else None
-    odds = _Odds(p)
-    _stance_odds(odds, a, a_st, t, t_st)
-    _condition_odds(odds, t, p, tables)
-    _limb_odds(odds, a, p, tables)
-    beyond = _range_odds(odds, profile, p, tables)
+    odds, beyond, tn = accuracy_odds(a, t, profile, p, defence, tables, no_defence=no_defence)
     stat = profile.targets
-    tn = _target_number(t, stat, t_st, defence, tables)
     auto, hit, accuracy = _accuracy_check(tx, a, t, profile, odds, tn, beyond, auto_hit=auto_hit)
     damage = _damage(tx, t, profile, defence, t_st) if hit else _MISSED
     roll, armor, defense, h_dmg, s_dmg = damage
