@@ -16,8 +16,9 @@ from bot.engine.uttas.commands import (
     React,
     Ready,
     SetCondition,
+    UseSkill,
 )
-from bot.engine.uttas.events import AttackResolved
+from bot.engine.uttas.events import AttackResolved, Checked
 from bot.errors import RuleViolation
 from tests.engine.helpers import Fight
 
@@ -221,3 +222,37 @@ def test_row29_a_power_that_is_not_an_attack_costs_its_stamina_and_the_action() 
     f.do(ActivatePower(actor=a, power="Shield"))
     assert f.c(a).stamina == 40 - 3 and f.state.turn == b
     assert "Ann activates Shield." in f.texts()
+
+
+def test_row91_arms_held_in_a_grapple_block_gestures_powers() -> None:
+    """Row 91, "Arms/Hands": "If the arms and hands are disabled through the Grapple condition,
+    they cannot use any powers with the Gestures limitation" — a Warp with Gestures cannot
+    escape a hold on an arm; a hold on a leg leaves it free."""
+    warp = {
+        "name": "Warp",
+        "active_points": 10,
+        "targets": None,
+        "movement_mode": "warp",
+        "limitations": ["gestures"],
+    }
+    bob = {"movement": {"run": 10, "warp": 8}, "powers": [warp]}
+    f, a, b = duel(bob=bob)
+    f.do(Attack(actor=a, target=b, attack="Grapple", limbs=("left arm",)))
+    f.do(React(actor=b, choice="none"), dice=[6, 6, 6])
+    with pytest.raises(RuleViolation, match="needs gestures, held by the grapple"):
+        f.do(Move(actor=b, meters=2, mode="warp"))
+    g, x, y = duel(bob=bob)
+    g.do(Attack(actor=x, target=y, attack="Grapple", limbs=("left leg",)))
+    g.do(React(actor=y, choice="none"), dice=[6, 6, 6])
+    g.do(Move(actor=y, meters=2, mode="warp"))
+    assert not g.c(y).has("Grappled")
+
+
+def test_row93_a_disabled_head_takes_a_die_off_skill_checks() -> None:
+    """Row 93, "Head": "they have a Disadvantage on all Accuracy rolls and skill checks until
+    they recover" — a 3d6 skill rolls 2d6 with the head disabled."""
+    f, a, _b = duel(ann={"skills": {"Perception": 3}})
+    f.do(SetCondition(target=a, condition="Disabled limb", limb="head"))
+    out = f.do(UseSkill(actor=a, skill="Perception", difficulty=12), dice=[6, 6])
+    check = next(e for e in out.events if isinstance(e, Checked))
+    assert check.roll.disadvantage == 1 and check.roll.total == 12 and check.success
