@@ -91,5 +91,19 @@ def test_first_aid_needs_the_skill() -> None:
     f.do(SetVitals(target=h, health=10))
     assert f.state.turn == h
     f.do(ActivatePower(actor=h, power="Heal", target=h), dice=[1, 1])
-    with pytest.raises(RuleViolation, match="no First Aid skill"):
+    with pytest.raises(RuleViolation, match="Ben has neither First Aid nor Paramedics"):
         f.do(FirstAid(actor=b, target=h))
+
+
+def test_first_aid_rolls_the_paramedics_skill_when_it_is_the_better() -> None:
+    """UTTAS "Healing": "using the Paramedics skill" — First Aid rolls the healer's better of
+    First Aid and Paramedics (``healing.paramedics_skill``); its checks overlap like First
+    Aid's."""
+    f = Fight()
+    medic = f.add("Medic", agility=14, skills={"First Aid": 1, "Paramedics": 3})
+    hurt_one = f.add("Hurt", agility=12)
+    f.add("Foe", agility=1, side="foes")
+    f.begin(dice=[])
+    f.do(SetVitals(target=hurt_one, health=10))
+    out = f.do(FirstAid(actor=medic, target=hurt_one), dice=[4, 4, 4])
+    assert "Medic's Paramedics on Hurt" in out.text and f.c(hurt_one).health == 13

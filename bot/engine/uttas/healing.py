@@ -73,11 +73,13 @@ def first_aid(tx: Tx, cmd: FirstAid) -> None:
         tx.require_not_held(c, "give first aid")
     else:
         tx.require_can_act(c)
-    skill = next(
-        (k for k in c.sheet.skills if k.casefold() == table.first_aid_skill.casefold()), None
-    )
-    if skill is None:
-        raise RuleViolation(f"{c.name} has no {table.first_aid_skill} skill.")
+    wanted = {table.first_aid_skill.casefold(), table.paramedics_skill.casefold()}
+    known = [k for k in c.sheet.skills if k.casefold() in wanted]
+    if not known:
+        raise RuleViolation(
+            f"{c.name} has neither {table.first_aid_skill} nor {table.paramedics_skill}."
+        )
+    skill = max(known, key=lambda k: c.sheet.skills[k])  # the better of the two
     _require_healable(target)
     dice = c.sheet.skills[skill]
     best = _today(tx, target).first_aid

@@ -155,7 +155,8 @@ class HealingRules(_Table):
 
     ``power_active_points_per_die``: a Heal power rolls 1d6 of Health per this many Active
     Points (20 AP → 2d6); ``power_daily_share``: the Health one creature may regain from Heal
-    powers in a day, as a share of its maximum; ``first_aid_skill``: the skill First Aid rolls;
+    powers in a day, as a share of its maximum; ``first_aid_skill`` and ``paramedics_skill``: the
+    skills First Aid may roll ("using the Paramedics skill"; the healer's better one);
     ``first_aid_difficulty``: its difficulty; ``first_aid_health_per_die``: Health a success
     restores per die of the skill. First Aid checks overlap ("extensions of natural healing"):
     in a day a creature keeps the best one, not their sum; Heal powers and First Aid stack."""
@@ -163,6 +164,7 @@ class HealingRules(_Table):
     power_active_points_per_die: Annotated[int, Field(ge=1, le=1000)] = 10
     power_daily_share: Annotated[float, Field(ge=0, le=1)] = 0.5
     first_aid_skill: Name = "First Aid"
+    paramedics_skill: Name = "Paramedics"
     first_aid_difficulty: Annotated[int, Field(ge=0, le=100)] = 8
     first_aid_health_per_die: Annotated[int, Field(ge=0, le=100)] = 1
 
