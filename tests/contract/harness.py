@@ -57,10 +57,13 @@ from bot.engine.uttas.commands import (
     SetVitals,
     Sprint,
     Stand,
+    Stow,
     Surrender,
     Talk,
+    UseItem,
     UseSkill,
 )
+from bot.engine.uttas.commands import Draw as DrawThing
 from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
@@ -145,6 +148,11 @@ def _uttas_sheet(
             ],
             "martial_arts": [{"name": "Riposte", "maneuver": "counter"}] if counter else [],
             "skills": {"Acrobatics": 2, "First Aid": 2},
+            "items": [
+                {"name": "Tonic", "effect": {"restores": "stamina", "dice": 1}, "uses": 2},
+                {"name": "Salve", "effect": {"restores": "health", "dice": 1, "bonus": 1}},
+                {"name": "Flare", "description": "Lights the clearing.", "uses": 1},
+            ],
         }
     )
 
@@ -181,6 +189,8 @@ class UttasHarness:
             "Acrobatics",
             "Heal",
             "Snare",
+            "Tonic",
+            "Blade",
             "hello there",
             "",
         ]
@@ -270,6 +280,9 @@ UTTAS_KINDS = (
     "surrender",
     "talk",
     "use_skill",
+    "use_item",
+    "draw",
+    "stow",
 )
 
 
@@ -389,6 +402,15 @@ def _uttas_command(
         return Surrender(actor=me)
     if kind == "talk":
         return Talk(actor=me, text="Yield!")
+    if kind == "use_item":
+        item = draw(st.sampled_from(["Tonic", "Salve", "Flare", "Rope"]))
+        return UseItem(actor=me, item=item, target=draw(st.sampled_from([None, other])))
+    if kind == "draw":
+        return DrawThing(
+            actor=me, thing=draw(st.sampled_from(["Blade", "Sling", "Tonic", "Flare"]))
+        )
+    if kind == "stow":
+        return Stow(actor=me, thing=draw(st.sampled_from(["Blade", "Sling", "Tonic"])))
     if kind == "use_skill":
         return UseSkill(actor=me, skill="Acrobatics", difficulty=draw(st.integers(5, 20)))
     raise AssertionError(f"no UTTAS command for kind {kind!r}")
