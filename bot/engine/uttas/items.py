@@ -53,9 +53,9 @@ def held(c: Combatant) -> list[str]:
 
 
 def arms_holding(c: Combatant, name: str) -> list[str]:
-    """The arms holding ``name`` (compared by :func:`bot.names.key`)."""
-    folded = names.key(name)
-    return [arm for arm, thing in c.holding.items() if names.key(thing) == folded]
+    """The arms holding ``name`` — the sheet's own name of a weapon or item, as ``holding``
+    keeps it (an exact comparison: an attack checks it, so it stays cheap)."""
+    return [arm for arm, thing in c.holding.items() if thing == name]
 
 
 def free_arms(c: Combatant) -> list[str]:
@@ -170,12 +170,13 @@ def stow(tx: Tx, cmd: Stow) -> None:
     c = tx.view(cmd.actor)
     cost = tx.tables.items.stow_actions
     fight = _start(tx, c, paid=bool(cost), what="put anything away")
-    arms = arms_holding(c, cmd.thing)
+    folded = names.key(cmd.thing)
+    name = next((t for t in held(c) if names.key(t) == folded), "")
+    arms = arms_holding(c, name)
     if not arms:
         what = held(c)
         holds = f"the {' and the '.join(what)}" if what else "nothing"
         raise NotFound(f"{c.name} holds no {cmd.thing[:80]!r}; the hands hold {holds}.")
-    name = c.holding[arms[0]]
     if fight and cost:
         tx.spend_actions(c.id, cost, f"putting the {name} away", "turn")
     m = tx.c(c.id)
