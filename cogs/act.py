@@ -79,6 +79,8 @@ class ActCog(TurnCommands):
     @app_commands.describe(
         skill="A skill on your sheet",
         difficulty="The number to reach, if the GM set one",
+        target="Against whom: an opposed check (Perception against someone hidden…)",
+        against="The skill the target opposes with (default: the game system's)",
         as_=AS_HELP,
     )
     async def check(
@@ -86,14 +88,23 @@ class ActCog(TurnCommands):
         interaction: discord.Interaction[Any],
         skill: Name,
         difficulty: app_commands.Range[int, 0, 1000] | None = None,
+        target: Name | None = None,
+        against: Name | None = None,
         as_: Name | None = None,
     ) -> None:
+        def make(current: Encounter, me: CombatantBase) -> CommandBase:
+            aimed = find_combatant(current.state, target).id if target else None
+            return current.rules.check(
+                current.state, me, skill, difficulty, target=aimed, against=against
+            )
+
+        options = {"skill": skill, "difficulty": difficulty, "target": target, "against": against}
         await self._do(
             interaction,
             as_,
             "check",
-            {"skill": skill, "difficulty": difficulty},
-            lambda current, me: current.rules.check(current.state, me, skill, difficulty),
+            {k: v for k, v in options.items() if v is not None},
+            make,
             f"checks {shown_name(skill)}",
             between_fights=True,  # the ruleset says whether a check needs a fight
         )
@@ -107,6 +118,7 @@ class ActCog(TurnCommands):
         return choices(encounter.rules.check_names(me), current)
 
     @act.autocomplete("target")
+    @check.autocomplete("target")
     async def target_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await self._names(interaction, current)
 

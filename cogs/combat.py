@@ -352,6 +352,7 @@ class CombatCog(TurnCommands):
     @app_commands.describe(
         name="A skill on your sheet",
         difficulty="The number to reach, if the GM set one",
+        target="Against whom: an opposed check (Perception against someone hidden…)",
         as_=AS_HELP,
     )
     async def skill(
@@ -359,14 +360,20 @@ class CombatCog(TurnCommands):
         interaction: discord.Interaction[Any],
         name: app_commands.Range[str, 1, 80],
         difficulty: app_commands.Range[int, 0, 1000] | None = None,
+        target: app_commands.Range[str, 1, 80] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
+        def make(current: Encounter, me: Combatant) -> UseSkill:
+            aimed = find_combatant(current.state, target).id if target else None
+            return UseSkill(actor=me.id, skill=name, difficulty=difficulty, target=aimed)
+
+        options = {"name": name, "difficulty": difficulty, "target": target}
         await self._do(
             interaction,
             as_,
             "skill",
-            {"name": name, "difficulty": difficulty},
-            lambda current, me: UseSkill(actor=me.id, skill=name, difficulty=difficulty),
+            {k: v for k, v in options.items() if v is not None},
+            make,
             f"uses {shown_name(name)}",
             between_fights=True,  # a check outside a fight needs no turn
         )
@@ -418,6 +425,7 @@ class CombatCog(TurnCommands):
         return choices(encounter.rules.power_names(me), current)
 
     @power.autocomplete("target")
+    @skill.autocomplete("target")
     async def power_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await self._names(interaction, current)
 

@@ -147,11 +147,14 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         text=f"{rules_label(encounter)} · {len(state.combatants)} combatants · "
         f"{view} · encounter {encounter.id} v{encounter.version}"
     )
-    where = state.positions.lines({c.id: shown_name(c.name) for c in state.combatants})
-    if where:  # decision E; only where the embed has room (6,000 characters in all)
-        room = min(POSITIONS_MAX, EMBED_MAX - len(embed) - len("Positions"))
-        if room > 40:
-            embed.add_field(name="Positions", value=fit_lines(where, room), inline=False)
+    shown = {c.id: shown_name(c.name) for c in state.combatants}
+    for title, lines in (
+        ("Positions", state.positions.lines(shown)),  # decision E
+        ("Scene", encounter.rules.scene_lines(state, shown)),  # a chase…
+    ):
+        room = min(POSITIONS_MAX, EMBED_MAX - len(embed) - len(title))
+        if lines and room > 40:  # only where the embed has room (6,000 characters in all)
+            embed.add_field(name=title, value=fit_lines(lines, room), inline=False)
     return embed
 
 

@@ -40,6 +40,7 @@ from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
+from cogs.gm.chase import ChaseGroup
 from cogs.gm.groups import (
     PlaceGroup,
     SeatGroup,
@@ -77,6 +78,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         group.add_command(TimeGroup(self._gm))
         group.add_command(SeatGroup(moderation))
         group.add_command(PlaceGroup(self._gm, self._combatant_choices))
+        group.add_command(ChaseGroup(self._gm, self._combatant_choices))
         group.add_command(hp_command(moderation, self._combatant_choices))
         group.add_command(damage_command(self._gm, self._combatant_choices))
         group.add_command(vital_command(moderation, self._combatant_choices, self._vital_choices))

@@ -42,6 +42,7 @@ from bot.engine.uttas.commands import (
     Breather,
     ChangeStance,
     DropPower,
+    EndChase,
     FirstAid,
     GrantDice,
     GrappleContest,
@@ -57,6 +58,7 @@ from bot.engine.uttas.commands import (
     SetVitals,
     Sprint,
     Stand,
+    StartChase,
     Stow,
     Surrender,
     Talk,
@@ -147,7 +149,7 @@ def _uttas_sheet(
                 },
             ],
             "martial_arts": [{"name": "Riposte", "maneuver": "counter"}] if counter else [],
-            "skills": {"Acrobatics": 2, "First Aid": 2},
+            "skills": {"Acrobatics": 2, "First Aid": 2, "Stealth": 2, "Perception": 2},
             "items": [
                 {"name": "Tonic", "effect": {"restores": "stamina", "dice": 1}, "uses": 2},
                 {"name": "Salve", "effect": {"restores": "health", "dice": 1, "bonus": 1}},
@@ -283,6 +285,8 @@ UTTAS_KINDS = (
     "use_item",
     "draw",
     "stow",
+    "start_chase",
+    "end_chase",
 )
 
 
@@ -412,7 +416,16 @@ def _uttas_command(
     if kind == "stow":
         return Stow(actor=me, thing=draw(st.sampled_from(["Blade", "Sling", "Tonic"])))
     if kind == "use_skill":
+        how = draw(st.sampled_from(["difficulty", "hide", "seek"]))
+        if how == "hide":
+            return UseSkill(actor=me, skill="Stealth")
+        if how == "seek":
+            return UseSkill(actor=me, skill="Perception", target=other)
         return UseSkill(actor=me, skill="Acrobatics", difficulty=draw(st.integers(5, 20)))
+    if kind == "start_chase":
+        return StartChase(quarry=other, pursuer=me, gap_m=draw(st.sampled_from([None, 4, 30])))
+    if kind == "end_chase":
+        return EndChase(outcome=draw(st.sampled_from(["caught", "escaped", "called off"])))
     raise AssertionError(f"no UTTAS command for kind {kind!r}")
 
 

@@ -250,9 +250,18 @@ class Ruleset(ABC, Generic[StateT]):
 
     @abstractmethod
     def check(
-        self, state: StateT, combatant: Any, skill: str, difficulty: int | None
+        self,
+        state: StateT,
+        combatant: Any,
+        skill: str,
+        difficulty: int | None,
+        *,
+        target: str | None = None,
+        against: str | None = None,
     ) -> CommandBase:
-        """The command ``/check skill: [difficulty:]`` means. Raises :class:`InvalidInput`."""
+        """The command ``/check skill: [difficulty:] [target:] [against:]`` means: a check
+        against a difficulty, or opposed by ``target`` (its id) rolling ``against`` (a skill
+        name; None: the system's default). Raises :class:`InvalidInput`."""
 
     # -- decisions and the GM's tools, as commands -----------------------------------------------
     @abstractmethod
@@ -345,6 +354,24 @@ class Ruleset(ABC, Generic[StateT]):
         through its defenses (``/gm damage``). Raises :class:`InvalidInput` where the system has
         no such rule."""
         raise InvalidInput(f"{self.title} has no hazard damage in the bot yet.")
+
+    def chase_command(
+        self,
+        *,
+        quarry: str | None = None,
+        pursuer: str | None = None,
+        gap_m: float | None = None,
+        outcome: str | None = None,
+    ) -> CommandBase:
+        """The GM's chase scene (``/gm chase``): with ``quarry`` and ``pursuer`` (ids) the chase
+        starts (``gap_m`` meters apart), else it ends with ``outcome``. Raises
+        :class:`InvalidInput` where the system has no chase scenes."""
+        raise InvalidInput(f"{self.title} has no chase scenes in the bot.")
+
+    def scene_lines(self, state: StateT, name: dict[str, str]) -> list[str]:
+        """What runs beside the turn order (UTTAS: a chase scene), in words for the tracker;
+        ``name`` maps combatant ids to the names to show. Empty when nothing does."""
+        return []
 
     # -- joining, refreshing and campaign records (decision A) ----------------------------------
     record_model: ClassVar[type[BaseModel]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine.core.commands import EndTurn
 from bot.engine.core.events import Note
-from bot.engine.uttas import attacks, healing, limbs, movement, reactions, rules
+from bot.engine.uttas import attacks, healing, limbs, movement, perception, reactions, rules
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
@@ -180,7 +180,9 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
     """UTTAS "Perform a skill": an action; roll the skill's dice (Advantage/Disadvantage apply;
     a disabled head adds a Disadvantage) and meet the difficulty. Outside a fight (before it
     begins or after it ended) a check needs no turn and costs no action (issue 11, "Checks
-    outside a fight")."""
+    outside a fight"). With a ``target`` it is opposed (:mod:`bot.engine.uttas.perception`:
+    Perception against a hidden target's Stealth, with range penalties); a hiding skill
+    (Stealth) hides the roller."""
     c = tx.view(cmd.actor)
     between_fights = on_turn and tx.state.phase != "active"
     if between_fights:
@@ -191,27 +193,35 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
     dice = c.sheet.skill_dice(cmd.skill)
     if dice is None:
         raise NotFound(f"{c.name} has no skill called {cmd.skill!r}.")
+    aimed = perception.aim(tx, c, cmd.skill, cmd.target, cmd.range_m) if cmd.target else None
     if not between_fights:
         tx.spend_actions(c.id, 1, cmd.skill, "turn" if on_turn else "off_turn")
     roll = tx.roll(
         f"{c.name}'s {cmd.skill}",
         dice,
         advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage + (1 if limbs.head_disabled(c) else 0),
+        disadvantage=cmd.disadvantage
+        + (1 if limbs.head_disabled(c) else 0)
+        + (aimed.disadvantage if aimed else 0),
     )
-    ok = None if cmd.difficulty is None else roll.total >= cmd.difficulty
-    verdict = "" if ok is None else (" — success" if ok else " — failure")
-    dc = "" if cmd.difficulty is None else f" vs {cmd.difficulty}"
-    tx.emit(
-        Checked(
-            combatant=c.id,
-            roll=roll,
-            difficulty=cmd.difficulty,
-            success=ok,
-            verdict="" if ok is None else ("success" if ok else "failure"),
-            text=f"{roll.text}{dc}{verdict}.",
+    if aimed is not None:
+        perception.contest(tx, c, cmd.skill, cmd.against, roll, aimed)
+    else:
+        ok = None if cmd.difficulty is None else roll.total >= cmd.difficulty
+        verdict = "" if ok is None else (" — success" if ok else " — failure")
+        dc = "" if cmd.difficulty is None else f" vs {cmd.difficulty}"
+        tx.emit(
+            Checked(
+                combatant=c.id,
+                roll=roll,
+                difficulty=cmd.difficulty,
+                success=ok,
+                verdict="" if ok is None else ("success" if ok else "failure"),
+                text=f"{roll.text}{dc}{verdict}.",
+            )
         )
-    )
+        if perception.is_hiding_skill(tx, cmd.skill):
+            perception.hide(tx, tx.view(c.id), roll, ok)
     if not between_fights:
         tx.action_done(c.id, on_turn)
 
@@ -281,7 +291,11 @@ def break_free(tx: Tx, cmd: BreakFree) -> None:
         raise InvalidInput(f"Name the binding to break: {', '.join(sorted(bindings))}.")
     name = next(iter(bindings))
     tx.spend_actions(c.id, 1, f"breaking out of {name}", "turn")
-    tx.lose(c.id, name, "broke part of it", levels=1)
+    held = c.effect(name)
+    left = (held.level if held else 1) - 1
+    parts = bindings[name].break_attempts
+    how = f"broke part of it, {left} of {parts} parts left" if left else "broke the last part"
+    tx.lose(c.id, name, how, levels=1)
     tx.action_done(c.id, True)
 
 

@@ -6,7 +6,7 @@ from its declaration to its end. How one hit is rolled and what its damage does 
 from __future__ import annotations
 
 from bot.engine.core.events import AttackDeclared
-from bot.engine.uttas import items, limbs, rules
+from bot.engine.uttas import items, limbs, perception, rules
 from bot.engine.uttas.commands import DEFAULT_RANGE_M, Attack
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.hits import NO_DEFENCE, Defence, apply_hit, roll_hit
@@ -14,6 +14,7 @@ from bot.engine.uttas.rules import AttackProfile
 from bot.engine.uttas.state import (
     DEAD,
     GRAPPLING,
+    HIDDEN,
     STAGGERED,
     SURRENDERED,
     UNCONSCIOUS,
@@ -93,12 +94,14 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
     tx.spend_stamina(a.id, profile.stamina * cmd.hits, label, held=profile.maintained)
     tx.c(a.id).free_stance_available = False
     joint = _coordinated(tx, cmd, a, t, reach) if cmd.with_readied else {}
+    unseen = cmd.hidden or a.has(HIDDEN)  # "the attack's source was hidden": no reaction
+    perception.reveal(tx, a, "gave themselves away by attacking")
     p = PendingAttack(
         attacker=a.id,
         target=t.id,
         attack=profile.name,
         range_m=reach,
-        hidden=cmd.hidden,
+        hidden=unseen,
         advantage=cmd.advantage,
         disadvantage=cmd.disadvantage,
         aimed_limb=cmd.aimed_limb,
@@ -142,6 +145,11 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
         raise InvalidInput(f"{a.name} cannot attack themselves.")
     if t.has(DEAD):
         raise RuleViolation(f"{t.name} is already dead.")
+    if t.has(HIDDEN):
+        raise RuleViolation(
+            f"{t.name} is hidden: find them first (a Perception check against them, "
+            f"`/check skill:Perception target:{t.name}`)."
+        )
     profile = tx.profile(a.id, cmd.attack)
     if cmd.hits > profile.max_hits:
         raise RuleViolation(f"{profile.name} can hit at most {counted(profile.max_hits, 'time')}.")

@@ -158,7 +158,13 @@ class Ready(CommandBase):
 
 
 class UseSkill(CommandBase):
-    """Use a skill: roll its dice; success if the total meets ``difficulty`` (when given)."""
+    """Use a skill: roll its dice; success if the total meets ``difficulty`` (when given).
+
+    ``target``: an opposed check against that combatant — a seeking skill (Perception) against
+    a hidden target's Stealth score, else against the target's roll of ``against`` (default:
+    the tables' ``checks.opposed`` skill, else the same skill); never with a ``difficulty``.
+    ``range_m``: meters to the target for a seeking skill's range penalty (None: as the
+    positions say; unknown: none)."""
 
     kind: Literal["use_skill"] = "use_skill"
     actor: Id
@@ -166,6 +172,40 @@ class UseSkill(CommandBase):
     difficulty: Annotated[int, Field(ge=0, le=1000)] | None = None
     advantage: Boons = 0
     disadvantage: Boons = 0
+    target: Id | None = None
+    against: Name | None = None
+    range_m: Meters | None = None
+
+    @model_validator(mode="after")
+    def _opposed_or_difficulty(self) -> UseSkill:
+        if self.target is not None and self.difficulty is not None:
+            raise ValueError(
+                "a check against someone is opposed by their roll: give a target or a "
+                "difficulty, not both"
+            )
+        if self.against is not None and self.target is None:
+            raise ValueError("`against:` names the skill the target opposes with: name a target")
+        return self
+
+
+class StartChase(CommandBase):
+    """Game Master: ``pursuer`` chases ``quarry`` (UTTAS "Chase Scenes": only when both have
+    the same fastest movement and the same Speed). A second pursuer joins a running chase of
+    the same quarry. ``gap_m``: how far apart they start, in meters (None: as the positions
+    say)."""
+
+    kind: Literal["start_chase"] = "start_chase"
+    quarry: Id
+    pursuer: Id
+    gap_m: Meters | None = None
+
+
+class EndChase(CommandBase):
+    """Game Master: the chase ends — the quarry is ``caught``, ``escaped``, or the chase is
+    ``called off`` (UTTAS "Chase Scenes": how it ends is up to the players and the GM)."""
+
+    kind: Literal["end_chase"] = "end_chase"
+    outcome: Literal["caught", "escaped", "called off"] = "called off"
 
 
 class ActivatePower(CommandBase):
@@ -386,6 +426,8 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     SetVitals,
     GrantDice,
     Hazard,
+    StartChase,
+    EndChase,
 )
 """UTTAS's own commands; the ruleset parses them with the core's
 (:func:`bot.engine.core.contract.command_adapter`)."""

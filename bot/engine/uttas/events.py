@@ -172,22 +172,35 @@ class Checked(Event):
     ``opponent`` (a contest), ``verdict`` the outcome in words ("success", "breaks free")."""
 
     kind: Literal["checked"] = "checked"
-    NUMBER_OWNERS: ClassVar[dict[str, str]] = {"opposing": "opponent"}
+    NUMBER_OWNERS: ClassVar[dict[str, str]] = {
+        "opposing": "opponent",
+        "against_score": "opponent",
+    }
     roll: Roll
     difficulty: int | None
     success: bool | None
     opposing: Roll | None = None
+    against_score: int | None = None
+    """A hidden opponent's Stealth score the check had to beat (its number)."""
     opponent: str | None = None
     verdict: str = ""
+    aside: str = ""
+    """Words about the check every audience may read (a range penalty), e.g. " (12 m away: 1
+    Disadvantage)"; already part of ``text``."""
 
     def render(self, view: View) -> list[str]:
-        if view.reveals(self.combatant) and (self.opposing is None or view.reveals(self.opponent)):
+        theirs = self.opposing is None and self.against_score is None
+        if view.reveals(self.combatant) and (theirs or view.reveals(self.opponent)):
             return [view.text(self.text)]
         line = roll_text(self.roll, view, self.combatant)
         if self.difficulty is not None and view.reveals(self.combatant):
             line += f" vs {self.difficulty}"
         if self.opposing is not None:
             line += f" vs {roll_text(self.opposing, view, self.opponent)}"
+        if self.against_score is not None:
+            shown = view.reveals(self.opponent)
+            line += f" vs Stealth {self.against_score}" if shown else " vs a hidden Stealth score"
+        line += self.aside
         return [f"{line}: {self.verdict}." if self.verdict else f"{line}."]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.engine.core.effects import Ends
 from bot.engine.core.events import Moved
 from bot.engine.core.positions import ENGAGED_M
-from bot.engine.uttas import limbs, rules
+from bot.engine.uttas import chase, limbs, rules
 from bot.engine.uttas.commands import Move, Sprint, Stand
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import Checked
@@ -51,16 +51,20 @@ def _after_move(
 def _moved_positions(tx: Tx, c: Combatant, meters: float, toward: str | None) -> None:
     """Decision E: a mover leaves its melee and its distances are no longer known — unless it
     moved ``toward`` someone: then it is ``meters`` closer (engaged within 1 m, or when nobody
-    knew how far it was)."""
+    knew how far it was). Members of a chase keep their gaps to each other (UTTAS "Chase
+    Scenes": both are "constantly moving"; :func:`bot.engine.uttas.chase.kept_gaps`)."""
     st = tx.state
-    if toward is None:
-        st.positions = st.positions.moved(c.id)
-        return
-    other = tx.view(toward)
-    if other.id == c.id:
+    kept = chase.kept_gaps(tx, c.id)
+    other = tx.view(toward) if toward is not None else None
+    if other is not None and other.id == c.id:
         raise InvalidInput(f"{c.name} cannot move toward themselves.")
-    before = st.positions.distance(c.id, other.id)
+    before = st.positions.distance(c.id, other.id) if other is not None else None
     st.positions = st.positions.moved(c.id)
+    for cid, gap in kept.items():
+        if other is None or cid != other.id:
+            st.positions = st.positions.with_distance(c.id, cid, gap)
+    if other is None:
+        return
     left = None if before is None else max(0.0, before - meters)
     if left is None or left <= ENGAGED_M:
         st.positions = st.positions.engage(c.id, other.id)

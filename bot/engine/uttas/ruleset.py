@@ -23,6 +23,7 @@ from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uttas import (
     actions,
     attacks,
+    chase,
     decision_words,
     gm,
     healing,
@@ -67,6 +68,8 @@ _HANDLERS: dict[str, _Handler] = {
     "surrender": actions.surrender,
     "talk": actions.talk,
     "end_turn": actions.end_turn,
+    "start_chase": chase.start_chase,
+    "end_chase": chase.end_chase,
     "rest": setup.rest,
     "natural_healing": setup.natural_healing,
     "set_condition": setup.set_condition,
@@ -188,6 +191,7 @@ class UttasRuleset(Ruleset[UttasState]):
         attacks.drop_orphaned_attack(tx)
         attacks.settle_if_undecidable(tx)
         tx.pass_turn_if_unable()
+        chase.follow(tx)
         return Outcome(state=tx.state, events=tx.events)
 
     def conditions(self) -> list[str]:
@@ -335,6 +339,23 @@ class UttasRuleset(Ruleset[UttasState]):
         """UTTAS "Damage": ``dice`` d6 through Armor and Defense (:func:`gm.hazard`)."""
         return cmd.Hazard(target=target, dice=dice, damage_type=damage_type, source=source)
 
+    def chase_command(
+        self,
+        *,
+        quarry: str | None = None,
+        pursuer: str | None = None,
+        gap_m: float | None = None,
+        outcome: str | None = None,
+    ) -> CommandBase:
+        """UTTAS "Chase Scenes" (:mod:`bot.engine.uttas.chase`)."""
+        if quarry is not None and pursuer is not None:
+            return cmd.StartChase(quarry=quarry, pursuer=pursuer, gap_m=gap_m)
+        return cmd.EndChase.model_validate({"outcome": outcome or "called off"})
+
+    def scene_lines(self, state: UttasState, name: dict[str, str]) -> list[str]:
+        """The chase scene running, if any (:func:`bot.engine.uttas.chase.lines`)."""
+        return chase.lines(state.chase, name)
+
     # -- the command surface (decision D): bot/engine/uttas/verbs.py ---------------------------
     def actions(self, state: UttasState, combatant: Any) -> list[ActionSpec]:
         return list(verbs.ACTIONS)
@@ -346,9 +367,20 @@ class UttasRuleset(Ruleset[UttasState]):
         return self.skill_names(combatant)
 
     def check(
-        self, state: UttasState, combatant: Any, skill: str, difficulty: int | None
+        self,
+        state: UttasState,
+        combatant: Any,
+        skill: str,
+        difficulty: int | None,
+        *,
+        target: str | None = None,
+        against: str | None = None,
     ) -> CommandBase:
-        return cmd.UseSkill(actor=combatant.id, skill=skill, difficulty=difficulty)
+        """UTTAS "Perform a skill"; with a target, an opposed check
+        (:mod:`bot.engine.uttas.perception`)."""
+        return cmd.UseSkill(
+            actor=combatant.id, skill=skill, difficulty=difficulty, target=target, against=against
+        )
 
     def power_names(self, combatant: Combatant) -> list[str]:
         return [p.name for p in combatant.sheet.powers if not p.targets]

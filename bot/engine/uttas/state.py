@@ -17,7 +17,7 @@ from bot.engine.uttas.sheet import UttasSheet
 
 DEAD, UNCONSCIOUS, STUNNED, STAGGERED = "Dead", "Unconscious", "Stunned", "Staggered"
 PRONE, GRAPPLED, GRAPPLING, DISABLED = "Prone", "Grappled", "Grappling", "Disabled limb"
-SURRENDERED, SPRINTING = "Surrendered", "Sprinting"
+SURRENDERED, SPRINTING, HIDDEN = "Surrendered", "Sprinting", "Hidden"
 BASE_CONDITIONS = (
     DEAD,
     UNCONSCIOUS,
@@ -29,6 +29,7 @@ BASE_CONDITIONS = (
     DISABLED,
     SURRENDERED,
     SPRINTING,
+    HIDDEN,
 )
 OUT = (DEAD, UNCONSCIOUS, SURRENDERED)
 
@@ -108,6 +109,8 @@ class Combatant(CombatantBase):
     breathing: bool = False
     maintained: list[MaintainedPower] = Field(default_factory=list)
     readied: Readied | None = None
+    stealth: int | None = None
+    """While Hidden: the Stealth total a seeker must beat (None: hidden by the GM, no roll)."""
     # turn-scoped
     free_stance_available: bool = False
     half_move_used: dict[str, float] = Field(default_factory=dict)
@@ -214,5 +217,31 @@ class PendingAttack(DecisionBase):
     spent_out: bool = False
 
 
+CHASE_MARKS_KEPT = 30
+
+
+class ChaseMark(BaseModel):
+    """How far each pursuer was from the quarry in round ``round`` (meters; None: unknown)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    round: int
+    gaps: dict[str, float | None]
+
+
+class Chase(BaseModel):
+    """A chase scene (UTTAS "Chase Scenes"): ``pursuers`` chase ``quarry`` since round
+    ``since_round``; ``marks`` keep the gap of each round (the last :data:`CHASE_MARKS_KEPT`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    quarry: str
+    pursuers: list[str]
+    since_round: int
+    marks: list[ChaseMark] = Field(default_factory=list)
+
+
 class UttasState(EncounterState[Combatant, PendingAttack]):
-    """A UTTAS encounter."""
+    """A UTTAS encounter. ``chase``: the chase scene running, if any."""
+
+    chase: Chase | None = None

@@ -169,6 +169,32 @@ class ItemRules(_Table):
     reach_m: Meters = 2
 
 
+class CheckRules(_Table):
+    """UTTAS checks against someone (issue 11, "opposed checks"; the text names Stealth against
+    Perception in "Chase Scenes" and range penalties on Perception in "Range Modifiers", but no
+    procedure — these are the bot's defaults, ``docs/rules/uttas.md``).
+
+    ``hide_skills``: a check with one of them hides the roller (the Hidden condition, its total
+    the score a seeker must beat); ``seek_skills``: a check with one of them against a hidden
+    combatant is compared with that score, with the range penalties of "Range Modifiers"
+    beyond ``view_range_m`` meters; ``opposed``: the skill a target opposes a check with (a
+    skill not listed is opposed by the same skill); ``untrained_dice``: the dice a target rolls
+    for a skill its sheet lacks. Ties go to the target (the roller must beat it, as Accuracy
+    must be "higher than" Dodge)."""
+
+    hide_skills: tuple[Name, ...] = ("Stealth",)
+    seek_skills: tuple[Name, ...] = ("Perception", "Tracking")
+    opposed: dict[Name, Name] = Field(
+        default_factory=lambda: {
+            "Perception": "Stealth",
+            "Tracking": "Stealth",
+            "Stealth": "Perception",
+        }
+    )
+    view_range_m: Meters = 10
+    untrained_dice: Annotated[int, Field(ge=0, le=20)] = 1
+
+
 class StaminaRules(_Table):
     allow_overexertion: bool
     meters_per_stamina: Annotated[int, Field(ge=1, le=1000)]
@@ -211,6 +237,7 @@ class UttasTables(_Table):
     extra_conditions: dict[Name, ExtraCondition]
     healing: HealingRules = HealingRules()
     items: ItemRules = ItemRules()
+    checks: CheckRules = CheckRules()
     speed_refill: Literal["turn_start", "turn_end"] | None = None
     """When the Speed pool refills (UTTAS "Actions and Speed"; see
     :class:`~bot.engine.core.economy.SpeedPool`): ``turn_start`` (the reading of rules version
