@@ -59,10 +59,13 @@ from bot.engine.uttas.commands import (
     Sprint,
     Stand,
     StartChase,
+    Stow,
     Surrender,
     Talk,
+    UseItem,
     UseSkill,
 )
+from bot.engine.uttas.commands import Draw as DrawThing
 from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
@@ -155,6 +158,11 @@ def _uttas_sheet(
                 "Lockpicking": 2,
             },
             "skill_turns": {"Lockpicking": 2},
+            "items": [
+                {"name": "Tonic", "effect": {"restores": "stamina", "dice": 1}, "uses": 2},
+                {"name": "Salve", "effect": {"restores": "health", "dice": 1, "bonus": 1}},
+                {"name": "Flare", "description": "Lights the clearing.", "uses": 1},
+            ],
         }
     )
 
@@ -191,6 +199,8 @@ class UttasHarness:
             "Acrobatics",
             "Heal",
             "Snare",
+            "Tonic",
+            "Blade",
             "hello there",
             "",
         ]
@@ -281,6 +291,9 @@ UTTAS_KINDS = (
     "surrender",
     "talk",
     "use_skill",
+    "use_item",
+    "draw",
+    "stow",
     "start_chase",
     "end_chase",
 )
@@ -402,6 +415,15 @@ def _uttas_command(
         return Surrender(actor=me)
     if kind == "talk":
         return Talk(actor=me, text="Yield!")
+    if kind == "use_item":
+        item = draw(st.sampled_from(["Tonic", "Salve", "Flare", "Rope"]))
+        return UseItem(actor=me, item=item, target=draw(st.sampled_from([None, other])))
+    if kind == "draw":
+        return DrawThing(
+            actor=me, thing=draw(st.sampled_from(["Blade", "Sling", "Tonic", "Flare"]))
+        )
+    if kind == "stow":
+        return Stow(actor=me, thing=draw(st.sampled_from(["Blade", "Sling", "Tonic"])))
     if kind == "use_skill":
         how = draw(st.sampled_from(["difficulty", "hide", "seek", "long"]))
         if how == "hide":

@@ -11,6 +11,7 @@ from bot.engine.uttas.commands import (
     ActivatePower,
     AdjustCharacteristic,
     Attack,
+    Draw,
     GrappleContest,
     Move,
     React,
@@ -192,12 +193,16 @@ def test_disabled_limbs() -> None:
     assert limbs.speed(bob, "run", t) == 5 and limbs.speed(bob, "leap", t) == 0
     f.do(SetCondition(target=b, condition="Disabled limb", limb="right leg"))
     assert limbs.speed(f.c(b), "run", t) == 0
-    f.do(SetCondition(target=a, condition="Disabled limb", limb="right arm"))
+    dropped = f.do(SetCondition(target=a, condition="Disabled limb", limb="right arm"))
+    assert "Ann drops the Sword: the right arm is disabled." in dropped.text
     f.do(SetCondition(target=a, condition="Disabled limb", limb="left arm"))
     with pytest.raises(RuleViolation, match="free hand"):
         f.do(Attack(actor=a, target=b, attack="Sword"))
     f.do(SetCondition(target=a, condition="Disabled limb", limb="left arm", present=False))
     f.do(SetCondition(target=a, condition="Disabled limb", limb="head"))
+    with pytest.raises(RuleViolation, match="dropped the Sword"):  # issue 11: drawn again first
+        f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(Draw(actor=a, thing="Sword"))  # into the working left hand; the turn goes on
     f.do(Attack(actor=a, target=b, attack="Sword"))
     f.do(React(actor=b, choice="none"), dice=[1, 1])
     assert "Ann's head is disabled" in last_hit(f).disadvantages

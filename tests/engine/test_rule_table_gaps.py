@@ -12,6 +12,7 @@ from bot.engine.core.commands import EndTurn
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
+    Draw,
     Move,
     React,
     Ready,
@@ -162,6 +163,11 @@ def test_row96_a_disabled_extra_arm_stops_working() -> None:
     with pytest.raises(RuleViolation, match="no free hand"):
         f.do(Attack(actor=a, target=b, attack="Sword"))
     f.do(SetCondition(target=a, condition="Disabled limb", limb="third arm", present=False))
+    # The disabled arm dropped the Sword ("A disabled arm or hand immediately drops whatever
+    # it's holding"): the working third arm picks it up, then swings it.
+    with pytest.raises(RuleViolation, match="dropped the Sword"):
+        f.do(Attack(actor=a, target=b, attack="Sword"))
+    f.do(Draw(actor=a, thing="Sword"))
     f.do(Attack(actor=a, target=b, attack="Sword"))
     assert f.state.decisions
 

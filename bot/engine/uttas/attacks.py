@@ -6,7 +6,7 @@ from its declaration to its end. How one hit is rolled and what its damage does 
 from __future__ import annotations
 
 from bot.engine.core.events import AttackDeclared
-from bot.engine.uttas import limbs, perception, rules
+from bot.engine.uttas import items, limbs, perception, rules
 from bot.engine.uttas.commands import DEFAULT_RANGE_M, Attack
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.hits import NO_DEFENCE, Defence, apply_hit, roll_hit
@@ -72,6 +72,7 @@ def _usable(tx: Tx, a: Combatant, profile: AttackProfile, *, reach_m: float) -> 
             )
     if profile.hands > limbs.usable_arms(a):
         raise RuleViolation(f"{a.name} has no free hand to use {profile.name}.")
+    items.require_in_hand(a, profile)  # issue 11: a dropped or stowed weapon is drawn first
     if a.has(GRAPPLING) and not (profile.light or profile.grab):
         raise RuleViolation(
             f"While grappling, {a.name} can only use light weapons and Grab techniques."

@@ -247,6 +247,33 @@ class FirstAid(CommandBase):
     target: Id
 
 
+class UseItem(CommandBase):
+    """Draw and use the sheet's item ``item`` (UTTAS "Perform an action": "draws and uses an
+    item" — the turn's action), on ``target`` (None: the user itself)."""
+
+    kind: Literal["use_item"] = "use_item"
+    actor: Id
+    item: Name
+    target: Id | None = None
+
+
+class Draw(CommandBase):
+    """Put a weapon or an item of the sheet (``thing``) into free hands without using it
+    (issue 11, "Items"; its cost: the tables' ``items``)."""
+
+    kind: Literal["draw"] = "draw"
+    actor: Id
+    thing: Name
+
+
+class Stow(CommandBase):
+    """Put away (or drop) what the actor's hands hold: ``thing`` (issue 11, "Items")."""
+
+    kind: Literal["stow"] = "stow"
+    actor: Id
+    thing: Name
+
+
 ReadiedAction = Annotated[Attack | Move | UseSkill | ActivatePower, Field(discriminator="kind")]
 
 
@@ -386,6 +413,9 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     DropPower,
     BreakFree,
     FirstAid,
+    UseItem,
+    Draw,
+    Stow,
     GrappleContest,
     Surrender,
     Talk,

@@ -6,12 +6,16 @@ point a week, UTTAS "Natural Healing"), Stamina and Stamina damage (a rest recov
 disabled limbs (until their Health is healed, "Disabled Limb"), breather uses (until a short
 rest, "Take a Breather"), when it last rested (twice a day, once per 24 hours — in campaign
 time) and the conditions that outlast a fight: Dead, Unconscious, Disabled limb and effects of
-a day, a quest, an arc or the campaign, and the Health regained today from Heal powers and
-First Aid (their daily limits, "Healing"). Everything else (the Speed pool, stance, grapples,
-Prone, Staggered…) belongs to one fight. The sheet keeps only natural values.
+a day, a quest, an arc or the campaign, the Health regained today from Heal powers and
+First Aid (their daily limits, "Healing"), and the uses spent of limited items (issue 11,
+"Items"). Everything else (the Speed pool, stance, grapples, Prone, Staggered, what the hands
+hold…) belongs to one fight: each fight starts with the sheet's weapons in hand. The sheet
+keeps only natural values.
 """
 
 from __future__ import annotations
+
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,6 +52,9 @@ class UttasRecord(BaseModel):
     long_rest_at: int | None = None
     effects: list[Effect] = Field(default_factory=list)
     healed: HealedToday = Field(default_factory=HealedToday)
+    item_uses: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    """Uses spent of each limited item (item name → uses), for good: raising the item's
+    ``uses`` on the sheet restocks it."""
 
 
 def record_of(c: Combatant) -> UttasRecord:
@@ -62,6 +69,7 @@ def record_of(c: Combatant) -> UttasRecord:
         long_rest_at=c.long_rest_at,
         effects=[e for e in c.effects if e.name in LASTING or e.scope in LONG_SCOPES],
         healed=c.healed.model_copy(),
+        item_uses=dict(c.item_uses),
     )
 
 
@@ -79,6 +87,8 @@ def apply_record(c: Combatant, record: UttasRecord, tables: UttasTables) -> None
     c.long_rest_at = record.long_rest_at
     c.effects = list(record.effects)
     c.healed = record.healed.model_copy()
+    c.item_uses = dict(record.item_uses)
+    c.holding = c.sheet.starting_hands({d.limb for d in c.disabled_limbs})
 
 
 def record_lines(sheet: UttasSheet, record: UttasRecord | None, tables: UttasTables) -> list[str]:
@@ -107,4 +117,11 @@ def record_lines(sheet: UttasSheet, record: UttasRecord | None, tables: UttasTab
     ]
     if lasting:
         lines.append("Conditions: " + ", ".join(lasting))
+    spent = [
+        f"{i.name} {min(record.item_uses[i.name], i.uses)} of {i.uses}"
+        for i in sheet.items
+        if i.uses is not None and record.item_uses.get(i.name)
+    ]
+    if spent:
+        lines.append("Item uses spent: " + ", ".join(spent))
     return lines

@@ -27,6 +27,7 @@ from bot.engine.uttas import (
     decision_words,
     gm,
     healing,
+    items,
     movement,
     reactions,
     record,
@@ -81,6 +82,7 @@ _HANDLERS.update(order.HANDLERS)  # the core's turn-order commands
 _HANDLERS.update(scenes.HANDLERS)  # the core's effect commands (the GM ends a scene…)
 _HANDLERS.update(places.HANDLERS)  # the core's position commands (distances, engagement)
 _HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
+_HANDLERS.update(items.HANDLERS)  # drawing, using and putting away items (issue 11)
 
 
 class UttasRuleset(Ruleset[UttasState]):
@@ -189,6 +191,7 @@ class UttasRuleset(Ruleset[UttasState]):
         self.handlers[command.kind](tx, command)
         skills_long.check_interruptions(tx)
         tx.limbs_follow_health(state)
+        items.drop_from_disabled_hands(tx)
         attacks.drop_orphaned_attack(tx)
         attacks.settle_if_undecidable(tx)
         tx.pass_turn_if_unable()

@@ -11,15 +11,23 @@ Every number is bounded so that no sheet can make a roll or a computation expens
 Every name on a sheet (the sheet's own, weapons, powers, martial arts, stances, skills, extra
 limbs, the conditions a power inflicts, damage types) is normalised by :mod:`bot.names`: typed
 input with control characters or blank names is refused; a sheet read back from storage
-(validated with ``context=bot.names.STORED``) is normalised without refusing, and weapon, power
-and martial-art names that became equal get a number (``Club``, ``Club 2``).
+(validated with ``context=bot.names.STORED``) is normalised without refusing, and weapon, power,
+martial-art and item names that became equal get a number (``Club``, ``Club 2``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    model_validator,
+)
 
 from bot import names
 
@@ -216,6 +224,45 @@ class ExtraLimb(_Frozen):
     is_arm: bool = True
 
 
+class ItemEffect(_Frozen):
+    """What using an item does that the bot applies itself: it restores ``restores`` (Health or
+    Stamina) by ``dice`` d6 plus ``bonus`` (issue 11, "Items"; the text gives no item rules:
+    ``docs/rules/uttas.md``). Health restored this way restores limbs like any healing."""
+
+    restores: Literal["health", "stamina"]
+    dice: DiceCount = 0
+    bonus: Annotated[int, Field(ge=0, le=1000)] = 0
+
+    @model_validator(mode="after")
+    def _does_something(self) -> ItemEffect:
+        if self.dice == 0 and self.bonus == 0:
+            raise ValueError("an item's effect restores something: give dice or a bonus")
+        return self
+
+
+ItemText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
+
+
+class Item(_Frozen):
+    """An item carried on the sheet (UTTAS "Perform an action": "draws and uses an item").
+
+    ``description``: what it is and does, in words (≤ 300 characters), shown when it is used.
+    ``effect``: what the bot applies when it is used (None: the GM applies what the
+    description says; using it shows the description as a note). ``uses``: how many times it
+    can be used in all (None: unlimited); uses spent are kept in the character's campaign
+    record, so raising ``uses`` restocks it. ``hands``: hands it takes to hold (0–2).
+    """
+
+    name: Name
+    description: ItemText = ""
+    effect: ItemEffect | None = None
+    uses: Annotated[int, Field(ge=1, le=100)] | None = None
+    hands: Annotated[int, Field(ge=0, le=2)] = 1
+
+
+RIGHT_ARM, LEFT_ARM = "right arm", "left arm"
+
+
 class UttasSheet(_Frozen):
     """An UTTAS character sheet (natural values only).
 
@@ -228,6 +275,7 @@ class UttasSheet(_Frozen):
     they begin initiating the skill and complete it after the allotted amount of time has
     passed"; :mod:`bot.engine.uttas.skills_long`), 2–100, each a skill of ``skills``.
     ``stances`` lists the stances the character knows (from the GM's stance table).
+    ``items`` are what it carries to draw and use (:class:`Item`).
     """
 
     system: Literal["uttas"] = "uttas"
@@ -257,6 +305,7 @@ class UttasSheet(_Frozen):
         default_factory=dict, max_length=100
     )
     extra_limbs: tuple[ExtraLimb, ...] = Field(default=(), max_length=8)
+    items: tuple[Item, ...] = Field(default=(), max_length=30)
 
     @model_validator(mode="before")
     @classmethod
@@ -267,7 +316,7 @@ class UttasSheet(_Frozen):
             return data
         taken: set[str] = set()
         result = dict(data)
-        for field in ("weapons", "powers", "martial_arts"):
+        for field in ("weapons", "powers", "martial_arts", "items"):
             items = data.get(field)
             if not isinstance(items, list | tuple):
                 continue
@@ -286,10 +335,11 @@ class UttasSheet(_Frozen):
         keys = [names.key(w.name) for w in self.weapons]
         keys += [names.key(p.name) for p in self.powers]
         keys += [names.key(m.name) for m in self.martial_arts]
+        keys += [names.key(i.name) for i in self.items]
         dupes = sorted({n for n in keys if keys.count(n) > 1})
         if dupes:
             raise ValueError(
-                "weapon, power and martial-art names must be unique: " + ", ".join(dupes)
+                "weapon, power, martial-art and item names must be unique: " + ", ".join(dupes)
             )
         return self
 
@@ -326,6 +376,31 @@ class UttasSheet(_Frozen):
         """A power by name (compared by :func:`bot.names.key`)."""
         folded = names.key(name)
         return next((p for p in self.powers if names.key(p.name) == folded), None)
+
+    def item(self, name: str) -> Item | None:
+        """An item by name (compared by :func:`bot.names.key`)."""
+        folded = names.key(name)
+        return next((i for i in self.items if names.key(i.name) == folded), None)
+
+    def arms(self) -> tuple[str, ...]:
+        """The arms (hands) that can hold something, in the order a fighter fills them: right,
+        left, then each extra arm from the Extra Limbs power (lower case, as limbs are named)."""
+        extra = tuple(e.name.casefold() for e in self.extra_limbs if e.is_arm)
+        return (RIGHT_ARM, LEFT_ARM, *extra)
+
+    def starting_hands(self, disabled: Collection[str] = ()) -> dict[str, str]:
+        """What a fighter holds when it joins a fight (issue 11, "Items"; a default the text
+        does not give): its weapons that need hands, in sheet order, each in as many working
+        arms as it needs while they last; a weapon that no longer fits is carried, not held.
+        Items start put away. Returns arm → weapon name (a two-handed weapon under both)."""
+        free = [arm for arm in self.arms() if arm not in disabled]
+        held: dict[str, str] = {}
+        for w in self.weapons:
+            if w.hands and w.hands <= len(free):
+                for arm in free[: w.hands]:
+                    held[arm] = w.name
+                free = free[w.hands :]
+        return held
 
     def movement_power(self, mode: MovementMode) -> Power | None:
         """The power that grants or boosts ``mode``, if any (UTTAS "Stamina Costs")."""

@@ -1,8 +1,8 @@
 """How an UTTAS sheet reads (``/character show``, ``/npc show``): its sections as plain text —
 characteristics with their dice, vitals and derived defences, movement, protection, stances,
-skills, weapons, powers, martial arts, extra limbs — computed with the ruleset's own rules and
-tables. The Discord layer lays them out (:func:`bot.ui.sheets.sheet_embed`); names go through
-the ``name`` formatter it passes (escaping)."""
+skills, weapons, powers, martial arts, items, extra limbs — computed with the ruleset's own
+rules and tables. The Discord layer lays them out (:func:`bot.ui.sheets.sheet_embed`); names go
+through the ``name`` formatter it passes (escaping)."""
 
 from __future__ import annotations
 
@@ -70,6 +70,23 @@ def _weapon_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
     return f"**{name(w.name)}** — " + ", ".join(parts)
 
 
+def _item_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
+    """An item (issue 11): what it restores or that the GM applies it, its uses and hands,
+    then its description (shortened)."""
+    i = sheet.items[index]
+    e = i.effect
+    if e is None:
+        parts = ["the GM applies it"]
+    else:
+        amount = " + ".join(x for x in (f"{e.dice}d6" if e.dice else "", str(e.bonus or "")) if x)
+        parts = [f"restores {amount} {e.restores.title()}"]
+    parts.append("unlimited uses" if i.uses is None else f"{i.uses} use{'s' * (i.uses != 1)}")
+    if i.hands != 1:
+        parts.append(f"{i.hands} hands")
+    about = i.description if len(i.description) <= 80 else i.description[:79] + "…"
+    return f"**{name(i.name)}** — " + ", ".join(parts) + (f": {name(about)}" if about else "")
+
+
 def _power_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
     p = sheet.powers[index]
     parts = [f"{p.active_points} AP", LABELS[p.key_characteristic]]
@@ -86,6 +103,11 @@ def _power_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
         parts.append("triggered")
     if p.inflicts:
         parts.append("inflicts " + _names(list(p.inflicts), name))
+    if p.heals:
+        parts.append("heals")
+    if p.effect is not None:  # Aid, Drain, Barrier, Invisibility (power_effects)
+        of = f" {LABELS[p.characteristic]}" if p.characteristic else ""
+        parts.append(f"{p.effect}{of}")
     if p.limitations:
         parts.append(", ".join(p.limitations))
     return f"**{name(p.name)}** — " + ", ".join(parts)
@@ -119,14 +141,17 @@ def sections(
     them (meters, or feet: ``range.board``); the sheet itself keeps meters."""
     show = tables.range.scale.show
     if not full:
+        listed = [
+            ("Stances", list(sheet.stances)),
+            ("Weapons", [w.name for w in sheet.weapons]),
+            ("Powers", [p.name for p in sheet.powers]),
+            ("Martial arts and counters", [m.name for m in sheet.martial_arts]),
+        ]
+        if sheet.items:
+            listed.append(("Items", [i.name for i in sheet.items]))
         return [
             SheetSection(title=title, lines=[_names(list(items), name)] if items else [])
-            for title, items in (
-                ("Stances", list(sheet.stances)),
-                ("Weapons", [w.name for w in sheet.weapons]),
-                ("Powers", [p.name for p in sheet.powers]),
-                ("Martial arts and counters", [m.name for m in sheet.martial_arts]),
-            )
+            for title, items in listed
         ]
     dice, dodge, discipline = derived(sheet, tables)
     chars = [
@@ -175,6 +200,7 @@ def sections(
         ("Weapons", len(sheet.weapons), _weapon_line),
         ("Powers", len(sheet.powers), _power_line),
         ("Martial arts and counters", len(sheet.martial_arts), _martial_line),
+        ("Items", len(sheet.items), _item_line),
     ):
         if count:
             lines = [line(sheet, i, name, show) for i in range(count)]

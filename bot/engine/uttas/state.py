@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.state import CombatantBase, EncounterState, Name
@@ -144,6 +144,26 @@ class Combatant(CombatantBase):
     # or skill roll only, and on every one until removed.
     gm_next_roll: int = 0
     gm_every_roll: int = 0
+    # issue 11, "Items": what each arm holds (arm → weapon or item name; a two-handed weapon
+    # under both), what a disabled arm dropped (until drawn again) and the uses spent of each
+    # limited item (item name → uses; kept in the campaign record). See items.py.
+    holding: dict[str, Name] = Field(default_factory=dict)
+    dropped: list[Name] = Field(default_factory=list)
+    item_uses: dict[str, int] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hands_at_the_start(cls, data: Any, info: ValidationInfo) -> Any:
+        """A combatant made without ``holding`` — a new one, or one stored before items —
+        holds its sheet's starting weapons (:meth:`UttasSheet.starting_hands`) in the arms
+        that work."""
+        if not isinstance(data, dict) or "holding" in data or "sheet" not in data:
+            return data
+        sheet = data["sheet"]
+        if not isinstance(sheet, UttasSheet):
+            sheet = UttasSheet.model_validate(sheet, context=info.context)
+        off = {d["limb"] if isinstance(d, dict) else d.limb for d in data.get("disabled_limbs", ())}
+        return {**data, "sheet": sheet, "holding": sheet.starting_hands(off)}
 
     @property
     def actions_left(self) -> int:
@@ -174,6 +194,9 @@ class Combatant(CombatantBase):
         d["maintained"] = list(self.maintained)
         d["half_move_used"] = dict(self.half_move_used)
         d["short_rests_at"] = list(self.short_rests_at)
+        d["holding"] = dict(self.holding)
+        d["dropped"] = list(self.dropped)
+        d["item_uses"] = dict(self.item_uses)
         return new
 
 

@@ -169,6 +169,23 @@ class HealingRules(_Table):
     first_aid_health_per_die: Annotated[int, Field(ge=0, le=100)] = 1
 
 
+class ItemRules(_Table):
+    """Issue 11, "Items": the text's only item rule is that "draws and uses an item" is the
+    turn's action; these are the bot's defaults for the rest (``docs/rules/uttas.md``).
+
+    ``draw_actions``: actions a plain draw (a weapon or an item into free hands, not used)
+    costs in a fight (0: free); ``draw_ends_turn``: whether that draw is the turn's action
+    (ends the turn) or, like a later stance change, only costs its actions;
+    ``stow_actions``: actions putting away or dropping what a hand holds costs (0: free);
+    ``reach_m``: how near (meters) a combatant must be to use an item on someone else, when
+    the encounter knows the distance between them."""
+
+    draw_actions: Annotated[int, Field(ge=0, le=3)] = 1
+    draw_ends_turn: bool = False
+    stow_actions: Annotated[int, Field(ge=0, le=3)] = 0
+    reach_m: Meters = 2
+
+
 class CheckRules(_Table):
     """UTTAS checks against someone (issue 11, "opposed checks"; the text names Stealth against
     Perception in "Chase Scenes" and range penalties on Perception in "Range Modifiers", but no
@@ -255,6 +272,7 @@ class UttasTables(_Table):
     stamina: StaminaRules
     extra_conditions: dict[Name, ExtraCondition]
     healing: HealingRules = HealingRules()
+    items: ItemRules = ItemRules()
     checks: CheckRules = CheckRules()
     powers: PowerRules = PowerRules()
     speed_refill: Literal["turn_start", "turn_end"] | None = None

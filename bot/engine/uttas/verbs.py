@@ -14,13 +14,16 @@ from bot.engine.uttas.commands import (
     BreakFree,
     Breather,
     ChangeStance,
+    Draw,
     FirstAid,
     GrappleContest,
     Move,
     Sprint,
     Stand,
+    Stow,
     Surrender,
     Talk,
+    UseItem,
     UseSkill,
 )
 from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
@@ -100,6 +103,28 @@ ACTIONS: tuple[ActionSpec, ...] = (
         cost="1 action in a fight (none between fights); ends the turn",
         target="required",
         rule="Healing",
+    ),
+    ActionSpec(
+        key="use-item",
+        label="Draw and use an item",
+        cost="1 action; ends the turn (none between fights)",
+        target="optional",
+        detail="the item (from your sheet)",
+        rule="Perform an action",
+    ),
+    ActionSpec(
+        key="draw",
+        label="Draw a weapon or item",
+        cost="1 action, the turn goes on (as the GM's table says)",
+        detail="the weapon or item",
+        rule="Perform an action",
+    ),
+    ActionSpec(
+        key="stow",
+        label="Put away what you hold",
+        cost="free (as the GM's table says)",
+        detail="what you hold",
+        rule="Disabled Limb",
     ),
     ActionSpec(
         key="break-free",
@@ -198,6 +223,11 @@ _BUILDERS: dict[str, Builder] = {
     "skill": lambda c, g: UseSkill(
         actor=c.id, skill=_detail(BY_KEY["skill"], g), difficulty=_difficulty(g)
     ),
+    "use-item": lambda c, g: UseItem(
+        actor=c.id, item=_detail(BY_KEY["use-item"], g), target=g.target
+    ),
+    "draw": lambda c, g: Draw(actor=c.id, thing=_detail(BY_KEY["draw"], g)),
+    "stow": lambda c, g: Stow(actor=c.id, thing=_detail(BY_KEY["stow"], g)),
     "break-free": lambda c, g: BreakFree(actor=c.id, condition=g.detail or None),
     "first-aid": lambda c, g: FirstAid(actor=c.id, target=_target(BY_KEY["first-aid"], g)),
     "power": lambda c, g: ActivatePower(
