@@ -301,14 +301,12 @@ def settle_if_undecidable(tx: Tx) -> None:
     """A waiting attack that nobody can decide any more — its target was knocked out by a GM
     tool and no ally can take the hit — resolves at once with no reaction, as one that nobody
     could decide when it was declared (UTTAS "Perform a Reaction command"); a surrender whose
-    attacker is out of the fight stops (``reactions.stop_for_fallen_attacker``)."""
+    attacker is out of the fight stops (:func:`stop_for_fallen_attacker`)."""
     for p in tx.state.decisions:
         if p.awaiting == "reaction" and not _reaction_possible(tx, p):
             tx.settle_decision(p.id)
             open_or_resolve(tx, p)
         elif p.awaiting == "attacker" and tx.is_out(tx.view(p.attacker)):
-            from bot.engine.uttas.reactions import stop_for_fallen_attacker
-
             stop_for_fallen_attacker(tx, p)
 
 
@@ -342,3 +340,14 @@ def _settle(
         )
     for h in hits:
         apply_hit(tx, h, p)
+
+
+def stop_for_fallen_attacker(tx: Tx, p: PendingAttack) -> None:
+    """A surrender whose attacker is out of the fight (it spent its last Stamina on the swing,
+    or a GM tool dropped it): the attacker cannot choose to complete the attack, so it stops —
+    as when nobody chooses (``Ruleset.lapse``)."""
+    a, t = tx.view(p.attacker), tx.view(p.target)
+    tx.settle_decision(p.id)
+    tx.outs_changed = True
+    tx.note(f"{t.name} surrenders; {a.name} is down and cannot complete the attack: it stops.")
+    _finish(tx, p)

@@ -15,6 +15,7 @@ from bot.engine.uttas.attacks import (
     _settle,
     _usable,
     can_react,
+    stop_for_fallen_attacker,
     why_no_reaction,
 )
 from bot.engine.uttas.commands import React, ResolveSurrender
@@ -291,17 +292,6 @@ def _require_issued_after_opening(tx: Tx, cmd: React | ResolveSurrender, p: Pend
         f"That was sent before {waiting} started waiting, so it was meant for something else "
         "and changed nothing. Look at the fight as it stands and decide again."
     )
-
-
-def stop_for_fallen_attacker(tx: Tx, p: PendingAttack) -> None:
-    """A surrender whose attacker is out of the fight (it spent its last Stamina on the swing,
-    or a GM tool dropped it): the attacker cannot choose to complete the attack, so it stops —
-    as when nobody chooses (``Ruleset.lapse``)."""
-    a, t = tx.view(p.attacker), tx.view(p.target)
-    tx.settle_decision(p.id)
-    tx.outs_changed = True
-    tx.note(f"{t.name} surrenders; {a.name} is down and cannot complete the attack: it stops.")
-    _finish(tx, p)
 
 
 def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
