@@ -58,11 +58,16 @@ async def test_the_tracker_waits_on_the_attacker_while_it_chooses_to_complete_or
     tracker says "Waiting on **Willow**'s reaction": Willow has nothing left to choose."""
     h = discord_harness
     await _complete_or_stop(bot, h, table)
-    live = await bot.services.encounters.live(h.channel.id)
-    tracker = h.message(live.row.tracker_message_id or 0)
-    await h.wait_for(lambda: "Waiting on" in str(h.message(tracker).embeds))
-    (now,) = [f["value"] for f in h.message(tracker).embeds[0]["fields"] if f["name"] == "Now"]
-    assert "Waiting on **Thug 1**" in now, now
+
+    def now_field() -> str:
+        """The tracker's "Now" field as it stands (waits for the edit that follows the
+        surrender: "Waiting on" alone was true before it, which raced)."""
+        live_tracker = [m for m in h.messages_in(h.channel) if m.embeds and "Now" in str(m.embeds)]
+        fields = live_tracker[-1].embeds[0]["fields"] if live_tracker else []
+        return next((f["value"] for f in fields if f["name"] == "Now"), "")
+
+    await h.wait_for(lambda: "Waiting on **Thug 1**" in now_field())
+    assert "Willow**'s reaction" not in now_field(), now_field()
 
 
 async def test_a_flurry_surrender_and_completion_each_get_their_own_prompt(
