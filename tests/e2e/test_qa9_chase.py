@@ -3,8 +3,6 @@ running chase."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, slash
 from tests.e2e.conftest import Table
@@ -24,11 +22,6 @@ async def willow_chases_an_arsonist(h: DiscordHarness, table: Table) -> None:
     await ok(await slash(h, gm, "gm chase start", quarry="Arsonist 1", pursuer="Willow", gap=12.0))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="/gm remove of the chase's quarry is refused with \"No combatant called 'c2' in "
-    'this encounter." (chase.follow looks the removed quarry up): the GM cannot remove them',
-)
 async def test_the_gm_removes_the_quarry_of_a_running_chase(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -44,11 +37,6 @@ async def test_the_gm_removes_the_quarry_of_a_running_chase(
     assert "Arsonist 1" not in [c.name for c in live.state.combatants]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="/gm remove of the chase's only pursuer is refused with \"No combatant called 'c1' "
-    'in this encounter." (an internal id, and the GM cannot remove them)',
-)
 async def test_the_gm_removes_the_only_pursuer_of_a_running_chase(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="on a feet board, /tables set range.feet_per_space 0.0001 answers 'Something went "
-    "wrong on our side' (the board's Scale fails validation: 20 000 m per foot) instead of a "
-    "clear refusal naming the entry",
-)
 async def test_an_absurd_square_size_on_a_feet_board_is_refused_clearly(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -32,11 +24,6 @@ async def test_an_absurd_square_size_on_a_feet_board_is_refused_clearly(
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="on a meters board, /tables set range.feet_per_space 1e-9 is accepted ('is now'); "
-    "switching the board to feet afterwards then fails as above",
-)
 async def test_an_absurd_square_size_set_before_the_board_is_refused(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, pass_turns_until, slash
 from tests.e2e.conftest import DiceBox, Table
@@ -30,12 +28,6 @@ async def stamina(bot: CombatBot, h: DiscordHarness, name: str) -> int:
     return int(next(c for c in live.state.combatants if c.name == name).stamina)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a second Barrier on a target already Barred is accepted, takes the action and 4 "
-    "Stamina, and the reply says only 'Sage activates Wall on Thug 1.': nothing happens and "
-    "nothing says why",
-)
 async def test_a_barrier_on_someone_already_barred_says_what_it_does(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -56,12 +48,6 @@ async def test_a_barrier_on_someone_already_barred_says_what_it_does(
         assert lines, text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="/tables set powers.barrier_condition to a condition the tables do not define is "
-    "accepted ('is now \"Nonexistent\"'); every Barrier in a later encounter is then refused "
-    "with \"This encounter's tables define no 'Nonexistent' condition\"",
-)
 async def test_a_barrier_condition_the_tables_lack_is_refused_when_set(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -74,12 +60,6 @@ async def test_a_barrier_condition_the_tables_lack_is_refused_when_set(
     assert (await bot.services.tables.overrides(h.guild.id)) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a maintained Invisibility whose user was found (no longer Hidden) still holds its "
-    "Stamina, and /power to vanish again is refused with only 'Sage already maintains "
-    "Vanish.' — the player is visible, paying for it, and not told how to hide again",
-)
 async def test_an_invisibility_found_out_can_be_used_again(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:

@@ -289,7 +289,10 @@ def _check_power_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> Non
     if blocked:
         raise RuleViolation(f"{pw.name} needs {blocked}, held by a grapple.")
     if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
-        raise RuleViolation(f"{c.name} already maintains {pw.name}.")
+        raise RuleViolation(
+            f"{c.name} already maintains {pw.name}: stop maintaining it first "
+            f"(`/act action:drop-power detail:{pw.name}`, free), then activate it again."
+        )
 
 
 def break_free(tx: Tx, cmd: BreakFree) -> None:

@@ -106,6 +106,17 @@ def follow(tx: Tx) -> None:
     chase = tx.state.chase
     if chase is None:
         return
+    here = {c.id for c in tx.state.combatants}
+    if chase.quarry not in here:  # the GM removed the quarry
+        _end(tx, chase, "the one it chased left the encounter")
+        return
+    if any(p not in here for p in chase.pursuers):  # a pursuer left: the others go on
+        left = [p for p in chase.pursuers if p in here]
+        if not left:
+            _end(tx, chase, "nobody is left chasing")
+            return
+        chase = chase.model_copy(update={"pursuers": left})
+        tx.state.chase = chase
     quarry = tx.view(chase.quarry)
     if tx.is_out(quarry):
         _end(tx, chase, f"{quarry.name} is caught")

@@ -53,6 +53,12 @@ def check_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
             raise RuleViolation(
                 f"This encounter's tables define no {condition!r} condition for a Barrier."
             )
+        barred = tx.view(target)
+        if barred.has(condition):
+            raise RuleViolation(
+                f"{barred.name} is already {condition}: another {pw.name} adds nothing until "
+                "they break through."
+            )
     if pw.effect == "invisibility" and target not in (None, c.id):
         raise InvalidInput(f"{pw.name} makes its user invisible: it takes no `target:`.")
 

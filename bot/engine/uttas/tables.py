@@ -111,7 +111,7 @@ class RangeTable(_Table):
     disadvantage_per_increment: Count
     auto_fail_at: Annotated[int, Field(ge=1, le=20)]
     board: Literal["meters", "feet"] = "meters"
-    feet_per_space: Annotated[float, Field(gt=0, le=100)] = 5
+    feet_per_space: Annotated[float, Field(ge=0.5, le=100)] = 5
 
     @property
     def scale(self) -> Scale:
@@ -279,6 +279,19 @@ class UttasTables(_Table):
     """When the Speed pool refills (UTTAS "Actions and Speed"; see
     :class:`~bot.engine.core.economy.SpeedPool`): ``turn_start`` (the reading of rules version
     2), ``turn_end`` (version 1's), None: the encounter's rules version decides."""
+
+    @model_validator(mode="after")
+    def _barrier_condition_defined(self) -> UttasTables:
+        """A Barrier's condition is one of ``extra_conditions`` (a GM naming another is refused
+        when setting it); tables frozen before Barred existed keep the default name and refuse
+        a Barrier when it is used."""
+        wanted = self.powers.barrier_condition
+        if wanted not in self.extra_conditions and wanted != PowerRules().barrier_condition:
+            known = ", ".join(sorted(self.extra_conditions)) or "none"
+            raise ValueError(
+                f"powers.barrier_condition {wanted!r} is not one of extra_conditions ({known})"
+            )
+        return self
 
     @model_validator(mode="after")
     def _stances_known(self) -> UttasTables:

@@ -15,6 +15,7 @@ from bot.engine.uttas.commands import (
     Breather,
     ChangeStance,
     Draw,
+    DropPower,
     FirstAid,
     GrappleContest,
     Move,
@@ -96,6 +97,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         target="optional",
         detail="the power",
         rule="Activate a Power",
+    ),
+    ActionSpec(
+        key="drop-power",
+        label="Stop maintaining a power",
+        cost="free; its held Stamina can be recovered again",
+        detail="the maintained power",
+        rule="Activating Powers",
     ),
     ActionSpec(
         key="first-aid",
@@ -229,6 +237,7 @@ _BUILDERS: dict[str, Builder] = {
     "draw": lambda c, g: Draw(actor=c.id, thing=_detail(BY_KEY["draw"], g)),
     "stow": lambda c, g: Stow(actor=c.id, thing=_detail(BY_KEY["stow"], g)),
     "break-free": lambda c, g: BreakFree(actor=c.id, condition=g.detail or None),
+    "drop-power": lambda c, g: DropPower(actor=c.id, power=_detail(BY_KEY["drop-power"], g)),
     "first-aid": lambda c, g: FirstAid(actor=c.id, target=_target(BY_KEY["first-aid"], g)),
     "power": lambda c, g: ActivatePower(
         actor=c.id, power=_detail(BY_KEY["power"], g), target=g.target
