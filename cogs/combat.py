@@ -24,7 +24,6 @@ from bot.engine.uttas.commands import (
     GrappleContest,
     Move,
     Ready,
-    ResolveReadied,
     Sprint,
     Stand,
     Surrender,
@@ -32,6 +31,7 @@ from bot.engine.uttas.commands import (
 )
 from bot.engine.uttas.limbs import LIMBS, valid_limbs
 from bot.engine.uttas.state import Combatant
+from bot.engine.uttas.verbs import readied_or_not
 from bot.errors import DomainError, InvalidInput
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
@@ -49,6 +49,10 @@ def _going(verb: str, typed: float) -> Callable[[Encounter], str]:
     return lambda encounter: f"{verb} {typed:g} {encounter.rules.scale.unit}"
 
 
+READIED_HELP = "Resolve your readied action with this (costs an action)"
+STOP_HELP = "With readied, for a readied action on someone's movement: it stops them"
+
+
 class CombatCog(TurnCommands):
     """Top-level combat commands."""
 
@@ -63,7 +67,8 @@ class CombatCog(TurnCommands):
         range="Distance in meters, or feet on a feet board (default: as the GM placed you, "
         "else 2 m)",
         hits="Hits of a multi-hit attack, one action each (default 1)",
-        readied="Resolve your readied action with this attack (costs an action)",
+        readied=READIED_HELP,
+        stop=STOP_HELP,
         aim="A called shot at one limb: disables it if the hit deals Health damage",
         limbs="For a Grapple: the limbs it grabs, comma-separated (one per arm you have)",
         as_=AS_HELP,
@@ -76,6 +81,7 @@ class CombatCog(TurnCommands):
         range: app_commands.Range[float, 0.0, 10_000.0] | None = None,
         hits: app_commands.Range[int, 1, 10] = 1,
         readied: bool = False,
+        stop: bool = False,
         aim: app_commands.Range[str, 1, 40] | None = None,
         limbs: app_commands.Range[str, 1, 200] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
@@ -93,7 +99,7 @@ class CombatCog(TurnCommands):
                 aimed_limb=aim,
                 limbs=grabbed,
             )
-            return ResolveReadied(actor=me.id, action=strike) if readied else strike
+            return readied_or_not(me.id, strike, readied, stop)
 
         options: dict[str, Any] = {"target": target, "with": with_, "hits": hits}
         if range is not None:
@@ -188,6 +194,8 @@ class CombatCog(TurnCommands):
         mode="Run, Leap, Swim, Fly or Warp (default Run)",
         full="Spend your action on a full Move (default: the free half move)",
         toward="Move toward this combatant (closer, or into melee); else you leave any melee",
+        readied=READIED_HELP,
+        stop=STOP_HELP,
         as_=AS_HELP,
     )
     @app_commands.choices(mode=MODES)
@@ -198,6 +206,8 @@ class CombatCog(TurnCommands):
         mode: app_commands.Choice[str] | None = None,
         full: bool = False,
         toward: app_commands.Range[str, 1, 80] | None = None,
+        readied: bool = False,
+        stop: bool = False,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         how = mode.value if mode else "run"
@@ -205,7 +215,8 @@ class CombatCog(TurnCommands):
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             to = find_combatant(current.state, toward).id if toward else None
             far = current.rules.scale.to_meters(meters)
-            return Move(actor=me.id, meters=far, mode=how, full=full, toward=to)
+            step = Move(actor=me.id, meters=far, mode=how, full=full, toward=to)
+            return readied_or_not(me.id, step, readied, stop)
 
         options: dict[str, Any] = {"meters": meters, "mode": how, "full": full}
         if toward:
@@ -366,6 +377,8 @@ class CombatCog(TurnCommands):
         name="A skill on your sheet",
         difficulty="The number to reach, if the GM set one",
         target="Against whom: an opposed check (Perception against someone hidden…)",
+        readied=READIED_HELP,
+        stop=STOP_HELP,
         as_=AS_HELP,
     )
     async def skill(
@@ -374,11 +387,14 @@ class CombatCog(TurnCommands):
         name: app_commands.Range[str, 1, 80],
         difficulty: app_commands.Range[int, 0, 1000] | None = None,
         target: app_commands.Range[str, 1, 80] | None = None,
+        readied: bool = False,
+        stop: bool = False,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        def make(current: Encounter, me: Combatant) -> UseSkill:
+        def make(current: Encounter, me: Combatant) -> CommandBase:
             aimed = find_combatant(current.state, target).id if target else None
-            return UseSkill(actor=me.id, skill=name, difficulty=difficulty, target=aimed)
+            check = UseSkill(actor=me.id, skill=name, difficulty=difficulty, target=aimed)
+            return readied_or_not(me.id, check, readied, stop)
 
         options = {"name": name, "difficulty": difficulty, "target": target}
         await self._do(
@@ -405,6 +421,8 @@ class CombatCog(TurnCommands):
     @app_commands.describe(
         name="A power on your sheet (attacks use /attack)",
         target="Who it affects, if anyone (exact name)",
+        readied=READIED_HELP,
+        stop=STOP_HELP,
         as_=AS_HELP,
     )
     async def power(
@@ -412,11 +430,14 @@ class CombatCog(TurnCommands):
         interaction: discord.Interaction[Any],
         name: app_commands.Range[str, 1, 80],
         target: app_commands.Range[str, 1, 80] | None = None,
+        readied: bool = False,
+        stop: bool = False,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             aimed = find_combatant(current.state, target).id if target else None
-            return ActivatePower(actor=me.id, power=name, target=aimed)
+            use = ActivatePower(actor=me.id, power=name, target=aimed)
+            return readied_or_not(me.id, use, readied, stop)
 
         options = {"name": name, "target": target}
         await self._do(

@@ -27,6 +27,7 @@ from bot.engine.uttas.state import (
     UNCONSCIOUS,
     Combatant,
     HealedToday,
+    Readied,
     UttasState,
 )
 from bot.engine.uttas.tables import UttasTables
@@ -132,9 +133,19 @@ class Tx(CoreTx[UttasState, Combatant]):
             movement_ended=False,
             acrobatics_tried=False,
         )
-        if c.readied is not None:
-            c.readied = None
-            self.note(f"{c.name}'s readied action lapses: its trigger never came.", c.id)
+        r = c.readied
+        if r is not None:
+            if self._trigger_just_came(r):  # the watched one acted just before this turn
+                watched = self.view(r.watch).name
+                self.note(
+                    f"{c.name}'s readied action can still resolve, now: {watched} just "
+                    f"{'acted' if r.trigger == 'action' else 'moved'} (it lapses when this "
+                    "turn ends).",
+                    c.id,
+                )
+            else:
+                c.readied = None
+                self.note(f"{c.name}'s readied action lapses: its trigger never came.", c.id)
         if c.breathing:
             self.complete_breather(c.id)
 
@@ -151,9 +162,21 @@ class Tx(CoreTx[UttasState, Combatant]):
         self.lose(c.id, STUNNED, "spent an action to recover")
         return "recovering from Stunned"
 
+    def _trigger_just_came(self, r: Readied) -> bool:
+        """Whether a readied action's trigger was the last thing that happened (UTTAS "Perform a
+        readied action": after the watched enemy's action, or its movement)."""
+        st = self.state
+        return (r.trigger == "action" and st.last_action_by == r.watch) or (
+            r.trigger == "movement" and st.last_mover == r.watch
+        )
+
     def after_own_turn(self, c: Combatant) -> None:
         """UTTAS "Actions and Speed": the pool refilled; no longer Staggered; the free stance
-        change is gone."""
+        change is gone. A readied action kept for this turn (its trigger came just before it)
+        lapses unused."""
+        if c.readied is not None and c.readied.round < self.state.round:  # kept, not new
+            c.readied = None
+            self.note(f"{c.name}'s readied action lapses: its moment passed.", c.id)
         if not self.economy.exhausted(c.pools):
             self.lose(c.id, STAGGERED, "actions recovered")
         c.free_stance_available = False

@@ -19,6 +19,7 @@ from bot.engine.uttas.commands import (
     FirstAid,
     GrappleContest,
     Move,
+    ResolveReadied,
     Sprint,
     Stand,
     Stow,
@@ -270,3 +271,17 @@ def act(combatant: Combatant, given: ActInput) -> CommandBase:
     if spec.amount is None and given.amount is not None:
         raise InvalidInput(f"**{spec.label}** takes no `amount:`.")
     return _BUILDERS[spec.key](combatant, given)
+
+
+def readied_or_not(
+    actor: str, action: CommandBase, readied: bool, stop: bool = False
+) -> CommandBase:
+    """``action`` itself, or — ``readied`` — the readied action it resolves (UTTAS "Perform a
+    readied action"; ``stop``: a movement trigger's interruption ends the mover's movement),
+    for the shortcuts' ``readied:``/``stop:`` options. Raises :class:`InvalidInput` for ``stop``
+    without ``readied``."""
+    if stop and not readied:
+        raise InvalidInput("`stop:` is for a readied action: add `readied:True`.")
+    if not readied:
+        return action
+    return ResolveReadied.model_validate({"actor": actor, "action": action, "stops_movement": stop})
