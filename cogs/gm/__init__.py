@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import discord
@@ -40,8 +40,10 @@ from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
+from cogs.gm.adjust import adjust_command, advantage_command
 from cogs.gm.chase import ChaseGroup
 from cogs.gm.groups import (
+    NameChoices,
     PlaceGroup,
     SeatGroup,
     TimeGroup,
@@ -81,7 +83,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         group.add_command(ChaseGroup(self._gm, self._combatant_choices))
         group.add_command(hp_command(moderation, self._combatant_choices))
         group.add_command(damage_command(self._gm, self._combatant_choices))
-        group.add_command(vital_command(moderation, self._combatant_choices, self._vital_choices))
+        vitals = self._ruleset_choices(lambda rules: rules.vital_names())
+        traits = self._ruleset_choices(lambda rules: rules.characteristic_names())
+        group.add_command(vital_command(moderation, self._combatant_choices, vitals))
+        group.add_command(adjust_command(self._gm, self._combatant_choices, traits))
+        group.add_command(advantage_command(self._gm, self._combatant_choices))
 
     async def _gm(
         self,
@@ -336,43 +342,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             return []
         return name_choices(encounter.rules.conditions(), current)
 
-    @app_commands.command(name="advantage", description="Grant (or take) dice on a next roll")
-    @app_commands.describe(
-        combatant="The combatant's exact name",
-        dice="Advantage dice; negative for Disadvantage; 0 removes all the GM gave or took",
-        until="The next roll only (default), or every roll until removed",
-    )
-    @app_commands.choices(
-        until=[
-            app_commands.Choice(name="the next roll", value="next"),
-            app_commands.Choice(name="removed", value="removed"),
-        ]
-    )
-    async def advantage(
-        self,
-        interaction: discord.Interaction[Any],
-        combatant: Name,
-        dice: app_commands.Range[int, -10, 10],
-        until: app_commands.Choice[str] | None = None,
-    ) -> None:
-        lasting = until is not None and until.value == "removed"
-        await self._gm(
-            interaction,
-            "advantage",
-            {"combatant": combatant, "dice": dice, "until": "removed" if lasting else "next"},
-            lambda current: current.rules.boon_command(
-                find_combatant(current.state, combatant).id, dice, until_removed=lasting
-            ),
-            action="grant or take dice",
-            title=f"The GM adjusts {shown_name(combatant)}'s dice",
-        )
-
     @skip.autocomplete("combatant")
     @order.autocomplete("combatant")
     @remove.autocomplete("combatant")
     @refresh.autocomplete("combatant")
     @condition.autocomplete("combatant")
-    @advantage.autocomplete("combatant")
     async def combatant_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await self._combatant_choices(interaction, current)
 
@@ -384,11 +358,14 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             return []
         return name_choices([c.name for c in encounter.state.combatants], current)
 
-    async def _vital_choices(self, interaction: discord.Interaction[Any], current: str) -> Choices:
-        encounter = await self._gm_encounter(interaction)
-        if encounter is None:
-            return []
-        return name_choices(list(encounter.rules.vital_names()), current)
+    def _ruleset_choices(self, pick: Callable[[Any], Sequence[str]]) -> NameChoices:
+        """An autocomplete of names the encounter's ruleset gives (``pick(rules)``), for its GM."""
+
+        async def choose(interaction: discord.Interaction[Any], current: str) -> Choices:
+            encounter = await self._gm_encounter(interaction)
+            return name_choices(list(pick(encounter.rules)) if encounter else [], current)
+
+        return choose
 
     async def _gm_encounter(self, interaction: discord.Interaction[Any]) -> Encounter | None:
         """The live encounter if the member is its GM (autocomplete shows GMs only)."""

@@ -358,6 +358,17 @@ class Ruleset(ABC, Generic[StateT]):
         no such rule."""
         raise InvalidInput(f"{self.title} has no hazard damage in the bot yet.")
 
+    def characteristic_names(self) -> tuple[str, ...]:
+        """The characteristics ``/gm adjust`` changes, lower-case (UTTAS: agility … strength);
+        empty where the system has none the GM adjusts."""
+        return ()
+
+    def characteristic_command(self, target: str, characteristic: str, delta: int) -> CommandBase:
+        """The GM's Aid or Drain by hand (``/gm adjust``): ``characteristic`` of ``target`` (an
+        id) changes by ``delta``. Raises :class:`InvalidInput` for a characteristic the system
+        does not have."""
+        raise InvalidInput(f"{self.title} has no characteristics the GM adjusts in the bot.")
+
     def chase_command(
         self,
         *,

@@ -40,7 +40,7 @@ from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.record import UttasRecord, record_lines
-from bot.engine.uttas.sheet import UttasSheet
+from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
 from bot.errors import InvalidInput, RuleViolation
@@ -342,6 +342,24 @@ class UttasRuleset(Ruleset[UttasState]):
     def hazard_command(self, target: str, dice: int, damage_type: str, source: str) -> CommandBase:
         """UTTAS "Damage": ``dice`` d6 through Armor and Defense (:func:`gm.hazard`)."""
         return cmd.Hazard(target=target, dice=dice, damage_type=damage_type, source=source)
+
+    def characteristic_names(self) -> tuple[str, ...]:
+        """UTTAS's characteristics (``uttas-gameplay.txt``: Agility, Body, …)."""
+        return CHARACTERISTICS
+
+    def characteristic_command(self, target: str, characteristic: str, delta: int) -> CommandBase:
+        """Aid/Drain by the GM (:func:`setup.adjust_characteristic`; "Take a Breather": Aid and
+        Drain change the roll, not the number of breathers)."""
+        wanted = characteristic.strip().casefold()
+        if wanted not in CHARACTERISTICS:
+            raise InvalidInput(
+                f"UTTAS has no characteristic {characteristic[:40]!r}: "
+                + ", ".join(c.title() for c in CHARACTERISTICS)
+                + "."
+            )
+        return cmd.AdjustCharacteristic.model_validate(
+            {"target": target, "characteristic": wanted, "delta": delta}
+        )
 
     def chase_command(
         self,

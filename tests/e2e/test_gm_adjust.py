@@ -1,0 +1,37 @@
+"""``/gm adjust``: the GM's Aid or Drain by hand (UTTAS "Take a Breather": "If character's Body
+is increased or decreased using the Aid or Drain powers, the changes to Body only affect the
+amount of Stamina the character recovers") — reachable from Discord (issue 11)."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+
+async def test_the_gm_raises_and_lowers_a_characteristic(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1)
+    raised = await ok(
+        await slash(h, gm, "gm adjust", combatant="Willow", characteristic="Body", change=4)
+    )
+    assert "Willow's body is now 14 (+4)" in raised.message.text()
+    lowered = await ok(
+        await slash(h, gm, "gm adjust", combatant="Thug 1", characteristic="strength", change=-3)
+    )
+    assert "Thug 1's strength changes." in lowered.message.text()  # an NPC's numbers are hidden
+    assert "now 7" not in lowered.message.text()
+    text = await refused(
+        await slash(h, gm, "gm adjust", combatant="Willow", characteristic="Luck", change=1)
+    )
+    assert "UTTAS has no characteristic 'Luck'" in text and "Agility, Body" in text
+    text = await refused(
+        await slash(h, player, "gm adjust", combatant="Willow", characteristic="Body", change=9)
+    )
+    assert "Only the GM" in text
+    live = await bot.services.encounters.live(h.channel.id)
+    willow = next(c for c in live.state.combatants if c.name == "Willow")
+    assert willow.characteristic_mods == {"body": 4}
