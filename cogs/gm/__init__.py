@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.engine.core.commands import (
     ChangeSettings,
     CommandBase,
+    EndCombat,
     MoveInOrder,
     NextTurn,
     RemoveCombatant,
@@ -128,6 +129,19 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             lambda current: NextTurn(),
             action="move the fight on",
             title="The GM moves on to the next turn",
+        )
+
+    @app_commands.command(
+        name="end-fight", description="End the fight now (no winner); the encounter stays open"
+    )
+    async def end_fight(self, interaction: discord.Interaction[Any]) -> None:
+        await self._gm(
+            interaction,
+            "end-fight",
+            {},
+            lambda current: EndCombat(),
+            action="end the fight",
+            title="The GM ends the fight",
         )
 
     @app_commands.command(name="skip", description="Skip a combatant's turn (now or their next)")

@@ -35,3 +35,20 @@ async def test_the_gm_raises_and_lowers_a_characteristic(
     live = await bot.services.encounters.live(h.channel.id)
     willow = next(c for c in live.state.combatants if c.name == "Willow")
     assert willow.characteristic_mods == {"body": 4}
+
+
+async def test_the_gm_ends_the_fight_and_healing_still_works_after_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/gm end-fight``: the GM stops the fight (a parley, the foes flee) without archiving the
+    encounter, so checks and healing after the fight still run before ``/encounter end``."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1)
+    text = await refused(await slash(h, player, "gm end-fight"))
+    assert "Only the GM" in text
+    ended = await ok(await slash(h, gm, "gm end-fight"))
+    assert "The fight is over: the Game Master ended it." in ended.message.text()
+    text = await refused(await slash(h, gm, "gm end-fight"))
+    assert "No fight is running." in text
+    checked = await ok(await slash(h, player, "check", skill="Acrobatics", as_="Willow"))
+    assert "Willow's Acrobatics" in checked.message.text()
