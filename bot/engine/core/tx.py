@@ -34,7 +34,7 @@ from bot.engine.core.events import (
 from bot.engine.core.order import StorytellerOrder, TurnOrder
 from bot.engine.core.positions import Positions
 from bot.engine.core.scale import METERS, Scale
-from bot.engine.core.state import AnyState, CombatantBase, fight_over
+from bot.engine.core.state import AnyState, CombatantBase, fight_over, shallow_copy
 from bot.errors import Conflict, RuleViolation
 from bot.words import counted
 
@@ -66,7 +66,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         now: datetime,
         order: TurnOrder | None = None,
     ) -> None:
-        self.state: StateT = state.model_copy()
+        self.state: StateT = shallow_copy(state)
         self.state.__dict__.update(combatants=list(state.combatants), order=list(state.order))
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self._cloned: set[str] = set()
