@@ -2,9 +2,10 @@
 
 The text (``uttas-gameplay.txt``, "Combat in action") narrates a fight between Willow, her bear
 General Bearington and three thugs, and fixes only Agility and Speed; every other number comes
-from the example sheets (``data/sheets/uttas/``) and the GM-changeable tables
-(``data/uttas/tables.json``). :func:`combat_in_action_odds` computes, for each narrated event,
-the EXACT probability (a :class:`~fractions.Fraction`, from the dice distributions of
+from the example sheets (``data/sheets/uttas/``; the thugs play three different ones,
+:data:`THUGS`) and the GM-changeable tables (``data/uttas/tables.json``).
+:func:`combat_in_action_odds` computes, for each narrated event, the EXACT probability (a
+:class:`~fractions.Fraction`, from the dice distributions of
 :meth:`~bot.engine.core.pools.Pool.distribution`, never sampling) that it happens given that
 everything narrated before it happened. Stamina is carried between events as a distribution,
 conditioned on the events so far, so "knocks him out" in round 3 depends on the blow of round 1.
@@ -40,8 +41,16 @@ Dist = dict[int, Fraction]
 """A distribution: value → exact probability (the probabilities sum to 1)."""
 Reaction = Literal["none", "evade", "block", "move"]
 
-SHEETS = ("willow", "general-bearington", "thug")
-"""The sheets :func:`combat_in_action_odds` needs, by file stem of ``data/sheets/uttas/``."""
+THUGS = ("brawler", "lackey", "ringleader")
+"""The example sheets of the three thugs, by file stem of ``data/sheets/uttas/``: Thug 1 (the
+one the bear beats on), Thug 2 (Willow's) and Thug 3 (the one who sprints away). The text fixes
+only their Agility (10) and Speed (4); the sheets differ because the Stunned rule ("Stamina
+damage greater than their Body") pulls Body two ways: Thug 1 takes half his Stamina in one blow
+without being Stunned, Thug 2 is Stunned by a blow that leaves him conscious."""
+
+SHEETS = ("willow", "general-bearington", *THUGS)
+"""The sheets :func:`combat_in_action_odds` needs by default, by file stem of
+``data/sheets/uttas/``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +132,17 @@ class _Story:
     """The fight as narrated so far: the combatants (stance, conditions) and each one's
     Stamina as a distribution conditioned on the events so far."""
 
-    def __init__(self, tables: UttasTables, sheets: Mapping[str, UttasSheet]) -> None:
+    def __init__(
+        self,
+        tables: UttasTables,
+        sheets: Mapping[str, UttasSheet],
+        thugs: tuple[str, str, str],
+    ) -> None:
         self.tables = tables
         roster = {
             "willow": ("Willow", "willow", "party"),
             "bear": ("General Bearington", "general-bearington", "party"),
-            "t1": ("Thug 1", "thug", "foes"),
-            "t2": ("Thug 2", "thug", "foes"),
-            "t3": ("Thug 3", "thug", "foes"),
+            **{f"t{n}": (f"Thug {n}", stem, "foes") for n, stem in enumerate(thugs, start=1)},
         }
         self.c: dict[str, Combatant] = {}
         self.stamina: dict[str, Dist] = {}
@@ -263,12 +275,18 @@ def _flurry(story: _Story) -> Fraction:
     return paid * first.hit * second.hit * (1 - third.hit) * p
 
 
-def combat_in_action_odds(tables: UttasTables, sheets: Mapping[str, UttasSheet]) -> list[Event]:
+def combat_in_action_odds(
+    tables: UttasTables,
+    sheets: Mapping[str, UttasSheet],
+    thugs: tuple[str, str, str] = THUGS,
+) -> list[Event]:
     """Every event "Combat in action" narrates, in order, with its exact odds given the ones
-    before. ``sheets`` maps the stems of :data:`SHEETS` to the sheets (Thug 1–3 share
-    ``thug``). Stances are the table's default (Neutral) unless the text names one; a defender
+    before. ``sheets`` maps stems to sheets: ``willow``, ``general-bearington`` and the three
+    stems of ``thugs`` (Thug 1, 2, 3; by default :data:`THUGS`; the same stem three times plays
+    one sheet for all, e.g. ``("thug",) * 3``). Raises :class:`KeyError` for a stem ``sheets``
+    lacks. Stances are the table's default (Neutral) unless the text names one; a defender
     reacts only where the text says so, unless :attr:`Event.model` says otherwise."""
-    st = _Story(tables, sheets)
+    st = _Story(tables, sheets, thugs)
     ev: list[Event] = []
 
     def add(key: str, text: str, model: str, odds: Fraction) -> None:
