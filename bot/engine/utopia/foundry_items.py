@@ -6,7 +6,8 @@ A Foundry weapon or armor is a ``gear`` item whose numbers come from its *featur
 attributes per gear classification, ``shared`` ones applying to every classification), each
 taken ``featureSettings[id].stacks.value`` times — the pinned system's ``Gear._prepareFeatures``
 and ``processStacks`` (``models/item/gear.mjs``): numbers add up times the stacks, a damage
-formula's dice are multiplied by the stacks and formulas are joined with ``+``, a flag is set.
+formula's dice are multiplied by the stacks and formulas are joined with ``+``, a flag is set
+(except ``hands``: the largest, since a weapon held in two hands twice over still takes two).
 A gear item that already carries a number itself (``system.damage``, ``system.closeRange``…)
 keeps it. Pure: a dict in, sheet data and notes out.
 """
