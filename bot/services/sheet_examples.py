@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import names
-from bot.engine import get_ruleset
+from bot.engine import REGISTRY, get_ruleset
 from bot.errors import DomainError, NotFound
 
 log = logging.getLogger(__name__)
@@ -36,11 +36,16 @@ class ExampleSheets:
     _examples_dir: Path
 
     def examples(self) -> list[Example]:
-        """The shipped example sheets, by ruleset then name (read from disk each time: small)."""
+        """The shipped example sheets, by ruleset then name (read from disk each time: small).
+        Only rulesets that can start a fight are offered: a planned ruleset's examples
+        (``data/sheets/utopia/`` while Utopia is planned) appear once it is registered, so
+        nobody imports a sheet no encounter can use yet."""
         found: list[Example] = []
         if not self._examples_dir.is_dir():
             return found
-        for folder in sorted(p for p in self._examples_dir.iterdir() if p.is_dir()):
+        playable = set(REGISTRY.implemented)
+        folders = (p for p in self._examples_dir.iterdir() if p.is_dir())
+        for folder in sorted(f for f in folders if f.name.casefold() in playable):
             for path in sorted(folder.glob("*.json")):
                 try:
                     data = json.loads(path.read_text("utf-8"))
