@@ -224,6 +224,13 @@ def _problem(model: type[BaseModel], data: Any, error: Any) -> str:
         return f"`{where}` is not a known field" + (f"; allowed: {allowed}" if allowed else "")
     if kind == "missing":
         return f"`{where}` is required but missing"
+    if kind == "too_long" and isinstance(error.get("input"), list | tuple | dict):
+        most = (error.get("ctx") or {}).get("max_length")
+        have = len(error["input"])
+        return f"`{where}` has {have}; at most {most} items are allowed"
+    if kind == "too_short" and isinstance(error.get("input"), list | tuple | dict):
+        least = (error.get("ctx") or {}).get("min_length")
+        return f"`{where}` needs at least {least} items"
     if not loc:
         return message
     return f"`{where}` = `{_preview(error.get('input'))}`: {message.lower()[:1]}{message[1:]}"

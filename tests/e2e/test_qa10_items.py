@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     answered,
@@ -32,12 +30,6 @@ async def edit(h: DiscordHarness, table: Table, field: str, value: str) -> str:
     return str(edited.response_data.get("content"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA10: a player's Tonic on a hidden NPC is refused with 'Thug 1 has no Stamina to "
-    "recover.', telling the player the NPC's Stamina is full (hide_npc_numbers hides exactly "
-    "that: an NPC that only spent Stamina 'looks unhurt')",
-)
 async def test_a_tonic_on_a_hidden_npc_does_not_tell_a_player_its_stamina(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -52,12 +44,6 @@ async def test_a_tonic_on_a_hidden_npc_does_not_tell_a_player_its_stamina(
     assert "no Stamina to recover" not in seen, seen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA10: after the sheet's Club is renamed Staff and the GM refreshes Willow, her hand "
-    "still holds a 'Club' the sheet no longer has (`/act action:stow detail:Club` is accepted: "
-    "'Willow puts the Club away.'); the hands should hold only what the sheet carries",
-)
 async def test_a_weapon_renamed_on_the_sheet_leaves_no_ghost_in_hand_after_refresh(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -69,12 +55,6 @@ async def test_a_weapon_renamed_on_the_sheet_leaves_no_ghost_in_hand_after_refre
     assert "Willow holds no 'Club'" in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA10: after the sheet's Club becomes two-handed and the GM refreshes Willow, "
-    "`/attack with:Club` says 'not holding the Club: draw it first' and `/act action:draw "
-    "detail:Club` says 'Willow already holds the Club.' — each refusal sends her to the other",
-)
 async def test_a_weapon_made_two_handed_by_refresh_is_not_a_dead_end(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -92,12 +72,6 @@ async def test_a_weapon_made_two_handed_by_refresh_is_not_a_dead_end(
     assert "already holds the Club" not in text, text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA10: a 31st item is refused with pydantic's words — '`items` = `[{\"name\": "
-    '"Thing 0", …`: tuple should have at most 30 items after validation, not 31\' — where a '
-    "too-long name gets 'names are at most 80 characters'",
-)
 async def test_a_thirty_first_item_is_refused_in_words(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -112,13 +86,6 @@ async def test_a_thirty_first_item_is_refused_in_words(
     assert "tuple" not in text and "after validation" not in text, text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="QA10: First Aid has no reach — Willow bandages General Bearington 20 m away in a "
-    "fight ('Willow's First Aid on General Bearington … success'), while a potion handed to "
-    "him is refused beyond items.reach_m ('is 20 m away; an item is used on someone within "
-    "2 m. Move closer first.')",
-)
 async def test_first_aid_needs_the_patient_within_reach_as_an_item_does(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -164,12 +164,7 @@ def resolve_readied(tx: Tx, cmd: ResolveReadied) -> None:
     if cmd.action.actor != c.id:
         raise InvalidInput("The readied action must be the readying combatant's own.")
     w = tx.view(r.watch)
-    if r.trigger == "coordinated":
-        raise RuleViolation(f"{c.name}'s coordinated attack fires with {w.name}'s attack.")
-    if r.trigger == "action" and tx.state.last_action_by != w.id:
-        raise RuleViolation(f"{c.name} waits for {w.name} to complete an action.")
-    if r.trigger == "movement" and tx.state.last_mover != w.id:
-        raise RuleViolation(f"{c.name} waits for {w.name} to move.")
+    _require_trigger(tx, c, w, r, cmd.stops_movement)
     tx.c(c.id).readied = None
     tx.note(f"{c.name}'s readied action triggers!", c.id)
     if r.trigger == "movement" and cmd.stops_movement:
@@ -184,6 +179,22 @@ def resolve_readied(tx: Tx, cmd: ResolveReadied) -> None:
         use_skill(tx, act, on_turn=False)
     else:
         activate_power(tx, act, on_turn=False)
+
+
+def _require_trigger(tx: Tx, c: Combatant, w: Combatant, r: Readied, stop: bool) -> None:
+    """The readied action's moment came: the watched enemy completed an action or moved (a
+    coordinated attack fires with the ally's own attack); ``stop`` only for movement."""
+    if r.trigger == "coordinated":
+        raise RuleViolation(f"{c.name}'s coordinated attack fires with {w.name}'s attack.")
+    if stop and r.trigger != "movement":
+        raise InvalidInput(
+            f"`stop:` ends a mover's movement: {c.name}'s readied action waits for {w.name}'s "
+            "action, not their movement."
+        )
+    if r.trigger == "action" and tx.state.last_action_by != w.id:
+        raise RuleViolation(f"{c.name} waits for {w.name} to complete an action.")
+    if r.trigger == "movement" and tx.state.last_mover != w.id:
+        raise RuleViolation(f"{c.name} waits for {w.name} to move.")
 
 
 def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:

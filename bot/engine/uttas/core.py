@@ -228,6 +228,19 @@ class Tx(CoreTx[UttasState, Combatant]):
                     m.breather_uses += 1
 
     # -- checks -------------------------------------------------------------------------------
+    def require_within(self, c: Combatant, target: Combatant, meters: float, what: str) -> None:
+        """``what`` ("an item is used", "First Aid is given") reaches ``target`` from ``c``
+        within ``meters`` when the encounter knows how far apart they are (positions, decision
+        E; unknown: the table's word is trusted). Raises :class:`RuleViolation`."""
+        if target.id == c.id:
+            return
+        apart = self.state.positions.distance(c.id, target.id)
+        if apart is not None and apart > meters:
+            raise RuleViolation(
+                f"{target.name} is {self.scale.show(apart)} away; {what} on someone within "
+                f"{self.scale.show(meters)}. Move closer first."
+            )
+
     def require_not_held(self, c: Combatant, what: str) -> None:
         """UTTAS "Grappled": the held creature may only escape or take control."""
         if c.has(GRAPPLED):

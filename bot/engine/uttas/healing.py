@@ -43,6 +43,7 @@ def heal_with_power(tx: Tx, healer: Combatant, power: Power, target_id: str) -> 
     """A Heal power activated on ``target_id`` (its action and Stamina already paid)."""
     target = tx.view(target_id)
     _require_healable(target)
+    tx.require_within(healer, target, power.range_m, f"{power.name} heals")
     table = tx.tables.healing
     dice = max(1, power.active_points // table.power_active_points_per_die)
     today = _today(tx, target)
@@ -81,6 +82,7 @@ def first_aid(tx: Tx, cmd: FirstAid) -> None:
         )
     skill = max(known, key=lambda k: c.sheet.skills[k])  # the better of the two
     _require_healable(target)
+    tx.require_within(c, target, table.first_aid_reach_m, f"{skill} is given")
     dice = c.sheet.skills[skill]
     best = _today(tx, target).first_aid
     if dice * table.first_aid_health_per_die <= best:

@@ -87,6 +87,21 @@ def require_in_hand(c: Combatant, profile: AttackProfile) -> None:
     raise RuleViolation(f"{c.name} is not holding the {profile.name}: draw it first ({hint}).")
 
 
+def refit(c: Combatant) -> None:
+    """After the combatant's sheet changed (``/gm refresh``): its hands keep only weapons and
+    items the new sheet carries, each in as many hands as it now takes (one that now takes more
+    is put away, so drawing it again works); what it dropped is forgotten when the sheet no
+    longer has it. ``c`` is a changeable copy."""
+    hands = {w.name: w.hands for w in c.sheet.weapons} | {i.name: i.hands for i in c.sheet.items}
+    counts: dict[str, int] = {}
+    for thing in c.holding.values():
+        counts[thing] = counts.get(thing, 0) + 1
+    keep = {thing for thing, n in counts.items() if thing in hands and n >= hands[thing]}
+    c.holding = {arm: thing for arm, thing in c.holding.items() if thing in keep}
+    carried = {names.key(name) for name in hands}
+    c.dropped = [d for d in c.dropped if names.key(d) in carried]
+
+
 def _thing(c: Combatant, wanted: str) -> tuple[str, int]:
     """A weapon or an item of ``c``'s sheet by name: ``(its name, the hands it takes)``.
     Raises :class:`NotFound` listing what there is."""
@@ -210,8 +225,7 @@ def use_item(tx: Tx, cmd: UseItem) -> None:
             f"{c.name}'s {item.name} is used up ({item.uses} of {item.uses} uses spent)."
         )
     target = tx.view(cmd.target) if cmd.target else c
-    if target.id != c.id:
-        _require_reach(tx, c, target)
+    tx.require_within(c, target, tx.tables.items.reach_m, "an item is used")
     in_hand = bool(arms_holding(c, item.name))
     arms = [] if in_hand or item.hands == 0 else _hands_for(tx, c, item.name, item.hands)
     _require_effect(tx, item, target)
@@ -234,18 +248,6 @@ def use_item(tx: Tx, cmd: UseItem) -> None:
         tx.action_done(c.id, True)
 
 
-def _require_reach(tx: Tx, c: Combatant, target: Combatant) -> None:
-    """An item used on someone else: within ``items.reach_m`` when the encounter knows the
-    distance (positions, decision E); the dead can be given nothing that restores."""
-    reach = tx.tables.items.reach_m
-    apart = tx.state.positions.distance(c.id, target.id)
-    if apart is not None and apart > reach:
-        raise RuleViolation(
-            f"{target.name} is {tx.scale.show(apart)} away; an item is used on someone within "
-            f"{tx.scale.show(reach)}. Move closer first."
-        )
-
-
 def _require_effect(tx: Tx, item: Item, target: Combatant) -> None:
     """Refuse an effect that cannot do anything (UTTAS "Dead": "there is no way to recover";
     nothing to restore), before anything is spent."""
@@ -256,7 +258,10 @@ def _require_effect(tx: Tx, item: Item, target: Combatant) -> None:
         raise RuleViolation(f"{target.name} is dead: there is no way to recover from it.")
     if effect.restores == "health" and target.health >= target.sheet.health:
         raise RuleViolation(f"{target.name} has no Health damage to heal.")
-    if effect.restores == "stamina" and target.stamina >= tx.stamina_cap(target):
+    # An NPC whose numbers are hidden "looks unhurt" when it only spent Stamina: refusing would
+    # tell a player its Stamina is full, so the item is used and restores nothing.
+    hidden = target.is_npc and tx.state.settings.hide_npc_numbers
+    if effect.restores == "stamina" and target.stamina >= tx.stamina_cap(target) and not hidden:
         raise RuleViolation(f"{target.name} has no Stamina to recover.")
 
 

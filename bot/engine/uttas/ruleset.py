@@ -173,6 +173,7 @@ class UttasRuleset(Ruleset[UttasState]):
                 "stamina": min(combatant.stamina, sheet.stamina),
             }
         )
+        items.refit(fresh)  # the hands hold only what the new sheet carries
         return fresh
 
     def tables_data(self) -> dict[str, Any]:

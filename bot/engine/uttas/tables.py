@@ -158,7 +158,8 @@ class HealingRules(_Table):
     powers in a day, as a share of its maximum; ``first_aid_skill`` and ``paramedics_skill``: the
     skills First Aid may roll ("using the Paramedics skill"; the healer's better one);
     ``first_aid_difficulty``: its difficulty; ``first_aid_health_per_die``: Health a success
-    restores per die of the skill. First Aid checks overlap ("extensions of natural healing"):
+    restores per die of the skill; ``first_aid_reach_m``: how near the patient must be (a Heal
+    power reaches its own ``range_m``). First Aid checks overlap ("extensions of natural healing"):
     in a day a creature keeps the best one, not their sum; Heal powers and First Aid stack."""
 
     power_active_points_per_die: Annotated[int, Field(ge=1, le=1000)] = 10
@@ -167,6 +168,7 @@ class HealingRules(_Table):
     paramedics_skill: Name = "Paramedics"
     first_aid_difficulty: Annotated[int, Field(ge=0, le=100)] = 8
     first_aid_health_per_die: Annotated[int, Field(ge=0, le=100)] = 1
+    first_aid_reach_m: Meters = 2
 
 
 class ItemRules(_Table):
