@@ -180,10 +180,13 @@ def check_interruptions(tx: Tx) -> None:
     """After every command: a skill in progress is interrupted when its performer gained an
     interrupting condition (:data:`INTERRUPTING`) or the fight is no longer running. (Acting
     otherwise interrupts it as the action is paid: ``Tx.spend_actions``.)"""
-    busy = [c for c in tx.state.combatants if c.skill_in_progress is not None]
+    over = tx.state.phase != "active"
+    # Only a combatant this command changed can have gained a condition (the hot path: every
+    # command); when the fight is over, every performer's skill ends.
+    pool = tx.state.combatants if over else tx.changed()
+    busy = [c for c in pool if c.skill_in_progress is not None]
     if not busy:
         return
-    over = tx.state.phase != "active"
     for c in busy:
         held = next((x for x in INTERRUPTING if c.has(x)), None)
         if held is not None:
