@@ -1,0 +1,284 @@
+"""Joining, beginning and ending, the standard actions that are not attacks (``utopia-actions.txt``
+"Aim", "Travel", "Deep Breath", "Hold Action", "Interchanging Actions") and the Game Master's
+tools."""
+
+from __future__ import annotations
+
+from bot import names
+from bot.engine.core.commands import Begin, ChangeSettings, EndCombat, EndTurn, RemoveCombatant
+from bot.engine.core.economy import Cost
+from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
+from bot.engine.core.state import fight_over
+from bot.engine.utopia.commands import (
+    AddCombatant,
+    Aim,
+    DeepBreath,
+    Exchange,
+    HoldAction,
+    SetCondition,
+    SetVitals,
+    Travel,
+)
+from bot.engine.utopia.core import Tx
+from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant
+from bot.errors import Conflict, InvalidInput, RuleViolation
+
+MAX_COMBATANTS = 25
+
+
+def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
+    """A creature joins: full SHP, DHP and Stamina (or as its campaign record left them, never
+    above the sheet's maxima); joining a running fight places it by a Speed test."""
+    st = tx.state
+    if st.phase == "finished":
+        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
+    if len(st.combatants) >= MAX_COMBATANTS:
+        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+    folded = names.key(cmd.name)
+    if any(names.key(c.name) == folded for c in st.combatants):
+        raise Conflict(f"There is already a combatant called {cmd.name}.")
+    cid = f"c{st.next_id}"
+    st.next_id += 1
+    sheet = cmd.sheet
+    c = UtopiaCombatant(
+        id=cid,
+        name=cmd.name,
+        controller_id=cmd.controller_id,
+        is_npc=cmd.is_npc,
+        side=cmd.side or ("foes" if cmd.is_npc else "party"),
+        sheet=sheet,
+        join_seq=st.next_id,
+        shp=sheet.shp,
+        dhp=sheet.dhp,
+        stamina=sheet.stamina,
+        character_id=cmd.character_id,
+    )
+    c.pools = tx.economy.fresh(tx.capacity(c))
+    r = cmd.record
+    if r is not None:
+        c.shp = sheet.shp if r.shp is None else min(r.shp, sheet.shp)
+        c.dhp = sheet.dhp if r.dhp is None else min(r.dhp, sheet.dhp)
+        c.stamina = sheet.stamina if r.stamina is None else min(r.stamina, sheet.stamina)
+        c.effects = list(r.effects)
+    tx.add(c)
+    tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({c.side})."))
+    if c.dhp <= 0:
+        tx.gain(cid, DOWN, "its DHP is 0 or below", f"DHP {c.dhp}")
+    if st.phase == "active":
+        tx.order.place(tx, cid)
+
+
+def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
+    """A creature leaves; damage waiting on its defense or from its attack is cancelled."""
+    c = tx.view(cmd.combatant)
+    st = tx.state
+    sides_before = {x.side for x in st.combatants}
+    for p in list(st.decisions):
+        if c.id in (p.attacker, p.target):
+            tx.settle_decision(p.id)
+            tx.note(f"The damage from {p.source} is cancelled.")
+    if st.phase == "active" and st.turn == c.id:
+        tx.next_turn(c.id)
+    tx.remove(c.id)
+    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
+    if st.phase == "active":
+        if st.turn == c.id or not st.order:
+            tx.end_fight(None, "nobody is left")
+        else:
+            tx.check_end(force=True, sides_before=len(sides_before))
+
+
+def begin(tx: Tx, cmd: Begin) -> None:
+    """Utopia "Standard Actions": every creature makes a Speed test, highest first (ties: the
+    higher Speed score, then who joined first); round 1 and the first turn start."""
+    st = tx.state
+    if st.phase == "active":
+        raise Conflict("The fight has already begun.")
+    if st.phase == "finished":
+        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
+    if len(st.combatants) < 2:
+        raise RuleViolation("A fight needs at least two combatants.")
+    tx.order.arrange(tx)
+    for c in st.combatants:
+        m = tx.c(c.id)
+        m.pools = tx.economy.fresh(tx.capacity(m))
+        m.aim, m.cover, m.open_guard = 0, False, False
+    st.phase, st.round, st.turn, st.decisions, st.winner = "active", 1, None, [], None
+    tx.emit(RoundStarted(round=1, text="Round 1 begins."))
+    if not tx.start_turn(st.order[0]):
+        tx.next_turn(st.order[0])
+    tx.check_end(force=True)
+
+
+def end_turn(tx: Tx, cmd: EndTurn) -> None:
+    """End the actor's turn (TA left unused are lost: "you do not have to use all of them")."""
+    c = tx.view(cmd.actor)
+    tx.require_active()
+    tx.require_same_turn(cmd)
+    tx.require_no_pending()
+    if tx.state.turn != c.id:
+        cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+    tx.finish_turn(c.id)
+
+
+def end_combat(tx: Tx, cmd: EndCombat) -> None:
+    if tx.state.phase != "active":
+        raise RuleViolation("No fight is running.")
+    tx.end_fight(None, "the Game Master ended it")
+
+
+def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
+    """Change the settings named (the initiative mode does not apply: Utopia always rolls)."""
+    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode"})
+    if not changes:
+        raise InvalidInput("Name at least one setting to change (Utopia always rolls its order).")
+    tx.state.settings = tx.state.settings.model_copy(update=changes)
+    tx.note(
+        "Settings changed: " + ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in changes.items())
+    )
+
+
+def _act(tx: Tx, actor: str) -> UtopiaCombatant:
+    c = tx.view(actor)
+    tx.require_can_act_now(c)
+    return c
+
+
+def aim(tx: Tx, cmd: Aim) -> None:
+    """ "Aim": 1 TA for a point of favor on the next ranged attack (any other action first
+    loses it)."""
+    c = _act(tx, cmd.actor)
+    tx.pay(c.id, Cost(kind="turn", amount=tx.tables.aim.ta), "aim")
+    tx.c(c.id).aim = tx.tables.aim.favor
+    tx.note(f"{c.name} aims: favor on their next ranged attack.", c.id)
+
+
+def travel(tx: Tx, cmd: Travel) -> None:
+    """ "Travel": 1 TA to move up to the travel distance of the mode (land, water, air); what
+    is not used is lost. Moving leaves melee, or closes on ``toward``."""
+    c = _act(tx, cmd.actor)
+    most = c.sheet.travel_m(cmd.mode)
+    if most <= 0:
+        raise RuleViolation(f"{c.name} cannot travel by {cmd.mode}.")
+    meters = most if cmd.meters is None else cmd.meters
+    if meters > most:
+        raise RuleViolation(f"{c.name} travels at most {most:g} m by {cmd.mode} per action.")
+    tx.pay(c.id, Cost(kind="turn", amount=tx.tables.travel.ta), f"travel {meters:g} m")
+    tx.c(c.id).aim = 0
+    positions = tx.state.positions
+    toward = tx.view(cmd.toward).id if cmd.toward else None
+    if toward is not None and toward != c.id:
+        known = positions.distance(c.id, toward)
+        left = max(0.0, (known if known is not None else meters) - meters)
+        positions = positions.moved(c.id)
+        positions = (
+            positions.engage(c.id, toward)
+            if left <= 1
+            else positions.with_distance(c.id, toward, left)
+        )
+    else:
+        positions = positions.moved(c.id)
+    tx.state.positions = positions
+    tx.emit(
+        Moved(
+            combatant=c.id,
+            meters=meters,
+            mode=cmd.mode,
+            how="full",
+            text=f"{c.name} travels {meters:g} m by {cmd.mode}.",
+        )
+    )
+
+
+def deep_breath(tx: Tx, cmd: DeepBreath) -> None:
+    """ "Deep Breath": 1 TA to regain 1 Stamina (never above the sheet's)."""
+    c = _act(tx, cmd.actor)
+    rule = tx.tables.deep_breath
+    tx.pay(c.id, Cost(kind="turn", amount=rule.ta), "take a deep breath")
+    m = tx.c(c.id)
+    m.aim = 0
+    m.stamina = min(c.sheet.stamina, m.stamina + rule.stamina)
+    tx.note(
+        f"{c.name} takes a deep breath: Stamina {m.stamina}.",
+        c.id,
+        secret=True,
+        public=f"{c.name} takes a deep breath.",
+    )
+
+
+def hold_action(tx: Tx, cmd: HoldAction) -> None:
+    """ "Hold Action": 2 TA conserved as 1 IA, used once, lost if unused by the end of the
+    creature's following turn. Only on its own turn."""
+    c = _act(tx, cmd.actor)
+    if tx.state.turn != c.id:
+        raise RuleViolation(f"{c.name} holds actions on their own turn only.")
+    tx.pay(c.id, Cost(kind="hold", amount=tx.tables.hold.interrupt_actions), "hold an action")
+    tx.c(c.id).aim = 0
+    tx.note(f"{c.name} holds an interrupt action until the end of their next turn.", c.id)
+
+
+def exchange(tx: Tx, cmd: Exchange) -> None:
+    """ "Interchanging Actions": off turn, 2 IA become 1 TA — which the bot spends at once on
+    what needs it, so this command only checks and says so; on the turn, 1 TA becomes 1 IA
+    (kept as a held IA until the end of the creature's next turn)."""
+    c = _act(tx, cmd.actor)
+    own = tx.state.turn == c.id
+    if cmd.to == "interrupt":
+        if not own:
+            raise RuleViolation(f"{c.name} turns TA into IA on their own turn only.")
+        tx.pay(c.id, Cost(kind="turn", amount=1), "turn 1 TA into 1 IA")
+        m = tx.c(c.id)
+        m.pools = {**m.pools, "held_new": m.pools.get("held_new", 0) + 1}
+        tx.note(f"{c.name} turns 1 TA into 1 IA.", c.id)
+        return
+    raise RuleViolation(
+        "2 IA are spent as 1 TA when an action needs it: take the action itself (the bot "
+        "pays it with interrupt actions)."
+    )
+
+
+def set_vitals(tx: Tx, cmd: SetVitals) -> None:
+    """Game Master: set or change SHP, DHP, Stamina (SHP and Stamina within 0 and the sheet's
+    maximum; DHP at most the maximum, and Down at 0 or below)."""
+    c = tx.view(cmd.target)
+    m = tx.c(c.id)
+    for field in ("shp", "dhp", "stamina"):
+        given = getattr(cmd, field)
+        if given is None:
+            continue
+        value, relative = given
+        new = getattr(m, field) + value if relative else value
+        top = getattr(c.sheet, field)
+        new = min(new, top) if field == "dhp" else max(0, min(new, top))
+        setattr(m, field, new)
+    if m.dhp <= 0 and not m.has(DOWN):
+        tx.gain(c.id, DOWN, "the GM lowered its DHP", f"DHP {m.dhp}")
+    elif m.dhp > 0 and m.has(DOWN):
+        tx.lose(c.id, DOWN, "the GM raised its DHP")
+    tx.note(
+        f"The GM sets {c.name}: SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}.",
+        c.id,
+        secret=True,
+        public=f"The GM changes {c.name}'s vitals.",
+    )
+    tx.check_end(force=True)
+    tx.pass_turn_if_unable()
+
+
+def set_condition(tx: Tx, cmd: SetCondition) -> None:
+    """Game Master: a condition on or off (Utopia's: Down)."""
+    c = tx.view(cmd.target)
+    wanted = next((n for n in CONDITIONS if n.casefold() == cmd.condition.casefold()), None)
+    if wanted is None:
+        raise InvalidInput(f"Utopia has no condition {cmd.condition!r}: " + ", ".join(CONDITIONS))
+    if cmd.present:
+        if c.has(wanted):
+            raise RuleViolation(f"{c.name} is already {wanted}.")
+        tx.gain(c.id, wanted, "the Game Master says so")
+    else:
+        if not c.has(wanted):
+            raise RuleViolation(f"{c.name} is not {wanted}.")
+        tx.lose(c.id, wanted, "the Game Master says so")
+    tx.check_end(force=True)
+    tx.pass_turn_if_unable()

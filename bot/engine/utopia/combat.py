@@ -1,0 +1,366 @@
+"""Attacks, damage and the defenses rolled against it (``utopia-actions.txt`` "Attack",
+"Ranged Weapons", "Aim", "Block", "Dodge", "Take Cover", "Interchanging Actions"; issue 12's
+documented defaults for damage types, defenses and the SHP/DHP/Stamina pools).
+
+An attack pays its TA (a weapon's ``ta_cost``, weaponless ``tables.weaponless.ta``) — off the
+attacker's turn through interrupt actions, 2 IA per TA, after which the attacker cannot defend
+until the next creature's turn. A ranged attack is a Dexterity test against the meters to the
+target: favor within close range, disfavor within far range, impossible beyond, plus the favor
+of an Aim. Damage is rolled, the target's defense against its type subtracted, and then — the
+damage known — the target decides (a core decision of stage ``after_damage``): Block (its Block
+Rating in d4 reduce it), Dodge (its Dodge Rating in d12: at least the damage negates it), Take
+Cover (both doubled for the rest of the turn, then Block or Dodge) or nothing. One Block or
+Dodge per source of damage."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import d20
+
+from bot.engine.core.dice import Roll
+from bot.engine.core.economy import Cost
+from bot.engine.core.events import AttackDeclared
+from bot.engine.utopia.commands import Attack, Defend
+from bot.engine.utopia.core import Tx
+from bot.engine.utopia.events import AttackRolled, DamageResolved
+from bot.engine.utopia.sheet import Weapon
+from bot.engine.utopia.state import DOWN, DamageDecision, UtopiaCombatant
+from bot.engine.utopia.tables import Defence, TakeCover
+from bot.engine.utopia.terms import DamageType
+from bot.errors import InvalidInput, RuleViolation
+
+
+def dice_terms(expression: str) -> tuple[list[tuple[int, int, int]], int]:
+    """A damage expression (already checked by :func:`bot.engine.utopia.terms.check_damage`)
+    as ``([(sign, count, sides), …], constant)``, so its dice roll through the injected
+    roller."""
+    groups: list[tuple[int, int, int]] = []
+    constant = 0
+    stack: list[tuple[Any, int]] = [(d20.parse(expression), 1)]
+    while stack:
+        node, sign = stack.pop()
+        kind = type(node).__name__
+        if kind == "Dice":
+            groups.append((sign, int(node.num), int(node.size)))
+        elif kind == "Literal":
+            constant += sign * int(node.value)
+        elif kind == "BinOp":
+            stack.append((node.left, sign))
+            stack.append((node.right, -sign if node.op == "-" else sign))
+        else:
+            stack.extend((child, sign) for child in node.children)
+    return groups, constant
+
+
+def roll_damage(tx: Tx, purpose: str, expression: str, modifier: int) -> Roll:
+    """Roll ``expression`` + ``modifier`` (never below 0 in total); every die kept."""
+    groups, constant = dice_terms(expression)
+    faces: list[int] = []
+    total = constant + modifier
+    sides = 0
+    for sign, count, size in groups:
+        got = tx.roller.roll(count, size) if count else []
+        faces += got
+        total += sign * sum(got)
+        sides = sides or size
+    return Roll(
+        purpose=f"{purpose} ({expression}{_signed(modifier)})",
+        sides=sides or 1,
+        base_dice=len(faces),
+        dice=tuple(faces),
+        modifier=total - sum(faces),
+        total=max(0, total),
+    )
+
+
+def _signed(n: int) -> str:
+    return f" {'+' if n >= 0 else '-'} {abs(n)}" if n else ""
+
+
+def attack(tx: Tx, cmd: Attack) -> None:
+    """ "Attack" (and "Ranged Weapons", "Aim", "Interchanging Actions")."""
+    a = tx.view(cmd.actor)
+    t = tx.view(cmd.target)
+    tx.require_can_act_now(a)
+    if a.id == t.id:
+        raise InvalidInput(f"{a.name} cannot attack themself.")
+    if tx.is_out(t):
+        raise RuleViolation(f"{t.name} is already out of the fight.")
+    weapon = _weapon(a, cmd.weapon)
+    rules = tx.tables.weaponless
+    ta = weapon.ta_cost if weapon else rules.ta
+    meters = cmd.range_m if cmd.range_m is not None else tx.state.positions.distance(a.id, t.id)
+    ranged = weapon is not None and weapon.kind == "ranged"
+    favor, disfavor = _reach(tx, a, t, weapon, meters)
+    off_turn = tx.timing(a.id) == "off_turn"
+    source = weapon.name if weapon else "a weaponless attack"
+    tx.pay(a.id, Cost(kind="turn", amount=ta), f"attack {t.name} with {source}")
+    m = tx.c(a.id)
+    m.aim = 0  # spent by a ranged attack, lost by any other action ("Aim")
+    if off_turn:
+        m.open_guard = True
+        tx.note(
+            f"{a.name} spent interrupt actions on an attack: they cannot defend until the "
+            "next creature's turn.",
+            a.id,
+        )
+    tx.emit(
+        AttackDeclared(
+            combatant=a.id,
+            target=t.id,
+            attack=source,
+            hit_index=1,
+            hits_total=1,
+            awaiting="nobody",
+            text=f"{a.name} attacks {t.name} with {source}.",
+        )
+    )
+    test: Roll | None = None
+    difficulty = None
+    if ranged:
+        difficulty = int(meters or 0)
+        test = tx.test(
+            a,
+            tx.tables.ranged.test,
+            f"{a.name}'s {tx.tables.ranged.test.title()} test",
+            favor=favor,
+            disfavor=disfavor,
+        )
+        if test.total < difficulty:
+            tx.emit(
+                AttackRolled(
+                    combatant=a.id,
+                    target=t.id,
+                    source=source,
+                    test=test,
+                    difficulty=difficulty,
+                    hit=False,
+                    text=f"{a.name} attacks {t.name} with {source}: {test.text} against "
+                    f"{difficulty} m — a miss.",
+                )
+            )
+            return
+    expression = weapon.damage if weapon else rules.damage
+    mod_name = weapon.damage_modifier if weapon else rules.modifier
+    modifier = a.sheet.modifier(mod_name) if mod_name else 0
+    damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
+    damage = roll_damage(tx, f"{source} damage", expression, modifier)
+    after = max(0, damage.total - defense(tx, t, damage_type))
+    tested = f"{test.text} against {difficulty} m — a hit; " if test else ""
+    tx.emit(
+        AttackRolled(
+            combatant=a.id,
+            target=t.id,
+            source=source,
+            test=test,
+            difficulty=difficulty,
+            hit=True,
+            damage=damage,
+            damage_type=damage_type,
+            after_defense=after,
+            text=f"{a.name} attacks {t.name} with {source}: {tested}{damage.text} "
+            f"{damage_type}, {after} after {t.name}'s defenses.",
+        )
+    )
+    decision = DamageDecision(
+        attacker=a.id,
+        target=t.id,
+        source=source,
+        damage_type=damage_type,
+        rolled=damage.total,
+        damage=after,
+        ignores_shp=bool(weapon and weapon.ignores_shp),
+    )
+    if after > 0 and can_defend(tx, t):
+        tx.open_decision(decision)
+    else:
+        settle(tx, decision, "open_guard" if t.open_guard and after else "none", None)
+
+
+def _reach(
+    tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, weapon: Weapon | None, meters: float | None
+) -> tuple[int, int]:
+    """``(favor, disfavor)`` of the attack at ``meters`` ("Ranged Weapons": favor within close
+    range, disfavor within far range, impossible beyond; "Aim": its favor); a melee attack
+    needs the target within reach. Raises :class:`InvalidInput` for a ranged attack with no
+    distance, :class:`RuleViolation` out of range."""
+    if weapon is None or weapon.kind != "ranged":
+        reach = weapon.reach_m if weapon else 1.0
+        if meters is not None and meters > reach and not tx.state.positions.are_engaged(a.id, t.id):
+            raise RuleViolation(f"{t.name} is {meters:g} m away, out of reach ({reach:g} m).")
+        return 0, 0
+    close, far = weapon.close_m or 0.0, weapon.far_m or 0.0
+    if meters is None:
+        raise InvalidInput(
+            f"A ranged attack needs the distance: give `range:` in meters ({weapon.name}: "
+            f"close {close:g} m, far {far:g} m)."
+        )
+    if meters > far:
+        raise RuleViolation(
+            f"{t.name} is {meters:g} m away, beyond {weapon.name}'s far range ({far:g} m): "
+            "the attack is impossible."
+        )
+    if meters <= close:
+        return tx.tables.ranged.close_favor + a.aim, 0
+    return a.aim, tx.tables.ranged.far_disfavor
+
+
+def _weapon(a: UtopiaCombatant, name: str | None) -> Weapon | None:
+    if name is None or name.casefold() in ("weaponless", "unarmed", "fist", "fists"):
+        return None
+    found = a.sheet.weapon(name)
+    if found is None:
+        known = ", ".join(w.name for w in a.sheet.weapons) or "none"
+        raise InvalidInput(
+            f"{a.name} has no weapon called {name!r} (weapons: {known}; or attack weaponless)."
+        )
+    return found
+
+
+def defense(tx: Tx, t: UtopiaCombatant, damage_type: DamageType) -> int:
+    """The target's defense against ``damage_type`` (innate + the sheet's + worn armor's);
+    Kinetic damage "ignores armor" (the bot's reading: worn armor adds nothing)."""
+    if damage_type == "kinetic":
+        return tx.tables.innate_defense.get("kinetic", 0) + t.sheet.defenses.get("kinetic", 0)
+    return t.sheet.defense(damage_type, tx.tables)
+
+
+def can_defend(tx: Tx, t: UtopiaCombatant) -> bool:
+    """Whether ``t`` may be asked to Block, Dodge or Take Cover: in the fight, not having
+    attacked with interrupt actions since this creature's turn began, able to pay 1 TA/IA."""
+    if tx.is_out(t) or t.open_guard:
+        return False
+    return bool(defense_options(tx, t, covered=False))
+
+
+def defense_cost(tx: Tx, t: UtopiaCombatant, choice: str) -> Cost:
+    """What a Block, Dodge or Take Cover costs ``t`` now: the table's TA on its turn, IA off
+    it (the economy pays an IA with a TA on the turn, "Interchanging Actions")."""
+    rule: Defence | TakeCover = (
+        tx.tables.take_cover if choice == "cover" else getattr(tx.tables, choice)
+    )
+    if tx.timing(t.id) == "turn":
+        return Cost(kind="turn", amount=rule.ta)
+    return Cost(kind="interrupt", amount=rule.ia)
+
+
+def defense_options(tx: Tx, t: UtopiaCombatant, *, covered: bool) -> list[str]:
+    """The defenses ``t`` can afford now (Take Cover only once per source, and not while
+    already in cover)."""
+    found: list[str] = []
+    for choice in ("block", "dodge", "cover"):
+        if choice == "cover" and (covered or t.cover):
+            continue
+        cost = defense_cost(tx, t, choice)
+        if tx.economy.can_pay(t.pools, cost, tx.timing(t.id), tx.capacity(t)):
+            found.append(choice)
+    return found
+
+
+def defend(tx: Tx, cmd: Defend) -> None:
+    """The target's answer to the damage it faces ("Block", "Dodge", "Take Cover")."""
+    p: DamageDecision = tx.open_decision_named(cmd.decision)
+    t = tx.view(cmd.actor)
+    if t.id != p.target:
+        raise RuleViolation(f"Only {tx.view(p.target).name} defends against {p.source}.")
+    if cmd.choice == "none":
+        settle(tx, p, "none", None)
+        return
+    if cmd.choice not in defense_options(tx, t, covered=p.covered):
+        raise RuleViolation(f"{t.name} cannot {_VERB[cmd.choice]} now.")
+    tx.pay(t.id, defense_cost(tx, t, cmd.choice), _VERB[cmd.choice])
+    m = tx.c(t.id)
+    m.aim = 0
+    if cmd.choice == "cover":
+        m.cover = True
+        tx.note(
+            f"{t.name} takes cover behind an obstacle: Block and Dodge Ratings doubled for the "
+            "rest of the turn.",
+            t.id,
+        )
+        tx.settle_decision(p.id)
+        tx.open_decision(p.model_copy(update={"id": 0, "covered": True}))
+        return
+    if cmd.choice == "block":
+        count, sides = t.sheet.block_dice(tx.tables, cover=m.cover)
+        roll = tx.roll(f"{t.name}'s Block", count, sides=sides)
+    else:
+        count, sides = t.sheet.dodge_dice(tx.tables, cover=m.cover)
+        roll = tx.roll(f"{t.name}'s Dodge", count, sides=sides)
+    settle(tx, p, cmd.choice, roll)
+
+
+Choice = Literal["block", "dodge", "none", "open_guard", "unable"]
+_VERB = {"block": "block", "dodge": "dodge", "cover": "take cover"}
+
+
+def lapse(tx: Tx, decision: int | None) -> None:
+    p = tx.open_decision_named(decision)
+    settle(tx, p, "none", None)
+
+
+def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None) -> None:
+    """Apply ``p``'s damage after the defense ``roll``: a Block reduces it by the roll, a
+    Dodge of at least the damage negates it; then into the pool its type damages."""
+    if p.id:
+        tx.settle_decision(p.id)
+    t = tx.view(p.target)
+    damage = p.damage
+    if choice == "block" and roll is not None:
+        damage = max(0, damage - roll.total)
+    elif choice == "dodge" and roll is not None and roll.total >= damage:
+        damage = 0
+    pool = take_damage(tx, t.id, damage, p.damage_type, ignores_shp=p.ignores_shp)
+    m = tx.view(t.id)
+    did = {
+        "block": f"{t.name} blocks ({roll.text if roll else ''})",
+        "dodge": f"{t.name} dodges ({roll.text if roll else ''})",
+        "none": f"{t.name} does not defend",
+        "open_guard": f"{t.name} cannot defend (attacked with interrupt actions)",
+        "unable": f"{t.name} cannot defend",
+    }[choice]
+    tx.emit(
+        DamageResolved(
+            combatant=t.id,
+            source=p.source,
+            choice=choice,
+            roll=roll,
+            damage=p.damage,
+            taken=damage,
+            pool=pool,
+            shp=m.shp,
+            dhp=m.dhp,
+            stamina=m.stamina,
+            text=f"{did}: takes {damage} of {p.damage} from {p.source} ({pool.upper()}); "
+            f"SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}.",
+        )
+    )
+    tx.check_end()
+
+
+def take_damage(
+    tx: Tx, cid: str, amount: int, damage_type: DamageType, *, ignores_shp: bool = False
+) -> str:
+    """``amount`` of ``damage_type`` into ``cid``'s pools: SHP first, the rest spilling into
+    DHP (which may go negative); Kinetic damage — and a weapon that ignores SHP — straight to
+    DHP; Stamina damage to Stamina (never below 0). DHP at 0 or below: Down (the bot's
+    default). Returns the pool hit first."""
+    pool = tx.tables.damage_pool[damage_type]
+    if pool == "shp" and ignores_shp:
+        pool = "dhp"
+    if amount <= 0:
+        return pool
+    m = tx.c(cid)
+    if pool == "stamina":
+        m.stamina = max(0, m.stamina - amount)
+        return pool
+    if pool == "shp":
+        spill = max(0, amount - m.shp)
+        m.shp = max(0, m.shp - amount)
+        m.dhp -= spill
+    else:
+        m.dhp -= amount
+    if m.dhp <= 0 and not m.has(DOWN):
+        tx.gain(cid, DOWN, "its DHP fell to 0 or below", f"DHP {m.dhp}")
+    return pool

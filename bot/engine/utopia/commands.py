@@ -1,0 +1,141 @@
+"""Utopia's own commands (the core's come through ``command_adapter``): joining, the standard
+actions built so far (``utopia-actions.txt`` "Standard Actions": Attack, Aim, Travel, Deep
+Breath, Hold Action, the exchanges of "Interchanging Actions"), the defense a damage roll waits
+for (Block, Dodge, Take Cover) and the Game Master's tools."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from bot.engine.core.commands import (
+    Answer,
+    CommandBase,
+    Dated,
+    Id,
+    Meters,
+    Name,
+    Side,
+)
+from bot.engine.core.effects import Lasts
+from bot.engine.utopia.sheet import UtopiaSheet
+from bot.engine.utopia.state import UtopiaRecord, Vital
+from bot.engine.utopia.terms import TravelMode
+
+
+class AddCombatant(CommandBase):
+    """Add a creature (setup or mid-fight); a character joins as its campaign ``record`` left
+    it. ``side`` defaults to ``party`` (``foes`` for NPCs)."""
+
+    kind: Literal["add_combatant"] = "add_combatant"
+    name: Name
+    sheet: UtopiaSheet
+    controller_id: int | None = None
+    is_npc: bool = False
+    side: Side | None = None
+    character_id: int | None = None
+    record: UtopiaRecord | None = None
+
+
+class Attack(Dated):
+    """ "Attack": ``actor`` attacks ``target`` with ``weapon`` (None: weaponless). ``range_m``:
+    meters to the target (None: the encounter's positions — within reach when engaged)."""
+
+    kind: Literal["attack"] = "attack"
+    actor: Id
+    target: Id
+    weapon: Name | None = None
+    range_m: Meters | None = None
+
+
+class Aim(Dated):
+    """ "Aim": 1 TA for a point of favor on the next ranged attack."""
+
+    kind: Literal["aim"] = "aim"
+    actor: Id
+
+
+class Travel(Dated):
+    """ "Travel": 1 TA to move up to the travel distance of ``mode`` (``meters``: how far; the
+    rest is lost). ``toward``: the creature it moves toward (the distance shrinks)."""
+
+    kind: Literal["travel"] = "travel"
+    actor: Id
+    mode: TravelMode = "land"
+    meters: Meters | None = None
+    toward: Id | None = None
+
+
+class DeepBreath(Dated):
+    """ "Deep Breath": 1 TA to regain 1 Stamina."""
+
+    kind: Literal["deep_breath"] = "deep_breath"
+    actor: Id
+
+
+class HoldAction(Dated):
+    """ "Hold Action": conserve 2 TA as 1 IA for a later turn."""
+
+    kind: Literal["hold_action"] = "hold_action"
+    actor: Id
+
+
+class Exchange(Dated):
+    """ "Interchanging Actions" made explicit: ``to`` ``turn`` turns 2 IA into 1 TA off turn;
+    ``to`` ``interrupt`` turns 1 TA into 1 IA on the turn (the bot also exchanges by itself
+    whenever a cost needs it)."""
+
+    kind: Literal["exchange"] = "exchange"
+    actor: Id
+    to: Literal["turn", "interrupt"]
+
+
+class Defend(Answer):
+    """The answer to a damage decision: ``block``, ``dodge``, ``cover`` (Take Cover: the
+    player says an obstacle stands against the source) or ``none``."""
+
+    kind: Literal["defend"] = "defend"
+    actor: Id
+    choice: Literal["block", "dodge", "cover", "none"]
+
+
+class SetVitals(CommandBase):
+    """Game Master: set SHP, DHP or Stamina (``relative``: change by the amount)."""
+
+    kind: Literal["set_vitals"] = "set_vitals"
+    target: Id
+    shp: tuple[Vital, bool] | None = None
+    dhp: tuple[Vital, bool] | None = None
+    stamina: tuple[Vital, bool] | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> SetVitals:
+        if self.shp is None and self.dhp is None and self.stamina is None:
+            raise ValueError("say what to change: SHP, DHP or Stamina")
+        return self
+
+
+class SetCondition(CommandBase):
+    """Game Master: put a condition on ``target`` or take it off."""
+
+    kind: Literal["set_condition"] = "set_condition"
+    target: Id
+    condition: Name
+    present: bool = True
+    lasts: Lasts = "until_removed"
+    rounds: Annotated[int, Field(ge=1, le=100)] | None = None
+
+
+OWN_COMMANDS: tuple[type[CommandBase], ...] = (
+    AddCombatant,
+    Attack,
+    Aim,
+    Travel,
+    DeepBreath,
+    HoldAction,
+    Exchange,
+    Defend,
+    SetVitals,
+    SetCondition,
+)

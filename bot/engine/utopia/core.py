@@ -1,0 +1,193 @@
+"""The Utopia working transaction: the core's (:mod:`bot.engine.core.tx` — copy-on-write
+state, the turn cycle with the economy's hooks for every combatant) plus Utopia's economy, turn
+order and tests (``utopia-actions.txt``).
+
+* **Economy** — :class:`SheetActions`, the core's :class:`~bot.engine.core.economy.UtopiaActions`
+  with each creature's own maxima: TA on its turn ("Turn Actions": 6, up to 9) and IA off it
+  ("Interrupt Actions": 2, up to 3, reset "at the beginning of each other creature's turn");
+  2 IA pay for 1 TA and 1 TA for 1 IA ("Interchanging Actions"); Hold turns 2 TA into 1 IA kept
+  until the end of the creature's following turn ("Hold Action").
+* **Turn order** — :class:`~bot.engine.core.order.Rolled`: a Speed test each, highest first
+  (ties by the Speed score); a creature may go later, never earlier ("Standard Actions").
+* **Tests** — 3d6 + modifier against a difficulty; favor and disfavor cancel one for one, each
+  net favor adds a die and each net disfavor removes one (issue 12's documented defaults;
+  :meth:`Tx.test`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bot.engine.core.dice import DiceRoller, Roll
+from bot.engine.core.economy import Cost, Pools, Timing, UtopiaActions
+from bot.engine.core.events import ActionsSpent
+from bot.engine.core.order import Rolled, TurnOrder
+from bot.engine.core.tx import CoreTx
+from bot.engine.utopia.state import OUT, UtopiaCombatant, UtopiaState
+from bot.engine.utopia.tables import UtopiaTables
+from bot.engine.utopia.terms import Subtrait, Trait
+from bot.errors import RuleViolation
+
+TURN_ORDER = Rolled()
+"""Utopia "Standard Actions": everyone makes a Speed test, highest first."""
+
+_IA_FACTOR = 100
+
+
+def capacity_of(turn_actions: int, interrupt_actions: int) -> int:
+    """The one figure the core hands the economy (``CoreTx.capacity``), carrying both of a
+    creature's maxima: ``interrupt_actions * 100 + turn_actions`` (TA ≤ 20 by the tables)."""
+    return interrupt_actions * _IA_FACTOR + turn_actions
+
+
+class SheetActions(UtopiaActions):
+    """:class:`UtopiaActions` with each creature's own TA and IA maxima (the sheet's talents,
+    capped by the tables), read from ``capacity`` (:func:`capacity_of`)."""
+
+    key = "utopia"
+
+    @staticmethod
+    def split(capacity: int) -> tuple[int, int]:
+        """``(turn_actions, interrupt_actions)`` from a packed ``capacity``."""
+        ia, ta = divmod(capacity, _IA_FACTOR)
+        return ta, ia
+
+    def fresh(self, capacity: int) -> Pools:
+        ta, ia = self.split(capacity)
+        return {"turn": ta, "interrupt": ia, "held": 0, "held_new": 0}
+
+    def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
+        ta, ia = self.split(capacity)
+        if own:
+            return {**pools, "turn": ta}
+        return {**pools, "interrupt": ia}
+
+
+class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
+    """One Utopia command's working copy of the state."""
+
+    __slots__ = ("tables",)
+
+    OUT_CONDITIONS = OUT
+
+    def __init__(
+        self,
+        state: UtopiaState,
+        tables: UtopiaTables,
+        roller: DiceRoller,
+        now: datetime,
+        economy: SheetActions,
+        order: TurnOrder | None = None,
+    ) -> None:
+        super().__init__(state, economy, roller, now, order or TURN_ORDER)
+        self.tables = tables
+
+    # -- the core's hooks ------------------------------------------------------------------------
+    def capacity(self, c: UtopiaCombatant) -> int:
+        t = self.tables
+        return capacity_of(c.sheet.turn_actions_max(t), c.sheet.interrupt_actions_max(t))
+
+    def initiative_score(self, c: UtopiaCombatant) -> int:
+        """Ties on the Speed test go to the higher Speed score (the bot's default)."""
+        return c.sheet.score("speed")
+
+    def initiative_roll(self, c: UtopiaCombatant, tie_on: int | None) -> Roll:
+        """Utopia "Standard Actions": "every applicable creature will make a Speed test"."""
+        return self.test(c, "speed", f"{c.name}'s Speed test (turn order)")
+
+    def actions_left(self, c: UtopiaCombatant) -> int:
+        return c.pools.get("turn", 0) if self.state.turn == c.id else self.interrupts_left(c)
+
+    @staticmethod
+    def interrupts_left(c: UtopiaCombatant) -> int:
+        return c.pools.get("interrupt", 0) + c.pools.get("held", 0)
+
+    def waiting_on(self) -> str:
+        p = self.state.pending
+        if p is None:
+            return "a decision"
+        return f"{self.view(p.target).name}'s defense against {p.source}"
+
+    def before_turn(self, c: UtopiaCombatant) -> None:
+        """A new creature's turn: whoever attacked with interrupt actions may defend again
+        ("Interchanging Actions": "until it's the next creature's turn")."""
+        for other in self.state.combatants:
+            if other.open_guard:
+                self.c(other.id).open_guard = False
+
+    def after_own_turn(self, c: UtopiaCombatant) -> None:
+        """ "Take Cover" lasts "for the rest of the turn": every cover ends with it."""
+        for other in self.state.combatants:
+            if other.cover:
+                self.c(other.id).cover = False
+
+    def turn_end_text(self, c: UtopiaCombatant) -> str:
+        return f"{c.name}'s turn ends."
+
+    # -- tests and payments ----------------------------------------------------------------------
+    def test(
+        self,
+        c: UtopiaCombatant,
+        score: Trait | Subtrait,
+        purpose: str,
+        *,
+        favor: int = 0,
+        disfavor: int = 0,
+    ) -> Roll:
+        """A test of ``score``: ``tables.test.dice`` d ``sides`` + the modifier (score −
+        ``modifier_offset``; a gifted subtrait's never below 0); each net favor adds a die,
+        each net disfavor removes one, the modifier unchanged (issue 12, documented
+        defaults). The caller compares the total with the difficulty."""
+        t = self.tables.test
+        modifier = c.sheet.score(score) - t.modifier_offset
+        if score in c.sheet.gifted:
+            modifier = max(modifier, 0)
+        return self.roll(
+            purpose,
+            t.dice,
+            sides=t.sides,
+            advantage=favor,
+            disadvantage=disfavor,
+            modifier=modifier,
+        )
+
+    def timing(self, cid: str) -> Timing:
+        return "turn" if self.state.turn == cid else "off_turn"
+
+    def pay(self, cid: str, cost: Cost, reason: str) -> dict[str, int]:
+        """``cid`` pays ``cost`` (on its turn or off it); returns what it spent per pool.
+        Raises :class:`RuleViolation` naming what is missing."""
+        c = self.view(cid)
+        timing = self.timing(cid)
+        try:
+            after = self.economy.pay(c.pools, cost, timing, self.capacity(c))
+        except RuleViolation as short:
+            raise RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
+        spent = {k: c.pools.get(k, 0) - v for k, v in after.items() if c.pools.get(k, 0) != v}
+        m = self.c(cid)
+        m.pools = after
+        if timing == "turn":
+            self.spent_on_turn(cid)
+        words = ", ".join(f"{n} {_POOL_WORDS.get(k, k)}" for k, n in spent.items() if n > 0)
+        if words:
+            self.emit(
+                ActionsSpent(
+                    combatant=cid,
+                    amount=sum(n for n in spent.values() if n > 0),
+                    left=self.actions_left(m),
+                    reason=reason,
+                    text=f"{c.name} spends {words} to {reason}.",
+                )
+            )
+        return spent
+
+    def require_can_act_now(self, c: Any) -> None:
+        """An action on the creature's turn, or off it paid with interrupt actions: a fight
+        runs, nothing waits on a decision, and the creature can act."""
+        self.require_active()
+        self.require_no_pending()
+        self.require_can_act(c)
+
+
+_POOL_WORDS = {"turn": "TA", "interrupt": "IA", "held": "held IA", "held_new": "TA (held)"}

@@ -1,0 +1,43 @@
+"""Utopia's pending decision in words (``Ruleset.decision_words``): damage rolled against a
+creature waiting for its Block, Dodge or Take Cover (``utopia-actions.txt`` "Block", "Dodge",
+"Take Cover"). Its lapse: no defense, the damage is taken."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.engine.core.audience import View
+from bot.engine.core.contract import ReactionOption
+from bot.engine.core.decisions import DecisionWords
+from bot.engine.utopia.state import DamageDecision, UtopiaState
+
+
+def decision_words(
+    state: UtopiaState,
+    p: DamageDecision,
+    deciders: Mapping[str, list[ReactionOption]],
+    public: View,
+) -> DecisionWords:
+    """``p`` in words for the channel: the damage shows only where the target's numbers do."""
+    attacker, target = public.name(p.attacker), public.name(p.target)
+    source = public.escape(p.source)
+    amount = f"{p.damage} {p.damage_type} damage" if public.reveals(p.target) else "damage"
+    plain = {c.id: str(c.name) for c in state.combatants}
+    title = f"{plain.get(p.attacker, 'someone')} hits {plain.get(p.target, 'someone')}"
+    if p.target in deciders and not public.reveals(p.target):
+        who = f"the GM chooses **{target}**'s defense"
+    elif p.target in deciders:
+        choices = "Block, Dodge" + ("" if p.covered else " or Take Cover")
+        who = f"**{target}** may {choices} (1 TA or 1 IA)"
+    else:
+        who = f"**{target}** cannot defend"
+    return DecisionWords(
+        title=f"{title} with {p.source}"[:256],
+        ask=f"**{attacker}** hits **{target}** with **{source}** for {amount}: {who}.",
+        ping=f"**{attacker}** hits **{target}** with **{source}**",
+        about=f"the damage to **{target}**",
+        noun="damage",
+        waiting_on=f"**{target}**'s defense",
+        lapse="the damage is taken with no defense",
+        ran_out="The window ran out: the damage is taken with no defense",
+    )

@@ -1,0 +1,354 @@
+"""The Utopia ruleset (``utopia-actions.txt``): the contract's hooks and the dispatch table.
+
+Not registered yet (Utopia stays "planned" in :mod:`bot.engine.registry` until it is playable
+through Discord); tests reach it directly or through ``tests/rulesets/utopia.py``'s test-only
+registry swap."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, TypeAdapter
+
+from bot.engine.core import order, places, scenes
+from bot.engine.core.audience import View
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract import ReactionOption, Ruleset, SheetSection, command_adapter
+from bot.engine.core.decisions import DecisionWords
+from bot.engine.core.dice import DiceRoller
+from bot.engine.core.effects import Lasts
+from bot.engine.core.events import Event, Outcome
+from bot.engine.core.order import TurnOrder
+from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.utopia import actions, combat, decision_words, verbs
+from bot.engine.utopia import commands as cmd
+from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
+from bot.engine.utopia.events import EVENT_TYPES
+from bot.engine.utopia.sheet import TRAITS, UtopiaSheet
+from bot.engine.utopia.state import (
+    CONDITIONS,
+    DOWN,
+    UtopiaRecord,
+    UtopiaState,
+    record_of,
+)
+from bot.engine.utopia.tables import UtopiaTables, default_tables, load_tables
+from bot.errors import InvalidInput, RuleViolation
+
+_Handler = Callable[[Tx, Any], None]
+_HANDLERS: dict[str, _Handler] = {
+    "add_combatant": actions.add_combatant,
+    "remove_combatant": actions.remove_combatant,
+    "begin": actions.begin,
+    "end_turn": actions.end_turn,
+    "end_combat": actions.end_combat,
+    "change_settings": actions.change_settings,
+    "attack": combat.attack,
+    "defend": combat.defend,
+    "aim": actions.aim,
+    "travel": actions.travel,
+    "deep_breath": actions.deep_breath,
+    "hold_action": actions.hold_action,
+    "exchange": actions.exchange,
+    "set_vitals": actions.set_vitals,
+    "set_condition": actions.set_condition,
+}
+_HANDLERS.update(order.HANDLERS)
+_HANDLERS.update(scenes.HANDLERS)
+_HANDLERS.update(places.HANDLERS)
+_VITALS = ("shp", "dhp", "stamina")
+
+
+class UtopiaRuleset(Ruleset[UtopiaState]):
+    """Utopia. ``tables``: the GM-changeable numbers (``data/utopia/tables.json``)."""
+
+    key: ClassVar[str] = "utopia"
+    title: ClassVar[str] = "Utopia"
+    sheet_model: ClassVar[type[UtopiaSheet]] = UtopiaSheet
+    state_model: ClassVar[type[Any]] = UtopiaState
+    command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
+        cmd.OWN_COMMANDS, TURN_ORDER
+    )
+    event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
+    turn_order: TurnOrder = TURN_ORDER
+    record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
+    handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+
+    def __init__(self, tables: UtopiaTables | None = None, version: int | None = None) -> None:
+        self.tables = tables if tables is not None else default_tables()
+        self.version = self.rules_version if version is None else version
+        self.economy: SheetActions = SheetActions()
+
+    @classmethod
+    def configured(cls, changes: dict[str, Any] | None) -> UtopiaRuleset:
+        return cls(load_tables(overrides=changes) if changes else None, cls.rules_version)
+
+    @classmethod
+    def from_tables(cls, tables: dict[str, Any], version: int) -> UtopiaRuleset:
+        return cls(load_tables(tables), version)
+
+    def tables_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.tables.model_dump(mode="json")
+        return data
+
+    def apply(
+        self, state: UtopiaState, command: CommandBase, roller: DiceRoller, now: datetime
+    ) -> Outcome:
+        """Apply one command; never mutates ``state``; a refusal raises a
+        :class:`~bot.errors.DomainError` and changes nothing."""
+        tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
+        handler = self.handlers.get(command.kind)
+        if handler is None:
+            raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
+        handler(tx, command)
+        tx.pass_turn_if_unable()
+        return Outcome(state=tx.state, events=tx.events)
+
+    # -- sheets, joining and records ---------------------------------------------------------
+    def add_command(
+        self,
+        *,
+        name: str,
+        sheet: BaseModel,
+        controller_id: int | None = None,
+        is_npc: bool = False,
+        character_id: int | None = None,
+        record: BaseModel | None = None,
+    ) -> CommandBase:
+        if not isinstance(sheet, UtopiaSheet):
+            raise InvalidInput(f"**{name}** is not a {self.title} sheet.")
+        if record is not None and not isinstance(record, UtopiaRecord):
+            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
+        return cmd.AddCombatant(
+            name=name,
+            sheet=sheet,
+            controller_id=controller_id,
+            is_npc=is_npc,
+            character_id=character_id,
+            record=record,
+        )
+
+    def record_of(self, combatant: Any) -> UtopiaRecord:
+        return record_of(combatant)
+
+    def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
+        if not isinstance(sheet, UtopiaSheet):
+            raise InvalidInput(f"Not a {self.title} sheet.")
+        r = record if isinstance(record, UtopiaRecord) else UtopiaRecord()
+        shp = sheet.shp if r.shp is None else r.shp
+        dhp = sheet.dhp if r.dhp is None else r.dhp
+        stamina = sheet.stamina if r.stamina is None else r.stamina
+        return [
+            f"SHP {shp}/{sheet.shp} · DHP {dhp}/{sheet.dhp} · Stamina {stamina}/{sheet.stamina}"
+        ]
+
+    def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
+        if not isinstance(sheet, UtopiaSheet):
+            raise InvalidInput(f"**{combatant.name}**'s sheet is not a {self.title} sheet.")
+        return combatant.clone().model_copy(
+            update={
+                "sheet": sheet,
+                "shp": min(combatant.shp, sheet.shp),
+                "dhp": min(combatant.dhp, sheet.dhp),
+                "stamina": min(combatant.stamina, sheet.stamina),
+            }
+        )
+
+    def sheet_sections(
+        self, sheet: BaseModel, *, full: bool, name: Callable[[str], str]
+    ) -> list[SheetSection]:
+        if not isinstance(sheet, UtopiaSheet):
+            raise InvalidInput(f"Not a {self.title} sheet.")
+        if not full:
+            return [SheetSection(title=name(sheet.name), lines=[f"Size: {sheet.size}"])]
+        t = self.tables
+        traits = [f"{x.title()} {sheet.score(x)} ({sheet.modifier(x):+d})" for x in TRAITS]
+        vitals = [
+            f"SHP {sheet.shp} · DHP {sheet.dhp} · Stamina {sheet.stamina}",
+            f"Block {sheet.block_rating}d{t.block.sides}",
+            f"Dodge {sheet.dodge_rating}d{t.dodge.sides}",
+            f"{sheet.turn_actions_max(t)} TA · {sheet.interrupt_actions_max(t)} IA",
+        ]
+        weapons = [
+            f"{name(w.name)}: {w.damage} {w.damage_type}, {w.ta_cost} TA" for w in sheet.weapons
+        ]
+        return [
+            SheetSection(title="Traits", lines=traits, inline=True),
+            SheetSection(title="Vitals", lines=vitals, inline=True),
+            SheetSection(title="Weapons", lines=weapons or ["none (weaponless 1d8 + Power)"]),
+        ]
+
+    def sheet_of(self, combatant: Any) -> UtopiaSheet:
+        sheet: UtopiaSheet = combatant.sheet
+        return sheet
+
+    # -- the command surface ------------------------------------------------------------------
+    def actions(self, state: UtopiaState, combatant: Any) -> list[ActionSpec]:
+        return list(verbs.ACTIONS)
+
+    def act(self, state: UtopiaState, combatant: Any, given: ActInput) -> CommandBase:
+        return verbs.act(combatant, given)
+
+    def check_names(self, combatant: Any) -> list[str]:
+        return []
+
+    def check(
+        self,
+        state: UtopiaState,
+        combatant: Any,
+        skill: str,
+        difficulty: int | None,
+        *,
+        target: str | None = None,
+        against: str | None = None,
+    ) -> CommandBase:
+        raise InvalidInput("Utopia's `/check` (a test of a trait) is planned, not built yet.")
+
+    # -- decisions ------------------------------------------------------------------------------
+    def lapse(self, state: UtopiaState, decision: Any = None) -> CommandBase:
+        p = decision if decision is not None else state.pending
+        if p is None:
+            raise RuleViolation("No damage is waiting for a defense.")
+        return cmd.Defend(actor=p.target, choice="none", decision=p.id or None)
+
+    def answer(
+        self, state: UtopiaState, decider: Any, option: ReactionOption, decision: Any = None
+    ) -> CommandBase:
+        ref = (decision.id or None) if decision is not None else None
+        return cmd.Defend.model_validate(
+            {"actor": decider.id, "choice": option.choice, "decision": ref}
+        )
+
+    def decision_subject(self, state: UtopiaState, decision: Any) -> str | None:
+        return str(decision.target)
+
+    def decision_words(
+        self,
+        state: UtopiaState,
+        decision: Any,
+        deciders: Mapping[str, list[ReactionOption]],
+        public: View,
+    ) -> DecisionWords:
+        return decision_words.decision_words(state, decision, deciders, public)
+
+    def reaction_options(
+        self, state: UtopiaState, combatant_id: str, decision: Any = None
+    ) -> list[ReactionOption]:
+        """The target's defenses it can afford now: Block, Dodge, Take Cover (not twice for
+        one source) — each 1 TA on its turn or 1 IA off it — and no defense."""
+        p = decision if decision is not None else state.pending
+        if p is None or p.target != combatant_id:
+            return []
+        tx = Tx(state, self.tables, _NO_DICE, datetime.min, self.economy, self.turn_order)
+        t = tx.view(combatant_id)
+        if tx.is_out(t) or t.open_guard:
+            return []
+        found = []
+        for choice in combat.defense_options(tx, t, covered=p.covered):
+            cost = combat.defense_cost(tx, t, choice)
+            pool = "TA" if cost.kind == "turn" else "IA"
+            label = {
+                "block": "Block",
+                "dodge": "Dodge",
+                "cover": "Take Cover (behind an obstacle)",
+            }[choice]
+            found.append(
+                ReactionOption(
+                    choice=choice,
+                    label=f"{label} ({cost.amount} {pool})",
+                    costs={pool: cost.amount},
+                )
+            )
+        return [*found, ReactionOption(choice="none", label="No defense")]
+
+    def may_be_asked(self, state: UtopiaState, combatant_id: str, decision: Any = None) -> bool:
+        p = decision if decision is not None else state.pending
+        if p is None or p.target != combatant_id:
+            return False
+        c = state.get(combatant_id)
+        return not c.has(DOWN)
+
+    # -- the GM's tools ---------------------------------------------------------------------------
+    def condition_command(
+        self,
+        target: str,
+        name: str,
+        *,
+        present: bool,
+        detail: str | None = None,
+        lasts: Lasts = "until_removed",
+        rounds: int | None = None,
+    ) -> CommandBase:
+        return cmd.SetCondition(target=target, condition=name, present=present)
+
+    def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
+        raise InvalidInput("Favor and disfavor from the GM are planned for Utopia, not built yet.")
+
+    def vital_names(self) -> tuple[str, ...]:
+        return _VITALS
+
+    def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
+        for vital in changes:
+            if vital not in _VITALS:
+                raise InvalidInput(f"Utopia has no vital called {vital!r}: shp, dhp or stamina.")
+        return cmd.SetVitals(target=target, **{k: v for k, v in changes.items()})
+
+    def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
+        raise InvalidInput("Resting is planned for Utopia, not built yet.")
+
+    def healing_command(self, weeks: int) -> CommandBase:
+        raise InvalidInput("Natural healing is planned for Utopia, not built yet.")
+
+    # -- presentation -------------------------------------------------------------------------
+    def conditions(self) -> list[str]:
+        return list(CONDITIONS)
+
+    def stances(self, combatant: Any = None) -> list[str]:
+        return []
+
+    def attack_names(self, combatant: Any) -> list[str]:
+        return [*(w.name for w in combatant.sheet.weapons), "weaponless"]
+
+    def wound_level(self, combatant: Any) -> str:
+        """Down, Bloodied (DHP lost), Hurt (SHP lost) or Unhurt: from damage only."""
+        if combatant.has(DOWN):
+            return "Down"
+        if combatant.dhp < combatant.sheet.dhp:
+            return "Bloodied"
+        if combatant.shp < combatant.sheet.shp:
+            return "Hurt"
+        return "Unhurt"
+
+    def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
+        """TA and IA left, SHP, DHP and Stamina; hidden: the wound level."""
+        if not revealed:
+            return [self.wound_level(combatant)]
+        parts: list[str] = []
+        p = combatant.pools
+        if in_fight:
+            parts.append(f"{p.get('turn', 0)} TA · {p.get('interrupt', 0) + p.get('held', 0)} IA")
+        s = combatant.sheet
+        parts += [
+            f"SHP {combatant.shp}/{s.shp}",
+            f"DHP {combatant.dhp}/{s.dhp}",
+            f"St {combatant.stamina}/{s.stamina}",
+        ]
+        return parts
+
+    def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
+        guide = "spend your turn actions (TA) on Attack, Aim, Travel, Deep Breath or Hold."
+        if not revealed:
+            return guide
+        return f"{guide} {combatant.pools.get('turn', 0)} TA left."
+
+
+class _NoDice:
+    """A roller for read-only questions (which defenses a creature can afford): never rolls."""
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        raise AssertionError("a read-only question rolled dice")
+
+
+_NO_DICE = _NoDice()

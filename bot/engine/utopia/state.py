@@ -1,0 +1,82 @@
+"""Utopia's live state: the combatant (its sheet snapshot, SHP, DHP — which may go below 0 —,
+Stamina, Aim and Take Cover), the decision a damage roll opens (Block, Dodge or Take Cover,
+``utopia-actions.txt`` "Block", "Dodge", "Take Cover") and the encounter state.
+
+The action pools (TA, IA, held IA) live in ``CombatantBase.pools`` and change only through the
+economy (:class:`bot.engine.utopia.core.SheetActions`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.engine.core.decisions import DecisionBase
+from bot.engine.core.effects import Effect
+from bot.engine.core.state import CombatantBase, EncounterState
+from bot.engine.utopia.sheet import UtopiaSheet
+from bot.engine.utopia.terms import DamageType
+
+DOWN = "Down"
+"""The bot's default (the text is silent): a creature whose DHP fell to 0 or below is out of
+the fight until the GM raises its DHP (``docs/rules/utopia.md``)."""
+OUT: tuple[str, ...] = (DOWN,)
+CONDITIONS: tuple[str, ...] = (DOWN,)
+Vital = Annotated[int, Field(ge=-100_000, le=100_000)]
+
+
+class UtopiaCombatant(CombatantBase):
+    """A Utopia creature in a fight. ``shp``/``dhp``/``stamina``: what is left (``dhp`` may go
+    negative; "damage beyond SHP spills into DHP"). ``aim``: favor waiting for its next ranged
+    attack ("Aim"; lost by any other action). ``cover``: it took cover this turn ("Take Cover":
+    Block and Dodge Ratings doubled for the rest of the turn). ``open_guard``: it paid an attack
+    with interrupt actions and "cannot defend, until it's the next creature's turn"
+    ("Interchanging Actions")."""
+
+    sheet: UtopiaSheet
+    shp: Vital
+    dhp: Vital
+    stamina: Vital
+    aim: Annotated[int, Field(ge=0, le=10)] = 0
+    cover: bool = False
+    open_guard: bool = False
+
+
+class DamageDecision(DecisionBase):
+    """Damage rolled against ``target`` and waiting for its defense (stage ``after_damage``):
+    Block, Dodge, Take Cover, or none ("Block", "Dodge", "Take Cover"). ``damage`` is what it
+    would take after its defenses; ``source`` the weapon (or "weaponless attack"). A creature
+    blocks or dodges one source once: after Take Cover a new decision opens with
+    ``covered`` set, offering Block and Dodge only."""
+
+    kind: str = "damage"
+    stage: Literal["reaction", "before_roll", "after_roll", "after_damage"] = "after_damage"
+    attacker: str
+    target: str
+    source: str
+    damage_type: DamageType
+    rolled: int = Field(ge=0)
+    damage: int = Field(ge=0)
+    ignores_shp: bool = False
+    covered: bool = False
+
+
+class UtopiaRecord(BaseModel):
+    """A Utopia character's state between fights (campaign record): SHP, DHP and Stamina left
+    (None: full, as the sheet says) and the effects that outlast a fight."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    shp: Vital | None = None
+    dhp: Vital | None = None
+    stamina: Vital | None = None
+    effects: tuple[Effect, ...] = ()
+
+
+UtopiaState = EncounterState[UtopiaCombatant, DamageDecision]
+
+
+def record_of(c: Any) -> UtopiaRecord:
+    """What of ``c`` outlasts the fight: its vitals and the effects lasting beyond a scene."""
+    keep = tuple(e for e in c.effects if e.scope in ("day", "quest", "arc", "campaign"))
+    return UtopiaRecord(shp=c.shp, dhp=c.dhp, stamina=c.stamina, effects=keep)

@@ -1,0 +1,96 @@
+"""The actions ``/act`` offers in Utopia, with their costs (``utopia-actions.txt`` "Standard
+Actions"), and how a member's options become a command. The standard actions not built yet are
+refused by name (:data:`PLANNED`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.utopia import commands as cmd
+from bot.errors import InvalidInput
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec(
+        key="attack",
+        label="Attack",
+        cost="the weapon's TA (weaponless 2 TA); off turn 2 IA per TA",
+        target="required",
+        detail="the weapon (empty: weaponless)",
+        amount="meters to the target",
+        rule="Attack",
+    ),
+    ActionSpec(key="aim", label="Aim", cost="1 TA: favor on the next ranged attack", rule="Aim"),
+    ActionSpec(
+        key="travel",
+        label="Travel",
+        cost="1 TA: up to the travel distance",
+        target="optional",
+        detail="land, water or air",
+        amount="meters",
+        rule="Travel",
+    ),
+    ActionSpec(key="deep-breath", label="Deep Breath", cost="1 TA: 1 Stamina", rule="Deep Breath"),
+    ActionSpec(key="hold", label="Hold Action", cost="2 TA for 1 IA later", rule="Hold Action"),
+    ActionSpec(
+        key="exchange",
+        label="Exchange",
+        cost="1 TA for 1 IA on your turn",
+        rule="Interchanging Actions",
+    ),
+)
+BY_KEY = {a.key: a for a in ACTIONS}
+PLANNED = (
+    "stealth",
+    "leap",
+    "grapple",
+    "scale",
+    "assist",
+    "cast",
+    "spell",
+    "don",
+    "doff",
+    "sheath",
+    "unsheath",
+)
+"""Standard actions of the text the bot does not play yet (issue 12, later slices)."""
+
+
+def act(combatant: Any, given: ActInput) -> CommandBase:
+    """The command ``/act`` means. Raises :class:`InvalidInput` for an action Utopia does not
+    have (listing those it has), one not built yet (by name), or a missing option."""
+    key = given.key.strip().casefold().replace(" ", "-")
+    me = combatant.id
+    if key == "attack":
+        if not given.target:
+            raise InvalidInput("Attack needs a `target:`.")
+        return cmd.Attack(actor=me, target=given.target, weapon=given.detail, range_m=given.amount)
+    if key == "aim":
+        return cmd.Aim(actor=me)
+    if key == "travel":
+        mode = (given.detail or "land").strip().casefold()
+        if mode not in ("land", "water", "air"):
+            raise InvalidInput(f"Travel is by land, water or air, not {given.detail!r}.")
+        return cmd.Travel(
+            actor=me,
+            mode=mode,
+            meters=given.amount or None,
+            toward=given.target,
+        )
+    if key == "deep-breath":
+        return cmd.DeepBreath(actor=me)
+    if key == "hold":
+        return cmd.HoldAction(actor=me)
+    if key == "exchange":
+        return cmd.Exchange(actor=me, to="interrupt")
+    if any(key.startswith(p) for p in PLANNED):
+        raise InvalidInput(
+            f"{given.key[:40]!r} is a Utopia action the bot does not play yet (planned). "
+            "It has: " + ", ".join(a.label for a in ACTIONS) + "."
+        )
+    raise InvalidInput(
+        f"Utopia has no action {given.key[:40]!r}. It has: "
+        + ", ".join(a.label for a in ACTIONS)
+        + "."
+    )
