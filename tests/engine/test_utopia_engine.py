@@ -1,0 +1,188 @@
+"""Utopia's engine (issue 12, slice 2), rule by rule of ``utopia-actions.txt`` with scripted
+dice: the economy ("Turn Actions", "Interrupt Actions", "Interchanging Actions", "Hold Action"),
+the turn order ("Standard Actions"), attacks ("Attack", "Ranged Weapons", "Aim") and damage with
+its defenses ("Block", "Dodge", "Take Cover"; issue 12's SHP/DHP/Kinetic defaults)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.engine.core.commands import Begin, EndTurn
+from bot.engine.core.dice import ScriptedRoller
+from bot.engine.utopia import commands as u
+from bot.engine.utopia.ruleset import UtopiaRuleset
+from bot.engine.utopia.sheet import UtopiaSheet
+from bot.errors import RuleViolation
+from tests.engine.helpers import NOW
+
+RULES = UtopiaRuleset()
+
+
+def sheet(**over: Any) -> UtopiaSheet:
+    data: dict[str, Any] = {
+        "name": "X",
+        "subtraits": {"dexterity": 6, "speed": 5, "power": 6},
+        "shp": 10,
+        "dhp": 10,
+        "stamina": 8,
+        "block_rating": 2,
+        "dodge_rating": 1,
+        "weapons": [
+            {"name": "Knife", "ta_cost": 1, "damage": "1d4"},
+            {"name": "Maul", "ta_cost": 3, "damage": "2d6", "ignores_shp": True},
+            {"name": "Shock", "ta_cost": 2, "damage": "1d6", "damage_type": "kinetic"},
+            {
+                "name": "Bow",
+                "ta_cost": 2,
+                "damage": "1d8",
+                "kind": "ranged",
+                "close_m": 10,
+                "far_m": 30,
+            },
+        ],
+    }
+    data.update(over)
+    return UtopiaSheet.model_validate(data)
+
+
+def run(state: Any, command: Any, dice: list[int]) -> Any:
+    roller = ScriptedRoller(dice)
+    out = RULES.apply(state, command, roller, NOW)
+    assert roller.remaining == 0, "every scripted die is used"
+    return out
+
+
+def fight(a: UtopiaSheet | None = None, b: UtopiaSheet | None = None) -> Any:
+    """Ana (c1) and Bo (c2); Speed tests 3d6 + 1: Ana rolls 6, 6, 6, Bo 1, 1, 1: Ana first."""
+    s = RULES.new_encounter(name="Duel", seed=1)
+    s = run(s, u.AddCombatant(name="Ana", sheet=a or sheet()), []).state
+    s = run(s, u.AddCombatant(name="Bo", sheet=b or sheet(), is_npc=True), []).state
+    return run(s, Begin(), [6, 6, 6, 1, 1, 1]).state
+
+
+def test_turn_order_is_a_speed_test_highest_first() -> None:
+    """ "Standard Actions": a Speed test (3d6 + Speed mod), highest first."""
+    s = RULES.new_encounter(name="Duel", seed=1)
+    s = run(s, u.AddCombatant(name="Ana", sheet=sheet()), []).state
+    s = run(s, u.AddCombatant(name="Bo", sheet=sheet()), []).state
+    out = run(s, Begin(), [1, 1, 1, 4, 4, 4])
+    assert out.state.order == ["c2", "c1"] and out.state.turn == "c2"
+    assert out.state.get("c2").initiative.primary == 12 + 1  # Speed 5 → +1
+
+
+def test_six_ta_on_the_turn_and_two_ia_reset_at_each_other_turn() -> None:
+    """ "Turn Actions": 6; "Interrupt Actions": 2, reset at each other creature's turn."""
+    s = fight()
+    assert s.get("c1").pools["turn"] == 6
+    s = run(s, u.Attack(actor="c2", target="c1", weapon="Knife", range_m=1), [1]).state  # off turn
+    assert s.get("c2").pools["interrupt"] == 0  # 2 IA as 1 TA
+    assert s.get("c2").open_guard  # "you cannot defend, until it's the next creature's turn"
+    s = run(s, EndTurn(actor="c1"), []).state
+    assert s.turn == "c2" and not s.get("c2").open_guard
+
+
+def test_talent_raises_turn_actions_to_nine() -> None:
+    s = fight(a=sheet(turn_actions=9, interrupt_actions=3))
+    assert s.get("c1").pools["turn"] == 9 and s.get("c1").pools["interrupt"] == 3
+
+
+def test_hold_turns_two_ta_into_one_ia_kept_to_the_next_turn_end() -> None:
+    """ "Hold Action": 2 TA for 1 IA, depleted if unused by the following turn."""
+    s = fight()
+    s = run(s, u.HoldAction(actor="c1"), []).state
+    assert s.get("c1").pools["turn"] == 4
+    s = run(s, EndTurn(actor="c1"), []).state
+    assert s.get("c1").pools["held"] == 1
+
+
+def test_weaponless_attack_is_two_ta_1d8_plus_power_physical_and_shp_spills_into_dhp() -> None:
+    """ "Attack": weaponless 2 TA, 1d8 + Power mod (6 − 4 = 2) Physical; innate defense 1."""
+    s = fight(b=sheet(shp=3))
+    out = run(s, u.Attack(actor="c1", target="c2", range_m=1), [8])
+    s = out.state
+    assert s.get("c1").pools["turn"] == 4
+    p = s.pending
+    assert p.stage == "after_damage" and p.damage == 8 + 2 - 1
+    s = run(s, u.Defend(actor="c2", choice="none"), []).state
+    bo = s.get("c2")
+    assert (bo.shp, bo.dhp) == (0, 10 - (9 - 3))
+
+
+def test_block_rolls_nd4_and_reduces_the_damage() -> None:
+    """ "Block": 1 IA off turn, the Block Rating (2d4) reduces the damage."""
+    s = fight()
+    s = run(s, u.Attack(actor="c1", target="c2", range_m=1), [8]).state
+    s = run(s, u.Defend(actor="c2", choice="block"), [3, 2]).state
+    bo = s.get("c2")
+    assert bo.shp == 10 - (9 - 5) and bo.pools["interrupt"] == 1
+
+
+def test_dodge_at_least_the_damage_negates_it() -> None:
+    """ "Dodge": the Dodge Rating (1d12) ≥ the damage after defenses prevents all of it."""
+    s = fight()
+    s = run(s, u.Attack(actor="c1", target="c2", range_m=1), [8]).state
+    s = run(s, u.Defend(actor="c2", choice="dodge"), [9]).state
+    assert s.get("c2").shp == 10
+
+
+def test_take_cover_doubles_the_dice_then_block_once_per_source() -> None:
+    """ "Take Cover": Block and Dodge Ratings doubled for the rest of the turn; one Block or
+    Dodge per source."""
+    s = fight()
+    s = run(s, u.Attack(actor="c1", target="c2", range_m=1), [8]).state
+    s = run(s, u.Defend(actor="c2", choice="cover"), []).state
+    assert s.get("c2").cover and s.pending.covered
+    assert [o.choice for o in RULES.reaction_options(s, "c2")] == ["block", "dodge", "none"]
+    s = run(s, u.Defend(actor="c2", choice="block"), [1, 1, 1, 2]).state  # 2d4 doubled: 4d4
+    assert s.pending is None and s.get("c2").shp == 10 - (9 - 5)
+    assert s.get("c2").pools["interrupt"] == 0
+    with pytest.raises(RuleViolation):
+        run(s, u.Defend(actor="c2", choice="block"), [])
+
+
+def test_ranged_attack_is_a_dexterity_test_against_the_meters() -> None:
+    """ "Ranged Weapons": Dexterity test (3d6 + 2) vs meters; favor within close range adds a
+    die; beyond far range impossible."""
+    s = fight()
+    out = run(s, u.Attack(actor="c1", target="c2", weapon="Bow", range_m=8), [1, 1, 1, 1])
+    assert out.state.pending is None  # 4 dice + 2 = 6 < 8: a miss
+    roll = next(e for e in out.events if e.kind == "attack_rolled").test
+    assert len(roll.dice) == 4 and roll.total == 6
+    with pytest.raises(RuleViolation, match="impossible"):
+        run(s, u.Attack(actor="c1", target="c2", weapon="Bow", range_m=31), [])
+
+
+def test_aim_adds_favor_and_is_lost_by_another_action() -> None:
+    """ "Aim": 1 TA, a point of favor on the next ranged attack; lost by any other action."""
+    s = fight()
+    s = run(s, u.Aim(actor="c1"), []).state
+    assert s.get("c1").aim == 1
+    out = run(s, u.Attack(actor="c1", target="c2", weapon="Bow", range_m=20), [3, 3, 3])
+    roll = next(e for e in out.events if e.kind == "attack_rolled").test
+    assert len(roll.dice) == 3  # far: 1 disfavor, aim: 1 favor — they cancel
+    s = run(s, u.DeepBreath(actor="c1"), []).state
+    assert s.get("c1").aim == 0
+
+
+def test_kinetic_ignores_armor_straight_to_dhp_and_ignores_shp_weapons() -> None:
+    """Issue 12: Kinetic damage ignores armor and goes to DHP; weapons can ignore SHP."""
+    armored = sheet(armor=[{"name": "Plate", "defenses": {"kinetic": 5, "physical": 5}}])
+    s = fight(b=armored)
+    s = run(s, u.Attack(actor="c1", target="c2", weapon="Shock", range_m=1), [4]).state
+    s = run(s, u.Defend(actor="c2", choice="none"), []).state
+    assert (s.get("c2").shp, s.get("c2").dhp) == (10, 6)
+    s = run(s, u.Attack(actor="c1", target="c2", weapon="Maul", range_m=1), [6, 6]).state
+    assert s.pending.damage == 12 - 6  # innate 1 + plate 5
+    s = run(s, u.Defend(actor="c2", choice="none"), []).state
+    assert (s.get("c2").shp, s.get("c2").dhp) == (10, 0)
+    assert s.get("c2").has("Down") and s.phase == "finished"
+
+
+def test_a_refused_command_changes_nothing() -> None:
+    s = fight()
+    before = s.model_dump_json()
+    with pytest.raises(RuleViolation):
+        run(s, u.HoldAction(actor="c2"), [])
+    assert s.model_dump_json() == before
