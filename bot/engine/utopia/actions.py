@@ -163,8 +163,10 @@ def travel(tx: Tx, cmd: Travel) -> None:
         raise RuleViolation(f"{c.name} cannot travel by {cmd.mode}.")
     meters = most if cmd.meters is None else cmd.meters
     if meters > most:
-        raise RuleViolation(f"{c.name} travels at most {most:g} m by {cmd.mode} per action.")
-    tx.pay(c.id, Cost(kind="turn", amount=tx.tables.travel.ta), f"travel {meters:g} m")
+        raise RuleViolation(
+            f"{c.name} travels at most {tx.scale.show(most)} by {cmd.mode} per action."
+        )
+    tx.pay(c.id, Cost(kind="turn", amount=tx.tables.travel.ta), f"travel {tx.scale.show(meters)}")
     tx.c(c.id).aim = 0
     positions = tx.state.positions
     toward = tx.view(cmd.toward).id if cmd.toward else None
@@ -186,7 +188,7 @@ def travel(tx: Tx, cmd: Travel) -> None:
             meters=meters,
             mode=cmd.mode,
             how="full",
-            text=f"{c.name} travels {meters:g} m by {cmd.mode}.",
+            text=f"{c.name} travels {tx.scale.show(meters)} by {cmd.mode}.",
         )
     )
 

@@ -137,7 +137,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
                     difficulty=difficulty,
                     hit=False,
                     text=f"{a.name} attacks {t.name} with {source}: {test.text} against "
-                    f"{difficulty} m — a miss.",
+                    f"{tx.scale.show(difficulty)} — a miss.",
                 )
             )
             return
@@ -147,7 +147,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
     damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
     damage = roll_damage(tx, f"{source} damage", expression, modifier)
     after = max(0, damage.total - defense(tx, t, damage_type))
-    tested = f"{test.text} against {difficulty} m — a hit; " if test else ""
+    tested = f"{test.text} against {tx.scale.show(difficulty or 0)} — a hit; " if test else ""
     tx.emit(
         AttackRolled(
             combatant=a.id,
@@ -188,18 +188,20 @@ def _reach(
     if weapon is None or weapon.kind != "ranged":
         reach = weapon.reach_m if weapon else 1.0
         if meters is not None and meters > reach and not tx.state.positions.are_engaged(a.id, t.id):
-            raise RuleViolation(f"{t.name} is {meters:g} m away, out of reach ({reach:g} m).")
+            raise RuleViolation(
+                f"{t.name} is {tx.scale.show(meters)} away, out of reach ({tx.scale.show(reach)})."
+            )
         return 0, 0
     close, far = weapon.close_m or 0.0, weapon.far_m or 0.0
     if meters is None:
         raise InvalidInput(
             f"A ranged attack needs the distance: give `range:` in meters ({weapon.name}: "
-            f"close {close:g} m, far {far:g} m)."
+            f"close {tx.scale.show(close)}, far {tx.scale.show(far)})."
         )
     if meters > far:
         raise RuleViolation(
-            f"{t.name} is {meters:g} m away, beyond {weapon.name}'s far range ({far:g} m): "
-            "the attack is impossible."
+            f"{t.name} is {tx.scale.show(meters)} away, beyond {weapon.name}'s far range "
+            f"({tx.scale.show(far)}): the attack is impossible."
         )
     if meters <= close:
         return tx.tables.ranged.close_favor + a.aim, 0

@@ -37,7 +37,9 @@ class AttackRolled(Event):
         who, whom = view.name(self.combatant), view.name(self.target)
         parts = [f"{who} attacks {whom} with {view.text(self.source)}"]
         if self.test is not None:
-            parts.append(f"{roll_text(self.test, view, self.combatant)} vs {self.difficulty} m")
+            parts.append(
+                f"{roll_text(self.test, view, self.combatant)} against difficulty {self.difficulty}"
+            )
         if not self.hit:
             return ["; ".join(parts) + ": a miss."]
         if self.damage is not None:
