@@ -78,7 +78,9 @@ UTOPIA_KINDS = (
     "end_period",
     "end_turn",
     "engage",
+    "escape",
     "exchange",
+    "grapple",
     "hold_action",
     "move_in_order",
     "next_turn",
@@ -89,7 +91,9 @@ UTOPIA_KINDS = (
     "skip_turn",
     "travel",
 )
-WEIGHTED = UTOPIA_KINDS + ("attack",) * 8 + ("end_turn",) * 3 + ("defend",) * 2
+WEIGHTED = (
+    UTOPIA_KINDS + ("attack",) * 8 + ("grapple", "escape") + ("end_turn",) * 3 + ("defend",) * 2
+)
 
 
 @dataclass
@@ -191,6 +195,10 @@ def utopia_command(
         return EndTurn(actor=draw(st.sampled_from([me, anyone])))
     if kind == "engage":
         return Engage(a=me, b=other)
+    if kind == "escape":
+        return u.Escape(actor=draw(st.sampled_from([me, anyone])))
+    if kind == "grapple":
+        return u.Grapple(actor=draw(st.sampled_from([me, me, anyone])), target=other)
     if kind == "exchange":
         return u.Exchange(actor=me, to=draw(st.sampled_from(["turn", "interrupt"])))
     if kind == "hold_action":

@@ -45,7 +45,7 @@ def test_every_declared_action_builds_a_command() -> None:
         command = rules.act(state, me, ActInput(key=spec.key, target=target))
         assert command.kind in rules.command_kinds, spec.key
     with pytest.raises(InvalidInput, match="does not play yet"):
-        rules.act(state, me, ActInput(key="grapple"))
+        rules.act(state, me, ActInput(key="stealth"))
     with pytest.raises(InvalidInput, match="no action"):
         rules.act(state, me, ActInput(key="no-such-action"))
 

@@ -186,3 +186,112 @@ def test_a_refused_command_changes_nothing() -> None:
     with pytest.raises(RuleViolation):
         run(s, u.HoldAction(actor="c2"), [])
     assert s.model_dump_json() == before
+
+
+# -- "Grapple" ----------------------------------------------------------------------------------
+def grappled() -> Any:
+    """Ana (Agility 6 + 5 = 11, +7) grapples Bo (Strength: Power 6 + Fortitude 1 = 7, Agility
+    11: Bo contests with Agility, the better): Ana 6, 6, 6 + 7 = 25 against Bo 1, 1, 1 + 7."""
+    s = fight()
+    return run(s, u.Grapple(actor="c1", target="c2"), [6, 6, 6, 1, 1, 1]).state
+
+
+def test_grapple_costs_3_ta_2_stamina_and_a_lost_contest_holds_the_target() -> None:
+    """ "Grapple": "3 turn actions and 2 stamina"; "its choice of a Strength or Agility
+    contest against the grappler's Agility test"; "If the targeted creature fails, it becomes
+    grappled"."""
+    s = grappled()
+    ana, bo = s.get("c1"), s.get("c2")
+    assert ana.pools["turn"] == 3 and ana.stamina == 6
+    assert bo.grappled_by == "c1" and s.positions.are_engaged("c1", "c2")
+
+
+def test_a_tie_or_better_holds_the_grapple_off() -> None:
+    s = fight()
+    s = run(s, u.Grapple(actor="c1", target="c2"), [2, 2, 2, 2, 2, 2]).state
+    assert s.get("c2").grappled_by is None and s.get("c1").stamina == 6
+
+
+def test_grapple_disfavor_per_size_and_no_more_than_one_size_larger() -> None:
+    """ "no more than one size larger"; "a point of disfavor for each size category smaller or
+    larger": against a large Bo, Ana's test loses a die (3d6 − 1 die = 2 dice)."""
+    s = fight(b=sheet(size="large"))
+    out = run(s, u.Grapple(actor="c1", target="c2"), [6, 6, 1, 1, 1])
+    assert out.state.get("c2").grappled_by == "c1"
+    with pytest.raises(RuleViolation, match="size larger"):
+        run(fight(b=sheet(size="huge")), u.Grapple(actor="c1", target="c2"), [])
+
+
+def test_grapple_needs_an_adjacent_target_and_the_stamina() -> None:
+    from bot.engine.core.commands import SetDistance
+
+    s = run(fight(), SetDistance(a="c1", b="c2", meters=5), []).state
+    with pytest.raises(RuleViolation, match="adjacent"):
+        run(s, u.Grapple(actor="c1", target="c2"), [])
+    with pytest.raises(RuleViolation, match="needs 2 Stamina and has 1"):
+        run(fight(a=sheet(stamina=1)), u.Grapple(actor="c1", target="c2"), [])
+
+
+def test_the_grappled_cannot_travel_and_pay_double_against_others() -> None:
+    """ "Grappled creatures cannot take the Travel action"; "the Attack, Block, and Dodge
+    action requires twice the number of actions if it targets a creature other than the
+    grappler"."""
+    s = run(grappled(), EndTurn(actor="c1"), []).state  # Bo's turn
+    with pytest.raises(RuleViolation, match="cannot travel"):
+        run(s, u.Travel(actor="c2"), [])
+    s = run(s, u.Attack(actor="c2", target="c1", weapon="Knife", range_m=1), [4]).state
+    assert s.get("c2").pools["turn"] == 5  # against the grappler: 1 TA
+    assert [o.costs for o in RULES.reaction_options(s, "c1")][:2] == [{"IA": 1}, {"IA": 1}]
+
+
+def test_the_grappled_pays_double_to_dodge_someone_else() -> None:
+    s = RULES.new_encounter(name="Three", seed=1)
+    for name in ("Ana", "Bo", "Cy"):
+        s = run(s, u.AddCombatant(name=name, sheet=sheet()), []).state
+    s = run(s, Begin(), [6, 6, 6, 1, 1, 1, 3, 3, 3]).state  # Ana, Cy, Bo
+    s = run(s, u.Grapple(actor="c1", target="c2"), [6, 6, 6, 1, 1, 1]).state
+    s = run(s, EndTurn(actor="c1"), []).state  # Cy's turn
+    s = run(s, u.Attack(actor="c3", target="c2", weapon="Knife", range_m=1), [4]).state
+    options = {o.choice: o.costs for o in RULES.reaction_options(s, "c2")}
+    assert options == {"block": {"IA": 2}, "dodge": {"IA": 2}, "cover": {"IA": 1}, "none": {}}
+    s = run(s, u.Defend(actor="c2", choice="none"), []).state
+    s = run(s, EndTurn(actor="c3"), []).state  # Bo's turn: a knife at Cy costs 2 × 1 TA
+    s = run(s, u.Attack(actor="c2", target="c3", weapon="Knife", range_m=1), [1]).state
+    assert s.get("c2").pools["turn"] == 4
+
+
+def test_the_grappler_travels_half_and_drags_the_grappled() -> None:
+    """ "the grappler's Travel distances are halved, rounded up" (Speed 5 → 3 m)."""
+    s = grappled()
+    with pytest.raises(RuleViolation, match="at most 3"):
+        run(s, u.Travel(actor="c1", meters=4), [])
+    s = run(s, u.Travel(actor="c1", meters=3), []).state
+    assert s.positions.are_engaged("c1", "c2")
+
+
+def test_escape_once_per_turn_the_grappler_pays_2_stamina_to_contest() -> None:
+    """ "1 interrupt action or 2 turn actions as well as 2 stamina, up to once per turn";
+    "If the grappler chooses to attempt the test, its stamina is reduced by 2"."""
+    s = grappled()  # Ana's turn: Bo escapes with 1 IA
+    s = run(s, u.Escape(actor="c2"), [6, 6, 6, 1, 1, 1]).state  # Ana's Agility 25 vs Bo 10
+    bo, ana = s.get("c2"), s.get("c1")
+    assert bo.grappled_by == "c1" and bo.pools["interrupt"] == 1 and bo.stamina == 6
+    assert ana.stamina == 4
+    with pytest.raises(RuleViolation, match="already tried"):
+        run(s, u.Escape(actor="c2"), [])
+    s = run(s, EndTurn(actor="c1"), []).state  # Bo's turn: 2 TA
+    s = run(s, u.Escape(actor="c2"), [1, 1, 1, 2, 2, 2]).state
+    assert s.get("c2").grappled_by is None and s.get("c2").pools["turn"] == 4
+
+
+def test_a_grappler_without_stamina_cannot_contest_the_escape() -> None:
+    s = run(grappled(), u.SetVitals(target="c1", stamina=(1, False)), []).state
+    s = run(s, u.Escape(actor="c2"), []).state
+    assert s.get("c2").grappled_by is None and s.get("c1").stamina == 1
+
+
+def test_the_grapple_ends_when_the_grappler_is_down() -> None:
+    s = grappled()
+    s = run(s, EndTurn(actor="c1"), []).state
+    s = run(s, u.SetVitals(target="c1", dhp=(0, False)), []).state
+    assert s.phase == "finished"  # Ana is Down: the hold is gone with her

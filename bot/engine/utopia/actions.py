@@ -1,6 +1,6 @@
 """Joining, beginning and ending, the standard actions that are not attacks (``utopia-actions.txt``
-"Aim", "Travel", "Deep Breath", "Hold Action", "Interchanging Actions") and the Game Master's
-tools."""
+"Aim", "Travel" — halved for a grappler, refused to the grappled ("Grapple") —, "Deep Breath",
+"Hold Action", "Interchanging Actions") and the Game Master's tools."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from bot.engine.utopia.commands import (
     Travel,
 )
 from bot.engine.utopia.core import Tx
+from bot.engine.utopia.grapple import drag_along, travel_limit
 from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
@@ -161,6 +162,7 @@ def travel(tx: Tx, cmd: Travel) -> None:
     most = c.sheet.travel_m(cmd.mode)
     if most <= 0:
         raise RuleViolation(f"{c.name} cannot travel by {cmd.mode}.")
+    most = travel_limit(tx, c, most)
     meters = most if cmd.meters is None else cmd.meters
     if meters > most:
         raise RuleViolation(
@@ -182,6 +184,7 @@ def travel(tx: Tx, cmd: Travel) -> None:
     else:
         positions = positions.moved(c.id)
     tx.state.positions = positions
+    drag_along(tx, c.id)
     tx.emit(
         Moved(
             combatant=c.id,

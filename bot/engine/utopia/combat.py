@@ -24,6 +24,7 @@ from bot.engine.core.events import AttackDeclared
 from bot.engine.utopia.commands import Attack, Defend
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.events import AttackRolled, DamageResolved
+from bot.engine.utopia.grapple import cost_factor
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import DOWN, DamageDecision, UtopiaCombatant
 from bot.engine.utopia.tables import Defence, TakeCover
@@ -89,7 +90,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
         raise RuleViolation(f"{t.name} is already out of the fight.")
     weapon = _weapon(a, cmd.weapon)
     rules = tx.tables.weaponless
-    ta = weapon.ta_cost if weapon else rules.ta
+    ta = (weapon.ta_cost if weapon else rules.ta) * cost_factor(tx, a, t.id)
     meters = cmd.range_m if cmd.range_m is not None else tx.state.positions.distance(a.id, t.id)
     ranged = weapon is not None and weapon.kind == "ranged"
     favor, disfavor = _reach(tx, a, t, weapon, meters)
@@ -172,7 +173,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
         damage=after,
         ignores_shp=bool(weapon and weapon.ignores_shp),
     )
-    if after > 0 and can_defend(tx, t):
+    if after > 0 and can_defend(tx, t, a.id):
         tx.open_decision(decision)
     else:
         settle(tx, decision, "open_guard" if t.open_guard and after else "none", None)
@@ -228,33 +229,39 @@ def defense(tx: Tx, t: UtopiaCombatant, damage_type: DamageType) -> int:
     return t.sheet.defense(damage_type, tx.tables)
 
 
-def can_defend(tx: Tx, t: UtopiaCombatant) -> bool:
-    """Whether ``t`` may be asked to Block, Dodge or Take Cover: in the fight, not having
-    attacked with interrupt actions since this creature's turn began, able to pay 1 TA/IA."""
+def can_defend(tx: Tx, t: UtopiaCombatant, against: str | None = None) -> bool:
+    """Whether ``t`` may be asked to Block, Dodge or Take Cover against ``against``'s attack:
+    in the fight, not having attacked with interrupt actions since this creature's turn
+    began, able to pay the cost."""
     if tx.is_out(t) or t.open_guard:
         return False
-    return bool(defense_options(tx, t, covered=False))
+    return bool(defense_options(tx, t, covered=False, against=against))
 
 
-def defense_cost(tx: Tx, t: UtopiaCombatant, choice: str) -> Cost:
-    """What a Block, Dodge or Take Cover costs ``t`` now: the table's TA on its turn, IA off
-    it (the economy pays an IA with a TA on the turn, "Interchanging Actions")."""
+def defense_cost(tx: Tx, t: UtopiaCombatant, choice: str, against: str | None = None) -> Cost:
+    """What a Block, Dodge or Take Cover against ``against``'s attack costs ``t`` now: the
+    table's TA on its turn, IA off it (the economy pays an IA with a TA on the turn,
+    "Interchanging Actions"); a grappled ``t`` pays double to Block or Dodge an attack from
+    anyone but its grappler ("Grapple")."""
     rule: Defence | TakeCover = (
         tx.tables.take_cover if choice == "cover" else getattr(tx.tables, choice)
     )
+    factor = 1 if choice == "cover" else cost_factor(tx, t, against)
     if tx.timing(t.id) == "turn":
-        return Cost(kind="turn", amount=rule.ta)
-    return Cost(kind="interrupt", amount=rule.ia)
+        return Cost(kind="turn", amount=rule.ta * factor)
+    return Cost(kind="interrupt", amount=rule.ia * factor)
 
 
-def defense_options(tx: Tx, t: UtopiaCombatant, *, covered: bool) -> list[str]:
-    """The defenses ``t`` can afford now (Take Cover only once per source, and not while
-    already in cover)."""
+def defense_options(
+    tx: Tx, t: UtopiaCombatant, *, covered: bool, against: str | None = None
+) -> list[str]:
+    """The defenses ``t`` can afford now against ``against``'s attack (Take Cover only once
+    per source, and not while already in cover)."""
     found: list[str] = []
     for choice in ("block", "dodge", "cover"):
         if choice == "cover" and (covered or t.cover):
             continue
-        cost = defense_cost(tx, t, choice)
+        cost = defense_cost(tx, t, choice, against)
         if tx.economy.can_pay(t.pools, cost, tx.timing(t.id), tx.capacity(t)):
             found.append(choice)
     return found
@@ -269,9 +276,9 @@ def defend(tx: Tx, cmd: Defend) -> None:
     if cmd.choice == "none":
         settle(tx, p, "none", None)
         return
-    if cmd.choice not in defense_options(tx, t, covered=p.covered):
+    if cmd.choice not in defense_options(tx, t, covered=p.covered, against=p.attacker):
         raise RuleViolation(f"{t.name} cannot {_VERB[cmd.choice]} now.")
-    tx.pay(t.id, defense_cost(tx, t, cmd.choice), _VERB[cmd.choice])
+    tx.pay(t.id, defense_cost(tx, t, cmd.choice, p.attacker), _VERB[cmd.choice])
     m = tx.c(t.id)
     m.aim = 0
     if cmd.choice == "cover":

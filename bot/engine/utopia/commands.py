@@ -91,6 +91,23 @@ class Exchange(Dated):
     to: Literal["turn", "interrupt"]
 
 
+class Grapple(Dated):
+    """ "Grapple": 3 TA and 2 Stamina to restrain ``target`` (adjacent, at most one size
+    larger) by a contest."""
+
+    kind: Literal["grapple"] = "grapple"
+    actor: Id
+    target: Id
+
+
+class Escape(Dated):
+    """ "Grapple": the grappled ``actor`` tries to break free (2 TA or 1 IA, and 2 Stamina,
+    once per turn)."""
+
+    kind: Literal["escape"] = "escape"
+    actor: Id
+
+
 class Defend(Answer):
     """The answer to a damage decision: ``block``, ``dodge``, ``cover`` (Take Cover: the
     player says an obstacle stands against the source) or ``none``."""
@@ -135,6 +152,8 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     DeepBreath,
     HoldAction,
     Exchange,
+    Grapple,
+    Escape,
     Defend,
     SetVitals,
     SetCondition,

@@ -182,6 +182,18 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             )
         return spent
 
+    def pay_stamina(self, cid: str, amount: int, reason: str) -> None:
+        """``cid`` spends ``amount`` Stamina ("given it can foot the necessary costs",
+        "Standard Actions"). Raises :class:`RuleViolation` when it has less."""
+        if amount <= 0:
+            return
+        c = self.view(cid)
+        if c.stamina < amount:
+            raise RuleViolation(
+                f"{c.name} cannot {reason}: it needs {amount} Stamina and has {c.stamina}."
+            )
+        self.c(cid).stamina = c.stamina - amount
+
     def require_can_act_now(self, c: Any) -> None:
         """An action on the creature's turn, or off it paid with interrupt actions: a fight
         runs, nothing waits on a decision, and the creature can act."""

@@ -22,7 +22,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.engine.utopia import actions, combat, decision_words, verbs
+from bot.engine.utopia import actions, combat, decision_words, grapple, verbs
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
 from bot.engine.utopia.events import EVENT_TYPES
@@ -52,6 +52,8 @@ _HANDLERS: dict[str, _Handler] = {
     "deep_breath": actions.deep_breath,
     "hold_action": actions.hold_action,
     "exchange": actions.exchange,
+    "grapple": grapple.grapple,
+    "escape": grapple.escape,
     "set_vitals": actions.set_vitals,
     "set_condition": actions.set_condition,
 }
@@ -246,8 +248,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if tx.is_out(t) or t.open_guard:
             return []
         found = []
-        for choice in combat.defense_options(tx, t, covered=p.covered):
-            cost = combat.defense_cost(tx, t, choice)
+        for choice in combat.defense_options(tx, t, covered=p.covered, against=p.attacker):
+            cost = combat.defense_cost(tx, t, choice, against=p.attacker)
             pool = "TA" if cost.kind == "turn" else "IA"
             label = {
                 "block": "Block",
@@ -338,7 +340,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return parts
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
-        guide = "spend your turn actions (TA) on Attack, Aim, Travel, Deep Breath or Hold."
+        guide = "spend your turn actions (TA) on Attack, Aim, Travel, Grapple, Deep Breath or Hold."
         if not revealed:
             return guide
         return f"{guide} {combatant.pools.get('turn', 0)} TA left."

@@ -31,7 +31,9 @@ class UtopiaCombatant(CombatantBase):
     attack ("Aim"; lost by any other action). ``cover``: it took cover this turn ("Take Cover":
     Block and Dodge Ratings doubled for the rest of the turn). ``open_guard``: it paid an attack
     with interrupt actions and "cannot defend, until it's the next creature's turn"
-    ("Interchanging Actions")."""
+    ("Interchanging Actions"). ``grappled_by``: the creature grappling it ("Grapple"; the
+    hold lasts while that creature is in the fight and not Down). ``escape_turn``: the
+    ``turn_seq`` of its last attempt to break free ("up to once per turn")."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -40,6 +42,8 @@ class UtopiaCombatant(CombatantBase):
     aim: Annotated[int, Field(ge=0, le=10)] = 0
     cover: bool = False
     open_guard: bool = False
+    grappled_by: Annotated[str, Field(max_length=12)] | None = None
+    escape_turn: Annotated[int, Field(ge=0)] | None = None
 
 
 class DamageDecision(DecisionBase):

@@ -4,6 +4,7 @@ refused by name (:data:`PLANNED`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.engine.core.commands import CommandBase
@@ -31,6 +32,19 @@ ACTIONS: tuple[ActionSpec, ...] = (
         amount="meters",
         rule="Travel",
     ),
+    ActionSpec(
+        key="grapple",
+        label="Grapple",
+        cost="3 TA + 2 Stamina: a contest against an adjacent creature",
+        target="required",
+        rule="Grapple",
+    ),
+    ActionSpec(
+        key="escape",
+        label="Break free",
+        cost="2 TA (1 IA off turn) + 2 Stamina, once per turn",
+        rule="Grapple",
+    ),
     ActionSpec(key="deep-breath", label="Deep Breath", cost="1 TA: 1 Stamina", rule="Deep Breath"),
     ActionSpec(key="hold", label="Hold Action", cost="2 TA for 1 IA later", rule="Hold Action"),
     ActionSpec(
@@ -44,7 +58,6 @@ BY_KEY = {a.key: a for a in ACTIONS}
 PLANNED = (
     "stealth",
     "leap",
-    "grapple",
     "scale",
     "assist",
     "cast",
@@ -57,17 +70,33 @@ PLANNED = (
 """Standard actions of the text the bot does not play yet (issue 12, later slices)."""
 
 
+_PLAIN: dict[str, Callable[[str], CommandBase]] = {
+    "aim": lambda me: cmd.Aim(actor=me),
+    "escape": lambda me: cmd.Escape(actor=me),
+    "break-free": lambda me: cmd.Escape(actor=me),
+    "deep-breath": lambda me: cmd.DeepBreath(actor=me),
+    "hold": lambda me: cmd.HoldAction(actor=me),
+    "exchange": lambda me: cmd.Exchange(actor=me, to="interrupt"),
+}
+"""The actions that take no option but the actor."""
+
+
+def _target(label: str, given: ActInput) -> str:
+    if not given.target:
+        raise InvalidInput(f"{label} needs a `target:`.")
+    return given.target
+
+
 def act(combatant: Any, given: ActInput) -> CommandBase:
     """The command ``/act`` means. Raises :class:`InvalidInput` for an action Utopia does not
     have (listing those it has), one not built yet (by name), or a missing option."""
     key = given.key.strip().casefold().replace(" ", "-")
     me = combatant.id
+    if key in _PLAIN:
+        return _PLAIN[key](me)
     if key == "attack":
-        if not given.target:
-            raise InvalidInput("Attack needs a `target:`.")
-        return cmd.Attack(actor=me, target=given.target, weapon=given.detail, range_m=given.amount)
-    if key == "aim":
-        return cmd.Aim(actor=me)
+        target = _target("Attack", given)
+        return cmd.Attack(actor=me, target=target, weapon=given.detail, range_m=given.amount)
     if key == "travel":
         mode = (given.detail or "land").strip().casefold()
         if mode not in ("land", "water", "air"):
@@ -78,12 +107,8 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
             meters=given.amount or None,
             toward=given.target,
         )
-    if key == "deep-breath":
-        return cmd.DeepBreath(actor=me)
-    if key == "hold":
-        return cmd.HoldAction(actor=me)
-    if key == "exchange":
-        return cmd.Exchange(actor=me, to="interrupt")
+    if key == "grapple":
+        return cmd.Grapple(actor=me, target=_target("Grapple", given))
     if any(key.startswith(p) for p in PLANNED):
         raise InvalidInput(
             f"{given.key[:40]!r} is a Utopia action the bot does not play yet (planned). "

@@ -1,0 +1,181 @@
+"""Grappling (``utopia-actions.txt`` "Grapple"): restraining an adjacent creature, what being
+grappled forbids and doubles, and the attempts to break free.
+
+* **Grapple** — 3 TA and 2 Stamina; the target is adjacent (within 1 m or engaged) and at most
+  one size larger. The grappler makes an Agility test with a point of disfavor per size
+  category between them; the target answers with "its choice of a Strength or Agility
+  contest" — the bot takes the better of its two scores (ties: Strength), a documented
+  default. The target fails when its total is below the grappler's (a tie holds it off, as a
+  test meeting its difficulty succeeds).
+* **Grappled** — no Travel; Attack, Block and Dodge cost double when they target a creature
+  other than the grappler; the grappler's Travel distance is halved (rounded up) and the
+  grappled creature moves with it.
+* **Escape** — 2 TA on its turn or 1 IA off it, and 2 Stamina, once per turn: the same contest
+  again. The grappler contests when it has the Stamina (the bot's default), losing 2; if it
+  cannot, the grappled creature breaks free.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bot.engine.core.economy import Cost
+from bot.engine.utopia.commands import Escape, Grapple
+from bot.engine.utopia.core import Tx
+from bot.engine.utopia.state import UtopiaCombatant
+from bot.engine.utopia.terms import SIZES, Trait
+from bot.errors import InvalidInput, RuleViolation
+
+ADJACENT_M = 1.0
+"""The bot's reading of "adjacent": within 1 m (the reach of a weaponless attack) or engaged."""
+
+
+def grappler_of(tx: Tx, c: UtopiaCombatant) -> str | None:
+    """The id of the creature grappling ``c`` — None when nobody is, or when its grappler
+    left the fight or is out (the hold ends with it)."""
+    gid = c.grappled_by
+    if gid is None:
+        return None
+    g = next((x for x in tx.state.combatants if x.id == gid), None)
+    if g is None or tx.is_out(g):
+        return None
+    return gid
+
+
+def grappled_ones(tx: Tx, grappler: str) -> list[str]:
+    """The creatures ``grappler`` holds now."""
+    return [x.id for x in tx.state.combatants if grappler_of(tx, x) == grappler]
+
+
+def cost_factor(tx: Tx, c: UtopiaCombatant, other: str | None) -> int:
+    """ "When grappled, the Attack, Block, and Dodge action requires twice the number of
+    actions if it targets a creature other than the grappler": ``grapple.cost_multiplier`` when
+    ``c`` is grappled and ``other`` is not its grappler, else 1."""
+    gid = grappler_of(tx, c)
+    if gid is None or other == gid:
+        return 1
+    return tx.tables.grapple.cost_multiplier
+
+
+def travel_limit(tx: Tx, c: UtopiaCombatant, most: float) -> float:
+    """``c``'s Travel distance ``most`` while grappling: halved, rounded up. Raises
+    :class:`RuleViolation` when ``c`` is grappled ("Grappled creatures cannot take the Travel
+    action")."""
+    gid = grappler_of(tx, c)
+    if gid is not None:
+        raise RuleViolation(f"{c.name} is grappled by {tx.view(gid).name} and cannot travel.")
+    if grappled_ones(tx, c.id):
+        return float(math.ceil(most / 2))
+    return most
+
+
+def drag_along(tx: Tx, grappler: str) -> None:
+    """After ``grappler`` moved: every creature it holds "moves similarly" (stays engaged)."""
+    positions = tx.state.positions
+    for held in grappled_ones(tx, grappler):
+        positions = positions.moved(held).engage(grappler, held)
+    tx.state.positions = positions
+
+
+def _size_gap(a: UtopiaCombatant, t: UtopiaCombatant) -> int:
+    """Size categories from ``a`` to ``t`` (positive: ``t`` is larger)."""
+    return SIZES.index(t.sheet.size) - SIZES.index(a.sheet.size)
+
+
+def better_of(c: UtopiaCombatant) -> Trait:
+    """The target's "choice of a Strength or Agility contest": the higher score (ties:
+    Strength) — the bot's documented default, as a player would choose."""
+    return "agility" if c.sheet.score("agility") > c.sheet.score("strength") else "strength"
+
+
+def contest(tx: Tx, grappler: UtopiaCombatant, target: UtopiaCombatant) -> bool:
+    """The grappler's Agility test (a disfavor per size category between them) against the
+    target's Strength or Agility test; dice: the grappler's first. True when the target's total
+    is below the grappler's (it is held)."""
+    rule = tx.tables.grapple
+    disfavor = abs(_size_gap(grappler, target)) * rule.disfavor_per_size
+    mine = tx.test(grappler, "agility", f"{grappler.name}'s Agility test", disfavor=disfavor)
+    trait = better_of(target)
+    theirs = tx.test(target, trait, f"{target.name}'s {trait.title()} test")
+    held = theirs.total < mine.total
+    tx.note(
+        f"{grappler.name}'s Agility {mine.text} against {target.name}'s {trait.title()} "
+        f"{theirs.text}: " + (f"{target.name} is held." if held else f"{target.name} is free."),
+        target.id,
+    )
+    return held
+
+
+def grapple(tx: Tx, cmd: Grapple) -> None:
+    """ "Grapple": 3 TA and 2 Stamina to restrain an adjacent creature at most one size
+    larger, by a contest (:func:`contest`). Raises :class:`RuleViolation` for a target too
+    large, not adjacent, out, or already held."""
+    a = tx.view(cmd.actor)
+    t = tx.view(cmd.target)
+    tx.require_can_act_now(a)
+    rule = tx.tables.grapple
+    if a.id == t.id:
+        raise InvalidInput(f"{a.name} cannot grapple themself.")
+    if tx.is_out(t):
+        raise RuleViolation(f"{t.name} is already out of the fight.")
+    held_by = grappler_of(tx, t)
+    if held_by is not None:
+        raise RuleViolation(f"{t.name} is already grappled by {tx.view(held_by).name}.")
+    if _size_gap(a, t) > rule.max_sizes_larger:
+        raise RuleViolation(
+            f"{t.name} ({t.sheet.size}) is more than {rule.max_sizes_larger} size larger than "
+            f"{a.name} ({a.sheet.size}): it cannot be grappled."
+        )
+    positions = tx.state.positions
+    meters = positions.distance(a.id, t.id)
+    if meters is not None and meters > ADJACENT_M and not positions.are_engaged(a.id, t.id):
+        raise RuleViolation(
+            f"{t.name} is {tx.scale.show(meters)} away: grappling needs it adjacent "
+            f"({tx.scale.show(ADJACENT_M)})."
+        )
+    tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"grapple {t.name}")
+    tx.pay_stamina(a.id, rule.stamina, f"grapple {t.name}")
+    tx.c(a.id).aim = 0
+    if contest(tx, a, t):
+        m = tx.c(t.id)
+        m.grappled_by = a.id
+        m.escape_turn = None
+        tx.state.positions = tx.state.positions.engage(a.id, t.id)
+        tx.note(
+            f"{a.name} grapples {t.name}: it cannot travel, and attacking, blocking or dodging "
+            f"anyone but {a.name} costs double.",
+            t.id,
+        )
+
+
+def escape(tx: Tx, cmd: Escape) -> None:
+    """An attempt to break a grapple: 2 TA on the creature's turn or 1 IA off it, and 2
+    Stamina, once per turn. The grappler contests (2 Stamina) when it can; otherwise, or on
+    losing the contest, the grapple ends."""
+    c = tx.view(cmd.actor)
+    tx.require_can_act_now(c)
+    gid = grappler_of(tx, c)
+    if gid is None:
+        raise RuleViolation(f"{c.name} is not grappled.")
+    rule = tx.tables.grapple
+    if c.escape_turn == tx.state.turn_seq:
+        raise RuleViolation(f"{c.name} already tried to break free this turn.")
+    g = tx.view(gid)
+    cost = (
+        Cost(kind="turn", amount=rule.escape_ta)
+        if tx.timing(c.id) == "turn"
+        else Cost(kind="interrupt", amount=rule.escape_ia)
+    )
+    tx.pay(c.id, cost, f"break free of {g.name}")
+    tx.pay_stamina(c.id, rule.escape_stamina, f"break free of {g.name}")
+    m = tx.c(c.id)
+    m.aim, m.escape_turn = 0, tx.state.turn_seq
+    if g.stamina >= rule.contest_stamina:
+        tx.c(g.id).stamina = g.stamina - rule.contest_stamina
+        tx.note(f"{g.name} contests (Stamina −{rule.contest_stamina}).", g.id)
+        if contest(tx, g, tx.view(c.id)):
+            return
+    else:
+        tx.note(f"{g.name} lacks the Stamina to contest.", g.id)
+    tx.c(c.id).grappled_by = None
+    tx.note(f"{c.name} breaks free of {g.name}.", c.id)
