@@ -82,6 +82,7 @@ UTOPIA_KINDS = (
     "exchange",
     "grapple",
     "hold_action",
+    "leap",
     "move_in_order",
     "next_turn",
     "remove_combatant",
@@ -203,6 +204,8 @@ def utopia_command(
         return u.Exchange(actor=me, to=draw(st.sampled_from(["turn", "interrupt"])))
     if kind == "hold_action":
         return u.HoldAction(actor=me)
+    if kind == "leap":
+        return u.Leap(actor=me, meters=draw(st.sampled_from([None, 2, 9])), toward=other)
     if kind == "move_in_order":
         return MoveInOrder(target=anyone, position=draw(st.integers(1, max(1, len(state.order)))))
     if kind == "next_turn":

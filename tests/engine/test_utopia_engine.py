@@ -295,3 +295,48 @@ def test_the_grapple_ends_when_the_grappler_is_down() -> None:
     s = run(s, EndTurn(actor="c1"), []).state
     s = run(s, u.SetVitals(target="c1", dhp=(0, False)), []).state
     assert s.phase == "finished"  # Ana is Down: the hold is gone with her
+
+
+# -- "Leap", "Deep Breath" -------------------------------------------------------------------------
+def test_leap_costs_3_ta_3_stamina_up_to_the_power_score() -> None:
+    """ "Leap": "3 turn actions and 3 stamina"; "equal to its Power score" (6)."""
+    s = fight()
+    with pytest.raises(RuleViolation, match="at most 6 m"):
+        run(s, u.Leap(actor="c1", meters=7), [])
+    out = run(s, u.Leap(actor="c1"), [])
+    ana = out.state.get("c1")
+    assert ana.pools["turn"] == 3 and ana.stamina == 5
+    moved = next(e for e in out.events if e.kind == "moved")
+    assert moved.meters == 6 and "Power" in moved.text
+    with pytest.raises(RuleViolation, match="needs 3 Stamina and has 2"):
+        run(fight(a=sheet(stamina=2)), u.Leap(actor="c1"), [])
+
+
+def test_two_meters_of_travel_directly_prior_leap_the_strength_score() -> None:
+    """ "If a creature used at least 2 meters of travel directly prior, its leap distance is
+    equal to its Strength score instead" (Power 6 + Fortitude 1 = 7); two Travel actions of
+    1 m add up; any other action between breaks the run-up."""
+    s = fight()
+    s = run(s, u.Travel(actor="c1", meters=1), []).state
+    s = run(s, u.Travel(actor="c1", meters=1), []).state
+    assert s.get("c1").run_up_m == 2
+    out = run(s, u.Leap(actor="c1", meters=7), [])
+    assert "Strength" in next(e for e in out.events if e.kind == "moved").text
+    s = run(s, u.Aim(actor="c1"), []).state
+    with pytest.raises(RuleViolation, match="at most 6 m"):
+        run(s, u.Leap(actor="c1", meters=7), [])
+
+
+def test_deep_breath_one_ta_for_one_stamina_never_above_the_sheet() -> None:
+    """ "Deep Breath": "spend 1 turn action to regain 1 stamina"."""
+    s = run(fight(), u.Leap(actor="c1"), []).state
+    s = run(s, u.DeepBreath(actor="c1"), []).state
+    assert s.get("c1").stamina == 6 and s.get("c1").pools["turn"] == 2
+    s = run(fight(), u.DeepBreath(actor="c1"), []).state
+    assert s.get("c1").stamina == 8
+
+
+def test_a_run_up_does_not_outlast_the_turn() -> None:
+    s = run(fight(), u.Travel(actor="c1", meters=2), []).state
+    s = run(s, EndTurn(actor="c1"), []).state
+    assert s.get("c1").run_up_m == 0

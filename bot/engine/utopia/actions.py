@@ -1,6 +1,6 @@
 """Joining, beginning and ending, the standard actions that are not attacks (``utopia-actions.txt``
 "Aim", "Travel" — halved for a grappler, refused to the grappled ("Grapple") —, "Deep Breath",
-"Hold Action", "Interchanging Actions") and the Game Master's tools."""
+"Leap", "Hold Action", "Interchanging Actions") and the Game Master's tools."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.engine.utopia.commands import (
     DeepBreath,
     Exchange,
     HoldAction,
+    Leap,
     SetCondition,
     SetVitals,
     Travel,
@@ -168,23 +169,11 @@ def travel(tx: Tx, cmd: Travel) -> None:
         raise RuleViolation(
             f"{c.name} travels at most {tx.scale.show(most)} by {cmd.mode} per action."
         )
+    prior = c.run_up_m
     tx.pay(c.id, Cost(kind="turn", amount=tx.tables.travel.ta), f"travel {tx.scale.show(meters)}")
-    tx.c(c.id).aim = 0
-    positions = tx.state.positions
-    toward = tx.view(cmd.toward).id if cmd.toward else None
-    if toward is not None and toward != c.id:
-        known = positions.distance(c.id, toward)
-        left = max(0.0, (known if known is not None else meters) - meters)
-        positions = positions.moved(c.id)
-        positions = (
-            positions.engage(c.id, toward)
-            if left <= 1
-            else positions.with_distance(c.id, toward, left)
-        )
-    else:
-        positions = positions.moved(c.id)
-    tx.state.positions = positions
-    drag_along(tx, c.id)
+    m = tx.c(c.id)
+    m.aim, m.run_up_m = 0, prior + meters
+    _move(tx, c.id, meters, cmd.toward)
     tx.emit(
         Moved(
             combatant=c.id,
@@ -192,6 +181,55 @@ def travel(tx: Tx, cmd: Travel) -> None:
             mode=cmd.mode,
             how="full",
             text=f"{c.name} travels {tx.scale.show(meters)} by {cmd.mode}.",
+        )
+    )
+
+
+def _move(tx: Tx, cid: str, meters: float, toward: str | None) -> None:
+    """``cid`` moved ``meters``: it leaves melee, or closes on ``toward`` (engaged within
+    1 m); whoever it grapples comes along."""
+    positions = tx.state.positions
+    other = tx.view(toward).id if toward else None
+    if other is not None and other != cid:
+        known = positions.distance(cid, other)
+        left = max(0.0, (known if known is not None else meters) - meters)
+        positions = positions.moved(cid)
+        positions = (
+            positions.engage(cid, other) if left <= 1 else positions.with_distance(cid, other, left)
+        )
+    else:
+        positions = positions.moved(cid)
+    tx.state.positions = positions
+    drag_along(tx, cid)
+
+
+def leap(tx: Tx, cmd: Leap) -> None:
+    """ "Leap": 3 TA and 3 Stamina; up to the Power score in meters, or the Strength score
+    when at least 2 m of travel came directly before (``run_up_m``). On other worlds the
+    distance changes ("Environmental Effects"): not modelled — the GM sets the distance."""
+    c = _act(tx, cmd.actor)
+    rule = tx.tables.leap
+    run_up = c.run_up_m >= rule.run_up_m
+    most = float(c.sheet.leap_m(after_travel=run_up))
+    meters = most if cmd.meters is None else cmd.meters
+    score = "Strength" if run_up else "Power"
+    if meters > most:
+        raise RuleViolation(
+            f"{c.name} leaps at most {tx.scale.show(most)} (their {score} score"
+            + (f", after {tx.scale.show(c.run_up_m)} of travel)." if run_up else ").")
+        )
+    tx.pay(c.id, Cost(kind="turn", amount=rule.ta), f"leap {tx.scale.show(meters)}")
+    tx.pay_stamina(c.id, rule.stamina, f"leap {tx.scale.show(meters)}")
+    tx.c(c.id).aim = 0
+    _move(tx, c.id, meters, cmd.toward)
+    tx.emit(
+        Moved(
+            combatant=c.id,
+            meters=meters,
+            mode="leap",
+            how="full",
+            text=f"{c.name} leaps {tx.scale.show(meters)} ({score} score"
+            + (" after a run-up)." if run_up else ")."),
         )
     )
 

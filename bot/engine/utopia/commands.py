@@ -67,6 +67,17 @@ class Travel(Dated):
     toward: Id | None = None
 
 
+class Leap(Dated):
+    """ "Leap": 3 TA and 3 Stamina to leap up to the Power score in meters (the Strength
+    score after at least 2 m of travel directly before). ``meters``: how far (None: as far as
+    it can); ``toward``: the creature it leaps toward."""
+
+    kind: Literal["leap"] = "leap"
+    actor: Id
+    meters: Meters | None = None
+    toward: Id | None = None
+
+
 class DeepBreath(Dated):
     """ "Deep Breath": 1 TA to regain 1 Stamina."""
 
@@ -150,6 +161,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Aim,
     Travel,
     DeepBreath,
+    Leap,
     HoldAction,
     Exchange,
     Grapple,

@@ -117,10 +117,13 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
                 self.c(other.id).open_guard = False
 
     def after_own_turn(self, c: UtopiaCombatant) -> None:
-        """ "Take Cover" lasts "for the rest of the turn": every cover ends with it."""
+        """ "Take Cover" lasts "for the rest of the turn": every cover ends with it; a run-up
+        ("Leap") does not outlast the turn it was taken in."""
         for other in self.state.combatants:
             if other.cover:
                 self.c(other.id).cover = False
+        if c.run_up_m:
+            self.c(c.id).run_up_m = 0
 
     def turn_end_text(self, c: UtopiaCombatant) -> str:
         return f"{c.name}'s turn ends."
@@ -156,8 +159,9 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         return "turn" if self.state.turn == cid else "off_turn"
 
     def pay(self, cid: str, cost: Cost, reason: str) -> dict[str, int]:
-        """``cid`` pays ``cost`` (on its turn or off it); returns what it spent per pool.
-        Raises :class:`RuleViolation` naming what is missing."""
+        """``cid`` pays ``cost`` (on its turn or off it); returns what it spent per pool. Any
+        paid action ends a run-up (``run_up_m``; Travel sets it again after paying). Raises
+        :class:`RuleViolation` naming what is missing."""
         c = self.view(cid)
         timing = self.timing(cid)
         try:
@@ -167,6 +171,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         spent = {k: c.pools.get(k, 0) - v for k, v in after.items() if c.pools.get(k, 0) != v}
         m = self.c(cid)
         m.pools = after
+        m.run_up_m = 0  # any paid action breaks a run-up ("Leap": travel "directly prior")
         if timing == "turn":
             self.spent_on_turn(cid)
         words = ", ".join(f"{n} {_POOL_WORDS.get(k, k)}" for k, n in spent.items() if n > 0)

@@ -50,6 +50,7 @@ _HANDLERS: dict[str, _Handler] = {
     "aim": actions.aim,
     "travel": actions.travel,
     "deep_breath": actions.deep_breath,
+    "leap": actions.leap,
     "hold_action": actions.hold_action,
     "exchange": actions.exchange,
     "grapple": grapple.grapple,
@@ -340,7 +341,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return parts
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
-        guide = "spend your turn actions (TA) on Attack, Aim, Travel, Grapple, Deep Breath or Hold."
+        guide = (
+            "spend your turn actions (TA) on Attack, Aim, Travel, Leap, Grapple, Deep Breath "
+            "or Hold."
+        )
         if not revealed:
             return guide
         return f"{guide} {combatant.pools.get('turn', 0)} TA left."

@@ -33,7 +33,9 @@ class UtopiaCombatant(CombatantBase):
     with interrupt actions and "cannot defend, until it's the next creature's turn"
     ("Interchanging Actions"). ``grappled_by``: the creature grappling it ("Grapple"; the
     hold lasts while that creature is in the fight and not Down). ``escape_turn``: the
-    ``turn_seq`` of its last attempt to break free ("up to once per turn")."""
+    ``turn_seq`` of its last attempt to break free ("up to once per turn"). ``run_up_m``:
+    meters of Travel taken since its last other paid action ("Leap": "at least 2 meters of
+    travel directly prior")."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -44,6 +46,7 @@ class UtopiaCombatant(CombatantBase):
     open_guard: bool = False
     grappled_by: Annotated[str, Field(max_length=12)] | None = None
     escape_turn: Annotated[int, Field(ge=0)] | None = None
+    run_up_m: Annotated[float, Field(ge=0, le=100_000)] = 0
 
 
 class DamageDecision(DecisionBase):

@@ -33,6 +33,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Travel",
     ),
     ActionSpec(
+        key="leap",
+        label="Leap",
+        cost="3 TA + 3 Stamina: up to the Power score (Strength after 2 m of travel)",
+        target="optional",
+        amount="meters",
+        rule="Leap",
+    ),
+    ActionSpec(
         key="grapple",
         label="Grapple",
         cost="3 TA + 2 Stamina: a contest against an adjacent creature",
@@ -57,7 +65,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
 BY_KEY = {a.key: a for a in ACTIONS}
 PLANNED = (
     "stealth",
-    "leap",
     "scale",
     "assist",
     "cast",
@@ -107,6 +114,8 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
             meters=given.amount or None,
             toward=given.target,
         )
+    if key == "leap":
+        return cmd.Leap(actor=me, meters=given.amount or None, toward=given.target)
     if key == "grapple":
         return cmd.Grapple(actor=me, target=_target("Grapple", given))
     if any(key.startswith(p) for p in PLANNED):
