@@ -37,7 +37,8 @@ Draw = Any
 def utopia_sheet(
     shp: int, dhp: int, block: int, dodge: int, ta: int | None, npc: bool
 ) -> UtopiaSheet:
-    """A sheet with a fast knife, a slow maul and a bow; NPCs get distinctive vitals (≥ 100)."""
+    """A sheet with a fast knife, a slow maul and a bow, a ring (off) and a coat (worn); NPCs
+    get distinctive vitals (≥ 100)."""
     return UtopiaSheet.model_validate(
         {
             "name": "X",
@@ -59,6 +60,10 @@ def utopia_sheet(
                     "close_m": 10,
                     "far_m": 30,
                 },
+            ],
+            "armor": [
+                {"name": "Ring", "slot": "ring", "defenses": {"heat": 1}, "worn": False},
+                {"name": "Coat", "slot": "chest", "defenses": {"physical": 1}},
             ],
         }
     )
@@ -89,11 +94,17 @@ UTOPIA_KINDS = (
     "set_condition",
     "set_distance",
     "set_vitals",
+    "sheathe",
     "skip_turn",
     "travel",
+    "wear",
 )
 WEIGHTED = (
-    UTOPIA_KINDS + ("attack",) * 8 + ("grapple", "escape") + ("end_turn",) * 3 + ("defend",) * 2
+    UTOPIA_KINDS
+    + ("attack",) * 8
+    + ("grapple", "escape", "sheathe", "wear")
+    + ("end_turn",) * 3
+    + ("defend",) * 2
 )
 
 
@@ -118,7 +129,7 @@ class UtopiaHarness:
         return utopia_sheet(8, 8, 1, 1, None, False)
 
     def details(self) -> list[str]:
-        return ["Knife", "Bow", "Maul", "land", "air", "water", "Nope", ""]
+        return ["Knife", "Bow", "Maul", "Ring", "Coat", "land", "air", "water", "Nope", ""]
 
     def setup(self, party: list[BaseModel], npcs: list[bool]) -> list[CommandBase]:
         cast: list[CommandBase] = [
@@ -218,6 +229,14 @@ def utopia_command(
         return SetDistance(a=me, b=other, meters=draw(st.sampled_from([0.5, 1, 5, 20, 40])))
     if kind == "set_vitals":
         return u.SetVitals(target=anyone, dhp=(-draw(st.integers(0, 12)), True))
+    if kind == "sheathe":
+        weapon = draw(st.sampled_from(["Knife", "Bow", "Maul", "Nope"]))
+        return u.Sheathe(
+            actor=draw(st.sampled_from([me, anyone])), weapon=weapon, drawn=draw(st.booleans())
+        )
+    if kind == "wear":
+        item = draw(st.sampled_from(["Ring", "Coat", "Nope"]))
+        return u.Wear(actor=me, item=item, on=draw(st.booleans()))
     if kind == "skip_turn":
         return SkipTurn(target=anyone)
     if kind == "travel":

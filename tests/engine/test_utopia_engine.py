@@ -340,3 +340,43 @@ def test_a_run_up_does_not_outlast_the_turn() -> None:
     s = run(fight(), u.Travel(actor="c1", meters=2), []).state
     s = run(s, EndTurn(actor="c1"), []).state
     assert s.get("c1").run_up_m == 0
+
+
+# -- "Equipment Actions" ---------------------------------------------------------------------------
+def test_sheathing_costs_1_ta_and_an_attack_draws_it_for_free() -> None:
+    """ "A weapon may be sheathed or unsheathed with 1 turn action, though a creature may
+    unsheathe a weapon without using turn actions if it's directly followed by an attack using
+    the given weapon"."""
+    s = run(fight(), u.Sheathe(actor="c1", weapon="knife", drawn=False), []).state
+    assert s.get("c1").sheathed == ("Knife",) and s.get("c1").pools["turn"] == 5
+    with pytest.raises(RuleViolation, match="already sheathed"):
+        run(s, u.Sheathe(actor="c1", weapon="Knife", drawn=False), [])
+    out = run(s, u.Attack(actor="c1", target="c2", weapon="Knife", range_m=1), [1])
+    assert out.state.get("c1").sheathed == () and out.state.get("c1").pools["turn"] == 4
+    assert any("draws Knife" in e.text for e in out.events)
+    s = run(s, u.Sheathe(actor="c1", weapon="Knife", drawn=True), []).state
+    assert s.get("c1").sheathed == () and s.get("c1").pools["turn"] == 4
+
+
+def test_don_or_doff_3_ta_for_neck_or_ring_6_for_other_armor() -> None:
+    """ "3 turn actions to don or doff a neck or ring item and 6 turn actions to don or doff
+    any other type of armor"; what is worn counts in the defenses."""
+    armored = sheet(
+        armor=[
+            {"name": "Plate", "defenses": {"physical": 5}},
+            {"name": "Amulet", "slot": "neck", "defenses": {"physical": 1}, "worn": False},
+        ]
+    )
+    s = fight(a=armored)
+    s = run(s, u.Wear(actor="c1", item="Amulet", on=True), []).state
+    assert s.get("c1").pools["turn"] == 3 and s.get("c1").wears() == {"Plate", "Amulet"}
+    with pytest.raises(RuleViolation, match="cannot doff Plate"):
+        run(s, u.Wear(actor="c1", item="Plate", on=False), [])
+    s = fight(a=armored)
+    s = run(s, u.Wear(actor="c1", item="Plate", on=False), []).state
+    assert s.get("c1").wears() == set() and s.get("c1").pools["turn"] == 0
+    with pytest.raises(RuleViolation, match="not wearing"):
+        run(s, u.Wear(actor="c1", item="Plate", on=False), [])
+    # Bo's knife off turn (1d4 = 4) against Ana: innate 1, no plate any more: 3 damage
+    s = run(s, u.Attack(actor="c2", target="c1", weapon="Knife", range_m=1), [4]).state
+    assert s.pending.damage == 3

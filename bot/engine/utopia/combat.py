@@ -98,6 +98,11 @@ def attack(tx: Tx, cmd: Attack) -> None:
     source = weapon.name if weapon else "a weaponless attack"
     tx.pay(a.id, Cost(kind="turn", amount=ta), f"attack {t.name} with {source}")
     m = tx.c(a.id)
+    if weapon is not None and weapon.name in m.sheathed:
+        # "a creature may unsheathe a weapon without using turn actions if it's directly
+        # followed by an attack using the given weapon" ("Sheath or Unsheath a Weapon")
+        m.sheathed = tuple(n for n in m.sheathed if n != weapon.name)
+        tx.note(f"{a.name} draws {weapon.name} as they attack (free).", a.id)
     m.aim = 0  # spent by a ranged attack, lost by any other action ("Aim")
     if off_turn:
         m.open_guard = True
@@ -222,11 +227,12 @@ def _weapon(a: UtopiaCombatant, name: str | None) -> Weapon | None:
 
 
 def defense(tx: Tx, t: UtopiaCombatant, damage_type: DamageType) -> int:
-    """The target's defense against ``damage_type`` (innate + the sheet's + worn armor's);
+    """The target's defense against ``damage_type`` (innate + the sheet's + the armor it wears
+    now, "Equipment Actions");
     Kinetic damage "ignores armor" (the bot's reading: worn armor adds nothing)."""
     if damage_type == "kinetic":
         return tx.tables.innate_defense.get("kinetic", 0) + t.sheet.defenses.get("kinetic", 0)
-    return t.sheet.defense(damage_type, tx.tables)
+    return t.sheet.defense(damage_type, tx.tables, t.wears())
 
 
 def can_defend(tx: Tx, t: UtopiaCombatant, against: str | None = None) -> bool:

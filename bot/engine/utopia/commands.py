@@ -119,6 +119,26 @@ class Escape(Dated):
     actor: Id
 
 
+class Sheathe(Dated):
+    """ "Sheath or Unsheath a Weapon": 1 TA to put ``weapon`` away (``drawn`` False) or draw
+    it (``drawn`` True)."""
+
+    kind: Literal["sheathe"] = "sheathe"
+    actor: Id
+    weapon: Name
+    drawn: bool
+
+
+class Wear(Dated):
+    """ "Putting on or taking off items": don (``on`` True) or doff ``item``, a piece of the
+    sheet's armor — 3 TA for a neck or ring item, 6 for any other."""
+
+    kind: Literal["wear"] = "wear"
+    actor: Id
+    item: Name
+    on: bool
+
+
 class Defend(Answer):
     """The answer to a damage decision: ``block``, ``dodge``, ``cover`` (Take Cover: the
     player says an obstacle stands against the source) or ``none``."""
@@ -166,6 +186,8 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Exchange,
     Grapple,
     Escape,
+    Sheathe,
+    Wear,
     Defend,
     SetVitals,
     SetCondition,

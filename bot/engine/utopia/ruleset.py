@@ -22,7 +22,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.engine.utopia import actions, combat, decision_words, grapple, verbs
+from bot.engine.utopia import actions, combat, decision_words, equipment, grapple, verbs
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
 from bot.engine.utopia.events import EVENT_TYPES
@@ -55,6 +55,8 @@ _HANDLERS: dict[str, _Handler] = {
     "exchange": actions.exchange,
     "grapple": grapple.grapple,
     "escape": grapple.escape,
+    "sheathe": equipment.sheathe,
+    "wear": equipment.wear,
     "set_vitals": actions.set_vitals,
     "set_condition": actions.set_condition,
 }

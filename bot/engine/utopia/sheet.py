@@ -17,6 +17,7 @@ damage expressions of at most 100 dice of at most 1,000 sides.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
@@ -257,13 +258,17 @@ class UtopiaSheet(_Frozen):
         factor = tables.take_cover.multiplier if cover else 1
         return self.dodge_rating * factor, tables.dodge.sides
 
-    def defense(self, damage_type: DamageType, tables: UtopiaTables) -> int:
+    def defense(
+        self, damage_type: DamageType, tables: UtopiaTables, worn: Set[str] | None = None
+    ) -> int:
         """The defense against ``damage_type``: the innate one (issue 12: Physical, Energy,
         Heat, Chill and Psyche "each with an innate defense of 1"; ``tables.innate_defense``)
-        plus ``defenses`` plus the armor worn."""
-        worn = sum(a.defenses.get(damage_type, 0) for a in self.armor if a.worn)
+        plus ``defenses`` plus the armor worn (``worn``: the names of the pieces worn now;
+        None: the pieces marked ``worn``)."""
+        on = {a.name for a in self.armor if a.worn} if worn is None else worn
+        worn_total = sum(a.defenses.get(damage_type, 0) for a in self.armor if a.name in on)
         innate = tables.innate_defense.get(damage_type, 0)
-        return innate + self.defenses.get(damage_type, 0) + worn
+        return innate + self.defenses.get(damage_type, 0) + worn_total
 
     # --- acting -----------------------------------------------------------------------------
 
@@ -302,6 +307,11 @@ class UtopiaSheet(_Frozen):
         """A weapon by name (compared by :func:`bot.names.key`)."""
         folded = names.key(name)
         return next((w for w in self.weapons if names.key(w.name) == folded), None)
+
+    def armor_piece(self, name: str) -> Armor | None:
+        """A piece of armor by name (compared by :func:`bot.names.key`)."""
+        folded = names.key(name)
+        return next((a for a in self.armor if names.key(a.name) == folded), None)
 
     def spell(self, name: str) -> Spell | None:
         """A spell by name (compared by :func:`bot.names.key`)."""

@@ -35,7 +35,9 @@ class UtopiaCombatant(CombatantBase):
     hold lasts while that creature is in the fight and not Down). ``escape_turn``: the
     ``turn_seq`` of its last attempt to break free ("up to once per turn"). ``run_up_m``:
     meters of Travel taken since its last other paid action ("Leap": "at least 2 meters of
-    travel directly prior")."""
+    travel directly prior"). ``sheathed``: its weapons put away (the bot's default: every
+    weapon starts drawn); ``worn``: the names of the armor it wears (None: as the sheet says)
+    ("Equipment Actions")."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -47,6 +49,16 @@ class UtopiaCombatant(CombatantBase):
     grappled_by: Annotated[str, Field(max_length=12)] | None = None
     escape_turn: Annotated[int, Field(ge=0)] | None = None
     run_up_m: Annotated[float, Field(ge=0, le=100_000)] = 0
+    sheathed: tuple[Annotated[str, Field(max_length=100)], ...] = Field(default=(), max_length=30)
+    worn: tuple[Annotated[str, Field(max_length=100)], ...] | None = Field(
+        default=None, max_length=20
+    )
+
+    def wears(self) -> set[str]:
+        """The names of the armor it wears now (``worn``, else the sheet's ``worn`` flags)."""
+        if self.worn is not None:
+            return set(self.worn)
+        return {a.name for a in self.sheet.armor if a.worn}
 
 
 class DamageDecision(DecisionBase):

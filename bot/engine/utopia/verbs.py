@@ -53,6 +53,34 @@ ACTIONS: tuple[ActionSpec, ...] = (
         cost="2 TA (1 IA off turn) + 2 Stamina, once per turn",
         rule="Grapple",
     ),
+    ActionSpec(
+        key="sheath",
+        label="Sheath a weapon",
+        cost="1 TA",
+        detail="the weapon",
+        rule="Sheath or Unsheath a Weapon",
+    ),
+    ActionSpec(
+        key="unsheath",
+        label="Unsheath a weapon",
+        cost="1 TA (free right before an attack with it)",
+        detail="the weapon",
+        rule="Sheath or Unsheath a Weapon",
+    ),
+    ActionSpec(
+        key="don",
+        label="Don armor",
+        cost="3 TA neck or ring, 6 TA other armor",
+        detail="the armor piece",
+        rule="Equipment Actions",
+    ),
+    ActionSpec(
+        key="doff",
+        label="Doff armor",
+        cost="3 TA neck or ring, 6 TA other armor",
+        detail="the armor piece",
+        rule="Equipment Actions",
+    ),
     ActionSpec(key="deep-breath", label="Deep Breath", cost="1 TA: 1 Stamina", rule="Deep Breath"),
     ActionSpec(key="hold", label="Hold Action", cost="2 TA for 1 IA later", rule="Hold Action"),
     ActionSpec(
@@ -69,10 +97,6 @@ PLANNED = (
     "assist",
     "cast",
     "spell",
-    "don",
-    "doff",
-    "sheath",
-    "unsheath",
 )
 """Standard actions of the text the bot does not play yet (issue 12, later slices)."""
 
@@ -86,6 +110,26 @@ _PLAIN: dict[str, Callable[[str], CommandBase]] = {
     "exchange": lambda me: cmd.Exchange(actor=me, to="interrupt"),
 }
 """The actions that take no option but the actor."""
+
+
+_GEAR = {
+    "sheath": "weapon",
+    "sheathe": "weapon",
+    "unsheath": "weapon",
+    "draw": "weapon",
+    "don": "armor piece",
+    "doff": "armor piece",
+}
+"""The equipment actions: each names its item in ``detail:``."""
+
+
+def _gear(me: str, key: str, given: ActInput) -> CommandBase:
+    """Sheath, unsheath (draw), don or doff the item named in ``detail:``."""
+    if not given.detail:
+        raise InvalidInput(f"Name the {_GEAR[key]} in `detail:`.")
+    if _GEAR[key] == "weapon":
+        return cmd.Sheathe(actor=me, weapon=given.detail, drawn=key in ("unsheath", "draw"))
+    return cmd.Wear(actor=me, item=given.detail, on=key == "don")
 
 
 def _target(label: str, given: ActInput) -> str:
@@ -118,6 +162,8 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return cmd.Leap(actor=me, meters=given.amount or None, toward=given.target)
     if key == "grapple":
         return cmd.Grapple(actor=me, target=_target("Grapple", given))
+    if key in _GEAR:
+        return _gear(me, key, given)
     if any(key.startswith(p) for p in PLANNED):
         raise InvalidInput(
             f"{given.key[:40]!r} is a Utopia action the bot does not play yet (planned). "
