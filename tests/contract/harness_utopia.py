@@ -93,7 +93,9 @@ UTOPIA_KINDS = (
     "remove_combatant",
     "set_condition",
     "set_distance",
+    "scale",
     "set_vitals",
+    "shake_off",
     "sheathe",
     "skip_turn",
     "travel",
@@ -102,7 +104,7 @@ UTOPIA_KINDS = (
 WEIGHTED = (
     UTOPIA_KINDS
     + ("attack",) * 8
-    + ("grapple", "escape", "sheathe", "wear")
+    + ("grapple", "escape", "scale", "shake_off", "sheathe", "wear")
     + ("end_turn",) * 3
     + ("defend",) * 2
 )
@@ -229,6 +231,11 @@ def utopia_command(
         return SetDistance(a=me, b=other, meters=draw(st.sampled_from([0.5, 1, 5, 20, 40])))
     if kind == "set_vitals":
         return u.SetVitals(target=anyone, dhp=(-draw(st.integers(0, 12)), True))
+    if kind == "scale":
+        return u.Scale(actor=draw(st.sampled_from([me, me, anyone])), target=other)
+    if kind == "shake_off":
+        target = draw(st.sampled_from([None, other]))
+        return u.ShakeOff(actor=draw(st.sampled_from([me, anyone])), target=target)
     if kind == "sheathe":
         weapon = draw(st.sampled_from(["Knife", "Bow", "Maul", "Nope"]))
         return u.Sheathe(

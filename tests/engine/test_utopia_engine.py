@@ -380,3 +380,70 @@ def test_don_or_doff_3_ta_for_neck_or_ring_6_for_other_armor() -> None:
     # Bo's knife off turn (1d4 = 4) against Ana: innate 1, no plate any more: 3 damage
     s = run(s, u.Attack(actor="c2", target="c1", weapon="Knife", range_m=1), [4]).state
     assert s.pending.damage == 3
+
+
+# -- "Scale" ---------------------------------------------------------------------------------------
+def scaled(b: UtopiaSheet | None = None, dice: list[int] | None = None) -> Any:
+    """Ana scales Bo: Ana's Agility 6, 6, 6 + 7 = 25 against Bo's Strength (same size) 1, 1, 1
+    + 3 (Power 6 + Fortitude 1 = 7 → +3)."""
+    s = fight(b=b)
+    return run(s, u.Scale(actor="c1", target="c2"), dice or [6, 6, 6, 1, 1, 1]).state
+
+
+def test_scale_costs_3_ta_4_stamina_and_a_lost_contest_puts_the_scaler_on() -> None:
+    """ "Scale": "3 turn actions and 4 stamina"; "a contest (Strength if it's equal size,
+    Agility if it's larger) against the scaling creature's Agility test"."""
+    out = run(fight(), u.Scale(actor="c1", target="c2"), [6, 6, 6, 1, 1, 1])
+    ana = out.state.get("c1")
+    assert ana.scaling == "c2" and ana.pools["turn"] == 3 and ana.stamina == 4
+    assert any("Bo's Strength" in e.text for e in out.events)
+    with pytest.raises(RuleViolation, match="already on Bo"):
+        run(out.state, u.Scale(actor="c1", target="c2"), [])
+
+
+def test_scale_a_larger_creature_is_agility_with_disfavor_and_never_a_smaller_one() -> None:
+    """ "Agility if it's larger"; "a point of disfavor for each size category larger" (large:
+    Ana's 3d6 loses a die); "the same size or larger"."""
+    out = run(fight(b=sheet(size="large")), u.Scale(actor="c1", target="c2"), [6, 6, 1, 1, 1])
+    assert out.state.get("c1").scaling == "c2"
+    assert any("Bo's Agility" in e.text for e in out.events)
+    with pytest.raises(RuleViolation, match="smaller"):
+        run(fight(b=sheet(size="small")), u.Scale(actor="c1", target="c2"), [])
+    with pytest.raises(RuleViolation, match="needs 4 Stamina and has 3"):
+        run(fight(a=sheet(stamina=3)), u.Scale(actor="c1", target="c2"), [])
+
+
+def test_the_scaled_pays_double_against_the_scaler_who_moves_with_it() -> None:
+    """ "When scaled, the Attack, Block, and Dodge action requires twice the number of
+    actions if it targets the creature scaling it"; "Whenever a scaled creature moves, the
+    scaling creature moves similarly"."""
+    s = scaled()
+    s = run(s, u.Attack(actor="c1", target="c2", weapon="Knife", range_m=1), [4]).state
+    assert {o.choice: o.costs for o in RULES.reaction_options(s, "c2")}["dodge"] == {"IA": 2}
+    s = run(s, u.Defend(actor="c2", choice="none"), []).state
+    s = run(s, EndTurn(actor="c1"), []).state
+    s = run(s, u.Attack(actor="c2", target="c1", weapon="Knife", range_m=1), [1]).state
+    assert s.get("c2").pools["turn"] == 4  # the knife's 1 TA, doubled
+    s = run(s, u.Travel(actor="c2", meters=3), []).state
+    assert s.positions.are_engaged("c1", "c2") and s.get("c1").scaling == "c2"
+
+
+def test_a_scaler_moving_by_itself_climbs_down() -> None:
+    s = run(scaled(), u.Travel(actor="c1", meters=1), []).state
+    assert s.get("c1").scaling is None
+
+
+def test_shake_off_once_per_turn_the_scaler_pays_2_stamina_to_hold_on() -> None:
+    """ "1 interrupt action or 2 turn actions, up to once per turn"; "If the scaling creature
+    chooses to attempt the test, its stamina is reduced by 2"; no Stamina for the shaker."""
+    s = scaled()
+    s = run(s, u.ShakeOff(actor="c2"), [6, 6, 6, 1, 1, 1]).state  # off turn: 1 IA
+    assert s.get("c1").scaling == "c2" and s.get("c1").stamina == 2
+    assert s.get("c2").pools["interrupt"] == 1 and s.get("c2").stamina == 8
+    with pytest.raises(RuleViolation, match="already tried"):
+        run(s, u.ShakeOff(actor="c2"), [])
+    s = run(s, EndTurn(actor="c1"), []).state
+    s = run(s, u.ShakeOff(actor="c2"), [1, 1, 1, 6, 6, 6]).state  # Bo's Agility wins
+    assert s.get("c1").scaling is None and s.get("c2").pools["turn"] == 4
+    with pytest.raises(RuleViolation, match="Nobody is scaling"):
+        run(s, u.ShakeOff(actor="c2"), [])

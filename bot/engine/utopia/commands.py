@@ -119,6 +119,24 @@ class Escape(Dated):
     actor: Id
 
 
+class Scale(Dated):
+    """ "Scale": 3 TA and 4 Stamina to climb onto ``target`` (adjacent, the same size or
+    larger) by a contest."""
+
+    kind: Literal["scale"] = "scale"
+    actor: Id
+    target: Id
+
+
+class ShakeOff(Dated):
+    """ "Scale": the scaled ``actor`` tries to shake ``target`` off (None: its only scaler) —
+    2 TA or 1 IA, once per turn."""
+
+    kind: Literal["shake_off"] = "shake_off"
+    actor: Id
+    target: Id | None = None
+
+
 class Sheathe(Dated):
     """ "Sheath or Unsheath a Weapon": 1 TA to put ``weapon`` away (``drawn`` False) or draw
     it (``drawn`` True)."""
@@ -186,6 +204,8 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Exchange,
     Grapple,
     Escape,
+    Scale,
+    ShakeOff,
     Sheathe,
     Wear,
     Defend,

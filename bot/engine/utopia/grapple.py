@@ -1,4 +1,5 @@
-"""Grappling (``utopia-actions.txt`` "Grapple"): restraining an adjacent creature, what being
+"""Grappling (``utopia-actions.txt`` "Grapple") — and who holds or scales whom, which
+"Scale" (:mod:`bot.engine.utopia.scale`) shares: restraining an adjacent creature, what being
 grappled forbids and doubles, and the attempts to break free.
 
 * **Grapple** — 3 TA and 2 Stamina; the target is adjacent (within 1 m or engaged) and at most
@@ -33,13 +34,7 @@ ADJACENT_M = 1.0
 def grappler_of(tx: Tx, c: UtopiaCombatant) -> str | None:
     """The id of the creature grappling ``c`` — None when nobody is, or when its grappler
     left the fight or is out (the hold ends with it)."""
-    gid = c.grappled_by
-    if gid is None:
-        return None
-    g = next((x for x in tx.state.combatants if x.id == gid), None)
-    if g is None or tx.is_out(g):
-        return None
-    return gid
+    return _active(tx, c.grappled_by)
 
 
 def grappled_ones(tx: Tx, grappler: str) -> list[str]:
@@ -47,14 +42,38 @@ def grappled_ones(tx: Tx, grappler: str) -> list[str]:
     return [x.id for x in tx.state.combatants if grappler_of(tx, x) == grappler]
 
 
+def _active(tx: Tx, cid: str | None) -> str | None:
+    """``cid`` when that creature is in the fight and not out, else None."""
+    if cid is None:
+        return None
+    found = next((x for x in tx.state.combatants if x.id == cid), None)
+    return None if found is None or tx.is_out(found) else cid
+
+
+def scaling_of(tx: Tx, c: UtopiaCombatant) -> str | None:
+    """The id of the creature ``c`` has scaled ("Scale") — None when none, or when that
+    creature left the fight or is out."""
+    return _active(tx, c.scaling)
+
+
+def scalers_of(tx: Tx, cid: str) -> list[str]:
+    """The creatures on ``cid`` now ("Scale")."""
+    return [x.id for x in tx.state.combatants if not tx.is_out(x) and scaling_of(tx, x) == cid]
+
+
 def cost_factor(tx: Tx, c: UtopiaCombatant, other: str | None) -> int:
-    """ "When grappled, the Attack, Block, and Dodge action requires twice the number of
-    actions if it targets a creature other than the grappler": ``grapple.cost_multiplier`` when
-    ``c`` is grappled and ``other`` is not its grappler, else 1."""
+    """What an Attack, Block or Dodge by ``c`` aimed at ``other`` costs, as a multiple:
+    "When grappled, the Attack, Block, and Dodge action requires twice the number of actions
+    if it targets a creature other than the grappler" (``grapple.cost_multiplier``); "When
+    scaled, the Attack, Block, and Dodge action requires twice the number of actions if it
+    targets the creature scaling it" (``scale.cost_multiplier``). The larger applies; else 1."""
+    factor = 1
     gid = grappler_of(tx, c)
-    if gid is None or other == gid:
-        return 1
-    return tx.tables.grapple.cost_multiplier
+    if gid is not None and other != gid:
+        factor = tx.tables.grapple.cost_multiplier
+    if other is not None and other in scalers_of(tx, c.id):
+        factor = max(factor, tx.tables.scale.cost_multiplier)
+    return factor
 
 
 def travel_limit(tx: Tx, c: UtopiaCombatant, most: float) -> float:
@@ -69,12 +88,36 @@ def travel_limit(tx: Tx, c: UtopiaCombatant, most: float) -> float:
     return most
 
 
-def drag_along(tx: Tx, grappler: str) -> None:
-    """After ``grappler`` moved: every creature it holds "moves similarly" (stays engaged)."""
+def drag_along(tx: Tx, mover: str) -> None:
+    """After ``mover`` moved: every creature it grapples "moves similarly" ("Grapple") and so
+    does every creature scaling it ("Scale") — they stay engaged with it. A scaler that moves
+    by itself climbs down (the bot's default: the text is silent)."""
     positions = tx.state.positions
-    for held in grappled_ones(tx, grappler):
-        positions = positions.moved(held).engage(grappler, held)
+    for other in [*grappled_ones(tx, mover), *scalers_of(tx, mover)]:
+        positions = positions.moved(other).engage(mover, other)
     tx.state.positions = positions
+    on = scaling_of(tx, tx.view(mover))
+    if on is not None:
+        m = tx.c(mover)
+        m.scaling = None
+        tx.note(f"{m.name} climbs down from {tx.view(on).name}.", mover)
+
+
+def require_adjacent(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, doing: str) -> None:
+    """Raises :class:`RuleViolation` when ``t`` is known to be farther than :data:`ADJACENT_M`
+    from ``a`` and not engaged with it."""
+    positions = tx.state.positions
+    meters = positions.distance(a.id, t.id)
+    if meters is not None and meters > ADJACENT_M and not positions.are_engaged(a.id, t.id):
+        raise RuleViolation(
+            f"{t.name} is {tx.scale.show(meters)} away: {doing} needs it adjacent "
+            f"({tx.scale.show(ADJACENT_M)})."
+        )
+
+
+def size_gap(a: UtopiaCombatant, t: UtopiaCombatant) -> int:
+    """Size categories from ``a`` to ``t`` (positive: ``t`` is larger)."""
+    return _size_gap(a, t)
 
 
 def _size_gap(a: UtopiaCombatant, t: UtopiaCombatant) -> int:
@@ -88,22 +131,31 @@ def better_of(c: UtopiaCombatant) -> Trait:
     return "agility" if c.sheet.score("agility") > c.sheet.score("strength") else "strength"
 
 
-def contest(tx: Tx, grappler: UtopiaCombatant, target: UtopiaCombatant) -> bool:
-    """The grappler's Agility test (a disfavor per size category between them) against the
-    target's Strength or Agility test; dice: the grappler's first. True when the target's total
-    is below the grappler's (it is held)."""
-    rule = tx.tables.grapple
-    disfavor = abs(_size_gap(grappler, target)) * rule.disfavor_per_size
-    mine = tx.test(grappler, "agility", f"{grappler.name}'s Agility test", disfavor=disfavor)
-    trait = better_of(target)
+def contest(
+    tx: Tx,
+    actor: UtopiaCombatant,
+    target: UtopiaCombatant,
+    disfavor: int,
+    trait: Trait | None = None,
+) -> bool:
+    """The ``actor``'s Agility test (with ``disfavor``) against the target's ``trait`` test
+    (None: :func:`better_of`); dice: the actor's first. True when the target's total is below
+    the actor's (the actor holds it, or stays on it)."""
+    mine = tx.test(actor, "agility", f"{actor.name}'s Agility test", disfavor=disfavor)
+    trait = trait or better_of(target)
     theirs = tx.test(target, trait, f"{target.name}'s {trait.title()} test")
-    held = theirs.total < mine.total
+    won = theirs.total < mine.total
     tx.note(
-        f"{grappler.name}'s Agility {mine.text} against {target.name}'s {trait.title()} "
-        f"{theirs.text}: " + (f"{target.name} is held." if held else f"{target.name} is free."),
+        f"{actor.name}'s Agility {mine.text} against {target.name}'s {trait.title()} "
+        f"{theirs.text}: " + (f"{actor.name} prevails." if won else f"{target.name} prevails."),
         target.id,
     )
-    return held
+    return won
+
+
+def _grapple_disfavor(tx: Tx, grappler: UtopiaCombatant, target: UtopiaCombatant) -> int:
+    """ "a point of disfavor for each size category smaller or larger"."""
+    return abs(_size_gap(grappler, target)) * tx.tables.grapple.disfavor_per_size
 
 
 def grapple(tx: Tx, cmd: Grapple) -> None:
@@ -126,17 +178,11 @@ def grapple(tx: Tx, cmd: Grapple) -> None:
             f"{t.name} ({t.sheet.size}) is more than {rule.max_sizes_larger} size larger than "
             f"{a.name} ({a.sheet.size}): it cannot be grappled."
         )
-    positions = tx.state.positions
-    meters = positions.distance(a.id, t.id)
-    if meters is not None and meters > ADJACENT_M and not positions.are_engaged(a.id, t.id):
-        raise RuleViolation(
-            f"{t.name} is {tx.scale.show(meters)} away: grappling needs it adjacent "
-            f"({tx.scale.show(ADJACENT_M)})."
-        )
+    require_adjacent(tx, a, t, "grappling")
     tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"grapple {t.name}")
     tx.pay_stamina(a.id, rule.stamina, f"grapple {t.name}")
     tx.c(a.id).aim = 0
-    if contest(tx, a, t):
+    if contest(tx, a, t, _grapple_disfavor(tx, a, t)):
         m = tx.c(t.id)
         m.grappled_by = a.id
         m.escape_turn = None
@@ -173,7 +219,7 @@ def escape(tx: Tx, cmd: Escape) -> None:
     if g.stamina >= rule.contest_stamina:
         tx.c(g.id).stamina = g.stamina - rule.contest_stamina
         tx.note(f"{g.name} contests (Stamina −{rule.contest_stamina}).", g.id)
-        if contest(tx, g, tx.view(c.id)):
+        if contest(tx, g, tx.view(c.id), _grapple_disfavor(tx, g, c)):
             return
     else:
         tx.note(f"{g.name} lacks the Stamina to contest.", g.id)

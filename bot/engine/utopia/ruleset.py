@@ -22,7 +22,15 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.engine.utopia import actions, combat, decision_words, equipment, grapple, verbs
+from bot.engine.utopia import (
+    actions,
+    combat,
+    decision_words,
+    equipment,
+    grapple,
+    scale,
+    verbs,
+)
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
 from bot.engine.utopia.events import EVENT_TYPES
@@ -55,6 +63,8 @@ _HANDLERS: dict[str, _Handler] = {
     "exchange": actions.exchange,
     "grapple": grapple.grapple,
     "escape": grapple.escape,
+    "scale": scale.scale,
+    "shake_off": scale.shake_off,
     "sheathe": equipment.sheathe,
     "wear": equipment.wear,
     "set_vitals": actions.set_vitals,
@@ -344,8 +354,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
         guide = (
-            "spend your turn actions (TA) on Attack, Aim, Travel, Leap, Grapple, Deep Breath "
-            "or Hold."
+            "spend your turn actions (TA) on Attack, Aim, Travel, Leap, Grapple, Scale, "
+            "Deep Breath or Hold."
         )
         if not revealed:
             return guide

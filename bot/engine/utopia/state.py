@@ -37,7 +37,9 @@ class UtopiaCombatant(CombatantBase):
     meters of Travel taken since its last other paid action ("Leap": "at least 2 meters of
     travel directly prior"). ``sheathed``: its weapons put away (the bot's default: every
     weapon starts drawn); ``worn``: the names of the armor it wears (None: as the sheet says)
-    ("Equipment Actions")."""
+    ("Equipment Actions"). ``scaling``: the creature it has climbed onto ("Scale"; it lasts while
+    that creature is in the fight and not Down); ``shake_turn``: the ``turn_seq`` of its last
+    attempt to shake a scaler off."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -49,6 +51,8 @@ class UtopiaCombatant(CombatantBase):
     grappled_by: Annotated[str, Field(max_length=12)] | None = None
     escape_turn: Annotated[int, Field(ge=0)] | None = None
     run_up_m: Annotated[float, Field(ge=0, le=100_000)] = 0
+    scaling: Annotated[str, Field(max_length=12)] | None = None
+    shake_turn: Annotated[int, Field(ge=0)] | None = None
     sheathed: tuple[Annotated[str, Field(max_length=100)], ...] = Field(default=(), max_length=30)
     worn: tuple[Annotated[str, Field(max_length=100)], ...] | None = Field(
         default=None, max_length=20

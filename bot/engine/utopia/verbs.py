@@ -54,6 +54,20 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Grapple",
     ),
     ActionSpec(
+        key="scale",
+        label="Scale",
+        cost="3 TA + 4 Stamina: a contest to climb onto an adjacent creature",
+        target="required",
+        rule="Scale",
+    ),
+    ActionSpec(
+        key="shake-off",
+        label="Shake off a scaler",
+        cost="2 TA (1 IA off turn), once per turn",
+        target="optional",
+        rule="Scale",
+    ),
+    ActionSpec(
         key="sheath",
         label="Sheath a weapon",
         cost="1 TA",
@@ -93,7 +107,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
 BY_KEY = {a.key: a for a in ACTIONS}
 PLANNED = (
     "stealth",
-    "scale",
     "assist",
     "cast",
     "spell",
@@ -160,8 +173,11 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         )
     if key == "leap":
         return cmd.Leap(actor=me, meters=given.amount or None, toward=given.target)
-    if key == "grapple":
-        return cmd.Grapple(actor=me, target=_target("Grapple", given))
+    if key in ("grapple", "scale"):
+        made = cmd.Grapple if key == "grapple" else cmd.Scale
+        return made(actor=me, target=_target(key.title(), given))
+    if key == "shake-off":
+        return cmd.ShakeOff(actor=me, target=given.target)
     if key in _GEAR:
         return _gear(me, key, given)
     if any(key.startswith(p) for p in PLANNED):
