@@ -1,7 +1,8 @@
 """Utopia's engine (issue 12, slice 2), rule by rule of ``utopia-actions.txt`` with scripted
 dice: the economy ("Turn Actions", "Interrupt Actions", "Interchanging Actions", "Hold Action"),
 the turn order ("Standard Actions"), attacks ("Attack", "Ranged Weapons", "Aim") and damage with
-its defenses ("Block", "Dodge", "Take Cover"; issue 12's SHP/DHP/Kinetic defaults)."""
+its defenses ("Block", "Dodge", "Take Cover"; issue 12's SHP/DHP/Kinetic defaults); slice 3:
+"Grapple", "Leap", "Deep Breath", "Equipment Actions" and "Scale"."""
 
 from __future__ import annotations
 
