@@ -9,14 +9,14 @@ engine never reads files itself; it receives a :class:`UtopiaTables`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bot.engine.core import tables
 from bot.engine.utopia.terms import (
     DAMAGE_TYPES,
     DamageText,
@@ -25,7 +25,6 @@ from bot.engine.utopia.terms import (
     Subtrait,
     Trait,
 )
-from bot.errors import InvalidInput
 
 DEFAULT_TABLES_PATH = Path(__file__).resolve().parents[3] / "data" / "utopia" / "tables.json"
 Actions = Annotated[int, Field(ge=0, le=20)]
@@ -268,37 +267,10 @@ def load_tables(
 
     Raises :class:`InvalidInput` naming the first invalid field.
     """
-    if source is None or isinstance(source, Path):
-        base = _default_dict(source or DEFAULT_TABLES_PATH)
-    else:
-        base = dict(source)
-    merged = _merge(base, overrides) if overrides else base
-    try:
-        return UtopiaTables.model_validate(merged)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(the tables)"
-        raise InvalidInput(f"Invalid Utopia table value at {where}: {first['msg']}") from None
+    return tables.load(UtopiaTables, "Utopia", DEFAULT_TABLES_PATH, source, overrides)
 
 
 @lru_cache(maxsize=1)
 def default_tables() -> UtopiaTables:
     """The shipped defaults (``data/utopia/tables.json``), loaded once."""
     return load_tables()
-
-
-def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
-@lru_cache(maxsize=4)
-def _default_dict(path: Path) -> dict[str, Any]:
-    with path.open(encoding="utf-8") as handle:
-        data: dict[str, Any] = json.load(handle)
-    return data

@@ -7,14 +7,14 @@ validates the result. The engine never reads files itself; it receives a :class:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bot.engine.core import tables
 from bot.engine.core.scale import METERS, Scale, feet_board
 from bot.engine.uttas.sheet import (
     Characteristic,
@@ -24,7 +24,6 @@ from bot.engine.uttas.sheet import (
     Name,
     Target,
 )
-from bot.errors import InvalidInput
 
 DEFAULT_TABLES_PATH = Path(__file__).resolve().parents[3] / "data" / "uttas" / "tables.json"
 Small = Annotated[int, Field(ge=-50, le=50)]
@@ -313,23 +312,6 @@ class UttasTables(_Table):
         return None
 
 
-def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
-@lru_cache(maxsize=4)
-def _default_dict(path: Path) -> dict[str, Any]:
-    with path.open(encoding="utf-8") as handle:
-        data: dict[str, Any] = json.load(handle)
-    return data
-
-
 def load_tables(
     source: Path | Mapping[str, Any] | None = None,
     *,
@@ -340,17 +322,7 @@ def load_tables(
 
     Raises :class:`InvalidInput` naming the first invalid field.
     """
-    if source is None or isinstance(source, Path):
-        base = _default_dict(source or DEFAULT_TABLES_PATH)
-    else:
-        base = dict(source)
-    merged = _merge(base, overrides) if overrides else base
-    try:
-        return UttasTables.model_validate(merged)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InvalidInput(f"Invalid UTTAS table value at {where}: {first['msg']}") from None
+    return tables.load(UttasTables, "UTTAS", DEFAULT_TABLES_PATH, source, overrides)
 
 
 @lru_cache(maxsize=1)

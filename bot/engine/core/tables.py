@@ -1,0 +1,61 @@
+"""Loading a ruleset's GM-changeable tables (issue 10: every system keeps its numbers in
+``data/<ruleset>/tables.json``): the shipped defaults read once per file, a server's changes
+deep-merged on top, the result validated by the ruleset's own pydantic model. The engine reads
+no file itself beyond these shipped defaults."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bot.errors import InvalidInput
+
+T = TypeVar("T", bound=BaseModel)
+
+
+def deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with ``over`` on top: nested mappings merged key by key, anything else
+    replaced. Neither argument changes."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+@lru_cache(maxsize=8)
+def shipped(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path`` (a shipped tables file), read once."""
+    with path.open(encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    return data
+
+
+def load(
+    model: type[T],
+    title: str,
+    default_path: Path,
+    source: Path | Mapping[str, Any] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> T:
+    """``model`` validated from a JSON file path or an already-parsed mapping (default:
+    ``default_path``), ``overrides`` deep-merged on top. Raises :class:`InvalidInput` naming the
+    first invalid field ("Invalid UTTAS table value at reactions.block.dodge_bonus: …")."""
+    if source is None or isinstance(source, Path):
+        base = shipped(source or default_path)
+    else:
+        base = dict(source)
+    merged = deep_merge(base, overrides) if overrides else base
+    try:
+        return model.model_validate(merged)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(the tables)"
+        raise InvalidInput(f"Invalid {title} table value at {where}: {first['msg']}") from None
