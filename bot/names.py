@@ -361,3 +361,26 @@ def unique(names: Iterable[str]) -> list[str]:
             seen.add(folded)
             result.append(name)
     return result
+
+
+def number_stored_duplicates(data: Any, fields: Iterable[str]) -> Any:
+    """A stored sheet (raw ``data``) whose named entries in ``fields`` (weapons, powers…)
+    became equal once normalised: the later ones are numbered (``Club 2``), so it still loads.
+    Anything that is not a mapping of lists comes back as it is."""
+    if not isinstance(data, dict):
+        return data
+    taken: set[str] = set()
+    result = dict(data)
+    for field in fields:
+        entries = data.get(field)
+        if not isinstance(entries, list | tuple):
+            continue
+        renamed: list[Any] = []
+        for entry in entries:
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                name = numbered(clean_stored(entry["name"]), taken)
+                taken.add(key(name))
+                entry = {**entry, "name": name}
+            renamed.append(entry)
+        result[field] = renamed
+    return result

@@ -197,23 +197,9 @@ class UtopiaSheet(_Frozen):
     def _number_stored_duplicates(cls, data: Any, info: ValidationInfo) -> Any:
         """A stored sheet whose weapon, spell and armor names became equal once normalised
         still loads: the later ones are numbered (``Club 2``)."""
-        if not names.is_stored(info) or not isinstance(data, dict):
+        if not names.is_stored(info):
             return data
-        taken: set[str] = set()
-        result = dict(data)
-        for field in ("weapons", "spells", "armor"):
-            items = data.get(field)
-            if not isinstance(items, list | tuple):
-                continue
-            renamed: list[Any] = []
-            for item in items:
-                if isinstance(item, dict) and isinstance(item.get("name"), str):
-                    name = names.numbered(names.clean_stored(item["name"]), taken)
-                    taken.add(names.key(name))
-                    item = {**item, "name": name}
-                renamed.append(item)
-            result[field] = renamed
-        return result
+        return names.number_stored_duplicates(data, ("weapons", "spells", "armor"))
 
     @model_validator(mode="after")
     def _unique(self) -> UtopiaSheet:
