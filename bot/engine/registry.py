@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from bot.engine.core.contract import Ruleset
+from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.errors import InvalidInput, RulesetNotImplemented
 
@@ -99,7 +100,7 @@ class Registry:
 
 REGISTRY = Registry()
 REGISTRY.register(UttasRuleset)
-REGISTRY.plan("utopia", "Utopia")
+REGISTRY.register(UtopiaRuleset)
 REGISTRY.plan("untitled", "Untitled")
 REGISTRY.plan("uune", "Uune")
 

@@ -38,8 +38,7 @@ class ExampleSheets:
     def examples(self) -> list[Example]:
         """The shipped example sheets, by ruleset then name (read from disk each time: small).
         Only rulesets that can start a fight are offered: a planned ruleset's examples
-        (``data/sheets/utopia/`` while Utopia is planned) appear once it is registered, so
-        nobody imports a sheet no encounter can use yet."""
+        appear once it is registered, so nobody imports a sheet no encounter can use yet."""
         found: list[Example] = []
         if not self._examples_dir.is_dir():
             return found

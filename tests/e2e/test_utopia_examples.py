@@ -1,42 +1,44 @@
-"""Utopia is planned (issue 12): its example sheets ship in ``data/sheets/utopia/`` but
-``/character import example:`` neither offers nor imports them until the ruleset is registered,
-and an uploaded Utopia sheet is refused by name — through Discord, as a player sees it."""
+"""Utopia's example sheets (``data/sheets/utopia/``) are offered by ``/character import
+example:`` and ``/npc import example:`` beside UTTAS's, import as Utopia sheets, and an uploaded
+Utopia sheet is accepted by its ``system`` — through Discord, as a player sees it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bot.client import CombatBot
-from bot.services.actor import Actor
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
 VESNA = Path(__file__).resolve().parents[2] / "data" / "sheets" / "utopia" / "vesna.json"
 
 
-async def test_planned_utopia_examples_are_not_offered(
+async def test_utopia_examples_are_offered_and_imported(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h = discord_harness
     offered = await h.autocomplete(
-        table.player, h.channel, "character import", focused="example", value=""
+        table.player, h.channel, "character import", focused="example", value="vesna"
     )
-    assert offered and all("(UTTAS)" in c["name"] for c in offered)
-    assert (
-        await h.autocomplete(
-            table.player, h.channel, "character import", focused="example", value="vesna"
-        )
-        == []
-    )
+    assert [c["name"] for c in offered] == ["Vesna (Utopia)"]
     record = await h.slash(table.player, h.channel, "character import", example="vesna")
     await record.response()
-    reply = record.message.text() if record.message else str(record.response_data)
-    assert record.ephemeral and "There is no example sheet **vesna**" in reply
+    assert record.ephemeral and "Imported **Vesna**" in record.response_data["content"]
+    shown = await h.slash(table.player, h.channel, "character show", name="Vesna")
+    await shown.response()
+    embed = shown.response_data["embeds"][0]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert "Block" in fields["Vitals"] and "TA" in fields["Vitals"]
+    npcs = await h.autocomplete(table.gm, h.channel, "npc import", focused="example", value="")
+    assert {"Bandit archer (Utopia)", "Stone hound (Utopia)"} <= {c["name"] for c in npcs}
+
+
+async def test_an_uploaded_utopia_sheet_is_imported_by_its_system(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
     upload = h.make_attachment("vesna.json", VESNA.read_bytes())
     record = await h.slash(table.player, h.channel, "character import", file=upload)
     await record.response()
     message = await record.followup(0) if record.deferred else record.message
-    assert message is not None
-    assert "Utopia combat is planned but not available yet" in message.text()
-    rows = await bot.services.sheets.list_sheets(h.guild.id, Actor(table.player.id), "character")
-    assert rows == []
+    assert message is not None and "Imported **Vesna**" in message.text()

@@ -26,7 +26,7 @@ from bot.engine.utopia.sheet import (
     check_damage,
 )
 from bot.engine.utopia.tables import default_tables, load_tables
-from bot.errors import InvalidInput, RulesetNotImplemented
+from bot.errors import InvalidInput
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "data" / "sheets" / "utopia"
@@ -211,11 +211,9 @@ def test_the_tables_hold_the_texts_numbers_and_refuse_bad_changes() -> None:
         load_tables(shipped)
 
 
-def test_utopia_stays_planned() -> None:
-    assert "utopia" in REGISTRY.keys
-    assert "utopia" not in REGISTRY.implemented
-    with pytest.raises(RulesetNotImplemented, match="Utopia combat is planned"):
-        get_ruleset("utopia")
+def test_utopia_is_registered() -> None:
+    assert "utopia" in REGISTRY.implemented
+    assert get_ruleset("utopia").title == "Utopia"
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.stem)

@@ -1,6 +1,6 @@
-"""The Utopia ruleset (``utopia-actions.txt``, issue 12) — planned, not playable yet.
-
-This package holds the data side so far: the sheet (:mod:`.sheet`), the GM-changeable tables
-(:mod:`.tables`) and the import of Foundry VTT actor exports (:mod:`.foundry`). The registry
-still lists Utopia as planned (``REGISTRY.plan``), so no encounter can start with it.
+"""The Utopia ruleset (``utopia-actions.txt``, issue 12), registered in
+:mod:`bot.engine.registry`: the sheet (:mod:`.sheet`), the GM-changeable tables (:mod:`.tables`),
+the import of Foundry VTT actor exports (:mod:`.foundry`) and the engine (:mod:`.ruleset` and the
+modules it dispatches to). The standard actions not built yet are refused by name
+(:data:`.verbs.PLANNED`; ``docs/rules/utopia.md``).
 """

@@ -1,8 +1,7 @@
 """The Utopia ruleset (``utopia-actions.txt``): the contract's hooks and the dispatch table.
 
-Not registered yet (Utopia stays "planned" in :mod:`bot.engine.registry` until it is playable
-through Discord); tests reach it directly or through ``tests/rulesets/utopia.py``'s test-only
-registry swap."""
+Registered in :mod:`bot.engine.registry`; the standard actions not built yet are refused by
+name (:data:`bot.engine.utopia.verbs.PLANNED`)."""
 
 from __future__ import annotations
 

@@ -139,7 +139,7 @@ _GEAR = {
 def _gear(me: str, key: str, given: ActInput) -> CommandBase:
     """Sheath, unsheath (draw), don or doff the item named in ``detail:``."""
     if not given.detail:
-        raise InvalidInput(f"Name the {_GEAR[key]} in `detail:`.")
+        raise InvalidInput(f"{key.title()} needs the {_GEAR[key]} named in `detail:`.")
     if _GEAR[key] == "weapon":
         return cmd.Sheathe(actor=me, weapon=given.detail, drawn=key in ("unsheath", "draw"))
     return cmd.Wear(actor=me, item=given.detail, on=key == "don")
