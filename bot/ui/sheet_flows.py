@@ -85,9 +85,28 @@ async def run_import(
     await reply(interaction, imported_text(stored, command), stored)
 
 
+REPLY_MAX = 2000
+"""A message's content, at most (Discord)."""
+
+
 def imported_text(stored: Stored, command: str) -> str:
+    """What an import answers: the sheet stored and, for another tool's sheet (a Foundry VTT
+    export), each thing it could not map, one per line — as many as fit in one message, then
+    how many more (the count is exact)."""
     verb = "Replaced" if stored.replaced else "Imported"
-    return f"{verb} **{ui_text.shown_name(stored.sheet.name)}**. See it with `{command} show`."
+    text = f"{verb} **{ui_text.shown_name(stored.sheet.name)}**. See it with `{command} show`."
+    if stored.source is None:
+        return text
+    if not stored.unmapped:
+        return f"{text}\nFrom a {stored.source}: everything was mapped."
+    text += f"\nFrom a {stored.source}; not mapped ({len(stored.unmapped)}):"
+    for shown, line in enumerate(stored.unmapped):
+        more = f"\n…and {len(stored.unmapped) - shown} more."
+        item = f"\n- {ui_text.shown_name(line[:300])}"
+        if len(text) + len(item) + len(more) > REPLY_MAX:
+            return text + more
+        text += item
+    return text
 
 
 async def reply(interaction: discord.Interaction[Any], text: str, stored: Stored) -> None:

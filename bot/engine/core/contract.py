@@ -63,6 +63,19 @@ class SheetSection(BaseModel):
     inline: bool = False
 
 
+class ForeignSheet(BaseModel):
+    """A sheet from another tool, translated by :meth:`Ruleset.foreign_sheet`: ``data`` (this
+    ruleset's sheet data, still to be validated), ``source`` (the tool, e.g. "Foundry VTT
+    actor export") and ``unmapped`` (one line per thing of the original the sheet does not hold
+    or holds differently, to show the member instead of dropping it silently)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    data: dict[str, Any]
+    source: str
+    unmapped: tuple[str, ...] = ()
+
+
 def validation_message(exc: ValidationError, what: str) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or what
@@ -229,6 +242,13 @@ class Ruleset(ABC, Generic[StateT]):
             return self.sheet_model.model_validate(data)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
+
+    def foreign_sheet(self, data: Mapping[str, Any]) -> ForeignSheet | None:
+        """``data`` (a parsed JSON object a member uploaded) translated to this ruleset's sheet
+        data when it is a sheet in another tool's format this ruleset reads (Utopia: a Foundry
+        VTT actor export); None when it is not. Raises :class:`InvalidInput` naming the field
+        when it is such a sheet but malformed. By default a ruleset reads no other format."""
+        return None
 
     # -- the command surface (decision D) -------------------------------------------------------
     @cached_property

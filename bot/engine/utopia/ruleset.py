@@ -14,7 +14,13 @@ from pydantic import BaseModel, TypeAdapter
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
 from bot.engine.core.commands import CommandBase
-from bot.engine.core.contract import ReactionOption, Ruleset, SheetSection, command_adapter
+from bot.engine.core.contract import (
+    ForeignSheet,
+    ReactionOption,
+    Ruleset,
+    SheetSection,
+    command_adapter,
+)
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
@@ -26,6 +32,7 @@ from bot.engine.utopia import (
     combat,
     decision_words,
     equipment,
+    foundry,
     grapple,
     scale,
     verbs,
@@ -193,6 +200,16 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             SheetSection(title="Vitals", lines=vitals, inline=True),
             SheetSection(title="Weapons", lines=weapons or ["none (weaponless 1d8 + Power)"]),
         ]
+
+    def foreign_sheet(self, data: Mapping[str, Any]) -> ForeignSheet | None:
+        """A Foundry VTT actor export of the official Utopia system (``foundry.py``, pinned
+        commit in ``docs/rules/utopia.md``) as sheet data, with what it could not map."""
+        if not foundry.is_foundry_export(data):
+            return None
+        found = foundry.from_foundry(data)
+        return ForeignSheet(
+            data=found.data, source="Foundry VTT actor export", unmapped=found.unmapped
+        )
 
     def sheet_of(self, combatant: Any) -> UtopiaSheet:
         sheet: UtopiaSheet = combatant.sheet
