@@ -76,6 +76,39 @@ class ForeignSheet(BaseModel):
     unmapped: tuple[str, ...] = ()
 
 
+class FormBox(BaseModel):
+    """One box of a ruleset's sheet create form (``/character create``; Discord allows five).
+
+    ``key``: the box's id, and the sheet field it fills when ``scores`` is None (its text, for
+    the sheet model to check); ``scores``: the box holds several numbers, for these sheet fields
+    in this order (all numbers in order, or each after its name), put into the ``into`` field
+    (None: the sheet's top level); ``label`` (≤ 45 characters), ``default``, ``placeholder``
+    (≤ 100), ``max_length`` and ``required`` as Discord shows them; ``lower``: the text is
+    lower-cased (a choice such as a size)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    label: Annotated[str, Field(max_length=45)]
+    default: str = ""
+    placeholder: Annotated[str, Field(max_length=100)] = ""
+    max_length: int = Field(default=100, ge=1, le=4000)
+    required: bool = True
+    scores: tuple[str, ...] | None = None
+    into: str | None = None
+    lower: bool = False
+
+
+class SheetForm(BaseModel):
+    """A ruleset's sheet create form: its ``boxes`` (the first is the name) and ``rest``, what
+    the form leaves to ``/character edit`` or an import (e.g. "weapons, powers")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    boxes: tuple[FormBox, ...] = Field(min_length=1, max_length=5)
+    rest: str
+
+
 def validation_message(exc: ValidationError, what: str) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or what
@@ -242,6 +275,11 @@ class Ruleset(ABC, Generic[StateT]):
             return self.sheet_model.model_validate(data)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
+
+    def sheet_form(self) -> SheetForm | None:
+        """The boxes of this ruleset's sheet create form (None: it has none; members import a
+        JSON sheet instead)."""
+        return None
 
     def foreign_sheet(self, data: Mapping[str, Any]) -> ForeignSheet | None:
         """``data`` (a parsed JSON object a member uploaded) translated to this ruleset's sheet

@@ -18,6 +18,7 @@ from bot.engine.core.contract import (
     ForeignSheet,
     ReactionOption,
     Ruleset,
+    SheetForm,
     SheetSection,
     command_adapter,
 )
@@ -32,6 +33,7 @@ from bot.engine.utopia import (
     combat,
     decision_words,
     equipment,
+    form,
     foundry,
     grapple,
     scale,
@@ -200,6 +202,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             SheetSection(title="Vitals", lines=vitals, inline=True),
             SheetSection(title="Weapons", lines=weapons or ["none (weaponless 1d8 + Power)"]),
         ]
+
+    def sheet_form(self) -> SheetForm:
+        return form.SHEET_FORM
 
     def foreign_sheet(self, data: Mapping[str, Any]) -> ForeignSheet | None:
         """A Foundry VTT actor export of the official Utopia system (``foundry.py``, pinned
