@@ -293,7 +293,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             found.append(
                 ReactionOption(
                     choice=choice,
-                    label=f"{label} ({cost.amount} {pool})",
+                    label=label,  # the buttons add the cost: "Block (1 IA)"
                     costs={pool: cost.amount},
                 )
             )
