@@ -157,6 +157,18 @@ class Wear(Dated):
     on: bool
 
 
+class Cast(Dated):
+    """ "Casting a spell": ``actor`` casts its ``spell`` (3 TA and the spell's Stamina) at
+    ``target`` (None: a spell that deals no damage, cast at nobody). ``range_m``: meters to the
+    target (None: the encounter's positions)."""
+
+    kind: Literal["cast"] = "cast"
+    actor: Id
+    spell: Name
+    target: Id | None = None
+    range_m: Meters | None = None
+
+
 class Defend(Answer):
     """The answer to a damage decision: ``block``, ``dodge``, ``cover`` (Take Cover: the
     player says an obstacle stands against the source) or ``none``."""
@@ -211,4 +223,5 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Defend,
     SetVitals,
     SetCondition,
+    Cast,
 )

@@ -28,6 +28,7 @@ from bot.engine.utopia import (
     equipment,
     grapple,
     scale,
+    spells,
     verbs,
 )
 from bot.engine.utopia import commands as cmd
@@ -68,6 +69,7 @@ _HANDLERS: dict[str, _Handler] = {
     "wear": equipment.wear,
     "set_vitals": actions.set_vitals,
     "set_condition": actions.set_condition,
+    "cast": spells.cast,
 }
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
