@@ -111,6 +111,8 @@ UTOPIA_KINDS = (
     "travel",
     "wear",
     "cast",
+    "rest",
+    "natural_healing",
 )
 WEIGHTED = (
     UTOPIA_KINDS
@@ -266,4 +268,8 @@ def utopia_command(
             target=draw(st.sampled_from([None, other])),
             range_m=draw(st.sampled_from([None, 1, 5, 20])),
         )
+    if kind == "rest":
+        return u.Rest(rest=draw(st.sampled_from(["short", "long"])))
+    if kind == "natural_healing":
+        return u.NaturalHealing(weeks=draw(st.integers(1, 3)))
     raise AssertionError(f"no Utopia command for kind {kind!r}")

@@ -169,6 +169,22 @@ class Cast(Dated):
     range_m: Meters | None = None
 
 
+class Rest(CommandBase):
+    """A ``short`` or ``long`` rest for ``combatants`` (all when empty); only outside a fight."""
+
+    kind: Literal["rest"] = "rest"
+    rest: Literal["short", "long"]
+    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
+
+
+class NaturalHealing(CommandBase):
+    """``weeks`` of natural healing for ``combatants`` (all when empty); only outside a fight."""
+
+    kind: Literal["natural_healing"] = "natural_healing"
+    weeks: Annotated[int, Field(ge=1, le=520)]
+    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
+
+
 class Defend(Answer):
     """The answer to a damage decision: ``block``, ``dodge``, ``cover`` (Take Cover: the
     player says an obstacle stands against the source) or ``none``."""
@@ -224,4 +240,6 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     SetVitals,
     SetCondition,
     Cast,
+    Rest,
+    NaturalHealing,
 )
