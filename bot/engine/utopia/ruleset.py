@@ -36,7 +36,9 @@ from bot.engine.utopia import (
     form,
     foundry,
     grapple,
+    rest,
     scale,
+    spells,
     verbs,
 )
 from bot.engine.utopia import commands as cmd
@@ -77,6 +79,9 @@ _HANDLERS: dict[str, _Handler] = {
     "wear": equipment.wear,
     "set_vitals": actions.set_vitals,
     "set_condition": actions.set_condition,
+    "cast": spells.cast,
+    "rest": rest.rest,
+    "natural_healing": rest.natural_healing,
 }
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
@@ -332,10 +337,16 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return cmd.SetVitals(target=target, **{k: v for k, v in changes.items()})
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
-        raise InvalidInput("Resting is planned for Utopia, not built yet.")
+        """A rest (:mod:`bot.engine.utopia.rest`); one the tables do not give is refused."""
+        if getattr(self.tables.rest, kind) is None:
+            raise InvalidInput(rest.no_rest(kind))
+        return cmd.Rest(rest=kind)
 
     def healing_command(self, weeks: int) -> CommandBase:
-        raise InvalidInput("Natural healing is planned for Utopia, not built yet.")
+        """Natural healing; refused while the tables give 0 DHP a week (the default)."""
+        if self.tables.rest.dhp_per_week <= 0:
+            raise InvalidInput(rest.NO_HEALING)
+        return cmd.NaturalHealing(weeks=weeks)
 
     # -- presentation -------------------------------------------------------------------------
     def conditions(self) -> list[str]:
