@@ -21,7 +21,7 @@ from bot.engine.core.commands import (
 from bot.engine.core.effects import Lasts
 from bot.engine.utopia.sheet import UtopiaSheet
 from bot.engine.utopia.state import UtopiaRecord, Vital
-from bot.engine.utopia.terms import TravelMode
+from bot.engine.utopia.terms import Subtrait, Trait, TravelMode
 
 
 class AddCombatant(CommandBase):
@@ -193,6 +193,37 @@ class SetCondition(CommandBase):
     rounds: Annotated[int, Field(ge=1, le=100)] | None = None
 
 
+class Test(CommandBase):
+    """``/check``: ``actor`` makes a test of ``score`` (a trait or subtrait) — 3d6 + its
+    modifier against ``difficulty``, or opposed by ``target`` testing ``against`` (None: the
+    same score); with neither, the roll alone (the GM compares). Never both."""
+
+    kind: Literal["test"] = "test"
+    actor: Id
+    score: Trait | Subtrait
+    difficulty: Annotated[int, Field(ge=0, le=1000)] | None = None
+    target: Id | None = None
+    against: Trait | Subtrait | None = None
+
+    @model_validator(mode="after")
+    def _opposed_or_difficulty(self) -> Test:
+        if self.target is not None and self.difficulty is not None:
+            raise ValueError("a test is against a difficulty or opposed by a target, not both")
+        if self.against is not None and self.target is None:
+            raise ValueError("`against:` names the target's score: give a `target:` too")
+        return self
+
+
+class GrantFavor(CommandBase):
+    """Game Master (``/gm advantage``): ``points`` of favor (negative: disfavor) on
+    ``target``'s next test, or on every test ``until_removed``; 0 removes all the GM gave."""
+
+    kind: Literal["grant_favor"] = "grant_favor"
+    target: Id
+    points: Annotated[int, Field(ge=-10, le=10)]
+    until_removed: bool = False
+
+
 OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     AddCombatant,
     Attack,
@@ -211,4 +242,6 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Defend,
     SetVitals,
     SetCondition,
+    Test,
+    GrantFavor,
 )

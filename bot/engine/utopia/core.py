@@ -141,11 +141,20 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         """A test of ``score``: ``tables.test.dice`` d ``sides`` + the modifier (score −
         ``modifier_offset``; a gifted subtrait's never below 0); each net favor adds a die,
         each net disfavor removes one, the modifier unchanged (issue 12, documented
-        defaults). The caller compares the total with the difficulty."""
+        defaults). The GM's favor or disfavor on ``c`` joins every test (``gm_favor_every``)
+        and the next one (``gm_favor_next``, used up here). The caller compares the total with
+        the difficulty."""
         t = self.tables.test
         modifier = c.sheet.score(score) - t.modifier_offset
         if score in c.sheet.gifted:
             modifier = max(modifier, 0)
+        now = self.view(c.id)  # ``c`` may be a view from before an earlier test in this command
+        gm = now.gm_favor_next + now.gm_favor_every
+        if now.gm_favor_next:
+            self.c(c.id).gm_favor_next = 0  # the GM's favor on "the next test" is used up
+        if gm:
+            favor, disfavor = favor + max(gm, 0), disfavor + max(-gm, 0)
+            purpose += f" (the GM's {'favor' if gm > 0 else 'disfavor'} {abs(gm)})"
         return self.roll(
             purpose,
             t.dice,

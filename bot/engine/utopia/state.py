@@ -39,7 +39,9 @@ class UtopiaCombatant(CombatantBase):
     weapon starts drawn); ``worn``: the names of the armor it wears (None: as the sheet says)
     ("Equipment Actions"). ``scaling``: the creature it has climbed onto ("Scale"; it lasts while
     that creature is in the fight and not Down); ``shake_turn``: the ``turn_seq`` of its last
-    attempt to shake a scaler off."""
+    attempt to shake a scaler off. ``gm_favor_next``/``gm_favor_every``: the GM's favor
+    (negative: disfavor) on its next test / on every test until removed (``/gm advantage``,
+    :mod:`bot.engine.utopia.checks`)."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -57,6 +59,8 @@ class UtopiaCombatant(CombatantBase):
     worn: tuple[Annotated[str, Field(max_length=100)], ...] | None = Field(
         default=None, max_length=20
     )
+    gm_favor_next: Annotated[int, Field(ge=-10, le=10)] = 0
+    gm_favor_every: Annotated[int, Field(ge=-10, le=10)] = 0
 
     def wears(self) -> set[str]:
         """The names of the armor it wears now (``worn``, else the sheet's ``worn`` flags)."""

@@ -1,0 +1,63 @@
+"""Utopia tests through Discord (issue 12, slice U4): ``/check`` rolls a trait or subtrait
+test (3d6 + modifier against a difficulty, or opposed) in a fight and outside one, and the GM's
+``/gm advantage`` gives points of favor or disfavor on the next test — as a player sees it,
+with scripted dice."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import ok, refused, slash
+from tests.e2e.conftest import DiceBox, Table
+from tests.harness.server import DiscordHarness
+
+
+async def utopia_fight(h: DiscordHarness, table: Table, dice: DiceBox, *, begin: bool) -> None:
+    """Vesna (the player's) against a Stone hound (the moderator's NPC)."""
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Ridge", ruleset="utopia"))
+    await (await slash(h, gm, "npc import", example="stone-hound")).response()
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await (await slash(h, player, "character import", example="vesna")).response()
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    if begin:
+        dice.load([6, 6, 6, 1, 1, 1])  # Speed tests: Vesna first
+        await ok(await slash(h, gm, "encounter begin"))
+
+
+async def test_check_rolls_a_utopia_test_before_and_during_a_fight(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h, player = discord_harness, table.player
+    await utopia_fight(h, table, dice, begin=False)
+    offered = await h.autocomplete(player, h.channel, "check", focused="skill", value="aw")
+    assert [c["value"] for c in offered] == ["awareness"]
+    dice.load([4, 4, 4])  # Awareness 5 → +1: 13 against 12, before the fight begins
+    checked = await ok(await slash(h, player, "check", skill="Awareness", difficulty=12))
+    text = checked.message.text()
+    assert "Vesna's Awareness test" in text and "against difficulty 12: success" in text
+    dice.load([6, 6, 6, 1, 1, 1])
+    await ok(await slash(h, table.moderator, "encounter begin"))
+    # Opposed: Vesna's Stunt (4 → +0) against the hound's Awareness (6, gifted → +2): 9 vs 8.
+    dice.load([3, 3, 3, 2, 2, 2])
+    checked = await ok(
+        await slash(h, player, "check", skill="stunt", target="Stone hound 1", against="awareness")
+    )
+    assert "Vesna prevails" in checked.message.text()
+    assert dice.empty
+    text = await refused(await slash(h, player, "check", skill="Perception", difficulty=10))
+    assert "no trait or subtrait 'Perception'" in text and "awareness" in text
+
+
+async def test_gm_favor_adds_a_die_to_the_next_test(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h, player, gm = discord_harness, table.player, table.moderator
+    await utopia_fight(h, table, dice, begin=True)
+    given = await ok(await slash(h, gm, "gm advantage", combatant="Vesna", dice=1))
+    assert "1 point of favor on their next test" in given.message.text()
+    dice.load([1, 2, 3, 4])  # 3d6 + a die of favor
+    checked = await ok(await slash(h, player, "check", skill="power", difficulty=8))
+    assert "the GM's favor 1" in checked.message.text()
+    dice.load([1, 1, 1])  # used up: 3d6 again
+    checked = await ok(await slash(h, player, "check", skill="power", difficulty=8))
+    assert "favor" not in checked.message.text() and dice.empty
