@@ -69,7 +69,7 @@ def utopia_sheet(
     )
 
 
-U4_KINDS = ("test", "grant_favor")
+U4_KINDS = ("test", "grant_favor", "stealth")
 """Slice U4's kinds (tests, the GM's favor), drawn by :func:`u4_command`."""
 UTOPIA_KINDS = (
     "add_combatant",
@@ -268,4 +268,7 @@ def u4_command(kind: str, draw: Draw, me: str, anyone: str, other: str) -> Comma
         return u.GrantFavor(
             target=anyone, points=draw(st.integers(-2, 2)), until_removed=draw(st.booleans())
         )
+    if kind == "stealth":
+        words = draw(st.sampled_from([(), ("seen",), ("sight", "distracting"), ("suspicious",)]))
+        return u.Stealth(actor=me, circumstances=words, doubled=draw(st.integers(0, 2)))
     raise AssertionError(f"no U4 command for kind {kind!r}")

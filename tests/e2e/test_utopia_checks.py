@@ -20,7 +20,7 @@ async def utopia_fight(h: DiscordHarness, table: Table, dice: DiceBox, *, begin:
     await (await slash(h, player, "character import", example="vesna")).response()
     await ok(await slash(h, player, "encounter join", character="Vesna"))
     if begin:
-        dice.load([6, 6, 6, 1, 1, 1])  # Speed tests: Vesna first
+        dice.load([1, 1, 1, 6, 6, 6])  # Speed tests (the hound joined first): Vesna first
         await ok(await slash(h, gm, "encounter begin"))
 
 
@@ -61,3 +61,27 @@ async def test_gm_favor_adds_a_die_to_the_next_test(
     dice.load([1, 1, 1])  # used up: 3d6 again
     checked = await ok(await slash(h, player, "check", skill="power", difficulty=8))
     assert "favor" not in checked.message.text() and dice.empty
+
+
+async def test_stealth_then_an_attack_the_hound_does_not_see_coming(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Vesna (Stunt 4, +0) sneaks with a distraction (a favor: 4d6) past the Stone hound
+    (Awareness 6, gifted: doubled to 12), then knifes it: it cannot defend."""
+    h, player = discord_harness, table.player
+    await utopia_fight(h, table, dice, begin=True)
+    text = await refused(await slash(h, player, "act", action="stealth", detail="shadows"))
+    assert "no circumstance 'shadows'" in text and "`distracting`" in text
+    dice.load([6, 6, 6, 1])
+    done = await ok(await slash(h, player, "act", action="stealth", detail="distracting"))
+    assert "Vesna stays unnoticed by Stone hound 1" in done.message.text()
+    dice.load([4])  # the Knife: 1d4 + 3
+    hit = await ok(
+        await slash(h, player, "act", action="attack", target="Stone hound 1", detail="Knife")
+    )
+    shown = hit.message.text()
+    assert "did not see it coming and cannot defend" in shown
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    hound = next(c for c in live.state.combatants if c.name == "Stone hound 1")
+    assert live.state.pending is None and hound.shp < hound.sheet.shp
+    assert dice.empty

@@ -224,6 +224,21 @@ class GrantFavor(CommandBase):
     until_removed: bool = False
 
 
+Circumstance = Literal["suspicious", "seen", "sight", "distracting"]
+"""A Stealth circumstance ("Stealth"; :data:`bot.engine.utopia.stealth.CIRCUMSTANCES`)."""
+
+
+class Stealth(Dated):
+    """ "Stealth": ``actor``'s Stunt test against each other side's Awareness.
+    ``circumstances``: ``suspicious``, ``seen``, ``sight``, ``distracting`` (each once);
+    ``doubled``: times the time is doubled for a point of favor each (at most 2)."""
+
+    kind: Literal["stealth"] = "stealth"
+    actor: Id
+    circumstances: tuple[Circumstance, ...] = Field(default=(), max_length=4)
+    doubled: Annotated[int, Field(ge=0, le=2)] = 0
+
+
 OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     AddCombatant,
     Attack,
@@ -244,4 +259,5 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     SetCondition,
     Test,
     GrantFavor,
+    Stealth,
 )

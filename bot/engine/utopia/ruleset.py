@@ -29,6 +29,7 @@ from bot.engine.utopia import (
     equipment,
     grapple,
     scale,
+    stealth,
     verbs,
 )
 from bot.engine.utopia import commands as cmd
@@ -71,6 +72,7 @@ _HANDLERS: dict[str, _Handler] = {
     "set_condition": actions.set_condition,
     "test": checks.test,
     "grant_favor": checks.grant_favor,
+    "stealth": stealth.stealth,
 }
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)

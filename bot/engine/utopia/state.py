@@ -41,7 +41,8 @@ class UtopiaCombatant(CombatantBase):
     that creature is in the fight and not Down); ``shake_turn``: the ``turn_seq`` of its last
     attempt to shake a scaler off. ``gm_favor_next``/``gm_favor_every``: the GM's favor
     (negative: disfavor) on its next test / on every test until removed (``/gm advantage``,
-    :mod:`bot.engine.utopia.checks`)."""
+    :mod:`bot.engine.utopia.checks`). ``hidden_from``: the creatures that have not noticed it
+    since its last Stealth ("Stealth", :mod:`bot.engine.utopia.stealth`)."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -61,6 +62,9 @@ class UtopiaCombatant(CombatantBase):
     )
     gm_favor_next: Annotated[int, Field(ge=-10, le=10)] = 0
     gm_favor_every: Annotated[int, Field(ge=-10, le=10)] = 0
+    hidden_from: tuple[Annotated[str, Field(max_length=12)], ...] = Field(
+        default=(), max_length=100
+    )
 
     def wears(self) -> set[str]:
         """The names of the armor it wears now (``worn``, else the sheet's ``worn`` flags)."""
