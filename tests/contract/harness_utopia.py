@@ -69,7 +69,7 @@ def utopia_sheet(
     )
 
 
-U4_KINDS = ("test", "grant_favor", "stealth")
+U4_KINDS = ("test", "grant_favor", "stealth", "assist")
 """Slice U4's kinds (tests, the GM's favor), drawn by :func:`u4_command`."""
 UTOPIA_KINDS = (
     "add_combatant",
@@ -271,4 +271,7 @@ def u4_command(kind: str, draw: Draw, me: str, anyone: str, other: str) -> Comma
     if kind == "stealth":
         words = draw(st.sampled_from([(), ("seen",), ("sight", "distracting"), ("suspicious",)]))
         return u.Stealth(actor=me, circumstances=words, doubled=draw(st.integers(0, 2)))
+    if kind == "assist":
+        form = draw(st.sampled_from(["test", "leap", "grapple"]))
+        return u.Assist(actor=draw(st.sampled_from([me, anyone])), target=other, form=form)
     raise AssertionError(f"no U4 command for kind {kind!r}")

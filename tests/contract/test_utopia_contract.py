@@ -28,12 +28,12 @@ def test_every_declared_action_builds_a_command() -> None:
     assert 0 < len(specs) <= 25 and len({s.key for s in specs}) == len(specs)
     for spec in specs:
         target = state.combatants[1].id if spec.target == "required" else None
-        detail = {"travel": "land", "stealth": "distracting"}.get(
+        detail = {"travel": "land", "stealth": "distracting", "assist": "test"}.get(
             spec.key, "Knife" if spec.detail else None
         )
         command = rules.act(state, me, ActInput(key=spec.key, target=target, detail=detail))
         assert command.kind in rules.command_kinds, spec.key
     with pytest.raises(InvalidInput, match="does not play yet"):
-        rules.act(state, me, ActInput(key="assist"))
+        rules.act(state, me, ActInput(key="cast"))
     with pytest.raises(InvalidInput, match="no action"):
         rules.act(state, me, ActInput(key="no-such-action"))

@@ -85,3 +85,27 @@ async def test_stealth_then_an_attack_the_hound_does_not_see_coming(
     hound = next(c for c in live.state.combatants if c.name == "Stone hound 1")
     assert live.state.pending is None and hound.shp < hound.sheet.shp
     assert dice.empty
+
+
+async def test_brannoc_pledges_an_assist_to_vesnas_next_test(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Brannoc (Dexterity 3: modifier −1, so +1) pledges 1 IA to Vesna's next test: a point of
+    favor (4d6) and +1 on her Dexterity test (7, gifted: +3)."""
+    h, gm, ally = discord_harness, table.moderator, table.other_player
+    await utopia_fight(h, table, dice, begin=False)
+    await (await slash(h, ally, "character import", example="brannoc")).response()
+    await ok(await slash(h, ally, "encounter join", character="Brannoc"))
+    dice.load([1, 1, 1, 6, 6, 6, 2, 2, 2])  # Speed tests: Vesna, Brannoc, the hound
+    await ok(await slash(h, gm, "encounter begin"))
+    text = await refused(
+        await slash(h, ally, "act", action="assist", target="Vesna", detail="block")
+    )
+    assert "test (1 IA), leap (1 IA) or grapple (2 IA)" in text
+    pledged = await ok(await slash(h, ally, "act", action="assist", target="Vesna", detail="test"))
+    assert "Brannoc stands ready to assist Vesna's next test" in pledged.message.text()
+    dice.load([2, 2, 2, 2])  # 8 + 3 + 1 = 12
+    checked = await ok(await slash(h, table.player, "check", skill="dexterity", difficulty=12))
+    shown = checked.message.text()
+    assert "assisted: Brannoc's modifier +1" in shown and "success" in shown
+    assert dice.empty

@@ -20,7 +20,7 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.effects import Lasts
 from bot.engine.utopia.sheet import UtopiaSheet
-from bot.engine.utopia.state import UtopiaRecord, Vital
+from bot.engine.utopia.state import AssistForm, UtopiaRecord, Vital
 from bot.engine.utopia.terms import Subtrait, Trait, TravelMode
 
 
@@ -239,6 +239,16 @@ class Stealth(Dated):
     doubled: Annotated[int, Field(ge=0, le=2)] = 0
 
 
+class Assist(Dated):
+    """ "Assist", pledged: ``actor`` aids ``target``'s next ``form`` action — ``test`` (1 IA),
+    ``leap`` (1 IA) or ``grapple`` (2 IA) — before the end of ``target``'s next turn."""
+
+    kind: Literal["assist"] = "assist"
+    actor: Id
+    target: Id
+    form: AssistForm
+
+
 OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     AddCombatant,
     Attack,
@@ -260,4 +270,5 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Test,
     GrantFavor,
     Stealth,
+    Assist,
 )

@@ -23,6 +23,7 @@ from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import (
     actions,
+    assist,
     checks,
     combat,
     decision_words,
@@ -73,6 +74,7 @@ _HANDLERS: dict[str, _Handler] = {
     "test": checks.test,
     "grant_favor": checks.grant_favor,
     "stealth": stealth.stealth,
+    "assist": assist.assist,
 }
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)

@@ -25,6 +25,20 @@ CONDITIONS: tuple[str, ...] = (DOWN,)
 Vital = Annotated[int, Field(ge=-100_000, le=100_000)]
 
 
+AssistForm = Literal["test", "leap", "grapple"]
+
+
+class Pledge(BaseModel):
+    """An Assist pledged to a creature ("Assist"): ``helper`` aids its next ``form`` action
+    (a test, a Leap, a Grapple) before the end of its next turn
+    (:mod:`bot.engine.utopia.assist`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    helper: Annotated[str, Field(max_length=12)]
+    form: AssistForm
+
+
 class UtopiaCombatant(CombatantBase):
     """A Utopia creature in a fight. ``shp``/``dhp``/``stamina``: what is left (``dhp`` may go
     negative; "damage beyond SHP spills into DHP"). ``aim``: favor waiting for its next ranged
@@ -42,7 +56,8 @@ class UtopiaCombatant(CombatantBase):
     attempt to shake a scaler off. ``gm_favor_next``/``gm_favor_every``: the GM's favor
     (negative: disfavor) on its next test / on every test until removed (``/gm advantage``,
     :mod:`bot.engine.utopia.checks`). ``hidden_from``: the creatures that have not noticed it
-    since its last Stealth ("Stealth", :mod:`bot.engine.utopia.stealth`)."""
+    since its last Stealth ("Stealth", :mod:`bot.engine.utopia.stealth`). ``pledges``: the
+    Assists pledged to it, waiting for its next matching action ("Assist")."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -65,6 +80,7 @@ class UtopiaCombatant(CombatantBase):
     hidden_from: tuple[Annotated[str, Field(max_length=12)], ...] = Field(
         default=(), max_length=100
     )
+    pledges: tuple[Pledge, ...] = Field(default=(), max_length=60)
 
     def wears(self) -> set[str]:
         """The names of the armor it wears now (``worn``, else the sheet's ``worn`` flags)."""

@@ -112,10 +112,17 @@ ACTIONS: tuple[ActionSpec, ...] = (
         amount="times the time is doubled (0-2, a favor each)",
         rule="Stealth",
     ),
+    ActionSpec(
+        key="assist",
+        label="Assist",
+        cost="pledged: 1 IA a test or a Leap, 2 IA a grapple (TA 1 for 1 on your turn)",
+        target="required",
+        detail="test, leap or grapple",
+        rule="Assist",
+    ),
 )
 BY_KEY = {a.key: a for a in ACTIONS}
 PLANNED = (
-    "assist",
     "cast",
     "spell",
 )
@@ -163,9 +170,21 @@ def _stealth(me: str, key: str, given: ActInput) -> CommandBase:
     return cmd.Stealth(actor=me, circumstances=circumstances(given.detail), doubled=int(doubled))
 
 
+def _assist(me: str, key: str, given: ActInput) -> CommandBase:
+    """Assist ``target:`` with its next test, Leap or grapple (``detail:``)."""
+    form = (given.detail or "").strip().casefold()
+    if form not in ("test", "leap", "grapple"):
+        raise InvalidInput(
+            "Assist needs `detail:` test (1 IA), leap (1 IA) or grapple (2 IA): what the aided "
+            "creature does next. (Assisting a Block or Dodge is offered with the defense.)"
+        )
+    return cmd.Assist(actor=me, target=_target("Assist", given), form=form)
+
+
 _BUILDERS: dict[str, Callable[[str, str, ActInput], CommandBase]] = {
     **dict.fromkeys(_GEAR, _gear),
     "stealth": _stealth,
+    "assist": _assist,
 }
 """The actions built from their options by a function: ``(actor, key, given)``."""
 
