@@ -64,7 +64,8 @@ def assist(tx: Tx, cmd: Assist) -> None:
     m.pledges = (*m.pledges, Pledge(helper=h.id, form=cmd.form))
     gain = {
         "test": "a point of favor and their modifier (at least +1; a Strength test: their roll)",
-        "leap": f"their Power score ({h.sheet.score('power')} m) added to the distance",
+        "leap": f"their Power score ({tx.scale.show(h.sheet.score('power'))}) added to the "
+        "distance",
         "grapple": "their Agility test added to the grappler's",
     }[cmd.form]
     tx.note(
@@ -94,5 +95,5 @@ def leap_aid(tx: Tx, c: UtopiaCombatant) -> tuple[float, str]:
     tx.c(c.id).pledges = tuple(p for p in c.pledges if p.form != "leap")
     found = [tx.view(h) for h in helpers if not tx.is_out(tx.view(h))]
     meters = float(sum(h.sheet.score("power") for h in found))
-    words = ", ".join(f"{h.name} +{h.sheet.score('power')} m" for h in found)
+    words = ", ".join(f"{h.name} +{tx.scale.show(h.sheet.score('power'))}" for h in found)
     return meters, (f", assisted: {words}" if words else "")
