@@ -1,5 +1,6 @@
 """``/dodge`` and ``/block``: answer the attack waiting on your combatant without scrolling
-back to its buttons. The same service call as the buttons."""
+back to its buttons (UTTAS's Evade and Block, Utopia's Dodge and Block: the ruleset says,
+``Ruleset.typed_reaction``). The same service call as the buttons."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ class ReactionsCog(commands.Cog):
     ) -> None:
         _, channel_id = channel_ids(interaction)
         result = await self.combat.react_by_command(
-            channel_id, actor_of(interaction), "evade", maneuver
+            channel_id, actor_of(interaction), "dodge", maneuver
         )
         await respond(interaction, titled(result, "evades"))
 

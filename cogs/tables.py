@@ -1,5 +1,6 @@
 """``/tables``: show and change this server's ruleset tables (the numbers the rules texts leave
-open). Thin adapter over :class:`bot.services.tables.TableService`."""
+open), for each ruleset that plays (``ruleset:``, UTTAS when left out). Thin adapter over
+:class:`bot.services.tables.TableService`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import REGISTRY, get_ruleset
 from bot.errors import InvalidInput
 from bot.services.tables import TableService, leaf_paths
 from bot.ui.interaction import actor_of
@@ -17,7 +19,18 @@ from bot.ui.replies import autocomplete_guard
 from bot.ui.text import labelled_choices
 
 Choices = list[app_commands.Choice[str]]
-RULESET = "uttas"  # the only ruleset that runs today
+DEFAULT = "uttas"
+RULESETS = [
+    app_commands.Choice(name=get_ruleset(key).title, value=key) for key in REGISTRY.implemented
+]
+"""The rulesets whose tables a server may change: those that play."""
+RULESET_HELP = "Whose tables (UTTAS if you leave it out)"
+
+
+def _key(ruleset: app_commands.Choice[str] | None) -> tuple[str, str]:
+    """The ruleset's key and title."""
+    key = ruleset.value if ruleset else DEFAULT
+    return key, get_ruleset(key).title
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -42,23 +55,29 @@ class TablesCog(
         super().__init__()
 
     @app_commands.command(name="show", description="Show a table entry, or this server's changes")
-    @app_commands.describe(entry="A table entry, e.g. reactions.block.dodge_bonus")
+    @app_commands.describe(
+        entry="A table entry, e.g. reactions.block.dodge_bonus", ruleset=RULESET_HELP
+    )
+    @app_commands.choices(ruleset=RULESETS)
     async def show(
         self,
         interaction: discord.Interaction[Any],
         entry: app_commands.Range[str, 1, 120] | None = None,
+        ruleset: app_commands.Choice[str] | None = None,
     ) -> None:
         guild_id = _guild(interaction)
+        key, title = _key(ruleset)
         if entry:
-            value = await self.service.value(guild_id, RULESET, entry)
-            text = f"`{entry}` in this server's UTTAS tables:\n{_code(value)}"
+            value = await self.service.value(guild_id, key, entry)
+            text = f"`{entry}` in this server's {title} tables:\n{_code(value)}"
         else:
-            changes = (await self.service.overrides(guild_id)).get(RULESET)
+            changes = (await self.service.overrides(guild_id)).get(key)
             text = (
-                "This server's changes to the UTTAS tables (the rest is the default, "
-                "`data/uttas/tables.json`; see `docs/rules/uttas.md`):\n" + _code(changes)
+                f"This server's changes to the {title} tables (the rest is the default, "
+                f"`data/{key}/tables.json`; see `docs/rules/{key}.md`):\n" + _code(changes)
                 if changes
-                else "This server uses the default UTTAS tables. `/tables show entry:` shows one."
+                else f"This server uses the default {title} tables. `/tables show entry:` "
+                "shows one."
             )
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
@@ -66,16 +85,20 @@ class TablesCog(
     @app_commands.describe(
         entry="A table entry, e.g. reactions.block.dodge_bonus",
         value="The new value (a number, true/false, text or JSON); - undoes this server's change",
+        ruleset=RULESET_HELP,
     )
+    @app_commands.choices(ruleset=RULESETS)
     async def set_(
         self,
         interaction: discord.Interaction[Any],
         entry: app_commands.Range[str, 1, 120],
         value: app_commands.Range[str, 1, 1000],
+        ruleset: app_commands.Choice[str] | None = None,
     ) -> None:
         guild_id = _guild(interaction)
-        await self.service.change(guild_id, actor_of(interaction), RULESET, entry, value)
-        now = await self.service.value(guild_id, RULESET, entry) if value.strip() != "-" else None
+        key, _ = _key(ruleset)
+        await self.service.change(guild_id, actor_of(interaction), key, entry, value)
+        now = await self.service.value(guild_id, key, entry) if value.strip() != "-" else None
         shown = f" is now {_code(now, 600)}" if now is not None else " is back to the default."
         await interaction.response.send_message(
             f"`{entry}`{shown}\nEncounters started from now on use it; running fights keep "
@@ -84,10 +107,15 @@ class TablesCog(
         )
 
     @app_commands.command(name="reset", description="Undo every change to the tables (server GMs)")
-    async def reset(self, interaction: discord.Interaction[Any]) -> None:
-        await self.service.reset(_guild(interaction), actor_of(interaction), RULESET)
+    @app_commands.describe(ruleset=RULESET_HELP)
+    @app_commands.choices(ruleset=RULESETS)
+    async def reset(
+        self, interaction: discord.Interaction[Any], ruleset: app_commands.Choice[str] | None = None
+    ) -> None:
+        key, title = _key(ruleset)
+        await self.service.reset(_guild(interaction), actor_of(interaction), key)
         await interaction.response.send_message(
-            "This server uses the default UTTAS tables again (for encounters started from now).",
+            f"This server uses the default {title} tables again (for encounters started from now).",
             ephemeral=True,
         )
 
@@ -97,7 +125,9 @@ class TablesCog(
         if interaction.guild_id is None:
             return []
         with autocomplete_guard(interaction, "the server's tables"):
-            tables = await self.service.effective(interaction.guild_id, RULESET)
+            chosen = getattr(interaction.namespace, "ruleset", None)
+            key = chosen if chosen in REGISTRY.implemented else DEFAULT
+            tables = await self.service.effective(interaction.guild_id, key)
             folded = current.casefold()
             paths = [p for p in leaf_paths(tables) if folded in p.casefold() and len(p) <= 100]
             return labelled_choices((p, p) for p in paths)

@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from bot import names
 from bot.engine import Event, ReactionOption
@@ -308,11 +308,12 @@ class CombatService:
         return dataclasses.replace(result, label=titles[-1])
 
     async def react_by_command(
-        self, channel_id: int, actor: Actor, choice: str, maneuver: str | None
+        self, channel_id: int, actor: Actor, word: Literal["dodge", "block"], maneuver: str | None
     ) -> CombatResult:
-        """A typed reaction (UTTAS ``/dodge`` and ``/block``): the same as the button, for the
-        newest decision that asks the reaction of one of the member's combatants. ``choice``
-        is ``evade`` or ``block``; ``maneuver`` a martial art."""
+        """A typed reaction (``/dodge`` and ``/block``): the same as the button, for the newest
+        decision that asks the reaction of one of the member's combatants. ``word`` becomes the
+        ruleset's choice (:meth:`~bot.engine.core.contract.Ruleset.typed_reaction`: UTTAS
+        ``evade``); ``maneuver`` a martial art (UTTAS)."""
 
         def build(current: Encounter) -> CommandBase:
             state, rules = current.state, current.rules
@@ -330,11 +331,12 @@ class CombatService:
             target = state.get(str(subject_id))
             acting.append(target)
             # The engine decides, and says exactly why a reaction is impossible.
+            choice = rules.typed_reaction(word)
             typed = ReactionOption(choice=choice, label=choice, maneuver=maneuver)
             return rules.answer(state, target, typed, decision)
 
         acting: list[CombatantBase] = []
-        result = await self._run(channel_id, actor, "react", {"choice": choice}, build)
+        result = await self._run(channel_id, actor, "react", {"choice": word}, build)
         return dataclasses.replace(result, acting=acting[-1])
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
@@ -399,7 +401,7 @@ def _to_apply(
         if lapsing is None:
             return None
         command = current.rules.lapse(state, lapsing)
-    elif command.kind not in current.rules.command_kinds:
+    elif not current.rules.accepts(command):
         raise InvalidInput(
             f"`/{label}` is not part of {current.rules.title}, this encounter's "
             "game system: `/act` lists what your combatant can do."

@@ -297,11 +297,8 @@ class ModerationService:
         name = names.require(name, what="the NPC's name")
 
         def make(current: Encounter) -> CommandBase:
-            data = {k: v for k, v in stats.items() if v is not None and k != "damage"}
-            data["name"] = name
-            if stats.get("damage") is not None:
-                data["weapons"] = [{"name": "Strike", "damage_dice": stats["damage"]}]
-            sheet = current.rules.parse_sheet(data)
+            given = {k: v for k, v in stats.items() if v is not None}
+            sheet = current.rules.one_off_sheet(name, given)
             return current.rules.add_command(name=name, sheet=sheet, is_npc=True)
 
         options = {"name": name, **{k: v for k, v in stats.items() if v is not None}}

@@ -23,7 +23,9 @@ from bot.ui.replies import guarded, report
 from bot.ui.sheets import sheet_embed
 from bot.ui.text import shown_name
 
-_TOKEN = re.compile(r"[A-Za-z]+|-?\d+")
+_SEPARATORS = re.compile(r"[\s,;:=]+")
+_WORD = re.compile(r"[A-Za-z]+")
+_NUMBER = re.compile(r"-?[0-9]+")
 
 
 def sheet_service(interaction: discord.Interaction[Any]) -> SheetService:
@@ -43,34 +45,64 @@ def parse_scores(text: str, order: tuple[str, ...], what: str) -> dict[str, str]
     name (``"Agility 12, Str 14"``; a name may be cut to its first three letters) →
     ``{"agility": "12", ...}``. ``order`` holds the sheet's field names (``_`` reads as a space);
     ``what`` names the box in errors. The numbers are checked by the sheet model; this only pairs
-    names with values. Raises :class:`InvalidInput` naming the problem."""
-    shown = [key.replace("_", " ").title() for key in order]
-    listing = ", ".join(shown)
-    tokens = _TOKEN.findall(text)
+    names with values. Raises :class:`InvalidInput` naming the problem: a part that is neither a
+    name nor a whole number written with 0–9 (``6.5``, ``²10``, ``Agility12``), a name given
+    twice, a wrong count, a name not in ``order``."""
+    tokens = _tokens(text, what)
     if not tokens:
         return {}
     if all(not t.isalpha() for t in tokens):
         if len(tokens) != len(order):
             raise InvalidInput(
-                f"{what}: give {len(order)} numbers in the order {listing} "
+                f"{what}: give {len(order)} numbers in the order {_listing(order)} "
                 f"(you gave {len(tokens)})."
             )
         return dict(zip(order, tokens, strict=True))
+    return _named(tokens, order, what)
+
+
+def _listing(order: tuple[str, ...]) -> str:
+    return ", ".join(_shown(key) for key in order)
+
+
+def _shown(key: str) -> str:
+    return key.replace("_", " ").title()
+
+
+def _tokens(text: str, what: str) -> list[str]:
+    """The box's parts (split at spaces, commas, semicolons, colons, ``=``), each a name or a
+    whole number. Raises :class:`InvalidInput` for any other part."""
+    tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+    for token in tokens:
+        if not (_WORD.fullmatch(token) or _NUMBER.fullmatch(token)):
+            raise InvalidInput(
+                f"{what}: `{token[:20]}` is neither a name nor a whole number (write numbers "
+                "with the digits 0-9, e.g. `6`)."
+            )
+    return tokens
+
+
+def _named(tokens: list[str], order: tuple[str, ...], what: str) -> dict[str, str]:
+    """``Name number`` pairs → ``{field: number}``. Raises :class:`InvalidInput`."""
     values: dict[str, str] = {}
     pending: str | None = None
     for token in tokens:
         if token.isalpha():
             matches = [k for k in order if k.startswith(token.casefold()[:3])]
             if len(token) < 3 or len(matches) != 1:
-                raise InvalidInput(f"{what}: `{token[:20]}` is not one of {listing}.")
+                raise InvalidInput(f"{what}: `{token[:20]}` is not one of {_listing(order)}.")
             pending = matches[0]
+            if pending in values:
+                raise InvalidInput(f"{what}: {_shown(pending)} is given twice; give each once.")
         elif pending is None:
-            raise InvalidInput(f"{what}: put each number after its name, e.g. `{shown[0]} 12`.")
+            raise InvalidInput(
+                f"{what}: put each number after its name, e.g. `{_shown(order[0])} 12`."
+            )
         else:
             values[pending] = token
             pending = None
     if pending is not None:
-        raise InvalidInput(f"{what}: `{pending}` has no number after it.")
+        raise InvalidInput(f"{what}: `{_shown(pending)}` has no number after it.")
     return values
 
 

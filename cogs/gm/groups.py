@@ -238,7 +238,8 @@ def vital_command(
             {vital.strip().casefold(): amount},
             label="vital",
         )
-        title = f"The GM adjusts {shown_name(combatant)}'s {vital.strip().casefold().title()}"
+        named = result.encounter.rules.vital_label(vital.strip().casefold())
+        title = f"The GM adjusts {shown_name(combatant)}'s {named}"
         await respond(interaction, dataclasses.replace(result, label=title))
 
     @vital.autocomplete("combatant")

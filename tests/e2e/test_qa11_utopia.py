@@ -8,8 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, refused, slash
 from tests.e2e.conftest import DiceBox, Table
@@ -67,11 +65,6 @@ async def _upload(h: DiscordHarness, table: Table, data: dict[str, Any]) -> str:
 # ---- UTTAS-only commands in a Utopia fight -------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="/attack in a Utopia fight answers 'Something went wrong on our side' instead of "
-    "saying /attack is UTTAS's and /act action:attack is Utopia's, as /stance, /move… do",
-)
 async def test_uttas_attack_command_in_a_utopia_fight_is_refused_by_name(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:
@@ -86,12 +79,6 @@ async def test_uttas_attack_command_in_a_utopia_fight_is_refused_by_name(
     assert await _state(scripted_bot, h) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='/dodge while a Utopia defense waits answers the validation text "`choice`: Input '
-    "should be 'block', 'dodge', 'cover' or 'none'.\" (the internal field leaks); /block does "
-    "block, so /dodge should dodge (or name the buttons)",
-)
 async def test_dodge_command_on_a_waiting_utopia_defense(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:
@@ -119,12 +106,6 @@ async def test_dodge_command_on_a_waiting_utopia_defense(
     assert "Vesna dodges" in text or "Dodge" in text, text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="/gm add-npc name: health: stamina: in a Utopia fight answers 'Invalid character "
-    "sheet (health): Extra inputs are not permitted' instead of saying Utopia one-off NPCs take "
-    "no health/stamina (SHP, DHP, Stamina) or are not built",
-)
 async def test_one_off_npc_with_uttas_options_in_a_utopia_fight(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:
@@ -139,13 +120,6 @@ async def test_one_off_npc_with_uttas_options_in_a_utopia_fight(
     assert await _state(scripted_bot, h) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the Utopia long-rest refusal tells the GM to give it in the server's tables "
-    "(`rest.long`), but `/tables set entry:rest.long` answers 'Invalid UTTAS table value at "
-    "rest.long: Extra inputs are not permitted': /tables only knows UTTAS (docs/rules/utopia.md "
-    "says /tables will change Utopia's numbers once Utopia is registered; it is)",
-)
 async def test_the_long_rest_the_refusal_points_to_can_be_given(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -155,21 +129,29 @@ async def test_the_long_rest_the_refusal_points_to_can_be_given(
     await answered(await slash(h, player, "character import", example="vesna"))
     await ok(await slash(h, player, "encounter join", character="Vesna"))
     advice = await refused(await slash(h, gm, "gm time rest", kind="long"))
-    assert "`rest.long`" in advice
-    record = await slash(h, gm, "tables set", entry="rest.long", value='["shp", "stamina"]')
+    assert "`/tables set ruleset:utopia entry:rest.long" in advice
+    record = await slash(
+        h, gm, "tables set", ruleset="utopia", entry="rest.long", value='["shp", "stamina"]'
+    )
     await answered(record)
     text = (await record.original_message()).text()
     assert "UTTAS" not in text and "Extra inputs" not in text, text
+    assert '"shp"' in text and "is now" in text
+    # The running encounter keeps its tables; one started from now on has the long rest.
+    ending = await slash(h, gm, "encounter end")
+    await answered(ending)
+    assert ending.message is not None
+    confirm = ending.message.components[0]["components"][0]["custom_id"]
+    await answered(await h.click(gm, ending.message, confirm))
+    await ok(await slash(h, gm, "encounter start", name="Camp 2", ruleset="utopia"))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    rested = await ok(await slash(h, gm, "gm time rest", kind="long"))
+    assert "Vesna" in (await rested.original_message()).text()
 
 
 # ---- the create form with odd input ----------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the form's subtraits 'Dex 3 Dex 4' create a sheet with Dexterity 4: the first "
-    "value is dropped silently instead of refusing a subtrait given twice",
-)
 async def test_form_refuses_a_subtrait_given_twice(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -178,11 +160,6 @@ async def test_form_refuses_a_subtrait_given_twice(
     assert "Dexterity" in text and "twice" in text, text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the form's pools '²10 10 10' create a sheet with SHP 10: the superscript two is "
-    "dropped silently instead of refused (the player may have meant 210)",
-)
 async def test_form_refuses_stray_characters_in_numbers(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -191,11 +168,6 @@ async def test_form_refuses_stray_characters_in_numbers(
     assert "²10" in text, text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the form's subtraits '6.5 3 2 4 1 1 2 5 1 3 1 1' (12 numbers) are refused with "
-    "'you gave 13': 6.5 is read as two numbers; it should say 6.5 is not a whole number",
-)
 async def test_form_names_a_decimal_score(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -207,12 +179,6 @@ async def test_form_names_a_decimal_score(
 # ---- Foundry exports at the edges -----------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Foundry export with 10,000 unmapped items lists them on one line cut mid-name "
-    "('… T58, T59, T') with no count: 9,940 names are dropped silently; the reply should say "
-    "how many more",
-)
 async def test_foundry_export_with_ten_thousand_items_says_how_many_are_not_listed(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -224,11 +190,6 @@ async def test_foundry_export_with_ten_thousand_items_says_how_many_are_not_list
     assert "more" in line or "10,000" in line or "10000" in line, line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Foundry weapon without a weaponType is listed as 'weaponType None has no TA "
-    "cost': Python's None reaches the player; it should say the weapon has no weaponType",
-)
 async def test_foundry_weapon_without_a_type_is_listed_in_words(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -242,11 +203,6 @@ async def test_foundry_weapon_without_a_type_is_listed_in_words(
 # ---- /gm vital's public line ----------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="/gm vital vital:dhp says publicly 'The GM adjusts Bandit archer 1's Dhp' (and "
-    "'Shp'): the pools are SHP and DHP everywhere else",
-)
 async def test_gm_vital_names_the_pool_as_the_game_does(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:

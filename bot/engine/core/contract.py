@@ -146,6 +146,14 @@ def _discriminated_kinds(schema: Any) -> dict[str, Any]:
     return choices
 
 
+def _model_class(schema: Any) -> type:
+    """The model class a union member's core schema validates to (through validators)."""
+    while schema.get("type") != "model":
+        schema = schema["schema"]
+    cls: type = schema["cls"]
+    return cls
+
+
 def _versions(known: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in known)
 
@@ -281,6 +289,16 @@ class Ruleset(ABC, Generic[StateT]):
         JSON sheet instead)."""
         return None
 
+    def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
+        """The sheet of a one-off NPC ``/gm add-npc name:`` makes from the ``stats`` given
+        (``health``, ``stamina``, ``speed``, ``agility``, ``strength``, ``damage``: the options
+        Discord offers), the sheet's defaults for the rest. Raises :class:`InvalidInput` naming
+        a stat this system has no counterpart for, or a value its sheet refuses."""
+        raise InvalidInput(
+            f"{self.title} has no one-off NPCs in the bot: create an NPC template with "
+            f"`/npc create ruleset:{self.key}` and add it with `/gm add-npc template:`."
+        )
+
     def foreign_sheet(self, data: Mapping[str, Any]) -> ForeignSheet | None:
         """``data`` (a parsed JSON object a member uploaded) translated to this ruleset's sheet
         data when it is a sheet in another tool's format this ruleset reads (Utopia: a Foundry
@@ -293,6 +311,20 @@ class Ruleset(ABC, Generic[StateT]):
     def command_kinds(self) -> frozenset[str]:
         """Every command kind this ruleset accepts (its parser's)."""
         return frozenset(_discriminated_kinds(self.command_adapter.core_schema))
+
+    @cached_property
+    def command_types(self) -> frozenset[type]:
+        """Every command class this ruleset accepts (its parser's): two systems may each have a
+        command of the same kind (UTTAS's and Utopia's ``attack``), so a command built for one
+        is told from the other's by its class."""
+        return frozenset(
+            _model_class(schema)
+            for schema in _discriminated_kinds(self.command_adapter.core_schema).values()
+        )
+
+    def accepts(self, command: CommandBase) -> bool:
+        """Whether ``command`` is one of this ruleset's (by class, not only by kind)."""
+        return type(command) in self.command_types
 
     @abstractmethod
     def actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
@@ -351,6 +383,12 @@ class Ruleset(ABC, Generic[StateT]):
         happens when nobody does; names escaped by ``public`` (the channel's view, which also
         says whose numbers are hidden)."""
 
+    def typed_reaction(self, word: Literal["dodge", "block"]) -> str:
+        """The choice a typed ``/dodge`` or ``/block`` means in this system (a
+        :class:`ReactionOption` ``choice`` its :meth:`answer` reads): by default the word
+        itself (Utopia's Dodge and Block)."""
+        return word
+
     def decision_subject(self, state: StateT, decision: Any) -> str | None:
         """The combatant whose own reaction ``decision`` asks for (a typed reaction such as
         UTTAS's ``/dodge`` answers for it; an NPC subject with no player to decide lapses at
@@ -395,6 +433,11 @@ class Ruleset(ABC, Generic[StateT]):
     @abstractmethod
     def vital_names(self) -> tuple[str, ...]:
         """The vitals ``/gm vital`` sets or changes, lower-case (UTTAS: health, stamina)."""
+
+    def vital_label(self, vital: str) -> str:
+        """How the system writes the vital ``vital`` (one of :meth:`vital_names`) in a
+        sentence: by default capitalised (UTTAS "Health")."""
+        return vital.title()
 
     @abstractmethod
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:

@@ -130,7 +130,7 @@ def from_foundry(export: Any) -> FoundryImport:
     data.update(_gear(system, raw_items, notes))
     ignored = sorted(k for k in system if k not in _READ)
     if ignored:
-        notes.add("not used by the Utopia sheet: system." + ", system.".join(ignored))
+        notes.add("not used by the Utopia sheet: system." + items.listed(ignored, ", system."))
     try:
         sheet = UtopiaSheet.model_validate(data)
     except ValidationError as error:
@@ -369,7 +369,7 @@ def _gear(system: Mapping[str, Any], raw_items: list[Any], notes: Notes) -> dict
     }
     for label, found_names in sorted(other.items()):
         why = used_for.get(label, "not imported")
-        notes.add(f"{label} items ({', '.join(found_names)}): {why}")
+        notes.add(f"{label} items ({items.listed(found_names)}): {why}")
     taken: set[str] = set()
     return {
         "weapons": items.unique_names(weapons, notes, taken),

@@ -77,6 +77,18 @@ class Notes:
         self.lines.append(text)
 
 
+LISTED_MAX = 12
+"""Names one note lists before it counts the rest ("… and 9,988 more")."""
+
+
+def listed(found: list[str], separator: str = ", ") -> str:
+    """``found`` joined, the first :data:`LISTED_MAX` of them (each cut to 60 characters) and
+    then how many more: a note stays short and never drops a name silently."""
+    shown = separator.join(name[:60] for name in found[:LISTED_MAX])
+    rest = len(found) - LISTED_MAX
+    return f"{shown} and {rest:,} more" if rest > 0 else shown
+
+
 def number(value: Any, where: str) -> float:
     """A JSON number (not a boolean). Raises :class:`InvalidInput` naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -172,7 +184,8 @@ def weapon(item: Mapping[str, Any], where: str, notes: Notes) -> dict[str, Any] 
     kind = system.get("weaponType")
     ta = WEAPON_TA.get(kind) if isinstance(kind, str) else None
     if ta is None:
-        notes.add(f"weapon {name}: weaponType {_shown(kind)} has no TA cost; not imported")
+        why = "has no weaponType" if kind is None else f"weaponType {_shown(kind)} has no TA cost"
+        notes.add(f"weapon {name}: {why}; not imported")
         return None
     attrs = gear_attributes(item, str(kind), where)
     damage, modifier = _damage(attrs.get("damage"), name, notes)

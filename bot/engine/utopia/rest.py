@@ -77,12 +77,15 @@ def no_rest(kind: str) -> str:
     return (
         f"Utopia has no {kind} rest: the text names only the short rest (and the game's "
         "Foundry system has one rest, restoring SHP and Stamina). Use a short rest; a GM may "
-        f"give the {kind} rest in the server's tables (`rest.{kind}`)."
+        f"give the {kind} rest in the server's tables: `/tables set ruleset:utopia "
+        f'entry:rest.{kind} value:["shp", "dhp", "stamina"]` (the pools it restores; for '
+        "encounters started from then on)."
     )
 
 
 NO_HEALING = (
     "Utopia gives no natural healing over weeks: neither its text nor its Foundry system "
-    "restores DHP with time. Set DHP with `/gm vitals`, or give a number in the server's "
-    "tables (`rest.dhp_per_week`)."
+    "restores DHP with time. Set DHP with `/gm vital`, or give a number in the server's "
+    "tables: `/tables set ruleset:utopia entry:rest.dhp_per_week value:2` (for encounters "
+    "started from then on)."
 )

@@ -215,6 +215,21 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             SheetSection(title="Weapons", lines=weapons or ["none (weaponless 1d8 + Power)"]),
         ]
 
+    def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
+        """Only ``stamina`` has a Utopia counterpart among the one-off options (the others are
+        UTTAS's: Health, Speed, Agility, Strength, damage dice); the rest is the sheet's
+        defaults (SHP 10, DHP 10, every subtrait 1). Raises :class:`InvalidInput` naming the
+        options Utopia does not read."""
+        foreign = sorted(k for k in stats if k != "stamina")
+        if foreign:
+            raise InvalidInput(
+                f"A Utopia one-off NPC takes `name` and `stamina` only, not "
+                f"{', '.join(f'`{k}`' for k in foreign)} (UTTAS's); set its SHP and DHP "
+                "afterwards with `/gm vital`, or create an NPC template with "
+                "`/npc create ruleset:utopia`."
+            )
+        return self.parse_sheet({"system": "utopia", "name": name, **stats})
+
     def sheet_form(self) -> SheetForm:
         return form.SHEET_FORM
 
@@ -353,6 +368,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def vital_names(self) -> tuple[str, ...]:
         return _VITALS
+
+    def vital_label(self, vital: str) -> str:
+        """SHP and DHP as the text writes them; Stamina."""
+        return vital.upper() if vital in ("shp", "dhp") else vital.title()
 
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
         for vital in changes:

@@ -153,6 +153,15 @@ class UttasRuleset(Ruleset[UttasState]):
             record=record,
         )
 
+    def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
+        """Health, Stamina, Speed, Agility and Strength as given; ``damage``: the damage dice
+        of a Strike weapon."""
+        data: dict[str, Any] = {k: v for k, v in stats.items() if k != "damage"}
+        data["name"] = name
+        if stats.get("damage") is not None:
+            data["weapons"] = [{"name": "Strike", "damage_dice": stats["damage"]}]
+        return self.parse_sheet(data)
+
     def sheet_form(self) -> SheetForm:
         return form.SHEET_FORM
 
@@ -282,6 +291,10 @@ class UttasRuleset(Ruleset[UttasState]):
             stance=option.stance,
             decision=ref,
         )
+
+    def typed_reaction(self, word: Literal["dodge", "block"]) -> str:
+        """``/dodge`` is UTTAS's Evade ("Reactions"), ``/block`` its Block."""
+        return "evade" if word == "dodge" else word
 
     def decision_subject(self, state: UttasState, decision: Any) -> str | None:
         """The target of an attack waiting for its reaction; nobody's after a surrender (the
