@@ -276,34 +276,64 @@ def defense_options(
 def defend(tx: Tx, cmd: Defend) -> None:
     """The target's answer to the damage it faces ("Block", "Dodge", "Take Cover")."""
     p: DamageDecision = tx.open_decision_named(cmd.decision)
-    t = tx.view(cmd.actor)
-    if t.id != p.target:
-        raise RuleViolation(f"Only {tx.view(p.target).name} defends against {p.source}.")
     if cmd.choice == "none":
+        _require_target(tx, p, cmd.actor)
         settle(tx, p, "none", None)
         return
-    if cmd.choice not in defense_options(tx, t, covered=p.covered, against=p.attacker):
-        raise RuleViolation(f"{t.name} cannot {_VERB[cmd.choice]} now.")
-    tx.pay(t.id, defense_cost(tx, t, cmd.choice, p.attacker), _VERB[cmd.choice])
-    m = tx.c(t.id)
-    m.aim = 0
+    pay_defense(tx, p, cmd)
     if cmd.choice == "cover":
-        m.cover = True
+        tx.c(p.target).cover = True
         tx.note(
-            f"{t.name} takes cover behind an obstacle: Block and Dodge Ratings doubled for the "
-            "rest of the turn.",
-            t.id,
+            f"{tx.view(p.target).name} takes cover behind an obstacle: Block and Dodge Ratings "
+            "doubled for the rest of the turn.",
+            p.target,
         )
         tx.settle_decision(p.id)
         tx.open_decision(p.model_copy(update={"id": 0, "covered": True}))
         return
-    if cmd.choice == "block":
-        count, sides = t.sheet.block_dice(tx.tables, cover=m.cover)
-        roll = tx.roll(f"{t.name}'s Block", count, sides=sides)
-    else:
-        count, sides = t.sheet.dodge_dice(tx.tables, cover=m.cover)
-        roll = tx.roll(f"{t.name}'s Dodge", count, sides=sides)
-    settle(tx, p, cmd.choice, roll)
+    roll_defense(tx, p, cmd.choice, None)
+
+
+def _require_target(tx: Tx, p: DamageDecision, actor: str) -> UtopiaCombatant:
+    t = tx.view(actor)
+    if t.id != p.target:
+        raise RuleViolation(f"Only {tx.view(p.target).name} defends against {p.source}.")
+    return t
+
+
+def pay_defense(tx: Tx, p: DamageDecision, cmd: Defend) -> None:
+    """``cmd.actor`` — ``p``'s target — pays for the Block, Dodge or Take Cover it chose
+    (any paid action ends an Aim). Raises :class:`RuleViolation` for anyone else, or a defense
+    it cannot take or afford now."""
+    t = _require_target(tx, p, cmd.actor)
+    if cmd.choice not in defense_options(tx, t, covered=p.covered, against=p.attacker):
+        raise RuleViolation(f"{t.name} cannot {_VERB[cmd.choice]} now.")
+    tx.pay(t.id, defense_cost(tx, t, cmd.choice, p.attacker), _VERB[cmd.choice])
+    tx.c(t.id).aim = 0
+
+
+def roll_defense(
+    tx: Tx, p: DamageDecision, choice: str, assist: tuple[str, int, int] | None
+) -> None:
+    """Roll ``p``'s target's Block or Dodge (doubled in cover), then the dice allies added
+    (``assist``: who, how many, their sides — "Assist"), and settle the damage with the
+    total."""
+    t = tx.view(p.target)
+    rating = t.sheet.block_dice if choice == "block" else t.sheet.dodge_dice
+    count, sides = rating(tx.tables, cover=t.cover)
+    name = "Block" if choice == "block" else "Dodge"
+    roll = tx.roll(f"{t.name}'s {name}", count, sides=sides)
+    if assist is not None:
+        who, extra, die = assist
+        added = tx.roll(f"Assist from {who}", extra, sides=die)
+        roll = roll.model_copy(
+            update={
+                "purpose": f"{roll.purpose} (+ {added.text})",
+                "modifier": roll.modifier + added.total,
+                "total": roll.total + added.total,
+            }
+        )
+    settle(tx, p, "block" if choice == "block" else "dodge", roll)
 
 
 Choice = Literal["block", "dodge", "none", "open_guard", "unable"]

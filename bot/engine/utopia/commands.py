@@ -166,6 +166,16 @@ class Defend(Answer):
     choice: Literal["block", "dodge", "cover", "none"]
 
 
+class AssistDefense(Answer):
+    """The answer to an Assist decision (``AssistDecision``): ``assist`` — ``actor``, an ally
+    within 1 m, spends 1 IA to add a die to the defender's Block or Dodge ("Assist"; any number
+    of times); ``roll`` — the defender (``actor``) rolls now with the Assists given."""
+
+    kind: Literal["assist_defense"] = "assist_defense"
+    actor: Id
+    choice: Literal["assist", "roll"]
+
+
 class SetVitals(CommandBase):
     """Game Master: set SHP, DHP or Stamina (``relative``: change by the amount)."""
 
@@ -211,4 +221,5 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Defend,
     SetVitals,
     SetCondition,
+    AssistDefense,
 )
