@@ -101,6 +101,7 @@ UTOPIA_KINDS = (
     "travel",
     "wear",
     "assist_defense",
+    "multi_attack",
 )
 WEIGHTED = (
     UTOPIA_KINDS
@@ -250,6 +251,11 @@ def utopia_command(
     if kind == "assist_defense":
         choice = draw(st.sampled_from(["assist", "roll"]))
         return u.AssistDefense(actor=anyone, choice=choice)
+    if kind == "multi_attack":
+        named = draw(
+            st.lists(st.sampled_from(["Knife", "Bow", "Maul", "Nope"]), min_size=2, max_size=3)
+        )
+        return u.MultiAttack(actor=me, target=other, weapons=tuple(named), range_m=1)
     if kind == "wear":
         item = draw(st.sampled_from(["Ring", "Coat", "Nope"]))
         return u.Wear(actor=me, item=item, on=draw(st.booleans()))

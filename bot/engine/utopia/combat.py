@@ -14,6 +14,7 @@ Dodge per source of damage."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import d20
@@ -54,19 +55,24 @@ def dice_terms(expression: str) -> tuple[list[tuple[int, int, int]], int]:
     return groups, constant
 
 
-def roll_damage(tx: Tx, purpose: str, expression: str, modifier: int) -> Roll:
-    """Roll ``expression`` + ``modifier`` (never below 0 in total); every die kept."""
+def roll_damage(tx: Tx, purpose: str, expression: str, modifier: int, *, divisor: int = 1) -> Roll:
+    """Roll ``expression`` + ``modifier`` (never below 0 in total); every die kept. A
+    ``divisor`` above 1 divides what ``expression`` rolled (rounded down) before the modifier
+    is added ("Multi-weapon Attacks": "Rolls made this way are reduced by half, rounded down.
+    Modifiers, although, are still calculated as normal")."""
     groups, constant = dice_terms(expression)
     faces: list[int] = []
-    total = constant + modifier
+    rolled = constant
     sides = 0
     for sign, count, size in groups:
         got = tx.roller.roll(count, size) if count else []
         faces += got
-        total += sign * sum(got)
+        rolled += sign * sum(got)
         sides = sides or size
+    total = max(0, rolled) // divisor + modifier if divisor > 1 else rolled + modifier
+    shown = f"({expression}) / {divisor}" if divisor > 1 else expression
     return Roll(
-        purpose=f"{purpose} ({expression}{_signed(modifier)})",
+        purpose=f"{purpose} ({shown}{_signed(modifier)})",
         sides=sides or 1,
         base_dice=len(faces),
         dice=tuple(faces),
@@ -81,28 +87,43 @@ def _signed(n: int) -> str:
 
 def attack(tx: Tx, cmd: Attack) -> None:
     """ "Attack" (and "Ranged Weapons", "Aim", "Interchanging Actions")."""
-    a = tx.view(cmd.actor)
-    t = tx.view(cmd.target)
+    a, t = parties(tx, cmd.actor, cmd.target)
+    weapon = _weapon(a, cmd.weapon)
+    meters = cmd.range_m if cmd.range_m is not None else tx.state.positions.distance(a.id, t.id)
+    reach = _reach(tx, a, t, weapon, meters)
+    ta = (weapon.ta_cost if weapon else tx.tables.weaponless.ta) * cost_factor(tx, a, t.id)
+    source = weapon.name if weapon else "a weaponless attack"
+    begin_attack(tx, a, t, ta, [weapon] if weapon else [], f"attack {t.name} with {source}")
+    strike(tx, a.id, t.id, weapon, Strike(meters=meters, favor=reach[0], disfavor=reach[1]))
+
+
+def parties(tx: Tx, actor: str, target: str) -> tuple[UtopiaCombatant, UtopiaCombatant]:
+    """The attacker (who may act now) and its target (another creature, in the fight)."""
+    a = tx.view(actor)
+    t = tx.view(target)
     tx.require_can_act_now(a)
     if a.id == t.id:
         raise InvalidInput(f"{a.name} cannot attack themself.")
     if tx.is_out(t):
         raise RuleViolation(f"{t.name} is already out of the fight.")
-    weapon = _weapon(a, cmd.weapon)
-    rules = tx.tables.weaponless
-    ta = (weapon.ta_cost if weapon else rules.ta) * cost_factor(tx, a, t.id)
-    meters = cmd.range_m if cmd.range_m is not None else tx.state.positions.distance(a.id, t.id)
-    ranged = weapon is not None and weapon.kind == "ranged"
-    favor, disfavor = _reach(tx, a, t, weapon, meters)
+    return a, t
+
+
+def begin_attack(
+    tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, ta: int, weapons: list[Weapon], reason: str
+) -> None:
+    """Pay ``ta`` for an attack with ``weapons`` (drawn for free when sheathed, "Sheath or
+    Unsheath a Weapon"); an Aim is spent; paid with interrupt actions off turn, the attacker
+    cannot defend until the next creature's turn ("Interchanging Actions")."""
     off_turn = tx.timing(a.id) == "off_turn"
-    source = weapon.name if weapon else "a weaponless attack"
-    tx.pay(a.id, Cost(kind="turn", amount=ta), f"attack {t.name} with {source}")
+    tx.pay(a.id, Cost(kind="turn", amount=ta), reason)
     m = tx.c(a.id)
-    if weapon is not None and weapon.name in m.sheathed:
-        # "a creature may unsheathe a weapon without using turn actions if it's directly
-        # followed by an attack using the given weapon" ("Sheath or Unsheath a Weapon")
-        m.sheathed = tuple(n for n in m.sheathed if n != weapon.name)
-        tx.note(f"{a.name} draws {weapon.name} as they attack (free).", a.id)
+    for weapon in weapons:
+        if weapon.name in m.sheathed:
+            # "a creature may unsheathe a weapon without using turn actions if it's directly
+            # followed by an attack using the given weapon" ("Sheath or Unsheath a Weapon")
+            m.sheathed = tuple(n for n in m.sheathed if n != weapon.name)
+            tx.note(f"{a.name} draws {weapon.name} as they attack (free).", a.id)
     m.aim = 0  # spent by a ranged attack, lost by any other action ("Aim")
     if off_turn:
         m.open_guard = True
@@ -111,13 +132,35 @@ def attack(tx: Tx, cmd: Attack) -> None:
             "next creature's turn.",
             a.id,
         )
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One weapon's blow of an attack: ``meters`` to the target (None: unknown), the
+    ``favor``/``disfavor`` of its ranged test, its place ``index`` of ``total`` weapons, and
+    the ``divisor`` of its rolls ("Multi-weapon Attacks": "reduced by half")."""
+
+    meters: float | None
+    favor: int = 0
+    disfavor: int = 0
+    index: int = 1
+    total: int = 1
+    divisor: int = 1
+
+
+def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None:
+    """One source of damage: a ranged weapon's test, the damage roll, the target's defense
+    subtracted, then the decision on its Block or Dodge (or the damage at once)."""
+    a, t = tx.view(aid), tx.view(tid)
+    source = weapon.name if weapon else "a weaponless attack"
+    ranged = weapon is not None and weapon.kind == "ranged"
     tx.emit(
         AttackDeclared(
             combatant=a.id,
             target=t.id,
             attack=source,
-            hit_index=1,
-            hits_total=1,
+            hit_index=s.index,
+            hits_total=s.total,
             awaiting="nobody",
             text=f"{a.name} attacks {t.name} with {source}.",
         )
@@ -125,13 +168,13 @@ def attack(tx: Tx, cmd: Attack) -> None:
     test: Roll | None = None
     difficulty = None
     if ranged:
-        difficulty = int(meters or 0)
+        difficulty = int(s.meters or 0)
         test = tx.test(
             a,
             tx.tables.ranged.test,
             f"{a.name}'s {tx.tables.ranged.test.title()} test",
-            favor=favor,
-            disfavor=disfavor,
+            favor=s.favor,
+            disfavor=s.disfavor,
         )
         if test.total < difficulty:
             tx.emit(
@@ -147,11 +190,12 @@ def attack(tx: Tx, cmd: Attack) -> None:
                 )
             )
             return
+    rules = tx.tables.weaponless
     expression = weapon.damage if weapon else rules.damage
     mod_name = weapon.damage_modifier if weapon else rules.modifier
     modifier = a.sheet.modifier(mod_name) if mod_name else 0
     damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
-    damage = roll_damage(tx, f"{source} damage", expression, modifier)
+    damage = roll_damage(tx, f"{source} damage", expression, modifier, divisor=s.divisor)
     after = max(0, damage.total - defense(tx, t, damage_type))
     tested = f"{test.text} against {tx.scale.show(difficulty or 0)} — a hit; " if test else ""
     tx.emit(

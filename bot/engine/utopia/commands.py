@@ -176,6 +176,17 @@ class AssistDefense(Answer):
     choice: Literal["assist", "roll"]
 
 
+class MultiAttack(Dated):
+    """ "Multi-weapon Attacks": ``actor`` attacks ``target`` with every weapon in ``weapons``
+    at once (2–10 of its weapons, each once). ``range_m`` as for :class:`Attack`."""
+
+    kind: Literal["multi_attack"] = "multi_attack"
+    actor: Id
+    target: Id
+    weapons: tuple[Name, ...] = Field(min_length=2, max_length=10)
+    range_m: Meters | None = None
+
+
 class SetVitals(CommandBase):
     """Game Master: set SHP, DHP or Stamina (``relative``: change by the amount)."""
 
@@ -222,4 +233,5 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     SetVitals,
     SetCondition,
     AssistDefense,
+    MultiAttack,
 )

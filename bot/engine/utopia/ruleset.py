@@ -28,6 +28,7 @@ from bot.engine.utopia import (
     decision_words,
     equipment,
     grapple,
+    multi,
     pay_words,
     scale,
     verbs,
@@ -72,6 +73,7 @@ _HANDLERS: dict[str, _Handler] = {
     "set_vitals": actions.set_vitals,
     "set_condition": actions.set_condition,
     "assist_defense": assist_defense.answer,
+    "multi_attack": multi.multi_attack,
 }
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)

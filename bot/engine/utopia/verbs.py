@@ -4,6 +4,7 @@ refused by name (:data:`PLANNED`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         label="Attack",
         cost="the weapon's TA (weaponless 2 TA); off turn 2 IA per TA",
         target="required",
-        detail="the weapon (empty: weaponless)",
+        detail="the weapon (empty: weaponless); several, comma-separated: a multi-weapon attack",
         amount="meters to the target",
         rule="Attack",
     ),
@@ -151,6 +152,20 @@ def _target(label: str, given: ActInput) -> str:
     return given.target
 
 
+def _attack(me: str, given: ActInput) -> CommandBase:
+    """An Attack with the weapon in ``detail:``, or a multi-weapon attack ("Multi-weapon
+    Attacks") with the weapons it names separated by commas (or ``+``)."""
+    target = _target("Attack", given)
+    named = [w.strip() for w in re.split(r"[,+]", given.detail or "")]
+    if len(named) == 1:
+        return cmd.Attack(actor=me, target=target, weapon=given.detail, range_m=given.amount)
+    if not all(named):
+        raise InvalidInput("Name the weapons separated by commas: `detail:Knife, Cestus`.")
+    if len(named) > 10:
+        raise InvalidInput("A multi-weapon attack names at most 10 weapons.")
+    return cmd.MultiAttack(actor=me, target=target, weapons=tuple(named), range_m=given.amount)
+
+
 def act(combatant: Any, given: ActInput) -> CommandBase:
     """The command ``/act`` means. Raises :class:`InvalidInput` for an action Utopia does not
     have (listing those it has), one not built yet (by name), or a missing option."""
@@ -159,8 +174,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     if key in _PLAIN:
         return _PLAIN[key](me)
     if key == "attack":
-        target = _target("Attack", given)
-        return cmd.Attack(actor=me, target=target, weapon=given.detail, range_m=given.amount)
+        return _attack(me, given)
     if key == "travel":
         mode = (given.detail or "land").strip().casefold()
         if mode not in ("land", "water", "air"):
