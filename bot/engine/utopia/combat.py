@@ -24,11 +24,16 @@ from bot.engine.core.economy import Cost
 from bot.engine.core.events import AttackDeclared
 from bot.engine.utopia.commands import Attack, Defend
 from bot.engine.utopia.core import Tx
+from bot.engine.utopia.defenses import (
+    can_defend,
+    defense_cost,
+    defense_options,
+    unable_reason,
+)
 from bot.engine.utopia.events import AttackRolled, DamageResolved
 from bot.engine.utopia.grapple import cost_factor
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import DOWN, DamageDecision, UtopiaCombatant
-from bot.engine.utopia.tables import Defence, TakeCover
 from bot.engine.utopia.terms import DamageType
 from bot.errors import InvalidInput, RuleViolation
 
@@ -224,8 +229,12 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
     )
     if after > 0 and can_defend(tx, t, a.id):
         tx.open_decision(decision)
+    elif after > 0 and not tx.is_out(t):
+        # No empty choice: the log says why it cannot defend.
+        why = unable_reason(tx, t, a.id)
+        settle(tx, decision, "open_guard" if t.open_guard else "unable", None, why=why)
     else:
-        settle(tx, decision, "open_guard" if t.open_guard and after else "none", None)
+        settle(tx, decision, "none", None)
 
 
 def _reach(
@@ -279,44 +288,6 @@ def defense(tx: Tx, t: UtopiaCombatant, damage_type: DamageType) -> int:
     return t.sheet.defense(damage_type, tx.tables, t.wears())
 
 
-def can_defend(tx: Tx, t: UtopiaCombatant, against: str | None = None) -> bool:
-    """Whether ``t`` may be asked to Block, Dodge or Take Cover against ``against``'s attack:
-    in the fight, not having attacked with interrupt actions since this creature's turn
-    began, able to pay the cost."""
-    if tx.is_out(t) or t.open_guard:
-        return False
-    return bool(defense_options(tx, t, covered=False, against=against))
-
-
-def defense_cost(tx: Tx, t: UtopiaCombatant, choice: str, against: str | None = None) -> Cost:
-    """What a Block, Dodge or Take Cover against ``against``'s attack costs ``t`` now: the
-    table's TA on its turn, IA off it (the economy pays an IA with a TA on the turn,
-    "Interchanging Actions"); a grappled ``t`` pays double to Block or Dodge an attack from
-    anyone but its grappler ("Grapple")."""
-    rule: Defence | TakeCover = (
-        tx.tables.take_cover if choice == "cover" else getattr(tx.tables, choice)
-    )
-    factor = 1 if choice == "cover" else cost_factor(tx, t, against)
-    if tx.timing(t.id) == "turn":
-        return Cost(kind="turn", amount=rule.ta * factor)
-    return Cost(kind="interrupt", amount=rule.ia * factor)
-
-
-def defense_options(
-    tx: Tx, t: UtopiaCombatant, *, covered: bool, against: str | None = None
-) -> list[str]:
-    """The defenses ``t`` can afford now against ``against``'s attack (Take Cover only once
-    per source, and not while already in cover)."""
-    found: list[str] = []
-    for choice in ("block", "dodge", "cover"):
-        if choice == "cover" and (covered or t.cover):
-            continue
-        cost = defense_cost(tx, t, choice, against)
-        if tx.economy.can_pay(t.pools, cost, tx.timing(t.id), tx.capacity(t)):
-            found.append(choice)
-    return found
-
-
 def defend(tx: Tx, cmd: Defend) -> None:
     """The target's answer to the damage it faces ("Block", "Dodge", "Take Cover")."""
     p: DamageDecision = tx.open_decision_named(cmd.decision)
@@ -332,6 +303,11 @@ def defend(tx: Tx, cmd: Defend) -> None:
             "doubled for the rest of the turn.",
             p.target,
         )
+        t = tx.view(p.target)
+        if not defense_options(tx, t, covered=True, against=p.attacker):
+            # Cover paid with its last action: no Block or Dodge left to offer.
+            settle(tx, p, "unable", None, why=unable_reason(tx, t, p.attacker))
+            return
         tx.settle_decision(p.id)
         tx.open_decision(p.model_copy(update={"id": 0, "covered": True}))
         return
@@ -389,9 +365,10 @@ def lapse(tx: Tx, decision: int | None) -> None:
     settle(tx, p, "none", None)
 
 
-def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None) -> None:
+def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None, *, why: str = "") -> None:
     """Apply ``p``'s damage after the defense ``roll``: a Block reduces it by the roll, a
-    Dodge of at least the damage negates it; then into the pool its type damages."""
+    Dodge of at least the damage negates it; then into the pool its type damages. ``why``:
+    why it could not defend (``open_guard``, ``unable``), said in the log."""
     if p.id:
         tx.settle_decision(p.id)
     t = tx.view(p.target)
@@ -406,8 +383,8 @@ def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None) -> None
         "block": f"{t.name} blocks ({roll.text if roll else ''})",
         "dodge": f"{t.name} dodges ({roll.text if roll else ''})",
         "none": f"{t.name} does not defend",
-        "open_guard": f"{t.name} cannot defend (attacked with interrupt actions)",
-        "unable": f"{t.name} cannot defend",
+        "open_guard": f"{t.name} cannot defend ({why or 'attacked with interrupt actions'})",
+        "unable": f"{t.name} cannot defend" + (f" ({why})" if why else ""),
     }[choice]
     tx.emit(
         DamageResolved(

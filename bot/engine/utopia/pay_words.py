@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.economy import Cost
-from bot.engine.utopia import combat
 from bot.engine.utopia.core import Tx
+from bot.engine.utopia.defenses import defense_cost, defense_options
 from bot.engine.utopia.state import DamageDecision, UtopiaCombatant
 from bot.errors import RuleViolation
 
@@ -39,17 +39,6 @@ def in_words(costs: dict[str, int]) -> str:
     return " + ".join(f"{n} {pool}" for pool, n in costs.items()) or "free"
 
 
-def why_unable(tx: Tx, c: UtopiaCombatant, cost: Cost) -> str:
-    """Why ``c`` cannot pay ``cost`` now, for a player: what it has left."""
-    p = c.pools
-    if tx.timing(c.id) == "turn":
-        return f"no turn or interrupt actions left ({p.get('turn', 0)} TA)"
-    held = p.get("held", 0)
-    have = f"{p.get('interrupt', 0)} IA" + (f", {held} held IA" if held else "")
-    need = f"{cost.amount} {'IA' if cost.kind == 'interrupt' else 'TA'}"
-    return f"needs {need} and has {have}"
-
-
 _LABELS = {"block": "Block", "dodge": "Dodge", "cover": "Take Cover (behind an obstacle)"}
 
 
@@ -60,8 +49,8 @@ def defense_buttons(tx: Tx, p: DamageDecision, t: UtopiaCombatant) -> list[React
     if tx.is_out(t) or t.open_guard:
         return []
     found = []
-    for choice in combat.defense_options(tx, t, covered=p.covered, against=p.attacker):
-        cost = combat.defense_cost(tx, t, choice, against=p.attacker)
+    for choice in defense_options(tx, t, covered=p.covered, against=p.attacker):
+        cost = defense_cost(tx, t, choice, against=p.attacker)
         found.append(
             ReactionOption(choice=choice, label=_LABELS[choice], costs=paid_with(tx, t, cost))
         )

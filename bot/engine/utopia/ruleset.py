@@ -35,6 +35,7 @@ from bot.engine.utopia import (
 )
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
+from bot.engine.utopia.defenses import unable_reason
 from bot.engine.utopia.events import EVENT_TYPES
 from bot.engine.utopia.sheet import TRAITS, UtopiaSheet
 from bot.engine.utopia.state import (
@@ -259,9 +260,13 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         deciders: Mapping[str, list[ReactionOption]],
         public: View,
     ) -> DecisionWords:
+        tx = self._read(state)
         if isinstance(decision, AssistDecision):
-            return assist_defense.words(self._read(state), decision, deciders, public)
-        return decision_words.decision_words(state, decision, deciders, public)
+            return assist_defense.words(tx, decision, deciders, public)
+        unable = ""
+        if [o.choice for o in deciders.get(decision.target, [])] == ["none"]:
+            unable = unable_reason(tx, tx.view(decision.target), decision.attacker)
+        return decision_words.decision_words(state, decision, deciders, public, unable)
 
     def _read(self, state: UtopiaState) -> Tx:
         """A transaction for read-only questions (it never rolls)."""
