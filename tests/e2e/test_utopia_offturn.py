@@ -8,7 +8,7 @@ told why."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, slash
+from tests.e2e.combat_helpers import ok, refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_utopia_assist import ia_of, utopia_fight
 from tests.harness.server import DiscordHarness
@@ -19,6 +19,8 @@ async def test_an_attack_paid_with_ia_warns_and_leaves_no_defense_buttons(
 ) -> None:
     h, gm = discord_harness, table.moderator
     await utopia_fight(h, table, dice)  # the hound's turn
+    text = await refused(await slash(h, table.player, "act", action="assist", target="Brannoc"))
+    assert "Assist on a Block or Dodge is a button" in text
     dice.load([4])  # Knife 1d4 [4] + Dexterity 3 = 7, − the hound's 3 = 4
     stab = await ok(
         await slash(h, table.player, "act", action="attack", target="Stone hound 1", detail="Knife")

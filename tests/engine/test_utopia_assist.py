@@ -84,3 +84,15 @@ def test_only_helpers_assist_and_only_the_defender_rolls() -> None:
         run(s, u.AssistDefense(actor="c3", choice="roll"), [])
     with pytest.raises(RuleViolation, match="already chose to block"):
         run(s, u.Defend(actor="c2", choice="dodge"), [])
+
+
+def test_act_assist_says_where_the_assist_is() -> None:
+    """``/act assist`` is refused with where Assist on a Block or Dodge lives (a button) and
+    what is still planned."""
+    from bot.engine.core.verbs import ActInput
+    from bot.engine.utopia import verbs
+    from bot.errors import InvalidInput
+
+    me = type("C", (), {"id": "c1"})()
+    with pytest.raises(InvalidInput, match=r"is a button.*Leap, a grapple or a test is planned"):
+        verbs.act(me, ActInput(key="assist", target="c2"))

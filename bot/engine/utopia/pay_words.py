@@ -34,11 +34,6 @@ def paid_with(tx: Tx, c: UtopiaCombatant, cost: Cost) -> dict[str, int]:
     return {k: n for k, n in words.items() if n > 0}
 
 
-def in_words(costs: dict[str, int]) -> str:
-    """``{"TA as 1 IA": 1}`` → ``"1 TA as 1 IA"``."""
-    return " + ".join(f"{n} {pool}" for pool, n in costs.items()) or "free"
-
-
 _LABELS = {"block": "Block", "dodge": "Dodge", "cover": "Take Cover (behind an obstacle)"}
 
 

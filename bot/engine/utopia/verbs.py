@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.verbs import ActInput, ActionSpec
@@ -113,6 +113,10 @@ PLANNED = (
     "spell",
 )
 """Standard actions of the text the bot does not play yet (issue 12, later slices)."""
+_ASSIST = (
+    "Assist on a Block or Dodge is a button: it is offered to allies within 1 m when a "
+    "creature blocks or dodges. Assisting a Leap, a grapple or a test is planned."
+)
 
 
 _PLAIN: dict[str, Callable[[str], CommandBase]] = {
@@ -173,6 +177,8 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     me = combatant.id
     if key in _PLAIN:
         return _PLAIN[key](me)
+    if key in _GEAR:
+        return _gear(me, key, given)
     if key == "attack":
         return _attack(me, given)
     if key == "travel":
@@ -192,8 +198,13 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return made(actor=me, target=_target(key.title(), given))
     if key == "shake-off":
         return cmd.ShakeOff(actor=me, target=given.target)
-    if key in _GEAR:
-        return _gear(me, key, given)
+    _refuse(key, given)
+
+
+def _refuse(key: str, given: ActInput) -> NoReturn:
+    """An action Utopia does not play: Assist (a button, or planned), one planned, or none."""
+    if key.startswith("assist"):
+        raise InvalidInput(_ASSIST)
     if any(key.startswith(p) for p in PLANNED):
         raise InvalidInput(
             f"{given.key[:40]!r} is a Utopia action the bot does not play yet (planned). "
