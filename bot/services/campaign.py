@@ -144,12 +144,23 @@ class CampaignService:
             overrides = await guild_settings.rules_overrides(conn, guild_id)
             lines: list[str] = []
             latest = clock
+            applied = 0
             for key, group in by_ruleset.items():
                 rules = get_ruleset(key, overrides)
+                try:
+                    command = make(rules)
+                except DomainError as why:
+                    # A ruleset without it (Utopia's long rest): its characters are left out,
+                    # the others still rest; alone, the refusal is the answer.
+                    if len(by_ruleset) == 1:
+                        raise
+                    skipped.append(f"{rules.title} characters: {why.message}")
+                    continue
                 state, seated = _table(rules, group, clock, self._roller(), now, skipped)
                 if not seated:
                     continue
-                outcome = rules.apply(state, make(rules), self._roller(), now)
+                outcome = rules.apply(state, command, self._roller(), now)
+                applied += 1
                 view = rules.view(outcome.state, PUBLIC, names.escaped)
                 lines += [line for event in outcome.events for line in event.render(view)]
                 for c in outcome.state.combatants:
@@ -162,6 +173,8 @@ class CampaignService:
                         now=now,
                     )
                 latest = max(latest, outcome.state.game_time_s)
+            if not applied and len(by_ruleset) > 1:
+                raise NotFound(_nobody(skipped))
             await repo.advance_clock(conn, guild_id, latest, now)
         return CampaignResult(lines=lines, skipped=skipped, clock_s=latest)
 

@@ -18,10 +18,19 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot.engine import REGISTRY, get_ruleset
+from bot.engine.core.contract import ForeignSheet
 from bot.errors import InvalidInput
 
 FILE_MAX_BYTES = 64 * 1024
+"""A stored sheet, at most (its JSON as the bot keeps it)."""
+UPLOAD_MAX_BYTES = 512 * 1024
+"""An uploaded file, at most: another tool's export (a Foundry VTT actor with its item
+descriptions) is larger than the sheet the bot keeps of it."""
 JSON_DEPTH_MAX = 8
+"""Nesting of JSON typed in a command, at most."""
+UPLOAD_DEPTH_MAX = 16
+"""Nesting of an uploaded file, at most (a Foundry export nests items' features ~10 deep)."""
 INT_DIGITS_MAX = 12
 FLOAT_ABS_MAX = 1e12
 MESSAGE_MAX = 1900  # below Discord's 2000 so a prefix still fits
@@ -31,10 +40,10 @@ NONE_WORDS = frozenset({"-", "none", "null", "delete", "remove"})
 
 def check_upload(size: int, filename: str, content_type: str | None) -> None:
     """Refuse an attachment before downloading it: too big, or not a JSON file."""
-    if size > FILE_MAX_BYTES:
+    if size > UPLOAD_MAX_BYTES:
         raise InvalidInput(
-            f"`{filename[:60]}` is {size:,} bytes; sheets are at most {FILE_MAX_BYTES:,} bytes "
-            f"({FILE_MAX_BYTES // 1024} KiB). Nothing was imported."
+            f"`{filename[:60]}` is {size:,} bytes; an uploaded sheet is at most "
+            f"{UPLOAD_MAX_BYTES:,} bytes ({UPLOAD_MAX_BYTES // 1024} KiB). Nothing was imported."
         )
     is_json_name = filename.lower().endswith(".json")
     is_json_type = content_type is not None and "json" in content_type.lower()
@@ -45,8 +54,9 @@ def check_upload(size: int, filename: str, content_type: str | None) -> None:
         )
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of ``{``/``[`` outside strings (a linear scan, no recursion)."""
+def _depth(text: str, limit: int) -> int:
+    """The deepest nesting of ``{``/``[`` outside strings (a linear scan, no recursion),
+    stopping as soon as it passes ``limit``."""
     depth = deepest = 0
     in_string = escaped = False
     for char in text:
@@ -62,7 +72,7 @@ def _depth(text: str) -> int:
         elif char in "{[":
             depth += 1
             deepest = max(deepest, depth)
-            if deepest > JSON_DEPTH_MAX:
+            if deepest > limit:
                 return deepest
         elif char in "}]":
             depth -= 1
@@ -98,13 +108,12 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def loads(text: str, *, suffix: str = "") -> Any:
-    """Parse JSON text with the limits: nesting depth checked by a linear scan first, then the
-    parser with hooks that refuse absurd numbers, ``NaN``/``Infinity`` and duplicate keys."""
-    if _depth(text) > JSON_DEPTH_MAX:
+def loads(text: str, *, suffix: str = "", depth: int = JSON_DEPTH_MAX) -> Any:
+    """Parse JSON text with the limits: nesting ``depth`` checked by a linear scan first, then
+    the parser with hooks that refuse absurd numbers, ``NaN``/``Infinity`` and duplicate keys."""
+    if _depth(text, depth) > depth:
         raise InvalidInput(
-            f"That JSON is nested more than {JSON_DEPTH_MAX} levels deep; a sheet never needs "
-            f"that.{suffix}"
+            f"That JSON is nested more than {depth} levels deep; a sheet never needs that.{suffix}"
         )
     try:
         return json.loads(
@@ -126,11 +135,12 @@ def loads(text: str, *, suffix: str = "") -> Any:
 
 def parse_json(content: bytes) -> dict[str, Any]:
     """Decode and parse an uploaded sheet. Raises :class:`InvalidInput` for anything that is too
-    big, not UTF-8, not JSON, nested deeper than :data:`JSON_DEPTH_MAX`, not an object, or holds
-    absurd numbers or duplicate keys."""
-    if len(content) > FILE_MAX_BYTES:
+    big (over :data:`UPLOAD_MAX_BYTES`), not UTF-8, not JSON, nested deeper than
+    :data:`UPLOAD_DEPTH_MAX`, not an object, or holds absurd numbers or duplicate keys."""
+    if len(content) > UPLOAD_MAX_BYTES:
         raise InvalidInput(
-            f"That file is {len(content):,} bytes; sheets are at most {FILE_MAX_BYTES:,} bytes."
+            f"That file is {len(content):,} bytes; an uploaded sheet is at most "
+            f"{UPLOAD_MAX_BYTES:,} bytes."
         )
     try:
         text = content.decode("utf-8-sig")
@@ -138,7 +148,7 @@ def parse_json(content: bytes) -> dict[str, Any]:
         raise InvalidInput(
             "That file is not UTF-8 text, so it cannot be a JSON sheet. Nothing was imported."
         ) from None
-    data = loads(text, suffix=" Nothing was imported.")
+    data = loads(text, suffix=" Nothing was imported.", depth=UPLOAD_DEPTH_MAX)
     if not isinstance(data, dict):
         raise InvalidInput(
             f"A sheet is a JSON object (`{{ ... }}`), not a {type(data).__name__}. "
@@ -264,3 +274,14 @@ def fit_problems(heading: str, problems: Iterable[str]) -> str:
 
 def is_none_word(value: str) -> bool:
     return value.strip().casefold() in NONE_WORDS
+
+
+def foreign_sheet(data: dict[str, Any]) -> tuple[str, ForeignSheet] | None:
+    """The first registered ruleset that reads ``data`` as another tool's sheet
+    (:meth:`~bot.engine.core.contract.Ruleset.foreign_sheet`), with its translation; None when
+    none does. Raises :class:`InvalidInput` for such a sheet that is malformed."""
+    for key in REGISTRY.implemented:
+        found = get_ruleset(key).foreign_sheet(data)
+        if found is not None:
+            return key, found
+    return None

@@ -13,6 +13,7 @@ server), so two racing imports cannot exceed them; the unique indexes settle nam
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
@@ -35,7 +36,7 @@ from bot.services.sheet_deletion import GM_ONLY, SheetDeletion
 from bot.services.sheet_examples import EXAMPLES_DIR, ExampleSheets, rank
 from bot.services.sheet_examples import quoted as _shown
 from bot.services.sheet_examples import ruleset_title as ruleset_title
-from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, parse_json
+from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, foreign_sheet, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
 from bot.store import sheets as repo
 from bot.store.db import Database
@@ -74,6 +75,8 @@ class Stored:
 
     sheet: Sheet
     replaced: bool
+    source: str | None = None
+    unmapped: tuple[str, ...] = ()
 
 
 class SheetService(ExampleSheets, SheetDeletion):
@@ -198,13 +201,21 @@ class SheetService(ExampleSheets, SheetDeletion):
         replace: bool,
         ruleset: str,
     ) -> Stored:
-        system = data.get("system")
-        key = system if isinstance(system, str) and system else ruleset
+        foreign = foreign_sheet(data)
+        if foreign is not None:
+            key, translated = foreign
+            data = translated.data
+        else:
+            system = data.get("system")
+            key = system if isinstance(system, str) and system else ruleset
         if rename is not None:
             limit = NPC_NAME_MAX if kind == "npc" else NAME_MAX
             data = {**data, "name": names.require(rename, what="the name", max_length=limit)}
         model = self.validate(key, data, kind=kind, heading="That sheet was not imported")
-        return await self._store(guild_id, actor, kind, key, model, replace=replace)
+        stored = await self._store(guild_id, actor, kind, key, model, replace=replace)
+        if foreign is None:
+            return stored
+        return dataclasses.replace(stored, source=foreign[1].source, unmapped=foreign[1].unmapped)
 
     async def _store(
         self,

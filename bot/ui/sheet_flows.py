@@ -10,6 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.engine import get_ruleset
 from bot.errors import InvalidInput
 from bot.services.sheet_input import check_upload
 from bot.services.sheets import Sheet, SheetService, SheetView, Stored
@@ -18,7 +19,7 @@ from bot.ui import text as ui_text
 from bot.ui.interaction import Choices, actor_of
 from bot.ui.replies import autocomplete_guard
 from bot.ui.sheets import sheet_embed
-from bot.ui.sheets_views import CREATE_MODALS, delete_prompt, guild_of
+from bot.ui.sheets_views import SheetCreateModal, delete_prompt, guild_of
 
 SHEET_RULESETS = [
     app_commands.Choice(name="UTTAS (default)", value="uttas"),
@@ -44,11 +45,14 @@ async def open_create_form(
         raise InvalidInput("Sheets belong to a server; use this in a server channel.")
     await service.require_may_write(interaction.guild_id, kind, actor_of(interaction))
     service.require_ruleset(key)
-    modal = CREATE_MODALS.get(key)
-    if modal is None:
-        raise InvalidInput(f"There is no creation form for {key} yet; import a JSON sheet instead.")
+    rules = get_ruleset(key)
+    form = rules.sheet_form()
+    if form is None:
+        raise InvalidInput(
+            f"There is no creation form for {rules.title} sheets; import a JSON sheet instead."
+        )
     guild_of(interaction)
-    await interaction.response.send_modal(modal(service, kind))
+    await interaction.response.send_modal(SheetCreateModal(service, kind, key, rules.title, form))
 
 
 async def run_import(
@@ -85,9 +89,28 @@ async def run_import(
     await reply(interaction, imported_text(stored, command), stored)
 
 
+REPLY_MAX = 2000
+"""A message's content, at most (Discord)."""
+
+
 def imported_text(stored: Stored, command: str) -> str:
+    """What an import answers: the sheet stored and, for another tool's sheet (a Foundry VTT
+    export), each thing it could not map, one per line — as many as fit in one message, then
+    how many more (the count is exact)."""
     verb = "Replaced" if stored.replaced else "Imported"
-    return f"{verb} **{ui_text.shown_name(stored.sheet.name)}**. See it with `{command} show`."
+    text = f"{verb} **{ui_text.shown_name(stored.sheet.name)}**. See it with `{command} show`."
+    if stored.source is None:
+        return text
+    if not stored.unmapped:
+        return f"{text}\nFrom a {stored.source}: everything was mapped."
+    text += f"\nFrom a {stored.source}; not mapped ({len(stored.unmapped)}):"
+    for shown, line in enumerate(stored.unmapped):
+        more = f"\n…and {len(stored.unmapped) - shown} more."
+        item = f"\n- {ui_text.shown_name(line[:300])}"
+        if len(text) + len(item) + len(more) > REPLY_MAX:
+            return text + more
+        text += item
+    return text
 
 
 async def reply(interaction: discord.Interaction[Any], text: str, stored: Stored) -> None:

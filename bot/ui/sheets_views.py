@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.core.contract import SheetForm
 from bot.errors import InvalidInput
 from bot.services.sheets import NAME_MAX, NPC_NAME_MAX, SheetService, SheetView
 from bot.store.sheets import SheetKind
@@ -22,15 +23,6 @@ from bot.ui.replies import guarded, report
 from bot.ui.sheets import sheet_embed
 from bot.ui.text import shown_name
 
-CHARACTERISTIC_ORDER = (
-    "agility",
-    "body",
-    "charisma",
-    "dexterity",
-    "ego",
-    "intelligence",
-    "strength",
-)
 _TOKEN = re.compile(r"[A-Za-z]+|-?\d+")
 
 
@@ -46,107 +38,122 @@ def guild_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def parse_characteristics(text: str) -> dict[str, str]:
-    """``"12 10 10 10 10 10 10"`` (Agility, Body, Charisma, Dexterity, Ego, Intelligence,
-    Strength) or ``"Agility 12, Str 14"`` → ``{"agility": "12", ...}``. The numbers are checked
-    by the sheet model; this only pairs names with values."""
+def parse_scores(text: str, order: tuple[str, ...], what: str) -> dict[str, str]:
+    """Numbers typed in a form box: all of them in ``order`` (``"12 10 10"``), or each after its
+    name (``"Agility 12, Str 14"``; a name may be cut to its first three letters) →
+    ``{"agility": "12", ...}``. ``order`` holds the sheet's field names (``_`` reads as a space);
+    ``what`` names the box in errors. The numbers are checked by the sheet model; this only pairs
+    names with values. Raises :class:`InvalidInput` naming the problem."""
+    shown = [key.replace("_", " ").title() for key in order]
+    listing = ", ".join(shown)
     tokens = _TOKEN.findall(text)
     if not tokens:
         return {}
     if all(not t.isalpha() for t in tokens):
-        if len(tokens) != len(CHARACTERISTIC_ORDER):
+        if len(tokens) != len(order):
             raise InvalidInput(
-                f"Characteristics: give {len(CHARACTERISTIC_ORDER)} numbers in the order Agility, "
-                f"Body, Charisma, Dexterity, Ego, Intelligence, Strength (you gave {len(tokens)})."
+                f"{what}: give {len(order)} numbers in the order {listing} "
+                f"(you gave {len(tokens)})."
             )
-        return dict(zip(CHARACTERISTIC_ORDER, tokens, strict=True))
+        return dict(zip(order, tokens, strict=True))
     values: dict[str, str] = {}
     pending: str | None = None
     for token in tokens:
         if token.isalpha():
-            matches = [c for c in CHARACTERISTIC_ORDER if c.startswith(token.casefold()[:3])]
+            matches = [k for k in order if k.startswith(token.casefold()[:3])]
             if len(token) < 3 or len(matches) != 1:
-                raise InvalidInput(
-                    f"Characteristics: `{token[:20]}` is not one of Agility, Body, Charisma, "
-                    "Dexterity, Ego, Intelligence, Strength."
-                )
+                raise InvalidInput(f"{what}: `{token[:20]}` is not one of {listing}.")
             pending = matches[0]
         elif pending is None:
-            raise InvalidInput(
-                "Characteristics: put each number after its name, e.g. `Agility 12`."
-            )
+            raise InvalidInput(f"{what}: put each number after its name, e.g. `{shown[0]} 12`.")
         else:
             values[pending] = token
             pending = None
     if pending is not None:
-        raise InvalidInput(f"Characteristics: `{pending}` has no number after it.")
+        raise InvalidInput(f"{what}: `{pending}` has no number after it.")
     return values
 
 
-class UttasCreateModal(discord.ui.Modal):
-    """The key fields of an UTTAS sheet; everything else takes the model's defaults and is set
-    with ``/character edit`` or an import."""
+async def create_from_form(
+    service: SheetService,
+    interaction: discord.Interaction[Any],
+    kind: SheetKind,
+    ruleset: str,
+    fields: dict[str, Any],
+    rest: str,
+) -> None:
+    """Store a sheet a create form gave (``fields``, checked by the ruleset's sheet model) and
+    show it; ``rest`` names what the form leaves out (e.g. "weapons, powers")."""
+    sheet = await service.create(
+        guild_of(interaction), actor_of(interaction), kind, ruleset, fields
+    )
+    hint = (
+        f" Fill in {rest} and the rest with `/character edit` or `/character import`."
+        if kind == "character"
+        else " Refine it by exporting, editing and re-importing with `replace: True`."
+    )
+    await interaction.response.send_message(
+        f"Created **{shown_name(sheet.name)}**.{hint}",
+        embed=sheet_embed(SheetView(sheet=sheet, full=True)),
+        ephemeral=True,
+    )
 
-    def __init__(self, service: SheetService, kind: SheetKind) -> None:
+
+class SheetCreateModal(discord.ui.Modal):
+    """A ruleset's sheet create form (its :class:`~bot.engine.core.contract.SheetForm`): the
+    boxes it lists; everything else takes the sheet model's defaults and is set with
+    ``/character edit`` or an import. The values are checked by the ruleset's sheet model."""
+
+    def __init__(
+        self, service: SheetService, kind: SheetKind, ruleset: str, title: str, form: SheetForm
+    ) -> None:
         noun = "NPC template" if kind == "npc" else "character"
-        super().__init__(title=f"New UTTAS {noun}", custom_id=f"sheet:create:{kind}:uttas")
-        self.service = service
-        self.kind = kind
-        self.name: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Name",
-            custom_id="name",
-            max_length=NPC_NAME_MAX if kind == "npc" else NAME_MAX,
-            placeholder="e.g. Willow",
+        super().__init__(
+            title=f"New {title} {noun}"[:45], custom_id=f"sheet:create:{kind}:{ruleset}"
         )
-        self.characteristics: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Agility Body Charisma Dexterity Ego Int Str",
-            custom_id="characteristics",
-            default="10 10 10 10 10 10 10",
-            max_length=200,
-            required=False,
-            placeholder="7 numbers in that order, or e.g. Agility 12, Strength 14",
-        )
-        self.speed: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Speed (actions per round)", custom_id="speed", default="4", max_length=3
-        )
-        self.health: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Health (maximum)", custom_id="health", default="10", max_length=6
-        )
-        self.stamina: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Stamina (maximum)", custom_id="stamina", default="20", max_length=6
-        )
-        for item in (self.name, self.characteristics, self.speed, self.health, self.stamina):
-            self.add_item(item)
+        self.service, self.kind, self.ruleset, self.form = service, kind, ruleset, form
+        self.boxes: dict[str, discord.ui.TextInput[Any]] = {}
+        for box in form.boxes:
+            limit = box.max_length
+            if box.key == "name":
+                limit = NPC_NAME_MAX if kind == "npc" else NAME_MAX
+            text: discord.ui.TextInput[Any] = discord.ui.TextInput(
+                label=box.label,
+                custom_id=box.key,
+                default=box.default or None,
+                placeholder=box.placeholder or None,
+                max_length=limit,
+                required=box.required,
+            )
+            self.boxes[box.key] = text
+            self.add_item(text)
 
     def fields(self) -> dict[str, Any]:
-        values: dict[str, Any] = {"name": self.name.value.strip()}
-        values.update(parse_characteristics(self.characteristics.value))
-        for key, box in (("speed", self.speed), ("health", self.health), ("stamina", self.stamina)):
-            values[key] = box.value.strip()
+        """The sheet data the boxes give (numbers still text: the sheet model checks them).
+        Raises :class:`InvalidInput` for a box of numbers that cannot be read."""
+        values: dict[str, Any] = {}
+        for box in self.form.boxes:
+            typed = self.boxes[box.key].value.strip()
+            if box.scores is None:
+                if typed or box.required:
+                    values[box.key] = typed.casefold() if box.lower else typed
+                continue
+            scores = parse_scores(typed, box.scores, box.label.split(" (")[0])
+            if scores and box.into:
+                values[box.into] = scores
+            else:
+                values.update(scores)
         return values
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        sheet = await self.service.create(
-            guild_of(interaction), actor_of(interaction), self.kind, "uttas", self.fields()
-        )
-        hint = (
-            " Fill in weapons, powers and the rest with `/character edit` or `/character import`."
-            if self.kind == "character"
-            else " Refine it by exporting, editing and re-importing with `replace: True`."
-        )
-        await interaction.response.send_message(
-            f"Created **{shown_name(sheet.name)}**.{hint}",
-            embed=sheet_embed(SheetView(sheet=sheet, full=True)),
-            ephemeral=True,
+        await create_from_form(
+            self.service, interaction, self.kind, self.ruleset, self.fields(), self.form.rest
         )
 
     async def on_error(  # type: ignore[override]  # the Modal signature, not BaseView's
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
         await report(interaction, error)
-
-
-CREATE_MODALS = {"uttas": UttasCreateModal}
 
 
 class SheetDeleteConfirm(IdButton, template=r"sheet:delp:yes:(?P<id>\d{1,19})"):

@@ -65,6 +65,16 @@ def utopia_sheet(
                 {"name": "Ring", "slot": "ring", "defenses": {"heat": 1}, "worn": False},
                 {"name": "Coat", "slot": "chest", "defenses": {"physical": 1}},
             ],
+            "spells": [
+                {
+                    "name": "Spark",
+                    "stamina": 1,
+                    "damage": "1d6",
+                    "damage_type": "heat",
+                    "range_m": 10,
+                },
+                {"name": "Ward", "stamina": 2},
+            ],
         }
     )
 
@@ -100,6 +110,9 @@ UTOPIA_KINDS = (
     "skip_turn",
     "travel",
     "wear",
+    "cast",
+    "rest",
+    "natural_healing",
     "assist_defense",
     "multi_attack",
 )
@@ -133,7 +146,7 @@ class UtopiaHarness:
         return utopia_sheet(8, 8, 1, 1, None, False)
 
     def details(self) -> list[str]:
-        return ["Knife", "Bow", "Maul", "Ring", "Coat", "land", "air", "water", "Nope", ""]
+        return ["Knife", "Bow", "Maul", "Ring", "Coat", "land", "air", "water", "Nope", "", "Spark"]
 
     def setup(self, party: list[BaseModel], npcs: list[bool]) -> list[CommandBase]:
         cast: list[CommandBase] = [
@@ -263,4 +276,15 @@ def utopia_command(
         return SkipTurn(target=anyone)
     if kind == "travel":
         return u.Travel(actor=me, meters=draw(st.sampled_from([None, 1, 3])), toward=other)
+    if kind == "cast":
+        return u.Cast(
+            actor=draw(st.sampled_from([me, me, anyone])),
+            spell=draw(st.sampled_from(["Spark", "Ward", "Nope"])),
+            target=draw(st.sampled_from([None, other])),
+            range_m=draw(st.sampled_from([None, 1, 5, 20])),
+        )
+    if kind == "rest":
+        return u.Rest(rest=draw(st.sampled_from(["short", "long"])))
+    if kind == "natural_healing":
+        return u.NaturalHealing(weeks=draw(st.integers(1, 3)))
     raise AssertionError(f"no Utopia command for kind {kind!r}")

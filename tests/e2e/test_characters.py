@@ -12,7 +12,7 @@ import pytest
 
 from bot.client import CombatBot
 from bot.services.actor import Actor
-from bot.services.sheet_input import FILE_MAX_BYTES
+from bot.services.sheet_input import UPLOAD_MAX_BYTES
 from tests.e2e.conftest import Table
 from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
@@ -209,11 +209,11 @@ async def test_examples_need_no_download(
 @pytest.mark.parametrize(
     ("filename", "data", "message"),
     [
-        ("big.json", b" " * (FILE_MAX_BYTES + 1), "sheets are at most 65,536 bytes"),
+        ("big.json", b" " * (UPLOAD_MAX_BYTES + 1), "an uploaded sheet is at most 524,288 bytes"),
         ("willow.png", WILLOW, "is not a JSON file"),
         ("broken.json", b"{name: Willow", "is not valid JSON"),
         ("list.json", b"[1, 2, 3]", "A sheet is a JSON object"),
-        ("deep.json", b'{"name": "W", "x": ' + b"[" * 40 + b"]" * 40 + b"}", "nested more than 8"),
+        ("deep.json", b'{"name": "W", "x": ' + b"[" * 40 + b"]" * 40 + b"}", "nested more than 16"),
         ("huge.json", b'{"name": "W", "health": 1' + b"0" * 30 + b"}", "absurdly large"),
         ("nan.json", b'{"name": "W", "health": NaN}', "NaN"),
         ("long.json", json.dumps({"name": "W" * 81}).encode(), "at most 80 characters"),

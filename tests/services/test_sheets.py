@@ -25,7 +25,13 @@ from bot.engine.uttas.sheet import (
 )
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services.actor import Actor
-from bot.services.sheet_input import FILE_MAX_BYTES, MESSAGE_MAX, check_upload, parse_json
+from bot.services.sheet_input import (
+    FILE_MAX_BYTES,
+    MESSAGE_MAX,
+    UPLOAD_MAX_BYTES,
+    check_upload,
+    parse_json,
+)
 from bot.services.sheets import SheetService, export_bytes, name_key
 from bot.store.db import Database
 
@@ -165,7 +171,7 @@ async def test_names_match_exactly_never_by_prefix(service: SheetService) -> Non
         (b'{"name": "W", "name": "X"}', "appears twice"),
         (b'{"name": "W", "x": ' + b"[" * 50 + b"]" * 50 + b"}", "nested more than"),
         (b"[" * 60_000, "nested more than"),
-        (b"x" * (FILE_MAX_BYTES + 1), "at most"),
+        (b"x" * (UPLOAD_MAX_BYTES + 1), "at most"),
     ],
 )
 async def test_bad_files_are_refused_and_change_nothing(
@@ -179,8 +185,9 @@ async def test_bad_files_are_refused_and_change_nothing(
 def test_uploads_are_checked_before_download() -> None:
     check_upload(100, "willow.json", None)
     check_upload(100, "sheet", "application/json; charset=utf-8")
-    with pytest.raises(InvalidInput, match="at most 65,536 bytes"):
-        check_upload(FILE_MAX_BYTES + 1, "willow.json", "application/json")
+    check_upload(UPLOAD_MAX_BYTES, "mirela.json", "application/json")  # a Foundry export
+    with pytest.raises(InvalidInput, match="at most 524,288 bytes"):
+        check_upload(UPLOAD_MAX_BYTES + 1, "willow.json", "application/json")
     with pytest.raises(InvalidInput, match="not a JSON file"):
         check_upload(100, "willow.png", "image/png")
 

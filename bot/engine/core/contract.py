@@ -63,6 +63,52 @@ class SheetSection(BaseModel):
     inline: bool = False
 
 
+class ForeignSheet(BaseModel):
+    """A sheet from another tool, translated by :meth:`Ruleset.foreign_sheet`: ``data`` (this
+    ruleset's sheet data, still to be validated), ``source`` (the tool, e.g. "Foundry VTT
+    actor export") and ``unmapped`` (one line per thing of the original the sheet does not hold
+    or holds differently, to show the member instead of dropping it silently)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    data: dict[str, Any]
+    source: str
+    unmapped: tuple[str, ...] = ()
+
+
+class FormBox(BaseModel):
+    """One box of a ruleset's sheet create form (``/character create``; Discord allows five).
+
+    ``key``: the box's id, and the sheet field it fills when ``scores`` is None (its text, for
+    the sheet model to check); ``scores``: the box holds several numbers, for these sheet fields
+    in this order (all numbers in order, or each after its name), put into the ``into`` field
+    (None: the sheet's top level); ``label`` (≤ 45 characters), ``default``, ``placeholder``
+    (≤ 100), ``max_length`` and ``required`` as Discord shows them; ``lower``: the text is
+    lower-cased (a choice such as a size)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    label: Annotated[str, Field(max_length=45)]
+    default: str = ""
+    placeholder: Annotated[str, Field(max_length=100)] = ""
+    max_length: int = Field(default=100, ge=1, le=4000)
+    required: bool = True
+    scores: tuple[str, ...] | None = None
+    into: str | None = None
+    lower: bool = False
+
+
+class SheetForm(BaseModel):
+    """A ruleset's sheet create form: its ``boxes`` (the first is the name) and ``rest``, what
+    the form leaves to ``/character edit`` or an import (e.g. "weapons, powers")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    boxes: tuple[FormBox, ...] = Field(min_length=1, max_length=5)
+    rest: str
+
+
 def validation_message(exc: ValidationError, what: str) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or what
@@ -229,6 +275,18 @@ class Ruleset(ABC, Generic[StateT]):
             return self.sheet_model.model_validate(data)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
+
+    def sheet_form(self) -> SheetForm | None:
+        """The boxes of this ruleset's sheet create form (None: it has none; members import a
+        JSON sheet instead)."""
+        return None
+
+    def foreign_sheet(self, data: Mapping[str, Any]) -> ForeignSheet | None:
+        """``data`` (a parsed JSON object a member uploaded) translated to this ruleset's sheet
+        data when it is a sheet in another tool's format this ruleset reads (Utopia: a Foundry
+        VTT actor export); None when it is not. Raises :class:`InvalidInput` naming the field
+        when it is such a sheet but malformed. By default a ruleset reads no other format."""
+        return None
 
     # -- the command surface (decision D) -------------------------------------------------------
     @cached_property

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import InvalidInput
 
@@ -109,7 +109,9 @@ class Roll(BaseModel):
 
     ``base_dice`` is the pool before Advantage/Disadvantage; ``advantage``/``disadvantage`` are
     the counts that applied (before cancelling); ``dice`` the faces actually rolled;
-    ``total = sum(dice) + modifier``.
+    ``total = sum(dice) + modifier``. ``terms``: the ruleset's words for the extra and fewer
+    dice — ``adv`` (UTTAS's Advantage and Disadvantage) or ``favor`` (Utopia's favor and
+    disfavor).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -122,15 +124,17 @@ class Roll(BaseModel):
     dice: tuple[int, ...]
     modifier: int = 0
     total: int
+    terms: Literal["adv", "favor"] = Field(default="adv", exclude_if=lambda t: t == "adv")
 
     @property
     def text(self) -> str:
         """E.g. ``"accuracy: 3d6 +1 adv [4, 2, 6, 5] + 11 = 28"``."""
         notes = ""
+        plus, minus = ("favor", "disfavor") if self.terms == "favor" else ("adv", "disadv")
         if self.advantage:
-            notes += f" +{self.advantage} adv"
+            notes += f" +{self.advantage} {plus}"
         if self.disadvantage:
-            notes += f" -{self.disadvantage} disadv"
+            notes += f" -{self.disadvantage} {minus}"
         mod = f" {'+' if self.modifier >= 0 else '-'} {abs(self.modifier)}" if self.modifier else ""
         faces = ", ".join(str(d) for d in self.dice)
         return f"{self.purpose}: {self.base_dice}d{self.sides}{notes} [{faces}]{mod} = {self.total}"
@@ -145,9 +149,11 @@ def roll_pool(
     advantage: int = 0,
     disadvantage: int = 0,
     modifier: int = 0,
+    terms: Literal["adv", "favor"] = "adv",
 ) -> Roll:
     """Roll ``base_dice`` d``sides``, plus one die per net Advantage, minus one per net
-    Disadvantage (never below 0 dice), and add ``modifier``.
+    Disadvantage (never below 0 dice), and add ``modifier``; ``terms`` names them
+    (:attr:`Roll.terms`).
 
     Raises :class:`InvalidInput` if the resulting pool exceeds :data:`MAX_DICE` or is malformed.
     """
@@ -166,4 +172,5 @@ def roll_pool(
         dice=dice,
         modifier=modifier,
         total=sum(dice) + modifier,
+        terms=terms,
     )

@@ -15,7 +15,7 @@ methods (``cannot_act``, ``before_turn``, ``turn_taken_up``, ``after_own_turn``,
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from bot.engine.core.commands import TurnBound
 from bot.engine.core.dice import DiceRoller, Roll, roll_pool
@@ -137,6 +137,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         advantage: int = 0,
         disadvantage: int = 0,
         modifier: int = 0,
+        terms: Literal["adv", "favor"] = "adv",
     ) -> Roll:
         return roll_pool(
             self.roller,
@@ -146,9 +147,14 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
             advantage=advantage,
             disadvantage=disadvantage,
             modifier=modifier,
+            terms=terms,
         )
 
     # -- hooks a ruleset overrides --------------------------------------------------------------
+    def left_words(self, left: int) -> str:
+        """``left`` actions in the ruleset's words, for a turn's start ("4 actions")."""
+        return counted(left, "action")
+
     def capacity(self, c: Any) -> int:
         """The combatant's per-round figure for the economy (UTTAS Speed, Utopia TA)."""
         return 0
@@ -444,7 +450,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                 combatant=cid,
                 round=self.state.round,
                 actions_left=left,
-                text=f"Round {self.state.round}: {c.name}'s turn ({counted(left, 'action')} left).",
+                text=f"Round {self.state.round}: {c.name}'s turn ({self.left_words(left)} left).",
             )
         )
         return True

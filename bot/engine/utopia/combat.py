@@ -227,11 +227,18 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
         damage=after,
         ignores_shp=bool(weapon and weapon.ignores_shp),
     )
-    if after > 0 and can_defend(tx, t, a.id):
+    open_or_settle(tx, decision)
+
+
+def open_or_settle(tx: Tx, decision: DamageDecision) -> None:
+    """Damage waits for its target's defense when there is damage and a defense it can take;
+    otherwise it is taken at once, and — no empty choice — the log says why it could not
+    defend (it attacked with interrupt actions, or what a Block needs and what it has)."""
+    t = tx.view(decision.target)
+    if decision.damage > 0 and can_defend(tx, t, decision.attacker):
         tx.open_decision(decision)
-    elif after > 0 and not tx.is_out(t):
-        # No empty choice: the log says why it cannot defend.
-        why = unable_reason(tx, t, a.id)
+    elif decision.damage > 0 and not tx.is_out(t):
+        why = unable_reason(tx, t, decision.attacker)
         settle(tx, decision, "open_guard" if t.open_guard else "unable", None, why=why)
     else:
         settle(tx, decision, "none", None)

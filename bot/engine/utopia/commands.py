@@ -157,6 +157,34 @@ class Wear(Dated):
     on: bool
 
 
+class Cast(Dated):
+    """ "Casting a spell": ``actor`` casts its ``spell`` (3 TA and the spell's Stamina) at
+    ``target`` (None: a spell that deals no damage, cast at nobody). ``range_m``: meters to the
+    target (None: the encounter's positions)."""
+
+    kind: Literal["cast"] = "cast"
+    actor: Id
+    spell: Name
+    target: Id | None = None
+    range_m: Meters | None = None
+
+
+class Rest(CommandBase):
+    """A ``short`` or ``long`` rest for ``combatants`` (all when empty); only outside a fight."""
+
+    kind: Literal["rest"] = "rest"
+    rest: Literal["short", "long"]
+    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
+
+
+class NaturalHealing(CommandBase):
+    """``weeks`` of natural healing for ``combatants`` (all when empty); only outside a fight."""
+
+    kind: Literal["natural_healing"] = "natural_healing"
+    weeks: Annotated[int, Field(ge=1, le=520)]
+    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
+
+
 class Defend(Answer):
     """The answer to a damage decision: ``block``, ``dodge``, ``cover`` (Take Cover: the
     player says an obstacle stands against the source) or ``none``."""
@@ -232,6 +260,9 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Defend,
     SetVitals,
     SetCondition,
+    Cast,
+    Rest,
+    NaturalHealing,
     AssistDefense,
     MultiAttack,
 )

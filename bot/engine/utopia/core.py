@@ -126,6 +126,9 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         if c.run_up_m:
             self.c(c.id).run_up_m = 0
 
+    def left_words(self, left: int) -> str:
+        return f"{left} TA"
+
     def turn_end_text(self, c: UtopiaCombatant) -> str:
         return f"{c.name}'s turn ends."
 
@@ -154,6 +157,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             advantage=favor,
             disadvantage=disfavor,
             modifier=modifier,
+            terms="favor",
         )
 
     def timing(self, cid: str) -> Timing:

@@ -14,7 +14,14 @@ from pydantic import BaseModel, TypeAdapter
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
 from bot.engine.core.commands import CommandBase
-from bot.engine.core.contract import ReactionOption, Ruleset, SheetSection, command_adapter
+from bot.engine.core.contract import (
+    ForeignSheet,
+    ReactionOption,
+    Ruleset,
+    SheetForm,
+    SheetSection,
+    command_adapter,
+)
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
@@ -27,10 +34,14 @@ from bot.engine.utopia import (
     combat,
     decision_words,
     equipment,
+    form,
+    foundry,
     grapple,
     multi,
     pay_words,
+    rest,
     scale,
+    spells,
     verbs,
 )
 from bot.engine.utopia import commands as cmd
@@ -75,6 +86,9 @@ _HANDLERS: dict[str, _Handler] = {
     "set_condition": actions.set_condition,
     "assist_defense": assist_defense.answer,
     "multi_attack": multi.multi_attack,
+    "cast": spells.cast,
+    "rest": rest.rest,
+    "natural_healing": rest.natural_healing,
 }
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
@@ -201,6 +215,19 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             SheetSection(title="Weapons", lines=weapons or ["none (weaponless 1d8 + Power)"]),
         ]
 
+    def sheet_form(self) -> SheetForm:
+        return form.SHEET_FORM
+
+    def foreign_sheet(self, data: Mapping[str, Any]) -> ForeignSheet | None:
+        """A Foundry VTT actor export of the official Utopia system (``foundry.py``, pinned
+        commit in ``docs/rules/utopia.md``) as sheet data, with what it could not map."""
+        if not foundry.is_foundry_export(data):
+            return None
+        found = foundry.from_foundry(data)
+        return ForeignSheet(
+            data=found.data, source="Foundry VTT actor export", unmapped=found.unmapped
+        )
+
     def sheet_of(self, combatant: Any) -> UtopiaSheet:
         sheet: UtopiaSheet = combatant.sheet
         return sheet
@@ -320,10 +347,16 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return cmd.SetVitals(target=target, **{k: v for k, v in changes.items()})
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
-        raise InvalidInput("Resting is planned for Utopia, not built yet.")
+        """A rest (:mod:`bot.engine.utopia.rest`); one the tables do not give is refused."""
+        if getattr(self.tables.rest, kind) is None:
+            raise InvalidInput(rest.no_rest(kind))
+        return cmd.Rest(rest=kind)
 
     def healing_command(self, weeks: int) -> CommandBase:
-        raise InvalidInput("Natural healing is planned for Utopia, not built yet.")
+        """Natural healing; refused while the tables give 0 DHP a week (the default)."""
+        if self.tables.rest.dhp_per_week <= 0:
+            raise InvalidInput(rest.NO_HEALING)
+        return cmd.NaturalHealing(weeks=weeks)
 
     # -- presentation -------------------------------------------------------------------------
     def conditions(self) -> list[str]:

@@ -210,6 +210,19 @@ class SpellRule(_Table):
     ta: Actions = 3
 
 
+Pool = Literal["shp", "dhp", "stamina"]
+
+
+class RestRule(_Table):
+    """Rests outside a fight: the pools a ``short`` or ``long`` rest restores to full (None: no
+    such rest — refused); ``dhp_per_week`` of natural healing (0: none — refused). Defaults:
+    the game's Foundry VTT system's one rest (SHP and Stamina)."""
+
+    short: tuple[Pool, ...] | None = ("shp", "stamina")
+    long: tuple[Pool, ...] | None = None
+    dhp_per_week: Annotated[int, Field(ge=0, le=1000)] = 0
+
+
 class Equipment(_Table):
     """ "Equipment Actions": donning or doffing an item of ``small_slots`` takes ``small_ta`` TA,
     other armor ``armor_ta``; sheathing or unsheathing ``sheath_ta`` (free right before an
@@ -245,6 +258,7 @@ class UtopiaTables(_Table):
     assist: Assist = Field(default_factory=Assist)
     spell: SpellRule = Field(default_factory=SpellRule)
     equipment: Equipment = Field(default_factory=Equipment)
+    rest: RestRule = Field(default_factory=RestRule)
 
     @model_validator(mode="after")
     def _every_damage_type(self) -> UtopiaTables:

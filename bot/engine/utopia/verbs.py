@@ -104,13 +104,20 @@ ACTIONS: tuple[ActionSpec, ...] = (
         cost="1 TA for 1 IA on your turn",
         rule="Interchanging Actions",
     ),
+    ActionSpec(
+        key="cast",
+        label="Cast a spell",
+        cost="3 TA + the spell's Stamina",
+        target="optional",
+        detail="the spell",
+        amount="meters to the target",
+        rule="Casting a spell",
+    ),
 )
 BY_KEY = {a.key: a for a in ACTIONS}
 PLANNED = (
     "stealth",
     "assist",
-    "cast",
-    "spell",
 )
 """Standard actions of the text the bot does not play yet (issue 12, later slices)."""
 _ASSIST = (
@@ -137,14 +144,19 @@ _GEAR = {
     "draw": "weapon",
     "don": "armor piece",
     "doff": "armor piece",
+    "cast": "spell",
+    "spell": "spell",
 }
-"""The equipment actions: each names its item in ``detail:``."""
+"""The equipment actions and Cast a spell: each names its item or spell in ``detail:``."""
 
 
 def _gear(me: str, key: str, given: ActInput) -> CommandBase:
-    """Sheath, unsheath (draw), don or doff the item named in ``detail:``."""
+    """Sheath, unsheath (draw), don or doff the item — or cast the spell — named in
+    ``detail:``."""
     if not given.detail:
         raise InvalidInput(f"{key.title()} needs the {_GEAR[key]} named in `detail:`.")
+    if _GEAR[key] == "spell":
+        return cmd.Cast(actor=me, spell=given.detail, target=given.target, range_m=given.amount)
     if _GEAR[key] == "weapon":
         return cmd.Sheathe(actor=me, weapon=given.detail, drawn=key in ("unsheath", "draw"))
     return cmd.Wear(actor=me, item=given.detail, on=key == "don")

@@ -12,7 +12,13 @@ from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
 from bot.engine.core.commands import CommandBase
-from bot.engine.core.contract import ReactionOption, Ruleset, SheetSection, command_adapter
+from bot.engine.core.contract import (
+    ReactionOption,
+    Ruleset,
+    SheetForm,
+    SheetSection,
+    command_adapter,
+)
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
@@ -25,6 +31,7 @@ from bot.engine.uttas import (
     attacks,
     chase,
     decision_words,
+    form,
     gm,
     healing,
     items,
@@ -145,6 +152,9 @@ class UttasRuleset(Ruleset[UttasState]):
             character_id=character_id,
             record=record,
         )
+
+    def sheet_form(self) -> SheetForm:
+        return form.SHEET_FORM
 
     def record_of(self, combatant: Any) -> UttasRecord:
         return record.record_of(combatant)
