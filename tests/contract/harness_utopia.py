@@ -29,7 +29,7 @@ from bot.engine.core.events import ActionsSpent, AttackDeclared, Event, Moved
 from bot.engine.core.state import CombatantBase
 from bot.engine.utopia import commands as u
 from bot.engine.utopia.sheet import UtopiaSheet
-from bot.engine.utopia.state import DOWN
+from bot.engine.utopia.state import DOWN, AssistDecision, DamageDecision
 
 Draw = Any
 
@@ -116,6 +116,8 @@ UTOPIA_KINDS = (
     "rest",
     "natural_healing",
     *U4_KINDS,
+    "assist_defense",
+    "multi_attack",
 )
 WEIGHTED = (
     UTOPIA_KINDS
@@ -162,7 +164,12 @@ class UtopiaHarness:
         other = draw(st.sampled_from(ids))
         me = state.turn or anyone
         p = state.pending
-        if p is not None and draw(st.integers(0, 9)) < 8:
+        if isinstance(p, AssistDecision) and draw(st.integers(0, 9)) < 8:
+            return u.AssistDefense(
+                actor=draw(st.sampled_from([p.hit.target, anyone, other])),
+                choice=draw(st.sampled_from(["assist", "assist", "roll"])),
+            )
+        if isinstance(p, DamageDecision) and draw(st.integers(0, 9)) < 8:
             return u.Defend(
                 actor=p.target, choice=draw(st.sampled_from(["block", "dodge", "cover", "none"]))
             )
@@ -259,6 +266,14 @@ def utopia_command(
         return u.Sheathe(
             actor=draw(st.sampled_from([me, anyone])), weapon=weapon, drawn=draw(st.booleans())
         )
+    if kind == "assist_defense":
+        choice = draw(st.sampled_from(["assist", "roll"]))
+        return u.AssistDefense(actor=anyone, choice=choice)
+    if kind == "multi_attack":
+        named = draw(
+            st.lists(st.sampled_from(["Knife", "Bow", "Maul", "Nope"]), min_size=2, max_size=3)
+        )
+        return u.MultiAttack(actor=me, target=other, weapons=tuple(named), range_m=1)
     if kind == "wear":
         item = draw(st.sampled_from(["Ring", "Coat", "Nope"]))
         return u.Wear(actor=me, item=item, on=draw(st.booleans()))

@@ -63,7 +63,7 @@ async def test_a_utopia_fight_through_discord(
     # ---- The bandit's turn: a Crossbow bolt; Vesna's defense buttons cost IA off her turn. ---
     dice.load([5, 5, 5, 6, 6, 6])
     bolt = await t.gm("act", action="attack", target="Vesna", detail="Crossbow", amount=10.0)
-    assert "**Vesna** may Block, Dodge or Take Cover" in bolt.text()
+    assert "**Vesna** may Block (1 IA), Dodge (1 IA) or Take Cover (1 IA)" in bolt.text()
     assert labels(h.message(bolt))[:2] == ["Block (1 IA)", "Dodge (1 IA)"]
     await press(h, player, bolt, "Take it")
     assert "takes 10 of 10 from Crossbow (SHP); SHP 12, DHP 14" in h.message(bolt).text()
@@ -76,7 +76,7 @@ async def test_a_utopia_fight_through_discord(
     # So the bandit's Hatchet finds her unable to defend: no buttons.
     dice.load([6])
     hatchet = await t.gm("act", action="attack", target="Vesna", detail="Hatchet")
-    assert "Vesna cannot defend (attacked with interrupt actions)" in hatchet.text()
+    assert "Vesna cannot defend (it attacked with interrupt actions" in hatchet.text()
     assert labels(h.message(hatchet)) == []
     # Out of IA, she cannot react with another attack.
     text = await refused(

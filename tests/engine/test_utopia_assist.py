@@ -96,7 +96,7 @@ def test_assist_refusals_change_nothing() -> None:
         run(once, u.Assist(actor="c3", target="c1", form="test"), [])
     with pytest.raises(RuleViolation, match="cannot assist"):  # 1 IA left, a grapple needs 2
         run(once, u.Assist(actor="c3", target="c1", form="grapple"), [])
-    with pytest.raises(InvalidInput, match="Assisting a Block or Dodge"):
+    with pytest.raises(InvalidInput, match="Assist on a Block or Dodge is a button"):
         RULES.act(s, s.get("c3"), ActInput(key="assist", target="c1", detail="block"))
 
 

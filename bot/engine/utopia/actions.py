@@ -23,7 +23,7 @@ from bot.engine.utopia.commands import (
 )
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.grapple import drag_along, travel_limit
-from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant
+from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant, hit_of
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
 MAX_COMBATANTS = 25
@@ -77,9 +77,10 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
     st = tx.state
     sides_before = {x.side for x in st.combatants}
     for p in list(st.decisions):
-        if c.id in (p.attacker, p.target):
+        hit = hit_of(p)
+        if c.id in (hit.attacker, hit.target):
             tx.settle_decision(p.id)
-            tx.note(f"The damage from {p.source} is cancelled.")
+            tx.note(f"The damage from {hit.source} is cancelled.")
     if st.phase == "active" and st.turn == c.id:
         tx.next_turn(c.id)
     tx.remove(c.id)

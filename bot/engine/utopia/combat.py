@@ -14,6 +14,7 @@ Dodge per source of damage."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import d20
@@ -23,12 +24,17 @@ from bot.engine.core.economy import Cost
 from bot.engine.core.events import AttackDeclared
 from bot.engine.utopia.commands import Attack, Defend
 from bot.engine.utopia.core import Tx
+from bot.engine.utopia.defenses import (
+    can_defend,
+    defense_cost,
+    defense_options,
+    unable_reason,
+)
 from bot.engine.utopia.events import AttackRolled, DamageResolved
 from bot.engine.utopia.grapple import cost_factor
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import DOWN, DamageDecision, UtopiaCombatant
 from bot.engine.utopia.stealth import unaware
-from bot.engine.utopia.tables import Defence, TakeCover
 from bot.engine.utopia.terms import DamageType
 from bot.errors import InvalidInput, RuleViolation
 
@@ -55,19 +61,24 @@ def dice_terms(expression: str) -> tuple[list[tuple[int, int, int]], int]:
     return groups, constant
 
 
-def roll_damage(tx: Tx, purpose: str, expression: str, modifier: int) -> Roll:
-    """Roll ``expression`` + ``modifier`` (never below 0 in total); every die kept."""
+def roll_damage(tx: Tx, purpose: str, expression: str, modifier: int, *, divisor: int = 1) -> Roll:
+    """Roll ``expression`` + ``modifier`` (never below 0 in total); every die kept. A
+    ``divisor`` above 1 divides what ``expression`` rolled (rounded down) before the modifier
+    is added ("Multi-weapon Attacks": "Rolls made this way are reduced by half, rounded down.
+    Modifiers, although, are still calculated as normal")."""
     groups, constant = dice_terms(expression)
     faces: list[int] = []
-    total = constant + modifier
+    rolled = constant
     sides = 0
     for sign, count, size in groups:
         got = tx.roller.roll(count, size) if count else []
         faces += got
-        total += sign * sum(got)
+        rolled += sign * sum(got)
         sides = sides or size
+    total = max(0, rolled) // divisor + modifier if divisor > 1 else rolled + modifier
+    shown = f"({expression}) / {divisor}" if divisor > 1 else expression
     return Roll(
-        purpose=f"{purpose} ({expression}{_signed(modifier)})",
+        purpose=f"{purpose} ({shown}{_signed(modifier)})",
         sides=sides or 1,
         base_dice=len(faces),
         dice=tuple(faces),
@@ -82,28 +93,43 @@ def _signed(n: int) -> str:
 
 def attack(tx: Tx, cmd: Attack) -> None:
     """ "Attack" (and "Ranged Weapons", "Aim", "Interchanging Actions")."""
-    a = tx.view(cmd.actor)
-    t = tx.view(cmd.target)
+    a, t = parties(tx, cmd.actor, cmd.target)
+    weapon = _weapon(a, cmd.weapon)
+    meters = cmd.range_m if cmd.range_m is not None else tx.state.positions.distance(a.id, t.id)
+    reach = _reach(tx, a, t, weapon, meters)
+    ta = (weapon.ta_cost if weapon else tx.tables.weaponless.ta) * cost_factor(tx, a, t.id)
+    source = weapon.name if weapon else "a weaponless attack"
+    begin_attack(tx, a, t, ta, [weapon] if weapon else [], f"attack {t.name} with {source}")
+    strike(tx, a.id, t.id, weapon, Strike(meters=meters, favor=reach[0], disfavor=reach[1]))
+
+
+def parties(tx: Tx, actor: str, target: str) -> tuple[UtopiaCombatant, UtopiaCombatant]:
+    """The attacker (who may act now) and its target (another creature, in the fight)."""
+    a = tx.view(actor)
+    t = tx.view(target)
     tx.require_can_act_now(a)
     if a.id == t.id:
         raise InvalidInput(f"{a.name} cannot attack themself.")
     if tx.is_out(t):
         raise RuleViolation(f"{t.name} is already out of the fight.")
-    weapon = _weapon(a, cmd.weapon)
-    rules = tx.tables.weaponless
-    ta = (weapon.ta_cost if weapon else rules.ta) * cost_factor(tx, a, t.id)
-    meters = cmd.range_m if cmd.range_m is not None else tx.state.positions.distance(a.id, t.id)
-    ranged = weapon is not None and weapon.kind == "ranged"
-    favor, disfavor = _reach(tx, a, t, weapon, meters)
+    return a, t
+
+
+def begin_attack(
+    tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, ta: int, weapons: list[Weapon], reason: str
+) -> None:
+    """Pay ``ta`` for an attack with ``weapons`` (drawn for free when sheathed, "Sheath or
+    Unsheath a Weapon"); an Aim is spent; paid with interrupt actions off turn, the attacker
+    cannot defend until the next creature's turn ("Interchanging Actions")."""
     off_turn = tx.timing(a.id) == "off_turn"
-    source = weapon.name if weapon else "a weaponless attack"
-    tx.pay(a.id, Cost(kind="turn", amount=ta), f"attack {t.name} with {source}")
+    tx.pay(a.id, Cost(kind="turn", amount=ta), reason)
     m = tx.c(a.id)
-    if weapon is not None and weapon.name in m.sheathed:
-        # "a creature may unsheathe a weapon without using turn actions if it's directly
-        # followed by an attack using the given weapon" ("Sheath or Unsheath a Weapon")
-        m.sheathed = tuple(n for n in m.sheathed if n != weapon.name)
-        tx.note(f"{a.name} draws {weapon.name} as they attack (free).", a.id)
+    for weapon in weapons:
+        if weapon.name in m.sheathed:
+            # "a creature may unsheathe a weapon without using turn actions if it's directly
+            # followed by an attack using the given weapon" ("Sheath or Unsheath a Weapon")
+            m.sheathed = tuple(n for n in m.sheathed if n != weapon.name)
+            tx.note(f"{a.name} draws {weapon.name} as they attack (free).", a.id)
     m.aim = 0  # spent by a ranged attack, lost by any other action ("Aim")
     if off_turn:
         m.open_guard = True
@@ -112,13 +138,35 @@ def attack(tx: Tx, cmd: Attack) -> None:
             "next creature's turn.",
             a.id,
         )
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One weapon's blow of an attack: ``meters`` to the target (None: unknown), the
+    ``favor``/``disfavor`` of its ranged test, its place ``index`` of ``total`` weapons, and
+    the ``divisor`` of its rolls ("Multi-weapon Attacks": "reduced by half")."""
+
+    meters: float | None
+    favor: int = 0
+    disfavor: int = 0
+    index: int = 1
+    total: int = 1
+    divisor: int = 1
+
+
+def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None:
+    """One source of damage: a ranged weapon's test, the damage roll, the target's defense
+    subtracted, then the decision on its Block or Dodge (or the damage at once)."""
+    a, t = tx.view(aid), tx.view(tid)
+    source = weapon.name if weapon else "a weaponless attack"
+    ranged = weapon is not None and weapon.kind == "ranged"
     tx.emit(
         AttackDeclared(
             combatant=a.id,
             target=t.id,
             attack=source,
-            hit_index=1,
-            hits_total=1,
+            hit_index=s.index,
+            hits_total=s.total,
             awaiting="nobody",
             text=f"{a.name} attacks {t.name} with {source}.",
         )
@@ -127,13 +175,13 @@ def attack(tx: Tx, cmd: Attack) -> None:
     test: Roll | None = None
     difficulty = None
     if ranged:
-        difficulty = int(meters or 0)
+        difficulty = int(s.meters or 0)
         test = tx.test(
             a,
             tx.tables.ranged.test,
             f"{a.name}'s {tx.tables.ranged.test.title()} test",
-            favor=favor,
-            disfavor=disfavor,
+            favor=s.favor,
+            disfavor=s.disfavor,
         )
         if test.total < difficulty:
             tx.emit(
@@ -149,11 +197,12 @@ def attack(tx: Tx, cmd: Attack) -> None:
                 )
             )
             return
+    rules = tx.tables.weaponless
     expression = weapon.damage if weapon else rules.damage
     mod_name = weapon.damage_modifier if weapon else rules.modifier
     modifier = a.sheet.modifier(mod_name) if mod_name else 0
     damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
-    damage = roll_damage(tx, f"{source} damage", expression, modifier)
+    damage = roll_damage(tx, f"{source} damage", expression, modifier, divisor=s.divisor)
     after = max(0, damage.total - defense(tx, t, damage_type))
     tested = f"{test.text} against {tx.scale.show(difficulty or 0)} — a hit; " if test else ""
     tx.emit(
@@ -180,11 +229,23 @@ def attack(tx: Tx, cmd: Attack) -> None:
         damage=after,
         ignores_shp=bool(weapon and weapon.ignores_shp),
     )
-    if after > 0 and not surprised and can_defend(tx, t, a.id):
+    open_or_settle(tx, decision, surprised=surprised)
+
+
+def open_or_settle(tx: Tx, decision: DamageDecision, *, surprised: bool = False) -> None:
+    """Damage waits for its target's defense when there is damage and a defense it can take;
+    otherwise it is taken at once, and — no empty choice — the log says why it could not
+    defend (it attacked with interrupt actions, or what a Block needs and what it has).
+    ``surprised``: the target had not noticed the attacker ("Block", "Dodge": damage "from an
+    instance it is aware of"; Stealth), so no defense is offered (the Stealth reveal says so)."""
+    t = tx.view(decision.target)
+    if decision.damage > 0 and not surprised and can_defend(tx, t, decision.attacker):
         tx.open_decision(decision)
+    elif decision.damage > 0 and not surprised and not tx.is_out(t):
+        why = unable_reason(tx, t, decision.attacker)
+        settle(tx, decision, "open_guard" if t.open_guard else "unable", None, why=why)
     else:
-        unable: Choice = "unable" if surprised else "none"
-        settle(tx, decision, "open_guard" if t.open_guard and after else unable, None)
+        settle(tx, decision, "unable" if surprised else "none", None)
 
 
 def _reach(
@@ -238,75 +299,72 @@ def defense(tx: Tx, t: UtopiaCombatant, damage_type: DamageType) -> int:
     return t.sheet.defense(damage_type, tx.tables, t.wears())
 
 
-def can_defend(tx: Tx, t: UtopiaCombatant, against: str | None = None) -> bool:
-    """Whether ``t`` may be asked to Block, Dodge or Take Cover against ``against``'s attack:
-    in the fight, not having attacked with interrupt actions since this creature's turn
-    began, able to pay the cost."""
-    if tx.is_out(t) or t.open_guard:
-        return False
-    return bool(defense_options(tx, t, covered=False, against=against))
-
-
-def defense_cost(tx: Tx, t: UtopiaCombatant, choice: str, against: str | None = None) -> Cost:
-    """What a Block, Dodge or Take Cover against ``against``'s attack costs ``t`` now: the
-    table's TA on its turn, IA off it (the economy pays an IA with a TA on the turn,
-    "Interchanging Actions"); a grappled ``t`` pays double to Block or Dodge an attack from
-    anyone but its grappler ("Grapple")."""
-    rule: Defence | TakeCover = (
-        tx.tables.take_cover if choice == "cover" else getattr(tx.tables, choice)
-    )
-    factor = 1 if choice == "cover" else cost_factor(tx, t, against)
-    if tx.timing(t.id) == "turn":
-        return Cost(kind="turn", amount=rule.ta * factor)
-    return Cost(kind="interrupt", amount=rule.ia * factor)
-
-
-def defense_options(
-    tx: Tx, t: UtopiaCombatant, *, covered: bool, against: str | None = None
-) -> list[str]:
-    """The defenses ``t`` can afford now against ``against``'s attack (Take Cover only once
-    per source, and not while already in cover)."""
-    found: list[str] = []
-    for choice in ("block", "dodge", "cover"):
-        if choice == "cover" and (covered or t.cover):
-            continue
-        cost = defense_cost(tx, t, choice, against)
-        if tx.economy.can_pay(t.pools, cost, tx.timing(t.id), tx.capacity(t)):
-            found.append(choice)
-    return found
-
-
 def defend(tx: Tx, cmd: Defend) -> None:
     """The target's answer to the damage it faces ("Block", "Dodge", "Take Cover")."""
     p: DamageDecision = tx.open_decision_named(cmd.decision)
-    t = tx.view(cmd.actor)
-    if t.id != p.target:
-        raise RuleViolation(f"Only {tx.view(p.target).name} defends against {p.source}.")
     if cmd.choice == "none":
+        _require_target(tx, p, cmd.actor)
         settle(tx, p, "none", None)
         return
-    if cmd.choice not in defense_options(tx, t, covered=p.covered, against=p.attacker):
-        raise RuleViolation(f"{t.name} cannot {_VERB[cmd.choice]} now.")
-    tx.pay(t.id, defense_cost(tx, t, cmd.choice, p.attacker), _VERB[cmd.choice])
-    m = tx.c(t.id)
-    m.aim = 0
+    pay_defense(tx, p, cmd)
     if cmd.choice == "cover":
-        m.cover = True
+        tx.c(p.target).cover = True
         tx.note(
-            f"{t.name} takes cover behind an obstacle: Block and Dodge Ratings doubled for the "
-            "rest of the turn.",
-            t.id,
+            f"{tx.view(p.target).name} takes cover behind an obstacle: Block and Dodge Ratings "
+            "doubled for the rest of the turn.",
+            p.target,
         )
+        t = tx.view(p.target)
+        if not defense_options(tx, t, covered=True, against=p.attacker):
+            # Cover paid with its last action: no Block or Dodge left to offer.
+            settle(tx, p, "unable", None, why=unable_reason(tx, t, p.attacker))
+            return
         tx.settle_decision(p.id)
         tx.open_decision(p.model_copy(update={"id": 0, "covered": True}))
         return
-    if cmd.choice == "block":
-        count, sides = t.sheet.block_dice(tx.tables, cover=m.cover)
-        roll = tx.roll(f"{t.name}'s Block", count, sides=sides)
-    else:
-        count, sides = t.sheet.dodge_dice(tx.tables, cover=m.cover)
-        roll = tx.roll(f"{t.name}'s Dodge", count, sides=sides)
-    settle(tx, p, cmd.choice, roll)
+    roll_defense(tx, p, cmd.choice, None)
+
+
+def _require_target(tx: Tx, p: DamageDecision, actor: str) -> UtopiaCombatant:
+    t = tx.view(actor)
+    if t.id != p.target:
+        raise RuleViolation(f"Only {tx.view(p.target).name} defends against {p.source}.")
+    return t
+
+
+def pay_defense(tx: Tx, p: DamageDecision, cmd: Defend) -> None:
+    """``cmd.actor`` — ``p``'s target — pays for the Block, Dodge or Take Cover it chose
+    (any paid action ends an Aim). Raises :class:`RuleViolation` for anyone else, or a defense
+    it cannot take or afford now."""
+    t = _require_target(tx, p, cmd.actor)
+    if cmd.choice not in defense_options(tx, t, covered=p.covered, against=p.attacker):
+        raise RuleViolation(f"{t.name} cannot {_VERB[cmd.choice]} now.")
+    tx.pay(t.id, defense_cost(tx, t, cmd.choice, p.attacker), _VERB[cmd.choice])
+    tx.c(t.id).aim = 0
+
+
+def roll_defense(
+    tx: Tx, p: DamageDecision, choice: str, assist: tuple[str, int, int] | None
+) -> None:
+    """Roll ``p``'s target's Block or Dodge (doubled in cover), then the dice allies added
+    (``assist``: who, how many, their sides — "Assist"), and settle the damage with the
+    total."""
+    t = tx.view(p.target)
+    rating = t.sheet.block_dice if choice == "block" else t.sheet.dodge_dice
+    count, sides = rating(tx.tables, cover=t.cover)
+    name = "Block" if choice == "block" else "Dodge"
+    roll = tx.roll(f"{t.name}'s {name}", count, sides=sides)
+    if assist is not None:
+        who, extra, die = assist
+        added = tx.roll(f"Assist from {who}", extra, sides=die)
+        roll = roll.model_copy(
+            update={
+                "purpose": f"{roll.purpose} (+ {added.text})",
+                "modifier": roll.modifier + added.total,
+                "total": roll.total + added.total,
+            }
+        )
+    settle(tx, p, "block" if choice == "block" else "dodge", roll)
 
 
 Choice = Literal["block", "dodge", "none", "open_guard", "unable"]
@@ -318,9 +376,10 @@ def lapse(tx: Tx, decision: int | None) -> None:
     settle(tx, p, "none", None)
 
 
-def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None) -> None:
+def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None, *, why: str = "") -> None:
     """Apply ``p``'s damage after the defense ``roll``: a Block reduces it by the roll, a
-    Dodge of at least the damage negates it; then into the pool its type damages."""
+    Dodge of at least the damage negates it; then into the pool its type damages. ``why``:
+    why it could not defend (``open_guard``, ``unable``), said in the log."""
     if p.id:
         tx.settle_decision(p.id)
     t = tx.view(p.target)
@@ -335,8 +394,8 @@ def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None) -> None
         "block": f"{t.name} blocks ({roll.text if roll else ''})",
         "dodge": f"{t.name} dodges ({roll.text if roll else ''})",
         "none": f"{t.name} does not defend",
-        "open_guard": f"{t.name} cannot defend (attacked with interrupt actions)",
-        "unable": f"{t.name} cannot defend",
+        "open_guard": f"{t.name} cannot defend ({why or 'attacked with interrupt actions'})",
+        "unable": f"{t.name} cannot defend" + (f" ({why})" if why else ""),
     }[choice]
     tx.emit(
         DamageResolved(

@@ -194,6 +194,27 @@ class Defend(Answer):
     choice: Literal["block", "dodge", "cover", "none"]
 
 
+class AssistDefense(Answer):
+    """The answer to an Assist decision (``AssistDecision``): ``assist`` — ``actor``, an ally
+    within 1 m, spends 1 IA to add a die to the defender's Block or Dodge ("Assist"; any number
+    of times); ``roll`` — the defender (``actor``) rolls now with the Assists given."""
+
+    kind: Literal["assist_defense"] = "assist_defense"
+    actor: Id
+    choice: Literal["assist", "roll"]
+
+
+class MultiAttack(Dated):
+    """ "Multi-weapon Attacks": ``actor`` attacks ``target`` with every weapon in ``weapons``
+    at once (2–10 of its weapons, each once). ``range_m`` as for :class:`Attack`."""
+
+    kind: Literal["multi_attack"] = "multi_attack"
+    actor: Id
+    target: Id
+    weapons: tuple[Name, ...] = Field(min_length=2, max_length=10)
+    range_m: Meters | None = None
+
+
 class SetVitals(CommandBase):
     """Game Master: set SHP, DHP or Stamina (``relative``: change by the amount)."""
 
@@ -302,4 +323,6 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     GrantFavor,
     Stealth,
     Assist,
+    AssistDefense,
+    MultiAttack,
 )

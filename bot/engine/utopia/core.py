@@ -24,7 +24,7 @@ from bot.engine.core.economy import Cost, Pools, Timing, UtopiaActions
 from bot.engine.core.events import ActionsSpent
 from bot.engine.core.order import Rolled, TurnOrder
 from bot.engine.core.tx import CoreTx
-from bot.engine.utopia.state import OUT, UtopiaCombatant, UtopiaState
+from bot.engine.utopia.state import OUT, UtopiaCombatant, UtopiaState, hit_of
 from bot.engine.utopia.tables import UtopiaTables
 from bot.engine.utopia.terms import Subtrait, Trait
 from bot.errors import RuleViolation
@@ -110,7 +110,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         p = self.state.pending
         if p is None:
             return "a decision"
-        return f"{self.view(p.target).name}'s defense against {p.source}"
+        hit = hit_of(p)  # an Assist decision waits on the defense of its hit
+        return f"{self.view(hit.target).name}'s defense against {hit.source}"
 
     def before_turn(self, c: UtopiaCombatant) -> None:
         """A new creature's turn: whoever attacked with interrupt actions may defend again

@@ -17,8 +17,12 @@ def decision_words(
     p: DamageDecision,
     deciders: Mapping[str, list[ReactionOption]],
     public: View,
+    unable: str = "",
 ) -> DecisionWords:
-    """``p`` in words for the channel: the damage shows only where the target's numbers do."""
+    """``p`` in words for the channel: the damage shows only where the target's numbers do;
+    each defense with what it would spend ("Block (1 IA)", on its turn "Block (1 TA)");
+    ``unable``: why the target can no longer afford any defense (said instead of an empty
+    choice)."""
     attacker, target = public.name(p.attacker), public.name(p.target)
     source = public.escape(p.source)
     amount = f"{p.damage} {p.damage_type} damage" if public.reveals(p.target) else "damage"
@@ -26,9 +30,10 @@ def decision_words(
     title = f"{plain.get(p.attacker, 'someone')} hits {plain.get(p.target, 'someone')}"
     if p.target in deciders and not public.reveals(p.target):
         who = f"the GM chooses **{target}**'s defense"
+    elif p.target in deciders and unable:
+        who = f"**{target}** cannot defend ({unable}): **Take it** settles it"
     elif p.target in deciders:
-        choices = "Block, Dodge" + ("" if p.covered else " or Take Cover")
-        who = f"**{target}** may {choices} (1 TA or 1 IA)"
+        who = f"**{target}** may {_choices(deciders[p.target])}"
     else:
         who = f"**{target}** cannot defend"
     return DecisionWords(
@@ -41,3 +46,15 @@ def decision_words(
         lapse="the damage is taken with no defense",
         ran_out="The window ran out: the damage is taken with no defense",
     )
+
+
+def _choices(options: list[ReactionOption]) -> str:
+    """``Block (1 IA), Dodge (1 IA) or Take Cover (1 IA)``: each defense with its cost."""
+    named = [
+        f"{o.label.split(' (')[0]} ({', '.join(f'{n} {k}' for k, n in o.costs.items())})"
+        for o in options
+        if o.choice != "none"
+    ]
+    if len(named) < 2:
+        return "".join(named)
+    return ", ".join(named[:-1]) + " or " + named[-1]

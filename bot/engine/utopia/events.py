@@ -74,7 +74,8 @@ class DamageResolved(Event):
             "dodge": f"{who} dodges",
             "none": f"{who} does not defend",
             "open_guard": f"{who} cannot defend",
-            "unable": f"{who} cannot defend",
+            # Which actions a hidden creature has left is its secret.
+            "unable": f"{who} does not defend",
         }[self.choice]
         faces = f" ({roll_text(self.roll, view, self.combatant)})" if self.roll else ""
         hurt = "takes damage" if self.taken else "takes no damage"

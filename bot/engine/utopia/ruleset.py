@@ -31,6 +31,7 @@ from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import (
     actions,
     assist,
+    assist_defense,
     checks,
     combat,
     decision_words,
@@ -38,6 +39,8 @@ from bot.engine.utopia import (
     form,
     foundry,
     grapple,
+    multi,
+    pay_words,
     rest,
     scale,
     spells,
@@ -46,11 +49,13 @@ from bot.engine.utopia import (
 )
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
+from bot.engine.utopia.defenses import unable_reason
 from bot.engine.utopia.events import EVENT_TYPES
 from bot.engine.utopia.sheet import TRAITS, UtopiaSheet
 from bot.engine.utopia.state import (
     CONDITIONS,
     DOWN,
+    AssistDecision,
     UtopiaRecord,
     UtopiaState,
     record_of,
@@ -67,7 +72,7 @@ _HANDLERS: dict[str, _Handler] = {
     "end_combat": actions.end_combat,
     "change_settings": actions.change_settings,
     "attack": combat.attack,
-    "defend": combat.defend,
+    "defend": assist_defense.defend,
     "aim": actions.aim,
     "travel": actions.travel,
     "deep_breath": actions.deep_breath,
@@ -82,6 +87,8 @@ _HANDLERS: dict[str, _Handler] = {
     "wear": equipment.wear,
     "set_vitals": actions.set_vitals,
     "set_condition": actions.set_condition,
+    "assist_defense": assist_defense.answer,
+    "multi_attack": multi.multi_attack,
     "cast": spells.cast,
     "rest": rest.rest,
     "natural_healing": rest.natural_healing,
@@ -289,17 +296,25 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         p = decision if decision is not None else state.pending
         if p is None:
             raise RuleViolation("No damage is waiting for a defense.")
+        if isinstance(p, AssistDecision):
+            return cmd.AssistDefense(actor=p.hit.target, choice="roll", decision=p.id or None)
         return cmd.Defend(actor=p.target, choice="none", decision=p.id or None)
 
     def answer(
         self, state: UtopiaState, decider: Any, option: ReactionOption, decision: Any = None
     ) -> CommandBase:
         ref = (decision.id or None) if decision is not None else None
+        if isinstance(decision, AssistDecision):
+            return cmd.AssistDefense.model_validate(
+                {"actor": decider.id, "choice": option.choice, "decision": ref}
+            )
         return cmd.Defend.model_validate(
             {"actor": decider.id, "choice": option.choice, "decision": ref}
         )
 
     def decision_subject(self, state: UtopiaState, decision: Any) -> str | None:
+        if isinstance(decision, AssistDecision):
+            return str(decision.hit.target)
         return str(decision.target)
 
     def decision_words(
@@ -309,7 +324,17 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         deciders: Mapping[str, list[ReactionOption]],
         public: View,
     ) -> DecisionWords:
-        return decision_words.decision_words(state, decision, deciders, public)
+        tx = self._read(state)
+        if isinstance(decision, AssistDecision):
+            return assist_defense.words(tx, decision, deciders, public)
+        unable = ""
+        if [o.choice for o in deciders.get(decision.target, [])] == ["none"]:
+            unable = unable_reason(tx, tx.view(decision.target), decision.attacker)
+        return decision_words.decision_words(state, decision, deciders, public, unable)
+
+    def _read(self, state: UtopiaState) -> Tx:
+        """A transaction for read-only questions (it never rolls)."""
+        return Tx(state, self.tables, _NO_DICE, datetime.min, self.economy, self.turn_order)
 
     def reaction_options(
         self, state: UtopiaState, combatant_id: str, decision: Any = None
@@ -317,32 +342,17 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         """The target's defenses it can afford now: Block, Dodge, Take Cover (not twice for
         one source) — each 1 TA on its turn or 1 IA off it — and no defense."""
         p = decision if decision is not None else state.pending
+        if isinstance(p, AssistDecision):
+            return assist_defense.options(self._read(state), p, combatant_id)
         if p is None or p.target != combatant_id:
             return []
-        tx = Tx(state, self.tables, _NO_DICE, datetime.min, self.economy, self.turn_order)
-        t = tx.view(combatant_id)
-        if tx.is_out(t) or t.open_guard:
-            return []
-        found = []
-        for choice in combat.defense_options(tx, t, covered=p.covered, against=p.attacker):
-            cost = combat.defense_cost(tx, t, choice, against=p.attacker)
-            pool = "TA" if cost.kind == "turn" else "IA"
-            label = {
-                "block": "Block",
-                "dodge": "Dodge",
-                "cover": "Take Cover (behind an obstacle)",
-            }[choice]
-            found.append(
-                ReactionOption(
-                    choice=choice,
-                    label=label,  # the buttons add the cost: "Block (1 IA)"
-                    costs={pool: cost.amount},
-                )
-            )
-        return [*found, ReactionOption(choice="none", label="No defense")]
+        tx = self._read(state)
+        return pay_words.defense_buttons(tx, p, tx.view(combatant_id))
 
     def may_be_asked(self, state: UtopiaState, combatant_id: str, decision: Any = None) -> bool:
         p = decision if decision is not None else state.pending
+        if isinstance(p, AssistDecision):
+            return assist_defense.may_be_asked(self._read(state), p, combatant_id)
         if p is None or p.target != combatant_id:
             return False
         c = state.get(combatant_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import AttackDeclared
-from bot.engine.utopia.combat import can_defend, defense, roll_damage, settle
+from bot.engine.utopia.combat import defense, open_or_settle, roll_damage
 from bot.engine.utopia.commands import Cast
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.events import AttackRolled
@@ -57,7 +57,8 @@ def cast(tx: Tx, cmd: Cast) -> None:
     )
     if t is not None and spell.damage:
         _damage(tx, a, t, spell, said)
-    else:  # the Stamina left is the caster's number: hidden where its numbers are
+    else:
+        # The Stamina left is the caster's number: hidden where its numbers are.
         tx.note(said, a.id, secret=True, public=f"{a.name} casts {spell.name}{at}{words}.")
 
 
@@ -137,7 +138,4 @@ def _damage(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, spell: Spell, said: 
         rolled=damage.total,
         damage=after,
     )
-    if after > 0 and can_defend(tx, t, a.id):
-        tx.open_decision(decision)
-    else:
-        settle(tx, decision, "open_guard" if t.open_guard and after else "none", None)
+    open_or_settle(tx, decision)

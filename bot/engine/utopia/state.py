@@ -96,7 +96,7 @@ class DamageDecision(DecisionBase):
     blocks or dodges one source once: after Take Cover a new decision opens with
     ``covered`` set, offering Block and Dodge only."""
 
-    kind: str = "damage"
+    kind: Literal["damage"] = "damage"
     stage: Literal["reaction", "before_roll", "after_roll", "after_damage"] = "after_damage"
     attacker: str
     target: str
@@ -106,6 +106,32 @@ class DamageDecision(DecisionBase):
     damage: int = Field(ge=0)
     ignores_shp: bool = False
     covered: bool = False
+
+
+class AssistDecision(DecisionBase):
+    """A Block or Dodge chosen against ``hit`` (its own decision settled, the cost paid) and
+    waiting for allies within 1 m to Assist ("Assist": "spend an interrupt action to add 1d4 to
+    a blocking creature's Block Rating or 1d12 to a dodging creature's Dodge Rating, any number
+    of times per event"). ``defense``: ``block`` or ``dodge``; ``assists``: helper id → the
+    interrupt actions it spent (one die each). The defender's "Roll now" — or the window
+    running out — rolls it (:mod:`bot.engine.utopia.assist_defense`)."""
+
+    kind: Literal["assist"] = "assist"
+    stage: Literal["reaction", "before_roll", "after_roll", "after_damage"] = "after_damage"
+    hit: DamageDecision
+    defense: Literal["block", "dodge"]
+    assists: dict[Annotated[str, Field(max_length=12)], Annotated[int, Field(ge=1, le=100)]] = (
+        Field(default_factory=dict, max_length=50)
+    )
+
+
+UtopiaDecision = Annotated[DamageDecision | AssistDecision, Field(discriminator="kind")]
+"""What a Utopia fight can wait on: damage waiting for a defense, or a defense for Assists."""
+
+
+def hit_of(p: DamageDecision | AssistDecision) -> DamageDecision:
+    """The damage a decision is about (an Assist decision's is the hit it defends against)."""
+    return p.hit if isinstance(p, AssistDecision) else p
 
 
 class UtopiaRecord(BaseModel):
@@ -120,7 +146,7 @@ class UtopiaRecord(BaseModel):
     effects: tuple[Effect, ...] = ()
 
 
-UtopiaState = EncounterState[UtopiaCombatant, DamageDecision]
+UtopiaState = EncounterState[UtopiaCombatant, UtopiaDecision]
 
 
 def record_of(c: Any) -> UtopiaRecord:

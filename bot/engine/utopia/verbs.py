@@ -1,9 +1,11 @@
 """The actions ``/act`` offers in Utopia, with their costs (``utopia-actions.txt`` "Standard
-Actions"), and how a member's options become a command. The standard actions not built yet are
-refused by name (:data:`PLANNED`)."""
+Actions"), and how a member's options become a command; an action Utopia does not have is
+refused, listing those it has. (Block, Dodge, Take Cover and Assist on a Block or Dodge are
+buttons on the damage they answer, not ``/act`` actions.)"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +21,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         label="Attack",
         cost="the weapon's TA (weaponless 2 TA); off turn 2 IA per TA",
         target="required",
-        detail="the weapon (empty: weaponless)",
+        detail="the weapon (empty: weaponless); several, comma-separated: a multi-weapon attack",
         amount="meters to the target",
         rule="Attack",
     ),
@@ -131,8 +133,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
 )
 BY_KEY = {a.key: a for a in ACTIONS}
-PLANNED: tuple[str, ...] = ()
-"""Standard actions of the text the bot does not play yet (none now: issue 12 built them all)."""
 
 
 _PLAIN: dict[str, Callable[[str], CommandBase]] = {
@@ -187,7 +187,8 @@ def _assist(me: str, key: str, given: ActInput) -> CommandBase:
     if form not in ("test", "leap", "grapple"):
         raise InvalidInput(
             "Assist needs `detail:` test (1 IA), leap (1 IA) or grapple (2 IA): what the aided "
-            "creature does next. (Assisting a Block or Dodge is offered with the defense.)"
+            "creature does next. (Assist on a Block or Dodge is a button: it is offered to allies "
+            "within 1 m when a creature blocks or dodges.)"
         )
     return cmd.Assist(actor=me, target=_target("Assist", given), form=form)
 
@@ -206,6 +207,20 @@ def _target(label: str, given: ActInput) -> str:
     return given.target
 
 
+def _attack(me: str, given: ActInput) -> CommandBase:
+    """An Attack with the weapon in ``detail:``, or a multi-weapon attack ("Multi-weapon
+    Attacks") with the weapons it names separated by commas (or ``+``)."""
+    target = _target("Attack", given)
+    named = [w.strip() for w in re.split(r"[,+]", given.detail or "")]
+    if len(named) == 1:
+        return cmd.Attack(actor=me, target=target, weapon=given.detail, range_m=given.amount)
+    if not all(named):
+        raise InvalidInput("Name the weapons separated by commas: `detail:Knife, Cestus`.")
+    if len(named) > 10:
+        raise InvalidInput("A multi-weapon attack names at most 10 weapons.")
+    return cmd.MultiAttack(actor=me, target=target, weapons=tuple(named), range_m=given.amount)
+
+
 def act(combatant: Any, given: ActInput) -> CommandBase:
     """The command ``/act`` means. Raises :class:`InvalidInput` for an action Utopia does not
     have (listing those it has), one not built yet (by name), or a missing option."""
@@ -213,9 +228,10 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     me = combatant.id
     if key in _PLAIN:
         return _PLAIN[key](me)
+    if key in _GEAR:
+        return _gear(me, key, given)
     if key == "attack":
-        target = _target("Attack", given)
-        return cmd.Attack(actor=me, target=target, weapon=given.detail, range_m=given.amount)
+        return _attack(me, given)
     if key == "travel":
         mode = (given.detail or "land").strip().casefold()
         if mode not in ("land", "water", "air"):
@@ -235,11 +251,6 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return cmd.ShakeOff(actor=me, target=given.target)
     if key in _BUILDERS:
         return _BUILDERS[key](me, key, given)
-    if any(key.startswith(p) for p in PLANNED):
-        raise InvalidInput(
-            f"{given.key[:40]!r} is a Utopia action the bot does not play yet (planned). "
-            "It has: " + ", ".join(a.label for a in ACTIONS) + "."
-        )
     raise InvalidInput(
         f"Utopia has no action {given.key[:40]!r}. It has: "
         + ", ".join(a.label for a in ACTIONS)
