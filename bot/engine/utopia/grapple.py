@@ -23,6 +23,7 @@ import math
 from bot.engine.core.economy import Cost
 from bot.engine.utopia.commands import Escape, Grapple
 from bot.engine.utopia.core import Tx
+from bot.engine.utopia.events import Tested
 from bot.engine.utopia.state import UtopiaCombatant
 from bot.engine.utopia.terms import SIZES, Trait
 from bot.errors import InvalidInput, RuleViolation
@@ -150,10 +151,18 @@ def contest(
     trait = trait or better_of(target)
     theirs = tx.test(target, trait, f"{target.name}'s {trait.title()} test")
     won = theirs.total < mine.total
-    tx.note(
-        f"{actor.name}'s Agility {mine.text} against {target.name}'s {trait.title()} "
-        f"{theirs.text}: " + (f"{actor.name} prevails." if won else f"{target.name} prevails."),
-        target.id,
+    verdict = f"{actor.name} prevails" if won else f"{target.name} prevails"
+    tx.emit(  # each side's numbers shown only to those who may see them
+        Tested(
+            combatant=actor.id,
+            score="agility",
+            roll=mine,
+            success=won,
+            opponent=target.id,
+            opposing=theirs,
+            verdict=verdict,
+            text=f"{mine.text} against {theirs.text}: {verdict}.",
+        )
     )
     return won
 
