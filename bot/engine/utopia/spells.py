@@ -57,8 +57,8 @@ def cast(tx: Tx, cmd: Cast) -> None:
     )
     if t is not None and spell.damage:
         _damage(tx, a, t, spell, said)
-    else:
-        tx.note(said, a.id)
+    else:  # the Stamina left is the caster's number: hidden where its numbers are
+        tx.note(said, a.id, secret=True, public=f"{a.name} casts {spell.name}{at}{words}.")
 
 
 def _spell(a: UtopiaCombatant, name: str) -> Spell:
