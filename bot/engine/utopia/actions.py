@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import interleave
 from bot.engine.core.commands import Begin, ChangeSettings, EndCombat, EndTurn, RemoveCombatant
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
@@ -131,7 +132,9 @@ def end_combat(tx: Tx, cmd: EndCombat) -> None:
 
 
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
-    """Change the settings named (the initiative mode does not apply: Utopia always rolls)."""
+    """Change the settings named (the initiative mode does not apply: Utopia always rolls;
+    the interleaved order only in setup, :func:`bot.engine.core.interleave.check_setting`)."""
+    interleave.check_setting(tx, cmd)
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode"})
     if not changes:
         raise InvalidInput("Name at least one setting to change (Utopia always rolls its order).")

@@ -36,6 +36,7 @@ from bot.engine.utopia import (
     form,
     foundry,
     grapple,
+    interleave,
     rest,
     scale,
     spells,
@@ -86,6 +87,7 @@ _HANDLERS: dict[str, _Handler] = {
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
 _HANDLERS.update(places.HANDLERS)
+_HANDLERS["delay"] = interleave.delay  # the core's, keeping TA in the interleaved order
 _VITALS = ("shp", "dhp", "stamina")
 
 
@@ -131,6 +133,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
+        interleave.after_command(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 
@@ -383,6 +386,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             f"St {combatant.stamina}/{s.stamina}",
         ]
         return parts
+
+    def turn_words(self, state: UtopiaState, combatant: Any, *, revealed: bool) -> str | None:
+        return interleave.turn_words(state, combatant, revealed=revealed)
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
         guide = (
