@@ -77,6 +77,8 @@ async def test_two_creatures_alternate_actions_in_the_interleaved_order(
     ended = (await answered(await slash(h, other, "endturn"))).message
     assert ended is not None and "Round 1: **Bandit archer 1** acts:" in ended.text()
     round_two = await t.gm("endturn")
+    assert "Bandit archer 1 is done for the round." in round_two.text()
+    assert "gives up 5 TA" not in round_two.text()  # an NPC's TA are the GM's to see
     assert "Round 2 begins." in round_two.text()
     assert f"<@{player.id}> Round 2: **Vesna** acts (6 TA left)" in round_two.text()
 

@@ -97,7 +97,12 @@ def give_up(tx: Tx, cid: str) -> None:
     if left:
         m = tx.c(cid)
         m.pools = {**m.pools, "turn": 0}
-        tx.note(f"{c.name} is done for the round (gives up {left} TA).", cid)
+        tx.note(
+            f"{c.name} is done for the round (gives up {left} TA).",
+            cid,
+            secret=True,  # an NPC's TA are hidden from players
+            public=f"{c.name} is done for the round.",
+        )
 
 
 def after_command(tx: Tx) -> None:
