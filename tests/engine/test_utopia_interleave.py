@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from bot.engine.core.commands import Begin, ChangeSettings, DelayTurn, EndTurn, NextTurn
+from bot.engine.core.commands import (
+    Begin,
+    ChangeSettings,
+    DelayTurn,
+    EndTurn,
+    NextTurn,
+    RemoveCombatant,
+)
 from bot.engine.utopia import commands as u
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.errors import NotAllowed, RuleViolation
@@ -206,3 +213,20 @@ def test_without_the_setting_turns_are_whole_as_before() -> None:
 class _NoDice:
     def roll(self, count: int, sides: int) -> list[int]:
         raise AssertionError("no dice here")
+
+
+def test_removing_the_creature_whose_go_it_is_passes_on_to_the_next_round() -> None:
+    """The others have given up their round: the creature leaving on its go does not get the
+    go back (the next round starts), and the fight goes on."""
+    s = RULES.new_encounter(name="Trio", seed=1)
+    for name, npc in (("Ana", False), ("Bo", True), ("Cy", True)):
+        s = run(s, u.AddCombatant(name=name, sheet=sheet(), is_npc=npc), []).state
+    s = run(s, ChangeSettings(interleaved=True), []).state
+    s = run(s, Begin(), [6, 6, 6, 3, 3, 3, 1, 1, 1]).state
+    assert s.order == ["c1", "c2", "c3"]
+    s = run(s, EndTurn(actor="c1"), []).state
+    s = run(s, u.DeepBreath(actor="c2"), []).state
+    s = run(s, EndTurn(actor="c3"), []).state
+    assert s.turn == "c2"
+    out = run(s, RemoveCombatant(combatant="c2"), [])
+    assert out.state.phase == "active" and out.state.turn == "c1" and out.state.round == 2

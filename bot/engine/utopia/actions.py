@@ -23,6 +23,7 @@ from bot.engine.utopia.commands import (
 )
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.grapple import drag_along, travel_limit
+from bot.engine.utopia.interleave import leaving
 from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
@@ -81,6 +82,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
             tx.settle_decision(p.id)
             tx.note(f"The damage from {p.source} is cancelled.")
     if st.phase == "active" and st.turn == c.id:
+        leaving(tx, c.id)  # an interleaved go never comes back to the leaver
         tx.next_turn(c.id)
     tx.remove(c.id)
     tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))

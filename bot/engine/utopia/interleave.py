@@ -105,6 +105,13 @@ def give_up(tx: Tx, cid: str) -> None:
         )
 
 
+def leaving(tx: Tx, cid: str) -> None:
+    """``cid`` leaves the fight on its go: it has no go left to come back to."""
+    if tx.state.settings.interleaved and tx.view(cid).pools.get("turn", 0):
+        m = tx.c(cid)
+        m.pools = {**m.pools, "turn": 0}
+
+
 def after_command(tx: Tx) -> None:
     """Once the creature holding the turn has spent TA on its go and no damage waits for a
     defense, its go ends and the turn passes on."""
