@@ -1,4 +1,5 @@
-"""The UTTAS rule table (``docs/rules/uttas-rule-table.md``, issue 11) stays true to the tests.
+"""The rule tables (``docs/rules/uttas-rule-table.md``, issue 11;
+``docs/rules/utopia-rule-table.md``, issue 12) stay true to the tests.
 
 Every row names tests that exist (found by parsing the test files with :mod:`ast`), every row
 that is neither ``not modelled`` nor ``in progress`` names at least one, ``in progress`` rows
@@ -21,7 +22,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLE = ROOT / "docs" / "rules" / "uttas-rule-table.md"
+TABLES = {
+    "uttas": ROOT / "docs" / "rules" / "uttas-rule-table.md",
+    "utopia": ROOT / "docs" / "rules" / "utopia-rule-table.md",
+}
 COLUMNS = ("#", "section", "the text says", "status", "the bot does", "where", "test(s)")
 STATUSES = ("yes", "partly", "not modelled", "in progress")
 TEST_ID = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
@@ -71,8 +75,8 @@ def parse(text: str) -> list[Row]:
 
 
 @cache
-def rows() -> list[Row]:
-    return parse(TABLE.read_text(encoding="utf-8"))
+def rows(ruleset: str = "uttas") -> list[Row]:
+    return parse(TABLES[ruleset].read_text(encoding="utf-8"))
 
 
 @cache
@@ -155,18 +159,21 @@ def counts(table: list[Row]) -> dict[str, int]:
     }
 
 
-def test_every_named_test_exists() -> None:
-    assert rows(), "the rule table has no rows"
-    assert missing_tests(rows()) == []
+@pytest.mark.parametrize("ruleset", sorted(TABLES))
+def test_every_named_test_exists(ruleset: str) -> None:
+    assert rows(ruleset), "the rule table has no rows"
+    assert missing_tests(rows(ruleset)) == []
 
 
-def test_every_row_is_tested_not_modelled_or_in_progress() -> None:
-    assert untested(rows()) == []
+@pytest.mark.parametrize("ruleset", sorted(TABLES))
+def test_every_row_is_tested_not_modelled_or_in_progress(ruleset: str) -> None:
+    assert untested(rows(ruleset)) == []
 
 
-def test_the_numbering_has_no_gaps() -> None:
-    assert numbering_problems(rows()) == []
-    assert rows()[-1].number.rstrip("abcdefghijklmnopqrstuvwxyz") != ""
+@pytest.mark.parametrize("ruleset", sorted(TABLES))
+def test_the_numbering_has_no_gaps(ruleset: str) -> None:
+    assert numbering_problems(rows(ruleset)) == []
+    assert rows(ruleset)[-1].number.rstrip("abcdefghijklmnopqrstuvwxyz") != ""
 
 
 def test_the_table_covers_the_audits_112_rules() -> None:
@@ -206,12 +213,14 @@ def test_the_checks_catch_what_they_should() -> None:
 
 
 def main() -> None:
-    """Print the counts, one per line, and any problem the tests would report."""
-    table = rows()
-    for name, n in counts(table).items():
-        print(f"{name}: {n}")
-    for problem in missing_tests(table) + numbering_problems(table) + untested(table):
-        print(f"problem: {problem}")
+    """Print each table's counts, one per line, and any problem the tests would report."""
+    for ruleset in TABLES:
+        table = rows(ruleset)
+        print(f"{ruleset}:")
+        for name, n in counts(table).items():
+            print(f"  {name}: {n}")
+        for problem in missing_tests(table) + numbering_problems(table) + untested(table):
+            print(f"  problem: {problem}")
 
 
 if __name__ == "__main__":

@@ -79,6 +79,8 @@ def utopia_sheet(
     )
 
 
+U4_KINDS = ("test", "grant_favor", "stealth", "assist")
+"""Slice U4's kinds (tests, the GM's favor), drawn by :func:`u4_command`."""
 UTOPIA_KINDS = (
     "add_combatant",
     "aim",
@@ -113,6 +115,7 @@ UTOPIA_KINDS = (
     "cast",
     "rest",
     "natural_healing",
+    *U4_KINDS,
 )
 WEIGHTED = (
     UTOPIA_KINDS
@@ -188,6 +191,8 @@ def utopia_command(
     kind: str, state: Any, draw: Draw, me: str, anyone: str, other: str
 ) -> CommandBase:
     """One Utopia command of ``kind`` (see :data:`UTOPIA_KINDS`)."""
+    if kind in U4_KINDS:
+        return u4_command(kind, draw, me, anyone, other)
     if kind == "add_combatant":
         npc = draw(st.booleans())
         return u.AddCombatant(
@@ -279,3 +284,24 @@ def utopia_command(
     if kind == "natural_healing":
         return u.NaturalHealing(weeks=draw(st.integers(1, 3)))
     raise AssertionError(f"no Utopia command for kind {kind!r}")
+
+
+def u4_command(kind: str, draw: Draw, me: str, anyone: str, other: str) -> CommandBase:
+    """A command of slice U4's kinds (:data:`U4_KINDS`)."""
+    if kind == "test":
+        score = draw(st.sampled_from(["power", "agility", "awareness", "stunt"]))
+        if draw(st.booleans()):
+            return u.Test(actor=anyone, score=score, difficulty=draw(st.sampled_from([None, 12])))
+        against = draw(st.sampled_from([None, "awareness"]))
+        return u.Test(actor=anyone, score=score, target=other, against=against)
+    if kind == "grant_favor":
+        return u.GrantFavor(
+            target=anyone, points=draw(st.integers(-2, 2)), until_removed=draw(st.booleans())
+        )
+    if kind == "stealth":
+        words = draw(st.sampled_from([(), ("seen",), ("sight", "distracting"), ("suspicious",)]))
+        return u.Stealth(actor=me, circumstances=words, doubled=draw(st.integers(0, 2)))
+    if kind == "assist":
+        form = draw(st.sampled_from(["test", "leap", "grapple"]))
+        return u.Assist(actor=draw(st.sampled_from([me, anyone])), target=other, form=form)
+    raise AssertionError(f"no U4 command for kind {kind!r}")

@@ -10,6 +10,7 @@ from bot.engine.core.commands import Begin, ChangeSettings, EndCombat, EndTurn, 
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
 from bot.engine.core.state import fight_over
+from bot.engine.utopia.assist import leap_aid
 from bot.engine.utopia.commands import (
     AddCombatant,
     Aim,
@@ -215,12 +216,13 @@ def leap(tx: Tx, cmd: Leap) -> None:
     c = _act(tx, cmd.actor)
     rule = tx.tables.leap
     run_up = c.run_up_m >= rule.run_up_m
-    most = float(c.sheet.leap_m(after_travel=run_up))
+    aid_m, aided = leap_aid(tx, c)  # "Assist": the helpers' Power scores
+    most = float(c.sheet.leap_m(after_travel=run_up)) + aid_m
     meters = most if cmd.meters is None else cmd.meters
     score = "Strength" if run_up else "Power"
     if meters > most:
         raise RuleViolation(
-            f"{c.name} leaps at most {tx.scale.show(most)} (their {score} score"
+            f"{c.name} leaps at most {tx.scale.show(most)} (their {score} score{aided}"
             + (f", after {tx.scale.show(c.run_up_m)} of travel)." if run_up else ").")
         )
     tx.pay(c.id, Cost(kind="turn", amount=rule.ta), f"leap {tx.scale.show(meters)}")
@@ -234,7 +236,8 @@ def leap(tx: Tx, cmd: Leap) -> None:
             mode="leap",
             how="full",
             text=f"{c.name} leaps {tx.scale.show(meters)} ({score} score"
-            + (" after a run-up)." if run_up else ")."),
+            + (" after a run-up" if run_up else "")
+            + f"{aided}).",
         )
     )
 

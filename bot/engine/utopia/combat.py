@@ -27,6 +27,7 @@ from bot.engine.utopia.events import AttackRolled, DamageResolved
 from bot.engine.utopia.grapple import cost_factor
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import DOWN, DamageDecision, UtopiaCombatant
+from bot.engine.utopia.stealth import unaware
 from bot.engine.utopia.tables import Defence, TakeCover
 from bot.engine.utopia.terms import DamageType
 from bot.errors import InvalidInput, RuleViolation
@@ -122,6 +123,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
             text=f"{a.name} attacks {t.name} with {source}.",
         )
     )
+    surprised = unaware(tx, a, t)  # "an instance it is aware of" ("Block", "Dodge")
     test: Roll | None = None
     difficulty = None
     if ranged:
@@ -178,10 +180,11 @@ def attack(tx: Tx, cmd: Attack) -> None:
         damage=after,
         ignores_shp=bool(weapon and weapon.ignores_shp),
     )
-    if after > 0 and can_defend(tx, t, a.id):
+    if after > 0 and not surprised and can_defend(tx, t, a.id):
         tx.open_decision(decision)
     else:
-        settle(tx, decision, "open_guard" if t.open_guard and after else "none", None)
+        unable: Choice = "unable" if surprised else "none"
+        settle(tx, decision, "open_guard" if t.open_guard and after else unable, None)
 
 
 def _reach(

@@ -20,8 +20,8 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.effects import Lasts
 from bot.engine.utopia.sheet import UtopiaSheet
-from bot.engine.utopia.state import UtopiaRecord, Vital
-from bot.engine.utopia.terms import TravelMode
+from bot.engine.utopia.state import AssistForm, UtopiaRecord, Vital
+from bot.engine.utopia.terms import Subtrait, Trait, TravelMode
 
 
 class AddCombatant(CommandBase):
@@ -221,6 +221,62 @@ class SetCondition(CommandBase):
     rounds: Annotated[int, Field(ge=1, le=100)] | None = None
 
 
+class Test(CommandBase):
+    """``/check``: ``actor`` makes a test of ``score`` (a trait or subtrait) — 3d6 + its
+    modifier against ``difficulty``, or opposed by ``target`` testing ``against`` (None: the
+    same score); with neither, the roll alone (the GM compares). Never both."""
+
+    kind: Literal["test"] = "test"
+    actor: Id
+    score: Trait | Subtrait
+    difficulty: Annotated[int, Field(ge=0, le=1000)] | None = None
+    target: Id | None = None
+    against: Trait | Subtrait | None = None
+
+    @model_validator(mode="after")
+    def _opposed_or_difficulty(self) -> Test:
+        if self.target is not None and self.difficulty is not None:
+            raise ValueError("a test is against a difficulty or opposed by a target, not both")
+        if self.against is not None and self.target is None:
+            raise ValueError("`against:` names the target's score: give a `target:` too")
+        return self
+
+
+class GrantFavor(CommandBase):
+    """Game Master (``/gm advantage``): ``points`` of favor (negative: disfavor) on
+    ``target``'s next test, or on every test ``until_removed``; 0 removes all the GM gave."""
+
+    kind: Literal["grant_favor"] = "grant_favor"
+    target: Id
+    points: Annotated[int, Field(ge=-10, le=10)]
+    until_removed: bool = False
+
+
+Circumstance = Literal["suspicious", "seen", "sight", "distracting"]
+"""A Stealth circumstance ("Stealth"; :data:`bot.engine.utopia.stealth.CIRCUMSTANCES`)."""
+
+
+class Stealth(Dated):
+    """ "Stealth": ``actor``'s Stunt test against each other side's Awareness.
+    ``circumstances``: ``suspicious``, ``seen``, ``sight``, ``distracting`` (each once);
+    ``doubled``: times the time is doubled for a point of favor each (at most 2)."""
+
+    kind: Literal["stealth"] = "stealth"
+    actor: Id
+    circumstances: tuple[Circumstance, ...] = Field(default=(), max_length=4)
+    doubled: Annotated[int, Field(ge=0, le=2)] = 0
+
+
+class Assist(Dated):
+    """ "Assist", pledged: ``actor`` aids ``target``'s next ``form`` action — ``test`` (1 IA),
+    ``leap`` (1 IA) or ``grapple`` (2 IA) — before the end of ``target``'s next turn."""
+
+    kind: Literal["assist"] = "assist"
+    actor: Id
+    target: Id
+    form: AssistForm
+
+
 OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     AddCombatant,
     Attack,
@@ -242,4 +298,8 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Cast,
     Rest,
     NaturalHealing,
+    Test,
+    GrantFavor,
+    Stealth,
+    Assist,
 )

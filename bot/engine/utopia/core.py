@@ -31,6 +31,9 @@ from bot.engine.utopia.tables import UtopiaTables
 from bot.engine.utopia.terms import Subtrait, Trait
 from bot.errors import RuleViolation
 
+ROLL_ADDED: tuple[Trait | Subtrait, ...] = ("strength", "power", "fortitude")
+""" "Assist": "Some tests, such as Strength tests, may add the aiding creature's roll" — the
+bot's reading: Strength and its subtraits; any other test gains a favor and the modifier."""
 TURN_ORDER = Rolled()
 """Utopia "Standard Actions": everyone makes a Speed test, highest first."""
 
@@ -160,6 +163,9 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
                 self.c(other.id).cover = False
         if c.run_up_m:
             self.c(c.id).run_up_m = 0
+        if c.pledges:  # "Assist": a pledge waits until the end of the aided creature's turn
+            self.c(c.id).pledges = ()
+            self.note(f"The assistance pledged to {c.name} lapses unused.", c.id)
 
     def left_words(self, left: int) -> str:
         return f"{left} TA"
@@ -176,16 +182,37 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         *,
         favor: int = 0,
         disfavor: int = 0,
+        grappling: bool = False,
+        aided: bool = True,
     ) -> Roll:
         """A test of ``score``: ``tables.test.dice`` d ``sides`` + the modifier (score −
         ``modifier_offset``; a gifted subtrait's never below 0); each net favor adds a die,
         each net disfavor removes one, the modifier unchanged (issue 12, documented
-        defaults). The caller compares the total with the difficulty."""
+        defaults). The GM's favor or disfavor on ``c`` joins every test (``gm_favor_every``)
+        and the next one (``gm_favor_next``, used up here). The Assists pledged to ``c``
+        ("Assist") join it and are used up: its ``test`` pledges (a grappler's Agility test,
+        ``grappling``: its ``grapple`` pledges instead; ``aided`` False: none, for a helper's own
+        roll) — :meth:`_aid`. The caller compares the total with the difficulty."""
         t = self.tables.test
         modifier = c.sheet.score(score) - t.modifier_offset
         if score in c.sheet.gifted:
             modifier = max(modifier, 0)
-        return self.roll(
+        now = self.view(c.id)  # ``c`` may be a view from before an earlier test in this command
+        gm = now.gm_favor_next + now.gm_favor_every
+        if now.gm_favor_next:
+            self.c(c.id).gm_favor_next = 0  # the GM's favor on "the next test" is used up
+        if gm:
+            favor, disfavor = favor + max(gm, 0), disfavor + max(-gm, 0)
+            purpose += f" (the GM's {'favor' if gm > 0 else 'disfavor'} {abs(gm)})"
+        form = "grapple" if grappling else "test"
+        helpers = [p.helper for p in now.pledges if p.form == form] if aided else []
+        if helpers:
+            self.c(c.id).pledges = tuple(p for p in now.pledges if p.form != form)
+            helpers = [h for h in helpers if not self.is_out(self.view(h))]
+        adds_roll = grappling or score in ROLL_ADDED
+        if not adds_roll:
+            favor += len(helpers)  # "the aided creature is given a point of favor"
+        roll = self.roll(
             purpose,
             t.dice,
             sides=t.sides,
@@ -193,6 +220,30 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             disadvantage=disfavor,
             modifier=modifier,
             terms="favor",
+        )
+        for h in helpers:
+            roll = self._aid(roll, self.view(h), "agility" if grappling else score, adds_roll)
+        return roll
+
+    def _aid(
+        self, roll: Roll, helper: UtopiaCombatant, score: Trait | Subtrait, adds: bool
+    ) -> Roll:
+        """``roll`` aided by ``helper`` ("Assist"): its own test of ``score`` added (``adds``:
+        a Strength test, a grappler's Agility test), else its modifier, at least +1."""
+        if adds:
+            theirs = self.test(
+                helper, score, f"{helper.name}'s {score.title()} test (assisting)", aided=False
+            )
+            extra, words = theirs.total, f"{helper.name}'s {theirs.text}"
+        else:
+            extra = max(1, helper.sheet.modifier(score))
+            words = f"{helper.name}'s modifier {extra:+d}"
+        return roll.model_copy(
+            update={
+                "purpose": f"{roll.purpose} (assisted: {words})",
+                "modifier": roll.modifier + extra,
+                "total": roll.total + extra,
+            }
         )
 
     def timing(self, cid: str) -> Timing:

@@ -81,5 +81,42 @@ class DamageResolved(Event):
         return [f"{did}{faces} and {hurt}: {view.looks(self.combatant)}."]
 
 
-UTOPIA_EVENTS: tuple[type[Event], ...] = (AttackRolled, DamageResolved)
+class Tested(Event):
+    """A test (``/check``, Stealth, an Assist): ``roll`` is the combatant's test of ``score``
+    against ``difficulty``, or against ``opponent``'s ``opposing`` test (or its ``against_score``
+    — Stealth against an Awareness score); ``success`` from the combatant's side (None: no
+    difficulty given); ``verdict`` the outcome in words."""
+
+    kind: Literal["tested"] = "tested"
+    PUBLIC_NUMBERS: ClassVar[frozenset[str]] = frozenset({"difficulty"})
+    NUMBER_OWNERS: ClassVar[dict[str, str]] = {
+        "opposing": "opponent",
+        "against_score": "opponent",
+    }
+    score: str
+    roll: Roll
+    difficulty: int | None = None
+    success: bool | None = None
+    opponent: str | None = None
+    opposing: Roll | None = None
+    against_score: int | None = None
+    verdict: str = ""
+
+    def render(self, view: View) -> list[str]:
+        plain = self.opponent is None or view.reveals(self.opponent)
+        if view.reveals(self.combatant) and plain:
+            return [view.text(self.text)]
+        line = roll_text(self.roll, view, self.combatant)
+        if self.difficulty is not None:
+            line += f" against difficulty {self.difficulty}"
+        if self.opposing is not None:
+            line += f" against {roll_text(self.opposing, view, self.opponent)}"
+        if self.against_score is not None:
+            shown = view.reveals(self.opponent)
+            who = view.name(self.opponent)
+            line += f" against {who}'s " + (f"{self.against_score}" if shown else "hidden score")
+        return [f"{line}: {self.verdict}." if self.verdict else f"{line}."]
+
+
+UTOPIA_EVENTS: tuple[type[Event], ...] = (AttackRolled, DamageResolved, Tested)
 EVENT_TYPES = event_types(*CORE_EVENTS, *UTOPIA_EVENTS)

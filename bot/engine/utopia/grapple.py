@@ -137,11 +137,16 @@ def contest(
     target: UtopiaCombatant,
     disfavor: int,
     trait: Trait | None = None,
+    *,
+    grappling: bool = False,
 ) -> bool:
     """The ``actor``'s Agility test (with ``disfavor``) against the target's ``trait`` test
-    (None: :func:`better_of`); dice: the actor's first. True when the target's total is below
-    the actor's (the actor holds it, or stays on it)."""
-    mine = tx.test(actor, "agility", f"{actor.name}'s Agility test", disfavor=disfavor)
+    (None: :func:`better_of`); dice: the actor's first (``grappling``: the actor grapples, and
+    the Assists pledged to its grapple add their Agility tests, "Assist"). True when the
+    target's total is below the actor's (the actor holds it, or stays on it)."""
+    mine = tx.test(
+        actor, "agility", f"{actor.name}'s Agility test", disfavor=disfavor, grappling=grappling
+    )
     trait = trait or better_of(target)
     theirs = tx.test(target, trait, f"{target.name}'s {trait.title()} test")
     won = theirs.total < mine.total
@@ -182,7 +187,7 @@ def grapple(tx: Tx, cmd: Grapple) -> None:
     tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"grapple {t.name}")
     tx.pay_stamina(a.id, rule.stamina, f"grapple {t.name}")
     tx.c(a.id).aim = 0
-    if contest(tx, a, t, _grapple_disfavor(tx, a, t)):
+    if contest(tx, a, t, _grapple_disfavor(tx, a, t), grappling=True):  # "Assist" joins it
         m = tx.c(t.id)
         m.grappled_by = a.id
         m.escape_turn = None

@@ -30,6 +30,8 @@ from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import (
     actions,
+    assist,
+    checks,
     combat,
     decision_words,
     equipment,
@@ -40,6 +42,7 @@ from bot.engine.utopia import (
     rest,
     scale,
     spells,
+    stealth,
     verbs,
 )
 from bot.engine.utopia import commands as cmd
@@ -83,6 +86,10 @@ _HANDLERS: dict[str, _Handler] = {
     "cast": spells.cast,
     "rest": rest.rest,
     "natural_healing": rest.natural_healing,
+    "test": checks.test,
+    "grant_favor": checks.grant_favor,
+    "stealth": stealth.stealth,
+    "assist": assist.assist,
 }
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
@@ -236,7 +243,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return verbs.act(combatant, given)
 
     def check_names(self, combatant: Any) -> list[str]:
-        return []
+        """The six traits and twelve subtraits (:data:`checks.SCORE_NAMES`)."""
+        return list(checks.SCORE_NAMES)
 
     def check(
         self,
@@ -248,7 +256,21 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         target: str | None = None,
         against: str | None = None,
     ) -> CommandBase:
-        raise InvalidInput("Utopia's `/check` (a test of a trait) is planned, not built yet.")
+        """A test of a trait or subtrait (:mod:`bot.engine.utopia.checks`). Raises
+        :class:`InvalidInput` for a name that is neither, or a difficulty with a target."""
+        if target is not None and difficulty is not None:
+            raise InvalidInput(
+                "A test is against a `difficulty:` or opposed by a `target:`, not both."
+            )
+        if against is not None and target is None:
+            raise InvalidInput("`against:` names the target's trait: give a `target:` too.")
+        return cmd.Test(
+            actor=combatant.id,
+            score=checks.score_name(skill),
+            difficulty=difficulty,
+            target=target,
+            against=checks.score_name(against) if against is not None else None,
+        )
 
     # -- decisions ------------------------------------------------------------------------------
     def lapse(self, state: UtopiaState, decision: Any = None) -> CommandBase:
@@ -328,7 +350,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return cmd.SetCondition(target=target, condition=name, present=present)
 
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
-        raise InvalidInput("Favor and disfavor from the GM are planned for Utopia, not built yet.")
+        """The GM's ``dice`` points of favor (negative: disfavor) on the target's next test, or
+        every test ``until_removed`` (:func:`checks.grant_favor`)."""
+        return cmd.GrantFavor(target=target, points=dice, until_removed=until_removed)
 
     def vital_names(self) -> tuple[str, ...]:
         return _VITALS

@@ -25,6 +25,20 @@ CONDITIONS: tuple[str, ...] = (DOWN,)
 Vital = Annotated[int, Field(ge=-100_000, le=100_000)]
 
 
+AssistForm = Literal["test", "leap", "grapple"]
+
+
+class Pledge(BaseModel):
+    """An Assist pledged to a creature ("Assist"): ``helper`` aids its next ``form`` action
+    (a test, a Leap, a Grapple) before the end of its next turn
+    (:mod:`bot.engine.utopia.assist`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    helper: Annotated[str, Field(max_length=12)]
+    form: AssistForm
+
+
 class UtopiaCombatant(CombatantBase):
     """A Utopia creature in a fight. ``shp``/``dhp``/``stamina``: what is left (``dhp`` may go
     negative; "damage beyond SHP spills into DHP"). ``aim``: favor waiting for its next ranged
@@ -39,7 +53,11 @@ class UtopiaCombatant(CombatantBase):
     weapon starts drawn); ``worn``: the names of the armor it wears (None: as the sheet says)
     ("Equipment Actions"). ``scaling``: the creature it has climbed onto ("Scale"; it lasts while
     that creature is in the fight and not Down); ``shake_turn``: the ``turn_seq`` of its last
-    attempt to shake a scaler off."""
+    attempt to shake a scaler off. ``gm_favor_next``/``gm_favor_every``: the GM's favor
+    (negative: disfavor) on its next test / on every test until removed (``/gm advantage``,
+    :mod:`bot.engine.utopia.checks`). ``hidden_from``: the creatures that have not noticed it
+    since its last Stealth ("Stealth", :mod:`bot.engine.utopia.stealth`). ``pledges``: the
+    Assists pledged to it, waiting for its next matching action ("Assist")."""
 
     sheet: UtopiaSheet
     shp: Vital
@@ -57,6 +75,12 @@ class UtopiaCombatant(CombatantBase):
     worn: tuple[Annotated[str, Field(max_length=100)], ...] | None = Field(
         default=None, max_length=20
     )
+    gm_favor_next: Annotated[int, Field(ge=-10, le=10)] = 0
+    gm_favor_every: Annotated[int, Field(ge=-10, le=10)] = 0
+    hidden_from: tuple[Annotated[str, Field(max_length=12)], ...] = Field(
+        default=(), max_length=100
+    )
+    pledges: tuple[Pledge, ...] = Field(default=(), max_length=60)
 
     def wears(self) -> set[str]:
         """The names of the armor it wears now (``worn``, else the sheet's ``worn`` flags)."""

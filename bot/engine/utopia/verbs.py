@@ -10,6 +10,7 @@ from typing import Any
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import commands as cmd
+from bot.engine.utopia.stealth import circumstances
 from bot.errors import InvalidInput
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -112,13 +113,26 @@ ACTIONS: tuple[ActionSpec, ...] = (
         amount="meters to the target",
         rule="Casting a spell",
     ),
+    ActionSpec(
+        key="stealth",
+        label="Stealth",
+        cost="1 TA (doubled per doubling of time): Stunt against each foe's Awareness",
+        detail="circumstances: suspicious, seen, sight, distracting",
+        amount="times the time is doubled (0-2, a favor each)",
+        rule="Stealth",
+    ),
+    ActionSpec(
+        key="assist",
+        label="Assist",
+        cost="pledged: 1 IA a test or a Leap, 2 IA a grapple (TA 1 for 1 on your turn)",
+        target="required",
+        detail="test, leap or grapple",
+        rule="Assist",
+    ),
 )
 BY_KEY = {a.key: a for a in ACTIONS}
-PLANNED = (
-    "stealth",
-    "assist",
-)
-"""Standard actions of the text the bot does not play yet (issue 12, later slices)."""
+PLANNED: tuple[str, ...] = ()
+"""Standard actions of the text the bot does not play yet (none now: issue 12 built them all)."""
 
 
 _PLAIN: dict[str, Callable[[str], CommandBase]] = {
@@ -157,6 +171,35 @@ def _gear(me: str, key: str, given: ActInput) -> CommandBase:
     return cmd.Wear(actor=me, item=given.detail, on=key == "don")
 
 
+def _stealth(me: str, key: str, given: ActInput) -> CommandBase:
+    """Stealth with the circumstances named in ``detail:`` and ``amount:`` doublings."""
+    doubled = given.amount or 0
+    if doubled not in (0, 1, 2):
+        raise InvalidInput(
+            f"Stealth's `amount:` is how many times you double the time: 0, 1 or 2, not {doubled}."
+        )
+    return cmd.Stealth(actor=me, circumstances=circumstances(given.detail), doubled=int(doubled))
+
+
+def _assist(me: str, key: str, given: ActInput) -> CommandBase:
+    """Assist ``target:`` with its next test, Leap or grapple (``detail:``)."""
+    form = (given.detail or "").strip().casefold()
+    if form not in ("test", "leap", "grapple"):
+        raise InvalidInput(
+            "Assist needs `detail:` test (1 IA), leap (1 IA) or grapple (2 IA): what the aided "
+            "creature does next. (Assisting a Block or Dodge is offered with the defense.)"
+        )
+    return cmd.Assist(actor=me, target=_target("Assist", given), form=form)
+
+
+_BUILDERS: dict[str, Callable[[str, str, ActInput], CommandBase]] = {
+    **dict.fromkeys(_GEAR, _gear),
+    "stealth": _stealth,
+    "assist": _assist,
+}
+"""The actions built from their options by a function: ``(actor, key, given)``."""
+
+
 def _target(label: str, given: ActInput) -> str:
     if not given.target:
         raise InvalidInput(f"{label} needs a `target:`.")
@@ -190,8 +233,8 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return made(actor=me, target=_target(key.title(), given))
     if key == "shake-off":
         return cmd.ShakeOff(actor=me, target=given.target)
-    if key in _GEAR:
-        return _gear(me, key, given)
+    if key in _BUILDERS:
+        return _BUILDERS[key](me, key, given)
     if any(key.startswith(p) for p in PLANNED):
         raise InvalidInput(
             f"{given.key[:40]!r} is a Utopia action the bot does not play yet (planned). "

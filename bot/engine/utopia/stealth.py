@@ -1,0 +1,146 @@
+"""Stealth (``utopia-actions.txt`` "Stealth") and what being unnoticed does to an attack
+("Block", "Dodge", "Take Cover": "If a creature is subject to damage from an instance it is
+aware of").
+
+* **The test** — one Stunt test "contested against each other present creatures' Awareness
+  score" (double the score for a creature gifted in Awareness); a creature stays unaware when
+  the Stunt total meets its score (the score read as the test's difficulty). "Present" is every
+  creature of another side in the fight and not out (the bot's default: allies are in on it).
+* **Circumstances** — words in ``detail:`` (:data:`CIRCUMSTANCES`): ``suspicious`` (a point of
+  disfavor), ``sight`` (entering an unsuspecting creature's line of sight: 2 points),
+  ``distracting`` (a point of favor), ``seen`` (already seen: each creature instead makes an
+  Awareness test against the Stunt total and notices when it meets it; the stealthy creature
+  gains a point of disfavor, each other a point of favor). ``amount:`` 0–2: "double the amount
+  of time", a point of favor each, "up to twice per action".
+* **The cost** — the text gives none for the test: it accompanies "an action". The bot's
+  default: Stealth is its own action of 1 TA (2 IA off the turn), and each doubling of the time
+  doubles it (2 TA, then 4 TA).
+* **Unnoticed** — the creatures that did not notice it are kept (``hidden_from``) until it
+  attacks or takes Stealth again. An attack on a creature that has not noticed the attacker
+  offers it no Block, Dodge or Take Cover (no decision opens), and any attack reveals the
+  attacker to everyone (the bot's default).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from bot.engine.core.dice import Roll
+from bot.engine.core.economy import Cost
+from bot.engine.utopia.commands import Circumstance, Stealth
+from bot.engine.utopia.core import Tx
+from bot.engine.utopia.events import Tested
+from bot.engine.utopia.state import UtopiaCombatant
+from bot.errors import InvalidInput, RuleViolation
+
+CIRCUMSTANCES: dict[str, tuple[int, int, str]] = {
+    "suspicious": (0, 1, "creatures were suspicious or knew where to look: 1 disfavor"),
+    "seen": (0, 1, "already seen: they test Awareness with a favor; 1 disfavor"),
+    "sight": (0, 2, "entering an unsuspecting creature's line of sight: 2 disfavor"),
+    "distracting": (1, 0, "distracting terrain or circumstance: 1 favor"),
+}
+"""The words ``detail:`` takes: ``(favor, disfavor, what it means)`` ("Stealth")."""
+TA_COST = 1
+"""The bot's default cost of Stealth, doubled per doubling of the time."""
+MAX_DOUBLINGS = 2
+""""This effect may be used up to twice per action"."""
+
+
+def circumstances(detail: str | None) -> tuple[Circumstance, ...]:
+    """The words of ``detail`` (separated by spaces or commas, any case), each once. Raises
+    :class:`InvalidInput` naming an unknown word and listing the known ones."""
+    words = (detail or "").replace(",", " ").casefold().split()
+    for word in words:
+        if word not in CIRCUMSTANCES:
+            raise InvalidInput(
+                f"Stealth has no circumstance {word[:30]!r}. `detail:` takes any of: "
+                + "; ".join(f"`{k}` ({v[2]})" for k, v in CIRCUMSTANCES.items())
+                + "."
+            )
+    return tuple(cast("Circumstance", w) for w in dict.fromkeys(words))
+
+
+def watchers(tx: Tx, c: UtopiaCombatant) -> list[UtopiaCombatant]:
+    """The creatures present to notice ``c``: another side's, in the fight and not out."""
+    return [x for x in tx.state.combatants if x.side != c.side and not tx.is_out(x)]
+
+
+def stealth(tx: Tx, cmd: Stealth) -> None:
+    """ "Stealth": a Stunt test against each watcher's Awareness (module docstring)."""
+    c = tx.view(cmd.actor)
+    tx.require_can_act_now(c)
+    if cmd.doubled > MAX_DOUBLINGS:
+        raise InvalidInput(f"Doubling the time gives favor at most {MAX_DOUBLINGS} times.")
+    others = watchers(tx, c)
+    if not others:
+        raise RuleViolation(f"Nobody is present for {c.name} to stay hidden from.")
+    ta = TA_COST * 2**cmd.doubled
+    tx.pay(c.id, Cost(kind="turn", amount=ta), "move with stealth")
+    tx.c(c.id).aim = 0
+    favor = cmd.doubled + sum(CIRCUMSTANCES[w][0] for w in cmd.circumstances)
+    disfavor = sum(CIRCUMSTANCES[w][1] for w in cmd.circumstances)
+    roll = tx.test(c, "stunt", f"{c.name}'s Stunt test (Stealth)", favor=favor, disfavor=disfavor)
+    seen = "seen" in cmd.circumstances
+    hidden: list[str] = []
+    for o in others:
+        if not (_seen_by if seen else _scored_by)(tx, c, o, roll):
+            hidden.append(o.id)
+    tx.c(c.id).hidden_from = tuple(hidden)
+
+
+def _scored_by(tx: Tx, c: UtopiaCombatant, o: UtopiaCombatant, roll: Roll) -> bool:
+    """Whether ``o`` notices ``c``: its Awareness score (doubled if gifted) above the Stunt."""
+    score = o.sheet.score("awareness") * (2 if "awareness" in o.sheet.gifted else 1)
+    noticed = roll.total < score
+    doubled = " (gifted: doubled)" if "awareness" in o.sheet.gifted else ""
+    verdict = f"{o.name} notices {c.name}" if noticed else f"{c.name} stays unnoticed by {o.name}"
+    tx.emit(
+        Tested(
+            combatant=c.id,
+            score="stunt",
+            roll=roll,
+            success=not noticed,
+            opponent=o.id,
+            against_score=score,
+            verdict=verdict,
+            text=f"{roll.text} against {o.name}'s Awareness {score}{doubled}: {verdict}.",
+        )
+    )
+    return noticed
+
+
+def _seen_by(tx: Tx, c: UtopiaCombatant, o: UtopiaCombatant, roll: Roll) -> bool:
+    """ "Seen": ``o`` makes an Awareness test (a point of favor) against the Stunt total and
+    notices ``c`` when it meets it."""
+    theirs = tx.test(o, "awareness", f"{o.name}'s Awareness test", favor=1)
+    noticed = theirs.total >= roll.total
+    verdict = f"{o.name} notices {c.name}" if noticed else f"{c.name} stays unnoticed by {o.name}"
+    tx.emit(
+        Tested(
+            combatant=c.id,
+            score="stunt",
+            roll=roll,
+            success=not noticed,
+            opponent=o.id,
+            opposing=theirs,
+            verdict=verdict,
+            text=f"{roll.text} against {theirs.text}: {verdict}.",
+        )
+    )
+    return noticed
+
+
+def unaware(tx: Tx, attacker: UtopiaCombatant, target: UtopiaCombatant) -> bool:
+    """Whether ``target`` has not noticed ``attacker`` (it cannot Block, Dodge or Take Cover:
+    "subject to damage from an instance it is aware of"); either way the attack reveals the
+    attacker to everyone (the bot's default), said when it was hidden."""
+    if not attacker.hidden_from:
+        return False
+    was = target.id in attacker.hidden_from
+    tx.c(attacker.id).hidden_from = ()
+    tx.note(
+        f"{attacker.name}'s attack gives them away"
+        + (f": {target.name} did not see it coming and cannot defend." if was else "."),
+        attacker.id,
+    )
+    return was

@@ -1,0 +1,100 @@
+"""Utopia "Stealth" (issue 12, slice U4), with scripted dice: a Stunt test (3d6 + modifier)
+contested against each other side's Awareness score, the text's circumstances, doubled time,
+and what being unnoticed does to the defenses ("Block", "Dodge": "an instance it is aware
+of")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.engine.core.verbs import ActInput
+from bot.engine.utopia import commands as u
+from bot.errors import InvalidInput, RuleViolation
+from tests.engine.test_utopia_engine import RULES, fight, run, sheet
+
+
+def sneaky(**subtraits: int) -> Any:
+    """Stunt 4 (modifier +0), Awareness 5 unless told."""
+    scores = {"dexterity": 6, "speed": 5, "power": 6, "stunt": 4, "awareness": 5, **subtraits}
+    return sheet(subtraits=scores)
+
+
+def rolled_in(out: Any) -> list[Any]:
+    return [e for e in out.events if e.kind == "tested"]
+
+
+def test_stunt_against_the_awareness_score_meeting_it_stays_unnoticed() -> None:
+    """ "a Stunt test contested against each other present creatures' Awareness score":
+    4 + 0 + 1 = 5 meets Bo's Awareness 5 (the score read as a difficulty)."""
+    s = fight(sneaky(), sneaky())
+    out = run(s, u.Stealth(actor="c1"), [1, 3, 1])
+    (e,) = rolled_in(out)
+    assert e.against_score == 5 and e.success is True
+    assert "Ana stays unnoticed by Bo" in e.text
+    assert out.state.get("c1").hidden_from == ("c2",)
+    assert out.state.get("c1").pools["turn"] == 5  # the bot's default: 1 TA
+    out = run(s, u.Stealth(actor="c1"), [1, 2, 1])
+    assert "Bo notices Ana" in rolled_in(out)[0].text and out.state.get("c1").hidden_from == ()
+
+
+def test_gifted_awareness_is_doubled() -> None:
+    """ "For creatures that are gifted in Awareness, you must contest against double"."""
+    bo = sheet(subtraits={"stunt": 4, "awareness": 5, "speed": 5}, gifted=["awareness"])
+    out = run(fight(sneaky(), bo), u.Stealth(actor="c1"), [6, 6, 1])
+    assert rolled_in(out)[0].against_score == 10 and out.state.get("c1").hidden_from == ("c2",)
+
+
+def test_circumstances_and_doubled_time_move_dice() -> None:
+    """suspicious −1, sight −2, distracting +1, doubled time +1 each (at most twice): the dice
+    count is 3 + favor − disfavor; doubled time doubles the cost (2 TA, then 4 TA)."""
+    s = fight(sneaky(), sneaky())
+    out = run(s, u.Stealth(actor="c1", circumstances=("suspicious", "sight")), [])
+    assert rolled_in(out)[0].roll.dice == ()  # 3 disfavor: no dice, the modifier alone
+    out = run(s, u.Stealth(actor="c1", circumstances=("distracting",), doubled=2), [1] * 6)
+    assert len(rolled_in(out)[0].roll.dice) == 6
+    assert out.state.get("c1").pools["turn"] == 2  # 1 TA doubled twice: 4 TA
+
+
+def test_seen_they_test_awareness_with_favor_against_the_stunt() -> None:
+    """ "Seen": they make an Awareness test against your Stunt test; you a disfavor, they a
+    favor: Ana 2d6 (6, 6 = 12), Bo 4d6 + 1 (3, 3, 3, 2 + 1 = 12) meets it: noticed."""
+    s = fight(sneaky(), sneaky())
+    out = run(s, u.Stealth(actor="c1", circumstances=("seen",)), [6, 6, 3, 3, 3, 2])
+    (e,) = rolled_in(out)
+    assert e.opposing.total == 12 and "Bo notices Ana" in e.text
+    out = run(s, u.Stealth(actor="c1", circumstances=("seen",)), [6, 6, 3, 3, 2, 2])
+    assert out.state.get("c1").hidden_from == ("c2",)
+
+
+def test_unknown_circumstance_is_refused_listing_the_words() -> None:
+    s = fight()
+    with pytest.raises(InvalidInput, match=r"`suspicious`.*`distracting`"):
+        RULES.act(s, s.get("c1"), ActInput(key="stealth", detail="shadowy"))
+    with pytest.raises(InvalidInput, match="0, 1 or 2"):
+        RULES.act(s, s.get("c1"), ActInput(key="stealth", amount=3))
+    made: Any = RULES.act(
+        s, s.get("c1"), ActInput(key="stealth", detail="Seen, distracting", amount=1)
+    )
+    assert made.circumstances == ("seen", "distracting") and made.doubled == 1
+
+
+def test_an_unnoticed_attacker_leaves_no_defense_and_is_revealed() -> None:
+    """Block/Dodge/Take Cover need "an instance it is aware of": Bo, unaware of Ana, gets no
+    decision; the attack gives Ana away."""
+    s = fight(sneaky(), sneaky())
+    s = run(s, u.Stealth(actor="c1"), [6, 6, 6]).state
+    out = run(s, u.Attack(actor="c1", target="c2", weapon="Knife", range_m=1), [3])
+    assert out.state.pending is None and out.state.get("c2").shp == 10 - (3 - 1)
+    assert out.state.get("c1").hidden_from == ()
+    assert any("did not see it coming" in getattr(e, "text", "") for e in out.events)
+    resolved = next(e for e in out.events if e.kind == "damage_resolved")
+    assert resolved.choice == "unable"
+
+
+def test_stealth_needs_someone_to_hide_from_and_the_ta() -> None:
+    s = fight()
+    s = run(s, u.SetCondition(target="c2", condition="Down"), []).state
+    with pytest.raises(RuleViolation):
+        run(s, u.Stealth(actor="c1"), [])
