@@ -110,11 +110,14 @@ def turn_announcement(result: CombatResult) -> str:
             if combatant is None:
                 continue
             who = combatant.controller_id or encounter.row.gm_id
-            guide = encounter.rules.turn_guide(combatant, revealed=view.reveals(combatant.id))
-            parts.append(
-                f"<@{who}> it is **{shown_name(combatant.name)}**'s turn "
-                f"(round {event.round}): {guide}"
-            )
+            revealed = view.reveals(combatant.id)
+            guide = encounter.rules.turn_guide(combatant, revealed=revealed)
+            words = encounter.rules.turn_words(encounter.state, combatant, revealed=revealed)
+            name = shown_name(combatant.name)
+            if words:  # an order that plays one action at a time (Utopia's interleaving)
+                parts.append(f"<@{who}> Round {event.round}: **{name}** {words}: {guide}")
+                continue
+            parts.append(f"<@{who}> it is **{name}**'s turn (round {event.round}): {guide}")
     return "\n".join(parts[-3:])
 
 

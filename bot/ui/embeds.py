@@ -123,12 +123,19 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
 def encounter_settings_text(encounter: Encounter) -> str:
     """``/gm settings`` with no option: the encounter's settings in words."""
     s = encounter.state.settings
+    order = getattr(encounter.rules, "turn_order", None)
+    interleaving = (  # only where the turn order has the option (Utopia)
+        f"- interleaved turn order: {'yes' if s.interleaved else 'no'}\n"
+        if getattr(order, "allows_interleave", False)
+        else ""
+    )
     return (
         f"**{shown_name(encounter.row.name)}** settings:\n"
         f"- initiative: {encounter.state.initiative_mode}\n"
         f"- reaction window: {s.reaction_window_s} s\n"
         f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
+        f"{interleaving}"
         f"- paused: {'yes' if encounter.row.paused else 'no'}"
     )
 

@@ -132,7 +132,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     status: list[str] = []
     current = state.current
     if current is not None:
-        status.append(f"Turn: **{shown_name(current.name)}**")
+        status.append(_turn_line(encounter, current, for_gm=for_gm))
     waiting = [d.words.waiting_on for d in decisions_of(encounter)]
     if waiting:
         status.append(f"Waiting on {' and '.join(dict.fromkeys(waiting))}")
@@ -156,6 +156,15 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         if lines and room > 40:  # only where the embed has room (6,000 characters in all)
             embed.add_field(name=title, value=fit_lines(lines, room), inline=False)
     return embed
+
+
+def _turn_line(encounter: Encounter, current: CombatantBase, *, for_gm: bool) -> str:
+    """Whose turn it is — "Turn: **Willow**", or in the ruleset's words where its order plays
+    one action at a time ("Round 2: **Vesna** acts (4 TA left)")."""
+    view = view_of(encounter, GM if for_gm else PUBLIC)
+    state, name = encounter.state, shown_name(current.name)
+    words = encounter.rules.turn_words(state, current, revealed=view.reveals(current.id))
+    return f"Round {state.round}: **{name}** {words}" if words else f"Turn: **{name}**"
 
 
 def finished_line(state: AnyState) -> str:

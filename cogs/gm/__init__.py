@@ -450,6 +450,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         reaction_window="Seconds a player has to react before the attack resolves (5-86400)",
         npcs_react="NPC targets wait for the GM's reaction choice",
         hide_npc_numbers="Players see NPCs as Unhurt/Hurt/Bloodied, not exact numbers",
+        interleaved="Utopia: one action at a time, each creature after each action (in setup)",
     )
     @app_commands.choices(
         initiative=[
@@ -464,12 +465,14 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         reaction_window: app_commands.Range[int, 5, 86_400] | None = None,
         npcs_react: bool | None = None,
         hide_npc_numbers: bool | None = None,
+        interleaved: bool | None = None,
     ) -> None:
         changes: dict[str, Any] = {
             "initiative_mode": initiative.value if initiative else None,
             "reaction_window_s": reaction_window,
             "npcs_react": npcs_react,
             "hide_npc_numbers": hide_npc_numbers,
+            "interleaved": interleaved,
         }
         changes = {k: v for k, v in changes.items() if v is not None}
         if not changes:

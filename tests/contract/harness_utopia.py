@@ -156,7 +156,9 @@ class UtopiaHarness:
             u.AddCombatant(name=f"F{i}", sheet=sheet, is_npc=npc)  # type: ignore[arg-type]
             for i, (sheet, npc) in enumerate(zip(party, npcs, strict=True))
         ]
-        return [*cast, Begin()]
+        # Utopia's optional interleaved turn order for every other party size.
+        interleaved = ChangeSettings(interleaved=len(party) % 2 == 1)
+        return [*cast, interleaved, Begin()]
 
     def command(self, state: Any, draw: Draw) -> CommandBase:
         ids = [c.id for c in state.combatants] or ["c1"]
@@ -217,7 +219,11 @@ def utopia_command(
     if kind == "begin":
         return Begin()
     if kind == "change_settings":
-        return ChangeSettings(npcs_react=draw(st.booleans()), hide_npc_numbers=draw(st.booleans()))
+        return ChangeSettings(
+            npcs_react=draw(st.booleans()),
+            hide_npc_numbers=draw(st.booleans()),
+            interleaved=draw(st.sampled_from([None, None, True, False])),  # refused once begun
+        )
     if kind == "deep_breath":
         return u.DeepBreath(actor=me)
     if kind == "defend":

@@ -148,6 +148,7 @@ class ChangeSettings(CommandBase):
     reaction_window_s: Annotated[int, Field(ge=5, le=86_400)] | None = None
     npcs_react: bool | None = None
     hide_npc_numbers: bool | None = None
+    interleaved: bool | None = None
 
 
 class EndPeriod(CommandBase):

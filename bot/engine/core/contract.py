@@ -588,6 +588,12 @@ class Ruleset(ABC, Generic[StateT]):
         """The powers ``combatant`` can activate that are not attacks (``/power``)."""
         return []
 
+    def turn_words(self, state: StateT, combatant: Any, *, revealed: bool) -> str | None:
+        """How the tracker and the turn ping say it is ``combatant``'s turn when the turn
+        order plays it differently (Utopia's interleaved order: "acts (4 TA left)", the number
+        only when ``revealed``); None: the usual "'s turn"."""
+        return None
+
     @abstractmethod
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
         """One sentence for the turn ping: what a turn holds in this ruleset and, when

@@ -16,7 +16,8 @@ A ruleset picks a :class:`TurnOrder` (``Ruleset.turn_order``):
 
 The rolls and scores come from the ruleset's transaction (``CoreTx.initiative_score``,
 ``CoreTx.initiative_roll``): the policy never knows what they mean. Utopia's optional
-one-action-at-a-time interleaving is planned with Utopia (issue 12).
+one-action-at-a-time interleaving is an encounter setting where the policy allows it
+(``TurnOrder.allows_interleave``; :mod:`bot.engine.core.interleave`).
 
 The handlers at the bottom (:data:`HANDLERS`) run the core's turn-order commands for every
 ruleset: the GM's next / skip / order, and the delay, hold and resume moves where the policy
@@ -53,6 +54,9 @@ class TurnOrder(ABC):
     """A combatant may move itself later in the order on its turn, before acting (Utopia)."""
     allows_hold: ClassVar[bool] = False
     """A combatant may hold its turn until something happens, then act (Untitled)."""
+    allows_interleave: ClassVar[bool] = False
+    """The encounter may play one action at a time, each creature after each action (Utopia's
+    optional rule, :mod:`bot.engine.core.interleave`)."""
 
     @abstractmethod
     def arrange(self, tx: Tx) -> None:
@@ -166,6 +170,7 @@ class Rolled(ByScore):
     key = "rolled"
     mode = "roll"
     allows_delay = True
+    allows_interleave = True
 
 
 class StorytellerOrder(TurnOrder):

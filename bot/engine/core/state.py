@@ -158,7 +158,9 @@ class EncounterSettings(BaseModel):
     ``reaction_window_s``: seconds a target has to choose a reaction before the attack resolves
     with none (play-by-chat default 5 minutes). ``npcs_react``: NPC targets wait for the GM's
     choice (else they never react). ``hide_npc_numbers``: players see descriptors, not NPC
-    Health and Stamina."""
+    Health and Stamina. ``interleaved``: one action at a time, each creature after each
+    action, the round ending when every creature has spent its actions (Utopia's optional
+    rule; only where the turn order allows it, :mod:`bot.engine.core.interleave`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -166,6 +168,7 @@ class EncounterSettings(BaseModel):
     auto_end: bool = True
     npcs_react: bool = False
     hide_npc_numbers: bool = True
+    interleaved: bool = False
 
 
 class Hold(BaseModel):

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import interleave
 from bot.engine.core.commands import Begin, ChangeSettings, EndCombat, EndTurn, RemoveCombatant
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
@@ -23,6 +24,7 @@ from bot.engine.utopia.commands import (
 )
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.grapple import drag_along, travel_limit
+from bot.engine.utopia.interleave import leaving
 from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant, hit_of
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
@@ -82,6 +84,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
             tx.settle_decision(p.id)
             tx.note(f"The damage from {hit.source} is cancelled.")
     if st.phase == "active" and st.turn == c.id:
+        leaving(tx, c.id)  # an interleaved go never comes back to the leaver
         tx.next_turn(c.id)
     tx.remove(c.id)
     tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
@@ -133,7 +136,9 @@ def end_combat(tx: Tx, cmd: EndCombat) -> None:
 
 
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
-    """Change the settings named (the initiative mode does not apply: Utopia always rolls)."""
+    """Change the settings named (the initiative mode does not apply: Utopia always rolls;
+    the interleaved order only in setup, :func:`bot.engine.core.interleave.check_setting`)."""
+    interleave.check_setting(tx, cmd)
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode"})
     if not changes:
         raise InvalidInput("Name at least one setting to change (Utopia always rolls its order).")

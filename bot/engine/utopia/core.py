@@ -19,11 +19,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.engine.core import interleave as go_cycle
 from bot.engine.core.dice import DiceRoller, Roll
 from bot.engine.core.economy import Cost, Pools, Timing, UtopiaActions
 from bot.engine.core.events import ActionsSpent
 from bot.engine.core.order import Rolled, TurnOrder
 from bot.engine.core.tx import CoreTx
+from bot.engine.utopia import interleave
 from bot.engine.utopia.state import OUT, UtopiaCombatant, UtopiaState, hit_of
 from bot.engine.utopia.tables import UtopiaTables
 from bot.engine.utopia.terms import Subtrait, Trait
@@ -70,7 +72,7 @@ class SheetActions(UtopiaActions):
 class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
     """One Utopia command's working copy of the state."""
 
-    __slots__ = ("tables",)
+    __slots__ = ("keep_actions", "tables")
 
     OUT_CONDITIONS = OUT
 
@@ -85,6 +87,40 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
     ) -> None:
         super().__init__(state, economy, roller, now, order or TURN_ORDER)
         self.tables = tables
+        self.keep_actions = False  # an interleaved go passes without giving up its TA
+
+    # -- the interleaved turn order (:mod:`bot.engine.utopia.interleave`) ------------------------
+    def end_turn(self, cid: str) -> None:
+        """``/endturn``, ``/gm next``, ``/gm skip``: with interleaving the creature gives up its
+        TA for the round (a delay keeps them) and its go ends."""
+        if not self.state.settings.interleaved:
+            super().end_turn(cid)
+            return
+        if not self.keep_actions:
+            interleave.give_up(self, cid)
+        interleave.end_go(self, cid)
+
+    def next_turn(self, after: str | None) -> None:
+        if self.state.settings.interleaved:
+            go_cycle.next_go(self, after)
+        else:
+            super().next_turn(after)
+
+    def start_turn(self, cid: str) -> bool:
+        if self.state.settings.interleaved:
+            return interleave.start_go(self, cid, super().start_turn)
+        return super().start_turn(cid)
+
+    def _economy_hook(self, which: str, holder: str) -> None:
+        """With interleaving the pools refill at the round's start only."""
+        if not self.state.settings.interleaved:
+            super()._economy_hook(which, holder)
+
+    def has_go(self, c: UtopiaCombatant) -> bool:
+        return interleave.has_go(c)
+
+    def start_interleaved_round(self) -> None:
+        interleave.start_round(self)
 
     # -- the core's hooks ------------------------------------------------------------------------
     def capacity(self, c: UtopiaCombatant) -> int:
@@ -223,12 +259,13 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         try:
             after = self.economy.pay(c.pools, cost, timing, self.capacity(c))
         except RuleViolation as short:
-            raise RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
+            refusal = interleave.off_go_refusal(self, c, reason, short.message)
+            raise refusal or RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
         spent = {k: c.pools.get(k, 0) - v for k, v in after.items() if c.pools.get(k, 0) != v}
         m = self.c(cid)
         m.pools = after
         m.run_up_m = 0  # any paid action breaks a run-up ("Leap": travel "directly prior")
-        if timing == "turn":
+        if timing == "turn" and any(n > 0 for n in spent.values()):
             self.spent_on_turn(cid)
         words = ", ".join(f"{n} {_POOL_WORDS.get(k, k)}" for k, n in spent.items() if n > 0)
         if words:

@@ -39,6 +39,7 @@ from bot.engine.utopia import (
     form,
     foundry,
     grapple,
+    interleave,
     multi,
     pay_words,
     rest,
@@ -100,6 +101,7 @@ _HANDLERS: dict[str, _Handler] = {
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
 _HANDLERS.update(places.HANDLERS)
+_HANDLERS["delay"] = interleave.delay  # the core's, keeping TA in the interleaved order
 _VITALS = ("shp", "dhp", "stamina")
 
 
@@ -145,6 +147,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
+        interleave.after_command(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 
@@ -436,6 +439,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             f"St {combatant.stamina}/{s.stamina}",
         ]
         return parts
+
+    def turn_words(self, state: UtopiaState, combatant: Any, *, revealed: bool) -> str | None:
+        return interleave.turn_words(state, combatant, revealed=revealed)
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
         guide = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.engine.core import interleave
 from bot.engine.core.commands import ChangeSettings
 from bot.engine.uttas import actions, attacks, rules
 from bot.engine.uttas.commands import (
@@ -171,7 +172,9 @@ def with_gm_dice(handler: _Handler) -> _Handler:
 
 
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
-    """Change the settings named in the command; the rest keep their values."""
+    """Change the settings named in the command; the rest keep their values (UTTAS has no
+    interleaved order: :func:`bot.engine.core.interleave.check_setting` refuses it)."""
+    interleave.check_setting(tx, cmd)
     st = tx.state
     changes = cmd.model_dump(exclude_none=True, exclude={"kind"})
     if not changes:
