@@ -111,8 +111,9 @@ def turn_announcement(result: CombatResult) -> str:
                 continue
             who = combatant.controller_id or encounter.row.gm_id
             revealed = view.reveals(combatant.id)
-            guide = encounter.rules.turn_guide(combatant, revealed=revealed)
             words = encounter.rules.turn_words(encounter.state, combatant, revealed=revealed)
+            # the words of an interleaved go already count what is left: the guide does not
+            guide = encounter.rules.turn_guide(combatant, revealed=revealed and not words)
             name = shown_name(combatant.name)
             if words:  # an order that plays one action at a time (Utopia's interleaving)
                 parts.append(f"<@{who}> Round {event.round}: **{name}** {words}: {guide}")

@@ -22,6 +22,11 @@ async def test_help_shows_the_guides_and_each_command(
     await gm.response()
     assert "/encounter end" in gm.message.text() and "npcs_react" in gm.message.text()
 
+    utopia = await slash(h, table.player, "help", topic="utopia")
+    await utopia.response()
+    assert "Playing Utopia" in utopia.message.text()
+    assert "interrupt actions (IA)" in utopia.message.text()
+
     attack = await slash(h, table.player, "help", topic="/attack")
     await attack.response()
     assert "`target`" in attack.message.text() and "`with`" in attack.message.text()

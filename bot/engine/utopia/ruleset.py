@@ -445,8 +445,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
         guide = (
-            "spend your turn actions (TA) on Attack, Aim, Travel, Leap, Grapple, Scale, "
-            "Deep Breath or Hold."
+            "spend your turn actions (TA) with `/act`: Attack, Aim, Travel, Leap, Stealth, "
+            "Cast a spell, Grapple, Scale, Deep Breath, Hold… (`/act` lists each with its cost)."
         )
         if not revealed:
             return guide
