@@ -9,8 +9,8 @@ import pytest
 
 from bot.engine.core.commands import DelayTurn, EndTurn
 from bot.engine.utopia import commands as u
-from bot.errors import RuleViolation
-from tests.engine.test_utopia_engine import fight, run, sheet
+from bot.errors import InvalidInput, RuleViolation
+from tests.engine.test_utopia_engine import RULES, fight, run, sheet
 
 
 def test_one_ta_becomes_one_ia_on_the_turn_and_lasts_to_the_next_turn_end() -> None:
@@ -52,3 +52,18 @@ def test_travel_costs_one_ta_up_to_the_distance_and_the_rest_is_lost() -> None:
     assert s.get("c1").pools["turn"] == 4
     with pytest.raises(RuleViolation, match="cannot travel by air"):
         run(s, u.Travel(actor="c1", mode="air", meters=1), [])
+
+
+def test_the_gm_charges_interrupt_actions_for_other_aid() -> None:
+    """ "Assist": "Outside of standard aid, the level of aid the action-taking creature receives
+    and the number of interrupt actions required is up to GM discretion": the GM sets or
+    changes the TA and IA left (``/gm vital``), within 0 and the creature's own."""
+    s = fight()
+    s = run(s, EndTurn(actor="c1"), []).state  # Bo's turn: Ana has 2 IA
+    s = run(s, u.SetVitals(target="c1", ia=(-1, True)), []).state
+    assert s.get("c1").pools["interrupt"] == 1
+    s = run(s, u.SetVitals(target="c2", ta=(99, False), ia=(-5, True)), []).state
+    assert s.get("c2").pools["turn"] == 6 and s.get("c2").pools["interrupt"] == 0
+    assert RULES.vital_label("ia") == "IA" and RULES.vital_label("stamina") == "Stamina"
+    with pytest.raises(InvalidInput, match="shp, dhp, stamina, ta or ia"):
+        RULES.vitals_command("c1", {"mana": (1, True)})

@@ -292,9 +292,11 @@ def exchange(tx: Tx, cmd: Exchange) -> None:
 
 def set_vitals(tx: Tx, cmd: SetVitals) -> None:
     """Game Master: set or change SHP, DHP, Stamina (SHP and Stamina within 0 and the sheet's
-    maximum; DHP at most the maximum, and Down at 0 or below)."""
+    maximum; DHP at most the maximum, and Down at 0 or below), and the TA and IA left (within
+    0 and the creature's TA or IA: what other aid costs, "Assist", is the GM's call)."""
     c = tx.view(cmd.target)
     m = tx.c(c.id)
+    _set_actions(tx, m, cmd)
     for field in ("shp", "dhp", "stamina"):
         given = getattr(cmd, field)
         if given is None:
@@ -308,14 +310,31 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         tx.gain(c.id, DOWN, "the GM lowered its DHP", f"DHP {m.dhp}")
     elif m.dhp > 0 and m.has(DOWN):
         tx.lose(c.id, DOWN, "the GM raised its DHP")
+    pools = m.pools
     tx.note(
-        f"The GM sets {c.name}: SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}.",
+        f"The GM sets {c.name}: SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}, "
+        f"{pools.get('turn', 0)} TA, {pools.get('interrupt', 0)} IA.",
         c.id,
         secret=True,
         public=f"The GM changes {c.name}'s vitals.",
     )
     tx.check_end(force=True)
     tx.pass_turn_if_unable()
+
+
+def _set_actions(tx: Tx, m: UtopiaCombatant, cmd: SetVitals) -> None:
+    """The GM's change to the TA and IA left (``cmd.ta``, ``cmd.ia``), within 0 and the
+    creature's TA and IA (the sheet's, else the tables')."""
+    for field, pool, top in (
+        ("ta", "turn", m.sheet.turn_actions_max(tx.tables)),
+        ("ia", "interrupt", m.sheet.interrupt_actions_max(tx.tables)),
+    ):
+        given = getattr(cmd, field)
+        if given is None:
+            continue
+        value, relative = given
+        new = m.pools.get(pool, 0) + value if relative else value
+        m.pools = {**m.pools, pool: max(0, min(new, top))}
 
 
 def set_condition(tx: Tx, cmd: SetCondition) -> None:

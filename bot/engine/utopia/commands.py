@@ -216,18 +216,22 @@ class MultiAttack(Dated):
 
 
 class SetVitals(CommandBase):
-    """Game Master: set SHP, DHP or Stamina (``relative``: change by the amount)."""
+    """Game Master: set SHP, DHP, Stamina, or the turn actions (``ta``) and interrupt actions
+    (``ia``) left ("Assist": the interrupt actions other aid requires are "up to GM
+    discretion"); ``relative``: change by the amount."""
 
     kind: Literal["set_vitals"] = "set_vitals"
     target: Id
     shp: tuple[Vital, bool] | None = None
     dhp: tuple[Vital, bool] | None = None
     stamina: tuple[Vital, bool] | None = None
+    ta: tuple[Vital, bool] | None = None
+    ia: tuple[Vital, bool] | None = None
 
     @model_validator(mode="after")
     def _something(self) -> SetVitals:
-        if self.shp is None and self.dhp is None and self.stamina is None:
-            raise ValueError("say what to change: SHP, DHP or Stamina")
+        if all(getattr(self, f) is None for f in ("shp", "dhp", "stamina", "ta", "ia")):
+            raise ValueError("say what to change: SHP, DHP, Stamina, TA or IA")
         return self
 
 

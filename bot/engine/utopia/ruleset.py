@@ -102,7 +102,7 @@ _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
 _HANDLERS.update(places.HANDLERS)
 _HANDLERS["delay"] = interleave.delay  # the core's, keeping TA in the interleaved order
-_VITALS = ("shp", "dhp", "stamina")
+_VITALS = ("shp", "dhp", "stamina", "ta", "ia")
 
 
 class UtopiaRuleset(Ruleset[UtopiaState]):
@@ -383,13 +383,15 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return _VITALS
 
     def vital_label(self, vital: str) -> str:
-        """SHP and DHP as the text writes them; Stamina."""
-        return vital.upper() if vital in ("shp", "dhp") else vital.title()
+        """SHP, DHP, TA and IA as the text writes them; Stamina."""
+        return vital.title() if vital == "stamina" else vital.upper()
 
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
         for vital in changes:
             if vital not in _VITALS:
-                raise InvalidInput(f"Utopia has no vital called {vital!r}: shp, dhp or stamina.")
+                raise InvalidInput(
+                    f"Utopia has no vital called {vital!r}: shp, dhp, stamina, ta or ia."
+                )
         return cmd.SetVitals(target=target, **{k: v for k, v in changes.items()})
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
