@@ -67,7 +67,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         order: TurnOrder | None = None,
     ) -> None:
         self.state: StateT = shallow_copy(state)
-        self.state.__dict__.update(combatants=list(state.combatants), order=list(state.order))
+        self.state.__dict__.update(combatants=[*state.combatants], order=[*state.order])
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self._cloned: set[str] = set()
         self.events: list[Event] = []

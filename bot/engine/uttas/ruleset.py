@@ -198,7 +198,7 @@ class UttasRuleset(Ruleset[UttasState]):
         :class:`~bot.errors.DomainError` subclass, changing nothing, when the rules forbid it."""
         tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
         if command.kind not in ("resolve_readied", "move", "talk"):
-            tx.state.last_mover = None
+            tx.state.__dict__["last_mover"] = None  # the command's own copy: no __setattr__
         self.handlers[command.kind](tx, command)
         # What follows a command's changes: a skill in progress interrupted, healed limbs, what
         # disabled hands drop. Each looks only at a running fight's combatants this command
