@@ -92,8 +92,10 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
 
     def c(self, cid: str) -> CombatantT:
         """A changeable combatant (cloned on first use in this transaction)."""
-        cid = self.view(cid).id
-        i = self._index[cid]
+        i = self._index.get(cid)
+        if i is None:  # a name: found as ``view`` finds it
+            cid = self.view(cid).id
+            i = self._index[cid]
         if cid not in self._cloned:
             self.state.combatants[i] = self.state.combatants[i].clone()
             self._cloned.add(cid)
