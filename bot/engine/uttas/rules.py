@@ -48,13 +48,15 @@ def effective(c: Combatant, characteristic: Characteristic) -> int:
     (their effects, :func:`change_effect`) and Sprint (Dexterity halved, UTTAS "Full Move"),
     clamped to 0–100."""
     value = c.sheet.value(characteristic) + c.characteristic_mods.get(characteristic, 0)
-    for e in c.effects:  # usually none
-        change = _CHANGES.get(e.name)
-        if change is not None and change[0] == characteristic:
-            value += change[1] * e.level
-    if characteristic == "dexterity" and c.has(SPRINTING):
-        value //= 2
-    return max(0, min(100, value))
+    effects = c.effects
+    if effects:  # usually none (the hot path: six calls per attack and reaction)
+        for e in effects:
+            change = _CHANGES.get(e.name)
+            if change is not None and change[0] == characteristic:
+                value += change[1] * e.level
+        if characteristic == "dexterity" and c.has(SPRINTING):
+            value //= 2
+    return 0 if value < 0 else 100 if value > 100 else value
 
 
 def dice_of(
