@@ -169,3 +169,24 @@ def test_half_move_budget_examples() -> None:
     assert rules.check_half_move({"run": 12}, speeds) is not None
     assert rules.check_half_move({"run": 2, "warp": 2}, speeds) is None
     assert rules.check_half_move({"run": 4, "warp": 2}, speeds) is not None
+
+
+def test_a_kept_attack_profile_follows_the_strength_dice_the_sheet_and_the_tables() -> None:
+    """Profiles are kept across commands (``rules.attack_profile``): a profile found once is
+    never served for another Strength, another sheet or other tables."""
+    from bot.engine.uttas.state import Combatant
+
+    club = {"name": "Club", "kind": "melee", "damage_dice": 1, "required_strength": 5}
+    s = sheet(strength=15, weapons=[club])
+    c = Combatant(id="c1", name="A", side="x", sheet=s, health=1, stamina=1)
+    first = rules.attack_profile(c, "Club", T)
+    assert rules.attack_profile(c, "Club", T) == first and first.strength_dice == 3
+    stronger = c.model_copy(update={"characteristic_mods": {"strength": 10}})
+    assert rules.attack_profile(stronger, "Club", T).strength_dice == 5
+    other = sheet(strength=15, weapons=[{**club, "damage_dice": 4}])
+    assert rules.attack_profile(c.model_copy(update={"sheet": other}), "Club", T).extra_dice == 4
+    cheap = T.model_copy(
+        update={"stamina": T.stamina.model_copy(update={"strength_per_stamina": 1})}
+    )
+    assert rules.attack_profile(c, "Club", cheap).stamina == 3 + 5
+    assert rules.attack_profile(c, "Club", T) == first

@@ -131,10 +131,8 @@ class SpeedPool(ActionEconomy):
         if cost.kind == "free" or cost.amount == 0:
             return pools
         left = pools.get("speed", 0)
-        _need(
-            left >= cost.amount,
-            f"needs {counted(cost.amount, 'action')} but has {left} left this round",
-        )
+        if left < cost.amount:  # the refusal's words are built only when it is refused
+            _need(False, f"needs {counted(cost.amount, 'action')} but has {left} left this round")
         return {**pools, "speed": left - cost.amount}
 
     def on_turn_end(self, pools: Pools, *, own: bool, capacity: int) -> Pools:

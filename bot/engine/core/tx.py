@@ -67,7 +67,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         order: TurnOrder | None = None,
     ) -> None:
         self.state: StateT = shallow_copy(state)
-        self.state.__dict__.update(combatants=list(state.combatants), order=list(state.order))
+        self.state.__dict__.update(combatants=[*state.combatants], order=[*state.order])
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self._cloned: set[str] = set()
         self.events: list[Event] = []
@@ -92,8 +92,10 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
 
     def c(self, cid: str) -> CombatantT:
         """A changeable combatant (cloned on first use in this transaction)."""
-        cid = self.view(cid).id
-        i = self._index[cid]
+        i = self._index.get(cid)
+        if i is None:  # a name: found as ``view`` finds it
+            cid = self.view(cid).id
+            i = self._index[cid]
         if cid not in self._cloned:
             self.state.combatants[i] = self.state.combatants[i].clone()
             self._cloned.add(cid)

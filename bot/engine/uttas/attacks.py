@@ -93,7 +93,7 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
     label = profile.name if cmd.hits == 1 else f"{profile.name} ({cmd.hits} hits)"
     tx.spend_actions(a.id, cmd.hits, label, "turn" if on_turn else "off_turn")
     tx.spend_stamina(a.id, profile.stamina * cmd.hits, label, held=profile.maintained)
-    tx.c(a.id).free_stance_available = False
+    tx.c(a.id).__dict__["free_stance_available"] = False  # a clone: skip pydantic's __setattr__
     joint = _coordinated(tx, cmd, a, t, reach) if cmd.with_readied else {}
     unseen = cmd.hidden or a.has(HIDDEN)  # "the attack's source was hidden": no reaction
     perception.reveal(tx, a, "gave themselves away by attacking")
@@ -262,7 +262,7 @@ def _finish(tx: Tx, p: PendingAttack) -> None:
     :meth:`CoreTx.check_end`), then the attacker's turn, if the attack was its turn's action,
     passes on."""
     tx.settle_decision(p.id)
-    tx.state.last_action_by = p.attacker
+    tx.state.__dict__["last_action_by"] = p.attacker  # the command's own copy (as above)
     tx.check_end()
     if (
         tx.state.phase == "active"

@@ -179,7 +179,7 @@ class Tx(CoreTx[UttasState, Combatant]):
             self.note(f"{c.name}'s readied action lapses: its moment passed.", c.id)
         if not self.economy.exhausted(c.pools):
             self.lose(c.id, STAGGERED, "actions recovered")
-        c.free_stance_available = False
+        c.__dict__["free_stance_available"] = False  # ``c`` is a clone: no __setattr__ needed
 
     def action_done(self, cid: str, on_turn: bool) -> None:
         """The turn's action was taken: the turn ends (UTTAS "Perform an action")."""

@@ -27,6 +27,8 @@ def arm_count(c: Combatant) -> int:
 
 def usable_arms(c: Combatant) -> int:
     """UTTAS "Arms/Hands": a disabled arm cannot be used for any action."""
+    if not c.disabled_limbs:  # the common case (every attack asks): every arm works
+        return arm_count(c)
     extra_arms = {e.name.casefold() for e in c.sheet.extra_limbs if e.is_arm}
     off = disabled(c)
     return arm_count(c) - sum(1 for limb in off if limb in ARMS or limb in extra_arms)
@@ -45,6 +47,8 @@ def body_disabled(c: Combatant) -> bool:
 def blocked_limitation(c: Combatant, limitations: tuple[str, ...]) -> str | None:
     """UTTAS "Arms/Hands", "Head": arms held in a grapple block Gestures powers, a held head
     blocks Incantation powers. Returns the blocking limitation or None."""
+    if not limitations:  # the common case: nothing a held limb could block
+        return None
     held = disabled(c, "grapple")
     if "gestures" in limitations and held & {*ARMS}:
         return "gestures"

@@ -48,13 +48,15 @@ def effective(c: Combatant, characteristic: Characteristic) -> int:
     (their effects, :func:`change_effect`) and Sprint (Dexterity halved, UTTAS "Full Move"),
     clamped to 0–100."""
     value = c.sheet.value(characteristic) + c.characteristic_mods.get(characteristic, 0)
-    for e in c.effects:  # usually none
-        change = _CHANGES.get(e.name)
-        if change is not None and change[0] == characteristic:
-            value += change[1] * e.level
-    if characteristic == "dexterity" and c.has(SPRINTING):
-        value //= 2
-    return max(0, min(100, value))
+    effects = c.effects
+    if effects:  # usually none (the hot path: six calls per attack and reaction)
+        for e in effects:
+            change = _CHANGES.get(e.name)
+            if change is not None and change[0] == characteristic:
+                value += change[1] * e.level
+        if characteristic == "dexterity" and c.has(SPRINTING):
+            value //= 2
+    return 0 if value < 0 else 100 if value > 100 else value
 
 
 def dice_of(
@@ -205,12 +207,34 @@ def weapon_stamina(weapon: Weapon, strength_dice: int, tables: UttasTables) -> i
     return per if weapon.kind == "mechanical" else strength_dice + per
 
 
+_PROFILES: dict[tuple[int, int, str, int], tuple[UttasSheet, UttasTables, AttackProfile]] = {}
+_PROFILES_KEPT = 512
+
+
 def attack_profile(c: Combatant, name: str, tables: UttasTables) -> AttackProfile:
     """Find ``name`` (case-insensitive) among the sheet's weapons, attack powers, attacking martial
-    arts and the table's Basic Maneuvers. Raises :class:`NotFound` listing what exists."""
-    folded = name.strip().casefold()
+    arts and the table's Basic Maneuvers. Raises :class:`NotFound` listing what exists.
+
+    A profile depends only on the (frozen) sheet, the name, the Strength dice and the (frozen)
+    tables, so it is kept across commands: an attack and its reaction find it once
+    (``benchmarks/engine_attack.py``). The entry holds the sheet and tables it was made from and
+    is used only for those very objects (an id is never reused while they live)."""
     sheet = c.sheet
     str_dice = dice_of(c, "strength", tables)
+    key = (id(sheet), id(tables), name, str_dice)
+    kept = _PROFILES.get(key)
+    if kept is not None and kept[0] is sheet and kept[1] is tables:
+        return kept[2]
+    found = _find_profile(c, name, tables, str_dice)
+    if len(_PROFILES) >= _PROFILES_KEPT:
+        _PROFILES.clear()
+    _PROFILES[key] = (sheet, tables, found)
+    return found
+
+
+def _find_profile(c: Combatant, name: str, tables: UttasTables, str_dice: int) -> AttackProfile:
+    folded = name.strip().casefold()
+    sheet = c.sheet
     for w in sheet.weapons:
         if w.name.casefold() == folded:
             sd = str_dice if w.kind != "mechanical" else 0

@@ -207,11 +207,17 @@ class UttasRuleset(Ruleset[UttasState]):
         :class:`~bot.errors.DomainError` subclass, changing nothing, when the rules forbid it."""
         tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
         if command.kind not in ("resolve_readied", "move", "talk"):
-            tx.state.last_mover = None
+            tx.state.__dict__["last_mover"] = None  # the command's own copy: no __setattr__
         self.handlers[command.kind](tx, command)
-        skills_long.check_interruptions(tx)
-        tx.limbs_follow_health(state)
-        items.drop_from_disabled_hands(tx)
+        # What follows a command's changes: a skill in progress interrupted, healed limbs, what
+        # disabled hands drop. Each looks only at a running fight's combatants this command
+        # changed that carry a skill in progress or a disabled limb (the hot path: nobody).
+        if tx.state.phase != "active" or any(
+            c.skill_in_progress is not None or c.disabled_limbs for c in tx.changed()
+        ):
+            skills_long.check_interruptions(tx)
+            tx.limbs_follow_health(state)
+            items.drop_from_disabled_hands(tx)
         attacks.drop_orphaned_attack(tx)
         attacks.settle_if_undecidable(tx)
         tx.pass_turn_if_unable()

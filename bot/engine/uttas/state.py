@@ -189,14 +189,15 @@ class Combatant(CombatantBase):
         """A copy safe to change: containers copied, the frozen sheet shared."""
         new: Combatant = super().clone()
         d = new.__dict__
-        d["disabled_limbs"] = [x.model_copy() for x in self.disabled_limbs]
-        d["characteristic_mods"] = dict(self.characteristic_mods)
-        d["maintained"] = list(self.maintained)
-        d["half_move_used"] = dict(self.half_move_used)
-        d["short_rests_at"] = list(self.short_rests_at)
-        d["holding"] = dict(self.holding)
-        d["dropped"] = list(self.dropped)
-        d["item_uses"] = dict(self.item_uses)
+        limbs = self.disabled_limbs
+        d["disabled_limbs"] = [x.model_copy() for x in limbs] if limbs else []
+        d["characteristic_mods"] = {**self.characteristic_mods}  # as dict(…), list(…): see
+        d["maintained"] = [*self.maintained]  # CombatantBase.clone
+        d["half_move_used"] = {**self.half_move_used}
+        d["short_rests_at"] = [*self.short_rests_at]
+        d["holding"] = {**self.holding}
+        d["dropped"] = [*self.dropped]
+        d["item_uses"] = {**self.item_uses}
         return new
 
 
