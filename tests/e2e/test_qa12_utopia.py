@@ -129,3 +129,24 @@ async def test_pledging_an_assist_to_an_enemy_is_refused(
     assert "Something went wrong" not in content
     assert "Stone hound 1" in content, content
     assert await _state(bot, h) == before
+
+
+# ---- what a newcomer can find out ---------------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="/help topic:check describes only UTTAS's check ('A skill on your sheet', "
+    "'Perception against someone hidden'): a Utopia sheet has no skills, and the guide's "
+    "'/check skill: tests a trait or subtrait' is nowhere in the command's help",
+)
+async def test_help_for_check_tells_a_utopia_player_it_takes_a_trait(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await _readme_fight(h, table)
+    record = await answered(await slash(h, table.player, "help", topic="check"))
+    shown = str(record.response_data)
+    assert record.ephemeral
+    assert "/check" in shown, shown
+    assert "trait" in shown.lower(), shown
