@@ -282,7 +282,8 @@ def key(text: str) -> str:
       that differ stay different.
 
     The key is character by character, so a typed part of a name has the key of that part
-    (autocomplete matches by substring)."""
+    (autocomplete matches by substring) — a part cut between characters: NFD reorders the
+    combining marks of one character, so half of a character's marks may not be found."""
     if _is_plain(text):
         return text.casefold()
     return _skeleton(visible(text))

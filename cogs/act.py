@@ -73,14 +73,16 @@ class ActCog(TurnCommands):
         ]
         return found[:25]
 
-    @app_commands.command(name="check", description="Roll a skill check")
+    @app_commands.command(
+        name="check", description="Roll a skill check (UTTAS) or a trait test (Utopia)"
+    )
     @app_commands.guild_only()
     @app_commands.rename(as_="as")
     @app_commands.describe(
-        skill="A skill on your sheet",
+        skill="A skill on your sheet (Utopia: a trait or subtrait, e.g. Awareness)",
         difficulty="The number to reach, if the GM set one",
-        target="Against whom: an opposed check (Perception against someone hidden…)",
-        against="The skill the target opposes with (default: the game system's)",
+        target="Against whom: an opposed check or test (UTTAS: Perception against someone hidden)",
+        against="The skill or trait the target opposes with (default: the game system's)",
         as_=AS_HELP,
     )
     async def check(

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, pass_turns_until, slash
 from tests.e2e.conftest import Table
@@ -50,11 +48,6 @@ async def _hound_fight(h: DiscordHarness, table: Table) -> None:
 # ---- hidden NPC numbers ---------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an NPC's damage modifier (its Power modifier) is printed in the public damage "
-    "expression, e.g. 'Hatchet damage (1d6 - 2)', although its numbers are hidden",
-)
 async def test_npc_damage_expression_does_not_show_its_hidden_modifier(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -75,10 +68,6 @@ async def test_npc_damage_expression_does_not_show_its_hidden_modifier(
 # ---- casting --------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a spell whose damage is a plain number is shown as '0d1 [] + 5': dice nobody rolled",
-)
 async def test_a_spell_with_fixed_damage_shows_no_phantom_dice(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -110,11 +99,6 @@ async def test_a_spell_with_fixed_damage_shows_no_phantom_dice(
 # ---- pledged Assists --------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a pledged Assist to an enemy is accepted: Vesna pays 1 IA to aid the hound's next "
-    "test, and the hound's Stealth against her is then 'assisted: Vesna's modifier'",
-)
 async def test_pledging_an_assist_to_an_enemy_is_refused(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -134,12 +118,6 @@ async def test_pledging_an_assist_to_an_enemy_is_refused(
 # ---- what a newcomer can find out ---------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="/help topic:check describes only UTTAS's check ('A skill on your sheet', "
-    "'Perception against someone hidden'): a Utopia sheet has no skills, and the guide's "
-    "'/check skill: tests a trait or subtrait' is nowhere in the command's help",
-)
 async def test_help_for_check_tells_a_utopia_player_it_takes_a_trait(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -125,10 +125,18 @@ class Roll(BaseModel):
     modifier: int = 0
     total: int
     terms: Literal["adv", "favor"] = Field(default="adv", exclude_if=lambda t: t == "adv")
+    formula: str = Field(default="", max_length=120, exclude_if=lambda f: not f)
+    """What was rolled as its owner's sheet writes it (``1d6 - 2``: a weapon's damage and the
+    modifier): the owner's numbers, shown in :attr:`text` only, never in the faces-only form
+    audiences that may not see them get."""
 
     @property
     def text(self) -> str:
-        """E.g. ``"accuracy: 3d6 +1 adv [4, 2, 6, 5] + 11 = 28"``."""
+        """E.g. ``"accuracy: 3d6 +1 adv [4, 2, 6, 5] + 11 = 28"``; a roll of no dice at all (a
+        fixed amount) is ``"Spark damage (5): 5"``."""
+        label = f"{self.purpose} ({self.formula})" if self.formula else self.purpose
+        if not (self.dice or self.base_dice or self.advantage or self.disadvantage):
+            return f"{label}: {self.total}"
         notes = ""
         plus, minus = ("favor", "disfavor") if self.terms == "favor" else ("adv", "disadv")
         if self.advantage:
@@ -137,7 +145,7 @@ class Roll(BaseModel):
             notes += f" -{self.disadvantage} {minus}"
         mod = f" {'+' if self.modifier >= 0 else '-'} {abs(self.modifier)}" if self.modifier else ""
         faces = ", ".join(str(d) for d in self.dice)
-        return f"{self.purpose}: {self.base_dice}d{self.sides}{notes} [{faces}]{mod} = {self.total}"
+        return f"{label}: {self.base_dice}d{self.sides}{notes} [{faces}]{mod} = {self.total}"
 
 
 def roll_pool(

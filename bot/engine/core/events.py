@@ -25,9 +25,11 @@ from bot.engine.core.state import AnyState
 
 def roll_text(roll: Roll, view: View, owner: str | None) -> str:
     """A roll as ``view`` may see it: every number when it reveals ``owner`` (whose roll it is),
-    else the purpose and the faces only (no modifier, no total)."""
+    else the purpose and the faces only (no formula, no modifier, no total)."""
     if view.reveals(owner):
         return view.text(roll.text)
+    if not roll.dice:  # a fixed amount: the owner's number
+        return view.text(roll.purpose)
     faces = ", ".join(str(d) for d in roll.dice)
     return f"{view.text(roll.purpose)}: [{faces}]"
 

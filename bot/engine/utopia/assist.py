@@ -55,6 +55,11 @@ def assist(tx: Tx, cmd: Assist) -> None:
         raise InvalidInput(f"{h.name} cannot assist themself.")
     if tx.is_out(t):
         raise RuleViolation(f"{t.name} is out of the fight.")
+    if t.side != h.side:
+        raise RuleViolation(
+            f"{h.name} cannot assist {t.name}: Assist aids a creature on {h.name}'s own side "
+            "(as an Assist on a Block or Dodge does)."
+        )
     if any(p.helper == h.id and p.form == cmd.form for p in t.pledges):
         raise RuleViolation(f"{h.name} has already pledged to assist {t.name}'s {_WHAT[cmd.form]}.")
     _require_range(tx, h, t, cmd.form)

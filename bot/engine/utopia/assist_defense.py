@@ -91,6 +91,23 @@ def roll(tx: Tx, p: AssistDecision) -> None:
     combat.roll_defense(tx, p.hit.model_copy(update={"id": 0}), p.defense, extra)
 
 
+def settle_for_the_fallen(tx: Tx) -> None:
+    """After every command: damage still waiting on a creature that is out of the fight (Down,
+    or removed by the GM) is taken at once with no defense — it cannot Block, Dodge or roll the
+    Assists given (a Down creature acts no more)."""
+    if not tx.state.decisions:
+        return
+    here = {c.id for c in tx.state.combatants}
+    for p in list(tx.state.decisions):
+        hit = p.hit if isinstance(p, AssistDecision) else p
+        if hit.target in here and not tx.is_out(tx.view(hit.target)):
+            continue
+        tx.settle_decision(p.id)
+        if hit.target in here:
+            why = f"{tx.view(hit.target).name} is out of the fight"
+            combat.settle(tx, hit.model_copy(update={"id": 0}), "unable", None, why=why)
+
+
 def helpers(tx: Tx, p: DamageDecision) -> list[UtopiaCombatant]:
     """The creatures that could Assist ``p``'s target now (see the module docstring)."""
     return [c for c in candidates(tx, p) if _can_pay(tx, c)]

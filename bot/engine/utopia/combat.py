@@ -78,7 +78,8 @@ def roll_damage(tx: Tx, purpose: str, expression: str, modifier: int, *, divisor
     total = max(0, rolled) // divisor + modifier if divisor > 1 else rolled + modifier
     shown = f"({expression}) / {divisor}" if divisor > 1 else expression
     return Roll(
-        purpose=f"{purpose} ({shown}{_signed(modifier)})",
+        purpose=purpose,
+        formula=f"{shown}{_signed(modifier)}",
         sides=sides or 1,
         base_dice=len(faces),
         dice=tuple(faces),

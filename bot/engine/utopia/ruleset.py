@@ -147,6 +147,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
+        assist_defense.settle_for_the_fallen(tx)
         interleave.after_command(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)

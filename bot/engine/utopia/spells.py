@@ -55,11 +55,10 @@ def cast(tx: Tx, cmd: Cast) -> None:
         f"{a.name} casts {spell.name}{at} ({tx.tables.spell.ta} TA, {spell.stamina} Stamina; "
         f"Stamina {tx.view(a.id).stamina} left){words}."
     )
+    # The Stamina left is the caster's number: hidden where its numbers are.
+    tx.note(said, a.id, secret=True, public=f"{a.name} casts {spell.name}{at}{words}.")
     if t is not None and spell.damage:
-        _damage(tx, a, t, spell, said)
-    else:
-        # The Stamina left is the caster's number: hidden where its numbers are.
-        tx.note(said, a.id, secret=True, public=f"{a.name} casts {spell.name}{at}{words}.")
+        _damage(tx, a, t, spell)
 
 
 def _spell(a: UtopiaCombatant, name: str) -> Spell:
@@ -94,7 +93,7 @@ def _check_range(
         )
 
 
-def _damage(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, spell: Spell, said: str) -> None:
+def _damage(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, spell: Spell) -> None:
     """The spell's damage through the attacks' damage and defense path (no weapon
     properties: it never ignores SHP)."""
     if tx.timing(a.id) == "off_turn":
@@ -112,7 +111,7 @@ def _damage(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, spell: Spell, said: 
             hit_index=1,
             hits_total=1,
             awaiting="nobody",
-            text=said,
+            text=f"{a.name} attacks {t.name} with {spell.name}.",
         )
     )
     damage = roll_damage(tx, f"{spell.name} damage", spell.damage or "0", 0)

@@ -61,12 +61,15 @@ TravelMode = Literal["land", "water", "air"]
 
 Meters = Annotated[float, Field(ge=0, le=10_000)]
 
+MAX_NUMBER = 1000
+"""The largest whole number a damage expression may hold (a pool is at most 10,000)."""
+
 
 def check_damage(expression: str) -> str:
     """A damage expression, checked with the ``d20`` parser: dice (``NdM``) and whole numbers
-    added or subtracted (``2d6+1``, ``1d8 - 1``), at most :data:`MAX_DICE` dice in all and
-    dice of at most :data:`MAX_SIDES` sides. Returns it with its spacing normalised
-    (``2d6 + 1``). Raises ``ValueError`` naming what is wrong."""
+    (at most :data:`MAX_NUMBER` each) added or subtracted (``2d6+1``, ``1d8 - 1``), at most
+    :data:`MAX_DICE` dice in all and dice of at most :data:`MAX_SIDES` sides. Returns it with
+    its spacing normalised (``2d6 + 1``). Raises ``ValueError`` naming what is wrong."""
     try:
         parsed = d20.parse(expression)
     except d20.RollSyntaxError as error:
@@ -92,6 +95,8 @@ def _dice_in(node: Any, expression: str) -> int:
         return int(node.num)
     if kind == "Literal" and not isinstance(node.value, int):
         raise ValueError(f"{node.value} is not a whole number")
+    if kind == "Literal" and abs(node.value) > MAX_NUMBER:
+        raise ValueError(f"a number in damage is at most {MAX_NUMBER:,}, not {node.value:,}")
     if kind == "BinOp" and node.op not in ("+", "-"):
         raise ValueError(f"damage adds or subtracts; {node.op!r} is not allowed")
     if kind not in ("Literal", "BinOp", "Expression"):
