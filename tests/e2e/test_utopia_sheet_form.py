@@ -4,6 +4,8 @@ and every refusal naming the box or field, storing nothing — through Discord."
 
 from __future__ import annotations
 
+import json
+
 from bot.client import CombatBot
 from bot.engine import get_ruleset
 from bot.services.actor import Actor
@@ -119,3 +121,32 @@ async def test_a_utopia_sheet_is_edited_field_by_field(
         )
     )
     assert ephemeral and "**Vesna** was not changed" in text and "`size`" in text
+
+
+async def test_a_utopia_sheet_exports_and_comes_back_edited(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/character export`` gives the Utopia sheet as JSON; edited and imported with
+    ``replace: True`` it comes back as Utopia, checked by the Utopia sheet model."""
+    h = discord_harness
+    await (await h.slash(table.player, h.channel, "character import", example="brannoc")).response()
+    ephemeral, _, message = await answer(
+        await h.slash(table.player, h.channel, "character export", name="Brannoc")
+    )
+    assert ephemeral and message is not None
+    data = message.attachment("brannoc.json").json()
+    assert data["system"] == "utopia" and data["subtraits"]["power"] == 7
+    data["subtraits"]["power"] = 8
+    upload = h.make_attachment("brannoc.json", json.dumps(data).encode())
+    ephemeral, text, _ = await answer(
+        await h.slash(table.player, h.channel, "character import", file=upload, replace=True)
+    )
+    assert ephemeral and "Replaced **Brannoc**" in text
+    row = (await bot.services.sheets.list_sheets(h.guild.id, _actor(table), "character"))[0]
+    assert get_ruleset("utopia").parse_sheet(row.sheet_json).score("power") == 8  # type: ignore[attr-defined]
+    data["subtraits"]["power"] = 99
+    upload = h.make_attachment("brannoc.json", json.dumps(data).encode())
+    ephemeral, text, _ = await answer(
+        await h.slash(table.player, h.channel, "character import", file=upload, replace=True)
+    )
+    assert ephemeral and "`subtraits.power`" in text and "less than or equal to 50" in text
