@@ -8,6 +8,13 @@ from fractions import Fraction
 import pytest
 
 from bot.engine.core.dice import ScriptedRoller
+from bot.engine.uune.checks import (
+    insight_reads,
+    observe_senses,
+    starting_money,
+    stealth_difficulty,
+    stealth_resources,
+)
 from bot.engine.uune.dice import (
     Resource,
     action_pool,
@@ -152,3 +159,27 @@ def test_impaired_requires_one_more_hit_per_level() -> None:
     roll = roll_action(ScriptedRoller([5, 6]), [SWORD], 2, T, impaired=1)
     assert (roll.required, roll.hits, roll.success) == (3, 2, False)
     assert roll_action(ScriptedRoller([5, 6]), [SWORD], 1, T, impaired=2).required == 3
+
+
+def test_starting_money_is_5d6_times_the_income() -> None:
+    """ "Level 1": "roll 5d6 and multiply by one of the choices" (Well off: 20 times)."""
+    assert starting_money(ScriptedRoller([1, 2, 3, 4, 5]), "well off", T) == ([1, 2, 3, 4, 5], 300)
+    with pytest.raises(InvalidInput, match="destitute, impoverished"):
+        starting_money(ScriptedRoller([1] * 5), "royal", T)
+
+
+def test_stealth_difficulty_and_resources() -> None:
+    """ "Stealth": "the highest perceptiveness score in the room; and +0 for one person, +1 for
+    a few, +2 for a group, or +3 for a crowd"; Hidden +1, Undetected +2 resources."""
+    assert stealth_difficulty([2, 4, 3], "few", T) == 5
+    assert stealth_difficulty([9], "crowd", T) == 10  # the top of the ladder
+    assert [stealth_resources(x, T) for x in ("observed", "Hidden", "undetected")] == [0, 1, 2]
+    with pytest.raises(InvalidInput, match="one, few, group, crowd"):
+        stealth_difficulty([1], "mob", T)
+
+
+def test_insight_meets_social_and_observe_counts_senses_by_margin() -> None:
+    """ "Insight": hits "meet or exceed an NPC's social score"; "Observe": "Meet: One sense. 1
+    over: Two senses. 2 over: Three senses"."""
+    assert (insight_reads(3, 3), insight_reads(2, 3)) == (True, False)
+    assert [observe_senses(h, 2, T) for h in (1, 2, 3, 4, 7)] == [0, 1, 2, 3, 3]
