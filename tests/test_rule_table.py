@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLES = {
     "uttas": ROOT / "docs" / "rules" / "uttas-rule-table.md",
     "utopia": ROOT / "docs" / "rules" / "utopia-rule-table.md",
+    "uune": ROOT / "docs" / "rules" / "uune-rule-table.md",
 }
 COLUMNS = ("#", "section", "the text says", "status", "the bot does", "where", "test(s)")
 STATUSES = ("yes", "partly", "not modelled", "in progress")
