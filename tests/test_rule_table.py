@@ -27,6 +27,7 @@ TABLES = {
     "uttas": ROOT / "docs" / "rules" / "uttas-rule-table.md",
     "utopia": ROOT / "docs" / "rules" / "utopia-rule-table.md",
     "untitled": ROOT / "docs" / "rules" / "untitled-rule-table.md",
+    "uune": ROOT / "docs" / "rules" / "uune-rule-table.md",
 }
 COLUMNS = ("#", "section", "the text says", "status", "the bot does", "where", "test(s)")
 STATUSES = ("yes", "partly", "not modelled", "in progress")
