@@ -12,155 +12,36 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from functools import cached_property
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot import names
 from bot.engine.core.audience import PUBLIC, Audience, View
-from bot.engine.core.commands import CORE_COMMANDS, ORDER_COMMANDS, CommandBase
+from bot.engine.core.command_union import command_adapter as command_adapter
+from bot.engine.core.command_union import discriminated_kinds, model_class
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract_models import ForeignSheet as ForeignSheet
+from bot.engine.core.contract_models import FormBox as FormBox
+from bot.engine.core.contract_models import ReactionOption as ReactionOption
+from bot.engine.core.contract_models import SheetForm as SheetForm
+from bot.engine.core.contract_models import SheetSection as SheetSection
+from bot.engine.core.contract_models import validation_message as validation_message
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome, parse_event
-from bot.engine.core.order import TurnOrder
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.state import AnyState
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.errors import InvalidInput, RulesVersionUnknown
 
-
-class ReactionOption(BaseModel):
-    """One choice a combatant can afford right now on a pending decision (one button): a
-    reaction to an attack, an approval, a spend…
-
-    ``choice``/``maneuver``/``stance`` are what the ruleset's :meth:`Ruleset.answer` puts into
-    its command; ``actions`` and ``stamina`` its cost in those pools, ``costs`` in any other
-    (pool name → amount, e.g. ``{"vitality": 5}``); ``label`` a button label (≤ 80
-    characters)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    choice: str
-    label: str
-    maneuver: str | None = None
-    stance: str | None = None
-    actions: int = 0
-    stamina: int = 0
-    costs: dict[str, int] = Field(default_factory=dict)
-
-
-class SheetSection(BaseModel):
-    """One part of a sheet as shown (``/character show``): a title and its lines of text
-    (Markdown; names already passed through the caller's formatter); ``inline`` when it fits
-    beside others."""
-
-    model_config = ConfigDict(frozen=True)
-
-    title: str
-    lines: list[str]
-    inline: bool = False
-
-
-class ForeignSheet(BaseModel):
-    """A sheet from another tool, translated by :meth:`Ruleset.foreign_sheet`: ``data`` (this
-    ruleset's sheet data, still to be validated), ``source`` (the tool, e.g. "Foundry VTT
-    actor export") and ``unmapped`` (one line per thing of the original the sheet does not hold
-    or holds differently, to show the member instead of dropping it silently)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    data: dict[str, Any]
-    source: str
-    unmapped: tuple[str, ...] = ()
-
-
-class FormBox(BaseModel):
-    """One box of a ruleset's sheet create form (``/character create``; Discord allows five).
-
-    ``key``: the box's id, and the sheet field it fills when ``scores`` is None (its text, for
-    the sheet model to check); ``scores``: the box holds several numbers, for these sheet fields
-    in this order (all numbers in order, or each after its name), put into the ``into`` field
-    (None: the sheet's top level); ``label`` (≤ 45 characters), ``default``, ``placeholder``
-    (≤ 100), ``max_length`` and ``required`` as Discord shows them; ``lower``: the text is
-    lower-cased (a choice such as a size)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    key: str
-    label: Annotated[str, Field(max_length=45)]
-    default: str = ""
-    placeholder: Annotated[str, Field(max_length=100)] = ""
-    max_length: int = Field(default=100, ge=1, le=4000)
-    required: bool = True
-    scores: tuple[str, ...] | None = None
-    into: str | None = None
-    lower: bool = False
-
-
-class SheetForm(BaseModel):
-    """A ruleset's sheet create form: its ``boxes`` (the first is the name) and ``rest``, what
-    the form leaves to ``/character edit`` or an import (e.g. "weapons, powers")."""
-
-    model_config = ConfigDict(frozen=True)
-
-    boxes: tuple[FormBox, ...] = Field(min_length=1, max_length=5)
-    rest: str
-
-
-def validation_message(exc: ValidationError, what: str) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or what
-    return f"Invalid {what} ({where}): {first['msg']}"
-
-
 StateT = TypeVar("StateT", bound=AnyState)
-
-
-def command_adapter(
-    own: tuple[type[CommandBase], ...], order: TurnOrder
-) -> TypeAdapter[CommandBase]:
-    """The parser of a ruleset's commands: the core's (:data:`CORE_COMMANDS`), the turn-order
-    moves its ``order`` allows (:data:`ORDER_COMMANDS`) and its ``own``, discriminated by
-    ``kind`` — so a command the core adds reaches every ruleset, and a ruleset adds its own in
-    its package only. Raises ``ValueError`` when two share a kind."""
-    allowed = {"delay": order.allows_delay, "hold": order.allows_hold, "resume": order.allows_hold}
-    types = [*CORE_COMMANDS, *(t for t in ORDER_COMMANDS if allowed[_kind(t)]), *own]
-    kinds = [_kind(t) for t in types]
-    clash = {k for k in kinds if kinds.count(k) > 1}
-    if clash:
-        raise ValueError(f"two commands share the kind(s) {sorted(clash)}")
-    union: Any = Union[tuple(types)]  # noqa: UP007 - built at run time from the ruleset's list
-    adapter: TypeAdapter[CommandBase] = TypeAdapter(Annotated[union, Field(discriminator="kind")])
-    return adapter
-
-
-def _discriminated_kinds(schema: Any) -> dict[str, Any]:
-    """The ``kind`` → schema mapping of a discriminated union's core schema."""
-    while schema.get("type") in ("definitions", "nullable", "default"):
-        schema = schema["schema"]
-    if schema.get("type") != "tagged-union":
-        raise TypeError("a ruleset's commands must be a union discriminated by kind")
-    choices: dict[str, Any] = schema["choices"]
-    return choices
-
-
-def _model_class(schema: Any) -> type:
-    """The model class a union member's core schema validates to (through validators)."""
-    while schema.get("type") != "model":
-        schema = schema["schema"]
-    cls: type = schema["cls"]
-    return cls
 
 
 def _versions(known: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in known)
-
-
-def _kind(t: type[CommandBase]) -> str:
-    kind: str = t.model_fields["kind"].default
-    return kind
 
 
 class Ruleset(ABC, Generic[StateT]):
@@ -310,7 +191,7 @@ class Ruleset(ABC, Generic[StateT]):
     @cached_property
     def command_kinds(self) -> frozenset[str]:
         """Every command kind this ruleset accepts (its parser's)."""
-        return frozenset(_discriminated_kinds(self.command_adapter.core_schema))
+        return frozenset(discriminated_kinds(self.command_adapter.core_schema))
 
     @cached_property
     def command_types(self) -> frozenset[type]:
@@ -318,8 +199,8 @@ class Ruleset(ABC, Generic[StateT]):
         command of the same kind (UTTAS's and Utopia's ``attack``), so a command built for one
         is told from the other's by its class."""
         return frozenset(
-            _model_class(schema)
-            for schema in _discriminated_kinds(self.command_adapter.core_schema).values()
+            model_class(schema)
+            for schema in discriminated_kinds(self.command_adapter.core_schema).values()
         )
 
     def accepts(self, command: CommandBase) -> bool:
