@@ -183,6 +183,24 @@ class Disengage(CommandBase):
     combatant: Id
 
 
+class Rest(CommandBase):
+    """A ``short`` or ``long`` rest for ``combatants`` (all when empty), only outside a fight;
+    what it restores is the ruleset's (``Ruleset.rest_command``)."""
+
+    kind: Literal["rest"] = "rest"
+    rest: Literal["short", "long"]
+    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
+
+
+class NaturalHealing(CommandBase):
+    """``weeks`` of natural healing for ``combatants`` (all when empty), only outside a fight;
+    what it heals is the ruleset's (``Ruleset.healing_command``)."""
+
+    kind: Literal["natural_healing"] = "natural_healing"
+    weeks: Annotated[int, Field(ge=1, le=520)]
+    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
+
+
 CORE_COMMANDS: tuple[type[CommandBase], ...] = (
     RemoveCombatant,
     Begin,
@@ -196,6 +214,8 @@ CORE_COMMANDS: tuple[type[CommandBase], ...] = (
     SetDistance,
     Engage,
     Disengage,
+    Rest,
+    NaturalHealing,
 )
 """The commands every ruleset accepts (its own come on top)."""
 

@@ -373,7 +373,10 @@ class Ruleset(ABC, Generic[StateT]):
     record_model: ClassVar[type[BaseModel]]
     """A character's state between fights in this system (its campaign record)."""
 
-    @abstractmethod
+    add_combatant_command: ClassVar[type[Any]]
+    """The ruleset's command that brings a fighter in (its fields: ``name``, ``sheet``,
+    ``controller_id``, ``is_npc``, ``character_id``, ``record``)."""
+
     def add_command(
         self,
         *,
@@ -385,7 +388,22 @@ class Ruleset(ABC, Generic[StateT]):
         record: BaseModel | None = None,
     ) -> CommandBase:
         """The command that brings a fighter into an encounter: a character (its sheet id in
-        ``character_id``) as its campaign ``record`` left it, or an NPC fresh from its sheet."""
+        ``character_id``) as its campaign ``record`` left it, or an NPC fresh from its sheet
+        (:attr:`add_combatant_command`). Raises :class:`InvalidInput` for a sheet or record of
+        another system."""
+        if not isinstance(sheet, self.sheet_model):
+            raise InvalidInput(f"**{name}** is not a {self.title} sheet.")
+        if record is not None and not isinstance(record, self.record_model):
+            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
+        command: CommandBase = self.add_combatant_command(
+            name=name,
+            sheet=sheet,
+            controller_id=controller_id,
+            is_npc=is_npc,
+            character_id=character_id,
+            record=record,
+        )
+        return command
 
     @abstractmethod
     def record_of(self, combatant: Any) -> BaseModel:

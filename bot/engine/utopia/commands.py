@@ -18,6 +18,8 @@ from bot.engine.core.commands import (
     Name,
     Side,
 )
+from bot.engine.core.commands import NaturalHealing as NaturalHealing  # one rest for every ruleset
+from bot.engine.core.commands import Rest as Rest
 from bot.engine.core.effects import Lasts
 from bot.engine.utopia.sheet import UtopiaSheet
 from bot.engine.utopia.state import AssistForm, UtopiaRecord, Vital
@@ -169,22 +171,6 @@ class Cast(Dated):
     range_m: Meters | None = None
 
 
-class Rest(CommandBase):
-    """A ``short`` or ``long`` rest for ``combatants`` (all when empty); only outside a fight."""
-
-    kind: Literal["rest"] = "rest"
-    rest: Literal["short", "long"]
-    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
-
-
-class NaturalHealing(CommandBase):
-    """``weeks`` of natural healing for ``combatants`` (all when empty); only outside a fight."""
-
-    kind: Literal["natural_healing"] = "natural_healing"
-    weeks: Annotated[int, Field(ge=1, le=520)]
-    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
-
-
 class Defend(Answer):
     """The answer to a damage decision: ``block``, ``dodge``, ``cover`` (Take Cover: the
     player says an obstacle stands against the source) or ``none``."""
@@ -321,8 +307,6 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     SetVitals,
     SetCondition,
     Cast,
-    Rest,
-    NaturalHealing,
     Test,
     GrantFavor,
     Stealth,

@@ -117,6 +117,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     )
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     turn_order: TurnOrder = TURN_ORDER
+    add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
 
@@ -153,28 +154,6 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         return Outcome(state=tx.state, events=tx.events)
 
     # -- sheets, joining and records ---------------------------------------------------------
-    def add_command(
-        self,
-        *,
-        name: str,
-        sheet: BaseModel,
-        controller_id: int | None = None,
-        is_npc: bool = False,
-        character_id: int | None = None,
-        record: BaseModel | None = None,
-    ) -> CommandBase:
-        if not isinstance(sheet, UtopiaSheet):
-            raise InvalidInput(f"**{name}** is not a {self.title} sheet.")
-        if record is not None and not isinstance(record, UtopiaRecord):
-            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
-        return cmd.AddCombatant(
-            name=name,
-            sheet=sheet,
-            controller_id=controller_id,
-            is_npc=is_npc,
-            character_id=character_id,
-            record=record,
-        )
 
     def record_of(self, combatant: Any) -> UtopiaRecord:
         return record_of(combatant)

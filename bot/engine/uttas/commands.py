@@ -19,6 +19,8 @@ from bot.engine.core.commands import (
     Side,
     Text,
 )
+from bot.engine.core.commands import NaturalHealing as NaturalHealing  # one rest for every ruleset
+from bot.engine.core.commands import Rest as Rest
 from bot.engine.core.effects import Lasts
 from bot.engine.uttas.record import UttasRecord
 from bot.engine.uttas.sheet import Characteristic, MovementMode, UttasSheet
@@ -314,20 +316,6 @@ class Talk(CommandBase):
     text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
 
 
-class Rest(CommandBase):
-    """Short or long rest for ``combatants`` (all when empty); only outside a fight."""
-
-    kind: Literal["rest"] = "rest"
-    rest: Literal["short", "long"]
-    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
-
-
-class NaturalHealing(CommandBase):
-    kind: Literal["natural_healing"] = "natural_healing"
-    weeks: Annotated[int, Field(ge=1, le=520)]
-    combatants: tuple[Id, ...] = Field(default=(), max_length=100)
-
-
 class SetCondition(CommandBase):
     """Game Master: add or remove a condition (``limb`` for Disabled limb). ``lasts``: how long
     an added one lasts (:data:`bot.engine.core.effects.Lasts`); ``rounds`` with ``lasts`` =
@@ -419,8 +407,6 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     GrappleContest,
     Surrender,
     Talk,
-    Rest,
-    NaturalHealing,
     SetCondition,
     AdjustCharacteristic,
     SetVitals,

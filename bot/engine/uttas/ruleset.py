@@ -128,30 +128,8 @@ class UttasRuleset(Ruleset[UttasState]):
     def from_tables(cls, tables: dict[str, Any], version: int) -> UttasRuleset:
         return cls(load_tables(tables), version)
 
+    add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UttasRecord]] = UttasRecord
-
-    def add_command(
-        self,
-        *,
-        name: str,
-        sheet: BaseModel,
-        controller_id: int | None = None,
-        is_npc: bool = False,
-        character_id: int | None = None,
-        record: BaseModel | None = None,
-    ) -> cmd.AddCombatant:
-        if not isinstance(sheet, UttasSheet):
-            raise InvalidInput(f"**{name}** is not a {self.title} sheet.")
-        if record is not None and not isinstance(record, UttasRecord):
-            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
-        return cmd.AddCombatant(
-            name=name,
-            sheet=sheet,
-            controller_id=controller_id,
-            is_npc=is_npc,
-            character_id=character_id,
-            record=record,
-        )
 
     def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
         """Health, Stamina, Speed, Agility and Strength as given; ``damage``: the damage dice
