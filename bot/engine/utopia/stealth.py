@@ -23,7 +23,7 @@ aware of").
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from bot.engine.core.dice import Roll
 from bot.engine.core.economy import Cost
@@ -93,19 +93,7 @@ def _scored_by(tx: Tx, c: UtopiaCombatant, o: UtopiaCombatant, roll: Roll) -> bo
     score = o.sheet.score("awareness") * (2 if "awareness" in o.sheet.gifted else 1)
     noticed = roll.total < score
     doubled = " (gifted: doubled)" if "awareness" in o.sheet.gifted else ""
-    verdict = f"{o.name} notices {c.name}" if noticed else f"{c.name} stays unnoticed by {o.name}"
-    tx.emit(
-        Tested(
-            combatant=c.id,
-            score="stunt",
-            roll=roll,
-            success=not noticed,
-            opponent=o.id,
-            against_score=score,
-            verdict=verdict,
-            text=f"{roll.text} against {o.name}'s Awareness {score}{doubled}: {verdict}.",
-        )
-    )
+    _said(tx, c, o, roll, noticed, f"{o.name}'s Awareness {score}{doubled}", against_score=score)
     return noticed
 
 
@@ -114,6 +102,21 @@ def _seen_by(tx: Tx, c: UtopiaCombatant, o: UtopiaCombatant, roll: Roll) -> bool
     notices ``c`` when it meets it."""
     theirs = tx.test(o, "awareness", f"{o.name}'s Awareness test", favor=1)
     noticed = theirs.total >= roll.total
+    _said(tx, c, o, roll, noticed, theirs.text, opposing=theirs)
+    return noticed
+
+
+def _said(
+    tx: Tx,
+    c: UtopiaCombatant,
+    o: UtopiaCombatant,
+    roll: Roll,
+    noticed: bool,
+    against: str,
+    **opposed: Any,
+) -> None:
+    """The Stunt test against ``o`` as a :class:`Tested` event (``opposed``: its ``opposing``
+    roll or ``against_score``, each shown only where ``o``'s numbers are)."""
     verdict = f"{o.name} notices {c.name}" if noticed else f"{c.name} stays unnoticed by {o.name}"
     tx.emit(
         Tested(
@@ -122,12 +125,11 @@ def _seen_by(tx: Tx, c: UtopiaCombatant, o: UtopiaCombatant, roll: Roll) -> bool
             roll=roll,
             success=not noticed,
             opponent=o.id,
-            opposing=theirs,
             verdict=verdict,
-            text=f"{roll.text} against {theirs.text}: {verdict}.",
+            text=f"{roll.text} against {against}: {verdict}.",
+            **opposed,
         )
     )
-    return noticed
 
 
 def unaware(tx: Tx, attacker: UtopiaCombatant, target: UtopiaCombatant) -> bool:
