@@ -171,7 +171,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
         return [
             SheetSection(
                 title="Vitals",
-                lines=[f"Health {sheet.health}", f"Speed {sheet.speed_m:g} m"],
+                lines=[f"Health {sheet.health}", f"Speed {self.scale.show(sheet.speed_m)}"],
                 inline=True,
             ),
             SheetSection(title="Skills", lines=skills, inline=True),
