@@ -392,9 +392,9 @@ class Ruleset(ABC, Generic[StateT]):
         (:attr:`add_combatant_command`). Raises :class:`InvalidInput` for a sheet or record of
         another system."""
         if not isinstance(sheet, self.sheet_model):
-            raise InvalidInput(f"**{name}** is not a {self.title} sheet.")
+            raise InvalidInput(f"**{name}**'s sheet is not one of {self.title}'s.")
         if record is not None and not isinstance(record, self.record_model):
-            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
+            raise InvalidInput(f"**{name}**'s campaign record is not one of {self.title}'s.")
         command: CommandBase = self.add_combatant_command(
             name=name,
             sheet=sheet,

@@ -132,6 +132,10 @@ class UntitledTables(_Table):
     critical: Critical = Field(default_factory=Critical)
     defense: DefenseRule = Field(default_factory=DefenseRule)
     round: RoundRule = Field(default_factory=RoundRule)
+    order_die: Annotated[int, Field(ge=2, le=1000)] = 20
+    """The die each creature rolls when the Storyteller asks for one for the order ("may ask
+    for a die roll to help randomize the order or resolve a tie"; the text names no die: the
+    bot's default is a d20)."""
 
     @model_validator(mode="after")
     def _ladder_in_order(self) -> UntitledTables:

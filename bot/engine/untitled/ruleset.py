@@ -1,0 +1,344 @@
+"""The Untitled ruleset (``untitled-combat.txt``): the contract's hooks and the dispatch table.
+
+Planned in :mod:`bot.engine.registry` (not playable yet): the engine is built and the contract
+suite runs it through a test-only registry swap (``tests/rulesets/untitled.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, TypeAdapter
+
+from bot.engine.core import order, places, scenes
+from bot.engine.core.audience import View
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract import (
+    ReactionOption,
+    Ruleset,
+    SheetForm,
+    SheetSection,
+    command_adapter,
+)
+from bot.engine.core.decisions import DecisionWords
+from bot.engine.core.dice import DiceRoller
+from bot.engine.core.effects import Lasts
+from bot.engine.core.events import Event, Outcome
+from bot.engine.core.order import TurnOrder
+from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.untitled import actions, combat, form, verbs
+from bot.engine.untitled import commands as cmd
+from bot.engine.untitled.core import TURN_ORDER, RoundActions, Tx
+from bot.engine.untitled.events import EVENT_TYPES
+from bot.engine.untitled.sheet import UntitledSheet
+from bot.engine.untitled.state import (
+    CONDITIONS,
+    DOWN,
+    ShieldDecision,
+    UntitledRecord,
+    UntitledState,
+    record_of,
+)
+from bot.engine.untitled.tables import UntitledTables, default_tables, load_tables
+from bot.errors import InvalidInput, RuleViolation
+
+_Handler = Callable[[Tx, Any], None]
+_HANDLERS: dict[str, _Handler] = {
+    "add_combatant": actions.add_combatant,
+    "remove_combatant": actions.remove_combatant,
+    "begin": actions.begin,
+    "end_turn": actions.end_turn,
+    "end_combat": actions.end_combat,
+    "change_settings": actions.change_settings,
+    "attack": combat.attack,
+    "defend": combat.defend,
+    "check": combat.check,
+    "move": actions.move,
+    "draw": actions.draw,
+    "stow": actions.stow,
+    "reload": actions.reload,
+    "declare": actions.declare,
+    "roll_order": actions.roll_order,
+    "allow_combined": actions.allow_combined,
+    "set_vitals": actions.set_vitals,
+    "set_condition": actions.set_condition,
+}
+_HANDLERS.update(order.HANDLERS)
+_HANDLERS.update(scenes.HANDLERS)
+_HANDLERS.update(places.HANDLERS)
+_VITALS = ("health",)
+
+
+class UntitledRuleset(Ruleset[UntitledState]):
+    """Untitled. ``tables``: the GM-changeable numbers (``data/untitled/tables.json``)."""
+
+    key: ClassVar[str] = "untitled"
+    title: ClassVar[str] = "Untitled"
+    sheet_model: ClassVar[type[UntitledSheet]] = UntitledSheet
+    state_model: ClassVar[type[Any]] = UntitledState
+    command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
+        cmd.OWN_COMMANDS, TURN_ORDER
+    )
+    event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
+    turn_order: TurnOrder = TURN_ORDER
+    add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
+    record_model: ClassVar[type[UntitledRecord]] = UntitledRecord
+    handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+
+    def __init__(self, tables: UntitledTables | None = None, version: int | None = None) -> None:
+        self.tables = tables if tables is not None else default_tables()
+        self.version = self.rules_version if version is None else version
+        self.economy: RoundActions = RoundActions()
+
+    @classmethod
+    def configured(cls, changes: dict[str, Any] | None) -> UntitledRuleset:
+        return cls(load_tables(overrides=changes) if changes else None, cls.rules_version)
+
+    @classmethod
+    def from_tables(cls, tables: dict[str, Any], version: int) -> UntitledRuleset:
+        return cls(load_tables(tables), version)
+
+    def tables_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.tables.model_dump(mode="json")
+        return data
+
+    def apply(
+        self, state: UntitledState, command: CommandBase, roller: DiceRoller, now: datetime
+    ) -> Outcome:
+        """Apply one command; never mutates ``state``; a refusal raises a
+        :class:`~bot.errors.DomainError` and changes nothing."""
+        tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
+        handler = self.handlers.get(command.kind)
+        if handler is None:
+            raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
+        handler(tx, command)
+        tx.pass_turn_if_unable()
+        return Outcome(state=tx.state, events=tx.events)
+
+    # -- sheets, joining and records ---------------------------------------------------------
+
+    def record_of(self, combatant: Any) -> UntitledRecord:
+        return record_of(combatant)
+
+    def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
+        if not isinstance(sheet, UntitledSheet):
+            raise InvalidInput(f"Not an {self.title} sheet.")
+        r = record if isinstance(record, UntitledRecord) else UntitledRecord()
+        health = sheet.health if r.health is None else r.health
+        return [f"Health {health}/{sheet.health}"]
+
+    def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
+        if not isinstance(sheet, UntitledSheet):
+            raise InvalidInput(f"**{combatant.name}**'s sheet is not an {self.title} sheet.")
+        return combatant.clone().model_copy(
+            update={"sheet": sheet, "health": min(combatant.health, sheet.health)}
+        )
+
+    def sheet_sections(
+        self, sheet: BaseModel, *, full: bool, name: Callable[[str], str]
+    ) -> list[SheetSection]:
+        if not isinstance(sheet, UntitledSheet):
+            raise InvalidInput(f"Not an {self.title} sheet.")
+        if not full:
+            return [SheetSection(title=name(sheet.name), lines=["An Untitled character"])]
+        t = self.tables
+        skills = [
+            f"{name(k)} {v} ({t.tier(v).title()})" for k, v in sheet.skill_levels().items()
+        ] or ["none (untrained: 1d6)"]
+        weapons = [f"{name(w.name)}: {name(w.skill)}, {name(w.form)}" for w in sheet.weapons]
+        return [
+            SheetSection(
+                title="Vitals",
+                lines=[f"Health {sheet.health}", f"Speed {self.scale.show(sheet.speed_m)}"],
+                inline=True,
+            ),
+            SheetSection(title="Skills", lines=skills, inline=True),
+            SheetSection(title="Weapons", lines=weapons or ["none"]),
+        ]
+
+    def sheet_form(self) -> SheetForm:
+        return form.SHEET_FORM
+
+    def sheet_of(self, combatant: Any) -> UntitledSheet:
+        sheet: UntitledSheet = combatant.sheet
+        return sheet
+
+    # -- the command surface ------------------------------------------------------------------
+    def actions(self, state: UntitledState, combatant: Any) -> list[ActionSpec]:
+        return list(verbs.ACTIONS)
+
+    def act(self, state: UntitledState, combatant: Any, given: ActInput) -> CommandBase:
+        return verbs.act(combatant, given)
+
+    def check_names(self, combatant: Any) -> list[str]:
+        return list(combatant.sheet.skill_levels())
+
+    def check(
+        self,
+        state: UntitledState,
+        combatant: Any,
+        skill: str,
+        difficulty: int | None,
+        *,
+        target: str | None = None,
+        against: str | None = None,
+    ) -> CommandBase:
+        """A skill roll (:func:`bot.engine.untitled.combat.check`)."""
+        if target is not None and difficulty is not None:
+            raise InvalidInput("A check is against a `difficulty:` or opposed by a `target:`.")
+        if against is not None and target is None:
+            raise InvalidInput("`against:` names the target's skill: give a `target:` too.")
+        return cmd.Check(
+            actor=combatant.id, skill=skill, difficulty=difficulty, target=target, against=against
+        )
+
+    # -- decisions ------------------------------------------------------------------------------
+    def lapse(self, state: UntitledState, decision: Any = None) -> CommandBase:
+        """Nobody chose: the defender uses its shield (the bot's default — it only helps)."""
+        p = decision if decision is not None else state.pending
+        if p is None:
+            raise RuleViolation("No attack is waiting for a defense.")
+        return cmd.Defend(actor=p.target, choice="shield", decision=p.id or None)
+
+    def answer(
+        self, state: UntitledState, decider: Any, option: ReactionOption, decision: Any = None
+    ) -> CommandBase:
+        ref = (decision.id or None) if decision is not None else None
+        return cmd.Defend.model_validate(
+            {"actor": decider.id, "choice": option.choice, "decision": ref}
+        )
+
+    def typed_reaction(self, word: Literal["dodge", "block"]) -> str:
+        """``/block`` raises the shield; ``/dodge`` is Combat Defense alone."""
+        return "shield" if word == "block" else "none"
+
+    def decision_subject(self, state: UntitledState, decision: Any) -> str | None:
+        return str(decision.target)
+
+    def decision_words(
+        self,
+        state: UntitledState,
+        decision: Any,
+        deciders: Mapping[str, list[ReactionOption]],
+        public: View,
+    ) -> DecisionWords:
+        p: ShieldDecision = decision
+        attacker, target = public.name(p.attacker), public.name(p.target)
+        weapon = public.escape(p.weapon)
+        plain = {c.id: str(c.name) for c in state.combatants}
+        held = next((c.sheet.shield for c in state.combatants if c.id == p.target), None)
+        shield = public.escape(held.name) if held is not None else "shield"
+        if p.target in deciders and not public.reveals(p.target):
+            who = f"the GM chooses whether **{target}** raises their {shield}"
+        elif p.target in deciders:
+            who = f"**{target}** may defend with their {shield} or with Combat Defense alone"
+        else:
+            who = f"**{target}** cannot choose"
+        return DecisionWords(
+            title=f"{plain.get(p.attacker, 'someone')} attacks {plain.get(p.target, 'someone')}"
+            f" with {p.weapon}"[:256],
+            ask=f"**{attacker}** attacks **{target}** with **{weapon}**: {who}.",
+            ping=f"**{attacker}** attacks **{target}** with **{weapon}**",
+            about=f"the attack on **{target}**",
+            noun="attack",
+            waiting_on=f"**{target}**'s defense",
+            lapse=f"it is rolled with the {shield}",
+            ran_out=f"The window ran out: the attack is rolled with the {shield}",
+            open_choices=True,
+        )
+
+    def reaction_options(
+        self, state: UntitledState, combatant_id: str, decision: Any = None
+    ) -> list[ReactionOption]:
+        """The defender's choice: its shield's dice with Combat Defense, or Combat Defense
+        alone (no cost: "in addition to the above they may also roll")."""
+        p = decision if decision is not None else state.pending
+        if p is None or p.target != combatant_id:
+            return []
+        c = state.get(combatant_id)
+        if c.has(DOWN) or c.sheet.shield is None:
+            return []
+        return [
+            ReactionOption(choice="shield", label=f"Raise the {c.sheet.shield.name}"[:80]),
+            ReactionOption(choice="none", label="Combat Defense alone"),
+        ]
+
+    def may_be_asked(self, state: UntitledState, combatant_id: str, decision: Any = None) -> bool:
+        return bool(self.reaction_options(state, combatant_id, decision))
+
+    # -- the GM's tools ---------------------------------------------------------------------------
+    def condition_command(
+        self,
+        target: str,
+        name: str,
+        *,
+        present: bool,
+        detail: str | None = None,
+        lasts: Lasts = "until_removed",
+        rounds: int | None = None,
+    ) -> CommandBase:
+        return cmd.SetCondition(target=target, condition=name, present=present)
+
+    def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
+        raise InvalidInput(
+            "Untitled has no advantage dice: its text names flourishes and modifiers, which "
+            "the bot does not play yet."
+        )
+
+    def vital_names(self) -> tuple[str, ...]:
+        return _VITALS
+
+    def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
+        for vital in changes:
+            if vital not in _VITALS:
+                raise InvalidInput(f"Untitled has no vital called {vital!r}: only health.")
+        if "health" not in changes:
+            raise InvalidInput("Give the Health to set or change.")
+        return cmd.SetVitals(target=target, health=changes["health"])
+
+    def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
+        raise InvalidInput("The Untitled combat text has no rests: the GM sets Health instead.")
+
+    def healing_command(self, weeks: int) -> CommandBase:
+        raise InvalidInput("The Untitled combat text has no healing: the GM sets Health instead.")
+
+    # -- presentation -------------------------------------------------------------------------
+    def conditions(self) -> list[str]:
+        return list(CONDITIONS)
+
+    def stances(self, combatant: Any = None) -> list[str]:
+        return []
+
+    def attack_names(self, combatant: Any) -> list[str]:
+        return [w.name for w in combatant.sheet.weapons]
+
+    def wound_level(self, combatant: Any) -> str:
+        """Down, Bloodied (half its Health or less), Hurt or Unhurt."""
+        if combatant.has(DOWN):
+            return "Down"
+        if combatant.health * 2 <= combatant.sheet.health:
+            return "Bloodied"
+        if combatant.health < combatant.sheet.health:
+            return "Hurt"
+        return "Unhurt"
+
+    def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
+        """The round's actions left and Health; hidden (an NPC): the wound level."""
+        if not revealed:
+            return [self.wound_level(combatant)]
+        parts: list[str] = []
+        p = combatant.pools
+        if in_fight:
+            parts.append(f"{p.get('move', 0)} move · {p.get('standard', 0)} std")
+        parts.append(f"Health {combatant.health}/{combatant.sheet.health}")
+        return parts
+
+    def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
+        guide = (
+            "up to two move actions and a standard action (an attack), or one full-round "
+            "action; swift, immediate and free actions; or hold your action (`/act` lists each)."
+        )
+        if not revealed:
+            return guide
+        return f"{guide} Health {combatant.health}/{combatant.sheet.health}."
