@@ -1,0 +1,236 @@
+"""Conflict rounds and the Game Master's tools (Uune SRD "Conflict", "Vitality"): joining,
+beginning (every PC, then every NPC), the players choosing which PC goes next, one action per
+turn, movement (changing narrative position costs the action; other movement is free),
+ending turns and fights, vitals and conditions."""
+
+from __future__ import annotations
+
+from bot import names
+from bot.engine.core.commands import Begin, ChangeSettings, EndCombat, EndTurn, RemoveCombatant
+from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
+from bot.engine.core.state import fight_over
+from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetCondition, SetVitals
+from bot.engine.uune.core import Tx
+from bot.engine.uune.health import Health
+from bot.engine.uune.sheet import UuneSheet
+from bot.engine.uune.state import CONDITIONS, INCAPACITATED, UuneCombatant
+from bot.errors import Conflict, InvalidInput, RuleViolation
+
+MAX_COMBATANTS = 25
+
+
+def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
+    """A PC joins from its sheet (focus as marked, 100 vitality by default), an NPC from its
+    statblock (its vitality, wounds and stress); a character joins as its campaign record left
+    it. A PC sheet must join as a PC and a statblock as an NPC."""
+    st = tx.state
+    if st.phase == "finished":
+        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
+    if len(st.combatants) >= MAX_COMBATANTS:
+        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+    folded = names.key(cmd.name)
+    if any(names.key(c.name) == folded for c in st.combatants):
+        raise Conflict(f"There is already a combatant called {cmd.name}.")
+    sheet = cmd.sheet
+    pc = isinstance(sheet, UuneSheet)
+    if pc == cmd.is_npc:
+        raise InvalidInput(
+            f"**{cmd.name}**: a Uune character sheet joins as a PC and a statblock as an NPC."
+        )
+    if isinstance(sheet, UuneSheet):
+        health, focus = Health(base=sheet.vitality), sheet.focus
+    else:
+        health = Health(
+            base=sheet.vitality,
+            current=sheet.vitality_now,
+            wounds=sheet.wounds,
+            stress=sheet.stress,
+        )
+        focus = 0
+    r = cmd.record
+    effects = []
+    if r is not None:
+        health = r.health.model_copy(update={"base": health.base}) if r.health else health
+        focus = focus if r.focus is None else r.focus
+        effects = list(r.effects)
+    cid = f"c{st.next_id}"
+    st.next_id += 1
+    c = UuneCombatant(
+        id=cid,
+        name=cmd.name,
+        controller_id=cmd.controller_id,
+        is_npc=cmd.is_npc,
+        side=cmd.side or ("foes" if cmd.is_npc else "party"),
+        sheet=sheet,
+        join_seq=st.next_id,
+        health=health,
+        focus=focus,
+        character_id=cmd.character_id,
+        effects=effects,
+    )
+    c.focus = min(c.focus, tx.focus_max(c))
+    c.pools = tx.economy.fresh(1)
+    tx.add(c)
+    tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({c.side})."))
+    if health.incapacitated(tx.tables) and not c.has(INCAPACITATED):
+        tx.gain(cid, INCAPACITATED, "no vitality left", "vitality 0")
+    if st.phase == "active":
+        tx.order.place(tx, cid)
+
+
+def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
+    """A combatant leaves; a roll it made, helped or is the subject of is called off."""
+    c = tx.view(cmd.combatant)
+    st = tx.state
+    sides_before = {x.side for x in st.combatants}
+    for p in list(st.decisions):
+        helpers = {h.helper for h in getattr(p, "helpers", ())}
+        if c.id in (p.actor, p.target, p.attacker) or c.id in helpers:
+            tx.settle_decision(p.id)
+            tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
+    if st.phase == "active" and st.turn == c.id:
+        tx.next_turn(c.id)
+    tx.remove(c.id)
+    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
+    if st.phase == "active":
+        if st.turn == c.id or not st.order:
+            tx.end_fight(None, "nobody is left")
+        else:
+            tx.check_end(force=True, sides_before=len(sides_before))
+
+
+def begin(tx: Tx, cmd: Begin) -> None:
+    """ "Conflict": the first round begins — every PC (in the order they joined, until the
+    players choose otherwise), then every NPC."""
+    st = tx.state
+    if st.phase == "active":
+        raise Conflict("The conflict has already begun.")
+    if st.phase == "finished":
+        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
+    if len(st.combatants) < 2:
+        raise RuleViolation("A conflict needs at least two combatants.")
+    tx.order.arrange(tx)
+    for c in st.combatants:
+        tx.c(c.id).pools = tx.economy.fresh(1)
+    st.phase, st.round, st.turn, st.decisions, st.winner = "active", 1, None, [], None
+    tx.emit(RoundStarted(round=1, text="Round 1 begins: the PCs act, in any order, then the NPCs."))
+    if not tx.start_turn(st.order[0]):
+        tx.next_turn(st.order[0])
+    tx.check_end(force=True)
+
+
+def end_turn(tx: Tx, cmd: EndTurn) -> None:
+    """End the actor's turn (an action not taken is lost)."""
+    c = tx.view(cmd.actor)
+    tx.require_active()
+    tx.require_same_turn(cmd)
+    tx.require_no_pending()
+    if tx.state.turn != c.id:
+        cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+    tx.finish_turn(c.id)
+
+
+def end_combat(tx: Tx, cmd: EndCombat) -> None:
+    if tx.state.phase != "active":
+        raise RuleViolation("No conflict is running.")
+    tx.end_fight(None, "the Game Master ended it")
+
+
+def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
+    """Change the settings named (Uune rolls no initiative and has no interleaved order)."""
+    if cmd.interleaved:
+        raise RuleViolation("Uune's conflict has no interleaved order: each PC takes a turn.")
+    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
+    if not changes:
+        raise InvalidInput("Name at least one setting to change (Uune rolls no initiative).")
+    tx.state.settings = tx.state.settings.model_copy(update=changes)
+    tx.note(
+        "Settings changed: " + ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in changes.items())
+    )
+
+
+def still_to_act(tx: Tx) -> list[str]:
+    """The PCs after the current turn in this round's order (those who have not gone yet)."""
+    order, turn = tx.state.order, tx.state.turn
+    after = order[order.index(turn) + 1 :] if turn in order else []
+    return [x for x in after if not tx.view(x).is_npc]
+
+
+def choose_next(tx: Tx, cmd: ChooseNext) -> None:
+    """ "Conflict": "every player character takes a turn, in any order" — the PC ``next`` goes
+    right after the current turn. Only a PC still to act this round; NPCs act after every PC
+    and cannot be chosen. The services let a PC's player or the GM send it."""
+    tx.require_active()
+    chooser, nxt = tx.view(cmd.actor), tx.view(cmd.next)
+    if nxt.is_npc:
+        raise RuleViolation(f"{nxt.name} is an NPC: the NPCs act after every PC.")
+    waiting = still_to_act(tx)
+    if nxt.id not in waiting:
+        if nxt.id == tx.state.turn:
+            raise RuleViolation(f"It is already {nxt.name}'s turn.")
+        raise RuleViolation(f"{nxt.name} already took a turn this round.")
+    order = tx.state.order
+    order.remove(nxt.id)
+    order.insert(order.index(str(tx.state.turn)) + 1, nxt.id)
+    tx.note(f"{chooser.name} chooses {nxt.name} to go next.", nxt.id)
+
+
+def move(tx: Tx, cmd: Move) -> None:
+    """ "Move": movement that changes the actor's narrative position costs its action (on its
+    turn, no roll; the turn ends with it); other movement is free, any time on the turn."""
+    c = tx.view(cmd.actor)
+    tx.require_turn(c)
+    how = f" ({cmd.how})" if cmd.how else ""
+    if cmd.changes_position:
+        tx.pay_action(c.id, "change position")
+        text = f"{c.name} moves to a new position{how}: that is their action."
+    else:
+        text = f"{c.name} moves within their position{how} (free)."
+    tx.emit(Moved(combatant=c.id, meters=0, mode="narrative", how="full", text=text))
+    if cmd.changes_position:  # "one action on their turn": the turn ends with it
+        tx.finish_turn(c.id)
+
+
+def set_vitals(tx: Tx, cmd: SetVitals) -> None:
+    """The GM sets or changes vitality (within 0 and the maximum) and focus (within 0 and
+    the maximum: an NPC has none)."""
+    c = tx.view(cmd.target)
+    if cmd.vitality is None and cmd.focus is None:
+        raise InvalidInput("Give a vitality or a focus to set.")
+    t = tx.tables
+    if cmd.vitality is not None:
+        n, relative = cmd.vitality
+        value = c.health.now(t) + n if relative else n
+        if not 0 <= value <= c.health.maximum(t):
+            raise InvalidInput(f"{c.name}'s vitality goes from 0 to {c.health.maximum(t)}.")
+        tx.set_health(c.id, c.health.model_copy(update={"current": value}), "the GM set it")
+    if cmd.focus is not None:
+        n, relative = cmd.focus
+        value = c.focus + n if relative else n
+        top = tx.focus_max(c)
+        if not 0 <= value <= top:
+            raise InvalidInput(f"{c.name}'s focus goes from 0 to {top}.")
+        tx.c(c.id).focus = value
+    now = tx.view(c.id)
+    tx.note(
+        f"The GM sets {c.name}: {tx.vitality_line(now)}, focus {now.focus}.",
+        c.id,
+        secret=True,
+        public=f"The GM changes {c.name}'s vitals.",
+    )
+
+
+def set_condition(tx: Tx, cmd: SetCondition) -> None:
+    """The GM puts a condition on or off (Incapacitated follows vitality and is refused)."""
+    tx.view(cmd.target)
+    name = next((n for n in CONDITIONS if names.key(n) == names.key(cmd.condition)), None)
+    if name is None:
+        raise InvalidInput(
+            f"Uune has no condition called {cmd.condition!r} yet: "
+            f"{', '.join(CONDITIONS)} (the effects of the text come in a later slice)."
+        )
+    if name == INCAPACITATED:
+        raise RuleViolation(
+            "Incapacitated follows vitality (0 is incapacitated): set vitality with `/gm vital`."
+        )

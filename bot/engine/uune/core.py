@@ -1,0 +1,127 @@
+"""The Uune working transaction: the core's (:mod:`bot.engine.core.tx` — copy-on-write state,
+the turn cycle with the economy's hooks) plus Uune's economy, turn order and health.
+
+* **Economy** — the core's :class:`~bot.engine.core.economy.UuneActions`: one action on the
+  creature's own turn; Defend is free off it ("Conflict": "Each PC can take one action on their
+  turn"; "Defend" is taken "off-turn").
+* **Turn order** — :class:`~bot.engine.core.order.PcsThenNpcs`: every PC, then the NPCs
+  ("Conflict": "every player character takes a turn, in any order … then the NPCs take
+  theirs"); the players choose which PC goes next (:func:`bot.engine.uune.conflict.choose_next`).
+* **Health** — vitality, wounds and stress through :mod:`bot.engine.uune.health`; at 0 vitality
+  a creature is Incapacitated ("Vitality") and out of the fight until its vitality rises.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bot.engine.core.dice import DiceRoller
+from bot.engine.core.economy import Cost, UuneActions
+from bot.engine.core.effects import Period
+from bot.engine.core.order import PcsThenNpcs, TurnOrder
+from bot.engine.core.tx import CoreTx
+from bot.engine.uune.health import Health
+from bot.engine.uune.sheet import UuneSheet
+from bot.engine.uune.state import INCAPACITATED, OUT, UuneCombatant, UuneState
+from bot.engine.uune.tables import UuneTables
+from bot.errors import RuleViolation
+
+TURN_ORDER = PcsThenNpcs()
+"""Uune "Conflict": every PC, then every NPC."""
+ECONOMY = UuneActions()
+
+
+class Tx(CoreTx[UuneState, UuneCombatant]):
+    """One Uune command's working copy of the state."""
+
+    __slots__ = ("tables",)
+
+    OUT_CONDITIONS = OUT
+
+    def __init__(
+        self,
+        state: UuneState,
+        tables: UuneTables,
+        roller: DiceRoller,
+        now: datetime,
+        order: TurnOrder | None = None,
+    ) -> None:
+        super().__init__(state, ECONOMY, roller, now, order or TURN_ORDER)
+        self.tables = tables
+
+    # -- the core's hooks ------------------------------------------------------------------------
+    def capacity(self, c: UuneCombatant) -> int:
+        return 1
+
+    def left_words(self, left: int) -> str:
+        return "1 action" if left == 1 else f"{left} actions"
+
+    def waiting_on(self) -> str:
+        p = self.state.pending
+        if p is None:
+            return "a decision"
+        who = self.view(p.actor).name
+        if p.kind == "approval":
+            return f"the GM's approval of {who}'s roll"
+        return f"{who} to keep their roll"
+
+    def on_period_end(self, period: Period) -> None:
+        """Resources approved for the scene stop standing when the scene (or a longer period)
+        ends."""
+        for c in self.state.combatants:
+            if c.standing:
+                self.c(c.id).standing = ()
+
+    # -- health ----------------------------------------------------------------------------------
+    def set_health(self, cid: str, health: Health, why: str) -> None:
+        """``cid``'s health becomes ``health``; at 0 vitality it becomes Incapacitated, above 0
+        it no longer is ("Vitality")."""
+        m = self.c(cid)
+        m.health = health
+        t = self.tables
+        now, top = health.now(t), health.maximum(t)
+        if health.incapacitated(t):
+            self.gain(cid, INCAPACITATED, why, f"vitality {now}/{top}")
+        elif m.has(INCAPACITATED):
+            self.lose(cid, INCAPACITATED, f"vitality back to {now}")
+
+    def vitality_line(self, c: UuneCombatant) -> str:
+        """ "vitality 80/90, wounds: 1 light" — the creature's own numbers."""
+        t, h = self.tables, c.health
+        parts = [f"vitality {h.now(t)}/{h.maximum(t)}"]
+        w = [f"{n} {k}" for k, n in h.wounds.model_dump().items() if n]
+        s = [f"{n} {k}" for k, n in h.stress.model_dump().items() if n]
+        if w:
+            parts.append("wounds: " + ", ".join(w))
+        if s:
+            parts.append("stress: " + ", ".join(s))
+        return ", ".join(parts)
+
+    def focus_max(self, c: UuneCombatant) -> int:
+        """A PC's focus maximum ("Focus", "Effect: Stimulated"); 0 for an NPC."""
+        if not isinstance(c.sheet, UuneSheet):
+            return 0
+        stimulated = c.effect("Stimulated")
+        return c.sheet.focus_max(self.tables, stimulated.level if stimulated else 0)
+
+    # -- acting ----------------------------------------------------------------------------------
+    def pay_action(self, cid: str, reason: str) -> None:
+        """``cid`` spends its turn's one action. Raises :class:`RuleViolation` naming why not."""
+        c = self.view(cid)
+        try:
+            after = self.economy.pay(c.pools, Cost(kind="action"), self.timing(cid), 1)
+        except RuleViolation as short:
+            raise RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
+        self.c(cid).pools = after
+        self.spent_on_turn(cid)
+
+    def timing(self, cid: str) -> Any:
+        return "turn" if self.state.turn == cid else "off_turn"
+
+    def require_pc(self, c: UuneCombatant, what: str) -> None:
+        if c.is_npc or not isinstance(c.sheet, UuneSheet):
+            raise RuleViolation(
+                f"{c.name} is an NPC: NPCs never roll ({what} is a PC's; an NPC attacks with "
+                "its statblock's attacks, which its target Defends against)."
+            )

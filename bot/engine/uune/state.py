@@ -1,0 +1,128 @@
+"""Uune's live state: the combatant (a PC from its sheet, an NPC from its statblock; vitality,
+wounds and stress as :class:`~bot.engine.uune.health.Health`, focus), the two decisions an
+action roll waits on and the encounter state.
+
+Sources (Uune SRD headings): "Conflict" (rounds; one action per turn), "Actions" (the GM names
+the difficulty and approves resources; 1d6 + 1d6 per approved resource), "Focus" and
+"Vitality" (spends before the roll is final), "Attack", "Defend", "NPCs and Statblocks".
+The stages are the core's (:mod:`bot.engine.core.decisions`): approval ``before_roll``, spends
+``after_roll``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.engine.core.decisions import DecisionBase
+from bot.engine.core.effects import Effect
+from bot.engine.core.state import CombatantBase, EncounterState
+from bot.engine.uune.dice import ActionRoll
+from bot.engine.uune.health import Health
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+
+INCAPACITATED = "Incapacitated"
+""" "Vitality": "If your character has zero vitality, they become incapacitated and cannot take
+actions"."""
+OUT: tuple[str, ...] = (INCAPACITATED,)
+CONDITIONS: tuple[str, ...] = (INCAPACITATED,)
+Ref = Annotated[str, Field(max_length=12)]
+Label = Annotated[str, Field(min_length=1, max_length=60)]
+Purpose = Literal["action", "attack", "defend"]
+"""What an action roll is for: a plain action (success or failure), an Attack on an NPC, or the
+Defend roll an NPC's attack asks of its target."""
+
+
+class UuneCombatant(CombatantBase):
+    """A Uune combatant. ``sheet``: a PC's :class:`UuneSheet` or an NPC's
+    :class:`UuneStatblock` (by its ``kind``); ``health``: vitality, wounds and stress;
+    ``focus``: focus points now (a PC's; at most its maximum); ``standing``: resources the GM
+    approved for the rest of the scene ("Actions": the bot's option of approving routine
+    resources once, issue 14)."""
+
+    sheet: Annotated[UuneSheet | UuneStatblock, Field(discriminator="kind")]
+    health: Health
+    focus: Annotated[int, Field(ge=0, le=100)] = 0
+    standing: tuple[Label, ...] = Field(default=(), max_length=50)
+
+    def resource_names(self) -> list[str]:
+        """A PC's resources (shticks, experiences, features, resource items); none for an
+        NPC ("NPCs never roll")."""
+        return self.sheet.resources() if isinstance(self.sheet, UuneSheet) else []
+
+
+class Helper(BaseModel):
+    """A PC helping the roll ("Help"): its id and the resources it proposes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    helper: Ref
+    resources: tuple[Label, ...] = Field(default=(), max_length=20)
+
+
+class ApprovalDecision(DecisionBase):
+    """An action roll waiting for the GM (stage ``before_roll``): ``actor`` proposes
+    ``proposed`` resources for ``action`` at ``difficulty`` on the ladder (None: not named
+    yet); ``approved`` and ``refused`` hold the GM's answers so far; ``helpers`` the PCs
+    helping. ``purpose``: ``attack`` rolls against ``target``'s Defensiveness; ``defend``
+    against ``attacker``'s attack named ``attack``."""
+
+    kind: Literal["approval"] = "approval"
+    stage: Literal["reaction", "before_roll", "after_roll", "after_damage"] = "before_roll"
+    actor: Ref
+    action: Annotated[str, Field(min_length=1, max_length=100)]
+    purpose: Purpose = "action"
+    difficulty: Annotated[int, Field(ge=0, le=10)] | None = None
+    target: Ref | None = None
+    attacker: Ref | None = None
+    attack: Label | None = None
+    proposed: tuple[Label, ...] = Field(default=(), max_length=30)
+    approved: tuple[Label, ...] = Field(default=(), max_length=30)
+    refused: tuple[Label, ...] = Field(default=(), max_length=30)
+    helpers: tuple[Helper, ...] = Field(default=(), max_length=5)
+
+    def undecided(self) -> list[str]:
+        """The proposed resources the GM has not answered yet."""
+        done = {*self.approved, *self.refused}
+        return [r for r in self.proposed if r not in done]
+
+
+class SpendDecision(DecisionBase):
+    """A rolled action waiting to become final (stage ``after_roll``): the ``roll`` may still
+    change by the actor's focus and vitality spends ("Focus", "Vitality") and an NPC's forced
+    reroll ("General NPC Guideines") until the actor keeps it or the window runs out. The
+    other fields are the approval's (what the roll is for)."""
+
+    kind: Literal["spend"] = "spend"
+    stage: Literal["reaction", "before_roll", "after_roll", "after_damage"] = "after_roll"
+    actor: Ref
+    action: Annotated[str, Field(min_length=1, max_length=100)]
+    purpose: Purpose = "action"
+    roll: ActionRoll
+    target: Ref | None = None
+    attacker: Ref | None = None
+    attack: Label | None = None
+
+
+UuneDecision = Annotated[ApprovalDecision | SpendDecision, Field(discriminator="kind")]
+"""What a Uune fight can wait on: the GM's approval before a roll, or spends after it."""
+
+
+class UuneRecord(BaseModel):
+    """A Uune character's state between fights (campaign record): its health and focus (None:
+    as the sheet says) and the effects that outlast a fight."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    health: Health | None = None
+    focus: Annotated[int, Field(ge=0, le=100)] | None = None
+    effects: tuple[Effect, ...] = ()
+
+
+UuneState = EncounterState[UuneCombatant, UuneDecision]
+
+
+def record_of(c: Any) -> UuneRecord:
+    """What of ``c`` outlasts the fight: health, focus and effects lasting beyond a scene."""
+    keep = tuple(e for e in c.effects if e.scope in ("day", "quest", "arc", "campaign"))
+    return UuneRecord(health=c.health, focus=c.focus, effects=keep)
