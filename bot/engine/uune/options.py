@@ -1,0 +1,150 @@
+"""The buttons of Uune's two decisions: the GM's approval before a roll and the spends after it
+(Uune SRD "Actions", "Focus", "Vitality", "General NPC Guideines").
+
+Only sensible choices are offered: a focus force on a resource die that missed, a focus
+reroll of the (up to two) lowest missed resource dice, a vitality reroll of a missed die, a
+bump of a die one face short of a hit, an NPC's forced reroll of a hit die — one button per
+distinct face (two dice showing the same face are the same choice), each with its cost and
+only when it can be paid. A choice string is ``<choice>:<die>[,<die>]`` (1-based dice)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.engine.core.contract import ReactionOption
+from bot.engine.core.pools import RolledDie
+from bot.engine.uune.core import Tx
+from bot.engine.uune.state import ApprovalDecision, SpendDecision, UuneCombatant
+from bot.engine.uune.terms import BASE_DIE
+
+MAX_BUTTONS = 12
+SEP = ":"
+"""A helper's resource is kept as ``<helper id>:<resource>`` in the approval's lists."""
+
+
+def shown(tx: Tx, resource: str) -> str:
+    """A resource as the GM reads it (a helper's with the helper's name)."""
+    if SEP in resource:
+        cid, name = resource.split(SEP, 1)
+        return f"{tx.view(cid).name}'s {name}"
+    return resource
+
+
+def spend_options(tx: Tx, d: SpendDecision, cid: str) -> list[ReactionOption]:
+    """``cid``'s choices on the rolled action ``d`` (the actor: keep and its spends; the NPC
+    the roll is against — any NPC for a plain action —: forced rerolls); none for anyone out
+    of the fight."""
+    c = tx.view(cid)
+    if tx.is_out(c):
+        return []
+    if c.is_npc:
+        return _npc_options(tx, d, c)[:MAX_BUTTONS]
+    if cid != d.actor:
+        return []
+    out = [ReactionOption(choice="keep", label="Keep the roll")]
+    if not _settled(d):
+        out += _focus_options(tx, d, c) + _vitality_options(tx, d, c)
+    return out[:MAX_BUTTONS]
+
+
+def _npc_options(tx: Tx, d: SpendDecision, c: UuneCombatant) -> list[ReactionOption]:
+    t = tx.tables
+    if d.purpose != "action" and c.id not in (d.target, d.attacker):
+        return []
+    cost = t.npc_forced_reroll.vitality
+    if c.health.now(t) < cost:
+        return []
+    hits = _firsts(d.roll.roll.dice, lambda v, lab: v >= t.dice.hit_on)
+    return [
+        _option(f"npc_reroll:{i + 1}", f"Force a reroll of die {i + 1}", cost, "vitality")
+        for i in hits
+    ]
+
+
+def _focus_options(tx: Tx, d: SpendDecision, c: UuneCombatant) -> list[ReactionOption]:
+    t, dice = tx.tables, d.roll.roll.dice
+    hit_on, f = t.dice.hit_on, t.focus
+    out: list[ReactionOption] = []
+    if c.focus >= f.force_cost:
+        for i in _firsts(dice, lambda v, lab: lab != BASE_DIE and v < hit_on):
+            label = f"Force die {i + 1} to hit"
+            out.append(_option(f"focus_force:{i + 1}", label, f.force_cost, "focus"))
+    misses = [i for i, x in enumerate(dice) if x.label != BASE_DIE and x.value < hit_on]
+    if c.focus >= f.reroll_cost and misses:
+        lowest = sorted(misses, key=lambda i: dice[i].value)[: f.reroll_dice]
+        shown = ",".join(str(i + 1) for i in sorted(lowest))
+        out.append(_option(f"focus_reroll:{shown}", f"Reroll dice {shown}", f.reroll_cost, "focus"))
+    return out
+
+
+def _vitality_options(tx: Tx, d: SpendDecision, c: UuneCombatant) -> list[ReactionOption]:
+    t, dice = tx.tables, d.roll.roll.dice
+    hit_on, v = t.dice.hit_on, t.vitality
+    have = c.health.now(t)
+    out: list[ReactionOption] = []
+    if have >= v.reroll_cost:
+        for i in _firsts(dice, lambda face, lab: face < hit_on):
+            out.append(
+                _option(
+                    f"vitality_reroll:{i + 1}", f"Reroll die {i + 1}", v.reroll_cost, "vitality"
+                )
+            )
+    if have >= v.bump_cost:
+        for i in _firsts(dice, lambda face, lab: face + v.bump_by == hit_on):
+            out.append(
+                _option(f"vitality_bump:{i + 1}", f"Bump die {i + 1} by 1", v.bump_cost, "vitality")
+            )
+    return out
+
+
+def _settled(d: SpendDecision) -> bool:
+    """Whether the roll's outcome can only get worse for the actor by spending: a plain
+    action or a Defend that succeeds, an Attack already lethal."""
+    r = d.roll
+    if d.purpose == "attack":
+        return r.hits >= max(1, 2 * r.required)
+    return r.success
+
+
+def _firsts(dice: Sequence[RolledDie], keep: Callable[[int, str], bool]) -> list[int]:
+    """The first die of each (face, kind) the test ``keep(value, label)`` accepts."""
+    seen: set[tuple[int, bool]] = set()
+    out: list[int] = []
+    for i, x in enumerate(dice):
+        key = (x.value, x.label == BASE_DIE)
+        if key in seen or not keep(x.value, x.label):
+            continue
+        seen.add(key)
+        out.append(i)
+    return out
+
+
+def _option(choice: str, label: str, cost: int, pool: str) -> ReactionOption:
+    return ReactionOption(choice=choice, label=f"{label} ({cost} {pool})", costs={pool: cost})
+
+
+def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOption]:
+    """The GM's buttons on ``d`` (keyed by the roller, whose roll it is: the services let
+    the GM press them): approve or refuse each undecided resource, approve all (for the
+    scene too), refuse all; and while a plain action's difficulty is not named, one button
+    per rung of the ladder."""
+    if cid != d.actor or tx.is_out(tx.view(cid)):
+        return []
+    out: list[ReactionOption] = []
+    if d.difficulty is None:
+        for rung in tx.tables.difficulty:
+            label = f"GM: difficulty {rung.hits} ({rung.name})"[:80]
+            out.append(ReactionOption(choice=f"difficulty:{rung.hits}", label=label))
+    undecided = d.undecided()
+    if not undecided:
+        if d.difficulty is not None:  # a Defend before its roller proposed anything
+            out.append(ReactionOption(choice="all:approve", label="Roll now"))
+        return out
+    if len(undecided) > 1:
+        out.append(ReactionOption(choice="all:approve", label="GM: approve all"))
+    out.append(ReactionOption(choice="all:standing", label="GM: approve all for the scene"))
+    out.append(ReactionOption(choice="all:refuse", label="GM: refuse all"))
+    for r in undecided[:4]:
+        out.append(ReactionOption(choice=f"approve:{r}", label=f"GM: approve {shown(tx, r)}"[:80]))
+        out.append(ReactionOption(choice=f"refuse:{r}", label=f"GM: refuse {shown(tx, r)}"[:80]))
+    return out

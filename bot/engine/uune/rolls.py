@@ -1,0 +1,448 @@
+"""The action roll as decisions (Uune SRD "Actions", "Help", "Focus", "Vitality", "Attack",
+"Defend", "General NPC Guideines").
+
+1. An action is declared (:func:`roll_action`, :func:`attack`, :func:`npc_attack` — the last
+   asks its target's Defend roll). Declaring it on one's turn takes the turn's action (Defend
+   takes none: "This does not use your turn action while in conflict").
+2. An :class:`ApprovalDecision` (stage ``before_roll``) waits for the GM: the difficulty (a
+   plain action's; an Attack's is the NPC's Defensiveness, a Defend's the attack's) and each
+   proposed resource approved or refused (:func:`approve`). Resources the GM approved as
+   standing for the scene are approved at once; when nothing is left to decide, the roll is
+   made at once (a choice with one sensible answer resolves itself).
+3. The roll (1d6 + 1d6 per approved resource die; a helper's hits added) opens a
+   :class:`SpendDecision` (stage ``after_roll``) offering the actor's focus and vitality spends
+   and the involved NPC's forced reroll (:func:`spend`); it closes when the actor keeps the roll
+   or its window runs out. With nothing sensible to spend it closes at once.
+4. The outcome (:func:`resolve`): success or failure; an Attack's wound on the NPC, a Defend's
+   on the PC (:mod:`bot.engine.uune.health`). An action taken on the actor's turn ends it
+   ("Each PC can take one action on their turn").
+"""
+
+from __future__ import annotations
+
+from bot import names
+from bot.engine.uune import dice, health
+from bot.engine.uune.commands import (
+    Approve,
+    Attack,
+    Help,
+    NpcAttack,
+    Propose,
+    RollAction,
+    Spend,
+)
+from bot.engine.uune.core import Tx
+from bot.engine.uune.options import SEP as _SEP
+from bot.engine.uune.options import shown, spend_options
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.state import (
+    ApprovalDecision,
+    Helper,
+    SpendDecision,
+    UuneCombatant,
+)
+from bot.errors import InvalidInput, RuleViolation
+
+
+def _resources(c: UuneCombatant, proposed: tuple[str, ...]) -> tuple[str, ...]:
+    """``proposed`` as the sheet spells them; refuses names not on it and repeats."""
+    sheet = c.sheet
+    if not isinstance(sheet, UuneSheet):
+        raise RuleViolation(f"{c.name} is an NPC: NPCs never roll.")
+    known = {names.key(r): r for r in sheet.resources()}
+    out: list[str] = []
+    for r in proposed:
+        found = known.get(names.key(r))
+        if found is None:
+            listed = ", ".join(sheet.resources()) or "none"
+            raise InvalidInput(f"{c.name} has no resource called {r!r} (resources: {listed}).")
+        if found in out:
+            raise InvalidInput(f"{found} is proposed twice.")
+        out.append(found)
+    return tuple(out)
+
+
+def _open(tx: Tx, d: ApprovalDecision, *, hold: bool = False) -> None:
+    """Approve standing resources, then roll at once when nothing is left to decide, else
+    open the approval. ``hold``: open it even so (a Defend: its roller proposes resources
+    first, :func:`propose`)."""
+    c = tx.view(d.actor)
+    standing = [r for r in d.undecided() if r in c.standing]
+    if standing:
+        d = d.model_copy(update={"approved": (*d.approved, *standing)})
+        tx.note(f"Approved for the scene: {', '.join(standing)}.", c.id)
+    if d.difficulty is not None and not d.undecided() and not hold:
+        _roll(tx, d)
+    else:
+        tx.open_decision(d)
+
+
+def roll_action(tx: Tx, cmd: RollAction) -> None:
+    """ "Actions": the actor (a PC, on its turn) attempts an action proposing resources."""
+    c = tx.view(cmd.actor)
+    tx.require_pc(c, "an action roll")
+    tx.require_turn(c)
+    proposed = _resources(c, cmd.resources)
+    tx.pay_action(c.id, cmd.action)
+    tx.note(f"{c.name} attempts {cmd.action}" + _proposing(proposed) + ".", c.id)
+    _open(
+        tx,
+        ApprovalDecision(
+            actor=c.id, action=cmd.action, difficulty=cmd.difficulty, proposed=proposed
+        ),
+    )
+
+
+def attack(tx: Tx, cmd: Attack) -> None:
+    """ "Attack": a PC attacks an NPC; the hits needed are its Defensiveness."""
+    c, target = tx.view(cmd.actor), tx.view(cmd.target)
+    tx.require_pc(c, "Attack")
+    tx.require_turn(c)
+    if not isinstance(target.sheet, UuneStatblock):
+        raise RuleViolation(f"Attack is against an NPC; {target.name} is a PC.")
+    if tx.is_out(target):
+        raise RuleViolation(f"{target.name} is already out of the conflict.")
+    proposed = _resources(c, cmd.resources)
+    tx.pay_action(c.id, f"attack {target.name}")
+    tx.note(f"{c.name} attacks {target.name}" + _proposing(proposed) + ".", c.id)
+    _open(
+        tx,
+        ApprovalDecision(
+            actor=c.id,
+            action=f"an attack on {target.name}",
+            purpose="attack",
+            difficulty=target.sheet.defensiveness,
+            target=target.id,
+            proposed=proposed,
+        ),
+    )
+
+
+def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
+    """ "NPCs and Statblocks": an NPC attacks a PC, on the NPC's turn; the target's Defend roll
+    ("Defend", off-turn and free) at the attack's difficulty answers it."""
+    npc, target = tx.view(cmd.actor), tx.view(cmd.target)
+    if not isinstance(npc.sheet, UuneStatblock):
+        raise RuleViolation(f"{npc.name} is a PC: a PC attacks with Attack.")
+    tx.require_turn(npc)
+    found = npc.sheet.attack(cmd.attack)
+    if found is None:
+        listed = ", ".join(a.name for a in npc.sheet.attacks) or "none"
+        raise InvalidInput(f"{npc.name} has no attack called {cmd.attack!r} (attacks: {listed}).")
+    if not isinstance(target.sheet, UuneSheet):
+        raise RuleViolation(f"An NPC's attack is against a PC; {target.name} is an NPC.")
+    if tx.is_out(target):
+        raise RuleViolation(f"{target.name} is already out of the conflict.")
+    tx.pay_action(npc.id, f"attack {target.name}")
+    tx.note(f"{npc.name} attacks {target.name} with {found.name}: {target.name} defends.", npc.id)
+    _open(
+        tx,
+        ApprovalDecision(
+            actor=target.id,
+            action=f"a Defend against {npc.name}'s {found.name}",
+            purpose="defend",
+            difficulty=found.difficulty,
+            attacker=npc.id,
+            attack=found.name,
+        ),
+        hold=True,
+    )
+
+
+def _proposing(proposed: tuple[str, ...]) -> str:
+    return f", proposing {', '.join(proposed)}" if proposed else ""
+
+
+def help_roll(tx: Tx, cmd: Help) -> None:
+    """ "Help": another PC rolls its own resources "as they apply to the action" and adds its
+    hits. It joins a roll waiting for approval; its resources are approved like the roller's.
+    The bot's reading: helping does not use the helper's turn action (the text is silent)."""
+    d = tx.open_decision_named(cmd.decision)
+    if not isinstance(d, ApprovalDecision):
+        raise RuleViolation("Help joins a roll before it is rolled (while the GM approves it).")
+    c = tx.view(cmd.actor)
+    tx.require_pc(c, "Help")
+    tx.require_can_act(c)
+    if c.id == d.actor:
+        raise RuleViolation(f"{c.name} cannot help their own roll.")
+    if any(h.helper == c.id for h in d.helpers):
+        raise RuleViolation(f"{c.name} is already helping this roll.")
+    proposed = _resources(c, cmd.resources)
+    keyed = tuple(f"{c.id}{_SEP}{r}" for r in proposed)
+    tx.settle_decision(d.id)
+    tx.note(f"{c.name} helps {tx.view(d.actor).name}" + _proposing(proposed) + ".", c.id)
+    _open(
+        tx,
+        d.model_copy(
+            update={
+                "id": 0,
+                "helpers": (*d.helpers, Helper(helper=c.id, resources=proposed)),
+                "proposed": (*d.proposed, *keyed),
+            }
+        ),
+    )
+
+
+def propose(tx: Tx, cmd: Propose) -> None:
+    """The roller proposes more resources for its roll while it waits for approval (a
+    Defend's roller proposes here: the attack asked for its roll)."""
+    d = tx.open_decision_named(cmd.decision)
+    if not isinstance(d, ApprovalDecision):
+        raise RuleViolation("Resources are proposed before the roll (while the GM approves it).")
+    c = tx.view(cmd.actor)
+    if c.id != d.actor:
+        raise RuleViolation(f"This is {tx.view(d.actor).name}'s roll: help it with Help.")
+    more = [r for r in _resources(c, cmd.resources) if r not in d.proposed]
+    if not more:
+        raise InvalidInput("Name resources not proposed yet.")
+    tx.settle_decision(d.id)
+    tx.note(f"{c.name} proposes {', '.join(more)}.", c.id)
+    _open(tx, d.model_copy(update={"id": 0, "proposed": (*d.proposed, *more)}))
+
+
+def approve(tx: Tx, cmd: Approve) -> None:
+    """The GM's answer before the roll: the difficulty named (a plain action's only), the
+    resources approved or refused (``all``: every undecided one), ``standing``: approved for
+    the scene. Rolls once nothing is left to decide."""
+    d = tx.open_decision_named(cmd.decision)
+    if not isinstance(d, ApprovalDecision):
+        raise RuleViolation("That roll is already rolled: it waits for spends, not approval.")
+    if cmd.actor != d.actor:
+        raise RuleViolation(f"This approval is for {tx.view(d.actor).name}'s roll.")
+    if cmd.lapsed:
+        lapse_approval(tx, d)
+        return
+    update, yes, no = _answers(d, cmd)
+    tx.settle_decision(d.id)
+    if yes:
+        tx.note(f"The GM approves {', '.join(shown(tx, r) for r in yes)}.", d.actor)
+        if cmd.standing:
+            own = [r for r in yes if _SEP not in r]
+            c = tx.c(d.actor)
+            c.standing = tuple(dict.fromkeys((*c.standing, *own)))[:50]
+    if no:
+        tx.note(f"The GM refuses {', '.join(shown(tx, r) for r in no)}.", d.actor)
+    update |= {"id": 0, "approved": (*d.approved, *yes), "refused": (*d.refused, *no)}
+    _open(tx, d.model_copy(update=update))
+
+
+def _answers(d: ApprovalDecision, cmd: Approve) -> tuple[dict[str, object], list[str], list[str]]:
+    """What ``cmd`` decides on ``d``: the difficulty named, the resources approved and
+    refused. Raises when it names what is not waiting, or nothing."""
+    update: dict[str, object] = {}
+    if cmd.difficulty is not None:
+        if d.purpose != "action":
+            raise RuleViolation(
+                "An Attack's difficulty is the NPC's Defensiveness and a Defend's the attack's."
+            )
+        update["difficulty"] = cmd.difficulty
+    undecided = d.undecided()
+    yes = [r for r in undecided if cmd.all == "approve" or r in cmd.approve]
+    no = [r for r in undecided if cmd.all == "refuse" or r in cmd.refuse]
+    stray = [r for r in (*cmd.approve, *cmd.refuse) if r not in undecided]
+    if stray:
+        raise InvalidInput(f"Not waiting for approval: {', '.join(stray)}.")
+    if set(yes) & set(no):
+        raise InvalidInput("A resource is either approved or refused, not both.")
+    if not (update or yes or no or (cmd.all == "approve" and d.difficulty is not None)):
+        raise InvalidInput("Name the difficulty, or resources to approve or refuse.")
+    return update, yes, no
+
+
+def lapse_approval(tx: Tx, d: ApprovalDecision) -> None:
+    """The approval's window ran out: undecided resources are refused; with a difficulty it
+    rolls, without one the action is called off."""
+    tx.settle_decision(d.id)
+    if d.difficulty is None:
+        tx.note(f"No difficulty was named: {tx.view(d.actor).name}'s {d.action} is called off.")
+        _after(tx, d.actor, d.purpose, d.attacker)
+        return
+    _roll(tx, d.model_copy(update={"refused": (*d.refused, *d.undecided())}))
+
+
+def _roll(tx: Tx, d: ApprovalDecision) -> None:
+    c = tx.view(d.actor)
+    assert d.difficulty is not None
+    own = [r for r in d.approved if _SEP not in r]
+    roll = _dice(tx, c, own, d.difficulty, d.action)
+    for h in d.helpers:
+        helper = tx.view(h.helper)
+        theirs = [r.split(_SEP, 1)[1] for r in d.approved if r.startswith(h.helper + _SEP)]
+        helped = _dice(tx, helper, theirs, d.difficulty, f"help to {c.name}")
+        roll = dice.with_help(roll, helped)
+    tx.note(f"{c.name} rolls for {d.action}: {roll.shown()}.", c.id)
+    after = SpendDecision(
+        actor=d.actor,
+        action=d.action,
+        purpose=d.purpose,
+        roll=roll,
+        target=d.target,
+        attacker=d.attacker,
+        attack=d.attack,
+    )
+    _offer(tx, after)
+
+
+def _dice(
+    tx: Tx, c: UuneCombatant, approved: list[str], difficulty: int, what: str
+) -> dice.ActionRoll:
+    sheet = c.sheet
+    assert isinstance(sheet, UuneSheet)
+    resources = [dice.Resource(name=r, dice=sheet.resource_dice(r)) for r in approved]
+    impaired, intoxicated = c.effect("Impaired"), c.effect("Intoxicated")
+    return dice.roll_action(
+        tx.roller,
+        resources,
+        difficulty,
+        tx.tables,
+        impaired=impaired.level if impaired else 0,
+        intoxicated=intoxicated.level if intoxicated else 0,
+    )
+
+
+def _offer(tx: Tx, d: SpendDecision) -> None:
+    """Open the spend decision, or resolve at once when nobody has a sensible spend."""
+    if any(spend_options(tx, d, c.id) for c in tx.state.combatants if c.id != d.actor) or (
+        len(spend_options(tx, d, d.actor)) > 1
+    ):
+        tx.open_decision(d)
+    else:
+        resolve(tx, d)
+
+
+def spend(tx: Tx, cmd: Spend) -> None:
+    """An answer to a rolled action: keep it, or one spend (paid in full or refused before a
+    die is rolled), after which the changed roll waits again."""
+    d = tx.open_decision_named(cmd.decision)
+    if not isinstance(d, SpendDecision):
+        raise RuleViolation("That roll is not rolled yet: it waits for the GM's approval.")
+    c = tx.view(cmd.actor)
+    if cmd.choice == "keep":
+        if c.id != d.actor:
+            raise RuleViolation(f"Only {tx.view(d.actor).name} keeps their roll.")
+        tx.settle_decision(d.id)
+        resolve(tx, d)
+        return
+    index = [i - 1 for i in cmd.dice]
+    if not index:
+        raise InvalidInput("Name the die (its position in the roll) to spend on.")
+    if cmd.choice != "npc_reroll" and c.id != d.actor:
+        raise RuleViolation(f"Only {tx.view(d.actor).name} spends on their roll.")
+    _afford(tx, c, cmd.choice)
+    if cmd.choice == "npc_reroll":
+        paid = _npc_spend(tx, d, c, index)
+    else:
+        paid = _own_spend(tx, d, cmd.choice, index)
+    tx.settle_decision(d.id)
+    if paid.focus:
+        tx.c(c.id).focus = c.focus - paid.focus
+    if paid.vitality:
+        after = health.spend(c.health, paid.vitality, tx.tables)
+        tx.set_health(c.id, after, "spent their last vitality")
+    cost = f"{paid.focus} focus" if paid.focus else f"{paid.vitality} vitality"
+    words = _SPEND_WORDS.get(cmd.choice) or f"forces {tx.view(d.actor).name} to reroll a hit die"
+    tx.note(
+        f"{c.name} {words} ({cost}): {paid.action.shown()}.",
+        c.id,
+        secret=c.is_npc,
+        public=f"{c.name} {words}: {paid.action.shown()}.",
+    )
+    _offer(tx, d.model_copy(update={"id": 0, "roll": paid.action}))
+
+
+_SPEND_WORDS = {
+    "focus_force": "forces a resource die to hit",
+    "focus_reroll": "rerolls resource dice",
+    "vitality_reroll": "rerolls a die",
+    "vitality_bump": "bumps a die by 1",
+}
+
+
+def _afford(tx: Tx, c: UuneCombatant, choice: str) -> None:
+    """Refuse a spend ``c`` cannot pay in full, before any die is rolled."""
+    t = tx.tables
+    focus = {"focus_force": t.focus.force_cost, "focus_reroll": t.focus.reroll_cost}.get(choice)
+    if focus is not None:
+        if c.focus < focus:
+            raise InvalidInput(f"That costs {focus} focus; {c.name} has {c.focus}.")
+        return
+    vitality = {
+        "vitality_reroll": t.vitality.reroll_cost,
+        "vitality_bump": t.vitality.bump_cost,
+    }.get(choice, t.npc_forced_reroll.vitality)
+    have = c.health.now(t)
+    if have < vitality:
+        raise InvalidInput(f"That costs {vitality} vitality; {c.name} has {have}.")
+
+
+def _npc_spend(tx: Tx, d: SpendDecision, c: UuneCombatant, index: list[int]) -> dice.Spend:
+    """ "General NPC Guideines": the NPC the roll is against (any NPC for a plain action)
+    forces a reroll of one hit die."""
+    if not c.is_npc:
+        raise RuleViolation("Only an NPC forces a PC to reroll.")
+    tx.require_can_act(c)
+    if c.id not in (d.target, d.attacker) and d.purpose != "action":
+        raise RuleViolation(f"{c.name} is not part of this roll.")
+    if len(index) != 1:
+        raise InvalidInput("An NPC forces a reroll of one hit die.")
+    return dice.npc_force_reroll(d.roll, index[0], tx.roller, tx.tables)
+
+
+def _own_spend(tx: Tx, d: SpendDecision, choice: str, index: list[int]) -> dice.Spend:
+    t = tx.tables
+    if choice == "focus_force":
+        if len(index) != 1:
+            raise InvalidInput("Focus forces one resource die to hit.")
+        return dice.focus_force(d.roll, index[0], t)
+    if choice == "focus_reroll":
+        return dice.focus_reroll(d.roll, index, tx.roller, t)
+    for i in index:
+        if not 0 <= i < len(d.roll.roll.dice):
+            raise InvalidInput(f"There is no die {i + 1}: the roll has {len(d.roll.roll.dice)}.")
+    if len(index) != 1:
+        raise InvalidInput("Vitality rerolls or bumps one die at a time.")
+    if choice == "vitality_reroll":
+        return dice.vitality_reroll(d.roll, index[0], tx.roller, t)
+    return dice.vitality_bump(d.roll, index[0], t)
+
+
+def resolve(tx: Tx, d: SpendDecision) -> None:
+    """The roll is final: success or failure; an Attack wounds the NPC ("Attack"), a Defend
+    may wound the PC ("Defend"); the action's turn ends."""
+    c, roll, t = tx.view(d.actor), d.roll, tx.tables
+    if d.purpose == "attack" and d.target is not None:
+        npc = tx.view(d.target)
+        outcome = health.attack_outcome(roll.hits, roll.required)
+        if outcome == "fail":
+            tx.note(f"{c.name}'s attack on {npc.name} fails.", c.id)
+        else:
+            tx.set_health(npc.id, health.wound(npc.health, outcome, t), "a wound took the last")
+            tx.note(
+                f"{c.name}'s attack gives {npc.name} a {outcome} wound "
+                f"({tx.vitality_line(tx.view(npc.id))}).",
+                npc.id,
+                secret=True,
+                public=f"{c.name}'s attack gives {npc.name} a {outcome} wound.",
+            )
+    elif d.purpose == "defend":
+        outcome_d = health.defend_outcome(roll.hits, roll.required)
+        src = f"{tx.view(d.attacker).name}'s {d.attack}" if d.attacker else "the attack"
+        if outcome_d == "none":
+            tx.note(f"{c.name} dodges or parries {src}.", c.id)
+        else:
+            tx.set_health(c.id, health.wound(c.health, outcome_d, t), "a wound took the last")
+            now = tx.vitality_line(tx.view(c.id))
+            tx.note(f"{src} gives {c.name} a {outcome_d} wound ({now}).", c.id)
+    else:
+        verdict = "succeeds" if roll.success else "fails"
+        tx.note(f"{c.name}'s {d.action} {verdict} ({roll.hits} of {roll.required} hits).", c.id)
+    _after(tx, d.actor, d.purpose, d.attacker)
+
+
+def _after(tx: Tx, actor: str, purpose: str, attacker: str | None) -> None:
+    """The action done: the turn of whoever took it ends (a Defend: the attacking NPC's)."""
+    tx.check_end()
+    st = tx.state
+    owner = attacker if purpose == "defend" else actor
+    if owner is not None and st.phase == "active" and st.turn == owner and not st.decisions:
+        tx.finish_turn(owner)
