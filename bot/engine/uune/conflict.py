@@ -6,7 +6,15 @@ ending turns and fights, vitals and conditions."""
 from __future__ import annotations
 
 from bot import names
-from bot.engine.core.commands import Begin, ChangeSettings, EndCombat, EndTurn, RemoveCombatant
+from bot.engine.core.commands import (
+    Begin,
+    ChangeSettings,
+    EndCombat,
+    EndTurn,
+    NaturalHealing,
+    RemoveCombatant,
+    Rest,
+)
 from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
 from bot.engine.core.state import fight_over
 from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetCondition, SetVitals
@@ -234,3 +242,12 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
         raise RuleViolation(
             "Incapacitated follows vitality (0 is incapacitated): set vitality with `/gm vital`."
         )
+
+
+def no_rest(tx: Tx, cmd: Rest | NaturalHealing) -> None:
+    """Uune has no rests nor healing by weeks: "Downtime" restores vitality and heals a step
+    (a later slice). Refused by name."""
+    raise RuleViolation(
+        "Uune has no rests or healing by weeks: Downtime restores vitality and heals wounds "
+        "and stress a step (it comes in a later slice)."
+    )

@@ -1,0 +1,64 @@
+"""Uune's decisions in words (:class:`~bot.engine.core.decisions.DecisionWords`): the GM's
+approval before a roll and the spends after it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.engine.core.audience import View
+from bot.engine.core.contract import ReactionOption
+from bot.engine.core.decisions import DecisionWords
+from bot.engine.uune.core import Tx
+from bot.engine.uune.options import shown
+from bot.engine.uune.state import ApprovalDecision, SpendDecision
+
+
+def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
+    """ "Actions": the GM names the difficulty and approves or refuses each resource."""
+    who = public.name(d.actor)
+    action = public.text(d.action)
+    undecided = ", ".join(public.text(shown(tx, r)) for r in d.undecided()) or "none"
+    need = (
+        "name the difficulty and "
+        if d.difficulty is None
+        else f"(difficulty {d.difficulty}: {tx.tables.rung(d.difficulty).name}) "
+    )
+    lapse = (
+        "the resources not answered are refused and the roll is made"
+        if d.difficulty is not None
+        else "the action is called off"
+    )
+    return DecisionWords(
+        title=f"{tx.view(d.actor).name}'s roll for {d.action}"[:256],
+        ask=(f"GM: {need}approve or refuse {who}'s resources for {action}: {undecided}.")[:1500],
+        ping=f"**{who}** waits for the GM's approval",
+        about=f"the approval of {who}'s roll",
+        noun="approval",
+        waiting_on=f"the GM's approval of {who}'s roll",
+        lapse=lapse,
+        ran_out=f"The approval window ran out: {lapse}",
+        open_choices=True,
+    )
+
+
+def spend_words(
+    tx: Tx, d: SpendDecision, deciders: Mapping[str, list[ReactionOption]], public: View
+) -> DecisionWords:
+    """ "Focus", "Vitality": the roll may still change before it is final."""
+    who = public.name(d.actor)
+    npcs = [public.name(cid) for cid in deciders if cid != d.actor]
+    also = f" {', '.join(npcs)} may force a reroll of a hit die." if npcs else ""
+    return DecisionWords(
+        title=f"{tx.view(d.actor).name}'s roll for {d.action}"[:256],
+        ask=(
+            f"{who}: {public.text(d.roll.shown())}. Keep the roll, or spend focus or "
+            f"vitality on it.{also}"
+        )[:1500],
+        ping=f"**{who}** may spend on their roll",
+        about=f"{who}'s roll",
+        noun="roll",
+        waiting_on=f"{who} to keep their roll",
+        lapse="the roll stands as it is",
+        ran_out="The window ran out: the roll stands as it is",
+        open_choices=False,
+    )

@@ -1,0 +1,401 @@
+"""The Uune ruleset (``uune-srd.txt``): the contract's hooks and the dispatch table.
+
+Planned in :mod:`bot.engine.registry` (refused by name) until it plays through Discord; the
+tests run it through a test-only registry swap (``tests/rulesets/uune.py``). The special
+actions not built yet are refused by name (:data:`bot.engine.uune.verbs.PLANNED`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from bot.engine.core import order, places, scenes
+from bot.engine.core.audience import View
+from bot.engine.core.commands import CommandBase
+from bot.engine.core.contract import (
+    ReactionOption,
+    Ruleset,
+    SheetSection,
+    command_adapter,
+    validation_message,
+)
+from bot.engine.core.decisions import DecisionWords
+from bot.engine.core.dice import DiceRoller
+from bot.engine.core.effects import Lasts
+from bot.engine.core.events import CORE_EVENTS, Event, Outcome, event_types
+from bot.engine.core.order import TurnOrder
+from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.uune import commands as cmd
+from bot.engine.uune import conflict, decision_words, rolls, verbs
+from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
+from bot.engine.uune.options import approval_options, spend_options
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.state import (
+    CONDITIONS,
+    INCAPACITATED,
+    ApprovalDecision,
+    UuneRecord,
+    UuneState,
+    record_of,
+)
+from bot.engine.uune.tables import UuneTables, default_tables, load_tables
+from bot.errors import InvalidInput, RuleViolation
+
+_Handler = Callable[[Tx, Any], None]
+_HANDLERS: dict[str, _Handler] = {
+    "add_combatant": conflict.add_combatant,
+    "remove_combatant": conflict.remove_combatant,
+    "begin": conflict.begin,
+    "end_turn": conflict.end_turn,
+    "end_combat": conflict.end_combat,
+    "change_settings": conflict.change_settings,
+    "choose_next": conflict.choose_next,
+    "move": conflict.move,
+    "set_vitals": conflict.set_vitals,
+    "set_condition": conflict.set_condition,
+    "roll_action": rolls.roll_action,
+    "attack": rolls.attack,
+    "npc_attack": rolls.npc_attack,
+    "help": rolls.help_roll,
+    "propose": rolls.propose,
+    "approve": rolls.approve,
+    "spend": rolls.spend,
+    "rest": conflict.no_rest,
+    "natural_healing": conflict.no_rest,
+}
+_HANDLERS.update(order.HANDLERS)
+_HANDLERS.update(scenes.HANDLERS)
+_HANDLERS.update(places.HANDLERS)
+_VITALS = ("vitality", "focus")
+EVENT_TYPES = event_types(*CORE_EVENTS)
+
+
+class UuneRuleset(Ruleset[UuneState]):
+    """Uune. ``tables``: the GM-changeable numbers (``data/uune/tables.json``)."""
+
+    key: ClassVar[str] = "uune"
+    title: ClassVar[str] = "Uune"
+    sheet_model: ClassVar[type[UuneSheet]] = UuneSheet
+    state_model: ClassVar[type[Any]] = UuneState
+    command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
+        cmd.OWN_COMMANDS, TURN_ORDER
+    )
+    event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
+    turn_order: TurnOrder = TURN_ORDER
+    add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
+    record_model: ClassVar[type[UuneRecord]] = UuneRecord
+    handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+
+    def __init__(self, tables: UuneTables | None = None, version: int | None = None) -> None:
+        self.tables = tables if tables is not None else default_tables()
+        self.version = self.rules_version if version is None else version
+        self.economy = ECONOMY
+
+    @classmethod
+    def configured(cls, changes: dict[str, Any] | None) -> UuneRuleset:
+        return cls(load_tables(overrides=changes) if changes else None, cls.rules_version)
+
+    @classmethod
+    def from_tables(cls, tables: dict[str, Any], version: int) -> UuneRuleset:
+        return cls(load_tables(tables), version)
+
+    def tables_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.tables.model_dump(mode="json")
+        return data
+
+    def apply(
+        self, state: UuneState, command: CommandBase, roller: DiceRoller, now: datetime
+    ) -> Outcome:
+        """Apply one command; never mutates ``state``; a refusal raises a
+        :class:`~bot.errors.DomainError` and changes nothing."""
+        tx = Tx(state, self.tables, roller, now, self.turn_order)
+        handler = self.handlers.get(command.kind)
+        if handler is None:
+            raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
+        handler(tx, command)
+        tx.check_end()
+        tx.pass_turn_if_unable()
+        return Outcome(state=tx.state, events=tx.events)
+
+    def _read(self, state: UuneState) -> Tx:
+        return Tx(state, self.tables, _NO_DICE, datetime.min, self.turn_order)
+
+    # -- sheets, joining and records ---------------------------------------------------------
+    def parse_sheet(self, data: Mapping[str, Any] | str) -> BaseModel:
+        """A character sheet or (``"kind": "npc"``) an NPC statblock. Raises
+        :class:`InvalidInput`."""
+        try:
+            raw = json.loads(data) if isinstance(data, str) else data
+            if not isinstance(raw, Mapping):
+                raise InvalidInput("A Uune sheet is a JSON object.")
+            return _SHEETS.validate_python({"kind": "character", **raw})
+        except json.JSONDecodeError:
+            raise InvalidInput("That Uune sheet is not valid JSON.") from None
+        except ValidationError as exc:
+            raise InvalidInput(validation_message(exc, "Uune sheet")) from None
+
+    def add_command(
+        self,
+        *,
+        name: str,
+        sheet: BaseModel,
+        controller_id: int | None = None,
+        is_npc: bool = False,
+        character_id: int | None = None,
+        record: BaseModel | None = None,
+    ) -> CommandBase:
+        """The core's (:meth:`Ruleset.add_command`) for a sheet or a statblock: a statblock
+        joins as an NPC, a character sheet as a PC, whatever ``is_npc`` says."""
+        if not isinstance(sheet, UuneSheet | UuneStatblock):
+            raise InvalidInput(f"**{name}** is not a {self.title} sheet or statblock.")
+        if record is not None and not isinstance(record, UuneRecord):
+            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
+        return cmd.AddCombatant(
+            name=name,
+            sheet=sheet,
+            controller_id=controller_id,
+            is_npc=isinstance(sheet, UuneStatblock),
+            character_id=character_id,
+            record=record,
+        )
+
+    def record_of(self, combatant: Any) -> UuneRecord:
+        return record_of(combatant)
+
+    def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
+        if not isinstance(sheet, UuneSheet | UuneStatblock):
+            raise InvalidInput(f"Not a {self.title} sheet.")
+        r = record if isinstance(record, UuneRecord) else UuneRecord()
+        t = self.tables
+        now = r.health.now(t) if r.health else sheet.vitality
+        return [f"Vitality {now}/{sheet.vitality}"]
+
+    def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
+        if not isinstance(sheet, type(combatant.sheet)):
+            raise InvalidInput(f"**{combatant.name}**'s sheet is not the same kind of sheet.")
+        health = combatant.health.model_copy(update={"base": sheet.vitality})
+        return combatant.clone().model_copy(update={"sheet": sheet, "health": health})
+
+    def sheet_sections(
+        self, sheet: BaseModel, *, full: bool, name: Callable[[str], str]
+    ) -> list[SheetSection]:
+        if isinstance(sheet, UuneStatblock):
+            lines = [
+                f"Social {sheet.social} · Perceptiveness {sheet.perceptiveness} · "
+                f"Defensiveness {sheet.defensiveness}",
+                *(f"{name(a.name)}: difficulty {a.difficulty}, {a.reach}" for a in sheet.attacks),
+            ]
+            return [SheetSection(title=name(sheet.name), lines=lines if full else [])]
+        if not isinstance(sheet, UuneSheet):
+            raise InvalidInput(f"Not a {self.title} sheet.")
+        if not full:
+            return [SheetSection(title=name(sheet.name), lines=[f"Level {sheet.level}"])]
+        resources = [f"{name(r)} ({sheet.resource_dice(r)}d6)" for r in sheet.resources()]
+        return [
+            SheetSection(
+                title="Vitals",
+                lines=[f"Vitality {sheet.vitality} · focus {sheet.focus}"],
+                inline=True,
+            ),
+            SheetSection(title="Resources", lines=resources or ["none"]),
+        ]
+
+    def sheet_of(self, combatant: Any) -> BaseModel:
+        sheet: BaseModel = combatant.sheet
+        return sheet
+
+    # -- the command surface ------------------------------------------------------------------
+    def actions(self, state: UuneState, combatant: Any) -> list[ActionSpec]:
+        return list(verbs.ACTIONS)
+
+    def act(self, state: UuneState, combatant: Any, given: ActInput) -> CommandBase:
+        return verbs.act(combatant, given)
+
+    def check_names(self, combatant: Any) -> list[str]:
+        """A PC's resources: a check is an action roll proposing one."""
+        names: list[str] = combatant.resource_names()
+        return names
+
+    def check(
+        self,
+        state: UuneState,
+        combatant: Any,
+        skill: str,
+        difficulty: int | None,
+        *,
+        target: str | None = None,
+        against: str | None = None,
+    ) -> CommandBase:
+        """An action roll proposing the resource ``skill`` (Uune has no opposed rolls: NPCs
+        never roll)."""
+        if target is not None or against is not None:
+            raise InvalidInput("Uune has no opposed checks: NPCs never roll.")
+        return cmd.RollAction(
+            actor=combatant.id,
+            action=f"a check with {skill}"[:100],
+            resources=(skill[:60],),
+            difficulty=difficulty,
+        )
+
+    # -- decisions ------------------------------------------------------------------------------
+    def lapse(self, state: UuneState, decision: Any = None) -> CommandBase:
+        p = decision if decision is not None else state.pending
+        if p is None:
+            raise RuleViolation("No roll is waiting.")
+        if isinstance(p, ApprovalDecision):
+            return cmd.Approve(actor=p.actor, lapsed=True, decision=p.id or None)
+        return cmd.Spend(actor=p.actor, choice="keep", decision=p.id or None)
+
+    def answer(
+        self, state: UuneState, decider: Any, option: ReactionOption, decision: Any = None
+    ) -> CommandBase:
+        ref = (decision.id or None) if decision is not None else None
+        head, _, rest = option.choice.partition(":")
+        if isinstance(decision, ApprovalDecision):
+            fields: dict[str, Any] = {"actor": decision.actor, "decision": ref}
+            if head == "difficulty":
+                fields["difficulty"] = int(rest)
+            elif head == "all":
+                fields["all"] = "refuse" if rest == "refuse" else "approve"
+                fields["standing"] = rest == "standing"
+            elif head in ("approve", "refuse"):
+                fields[head] = (rest,)
+            return cmd.Approve.model_validate(fields)
+        dice = tuple(int(x) for x in rest.split(",") if x)
+        return cmd.Spend.model_validate(
+            {"actor": decider.id, "choice": head, "dice": dice, "decision": ref}
+        )
+
+    def decision_subject(self, state: UuneState, decision: Any) -> str | None:
+        return str(decision.actor)
+
+    def decision_words(
+        self,
+        state: UuneState,
+        decision: Any,
+        deciders: Mapping[str, list[ReactionOption]],
+        public: View,
+    ) -> DecisionWords:
+        tx = self._read(state)
+        if isinstance(decision, ApprovalDecision):
+            return decision_words.approval_words(tx, decision, public)
+        return decision_words.spend_words(tx, decision, deciders, public)
+
+    def reaction_options(
+        self, state: UuneState, combatant_id: str, decision: Any = None
+    ) -> list[ReactionOption]:
+        p = decision if decision is not None else state.pending
+        if p is None:
+            return []
+        tx = self._read(state)
+        if isinstance(p, ApprovalDecision):
+            return approval_options(tx, p, combatant_id)
+        return spend_options(tx, p, combatant_id)
+
+    def may_be_asked(self, state: UuneState, combatant_id: str, decision: Any = None) -> bool:
+        p = decision if decision is not None else state.pending
+        if p is None or state.get(combatant_id).has(INCAPACITATED):
+            return False
+        if isinstance(p, ApprovalDecision):
+            return combatant_id == p.actor
+        return combatant_id in (p.actor, p.target, p.attacker)
+
+    # -- the GM's tools ---------------------------------------------------------------------------
+    def condition_command(
+        self,
+        target: str,
+        name: str,
+        *,
+        present: bool,
+        detail: str | None = None,
+        lasts: Lasts = "until_removed",
+        rounds: int | None = None,
+    ) -> CommandBase:
+        return cmd.SetCondition(target=target, condition=name, present=present)
+
+    def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
+        raise InvalidInput(
+            "Uune has no bonus dice: the GM approves resources on a roll instead "
+            "(advantage on luck checks comes in a later slice)."
+        )
+
+    def vital_names(self) -> tuple[str, ...]:
+        return _VITALS
+
+    def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
+        for vital in changes:
+            if vital not in _VITALS:
+                raise InvalidInput(f"Uune has no vital called {vital!r}: vitality or focus.")
+        return cmd.SetVitals(target=target, **dict(changes.items()))
+
+    def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
+        raise InvalidInput("Uune has no rests: Downtime heals (a later slice).")
+
+    def healing_command(self, weeks: int) -> CommandBase:
+        raise InvalidInput("Uune heals through Downtime, not by weeks (a later slice).")
+
+    # -- presentation -------------------------------------------------------------------------
+    def conditions(self) -> list[str]:
+        return list(CONDITIONS)
+
+    def stances(self, combatant: Any = None) -> list[str]:
+        return []
+
+    def attack_names(self, combatant: Any) -> list[str]:
+        sheet = combatant.sheet
+        return [a.name for a in sheet.attacks] if isinstance(sheet, UuneStatblock) else []
+
+    def wound_level(self, combatant: Any) -> str:
+        """Incapacitated, Wounded (any wound), Stressed (any stress) or Unhurt."""
+        h = combatant.health
+        if combatant.has(INCAPACITATED):
+            return "Incapacitated"
+        if h.wounds.lethal or h.wounds.heavy or h.wounds.light:
+            return "Wounded"
+        if h.stress.traumatic or h.stress.heavy or h.stress.light:
+            return "Stressed"
+        return "Unhurt"
+
+    def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
+        """Vitality, wounds, stress and focus; hidden (an NPC's): the wound level only."""
+        if not revealed:
+            return [self.wound_level(combatant)]
+        t, h = self.tables, combatant.health
+        parts = [f"Vitality {h.now(t)}/{h.maximum(t)}"]
+        w = "/".join(str(n) for n in (h.wounds.lethal, h.wounds.heavy, h.wounds.light))
+        s = "/".join(str(n) for n in (h.stress.traumatic, h.stress.heavy, h.stress.light))
+        parts += [f"Wounds {w}", f"Stress {s}"]
+        if not combatant.is_npc:
+            parts.append(f"Focus {combatant.focus}")
+        if in_fight and not compact:
+            parts.append(f"{combatant.pools.get('turn', 0)} action")
+        return parts
+
+    def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
+        if combatant.is_npc:
+            return (
+                "attack a PC with `/act action:npc-attack` (the PC rolls Defend), or end the turn."
+            )
+        return (
+            "take one action with `/act`: an Action roll, Attack, or Move to a new position "
+            "(free movement within it costs nothing); `/act action:next` picks the next PC."
+        )
+
+
+_SHEETS: TypeAdapter[UuneSheet | UuneStatblock] = TypeAdapter(
+    Annotated[UuneSheet | UuneStatblock, Field(discriminator="kind")]
+)
+
+
+class _NoDice:
+    """A roller for read-only questions: never rolls."""
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        raise AssertionError("a read-only question rolled dice")
+
+
+_NO_DICE = _NoDice()
