@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from bot.engine.core.contract import Ruleset
+from bot.engine.untitled.ruleset import UntitledRuleset
 from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.errors import InvalidInput, RulesetNotImplemented
@@ -101,7 +102,7 @@ class Registry:
 REGISTRY = Registry()
 REGISTRY.register(UttasRuleset)
 REGISTRY.register(UtopiaRuleset)
-REGISTRY.plan("untitled", "Untitled")
+REGISTRY.register(UntitledRuleset)
 REGISTRY.plan("uune", "Uune")
 
 

@@ -70,6 +70,7 @@ from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.skills_long import StopSkill
+from tests.contract.harness_untitled import UntitledHarness
 from tests.contract.harness_utopia import UtopiaHarness
 
 Draw = Any  # hypothesis's ``data.draw``
@@ -442,5 +443,9 @@ def _uttas_command(
     raise AssertionError(f"no UTTAS command for kind {kind!r}")
 
 
-HARNESSES: dict[str, RulesetHarness] = {"uttas": UttasHarness(), "utopia": UtopiaHarness()}
+HARNESSES: dict[str, RulesetHarness] = {
+    "uttas": UttasHarness(),
+    "utopia": UtopiaHarness(),
+    "untitled": UntitledHarness(),  # type: ignore[dict-item]
+}
 """Every implemented ruleset's harness, by ruleset key."""

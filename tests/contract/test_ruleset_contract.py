@@ -38,6 +38,7 @@ from bot.engine.core.verbs import ActInput
 from bot.engine.registry import REGISTRY
 from bot.errors import DomainError, InvalidInput
 from tests.contract.harness import HARNESSES, UTTAS_KINDS, RulesetHarness, _uttas_command
+from tests.contract.harness_untitled import UNTITLED_KINDS
 from tests.contract.harness_utopia import UTOPIA_KINDS
 from tests.engine.helpers import NOW
 
@@ -72,6 +73,7 @@ def test_every_implemented_ruleset_has_a_harness() -> None:
 def test_each_harness_draws_every_command_kind_of_its_ruleset() -> None:
     assert set(UTTAS_KINDS) == command_kinds("uttas") == get_ruleset("uttas").command_kinds
     assert set(UTOPIA_KINDS) == command_kinds("utopia") == get_ruleset("utopia").command_kinds
+    assert set(UNTITLED_KINDS) == command_kinds("untitled") == get_ruleset("untitled").command_kinds
 
 
 @pytest.mark.parametrize("key", sorted(HARNESSES))

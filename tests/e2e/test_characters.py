@@ -144,9 +144,9 @@ async def test_planned_rulesets_are_refused_before_the_form(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h = discord_harness
-    record = await h.slash(table.player, h.channel, "character create", ruleset="untitled")
+    record = await h.slash(table.player, h.channel, "character create", ruleset="uune")
     ephemeral, text, _ = await answer(record)
-    assert ephemeral and "Untitled combat is planned" in text
+    assert ephemeral and "Uune combat is planned" in text
     assert record.modal is None
 
 

@@ -101,7 +101,7 @@ async def test_refusals_are_ephemeral_and_change_nothing(
         assert record.ephemeral
         assert "no encounter in this channel" in record.response_data["content"]
 
-    for ruleset, name in (("untitled", "Untitled"), ("uune", "Uune")):
+    for ruleset, name in (("uune", "Uune"),):
         record = await h.slash(table.gm, h.channel, "encounter start", ruleset=ruleset)
         await record.response()
         assert record.ephemeral

@@ -1,8 +1,7 @@
 """Untitled's engine, rule by rule, with scripted dice (``untitled-combat.txt`` "Combat";
 docs/rules/untitled.md and untitled-rule-table.md cite these tests): the round's actions, the
 Storyteller's order and its die roll, the hold that moves the holder for good, the text's
-archer, and the worked fight's critical. Untitled is still "planned" in the shipped registry,
-so these drive :class:`UntitledRuleset` directly."""
+archer, and the worked fight's critical. These drive :class:`UntitledRuleset` directly."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from bot.engine.untitled import commands as u
 from bot.engine.untitled.events import AttackResolved
 from bot.engine.untitled.ruleset import UntitledRuleset
 from bot.engine.untitled.sheet import UntitledSheet
-from bot.errors import DomainError, RulesetNotImplemented
+from bot.errors import DomainError
 from tests.engine.helpers import NOW
 
 SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets" / "untitled"
@@ -62,9 +61,8 @@ def archer_fight() -> Fight:
     )
 
 
-def test_untitled_stays_planned_in_the_shipped_registry() -> None:
-    with pytest.raises(RulesetNotImplemented):
-        get_ruleset("untitled")
+def test_untitled_is_registered_in_the_shipped_registry() -> None:
+    assert isinstance(get_ruleset("untitled"), UntitledRuleset)
 
 
 def test_the_storyteller_order_is_the_join_order_until_the_gm_moves_someone() -> None:

@@ -1,7 +1,7 @@
 """Untitled's example sheets (``data/sheets/untitled/``, issue 13): two characters — the text's
 archer, who moves while drawing, shoots as the standard action and reloads with the second
-move, and a melee fighter with a shield — and two NPC templates, all valid and plausible; and,
-Untitled being planned, none of them offered by ``/character import example:`` yet.
+move, and a melee fighter with a shield — and two NPC templates, all valid and plausible, and
+offered by ``/character import example:``.
 """
 
 from __future__ import annotations
@@ -74,13 +74,14 @@ def test_every_example_can_attack_every_other_with_its_shipped_tables() -> None:
     assert hits and crits
 
 
-def test_untitleds_examples_are_not_offered_while_it_is_planned() -> None:
-    """The listing offers only registered rulesets (``bot/services/sheet_examples.py``)."""
+def test_untitleds_examples_are_offered_now_it_is_registered() -> None:
+    """The listing offers registered rulesets (``bot/services/sheet_examples.py``)."""
 
     class Shipped(ExampleSheets):
         _examples_dir = EXAMPLES_DIR
 
     assert EXAMPLES.parent == EXAMPLES_DIR
     assert len(list(EXAMPLES.glob("*.json"))) == 4
-    assert "untitled" not in {e.ruleset for e in Shipped().examples()}
-    assert Shipped().example_choices("wren") == []
+    listed = {e.key for e in Shipped().examples() if e.ruleset == "untitled"}
+    assert listed == {"wren", "brask", "hill-giant", "bandit-crossbowman"}
+    assert Shipped().example_choices("wren") == [("Wren (Untitled)", "wren")]

@@ -1,7 +1,7 @@
 """The Untitled sheet (issue 13, slice 1): skills with levels, which level each roll adds, the
 weapons, shield and armor, bounds, names, and the d20-checked dice expressions of the tables.
 
-Untitled is planned, not registered: these tests drive the models directly.
+These tests drive the models directly.
 """
 
 from __future__ import annotations

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import REGISTRY, get_ruleset
 from bot.engine.untitled.tables import default_tables, load_tables
-from bot.errors import InvalidInput, RulesetNotImplemented
+from bot.errors import InvalidInput
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = default_tables()
@@ -121,11 +120,3 @@ def test_bad_table_changes_are_refused_naming_the_field() -> None:
     armor["armor"][2]["low"] = 12
     with pytest.raises(InvalidInput, match="armor row 3 starts at level 12, not 11"):
         load_tables(armor)
-
-
-def test_untitled_stays_planned() -> None:
-    """This slice builds the data side only: ``/encounter start ruleset:untitled`` must keep
-    refusing it."""
-    assert "untitled" not in REGISTRY.implemented
-    with pytest.raises(RulesetNotImplemented):
-        get_ruleset("untitled")

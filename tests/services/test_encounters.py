@@ -71,7 +71,7 @@ async def test_moderator_may_end_anyones_encounter(service: EncounterService) ->
 
 async def test_refusals(service: EncounterService) -> None:
     with pytest.raises(RulesetNotImplemented):
-        await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="untitled", name=None)
+        await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="uune", name=None)
     with pytest.raises(InvalidInput):
         await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="dnd", name=None)
     with pytest.raises(InvalidInput, match="at most 100 characters"):

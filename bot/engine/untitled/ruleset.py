@@ -1,7 +1,7 @@
 """The Untitled ruleset (``untitled-combat.txt``): the contract's hooks and the dispatch table.
 
-Planned in :mod:`bot.engine.registry` (not playable yet): the engine is built and the contract
-suite runs it through a test-only registry swap (``tests/rulesets/untitled.py``)."""
+Registered in :mod:`bot.engine.registry`; flourishes, special attacks and parry are refused by
+name (:mod:`bot.engine.untitled.verbs`)."""
 
 from __future__ import annotations
 
