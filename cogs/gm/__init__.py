@@ -52,6 +52,7 @@ from cogs.gm.groups import (
     hp_command,
     vital_command,
 )
+from cogs.gm.order_roll import roll_order_command
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         group.add_command(vital_command(moderation, self._combatant_choices, vitals))
         group.add_command(adjust_command(self._gm, self._combatant_choices, traits))
         group.add_command(advantage_command(self._gm, self._combatant_choices))
+        group.add_command(roll_order_command(self._gm, self._combatant_choices))
 
     async def _gm(
         self,

@@ -192,3 +192,15 @@ def test_a_held_action_acts_after_its_trigger_and_keeps_that_place() -> None:
     assert f.state.turn == brask and f.state.order == [wren, giant, brask]
     f.do(EndTurn(actor=brask))
     assert f.state.round == 2 and f.state.turn == wren
+
+
+def test_a_weapon_the_sheet_marks_stowed_starts_the_fight_put_away() -> None:
+    """The text's archer draws "their bow from off their back": Wren's sheet marks the Longbow
+    ``stowed``, so she joins with it put away (her knife in hand) without the join naming it."""
+    f = Fight(
+        u.AddCombatant(name="Wren", sheet=example("wren")),
+        u.AddCombatant(name="Giant", sheet=example("hill-giant"), is_npc=True),
+    )
+    wren, giant = f.c("Wren").id, f.c("Giant").id
+    assert f.c("Wren").stowed == ("Longbow",) and f.c("Giant").stowed == ()
+    f.refused(u.Attack(actor=wren, target=giant, weapon="Longbow"), "put away")

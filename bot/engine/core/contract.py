@@ -364,6 +364,12 @@ class Ruleset(ABC, Generic[StateT]):
         :class:`InvalidInput` where the system has no chase scenes."""
         raise InvalidInput(f"{self.title} has no chase scenes in the bot.")
 
+    def order_roll_command(self, among: tuple[str, ...]) -> CommandBase:
+        """The GM's die roll for the turn order (``/gm roll-order``): ``among`` (combatant ids;
+        empty: everyone) roll and take the places they held between them, highest first.
+        Raises :class:`InvalidInput` where the system's order has no such roll."""
+        raise InvalidInput(f"{self.title} has no die roll for the order in the bot.")
+
     def scene_lines(self, state: StateT, name: dict[str, str]) -> list[str]:
         """What runs beside the turn order (UTTAS: a chase scene), in words for the tracker;
         ``name`` maps combatant ids to the names to show. Empty when nothing does."""

@@ -93,9 +93,24 @@ class InitiativeLine(BaseModel):
     place: int
 
 
+UNSCORED_ORDERS: dict[str, str] = {
+    "storyteller": "Order (the Storyteller's; the GM changes it with `/gm order`)",
+    "pcs_then_npcs": "Order (the player characters, then the NPCs)",
+}
+"""Orders no score or roll sets (``bot/engine/core/order.py``), by mode: their heading. Their
+lines show places and names only — there is no Agility or roll to show."""
+
+
+def order_heading(mode: str) -> str:
+    """The words before an order's places: ``"Initiative"`` for an order set by a score or a
+    roll, the order's own heading (:data:`UNSCORED_ORDERS`) otherwise."""
+    return UNSCORED_ORDERS.get(mode, "Initiative")
+
+
 class InitiativeRolled(Event):
     """The initiative order; ``text`` names the places only (the Agility and rolls in ``lines``
-    are the combatants' own numbers)."""
+    are the combatants' own numbers). An order no score sets (:data:`UNSCORED_ORDERS`) shows
+    no numbers at all."""
 
     kind: Literal["initiative"] = "initiative"
     mode: str
@@ -107,7 +122,7 @@ class InitiativeRolled(Event):
         parts = []
         for line in self.lines:
             name = view.name(line.combatant, line.name)
-            if not view.reveals(line.combatant):
+            if self.mode in UNSCORED_ORDERS or not view.reveals(line.combatant):
                 parts.append(f"{line.place}. {name}")
             elif self.mode == "roll" and line.roll is not None:
                 parts.append(f"{line.place}. {name} (rolled {line.roll.total})")
@@ -117,7 +132,7 @@ class InitiativeRolled(Event):
                 )
             else:
                 parts.append(f"{line.place}. {name} (Agility {line.agility})")
-        return ["Initiative: " + ", ".join(parts)]
+        return [f"{order_heading(self.mode)}: " + ", ".join(parts)]
 
 
 class RoundStarted(Event):

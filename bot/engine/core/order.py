@@ -39,7 +39,7 @@ from bot.engine.core.commands import (
     SkipTurn,
 )
 from bot.engine.core.dice import Roll
-from bot.engine.core.events import InitiativeLine, InitiativeRolled, TurnSkipped
+from bot.engine.core.events import InitiativeLine, InitiativeRolled, TurnSkipped, order_heading
 from bot.engine.core.state import Hold, InitiativeEntry, fight_over
 from bot.errors import Conflict, InvalidInput, NotAllowed, RuleViolation
 
@@ -86,7 +86,7 @@ def _emit_order(tx: Tx, mode: str, scores: dict[str, int], rolls: dict[str, Roll
         )
         for i, cid in enumerate(st.order)
     )
-    text = "Initiative: " + ", ".join(f"{ln.place}. {ln.name}" for ln in lines)
+    text = f"{order_heading(mode)}: " + ", ".join(f"{ln.place}. {ln.name}" for ln in lines)
     tx.emit(InitiativeRolled(mode=mode, lines=lines, text=text))
 
 

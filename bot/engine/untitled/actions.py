@@ -42,7 +42,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     if any(names.key(c.name) == folded for c in st.combatants):
         raise Conflict(f"There is already a combatant called {cmd.name}.")
     sheet = cmd.sheet
-    stowed = []
+    stowed = [w.name for w in sheet.weapons if w.stowed]
     for item in cmd.stowed:
         arm = sheet.weapon(item)
         if arm is None:

@@ -19,8 +19,8 @@ Words = Annotated[str, Field(min_length=1, max_length=200)]
 
 class AddCombatant(CommandBase):
     """Add a creature (setup or mid-fight); a character joins as its campaign ``record`` left
-    it. ``stowed``: weapons it starts with put away (the text's archer's bow "off their
-    back")."""
+    it. ``stowed``: weapons it starts with put away besides those its sheet marks ``stowed``
+    (the text's archer's bow "off their back")."""
 
     kind: Literal["add_combatant"] = "add_combatant"
     name: Name

@@ -304,6 +304,11 @@ class UntitledRuleset(Ruleset[UntitledState]):
         raise InvalidInput("The Untitled combat text has no healing: the GM sets Health instead.")
 
     # -- presentation -------------------------------------------------------------------------
+    def order_roll_command(self, among: tuple[str, ...]) -> CommandBase:
+        """The Storyteller's order die ("may ask for a die roll to help randomize the order or
+        resolve a tie"): :class:`~bot.engine.untitled.commands.RollOrder`."""
+        return cmd.RollOrder(among=among)
+
     def conditions(self) -> list[str]:
         return list(CONDITIONS)
 

@@ -76,13 +76,14 @@ class ArmorSkills(_Frozen):
 
 class Weapon(_Frozen):
     """A weapon: the ``skill`` it is attacked with (a Weapon or Weapon Family skill on the
-    sheet: "The 'To Hit' dice ... the skill level the character holds in their Weapon or Weapon
-    Family skill"; one not on the sheet is untrained) and the ``form`` its damage uses (a
-    Combat Form: "the dice associated with the Combat Form the attacker is using").
+        sheet: "The 'To Hit' dice ... the skill level the character holds in their Weapon or Weapon
+        Family skill"; one not on the sheet is untrained) and the ``form`` its damage uses (a
+        Combat Form: "the dice associated with the Combat Form the attacker is using").
 
-    ``kind`` ``melee`` reaches ``reach_m``; ``ranged`` shoots to ``range_m``. ``reload``: what
-    reloading takes — a move action (the text's archer), a full-round action ("reloading a
-    complex weapon") or nothing. ``hands``: 0–2."""
+        ``kind`` ``melee`` reaches ``reach_m``; ``ranged`` shoots to ``range_m``. ``reload``: what
+        reloading takes — a move action (the text's archer), a full-round action ("reloading a
+        complex weapon") or nothing. ``hands``: 0–2. ``stowed``: the weapon starts a fight put away
+    (the text's archer's bow "from off their back"; drawing it is a move action, or part of one)."""
 
     name: Name
     skill: Name
@@ -92,6 +93,7 @@ class Weapon(_Frozen):
     range_m: Meters | None = None
     reload: Reload = "none"
     hands: Annotated[int, Field(ge=0, le=2)] = 1
+    stowed: bool = False
 
     @model_validator(mode="after")
     def _range(self) -> Weapon:

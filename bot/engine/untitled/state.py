@@ -29,11 +29,11 @@ ItemName = Annotated[str, Field(max_length=100)]
 class UntitledCombatant(CombatantBase):
     """An Untitled creature in a fight. ``health``: the Health pool left (0: Down).
     ``stowed``: weapons not in hand (a Draw — a move action — brings one out; the bot's default
-    is every weapon drawn unless the fighter joins with some stowed, as the text's archer's bow
-    "off their back"). ``unloaded``: ranged weapons fired and not reloaded yet (a reload takes
-    a move action or a full-round action, as the weapon says). ``combined_refused``: the
-    Storyteller refused this fighter's combined move actions ("your Storyteller will advise
-    you should there be an issue with something you propose")."""
+    is every weapon drawn except those the sheet marks ``stowed`` or the join names, as the
+    text's archer's bow "off their back"). ``unloaded``: ranged weapons fired and not reloaded
+    yet (a reload takes a move action or a full-round action, as the weapon says).
+    ``combined_refused``: the Storyteller refused this fighter's combined move actions ("your
+    Storyteller will advise you should there be an issue with something you propose")."""
 
     sheet: UntitledSheet
     health: Vital
