@@ -1,5 +1,5 @@
-"""The Untitled sheet create form (``/character create ruleset:untitled``, once the ruleset is
-registered: ``Ruleset.sheet_form()`` reads :data:`SHEET_FORM`): the name, Health and the speed
+"""The Untitled sheet create form (``/character create ruleset:untitled``, ``/npc create``:
+``Ruleset.sheet_form()`` reads :data:`SHEET_FORM`): the name, Health and the speed
 rating, the Combat Defense and Parry levels, and the armor skills by weight class. Everything
 else of :class:`~bot.engine.untitled.sheet.UntitledSheet` (weapon skills, combat forms, shield
 skills, weapons, the shield and the armor worn) takes its defaults — none, untrained — and is set
