@@ -107,7 +107,16 @@ class InitiativeRolled(Event):
         parts = []
         for line in self.lines:
             name = view.name(line.combatant, line.name)
-            if not view.reveals(line.combatant):
+            if self.mode in ("storyteller", "pcs_then_npcs"):  # set, not scored: no numbers
+                parts.append(
+                    f"{line.place}. {name}"
+                    + (
+                        f" (rolled {line.roll.total})"
+                        if line.roll and view.reveals(line.combatant)
+                        else ""
+                    )
+                )
+            elif not view.reveals(line.combatant):
                 parts.append(f"{line.place}. {name}")
             elif self.mode == "roll" and line.roll is not None:
                 parts.append(f"{line.place}. {name} (rolled {line.roll.total})")
