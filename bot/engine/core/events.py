@@ -98,7 +98,8 @@ UNSCORED_ORDERS: dict[str, str] = {
     "pcs_then_npcs": "Order (the player characters, then the NPCs)",
 }
 """Orders no score or roll sets (``bot/engine/core/order.py``), by mode: their heading. Their
-lines show places and names only — there is no Agility or roll to show."""
+lines show places and names — no Agility (no score set them), a roll only where one was made
+and the numbers are revealed."""
 
 
 def order_heading(mode: str) -> str:
@@ -122,7 +123,16 @@ class InitiativeRolled(Event):
         parts = []
         for line in self.lines:
             name = view.name(line.combatant, line.name)
-            if self.mode in UNSCORED_ORDERS or not view.reveals(line.combatant):
+            if self.mode in UNSCORED_ORDERS:  # set, not scored: no numbers but a roll's
+                parts.append(
+                    f"{line.place}. {name}"
+                    + (
+                        f" (rolled {line.roll.total})"
+                        if line.roll and view.reveals(line.combatant)
+                        else ""
+                    )
+                )
+            elif not view.reveals(line.combatant):
                 parts.append(f"{line.place}. {name}")
             elif self.mode == "roll" and line.roll is not None:
                 parts.append(f"{line.place}. {name} (rolled {line.roll.total})")
