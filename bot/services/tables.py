@@ -73,7 +73,7 @@ class TableService:
         """The tables a new encounter of this server would use, as plain data."""
         raw = json.dumps(await self.overrides(guild_id))
         rules = get_ruleset(ruleset, raw)
-        tables: dict[str, Any] = rules.tables.model_dump(mode="json")  # type: ignore[attr-defined]
+        tables: dict[str, Any] = rules.tables.model_dump(mode="json")
         return tables
 
     async def value(self, guild_id: int, ruleset: str, path: str) -> Any:
@@ -120,7 +120,7 @@ class TableService:
             get_ruleset(ruleset, encoded)  # raises InvalidInput naming the bad entry
             if raw.strip() != REMOVE:
                 try:
-                    _walk(get_ruleset(ruleset, encoded).tables.model_dump(mode="json"), parts)  # type: ignore[attr-defined]
+                    _walk(get_ruleset(ruleset, encoded).tables.model_dump(mode="json"), parts)
                 except KeyError:
                     raise InvalidInput(
                         f"The {ruleset.upper()} tables have no entry `{path}`."

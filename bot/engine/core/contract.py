@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from functools import cached_property
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -61,6 +61,8 @@ class Ruleset(ABC, Generic[StateT]):
     title: ClassVar[str]
     sheet_model: ClassVar[type[BaseModel]]
     economy: ActionEconomy
+    tables: Any
+    """The GM-changeable numbers this instance plays by (the ruleset's tables model)."""
     rules_version: ClassVar[int] = 1
     """The reading of the rules a new encounter plays by. A ruleset that changes a rule's
     reading adds a version and keeps the old one playable (``known_versions``), so a running
@@ -71,23 +73,31 @@ class Ruleset(ABC, Generic[StateT]):
     scale: Scale = METERS
     """How this instance's board types and shows distances (:mod:`bot.engine.core.scale`)."""
 
+    tables_loader: ClassVar[Callable[..., Any]]
+    """The ruleset's ``load_tables(data=None, *, overrides=None)`` (over
+    :func:`bot.engine.core.tables.load`); its instances take ``(tables, version)``."""
+
     @classmethod
-    @abstractmethod
     def configured(cls, changes: dict[str, Any] | None) -> Ruleset[StateT]:
         """An instance with its GM-changeable tables, and a server's ``changes`` deep-merged
         on top (``None``: the shipped tables), at ``rules_version``. Raises
         :class:`InvalidInput` for changes the tables do not accept."""
+        tables = cls.tables_loader(overrides=changes) if changes else None
+        made: Ruleset[StateT] = cast(Any, cls)(tables, cls.rules_version)
+        return made
 
     @classmethod
-    @abstractmethod
     def from_tables(cls, tables: dict[str, Any], version: int) -> Ruleset[StateT]:
         """An instance playing by exactly ``tables`` (every value, as :meth:`tables_data`
         gave them) at rules ``version`` (one of ``known_versions``). Raises
         :class:`InvalidInput` for tables it cannot read."""
+        made: Ruleset[StateT] = cast(Any, cls)(cls.tables_loader(tables), version)
+        return made
 
-    @abstractmethod
     def tables_data(self) -> dict[str, Any]:
         """Every GM-changeable number this instance plays by, as plain JSON data."""
+        data: dict[str, Any] = self.tables.model_dump(mode="json")
+        return data
 
     def frozen(self) -> str:
         """What an encounter stores when it starts so it plays by the same rules for its whole

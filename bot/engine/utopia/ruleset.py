@@ -121,22 +121,14 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
 
+    tables_loader = staticmethod(load_tables)
+
+    tables: UtopiaTables
+
     def __init__(self, tables: UtopiaTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
         self.economy: SheetActions = SheetActions()
-
-    @classmethod
-    def configured(cls, changes: dict[str, Any] | None) -> UtopiaRuleset:
-        return cls(load_tables(overrides=changes) if changes else None, cls.rules_version)
-
-    @classmethod
-    def from_tables(cls, tables: dict[str, Any], version: int) -> UtopiaRuleset:
-        return cls(load_tables(tables), version)
-
-    def tables_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.tables.model_dump(mode="json")
-        return data
 
     def apply(
         self, state: UtopiaState, command: CommandBase, roller: DiceRoller, now: datetime

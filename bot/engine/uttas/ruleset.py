@@ -113,6 +113,8 @@ class UttasRuleset(Ruleset[UttasState]):
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
+    tables: UttasTables
+
     def __init__(self, tables: UttasTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version

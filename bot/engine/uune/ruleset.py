@@ -90,22 +90,14 @@ class UuneRuleset(Ruleset[UuneState]):
     record_model: ClassVar[type[UuneRecord]] = UuneRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
 
+    tables_loader = staticmethod(load_tables)
+
+    tables: UuneTables
+
     def __init__(self, tables: UuneTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
         self.economy = ECONOMY
-
-    @classmethod
-    def configured(cls, changes: dict[str, Any] | None) -> UuneRuleset:
-        return cls(load_tables(overrides=changes) if changes else None, cls.rules_version)
-
-    @classmethod
-    def from_tables(cls, tables: dict[str, Any], version: int) -> UuneRuleset:
-        return cls(load_tables(tables), version)
-
-    def tables_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.tables.model_dump(mode="json")
-        return data
 
     def apply(
         self, state: UuneState, command: CommandBase, roller: DiceRoller, now: datetime
