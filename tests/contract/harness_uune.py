@@ -34,7 +34,7 @@ from bot.engine.core.events import ActionsSpent, AttackDeclared, Event, Moved
 from bot.engine.core.state import CombatantBase
 from bot.engine.uune import commands as u
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
-from bot.engine.uune.state import INCAPACITATED, ApprovalDecision, SpendDecision
+from bot.engine.uune.state import EFFECTS, INCAPACITATED, ApprovalDecision, SpendDecision
 
 Draw = Any
 SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets" / "uune"
@@ -61,8 +61,17 @@ UUNE_KINDS = (
     "approve",
     "attack",
     "begin",
+    "center",
     "change_settings",
     "choose_next",
+    "claim_bond",
+    "downtime",
+    "insight",
+    "luck",
+    "observe",
+    "passive",
+    "stealth",
+    "staunch",
     "disengage",
     "end_combat",
     "end_period",
@@ -89,6 +98,7 @@ WEIGHTED = (
     + ("end_combat", "remove_combatant", "add_combatant")
     + ("attack", "npc_attack", "roll_action") * 8
     + ("end_turn", "help") * 3
+    + ("set_condition", "stealth", "insight", "staunch") * 2
 )
 
 
@@ -238,7 +248,10 @@ def uune_command(
         return RemoveCombatant(combatant=anyone)
     if kind == "set_condition":
         return u.SetCondition(
-            target=anyone, condition=draw(st.sampled_from(["Incapacitated", "Nope"]))
+            target=anyone,
+            condition=draw(st.sampled_from(["Incapacitated", "Nope", *EFFECTS, "Impared"])),
+            present=draw(st.integers(0, 3)) > 0,
+            lasts=draw(st.sampled_from(["until_removed", "scene", "day", "end_of_next_turn"])),
         )
     if kind == "set_distance":
         return SetDistance(a=me, b=other, meters=draw(st.sampled_from([0.5, 1, 5])))
@@ -254,4 +267,42 @@ def uune_command(
         return Rest(rest=draw(st.sampled_from(["short", "long"])))
     if kind == "natural_healing":
         return NaturalHealing(weeks=draw(st.integers(1, 3)))
+    return special_command(kind, draw, me, anyone, other, resources)
+
+
+def special_command(
+    kind: str, draw: Draw, me: str, anyone: str, other: str, resources: tuple[str, ...]
+) -> CommandBase:
+    """One of Uune's special actions, the passive action, luck and a bond's focus."""
+    actor = draw(st.sampled_from([me, me, anyone]))
+    if kind == "stealth":
+        return u.Stealth(
+            actor=actor,
+            crowd=draw(st.sampled_from(["one", "few", "group", "crowd"])),
+            goal=draw(st.sampled_from(["raise", "keep"])),
+            resources=resources,
+        )
+    if kind == "center":
+        return u.Center(actor=actor)
+    if kind == "downtime":
+        return u.Downtime(
+            actor=actor,
+            living=draw(st.sampled_from(["luxurious", "comfortable", "sparse", "dire"])),
+            a_day_passed=draw(st.booleans()),
+            resources=resources,
+        )
+    if kind == "insight":
+        return u.Insight(actor=actor, target=other, resources=resources)
+    if kind == "observe":
+        return u.Observe(
+            actor=actor, difficulty=draw(st.sampled_from([None, 1, 3])), resources=resources
+        )
+    if kind == "staunch":
+        return u.Staunch(actor=actor)
+    if kind == "passive":
+        return u.Passive(actor=actor, difficulty=draw(st.integers(0, 4)))
+    if kind == "luck":
+        return u.Luck(actor=actor, advantage=draw(st.booleans()), disadvantage=draw(st.booleans()))
+    if kind == "claim_bond":
+        return u.ClaimBond(actor=actor, bond=draw(st.sampled_from(["1", "2", "nope"])))
     raise AssertionError(f"no Uune command for kind {kind!r}")

@@ -285,7 +285,7 @@ def test_npcs_never_roll() -> None:
 
 
 def test_rests_are_refused_by_name_until_downtime() -> None:
-    """Uune heals through "Downtime" (a later slice), not rests or weeks."""
+    """Uune heals through "Downtime", not rests or weeks."""
     t = Table()
     t.do(EndCombat())
     with pytest.raises(RuleViolation, match="Downtime"):

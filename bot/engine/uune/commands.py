@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from bot.engine.core.commands import Answer, CommandBase, Dated, Id, Name, Side
+from bot.engine.core.effects import Lasts
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import Label, UuneRecord
 
@@ -145,12 +146,112 @@ class SetVitals(CommandBase):
 
 
 class SetCondition(CommandBase):
-    """The GM puts ``condition`` on ``target`` or takes it off."""
+    """The GM puts ``condition`` (an effect of "Effects") on ``target`` or takes it off; how
+    long it ``lasts`` (``until_removed``, the GM's default, is read as the text's "Default
+    scope: Scene"; ``rounds``: with ``lasts`` = ``rounds``)."""
 
     kind: Literal["set_condition"] = "set_condition"
     target: Id
     condition: Name
     present: bool = True
+    lasts: Lasts = "until_removed"
+    rounds: Annotated[int, Field(ge=1, le=100)] | None = None
+
+
+# -- the special actions (Uune SRD "Special Actions", "Passive Actions", "Luck Checks") -------
+
+
+class Stealth(Dated):
+    """ "Stealth": ``actor`` spends an action to raise its stealth level one step (``goal``
+    ``raise``) or keep it through a difficult area (``keep``); the difficulty is the highest
+    Perceptiveness among the NPCs present plus the ``crowd`` (one, few, group, crowd)."""
+
+    kind: Literal["stealth"] = "stealth"
+    actor: Id
+    crowd: Literal["one", "few", "group", "crowd"] = "one"
+    goal: Literal["raise", "keep"] = "raise"
+    resources: Resources = Field(default=(), max_length=30)
+
+
+class Center(Dated):
+    """ "Center": ``actor`` spends its action preparing (no roll) and gains its maximum focus;
+    once per turn in a conflict, once per scene outside one."""
+
+    kind: Literal["center"] = "center"
+    actor: Id
+
+
+class Downtime(Dated):
+    """ "Downtime": ``actor`` rolls its resources against its ``living`` conditions'
+    hits (Luxurious 2 … Dire 5); ``a_day_passed``: a day has passed since the wound (the
+    heaviest wound heals only then). Outside a conflict."""
+
+    kind: Literal["downtime"] = "downtime"
+    actor: Id
+    living: Literal["luxurious", "comfortable", "sparse", "dire"]
+    a_day_passed: bool = True
+    resources: Resources = Field(default=(), max_length=30)
+
+
+class Insight(Dated):
+    """ "Insight": ``actor`` reads NPC ``target``'s true emotions: hits meeting its Social
+    score give a rough emotion (the GM's words)."""
+
+    kind: Literal["insight"] = "insight"
+    actor: Id
+    target: Id
+    resources: Resources = Field(default=(), max_length=30)
+
+
+class Observe(Dated):
+    """ "Observe": ``actor`` looks for ``what``; the GM names the difficulty; hits over it
+    give the senses that notice something odd (meet 1, 1 over 2, 2 over 3)."""
+
+    kind: Literal["observe"] = "observe"
+    actor: Id
+    what: Annotated[str, Field(min_length=1, max_length=60)] = "something odd"
+    difficulty: Rung | None = None
+    resources: Resources = Field(default=(), max_length=30)
+
+
+class Staunch(Dated):
+    """ "Effect: Bleeding": ``actor`` spends an action (no roll) to staunch its wound: its
+    Bleeding ends."""
+
+    kind: Literal["staunch"] = "staunch"
+    actor: Id
+
+
+class Passive(Dated):
+    """ "What are Passive Actions?": PC ``actor`` passively does or notices something at
+    ``difficulty``: a third of its available resources count as hits, no roll, no action."""
+
+    kind: Literal["passive"] = "passive"
+    actor: Id
+    difficulty: Rung
+    what: Annotated[str, Field(min_length=1, max_length=60)] = "a passive action"
+
+
+class Luck(Dated):
+    """ "Luck Checks" ("General NPC Guideines": an NPC's uncertain action not against a PC):
+    a 50/50 for ``actor``'s ``what``, with ``advantage`` and/or ``disadvantage`` (both
+    cancel). No action."""
+
+    kind: Literal["luck"] = "luck"
+    actor: Id
+    what: Annotated[str, Field(min_length=1, max_length=60)] = "a luck check"
+    advantage: bool = False
+    disadvantage: bool = False
+
+
+class ClaimBond(Dated):
+    """ "Bonds": "Once per scene, when your character acts on a bond, they gain a point of
+    focus" — ``actor``'s player claims it for ``bond`` (its words, or 1-based number on the
+    sheet); the GM grants or refuses it with the approval's buttons."""
+
+    kind: Literal["claim_bond"] = "claim_bond"
+    actor: Id
+    bond: Annotated[str, Field(min_length=1, max_length=200)]
 
 
 OWN_COMMANDS: tuple[type[CommandBase], ...] = (
@@ -166,4 +267,13 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Spend,
     SetVitals,
     SetCondition,
+    Stealth,
+    Center,
+    Downtime,
+    Insight,
+    Observe,
+    Staunch,
+    Passive,
+    Luck,
+    ClaimBond,
 )

@@ -17,11 +17,11 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
 from bot.engine.core.state import fight_over
-from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetCondition, SetVitals
+from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetVitals
 from bot.engine.uune.core import Tx
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet
-from bot.engine.uune.state import CONDITIONS, INCAPACITATED, UuneCombatant
+from bot.engine.uune.state import GRAPPLED, INCAPACITATED, UuneCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
 MAX_COMBATANTS = 25
@@ -189,6 +189,10 @@ def move(tx: Tx, cmd: Move) -> None:
     turn, no roll; the turn ends with it); other movement is free, any time on the turn."""
     c = tx.view(cmd.actor)
     tx.require_turn(c)
+    if c.effect(GRAPPLED) is not None:
+        raise RuleViolation(
+            f'{c.name} is Grappled and cannot move ("Effect: Grappled"): an Attack may free them.'
+        )
     how = f" ({cmd.how})" if cmd.how else ""
     if cmd.changes_position:
         tx.pay_action(c.id, "change position")
@@ -229,25 +233,10 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
     )
 
 
-def set_condition(tx: Tx, cmd: SetCondition) -> None:
-    """The GM puts a condition on or off (Incapacitated follows vitality and is refused)."""
-    tx.view(cmd.target)
-    name = next((n for n in CONDITIONS if names.key(n) == names.key(cmd.condition)), None)
-    if name is None:
-        raise InvalidInput(
-            f"Uune has no condition called {cmd.condition!r} yet: "
-            f"{', '.join(CONDITIONS)} (the effects of the text come in a later slice)."
-        )
-    if name == INCAPACITATED:
-        raise RuleViolation(
-            "Incapacitated follows vitality (0 is incapacitated): set vitality with `/gm vital`."
-        )
-
-
 def no_rest(tx: Tx, cmd: Rest | NaturalHealing) -> None:
     """Uune has no rests nor healing by weeks: "Downtime" restores vitality and heals a step
-    (a later slice). Refused by name."""
+    (``/act action:downtime``). Refused by name."""
     raise RuleViolation(
-        "Uune has no rests or healing by weeks: Downtime restores vitality and heals wounds "
-        "and stress a step (it comes in a later slice)."
+        "Uune has no rests or healing by weeks: Downtime (`/act action:downtime`, outside a "
+        "conflict) restores vitality and heals wounds and stress a step."
     )

@@ -18,12 +18,20 @@ from typing import Any
 
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import Cost, UuneActions
-from bot.engine.core.effects import Period
+from bot.engine.core.effects import Effect, Moment, Period
 from bot.engine.core.order import PcsThenNpcs, TurnOrder
 from bot.engine.core.tx import CoreTx
+from bot.engine.uune import health
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet
-from bot.engine.uune.state import INCAPACITATED, OUT, UuneCombatant, UuneState
+from bot.engine.uune.state import (
+    BLEEDING,
+    INCAPACITATED,
+    OUT,
+    STUNNED,
+    UuneCombatant,
+    UuneState,
+)
 from bot.engine.uune.tables import UuneTables
 from bot.errors import RuleViolation
 
@@ -67,11 +75,39 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         return f"{who} to keep their roll"
 
     def on_period_end(self, period: Period) -> None:
-        """Resources approved for the scene stop standing when the scene (or a longer period)
-        ends."""
+        """When the scene (or a longer period) ends: resources approved for the scene stop
+        standing, and Center outside a conflict and a bond's focus are available again
+        ("Center", "Bonds": once per scene)."""
         for c in self.state.combatants:
-            if c.standing:
-                self.c(c.id).standing = ()
+            if c.standing or c.centered or c.bond_focus:
+                m = self.c(c.id)
+                m.standing, m.centered, m.bond_focus = (), False, False
+
+    def turn_taken_up(self, c: UuneCombatant) -> str | None:
+        """ "Effect: Stunned": the creature loses its turn, one level of Stunned a turn
+        ("You lose consecutive actions if you have multiple levels")."""
+        stunned = c.effect(STUNNED)
+        if stunned is None or self.is_out(c):
+            return None
+        self.lose(c.id, STUNNED, "a turn lost to it", levels=1)
+        return "stunned"
+
+    def effect_hook(self, cid: str, effect: Effect, moment: Moment) -> None:
+        """ "Effect: Bleeding": 10 vitality lost at the start of each round, per level."""
+        if effect.name != BLEEDING or moment != "round_start":
+            return
+        c = self.view(cid)
+        if self.is_out(c):
+            return
+        after = health.bleed(c.health, self.tables, effect.level)
+        self.set_health(cid, after, "bled out")
+        lost = self.tables.bleeding.vitality * effect.level
+        self.note(
+            f"{c.name} bleeds: {lost} vitality lost ({self.vitality_line(self.view(cid))}).",
+            cid,
+            secret=c.is_npc,
+            public=f"{c.name} bleeds.",
+        )
 
     # -- health ----------------------------------------------------------------------------------
     def set_health(self, cid: str, health: Health, why: str) -> None:

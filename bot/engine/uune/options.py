@@ -142,7 +142,8 @@ def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOpti
         return out
     if len(undecided) > 1:
         out.append(ReactionOption(choice="all:approve", label="GM: approve all"))
-    out.append(ReactionOption(choice="all:standing", label="GM: approve all for the scene"))
+    if d.purpose != "bond":  # a bond's focus is once a scene: nothing to stand
+        out.append(ReactionOption(choice="all:standing", label="GM: approve all for the scene"))
     out.append(ReactionOption(choice="all:refuse", label="GM: refuse all"))
     for r in undecided[:4]:
         out.append(ReactionOption(choice=f"approve:{r}", label=f"GM: approve {shown(tx, r)}"[:80]))

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from bot import names
-from bot.engine.uune import dice, health
+from bot.engine.uune import checks, dice, health, outcomes
 from bot.engine.uune.commands import (
     Approve,
     Attack,
@@ -36,6 +36,7 @@ from bot.engine.uune.options import SEP as _SEP
 from bot.engine.uune.options import shown, spend_options
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import (
+    GRAPPLED,
     ApprovalDecision,
     Helper,
     SpendDecision,
@@ -44,12 +45,14 @@ from bot.engine.uune.state import (
 from bot.errors import InvalidInput, RuleViolation
 
 
-def _resources(c: UuneCombatant, proposed: tuple[str, ...]) -> tuple[str, ...]:
+def resources_of(c: UuneCombatant, proposed: tuple[str, ...]) -> tuple[str, ...]:
     """``proposed`` as the sheet spells them; refuses names not on it and repeats."""
     sheet = c.sheet
     if not isinstance(sheet, UuneSheet):
         raise RuleViolation(f"{c.name} is an NPC: NPCs never roll.")
     known = {names.key(r): r for r in sheet.resources()}
+    if c.stealth != "observed":  # "Stealth": Hidden +1, Undetected +2 resources
+        known[names.key(c.stealth)] = c.stealth.title()
     out: list[str] = []
     for r in proposed:
         found = known.get(names.key(r))
@@ -62,11 +65,17 @@ def _resources(c: UuneCombatant, proposed: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _open(tx: Tx, d: ApprovalDecision, *, hold: bool = False) -> None:
+def open_roll(tx: Tx, d: ApprovalDecision, *, hold: bool = False) -> None:
     """Approve standing resources, then roll at once when nothing is left to decide, else
     open the approval. ``hold``: open it even so (a Defend: its roller proposes resources
     first, :func:`propose`)."""
     c = tx.view(d.actor)
+    if d.purpose == "bond":
+        if d.undecided():
+            tx.open_decision(d)
+        else:
+            outcomes.grant_bond(tx, d)
+        return
     standing = [r for r in d.undecided() if r in c.standing]
     if standing:
         d = d.model_copy(update={"approved": (*d.approved, *standing)})
@@ -82,10 +91,10 @@ def roll_action(tx: Tx, cmd: RollAction) -> None:
     c = tx.view(cmd.actor)
     tx.require_pc(c, "an action roll")
     tx.require_turn(c)
-    proposed = _resources(c, cmd.resources)
+    proposed = resources_of(c, cmd.resources)
     tx.pay_action(c.id, cmd.action)
-    tx.note(f"{c.name} attempts {cmd.action}" + _proposing(proposed) + ".", c.id)
-    _open(
+    tx.note(f"{c.name} attempts {cmd.action}" + proposing(proposed) + ".", c.id)
+    open_roll(
         tx,
         ApprovalDecision(
             actor=c.id, action=cmd.action, difficulty=cmd.difficulty, proposed=proposed
@@ -102,10 +111,10 @@ def attack(tx: Tx, cmd: Attack) -> None:
         raise RuleViolation(f"Attack is against an NPC; {target.name} is a PC.")
     if tx.is_out(target):
         raise RuleViolation(f"{target.name} is already out of the conflict.")
-    proposed = _resources(c, cmd.resources)
+    proposed = resources_of(c, cmd.resources)
     tx.pay_action(c.id, f"attack {target.name}")
-    tx.note(f"{c.name} attacks {target.name}" + _proposing(proposed) + ".", c.id)
-    _open(
+    tx.note(f"{c.name} attacks {target.name}" + proposing(proposed) + ".", c.id)
+    open_roll(
         tx,
         ApprovalDecision(
             actor=c.id,
@@ -135,7 +144,7 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
         raise RuleViolation(f"{target.name} is already out of the conflict.")
     tx.pay_action(npc.id, f"attack {target.name}")
     tx.note(f"{npc.name} attacks {target.name} with {found.name}: {target.name} defends.", npc.id)
-    _open(
+    open_roll(
         tx,
         ApprovalDecision(
             actor=target.id,
@@ -149,7 +158,7 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
     )
 
 
-def _proposing(proposed: tuple[str, ...]) -> str:
+def proposing(proposed: tuple[str, ...]) -> str:
     return f", proposing {', '.join(proposed)}" if proposed else ""
 
 
@@ -167,11 +176,11 @@ def help_roll(tx: Tx, cmd: Help) -> None:
         raise RuleViolation(f"{c.name} cannot help their own roll.")
     if any(h.helper == c.id for h in d.helpers):
         raise RuleViolation(f"{c.name} is already helping this roll.")
-    proposed = _resources(c, cmd.resources)
+    proposed = resources_of(c, cmd.resources)
     keyed = tuple(f"{c.id}{_SEP}{r}" for r in proposed)
     tx.settle_decision(d.id)
-    tx.note(f"{c.name} helps {tx.view(d.actor).name}" + _proposing(proposed) + ".", c.id)
-    _open(
+    tx.note(f"{c.name} helps {tx.view(d.actor).name}" + proposing(proposed) + ".", c.id)
+    open_roll(
         tx,
         d.model_copy(
             update={
@@ -192,12 +201,12 @@ def propose(tx: Tx, cmd: Propose) -> None:
     c = tx.view(cmd.actor)
     if c.id != d.actor:
         raise RuleViolation(f"This is {tx.view(d.actor).name}'s roll: help it with Help.")
-    more = [r for r in _resources(c, cmd.resources) if r not in d.proposed]
+    more = [r for r in resources_of(c, cmd.resources) if r not in d.proposed]
     if not more:
         raise InvalidInput("Name resources not proposed yet.")
     tx.settle_decision(d.id)
     tx.note(f"{c.name} proposes {', '.join(more)}.", c.id)
-    _open(tx, d.model_copy(update={"id": 0, "proposed": (*d.proposed, *more)}))
+    open_roll(tx, d.model_copy(update={"id": 0, "proposed": (*d.proposed, *more)}))
 
 
 def approve(tx: Tx, cmd: Approve) -> None:
@@ -216,14 +225,14 @@ def approve(tx: Tx, cmd: Approve) -> None:
     tx.settle_decision(d.id)
     if yes:
         tx.note(f"The GM approves {', '.join(shown(tx, r) for r in yes)}.", d.actor)
-        if cmd.standing:
+        if cmd.standing and d.purpose != "bond":
             own = [r for r in yes if _SEP not in r]
             c = tx.c(d.actor)
             c.standing = tuple(dict.fromkeys((*c.standing, *own)))[:50]
     if no:
         tx.note(f"The GM refuses {', '.join(shown(tx, r) for r in no)}.", d.actor)
     update |= {"id": 0, "approved": (*d.approved, *yes), "refused": (*d.refused, *no)}
-    _open(tx, d.model_copy(update=update))
+    open_roll(tx, d.model_copy(update=update))
 
 
 def _answers(d: ApprovalDecision, cmd: Approve) -> tuple[dict[str, object], list[str], list[str]]:
@@ -231,9 +240,11 @@ def _answers(d: ApprovalDecision, cmd: Approve) -> tuple[dict[str, object], list
     refused. Raises when it names what is not waiting, or nothing."""
     update: dict[str, object] = {}
     if cmd.difficulty is not None:
-        if d.purpose != "action":
+        if d.purpose not in ("action", "observe"):
             raise RuleViolation(
-                "An Attack's difficulty is the NPC's Defensiveness and a Defend's the attack's."
+                "The GM names the difficulty of an action roll or Observe only: the other "
+                "rolls' difficulty comes from the rules (an Attack's is the NPC's "
+                "Defensiveness, a Defend's the attack's)."
             )
         update["difficulty"] = cmd.difficulty
     undecided = d.undecided()
@@ -257,7 +268,7 @@ def lapse_approval(tx: Tx, d: ApprovalDecision) -> None:
         tx.note(f"No difficulty was named: {tx.view(d.actor).name}'s {d.action} is called off.")
         _after(tx, d.actor, d.purpose, d.attacker)
         return
-    _roll(tx, d.model_copy(update={"refused": (*d.refused, *d.undecided())}))
+    open_roll(tx, d.model_copy(update={"id": 0, "refused": (*d.refused, *d.undecided())}))
 
 
 def _roll(tx: Tx, d: ApprovalDecision) -> None:
@@ -279,6 +290,7 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
         target=d.target,
         attacker=d.attacker,
         attack=d.attack,
+        detail=d.detail,
     )
     _offer(tx, after)
 
@@ -288,7 +300,7 @@ def _dice(
 ) -> dice.ActionRoll:
     sheet = c.sheet
     assert isinstance(sheet, UuneSheet)
-    resources = [dice.Resource(name=r, dice=sheet.resource_dice(r)) for r in approved]
+    resources = [dice.Resource(name=r, dice=_resource_dice(tx, c, sheet, r)) for r in approved]
     impaired, intoxicated = c.effect("Impaired"), c.effect("Intoxicated")
     return dice.roll_action(
         tx.roller,
@@ -298,6 +310,14 @@ def _dice(
         impaired=impaired.level if impaired else 0,
         intoxicated=intoxicated.level if intoxicated else 0,
     )
+
+
+def _resource_dice(tx: Tx, c: UuneCombatant, sheet: UuneSheet, resource: str) -> int:
+    """The dice ``resource`` adds: the sheet's (1 + proficiency), or the stealth level's
+    ("Stealth": Hidden +1, Undetected +2)."""
+    if c.stealth != "observed" and resource == c.stealth.title():
+        return max(1, checks.stealth_resources(c.stealth, tx.tables))
+    return sheet.resource_dice(resource)
 
 
 def _offer(tx: Tx, d: SpendDecision) -> None:
@@ -416,6 +436,8 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         if outcome == "fail":
             tx.note(f"{c.name}'s attack on {npc.name} fails.", c.id)
         else:
+            if outcome != "light" and c.effect(GRAPPLED) is not None:  # "attack to escape"
+                tx.lose(c.id, GRAPPLED, "escaped with a successful attack")
             tx.set_health(npc.id, health.wound(npc.health, outcome, t), "a wound took the last")
             tx.note(
                 f"{c.name}'s attack gives {npc.name} a {outcome} wound "
@@ -433,7 +455,7 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
             tx.set_health(c.id, health.wound(c.health, outcome_d, t), "a wound took the last")
             now = tx.vitality_line(tx.view(c.id))
             tx.note(f"{src} gives {c.name} a {outcome_d} wound ({now}).", c.id)
-    else:
+    elif not outcomes.special(tx, d):
         verdict = "succeeds" if roll.success else "fails"
         tx.note(f"{c.name}'s {d.action} {verdict} ({roll.hits} of {roll.required} hits).", c.id)
     _after(tx, d.actor, d.purpose, d.attacker)

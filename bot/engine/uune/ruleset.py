@@ -1,8 +1,7 @@
 """The Uune ruleset (``uune-srd.txt``): the contract's hooks and the dispatch table.
 
 Planned in :mod:`bot.engine.registry` (refused by name) until it plays through Discord; the
-tests run it through a test-only registry swap (``tests/rulesets/uune.py``). The special
-actions not built yet are refused by name (:data:`bot.engine.uune.verbs.PLANNED`)."""
+tests run it through a test-only registry swap (``tests/rulesets/uune.py``)."""
 
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ from bot.engine.core.events import CORE_EVENTS, Event, Outcome, event_types
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uune import commands as cmd
-from bot.engine.uune import conflict, decision_words, rolls, verbs
+from bot.engine.uune import conditions, conflict, decision_words, rolls, specials, verbs
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
 from bot.engine.uune.options import approval_options, spend_options
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
@@ -56,7 +55,7 @@ _HANDLERS: dict[str, _Handler] = {
     "choose_next": conflict.choose_next,
     "move": conflict.move,
     "set_vitals": conflict.set_vitals,
-    "set_condition": conflict.set_condition,
+    "set_condition": conditions.set_condition,
     "roll_action": rolls.roll_action,
     "attack": rolls.attack,
     "npc_attack": rolls.npc_attack,
@@ -64,6 +63,15 @@ _HANDLERS: dict[str, _Handler] = {
     "propose": rolls.propose,
     "approve": rolls.approve,
     "spend": rolls.spend,
+    "stealth": specials.stealth,
+    "center": specials.center,
+    "downtime": specials.downtime,
+    "insight": specials.insight,
+    "observe": specials.observe,
+    "staunch": specials.staunch,
+    "passive": specials.passive,
+    "luck": specials.luck,
+    "claim_bond": specials.claim_bond,
     "rest": conflict.no_rest,
     "natural_healing": conflict.no_rest,
 }
@@ -307,12 +315,18 @@ class UuneRuleset(Ruleset[UuneState]):
         lasts: Lasts = "until_removed",
         rounds: int | None = None,
     ) -> CommandBase:
-        return cmd.SetCondition(target=target, condition=name, present=present)
+        return cmd.SetCondition(
+            target=target,
+            condition=name,
+            present=present,
+            lasts=lasts if present else "until_removed",
+            rounds=rounds if present and lasts == "rounds" else None,
+        )
 
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
         raise InvalidInput(
             "Uune has no bonus dice: the GM approves resources on a roll instead "
-            "(advantage on luck checks comes in a later slice)."
+            "(a luck check takes advantage or disadvantage: `/act action:luck`)."
         )
 
     def vital_names(self) -> tuple[str, ...]:
@@ -325,10 +339,10 @@ class UuneRuleset(Ruleset[UuneState]):
         return cmd.SetVitals(target=target, **dict(changes.items()))
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
-        raise InvalidInput("Uune has no rests: Downtime heals (a later slice).")
+        raise InvalidInput("Uune has no rests: Downtime heals (`/act action:downtime`).")
 
     def healing_command(self, weeks: int) -> CommandBase:
-        raise InvalidInput("Uune heals through Downtime, not by weeks (a later slice).")
+        raise InvalidInput("Uune heals through Downtime (`/act action:downtime`), not by weeks.")
 
     # -- presentation -------------------------------------------------------------------------
     def conditions(self) -> list[str]:
@@ -373,8 +387,9 @@ class UuneRuleset(Ruleset[UuneState]):
                 "attack a PC with `/act action:npc-attack` (the PC rolls Defend), or end the turn."
             )
         return (
-            "take one action with `/act`: an Action roll, Attack, or Move to a new position "
-            "(free movement within it costs nothing); `/act action:next` picks the next PC."
+            "take one action with `/act`: an Action roll, Attack, Stealth, Center, Insight, "
+            "Observe, Staunch, or Move to a new position (free movement within it costs "
+            "nothing); `/act action:next` picks the next PC."
         )
 
 

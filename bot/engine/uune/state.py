@@ -25,12 +25,22 @@ INCAPACITATED = "Incapacitated"
 """ "Vitality": "If your character has zero vitality, they become incapacitated and cannot take
 actions"."""
 OUT: tuple[str, ...] = (INCAPACITATED,)
-CONDITIONS: tuple[str, ...] = (INCAPACITATED,)
+GRAPPLED, STUNNED, INTOXICATED = "Grappled", "Stunned", "Intoxicated"
+IMPAIRED, BLEEDING, STIMULATED = "Impaired", "Bleeding", "Stimulated"
+EFFECTS: tuple[str, ...] = (GRAPPLED, STUNNED, INTOXICATED, IMPAIRED, BLEEDING, STIMULATED)
+""" "Effects": the common effects of the text ("Effect: Grappled" … "Effect: Stimulated"; the
+text spells Impaired "Impared"), each with "Default scope: Scene"."""
+CONDITIONS: tuple[str, ...] = (INCAPACITATED, *EFFECTS)
+StealthLevel = Literal["observed", "hidden", "undetected"]
+""" "Stealth": Observed (actively perceived), Hidden (presence known, not position),
+Undetected (nobody knows you are here)."""
 Ref = Annotated[str, Field(max_length=12)]
 Label = Annotated[str, Field(min_length=1, max_length=60)]
-Purpose = Literal["action", "attack", "defend"]
-"""What an action roll is for: a plain action (success or failure), an Attack on an NPC, or the
-Defend roll an NPC's attack asks of its target."""
+Purpose = Literal["action", "attack", "defend", "stealth", "downtime", "insight", "observe", "bond"]
+"""What an action roll is for: a plain action (success or failure), an Attack on an NPC, the
+Defend roll an NPC's attack asks of its target, or a special action that follows the roll's
+rules (Stealth, Downtime, Insight, Observe); ``bond``: a claim of focus for acting on a bond,
+which the GM grants or refuses and which rolls nothing ("Bonds")."""
 
 
 class UuneCombatant(CombatantBase):
@@ -38,12 +48,17 @@ class UuneCombatant(CombatantBase):
     :class:`UuneStatblock` (by its ``kind``); ``health``: vitality, wounds and stress;
     ``focus``: focus points now (a PC's; at most its maximum); ``standing``: resources the GM
     approved for the rest of the scene ("Actions": the bot's option of approving routine
-    resources once, issue 14)."""
+    resources once, issue 14); ``stealth``: its stealth level ("Stealth"); ``centered`` and
+    ``bond_focus``: whether it centered outside a conflict ("Center": "once per scene") and
+    gained focus from a bond ("Bonds": "Once per scene") in this scene."""
 
     sheet: Annotated[UuneSheet | UuneStatblock, Field(discriminator="kind")]
     health: Health
     focus: Annotated[int, Field(ge=0, le=100)] = 0
     standing: tuple[Label, ...] = Field(default=(), max_length=50)
+    stealth: StealthLevel = "observed"
+    centered: bool = False
+    bond_focus: bool = False
 
     def resource_names(self) -> list[str]:
         """A PC's resources (shticks, experiences, features, resource items); none for an
@@ -76,6 +91,10 @@ class ApprovalDecision(DecisionBase):
     target: Ref | None = None
     attacker: Ref | None = None
     attack: Label | None = None
+    detail: Label | None = None
+    """What a special action needs: Downtime's living conditions (``comfortable``, or
+    ``comfortable;day`` when a day passed), Stealth's goal (``hidden``/``undetected``/
+    ``keep``), Observe's what."""
     proposed: tuple[Label, ...] = Field(default=(), max_length=30)
     approved: tuple[Label, ...] = Field(default=(), max_length=30)
     refused: tuple[Label, ...] = Field(default=(), max_length=30)
@@ -102,6 +121,7 @@ class SpendDecision(DecisionBase):
     target: Ref | None = None
     attacker: Ref | None = None
     attack: Label | None = None
+    detail: Label | None = None
 
 
 UuneDecision = Annotated[ApprovalDecision | SpendDecision, Field(discriminator="kind")]

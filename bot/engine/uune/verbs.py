@@ -1,10 +1,16 @@
-"""The actions ``/act`` offers in Uune (Uune SRD "Actions", "Special Actions", "Conflict"), and
-how a member's options become a command. The special actions not built yet are refused by
-name (:data:`PLANNED`); an action Uune does not have is refused, listing those it has. (The
-GM's approval, spends and Help on an open roll are buttons and answers, not ``/act``.)"""
+"""The actions ``/act`` offers in Uune (Uune SRD "Actions", "Special Actions", "Conflict",
+"Passive Actions", "Luck Checks", "Bonds"), and how a member's options become a command; an
+action Uune does not have is refused, listing those it has. (The GM's approval, spends and
+Help on an open roll are buttons and answers, not ``/act``.)
+
+Options that are words go in ``detail:`` before a colon, the resources proposed after it:
+``few keep: Lockpicks`` (Stealth: the crowd, ``keep`` to keep the level), ``sparse same-day:
+Grit`` (Downtime: the living conditions, ``same-day`` when no day has passed), ``the door:
+Keen eyes`` (Observe: what), ``advantage: the rope holds`` (Luck)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.engine.core.commands import CommandBase
@@ -52,6 +58,73 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Move",
     ),
     ActionSpec(
+        key="stealth",
+        label="Stealth",
+        cost="your turn's action; the hits needed are the highest Perceptiveness + the crowd",
+        detail="the crowd (one, few, group, crowd; `keep` to keep your level), then resources "
+        "after a colon: `few: Lockpicks`",
+        rule="Stealth",
+    ),
+    ActionSpec(
+        key="center",
+        label="Center",
+        cost="your turn's action (no roll); gain your maximum focus; outside a conflict once a "
+        "scene",
+        rule="Center",
+    ),
+    ActionSpec(
+        key="downtime",
+        label="Downtime",
+        cost="outside a conflict; living conditions name the hits needed",
+        detail="living conditions (luxurious, comfortable, sparse, dire; `same-day` when no day "
+        "has passed), then resources after a colon: `sparse: Grit`",
+        rule="Downtime",
+    ),
+    ActionSpec(
+        key="insight",
+        label="Insight",
+        cost="your turn's action; the hits needed are the NPC's Social",
+        target="required",
+        detail="the resources you propose, comma-separated",
+        rule="Insight",
+    ),
+    ActionSpec(
+        key="observe",
+        label="Observe",
+        cost="your turn's action; the GM names the difficulty",
+        detail="what you look for, then resources after a colon: `the door: Keen eyes`",
+        amount="the difficulty, when the GM already named it (0-10)",
+        rule="Observe",
+    ),
+    ActionSpec(
+        key="staunch",
+        label="Staunch (Bleeding)",
+        cost="your turn's action (no roll); your Bleeding ends",
+        rule="Effect: Bleeding",
+    ),
+    ActionSpec(
+        key="passive",
+        label="Passive action",
+        cost="free, no roll: a third of your resources count as hits",
+        detail="what is passively done or noticed",
+        amount="the difficulty (0-10)",
+        rule="What are Passive Actions?",
+    ),
+    ActionSpec(
+        key="luck",
+        label="Luck check",
+        cost="free: a 50/50",
+        detail="`advantage:`, `disadvantage:` or `both:` before what is decided by luck",
+        rule="Luck Checks",
+    ),
+    ActionSpec(
+        key="bond",
+        label="Focus from a bond",
+        cost="free, once a scene; the GM grants it",
+        detail="the bond you act on (its number or words)",
+        rule="Bonds",
+    ),
+    ActionSpec(
         key="next",
         label="Choose who goes next",
         cost="free: a PC still to act this round",
@@ -59,18 +132,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Conflict",
     ),
 )
-
-PLANNED: dict[str, str] = {
-    "stealth": "Stealth",
-    "center": "Center",
-    "downtime": "Downtime",
-    "insight": "Insight",
-    "observe": "Observe",
-    "staunch": "Staunch (Bleeding)",
-    "passive": "Passive actions",
-    "luck": "Luck checks",
-}
-"""Special actions of the text this slice does not play yet (issue 14's later slices)."""
 
 
 def split_resources(text: str | None) -> tuple[str, ...]:
@@ -82,33 +143,26 @@ def split_resources(text: str | None) -> tuple[str, ...]:
 
 def act(combatant: Any, given: ActInput) -> CommandBase:
     """The command ``/act`` means. Raises :class:`InvalidInput` for an action Uune does not
-    have (listing those it has), one not built yet (by name), or a missing option."""
+    have (listing those it has) or a missing or wrong option."""
     key = given.key.strip().casefold().replace(" ", "-")
     me = combatant.id
     if key == "action":
         what, _, resources = (given.detail or "").partition(":")
-        difficulty = None
-        if given.amount is not None:
-            if given.amount != int(given.amount) or not 0 <= given.amount <= 10:
-                raise InvalidInput("A difficulty is a whole number of hits from 0 to 10.")
-            difficulty = int(given.amount)
         return cmd.RollAction(
             actor=me,
             action=what.strip()[:100] or "an action",
             resources=split_resources(resources),
-            difficulty=difficulty,
+            difficulty=_rung(given.amount),
         )
-    if key in ("attack", "npc-attack", "next"):
+    if key in ("attack", "npc-attack", "next", "insight"):
         return _targeted(me, key, given)
     if key in ("move", "shift"):
         return cmd.Move(
             actor=me, changes_position=key == "move", how=(given.detail or "").strip()[:100]
         )
-    if key in PLANNED:
-        raise InvalidInput(
-            f"{PLANNED[key]} does not play yet in Uune (issue 14, a later slice); "
-            "the GM can run it as an action roll meanwhile."
-        )
+    build = _SPECIALS.get(key)
+    if build is not None:
+        return build(me, given)
     raise InvalidInput(
         f"Uune has no action {given.key[:40]!r}. It has: "
         + ", ".join(a.label for a in ACTIONS)
@@ -116,11 +170,111 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     )
 
 
+def _rung(amount: float | None) -> int | None:
+    if amount is None:
+        return None
+    if amount != int(amount) or not 0 <= amount <= 10:
+        raise InvalidInput("A difficulty is a whole number of hits from 0 to 10.")
+    return int(amount)
+
+
+def _words(given: ActInput) -> tuple[list[str], tuple[str, ...]]:
+    """``detail:`` as its option words (before a colon, lower-case) and the resources after."""
+    head, _, resources = (given.detail or "").partition(":")
+    return head.casefold().split(), split_resources(resources)
+
+
+def _stealth(me: str, given: ActInput) -> CommandBase:
+    words, resources = _words(given)
+    crowds = [w for w in words if w in ("one", "few", "group", "crowd")]
+    stray = [w for w in words if w not in ("one", "few", "group", "crowd", "keep")]
+    if stray or len(crowds) > 1:
+        raise InvalidInput(
+            "Stealth's `detail:` is the crowd (one, few, group or crowd) and `keep` to keep "
+            "your level, then resources after a colon: `few keep: Lockpicks`."
+        )
+    return cmd.Stealth(
+        actor=me,
+        crowd=crowds[0] if crowds else "one",
+        goal="keep" if "keep" in words else "raise",
+        resources=resources,
+    )
+
+
+def _downtime(me: str, given: ActInput) -> CommandBase:
+    words, resources = _words(given)
+    living = [w for w in words if w in ("luxurious", "comfortable", "sparse", "dire")]
+    if len(living) != 1 or any(w not in (*living, "same-day") for w in words):
+        raise InvalidInput(
+            "Downtime needs `detail:` with the living conditions (luxurious, comfortable, "
+            "sparse or dire; `same-day` when no day has passed), then resources after a "
+            "colon: `sparse: Grit`."
+        )
+    return cmd.Downtime(
+        actor=me,
+        living=living[0],
+        a_day_passed="same-day" not in words,
+        resources=resources,
+    )
+
+
+def _observe(me: str, given: ActInput) -> CommandBase:
+    what, _, resources = (given.detail or "").partition(":")
+    return cmd.Observe(
+        actor=me,
+        what=what.strip()[:60] or "something odd",
+        difficulty=_rung(given.amount),
+        resources=split_resources(resources),
+    )
+
+
+def _passive(me: str, given: ActInput) -> CommandBase:
+    difficulty = _rung(given.amount)
+    if difficulty is None:
+        raise InvalidInput("A passive action needs `amount:`: its difficulty (0-10).")
+    what = (given.detail or "").strip()[:60] or "a passive action"
+    return cmd.Passive(actor=me, difficulty=difficulty, what=what)
+
+
+def _luck(me: str, given: ActInput) -> CommandBase:
+    head, sep, rest = (given.detail or "").partition(":")
+    mode = head.strip().casefold() if sep else ""
+    if sep and mode not in ("advantage", "disadvantage", "both", ""):
+        raise InvalidInput("Luck's `detail:` starts `advantage:`, `disadvantage:` or `both:`.")
+    what = (rest if sep else head).strip()[:60] or "a luck check"
+    return cmd.Luck(
+        actor=me,
+        what=what,
+        advantage=mode in ("advantage", "both"),
+        disadvantage=mode in ("disadvantage", "both"),
+    )
+
+
+def _bond(me: str, given: ActInput) -> CommandBase:
+    if not (given.detail or "").strip():
+        raise InvalidInput("Focus from a bond needs `detail:`: the bond (its number or words).")
+    return cmd.ClaimBond(actor=me, bond=(given.detail or "").strip()[:200])
+
+
+_SPECIALS: dict[str, Callable[[str, ActInput], CommandBase]] = {
+    "stealth": _stealth,
+    "center": lambda me, given: cmd.Center(actor=me),
+    "downtime": _downtime,
+    "observe": _observe,
+    "staunch": lambda me, given: cmd.Staunch(actor=me),
+    "passive": _passive,
+    "luck": _luck,
+    "bond": _bond,
+}
+
+
 def _targeted(me: str, key: str, given: ActInput) -> CommandBase:
     if given.target is None:
         raise InvalidInput(f"{key.replace('-', ' ').capitalize()} needs a `target:`.")
     if key == "attack":
         return cmd.Attack(actor=me, target=given.target, resources=split_resources(given.detail))
+    if key == "insight":
+        return cmd.Insight(actor=me, target=given.target, resources=split_resources(given.detail))
     if key == "next":
         return cmd.ChooseNext(actor=me, next=given.target)
     if not given.detail:

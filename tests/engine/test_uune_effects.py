@@ -1,0 +1,140 @@
+"""Uune's effects through the core's scoped effects, with scripted dice (Uune SRD "Effects",
+"Scopes and Scoped Mechanics", "Effect: Grappled" … "Effect: Stimulated")."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.core.commands import EndCombat, EndPeriod, EndTurn
+from bot.engine.uune import commands as u
+from bot.engine.uune.state import SpendDecision
+from bot.errors import InvalidInput, RuleViolation
+from tests.engine.test_uune_engine import RULES, Table
+
+
+def _vitality(t: Table, cid: str) -> int:
+    return int(t.state.get(cid).health.now(RULES.tables))
+
+
+def _next_round(t: Table) -> None:
+    start = t.state.round
+    while t.state.round == start:
+        t.do(EndTurn(actor=str(t.state.turn)))
+
+
+def test_an_effect_lasts_the_scene_by_default_and_ends_with_its_scope() -> None:
+    """Every effect of the text has "Default scope: Scene": the GM's default ("until
+    removed") is the scene, so ending the scene ends it; one given for a day outlasts the
+    scene and ends with the day ("Scopes and Scoped Mechanics")."""
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Impared"))  # the text's spelling
+    t.do(u.SetCondition(target="c2", condition="Intoxicated", lasts="day"))
+    assert t.state.get("c1").effect("Impaired").scope == "scene"
+    t.do(EndPeriod(period="scene"))
+    assert t.state.get("c1").effect("Impaired") is None
+    assert t.state.get("c2").effect("Intoxicated") is not None
+    t.do(EndPeriod(period="day"))
+    assert t.state.get("c2").effect("Intoxicated") is None
+
+
+def test_the_gm_may_give_an_effect_some_rounds_or_take_it_off() -> None:
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Stimulated", lasts="rounds", rounds=1))
+    _next_round(t)
+    assert t.state.get("c1").effect("Stimulated") is None
+    t.do(u.SetCondition(target="c2", condition="Grappled"))
+    t.do(u.SetCondition(target="c2", condition="Grappled", present=False))
+    assert t.state.get("c2").effect("Grappled") is None
+    with pytest.raises(RuleViolation, match="not Grappled"):
+        t.do(u.SetCondition(target="c2", condition="Grappled", present=False))
+    with pytest.raises(InvalidInput, match="no effect called 'Sleepy'"):
+        t.do(u.SetCondition(target="c2", condition="Sleepy"))
+    with pytest.raises(RuleViolation, match="follows vitality"):
+        t.do(u.SetCondition(target="c2", condition="Incapacitated"))
+    with pytest.raises(InvalidInput, match="rounds"):
+        t.do(u.SetCondition(target="c2", condition="Stunned", lasts="rounds"))
+
+
+def test_grappled_cannot_move_and_a_successful_attack_escapes() -> None:
+    """ "Effect: Grappled": "You are grabbed and cannot move. You may attempt to make an attack
+    to escape." (The bot: an attack that succeeds — heavy or lethal — frees the creature.)"""
+    t = Table(5, 6, 6)
+    t.do(u.SetCondition(target="c1", condition="Grappled"))
+    for changes in (True, False):
+        with pytest.raises(RuleViolation, match="Grappled and cannot move"):
+            t.do(u.Move(actor="c1", changes_position=changes))
+    t.do(u.Attack(actor="c1", target="c3", resources=("Quickblade", "Street fencing")))
+    t.do(u.Approve(actor="c1", decision=t.open.id, all="approve"))
+    t.do(u.Spend(actor="c1", choice="keep", decision=t.open.id))  # the Thug could spoil it
+    assert t.state.get("c1").effect("Grappled") is None
+    assert t.said("Mira is no longer Grappled (escaped with a successful attack)")
+
+
+def test_stunned_levels_lose_consecutive_turns() -> None:
+    """ "Effect: Stunned": "lose your next turn. You lose consecutive actions if you have
+    multiple levels of this effect." Each level is one turn, skipped by itself."""
+    t = Table()
+    t.do(u.SetCondition(target="c2", condition="Stunned"))
+    t.do(u.SetCondition(target="c2", condition="Stunned"))  # stacks: level 2
+    assert t.state.get("c2").effect("Stunned").level == 2
+    t.do(EndTurn(actor="c1"))
+    assert t.state.turn == "c3" and t.said("Tobin spends the turn stunned")
+    assert t.state.get("c2").effect("Stunned").level == 1
+    _next_round(t)
+    t.do(EndTurn(actor="c1"))
+    assert t.state.turn == "c3" and t.state.get("c2").effect("Stunned") is None
+    _next_round(t)
+    t.do(EndTurn(actor="c1"))
+    assert t.state.turn == "c2"
+
+
+def test_intoxicated_rerolls_6s_and_impaired_needs_one_more_hit() -> None:
+    """ "Effect: Intoxicated": "must reroll all 6s"; "Effect: Impared": "All actions require
+    +1 hits"."""
+    t = Table(6, 2)
+    t.do(u.SetCondition(target="c1", condition="Intoxicated"))
+    t.do(u.RollAction(actor="c1", action="aim", difficulty=1))
+    if isinstance(t.open, SpendDecision):
+        t.do(u.Spend(actor="c1", choice="keep", decision=t.open.id))
+    assert t.said("Mira's aim fails (0 of 1 hits)")
+    _next_round(t)
+    t.do(u.SetCondition(target="c1", condition="Intoxicated", present=False))
+    t.do(u.SetCondition(target="c1", condition="Impaired"))
+    t.more(5)
+    t.do(u.RollAction(actor="c1", action="aim again", difficulty=1))
+    if isinstance(t.open, SpendDecision):
+        t.do(u.Spend(actor="c1", choice="keep", decision=t.open.id))
+    assert t.said("Mira's aim again fails (1 of 2 hits)")
+
+
+def test_bleeding_takes_10_at_each_rounds_start_per_level_until_staunched() -> None:
+    """ "Effect: Bleeding": "lose 10 vitality at the start of each round … spend an action (no
+    roll) to staunch the wound"."""
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Bleeding"))
+    _next_round(t)
+    assert _vitality(t, "c1") == 90 and t.said("Mira bleeds: 10 vitality lost")
+    t.do(u.SetCondition(target="c1", condition="Bleeding"))  # a second level
+    t.do(EndTurn(actor="c1"))
+    _next_round(t)
+    assert _vitality(t, "c1") == 70
+    t.do(u.Staunch(actor="c1"))
+    _next_round(t)
+    assert _vitality(t, "c1") == 70
+
+
+def test_stimulated_raises_the_focus_maximum() -> None:
+    """ "Effect: Stimulated": "Your maximum focus increases by 1" — Center then gains 3."""
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Stimulated"))
+    t.do(u.Center(actor="c1"))
+    assert t.state.get("c1").focus == 3
+
+
+def test_effects_beyond_the_scene_outlast_the_fight_in_the_record() -> None:
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Impaired", lasts="quest"))
+    t.do(u.SetCondition(target="c1", condition="Bleeding"))
+    t.do(EndCombat())
+    kept = RULES.record_of(t.state.get("c1")).effects
+    assert [e.name for e in kept] == ["Impaired"]
