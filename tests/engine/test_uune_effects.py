@@ -129,6 +129,8 @@ def test_stimulated_raises_the_focus_maximum() -> None:
     t.do(u.SetCondition(target="c1", condition="Stimulated"))
     t.do(u.Center(actor="c1"))
     assert t.state.get("c1").focus == 3
+    t.do(u.SetCondition(target="c1", condition="Stimulated", present=False))
+    assert t.state.get("c1").focus == 2  # back within the maximum
 
 
 def test_effects_beyond_the_scene_outlast_the_fight_in_the_record() -> None:

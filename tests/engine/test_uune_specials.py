@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.core.audience import PUBLIC, View
 from bot.engine.core.commands import EndCombat, EndPeriod, EndTurn
 from bot.engine.core.verbs import ActInput
 from bot.engine.uune import commands as u
@@ -196,6 +197,8 @@ def test_acting_on_a_bond_gains_a_point_of_focus_once_a_scene_when_the_gm_grants
     d = t.open
     assert isinstance(d, ApprovalDecision) and d.purpose == "bond"
     choices = {o.choice for o in RULES.decision_options(t.state, d)["c1"]}
+    words = RULES.decision_words(t.state, d, {}, View(t.state, PUBLIC, wound_level=str))
+    assert "grant Mira a point of focus for acting on Bond 1" in words.ask
     assert "all:standing" not in choices and any(c.startswith("approve:Bond 1") for c in choices)
     t.do(u.Approve(actor="c1", decision=d.id, all="approve"))
     assert t.state.get("c1").focus == 1 and t.said("gains a point of focus (1/2)")

@@ -48,6 +48,7 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
         if c.effect(name) is None:
             raise RuleViolation(f"{c.name} is not {name}.")
         tx.lose(c.id, name, "by the Game Master")
+        tx.clamp_focus(c.id)
         return
     if (cmd.lasts == "rounds") != (cmd.rounds is not None):
         raise InvalidInput("Give `rounds:` together with lasting some rounds, and only then.")

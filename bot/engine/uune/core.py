@@ -82,6 +82,14 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
             if c.standing or c.centered or c.bond_focus:
                 m = self.c(c.id)
                 m.standing, m.centered, m.bond_focus = (), False, False
+            self.clamp_focus(c.id)
+
+    def clamp_focus(self, cid: str) -> None:
+        """Focus above the maximum (Stimulated ended) falls to it ("Focus": "a maximum")."""
+        c = self.view(cid)
+        top = self.focus_max(c)
+        if c.focus > top:
+            self.c(cid).focus = top
 
     def turn_taken_up(self, c: UuneCombatant) -> str | None:
         """ "Effect: Stunned": the creature loses its turn, one level of Stunned a turn

@@ -14,8 +14,22 @@ from bot.engine.uune.state import ApprovalDecision, SpendDecision
 
 
 def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
-    """ "Actions": the GM names the difficulty and approves or refuses each resource."""
+    """ "Actions": the GM names the difficulty and approves or refuses each resource ("Bonds":
+    grants or refuses a point of focus for acting on a bond)."""
     who = public.name(d.actor)
+    if d.purpose == "bond":
+        bond = ", ".join(public.text(r) for r in d.proposed)
+        return DecisionWords(
+            title=f"{tx.view(d.actor).name} acts on a bond"[:256],
+            ask=f"GM: grant {who} a point of focus for acting on {bond}, or refuse it."[:1500],
+            ping=f"**{who}** asks the GM for a point of focus",
+            about=f"{who}'s focus from a bond",
+            noun="approval",
+            waiting_on=f"the GM's answer to {who}'s bond",
+            lapse="the focus is not granted",
+            ran_out="The window ran out: the focus is not granted",
+            open_choices=True,
+        )
     action = public.text(d.action)
     undecided = ", ".join(public.text(shown(tx, r)) for r in d.undecided()) or "none"
     need = (
