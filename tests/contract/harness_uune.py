@@ -67,6 +67,7 @@ UUNE_KINDS = (
     "claim_bond",
     "downtime",
     "insight",
+    "level_up",
     "luck",
     "observe",
     "passive",
@@ -303,6 +304,8 @@ def special_command(
         return u.Passive(actor=actor, difficulty=draw(st.integers(0, 4)))
     if kind == "luck":
         return u.Luck(actor=actor, advantage=draw(st.booleans()), disadvantage=draw(st.booleans()))
+    if kind == "level_up":
+        return u.LevelUp(target=anyone)
     if kind == "claim_bond":
         return u.ClaimBond(actor=actor, bond=draw(st.sampled_from(["1", "2", "nope"])))
     raise AssertionError(f"no Uune command for kind {kind!r}")

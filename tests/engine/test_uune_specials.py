@@ -10,6 +10,7 @@ from bot.engine.core.commands import EndCombat, EndPeriod, EndTurn
 from bot.engine.core.verbs import ActInput
 from bot.engine.uune import commands as u
 from bot.engine.uune.health import Health, Stress, Wounds
+from bot.engine.uune.leveling import level_up
 from bot.engine.uune.state import ApprovalDecision, SpendDecision
 from bot.errors import InvalidInput, RuleViolation
 from tests.engine.test_uune_engine import RULES, Table
@@ -200,6 +201,10 @@ def test_acting_on_a_bond_gains_a_point_of_focus_once_a_scene_when_the_gm_grants
     words = RULES.decision_words(t.state, d, {}, View(t.state, PUBLIC, wound_level=str))
     assert "grant Mira a point of focus for acting on Bond 1" in words.ask
     assert "all:standing" not in choices and any(c.startswith("approve:Bond 1") for c in choices)
+    with pytest.raises(RuleViolation, match="before the roll"):
+        t.do(u.Propose(actor="c1", decision=d.id, resources=("Quickblade",)))
+    with pytest.raises(RuleViolation, match="before it is rolled"):
+        t.do(u.Help(actor="c2", decision=d.id, resources=("Herbalist",)))
     t.do(u.Approve(actor="c1", decision=d.id, all="approve"))
     assert t.state.get("c1").focus == 1 and t.said("gains a point of focus (1/2)")
     with pytest.raises(RuleViolation, match="this scene"):
@@ -247,3 +252,25 @@ def test_act_reads_the_special_actions_options() -> None:
     ]:
         with pytest.raises(InvalidInput, match=error):
             act(key, detail)
+
+
+# -- "Leveling" -----------------------------------------------------------------------------------
+
+
+def test_a_level_up_raises_the_sheets_level_and_says_what_it_gains() -> None:
+    """ "Leveling": "increase your characters level on their sheet and add additional items as
+    dictated by the table" — read as totals: level 2 adds a proficiency point, level 3 a
+    shtick point, level 9 a shtick point, an experience and a bond."""
+    t = Table()
+    t.do(u.LevelUp(target="c1"))
+    assert t.state.get("c1").sheet.level == 2
+    assert t.said("Mira reaches level 2: 1 proficiency point to place on the sheet")
+    t.do(u.LevelUp(target="c1"))
+    assert t.said("reaches level 3: 1 shtick point to place")
+    sheet = t.state.get("c1").sheet.model_copy(update={"level": 8})
+    eight, gains = level_up(sheet, RULES.tables)
+    assert eight.level == 9 and gains.words() == "1 shtick point, 1 experience, 1 bond"
+    with pytest.raises(RuleViolation, match="stops at 24"):
+        level_up(sheet.model_copy(update={"level": 24}), RULES.tables)
+    with pytest.raises(RuleViolation, match="statblocks have no level"):
+        t.do(u.LevelUp(target="c3"))

@@ -254,6 +254,13 @@ class ClaimBond(Dated):
     bond: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class LevelUp(CommandBase):
+    """The GM levels PC ``target`` up at a story milestone ("Leveling")."""
+
+    kind: Literal["level_up"] = "level_up"
+    target: Id
+
+
 OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     AddCombatant,
     ChooseNext,
@@ -276,4 +283,5 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Passive,
     Luck,
     ClaimBond,
+    LevelUp,
 )

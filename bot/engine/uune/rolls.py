@@ -167,7 +167,7 @@ def help_roll(tx: Tx, cmd: Help) -> None:
     hits. It joins a roll waiting for approval; its resources are approved like the roller's.
     The bot's reading: helping does not use the helper's turn action (the text is silent)."""
     d = tx.open_decision_named(cmd.decision)
-    if not isinstance(d, ApprovalDecision):
+    if not isinstance(d, ApprovalDecision) or d.purpose == "bond":
         raise RuleViolation("Help joins a roll before it is rolled (while the GM approves it).")
     c = tx.view(cmd.actor)
     tx.require_pc(c, "Help")
@@ -196,7 +196,7 @@ def propose(tx: Tx, cmd: Propose) -> None:
     """The roller proposes more resources for its roll while it waits for approval (a
     Defend's roller proposes here: the attack asked for its roll)."""
     d = tx.open_decision_named(cmd.decision)
-    if not isinstance(d, ApprovalDecision):
+    if not isinstance(d, ApprovalDecision) or d.purpose == "bond":
         raise RuleViolation("Resources are proposed before the roll (while the GM approves it).")
     c = tx.view(cmd.actor)
     if c.id != d.actor:

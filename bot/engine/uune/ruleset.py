@@ -29,7 +29,15 @@ from bot.engine.core.events import CORE_EVENTS, Event, Outcome, event_types
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uune import commands as cmd
-from bot.engine.uune import conditions, conflict, decision_words, rolls, specials, verbs
+from bot.engine.uune import (
+    conditions,
+    conflict,
+    decision_words,
+    leveling,
+    rolls,
+    specials,
+    verbs,
+)
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
 from bot.engine.uune.options import approval_options, spend_options
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
@@ -72,6 +80,7 @@ _HANDLERS: dict[str, _Handler] = {
     "passive": specials.passive,
     "luck": specials.luck,
     "claim_bond": specials.claim_bond,
+    "level_up": leveling.level_up_command,
     "rest": conflict.no_rest,
     "natural_healing": conflict.no_rest,
 }
