@@ -202,7 +202,8 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
             if s.phase == "active":
                 assert s.turn is not None and s.order.count(s.turn) == 1
             else:
-                assert s.turn is None and s.pending is None
+                assert s.turn is None
+                assert s.pending is None or self.ruleset.decides_between_fights
             ids = {c.id for c in s.combatants}
             seen: set[str] = set()
             for group in s.positions.engaged:

@@ -68,6 +68,10 @@ class Ruleset(ABC, Generic[StateT]):
     reading adds a version and keeps the old one playable (``known_versions``), so a running
     encounter keeps the reading it started with (decision C, ``docs/architecture.md``)."""
     known_versions: ClassVar[tuple[int, ...]] = (1,)
+    decides_between_fights: ClassVar[bool] = False
+    """Whether a decision may wait while no fight runs (Uune: the GM's approval of a Downtime
+    roll, which is taken outside a conflict). A fight's own decisions end with it either way
+    (``CoreTx.end_fight``)."""
     version: int = 1
     """The reading this instance plays by (one of ``known_versions``)."""
     scale: Scale = METERS

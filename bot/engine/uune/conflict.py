@@ -117,6 +117,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
         raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
     if len(st.combatants) < 2:
         raise RuleViolation("A conflict needs at least two combatants.")
+    tx.require_no_pending()  # a roll outside the conflict (Downtime…) is finished first
     tx.order.arrange(tx)
     for c in st.combatants:
         tx.c(c.id).pools = tx.economy.fresh(1)

@@ -106,6 +106,9 @@ class UuneRuleset(Ruleset[UuneState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UuneRecord]] = UuneRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+    decides_between_fights: ClassVar[bool] = True
+    """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
+    between fights too."""
 
     tables_loader = staticmethod(load_tables)
 
