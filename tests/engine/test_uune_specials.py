@@ -52,6 +52,8 @@ def test_stealth_difficulty_is_the_highest_perceptiveness_plus_the_crowd() -> No
 def test_a_failed_stealth_leaves_the_character_observed() -> None:
     """The text is silent on failure; the bot's reading: Observed."""
     t = Table(1)
+    with pytest.raises(RuleViolation, match="no stealth level to keep"):
+        t.do(u.Stealth(actor="c1", goal="keep"))
     t.do(u.Stealth(actor="c1", crowd="crowd"))  # 2 + 3 = 5, nothing to approve: rolls
     _keep(t)
     assert t.state.get("c1").stealth == "observed"

@@ -64,6 +64,8 @@ def stealth(tx: Tx, cmd: Stealth) -> None:
     now = STEALTH_LEVELS.index(c.stealth)
     if cmd.goal == "raise" and now == len(STEALTH_LEVELS) - 1:
         raise RuleViolation(f"{c.name} is already Undetected: Stealth can only keep it.")
+    if cmd.goal == "keep" and now == 0:
+        raise RuleViolation(f"{c.name} is Observed: there is no stealth level to keep yet.")
     goal = STEALTH_LEVELS[now + 1] if cmd.goal == "raise" else c.stealth
     seen_by = [
         x.sheet.perceptiveness
