@@ -14,8 +14,12 @@
    and the involved NPC's forced reroll (:func:`spend`); it closes when the actor keeps the roll
    or its window runs out. With nothing sensible to spend it closes at once.
 4. The outcome (:func:`resolve`): success or failure; an Attack's wound on the NPC, a Defend's
-   on the PC (:mod:`bot.engine.uune.health`). An action taken on the actor's turn ends it
+   on the PC (:mod:`bot.engine.uune.health`); a special action's (Stealth, Downtime, Insight,
+   Observe) by :mod:`bot.engine.uune.outcomes`. An action taken on the actor's turn ends it
    ("Each PC can take one action on their turn").
+
+A bond's focus claim ("Bonds") uses the approval (1–2) only: the GM's answer grants or refuses
+it and nothing rolls (:func:`bot.engine.uune.outcomes.grant_bond`).
 """
 
 from __future__ import annotations
