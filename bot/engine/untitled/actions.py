@@ -20,10 +20,12 @@ from bot.engine.untitled.commands import (
     Reload,
     RollOrder,
     SetCondition,
+    SetRule,
     SetVitals,
     Stow,
 )
 from bot.engine.untitled.core import Tx
+from bot.engine.untitled.encounter import for_encounter
 from bot.engine.untitled.state import CONDITIONS, DOWN, UntitledCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
@@ -281,11 +283,36 @@ def roll_order(tx: Tx, cmd: RollOrder) -> None:
 
 
 def allow_combined(tx: Tx, cmd: AllowCombined) -> None:
-    """The Storyteller allows or refuses a fighter's combined move actions."""
+    """The Storyteller allows or refuses a fighter's combined move actions ("your Storyteller
+    will advise you should there be an issue with something you propose"); refused when it is
+    so already."""
     c = tx.view(cmd.target)
+    if c.combined_refused != cmd.allowed:
+        already = "may already" if cmd.allowed else "already may not"
+        raise Conflict(f"{c.name} {already} combine move actions.")
     tx.c(c.id).combined_refused = not cmd.allowed
     verdict = "may" if cmd.allowed else "may not"
     tx.note(f"{c.name} {verdict} combine move actions (the Storyteller's call).", c.id)
+
+
+def set_rule(tx: Tx, cmd: SetRule) -> None:
+    """The Storyteller's dice for this encounter (:mod:`bot.engine.untitled.encounter`): the
+    Legendary tier's or an armor class's above level 18; None goes back to the server's
+    tables. Refused when nothing would change, or the server's ladder has no Legendary tier."""
+    rules = dict(tx.state.settings.rules)
+    if cmd.dice is None:
+        if cmd.rule not in rules:
+            raise Conflict(f"`{cmd.rule}` already follows the server's tables.")
+        del rules[cmd.rule]
+        verdict = "follow the server's tables again"
+    else:
+        if rules.get(cmd.rule) == cmd.dice:
+            raise Conflict(f"`{cmd.rule}` is already {cmd.dice} in this encounter.")
+        for_encounter(tx.tables, {cmd.rule: cmd.dice})  # refuses a ladder with no Legendary
+        rules[cmd.rule] = cmd.dice
+        verdict = f"are {cmd.dice} in this encounter (the Storyteller's call)"
+    tx.state.settings = tx.state.settings.model_copy(update={"rules": rules})
+    tx.note(f"{cmd.rule} {verdict}.")
 
 
 def set_vitals(tx: Tx, cmd: SetVitals) -> None:
