@@ -96,7 +96,7 @@ async def test_the_gm_sets_the_legendary_dice_for_the_encounter(
     assert "not set" in await settings_text(h, table)
 
     set_ = await t.gm("gm settings", rule="legendary dice", value="3d12")
-    assert "Legendary dice are 3d12 in this encounter (the Storyteller's call)." in set_.text()
+    assert "Legendary dice: 3d12 in this encounter (the Storyteller's call)." in set_.text()
     assert "- Legendary dice: 3d12 (this encounter)" in await settings_text(h, table)
 
     # Swords 22: 3d12 [2, 2, 2] + 22 = 28 against the giant's 2d6 [6, 6] + 2 = 14: a critical

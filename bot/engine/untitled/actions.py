@@ -223,7 +223,8 @@ def stow(tx: Tx, cmd: Stow) -> None:
 
 def reload(tx: Tx, cmd: Reload) -> None:
     """Reload a fired weapon: a move action ("their second move action to reload for the next
-    round") or a full-round action ("reloading a complex weapon"), as the weapon says."""
+    round") or a full-round action ("reloading a complex weapon"), as the weapon says; a weapon
+    put away is drawn first (the bot's reading)."""
     c = tx.view(cmd.actor)
     tx.require_on_turn(c)
     if cmd.weapon is None:
@@ -234,6 +235,8 @@ def reload(tx: Tx, cmd: Reload) -> None:
         arm = weapon_of(c, cmd.weapon)
     if arm.reload == "none":
         raise RuleViolation(f"{c.name}'s {arm.name} needs no reloading.")
+    if arm.name in c.stowed:
+        raise RuleViolation(f"{c.name}'s {arm.name} is put away: draw it first (a move action).")
     if arm.name not in c.unloaded:
         raise RuleViolation(f"{c.name}'s {arm.name} is already loaded.")
     kind = "move" if arm.reload == "move" else "full_round"
@@ -298,21 +301,27 @@ def allow_combined(tx: Tx, cmd: AllowCombined) -> None:
 def set_rule(tx: Tx, cmd: SetRule) -> None:
     """The Storyteller's dice for this encounter (:mod:`bot.engine.untitled.encounter`): the
     Legendary tier's or an armor class's above level 18; None goes back to the server's
-    tables. Refused when nothing would change, or the server's ladder has no Legendary tier."""
+    tables. Refused when nothing would change, the server's ladder has no Legendary tier, or
+    an attack waits (its dice were checked when it was declared: ``combat._check_dice``)."""
+    if tx.state.decisions:
+        raise Conflict(
+            f"An attack is waiting for {tx.waiting_on()}: change the Storyteller's dice once it "
+            "is rolled (its dice were checked when it was declared)."
+        )
     rules = dict(tx.state.settings.rules)
     if cmd.dice is None:
         if cmd.rule not in rules:
             raise Conflict(f"`{cmd.rule}` already follows the server's tables.")
         del rules[cmd.rule]
-        verdict = "follow the server's tables again"
+        verdict = "the server's tables again"
     else:
         if rules.get(cmd.rule) == cmd.dice:
             raise Conflict(f"`{cmd.rule}` is already {cmd.dice} in this encounter.")
         for_encounter(tx.tables, {cmd.rule: cmd.dice})  # refuses a ladder with no Legendary
         rules[cmd.rule] = cmd.dice
-        verdict = f"are {cmd.dice} in this encounter (the Storyteller's call)"
+        verdict = f"{cmd.dice} in this encounter (the Storyteller's call)"
     tx.state.settings = tx.state.settings.model_copy(update={"rules": rules})
-    tx.note(f"{cmd.rule} {verdict}.")
+    tx.note(f"{cmd.rule}: {verdict}.")
 
 
 def set_vitals(tx: Tx, cmd: SetVitals) -> None:
