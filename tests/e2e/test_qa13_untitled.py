@@ -6,10 +6,12 @@ combatants acting, absurd input to every Untitled option. Every die is scripted.
 from __future__ import annotations
 
 import asyncio
+import json
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, button, ok, refused, slash
-from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.conftest import BotProcess, DiceBox, Table
+from tests.e2e.test_restart_combat import _prompt_stored
 from tests.e2e.test_worked_example import Table5
 from tests.harness.server import DiscordHarness
 
@@ -279,3 +281,82 @@ async def test_the_storytellers_dice_wait_while_an_attack_waits(
         )
     )
     await t.gm("gm settings", rule="Heavy armor above 18", value="table")
+
+
+async def test_the_shield_button_works_after_a_sigkill_and_only_once(
+    discord_harness: DiscordHarness, bot_process: BotProcess, table: Table
+) -> None:
+    """The giant's swing waits on Brask's shield; the bot is killed and started again: the
+    old button rolls the attack once, a lagging client's second click is refused."""
+    h = discord_harness
+    await bot_process.start()
+    t = Table5(h, table, DiceBox())
+    await mill(h, table, t)
+    swing = await giant_swings_at_brask(h, table, t)
+    raise_id = button(h.message(swing), "Raise the Oak heater shield")["custom_id"]
+    await _prompt_stored(bot_process, swing.id)
+
+    bot_process.kill()
+    await bot_process.start()
+
+    click = await h.click(table.other_player, swing, raise_id)
+    await click.response()
+    assert not click.ephemeral, click.response_data
+    text = h.message(swing).text()
+    assert ("a hit" in text) != ("a miss" in text), text
+    assert h.message(swing).components == []
+    latest = h.message(swing)
+    latest.payload["components"] = latest.versions[0]["components"]  # a lagging client
+    again = await h.click(table.other_player, latest, raise_id)
+    await again.response()
+    assert again.ephemeral and "no longer" in again.response_data["content"]
+
+
+async def test_typed_block_and_dodge_answer_only_the_defender(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h = discord_harness
+    t = Table5(h, table, dice)
+    await mill(h, table, t)
+    swing = await giant_swings_at_brask(h, table, t)
+    text = await refused(await slash(h, table.player, "block"))
+    assert "Wren" in text or "Brask" in text, text
+    text = await refused(await slash(h, table.bystander, "dodge"))
+    assert text
+    assert dice.empty and button(h.message(swing), "Raise")
+    dice.load([1, 1, 6, 6, 6, 6])
+    blocked = await ok(await slash(h, table.other_player, "block"))
+    assert dice.empty and "a miss" in blocked.message.text()
+    text = await refused(await slash(h, table.other_player, "dodge"))
+    assert "waiting" in text.casefold() or "no " in text.casefold(), text
+
+
+async def test_absurd_untitled_sheets_are_refused_by_name(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    base = {
+        "system": "untitled",
+        "name": "Odd",
+        "weapons": [{"name": "Stick", "skill": "Clubs", "form": "Bashing", "reach_m": 1}],
+    }
+    for change, reason in (
+        ({"weapon_skills": [{"name": "Clubs", "level": 31}]}, "30"),
+        ({"health": -5}, "health"),
+        ({"speed_m": 1e12}, "speed"),
+        ({"combat_defense": 0}, "combat_defense"),
+        (
+            {
+                "weapons": [{"name": "Stick", "skill": "Clubs", "form": "Bashing", "reach_m": 1}]
+                * 500
+            },
+            "weapons",
+        ),
+        ({"armor": {"name": "Plate", "weight": "adamant"}}, "weight"),
+    ):
+        data = json.dumps({**base, **change}).encode()
+        sheet = h.make_attachment("odd.json", data)
+        record = await answered(await slash(h, table.player, "character import", file=sheet))
+        assert record.message.ephemeral, (change, record.response_data)
+        text = record.message.text()
+        assert reason in text.casefold() and len(text) <= 2000, (change, text)
