@@ -162,6 +162,13 @@ def move(tx: Tx, cmd: Move) -> None:
     meters = most if cmd.meters is None else cmd.meters
     if meters > most:
         raise RuleViolation(f"{c.name} moves at most {tx.scale.show(most)} per move action.")
+    if meters == 0 and cmd.draw is None:
+        raise InvalidInput(
+            f"A move of {tx.scale.show(0)} spends a move action on nothing: give `amount:` "
+            "(or `detail:` a weapon to draw)."
+        )
+    if cmd.toward is not None and tx.view(cmd.toward).id == c.id:
+        raise InvalidInput(f"{c.name} cannot move toward themselves.")
     drawn = ""
     if cmd.draw is not None:
         if c.combined_refused:
