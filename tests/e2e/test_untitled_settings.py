@@ -83,6 +83,8 @@ async def test_the_gm_sets_the_legendary_dice_for_the_encounter(
         assert "`Legendary dice`: " in text and reason in text, text
     text = await refused(await slash(h, gm, "gm settings", rule="Legendary dice"))
     assert "Give a `rule:` and its `value:` together." in text
+    text = await refused(await slash(h, gm, "gm settings", combatant="Ysolde"))
+    assert "`combatant:` goes with a `rule:` set for one combatant." in text
     text = await refused(
         await slash(h, gm, "gm settings", rule="Legendary dice", value="3d12", npcs_react=True)
     )
