@@ -10,7 +10,7 @@ import json
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, refused, slash
-from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.conftest import BotProcess, DiceBox, Table
 from tests.e2e.test_worked_example import Table5
 from tests.harness.server import DiscordHarness
 
@@ -173,3 +173,23 @@ async def test_the_gm_sets_armor_above_18_and_refuses_a_combined_move(
     assert "The Storyteller refused Ysolde's combined move actions" in text
     drawn = await t.player("act", action="draw", detail="Longsword")
     assert "draw their Longsword" in drawn.text()
+
+
+async def test_the_storytellers_dice_outlast_a_sigkill(
+    discord_harness: DiscordHarness, bot_process: BotProcess, table: Table
+) -> None:
+    h = discord_harness
+    await bot_process.start()
+    t = Table5(h, table, DiceBox())
+    await legend_fight(h, table, t)
+    await t.gm("gm settings", rule="Legendary dice", value="2d12 + 1d10")
+    await t.gm("gm settings", rule="Combined move actions", value="refused", combatant="Ysolde")
+
+    bot_process.kill()
+    await bot_process.start()
+
+    shown = await settings_text(h, table)
+    assert "- Legendary dice: 2d12 + 1d10 (this encounter)" in shown
+    assert "- Combined move actions: refused for Ysolde" in shown
+    hit = await t.player("act", action="attack", target=GIANT)
+    assert "Longsword (Legendary): 2d12 + 1d10 [" in hit.text(), hit.text()
