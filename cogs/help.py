@@ -16,7 +16,9 @@ class HelpCog(commands.Cog):
     """Help for newcomers: nothing here changes anything."""
 
     @app_commands.command(name="help", description="How to play and run fights, and each command")
-    @app_commands.describe(topic="player, gm, commands, or a command's name (e.g. attack, gm hp)")
+    @app_commands.describe(
+        topic="player, gm, utopia, untitled, commands, or a command's name (e.g. attack, gm hp)"
+    )
     async def help(
         self,
         interaction: discord.Interaction[Any],

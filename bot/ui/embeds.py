@@ -137,7 +137,10 @@ def encounter_settings_text(encounter: Encounter) -> str:
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
         f"{interleaving}"
         f"- paused: {'yes' if encounter.row.paused else 'no'}"
-    )
+        + "".join(  # the system's own (Untitled: the Storyteller's dice)
+            f"\n- {shown_name(line)}" for line in encounter.rules.rule_lines(encounter.state)
+        )
+    )[:2000]
 
 
 def joined_as_left(encounter: Encounter, name: str) -> str:

@@ -14,7 +14,12 @@ from bot import names
 from bot.errors import NotFound
 
 HELP_DIR = Path(__file__).resolve().parents[2] / "data" / "help"
-GUIDES = {"player": "player.md", "gm": "gm.md", "utopia": "utopia.md"}
+GUIDES = {
+    "player": "player.md",
+    "gm": "gm.md",
+    "utopia": "utopia.md",
+    "untitled": "untitled.md",
+}
 DESCRIPTION_MAX = 4096
 Tree = app_commands.CommandTree[Any]
 SlashCommand = app_commands.Command[Any, ..., Any]
@@ -32,7 +37,7 @@ class Topic:
 
 
 def guide(key: str) -> Topic:
-    """A guide by key (``player``, ``gm``, ``utopia``). Raises :class:`NotFound`."""
+    """A guide by key (``player``, ``gm``, ``utopia``, ``untitled``). Raises :class:`NotFound`."""
     path = HELP_DIR / GUIDES[key]
     lines = path.read_text("utf-8").strip().splitlines()
     title = lines[0].lstrip("# ").strip()
@@ -83,8 +88,8 @@ def topic(tree: Tree, key: str | None) -> Topic:
         if names.key(command.qualified_name) == wanted:
             return command_topic(command)
     raise NotFound(
-        f"There is no help topic called {key!r}. Try `player`, `gm`, `utopia`, `commands` or a "
-        "command's name (e.g. `attack`, `gm hp`)."
+        f"There is no help topic called {key!r}. Try `player`, `gm`, `utopia`, `untitled`, "
+        "`commands` or a command's name (e.g. `attack`, `gm hp`)."
     )
 
 
@@ -97,6 +102,7 @@ def topic_choices(
         ("Player's guide", "player"),
         ("GM's guide", "gm"),
         ("Playing Utopia", "utopia"),
+        ("Playing Untitled", "untitled"),
         ("Every command", "commands"),
     ]
     pairs += [(f"/{c.qualified_name}", c.qualified_name) for c in commands_of(tree)]

@@ -19,7 +19,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core.commands import (
-    ChangeSettings,
     CommandBase,
     EndCombat,
     MoveInOrder,
@@ -36,7 +35,6 @@ from bot.services.roster import NPC_BATCH_MAX
 from bot.services.sheets import SheetService
 from bot.ui import embeds
 from bot.ui.combat_flow import refresh_channel, respond
-from bot.ui.embeds import encounter_settings_text
 from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
@@ -53,6 +51,7 @@ from cogs.gm.groups import (
     vital_command,
 )
 from cogs.gm.order_roll import roll_order_command
+from cogs.gm.settings import settings_command
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +90,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         group.add_command(adjust_command(self._gm, self._combatant_choices, traits))
         group.add_command(advantage_command(self._gm, self._combatant_choices))
         group.add_command(roll_order_command(self._gm, self._combatant_choices))
+        rules = self._ruleset_choices(lambda rules: [r.name for r in rules.encounter_rules()])
+        group.add_command(settings_command(self._gm, encounters, self._combatant_choices, rules))
 
     async def _gm(
         self,
@@ -443,54 +444,3 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
         await refresh_channel(interaction.client, channel_id)
-
-    # -- settings, rest, seat, role ------------------------------------------------------------
-
-    @app_commands.command(name="settings", description="Show or change the encounter's settings")
-    @app_commands.describe(
-        initiative="How initiative is decided when the fight begins",
-        reaction_window="Seconds a player has to react before the attack resolves (5-86400)",
-        npcs_react="NPC targets wait for the GM's reaction choice",
-        hide_npc_numbers="Players see NPCs as Unhurt/Hurt/Bloodied, not exact numbers",
-        interleaved="Utopia: one action at a time, each creature after each action (in setup)",
-    )
-    @app_commands.choices(
-        initiative=[
-            app_commands.Choice(name="By Agility", value="agility"),
-            app_commands.Choice(name="Roll Agility dice", value="roll"),
-        ]
-    )
-    async def settings(
-        self,
-        interaction: discord.Interaction[Any],
-        initiative: app_commands.Choice[str] | None = None,
-        reaction_window: app_commands.Range[int, 5, 86_400] | None = None,
-        npcs_react: bool | None = None,
-        hide_npc_numbers: bool | None = None,
-        interleaved: bool | None = None,
-    ) -> None:
-        changes: dict[str, Any] = {
-            "initiative_mode": initiative.value if initiative else None,
-            "reaction_window_s": reaction_window,
-            "npcs_react": npcs_react,
-            "hide_npc_numbers": hide_npc_numbers,
-            "interleaved": interleaved,
-        }
-        changes = {k: v for k, v in changes.items() if v is not None}
-        if not changes:
-            _, channel_id = channel_ids(interaction)
-            encounter = await self.encounters.require_gm(
-                channel_id, actor_of(interaction), "see the settings"
-            )
-            await interaction.response.send_message(
-                encounter_settings_text(encounter), ephemeral=True, allowed_mentions=NONE
-            )
-            return
-        await self._gm(
-            interaction,
-            "settings",
-            changes,
-            lambda current: ChangeSettings.model_validate(changes),
-            action="change the settings",
-            title="The GM changes the settings",
-        )

@@ -105,6 +105,7 @@ UNTITLED_KINDS = (
     "roll_order",
     "set_condition",
     "set_distance",
+    "set_rule",
     "set_vitals",
     "skip_turn",
     "stow",
@@ -206,6 +207,10 @@ def untitled_command(
         "rest": lambda: Rest(rest=draw(st.sampled_from(["short", "long"]))),
         "natural_healing": lambda: NaturalHealing(weeks=draw(st.integers(1, 3))),
         "allow_combined": lambda: u.AllowCombined(target=anyone, allowed=draw(st.booleans())),
+        "set_rule": lambda: u.SetRule(
+            rule=draw(st.sampled_from(["Legendary dice", "Heavy armor above 18"])),
+            dice=draw(st.sampled_from([None, "3d12", "5d8"])),
+        ),
         "attack": lambda: u.Attack(
             actor=draw(st.sampled_from([me, me, anyone])),
             target=other,

@@ -102,6 +102,32 @@ def test_every_declared_action_builds_one_of_the_rulesets_commands(key: str) -> 
         rules.act(state, me, ActInput(key="no-such-action"))
 
 
+@pytest.mark.parametrize("key", sorted(HARNESSES))
+def test_a_systems_encounter_rules_build_its_commands_and_others_are_refused_by_name(
+    key: str,
+) -> None:
+    """``/gm settings rule:`` offers what ``encounter_rules`` declares (unique names that fit a
+    choice); each builds a command the ruleset accepts (or asks for its combatant), and a rule
+    the system does not have is refused naming the system."""
+    rules = get_ruleset(key)
+    harness = HARNESSES[key]
+    state = rules.new_encounter(name="Rules", seed=1)
+    for command in harness.setup([harness.example_sheet(), harness.example_sheet()], [False, True]):
+        state = rules.apply(state, command, RandomRoller(seed=1), NOW).state
+    declared = rules.encounter_rules()
+    assert len({r.name.casefold() for r in declared}) == len(declared) <= 25
+    for one in declared:
+        assert len(one.name) <= 40
+        target = state.combatants[0].id if one.per_combatant else None
+        value = "refused" if one.per_combatant else "3d12"
+        command = rules.rule_command(one.name, value, target)
+        assert command.kind in rules.command_kinds, one.name
+        rules.apply(state, command, RandomRoller(seed=1), NOW)
+    assert isinstance(rules.rule_lines(state), list)
+    with pytest.raises(InvalidInput, match=rules.title):
+        rules.rule_command("No such rule", "1", None)
+
+
 def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
     """A state machine playing random fights of ``harness``'s ruleset under the contract."""
 

@@ -27,6 +27,12 @@ async def test_help_shows_the_guides_and_each_command(
     assert "Playing Utopia" in utopia.message.text()
     assert "interrupt actions (IA)" in utopia.message.text()
 
+    untitled = await slash(h, table.player, "help", topic="Untitled")
+    await untitled.response()
+    text = untitled.message.text()
+    assert "Playing Untitled" in text and "two move actions and one standard action" in text
+    assert "`/gm settings`" in text and "combined move" in text
+
     attack = await slash(h, table.player, "help", topic="/attack")
     await attack.response()
     assert "`target`" in attack.message.text() and "`with`" in attack.message.text()
@@ -45,3 +51,5 @@ async def test_help_shows_the_guides_and_each_command(
     choices = await h.autocomplete(table.player, h.channel, "help", focused="topic", value="gm")
     assert 0 < len(choices) <= 25
     assert {"name": "GM's guide", "value": "gm"} in choices
+    choices = await h.autocomplete(table.player, h.channel, "help", focused="topic", value="unt")
+    assert {"name": "Playing Untitled", "value": "untitled"} in choices

@@ -204,3 +204,14 @@ def test_a_weapon_the_sheet_marks_stowed_starts_the_fight_put_away() -> None:
     wren, giant = f.c("Wren").id, f.c("Giant").id
     assert f.c("Wren").stowed == ("Longbow",) and f.c("Giant").stowed == ()
     f.refused(u.Attack(actor=wren, target=giant, weapon="Longbow"), "put away")
+
+
+def test_a_move_that_goes_nowhere_or_toward_oneself_is_refused() -> None:
+    """QA round 4: ``/act action:move amount:0`` spent a move action on nothing, and a move
+    toward oneself silently moved the whole speed rating."""
+    f = archer_fight()
+    wren = f.c("Wren").id
+    f.refused(u.Move(actor=wren, meters=0), "0 m")
+    f.refused(u.Move(actor=wren, toward=wren), "toward themselves")
+    f.do(u.Move(actor=wren, meters=0, draw="Longbow"))  # drawing where she stands
+    assert f.c("Wren").pools["move"] == 1

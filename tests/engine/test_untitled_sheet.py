@@ -176,6 +176,12 @@ def test_dice_expressions_are_checked_with_d20(
         ("5", "rolls no dice"),
         ("2d6 * 2", "without subtraction"),
         ("two dice", "not a dice expression"),
+        # QA round 4: zero dice rolled nothing, and a huge number escaped as pydantic's error
+        ("0d6", "rolls no dice"),
+        ("3d12 + 0d4", "rolls no dice"),
+        ("3d12 + 100000000000", "add up to at most 1000"),
+        ("999999d999999", "sides"),
+        ("999999d6", "at most 100 dice"),
     ],
 )
 def test_bad_dice_are_refused_saying_why(text: str, reason: str) -> None:

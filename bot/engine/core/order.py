@@ -327,11 +327,15 @@ def hold_turn(tx: Tx, cmd: HoldTurn) -> None:
 def resume_turn(tx: Tx, cmd: ResumeTurn) -> None:
     """The held action's moment came: the holder takes its turn as soon as the current one
     ends (at once if nobody holds the turn), and goes at that place from then on. Raises
-    :class:`Conflict` when the actor holds nothing."""
+    :class:`Conflict` when the actor holds nothing or has already resumed (a second resume
+    would log the same moment twice), :class:`RuleViolation` when it cannot act (Down)."""
     tx.require_active()
     c = tx.view(cmd.actor)
     if c.id not in tx.state.holding:
         raise Conflict(f"{c.name} is not holding an action.")
+    tx.require_can_act(c)
+    if tx.state.holding[c.id].resume:
+        raise Conflict(f"{c.name} already acts as soon as the current turn ends.")
     holding = dict(tx.state.holding)
     holding[c.id] = holding[c.id].model_copy(update={"resume": True})
     tx.state.holding = holding

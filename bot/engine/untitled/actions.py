@@ -20,10 +20,12 @@ from bot.engine.untitled.commands import (
     Reload,
     RollOrder,
     SetCondition,
+    SetRule,
     SetVitals,
     Stow,
 )
 from bot.engine.untitled.core import Tx
+from bot.engine.untitled.encounter import for_encounter
 from bot.engine.untitled.state import CONDITIONS, DOWN, UntitledCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
@@ -160,6 +162,13 @@ def move(tx: Tx, cmd: Move) -> None:
     meters = most if cmd.meters is None else cmd.meters
     if meters > most:
         raise RuleViolation(f"{c.name} moves at most {tx.scale.show(most)} per move action.")
+    if meters == 0 and cmd.draw is None:
+        raise InvalidInput(
+            f"A move of {tx.scale.show(0)} spends a move action on nothing: give `amount:` "
+            "(or `detail:` a weapon to draw)."
+        )
+    if cmd.toward is not None and tx.view(cmd.toward).id == c.id:
+        raise InvalidInput(f"{c.name} cannot move toward themselves.")
     drawn = ""
     if cmd.draw is not None:
         if c.combined_refused:
@@ -221,7 +230,8 @@ def stow(tx: Tx, cmd: Stow) -> None:
 
 def reload(tx: Tx, cmd: Reload) -> None:
     """Reload a fired weapon: a move action ("their second move action to reload for the next
-    round") or a full-round action ("reloading a complex weapon"), as the weapon says."""
+    round") or a full-round action ("reloading a complex weapon"), as the weapon says; a weapon
+    put away is drawn first (the bot's reading)."""
     c = tx.view(cmd.actor)
     tx.require_on_turn(c)
     if cmd.weapon is None:
@@ -232,6 +242,8 @@ def reload(tx: Tx, cmd: Reload) -> None:
         arm = weapon_of(c, cmd.weapon)
     if arm.reload == "none":
         raise RuleViolation(f"{c.name}'s {arm.name} needs no reloading.")
+    if arm.name in c.stowed:
+        raise RuleViolation(f"{c.name}'s {arm.name} is put away: draw it first (a move action).")
     if arm.name not in c.unloaded:
         raise RuleViolation(f"{c.name}'s {arm.name} is already loaded.")
     kind = "move" if arm.reload == "move" else "full_round"
@@ -281,11 +293,42 @@ def roll_order(tx: Tx, cmd: RollOrder) -> None:
 
 
 def allow_combined(tx: Tx, cmd: AllowCombined) -> None:
-    """The Storyteller allows or refuses a fighter's combined move actions."""
+    """The Storyteller allows or refuses a fighter's combined move actions ("your Storyteller
+    will advise you should there be an issue with something you propose"); refused when it is
+    so already."""
     c = tx.view(cmd.target)
+    if c.combined_refused != cmd.allowed:
+        already = "may already" if cmd.allowed else "already may not"
+        raise Conflict(f"{c.name} {already} combine move actions.")
     tx.c(c.id).combined_refused = not cmd.allowed
     verdict = "may" if cmd.allowed else "may not"
     tx.note(f"{c.name} {verdict} combine move actions (the Storyteller's call).", c.id)
+
+
+def set_rule(tx: Tx, cmd: SetRule) -> None:
+    """The Storyteller's dice for this encounter (:mod:`bot.engine.untitled.encounter`): the
+    Legendary tier's or an armor class's above level 18; None goes back to the server's
+    tables. Refused when nothing would change, the server's ladder has no Legendary tier, or
+    an attack waits (its dice were checked when it was declared: ``combat._check_dice``)."""
+    if tx.state.decisions:
+        raise Conflict(
+            f"An attack is waiting for {tx.waiting_on()}: change the Storyteller's dice once it "
+            "is rolled (its dice were checked when it was declared)."
+        )
+    rules = dict(tx.state.settings.rules)
+    if cmd.dice is None:
+        if cmd.rule not in rules:
+            raise Conflict(f"`{cmd.rule}` already follows the server's tables.")
+        del rules[cmd.rule]
+        verdict = "the server's tables again"
+    else:
+        if rules.get(cmd.rule) == cmd.dice:
+            raise Conflict(f"`{cmd.rule}` is already {cmd.dice} in this encounter.")
+        for_encounter(tx.tables, {cmd.rule: cmd.dice})  # refuses a ladder with no Legendary
+        rules[cmd.rule] = cmd.dice
+        verdict = f"{cmd.dice} in this encounter (the Storyteller's call)"
+    tx.state.settings = tx.state.settings.model_copy(update={"rules": rules})
+    tx.note(f"{cmd.rule}: {verdict}.")
 
 
 def set_vitals(tx: Tx, cmd: SetVitals) -> None:

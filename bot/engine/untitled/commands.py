@@ -13,6 +13,7 @@ from pydantic import Field
 from bot.engine.core.commands import Answer, CommandBase, Dated, Id, Meters, Name, Side
 from bot.engine.untitled.sheet import UntitledSheet
 from bot.engine.untitled.state import ItemName, UntitledRecord
+from bot.engine.untitled.terms import DiceText
 
 Words = Annotated[str, Field(min_length=1, max_length=200)]
 
@@ -125,6 +126,18 @@ class AllowCombined(CommandBase):
     allowed: bool
 
 
+class SetRule(CommandBase):
+    """The Game Master sets one of the Storyteller's dice for this encounter
+    (:mod:`bot.engine.untitled.encounter`): ``rule`` names which, ``dice`` the expression
+    (None: back to the server's tables)."""
+
+    kind: Literal["set_rule"] = "set_rule"
+    rule: Literal[
+        "Legendary dice", "Light armor above 18", "Medium armor above 18", "Heavy armor above 18"
+    ]
+    dice: DiceText | None
+
+
 class SetVitals(CommandBase):
     """The Game Master sets (``relative`` False) or changes the target's Health."""
 
@@ -165,6 +178,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Declared,
     RollOrder,
     AllowCombined,
+    SetRule,
     SetVitals,
     SetCondition,
     Check,

@@ -24,10 +24,11 @@ from bot.engine.core.contract import (
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
+from bot.engine.core.encounter_rules import EncounterRule
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.engine.untitled import actions, combat, form, verbs
+from bot.engine.untitled import actions, combat, encounter, form, verbs
 from bot.engine.untitled import commands as cmd
 from bot.engine.untitled.core import TURN_ORDER, RoundActions, Tx
 from bot.engine.untitled.events import EVENT_TYPES
@@ -61,6 +62,7 @@ _HANDLERS: dict[str, _Handler] = {
     "declare": actions.declare,
     "roll_order": actions.roll_order,
     "allow_combined": actions.allow_combined,
+    "set_rule": actions.set_rule,
     "set_vitals": actions.set_vitals,
     "set_condition": actions.set_condition,
 }
@@ -94,19 +96,47 @@ class UntitledRuleset(Ruleset[UntitledState]):
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
         self.economy: RoundActions = RoundActions()
+        self._encounter_tables: dict[tuple[tuple[str, str], ...], UntitledTables] = {}
 
     def apply(
         self, state: UntitledState, command: CommandBase, roller: DiceRoller, now: datetime
     ) -> Outcome:
         """Apply one command; never mutates ``state``; a refusal raises a
         :class:`~bot.errors.DomainError` and changes nothing."""
-        tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
+        tx = Tx(state, self.tables_for(state), roller, now, self.economy, self.turn_order)
         handler = self.handlers.get(command.kind)
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
+
+    def tables_for(self, state: UntitledState) -> UntitledTables:
+        """The tables ``state``'s encounter plays by: the server's, with the encounter's own
+        Storyteller dice (:func:`bot.engine.untitled.encounter.for_encounter`), built once per
+        set of values."""
+        rules = state.settings.rules
+        if not rules:
+            return self.tables
+        key = tuple(sorted(rules.items()))
+        found = self._encounter_tables.get(key)
+        if found is None:
+            found = encounter.for_encounter(self.tables, rules)
+            if len(self._encounter_tables) >= 64:
+                self._encounter_tables.clear()
+            self._encounter_tables[key] = found
+        return found
+
+    # -- the Storyteller's encounter settings --------------------------------------------------
+    def encounter_rules(self) -> tuple[EncounterRule, ...]:
+        return encounter.RULES
+
+    def rule_command(self, rule: str, value: str, target: str | None) -> CommandBase:
+        """:func:`bot.engine.untitled.encounter.rule_command`."""
+        return encounter.rule_command(rule, value, target)
+
+    def rule_lines(self, state: Any) -> list[str]:
+        return encounter.rule_lines(self.tables_for(state), state)
 
     # -- sheets, joining and records ---------------------------------------------------------
 

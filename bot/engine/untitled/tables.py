@@ -31,6 +31,9 @@ from bot.engine.untitled.terms import (
 )
 from bot.errors import InvalidInput
 
+_SIDES = {"light": 4, "medium": 6, "heavy": 8}
+"""An example die per weight class for the refusal's hint (issue 13's rows: d4, d6, d8)."""
+
 DEFAULT_TABLES_PATH = Path(__file__).resolve().parents[3] / "data" / "untitled" / "tables.json"
 
 
@@ -166,7 +169,12 @@ class UntitledTables(_Table):
         if rung.dice is None:
             raise InvalidInput(
                 f"Level {level} is {rung.tier.title()}: its dice are the Storyteller's to set "
-                f"(tables `ladder`, the {rung.tier} row's `dice`, e.g. 3d12)."
+                + (
+                    "(this encounter: `/gm settings rule:Legendary dice value:3d12`; the "
+                    "server: tables `ladder`, the legendary row's `dice`)."
+                    if rung.tier == "legendary"
+                    else f"(tables `ladder`, the {rung.tier} row's `dice`, e.g. 3d12)."
+                )
             )
         return rung.dice
 
@@ -179,9 +187,15 @@ class UntitledTables(_Table):
         dice: str | None = getattr(row, weight)
         if dice is None:
             span = f"{row.low}+" if row.high is None else f"{row.low}–{row.high}"
+            here = (
+                f"this encounter: `/gm settings rule:{weight.title()} armor above 18 "
+                f"value:5d{_SIDES[weight]}`; the server: "
+                if level > 18
+                else ""
+            )
             raise InvalidInput(
                 f"{weight.title()} armor at level {level}: the dice for levels {span} are the "
-                f"Storyteller's call (tables `armor`, the {span} row's `{weight}`)."
+                f"Storyteller's call ({here}tables `armor`, the {span} row's `{weight}`)."
             )
         return dice
 

@@ -39,13 +39,18 @@ Reload = Literal["none", "move", "full_round"]
 """What reloading a weapon takes: nothing (a sword), a move action (the text's archer "their
 second move action to reload"), or a full-round action ("reloading a complex weapon")."""
 
+MODIFIER_MAX = 1000
+"""The most the whole numbers of a dice expression may add (``3d12 + 1000``): beyond it a
+roll means nothing at the table (a pool holds at most 10,000)."""
+
 Meters = Annotated[float, Field(ge=0, le=10_000)]
 
 
 def check_dice(expression: str) -> str:
     """A dice expression, checked with the ``d20`` parser: dice (``NdM``) and whole numbers
-    added (``3d12``, ``2d10 + 1d6``, ``4d10+2``), at most :data:`MAX_DICE` dice in all, dice of
-    2 to :data:`MAX_SIDES` sides, never a negative part. Returns it with its spacing normalised
+    added (``3d12``, ``2d10 + 1d6``, ``4d10+2``), at most :data:`MAX_DICE` dice in all (at least
+    one in each group), dice of 2 to :data:`MAX_SIDES` sides, whole numbers adding up to at most
+    :data:`MODIFIER_MAX`, never a negative part. Returns it with its spacing normalised
     (``2d10 + 1d6``). Raises ``ValueError`` naming what is wrong."""
     try:
         parsed = d20.parse(expression)
@@ -74,14 +79,12 @@ def _pool_of(parsed: Any, expression: str, label: str = "") -> Pool:
         node = stack.pop()
         kind = type(node).__name__
         if kind == "Dice":
-            if not isinstance(node.size, int) or not 2 <= node.size <= MAX_SIDES:
-                raise ValueError(f"dice have 2 to {MAX_SIDES} sides, not {node.size}")
-            if node.num > MAX_DICE:
-                raise ValueError(f"at most {MAX_DICE} dice, not {node.num}")
-            groups.append(DiceGroup(count=node.num, sides=node.size, label=label))
+            groups.append(_group(node, expression, label))
             continue
         if kind == "Literal" and isinstance(node.value, int):
             modifier += node.value
+            if modifier > MODIFIER_MAX:
+                raise ValueError(f"the whole numbers add up to at most {MODIFIER_MAX}")
             continue
         if kind == "BinOp" and node.op == "+":
             stack.extend(reversed(node.children))
@@ -96,6 +99,18 @@ def _pool_of(parsed: Any, expression: str, label: str = "") -> Pool:
     if not groups:
         raise ValueError(f"{expression!r} rolls no dice")
     return Pool(groups=tuple(groups), modifier=modifier)
+
+
+def _group(node: Any, expression: str, label: str) -> DiceGroup:
+    """One ``NdM`` of a parsed expression: 1 to :data:`MAX_DICE` dice of 2 to
+    :data:`MAX_SIDES` sides (``ValueError`` otherwise)."""
+    if not isinstance(node.size, int) or not 2 <= node.size <= MAX_SIDES:
+        raise ValueError(f"dice have 2 to {MAX_SIDES} sides, not {node.size}")
+    if node.num > MAX_DICE:
+        raise ValueError(f"at most {MAX_DICE} dice, not {node.num}")
+    if node.num < 1:
+        raise ValueError(f"{expression!r} rolls no dice in its {node.num}d{node.size}")
+    return DiceGroup(count=node.num, sides=node.size, label=label)
 
 
 DiceText = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(check_dice)]

@@ -1,0 +1,140 @@
+"""``/gm settings``: show or change the encounter's settings — those every system shares
+(``ChangeSettings``) and the system's own encounter rules (``rule: value: [combatant:]``,
+:mod:`bot.engine.core.encounter_rules`; Untitled: the Legendary dice, the armor dice above 18,
+a fighter's combined move actions). A thin adapter; the rules and checks are the services' and
+the ruleset's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.core.commands import ChangeSettings, CommandBase
+from bot.engine.core.encounter_rules import RULE_NAME_MAX, RULE_VALUE_MAX
+from bot.errors import InvalidInput
+from bot.services.combat import find_combatant
+from bot.services.encounters import Encounter, EncounterService
+from bot.ui.embeds import encounter_settings_text
+from bot.ui.interaction import actor_of, channel_ids
+from bot.ui.text import shown_name
+from cogs.gm.groups import GmCommand, Name, NameChoices
+
+NONE = discord.AllowedMentions.none()
+
+
+def rule_change(rule: str | None, value: str | None, combatant: str | None) -> bool:
+    """Whether the options change one of the system's rules; refuses half of one
+    (:class:`InvalidInput`)."""
+    if rule is None and value is None:
+        if combatant is not None:
+            raise InvalidInput("`combatant:` goes with a `rule:` set for one combatant.")
+        return False
+    if rule is None or value is None:
+        raise InvalidInput("Give a `rule:` and its `value:` together.")
+    return True
+
+
+def settings_command(
+    gm: GmCommand, encounters: EncounterService, names: NameChoices, rules: NameChoices
+) -> app_commands.Command[Any, ..., None]:
+    """The ``/gm settings`` command, bound to the GM cog's runner and autocompletes (``rules``:
+    the encounter's system's rule names)."""
+
+    @app_commands.command(name="settings", description="Show or change the encounter's settings")
+    @app_commands.describe(
+        initiative="How initiative is decided when the fight begins",
+        reaction_window="Seconds a player has to react before the attack resolves (5-86400)",
+        npcs_react="NPC targets wait for the GM's reaction choice",
+        hide_npc_numbers="Players see NPCs as Unhurt/Hurt/Bloodied, not exact numbers",
+        interleaved="Utopia: one action at a time, each creature after each action (in setup)",
+        rule="This game system's own rule (Untitled: Legendary dice, armor above 18…)",
+        value="The rule's value: dice such as 3d12, `table`, `allowed` or `refused`",
+        combatant="For a rule set per combatant: whose",
+    )
+    @app_commands.choices(
+        initiative=[
+            app_commands.Choice(name="By Agility", value="agility"),
+            app_commands.Choice(name="Roll Agility dice", value="roll"),
+        ]
+    )
+    async def settings(
+        interaction: discord.Interaction[Any],
+        initiative: app_commands.Choice[str] | None = None,
+        reaction_window: app_commands.Range[int, 5, 86_400] | None = None,
+        npcs_react: bool | None = None,
+        hide_npc_numbers: bool | None = None,
+        interleaved: bool | None = None,
+        rule: app_commands.Range[str, 1, RULE_NAME_MAX] | None = None,
+        value: app_commands.Range[str, 1, RULE_VALUE_MAX] | None = None,
+        combatant: Name | None = None,
+    ) -> None:
+        changes: dict[str, Any] = {
+            "initiative_mode": initiative.value if initiative else None,
+            "reaction_window_s": reaction_window,
+            "npcs_react": npcs_react,
+            "hide_npc_numbers": hide_npc_numbers,
+            "interleaved": interleaved,
+        }
+        changes = {k: v for k, v in changes.items() if v is not None}
+        if rule_change(rule, value, combatant):
+            if changes:
+                raise InvalidInput("Set a `rule:` on its own, without the other settings.")
+            await _set_rule(gm, interaction, str(rule), str(value), combatant)
+            return
+        if not changes:
+            _, channel_id = channel_ids(interaction)
+            encounter = await encounters.require_gm(
+                channel_id, actor_of(interaction), "see the settings"
+            )
+            await interaction.response.send_message(
+                encounter_settings_text(encounter), ephemeral=True, allowed_mentions=NONE
+            )
+            return
+        await gm(
+            interaction,
+            "settings",
+            changes,
+            lambda current: ChangeSettings.model_validate(changes),
+            action="change the settings",
+            title="The GM changes the settings",
+        )
+
+    @settings.autocomplete("combatant")
+    async def combatant_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await names(interaction, current)
+
+    @settings.autocomplete("rule")
+    async def rule_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await rules(interaction, current)
+
+    return settings
+
+
+async def _set_rule(
+    gm: GmCommand,
+    interaction: discord.Interaction[Any],
+    rule: str,
+    value: str,
+    combatant: str | None,
+) -> None:
+    """One of the system's encounter rules, through the ruleset (``rule_command``)."""
+
+    def make(current: Encounter) -> CommandBase:
+        target = find_combatant(current.state, combatant).id if combatant else None
+        return current.rules.rule_command(rule, value, target)
+
+    whose = f" for {shown_name(combatant)}" if combatant else ""
+    await gm(
+        interaction,
+        "settings",
+        {"rule": rule, "value": value, "combatant": combatant},
+        make,
+        action="change the settings",
+        title=f"The GM sets {shown_name(rule)}{whose}",
+    )
