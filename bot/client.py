@@ -13,11 +13,13 @@ from discord.ext import commands
 from bot.errors import DomainError
 from bot.services.combat import CombatResult
 from bot.services.container import Services
+from bot.services.turn_deadlines import TurnLapse
 from bot.settings import Settings
 from bot.store.db import Database
 from bot.sync import sync_if_changed
 from bot.ui.channel_permissions import warn_gm_if_blind
 from bot.ui.combat_flow import announce
+from bot.ui.deadlines import announce_deadline
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
 from bot.ui.notices import deliver_notices
@@ -186,7 +188,33 @@ class CombatBot(commands.Bot):
             log.exception("could not read the due decisions; retrying")
             return []
         expired = [await self._expire_one(encounter_id, version) for encounter_id, version in due]
+        await self.fire_turn_deadlines()
         return [result for result in expired if result is not None]
+
+    async def fire_turn_deadlines(self) -> list[TurnLapse]:
+        """Fire every passed turn deadline (issue 17), each on its own and at most once: the
+        turn ends and the result is posted, or the GM is told. Never raises."""
+        try:
+            due = await self.services.combat.deadlines.due()
+        except Exception:
+            log.exception("could not read the due turn deadlines; retrying")
+            return []
+        fired = [await self._fire_one(encounter_id, timer) for encounter_id, timer in due]
+        return [lapse for lapse in fired if lapse is not None]
+
+    async def _fire_one(self, encounter_id: int, timer_id: int) -> TurnLapse | None:
+        try:
+            lapse = await self.services.combat.deadlines.fire(encounter_id, timer_id)
+        except DomainError:
+            return None  # the turn ended meanwhile, or another pass fired it
+        except Exception:
+            log.exception("could not fire the turn deadline of encounter %s", encounter_id)
+            return None
+        try:
+            await announce_deadline(self, lapse)
+        except Exception:
+            log.exception("could not announce the turn deadline in encounter %s", encounter_id)
+        return lapse
 
     async def _expire_one(self, encounter_id: int, pending_version: int) -> CombatResult | None:
         """Expire one decision (committed first) and announce it; a failed announcement is

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from bot import names
 from bot.engine import Event, ReactionOption
-from bot.engine.core.commands import CommandBase, Dated
+from bot.engine.core.commands import CommandBase, Dated, NextTurn
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services import event_log
@@ -34,6 +34,7 @@ from bot.services.decisions import Settled, decision_of, decisions_of, named, se
 from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
+from bot.services.turn_deadlines import TurnDeadlines
 
 NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begin`."
 
@@ -99,6 +100,7 @@ class CombatService:
     def __init__(self, encounters: EncounterService, *, clock: Callable[[], datetime]) -> None:
         self._encounters = encounters
         self._clock = clock
+        self.deadlines = TurnDeadlines(encounters, self.end_turn_at_deadline, clock)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -368,6 +370,23 @@ class CombatService:
             encounter_id=encounter_id,
         )
         return dataclasses.replace(result, expired=True, label=result.resolved_title or "Expired")
+
+    async def end_turn_at_deadline(self, encounter_id: int, turn_seq: int) -> CombatResult:
+        """A passed turn deadline ends the turn ``turn_seq`` as ``/gm next`` does — only while
+        that turn still runs and the fight is not paused; raises :class:`Conflict` otherwise
+        (so it happens once, issue 17)."""
+        channel_id = await self._encounters.channel_of(encounter_id)
+        system = Actor(user_id=0, manages_channel=True)
+
+        def build(current: Encounter) -> CommandBase:
+            if current.row.paused or current.state.turn_seq != turn_seq:
+                raise Conflict("That turn is already over.")
+            return NextTurn(for_turn=turn_seq)
+
+        options = {"for_turn": turn_seq}
+        return await self._run(
+            channel_id, system, "deadline", options, build, encounter_id=encounter_id
+        )
 
     async def resolve_waiting(self, channel_id: int, actor: Actor) -> CombatResult:
         """``/gm resolve``: the GM settles every waiting decision as if nobody chose (the

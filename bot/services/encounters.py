@@ -39,7 +39,7 @@ from bot.services.issue_marks import IssueMarks
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
-from bot.store import campaign, guild_settings
+from bot.store import campaign, guild_settings, turn_timers
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
@@ -87,6 +87,11 @@ class EncounterService(RosterMixin, PromptBookkeeping):
     def now(self) -> datetime:
         """The service's clock (injected; UTC)."""
         return self._clock()
+
+    @property
+    def db(self) -> Database:
+        """The database (for the timers that read and close their own rows)."""
+        return self._db
 
     def observe(self, issued: int | None, *, arrived: bool = False) -> None:
         """Note that a member issued something at ``issued`` (an interaction's snowflake id;
@@ -403,6 +408,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 gm_id=gm_id,
                 paused=paused,
             )
+            await turn_timers.follow(conn, row.id, current.state, new_state, saved.version, now)
             await repo.append_log(
                 conn,
                 encounter_id=row.id,

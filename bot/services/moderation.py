@@ -38,7 +38,7 @@ from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
-from bot.store import guild_settings
+from bot.store import guild_settings, turn_timers
 from bot.store.db import Connection, Database
 from bot.store.encounters import EncounterRow, LogEntry
 
@@ -174,6 +174,7 @@ class ModerationService:
             return current.state, {}
 
         async def finish(conn: Connection, saved: EncounterRow) -> None:
+            await _pace(conn, saved, paused, self._clock())
             if paused or not saved.decisions:
                 return
             state = get_ruleset(saved.ruleset).load_state(saved.state_json)
@@ -335,3 +336,13 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool) -> Replay:
 def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
     if not encounter.is_gm(actor):
         raise NotAllowed(not_gm_message(encounter, action))
+
+
+async def _pace(conn: Connection, saved: EncounterRow, paused: bool, now: datetime) -> None:
+    """A turn deadline stops with ``/gm pause``; ``/gm resume`` gives back the time that was
+    left (issue 17)."""
+    if paused:
+        await turn_timers.pause(conn, saved.id, now)
+        return
+    state = get_ruleset(saved.ruleset).load_state(saved.state_json)
+    await turn_timers.resume(conn, saved.id, now, state.settings.turn_deadline_s)

@@ -175,14 +175,15 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     )
 
 
-async def announce(client: Any, result: CombatResult) -> None:
-    """Post a result nobody asked for in its channel (an expired reaction window)."""
+async def announce(client: Any, result: CombatResult, title: str = "Reaction window over") -> None:
+    """Post a result nobody asked for in its channel (an expired reaction window, a passed
+    turn deadline), under ``title``."""
     channel = client.get_partial_messageable(result.encounter.row.channel_id)
     decision = _first_new(result)
     try:
         message = await channel.send(
             _content(result, decision),
-            embed=result_embed(result, title="Reaction window over"),
+            embed=result_embed(result, title=title),
             view=_view(result, decision) or discord.utils.MISSING,
             allowed_mentions=_mentions(result, decision),
         )

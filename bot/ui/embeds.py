@@ -10,10 +10,14 @@ import discord
 
 from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
+from bot.engine.core.pacing import format_duration
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
 from bot.words import counted
+
+DEADLINE_ACTIONS = {"end_turn": "then the turn ends", "notify_gm": "then the GM is told"}
+"""What a passed turn deadline does, as ``/gm settings`` shows it."""
 
 DESCRIPTION_MAX = 4096
 FIELD_MAX = 1024
@@ -133,6 +137,8 @@ def encounter_settings_text(encounter: Encounter) -> str:
         f"**{shown_name(encounter.row.name)}** settings:\n"
         f"- initiative: {encounter.state.initiative_mode}\n"
         f"- reaction window: {s.reaction_window_s} s\n"
+        f"- turn deadline: {format_duration(s.turn_deadline_s)}"
+        f" ({DEADLINE_ACTIONS[s.turn_deadline_action]})\n"
         f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
         f"{interleaving}"

@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.engine.core.commands import ChangeSettings, CommandBase
 from bot.engine.core.encounter_rules import RULE_NAME_MAX, RULE_VALUE_MAX
+from bot.engine.core.pacing import parse_duration
 from bot.errors import InvalidInput
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter, EncounterService
@@ -49,6 +50,8 @@ def settings_command(
         npcs_react="NPC targets wait for the GM's reaction choice",
         hide_npc_numbers="Players see NPCs as Unhurt/Hurt/Bloodied, not exact numbers",
         interleaved="Utopia: one action at a time, each creature after each action (in setup)",
+        turn_deadline="How long a turn may last: 12h, 1d6h, 90m… or off (the default)",
+        deadline_action="What happens when a turn's deadline passes",
         rule="This game system's own rule (Untitled: Legendary dice, armor above 18…)",
         value="The rule's value: dice such as 3d12, `table`, `allowed` or `refused`",
         combatant="For a rule set per combatant: whose",
@@ -57,7 +60,11 @@ def settings_command(
         initiative=[
             app_commands.Choice(name="By Agility", value="agility"),
             app_commands.Choice(name="Roll Agility dice", value="roll"),
-        ]
+        ],
+        deadline_action=[
+            app_commands.Choice(name="End the turn", value="end_turn"),
+            app_commands.Choice(name="Only tell the GM", value="notify_gm"),
+        ],
     )
     async def settings(
         interaction: discord.Interaction[Any],
@@ -66,6 +73,8 @@ def settings_command(
         npcs_react: bool | None = None,
         hide_npc_numbers: bool | None = None,
         interleaved: bool | None = None,
+        turn_deadline: app_commands.Range[str, 1, 40] | None = None,
+        deadline_action: app_commands.Choice[str] | None = None,
         rule: app_commands.Range[str, 1, RULE_NAME_MAX] | None = None,
         value: app_commands.Range[str, 1, RULE_VALUE_MAX] | None = None,
         combatant: Name | None = None,
@@ -76,6 +85,8 @@ def settings_command(
             "npcs_react": npcs_react,
             "hide_npc_numbers": hide_npc_numbers,
             "interleaved": interleaved,
+            "turn_deadline_s": parse_duration(turn_deadline) if turn_deadline else None,
+            "turn_deadline_action": deadline_action.value if deadline_action else None,
         }
         changes = {k: v for k, v in changes.items() if v is not None}
         if rule_change(rule, value, combatant):

@@ -149,6 +149,8 @@ class ChangeSettings(CommandBase):
     npcs_react: bool | None = None
     hide_npc_numbers: bool | None = None
     interleaved: bool | None = None
+    turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] | None = None
+    turn_deadline_action: Literal["end_turn", "notify_gm"] | None = None
 
 
 class EndPeriod(CommandBase):

@@ -162,7 +162,9 @@ class EncounterSettings(BaseModel):
     choice (else they never react). ``hide_npc_numbers``: players see descriptors, not NPC
     Health and Stamina. ``interleaved``: one action at a time, each creature after each
     action, the round ending when every creature has spent its actions (Utopia's optional
-    rule; only where the turn order allows it, :mod:`bot.engine.core.interleave`). ``rules``:
+    rule; only where the turn order allows it, :mod:`bot.engine.core.interleave`).
+    ``turn_deadline_s``: seconds a turn may last before ``turn_deadline_action`` happens (0:
+    no deadline; :mod:`bot.engine.core.pacing`, issue 17). ``rules``:
     the game system's own encounter settings, by name, as its ruleset stored them
     (:mod:`bot.engine.core.encounter_rules`; Untitled: the Legendary dice)."""
 
@@ -173,6 +175,8 @@ class EncounterSettings(BaseModel):
     npcs_react: bool = False
     hide_npc_numbers: bool = True
     interleaved: bool = False
+    turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] = 0
+    turn_deadline_action: Literal["end_turn", "notify_gm"] = "end_turn"
     rules: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=60)]] = Field(
         default_factory=dict, max_length=20
     )

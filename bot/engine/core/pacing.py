@@ -1,0 +1,57 @@
+"""Turn deadlines for play-by-chat (issue 17, "Turn deadlines"): the duration format a GM
+types (``12h``, ``1d6h``, ``90m``, ``off``) and what happens when a turn's deadline passes.
+
+A duration is validated by a strict pattern (days, hours, minutes, seconds, each at most once,
+in that order); it must lie between :data:`MIN_DEADLINE_S` and :data:`MAX_DEADLINE_S`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from bot.errors import InvalidInput
+
+DeadlineAction = Literal["end_turn", "notify_gm"]
+"""What a passed turn deadline does: ``end_turn`` — the turn ends as if the GM had used
+``/gm next``; ``notify_gm`` — the fight waits and the GM is told (once per turn). A
+GM-defined default action for the combatant is planned."""
+
+MIN_DEADLINE_S = 60
+MAX_DEADLINE_S = 30 * 86_400
+OFF_WORDS = frozenset({"off", "none", "0"})
+_PATTERN = re.compile(
+    r"^(?:(?P<d>\d{1,3})d)?(?:(?P<h>\d{1,4})h)?(?:(?P<m>\d{1,6})m)?(?:(?P<s>\d{1,7})s)?$"
+)
+_UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str) -> int:
+    """Seconds in a duration such as ``12h``, ``1d6h``, ``45m`` or ``off`` (0: no deadline).
+
+    Raises :class:`InvalidInput` for any other text, or a duration outside one minute to 30
+    days."""
+    cleaned = text.strip().lower().replace(" ", "")
+    if cleaned in OFF_WORDS:
+        return 0
+    match = _PATTERN.match(cleaned)
+    if not cleaned or match is None or not any(match.groupdict().values()):
+        raise InvalidInput(
+            f"`{text[:40]}` is not a duration: write it like `12h`, `1d6h`, `90m`, or `off`."
+        )
+    seconds = sum(int(v) * _UNITS[k] for k, v in match.groupdict().items() if v)
+    if not MIN_DEADLINE_S <= seconds <= MAX_DEADLINE_S:
+        raise InvalidInput("A turn deadline lies between 1 minute (`1m`) and 30 days (`30d`).")
+    return seconds
+
+
+def format_duration(seconds: int) -> str:
+    """``43200`` → ``12h``; ``0`` → ``off`` (the inverse of :func:`parse_duration`)."""
+    if seconds <= 0:
+        return "off"
+    parts = []
+    for unit, size in _UNITS.items():
+        amount, seconds = divmod(seconds, size)
+        if amount:
+            parts.append(f"{amount}{unit}")
+    return "".join(parts)

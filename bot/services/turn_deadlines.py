@@ -1,0 +1,75 @@
+"""Turn deadlines fired by the expiry loop (issue 17, "Turn deadlines").
+
+The loop asks :meth:`TurnDeadlines.due` for the passed deadlines and fires each with
+:meth:`TurnDeadlines.fire`: the GM's chosen action (``turn_deadline_action``,
+:data:`bot.engine.core.pacing.DeadlineAction`) happens at most once, whichever pass or
+process gets there first. The next turn's deadline starts when this one fires, so after a long
+outage only the first overdue deadline fires (nobody is skipped in a cascade).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.errors import Conflict
+from bot.services.encounters import Encounter, EncounterService
+from bot.store import turn_timers
+
+NOT_DUE = "That turn deadline is no longer due (the turn ended, or the fight was paused)."
+
+
+@dataclass(frozen=True)
+class TurnLapse:
+    """A turn deadline that fired: the encounter afterwards, the combatant whose turn it was
+    (``name``), what happened (``action``) and, when the turn ended, the result to announce."""
+
+    encounter: Encounter
+    name: str
+    action: str
+    result: Any = None
+
+
+class TurnDeadlines:
+    """Fires turn deadlines. ``end_turn(encounter_id, turn_seq)`` ends that turn as the GM's
+    ``/gm next`` does and returns the combat result (raising :class:`Conflict` once the turn is
+    over); ``clock`` is the services' injected clock."""
+
+    def __init__(
+        self,
+        encounters: EncounterService,
+        end_turn: Callable[[int, int], Awaitable[Any]],
+        clock: Callable[[], datetime],
+    ) -> None:
+        self._encounters = encounters
+        self._end_turn = end_turn
+        self._clock = clock
+
+    async def due(self) -> list[tuple[int, int]]:
+        """``(encounter_id, timer id)`` of every turn deadline passed by the clock."""
+        async with self._encounters.db.read() as conn:
+            return await turn_timers.due(conn, self._clock())
+
+    async def fire(self, encounter_id: int, timer_id: int) -> TurnLapse:
+        """Apply the GM's action for the passed deadline ``timer_id``: end the turn (as
+        ``/gm next``) or tell the GM only. Raises :class:`Conflict` when it is no longer due
+        (fired already, the turn ended, the fight was paused meanwhile)."""
+        async with self._encounters.db.read() as conn:
+            timer = await turn_timers.get(conn, timer_id)
+        now = self._clock()
+        if timer is None or timer.deadline is None or timer.deadline > now:
+            raise Conflict(NOT_DUE)
+        encounter = await self._encounters.get(encounter_id)
+        state = encounter.state
+        current = state.current
+        if encounter.row.paused or current is None or state.turn_seq != timer.ref:
+            raise Conflict(NOT_DUE)
+        if state.settings.turn_deadline_action == "notify_gm":
+            async with self._encounters.db.transaction() as conn:
+                if not await turn_timers.close(conn, timer_id, now):
+                    raise Conflict(NOT_DUE)
+            return TurnLapse(encounter, current.name, "notify_gm")
+        result = await self._end_turn(encounter_id, timer.ref)
+        return TurnLapse(result.encounter, current.name, "end_turn", result)

@@ -1,0 +1,151 @@
+"""Turn deadlines in the decisions-and-timers store (migration 0016; issue 17).
+
+A turn with a deadline is one ``decisions`` row of kind :data:`TURN`; its ``ref`` is the
+state's ``turn_seq``. :func:`follow` keeps the row in step with each committed change (a new
+turn opens a new row, an ended fight or a deadline switched off closes it); :func:`due` lists
+the rows the expiry loop must fire; :func:`claim` closes one row exactly once (the winner of
+a race between two passes, or two processes, is the one whose UPDATE changed it).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
+
+from bot.store.db import Connection
+from bot.store.decisions import REACTION, ts
+
+TURN = "turn"
+"""The kind of a turn deadline's row in ``decisions``."""
+
+
+class TurnTimer(NamedTuple):
+    """An open turn deadline: its row ``id``, the encounter, the ``turn_seq`` it times
+    (``ref``), its ``deadline`` (None while paused) and the seconds left when paused."""
+
+    id: int
+    encounter_id: int
+    ref: int
+    deadline: datetime | None
+    remaining_s: float | None
+
+
+def _timer(row: Any) -> TurnTimer:
+    deadline = row["deadline"]
+    return TurnTimer(
+        id=int(row["id"]),
+        encounter_id=int(row["encounter_id"]),
+        ref=int(row["ref"]),
+        deadline=datetime.fromisoformat(deadline) if deadline else None,
+        remaining_s=row["remaining_s"],
+    )
+
+
+_SELECT = "SELECT id, encounter_id, ref, deadline, remaining_s FROM decisions"
+
+
+async def open_timer(conn: Connection, encounter_id: int) -> TurnTimer | None:
+    """The encounter's open turn deadline, if any."""
+    row = await conn.fetch_one(
+        f"{_SELECT} WHERE encounter_id = ? AND kind = ? AND status = 'open'",
+        (encounter_id, TURN),
+    )
+    return _timer(row) if row is not None else None
+
+
+async def get(conn: Connection, timer_id: int) -> TurnTimer | None:
+    """The turn deadline row ``timer_id`` while it is open."""
+    row = await conn.fetch_one(
+        f"{_SELECT} WHERE id = ? AND kind = ? AND status = 'open'", (timer_id, TURN)
+    )
+    return _timer(row) if row is not None else None
+
+
+async def follow(
+    conn: Connection, encounter_id: int, before: Any, after: Any, version: int, now: datetime
+) -> None:
+    """After a change from state ``before`` to ``after`` (committed as ``version`` at ``now``):
+    close the open turn deadline when its turn is over, the fight is not running or the
+    deadline setting changed; open one (``now`` plus the setting) for a turn that has none
+    yet. A turn whose deadline already fired gets no second one (unless the GM changes the
+    setting)."""
+    s = after.settings.turn_deadline_s
+    running = after.phase == "active" and after.turn is not None and s > 0
+    reset = before.settings.turn_deadline_s != s
+    timer = await open_timer(conn, encounter_id)
+    if timer is not None and (not running or timer.ref != after.turn_seq or reset):
+        await close(conn, timer.id, now)
+        timer = None
+    if not running or timer is not None:
+        return
+    if not reset and await _seen(conn, encounter_id, after.turn_seq):
+        return
+    await conn.insert(
+        "INSERT INTO decisions (encounter_id, kind, ref, opened_version, deadline, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            encounter_id,
+            TURN,
+            after.turn_seq,
+            version,
+            ts(now + timedelta(seconds=s)),
+            ts(now),
+        ),
+    )
+
+
+async def _seen(conn: Connection, encounter_id: int, turn_seq: int) -> bool:
+    row = await conn.fetch_one(
+        "SELECT 1 FROM decisions WHERE encounter_id = ? AND kind = ? AND ref = ?",
+        (encounter_id, TURN, turn_seq),
+    )
+    return row is not None
+
+
+async def close(conn: Connection, timer_id: int, now: datetime) -> bool:
+    """Close the open turn deadline ``timer_id``; whether this call closed it (False: it was
+    closed already — by another pass, another process, or the turn's end)."""
+    changed = await conn.execute(
+        "UPDATE decisions SET status = 'closed', closed_at = ? WHERE id = ? AND status = 'open'",
+        (ts(now), timer_id),
+    )
+    return changed == 1
+
+
+async def pause(conn: Connection, encounter_id: int, now: datetime) -> None:
+    """The encounter is paused: its turn deadline stops, keeping the seconds left."""
+    timer = await open_timer(conn, encounter_id)
+    if timer is None or timer.deadline is None:
+        return
+    left = max((timer.deadline - now).total_seconds(), 0.0)
+    await conn.execute(
+        "UPDATE decisions SET deadline = NULL, remaining_s = ? WHERE id = ?", (left, timer.id)
+    )
+
+
+async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int) -> None:
+    """The encounter resumes: its turn deadline runs again with the seconds that were left
+    (``full_s`` when the turn began during the pause)."""
+    timer = await open_timer(conn, encounter_id)
+    if timer is None:
+        return
+    left = timer.remaining_s if timer.remaining_s is not None else float(full_s)
+    await conn.execute(
+        "UPDATE decisions SET deadline = ?, remaining_s = NULL WHERE id = ?",
+        (ts(now + timedelta(seconds=left)), timer.id),
+    )
+
+
+async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
+    """``(encounter_id, timer id)`` of the turn deadlines of live, unpaused encounters that
+    passed by ``now``, soonest first — except where a reaction decision still waits (the turn
+    cannot end before it is settled; its deadline fires after)."""
+    rows = await conn.fetch_all(
+        "SELECT d.encounter_id, d.id FROM decisions d JOIN encounters e ON e.id = d.encounter_id"
+        " WHERE d.status = 'open' AND d.kind = ? AND d.deadline IS NOT NULL AND d.deadline <= ?"
+        " AND e.status = 'live' AND e.paused = 0 AND NOT EXISTS (SELECT 1 FROM decisions r"
+        " WHERE r.encounter_id = d.encounter_id AND r.kind = ? AND r.status = 'open')"
+        " ORDER BY d.deadline",
+        (TURN, ts(now), REACTION),
+    )
+    return [(int(row["encounter_id"]), int(row["id"])) for row in rows]

@@ -1,0 +1,38 @@
+"""What the channel sees when a turn deadline passes (issue 17, "Turn deadlines")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.services.turn_deadlines import TurnLapse
+from bot.ui.combat_flow import announce
+from bot.ui.text import shown_name
+from bot.ui.tracker_keeper import tell_gm
+
+
+def deadline_title(name: str) -> str:
+    """The title of the result posted when a turn ended at its deadline."""
+    return f"Turn deadline passed: {shown_name(name)}'s turn ends"[:256]
+
+
+def notify_text(lapse: TurnLapse) -> str:
+    """The message to the GM when the deadline's action is to tell them only."""
+    gm = lapse.encounter.row.gm_id
+    return (
+        f"<@{gm}> ⏰ **{shown_name(lapse.name)}**'s turn deadline passed. The fight waits for"
+        " you: `/gm next` ends the turn."
+    )
+
+
+async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
+    """Post the turn's end (the next turn's ping with it), or ping the GM in the channel and
+    leave them a notice. Raises what Discord raises."""
+    if lapse.result is not None:
+        await announce(client, lapse.result, title=deadline_title(lapse.name))
+        return
+    text = notify_text(lapse)
+    await tell_gm(client, lapse.encounter, text)
+    channel = client.get_partial_messageable(lapse.encounter.row.channel_id)
+    await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))

@@ -1,0 +1,158 @@
+"""Turn deadlines (issue 17) through Discord, on the services' injected clock: the GM sets
+``/gm settings turn_deadline:12h``; a test moves a :class:`ManualClock` past the deadline and
+runs an expiry pass, so nothing waits for real time. A deadline fires once (the turn ends and
+the channel shows it, or the GM is pinged), pauses with ``/gm pause`` and gets its time left
+back with ``/gm resume``, and one that passed while the bot was down fires once when it is
+back, the next turn's clock starting then."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from bot.client import CombatBot
+from bot.store import turn_timers
+from tests.clock import ManualClock
+from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.conftest import Table, _running_bot
+from tests.harness.models import StoredMessage
+from tests.harness.server import DiscordHarness
+
+HOUR = 3600
+DEADLINE = 12 * HOUR
+
+
+async def deadline_of(bot: CombatBot, encounter_id: int) -> tuple[int, datetime | None] | None:
+    """``(turn_seq timed, deadline)`` of the encounter's open turn deadline, if any."""
+    async with bot.services.encounters.db.read() as conn:
+        timer = await turn_timers.open_timer(conn, encounter_id)
+    return (timer.ref, timer.deadline) if timer else None
+
+
+def passed(h: DiscordHarness) -> list[StoredMessage]:
+    """The results the bot posted for turns whose deadline passed."""
+    return [m for m in h.messages_in(h.channel) if "Turn deadline passed" in m.text()]
+
+
+async def twelve_hour_fight(bot: CombatBot, h: DiscordHarness, table: Table) -> int:
+    """The worked example's fight with a 12-hour turn deadline; returns the encounter id."""
+    await set_up_fight(h, table)
+    await ok(await slash(h, table.moderator, "gm settings", turn_deadline="12h"))
+    return (await bot.services.encounters.live(h.channel.id)).id
+
+
+async def test_settings_show_the_deadline_and_refuse_a_malformed_one(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await set_up_fight(h, table)
+    shown = await slash(h, gm, "gm settings")
+    await shown.response()
+    assert "- turn deadline: off (then the turn ends)" in shown.response_data["content"]
+    for bad in ("soon", "12x", "5s", "31d", "h"):
+        text = await refused(await slash(h, gm, "gm settings", turn_deadline=bad))
+        assert "is not a duration" in text or "between 1 minute" in text, text
+    assert "between 1 minute" in await refused(
+        await slash(h, gm, "gm settings", turn_deadline="31d")
+    )
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.settings.turn_deadline_s == 0
+    assert await deadline_of(bot, live.id) is None
+    await ok(await slash(h, gm, "gm settings", turn_deadline="1d6h", deadline_action="notify_gm"))
+    shown = await slash(h, gm, "gm settings")
+    await shown.response()
+    assert "- turn deadline: 1d6h (then the GM is told)" in shown.response_data["content"]
+    refusal = await refused(await slash(h, table.player, "gm settings", turn_deadline="1h"))
+    assert "GM" in refusal
+
+
+async def test_a_passed_deadline_ends_the_turn_once_and_the_next_clock_starts(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h = clocked_bot, discord_harness
+    encounter_id = await twelve_hour_fight(bot, h, table)
+    before = await bot.services.encounters.live(h.channel.id)
+    timed = await deadline_of(bot, encounter_id)
+    assert timed is not None
+    assert timed == (before.state.turn_seq, clock() + timedelta(seconds=DEADLINE))
+    clock.advance(DEADLINE - 1)
+    assert await bot.fire_turn_deadlines() == []
+    clock.advance(1)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.action == "end_turn" and lapse.name == before.state.current.name
+    assert await bot.fire_turn_deadlines() == []  # a second pass changes nothing
+    after = await bot.services.encounters.live(h.channel.id)
+    assert after.state.turn_seq == before.state.turn_seq + 1
+    assert await deadline_of(bot, encounter_id) == (
+        after.state.turn_seq,
+        clock() + timedelta(seconds=DEADLINE),
+    )
+    await h.wait_for(lambda: len(passed(h)) == 1)
+    [shown] = passed(h)
+    assert f"{before.state.current.name}'s turn ends" in shown.text()
+
+
+async def test_pause_stops_the_deadline_and_resume_gives_back_the_time_left(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    encounter_id = await twelve_hour_fight(bot, h, table)
+    clock.advance(4 * HOUR)
+    await ok(await slash(h, gm, "gm pause"))
+    clock.advance(100 * HOUR)
+    assert await bot.fire_turn_deadlines() == []
+    await ok(await slash(h, gm, "gm resume"))
+    live = await bot.services.encounters.live(h.channel.id)
+    assert await deadline_of(bot, encounter_id) == (
+        live.state.turn_seq,
+        clock() + timedelta(seconds=8 * HOUR),
+    )
+    clock.advance(8 * HOUR - 1)
+    assert await bot.fire_turn_deadlines() == []
+    clock.advance(1)
+    assert len(await bot.fire_turn_deadlines()) == 1
+
+
+async def test_notify_only_pings_the_gm_once_and_the_turn_waits(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    encounter_id = await twelve_hour_fight(bot, h, table)
+    await ok(await slash(h, gm, "gm settings", deadline_action="notify_gm"))
+    before = await bot.services.encounters.live(h.channel.id)
+    clock.advance(DEADLINE)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.action == "notify_gm"
+    clock.advance(DEADLINE * 3)
+    assert await bot.fire_turn_deadlines() == []
+    after = await bot.services.encounters.live(h.channel.id)
+    assert after.state.turn_seq == before.state.turn_seq
+    assert await deadline_of(bot, encounter_id) is None
+    pings = [m for m in h.messages_in(h.channel) if "turn deadline passed" in m.text()]
+    assert len(pings) == 1
+    assert f"<@{gm.id}>" in pings[0].content
+    assert "The fight waits for you" in pings[0].content
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once_when_it_is_back(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    """Three days pass while no bot runs: when it is back, the loop ends only the turn that
+    was running (nobody is skipped in a cascade), and the next turn has a whole 12 hours from
+    then."""
+    h, clock = discord_patched, ManualClock()
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None, clock=clock, expiry_interval=None):
+        encounter_id = await twelve_hour_fight(bot, h, table)
+        before = await bot.services.encounters.live(h.channel.id)
+    clock.advance(3 * 24 * HOUR)  # while no bot runs
+    async for bot in _running_bot(h, database, None, clock=clock, expiry_interval=0.05):
+        await h.wait_for(lambda: len(passed(h)) == 1)
+        after = await bot.services.encounters.live(h.channel.id)
+        assert after.state.turn_seq == before.state.turn_seq + 1
+        assert await deadline_of(bot, encounter_id) == (
+            after.state.turn_seq,
+            clock() + timedelta(seconds=DEADLINE),
+        )
+        assert await bot.fire_turn_deadlines() == []
+    assert len(passed(h)) == 1
