@@ -13,13 +13,13 @@ from discord.ext import commands
 from bot.errors import DomainError
 from bot.services.combat import CombatResult
 from bot.services.container import Services
-from bot.services.turn_deadlines import TurnLapse
+from bot.services.turn_deadlines import Reminder, TurnLapse
 from bot.settings import Settings
 from bot.store.db import Database
 from bot.sync import sync_if_changed
 from bot.ui.channel_permissions import warn_gm_if_blind
 from bot.ui.combat_flow import announce
-from bot.ui.deadlines import announce_deadline
+from bot.ui.deadlines import announce_deadline, post_reminder
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
 from bot.ui.notices import deliver_notices
@@ -194,6 +194,7 @@ class CombatBot(commands.Bot):
     async def fire_turn_deadlines(self) -> list[TurnLapse]:
         """Fire every passed turn deadline (issue 17), each on its own and at most once: the
         turn ends and the result is posted, or the GM is told. Never raises."""
+        await self.send_reminders()
         try:
             due = await self.services.combat.deadlines.due()
         except Exception:
@@ -201,6 +202,31 @@ class CombatBot(commands.Bot):
             return []
         fired = [await self._fire_one(encounter_id, timer) for encounter_id, timer in due]
         return [lapse for lapse in fired if lapse is not None]
+
+    async def send_reminders(self) -> list[Reminder]:
+        """Mention each member whose turn reached its reminder point (issue 17), at most once
+        per turn. Never raises."""
+        deadlines = self.services.combat.deadlines
+        try:
+            due = await deadlines.reminders_due()
+        except Exception:
+            log.exception("could not read the due reminders; retrying")
+            return []
+        sent: list[Reminder] = []
+        for encounter_id, timer_id in due:
+            try:
+                reminder = await deadlines.remind(encounter_id, timer_id)
+            except DomainError:
+                continue  # sent by another pass, or the turn ended meanwhile
+            except Exception:
+                log.exception("could not claim the reminder in encounter %s", encounter_id)
+                continue
+            sent.append(reminder)
+            try:
+                await post_reminder(self, reminder)
+            except Exception:
+                log.exception("could not post the reminder in encounter %s", encounter_id)
+        return sent
 
     async def _fire_one(self, encounter_id: int, timer_id: int) -> TurnLapse | None:
         try:

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.services.turn_deadlines import TurnLapse
+from bot.services.turn_deadlines import Reminder, TurnLapse
 from bot.ui.combat_flow import announce
 from bot.ui.text import shown_name
 from bot.ui.tracker_keeper import tell_gm
@@ -36,3 +36,20 @@ async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
     await tell_gm(client, lapse.encounter, text)
     channel = client.get_partial_messageable(lapse.encounter.row.channel_id)
     await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+
+
+def reminder_text(reminder: Reminder) -> str:
+    """The reminder's mention: the member whose turn it is, or the GM for an NPC's turn."""
+    when = f"<t:{int(reminder.deadline.timestamp())}:R>"
+    name = shown_name(reminder.name)
+    lead = "The fight waits on you" if reminder.gm else "Reminder"
+    return f"<@{reminder.member_id}> ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
+
+
+async def post_reminder(client: Any, reminder: Reminder) -> None:
+    """Mention the member in the fight's channel. Raises what Discord raises."""
+    channel = client.get_partial_messageable(reminder.encounter.row.channel_id)
+    await channel.send(
+        reminder_text(reminder),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.member_id)]),
+    )

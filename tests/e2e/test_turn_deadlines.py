@@ -156,3 +156,38 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once_when_it_
         )
         assert await bot.fire_turn_deadlines() == []
     assert len(passed(h)) == 1
+
+
+def reminders(h: DiscordHarness) -> list[StoredMessage]:
+    """The reminders the bot posted."""
+    return [m for m in h.messages_in(h.channel) if "⏳" in m.content]
+
+
+async def test_a_reminder_at_half_the_deadline_mentions_whose_turn_it_is_once(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Each turn's reminder comes at half its deadline, once: the player of a character,
+    the GM for an NPC ("The fight waits on you"); never after the deadline."""
+    bot, h = clocked_bot, discord_harness
+    await twelve_hour_fight(bot, h, table)
+    for turn in range(3):
+        live = await bot.services.encounters.live(h.channel.id)
+        current = live.state.current
+        assert current is not None
+        clock.advance(DEADLINE / 2 - 1)
+        assert await bot.send_reminders() == []
+        clock.advance(1)
+        [reminder] = await bot.send_reminders()
+        member = current.controller_id or live.row.gm_id
+        assert reminder.member_id == member and reminder.gm == (current.controller_id is None)
+        clock.advance(HOUR)
+        assert await bot.send_reminders() == []  # at most once per turn
+        await h.wait_for(lambda turn=turn: len(reminders(h)) == turn + 1)
+        shown = reminders(h)[-1].content
+        assert shown.startswith(f"<@{member}> ⏳")
+        assert f"it is **{current.name}**'s turn" in shown
+        lead = "The fight waits on you" if current.controller_id is None else "Reminder"
+        assert lead in shown
+        clock.advance(DEADLINE / 2 - HOUR)
+        assert len(await bot.fire_turn_deadlines()) == 1
+    assert len(reminders(h)) == 3
