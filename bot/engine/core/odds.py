@@ -1,0 +1,163 @@
+"""Exact odds of an attack before it is made (issue 18, ``/odds``): ruleset-neutral arithmetic.
+
+Every figure here is computed over the exact distributions :meth:`Pool.distribution` gives
+(``icepool``), never sampled. A ruleset builds its pools (its own modifiers, reactions and
+damage) and uses these helpers through its :meth:`~bot.engine.core.contract.Ruleset.odds`
+hook; the default hook says the odds are planned for that system.
+
+* :func:`chance_to_beat` — the chance an attack result beats a fixed number or an opposed pool,
+  equal results going by a :data:`~bot.engine.core.pools.TieRule` (Untitled: "A tie will go to
+  the defender" → ``tie="second"``).
+* :func:`percentile` and :func:`damage_summary` — the damage's median and its 10th and 90th
+  percentiles.
+* :class:`Odds` — what ``/odds`` shows: one :class:`OddsLine` per reaction the target could
+  take, the modifiers that applied, and the damage per pool (UTTAS: Health and Stamina apart).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.engine.core.pools import Pool, TieRule
+from bot.errors import InvalidInput, RulesetNotImplemented
+
+Distribution = dict[int, Fraction]
+
+
+def _distribution(side: Pool | int | Distribution) -> Distribution:
+    if isinstance(side, Pool):
+        return side.distribution()
+    if isinstance(side, int):
+        return {side: Fraction(1)}
+    return side
+
+
+def chance_to_beat(
+    attack: Pool | Distribution, against: Pool | int | Distribution, tie: TieRule
+) -> Fraction:
+    """The exact probability that ``attack``'s result wins against ``against`` (a fixed number
+    such as a Defense, an opposed pool, or a distribution already computed).
+
+    Equal results go by ``tie``: ``"first"`` — the attack wins (UTTAS's "equal to or higher
+    than"), ``"second"`` — the defender wins (Untitled, "A tie will go to the defender"),
+    ``"tie"`` — nobody wins, so ties count as not winning here. Raises :class:`InvalidInput`
+    for a pool past the dice limits."""
+    mine, theirs = _distribution(attack), _distribution(against)
+    won = Fraction(0)
+    for defense, p_defense in theirs.items():
+        for result, p_result in mine.items():
+            if result > defense or (result == defense and tie == "first"):
+                won += p_result * p_defense
+    return won
+
+
+def percentile(distribution: Distribution, q: Fraction) -> int:
+    """The smallest result whose cumulative probability reaches ``q`` (0 < q ≤ 1): the median
+    is ``q = 1/2``. Raises :class:`InvalidInput` for an empty distribution or ``q`` outside
+    (0, 1]."""
+    if not distribution:
+        raise InvalidInput("There is no distribution to take a percentile of.")
+    if not Fraction(0) < q <= Fraction(1):
+        raise InvalidInput(f"A percentile needs 0 < q ≤ 1, not {q}.")
+    running = Fraction(0)
+    for outcome in sorted(distribution):
+        running += distribution[outcome]
+        if running >= q:
+            return outcome
+    return max(distribution)
+
+
+class DamageSummary(BaseModel):
+    """One damage pool's spread: the ``median`` and the 10th (``low``) and 90th (``high``)
+    percentiles, in the pool's units (points of Health, Stamina, …), never below 0."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pool: str = Field(max_length=40)
+    low: int
+    median: int
+    high: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.pool}: median {self.median} (10 %: {self.low}, 90 %: {self.high})"
+
+
+def damage_summary(label: str, damage: Pool | Distribution) -> DamageSummary:
+    """:class:`DamageSummary` of ``damage`` (negative results count as 0 damage)."""
+    floored: Distribution = {}
+    for outcome, p in _distribution(damage).items():
+        floored[max(outcome, 0)] = floored.get(max(outcome, 0), Fraction(0)) + p
+    return DamageSummary(
+        pool=label,
+        low=percentile(floored, Fraction(1, 10)),
+        median=percentile(floored, Fraction(1, 2)),
+        high=percentile(floored, Fraction(9, 10)),
+    )
+
+
+class OddsLine(BaseModel):
+    """The chance to hit if the target answers with ``reaction`` (``"none"``, ``"Evade"``,
+    ``"Block"``, …), exact; ``note`` says what the reaction costs or changes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reaction: str = Field(max_length=40)
+    chance: Fraction
+    note: str = Field(default="", max_length=120)
+
+    @property
+    def text(self) -> str:
+        note = f" — {self.note}" if self.note else ""
+        return f"{self.reaction}: {percent(self.chance)} to hit{note}"
+
+
+class Odds(BaseModel):
+    """What ``/odds`` shows for one attack: ``attack`` (its words), the ``modifiers`` that
+    apply now, one line per reaction, and each damage pool's spread on a hit."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attack: str = Field(max_length=120)
+    modifiers: tuple[str, ...] = ()
+    lines: tuple[OddsLine, ...]
+    damage: tuple[DamageSummary, ...] = ()
+
+    def text(self) -> list[str]:
+        """The lines a player reads (percentages to one decimal)."""
+        out = [self.attack]
+        if self.modifiers:
+            out.append("Modifiers: " + "; ".join(self.modifiers))
+        out.extend(line.text for line in self.lines)
+        if self.damage:
+            out.append("Damage on a hit — " + "; ".join(d.text for d in self.damage))
+        return out
+
+
+def percent(p: Fraction) -> str:
+    """``p`` as a percentage to one decimal (``"41.7 %"``); exactly 0 and 1 stay whole."""
+    if p == 0 or p == 1:
+        return f"{int(p * 100)} %"
+    return f"{float(p) * 100:.1f} %"
+
+
+class OddsHooks:
+    """The contract's odds hook (issue 18): a ruleset that computes exact odds overrides
+    :meth:`odds`; the rest say they are planned."""
+
+    title: ClassVar[str]
+
+    def odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
+    ) -> Odds:
+        """The exact odds of ``attacker`` (a combatant of ``state``) attacking ``target`` with
+        ``attack`` (a name from ``attack_names``) at ``range_m`` meters (None: where they stand),
+        with every modifier that applies now. Raises :class:`InvalidInput` for an attack the
+        attacker does not have, and :class:`RulesetNotImplemented` where the system's odds are
+        planned (this default)."""
+        raise RulesetNotImplemented(
+            f"Exact odds for {self.title} are planned: this system cannot compute them yet."
+        )
