@@ -1,0 +1,162 @@
+"""The bare reference path for ``service_throughput.py`` (issue 15's "L1"): what one command
+costs with nothing but the essentials, so the service path's figure is a ratio measured in the
+same process and run rather than an absolute number that moves with the machine's load.
+
+Per command: a per-channel asyncio lock → read a ~2 KB JSON state → pydantic validate →
+modify → ``UPDATE … WHERE version = ?`` → INSERT a log row → COMMIT. One transaction per
+command (no group commit), one aiosqlite connection, WAL, ``synchronous=FULL`` — the same
+durability as the bot: a command counts only once its COMMIT returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import aiosqlite
+from pydantic import BaseModel
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS bare_states (
+    channel_id INTEGER PRIMARY KEY,
+    version    INTEGER NOT NULL,
+    state      TEXT    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bare_log (
+    channel_id INTEGER NOT NULL,
+    version    INTEGER NOT NULL,
+    command    TEXT    NOT NULL,
+    options    TEXT    NOT NULL,
+    PRIMARY KEY (channel_id, version)
+);
+"""
+
+
+class BareCombatant(BaseModel):
+    """A combatant of the reference state, sized so five make a ~2 KB state."""
+
+    id: str
+    name: str
+    side: str
+    health: int
+    stamina: int
+    stance: str = "neutral"
+    position: tuple[int, int] = (0, 0)
+    initiative: int = 10
+    effects: list[str] = []
+    notes: str = ""
+
+
+class BareState(BaseModel):
+    """The reference encounter state: five combatants and whose turn it is."""
+
+    name: str
+    round: int = 1
+    turn: int = 0
+    seed: int = 7
+    combatants: list[BareCombatant]
+
+
+def new_state(channel: int) -> BareState:
+    """The starting state of ``channel``'s reference fight (two heroes, three thugs)."""
+    people = [("Willow", "heroes"), ("Ally", "heroes")]
+    people += [(f"Thug {i}", "foes") for i in (1, 2, 3)]
+    return BareState(
+        name=f"Bench {channel}",
+        combatants=[
+            BareCombatant(
+                id=f"c{n}",
+                name=name,
+                side=side,
+                health=10_000,
+                stamina=10_000,
+                position=(n, n),
+                initiative=10 + n,
+                effects=["guarded", "inspired"],
+                notes="A reference combatant for the bare path. " * 5,
+            )
+            for n, (name, side) in enumerate(people)
+        ],
+    )
+
+
+def modify(state: BareState, rng: random.Random) -> tuple[str, str]:
+    """One command's change, in place: the current combatant attacks the first foe standing, or
+    ends its turn when out of stamina. Returns the log's command and options (JSON)."""
+    me = state.combatants[state.turn]
+    foes = [c for c in state.combatants if c.side != me.side and c.health > 0]
+    if not foes or me.stamina < 20:
+        state.turn = (state.turn + 1) % len(state.combatants)
+        state.round += state.turn == 0
+        return "end-turn", f'{{"actor": "{me.id}"}}'
+    damage = rng.randint(1, 6) + rng.randint(1, 6)
+    foes[0].health -= damage
+    me.stamina -= 1
+    state.turn = (state.turn + 1) % len(state.combatants)
+    return "attack", f'{{"actor": "{me.id}", "target": "{foes[0].id}", "dice": [{damage}]}}'
+
+
+class BarePath:
+    """The reference path over its own SQLite file (see the module docstring)."""
+
+    def __init__(self, raw: aiosqlite.Connection, path: Path) -> None:
+        self._raw = raw
+        self.path = path
+        self._db_lock = asyncio.Lock()  # one transaction at a time on the one connection
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._rng = random.Random(7)
+
+    @classmethod
+    async def open(cls, path: Path, channels: int) -> BarePath:
+        """Create the file, its tables and one state per channel (1..``channels``)."""
+        raw = await aiosqlite.connect(path, isolation_level=None)
+        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
+            await raw.execute(f"PRAGMA {pragma}")
+        await raw.executescript(SCHEMA)
+        await raw.execute("BEGIN")
+        await raw.executemany(
+            "INSERT INTO bare_states VALUES (?, 1, ?)",
+            [(c, new_state(c).model_dump_json()) for c in range(1, channels + 1)],
+        )
+        await raw.execute("COMMIT")
+        return cls(raw, path)
+
+    async def close(self) -> None:
+        await self._raw.close()
+
+    async def command(self, channel: int) -> int:
+        """One command in ``channel``, committed before it returns; the new version."""
+        lock = self._locks.setdefault(channel, asyncio.Lock())
+        async with lock, self._db_lock:
+            await self._raw.execute("BEGIN IMMEDIATE")
+            try:
+                rows = await self._raw.execute_fetchall(
+                    "SELECT version, state FROM bare_states WHERE channel_id = ?", (channel,)
+                )
+                version, text = next(iter(rows))
+                state = BareState.model_validate_json(text)
+                command, options = modify(state, self._rng)
+                cursor = await self._raw.execute(
+                    "UPDATE bare_states SET state = ?, version = version + 1"
+                    " WHERE channel_id = ? AND version = ?",
+                    (state.model_dump_json(), channel, version),
+                )
+                if cursor.rowcount != 1:
+                    raise RuntimeError("version moved under the channel lock")
+                await self._raw.execute(
+                    "INSERT INTO bare_log VALUES (?, ?, ?, ?)",
+                    (channel, version + 1, command, options),
+                )
+                await self._raw.execute("COMMIT")
+            except BaseException:
+                await self._raw.execute("ROLLBACK")
+                raise
+        return int(version) + 1
+
+    async def state_size(self, channel: int) -> int:
+        """The length of ``channel``'s state JSON, in characters."""
+        rows = await self._raw.execute_fetchall(
+            "SELECT length(state) FROM bare_states WHERE channel_id = ?", (channel,)
+        )
+        return int(next(iter(rows))[0])
