@@ -11,6 +11,7 @@ import discord
 from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
 from bot.engine.core.pacing import format_duration
+from bot.engine.core.state import AnyState
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
@@ -76,15 +77,31 @@ def tracker(encounter: Encounter) -> discord.Embed:
     if where:
         embed.add_field(name="Positions", value=fit_lines(where, FIELD_MAX), inline=False)
     if state.phase == "finished" and encounter.row.status == "live":
-        won = f"**{state.winner}** won" if state.winner else "no side is left standing"
         embed.add_field(
             name="Result",
-            value=f"{won}. The GM closes the encounter with `/encounter end`.",
+            value=f"{as_sentence(outcome(state))}. {CLOSING}",
             inline=False,
         )
     embed.add_field(name="GM", value=f"<@{encounter.row.gm_id}>")
     embed.set_footer(text=f"Encounter {encounter.id} · version {encounter.version}")
     return embed
+
+
+CLOSING = "The GM closes the encounter with `/encounter end`."
+
+
+def outcome(state: AnyState) -> str:
+    """How a finished fight ended, lower-case and without a full stop: the winning side
+    ("**Heroes** won"), or why it ended without one ("the Game Master ended it", "nobody is
+    left"); a fight stored before reasons were kept reads "no side is left standing"."""
+    if state.winner:
+        return f"**{shown_name(state.winner)}** won"
+    return state.end_reason or "no side is left standing"
+
+
+def as_sentence(text: str) -> str:
+    """``text`` with its first letter upper-case, to open a sentence."""
+    return text[:1].upper() + text[1:]
 
 
 def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
@@ -95,7 +112,7 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
     if state.winner:
         won = f" The **{shown_name(state.winner)}** side won."
     elif state.phase == "finished":
-        won = " No side was left standing."
+        won = f" {as_sentence(outcome(state))}."
     embed = discord.Embed(
         title=f"Encounter ended: {shown_name(encounter.row.name)}"[:256],
         colour=discord.Colour.dark_grey(),

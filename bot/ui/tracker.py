@@ -19,7 +19,7 @@ from bot.engine.core.state import AnyState, CombatantBase
 from bot.services.decisions import decisions_of
 from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
-from bot.ui.embeds import fit_lines, rules_label
+from bot.ui.embeds import CLOSING, fit_lines, outcome, rules_label
 from bot.ui.text import shown_name
 from bot.words import counted
 
@@ -169,8 +169,7 @@ def _turn_line(encounter: Encounter, current: CombatantBase, *, for_gm: bool) ->
 
 def finished_line(state: AnyState) -> str:
     """Who won a fight that is over, and how the GM closes the encounter."""
-    won = f"**{state.winner}** won" if state.winner else "no side is left standing"
-    return f"The fight is over: {won}. The GM closes the encounter with `/encounter end`."
+    return f"The fight is over: {outcome(state)}. {CLOSING}"
 
 
 def tracker_page(encounter: Encounter, page: int, *, for_gm: bool) -> discord.Embed:

@@ -5,7 +5,7 @@ amount of Stamina the character recovers") — reachable from Discord (issue 11)
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -50,5 +50,9 @@ async def test_the_gm_ends_the_fight_and_healing_still_works_after_it(
     assert "The fight is over: the Game Master ended it." in ended.message.text()
     text = await refused(await slash(h, gm, "gm end-fight"))
     assert "No fight is running." in text
+    status = await slash(h, player, "encounter status")
+    await answered(status)
+    shown = str(status.response_data)
+    assert "The Game Master ended it." in shown and "no side is left standing" not in shown
     checked = await ok(await slash(h, player, "check", skill="Acrobatics", as_="Willow"))
     assert "Willow's Acrobatics" in checked.message.text()

@@ -236,6 +236,9 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
     last_action_by: str | None = None
     last_mover: str | None = None
     winner: str | None = None
+    end_reason: str | None = None
+    """Why a finished fight ended, in words ("the Game Master ended it"); ``None`` while it runs
+    and for fights stored before this field existed."""
     turn_seq: int = 0
     turn_started_at: str = ""
     turn_marker: int = 0

@@ -496,6 +496,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         st.decisions = []
         st.positions = Positions()  # where everyone stood mattered to the fight only
         st.winner = winner
+        st.end_reason = reason
         self.on_fight_end()
         self.emit(
             CombatEnded(
