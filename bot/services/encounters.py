@@ -408,7 +408,15 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 gm_id=gm_id,
                 paused=paused,
             )
-            await turn_timers.follow(conn, row.id, current.state, new_state, saved.version, now)
+            await turn_timers.follow(
+                conn,
+                row.id,
+                current.state,
+                new_state,
+                saved.version,
+                now,
+                fresh=command in ("undo", "redo"),
+            )
             await repo.append_log(
                 conn,
                 encounter_id=row.id,

@@ -62,16 +62,23 @@ async def get(conn: Connection, timer_id: int) -> TurnTimer | None:
 
 
 async def follow(
-    conn: Connection, encounter_id: int, before: Any, after: Any, version: int, now: datetime
+    conn: Connection,
+    encounter_id: int,
+    before: Any,
+    after: Any,
+    version: int,
+    now: datetime,
+    *,
+    fresh: bool = False,
 ) -> None:
     """After a change from state ``before`` to ``after`` (committed as ``version`` at ``now``):
     close the open turn deadline when its turn is over, the fight is not running or the
     deadline setting changed; open one (``now`` plus the setting) for a turn that has none
     yet. A turn whose deadline already fired gets no second one (unless the GM changes the
-    setting)."""
+    setting, or ``fresh``: an undo or redo gives the turn it brings back a whole deadline)."""
     s = after.settings.turn_deadline_s
     running = after.phase == "active" and after.turn is not None and s > 0
-    reset = before.settings.turn_deadline_s != s
+    reset = fresh or before.settings.turn_deadline_s != s
     timer = await open_timer(conn, encounter_id)
     if timer is not None and (not running or timer.ref != after.turn_seq or reset):
         await close(conn, timer.id, now)

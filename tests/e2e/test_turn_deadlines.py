@@ -191,3 +191,21 @@ async def test_a_reminder_at_half_the_deadline_mentions_whose_turn_it_is_once(
         clock.advance(DEADLINE / 2 - HOUR)
         assert len(await bot.fire_turn_deadlines()) == 1
     assert len(reminders(h)) == 3
+
+
+async def test_undoing_a_turn_the_deadline_ended_gives_it_a_whole_deadline(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    encounter_id = await twelve_hour_fight(bot, h, table)
+    before = await bot.services.encounters.live(h.channel.id)
+    clock.advance(DEADLINE)
+    assert len(await bot.fire_turn_deadlines()) == 1
+    clock.advance(HOUR)
+    await ok(await slash(h, gm, "gm undo"))
+    back = await bot.services.encounters.live(h.channel.id)
+    assert back.state.turn_seq == before.state.turn_seq
+    assert await deadline_of(bot, encounter_id) == (
+        back.state.turn_seq,
+        clock() + timedelta(seconds=DEADLINE),
+    )

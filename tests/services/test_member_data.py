@@ -41,6 +41,8 @@ NOT_A_MEMBER = {
     "decisions.ref": "the engine's number for the decision",
     "decisions.prompt_message_id": "message",
     "decisions.prompt_retired": "flag",
+    "decisions.remind_before_s": "seconds before a turn deadline",
+    "decisions.reminded": "flag",
     "encounters.paused": "flag",
     "encounters.tracker_pinned": "flag",
     "encounter_log.encounter_id": "row id",
