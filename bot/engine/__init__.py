@@ -15,6 +15,7 @@ from bot.engine.core.dice import (
     DiceRoller,
     DiceScriptExhausted,
     RandomRoller,
+    RecordingRoller,
     Roll,
     ScriptedRoller,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "Outcome",
     "RandomRoller",
     "ReactionOption",
+    "RecordingRoller",
     "Roll",
     "Ruleset",
     "ScriptedRoller",

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot import names
-from bot.engine import Event, ReactionOption
+from bot.engine import Event, ReactionOption, RecordingRoller
 from bot.engine.core.commands import CommandBase, Dated, NextTurn
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
@@ -140,7 +140,7 @@ class CombatService:
             if not isinstance(commands, list):
                 commands = [commands]
             state = current.state
-            roller = self._encounters.roller(current)
+            roller = RecordingRoller(self._encounters.roller(current))
             now = self._clock()
             applied: list[CommandBase] = []
             for given in commands:
@@ -151,9 +151,10 @@ class CombatService:
                 applied.append(command)
                 state = outcome.state
                 events.extend(outcome.events)
-                state, auto = self._auto_decide(current, state, roller, now)
+                state, auto, lapses = self._auto_decide(current, state, roller, now)
                 events.extend(auto)
-            return state, event_log.result(applied, events)
+                applied.extend(lapses)  # logged in order, so a replay is exact
+            return state, event_log.result(applied, events, roller.rolled)
 
         try:
             encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)
@@ -167,11 +168,13 @@ class CombatService:
 
     def _auto_decide(
         self, encounter: Encounter, state: AnyState, roller: Any, now: datetime
-    ) -> tuple[AnyState, list[Event]]:
+    ) -> tuple[AnyState, list[Event], list[CommandBase]]:
         """NPCs do not react unless the encounter asks the GM (``npcs_react``): a decision that
         asks an NPC's reaction and that no player's combatant could answer instead lapses at
-        once (UTTAS: resolves with no reaction)."""
+        once (UTTAS: resolves with no reaction). Returns the state, the events and the lapse
+        commands applied, in order."""
         events: list[Event] = []
+        lapses: list[CommandBase] = []
         rules = encounter.rules
         # Each pass settles one decision (a multi-hit attack then opens its next hit): bounded
         # by what can be open — every combatant's attack, ten hits each — as a guard only.
@@ -192,10 +195,12 @@ class CombatService:
                 break
             if lapsing is None:
                 break
-            outcome = rules.apply(state, rules.lapse(state, lapsing), roller, now)
+            lapse = rules.lapse(state, lapsing)
+            outcome = rules.apply(state, lapse, roller, now)
             state = outcome.state
             events.extend(outcome.events)
-        return state, events
+            lapses.append(lapse)
+        return state, events, lapses
 
     # -- use cases -------------------------------------------------------------------------
 

@@ -6,15 +6,18 @@ One log entry per committed version (``encounter_log``): who (``actor_id``; 0 fo
 command's name (``command``: ``attack``, ``join``, ``undo``…), the options a member typed
 (``options``, JSON object), its **result** (JSON object, written by :func:`result`):
 
-``{"commands": [<engine command>, …], "events": [<engine event>, …], …}``
+``{"commands": [<engine command>, …], "events": [<engine event>, …], "dice": [<int>, …], …}``
 
 — the engine commands applied in order (each a ruleset command's ``model_dump``, discriminated
 by ``kind``), every event they produced (the ruleset's events, discriminated by ``kind``, every
-die kept), and any service data about the change (``added``, ``to``…). A change that ran no
-engine command (a transfer, a pause) has no ``commands``/``events``. Each entry also keeps the
-state after it (``state``: the engine state JSON) — the write-path issue replaces those copies
-with periodic snapshots, and this reader is where that lands. Entries written before this
-format (no ``events`` for joins and NPCs added) read the same way, with fewer events.
+die kept), every die the change rolled in the order it was rolled (``dice``; absent when none
+was and in entries written before it: a replay of the commands over the previous state with
+these dice in a ``ScriptedRoller`` gives the same events — issue 15), and any service data
+about the change (``added``, ``to``…). A change that ran no engine command (a transfer, a
+pause) has no ``commands``/``events``/``dice``. Each entry also keeps the state after it
+(``state``: the engine state JSON) — the write-path issue replaces those copies with periodic
+snapshots (planned), and this reader is where that lands. Entries written before this format
+(no ``events`` for joins and NPCs added) read the same way, with fewer events.
 
 The JSON document ``/gm log`` sends (:func:`document`) is this format with ``"format":
 FORMAT`` at the top: the same entries, one object each.
@@ -38,15 +41,21 @@ FORMAT = "combat-log/1"
 
 
 def result(
-    commands: Sequence[CommandBase] = (), events: Sequence[Event] = (), **data: Any
+    commands: Sequence[CommandBase] = (),
+    events: Sequence[Event] = (),
+    dice: Sequence[int] = (),
+    **data: Any,
 ) -> dict[str, Any]:
     """A change's result in the log's format (module docstring): the engine ``commands`` it
-    applied, every event they produced, and the service's own ``data``."""
+    applied, every event they produced, every die rolled in order (``dice``) and the service's
+    own ``data``."""
     out: dict[str, Any] = dict(data)
     if commands:
         out["commands"] = [c.model_dump(mode="json") for c in commands]
     if events:
         out["events"] = [e.model_dump(mode="json") for e in events]
+    if dice:
+        out["dice"] = list(dice)
     return out
 
 
@@ -66,6 +75,7 @@ class LogRecord(BaseModel):
     events: list[Event]
     raw_events: list[dict[str, Any]]
     data: dict[str, Any]
+    dice: list[int] = []
     undone_by: int | None = None
     redo_cleared_by: int | None = None
 
@@ -83,6 +93,7 @@ def read(entry: LogEntry, rules: Ruleset[Any]) -> LogRecord:
     found = _object(entry.result)
     commands = found.pop("commands", [])
     logged = found.pop("events", [])
+    dice = found.pop("dice", [])
     raw = [e for e in logged if isinstance(e, dict)] if isinstance(logged, list) else []
     return LogRecord(
         version=entry.version,
@@ -94,6 +105,7 @@ def read(entry: LogEntry, rules: Ruleset[Any]) -> LogRecord:
         events=[rules.parse_event(e) for e in raw],
         raw_events=raw,
         data=found,
+        dice=[d for d in dice if isinstance(d, int)] if isinstance(dice, list) else [],
         undone_by=entry.undone_by,
         redo_cleared_by=entry.redo_cleared_by,
     )
@@ -112,6 +124,7 @@ def entry_json(record: LogRecord) -> dict[str, Any]:
             **record.data,
             **({"commands": record.commands} if record.commands else {}),
             **({"events": record.raw_events} if record.raw_events else {}),
+            **({"dice": record.dice} if record.dice else {}),
         },
         "undone_by": record.undone_by,
         "redo_cleared_by": record.redo_cleared_by,

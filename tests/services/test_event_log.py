@@ -64,3 +64,47 @@ def test_an_event_this_version_cannot_read_is_kept_as_logged() -> None:
     assert isinstance(record.events[0], Note)  # a GM-only note saying so
     assert record.raw_events == [future]
     assert event_log.entry_json(record)["result"] == json.loads(entry.result)
+
+
+async def test_each_change_logs_every_die_it_rolled_and_replays_exactly_from_them(
+    db: Database,
+) -> None:
+    """Issue 15: the log keeps every die a change rolled, in order. Replaying the logged
+    commands over the state before them with those dice in a ``ScriptedRoller`` gives the
+    logged events again and uses every die — nothing is re-rolled, nothing is missing."""
+    from bot.engine import ScriptedRoller
+    from bot.engine.uttas.commands import Attack
+
+    encounters = EncounterService(db, clock=lambda: NOW, seeds=lambda: 5)
+    combat = CombatService(encounters, clock=lambda: NOW)
+    await encounters.start(guild_id=1, channel_id=11, actor=GM, ruleset="uttas", name="Dice")
+    await encounters.join(11, GM, name="Ann", sheet=sheet("Ann", agility=20))
+    await encounters.add_npcs(11, GM, template="Thug", sheet=sheet("Thug"), count=2)
+    await combat.gm_command(11, GM, "begin", {}, lambda e: Begin(), action="begin")
+    live = await encounters.live(11)
+    me = live.state.current
+    assert me is not None
+    foe = next(c for c in live.state.combatants if c.side != me.side)
+    weapon = me.sheet.weapons[0].name
+    await combat.act(
+        11, GM, None, "attack", {}, lambda _e, _m: Attack(actor=me.id, target=foe.id, attack=weapon)
+    )
+    entries = await encounters.log(live.id)
+    rolled = [
+        (e, event_log.read(e, live.rules)) for e in entries if json.loads(e.result).get("dice")
+    ]
+    assert [r.command for _, r in rolled] == ["begin", "attack"]  # initiative; the attack
+    for before, (entry, record) in zip(
+        [entries[entries.index(e) - 1] for e, _ in rolled], rolled, strict=True
+    ):
+        dice = ScriptedRoller(record.dice)
+        state = live.rules.load_state(before.state)
+        events = []
+        for data in record.commands:
+            outcome = live.rules.apply(state, live.rules.parse_command(data), dice, NOW)
+            state, events = outcome.state, [*events, *outcome.events]
+        assert dice.remaining == 0, entry.command
+        assert [e.model_dump(mode="json") for e in events] == record.raw_events
+    assert "dice" not in json.loads(entries[0].result)  # start rolls nothing
+    exported = log_document(live, entries)["entries"]
+    assert exported[-1]["result"]["dice"] == rolled[-1][1].dice

@@ -95,6 +95,24 @@ class ScriptedRoller:
         return out
 
 
+class RecordingRoller:
+    """A :class:`DiceRoller` that passes every roll through to ``inner`` and keeps each die it
+    returned, in order (``rolled``). Handing ``rolled`` to a :class:`ScriptedRoller` replays
+    the same change exactly, nothing re-rolled (issue 15: the log keeps every die rolled)."""
+
+    __slots__ = ("_inner", "rolled")
+
+    def __init__(self, inner: DiceRoller) -> None:
+        self._inner = inner
+        self.rolled: list[int] = []
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        """Roll through ``inner`` (its limits and errors) and record the dice."""
+        out = self._inner.roll(count, sides)
+        self.rolled.extend(out)
+        return out
+
+
 def net_dice(advantage: int, disadvantage: int) -> tuple[int, int]:
     """Cancel Advantages against Disadvantages pairwise (UTTAS "Advantage and Disadvantage").
 
