@@ -49,6 +49,7 @@ def settings_command(
         npcs_react="NPC targets wait for the GM's reaction choice",
         hide_npc_numbers="Players see NPCs as Unhurt/Hurt/Bloodied, not exact numbers",
         interleaved="Utopia: one action at a time, each creature after each action (in setup)",
+        show_odds="Players see /odds against NPCs whose numbers are hidden",
         rule="This game system's own rule (Untitled: Legendary dice, armor above 18…)",
         value="The rule's value: dice such as 3d12, `table`, `allowed` or `refused`",
         combatant="For a rule set per combatant: whose",
@@ -66,6 +67,7 @@ def settings_command(
         npcs_react: bool | None = None,
         hide_npc_numbers: bool | None = None,
         interleaved: bool | None = None,
+        show_odds: bool | None = None,
         rule: app_commands.Range[str, 1, RULE_NAME_MAX] | None = None,
         value: app_commands.Range[str, 1, RULE_VALUE_MAX] | None = None,
         combatant: Name | None = None,
@@ -76,6 +78,7 @@ def settings_command(
             "npcs_react": npcs_react,
             "hide_npc_numbers": hide_npc_numbers,
             "interleaved": interleaved,
+            "show_odds": show_odds,
         }
         changes = {k: v for k, v in changes.items() if v is not None}
         if rule_change(rule, value, combatant):

@@ -149,6 +149,7 @@ class ChangeSettings(CommandBase):
     npcs_react: bool | None = None
     hide_npc_numbers: bool | None = None
     interleaved: bool | None = None
+    show_odds: bool | None = None
 
 
 class EndPeriod(CommandBase):

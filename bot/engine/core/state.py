@@ -162,7 +162,9 @@ class EncounterSettings(BaseModel):
     choice (else they never react). ``hide_npc_numbers``: players see descriptors, not NPC
     Health and Stamina. ``interleaved``: one action at a time, each creature after each
     action, the round ending when every creature has spent its actions (Utopia's optional
-    rule; only where the turn order allows it, :mod:`bot.engine.core.interleave`). ``rules``:
+    rule; only where the turn order allows it, :mod:`bot.engine.core.interleave`).
+    ``show_odds``: players may see ``/odds`` against NPCs whose numbers are hidden (issue 18;
+    the GM always may). ``rules``:
     the game system's own encounter settings, by name, as its ruleset stored them
     (:mod:`bot.engine.core.encounter_rules`; Untitled: the Legendary dice)."""
 
@@ -173,6 +175,7 @@ class EncounterSettings(BaseModel):
     npcs_react: bool = False
     hide_npc_numbers: bool = True
     interleaved: bool = False
+    show_odds: bool = False
     rules: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=60)]] = Field(
         default_factory=dict, max_length=20
     )
