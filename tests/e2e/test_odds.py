@@ -6,7 +6,7 @@ planned."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -47,3 +47,34 @@ async def test_odds_in_uttas_respect_hidden_numbers(
         await slash(h, player, "odds", target="Thug 1", with_="Axe", as_="General Bearington")
     )
     assert "no attack called 'Axe'" in no_axe
+
+
+async def test_odds_in_untitled_opposed_with_the_shield(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="untitled"))
+    await answered(await slash(h, player, "character import", example="wren"))
+    await answered(await slash(h, other, "character import", example="brask"))
+    await answered(await slash(h, player, "encounter join", character="Wren"))
+    await answered(await slash(h, other, "encounter join", character="Brask"))
+    await answered(await slash(h, gm, "npc import", example="bandit-crossbowman"))
+    await ok(await slash(h, gm, "gm add-npc", template="Bandit crossbowman"))
+
+    seen = await refused(await slash(h, player, "odds", target="Brask", with_="Longbow"))
+    lines = seen.splitlines()
+    assert lines[0] == "Wren's Longbow against Brask"
+    assert lines[1].startswith("no shield: ") and "a tie goes to the defender" in lines[1]
+    assert lines[2].startswith("Shield: ") and "% to hit" in lines[2]
+    assert "Health: median" in seen
+
+    hidden = await refused(
+        await slash(h, player, "odds", target="Bandit crossbowman 1", with_="Longbow")
+    )
+    assert "numbers are hidden" in hidden and "%" not in hidden
+    gm_sees = await refused(
+        await slash(
+            h, gm, "odds", target="Wren", with_="Heavy crossbow", as_="Bandit crossbowman 1"
+        )
+    )
+    assert gm_sees.startswith("Bandit crossbowman 1's Heavy crossbow against Wren")

@@ -54,11 +54,16 @@ def _line(
 
 
 def untitled_odds(
-    tables: UntitledTables, attacker: UntitledSheet, defender: UntitledSheet, weapon: str
+    tables: UntitledTables,
+    attacker: UntitledSheet,
+    defender: UntitledSheet,
+    weapon: str,
+    names: tuple[str, str] | None = None,
 ) -> Odds:
     """The exact odds of ``attacker``'s ``weapon`` against ``defender``: one line without and
     one with its shield (when it carries one), and the Health lost on a hit. Raises
-    :class:`InvalidInput` for a weapon not on the sheet or dice the tables do not set."""
+    :class:`InvalidInput` for a weapon not on the sheet or dice the tables do not set.
+    ``names``: the combatants' names to show (default: the sheets')."""
     arm = attacker.weapon(weapon)
     if arm is None:
         raise InvalidInput(f"{attacker.name} has no weapon called {weapon!r}.")
@@ -81,5 +86,6 @@ def untitled_odds(
                 key = health_lost(x, 0)
                 lost[key] = lost.get(key, Fraction(0)) + p * weight
     damage = (damage_summary("Health", lost or {0: Fraction(1)}),)
-    words = f"{attacker.name}'s {arm.name} against {defender.name}"
+    mine, theirs = names or (attacker.name, defender.name)
+    words = f"{mine}'s {arm.name} against {theirs}"
     return Odds(attack=words, lines=tuple(lines), damage=damage)

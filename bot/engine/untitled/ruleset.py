@@ -346,7 +346,8 @@ class UntitledRuleset(Ruleset[UntitledState]):
         self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
     ) -> Odds:
         """Untitled exact odds (issue 18): :func:`bot.engine.untitled.odds.untitled_odds`."""
-        return untitled_odds(self.tables_for(state), attacker.sheet, target.sheet, attack)
+        names = (attacker.name, target.name)
+        return untitled_odds(self.tables_for(state), attacker.sheet, target.sheet, attack, names)
 
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (half its Health or less), Hurt or Unhurt."""
