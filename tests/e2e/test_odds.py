@@ -78,3 +78,32 @@ async def test_odds_in_untitled_opposed_with_the_shield(
         )
     )
     assert gm_sees.startswith("Bandit crossbowman 1's Heavy crossbow against Wren")
+
+
+async def test_odds_in_utopia_with_favor_and_defenses(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await answered(await slash(h, player, "encounter join", character="Vesna"))
+    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    await ok(await slash(h, gm, "gm add-npc", template="Bandit archer"))
+
+    hidden = await refused(
+        await slash(h, player, "odds", target="Bandit archer 1", with_="Longbow", range=10.0)
+    )
+    assert "numbers are hidden" in hidden and "%" not in hidden
+    await ok(await slash(h, gm, "gm settings", show_odds=True))
+    seen = await refused(
+        await slash(h, player, "odds", target="Bandit archer 1", with_="Longbow", range=10.0)
+    )
+    lines = seen.splitlines()
+    assert lines[0] == "Vesna's Longbow against Bandit archer 1 at 10 m"
+    assert "favor: within close range" in lines[1]
+    assert [line.split(":")[0] for line in lines[2:5]] == ["no defense", "Block", "Dodge"]
+    assert "% to hit" in lines[2]
+    no_range = await refused(
+        await slash(h, player, "odds", target="Bandit archer 1", with_="Longbow")
+    )
+    assert "needs the distance" in no_range
