@@ -40,6 +40,7 @@ from cogs.gm import GmCog
 from cogs.help import HelpCog
 from cogs.me import MeCog
 from cogs.npc import NpcCog
+from cogs.odds import OddsCog
 from cogs.reactions import ReactionsCog
 from cogs.server import ServerCog
 from cogs.tables import TablesCog
@@ -120,6 +121,7 @@ class CombatBot(commands.Bot):
         )
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
         await self.add_cog(ActCog(self.services.combat, self.services.encounters))
+        await self.add_cog(OddsCog(self.services.combat, self.services.encounters))
         await self.add_cog(ReactionsCog(self.services.combat))
         await self.add_cog(DiceCog())
         await self.add_cog(HelpCog())

@@ -158,6 +158,7 @@ def encounter_settings_text(encounter: Encounter) -> str:
         f" ({DEADLINE_ACTIONS[s.turn_deadline_action]})\n"
         f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
+        f"- players' odds against hidden NPCs: {'yes' if s.show_odds else 'no'}\n"
         f"{interleaving}"
         f"- paused: {'yes' if encounter.row.paused else 'no'}"
         + "".join(  # the system's own (Untitled: the Storyteller's dice)

@@ -151,6 +151,7 @@ class ChangeSettings(CommandBase):
     interleaved: bool | None = None
     turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] | None = None
     turn_deadline_action: Literal["end_turn", "notify_gm"] | None = None
+    show_odds: bool | None = None
 
 
 class EndPeriod(CommandBase):

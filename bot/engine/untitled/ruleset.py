@@ -26,12 +26,14 @@ from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
 from bot.engine.core.encounter_rules import EncounterRule
 from bot.engine.core.events import Event, Outcome
+from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.untitled import actions, combat, encounter, form, verbs
 from bot.engine.untitled import commands as cmd
 from bot.engine.untitled.core import TURN_ORDER, RoundActions, Tx
 from bot.engine.untitled.events import EVENT_TYPES
+from bot.engine.untitled.odds import untitled_odds
 from bot.engine.untitled.sheet import UntitledSheet
 from bot.engine.untitled.state import (
     CONDITIONS,
@@ -339,6 +341,13 @@ class UntitledRuleset(Ruleset[UntitledState]):
 
     def attack_names(self, combatant: Any) -> list[str]:
         return [w.name for w in combatant.sheet.weapons]
+
+    def odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
+    ) -> Odds:
+        """Untitled exact odds (issue 18): :func:`bot.engine.untitled.odds.untitled_odds`."""
+        names = (attacker.name, target.name)
+        return untitled_odds(self.tables_for(state), attacker.sheet, target.sheet, attack, names)
 
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (half its Health or less), Hurt or Unhurt."""

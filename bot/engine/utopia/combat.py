@@ -35,6 +35,7 @@ from bot.engine.utopia.grapple import cost_factor
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import DOWN, DamageDecision, UtopiaCombatant
 from bot.engine.utopia.stealth import unaware
+from bot.engine.utopia.tables import UtopiaTables
 from bot.engine.utopia.terms import DamageType
 from bot.errors import InvalidInput, RuleViolation
 
@@ -280,6 +281,12 @@ def _reach(
 
 
 def _weapon(a: UtopiaCombatant, name: str | None) -> Weapon | None:
+    return weapon_named(a, name)
+
+
+def weapon_named(a: UtopiaCombatant, name: str | None) -> Weapon | None:
+    """``a``'s weapon called ``name`` (None, ``weaponless``, ``unarmed``, ``fist(s)``: a
+    weaponless attack). Raises :class:`InvalidInput` naming the weapons it has."""
     if name is None or name.casefold() in ("weaponless", "unarmed", "fist", "fists"):
         return None
     found = a.sheet.weapon(name)
@@ -295,9 +302,14 @@ def defense(tx: Tx, t: UtopiaCombatant, damage_type: DamageType) -> int:
     """The target's defense against ``damage_type`` (innate + the sheet's + the armor it wears
     now, "Equipment Actions");
     Kinetic damage "ignores armor" (the bot's reading: worn armor adds nothing)."""
+    return defense_against(tx.tables, t, damage_type)
+
+
+def defense_against(tables: UtopiaTables, t: UtopiaCombatant, damage_type: DamageType) -> int:
+    """:func:`defense` from the tables alone (``/odds`` reads it without a transaction)."""
     if damage_type == "kinetic":
-        return tx.tables.innate_defense.get("kinetic", 0) + t.sheet.defenses.get("kinetic", 0)
-    return t.sheet.defense(damage_type, tx.tables, t.wears())
+        return tables.innate_defense.get("kinetic", 0) + t.sheet.defenses.get("kinetic", 0)
+    return t.sheet.defense(damage_type, tables, t.wears())
 
 
 def defend(tx: Tx, cmd: Defend) -> None:

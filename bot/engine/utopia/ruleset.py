@@ -26,6 +26,7 @@ from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
+from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import (
@@ -52,6 +53,7 @@ from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
 from bot.engine.utopia.defenses import unable_reason
 from bot.engine.utopia.events import EVENT_TYPES
+from bot.engine.utopia.odds import utopia_odds
 from bot.engine.utopia.sheet import TRAITS, UtopiaSheet
 from bot.engine.utopia.state import (
     CONDITIONS,
@@ -387,6 +389,16 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def attack_names(self, combatant: Any) -> list[str]:
         return [*(w.name for w in combatant.sheet.weapons), "weaponless"]
+
+    def odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
+    ) -> Odds:
+        """Utopia exact odds (issue 18): :func:`bot.engine.utopia.odds.utopia_odds` (the
+        distance: ``range_m``, else the encounter's positions)."""
+        if range_m is None:
+            range_m = state.positions.distance(attacker.id, target.id)
+        weapon = combat.weapon_named(attacker, attack)
+        return utopia_odds(self.tables, attacker, target, weapon, range_m)
 
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (DHP lost), Hurt (SHP lost) or Unhurt: from damage only."""

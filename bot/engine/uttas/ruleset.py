@@ -24,6 +24,7 @@ from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
+from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uttas import (
@@ -46,6 +47,7 @@ from bot.engine.uttas import (
 from bot.engine.uttas import commands as cmd
 from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
+from bot.engine.uttas.odds import uttas_odds
 from bot.engine.uttas.record import UttasRecord, record_lines
 from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
@@ -227,6 +229,18 @@ class UttasRuleset(Ruleset[UttasState]):
         found += [m.name for m in sheet.martial_arts if m.maneuver in ("attack", "counter")]
         found += [b.name for b in self.tables.basic_maneuvers]
         return names.unique(found)
+
+    def odds(
+        self,
+        state: UttasState,
+        attacker: Combatant,
+        target: Combatant,
+        attack: str,
+        *,
+        range_m: float | None = None,
+    ) -> Odds:
+        """UTTAS exact odds (issue 18): :func:`bot.engine.uttas.odds.uttas_odds`."""
+        return uttas_odds(self.tables, state, attacker, target, attack, range_m)
 
     def status(
         self, combatant: Combatant, *, revealed: bool, compact: bool, in_fight: bool

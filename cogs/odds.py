@@ -1,0 +1,89 @@
+"""``/odds target: with: [range] [as]`` (issue 18): the exact chance to hit before committing,
+ephemeral. Thin adapter: the channel's encounter → the acting combatant (``as``) → the
+ruleset's :meth:`~bot.engine.core.contract.Ruleset.odds` → the lines of
+:meth:`~bot.engine.core.odds.Odds.text`.
+
+Hidden numbers stay hidden: against an NPC whose numbers players may not see
+(``hide_npc_numbers``), a player gets no exact odds unless the GM turned ``show_odds`` on
+(``/gm settings show_odds:True``); the GM always may."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import NotAllowed, NotFound
+from bot.services.combat import find_combatant, pick_actor
+from bot.services.encounters import Encounter
+from bot.ui.interaction import actor_of, channel_ids
+from bot.ui.replies import send_ephemeral
+from bot.ui.turn_commands import AS_HELP, Choices, TurnCommands, choices
+
+
+def odds_lines(
+    encounter: Encounter,
+    actor: Any,
+    target: str,
+    attack: str,
+    range_: float | None,
+    as_: str | None,
+) -> list[str]:
+    """The ``/odds`` reply's lines. Raises :class:`NotFound` (unknown target or attack),
+    :class:`NotAllowed` (a hidden NPC's odds to a player without ``show_odds``) and
+    :class:`~bot.errors.RulesetNotImplemented` (a system whose odds are planned)."""
+    me = pick_actor(encounter, actor, as_)
+    victim = find_combatant(encounter.state, target)
+    settings = encounter.state.settings
+    hidden = victim.is_npc and settings.hide_npc_numbers and not settings.show_odds
+    if hidden and not encounter.is_gm(actor):
+        raise NotAllowed(
+            f"{victim.name}'s numbers are hidden, so the GM keeps the exact odds against them "
+            "(the GM may allow them with `/gm settings show_odds:True`)."
+        )
+    rules = encounter.rules
+    known = {name.casefold(): name for name in rules.attack_names(me)}
+    if attack.casefold() not in known:
+        raise NotFound(f"{me.name} has no attack called {attack!r} on their sheet.")
+    range_m = None if range_ is None else rules.scale.to_meters(range_)
+    odds = rules.odds(encounter.state, me, victim, known[attack.casefold()], range_m=range_m)
+    return odds.text()
+
+
+class OddsCog(TurnCommands):
+    """``/odds``."""
+
+    @app_commands.command(name="odds", description="Your exact chance to hit, before you attack")
+    @app_commands.guild_only()
+    @app_commands.rename(with_="with", as_="as")
+    @app_commands.describe(
+        target="Who you would attack (exact name)",
+        with_="A weapon, power, martial art or basic maneuver on your sheet",
+        range="Distance in meters, or feet on a feet board (default: as placed, else 2 m)",
+        as_=AS_HELP,
+    )
+    async def odds(
+        self,
+        interaction: discord.Interaction[Any],
+        target: app_commands.Range[str, 1, 80],
+        with_: app_commands.Range[str, 1, 80],
+        range: app_commands.Range[float, 0.0, 10_000.0] | None = None,
+        as_: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        encounter = await self.encounters.live(channel_id)
+        lines = odds_lines(encounter, actor_of(interaction), target, with_, range, as_)
+        await send_ephemeral(interaction, "\n".join(lines)[:2000])
+
+    @odds.autocomplete("target")
+    async def odds_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._names(interaction, current)
+
+    @odds.autocomplete("with_")
+    async def odds_with(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        return choices(encounter.rules.attack_names(me), current)
