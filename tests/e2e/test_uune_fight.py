@@ -1,0 +1,54 @@
+"""A Uune conflict through slash commands (issue 14): ``/encounter start ruleset:uune`` starts
+it now Uune is registered, the shipped example sheets import (``/character import example:``,
+``/npc import example:``), two PCs and two NPCs join, and the conflict begins with every PC
+before the NPCs (Uune SRD, "Conflict")."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered, refused, slash
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_worked_example import Table5
+from tests.harness.server import DiscordHarness
+
+
+async def test_a_uune_conflict_starts_through_discord(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h = discord_harness
+    t = Table5(h, table, dice)
+    gm, player, other = table.moderator, table.player, table.other_player
+
+    started = await t.gm("encounter start", name="Dock nine", ruleset="uune")
+    assert "started an encounter" in started.text()
+    await answered(await slash(h, player, "character import", example="mira"))
+    await answered(await slash(h, other, "character import", example="tobin"))
+    await t.player("encounter join", character="Mira Quell")
+    await answered(await slash(h, other, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await answered(await slash(h, gm, "npc import", example="river-witch"))
+    await t.gm("gm add-npc", template="Dock Thug")
+    await t.gm("gm add-npc", template="River Witch")
+    begun = await t.gm("encounter begin")
+    assert "it is **Mira Quell**'s turn (round 1): take one action with `/act`" in begun.text()
+    status = await slash(h, player, "encounter status")
+    await status.response()
+    embed = status.response_data["embeds"][0]
+    assert embed["footer"]["text"].startswith("Uune · rules v1 · 4 combatants")
+    rows = embed["description"].split("\n")
+    assert rows[0].startswith("▶ **Mira Quell** · Vitality 100/100 · Wounds 0/0/0 · Stress 0/0/0")
+    assert rows[1].startswith("**Tobin Ash** · Vitality 100/100")
+    # The NPCs' statblocks joined (NPC templates of their own model); their numbers stay hidden.
+    assert rows[2:] == ["**Dock Thug 1** · Unhurt · NPC", "**River Witch 1** · Stressed · NPC"]
+
+
+async def test_a_uune_statblock_is_refused_as_a_character_and_a_sheet_as_an_npc(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Each kind validates with its own model: a statblock is no character sheet, nor the
+    reverse, and nothing is stored."""
+    h = discord_harness
+    text = await refused(await slash(h, table.player, "character import", example="dock-thug"))
+    assert "That sheet was not imported" in text and "`social` is not a known field" in text
+    text = await refused(await slash(h, table.moderator, "npc import", example="mira"))
+    assert "That sheet was not imported" in text
