@@ -16,6 +16,7 @@ from bot.engine.core.contract import Ruleset
 from bot.engine.untitled.ruleset import UntitledRuleset
 from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.engine.uttas.ruleset import UttasRuleset
+from bot.engine.uune.ruleset import UuneRuleset
 from bot.errors import InvalidInput, RulesetNotImplemented
 
 CACHE_MAX = 64
@@ -103,7 +104,7 @@ REGISTRY = Registry()
 REGISTRY.register(UttasRuleset)
 REGISTRY.register(UtopiaRuleset)
 REGISTRY.register(UntitledRuleset)
-REGISTRY.plan("uune", "Uune")
+REGISTRY.register(UuneRuleset)
 
 
 def get_ruleset(key: str, overrides: str | None = None, frozen: str | None = None) -> Ruleset[Any]:

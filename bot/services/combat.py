@@ -457,7 +457,10 @@ def _chosen(
     # Prefer a combatant the member controls directly over one they run as GM.
     mine.sort(key=lambda pair: pair[0].controller_id != actor.user_id)
     combatant, options = mine[0]
-    return combatant, next(o for o in options if option_code(o) == base)
+    option = next(o for o in options if option_code(o) == base)
+    if option.gm and not current.is_gm(actor):
+        raise NotAllowed(not_gm_message(current, f"choose “{option.label}”; it waits on the GM"))
+    return combatant, option
 
 
 class _Lapse(CommandBase):

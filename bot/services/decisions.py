@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -35,10 +36,18 @@ def option_code(option: ReactionOption, decider: str | None = None) -> str:
     "take the hit", or the GM's private buttons for one NPC)."""
     detail = option.maneuver or option.stance or ""
     code = option.choice
-    if detail:
+    if not PLAIN_CHOICE.fullmatch(code):  # Uune's "approve:Twin short blades": a digest
+        digest = hashlib.blake2s(f"{code}|{detail}".encode(), digest_size=4).hexdigest()
+        code = f"c.{digest}"
+    elif detail:
         digest = hashlib.blake2s(detail.casefold().encode(), digest_size=4).hexdigest()
         code = f"{option.choice}.{digest}"
     return f"{code}@{decider}" if decider else code
+
+
+PLAIN_CHOICE = re.compile(r"[a-z]{1,12}")
+"""A choice a button's ``custom_id`` carries as it is (``reaction_buttons``' template); any
+other (with digits, colons or spaces) is carried as ``c.`` and 8 hex digits of it."""
 
 
 @dataclass(frozen=True)

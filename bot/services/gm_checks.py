@@ -15,7 +15,7 @@ from bot.services.encounter import Encounter
 
 
 def ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
-    if not isinstance(sheet, rules.sheet_model):
+    if not isinstance(sheet, rules.sheet_model | rules.sheet_model_for("npc")):
         raise InvalidInput(
             f"**{name}** is not a {rules.title} sheet; this encounter uses {rules.title}."
         )

@@ -54,10 +54,10 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def ruleset_sheet_model(key: str) -> type[BaseModel]:
-    """The sheet model of a ruleset; raises the engine's errors for unknown/planned rulesets."""
-    model: type[BaseModel] = get_ruleset(key).sheet_model
-    return model
+def ruleset_sheet_model(key: str, kind: SheetKind = "character") -> type[BaseModel]:
+    """The model a ruleset's sheet of ``kind`` validates with (an NPC template may have its own,
+    ``Ruleset.npc_sheet_model``); raises the engine's errors for unknown/planned rulesets."""
+    return get_ruleset(key).sheet_model_for(kind)
 
 
 def name_key(name: str) -> str:
@@ -88,7 +88,7 @@ class SheetService(ExampleSheets, SheetDeletion):
         db: Database,
         *,
         clock: Callable[[], datetime] = utc_now,
-        sheet_model: Callable[[str], type[BaseModel]] = ruleset_sheet_model,
+        sheet_model: Callable[[str, SheetKind], type[BaseModel]] = ruleset_sheet_model,
         examples_dir: Path = EXAMPLES_DIR,
         characters_per_member: int = CHARACTERS_PER_MEMBER,
         npcs_per_server: int = NPCS_PER_SERVER,
@@ -116,14 +116,14 @@ class SheetService(ExampleSheets, SheetDeletion):
 
     def require_ruleset(self, ruleset: str) -> None:
         """Raise the engine's error for an unknown or not-yet-playable ruleset."""
-        self._sheet_model(ruleset)
+        self._sheet_model(ruleset, "character")
 
     def validate(
         self, ruleset: str, data: Any, *, kind: SheetKind, heading: str = "That sheet is not valid"
     ) -> BaseModel:
         """Validate ``data`` with the ruleset's sheet model. Raises :class:`InvalidInput` with one
         message naming every invalid field, its value and what is allowed."""
-        model_cls = self._sheet_model(ruleset)
+        model_cls = self._sheet_model(ruleset, kind)
         try:
             model = model_cls.model_validate(data)
         except ValidationError as exc:
@@ -140,7 +140,7 @@ class SheetService(ExampleSheets, SheetDeletion):
 
     def _load(self, row: SheetRow) -> Sheet:
         """A stored sheet; names stored before today's name rules are normalised, not refused."""
-        model = self._sheet_model(row.ruleset).model_validate_json(
+        model = self._sheet_model(row.ruleset, row.kind).model_validate_json(
             row.sheet_json, context=names.STORED
         )
         return Sheet(row=row, model=model)

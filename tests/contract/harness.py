@@ -72,6 +72,7 @@ from bot.engine.uttas.sheet import UttasSheet
 from bot.engine.uttas.skills_long import StopSkill
 from tests.contract.harness_untitled import UntitledHarness
 from tests.contract.harness_utopia import UtopiaHarness
+from tests.contract.harness_uune import UuneHarness
 
 Draw = Any  # hypothesis's ``data.draw``
 
@@ -447,5 +448,6 @@ HARNESSES: dict[str, RulesetHarness] = {
     "uttas": UttasHarness(),
     "utopia": UtopiaHarness(),
     "untitled": UntitledHarness(),  # type: ignore[dict-item]
+    "uune": UuneHarness(),  # type: ignore[dict-item]
 }
 """Every implemented ruleset's harness, by ruleset key."""

@@ -1,5 +1,5 @@
-"""Uune's side of the contract suite (``tests/contract/test_uune_contract.py``, run through the
-test-only registry swap while Uune is planned): sheets, setup and a drawer of every Uune
+"""Uune's side of the contract suite (``HARNESSES`` in ``tests/contract/harness.py``, run by
+``tests/contract/test_ruleset_contract.py``): sheets, setup and a drawer of every Uune
 command kind, aimed at the fight as it stands — open approvals and spends answered most of
 the time, by the right combatant or not."""
 

@@ -40,6 +40,7 @@ from bot.errors import DomainError, InvalidInput
 from tests.contract.harness import HARNESSES, UTTAS_KINDS, RulesetHarness, _uttas_command
 from tests.contract.harness_untitled import UNTITLED_KINDS
 from tests.contract.harness_utopia import UTOPIA_KINDS
+from tests.contract.harness_uune import UUNE_KINDS
 from tests.engine.helpers import NOW
 
 LINE_MAX = 1024  # an embed field's value (descriptions hold 4096: a line must fit a field)
@@ -74,6 +75,7 @@ def test_each_harness_draws_every_command_kind_of_its_ruleset() -> None:
     assert set(UTTAS_KINDS) == command_kinds("uttas") == get_ruleset("uttas").command_kinds
     assert set(UTOPIA_KINDS) == command_kinds("utopia") == get_ruleset("utopia").command_kinds
     assert set(UNTITLED_KINDS) == command_kinds("untitled") == get_ruleset("untitled").command_kinds
+    assert set(UUNE_KINDS) == command_kinds("uune") == get_ruleset("uune").command_kinds
 
 
 @pytest.mark.parametrize("key", sorted(HARNESSES))

@@ -140,13 +140,13 @@ async def test_modal_refusals_name_the_field_and_store_nothing(
     assert await names(bot, h, table.player) == []
 
 
-async def test_planned_rulesets_are_refused_before_the_form(
+async def test_a_ruleset_without_a_form_points_to_a_json_import(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h = discord_harness
     record = await h.slash(table.player, h.channel, "character create", ruleset="uune")
     ephemeral, text, _ = await answer(record)
-    assert ephemeral and "Uune combat is planned" in text
+    assert ephemeral and "no creation form for Uune sheets; import a JSON sheet" in text
     assert record.modal is None
 
 

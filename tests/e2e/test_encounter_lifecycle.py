@@ -101,12 +101,6 @@ async def test_refusals_are_ephemeral_and_change_nothing(
         assert record.ephemeral
         assert "no encounter in this channel" in record.response_data["content"]
 
-    for ruleset, name in (("uune", "Uune"),):
-        record = await h.slash(table.gm, h.channel, "encounter start", ruleset=ruleset)
-        await record.response()
-        assert record.ephemeral
-        assert f"{name} combat is planned but not available yet" in record.response_data["content"]
-
     first = await h.slash(table.gm, h.channel, "encounter start", name="First")
     await first.response()
     second = await h.slash(table.player, h.channel, "encounter start", name="Second")

@@ -1,6 +1,5 @@
 """Uune's engine, rule by rule, with scripted dice (Uune SRD, ``uune-srd.txt``; headings
-quoted). The ruleset is planned in the shipped registry, so these drive
-:class:`~bot.engine.uune.ruleset.UuneRuleset` directly."""
+quoted). These drive :class:`~bot.engine.uune.ruleset.UuneRuleset` directly."""
 
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
 """The Uune sheet, NPC statblock and tables (issue 14, slice 1), against the Uune SRD
 (``uune-srd.txt``; section names are its headings).
 
-Uune is planned, not registered: these tests drive the models directly; the example sheets in
-``data/sheets/uune/`` must be valid and stay out of the example listing until it is.
+These tests drive the models directly; the example sheets in ``data/sheets/uune/`` must be
+valid, and are offered by ``/character import example:`` now Uune is registered.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +16,10 @@ from pydantic import ValidationError
 
 from bot import names
 from bot.engine import REGISTRY, get_ruleset
+from bot.engine.uune.ruleset import UuneRuleset
 from bot.engine.uune.sheet import CONTEXT_TABLES, UuneSheet, UuneStatblock, level_problems
 from bot.engine.uune.tables import default_tables, load_tables
-from bot.errors import InvalidInput, RulesetNotImplemented
+from bot.errors import InvalidInput
 from bot.services.sheet_examples import ExampleSheets
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -257,13 +257,11 @@ def test_there_are_two_level_1_characters_and_two_npc_statblocks() -> None:
             assert UuneSheet.model_validate(data).level == 1
 
 
-def test_uune_stays_planned_and_its_examples_are_not_offered() -> None:
-    assert "uune" in REGISTRY.keys and "uune" not in REGISTRY.implemented
-    with pytest.raises(RulesetNotImplemented, match=re.compile("uune", re.I)):
-        get_ruleset("uune")
+def test_uune_is_registered_and_its_examples_are_offered() -> None:
+    assert isinstance(get_ruleset("uune"), UuneRuleset) and "uune" in REGISTRY.implemented
 
     class Shipped(ExampleSheets):
         _examples_dir = ROOT / "data" / "sheets"
 
-    listed = Shipped().examples()
-    assert listed and "uune" not in {e.ruleset for e in listed}
+    listed = {e.key for e in Shipped().examples() if e.ruleset == "uune"}
+    assert listed == {"mira", "tobin", "dock-thug", "river-witch"}

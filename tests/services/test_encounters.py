@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine import REGISTRY
 from bot.errors import (
     ConcurrentUpdate,
     Conflict,
@@ -69,9 +70,10 @@ async def test_moderator_may_end_anyones_encounter(service: EncounterService) ->
     assert (await service.end(started.id, MODERATOR)).row.status == "archived"
 
 
-async def test_refusals(service: EncounterService) -> None:
-    with pytest.raises(RulesetNotImplemented):
-        await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="uune", name=None)
+async def test_refusals(service: EncounterService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(REGISTRY, "_planned", {"zeta": "Zeta"})  # every shipped system plays
+    with pytest.raises(RulesetNotImplemented, match="Zeta combat is planned"):
+        await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="zeta", name=None)
     with pytest.raises(InvalidInput):
         await service.start(guild_id=1, channel_id=10, actor=GM, ruleset="dnd", name=None)
     with pytest.raises(InvalidInput, match="at most 100 characters"):

@@ -62,6 +62,9 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
     """Every event the ruleset logs (the core's and its own), by ``kind``."""
     title: ClassVar[str]
     sheet_model: ClassVar[type[BaseModel]]
+    npc_sheet_model: ClassVar[type[BaseModel] | None] = None
+    """The model of an NPC template when it is not a character sheet (Uune's statblock: NPCs
+    never roll); None: NPC templates are character sheets."""
     economy: ActionEconomy
     tables: Any
     """The GM-changeable numbers this instance plays by (the ruleset's tables model)."""
@@ -180,6 +183,13 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
             return self.sheet_model.model_validate(data)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "character sheet")) from None
+
+    def sheet_model_for(self, kind: Literal["character", "npc"]) -> type[BaseModel]:
+        """The model a stored sheet of ``kind`` validates with: :attr:`npc_sheet_model` for an
+        NPC template when the ruleset has one, else :attr:`sheet_model`."""
+        if kind == "npc" and self.npc_sheet_model is not None:
+            return self.npc_sheet_model
+        return self.sheet_model
 
     def sheet_form(self) -> SheetForm | None:
         """The boxes of this ruleset's sheet create form (None: it has none; members import a

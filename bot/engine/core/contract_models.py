@@ -17,7 +17,9 @@ class ReactionOption(BaseModel):
     ``choice``/``maneuver``/``stance`` are what the ruleset's :meth:`Ruleset.answer` puts into
     its command; ``actions`` and ``stamina`` its cost in those pools, ``costs`` in any other
     (pool name → amount, e.g. ``{"vitality": 5}``); ``label`` a button label (≤ 80
-    characters)."""
+    characters); ``gm``: only the GM may take it, whoever the decider's controller is (Uune's
+    approval of a resource, an NPC forcing a reroll) — a player pressing it is refused by
+    name."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -28,6 +30,7 @@ class ReactionOption(BaseModel):
     actions: int = 0
     stamina: int = 0
     costs: dict[str, int] = Field(default_factory=dict)
+    gm: bool = False
 
 
 class SheetSection(BaseModel):

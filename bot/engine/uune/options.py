@@ -56,7 +56,7 @@ def _npc_options(tx: Tx, d: SpendDecision, c: UuneCombatant) -> list[ReactionOpt
         return []
     hits = _firsts(d.roll.roll.dice, lambda v, lab: v >= t.dice.hit_on)
     return [
-        _option(f"npc_reroll:{i + 1}", f"Force a reroll of die {i + 1}", cost, "vitality")
+        _option(f"npc_reroll:{i + 1}", f"Force a reroll of die {i + 1}", cost, "vitality", gm=True)
         for i in hits
     ]
 
@@ -119,33 +119,43 @@ def _firsts(dice: Sequence[RolledDie], keep: Callable[[int, str], bool]) -> list
     return out
 
 
-def _option(choice: str, label: str, cost: int, pool: str) -> ReactionOption:
-    return ReactionOption(choice=choice, label=f"{label} ({cost} {pool})", costs={pool: cost})
+def _option(choice: str, label: str, cost: int, pool: str, *, gm: bool = False) -> ReactionOption:
+    """A spend's button; ``gm``: only the GM may press it (an NPC's forced reroll)."""
+    return ReactionOption(
+        choice=choice, label=f"{label} ({cost} {pool})", costs={pool: cost}, gm=gm
+    )
 
 
 def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOption]:
-    """The GM's buttons on ``d`` (keyed by the roller, whose roll it is: the services let
-    the GM press them): approve or refuse each undecided resource, approve all (for the
-    scene too), refuse all; and while a plain action's difficulty is not named, one button
-    per rung of the ladder."""
+    """The GM's buttons on ``d`` (keyed by the roller, whose roll it is; each marked ``gm``, so
+    the services let only the GM press them, the roller's player is refused): approve or
+    refuse each undecided resource, approve all (for the scene too), refuse all; and while a
+    plain action's difficulty is not named, one button per rung of the ladder. "Roll now" (a
+    Defend with nothing proposed) is the roller's."""
     if cid != d.actor or tx.is_out(tx.view(cid)):
         return []
     out: list[ReactionOption] = []
     if d.difficulty is None:
         for rung in tx.tables.difficulty:
             label = f"GM: difficulty {rung.hits} ({rung.name})"[:80]
-            out.append(ReactionOption(choice=f"difficulty:{rung.hits}", label=label))
+            out.append(ReactionOption(choice=f"difficulty:{rung.hits}", label=label, gm=True))
     undecided = d.undecided()
     if not undecided:
         if d.difficulty is not None:  # a Defend before its roller proposed anything
             out.append(ReactionOption(choice="all:approve", label="Roll now"))
         return out
     if len(undecided) > 1:
-        out.append(ReactionOption(choice="all:approve", label="GM: approve all"))
+        out.append(ReactionOption(choice="all:approve", label="GM: approve all", gm=True))
     if d.purpose != "bond":  # a bond's focus is once a scene: nothing to stand
-        out.append(ReactionOption(choice="all:standing", label="GM: approve all for the scene"))
-    out.append(ReactionOption(choice="all:refuse", label="GM: refuse all"))
+        out.append(
+            ReactionOption(choice="all:standing", label="GM: approve all for the scene", gm=True)
+        )
+    out.append(ReactionOption(choice="all:refuse", label="GM: refuse all", gm=True))
     for r in undecided[:4]:
-        out.append(ReactionOption(choice=f"approve:{r}", label=f"GM: approve {shown(tx, r)}"[:80]))
-        out.append(ReactionOption(choice=f"refuse:{r}", label=f"GM: refuse {shown(tx, r)}"[:80]))
+        out.append(
+            ReactionOption(choice=f"approve:{r}", label=f"GM: approve {shown(tx, r)}"[:80], gm=True)
+        )
+        out.append(
+            ReactionOption(choice=f"refuse:{r}", label=f"GM: refuse {shown(tx, r)}"[:80], gm=True)
+        )
     return out

@@ -1,7 +1,7 @@
 """The Uune ruleset (``uune-srd.txt``): the contract's hooks and the dispatch table.
 
-Planned in :mod:`bot.engine.registry` (refused by name) until it plays through Discord; the
-tests run it through a test-only registry swap (``tests/rulesets/uune.py``)."""
+Registered in :mod:`bot.engine.registry`; the shared contract suite runs it
+(``tests/contract/harness.py``)."""
 
 from __future__ import annotations
 
@@ -97,6 +97,7 @@ class UuneRuleset(Ruleset[UuneState]):
     key: ClassVar[str] = "uune"
     title: ClassVar[str] = "Uune"
     sheet_model: ClassVar[type[UuneSheet]] = UuneSheet
+    npc_sheet_model: ClassVar[type[UuneStatblock]] = UuneStatblock
     state_model: ClassVar[type[Any]] = UuneState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
         cmd.OWN_COMMANDS, TURN_ORDER
