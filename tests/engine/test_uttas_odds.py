@@ -48,3 +48,15 @@ def test_an_attack_not_on_the_sheet_is_refused() -> None:
     a, b = f.add("Ana"), f.add("Ogre", npc=True)
     with pytest.raises(DomainError, match="Axe"):
         RULES.odds(f.state, f.c(a), f.c(b), "Axe")
+
+
+def test_a_feet_board_shows_the_distance_in_feet() -> None:
+    """The board's scale (issue 11, :mod:`bot.engine.core.scale`) reaches /odds' heading too."""
+    from bot.engine.uttas.ruleset import UttasRuleset
+    from bot.engine.uttas.tables import load_tables
+
+    feet = UttasRuleset(load_tables(overrides={"range": {"board": "feet"}}))
+    f = Fight(feet)
+    a, b = f.add("Ana"), f.add("Ogre", npc=True)
+    odds = feet.odds(f.state, f.c(a), f.c(b), "Sword", range_m=feet.scale.to_meters(5))
+    assert odds.text()[0] == "Ana's Sword against Ogre at 5 ft"

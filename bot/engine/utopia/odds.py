@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from bot.engine.core.odds import Distribution, Odds, OddsLine, damage_summary
 from bot.engine.core.pools import DiceGroup, ExtraDice, Pool
+from bot.engine.core.scale import METERS, Scale
 from bot.engine.utopia.combat import defense_against, dice_terms
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import UtopiaCombatant
@@ -42,14 +43,18 @@ def _damage(expression: str, modifier: int) -> Distribution:
 
 
 def _test_chance(
-    tables: UtopiaTables, a: UtopiaCombatant, weapon: Weapon, meters: float | None
+    tables: UtopiaTables,
+    a: UtopiaCombatant,
+    weapon: Weapon,
+    meters: float | None,
+    scale: Scale,
 ) -> tuple[Fraction, list[str]]:
     """The chance the ranged test reaches the meters, and the favor and disfavor's reasons."""
     if meters is None:
         raise InvalidInput(f"A ranged attack needs the distance: give `range:` ({weapon.name}).")
     close, far = weapon.close_m or 0.0, weapon.far_m or 0.0
     if meters > far:
-        return Fraction(0), [f"beyond far range ({far:g} m): impossible"]
+        return Fraction(0), [f"beyond far range ({scale.show(far)}): impossible"]
     favor, disfavor, why = a.aim, 0, [f"+{a.aim} favor: Aim"] if a.aim else []
     if meters <= close:
         favor += tables.ranged.close_favor
@@ -77,13 +82,15 @@ def utopia_odds(
     t: UtopiaCombatant,
     weapon: Weapon | None,
     meters: float | None,
+    scale: Scale = METERS,
 ) -> Odds:
     """The exact odds of ``a``'s ``weapon`` on ``t`` at ``meters``: one line for no defense,
     Block and Dodge (the chance any damage gets through), and the damage after defenses on a
-    hit. Raises :class:`InvalidInput` for a ranged attack without a distance."""
+    hit; distances are written on the board's ``scale``. Raises :class:`InvalidInput` for a
+    ranged attack without a distance."""
     hit, why = Fraction(1), ["melee: lands within reach"]
     if weapon is not None and weapon.kind == "ranged":
-        hit, why = _test_chance(tables, a, weapon, meters)
+        hit, why = _test_chance(tables, a, weapon, meters, scale)
     bare = tables.weaponless
     expression = weapon.damage if weapon else bare.damage
     mod_name = weapon.damage_modifier if weapon else bare.modifier
@@ -108,6 +115,6 @@ def utopia_odds(
         lines.append(OddsLine(reaction=name, chance=hit * chance, note=f"{count}d{sides}"))
     words = f"{a.name}'s {weapon.name if weapon else 'weaponless attack'} against {t.name}"
     if meters is not None:
-        words += f" at {meters:g} m"
+        words += f" at {scale.show(meters)}"
     damage = (damage_summary(f"after {t.name}'s defense {guard}", after),)
     return Odds(attack=words, modifiers=tuple(why), lines=tuple(lines), damage=damage)

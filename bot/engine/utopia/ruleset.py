@@ -398,7 +398,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if range_m is None:
             range_m = state.positions.distance(attacker.id, target.id)
         weapon = combat.weapon_named(attacker, attack)
-        return utopia_odds(self.tables, attacker, target, weapon, range_m)
+        return utopia_odds(self.tables, attacker, target, weapon, range_m, self.scale)
 
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (DHP lost), Hurt (SHP lost) or Unhurt: from damage only."""

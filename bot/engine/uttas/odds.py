@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot.engine.core.odds import DamageSummary, Odds, OddsLine, damage_summary
+from bot.engine.core.scale import METERS, Scale
 from bot.engine.uttas.hits import NO_DEFENCE, accuracy_odds
 from bot.engine.uttas.plausibility import Reaction, swing
 from bot.engine.uttas.rules import attack_profile
@@ -32,10 +33,11 @@ def uttas_odds(
     t: Combatant,
     attack: str,
     range_m: float | None,
+    scale: Scale = METERS,
 ) -> Odds:
     """The exact odds of ``a``'s ``attack`` on ``t`` at ``range_m`` meters (None: the distance
-    the encounter's positions give, else 2 m). Raises :class:`~bot.errors.NotFound` for an
-    attack ``a`` does not have."""
+    the encounter's positions give, else 2 m), written on the board's ``scale``. Raises
+    :class:`~bot.errors.NotFound` for an attack ``a`` does not have."""
     if range_m is None:
         known = state.positions.distance(a.id, t.id)
         range_m = 2.0 if known is None else known
@@ -65,5 +67,5 @@ def uttas_odds(
         ),
         damage_summary("Stamina", plain.damage or {0: Fraction(1)}),
     )
-    words = f"{a.name}'s {profile.name} against {t.name} at {range_m:g} m"
+    words = f"{a.name}'s {profile.name} against {t.name} at {scale.show(range_m)}"
     return Odds(attack=words, modifiers=modifiers, lines=tuple(lines), damage=damage)

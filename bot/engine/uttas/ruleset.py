@@ -240,7 +240,7 @@ class UttasRuleset(Ruleset[UttasState]):
         range_m: float | None = None,
     ) -> Odds:
         """UTTAS exact odds (issue 18): :func:`bot.engine.uttas.odds.uttas_odds`."""
-        return uttas_odds(self.tables, state, attacker, target, attack, range_m)
+        return uttas_odds(self.tables, state, attacker, target, attack, range_m, self.scale)
 
     def status(
         self, combatant: Combatant, *, revealed: bool, compact: bool, in_fight: bool
