@@ -127,7 +127,7 @@ class CombatBot(commands.Bot):
         await self.add_cog(HelpCog())
         await self.add_cog(TablesCog(self.services.tables))
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
-        await self.add_cog(MeCog(self.services.member_data))
+        await self.add_cog(MeCog(self.services.member_data, self.services.combat.standing))
         await self.add_cog(CampaignCog(self.services.campaign))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None

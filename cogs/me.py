@@ -13,7 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services.member_data import MemberDataService
-from bot.ui.interaction import actor_of
+from bot.services.standing import StandingReactions
+from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.member_views import (
     NONE,
     delete_question,
@@ -21,15 +22,37 @@ from bot.ui.member_views import (
     member_delete_prompt,
     send_export,
 )
+from bot.ui.standing_views import standing_text
 
 
 @app_commands.guild_only()
 class MeCog(commands.GroupCog, group_name="me", group_description="Your own data in this server"):
-    """``/me export`` and ``/me delete``."""
+    """``/me export``, ``/me delete`` and ``/me reactions``."""
 
-    def __init__(self, service: MemberDataService) -> None:
+    def __init__(self, service: MemberDataService, standing: StandingReactions) -> None:
         self.service = service
+        self.standing = standing
         super().__init__()
+
+    @app_commands.command(
+        name="reactions",
+        description="What your combatant does when a reaction window runs out unanswered",
+    )
+    @app_commands.describe(
+        combatant="Your combatant (needed when you control several)",
+        rule="e.g. 'evade if I can afford it, else take it'; 'off' clears it; leave out to list",
+    )
+    async def reactions(
+        self,
+        interaction: discord.Interaction[Any],
+        combatant: app_commands.Range[str, 1, 80] | None = None,
+        rule: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        change = await self.standing.change(channel_id, actor_of(interaction), combatant, rule)
+        await interaction.response.send_message(
+            standing_text(change), ephemeral=True, allowed_mentions=NONE
+        )
 
     @app_commands.command(
         name="export", description="Everything the bot keeps about you here, as a JSON file"

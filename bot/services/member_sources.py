@@ -29,6 +29,8 @@ What is kept, and what erasing does:
   ones cancelled; the id replaced by 0.
 * ``decisions_asked`` — decisions in a fight the member was asked to make (a reaction; the
   bot remembers who it pinged so nobody is pinged twice). Erased: the id leaves those lists.
+* ``standing_reactions`` — standing reactions the member set for combatants (``/me
+  reactions``: what a combatant does when a reaction window runs out). Erased: deleted.
 * ``notices`` — messages the bot kept for the member to read with their next command (a renamed
   sheet, a problem in a channel they run). Erased: deleted.
 
@@ -51,6 +53,7 @@ from bot.store import encounters as encounter_repo
 from bot.store import member_data as repo
 from bot.store import notices as notice_repo
 from bot.store import sheets as sheet_repo
+from bot.store import standing as standing_repo
 from bot.store.db import Connection
 from bot.store.sheets import SheetRow
 
@@ -288,6 +291,14 @@ async def _erase_decisions(conn: Connection, e: Erasure) -> int:
     return await repo.forget_asked(conn, e.guild_id, e.user_id)
 
 
+async def _export_standing(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return await standing_repo.of_member(conn, guild_id, user_id)
+
+
+async def _erase_standing(conn: Connection, e: Erasure) -> int:
+    return await standing_repo.delete_of_member(conn, e.guild_id, e.user_id)
+
+
 SOURCES: tuple[Source, ...] = (
     Source(
         "campaign_records",
@@ -349,6 +360,13 @@ SOURCES: tuple[Source, ...] = (
         _export_decisions,
         _erase_decisions,
         ("decisions.asked",),
+    ),
+    Source(
+        "standing_reactions",
+        "standing reactions you set for combatants (what they do when a window runs out)",
+        _export_standing,
+        _erase_standing,
+        ("standing_reactions.member_id",),
     ),
     Source(
         "notices",

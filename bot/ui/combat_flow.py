@@ -201,6 +201,11 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
 
 
 def _ran_out(result: CombatResult) -> str:
+    if result.standing:  # names and labels shown safely in a message's text
+        chose = "; ".join(
+            f"{shown_name(use.name)} — {shown_name(use.label)}" for use in result.standing
+        )
+        return f"standing reaction: {chose}"
     ran_out = window_ran_out(result)
     return ran_out[0].lower() + ran_out[1:]
 

@@ -46,6 +46,7 @@ NOT_A_MEMBER = {
     "encounters.paused": "flag",
     "encounters.tracker_pinned": "flag",
     "encounter_log.encounter_id": "row id",
+    "standing_reactions.encounter_id": "row id",
     "encounter_log.version": "counter",
     "encounter_log.undone_by": "version",
     "encounter_log.redo_cleared_by": "version",

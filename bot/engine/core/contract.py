@@ -35,6 +35,7 @@ from bot.engine.core.encounter_rules import EncounterRulesHooks
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.odds import OddsHooks
 from bot.engine.core.scale import METERS, Scale
+from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.state import AnyState
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.errors import InvalidInput, RulesVersionUnknown
@@ -295,6 +296,17 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
         :class:`ReactionOption` ``choice`` its :meth:`answer` reads): by default the word
         itself (Utopia's Dodge and Block)."""
         return word
+
+    def standing_words(self) -> StandingWords:
+        """The words of this system's standing reactions (issue 17, "Standing reactions";
+        :mod:`bot.engine.core.standing`): which typed word names which :class:`ReactionOption`
+        choice, and which condition. By default none: the system has no standing reactions."""
+        return StandingWords()
+
+    def standing_holds(self, state: StateT, decision: Any, condition: str) -> bool:
+        """Whether the standing-reaction ``condition`` (a value of :meth:`standing_words`'
+        ``conditions``, or ``always``) holds for ``decision``. By default only ``always``."""
+        return condition == ALWAYS
 
     def decision_subject(self, state: StateT, decision: Any) -> str | None:
         """The combatant whose own reaction ``decision`` asks for (a typed reaction such as
