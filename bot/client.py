@@ -30,6 +30,7 @@ from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
+from bot.ui.turn_buttons import TurnMoveButton, TurnTargetSelect
 from cogs.act import ActCog
 from cogs.campaign import CampaignCog
 from cogs.character import CharacterCog
@@ -62,6 +63,8 @@ DYNAMIC_ITEMS = (
     MemberDeleteCancel,
     ServerEndConfirm,
     ServerEndCancel,
+    TurnMoveButton,
+    TurnTargetSelect,
 )
 
 

@@ -241,6 +241,39 @@ class CombatService:
         result = await self._run(channel_id, actor, label, options, build)
         return dataclasses.replace(result, acting=acting[-1])
 
+    async def encounter(self, encounter_id: int) -> Encounter:
+        """The encounter ``encounter_id`` as it is now (live or archived). Raises
+        :class:`NotFound`."""
+        return await self._encounters.get(encounter_id)
+
+    async def act_on_turn(
+        self,
+        encounter_id: int,
+        turn_seq: int,
+        actor: Actor,
+        label: str,
+        options: dict[str, Any],
+        make: Callable[[Encounter, CombatantBase], CommandBase],
+        holder: Callable[[Encounter, int, Actor], CombatantBase],
+    ) -> CombatResult:
+        """A turn command from a button on the turn's ping (issue 17, "Act from the ping"):
+        for the combatant ``holder`` finds holding turn ``turn_seq`` of the encounter (it
+        raises when that turn is over or ``actor`` may not act for it), read again inside the
+        change. ``make`` builds the engine command as for :meth:`act`."""
+        channel_id = await self._encounters.channel_of(encounter_id)
+        acting: list[CombatantBase] = []
+
+        def build(current: Encounter) -> CommandBase:
+            if current.id != encounter_id:
+                raise Conflict("That fight is over; these buttons no longer do anything.")
+            combatant = holder(current, turn_seq, actor)
+            _require_issued_this_turn(current.state, actor)
+            acting.append(combatant)
+            return make(current, combatant)
+
+        result = await self._run(channel_id, actor, label, options, build)
+        return dataclasses.replace(result, acting=acting[-1])
+
     async def gm_command(
         self,
         channel_id: int,

@@ -245,6 +245,21 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
         the problem: an action this system does not have (listing the ones it has), a missing
         target, detail or amount, or a value out of range."""
 
+    def breather_action(self) -> str | None:
+        """The :meth:`actions` key of this system's breather — a move that recovers and that a
+        player often takes when there is nothing better to do — offered as a button on the
+        message that says it is a combatant's turn (issue 17, "Act from the ping"); None
+        when the system has none."""
+        return None
+
+    def attack_command(
+        self, state: StateT, combatant: Any, target: str, attack: str
+    ) -> CommandBase:
+        """The command for ``combatant`` attacking ``target`` (a combatant id) with
+        ``attack`` (one of :meth:`attack_names`), as the turn ping's Attack button means it.
+        By default the system's ``attack`` action of :meth:`act` (the weapon as its detail)."""
+        return self.act(state, combatant, ActInput(key="attack", target=target, detail=attack))
+
     @abstractmethod
     def check_names(self, combatant: Any) -> list[str]:
         """What ``/check`` can roll for ``combatant`` (its skills), for autocomplete."""

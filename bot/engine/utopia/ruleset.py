@@ -290,6 +290,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             {"actor": decider.id, "choice": option.choice, "decision": ref}
         )
 
+    def breather_action(self) -> str | None:
+        """``utopia-actions.txt`` "Deep Breath" (1 TA: 1 Stamina)."""
+        return "deep-breath"
+
     def standing_words(self) -> StandingWords:
         """``utopia-actions.txt`` "Block", "Dodge" and "Take Cover": the defense taken when the
         window would run out (each step only when it can be paid for now)."""

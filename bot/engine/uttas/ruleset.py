@@ -298,6 +298,17 @@ class UttasRuleset(Ruleset[UttasState]):
         """``/dodge`` is UTTAS's Evade ("Reactions"), ``/block`` its Block."""
         return "evade" if word == "dodge" else word
 
+    def breather_action(self) -> str | None:
+        """UTTAS "Take a Breather"."""
+        return "breather"
+
+    def attack_command(
+        self, state: UttasState, combatant: Any, target: str, attack: str
+    ) -> CommandBase:
+        """UTTAS "Attack" at the distance the GM placed them (as ``/attack`` without
+        ``range:``)."""
+        return cmd.Attack(actor=combatant.id, target=target, attack=attack)
+
     def standing_words(self) -> StandingWords:
         """UTTAS "Perform a Reaction command", Defend: Evade (also typed ``dodge``), Block or
         Move; a step may apply only ``against melee`` or ``against ranged`` attacks (the
