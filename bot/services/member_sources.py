@@ -31,6 +31,8 @@ What is kept, and what erasing does:
   bot remembers who it pinged so nobody is pinged twice). Erased: the id leaves those lists.
 * ``standing_reactions`` — standing reactions the member set for combatants (``/me
   reactions``: what a combatant does when a reaction window runs out). Erased: deleted.
+* ``member_settings`` — the member's time zone and quiet hours (``/me settings``). Erased:
+  deleted.
 * ``notices`` — messages the bot kept for the member to read with their next command (a renamed
   sheet, a problem in a channel they run). Erased: deleted.
 
@@ -51,6 +53,7 @@ from bot.services.member_scrub import controlled_by, scrub_json
 from bot.store import campaign as campaign_repo
 from bot.store import encounters as encounter_repo
 from bot.store import member_data as repo
+from bot.store import member_settings as settings_repo
 from bot.store import notices as notice_repo
 from bot.store import sheets as sheet_repo
 from bot.store import standing as standing_repo
@@ -299,6 +302,14 @@ async def _erase_standing(conn: Connection, e: Erasure) -> int:
     return await standing_repo.delete_of_member(conn, e.guild_id, e.user_id)
 
 
+async def _export_settings(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return await settings_repo.export(conn, guild_id, user_id)
+
+
+async def _erase_settings(conn: Connection, e: Erasure) -> int:
+    return await settings_repo.delete(conn, e.guild_id, e.user_id)
+
+
 SOURCES: tuple[Source, ...] = (
     Source(
         "campaign_records",
@@ -367,6 +378,13 @@ SOURCES: tuple[Source, ...] = (
         _export_standing,
         _erase_standing,
         ("standing_reactions.member_id",),
+    ),
+    Source(
+        "member_settings",
+        "your time zone and quiet hours",
+        _export_settings,
+        _erase_settings,
+        ("member_settings.user_id",),
     ),
     Source(
         "notices",

@@ -32,19 +32,6 @@ class TurnLapse:
     result: Any = None
 
 
-@dataclass(frozen=True)
-class Reminder:
-    """A reminder sent: the encounter, the combatant whose turn it is (``name``), the member
-    to mention (its controller; the GM for an NPC's turn: the fight waits on them), whether
-    that member is the GM for an NPC (``gm``) and the turn's ``deadline``."""
-
-    encounter: Encounter
-    name: str
-    member_id: int
-    gm: bool
-    deadline: datetime
-
-
 class TurnDeadlines:
     """Fires turn deadlines. ``end_turn(encounter_id, turn_seq)`` ends that turn as the GM's
     ``/gm next`` does and returns the combat result (raising :class:`Conflict` once the turn is
@@ -86,26 +73,3 @@ class TurnDeadlines:
             return TurnLapse(encounter, current.name, "notify_gm")
         result = await self._end_turn(encounter_id, timer.ref)
         return TurnLapse(result.encounter, current.name, "end_turn", result)
-
-    async def reminders_due(self) -> list[tuple[int, int]]:
-        """``(encounter_id, timer id)`` of every turn whose reminder point has come."""
-        async with self._encounters.db.read() as conn:
-            return await turn_timers.reminders_due(conn, self._clock())
-
-    async def remind(self, encounter_id: int, timer_id: int) -> Reminder:
-        """Claim the reminder of the turn deadline ``timer_id`` (once: raises
-        :class:`Conflict` when it was sent already, or the turn is over) and say whom to
-        mention."""
-        encounter = await self._encounters.get(encounter_id)
-        current = encounter.state.current
-        async with self._encounters.db.transaction() as conn:
-            timer = await turn_timers.get(conn, timer_id)
-            if timer is None or timer.deadline is None or current is None:
-                raise Conflict(NOT_DUE)
-            if timer.ref != encounter.state.turn_seq:
-                raise Conflict(NOT_DUE)
-            if not await turn_timers.claim_reminder(conn, timer_id):
-                raise Conflict(NOT_DUE)
-        controller = current.controller_id
-        member = controller or encounter.row.gm_id
-        return Reminder(encounter, current.name, member, controller is None, timer.deadline)

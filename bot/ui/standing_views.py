@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.services.member_settings import MemberSettings
 from bot.services.standing import StandingChange
 from bot.ui.text import shown_name
 
@@ -44,3 +45,16 @@ def standing_text(change: StandingChange) -> str:
 
 def _rule(text: str) -> str:
     return f"“{shown_name(text)}”"
+
+
+def settings_text(settings: MemberSettings) -> str:
+    """The reply to ``/me settings``: the member's time zone and quiet hours."""
+    zone = settings.timezone or "UTC (not set)"
+    quiet = settings.quiet_text()
+    lines = [f"Your time zone: **{shown_name(zone)}**", f"Quiet hours: **{quiet}**"]
+    if settings.quiet is not None:
+        lines.append(
+            "A reminder that falls inside your quiet hours waits until they end (and never "
+            "comes after its deadline)."
+        )
+    return "\n".join(lines)
