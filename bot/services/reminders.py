@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from bot.engine.core.contract import decision_window_s
 from bot.engine.core.pacing import remind_before
 from bot.errors import Conflict
-from bot.services.decisions import decisions_of
+from bot.services.decisions import Decision, decisions_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_settings import MemberSettingsService
 from bot.store import reminders as repo
@@ -126,7 +126,7 @@ def _waiting(encounter: Encounter, row: repo.WindowRow) -> _Waiting | None:
         decision = next((d for d in decisions_of(encounter) if d.row_id == row.id), None)
         if decision is None:
             return None
-        members = decision.members(gm)
+        members = _deciding(decision, gm)
         window = decision_window_s(state, decision.engine)
         return _Waiting(decision.title, members, members == [gm], float(window))
     current = state.current
@@ -136,6 +136,21 @@ def _waiting(encounter: Encounter, row: repo.WindowRow) -> _Waiting | None:
     return _Waiting(
         current.name, [controller or gm], controller is None, float(state.settings.turn_deadline_s)
     )
+
+
+def _deciding(decision: Decision, gm: int) -> list[int]:
+    """The members a decision waits on: each decider's controller (the GM for an NPC), and
+    the GM too where a decider has choices only the GM may take (an approval); the GM alone
+    where those are all its choices."""
+    members: list[int] = []
+    for combatant_id, options in decision.deciders.items():
+        controller = decision.people[combatant_id].controller_id or gm
+        gm_only = [o for o in options if o.gm]
+        if not options or len(gm_only) < len(options):
+            members.append(controller)
+        if gm_only:
+            members.append(gm)
+    return list(dict.fromkeys(members)) or decision.members(gm)
 
 
 def _points_passed(

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.client import CombatBot
 from tests.clock import ManualClock
-from tests.e2e.combat_helpers import ok, pass_turns_until, refused, slash
+from tests.e2e.combat_helpers import answered, ok, pass_turns_until, refused, slash
 from tests.e2e.conftest import Table
 from tests.e2e.test_member_data import click, delete_prompt, export_of
 from tests.e2e.test_reaction_expiry import waiting_for_willow
@@ -178,3 +178,28 @@ async def test_me_settings_refusals_export_and_delete(
     assert "your time zone and quiet hours" in prompt.content
     await click(h, player, prompt, "Confirm")
     assert (await export_of(h, player))["member_settings"] is None
+
+
+async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Uune: Mira's attack waits for the GM's approval of her resources (Uune SRD,
+    "Actions"): every choice is the GM's, so the GM — not Mira's player — is reminded at half
+    the window."""
+    h = discord_harness
+    gm, player, other = table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, player, "character import", example="mira"))
+    await answered(await slash(h, other, "character import", example="tobin"))
+    await ok(await slash(h, player, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, other, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    detail = "Twin short blades, Street fencing"
+    await ok(await slash(h, player, "act", action="attack", target="Dock Thug 1", detail=detail))
+    clock.advance(150)
+    [reminder] = await clocked_bot.send_reminders()
+    assert reminder.kind == "reaction" and reminder.members == (gm.id,) and reminder.gm
+    await h.wait_for(lambda: len(reminders(h)) == 1)
+    assert reminders(h)[0].content.startswith(f"<@{gm.id}> ⏳ The fight waits on you: **Mira")
