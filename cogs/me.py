@@ -24,6 +24,7 @@ from bot.ui.member_views import (
     send_export,
 )
 from bot.ui.standing_views import settings_text, standing_text
+from bot.ui.text import name_choices
 
 
 @app_commands.guild_only()
@@ -79,6 +80,15 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own data
         await interaction.response.send_message(
             standing_text(change), ephemeral=True, allowed_mentions=NONE
         )
+
+    @reactions.autocomplete("combatant")
+    async def reaction_combatants(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None:
+            return []
+        own = await self.standing.own_names(interaction.channel_id, actor_of(interaction))
+        return name_choices(own, current)
 
     @app_commands.command(
         name="export", description="Everything the bot keeps about you here, as a JSON file"

@@ -90,6 +90,18 @@ class StandingReactions:
     def __init__(self, encounters: EncounterService) -> None:
         self._encounters = encounters
 
+    async def own_names(self, channel_id: int, actor: Actor) -> list[str]:
+        """The names of the combatants ``actor`` may set a standing reaction for in the
+        channel's live fight (all of them for its GM; none when there is no fight)."""
+        try:
+            encounter = await self._encounters.live(channel_id)
+        except NotFound:
+            return []
+        gm = encounter.is_gm(actor)
+        return [
+            c.name for c in encounter.state.combatants if gm or c.controller_id == actor.user_id
+        ]
+
     async def of_encounter(self, encounter_id: int) -> dict[str, StandingRule]:
         """Every standing reaction of the encounter, by combatant id."""
         async with self._encounters.db.read() as conn:

@@ -203,3 +203,17 @@ async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
     assert reminder.kind == "reaction" and reminder.members == (gm.id,) and reminder.gm
     await h.wait_for(lambda: len(reminders(h)) == 1)
     assert reminders(h)[0].content.startswith(f"<@{gm.id}> ⏳ The fight waits on you: **Mira")
+
+
+async def test_after_an_outage_only_one_reminder_covers_the_points_missed(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The bot was down past both points (50% and 90%): one reminder, then none."""
+    bot, h = clocked_bot, discord_harness
+    await twelve_hour_fight(bot, h, table)
+    await ok(await slash(h, table.moderator, "gm settings", reminders="50%,90%"))
+    await pass_turns_until(bot, h, table, "Willow")
+    clock.advance(DEADLINE * 0.95)
+    assert len(await bot.send_reminders()) == 1
+    clock.advance(60)
+    assert await bot.send_reminders() == []

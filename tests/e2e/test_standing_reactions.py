@@ -101,6 +101,10 @@ async def test_listing_and_clearing_standing_reactions(
 ) -> None:
     bot, h = clocked_bot, discord_harness
     await set_up_fight(h, table)
+    offered = await h.autocomplete(table.player, h.channel, "me reactions", "combatant", "")
+    assert [c["name"] for c in offered] == ["General Bearington", "Willow"]
+    offered = await h.autocomplete(table.moderator, h.channel, "me reactions", "combatant", "Th")
+    assert [c["name"] for c in offered][:1] == ["Thug 1"]  # the GM may set one for anyone
     listed = await refused(await slash(h, table.player, "me reactions"))
     assert "**Willow**: none" in listed and "**General Bearington**: none" in listed
     assert "`evade`" in listed and "`take it`" in listed and "`melee`" in listed
