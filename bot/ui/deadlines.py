@@ -47,7 +47,8 @@ def reminder_text(reminder: Reminder) -> str:
     lead = "The fight waits on you" if reminder.gm else "Reminder"
     who = " ".join(f"<@{m}>" for m in (reminder.members or (reminder.member_id,)))
     if reminder.kind == "reaction":
-        return f"{who} ⏳ {lead}: **{name}** waits for your decision (decide by {when})."
+        waits = "needs your decision" if reminder.gm else "waits for your decision"
+        return f"{who} ⏳ {lead}: **{name}** {waits} (decide by {when})."
     return f"{who} ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
 
 

@@ -202,7 +202,9 @@ async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
     [reminder] = await clocked_bot.send_reminders()
     assert reminder.kind == "reaction" and reminder.members == (gm.id,) and reminder.gm
     await h.wait_for(lambda: len(reminders(h)) == 1)
-    assert reminders(h)[0].content.startswith(f"<@{gm.id}> ⏳ The fight waits on you: **Mira")
+    shown = reminders(h)[0].content
+    assert shown.startswith(f"<@{gm.id}> ⏳ The fight waits on you: **Mira"), shown
+    assert "needs your decision (decide by <t:" in shown
 
 
 async def test_after_an_outage_only_one_reminder_covers_the_points_missed(

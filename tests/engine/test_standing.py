@@ -3,9 +3,11 @@ typed rule means, and which offered option it takes — only one the combatant c
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
-from bot.engine import ReactionOption, get_ruleset
+from bot.engine import RULESET_KEYS, ReactionOption, get_ruleset
 from bot.engine.core.standing import LAPSE, StandingStep, parse_rule, pick
 from bot.errors import InvalidInput
 
@@ -61,3 +63,15 @@ def test_pick_skips_steps_whose_condition_does_not_hold_and_stops_at_take_it() -
     rule = parse_rule("block against melee, take it, evade", UTTAS, "UTTAS")
     assert pick(rule, [EVADE, BLOCK], lambda c: c == "melee") == BLOCK
     assert pick(rule, [EVADE, BLOCK], lambda c: False) is None  # "take it" comes first
+
+
+@pytest.mark.parametrize("key", sorted(RULESET_KEYS))
+def test_each_systems_breather_is_one_of_its_actions(key: str) -> None:
+    """The turn ping's breather button names an action ``/act`` has (issue 17): checked for
+    every registered system, so a renamed action cannot leave a dead button."""
+    rules = get_ruleset(key)
+    breather = rules.breather_action()
+    if breather is None:
+        return
+    keys = {spec.key for spec in importlib.import_module(f"bot.engine.{key}.verbs").ACTIONS}
+    assert breather in keys, (key, breather, sorted(keys))
