@@ -4,6 +4,7 @@ a click after the turn ended and anyone but the combatant's controller or the GM
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any, cast
 
@@ -17,6 +18,8 @@ from bot.ui.interaction import actor_of
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
 from bot.ui.turn_view import move_button, target_custom_id, target_question, target_view
+
+log = logging.getLogger(__name__)
 
 _DOING: dict[str, str] = {"end": "ends the turn", "rest": "takes a breather"}
 
@@ -62,6 +65,19 @@ class TurnMoveButton(
             return
         result = await take_move(combat, self.encounter_id, self.turn_seq, actor, self.move)
         await respond(interaction, titled(result, _DOING[self.move]))
+        if result.encounter.state.turn_seq != self.turn_seq:
+            await _retire(interaction)
+
+
+async def _retire(interaction: discord.Interaction[Any]) -> None:
+    """The turn the clicked ping offered is over: its buttons go (best effort: a ping that
+    keeps them refuses every press)."""
+    if interaction.message is None:
+        return
+    try:
+        await interaction.message.edit(view=None)
+    except discord.HTTPException:
+        log.warning("could not take the buttons off turn ping %s", interaction.message.id)
 
 
 class TurnTargetSelect(

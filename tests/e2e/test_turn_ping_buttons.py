@@ -15,6 +15,7 @@ from tests.e2e.combat_helpers import (
     pass_turns_until,
     refused,
     set_up_fight,
+    slash,
 )
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.models import InteractionRecord, Member, StoredMessage
@@ -66,11 +67,18 @@ async def test_the_turn_ping_offers_end_turn_a_breather_and_the_usual_attack(
     assert after != "Willow" and f"it is **{after}**'s turn" in ended.message.content
     assert button(ended.message, "End turn")  # the next turn's ping has its own
 
-    # The old ping's buttons are refused now that Willow's turn is over.
+    # The clicked ping loses its buttons (its turn is over).
+    await h.wait_for(lambda: h.message(ping).components == [])
+
+    # A ping whose turn ended another way (a typed /endturn) keeps its buttons, refused now.
+    next_ping = ended.message
+    await ok(await slash(h, table.moderator, "endturn"))
+    now = await current_name(bot, h)
+    assert now != after
     text = await refused(
-        await h.click(table.player, ping, button(ping, "Take a Breather")["custom_id"])
+        await h.click(table.player, next_ping, button(next_ping, "End turn")["custom_id"])
     )
-    assert text == f"That turn is over: it is now **{after}**'s turn."
+    assert text == f"That turn is over: it is now **{now}**'s turn."
 
 
 async def test_attack_from_the_ping_opens_a_target_select_and_attacks(
