@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    answered,
     button,
     current_name,
     ok,
@@ -135,3 +136,26 @@ async def test_the_gm_may_use_a_players_ping_and_buttons_survive_a_restart(
         ended = await press(h, table.moderator, ping, "End turn")
         await ok(ended)
         assert await current_name(bot, h) != "Willow"
+
+
+async def test_a_utopia_ping_offers_deep_breath(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The breather is the system's: Utopia's Deep Breath ("1 TA: 1 Stamina"), through
+    ``/act``'s path."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    await ok(await slash(h, gm, "gm add-npc", template="Bandit archer"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Vesna")
+    [ping] = [m for m in h.messages_in(h.channel) if m.custom_ids()][-1:]
+    labels = [c.get("label") for c in ping.all_components() if c.get("type") == 2]
+    assert labels == ["End turn", "Deep Breath", "Attack…"], labels
+    breath = await press(h, player, ping, "Deep Breath")
+    assert not breath.ephemeral, breath.response_data
+    log = await bot.services.encounters.log((await bot.services.encounters.live(h.channel.id)).id)
+    assert log[-1].command == "breather" and '"kind": "deep_breath"' in log[-1].result
+    assert "Vesna spends 1 TA to take a deep breath." in breath.message.text()
