@@ -65,6 +65,9 @@ class Reminders:
         self._encounters = encounters
         self._settings = settings
         self._clock = clock
+        # When each window's next point comes, as last computed: a window whose row and
+        # encounter have not changed since is not looked at again before then.
+        self._next: dict[tuple[int, int, datetime, int], datetime] = {}
 
     async def due(self) -> list[tuple[int, int]]:
         """``(encounter_id, row id)`` of every running window whose next reminder point has
@@ -74,12 +77,25 @@ class Reminders:
             rows = await repo.running(conn, now)
         found: list[tuple[int, int]] = []
         loaded: dict[int, Encounter] = {}
+        known: dict[tuple[int, int, datetime, int], datetime] = {}
         for row in rows:
+            key = (row.id, row.reminded, row.deadline, row.version)
+            later = self._next.get(key)
+            if later is not None and now < later:
+                known[key] = later
+                continue
             if row.encounter_id not in loaded:
                 loaded[row.encounter_id] = await self._encounters.get(row.encounter_id)
-            waiting = _waiting(loaded[row.encounter_id], row)
-            if waiting is not None and _points_passed(loaded[row.encounter_id], row, waiting, now):
+            encounter = loaded[row.encounter_id]
+            waiting = _waiting(encounter, row)
+            if waiting is None:
+                known[key] = row.deadline
+                continue
+            if _points_passed(encounter, row, waiting, now):
                 found.append((row.encounter_id, row.id))
+            else:
+                known[key] = _next_point(encounter, row, waiting)
+        self._next = known
         return found
 
     async def remind(self, encounter_id: int, row_id: int) -> Reminder:
@@ -151,6 +167,14 @@ def _deciding(decision: Decision, gm: int) -> list[int]:
         if gm_only:
             members.append(gm)
     return list(dict.fromkeys(members)) or decision.members(gm)
+
+
+def _next_point(encounter: Encounter, row: repo.WindowRow, waiting: _Waiting) -> datetime:
+    """When the window's next unsent reminder point comes (its deadline when none is left)."""
+    points = remind_before(encounter.state.settings.reminders, waiting.window_s)
+    if row.reminded < len(points):
+        return row.deadline - timedelta(seconds=points[row.reminded])
+    return row.deadline
 
 
 def _points_passed(

@@ -15,7 +15,8 @@ from bot.store.turn_timers import TURN
 
 class WindowRow(NamedTuple):
     """An open window with a deadline: its row ``id``, the encounter, its ``kind`` (turn or
-    reaction), ``ref``, ``deadline`` and how many reminder points were sent (``reminded``)."""
+    reaction), ``ref``, ``deadline``, how many reminder points were sent (``reminded``) and the
+    encounter's ``version`` (any change to the fight, its settings included, moves it on)."""
 
     id: int
     encounter_id: int
@@ -23,10 +24,12 @@ class WindowRow(NamedTuple):
     ref: int
     deadline: datetime
     reminded: int
+    version: int
 
 
 _SELECT = (
-    "SELECT d.id, d.encounter_id, d.kind, d.ref, d.deadline, d.reminded FROM decisions d"
+    "SELECT d.id, d.encounter_id, d.kind, d.ref, d.deadline, d.reminded, e.version"
+    " FROM decisions d"
     " JOIN encounters e ON e.id = d.encounter_id"
 )
 
@@ -39,6 +42,7 @@ def _row(values: Any) -> WindowRow:
         ref=int(values["ref"]),
         deadline=datetime.fromisoformat(values["deadline"]),
         reminded=int(values["reminded"]),
+        version=int(values["version"]),
     )
 
 
