@@ -27,6 +27,7 @@ from bot.services import event_log
 from bot.services.acting import controls as controls
 from bot.services.acting import find_combatant as find_combatant
 from bot.services.acting import pick_actor as pick_actor
+from bot.services.acting import standing_in
 from bot.services.actor import Actor
 from bot.services.decisions import ALREADY_RESOLVED as ALREADY_RESOLVED
 from bot.services.decisions import Decision as Decision
@@ -68,6 +69,9 @@ class CombatResult:
     resolved: tuple[Settled, ...] = ()
     acting: CombatantBase | None = None
     replay: Replay | None = None
+    stand_in: tuple[int, int] | None = None
+    """``(member who acted, away member they acted for)`` when a delegate or the GM acted for
+    the combatant of a member who is ``/away`` (results say "X (for Y, away)")."""
 
     @property
     def decision(self) -> Decision | None:
@@ -231,10 +235,12 @@ class CombatService:
             if as_name is None and combatant.id == current.state.turn:
                 _require_issued_this_turn(current.state, actor)
             acting.append(combatant)
+            away.append(standing_in(current, actor, combatant))
             return make(current, combatant)
 
+        away: list[int | None] = []
         result = await self._run(channel_id, actor, label, options, build)
-        return dataclasses.replace(result, acting=acting[-1])
+        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def gm_command(
         self,
@@ -303,16 +309,18 @@ class CombatService:
             decision = named(current, pending_version, ref)
             combatant, option = _chosen(current, decision, actor, code)
             titles.append(decision.title)
+            away.append(standing_in(current, actor, combatant))
             return current.rules.answer(current.state, combatant, option, decision.engine)
 
         titles: list[str] = []
+        away: list[int | None] = []
         options: dict[str, Any] = {"pending_version": pending_version, "choice": code}
         if ref is not None:
             options["decision"] = ref
         result = await self._run(
             channel_id, actor, "react", options, build, encounter_id=encounter_id
         )
-        return dataclasses.replace(result, label=titles[-1])
+        return dataclasses.replace(result, label=titles[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def react_by_command(
         self, channel_id: int, actor: Actor, word: Literal["dodge", "block"], maneuver: str | None
@@ -337,14 +345,16 @@ class CombatService:
             decision, subject_id = mine[0]
             target = state.get(str(subject_id))
             acting.append(target)
+            away.append(standing_in(current, actor, target))
             # The engine decides, and says exactly why a reaction is impossible.
             choice = rules.typed_reaction(word)
             typed = ReactionOption(choice=choice, label=choice, maneuver=maneuver)
             return rules.answer(state, target, typed, decision)
 
         acting: list[CombatantBase] = []
+        away: list[int | None] = []
         result = await self._run(channel_id, actor, "react", {"choice": word}, build)
-        return dataclasses.replace(result, acting=acting[-1])
+        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The window of the decisions that opened at ``pending_version`` ran out: each that is
@@ -461,6 +471,10 @@ def _chosen(
     if option.gm and not current.is_gm(actor):
         raise NotAllowed(not_gm_message(current, f"choose “{option.label}”; it waits on the GM"))
     return combatant, option
+
+
+def _stand_in(actor: Actor, away_id: int | None) -> tuple[int, int] | None:
+    return (actor.user_id, away_id) if away_id is not None else None
 
 
 class _Lapse(CommandBase):

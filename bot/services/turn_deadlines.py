@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.errors import Conflict
+from bot.services.acting import answering
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import turn_timers
 
@@ -35,14 +36,17 @@ class TurnLapse:
 @dataclass(frozen=True)
 class Reminder:
     """A reminder sent: the encounter, the combatant whose turn it is (``name``), the member
-    to mention (its controller; the GM for an NPC's turn: the fight waits on them), whether
-    that member is the GM for an NPC (``gm``) and the turn's ``deadline``."""
+    to mention (its controller; the GM for an NPC's turn: the fight waits on them; for an
+    away controller whoever stands in — their delegate or the GM), whether that member is the
+    GM for an NPC (``gm``), the turn's ``deadline``, and the away controller the mention stands
+    in for (``for_away``; ``None`` when they are not away)."""
 
     encounter: Encounter
     name: str
     member_id: int
     gm: bool
     deadline: datetime
+    for_away: int | None = None
 
 
 class TurnDeadlines:
@@ -107,5 +111,6 @@ class TurnDeadlines:
             if not await turn_timers.claim_reminder(conn, timer_id):
                 raise Conflict(NOT_DUE)
         controller = current.controller_id
-        member = controller or encounter.row.gm_id
-        return Reminder(encounter, current.name, member, controller is None, timer.deadline)
+        member = answering(encounter, controller)
+        away = controller if controller is not None and controller in encounter.away else None
+        return Reminder(encounter, current.name, member, controller is None, timer.deadline, away)

@@ -43,7 +43,8 @@ def reminder_text(reminder: Reminder) -> str:
     when = f"<t:{int(reminder.deadline.timestamp())}:R>"
     name = shown_name(reminder.name)
     lead = "The fight waits on you" if reminder.gm else "Reminder"
-    return f"<@{reminder.member_id}> ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
+    away = f" (for <@{reminder.for_away}>, away)" if reminder.for_away is not None else ""
+    return f"<@{reminder.member_id}>{away} ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
 
 
 async def post_reminder(client: Any, reminder: Reminder) -> None:
