@@ -17,7 +17,11 @@ from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
 from bot.words import counted
 
-DEADLINE_ACTIONS = {"end_turn": "then the turn ends", "notify_gm": "then the GM is told"}
+DEADLINE_ACTIONS = {
+    "end_turn": "then the turn ends",
+    "notify_gm": "then the GM is told",
+    "default_action": "then the combatant's default action, and the turn ends",
+}
 """What a passed turn deadline does, as ``/gm settings`` shows it."""
 
 DESCRIPTION_MAX = 4096

@@ -77,6 +77,11 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
     """Whether a decision may wait while no fight runs (Uune: the GM's approval of a Downtime
     roll, which is taken outside a conflict). A fight's own decisions end with it either way
     (``CoreTx.end_fight``)."""
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ()
+    """The ``/act`` actions (:class:`ActionSpec` keys) a GM may make a combatant's default for
+    a passed turn deadline (issue 17): ones that need no target or detail and suit a player
+    who is not there (UTTAS: Take a Breather). Empty: the system has none
+    (:meth:`deadline_actions`)."""
     version: int = 1
     """The reading this instance plays by (one of ``known_versions``)."""
     scale: Scale = METERS
@@ -243,6 +248,13 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
         """The command ``/act`` means for ``combatant``. Raises :class:`InvalidInput` naming
         the problem: an action this system does not have (listing the ones it has), a missing
         target, detail or amount, or a value out of range."""
+
+    def deadline_actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
+        """The actions ``combatant`` may take by default when its turn's deadline passes
+        (issue 17, "Turn deadlines"): those of :meth:`actions` named in
+        :attr:`deadline_action_keys`, in the system's order; empty when the system has none."""
+        keys = self.deadline_action_keys
+        return [a for a in self.actions(state, combatant) if a.key in keys]
 
     @abstractmethod
     def check_names(self, combatant: Any) -> list[str]:

@@ -12,10 +12,13 @@ from typing import Literal
 
 from bot.errors import InvalidInput
 
-DeadlineAction = Literal["end_turn", "notify_gm"]
+DeadlineAction = Literal["end_turn", "notify_gm", "default_action"]
 """What a passed turn deadline does: ``end_turn`` — the turn ends as if the GM had used
-``/gm next``; ``notify_gm`` — the fight waits and the GM is told (once per turn). A
-GM-defined default action for the combatant is planned."""
+``/gm next``; ``notify_gm`` — the fight waits and the GM is told (once per turn);
+``default_action`` — the combatant takes the action the GM set for it (``/gm settings
+combatant: default_action:``; one of :meth:`~bot.engine.core.contract.Ruleset.deadline_actions`,
+e.g. UTTAS's Take a Breather), then the turn ends (a combatant without one, or whose action the
+rules refuse then, just ends the turn)."""
 
 MIN_DEADLINE_S = 60
 MAX_DEADLINE_S = 30 * 86_400

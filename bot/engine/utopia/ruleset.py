@@ -119,6 +119,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     )
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     turn_order: TurnOrder = TURN_ORDER
+    # "Deep Breath" (utopia-actions.txt): 1 turn action to regain 1 stamina.
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ("deep-breath",)
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS

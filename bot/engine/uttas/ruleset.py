@@ -108,6 +108,8 @@ class UttasRuleset(Ruleset[UttasState]):
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
     turn_order: TurnOrder = TURN_ORDER
+    # "Take a Breather" (uttas-gameplay.txt, "Actions"): recovers Stamina and ends the turn.
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ("breather",)
     rules_version: ClassVar[int] = 2
     """Version 2 (issue 11): the Speed pool refills at the start of the own turn, and an empty
     one skips that turn (``SpeedPool``); version 1 refilled it at the end of the own turn."""

@@ -13,3 +13,14 @@ CREATE TABLE away_members (
     PRIMARY KEY (guild_id, user_id)
 );
 CREATE INDEX away_members_by_delegate ON away_members (guild_id, delegate_id);
+
+-- A combatant's default action for a passed turn deadline (issue 17, "Turn deadlines"), set
+-- by the GM (`/gm settings combatant: default_action:`): the ``/act`` key of one of its
+-- ruleset's ``deadline_actions`` (UTTAS: ``breather``). Used when the encounter's
+-- ``turn_deadline_action`` is ``default_action``.
+CREATE TABLE default_actions (
+    encounter_id INTEGER NOT NULL REFERENCES encounters (id) ON DELETE CASCADE,
+    combatant_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (encounter_id, combatant_id)
+);
