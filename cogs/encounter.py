@@ -17,6 +17,7 @@ from bot.engine.core.commands import Begin
 from bot.errors import InvalidInput
 from bot.services.combat import CombatService
 from bot.services.encounters import NAME_MAX, EncounterService
+from bot.services.recap import gather as gather_recap
 from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
@@ -24,9 +25,11 @@ from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.embeds import joined_as_left
 from bot.ui.encounter_end import end_prompt
 from bot.ui.interaction import actor_of, channel_ids
+from bot.ui.recap import recap_embed
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
 
+NO_MENTIONS = discord.AllowedMentions.none()
 RULESET_CHOICES = [
     app_commands.Choice(name="UTTAS (default)", value="uttas"),
     app_commands.Choice(name="Utopia", value="utopia"),
@@ -100,6 +103,25 @@ class EncounterCog(
         else:
             embed = embeds.tracker(encounter)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="recap", description="What happened since your last action, and what waits on you"
+    )
+    @app_commands.describe(
+        since="From when instead: 12h, 2d… back, or a date (2026-12-04 18:00, UTC)"
+    )
+    async def recap(
+        self,
+        interaction: discord.Interaction[Any],
+        since: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        found = await gather_recap(self.service, channel_id, actor_of(interaction), since)
+        await interaction.response.send_message(
+            embed=recap_embed(found),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(name="begin", description="Roll initiative and begin the fight (GM only)")
     @app_commands.describe(
