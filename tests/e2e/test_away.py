@@ -193,3 +193,19 @@ async def test_the_reminder_goes_to_the_delegate(
     [shown] = [m for m in h.messages_in(h.channel) if "⏳" in m.content]
     assert shown.content.startswith(f"{for_away(delegate, player)} ⏳ Reminder:")
     assert "it is **Willow**'s turn" in shown.content
+
+
+async def test_going_away_while_a_reaction_waits_asks_the_delegate(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The attack already waits on Willow's player when they go away: its prompt is
+    re-addressed to the delegate, who is pinged; after /back it asks the player again."""
+    bot, h, player, delegate = clocked_bot, discord_harness, table.player, table.other_player
+    await set_up_fight(h, table)
+    prompt = await thug_attacks_willow(bot, h, table)
+    await h.wait_for(lambda: f"<@{player.id}>" in h.message(prompt).content)
+    await ok(await slash(h, player, "away", delegate=delegate))
+    await h.wait_for(lambda: f"<@{delegate.id}>" in h.message(prompt).content)
+    assert f"<@{player.id}>" not in h.message(prompt).content
+    await ok(await slash(h, player, "back"))
+    await h.wait_for(lambda: f"<@{player.id}>" in h.message(prompt).content)
