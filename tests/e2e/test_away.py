@@ -21,6 +21,7 @@ from tests.e2e.combat_helpers import (
     thug_attacks_willow,
 )
 from tests.e2e.conftest import Table
+from tests.e2e.test_member_data import click, delete_prompt, stored_anywhere
 from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
 
@@ -209,3 +210,23 @@ async def test_going_away_while_a_reaction_waits_asks_the_delegate(
     assert f"<@{player.id}>" not in h.message(prompt).content
     await ok(await slash(h, player, "back"))
     await h.wait_for(lambda: f"<@{player.id}>" in h.message(prompt).content)
+
+
+async def test_me_delete_erases_the_mark_and_a_named_delegate(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The delegate erases their data: the player stays away, the GM stands in. Then the
+    player erases theirs: no away mark names either of them any more."""
+    bot, h, player, delegate = clocked_bot, discord_harness, table.player, table.other_player
+    await set_up_fight(h, table)
+    await ok(await slash(h, player, "away", delegate=delegate))
+    await click(h, delegate, await delete_prompt(h, delegate), "Confirm")
+    assert await stored_anywhere(bot, str(delegate.id)) == []
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.away[player.id].delegate_id is None  # the GM stands in now
+    assert "You do not control **Willow**" in await refused(
+        await slash(h, delegate, "endturn", as_="Willow")
+    )
+    await click(h, player, await delete_prompt(h, player), "Confirm")
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.away == {}
