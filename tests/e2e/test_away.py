@@ -230,3 +230,15 @@ async def test_me_delete_erases_the_mark_and_a_named_delegate(
     await click(h, player, await delete_prompt(h, player), "Confirm")
     live = await bot.services.encounters.live(h.channel.id)
     assert live.away == {}
+
+
+async def test_a_delegate_reacts_with_a_typed_dodge(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    bot, h, player, delegate = clocked_bot, discord_harness, table.player, table.other_player
+    await set_up_fight(h, table)
+    await ok(await slash(h, player, "away", delegate=delegate))
+    await thug_attacks_willow(bot, h, table)
+    dodged = await ok(await slash(h, delegate, "dodge"))
+    assert for_away(delegate, player) in dodged.message.text()
+    assert "Willow" in dodged.message.text()
