@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot import names
 from bot.engine.core.audience import PUBLIC, Audience, View
+from bot.engine.core.chart import ChartHooks
 from bot.engine.core.command_union import command_adapter as command_adapter
 from bot.engine.core.command_union import discriminated_kinds, model_class
 from bot.engine.core.commands import CommandBase
@@ -46,7 +47,7 @@ def _versions(known: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in known)
 
 
-class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
+class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, ABC, Generic[StateT]):
     """A game system. Instances are stateless apart from their (GM-changeable) tables.
 
     ``apply`` is pure: it never mutates ``state``; it returns an :class:`Outcome` with a new

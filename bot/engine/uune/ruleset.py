@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
@@ -378,6 +379,14 @@ class UuneRuleset(Ruleset[UuneState]):
         if h.stress.traumatic or h.stress.heavy or h.stress.light:
             return "Stressed"
         return "Unhurt"
+
+    wound_levels = ("Unhurt", "Stressed", "Wounded", "Incapacitated")
+
+    def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
+        """Vitality now against its maximum, which wounds and stress lower (Uune SRD
+        "Vitality", "Wounds", "Stress")."""
+        h = combatant.health
+        return {"Vitality": PoolReading(value=h.now(self.tables), maximum=h.maximum(self.tables))}
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
         """Vitality, wounds, stress and focus; hidden (an NPC's): the wound level only."""
