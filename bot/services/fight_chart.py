@@ -17,7 +17,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from bot.engine.core.audience import GM, PUBLIC, Audience
+from bot.engine.core.audience import Audience
 from bot.engine.core.chart import ChartData, Sample, chart_data
 from bot.engine.core.contract import Ruleset
 from bot.services.encounter import Encounter
@@ -61,13 +61,6 @@ def round_samples(entries: Sequence[LogEntry], rules: Ruleset[Any], now: Any) ->
     samples = [Sample("Start", rules.load_state(start))]
     samples += [Sample(str(r), rules.load_state(ends[r])) for r in sorted(ends)]
     return samples
-
-
-def fight_chart(encounter: Encounter, entries: Sequence[LogEntry], *, exact: bool) -> ChartData:
-    """The chart of ``encounter``'s fight from its log ``entries``: the GM's (``exact``: every
-    number) or the channel's (NPCs whose numbers are hidden by wound level)."""
-    audience: Audience = GM if exact else PUBLIC
-    return chart_for(encounter, entries, audience)
 
 
 def chart_for(encounter: Encounter, entries: Sequence[LogEntry], audience: Audience) -> ChartData:

@@ -1,200 +1,92 @@
-"""The fight in pictures (issue 18): :class:`~bot.engine.core.chart.ChartData` drawn as a PNG
-with matplotlib's Agg backend (no display; the object API, so it is safe off the event loop in
-a worker thread), and sent as a Discord attachment with its alt text.
-
-Readable on Discord's dark and light themes alike: the picture has its own opaque background
-(:data:`BACKGROUND`), and every text colour and line colour has a contrast ratio of at least
-4.5:1 against it (WCAG 2's formula, :func:`contrast`). Lines use the Okabe-Ito colour-blind-safe
-palette (the colours that reach 4.5:1 on the background) and, so that no one needs the colours
-at all, each combatant also has its own line style and marker (:func:`line_style`).
-
-The PNG must fit the interaction's ``attachment_size_limit`` (discord.py's
-``Interaction.filesize_limit``): :func:`render_png` lowers the resolution until it does.
+"""The fight in pictures (issue 18) on Discord: the chart of a fight as an attachment, its alt
+text as the attachment's description and beside it in the message
+(``docs/audiences.md``: the channel's chart shows NPCs whose numbers are hidden by wound level;
+the GM's is exact). The picture is drawn by :mod:`bot.ui.chart_drawing`, in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from dataclasses import dataclass
-from typing import Literal
 
 import discord
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 
-from bot.engine.core.chart import ChartData, Panel
+from bot.engine.core.audience import Audience
+from bot.engine.core.chart import ChartData
+from bot.errors import DomainError, InvalidInput
+from bot.services.encounters import Encounter, EncounterService
+from bot.services.fight_chart import chart_for
 
-BACKGROUND = "#000000"
-"""The chart's opaque background (black: every Okabe-Ito colour but blue and black reaches
-4.5:1 on it)."""
-TEXT = "#FFFFFF"
-"""Titles, labels, ticks and the legend's text."""
-GRID = "#4D4D4D"
-"""Grid lines: a guide only, deliberately faint (they carry no data)."""
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#D55E00", "#CC79A7", "#FFFFFF")
-"""Okabe & Ito's colour-blind-safe palette (orange, sky blue, bluish green, yellow,
-vermillion, reddish purple), with white for black; its blue is left out (under 4.5:1 on
-black)."""
-LineStyleName = Literal["-", "--", "-.", ":"]
-STYLES: tuple[LineStyleName, ...] = ("-", "--", "-.", ":")
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+log = logging.getLogger(__name__)
+
 FILENAME = "fight-chart.png"
-DPI = 100
-ROW_IN = 0.19  # inches per row of the legend
-MIN_DPI = 20
 DESCRIPTION_MAX = 1024  # Discord's attachment description
+MESSAGE_MAX = 2000  # Discord's message content
 
 
-def _linear(channel: int) -> float:
-    c = channel / 255
-    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-
-def luminance(colour: str) -> float:
-    """WCAG 2 relative luminance of ``#RRGGBB`` (0 black … 1 white)."""
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return 0.2126 * _linear(r) + 0.7152 * _linear(g) + 0.0722 * _linear(b)
-
-
-def contrast(a: str, b: str) -> float:
-    """WCAG 2 contrast ratio of two ``#RRGGBB`` colours (1 … 21)."""
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
+def require_fought(encounter: Encounter) -> None:
+    """Raise :class:`~bot.errors.InvalidInput` before the first round: nothing to draw yet."""
+    if encounter.state.round < 1:
+        raise InvalidInput(
+            "No round has been fought yet: the chart starts when the GM begins the fight "
+            "(`/encounter begin`)."
+        )
 
 
 @dataclass(frozen=True, slots=True)
-class LineStyle:
-    """How one combatant's lines look: colour, line style and marker."""
+class ChartReply:
+    """A chart ready to send: the attachment (its description the alt text) and ``data``."""
 
-    colour: str
-    style: LineStyleName
-    marker: str
+    file: discord.File
+    data: ChartData
 
-
-def line_style(index: int) -> LineStyle:
-    """The look of the ``index``-th combatant's lines (0-based): colour by ``index`` mod 7,
-    marker by ``index`` mod 10 and line style by ``index // 10`` — no two of the first 70 look
-    alike, and no two of the first 40 even without colour."""
-    return LineStyle(
-        colour=PALETTE[index % len(PALETTE)],
-        style=STYLES[(index // len(MARKERS)) % len(STYLES)],
-        marker=MARKERS[index % len(MARKERS)],
-    )
+    @property
+    def words(self) -> str:
+        """The alt text, for the message beside the picture (at most 2,000 characters)."""
+        return self.data.alt_text(MESSAGE_MAX)
 
 
-def colours_used() -> tuple[str, ...]:
-    """Every colour text or a data line is drawn in (for the contrast check)."""
-    return (TEXT, *PALETTE)
+async def chart_reply(
+    service: EncounterService, encounter: Encounter, audience: Audience, limit: int
+) -> ChartReply:
+    """The chart of ``encounter``'s fight so far as ``audience`` may see it, as an attachment of
+    at most ``limit`` bytes (the interaction's ``attachment_size_limit``). The log is read here;
+    the states are parsed and the picture drawn in a worker thread. Raises
+    :class:`~bot.errors.InvalidInput` before the first round (nothing to draw yet) and when
+    the picture cannot fit ``limit``."""
+    require_fought(encounter)
+    entries = await service.log(encounter.id)
 
+    def build() -> tuple[ChartData, bytes]:
+        from bot.ui.chart_drawing import render_png  # matplotlib: loaded on the first chart
 
-def _plain(text: str) -> str:
-    """``text`` drawn as typed: matplotlib reads ``$…$`` as mathematics."""
-    return text.replace("$", r"\$")
+        data = chart_for(encounter, entries, audience)
+        return data, render_png(data, limit)
 
-
-def _legend_columns(count: int) -> int:
-    return 1 if count <= 4 else 2 if count <= 12 else 3 if count <= 30 else 4
-
-
-def _draw_panel(ax: Axes, panel: Panel, data: ChartData, looks: dict[str, LineStyle]) -> None:
-
-    ax.set_facecolor(BACKGROUND)
-    xs = list(range(len(data.x_labels)))
-    count = len(panel.series)
-    for k, series in enumerate(panel.series):
-        look = looks[series.combatant]
-        offset = (k - (count - 1) / 2) * (0.5 / max(count, 1)) if panel.wound_levels else 0.0
-        points = [(x, y + offset) for x, y in zip(xs, series.values, strict=True) if y is not None]
-        ax.plot(
-            [x for x, _ in points],
-            [y for _, y in points],
-            color=look.colour,
-            linestyle=look.style,
-            marker=look.marker,
-            markersize=4,
-            linewidth=1.4,
-        )
-    ax.set_title(_plain(panel.title), color=TEXT, fontsize=11, loc="left")
-    ax.set_xticks(xs, [_plain(x) for x in data.x_labels])
-    if panel.wound_levels:
-        ax.set_yticks(range(len(data.levels)), [_plain(w) for w in data.levels])
-        ax.set_ylim(-0.6, len(data.levels) - 0.4)
-    ax.tick_params(colors=TEXT, labelcolor=TEXT, labelsize=8)
-    ax.grid(True, color=GRID, linewidth=0.5)
-    for spine in ax.spines.values():
-        spine.set_color(TEXT)
-
-
-def figure(data: ChartData) -> Figure:
-    """The chart as a matplotlib :class:`Figure` (one panel per pool, then the wound levels;
-    one legend of combatants below)."""
-    order = list(data.order)
-    names = {s.combatant: s.name for p in data.panels for s in p.series}
-    looks = {cid: line_style(i) for i, cid in enumerate(order)}
-    columns = _legend_columns(len(order))
-    legend_rows = -(-len(order) // columns)
-    panels = max(len(data.panels), 1)
-    height = 2.6 * panels + ROW_IN * legend_rows + 1.0
-    fig = Figure(figsize=(10, height), facecolor=BACKGROUND)
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(panels, 1, sharex=True, squeeze=False)[:, 0]
-    for ax, panel in zip(axes, data.panels, strict=False):
-        _draw_panel(ax, panel, data, looks)
-    axes[-1].set_xlabel("Round (Start: the first round begins; n: round n ends)", color=TEXT)
-    kind = "exact numbers (GM only)" if data.exact else "as the channel sees it"
-    fig.suptitle(_plain(f"{data.title[:80]} — {kind}"), color=TEXT, fontsize=13)
-    handles = [
-        Line2D(
-            [],
-            [],
-            color=looks[c].colour,
-            linestyle=looks[c].style,
-            marker=looks[c].marker,
-            label=_plain(names[c][:32]),
-        )
-        for c in order
-    ]
-    legend_share = (ROW_IN * legend_rows + 0.2) / height
-    if handles:
-        legend = fig.legend(
-            handles=handles,
-            loc="lower center",
-            ncol=columns,
-            fontsize=8,
-            frameon=False,
-            bbox_to_anchor=(0.5, 0.0),
-        )
-        for text in legend.get_texts():
-            text.set_color(TEXT)
-    fig.subplots_adjust(
-        left=0.08, right=0.98, top=1 - 0.7 / height, bottom=legend_share + 0.45 / height
-    )
-    return fig
-
-
-def render_png(data: ChartData, limit: int) -> bytes:
-    """The chart as PNG bytes of at most ``limit`` bytes: drawn at :data:`DPI`, then at lower
-    resolutions until it fits. Raises :class:`ValueError` when even :data:`MIN_DPI` does not."""
-    fig = figure(data)
-    dpi = DPI
-    while True:
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=dpi, facecolor=BACKGROUND)
-        png = buffer.getvalue()
-        if len(png) <= limit:
-            return png
-        if dpi <= MIN_DPI:
-            raise ValueError(f"the chart does not fit in {limit} bytes")
-        dpi = max(MIN_DPI, int(dpi * min(0.8, (limit / len(png)) ** 0.5)))
-
-
-async def chart_file(data: ChartData, limit: int) -> discord.File:
-    """The chart as an attachment of at most ``limit`` bytes, its alt text as the attachment's
-    description; drawn in a worker thread so the bot keeps answering."""
-    png = await asyncio.to_thread(render_png, data, limit)
-    return discord.File(
+    try:
+        data, png = await asyncio.to_thread(build)
+    except ValueError:
+        raise InvalidInput(
+            f"The chart does not fit in the {limit:,} bytes Discord allows an attachment here."
+        ) from None
+    file = discord.File(
         io.BytesIO(png), filename=FILENAME, description=data.alt_text(DESCRIPTION_MAX)
     )
+    return ChartReply(file=file, data=data)
+
+
+async def summary_chart(
+    service: EncounterService, encounter: Encounter, audience: Audience, limit: int
+) -> ChartReply | None:
+    """:func:`chart_reply` for the end-of-fight summary, or None when there is nothing to draw
+    (no round was fought) or the chart cannot be made (the summary is posted without it; the
+    reason is logged)."""
+    if encounter.state.round < 1:
+        return None
+    try:
+        return await chart_reply(service, encounter, audience, limit)
+    except DomainError as error:
+        log.warning("no chart for encounter %s: %s", encounter.id, error)
+        return None

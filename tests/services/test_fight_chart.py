@@ -16,8 +16,8 @@ from bot.engine.core.audience import GM, PUBLIC
 from bot.engine.core.chart import chart_data
 from bot.services.fight_chart import logged_states, round_samples
 from bot.store.encounter_log import LogEntry
-from bot.ui import fight_chart
-from bot.ui.fight_chart import (
+from bot.ui import chart_drawing
+from bot.ui.chart_drawing import (
     BACKGROUND,
     TEXT,
     colours_used,
@@ -108,7 +108,7 @@ def test_the_colours_drawn_are_the_colours_checked() -> None:
     """Every data line and every piece of text in the figure (titles, ticks, legend) is drawn
     in one of the colours the contrast check covers."""
     data = chart_data(RULES, scripted_fight(8, 8, rounds=2), PUBLIC, title="Drawn")
-    figure = fight_chart.figure(data)
+    figure = chart_drawing.figure(data)
     lines = {to_hex(line.get_color()).upper() for ax in figure.axes for line in ax.get_lines()}
     legend = {to_hex(h.get_color()).upper() for h in figure.legends[0].legend_handles}
     texts = {to_hex(t.get_color()).upper() for t in figure.findobj(Text) if t.get_text().strip()}
