@@ -24,6 +24,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from bot.engine.core.chart import ChartData, Panel
 
@@ -120,6 +121,8 @@ def _draw_panel(ax: Axes, panel: Panel, data: ChartData, looks: dict[str, LineSt
     if panel.wound_levels:
         ax.set_yticks(range(len(data.levels)), [_plain(w) for w in data.levels])
         ax.set_ylim(-0.6, len(data.levels) - 0.4)
+    else:
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # points: whole numbers
     ax.tick_params(colors=TEXT, labelcolor=TEXT, labelsize=8)
     ax.grid(True, color=GRID, linewidth=0.5)
     for spine in ax.spines.values():
