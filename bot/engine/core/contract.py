@@ -491,6 +491,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, ABC, Generic[StateT]):
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
 
+    def odds_attack_names(self, combatant: Any) -> list[str]:
+        """What ``/odds with:`` may name for ``combatant``: by default its
+        :meth:`attack_names` (Uune: a PC's ``Attack`` too, since a PC attacks with resources,
+        not a named attack)."""
+        return self.attack_names(combatant)
+
     @abstractmethod
     def wound_level(self, combatant: Any) -> str:
         """How ``combatant`` looks to those who may not see its numbers (one word, e.g.
