@@ -123,7 +123,7 @@ class ChartData(BaseModel):
         takes 1,024): what it plots, over which samples, and how each line ends — exact numbers
         only where the chart draws them."""
         pools = [p.title for p in self.panels if not p.wound_levels]
-        what = " and ".join(pools) if pools else "wound levels"
+        what = _listed(pools) if pools else "wound levels"
         head = (
             f"Line chart of {self.title}: {what} of {self.combatants} combatants, "
             f"{_span(self.x_labels)}."
@@ -139,6 +139,11 @@ class ChartData(BaseModel):
                 ends.setdefault(s.combatant, []).append(f"{pool}{s.last}")
         parts = [f"{names[c]} {', '.join(ends[c])}" for c in self.order if c in ends]
         return _fit(head + " At the end: ", parts, limit)
+
+
+def _listed(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _span(labels: Sequence[str]) -> str:
