@@ -44,6 +44,7 @@ STYLES: tuple[LineStyleName, ...] = ("-", "--", "-.", ":")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
 DPI = 100
 ROW_IN = 0.19  # inches per row of the legend
+MAX_X_LABELS = 25  # round labels on the x axis at most
 MIN_DPI = 20
 
 
@@ -117,7 +118,9 @@ def _draw_panel(ax: Axes, panel: Panel, data: ChartData, looks: dict[str, LineSt
             linewidth=1.4,
         )
     ax.set_title(_plain(panel.title), color=TEXT, fontsize=11, loc="left")
-    ax.set_xticks(xs, [_plain(x) for x in data.x_labels])
+    step = -(-len(xs) // MAX_X_LABELS)  # a long fight: every step-th round named
+    shown = [i for i in xs if i % step == 0 or i == xs[-1]]
+    ax.set_xticks(shown, [_plain(data.x_labels[i]) for i in shown])
     if panel.wound_levels:
         ax.set_yticks(range(len(data.levels)), [_plain(w) for w in data.levels])
         ax.set_ylim(-0.6, len(data.levels) - 0.4)

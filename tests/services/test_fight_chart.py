@@ -13,7 +13,7 @@ from matplotlib.text import Text
 from PIL import Image
 
 from bot.engine.core.audience import GM, PUBLIC
-from bot.engine.core.chart import chart_data
+from bot.engine.core.chart import Sample, chart_data
 from bot.services.fight_chart import logged_states, round_samples
 from bot.store.encounter_log import LogEntry
 from bot.ui import chart_drawing
@@ -121,3 +121,11 @@ def test_no_two_of_sixty_combatants_look_alike() -> None:
     looks = [line_style(i) for i in range(60)]
     assert len(set(looks)) == 60
     assert len({(x.style, x.marker) for x in looks[:40]}) == 40  # even without colour
+
+
+def test_a_long_fight_names_at_most_about_25_rounds_on_the_axis() -> None:
+    samples = scripted_fight(1, 1, rounds=2)
+    long = [Sample(str(i) if i else "Start", samples[-1].state) for i in range(61)]
+    figure = chart_drawing.figure(chart_data(RULES, long, GM, title="Long"))
+    labels = [t.get_text() for t in figure.axes[-1].get_xticklabels()]
+    assert labels[0] == "Start" and labels[-1] == "60" and len(labels) <= 26
