@@ -14,6 +14,7 @@ took back, so the chart follows the fight as it stands.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -32,12 +33,25 @@ def logged_states(entries: Sequence[LogEntry]) -> Iterator[tuple[int, str]]:
             yield entry.version, entry.state
 
 
+_ROUND = re.compile(r'"round":(-?\d+)')
+ROUND_WITHIN = 400
+"""How far into a stored state its top-level ``round`` is looked for: the engine's states
+dump ``round`` before any nested object (``EncounterState``'s field order), so the first
+``"round":`` there is the encounter's own — found without parsing the whole state (a
+60-combatant state is about 90 KB, and a long fight logs thousands)."""
+
+
 def _round_of(state_json: str) -> int:
+    """The state's ``round``: read from its opening when it is there, else by parsing it."""
+    head = state_json[:ROUND_WITHIN]
+    found = _ROUND.search(head)
+    if found is not None and "{" not in head[1 : found.start()]:
+        return int(found.group(1))
     try:
-        found = json.loads(state_json).get("round", 0)
+        value = json.loads(state_json).get("round", 0)
     except (ValueError, AttributeError):
         return 0
-    return found if isinstance(found, int) else 0
+    return value if isinstance(value, int) else 0
 
 
 def round_samples(entries: Sequence[LogEntry], rules: Ruleset[Any], now: Any) -> list[Sample]:

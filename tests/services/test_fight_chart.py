@@ -14,7 +14,7 @@ from PIL import Image
 
 from bot.engine.core.audience import GM, PUBLIC
 from bot.engine.core.chart import Sample, chart_data
-from bot.services.fight_chart import logged_states, round_samples
+from bot.services.fight_chart import _round_of, logged_states, round_samples
 from bot.store.encounter_log import LogEntry
 from bot.ui import chart_drawing
 from bot.ui.chart_drawing import (
@@ -129,3 +129,13 @@ def test_a_long_fight_names_at_most_about_25_rounds_on_the_axis() -> None:
     figure = chart_drawing.figure(chart_data(RULES, long, GM, title="Long"))
     labels = [t.get_text() for t in figure.axes[-1].get_xticklabels()]
     assert labels[0] == "Start" and labels[-1] == "60" and len(labels) <= 26
+
+
+def test_the_round_is_read_from_the_states_opening_or_by_parsing_it() -> None:
+    fight = scripted_fight(1, 1, rounds=2)
+    state = fight[-1].state
+    assert _round_of(state.model_dump_json()) == state.round
+    # A name that looks like the field, and a nested "round" before the encounter's own: parsed.
+    assert _round_of('{"name":"x\\"round\\":9","round":3}') == 3
+    assert _round_of('{"a":{"round":5},"round":2}') == 2
+    assert _round_of("not json") == 0
