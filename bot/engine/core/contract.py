@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot import names
 from bot.engine.core.audience import PUBLIC, Audience, View
+from bot.engine.core.chart import ChartHooks
 from bot.engine.core.command_union import command_adapter as command_adapter
 from bot.engine.core.command_union import discriminated_kinds, model_class
 from bot.engine.core.commands import CommandBase
@@ -46,7 +47,7 @@ def _versions(known: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in known)
 
 
-class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
+class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, ABC, Generic[StateT]):
     """A game system. Instances are stateless apart from their (GM-changeable) tables.
 
     ``apply`` is pure: it never mutates ``state``; it returns an :class:`Outcome` with a new
@@ -501,6 +502,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
     def attack_names(self, combatant: Any) -> list[str]:
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
+
+    def odds_attack_names(self, combatant: Any) -> list[str]:
+        """What ``/odds with:`` may name for ``combatant``: by default its
+        :meth:`attack_names` (Uune: a PC's ``Attack`` too, since a PC attacks with resources,
+        not a named attack)."""
+        return self.attack_names(combatant)
 
     @abstractmethod
     def wound_level(self, combatant: Any) -> str:

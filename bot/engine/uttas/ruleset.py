@@ -11,6 +11,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
@@ -473,6 +474,14 @@ class UttasRuleset(Ruleset[UttasState]):
         if worst <= 0:
             return "Unhurt"
         return "Bloodied" if worst >= 0.5 else "Hurt"
+
+    def combatant_pools(self, combatant: Combatant) -> dict[str, PoolReading]:
+        """Health and Stamina (UTTAS "Health" and "Stamina"), against the sheet's maximums."""
+        sheet = combatant.sheet
+        return {
+            "Health": PoolReading(value=combatant.health, maximum=sheet.health),
+            "Stamina": PoolReading(value=combatant.stamina, maximum=sheet.stamina),
+        }
 
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None
