@@ -1,4 +1,4 @@
-"""Away players (migration 0018; issue 17, "Away players"): the only SQL that touches
+"""Away players (migration 0017; issue 17, "Away players"): the only SQL that touches
 ``away_members``.
 
 A row says that member ``user_id`` is away in server ``guild_id`` since ``since`` and until

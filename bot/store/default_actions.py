@@ -1,4 +1,4 @@
-"""Combatants' default actions for a passed turn deadline (migration 0018; issue 17): the only
+"""Combatants' default actions for a passed turn deadline (migration 0017; issue 17): the only
 SQL that touches ``default_actions``. A row maps one combatant of one encounter to the
 ``/act`` key of the action it takes when its turn's deadline passes."""
 
