@@ -112,6 +112,33 @@ async def test_two_shard_bots_each_serve_their_own_servers(
         assert rolled.message is not None
 
 
+async def test_shard_count_alone_runs_every_shard_in_one_process(
+    discord_patched: DiscordHarness, tmp_path: Path
+) -> None:
+    """SHARD_COUNT=2 without SHARD_IDS: one process runs both shards (two connections), answers
+    in servers of both, and syncs the commands."""
+    h = discord_patched
+    servers = [server_on(h, shard, f"Table {shard}") for shard in (0, 1)]
+    settings = bot_settings(h, tmp_path / "bot.sqlite3", shard_count=2)
+    client = await build(settings, guild_ready_timeout=0.05, expiry_interval=0.2)
+
+    async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s between two IDENTIFYs (Discord's rate limit, which the harness
+        does not enforce)."""
+
+    client.before_identify_hook = identify_at_once  # type: ignore[method-assign]
+    try:
+        async with h.run_client(client):
+            assert {s.shard for s in h.live_sessions()} == {(0, 2), (1, 2)}
+            assert len(h.requests_to("PUT", COMMAND_SYNC)) == 1
+            for guild, channel, member in servers:
+                assert client.get_guild(guild.id) is not None
+                rolled = await ok(await h.slash(member, channel, "roll", {"dice": "1d20"}))
+                assert rolled.message is not None and rolled.message.channel_id == channel.id
+    finally:
+        await client.db.close()
+
+
 async def test_python_m_bot_processes_with_their_own_shard_ids(
     discord_harness: DiscordHarness, tmp_path: Path
 ) -> None:

@@ -96,6 +96,26 @@ async def test_each_shard_gets_only_its_guilds(discord_harness: DiscordHarness) 
         assert first.get_guild(late.id) is None
 
 
+async def test_resumed_shards_keep_their_guilds(discord_harness: DiscordHarness) -> None:
+    h = discord_harness
+    g0 = h.add_guild("Shard zero", shard=(0, 2))
+    g1 = h.add_guild("Shard one", shard=(1, 2))
+    channels = {0: h.add_channel(g0, "zero"), 1: h.add_channel(g1, "one")}
+    members = {0: h.add_member(g0, "p0"), 1: h.add_member(g1, "p1")}
+    async with two_shards(h):
+        before = list(h.live_sessions())
+        await h.reconnect_gateway(resume=True)
+        await h.wait_for(
+            lambda: len(h.live_sessions()) == 2 and not set(h.live_sessions()) & set(before),
+            what="both shards to resume",
+        )
+        assert {s.shard for s in h.live_sessions()} == {(0, 2), (1, 2)}
+        for shard in (0, 1):
+            rec = await h.slash(members[shard], channels[shard], "where")
+            reply = await rec.response()
+            assert reply["data"]["content"] == f"shard {shard} of client {shard}"
+
+
 async def test_no_shard_owns_the_guild_fails_fast(discord_harness: DiscordHarness) -> None:
     h = discord_harness
     g1 = h.add_guild("Shard one", shard=(1, 2))
