@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from bot.engine.core.contract import decision_window_s
 from bot.engine.core.pacing import remind_before
 from bot.errors import Conflict
+from bot.services.acting import answering
 from bot.services.decisions import Decision, decisions_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_settings import MemberSettingsService
@@ -33,7 +34,8 @@ class Reminder:
     """A reminder sent: the encounter, what waits (``name``: the combatant whose turn it is,
     or the decision's title), the members to mention (``members``; ``member_id`` the first),
     whether the fight waits on the GM (``gm``), the window's ``deadline`` and its ``kind``
-    (``turn`` or ``reaction``)."""
+    (``turn`` or ``reaction``); for a turn whose controller is ``/away``, whoever stands in is
+    mentioned and ``for_away`` is the away member."""
 
     encounter: Encounter
     name: str
@@ -42,6 +44,7 @@ class Reminder:
     deadline: datetime
     kind: str = "turn"
     members: tuple[int, ...] = ()
+    for_away: int | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class _Waiting:
     members: list[int]
     gm: bool
     window_s: float
+    for_away: int | None = None
 
 
 class Reminders:
@@ -132,6 +136,7 @@ class Reminders:
             row.deadline,
             kind="reaction" if row.kind == REACTION else "turn",
             members=tuple(awake),
+            for_away=waiting.for_away,
         )
 
 
@@ -142,25 +147,32 @@ def _waiting(encounter: Encounter, row: repo.WindowRow) -> _Waiting | None:
         decision = next((d for d in decisions_of(encounter) if d.row_id == row.id), None)
         if decision is None:
             return None
-        members = _deciding(decision, gm)
+        members = _deciding(encounter, decision)
         window = decision_window_s(state, decision.engine)
         return _Waiting(decision.title, members, members == [gm], float(window))
     current = state.current
     if current is None or state.turn_seq != row.ref:
         return None
     controller = current.controller_id
+    away = controller if controller is not None and controller in encounter.away else None
     return _Waiting(
-        current.name, [controller or gm], controller is None, float(state.settings.turn_deadline_s)
+        current.name,
+        [answering(encounter, controller)],
+        controller is None,
+        float(state.settings.turn_deadline_s),
+        away,
     )
 
 
-def _deciding(decision: Decision, gm: int) -> list[int]:
-    """The members a decision waits on: each decider's controller (the GM for an NPC), and
-    the GM too where a decider has choices only the GM may take (an approval); the GM alone
-    where those are all its choices."""
+def _deciding(encounter: Encounter, decision: Decision) -> list[int]:
+    """The members a decision waits on: each decider's controller (the GM for an NPC; for an
+    away controller whoever stands in, :func:`~bot.services.acting.answering`), and the GM too
+    where a decider has choices only the GM may take (an approval); the GM alone where those
+    are all its choices."""
+    gm = encounter.row.gm_id
     members: list[int] = []
     for combatant_id, options in decision.deciders.items():
-        controller = decision.people[combatant_id].controller_id or gm
+        controller = answering(encounter, decision.people[combatant_id].controller_id)
         gm_only = [o for o in options if o.gm]
         if not options or len(gm_only) < len(options):
             members.append(controller)

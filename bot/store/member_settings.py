@@ -1,5 +1,5 @@
 """A member's own settings in a server: the SQL that touches ``member_settings`` (migration
-0018; issue 17, "Reminders"). Rows leave this module as :class:`MemberSettingsRow`."""
+0019; issue 17, "Reminders"). Rows leave this module as :class:`MemberSettingsRow`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Standing reactions: the SQL that touches ``standing_reactions`` (migration 0017; issue 17,
+"""Standing reactions: the SQL that touches ``standing_reactions`` (migration 0018; issue 17,
 "Standing reactions"). Rows leave this module as :class:`StandingRow`."""
 
 from __future__ import annotations
