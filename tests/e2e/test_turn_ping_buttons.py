@@ -159,3 +159,17 @@ async def test_a_utopia_ping_offers_deep_breath(
     log = await bot.services.encounters.log((await bot.services.encounters.live(h.channel.id)).id)
     assert log[-1].command == "breather" and '"kind": "deep_breath"' in log[-1].result
     assert "Vesna spends 1 TA to take a deep breath." in breath.message.text()
+
+
+async def test_whoever_stands_in_for_an_away_player_may_use_the_ping(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, player, delegate = discord_harness, table.player, table.other_player
+    ping = await willows_turn(bot, h, table)
+    text = await refused(await h.click(delegate, ping, button(ping, "End turn")["custom_id"]))
+    assert text == "Only **Willow**'s controller or the GM can use these buttons."
+    await ok(await slash(h, player, "away", delegate=delegate))
+    ended = await press(h, delegate, ping, "End turn")
+    assert not ended.ephemeral, ended.response_data
+    assert f"<@{delegate.id}> (for <@{player.id}>, away)" in ended.message.text()
+    assert await current_name(bot, h) != "Willow"
