@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.engine.core.commands import EndCombat, EndPeriod, EndTurn
+from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
-from bot.engine.uune.state import SpendDecision
+from bot.engine.uune.state import SpendDecision, UuneRecord
 from bot.errors import InvalidInput, RuleViolation
+from tests.contract.harness_uune import MIRA
+from tests.engine.helpers import NOW
 from tests.engine.test_uune_engine import RULES, Table
 
 
@@ -140,3 +147,51 @@ def test_effects_beyond_the_scene_outlast_the_fight_in_the_record() -> None:
     t.do(EndCombat())
     kept = RULES.record_of(t.state.get("c1")).effects
     assert [e.name for e in kept] == ["Impaired"]
+
+
+def _seated_again(record: UuneRecord, sheet: Any) -> UuneRecord:
+    """The record a character joining the next fight with ``record`` takes from it."""
+    fresh = RULES.new_encounter(name="Next", seed=0)
+    join = RULES.add_command(name="Mira", sheet=sheet, character_id=1, record=record)
+    seated = RULES.apply(fresh, join, ScriptedRoller([]), NOW).state
+    return RULES.record_of(seated.combatants[0])
+
+
+def test_focus_raised_by_a_scene_long_stimulated_falls_to_the_maximum_in_the_record() -> None:
+    """Regression (the contract's ``campaign_records_round_trip_and_carry_over``): Mira,
+    Stimulated for the scene, centered to 3 focus; the record kept 3 focus but not the
+    effect, so she joined the next fight with 2 and the records differed. The record is the
+    character as the scene's end leaves it: focus falls to the maximum without Stimulated."""
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Stimulated"))  # the scene
+    t.do(u.Center(actor="c1"))
+    assert t.state.get("c1").focus == 3
+    record = RULES.record_of(t.state.get("c1"))
+    assert record.focus == 2 and record.effects == ()
+    assert RULES.parse_record(record.model_dump_json()) == record
+    assert _seated_again(record, MIRA) == record
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    given_scopes=st.lists(
+        st.tuples(st.sampled_from(["scene", "day", "quest"]), st.integers(1, 3)), max_size=3
+    ),
+    focus=st.integers(0, 5),
+)
+def test_a_record_reads_back_and_joins_the_next_fight_the_same(
+    given_scopes: list[tuple[Any, int]], focus: int
+) -> None:
+    """The class of the bug above: whatever Stimulated levels and scopes a character holds and
+    whatever focus it has within its maximum, its record round-trips through JSON and a
+    character joining with it takes the same record from the next fight."""
+    t = Table()
+    for scope, levels in given_scopes:
+        for _ in range(levels):
+            t.do(u.SetCondition(target="c1", condition="Stimulated", lasts=scope))
+    stimulated = t.state.get("c1").effect("Stimulated")
+    cap = MIRA.focus_max(RULES.tables, stimulated.level if stimulated else 0)
+    t.do(u.SetVitals(target="c1", focus=(min(focus, cap), False)))
+    record = RULES.record_of(t.state.get("c1"))
+    assert RULES.parse_record(record.model_dump_json()) == record
+    assert _seated_again(record, MIRA) == record

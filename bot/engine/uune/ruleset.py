@@ -177,7 +177,7 @@ class UuneRuleset(Ruleset[UuneState]):
         )
 
     def record_of(self, combatant: Any) -> UuneRecord:
-        return record_of(combatant)
+        return record_of(combatant, self.tables)
 
     def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
         if not isinstance(sheet, UuneSheet | UuneStatblock):
