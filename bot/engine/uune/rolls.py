@@ -227,6 +227,9 @@ def approve(tx: Tx, cmd: Approve) -> None:
         return
     update, yes, no = _answers(d, cmd)
     tx.settle_decision(d.id)
+    if cmd.difficulty is not None and "difficulty" in update:
+        rung = tx.tables.rung(cmd.difficulty)
+        tx.note(f"The GM names the difficulty: {rung.hits} ({rung.name}).", d.actor)
     if yes:
         tx.note(f"The GM approves {', '.join(shown(tx, r) for r in yes)}.", d.actor)
         if cmd.standing and d.purpose != "bond":
