@@ -92,6 +92,7 @@ UUNE_KINDS = (
     "set_distance",
     "set_vitals",
     "skip_turn",
+    "time_passes",
     "spend",
 )
 WEIGHTED = (
@@ -262,6 +263,8 @@ def uune_command(
             vitality=(-draw(st.integers(0, 80)), True),
             focus=draw(st.sampled_from([None, (1, False), (5, False)])),
         )
+    if kind == "time_passes":
+        return u.TimePasses(minutes=draw(st.integers(1, 3)))
     if kind == "skip_turn":
         return SkipTurn(target=anyone)
     if kind == "rest":

@@ -220,3 +220,29 @@ async def test_help_and_proposing_more_resources_through_act(
     assert "[5] [1] = 1 hit + 2 from help vs 3 needed: success" in rolled.text()
     kept = await u.press(mira, "Keep the roll")
     assert "Mira Quell's pick the lock succeeds (3 of 3 hits)." in kept.text()
+
+
+async def test_minutes_pass_outside_a_conflict_and_bleeding_takes_its_toll(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Effect: Bleeding": outside a conflict, 10 vitality every (out of game) minute — the GM
+    says how many passed with ``/gm time minutes``; only the GM, and not during a conflict."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False)
+    await u.run(gm, "encounter begin")
+    await u.run(gm, "gm condition", combatant="Mira Quell", action="add", name="Bleeding")
+    text = await refused(await slash(h, gm, "gm time minutes", count=2))
+    assert text.startswith("In a conflict Bleeding takes its toll at the start of each round")
+    await u.run(gm, "gm end-fight")
+    text = await refused(await slash(h, mira, "gm time minutes", count=2))
+    assert "Only the GM" in text
+    passed = await u.run(gm, "gm time minutes", count=2)
+    assert "2 minutes pass: Mira Quell bleeds 20 vitality (vitality 80/100)." in (
+        passed.message.text()
+    )
+    staunched = await u.run(mira, "act", action="staunch")
+    assert "Mira Quell is no longer Bleeding (staunched)." in staunched.message.text()
+    passed = await u.run(gm, "gm time minutes", count=1)
+    assert "1 minute passes: nobody is Bleeding." in passed.message.text()

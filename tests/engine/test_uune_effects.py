@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.engine import get_ruleset
 from bot.engine.core.commands import EndCombat, EndPeriod, EndTurn
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
@@ -147,6 +148,28 @@ def test_effects_beyond_the_scene_outlast_the_fight_in_the_record() -> None:
     t.do(EndCombat())
     kept = RULES.record_of(t.state.get("c1")).effects
     assert [e.name for e in kept] == ["Impaired"]
+
+
+def test_bleeding_outside_a_conflict_takes_10_a_minute_per_level() -> None:
+    """ "Effect: Bleeding": "If outside of a conflict, this happens every out of game minute" —
+    the GM says the minutes (``/gm time minutes``); in a conflict it is refused (the round's
+    start takes it there)."""
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Bleeding", lasts="day"))
+    t.do(u.SetCondition(target="c1", condition="Bleeding", lasts="day"))  # level 2
+    t.do(u.SetCondition(target="c3", condition="Bleeding", lasts="day"))
+    with pytest.raises(RuleViolation, match="outside a conflict only"):
+        t.do(u.TimePasses(minutes=1))
+    t.do(EndCombat())
+    t.do(u.TimePasses(minutes=3))
+    assert _vitality(t, "c1") == 40  # 2 levels × 3 minutes × 10
+    assert _vitality(t, "c3") == 30  # the thug's 60, 1 level × 3 minutes
+    assert t.said("3 minutes pass: Mira bleeds 60 vitality (vitality 40/100).")
+    t.do(u.Staunch(actor="c1"))  # an action outside a conflict: no turn needed
+    t.do(u.TimePasses(minutes=1))
+    assert _vitality(t, "c1") == 40 and _vitality(t, "c3") == 20
+    with pytest.raises(InvalidInput, match="counts nothing by the minute"):
+        get_ruleset("uttas").minutes_command(1)
 
 
 def _seated_again(record: UuneRecord, sheet: Any) -> UuneRecord:

@@ -360,6 +360,15 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
     def healing_command(self, weeks: int) -> CommandBase:
         """``weeks`` of natural healing for every combatant, outside a fight."""
 
+    def minutes_command(self, minutes: int) -> CommandBase:
+        """``minutes`` of game time pass outside a fight (``/gm time minutes``): what a system
+        counts in minutes happens (Uune: Bleeding, "every out of game minute"). Raises
+        :class:`InvalidInput` where the system counts nothing by the minute."""
+        raise InvalidInput(
+            f"{self.title} counts nothing by the minute: end a scene, day, quest or arc with "
+            "`/gm time end-of`."
+        )
+
     def hazard_command(self, target: str, dice: int, damage_type: str, source: str) -> CommandBase:
         """The GM's hazard (fire, a fall): ``dice`` dice of ``damage_type`` damage to ``target``
         through its defenses (``/gm damage``). Raises :class:`InvalidInput` where the system has

@@ -145,6 +145,14 @@ class SetVitals(CommandBase):
     focus: tuple[int, bool] | None = None
 
 
+class TimePasses(CommandBase):
+    """The GM: ``minutes`` of game time pass outside a conflict ("Effect: Bleeding": "every
+    out of game minute … while not in conflict")."""
+
+    kind: Literal["time_passes"] = "time_passes"
+    minutes: Annotated[int, Field(ge=1, le=600)]
+
+
 class SetCondition(CommandBase):
     """The GM puts ``condition`` (an effect of "Effects") on ``target`` or takes it off; how
     long it ``lasts`` (``until_removed``, the GM's default, is read as the text's "Default
@@ -274,6 +282,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Spend,
     SetVitals,
     SetCondition,
+    TimePasses,
     Stealth,
     Center,
     Downtime,

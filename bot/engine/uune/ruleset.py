@@ -64,6 +64,7 @@ _HANDLERS: dict[str, _Handler] = {
     "move": conflict.move,
     "set_vitals": conflict.set_vitals,
     "set_condition": conditions.set_condition,
+    "time_passes": conditions.time_passes,
     "roll_action": rolls.roll_action,
     "attack": rolls.attack,
     "npc_attack": rolls.npc_attack,
@@ -353,6 +354,10 @@ class UuneRuleset(Ruleset[UuneState]):
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
         raise InvalidInput("Uune has no rests: Downtime heals (`/act action:downtime`).")
+
+    def minutes_command(self, minutes: int) -> CommandBase:
+        """ "Effect: Bleeding" outside a conflict: every minute, 10 vitality per level."""
+        return cmd.TimePasses(minutes=minutes)
 
     def healing_command(self, weeks: int) -> CommandBase:
         raise InvalidInput("Uune heals through Downtime (`/act action:downtime`), not by weeks.")
