@@ -40,7 +40,7 @@ from bot.engine.uune import (
 )
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
 from bot.engine.uune.options import approval_options, spend_options
-from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock, to_place
 from bot.engine.uune.state import (
     CONDITIONS,
     INCAPACITATED,
@@ -210,6 +210,11 @@ class UuneRuleset(Ruleset[UuneState]):
             return [SheetSection(title=name(sheet.name), lines=[f"Level {sheet.level}"])]
         resources = [f"{name(r)} ({sheet.resource_dice(r)}d6)" for r in sheet.resources()]
         return [
+            SheetSection(
+                title="Level",
+                lines=[f"Level {sheet.level} · to place: {to_place(sheet, self.tables)}"],
+                inline=True,
+            ),
             SheetSection(
                 title="Vitals",
                 lines=[f"Vitality {sheet.vitality} · focus {sheet.focus}"],

@@ -280,6 +280,24 @@ def _count_problems(sheet: UuneSheet, tables: UuneTables) -> list[str]:
     return out
 
 
+def to_place(sheet: UuneSheet, tables: UuneTables) -> str:
+    """What the leveling row of ``sheet``'s level leaves to place ("Leveling": "add additional
+    items as dictated by the table"), in words — "1 proficiency point, 1 experience" — or
+    "nothing" (a level past the table: nothing). Shtick points, proficiency points and bonds:
+    the row's total less what the sheet has; experiences: the row's minimum less the sheet's."""
+    if not 1 <= sheet.level <= len(tables.leveling):
+        return "nothing"
+    row = tables.level(sheet.level)
+    counts = (
+        (row.shtick_points - sheet.shtick_points(), "shtick point"),
+        (row.experiences - len(sheet.experiences), "experience"),
+        (row.proficiency_points - sheet.proficiency_points(), "proficiency point"),
+        (row.bonds - len(sheet.bonds), "bond"),
+    )
+    words = [f"{n} {noun}" + ("s" if n > 1 else "") for n, noun in counts if n > 0]
+    return ", ".join(words) or "nothing"
+
+
 class NpcAttack(_Frozen):
     """An NPC's attack ("NPCs and Statblocks", Actions): the ``difficulty`` of the PC's Defend,
     ``reach`` melee or ranged, and any ``specials`` (spells, items, utility) in words."""
