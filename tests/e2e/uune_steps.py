@@ -66,9 +66,10 @@ class Docks:
     async def live(self) -> object:
         return (await self.bot.services.encounters.live(self.h.channel.id)).state
 
-    async def cast(self, *, wren: bool = True) -> None:
+    async def cast(self, *, wren: bool = True, witch_first: bool = False) -> None:
         """Mira (the player), Tobin (the other player), Wren (the bystander, Mira's sheet under
-        another name) against a Dock Thug and a River Witch."""
+        another name) against a Dock Thug and a River Witch (joining in that order, or the
+        witch first: the NPCs act in the order they joined)."""
         t, gm = self.table, self.gm
         await self.run(gm, "encounter start", name="Dock nine", ruleset="uune")
         await self.reply(t.player, "character import", example="mira")
@@ -80,5 +81,6 @@ class Docks:
             await self.run(t.bystander, "encounter join", character="Wren")
         await self.reply(gm, "npc import", example="dock-thug")
         await self.reply(gm, "npc import", example="river-witch")
-        await self.run(gm, "gm add-npc", template="Dock Thug")
-        await self.run(gm, "gm add-npc", template="River Witch")
+        npcs = ["Dock Thug", "River Witch"]
+        for template in reversed(npcs) if witch_first else npcs:
+            await self.run(gm, "gm add-npc", template=template)
