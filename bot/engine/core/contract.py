@@ -196,6 +196,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
         JSON sheet instead)."""
         return None
 
+    def npc_form(self) -> SheetForm | None:
+        """The boxes of this ruleset's NPC template create form (``/npc create``): by default
+        the sheet form (an NPC has the same sheet); None where NPCs have a model of their own
+        the form does not make (Uune's statblocks)."""
+        return self.sheet_form()
+
     def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
         """The sheet of a one-off NPC ``/gm add-npc name:`` makes from the ``stats`` given
         (``health``, ``stamina``, ``speed``, ``agility``, ``strength``, ``damage``: the options

@@ -18,6 +18,7 @@ from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
     Ruleset,
+    SheetForm,
     SheetSection,
     command_adapter,
     validation_message,
@@ -33,6 +34,7 @@ from bot.engine.uune import (
     conditions,
     conflict,
     decision_words,
+    form,
     leveling,
     rolls,
     specials,
@@ -222,6 +224,15 @@ class UuneRuleset(Ruleset[UuneState]):
             ),
             SheetSection(title="Resources", lines=resources or ["none"]),
         ]
+
+    def sheet_form(self) -> SheetForm:
+        """A level-1 character's name, shticks, bonds, experiences and items
+        (:mod:`bot.engine.uune.form`)."""
+        return form.SHEET_FORM
+
+    def npc_form(self) -> None:
+        """None: a statblock (Scores, attacks, incentives) is imported, not made by the form."""
+        return None
 
     def sheet_of(self, combatant: Any) -> BaseModel:
         sheet: BaseModel = combatant.sheet

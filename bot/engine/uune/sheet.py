@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bot import names
+from bot.engine.uune.form import lists_from_form
 from bot.engine.uune.health import Stress, Wounds
 from bot.engine.uune.tables import UuneTables, default_tables
 from bot.engine.uune.terms import (
@@ -140,7 +141,7 @@ class UuneSheet(_Frozen):
     @classmethod
     def _number_stored_duplicates(cls, data: Any, info: ValidationInfo) -> Any:
         if not names.is_stored(info):
-            return data
+            return lists_from_form(data)
         return names.number_stored_duplicates(data, ("shticks", "experiences", "features", "items"))
 
     @model_validator(mode="after")
