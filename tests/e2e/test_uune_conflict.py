@@ -246,3 +246,36 @@ async def test_minutes_pass_outside_a_conflict_and_bleeding_takes_its_toll(
     assert "Mira Quell is no longer Bleeding (staunched)." in staunched.message.text()
     passed = await u.run(gm, "gm time minutes", count=1)
     assert "1 minute passes: nobody is Bleeding." in passed.message.text()
+
+
+async def test_the_board_shows_a_pcs_stealth_level(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Stealth": a PC's level (Observed, Hidden, Undetected) is on the board's row when it
+    is not Observed; a failed attempt leaves the PC Observed (the bot's reading)."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira, tobin = table.moderator, table.player, table.other_player
+    await u.cast(wren=False, witch=False)
+    await u.run(gm, "encounter begin")
+    # The thug's Perceptiveness 2, one watcher: 2 hits needed.
+    await u.run(mira, "act", action="stealth", detail="one: Dark cloak")
+    rolled = await u.press(gm, "GM: approve Dark cloak", [5, 6])
+    assert "= 2 hits vs 2 needed: success" in rolled.text()  # final at once: nothing to spend
+    assert "Mira Quell's Stealth succeeds (2 of 2 hits): Mira Quell is Hidden." in rolled.text()
+
+    def row(name: str) -> str:
+        [board] = [m for m in h.messages_in(h.channel) if m.text().startswith("Dock nine — ")]
+        return next(r for r in board.embeds[0]["description"].split("\n") if name in r)
+
+    await h.wait_for(lambda: "Hidden" in row("Mira Quell"))
+    assert row("Mira Quell").startswith(
+        "**Mira Quell** · Vitality 100/100 · Wounds 0/0/0 · Stress 0/0/0 · Focus 0 · Hidden"
+    )
+    assert "Hidden" not in row("Tobin Ash")
+    # Tobin tries and fails: he stays Observed, and his row says nothing of it.
+    await u.run(tobin, "act", action="stealth", detail="one: Lantern")
+    await u.press(gm, "GM: approve Lantern", [1, 2])
+    await u.press(tobin, "Keep the roll")
+    assert u.said("Tobin Ash's Stealth fails (0 of 2 hits): Tobin Ash is Observed.")
+    assert "Observed" not in row("Tobin Ash") and "Hidden" not in row("Tobin Ash")

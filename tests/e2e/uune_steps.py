@@ -66,7 +66,9 @@ class Docks:
     async def live(self) -> object:
         return (await self.bot.services.encounters.live(self.h.channel.id)).state
 
-    async def cast(self, *, wren: bool = True, witch_first: bool = False) -> None:
+    async def cast(
+        self, *, wren: bool = True, witch_first: bool = False, witch: bool = True
+    ) -> None:
         """Mira (the player), Tobin (the other player), Wren (the bystander, Mira's sheet under
         another name) against a Dock Thug and a River Witch (joining in that order, or the
         witch first: the NPCs act in the order they joined)."""
@@ -81,6 +83,6 @@ class Docks:
             await self.run(t.bystander, "encounter join", character="Wren")
         await self.reply(gm, "npc import", example="dock-thug")
         await self.reply(gm, "npc import", example="river-witch")
-        npcs = ["Dock Thug", "River Witch"]
+        npcs = ["Dock Thug", "River Witch"] if witch else ["Dock Thug"]
         for template in reversed(npcs) if witch_first else npcs:
             await self.run(gm, "gm add-npc", template=template)

@@ -401,7 +401,8 @@ class UuneRuleset(Ruleset[UuneState]):
         return "Unhurt"
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
-        """Vitality, wounds, stress and focus; hidden (an NPC's): the wound level only."""
+        """Vitality, wounds, stress, focus and a PC's stealth level when it is not Observed
+        ("Stealth": Hidden, Undetected); hidden (an NPC's): the wound level only."""
         if not revealed:
             return [self.wound_level(combatant)]
         t, h = self.tables, combatant.health
@@ -411,6 +412,8 @@ class UuneRuleset(Ruleset[UuneState]):
         parts += [f"Wounds {w}", f"Stress {s}"]
         if not combatant.is_npc:
             parts.append(f"Focus {combatant.focus}")
+            if combatant.stealth != "observed":  # "Stealth": Hidden or Undetected
+                parts.append(combatant.stealth.title())
         if in_fight and not compact:
             parts.append(f"{combatant.pools.get('turn', 0)} action")
         return parts
