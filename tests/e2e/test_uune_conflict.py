@@ -279,3 +279,37 @@ async def test_the_board_shows_a_pcs_stealth_level(
     await u.press(tobin, "Keep the roll")
     assert u.said("Tobin Ash's Stealth fails (0 of 2 hits): Tobin Ash is Observed.")
     assert "Observed" not in row("Tobin Ash") and "Hidden" not in row("Tobin Ash")
+
+
+async def test_the_gm_ends_the_scene_and_what_lasts_a_scene_ends_with_it(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Outside a conflict: resources approved "for the scene" stand until the GM ends it
+    (``/gm time end-of period:scene``), as do Center's once-a-scene and an effect's default
+    scope ("Center", "Effects": "Default scope: Scene")."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)  # not begun: outside a conflict
+    centered = await u.run(mira, "act", action="center")
+    assert "Mira Quell centers and gains their maximum focus (2)." in centered.message.text()
+    text = await refused(await slash(h, mira, "act", action="center"))
+    assert "already centered this scene" in text
+    await u.run(
+        mira, "act", action="observe", detail="the warehouse door: Street fencing", amount=1
+    )
+    rolled = await u.press(gm, "GM: approve all for the scene", [5, 2])
+    assert "= 1 hit vs 1 needed: success" in rolled.text()
+    dice.load([6, 1])  # approved for the scene: it rolls at once, nothing to ask the GM
+    again = await u.run(
+        mira, "act", action="observe", detail="the rooftops: Street fencing", amount=1
+    )
+    assert dice.empty
+    assert "Approved for the scene: Street fencing." in again.message.text()
+    await u.run(gm, "gm condition", combatant="Mira Quell", action="add", name="Impaired")
+    ended = await u.run(gm, "gm time end-of", period="scene")
+    assert "Mira Quell is no longer Impaired" in ended.message.text()
+    await u.run(mira, "act", action="center")  # a new scene: she may center again
+    await u.run(mira, "act", action="observe", detail="the river: Street fencing", amount=1)
+    prompt = await prompt_with(h, "GM: approve Street fencing")
+    assert "approve or refuse Mira Quell's resources for Observe" in prompt.text()
