@@ -73,6 +73,7 @@ UUNE_KINDS = (
     "passive",
     "stealth",
     "staunch",
+    "stabilise",
     "disengage",
     "end_combat",
     "end_period",
@@ -303,6 +304,13 @@ def special_command(
         )
     if kind == "staunch":
         return u.Staunch(actor=actor)
+    if kind == "stabilise":
+        return u.Stabilise(
+            actor=actor,
+            target=draw(st.sampled_from([me, anyone, other])),
+            resources=resources,
+            difficulty=draw(st.sampled_from([None, 2])),
+        )
     if kind == "passive":
         return u.Passive(actor=actor, difficulty=draw(st.integers(0, 4)))
     if kind == "luck":

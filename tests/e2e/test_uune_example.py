@@ -107,3 +107,21 @@ async def test_the_uune_worked_example(
         "Tobin Ash's Downtime succeeds: 50 vitality restored; the heaviest wound heals a step "
         "(light→none) (vitality 100/100)." in rolled.text()
     )
+
+    # Tobin stabilises Mira's heavy wound (the GM names the difficulty: 2), and her own
+    # Downtime then mends it a step: heavy → four light.
+    await u.run(
+        tobin, "act", action="stabilise", target="Mira Quell", detail="Field medic, Medic's satchel"
+    )
+    await u.press(gm, "GM: difficulty 2 (Easy)")
+    rolled = await u.press(gm, "GM: approve all", [2, 5, 6])
+    assert (
+        "Tobin Ash stabilises Mira Quell's wounds (2 of 2 hits): they will mend with Downtime."
+        in rolled.text()
+    )
+    await u.run(mira, "act", action="downtime", detail="comfortable: River guild runner, Lockpicks")
+    rolled = await u.press(gm, "GM: approve all", [5, 5, 6])
+    assert (
+        "Mira Quell's Downtime succeeds: 50 vitality restored; the heaviest wound heals a step "
+        "(heavy→light) (vitality 60/60, wounds: 4 light)." in rolled.text()
+    )

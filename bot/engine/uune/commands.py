@@ -230,6 +230,19 @@ class Staunch(Dated):
     actor: Id
 
 
+class Stabilise(Dated):
+    """ "Wounds": "Lethal and heavy wounds will need to be stabilized by a medic or healer
+    before they will mend" — ``actor`` (a PC) tends ``target``'s wounds: an action roll
+    proposing ``resources``, at the ``difficulty`` the GM names (given here when already
+    named)."""
+
+    kind: Literal["stabilise"] = "stabilise"
+    actor: Id
+    target: Id
+    resources: Resources = Field(default=(), max_length=30)
+    difficulty: Rung | None = None
+
+
 class Passive(Dated):
     """ "What are Passive Actions?": PC ``actor`` passively does or notices something at
     ``difficulty``: a third of its available resources count as hits, no roll, no action."""
@@ -289,6 +302,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Insight,
     Observe,
     Staunch,
+    Stabilise,
     Passive,
     Luck,
     ClaimBond,

@@ -80,6 +80,7 @@ _HANDLERS: dict[str, _Handler] = {
     "insight": specials.insight,
     "observe": specials.observe,
     "staunch": specials.staunch,
+    "stabilise": specials.stabilise,
     "passive": specials.passive,
     "luck": specials.luck,
     "claim_bond": specials.claim_bond,

@@ -37,10 +37,13 @@ StealthLevel = Literal["observed", "hidden", "undetected"]
 Undetected (nobody knows you are here)."""
 Ref = Annotated[str, Field(max_length=12)]
 Label = Annotated[str, Field(min_length=1, max_length=60)]
-Purpose = Literal["action", "attack", "defend", "stealth", "downtime", "insight", "observe", "bond"]
+Purpose = Literal[
+    "action", "attack", "defend", "stealth", "downtime", "insight", "observe", "stabilise", "bond"
+]
 """What an action roll is for: a plain action (success or failure), an Attack on an NPC, the
 Defend roll an NPC's attack asks of its target, or a special action that follows the roll's
-rules (Stealth, Downtime, Insight, Observe); ``bond``: a claim of focus for acting on a bond,
+rules (Stealth, Downtime, Insight, Observe) or stabilises another's wounds ("Wounds");
+``bond``: a claim of focus for acting on a bond,
 which the GM grants or refuses and which rolls nothing ("Bonds")."""
 
 

@@ -118,6 +118,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Effect: Bleeding",
     ),
     ActionSpec(
+        key="stabilise",
+        label="Stabilise wounds",
+        cost="your turn's action; the GM names the difficulty; lethal and heavy wounds mend after",
+        target="required",
+        detail="the resources you propose, comma-separated",
+        amount="the difficulty, when the GM already named it (0-10)",
+        rule="Wounds",
+    ),
+    ActionSpec(
         key="passive",
         label="Passive action",
         cost="free, no roll: a third of your resources count as hits",
@@ -169,7 +178,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
             resources=split_resources(resources),
             difficulty=_rung(given.amount),
         )
-    if key in ("attack", "npc-attack", "next", "insight"):
+    if key in ("attack", "npc-attack", "next", "insight", "stabilise"):
         return _targeted(me, key, given)
     if key in ("propose", "help"):
         named = split_resources(given.detail)
@@ -299,6 +308,13 @@ def _targeted(me: str, key: str, given: ActInput) -> CommandBase:
         return cmd.Attack(actor=me, target=given.target, resources=split_resources(given.detail))
     if key == "insight":
         return cmd.Insight(actor=me, target=given.target, resources=split_resources(given.detail))
+    if key == "stabilise":
+        return cmd.Stabilise(
+            actor=me,
+            target=given.target,
+            resources=split_resources(given.detail),
+            difficulty=_rung(given.amount),
+        )
     if key == "next":
         return cmd.ChooseNext(actor=me, next=given.target)
     if not given.detail:
