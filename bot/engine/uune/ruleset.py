@@ -426,7 +426,7 @@ class UuneRuleset(Ruleset[UuneState]):
             )
         return (
             "take one action with `/act`: an Action roll, Attack, Stealth, Center, Insight, "
-            "Observe, Staunch, or Move to a new position (free movement within it costs "
+            "Observe, Stabilise, Staunch, or Move to a new position (free movement within it costs "
             "nothing); `/act action:next` picks the next PC."
         )
 
