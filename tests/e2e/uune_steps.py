@@ -63,9 +63,6 @@ class Docks:
         """Whether any public message in the channel (its latest version) contains ``text``."""
         return any(text in m.text() for m in self.h.messages_in(self.h.channel))
 
-    async def live(self) -> object:
-        return (await self.bot.services.encounters.live(self.h.channel.id)).state
-
     async def cast(
         self, *, wren: bool = True, witch_first: bool = False, witch: bool = True
     ) -> None:
