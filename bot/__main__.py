@@ -24,6 +24,7 @@ import yarl
 from bot.client import CombatBot
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
+from bot.services.away import AwayService
 from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
 from bot.services.container import Services
@@ -84,6 +85,7 @@ async def build(
             member_data=MemberDataService(db, encounters, clock=now),
             notices=NoticeService(db, clock=now),
             campaign=CampaignService(db, clock=now),
+            away=AwayService(db, clock=now),
         )
         return CombatBot(
             settings=settings,

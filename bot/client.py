@@ -31,6 +31,7 @@ from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
 from cogs.act import ActCog
+from cogs.away import AwayCog
 from cogs.campaign import CampaignCog
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
@@ -129,6 +130,7 @@ class CombatBot(commands.Bot):
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
         await self.add_cog(MeCog(self.services.member_data))
         await self.add_cog(CampaignCog(self.services.campaign))
+        await self.add_cog(AwayCog(self.services.away))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         await sync_if_changed(
