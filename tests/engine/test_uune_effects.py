@@ -141,6 +141,28 @@ def test_stimulated_raises_the_focus_maximum() -> None:
     assert t.state.get("c1").focus == 2  # back within the maximum
 
 
+def test_focus_falls_to_the_maximum_whenever_stimulated_ends() -> None:
+    """ "Effect: Stimulated" raises the maximum focus; when it ends — its rounds run out, its
+    owner's turn ends, a level is taken off — focus above the maximum falls to it (it stayed
+    at 3 of 2 when the turn cycle ended the effect)."""
+    t = Table()
+    t.do(u.SetCondition(target="c1", condition="Stimulated", lasts="rounds", rounds=1))
+    t.do(u.Center(actor="c1"))
+    assert t.state.get("c1").focus == 3
+    _next_round(t)
+    assert t.state.get("c1").effect("Stimulated") is None and t.state.get("c1").focus == 2
+    t = Table()
+    t.do(u.SetCondition(target="c2", condition="Stimulated", lasts="end_of_next_turn"))
+    t.do(u.SetCondition(target="c2", condition="Stimulated", lasts="end_of_next_turn"))
+    t.do(EndTurn(actor="c1"))
+    t.do(u.Center(actor="c2"))  # Tobin: focus 4 of 2 + 2 levels; his turn ends
+    stimulated = t.state.get("c2").effect("Stimulated")
+    assert stimulated is None or t.state.get("c2").focus <= 2 + stimulated.level
+    _next_round(t)
+    _next_round(t)
+    assert t.state.get("c2").effect("Stimulated") is None and t.state.get("c2").focus == 2
+
+
 def test_effects_beyond_the_scene_outlast_the_fight_in_the_record() -> None:
     t = Table()
     t.do(u.SetCondition(target="c1", condition="Impaired", lasts="quest"))
