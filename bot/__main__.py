@@ -21,7 +21,7 @@ import aiohttp
 import discord
 import yarl
 
-from bot.client import CombatBot
+from bot.client import CombatBot, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
 from bot.services.away import AwayService
@@ -67,7 +67,8 @@ async def build(
     altogether (tests script them); ``expiry_interval`` is how often (seconds) expired
     reaction windows are looked for (``None``: never by itself, see
     :meth:`CombatBot.expire_due`); ``clock`` (``() -> aware datetime``, UTC) is every
-    service's clock — reaction deadlines, and what is due — by default the host's."""
+    service's clock — reaction deadlines, and what is due — by default the host's. The bot is
+    sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT`` is set."""
     now = clock or utc_now
     db = await Database.open(settings.database_path)
     try:
@@ -87,7 +88,7 @@ async def build(
             campaign=CampaignService(db, clock=now),
             away=AwayService(db, clock=now),
         )
-        return CombatBot(
+        return bot_class(settings)(
             settings=settings,
             db=db,
             services=services,
