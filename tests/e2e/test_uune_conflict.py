@@ -278,7 +278,9 @@ async def test_the_board_shows_a_pcs_stealth_level(
     await u.press(gm, "GM: approve Lantern", [1, 2])
     await u.press(tobin, "Keep the roll")
     assert u.said("Tobin Ash's Stealth fails (0 of 2 hits): Tobin Ash is Observed.")
-    assert "Observed" not in row("Tobin Ash") and "Hidden" not in row("Tobin Ash")
+    await h.wait_for(lambda: "▶ **Dock Thug 1**" in row("Dock Thug 1"))  # the board caught up
+    assert row("Tobin Ash").endswith("· Focus 2 · 0 action")  # no stealth level shown
+    assert "Hidden" in row("Mira Quell")
 
 
 async def test_the_gm_ends_the_scene_and_what_lasts_a_scene_ends_with_it(
