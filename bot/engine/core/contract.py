@@ -203,6 +203,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, ABC, Generic[StateT]):
         JSON sheet instead)."""
         return None
 
+    def npc_form(self) -> SheetForm | None:
+        """The boxes of this ruleset's NPC template create form (``/npc create``): by default
+        the sheet form (an NPC has the same sheet); None where NPCs have a model of their own
+        the form does not make (Uune's statblocks)."""
+        return self.sheet_form()
+
     def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
         """The sheet of a one-off NPC ``/gm add-npc name:`` makes from the ``stats`` given
         (``health``, ``stamina``, ``speed``, ``agility``, ``strength``, ``damage``: the options
@@ -399,6 +405,15 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, ABC, Generic[StateT]):
     @abstractmethod
     def healing_command(self, weeks: int) -> CommandBase:
         """``weeks`` of natural healing for every combatant, outside a fight."""
+
+    def minutes_command(self, minutes: int) -> CommandBase:
+        """``minutes`` of game time pass outside a fight (``/gm time minutes``): what a system
+        counts in minutes happens (Uune: Bleeding, "every out of game minute"). Raises
+        :class:`InvalidInput` where the system counts nothing by the minute."""
+        raise InvalidInput(
+            f"{self.title} counts nothing by the minute: end a scene, day, quest or arc with "
+            "`/gm time end-of`."
+        )
 
     def hazard_command(self, target: str, dice: int, damage_type: str, source: str) -> CommandBase:
         """The GM's hazard (fire, a fall): ``dice`` dice of ``damage_type`` damage to ``target``

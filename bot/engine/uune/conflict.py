@@ -181,7 +181,8 @@ def choose_next(tx: Tx, cmd: ChooseNext) -> None:
     order = tx.state.order
     order.remove(nxt.id)
     order.insert(order.index(str(tx.state.turn)) + 1, nxt.id)
-    tx.note(f"{chooser.name} chooses {nxt.name} to go next.", nxt.id)
+    chosen = "to go next" if chooser.id == nxt.id else f"{nxt.name} to go next"
+    tx.note(f"{chooser.name} chooses {chosen}.", nxt.id)
 
 
 def move(tx: Tx, cmd: Move) -> None:

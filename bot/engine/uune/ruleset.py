@@ -19,6 +19,7 @@ from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
     Ruleset,
+    SheetForm,
     SheetSection,
     command_adapter,
     validation_message,
@@ -35,6 +36,7 @@ from bot.engine.uune import (
     conditions,
     conflict,
     decision_words,
+    form,
     leveling,
     rolls,
     specials,
@@ -43,7 +45,7 @@ from bot.engine.uune import (
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
-from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock, to_place
 from bot.engine.uune.state import (
     CONDITIONS,
     INCAPACITATED,
@@ -67,6 +69,7 @@ _HANDLERS: dict[str, _Handler] = {
     "move": conflict.move,
     "set_vitals": conflict.set_vitals,
     "set_condition": conditions.set_condition,
+    "time_passes": conditions.time_passes,
     "roll_action": rolls.roll_action,
     "attack": rolls.attack,
     "npc_attack": rolls.npc_attack,
@@ -80,6 +83,7 @@ _HANDLERS: dict[str, _Handler] = {
     "insight": specials.insight,
     "observe": specials.observe,
     "staunch": specials.staunch,
+    "stabilise": specials.stabilise,
     "passive": specials.passive,
     "luck": specials.luck,
     "claim_bond": specials.claim_bond,
@@ -180,7 +184,7 @@ class UuneRuleset(Ruleset[UuneState]):
         )
 
     def record_of(self, combatant: Any) -> UuneRecord:
-        return record_of(combatant)
+        return record_of(combatant, self.tables)
 
     def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
         if not isinstance(sheet, UuneSheet | UuneStatblock):
@@ -213,12 +217,26 @@ class UuneRuleset(Ruleset[UuneState]):
         resources = [f"{name(r)} ({sheet.resource_dice(r)}d6)" for r in sheet.resources()]
         return [
             SheetSection(
+                title="Level",
+                lines=[f"Level {sheet.level} · to place: {to_place(sheet, self.tables)}"],
+                inline=True,
+            ),
+            SheetSection(
                 title="Vitals",
                 lines=[f"Vitality {sheet.vitality} · focus {sheet.focus}"],
                 inline=True,
             ),
             SheetSection(title="Resources", lines=resources or ["none"]),
         ]
+
+    def sheet_form(self) -> SheetForm:
+        """A level-1 character's name, shticks, bonds, experiences and items
+        (:mod:`bot.engine.uune.form`)."""
+        return form.SHEET_FORM
+
+    def npc_form(self) -> None:
+        """None: a statblock (Scores, attacks, incentives) is imported, not made by the form."""
+        return None
 
     def sheet_of(self, combatant: Any) -> BaseModel:
         sheet: BaseModel = combatant.sheet
@@ -357,6 +375,10 @@ class UuneRuleset(Ruleset[UuneState]):
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
         raise InvalidInput("Uune has no rests: Downtime heals (`/act action:downtime`).")
 
+    def minutes_command(self, minutes: int) -> CommandBase:
+        """ "Effect: Bleeding" outside a conflict: every minute, 10 vitality per level."""
+        return cmd.TimePasses(minutes=minutes)
+
     def healing_command(self, weeks: int) -> CommandBase:
         raise InvalidInput("Uune heals through Downtime (`/act action:downtime`), not by weeks.")
 
@@ -413,7 +435,8 @@ class UuneRuleset(Ruleset[UuneState]):
         return {"Vitality": PoolReading(value=h.now(self.tables), maximum=h.maximum(self.tables))}
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
-        """Vitality, wounds, stress and focus; hidden (an NPC's): the wound level only."""
+        """Vitality, wounds, stress, focus and a PC's stealth level when it is not Observed
+        ("Stealth": Hidden, Undetected); hidden (an NPC's): the wound level only."""
         if not revealed:
             return [self.wound_level(combatant)]
         t, h = self.tables, combatant.health
@@ -423,6 +446,8 @@ class UuneRuleset(Ruleset[UuneState]):
         parts += [f"Wounds {w}", f"Stress {s}"]
         if not combatant.is_npc:
             parts.append(f"Focus {combatant.focus}")
+            if combatant.stealth != "observed":  # "Stealth": Hidden or Undetected
+                parts.append(combatant.stealth.title())
         if in_fight and not compact:
             parts.append(f"{combatant.pools.get('turn', 0)} action")
         return parts
@@ -434,7 +459,7 @@ class UuneRuleset(Ruleset[UuneState]):
             )
         return (
             "take one action with `/act`: an Action roll, Attack, Stealth, Center, Insight, "
-            "Observe, Staunch, or Move to a new position (free movement within it costs "
+            "Observe, Stabilise, Staunch, or Move to a new position (free movement within it costs "
             "nothing); `/act action:next` picks the next PC."
         )
 
