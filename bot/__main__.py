@@ -3,6 +3,12 @@
 settings → database (migrated) → services → bot. A missing or malformed setting, or a database
 that cannot be opened (unopenable, read-only, not a database or corrupted, disk full), prints one
 line naming it and exits with status 2.
+
+With ``DATABASE_URL`` set (PostgreSQL), start-up connects and applies the PostgreSQL migrations
+(:mod:`bot.store.pg`), then stops with one line: the encounter store does not run on PostgreSQL
+yet (planned, issue 16). An unreachable server is one line and status 1 (like an unreachable
+Discord); a server that refuses the login or has no such database, status 2. The URL's password
+never appears in any line.
 """
 
 from __future__ import annotations
@@ -16,8 +22,10 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 
@@ -37,8 +45,9 @@ from bot.services.reminders import Reminders
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings, redacted_url
 from bot.store.db import Database
+from bot.store.pg import PgDatabase
 
 log = logging.getLogger("bot")
 
@@ -147,12 +156,68 @@ def database_problem(path: Path, error: BaseException) -> str:
     )
 
 
+def _scrubbed(text: str, url: str) -> str:
+    """``text`` without the password of ``url`` (a server's message may quote the URL)."""
+    with contextlib.suppress(ValueError):
+        password = urlsplit(url).password
+        if password:
+            text = text.replace(password, "***")
+    return text
+
+
+async def open_postgres(url: str) -> PgDatabase:
+    """Connect to the PostgreSQL server at ``url`` and apply its migrations.
+
+    Raises :class:`StartupError`: status 1 when the server cannot be reached (refused, unknown
+    host, no answer within the connect timeout), status 2 when it refuses the login or the
+    database does not exist (a setting to fix). Neither line contains the password."""
+    where = redacted_url(url)
+    try:
+        db = await PgDatabase.open(url)
+    except (OSError, TimeoutError, asyncpg.CannotConnectNowError) as error:
+        reason = _scrubbed(f"{type(error).__name__}: {error}", url)
+        raise StartupError(
+            f"Cannot reach the PostgreSQL server at {where} ({reason}). Check that it is "
+            "running and DATABASE_URL's host and port.",
+            1,
+        ) from None
+    except asyncpg.PostgresError as error:
+        reason = _scrubbed(f"{type(error).__name__}: {error}", url)
+        raise StartupError(
+            f"Configuration error: the PostgreSQL server at {where} refused the connection "
+            f"({reason}). Check DATABASE_URL's user, password and database name (see "
+            ".env.example).",
+            2,
+        ) from None
+    try:
+        await db.migrate()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await db.close()
+        raise
+    return db
+
+
+POSTGRES_NOT_YET = (
+    "Configuration error: DATABASE_URL is set. The PostgreSQL store at {where} is reachable and "
+    "migrated, but the bot cannot run on PostgreSQL yet: sheets, server and member settings "
+    "and notices are ported, the encounter store is planned (issue 16). Unset DATABASE_URL to "
+    "run on SQLite at DATABASE_PATH."
+)
+
+
 async def run(settings: Settings) -> None:
     """Run the bot until the process is told to stop; close the database on the way out.
 
     Raises :class:`StartupError` when the database cannot be opened or Discord cannot be
     reached (or does not answer within ``LOGIN_TIMEOUT``), and ``discord.LoginFailure`` when it
-    rejects the token."""
+    rejects the token. With ``DATABASE_URL`` set it connects to and migrates PostgreSQL, then
+    raises :class:`StartupError` (status 2, :data:`POSTGRES_NOT_YET`)."""
+    if settings.database_url is not None:
+        url = settings.database_url.get_secret_value()
+        pg = await open_postgres(url)
+        await pg.close()
+        raise StartupError(POSTGRES_NOT_YET.format(where=redacted_url(url)), 2)
     try:
         bot = await build(settings)
     except (OSError, sqlite3.Error, StorageUnavailable) as error:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 from pydantic import (
@@ -32,6 +33,7 @@ DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "bot.sqlite3"
 ENV_VARS = (
     "DISCORD_TOKEN",
     "DATABASE_PATH",
+    "DATABASE_URL",
     "DEV_GUILD_ID",
     "LOG_LEVEL",
     "DISCORD_API_BASE",
@@ -80,6 +82,10 @@ class Settings(BaseModel):
     - ``discord_token`` (DISCORD_TOKEN, required): the bot token; secret.
     - ``database_path`` (DATABASE_PATH): the SQLite file; default ``data/bot.sqlite3``; its parent
       folder is created on first run.
+    - ``database_url`` (DATABASE_URL): a ``postgresql://user:password@host:port/dbname`` URL
+      (``postgres://`` too; ``?host=/path`` for a Unix socket) to keep the data in PostgreSQL
+      through asyncpg; unset or blank: SQLite at ``database_path``. Secret (it may hold a
+      password): masked like the token; use :func:`redacted_url` to name it in a message.
     - ``dev_guild_id`` (DEV_GUILD_ID): when set, slash commands are synced to that server only.
     - ``log_level`` (LOG_LEVEL): DEBUG, INFO, WARNING or ERROR; default INFO.
     - ``discord_api_base`` / ``discord_gateway_url`` (DISCORD_API_BASE / DISCORD_GATEWAY_URL):
@@ -98,6 +104,7 @@ class Settings(BaseModel):
 
     discord_token: SecretStr = Field(min_length=1)
     database_path: Path = DEFAULT_DATABASE_PATH
+    database_url: SecretStr | None = None
     dev_guild_id: Snowflake | None = None
     log_level: str = "INFO"
     discord_api_base: AnyUrl | None = None
@@ -132,6 +139,18 @@ class Settings(BaseModel):
     @classmethod
     def _blank_is_default(cls, value: object) -> object:
         return DEFAULT_DATABASE_PATH if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _blank_url_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            check_postgres_url(value.get_secret_value())
+        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -177,6 +196,48 @@ class Settings(BaseModel):
         return logging.getLevelNamesMapping()[self.log_level]
 
 
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+_URL_SHAPE = "postgresql://user:password@host:5432/dbname"
+
+
+def check_postgres_url(url: str) -> None:
+    """Raise ``ValueError`` unless ``url`` is a PostgreSQL URL asyncpg can use: scheme
+    ``postgresql``/``postgres``, a host (in the authority or as ``?host=``), a numeric port when
+    one is given. The message never contains the URL (it may hold a password)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port  # raises ValueError for a non-numeric or out-of-range port
+        hostname = parts.hostname
+    except ValueError:
+        raise ValueError(
+            f"is not a URL asyncpg can read (a bad port or brackets?); write {_URL_SHAPE}"
+        ) from None
+    if parts.scheme not in POSTGRES_SCHEMES:
+        shown = f"'{parts.scheme}://'" if parts.scheme else "no scheme"
+        raise ValueError(
+            f"has {shown}; only PostgreSQL is supported here ({_URL_SHAPE}); leave it unset "
+            "to use SQLite at DATABASE_PATH"
+        )
+    if not hostname and "host=" not in parts.query:
+        raise ValueError(f"names no host; write {_URL_SHAPE}")
+    if port == 0:
+        raise ValueError(f"has port 0; write {_URL_SHAPE}")
+
+
+def redacted_url(url: str) -> str:
+    """``url`` with its password replaced by ``***`` (and its query kept), for log lines and
+    error messages; a URL that cannot be parsed becomes ``'DATABASE_URL'``."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        host = parts.netloc.rpartition("@")[2]
+    except ValueError:
+        return "DATABASE_URL"
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; ``variable`` names it, ``reason`` says why."""
 
@@ -201,7 +262,7 @@ def load_settings(
     ``environ`` defaults to ``os.environ`` and ``env_file`` to ``.env`` in the working directory
     (or, when there is none, in the project folder).
     Raises :class:`SettingsError` naming the first bad variable; the message never contains the
-    value of ``DISCORD_TOKEN``.
+    value of ``DISCORD_TOKEN`` or ``DATABASE_URL``.
     """
     environ = os.environ if environ is None else environ
     if env_file is None:  # the working folder's .env, else the project's

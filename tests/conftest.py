@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.environ import every_python_subprocess_measured
 
-pytest_plugins = ["tests.harness.plugin", "tests.harness.timeouts"]
+pytest_plugins = ["tests.harness.plugin", "tests.harness.timeouts", "tests.pg.server"]
 
 # No profile has a per-example deadline: that would be a timed unit test, and a busy machine's
 # pauses would fail (and Hypothesis then replay) an example as "too slow". The "ci" profile

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, load_settings
+from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, load_settings, redacted_url
 from tests.environ import clean_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,3 +130,67 @@ def test_python_m_bot_exits_2_with_one_line(
     assert ".env.example" in lines[0]
     assert "Traceback" not in done.stderr
     assert "secret-token-value" not in done.stderr + done.stdout
+
+
+# --- DATABASE_URL: PostgreSQL (issue 16) ------------------------------------------------------
+
+SECRET = "s3cr3t-Pa55"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"mysql://bob:{SECRET}@db:3306/bot",
+        f"sqlite:///{SECRET}.db",
+        f"bob:{SECRET}@db/bot",
+        f"postgresql://bob:{SECRET}@db:notaport/bot",
+        f"postgresql://bob:{SECRET}@db:99999/bot",
+        f"postgresql://bob:{SECRET}@/bot",
+        f"postgresql://bob:{SECRET}@db:0/bot",
+        f"postgresql://bob:{SECRET}@[::1/bot",
+    ],
+)
+def test_a_malformed_database_url_is_named_and_its_password_never_shown(
+    tmp_path: Path, url: str
+) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": url}, env_file=tmp_path / "none")
+    assert caught.value.variable == "DATABASE_URL"
+    line = caught.value.one_line()
+    assert "DATABASE_URL" in line and "postgresql://" in line
+    assert SECRET not in line and SECRET not in repr(caught.value)
+    assert "\n" not in line
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"postgresql://bob:{SECRET}@db.example:5432/bot",
+        f"postgres://bob:{SECRET}@db/bot",
+        "postgresql://bob@/bot?host=/var/run/postgresql",
+    ],
+)
+def test_a_postgres_url_is_kept_secret(tmp_path: Path, url: str) -> None:
+    settings = load_settings(
+        {"DISCORD_TOKEN": "t", "DATABASE_URL": url}, env_file=tmp_path / "none"
+    )
+    assert settings.database_url is not None
+    assert settings.database_url.get_secret_value() == url
+    assert SECRET not in repr(settings) and SECRET not in str(settings)
+    assert SECRET not in redacted_url(url)
+
+
+def test_a_blank_database_url_means_sqlite(tmp_path: Path) -> None:
+    settings = load_settings(
+        {"DISCORD_TOKEN": "t", "DATABASE_URL": "  "}, env_file=tmp_path / "none"
+    )
+    assert settings.database_url is None
+    assert settings.database_path == DEFAULT_DATABASE_PATH
+
+
+def test_redacted_url_hides_only_the_password() -> None:
+    assert (
+        redacted_url(f"postgresql://bob:{SECRET}@db:5432/bot?sslmode=require")
+        == "postgresql://bob:***@db:5432/bot?sslmode=require"
+    )
+    assert redacted_url("postgresql://db/bot") == "postgresql://db/bot"

@@ -1,0 +1,89 @@
+"""The store contract both stores meet: SQLite (:mod:`bot.store.db`) and PostgreSQL
+(:mod:`bot.store.pg`).
+
+A repository module (``bot/store/sheets.py`` and the like) takes a :class:`StoreConnection` and
+writes its SQL once, in the dialect both stores accept: ``?`` placeholders (the PostgreSQL
+connection numbers them ``$1, $2, …``), ``INSERT … ON CONFLICT … DO UPDATE SET x = excluded.x``,
+``RETURNING``, integers for ids and flags, ISO text for timestamps. A row is read by column name
+or position (``sqlite3.Row`` and ``asyncpg.Record`` both are). A constraint violation is one of
+:data:`INTEGRITY_ERRORS` on either store.
+
+Ported so far (one parametrised test suite runs each against both stores): sheets, guild
+settings, member settings, notices, bot meta, away members. The encounter store (encounters, its
+log, decisions, timers) is SQLite-only for now; its PostgreSQL port is planned (issue 16).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+import asyncpg
+
+
+class Row(Protocol):
+    """A result row: by column name or position (``sqlite3.Row``, ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+class StoreConnection(Protocol):
+    """What a transaction or a read hands a repository function: one connection, used by one
+    task at a time, with ``?`` placeholders on either store."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        ...
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one INSERT into a table with an integer ``id`` key; return the new row's id."""
+        ...
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any]:
+        """Run a query (or a statement with ``RETURNING``); return every row (:class:`Row`)."""
+        ...
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        """Run a query; return its first row (:class:`Row`) or ``None``."""
+        ...
+
+
+class Migrator(Protocol):
+    """A store that applies its dialect's numbered migrations."""
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (0 for an empty database)."""
+        ...
+
+    async def migrate(self) -> list[int]:
+        """Apply every bundled migration newer than :meth:`schema_version`; return the numbers
+        applied (empty when already at head). Safe when several processes start at once."""
+        ...
+
+
+class Store(Migrator, Protocol):
+    """An open database: transactions for writes, reads of committed data, migrations."""
+
+    def transaction(self) -> AbstractAsyncContextManager[StoreConnection]:
+        """One unit of work: all of it is committed when the block ends, or (on any exception,
+        re-raised) none of it."""
+        ...
+
+    def read(self) -> AbstractAsyncContextManager[StoreConnection]:
+        """A connection for reads of committed data."""
+        ...
+
+    async def close(self) -> None:
+        """Finish pending work and close every connection."""
+        ...
+
+
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
+    sqlite3.IntegrityError,
+    asyncpg.IntegrityConstraintViolationError,
+)
+"""A unique, foreign-key, check or not-null violation, on either store."""

@@ -1,0 +1,247 @@
+"""The PostgreSQL store: an asyncpg pool, transactions, and the PostgreSQL migrations.
+
+Used when ``DATABASE_URL`` is a ``postgresql://`` URL (:mod:`bot.settings`). It meets the same
+contract as the SQLite store (:class:`bot.store.base.Store`): repository modules write ``?``
+placeholders and :class:`PgConnection` numbers them for PostgreSQL (``$1, $2, …``).
+
+Each :meth:`PgDatabase.transaction` is one PostgreSQL transaction on a pooled connection
+(READ COMMITTED; no group commit: PostgreSQL commits concurrent transactions itself).
+
+Migrations live in ``bot/store/migrations_pg`` (``NNNN_name.sql``, or ``.py`` with
+``async def migrate(conn)``), numbered like SQLite's ``bot/store/migrations``: PostgreSQL
+migration N leaves the same tables and columns as SQLite migration N. The first file is a
+baseline (``0019_baseline.sql``: SQLite's schema after 0001–0019, written once for PostgreSQL).
+The applied version is kept in ``schema_version``. Every migration runs in one transaction
+holding ``pg_advisory_xact_lock(MIGRATION_LOCK)`` and re-reads the version under it, so two
+processes starting at once apply each migration exactly once (the second waits, then finds
+nothing left to do).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any, cast
+
+import asyncpg
+
+from bot.errors import StorageUnavailable
+from bot.store.db import Migration, MigrationStep
+from bot.store.db import _statements as sql_statements
+
+log = logging.getLogger(__name__)
+
+MIGRATION_LOCK = 0x7467_6D69_6772  # "tgmigr": the advisory lock key the migrators share
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
+CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``sql`` with each ``?`` placeholder outside quotes replaced by ``$1``, ``$2``, … (string
+    literals ``'…'`` and quoted names ``"…"`` are left alone)."""
+    out: list[str] = []
+    number = 0
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in ("'", '"'):
+            quote = char
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+_COMMAND_COUNT = re.compile(r"^(?:INSERT \d+|UPDATE|DELETE|SELECT|MERGE|COPY) (\d+)$")
+
+
+class PgConnection:
+    """One pooled asyncpg connection behind the :class:`~bot.store.base.StoreConnection`
+    methods (``?`` placeholders)."""
+
+    def __init__(self, raw: asyncpg.Connection) -> None:
+        self._raw = raw
+
+    @property
+    def raw(self) -> asyncpg.Connection:
+        """The asyncpg connection (for PostgreSQL-only statements in this module and tests)."""
+        return self._raw
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed (0 for DDL)."""
+        status = await self._raw.execute(numbered(sql), *params)
+        match = _COMMAND_COUNT.match(status or "")
+        return int(match.group(1)) if match else 0
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one INSERT into a table with an ``id`` key; return the new row's id."""
+        if "RETURNING" not in sql.upper():
+            sql = f"{sql} RETURNING id"
+        value = await self._raw.fetchval(numbered(sql), *params)
+        if value is None:
+            raise RuntimeError("INSERT did not produce a row id")
+        return int(value)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        """Run a query and return every row."""
+        return list(await self._raw.fetch(numbered(sql), *params))
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
+        """Run a query and return its first row, or ``None``."""
+        return cast("asyncpg.Record | None", await self._raw.fetchrow(numbered(sql), *params))
+
+
+def bundled_pg_migrations() -> list[Migration]:
+    """The migrations shipped in ``bot/store/migrations_pg``, ordered by number. Raises
+    ``RuntimeError`` when their numbers are not contiguous (from the baseline's on) or a Python
+    migration has no ``async def migrate(conn)``."""
+    found: list[Migration] = []
+    for entry in resources.files("bot.store").joinpath("migrations_pg").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if not match:
+            continue
+        if match.group(2) == "py":
+            found.append(Migration(int(match.group(1)), entry.name, step=_pg_step(entry.name)))
+        else:
+            found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
+    found.sort(key=lambda m: m.version)
+    numbers = [m.version for m in found]
+    if not numbers or numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        raise RuntimeError(f"PostgreSQL migration numbers must run without gaps, found {numbers}")
+    return found
+
+
+def _pg_step(name: str) -> MigrationStep:
+    module = importlib.import_module(f"{__package__}.migrations_pg.{name.removesuffix('.py')}")
+    step = getattr(module, "migrate", None)
+    if not inspect.iscoroutinefunction(step):
+        raise RuntimeError(f"migration {name} must define `async def migrate(conn)`")
+    return cast(MigrationStep, step)
+
+
+# Failures that mean the server or the connection to it is gone, not that the command was bad.
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InsufficientResourcesError,  # disk full, out of memory, too many connections
+    asyncpg.CannotConnectNowError,
+)
+
+
+def storage_error(error: BaseException) -> StorageUnavailable | None:
+    """The :class:`StorageUnavailable` for a failure of the server or the connection to it, or
+    ``None`` for anything else (a constraint violation, a bad statement)."""
+    if isinstance(error, StorageUnavailable):
+        return error
+    if isinstance(error, asyncpg.InsufficientResourcesError):
+        return StorageUnavailable(
+            "The bot's database server is out of space or resources; nothing was changed. "
+            "Tell whoever hosts the bot.",
+            type(error).__name__,
+        )
+    if isinstance(error, _UNAVAILABLE):
+        return StorageUnavailable(
+            "The bot cannot reach its database server; nothing was changed. Try again in a moment.",
+            type(error).__name__,
+        )
+    return None
+
+
+class PgDatabase:
+    """An open PostgreSQL database: a pool of asyncpg connections (see the module docstring)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, max_size: int = 10) -> PgDatabase:
+        """Connect to the server at ``url`` (a pool of up to ``max_size`` connections).
+
+        Raises ``OSError`` or ``TimeoutError`` when the server cannot be reached within
+        :data:`CONNECT_TIMEOUT` seconds, and ``asyncpg.PostgresError`` when it refuses (wrong
+        password, no such database). Messages never contain the password."""
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=max_size, timeout=CONNECT_TIMEOUT
+        )
+        return cls(pool)
+
+    async def close(self) -> None:
+        """Close every pooled connection (waiting for the ones in use to be released)."""
+        await self._pool.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PgConnection]:
+        """One PostgreSQL transaction: committed when the block ends, rolled back (and the
+        error re-raised) otherwise. A failure of the server or the connection becomes
+        :class:`~bot.errors.StorageUnavailable` (one log line)."""
+        try:
+            async with self._pool.acquire() as raw, raw.transaction():
+                yield PgConnection(raw)
+        except Exception as error:
+            mapped = storage_error(error)
+            if mapped is None or mapped is error:
+                raise
+            log.warning("storage refused a write (%s): %s", mapped.reason, error)
+            raise mapped from error
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[PgConnection]:
+        """A pooled connection outside any transaction: each statement sees committed data."""
+        async with self._pool.acquire() as raw:
+            yield PgConnection(raw)
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (0 for an empty database)."""
+        async with self.read() as conn:
+            return await _version(conn)
+
+    async def migrate(self, migrations: Sequence[Migration] | None = None) -> list[int]:
+        """Apply every migration newer than the database's version, each in its own
+        transaction under ``pg_advisory_xact_lock(MIGRATION_LOCK)``, re-reading the version
+        under the lock (so concurrent migrators never apply one twice). Returns the numbers
+        this call applied."""
+        pending = sorted(
+            migrations if migrations is not None else bundled_pg_migrations(),
+            key=lambda m: m.version,
+        )
+        applied: list[int] = []
+        for migration in pending:
+            async with self.transaction() as conn:
+                await conn.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+                )
+                current = await _version(conn)
+                if migration.version <= current:
+                    continue
+                for statement in sql_statements(migration.sql):
+                    await conn.execute(statement)
+                if migration.step is not None:
+                    await migration.step(cast(Any, conn))
+                await conn.execute("DELETE FROM schema_version")
+                await conn.execute(
+                    "INSERT INTO schema_version (version) VALUES (?)", (migration.version,)
+                )
+            log.info("applied PostgreSQL migration %s", migration.name)
+            applied.append(migration.version)
+        return applied
+
+
+async def _version(conn: PgConnection) -> int:
+    exists = await conn.fetch_one("SELECT to_regclass('schema_version') IS NOT NULL")
+    if exists is None or not exists[0]:
+        return 0
+    row = await conn.fetch_one("SELECT max(version) FROM schema_version")
+    return int(row[0]) if row is not None and row[0] is not None else 0

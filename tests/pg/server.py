@@ -1,0 +1,77 @@
+"""A real PostgreSQL for tests, started by the ``pgserver`` package (server binaries shipped in
+its wheel; no root, no Docker, nothing installed by hand).
+
+:func:`pg_server` (session) starts one server per test process in a temporary folder and stops
+and deletes it at the end; :func:`pg_url` gives each test an empty database of its own on it
+(dropped afterwards). A test is skipped — with the reason — only when pgserver cannot start a
+server on this platform; a missing ``pgserver`` package is an error (it is a test dependency).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import pgserver
+import pytest
+
+_databases = itertools.count(1)
+
+
+class PgServer:
+    """One running test server: ``url(database)`` is the URL of a database on it."""
+
+    def __init__(self, server: pgserver.PostgresServer) -> None:
+        self._server = server
+
+    def url(self, database: str = "postgres") -> str:
+        return str(self._server.get_uri(database))
+
+    async def create_database(self) -> str:
+        """A new, empty database; returns its name."""
+        name = f"test_{next(_databases)}"
+        conn = await asyncpg.connect(self.url())
+        try:
+            await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+        return name
+
+    async def drop_database(self, name: str) -> None:
+        conn = await asyncpg.connect(self.url())
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL server for this test process (skipped only if pgserver cannot start)."""
+    # A short path: the server's Unix socket lives in this folder (socket paths max ~107 bytes).
+    folder = Path(tempfile.mkdtemp(prefix="pgt"))
+    try:
+        server = pgserver.get_server(folder, cleanup_mode="delete")
+    except Exception as error:  # the platform cannot run the shipped binaries
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.skip(f"pgserver cannot start PostgreSQL on this platform: {error!r}")
+    try:
+        yield PgServer(server)
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """The URL of a fresh, empty database of this test's own (dropped after the test)."""
+    name = asyncio.run(pg_server.create_database())
+    try:
+        yield pg_server.url(name)
+    finally:
+        asyncio.run(pg_server.drop_database(name))

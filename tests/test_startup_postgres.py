@@ -1,0 +1,94 @@
+"""Start-up with ``DATABASE_URL`` (PostgreSQL, issue 16): ``python -m bot`` prints exactly one
+line and exits — 2 for a setting to fix (malformed URL, no such database), 1 for a server it
+cannot reach (like an unreachable Discord) — and the URL's password appears in no output. A
+reachable server is migrated (under the advisory lock), then the bot says in one line that it
+cannot run on PostgreSQL yet (the encounter store is planned)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+
+from tests.environ import clean_env
+from tests.pg.server import PgServer
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 60  # seconds; the bot gives up well within its 10 s connect timeout
+SECRET = "pa55-W0rd-never-shown"
+
+
+def run_bot(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
+    env = clean_env(
+        {
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": "startup-test-token",
+            "DATABASE_PATH": str(tmp_path / "unused.sqlite3"),
+            "DATABASE_URL": url,
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",  # never reached
+        }
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[str], status: int, *words: str) -> str:
+    """The one line printed (log lines at LOG_LEVEL INFO aside, e.g. a migration applied)."""
+    assert done.returncode == status, (done.returncode, done.stderr)
+    lines = [line for line in done.stderr.strip().splitlines() if " INFO bot" not in line]
+    assert len(lines) == 1, done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert SECRET not in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr + done.stdout
+    return lines[0]
+
+
+def with_password(url: str) -> str:
+    """The test server's URL (``postgresql://postgres:@/db?host=…``) with a password in it
+    (the test server trusts local logins, so any password is accepted)."""
+    assert url.startswith("postgresql://postgres:@"), url
+    return url.replace("postgres:@", f"postgres:{SECRET}@", 1)
+
+
+def test_a_malformed_database_url_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, f"postgresql://bob:{SECRET}@db:port/bot")
+    one_line(done, 2, "DATABASE_URL", "postgresql://")
+
+
+def test_an_unreachable_server_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    # Port 9 (discard) on this host: nothing listens, the connection is refused at once.
+    done = run_bot(tmp_path, f"postgresql://bob:{SECRET}@127.0.0.1:9/bot")
+    line = one_line(done, 1, "Cannot reach the PostgreSQL server", "127.0.0.1:9")
+    assert "bob:***@" in line
+
+
+def test_a_missing_database_is_one_line_and_exit_2(tmp_path: Path, pg_server: PgServer) -> None:
+    done = run_bot(tmp_path, with_password(pg_server.url("no_such_db")))
+    one_line(done, 2, "DATABASE_URL", "refused", "no_such_db")
+
+
+def test_a_reachable_server_is_migrated_then_one_line_says_what_is_planned(
+    tmp_path: Path, pg_url: str
+) -> None:
+    done = run_bot(tmp_path, with_password(pg_url))
+    one_line(done, 2, "DATABASE_URL", "planned", "Unset DATABASE_URL")
+
+    async def version() -> int:
+        conn = await asyncpg.connect(pg_url)
+        try:
+            return int(await conn.fetchval("SELECT version FROM schema_version"))
+        finally:
+            await conn.close()
+
+    assert asyncio.run(version()) >= 19
