@@ -11,7 +11,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 from bot.store.decisions import ts
 
 

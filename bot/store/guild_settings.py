@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 
 async def gm_role(conn: Connection, guild_id: int) -> int | None:

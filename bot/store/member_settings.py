@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 from bot.store.decisions import ts
 
 

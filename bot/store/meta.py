@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 
 async def get(conn: Connection, key: str) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 
 async def add(conn: Connection, *, guild_id: int, user_id: int, text: str, now: datetime) -> int:

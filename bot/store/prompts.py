@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 PromptKind = Literal["sheet.delete", "encounter.end", "member.delete"]
 PromptStatus = Literal["open", "confirmed", "cancelled"]

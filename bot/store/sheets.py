@@ -8,7 +8,6 @@ its ruleset's sheet model serialised to; validating it is the service's job. Uni
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any, Literal
 
@@ -16,7 +15,8 @@ from pydantic import BaseModel, ConfigDict
 
 from bot import names
 from bot.errors import Conflict
-from bot.store.db import Connection
+from bot.store.base import INTEGRITY_ERRORS
+from bot.store.base import StoreConnection as Connection
 
 SheetKind = Literal["character", "npc"]
 
@@ -159,7 +159,7 @@ async def insert(
                 now.isoformat(),
             ),
         )
-    except sqlite3.IntegrityError as exc:
+    except INTEGRITY_ERRORS as exc:
         raise _duplicate(kind, name) from exc
     row = await by_id(conn, new_id)
     assert row is not None
@@ -182,7 +182,7 @@ async def update(
             "UPDATE sheets SET name = ?, name_key = ?, sheet = ?, updated_at = ? WHERE id = ?",
             (name, name_key, sheet_json, now.isoformat(), current.id),
         )
-    except sqlite3.IntegrityError as exc:
+    except INTEGRITY_ERRORS as exc:
         raise _duplicate(current.kind, name) from exc
     return current.model_copy(
         update={"name": name, "name_key": name_key, "sheet_json": sheet_json, "updated_at": now}

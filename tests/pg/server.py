@@ -13,14 +13,17 @@ import asyncio
 import itertools
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import asyncpg
 import pgserver
 import pytest
 
 _databases = itertools.count(1)
+T = TypeVar("T")
 
 
 class PgServer:
@@ -67,11 +70,18 @@ def pg_server() -> Iterator[PgServer]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _in_thread(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to completion on a loop of its own in another thread (this fixture may be
+    asked for from inside a running event loop, by an async fixture)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()
+
+
 @pytest.fixture
 def pg_url(pg_server: PgServer) -> Iterator[str]:
     """The URL of a fresh, empty database of this test's own (dropped after the test)."""
-    name = asyncio.run(pg_server.create_database())
+    name = _in_thread(pg_server.create_database())
     try:
         yield pg_server.url(name)
     finally:
-        asyncio.run(pg_server.drop_database(name))
+        _in_thread(pg_server.drop_database(name))

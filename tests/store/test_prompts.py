@@ -1,27 +1,24 @@
-"""Migration 0005 (sheets rebuilt with AUTOINCREMENT, the prompts table) and the prompts
-repository: a prompt is answered once."""
+"""Migration 0005 (sheets rebuilt with AUTOINCREMENT, the prompts table; SQLite) and the prompts
+repository on both stores (tests/store/conftest.py): a prompt is answered once."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.store import prompts as repo
+from bot.store.base import Store
 from bot.store.db import Database, bundled_migrations
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
+def db(store: Store) -> Store:
+    return store
 
 
 async def _sheet_indexes(db: Database) -> list[tuple[str, str]]:
@@ -67,7 +64,7 @@ async def test_0005_keeps_sheets_and_their_ids_and_never_reuses_one(tmp_path: Pa
         await db.close()
 
 
-async def _open(db: Database, target: int = 7) -> int:
+async def _open(db: Store, target: int = 7) -> int:
     async with db.transaction() as conn:
         return await repo.open_prompt(
             conn,
@@ -80,7 +77,7 @@ async def _open(db: Database, target: int = 7) -> int:
         )
 
 
-async def test_a_prompt_is_answered_once(db: Database) -> None:
+async def test_a_prompt_is_answered_once(db: Store) -> None:
     prompt_id = await _open(db)
     async with db.transaction() as conn:
         assert not await repo.answer(conn, prompt_id, "encounter.end", "confirmed", NOW)
@@ -94,7 +91,7 @@ async def test_a_prompt_is_answered_once(db: Database) -> None:
     assert (row.target_id, row.guild_id, row.channel_id, row.opened_by) == (7, 1, 2, 10)
 
 
-async def test_simultaneous_answers_one_wins(db: Database) -> None:
+async def test_simultaneous_answers_one_wins(db: Store) -> None:
     prompt_id = await _open(db)
 
     async def click(status: repo.Answer) -> bool:
@@ -105,7 +102,7 @@ async def test_simultaneous_answers_one_wins(db: Database) -> None:
     assert sorted(results) == [False, False, True]
 
 
-async def test_prompt_ids_are_never_reused(db: Database) -> None:
+async def test_prompt_ids_are_never_reused(db: Store) -> None:
     first = await _open(db)
     async with db.transaction() as conn:
         await conn.execute("DELETE FROM prompts WHERE id = ?", (first,))

@@ -1,32 +1,29 @@
-"""The sheets repository on a real SQLite file: migration, exact-name uniqueness, listing."""
+"""The sheets repository on both stores (SQLite and PostgreSQL, tests/store/conftest.py):
+migration, exact-name uniqueness, listing."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from bot.errors import Conflict
 from bot.store import sheets as repo
-from bot.store.db import Database, bundled_migrations
+from bot.store.base import Store
 from bot.store.sheets import SheetKind, SheetRow
+from tests.store.conftest import head_version, index_names
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "bot.sqlite3")
-    await database.migrate()
-    yield database
-    await database.close()
+def db(store: Store) -> Store:
+    return store
 
 
 async def add(
-    db: Database,
+    db: Store,
     name: str,
     *,
     kind: SheetKind = "character",
@@ -48,14 +45,13 @@ async def add(
         )
 
 
-async def test_migrates_to_head_with_the_sheets_table(db: Database) -> None:
-    assert await db.schema_version() == len(bundled_migrations()) >= 2
-    async with db.read() as conn:
-        indexes = {row["name"] for row in await conn.fetch_all("PRAGMA index_list('sheets')")}
+async def test_migrates_to_head_with_the_sheets_table(db: Store) -> None:
+    assert await db.schema_version() == head_version(db) >= 2
+    indexes = await index_names(db, "sheets")
     assert {"sheets_character_name", "sheets_npc_name"} <= indexes
 
 
-async def test_insert_and_read_back(db: Database) -> None:
+async def test_insert_and_read_back(db: Store) -> None:
     row = await add(db, "Willow")
     assert row.name == "Willow" and row.name_key == "willow"
     assert row.created_at == NOW and row.updated_at == NOW
@@ -67,7 +63,7 @@ async def test_insert_and_read_back(db: Database) -> None:
         assert await repo.npc_by_key(conn, 1, "willow") is None
 
 
-async def test_character_names_unique_per_member_case_insensitively(db: Database) -> None:
+async def test_character_names_unique_per_member_case_insensitively(db: Store) -> None:
     await add(db, "Willow")
     with pytest.raises(Conflict, match="already have a character"):
         await add(db, "WILLOW")
@@ -77,14 +73,14 @@ async def test_character_names_unique_per_member_case_insensitively(db: Database
     await add(db, "Willow", kind="npc")
 
 
-async def test_npc_names_unique_per_server_whoever_made_them(db: Database) -> None:
+async def test_npc_names_unique_per_server_whoever_made_them(db: Store) -> None:
     await add(db, "Thug", kind="npc", owner=10)
     with pytest.raises(Conflict, match="NPC template"):
         await add(db, "thug", kind="npc", owner=99)
     await add(db, "Thug", kind="npc", guild=2)
 
 
-async def test_lists_and_counts_are_scoped(db: Database) -> None:
+async def test_lists_and_counts_are_scoped(db: Store) -> None:
     for name in ("Zed", "anna", "Bob"):
         await add(db, name)
     await add(db, "Other", owner=11)
@@ -101,7 +97,7 @@ async def test_lists_and_counts_are_scoped(db: Database) -> None:
         assert await repo.count_npcs(conn, 2) == 0
 
 
-async def test_update_renames_and_refuses_a_taken_name(db: Database) -> None:
+async def test_update_renames_and_refuses_a_taken_name(db: Store) -> None:
     first = await add(db, "Willow")
     await add(db, "Bear")
     later = datetime(2026, 2, 1, tzinfo=UTC)
@@ -120,7 +116,7 @@ async def test_update_renames_and_refuses_a_taken_name(db: Database) -> None:
     assert stored == renamed
 
 
-async def test_delete(db: Database) -> None:
+async def test_delete(db: Store) -> None:
     row = await add(db, "Willow")
     async with db.transaction() as conn:
         assert await repo.delete(conn, row.id)
