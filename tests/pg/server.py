@@ -10,7 +10,9 @@ server on this platform; a missing ``pgserver`` package is an error (it is a tes
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import itertools
+import os
 import shutil
 import tempfile
 from collections.abc import Coroutine, Iterator
@@ -55,13 +57,21 @@ class PgServer:
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
-    """One PostgreSQL server for this test process (skipped only if pgserver cannot start)."""
+    """One PostgreSQL server for this test process. Skipped, with the reason, when pgserver
+    cannot start one on this platform — except under CI (``CI`` set), where that is an error:
+    CI must run the PostgreSQL tests."""
     # A short path: the server's Unix socket lives in this folder (socket paths max ~107 bytes).
     folder = Path(tempfile.mkdtemp(prefix="pgt"))
     try:
-        server = pgserver.get_server(folder, cleanup_mode="delete")
+        # Run as root, pgserver creates a system user with `useradd` before its own lock: pytest
+        # workers starting together would race on it, so they start their servers in turn.
+        with open(Path(tempfile.gettempdir()) / "pgserver-tests.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            server = pgserver.get_server(folder, cleanup_mode="delete")
     except Exception as error:  # the platform cannot run the shipped binaries
         shutil.rmtree(folder, ignore_errors=True)
+        if os.environ.get("CI"):
+            raise
         pytest.skip(f"pgserver cannot start PostgreSQL on this platform: {error!r}")
     try:
         yield PgServer(server)
