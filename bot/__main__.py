@@ -31,6 +31,7 @@ from bot.services.encounters import Encounter, EncounterService, utc_now
 from bot.services.member_data import MemberDataService
 from bot.services.moderation import ModerationService
 from bot.services.notices import NoticeService
+from bot.services.rehearsal import RehearsalService
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
@@ -84,6 +85,7 @@ async def build(
             member_data=MemberDataService(db, encounters, clock=now),
             notices=NoticeService(db, clock=now),
             campaign=CampaignService(db, clock=now),
+            rehearsal=RehearsalService(encounters),
         )
         return CombatBot(
             settings=settings,

@@ -10,6 +10,7 @@ from bot.services.encounters import EncounterService
 from bot.services.member_data import MemberDataService
 from bot.services.moderation import ModerationService
 from bot.services.notices import NoticeService
+from bot.services.rehearsal import RehearsalService
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
@@ -28,3 +29,4 @@ class Services:
     member_data: MemberDataService
     notices: NoticeService
     campaign: CampaignService
+    rehearsal: RehearsalService

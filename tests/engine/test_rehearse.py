@@ -1,4 +1,4 @@
-"""``/gm rehearse``'s engine (issue 18): the UTTAS policy's choices, the Wilson interval, the
+"""``/rehearse``'s engine (issue 18): the UTTAS policy's choices, the Wilson interval, the
 round cap, reproducibility with a seed, chunks that give the same figures in any order, and a
 stored state never changed."""
 

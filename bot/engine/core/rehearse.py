@@ -1,4 +1,4 @@
-"""A rehearsal of the fight before it happens (issue 18, ``/gm rehearse``): ruleset-neutral.
+"""A rehearsal of the fight before it happens (issue 18, ``/rehearse``): ruleset-neutral.
 
 :func:`rehearse` plays a copy of an encounter from its current state ``fights`` times with the
 pure engine (``Ruleset.apply``, a seeded :class:`~bot.engine.core.dice.RandomRoller`), every
@@ -34,7 +34,7 @@ from bot.engine.core.state import AnyState
 from bot.errors import DomainError, InvalidInput, RulesetNotImplemented
 
 FIGHTS_MAX = 10_000
-"""The most fights one rehearsal plays (``/gm rehearse fights:``)."""
+"""The most fights one rehearsal plays (``/rehearse fights:``)."""
 ROUNDS_MAX = 50
 """A fight still running after this many rounds is a draw."""
 STEPS_PER_ROUND_MAX = 400
@@ -202,14 +202,14 @@ def check_request(rules: Any, state: AnyState, fights: int, policy: str | None) 
     :class:`RulesetNotImplemented` for a system whose rehearsal is planned."""
     if not 1 <= fights <= FIGHTS_MAX:
         raise InvalidInput(f"Rehearse between 1 and {FIGHTS_MAX:,} fights, not {fights:,}.")
+    names = rules.rehearsal_policies
+    chosen = policy or (names[0] if names else "")
+    rules.rehearsal(chosen)  # refuses an unknown policy or a system without one
     if state.phase != "active":
         raise InvalidInput(
             "There is no running fight to rehearse: add the combatants and `/encounter begin` "
             "first (a finished fight has nothing left to play)."
         )
-    names = rules.rehearsal_policies
-    chosen = policy or (names[0] if names else "")
-    rules.rehearsal(chosen)  # refuses an unknown policy or a system without one
     return chosen
 
 

@@ -1,4 +1,4 @@
-"""UTTAS rehearsal policies for ``/gm rehearse`` (issue 18; ``docs/rehearse.md``): how each
+"""UTTAS rehearsal policies for ``/rehearse`` (issue 18; ``docs/rehearse.md``): how each
 combatant plays a rehearsed fight, both sides alike.
 
 ``simple`` (the default), on its own turn (UTTAS "Combat": one action per turn):
@@ -32,7 +32,7 @@ from bot.engine.uttas.tables import UttasTables
 from bot.errors import InvalidInput
 
 POLICIES: tuple[str, ...] = ("simple", "reckless")
-"""The policies ``/gm rehearse policy:`` offers for UTTAS, the default first."""
+"""The policies ``/rehearse policy:`` offers for UTTAS, the default first."""
 LOW_STAMINA = 0.25
 """The share of its sheet's Stamina at or under which the ``simple`` policy takes a breather."""
 DEFEND = ("evade", "block", "move")
