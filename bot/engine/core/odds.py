@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.engine.core.pools import Pool, TieRule
+from bot.engine.core.dice import Roll
+from bot.engine.core.pools import DiceGroup, Pool, TieRule
 from bot.errors import InvalidInput, RulesetNotImplemented
 
 Distribution = dict[int, Fraction]
@@ -52,6 +53,16 @@ def chance_to_beat(
             if result > defense or (result == defense and tie == "first"):
                 won += p_result * p_defense
     return won
+
+
+def roll_chance(roll: Roll, against: int, tie: TieRule) -> Fraction:
+    """The exact chance ``roll``'s dice had, before they were rolled, to beat ``against`` (a
+    fixed number: UTTAS's Dodge or Discipline): as many dice of ``roll.sides`` sides as were
+    rolled (Advantage and Disadvantage already counted), plus ``roll.modifier``; equal results
+    go by ``tie`` (:func:`chance_to_beat`). For the "Odds: … to hit" line of an attack's
+    result."""
+    pool = Pool(groups=(DiceGroup(count=len(roll.dice), sides=roll.sides),), modifier=roll.modifier)
+    return chance_to_beat(pool, against, tie)
 
 
 def percentile(distribution: Distribution, q: Fraction) -> int:
