@@ -9,7 +9,7 @@ the chunk's number — so a seed gives the same figures however the chunks are s
 
 At most one rehearsal runs per server; a second one is **refused** with a message saying one
 is running and how long it may still take (not queued). Each rehearsal stops at
-``time_limit_s`` (default 30 s) and reports the fights played by then. The stored encounter is
+``time_limit_s`` (default 60 s) and reports the fights played by then. The stored encounter is
 only read: the workers get a JSON copy of its state.
 """
 
@@ -45,7 +45,7 @@ from bot.services.gm_checks import ensure_gm
 
 log = logging.getLogger(__name__)
 
-TIME_LIMIT_S = 30.0
+TIME_LIMIT_S = 60.0
 """The longest one rehearsal runs (seconds); it then reports the fights played so far."""
 SEED_MAX = 2**31 - 1
 

@@ -40,7 +40,8 @@ def rehearsal_text(found: RehearsalReport, *, round_now: int) -> str:
             f"(95 %: {pct(side.low)} to {pct(side.high)}; {side.wins:,} of {n:,})"
         )
     lines.append(
-        f"- Draws (no side won within {found.max_rounds} rounds): {found.draws:,} "
+        f"- Draws (nobody left standing, or no side won within {found.max_rounds} rounds): "
+        f"{found.draws:,} "
         f"({pct(found.draws / n)})"
     )
     lines.append(f"Expected rounds: {found.mean_rounds:.1f}")

@@ -8,8 +8,9 @@ touched: the state given is only read (``apply`` never mutates its input).
 
 A :class:`RehearsalPolicy` names the commands a side would take now, best first; the loop
 applies the first the rules accept (a refused one costs nothing: ``apply`` changes nothing when
-it raises). A fight ends when the engine ends it (one side left standing); one still running
-after ``max_rounds`` rounds, or stuck (no command accepted), counts as a draw.
+it raises). A fight ends when the engine ends it (one side left standing, or none); one that ends
+with nobody standing, one still running after ``max_rounds`` rounds, and one stuck (no command
+accepted) count as draws.
 
 The figures: each side's win probability with a 95 % Wilson score interval
 (:func:`wilson_interval`; Wilson 1927, "Probable inference, the law of succession, and
@@ -106,9 +107,10 @@ class DownOdds(BaseModel):
 
 class RehearsalReport(BaseModel):
     """What a rehearsal found: ``fights`` played (fewer than ``asked`` when the time bound
-    stopped it, ``timed_out``), the wins per side, the ``draws`` (still running after
-    ``max_rounds`` or stuck), the mean rounds over all fights played, each player character's
-    chance to go down, the ``policy`` and ``seed``, and the seconds it took."""
+    stopped it, ``timed_out``), the wins per side, the ``draws`` (nobody left standing,
+    still running after ``max_rounds``, or stuck), the mean rounds over all fights played,
+    each player character's chance to go down, the ``policy`` and ``seed``, and the seconds
+    it took."""
 
     model_config = ConfigDict(frozen=True)
 
