@@ -22,7 +22,7 @@ import os
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -38,7 +38,7 @@ from bot.engine.core.rehearse import (
     play_chunk,
     report,
 )
-from bot.errors import Conflict
+from bot.errors import Conflict, DomainError
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import ensure_gm
@@ -48,6 +48,11 @@ log = logging.getLogger(__name__)
 TIME_LIMIT_S = 60.0
 """The longest one rehearsal runs (seconds); it then reports the fights played so far."""
 SEED_MAX = 2**31 - 1
+
+
+class RehearsalFailed(DomainError):
+    """The worker processes stopped mid-rehearsal (killed, out of memory): nothing was changed
+    and the next rehearsal starts fresh ones."""
 
 
 @lru_cache(maxsize=8)
@@ -174,30 +179,16 @@ class RehearsalService:
             del self._running[job.guild_id]
 
     async def _play(self, job: RehearsalJob, began: float) -> RehearsalReport:
-        if self._executor is None:
-            self._executor = self._make_executor()
         rules, state = job.encounter.rules, job.encounter.state
-        key, frozen, state_json = rules.key, rules.frozen(), state.model_dump_json()
-        deadline = began + self.time_limit_s
-        loop = asyncio.get_running_loop()
-        parts = await asyncio.gather(
-            *(
-                loop.run_in_executor(
-                    self._executor,
-                    play_in_worker,
-                    key,
-                    frozen,
-                    state_json,
-                    job.policy,
-                    job.seed,
-                    index,
-                    n,
-                    ROUNDS_MAX,
-                    deadline,
-                )
-                for index, n in chunks(job.fights)
-            )
-        )
+        try:
+            parts = await self._chunks(job, rules, state, began + self.time_limit_s)
+        except BrokenExecutor:
+            log.exception("rehearsal workers stopped (encounter %s)", job.encounter.id)
+            self.close()  # the next rehearsal starts new workers
+            raise RehearsalFailed(
+                "The rehearsal's worker processes stopped before it finished (nothing was "
+                "changed): try again."
+            ) from None
         total = Tally()
         for part in parts:
             total.add(part)
@@ -217,6 +208,34 @@ class RehearsalService:
             seed=job.seed,
             max_rounds=ROUNDS_MAX,
             seconds=took,
+        )
+
+    async def _chunks(
+        self, job: RehearsalJob, rules: Ruleset[Any], state: Any, deadline: float
+    ) -> list[Tally]:
+        """Every chunk of ``job`` on the executor (made on first use), in chunk order."""
+        if self._executor is None:
+            self._executor = self._make_executor()
+        executor = self._executor
+        key, frozen, state_json = rules.key, rules.frozen(), state.model_dump_json()
+        loop = asyncio.get_running_loop()
+        return await asyncio.gather(
+            *(
+                loop.run_in_executor(
+                    executor,
+                    play_in_worker,
+                    key,
+                    frozen,
+                    state_json,
+                    job.policy,
+                    job.seed,
+                    index,
+                    n,
+                    ROUNDS_MAX,
+                    deadline,
+                )
+                for index, n in chunks(job.fights)
+            )
         )
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,7 +20,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services import rehearsal as module
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService
-from bot.services.rehearsal import RehearsalService
+from bot.services.rehearsal import RehearsalFailed, RehearsalService
 from bot.store.db import Database
 from tests.engine.helpers import sheet
 
@@ -95,3 +96,28 @@ async def test_refusals_and_the_stored_encounter_untouched(db: Database) -> None
     assert after.version == before.version
     assert after.state.model_dump_json() == before.state.model_dump_json()
     assert len(await encounters.log(before.id)) == len(log_before)
+
+
+class Broken(Executor):
+    """Workers that died: every submit fails as a broken process pool does."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        raise BrokenProcessPool("a worker was killed")
+
+
+async def test_workers_that_stopped_give_a_clear_error_and_fresh_ones_next_time(
+    db: Database,
+) -> None:
+    encounters = EncounterService(db, seeds=lambda: 42)
+    await running_fight(encounters)
+    pool = ThreadPoolExecutor(1)
+    made = iter([Broken(), pool])
+    service = RehearsalService(encounters, executor=lambda: next(made))
+    try:
+        job = await service.prepare(10, 1, GM, fights=10, policy=None, seed=1)
+        with pytest.raises(RehearsalFailed, match="worker processes stopped"):
+            await service.run(job)
+        found = await service.run(await service.prepare(10, 1, GM, fights=10, policy=None, seed=1))
+    finally:
+        pool.shutdown()
+    assert found.fights == 10
