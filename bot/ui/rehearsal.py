@@ -9,7 +9,7 @@ from bot.ui.text import shown_name
 
 POLICY_WORDS = {
     "simple": "attack the most hurt enemy in reach, take the best affordable reaction, "
-    "take a breather when low",
+    "take a breather when low (where the system has one)",
     "reckless": "attack the most hurt enemy in reach, never react or rest",
 }
 
@@ -46,7 +46,7 @@ def rehearsal_text(found: RehearsalReport, *, round_now: int) -> str:
     )
     lines.append(f"Expected rounds: {found.mean_rounds:.1f}")
     if found.downs:
-        lines.append("Chance each player character goes down (Dead, Unconscious or Surrendered):")
+        lines.append("Chance each player character is down (out of the fight) when it ends:")
         lines.extend(
             f"- {shown_name(d.name)}: {pct(d.chance)} (95 %: {pct(d.low)} to {pct(d.high)})"
             for d in found.downs

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -70,3 +70,23 @@ async def test_rehearse_is_planned_for_other_systems(
     planned = await refused(await slash(h, gm, "rehearse"))
     assert "Rehearsing a fight in Utopia is planned" in planned
     assert "Only the GM" in await refused(await slash(h, player, "rehearse"))
+
+
+async def test_untitled_fight_rehearsed(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="untitled"))
+    await answered(await slash(h, player, "character import", example="wren"))
+    await answered(await slash(h, other, "character import", example="brask"))
+    await answered(await slash(h, player, "encounter join", character="Wren"))
+    await answered(await slash(h, other, "encounter join", character="Brask"))
+    await answered(await slash(h, gm, "npc import", example="hill-giant"))
+    await ok(await slash(h, gm, "gm add-npc", template="Hill giant"))
+    await ok(await slash(h, gm, "encounter begin"))
+    before = await stored(bot, h)
+    text = await rehearsal(h, table, fights=60, seed=2, policy="simple")
+    assert text.startswith("**Rehearsal** of this fight from round 1: 60 fights")
+    assert "**party** win" in text and "**foes** win" in text
+    assert "- Wren: " in text and "- Brask: " in text and "Hill giant" not in text
+    assert await stored(bot, h) == before

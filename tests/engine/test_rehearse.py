@@ -4,10 +4,14 @@ stored state never changed."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from bot.engine import get_ruleset
-from bot.engine.core.commands import EndTurn
+from bot.engine import RandomRoller, get_ruleset
+from bot.engine.core.commands import Begin, EndTurn
 from bot.engine.core.rehearse import (
     CHUNK,
     FIGHTS_MAX,
@@ -20,7 +24,7 @@ from bot.engine.core.rehearse import (
 )
 from bot.engine.uttas.commands import Attack, Breather, React
 from bot.errors import InvalidInput, RulesetNotImplemented
-from tests.engine.helpers import RULES, Fight
+from tests.engine.helpers import NOW, RULES, Fight
 
 
 def two_on_two() -> Fight:
@@ -165,3 +169,43 @@ def test_the_fight_ends_when_the_last_foe_spends_its_last_stamina_on_an_attack()
     assert f.state.phase == "active" and f.c(bob).has("Unconscious")
     f.do(React(actor=ann, choice="none"))
     assert f.state.phase == "finished" and f.state.winner == "party"
+
+
+def untitled_fight() -> tuple[Any, Any]:
+    """Wren and Brask (party) against the bandit crossbowman and the hill giant, round 1."""
+    rules = get_ruleset("untitled")
+    sheets = Path(__file__).resolve().parents[2] / "data" / "sheets" / "untitled"
+    roller = RandomRoller(seed=1)
+    state = rules.new_encounter(name="Ford", seed=1)
+    cast = (("Wren", "wren", False), ("Brask", "brask", False), ("Giant", "hill-giant", True))
+    for name, stem, npc in cast:
+        sheet = rules.parse_sheet(json.loads((sheets / f"{stem}.json").read_text()))
+        state = rules.apply(
+            state, rules.add_command(name=name, sheet=sheet, is_npc=npc), roller, NOW
+        ).state
+    return rules, rules.apply(state, Begin(), roller, NOW).state
+
+
+def test_untitled_rehearses_with_the_shield_raised_and_the_most_hurt_attacked() -> None:
+    rules, state = untitled_fight()
+    before = state.model_dump_json()
+    one = rehearse(rules, state, fights=60, seed=9)
+    assert one == rehearse(rules, state, fights=60, seed=9)
+    assert state.model_dump_json() == before
+    assert sum(s.wins for s in one.sides) + one.draws == 60
+    assert [d.name for d in one.downs] == ["Wren", "Brask"]
+    policy = rules.rehearsal("simple")
+    giant = state.find("Giant")
+    while state.turn != giant.id:  # the Giant's turn: it goes for the most hurt of the two
+        state = rules.apply(state, EndTurn(actor=state.turn), RandomRoller(seed=1), NOW).state
+    brask = state.find("Brask")
+    hurt = brask.model_copy(update={"health": 3})
+    state = state.model_copy(
+        update={"combatants": [hurt if c.id == brask.id else c for c in state.combatants]}
+    )
+    first = next(iter(policy.candidates(state)))
+    assert (first.kind, first.target) == ("attack", brask.id)  # type: ignore[attr-defined]
+    attacked = rules.apply(state, first, RandomRoller(seed=1), NOW).state
+    assert attacked.pending is not None  # Brask carries a shield: the attack waits on it
+    answer = next(iter(policy.candidates(attacked)))
+    assert (answer.kind, answer.choice) == ("defend", "shield")  # type: ignore[attr-defined]
