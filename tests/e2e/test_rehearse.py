@@ -62,14 +62,31 @@ async def test_gm_rehearses_the_fight_and_nothing_changes(
     assert await stored(bot, h) == before
 
 
-async def test_rehearse_is_planned_for_other_systems(
+async def test_rehearse_is_planned_for_uune(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    planned = await refused(await slash(h, gm, "rehearse"))
+    assert "Rehearsing a fight in Uune is planned" in planned
+    assert "Only the GM" in await refused(await slash(h, player, "rehearse"))
+
+
+async def test_utopia_fight_rehearsed(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h, gm, player = discord_harness, table.moderator, table.player
     await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
-    planned = await refused(await slash(h, gm, "rehearse"))
-    assert "Rehearsing a fight in Utopia is planned" in planned
-    assert "Only the GM" in await refused(await slash(h, player, "rehearse"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await answered(await slash(h, player, "encounter join", character="Vesna"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await ok(await slash(h, gm, "encounter begin"))
+    before = await stored(bot, h)
+    text = await rehearsal(h, table, fights=60, seed=4, policy="reckless")
+    assert text.startswith("**Rehearsal** of this fight from round 1: 60 fights")
+    assert "policy `reckless`, seed 4" in text and "- Vesna: " in text
+    assert await stored(bot, h) == before
 
 
 async def test_untitled_fight_rehearsed(

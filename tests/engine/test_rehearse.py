@@ -23,7 +23,7 @@ from bot.engine.core.rehearse import (
     wilson_interval,
 )
 from bot.engine.uttas.commands import Attack, Breather, React
-from bot.errors import InvalidInput, RulesetNotImplemented
+from bot.errors import DomainError, InvalidInput, RulesetNotImplemented
 from tests.engine.helpers import NOW, RULES, Fight
 
 
@@ -140,9 +140,9 @@ def test_refusals() -> None:
     setup.add("Ann")
     with pytest.raises(InvalidInput, match="no running fight"):
         rehearse(RULES, setup.state, fights=1)
-    utopia = get_ruleset("utopia")
+    uune = get_ruleset("uune")
     with pytest.raises(RulesetNotImplemented, match="planned"):
-        utopia.rehearsal("simple")
+        uune.rehearsal("simple")
 
 
 def test_wilson_interval_known_values() -> None:
@@ -209,3 +209,36 @@ def test_untitled_rehearses_with_the_shield_raised_and_the_most_hurt_attacked() 
     assert attacked.pending is not None  # Brask carries a shield: the attack waits on it
     answer = next(iter(policy.candidates(attacked)))
     assert (answer.kind, answer.choice) == ("defend", "shield")  # type: ignore[attr-defined]
+
+
+def test_utopia_policy_defends_with_the_bigger_dice_and_breathes_when_low() -> None:
+    rules = get_ruleset("utopia")
+    sheets = Path(__file__).resolve().parents[2] / "data" / "sheets" / "utopia"
+    roller = RandomRoller(seed=2)
+    state = rules.new_encounter(name="Ford", seed=2)
+    for name, stem, npc in (("Vesna", "vesna", False), ("Hound", "stone-hound", True)):
+        sheet = rules.parse_sheet(json.loads((sheets / f"{stem}.json").read_text()))
+        add = rules.add_command(name=name, sheet=sheet, is_npc=npc)
+        state = rules.apply(state, add, roller, NOW).state
+    state = rules.apply(state, Begin(), roller, NOW).state
+    simple, reckless = rules.rehearsal("simple"), rules.rehearsal("reckless")
+    me = state.get(state.turn)
+    low = me.model_copy(update={"stamina": 0})
+    tired = state.model_copy(
+        update={"combatants": [low if c.id == me.id else c for c in state.combatants]}
+    )
+    assert next(iter(simple.candidates(tired))).kind == "deep_breath"
+    assert next(iter(reckless.candidates(tired))).kind == "attack"
+    for command in simple.candidates(state):  # the turn holder attacks; damage waits on a defense
+        try:
+            state = rules.apply(state, command, roller, NOW).state
+        except DomainError:
+            continue
+        break
+    p = state.pending
+    assert p is not None and p.kind == "damage"
+    t, tables = state.get(p.target).sheet, rules.tables
+    dodge = t.dodge_rating * (tables.dodge.sides + 1) >= t.block_rating * (tables.block.sides + 1)
+    answers = [c.choice for c in simple.candidates(state) if c.kind == "defend"]  # type: ignore[attr-defined]
+    assert answers == (["dodge", "block", "none"] if dodge else ["block", "dodge", "none"])
+    assert [c.choice for c in reckless.candidates(state) if c.kind == "defend"] == ["none"]  # type: ignore[attr-defined]

@@ -76,7 +76,7 @@ class RehearseHooks:
         default) and :class:`InvalidInput` for an unknown policy."""
         raise RulesetNotImplemented(
             f"Rehearsing a fight in {self.title} is planned: the bot has no policy to play "
-            "its combatants yet (UTTAS and Untitled have one)."
+            "its combatants yet (UTTAS, Untitled and Utopia have one)."
         )
 
 
