@@ -21,9 +21,10 @@ import aiohttp
 import discord
 import yarl
 
-from bot.client import CombatBot
+from bot.client import CombatBot, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
+from bot.services.away import AwayService
 from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
 from bot.services.container import Services
@@ -67,7 +68,8 @@ async def build(
     altogether (tests script them); ``expiry_interval`` is how often (seconds) expired
     reaction windows are looked for (``None``: never by itself, see
     :meth:`CombatBot.expire_due`); ``clock`` (``() -> aware datetime``, UTC) is every
-    service's clock — reaction deadlines, and what is due — by default the host's."""
+    service's clock — reaction deadlines, and what is due — by default the host's. The bot is
+    sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT`` is set."""
     now = clock or utc_now
     db = await Database.open(settings.database_path)
     try:
@@ -85,9 +87,10 @@ async def build(
             member_data=MemberDataService(db, encounters, clock=now),
             notices=NoticeService(db, clock=now),
             campaign=CampaignService(db, clock=now),
+            away=AwayService(db, clock=now),
             rehearsal=RehearsalService(encounters),
         )
-        return CombatBot(
+        return bot_class(settings)(
             settings=settings,
             db=db,
             services=services,

@@ -31,6 +31,7 @@ from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
 from cogs.act import ActCog
+from cogs.away import AwayCog
 from cogs.campaign import CampaignCog
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
@@ -69,10 +70,11 @@ DYNAMIC_ITEMS = (
 class CombatBot(commands.Bot):
     """The bot. Everything it needs comes in through the constructor.
 
-    ``expiry_interval`` is the pause (seconds) between two passes of the background loop that
-    expires reaction windows (:meth:`expire_due`) and retries refused trackers and prompts;
-    ``None`` starts no loop, and whoever holds the bot runs the passes (tests, with the
-    services' injected clock)."""
+    One unsharded gateway connection; a sharded process is a :class:`ShardedCombatBot` (see
+    :func:`bot_class`). ``expiry_interval`` is the pause (seconds) between two passes of the
+    background loop that expires reaction windows (:meth:`expire_due`) and retries refused
+    trackers and prompts; ``None`` starts no loop, and whoever holds the bot runs the passes
+    (tests, with the services' injected clock)."""
 
     def __init__(
         self,
@@ -89,6 +91,11 @@ class CombatBot(commands.Bot):
         self._stopping = False  # set by close(): no new notice deliveries
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:  # only AutoShardedClient reads these
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -96,6 +103,7 @@ class CombatBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
+            **shards,
         )
         self.settings = settings
         self.db = db
@@ -131,14 +139,21 @@ class CombatBot(commands.Bot):
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
         await self.add_cog(MeCog(self.services.member_data))
         await self.add_cog(CampaignCog(self.services.campaign))
+        await self.add_cog(AwayCog(self.services.away))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
-        await sync_if_changed(
-            self.tree,
-            self.db,
-            application_id=self.application_id,
-            dev_guild_id=self.settings.dev_guild_id,
-        )
+        if self.settings.syncs_commands:
+            await sync_if_changed(
+                self.tree,
+                self.db,
+                application_id=self.application_id,
+                dev_guild_id=self.settings.dev_guild_id,
+            )
+        else:
+            log.info(
+                "shards %s: slash commands are synced by the process that runs shard 0",
+                ",".join(map(str, self.settings.shard_ids or ())),
+            )
         if self.expiry_interval is not None:
             self._expiry_task = asyncio.create_task(
                 self._expire_decisions(self.expiry_interval), name="reaction-expiry"
@@ -287,3 +302,27 @@ class CombatBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("ready as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
+
+
+class ShardedCombatBot(CombatBot, commands.AutoShardedBot):
+    """The bot on discord.py's ``AutoShardedClient``: it runs the shards ``SHARD_IDS`` of
+    ``SHARD_COUNT`` (all of them when SHARD_IDS is unset), one gateway connection each, and
+    Discord sends it the events of exactly the servers those shards own
+    (``(guild_id >> 22) % shard_count``)."""
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info(
+            "ready as %s (%s) in %d server(s), shards %s of %s",
+            self.user,
+            self.user.id,
+            len(self.guilds),
+            ",".join(map(str, sorted(self.shards))),
+            self.shard_count,
+        )
+
+
+def bot_class(settings: Settings) -> type[CombatBot]:
+    """:class:`ShardedCombatBot` when ``SHARD_COUNT`` is set, else :class:`CombatBot` (one
+    unsharded connection, as the bot always ran)."""
+    return ShardedCombatBot if settings.shard_count is not None else CombatBot

@@ -22,11 +22,13 @@ from bot import names
 from bot.engine import Event, ReactionOption, RecordingRoller
 from bot.engine.core.commands import CommandBase, Dated, NextTurn
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
+from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services import event_log
 from bot.services.acting import controls as controls
 from bot.services.acting import find_combatant as find_combatant
 from bot.services.acting import pick_actor as pick_actor
+from bot.services.acting import standing_in
 from bot.services.actor import Actor
 from bot.services.decisions import ALREADY_RESOLVED as ALREADY_RESOLVED
 from bot.services.decisions import Decision as Decision
@@ -35,6 +37,7 @@ from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
 from bot.services.turn_deadlines import TurnDeadlines
+from bot.store import default_actions as default_repo
 
 NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begin`."
 
@@ -68,6 +71,9 @@ class CombatResult:
     resolved: tuple[Settled, ...] = ()
     acting: CombatantBase | None = None
     replay: Replay | None = None
+    stand_in: tuple[int, int] | None = None
+    """``(member who acted, away member they acted for)`` when a delegate or the GM acted for
+    the combatant of a member who is ``/away`` (results say "X (for Y, away)")."""
 
     @property
     def decision(self) -> Decision | None:
@@ -100,7 +106,9 @@ class CombatService:
     def __init__(self, encounters: EncounterService, *, clock: Callable[[], datetime]) -> None:
         self._encounters = encounters
         self._clock = clock
-        self.deadlines = TurnDeadlines(encounters, self.end_turn_at_deadline, clock)
+        self.deadlines = TurnDeadlines(
+            encounters, self.end_turn_at_deadline, clock, default_turn=self.default_at_deadline
+        )
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -231,10 +239,12 @@ class CombatService:
             if as_name is None and combatant.id == current.state.turn:
                 _require_issued_this_turn(current.state, actor)
             acting.append(combatant)
+            away.append(standing_in(current, actor, combatant))
             return make(current, combatant)
 
+        away: list[int | None] = []
         result = await self._run(channel_id, actor, label, options, build)
-        return dataclasses.replace(result, acting=acting[-1])
+        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def gm_command(
         self,
@@ -303,16 +313,18 @@ class CombatService:
             decision = named(current, pending_version, ref)
             combatant, option = _chosen(current, decision, actor, code)
             titles.append(decision.title)
+            away.append(standing_in(current, actor, combatant))
             return current.rules.answer(current.state, combatant, option, decision.engine)
 
         titles: list[str] = []
+        away: list[int | None] = []
         options: dict[str, Any] = {"pending_version": pending_version, "choice": code}
         if ref is not None:
             options["decision"] = ref
         result = await self._run(
             channel_id, actor, "react", options, build, encounter_id=encounter_id
         )
-        return dataclasses.replace(result, label=titles[-1])
+        return dataclasses.replace(result, label=titles[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def react_by_command(
         self, channel_id: int, actor: Actor, word: Literal["dodge", "block"], maneuver: str | None
@@ -337,14 +349,16 @@ class CombatService:
             decision, subject_id = mine[0]
             target = state.get(str(subject_id))
             acting.append(target)
+            away.append(standing_in(current, actor, target))
             # The engine decides, and says exactly why a reaction is impossible.
             choice = rules.typed_reaction(word)
             typed = ReactionOption(choice=choice, label=choice, maneuver=maneuver)
             return rules.answer(state, target, typed, decision)
 
         acting: list[CombatantBase] = []
+        away: list[int | None] = []
         result = await self._run(channel_id, actor, "react", {"choice": word}, build)
-        return dataclasses.replace(result, acting=acting[-1])
+        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The window of the decisions that opened at ``pending_version`` ran out: each that is
@@ -393,6 +407,57 @@ class CombatService:
             channel_id, system, "deadline", options, build, encounter_id=encounter_id
         )
 
+    async def default_at_deadline(self, encounter_id: int, turn_seq: int, key: str) -> CombatResult:
+        """A passed turn deadline makes the combatant whose turn ``turn_seq`` is take its
+        default action ``key`` (an ``/act`` key of the ruleset's ``deadline_actions``), then
+        ends the turn as ``/gm next`` does if the action did not — in one change, only while
+        that turn still runs and the fight is not paused (else :class:`Conflict`). Raises the
+        engine's refusal (:class:`RuleViolation`, :class:`InvalidInput`) when the rules do not
+        allow the action now; nothing is written then."""
+        channel_id = await self._encounters.channel_of(encounter_id)
+        system = Actor(user_id=0, manages_channel=True)
+
+        def build(current: Encounter) -> list[CommandBase]:
+            state = current.state
+            if current.row.paused or state.turn_seq != turn_seq or state.current is None:
+                raise Conflict("That turn is already over.")
+            acting = current.rules.act(state, state.current, ActInput(key=key))
+            return [acting, _EndTurnIf(for_turn=turn_seq)]
+
+        options = {"for_turn": turn_seq, "default_action": key}
+        return await self._run(
+            channel_id, system, "deadline", options, build, encounter_id=encounter_id
+        )
+
+    async def set_default_action(
+        self, channel_id: int, actor: Actor, combatant: str, action: str
+    ) -> tuple[Encounter, CombatantBase, ActionSpec | None]:
+        """``/gm settings combatant: default_action:``: what ``combatant`` does when its turn's
+        deadline passes and the encounter's deadline action is ``default_action`` — one of its
+        ruleset's :meth:`~bot.engine.core.contract.Ruleset.deadline_actions`, by key or label;
+        ``none`` clears it. GM only (:class:`NotAllowed`); :class:`NotFound` for an unknown
+        combatant; :class:`InvalidInput` for an action it does not have, or a system that has
+        none. Returns the encounter, the combatant and the action (None: cleared)."""
+        encounter = await self._encounters.require_gm(channel_id, actor, "set default actions")
+        chosen = find_combatant(encounter.state, combatant)
+        spec = default_action_of(encounter, chosen, action)
+        async with self._encounters.db.transaction() as conn:
+            await default_repo.put(conn, encounter.id, chosen.id, spec.key if spec else None)
+        return encounter, chosen, spec
+
+    async def default_actions(self, encounter: Encounter) -> dict[str, str]:
+        """The encounter's default actions, by combatant: combatant id → action label."""
+        async with self._encounters.db.read() as conn:
+            keys = await default_repo.of_encounter(conn, encounter.id)
+        labels: dict[str, str] = {}
+        for combatant in encounter.state.combatants:
+            key = keys.get(combatant.id)
+            offered = encounter.rules.deadline_actions(encounter.state, combatant) if key else []
+            spec = next((a for a in offered if a.key == key), None)
+            if spec is not None:
+                labels[combatant.id] = spec.label
+        return labels
+
     async def resolve_waiting(self, channel_id: int, actor: Actor) -> CombatResult:
         """``/gm resolve``: the GM settles every waiting decision as if nobody chose (the
         ruleset's lapse; UTTAS: no reaction), oldest first. A decision one of them opens (the
@@ -414,12 +479,42 @@ class CombatService:
         return await self._encounters.due_decisions(self._clock())
 
 
+NO_DEFAULT_ACTIONS = (
+    "{title} has no action a turn can default to when its deadline passes: set "
+    "`deadline_action:` to End the turn or Only tell the GM."
+)
+
+
+def default_action_of(
+    encounter: Encounter, combatant: CombatantBase, action: str
+) -> ActionSpec | None:
+    """The deadline action ``action`` names for ``combatant`` (its key or its label, any case;
+    ``none`` or ``off``: None). Raises :class:`InvalidInput` when the ruleset has none, or
+    names the ones it has."""
+    if action.strip().casefold() in ("none", "off", "clear"):
+        return None
+    offered = encounter.rules.deadline_actions(encounter.state, combatant)
+    if not offered:
+        raise InvalidInput(NO_DEFAULT_ACTIONS.format(title=encounter.rules.title))
+    wanted = action.strip().casefold()
+    for spec in offered:
+        if wanted in (spec.key.casefold(), spec.label.casefold()):
+            return spec
+    known = ", ".join(f"`{spec.label}`" for spec in offered)
+    raise InvalidInput(
+        f"{combatant.name} cannot default to `{action[:40]}`: the default action is one of"
+        f" {known}, or `none`."
+    )
+
+
 def _to_apply(
     current: Encounter, state: AnyState, command: CommandBase, label: str, actor: Actor
 ) -> CommandBase | None:
     """The command to apply now for ``command``: a lapse becomes the ruleset's, computed on the
     state as it is by now (None: an earlier one settled that decision too); a command of
     another game system is refused (:class:`InvalidInput`); the member's issue mark dates it."""
+    if isinstance(command, _EndTurnIf):  # the turn may have ended with what came before
+        return NextTurn(for_turn=command.for_turn) if state.turn_seq == command.for_turn else None
     if isinstance(command, _Lapse):
         lapsing = state.decision(command.decision)
         if lapsing is None:
@@ -461,6 +556,18 @@ def _chosen(
     if option.gm and not current.is_gm(actor):
         raise NotAllowed(not_gm_message(current, f"choose “{option.label}”; it waits on the GM"))
     return combatant, option
+
+
+def _stand_in(actor: Actor, away_id: int | None) -> tuple[int, int] | None:
+    return (actor.user_id, away_id) if away_id is not None else None
+
+
+class _EndTurnIf(CommandBase):
+    """Stands for ``/gm next`` ending turn ``for_turn`` — if that turn still runs when it comes
+    (see :func:`_to_apply`)."""
+
+    kind: str = "end_turn_if"
+    for_turn: int
 
 
 class _Lapse(CommandBase):

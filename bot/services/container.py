@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.away import AwayService
 from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
@@ -29,4 +30,5 @@ class Services:
     member_data: MemberDataService
     notices: NoticeService
     campaign: CampaignService
+    away: AwayService
     rehearsal: RehearsalService

@@ -11,6 +11,7 @@ process). At most one live encounter per channel is guaranteed by a partial uniq
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import random
@@ -39,6 +40,7 @@ from bot.services.issue_marks import IssueMarks
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
+from bot.store import away as away_repo
 from bot.store import campaign, guild_settings, turn_timers
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
@@ -144,6 +146,14 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._remember(row, state)
         return Encounter(row=row, state=state)
 
+    async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter:
+        """``encounter`` with the members of its server away now (``/away``), which decide
+        who may act and who is pinged for a combatant (:mod:`bot.services.acting`)."""
+        marks = await away_repo.active(conn, encounter.row.guild_id, self._clock())
+        if not marks:
+            return encounter
+        return dataclasses.replace(encounter, away={m.user_id: m for m in marks})
+
     def _remember(self, row: EncounterRow, state: AnyState) -> None:
         self._states[row.id] = (row.version, state)
         self._states.move_to_end(row.id)
@@ -205,9 +215,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         """The channel's live encounter. Raises :class:`NotFound` when there is none."""
         async with self._db.read() as conn:
             row = await repo.live_in_channel(conn, channel_id)
-        if row is None:
-            raise NotFound(NO_ENCOUNTER)
-        return self._load(row)
+            if row is None:
+                raise NotFound(NO_ENCOUNTER)
+            return await self._with_away(conn, self._load(row))
 
     async def channel_of(self, encounter_id: int) -> int:
         """The channel an encounter belongs to (a fixed fact, remembered after the first read).
@@ -221,9 +231,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         """Any encounter by id (live or archived). Raises :class:`NotFound`."""
         async with self._db.read() as conn:
             row = await repo.by_id(conn, encounter_id)
-        if row is None:
-            raise NotFound("That encounter no longer exists.")
-        return self._load(row)
+            if row is None:
+                raise NotFound("That encounter no longer exists.")
+            return await self._with_away(conn, self._load(row))
 
     async def require_gm(self, channel_id: int, actor: Actor, action: str) -> Encounter:
         """The channel's live encounter if ``actor`` is its GM; else :class:`NotAllowed` naming
@@ -383,7 +393,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             row = await repo.live_in_channel(conn, channel_id)
             if row is None:
                 raise NotFound(NO_ENCOUNTER)
-            current = self._load(row)
+            current = await self._with_away(conn, self._load(row))
             current.playing_rules()  # rules a newer bot froze: refused before anything runs
             if row.paused and not current.is_gm(actor):
                 raise NotAllowed(PAUSED)
@@ -438,7 +448,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             self._no_redo.discard(saved.id)  # something may be redoable again
         elif cleared:
             self._no_redo.add(saved.id)
-        return Encounter(row=saved, state=new_state), result
+        return Encounter(row=saved, state=new_state, away=current.away), result
 
     # --- combatants from sheets (issue 4) -------------------------------------------------
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.errors import Conflict
+from bot.errors import Conflict, DomainError
+from bot.services.acting import answering
 from bot.services.encounters import Encounter, EncounterService
-from bot.store import turn_timers
+from bot.store import default_actions, turn_timers
 
 NOT_DUE = "That turn deadline is no longer due (the turn ended, or the fight was paused)."
 
@@ -30,19 +31,26 @@ class TurnLapse:
     name: str
     action: str
     result: Any = None
+    default: str | None = None
+    refused: str | None = None
+    """``default``: the label of the default action the combatant was set to take; ``refused``:
+    why the rules did not allow it then (the turn just ended)."""
 
 
 @dataclass(frozen=True)
 class Reminder:
     """A reminder sent: the encounter, the combatant whose turn it is (``name``), the member
-    to mention (its controller; the GM for an NPC's turn: the fight waits on them), whether
-    that member is the GM for an NPC (``gm``) and the turn's ``deadline``."""
+    to mention (its controller; the GM for an NPC's turn: the fight waits on them; for an
+    away controller whoever stands in — their delegate or the GM), whether that member is the
+    GM for an NPC (``gm``), the turn's ``deadline``, and the away controller the mention stands
+    in for (``for_away``; ``None`` when they are not away)."""
 
     encounter: Encounter
     name: str
     member_id: int
     gm: bool
     deadline: datetime
+    for_away: int | None = None
 
 
 class TurnDeadlines:
@@ -55,9 +63,12 @@ class TurnDeadlines:
         encounters: EncounterService,
         end_turn: Callable[[int, int], Awaitable[Any]],
         clock: Callable[[], datetime],
+        *,
+        default_turn: Callable[[int, int, str], Awaitable[Any]] | None = None,
     ) -> None:
         self._encounters = encounters
         self._end_turn = end_turn
+        self._default_turn = default_turn
         self._clock = clock
 
     async def due(self) -> list[tuple[int, int]]:
@@ -67,8 +78,10 @@ class TurnDeadlines:
 
     async def fire(self, encounter_id: int, timer_id: int) -> TurnLapse:
         """Apply the GM's action for the passed deadline ``timer_id``: end the turn (as
-        ``/gm next``) or tell the GM only. Raises :class:`Conflict` when it is no longer due
-        (fired already, the turn ended, the fight was paused meanwhile)."""
+        ``/gm next``), tell the GM only, or have the combatant take the default action the GM
+        set for it and end the turn (one without a default, or whose default the rules refuse
+        then, just ends its turn; the lapse says which and why). Raises :class:`Conflict` when
+        it is no longer due (fired already, the turn ended, the fight was paused meanwhile)."""
         async with self._encounters.db.read() as conn:
             timer = await turn_timers.get(conn, timer_id)
         now = self._clock()
@@ -84,8 +97,26 @@ class TurnDeadlines:
                 if not await turn_timers.close(conn, timer_id, now):
                     raise Conflict(NOT_DUE)
             return TurnLapse(encounter, current.name, "notify_gm")
+        default, refused = None, None
+        if state.settings.turn_deadline_action == "default_action":
+            async with self._encounters.db.read() as conn:
+                key = (await default_actions.of_encounter(conn, encounter_id)).get(current.id)
+            offered = encounter.rules.deadline_actions(state, current) if key else []
+            spec = next((a for a in offered if a.key == key), None)
+            if spec is not None and self._default_turn is not None:
+                default = spec.label
+                try:
+                    result = await self._default_turn(encounter_id, timer.ref, spec.key)
+                except Conflict:
+                    raise
+                except DomainError as error:  # the rules refuse it now: the turn just ends
+                    refused = str(error)
+                else:
+                    return TurnLapse(
+                        result.encounter, current.name, "default_action", result, default
+                    )
         result = await self._end_turn(encounter_id, timer.ref)
-        return TurnLapse(result.encounter, current.name, "end_turn", result)
+        return TurnLapse(result.encounter, current.name, "end_turn", result, default, refused)
 
     async def reminders_due(self) -> list[tuple[int, int]]:
         """``(encounter_id, timer id)`` of every turn whose reminder point has come."""
@@ -107,5 +138,6 @@ class TurnDeadlines:
             if not await turn_timers.claim_reminder(conn, timer_id):
                 raise Conflict(NOT_DUE)
         controller = current.controller_id
-        member = controller or encounter.row.gm_id
-        return Reminder(encounter, current.name, member, controller is None, timer.deadline)
+        member = answering(encounter, controller)
+        away = controller if controller is not None and controller in encounter.away else None
+        return Reminder(encounter, current.name, member, controller is None, timer.deadline, away)

@@ -12,9 +12,17 @@ from bot.ui.text import shown_name
 from bot.ui.tracker_keeper import tell_gm
 
 
-def deadline_title(name: str) -> str:
-    """The title of the result posted when a turn ended at its deadline."""
-    return f"Turn deadline passed: {shown_name(name)}'s turn ends"[:256]
+def deadline_title(name: str, lapse: TurnLapse | None = None) -> str:
+    """The title of the result posted when a turn ended at its deadline: with the default
+    action the combatant took, or why it could not take it."""
+    who = shown_name(name)
+    if lapse is not None and lapse.default is not None:
+        action = shown_name(lapse.default)
+        if lapse.refused is None:
+            return f"Turn deadline passed: {who} takes their default action, {action}"[:256]
+        why = shown_name(lapse.refused)
+        return f"Turn deadline passed: {who}'s turn ends ({action} was not possible: {why})"[:256]
+    return f"Turn deadline passed: {who}'s turn ends"[:256]
 
 
 def notify_text(lapse: TurnLapse) -> str:
@@ -30,7 +38,7 @@ async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
     """Post the turn's end (the next turn's ping with it), or ping the GM in the channel and
     leave them a notice. Raises what Discord raises."""
     if lapse.result is not None:
-        await announce(client, lapse.result, title=deadline_title(lapse.name))
+        await announce(client, lapse.result, title=deadline_title(lapse.name, lapse))
         return
     text = notify_text(lapse)
     await tell_gm(client, lapse.encounter, text)
@@ -43,7 +51,8 @@ def reminder_text(reminder: Reminder) -> str:
     when = f"<t:{int(reminder.deadline.timestamp())}:R>"
     name = shown_name(reminder.name)
     lead = "The fight waits on you" if reminder.gm else "Reminder"
-    return f"<@{reminder.member_id}> ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
+    away = f" (for <@{reminder.for_away}>, away)" if reminder.for_away is not None else ""
+    return f"<@{reminder.member_id}>{away} ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
 
 
 async def post_reminder(client: Any, reminder: Reminder) -> None:

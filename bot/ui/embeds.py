@@ -17,7 +17,11 @@ from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
 from bot.words import counted
 
-DEADLINE_ACTIONS = {"end_turn": "then the turn ends", "notify_gm": "then the GM is told"}
+DEADLINE_ACTIONS = {
+    "end_turn": "then the turn ends",
+    "notify_gm": "then the GM is told",
+    "default_action": "then the combatant's default action, and the turn ends",
+}
 """What a passed turn deadline does, as ``/gm settings`` shows it."""
 
 DESCRIPTION_MAX = 4096
@@ -124,8 +128,10 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
     public = encounter.rules.view(state, PUBLIC, shown_name)
     lines = []
     for c in state.combatants:
-        if public.reveals(c.id):
-            how = f"Health {c.health}/{c.sheet.health}, Stamina {c.stamina}/{c.sheet.stamina}"
+        if public.reveals(c.id):  # the ruleset's pools (UTTAS "Health 10/16, Stamina 25/40")
+            pools = encounter.rules.combatant_pools(c).items()
+            how = ", ".join(f"{pool} {r.value}/{r.maximum}" for pool, r in pools)
+            how = how or public.wound_level(c)
         else:
             how = public.wound_level(c)
         labels = [shown_name(x) for x in c.condition_labels() if x != how]  # not "Dead · Dead"

@@ -60,6 +60,8 @@ NOT_A_MEMBER = {
     "prompts.channel_id": "channel",
     "member_notices.id": "row id",
     "member_notices.guild_id": "server",
+    "away_members.guild_id": "server",
+    "default_actions.encounter_id": "encounter",
     "campaign_records.guild_id": "server",
     "guild_settings.campaign_time_s": "number",
 }

@@ -150,7 +150,7 @@ class ChangeSettings(CommandBase):
     hide_npc_numbers: bool | None = None
     interleaved: bool | None = None
     turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] | None = None
-    turn_deadline_action: Literal["end_turn", "notify_gm"] | None = None
+    turn_deadline_action: Literal["end_turn", "notify_gm", "default_action"] | None = None
     show_odds: bool | None = None
 
 

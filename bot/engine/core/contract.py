@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot import names
 from bot.engine.core.audience import PUBLIC, Audience, View
+from bot.engine.core.chart import ChartHooks
 from bot.engine.core.command_union import command_adapter as command_adapter
 from bot.engine.core.command_union import discriminated_kinds, model_class
 from bot.engine.core.commands import CommandBase
@@ -47,7 +48,7 @@ def _versions(known: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in known)
 
 
-class Ruleset(EncounterRulesHooks, OddsHooks, RehearseHooks, ABC, Generic[StateT]):
+class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Generic[StateT]):
     """A game system. Instances are stateless apart from their (GM-changeable) tables.
 
     ``apply`` is pure: it never mutates ``state``; it returns an :class:`Outcome` with a new
@@ -78,6 +79,11 @@ class Ruleset(EncounterRulesHooks, OddsHooks, RehearseHooks, ABC, Generic[StateT
     """Whether a decision may wait while no fight runs (Uune: the GM's approval of a Downtime
     roll, which is taken outside a conflict). A fight's own decisions end with it either way
     (``CoreTx.end_fight``)."""
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ()
+    """The ``/act`` actions (:class:`ActionSpec` keys) a GM may make a combatant's default for
+    a passed turn deadline (issue 17): ones that need no target or detail and suit a player
+    who is not there (UTTAS: Take a Breather). Empty: the system has none
+    (:meth:`deadline_actions`)."""
     version: int = 1
     """The reading this instance plays by (one of ``known_versions``)."""
     scale: Scale = METERS
@@ -244,6 +250,13 @@ class Ruleset(EncounterRulesHooks, OddsHooks, RehearseHooks, ABC, Generic[StateT
         """The command ``/act`` means for ``combatant``. Raises :class:`InvalidInput` naming
         the problem: an action this system does not have (listing the ones it has), a missing
         target, detail or amount, or a value out of range."""
+
+    def deadline_actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
+        """The actions ``combatant`` may take by default when its turn's deadline passes
+        (issue 17, "Turn deadlines"): those of :meth:`actions` named in
+        :attr:`deadline_action_keys`, in the system's order; empty when the system has none."""
+        keys = self.deadline_action_keys
+        return [a for a in self.actions(state, combatant) if a.key in keys]
 
     @abstractmethod
     def check_names(self, combatant: Any) -> list[str]:
@@ -490,6 +503,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, RehearseHooks, ABC, Generic[StateT
     def attack_names(self, combatant: Any) -> list[str]:
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
+
+    def odds_attack_names(self, combatant: Any) -> list[str]:
+        """What ``/odds with:`` may name for ``combatant``: by default its
+        :meth:`attack_names` (Uune: a PC's ``Attack`` too, since a PC attacks with resources,
+        not a named attack)."""
+        return self.attack_names(combatant)
 
     @abstractmethod
     def wound_level(self, combatant: Any) -> str:

@@ -157,9 +157,21 @@ def percent(p: Fraction) -> str:
 
 class OddsHooks:
     """The contract's odds hook (issue 18): a ruleset that computes exact odds overrides
-    :meth:`odds`; the rest say they are planned."""
+    :meth:`odds`; the rest say they are planned. A ruleset whose odds depend on the resources
+    the GM approves (Uune) sets :attr:`odds_count_resources` and overrides
+    :meth:`resource_odds`."""
 
     title: ClassVar[str]
+    odds_count_resources: ClassVar[bool] = False
+    """Whether ``/odds resources:`` means something here (Uune: the approved resources)."""
+
+    def resource_odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, resources: str | None
+    ) -> Odds:
+        """:meth:`odds` for a stated set of approved ``resources`` (a count, or names from the
+        roller's sheet; None: a line per count). Raises :class:`InvalidInput` where the system
+        counts none (this default)."""
+        raise InvalidInput(f"{self.title} odds do not count resources: leave `resources:` out.")
 
     def odds(
         self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None

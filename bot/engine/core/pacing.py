@@ -12,10 +12,13 @@ from typing import Literal
 
 from bot.errors import InvalidInput
 
-DeadlineAction = Literal["end_turn", "notify_gm"]
+DeadlineAction = Literal["end_turn", "notify_gm", "default_action"]
 """What a passed turn deadline does: ``end_turn`` — the turn ends as if the GM had used
-``/gm next``; ``notify_gm`` — the fight waits and the GM is told (once per turn). A
-GM-defined default action for the combatant is planned."""
+``/gm next``; ``notify_gm`` — the fight waits and the GM is told (once per turn);
+``default_action`` — the combatant takes the action the GM set for it (``/gm settings
+combatant: default_action:``; one of :meth:`~bot.engine.core.contract.Ruleset.deadline_actions`,
+e.g. UTTAS's Take a Breather), then the turn ends (a combatant without one, or whose action the
+rules refuse then, just ends the turn)."""
 
 MIN_DEADLINE_S = 60
 MAX_DEADLINE_S = 30 * 86_400
@@ -26,11 +29,12 @@ _PATTERN = re.compile(
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 
 
-def parse_duration(text: str) -> int:
+def parse_duration(text: str, *, what: str = "A turn deadline", max_days: int = 30) -> int:
     """Seconds in a duration such as ``12h``, ``1d6h``, ``45m`` or ``off`` (0: no deadline).
 
-    Raises :class:`InvalidInput` for any other text, or a duration outside one minute to 30
-    days."""
+    Raises :class:`InvalidInput` for any other text, or a duration outside one minute to
+    ``max_days`` days (30 for a turn deadline); ``what`` names the duration in that refusal
+    (``/away until:`` uses it too)."""
     cleaned = text.strip().lower().replace(" ", "")
     if cleaned in OFF_WORDS:
         return 0
@@ -40,8 +44,10 @@ def parse_duration(text: str) -> int:
             f"`{text[:40]}` is not a duration: write it like `12h`, `1d6h`, `90m`, or `off`."
         )
     seconds = sum(int(v) * _UNITS[k] for k, v in match.groupdict().items() if v)
-    if not MIN_DEADLINE_S <= seconds <= MAX_DEADLINE_S:
-        raise InvalidInput("A turn deadline lies between 1 minute (`1m`) and 30 days (`30d`).")
+    if not MIN_DEADLINE_S <= seconds <= max_days * 86_400:
+        raise InvalidInput(
+            f"{what} lies between 1 minute (`1m`) and {max_days} days (`{max_days}d`)."
+        )
     return seconds
 
 

@@ -178,7 +178,7 @@ class EncounterSettings(BaseModel):
     hide_npc_numbers: bool = True
     interleaved: bool = False
     turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] = 0
-    turn_deadline_action: Literal["end_turn", "notify_gm"] = "end_turn"
+    turn_deadline_action: Literal["end_turn", "notify_gm", "default_action"] = "end_turn"
     show_odds: bool = False
     rules: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=60)]] = Field(
         default_factory=dict, max_length=20

@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
@@ -365,6 +366,12 @@ class UntitledRuleset(Ruleset[UntitledState]):
         if combatant.health < combatant.sheet.health:
             return "Hurt"
         return "Unhurt"
+
+    wound_levels = ("Unhurt", "Hurt", "Bloodied", "Down")
+
+    def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
+        """Health (Untitled "Health"), against the sheet's."""
+        return {"Health": PoolReading(value=combatant.health, maximum=combatant.sheet.health)}
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
         """The round's actions left and Health; hidden (an NPC): the wound level."""

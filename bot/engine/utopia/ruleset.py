@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ForeignSheet,
@@ -120,6 +121,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     )
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     turn_order: TurnOrder = TURN_ORDER
+    # "Deep Breath" (utopia-actions.txt): 1 turn action to regain 1 stamina.
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ("deep-breath",)
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
@@ -416,6 +419,17 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if combatant.shp < combatant.sheet.shp:
             return "Hurt"
         return "Unhurt"
+
+    wound_levels = ("Unhurt", "Hurt", "Bloodied", "Down")
+
+    def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
+        """SHP, DHP and Stamina as the text writes them (Utopia "Hit Points", "Stamina")."""
+        s = combatant.sheet
+        return {
+            "SHP": PoolReading(value=combatant.shp, maximum=s.shp),
+            "DHP": PoolReading(value=combatant.dhp, maximum=s.dhp),
+            "Stamina": PoolReading(value=combatant.stamina, maximum=s.stamina),
+        }
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
         """TA and IA left, SHP, DHP and Stamina; hidden: the wound level."""

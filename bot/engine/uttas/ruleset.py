@@ -11,6 +11,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
@@ -109,6 +110,8 @@ class UttasRuleset(Ruleset[UttasState]):
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
     turn_order: TurnOrder = TURN_ORDER
+    # "Take a Breather" (uttas-gameplay.txt, "Actions"): recovers Stamina and ends the turn.
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ("breather",)
     rules_version: ClassVar[int] = 2
     """Version 2 (issue 11): the Speed pool refills at the start of the own turn, and an empty
     one skips that turn (``SpeedPool``); version 1 refilled it at the end of the own turn."""
@@ -478,6 +481,14 @@ class UttasRuleset(Ruleset[UttasState]):
         if worst <= 0:
             return "Unhurt"
         return "Bloodied" if worst >= 0.5 else "Hurt"
+
+    def combatant_pools(self, combatant: Combatant) -> dict[str, PoolReading]:
+        """Health and Stamina (UTTAS "Health" and "Stamina"), against the sheet's maximums."""
+        sheet = combatant.sheet
+        return {
+            "Health": PoolReading(value=combatant.health, maximum=sheet.health),
+            "Stamina": PoolReading(value=combatant.stamina, maximum=sheet.stamina),
+        }
 
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
@@ -26,6 +27,7 @@ from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import CORE_EVENTS, Event, Outcome, event_types
+from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uune import commands as cmd
@@ -39,6 +41,7 @@ from bot.engine.uune import (
     verbs,
 )
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
+from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import (
@@ -364,6 +367,28 @@ class UuneRuleset(Ruleset[UuneState]):
     def stances(self, combatant: Any = None) -> list[str]:
         return []
 
+    odds_count_resources = True
+
+    def odds_attack_names(self, combatant: Any) -> list[str]:
+        """A PC's ``Attack`` (it attacks with resources: "Attack"); an NPC's statblock
+        attacks."""
+        if isinstance(combatant.sheet, UuneStatblock):
+            return self.attack_names(combatant)
+        return ["Attack"]
+
+    def odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
+    ) -> Odds:
+        """Uune exact odds (issue 18) for 0 … 4 resources:
+        :func:`bot.engine.uune.odds.uune_odds`."""
+        return uune_odds(self.tables, attacker, target, attack, None)
+
+    def resource_odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, resources: str | None
+    ) -> Odds:
+        """Uune exact odds for the stated ``resources``: :func:`bot.engine.uune.odds.uune_odds`."""
+        return uune_odds(self.tables, attacker, target, attack, resources)
+
     def attack_names(self, combatant: Any) -> list[str]:
         sheet = combatant.sheet
         return [a.name for a in sheet.attacks] if isinstance(sheet, UuneStatblock) else []
@@ -378,6 +403,14 @@ class UuneRuleset(Ruleset[UuneState]):
         if h.stress.traumatic or h.stress.heavy or h.stress.light:
             return "Stressed"
         return "Unhurt"
+
+    wound_levels = ("Unhurt", "Stressed", "Wounded", "Incapacitated")
+
+    def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
+        """Vitality now against its maximum, which wounds and stress lower (Uune SRD
+        "Vitality", "Wounds", "Stress")."""
+        h = combatant.health
+        return {"Vitality": PoolReading(value=h.now(self.tables), maximum=h.maximum(self.tables))}
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
         """Vitality, wounds, stress and focus; hidden (an NPC's): the wound level only."""
