@@ -6,15 +6,21 @@ players when they may see both sides' numbers or the GM allows the odds against 
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
+from bot.engine import RandomRoller, get_ruleset
 from bot.engine.core.audience import GM, PUBLIC, controller
-from bot.engine.core.commands import ChangeSettings
+from bot.engine.core.commands import Begin, ChangeSettings, EndTurn
 from bot.engine.core.dice import Roll
 from bot.engine.core.odds import percent, roll_chance
+from bot.engine.untitled.commands import Attack as UntitledAttack
+from bot.engine.untitled.commands import Defend
 from bot.engine.uttas.commands import Attack, React
 from bot.engine.uttas.events import AttackResolved
-from tests.engine.helpers import RULES, Fight
+from tests.engine.helpers import NOW, RULES, Fight
 
 
 def resolved(f: Fight) -> AttackResolved:
@@ -82,3 +88,54 @@ def test_odds_of_a_hidden_npcs_attack_stay_with_the_gm() -> None:
     assert "Odds: " not in shown(f, PUBLIC)  # show_odds is about odds against NPCs
     f.do(ChangeSettings(hide_npc_numbers=False))
     assert "Odds: " in shown(f, PUBLIC)
+
+
+def untitled_duel(npc: bool) -> tuple[Any, Any]:
+    """Wren (party) and Brask (a rival PC, or an NPC) in a running Untitled fight."""
+    rules = get_ruleset("untitled")
+    sheets = Path(__file__).resolve().parents[2] / "data" / "sheets" / "untitled"
+    roller = RandomRoller(seed=6)
+    state = rules.new_encounter(name="Ford", seed=6)
+    cast = (("Wren", "wren", "party", False), ("Brask", "brask", "rivals", npc))
+    for name, stem, side, is_npc in cast:
+        sheet = rules.parse_sheet(json.loads((sheets / f"{stem}.json").read_text()))
+        add = rules.add_command(name=name, sheet=sheet, is_npc=is_npc)
+        state = rules.apply(state, add.model_copy(update={"side": side}), roller, NOW).state
+    return rules, rules.apply(state, Begin(), roller, NOW).state
+
+
+def untitled_attack(npc: bool, shield: bool) -> tuple[Any, Any, Any, Any]:
+    """Wren stabs Brask (turns passed until Wren's), Brask answering with or without its
+    shield: the ruleset, the state after, the AttackResolved event and the odds ``/odds``
+    gave just before."""
+    rules, state = untitled_duel(npc)
+    roller = RandomRoller(seed=6)
+    wren, brask = state.find("Wren"), state.find("Brask")
+    while state.turn != wren.id:
+        state = rules.apply(state, EndTurn(actor=state.turn), roller, NOW).state
+    before = rules.odds(state, wren, brask, "Hunting knife")
+    stab = UntitledAttack(actor=wren.id, target=brask.id, weapon="Hunting knife")
+    state = rules.apply(state, stab, roller, NOW).state
+    assert state.pending is not None  # Brask carries a shield: the attack waits on it
+    answer = Defend(actor=brask.id, choice="shield" if shield else "none")
+    out = rules.apply(state, answer, roller, NOW)
+    [event] = [e for e in out.events if e.kind == "attack_resolved"]
+    return rules, out.state, event, before
+
+
+def test_untitled_result_shows_the_odds_odds_gave() -> None:
+    for shield, line in ((False, "no shield"), (True, "Shield")):
+        rules, state, event, before = untitled_attack(npc=False, shield=shield)
+        expected = next(x for x in before.lines if x.reaction == line).chance
+        public = "\n".join(event.render(rules.view(state, PUBLIC)))
+        suffix = " against the shield" if shield else ""
+        assert f"Odds: {percent(expected)} to hit{suffix}" in public
+
+
+def test_untitled_odds_against_a_hidden_npc_only_for_the_gm_unless_allowed() -> None:
+    rules, state, event, _ = untitled_attack(npc=True, shield=True)
+    assert "Odds: " not in "\n".join(event.render(rules.view(state, PUBLIC)))
+    assert "Odds: " in "\n".join(event.render(rules.view(state, GM)))
+    settings = state.settings.model_copy(update={"show_odds": True})
+    allowed = state.model_copy(update={"settings": settings})
+    assert "Odds: " in "\n".join(event.render(rules.view(allowed, PUBLIC)))

@@ -65,6 +65,19 @@ def roll_chance(roll: Roll, against: int, tie: TieRule) -> Fraction:
     return chance_to_beat(pool, against, tie)
 
 
+def sum_of(*distributions: Distribution) -> Distribution:
+    """The distribution of the sum of independent results (a Combat Defense roll plus a
+    shield's, say)."""
+    total: Distribution = {0: Fraction(1)}
+    for dist in distributions:
+        out: Distribution = {}
+        for x, p in total.items():
+            for y, q in dist.items():
+                out[x + y] = out.get(x + y, Fraction(0)) + p * q
+        total = out
+    return total
+
+
 def percentile(distribution: Distribution, q: Fraction) -> int:
     """The smallest result whose cumulative probability reaches ``q`` (0 < q ≤ 1): the median
     is ``q = 1/2``. Raises :class:`InvalidInput` for an empty distribution or ``q`` outside
