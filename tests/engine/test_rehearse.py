@@ -23,6 +23,7 @@ from bot.engine.core.rehearse import (
     wilson_interval,
 )
 from bot.engine.uttas.commands import Attack, Breather, React
+from bot.engine.uttas.ruleset import UttasRuleset
 from bot.errors import DomainError, InvalidInput, RulesetNotImplemented
 from tests.engine.helpers import NOW, RULES, Fight
 
@@ -242,3 +243,29 @@ def test_utopia_policy_defends_with_the_bigger_dice_and_breathes_when_low() -> N
     answers = [c.choice for c in simple.candidates(state) if c.kind == "defend"]  # type: ignore[attr-defined]
     assert answers == (["dodge", "block", "none"] if dodge else ["block", "dodge", "none"])
     assert [c.choice for c in reckless.candidates(state) if c.kind == "defend"] == ["none"]  # type: ignore[attr-defined]
+
+
+class Silent:
+    """A policy with no answer to any decision (the simple one on its own turns)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def candidates(self, state: Any) -> Any:
+        return iter(()) if state.pending is not None else self.inner.candidates(state)
+
+    def is_down(self, combatant: Any) -> bool:
+        return bool(self.inner.is_down(combatant))
+
+
+class SilentRules(UttasRuleset):
+    def rehearsal(self, policy: str) -> Any:
+        return Silent(super().rehearsal(policy))
+
+
+def test_a_decision_the_policy_cannot_answer_is_settled_as_if_nobody_chose() -> None:
+    f = two_on_two()
+    rules = SilentRules()
+    found = rehearse(rules, f.state, fights=20, seed=2)
+    assert found.draws < 20  # fights went on: each waiting attack lapsed with no reaction
+    assert sum(s.wins for s in found.sides) + found.draws == 20

@@ -177,7 +177,9 @@ def _play_one(
     rules: Any, start: AnyState, policy: RehearsalPolicy, roller: RandomRoller, max_rounds: int
 ) -> tuple[str | None, int, AnyState]:
     """One fight from ``start`` to its end (or the round cap): the winner (None: a draw), the
-    rounds it lasted and the final state."""
+    rounds it lasted and the final state. When the policy has nothing the rules accept, a
+    waiting decision is settled as if nobody chose (``Ruleset.lapse``); with none waiting the
+    fight is stuck and counts as a draw."""
     state = start
     steps_cap = STEPS_PER_ROUND_MAX * max_rounds
     steps = 0
@@ -191,7 +193,10 @@ def _play_one(
                 continue
             break
         else:
-            return None, state.round, state  # stuck: nothing the policy tried was allowed
+            try:  # a decision the policy has no answer for: as if nobody chose
+                state = apply(state, rules.lapse(state), roller, REHEARSAL_NOW).state
+            except DomainError:
+                return None, state.round, state  # stuck: nothing the policy tried was allowed
     if state.phase == "finished":
         return state.winner, state.round, state
     return None, min(state.round, max_rounds), state
