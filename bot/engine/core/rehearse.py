@@ -52,9 +52,9 @@ class RehearsalPolicy(Protocol):
 
     def candidates(self, state: Any) -> Iterable[CommandBase]:
         """The commands to try now, best first (lazily: one is built only when the one before
-        it was refused): answers to the pending decision, or the turn
-        holder's action; the last should be one the rules always accept when anything is
-        (ending the turn, no reaction)."""
+        it was refused): answers to the pending decision, or the turn holder's action; the
+        last should be one the rules always accept when anything is (ending the turn, no
+        reaction). Nothing accepted with a decision waiting: the loop lets it lapse."""
         ...
 
     def is_down(self, combatant: Any) -> bool:
