@@ -30,9 +30,11 @@ from bot.services.combat import CombatService
 from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
 from bot.services.member_data import MemberDataService
+from bot.services.member_settings import MemberSettingsService
 from bot.services.moderation import ModerationService
 from bot.services.notices import NoticeService
 from bot.services.rehearsal import RehearsalService
+from bot.services.reminders import Reminders
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
@@ -77,6 +79,7 @@ async def build(
         encounters = EncounterService(db, clock=now, seeds=seeds, rollers=rollers)
         await encounters.freeze_rules()  # before any command: encounters started before 0013
         combat = CombatService(encounters, clock=now)
+        member_settings = MemberSettingsService(db, clock=now)
         services = Services(
             encounters=encounters,
             sheets=SheetService(db, clock=now),
@@ -87,6 +90,8 @@ async def build(
             member_data=MemberDataService(db, encounters, clock=now),
             notices=NoticeService(db, clock=now),
             campaign=CampaignService(db, clock=now),
+            member_settings=member_settings,
+            reminders=Reminders(encounters, member_settings, clock=now),
             away=AwayService(db, clock=now),
             rehearsal=RehearsalService(encounters),
         )

@@ -13,7 +13,8 @@ from discord.ext import commands
 from bot.errors import DomainError
 from bot.services.combat import CombatResult
 from bot.services.container import Services
-from bot.services.turn_deadlines import Reminder, TurnLapse
+from bot.services.reminders import Reminder
+from bot.services.turn_deadlines import TurnLapse
 from bot.settings import Settings
 from bot.store.db import Database
 from bot.sync import sync_if_changed
@@ -30,6 +31,7 @@ from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
+from bot.ui.turn_buttons import TurnMoveButton, TurnTargetSelect
 from cogs.act import ActCog
 from cogs.away import AwayCog
 from cogs.campaign import CampaignCog
@@ -64,6 +66,8 @@ DYNAMIC_ITEMS = (
     MemberDeleteCancel,
     ServerEndConfirm,
     ServerEndCancel,
+    TurnMoveButton,
+    TurnTargetSelect,
 )
 
 
@@ -137,7 +141,13 @@ class CombatBot(commands.Bot):
         await self.add_cog(HelpCog())
         await self.add_cog(TablesCog(self.services.tables))
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
-        await self.add_cog(MeCog(self.services.member_data))
+        await self.add_cog(
+            MeCog(
+                self.services.member_data,
+                self.services.combat.standing,
+                self.services.member_settings,
+            )
+        )
         await self.add_cog(CampaignCog(self.services.campaign))
         await self.add_cog(AwayCog(self.services.away))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -224,18 +234,18 @@ class CombatBot(commands.Bot):
         return [lapse for lapse in fired if lapse is not None]
 
     async def send_reminders(self) -> list[Reminder]:
-        """Mention each member whose turn reached its reminder point (issue 17), at most once
-        per turn. Never raises."""
-        deadlines = self.services.combat.deadlines
+        """Mention each member whose turn or reaction reached a reminder point (issue 17), each
+        point at most once per window, outside the member's quiet hours. Never raises."""
+        reminders = self.services.reminders
         try:
-            due = await deadlines.reminders_due()
+            due = await reminders.due()
         except Exception:
             log.exception("could not read the due reminders; retrying")
             return []
         sent: list[Reminder] = []
         for encounter_id, timer_id in due:
             try:
-                reminder = await deadlines.remind(encounter_id, timer_id)
+                reminder = await reminders.remind(encounter_id, timer_id)
             except DomainError:
                 continue  # sent by another pass, or the turn ended meanwhile
             except Exception:

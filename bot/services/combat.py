@@ -21,9 +21,10 @@ from typing import Any, Literal
 from bot import names
 from bot.engine import Event, ReactionOption, RecordingRoller
 from bot.engine.core.commands import CommandBase, Dated, NextTurn
+from bot.engine.core.standing import pick
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
+from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services import event_log
 from bot.services.acting import controls as controls
 from bot.services.acting import find_combatant as find_combatant
@@ -36,6 +37,7 @@ from bot.services.decisions import Settled, decision_of, decisions_of, named, se
 from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
+from bot.services.standing import StandingBook, StandingReactions, StandingUse
 from bot.services.turn_deadlines import TurnDeadlines
 from bot.store import default_actions as default_repo
 
@@ -71,6 +73,7 @@ class CombatResult:
     resolved: tuple[Settled, ...] = ()
     acting: CombatantBase | None = None
     replay: Replay | None = None
+    standing: tuple[StandingUse, ...] = ()
     stand_in: tuple[int, int] | None = None
     """``(member who acted, away member they acted for)`` when a delegate or the GM acted for
     the combatant of a member who is ``/away`` (results say "X (for Y, away)")."""
@@ -109,6 +112,7 @@ class CombatService:
         self.deadlines = TurnDeadlines(
             encounters, self.end_turn_at_deadline, clock, default_turn=self.default_at_deadline
         )
+        self.standing = StandingReactions(encounters)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -136,6 +140,7 @@ class CombatService:
         build: Callable[[Encounter], CommandBase | list[CommandBase]],
         *,
         encounter_id: int | None = None,
+        book: StandingBook | None = None,
     ) -> CombatResult:
         events: list[Event] = []
         before: list[Encounter] = []
@@ -152,7 +157,7 @@ class CombatService:
             now = self._clock()
             applied: list[CommandBase] = []
             for given in commands:
-                command = _to_apply(current, state, given, label, actor)
+                command = _to_apply(current, state, given, label, actor, book)
                 if command is None:
                     continue
                 outcome = current.rules.apply(state, command, roller, now)
@@ -245,6 +250,39 @@ class CombatService:
         away: list[int | None] = []
         result = await self._run(channel_id, actor, label, options, build)
         return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
+
+    async def encounter(self, encounter_id: int) -> Encounter:
+        """The encounter ``encounter_id`` as it is now (live or archived). Raises
+        :class:`NotFound`."""
+        return await self._encounters.get(encounter_id)
+
+    async def act_on_turn(
+        self,
+        encounter_id: int,
+        turn_seq: int,
+        actor: Actor,
+        label: str,
+        options: dict[str, Any],
+        make: Callable[[Encounter, CombatantBase], CommandBase],
+        holder: Callable[[Encounter, int, Actor], CombatantBase],
+    ) -> CombatResult:
+        """A turn command from a button on the turn's ping (issue 17, "Act from the ping"):
+        for the combatant ``holder`` finds holding turn ``turn_seq`` of the encounter (it
+        raises when that turn is over or ``actor`` may not act for it), read again inside the
+        change. ``make`` builds the engine command as for :meth:`act`."""
+        channel_id = await self._encounters.channel_of(encounter_id)
+        acting: list[CombatantBase] = []
+
+        def build(current: Encounter) -> CommandBase:
+            if current.id != encounter_id:
+                raise Conflict("That fight is over; these buttons no longer do anything.")
+            combatant = holder(current, turn_seq, actor)
+            _require_issued_this_turn(current.state, actor)
+            acting.append(combatant)
+            return make(current, combatant)
+
+        result = await self._run(channel_id, actor, label, options, build)
+        return dataclasses.replace(result, acting=acting[-1])
 
     async def gm_command(
         self,
@@ -367,8 +405,12 @@ class CombatService:
         was paused, or resumed with a fresh window, meanwhile)."""
         channel_id = await self._encounters.channel_of(encounter_id)
         system = Actor(user_id=0, manages_channel=True)
+        rules = await self.standing.of_encounter(encounter_id)
+        book = StandingBook(rules, []) if rules else None
 
         def build(current: Encounter) -> list[CommandBase]:
+            if book is not None:
+                book.used.clear()  # a retried change starts again
             opened = [d for d in decisions_of(current) if d.pending_version == pending_version]
             if current.row.status != "live" or not opened:
                 raise Conflict(ALREADY_RESOLVED)
@@ -380,15 +422,24 @@ class CombatService:
                 raise Conflict("That decision's window is not over.")
             return [_Lapse(decision=d.ref) for d in due]
 
-        result = await self._run(
-            channel_id,
-            system,
-            "expire",
-            {"pending_version": pending_version},
-            build,
-            encounter_id=encounter_id,
+        options = {"pending_version": pending_version}
+        try:
+            result = await self._run(
+                channel_id, system, "expire", options, build, encounter_id=encounter_id, book=book
+            )
+        except DomainError:
+            if book is None:
+                raise
+            # A standing choice the engine refused after all: the window lapses as usual
+            # rather than waiting for ever (nothing was written).
+            book = None
+            result = await self._run(
+                channel_id, system, "expire", options, build, encounter_id=encounter_id
+            )
+        used = tuple(book.used) if book is not None else ()
+        return dataclasses.replace(
+            result, expired=True, label=result.resolved_title or "Expired", standing=used
         )
-        return dataclasses.replace(result, expired=True, label=result.resolved_title or "Expired")
 
     async def end_turn_at_deadline(self, encounter_id: int, turn_seq: int) -> CombatResult:
         """A passed turn deadline ends the turn ``turn_seq`` as ``/gm next`` does — only while
@@ -508,18 +559,26 @@ def default_action_of(
 
 
 def _to_apply(
-    current: Encounter, state: AnyState, command: CommandBase, label: str, actor: Actor
+    current: Encounter,
+    state: AnyState,
+    command: CommandBase,
+    label: str,
+    actor: Actor,
+    book: StandingBook | None = None,
 ) -> CommandBase | None:
-    """The command to apply now for ``command``: a lapse becomes the ruleset's, computed on the
-    state as it is by now (None: an earlier one settled that decision too); a command of
-    another game system is refused (:class:`InvalidInput`); the member's issue mark dates it."""
+    """The command to apply now for ``command``: a lapse becomes a standing reaction's answer
+    when ``book`` has one that fits (:func:`_standing_answer`), else the ruleset's lapse, both
+    computed on the state as it is by now (None: an earlier one settled that decision too); a
+    command of another game system is refused (:class:`InvalidInput`); the member's issue mark
+    dates it."""
     if isinstance(command, _EndTurnIf):  # the turn may have ended with what came before
         return NextTurn(for_turn=command.for_turn) if state.turn_seq == command.for_turn else None
     if isinstance(command, _Lapse):
         lapsing = state.decision(command.decision)
         if lapsing is None:
             return None
-        command = current.rules.lapse(state, lapsing)
+        answer = _standing_answer(current, state, lapsing, book) if book else None
+        command = answer or current.rules.lapse(state, lapsing)
     elif not current.rules.accepts(command):
         raise InvalidInput(
             f"`/{label}` is not part of {current.rules.title}, this encounter's "
@@ -528,6 +587,27 @@ def _to_apply(
     if isinstance(command, Dated) and command.issued is None:
         command = command.model_copy(update={"issued": actor.issued})
     return command
+
+
+def _standing_answer(
+    current: Encounter, state: AnyState, decision: Any, book: StandingBook
+) -> CommandBase | None:
+    """The answer a standing reaction gives ``decision`` (issue 17, "Standing reactions"): the
+    first decider, in the ruleset's order (UTTAS: the target, then allies who may take the
+    hit), whose standing reaction picks one of the options it can afford now
+    (:func:`bot.engine.core.standing.pick`); noted in ``book.used``. None: the window lapses."""
+    rules = current.rules
+    for combatant_id, options in rules.decision_options(state, decision).items():
+        rule = book.rules.get(combatant_id)
+        if rule is None:
+            continue
+        option = pick(rule, options, lambda c: rules.standing_holds(state, decision, c))
+        if option is None:
+            continue
+        combatant = state.get(combatant_id)
+        book.used.append(StandingUse(combatant_id, combatant.name, rule.text, option.label))
+        return rules.answer(state, combatant, option, decision)
+    return None
 
 
 def _chosen(

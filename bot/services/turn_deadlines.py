@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from bot.errors import Conflict, DomainError
-from bot.services.acting import answering
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import default_actions, turn_timers
 
@@ -35,22 +34,6 @@ class TurnLapse:
     refused: str | None = None
     """``default``: the label of the default action the combatant was set to take; ``refused``:
     why the rules did not allow it then (the turn just ended)."""
-
-
-@dataclass(frozen=True)
-class Reminder:
-    """A reminder sent: the encounter, the combatant whose turn it is (``name``), the member
-    to mention (its controller; the GM for an NPC's turn: the fight waits on them; for an
-    away controller whoever stands in — their delegate or the GM), whether that member is the
-    GM for an NPC (``gm``), the turn's ``deadline``, and the away controller the mention stands
-    in for (``for_away``; ``None`` when they are not away)."""
-
-    encounter: Encounter
-    name: str
-    member_id: int
-    gm: bool
-    deadline: datetime
-    for_away: int | None = None
 
 
 class TurnDeadlines:
@@ -117,27 +100,3 @@ class TurnDeadlines:
                     )
         result = await self._end_turn(encounter_id, timer.ref)
         return TurnLapse(result.encounter, current.name, "end_turn", result, default, refused)
-
-    async def reminders_due(self) -> list[tuple[int, int]]:
-        """``(encounter_id, timer id)`` of every turn whose reminder point has come."""
-        async with self._encounters.db.read() as conn:
-            return await turn_timers.reminders_due(conn, self._clock())
-
-    async def remind(self, encounter_id: int, timer_id: int) -> Reminder:
-        """Claim the reminder of the turn deadline ``timer_id`` (once: raises
-        :class:`Conflict` when it was sent already, or the turn is over) and say whom to
-        mention."""
-        encounter = await self._encounters.get(encounter_id)
-        current = encounter.state.current
-        async with self._encounters.db.transaction() as conn:
-            timer = await turn_timers.get(conn, timer_id)
-            if timer is None or timer.deadline is None or current is None:
-                raise Conflict(NOT_DUE)
-            if timer.ref != encounter.state.turn_seq:
-                raise Conflict(NOT_DUE)
-            if not await turn_timers.claim_reminder(conn, timer_id):
-                raise Conflict(NOT_DUE)
-        controller = current.controller_id
-        member = answering(encounter, controller)
-        away = controller if controller is not None and controller in encounter.away else None
-        return Reminder(encounter, current.name, member, controller is None, timer.deadline, away)

@@ -69,7 +69,10 @@ def for_away(encounter: Encounter, controller_id: int | None) -> str:
 def window_ran_out(result: CombatResult) -> str:
     """What an expired decision defaulted to, as a sentence start, in its ruleset's words
     (UTTAS: no reaction, or — for an attacker's complete-or-stop after a surrender —
-    stopping)."""
+    stopping); or the standing reactions it applied instead (issue 17)."""
+    if result.standing:
+        chose = "; ".join(f"{use.name} — {use.label} (“{use.rule}”)" for use in result.standing)
+        return f"Standing reaction: {chose}"
     for settled in result.resolved:
         if settled.ran_out:
             return settled.ran_out

@@ -6,7 +6,8 @@ from typing import Any
 
 import discord
 
-from bot.services.turn_deadlines import Reminder, TurnLapse
+from bot.services.reminders import Reminder
+from bot.services.turn_deadlines import TurnLapse
 from bot.ui.combat_flow import announce
 from bot.ui.text import shown_name
 from bot.ui.tracker_keeper import tell_gm
@@ -47,18 +48,24 @@ async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
 
 
 def reminder_text(reminder: Reminder) -> str:
-    """The reminder's mention: the member whose turn it is, or the GM for an NPC's turn."""
+    """The reminder's mention: the member whose turn it is, or the GM for an NPC's turn; for
+    a reaction, each member who decides it (the GM for an NPC or an approval)."""
     when = f"<t:{int(reminder.deadline.timestamp())}:R>"
     name = shown_name(reminder.name)
     lead = "The fight waits on you" if reminder.gm else "Reminder"
     away = f" (for <@{reminder.for_away}>, away)" if reminder.for_away is not None else ""
-    return f"<@{reminder.member_id}>{away} ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
+    who = " ".join(f"<@{m}>" for m in (reminder.members or (reminder.member_id,))) + away
+    if reminder.kind == "reaction":
+        waits = "needs your decision" if reminder.gm else "waits for your decision"
+        return f"{who} ⏳ {lead}: **{name}** {waits} (decide by {when})."
+    return f"{who} ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
 
 
 async def post_reminder(client: Any, reminder: Reminder) -> None:
-    """Mention the member in the fight's channel. Raises what Discord raises."""
+    """Mention the members in the fight's channel. Raises what Discord raises."""
     channel = client.get_partial_messageable(reminder.encounter.row.channel_id)
+    members = reminder.members or (reminder.member_id,)
     await channel.send(
         reminder_text(reminder),
-        allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.member_id)]),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(m) for m in members]),
     )

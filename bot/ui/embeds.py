@@ -147,6 +147,21 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
     return embed
 
 
+def reminder_words(points: str) -> str:
+    """Reminder points in words: ``50%,90%`` → "at 50%, 90% of the window"; ``6h,1h`` → "6h,
+    1h before the deadline"; ``off``."""
+    if points == "off":
+        return "off"
+    shares = [p for p in points.split(",") if p.endswith("%")]
+    lefts = [p for p in points.split(",") if not p.endswith("%")]
+    parts = []
+    if shares:
+        parts.append(f"at {', '.join(shares)} of the window")
+    if lefts:
+        parts.append(f"{', '.join(lefts)} before the deadline")
+    return "; ".join(parts)
+
+
 def encounter_settings_text(encounter: Encounter) -> str:
     """``/gm settings`` with no option: the encounter's settings in words."""
     s = encounter.state.settings
@@ -162,6 +177,7 @@ def encounter_settings_text(encounter: Encounter) -> str:
         f"- reaction window: {s.reaction_window_s} s\n"
         f"- turn deadline: {format_duration(s.turn_deadline_s)}"
         f" ({DEADLINE_ACTIONS[s.turn_deadline_action]})\n"
+        f"- reminders: {reminder_words(s.reminders)}\n"
         f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
         f"- players' odds against hidden NPCs: {'yes' if s.show_odds else 'no'}\n"

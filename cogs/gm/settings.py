@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.engine.core.commands import ChangeSettings, CommandBase
 from bot.engine.core.encounter_rules import RULE_NAME_MAX, RULE_VALUE_MAX
-from bot.engine.core.pacing import parse_duration
+from bot.engine.core.pacing import parse_duration, parse_reminders
 from bot.errors import InvalidInput
 from bot.services.combat import NO_DEFAULT_ACTIONS, CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
@@ -58,6 +58,7 @@ def settings_command(
         interleaved="Utopia: one action at a time, each creature after each action (in setup)",
         turn_deadline="How long a turn may last: 12h, 1d6h, 90m… or off (the default)",
         deadline_action="What happens when a turn's deadline passes",
+        reminders="When a turn or reaction is reminded: 50%,90% of the window, 6h,1h left, or off",
         show_odds="Players see /odds against NPCs whose numbers are hidden",
         rule="This game system's own rule (Untitled: Legendary dice, armor above 18…)",
         value="The rule's value: dice such as 3d12, `table`, `allowed` or `refused`",
@@ -84,6 +85,7 @@ def settings_command(
         interleaved: bool | None = None,
         turn_deadline: app_commands.Range[str, 1, 40] | None = None,
         deadline_action: app_commands.Choice[str] | None = None,
+        reminders: app_commands.Range[str, 1, 60] | None = None,
         show_odds: bool | None = None,
         rule: app_commands.Range[str, 1, RULE_NAME_MAX] | None = None,
         value: app_commands.Range[str, 1, RULE_VALUE_MAX] | None = None,
@@ -98,6 +100,7 @@ def settings_command(
             "interleaved": interleaved,
             "turn_deadline_s": parse_duration(turn_deadline) if turn_deadline else None,
             "turn_deadline_action": deadline_action.value if deadline_action else None,
+            "reminders": parse_reminders(reminders) if reminders else None,
             "show_odds": show_odds,
         }
         changes = {k: v for k, v in changes.items() if v is not None}

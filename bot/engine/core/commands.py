@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from bot import names
 from bot.engine.core.effects import Period
+from bot.engine.core.pacing import parse_reminders
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=12)]
 Name = names.Name
@@ -151,7 +152,14 @@ class ChangeSettings(CommandBase):
     interleaved: bool | None = None
     turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] | None = None
     turn_deadline_action: Literal["end_turn", "notify_gm", "default_action"] | None = None
+    reminders: Annotated[str, Field(max_length=60)] | None = None
     show_odds: bool | None = None
+
+    @field_validator("reminders")
+    @classmethod
+    def _reminder_points(cls, value: str | None) -> str | None:
+        """Reminder points in :func:`bot.engine.core.pacing.parse_reminders`' form."""
+        return None if value is None else parse_reminders(value)
 
 
 class EndPeriod(CommandBase):

@@ -37,6 +37,7 @@ from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.odds import OddsHooks
 from bot.engine.core.rehearse import RehearseHooks
 from bot.engine.core.scale import METERS, Scale
+from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.state import AnyState
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.errors import InvalidInput, RulesVersionUnknown
@@ -251,6 +252,21 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         the problem: an action this system does not have (listing the ones it has), a missing
         target, detail or amount, or a value out of range."""
 
+    def breather_action(self) -> str | None:
+        """The :meth:`actions` key of this system's breather — a move that recovers and that a
+        player often takes when there is nothing better to do — offered as a button on the
+        message that says it is a combatant's turn (issue 17, "Act from the ping"); None
+        when the system has none."""
+        return None
+
+    def attack_command(
+        self, state: StateT, combatant: Any, target: str, attack: str
+    ) -> CommandBase:
+        """The command for ``combatant`` attacking ``target`` (a combatant id) with
+        ``attack`` (one of :meth:`attack_names`), as the turn ping's Attack button means it.
+        By default the system's ``attack`` action of :meth:`act` (the weapon as its detail)."""
+        return self.act(state, combatant, ActInput(key="attack", target=target, detail=attack))
+
     def deadline_actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
         """The actions ``combatant`` may take by default when its turn's deadline passes
         (issue 17, "Turn deadlines"): those of :meth:`actions` named in
@@ -309,6 +325,17 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         :class:`ReactionOption` ``choice`` its :meth:`answer` reads): by default the word
         itself (Utopia's Dodge and Block)."""
         return word
+
+    def standing_words(self) -> StandingWords:
+        """The words of this system's standing reactions (issue 17, "Standing reactions";
+        :mod:`bot.engine.core.standing`): which typed word names which :class:`ReactionOption`
+        choice, and which condition. By default none: the system has no standing reactions."""
+        return StandingWords()
+
+    def standing_holds(self, state: StateT, decision: Any, condition: str) -> bool:
+        """Whether the standing-reaction ``condition`` (a value of :meth:`standing_words`'
+        ``conditions``, or ``always``) holds for ``decision``. By default only ``always``."""
+        return condition == ALWAYS
 
     def decision_subject(self, state: StateT, decision: Any) -> str | None:
         """The combatant whose own reaction ``decision`` asks for (a typed reaction such as

@@ -61,3 +61,68 @@ def format_duration(seconds: int) -> str:
         if amount:
             parts.append(f"{amount}{unit}")
     return "".join(parts)
+
+
+DEFAULT_REMINDERS = "50%"
+"""Reminder points by default: once, at half the window (issue 17, "Reminders")."""
+
+MAX_REMINDERS = 5
+_PERCENT = re.compile(r"^(?P<p>\d{1,3})%$")
+
+
+def parse_reminders(text: str) -> str:
+    """The reminder points a GM types, normalised: comma-separated, each a share of the
+    window gone by (``50%``, 1–99) or a time left before the deadline (``6h``, ``90m``,
+    ``1d``; at least one minute); ``off`` for none. ``"90%, 50%"`` → ``"50%,90%"``.
+
+    Raises :class:`InvalidInput` naming the point not understood, or for more than
+    :data:`MAX_REMINDERS` points."""
+    cleaned = text.strip().lower().replace(" ", "")
+    if cleaned in OFF_WORDS:
+        return "off"
+    points = [p for p in cleaned.split(",") if p]
+    if not points:
+        raise InvalidInput("Write reminder points like `50%,90%` or `6h,1h`, or `off`.")
+    if len(points) > MAX_REMINDERS:
+        raise InvalidInput(f"At most {MAX_REMINDERS} reminder points.")
+    shares: list[int] = []
+    lefts: list[int] = []
+    for point in points:
+        match = _PERCENT.match(point)
+        if match is not None:
+            share = int(match["p"])
+            if not 1 <= share <= 99:
+                raise InvalidInput(f"`{point[:20]}`: a share of the window is 1% to 99%.")
+            shares.append(share)
+            continue
+        duration = _PATTERN.match(point)
+        if duration is None or not any(duration.groupdict().values()):
+            raise InvalidInput(
+                f"`{point[:20]}` is not a reminder point: write a share of the window gone by "
+                "(`50%`) or the time left before the deadline (`6h`, `90m`)."
+            )
+        seconds = sum(int(v) * _UNITS[k] for k, v in duration.groupdict().items() if v)
+        if not MIN_DEADLINE_S <= seconds <= MAX_DEADLINE_S:
+            raise InvalidInput(f"`{point[:20]}`: a time left lies between `1m` and `30d`.")
+        lefts.append(seconds)
+    ordered = [f"{s}%" for s in sorted(set(shares))]
+    ordered += [format_duration(s) for s in sorted(set(lefts), reverse=True)]
+    return ",".join(ordered)
+
+
+def remind_before(points: str, window_s: float) -> list[float]:
+    """Seconds before the deadline at which each of ``points`` (:func:`parse_reminders`'
+    form) falls for a window of ``window_s`` seconds, earliest first; points that fall outside
+    the window are left out."""
+    if points == "off" or window_s <= 0:
+        return []
+    found: set[float] = set()
+    for point in points.split(","):
+        match = _PERCENT.match(point)
+        if match is not None:
+            found.add(window_s * (100 - int(match["p"])) / 100)
+            continue
+        seconds = float(parse_duration(point))
+        if seconds < window_s:
+            found.add(seconds)
+    return sorted(found, reverse=True)

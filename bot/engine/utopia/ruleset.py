@@ -29,6 +29,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
+from bot.engine.core.standing import StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import (
     actions,
@@ -291,6 +292,17 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             )
         return cmd.Defend.model_validate(
             {"actor": decider.id, "choice": option.choice, "decision": ref}
+        )
+
+    def breather_action(self) -> str | None:
+        """``utopia-actions.txt`` "Deep Breath" (1 TA: 1 Stamina)."""
+        return "deep-breath"
+
+    def standing_words(self) -> StandingWords:
+        """``utopia-actions.txt`` "Block", "Dodge" and "Take Cover": the defense taken when the
+        window would run out (each step only when it can be paid for now)."""
+        return StandingWords(
+            choices={"block": "block", "dodge": "dodge", "cover": "cover", "take cover": "cover"}
         )
 
     def decision_subject(self, state: UtopiaState, decision: Any) -> str | None:

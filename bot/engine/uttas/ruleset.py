@@ -27,6 +27,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
+from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uttas import (
     actions,
@@ -40,6 +41,7 @@ from bot.engine.uttas import (
     movement,
     reactions,
     record,
+    rules,
     setup,
     sheet_text,
     skills_long,
@@ -54,7 +56,7 @@ from bot.engine.uttas.rehearse import POLICIES, UttasPolicy
 from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
-from bot.errors import InvalidInput, RuleViolation
+from bot.errors import DomainError, InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -305,6 +307,39 @@ class UttasRuleset(Ruleset[UttasState]):
     def typed_reaction(self, word: Literal["dodge", "block"]) -> str:
         """``/dodge`` is UTTAS's Evade ("Reactions"), ``/block`` its Block."""
         return "evade" if word == "dodge" else word
+
+    def breather_action(self) -> str | None:
+        """UTTAS "Take a Breather"."""
+        return "breather"
+
+    def attack_command(
+        self, state: UttasState, combatant: Any, target: str, attack: str
+    ) -> CommandBase:
+        """UTTAS "Attack" at the distance the GM placed them (as ``/attack`` without
+        ``range:``)."""
+        return cmd.Attack(actor=combatant.id, target=target, attack=attack)
+
+    def standing_words(self) -> StandingWords:
+        """UTTAS "Perform a Reaction command", Defend: Evade (also typed ``dodge``), Block or
+        Move; a step may apply only ``against melee`` or ``against ranged`` attacks (the
+        attack's kind: "melee" weapons and maneuvers, or anything else — thrown, mechanical,
+        powers)."""
+        return StandingWords(
+            choices={"evade": "evade", "dodge": "evade", "block": "block", "move": "move"},
+            conditions={"melee": "melee", "ranged": "ranged"},
+        )
+
+    def standing_holds(self, state: UttasState, decision: Any, condition: str) -> bool:
+        if condition == ALWAYS:
+            return True
+        if getattr(decision, "awaiting", None) != "reaction":
+            return False
+        attacker = state.get(decision.attacker)
+        try:
+            kind = rules.attack_profile(attacker, decision.attack, self.tables).kind
+        except DomainError:
+            return False
+        return (kind == "melee") == (condition == "melee")
 
     def decision_subject(self, state: UttasState, decision: Any) -> str | None:
         """The target of an attack waiting for its reaction; nobody's after a surrender (the
