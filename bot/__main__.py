@@ -41,6 +41,7 @@ from bot.services.member_data import MemberDataService
 from bot.services.member_settings import MemberSettingsService
 from bot.services.moderation import ModerationService
 from bot.services.notices import NoticeService
+from bot.services.rehearsal import RehearsalService
 from bot.services.reminders import Reminders
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
@@ -101,6 +102,7 @@ async def build(
             member_settings=member_settings,
             reminders=Reminders(encounters, member_settings, clock=now),
             away=AwayService(db, clock=now),
+            rehearsal=RehearsalService(encounters),
         )
         return bot_class(settings)(
             settings=settings,

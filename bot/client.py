@@ -45,6 +45,7 @@ from cogs.me import MeCog
 from cogs.npc import NpcCog
 from cogs.odds import OddsCog
 from cogs.reactions import ReactionsCog
+from cogs.rehearse import RehearseCog
 from cogs.server import ServerCog
 from cogs.tables import TablesCog
 
@@ -134,6 +135,7 @@ class CombatBot(commands.Bot):
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
         await self.add_cog(ActCog(self.services.combat, self.services.encounters))
         await self.add_cog(OddsCog(self.services.combat, self.services.encounters))
+        await self.add_cog(RehearseCog(self.services.rehearsal))
         await self.add_cog(ReactionsCog(self.services.combat))
         await self.add_cog(DiceCog())
         await self.add_cog(HelpCog())
@@ -186,6 +188,7 @@ class CombatBot(commands.Bot):
             self._expiry_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry_task
+        self.services.rehearsal.close()
         await super().close()
 
     async def _expire_decisions(self, interval: float) -> None:

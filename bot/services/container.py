@@ -12,6 +12,7 @@ from bot.services.member_data import MemberDataService
 from bot.services.member_settings import MemberSettingsService
 from bot.services.moderation import ModerationService
 from bot.services.notices import NoticeService
+from bot.services.rehearsal import RehearsalService
 from bot.services.reminders import Reminders
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
@@ -34,3 +35,4 @@ class Services:
     member_settings: MemberSettingsService
     reminders: Reminders
     away: AwayService
+    rehearsal: RehearsalService

@@ -35,6 +35,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.encounter_rules import EncounterRulesHooks
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.odds import OddsHooks
+from bot.engine.core.rehearse import RehearseHooks
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.state import AnyState
@@ -48,7 +49,7 @@ def _versions(known: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in known)
 
 
-class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, ABC, Generic[StateT]):
+class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Generic[StateT]):
     """A game system. Instances are stateless apart from their (GM-changeable) tables.
 
     ``apply`` is pure: it never mutates ``state``; it returns an :class:`Outcome` with a new

@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.engine.core.pools import Pool, TieRule
+from bot.engine.core.dice import Roll
+from bot.engine.core.pools import DiceGroup, Pool, TieRule
 from bot.errors import InvalidInput, RulesetNotImplemented
 
 Distribution = dict[int, Fraction]
@@ -52,6 +53,29 @@ def chance_to_beat(
             if result > defense or (result == defense and tie == "first"):
                 won += p_result * p_defense
     return won
+
+
+def roll_chance(roll: Roll, against: int, tie: TieRule) -> Fraction:
+    """The exact chance ``roll``'s dice had, before they were rolled, to beat ``against`` (a
+    fixed number: UTTAS's Dodge or Discipline): as many dice of ``roll.sides`` sides as were
+    rolled (Advantage and Disadvantage already counted), plus ``roll.modifier``; equal results
+    go by ``tie`` (:func:`chance_to_beat`). For the "Odds: … to hit" line of an attack's
+    result."""
+    pool = Pool(groups=(DiceGroup(count=len(roll.dice), sides=roll.sides),), modifier=roll.modifier)
+    return chance_to_beat(pool, against, tie)
+
+
+def sum_of(*distributions: Distribution) -> Distribution:
+    """The distribution of the sum of independent results (a Combat Defense roll plus a
+    shield's, say)."""
+    total: Distribution = {0: Fraction(1)}
+    for dist in distributions:
+        out: Distribution = {}
+        for x, p in total.items():
+            for y, q in dist.items():
+                out[x + y] = out.get(x + y, Fraction(0)) + p * q
+        total = out
+    return total
 
 
 def percentile(distribution: Distribution, q: Fraction) -> int:

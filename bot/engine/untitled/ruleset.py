@@ -35,6 +35,7 @@ from bot.engine.untitled import commands as cmd
 from bot.engine.untitled.core import TURN_ORDER, RoundActions, Tx
 from bot.engine.untitled.events import EVENT_TYPES
 from bot.engine.untitled.odds import untitled_odds
+from bot.engine.untitled.rehearse import POLICIES, UntitledPolicy
 from bot.engine.untitled.sheet import UntitledSheet
 from bot.engine.untitled.state import (
     CONDITIONS,
@@ -349,6 +350,12 @@ class UntitledRuleset(Ruleset[UntitledState]):
         """Untitled exact odds (issue 18): :func:`bot.engine.untitled.odds.untitled_odds`."""
         names = (attacker.name, target.name)
         return untitled_odds(self.tables_for(state), attacker.sheet, target.sheet, attack, names)
+
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UntitledPolicy:
+        """Untitled rehearsal policies (issue 18): :mod:`bot.engine.untitled.rehearse`."""
+        return UntitledPolicy(policy, self.lapse)
 
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (half its Health or less), Hurt or Unhurt."""

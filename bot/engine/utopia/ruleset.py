@@ -56,6 +56,7 @@ from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
 from bot.engine.utopia.defenses import unable_reason
 from bot.engine.utopia.events import EVENT_TYPES
 from bot.engine.utopia.odds import utopia_odds
+from bot.engine.utopia.rehearse import POLICIES, UtopiaPolicy
 from bot.engine.utopia.sheet import TRAITS, UtopiaSheet
 from bot.engine.utopia.state import (
     CONDITIONS,
@@ -414,6 +415,12 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             range_m = state.positions.distance(attacker.id, target.id)
         weapon = combat.weapon_named(attacker, attack)
         return utopia_odds(self.tables, attacker, target, weapon, range_m, self.scale)
+
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UtopiaPolicy:
+        """Utopia rehearsal policies (issue 18): :mod:`bot.engine.utopia.rehearse`."""
+        return UtopiaPolicy(self.tables, policy, self.lapse)
 
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (DHP lost), Hurt (SHP lost) or Unhurt: from damage only."""

@@ -52,6 +52,7 @@ from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.odds import uttas_odds
 from bot.engine.uttas.record import UttasRecord, record_lines
+from bot.engine.uttas.rehearse import POLICIES, UttasPolicy
 from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
@@ -246,6 +247,12 @@ class UttasRuleset(Ruleset[UttasState]):
     ) -> Odds:
         """UTTAS exact odds (issue 18): :func:`bot.engine.uttas.odds.uttas_odds`."""
         return uttas_odds(self.tables, state, attacker, target, attack, range_m, self.scale)
+
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UttasPolicy:
+        """UTTAS rehearsal policies (issue 18): :mod:`bot.engine.uttas.rehearse`."""
+        return UttasPolicy(self.tables, self.attack_names, policy)
 
     def status(
         self, combatant: Combatant, *, revealed: bool, compact: bool, in_fight: bool
