@@ -8,9 +8,12 @@ connection numbers them ``$1, $2, …``), ``INSERT … ON CONFLICT … DO UPDATE
 or position (``sqlite3.Row`` and ``asyncpg.Record`` both are). A constraint violation is one of
 :data:`INTEGRITY_ERRORS` on either store.
 
-Ported so far (one parametrised test suite runs each against both stores): sheets, guild
-settings, member settings, notices, bot meta, away members. The encounter store (encounters, its
-log, decisions, timers) is SQLite-only for now; its PostgreSQL port is planned (issue 16).
+Ported so far (one parametrised test suite, tests/store, runs each against both stores):
+``sheets``, ``prompts``, ``guild_settings``, ``member_settings``, ``notices``, ``meta``, ``away``
+and ``decisions``. Still SQLite-only, PostgreSQL port planned (issue 16): the encounter store
+(``encounters``, ``encounter_log`` — being redesigned — ``guild_encounters``,
+``turn_timers``, ``reminders``, ``standing``, ``default_actions``), ``campaign`` (uses SQLite's
+two-argument ``MAX``) and ``member_data`` (reads the encounter log).
 """
 
 from __future__ import annotations

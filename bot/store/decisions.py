@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 REACTION = "reaction"
 """The kind of a ruleset's pending decision (UTTAS: an attack waiting for a reaction, or a
