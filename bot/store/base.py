@@ -9,11 +9,11 @@ or position (``sqlite3.Row`` and ``asyncpg.Record`` both are). A constraint viol
 :data:`INTEGRITY_ERRORS` on either store.
 
 Ported so far (one parametrised test suite, tests/store, runs each against both stores):
-``sheets``, ``prompts``, ``guild_settings``, ``member_settings``, ``notices``, ``meta``, ``away``
-and ``decisions``. Still SQLite-only, PostgreSQL port planned (issue 16): the encounter store
-(``encounters``, ``encounter_log`` — being redesigned — ``guild_encounters``,
-``turn_timers``, ``reminders``, ``standing``, ``default_actions``), ``campaign`` (uses SQLite's
-two-argument ``MAX``) and ``member_data`` (reads the encounter log).
+``sheets``, ``prompts``, ``guild_settings``, ``member_settings``, ``notices``, ``meta``, ``away``,
+``decisions`` and ``campaign``. Still SQLite-only, PostgreSQL port planned (issue 16): the
+encounter store (``encounters``, ``encounter_log`` — being redesigned — ``guild_encounters``,
+``turn_timers``, ``reminders``, ``standing``, ``default_actions``) and ``member_data`` (reads the
+encounter log).
 """
 
 from __future__ import annotations

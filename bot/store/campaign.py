@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 
 class RecordRow(BaseModel):
@@ -102,11 +102,13 @@ async def clock(conn: Connection, guild_id: int) -> int:
 
 async def advance_clock(conn: Connection, guild_id: int, to_s: int, now: datetime) -> None:
     """Move the server's campaign clock on to ``to_s`` — never back (two encounters that ran
-    side by side both move it; the later time wins)."""
+    side by side both move it; the later time wins). A CASE rather than SQLite's two-argument
+    ``MAX`` (PostgreSQL's is ``GREATEST``), so the one statement runs on both stores."""
     await conn.execute(
         "INSERT INTO guild_settings (guild_id, campaign_time_s, updated_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (guild_id) DO UPDATE SET"
-        " campaign_time_s = MAX(campaign_time_s, excluded.campaign_time_s),"
+        " ON CONFLICT (guild_id) DO UPDATE SET campaign_time_s = CASE"
+        " WHEN excluded.campaign_time_s > guild_settings.campaign_time_s"
+        " THEN excluded.campaign_time_s ELSE guild_settings.campaign_time_s END,"
         " updated_at = excluded.updated_at",
         (guild_id, to_s, _ts(now)),
     )

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store import away, guild_settings, member_settings, meta, notices
+from bot.store import away, campaign, guild_settings, member_settings, meta, notices
 from bot.store import sheets as sheets_repo
 from bot.store.base import Store
 from bot.store.guild_settings import StartSettings
@@ -159,3 +159,43 @@ async def test_names_sort_by_code_point_on_both(store: Store) -> None:
     async with store.read() as conn:
         listed = [row.name_key for row in await sheets_repo.npcs_of(conn, GUILD)]
     assert listed == sorted(keys)
+
+
+async def test_campaign_records_and_a_clock_that_never_goes_back(store: Store) -> None:
+    async with store.transaction() as conn:
+        sheet = await sheets_repo.insert(
+            conn,
+            guild_id=GUILD,
+            owner_id=USER,
+            kind="character",
+            ruleset="uttas",
+            name="Willow",
+            name_key="willow",
+            sheet_json="{}",
+            now=NOW,
+        )
+        await campaign.put(
+            conn, character_id=sheet.id, guild_id=GUILD, ruleset="uttas", record="{}", now=NOW
+        )
+        await campaign.put(
+            conn,
+            character_id=sheet.id,
+            guild_id=GUILD,
+            ruleset="uttas",
+            record='{"xp": 3}',
+            now=NOW,
+        )
+        await campaign.advance_clock(conn, GUILD, 600, NOW)
+        await campaign.advance_clock(conn, GUILD, 300, NOW)  # an earlier fight ends later
+    async with store.read() as conn:
+        assert await campaign.clock(conn, GUILD) == 600
+        assert await campaign.clock(conn, GUILD + 1) == 0
+        record = await campaign.get(conn, sheet.id)
+        assert record is not None and record.record == '{"xp": 3}' and record.updated_at == NOW
+        assert [r.character_id for r in await campaign.of_owner(conn, GUILD, USER)] == [sheet.id]
+        assert [r.character_id for r in await campaign.of_guild(conn, GUILD)] == [sheet.id]
+    async with store.transaction() as conn:
+        await campaign.advance_clock(conn, GUILD, 900, NOW)
+        assert await campaign.delete_of_owner(conn, GUILD, USER) == 1
+        assert await campaign.clock(conn, GUILD) == 900
+        assert await campaign.get(conn, sheet.id) is None
