@@ -6,7 +6,9 @@ writes its SQL once, in the dialect both stores accept: ``?`` placeholders (the 
 connection numbers them ``$1, $2, …``), ``INSERT … ON CONFLICT … DO UPDATE SET x = excluded.x``,
 ``RETURNING``, integers for ids and flags, ISO text for timestamps. A row is read by column name
 or position (``sqlite3.Row`` and ``asyncpg.Record`` both are). A constraint violation is one of
-:data:`INTEGRITY_ERRORS` on either store.
+:data:`INTEGRITY_ERRORS` on either store. On PostgreSQL a failed statement aborts its whole
+transaction, so a repository that turns a violation into a domain error (``sheets`` →
+:class:`~bot.errors.Conflict`) must let that error end the transaction, never carry on in it.
 
 Ported so far (one parametrised test suite, tests/store, runs each against both stores):
 ``sheets``, ``prompts``, ``guild_settings``, ``member_settings``, ``notices``, ``meta``, ``away``,
