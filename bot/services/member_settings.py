@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.errors import InvalidInput
 from bot.store import member_settings as repo
-from bot.store.db import Database
+from bot.store.base import Store
 
 OFF_WORDS = frozenset({"off", "none", "clear"})
 _SPAN = re.compile(r"^(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})$")
@@ -90,7 +90,7 @@ def parse_quiet_hours(text: str) -> tuple[int, int] | None:
 class MemberSettingsService:
     """Reads and changes members' settings."""
 
-    def __init__(self, db: Database, *, clock: Callable[[], datetime]) -> None:
+    def __init__(self, db: Store, *, clock: Callable[[], datetime]) -> None:
         self._db = db
         self._clock = clock
 

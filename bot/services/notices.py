@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from bot.errors import InvalidInput
 from bot.store import notices as repo
-from bot.store.db import Database
+from bot.store.base import Store
 
 TEXT_MAX = 1900  # characters: one Discord message, with room for a heading
 
@@ -26,7 +26,7 @@ def utc_now() -> datetime:
 class NoticeService:
     """Pending notices per member and server, kept in SQLite (they survive restarts)."""
 
-    def __init__(self, db: Database, *, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, db: Store, *, clock: Callable[[], datetime] = utc_now) -> None:
         self._db = db
         self._clock = clock
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.store import guild_settings
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 if TYPE_CHECKING:  # encounters imports the start policy, which imports this module
     from bot.services.actor import Actor

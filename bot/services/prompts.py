@@ -13,7 +13,7 @@ from datetime import datetime
 
 from bot.errors import Conflict, NotFound
 from bot.store import prompts as repo
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 from bot.store.prompts import Answer, PromptKind, PromptRow
 
 PROMPT_GONE = "This prompt is no longer valid; run the command again."

@@ -18,7 +18,8 @@ from bot.services.sheet_examples import quoted as _shown
 from bot.store import campaign as campaign_repo
 from bot.store import prompts as prompt_repo
 from bot.store import sheets as repo
-from bot.store.db import Connection, Database
+from bot.store.base import Store
+from bot.store.base import StoreConnection as Connection
 from bot.store.sheets import SheetKind, SheetRow
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ class SheetDeletion:
     """The delete methods of :class:`~bot.services.sheets.SheetService` (which supplies the
     database, the clock and ``get_own``)."""
 
-    _db: Database
+    _db: Store
     _clock: Callable[[], datetime]
 
     if TYPE_CHECKING:

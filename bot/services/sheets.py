@@ -39,7 +39,7 @@ from bot.services.sheet_examples import ruleset_title as ruleset_title
 from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, foreign_sheet, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
 from bot.store import sheets as repo
-from bot.store.db import Database
+from bot.store.base import Store
 from bot.store.sheets import SheetKind, SheetRow
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ class SheetService(ExampleSheets, SheetDeletion):
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         *,
         clock: Callable[[], datetime] = utc_now,
         sheet_model: Callable[[str, SheetKind], type[BaseModel]] = ruleset_sheet_model,

@@ -19,7 +19,7 @@ from bot.errors import InvalidInput, NotAllowed
 from bot.services.actor import Actor
 from bot.services.permissions import is_server_gm
 from bot.store import guild_settings
-from bot.store.db import Database
+from bot.store.base import Store
 
 OVERRIDES_MAX = 16_384  # characters of JSON per server
 NOT_SERVER_GM = (
@@ -58,7 +58,7 @@ def parse_value(raw: str) -> Any:
 class TableService:
     """Read and change one server's ruleset tables."""
 
-    def __init__(self, db: Database, *, clock: Callable[[], datetime]) -> None:
+    def __init__(self, db: Store, *, clock: Callable[[], datetime]) -> None:
         self._db = db
         self._clock = clock
 

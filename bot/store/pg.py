@@ -4,8 +4,13 @@ Used when ``DATABASE_URL`` is a ``postgresql://`` URL (:mod:`bot.settings`). It 
 contract as the SQLite store (:class:`bot.store.base.Store`): repository modules write ``?``
 placeholders and :class:`PgConnection` numbers them for PostgreSQL (``$1, $2, …``).
 
-Each :meth:`PgDatabase.transaction` is one PostgreSQL transaction on a pooled connection
-(READ COMMITTED; no group commit: PostgreSQL commits concurrent transactions itself).
+Each :meth:`PgDatabase.transaction` is one PostgreSQL transaction on a pooled connection that
+first takes ``pg_advisory_xact_lock(WRITER_LOCK)``: writers run one at a time, across every
+process sharing the database, exactly as SQLite's single writer (``BEGIN IMMEDIATE``) runs them.
+The repositories' check-then-write steps (a member's sheet limit: count, then insert) rely on
+that; under PostgreSQL's READ COMMITTED alone, concurrent writers each counted 24 of 25 and all
+inserted (tests/services/test_sheets.py::test_default_limits caught it). Reads take no lock.
+Finer locks (per channel or server) are planned with the encounter store's port (issue 16).
 
 Migrations live in ``bot/store/migrations_pg`` (``NNNN_name.sql``, or ``.py`` with
 ``async def migrate(conn)``), numbered like SQLite's ``bot/store/migrations``: PostgreSQL
@@ -38,6 +43,7 @@ from bot.store.db import _statements as sql_statements
 log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x7467_6D69_6772  # "tgmigr": the advisory lock key the migrators share
+WRITER_LOCK = 0x7467_7772_6974  # "tgwrit": held by every write transaction until it ends
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before giving up
 
@@ -183,11 +189,13 @@ class PgDatabase:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:
-        """One PostgreSQL transaction: committed when the block ends, rolled back (and the
-        error re-raised) otherwise. A failure of the server or the connection becomes
+        """One PostgreSQL transaction, holding :data:`WRITER_LOCK` (one writer at a time, as on
+        SQLite): committed when the block ends, rolled back (and the error re-raised)
+        otherwise. A failure of the server or the connection becomes
         :class:`~bot.errors.StorageUnavailable` (one log line)."""
         try:
             async with self._pool.acquire() as raw, raw.transaction():
+                await raw.execute("SELECT pg_advisory_xact_lock($1)", WRITER_LOCK)
                 yield PgConnection(raw)
         except Exception as error:
             mapped = storage_error(error)

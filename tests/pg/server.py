@@ -3,7 +3,8 @@ its wheel; no root, no Docker, nothing installed by hand).
 
 :func:`pg_server` (session) starts one server per test process in a temporary folder and stops
 and deletes it at the end; :func:`pg_url` gives each test an empty database of its own on it
-(dropped afterwards). A test is skipped — with the reason — only when pgserver cannot start a
+(dropped afterwards); :func:`store` runs a test on each store, SQLite and PostgreSQL. A test is
+skipped — with the reason — only when pgserver cannot start a
 server on this platform; a missing ``pgserver`` package is an error (it is a test dependency).
 """
 
@@ -15,7 +16,7 @@ import itertools
 import os
 import shutil
 import tempfile
-from collections.abc import Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +24,10 @@ from typing import Any, TypeVar
 import asyncpg
 import pgserver
 import pytest
+
+from bot.store.base import Store
+from bot.store.db import Database
+from bot.store.pg import PgDatabase
 
 _databases = itertools.count(1)
 T = TypeVar("T")
@@ -95,3 +100,21 @@ def pg_url(pg_server: PgServer) -> Iterator[str]:
         yield pg_server.url(name)
     finally:
         _in_thread(pg_server.drop_database(name))
+
+
+STORES = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=STORES)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """An empty, migrated store of the kind in the test's id (``[sqlite]`` / ``[postgres]``)."""
+    opened: Store
+    if request.param == "sqlite":
+        opened = await Database.open(tmp_path / "bot.sqlite3")
+    else:
+        opened = await PgDatabase.open(request.getfixturevalue("pg_url"))
+    try:
+        await opened.migrate()
+        yield opened
+    finally:
+        await opened.close()

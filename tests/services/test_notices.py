@@ -1,5 +1,6 @@
-"""Member notices on a real SQLite file: kept per member and server, handed out once — also to
-two interactions finishing at the same moment — and refused when empty or too long."""
+"""Member notices on both stores (SQLite and PostgreSQL, the ``store`` fixture): kept per member
+and server, handed out once — also to two interactions finishing at the same moment — and
+refused when empty or too long; they survive a restart (SQLite)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import pytest
 from bot.errors import InvalidInput
 from bot.services.notices import TEXT_MAX, NoticeService
 from bot.store import notices as repo
+from bot.store.base import Store
 from bot.store.db import Database
 
 
-async def test_notices_are_taken_once_in_order(db: Database) -> None:
-    service = NoticeService(db)
+async def test_notices_are_taken_once_in_order(store: Store) -> None:
+    service = NoticeService(store)
     await service.add(1, 10, "first")
     await service.add(1, 10, "second")
     await service.add(1, 11, "someone else's")
@@ -24,12 +26,12 @@ async def test_notices_are_taken_once_in_order(db: Database) -> None:
     assert await service.take(1, 10) == []
     assert await service.take(1, 11) == ["someone else's"]
     assert await service.take(2, 10) == ["another server's"]
-    async with db.read() as conn:
+    async with store.read() as conn:
         assert await repo.pending_count(conn) == 0
 
 
-async def test_simultaneous_takes_hand_a_notice_out_once(db: Database) -> None:
-    service = NoticeService(db)
+async def test_simultaneous_takes_hand_a_notice_out_once(store: Store) -> None:
+    service = NoticeService(store)
     for index in range(5):
         await service.add(1, 10, f"notice {index}")
     results = await asyncio.gather(*(service.take(1, 10) for _ in range(8)))
@@ -48,7 +50,7 @@ async def test_notices_survive_a_restart(db: Database, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [(" ", "needs some text"), ("x" * 1901, "1900")])
-async def test_bad_notices_are_refused(db: Database, text: str, message: str) -> None:
+async def test_bad_notices_are_refused(store: Store, text: str, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
-        await NoticeService(db).add(1, 10, text)
+        await NoticeService(store).add(1, 10, text)
     assert TEXT_MAX == 1900

@@ -1,5 +1,6 @@
-"""The sheet service on a real SQLite file: limits, refusals, exact names, permissions, edits,
-examples, and a lossless export → import round trip over generated sheets."""
+"""The sheet service on both stores (the ``service`` fixture runs each test on SQLite and on
+PostgreSQL): limits, refusals, exact names, permissions, edits, examples, and a lossless export →
+import round trip over generated sheets (SQLite)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from bot.services.sheet_input import (
     parse_json,
 )
 from bot.services.sheets import SheetService, export_bytes, name_key
+from bot.store.base import Store
 from bot.store.db import Database
 
 ALICE = Actor(user_id=1)
@@ -67,8 +69,8 @@ def examples(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def service(db: Database, examples: Path) -> SheetService:
-    return SheetService(db, examples_dir=examples)
+def service(store: Store, examples: Path) -> SheetService:
+    return SheetService(store, examples_dir=examples)
 
 
 async def names(service: SheetService, actor: Actor = ALICE, kind: Any = "character") -> list[str]:
@@ -250,8 +252,8 @@ async def test_a_sheet_too_big_to_export_is_never_stored(service: SheetService) 
     assert isinstance(stored, UttasSheet) and stored.stances == ("Steady", "Mobile")
 
 
-async def test_sheet_limit_per_member(db: Database) -> None:
-    service = SheetService(db, characters_per_member=3, npcs_per_server=2)
+async def test_sheet_limit_per_member(store: Store) -> None:
+    service = SheetService(store, characters_per_member=3, npcs_per_server=2)
     for index in range(3):
         await service.import_file(GUILD, ALICE, "character", dump({"name": f"C{index}"}))
     with pytest.raises(Conflict, match="3 characters in this server, the limit"):
@@ -270,8 +272,8 @@ async def test_sheet_limit_per_member(db: Database) -> None:
         )
 
 
-async def test_default_limits(db: Database) -> None:
-    service = SheetService(db)
+async def test_default_limits(store: Store) -> None:
+    service = SheetService(store)
     assert (service.characters_per_member, service.npcs_per_server) == (25, 200)
     racers = [
         service.import_file(GUILD, ALICE, "character", dump({"name": f"C{index}"}))
@@ -580,11 +582,10 @@ def test_export_then_import_through_the_service_is_lossless(sheet: UttasSheet) -
 # --- sheets in encounters -------------------------------------------------------------------
 
 
-async def test_simultaneous_npc_batches_never_share_a_number(
-    db: Database, service: SheetService
-) -> None:
+async def test_simultaneous_npc_batches_never_share_a_number(db: Database, examples: Path) -> None:
     from bot.services.encounters import EncounterService
 
+    service = SheetService(db, examples_dir=examples)  # encounters run on SQLite only so far
     encounters = EncounterService(db, seeds=lambda: 7)
     await encounters.start(guild_id=GUILD, channel_id=5, actor=GM, ruleset="uttas", name=None)
     thug = (await service.import_file(GUILD, GM, "npc", dump({"name": "Thug"}))).sheet

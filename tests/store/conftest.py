@@ -1,34 +1,13 @@
-"""The store fixture every store test uses: each test runs twice, on SQLite (a temporary file)
-and on PostgreSQL (a database of its own on the pgserver test server, tests/pg/server.py), both
-migrated to head — one suite for the one store contract (:class:`bot.store.base.Store`)."""
+"""Helpers for the store tests. Their ``store`` fixture (tests/pg/server.py) runs each test twice,
+on SQLite (a temporary file) and on PostgreSQL (a database of its own on the pgserver test
+server), both migrated to head — one suite for the one store contract
+(:class:`bot.store.base.Store`)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.store.base import Store
-from bot.store.db import Database, bundled_migrations
+from bot.store.db import bundled_migrations
 from bot.store.pg import PgDatabase, bundled_pg_migrations
-
-STORES = ["sqlite", "postgres"]
-
-
-@pytest.fixture(params=STORES)
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    """An empty, migrated store of the kind in the test's id (``[sqlite]`` / ``[postgres]``)."""
-    opened: Store
-    if request.param == "sqlite":
-        opened = await Database.open(tmp_path / "bot.sqlite3")
-    else:
-        opened = await PgDatabase.open(request.getfixturevalue("pg_url"))
-    try:
-        await opened.migrate()
-        yield opened
-    finally:
-        await opened.close()
 
 
 def head_version(store: Store) -> int:
