@@ -33,33 +33,24 @@ class TurnPings:
         async with self._encounters.db.transaction() as conn:
             await repo.put(conn, ping)
 
-    async def over(self, channel_id: int, encounter: Encounter | None = None) -> list[TurnPing]:
-        """The channel's recorded pings whose turn is over: of another encounter than the
-        channel's running fight (it ended), of a fight no longer running, or of an earlier
-        turn than ``encounter``'s (the channel's fight as a change just left it; read from the
-        database when not given). A ping of a later turn than ``encounter`` — posted by a
-        change that committed after it — is kept."""
+    async def over(self, channel_id: int) -> list[TurnPing]:
+        """The channel's recorded pings whose turn is not the one running now: of another
+        encounter than the channel's live fight (it ended), of a fight not running (set up
+        again, finished), or of another turn (an earlier one; or one ``/gm undo`` took back).
+        The fight is read after the pings, so a ping recorded meanwhile is not among them and
+        one recorded before is compared with a state at least as new as its own."""
         async with self._encounters.db.read() as conn:
             pings = await repo.of_channel(conn, channel_id)
         if not pings:
             return []
-        if encounter is None or encounter.row.channel_id != channel_id:
-            try:
-                encounter = await self._encounters.live(channel_id)
-            except NotFound:
-                encounter = None
-        running = (
-            encounter is not None
-            and encounter.row.status == "live"
-            and encounter.state.phase == "active"
-        )
-        if encounter is None or not running:
+        try:
+            encounter = await self._encounters.live(channel_id)
+        except NotFound:
             return pings
-        return [
-            p
-            for p in pings
-            if p.encounter_id != encounter.id or p.turn_seq < encounter.state.turn_seq
-        ]
+        if encounter.row.status != "live" or encounter.state.phase != "active":
+            return pings
+        now = (encounter.id, encounter.state.turn_seq)
+        return [p for p in pings if (p.encounter_id, p.turn_seq) != now]
 
     async def forget(self, message_id: int) -> None:
         """The ping ``message_id`` has no buttons any more (or is gone)."""

@@ -15,7 +15,6 @@ import discord
 from bot.engine.core.audience import GM
 from bot.engine.core.events import RoundStarted
 from bot.services.combat import CombatResult, Decision
-from bot.services.encounters import Encounter
 from bot.ui.combat import (
     decision_prompt,
     gm_sees_more,
@@ -151,10 +150,7 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
     how = f"settled with `/{_command_name(interaction)}`"
     await _retire_prompts(interaction.client, result, how)
     await refresh_channel(
-        interaction.client,
-        result.encounter.row.channel_id,
-        new_round=_new_round(result),
-        encounter=result.encounter,
+        interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )
 
 
@@ -196,10 +192,7 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     if clicked and any(settled.prompt_id == clicked for settled in result.resolved):
         await _keeper(interaction.client).retired_by_click(clicked)
     await refresh_channel(
-        interaction.client,
-        result.encounter.row.channel_id,
-        new_round=_new_round(result),
-        encounter=result.encounter,
+        interaction.client, result.encounter.row.channel_id, new_round=_new_round(result)
     )
 
 
@@ -221,18 +214,13 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
         # edit may be allowed where a post is not) and show the state; the caller tells the
         # GM when the bot may not post there.
         await _retire_prompts(client, result, _ran_out(result))
-        await refresh_channel(client, result.encounter.row.channel_id, encounter=result.encounter)
+        await refresh_channel(client, result.encounter.row.channel_id)
         raise
     await _note(client, result, decision, message.id)
     await _noted_ping(client, result, decision, view, message.id)
     await _after_commit("the other prompts", _post_others(client, result))
     await _retire_prompts(client, result, _ran_out(result))
-    await refresh_channel(
-        client,
-        result.encounter.row.channel_id,
-        new_round=_new_round(result),
-        encounter=result.encounter,
-    )
+    await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
 
 
 def _ran_out(result: CombatResult) -> str:
@@ -270,19 +258,12 @@ async def _retire_prompts(client: Any, result: CombatResult, how: str, *, clicke
         )
 
 
-async def refresh_channel(
-    client: Any,
-    channel_id: int,
-    *,
-    new_round: bool = False,
-    encounter: Encounter | None = None,
-) -> None:
+async def refresh_channel(client: Any, channel_id: int, *, new_round: bool = False) -> None:
     """After any change in a channel's encounter: its tracker
     (:class:`bot.ui.tracker_keeper.TrackerKeeper`) and its waiting decision's prompt
     (:class:`bot.ui.prompt_messages.PromptKeeper`: who decides now, with which buttons, by when;
     whoever is newly asked is pinged) show the latest state, and turn pings whose turn is over
-    lose their buttons (:class:`bot.ui.turn_pings.TurnPingKeeper`; ``encounter``: the fight
-    as the change left it, when at hand). Never raises."""
+    lose their buttons (:class:`bot.ui.turn_pings.TurnPingKeeper`). Never raises."""
     await client.trackers.refresh(channel_id, new_round=new_round)
     await client.prompts.refresh(channel_id)
-    await client.turn_pings.refresh(channel_id, encounter)
+    await client.turn_pings.refresh(channel_id)

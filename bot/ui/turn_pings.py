@@ -38,13 +38,12 @@ class TurnPingKeeper:
         except Exception:
             log.exception("could not note turn ping %s of encounter %s", message_id, encounter.id)
 
-    async def refresh(self, channel_id: int, encounter: Encounter | None = None) -> None:
-        """Take the buttons off the channel's pings whose turn is over (``encounter``: the
-        channel's fight as the change left it, if at hand). Never raises."""
+    async def refresh(self, channel_id: int) -> None:
+        """Take the buttons off the channel's pings whose turn is over. Never raises."""
         lock = self._locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             try:
-                over = await self._pings.over(channel_id, encounter)
+                over = await self._pings.over(channel_id)
             except Exception:
                 log.exception("could not read the turn pings of channel %s", channel_id)
                 return

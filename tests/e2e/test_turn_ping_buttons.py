@@ -113,6 +113,21 @@ async def test_a_ping_loses_its_buttons_however_its_turn_ends(
     await h.wait_for(lambda: h.message(nexted.message).components == [])
 
 
+async def test_an_undone_turn_end_takes_the_buttons_off_the_undone_turns_ping(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/gm undo`` takes back Willow's typed ``/endturn``: the ping of the turn that started
+    then is for a turn that no longer runs, so it loses its buttons too."""
+    h = discord_harness
+    ping = await willows_turn(bot, h, table)
+    ended = await ok(await slash(h, table.player, "endturn"))
+    assert button(h.message(ended.message), "End turn")
+    await ok(await slash(h, table.moderator, "gm undo"))
+    assert await current_name(bot, h) == "Willow"
+    await h.wait_for(lambda: h.message(ended.message).components == [])
+    assert h.message(ping).components == []
+
+
 async def test_a_passed_deadline_takes_the_buttons_off_a_ping_posted_before_a_restart(
     discord_patched: DiscordHarness, table: Table, tmp_path: Path
 ) -> None:
