@@ -597,11 +597,18 @@ def _standing_answer(
     hit), whose standing reaction picks one of the options it can afford now
     (:func:`bot.engine.core.standing.pick`); noted in ``book.used``. None: the window lapses."""
     rules = current.rules
+    if not rules.standing_applies(state, decision):
+        return None
     for combatant_id, options in rules.decision_options(state, decision).items():
         rule = book.rules.get(combatant_id)
         if rule is None:
             continue
-        option = pick(rule, options, lambda c: rules.standing_holds(state, decision, c))
+        option = pick(
+            rule,
+            options,
+            lambda c: rules.standing_holds(state, decision, c),
+            rules.standing_choice,
+        )
         if option is None:
             continue
         combatant = state.get(combatant_id)
