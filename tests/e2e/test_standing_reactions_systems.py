@@ -185,10 +185,10 @@ async def test_uune_a_standing_vitality_reroll_answers_a_failed_defend_then_keep
     [spent] = await bot.expire_due()
     assert dice.empty
     [use] = spent.standing
-    assert (use.name, use.label) == ("Mira Quell", "Reroll die 1 (5 vitality)"), use
+    assert (use.name, use.label) == ("Mira Quell", "Reroll die 1"), use
     notice = window_over(h)[-1]
     footer = notice.embeds[0]["footer"]["text"]
-    assert footer == f"Standing reaction: Mira Quell — Reroll die 1 (5 vitality) (“{rule}”)."
+    assert footer == f"Standing reaction: Mira Quell — Reroll die 1 (“{rule}”)."
     assert "Mira Quell rerolls a die (5 vitality)" in notice.text(), notice.text()
 
     # The changed roll waits again (the Thug may still force a reroll of the hit); when that
