@@ -32,6 +32,7 @@ from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
 from bot.ui.turn_buttons import TurnMoveButton, TurnTargetSelect
+from bot.ui.turn_pings import TurnPingKeeper
 from cogs.act import ActCog
 from cogs.away import AwayCog
 from cogs.campaign import CampaignCog
@@ -116,6 +117,7 @@ class CombatBot(commands.Bot):
         self._expiry_task: asyncio.Task[None] | None = None
         self.trackers = TrackerKeeper(self)
         self.prompts = PromptKeeper(self)
+        self.turn_pings = TurnPingKeeper(self)
 
     async def setup_hook(self) -> None:
         """After login, before the gateway: cogs, buttons that outlive restarts, command sync."""

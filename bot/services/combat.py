@@ -451,7 +451,7 @@ class CombatService:
         def build(current: Encounter) -> CommandBase:
             if current.row.paused or current.state.turn_seq != turn_seq:
                 raise Conflict("That turn is already over.")
-            return NextTurn(for_turn=turn_seq)
+            return NextTurn(for_turn=turn_seq, by="deadline")
 
         options = {"for_turn": turn_seq}
         return await self._run(
@@ -572,7 +572,9 @@ def _to_apply(
     command of another game system is refused (:class:`InvalidInput`); the member's issue mark
     dates it."""
     if isinstance(command, _EndTurnIf):  # the turn may have ended with what came before
-        return NextTurn(for_turn=command.for_turn) if state.turn_seq == command.for_turn else None
+        if state.turn_seq != command.for_turn:
+            return None
+        return NextTurn(for_turn=command.for_turn, by="deadline")
     if isinstance(command, _Lapse):
         lapsing = state.decision(command.decision)
         if lapsing is None:
@@ -597,11 +599,18 @@ def _standing_answer(
     hit), whose standing reaction picks one of the options it can afford now
     (:func:`bot.engine.core.standing.pick`); noted in ``book.used``. None: the window lapses."""
     rules = current.rules
+    if not rules.standing_applies(state, decision):
+        return None
     for combatant_id, options in rules.decision_options(state, decision).items():
         rule = book.rules.get(combatant_id)
         if rule is None:
             continue
-        option = pick(rule, options, lambda c: rules.standing_holds(state, decision, c))
+        option = pick(
+            rule,
+            options,
+            lambda c: rules.standing_holds(state, decision, c),
+            rules.standing_choice,
+        )
         if option is None:
             continue
         combatant = state.get(combatant_id)
@@ -643,8 +652,8 @@ def _stand_in(actor: Actor, away_id: int | None) -> tuple[int, int] | None:
 
 
 class _EndTurnIf(CommandBase):
-    """Stands for ``/gm next`` ending turn ``for_turn`` — if that turn still runs when it comes
-    (see :func:`_to_apply`)."""
+    """Stands for a passed deadline ending turn ``for_turn`` as ``/gm next`` does — if that
+    turn still runs when it comes (see :func:`_to_apply`)."""
 
     kind: str = "end_turn_if"
     for_turn: int

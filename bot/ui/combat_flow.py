@@ -98,6 +98,19 @@ async def _note(
     await _keeper(client).note(result.encounter, decision, message_id, gone=gone)
 
 
+async def _noted_ping(
+    client: Any,
+    result: CombatResult,
+    decision: Decision | None,
+    view: discord.ui.View | None,
+    message_id: int | None,
+) -> None:
+    """Record a message that carries the turn ping's buttons (``view`` with no decision: see
+    :func:`_view`), so they come off when the turn is over."""
+    if decision is None and view is not None and message_id is not None:
+        await client.turn_pings.posted(result.encounter, message_id)
+
+
 async def _post_others(client: Any, result: CombatResult) -> None:
     """Each decision the result opened besides the first gets a prompt of its own (several
     can wait at once: one message each, so each can be answered, retired and recovered on its
@@ -131,6 +144,7 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
         allowed_mentions=_mentions(result, decision),
     )
     await _note(interaction.client, result, decision, callback.message_id)
+    await _noted_ping(interaction.client, result, decision, view, callback.message_id)
     await _after_commit("the other prompts", _post_others(interaction.client, result))
     await _after_commit("the GM's details", _gm_details(interaction, result))
     how = f"settled with `/{_command_name(interaction)}`"
@@ -163,13 +177,15 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
         )
     content = _content(result, decision)
     if content:
+        view = _view(result, decision)
         message = await interaction.followup.send(
             content,
-            view=_view(result, decision) or discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
             allowed_mentions=_mentions(result, decision),
             wait=True,
         )
         await _note(interaction.client, result, decision, message.id)
+        await _noted_ping(interaction.client, result, decision, view, message.id)
     await _after_commit("the other prompts", _post_others(interaction.client, result))
     await _after_commit("the GM's details", _gm_details(interaction, result))
     await _retire_prompts(interaction.client, result, "settled with a button", clicked=clicked)
@@ -185,11 +201,12 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
     turn deadline), under ``title``."""
     channel = client.get_partial_messageable(result.encounter.row.channel_id)
     decision = _first_new(result)
+    view = _view(result, decision)
     try:
         message = await channel.send(
             _content(result, decision),
             embed=result_embed(result, title=title),
-            view=_view(result, decision) or discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
             allowed_mentions=_mentions(result, decision),
         )
     except discord.HTTPException:
@@ -200,6 +217,7 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
         await refresh_channel(client, result.encounter.row.channel_id)
         raise
     await _note(client, result, decision, message.id)
+    await _noted_ping(client, result, decision, view, message.id)
     await _after_commit("the other prompts", _post_others(client, result))
     await _retire_prompts(client, result, _ran_out(result))
     await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
@@ -244,6 +262,8 @@ async def refresh_channel(client: Any, channel_id: int, *, new_round: bool = Fal
     """After any change in a channel's encounter: its tracker
     (:class:`bot.ui.tracker_keeper.TrackerKeeper`) and its waiting decision's prompt
     (:class:`bot.ui.prompt_messages.PromptKeeper`: who decides now, with which buttons, by when;
-    whoever is newly asked is pinged) show the latest state. Never raises."""
+    whoever is newly asked is pinged) show the latest state, and turn pings whose turn is over
+    lose their buttons (:class:`bot.ui.turn_pings.TurnPingKeeper`). Never raises."""
     await client.trackers.refresh(channel_id, new_round=new_round)
     await client.prompts.refresh(channel_id)
+    await client.turn_pings.refresh(channel_id)

@@ -61,6 +61,7 @@ class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
         await keeper_of(interaction).retire_ended(ended)
+        await interaction.client.turn_pings.refresh(ended.row.channel_id)
 
 
 class EndCancelButton(IdButton, template=r"enc:endp:no:(?P<id>\d{1,19})"):

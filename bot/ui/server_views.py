@@ -110,6 +110,7 @@ class ServerEndConfirm(IdButton, template=r"srv:endp:yes:(?P<id>\d{1,19})"):
             content=ended_text(ended, posted=posted), view=None, allowed_mentions=NONE
         )
         await keeper_of(interaction).retire_ended(ended)
+        await interaction.client.turn_pings.refresh(ended.row.channel_id)
 
 
 def ended_text(ended: Encounter, *, posted: bool) -> str:

@@ -97,6 +97,9 @@ async def test_a_passed_deadline_ends_the_turn_once_and_the_next_clock_starts(
     await h.wait_for(lambda: len(passed(h)) == 1)
     [shown] = passed(h)
     assert f"{before.state.current.name}'s turn ends" in shown.text()
+    # the deadline ended it, not the GM: the log line says so
+    assert f"{before.state.current.name}'s turn deadline passed: the turn ends." in shown.text()
+    assert "The GM ends" not in shown.text()
 
 
 async def test_pause_stops_the_deadline_and_resume_gives_back_the_time_left(

@@ -1,17 +1,25 @@
 """Act from the ping (issue 17): the message that says it is a combatant's turn carries buttons
 for the common moves — End turn, the system's breather (UTTAS Take a Breather), Attack… (the
 combatant's usual attack, then a target select) — that only its controller or the GM may use,
-that are refused once that turn is over, and that still work after a restart."""
+that are refused once that turn is over and come off the ping when it is over (however it
+ended), and that still work after a restart."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.client import CombatBot
+from bot.errors import Conflict
+from bot.services.actor import Actor
+from bot.services.turn_moves import take_move
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     answered,
     button,
     current_name,
+    end_encounter,
     ok,
     pass_turns_until,
     refused,
@@ -21,6 +29,10 @@ from tests.e2e.combat_helpers import (
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
+
+
+def actor_of(member: Member) -> Actor:
+    return Actor(user_id=member.id)
 
 
 def ping_for(h: DiscordHarness, name: str) -> StoredMessage:
@@ -71,15 +83,66 @@ async def test_the_turn_ping_offers_end_turn_a_breather_and_the_usual_attack(
     # The clicked ping loses its buttons (its turn is over).
     await h.wait_for(lambda: h.message(ping).components == [])
 
-    # A ping whose turn ended another way (a typed /endturn) keeps its buttons, refused now.
-    next_ping = ended.message
-    await ok(await slash(h, table.moderator, "endturn"))
+
+async def test_a_ping_loses_its_buttons_however_its_turn_ends(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A typed ``/endturn`` and ``/gm next`` take the buttons off the ping of the turn they
+    ended; the new turn's ping keeps its own. A press that still reaches an old turn's button
+    (a client showing it before the edit) is refused by name."""
+    h, gm = discord_harness, table.moderator
+    ping = await willows_turn(bot, h, table)
+    old_seq = (await bot.services.encounters.live(h.channel.id)).state.turn_seq
+    typed = await ok(await slash(h, table.player, "endturn"))
+    await h.wait_for(lambda: h.message(ping).components == [])
+    after = await current_name(bot, h)
+    assert button(h.message(typed.message), "End turn")  # the next turn's own ping
+    assert f"it is **{after}**'s turn" in typed.message.content
+
+    nexted = await ok(await slash(h, gm, "gm next"))
+    await h.wait_for(lambda: h.message(typed.message).components == [])
     now = await current_name(bot, h)
-    assert now != after
-    text = await refused(
-        await h.click(table.player, next_ping, button(next_ping, "End turn")["custom_id"])
-    )
-    assert text == f"That turn is over: it is now **{now}**'s turn."
+    assert now != after and button(h.message(nexted.message), "End turn")
+
+    encounter = await bot.services.encounters.live(h.channel.id)
+    with pytest.raises(Conflict, match=rf"That turn is over: it is now \*\*{now}\*\*'s turn"):
+        await take_move(bot.services.combat, encounter.id, old_seq, actor_of(table.player), "end")
+
+    # The fight's end takes the last ping's buttons off too.
+    await end_encounter(h, table)
+    await h.wait_for(lambda: h.message(nexted.message).components == [])
+
+
+async def test_an_undone_turn_end_takes_the_buttons_off_the_undone_turns_ping(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/gm undo`` takes back Willow's typed ``/endturn``: the ping of the turn that started
+    then is for a turn that no longer runs, so it loses its buttons too."""
+    h = discord_harness
+    ping = await willows_turn(bot, h, table)
+    ended = await ok(await slash(h, table.player, "endturn"))
+    assert button(h.message(ended.message), "End turn")
+    await ok(await slash(h, table.moderator, "gm undo"))
+    assert await current_name(bot, h) == "Willow"
+    await h.wait_for(lambda: h.message(ended.message).components == [])
+    assert h.message(ping).components == []
+
+
+async def test_a_passed_deadline_takes_the_buttons_off_a_ping_posted_before_a_restart(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    h, clock = discord_patched, ManualClock()
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None, clock=clock, expiry_interval=None):
+        ping = await willows_turn(bot, h, table)
+        await ok(await slash(h, table.moderator, "gm settings", turn_deadline="12h"))
+    clock.advance(13 * 3600)
+    async for bot in _running_bot(h, database, None, clock=clock, expiry_interval=None):
+        [lapse] = await bot.fire_turn_deadlines()
+        assert lapse.name == "Willow"
+        await h.wait_for(lambda: h.message(ping).components == [])
+        posted = [m for m in h.messages_in(h.channel) if "Turn deadline passed" in m.text()]
+        assert posted and button(h.message(posted[-1]), "End turn")  # the next turn's
 
 
 async def test_attack_from_the_ping_opens_a_target_select_and_attacks(

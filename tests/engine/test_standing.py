@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 from bot.engine import RULESET_KEYS, ReactionOption, get_ruleset
-from bot.engine.core.standing import LAPSE, StandingStep, parse_rule, pick
+from bot.engine.core.standing import LAPSE, StandingStep, StandingWords, parse_rule, pick
 from bot.errors import InvalidInput
 
 UTTAS = get_ruleset("uttas").standing_words()
@@ -40,9 +40,43 @@ def test_rules_not_understood_are_refused_by_name(text: str, error: str) -> None
 
 
 def test_a_system_without_standing_reactions_refuses_any_rule() -> None:
-    words = get_ruleset("uune").standing_words()
     with pytest.raises(InvalidInput, match="has no standing reactions"):
-        parse_rule("block", words, "Uune")
+        parse_rule("block", StandingWords(), "Nameless")
+
+
+@pytest.mark.parametrize("key", sorted(RULESET_KEYS))
+def test_every_system_has_standing_reactions(key: str) -> None:
+    """Each registered system understands some standing words (issue 17)."""
+    words = get_ruleset(key).standing_words()
+    assert words.choices, key
+
+
+UNTITLED = get_ruleset("untitled").standing_words()
+UUNE = get_ruleset("uune")
+
+
+def test_untitled_words_name_the_shield_or_combat_defense_alone() -> None:
+    rule = parse_rule("combat defense alone against ranged, raise the shield", UNTITLED, "U")
+    assert rule.steps == (
+        StandingStep(choice="none", condition="ranged"),
+        StandingStep(choice="shield"),
+    )
+    shield = ReactionOption(choice="shield", label="Raise the Oak heater shield")
+    alone = ReactionOption(choice="none", label="Combat Defense alone")
+    assert pick(rule, [shield, alone], lambda c: c == "ranged") == alone
+    assert pick(rule, [shield, alone], lambda c: c == "melee") == shield
+
+
+def test_uune_steps_name_a_spend_whatever_die_it_is_offered_on() -> None:
+    rule = parse_rule("bump with vitality, reroll with vitality, keep", UUNE.standing_words(), "")
+    keep = ReactionOption(choice="keep", label="Keep the roll")
+    reroll = ReactionOption(choice="vitality_reroll:2", label="Reroll die 2 (5 vitality)")
+    forced = ReactionOption(choice="npc_reroll:1", label="Force a reroll", gm=True)
+    choice_of = UUNE.standing_choice
+    assert pick(rule, [keep, reroll, forced], lambda _: True, choice_of) == reroll
+    assert pick(rule, [keep, forced], lambda _: True, choice_of) == keep
+    # Without the system's reading of its choices, "vitality_reroll:2" is no "vitality_reroll".
+    assert pick(rule, [reroll], lambda _: True) is None
 
 
 NONE = ReactionOption(choice="none", label="No reaction")

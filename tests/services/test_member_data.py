@@ -67,6 +67,10 @@ NOT_A_MEMBER = {
     "away_members.guild_id": "server",
     "default_actions.encounter_id": "encounter",
     "campaign_records.guild_id": "server",
+    "turn_pings.message_id": "message",
+    "turn_pings.encounter_id": "encounter",
+    "turn_pings.channel_id": "channel",
+    "turn_pings.turn_seq": "the turn's number",
     "guild_settings.campaign_time_s": "number",
 }
 

@@ -92,9 +92,11 @@ class EndCombat(CommandBase):
 
 
 class NextTurn(TurnBound):
-    """Game Master: end the current turn and start the next one."""
+    """Game Master: end the current turn and start the next one. ``by``: who ends it — the GM
+    (``/gm next``) or a passed turn deadline (issue 17, "Turn deadlines"), which the note says."""
 
     kind: Literal["next_turn"] = "next_turn"
+    by: Literal["gm", "deadline"] = "gm"
 
 
 class SkipTurn(TurnBound):

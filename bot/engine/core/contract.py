@@ -343,6 +343,19 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         ``conditions``, or ``always``) holds for ``decision``. By default only ``always``."""
         return condition == ALWAYS
 
+    def standing_applies(self, state: StateT, decision: Any) -> bool:
+        """Whether a standing reaction may answer ``decision`` when its window runs out (issue
+        17, "Standing reactions"). By default every decision with options a player may take;
+        a system whose only reaction is one kind of decision narrows it (Uune: a Defend's
+        roll)."""
+        return True
+
+    def standing_choice(self, option: ReactionOption) -> str:
+        """The standing-reaction choice ``option`` is (what a :class:`StandingWords` word
+        names): by default its ``choice``; a system whose choices carry details (Uune's
+        ``vitality_reroll:2``, the die) gives the part a rule names."""
+        return option.choice
+
     def decision_subject(self, state: StateT, decision: Any) -> str | None:
         """The combatant whose own reaction ``decision`` asks for (a typed reaction such as
         UTTAS's ``/dodge`` answers for it; an NPC subject with no player to decide lapses at

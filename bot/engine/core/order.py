@@ -218,7 +218,11 @@ def next_turn(tx: Tx, cmd: NextTurn) -> None:
     tx.require_no_pending()
     current = tx.state.turn
     if current is not None:
-        tx.note(f"The GM ends {tx.view(current).name}'s turn.", current)
+        name = tx.view(current).name
+        if cmd.by == "deadline":
+            tx.note(f"{name}'s turn deadline passed: the turn ends.", current)
+        else:
+            tx.note(f"The GM ends {name}'s turn.", current)
         tx.end_turn(current)
     tx.next_turn(current)
     tx.check_end()

@@ -118,19 +118,28 @@ def _step(part: str, words: StandingWords) -> StandingStep:
     return StandingStep(choice=choice, condition=condition)
 
 
+def _own_choice(option: ReactionOption) -> str:
+    return option.choice
+
+
 def pick(
-    rule: StandingRule, options: Sequence[ReactionOption], holds: Callable[[str], bool]
+    rule: StandingRule,
+    options: Sequence[ReactionOption],
+    holds: Callable[[str], bool],
+    choice_of: Callable[[ReactionOption], str] = _own_choice,
 ) -> ReactionOption | None:
     """The option ``rule`` takes among ``options`` (those the combatant can afford now):
     the first step whose condition ``holds`` and whose choice is offered (the basic option of
-    that choice before a named maneuver); None when a ``take it`` step comes first, or no
-    step fits (the window lapses)."""
+    that choice before a named maneuver; the first offered otherwise); None when a ``take it``
+    step comes first, or no step fits (the window lapses). ``choice_of``: the standing choice
+    an option is (:meth:`~bot.engine.core.contract.Ruleset.standing_choice`; by default its
+    ``choice``). Options only the GM may take are never picked."""
     for step in rule.steps:
         if step.condition != ALWAYS and not holds(step.condition):
             continue
         if step.choice == LAPSE:
             return None
-        offered = [o for o in options if o.choice == step.choice and not o.gm]
+        offered = [o for o in options if choice_of(o) == step.choice and not o.gm]
         if offered:
             offered.sort(key=lambda o: o.maneuver is not None)
             return offered[0]

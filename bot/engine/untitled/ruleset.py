@@ -29,6 +29,7 @@ from bot.engine.core.encounter_rules import EncounterRule
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
+from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.untitled import actions, combat, encounter, form, verbs
 from bot.engine.untitled import commands as cmd
@@ -238,6 +239,32 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def typed_reaction(self, word: Literal["dodge", "block"]) -> str:
         """``/block`` raises the shield; ``/dodge`` is Combat Defense alone."""
         return "shield" if word == "block" else "none"
+
+    def standing_words(self) -> StandingWords:
+        """``untitled-combat.txt`` (the defense): "If the defender has a shield ... they may
+        also roll" its dice — a standing choice to raise the shield (``shield``, also typed
+        ``block``) or to defend with Combat Defense alone (``combat defense``, also ``no
+        shield``, ``dodge``, as ``/dodge``); a step may apply only ``against melee`` or
+        ``against ranged`` attacks (the attacker's weapon's kind on its sheet). ``take it``
+        lets the window lapse: the shield is rolled (:meth:`lapse`)."""
+        shield = ("shield", "raise the shield", "raise my shield", "use the shield", "block")
+        alone = ("combat defense", "combat defense alone", "no shield", "without the shield")
+        return StandingWords(
+            choices={
+                **dict.fromkeys(shield, "shield"),
+                **dict.fromkeys(alone, "none"),
+                "dodge": "none",
+            },
+            conditions={"melee": "melee", "ranged": "ranged"},
+        )
+
+    def standing_holds(self, state: UntitledState, decision: Any, condition: str) -> bool:
+        if condition == ALWAYS:
+            return True
+        if not isinstance(decision, ShieldDecision):
+            return False
+        weapon = state.get(decision.attacker).sheet.weapon(decision.weapon)
+        return weapon is not None and weapon.kind == condition
 
     def decision_subject(self, state: UntitledState, decision: Any) -> str | None:
         return str(decision.target)

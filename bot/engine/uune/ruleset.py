@@ -30,6 +30,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import CORE_EVENTS, Event, Outcome, event_types
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
+from bot.engine.core.standing import StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uune import commands as cmd
 from bot.engine.uune import (
@@ -40,6 +41,7 @@ from bot.engine.uune import (
     leveling,
     rolls,
     specials,
+    standing,
     verbs,
 )
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
@@ -303,6 +305,17 @@ class UuneRuleset(Ruleset[UuneState]):
         return cmd.Spend.model_validate(
             {"actor": decider.id, "choice": head, "dice": dice, "decision": ref}
         )
+
+    def standing_words(self) -> StandingWords:
+        """A rolled Defend's spends or keeping it (:mod:`bot.engine.uune.standing`)."""
+        return standing.WORDS
+
+    def standing_applies(self, state: UuneState, decision: Any) -> bool:
+        """Only a rolled Defend ("Defend": off the PC's turn) waits on a standing reaction."""
+        return standing.applies(decision)
+
+    def standing_choice(self, option: ReactionOption) -> str:
+        return standing.choice_of(option)
 
     def decision_subject(self, state: UuneState, decision: Any) -> str | None:
         return str(decision.actor)

@@ -1,0 +1,58 @@
+"""The turn pings that still carry buttons (issue 17, "Act from the ping"; ``turn_pings``,
+migration 0020).
+
+A message that says it is a combatant's turn carries End turn, the breather and Attack… for
+that turn (:mod:`bot.ui.turn_view`). Once the turn is over — however it ended: one of its own
+buttons, a typed command, ``/gm next``, a passed deadline, the end of the fight — the ping
+should not offer them any more (a press would only be refused). The presentation records each
+ping it posts (:meth:`TurnPings.posted`) and, after each change in the channel, asks which are
+over (:meth:`TurnPings.over`), takes their buttons off and forgets them
+(:meth:`TurnPings.forget`). Kept in the database, so a ping posted before a restart still loses
+its buttons after it.
+"""
+
+from __future__ import annotations
+
+from bot.errors import NotFound
+from bot.services.encounters import Encounter, EncounterService
+from bot.store import turn_pings as repo
+from bot.store.turn_pings import TurnPing
+
+
+class TurnPings:
+    """Records turn pings and tells which ones are over."""
+
+    def __init__(self, encounters: EncounterService) -> None:
+        self._encounters = encounters
+
+    async def posted(self, encounter: Encounter, message_id: int) -> None:
+        """``message_id`` was posted with the buttons of ``encounter``'s current turn."""
+        ping = TurnPing(
+            message_id, encounter.id, encounter.row.channel_id, encounter.state.turn_seq
+        )
+        async with self._encounters.db.transaction() as conn:
+            await repo.put(conn, ping)
+
+    async def over(self, channel_id: int) -> list[TurnPing]:
+        """The channel's recorded pings whose turn is not the one running now: of another
+        encounter than the channel's live fight (it ended), of a fight not running (set up
+        again, finished), or of another turn (an earlier one; or one ``/gm undo`` took back).
+        The fight is read after the pings, so a ping recorded meanwhile is not among them and
+        one recorded before is compared with a state at least as new as its own."""
+        async with self._encounters.db.read() as conn:
+            pings = await repo.of_channel(conn, channel_id)
+        if not pings:
+            return []
+        try:
+            encounter = await self._encounters.live(channel_id)
+        except NotFound:
+            return pings
+        if encounter.row.status != "live" or encounter.state.phase != "active":
+            return pings
+        now = (encounter.id, encounter.state.turn_seq)
+        return [p for p in pings if (p.encounter_id, p.turn_seq) != now]
+
+    async def forget(self, message_id: int) -> None:
+        """The ping ``message_id`` has no buttons any more (or is gone)."""
+        async with self._encounters.db.transaction() as conn:
+            await repo.remove(conn, message_id)

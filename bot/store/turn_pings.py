@@ -1,0 +1,49 @@
+"""Turn pings with buttons: the SQL that touches ``turn_pings`` (migration 0020; issue 17,
+"Act from the ping"). Rows leave this module as :class:`TurnPing`."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from bot.store.db import Connection
+
+
+class TurnPing(NamedTuple):
+    """A posted turn ping (``message_id``, in ``channel_id``) whose buttons are for the turn
+    ``turn_seq`` of ``encounter_id``."""
+
+    message_id: int
+    encounter_id: int
+    channel_id: int
+    turn_seq: int
+
+
+async def put(conn: Connection, ping: TurnPing) -> None:
+    """Record ``ping`` (a message recorded again keeps its latest turn)."""
+    await conn.execute(
+        "INSERT INTO turn_pings (message_id, encounter_id, channel_id, turn_seq)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET"
+        " encounter_id = excluded.encounter_id, channel_id = excluded.channel_id,"
+        " turn_seq = excluded.turn_seq",
+        tuple(ping),
+    )
+
+
+async def of_channel(conn: Connection, channel_id: int) -> list[TurnPing]:
+    """The turn pings in the channel that still have their buttons, oldest first."""
+    rows = await conn.fetch_all(
+        "SELECT message_id, encounter_id, channel_id, turn_seq FROM turn_pings"
+        " WHERE channel_id = ? ORDER BY message_id",
+        (channel_id,),
+    )
+    return [
+        TurnPing(
+            int(r["message_id"]), int(r["encounter_id"]), int(r["channel_id"]), int(r["turn_seq"])
+        )
+        for r in rows
+    ]
+
+
+async def remove(conn: Connection, message_id: int) -> None:
+    """Forget the ping ``message_id`` (its buttons are gone)."""
+    await conn.execute("DELETE FROM turn_pings WHERE message_id = ?", (message_id,))
