@@ -25,6 +25,8 @@ PORTED_TABLES = {
     "bot_meta",
     "away_members",
     "prompts",
+    "decisions",
+    "campaign_records",
 }
 PG_TYPE = {"INTEGER": "bigint", "TEXT": "text", "REAL": "double precision"}
 
