@@ -4,8 +4,9 @@ its wheel; no root, no Docker, nothing installed by hand).
 :func:`pg_server` (session) starts one server per test process in a temporary folder and stops
 and deletes it at the end; :func:`pg_url` gives each test an empty database of its own on it
 (dropped afterwards); :func:`store` runs a test on each store, SQLite and PostgreSQL. A test is
-skipped — with the reason — only when pgserver cannot start a
-server on this platform; a missing ``pgserver`` package is an error (it is a test dependency).
+skipped — with the reason — only when pgserver cannot start a server on this platform, and under
+CI (``CI`` set) not even then: it fails. A missing ``pgserver`` package is an error (it is a test
+dependency).
 """
 
 from __future__ import annotations
