@@ -45,6 +45,7 @@ from bot.engine.uune import (
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
+from bot.engine.uune.rehearse import POLICIES, UunePolicy
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock, to_place
 from bot.engine.uune.state import (
     CONDITIONS,
@@ -410,6 +411,12 @@ class UuneRuleset(Ruleset[UuneState]):
     ) -> Odds:
         """Uune exact odds for the stated ``resources``: :func:`bot.engine.uune.odds.uune_odds`."""
         return uune_odds(self.tables, attacker, target, attack, resources)
+
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UunePolicy:
+        """Uune's rehearsal policy (issue 18): :mod:`bot.engine.uune.rehearse`."""
+        return UunePolicy(self.tables, policy, self.lapse)
 
     def attack_names(self, combatant: Any) -> list[str]:
         sheet = combatant.sheet
