@@ -1,7 +1,7 @@
-"""The odds an attack had, on its result (issue 18): exact (the same figure ``/odds`` gives
-for the reaction taken, and brute-force enumeration), and shown by audience — the GM always,
-players when they may see both sides' numbers or the GM allows the odds against hidden NPCs
-(``show_odds``)."""
+"""The odds an attack had, on its result (issue 18), for UTTAS, Untitled, Utopia and Uune:
+exact (the same figure ``/odds`` gives for the reaction taken or the resources approved, and
+brute-force enumeration), and shown by audience — the GM always, players when they may see both
+sides' numbers or the GM allows the odds against hidden NPCs (``show_odds``)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from bot.engine.utopia.commands import Attack as UtopiaAttack
 from bot.engine.utopia.commands import Defend as UtopiaDefend
 from bot.engine.uttas.commands import Attack, React
 from bot.engine.uttas.events import AttackResolved
+from bot.engine.uune.commands import Approve, NpcAttack, Propose
+from bot.engine.uune.commands import Attack as UuneAttack
 from bot.errors import DomainError
 from tests.engine.helpers import NOW, RULES, Fight
 
@@ -195,3 +197,58 @@ def test_utopia_odds_against_a_hidden_npc_only_for_the_gm_unless_allowed() -> No
     settings = state.settings.model_copy(update={"show_odds": True})
     allowed = state.model_copy(update={"settings": settings})
     assert "\n".join(event.render(rules.view(allowed, PUBLIC))).count("Odds: ") == 1
+
+
+def uune_roll(attacking: bool) -> tuple[Any, Any, Any, Any]:
+    """Mira (PC) and a Dock Thug (NPC, hidden numbers): Mira attacks the thug, or Defends
+    against its Cudgel, with Quickblade and Lockpicks; the GM approves. The ruleset, the state
+    after, the RollOdds event and ``/odds``'s figure for the same resources just before."""
+    rules = get_ruleset("uune")
+    sheets = Path(__file__).resolve().parents[2] / "data" / "sheets" / "uune"
+    roller = RandomRoller(seed=9)
+    state = rules.new_encounter(name="Dock", seed=9)
+    for name, stem, npc in (("Mira", "mira", False), ("Thug", "dock-thug", True)):
+        sheet = rules.parse_sheet(json.loads((sheets / f"{stem}.json").read_text()))
+        state = rules.apply(
+            state, rules.add_command(name=name, sheet=sheet, is_npc=npc), roller, NOW
+        ).state
+    state = rules.apply(state, Begin(), roller, NOW).state
+    mira, thug = state.find("Mira"), state.find("Thug")
+    events: list[Any] = []
+    if attacking:
+        before = rules.resource_odds(state, mira, thug, "Attack", "Quickblade, Lockpicks")
+        steps = [UuneAttack(actor=mira.id, target=thug.id, resources=("Quickblade", "Lockpicks"))]
+    else:
+        state = state.model_copy(update={"turn": thug.id})
+        before = rules.resource_odds(state, thug, mira, "Cudgel", "Quickblade, Lockpicks")
+        steps = [
+            NpcAttack(actor=thug.id, target=mira.id, attack="Cudgel"),
+            Propose(actor=mira.id, resources=("Quickblade", "Lockpicks")),
+        ]
+    steps.append(Approve(actor=mira.id, all="approve"))
+    for step in steps:
+        out = rules.apply(state, step, roller, NOW)
+        state, events = out.state, events + list(out.events)
+    [event] = [e for e in events if e.kind == "roll_odds"]
+    return rules, state, event, before.lines[0].chance
+
+
+def test_uune_result_shows_the_odds_odds_gives_for_the_approved_resources() -> None:
+    rules, state, event, chance = uune_roll(attacking=True)
+    assert event.chance() == chance and 0 < chance < 1
+    gm = "\n".join(event.render(rules.view(state, GM)))
+    assert f"Odds: {percent(chance)} to hit with 2 resources" in gm
+    assert "Odds: " not in "\n".join(event.render(rules.view(state, PUBLIC)))  # a hidden NPC
+    settings = state.settings.model_copy(update={"show_odds": True})
+    allowed = state.model_copy(update={"settings": settings})
+    assert f"Odds: {percent(chance)}" in "\n".join(event.render(rules.view(allowed, PUBLIC)))
+
+
+def test_uune_defend_shows_the_odds_the_npcs_attack_had_to_the_gm_only() -> None:
+    rules, state, event, chance = uune_roll(attacking=False)
+    assert event.chance() == chance and 0 < chance < 1
+    line = f"Odds: {percent(chance)} to hit against Mira's Defend with 2 resources"
+    assert line in "\n".join(event.render(rules.view(state, GM)))
+    settings = state.settings.model_copy(update={"show_odds": True})
+    allowed = state.model_copy(update={"settings": settings})
+    assert "Odds: " not in "\n".join(event.render(rules.view(allowed, PUBLIC)))
