@@ -1,7 +1,8 @@
 """``/rehearse`` through Discord (issue 18): the GM gets the report (ephemeral, after a
 "thinking…" defer) from worker processes; a player is refused; no encounter, a fight not begun
-and a system whose rehearsal is planned get clear errors; the stored encounter is untouched
-(version, state and log); a seed repeats the figures."""
+and an unknown policy get clear errors; every system's fight is rehearsed (UTTAS, Uune, Utopia,
+Untitled); the stored encounter is untouched (version, state and log); a seed repeats the
+figures."""
 
 from __future__ import annotations
 
@@ -62,14 +63,28 @@ async def test_gm_rehearses_the_fight_and_nothing_changes(
     assert await stored(bot, h) == before
 
 
-async def test_rehearse_is_planned_for_uune(
+async def test_uune_fight_rehearsed(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    h, gm, player = discord_harness, table.moderator, table.player
+    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
     await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
-    planned = await refused(await slash(h, gm, "rehearse"))
-    assert "Rehearsing a fight in Uune is planned" in planned
+    await answered(await slash(h, player, "character import", example="mira"))
+    await answered(await slash(h, other, "character import", example="tobin"))
+    await answered(await slash(h, player, "encounter join", character="Mira Quell"))
+    await answered(await slash(h, other, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug", count=2))
+    await ok(await slash(h, gm, "encounter begin"))
     assert "Only the GM" in await refused(await slash(h, player, "rehearse"))
+    before = await stored(bot, h)
+    text = await rehearsal(h, table, fights=80, seed=5)
+    assert text.startswith("**Rehearsal** of this fight from round 1: 80 fights"), text
+    assert "policy `simple`, seed 5" in text
+    assert re.search(r"\*\*party\*\* win \d+\.\d % \(95 %: ", text), text
+    assert "- Mira Quell: " in text and "- Tobin Ash: " in text and "Dock Thug" not in text
+    assert await stored(bot, h) == before
+    unknown = await refused(await slash(h, gm, "rehearse", policy="reckless"))
+    assert "Uune has no rehearsal policy 'reckless': simple." in unknown
 
 
 async def test_utopia_fight_rehearsed(

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.engine import RandomRoller, get_ruleset
+from bot.engine import RandomRoller, ScriptedRoller, get_ruleset
 from bot.engine.core.commands import Begin, EndTurn
+from bot.engine.core.contract import Ruleset
 from bot.engine.core.rehearse import (
     CHUNK,
     FIGHTS_MAX,
@@ -142,8 +143,10 @@ def test_refusals() -> None:
     with pytest.raises(InvalidInput, match="no running fight"):
         rehearse(RULES, setup.state, fights=1)
     uune = get_ruleset("uune")
+    with pytest.raises(InvalidInput, match="Uune has no rehearsal policy 'reckless'"):
+        uune.rehearsal("reckless")
     with pytest.raises(RulesetNotImplemented, match="planned"):
-        uune.rehearsal("simple")
+        Ruleset.rehearsal(uune, "simple")  # the contract's default for a system without one
 
 
 def test_wilson_interval_known_values() -> None:
@@ -269,3 +272,85 @@ def test_a_decision_the_policy_cannot_answer_is_settled_as_if_nobody_chose() -> 
     found = rehearse(rules, f.state, fights=20, seed=2)
     assert found.draws < 20  # fights went on: each waiting attack lapsed with no reaction
     assert sum(s.wins for s in found.sides) + found.draws == 20
+
+
+def uune_fight() -> tuple[Any, Any, Any]:
+    """Mira and Tobin (PCs) against two Dock Thugs, Mira's turn: (rules, state, roller)."""
+    rules = get_ruleset("uune")
+    sheets = Path(__file__).resolve().parents[2] / "data" / "sheets" / "uune"
+    roller = RandomRoller(seed=5)
+    state = rules.new_encounter(name="Dock", seed=5)
+    cast = (("Mira", "mira", False), ("Tobin", "tobin", False))
+    cast += (("Thug", "dock-thug", True), ("Thug 2", "dock-thug", True))
+    for name, stem, npc in cast:
+        sheet = rules.parse_sheet(json.loads((sheets / f"{stem}.json").read_text()))
+        add = rules.add_command(name=name, sheet=sheet, is_npc=npc)
+        state = rules.apply(state, add, roller, NOW).state
+    return rules, rules.apply(state, Begin(), roller, NOW).state, roller
+
+
+def first_accepted(rules: Any, policy: Any, state: Any, roller: Any) -> tuple[Any, Any]:
+    """The first of the policy's candidates the rules accept, and the state after it."""
+    for command in policy.candidates(state):
+        try:
+            return command, rules.apply(state, command, roller, NOW).state
+        except DomainError:
+            continue
+    raise AssertionError("the policy had nothing the rules accept")
+
+
+def test_uune_policy_attacks_the_most_hurt_npc_with_its_usual_resources() -> None:
+    rules, state, roller = uune_fight()
+    policy = rules.rehearsal("simple")
+    mira, thug2 = state.get(state.turn), state.combatants[3]
+    assert mira.name == "Mira"
+    hurt = thug2.model_copy(update={"health": thug2.health.model_copy(update={"current": 20})})
+    state = state.model_copy(
+        update={"combatants": [hurt if c.id == hurt.id else c for c in state.combatants]}
+    )
+    command, state = first_accepted(rules, policy, state, roller)
+    usual = ("Quickblade", "River guild runner", "Street fencing")  # the sheet's first three
+    assert (command.kind, command.target, command.resources) == ("attack", thug2.id, usual)
+    p = state.pending
+    assert p is not None and p.kind == "approval" and p.purpose == "attack"
+    command, state = first_accepted(rules, policy, state, roller)  # the GM side approves all
+    assert (command.kind, command.all) == ("approve", "approve")
+    assert state.pending is None or state.pending.kind == "spend"
+    assert not any(d.kind == "approval" for d in state.decisions)
+
+
+def test_uune_policy_defends_with_its_usual_resources_and_forces_a_die_when_short() -> None:
+    rules, state, roller = uune_fight()
+    policy = rules.rehearsal("simple")
+    tobin = state.combatants[1]
+    hurt = tobin.model_copy(update={"health": tobin.health.model_copy(update={"current": 30})})
+    npc_turn = state.model_copy(
+        update={
+            "turn": state.combatants[2].id,
+            "combatants": [hurt if c.id == hurt.id else c for c in state.combatants],
+        }
+    )
+    command, state = first_accepted(rules, policy, npc_turn, roller)
+    assert (command.kind, command.target, command.attack) == ("npc_attack", tobin.id, "Cudgel")
+    command, state = first_accepted(rules, policy, state, roller)  # Tobin defends
+    usual = ("Field medic", "Herbalist", "Temple infirmary")
+    assert (command.kind, command.actor, command.resources) == ("propose", tobin.id, usual)
+    # the roll: the action die and three resource dice, every one a miss (Defend needs 3)
+    command, state = first_accepted(rules, policy, state, ScriptedRoller([1, 2, 3, 4]))
+    assert command.kind == "approve"
+    p = state.pending
+    assert p is not None and p.kind == "spend" and not p.roll.success
+    assert tobin.focus >= 1
+    command, after = first_accepted(rules, policy, state, roller)
+    assert (command.kind, command.choice, command.dice) == ("spend", "focus_force", (2,))
+    assert after.get(tobin.id).focus == tobin.focus - 1
+
+
+def test_uune_rehearsal_plays_to_the_end_with_a_seed() -> None:
+    rules, state, _ = uune_fight()
+    before = state.model_dump_json()
+    found = rehearse(rules, state, fights=40, seed=3)
+    assert found == rehearse(rules, state, fights=40, seed=3)
+    assert sum(s.wins for s in found.sides) + found.draws == 40
+    assert found.draws < 40 and [d.name for d in found.downs] == ["Mira", "Tobin"]
+    assert state.model_dump_json() == before

@@ -16,8 +16,9 @@ hook; the default hook says the odds are planned for that system.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,14 +56,30 @@ def chance_to_beat(
     return won
 
 
+def roll_pool(roll: Roll) -> Pool:
+    """The pool ``roll`` was rolled from: as many dice of ``roll.sides`` sides as were rolled
+    (Advantage, Disadvantage, favor and extra dice already counted) plus ``roll.modifier``."""
+    return Pool(groups=(DiceGroup(count=len(roll.dice), sides=roll.sides),), modifier=roll.modifier)
+
+
 def roll_chance(roll: Roll, against: int, tie: TieRule) -> Fraction:
     """The exact chance ``roll``'s dice had, before they were rolled, to beat ``against`` (a
-    fixed number: UTTAS's Dodge or Discipline): as many dice of ``roll.sides`` sides as were
-    rolled (Advantage and Disadvantage already counted), plus ``roll.modifier``; equal results
-    go by ``tie`` (:func:`chance_to_beat`). For the "Odds: … to hit" line of an attack's
-    result."""
-    pool = Pool(groups=(DiceGroup(count=len(roll.dice), sides=roll.sides),), modifier=roll.modifier)
-    return chance_to_beat(pool, against, tie)
+    fixed number: UTTAS's Dodge or Discipline): :func:`roll_pool`; equal results go by ``tie``
+    (:func:`chance_to_beat`). For the "Odds: … to hit" line of an attack's result."""
+    return chance_to_beat(roll_pool(roll), against, tie)
+
+
+def result_odds(
+    view: View, attacker: str | None, target: str | None, chance: Callable[[], Fraction], words: str
+) -> list[str]:
+    """The odds line of an attack's result (issue 18), one mechanism for every system:
+    ``["Odds: 37.5 % to hit against Evade"]`` (``percent(chance())`` then ``words``) for an
+    audience :meth:`View.shows_odds` lets read the odds ``attacker`` had against ``target``
+    (the GM always; others as for ``/odds``, ``docs/audiences.md``), else ``[]`` — ``chance``
+    is then never computed."""
+    if not view.shows_odds(attacker, target):
+        return []
+    return [f"Odds: {percent(chance())} {words}"]
 
 
 def sum_of(*distributions: Distribution) -> Distribution:
@@ -166,6 +183,10 @@ def percent(p: Fraction) -> str:
     if p == 0 or p == 1:
         return f"{int(p * 100)} %"
     return f"{float(p) * 100:.1f} %"
+
+
+if TYPE_CHECKING:
+    from bot.engine.core.audience import View
 
 
 class OddsHooks:

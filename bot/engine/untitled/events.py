@@ -5,11 +5,12 @@ may see its numbers; others read the faces, never its levels, totals or Health."
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import ClassVar, Literal
 
 from bot.engine.core.audience import View
 from bot.engine.core.events import CORE_EVENTS, Event, event_types
-from bot.engine.core.odds import chance_to_beat, percent, sum_of
+from bot.engine.core.odds import chance_to_beat, result_odds, sum_of
 from bot.engine.core.pools import TieRule
 from bot.engine.untitled.dice import SkillRoll
 
@@ -46,12 +47,13 @@ class AttackResolved(Event):
     """How a tie went (tables ``defense.tie``), for the odds line."""
 
     def render(self, view: View) -> list[str]:
-        odds = [self._odds()] if view.shows_odds(self.combatant, self.target) else []
+        shield = " against the shield" if self.shield is not None else ""
+        odds = result_odds(view, self.combatant, self.target, self._chance, f"to hit{shield}")
         if view.reveals(self.combatant) and view.reveals(self.target):
             return [view.text(self.text), *odds]
         return [*self._hidden(view), *odds]
 
-    def _odds(self) -> str:
+    def _chance(self) -> Fraction:
         """The exact chance this attack had before the dice were rolled (issue 18): its pool
         beating Combat Defense plus the shield's dice when one was used, ties as the tables
         said (Untitled "Combat": "A tie will go to the defender")."""
@@ -59,9 +61,7 @@ class AttackResolved(Event):
         if self.shield is not None:
             against.append(self.shield.roll.pool.distribution())
         tie: TieRule = "second" if self.tie_to_defender else "first"
-        chance = chance_to_beat(self.attack.roll.pool, sum_of(*against), tie)
-        shield = " against the shield" if self.shield is not None else ""
-        return f"Odds: {percent(chance)} to hit{shield}"
+        return chance_to_beat(self.attack.roll.pool, sum_of(*against), tie)
 
     def _hidden(self, view: View) -> list[str]:
         who, whom = view.name(self.combatant), view.name(self.target)

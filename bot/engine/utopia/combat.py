@@ -22,6 +22,7 @@ import d20
 from bot.engine.core.dice import Roll
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import AttackDeclared
+from bot.engine.core.pools import DiceGroup
 from bot.engine.utopia.commands import Attack, Defend
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.defenses import (
@@ -367,8 +368,10 @@ def roll_defense(
     count, sides = rating(tx.tables, cover=t.cover)
     name = "Block" if choice == "block" else "Dodge"
     roll = tx.roll(f"{t.name}'s {name}", count, sides=sides)
+    dice = [DiceGroup(count=count, sides=sides, label=name)]
     if assist is not None:
         who, extra, die = assist
+        dice.append(DiceGroup(count=extra, sides=die, label="Assist"))
         added = tx.roll(f"Assist from {who}", extra, sides=die)
         roll = roll.model_copy(
             update={
@@ -377,7 +380,7 @@ def roll_defense(
                 "total": roll.total + added.total,
             }
         )
-    settle(tx, p, "block" if choice == "block" else "dodge", roll)
+    settle(tx, p, "block" if choice == "block" else "dodge", roll, dice=tuple(dice))
 
 
 Choice = Literal["block", "dodge", "none", "open_guard", "unable"]
@@ -389,10 +392,19 @@ def lapse(tx: Tx, decision: int | None) -> None:
     settle(tx, p, "none", None)
 
 
-def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None, *, why: str = "") -> None:
+def settle(
+    tx: Tx,
+    p: DamageDecision,
+    choice: Choice,
+    roll: Roll | None,
+    *,
+    why: str = "",
+    dice: tuple[DiceGroup, ...] = (),
+) -> None:
     """Apply ``p``'s damage after the defense ``roll``: a Block reduces it by the roll, a
     Dodge of at least the damage negates it; then into the pool its type damages. ``why``:
-    why it could not defend (``open_guard``, ``unable``), said in the log."""
+    why it could not defend (``open_guard``, ``unable``), said in the log. ``dice``: what the
+    defense rolled (its Rating's dice, then Assists'), for the odds on the result."""
     if p.id:
         tx.settle_decision(p.id)
     t = tx.view(p.target)
@@ -414,6 +426,8 @@ def settle(tx: Tx, p: DamageDecision, choice: Choice, roll: Roll | None, *, why:
         DamageResolved(
             combatant=t.id,
             source=p.source,
+            attacker=p.attacker,
+            defense_dice=dice,
             choice=choice,
             roll=roll,
             damage=p.damage,

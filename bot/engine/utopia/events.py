@@ -6,11 +6,16 @@ default) are shown only to those who may see them."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import ClassVar, Literal
+
+from pydantic import Field
 
 from bot.engine.core.audience import View
 from bot.engine.core.dice import Roll
 from bot.engine.core.events import CORE_EVENTS, Event, event_types, roll_text
+from bot.engine.core.odds import chance_to_beat, result_odds
+from bot.engine.core.pools import DiceGroup, Pool
 
 
 class AttackRolled(Event):
@@ -50,12 +55,17 @@ class AttackRolled(Event):
 
 
 class DamageResolved(Event):
-    """Damage settled on ``combatant`` from ``source``: the defense ``choice`` (``block``,
-    ``dodge``, ``none``; ``open_guard``: it could not defend), its ``roll``, the ``damage``
-    after defenses, what was ``taken`` from ``pool`` and the vitals left."""
+    """Damage settled on ``combatant`` from ``source`` (``attacker``'s; None in events logged
+    before it was stored): the defense ``choice`` (``block``, ``dodge``, ``none``;
+    ``open_guard``: it could not defend), its ``roll``, the ``damage`` after defenses, what was
+    ``taken`` from ``pool`` and the vitals left."""
 
     kind: Literal["damage_resolved"] = "damage_resolved"
     source: str
+    attacker: str | None = None
+    defense_dice: tuple[DiceGroup, ...] = Field(default=(), max_length=4)
+    """What the Block or Dodge rolled (its Rating's dice, then the Assists'): the odds line's
+    pool (empty in events logged before it was stored: no odds line)."""
     choice: Literal["block", "dodge", "none", "open_guard", "unable"]
     roll: Roll | None = None
     damage: int
@@ -66,8 +76,25 @@ class DamageResolved(Event):
     stamina: int
 
     def render(self, view: View) -> list[str]:
+        odds: list[str] = []
+        if self.defense_dice and self.damage > 0:
+            words = f"damage gets through the {self.choice.title()}"
+            odds = result_odds(view, self.attacker, self.combatant, self._chance, words)
         if view.reveals(self.combatant):
-            return [view.text(self.text)]
+            return [view.text(self.text), *odds]
+        return [*self._hidden(view), *odds]
+
+    def _chance(self) -> Fraction:
+        """The exact chance damage got through the defense taken (issue 18), before its dice
+        were rolled: the ``damage`` coming at it (as rolled, after the target's defenses) above
+        the ``defense_dice`` (the Block or Dodge Rating's dice, Assists' included). "Block":
+        the roll reduces the damage; "Dodge": a roll of at least the damage negates it — either
+        way damage gets through when the roll is below it, as ``/odds`` counts each defense
+        (:func:`bot.engine.utopia.odds.utopia_odds`)."""
+        pool = Pool(groups=self.defense_dice)
+        return chance_to_beat({self.damage: Fraction(1)}, pool, "second")
+
+    def _hidden(self, view: View) -> list[str]:
         who = view.name(self.combatant)
         did = {
             "block": f"{who} blocks",

@@ -23,12 +23,14 @@ Exact: the plain roll's hits come from :meth:`~bot.engine.core.pools.Pool.distri
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import icepool
 
 from bot import names
 from bot.engine.core.odds import Distribution, Odds, OddsLine
+from bot.engine.core.pools import DiceGroup, Pool
 from bot.engine.uune.dice import Resource, action_pool
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import UuneCombatant
@@ -52,13 +54,27 @@ def hits_distribution(resource_dice: int, tables: UuneTables, *, intoxicated: bo
     """The exact distribution of hits of an action with ``resource_dice`` dice of approved
     resources (:func:`bot.engine.uune.dice.action_pool`: hits on 5 or more), each die showing
     ``tables.intoxicated.reroll_face`` or more rerolled once when ``intoxicated``."""
-    if not intoxicated:
-        approved = [Resource(name="resources", dice=resource_dice)] if resource_dice else []
-        return action_pool(approved, tables).distribution()
-    d = tables.dice
-    die = icepool.d(d.sides).reroll(range(tables.intoxicated.reroll_face, d.sides + 1), depth=1)
-    hit = die.map(lambda face: 1 if face >= d.hit_on else 0)
-    total = hit.pool(dice_of(resource_dice, tables)).sum()
+    approved = [Resource(name="resources", dice=resource_dice)] if resource_dice else []
+    reroll_from = tables.intoxicated.reroll_face if intoxicated else None
+    return pool_hits(action_pool(approved, tables), reroll_from)
+
+
+def pool_hits(pool: Pool, reroll_from: int | None) -> Distribution:
+    """The exact distribution of hits of an action ``pool`` (dice of one size, hits on
+    ``pool.hit_on``), each die showing ``reroll_from`` or more rerolled once ("Effect:
+    Intoxicated"; None: no reroll). Cached by the dice's count and size: a rehearsal asks it
+    for every roll."""
+    sides = pool.groups[0].sides
+    return dict(_hits(sum(g.count for g in pool.groups), sides, pool.hit_on or sides, reroll_from))
+
+
+@functools.lru_cache(maxsize=256)
+def _hits(count: int, sides: int, hit_on: int, reroll_from: int | None) -> Distribution:
+    if reroll_from is None:
+        return Pool(groups=(DiceGroup(count=count, sides=sides),), hit_on=hit_on).distribution()
+    die = icepool.d(sides).reroll(range(reroll_from, sides + 1), depth=1)
+    hit = die.map(lambda face: 1 if face >= hit_on else 0)
+    total = hit.pool(count).sum()
     return {
         int(outcome): Fraction(quantity, total.denominator()) for outcome, quantity in total.items()
     }

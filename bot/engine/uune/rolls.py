@@ -25,6 +25,7 @@ it and nothing rolls (:func:`bot.engine.uune.outcomes.grant_bond`).
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core.odds import percent
 from bot.engine.uune import checks, dice, health, outcomes
 from bot.engine.uune.commands import (
     Approve,
@@ -36,6 +37,7 @@ from bot.engine.uune.commands import (
     Spend,
 )
 from bot.engine.uune.core import Tx
+from bot.engine.uune.events import RollOdds, approved_words
 from bot.engine.uune.options import SEP as _SEP
 from bot.engine.uune.options import shown, spend_options
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
@@ -289,6 +291,8 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
         helped = _dice(tx, helper, theirs, d.difficulty, f"help to {c.name}")
         roll = dice.with_help(roll, helped)
     tx.note(f"{c.name} rolls for {d.action}: {roll.shown()}.", c.id)
+    if d.purpose in ("attack", "defend"):
+        _odds(tx, d, c, roll, len(own))
     after = SpendDecision(
         actor=d.actor,
         action=d.action,
@@ -300,6 +304,29 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
         detail=d.detail,
     )
     _offer(tx, after)
+
+
+def _odds(
+    tx: Tx, d: ApprovalDecision, c: UuneCombatant, roll: dice.ActionRoll, resources: int
+) -> None:
+    """The odds the Attack or Defend ``roll`` had (issue 18): a :class:`RollOdds` after the
+    roll, for the audiences allowed to read them."""
+    attacking = d.purpose == "attack"
+    intoxicated = c.effect("Intoxicated") is not None
+    odds = RollOdds(
+        combatant=c.id,
+        purpose="attack" if attacking else "defend",
+        attacker=c.id if attacking else str(d.attacker),
+        target=str(d.target) if attacking else c.id,
+        pool=roll.roll.pool,
+        resources=resources,
+        required=roll.required,
+        reroll_from=tx.tables.intoxicated.reroll_face if intoxicated else None,
+        text="",
+    )
+    what = "to hit" if attacking else "for the attack to land"
+    text = f"Odds: {percent(odds.chance())} {what} ({c.name}'s roll, {approved_words(resources)})"
+    tx.emit(odds.model_copy(update={"text": text}))
 
 
 def _dice(

@@ -27,7 +27,7 @@ from bot.engine.core.contract import (
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
-from bot.engine.core.events import CORE_EVENTS, Event, Outcome, event_types
+from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.standing import StandingWords
@@ -45,8 +45,10 @@ from bot.engine.uune import (
     verbs,
 )
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
+from bot.engine.uune.events import EVENT_TYPES
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
+from bot.engine.uune.rehearse import POLICIES, UunePolicy
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock, to_place
 from bot.engine.uune.state import (
     CONDITIONS,
@@ -97,7 +99,6 @@ _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
 _HANDLERS.update(places.HANDLERS)
 _VITALS = ("vitality", "focus")
-EVENT_TYPES = event_types(*CORE_EVENTS)
 
 
 class UuneRuleset(Ruleset[UuneState]):
@@ -423,6 +424,12 @@ class UuneRuleset(Ruleset[UuneState]):
     ) -> Odds:
         """Uune exact odds for the stated ``resources``: :func:`bot.engine.uune.odds.uune_odds`."""
         return uune_odds(self.tables, attacker, target, attack, resources)
+
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UunePolicy:
+        """Uune's rehearsal policy (issue 18): :mod:`bot.engine.uune.rehearse`."""
+        return UunePolicy(self.tables, policy, self.lapse)
 
     def attack_names(self, combatant: Any) -> list[str]:
         sheet = combatant.sheet

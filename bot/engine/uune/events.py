@@ -1,0 +1,59 @@
+"""Uune's own event: the odds an Attack or a Defend had (issue 18), shown with its roll.
+
+The rolls and outcomes themselves are notes (:mod:`bot.engine.uune.rolls`); this event carries
+what the odds line needs, so each audience reads it or not through the one mechanism
+(:func:`bot.engine.core.odds.result_odds`, ``docs/audiences.md``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from bot.engine.core.audience import View
+from bot.engine.core.events import CORE_EVENTS, Event, event_types
+from bot.engine.core.odds import result_odds
+from bot.engine.core.pools import Pool
+from bot.engine.uune.odds import chance_of_hits, pool_hits
+
+
+def approved_words(n: int) -> str:
+    """``3 resources``, ``1 resource``, ``no resources``."""
+    return f"{n} resource{'' if n == 1 else 's'}" if n else "no resources"
+
+
+class RollOdds(Event):
+    """The chance ``combatant``'s roll for an Attack or a Defend (``purpose``) had before its
+    dice were rolled: the approved ``pool`` (``resources`` of them: 1d6 plus their dice, Uune
+    SRD "Actions") reaching ``required`` hits (the NPC's Defensiveness or the attack's
+    difficulty, Impaired's extra hits in it), each die showing ``reroll_from`` or more rerolled
+    once when Intoxicated. An Attack: the chance to hit ``target`` (an NPC); a Defend: the
+    chance ``attacker``'s attack lands (the Defend falls short). As ``/odds`` counts it
+    (:func:`bot.engine.uune.odds.uune_odds`): Help, luck and spends are not counted."""
+
+    kind: Literal["roll_odds"] = "roll_odds"
+    PUBLIC_NUMBERS: ClassVar[frozenset[str]] = frozenset({"resources"})
+    purpose: Literal["attack", "defend"]
+    attacker: str
+    target: str
+    pool: Pool
+    resources: int = Field(ge=0, le=30)
+    required: int = Field(ge=0, le=100)
+    reroll_from: int | None = None
+
+    def chance(self) -> Fraction:
+        """The chance to hit (an Attack) or that the attack lands (a Defend)."""
+        made = chance_of_hits(pool_hits(self.pool, self.reroll_from), self.required)
+        return made if self.purpose == "attack" else 1 - made
+
+    def render(self, view: View) -> list[str]:
+        approved = approved_words(self.resources)
+        words = f"to hit with {approved}"
+        if self.purpose == "defend":
+            words = f"to hit against {view.name(self.target)}'s Defend with {approved}"
+        return result_odds(view, self.attacker, self.target, self.chance, words)
+
+
+UUNE_EVENTS: tuple[type[Event], ...] = (RollOdds,)
+EVENT_TYPES = event_types(*CORE_EVENTS, *UUNE_EVENTS)
