@@ -1,0 +1,213 @@
+"""QA attack on the play-by-chat and Uune features (away, recap, turn-ping buttons, standing
+reactions, member settings, Uune odds and approvals) through the real bot, as hostile or
+careless users: each answer must be a specific refusal or a proper result — never the
+unexpected-error reply, a missing answer or a message over Discord's limits."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.client import CombatBot
+from bot.ui.replies import UNEXPECTED
+from tests.e2e.combat_helpers import (
+    answered,
+    button,
+    current_name,
+    end_encounter,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+)
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.uune_steps import Docks
+from tests.harness.models import StoredMessage
+from tests.harness.server import DiscordHarness
+
+
+def ping_for(h: DiscordHarness, name: str) -> StoredMessage:
+    pings = [m for m in h.messages_in(h.channel) if f"it is **{name}**'s turn" in m.content]
+    assert pings
+    return pings[-1]
+
+
+@pytest.mark.parametrize(
+    "moment",
+    ["0001-01-01T00:00+01:00", "9999-12-31T23:59-01:00", "0001-01-01", "2026-12-04T10:00+99:00"],
+)
+async def test_recap_and_away_with_an_iso_moment_at_the_calendars_edge(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, moment: str
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    for command, option in (("encounter recap", "since"), ("away", "until")):
+        record = await slash(h, table.player, command, **{option: moment})
+        await answered(record)
+        text = str(record.response_data.get("content") or "")
+        assert text != UNEXPECTED, f"/{command} {option}:{moment} answered: {text}"
+    assert "not marked away" in await refused(await slash(h, table.player, "back"))
+
+
+@pytest.mark.parametrize("resources", ["999999", "-1", ",".join(["x"] * 100), "0"])
+async def test_uune_odds_with_absurd_resources(
+    scripted_bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    dice: DiceBox,
+    resources: str,
+) -> None:
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast()
+    record = await slash(
+        h,
+        table.moderator,
+        "odds",
+        target="Mira Quell",
+        with_="Cudgel",
+        as_="Dock Thug 1",
+        resources=resources,
+    )
+    text = await refused(record)
+    assert text and text != UNEXPECTED, f"resources:{resources!r} answered: {text}"
+
+
+async def test_two_presses_of_end_turn_at_once_end_one_turn(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    ping = ping_for(h, "Willow")
+    live = await bot.services.encounters.live(h.channel.id)
+    seq = live.state.turn_seq
+    custom_id = button(ping, "End turn")["custom_id"]
+    clicks = await asyncio.gather(
+        h.click(table.player, ping, custom_id), h.click(table.moderator, ping, custom_id)
+    )
+    await asyncio.gather(*(c.response() for c in clicks))
+    public = [c for c in clicks if not c.ephemeral]
+    assert len(public) == 1, [c.response_data for c in clicks]
+    [other] = [c for c in clicks if c.ephemeral]
+    assert other.response_data.get("content") != UNEXPECTED, other.response_data
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.turn_seq == seq + 1
+    assert await current_name(bot, h) == "General Bearington"
+
+
+async def test_ping_buttons_after_the_encounter_ended(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    ping = ping_for(h, "Willow")
+    await end_encounter(h, table)
+    for label in ("End turn", "Take a Breather", "Attack…"):
+        text = await refused(await h.click(table.player, ping, button(ping, label)["custom_id"]))
+        assert text and text != UNEXPECTED, f"{label}: {text}"
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("encounter recap", {}),
+        ("encounter recap", {"since": "2d"}),
+        ("encounter status", {"chart": True}),
+        ("me reactions", {}),
+        ("me reactions", {"rule": "evade"}),
+        ("odds", {"target": "X", "with_": "Y", "resources": "2"}),
+        ("gm time minutes", {"count": 2}),
+        ("act", {"action": "propose", "detail": "climb"}),
+        ("act", {"action": "help"}),
+        ("act", {"action": "stabilise", "target": "X"}),
+        ("gm settings", {"reminders": "50%"}),
+        ("gm settings", {"turn_deadline": "12h"}),
+    ],
+)
+async def test_new_commands_in_a_channel_without_an_encounter(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    command: str,
+    options: dict[str, object],
+) -> None:
+    text = await refused(await slash(discord_harness, table.moderator, command, **options))
+    assert text and text != UNEXPECTED, f"/{command} {options}: {text}"
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("gm settings", {"reminders": "50%"}),
+        ("gm settings", {"turn_deadline": "12h"}),
+        ("gm settings", {"deadline_action": "end_turn"}),
+        ("gm settings", {"combatant": "Willow", "default_action": "dodge"}),
+    ],
+)
+async def test_a_player_using_the_new_gm_settings(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    command: str,
+    options: dict[str, object],
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    text = await refused(await slash(h, table.player, command, **options))
+    assert text and text != UNEXPECTED, f"/{command} {options}: {text}"
+
+
+@pytest.mark.parametrize(
+    ("options"),
+    [
+        {"reminders": "999%"},
+        {"reminders": "0%"},
+        {"reminders": "50%,50%,50%,50%,50%,50%"},
+        {"reminders": ",,,"},
+        {"reminders": "1%,2%,3%,4%,5%,6%"},
+        {"reminders": "99999999999999999999999999999999d"},
+        {"turn_deadline": "999999d"},
+        {"turn_deadline": "0m"},
+        {"turn_deadline": "-5h"},
+        {"combatant": "Nobody", "default_action": "dodge"},
+        {"combatant": "Willow", "default_action": "x" * 60},
+        {"default_action": "dodge"},
+    ],
+)
+async def test_absurd_gm_pacing_settings(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, options: dict[str, object]
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    record = await slash(h, table.moderator, "gm settings", **options)
+    await answered(record)
+    text = str(record.response_data.get("content") or "")
+    assert text != UNEXPECTED, f"{options}: {text}"
+
+
+@pytest.mark.parametrize(
+    ("options", "why"),
+    [
+        ({"quiet_hours": "25:00-08:00"}, "00:00"),
+        ({"quiet_hours": "22:00"}, "22:00-08:00"),
+        ({"quiet_hours": " "}, "22:00-08:00"),
+        ({"quiet_hours": "22:00-22:00"}, "different"),
+        ({"timezone": "Mars/Olympus"}, "not a time zone"),
+        ({"timezone": "Europe/"}, "not a time zone"),
+        ({"timezone": "../../etc/passwd"}, "not a time zone"),
+        ({"timezone": "zone.tab"}, "not a time zone"),
+        ({"timezone": " "}, "not a time zone"),
+        ({"timezone": "Europe/Berlin", "quiet_hours": "nonsense"}, "22:00-08:00"),
+    ],
+)
+async def test_malformed_member_settings_are_refused_and_nothing_is_stored(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, options: dict[str, str], why: str
+) -> None:
+    h = discord_harness
+    text = await refused(await slash(h, table.player, "me settings", **options))
+    assert why in text, text
+    shown = await refused(await slash(h, table.player, "me settings"))
+    assert "UTC (not set)" in shown and "Quiet hours: **none**" in shown, shown
