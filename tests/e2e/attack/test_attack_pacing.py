@@ -50,7 +50,7 @@ async def test_recap_and_away_with_an_iso_moment_at_the_calendars_edge(
     assert "not marked away" in await refused(await slash(h, table.player, "back"))
 
 
-@pytest.mark.parametrize("resources", ["999999", "-1", ",".join(["x"] * 100), "0"])
+@pytest.mark.parametrize("resources", ["²", "999999", "-1", ",".join(["x"] * 100), "0"])
 async def test_uune_odds_with_absurd_resources(
     scripted_bot: CombatBot,
     discord_harness: DiscordHarness,
