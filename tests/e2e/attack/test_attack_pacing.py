@@ -74,6 +74,24 @@ async def test_uune_odds_with_absurd_resources(
     assert text and text != UNEXPECTED, f"resources:{resources!r} answered: {text}"
 
 
+async def test_the_gm_lists_many_long_standing_reactions(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=12)
+    rule = (
+        "dodge if they could pay for it versus melee, otherwise block if they could pay for it "
+        "versus ranged, otherwise move if they could pay for it versus melee, otherwise evade "
+        "if they could pay for it"
+    )
+    live = await bot.services.encounters.live(h.channel.id)
+    for c in live.state.combatants:
+        await refused(await slash(h, gm, "me reactions", combatant=c.name, rule=rule))
+    text = await refused(await slash(h, gm, "me reactions"))
+    assert text != UNEXPECTED and len(text) <= 2000, text
+    assert "**Thug 1**: “dodge if they" in text and "more\nSet one with `/me reactions" in text
+
+
 async def test_two_presses_of_end_turn_at_once_end_one_turn(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
