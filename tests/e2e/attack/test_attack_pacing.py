@@ -92,6 +92,14 @@ async def test_the_gm_lists_many_long_standing_reactions(
     assert "**Thug 1**: “dodge if they" in text and "more\nSet one with `/me reactions" in text
 
 
+async def test_a_time_zone_in_any_case_is_stored_as_the_tz_database_spells_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    text = await refused(await slash(h, table.player, "me settings", timezone=" america/new_york"))
+    assert "Your time zone: **America/New\\_York**" in text or "America/New_York" in text, text
+
+
 async def test_two_presses_of_end_turn_at_once_end_one_turn(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -218,6 +226,8 @@ async def test_absurd_gm_pacing_settings(
         ({"timezone": "../../etc/passwd"}, "not a time zone"),
         ({"timezone": "zone.tab"}, "not a time zone"),
         ({"timezone": " "}, "not a time zone"),
+        ({"timezone": "localtime"}, "not a time zone"),
+        ({"timezone": "posixrules"}, "not a time zone"),
         ({"timezone": "Europe/Berlin", "quiet_hours": "nonsense"}, "22:00-08:00"),
     ],
 )
