@@ -1,0 +1,144 @@
+"""QA attack on the new buttons (Uune approvals and spends, the turn ping's Attack… select, a
+delegate's reaction button) pressed twice at once, by the wrong member, or too late: one press
+wins, the other gets a specific refusal, nothing is applied twice."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.client import CombatBot
+from bot.ui.replies import UNEXPECTED
+from tests.e2e.combat_helpers import (
+    button,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+    thug_attacks_willow,
+)
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.uune_steps import Docks, prompt_with
+from tests.harness.models import InteractionRecord, Member, StoredMessage
+from tests.harness.server import DiscordHarness
+
+
+async def both(
+    h: DiscordHarness, first: Member, second: Member, message: StoredMessage, custom_id: str
+) -> list[InteractionRecord]:
+    clicks = await asyncio.gather(
+        h.click(first, message, custom_id), h.click(second, message, custom_id)
+    )
+    await asyncio.gather(*(c.response() for c in clicks))
+    return list(clicks)
+
+
+def one_wins(clicks: list[InteractionRecord]) -> None:
+    texts = [str(c.response_data.get("content") or "") for c in clicks]
+    assert UNEXPECTED not in texts, texts
+    refusals = [c for c in clicks if c.ephemeral]
+    assert len(refusals) == 1, [c.response_data for c in clicks]
+
+
+async def test_two_presses_of_the_gms_approval_at_once_roll_once(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast()
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="climb: Lockpicks")
+    await u.press(table.moderator, "GM: difficulty 2 (Easy)")
+    prompt = await prompt_with(h, "GM: approve all")
+    dice.load([5, 6])
+    one_wins(
+        await both(
+            h,
+            table.moderator,
+            table.moderator,
+            prompt,
+            button(prompt, "GM: approve all")["custom_id"],
+        )
+    )
+    assert dice.empty  # one roll: a second would have found no faces loaded
+
+
+async def test_two_presses_of_keep_the_roll_at_once_settle_once(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast()
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="climb: Lockpicks")
+    await u.press(table.moderator, "GM: difficulty 2 (Easy)")
+    await u.press(table.moderator, "GM: approve all", [5, 2])
+    spend = await prompt_with(h, "Keep the roll")
+    one_wins(
+        await both(
+            h, table.player, table.moderator, spend, button(spend, "Keep the roll")["custom_id"]
+        )
+    )
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None and live.state.current.name != "Mira Quell"
+    assert len([m for m in h.messages_in(h.channel) if "climb fails" in m.text()]) <= 1
+
+
+async def test_the_attack_select_twice_at_once_attacks_once(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    pings = [m for m in h.messages_in(h.channel) if "it is **Willow**'s turn" in m.content]
+    asked = await h.click(table.player, pings[-1], button(pings[-1], "Attack…")["custom_id"])
+    await asked.response()
+    question = asked.message
+    [select] = [c for c in question.all_components() if c.get("type") == 3]
+    target = select["options"][0]["value"]
+    clicks = await asyncio.gather(
+        h.select(table.player, question, select["custom_id"], [target]),
+        h.select(table.player, question, select["custom_id"], [target]),
+    )
+    await asyncio.gather(*(c.response() for c in clicks))
+    texts = [str(c.response_data.get("content") or "") for c in clicks]
+    assert UNEXPECTED not in texts, texts
+    live = await bot.services.encounters.live(h.channel.id)
+    attacks = [m for m in h.messages_in(h.channel) if "Willow attacks" in m.text()]
+    assert len(attacks) == 1, [m.text() for m in attacks]
+    assert live.state.current is not None
+
+
+async def test_a_delegate_presses_the_reaction_button_after_the_player_is_back(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    bot, h, player, delegate = clocked_bot, discord_harness, table.player, table.other_player
+    await set_up_fight(h, table)
+    await ok(await slash(h, player, "away", delegate=delegate))
+    prompt = await thug_attacks_willow(bot, h, table)
+    await h.wait_for(lambda: f"<@{delegate.id}>" in h.message(prompt).content)
+    await ok(await slash(h, player, "back"))
+    labels = [c.get("label", "") for row in h.message(prompt).components for c in row["components"]]
+    text = await refused(
+        await h.click(delegate, prompt, button(h.message(prompt), labels[-1])["custom_id"])
+    )
+    assert text and text != UNEXPECTED, text
+    assert h.message(prompt).components, "the prompt stays open for Willow's player"
+
+
+async def test_away_until_absurd_durations(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    for until in (
+        "999999d",
+        "-5d",
+        "0d",
+        "0m",
+        "1s",
+        "99999999999999999999999999999m",
+        "9999-12-31",
+    ):
+        text = await refused(await slash(h, table.player, "away", until=until))
+        assert text and text != UNEXPECTED, f"{until}: {text}"
+    assert "not marked away" in await refused(await slash(h, table.player, "back"))
