@@ -5,11 +5,13 @@ wins, the other gets a specific refusal, nothing is applied twice."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from bot.client import CombatBot
 from bot.ui.replies import UNEXPECTED
 from tests.e2e.combat_helpers import (
     button,
+    end_encounter,
     ok,
     pass_turns_until,
     refused,
@@ -17,7 +19,7 @@ from tests.e2e.combat_helpers import (
     slash,
     thug_attacks_willow,
 )
-from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.conftest import DiceBox, Table, _running_bot
 from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
@@ -142,3 +144,38 @@ async def test_away_until_absurd_durations(
         text = await refused(await slash(h, table.player, "away", until=until))
         assert text and text != UNEXPECTED, f"{until}: {text}"
     assert "not marked away" in await refused(await slash(h, table.player, "back"))
+
+
+async def test_a_uune_approval_after_a_restart_and_a_stale_keep_after_the_end(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, dice: DiceBox
+) -> None:
+    h = discord_patched
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, dice, expiry_interval=None):
+        u = Docks(bot, h, table, dice)
+        await u.cast()
+        await u.run(table.moderator, "encounter begin")
+        await u.run(table.player, "act", action="action", detail="climb: Lockpicks")
+        await u.press(table.moderator, "GM: difficulty 2 (Easy)")
+        prompt = await prompt_with(h, "GM: approve all")
+    async for _bot in _running_bot(h, database, dice, expiry_interval=None):
+        dice.load([5, 6])
+        click = await h.click(
+            table.moderator, prompt, button(h.message(prompt), "GM: approve all")["custom_id"]
+        )
+        await click.response()
+        assert not click.ephemeral, click.response_data
+        assert dice.empty
+        spend = await prompt_with(h, "Keep the roll")
+        keep = button(spend, "Keep the roll")["custom_id"]
+        kept = await h.click(table.player, spend, keep)
+        await kept.response()
+        assert not kept.ephemeral, kept.response_data
+        await end_encounter(h, table)
+    async for _bot in _running_bot(h, database, dice, expiry_interval=None):
+        # A client that still shows the settled prompt's buttons presses Keep again.
+        stale = h.message(spend)
+        stale.payload["components"] = spend.versions[0].get("components", [])
+        text = await refused(await h.click(table.player, stale, keep))
+        assert text and text != UNEXPECTED, text
+        assert "no longer" in text, text
