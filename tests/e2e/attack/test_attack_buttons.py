@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.client import CombatBot
 from bot.ui.replies import UNEXPECTED
 from tests.e2e.combat_helpers import (
+    answered,
     button,
     end_encounter,
     ok,
@@ -179,3 +182,56 @@ async def test_a_uune_approval_after_a_restart_and_a_stale_keep_after_the_end(
         text = await refused(await h.click(table.player, stale, keep))
         assert text and text != UNEXPECTED, text
         assert "no longer" in text, text
+
+
+CASTS = {
+    "uune": (("mira", "Mira Quell"), ("dock-thug", "Dock Thug")),
+    "utopia": (("vesna", "Vesna"), ("bandit-archer", "Bandit archer")),
+    "untitled": (("wren", "Wren"), ("bandit-crossbowman", "Bandit crossbowman")),
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(CASTS))
+@pytest.mark.parametrize("label", ["End turn", "breather", "Attack…"])
+async def test_every_ping_button_in_every_system(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, ruleset: str, label: str
+) -> None:
+    h, gm, player = discord_harness, table.moderator, table.player
+    (pc_example, pc), (npc_example, npc) = CASTS[ruleset]
+    await ok(await slash(h, gm, "encounter start", name="Ford", ruleset=ruleset))
+    await answered(await slash(h, player, "character import", example=pc_example))
+    await ok(await slash(h, player, "encounter join", character=pc))
+    await answered(await slash(h, gm, "npc import", example=npc_example))
+    await ok(await slash(h, gm, "gm add-npc", template=npc))
+    await ok(await slash(h, gm, "encounter begin"))
+    for _ in range(4):
+        live = await bot.services.encounters.live(h.channel.id)
+        if live.state.current is not None and live.state.current.name == pc:
+            break
+        await answered(await slash(h, gm, "gm next"))
+    pings = [m for m in h.messages_in(h.channel) if f"it is **{pc}**'s turn" in m.content]
+    assert pings, [m.content for m in h.messages_in(h.channel)]
+    ping = pings[-1]
+    found = [c for c in ping.all_components() if c.get("type") == 2]
+    names = [c.get("label", "") for c in found]
+    if label == "breather":
+        wanted = [c for c in found if c.get("label") not in ("End turn", "Attack…")]
+    else:
+        wanted = [c for c in found if c.get("label") == label]
+    if not wanted:
+        pytest.skip(f"{ruleset}'s ping has no {label}: {names}")
+    click = await h.click(player, ping, wanted[0]["custom_id"])
+    await click.response()
+    text = str(click.response_data.get("content") or "")
+    assert text != UNEXPECTED, (ruleset, label, text)
+    selects = [
+        c for c in (click.message.all_components() if click.message else []) if c.get("type") == 3
+    ]
+    if selects:
+        [select] = selects
+        chosen = await h.select(
+            player, click.message, select["custom_id"], [select["options"][0]["value"]]
+        )
+        await chosen.response()
+        said = str(chosen.response_data.get("content") or "")
+        assert said != UNEXPECTED, (ruleset, said)
