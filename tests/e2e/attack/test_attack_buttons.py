@@ -235,3 +235,32 @@ async def test_every_ping_button_in_every_system(
         await chosen.response()
         said = str(chosen.response_data.get("content") or "")
         assert said != UNEXPECTED, (ruleset, said)
+
+
+async def test_uune_spend_buttons_for_the_wrong_member_a_delegate_and_after_back(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    mira, tobin = table.player, table.other_player
+    await u.cast()
+    await u.run(table.moderator, "encounter begin")
+    # Tobin's player may not keep Mira's roll.
+    await u.run(mira, "act", action="action", detail="climb: Lockpicks")
+    await u.press(table.moderator, "GM: difficulty 2 (Easy)")
+    await u.press(table.moderator, "GM: approve all", [5, 2])
+    spend = await prompt_with(h, "Keep the roll")
+    keep = button(spend, "Keep the roll")["custom_id"]
+    text = await refused(await h.click(tobin, spend, keep))
+    assert "Mira Quell" in text and text != UNEXPECTED, text
+    # Mira's player goes away naming Tobin's: now Tobin's player keeps it, for her.
+    await ok(await slash(h, mira, "away", delegate=tobin))
+    kept = await h.click(tobin, spend, keep)
+    await kept.response()
+    assert not kept.ephemeral, kept.response_data
+    settled = h.message(spend).text()
+    assert f"<@{tobin.id}> (for <@{mira.id}>, away)" in settled, settled
+    # Back: the next time it is Mira's turn the delegate may not act for her.
+    await ok(await slash(h, mira, "back"))
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None
