@@ -6,6 +6,7 @@ unexpected-error reply, a missing answer or a message over Discord's limits."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -72,6 +73,29 @@ async def test_uune_odds_with_absurd_resources(
     )
     text = await refused(record)
     assert text and text != UNEXPECTED, f"resources:{resources!r} answered: {text}"
+
+
+async def test_a_date_written_as_the_options_help_shows_it(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/away``'s help says ``until when (2026-12-24, 2026-12-24 18:00 UTC)``; that form,
+    typed as shown, was refused as "not a date"."""
+    h = discord_harness
+    await set_up_fight(h, table)
+    now = clocked_bot.services.encounters.now()
+    day = (now + timedelta(days=2)).strftime("%Y-%m-%d")
+    said = await answered(await slash(h, table.player, "away", until=f"{day} 18:00 UTC"))
+    assert not said.ephemeral, said.response_data
+    text = said.response_data["content"]
+    moment = datetime.fromisoformat(f"{day}T18:00+00:00")
+    assert f"is away until <t:{int(moment.timestamp())}:f>" in text, text
+    back = (now - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
+    recap = await answered(await slash(h, table.player, "encounter recap", since=f"{back} utc"))
+    assert recap.response_data.get("content") != UNEXPECTED
+    mixed = await refused(
+        await slash(h, table.player, "encounter recap", since=f"{back}+02:00 UTC")
+    )
+    assert "is not a date" in mixed, mixed
 
 
 async def test_the_gm_lists_many_long_standing_reactions(
