@@ -264,3 +264,36 @@ async def test_uune_spend_buttons_for_the_wrong_member_a_delegate_and_after_back
     await ok(await slash(h, mira, "back"))
     live = await scripted_bot.services.encounters.live(h.channel.id)
     assert live.state.current is not None
+
+
+async def test_an_old_fights_ping_and_attack_select_in_a_new_fight(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    old = [m for m in h.messages_in(h.channel) if "it is **Willow**'s turn" in m.content][-1]
+    asked = await h.click(table.player, old, button(old, "Attack…")["custom_id"])
+    await asked.response()
+    question = asked.message
+    [select] = [c for c in question.all_components() if c.get("type") == 3]
+    await end_encounter(h, table)
+    # A new fight in the same channel, at the same turn of the same member.
+    await ok(await slash(h, table.moderator, "encounter start", name="Again"))
+    await ok(await slash(h, table.moderator, "gm add-npc", template="Thug", count=3))
+    await ok(await slash(h, table.player, "encounter join", character="Willow"))
+    await ok(await slash(h, table.player, "encounter join", character="General Bearington"))
+    await ok(await slash(h, table.moderator, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Willow")
+    live = await bot.services.encounters.live(h.channel.id)
+    before = live.state.turn_seq
+    text = await refused(await h.click(table.player, old, button(old, "End turn")["custom_id"]))
+    assert text and text != UNEXPECTED, text
+    chosen = await h.select(
+        table.player, question, select["custom_id"], [select["options"][0]["value"]]
+    )
+    said = await refused(chosen)
+    assert said and said != UNEXPECTED, said
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.turn_seq == before and live.state.current is not None
+    assert live.state.current.name == "Willow"
