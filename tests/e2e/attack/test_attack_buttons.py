@@ -297,3 +297,19 @@ async def test_an_old_fights_ping_and_attack_select_in_a_new_fight(
     live = await bot.services.encounters.live(h.channel.id)
     assert live.state.turn_seq == before and live.state.current is not None
     assert live.state.current.name == "Willow"
+
+
+async def test_two_breathers_at_once_take_one(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    ping = [m for m in h.messages_in(h.channel) if "it is **Willow**'s turn" in m.content][-1]
+    rest = button(ping, "Take a Breather")["custom_id"]
+    clicks = await both(h, table.player, table.moderator, ping, rest)
+    one_wins(clicks)
+    [late] = [c for c in clicks if c.ephemeral]
+    assert "That turn is over" in late.response_data["content"], late.response_data
+    breathers = [m for m in h.messages_in(h.channel) if "Willow takes a breather" in m.text()]
+    assert len(breathers) == 1, [m.text() for m in breathers]
