@@ -313,3 +313,37 @@ async def test_two_breathers_at_once_take_one(
     assert "That turn is over" in late.response_data["content"], late.response_data
     breathers = [m for m in h.messages_in(h.channel) if "Willow takes a breather" in m.text()]
     assert len(breathers) == 1, [m.text() for m in breathers]
+
+
+async def test_another_player_cannot_propose_or_roll_for_a_defend(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    tobin, gm = table.other_player, table.moderator
+    await u.cast()
+    await u.run(gm, "encounter begin")
+    for _ in range(6):
+        live = await scripted_bot.services.encounters.live(h.channel.id)
+        if live.state.current is not None and live.state.current.is_npc:
+            break
+        await u.reply(gm, "gm next")
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None and live.state.current.is_npc
+    await u.run(
+        gm,
+        "act",
+        action="npc-attack",
+        target="Mira Quell",
+        detail="Cudgel",
+        as_=live.state.current.name,
+    )
+    text = await refused(
+        await slash(h, tobin, "act", action="propose", detail="Street fencing", as_="Mira Quell")
+    )
+    assert "Mira Quell" in text and text != UNEXPECTED, text
+    roll = await prompt_with(h, "Roll now")
+    text = await refused(await h.click(tobin, roll, button(roll, "Roll now")["custom_id"]))
+    assert text != UNEXPECTED and "Mira Quell" in text, text
+    waiting = await scripted_bot.services.encounters.live(h.channel.id)
+    assert waiting.state.decisions, "Mira's Defend still waits on her player"
