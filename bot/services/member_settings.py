@@ -107,7 +107,10 @@ class MemberSettingsService:
         self._clock = clock
 
     async def of(self, guild_id: int, user_id: int) -> MemberSettings:
-        """The member's settings (the defaults when they set none)."""
+        """The member's settings (the defaults when they set none). A stored time zone that
+        is not in the tz database's list (stored where another name loaded, or dropped by a
+        later tz database) counts as unset — UTC — so the member's reminders still come; it
+        is never handed to :class:`~zoneinfo.ZoneInfo`."""
         async with self._db.read() as conn:
             row = await repo.get(conn, guild_id, user_id)
         if row is None:
@@ -117,7 +120,8 @@ class MemberSettingsService:
             if row.quiet_start is not None and row.quiet_end is not None
             else None
         )
-        return MemberSettings(row.timezone, quiet)
+        zone = iana_zones().get(row.timezone.casefold()) if row.timezone else None
+        return MemberSettings(zone, quiet)
 
     async def change(
         self, guild_id: int, user_id: int, timezone: str | None, quiet_hours: str | None

@@ -11,7 +11,9 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot.client import CombatBot
+from bot.store import member_settings as member_settings_repo
 from bot.ui.replies import UNEXPECTED
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     answered,
     button,
@@ -23,6 +25,7 @@ from tests.e2e.combat_helpers import (
     slash,
 )
 from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_turn_deadlines import DEADLINE, twelve_hour_fight
 from tests.e2e.uune_steps import Docks
 from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
@@ -263,3 +266,23 @@ async def test_malformed_member_settings_are_refused_and_nothing_is_stored(
     assert why in text, text
     shown = await refused(await slash(h, table.player, "me settings"))
     assert "UTC (not set)" in shown and "Quiet hours: **none**" in shown, shown
+
+
+async def test_a_stored_time_zone_this_host_cannot_read_still_gets_reminders(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """A time zone stored where it loaded (``localtime`` on the old host, or a name a later
+    tz database dropped) that this host cannot read: the reminder pass raised for that member
+    on every pass, so they were never reminded; now the zone counts as unset (UTC)."""
+    bot, h = clocked_bot, discord_harness
+    await twelve_hour_fight(bot, h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    guild = h.channel.guild_id
+    row = member_settings_repo.MemberSettingsRow(guild, table.player.id, "Mars/Olympus", 180, 240)
+    async with bot.db.transaction() as conn:
+        await member_settings_repo.put(conn, row, clock())
+    clock.advance(DEADLINE * 0.5)
+    [reminder] = await bot.send_reminders()
+    assert reminder.member_id == table.player.id
+    shown = await refused(await slash(h, table.player, "me settings"))
+    assert "UTC (not set)" in shown and "Quiet hours: **03:00-04:00**" in shown, shown
