@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot.client import CombatBot
+from bot.services.actor import Actor
 from bot.store import member_settings as member_settings_repo
 from bot.ui.replies import UNEXPECTED
 from tests.clock import ManualClock
@@ -286,3 +287,26 @@ async def test_a_stored_time_zone_this_host_cannot_read_still_gets_reminders(
     assert reminder.member_id == table.player.id
     shown = await refused(await slash(h, table.player, "me settings"))
     assert "UTC (not set)" in shown and "Quiet hours: **03:00-04:00**" in shown, shown
+
+
+async def test_a_delegate_lists_and_sets_standing_reactions_for_whom_they_stand_in(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A delegate acts and reacts for the away player's combatants, but ``/me reactions`` told
+    them "You control no combatant in this fight" and its autocomplete offered none: it asked
+    who controls a combatant, not who may act for it."""
+    h, player, delegate = discord_harness, table.player, table.bystander
+    await set_up_fight(h, table)
+    await answered(await slash(h, player, "away", delegate=delegate))
+    listed = await refused(await slash(h, delegate, "me reactions"))
+    assert "**Willow**: none" in listed and "**General Bearington**: none" in listed, listed
+    ask = await refused(await slash(h, delegate, "me reactions", rule="evade"))
+    assert "Name the combatant" in ask and "**Willow**" in ask, ask
+    done = await refused(await slash(h, delegate, "me reactions", combatant="Willow", rule="evade"))
+    assert "Standing reaction for **Willow**" in done, done
+    standing = clocked_bot.services.combat.standing
+    own = await standing.own_names(h.channel.id, Actor(user_id=delegate.id))
+    assert own == ["Willow", "General Bearington"], own
+    await answered(await slash(h, player, "back"))
+    gone = await refused(await slash(h, delegate, "me reactions"))
+    assert "You control no combatant" in gone, gone
