@@ -347,3 +347,16 @@ async def test_another_player_cannot_propose_or_roll_for_a_defend(
     assert text != UNEXPECTED and "Mira Quell" in text, text
     waiting = await scripted_bot.services.encounters.live(h.channel.id)
     assert waiting.state.decisions, "Mira's Defend still waits on her player"
+
+
+async def test_two_members_naming_each_other_at_once_cannot_both_be_away(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, a, b = discord_harness, table.player, table.other_player
+    await set_up_fight(h, table)
+    records = await asyncio.gather(slash(h, a, "away", delegate=b), slash(h, b, "away", delegate=a))
+    await asyncio.gather(*(r.response() for r in records))
+    said = [r.response_data.get("content") or "" for r in records]
+    assert UNEXPECTED not in said, said
+    refusals = [r for r in records if r.ephemeral]
+    assert len(refusals) == 1 and "away too" in refusals[0].response_data["content"], said
