@@ -62,3 +62,29 @@ async def test_chart_of_a_crowd_with_long_names(
         assert said(recap) != UNEXPECTED, said(recap)
     ended = await end_encounter(h, table)
     assert said(ended) != UNEXPECTED
+
+
+async def test_a_players_chart_keeps_npc_numbers_hidden(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    await ok(await slash(h, table.player, "endturn"))
+    record = await answered(await slash(h, table.player, "encounter status", chart=True))
+    message = record.message if not record.deferred else await record.followup(0)
+    [chart] = message.attachments
+    assert "Thug 1 Unhurt" in (chart.description or ""), chart.description
+    assert "Thug 1 Health" not in (chart.description or ""), chart.description
+    await end_encounter(h, table)
+
+    def public_chart() -> list[str]:
+        return [
+            f.description or ""
+            for m in h.messages_in(h.channel)
+            for f in m.attachments
+            if f.filename.endswith(".png")
+        ]
+
+    await h.wait_for(lambda: bool(public_chart()))
+    assert all("Thug 1 Health" not in d for d in public_chart()), public_chart()
