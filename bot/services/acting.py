@@ -56,8 +56,10 @@ def standing_in(encounter: Encounter, actor: Actor, combatant: CombatantBase) ->
     return controller
 
 
-def _runs(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> bool:
-    """The member's own combatant, or one they stand in for (its controller is away)."""
+def runs(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> bool:
+    """Whether ``combatant`` is one of the member's own: theirs, or one they stand in for (its
+    controller is away and named them) — the combatants a member means by "mine" when they
+    name none (the GM's NPCs are not theirs in this sense)."""
     controller = combatant.controller_id
     if controller is None:
         return False
@@ -98,7 +100,7 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
     current: CombatantBase | None = state.current
     if current is not None and controls(encounter, actor, current):
         return current
-    mine: list[CombatantBase] = [c for c in state.combatants if _runs(encounter, actor, c)]
+    mine: list[CombatantBase] = [c for c in state.combatants if runs(encounter, actor, c)]
     if len(mine) == 1:
         return mine[0]
     if mine and current is not None:

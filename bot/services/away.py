@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
-from bot.engine.core.pacing import parse_duration
+from bot.engine.core.pacing import parse_duration, parse_moment
 from bot.errors import InvalidInput, NotFound
 from bot.services.actor import Actor
 from bot.store import away as repo
@@ -42,15 +42,8 @@ def parse_until(text: str, now: datetime) -> datetime:
     :class:`InvalidInput` for anything else, a moment not after ``now``, or one more than
     :data:`MAX_AWAY_DAYS` days ahead."""
     cleaned = text.strip()
-    if cleaned[:1].isdigit() and "-" in cleaned:
-        try:
-            moment = datetime.fromisoformat(cleaned)
-        except ValueError:
-            raise InvalidInput(
-                f"`{cleaned[:40]}` is not a date: write it like `2026-12-24` or "
-                "`2026-12-24 18:00` (UTC), or give a duration such as `2d`."
-            ) from None
-        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    moment = parse_moment(cleaned, example="2026-12-24", duration="2d")
+    if moment is not None:
         if moment <= now:
             raise InvalidInput(f"`{cleaned[:40]}` has already passed; name a later moment.")
         if moment - now > timedelta(days=MAX_AWAY_DAYS):

@@ -12,7 +12,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from importlib import resources
+from zoneinfo import ZoneInfo
 
 from bot.errors import InvalidInput
 from bot.store import member_settings as repo
@@ -54,18 +56,28 @@ class MemberSettings:
         return minute >= start or minute < end
 
 
+@cache
+def iana_zones() -> dict[str, str]:
+    """The IANA time zone names, by their casefolded form: the ``zones`` list of the
+    ``tzdata`` package (the tz database itself). Not the machine's zoneinfo folder, which also
+    holds files such as ``localtime`` (this machine's own zone) and ``posixrules``."""
+    listed = resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8").split()
+    return {name.casefold(): name for name in listed}
+
+
 def parse_zone(text: str) -> str:
-    """An IANA time zone name (``Europe/Berlin``, ``America/New_York``, ``UTC``). Raises
-    :class:`InvalidInput` for any other text."""
+    """An IANA time zone name (``Europe/Berlin``, ``America/New_York``, ``UTC``; any case:
+    ``europe/berlin`` is ``Europe/Berlin``), as the tz database spells it. Raises
+    :class:`InvalidInput` for any other text — a path, a file of the zoneinfo folder that is
+    no zone (``zone.tab``), or one naming the machine's own zone (``localtime``)."""
     name = text.strip()
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    found = iana_zones().get(name.casefold())
+    if found is None:
         raise InvalidInput(
             f"`{name[:60]}` is not a time zone: use an IANA name such as `Europe/Berlin`, "
             "`America/New_York` or `UTC`."
-        ) from None
-    return name
+        )
+    return found
 
 
 def parse_quiet_hours(text: str) -> tuple[int, int] | None:
@@ -95,7 +107,10 @@ class MemberSettingsService:
         self._clock = clock
 
     async def of(self, guild_id: int, user_id: int) -> MemberSettings:
-        """The member's settings (the defaults when they set none)."""
+        """The member's settings (the defaults when they set none). A stored time zone that
+        is not in the tz database's list (stored where another name loaded, or dropped by a
+        later tz database) counts as unset — UTC — so the member's reminders still come; it
+        is never handed to :class:`~zoneinfo.ZoneInfo`."""
         async with self._db.read() as conn:
             row = await repo.get(conn, guild_id, user_id)
         if row is None:
@@ -105,7 +120,8 @@ class MemberSettingsService:
             if row.quiet_start is not None and row.quiet_end is not None
             else None
         )
-        return MemberSettings(row.timezone, quiet)
+        zone = iana_zones().get(row.timezone.casefold()) if row.timezone else None
+        return MemberSettings(zone, quiet)
 
     async def change(
         self, guild_id: int, user_id: int, timezone: str | None, quiet_hours: str | None

@@ -11,11 +11,11 @@ combatants' numbers and never an NPC's hidden ones).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.engine.core.audience import GM, Audience, controller
-from bot.engine.core.pacing import parse_duration
+from bot.engine.core.pacing import parse_duration, parse_moment
 from bot.errors import InvalidInput
 from bot.services import event_log
 from bot.services.acting import answering, delegate_of
@@ -55,15 +55,8 @@ def parse_since(text: str, now: datetime) -> datetime:
     the turn-deadline format, up to :data:`MAX_SINCE_DAYS` days) or a date or date and time in
     UTC (``2026-12-04``, ``2026-12-04 18:00``). Raises :class:`InvalidInput` otherwise."""
     cleaned = text.strip()
-    if cleaned[:1].isdigit() and "-" in cleaned:
-        try:
-            moment = datetime.fromisoformat(cleaned)
-        except ValueError:
-            raise InvalidInput(
-                f"`{cleaned[:40]}` is not a date: write it like `2026-12-04` or "
-                "`2026-12-04 18:00` (UTC), or give a duration such as `12h`."
-            ) from None
-        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    moment = parse_moment(cleaned, example="2026-12-04", duration="12h")
+    if moment is not None:
         if moment > now:
             raise InvalidInput(f"`{cleaned[:40]}` has not come yet; name a moment in the past.")
         return moment

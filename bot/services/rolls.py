@@ -191,10 +191,11 @@ def _split(text: str, lowered: str) -> tuple[diceast.Expression, str, str | None
 
 def _label_hint(text: str, dice_part: str, word: str) -> str:
     """The refusal of a label that starts with dice or a number, with what was probably meant."""
-    what = f"the number {dice_part}" if dice_part.isdigit() else f"the dice `{dice_part}`"
+    what = f"the number {dice_part}" if dice_part.isdecimal() else f"the dice `{dice_part}`"
     said = f"`{_shown(text)}` reads as {what} then the label '{_shown(word)}'"
     joined = f"{dice_part}{word}"
-    if dice_part.isdigit() and word[:1] in "dD" and _reads_as_dice(joined.translate(_ASCII_LOWER)):
+    number = dice_part.isdecimal()
+    if number and word[:1] in "dD" and _reads_as_dice(joined.translate(_ASCII_LOWER)):
         return f"{said} — did you mean `{_shown(joined)}`?"
     return (
         f"{said} — did you mean `{_shown(dice_part + '+' + word)}`? A label can't start with "

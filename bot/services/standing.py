@@ -20,7 +20,7 @@ from bot import names
 from bot.engine.core.standing import StandingRule, parse_rule
 from bot.engine.core.state import CombatantBase
 from bot.errors import InvalidInput, NotAllowed, NotFound
-from bot.services.acting import controls, find_combatant
+from bot.services.acting import controls, find_combatant, runs
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import standing as repo
@@ -92,15 +92,15 @@ class StandingReactions:
 
     async def own_names(self, channel_id: int, actor: Actor) -> list[str]:
         """The names of the combatants ``actor`` may set a standing reaction for in the
-        channel's live fight (all of them for its GM; none when there is no fight)."""
+        channel's live fight: their own and those they stand in for while their player is
+        away (:func:`~bot.services.acting.runs`); all of them for its GM; none when there is no
+        fight."""
         try:
             encounter = await self._encounters.live(channel_id)
         except NotFound:
             return []
         gm = encounter.is_gm(actor)
-        return [
-            c.name for c in encounter.state.combatants if gm or c.controller_id == actor.user_id
-        ]
+        return [c.name for c in encounter.state.combatants if gm or runs(encounter, actor, c)]
 
     async def of_encounter(self, encounter_id: int) -> dict[str, StandingRule]:
         """Every standing reaction of the encounter, by combatant id."""
@@ -149,7 +149,7 @@ class StandingReactions:
             if not controls(encounter, actor, chosen):
                 raise NotAllowed(f"You do not control **{names.escaped(chosen.name)}**.")
             return [chosen]
-        mine = [c for c in state.combatants if c.controller_id == actor.user_id]
+        mine = [c for c in state.combatants if runs(encounter, actor, c)]
         if not mine and encounter.is_gm(actor) and listing:
             mine = list(state.combatants)
         if not mine:

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from bot.services.member_settings import MemberSettings
 from bot.services.standing import StandingChange
+from bot.ui.embeds import fit_lines
 from bot.ui.text import shown_name
+
+MESSAGE_MAX = 2000
+"""Discord's limit on a message's content."""
 
 
 def standing_text(change: StandingChange) -> str:
     """The reply to ``/me reactions``: the standing reaction set or cleared, or the list of the
-    member's combatants' with the words this game system understands."""
+    member's combatants' with the words this game system understands — at most
+    :data:`MESSAGE_MAX` characters (a GM lists every combatant: the list ends with "… and N
+    more" where it would not fit, and the help line always shows)."""
     entries = change.entries
     if change.action == "set":
         [entry] = entries
@@ -24,9 +30,10 @@ def standing_text(change: StandingChange) -> str:
             f"**{shown_name(entries[0].name)}** has no standing reaction now: a reaction "
             "window that runs out lapses as usual."
         )
-    lines = [
+    listed = [
         f"**{shown_name(e.name)}**: {_rule(e.rule.text) if e.rule else 'none'}" for e in entries
     ]
+    lines: list[str] = []
     if change.choices:
         lines.append(
             "Set one with `/me reactions rule:` using "
@@ -40,7 +47,8 @@ def standing_text(change: StandingChange) -> str:
         )
     else:
         lines.append(f"{change.encounter.rules.title} has no standing reactions.")
-    return "\n".join(lines)
+    [help_line] = lines
+    return fit_lines(listed, MESSAGE_MAX - len(help_line) - 1) + "\n" + help_line
 
 
 def _rule(text: str) -> str:

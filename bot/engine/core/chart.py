@@ -147,7 +147,7 @@ def _listed(words: Sequence[str]) -> str:
 
 
 def _span(labels: Sequence[str]) -> str:
-    rounds = [x for x in labels if x.isdigit()]
+    rounds = [x for x in labels if x.isdecimal()]
     if not rounds:
         return "before the first round ended"
     return f"from the start to the end of round {rounds[-1]}"

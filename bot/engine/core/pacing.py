@@ -8,6 +8,7 @@ in that order); it must lie between :data:`MIN_DEADLINE_S` and :data:`MAX_DEADLI
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Literal
 
 from bot.errors import InvalidInput
@@ -26,6 +27,7 @@ OFF_WORDS = frozenset({"off", "none", "0"})
 _PATTERN = re.compile(
     r"^(?:(?P<d>\d{1,3})d)?(?:(?P<h>\d{1,4})h)?(?:(?P<m>\d{1,6})m)?(?:(?P<s>\d{1,7})s)?$"
 )
+_UTC_SUFFIX = re.compile(r"\s*(?:UTC|GMT)$", re.IGNORECASE)
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 
 
@@ -49,6 +51,33 @@ def parse_duration(text: str, *, what: str = "A turn deadline", max_days: int = 
             f"{what} lies between 1 minute (`1m`) and {max_days} days (`{max_days}d`)."
         )
     return seconds
+
+
+def parse_moment(text: str, *, example: str, duration: str) -> datetime | None:
+    """The UTC moment ``text`` names as an ISO 8601 date or date and time (``2026-12-24``,
+    ``2026-12-24 18:00``; UTC unless it carries an offset; a trailing ``UTC`` as the commands'
+    help writes it, ``2026-12-24 18:00 UTC``, is read too), or None when ``text`` does not
+    look like a date (it starts with no digit or has no ``-``: a duration, say). ``example``
+    (a date) and ``duration`` (e.g. ``2d``) show the forms in the refusal.
+
+    Raises :class:`InvalidInput` for text that looks like a date but is none, and for one whose
+    offset puts it outside the calendar (``0001-01-01T00:00+01:00``) — every such moment is
+    refused in words, never as an ``OverflowError``."""
+    cleaned = text.strip()
+    if not (cleaned[:1].isdecimal() and "-" in cleaned):
+        return None
+    refusal = (
+        f"`{cleaned[:40]}` is not a date: write it like `{example}` or `{example} 18:00` (UTC), "
+        f"or give a duration such as `{duration}`."
+    )
+    iso = _UTC_SUFFIX.sub("", cleaned)
+    try:
+        moment = datetime.fromisoformat(iso)
+        if iso != cleaned and moment.tzinfo is not None:
+            raise ValueError("an offset and UTC")
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise InvalidInput(refusal) from None
 
 
 def format_duration(seconds: int) -> str:

@@ -93,7 +93,7 @@ def _stated(roller: UuneCombatant, resources: str | None) -> list[tuple[str, int
     if resources is None or not resources.strip():
         return d
     text = resources.strip()
-    if text.isdigit():
+    if text.isdecimal():
         n = int(text)
         if n > MAX_STATED:
             raise InvalidInput(f"State at most {MAX_STATED} resources, not {n}.")

@@ -294,7 +294,7 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
 def _bond(sheet: UuneSheet, given: str) -> tuple[int, str] | None:
     """The bond ``given`` names: its 1-based number, its words, or the start of them."""
     given = given.strip()
-    if given.isdigit() and 1 <= int(given) <= len(sheet.bonds):
+    if given.isdecimal() and 1 <= int(given) <= len(sheet.bonds):
         return int(given), sheet.bonds[int(given) - 1].text
     key = names.key(given)
     for i, b in enumerate(sheet.bonds, 1):
