@@ -277,7 +277,11 @@ async def test_an_old_fights_ping_and_attack_select_in_a_new_fight(
     await asked.response()
     question = asked.message
     [select] = [c for c in question.all_components() if c.get("type") == 3]
+    assert button(old, "End turn")
     await end_encounter(h, table)
+    # the ended fight's ping loses its buttons, so the new fight's turn cannot be ended from it
+    # (Discord, like the harness, refuses a press on a button the message no longer has)
+    await h.wait_for(lambda: not old.all_components())
     # A new fight in the same channel, at the same turn of the same member.
     await ok(await slash(h, table.moderator, "encounter start", name="Again"))
     await ok(await slash(h, table.moderator, "gm add-npc", template="Thug", count=3))
@@ -287,8 +291,7 @@ async def test_an_old_fights_ping_and_attack_select_in_a_new_fight(
     await pass_turns_until(bot, h, table, "Willow")
     live = await bot.services.encounters.live(h.channel.id)
     before = live.state.turn_seq
-    text = await refused(await h.click(table.player, old, button(old, "End turn")["custom_id"]))
-    assert text and text != UNEXPECTED, text
+    assert not old.all_components()
     chosen = await h.select(
         table.player, question, select["custom_id"], [select["options"][0]["value"]]
     )
