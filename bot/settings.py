@@ -34,6 +34,8 @@ ENV_VARS = (
     "LOG_LEVEL",
     "DISCORD_API_BASE",
     "DISCORD_GATEWAY_URL",
+    "LOG_SNAPSHOT_EVERY",
+    "CHECK_REPLAY",
 )
 
 Snowflake = Annotated[int, Field(gt=0, lt=2**63)]
@@ -52,6 +54,11 @@ class Settings(BaseModel):
     - ``discord_api_base`` / ``discord_gateway_url`` (DISCORD_API_BASE / DISCORD_GATEWAY_URL):
       override Discord's REST base (``…/api/v10``) and gateway URL; unset in production, used by
       the test harness and REST proxies.
+    - ``log_snapshot_every`` (LOG_SNAPSHOT_EVERY): the encounter log keeps a full state snapshot
+      every this many versions (1-10000, default 50); other states are replayed from it
+      (:mod:`bot.services.replay`).
+    - ``check_replay`` (CHECK_REPLAY): replay every change at once and refuse one that does not
+      give the state committed (tests; costs an engine run per command); default false.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -62,6 +69,8 @@ class Settings(BaseModel):
     log_level: str = "INFO"
     discord_api_base: AnyUrl | None = None
     discord_gateway_url: AnyUrl | None = None
+    log_snapshot_every: int = Field(default=50, ge=1, le=10_000)
+    check_replay: bool = False
 
     @field_validator("discord_token")
     @classmethod

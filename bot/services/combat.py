@@ -154,7 +154,7 @@ class CombatService:
                 state, auto, lapses = self._auto_decide(current, state, roller, now)
                 events.extend(auto)
                 applied.extend(lapses)  # logged in order, so a replay is exact
-            return state, event_log.result(applied, events, roller.rolled)
+            return state, event_log.result(applied, events, roller.rolled, at=now)
 
         try:
             encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)

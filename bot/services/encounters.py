@@ -31,11 +31,11 @@ from bot.errors import (
     NotAllowed,
     NotFound,
 )
-from bot.services import campaign_records, prompts
+from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
 from bot.services.gm_checks import ensure_gm
-from bot.services.issue_marks import IssueMarks
+from bot.services.issue_marks import IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
@@ -44,11 +44,12 @@ from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
 from bot.store.decisions import Opening
-from bot.store.encounters import NOT_UNDOABLE, EncounterRow
+from bot.store.encounters import NOT_UNDOABLE, EncounterRow, LogEntry
 
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
+SNAPSHOT_EVERY = 50  # the log keeps a full state every this many versions (issue 15)
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
@@ -62,7 +63,10 @@ def utc_now() -> datetime:
 class EncounterService(RosterMixin, PromptBookkeeping):
     """Async use cases over the encounters table. Dependencies come in through the constructor:
     the database, a clock (``() -> aware datetime``), a seed source (``() -> int``) for each new
-    encounter's dice, and optionally a roller factory replacing the seeded dice (tests)."""
+    encounter's dice, optionally a roller factory replacing the seeded dice (tests), how often
+    the log keeps a full state snapshot (``snapshot_every`` versions; :mod:`bot.services.replay`)
+    and ``check_replay`` (tests: every change not snapshotted is replayed at once and must give
+    the state committed, else :class:`~bot.services.replay.ReplayFailed`)."""
 
     def __init__(
         self,
@@ -71,7 +75,13 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         clock: Callable[[], datetime] = utc_now,
         seeds: Callable[[], int] | None = None,
         rollers: Callable[[Encounter], DiceRoller] | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        check_replay: bool = False,
     ) -> None:
+        if snapshot_every < 1:
+            raise ValueError("snapshot_every must be at least 1")
+        self._snapshot_every = snapshot_every
+        self._check_replay = check_replay
         self._db = db
         self._clock = clock
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**63))
@@ -395,9 +405,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 raise InvalidInput(_option_problem(error)) from None
             # A turn or decision that begins here — undo and redo bring one back too — is
             # dated now, so a command sent for what stood before is refused.
-            new_state = self._marks.mark(current.state, new_state)
-            state_json = new_state.model_dump_json()
             now = self._clock()
+            new_state, logged = self._stamped(current, new_state, result, now)
+            state_json = new_state.model_dump_json()
+            result_json = json.dumps(logged, default=str)
             await self._records_follow(conn, current, new_state, command, now)
             saved = await repo.save(
                 conn,
@@ -417,6 +428,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 now,
                 fresh=command in ("undo", "redo"),
             )
+            snapshot = self._snapshot(current, new_state, saved.version, logged)
+            if not snapshot and self._check_replay:
+                self._replays_exactly(current, saved.version, result_json, state_json)
             await repo.append_log(
                 conn,
                 encounter_id=row.id,
@@ -424,8 +438,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 actor_id=actor.user_id,
                 command=command,
                 options=json.dumps(options, default=str),
-                result=json.dumps(result, default=str),
-                state=state_json,
+                result=result_json,
+                state=state_json if snapshot else None,
                 now=now,
             )
             cleared = command not in NOT_UNDOABLE and row.id not in self._no_redo
@@ -439,6 +453,57 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         elif cleared:
             self._no_redo.add(saved.id)
         return Encounter(row=saved, state=new_state), result
+
+    def _stamped(
+        self, current: Encounter, new_state: AnyState, result: dict[str, Any], now: datetime
+    ) -> tuple[AnyState, dict[str, Any]]:
+        """``new_state`` with what began in the change dated now (:class:`IssueMarks`), and the
+        result as logged: with the issue mark used (``marker``) when it dated anything, and
+        replayable as nothing (``at``) when the change left the state as it was."""
+        logged = dict(result)
+        if new_state is current.state:
+            logged[replay.AT] = now.isoformat()
+        floor = self._marks.floor(current.state, new_state)
+        stamped = stamp(current.state, new_state, floor)
+        if stamped is not new_state:
+            logged[replay.MARKER] = floor
+        return stamped, logged
+
+    def _snapshot(
+        self, current: Encounter, new_state: AnyState, version: int, logged: dict[str, Any]
+    ) -> bool:
+        """Whether the log row of ``version`` keeps a full snapshot (:mod:`bot.services.replay`):
+        every ``snapshot_every`` versions, when the fight ends, and whenever the change cannot be
+        replayed from its result (start, undo, redo, a refresh, an erasure…)."""
+        if not replay.replayable(logged) or version % self._snapshot_every == 0:
+            return True
+        return new_state.phase == "finished" and current.state.phase != "finished"
+
+    @staticmethod
+    def _replays_exactly(current: Encounter, version: int, result: str, state_json: str) -> None:
+        """Check mode (tests): replaying the change gives exactly the state committed, else
+        :class:`~bot.services.replay.ReplayFailed`."""
+        entry = LogEntry(
+            encounter_id=current.id,
+            version=version,
+            actor_id=0,
+            command="check",
+            options="{}",
+            result=result,
+            created_at=utc_now(),
+        )
+        again = replay.replay(current.rules, current.state, entry).model_dump_json()
+        if again != state_json:
+            raise replay.ReplayFailed(f"version {version} does not replay exactly")
+
+    async def state_at(self, conn: Connection, current: Encounter, version: int) -> AnyState:
+        """The state ``current``'s encounter had at ``version`` (its nearest snapshot with the
+        changes after it replayed, :mod:`bot.services.replay`). Raises
+        :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it."""
+        if version == current.version:
+            return current.state
+        entries = await repo.history(conn, current.id, version)
+        return replay.rebuild(current.rules, entries)
 
     # --- combatants from sheets (issue 4) -------------------------------------------------
 
