@@ -135,6 +135,7 @@ class CombatService:
         def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             if encounter_id is not None and current.id != encounter_id:
                 raise Conflict(ALREADY_RESOLVED)
+            events.clear()  # the write path may run a step again on a newer row
             before.append(current)
             commands = build(current)
             if not isinstance(commands, list):

@@ -1,11 +1,15 @@
 """The encounter use cases: start, look at, change and end a channel's encounter.
 
-Every change follows one path (:meth:`EncounterService._change`): take the channel's lock → open
-a transaction → read the live row → compute the new state → ``UPDATE … WHERE version = ?`` →
-append to the log → ``COMMIT``. Only then does the caller get a result to show, so a reply never
-announces something that was not stored. Two commands in one channel queue on the lock; the
-version check additionally refuses a write computed from a stale read (e.g. from another
-process). At most one live encounter per channel is guaranteed by a partial unique index.
+Every change follows one path (:meth:`EncounterService.change`): take the channel's lock → read
+the live row from committed data → compute the new state and serialise it (the engine and JSON
+run outside the database's writer lock, so other channels' writes go on meanwhile — issue 15) →
+open a transaction → read the row again and check it is still at that version (else compute
+again) → ``UPDATE … WHERE version = ?`` → append to the log → ``COMMIT``. A change that reads
+the database first (``prepare``: undo, a join, a handover) runs entirely inside the
+transaction. Only then does the caller get a result to show, so a reply never announces
+something that was not stored. Two commands in one channel queue on the lock; the version check
+additionally refuses a write computed from a stale read (e.g. from another process). At most
+one live encounter per channel is guaranteed by a partial unique index.
 """
 
 from __future__ import annotations
@@ -16,15 +20,17 @@ import logging
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
 
 from bot import names
-from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, get_ruleset
+from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, ScriptedRoller, get_ruleset
 from bot.engine.core.contract import decision_window_s
 from bot.errors import (
+    ConcurrentUpdate,
     Conflict,
     DomainError,
     InvalidInput,
@@ -50,6 +56,7 @@ log = logging.getLogger(__name__)
 
 NAME_MAX = 100
 SNAPSHOT_EVERY = 50  # the log keeps a full state every this many versions (issue 15)
+STALE_RETRIES = 5  # a change computed from a row that moved on is computed again this often
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
@@ -92,6 +99,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
+        self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
 
     def now(self) -> datetime:
@@ -389,70 +397,139 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         change those columns with the new version.
         """
         self.observe(actor.issued)
-        async with self._lock(channel_id), self._db.transaction() as conn:
-            row = await repo.live_in_channel(conn, channel_id)
-            if row is None:
-                raise NotFound(NO_ENCOUNTER)
-            current = self._load(row)
-            current.playing_rules()  # rules a newer bot froze: refused before anything runs
-            if row.paused and not current.is_gm(actor):
-                raise NotAllowed(PAUSED)
-            if prepare is not None:
-                await prepare(conn, current)
-            try:
-                new_state, result = step(current)
-            except ValidationError as error:  # a command built from a member's options
-                raise InvalidInput(_option_problem(error)) from None
-            # A turn or decision that begins here — undo and redo bring one back too — is
-            # dated now, so a command sent for what stood before is refused.
-            now = self._clock()
-            new_state, logged = self._stamped(current, new_state, result, now)
-            state_json = new_state.model_dump_json()
-            result_json = json.dumps(logged, default=str)
-            await self._records_follow(conn, current, new_state, command, now)
-            saved = await repo.save(
-                conn,
-                row,
-                now=now,
-                state_json=state_json,
-                pending=_openings(current, new_state, now),
-                gm_id=gm_id,
-                paused=paused,
-            )
-            await turn_timers.follow(
-                conn,
-                row.id,
-                current.state,
-                new_state,
-                saved.version,
-                now,
-                fresh=command in ("undo", "redo"),
-            )
-            snapshot = self._snapshot(current, new_state, saved.version, logged)
-            if not snapshot and self._check_replay:
-                self._replays_exactly(current, saved.version, result_json, state_json)
-            await repo.append_log(
-                conn,
-                encounter_id=row.id,
-                version=saved.version,
-                actor_id=actor.user_id,
-                command=command,
-                options=json.dumps(options, default=str),
-                result=result_json,
-                state=state_json if snapshot else None,
-                now=now,
-            )
-            cleared = command not in NOT_UNDOABLE and row.id not in self._no_redo
-            if cleared:
-                await repo.clear_redo(conn, row.id, saved.version)
-            if finish is not None:
-                await finish(conn, saved)
-        self._remember(saved, new_state)
+        async with self._lock(channel_id):
+            write = _Write(actor, command, options, finish, gm_id, paused)
+            if prepare is None:
+                saved, done = await self._change_outside(channel_id, step, write)
+            else:
+                async with self._db.transaction() as conn:
+                    current = self._ready(await repo.live_in_channel(conn, channel_id), actor)
+                    await prepare(conn, current)
+                    done = self._compute(current, step)
+                    saved = await self._commit(conn, done, write)
+        self._remember(saved, done.state)
         if command in ("undo", "redo"):
             self._no_redo.discard(saved.id)  # something may be redoable again
-        elif cleared:
+        elif done.cleared:
             self._no_redo.add(saved.id)
-        return Encounter(row=saved, state=new_state), result
+        return Encounter(row=saved, state=done.state), done.result
+
+    def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
+        """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
+        none, refused when a newer bot froze its rules or (for all but its GM) it is paused."""
+        if row is None:
+            raise NotFound(NO_ENCOUNTER)
+        current = self._load(row)
+        current.playing_rules()  # rules a newer bot froze: refused before anything runs
+        if row.paused and not current.is_gm(actor):
+            raise NotAllowed(PAUSED)
+        return current
+
+    def _compute(
+        self,
+        current: Encounter,
+        step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
+        dice: list[int] | None = None,
+    ) -> _Computed:
+        """Run ``step`` on ``current`` and serialise what it gives (engine and JSON: no database
+        and, on the usual path, outside the database's writer lock). ``dice``: the dice a run of
+        the same step on the same state rolled (:meth:`roller` hands them out again)."""
+        if dice is not None:
+            self._dice_again[current.id] = dice
+        try:
+            new_state, result = step(current)
+        except ValidationError as error:  # a command built from a member's options
+            raise InvalidInput(_option_problem(error)) from None
+        finally:
+            self._dice_again.pop(current.id, None)
+        # A turn or decision that begins here — undo and redo bring one back too — is
+        # dated now, so a command sent for what stood before is refused.
+        now = self._clock()
+        new_state, logged = self._stamped(current, new_state, result, now)
+        state_json = new_state.model_dump_json()
+        result_json = json.dumps(logged, default=str)
+        version = current.version + 1
+        snapshot = self._snapshot(current, new_state, version, logged)
+        if not snapshot and self._check_replay:
+            self._replays_exactly(current, version, result_json, state_json)
+        return _Computed(current, new_state, result, now, state_json, result_json, snapshot)
+
+    async def _change_outside(
+        self,
+        channel_id: int,
+        step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
+        write: _Write,
+    ) -> tuple[EncounterRow, _Computed]:
+        """The usual path of :meth:`change` (issue 15): read the live row from committed data,
+        run the engine and serialise outside the writer lock, then in the transaction check
+        that the row is still at that version (read again, with the columns that change without
+        a version) and write. A row that moved on meanwhile (another process, or a write outside
+        this path) is read again and ``step`` re-run, up to :data:`STALE_RETRIES` times; one whose
+        other columns moved (a prompt message noted meanwhile) is computed again in place."""
+        for _ in range(STALE_RETRIES):
+            async with self._db.read() as reader:
+                row = await repo.live_in_channel(reader, channel_id)
+            done = self._compute(self._ready(row, write.actor), step)
+            async with self._db.transaction() as conn:
+                fresh = await repo.live_in_channel(conn, channel_id)
+                if (
+                    fresh is not None
+                    and row is not None
+                    and fresh.id == row.id
+                    and fresh.version == row.version
+                ):
+                    if fresh != row:  # same state, but a column kept without a version moved
+                        # (a prompt or tracker message noted meanwhile): the step sees it too,
+                        # with the dice it rolled the first time (nothing is rolled twice)
+                        dice = done.result.get("dice")
+                        done = self._compute(self._ready(fresh, write.actor), step, dice)
+                    return await self._commit(conn, done, write), done
+            if fresh is None:
+                raise NotFound(NO_ENCOUNTER)
+        raise ConcurrentUpdate(
+            "The encounter changed while your command was being applied; please try again."
+        )
+
+    async def _commit(self, conn: Connection, done: _Computed, write: _Write) -> EncounterRow:
+        """Inside the change's transaction: campaign records, the versioned UPDATE, the turn
+        timers, the log row, the redo history and ``finish``."""
+        current, new_state, now, command = done.current, done.state, done.now, write.command
+        await self._records_follow(conn, current, new_state, command, now)
+        saved = await repo.save(
+            conn,
+            current.row,
+            now=now,
+            state_json=done.state_json,
+            pending=_openings(current, new_state, now),
+            gm_id=write.gm_id,
+            paused=write.paused,
+        )
+        await turn_timers.follow(
+            conn,
+            saved.id,
+            current.state,
+            new_state,
+            saved.version,
+            now,
+            fresh=command in ("undo", "redo"),
+        )
+        await repo.append_log(
+            conn,
+            encounter_id=saved.id,
+            version=saved.version,
+            actor_id=write.actor.user_id,
+            command=command,
+            options=json.dumps(write.options, default=str),
+            result=done.result_json,
+            state=done.state_json if done.snapshot else None,
+            now=done.now,
+        )
+        done.cleared = command not in NOT_UNDOABLE and saved.id not in self._no_redo
+        if done.cleared:
+            await repo.clear_redo(conn, saved.id, saved.version)
+        if write.finish is not None:
+            await write.finish(conn, saved)
+        return saved
 
     def _stamped(
         self, current: Encounter, new_state: AnyState, result: dict[str, Any], now: datetime
@@ -510,9 +587,41 @@ class EncounterService(RosterMixin, PromptBookkeeping):
     def roller(self, encounter: Encounter) -> DiceRoller:
         """Dice for one change: by default reproducible from the encounter's seed and version
         (the same commands with the same seed roll the same dice); ``rollers`` overrides it."""
+        again = self._dice_again.get(encounter.id)
+        if again is not None:
+            return ScriptedRoller(again)
         if self._rollers is not None:
             return self._rollers(encounter)
         return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
+
+
+@dataclass(slots=True)
+class _Computed:
+    """A change computed from ``current`` (the row it read): the new state, the step's result,
+    the clock, both JSON texts, whether the log row keeps a snapshot, and (once written)
+    whether the redo history was cleared."""
+
+    current: Encounter
+    state: AnyState
+    result: dict[str, Any]
+    now: datetime
+    state_json: str
+    result_json: str
+    snapshot: bool
+    cleared: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """What :meth:`EncounterService.change` writes besides the state: who, the command and its
+    options (logged), ``finish``, and the GM seat and pause columns."""
+
+    actor: Actor
+    command: str
+    options: dict[str, Any]
+    finish: Callable[[Connection, EncounterRow], Awaitable[None]] | None
+    gm_id: int | None
+    paused: bool | None
 
 
 def _openings(current: Encounter, new_state: AnyState, now: datetime) -> list[Opening]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,34 @@ async def test_stale_write_is_refused(db: Database, service: EncounterService) -
         async with db.transaction() as conn:
             await repo.save(conn, started.row, now=started.row.updated_at)
     assert (await service.live(10)).version == 2
+
+
+async def test_a_change_computed_outside_the_lock_from_a_row_that_moved_on_is_computed_again(
+    db: Database, service: EncounterService
+) -> None:
+    """Issue 15: the engine runs outside the writer lock on the row as committed; when another
+    writer (here a second process, straight through sqlite3) moves the row on meanwhile, the
+    version check inside the transaction sees it and the step runs again on the new row —
+    nothing is lost and nothing is written from the stale one."""
+    started = await start(service)
+    seen: list[tuple[int, int]] = []
+
+    def bump(current: Encounter) -> tuple:
+        seen.append((current.version, current.state.round))
+        if len(seen) == 1:  # the other writer commits between this read and our transaction
+            state = current.state.model_copy(update={"round": 7})
+            with sqlite3.connect(db.path) as other:
+                other.execute(
+                    "UPDATE encounters SET state = ?, version = version + 1 WHERE id = ?",
+                    (state.model_dump_json(), current.id),
+                )
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    assert seen == [(started.version, 0), (started.version + 1, 7)]
+    live = await service.live(10)
+    assert (live.version, live.state.round) == (started.version + 2, 8)
+    assert [e.version for e in await service.log(started.id)] == [1, 3]
 
 
 async def test_failed_step_writes_nothing(service: EncounterService) -> None:
