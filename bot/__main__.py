@@ -21,16 +21,20 @@ import aiohttp
 import discord
 import yarl
 
-from bot.client import CombatBot
+from bot.client import CombatBot, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
+from bot.services.away import AwayService
 from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
 from bot.services.container import Services
 from bot.services.encounters import Encounter, EncounterService, utc_now
 from bot.services.member_data import MemberDataService
+from bot.services.member_settings import MemberSettingsService
 from bot.services.moderation import ModerationService
 from bot.services.notices import NoticeService
+from bot.services.rehearsal import RehearsalService
+from bot.services.reminders import Reminders
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
@@ -66,7 +70,8 @@ async def build(
     altogether (tests script them); ``expiry_interval`` is how often (seconds) expired
     reaction windows are looked for (``None``: never by itself, see
     :meth:`CombatBot.expire_due`); ``clock`` (``() -> aware datetime``, UTC) is every
-    service's clock — reaction deadlines, and what is due — by default the host's."""
+    service's clock — reaction deadlines, and what is due — by default the host's. The bot is
+    sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT`` is set."""
     now = clock or utc_now
     db = await Database.open(settings.database_path)
     try:
@@ -81,6 +86,7 @@ async def build(
         )
         await encounters.freeze_rules()  # before any command: encounters started before 0013
         combat = CombatService(encounters, clock=now)
+        member_settings = MemberSettingsService(db, clock=now)
         services = Services(
             encounters=encounters,
             sheets=SheetService(db, clock=now),
@@ -91,8 +97,12 @@ async def build(
             member_data=MemberDataService(db, encounters, clock=now),
             notices=NoticeService(db, clock=now),
             campaign=CampaignService(db, clock=now),
+            member_settings=member_settings,
+            reminders=Reminders(encounters, member_settings, clock=now),
+            away=AwayService(db, clock=now),
+            rehearsal=RehearsalService(encounters),
         )
-        return CombatBot(
+        return bot_class(settings)(
             settings=settings,
             db=db,
             services=services,

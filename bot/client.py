@@ -13,7 +13,8 @@ from discord.ext import commands
 from bot.errors import DomainError
 from bot.services.combat import CombatResult
 from bot.services.container import Services
-from bot.services.turn_deadlines import Reminder, TurnLapse
+from bot.services.reminders import Reminder
+from bot.services.turn_deadlines import TurnLapse
 from bot.settings import Settings
 from bot.store.db import Database
 from bot.sync import sync_if_changed
@@ -30,7 +31,9 @@ from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
 from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
+from bot.ui.turn_buttons import TurnMoveButton, TurnTargetSelect
 from cogs.act import ActCog
+from cogs.away import AwayCog
 from cogs.campaign import CampaignCog
 from cogs.character import CharacterCog
 from cogs.combat import CombatCog
@@ -42,6 +45,7 @@ from cogs.me import MeCog
 from cogs.npc import NpcCog
 from cogs.odds import OddsCog
 from cogs.reactions import ReactionsCog
+from cogs.rehearse import RehearseCog
 from cogs.server import ServerCog
 from cogs.tables import TablesCog
 
@@ -62,16 +66,19 @@ DYNAMIC_ITEMS = (
     MemberDeleteCancel,
     ServerEndConfirm,
     ServerEndCancel,
+    TurnMoveButton,
+    TurnTargetSelect,
 )
 
 
 class CombatBot(commands.Bot):
     """The bot. Everything it needs comes in through the constructor.
 
-    ``expiry_interval`` is the pause (seconds) between two passes of the background loop that
-    expires reaction windows (:meth:`expire_due`) and retries refused trackers and prompts;
-    ``None`` starts no loop, and whoever holds the bot runs the passes (tests, with the
-    services' injected clock)."""
+    One unsharded gateway connection; a sharded process is a :class:`ShardedCombatBot` (see
+    :func:`bot_class`). ``expiry_interval`` is the pause (seconds) between two passes of the
+    background loop that expires reaction windows (:meth:`expire_due`) and retries refused
+    trackers and prompts; ``None`` starts no loop, and whoever holds the bot runs the passes
+    (tests, with the services' injected clock)."""
 
     def __init__(
         self,
@@ -88,6 +95,11 @@ class CombatBot(commands.Bot):
         self._stopping = False  # set by close(): no new notice deliveries
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:  # only AutoShardedClient reads these
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -95,6 +107,7 @@ class CombatBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
+            **shards,
         )
         self.settings = settings
         self.db = db
@@ -122,21 +135,35 @@ class CombatBot(commands.Bot):
         await self.add_cog(CombatCog(self.services.combat, self.services.encounters))
         await self.add_cog(ActCog(self.services.combat, self.services.encounters))
         await self.add_cog(OddsCog(self.services.combat, self.services.encounters))
+        await self.add_cog(RehearseCog(self.services.rehearsal))
         await self.add_cog(ReactionsCog(self.services.combat))
         await self.add_cog(DiceCog())
         await self.add_cog(HelpCog())
         await self.add_cog(TablesCog(self.services.tables))
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
-        await self.add_cog(MeCog(self.services.member_data))
+        await self.add_cog(
+            MeCog(
+                self.services.member_data,
+                self.services.combat.standing,
+                self.services.member_settings,
+            )
+        )
         await self.add_cog(CampaignCog(self.services.campaign))
+        await self.add_cog(AwayCog(self.services.away))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
-        await sync_if_changed(
-            self.tree,
-            self.db,
-            application_id=self.application_id,
-            dev_guild_id=self.settings.dev_guild_id,
-        )
+        if self.settings.syncs_commands:
+            await sync_if_changed(
+                self.tree,
+                self.db,
+                application_id=self.application_id,
+                dev_guild_id=self.settings.dev_guild_id,
+            )
+        else:
+            log.info(
+                "shards %s: slash commands are synced by the process that runs shard 0",
+                ",".join(map(str, self.settings.shard_ids or ())),
+            )
         if self.expiry_interval is not None:
             self._expiry_task = asyncio.create_task(
                 self._expire_decisions(self.expiry_interval), name="reaction-expiry"
@@ -161,6 +188,7 @@ class CombatBot(commands.Bot):
             self._expiry_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry_task
+        self.services.rehearsal.close()
         await super().close()
 
     async def _expire_decisions(self, interval: float) -> None:
@@ -206,18 +234,18 @@ class CombatBot(commands.Bot):
         return [lapse for lapse in fired if lapse is not None]
 
     async def send_reminders(self) -> list[Reminder]:
-        """Mention each member whose turn reached its reminder point (issue 17), at most once
-        per turn. Never raises."""
-        deadlines = self.services.combat.deadlines
+        """Mention each member whose turn or reaction reached a reminder point (issue 17), each
+        point at most once per window, outside the member's quiet hours. Never raises."""
+        reminders = self.services.reminders
         try:
-            due = await deadlines.reminders_due()
+            due = await reminders.due()
         except Exception:
             log.exception("could not read the due reminders; retrying")
             return []
         sent: list[Reminder] = []
         for encounter_id, timer_id in due:
             try:
-                reminder = await deadlines.remind(encounter_id, timer_id)
+                reminder = await reminders.remind(encounter_id, timer_id)
             except DomainError:
                 continue  # sent by another pass, or the turn ended meanwhile
             except Exception:
@@ -284,3 +312,27 @@ class CombatBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("ready as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
+
+
+class ShardedCombatBot(CombatBot, commands.AutoShardedBot):
+    """The bot on discord.py's ``AutoShardedClient``: it runs the shards ``SHARD_IDS`` of
+    ``SHARD_COUNT`` (all of them when SHARD_IDS is unset), one gateway connection each, and
+    Discord sends it the events of exactly the servers those shards own
+    (``(guild_id >> 22) % shard_count``)."""
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info(
+            "ready as %s (%s) in %d server(s), shards %s of %s",
+            self.user,
+            self.user.id,
+            len(self.guilds),
+            ",".join(map(str, sorted(self.shards))),
+            self.shard_count,
+        )
+
+
+def bot_class(settings: Settings) -> type[CombatBot]:
+    """:class:`ShardedCombatBot` when ``SHARD_COUNT`` is set, else :class:`CombatBot` (one
+    unsharded connection, as the bot always ran)."""
+    return ShardedCombatBot if settings.shard_count is not None else CombatBot

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +22,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 
@@ -36,9 +38,40 @@ ENV_VARS = (
     "DISCORD_GATEWAY_URL",
     "LOG_SNAPSHOT_EVERY",
     "CHECK_REPLAY",
+    "SHARD_COUNT",
+    "SHARD_IDS",
 )
 
 Snowflake = Annotated[int, Field(gt=0, lt=2**63)]
+MAX_SHARDS = 100_000
+ShardCount = Annotated[int, Field(ge=1, le=MAX_SHARDS)]
+
+SHARD_IDS_SHAPE = re.compile(r"^\d+(-\d+)?$")
+
+
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """``"0,1"`` → ``(0, 1)``; ``"0-3"`` → ``(0, 1, 2, 3)``; ``"0-1, 4"`` → ``(0, 1, 4)``.
+
+    Raises ``ValueError`` (its message is shown after the variable's name) for anything else: an
+    empty item, a descending range, a shard listed twice."""
+    ids: list[int] = []
+    for item in text.split(","):
+        item = item.strip()
+        if not SHARD_IDS_SHAPE.match(item):
+            raise ValueError(
+                f"{item!r} is not a shard number or range; write shard numbers like 0,1 or 0-3"
+            )
+        first, _, last = item.partition("-")
+        low, high = int(first), int(last or first)
+        if high < low:
+            raise ValueError(f"the range {item} runs backwards; write it as {high}-{low}")
+        if high >= MAX_SHARDS:
+            raise ValueError(f"shard {high} is not below {MAX_SHARDS}")
+        ids.extend(range(low, high + 1))
+    repeated = sorted({shard for shard in ids if ids.count(shard) > 1})
+    if repeated:
+        raise ValueError(f"shard {repeated[0]} is listed twice")
+    return tuple(sorted(ids))
 
 
 class Settings(BaseModel):
@@ -59,6 +92,13 @@ class Settings(BaseModel):
       (:mod:`bot.services.replay`).
     - ``check_replay`` (CHECK_REPLAY): replay every change at once and refuse one that does not
       give the state committed (tests; costs an engine run per command); default false.
+    - ``shard_count`` (SHARD_COUNT): the total number of shards (gateway connections) the bot
+      runs across all its processes; unset: one unsharded connection, as before.
+    - ``shard_ids`` (SHARD_IDS, e.g. ``0,1`` or ``0-3``): the shards this process runs, each
+      below ``shard_count`` (needs SHARD_COUNT); unset with SHARD_COUNT set: all of them.
+      Discord sends a server's events to shard ``(guild_id >> 22) % shard_count``. Only the
+      process that runs shard 0 (or an unsharded one) syncs slash commands
+      (:attr:`syncs_commands`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -71,6 +111,8 @@ class Settings(BaseModel):
     discord_gateway_url: AnyUrl | None = None
     log_snapshot_every: int = Field(default=50, ge=1, le=10_000)
     check_replay: bool = False
+    shard_count: ShardCount | None = None
+    shard_ids: tuple[Annotated[int, Field(ge=0)], ...] | None = None
 
     @field_validator("discord_token")
     @classmethod
@@ -88,7 +130,9 @@ class Settings(BaseModel):
             raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return level
 
-    @field_validator("discord_api_base", "discord_gateway_url", "dev_guild_id", mode="before")
+    @field_validator(
+        "discord_api_base", "discord_gateway_url", "dev_guild_id", "shard_count", mode="before"
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -97,6 +141,44 @@ class Settings(BaseModel):
     @classmethod
     def _blank_is_default(cls, value: object) -> object:
         return DEFAULT_DATABASE_PATH if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            return parse_shard_ids(value) if value.strip() else None
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_below_count(
+        cls, value: tuple[int, ...] | None, info: ValidationInfo
+    ) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        if "shard_count" not in info.data:
+            return value  # SHARD_COUNT itself is malformed: that error is reported
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError(
+                "needs SHARD_COUNT too, the total number of shards across all processes"
+            )
+        if not value:
+            raise ValueError("lists no shard")
+        too_high = [shard for shard in value if shard >= count]
+        if too_high:
+            raise ValueError(
+                f"shard {too_high[0]} is not below SHARD_COUNT={count}: shards are numbered "
+                f"0 to {count - 1}"
+            )
+        return value
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs slash commands: it runs unsharded, or runs shard 0 —
+        exactly one process of a sharded bot does (command definitions are per application,
+        and creating them is rate limited per day)."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @property
     def log_level_number(self) -> int:

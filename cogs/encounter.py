@@ -13,20 +13,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.core.audience import GM, controller
 from bot.engine.core.commands import Begin
 from bot.errors import InvalidInput
 from bot.services.combat import CombatService
 from bot.services.encounters import NAME_MAX, EncounterService
+from bot.services.recap import gather as gather_recap
 from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.embeds import joined_as_left
 from bot.ui.encounter_end import end_prompt
+from bot.ui.fight_chart import chart_reply, require_fought
 from bot.ui.interaction import actor_of, channel_ids
+from bot.ui.recap import recap_embed
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
 
+NO_MENTIONS = discord.AllowedMentions.none()
 RULESET_CHOICES = [
     app_commands.Choice(name="UTTAS (default)", value="uttas"),
     app_commands.Choice(name="Utopia", value="utopia"),
@@ -81,15 +86,20 @@ class EncounterCog(
         )
 
     @app_commands.command(name="status", description="Show this channel's encounter")
-    @app_commands.describe(page="A page of the full initiative order (25 combatants a page)")
+    @app_commands.describe(
+        page="A page of the full initiative order (25 combatants a page)",
+        chart="Attach a chart of everyone's pools round by round so far",
+    )
     async def status(
         self,
         interaction: discord.Interaction[Any],
         page: app_commands.Range[int, 1, 100] | None = None,
+        chart: bool = False,
     ) -> None:
         _, channel_id = channel_ids(interaction)
         encounter = await self.service.live(channel_id)
-        for_gm = encounter.is_gm(actor_of(interaction))
+        actor = actor_of(interaction)
+        for_gm = encounter.is_gm(actor)
         if page is not None:
             try:
                 embed = tracker.tracker_page(encounter, page, for_gm=for_gm)
@@ -99,7 +109,39 @@ class EncounterCog(
             embed = tracker.tracker_embed(encounter, for_gm=for_gm)
         else:
             embed = embeds.tracker(encounter)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if not chart:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        require_fought(encounter)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        audience = GM if for_gm else controller(actor.user_id)
+        drawn = await chart_reply(self.service, encounter, audience, interaction.filesize_limit)
+        await interaction.followup.send(
+            drawn.words,
+            embed=embed,
+            file=drawn.file,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(
+        name="recap", description="What happened since your last action, and what waits on you"
+    )
+    @app_commands.describe(
+        since="From when instead: 12h, 2d… back, or a date (2026-12-04 18:00, UTC)"
+    )
+    async def recap(
+        self,
+        interaction: discord.Interaction[Any],
+        since: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        found = await gather_recap(self.service, channel_id, actor_of(interaction), since)
+        await interaction.response.send_message(
+            embed=recap_embed(found),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(name="begin", description="Roll initiative and begin the fight (GM only)")
     @app_commands.describe(

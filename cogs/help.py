@@ -17,7 +17,8 @@ class HelpCog(commands.Cog):
 
     @app_commands.command(name="help", description="How to play and run fights, and each command")
     @app_commands.describe(
-        topic="player, gm, utopia, untitled, commands, or a command's name (e.g. attack, gm hp)"
+        topic="player, gm, utopia, untitled, uune, commands, or a command's name "
+        "(e.g. attack, gm hp)"
     )
     async def help(
         self,

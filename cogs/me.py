@@ -13,7 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services.member_data import MemberDataService
-from bot.ui.interaction import actor_of
+from bot.services.member_settings import MemberSettingsService
+from bot.services.standing import StandingReactions
+from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.member_views import (
     NONE,
     delete_question,
@@ -21,15 +23,72 @@ from bot.ui.member_views import (
     member_delete_prompt,
     send_export,
 )
+from bot.ui.standing_views import settings_text, standing_text
+from bot.ui.text import name_choices
 
 
 @app_commands.guild_only()
 class MeCog(commands.GroupCog, group_name="me", group_description="Your own data in this server"):
-    """``/me export`` and ``/me delete``."""
+    """``/me export``, ``/me delete`` and ``/me reactions``."""
 
-    def __init__(self, service: MemberDataService) -> None:
+    def __init__(
+        self,
+        service: MemberDataService,
+        standing: StandingReactions,
+        settings: MemberSettingsService,
+    ) -> None:
         self.service = service
+        self.standing = standing
+        self.settings = settings
         super().__init__()
+
+    @app_commands.command(
+        name="settings", description="Your time zone and quiet hours (no reminders then)"
+    )
+    @app_commands.describe(
+        timezone="Your IANA time zone, e.g. Europe/Berlin or America/New_York (default UTC)",
+        quiet_hours="Local hours with no reminder mentions, e.g. 22:00-08:00; 'off' for none",
+    )
+    async def settings_(
+        self,
+        interaction: discord.Interaction[Any],
+        timezone: app_commands.Range[str, 1, 60] | None = None,
+        quiet_hours: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        guild_id, actor = guild_id_of(interaction), actor_of(interaction)
+        settings = await self.settings.change(guild_id, actor.user_id, timezone, quiet_hours)
+        await interaction.response.send_message(
+            settings_text(settings), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @app_commands.command(
+        name="reactions",
+        description="What your combatant does when a reaction window runs out unanswered",
+    )
+    @app_commands.describe(
+        combatant="Your combatant (needed when you control several)",
+        rule="e.g. 'evade if I can afford it, else take it'; 'off' clears it; leave out to list",
+    )
+    async def reactions(
+        self,
+        interaction: discord.Interaction[Any],
+        combatant: app_commands.Range[str, 1, 80] | None = None,
+        rule: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        _, channel_id = channel_ids(interaction)
+        change = await self.standing.change(channel_id, actor_of(interaction), combatant, rule)
+        await interaction.response.send_message(
+            standing_text(change), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @reactions.autocomplete("combatant")
+    async def reaction_combatants(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None:
+            return []
+        own = await self.standing.own_names(interaction.channel_id, actor_of(interaction))
+        return name_choices(own, current)
 
     @app_commands.command(
         name="export", description="Everything the bot keeps about you here, as a JSON file"

@@ -1,7 +1,8 @@
-"""``/odds target: with: [range] [as]`` (issue 18): the exact chance to hit before committing,
-ephemeral. Thin adapter: the channel's encounter → the acting combatant (``as``) → the
-ruleset's :meth:`~bot.engine.core.contract.Ruleset.odds` → the lines of
-:meth:`~bot.engine.core.odds.Odds.text`.
+"""``/odds target: with: [range] [as] [resources]`` (issue 18): the exact chance to hit before
+committing, ephemeral (``resources``: Uune's approved resources). Thin adapter: the channel's
+encounter → the acting combatant (``as``) → the ruleset's
+:meth:`~bot.engine.core.contract.Ruleset.odds` (or ``resource_odds`` where the system counts
+resources) → the lines of :meth:`~bot.engine.core.odds.Odds.text`.
 
 Hidden numbers stay hidden: against an NPC whose numbers players may not see
 (``hide_npc_numbers``), a player gets no exact odds unless the GM turned ``show_odds`` on
@@ -14,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import NotAllowed, NotFound
+from bot.errors import InvalidInput, NotAllowed, NotFound
 from bot.services.combat import find_combatant, pick_actor
 from bot.services.encounters import Encounter
 from bot.ui.interaction import actor_of, channel_ids
@@ -29,9 +30,11 @@ def odds_lines(
     attack: str,
     range_: float | None,
     as_: str | None,
+    resources: str | None = None,
 ) -> list[str]:
     """The ``/odds`` reply's lines. Raises :class:`NotFound` (unknown target or attack),
-    :class:`NotAllowed` (a hidden NPC's odds to a player without ``show_odds``) and
+    :class:`NotAllowed` (a hidden NPC's odds to a player without ``show_odds``),
+    :class:`~bot.errors.InvalidInput` (``resources`` where the system counts none) and
     :class:`~bot.errors.RulesetNotImplemented` (a system whose odds are planned)."""
     me = pick_actor(encounter, actor, as_)
     victim = find_combatant(encounter.state, target)
@@ -43,11 +46,17 @@ def odds_lines(
             "(the GM may allow them with `/gm settings show_odds:True`)."
         )
     rules = encounter.rules
-    known = {name.casefold(): name for name in rules.attack_names(me)}
+    if resources is not None and not rules.odds_count_resources:
+        raise InvalidInput(f"{rules.title} odds do not count resources: leave `resources:` out.")
+    known = {name.casefold(): name for name in rules.odds_attack_names(me)}
     if attack.casefold() not in known:
         raise NotFound(f"{me.name} has no attack called {attack!r} on their sheet.")
     range_m = None if range_ is None else rules.scale.to_meters(range_)
-    odds = rules.odds(encounter.state, me, victim, known[attack.casefold()], range_m=range_m)
+    named = known[attack.casefold()]
+    if rules.odds_count_resources:
+        odds = rules.resource_odds(encounter.state, me, victim, named, resources)
+    else:
+        odds = rules.odds(encounter.state, me, victim, named, range_m=range_m)
     return odds.text()
 
 
@@ -62,6 +71,7 @@ class OddsCog(TurnCommands):
         with_="A weapon, power, martial art or basic maneuver on your sheet",
         range="Distance in meters, or feet on a feet board (default: as placed, else 2 m)",
         as_=AS_HELP,
+        resources="Uune: the approved resources — a number (2) or names from the roller's sheet",
     )
     async def odds(
         self,
@@ -70,10 +80,11 @@ class OddsCog(TurnCommands):
         with_: app_commands.Range[str, 1, 80],
         range: app_commands.Range[float, 0.0, 10_000.0] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
+        resources: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         _, channel_id = channel_ids(interaction)
         encounter = await self.encounters.live(channel_id)
-        lines = odds_lines(encounter, actor_of(interaction), target, with_, range, as_)
+        lines = odds_lines(encounter, actor_of(interaction), target, with_, range, as_, resources)
         await send_ephemeral(interaction, "\n".join(lines)[:2000])
 
     @odds.autocomplete("target")
@@ -86,4 +97,4 @@ class OddsCog(TurnCommands):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return choices(encounter.rules.attack_names(me), current)
+        return choices(encounter.rules.odds_attack_names(me), current)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the bot with its test tools into .venv (again only when pyproject.toml changed) and
-# runs lint, types and the whole test suite. Arguments go to pytest.
+# runs lint, types and the whole test suite, one pytest worker per core (PYTEST_WORKERS=0: one
+# process). Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 marker=.venv/.installed-test
@@ -14,4 +15,4 @@ fi
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 .venv/bin/lint-imports
-.venv/bin/pytest "$@"
+.venv/bin/pytest -n "${PYTEST_WORKERS:-auto}" "$@"

@@ -98,3 +98,9 @@ async def test_the_service_benchmark_ends_with_its_json_line(
     assert figures["db_bytes_per_1000_cmds"] > 0  # each service log row holds a state copy today
     assert figures["mib_per_1000_fresh"] > 1  # 1,000 parsed states are not free
     assert "closed loop: bare" in capsys.readouterr().out
+
+
+def test_the_rehearse_benchmark_builds_its_fight() -> None:
+    """The rehearse benchmark's encounter: five UTTAS combatants in a running fight."""
+    rules, state = load("rehearse").build()
+    assert len(state.combatants) == 5 and state.phase == "active" and rules.key == "uttas"

@@ -43,6 +43,17 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "-5"}, "DEV_GUILD_ID"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"DISCORD_TOKEN": "t", "DISCORD_API_BASE": "not a url"}, "DISCORD_API_BASE"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "two"}, "SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "x", "SHARD_IDS": "0"}, "SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-4"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0,,1"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "1,0-2"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "-1"}, "SHARD_IDS"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-999999999"}, "SHARD_IDS"),
     ],
 )
 def test_bad_settings_name_the_variable(
@@ -56,9 +67,47 @@ def test_bad_settings_name_the_variable(
 
 
 @pytest.mark.parametrize(
+    ("environ", "count", "ids", "syncs"),
+    [
+        ({}, None, None, True),
+        ({"SHARD_COUNT": "", "SHARD_IDS": " "}, None, None, True),
+        ({"SHARD_COUNT": "4"}, 4, None, True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0,1"}, 4, (0, 1), True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-3"}, 4, (2, 3), False),
+        ({"SHARD_COUNT": "6", "SHARD_IDS": " 5, 1-2 "}, 6, (1, 2, 5), False),
+        ({"SHARD_COUNT": "1", "SHARD_IDS": "0"}, 1, (0,), True),
+    ],
+)
+def test_shard_settings(
+    tmp_path: Path,
+    environ: dict[str, str],
+    count: int | None,
+    ids: tuple[int, ...] | None,
+    syncs: bool,
+) -> None:
+    """SHARD_COUNT / SHARD_IDS: lists and ranges of shards; unset is one unsharded process; only
+    the process that runs shard 0 (or an unsharded one) syncs slash commands."""
+    settings = load_settings({"DISCORD_TOKEN": "t", **environ}, env_file=tmp_path / "none")
+    assert (settings.shard_count, settings.shard_ids) == (count, ids)
+    assert settings.syncs_commands is syncs
+
+
+def test_shard_above_count_says_which(tmp_path: Path) -> None:
+    environ = {"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "2,7"}
+    with pytest.raises(SettingsError) as caught:
+        load_settings(environ, env_file=tmp_path / "none")
+    line = caught.value.one_line()
+    assert "SHARD_IDS" in line and "shard 7 is not below SHARD_COUNT=4" in line
+
+
+@pytest.mark.parametrize(
     ("environ", "variable"),
     [
         ({"DISCORD_TOKEN": ""}, "DISCORD_TOKEN"),
+        (
+            {"DISCORD_TOKEN": "secret-token-value", "SHARD_COUNT": "2", "SHARD_IDS": "1,2"},
+            "SHARD_IDS",
+        ),
         ({"DISCORD_TOKEN": "secret-token-value", "DEV_GUILD_ID": "nope"}, "DEV_GUILD_ID"),
     ],
 )

@@ -1,5 +1,9 @@
-"""Who acts: a combatant found by exact name, the combatant a member acts for, and whether
-a member may act for a combatant (its controller, or the GM)."""
+"""Who acts: a combatant found by exact name, the combatant a member acts for, whether a
+member may act for a combatant (its controller, or the GM — and, while its controller is
+``/away``, the member they named), and who is asked when a combatant must act or react.
+
+Every command and button that acts for a combatant goes through :func:`controls` (issue 17,
+"Away players"); every turn ping, reaction ping and reminder goes to :func:`answering`."""
 
 from __future__ import annotations
 
@@ -14,8 +18,50 @@ from bot.services.encounter import Encounter
 
 def controls(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> bool:
     """Whether ``actor`` may act for ``combatant``: its controller, or the GM (who also runs
-    every NPC and any combatant without a controller)."""
-    return combatant.controller_id == actor.user_id or encounter.is_gm(actor)
+    every NPC and any combatant without a controller), or — while its controller is away —
+    the delegate they named (:func:`delegate_of`)."""
+    controller = combatant.controller_id
+    if controller == actor.user_id or encounter.is_gm(actor):
+        return True
+    return controller is not None and delegate_of(encounter, controller) == actor.user_id
+
+
+def delegate_of(encounter: Encounter, member_id: int) -> int | None:
+    """The member standing in for ``member_id`` while they are away: the delegate they named
+    with ``/away delegate:``, unless that delegate is away too (a delegate cannot delegate
+    further: the GM stands in then). ``None``: they are not away, or the GM stands in."""
+    mark = encounter.away.get(member_id)
+    if mark is None or mark.delegate_id is None or mark.delegate_id in encounter.away:
+        return None
+    return mark.delegate_id
+
+
+def answering(encounter: Encounter, controller_id: int | None) -> int:
+    """The member asked when a combatant controlled by ``controller_id`` must act or react
+    (turn pings, reaction pings, reminders): its controller; the GM for an NPC or a
+    combatant without one; while the controller is away, their delegate, else the GM."""
+    if controller_id is None:
+        return encounter.row.gm_id
+    if controller_id not in encounter.away:
+        return controller_id
+    return delegate_of(encounter, controller_id) or encounter.row.gm_id
+
+
+def standing_in(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> int | None:
+    """The away member ``actor`` acts for when acting for ``combatant`` (its controller, away,
+    and not ``actor``), for results that say "X (for Y, away)"; else ``None``."""
+    controller = combatant.controller_id
+    if controller is None or controller == actor.user_id or controller not in encounter.away:
+        return None
+    return controller
+
+
+def _runs(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> bool:
+    """The member's own combatant, or one they stand in for (its controller is away)."""
+    controller = combatant.controller_id
+    if controller is None:
+        return False
+    return controller == actor.user_id or delegate_of(encounter, controller) == actor.user_id
 
 
 def find_combatant(state: AnyState, name: str) -> CombatantBase:
@@ -52,7 +98,7 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
     current: CombatantBase | None = state.current
     if current is not None and controls(encounter, actor, current):
         return current
-    mine: list[CombatantBase] = [c for c in state.combatants if c.controller_id == actor.user_id]
+    mine: list[CombatantBase] = [c for c in state.combatants if _runs(encounter, actor, c)]
     if len(mine) == 1:
         return mine[0]
     if mine and current is not None:

@@ -21,12 +21,15 @@ from typing import Any, Literal
 from bot import names
 from bot.engine import Event, ReactionOption, RecordingRoller
 from bot.engine.core.commands import CommandBase, Dated, NextTurn
+from bot.engine.core.standing import pick
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
+from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services import event_log
 from bot.services.acting import controls as controls
 from bot.services.acting import find_combatant as find_combatant
 from bot.services.acting import pick_actor as pick_actor
+from bot.services.acting import standing_in
 from bot.services.actor import Actor
 from bot.services.decisions import ALREADY_RESOLVED as ALREADY_RESOLVED
 from bot.services.decisions import Decision as Decision
@@ -34,7 +37,9 @@ from bot.services.decisions import Settled, decision_of, decisions_of, named, se
 from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
+from bot.services.standing import StandingBook, StandingReactions, StandingUse
 from bot.services.turn_deadlines import TurnDeadlines
+from bot.store import default_actions as default_repo
 
 NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begin`."
 
@@ -68,6 +73,10 @@ class CombatResult:
     resolved: tuple[Settled, ...] = ()
     acting: CombatantBase | None = None
     replay: Replay | None = None
+    standing: tuple[StandingUse, ...] = ()
+    stand_in: tuple[int, int] | None = None
+    """``(member who acted, away member they acted for)`` when a delegate or the GM acted for
+    the combatant of a member who is ``/away`` (results say "X (for Y, away)")."""
 
     @property
     def decision(self) -> Decision | None:
@@ -100,7 +109,10 @@ class CombatService:
     def __init__(self, encounters: EncounterService, *, clock: Callable[[], datetime]) -> None:
         self._encounters = encounters
         self._clock = clock
-        self.deadlines = TurnDeadlines(encounters, self.end_turn_at_deadline, clock)
+        self.deadlines = TurnDeadlines(
+            encounters, self.end_turn_at_deadline, clock, default_turn=self.default_at_deadline
+        )
+        self.standing = StandingReactions(encounters)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -128,6 +140,7 @@ class CombatService:
         build: Callable[[Encounter], CommandBase | list[CommandBase]],
         *,
         encounter_id: int | None = None,
+        book: StandingBook | None = None,
     ) -> CombatResult:
         events: list[Event] = []
         before: list[Encounter] = []
@@ -145,7 +158,7 @@ class CombatService:
             now = self._clock()
             applied: list[CommandBase] = []
             for given in commands:
-                command = _to_apply(current, state, given, label, actor)
+                command = _to_apply(current, state, given, label, actor, book)
                 if command is None:
                     continue
                 outcome = current.rules.apply(state, command, roller, now)
@@ -232,6 +245,41 @@ class CombatService:
             if as_name is None and combatant.id == current.state.turn:
                 _require_issued_this_turn(current.state, actor)
             acting.append(combatant)
+            away.append(standing_in(current, actor, combatant))
+            return make(current, combatant)
+
+        away: list[int | None] = []
+        result = await self._run(channel_id, actor, label, options, build)
+        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
+
+    async def encounter(self, encounter_id: int) -> Encounter:
+        """The encounter ``encounter_id`` as it is now (live or archived). Raises
+        :class:`NotFound`."""
+        return await self._encounters.get(encounter_id)
+
+    async def act_on_turn(
+        self,
+        encounter_id: int,
+        turn_seq: int,
+        actor: Actor,
+        label: str,
+        options: dict[str, Any],
+        make: Callable[[Encounter, CombatantBase], CommandBase],
+        holder: Callable[[Encounter, int, Actor], CombatantBase],
+    ) -> CombatResult:
+        """A turn command from a button on the turn's ping (issue 17, "Act from the ping"):
+        for the combatant ``holder`` finds holding turn ``turn_seq`` of the encounter (it
+        raises when that turn is over or ``actor`` may not act for it), read again inside the
+        change. ``make`` builds the engine command as for :meth:`act`."""
+        channel_id = await self._encounters.channel_of(encounter_id)
+        acting: list[CombatantBase] = []
+
+        def build(current: Encounter) -> CommandBase:
+            if current.id != encounter_id:
+                raise Conflict("That fight is over; these buttons no longer do anything.")
+            combatant = holder(current, turn_seq, actor)
+            _require_issued_this_turn(current.state, actor)
+            acting.append(combatant)
             return make(current, combatant)
 
         result = await self._run(channel_id, actor, label, options, build)
@@ -304,16 +352,18 @@ class CombatService:
             decision = named(current, pending_version, ref)
             combatant, option = _chosen(current, decision, actor, code)
             titles.append(decision.title)
+            away.append(standing_in(current, actor, combatant))
             return current.rules.answer(current.state, combatant, option, decision.engine)
 
         titles: list[str] = []
+        away: list[int | None] = []
         options: dict[str, Any] = {"pending_version": pending_version, "choice": code}
         if ref is not None:
             options["decision"] = ref
         result = await self._run(
             channel_id, actor, "react", options, build, encounter_id=encounter_id
         )
-        return dataclasses.replace(result, label=titles[-1])
+        return dataclasses.replace(result, label=titles[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def react_by_command(
         self, channel_id: int, actor: Actor, word: Literal["dodge", "block"], maneuver: str | None
@@ -338,14 +388,16 @@ class CombatService:
             decision, subject_id = mine[0]
             target = state.get(str(subject_id))
             acting.append(target)
+            away.append(standing_in(current, actor, target))
             # The engine decides, and says exactly why a reaction is impossible.
             choice = rules.typed_reaction(word)
             typed = ReactionOption(choice=choice, label=choice, maneuver=maneuver)
             return rules.answer(state, target, typed, decision)
 
         acting: list[CombatantBase] = []
+        away: list[int | None] = []
         result = await self._run(channel_id, actor, "react", {"choice": word}, build)
-        return dataclasses.replace(result, acting=acting[-1])
+        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The window of the decisions that opened at ``pending_version`` ran out: each that is
@@ -354,8 +406,12 @@ class CombatService:
         was paused, or resumed with a fresh window, meanwhile)."""
         channel_id = await self._encounters.channel_of(encounter_id)
         system = Actor(user_id=0, manages_channel=True)
+        rules = await self.standing.of_encounter(encounter_id)
+        book = StandingBook(rules, []) if rules else None
 
         def build(current: Encounter) -> list[CommandBase]:
+            if book is not None:
+                book.used.clear()  # a retried change starts again
             opened = [d for d in decisions_of(current) if d.pending_version == pending_version]
             if current.row.status != "live" or not opened:
                 raise Conflict(ALREADY_RESOLVED)
@@ -367,15 +423,24 @@ class CombatService:
                 raise Conflict("That decision's window is not over.")
             return [_Lapse(decision=d.ref) for d in due]
 
-        result = await self._run(
-            channel_id,
-            system,
-            "expire",
-            {"pending_version": pending_version},
-            build,
-            encounter_id=encounter_id,
+        options = {"pending_version": pending_version}
+        try:
+            result = await self._run(
+                channel_id, system, "expire", options, build, encounter_id=encounter_id, book=book
+            )
+        except DomainError:
+            if book is None:
+                raise
+            # A standing choice the engine refused after all: the window lapses as usual
+            # rather than waiting for ever (nothing was written).
+            book = None
+            result = await self._run(
+                channel_id, system, "expire", options, build, encounter_id=encounter_id
+            )
+        used = tuple(book.used) if book is not None else ()
+        return dataclasses.replace(
+            result, expired=True, label=result.resolved_title or "Expired", standing=used
         )
-        return dataclasses.replace(result, expired=True, label=result.resolved_title or "Expired")
 
     async def end_turn_at_deadline(self, encounter_id: int, turn_seq: int) -> CombatResult:
         """A passed turn deadline ends the turn ``turn_seq`` as ``/gm next`` does — only while
@@ -393,6 +458,57 @@ class CombatService:
         return await self._run(
             channel_id, system, "deadline", options, build, encounter_id=encounter_id
         )
+
+    async def default_at_deadline(self, encounter_id: int, turn_seq: int, key: str) -> CombatResult:
+        """A passed turn deadline makes the combatant whose turn ``turn_seq`` is take its
+        default action ``key`` (an ``/act`` key of the ruleset's ``deadline_actions``), then
+        ends the turn as ``/gm next`` does if the action did not — in one change, only while
+        that turn still runs and the fight is not paused (else :class:`Conflict`). Raises the
+        engine's refusal (:class:`RuleViolation`, :class:`InvalidInput`) when the rules do not
+        allow the action now; nothing is written then."""
+        channel_id = await self._encounters.channel_of(encounter_id)
+        system = Actor(user_id=0, manages_channel=True)
+
+        def build(current: Encounter) -> list[CommandBase]:
+            state = current.state
+            if current.row.paused or state.turn_seq != turn_seq or state.current is None:
+                raise Conflict("That turn is already over.")
+            acting = current.rules.act(state, state.current, ActInput(key=key))
+            return [acting, _EndTurnIf(for_turn=turn_seq)]
+
+        options = {"for_turn": turn_seq, "default_action": key}
+        return await self._run(
+            channel_id, system, "deadline", options, build, encounter_id=encounter_id
+        )
+
+    async def set_default_action(
+        self, channel_id: int, actor: Actor, combatant: str, action: str
+    ) -> tuple[Encounter, CombatantBase, ActionSpec | None]:
+        """``/gm settings combatant: default_action:``: what ``combatant`` does when its turn's
+        deadline passes and the encounter's deadline action is ``default_action`` — one of its
+        ruleset's :meth:`~bot.engine.core.contract.Ruleset.deadline_actions`, by key or label;
+        ``none`` clears it. GM only (:class:`NotAllowed`); :class:`NotFound` for an unknown
+        combatant; :class:`InvalidInput` for an action it does not have, or a system that has
+        none. Returns the encounter, the combatant and the action (None: cleared)."""
+        encounter = await self._encounters.require_gm(channel_id, actor, "set default actions")
+        chosen = find_combatant(encounter.state, combatant)
+        spec = default_action_of(encounter, chosen, action)
+        async with self._encounters.db.transaction() as conn:
+            await default_repo.put(conn, encounter.id, chosen.id, spec.key if spec else None)
+        return encounter, chosen, spec
+
+    async def default_actions(self, encounter: Encounter) -> dict[str, str]:
+        """The encounter's default actions, by combatant: combatant id → action label."""
+        async with self._encounters.db.read() as conn:
+            keys = await default_repo.of_encounter(conn, encounter.id)
+        labels: dict[str, str] = {}
+        for combatant in encounter.state.combatants:
+            key = keys.get(combatant.id)
+            offered = encounter.rules.deadline_actions(encounter.state, combatant) if key else []
+            spec = next((a for a in offered if a.key == key), None)
+            if spec is not None:
+                labels[combatant.id] = spec.label
+        return labels
 
     async def resolve_waiting(self, channel_id: int, actor: Actor) -> CombatResult:
         """``/gm resolve``: the GM settles every waiting decision as if nobody chose (the
@@ -415,17 +531,55 @@ class CombatService:
         return await self._encounters.due_decisions(self._clock())
 
 
+NO_DEFAULT_ACTIONS = (
+    "{title} has no action a turn can default to when its deadline passes: set "
+    "`deadline_action:` to End the turn or Only tell the GM."
+)
+
+
+def default_action_of(
+    encounter: Encounter, combatant: CombatantBase, action: str
+) -> ActionSpec | None:
+    """The deadline action ``action`` names for ``combatant`` (its key or its label, any case;
+    ``none`` or ``off``: None). Raises :class:`InvalidInput` when the ruleset has none, or
+    names the ones it has."""
+    if action.strip().casefold() in ("none", "off", "clear"):
+        return None
+    offered = encounter.rules.deadline_actions(encounter.state, combatant)
+    if not offered:
+        raise InvalidInput(NO_DEFAULT_ACTIONS.format(title=encounter.rules.title))
+    wanted = action.strip().casefold()
+    for spec in offered:
+        if wanted in (spec.key.casefold(), spec.label.casefold()):
+            return spec
+    known = ", ".join(f"`{spec.label}`" for spec in offered)
+    raise InvalidInput(
+        f"{combatant.name} cannot default to `{action[:40]}`: the default action is one of"
+        f" {known}, or `none`."
+    )
+
+
 def _to_apply(
-    current: Encounter, state: AnyState, command: CommandBase, label: str, actor: Actor
+    current: Encounter,
+    state: AnyState,
+    command: CommandBase,
+    label: str,
+    actor: Actor,
+    book: StandingBook | None = None,
 ) -> CommandBase | None:
-    """The command to apply now for ``command``: a lapse becomes the ruleset's, computed on the
-    state as it is by now (None: an earlier one settled that decision too); a command of
-    another game system is refused (:class:`InvalidInput`); the member's issue mark dates it."""
+    """The command to apply now for ``command``: a lapse becomes a standing reaction's answer
+    when ``book`` has one that fits (:func:`_standing_answer`), else the ruleset's lapse, both
+    computed on the state as it is by now (None: an earlier one settled that decision too); a
+    command of another game system is refused (:class:`InvalidInput`); the member's issue mark
+    dates it."""
+    if isinstance(command, _EndTurnIf):  # the turn may have ended with what came before
+        return NextTurn(for_turn=command.for_turn) if state.turn_seq == command.for_turn else None
     if isinstance(command, _Lapse):
         lapsing = state.decision(command.decision)
         if lapsing is None:
             return None
-        command = current.rules.lapse(state, lapsing)
+        answer = _standing_answer(current, state, lapsing, book) if book else None
+        command = answer or current.rules.lapse(state, lapsing)
     elif not current.rules.accepts(command):
         raise InvalidInput(
             f"`/{label}` is not part of {current.rules.title}, this encounter's "
@@ -434,6 +588,27 @@ def _to_apply(
     if isinstance(command, Dated) and command.issued is None:
         command = command.model_copy(update={"issued": actor.issued})
     return command
+
+
+def _standing_answer(
+    current: Encounter, state: AnyState, decision: Any, book: StandingBook
+) -> CommandBase | None:
+    """The answer a standing reaction gives ``decision`` (issue 17, "Standing reactions"): the
+    first decider, in the ruleset's order (UTTAS: the target, then allies who may take the
+    hit), whose standing reaction picks one of the options it can afford now
+    (:func:`bot.engine.core.standing.pick`); noted in ``book.used``. None: the window lapses."""
+    rules = current.rules
+    for combatant_id, options in rules.decision_options(state, decision).items():
+        rule = book.rules.get(combatant_id)
+        if rule is None:
+            continue
+        option = pick(rule, options, lambda c: rules.standing_holds(state, decision, c))
+        if option is None:
+            continue
+        combatant = state.get(combatant_id)
+        book.used.append(StandingUse(combatant_id, combatant.name, rule.text, option.label))
+        return rules.answer(state, combatant, option, decision)
+    return None
 
 
 def _chosen(
@@ -462,6 +637,18 @@ def _chosen(
     if option.gm and not current.is_gm(actor):
         raise NotAllowed(not_gm_message(current, f"choose “{option.label}”; it waits on the GM"))
     return combatant, option
+
+
+def _stand_in(actor: Actor, away_id: int | None) -> tuple[int, int] | None:
+    return (actor.user_id, away_id) if away_id is not None else None
+
+
+class _EndTurnIf(CommandBase):
+    """Stands for ``/gm next`` ending turn ``for_turn`` — if that turn still runs when it comes
+    (see :func:`_to_apply`)."""
+
+    kind: str = "end_turn_if"
+    for_turn: int
 
 
 class _Lapse(CommandBase):

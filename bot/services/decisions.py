@@ -21,6 +21,7 @@ from bot.engine.core.audience import PUBLIC
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.state import CombatantBase
 from bot.errors import Conflict
+from bot.services.acting import answering
 from bot.services.encounter import Encounter
 
 ALREADY_RESOLVED = (
@@ -76,6 +77,7 @@ class Decision:
     prompt_message_id: int | None = None
     asked: tuple[int, ...] | None = None
     engine: Any = None
+    stand_ins: dict[int, int] = dataclasses.field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -88,10 +90,15 @@ class Decision:
         return self.people.get(self.subject_id) if self.subject_id else None
 
     def members(self, gm_id: int) -> list[int]:
-        """The members who decide: each decider's controller (the GM for NPCs), the subject's
-        first."""
-        ids = [(self.people[cid].controller_id or gm_id) for cid in self.deciders]
+        """The members who decide: each decider's controller (the GM for NPCs; for an away
+        controller, whoever stands in: ``stand_ins``), the subject's first."""
+        ids = [self._asked(self.people[cid].controller_id, gm_id) for cid in self.deciders]
         return list(dict.fromkeys(ids))
+
+    def _asked(self, controller_id: int | None, gm_id: int) -> int:
+        if controller_id is None:
+            return gm_id
+        return self.stand_ins.get(controller_id, controller_id)
 
 
 def decisions_of(encounter: Encounter) -> list[Decision]:
@@ -152,6 +159,7 @@ def _decision(encounter: Encounter, ref: int) -> Decision | None:
         prompt_message_id=row.prompt_message_id,
         asked=row.asked,
         engine=engine,
+        stand_ins={uid: answering(encounter, uid) for uid in encounter.away},
     )
 
 

@@ -3,7 +3,8 @@ the rules it plays by, and who its GMs are."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -12,15 +13,19 @@ from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState
 from bot.errors import RulesVersionUnknown
 from bot.services.actor import Actor
+from bot.store.away import AwayRow
 from bot.store.encounters import EncounterRow
 
 
 @dataclass(frozen=True)
 class Encounter:
-    """A stored encounter with its engine state loaded."""
+    """A stored encounter with its engine state loaded, and the members of its server who
+    are away (``/away``; by user id) when it was read — who may act and who is pinged for a
+    combatant depend on them (:mod:`bot.services.acting`)."""
 
     row: EncounterRow
     state: AnyState
+    away: Mapping[int, AwayRow] = field(default_factory=dict)
 
     @property
     def id(self) -> int:

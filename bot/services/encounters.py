@@ -15,6 +15,7 @@ one live encounter per channel is guaranteed by a partial unique index.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import random
@@ -45,6 +46,7 @@ from bot.services.issue_marks import IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
+from bot.store import away as away_repo
 from bot.store import campaign, guild_settings, turn_timers
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
@@ -162,6 +164,14 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._remember(row, state)
         return Encounter(row=row, state=state)
 
+    async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter:
+        """``encounter`` with the members of its server away now (``/away``), which decide
+        who may act and who is pinged for a combatant (:mod:`bot.services.acting`)."""
+        marks = await away_repo.active(conn, encounter.row.guild_id, self._clock())
+        if not marks:
+            return encounter
+        return dataclasses.replace(encounter, away={m.user_id: m for m in marks})
+
     def _remember(self, row: EncounterRow, state: AnyState) -> None:
         self._states[row.id] = (row.version, state)
         self._states.move_to_end(row.id)
@@ -223,9 +233,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         """The channel's live encounter. Raises :class:`NotFound` when there is none."""
         async with self._db.read() as conn:
             row = await repo.live_in_channel(conn, channel_id)
-        if row is None:
-            raise NotFound(NO_ENCOUNTER)
-        return self._load(row)
+            if row is None:
+                raise NotFound(NO_ENCOUNTER)
+            return await self._with_away(conn, self._load(row))
 
     async def channel_of(self, encounter_id: int) -> int:
         """The channel an encounter belongs to (a fixed fact, remembered after the first read).
@@ -239,9 +249,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         """Any encounter by id (live or archived). Raises :class:`NotFound`."""
         async with self._db.read() as conn:
             row = await repo.by_id(conn, encounter_id)
-        if row is None:
-            raise NotFound("That encounter no longer exists.")
-        return self._load(row)
+            if row is None:
+                raise NotFound("That encounter no longer exists.")
+            return await self._with_away(conn, self._load(row))
 
     async def require_gm(self, channel_id: int, actor: Actor, action: str) -> Encounter:
         """The channel's live encounter if ``actor`` is its GM; else :class:`NotAllowed` naming
@@ -403,7 +413,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 saved, done = await self._change_outside(channel_id, step, write)
             else:
                 async with self._db.transaction() as conn:
-                    current = self._ready(await repo.live_in_channel(conn, channel_id), actor)
+                    row = await repo.live_in_channel(conn, channel_id)
+                    current = await self._with_away(conn, self._ready(row, actor))
                     await prepare(conn, current)
                     done = self._compute(current, step)
                     saved = await self._commit(conn, done, write)
@@ -412,7 +423,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             self._no_redo.discard(saved.id)  # something may be redoable again
         elif done.cleared:
             self._no_redo.add(saved.id)
-        return Encounter(row=saved, state=done.state), done.result
+        return Encounter(row=saved, state=done.state, away=done.current.away), done.result
 
     def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
         """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
@@ -469,7 +480,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
                 row = await repo.live_in_channel(reader, channel_id)
-            done = self._compute(self._ready(row, write.actor), step)
+                current = await self._with_away(reader, self._ready(row, write.actor))
+            done = self._compute(current, step)
             async with self._db.transaction() as conn:
                 fresh = await repo.live_in_channel(conn, channel_id)
                 if (
@@ -482,7 +494,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                         # (a prompt or tracker message noted meanwhile): the step sees it too,
                         # with the dice it rolled the first time (nothing is rolled twice)
                         dice = done.result.get("dice")
-                        done = self._compute(self._ready(fresh, write.actor), step, dice)
+                        again = dataclasses.replace(
+                            self._ready(fresh, write.actor), away=current.away
+                        )
+                        done = self._compute(again, step, dice)
                     return await self._commit(conn, done, write), done
             if fresh is None:
                 raise NotFound(NO_ENCOUNTER)

@@ -29,6 +29,13 @@ What is kept, and what erasing does:
   ones cancelled; the id replaced by 0.
 * ``decisions_asked`` — decisions in a fight the member was asked to make (a reaction; the
   bot remembers who it pinged so nobody is pinged twice). Erased: the id leaves those lists.
+* ``away`` — your ``/away`` mark (until when, who stands in) and the marks of members who
+  named you to stand in for them. Erased: your mark is deleted; where you were named, the GM
+  stands in instead.
+* ``standing_reactions`` — standing reactions the member set for combatants (``/me
+  reactions``: what a combatant does when a reaction window runs out). Erased: deleted.
+* ``member_settings`` — the member's time zone and quiet hours (``/me settings``). Erased:
+  deleted.
 * ``notices`` — messages the bot kept for the member to read with their next command (a renamed
   sheet, a problem in a channel they run). Erased: deleted.
 
@@ -46,11 +53,14 @@ from typing import Any
 
 from bot.engine import get_ruleset
 from bot.services.member_scrub import controlled_by, scrub_json
+from bot.store import away as away_repo
 from bot.store import campaign as campaign_repo
 from bot.store import encounters as encounter_repo
 from bot.store import member_data as repo
+from bot.store import member_settings as settings_repo
 from bot.store import notices as notice_repo
 from bot.store import sheets as sheet_repo
+from bot.store import standing as standing_repo
 from bot.store.db import Connection
 from bot.store.sheets import SheetRow
 
@@ -288,6 +298,40 @@ async def _erase_decisions(conn: Connection, e: Erasure) -> int:
     return await repo.forget_asked(conn, e.guild_id, e.user_id)
 
 
+async def _export_away(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return [
+        {
+            "you_are_away": row.user_id == user_id,
+            "away_member_id": str(row.user_id),
+            "you_stand_in": row.delegate_id == user_id,
+            "since": row.since.isoformat(),
+            "until": row.until.isoformat() if row.until else None,
+            "delegate_id": str(row.delegate_id) if row.delegate_id is not None else None,
+        }
+        for row in await away_repo.naming(conn, guild_id, user_id)
+    ]
+
+
+async def _erase_away(conn: Connection, e: Erasure) -> int:
+    return await away_repo.forget(conn, e.guild_id, e.user_id)
+
+
+async def _export_standing(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return await standing_repo.of_member(conn, guild_id, user_id)
+
+
+async def _erase_standing(conn: Connection, e: Erasure) -> int:
+    return await standing_repo.delete_of_member(conn, e.guild_id, e.user_id)
+
+
+async def _export_settings(conn: Connection, guild_id: int, user_id: int) -> Any:
+    return await settings_repo.export(conn, guild_id, user_id)
+
+
+async def _erase_settings(conn: Connection, e: Erasure) -> int:
+    return await settings_repo.delete(conn, e.guild_id, e.user_id)
+
+
 SOURCES: tuple[Source, ...] = (
     Source(
         "campaign_records",
@@ -349,6 +393,27 @@ SOURCES: tuple[Source, ...] = (
         _export_decisions,
         _erase_decisions,
         ("decisions.asked",),
+    ),
+    Source(
+        "away",
+        "your /away mark, and those of members who named you to act for them",
+        _export_away,
+        _erase_away,
+        ("away_members.user_id", "away_members.delegate_id"),
+    ),
+    Source(
+        "standing_reactions",
+        "standing reactions you set for combatants (what they do when a window runs out)",
+        _export_standing,
+        _erase_standing,
+        ("standing_reactions.member_id",),
+    ),
+    Source(
+        "member_settings",
+        "your time zone and quiet hours",
+        _export_settings,
+        _erase_settings,
+        ("member_settings.user_id",),
     ),
     Source(
         "notices",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.services.encounter import Encounter
 from bot.store import decisions
 from bot.store import encounters as repo
-from bot.store.db import Database
+from bot.store.db import Connection, Database
 from bot.store.decisions import Noted
 from bot.store.encounters import EncounterRow
 
@@ -23,6 +23,8 @@ class PromptBookkeeping:
         _db: Database
 
         def _load(self, row: EncounterRow) -> Encounter: ...
+
+        async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter: ...
 
     async def set_tracker_message(
         self, encounter_id: int, message_id: int, *, pinned: bool = False
@@ -78,7 +80,8 @@ class PromptBookkeeping:
         """Live encounters whose pending decision has no recorded prompt message."""
         async with self._db.read() as conn:
             rows = await repo.unprompted_decisions(conn)
-        return [self._load(row) for row in rows]
+            # who is away decides whom the prompt asks (bot.services.acting.answering)
+            return [await self._with_away(conn, self._load(row)) for row in rows]
 
     async def due_decisions(self, now: datetime) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` for every decision whose window ended by ``now``."""

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.errors import Conflict
+from bot.errors import Conflict, DomainError
 from bot.services.encounters import Encounter, EncounterService
-from bot.store import turn_timers
+from bot.store import default_actions, turn_timers
 
 NOT_DUE = "That turn deadline is no longer due (the turn ended, or the fight was paused)."
 
@@ -30,19 +30,10 @@ class TurnLapse:
     name: str
     action: str
     result: Any = None
-
-
-@dataclass(frozen=True)
-class Reminder:
-    """A reminder sent: the encounter, the combatant whose turn it is (``name``), the member
-    to mention (its controller; the GM for an NPC's turn: the fight waits on them), whether
-    that member is the GM for an NPC (``gm``) and the turn's ``deadline``."""
-
-    encounter: Encounter
-    name: str
-    member_id: int
-    gm: bool
-    deadline: datetime
+    default: str | None = None
+    refused: str | None = None
+    """``default``: the label of the default action the combatant was set to take; ``refused``:
+    why the rules did not allow it then (the turn just ended)."""
 
 
 class TurnDeadlines:
@@ -55,9 +46,12 @@ class TurnDeadlines:
         encounters: EncounterService,
         end_turn: Callable[[int, int], Awaitable[Any]],
         clock: Callable[[], datetime],
+        *,
+        default_turn: Callable[[int, int, str], Awaitable[Any]] | None = None,
     ) -> None:
         self._encounters = encounters
         self._end_turn = end_turn
+        self._default_turn = default_turn
         self._clock = clock
 
     async def due(self) -> list[tuple[int, int]]:
@@ -67,8 +61,10 @@ class TurnDeadlines:
 
     async def fire(self, encounter_id: int, timer_id: int) -> TurnLapse:
         """Apply the GM's action for the passed deadline ``timer_id``: end the turn (as
-        ``/gm next``) or tell the GM only. Raises :class:`Conflict` when it is no longer due
-        (fired already, the turn ended, the fight was paused meanwhile)."""
+        ``/gm next``), tell the GM only, or have the combatant take the default action the GM
+        set for it and end the turn (one without a default, or whose default the rules refuse
+        then, just ends its turn; the lapse says which and why). Raises :class:`Conflict` when
+        it is no longer due (fired already, the turn ended, the fight was paused meanwhile)."""
         async with self._encounters.db.read() as conn:
             timer = await turn_timers.get(conn, timer_id)
         now = self._clock()
@@ -84,28 +80,23 @@ class TurnDeadlines:
                 if not await turn_timers.close(conn, timer_id, now):
                     raise Conflict(NOT_DUE)
             return TurnLapse(encounter, current.name, "notify_gm")
+        default, refused = None, None
+        if state.settings.turn_deadline_action == "default_action":
+            async with self._encounters.db.read() as conn:
+                key = (await default_actions.of_encounter(conn, encounter_id)).get(current.id)
+            offered = encounter.rules.deadline_actions(state, current) if key else []
+            spec = next((a for a in offered if a.key == key), None)
+            if spec is not None and self._default_turn is not None:
+                default = spec.label
+                try:
+                    result = await self._default_turn(encounter_id, timer.ref, spec.key)
+                except Conflict:
+                    raise
+                except DomainError as error:  # the rules refuse it now: the turn just ends
+                    refused = str(error)
+                else:
+                    return TurnLapse(
+                        result.encounter, current.name, "default_action", result, default
+                    )
         result = await self._end_turn(encounter_id, timer.ref)
-        return TurnLapse(result.encounter, current.name, "end_turn", result)
-
-    async def reminders_due(self) -> list[tuple[int, int]]:
-        """``(encounter_id, timer id)`` of every turn whose reminder point has come."""
-        async with self._encounters.db.read() as conn:
-            return await turn_timers.reminders_due(conn, self._clock())
-
-    async def remind(self, encounter_id: int, timer_id: int) -> Reminder:
-        """Claim the reminder of the turn deadline ``timer_id`` (once: raises
-        :class:`Conflict` when it was sent already, or the turn is over) and say whom to
-        mention."""
-        encounter = await self._encounters.get(encounter_id)
-        current = encounter.state.current
-        async with self._encounters.db.transaction() as conn:
-            timer = await turn_timers.get(conn, timer_id)
-            if timer is None or timer.deadline is None or current is None:
-                raise Conflict(NOT_DUE)
-            if timer.ref != encounter.state.turn_seq:
-                raise Conflict(NOT_DUE)
-            if not await turn_timers.claim_reminder(conn, timer_id):
-                raise Conflict(NOT_DUE)
-        controller = current.controller_id
-        member = controller or encounter.row.gm_id
-        return Reminder(encounter, current.name, member, controller is None, timer.deadline)
+        return TurnLapse(result.encounter, current.name, "end_turn", result, default, refused)

@@ -1,6 +1,6 @@
 """The encounter log: the SQL that touches ``encounter_log`` — one row per applied command with
 its result (decision G, :mod:`bot.services.event_log`: the engine commands, every die rolled,
-the events) and, at some versions only, a full snapshot of the state it left (migration 0017;
+the events) and, at some versions only, a full snapshot of the state it left (migration 0020;
 :mod:`bot.services.replay` rebuilds any other version from the nearest earlier snapshot)."""
 
 from __future__ import annotations

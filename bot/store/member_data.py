@@ -47,7 +47,7 @@ class EncounterRef(BaseModel):
 
 class LogRow(BaseModel):
     """One ``encounter_log`` row; ``state`` is empty when it was not asked for and None when the
-    row keeps no snapshot (migration 0017)."""
+    row keeps no snapshot (migration 0020)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -157,33 +157,3 @@ async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
         (TURN, ts(now), REACTION),
     )
     return [(int(row["encounter_id"]), int(row["id"])) for row in rows]
-
-
-async def reminders_due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
-    """``(encounter_id, timer id)`` of the running turn deadlines (live, unpaused encounters)
-    whose reminder point — ``remind_before_s`` before the deadline — has come and whose
-    reminder was not sent yet."""
-    rows = await conn.fetch_all(
-        "SELECT d.encounter_id, d.id, d.deadline, d.remind_before_s FROM decisions d"
-        " JOIN encounters e ON e.id = d.encounter_id"
-        " WHERE d.status = 'open' AND d.kind = ? AND d.deadline IS NOT NULL AND d.reminded = 0"
-        " AND d.remind_before_s IS NOT NULL AND e.status = 'live' AND e.paused = 0"
-        " AND d.deadline > ? ORDER BY d.deadline",
-        (TURN, ts(now)),
-    )
-    return [
-        (int(row["encounter_id"]), int(row["id"]))
-        for row in rows
-        if datetime.fromisoformat(row["deadline"]) - timedelta(seconds=row["remind_before_s"])
-        <= now
-    ]
-
-
-async def claim_reminder(conn: Connection, timer_id: int) -> bool:
-    """Mark the reminder of the open turn deadline ``timer_id`` sent; whether this call did
-    (False: another pass or process sent it, or the turn is over)."""
-    changed = await conn.execute(
-        "UPDATE decisions SET reminded = 1 WHERE id = ? AND status = 'open' AND reminded = 0",
-        (timer_id,),
-    )
-    return changed == 1

@@ -15,6 +15,7 @@ import discord
 
 from bot.engine.core.audience import GM, PUBLIC, Audience, View
 from bot.engine.core.events import TurnStarted, render_all
+from bot.services.acting import answering
 from bot.services.combat import CombatResult, Decision
 from bot.services.encounters import Encounter
 from bot.ui.embeds import fit_lines
@@ -35,8 +36,10 @@ def result_embed(
     """The embed for one resolved command as ``audience`` may see it: every die, target number,
     hit or miss, damage after Armor and Defense, Stamina spent and conditions — the numbers of
     NPCs whose numbers are hidden only for the GM — within Discord's limits."""
-    lines = replay_lines(result, audience) + render_all(
-        result.events, view_of(result.encounter, audience)
+    lines = (
+        stand_in_lines(result)
+        + replay_lines(result, audience)
+        + render_all(result.events, view_of(result.encounter, audience))
     )
     embed = discord.Embed(
         title=(title or result.label)[:256],
@@ -48,10 +51,28 @@ def result_embed(
     return embed
 
 
+def stand_in_lines(result: CombatResult) -> list[str]:
+    """ "<@X> (for <@Y>, away)" when X acted for the combatant of Y, who is ``/away``."""
+    if result.stand_in is None:
+        return []
+    by, away = result.stand_in
+    return [f"<@{by}> (for <@{away}>, away)"]
+
+
+def for_away(encounter: Encounter, controller_id: int | None) -> str:
+    """ " (for <@Y>, away)" after the mention of whoever stands in for an away controller."""
+    if controller_id is None or controller_id not in encounter.away:
+        return ""
+    return f" (for <@{controller_id}>, away)"
+
+
 def window_ran_out(result: CombatResult) -> str:
     """What an expired decision defaulted to, as a sentence start, in its ruleset's words
     (UTTAS: no reaction, or — for an attacker's complete-or-stop after a surrender —
-    stopping)."""
+    stopping); or the standing reactions it applied instead (issue 17)."""
+    if result.standing:
+        chose = "; ".join(f"{use.name} — {use.label} (“{use.rule}”)" for use in result.standing)
+        return f"Standing reaction: {chose}"
     for settled in result.resolved:
         if settled.ran_out:
             return settled.ran_out
@@ -109,16 +130,17 @@ def turn_announcement(result: CombatResult) -> str:
             combatant = view.combatant(event.combatant)
             if combatant is None:
                 continue
-            who = combatant.controller_id or encounter.row.gm_id
+            who = answering(encounter, combatant.controller_id)
+            stand = for_away(encounter, combatant.controller_id)
             revealed = view.reveals(combatant.id)
             words = encounter.rules.turn_words(encounter.state, combatant, revealed=revealed)
             # the words of an interleaved go already count what is left: the guide does not
             guide = encounter.rules.turn_guide(combatant, revealed=revealed and not words)
             name = shown_name(combatant.name)
             if words:  # an order that plays one action at a time (Utopia's interleaving)
-                parts.append(f"<@{who}> Round {event.round}: **{name}** {words}: {guide}")
+                parts.append(f"<@{who}>{stand} Round {event.round}: **{name}** {words}: {guide}")
                 continue
-            parts.append(f"<@{who}> it is **{name}**'s turn (round {event.round}): {guide}")
+            parts.append(f"<@{who}>{stand} it is **{name}**'s turn (round {event.round}): {guide}")
     return "\n".join(parts[-3:])
 
 
@@ -142,13 +164,14 @@ def pinged(result: CombatResult, decision: Decision | None) -> list[int]:
     """The members a result's content means to ping: whoever's turn started, and whoever must
     decide ``decision`` (a new one the content shows). Only they are allowed to be
     mentioned."""
-    state, gm = result.encounter.state, result.encounter.row.gm_id
+    encounter = result.encounter
+    state, gm = encounter.state, encounter.row.gm_id
     ids: list[int] = []
     for event in result.events:
         if isinstance(event, TurnStarted) and event.combatant:
             combatant = next((c for c in state.combatants if c.id == event.combatant), None)
             if combatant is not None:
-                ids.append(combatant.controller_id or gm)
+                ids.append(answering(encounter, combatant.controller_id))
     if decision is not None:
         ids.extend(decision.members(gm))
     return list(dict.fromkeys(ids))

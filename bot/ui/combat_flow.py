@@ -27,6 +27,7 @@ from bot.ui.decision_view import decision_view
 from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import GONE, PromptKeeper
 from bot.ui.text import shown_name
+from bot.ui.turn_view import turn_view
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,11 @@ def _first_new(result: CombatResult) -> Decision | None:
 
 
 def _view(result: CombatResult, decision: Decision | None) -> discord.ui.View | None:
-    return decision_view(result.encounter, decision) if decision is not None else None
+    """A new decision's buttons; else, when the result started a turn, the turn ping's
+    (:func:`bot.ui.turn_view.turn_view`: act from the ping)."""
+    if decision is not None:
+        return decision_view(result.encounter, decision)
+    return turn_view(result)
 
 
 def _keeper(client: Any) -> PromptKeeper:
@@ -201,6 +206,11 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
 
 
 def _ran_out(result: CombatResult) -> str:
+    if result.standing:  # names and labels shown safely in a message's text
+        chose = "; ".join(
+            f"{shown_name(use.name)} — {shown_name(use.label)}" for use in result.standing
+        )
+        return f"standing reaction: {chose}"
     ran_out = window_ran_out(result)
     return ran_out[0].lower() + ran_out[1:]
 

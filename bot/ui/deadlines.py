@@ -6,15 +6,24 @@ from typing import Any
 
 import discord
 
-from bot.services.turn_deadlines import Reminder, TurnLapse
+from bot.services.reminders import Reminder
+from bot.services.turn_deadlines import TurnLapse
 from bot.ui.combat_flow import announce
 from bot.ui.text import shown_name
 from bot.ui.tracker_keeper import tell_gm
 
 
-def deadline_title(name: str) -> str:
-    """The title of the result posted when a turn ended at its deadline."""
-    return f"Turn deadline passed: {shown_name(name)}'s turn ends"[:256]
+def deadline_title(name: str, lapse: TurnLapse | None = None) -> str:
+    """The title of the result posted when a turn ended at its deadline: with the default
+    action the combatant took, or why it could not take it."""
+    who = shown_name(name)
+    if lapse is not None and lapse.default is not None:
+        action = shown_name(lapse.default)
+        if lapse.refused is None:
+            return f"Turn deadline passed: {who} takes their default action, {action}"[:256]
+        why = shown_name(lapse.refused)
+        return f"Turn deadline passed: {who}'s turn ends ({action} was not possible: {why})"[:256]
+    return f"Turn deadline passed: {who}'s turn ends"[:256]
 
 
 def notify_text(lapse: TurnLapse) -> str:
@@ -30,7 +39,7 @@ async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
     """Post the turn's end (the next turn's ping with it), or ping the GM in the channel and
     leave them a notice. Raises what Discord raises."""
     if lapse.result is not None:
-        await announce(client, lapse.result, title=deadline_title(lapse.name))
+        await announce(client, lapse.result, title=deadline_title(lapse.name, lapse))
         return
     text = notify_text(lapse)
     await tell_gm(client, lapse.encounter, text)
@@ -39,17 +48,24 @@ async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
 
 
 def reminder_text(reminder: Reminder) -> str:
-    """The reminder's mention: the member whose turn it is, or the GM for an NPC's turn."""
+    """The reminder's mention: the member whose turn it is, or the GM for an NPC's turn; for
+    a reaction, each member who decides it (the GM for an NPC or an approval)."""
     when = f"<t:{int(reminder.deadline.timestamp())}:R>"
     name = shown_name(reminder.name)
     lead = "The fight waits on you" if reminder.gm else "Reminder"
-    return f"<@{reminder.member_id}> ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
+    away = f" (for <@{reminder.for_away}>, away)" if reminder.for_away is not None else ""
+    who = " ".join(f"<@{m}>" for m in (reminder.members or (reminder.member_id,))) + away
+    if reminder.kind == "reaction":
+        waits = "needs your decision" if reminder.gm else "waits for your decision"
+        return f"{who} ⏳ {lead}: **{name}** {waits} (decide by {when})."
+    return f"{who} ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
 
 
 async def post_reminder(client: Any, reminder: Reminder) -> None:
-    """Mention the member in the fight's channel. Raises what Discord raises."""
+    """Mention the members in the fight's channel. Raises what Discord raises."""
     channel = client.get_partial_messageable(reminder.encounter.row.channel_id)
+    members = reminder.members or (reminder.member_id,)
     await channel.send(
         reminder_text(reminder),
-        allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.member_id)]),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(m) for m in members]),
     )

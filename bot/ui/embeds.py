@@ -17,7 +17,11 @@ from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
 from bot.words import counted
 
-DEADLINE_ACTIONS = {"end_turn": "then the turn ends", "notify_gm": "then the GM is told"}
+DEADLINE_ACTIONS = {
+    "end_turn": "then the turn ends",
+    "notify_gm": "then the GM is told",
+    "default_action": "then the combatant's default action, and the turn ends",
+}
 """What a passed turn deadline does, as ``/gm settings`` shows it."""
 
 DESCRIPTION_MAX = 4096
@@ -124,8 +128,10 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
     public = encounter.rules.view(state, PUBLIC, shown_name)
     lines = []
     for c in state.combatants:
-        if public.reveals(c.id):
-            how = f"Health {c.health}/{c.sheet.health}, Stamina {c.stamina}/{c.sheet.stamina}"
+        if public.reveals(c.id):  # the ruleset's pools (UTTAS "Health 10/16, Stamina 25/40")
+            pools = encounter.rules.combatant_pools(c).items()
+            how = ", ".join(f"{pool} {r.value}/{r.maximum}" for pool, r in pools)
+            how = how or public.wound_level(c)
         else:
             how = public.wound_level(c)
         labels = [shown_name(x) for x in c.condition_labels() if x != how]  # not "Dead · Dead"
@@ -139,6 +145,21 @@ def summary(encounter: Encounter, ended_by: int) -> discord.Embed:
     )
     embed.set_footer(text=f"Encounter {encounter.id} · archived, kept in the log")
     return embed
+
+
+def reminder_words(points: str) -> str:
+    """Reminder points in words: ``50%,90%`` → "at 50%, 90% of the window"; ``6h,1h`` → "6h,
+    1h before the deadline"; ``off``."""
+    if points == "off":
+        return "off"
+    shares = [p for p in points.split(",") if p.endswith("%")]
+    lefts = [p for p in points.split(",") if not p.endswith("%")]
+    parts = []
+    if shares:
+        parts.append(f"at {', '.join(shares)} of the window")
+    if lefts:
+        parts.append(f"{', '.join(lefts)} before the deadline")
+    return "; ".join(parts)
 
 
 def encounter_settings_text(encounter: Encounter) -> str:
@@ -156,6 +177,7 @@ def encounter_settings_text(encounter: Encounter) -> str:
         f"- reaction window: {s.reaction_window_s} s\n"
         f"- turn deadline: {format_duration(s.turn_deadline_s)}"
         f" ({DEADLINE_ACTIONS[s.turn_deadline_action]})\n"
+        f"- reminders: {reminder_words(s.reminders)}\n"
         f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"
         f"- players' odds against hidden NPCs: {'yes' if s.show_odds else 'no'}\n"

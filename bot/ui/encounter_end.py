@@ -11,8 +11,10 @@ from typing import Any
 
 import discord
 
+from bot.engine.core.audience import GM, PUBLIC
 from bot.services.encounters import EncounterService
 from bot.ui import embeds
+from bot.ui.fight_chart import summary_chart
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import keeper_of
@@ -40,7 +42,24 @@ class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
         await interaction.response.edit_message(
             content=f"**{shown_name(ended.row.name)}** has ended.", view=None
         )
-        await interaction.followup.send(embed=embeds.summary(ended, actor.user_id))
+        service = service_of(interaction)
+        limit = interaction.filesize_limit
+        public = await summary_chart(service, ended, PUBLIC, limit)
+        extra: dict[str, Any] = {"content": public.words, "file": public.file} if public else {}
+        await interaction.followup.send(
+            embed=embeds.summary(ended, actor.user_id),
+            allowed_mentions=discord.AllowedMentions.none(),
+            **extra,
+        )
+        if public is not None and not public.data.exact:  # the GM's exact copy, privately
+            exact = await summary_chart(service, ended, GM, limit)
+            if exact is not None:
+                await interaction.followup.send(
+                    f"Exact numbers (GM only). {exact.words}"[:2000],
+                    file=exact.file,
+                    ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
         await keeper_of(interaction).retire_ended(ended)
 
 

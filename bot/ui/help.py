@@ -19,6 +19,7 @@ GUIDES = {
     "gm": "gm.md",
     "utopia": "utopia.md",
     "untitled": "untitled.md",
+    "uune": "uune.md",
 }
 DESCRIPTION_MAX = 4096
 Tree = app_commands.CommandTree[Any]
@@ -37,7 +38,8 @@ class Topic:
 
 
 def guide(key: str) -> Topic:
-    """A guide by key (``player``, ``gm``, ``utopia``, ``untitled``). Raises :class:`NotFound`."""
+    """A guide by key (``player``, ``gm``, ``utopia``, ``untitled``, ``uune``). Raises
+    :class:`NotFound`."""
     path = HELP_DIR / GUIDES[key]
     lines = path.read_text("utf-8").strip().splitlines()
     title = lines[0].lstrip("# ").strip()
@@ -89,7 +91,7 @@ def topic(tree: Tree, key: str | None) -> Topic:
             return command_topic(command)
     raise NotFound(
         f"There is no help topic called {key!r}. Try `player`, `gm`, `utopia`, `untitled`, "
-        "`commands` or a command's name (e.g. `attack`, `gm hp`)."
+        "`uune`, `commands` or a command's name (e.g. `attack`, `gm hp`)."
     )
 
 
@@ -103,6 +105,7 @@ def topic_choices(
         ("GM's guide", "gm"),
         ("Playing Utopia", "utopia"),
         ("Playing Untitled", "untitled"),
+        ("Playing Uune", "uune"),
         ("Every command", "commands"),
     ]
     pairs += [(f"/{c.qualified_name}", c.qualified_name) for c in commands_of(tree)]

@@ -11,11 +11,13 @@ from typing import Any
 
 import discord
 
+from bot.engine.core.audience import PUBLIC
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.start_policy import server_gms_text
 from bot.store.guild_encounters import LiveEncounter
 from bot.store.guild_settings import StartSettings
 from bot.ui import embeds
+from bot.ui.fight_chart import ChartReply, summary_chart
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
 from bot.ui.member_views import NONE, channel_of
@@ -100,7 +102,10 @@ class ServerEndConfirm(IdButton, template=r"srv:endp:yes:(?P<id>\d{1,19})"):
         # Acknowledge now (the summary's post may take longer than Discord's 3 s), post the
         # summary, then say what really happened.
         await interaction.response.defer()
-        posted = await _post_summary(interaction.client, ended, actor.user_id)
+        chart = await summary_chart(
+            encounter_service(interaction), ended, PUBLIC, interaction.filesize_limit
+        )
+        posted = await _post_summary(interaction.client, ended, actor.user_id, chart)
         await interaction.edit_original_response(
             content=ended_text(ended, posted=posted), view=None, allowed_mentions=NONE
         )
@@ -145,10 +150,14 @@ def server_end_prompt(prompt_id: int) -> discord.ui.View:
     return view
 
 
-async def _post_summary(client: Any, ended: Encounter, ended_by: int) -> bool:
+async def _post_summary(
+    client: Any, ended: Encounter, ended_by: int, chart: ChartReply | None
+) -> bool:
+    """The summary in the encounter's channel, with the channel's chart of the fight."""
+    extra: dict[str, Any] = {"content": chart.words, "file": chart.file} if chart else {}
     try:
         channel = await channel_of(client, ended.row.channel_id)
-        await channel.send(embed=embeds.summary(ended, ended_by), allowed_mentions=NONE)
+        await channel.send(embed=embeds.summary(ended, ended_by), allowed_mentions=NONE, **extra)
     except discord.HTTPException as error:
         log.warning("summary of encounter %s not posted: %s", ended.id, error)
         return False

@@ -46,10 +46,11 @@ async def open_create_form(
     await service.require_may_write(interaction.guild_id, kind, actor_of(interaction))
     service.require_ruleset(key)
     rules = get_ruleset(key)
-    form = rules.sheet_form()
+    form = rules.npc_form() if kind == "npc" else rules.sheet_form()
     if form is None:
+        what = "NPC templates" if kind == "npc" else "sheets"
         raise InvalidInput(
-            f"There is no creation form for {rules.title} sheets; import a JSON sheet instead."
+            f"There is no creation form for {rules.title} {what}; import a JSON sheet instead."
         )
     guild_of(interaction)
     await interaction.response.send_modal(SheetCreateModal(service, kind, key, rules.title, form))

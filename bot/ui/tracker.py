@@ -16,6 +16,7 @@ import discord
 from bot.engine.core.audience import GM, PUBLIC, View
 from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState, CombatantBase
+from bot.services.acting import delegate_of
 from bot.services.decisions import decisions_of
 from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
@@ -140,6 +141,9 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         status.append(finished_line(state))
     if encounter.row.paused:
         status.append("⏸ Paused by the GM")
+    away = away_line(encounter)
+    if away:
+        status.append(away)
     if status:
         embed.add_field(name="Now", value=" · ".join(status)[:1024], inline=False)
     view = "GM view" if for_gm else "player view"
@@ -156,6 +160,22 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
         if lines and room > 40:  # only where the embed has room (6,000 characters in all)
             embed.add_field(name=title, value=fit_lines(lines, room), inline=False)
     return embed
+
+
+def away_line(encounter: Encounter) -> str:
+    """Who of the encounter's players is ``/away`` and who stands in for them, e.g.
+    "💤 Away: <@1> (<@2> stands in), <@3> (the GM stands in)"; "" when nobody is."""
+    controllers = dict.fromkeys(
+        c.controller_id for c in encounter.state.combatants if c.controller_id is not None
+    )
+    parts = []
+    for member in controllers:
+        if member is None or member not in encounter.away:
+            continue
+        delegate = delegate_of(encounter, member)
+        who = f"<@{delegate}>" if delegate is not None else "the GM"
+        parts.append(f"<@{member}> ({who} stands in)")
+    return f"💤 Away: {', '.join(parts)}" if parts else ""
 
 
 def _turn_line(encounter: Encounter, current: CombatantBase, *, for_gm: bool) -> str:

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core.state import CombatantBase
-from bot.services.combat import CombatService, pick_actor
+from bot.services.combat import CombatService, controls, pick_actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.combat import titled
 from bot.ui.combat_flow import respond
@@ -81,10 +81,7 @@ class TurnCommands(commands.Cog):
         if encounter is None:
             return []
         actor = actor_of(interaction)
-        gm = encounter.is_gm(actor)
-        mine = [
-            c.name for c in encounter.state.combatants if c.controller_id == actor.user_id or gm
-        ]
+        mine = [c.name for c in encounter.state.combatants if controls(encounter, actor, c)]
         return choices(mine, current)
 
     def _acting_for(

@@ -91,7 +91,16 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         group.add_command(advantage_command(self._gm, self._combatant_choices))
         group.add_command(roll_order_command(self._gm, self._combatant_choices))
         rules = self._ruleset_choices(lambda rules: [r.name for r in rules.encounter_rules()])
-        group.add_command(settings_command(self._gm, encounters, self._combatant_choices, rules))
+        group.add_command(
+            settings_command(
+                self._gm,
+                encounters,
+                self._combatant_choices,
+                rules,
+                combat,
+                self._default_action_choices,
+            )
+        )
 
     async def _gm(
         self,
@@ -374,6 +383,26 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         if encounter is None:
             return []
         return name_choices([c.name for c in encounter.state.combatants], current)
+
+    async def _default_action_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> Choices:
+        """The default actions the named ``combatant`` (else any combatant) may take at a
+        passed turn deadline, and ``none``; for the encounter's GM."""
+        encounter = await self._gm_encounter(interaction)
+        if encounter is None:
+            return []
+        named = getattr(interaction.namespace, "combatant", None)
+        people = [
+            c
+            for c in encounter.state.combatants
+            if not named or c.name.casefold() == str(named).casefold()
+        ] or list(encounter.state.combatants)
+        state = encounter.state
+        labels = dict.fromkeys(
+            spec.label for c in people for spec in encounter.rules.deadline_actions(state, c)
+        )
+        return name_choices([*labels, "none"], current)
 
     def _ruleset_choices(self, pick: Callable[[Any], Sequence[str]]) -> NameChoices:
         """An autocomplete of names the encounter's ruleset gives (``pick(rules)``), for its GM."""

@@ -1,8 +1,8 @@
 """``/gm``'s subcommand groups (issue 10, decision D: ``/gm`` is split into groups before it
-reaches Discord's 25-subcommand limit): ``/gm time`` (a rest, the end of a scene, day, quest or
-arc), ``/gm seat`` (who runs the encounter, the server's GM role) and ``/gm place`` (distances
-and engagement, decision E). Thin adapters, like the
-rest of ``/gm``; every check is the services'."""
+reaches Discord's 25-subcommand limit): ``/gm time`` (a rest, minutes passing, the end of a
+scene, day, quest or arc), ``/gm seat`` (who runs the encounter, the server's GM role) and
+``/gm place`` (distances and engagement, decision E). Thin adapters, like the rest of ``/gm``;
+every check is the services'."""
 
 from __future__ import annotations
 
@@ -35,11 +35,12 @@ VitalChoices = NameChoices
 
 
 class TimeGroup(app_commands.Group):
-    """``/gm time rest|end-of``."""
+    """``/gm time rest|end-of|minutes``."""
 
     def __init__(self, gm: GmCommand) -> None:
         super().__init__(
-            name="time", description="Time passes: a rest, the end of a scene, day, quest or arc"
+            name="time",
+            description="Time passes: a rest, minutes, the end of a scene, day, quest or arc",
         )
         self._gm = gm
 
@@ -86,6 +87,25 @@ class TimeGroup(app_commands.Group):
             make,
             action="end a scene, day, quest or arc",
             title=f"The GM ends the {period.value}",
+        )
+
+    @app_commands.command(
+        name="minutes", description="Minutes pass outside a fight (Uune: Bleeding) (GM only)"
+    )
+    @app_commands.describe(count="How many minutes pass at the table (1-600)")
+    async def minutes(
+        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, 600]
+    ) -> None:
+        def make(current: Encounter) -> CommandBase:
+            return current.rules.minutes_command(count)
+
+        await self._gm(
+            interaction,
+            "minutes",
+            {"count": count},
+            make,
+            action="let minutes pass",
+            title=f"{count} minute{'s' if count > 1 else ''} pass{'es' if count == 1 else ''}",
         )
 
 

@@ -13,9 +13,9 @@ from discord import app_commands
 
 from bot.engine.core.commands import ChangeSettings, CommandBase
 from bot.engine.core.encounter_rules import RULE_NAME_MAX, RULE_VALUE_MAX
-from bot.engine.core.pacing import parse_duration
+from bot.engine.core.pacing import parse_duration, parse_reminders
 from bot.errors import InvalidInput
-from bot.services.combat import find_combatant
+from bot.services.combat import NO_DEFAULT_ACTIONS, CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.embeds import encounter_settings_text
 from bot.ui.interaction import actor_of, channel_ids
@@ -38,10 +38,16 @@ def rule_change(rule: str | None, value: str | None, combatant: str | None) -> b
 
 
 def settings_command(
-    gm: GmCommand, encounters: EncounterService, names: NameChoices, rules: NameChoices
+    gm: GmCommand,
+    encounters: EncounterService,
+    names: NameChoices,
+    rules: NameChoices,
+    combat: CombatService,
+    defaults: NameChoices,
 ) -> app_commands.Command[Any, ..., None]:
     """The ``/gm settings`` command, bound to the GM cog's runner and autocompletes (``rules``:
-    the encounter's system's rule names)."""
+    the encounter's system's rule names; ``defaults``: the default actions a combatant may
+    take at a passed turn deadline)."""
 
     @app_commands.command(name="settings", description="Show or change the encounter's settings")
     @app_commands.describe(
@@ -52,10 +58,12 @@ def settings_command(
         interleaved="Utopia: one action at a time, each creature after each action (in setup)",
         turn_deadline="How long a turn may last: 12h, 1d6h, 90m… or off (the default)",
         deadline_action="What happens when a turn's deadline passes",
+        reminders="When a turn or reaction is reminded: 50%,90% of the window, 6h,1h left, or off",
         show_odds="Players see /odds against NPCs whose numbers are hidden",
         rule="This game system's own rule (Untitled: Legendary dice, armor above 18…)",
         value="The rule's value: dice such as 3d12, `table`, `allowed` or `refused`",
-        combatant="For a rule set per combatant: whose",
+        combatant="For a rule set per combatant, or a default action: whose",
+        default_action="With combatant: what it does when its turn deadline passes (or none)",
     )
     @app_commands.choices(
         initiative=[
@@ -65,6 +73,7 @@ def settings_command(
         deadline_action=[
             app_commands.Choice(name="End the turn", value="end_turn"),
             app_commands.Choice(name="Only tell the GM", value="notify_gm"),
+            app_commands.Choice(name="The combatant's default action", value="default_action"),
         ],
     )
     async def settings(
@@ -76,10 +85,12 @@ def settings_command(
         interleaved: bool | None = None,
         turn_deadline: app_commands.Range[str, 1, 40] | None = None,
         deadline_action: app_commands.Choice[str] | None = None,
+        reminders: app_commands.Range[str, 1, 60] | None = None,
         show_odds: bool | None = None,
         rule: app_commands.Range[str, 1, RULE_NAME_MAX] | None = None,
         value: app_commands.Range[str, 1, RULE_VALUE_MAX] | None = None,
         combatant: Name | None = None,
+        default_action: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         changes: dict[str, Any] = {
             "initiative_mode": initiative.value if initiative else None,
@@ -89,9 +100,14 @@ def settings_command(
             "interleaved": interleaved,
             "turn_deadline_s": parse_duration(turn_deadline) if turn_deadline else None,
             "turn_deadline_action": deadline_action.value if deadline_action else None,
+            "reminders": parse_reminders(reminders) if reminders else None,
             "show_odds": show_odds,
         }
         changes = {k: v for k, v in changes.items() if v is not None}
+        if default_action is not None:
+            alone = not changes and rule is None and value is None
+            await _set_default(combat, interaction, combatant, default_action, alone=alone)
+            return
         if rule_change(rule, value, combatant):
             if changes:
                 raise InvalidInput("Set a `rule:` on its own, without the other settings.")
@@ -102,15 +118,18 @@ def settings_command(
             encounter = await encounters.require_gm(
                 channel_id, actor_of(interaction), "see the settings"
             )
+            text = encounter_settings_text(encounter) + defaults_text(
+                encounter, await combat.default_actions(encounter)
+            )
             await interaction.response.send_message(
-                encounter_settings_text(encounter), ephemeral=True, allowed_mentions=NONE
+                text[:2000], ephemeral=True, allowed_mentions=NONE
             )
             return
         await gm(
             interaction,
             "settings",
             changes,
-            lambda current: ChangeSettings.model_validate(changes),
+            lambda current: _settings_change(current, changes),
             action="change the settings",
             title="The GM changes the settings",
         )
@@ -121,6 +140,12 @@ def settings_command(
     ) -> list[app_commands.Choice[str]]:
         return await names(interaction, current)
 
+    @settings.autocomplete("default_action")
+    async def default_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await defaults(interaction, current)
+
     @settings.autocomplete("rule")
     async def rule_names(
         interaction: discord.Interaction[Any], current: str
@@ -128,6 +153,57 @@ def settings_command(
         return await rules(interaction, current)
 
     return settings
+
+
+def _settings_change(current: Encounter, changes: dict[str, Any]) -> CommandBase:
+    """The settings command; refuses (:class:`InvalidInput`) a default action at a passed
+    deadline in a system that has none."""
+    wanted = changes.get("turn_deadline_action") == "default_action"
+    if wanted and not current.rules.deadline_action_keys:
+        raise InvalidInput(NO_DEFAULT_ACTIONS.format(title=current.rules.title))
+    return ChangeSettings.model_validate(changes)
+
+
+def defaults_text(encounter: Encounter, labels: dict[str, str]) -> str:
+    """The combatants' default actions for a passed turn deadline, as ``/gm settings`` lists
+    them ("" when none is set)."""
+    people = {c.id: c.name for c in encounter.state.combatants}
+    shown = [f"{shown_name(people[cid])}: {shown_name(label)}" for cid, label in labels.items()]
+    return f"\n- default actions at a passed deadline: {', '.join(shown)}" if shown else ""
+
+
+async def _set_default(
+    combat: CombatService,
+    interaction: discord.Interaction[Any],
+    combatant: str | None,
+    action: str,
+    *,
+    alone: bool,
+) -> None:
+    """One combatant's default action for a passed turn deadline (the GM's, ephemeral).
+    ``alone``: no other setting was given with it (else :class:`InvalidInput`)."""
+    if not alone:
+        raise InvalidInput("Set a `default_action:` on its own, with its `combatant:`.")
+    if combatant is None:
+        raise InvalidInput("Say whose default action it is with `combatant:`.")
+    _, channel_id = channel_ids(interaction)
+    encounter, chosen, spec = await combat.set_default_action(
+        channel_id, actor_of(interaction), combatant, action
+    )
+    name = shown_name(chosen.name)
+    if spec is None:
+        text = f"**{name}** has no default action now: at a passed deadline its turn just ends."
+    else:
+        text = (
+            f"When **{name}**'s turn deadline passes, {name} takes **{shown_name(spec.label)}**"
+            f" ({shown_name(spec.cost)}), then the turn ends."
+        )
+    if encounter.state.settings.turn_deadline_action != "default_action":
+        text += (
+            " This applies while `deadline_action:` is the combatant's default action"
+            " (`/gm settings deadline_action:`)."
+        )
+    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NONE)
 
 
 async def _set_rule(

@@ -73,6 +73,7 @@ UUNE_KINDS = (
     "passive",
     "stealth",
     "staunch",
+    "stabilise",
     "disengage",
     "end_combat",
     "end_period",
@@ -92,6 +93,7 @@ UUNE_KINDS = (
     "set_distance",
     "set_vitals",
     "skip_turn",
+    "time_passes",
     "spend",
 )
 WEIGHTED = (
@@ -262,6 +264,8 @@ def uune_command(
             vitality=(-draw(st.integers(0, 80)), True),
             focus=draw(st.sampled_from([None, (1, False), (5, False)])),
         )
+    if kind == "time_passes":
+        return u.TimePasses(minutes=draw(st.integers(1, 3)))
     if kind == "skip_turn":
         return SkipTurn(target=anyone)
     if kind == "rest":
@@ -300,6 +304,13 @@ def special_command(
         )
     if kind == "staunch":
         return u.Staunch(actor=actor)
+    if kind == "stabilise":
+        return u.Stabilise(
+            actor=actor,
+            target=draw(st.sampled_from([me, anyone, other])),
+            resources=resources,
+            difficulty=draw(st.sampled_from([None, 2])),
+        )
     if kind == "passive":
         return u.Passive(actor=actor, difficulty=draw(st.integers(0, 4)))
     if kind == "luck":

@@ -34,9 +34,10 @@ from bot.engine import get_ruleset
 from bot.engine.core.audience import GM, PUBLIC, controller
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.dice import RandomRoller
+from bot.engine.core.rehearse import rehearse
 from bot.engine.core.verbs import ActInput
 from bot.engine.registry import REGISTRY
-from bot.errors import DomainError, InvalidInput
+from bot.errors import DomainError, InvalidInput, RulesetNotImplemented
 from tests.contract.harness import HARNESSES, UTTAS_KINDS, RulesetHarness, _uttas_command
 from tests.contract.harness_untitled import UNTITLED_KINDS
 from tests.contract.harness_utopia import UTOPIA_KINDS
@@ -329,3 +330,29 @@ def test_every_kind_the_harness_lists_is_a_command_of_that_kind(data: Any) -> No
     for kind in UTTAS_KINDS:
         command = _uttas_command(kind, state, data.draw, "c1", "c2", "c1")
         assert command.kind == kind
+
+
+@pytest.mark.parametrize("key", sorted(HARNESSES))
+def test_rehearsal_plays_a_systems_fight_or_says_it_is_planned(key: str) -> None:
+    """``/rehearse`` (issue 18) through the contract's hook: a system that lists policies plays
+    its own fight with each (the state untouched, the figures adding up, a seed repeating them)
+    and refuses an unknown policy by name; one that lists none says it is planned."""
+    rules, harness = get_ruleset(key), HARNESSES[key]
+    if not rules.rehearsal_policies:
+        with pytest.raises(RulesetNotImplemented, match="planned"):
+            rules.rehearsal("simple")
+        return
+    with pytest.raises(InvalidInput, match="no rehearsal policy"):
+        rules.rehearsal("nonsense")
+    sheet = harness.example_sheet()
+    state = rules.new_encounter(name="Contract", seed=3)
+    roller = RandomRoller(seed=3)
+    for command in harness.setup([sheet, sheet, sheet], [False, True, True]):
+        state = rules.apply(state, command, roller, NOW).state
+    before = state.model_dump_json()
+    for policy in rules.rehearsal_policies:
+        found = rehearse(rules, state, fights=8, policy=policy, seed=1, max_rounds=10)
+        assert found == rehearse(rules, state, fights=8, policy=policy, seed=1, max_rounds=10)
+        assert sum(s.wins for s in found.sides) + found.draws == found.fights == 8
+        assert len(found.downs) == 1
+    assert state.model_dump_json() == before

@@ -144,9 +144,9 @@ async def test_a_ruleset_without_a_form_points_to_a_json_import(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h = discord_harness
-    record = await h.slash(table.player, h.channel, "character create", ruleset="uune")
+    record = await h.slash(table.moderator, h.channel, "npc create", ruleset="uune")
     ephemeral, text, _ = await answer(record)
-    assert ephemeral and "no creation form for Uune sheets; import a JSON sheet" in text
+    assert ephemeral and "no creation form for Uune NPC templates; import a JSON sheet" in text
     assert record.modal is None
 
 

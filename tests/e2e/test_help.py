@@ -33,6 +33,12 @@ async def test_help_shows_the_guides_and_each_command(
     assert "Playing Untitled" in text and "two move actions and one standard action" in text
     assert "`/gm settings`" in text and "combined move" in text
 
+    uune = await slash(h, table.player, "help", topic="uune")
+    await uune.response()
+    text = uune.message.text()
+    assert "Playing Uune" in text and "Every PC takes one turn, in any order" in text
+    assert "approves or refuses each resource with buttons" in text
+
     attack = await slash(h, table.player, "help", topic="/attack")
     await attack.response()
     assert "`target`" in attack.message.text() and "`with`" in attack.message.text()
@@ -53,3 +59,5 @@ async def test_help_shows_the_guides_and_each_command(
     assert {"name": "GM's guide", "value": "gm"} in choices
     choices = await h.autocomplete(table.player, h.channel, "help", focused="topic", value="unt")
     assert {"name": "Playing Untitled", "value": "untitled"} in choices
+    choices = await h.autocomplete(table.player, h.channel, "help", focused="topic", value="uu")
+    assert {"name": "Playing Uune", "value": "uune"} in choices

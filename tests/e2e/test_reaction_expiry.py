@@ -34,11 +34,13 @@ RAN_OUT = "the reaction window ran out: resolved with no reaction"
 
 
 async def waiting_for_willow(
-    bot: CombatBot, h: DiscordHarness, table: Table
+    bot: CombatBot, h: DiscordHarness, table: Table, *, set_up: bool = True
 ) -> tuple[StoredMessage, Encounter]:
-    """The worked example's fight; Thug 1 attacks Willow, whose player is asked to react.
-    Returns the prompt (with its buttons) and the encounter as it waits."""
-    await set_up_fight(h, table)
+    """The worked example's fight (``set_up``: start it first); Thug 1 attacks Willow, whose
+    player is asked to react. Returns the prompt (with its buttons) and the encounter as it
+    waits."""
+    if set_up:
+        await set_up_fight(h, table)
     prompt = await thug_attacks_willow(bot, h, table)
     await prompt_recorded(bot, h)
     waiting = await bot.services.encounters.live(h.channel.id)

@@ -91,7 +91,7 @@ async def test_a_new_table_plays_the_readme(
     assert "Added **Thug 1**, **Thug 2**, **Thug 3**." in text
 
     text = await public(h, gm, "gm settings", npcs_react=True)
-    assert "npcs react: True" in text
+    assert "NPCs react: on" in text
 
     text = await public(h, gm, "encounter begin")
     assert "The fight begins!" in text

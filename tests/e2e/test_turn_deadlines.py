@@ -58,7 +58,14 @@ async def test_settings_show_the_deadline_and_refuse_a_malformed_one(
     live = await bot.services.encounters.live(h.channel.id)
     assert live.state.settings.turn_deadline_s == 0
     assert await deadline_of(bot, live.id) is None
-    await ok(await slash(h, gm, "gm settings", turn_deadline="1d6h", deadline_action="notify_gm"))
+    changed = await ok(
+        await slash(h, gm, "gm settings", turn_deadline="1d6h", deadline_action="notify_gm")
+    )
+    # the public result says the duration as it was typed, never the stored seconds
+    assert changed.message is not None
+    said = changed.message.text()
+    assert "turn deadline: 1d6h, when a deadline passes: notify the GM" in said, said
+    assert "_s:" not in said and "108000" not in said
     shown = await slash(h, gm, "gm settings")
     await shown.response()
     assert "- turn deadline: 1d6h (then the GM is told)" in shown.response_data["content"]

@@ -42,3 +42,23 @@ def test_a_duration_outside_a_minute_to_thirty_days_is_refused(text: str) -> Non
 def test_format_is_the_inverse_of_parse(seconds: int) -> None:
     assert parse_duration(format_duration(seconds)) == seconds
     assert format_duration(0) == "off"
+
+
+def test_settings_are_described_as_typed_never_as_stored_seconds() -> None:
+    """Every ruleset notes a settings change through ``describe_settings`` (issue 17)."""
+    from bot.engine.core.commands import ChangeSettings, describe_settings
+
+    cmd = ChangeSettings(
+        turn_deadline_s=43_200,
+        reaction_window_s=300,
+        npcs_react=True,
+        turn_deadline_action="default_action",
+        reminders="6h,1h",
+    )
+    assert describe_settings(cmd.model_dump(exclude_none=True)) == (
+        "reaction window: 5m, NPCs react: on, turn deadline: 12h, "
+        "when a deadline passes: the combatant's default action, reminders: 6h,1h"
+    )
+    assert describe_settings({"turn_deadline_s": 0, "show_odds": False}) == (
+        "turn deadline: off, show odds: off"
+    )

@@ -47,7 +47,7 @@ def test_the_gm_turns_it_on_in_setup_and_off_again() -> None:
     s = RULES.new_encounter(name="Duel", seed=1)
     out = run(s, ChangeSettings(interleaved=True), [])
     assert out.state.settings.interleaved
-    assert "Settings changed: interleaved: True" in texts(out)
+    assert "Settings changed: interleaved order: on" in texts(out)
     assert not run(out.state, ChangeSettings(interleaved=False), []).state.settings.interleaved
 
 

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from bot import names
 from bot.engine import REGISTRY, get_ruleset
+from bot.engine.uune.form import lists_from_form
 from bot.engine.uune.ruleset import UuneRuleset
 from bot.engine.uune.sheet import CONTEXT_TABLES, UuneSheet, UuneStatblock, level_problems
 from bot.engine.uune.tables import default_tables, load_tables
@@ -265,3 +266,31 @@ def test_uune_is_registered_and_its_examples_are_offered() -> None:
 
     listed = {e.key for e in Shipped().examples() if e.ruleset == "uune"}
     assert listed == {"mira", "tobin", "dock-thug", "river-witch"}
+
+
+def test_the_create_forms_texts_become_the_sheets_lists() -> None:
+    """``/character create ruleset:uune``: a form box is one line, so lists are written with
+    ``;`` (items with ``,`` too); the sheet model then checks them (the level rules too)."""
+    data = lists_from_form(
+        {
+            "name": "Sable",
+            "shticks": "Quickblade 2",
+            "bonds": "Motivation: find her brother ; flaw: pride",
+            "experiences": "Lamplighter: every alley at night; Pickpocket",
+            "items": "Hooked knife; Lantern, Rope",
+        }
+    )
+    sheet = UuneSheet.model_validate(data)
+    assert [(s.name, s.level) for s in sheet.shticks] == [("Quickblade", 2)]
+    assert [(b.kind, b.text) for b in sheet.bonds] == [
+        ("motivation", "find her brother"),
+        ("flaw", "pride"),
+    ]
+    assert [(e.name, e.description) for e in sheet.experiences] == [
+        ("Lamplighter", "every alley at night"),
+        ("Pickpocket", ""),
+    ]
+    assert [i.name for i in sheet.items] == ["Hooked knife", "Lantern", "Rope"]
+    no_kind = lists_from_form({"bonds": "find her brother"})
+    assert no_kind["bonds"] == [{"kind": "", "text": "find her brother"}]  # refused by the model
+    assert lists_from_form({"items": [{"name": "Rope"}]}) == {"items": [{"name": "Rope"}]}

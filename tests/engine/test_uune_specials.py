@@ -126,6 +126,32 @@ def test_a_failed_downtime_or_the_same_day_heals_no_wound() -> None:
     assert h.wounds.heavy == 1 and h.stress == Stress()  # stress heals without the day
 
 
+def test_stabilising_lets_a_heavy_wound_mend_with_downtime() -> None:
+    """ "Wounds": "Lethal and heavy wounds will need to be stabilized by a medic or healer
+    before they will mend" — the bot's reading: an action roll at the GM's difficulty; success
+    stabilises every lethal and heavy wound of the target; in a conflict the turn's action."""
+    t = Table(5, 1, 5, 6)
+    t.do(EndTurn(actor="c1"))  # Tobin's turn
+    with pytest.raises(RuleViolation, match="no lethal or heavy wound waiting"):
+        t.do(u.Stabilise(actor="c2", target="c1"))
+    m = t.state.get("c1")
+    m.health = Health(current=40, wounds=Wounds(heavy=1), unstable_heavy=1)
+    with pytest.raises(RuleViolation, match="NPCs never roll"):
+        t.do(u.Stabilise(actor="c3", target="c1"))
+    t.do(u.Stabilise(actor="c2", target="c1", resources=("Field medic",)))
+    assert isinstance(t.open, ApprovalDecision) and t.open.difficulty is None
+    t.do(u.Approve(actor="c2", decision=t.open.id, difficulty=3, all="approve"))
+    _keep(t)  # 5, 1: one hit of three
+    assert t.said("Tobin fails to stabilise Mira's wounds (1 of 3 hits).")
+    assert t.state.get("c1").health.unstable_heavy == 1
+    assert t.state.turn != "c2"  # it was his action
+    t.do(EndCombat())
+    t.do(u.Stabilise(actor="c2", target="c1", resources=("Field medic",), difficulty=2))
+    t.do(u.Approve(actor="c2", decision=t.open.id, all="approve"))  # 5, 6: two hits
+    assert t.said("Tobin stabilises Mira's wounds (2 of 2 hits): they will mend with Downtime.")
+    assert t.state.get("c1").health.unstable_heavy == 0
+
+
 # -- "Insight", "Observe" -------------------------------------------------------------------------
 
 

@@ -87,6 +87,8 @@ class UserActions:
         guild = member.guild
         if channel.guild_id != guild.id:
             raise _err(f"channel {channel.name!r} is not in {member.name}'s guild")
+        if not self.sessions_for(guild.id):
+            raise _err(f"no connected bot shard owns the guild {guild.name!r}")
         iid = self.ids.next()
         token = self.new_interaction_token(iid)
         payload: dict[str, Any] = {

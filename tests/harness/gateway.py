@@ -4,6 +4,12 @@ Speaks plain-text JSON frames (discord.py only decompresses binary frames, so as
 ``compress=zlib-stream`` in the URL is harmless). Handshake: HELLO → IDENTIFY → READY → one
 GUILD_CREATE per guild. Heartbeats are acknowledged; RESUME of a known session replays nothing
 and answers RESUMED; an unknown session gets INVALID_SESSION (false) so the client re-identifies.
+
+Sharding, as Discord does it: an IDENTIFY with ``shard: [shard_id, shard_count]`` makes the
+connection that shard; it is told about, and sent the events of, only the guilds the shard owns
+(:func:`guild_shard`), and events that belong to no guild (DMs) go to shard 0. A shard id not
+below its count closes the connection with 4010 (Invalid shard). A connection that identifies
+without ``shard`` is the one shard of an unsharded bot and gets everything.
 """
 
 from __future__ import annotations
@@ -25,6 +31,21 @@ HEARTBEAT_INTERVAL_MS = 41250
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
+GUILD_EVENTS_KEYED_BY_ID = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+def guild_shard(guild_id: int, shard_count: int) -> int:
+    """The shard that owns a guild: ``(guild_id >> 22) % shard_count`` (Discord's rule)."""
+    return (guild_id >> 22) % shard_count
+
+
+def event_guild_id(event: str, data: dict[str, Any]) -> int | None:
+    """The guild a DISPATCH belongs to (``None``: no guild, e.g. a DM)."""
+    if data.get("guild_id"):
+        return int(data["guild_id"])
+    if event in GUILD_EVENTS_KEYED_BY_ID and data.get("id"):
+        return int(data["id"])
+    return None
 
 
 class GatewaySession:
@@ -37,10 +58,29 @@ class GatewaySession:
         self.intents = 0
         self.identify: dict[str, Any] | None = None
         self.received: list[dict[str, Any]] = []
+        # Every DISPATCH sent on this connection: (event name, the guild it belongs to or None).
+        self.sent: list[tuple[str, int | None]] = []
 
     @property
     def open(self) -> bool:
         return not self.ws.closed
+
+    @property
+    def shard(self) -> tuple[int, int] | None:
+        """``(shard_id, shard_count)`` from the IDENTIFY, or ``None`` for an unsharded bot."""
+        shard = (self.identify or {}).get("shard")
+        if not shard:
+            return None
+        return int(shard[0]), int(shard[1])
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this connection is sent the events of ``guild_id`` (``None``: no guild)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return guild_shard(guild_id, count) == shard_id
 
     async def send(self, payload: dict[str, Any]) -> None:
         if self.ws.closed:
@@ -51,6 +91,7 @@ class GatewaySession:
             log.debug("gateway send failed: %s", exc)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        self.sent.append((event, event_guild_id(event, data)))
         self.seq += 1
         await self.send({"op": 0, "t": event, "s": self.seq, "d": data})
 
@@ -84,13 +125,18 @@ class GatewaySession:
             if data.get("token") != h.token:
                 await self.ws.close(code=4004, message=b"Authentication failed.")
                 return
+            shard = data.get("shard")
+            if shard is not None and not _valid_shard(shard):
+                await self.ws.close(code=4010, message=b"Invalid shard.")
+                return
             self.identify = data
             self.intents = int(data.get("intents") or 0)
             self.session_id = secrets.token_hex(16)
             self.identified = True
             h.sessions_by_id[self.session_id] = self
-            await self.dispatch("READY", h.ready_payload(self.session_id))
-            for guild in h.guilds:
+            owned = [guild for guild in h.guilds if self.owns(guild.id)]
+            await self.dispatch("READY", h.ready_payload(self.session_id, owned, self.shard))
+            for guild in owned:
                 await self.dispatch("GUILD_CREATE", guild.payload())
             h.ready_count += 1
             h.notify()
@@ -127,6 +173,15 @@ class GatewaySession:
                     chunk["nonce"] = data["nonce"]
                 await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
         # op 3 (presence), op 4 (voice state) and anything else: accepted and ignored.
+
+
+def _valid_shard(shard: object) -> bool:
+    return (
+        isinstance(shard, list)
+        and len(shard) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+        and 0 <= shard[0] < shard[1]
+    )
 
 
 async def gateway_handler(harness: DiscordHarness, request: web.Request) -> web.StreamResponse:

@@ -52,6 +52,18 @@ class Snowflakes:
             self._last_ms, self._n = self._last_ms + 1, 0
         return (self._last_ms << 22) | self._n
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose owner is shard ``shard_id`` of ``shard_count``
+        (``(id >> 22) % shard_count``): the next id, moved on to the next millisecond that
+        shard owns (at most ``shard_count - 1`` ms ahead of the clock, as ids may be)."""
+        snowflake = self.next()
+        ms = snowflake >> 22
+        ahead = (shard_id - ms) % shard_count
+        if ahead:
+            self._last_ms, self._n = ms + ahead, 0
+            snowflake = self._last_ms << 22
+        return snowflake
+
 
 def _perm_value(permissions: Any) -> int:
     if permissions is None:

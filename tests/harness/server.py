@@ -26,7 +26,13 @@ from aiohttp import web
 
 from . import schema
 from .actions import UserActions
-from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, GatewaySession, gateway_handler
+from .gateway import (
+    INTENT_GUILD_MEMBERS,
+    INTENT_GUILDS,
+    GatewaySession,
+    event_guild_id,
+    gateway_handler,
+)
 from .messages import MessageStore
 from .models import (
     Channel,
@@ -356,8 +362,16 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
     # =========================================================================================
     # the modelled guilds
     # =========================================================================================
-    def add_guild(self, name: str = "Test Guild", *, owner: str = "guild-owner") -> Guild:
-        gid = self.ids.next()
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: str = "guild-owner",
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """A guild with its owner and the bot as members. ``shard=(shard_id, shard_count)``
+        picks its id so that shard owns it (``(guild_id >> 22) % shard_count``)."""
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         everyone = Role(id=gid, guild_id=gid, name="@everyone", permissions=_EVERYONE, position=0)
         owner_user = User(self.ids.next(), owner)
         guild = Guild(id=gid, name=name, owner_id=owner_user.id, everyone=everyone)
@@ -476,13 +490,23 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         assert member is not None
         return member
 
-    def ready_payload(self, session_id: str) -> dict[str, Any]:
+    def ready_payload(
+        self,
+        session_id: str,
+        guilds: list[Guild] | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> dict[str, Any]:
+        """READY for a new session: ``guilds`` (default all) marked unavailable, and the
+        ``shard`` pair when the session identified as one."""
         user = self.bot_user.payload()
         user.update(verified=True, mfa_enabled=False, email=None, locale="en-US")
+        listed = self.guilds if guilds is None else guilds
+        extra: dict[str, Any] = {} if shard is None else {"shard": list(shard)}
         return {
+            **extra,
             "v": 10,
             "user": user,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in listed],
             "session_id": session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -502,8 +526,14 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions if s.identified and s.open]
 
+    def sessions_for(self, guild_id: int | None) -> list[GatewaySession]:
+        """The live sessions sent the events of ``guild_id``: every unsharded one, and the
+        connection of the shard that owns the guild (``None``: no guild, shard 0)."""
+        return [s for s in self.live_sessions() if s.owns(guild_id)]
+
     async def dispatch(self, event: str, data: dict[str, Any], *, intent: int = 0) -> int:
-        """Send a DISPATCH to every identified session (only those with ``intent``, if given).
+        """Send a DISPATCH to every identified session that owns the event's guild (see
+        :meth:`sessions_for`; only those with ``intent``, if given).
 
         Model changes queued by ``add_member``/``add_role``/… are delivered first, so the bot
         always knows a member or role before an interaction mentions it."""
@@ -523,7 +553,7 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
 
     async def _send_locked(self, event: str, data: dict[str, Any], intent: int) -> int:
         sent = 0
-        for s in self.live_sessions():
+        for s in self.sessions_for(event_guild_id(event, data)):
             if intent and not s.intents & intent:
                 continue
             await s.dispatch(event, data)

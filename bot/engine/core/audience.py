@@ -86,6 +86,18 @@ class View:
             return True
         return self.audience.kind == "controller" and c.controller_id == self.audience.member_id
 
+    def shows_odds(self, attacker: str | None, target: str | None) -> bool:
+        """Whether this audience may read the chance an attack had (issue 18, the attack's
+        result): the GM always; anyone else when they may see the attacker's numbers and the
+        target's — or the target's are hidden but the GM lets players see the odds against
+        such NPCs (``show_odds``, as for ``/odds``). The odds follow from the attacker's bonus
+        and the target's defense, so they are hidden exactly when those are."""
+        if self.audience.kind == "gm":
+            return True
+        if not self.reveals(attacker):
+            return False
+        return self.reveals(target) or self.state.settings.show_odds
+
     def name(self, cid: str | None, fallback: str = "someone") -> str:
         """A combatant's name, escaped for the medium."""
         c = self.combatant(cid)

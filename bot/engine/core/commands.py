@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from bot import names
 from bot.engine.core.effects import Period
+from bot.engine.core.pacing import format_duration, parse_reminders
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=12)]
 Name = names.Name
@@ -150,8 +151,55 @@ class ChangeSettings(CommandBase):
     hide_npc_numbers: bool | None = None
     interleaved: bool | None = None
     turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] | None = None
-    turn_deadline_action: Literal["end_turn", "notify_gm"] | None = None
+    turn_deadline_action: Literal["end_turn", "notify_gm", "default_action"] | None = None
+    reminders: Annotated[str, Field(max_length=60)] | None = None
     show_odds: bool | None = None
+
+    @field_validator("reminders")
+    @classmethod
+    def _reminder_points(cls, value: str | None) -> str | None:
+        """Reminder points in :func:`bot.engine.core.pacing.parse_reminders`' form."""
+        return None if value is None else parse_reminders(value)
+
+
+_SETTING_WORDS: dict[str, str] = {
+    "initiative_mode": "initiative",
+    "reaction_window_s": "reaction window",
+    "npcs_react": "NPCs react",
+    "hide_npc_numbers": "hide NPC numbers",
+    "interleaved": "interleaved order",
+    "turn_deadline_s": "turn deadline",
+    "turn_deadline_action": "when a deadline passes",
+    "reminders": "reminders",
+    "show_odds": "show odds",
+}
+_DEADLINE_ACTION_WORDS = {
+    "end_turn": "end the turn",
+    "notify_gm": "notify the GM",
+    "default_action": "the combatant's default action",
+}
+
+
+def describe_settings(changes: dict[str, object]) -> str:
+    """The settings a :class:`ChangeSettings` changed, as a player reads them: ``{"npcs_react":
+    True, "turn_deadline_s": 43200}`` → ``"NPCs react: on, turn deadline: 12h"``. Durations
+    (the ``*_s`` fields, seconds) are written as ``/gm settings`` takes them
+    (:func:`bot.engine.core.pacing.format_duration`), switches as on/off. Every ruleset's
+    ``change_settings`` notes its changes through this one function."""
+    shown = []
+    for key, value in changes.items():
+        if key == "kind":
+            continue
+        if isinstance(value, bool):
+            words = "on" if value else "off"
+        elif key.endswith("_s") and isinstance(value, int):
+            words = format_duration(value)
+        elif key == "turn_deadline_action":
+            words = _DEADLINE_ACTION_WORDS.get(str(value), str(value))
+        else:
+            words = str(value)
+        shown.append(f"{_SETTING_WORDS.get(key, key.replace('_', ' '))}: {words}")
+    return ", ".join(shown)
 
 
 class EndPeriod(CommandBase):

@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot import names
 from bot.engine.core.audience import PUBLIC, Audience, View
+from bot.engine.core.chart import ChartHooks
 from bot.engine.core.command_union import command_adapter as command_adapter
 from bot.engine.core.command_union import discriminated_kinds, model_class
 from bot.engine.core.commands import CommandBase
@@ -34,7 +35,9 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.encounter_rules import EncounterRulesHooks
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.odds import OddsHooks
+from bot.engine.core.rehearse import RehearseHooks
 from bot.engine.core.scale import METERS, Scale
+from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.state import AnyState
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.errors import InvalidInput, RulesVersionUnknown
@@ -46,7 +49,7 @@ def _versions(known: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in known)
 
 
-class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
+class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Generic[StateT]):
     """A game system. Instances are stateless apart from their (GM-changeable) tables.
 
     ``apply`` is pure: it never mutates ``state``; it returns an :class:`Outcome` with a new
@@ -77,6 +80,11 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
     """Whether a decision may wait while no fight runs (Uune: the GM's approval of a Downtime
     roll, which is taken outside a conflict). A fight's own decisions end with it either way
     (``CoreTx.end_fight``)."""
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ()
+    """The ``/act`` actions (:class:`ActionSpec` keys) a GM may make a combatant's default for
+    a passed turn deadline (issue 17): ones that need no target or detail and suit a player
+    who is not there (UTTAS: Take a Breather). Empty: the system has none
+    (:meth:`deadline_actions`)."""
     version: int = 1
     """The reading this instance plays by (one of ``known_versions``)."""
     scale: Scale = METERS
@@ -196,6 +204,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
         JSON sheet instead)."""
         return None
 
+    def npc_form(self) -> SheetForm | None:
+        """The boxes of this ruleset's NPC template create form (``/npc create``): by default
+        the sheet form (an NPC has the same sheet); None where NPCs have a model of their own
+        the form does not make (Uune's statblocks)."""
+        return self.sheet_form()
+
     def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
         """The sheet of a one-off NPC ``/gm add-npc name:`` makes from the ``stats`` given
         (``health``, ``stamina``, ``speed``, ``agility``, ``strength``, ``damage``: the options
@@ -243,6 +257,28 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
         """The command ``/act`` means for ``combatant``. Raises :class:`InvalidInput` naming
         the problem: an action this system does not have (listing the ones it has), a missing
         target, detail or amount, or a value out of range."""
+
+    def breather_action(self) -> str | None:
+        """The :meth:`actions` key of this system's breather — a move that recovers and that a
+        player often takes when there is nothing better to do — offered as a button on the
+        message that says it is a combatant's turn (issue 17, "Act from the ping"); None
+        when the system has none."""
+        return None
+
+    def attack_command(
+        self, state: StateT, combatant: Any, target: str, attack: str
+    ) -> CommandBase:
+        """The command for ``combatant`` attacking ``target`` (a combatant id) with
+        ``attack`` (one of :meth:`attack_names`), as the turn ping's Attack button means it.
+        By default the system's ``attack`` action of :meth:`act` (the weapon as its detail)."""
+        return self.act(state, combatant, ActInput(key="attack", target=target, detail=attack))
+
+    def deadline_actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
+        """The actions ``combatant`` may take by default when its turn's deadline passes
+        (issue 17, "Turn deadlines"): those of :meth:`actions` named in
+        :attr:`deadline_action_keys`, in the system's order; empty when the system has none."""
+        keys = self.deadline_action_keys
+        return [a for a in self.actions(state, combatant) if a.key in keys]
 
     @abstractmethod
     def check_names(self, combatant: Any) -> list[str]:
@@ -295,6 +331,17 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
         :class:`ReactionOption` ``choice`` its :meth:`answer` reads): by default the word
         itself (Utopia's Dodge and Block)."""
         return word
+
+    def standing_words(self) -> StandingWords:
+        """The words of this system's standing reactions (issue 17, "Standing reactions";
+        :mod:`bot.engine.core.standing`): which typed word names which :class:`ReactionOption`
+        choice, and which condition. By default none: the system has no standing reactions."""
+        return StandingWords()
+
+    def standing_holds(self, state: StateT, decision: Any, condition: str) -> bool:
+        """Whether the standing-reaction ``condition`` (a value of :meth:`standing_words`'
+        ``conditions``, or ``always``) holds for ``decision``. By default only ``always``."""
+        return condition == ALWAYS
 
     def decision_subject(self, state: StateT, decision: Any) -> str | None:
         """The combatant whose own reaction ``decision`` asks for (a typed reaction such as
@@ -359,6 +406,15 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
     @abstractmethod
     def healing_command(self, weeks: int) -> CommandBase:
         """``weeks`` of natural healing for every combatant, outside a fight."""
+
+    def minutes_command(self, minutes: int) -> CommandBase:
+        """``minutes`` of game time pass outside a fight (``/gm time minutes``): what a system
+        counts in minutes happens (Uune: Bleeding, "every out of game minute"). Raises
+        :class:`InvalidInput` where the system counts nothing by the minute."""
+        raise InvalidInput(
+            f"{self.title} counts nothing by the minute: end a scene, day, quest or arc with "
+            "`/gm time end-of`."
+        )
 
     def hazard_command(self, target: str, dice: int, damage_type: str, source: str) -> CommandBase:
         """The GM's hazard (fire, a fall): ``dice`` dice of ``damage_type`` damage to ``target``
@@ -489,6 +545,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ABC, Generic[StateT]):
     def attack_names(self, combatant: Any) -> list[str]:
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
+
+    def odds_attack_names(self, combatant: Any) -> list[str]:
+        """What ``/odds with:`` may name for ``combatant``: by default its
+        :meth:`attack_names` (Uune: a PC's ``Attack`` too, since a PC attacks with resources,
+        not a named attack)."""
+        return self.attack_names(combatant)
 
     @abstractmethod
     def wound_level(self, combatant: Any) -> str:

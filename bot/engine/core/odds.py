@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.engine.core.pools import Pool, TieRule
+from bot.engine.core.dice import Roll
+from bot.engine.core.pools import DiceGroup, Pool, TieRule
 from bot.errors import InvalidInput, RulesetNotImplemented
 
 Distribution = dict[int, Fraction]
@@ -52,6 +53,29 @@ def chance_to_beat(
             if result > defense or (result == defense and tie == "first"):
                 won += p_result * p_defense
     return won
+
+
+def roll_chance(roll: Roll, against: int, tie: TieRule) -> Fraction:
+    """The exact chance ``roll``'s dice had, before they were rolled, to beat ``against`` (a
+    fixed number: UTTAS's Dodge or Discipline): as many dice of ``roll.sides`` sides as were
+    rolled (Advantage and Disadvantage already counted), plus ``roll.modifier``; equal results
+    go by ``tie`` (:func:`chance_to_beat`). For the "Odds: … to hit" line of an attack's
+    result."""
+    pool = Pool(groups=(DiceGroup(count=len(roll.dice), sides=roll.sides),), modifier=roll.modifier)
+    return chance_to_beat(pool, against, tie)
+
+
+def sum_of(*distributions: Distribution) -> Distribution:
+    """The distribution of the sum of independent results (a Combat Defense roll plus a
+    shield's, say)."""
+    total: Distribution = {0: Fraction(1)}
+    for dist in distributions:
+        out: Distribution = {}
+        for x, p in total.items():
+            for y, q in dist.items():
+                out[x + y] = out.get(x + y, Fraction(0)) + p * q
+        total = out
+    return total
 
 
 def percentile(distribution: Distribution, q: Fraction) -> int:
@@ -146,9 +170,21 @@ def percent(p: Fraction) -> str:
 
 class OddsHooks:
     """The contract's odds hook (issue 18): a ruleset that computes exact odds overrides
-    :meth:`odds`; the rest say they are planned."""
+    :meth:`odds`; the rest say they are planned. A ruleset whose odds depend on the resources
+    the GM approves (Uune) sets :attr:`odds_count_resources` and overrides
+    :meth:`resource_odds`."""
 
     title: ClassVar[str]
+    odds_count_resources: ClassVar[bool] = False
+    """Whether ``/odds resources:`` means something here (Uune: the approved resources)."""
+
+    def resource_odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, resources: str | None
+    ) -> Odds:
+        """:meth:`odds` for a stated set of approved ``resources`` (a count, or names from the
+        roller's sheet; None: a line per count). Raises :class:`InvalidInput` where the system
+        counts none (this default)."""
+        raise InvalidInput(f"{self.title} odds do not count resources: leave `resources:` out.")
 
     def odds(
         self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None

@@ -164,7 +164,9 @@ class EncounterSettings(BaseModel):
     action, the round ending when every creature has spent its actions (Utopia's optional
     rule; only where the turn order allows it, :mod:`bot.engine.core.interleave`).
     ``turn_deadline_s``: seconds a turn may last before ``turn_deadline_action`` happens (0:
-    no deadline; :mod:`bot.engine.core.pacing`, issue 17).
+    no deadline; :mod:`bot.engine.core.pacing`, issue 17). ``reminders``: when the member a
+    turn or a reaction waits on is reminded (:func:`bot.engine.core.pacing.parse_reminders`'
+    form: ``50%`` — once at half the window — by default; ``off``: never).
     ``show_odds``: players may see ``/odds`` against NPCs whose numbers are hidden (issue 18;
     the GM always may). ``rules``:
     the game system's own encounter settings, by name, as its ruleset stored them
@@ -178,7 +180,8 @@ class EncounterSettings(BaseModel):
     hide_npc_numbers: bool = True
     interleaved: bool = False
     turn_deadline_s: Annotated[int, Field(ge=0, le=30 * 86_400)] = 0
-    turn_deadline_action: Literal["end_turn", "notify_gm"] = "end_turn"
+    turn_deadline_action: Literal["end_turn", "notify_gm", "default_action"] = "end_turn"
+    reminders: Annotated[str, Field(max_length=60)] = "50%"
     show_odds: bool = False
     rules: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=60)]] = Field(
         default_factory=dict, max_length=20

@@ -165,6 +165,7 @@ def resolve(tx: Tx, attacker: str, target: str, weapon: str, *, use_shield: bool
             armor=ex.armor,
             health_lost=ex.health if att.hit else 0,
             health=left,
+            tie_to_defender=tx.tables.defense.tie == "defender",
             text=text,
         )
     )

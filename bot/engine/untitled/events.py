@@ -9,6 +9,8 @@ from typing import ClassVar, Literal
 
 from bot.engine.core.audience import View
 from bot.engine.core.events import CORE_EVENTS, Event, event_types
+from bot.engine.core.odds import chance_to_beat, percent, sum_of
+from bot.engine.core.pools import TieRule
 from bot.engine.untitled.dice import SkillRoll
 
 
@@ -40,10 +42,28 @@ class AttackResolved(Event):
     armor: SkillRoll | None = None
     health_lost: int = 0
     health: int = 0
+    tie_to_defender: bool = True
+    """How a tie went (tables ``defense.tie``), for the odds line."""
 
     def render(self, view: View) -> list[str]:
+        odds = [self._odds()] if view.shows_odds(self.combatant, self.target) else []
         if view.reveals(self.combatant) and view.reveals(self.target):
-            return [view.text(self.text)]
+            return [view.text(self.text), *odds]
+        return [*self._hidden(view), *odds]
+
+    def _odds(self) -> str:
+        """The exact chance this attack had before the dice were rolled (issue 18): its pool
+        beating Combat Defense plus the shield's dice when one was used, ties as the tables
+        said (Untitled "Combat": "A tie will go to the defender")."""
+        against = [self.defense.roll.pool.distribution()]
+        if self.shield is not None:
+            against.append(self.shield.roll.pool.distribution())
+        tie: TieRule = "second" if self.tie_to_defender else "first"
+        chance = chance_to_beat(self.attack.roll.pool, sum_of(*against), tie)
+        shield = " against the shield" if self.shield is not None else ""
+        return f"Odds: {percent(chance)} to hit{shield}"
+
+    def _hidden(self, view: View) -> list[str]:
         who, whom = view.name(self.combatant), view.name(self.target)
         parts = [
             f"{who} attacks {whom} with {view.text(self.weapon)}: "

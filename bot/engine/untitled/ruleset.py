@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
@@ -34,6 +35,7 @@ from bot.engine.untitled import commands as cmd
 from bot.engine.untitled.core import TURN_ORDER, RoundActions, Tx
 from bot.engine.untitled.events import EVENT_TYPES
 from bot.engine.untitled.odds import untitled_odds
+from bot.engine.untitled.rehearse import POLICIES, UntitledPolicy
 from bot.engine.untitled.sheet import UntitledSheet
 from bot.engine.untitled.state import (
     CONDITIONS,
@@ -349,6 +351,12 @@ class UntitledRuleset(Ruleset[UntitledState]):
         names = (attacker.name, target.name)
         return untitled_odds(self.tables_for(state), attacker.sheet, target.sheet, attack, names)
 
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UntitledPolicy:
+        """Untitled rehearsal policies (issue 18): :mod:`bot.engine.untitled.rehearse`."""
+        return UntitledPolicy(policy, self.lapse)
+
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (half its Health or less), Hurt or Unhurt."""
         if combatant.has(DOWN):
@@ -358,6 +366,12 @@ class UntitledRuleset(Ruleset[UntitledState]):
         if combatant.health < combatant.sheet.health:
             return "Hurt"
         return "Unhurt"
+
+    wound_levels = ("Unhurt", "Hurt", "Bloodied", "Down")
+
+    def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
+        """Health (Untitled "Health"), against the sheet's."""
+        return {"Health": PoolReading(value=combatant.health, maximum=combatant.sheet.health)}
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
         """The round's actions left and Health; hidden (an NPC): the wound level."""

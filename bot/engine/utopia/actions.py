@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from bot import names
 from bot.engine.core import interleave
-from bot.engine.core.commands import Begin, ChangeSettings, EndCombat, EndTurn, RemoveCombatant
+from bot.engine.core.commands import (
+    Begin,
+    ChangeSettings,
+    EndCombat,
+    EndTurn,
+    RemoveCombatant,
+    describe_settings,
+)
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
 from bot.engine.core.state import fight_over
@@ -143,9 +150,7 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     if not changes:
         raise InvalidInput("Name at least one setting to change (Utopia always rolls its order).")
     tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(
-        "Settings changed: " + ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in changes.items())
-    )
+    tx.note(f"Settings changed: {describe_settings(changes)}")
 
 
 def _act(tx: Tx, actor: str) -> UtopiaCombatant:

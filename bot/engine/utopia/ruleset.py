@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ForeignSheet,
@@ -28,6 +29,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
+from bot.engine.core.standing import StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import (
     actions,
@@ -54,6 +56,7 @@ from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
 from bot.engine.utopia.defenses import unable_reason
 from bot.engine.utopia.events import EVENT_TYPES
 from bot.engine.utopia.odds import utopia_odds
+from bot.engine.utopia.rehearse import POLICIES, UtopiaPolicy
 from bot.engine.utopia.sheet import TRAITS, UtopiaSheet
 from bot.engine.utopia.state import (
     CONDITIONS,
@@ -119,6 +122,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     )
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     turn_order: TurnOrder = TURN_ORDER
+    # "Deep Breath" (utopia-actions.txt): 1 turn action to regain 1 stamina.
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ("deep-breath",)
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
@@ -289,6 +294,17 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             {"actor": decider.id, "choice": option.choice, "decision": ref}
         )
 
+    def breather_action(self) -> str | None:
+        """``utopia-actions.txt`` "Deep Breath" (1 TA: 1 Stamina)."""
+        return "deep-breath"
+
+    def standing_words(self) -> StandingWords:
+        """``utopia-actions.txt`` "Block", "Dodge" and "Take Cover": the defense taken when the
+        window would run out (each step only when it can be paid for now)."""
+        return StandingWords(
+            choices={"block": "block", "dodge": "dodge", "cover": "cover", "take cover": "cover"}
+        )
+
     def decision_subject(self, state: UtopiaState, decision: Any) -> str | None:
         if isinstance(decision, AssistDecision):
             return str(decision.hit.target)
@@ -400,6 +416,12 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         weapon = combat.weapon_named(attacker, attack)
         return utopia_odds(self.tables, attacker, target, weapon, range_m, self.scale)
 
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UtopiaPolicy:
+        """Utopia rehearsal policies (issue 18): :mod:`bot.engine.utopia.rehearse`."""
+        return UtopiaPolicy(self.tables, policy, self.lapse)
+
     def wound_level(self, combatant: Any) -> str:
         """Down, Bloodied (DHP lost), Hurt (SHP lost) or Unhurt: from damage only."""
         if combatant.has(DOWN):
@@ -409,6 +431,17 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if combatant.shp < combatant.sheet.shp:
             return "Hurt"
         return "Unhurt"
+
+    wound_levels = ("Unhurt", "Hurt", "Bloodied", "Down")
+
+    def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
+        """SHP, DHP and Stamina as the text writes them (Utopia "Hit Points", "Stamina")."""
+        s = combatant.sheet
+        return {
+            "SHP": PoolReading(value=combatant.shp, maximum=s.shp),
+            "DHP": PoolReading(value=combatant.dhp, maximum=s.dhp),
+            "Stamina": PoolReading(value=combatant.stamina, maximum=s.stamina),
+        }
 
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
         """TA and IA left, SHP, DHP and Stamina; hidden: the wound level."""

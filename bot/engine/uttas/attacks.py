@@ -260,9 +260,12 @@ def _next_hit(tx: Tx, p: PendingAttack) -> PendingAttack | None:
 def _finish(tx: Tx, p: PendingAttack) -> None:
     """The attack is over: the sides are re-counted if someone dropped out (see
     :meth:`CoreTx.check_end`), then the attacker's turn, if the attack was its turn's action,
-    passes on."""
+    passes on. An attacker who paid with its last Stamina (``spent_out``) dropped out in the
+    command that declared the attack, while the battle could not end; it is counted now."""
     tx.settle_decision(p.id)
     tx.state.__dict__["last_action_by"] = p.attacker  # the command's own copy (as above)
+    if p.spent_out:
+        tx.outs_changed = True
     tx.check_end()
     if (
         tx.state.phase == "active"

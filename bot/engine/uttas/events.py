@@ -9,6 +9,7 @@ from typing import ClassVar, Literal
 from bot.engine.core.audience import View
 from bot.engine.core.dice import Roll
 from bot.engine.core.events import CORE_EVENTS, Event, event_types, roll_text
+from bot.engine.core.odds import percent, roll_chance
 
 
 class StaminaSpent(Event):
@@ -93,6 +94,8 @@ class AttackResolved(Event):
         lines = [f"**{attacker}** → **{target}** with {view.text(self.attack)}{hit_of}"]
         if self.accuracy is not None:
             lines.append(f"🎲 {self._accuracy(attacker, target, mine=mine, theirs=theirs)}")
+            if self.auto is None and view.shows_odds(self.attacker, self.target):
+                lines.append(self._odds(view))
         lines += [f"  + Advantage for {attacker}: {view.text(why)}" for why in self.advantages]
         lines += [
             f"  − Disadvantage for {attacker}: {view.text(why)}" for why in self.disadvantages
@@ -114,6 +117,15 @@ class AttackResolved(Event):
                 f"Stamina {self.stamina_left}/{c.sheet.stamina}"
             )
         return lines
+
+    def _odds(self, view: View) -> str:
+        """The exact chance this hit had before the dice were rolled (issue 18): the dice as
+        rolled (Advantage counted) plus the Accuracy bonus strictly above the target number,
+        the reaction's bonus in it (UTTAS "Accuracy Checks")."""
+        assert self.accuracy is not None
+        chance = roll_chance(self.accuracy, self.target_number, "second")
+        against = f" against {view.text(self.reaction)}" if self.reaction else ""
+        return f"Odds: {percent(chance)} to hit{against}"
 
     def _accuracy(self, attacker: str, target: str, *, mine: bool, theirs: bool) -> str:
         roll = self.accuracy

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.core import interleave
-from bot.engine.core.commands import ChangeSettings
+from bot.engine.core.commands import ChangeSettings, describe_settings
 from bot.engine.uttas import actions, attacks, rules
 from bot.engine.uttas.commands import (
     Attack,
@@ -184,11 +184,7 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
         st.initiative_mode = mode
     if changes:
         st.settings = st.settings.model_copy(update=changes)
-    shown = ", ".join(
-        f"{k.replace('_', ' ')}: {v}"
-        for k, v in cmd.model_dump(exclude_none=True).items()
-        if k != "kind"
-    )
+    shown = describe_settings(cmd.model_dump(exclude_none=True))
     tx.note(f"The GM changes the settings ({shown}).")
 
 

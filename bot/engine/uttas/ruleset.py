@@ -11,6 +11,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
@@ -26,6 +27,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
+from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uttas import (
     actions,
@@ -39,6 +41,7 @@ from bot.engine.uttas import (
     movement,
     reactions,
     record,
+    rules,
     setup,
     sheet_text,
     skills_long,
@@ -49,10 +52,11 @@ from bot.engine.uttas.core import TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.odds import uttas_odds
 from bot.engine.uttas.record import UttasRecord, record_lines
+from bot.engine.uttas.rehearse import POLICIES, UttasPolicy
 from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
-from bot.errors import InvalidInput, RuleViolation
+from bot.errors import DomainError, InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -108,6 +112,8 @@ class UttasRuleset(Ruleset[UttasState]):
     event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     economy: ActionEconomy = SpeedPool()
     turn_order: TurnOrder = TURN_ORDER
+    # "Take a Breather" (uttas-gameplay.txt, "Actions"): recovers Stamina and ends the turn.
+    deadline_action_keys: ClassVar[tuple[str, ...]] = ("breather",)
     rules_version: ClassVar[int] = 2
     """Version 2 (issue 11): the Speed pool refills at the start of the own turn, and an empty
     one skips that turn (``SpeedPool``); version 1 refilled it at the end of the own turn."""
@@ -242,6 +248,12 @@ class UttasRuleset(Ruleset[UttasState]):
         """UTTAS exact odds (issue 18): :func:`bot.engine.uttas.odds.uttas_odds`."""
         return uttas_odds(self.tables, state, attacker, target, attack, range_m, self.scale)
 
+    rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
+
+    def rehearsal(self, policy: str) -> UttasPolicy:
+        """UTTAS rehearsal policies (issue 18): :mod:`bot.engine.uttas.rehearse`."""
+        return UttasPolicy(self.tables, self.attack_names, policy)
+
     def status(
         self, combatant: Combatant, *, revealed: bool, compact: bool, in_fight: bool
     ) -> list[str]:
@@ -295,6 +307,39 @@ class UttasRuleset(Ruleset[UttasState]):
     def typed_reaction(self, word: Literal["dodge", "block"]) -> str:
         """``/dodge`` is UTTAS's Evade ("Reactions"), ``/block`` its Block."""
         return "evade" if word == "dodge" else word
+
+    def breather_action(self) -> str | None:
+        """UTTAS "Take a Breather"."""
+        return "breather"
+
+    def attack_command(
+        self, state: UttasState, combatant: Any, target: str, attack: str
+    ) -> CommandBase:
+        """UTTAS "Attack" at the distance the GM placed them (as ``/attack`` without
+        ``range:``)."""
+        return cmd.Attack(actor=combatant.id, target=target, attack=attack)
+
+    def standing_words(self) -> StandingWords:
+        """UTTAS "Perform a Reaction command", Defend: Evade (also typed ``dodge``), Block or
+        Move; a step may apply only ``against melee`` or ``against ranged`` attacks (the
+        attack's kind: "melee" weapons and maneuvers, or anything else — thrown, mechanical,
+        powers)."""
+        return StandingWords(
+            choices={"evade": "evade", "dodge": "evade", "block": "block", "move": "move"},
+            conditions={"melee": "melee", "ranged": "ranged"},
+        )
+
+    def standing_holds(self, state: UttasState, decision: Any, condition: str) -> bool:
+        if condition == ALWAYS:
+            return True
+        if getattr(decision, "awaiting", None) != "reaction":
+            return False
+        attacker = state.get(decision.attacker)
+        try:
+            kind = rules.attack_profile(attacker, decision.attack, self.tables).kind
+        except DomainError:
+            return False
+        return (kind == "melee") == (condition == "melee")
 
     def decision_subject(self, state: UttasState, decision: Any) -> str | None:
         """The target of an attack waiting for its reaction; nobody's after a surrender (the
@@ -471,6 +516,14 @@ class UttasRuleset(Ruleset[UttasState]):
         if worst <= 0:
             return "Unhurt"
         return "Bloodied" if worst >= 0.5 else "Hurt"
+
+    def combatant_pools(self, combatant: Combatant) -> dict[str, PoolReading]:
+        """Health and Stamina (UTTAS "Health" and "Stamina"), against the sheet's maximums."""
+        sheet = combatant.sheet
+        return {
+            "Health": PoolReading(value=combatant.health, maximum=sheet.health),
+            "Stamina": PoolReading(value=combatant.stamina, maximum=sheet.stamina),
+        }
 
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None

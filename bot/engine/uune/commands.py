@@ -145,6 +145,14 @@ class SetVitals(CommandBase):
     focus: tuple[int, bool] | None = None
 
 
+class TimePasses(CommandBase):
+    """The GM: ``minutes`` of game time pass outside a conflict ("Effect: Bleeding": "every
+    out of game minute … while not in conflict")."""
+
+    kind: Literal["time_passes"] = "time_passes"
+    minutes: Annotated[int, Field(ge=1, le=600)]
+
+
 class SetCondition(CommandBase):
     """The GM puts ``condition`` (an effect of "Effects") on ``target`` or takes it off; how
     long it ``lasts`` (``until_removed``, the GM's default, is read as the text's "Default
@@ -222,6 +230,19 @@ class Staunch(Dated):
     actor: Id
 
 
+class Stabilise(Dated):
+    """ "Wounds": "Lethal and heavy wounds will need to be stabilized by a medic or healer
+    before they will mend" — ``actor`` (a PC) tends ``target``'s wounds: an action roll
+    proposing ``resources``, at the ``difficulty`` the GM names (given here when already
+    named)."""
+
+    kind: Literal["stabilise"] = "stabilise"
+    actor: Id
+    target: Id
+    resources: Resources = Field(default=(), max_length=30)
+    difficulty: Rung | None = None
+
+
 class Passive(Dated):
     """ "What are Passive Actions?": PC ``actor`` passively does or notices something at
     ``difficulty``: a third of its available resources count as hits, no roll, no action."""
@@ -274,12 +295,14 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Spend,
     SetVitals,
     SetCondition,
+    TimePasses,
     Stealth,
     Center,
     Downtime,
     Insight,
     Observe,
     Staunch,
+    Stabilise,
     Passive,
     Luck,
     ClaimBond,

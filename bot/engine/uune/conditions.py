@@ -10,13 +10,15 @@ its rule applies: Grappled refuses movement (:func:`bot.engine.uune.conflict.mov
 successful attack frees the creature (:func:`bot.engine.uune.rolls.resolve`); Stunned loses
 turns (:meth:`bot.engine.uune.core.Tx.turn_taken_up`); Intoxicated and Impaired change the
 roll (:func:`bot.engine.uune.dice.roll_action`); Bleeding takes vitality at each round's start
-(:meth:`bot.engine.uune.core.Tx.effect_hook`); Stimulated raises the focus maximum."""
+(:meth:`bot.engine.uune.core.Tx.effect_hook`) and, outside a conflict, each minute the GM says
+passed (:func:`time_passes`); Stimulated raises the focus maximum."""
 
 from __future__ import annotations
 
 from bot import names
 from bot.engine.core.effects import Moment
-from bot.engine.uune.commands import SetCondition
+from bot.engine.uune import health
+from bot.engine.uune.commands import SetCondition, TimePasses
 from bot.engine.uune.core import Tx
 from bot.engine.uune.state import BLEEDING, CONDITIONS, IMPAIRED, INCAPACITATED
 from bot.errors import InvalidInput, RuleViolation
@@ -58,3 +60,34 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     tx.gain(
         c.id, name, "by the Game Master", scope=scope, ends=ends, stack=True, hook=hook, level=1
     )
+
+
+def time_passes(tx: Tx, cmd: TimePasses) -> None:
+    """ "Effect: Bleeding": "If outside of a conflict, this happens every out of game minute" —
+    the GM says how many minutes passed at the table (the bot keeps no clock of its own), and
+    every Bleeding creature not out loses 10 vitality per level per minute. Refused in a
+    conflict, where Bleeding takes its toll at each round's start."""
+    st = tx.state
+    if st.phase == "active":
+        raise RuleViolation(
+            "In a conflict Bleeding takes its toll at the start of each round: minutes count "
+            "outside a conflict only."
+        )
+    passed = f"{cmd.minutes} minute passes" if cmd.minutes == 1 else f"{cmd.minutes} minutes pass"
+    bleeding = [c for c in st.combatants if c.effect(BLEEDING) is not None and not tx.is_out(c)]
+    if not bleeding:
+        tx.note(f"{passed}: nobody is Bleeding.")
+        return
+    for c in bleeding:
+        effect = c.effect(BLEEDING)
+        assert effect is not None
+        levels = effect.level * cmd.minutes
+        tx.set_health(c.id, health.bleed(c.health, tx.tables, levels), "bled out")
+        lost = tx.tables.bleeding.vitality * levels
+        now = tx.vitality_line(tx.view(c.id))
+        tx.note(
+            f"{passed}: {c.name} bleeds {lost} vitality ({now}).",
+            c.id,
+            secret=c.is_npc,
+            public=f"{passed}: {c.name} bleeds.",
+        )

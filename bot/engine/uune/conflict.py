@@ -14,6 +14,7 @@ from bot.engine.core.commands import (
     NaturalHealing,
     RemoveCombatant,
     Rest,
+    describe_settings,
 )
 from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
 from bot.engine.core.state import fight_over
@@ -154,9 +155,7 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     if not changes:
         raise InvalidInput("Name at least one setting to change (Uune rolls no initiative).")
     tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(
-        "Settings changed: " + ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in changes.items())
-    )
+    tx.note(f"Settings changed: {describe_settings(changes)}")
 
 
 def still_to_act(tx: Tx) -> list[str]:
@@ -182,7 +181,8 @@ def choose_next(tx: Tx, cmd: ChooseNext) -> None:
     order = tx.state.order
     order.remove(nxt.id)
     order.insert(order.index(str(tx.state.turn)) + 1, nxt.id)
-    tx.note(f"{chooser.name} chooses {nxt.name} to go next.", nxt.id)
+    chosen = "to go next" if chooser.id == nxt.id else f"{nxt.name} to go next"
+    tx.note(f"{chooser.name} chooses {chosen}.", nxt.id)
 
 
 def move(tx: Tx, cmd: Move) -> None:

@@ -28,6 +28,7 @@ from bot.engine.uune.state import (
     BLEEDING,
     INCAPACITATED,
     OUT,
+    STIMULATED,
     STUNNED,
     UuneCombatant,
     UuneState,
@@ -83,6 +84,21 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
                 m = self.c(c.id)
                 m.standing, m.centered, m.bond_focus = (), False, False
             self.clamp_focus(c.id)
+
+    def tick_effects(self, moment: Moment, holder: str | None) -> None:
+        """The core's (effects whose time ran out end, hooks act), then focus above a maximum
+        that fell falls to it: a Stimulated given for some rounds or until a turn's end ends
+        here ("Effect: Stimulated"; "Focus": a maximum)."""
+        super().tick_effects(moment, holder)
+        for c in self.state.combatants:
+            if c.focus:
+                self.clamp_focus(c.id)
+
+    def lose(self, cid: str, condition: str, reason: str, *, levels: int | None = None) -> None:
+        """The core's, then focus falls to the maximum when Stimulated lost a level or ended."""
+        super().lose(cid, condition, reason, levels=levels)
+        if condition == STIMULATED:
+            self.clamp_focus(cid)
 
     def clamp_focus(self, cid: str) -> None:
         """Focus above the maximum (Stimulated ended) falls to it ("Focus": "a maximum")."""

@@ -31,6 +31,22 @@ def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
             open_choices=True,
         )
     action = public.text(d.action)
+    if d.purpose == "defend" and not d.undecided():  # its roller proposes first ("Defend")
+        rung = tx.tables.rung(d.difficulty or 0)
+        return DecisionWords(
+            title=f"{tx.view(d.actor).name}'s roll for {d.action}"[:256],
+            ask=(
+                f"{who}: propose resources for {action} (difficulty {rung.hits}: {rung.name}) "
+                "with `/act action:propose`, or roll now."
+            )[:1500],
+            ping=f"**{who}** defends",
+            about=f"{who}'s Defend",
+            noun="approval",
+            waiting_on=f"{who}'s Defend",
+            lapse="the Defend is rolled with what is approved",
+            ran_out="The window ran out: the Defend is rolled with what is approved",
+            open_choices=True,
+        )
     undecided = ", ".join(public.text(shown(tx, r)) for r in d.undecided()) or "none"
     need = (
         "name the difficulty and "

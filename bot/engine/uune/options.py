@@ -120,10 +120,10 @@ def _firsts(dice: Sequence[RolledDie], keep: Callable[[int, str], bool]) -> list
 
 
 def _option(choice: str, label: str, cost: int, pool: str, *, gm: bool = False) -> ReactionOption:
-    """A spend's button; ``gm``: only the GM may press it (an NPC's forced reroll)."""
-    return ReactionOption(
-        choice=choice, label=f"{label} ({cost} {pool})", costs={pool: cost}, gm=gm
-    )
+    """A spend's button; ``gm``: only the GM may press it (an NPC's forced reroll). The label
+    is the spend alone: the button shows its ``costs`` after it ("Reroll die 2 (5 vitality)",
+    :func:`bot.ui.decision_view.button_label`)."""
+    return ReactionOption(choice=choice, label=label, costs={pool: cost}, gm=gm)
 
 
 def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOption]:

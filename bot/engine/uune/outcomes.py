@@ -100,7 +100,30 @@ def _observe(tx: Tx, d: SpendDecision) -> None:
         )
 
 
+def _stabilise(tx: Tx, d: SpendDecision) -> None:
+    """ "Wounds": a success stabilises every lethal and heavy wound of the target, so they
+    mend with Downtime; a failure leaves them as they were."""
+    c, roll = tx.view(d.actor), d.roll
+    if d.target is None:
+        return
+    target = tx.view(d.target)
+    if not roll.success:
+        tx.note(
+            f"{c.name} fails to stabilise {target.name}'s wounds "
+            f"({roll.hits} of {roll.required} hits).",
+            c.id,
+        )
+        return
+    tx.set_health(target.id, health.stabilise(target.health), "stabilised")
+    tx.note(
+        f"{c.name} stabilises {target.name}'s wounds ({roll.hits} of {roll.required} hits): "
+        "they will mend with Downtime.",
+        target.id,
+    )
+
+
 _OUTCOMES = {
+    "stabilise": _stabilise,
     "stealth": _stealth,
     "downtime": _downtime,
     "insight": _insight,

@@ -227,6 +227,9 @@ def approve(tx: Tx, cmd: Approve) -> None:
         return
     update, yes, no = _answers(d, cmd)
     tx.settle_decision(d.id)
+    if cmd.difficulty is not None and "difficulty" in update:
+        rung = tx.tables.rung(cmd.difficulty)
+        tx.note(f"The GM names the difficulty: {rung.hits} ({rung.name}).", d.actor)
     if yes:
         tx.note(f"The GM approves {', '.join(shown(tx, r) for r in yes)}.", d.actor)
         if cmd.standing and d.purpose != "bond":
@@ -244,10 +247,10 @@ def _answers(d: ApprovalDecision, cmd: Approve) -> tuple[dict[str, object], list
     refused. Raises when it names what is not waiting, or nothing."""
     update: dict[str, object] = {}
     if cmd.difficulty is not None:
-        if d.purpose not in ("action", "observe"):
+        if d.purpose not in ("action", "observe", "stabilise"):
             raise RuleViolation(
-                "The GM names the difficulty of an action roll or Observe only: the other "
-                "rolls' difficulty comes from the rules (an Attack's is the NPC's "
+                "The GM names the difficulty of an action roll, Observe or stabilising "
+                "only: the other rolls' difficulty comes from the rules (an Attack's is the NPC's "
                 "Defensiveness, a Defend's the attack's)."
             )
         update["difficulty"] = cmd.difficulty

@@ -14,10 +14,12 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
     ReactionOption,
     Ruleset,
+    SheetForm,
     SheetSection,
     command_adapter,
     validation_message,
@@ -26,6 +28,7 @@ from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import CORE_EVENTS, Event, Outcome, event_types
+from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uune import commands as cmd
@@ -33,14 +36,16 @@ from bot.engine.uune import (
     conditions,
     conflict,
     decision_words,
+    form,
     leveling,
     rolls,
     specials,
     verbs,
 )
 from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
+from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
-from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock, to_place
 from bot.engine.uune.state import (
     CONDITIONS,
     INCAPACITATED,
@@ -64,6 +69,7 @@ _HANDLERS: dict[str, _Handler] = {
     "move": conflict.move,
     "set_vitals": conflict.set_vitals,
     "set_condition": conditions.set_condition,
+    "time_passes": conditions.time_passes,
     "roll_action": rolls.roll_action,
     "attack": rolls.attack,
     "npc_attack": rolls.npc_attack,
@@ -77,6 +83,7 @@ _HANDLERS: dict[str, _Handler] = {
     "insight": specials.insight,
     "observe": specials.observe,
     "staunch": specials.staunch,
+    "stabilise": specials.stabilise,
     "passive": specials.passive,
     "luck": specials.luck,
     "claim_bond": specials.claim_bond,
@@ -177,7 +184,7 @@ class UuneRuleset(Ruleset[UuneState]):
         )
 
     def record_of(self, combatant: Any) -> UuneRecord:
-        return record_of(combatant)
+        return record_of(combatant, self.tables)
 
     def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
         if not isinstance(sheet, UuneSheet | UuneStatblock):
@@ -210,12 +217,26 @@ class UuneRuleset(Ruleset[UuneState]):
         resources = [f"{name(r)} ({sheet.resource_dice(r)}d6)" for r in sheet.resources()]
         return [
             SheetSection(
+                title="Level",
+                lines=[f"Level {sheet.level} · to place: {to_place(sheet, self.tables)}"],
+                inline=True,
+            ),
+            SheetSection(
                 title="Vitals",
                 lines=[f"Vitality {sheet.vitality} · focus {sheet.focus}"],
                 inline=True,
             ),
             SheetSection(title="Resources", lines=resources or ["none"]),
         ]
+
+    def sheet_form(self) -> SheetForm:
+        """A level-1 character's name, shticks, bonds, experiences and items
+        (:mod:`bot.engine.uune.form`)."""
+        return form.SHEET_FORM
+
+    def npc_form(self) -> None:
+        """None: a statblock (Scores, attacks, incentives) is imported, not made by the form."""
+        return None
 
     def sheet_of(self, combatant: Any) -> BaseModel:
         sheet: BaseModel = combatant.sheet
@@ -354,6 +375,10 @@ class UuneRuleset(Ruleset[UuneState]):
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
         raise InvalidInput("Uune has no rests: Downtime heals (`/act action:downtime`).")
 
+    def minutes_command(self, minutes: int) -> CommandBase:
+        """ "Effect: Bleeding" outside a conflict: every minute, 10 vitality per level."""
+        return cmd.TimePasses(minutes=minutes)
+
     def healing_command(self, weeks: int) -> CommandBase:
         raise InvalidInput("Uune heals through Downtime (`/act action:downtime`), not by weeks.")
 
@@ -363,6 +388,28 @@ class UuneRuleset(Ruleset[UuneState]):
 
     def stances(self, combatant: Any = None) -> list[str]:
         return []
+
+    odds_count_resources = True
+
+    def odds_attack_names(self, combatant: Any) -> list[str]:
+        """A PC's ``Attack`` (it attacks with resources: "Attack"); an NPC's statblock
+        attacks."""
+        if isinstance(combatant.sheet, UuneStatblock):
+            return self.attack_names(combatant)
+        return ["Attack"]
+
+    def odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
+    ) -> Odds:
+        """Uune exact odds (issue 18) for 0 … 4 resources:
+        :func:`bot.engine.uune.odds.uune_odds`."""
+        return uune_odds(self.tables, attacker, target, attack, None)
+
+    def resource_odds(
+        self, state: Any, attacker: Any, target: Any, attack: str, resources: str | None
+    ) -> Odds:
+        """Uune exact odds for the stated ``resources``: :func:`bot.engine.uune.odds.uune_odds`."""
+        return uune_odds(self.tables, attacker, target, attack, resources)
 
     def attack_names(self, combatant: Any) -> list[str]:
         sheet = combatant.sheet
@@ -379,8 +426,17 @@ class UuneRuleset(Ruleset[UuneState]):
             return "Stressed"
         return "Unhurt"
 
+    wound_levels = ("Unhurt", "Stressed", "Wounded", "Incapacitated")
+
+    def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
+        """Vitality now against its maximum, which wounds and stress lower (Uune SRD
+        "Vitality", "Wounds", "Stress")."""
+        h = combatant.health
+        return {"Vitality": PoolReading(value=h.now(self.tables), maximum=h.maximum(self.tables))}
+
     def status(self, combatant: Any, *, revealed: bool, compact: bool, in_fight: bool) -> list[str]:
-        """Vitality, wounds, stress and focus; hidden (an NPC's): the wound level only."""
+        """Vitality, wounds, stress, focus and a PC's stealth level when it is not Observed
+        ("Stealth": Hidden, Undetected); hidden (an NPC's): the wound level only."""
         if not revealed:
             return [self.wound_level(combatant)]
         t, h = self.tables, combatant.health
@@ -390,6 +446,8 @@ class UuneRuleset(Ruleset[UuneState]):
         parts += [f"Wounds {w}", f"Stress {s}"]
         if not combatant.is_npc:
             parts.append(f"Focus {combatant.focus}")
+            if combatant.stealth != "observed":  # "Stealth": Hidden or Undetected
+                parts.append(combatant.stealth.title())
         if in_fight and not compact:
             parts.append(f"{combatant.pools.get('turn', 0)} action")
         return parts
@@ -401,7 +459,7 @@ class UuneRuleset(Ruleset[UuneState]):
             )
         return (
             "take one action with `/act`: an Action roll, Attack, Stealth, Center, Insight, "
-            "Observe, Staunch, or Move to a new position (free movement within it costs "
+            "Observe, Stabilise, Staunch, or Move to a new position (free movement within it costs "
             "nothing); `/act action:next` picks the next PC."
         )
 

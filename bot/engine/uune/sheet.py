@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bot import names
+from bot.engine.uune.form import lists_from_form
 from bot.engine.uune.health import Stress, Wounds
 from bot.engine.uune.tables import UuneTables, default_tables
 from bot.engine.uune.terms import (
@@ -140,7 +141,7 @@ class UuneSheet(_Frozen):
     @classmethod
     def _number_stored_duplicates(cls, data: Any, info: ValidationInfo) -> Any:
         if not names.is_stored(info):
-            return data
+            return lists_from_form(data)
         return names.number_stored_duplicates(data, ("shticks", "experiences", "features", "items"))
 
     @model_validator(mode="after")
@@ -278,6 +279,24 @@ def _count_problems(sheet: UuneSheet, tables: UuneTables) -> list[str]:
                 f"({c.income_dice}d{c.income_sides} × {c.income[sheet.income]})"
             )
     return out
+
+
+def to_place(sheet: UuneSheet, tables: UuneTables) -> str:
+    """What the leveling row of ``sheet``'s level leaves to place ("Leveling": "add additional
+    items as dictated by the table"), in words — "1 proficiency point, 1 experience" — or
+    "nothing" (a level past the table: nothing). Shtick points, proficiency points and bonds:
+    the row's total less what the sheet has; experiences: the row's minimum less the sheet's."""
+    if not 1 <= sheet.level <= len(tables.leveling):
+        return "nothing"
+    row = tables.level(sheet.level)
+    counts = (
+        (row.shtick_points - sheet.shtick_points(), "shtick point"),
+        (row.experiences - len(sheet.experiences), "experience"),
+        (row.proficiency_points - sheet.proficiency_points(), "proficiency point"),
+        (row.bonds - len(sheet.bonds), "bond"),
+    )
+    words = [f"{n} {noun}" + ("s" if n > 1 else "") for n, noun in counts if n > 0]
+    return ", ".join(words) or "nothing"
 
 
 class NpcAttack(_Frozen):

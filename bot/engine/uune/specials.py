@@ -22,6 +22,7 @@ from bot.engine.uune.commands import (
     Luck,
     Observe,
     Passive,
+    Stabilise,
     Staunch,
     Stealth,
 )
@@ -194,6 +195,34 @@ def staunch(tx: Tx, cmd: Staunch) -> None:
     take_action(tx, c, "staunch the bleeding")
     tx.lose(c.id, BLEEDING, "staunched")
     _done_without_roll(tx, c)
+
+
+def stabilise(tx: Tx, cmd: Stabilise) -> None:
+    """ "Wounds": "Lethal and heavy wounds will need to be stabilized by a medic or healer
+    before they will mend". The text gives no roll for it: **the bot's reading** is an action
+    roll like any uncertain action — the GM names the difficulty and approves the resources
+    (a medic's shtick, a satchel); success stabilises every lethal and heavy wound of the
+    target. In a conflict it is the turn's action. Refused when the target has none to
+    stabilise."""
+    c, target = tx.view(cmd.actor), tx.view(cmd.target)
+    tx.require_pc(c, "Stabilising wounds")
+    h = target.health
+    if not (h.unstable_lethal or h.unstable_heavy):
+        raise RuleViolation(f"{target.name} has no lethal or heavy wound waiting to be stabilised.")
+    proposed = resources_of(c, cmd.resources)
+    take_action(tx, c, f"stabilise {target.name}")
+    tx.note(f"{c.name} tends {target.name}'s wounds" + proposing(proposed) + ".", c.id)
+    open_roll(
+        tx,
+        ApprovalDecision(
+            actor=c.id,
+            action=f"stabilising {target.name}",
+            purpose="stabilise",
+            difficulty=cmd.difficulty,
+            target=target.id,
+            proposed=proposed,
+        ),
+    )
 
 
 def passive(tx: Tx, cmd: Passive) -> None:

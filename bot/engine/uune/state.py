@@ -20,6 +20,7 @@ from bot.engine.core.state import CombatantBase, EncounterState
 from bot.engine.uune.dice import ActionRoll
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.tables import UuneTables
 
 INCAPACITATED = "Incapacitated"
 """ "Vitality": "If your character has zero vitality, they become incapacitated and cannot take
@@ -36,10 +37,13 @@ StealthLevel = Literal["observed", "hidden", "undetected"]
 Undetected (nobody knows you are here)."""
 Ref = Annotated[str, Field(max_length=12)]
 Label = Annotated[str, Field(min_length=1, max_length=60)]
-Purpose = Literal["action", "attack", "defend", "stealth", "downtime", "insight", "observe", "bond"]
+Purpose = Literal[
+    "action", "attack", "defend", "stealth", "downtime", "insight", "observe", "stabilise", "bond"
+]
 """What an action roll is for: a plain action (success or failure), an Attack on an NPC, the
 Defend roll an NPC's attack asks of its target, or a special action that follows the roll's
-rules (Stealth, Downtime, Insight, Observe); ``bond``: a claim of focus for acting on a bond,
+rules (Stealth, Downtime, Insight, Observe) or stabilises another's wounds ("Wounds");
+``bond``: a claim of focus for acting on a bond,
 which the GM grants or refuses and which rolls nothing ("Bonds")."""
 
 
@@ -142,7 +146,21 @@ class UuneRecord(BaseModel):
 UuneState = EncounterState[UuneCombatant, UuneDecision]
 
 
-def record_of(c: Any) -> UuneRecord:
-    """What of ``c`` outlasts the fight: health, focus and effects lasting beyond a scene."""
-    keep = tuple(e for e in c.effects if e.scope in ("day", "quest", "arc", "campaign"))
-    return UuneRecord(health=c.health, focus=c.focus, effects=keep)
+OUTLASTING = ("day", "quest", "arc", "campaign")
+"""The scopes of the effects a campaign record keeps ("Scopes and Scoped Mechanics": the
+conflict's scene ends with the fight; a day, quest, arc or campaign goes on)."""
+
+
+def record_of(c: Any, tables: UuneTables) -> UuneRecord:
+    """What of ``c`` outlasts the fight: health, focus and the effects lasting beyond a scene.
+
+    The record is ``c`` as its scene's end leaves it, so a character joining with it joins the
+    same (the contract's round trip): the effects that end with the scene are gone, and focus
+    above the maximum they leave falls to it ("Effect: Stimulated": a maximum raised for the
+    scene does not outlast it, as when the effect ends in play)."""
+    keep = tuple(e for e in c.effects if e.scope in OUTLASTING)
+    focus = c.focus
+    if isinstance(c.sheet, UuneSheet):
+        stimulated = sum(e.level for e in keep if e.name == STIMULATED)
+        focus = min(focus, c.sheet.focus_max(tables, stimulated))
+    return UuneRecord(health=c.health, focus=focus, effects=keep)

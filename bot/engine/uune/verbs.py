@@ -1,7 +1,8 @@
 """The actions ``/act`` offers in Uune (Uune SRD "Actions", "Special Actions", "Conflict",
 "Passive Actions", "Luck Checks", "Bonds"), and how a member's options become a command; an
-action Uune does not have is refused, listing those it has. (The GM's approval, spends and
-Help on an open roll are buttons and answers, not ``/act``.)
+action Uune does not have is refused, listing those it has. The GM's approval and the spends
+on an open roll are buttons; proposing more resources for one's own waiting roll (a Defend's
+too) and Help on another's are ``/act`` (``propose``, ``help``), free and off-turn.
 
 Options that are words go in ``detail:`` before a colon, the resources proposed after it:
 ``few keep: Lockpicks`` (Stealth: the crowd, ``keep`` to keep the level), ``sparse same-day:
@@ -42,6 +43,20 @@ ACTIONS: tuple[ActionSpec, ...] = (
         target="required",
         detail="the statblock's attack",
         rule="NPCs and Statblocks",
+    ),
+    ActionSpec(
+        key="propose",
+        label="Propose resources",
+        cost="free: more resources for your roll waiting for the GM (a Defend's too)",
+        detail="the resources you propose, comma-separated",
+        rule="Actions",
+    ),
+    ActionSpec(
+        key="help",
+        label="Help a roll",
+        cost="free: your own resources, approved by the GM; your hits add to the roll",
+        detail="the resources you help with, comma-separated",
+        rule="Help",
     ),
     ActionSpec(
         key="move",
@@ -103,6 +118,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Effect: Bleeding",
     ),
     ActionSpec(
+        key="stabilise",
+        label="Stabilise wounds",
+        cost="your turn's action; the GM names the difficulty; lethal and heavy wounds mend after",
+        target="required",
+        detail="the resources you propose, comma-separated",
+        amount="the difficulty, when the GM already named it (0-10)",
+        rule="Wounds",
+    ),
+    ActionSpec(
         key="passive",
         label="Passive action",
         cost="free, no roll: a third of your resources count as hits",
@@ -154,8 +178,17 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
             resources=split_resources(resources),
             difficulty=_rung(given.amount),
         )
-    if key in ("attack", "npc-attack", "next", "insight"):
+    if key in ("attack", "npc-attack", "next", "insight", "stabilise"):
         return _targeted(me, key, given)
+    if key in ("propose", "help"):
+        named = split_resources(given.detail)
+        if not named:
+            raise InvalidInput(
+                f"{key.capitalize()} needs `detail:`: the resources, comma-separated."
+            )
+        if key == "propose":
+            return cmd.Propose(actor=me, resources=named)
+        return cmd.Help(actor=me, resources=named)
     if key in ("move", "shift"):
         return cmd.Move(
             actor=me, changes_position=key == "move", how=(given.detail or "").strip()[:100]
@@ -275,6 +308,13 @@ def _targeted(me: str, key: str, given: ActInput) -> CommandBase:
         return cmd.Attack(actor=me, target=given.target, resources=split_resources(given.detail))
     if key == "insight":
         return cmd.Insight(actor=me, target=given.target, resources=split_resources(given.detail))
+    if key == "stabilise":
+        return cmd.Stabilise(
+            actor=me,
+            target=given.target,
+            resources=split_resources(given.detail),
+            difficulty=_rung(given.amount),
+        )
     if key == "next":
         return cmd.ChooseNext(actor=me, next=given.target)
     if not given.detail:

@@ -1,0 +1,156 @@
+"""Uune exact odds for ``/odds`` (issue 18): hits against the hits required, for a stated number
+of approved resources.
+
+Uune SRD "Actions": 1d6 plus 1d6 per approved resource (a resource with proficiency points
+gives one more die per point, "Proficiency Points"); every die showing 5 or 6 is a hit; the
+action succeeds when the hits meet or beat the number required. "Attack": a PC attacking an NPC
+needs the NPC's Defensiveness in hits. "NPCs and Statblocks": an NPC never rolls — its attack is
+answered by the PC's Defend at the attack's difficulty, and lands when the Defend fails.
+"Effect: Impared" adds ``tables.impaired.extra_hits`` per level to the hits required, and
+"Effect: Intoxicated" rerolls every 6 once (:func:`bot.engine.uune.dice.roll_action`); both
+count here as the roller's effects stand now.
+
+The odds are the basics before anything is spent: Help (another PC's hits), luck advantage,
+focus and vitality spends and an NPC's forced reroll change a roll after the GM's approval and
+are not counted (the reply says so). The GM approves resources, so the odds are for a stated
+number (``resources: 2``: two resources of one die each), for named resources of the roller's
+sheet (``resources: Rope, Grit``: their dice, proficiency included), or — stated nothing — one
+line per count from none to :data:`COUNTS`.
+
+Exact: the plain roll's hits come from :meth:`~bot.engine.core.pools.Pool.distribution`
+(``icepool``); an Intoxicated roll's from ``icepool`` with each 6 rerolled once.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import icepool
+
+from bot import names
+from bot.engine.core.odds import Distribution, Odds, OddsLine
+from bot.engine.uune.dice import Resource, action_pool
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.state import UuneCombatant
+from bot.engine.uune.tables import UuneTables
+from bot.errors import InvalidInput, NotFound, RuleViolation
+
+COUNTS = 4
+"""With no ``resources:`` stated, lines for 0 … ``COUNTS`` resources of one die each."""
+MAX_STATED = 20
+NOT_COUNTED = "not counted: Help, luck advantage, focus and vitality spends, an NPC's reroll"
+
+
+def dice_of(resource_dice: int, tables: UuneTables) -> int:
+    """How many d6 an action rolls with ``resource_dice`` dice of approved resources: the base
+    die (``tables.dice.base_dice``) plus ``dice_per_resource`` per resource die."""
+    d = tables.dice
+    return d.base_dice + resource_dice * d.dice_per_resource
+
+
+def hits_distribution(resource_dice: int, tables: UuneTables, *, intoxicated: bool) -> Distribution:
+    """The exact distribution of hits of an action with ``resource_dice`` dice of approved
+    resources (:func:`bot.engine.uune.dice.action_pool`: hits on 5 or more), each die showing
+    ``tables.intoxicated.reroll_face`` or more rerolled once when ``intoxicated``."""
+    if not intoxicated:
+        approved = [Resource(name="resources", dice=resource_dice)] if resource_dice else []
+        return action_pool(approved, tables).distribution()
+    d = tables.dice
+    die = icepool.d(d.sides).reroll(range(tables.intoxicated.reroll_face, d.sides + 1), depth=1)
+    hit = die.map(lambda face: 1 if face >= d.hit_on else 0)
+    total = hit.pool(dice_of(resource_dice, tables)).sum()
+    return {
+        int(outcome): Fraction(quantity, total.denominator()) for outcome, quantity in total.items()
+    }
+
+
+def chance_of_hits(dist: Distribution, required: int) -> Fraction:
+    """The chance of ``required`` hits or more (meeting the number succeeds)."""
+    return sum((p for hits, p in dist.items() if hits >= required), Fraction(0))
+
+
+def _stated(roller: UuneCombatant, resources: str | None) -> list[tuple[str, int]]:
+    """``(label, resource dice)`` per line: the stated count or names, or 0 … COUNTS."""
+    d = [("no resources", 0)] + [
+        (f"{n} resource{'s' if n > 1 else ''}", n) for n in range(1, COUNTS + 1)
+    ]
+    if resources is None or not resources.strip():
+        return d
+    text = resources.strip()
+    if text.isdigit():
+        n = int(text)
+        if n > MAX_STATED:
+            raise InvalidInput(f"State at most {MAX_STATED} resources, not {n}.")
+        return [(f"{n} resource{'s' if n != 1 else ''}" if n else "no resources", n)]
+    sheet = roller.sheet
+    assert isinstance(sheet, UuneSheet)
+    known = {names.key(r): r for r in sheet.resources()}
+    dice = 0
+    found: list[str] = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name = known.get(names.key(part))
+        if name is None:
+            listed = ", ".join(sheet.resources()) or "none"
+            raise NotFound(
+                f"{roller.name} has no resource called {part!r} (resources: {listed}); or "
+                "state a number of resources, e.g. `resources: 2`."
+            )
+        if name in found:
+            raise InvalidInput(f"{name} is stated twice.")
+        found.append(name)
+        dice += sheet.resource_dice(name)
+    return [(", ".join(found)[:40], dice)]
+
+
+def _effects(roller: UuneCombatant, tables: UuneTables) -> tuple[int, bool, list[str]]:
+    impaired, intoxicated = roller.effect("Impaired"), roller.effect("Intoxicated")
+    extra = impaired.level * tables.impaired.extra_hits if impaired else 0
+    words = []
+    if extra:
+        words.append(f"Impaired: +{extra} hit{'s' if extra > 1 else ''} required ({roller.name})")
+    if intoxicated:
+        words.append(f"Intoxicated: every 6 rerolled once ({roller.name})")
+    return extra, intoxicated is not None, words
+
+
+def uune_odds(
+    tables: UuneTables,
+    attacker: UuneCombatant,
+    target: UuneCombatant,
+    attack: str,
+    resources: str | None,
+) -> Odds:
+    """The exact odds of ``attacker``'s ``attack`` on ``target``: a PC's Attack on an NPC (the
+    PC's hits against its Defensiveness), or an NPC's statblock attack on a PC (it lands when
+    the PC's Defend fails); one line per stated resource count (module docstring). Raises
+    :class:`RuleViolation` for a PC against a PC or an NPC against an NPC, :class:`NotFound`
+    for an attack or resource not on the sheet, :class:`InvalidInput` for a count past
+    :data:`MAX_STATED`."""
+    a_sheet, t_sheet = attacker.sheet, target.sheet
+    if isinstance(a_sheet, UuneSheet):
+        if not isinstance(t_sheet, UuneStatblock):
+            raise RuleViolation(f"Attack is against an NPC; {target.name} is a PC.")
+        roller, required, attacking = attacker, t_sheet.defensiveness, True
+        words = f"{attacker.name}'s Attack against {target.name}"
+        need = f"Defensiveness {required}"
+    else:
+        assert isinstance(a_sheet, UuneStatblock)
+        found = a_sheet.attack(attack)
+        if found is None:
+            raise NotFound(f"{attacker.name} has no attack called {attack!r} on their statblock.")
+        if not isinstance(t_sheet, UuneSheet):
+            raise RuleViolation(f"An NPC's attack is against a PC; {target.name} is an NPC.")
+        roller, required, attacking = target, found.difficulty, False
+        words = f"{attacker.name}'s {found.name} against {target.name} (who Defends)"
+        need = f"difficulty {required}"
+    extra, intoxicated, modifiers = _effects(roller, tables)
+    required += extra
+    lines = []
+    for label, dice in _stated(roller, resources):
+        made = chance_of_hits(hits_distribution(dice, tables, intoxicated=intoxicated), required)
+        chance = made if attacking else 1 - made
+        who = "" if attacking else f"{roller.name}'s Defend with "
+        pool = f"{dice_of(dice, tables)}d{tables.dice.sides}, hits on {tables.dice.hit_on}+"
+        note = f"{pool}, {required} needed ({need})"
+        lines.append(OddsLine(reaction=f"{who}{label}"[:40], chance=chance, note=note[:120]))
+    return Odds(attack=words[:120], modifiers=(*modifiers, NOT_COUNTED), lines=tuple(lines))

@@ -1,0 +1,130 @@
+"""``/encounter recap [since]`` (issue 17, "Catch-up digest"): what happened in the channel's
+encounter since the member's last action (or since a moment they name), read from the log
+through :mod:`bot.services.event_log` — the turns taken, what hit the member's combatants, the
+conditions they gained — and what stands now: whose turn it is and what waits on the member.
+
+This module gathers; :mod:`bot.ui.recap` renders the events for the member's audience
+(:mod:`bot.engine.core.audience`: the GM sees every number; a player sees their own
+combatants' numbers and never an NPC's hidden ones).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+
+from bot.engine.core.audience import GM, Audience, controller
+from bot.engine.core.pacing import parse_duration
+from bot.errors import InvalidInput
+from bot.services import event_log
+from bot.services.acting import answering, delegate_of
+from bot.services.actor import Actor
+from bot.services.decisions import Decision, decisions_of
+from bot.services.encounters import Encounter, EncounterService
+from bot.services.event_log import LogRecord
+
+Since = Literal["last_action", "given", "start"]
+MAX_SINCE_DAYS = 30
+SKIPPED = frozenset({"undo", "redo"})
+"""Log entries a recap leaves out: an undo takes back what it names (whose entry is then marked
+undone), and a redo's entry repeats what it puts back."""
+
+
+@dataclass(frozen=True)
+class Recap:
+    """What a member missed: the ``encounter`` now, the moment it starts from (``since``) and
+    why (``since_what``: their last action, a moment they gave, or the encounter's start), the
+    log entries after it that still stand (oldest first), the ids of the member's combatants
+    (``mine``: theirs, those they stand in for, and for the GM every combatant without a
+    player), whom it is rendered for (``audience``), whether the current turn waits on the
+    member (``your_turn``) and the decisions that ask them (``waiting``)."""
+
+    encounter: Encounter
+    since: datetime
+    since_what: Since
+    records: list[LogRecord]
+    mine: frozenset[str]
+    audience: Audience
+    your_turn: bool
+    waiting: list[Decision]
+
+
+def parse_since(text: str, now: datetime) -> datetime:
+    """The moment ``text`` names, in the past: a duration back from ``now`` (``12h``, ``1d6h``;
+    the turn-deadline format, up to :data:`MAX_SINCE_DAYS` days) or a date or date and time in
+    UTC (``2026-12-04``, ``2026-12-04 18:00``). Raises :class:`InvalidInput` otherwise."""
+    cleaned = text.strip()
+    if cleaned[:1].isdigit() and "-" in cleaned:
+        try:
+            moment = datetime.fromisoformat(cleaned)
+        except ValueError:
+            raise InvalidInput(
+                f"`{cleaned[:40]}` is not a date: write it like `2026-12-04` or "
+                "`2026-12-04 18:00` (UTC), or give a duration such as `12h`."
+            ) from None
+        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        if moment > now:
+            raise InvalidInput(f"`{cleaned[:40]}` has not come yet; name a moment in the past.")
+        return moment
+    seconds = parse_duration(cleaned, what="A recap's `since`", max_days=MAX_SINCE_DAYS)
+    if seconds == 0:
+        raise InvalidInput("Say how far back (`12h`, `2d`) or since when (`2026-12-04`).")
+    return now - timedelta(seconds=seconds)
+
+
+def _mine(encounter: Encounter, actor: Actor, gm: bool) -> frozenset[str]:
+    found = set()
+    for c in encounter.state.combatants:
+        owner = c.controller_id
+        if owner is None:
+            if gm:
+                found.add(c.id)
+        elif owner == actor.user_id or delegate_of(encounter, owner) == actor.user_id:
+            found.add(c.id)
+    return frozenset(found)
+
+
+async def gather(
+    encounters: EncounterService, channel_id: int, actor: Actor, since: str | None
+) -> Recap:
+    """The recap of the channel's live encounter for ``actor`` since ``since``
+    (:func:`parse_since`; ``None``: since their last command in it that still stands, else
+    since it started). Raises :class:`~bot.errors.NotFound` (no encounter) and
+    :class:`InvalidInput` (a bad ``since``)."""
+    encounter = await encounters.live(channel_id)
+    now = encounters.now()
+    rules = encounter.rules
+    standing = [e for e in await encounters.log(encounter.id) if e.undone_by is None]
+    start: datetime = standing[0].created_at if standing else now
+    what: Since = "start"
+    after = standing
+    if since is not None:
+        start, what = parse_since(since, now), "given"
+        after = [e for e in standing if e.created_at > start]
+    else:
+        own = [e for e in standing if e.actor_id == actor.user_id and e.command not in SKIPPED]
+        if own:  # by version: several entries may share one moment
+            start, what = own[-1].created_at, "last_action"
+            after = [e for e in standing if e.version > own[-1].version]
+    records = [event_log.read(e, rules) for e in after if e.command not in SKIPPED]
+    gm = encounter.is_gm(actor)
+    current = encounter.state.current
+    your_turn = (
+        current is not None
+        and encounter.state.phase == "active"
+        and answering(encounter, current.controller_id) == actor.user_id
+    )
+    waiting = [
+        d for d in decisions_of(encounter) if actor.user_id in d.members(encounter.row.gm_id)
+    ]
+    return Recap(
+        encounter=encounter,
+        since=start,
+        since_what=what,
+        records=records,
+        mine=_mine(encounter, actor, gm),
+        audience=GM if gm else controller(actor.user_id),
+        your_turn=your_turn,
+        waiting=waiting,
+    )

@@ -1,0 +1,245 @@
+"""``/rehearse`` (issue 18): the GM plays the channel's fight many times before it happens.
+
+:meth:`RehearsalService.prepare` checks everything cheap in the bot's process (the GM, a
+running fight, the fight count, the policy, a rehearsal already running on the server) so a
+refusal is immediate; :meth:`RehearsalService.run` plays the fights off the event loop, in
+worker processes (a :class:`~concurrent.futures.ProcessPoolExecutor`, started on first use), in
+chunks of :data:`~bot.engine.core.rehearse.CHUNK` fights whose dice depend only on the seed and
+the chunk's number — so a seed gives the same figures however the chunks are spread.
+
+At most one rehearsal runs per server; a second one is **refused** with a message saying one
+is running and how long it may still take (not queued). Each rehearsal stops at
+``time_limit_s`` (default 60 s) and reports the fights played by then. The stored encounter is
+only read: the workers get a JSON copy of its state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from bot.engine import get_ruleset
+from bot.engine.core.contract import Ruleset
+from bot.engine.core.rehearse import (
+    ROUNDS_MAX,
+    RehearsalReport,
+    Tally,
+    check_request,
+    chunks,
+    play_chunk,
+    report,
+)
+from bot.errors import Conflict, DomainError
+from bot.services.actor import Actor
+from bot.services.encounters import Encounter, EncounterService
+from bot.services.gm_checks import ensure_gm
+
+log = logging.getLogger(__name__)
+
+TIME_LIMIT_S = 60.0
+"""The longest one rehearsal runs (seconds); it then reports the fights played so far."""
+SEED_MAX = 2**31 - 1
+
+
+class RehearsalFailed(DomainError):
+    """The worker processes stopped mid-rehearsal (killed, out of memory): nothing was changed
+    and the next rehearsal starts fresh ones."""
+
+
+@lru_cache(maxsize=8)
+def _rules(key: str, frozen: str) -> Ruleset[Any]:
+    return get_ruleset(key, frozen=frozen)
+
+
+def play_in_worker(
+    key: str,
+    frozen: str,
+    state_json: str,
+    policy: str,
+    seed: int,
+    index: int,
+    fights: int,
+    max_rounds: int,
+    deadline: float,
+) -> Tally:
+    """One chunk in a worker process: the ruleset from its frozen rules, the state from its
+    JSON, then :func:`~bot.engine.core.rehearse.play_chunk` with the host's monotonic clock
+    (system-wide, so ``deadline`` means the same in every process)."""
+    rules = _rules(key, frozen)
+    state = rules.load_state(state_json)
+    return play_chunk(
+        rules,
+        state,
+        policy=policy,
+        seed=seed,
+        index=index,
+        fights=fights,
+        max_rounds=max_rounds,
+        deadline=deadline,
+        clock=time.monotonic,
+    )
+
+
+@dataclass(frozen=True)
+class RehearsalJob:
+    """A rehearsal checked and ready to run: the encounter as read, the fights, policy and seed,
+    and the server it counts against."""
+
+    encounter: Encounter
+    guild_id: int
+    fights: int
+    policy: str
+    seed: int
+
+
+def default_executor() -> Executor:
+    """Worker processes, one per core (at most 2), started with ``spawn`` (no copy of the bot's
+    threads and connections)."""
+    workers = max(1, min(2, os.cpu_count() or 1))
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+class RehearsalService:
+    """Runs rehearsals. ``executor``: where the chunks run (default: :func:`default_executor`,
+    made on first use); ``clock``: monotonic seconds for the time bound; ``seeds``: a seed for
+    a rehearsal given none."""
+
+    def __init__(
+        self,
+        encounters: EncounterService,
+        *,
+        executor: Callable[[], Executor] = default_executor,
+        time_limit_s: float = TIME_LIMIT_S,
+        clock: Callable[[], float] = time.monotonic,
+        seeds: Callable[[], int] | None = None,
+    ) -> None:
+        self._encounters = encounters
+        self._make_executor = executor
+        self._executor: Executor | None = None
+        self.time_limit_s = time_limit_s
+        self._clock = clock
+        self._seeds = seeds or (lambda: random.SystemRandom().randrange(SEED_MAX))
+        self._running: dict[int, float] = {}  # server id → when its rehearsal started
+
+    async def prepare(
+        self,
+        channel_id: int,
+        guild_id: int,
+        actor: Actor,
+        *,
+        fights: int,
+        policy: str | None,
+        seed: int | None,
+    ) -> RehearsalJob:
+        """A rehearsal of the channel's running fight, checked. Raises
+        :class:`~bot.errors.NotFound` (no encounter), :class:`~bot.errors.NotAllowed` (not its
+        GM), :class:`~bot.errors.InvalidInput` (no running fight, fights out of 1..10,000, an
+        unknown policy), :class:`~bot.errors.RulesetNotImplemented` (a system whose rehearsal is
+        planned) and :class:`Conflict` (one already runs on this server)."""
+        encounter = await self._encounters.live(channel_id)
+        ensure_gm(encounter, actor, "rehearse the fight")
+        chosen = check_request(encounter.rules, encounter.state, fights, policy)
+        self._refuse_if_busy(guild_id)
+        return RehearsalJob(
+            encounter=encounter,
+            guild_id=guild_id,
+            fights=fights,
+            policy=chosen,
+            seed=self._seeds() if seed is None else seed,
+        )
+
+    def _refuse_if_busy(self, guild_id: int) -> None:
+        started = self._running.get(guild_id)
+        if started is None:
+            return
+        left = max(1, round(self.time_limit_s - (self._clock() - started)))
+        raise Conflict(
+            "A rehearsal is already running on this server (one at a time): try again when it "
+            f"has finished, in at most {left} s."
+        )
+
+    async def run(self, job: RehearsalJob) -> RehearsalReport:
+        """Play ``job`` off the event loop and report. Raises :class:`Conflict` when another
+        rehearsal started on the server since :meth:`prepare`."""
+        self._refuse_if_busy(job.guild_id)
+        began = self._clock()
+        self._running[job.guild_id] = began
+        try:
+            return await self._play(job, began)
+        finally:
+            del self._running[job.guild_id]
+
+    async def _play(self, job: RehearsalJob, began: float) -> RehearsalReport:
+        rules, state = job.encounter.rules, job.encounter.state
+        try:
+            parts = await self._chunks(job, rules, state, began + self.time_limit_s)
+        except BrokenExecutor:
+            log.exception("rehearsal workers stopped (encounter %s)", job.encounter.id)
+            self.close()  # the next rehearsal starts new workers
+            raise RehearsalFailed(
+                "The rehearsal's worker processes stopped before it finished (nothing was "
+                "changed): try again."
+            ) from None
+        total = Tally()
+        for part in parts:
+            total.add(part)
+        took = self._clock() - began
+        log.info(
+            "rehearsal: encounter %s, %s of %s fights in %.1f s",
+            job.encounter.id,
+            total.fights,
+            job.fights,
+            took,
+        )
+        return report(
+            state,
+            total,
+            asked=job.fights,
+            policy=job.policy,
+            seed=job.seed,
+            max_rounds=ROUNDS_MAX,
+            seconds=took,
+        )
+
+    async def _chunks(
+        self, job: RehearsalJob, rules: Ruleset[Any], state: Any, deadline: float
+    ) -> list[Tally]:
+        """Every chunk of ``job`` on the executor (made on first use), in chunk order."""
+        if self._executor is None:
+            self._executor = self._make_executor()
+        executor = self._executor
+        key, frozen, state_json = rules.key, rules.frozen(), state.model_dump_json()
+        loop = asyncio.get_running_loop()
+        return await asyncio.gather(
+            *(
+                loop.run_in_executor(
+                    executor,
+                    play_in_worker,
+                    key,
+                    frozen,
+                    state_json,
+                    job.policy,
+                    job.seed,
+                    index,
+                    n,
+                    ROUNDS_MAX,
+                    deadline,
+                )
+                for index, n in chunks(job.fights)
+            )
+        )
+
+    def close(self) -> None:
+        """Stop the worker processes (the bot shuts down)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

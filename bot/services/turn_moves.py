@@ -1,0 +1,146 @@
+"""Act from the ping (issue 17, "Act from the ping"): the common moves the message that says
+it is a combatant's turn offers as buttons — end the turn, the system's breather
+(:meth:`~bot.engine.core.contract.Ruleset.breather_action`), the combatant's usual attack (the
+first of :meth:`~bot.engine.core.contract.Ruleset.attack_names`, against a target picked next).
+
+Each move names the encounter and the turn (``turn_seq``) it was offered for, so a click after
+that turn ended is refused, and only the combatant's controller or the GM may use it; it then
+takes the same path as the slash command (:meth:`CombatService.act_on_turn`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from bot import names
+from bot.engine.core.audience import PUBLIC
+from bot.engine.core.commands import CommandBase, EndTurn
+from bot.engine.core.state import CombatantBase
+from bot.engine.core.verbs import ActInput
+from bot.errors import Conflict, NotAllowed, RuleViolation
+from bot.services.acting import controls
+from bot.services.actor import Actor
+from bot.services.combat import CombatResult, CombatService
+from bot.services.encounters import Encounter
+
+Move = Literal["end", "rest", "atk"]
+"""A turn button's move: end the turn, the breather, the usual attack."""
+
+TURN_OVER = "That turn is over"
+
+
+@dataclass(frozen=True)
+class QuickMove:
+    """A button on the turn ping: its ``move`` and ``label``."""
+
+    move: Move
+    label: str
+
+
+def quick_moves(encounter: Encounter) -> list[QuickMove]:
+    """The moves to offer on the message announcing the current turn (none when no turn
+    runs): End turn, the system's breather if it has one, and Attack when the combatant has
+    an attack."""
+    state, rules = encounter.state, encounter.rules
+    current = state.current
+    if state.phase != "active" or current is None:
+        return []
+    moves = [QuickMove("end", "End turn")]
+    breather = rules.breather_action()
+    if breather is not None:
+        spec = next((a for a in rules.actions(state, current) if a.key == breather), None)
+        if spec is not None:
+            moves.append(QuickMove("rest", spec.label[:80]))
+    if rules.attack_names(current):
+        moves.append(QuickMove("atk", "Attack…"))
+    return moves
+
+
+def turn_holder(encounter: Encounter, turn_seq: int, actor: Actor) -> CombatantBase:
+    """The combatant whose turn ``turn_seq`` is, if it still runs and ``actor`` may act for
+    it. Raises :class:`Conflict` when that turn is over (or the fight is not running) and
+    :class:`NotAllowed` for anyone but its controller or the GM."""
+    state = encounter.state
+    current: CombatantBase | None = state.current
+    if encounter.row.status != "live" or state.phase != "active" or current is None:
+        raise Conflict(f"{TURN_OVER}: the fight is not running.")
+    if state.turn_seq != turn_seq:
+        raise Conflict(f"{TURN_OVER}: it is now **{_name(encounter, current)}**'s turn.")
+    if not controls(encounter, actor, current):
+        raise NotAllowed(
+            f"Only **{_name(encounter, current)}**'s controller or the GM can use these buttons."
+        )
+    return current
+
+
+def _name(encounter: Encounter, combatant: CombatantBase) -> str:
+    return names.escaped(combatant.name)
+
+
+@dataclass(frozen=True)
+class AttackChoice:
+    """What the Attack button opens: the ``attacker``, its usual ``attack`` and the
+    ``targets`` (id, name) the channel may see, other sides first (at most 25)."""
+
+    encounter: Encounter
+    attacker: CombatantBase
+    attack: str
+    targets: list[tuple[str, str]]
+
+
+async def attack_choice(
+    combat: CombatService, encounter_id: int, turn_seq: int, actor: Actor
+) -> AttackChoice:
+    """The Attack button: the usual attack and whom it may target. Raises as
+    :func:`turn_holder`, and :class:`RuleViolation` when there is no one to attack."""
+    encounter = await combat.encounter(encounter_id)
+    attacker = turn_holder(encounter, turn_seq, actor)
+    attacks = encounter.rules.attack_names(attacker)
+    if not attacks:
+        raise RuleViolation(f"**{_name(encounter, attacker)}** has no attack.")
+    public = encounter.rules.view(encounter.state, PUBLIC)
+    others = [
+        c
+        for c in encounter.state.combatants
+        if c.id != attacker.id and public.combatant(c.id) is not None
+    ]
+    others.sort(key=lambda c: c.side == attacker.side)
+    if not others:
+        raise RuleViolation("There is no one to attack.")
+    targets = [(c.id, c.name) for c in others[:25]]
+    return AttackChoice(encounter, attacker, attacks[0], targets)
+
+
+async def take_move(
+    combat: CombatService,
+    encounter_id: int,
+    turn_seq: int,
+    actor: Actor,
+    move: Move,
+    target: str | None = None,
+) -> CombatResult:
+    """Take ``move`` for the combatant whose turn ``turn_seq`` is (``target``: the attack's
+    target id). Raises as :func:`turn_holder` and as the slash command would."""
+
+    def make(current: Encounter, me: CombatantBase) -> CommandBase:
+        rules = current.rules
+        if move == "end":
+            return EndTurn(actor=me.id)
+        if move == "rest":
+            key = rules.breather_action()
+            if key is None:
+                raise RuleViolation(f"{rules.title} has no breather.")
+            return rules.act(current.state, me, ActInput(key=key))
+        attacks = rules.attack_names(me)
+        if target is None or not attacks:
+            raise RuleViolation("Pick whom to attack.")
+        if all(c.id != target for c in current.state.combatants):
+            raise Conflict("That combatant is no longer in the fight.")
+        return rules.attack_command(current.state, me, target, attacks[0])
+
+    labels = {"end": "endturn", "rest": "breather", "atk": "attack"}
+    options = {"turn": turn_seq, **({"target": target} if target else {})}
+    return await combat.act_on_turn(
+        encounter_id, turn_seq, actor, labels[move], options, make, turn_holder
+    )

@@ -1,0 +1,221 @@
+"""Reminders (issue 17) through Discord on the injected clock: the GM's reminder points
+(``/gm settings reminders:``), each at most once per window; quiet hours per member in their
+own time zone (``/me settings``) — a reminder inside them waits until they end and never comes
+after the deadline; reaction windows are reminded too, and the GM when the fight waits on them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+from bot.client import CombatBot
+from tests.clock import ManualClock
+from tests.e2e.combat_helpers import answered, ok, pass_turns_until, refused, slash
+from tests.e2e.conftest import Table
+from tests.e2e.test_member_data import click, delete_prompt, export_of
+from tests.e2e.test_reaction_expiry import waiting_for_willow
+from tests.e2e.test_turn_deadlines import DEADLINE, HOUR, reminders, twelve_hour_fight
+from tests.harness.server import DiscordHarness
+
+
+async def test_reminder_points_each_fire_once_per_turn(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h = clocked_bot, discord_harness
+    await twelve_hour_fight(bot, h, table)
+    await ok(await slash(h, table.moderator, "gm settings", reminders="90%, 50%"))
+    shown = await slash(h, table.moderator, "gm settings")
+    await shown.response()
+    assert "- reminders: at 50%, 90% of the window" in shown.response_data["content"]
+    await pass_turns_until(bot, h, table, "Willow")
+    clock.advance(DEADLINE * 0.5 - 1)
+    assert await bot.send_reminders() == []
+    clock.advance(1)
+    [first] = await bot.send_reminders()
+    assert first.member_id == table.player.id and not first.gm
+    clock.advance(HOUR)
+    assert await bot.send_reminders() == []
+    clock.advance(DEADLINE * 0.4 - HOUR)  # 90% of the window
+    [second] = await bot.send_reminders()
+    assert second.member_id == table.player.id
+    clock.advance(60)
+    assert await bot.send_reminders() == []
+    await h.wait_for(lambda: len(reminders(h)) == 2)
+    assert all(m.content.startswith(f"<@{table.player.id}> ⏳ Reminder:") for m in reminders(h))
+
+
+async def test_reminder_points_as_time_left_before_the_deadline(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h = clocked_bot, discord_harness
+    await twelve_hour_fight(bot, h, table)
+    await ok(await slash(h, table.moderator, "gm settings", reminders="1h,6h"))
+    await pass_turns_until(bot, h, table, "Willow")
+    clock.advance(6 * HOUR - 1)
+    assert await bot.send_reminders() == []
+    clock.advance(1)  # 6h left
+    assert len(await bot.send_reminders()) == 1
+    clock.advance(5 * HOUR - 1)
+    assert await bot.send_reminders() == []
+    clock.advance(1)  # 1h left
+    assert len(await bot.send_reminders()) == 1
+    for bad, words in (("150%", "1% to 99%"), ("soon", "is not a reminder point")):
+        text = await refused(await slash(h, table.moderator, "gm settings", reminders=bad))
+        assert words in text, text
+    await ok(await slash(h, table.moderator, "gm settings", reminders="off"))
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.settings.reminders == "off"
+
+
+async def test_a_reminder_in_quiet_hours_waits_until_they_end(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Half of Willow's 12-hour turn falls inside her player's quiet hours (set in Berlin
+    time, from half an hour before it to two hours after): the reminder waits until they
+    end, then comes once."""
+    bot, h = clocked_bot, discord_harness
+    settings = await slash(
+        h, table.player, "me settings", timezone="Europe/Berlin", quiet_hours="18:00-21:00"
+    )
+    await settings.response()
+    assert settings.ephemeral
+    assert "Your time zone: **Europe/Berlin**" in settings.response_data["content"]
+    assert "Quiet hours: **18:00-21:00**" in settings.response_data["content"]
+    await twelve_hour_fight(bot, h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    # Quiet hours around the turn's half-way point, in Berlin time.
+    half = clock() + timedelta(seconds=DEADLINE / 2)
+    local_half = half.astimezone(ZoneInfo("Europe/Berlin"))
+    quiet_start = (local_half - timedelta(minutes=30)).strftime("%H:%M")
+    quiet_end = (local_half + timedelta(hours=2)).strftime("%H:%M")
+    await (
+        await slash(h, table.player, "me settings", quiet_hours=f"{quiet_start}-{quiet_end}")
+    ).response()
+    clock.set(half)
+    assert await bot.send_reminders() == []  # inside the quiet hours: it waits
+    clock.advance(2 * HOUR - 120)
+    assert await bot.send_reminders() == []
+    clock.advance(120)  # the quiet hours are over
+    [reminder] = await bot.send_reminders()
+    assert reminder.member_id == table.player.id
+    clock.advance(60)
+    assert await bot.send_reminders() == []
+
+
+async def test_a_reminder_whose_quiet_hours_outlast_the_deadline_never_comes(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h = clocked_bot, discord_harness
+    await twelve_hour_fight(bot, h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    start = clock()
+    quiet_from = (start + timedelta(hours=5)).strftime("%H:%M")
+    quiet_to = (start + timedelta(hours=13)).strftime("%H:%M")  # past the deadline
+    await (
+        await slash(h, table.player, "me settings", quiet_hours=f"{quiet_from}-{quiet_to}")
+    ).response()
+    for _ in range(12):
+        clock.advance(HOUR - 1)
+        assert await bot.send_reminders() == []
+        clock.advance(1)
+    assert len(await bot.fire_turn_deadlines()) == 1  # the deadline passed; nobody was pinged
+    assert [m for m in reminders(h) if "Willow" in m.content] == []
+
+
+async def test_a_reaction_window_is_reminded_and_the_gm_when_it_waits_on_them(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    bot, h = clocked_bot, discord_harness
+    await waiting_for_willow(bot, h, table)
+    clock.advance(150 - 1)  # half of the 5-minute window
+    assert await bot.send_reminders() == []
+    clock.advance(1)
+    [reminder] = await bot.send_reminders()
+    assert reminder.kind == "reaction" and reminder.member_id == table.player.id
+    await h.wait_for(lambda: len(reminders(h)) == 1)
+    text = reminders(h)[0].content
+    assert text.startswith(f"<@{table.player.id}> ⏳ Reminder: **Thug 1 attacks Willow")
+    assert "waits for your decision" in text
+    clock.advance(60)
+    assert await bot.send_reminders() == []
+
+    # The fight waits on the GM: an NPC's reaction when NPCs react.
+    gm = table.moderator
+    await ok(await slash(h, gm, "gm resolve"))
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await pass_turns_until(bot, h, table, "Willow")
+    live = await bot.services.encounters.live(h.channel.id)
+    attack = live.rules.attack_names(live.state.find("Willow"))[0]
+    await ok(await slash(h, table.player, "attack", target="Thug 1", with_=attack))
+    clock.advance(150)
+    [nudge] = await bot.send_reminders()
+    assert nudge.gm and nudge.member_id == gm.id
+    await h.wait_for(lambda: len(reminders(h)) == 2)
+    assert reminders(h)[1].content.startswith(f"<@{gm.id}> ⏳ The fight waits on you:")
+
+
+async def test_me_settings_refusals_export_and_delete(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, player = discord_harness, table.player
+    text = await refused(await slash(h, player, "me settings", timezone="Mars/Olympus"))
+    assert "`Mars/Olympus` is not a time zone" in text
+    text = await refused(await slash(h, player, "me settings", quiet_hours="25:00-08:00"))
+    assert "from `00:00` to `23:59`" in text
+    text = await refused(await slash(h, player, "me settings", quiet_hours="late"))
+    assert "`22:00-08:00`" in text
+    assert (await export_of(h, player))["member_settings"] is None
+    await (
+        await slash(
+            h, player, "me settings", timezone="America/New_York", quiet_hours="23:00-07:30"
+        )
+    ).response()
+    exported = (await export_of(h, player))["member_settings"]
+    assert exported["timezone"] == "America/New_York"
+    assert (exported["quiet_start"], exported["quiet_end"]) == (23 * 60, 7 * 60 + 30)
+    prompt = await delete_prompt(h, player)
+    assert "your time zone and quiet hours" in prompt.content
+    await click(h, player, prompt, "Confirm")
+    assert (await export_of(h, player))["member_settings"] is None
+
+
+async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Uune: Mira's attack waits for the GM's approval of her resources (Uune SRD,
+    "Actions"): every choice is the GM's, so the GM — not Mira's player — is reminded at half
+    the window."""
+    h = discord_harness
+    gm, player, other = table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, player, "character import", example="mira"))
+    await answered(await slash(h, other, "character import", example="tobin"))
+    await ok(await slash(h, player, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, other, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    detail = "Twin short blades, Street fencing"
+    await ok(await slash(h, player, "act", action="attack", target="Dock Thug 1", detail=detail))
+    clock.advance(150)
+    [reminder] = await clocked_bot.send_reminders()
+    assert reminder.kind == "reaction" and reminder.members == (gm.id,) and reminder.gm
+    await h.wait_for(lambda: len(reminders(h)) == 1)
+    shown = reminders(h)[0].content
+    assert shown.startswith(f"<@{gm.id}> ⏳ The fight waits on you: **Mira"), shown
+    assert "needs your decision (decide by <t:" in shown
+
+
+async def test_after_an_outage_only_one_reminder_covers_the_points_missed(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The bot was down past both points (50% and 90%): one reminder, then none."""
+    bot, h = clocked_bot, discord_harness
+    await twelve_hour_fight(bot, h, table)
+    await ok(await slash(h, table.moderator, "gm settings", reminders="50%,90%"))
+    await pass_turns_until(bot, h, table, "Willow")
+    clock.advance(DEADLINE * 0.95)
+    assert len(await bot.send_reminders()) == 1
+    clock.advance(60)
+    assert await bot.send_reminders() == []

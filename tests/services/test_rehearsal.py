@@ -1,0 +1,123 @@
+"""``/rehearse``'s service (issue 18): one rehearsal per server at a time (a second is
+refused, not queued), the chunks run on the executor given, and the stored encounter is only
+read."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bot.engine import RandomRoller
+from bot.engine.core.commands import Begin
+from bot.engine.uttas.commands import AddCombatant
+from bot.errors import Conflict, InvalidInput, NotAllowed
+from bot.services import rehearsal as module
+from bot.services.actor import Actor
+from bot.services.encounters import Encounter, EncounterService
+from bot.services.rehearsal import RehearsalFailed, RehearsalService
+from bot.store.db import Database
+from tests.engine.helpers import sheet
+
+GM = Actor(user_id=1)
+PLAYER = Actor(user_id=2)
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+async def running_fight(service: EncounterService, channel: int = 10) -> Encounter:
+    await service.start(guild_id=1, channel_id=channel, actor=GM, ruleset="uttas", name="Ambush")
+
+    def setup(current: Encounter) -> tuple[Any, dict[str, Any]]:
+        rules, state, dice = current.rules, current.state, RandomRoller(seed=1)
+        for name, npc in (("Ann", False), ("Thug", True)):
+            add = AddCombatant(name=name, sheet=sheet(name), is_npc=npc)
+            state = rules.apply(state, add, dice, NOW).state
+        return rules.apply(state, Begin(), dice, NOW).state, {}
+
+    encounter, _ = await service.change(channel, GM, "setup", {}, setup)
+    return encounter
+
+
+async def test_one_rehearsal_per_server_the_second_refused(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    encounters = EncounterService(db, seeds=lambda: 42)
+    await running_fight(encounters, 10)
+    await running_fight(encounters, 11)
+    gate = threading.Event()
+    real = module.play_in_worker
+
+    def held(*args: Any) -> Any:
+        assert gate.wait(10)
+        return real(*args)
+
+    pool = ThreadPoolExecutor(2)
+    service = RehearsalService(encounters, executor=lambda: pool)
+    monkeypatch.setattr(module, "play_in_worker", held)
+    try:
+        first = await service.prepare(10, 1, GM, fights=20, policy=None, seed=3)
+        running = asyncio.create_task(service.run(first))
+        await asyncio.sleep(0)  # a yield, not a wait: the first task claims the server
+        with pytest.raises(Conflict, match="already running on this server"):
+            await service.prepare(11, 1, GM, fights=20, policy=None, seed=3)
+        other_server = await service.prepare(11, 2, GM, fights=20, policy=None, seed=3)
+        assert other_server.guild_id == 2
+        gate.set()
+        found = await running
+    finally:
+        pool.shutdown()
+    assert found.fights == 20 and found.seed == 3 and found.policy == "simple"
+    again = await service.prepare(11, 1, GM, fights=20, policy=None, seed=3)  # free again
+    assert again.seed == 3
+
+
+async def test_refusals_and_the_stored_encounter_untouched(db: Database) -> None:
+    encounters = EncounterService(db, seeds=lambda: 42)
+    before = await running_fight(encounters)
+    log_before = await encounters.log(before.id)
+    pool: Executor = ThreadPoolExecutor(1)
+    service = RehearsalService(encounters, executor=lambda: pool, seeds=lambda: 99)
+    try:
+        with pytest.raises(NotAllowed, match="Only the GM can rehearse the fight"):
+            await service.prepare(10, 1, PLAYER, fights=10, policy=None, seed=None)
+        with pytest.raises(InvalidInput, match="between 1 and 10,000"):
+            await service.prepare(10, 1, GM, fights=0, policy=None, seed=None)
+        job = await service.prepare(10, 1, GM, fights=120, policy="reckless", seed=None)
+        found = await service.run(job)
+    finally:
+        pool.shutdown()
+    assert found.seed == 99 and found.policy == "reckless" and found.fights == 120
+    after = await encounters.live(10)
+    assert after.version == before.version
+    assert after.state.model_dump_json() == before.state.model_dump_json()
+    assert len(await encounters.log(before.id)) == len(log_before)
+
+
+class Broken(Executor):
+    """Workers that died: every submit fails as a broken process pool does."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        raise BrokenProcessPool("a worker was killed")
+
+
+async def test_workers_that_stopped_give_a_clear_error_and_fresh_ones_next_time(
+    db: Database,
+) -> None:
+    encounters = EncounterService(db, seeds=lambda: 42)
+    await running_fight(encounters)
+    pool = ThreadPoolExecutor(1)
+    made = iter([Broken(), pool])
+    service = RehearsalService(encounters, executor=lambda: next(made))
+    try:
+        job = await service.prepare(10, 1, GM, fights=10, policy=None, seed=1)
+        with pytest.raises(RehearsalFailed, match="worker processes stopped"):
+            await service.run(job)
+        found = await service.run(await service.prepare(10, 1, GM, fights=10, policy=None, seed=1))
+    finally:
+        pool.shutdown()
+    assert found.fights == 10
