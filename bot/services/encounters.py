@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from time import monotonic
 from typing import Any
 
 from pydantic import ValidationError
@@ -60,6 +61,7 @@ NAME_MAX = 100
 SNAPSHOT_EVERY = 50  # the log keeps a full state every this many versions (issue 15)
 STALE_RETRIES = 5  # a change computed from a row that moved on is computed again this often
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
+STATE_IDLE_S = 900.0  # a parsed state unused this long (monotonic seconds) is let go
 LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
@@ -96,7 +98,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**63))
         self._rollers = rollers
         self._locks: dict[int, asyncio.Lock] = {}
-        self._states: OrderedDict[int, tuple[int, AnyState]] = OrderedDict()
+        # encounter id → (version, its parsed state, when last used: monotonic seconds), least
+        # recently used first; bounded (STATE_CACHE_SIZE) and let go when idle (STATE_IDLE_S).
+        self._states: OrderedDict[int, tuple[int, AnyState, float]] = OrderedDict()
+        self._monotonic = monotonic
         # Encounters whose redo history is known to be empty (this process is the only writer):
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
@@ -158,7 +163,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         mutated: the engine returns new ones)."""
         cached = self._states.get(row.id)
         if cached is not None and cached[0] == row.version:
-            self._states.move_to_end(row.id)
+            self._remember(row, cached[1])
             return Encounter(row=row, state=cached[1])
         state = get_ruleset(row.ruleset).load_state(row.state_json)
         self._remember(row, state)
@@ -173,10 +178,23 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         return dataclasses.replace(encounter, away={m.user_id: m for m in marks})
 
     def _remember(self, row: EncounterRow, state: AnyState) -> None:
-        self._states[row.id] = (row.version, state)
+        """Keep ``row``'s parsed state as the most recently used; let go of the least recently
+        used beyond :data:`STATE_CACHE_SIZE` and of any unused for :data:`STATE_IDLE_S`."""
+        now = self._monotonic()
+        self._states[row.id] = (row.version, state, now)
         self._states.move_to_end(row.id)
         while len(self._states) > STATE_CACHE_SIZE:
             self._states.popitem(last=False)
+        while self._states:
+            oldest = next(iter(self._states.values()))
+            if now - oldest[2] < STATE_IDLE_S:
+                break
+            self._states.popitem(last=False)
+
+    @property
+    def cached_encounters(self) -> int:
+        """How many parsed states are kept in memory now (bounded, idle ones let go)."""
+        return len(self._states)
 
     async def start(
         self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str, name: str | None

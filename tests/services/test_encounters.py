@@ -182,3 +182,29 @@ async def test_failed_step_writes_nothing(service: EncounterService) -> None:
     live = await service.live(10)
     assert live.version == started.version
     assert len(await service.log(started.id)) == 1
+
+
+async def test_parsed_states_are_bounded_and_let_go_when_idle(db: Database) -> None:
+    """Issue 15: the live encounters' parsed states stay in memory while they are busy — a
+    command reads no JSON it parsed before — and are let go after STATE_IDLE_S unused (a
+    command then parses its row again) and beyond STATE_CACHE_SIZE."""
+    from bot.services import encounters as module
+
+    service = EncounterService(db, seeds=lambda: 42)
+    clock = [1000.0]
+    service._monotonic = lambda: clock[0]
+    for channel in (10, 11):
+        await start(service, channel)
+    first = await service.live(10)
+    await service.live(11)
+    assert service.cached_encounters == 2
+    assert (await service.live(10)).state is first.state  # the same parsed object, no re-parse
+    clock[0] += module.STATE_IDLE_S - 1
+    await service.live(11)  # used: stays; channel 10's is not idle yet either
+    assert service.cached_encounters == 2
+    clock[0] += 2  # channel 10's state idle for STATE_IDLE_S + 1 s
+    again = await service.live(11)
+    assert service.cached_encounters == 1
+    fresh = await service.live(10)
+    assert fresh.state is not first.state and fresh.state == first.state  # parsed anew
+    assert again.version == 1
