@@ -85,7 +85,14 @@ async def build(
     db = await Database.open(settings.database_path)
     try:
         await db.migrate()
-        encounters = EncounterService(db, clock=now, seeds=seeds, rollers=rollers)
+        encounters = EncounterService(
+            db,
+            clock=now,
+            seeds=seeds,
+            rollers=rollers,
+            snapshot_every=settings.log_snapshot_every,
+            check_replay=settings.check_replay,
+        )
         await encounters.freeze_rules()  # before any command: encounters started before 0013
         combat = CombatService(encounters, clock=now)
         member_settings = MemberSettingsService(db, clock=now)

@@ -38,6 +38,8 @@ ENV_VARS = (
     "LOG_LEVEL",
     "DISCORD_API_BASE",
     "DISCORD_GATEWAY_URL",
+    "LOG_SNAPSHOT_EVERY",
+    "CHECK_REPLAY",
     "SHARD_COUNT",
     "SHARD_IDS",
 )
@@ -91,6 +93,11 @@ class Settings(BaseModel):
     - ``discord_api_base`` / ``discord_gateway_url`` (DISCORD_API_BASE / DISCORD_GATEWAY_URL):
       override Discord's REST base (``…/api/v10``) and gateway URL; unset in production, used by
       the test harness and REST proxies.
+    - ``log_snapshot_every`` (LOG_SNAPSHOT_EVERY): the encounter log keeps a full state snapshot
+      every this many versions (1-10000, default 50); other states are replayed from it
+      (:mod:`bot.services.replay`).
+    - ``check_replay`` (CHECK_REPLAY): replay every change at once and refuse one that does not
+      give the state committed (tests; costs an engine run per command); default false.
     - ``shard_count`` (SHARD_COUNT): the total number of shards (gateway connections) the bot
       runs across all its processes; unset: one unsharded connection, as before.
     - ``shard_ids`` (SHARD_IDS, e.g. ``0,1`` or ``0-3``): the shards this process runs, each
@@ -109,6 +116,8 @@ class Settings(BaseModel):
     log_level: str = "INFO"
     discord_api_base: AnyUrl | None = None
     discord_gateway_url: AnyUrl | None = None
+    log_snapshot_every: int = Field(default=50, ge=1, le=10_000)
+    check_replay: bool = False
     shard_count: ShardCount | None = None
     shard_ids: tuple[Annotated[int, Field(ge=0)], ...] | None = None
 

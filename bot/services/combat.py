@@ -148,6 +148,7 @@ class CombatService:
         def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             if encounter_id is not None and current.id != encounter_id:
                 raise Conflict(ALREADY_RESOLVED)
+            events.clear()  # the write path may run a step again on a newer row
             before.append(current)
             commands = build(current)
             if not isinstance(commands, list):
@@ -167,7 +168,7 @@ class CombatService:
                 state, auto, lapses = self._auto_decide(current, state, roller, now)
                 events.extend(auto)
                 applied.extend(lapses)  # logged in order, so a replay is exact
-            return state, event_log.result(applied, events, roller.rolled)
+            return state, event_log.result(applied, events, roller.rolled, at=now)
 
         try:
             encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)

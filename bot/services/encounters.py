@@ -1,11 +1,15 @@
 """The encounter use cases: start, look at, change and end a channel's encounter.
 
-Every change follows one path (:meth:`EncounterService._change`): take the channel's lock → open
-a transaction → read the live row → compute the new state → ``UPDATE … WHERE version = ?`` →
-append to the log → ``COMMIT``. Only then does the caller get a result to show, so a reply never
-announces something that was not stored. Two commands in one channel queue on the lock; the
-version check additionally refuses a write computed from a stale read (e.g. from another
-process). At most one live encounter per channel is guaranteed by a partial unique index.
+Every change follows one path (:meth:`EncounterService.change`): take the channel's lock → read
+the live row from committed data → compute the new state and serialise it (the engine and JSON
+run outside the database's writer lock, so other channels' writes go on meanwhile — issue 15) →
+open a transaction → read the row again and check it is still at that version (else compute
+again) → ``UPDATE … WHERE version = ?`` → append to the log → ``COMMIT``. A change that reads
+the database first (``prepare``: undo, a join, a handover) runs entirely inside the
+transaction. Only then does the caller get a result to show, so a reply never announces
+something that was not stored. Two commands in one channel queue on the lock; the version check
+additionally refuses a write computed from a stale read (e.g. from another process). At most
+one live encounter per channel is guaranteed by a partial unique index.
 """
 
 from __future__ import annotations
@@ -17,26 +21,29 @@ import logging
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from time import monotonic
 from typing import Any
 
 from pydantic import ValidationError
 
 from bot import names
-from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, get_ruleset
+from bot.engine import AnyState, DiceRoller, RandomRoller, Ruleset, ScriptedRoller, get_ruleset
 from bot.engine.core.contract import decision_window_s
 from bot.errors import (
+    ConcurrentUpdate,
     Conflict,
     DomainError,
     InvalidInput,
     NotAllowed,
     NotFound,
 )
-from bot.services import campaign_records, prompts
+from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
 from bot.services.gm_checks import ensure_gm
-from bot.services.issue_marks import IssueMarks
+from bot.services.issue_marks import IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
@@ -46,12 +53,15 @@ from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.db import Connection, Database
 from bot.store.decisions import Opening
-from bot.store.encounters import NOT_UNDOABLE, EncounterRow
+from bot.store.encounters import NOT_UNDOABLE, EncounterRow, LogEntry
 
 log = logging.getLogger(__name__)
 
 NAME_MAX = 100
+SNAPSHOT_EVERY = 50  # the log keeps a full state every this many versions (issue 15)
+STALE_RETRIES = 5  # a change computed from a row that moved on is computed again this often
 STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
+STATE_IDLE_S = 900.0  # a parsed state unused this long (monotonic seconds) is let go
 LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
@@ -64,7 +74,10 @@ def utc_now() -> datetime:
 class EncounterService(RosterMixin, PromptBookkeeping):
     """Async use cases over the encounters table. Dependencies come in through the constructor:
     the database, a clock (``() -> aware datetime``), a seed source (``() -> int``) for each new
-    encounter's dice, and optionally a roller factory replacing the seeded dice (tests)."""
+    encounter's dice, optionally a roller factory replacing the seeded dice (tests), how often
+    the log keeps a full state snapshot (``snapshot_every`` versions; :mod:`bot.services.replay`)
+    and ``check_replay`` (tests: every change not snapshotted is replayed at once and must give
+    the state committed, else :class:`~bot.services.replay.ReplayFailed`)."""
 
     def __init__(
         self,
@@ -73,17 +86,27 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         clock: Callable[[], datetime] = utc_now,
         seeds: Callable[[], int] | None = None,
         rollers: Callable[[Encounter], DiceRoller] | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        check_replay: bool = False,
     ) -> None:
+        if snapshot_every < 1:
+            raise ValueError("snapshot_every must be at least 1")
+        self._snapshot_every = snapshot_every
+        self._check_replay = check_replay
         self._db = db
         self._clock = clock
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(2**63))
         self._rollers = rollers
         self._locks: dict[int, asyncio.Lock] = {}
-        self._states: OrderedDict[int, tuple[int, AnyState]] = OrderedDict()
+        # encounter id → (version, its parsed state, when last used: monotonic seconds), least
+        # recently used first; bounded (STATE_CACHE_SIZE) and let go when idle (STATE_IDLE_S).
+        self._states: OrderedDict[int, tuple[int, AnyState, float]] = OrderedDict()
+        self._monotonic = monotonic
         # Encounters whose redo history is known to be empty (this process is the only writer):
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
+        self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
 
     def now(self) -> datetime:
@@ -140,7 +163,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         mutated: the engine returns new ones)."""
         cached = self._states.get(row.id)
         if cached is not None and cached[0] == row.version:
-            self._states.move_to_end(row.id)
+            self._remember(row, cached[1])
             return Encounter(row=row, state=cached[1])
         state = get_ruleset(row.ruleset).load_state(row.state_json)
         self._remember(row, state)
@@ -155,10 +178,23 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         return dataclasses.replace(encounter, away={m.user_id: m for m in marks})
 
     def _remember(self, row: EncounterRow, state: AnyState) -> None:
-        self._states[row.id] = (row.version, state)
+        """Keep ``row``'s parsed state as the most recently used; let go of the least recently
+        used beyond :data:`STATE_CACHE_SIZE` and of any unused for :data:`STATE_IDLE_S`."""
+        now = self._monotonic()
+        self._states[row.id] = (row.version, state, now)
         self._states.move_to_end(row.id)
         while len(self._states) > STATE_CACHE_SIZE:
             self._states.popitem(last=False)
+        while self._states:
+            oldest = next(iter(self._states.values()))
+            if now - oldest[2] < STATE_IDLE_S:
+                break
+            self._states.popitem(last=False)
+
+    @property
+    def cached_encounters(self) -> int:
+        """How many parsed states are kept in memory now (bounded, idle ones let go)."""
+        return len(self._states)
 
     async def start(
         self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str, name: str | None
@@ -389,75 +425,236 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         change those columns with the new version.
         """
         self.observe(actor.issued)
-        async with self._lock(channel_id), self._db.transaction() as conn:
-            row = await repo.live_in_channel(conn, channel_id)
-            if row is None:
-                raise NotFound(NO_ENCOUNTER)
-            current = await self._with_away(conn, self._load(row))
-            current.playing_rules()  # rules a newer bot froze: refused before anything runs
-            if row.paused and not current.is_gm(actor):
-                raise NotAllowed(PAUSED)
-            if prepare is not None:
-                await prepare(conn, current)
-            try:
-                new_state, result = step(current)
-            except ValidationError as error:  # a command built from a member's options
-                raise InvalidInput(_option_problem(error)) from None
-            # A turn or decision that begins here — undo and redo bring one back too — is
-            # dated now, so a command sent for what stood before is refused.
-            new_state = self._marks.mark(current.state, new_state)
-            state_json = new_state.model_dump_json()
-            now = self._clock()
-            await self._records_follow(conn, current, new_state, command, now)
-            saved = await repo.save(
-                conn,
-                row,
-                now=now,
-                state_json=state_json,
-                pending=_openings(current, new_state, now),
-                gm_id=gm_id,
-                paused=paused,
-            )
-            await turn_timers.follow(
-                conn,
-                row.id,
-                current.state,
-                new_state,
-                saved.version,
-                now,
-                fresh=command in ("undo", "redo"),
-            )
-            await repo.append_log(
-                conn,
-                encounter_id=row.id,
-                version=saved.version,
-                actor_id=actor.user_id,
-                command=command,
-                options=json.dumps(options, default=str),
-                result=json.dumps(result, default=str),
-                state=state_json,
-                now=now,
-            )
-            cleared = command not in NOT_UNDOABLE and row.id not in self._no_redo
-            if cleared:
-                await repo.clear_redo(conn, row.id, saved.version)
-            if finish is not None:
-                await finish(conn, saved)
-        self._remember(saved, new_state)
+        async with self._lock(channel_id):
+            write = _Write(actor, command, options, finish, gm_id, paused)
+            if prepare is None:
+                saved, done = await self._change_outside(channel_id, step, write)
+            else:
+                async with self._db.transaction() as conn:
+                    row = await repo.live_in_channel(conn, channel_id)
+                    current = await self._with_away(conn, self._ready(row, actor))
+                    await prepare(conn, current)
+                    done = self._compute(current, step)
+                    saved = await self._commit(conn, done, write)
+        self._remember(saved, done.state)
         if command in ("undo", "redo"):
             self._no_redo.discard(saved.id)  # something may be redoable again
-        elif cleared:
+        elif done.cleared:
             self._no_redo.add(saved.id)
-        return Encounter(row=saved, state=new_state, away=current.away), result
+        return Encounter(row=saved, state=done.state, away=done.current.away), done.result
+
+    def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
+        """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
+        none, refused when a newer bot froze its rules or (for all but its GM) it is paused."""
+        if row is None:
+            raise NotFound(NO_ENCOUNTER)
+        current = self._load(row)
+        current.playing_rules()  # rules a newer bot froze: refused before anything runs
+        if row.paused and not current.is_gm(actor):
+            raise NotAllowed(PAUSED)
+        return current
+
+    def _compute(
+        self,
+        current: Encounter,
+        step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
+        dice: list[int] | None = None,
+    ) -> _Computed:
+        """Run ``step`` on ``current`` and serialise what it gives (engine and JSON: no database
+        and, on the usual path, outside the database's writer lock). ``dice``: the dice a run of
+        the same step on the same state rolled (:meth:`roller` hands them out again)."""
+        if dice is not None:
+            self._dice_again[current.id] = dice
+        try:
+            new_state, result = step(current)
+        except ValidationError as error:  # a command built from a member's options
+            raise InvalidInput(_option_problem(error)) from None
+        finally:
+            self._dice_again.pop(current.id, None)
+        # A turn or decision that begins here — undo and redo bring one back too — is
+        # dated now, so a command sent for what stood before is refused.
+        now = self._clock()
+        new_state, logged = self._stamped(current, new_state, result, now)
+        state_json = new_state.model_dump_json()
+        result_json = json.dumps(logged, default=str)
+        version = current.version + 1
+        snapshot = self._snapshot(current, new_state, version, logged)
+        if not snapshot and self._check_replay:
+            self._replays_exactly(current, version, result_json, state_json)
+        return _Computed(current, new_state, result, now, state_json, result_json, snapshot)
+
+    async def _change_outside(
+        self,
+        channel_id: int,
+        step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
+        write: _Write,
+    ) -> tuple[EncounterRow, _Computed]:
+        """The usual path of :meth:`change` (issue 15): read the live row from committed data,
+        run the engine and serialise outside the writer lock, then in the transaction check
+        that the row is still at that version (read again, with the columns that change without
+        a version) and write. A row that moved on meanwhile (another process, or a write outside
+        this path) is read again and ``step`` re-run, up to :data:`STALE_RETRIES` times; one whose
+        other columns moved (a prompt message noted meanwhile) is computed again in place."""
+        for _ in range(STALE_RETRIES):
+            async with self._db.read() as reader:
+                row = await repo.live_in_channel(reader, channel_id)
+                current = await self._with_away(reader, self._ready(row, write.actor))
+            done = self._compute(current, step)
+            async with self._db.transaction() as conn:
+                fresh = await repo.live_in_channel(conn, channel_id)
+                if (
+                    fresh is not None
+                    and row is not None
+                    and fresh.id == row.id
+                    and fresh.version == row.version
+                ):
+                    if fresh != row:  # same state, but a column kept without a version moved
+                        # (a prompt or tracker message noted meanwhile): the step sees it too,
+                        # with the dice it rolled the first time (nothing is rolled twice)
+                        dice = done.result.get("dice")
+                        again = dataclasses.replace(
+                            self._ready(fresh, write.actor), away=current.away
+                        )
+                        done = self._compute(again, step, dice)
+                    return await self._commit(conn, done, write), done
+            if fresh is None:
+                raise NotFound(NO_ENCOUNTER)
+        raise ConcurrentUpdate(
+            "The encounter changed while your command was being applied; please try again."
+        )
+
+    async def _commit(self, conn: Connection, done: _Computed, write: _Write) -> EncounterRow:
+        """Inside the change's transaction: campaign records, the versioned UPDATE, the turn
+        timers, the log row, the redo history and ``finish``."""
+        current, new_state, now, command = done.current, done.state, done.now, write.command
+        await self._records_follow(conn, current, new_state, command, now)
+        saved = await repo.save(
+            conn,
+            current.row,
+            now=now,
+            state_json=done.state_json,
+            pending=_openings(current, new_state, now),
+            gm_id=write.gm_id,
+            paused=write.paused,
+        )
+        await turn_timers.follow(
+            conn,
+            saved.id,
+            current.state,
+            new_state,
+            saved.version,
+            now,
+            fresh=command in ("undo", "redo"),
+        )
+        await repo.append_log(
+            conn,
+            encounter_id=saved.id,
+            version=saved.version,
+            actor_id=write.actor.user_id,
+            command=command,
+            options=json.dumps(write.options, default=str),
+            result=done.result_json,
+            state=done.state_json if done.snapshot else None,
+            now=done.now,
+        )
+        done.cleared = command not in NOT_UNDOABLE and saved.id not in self._no_redo
+        if done.cleared:
+            await repo.clear_redo(conn, saved.id, saved.version)
+        if write.finish is not None:
+            await write.finish(conn, saved)
+        return saved
+
+    def _stamped(
+        self, current: Encounter, new_state: AnyState, result: dict[str, Any], now: datetime
+    ) -> tuple[AnyState, dict[str, Any]]:
+        """``new_state`` with what began in the change dated now (:class:`IssueMarks`), and the
+        result as logged: with the issue mark used (``marker``) when it dated anything, and
+        replayable as nothing (``at``) when the change left the state as it was."""
+        logged = dict(result)
+        if new_state is current.state:
+            logged[replay.AT] = now.isoformat()
+        floor = self._marks.floor(current.state, new_state)
+        stamped = stamp(current.state, new_state, floor)
+        if stamped is not new_state:
+            logged[replay.MARKER] = floor
+        return stamped, logged
+
+    def _snapshot(
+        self, current: Encounter, new_state: AnyState, version: int, logged: dict[str, Any]
+    ) -> bool:
+        """Whether the log row of ``version`` keeps a full snapshot (:mod:`bot.services.replay`):
+        every ``snapshot_every`` versions, when the fight ends, and whenever the change cannot be
+        replayed from its result (start, undo, redo, a refresh, an erasure…)."""
+        if not replay.replayable(logged) or version % self._snapshot_every == 0:
+            return True
+        return new_state.phase == "finished" and current.state.phase != "finished"
+
+    @staticmethod
+    def _replays_exactly(current: Encounter, version: int, result: str, state_json: str) -> None:
+        """Check mode (tests): replaying the change gives exactly the state committed, else
+        :class:`~bot.services.replay.ReplayFailed`."""
+        entry = LogEntry(
+            encounter_id=current.id,
+            version=version,
+            actor_id=0,
+            command="check",
+            options="{}",
+            result=result,
+            created_at=utc_now(),
+        )
+        again = replay.replay(current.rules, current.state, entry).model_dump_json()
+        if again != state_json:
+            raise replay.ReplayFailed(f"version {version} does not replay exactly")
+
+    async def state_at(self, conn: Connection, current: Encounter, version: int) -> AnyState:
+        """The state ``current``'s encounter had at ``version`` (its nearest snapshot with the
+        changes after it replayed, :mod:`bot.services.replay`). Raises
+        :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it."""
+        if version == current.version:
+            return current.state
+        entries = await repo.history(conn, current.id, version)
+        return replay.rebuild(current.rules, entries)
 
     # --- combatants from sheets (issue 4) -------------------------------------------------
 
     def roller(self, encounter: Encounter) -> DiceRoller:
         """Dice for one change: by default reproducible from the encounter's seed and version
         (the same commands with the same seed roll the same dice); ``rollers`` overrides it."""
+        again = self._dice_again.get(encounter.id)
+        if again is not None:
+            return ScriptedRoller(again)
         if self._rollers is not None:
             return self._rollers(encounter)
         return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
+
+
+@dataclass(slots=True)
+class _Computed:
+    """A change computed from ``current`` (the row it read): the new state, the step's result,
+    the clock, both JSON texts, whether the log row keeps a snapshot, and (once written)
+    whether the redo history was cleared."""
+
+    current: Encounter
+    state: AnyState
+    result: dict[str, Any]
+    now: datetime
+    state_json: str
+    result_json: str
+    snapshot: bool
+    cleared: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """What :meth:`EncounterService.change` writes besides the state: who, the command and its
+    options (logged), ``finish``, and the GM seat and pause columns."""
+
+    actor: Actor
+    command: str
+    options: dict[str, Any]
+    finish: Callable[[Connection, EncounterRow], Awaitable[None]] | None
+    gm_id: int | None
+    paused: bool | None
 
 
 def _openings(current: Encounter, new_state: AnyState, now: datetime) -> list[Opening]:

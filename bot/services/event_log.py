@@ -6,18 +6,21 @@ One log entry per committed version (``encounter_log``): who (``actor_id``; 0 fo
 command's name (``command``: ``attack``, ``join``, ``undo``…), the options a member typed
 (``options``, JSON object), its **result** (JSON object, written by :func:`result`):
 
-``{"commands": [<engine command>, …], "events": [<engine event>, …], "dice": [<int>, …], …}``
+``{"commands": [<engine command>, …], "events": [<engine event>, …], "dice": [<int>, …],
+"at": <ISO 8601>, "marker": <int>, …}``
 
 — the engine commands applied in order (each a ruleset command's ``model_dump``, discriminated
 by ``kind``), every event they produced (the ruleset's events, discriminated by ``kind``, every
 die kept), every die the change rolled in the order it was rolled (``dice``; absent when none
-was and in entries written before it: a replay of the commands over the previous state with
-these dice in a ``ScriptedRoller`` gives the same events — issue 15), and any service data
-about the change (``added``, ``to``…). A change that ran no engine command (a transfer, a
-pause) has no ``commands``/``events``/``dice``. Each entry also keeps the state after it
-(``state``: the engine state JSON) — the write-path issue replaces those copies with periodic
-snapshots (planned), and this reader is where that lands. Entries written before this format
-(no ``events`` for joins and NPCs added) read the same way, with fewer events.
+was and in entries written before it), the engine clock the commands ran at (``at``: present
+when the commands are all the change did to the state, or it changed nothing), the issue mark
+it dated a new turn or decision with (``marker``), and any service data about the change
+(``added``, ``to``…). A change that ran no engine command (a transfer, a pause) has no
+``commands``/``events``/``dice``. An entry keeps a full snapshot of the state after it
+(``state``) only every N versions, when a fight ends, and when it has no ``at`` (start, undo,
+redo, a refresh, an erasure…); any other state is rebuilt by replaying the commands over the
+nearest earlier snapshot with their dice (:mod:`bot.services.replay`, issue 15). Entries written
+before this format read the same way (with fewer events; each kept its state).
 
 The JSON document ``/gm log`` sends (:func:`document`) is this format with ``"format":
 FORMAT`` at the top: the same entries, one object each.
@@ -44,12 +47,16 @@ def result(
     commands: Sequence[CommandBase] = (),
     events: Sequence[Event] = (),
     dice: Sequence[int] = (),
+    at: datetime | None = None,
     **data: Any,
 ) -> dict[str, Any]:
     """A change's result in the log's format (module docstring): the engine ``commands`` it
-    applied, every event they produced, every die rolled in order (``dice``) and the service's
-    own ``data``."""
+    applied, every event they produced, every die rolled in order (``dice``), the engine clock
+    they ran at (``at``; given only when ``commands`` are all the change did to the state, so
+    it can be replayed — :mod:`bot.services.replay`) and the service's own ``data``."""
     out: dict[str, Any] = dict(data)
+    if at is not None:
+        out["at"] = at.isoformat()
     if commands:
         out["commands"] = [c.model_dump(mode="json") for c in commands]
     if events:
@@ -76,6 +83,10 @@ class LogRecord(BaseModel):
     raw_events: list[dict[str, Any]]
     data: dict[str, Any]
     dice: list[int] = []
+    ran_at: str | None = None
+    """When the engine ran the change (``at``, ISO 8601): present when it can be replayed."""
+    marker: int | None = None
+    """The issue mark the change dated what began in it with (``marker``), if any."""
     undone_by: int | None = None
     redo_cleared_by: int | None = None
 
@@ -94,6 +105,7 @@ def read(entry: LogEntry, rules: Ruleset[Any]) -> LogRecord:
     commands = found.pop("commands", [])
     logged = found.pop("events", [])
     dice = found.pop("dice", [])
+    ran_at, marker = found.pop("at", None), found.pop("marker", None)
     raw = [e for e in logged if isinstance(e, dict)] if isinstance(logged, list) else []
     return LogRecord(
         version=entry.version,
@@ -106,6 +118,8 @@ def read(entry: LogEntry, rules: Ruleset[Any]) -> LogRecord:
         raw_events=raw,
         data=found,
         dice=[d for d in dice if isinstance(d, int)] if isinstance(dice, list) else [],
+        ran_at=ran_at if isinstance(ran_at, str) else None,
+        marker=marker if isinstance(marker, int) else None,
         undone_by=entry.undone_by,
         redo_cleared_by=entry.redo_cleared_by,
     )
@@ -125,6 +139,8 @@ def entry_json(record: LogRecord) -> dict[str, Any]:
             **({"commands": record.commands} if record.commands else {}),
             **({"events": record.raw_events} if record.raw_events else {}),
             **({"dice": record.dice} if record.dice else {}),
+            **({"at": record.ran_at} if record.ran_at is not None else {}),
+            **({"marker": record.marker} if record.marker is not None else {}),
         },
         "undone_by": record.undone_by,
         "redo_cleared_by": record.redo_cleared_by,

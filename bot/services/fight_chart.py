@@ -2,8 +2,9 @@
 audience (:func:`bot.engine.core.chart.chart_data`).
 
 The log's states are read through one function, :func:`logged_states` — the only place that
-knows where a state after each version is kept (today: a copy in every log entry; the write-path
-issue's snapshots plus events land there, and nothing else here changes).
+knows where a state after each version is kept: a snapshot in some log entries, the others
+rebuilt by replaying their commands with their recorded dice (:mod:`bot.services.replay`,
+issue 15).
 
 Samples (:func:`round_samples`): the state at the start of the first round (the first state of
 round 1 or later) and, for every round, the last state of that round (a round still being fought:
@@ -21,16 +22,35 @@ from typing import Any
 from bot.engine.core.audience import Audience
 from bot.engine.core.chart import ChartData, Sample, chart_data
 from bot.engine.core.contract import Ruleset
+from bot.errors import DomainError
 from bot.services.encounter import Encounter
+from bot.services.replay import ReplayFailed, replay
 from bot.store.encounter_log import LogEntry
 
 
-def logged_states(entries: Sequence[LogEntry]) -> Iterator[tuple[int, str]]:
+def logged_states(
+    entries: Sequence[LogEntry], rules: Ruleset[Any] | None = None
+) -> Iterator[tuple[int, str]]:
     """``(version, state JSON)`` after each log entry, oldest first: the one reader of the
-    states a log holds (module docstring)."""
+    states a log holds (module docstring). An entry without a snapshot is replayed by ``rules``
+    over the state before it; without ``rules``, or when the entries before it cannot rebuild
+    it (a damaged log), it is left out until the next snapshot."""
+    state: Any = None
     for entry in entries:
         if entry.state:
+            state = None
             yield entry.version, entry.state
+            if rules is not None:
+                state = rules.load_state(entry.state)
+            continue
+        if rules is None or state is None:
+            continue
+        try:
+            state = replay(rules, state, entry)
+        except (ReplayFailed, DomainError):
+            state = None
+            continue
+        yield entry.version, state.model_dump_json()
 
 
 _ROUND = re.compile(r'"round":(-?\d+)')
@@ -60,7 +80,7 @@ def round_samples(entries: Sequence[LogEntry], rules: Ruleset[Any], now: Any) ->
     a chart always has a point."""
     start: str | None = None
     ends: dict[int, str] = {}
-    for _, state in logged_states(entries):
+    for _, state in logged_states(entries, rules):
         r = _round_of(state)
         for later in [k for k in ends if k > r]:
             del ends[later]

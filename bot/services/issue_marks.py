@@ -62,16 +62,27 @@ class IssueMarks:
         right after a restart), the latest mark stored in the encounter stands in: every
         interaction that can still arrive was issued after it, since none is delivered while
         the bot is down."""
+        return stamp(before, after, self.floor(before, after))
+
+    def floor(self, before: AnyState, after: AnyState) -> int:
+        """The issue mark :meth:`mark` dates what began in this change with (see there); the
+        log keeps it so a replay dates the same (:func:`stamp`)."""
         floor = max(self.horizon, self._discord_now(), before.turn_marker, after.turn_marker)
         for decision in before.decisions:
             floor = max(floor, decision.marker)
-        update: dict[str, Any] = {}
-        if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
-            update["turn_marker"] = floor
-        if after.decisions and after.decisions != before.decisions:
-            was_open = {d.id: d for d in before.decisions}
-            update["decisions"] = [
-                d if was_open.get(d.id) == d else d.model_copy(update={"marker": floor})
-                for d in after.decisions
-            ]
-        return after.model_copy(update=update) if update else after
+        return floor
+
+
+def stamp(before: AnyState, after: AnyState, floor: int) -> AnyState:
+    """``after`` with what began since ``before`` dated ``floor``: a new turn (``turn_marker``)
+    and each newly open decision (its ``marker``); ``after`` itself when nothing began."""
+    update: dict[str, Any] = {}
+    if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
+        update["turn_marker"] = floor
+    if after.decisions and after.decisions != before.decisions:
+        was_open = {d.id: d for d in before.decisions}
+        update["decisions"] = [
+            d if was_open.get(d.id) == d else d.model_copy(update={"marker": floor})
+            for d in after.decisions
+        ]
+    return after.model_copy(update=update) if update else after

@@ -241,7 +241,7 @@ async def scrub_encounter_log(conn: Connection, encounter_id: int, e: Erasure) -
             actor_id=repo.TOMBSTONE_ID if row.actor_id == e.user_id else row.actor_id,
             options=scrub_json(row.options, e.user_id),
             result=scrub_json(row.result, e.user_id),
-            state=scrub_json(row.state, e.user_id),
+            state=None if row.state is None else scrub_json(row.state, e.user_id),
         )
         changed += 1
     return changed

@@ -6,14 +6,16 @@ Undo and redo go through :meth:`EncounterService.change` like every other change
 versioned, logged and serialised with everything else in the channel, and the pending-decision
 bookkeeping retires reaction buttons of a decision the undo took back.
 
-How undo works on the log (``encounter_log``, one row per version with the state after it):
+How undo works on the log (``encounter_log``, one row per version; the state of any version is
+rebuilt from the nearest earlier snapshot by replaying the commands after it with their recorded
+dice, :mod:`bot.services.replay`):
 
 * the commands that can be undone are every logged command except the bookkeeping in
   :data:`~bot.store.encounters.NOT_UNDOABLE` (start, end, undo, redo, pause, resume, transfer);
 * ``undo`` takes the newest such entry that still stands and writes a new version whose state is
-  the snapshot of the version just before it (so what was rolled stays rolled — nothing is
+  the state of the version just before it (so what was rolled stays rolled — nothing is
   re-rolled); the entry is marked ``undone_by`` that version;
-* ``redo`` takes the entry undone most recently and writes a new version with the snapshot it
+* ``redo`` takes the entry undone most recently and writes a new version with the state it
   produced; it stands again;
 * any new command clears the redo history (``redo_cleared_by``).
 """
@@ -27,15 +29,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import names
-from bot.engine import get_ruleset
+from bot.engine import AnyState, get_ruleset
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import decision_window_s
-from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed
+from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
+from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
 from bot.store import guild_settings, turn_timers
@@ -207,25 +210,25 @@ class ModerationService:
 
         async def prepare(conn: Connection, current: Encounter) -> None:
             _ensure_gm(current, actor, "undo or redo commands")
-            if undo:
-                entry = await repo.last_undoable(conn, current.id)
-                if entry is None:
-                    raise Conflict(NOTHING_TO_UNDO)
-                target = await repo.log_entry(conn, current.id, entry.version - 1)
-                assert target is not None, "every version has a log entry"
-                found["state"] = target.state
-            else:
-                entry = await repo.last_redoable(conn, current.id)
-                if entry is None:
-                    raise Conflict(NOTHING_TO_REDO)
-                found["state"] = entry.state
-            found["entry"], found["before"] = entry, current
+            entry = await (repo.last_undoable if undo else repo.last_redoable)(conn, current.id)
+            if entry is None:
+                raise Conflict(NOTHING_TO_UNDO if undo else NOTHING_TO_REDO)
+            # Snapshot + replay with the recorded dice (issue 15): the state before the entry
+            # (undo brings it back) and the one it left (redo brings that back; both show it).
+            states = self._encounters.state_at
+            before = await states(conn, current, entry.version - 1)
+            after = (
+                current.rules.load_state(entry.state)
+                if entry.state is not None
+                else replay(current.rules, before, entry)
+            )
+            found["state"] = before if undo else after
+            found["entry"], found["before"], found["shown"] = entry, current, after
 
         def step(current: Encounter) -> tuple[Any, dict[str, Any]]:
             entry: LogEntry = found["entry"]
-            state = current.rules.load_state(found["state"])
             key = "undid" if undo else "redid"
-            return state, {key: entry.version, "command": entry.command}
+            return found["state"], {key: entry.version, "command": entry.command}
 
         async def finish(conn: Connection, saved: EncounterRow) -> None:
             entry: LogEntry = found["entry"]
@@ -241,7 +244,7 @@ class ModerationService:
             encounter=encounter,
             events=[],
             label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
-            replay=replay_of(entry, encounter, undo=undo),
+            replay=replay_of(entry, encounter, undo=undo, state=found["shown"]),
             **outcome_of(old, encounter),
         )
         return result, entry
@@ -308,20 +311,16 @@ class ModerationService:
         )
 
 
-def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool) -> Replay:
+def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnyState) -> Replay:
     """What an undo or redo took back or put back: the entry's command, who gave it, its
-    options and its logged events, with the state they happened in (the entry's own), so each
-    audience sees them as it saw them then."""
+    options and its logged events, with the state they happened in (``state``: the one the
+    entry left), so each audience sees them as it saw them then."""
     record = event_log.read(entry, encounter.rules)
     shown = {
         str(k): str(v)[:100]
         for k, v in record.options.items()
         if not str(k).endswith("_rolled") and k not in INTERNAL_OPTIONS
     }
-    try:
-        state = encounter.rules.load_state(entry.state)
-    except DomainError:
-        state = encounter.state
     return Replay(
         undo=undo,
         command=entry.command,

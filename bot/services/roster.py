@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from bot import names
-from bot.engine.core.dice import DiceRoller
+from bot.engine.core.dice import DiceRoller, RecordingRoller
 from bot.engine.core.state import AnyState
 from bot.errors import Conflict, InvalidInput
 from bot.services import campaign_records, event_log
@@ -77,15 +77,18 @@ class RosterMixin:
                 character_id=character_id,
                 record=found.get("record"),
             )
+            roller, now = RecordingRoller(self.roller(current)), self._clock()
             try:
-                outcome = rules.apply(current.state, command, self.roller(current), self._clock())
+                outcome = rules.apply(current.state, command, roller, now)
             except Conflict as clash:  # a combatant of that name is already in the fight
                 raise Conflict(
                     f"{clash.message} Bring yours under another name: import it again with "
                     "`/character import … name:` (e.g. `name:Willow the Younger`), then join "
                     "with that name."
                 ) from None
-            return outcome.state, event_log.result([command], outcome.events, combatant=name)
+            return outcome.state, event_log.result(
+                [command], outcome.events, roller.rolled, at=now, combatant=name
+            )
 
         encounter, _ = await self.change(
             channel_id, actor, "join", {"character": name}, step, prepare=prepare
@@ -115,7 +118,7 @@ class RosterMixin:
             ]
             first = max(taken, default=0) + 1
             added = [f"{template} {first + i}" for i in range(count)]
-            state, roller, now = current.state, self.roller(current), self._clock()
+            state, roller, now = current.state, RecordingRoller(self.roller(current)), self._clock()
             commands, events = [], []
             for npc in added:
                 command = rules.add_command(name=npc, sheet=sheet, is_npc=True)
@@ -123,7 +126,7 @@ class RosterMixin:
                 state = outcome.state
                 commands.append(command)
                 events.extend(outcome.events)
-            return state, event_log.result(commands, events, added=added)
+            return state, event_log.result(commands, events, roller.rolled, at=now, added=added)
 
         options = {"template": template, "count": count}
         encounter, result = await self.change(channel_id, actor, "add_npcs", options, step)

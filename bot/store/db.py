@@ -15,6 +15,11 @@ Storage faults (disk full, I/O error, read-only file, locked past the busy timeo
 :class:`~bot.errors.StorageUnavailable`, a domain error whose message is shown to the member;
 the log gets one line per failure. Reads use a second connection, which in WAL
 mode sees only committed data and never waits for the writer.
+
+Checkpoints are off the commit path (issue 15): no connection checkpoints on COMMIT
+(``wal_autocheckpoint = 0``); every :data:`CHECKPOINT_EVERY` committed groups a background task
+runs ``PRAGMA wal_checkpoint(PASSIVE)`` on a third connection, which copies what it can from the
+WAL into the database without waiting for (or blocking) the writer or readers.
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ import aiosqlite
 from bot.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
+
+CHECKPOINT_EVERY = 200
+"""Committed groups between two background WAL checkpoints."""
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
 
@@ -150,7 +158,15 @@ class Database:
         path: Path,
         *,
         max_group: int = 8,
+        checkpointer: aiosqlite.Connection | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:
+        self._checkpointer = checkpointer
+        self.checkpoint_every = checkpoint_every
+        self._since_checkpoint = 0
+        self._checkpointing: asyncio.Task[None] | None = None
+        self.checkpoints = 0
+        """Background checkpoints completed (each copied what it could)."""
         self._raw = raw
         self._conn = Connection(raw)
         self._reader = reader
@@ -179,7 +195,7 @@ class Database:
         path.parent.mkdir(parents=True, exist_ok=True)
         connections: list[aiosqlite.Connection] = []
         try:
-            for _ in range(2):  # the writer, then the reader
+            for _ in range(3):  # the writer, the reader, the checkpointer
                 raw = await _connect(path)
                 connections.append(raw)
                 raw.row_factory = aiosqlite.Row
@@ -188,11 +204,11 @@ class Database:
                     "PRAGMA foreign_keys = ON",
                     "PRAGMA synchronous = FULL",
                     "PRAGMA busy_timeout = 5000",
-                    "PRAGMA wal_autocheckpoint = 10000",
+                    "PRAGMA wal_autocheckpoint = 0",  # checkpoints run in the background
                 ):
                     cursor = await raw.execute(pragma)
                     await cursor.close()
-            return cls(connections[0], connections[1], path)
+            return cls(connections[0], connections[1], path, checkpointer=connections[2])
         except BaseException:
             for raw in connections:
                 with contextlib.suppress(Exception):
@@ -208,6 +224,11 @@ class Database:
             await self._raw.close()
         async with self._reader_lock:
             await self._reader.close()
+        if self._checkpointing is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpointing
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
@@ -338,6 +359,35 @@ class Database:
                 raise
             return
         group.set_result(None)
+        self._committed()
+
+    def _committed(self) -> None:
+        """A group committed: every :attr:`checkpoint_every` groups start a background
+        checkpoint (unless one is still running)."""
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.checkpoint_every and self._checkpointing is None:
+            self._since_checkpoint = 0
+            self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def checkpointed(self) -> None:
+        """Wait for the background checkpoint running now, if any (tests, shutdown)."""
+        if self._checkpointing is not None:
+            await asyncio.shield(self._checkpointing)
+
+    async def _checkpoint(self) -> None:
+        """Copy what can be copied from the WAL into the database (``PASSIVE``: waits for no
+        writer or reader) on the checkpointer's own connection and thread; a failure is logged
+        and the next one tries again."""
+        try:
+            if self._checkpointer is not None:
+                cursor = await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                await cursor.fetchall()
+                await cursor.close()
+                self.checkpoints += 1
+        except (sqlite3.Error, ValueError) as error:  # the WAL only grows until the next try
+            log.warning("background WAL checkpoint failed: %s", error)
+        finally:
+            self._checkpointing = None
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:

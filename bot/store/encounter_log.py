@@ -1,6 +1,7 @@
-"""The encounter log: the SQL that touches ``encounter_log`` — one row per applied command, with
-the state it left (undo and redo restore those) and its result (decision G,
-:mod:`bot.services.event_log`)."""
+"""The encounter log: the SQL that touches ``encounter_log`` — one row per applied command with
+its result (decision G, :mod:`bot.services.event_log`: the engine commands, every die rolled,
+the events) and, at some versions only, a full snapshot of the state it left (migration 0021;
+:mod:`bot.services.replay` rebuilds any other version from the nearest earlier snapshot)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from bot.store.db import Connection
 
 
 class LogEntry(BaseModel):
-    """One applied command: who did what, with which options, what came of it, and the state
-    (JSON) the encounter had afterwards at ``version``."""
+    """One applied command: who did what, with which options and what came of it; ``state`` is
+    the state (JSON) the encounter had afterwards at ``version`` when this row keeps a snapshot,
+    else None (the state is replayed, :mod:`bot.services.replay`)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -23,7 +25,7 @@ class LogEntry(BaseModel):
     command: str
     options: str
     result: str
-    state: str
+    state: str | None = None
     created_at: datetime
     undone_by: int | None = None
     redo_cleared_by: int | None = None
@@ -54,10 +56,11 @@ async def append_log(
     command: str,
     options: str,
     result: str,
-    state: str,
+    state: str | None,
     now: datetime,
 ) -> None:
-    """Record one applied command at ``version`` (the version it produced)."""
+    """Record one applied command at ``version`` (the version it produced), with a snapshot of
+    the state it left (``state``) or None (replayable from an earlier snapshot)."""
     await conn.execute(
         "INSERT INTO encounter_log (encounter_id, version, actor_id, command, options, result,"
         " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -72,6 +75,25 @@ async def log_entries(conn: Connection, encounter_id: int) -> list[LogEntry]:
         (encounter_id,),
     )
     return [LogEntry.model_validate(dict(row)) for row in rows]
+
+
+async def history(conn: Connection, encounter_id: int, version: int) -> list[LogEntry]:
+    """What rebuilds the state at ``version``: the newest entry at or before it that keeps a
+    snapshot, then every entry after it up to ``version``, oldest first. Empty when no snapshot
+    precedes it (a log this version did not write)."""
+    row = await conn.fetch_one(
+        "SELECT max(version) AS v FROM encounter_log WHERE encounter_id = ? AND version <= ?"
+        " AND state IS NOT NULL",
+        (encounter_id, version),
+    )
+    if row is None or row["v"] is None:
+        return []
+    rows = await conn.fetch_all(
+        f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? AND version >= ?"
+        " AND version <= ? ORDER BY version",
+        (encounter_id, row["v"], version),
+    )
+    return [LogEntry.model_validate(dict(r)) for r in rows]
 
 
 # --- undo / redo over the log (issue 6) ------------------------------------------------------

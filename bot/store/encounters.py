@@ -22,6 +22,7 @@ from bot.store.encounter_log import NOT_UNDOABLE as NOT_UNDOABLE  # the log, re-
 from bot.store.encounter_log import LogEntry as LogEntry
 from bot.store.encounter_log import append_log as append_log
 from bot.store.encounter_log import clear_redo as clear_redo
+from bot.store.encounter_log import history as history
 from bot.store.encounter_log import last_redoable as last_redoable
 from bot.store.encounter_log import last_undoable as last_undoable
 from bot.store.encounter_log import log_entries as log_entries

@@ -46,7 +46,8 @@ class EncounterRef(BaseModel):
 
 
 class LogRow(BaseModel):
-    """One ``encounter_log`` row; ``state`` is empty when it was not asked for."""
+    """One ``encounter_log`` row; ``state`` is empty when it was not asked for and None when the
+    row keeps no snapshot (migration 0021)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -56,7 +57,7 @@ class LogRow(BaseModel):
     command: str
     options: str
     result: str
-    state: str = ""
+    state: str | None = ""
     created_at: datetime
     undone_by: int | None = None
 
@@ -127,9 +128,10 @@ async def rewrite_log_row(
     actor_id: int,
     options: str,
     result: str,
-    state: str,
+    state: str | None,
 ) -> None:
-    """Replace who issued a log entry and its texts (the entry stays at its version)."""
+    """Replace who issued a log entry and its texts (the entry stays at its version; ``state``
+    None: it keeps no snapshot)."""
     await conn.execute(
         "UPDATE encounter_log SET actor_id = ?, options = ?, result = ?, state = ?"
         " WHERE encounter_id = ? AND version = ?",

@@ -77,6 +77,10 @@ async def follow(
     yet. A turn whose deadline already fired gets no second one (unless the GM changes the
     setting, or ``fresh``: an undo or redo gives the turn it brings back a whole deadline)."""
     s = after.settings.turn_deadline_s
+    if s == 0 and before.settings.turn_deadline_s == 0:
+        # No deadlines before or after: none can be open (every change that turned them off
+        # closed its timer), so nothing to read — the usual case costs no database trip.
+        return
     running = after.phase == "active" and after.turn is not None and s > 0
     reset = fresh or before.settings.turn_deadline_s != s
     timer = await open_timer(conn, encounter_id)

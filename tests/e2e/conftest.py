@@ -58,6 +58,7 @@ def bot_settings(h: DiscordHarness, database: Path, **overrides: object) -> Sett
     values: dict[str, object] = {
         "discord_token": SecretStr(h.token),
         "database_path": database,
+        "check_replay": True,  # every change must replay exactly from the event log (issue 15)
         **overrides,
     }
     return Settings.model_validate(values)
@@ -163,6 +164,7 @@ class BotProcess:
             **harness.env(),
             "DATABASE_PATH": str(workdir / "bot.sqlite3"),
             "LOG_LEVEL": "INFO",
+            "CHECK_REPLAY": "true",
             **extra_env,
         }
         self.env["PYTHONPATH"] = str(ROOT)

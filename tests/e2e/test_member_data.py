@@ -132,13 +132,14 @@ async def test_delete_erases_me_and_the_fight_goes_on_under_the_gm(
     await answered(await slash(h, player, "character import", example="thug", name="Spare"))
 
     before = set(await stored_anywhere(bot, str(player.id)))
+    # (The log's state snapshots are sparse — issue 15 —: the player's join is in a row's
+    # result, replayed, not in a snapshot.)
     assert {
         "sheets.owner_id",
         "encounters.state",
         "encounter_log.actor_id",
         "encounter_log.options",
         "encounter_log.result",
-        "encounter_log.state",
     } <= before, before
 
     prompt = await delete_prompt(h, player)

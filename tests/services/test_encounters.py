@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -142,6 +143,34 @@ async def test_stale_write_is_refused(db: Database, service: EncounterService) -
     assert (await service.live(10)).version == 2
 
 
+async def test_a_change_computed_outside_the_lock_from_a_row_that_moved_on_is_computed_again(
+    db: Database, service: EncounterService
+) -> None:
+    """Issue 15: the engine runs outside the writer lock on the row as committed; when another
+    writer (here a second process, straight through sqlite3) moves the row on meanwhile, the
+    version check inside the transaction sees it and the step runs again on the new row —
+    nothing is lost and nothing is written from the stale one."""
+    started = await start(service)
+    seen: list[tuple[int, int]] = []
+
+    def bump(current: Encounter) -> tuple:
+        seen.append((current.version, current.state.round))
+        if len(seen) == 1:  # the other writer commits between this read and our transaction
+            state = current.state.model_copy(update={"round": 7})
+            with sqlite3.connect(db.path) as other:
+                other.execute(
+                    "UPDATE encounters SET state = ?, version = version + 1 WHERE id = ?",
+                    (state.model_dump_json(), current.id),
+                )
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    assert seen == [(started.version, 0), (started.version + 1, 7)]
+    live = await service.live(10)
+    assert (live.version, live.state.round) == (started.version + 2, 8)
+    assert [e.version for e in await service.log(started.id)] == [1, 3]
+
+
 async def test_failed_step_writes_nothing(service: EncounterService) -> None:
     started = await start(service)
 
@@ -153,3 +182,29 @@ async def test_failed_step_writes_nothing(service: EncounterService) -> None:
     live = await service.live(10)
     assert live.version == started.version
     assert len(await service.log(started.id)) == 1
+
+
+async def test_parsed_states_are_bounded_and_let_go_when_idle(db: Database) -> None:
+    """Issue 15: the live encounters' parsed states stay in memory while they are busy — a
+    command reads no JSON it parsed before — and are let go after STATE_IDLE_S unused (a
+    command then parses its row again) and beyond STATE_CACHE_SIZE."""
+    from bot.services import encounters as module
+
+    service = EncounterService(db, seeds=lambda: 42)
+    clock = [1000.0]
+    service._monotonic = lambda: clock[0]
+    for channel in (10, 11):
+        await start(service, channel)
+    first = await service.live(10)
+    await service.live(11)
+    assert service.cached_encounters == 2
+    assert (await service.live(10)).state is first.state  # the same parsed object, no re-parse
+    clock[0] += module.STATE_IDLE_S - 1
+    await service.live(11)  # used: stays; channel 10's is not idle yet either
+    assert service.cached_encounters == 2
+    clock[0] += 2  # channel 10's state idle for STATE_IDLE_S + 1 s
+    again = await service.live(11)
+    assert service.cached_encounters == 1
+    fresh = await service.live(10)
+    assert fresh.state is not first.state and fresh.state == first.state  # parsed anew
+    assert again.version == 1

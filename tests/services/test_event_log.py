@@ -98,7 +98,8 @@ async def test_each_change_logs_every_die_it_rolled_and_replays_exactly_from_the
         [entries[entries.index(e) - 1] for e, _ in rolled], rolled, strict=True
     ):
         dice = ScriptedRoller(record.dice)
-        state = live.rules.load_state(before.state)
+        async with db.read() as conn:
+            state = await encounters.state_at(conn, live, before.version)
         events = []
         for data in record.commands:
             outcome = live.rules.apply(state, live.rules.parse_command(data), dice, NOW)

@@ -15,6 +15,7 @@ from PIL import Image
 from bot.engine.core.audience import GM, PUBLIC
 from bot.engine.core.chart import Sample, chart_data
 from bot.services.fight_chart import _round_of, logged_states, round_samples
+from bot.store.db import Database
 from bot.store.encounter_log import LogEntry
 from bot.ui import chart_drawing
 from bot.ui.chart_drawing import (
@@ -139,3 +140,42 @@ def test_the_round_is_read_from_the_states_opening_or_by_parsing_it() -> None:
     assert _round_of('{"name":"x\\"round\\":9","round":3}') == 3
     assert _round_of('{"a":{"round":5},"round":2}') == 2
     assert _round_of("not json") == 0
+
+
+async def test_the_chart_reads_a_log_with_sparse_snapshots_by_replay(db: Database) -> None:
+    """Issue 15: most log rows keep no state; the chart's reader replays them, so it sees a
+    state after every version — the newest the very state committed — and the same samples as
+    from a copy in every row."""
+    from bot.engine.core.commands import Begin, EndTurn
+    from bot.services.actor import Actor
+    from bot.services.combat import CombatService
+    from bot.services.encounters import EncounterService
+    from tests.services.test_undo import sheet
+
+    gm = Actor(user_id=1)
+    encounters = EncounterService(db, clock=lambda: AT, seeds=lambda: 3, check_replay=True)
+    combat = CombatService(encounters, clock=lambda: AT)
+    await encounters.start(guild_id=1, channel_id=5, actor=gm, ruleset="uttas", name="Chart")
+    await encounters.join(5, gm, name="Ann", sheet=sheet("Ann"))
+    await encounters.add_npcs(5, gm, template="Thug", sheet=sheet("Thug"), count=1)
+    await combat.gm_command(5, gm, "begin", {}, lambda e: Begin(), action="x")
+    for _ in range(4):  # two turns a round: into round 3
+        await combat.gm_command(
+            5, gm, "endturn", {}, lambda e: EndTurn(actor=e.state.turn), action="x"
+        )
+    live = await encounters.live(5)
+    entries = await encounters.log(live.id)
+    assert sum(e.state is not None for e in entries) == 1  # the start's only
+    states = list(logged_states(entries, live.rules))
+    assert [v for v, _ in states] == [e.version for e in entries]
+    assert states[-1][1] == live.row.state_json
+    full = [entry(v, s) for v, s in states]  # as if every row kept its copy
+    assert round_samples(entries, live.rules, live.state) == round_samples(
+        full, live.rules, live.state
+    )
+    assert [s.label for s in round_samples(entries, live.rules, live.state)] == [
+        "Start",
+        "1",
+        "2",
+        "3",
+    ]

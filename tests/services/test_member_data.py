@@ -84,7 +84,9 @@ def sheet(name: str) -> UttasSheet:
 class Bot:
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.encounters = EncounterService(db, clock=lambda: NOW, seeds=lambda: 7)
+        self.encounters = EncounterService(
+            db, clock=lambda: NOW, seeds=lambda: 7, check_replay=True
+        )
         combat = CombatService(self.encounters, clock=lambda: NOW)
         self.mod = ModerationService(db, self.encounters, combat, clock=lambda: NOW)
         self.members = MemberDataService(db, self.encounters, clock=lambda: NOW)

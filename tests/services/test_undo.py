@@ -42,9 +42,11 @@ def sheet(name: str, **kw: Any) -> UttasSheet:
 
 
 class Table:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, snapshot_every: int = 50) -> None:
         self.db = db
-        self.encounters = EncounterService(db, clock=lambda: NOW, seeds=lambda: 7)
+        self.encounters = EncounterService(
+            db, clock=lambda: NOW, seeds=lambda: 7, check_replay=True, snapshot_every=snapshot_every
+        )
         self.combat = CombatService(self.encounters, clock=lambda: NOW)
         self.mod = ModerationService(db, self.encounters, self.combat, clock=lambda: NOW)
 
@@ -147,6 +149,67 @@ async def test_undo_works_after_a_restart(tmp_path: Path) -> None:
         result, entry = await Table(reopened).mod.undo(CHANNEL, GM)
         assert entry.command == "gm"
         assert result.encounter.row.state_json == before
+    finally:
+        await reopened.close()
+
+
+@pytest.mark.parametrize("every", [1, 3, 50])
+async def test_the_log_keeps_sparse_snapshots_and_undo_replays_to_the_start_after_a_restart(
+    tmp_path: Path, every: int
+) -> None:
+    """Issue 15: a log row keeps a state snapshot only every ``every`` versions (and for changes
+    that cannot be replayed); undo rebuilds any other state from the nearest snapshot by
+    replaying the logged commands with their dice — exactly, after a restart, back to the
+    start of the encounter."""
+    path = tmp_path / "sparse.sqlite3"
+    first = await Database.open(path)
+    await first.migrate()
+    t = Table(first, snapshot_every=every)
+    willow, thug = await fight(t)
+    states = {1: ""}
+    steps: list[Any] = [
+        lambda cur: Attack(
+            actor=cur.state.turn,
+            target=thug if cur.state.turn == willow else willow,
+            attack="Sword",
+        ),
+        lambda cur: SetVitals(target=thug, health_change=-2),
+        lambda cur: GrantDice(target=willow, dice=1),
+        lambda cur: SetVitals(target=willow, stamina=25),
+    ]
+    for make in steps:
+        await t.gm(make)
+    log = await t.encounters.log((await t.live()).id)
+    top = log[-1].version
+    snapshots = [e.version for e in log if e.state is not None]
+    expected = {1, *(v for v in range(1, top + 1) if v % every == 0)}
+    assert set(snapshots) == expected  # start; every `every`; all the rest replay
+    live = await t.live()
+    async with first.read() as conn:  # the states as committed, rebuilt from the log
+        for entry in log:
+            states[entry.version] = (
+                await t.encounters.state_at(conn, live, entry.version)
+            ).model_dump_json()
+    assert states[top] == (await t.live()).row.state_json
+    await first.close()
+
+    reopened = await Database.open(path)  # nothing in memory
+    try:
+        again = Table(reopened, snapshot_every=every)
+        undone = []
+        while True:
+            try:
+                result, entry = await again.mod.undo(CHANNEL, GM)
+            except Conflict:
+                break
+            undone.append(entry.version)
+            assert result.encounter.row.state_json == states[entry.version - 1]
+        assert undone == list(range(top, 1, -1))
+        assert (await again.live()).row.state_json == log[0].state
+        for version in reversed(undone):
+            result, entry = await again.mod.redo(CHANNEL, GM)
+            assert entry.version == version
+            assert result.encounter.row.state_json == states[version]
     finally:
         await reopened.close()
 

@@ -182,3 +182,21 @@ async def test_cancelling_the_writer_that_commits_during_the_commit_resolves_the
     async with asyncio.timeout(LIMIT):
         await writer(db, "after")
     assert "after" in await committed(db)
+
+
+async def test_wal_checkpoints_run_in_the_background_not_in_a_commit(db: Database) -> None:
+    """Issue 15: no COMMIT checkpoints (``wal_autocheckpoint`` is 0 on every connection); every
+    ``checkpoint_every`` committed groups a background task copies the WAL into the database on
+    its own connection, and the commits go on meanwhile."""
+    async with db.read() as conn:
+        row = await conn.fetch_one("PRAGMA wal_autocheckpoint")
+    assert row is not None and row[0] == 0
+    db.checkpoint_every = 5
+    for round_ in (1, 2):
+        for i in range(5):
+            async with asyncio.timeout(LIMIT), db.transaction() as conn:
+                await conn.execute("INSERT INTO item (name) VALUES (?)", (f"w{round_}.{i}",))
+        async with asyncio.timeout(LIMIT):
+            await db.checkpointed()  # the one the 5th commit started
+        assert db.checkpoints == round_
+    assert len(await committed(db)) == 10

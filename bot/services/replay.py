@@ -1,0 +1,72 @@
+"""Rebuilding an encounter's state at any version from its log (issue 15: the log keeps what
+happened, not a copy of every state).
+
+A log row (:class:`~bot.store.encounter_log.LogEntry`) either keeps a full snapshot of the state
+it left (``state``: every ``snapshot_every`` versions, when a fight ends, and for changes that
+cannot be replayed — start, end, undo, redo, a refresh from a sheet, a member's erasure) or
+none. A row without one is replayed over the state before it from its result
+(:mod:`bot.services.event_log`): the engine ``commands`` applied in order with the dice it rolled
+(``dice``, in a :class:`~bot.engine.ScriptedRoller`: nothing is re-rolled) at the engine clock it
+ran at (``at``), then what began in it dated with its issue mark (``marker``,
+:func:`~bot.services.issue_marks.stamp`). The result is the exact state the change committed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.engine import AnyState, Ruleset, ScriptedRoller
+from bot.services.issue_marks import stamp
+from bot.store.encounter_log import LogEntry
+
+AT = "at"
+"""Result key: the engine clock a change ran at (ISO 8601), present when it can be replayed."""
+MARKER = "marker"
+"""Result key: the issue mark the change dated what began in it with."""
+
+
+class ReplayFailed(RuntimeError):
+    """A log row could not be replayed (a log this version did not write, or one changed by
+    hand): a bug or a damaged database, never a member's mistake."""
+
+
+def replayable(result: dict[str, Any]) -> bool:
+    """Whether a change whose result is ``result`` can be replayed (it says when it ran)."""
+    return AT in result
+
+
+def replay(rules: Ruleset[Any], before: AnyState, entry: LogEntry) -> AnyState:
+    """The state ``entry`` left, from the state before it (``before``, at ``entry.version - 1``):
+    its commands applied again with its recorded dice, then its issue mark. Raises
+    :class:`ReplayFailed` when the row carries no replay (no ``at``) or its dice do not fit."""
+    found = json.loads(entry.result)
+    if not isinstance(found, dict) or AT not in found:
+        raise ReplayFailed(f"log entry {entry.version} keeps neither a snapshot nor a replay")
+    state = before
+    commands = found.get("commands") or []
+    if commands:
+        dice = ScriptedRoller(found.get("dice") or [])
+        now = datetime.fromisoformat(found[AT])
+        for data in commands:
+            state = rules.apply(state, rules.parse_command(data), dice, now).state
+        if dice.remaining:
+            raise ReplayFailed(f"log entry {entry.version} left {dice.remaining} dice unused")
+    marker = found.get(MARKER)
+    return stamp(before, state, int(marker)) if marker is not None else state
+
+
+def rebuild(rules: Ruleset[Any], entries: Sequence[LogEntry]) -> AnyState:
+    """The state after the last of ``entries`` (:func:`bot.store.encounter_log.history`: a row
+    with a snapshot, then the rows after it, oldest first). Raises :class:`ReplayFailed` when
+    ``entries`` is empty or does not start with a snapshot."""
+    if not entries or entries[0].state is None:
+        raise ReplayFailed("no snapshot to start from")
+    state: AnyState = rules.load_state(entries[0].state)
+    for entry in entries[1:]:
+        state = (
+            replay(rules, state, entry) if entry.state is None else rules.load_state(entry.state)
+        )
+    return state
