@@ -122,6 +122,9 @@ async def test_an_undone_turn_end_takes_the_buttons_off_the_undone_turns_ping(
     ping = await willows_turn(bot, h, table)
     ended = await ok(await slash(h, table.player, "endturn"))
     assert button(h.message(ended.message), "End turn")
+    # Willow's ping lost its buttons when her turn ended (refreshed after the change, so wait:
+    # an undo before that refresh finds her turn running again, and its buttons valid again)
+    await h.wait_for(lambda: h.message(ping).components == [])
     await ok(await slash(h, table.moderator, "gm undo"))
     assert await current_name(bot, h) == "Willow"
     await h.wait_for(lambda: h.message(ended.message).components == [])
