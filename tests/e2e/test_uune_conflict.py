@@ -179,7 +179,11 @@ async def test_a_whole_uune_conflict_through_discord(
     # The GM ends the conflict; the status shows where everyone stands.
     ended = await u.run(gm, "gm end-fight")
     assert "The fight is over: the Game Master ended it." in ended.message.text()
-    [board] = [m for m in h.messages_in(h.channel) if m.text().startswith("Dock nine — ")]
+    # a round's start may post the tracker again at the bottom and then delete the old one:
+    # wait for the one tracker (bot/ui/tracker_keeper.py)
+    boards = lambda: [m for m in h.messages_in(h.channel) if m.text().startswith("Dock nine — ")]  # noqa: E731
+    await h.wait_for(lambda: len(boards()) == 1)
+    [board] = boards()
     await h.wait_for(lambda: h.message(board).text().startswith("Dock nine — fight over"))
     board = h.message(board)
     rows = board.embeds[0]["description"].split("\n")
@@ -265,8 +269,10 @@ async def test_the_board_shows_a_pcs_stealth_level(
     assert "Mira Quell's Stealth succeeds (2 of 2 hits): Mira Quell is Hidden." in rolled.text()
 
     def row(name: str) -> str:
-        [board] = [m for m in h.messages_in(h.channel) if m.text().startswith("Dock nine — ")]
-        return next(r for r in board.embeds[0]["description"].split("\n") if name in r)
+        boards = [m for m in h.messages_in(h.channel) if m.text().startswith("Dock nine — ")]
+        if len(boards) != 1:  # a new tracker posted, the old not yet deleted: look again
+            return ""
+        return next(r for r in boards[0].embeds[0]["description"].split("\n") if name in r)
 
     await h.wait_for(lambda: "Hidden" in row("Mira Quell"))
     assert row("Mira Quell").startswith(
