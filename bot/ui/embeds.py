@@ -174,7 +174,7 @@ def encounter_settings_text(encounter: Encounter) -> str:
     return (
         f"**{shown_name(encounter.row.name)}** settings:\n"
         f"- initiative: {encounter.state.initiative_mode}\n"
-        f"- reaction window: {s.reaction_window_s} s\n"
+        f"- reaction window: {format_duration(s.reaction_window_s)}\n"
         f"- turn deadline: {format_duration(s.turn_deadline_s)}"
         f" ({DEADLINE_ACTIONS[s.turn_deadline_action]})\n"
         f"- reminders: {reminder_words(s.reminders)}\n"

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.engine.core.commands import ChangeSettings, CommandBase
 from bot.engine.core.encounter_rules import RULE_NAME_MAX, RULE_VALUE_MAX
-from bot.engine.core.pacing import parse_duration, parse_reminders
+from bot.engine.core.pacing import parse_duration, parse_reaction_window, parse_reminders
 from bot.errors import InvalidInput
 from bot.services.combat import NO_DEFAULT_ACTIONS, CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
@@ -52,7 +52,7 @@ def settings_command(
     @app_commands.command(name="settings", description="Show or change the encounter's settings")
     @app_commands.describe(
         initiative="How initiative is decided when the fight begins",
-        reaction_window="Seconds a player has to react before the attack resolves (5-86400)",
+        reaction_window="How long a player has to react: 5m, 12h, 1d or seconds (5s to 1 day)",
         npcs_react="NPC targets wait for the GM's reaction choice",
         hide_npc_numbers="Players see NPCs as Unhurt/Hurt/Bloodied, not exact numbers",
         interleaved="Utopia: one action at a time, each creature after each action (in setup)",
@@ -79,7 +79,7 @@ def settings_command(
     async def settings(
         interaction: discord.Interaction[Any],
         initiative: app_commands.Choice[str] | None = None,
-        reaction_window: app_commands.Range[int, 5, 86_400] | None = None,
+        reaction_window: app_commands.Range[str, 1, 40] | None = None,
         npcs_react: bool | None = None,
         hide_npc_numbers: bool | None = None,
         interleaved: bool | None = None,
@@ -94,7 +94,9 @@ def settings_command(
     ) -> None:
         changes: dict[str, Any] = {
             "initiative_mode": initiative.value if initiative else None,
-            "reaction_window_s": reaction_window,
+            "reaction_window_s": parse_reaction_window(reaction_window)
+            if reaction_window
+            else None,
             "npcs_react": npcs_react,
             "hide_npc_numbers": hide_npc_numbers,
             "interleaved": interleaved,

@@ -77,7 +77,7 @@ async def test_an_expired_window_edits_its_prompt(
 ) -> None:
     h = discord_harness
     await set_up_fight(h, table, begin=False)
-    await ok(await slash(h, table.moderator, "gm settings", reaction_window=5))
+    await ok(await slash(h, table.moderator, "gm settings", reaction_window="5"))
     await ok(await slash(h, table.moderator, "encounter begin"))
     prompt = await thug_attacks_willow(bot, h, table)
     await prompt_recorded(bot, h)

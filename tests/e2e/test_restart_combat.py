@@ -46,7 +46,7 @@ async def _thug_attacks_willow(
     await answered(await slash(h, player, "character import", example="willow"))
     await ok(await slash(h, player, "encounter join", character="Willow"))
     if window is not None:
-        await ok(await slash(h, gm, "gm settings", reaction_window=window))
+        await ok(await slash(h, gm, "gm settings", reaction_window=str(window)))
     await ok(await slash(h, gm, "encounter begin"))
     if await _whose_turn(h, table) == "Willow":
         await ok(await slash(h, player, "endturn"))

@@ -62,3 +62,20 @@ def test_settings_are_described_as_typed_never_as_stored_seconds() -> None:
     assert describe_settings({"turn_deadline_s": 0, "show_odds": False}) == (
         "turn deadline: off, show odds: off"
     )
+
+
+def test_a_reaction_window_is_typed_like_a_deadline_or_in_seconds() -> None:
+    """``/gm settings reaction_window:`` (issue 17: a days-long fight needs windows of hours)."""
+    from bot.engine.core.pacing import parse_reaction_window
+
+    assert parse_reaction_window("12h") == 43_200 and parse_reaction_window("1d") == 86_400
+    assert parse_reaction_window("300") == 300 and parse_reaction_window("5s") == 5
+    for bad, words in (
+        ("4", "between `5s` and 1 day"),
+        ("2d", "between `5s` and 1 day"),
+        ("off", "always ends"),
+        ("soon", "is not a duration"),
+        ("9" * 40, "between `5s` and 1 day"),
+    ):
+        with pytest.raises(InvalidInput, match=words):
+            parse_reaction_window(bad)

@@ -31,12 +31,14 @@ _UTC_SUFFIX = re.compile(r"\s*(?:UTC|GMT)$", re.IGNORECASE)
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 
 
-def parse_duration(text: str, *, what: str = "A turn deadline", max_days: int = 30) -> int:
+def parse_duration(
+    text: str, *, what: str = "A turn deadline", max_days: int = 30, least_s: int = MIN_DEADLINE_S
+) -> int:
     """Seconds in a duration such as ``12h``, ``1d6h``, ``45m`` or ``off`` (0: no deadline).
 
-    Raises :class:`InvalidInput` for any other text, or a duration outside one minute to
-    ``max_days`` days (30 for a turn deadline); ``what`` names the duration in that refusal
-    (``/away until:`` uses it too)."""
+    Raises :class:`InvalidInput` for any other text, or a duration outside ``least_s`` seconds
+    (one minute unless given) to ``max_days`` days (30 for a turn deadline); ``what`` names the
+    duration in that refusal (``/away until:`` and ``/gm settings reaction_window:`` use it too)."""
     cleaned = text.strip().lower().replace(" ", "")
     if cleaned in OFF_WORDS:
         return 0
@@ -46,10 +48,30 @@ def parse_duration(text: str, *, what: str = "A turn deadline", max_days: int = 
             f"`{text[:40]}` is not a duration: write it like `12h`, `1d6h`, `90m`, or `off`."
         )
     seconds = sum(int(v) * _UNITS[k] for k, v in match.groupdict().items() if v)
-    if not MIN_DEADLINE_S <= seconds <= max_days * 86_400:
-        raise InvalidInput(
-            f"{what} lies between 1 minute (`1m`) and {max_days} days (`{max_days}d`)."
-        )
+    if not least_s <= seconds <= max_days * 86_400:
+        least = "1 minute (`1m`)" if least_s == 60 else f"`{format_duration(least_s)}`"
+        raise InvalidInput(f"{what} lies between {least} and {max_days} days (`{max_days}d`).")
+    return seconds
+
+
+REACTION_WINDOW_S = (5, 86_400)
+"""A reaction window's bounds in seconds (the engine's ``reaction_window_s``)."""
+
+
+def parse_reaction_window(text: str) -> int:
+    """Seconds in a reaction window typed like a deadline (``30m``, ``12h``, ``1d``) or as plain
+    seconds (``300``), 5 seconds to 1 day. Raises :class:`InvalidInput` otherwise (``off`` too:
+    a reaction window always ends)."""
+    cleaned = text.strip()
+    least, most = REACTION_WINDOW_S
+    if cleaned.isdecimal():
+        seconds = int(cleaned) if len(cleaned) <= 9 else most + 1
+        if not least <= seconds <= most:
+            raise InvalidInput("A reaction window lies between `5s` and 1 day (`1d`).")
+        return seconds
+    seconds = parse_duration(cleaned, what="A reaction window", max_days=1, least_s=least)
+    if seconds == 0:
+        raise InvalidInput("A reaction window always ends: give a duration such as `5m` or `12h`.")
     return seconds
 
 

@@ -158,10 +158,16 @@ async def test_ping_buttons_after_the_encounter_ended(
     await set_up_fight(h, table)
     await pass_turns_until(bot, h, table, "Willow")
     ping = ping_for(h, "Willow")
+    ids = {label: button(ping, label)["custom_id"] for label in ("End turn", "Take a Breather")}
+    ids["Attack…"] = button(ping, "Attack…")["custom_id"]
     await end_encounter(h, table)
-    for label in ("End turn", "Take a Breather", "Attack…"):
-        text = await refused(await h.click(table.player, ping, button(ping, label)["custom_id"]))
-        assert text and text != UNEXPECTED, f"{label}: {text}"
+    # The ended fight's ping loses its buttons (bot/ui/turn_pings.py), after the change; a press
+    # that comes before that is refused by name, never half-applied.
+    for label, custom_id in ids.items():
+        if any(c.get("custom_id") == custom_id for c in h.message(ping).all_components()):
+            text = await refused(await h.click(table.player, ping, custom_id))
+            assert text and text != UNEXPECTED, f"{label}: {text}"
+    await h.wait_for(lambda: not h.message(ping).all_components())
 
 
 @pytest.mark.parametrize(
