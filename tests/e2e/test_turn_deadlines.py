@@ -98,7 +98,7 @@ async def test_a_passed_deadline_ends_the_turn_once_and_the_next_clock_starts(
     [shown] = passed(h)
     assert f"{before.state.current.name}'s turn ends" in shown.text()
     # the deadline ended it, not the GM: the log line says so
-    assert f"{before.state.current.name}'s turn deadline passed: the turn ends." in shown.text()
+    assert f"{before.state.current.name}'s turn deadline passed." in shown.text()
     assert "The GM ends" not in shown.text()
 
 

@@ -220,7 +220,7 @@ def next_turn(tx: Tx, cmd: NextTurn) -> None:
     if current is not None:
         name = tx.view(current).name
         if cmd.by == "deadline":
-            tx.note(f"{name}'s turn deadline passed: the turn ends.", current)
+            tx.note(f"{name}'s turn deadline passed.", current)
         else:
             tx.note(f"The GM ends {name}'s turn.", current)
         tx.end_turn(current)
