@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol
@@ -60,6 +60,52 @@ class RehearsalPolicy(Protocol):
     def is_down(self, combatant: Any) -> bool:
         """Whether ``combatant`` is out of the fight (UTTAS: Dead, Unconscious, Surrendered)."""
         ...
+
+
+class TurnPolicy:
+    """The shape every ruleset's policy shares (a :class:`RehearsalPolicy`): the name checked
+    against :attr:`policies`, :meth:`candidates` answering the pending decision
+    (:meth:`_answer`) or playing the turn holder's turn (:meth:`_turn`), and :meth:`is_down`
+    reading the ruleset's out-of-the-fight conditions :attr:`out`. Raises :class:`InvalidInput`
+    for a policy name the ruleset lacks."""
+
+    system: ClassVar[str]
+    """The ruleset's title, for the refusal (``UTTAS``)."""
+    policies: ClassVar[tuple[str, ...]]
+    """The policy names the ruleset offers, the default first."""
+    out: ClassVar[Iterable[str]]
+    """The conditions that put a combatant out of the fight (the ruleset's ``OUT``)."""
+
+    def __init__(self, name: str) -> None:
+        if name not in self.policies:
+            raise InvalidInput(
+                f"{self.system} has no rehearsal policy {name[:40]!r}: "
+                + ", ".join(self.policies)
+                + "."
+            )
+        self.name = name
+
+    def is_down(self, combatant: Any) -> bool:
+        """Whether ``combatant`` has one of :attr:`out`."""
+        return any(combatant.has(x) for x in self.out)
+
+    def candidates(self, state: Any) -> Iterator[CommandBase]:
+        """:meth:`RehearsalPolicy.candidates`: the answers to ``state.pending``, else the turn
+        holder's commands (none between turns)."""
+        pending = state.pending
+        if pending is not None:
+            return iter(self._answer(state, pending))
+        if state.turn is None:
+            return iter(())
+        return iter(self._turn(state, state.get(state.turn)))
+
+    def _answer(self, state: Any, pending: Any) -> Iterable[CommandBase]:
+        """The answers to try for ``pending``, best first."""
+        raise NotImplementedError
+
+    def _turn(self, state: Any, combatant: Any) -> Iterable[CommandBase]:
+        """The turn holder's commands to try, best first (the last: ending the turn)."""
+        raise NotImplementedError
 
 
 class RehearseHooks:

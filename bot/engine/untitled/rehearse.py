@@ -25,36 +25,25 @@ from typing import Any
 
 from bot.engine.core.commands import CommandBase, EndTurn
 from bot.engine.core.positions import ENGAGED_M
+from bot.engine.core.rehearse import TurnPolicy
 from bot.engine.untitled.commands import Attack, Defend, Draw, Move, Reload
 from bot.engine.untitled.state import OUT, UntitledCombatant, UntitledState
-from bot.errors import InvalidInput
 
 POLICIES: tuple[str, ...] = ("simple", "reckless")
 """The policies ``/rehearse policy:`` offers for Untitled, the default first."""
 
 
-class UntitledPolicy:
+class UntitledPolicy(TurnPolicy):
     """One of :data:`POLICIES` (see the module's docstring). ``lapse``: the ruleset's default
     answer to a decision (``Ruleset.lapse``)."""
 
+    system = "Untitled"
+    policies = POLICIES
+    out = OUT
+
     def __init__(self, name: str, lapse: Any) -> None:
-        if name not in POLICIES:
-            raise InvalidInput(
-                f"Untitled has no rehearsal policy {name[:40]!r}: " + ", ".join(POLICIES) + "."
-            )
+        super().__init__(name)
         self.lapse = lapse
-
-    def is_down(self, combatant: UntitledCombatant) -> bool:
-        """Down (Untitled: at 0 Health, out of the fight)."""
-        return any(combatant.has(x) for x in OUT)
-
-    def candidates(self, state: UntitledState) -> Iterator[CommandBase]:
-        pending = state.pending
-        if pending is not None:
-            return self._answer(state, pending)
-        if state.turn is None:
-            return iter(())
-        return self._turn(state, state.get(state.turn))
 
     def _answer(self, state: UntitledState, p: Any) -> Iterator[CommandBase]:
         ref = p.id or None

@@ -27,10 +27,10 @@ from typing import Any
 
 from bot.engine.core.commands import CommandBase, EndTurn
 from bot.engine.core.positions import ENGAGED_M
+from bot.engine.core.rehearse import TurnPolicy
 from bot.engine.utopia.commands import Attack, DeepBreath, Defend, Travel
 from bot.engine.utopia.state import OUT, DamageDecision, UtopiaCombatant, UtopiaState
 from bot.engine.utopia.tables import UtopiaTables
-from bot.errors import InvalidInput
 
 POLICIES: tuple[str, ...] = ("simple", "reckless")
 """The policies ``/rehearse policy:`` offers for Utopia, the default first."""
@@ -42,30 +42,19 @@ def _left(c: UtopiaCombatant) -> float:
     return (c.shp + c.dhp) / max(1, c.sheet.shp + c.sheet.dhp)
 
 
-class UtopiaPolicy:
+class UtopiaPolicy(TurnPolicy):
     """One of :data:`POLICIES` (see the module's docstring). ``lapse``: the ruleset's default
     answer to a decision (``Ruleset.lapse``)."""
 
+    system = "Utopia"
+    policies = POLICIES
+    out = OUT
+
     def __init__(self, tables: UtopiaTables, name: str, lapse: Any) -> None:
-        if name not in POLICIES:
-            raise InvalidInput(
-                f"Utopia has no rehearsal policy {name[:40]!r}: " + ", ".join(POLICIES) + "."
-            )
+        super().__init__(name)
         self.tables = tables
         self.careful = name == "simple"
         self.lapse = lapse
-
-    def is_down(self, combatant: UtopiaCombatant) -> bool:
-        """Down (Utopia: out of the fight)."""
-        return any(combatant.has(x) for x in OUT)
-
-    def candidates(self, state: UtopiaState) -> Iterator[CommandBase]:
-        pending = state.pending
-        if pending is not None:
-            return self._answer(state, pending)
-        if state.turn is None:
-            return iter(())
-        return self._turn(state, state.get(state.turn))
 
     def _answer(self, state: UtopiaState, p: Any) -> Iterator[CommandBase]:
         ref = p.id or None

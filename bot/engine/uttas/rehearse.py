@@ -26,10 +26,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from bot.engine.core.commands import CommandBase, EndTurn
+from bot.engine.core.rehearse import TurnPolicy
 from bot.engine.uttas.commands import Attack, Breather, Move, React, ResolveSurrender
 from bot.engine.uttas.state import OUT, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables
-from bot.errors import InvalidInput
 
 POLICIES: tuple[str, ...] = ("simple", "reckless")
 """The policies ``/rehearse policy:`` offers for UTTAS, the default first."""
@@ -42,14 +42,15 @@ def _hurt(c: Combatant) -> tuple[float, float]:
     return c.health / max(1, c.sheet.health), c.stamina / max(1, c.sheet.stamina)
 
 
-class UttasPolicy:
+class UttasPolicy(TurnPolicy):
     """One of :data:`POLICIES` over ``tables`` (see the module's docstring)."""
 
+    system = "UTTAS"
+    policies = POLICIES
+    out = OUT
+
     def __init__(self, tables: UttasTables, attack_names: Any, name: str) -> None:
-        if name not in POLICIES:
-            raise InvalidInput(
-                f"UTTAS has no rehearsal policy {name[:40]!r}: " + ", ".join(POLICIES) + "."
-            )
+        super().__init__(name)
         self.tables = tables
         self.attack_names = attack_names
         self.careful = name == "simple"
@@ -63,18 +64,6 @@ class UttasPolicy:
             reverse=True,
         )
         self.best_defend = ranked[0] if ranked else None
-
-    def is_down(self, combatant: Combatant) -> bool:
-        """Dead, Unconscious or Surrendered (UTTAS: out of the fight)."""
-        return any(combatant.has(x) for x in OUT)
-
-    def candidates(self, state: UttasState) -> Iterator[CommandBase]:
-        pending = state.pending
-        if pending is not None:
-            return iter(self._answer(state, pending))
-        if state.turn is None:
-            return iter(())
-        return self._turn(state, state.get(state.turn))
 
     def _answer(self, state: UttasState, p: Any) -> list[CommandBase]:
         ref = p.id or None

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bot.engine.core.commands import CommandBase, EndTurn
+from bot.engine.core.rehearse import TurnPolicy
 from bot.engine.uune.commands import Approve, Attack, NpcAttack, Propose, Spend
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import (
@@ -38,7 +39,6 @@ from bot.engine.uune.state import (
 )
 from bot.engine.uune.tables import UuneTables
 from bot.engine.uune.terms import BASE_DIE
-from bot.errors import InvalidInput
 
 POLICIES: tuple[str, ...] = ("simple",)
 """The policies ``/rehearse policy:`` offers for Uune."""
@@ -58,32 +58,21 @@ def usual_resources(c: UuneCombatant) -> tuple[str, ...]:
     return tuple(chosen)[:USUAL]
 
 
-class UunePolicy:
+class UunePolicy(TurnPolicy):
     """``simple`` (see the module's docstring). ``lapse``: the ruleset's default answer to a
     decision (``Ruleset.lapse``)."""
 
+    system = "Uune"
+    policies = POLICIES
+    out = OUT
+
     def __init__(self, tables: UuneTables, name: str, lapse: Any) -> None:
-        if name not in POLICIES:
-            raise InvalidInput(
-                f"Uune has no rehearsal policy {name[:40]!r}: " + ", ".join(POLICIES) + "."
-            )
+        super().__init__(name)
         self.tables = tables
         self.lapse = lapse
 
-    def is_down(self, combatant: UuneCombatant) -> bool:
-        """Incapacitated (Uune "Vitality": out of the conflict)."""
-        return any(combatant.has(x) for x in OUT)
-
     def _left(self, c: UuneCombatant) -> float:
         return c.health.now(self.tables) / max(1, c.health.base)
-
-    def candidates(self, state: UuneState) -> Iterator[CommandBase]:
-        pending = state.pending
-        if pending is not None:
-            return self._answer(state, pending)
-        if state.turn is None:
-            return iter(())
-        return self._turn(state, state.get(state.turn))
 
     def _answer(self, state: UuneState, p: Any) -> Iterator[CommandBase]:
         ref = p.id or None
