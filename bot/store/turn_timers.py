@@ -3,7 +3,7 @@
 A turn with a deadline is one ``decisions`` row of kind :data:`TURN`; its ``ref`` is the
 state's ``turn_seq``. :func:`follow` keeps the row in step with each committed change (a new
 turn opens a new row, an ended fight or a deadline switched off closes it); :func:`due` lists
-the rows the expiry loop must fire; :func:`claim` closes one row exactly once (the winner of
+the rows the expiry loop must fire; :func:`close` closes one row exactly once (the winner of
 a race between two passes, or two processes, is the one whose UPDATE changed it).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 from bot.store.decisions import REACTION, ts
 
 TURN = "turn"
