@@ -41,6 +41,12 @@ class StoreConnection(Protocol):
     """What a transaction or a read hands a repository function: one connection, used by one
     task at a time, with ``?`` placeholders on either store."""
 
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``: for the few statements only one store has (row
+        locks, ``FOR UPDATE SKIP LOCKED``)."""
+        ...
+
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
         ...
