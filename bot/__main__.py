@@ -224,9 +224,8 @@ async def open_postgres(url: str) -> PgDatabase:
 
 POSTGRES_NOT_YET = (
     "Configuration error: DATABASE_URL is set. The PostgreSQL store at {where} is reachable and "
-    "migrated, but the bot cannot run on PostgreSQL yet: sheets, server and member settings "
-    "and notices are ported, the encounter store is planned (issue 16). Unset DATABASE_URL to "
-    "run on SQLite at DATABASE_PATH."
+    "migrated, but the bot cannot run on PostgreSQL yet: the encounter store is planned "
+    "(issue 16). Unset DATABASE_URL to run on SQLite at DATABASE_PATH."
 )
 
 
