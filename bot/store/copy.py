@@ -13,7 +13,8 @@ the copied ids, so rows the bot adds later get new ids.
 The source must be at the migration number the PostgreSQL migrations reach (start the bot once
 on SQLite to bring an older file up to date); it is only read. A target with rows in any table
 and no copy in progress is refused (:class:`CopyRefused`): copy-db fills an empty database
-only.
+only. One copy-db runs at a time per target (a session advisory lock, :data:`COPY_LOCK`); a
+second one started meanwhile is refused.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import asyncpg
 from bot.store.pg import PgDatabase, bundled_pg_migrations
 
 PROGRESS = "copy_db_progress"
+COPY_LOCK = 0x7467_636F_7079  # "tgcopy": held (session-level) by the running copy-db
 _FIRST = ("encounters",)  # tables others refer to (foreign keys) are copied first
 _SKIPPED = {"schema_version", PROGRESS}
 
@@ -146,19 +148,16 @@ async def _target(
     pg: PgDatabase,
 ) -> tuple[dict[str, list[_Column]], dict[str, tuple[int, str]], dict[str, list[str]]]:
     """The target's tables (columns, primary keys) and the tables a previous run finished;
-    refuses a target with rows and no copy in progress."""
-    async with pg.transaction() as conn:
-        await conn.execute(
-            f"CREATE TABLE IF NOT EXISTS {PROGRESS} (table_name TEXT PRIMARY KEY,"
-            " row_count BIGINT NOT NULL, checksum TEXT NOT NULL)"
-        )
+    refuses a target with rows and no copy in progress (leaving it as it was)."""
     async with pg.read() as conn:
         raw = conn.raw
         tables = await _pg_tables(raw)
-        done = {
-            row["table_name"]: (int(row["row_count"]), row["checksum"])
-            for row in await raw.fetch(f"SELECT * FROM {PROGRESS}")
-        }
+        done: dict[str, tuple[int, str]] = {}
+        if await raw.fetchval("SELECT to_regclass($1) IS NOT NULL", PROGRESS):
+            done = {
+                row["table_name"]: (int(row["row_count"]), row["checksum"])
+                for row in await raw.fetch(f"SELECT * FROM {PROGRESS}")
+            }
         for table in sorted(set(tables) - set(done)):
             count = await raw.fetchval(f'SELECT count(*) FROM "{table}"')
             if count:
@@ -167,6 +166,11 @@ async def _target(
                     "and holds no interrupted copy: copy-db only fills an empty database."
                 )
         keys = {table: await _primary_key(raw, table) for table in tables}
+    async with pg.transaction() as conn:
+        await conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {PROGRESS} (table_name TEXT PRIMARY KEY,"
+            " row_count BIGINT NOT NULL, checksum TEXT NOT NULL)"
+        )
     return tables, done, keys
 
 
@@ -231,34 +235,46 @@ async def copy_database(
     checksum does not match."""
     source = _open_source(path)
     try:
-        head = bundled_pg_migrations()[-1].version
-        version = int(source.execute("PRAGMA user_version").fetchone()[0])
-        if version != head:
-            raise CopyRefused(
-                f"The SQLite database at {path} is at migration {version}, PostgreSQL's schema "
-                f"at {head}: start the bot once on SQLite (it migrates the file), then copy."
-            )
-        await pg.migrate()
-        tables, done, keys = await _target(pg)
-        present = {
-            row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
-        order = [t for t in _FIRST if t in tables] + sorted(set(tables) - set(_FIRST))
-        outcomes = []
-        for table in order:
-            columns = tables[table]
-            key = keys[table] or [c.name for c in columns]
-            rows = _source_rows(source, table, columns, key) if table in present else []
-            expected = (len(rows), checksum(rows))
-            if table in done:
-                await _verify_done(pg, table, columns, key, expected, done[table])
-            else:
-                await _copy_table(pg, table, columns, key, rows, expected)
-            outcome = TableCopy(table, *expected, copied=table not in done)
-            say(outcome.line())
-            outcomes.append(outcome)
-        async with pg.transaction() as conn:
-            await conn.execute(f"DROP TABLE {PROGRESS}")
-        return outcomes
+        async with pg.read() as conn:
+            if not await conn.raw.fetchval("SELECT pg_try_advisory_lock($1)", COPY_LOCK):
+                raise CopyRefused("Another copy-db is writing to this PostgreSQL database.")
+            try:
+                return await _copy_all(path, source, pg, say)
+            finally:
+                await conn.raw.execute("SELECT pg_advisory_unlock($1)", COPY_LOCK)
     finally:
         source.close()
+
+
+async def _copy_all(
+    path: Path, source: sqlite3.Connection, pg: PgDatabase, say: Callable[[str], None]
+) -> list[TableCopy]:
+    head = bundled_pg_migrations()[-1].version
+    version = int(source.execute("PRAGMA user_version").fetchone()[0])
+    if version != head:
+        raise CopyRefused(
+            f"The SQLite database at {path} is at migration {version}, PostgreSQL's schema "
+            f"at {head}: start the bot once on SQLite (it migrates the file), then copy."
+        )
+    await pg.migrate()
+    tables, done, keys = await _target(pg)
+    present = {
+        row[0] for row in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    order = [t for t in _FIRST if t in tables] + sorted(set(tables) - set(_FIRST))
+    outcomes = []
+    for table in order:
+        columns = tables[table]
+        key = keys[table] or [c.name for c in columns]
+        rows = _source_rows(source, table, columns, key) if table in present else []
+        expected = (len(rows), checksum(rows))
+        if table in done:
+            await _verify_done(pg, table, columns, key, expected, done[table])
+        else:
+            await _copy_table(pg, table, columns, key, rows, expected)
+        outcome = TableCopy(table, *expected, copied=table not in done)
+        say(outcome.line())
+        outcomes.append(outcome)
+    async with pg.transaction() as conn:
+        await conn.execute(f"DROP TABLE {PROGRESS}")
+    return outcomes

@@ -6,6 +6,7 @@ the password."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -121,6 +122,8 @@ async def test_a_database_with_rows_is_refused_and_left_alone(tmp_path: Path, pg
         async with pg.read() as conn:
             row = await conn.fetch_one("SELECT count(*) FROM encounters")
             assert row is not None and row[0] == 0
+            row = await conn.fetch_one("SELECT to_regclass('copy_db_progress') IS NULL")
+            assert row is not None and row[0]  # nothing of the copy left in it
     finally:
         await pg.close()
 
@@ -130,6 +133,22 @@ async def test_a_finished_copy_is_not_repeated(tmp_path: Path, pg_url: str) -> N
     await copy(tmp_path / "bot.sqlite3", pg_url)
     with pytest.raises(CopyRefused, match="not empty"):
         await copy(tmp_path / "bot.sqlite3", pg_url)
+
+
+async def test_two_copies_at_once_are_one_copy_and_one_refusal(tmp_path: Path, pg_url: str) -> None:
+    await filled_sqlite(tmp_path / "bot.sqlite3")
+    outcomes = await asyncio.gather(
+        copy(tmp_path / "bot.sqlite3", pg_url),
+        copy(tmp_path / "bot.sqlite3", pg_url),
+        return_exceptions=True,
+    )
+    refused = [o for o in outcomes if isinstance(o, CopyRefused)]
+    assert len(refused) == 1, outcomes
+    assert str(refused[0]) in (
+        "Another copy-db is writing to this PostgreSQL database.",
+        "The PostgreSQL database is not empty (table bot_meta has 1 rows) and holds no "
+        "interrupted copy: copy-db only fills an empty database.",
+    )
 
 
 class Interrupted(Exception):
