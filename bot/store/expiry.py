@@ -11,10 +11,12 @@ rows another claimer is taking, and a row another claimer took and committed is 
 left out. On SQLite the single writer runs claims one after another, which gives the same
 result.
 
-Only the claim is here; the expiry loop (``bot.client``) still lists due rows with
-:func:`bot.store.decisions.due` and :func:`bot.store.turn_timers.due` and relies on each row's
-exactly-once close. Moving the loop onto these claims is planned with the encounter store's
-port (issue 16).
+Turn deadlines: the expiry loop's :meth:`bot.services.turn_deadlines.TurnDeadlines.due` claims
+them here, and lets a claim go (:func:`release`) when firing fails; pausing or resuming a fight
+lets its deadline's claim go too (:func:`bot.store.turn_timers.pause`). Reaction decisions: the
+loop still lists them with :func:`bot.store.decisions.due` (through the encounter store) and
+relies on each one's exactly-once close; moving it onto :func:`claim_due_reactions` is planned
+with the encounter store's port (issue 16).
 """
 
 from __future__ import annotations
@@ -63,14 +65,14 @@ async def _claim(
         " WHERE d.status = 'open' AND d.kind = ? AND d.deadline IS NOT NULL AND d.deadline <= ?"
         " AND e.status = 'live' AND e.paused = 0 AND (d.claim IS NULL OR d.claim < ?)"
         f"{extra} ORDER BY d.deadline, d.id{bound}{_locking(conn)})"
-        " RETURNING id, encounter_id, opened_version, ref",
+        " RETURNING id, encounter_id, opened_version, ref, deadline",
         (f"{ts(now + lease)} {claimer}", kind, ts(now), ts(now), *params),
     )
-    claimed = [
+    ordered = sorted(rows, key=lambda r: (r["deadline"], r["id"]))  # soonest first
+    return [
         Claimed(int(r["id"]), int(r["encounter_id"]), int(r["opened_version"]), int(r["ref"]))
-        for r in rows
+        for r in ordered
     ]
-    return sorted(claimed, key=lambda c: c.id)
 
 
 async def claim_due_reactions(
@@ -78,9 +80,9 @@ async def claim_due_reactions(
 ) -> list[Claimed]:
     """Claim, for ``claimer`` (one word naming the process) until ``now + lease``, every open
     reaction decision of a live, unpaused encounter whose deadline passed by ``now`` and that
-    no other claimer holds; returns them by row id (decisions opened by one change share
-    ``(encounter_id, opened_version)`` and lapse together: all of them are claimed in one
-    call). Raises ``ValueError`` for an empty or spaced ``claimer``."""
+    no other claimer holds; returns them soonest deadline first (decisions opened by one
+    change share ``(encounter_id, opened_version)`` and lapse together: all of them are
+    claimed in one call). Raises ``ValueError`` for an empty or spaced ``claimer``."""
     return await _claim(conn, REACTION, "", (), now, claimer, lease, None)
 
 
@@ -100,3 +102,13 @@ async def claim_due_turns(
         " AND r.kind = ? AND r.status = 'open')"
     )
     return await _claim(conn, TURN, extra, (REACTION,), now, claimer, lease, limit)
+
+
+async def release(conn: Connection, row_id: int, claimer: str) -> bool:
+    """Let go of ``claimer``'s claim on the row ``row_id`` (firing it failed: the next pass of
+    any process may take it at once); whether there was such a claim."""
+    changed = await conn.execute(
+        "UPDATE decisions SET claim = NULL WHERE id = ? AND claim LIKE ?",
+        (row_id, f"% {claimer}"),
+    )
+    return changed == 1

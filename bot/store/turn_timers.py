@@ -125,25 +125,27 @@ async def close(conn: Connection, timer_id: int, now: datetime) -> bool:
 
 
 async def pause(conn: Connection, encounter_id: int, now: datetime) -> None:
-    """The encounter is paused: its turn deadline stops, keeping the seconds left."""
+    """The encounter is paused: its turn deadline stops, keeping the seconds left (and any
+    expiry claim on it is let go, :mod:`bot.store.expiry`)."""
     timer = await open_timer(conn, encounter_id)
     if timer is None or timer.deadline is None:
         return
     left = max((timer.deadline - now).total_seconds(), 0.0)
     await conn.execute(
-        "UPDATE decisions SET deadline = NULL, remaining_s = ? WHERE id = ?", (left, timer.id)
+        "UPDATE decisions SET deadline = NULL, remaining_s = ?, claim = NULL WHERE id = ?",
+        (left, timer.id),
     )
 
 
 async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int) -> None:
     """The encounter resumes: its turn deadline runs again with the seconds that were left
-    (``full_s`` when the turn began during the pause)."""
+    (``full_s`` when the turn began during the pause); unclaimed."""
     timer = await open_timer(conn, encounter_id)
     if timer is None:
         return
     left = timer.remaining_s if timer.remaining_s is not None else float(full_s)
     await conn.execute(
-        "UPDATE decisions SET deadline = ?, remaining_s = NULL WHERE id = ?",
+        "UPDATE decisions SET deadline = ?, remaining_s = NULL, claim = NULL WHERE id = ?",
         (ts(now + timedelta(seconds=left)), timer.id),
     )
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any
 
 import asyncpg
 import pytest
 
+from bot.services.turn_deadlines import TurnDeadlines
 from bot.store import expiry, turn_timers
 from bot.store.base import Store
 from bot.store.decisions import REACTION, Opening, sync
@@ -140,3 +143,38 @@ async def test_a_claimer_is_one_word(store: Store) -> None:
         for bad in ("", "two words"):
             with pytest.raises(ValueError, match="one word"):
                 await expiry.claim_due_turns(conn, LATER, bad)
+
+
+async def test_a_released_or_paused_claim_is_free_again(store: Store) -> None:
+    ids = await due_turns(store, 2)
+    async with store.transaction() as conn:
+        assert [c.id for c in await expiry.claim_due_turns(conn, LATER, "a")] == ids
+        assert await expiry.release(conn, ids[0], "a")
+        assert not await expiry.release(conn, ids[1], "b")  # not b's claim
+    async with store.transaction() as conn:
+        assert [c.id for c in await expiry.claim_due_turns(conn, LATER, "b")] == ids[:1]
+        first = await turn_timers.get(conn, ids[1])
+        assert first is not None
+        await turn_timers.pause(conn, first.encounter_id, LATER)
+        await turn_timers.resume(conn, first.encounter_id, LATER, 60)
+    async with store.transaction() as conn:  # resumed with its 0 s left: due, and unclaimed
+        assert [c.id for c in await expiry.claim_due_turns(conn, LATER, "c")] == ids[1:]
+
+
+async def test_two_processes_turn_deadline_passes_share_the_due_deadlines(store: Store) -> None:
+    """The expiry loop's :meth:`TurnDeadlines.due` in two processes (two services, one
+    database): each passed deadline is handed to one of them; a second pass finds none."""
+    ids = await due_turns(store, 6)
+
+    def service() -> TurnDeadlines:
+        async def never(*_: object) -> None:
+            raise AssertionError("not fired here")
+
+        encounters: Any = SimpleNamespace(db=store)
+        return TurnDeadlines(encounters, never, lambda: LATER)
+
+    first, second = service(), service()
+    assert first.claimer != second.claimer
+    got = await asyncio.gather(first.due(), second.due(), first.due(), second.due())
+    handed = [timer for batch in got for _, timer in batch]
+    assert sorted(handed) == ids
