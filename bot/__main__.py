@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sqlite3
 import sys
@@ -54,10 +53,10 @@ from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
 from bot.settings import (
-    DEFAULT_DATABASE_PATH,
     Settings,
     SettingsError,
     check_postgres_url,
+    database_path_setting,
     load_settings,
     redacted_url,
 )
@@ -308,8 +307,9 @@ def copy_db_main(argv: list[str]) -> int:
         "--from",
         dest="source",
         type=Path,
-        default=Path(os.environ.get("DATABASE_PATH") or DEFAULT_DATABASE_PATH),
-        help="the SQLite file (default: DATABASE_PATH, or data/bot.sqlite3)",
+        default=database_path_setting(),
+        help="the SQLite file (default: DATABASE_PATH from the environment or .env, else "
+        "data/bot.sqlite3)",
     )
     args = parser.parse_args(argv)
     try:
