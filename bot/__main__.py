@@ -9,10 +9,16 @@ With ``DATABASE_URL`` set (PostgreSQL), start-up connects and applies the Postgr
 yet (planned, issue 16). An unreachable server is one line and status 1 (like an unreachable
 Discord); a server that refuses the login or has no such database, status 2. The URL's password
 never appears in any line.
+
+``python -m bot copy-db --to postgresql://… [--from PATH]`` copies the SQLite database at
+``PATH`` (default: ``DATABASE_PATH``) into an empty PostgreSQL database and verifies each table
+(:mod:`bot.store.copy`): one line per table, status 0; a refusal is one line and status 2, an
+unreachable server status 1.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -46,7 +52,15 @@ from bot.services.reminders import Reminders
 from bot.services.server_admin import ServerAdminService
 from bot.services.sheets import SheetService
 from bot.services.tables import TableService
-from bot.settings import Settings, SettingsError, load_settings, redacted_url
+from bot.settings import (
+    Settings,
+    SettingsError,
+    check_postgres_url,
+    database_path_setting,
+    load_settings,
+    redacted_url,
+)
+from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database
 from bot.store.pg import PgDatabase
 
@@ -209,9 +223,8 @@ async def open_postgres(url: str) -> PgDatabase:
 
 POSTGRES_NOT_YET = (
     "Configuration error: DATABASE_URL is set. The PostgreSQL store at {where} is reachable and "
-    "migrated, but the bot cannot run on PostgreSQL yet: sheets, server and member settings "
-    "and notices are ported, the encounter store is planned (issue 16). Unset DATABASE_URL to "
-    "run on SQLite at DATABASE_PATH."
+    "migrated, but the bot cannot run on PostgreSQL yet: the encounter store is planned "
+    "(issue 16). Unset DATABASE_URL to run on SQLite at DATABASE_PATH."
 )
 
 
@@ -266,7 +279,54 @@ async def run(settings: Settings) -> None:
         await bot.db.close()
 
 
+async def copy_db(path: Path, url: str) -> int:
+    """Copy the SQLite database at ``path`` into the PostgreSQL database at ``url`` (printing
+    one line per table); the exit status. Raises :class:`StartupError` when the server cannot
+    be reached or refuses the login."""
+    pg = await open_postgres(url)
+    try:
+        outcomes = await copy_database(path, pg, print)
+    except CopyRefused as error:
+        print(f"copy-db: {error}", file=sys.stderr)
+        return 2
+    finally:
+        await pg.close()
+    rows = sum(o.rows for o in outcomes)
+    print(f"Copied {path} into {redacted_url(url)}: {len(outcomes)} tables, {rows} rows.")
+    return 0
+
+
+def copy_db_main(argv: list[str]) -> int:
+    """``python -m bot copy-db --to URL [--from PATH]`` (see the module docstring)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot copy-db",
+        description="Copy a SQLite database into an empty PostgreSQL database and verify it.",
+    )
+    parser.add_argument("--to", required=True, help="postgresql://user:password@host/dbname")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        default=database_path_setting(),
+        help="the SQLite file (default: DATABASE_PATH from the environment or .env, else "
+        "data/bot.sqlite3)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        check_postgres_url(args.to)
+    except ValueError as error:
+        print(f"copy-db: --to {error}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(copy_db(args.source, args.to))
+    except StartupError as error:
+        print(str(error), file=sys.stderr)
+        return error.status
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["copy-db"]:
+        return copy_db_main(sys.argv[2:])
     try:
         settings = load_settings()
     except SettingsError as error:

@@ -295,6 +295,21 @@ def load_settings(
         raise SettingsError(variable, _reason(error["msg"])) from None
 
 
+def database_path_setting(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = None
+) -> Path:
+    """``DATABASE_PATH`` as :func:`load_settings` finds it (the environment over ``.env``;
+    blank or unset: ``data/bot.sqlite3``), without needing the other settings (for ``python -m
+    bot copy-db``)."""
+    environ = os.environ if environ is None else environ
+    if env_file is None:
+        env_file = Path(".env") if Path(".env").is_file() else PROJECT_ROOT / ".env"
+    value = environ.get("DATABASE_PATH")
+    if value is None and env_file.is_file():
+        value = dotenv_values(env_file).get("DATABASE_PATH")
+    return Path(value.strip()) if value and value.strip() else DEFAULT_DATABASE_PATH
+
+
 def _reason(message: str) -> str:
     message = message.removeprefix("Value error, ")
     return f"is invalid ({message})"

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, load_settings, redacted_url
+from bot.settings import (
+    DEFAULT_DATABASE_PATH,
+    SettingsError,
+    database_path_setting,
+    load_settings,
+    redacted_url,
+)
 from tests.environ import clean_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,3 +200,16 @@ def test_redacted_url_hides_only_the_password() -> None:
         == "postgresql://bob:***@db:5432/bot?sslmode=require"
     )
     assert redacted_url("postgresql://db/bot") == "postgresql://db/bot"
+
+
+def test_copy_db_finds_database_path_like_the_bot(tmp_path: Path) -> None:
+    """``python -m bot copy-db`` reads DATABASE_PATH as the bot does: the environment over
+    ``.env``, blank or unset meaning data/bot.sqlite3 — and needs no DISCORD_TOKEN."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("DATABASE_PATH=/srv/from-env-file.sqlite3\n")
+    assert database_path_setting({}, env_file) == Path("/srv/from-env-file.sqlite3")
+    assert database_path_setting({"DATABASE_PATH": "/srv/x.sqlite3"}, env_file) == Path(
+        "/srv/x.sqlite3"
+    )
+    assert database_path_setting({"DATABASE_PATH": "  "}, env_file) == DEFAULT_DATABASE_PATH
+    assert database_path_setting({}, tmp_path / "none") == DEFAULT_DATABASE_PATH

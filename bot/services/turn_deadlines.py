@@ -9,6 +9,8 @@ outage only the first overdue deadline fires (nobody is skipped in a cascade).
 
 from __future__ import annotations
 
+import contextlib
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +18,7 @@ from typing import Any
 
 from bot.errors import Conflict, DomainError
 from bot.services.encounters import Encounter, EncounterService
-from bot.store import default_actions, turn_timers
+from bot.store import default_actions, expiry, turn_timers
 
 NOT_DUE = "That turn deadline is no longer due (the turn ended, or the fight was paused)."
 
@@ -53,13 +55,34 @@ class TurnDeadlines:
         self._end_turn = end_turn
         self._default_turn = default_turn
         self._clock = clock
+        self.claimer = f"turns-{uuid.uuid4().hex[:12]}"
+        """This service's name in the expiry claims (one per process)."""
 
     async def due(self) -> list[tuple[int, int]]:
-        """``(encounter_id, timer id)`` of every turn deadline passed by the clock."""
+        """``(encounter_id, timer id)`` of the turn deadlines passed by the clock that this
+        service claimed (:func:`bot.store.expiry.claim_due_turns`): with several bot processes
+        on one database each passed deadline goes to one of them. A pass with nothing due
+        writes nothing."""
+        now = self._clock()
         async with self._encounters.db.read() as conn:
-            return await turn_timers.due(conn, self._clock())
+            if not await turn_timers.due(conn, now):
+                return []
+        async with self._encounters.db.transaction() as conn:
+            claimed = await expiry.claim_due_turns(conn, now, self.claimer)
+        return [(c.encounter_id, c.id) for c in claimed]
 
     async def fire(self, encounter_id: int, timer_id: int) -> TurnLapse:
+        """:meth:`_fire`, letting this service's claim on ``timer_id`` go when it raises (so
+        the next pass, of any process, may try again at once)."""
+        try:
+            return await self._fire(encounter_id, timer_id)
+        except Exception:
+            with contextlib.suppress(Exception):  # else the claim lapses by itself (LEASE)
+                async with self._encounters.db.transaction() as conn:
+                    await expiry.release(conn, timer_id, self.claimer)
+            raise
+
+    async def _fire(self, encounter_id: int, timer_id: int) -> TurnLapse:
         """Apply the GM's action for the passed deadline ``timer_id``: end the turn (as
         ``/gm next``), tell the GM only, or have the combatant take the default action the GM
         set for it and end the turn (one without a default, or whose default the rules refuse

@@ -12,10 +12,11 @@ transaction, so a repository that turns a violation into a domain error (``sheet
 
 Ported so far (one parametrised test suite, tests/store, runs each against both stores):
 ``sheets``, ``prompts``, ``guild_settings``, ``member_settings``, ``notices``, ``meta``, ``away``,
-``decisions`` and ``campaign``. Still SQLite-only, PostgreSQL port planned (issue 16): the
-encounter store (``encounters``, ``encounter_log`` — being redesigned — ``guild_encounters``,
-``turn_timers``, ``reminders``, ``standing``, ``default_actions``) and ``member_data`` (reads the
-encounter log).
+``decisions``, ``campaign``, ``turn_timers``, ``turn_pings``, ``reminders``, ``standing``,
+``default_actions`` and ``guild_encounters`` (reads). Every table, the encounter store's
+included, has its PostgreSQL schema (``bot/store/migrations_pg``). Still SQLite-only, PostgreSQL
+port planned (issue 16): the encounter store's repositories (``encounters``, ``encounter_log``)
+and ``member_data`` (reads the encounter log).
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ class Row(Protocol):
 class StoreConnection(Protocol):
     """What a transaction or a read hands a repository function: one connection, used by one
     task at a time, with ``?`` placeholders on either store."""
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``: for the few statements only one store has (row
+        locks, ``FOR UPDATE SKIP LOCKED``)."""
+        ...
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""

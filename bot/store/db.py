@@ -109,6 +109,9 @@ def bundled_migrations() -> list[Migration]:
 class Connection:
     """The handle a transaction or read gets: thin, typed helpers over the raw connection."""
 
+    dialect = "sqlite"
+    """Which store this is (:attr:`bot.store.base.StoreConnection.dialect`)."""
+
     def __init__(self, raw: aiosqlite.Connection) -> None:
         self._raw = raw
 

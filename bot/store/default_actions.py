@@ -4,7 +4,7 @@ SQL that touches ``default_actions``. A row maps one combatant of one encounter 
 
 from __future__ import annotations
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 
 async def of_encounter(conn: Connection, encounter_id: int) -> dict[str, str]:

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 _COLUMNS = "id, channel_id, name, gm_id, version, created_at, updated_at"
 

@@ -76,6 +76,9 @@ class PgConnection:
     """One pooled asyncpg connection behind the :class:`~bot.store.base.StoreConnection`
     methods (``?`` placeholders)."""
 
+    dialect = "postgresql"
+    """Which store this is (:attr:`bot.store.base.StoreConnection.dialect`)."""
+
     def __init__(self, raw: asyncpg.Connection) -> None:
         self._raw = raw
 

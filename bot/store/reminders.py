@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 from bot.store.decisions import REACTION, ts
 from bot.store.turn_timers import TURN
 

@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 from bot.store.decisions import ts
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 
 
 class TurnPing(NamedTuple):

@@ -3,7 +3,7 @@
 A turn with a deadline is one ``decisions`` row of kind :data:`TURN`; its ``ref`` is the
 state's ``turn_seq``. :func:`follow` keeps the row in step with each committed change (a new
 turn opens a new row, an ended fight or a deadline switched off closes it); :func:`due` lists
-the rows the expiry loop must fire; :func:`claim` closes one row exactly once (the winner of
+the rows the expiry loop must fire; :func:`close` closes one row exactly once (the winner of
 a race between two passes, or two processes, is the one whose UPDATE changed it).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection as Connection
 from bot.store.decisions import REACTION, ts
 
 TURN = "turn"
@@ -125,25 +125,27 @@ async def close(conn: Connection, timer_id: int, now: datetime) -> bool:
 
 
 async def pause(conn: Connection, encounter_id: int, now: datetime) -> None:
-    """The encounter is paused: its turn deadline stops, keeping the seconds left."""
+    """The encounter is paused: its turn deadline stops, keeping the seconds left (and any
+    expiry claim on it is let go, :mod:`bot.store.expiry`)."""
     timer = await open_timer(conn, encounter_id)
     if timer is None or timer.deadline is None:
         return
     left = max((timer.deadline - now).total_seconds(), 0.0)
     await conn.execute(
-        "UPDATE decisions SET deadline = NULL, remaining_s = ? WHERE id = ?", (left, timer.id)
+        "UPDATE decisions SET deadline = NULL, remaining_s = ?, claim = NULL WHERE id = ?",
+        (left, timer.id),
     )
 
 
 async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int) -> None:
     """The encounter resumes: its turn deadline runs again with the seconds that were left
-    (``full_s`` when the turn began during the pause)."""
+    (``full_s`` when the turn began during the pause); unclaimed."""
     timer = await open_timer(conn, encounter_id)
     if timer is None:
         return
     left = timer.remaining_s if timer.remaining_s is not None else float(full_s)
     await conn.execute(
-        "UPDATE decisions SET deadline = ?, remaining_s = NULL WHERE id = ?",
+        "UPDATE decisions SET deadline = ?, remaining_s = NULL, claim = NULL WHERE id = ?",
         (ts(now + timedelta(seconds=left)), timer.id),
     )
 

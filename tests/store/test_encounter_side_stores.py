@@ -1,0 +1,230 @@
+"""The small stores beside the encounter store, on both stores (SQLite and PostgreSQL,
+tests/store/conftest.py): turn timers, turn pings, reminder points, standing reactions, default
+actions and the server-wide encounter lists read back the same on both, and their
+exactly-once steps (closing a timer, claiming a reminder point) succeed once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+from bot.store import (
+    default_actions,
+    guild_encounters,
+    reminders,
+    standing,
+    turn_pings,
+    turn_timers,
+)
+from bot.store.base import Store, StoreConnection
+from bot.store.decisions import REACTION, Opening, sync, ts
+from bot.store.turn_pings import TurnPing
+
+NOW = datetime(2026, 3, 4, 5, 6, 7, 890123, tzinfo=UTC)
+GUILD = 2**62 + 5  # Discord ids use all 64 bits; PostgreSQL keeps them as BIGINT
+GM = 2**61 + 7
+PLAYER = 2**60 + 11
+
+
+async def add_encounter(
+    conn: StoreConnection,
+    channel_id: int,
+    *,
+    guild_id: int = GUILD,
+    gm_id: int = GM,
+    name: str = "Bridge",
+    status: str = "live",
+    paused: int = 0,
+) -> int:
+    """A bare encounter row (the encounter store's writes are not what these tests check)."""
+    return await conn.insert(
+        "INSERT INTO encounters (guild_id, channel_id, name, ruleset, started_by, gm_id, status,"
+        " state, created_at, updated_at, paused) VALUES (?, ?, ?, 'uttas', ?, ?, ?, '{}', ?, ?, ?)",
+        (guild_id, channel_id, name, gm_id, gm_id, status, ts(NOW), ts(NOW), paused),
+    )
+
+
+def state(*, deadline_s: int, turn_seq: int = 1, phase: str = "active") -> SimpleNamespace:
+    """The parts of an encounter state :func:`turn_timers.follow` reads."""
+    return SimpleNamespace(
+        settings=SimpleNamespace(turn_deadline_s=deadline_s),
+        phase=phase,
+        turn=object() if phase == "active" else None,
+        turn_seq=turn_seq,
+    )
+
+
+async def test_turn_timer_opens_pauses_resumes_and_closes_once(store: Store) -> None:
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10)
+        await turn_timers.follow(conn, enc, state(deadline_s=0), state(deadline_s=60), 2, NOW)
+    async with store.read() as conn:
+        timer = await turn_timers.open_timer(conn, enc)
+        assert timer is not None
+        assert (timer.ref, timer.deadline, timer.remaining_s) == (
+            1,
+            NOW + timedelta(seconds=60),
+            None,
+        )
+        assert await turn_timers.due(conn, NOW + timedelta(seconds=59)) == []
+        assert await turn_timers.due(conn, NOW + timedelta(seconds=60)) == [(enc, timer.id)]
+    async with store.transaction() as conn:
+        await turn_timers.pause(conn, enc, NOW + timedelta(seconds=20))
+    async with store.read() as conn:
+        paused = await turn_timers.get(conn, timer.id)
+        assert paused is not None and paused.deadline is None and paused.remaining_s == 40.0
+        assert await turn_timers.due(conn, NOW + timedelta(days=1)) == []
+    async with store.transaction() as conn:
+        await turn_timers.resume(conn, enc, NOW + timedelta(seconds=100), 60)
+    async with store.transaction() as conn:
+        assert await turn_timers.close(conn, timer.id, NOW + timedelta(seconds=200))
+        assert not await turn_timers.close(conn, timer.id, NOW + timedelta(seconds=200))
+    async with store.read() as conn:
+        assert await turn_timers.open_timer(conn, enc) is None
+        assert await turn_timers.get(conn, timer.id) is None
+    async with store.transaction() as conn:  # the same turn gets no second deadline
+        await turn_timers.follow(conn, enc, state(deadline_s=60), state(deadline_s=60), 3, NOW)
+    async with store.read() as conn:
+        assert await turn_timers.open_timer(conn, enc) is None
+
+
+async def test_turn_timer_resumed_runs_the_seconds_left(store: Store) -> None:
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10)
+        await turn_timers.follow(conn, enc, state(deadline_s=0), state(deadline_s=60), 2, NOW)
+        await turn_timers.pause(conn, enc, NOW + timedelta(seconds=20))
+        await turn_timers.resume(conn, enc, NOW + timedelta(seconds=100), 60)
+    async with store.read() as conn:
+        timer = await turn_timers.open_timer(conn, enc)
+        assert timer is not None
+        assert timer.deadline == NOW + timedelta(seconds=140) and timer.remaining_s is None
+
+
+async def test_a_waiting_reaction_holds_the_turn_deadline(store: Store) -> None:
+    late = NOW + timedelta(minutes=5)
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10)
+        await turn_timers.follow(conn, enc, state(deadline_s=0), state(deadline_s=60), 2, NOW)
+        await sync(conn, enc, [], [Opening(1, 2, None)], NOW, REACTION)
+    async with store.read() as conn:
+        assert await turn_timers.due(conn, late) == []
+    async with store.transaction() as conn:
+        await sync(conn, enc, [(await _reaction_id(conn, enc), 1, 2)], [], NOW, REACTION)
+    async with store.read() as conn:
+        assert [e for e, _ in await turn_timers.due(conn, late)] == [enc]
+
+
+async def _reaction_id(conn: StoreConnection, encounter_id: int) -> int:
+    row = await conn.fetch_one(
+        "SELECT id FROM decisions WHERE encounter_id = ? AND kind = ? AND status = 'open'",
+        (encounter_id, REACTION),
+    )
+    assert row is not None
+    return int(row["id"])
+
+
+async def test_reminder_points_are_claimed_once(store: Store) -> None:
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10)
+        await turn_timers.follow(conn, enc, state(deadline_s=0), state(deadline_s=60), 2, NOW)
+        paused = await add_encounter(conn, 11, paused=1)
+        await turn_timers.follow(conn, paused, state(deadline_s=0), state(deadline_s=60), 2, NOW)
+    async with store.read() as conn:
+        running = await reminders.running(conn, NOW + timedelta(seconds=30))
+        assert [(w.encounter_id, w.kind, w.ref, w.reminded) for w in running] == [
+            (enc, "turn", 1, 0)
+        ]
+        window = running[0]
+        assert window.deadline == NOW + timedelta(seconds=60) and window.version == 1
+        assert await reminders.get(conn, window.id) == window
+        assert await reminders.running(conn, NOW + timedelta(seconds=60)) == []
+    async with store.transaction() as conn:
+        assert await reminders.claim(conn, window.id, 0, 1)
+        assert not await reminders.claim(conn, window.id, 0, 1)  # another pass did
+    async with store.read() as conn:
+        again = await reminders.get(conn, window.id)
+        assert again is not None and again.reminded == 1
+
+
+async def test_turn_pings_put_replace_list_remove(store: Store) -> None:
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 2**55)
+        await turn_pings.put(conn, TurnPing(2**58 + 2, enc, 2**55, 3))
+        await turn_pings.put(conn, TurnPing(2**58 + 1, enc, 2**55, 1))
+        await turn_pings.put(conn, TurnPing(2**58 + 2, enc, 2**55, 4))  # replaces its turn
+    async with store.read() as conn:
+        assert await turn_pings.of_channel(conn, 2**55) == [
+            TurnPing(2**58 + 1, enc, 2**55, 1),
+            TurnPing(2**58 + 2, enc, 2**55, 4),
+        ]
+        assert await turn_pings.of_channel(conn, 1) == []
+    async with store.transaction() as conn:
+        await turn_pings.remove(conn, 2**58 + 1)
+    async with store.read() as conn:
+        assert await turn_pings.of_channel(conn, 2**55) == [TurnPing(2**58 + 2, enc, 2**55, 4)]
+
+
+async def test_standing_reactions_put_replace_export_delete(store: Store) -> None:
+    steps = [{"choice": "dodge", "condition": "always"}]
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10, name="Éclair")
+        other = await add_encounter(conn, 11, guild_id=GUILD + 1)
+        await standing.put(conn, enc, "b", PLAYER, "dodge", steps, NOW)
+        await standing.put(conn, enc, "a", PLAYER, "block", [], NOW)
+        await standing.put(conn, enc, "b", PLAYER, "dodge always", steps, NOW)  # replaces
+        await standing.put(conn, other, "a", PLAYER, "block", [], NOW)
+    async with store.read() as conn:
+        rows = await standing.of_encounter(conn, enc)
+        assert [(r.combatant_id, r.rule, r.steps) for r in rows] == [
+            ("a", "block", []),
+            ("b", "dodge always", steps),
+        ]
+        assert rows[0].updated_at == NOW and rows[0].member_id == PLAYER
+        assert await standing.of_member(conn, GUILD, PLAYER) == [
+            {
+                "encounter_id": enc,
+                "encounter": "Éclair",
+                "combatant_id": c,
+                "rule": rule,
+                "updated_at": ts(NOW),
+            }
+            for c, rule in (("a", "block"), ("b", "dodge always"))
+        ]
+    async with store.transaction() as conn:
+        assert await standing.remove(conn, enc, ["a", "zz"]) == 1
+        assert await standing.delete_of_member(conn, GUILD, PLAYER) == 1  # not the other server's
+    async with store.read() as conn:
+        assert await standing.of_encounter(conn, enc) == []
+        assert len(await standing.of_encounter(conn, other)) == 1
+
+
+async def test_default_actions_set_replace_clear(store: Store) -> None:
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10)
+        await default_actions.put(conn, enc, "b", "defend")
+        await default_actions.put(conn, enc, "a", "attack")
+        await default_actions.put(conn, enc, "b", "dodge")
+        await default_actions.put(conn, enc, "c", None)  # clearing nothing is fine
+    async with store.read() as conn:
+        assert await default_actions.of_encounter(conn, enc) == {"a": "attack", "b": "dodge"}
+    async with store.transaction() as conn:
+        await default_actions.put(conn, enc, "a", None)
+    async with store.read() as conn:
+        assert await default_actions.of_encounter(conn, enc) == {"b": "dodge"}
+
+
+async def test_guild_encounter_lists(store: Store) -> None:
+    async with store.transaction() as conn:
+        first = await add_encounter(conn, 10, name="Zed")
+        second = await add_encounter(conn, 11, name="alpha", gm_id=PLAYER)
+        await add_encounter(conn, 12, status="archived")
+        await add_encounter(conn, 13, guild_id=GUILD + 1)
+    async with store.read() as conn:
+        live = await guild_encounters.live_in_guild(conn, GUILD)
+        assert [(e.id, e.channel_id, e.name, e.gm_id) for e in live] == [
+            (first, 10, "Zed", GM),
+            (second, 11, "alpha", PLAYER),
+        ]
+        assert live[0].created_at == NOW and live[0].version == 1
+        assert [e.id for e in await guild_encounters.live_run_by(conn, GUILD, PLAYER)] == [second]
+        assert await guild_encounters.live_in_guild(conn, GUILD + 2) == []
