@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.engine.core.rehearse import FIGHTS_MAX
 from bot.services.rehearsal import SEED_MAX, RehearsalService
 from bot.ui.interaction import actor_of, channel_ids
-from bot.ui.rehearsal import rehearsal_text
+from bot.ui.rehearsal import queued_text, rehearsal_text
 
 
 class RehearseCog(commands.Cog):
@@ -56,7 +56,12 @@ class RehearseCog(commands.Cog):
             policy=policy.value if policy else None,
             seed=seed,
         )
+        ahead = self.service.ahead(guild_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if ahead:
+            await interaction.followup.send(
+                queued_text(ahead, self.service.time_limit_s), ephemeral=True
+            )
         found = await self.service.run(job)
         text = rehearsal_text(found, round_now=job.encounter.state.round)
         await interaction.followup.send(text[:2000], ephemeral=True)

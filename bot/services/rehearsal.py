@@ -7,8 +7,9 @@ worker processes (a :class:`~concurrent.futures.ProcessPoolExecutor`, started on
 chunks of :data:`~bot.engine.core.rehearse.CHUNK` fights whose dice depend only on the seed and
 the chunk's number — so a seed gives the same figures however the chunks are spread.
 
-At most one rehearsal runs per server; a second one is **refused** with a message saying one
-is running and how long it may still take (not queued). Each rehearsal stops at
+At most one rehearsal runs per server; the next ones wait their turn in a queue (at most
+:data:`QUEUE_MAX` waiting per server; one more is refused with how long the queue may take),
+and the GM is told they are queued and behind how many. Each rehearsal stops at
 ``time_limit_s`` (default 60 s) and reports the fights played by then. The stored encounter is
 only read: the workers get a JSON copy of its state.
 """
@@ -47,6 +48,9 @@ log = logging.getLogger(__name__)
 
 TIME_LIMIT_S = 60.0
 """The longest one rehearsal runs (seconds); it then reports the fights played so far."""
+QUEUE_MAX = 3
+"""Rehearsals that may wait behind the running one on a server (each waits at most
+``time_limit_s`` per rehearsal ahead: well within an interaction's 15 minutes)."""
 SEED_MAX = 2**31 - 1
 
 
@@ -129,6 +133,8 @@ class RehearsalService:
         self._clock = clock
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(SEED_MAX))
         self._running: dict[int, float] = {}  # server id → when its rehearsal started
+        self._turns: dict[int, asyncio.Lock] = {}  # server id → one rehearsal at a time
+        self._waiting: dict[int, int] = {}  # server id → rehearsals queued behind it
 
     async def prepare(
         self,
@@ -144,11 +150,11 @@ class RehearsalService:
         :class:`~bot.errors.NotFound` (no encounter), :class:`~bot.errors.NotAllowed` (not its
         GM), :class:`~bot.errors.InvalidInput` (no running fight, fights out of 1..10,000, an
         unknown policy), :class:`~bot.errors.RulesetNotImplemented` (a system whose rehearsal is
-        planned) and :class:`Conflict` (one already runs on this server)."""
+        planned) and :class:`Conflict` (:data:`QUEUE_MAX` already wait on this server)."""
         encounter = await self._encounters.live(channel_id)
         ensure_gm(encounter, actor, "rehearse the fight")
         chosen = check_request(encounter.rules, encounter.state, fights, policy)
-        self._refuse_if_busy(guild_id)
+        self._refuse_if_full(guild_id)
         return RehearsalJob(
             encounter=encounter,
             guild_id=guild_id,
@@ -157,26 +163,42 @@ class RehearsalService:
             seed=self._seeds() if seed is None else seed,
         )
 
-    def _refuse_if_busy(self, guild_id: int) -> None:
-        started = self._running.get(guild_id)
-        if started is None:
+    def ahead(self, guild_id: int) -> int:
+        """How many rehearsals a new one on the server would wait behind (running + queued)."""
+        return (guild_id in self._running) + self._waiting.get(guild_id, 0)
+
+    def _refuse_if_full(self, guild_id: int) -> None:
+        if self._waiting.get(guild_id, 0) < QUEUE_MAX:
             return
+        started = self._running.get(guild_id, self._clock())
         left = max(1, round(self.time_limit_s - (self._clock() - started)))
+        most = left + round(self.time_limit_s) * self._waiting[guild_id]
         raise Conflict(
-            "A rehearsal is already running on this server (one at a time): try again when it "
-            f"has finished, in at most {left} s."
+            f"{QUEUE_MAX} rehearsals already wait on this server behind the one running (one "
+            f"at a time): try again when they have finished, in at most {most} s."
         )
 
     async def run(self, job: RehearsalJob) -> RehearsalReport:
-        """Play ``job`` off the event loop and report. Raises :class:`Conflict` when another
-        rehearsal started on the server since :meth:`prepare`."""
-        self._refuse_if_busy(job.guild_id)
-        began = self._clock()
-        self._running[job.guild_id] = began
+        """Play ``job`` off the event loop and report, after the rehearsals before it on the
+        server (one at a time, in the order asked). Raises :class:`Conflict` when
+        :data:`QUEUE_MAX` already wait there."""
+        gid = job.guild_id
+        self._refuse_if_full(gid)
+        turn = self._turns.setdefault(gid, asyncio.Lock())
+        self._waiting[gid] = self._waiting.get(gid, 0) + 1
         try:
-            return await self._play(job, began)
+            await turn.acquire()
         finally:
-            del self._running[job.guild_id]
+            self._waiting[gid] -= 1
+        try:
+            began = self._clock()
+            self._running[gid] = began
+            try:
+                return await self._play(job, began)
+            finally:
+                del self._running[gid]
+        finally:
+            turn.release()
 
     async def _play(self, job: RehearsalJob, began: float) -> RehearsalReport:
         rules, state = job.encounter.rules, job.encounter.state

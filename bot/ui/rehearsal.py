@@ -57,3 +57,14 @@ def rehearsal_text(found: RehearsalReport, *, round_now: int) -> str:
         f"`/rehearse fights:{found.asked} policy:{found.policy} seed:{found.seed}`."
     )
     return "\n".join(lines)
+
+
+def queued_text(ahead: int, time_limit_s: float) -> str:
+    """What a GM whose rehearsal waits reads: behind how many, and for at most how long
+    (``ahead`` rehearsals of at most ``time_limit_s`` seconds each)."""
+    which = "one rehearsal" if ahead == 1 else f"{ahead} rehearsals"
+    return (
+        f"⏳ Queued behind {which} on this server (one at a time): yours starts when "
+        f"{'it finishes' if ahead == 1 else 'they finish'}, in at most "
+        f"{round(ahead * time_limit_s)} s; the result follows here."
+    )

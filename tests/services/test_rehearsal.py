@@ -1,6 +1,6 @@
-"""``/rehearse``'s service (issue 18): one rehearsal per server at a time (a second is
-refused, not queued), the chunks run on the executor given, and the stored encounter is only
-read."""
+"""``/rehearse``'s service (issue 18): one rehearsal per server at a time (the next ones
+queued, in order, up to ``QUEUE_MAX``; one more refused), the chunks run on the executor given,
+and the stored encounter is only read."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ async def running_fight(service: EncounterService, channel: int = 10) -> Encount
     return encounter
 
 
-async def test_one_rehearsal_per_server_the_second_refused(
+async def test_one_rehearsal_per_server_the_next_queued_in_order_and_a_full_queue_refused(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     encounters = EncounterService(db, seeds=lambda: 42)
@@ -61,17 +61,29 @@ async def test_one_rehearsal_per_server_the_second_refused(
     monkeypatch.setattr(module, "play_in_worker", held)
     try:
         first = await service.prepare(10, 1, GM, fights=20, policy=None, seed=3)
+        assert service.ahead(1) == 0
         running = asyncio.create_task(service.run(first))
-        await asyncio.sleep(0)  # a yield, not a wait: the first task claims the server
-        with pytest.raises(Conflict, match="already running on this server"):
+        await asyncio.sleep(0)  # a yield, not a wait: the first task takes the server's turn
+        assert service.ahead(1) == 1
+        queued = []
+        for n in range(module.QUEUE_MAX):
+            job = await service.prepare(11, 1, GM, fights=20, policy=None, seed=10 + n)
+            queued.append(asyncio.create_task(service.run(job)))
+            await asyncio.sleep(0)
+            assert service.ahead(1) == 2 + n  # the running one and those queued before
+        with pytest.raises(Conflict, match=f"{module.QUEUE_MAX} rehearsals already wait"):
             await service.prepare(11, 1, GM, fights=20, policy=None, seed=3)
         other_server = await service.prepare(11, 2, GM, fights=20, policy=None, seed=3)
-        assert other_server.guild_id == 2
+        assert other_server.guild_id == 2 and service.ahead(2) == 0
         gate.set()
         found = await running
+        later = [await task for task in queued]
     finally:
         pool.shutdown()
     assert found.fights == 20 and found.seed == 3 and found.policy == "simple"
+    assert [r.seed for r in later] == [10, 11, 12]  # in the order asked, each whole
+    assert all(r.fights == 20 for r in later)
+    assert service.ahead(1) == 0
     again = await service.prepare(11, 1, GM, fights=20, policy=None, seed=3)  # free again
     assert again.seed == 3
 
@@ -121,3 +133,13 @@ async def test_workers_that_stopped_give_a_clear_error_and_fresh_ones_next_time(
     finally:
         pool.shutdown()
     assert found.fights == 10
+
+
+def test_a_queued_gm_is_told_behind_how_many_and_for_how_long() -> None:
+    from bot.ui.rehearsal import queued_text
+
+    assert queued_text(1, 60.0) == (
+        "⏳ Queued behind one rehearsal on this server (one at a time): yours starts when it "
+        "finishes, in at most 60 s; the result follows here."
+    )
+    assert "behind 3 rehearsals" in queued_text(3, 60.0) and "at most 180 s" in queued_text(3, 60)
