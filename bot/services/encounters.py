@@ -490,44 +490,50 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         write: _Write,
     ) -> tuple[EncounterRow, _Computed]:
         """The usual path of :meth:`change` (issue 15): read the live row from committed data,
-        run the engine and serialise outside the writer lock, then in the transaction check
-        that the row is still at that version (read again, with the columns that change without
-        a version) and write. A row that moved on meanwhile (another process, or a write outside
-        this path) is read again and ``step`` re-run, up to :data:`STALE_RETRIES` times; one whose
-        other columns moved (a prompt message noted meanwhile) is computed again in place."""
+        run the engine and serialise outside the writer lock, then in the transaction write
+        with ``UPDATE … WHERE version = ?`` — whose condition also checks that the columns kept
+        without a version are as read — and the log row, in one trip. A row that moved on
+        meanwhile (another process, a write outside this path, a prompt message noted) is read
+        again and ``step`` re-run, up to :data:`STALE_RETRIES` times; at the same version with
+        the dice it rolled the first time (nothing is rolled twice)."""
+        rolled: tuple[int, int, list[int] | None] | None = None
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
                 row = await repo.live_in_channel(reader, channel_id)
                 current = await self._with_away(reader, self._ready(row, write.actor))
-            done = self._compute(current, step)
-            async with self._db.transaction() as conn:
-                fresh = await repo.live_in_channel(conn, channel_id)
-                if (
-                    fresh is not None
-                    and row is not None
-                    and fresh.id == row.id
-                    and fresh.version == row.version
-                ):
-                    if fresh != row:  # same state, but a column kept without a version moved
-                        # (a prompt or tracker message noted meanwhile): the step sees it too,
-                        # with the dice it rolled the first time (nothing is rolled twice)
-                        dice = done.result.get("dice")
-                        again = dataclasses.replace(
-                            self._ready(fresh, write.actor), away=current.away
-                        )
-                        done = self._compute(again, step, dice)
+            again = rolled[2] if rolled and rolled[:2] == (current.id, current.version) else None
+            done = self._compute(current, step, again)
+            rolled = (current.id, current.version, done.result.get("dice"))
+            try:
+                async with self._db.transaction() as conn:
                     return await self._commit(conn, done, write), done
-            if fresh is None:
-                raise NotFound(NO_ENCOUNTER)
+            except ConcurrentUpdate:
+                continue  # the savepoint is rolled back; read again
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
 
     async def _commit(self, conn: Connection, done: _Computed, write: _Write) -> EncounterRow:
-        """Inside the change's transaction: campaign records, the versioned UPDATE, the turn
-        timers, the log row, the redo history and ``finish``."""
+        """Inside the change's transaction: campaign records, the versioned UPDATE with the log
+        row and the redo history (one trip), the decisions, the turn timers and ``finish``."""
         current, new_state, now, command = done.current, done.state, done.now, write.command
         await self._records_follow(conn, current, new_state, command, now)
+        version = current.version + 1
+        then = [
+            repo.log_statement(
+                encounter_id=current.id,
+                version=version,
+                actor_id=write.actor.user_id,
+                command=command,
+                options=json.dumps(write.options, default=str),
+                result=done.result_json,
+                state=done.state_json if done.snapshot else None,
+                now=done.now,
+            )
+        ]
+        done.cleared = command not in NOT_UNDOABLE and current.id not in self._no_redo
+        if done.cleared:
+            then.append(repo.clear_redo_statement(current.id, version))
         saved = await repo.save(
             conn,
             current.row,
@@ -536,6 +542,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             pending=_openings(current, new_state, now),
             gm_id=write.gm_id,
             paused=write.paused,
+            then=then,
         )
         await turn_timers.follow(
             conn,
@@ -546,20 +553,6 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             now,
             fresh=command in ("undo", "redo"),
         )
-        await repo.append_log(
-            conn,
-            encounter_id=saved.id,
-            version=saved.version,
-            actor_id=write.actor.user_id,
-            command=command,
-            options=json.dumps(write.options, default=str),
-            result=done.result_json,
-            state=done.state_json if done.snapshot else None,
-            now=done.now,
-        )
-        done.cleared = command not in NOT_UNDOABLE and saved.id not in self._no_redo
-        if done.cleared:
-            await repo.clear_redo(conn, saved.id, saved.version)
         if write.finish is not None:
             await write.finish(conn, saved)
         return saved

@@ -171,6 +171,58 @@ async def test_a_change_computed_outside_the_lock_from_a_row_that_moved_on_is_co
     assert [e.version for e in await service.log(started.id)] == [1, 3]
 
 
+async def test_a_change_makes_one_trip_to_the_database_thread_inside_its_transaction(
+    db: Database, service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, one trip per command: inside the group's BEGIN … COMMIT, the writer's
+    SAVEPOINT, the versioned UPDATE, the log row and the redo history go to the writer
+    connection's thread together; the row is not read in the transaction."""
+    started = await start(service)
+    trips: list[str] = []
+    queue = db._raw._execute
+
+    async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        trips.append(getattr(fn, "__name__", repr(fn)))
+        return await queue(fn, *args, **kwargs)
+
+    monkeypatch.setattr(db._raw, "_execute", counted)
+
+    def bump(current: Encounter) -> tuple:
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    assert len(trips) == 3, trips  # BEGIN IMMEDIATE, the change, COMMIT
+    monkeypatch.undo()
+    live = await service.live(10)
+    assert (live.version, live.state.round) == (started.version + 1, 1)
+    assert [e.version for e in await service.log(started.id)] == [1, 2]
+
+
+async def test_a_column_kept_without_a_version_that_moved_meanwhile_is_not_written_back(
+    db: Database, service: EncounterService
+) -> None:
+    """The versioned UPDATE also checks what changes without a version (here the tracker
+    message, noted by another connection between the read and the write): the step runs again
+    on the row as it is now, at the same version, and the new tracker message is kept."""
+    started = await start(service)
+    seen: list[tuple[int, int | None]] = []
+
+    def bump(current: Encounter) -> tuple:
+        seen.append((current.version, current.row.tracker_message_id))
+        if len(seen) == 1:
+            with sqlite3.connect(db.path) as other:
+                other.execute(
+                    "UPDATE encounters SET tracker_message_id = 555 WHERE id = ?", (current.id,)
+                )
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    assert seen == [(started.version, None), (started.version, 555)]
+    live = await service.live(10)
+    assert (live.version, live.row.tracker_message_id) == (started.version + 1, 555)
+    assert [e.version for e in await service.log(started.id)] == [1, 2]
+
+
 async def test_failed_step_writes_nothing(service: EncounterService) -> None:
     started = await start(service)
 
