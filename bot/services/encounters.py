@@ -102,6 +102,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # recently used first; bounded (STATE_CACHE_SIZE) and let go when idle (STATE_IDLE_S).
         self._states: OrderedDict[int, tuple[int, AnyState, float]] = OrderedDict()
         self._monotonic = monotonic
+        # channel → (the live row this process last wrote there, when: monotonic seconds),
+        # least recently used first; bounded like the parsed states (STATE_CACHE_SIZE).
+        self._live_rows: OrderedDict[int, tuple[EncounterRow, float]] = OrderedDict()
         # Encounters whose redo history is known to be empty (this process is the only writer):
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
@@ -190,6 +193,26 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             if now - oldest[2] < STATE_IDLE_S:
                 break
             self._states.popitem(last=False)
+
+    def _keep_row(self, channel_id: int, saved: EncounterRow, write: _Write) -> None:
+        """Keep the row a change just wrote as the channel's live row (issue 15: the next
+        command there need not read it), when its write can be checked against it: live, its
+        open decisions as read (``seen``) and no ``finish`` that may have written more. The
+        versioned UPDATE checks it; a mismatch drops it and reads again."""
+        if saved.status != "live" or saved.seen is None or write.finish is not None:
+            self._live_rows.pop(channel_id, None)
+            return
+        self._live_rows[channel_id] = (saved, self._monotonic())
+        self._live_rows.move_to_end(channel_id)
+        while len(self._live_rows) > STATE_CACHE_SIZE:
+            self._live_rows.popitem(last=False)
+
+    def _kept_row(self, channel_id: int) -> EncounterRow | None:
+        """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S`."""
+        kept = self._live_rows.pop(channel_id, None)
+        if kept is None or self._monotonic() - kept[1] >= STATE_IDLE_S:
+            return None
+        return kept[0]
 
     @property
     def cached_encounters(self) -> int:
@@ -437,6 +460,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     done = self._compute(current, step)
                     saved = await self._commit(conn, done, write)
         self._remember(saved, done.state)
+        self._keep_row(channel_id, saved, write)
         if command in ("undo", "redo"):
             self._no_redo.discard(saved.id)  # something may be redoable again
         elif done.cleared:
@@ -499,7 +523,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         rolled: tuple[int, int, list[int] | None] | None = None
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
-                row = await repo.live_in_channel(reader, channel_id)
+                row = self._kept_row(channel_id)  # the row this process wrote last, if kept
+                if row is None:
+                    row = await repo.live_in_channel(reader, channel_id)
                 current = await self._with_away(reader, self._ready(row, write.actor))
             again = rolled[2] if rolled and rolled[:2] == (current.id, current.version) else None
             done = self._compute(current, step, again)
@@ -508,6 +534,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 async with self._db.transaction() as conn:
                     return await self._commit(conn, done, write), done
             except ConcurrentUpdate:
+                self._live_rows.pop(channel_id, None)
                 continue  # the savepoint is rolled back; read again
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."

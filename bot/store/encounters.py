@@ -121,8 +121,8 @@ class EncounterRow(BaseModel):
     tracker_pinned: bool = False
     seen: str | None = None
     """The open decisions exactly as read (JSON text), so a write can check in its UPDATE that
-    nothing kept without a version moved since (:func:`save`); None for a row a write returned
-    (only its version is checked)."""
+    nothing kept without a version moved since (:func:`save`); a row :func:`save` returns keeps
+    it when its open decisions did not change, else None (only its version is checked)."""
 
     def open_decision(self, ref: int) -> OpenDecision | None:
         """The open decision the engine numbers ``ref``, or None."""
@@ -326,7 +326,7 @@ async def save(
             "updated_at": now,
             "ended_at": now if status == "archived" else current.ended_at,
             "paused": current.paused if paused is None else paused,
-            "seen": None,
+            "seen": current.seen,  # the open decisions stay as read unless they follow below
         }
     )
     params: tuple[Any, ...] = (
@@ -362,7 +362,7 @@ async def save(
         )
     if status == "archived":  # the row returned still names the decision it closed
         await decisions.close_all(conn, current.id, now)
-        return updated
+        return updated.model_copy(update={"seen": None})
     if pending is None:
         return updated
     kept = {(d.ref, d.opened_version): d for d in current.decisions}
@@ -379,7 +379,7 @@ async def save(
         )
         for o in sorted(pending, key=lambda o: o.ref)
     ]
-    return updated.model_copy(update={"decisions": tuple(after)})
+    return updated.model_copy(update={"decisions": tuple(after), "seen": None})
 
 
 async def set_tracker_message(
