@@ -1,15 +1,17 @@
 """The encounter use cases: start, look at, change and end a channel's encounter.
 
-Every change follows one path (:meth:`EncounterService.change`): take the channel's lock → read
-the live row from committed data → compute the new state and serialise it (the engine and JSON
-run outside the database's writer lock, so other channels' writes go on meanwhile — issue 15) →
-open a transaction → read the row again and check it is still at that version (else compute
-again) → ``UPDATE … WHERE version = ?`` → append to the log → ``COMMIT``. A change that reads
-the database first (``prepare``: undo, a join, a handover) runs entirely inside the
-transaction. Only then does the caller get a result to show, so a reply never announces
-something that was not stored. Two commands in one channel queue on the lock; the version check
-additionally refuses a write computed from a stale read (e.g. from another process). At most
-one live encounter per channel is guaranteed by a partial unique index.
+Every change follows one path (:meth:`EncounterService.change`): take the channel's lock → the
+live row (the one this process wrote last in the channel, kept in memory, or else read from
+committed data) → compute the new state and serialise it (the engine and JSON run outside the
+database's writer lock, so other channels' writes go on meanwhile — issue 15) → open a
+transaction → ``UPDATE … WHERE version = ?`` (checking too that what changes without a version
+is as read) and the log row in one trip to the database thread → ``COMMIT``; a row that moved
+meanwhile matches nothing, and the change is read and computed again. A change that reads the
+database first (``prepare``: undo, a join, a handover) runs entirely inside the transaction.
+Only then does the caller get a result to show, so a reply never announces something that was
+not stored. Two commands in one channel queue on the lock; the version check additionally
+refuses a write computed from a stale row (e.g. from another process). At most one live
+encounter per channel is guaranteed by a partial unique index.
 """
 
 from __future__ import annotations

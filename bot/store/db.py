@@ -6,7 +6,8 @@ work (GUIDE §5). Writes happen inside :meth:`Database.transaction`; reads insid
 :meth:`Database.read`, which fetches all rows so no cursor pins an old WAL snapshot.
 
 Group commit: writers that queue up behind each other share one SQLite transaction, each inside
-its own ``SAVEPOINT`` (so one writer's failure rolls back only its own work), and one ``COMMIT``
+its own ``SAVEPOINT`` (so one writer's failure rolls back only its own work; it travels with the
+writer's first statement, no trip of its own), and one ``COMMIT``
 — one fsync — covers them all. Each writer's ``transaction()`` returns only after that COMMIT,
 so nothing is acknowledged before it is durable. The group is committed (or failed) exactly
 once even when its writers fail or are cancelled (see :class:`Database`).
