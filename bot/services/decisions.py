@@ -10,6 +10,7 @@ is refused without changing anything — after a restart too.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -61,23 +62,51 @@ class Decision:
     ``deciders`` maps a combatant id to the choices it has (the first is the one it is mainly
     about, when it decides); ``deadline`` when it lapses (None: never); ``people`` the
     combatants named (deciders and its subject); ``row_id``, ``prompt_message_id`` and
-    ``asked`` come from its row in the decisions store."""
+    ``asked`` come from its row in the decisions store.
+
+    ``deciders``, ``words`` and ``people`` are worked out from ``encounter`` (the encounter it
+    was read from; states never change) the first time they are asked for — only when a
+    decision is shown or answered (issue 15, "CPU diet": a command whose result shows no
+    decision computes no reaction options)."""
 
     pending_version: int
     ref: int
     kind: str
     stage: str
     parent: int | None
-    words: DecisionWords
     subject_id: str | None
-    deciders: dict[str, list[ReactionOption]]
     deadline: datetime | None
-    people: dict[str, CombatantBase] = dataclasses.field(default_factory=dict)
     row_id: int | None = None
     prompt_message_id: int | None = None
     asked: tuple[int, ...] | None = None
     engine: Any = None
     stand_ins: dict[int, int] = dataclasses.field(default_factory=dict)
+    encounter: Encounter | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def deciders(self) -> dict[str, list[ReactionOption]]:
+        """Each decider's choices (the ruleset's ``decision_options``)."""
+        if self.encounter is None:
+            return {}
+        return self.encounter.rules.decision_options(self.encounter.state, self.engine)
+
+    @functools.cached_property
+    def words(self) -> DecisionWords:
+        """Its text from the ruleset (``decision_words``, as the table sees the fight)."""
+        assert self.encounter is not None, "a decision is read from an encounter"
+        state, rules = self.encounter.state, self.encounter.rules
+        return rules.decision_words(state, self.engine, self.deciders, rules.view(state, PUBLIC))
+
+    @functools.cached_property
+    def people(self) -> dict[str, CombatantBase]:
+        """The combatants it names: its deciders, then its subject."""
+        if self.encounter is None:
+            return {}
+        state = self.encounter.state
+        people = {cid: state.get(cid) for cid in self.deciders}
+        if self.subject_id is not None and self.subject_id not in people:
+            people[self.subject_id] = state.get(self.subject_id)
+        return people
 
     @property
     def title(self) -> str:
@@ -137,29 +166,20 @@ def _decision(encounter: Encounter, ref: int) -> Decision | None:
     row = encounter.row.open_decision(ref)
     if engine is None or row is None:
         return None
-    deciders = rules.decision_options(state, engine)
-    subject = rules.decision_subject(state, engine)
-    public = rules.view(state, PUBLIC)
-    words = rules.decision_words(state, engine, deciders, public)
-    people = {cid: state.get(cid) for cid in deciders}
-    if subject is not None and subject not in people:
-        people[subject] = state.get(subject)
     return Decision(
         pending_version=row.opened_version,
         ref=ref,
         kind=engine.kind,
         stage=engine.stage,
         parent=engine.parent,
-        words=words,
-        subject_id=subject,
-        deciders=deciders,
+        subject_id=rules.decision_subject(state, engine),
         deadline=row.deadline,
-        people=people,
         row_id=row.id,
         prompt_message_id=row.prompt_message_id,
         asked=row.asked,
         engine=engine,
         stand_ins={uid: answering(encounter, uid) for uid in encounter.away},
+        encounter=encounter,
     )
 
 

@@ -1,15 +1,17 @@
 """The encounter use cases: start, look at, change and end a channel's encounter.
 
-Every change follows one path (:meth:`EncounterService.change`): take the channel's lock → read
-the live row from committed data → compute the new state and serialise it (the engine and JSON
-run outside the database's writer lock, so other channels' writes go on meanwhile — issue 15) →
-open a transaction → read the row again and check it is still at that version (else compute
-again) → ``UPDATE … WHERE version = ?`` → append to the log → ``COMMIT``. A change that reads
-the database first (``prepare``: undo, a join, a handover) runs entirely inside the
-transaction. Only then does the caller get a result to show, so a reply never announces
-something that was not stored. Two commands in one channel queue on the lock; the version check
-additionally refuses a write computed from a stale read (e.g. from another process). At most
-one live encounter per channel is guaranteed by a partial unique index.
+Every change follows one path (:meth:`EncounterService.change`): take the channel's lock → the
+live row (the one this process wrote last in the channel, kept in memory, or else read from
+committed data) → compute the new state and serialise it (the engine and JSON run outside the
+database's writer lock, so other channels' writes go on meanwhile — issue 15) → open a
+transaction → ``UPDATE … WHERE version = ?`` (checking too that what changes without a version
+is as read) and the log row in one trip to the database thread → ``COMMIT``; a row that moved
+meanwhile matches nothing, and the change is read and computed again. A change that reads the
+database first (``prepare``: undo, a join, a handover) runs entirely inside the transaction.
+Only then does the caller get a result to show, so a reply never announces something that was
+not stored. Two commands in one channel queue on the lock; the version check additionally
+refuses a write computed from a stale row (e.g. from another process). At most one live
+encounter per channel is guaranteed by a partial unique index.
 """
 
 from __future__ import annotations
@@ -102,6 +104,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # recently used first; bounded (STATE_CACHE_SIZE) and let go when idle (STATE_IDLE_S).
         self._states: OrderedDict[int, tuple[int, AnyState, float]] = OrderedDict()
         self._monotonic = monotonic
+        # channel → (the live row this process last wrote there, when: monotonic seconds),
+        # least recently used first; bounded like the parsed states (STATE_CACHE_SIZE).
+        self._live_rows: OrderedDict[int, tuple[EncounterRow, float]] = OrderedDict()
         # Encounters whose redo history is known to be empty (this process is the only writer):
         # a new command there need not clear it. Undo and redo make it unknown again.
         self._no_redo: set[int] = set()
@@ -190,6 +195,26 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             if now - oldest[2] < STATE_IDLE_S:
                 break
             self._states.popitem(last=False)
+
+    def _keep_row(self, channel_id: int, saved: EncounterRow, write: _Write) -> None:
+        """Keep the row a change just wrote as the channel's live row (issue 15: the next
+        command there need not read it), when its write can be checked against it: live, its
+        open decisions as read (``seen``) and no ``finish`` that may have written more. The
+        versioned UPDATE checks it; a mismatch drops it and reads again."""
+        if saved.status != "live" or saved.seen is None or write.finish is not None:
+            self._live_rows.pop(channel_id, None)
+            return
+        self._live_rows[channel_id] = (saved, self._monotonic())
+        self._live_rows.move_to_end(channel_id)
+        while len(self._live_rows) > STATE_CACHE_SIZE:
+            self._live_rows.popitem(last=False)
+
+    def _kept_row(self, channel_id: int) -> EncounterRow | None:
+        """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S`."""
+        kept = self._live_rows.pop(channel_id, None)
+        if kept is None or self._monotonic() - kept[1] >= STATE_IDLE_S:
+            return None
+        return kept[0]
 
     @property
     def cached_encounters(self) -> int:
@@ -437,6 +462,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     done = self._compute(current, step)
                     saved = await self._commit(conn, done, write)
         self._remember(saved, done.state)
+        self._keep_row(channel_id, saved, write)
         if command in ("undo", "redo"):
             self._no_redo.discard(saved.id)  # something may be redoable again
         elif done.cleared:
@@ -490,44 +516,53 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         write: _Write,
     ) -> tuple[EncounterRow, _Computed]:
         """The usual path of :meth:`change` (issue 15): read the live row from committed data,
-        run the engine and serialise outside the writer lock, then in the transaction check
-        that the row is still at that version (read again, with the columns that change without
-        a version) and write. A row that moved on meanwhile (another process, or a write outside
-        this path) is read again and ``step`` re-run, up to :data:`STALE_RETRIES` times; one whose
-        other columns moved (a prompt message noted meanwhile) is computed again in place."""
+        run the engine and serialise outside the writer lock, then in the transaction write
+        with ``UPDATE … WHERE version = ?`` — whose condition also checks that the columns kept
+        without a version are as read — and the log row, in one trip. A row that moved on
+        meanwhile (another process, a write outside this path, a prompt message noted) is read
+        again and ``step`` re-run, up to :data:`STALE_RETRIES` times; at the same version with
+        the dice it rolled the first time (nothing is rolled twice)."""
+        rolled: tuple[int, int, list[int] | None] | None = None
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
-                row = await repo.live_in_channel(reader, channel_id)
+                row = self._kept_row(channel_id)  # the row this process wrote last, if kept
+                if row is None:
+                    row = await repo.live_in_channel(reader, channel_id)
                 current = await self._with_away(reader, self._ready(row, write.actor))
-            done = self._compute(current, step)
-            async with self._db.transaction() as conn:
-                fresh = await repo.live_in_channel(conn, channel_id)
-                if (
-                    fresh is not None
-                    and row is not None
-                    and fresh.id == row.id
-                    and fresh.version == row.version
-                ):
-                    if fresh != row:  # same state, but a column kept without a version moved
-                        # (a prompt or tracker message noted meanwhile): the step sees it too,
-                        # with the dice it rolled the first time (nothing is rolled twice)
-                        dice = done.result.get("dice")
-                        again = dataclasses.replace(
-                            self._ready(fresh, write.actor), away=current.away
-                        )
-                        done = self._compute(again, step, dice)
+            again = rolled[2] if rolled and rolled[:2] == (current.id, current.version) else None
+            done = self._compute(current, step, again)
+            rolled = (current.id, current.version, done.result.get("dice"))
+            try:
+                async with self._db.transaction() as conn:
                     return await self._commit(conn, done, write), done
-            if fresh is None:
-                raise NotFound(NO_ENCOUNTER)
+            except ConcurrentUpdate:
+                self._live_rows.pop(channel_id, None)
+                continue  # the savepoint is rolled back; read again
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
 
     async def _commit(self, conn: Connection, done: _Computed, write: _Write) -> EncounterRow:
-        """Inside the change's transaction: campaign records, the versioned UPDATE, the turn
-        timers, the log row, the redo history and ``finish``."""
+        """Inside the change's transaction: campaign records, the versioned UPDATE with the log
+        row and the redo history (one trip), the decisions, the turn timers and ``finish``."""
         current, new_state, now, command = done.current, done.state, done.now, write.command
         await self._records_follow(conn, current, new_state, command, now)
+        version = current.version + 1
+        then = [
+            repo.log_statement(
+                encounter_id=current.id,
+                version=version,
+                actor_id=write.actor.user_id,
+                command=command,
+                options=json.dumps(write.options, default=str),
+                result=done.result_json,
+                state=done.state_json if done.snapshot else None,
+                now=done.now,
+            )
+        ]
+        done.cleared = command not in NOT_UNDOABLE and current.id not in self._no_redo
+        if done.cleared:
+            then.append(repo.clear_redo_statement(current.id, version))
         saved = await repo.save(
             conn,
             current.row,
@@ -536,6 +571,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             pending=_openings(current, new_state, now),
             gm_id=write.gm_id,
             paused=write.paused,
+            then=then,
         )
         await turn_timers.follow(
             conn,
@@ -546,20 +582,6 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             now,
             fresh=command in ("undo", "redo"),
         )
-        await repo.append_log(
-            conn,
-            encounter_id=saved.id,
-            version=saved.version,
-            actor_id=write.actor.user_id,
-            command=command,
-            options=json.dumps(write.options, default=str),
-            result=done.result_json,
-            state=done.state_json if done.snapshot else None,
-            now=done.now,
-        )
-        done.cleared = command not in NOT_UNDOABLE and saved.id not in self._no_redo
-        if done.cleared:
-            await repo.clear_redo(conn, saved.id, saved.version)
         if write.finish is not None:
             await write.finish(conn, saved)
         return saved

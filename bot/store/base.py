@@ -51,6 +51,11 @@ class StoreConnection(Protocol):
         """Run one statement; return the number of rows it changed."""
         ...
 
+    async def execute_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """Run ``statements`` in order (SQLite: in one trip); how many rows each changed; when
+        the first changed nothing the others are not run."""
+        ...
+
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT into a table with an integer ``id`` key; return the new row's id."""
         ...

@@ -6,7 +6,8 @@ work (GUIDE §5). Writes happen inside :meth:`Database.transaction`; reads insid
 :meth:`Database.read`, which fetches all rows so no cursor pins an old WAL snapshot.
 
 Group commit: writers that queue up behind each other share one SQLite transaction, each inside
-its own ``SAVEPOINT`` (so one writer's failure rolls back only its own work), and one ``COMMIT``
+its own ``SAVEPOINT`` (so one writer's failure rolls back only its own work; it travels with the
+writer's first statement, no trip of its own), and one ``COMMIT``
 — one fsync — covers them all. Each writer's ``transaction()`` returns only after that COMMIT,
 so nothing is acknowledged before it is durable. The group is committed (or failed) exactly
 once even when its writers fail or are cancelled (see :class:`Database`).
@@ -35,13 +36,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Itera
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 from bot.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 CHECKPOINT_EVERY = 200
 """Committed groups between two background WAL checkpoints."""
@@ -107,31 +109,105 @@ def bundled_migrations() -> list[Migration]:
 
 
 class Connection:
-    """The handle a transaction or read gets: thin, typed helpers over the raw connection."""
+    """The handle a transaction or read gets: thin, typed helpers over the raw connection.
+
+    In a transaction the writer's ``SAVEPOINT`` is not a trip of its own: it is sent together
+    with the writer's first statement (:attr:`savepoint_sent` says whether it went), and
+    :meth:`execute_all` runs several statements in one trip to the database thread."""
 
     dialect = "sqlite"
     """Which store this is (:attr:`bot.store.base.StoreConnection.dialect`)."""
 
     def __init__(self, raw: aiosqlite.Connection) -> None:
         self._raw = raw
+        self._opening: str | None = None  # sent before the next statement, in its trip
+        self.savepoint_sent = False
+        self._made: list[bool] = []  # this writer's: [True] once its savepoint exists
+
+    def _open_with_next(self, statement: str) -> None:
+        self._opening = statement
+        self.savepoint_sent = False
+        self._made = []
+
+    async def _undo_writer(self) -> None:
+        """Roll back to the writer's savepoint and release it, in one trip — if the savepoint
+        was made (it was sent with a statement that may have failed before it)."""
+
+        made = self._made  # this writer's, even if another writer begins before this runs
+
+        def undo(conn: sqlite3.Connection) -> None:
+            if made:
+                conn.execute("ROLLBACK TO writer")
+                conn.execute("RELEASE writer")
+
+        await self._call(undo)
+
+    def _closed_writer(self) -> None:
+        self._opening = None
+        self.savepoint_sent = False
+
+    async def _call(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` on the connection's own thread (one trip), after the pending opening
+        statement if any. aiosqlite (pinned in pyproject) has no public call for this; its
+        ``_execute`` queues a function on that thread, in order with every other call."""
+        opening, self._opening = self._opening, None
+        raw, made = self._raw, self._made
+
+        def run() -> _T:
+            conn = raw._conn
+            if opening is not None:
+                conn.execute(opening)
+                made.append(True)  # on the thread, before anything queued after it
+            return work(conn)
+
+        if opening is not None:
+            self.savepoint_sent = True  # queued: it runs, whatever happens to this task
+        queue = cast(Callable[[Callable[[], _T]], Awaitable[_T]], raw._execute)
+        return await queue(run)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed. One round trip to the
         database thread (the connection is used by one task at a time, so the change counter
         read before and after belongs to this statement)."""
+        if self._opening is not None:
+            return (await self.execute_all([(sql, params)]))[0]
         before = self._raw.total_changes
         await self._raw.execute_fetchall(sql, params)
         return self._raw.total_changes - before
 
+    async def execute_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """Run ``statements`` in order in ONE trip to the database thread; return how many rows
+        each changed. When the first changes nothing (e.g. a versioned ``UPDATE`` that found
+        its row moved on) the others are not run and the list has that one count only."""
+
+        def work(conn: sqlite3.Connection) -> list[int]:
+            counts: list[int] = []
+            for sql, params in statements:
+                before = conn.total_changes
+                conn.execute(sql, params).fetchall()
+                counts.append(conn.total_changes - before)
+                if counts[0] == 0:
+                    break
+            return counts
+
+        return await self._call(work)
+
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT; return the new row's id."""
-        row = await self._raw.execute_insert(sql, params)
-        if row is None or row[0] is None:
+        if self._opening is not None:
+            row = await self._call(lambda conn: conn.execute(sql, params).lastrowid)
+            if row is None:
+                raise RuntimeError("INSERT did not produce a row id")
+            return int(row)
+        found = await self._raw.execute_insert(sql, params)
+        if found is None or found[0] is None:
             raise RuntimeError("INSERT did not produce a row id")
-        return int(row[0])
+        return int(found[0])
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
         """Run a query and return every row (no cursor stays open)."""
+        if self._opening is not None:
+            return list(await self._call(lambda conn: conn.execute(sql, params).fetchall()))
         return list(await self._raw.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
@@ -257,10 +333,13 @@ class Database:
             self._group_size += 1
             # Savepoints of successful writers are left open (COMMIT ends them all), which
             # saves a round trip per writer; ROLLBACK TO names the newest one, this writer's.
-            await self._conn.execute("SAVEPOINT writer")
-            in_savepoint = True
+            # The SAVEPOINT travels with the writer's first statement (no trip of its own); a
+            # writer that sent nothing has nothing to undo.
+            self._conn._open_with_next("SAVEPOINT writer")
             yield self._conn
         except BaseException as error:
+            in_savepoint = self._conn.savepoint_sent
+            self._conn._closed_writer()
             if in_savepoint:
                 await self._undo_writer(error)
             elif group is not None and not self._raw.in_transaction:
@@ -271,6 +350,7 @@ class Database:
                 raise mapped from error
             raise
         finally:
+            self._conn._closed_writer()
             self._leave()
         assert group is not None  # the block ran, so this writer joined a group
         await asyncio.shield(group)
@@ -280,8 +360,7 @@ class Database:
         transaction back (it may, on a full disk or an I/O error), the group cannot be
         committed: every writer of it gets the failure."""
         try:
-            await self._conn.execute("ROLLBACK TO writer")
-            await self._conn.execute("RELEASE writer")
+            await self._conn._undo_writer()
         except BaseException as undo_error:
             self._fail_group(error if storage_error(error) else undo_error)
             if not isinstance(undo_error, Exception):

@@ -6,6 +6,7 @@ the events) and, at some versions only, a full snapshot of the state it left (mi
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -47,6 +48,29 @@ def _ts(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
+Statement = tuple[str, tuple[Any, ...]]
+"""One SQL statement and its parameters, for :meth:`Connection.execute_all` (one trip)."""
+
+
+def log_statement(
+    *,
+    encounter_id: int,
+    version: int,
+    actor_id: int,
+    command: str,
+    options: str,
+    result: str,
+    state: str | None,
+    now: datetime,
+) -> Statement:
+    """The INSERT of :func:`append_log`, to send with other statements in one trip."""
+    return (
+        "INSERT INTO encounter_log (encounter_id, version, actor_id, command, options, result,"
+        " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (encounter_id, version, actor_id, command, options, result, state, _ts(now)),
+    )
+
+
 async def append_log(
     conn: Connection,
     *,
@@ -61,11 +85,17 @@ async def append_log(
 ) -> None:
     """Record one applied command at ``version`` (the version it produced), with a snapshot of
     the state it left (``state``) or None (replayable from an earlier snapshot)."""
-    await conn.execute(
-        "INSERT INTO encounter_log (encounter_id, version, actor_id, command, options, result,"
-        " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (encounter_id, version, actor_id, command, options, result, state, _ts(now)),
+    sql, params = log_statement(
+        encounter_id=encounter_id,
+        version=version,
+        actor_id=actor_id,
+        command=command,
+        options=options,
+        result=result,
+        state=state,
+        now=now,
     )
+    await conn.execute(sql, params)
 
 
 async def log_entries(conn: Connection, encounter_id: int) -> list[LogEntry]:
@@ -144,10 +174,15 @@ async def mark_undone(
     )
 
 
-async def clear_redo(conn: Connection, encounter_id: int, cleared_by: int) -> None:
-    """A new command at ``cleared_by``: nothing undone before it can be redone any more."""
-    await conn.execute(
+def clear_redo_statement(encounter_id: int, cleared_by: int) -> Statement:
+    """The UPDATE of :func:`clear_redo`, to send with other statements in one trip."""
+    return (
         "UPDATE encounter_log SET redo_cleared_by = ? WHERE encounter_id = ?"
         " AND undone_by IS NOT NULL AND redo_cleared_by IS NULL",
         (cleared_by, encounter_id),
     )
+
+
+async def clear_redo(conn: Connection, encounter_id: int, cleared_by: int) -> None:
+    """A new command at ``cleared_by``: nothing undone before it can be redone any more."""
+    await conn.execute(*clear_redo_statement(encounter_id, cleared_by))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -20,28 +21,41 @@ from bot.store import decisions
 from bot.store.db import Connection
 from bot.store.encounter_log import NOT_UNDOABLE as NOT_UNDOABLE  # the log, re-exported
 from bot.store.encounter_log import LogEntry as LogEntry
+from bot.store.encounter_log import Statement
 from bot.store.encounter_log import append_log as append_log
 from bot.store.encounter_log import clear_redo as clear_redo
+from bot.store.encounter_log import clear_redo_statement as clear_redo_statement
 from bot.store.encounter_log import history as history
 from bot.store.encounter_log import last_redoable as last_redoable
 from bot.store.encounter_log import last_undoable as last_undoable
 from bot.store.encounter_log import log_entries as log_entries
 from bot.store.encounter_log import log_entry as log_entry
+from bot.store.encounter_log import log_statement as log_statement
 from bot.store.encounter_log import mark_undone as mark_undone
 
 EncounterStatus = Literal["live", "archived"]
 
-_COLUMNS = (
-    "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
-    " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
-    " e.paused, e.rules_overrides, e.rules, e.tracker_pinned,"
-    " (SELECT json_group_array(json_object('id', d.id, 'ref', d.ref,"
+_OPEN_DECISIONS = (
+    "(SELECT json_group_array(json_object('id', d.id, 'ref', d.ref,"
     "   'opened_version', d.opened_version, 'deadline', d.deadline,"
     "   'prompt_message_id', d.prompt_message_id, 'asked', json(d.asked)))"
     f"  FROM decisions d WHERE d.encounter_id = e.id AND d.kind = '{decisions.REACTION}'"
-    "  AND d.status = 'open') AS open_decisions,"
-    " (SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id) AS gm_role_id"
+    "  AND d.status = 'open')"
 )
+_GM_ROLE = "(SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id)"
+_COLUMNS = (
+    "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
+    " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
+    f" e.paused, e.rules_overrides, e.rules, e.tracker_pinned, {_OPEN_DECISIONS} AS"
+    f" open_decisions, {_GM_ROLE} AS gm_role_id"
+)
+_UNMOVED = (
+    " AND e.tracker_message_id IS ? AND e.tracker_pinned = ? AND (e.rules IS NULL) = ?"
+    f" AND e.started_by = ? AND {_OPEN_DECISIONS} IS ? AND {_GM_ROLE} IS ?"
+)
+"""The versioned UPDATE's check that what changes without a version (the tracker message, the
+frozen rules, the starter after an erasure, the open decisions' rows, the server's GM role) is
+still as read; one more statement-free condition instead of reading the row in the transaction."""
 _FROM = "encounters e"
 """An encounter row; its open decisions (``decisions``, migrations 0012 and 0015) are read
 alongside as one JSON list (``open_decisions``)."""
@@ -105,6 +119,10 @@ class EncounterRow(BaseModel):
             return 1
 
     tracker_pinned: bool = False
+    seen: str | None = None
+    """The open decisions exactly as read (JSON text), so a write can check in its UPDATE that
+    nothing kept without a version moved since (:func:`save`); a row :func:`save` returns keeps
+    it when its open decisions did not change, else None (only its version is checked)."""
 
     def open_decision(self, ref: int) -> OpenDecision | None:
         """The open decision the engine numbers ``ref``, or None."""
@@ -168,6 +186,7 @@ def _row(values: Any) -> EncounterRow:
         rules_overrides=values["rules_overrides"],
         rules=values["rules"],
         tracker_pinned=bool(values["tracker_pinned"]),
+        seen=values["open_decisions"],
     )
 
 
@@ -279,6 +298,7 @@ async def save(
     tracker_message_id: int | None = None,
     pending: list[decisions.Opening] | None = None,
     paused: bool | None = None,
+    then: Sequence[Statement] = (),
 ) -> EncounterRow:
     """Write a new version of ``current`` if nobody else did first.
 
@@ -286,10 +306,13 @@ async def save(
     ref, the version it opened at, deadline) and the ``decisions`` table follows
     (:func:`bot.store.decisions.sync`: a decision no longer listed, or listed as opened at
     another version, is closed; a new one is opened); archiving the encounter closes its open
-    decisions.
+    decisions. ``then`` are statements (e.g. the log row) sent in the same trip to the database
+    thread as the UPDATE, run only if it matched.
 
-    Runs ``UPDATE … WHERE id = ? AND version = ?``; raises :class:`ConcurrentUpdate` when no row
-    matched (the caller's copy is stale). Returns the row as stored, at ``current.version + 1``.
+    Runs ``UPDATE … WHERE id = ? AND version = ?`` — and, for a row read from the database
+    (``current.seen``), that what changes without a version is as read (:data:`_UNMOVED`);
+    raises :class:`ConcurrentUpdate` when no row matched (the caller's copy is stale). Returns
+    the row as stored, at ``current.version + 1``.
     """
     updated = current.model_copy(
         update={
@@ -303,31 +326,43 @@ async def save(
             "updated_at": now,
             "ended_at": now if status == "archived" else current.ended_at,
             "paused": current.paused if paused is None else paused,
+            "seen": current.seen,  # the open decisions stay as read unless they follow below
         }
     )
-    changed = await conn.execute(
-        "UPDATE encounters SET state = ?, status = ?, gm_id = ?, tracker_message_id = ?,"
-        " version = ?, updated_at = ?, ended_at = ?, paused = ? WHERE id = ? AND version = ?",
-        (
-            updated.state_json,
-            updated.status,
-            updated.gm_id,
-            updated.tracker_message_id,
-            updated.version,
-            _ts(updated.updated_at),
-            _ts(updated.ended_at),
-            int(updated.paused),
-            current.id,
-            current.version,
-        ),
+    params: tuple[Any, ...] = (
+        updated.state_json,
+        updated.status,
+        updated.gm_id,
+        updated.tracker_message_id,
+        updated.version,
+        _ts(updated.updated_at),
+        _ts(updated.ended_at),
+        int(updated.paused),
+        current.id,
+        current.version,
     )
-    if changed != 1:
+    sql = (
+        "UPDATE encounters AS e SET state = ?, status = ?, gm_id = ?, tracker_message_id = ?,"
+        " version = ?, updated_at = ?, ended_at = ?, paused = ? WHERE e.id = ? AND e.version = ?"
+    )
+    if current.seen is not None:
+        sql += _UNMOVED
+        params += (
+            current.tracker_message_id,
+            int(current.tracker_pinned),
+            int(current.rules is None),
+            current.started_by,
+            current.seen,
+            current.gm_role_id,
+        )
+    changed = await conn.execute_all([(sql, params), *then])
+    if changed[0] != 1:
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
     if status == "archived":  # the row returned still names the decision it closed
         await decisions.close_all(conn, current.id, now)
-        return updated
+        return updated.model_copy(update={"seen": None})
     if pending is None:
         return updated
     kept = {(d.ref, d.opened_version): d for d in current.decisions}
@@ -344,7 +379,7 @@ async def save(
         )
         for o in sorted(pending, key=lambda o: o.ref)
     ]
-    return updated.model_copy(update={"decisions": tuple(after)})
+    return updated.model_copy(update={"decisions": tuple(after), "seen": None})
 
 
 async def set_tracker_message(

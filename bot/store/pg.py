@@ -93,6 +93,17 @@ class PgConnection:
         match = _COMMAND_COUNT.match(status or "")
         return int(match.group(1)) if match else 0
 
+    async def execute_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """Run ``statements`` in order; return how many rows each changed. When the first
+        changes nothing the others are not run (as :meth:`bot.store.db.Connection.execute_all`;
+        one trip each here)."""
+        counts: list[int] = []
+        for sql, params in statements:
+            counts.append(await self.execute(sql, params))
+            if counts[0] == 0:
+                break
+        return counts
+
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT into a table with an ``id`` key; return the new row's id."""
         if "RETURNING" not in sql.upper():

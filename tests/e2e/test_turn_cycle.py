@@ -263,11 +263,15 @@ async def test_gm_resolve_sent_with_a_surrender_click_does_not_decide_the_surren
     prompt = await thug_attacks_willow(bot, h, table)
     service = bot.services.encounters
     surrender = next(c for c in h.message(prompt).custom_ids() if c.endswith(":surrender"))
-    async with service._lock(h.channel.id):  # both arrive before either is applied
+    lock = service._lock(h.channel.id)
+    async with lock:  # both arrive, the click first, before either is applied
         click = await h.click(table.player, h.message(prompt), surrender)
         await h.wait_for(lambda: service.horizon >= click.id)
+        # the click finds its channel (a read) before it queues on the channel's lock
+        await h.wait_for(lambda: len(lock._waiters or ()) == 1)
         typed = await slash(h, gm, "gm resolve")
         await h.wait_for(lambda: service.horizon >= typed.id)
+        await h.wait_for(lambda: len(lock._waiters or ()) == 2)
     await click.response()
     message = await refused(typed)
     assert "surrendered started waiting, so it was meant for something else" in message

@@ -171,6 +171,94 @@ async def test_a_change_computed_outside_the_lock_from_a_row_that_moved_on_is_co
     assert [e.version for e in await service.log(started.id)] == [1, 3]
 
 
+async def test_a_change_makes_one_trip_to_the_database_thread_inside_its_transaction(
+    db: Database, service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, one trip per command: inside the group's BEGIN … COMMIT, the writer's
+    SAVEPOINT, the versioned UPDATE, the log row and the redo history go to the writer
+    connection's thread together; the row is not read in the transaction."""
+    started = await start(service)
+    trips: list[str] = []
+    queue = db._raw._execute
+
+    async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        trips.append(getattr(fn, "__name__", repr(fn)))
+        return await queue(fn, *args, **kwargs)
+
+    monkeypatch.setattr(db._raw, "_execute", counted)
+
+    def bump(current: Encounter) -> tuple:
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    assert len(trips) == 3, trips  # BEGIN IMMEDIATE, the change, COMMIT
+    monkeypatch.undo()
+    live = await service.live(10)
+    assert (live.version, live.state.round) == (started.version + 1, 1)
+    assert [e.version for e in await service.log(started.id)] == [1, 2]
+
+
+async def test_a_column_kept_without_a_version_that_moved_meanwhile_is_not_written_back(
+    db: Database, service: EncounterService
+) -> None:
+    """The versioned UPDATE also checks what changes without a version (here the tracker
+    message, noted by another connection between the read and the write): the step runs again
+    on the row as it is now, at the same version, and the new tracker message is kept."""
+    started = await start(service)
+    seen: list[tuple[int, int | None]] = []
+
+    def bump(current: Encounter) -> tuple:
+        seen.append((current.version, current.row.tracker_message_id))
+        if len(seen) == 1:
+            with sqlite3.connect(db.path) as other:
+                other.execute(
+                    "UPDATE encounters SET tracker_message_id = 555 WHERE id = ?", (current.id,)
+                )
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    assert seen == [(started.version, None), (started.version, 555)]
+    live = await service.live(10)
+    assert (live.version, live.row.tracker_message_id) == (started.version + 1, 555)
+    assert [e.version for e in await service.log(started.id)] == [1, 2]
+
+
+async def test_the_next_change_uses_the_row_kept_in_memory_and_a_moved_row_is_read_again(
+    db: Database, service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, live encounters in memory: after a change, the channel's next change starts
+    from the row this process wrote (no read of the row); when the row moved meanwhile (here a
+    second process notes a tracker message) the versioned UPDATE finds it, and the change is
+    read again and computed on the row as it is, keeping what the other process wrote."""
+    started = await start(service)
+    reads: list[int] = []
+    read = repo.live_in_channel
+
+    async def counted(conn, channel_id):  # type: ignore[no-untyped-def]
+        reads.append(channel_id)
+        return await read(conn, channel_id)
+
+    monkeypatch.setattr(repo, "live_in_channel", counted)
+    seen: list[tuple[int, int | None]] = []
+
+    def bump(current: Encounter) -> tuple:
+        seen.append((current.version, current.row.tracker_message_id))
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    assert reads == [10]
+    await service.change(10, GM, "bump", {}, bump)
+    assert reads == [10]  # kept in memory
+    with sqlite3.connect(db.path) as other:
+        other.execute("UPDATE encounters SET tracker_message_id = 777 WHERE id = ?", (started.id,))
+    await service.change(10, GM, "bump", {}, bump)
+    assert reads == [10, 10]  # the kept row was stale: read again
+    v = started.version
+    assert seen == [(v, None), (v + 1, None), (v + 2, None), (v + 2, 777)]
+    live = await service.live(10)
+    assert (live.version, live.state.round, live.row.tracker_message_id) == (v + 3, 3, 777)
+
+
 async def test_failed_step_writes_nothing(service: EncounterService) -> None:
     started = await start(service)
 

@@ -16,6 +16,7 @@ import pytest
 
 from bot.engine.core.commands import Begin, EndTurn
 from bot.engine.uttas.commands import Attack
+from bot.engine.uttas.ruleset import UttasRuleset
 from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import Conflict
 from bot.services.actor import Actor
@@ -200,3 +201,27 @@ async def test_a_paused_encounters_window_does_not_run_out(table: Table) -> None
     assert await t.combat.due() == [(waiting.id, pending_version(waiting))]
     result = await t.combat.expire(waiting.id, pending_version(waiting))
     assert result.expired and result.encounter.state.pending is None
+
+
+async def test_a_decisions_choices_are_worked_out_only_when_it_is_shown(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, "CPU diet": the commands that open a decision (the Thug's attack) compute no
+    choices for their results; the decision's choices are worked out when the prompt (or a
+    button) asks for them, once, and are what they would have been."""
+    asked: list[int] = []
+    original = UttasRuleset.decision_options
+
+    def counted(self: Any, state: Any, decision: Any) -> Any:
+        asked.append(decision.id)
+        return original(self, state, decision)
+
+    monkeypatch.setattr(UttasRuleset, "decision_options", counted)
+    waiting = await thug_attacks_willow(table)
+    decision = table.combat.decision(waiting)
+    assert decision is not None and asked == []
+    willow = waiting.state.combatants[0].id
+    assert [o.choice for o in decision.deciders[willow]] and len(asked) == 1
+    assert decision.title and decision.people[willow].name == "Willow" and len(asked) == 1
+    monkeypatch.undo()
+    assert decision.deciders == waiting.rules.decision_options(waiting.state, decision.engine)

@@ -129,6 +129,68 @@ async def test_one_failing_writer_leaves_the_others_work_committed(db: Database)
     assert await committed(db) == {"first", "last"}
 
 
+async def test_a_writer_whose_first_statement_fails_is_undone_alone(db: Database) -> None:
+    """The SAVEPOINT travels with a writer's first statement (one trip): when that statement
+    fails, the savepoint exists all the same and only that writer's work is rolled back."""
+    release = asyncio.Event()
+    first = writer(db, "first", before=release.wait())
+    await asyncio.sleep(0.01)
+
+    async def run() -> None:
+        async with db.transaction() as conn:
+            await conn.execute_all(
+                [
+                    ("INSERT INTO item (name) VALUES ('mine')", ()),
+                    ("INSERT INTO item (name) VALUES ('first')", ()),
+                ]
+            )
+
+    failing = asyncio.create_task(run())
+    await queued(db, 1)
+    last = writer(db, "last")
+    await queued(db, 2)
+    release.set()
+    async with asyncio.timeout(LIMIT):
+        await first
+        await last
+        with pytest.raises(sqlite3.IntegrityError):
+            await failing
+    assert await committed(db) == {"first", "last"}
+
+
+async def test_a_writer_cancelled_while_its_one_trip_runs_is_undone_alone(db: Database) -> None:
+    """Cancelled as soon as its trip (savepoint and statements) is queued: the trip still runs
+    on the database thread, and the writer's undo, queued behind it, takes it all back."""
+    release = asyncio.Event()
+    first = writer(db, "first", before=release.wait())
+    await asyncio.sleep(0.01)
+    sent = asyncio.Event()
+
+    async def run() -> None:
+        async with db.transaction() as conn:
+            trip = asyncio.ensure_future(
+                conn.execute_all([("INSERT INTO item (name) VALUES ('cancelled')", ())])
+            )
+            await asyncio.sleep(0)  # one loop turn: the trip task starts and queues its work
+            assert conn.savepoint_sent  # queued on the database thread
+            sent.set()
+            await trip
+
+    cancelled = asyncio.create_task(run())
+    await queued(db, 1)
+    last = writer(db, "last")
+    await queued(db, 2)
+    release.set()
+    async with asyncio.timeout(LIMIT):
+        await sent.wait()
+        cancelled.cancel()
+        await first
+        await last
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+    assert await committed(db) == {"first", "last"}
+
+
 async def test_a_failed_commit_is_reported_to_every_writer_of_the_group(db: Database) -> None:
     release = asyncio.Event()
     first = writer(db, "first", before=release.wait())

@@ -18,12 +18,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from bot import names
 from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.effects import Effect
 from bot.engine.core.positions import Positions
+from bot.engine.core.shared import shared
 from bot.errors import NotFound
 
 InitiativeMode = Literal["agility", "roll"]
@@ -86,6 +95,15 @@ class CombatantBase(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("sheet", mode="wrap", check_fields=False)
+    @classmethod
+    def _shared_sheet(
+        cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Any:
+        """A ruleset's combatant holds a frozen ``sheet``: one parsed object per distinct stored
+        sheet, shared between combatants and encounters (:mod:`bot.engine.core.shared`)."""
+        return shared(cls, value, info.context, handler)
 
     id: CombatantId
     name: Name
