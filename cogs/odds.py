@@ -85,7 +85,7 @@ class OddsCog(TurnCommands):
         _, channel_id = channel_ids(interaction)
         encounter = await self.encounters.live(channel_id)
         lines = odds_lines(encounter, actor_of(interaction), target, with_, range, as_, resources)
-        await send_ephemeral(interaction, "\n".join(lines)[:2000])
+        await send_ephemeral(interaction, "\n".join(lines))
 
     @odds.autocomplete("target")
     async def odds_target(self, interaction: discord.Interaction[Any], current: str) -> Choices:

@@ -16,6 +16,7 @@ from bot.engine.core.rehearse import FIGHTS_MAX
 from bot.services.rehearsal import SEED_MAX, RehearsalService
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.rehearsal import queued_text, rehearsal_text
+from bot.ui.text import fit_text
 
 
 class RehearseCog(commands.Cog):
@@ -64,4 +65,4 @@ class RehearseCog(commands.Cog):
             )
         found = await self.service.run(job)
         text = rehearsal_text(found, round_now=job.encounter.state.round)
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await interaction.followup.send(fit_text(text), ephemeral=True)

@@ -16,7 +16,7 @@ from bot.errors import InvalidInput
 from bot.services.tables import TableService, leaf_paths
 from bot.ui.interaction import actor_of
 from bot.ui.replies import autocomplete_guard
-from bot.ui.text import labelled_choices
+from bot.ui.text import fit_text, labelled_choices
 
 Choices = list[app_commands.Choice[str]]
 DEFAULT = "uttas"
@@ -79,7 +79,7 @@ class TablesCog(
                 else f"This server uses the default {title} tables. `/tables show entry:` "
                 "shows one."
             )
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await interaction.response.send_message(fit_text(text), ephemeral=True)
 
     @app_commands.command(name="set", description="Change a table entry (server GMs)")
     @app_commands.describe(

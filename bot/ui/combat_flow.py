@@ -26,7 +26,7 @@ from bot.ui.combat import (
 from bot.ui.decision_view import decision_view
 from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import GONE, PromptKeeper
-from bot.ui.text import shown_name
+from bot.ui.text import fit_text, shown_name
 from bot.ui.turn_view import turn_view
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ def _content(result: CombatResult, decision: Decision | None, *, announce: bool 
         parts.append(announcement)
     if decision is not None:
         parts.append(decision_prompt(result.encounter, decision))
-    return "\n".join(parts)[:2000]
+    return fit_text("\n".join(parts))
 
 
 def _new_round(result: CombatResult) -> bool:

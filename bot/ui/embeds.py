@@ -29,24 +29,25 @@ FIELD_MAX = 1024
 PHASES = {"setup": "Gathering combatants", "active": "In combat", "finished": "Fight over"}
 
 
-def fit_lines(lines: list[str], limit: int, *, empty: str = "—") -> str:
-    """Join ``lines`` with newlines; if that exceeds ``limit`` characters, keep the head and end
-    with "… and N more" so the text stays within ``limit``."""
+def fit_lines(lines: list[str], limit: int, *, empty: str = "—", sep: str = "\n") -> str:
+    """Join ``lines`` with ``sep`` (newlines unless given); if that exceeds ``limit``
+    characters, keep whole lines from the head and end with "… and N more" so the text stays
+    within ``limit`` — never a line (a mention, a name) cut in the middle."""
     if not lines:
         return empty
-    text = "\n".join(lines)
+    text = sep.join(lines)
     if len(text) <= limit:
         return text
     kept: list[str] = []
     used = 0
     for index, line in enumerate(lines):
         more = f"… and {len(lines) - index} more"
-        if used + len(line) + 1 + len(more) > limit:
+        if used + len(line) + len(sep) + len(more) > limit:
             kept.append(more)
             break
         kept.append(line)
-        used += len(line) + 1
-    return "\n".join(kept)
+        used += len(line) + len(sep)
+    return sep.join(kept)
 
 
 def ruleset_title(key: str) -> str:

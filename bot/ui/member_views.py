@@ -30,6 +30,7 @@ from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import PromptKeeper
 from bot.ui.replies import guarded
+from bot.ui.text import fit_text
 from bot.words import counted
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ def deleted_text(report: DeleteReport, actor_id: int) -> str:
             f"• {report.changed['encounter_log']} encounter-log entries keep their events, "
             "with the name replaced."
         )
-    return "\n".join(done)[:2000]
+    return fit_text("\n".join(done))
 
 
 async def channel_of(client: Any, channel_id: int) -> Any:

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import DomainError
+from bot.ui.text import fit_text
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ S = TypeVar("S")
 
 async def send_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
     """Reply only to the member who acted, whether or not the interaction was answered yet."""
-    content = content[:2000]
+    content = fit_text(content)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True)
     else:

@@ -76,3 +76,25 @@ def labelled_choices(pairs: Iterable[tuple[str, str]]) -> list[app_commands.Choi
         if len(result) == CHOICES_MAX:
             break
     return result
+
+
+MESSAGE_MAX = 2000  # characters of a message's content
+_FENCE = "```"
+
+
+def fit_text(text: str, limit: int = MESSAGE_MAX) -> str:
+    """``text`` within ``limit`` characters (a message's 2,000 unless given): when longer, whole
+    lines are kept from the head (a line is cut only when the first one alone is too long), a
+    code block left open is closed, and a last line "…" says something was left out — never a
+    mention, a name or a code fence cut in the middle."""
+    if len(text) <= limit:
+        return text
+    tail = "\n…"
+    room = limit - len(tail) - len("\n" + _FENCE)
+    head = text[:room]
+    cut = head.rfind("\n")
+    if cut > 0:
+        head = head[:cut]
+    if head.count(_FENCE) % 2:
+        head += "\n" + _FENCE
+    return head + tail

@@ -20,13 +20,14 @@ from bot.services.acting import delegate_of
 from bot.services.decisions import decisions_of
 from bot.services.encounters import Encounter
 from bot.ui.combat import view_of
-from bot.ui.embeds import CLOSING, fit_lines, outcome, rules_label
+from bot.ui.embeds import CLOSING, FIELD_MAX, fit_lines, outcome, rules_label
 from bot.ui.text import shown_name
 from bot.words import counted
 
 DESCRIPTION_MAX = 4096
 EMBED_MAX = 6000  # Discord: all of an embed's text
 POSITIONS_MAX = 1024  # one field's value
+AWAY_MAX = 600  # the away line's share of the "Now" field (whole entries, then "… and N more")
 PAGE_SIZE = 25
 NAME_COMPACT = 24
 ABBREVIATIONS = {
@@ -145,7 +146,7 @@ def tracker_embed(encounter: Encounter, *, for_gm: bool = False) -> discord.Embe
     if away:
         status.append(away)
     if status:
-        embed.add_field(name="Now", value=" · ".join(status)[:1024], inline=False)
+        embed.add_field(name="Now", value=fit_lines(status, FIELD_MAX, sep=" · "), inline=False)
     view = "GM view" if for_gm else "player view"
     embed.set_footer(
         text=f"{rules_label(encounter)} · {len(state.combatants)} combatants · "
@@ -175,7 +176,7 @@ def away_line(encounter: Encounter) -> str:
         delegate = delegate_of(encounter, member)
         who = f"<@{delegate}>" if delegate is not None else "the GM"
         parts.append(f"<@{member}> ({who} stands in)")
-    return f"💤 Away: {', '.join(parts)}" if parts else ""
+    return f"💤 Away: {fit_lines(parts, AWAY_MAX, sep=', ')}" if parts else ""
 
 
 def _turn_line(encounter: Encounter, current: CombatantBase, *, for_gm: bool) -> str:

@@ -19,7 +19,7 @@ from bot.services.combat import NO_DEFAULT_ACTIONS, CombatService, find_combatan
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.embeds import encounter_settings_text
 from bot.ui.interaction import actor_of, channel_ids
-from bot.ui.text import shown_name
+from bot.ui.text import fit_text, shown_name
 from cogs.gm.groups import GmCommand, Name, NameChoices
 
 NONE = discord.AllowedMentions.none()
@@ -124,7 +124,7 @@ def settings_command(
                 encounter, await combat.default_actions(encounter)
             )
             await interaction.response.send_message(
-                text[:2000], ephemeral=True, allowed_mentions=NONE
+                fit_text(text), ephemeral=True, allowed_mentions=NONE
             )
             return
         await gm(
