@@ -21,7 +21,7 @@ from bot.store import member_settings as repo
 from bot.store.base import Store
 
 OFF_WORDS = frozenset({"off", "none", "clear"})
-_SPAN = re.compile(r"^(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})$")
+_SPAN = re.compile(r"^(\d{1,2}):(\d{2})\s*[-–—]\s*(\d{1,2}):(\d{2})$")  # a hyphen or a dash
 
 
 @dataclass(frozen=True)
