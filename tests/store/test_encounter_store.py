@@ -6,6 +6,7 @@ snapshot history read back, and the erasing reads and writes find the member's r
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 
@@ -174,3 +175,27 @@ async def test_member_data_finds_and_forgets_a_member(store: Store) -> None:
         assert await member_data.log_rows_naming(conn, row.id, PLAYER) == []
         after = await encounters.by_id(conn, row.id)
     assert after is not None and after.started_by == member_data.TOMBSTONE_ID and after.gm_id == GM
+
+
+async def test_two_writers_of_one_version_one_wins(store: Store) -> None:
+    """Two writers (on PostgreSQL: two pooled connections, as two processes would have) save
+    the same version at once: exactly one commits its version and log row; the other gets
+    :class:`ConcurrentUpdate` and writes nothing."""
+    row = await start(store)
+
+    async def write(command: str) -> str:
+        try:
+            async with store.transaction() as conn:
+                await encounters.save(conn, row, now=NOW, then=[log(row, command, None)])
+        except ConcurrentUpdate:
+            return "refused"
+        return command
+
+    outcomes = await asyncio.gather(write("attack"), write("move"))
+    assert outcomes.count("refused") == 1, outcomes
+    (winner,) = [o for o in outcomes if o != "refused"]
+    async with store.read() as conn:
+        entries = await encounters.log_entries(conn, row.id)
+        now = await encounters.by_id(conn, row.id)
+    assert [(e.version, e.command) for e in entries] == [(2, winner)]
+    assert now is not None and now.version == 2
