@@ -1,7 +1,8 @@
 """The bot on PostgreSQL (issue 16): the composition root builds it with ``DATABASE_URL`` set
 (a database of its own on the pgserver test server), and a fight runs through Discord exactly as
 on SQLite — start, join, begin, an attack answered with a reaction button, undo — with every
-row in PostgreSQL."""
+row in PostgreSQL; and ``/me export`` / ``/me delete`` (tests/e2e/test_member_data.py's
+scenarios) on it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pydantic import SecretStr
 from bot.__main__ import build
 from bot.client import CombatBot
 from bot.store.pg import PgDatabase
+from tests.e2e import test_member_data as member_data_e2e
 from tests.e2e.combat_helpers import (
     game_state,
     ok,
@@ -86,3 +88,21 @@ async def test_a_fight_with_a_reaction_and_undo_runs_on_postgresql(
     assert commands[0] == "start" and commands[-3:] == ["attack", "react", "undo"]
     assert closed is not None and closed["n"] >= 1
     assert not (tmp_path / "unused.sqlite3").exists()
+
+
+async def test_me_export_and_me_delete_run_on_postgresql(
+    pg_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/me export`` and ``/me delete`` read and erase across the tables (member data, the
+    encounter log, decisions) on PostgreSQL: the SQLite suite's own scenarios, run on it."""
+    await member_data_e2e.test_export_holds_my_sheet_and_nothing_of_another_members(
+        pg_bot, discord_harness, table
+    )
+
+
+async def test_me_delete_erases_a_member_on_postgresql(
+    pg_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    await member_data_e2e.test_delete_erases_me_and_the_fight_goes_on_under_the_gm(
+        pg_bot, discord_harness, table
+    )
