@@ -45,14 +45,14 @@ _OPEN_DECISIONS = {
         f"   'prompt_message_id', d.prompt_message_id, 'asked', json(d.asked))) {_DECISION_FILTER})"
     ),
     "postgresql": (
-        "(SELECT json_agg(json_build_object('id', d.id, 'ref', d.ref,"
+        "(SELECT coalesce(json_agg(json_build_object('id', d.id, 'ref', d.ref,"
         "   'opened_version', d.opened_version, 'deadline', d.deadline,"
         "   'prompt_message_id', d.prompt_message_id, 'asked', d.asked::json)"
-        f"   ORDER BY d.id)::text {_DECISION_FILTER})"
+        f"   ORDER BY d.id)::text, '[]') {_DECISION_FILTER})"
     ),
 }
-"""An encounter's open decisions as one JSON text, per dialect (PostgreSQL gives NULL, not
-``[]``, for none; both read back the same, :func:`_open_decisions`)."""
+"""An encounter's open decisions as one JSON text, per dialect; ``[]`` for none on both (never
+NULL: a row's ``seen`` must be text for :func:`save` to check what moved without a version)."""
 _GM_ROLE = "(SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id)"
 
 

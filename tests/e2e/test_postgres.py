@@ -16,6 +16,7 @@ from bot.__main__ import build
 from bot.client import CombatBot
 from bot.store.pg import PgDatabase
 from tests.e2e import test_member_data as member_data_e2e
+from tests.e2e import test_tracker as tracker_e2e
 from tests.e2e.combat_helpers import (
     game_state,
     ok,
@@ -104,5 +105,17 @@ async def test_me_delete_erases_a_member_on_postgresql(
     pg_bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     await member_data_e2e.test_delete_erases_me_and_the_fight_goes_on_under_the_gm(
+        pg_bot, discord_harness, table
+    )
+
+
+async def test_the_tracker_is_edited_in_place_on_postgresql(
+    pg_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The tracker's message id, noted without a version, survives the next command (on
+    PostgreSQL an encounter with no open decision once read its decisions as NULL, so the
+    next change wrote the tracker id it had read — none — back over it and the tracker was
+    posted anew on every turn)."""
+    await tracker_e2e.test_tracker_is_edited_in_place_and_reposted_when_deleted(
         pg_bot, discord_harness, table
     )

@@ -199,3 +199,19 @@ async def test_two_writers_of_one_version_one_wins(store: Store) -> None:
         now = await encounters.by_id(conn, row.id)
     assert [(e.version, e.command) for e in entries] == [(2, winner)]
     assert now is not None and now.version == 2
+
+
+async def test_a_copy_read_before_the_tracker_moved_is_refused(store: Store) -> None:
+    """A row with no open decisions still carries what it read (``seen``), so a save from a
+    copy read before the tracker message was noted is refused instead of writing the old
+    (empty) tracker id back over the new one."""
+    row = await start(store)
+    assert row.decisions == () and row.seen is not None
+    async with store.transaction() as conn:
+        await encounters.set_tracker_message(conn, row.id, 777, pinned=False)
+    with pytest.raises(ConcurrentUpdate):
+        async with store.transaction() as conn:
+            await encounters.save(conn, row, now=NOW, then=[log(row, "endturn", None)])
+    async with store.read() as conn:
+        fresh = await encounters.by_id(conn, row.id)
+    assert fresh is not None and fresh.tracker_message_id == 777 and fresh.version == 1
