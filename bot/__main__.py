@@ -5,10 +5,9 @@ that cannot be opened (unopenable, read-only, not a database or corrupted, disk 
 line naming it and exits with status 2.
 
 With ``DATABASE_URL`` set (PostgreSQL), start-up connects and applies the PostgreSQL migrations
-(:mod:`bot.store.pg`), then stops with one line: the encounter store does not run on PostgreSQL
-yet (planned, issue 16). An unreachable server is one line and status 1 (like an unreachable
-Discord); a server that refuses the login or has no such database, status 2. The URL's password
-never appears in any line.
+(:mod:`bot.store.pg`), then runs the bot on it exactly as on SQLite. An unreachable server is
+one line and status 1 (like an unreachable Discord); a server that refuses the login or has no
+such database, status 2. The URL's password never appears in any line.
 
 ``python -m bot copy-db --to postgresql://… [--from PATH]`` copies the SQLite database at
 ``PATH`` (default: ``DATABASE_PATH``) into an empty PostgreSQL database and verifies each table
@@ -28,6 +27,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -96,7 +96,13 @@ async def build(
     service's clock — reaction deadlines, and what is due — by default the host's. The bot is
     sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT`` is set."""
     now = clock or utc_now
-    db = await Database.open(settings.database_path)
+    db: Database
+    if settings.database_url is not None:
+        # The services are annotated with the SQLite Database but use only the store contract
+        # (transaction, read, migrate, close: bot.store.base.Store), which PgDatabase meets.
+        db = cast("Database", await open_postgres(settings.database_url.get_secret_value()))
+    else:
+        db = await Database.open(settings.database_path)
     try:
         await db.migrate()
         encounters = EncounterService(
@@ -221,25 +227,13 @@ async def open_postgres(url: str) -> PgDatabase:
     return db
 
 
-POSTGRES_NOT_YET = (
-    "Configuration error: DATABASE_URL is set. The PostgreSQL store at {where} is reachable and "
-    "migrated, but the bot cannot run on PostgreSQL yet: the encounter store is planned "
-    "(issue 16). Unset DATABASE_URL to run on SQLite at DATABASE_PATH."
-)
-
-
 async def run(settings: Settings) -> None:
     """Run the bot until the process is told to stop; close the database on the way out.
 
     Raises :class:`StartupError` when the database cannot be opened or Discord cannot be
     reached (or does not answer within ``LOGIN_TIMEOUT``), and ``discord.LoginFailure`` when it
-    rejects the token. With ``DATABASE_URL`` set it connects to and migrates PostgreSQL, then
-    raises :class:`StartupError` (status 2, :data:`POSTGRES_NOT_YET`)."""
-    if settings.database_url is not None:
-        url = settings.database_url.get_secret_value()
-        pg = await open_postgres(url)
-        await pg.close()
-        raise StartupError(POSTGRES_NOT_YET.format(where=redacted_url(url)), 2)
+    rejects the token. With ``DATABASE_URL`` set the store is PostgreSQL (connected to and
+    migrated first; an unreachable or refusing server is a :class:`StartupError` naming it)."""
     try:
         bot = await build(settings)
     except (OSError, sqlite3.Error, StorageUnavailable) as error:

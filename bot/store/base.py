@@ -10,13 +10,12 @@ or position (``sqlite3.Row`` and ``asyncpg.Record`` both are). A constraint viol
 transaction, so a repository that turns a violation into a domain error (``sheets`` →
 :class:`~bot.errors.Conflict`) must let that error end the transaction, never carry on in it.
 
-Ported so far (one parametrised test suite, tests/store, runs each against both stores):
-``sheets``, ``prompts``, ``guild_settings``, ``member_settings``, ``notices``, ``meta``, ``away``,
-``decisions``, ``campaign``, ``turn_timers``, ``turn_pings``, ``reminders``, ``standing``,
-``default_actions`` and ``guild_encounters`` (reads). Every table, the encounter store's
-included, has its PostgreSQL schema (``bot/store/migrations_pg``). Still SQLite-only, PostgreSQL
-port planned (issue 16): the encounter store's repositories (``encounters``, ``encounter_log``)
-and ``member_data`` (reads the encounter log).
+Every repository meets it (one parametrised test suite, tests/store, runs each against both
+stores): ``sheets``, ``prompts``, ``guild_settings``, ``member_settings``, ``notices``,
+``meta``, ``away``, ``decisions``, ``campaign``, ``turn_timers``, ``turn_pings``, ``reminders``,
+``standing``, ``default_actions``, ``guild_encounters``, the encounter store (``encounters``,
+``encounter_log``) and ``member_data``. Where the dialects differ (JSON aggregation, a
+substring's position) the repository picks its SQL by :attr:`StoreConnection.dialect`.
 """
 
 from __future__ import annotations

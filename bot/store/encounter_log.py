@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection
 
 
 class LogEntry(BaseModel):
@@ -49,7 +49,8 @@ def _ts(moment: datetime | None) -> str | None:
 
 
 Statement = tuple[str, tuple[Any, ...]]
-"""One SQL statement and its parameters, for :meth:`Connection.execute_all` (one trip)."""
+"""One SQL statement and its parameters, for
+:meth:`~bot.store.base.StoreConnection.execute_all` (one trip)."""
 
 
 def log_statement(
@@ -72,7 +73,7 @@ def log_statement(
 
 
 async def append_log(
-    conn: Connection,
+    conn: StoreConnection,
     *,
     encounter_id: int,
     version: int,
@@ -98,7 +99,7 @@ async def append_log(
     await conn.execute(sql, params)
 
 
-async def log_entries(conn: Connection, encounter_id: int) -> list[LogEntry]:
+async def log_entries(conn: StoreConnection, encounter_id: int) -> list[LogEntry]:
     """Every log entry of an encounter, oldest first."""
     rows = await conn.fetch_all(
         f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? ORDER BY version",
@@ -107,7 +108,7 @@ async def log_entries(conn: Connection, encounter_id: int) -> list[LogEntry]:
     return [LogEntry.model_validate(dict(row)) for row in rows]
 
 
-async def history(conn: Connection, encounter_id: int, version: int) -> list[LogEntry]:
+async def history(conn: StoreConnection, encounter_id: int, version: int) -> list[LogEntry]:
     """What rebuilds the state at ``version``: the newest entry at or before it that keeps a
     snapshot, then every entry after it up to ``version``, oldest first. Empty when no snapshot
     precedes it (a log this version did not write)."""
@@ -135,7 +136,7 @@ _LOG_COLUMNS = (
 _UNDOABLE = "command NOT IN ({})".format(", ".join(f"'{c}'" for c in sorted(NOT_UNDOABLE)))
 
 
-async def log_entry(conn: Connection, encounter_id: int, version: int) -> LogEntry | None:
+async def log_entry(conn: StoreConnection, encounter_id: int, version: int) -> LogEntry | None:
     """The log entry that produced ``version``, or ``None``."""
     row = await conn.fetch_one(
         f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? AND version = ?",
@@ -144,7 +145,7 @@ async def log_entry(conn: Connection, encounter_id: int, version: int) -> LogEnt
     return LogEntry.model_validate(dict(row)) if row else None
 
 
-async def last_undoable(conn: Connection, encounter_id: int) -> LogEntry | None:
+async def last_undoable(conn: StoreConnection, encounter_id: int) -> LogEntry | None:
     """The newest command that still stands and can be undone, or ``None``."""
     row = await conn.fetch_one(
         f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? AND {_UNDOABLE}"
@@ -154,7 +155,7 @@ async def last_undoable(conn: Connection, encounter_id: int) -> LogEntry | None:
     return LogEntry.model_validate(dict(row)) if row else None
 
 
-async def last_redoable(conn: Connection, encounter_id: int) -> LogEntry | None:
+async def last_redoable(conn: StoreConnection, encounter_id: int) -> LogEntry | None:
     """The command undone most recently whose redo history no new command cleared, or ``None``."""
     row = await conn.fetch_one(
         f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ?"
@@ -165,7 +166,7 @@ async def last_redoable(conn: Connection, encounter_id: int) -> LogEntry | None:
 
 
 async def mark_undone(
-    conn: Connection, encounter_id: int, version: int, undone_by: int | None
+    conn: StoreConnection, encounter_id: int, version: int, undone_by: int | None
 ) -> None:
     """Mark the entry at ``version`` undone by the undo at ``undone_by`` (``None``: redone)."""
     await conn.execute(
@@ -183,6 +184,6 @@ def clear_redo_statement(encounter_id: int, cleared_by: int) -> Statement:
     )
 
 
-async def clear_redo(conn: Connection, encounter_id: int, cleared_by: int) -> None:
+async def clear_redo(conn: StoreConnection, encounter_id: int, cleared_by: int) -> None:
     """A new command at ``cleared_by``: nothing undone before it can be redone any more."""
     await conn.execute(*clear_redo_statement(encounter_id, cleared_by))

@@ -9,7 +9,6 @@ JSON text it serialised to; turning it back into a model is the ruleset's job.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -18,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.errors import ConcurrentUpdate, Conflict
 from bot.store import decisions
-from bot.store.db import Connection
+from bot.store.base import INTEGRITY_ERRORS, StoreConnection
 from bot.store.encounter_log import NOT_UNDOABLE as NOT_UNDOABLE  # the log, re-exported
 from bot.store.encounter_log import LogEntry as LogEntry
 from bot.store.encounter_log import Statement
@@ -35,27 +34,52 @@ from bot.store.encounter_log import mark_undone as mark_undone
 
 EncounterStatus = Literal["live", "archived"]
 
-_OPEN_DECISIONS = (
-    "(SELECT json_group_array(json_object('id', d.id, 'ref', d.ref,"
-    "   'opened_version', d.opened_version, 'deadline', d.deadline,"
-    "   'prompt_message_id', d.prompt_message_id, 'asked', json(d.asked)))"
-    f"  FROM decisions d WHERE d.encounter_id = e.id AND d.kind = '{decisions.REACTION}'"
-    "  AND d.status = 'open')"
+_DECISION_FILTER = (
+    f"FROM decisions d WHERE d.encounter_id = e.id AND d.kind = '{decisions.REACTION}'"
+    " AND d.status = 'open'"
 )
+_OPEN_DECISIONS = {
+    "sqlite": (
+        "(SELECT json_group_array(json_object('id', d.id, 'ref', d.ref,"
+        "   'opened_version', d.opened_version, 'deadline', d.deadline,"
+        f"   'prompt_message_id', d.prompt_message_id, 'asked', json(d.asked))) {_DECISION_FILTER})"
+    ),
+    "postgresql": (
+        "(SELECT coalesce(json_agg(json_build_object('id', d.id, 'ref', d.ref,"
+        "   'opened_version', d.opened_version, 'deadline', d.deadline,"
+        "   'prompt_message_id', d.prompt_message_id, 'asked', d.asked::json)"
+        f"   ORDER BY d.id)::text, '[]') {_DECISION_FILTER})"
+    ),
+}
+"""An encounter's open decisions as one JSON text, per dialect; ``[]`` for none on both (never
+NULL: a row's ``seen`` must be text for :func:`save` to check what moved without a version)."""
 _GM_ROLE = "(SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id)"
-_COLUMNS = (
-    "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
-    " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
-    f" e.paused, e.rules_overrides, e.rules, e.tracker_pinned, {_OPEN_DECISIONS} AS"
-    f" open_decisions, {_GM_ROLE} AS gm_role_id"
-)
-_UNMOVED = (
-    " AND e.tracker_message_id IS ? AND e.tracker_pinned = ? AND (e.rules IS NULL) = ?"
-    f" AND e.started_by = ? AND {_OPEN_DECISIONS} IS ? AND {_GM_ROLE} IS ?"
-)
-"""The versioned UPDATE's check that what changes without a version (the tracker message, the
-frozen rules, the starter after an erasure, the open decisions' rows, the server's GM role) is
-still as read; one more statement-free condition instead of reading the row in the transaction."""
+
+
+def _columns(conn: StoreConnection) -> str:
+    return (
+        "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
+        " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
+        f" e.paused, e.rules_overrides, e.rules, e.tracker_pinned,"
+        f" {_OPEN_DECISIONS[conn.dialect]} AS open_decisions, {_GM_ROLE} AS gm_role_id"
+    )
+
+
+def _unmoved(conn: StoreConnection) -> str:
+    """The versioned UPDATE's check that what changes without a version (the tracker message,
+    the frozen rules, the starter after an erasure, the open decisions' rows, the server's GM
+    role) is still as read; one more statement-free condition instead of reading the row in
+    the transaction. ``IS NOT DISTINCT FROM`` is SQL's null-safe equality (SQLite ≥ 3.39 and
+    PostgreSQL both have it)."""
+    same = "IS NOT DISTINCT FROM ?"
+    return (
+        f" AND e.tracker_message_id {same} AND e.tracker_pinned = ?"
+        " AND (CASE WHEN e.rules IS NULL THEN 1 ELSE 0 END) = ?"
+        f" AND e.started_by = ? AND {_OPEN_DECISIONS[conn.dialect]} {same}"
+        f" AND {_GM_ROLE} {same}"
+    )
+
+
 _FROM = "encounters e"
 """An encounter row; its open decisions (``decisions``, migrations 0012 and 0015) are read
 alongside as one JSON list (``open_decisions``)."""
@@ -195,15 +219,15 @@ def _open_decisions(text: str | None) -> tuple[OpenDecision, ...]:
     return tuple(sorted(found, key=lambda d: d.ref))
 
 
-async def unfrozen(conn: Connection) -> list[EncounterRow]:
+async def unfrozen(conn: StoreConnection) -> list[EncounterRow]:
     """Live encounters whose rules were never frozen (started before migration 0013)."""
     rows = await conn.fetch_all(
-        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.status = 'live' AND e.rules IS NULL"
+        f"SELECT {_columns(conn)} FROM {_FROM} WHERE e.status = 'live' AND e.rules IS NULL"
     )
     return [_row(r) for r in rows]
 
 
-async def freeze_rules(conn: Connection, encounter_id: int, rules: str) -> bool:
+async def freeze_rules(conn: StoreConnection, encounter_id: int, rules: str) -> bool:
     """Record the rules ``encounter_id`` plays by, unless some are recorded already. Returns
     whether this call recorded them."""
     changed = await conn.execute(
@@ -213,36 +237,50 @@ async def freeze_rules(conn: Connection, encounter_id: int, rules: str) -> bool:
 
 
 async def live_with_character(
-    conn: Connection, guild_id: int, character_id: int
+    conn: StoreConnection, guild_id: int, character_id: int
 ) -> EncounterRow | None:
     """The server's live encounter one of whose combatants carries ``character_id``'s campaign
     record (decision A), if any."""
+    carries: tuple[str, int | str]
+    if conn.dialect == "postgresql":
+        carries = (
+            "SELECT 1 FROM jsonb_array_elements(e.state::jsonb -> 'combatants') c"
+            " WHERE c ->> 'character_id' = ?",
+            str(character_id),
+        )
+    else:
+        carries = (
+            "SELECT 1 FROM json_each(e.state, '$.combatants') c"
+            " WHERE json_extract(c.value, '$.character_id') = ?",
+            character_id,
+        )
     row = await conn.fetch_one(
-        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.guild_id = ? AND e.status = 'live' AND EXISTS"
-        " (SELECT 1 FROM json_each(e.state, '$.combatants') c"
-        "  WHERE json_extract(c.value, '$.character_id') = ?) LIMIT 1",
-        (guild_id, character_id),
+        f"SELECT {_columns(conn)} FROM {_FROM} WHERE e.guild_id = ? AND e.status = 'live'"
+        f" AND EXISTS ({carries[0]}) LIMIT 1",
+        (guild_id, carries[1]),
     )
     return _row(row) if row is not None else None
 
 
-async def live_in_channel(conn: Connection, channel_id: int) -> EncounterRow | None:
+async def live_in_channel(conn: StoreConnection, channel_id: int) -> EncounterRow | None:
     """The live encounter of ``channel_id``, or ``None``."""
     row = await conn.fetch_one(
-        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.channel_id = ? AND e.status = 'live'",
+        f"SELECT {_columns(conn)} FROM {_FROM} WHERE e.channel_id = ? AND e.status = 'live'",
         (channel_id,),
     )
     return _row(row) if row else None
 
 
-async def by_id(conn: Connection, encounter_id: int) -> EncounterRow | None:
+async def by_id(conn: StoreConnection, encounter_id: int) -> EncounterRow | None:
     """Any encounter (live or archived) by id, or ``None``."""
-    row = await conn.fetch_one(f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.id = ?", (encounter_id,))
+    row = await conn.fetch_one(
+        f"SELECT {_columns(conn)} FROM {_FROM} WHERE e.id = ?", (encounter_id,)
+    )
     return _row(row) if row else None
 
 
 async def insert(
-    conn: Connection,
+    conn: StoreConnection,
     *,
     guild_id: int,
     channel_id: int,
@@ -280,7 +318,7 @@ async def insert(
                 rules,
             ),
         )
-    except sqlite3.IntegrityError as exc:
+    except INTEGRITY_ERRORS as exc:
         raise Conflict("An encounter is already running in this channel.") from exc
     row = await by_id(conn, new_id)
     assert row is not None
@@ -288,7 +326,7 @@ async def insert(
 
 
 async def save(
-    conn: Connection,
+    conn: StoreConnection,
     current: EncounterRow,
     *,
     now: datetime,
@@ -310,7 +348,7 @@ async def save(
     thread as the UPDATE, run only if it matched.
 
     Runs ``UPDATE … WHERE id = ? AND version = ?`` — and, for a row read from the database
-    (``current.seen``), that what changes without a version is as read (:data:`_UNMOVED`);
+    (``current.seen``), that what changes without a version is as read (:func:`_unmoved`);
     raises :class:`ConcurrentUpdate` when no row matched (the caller's copy is stale). Returns
     the row as stored, at ``current.version + 1``.
     """
@@ -346,7 +384,7 @@ async def save(
         " version = ?, updated_at = ?, ended_at = ?, paused = ? WHERE e.id = ? AND e.version = ?"
     )
     if current.seen is not None:
-        sql += _UNMOVED
+        sql += _unmoved(conn)
         params += (
             current.tracker_message_id,
             int(current.tracker_pinned),
@@ -383,7 +421,7 @@ async def save(
 
 
 async def set_tracker_message(
-    conn: Connection, encounter_id: int, message_id: int, *, pinned: bool = False
+    conn: StoreConnection, encounter_id: int, message_id: int, *, pinned: bool = False
 ) -> None:
     """Remember which message shows the tracker and whether it is pinned (presentation only:
     no version bump)."""
@@ -394,7 +432,7 @@ async def set_tracker_message(
 
 
 async def set_prompt_message(
-    conn: Connection,
+    conn: StoreConnection,
     encounter_id: int,
     pending_version: int,
     message_id: int,
@@ -413,18 +451,18 @@ _OPEN = (
 )
 
 
-async def unprompted_decisions(conn: Connection) -> list[EncounterRow]:
+async def unprompted_decisions(conn: StoreConnection) -> list[EncounterRow]:
     """Live encounters with an open decision that has no recorded prompt message (the bot
     stopped between storing the decision and noting the message that shows it, or could not
     post)."""
     rows = await conn.fetch_all(
-        f"SELECT {_COLUMNS} FROM {_FROM} WHERE e.status = 'live'"
+        f"SELECT {_columns(conn)} FROM {_FROM} WHERE e.status = 'live'"
         f" AND EXISTS ({_OPEN} AND d.prompt_message_id IS NULL) ORDER BY e.id"
     )
     return [_row(row) for row in rows]
 
 
-async def channels_waiting(conn: Connection) -> list[int]:
+async def channels_waiting(conn: StoreConnection) -> list[int]:
     """Channels of live encounters with an open decision that has a prompt."""
     rows = await conn.fetch_all(
         f"SELECT e.channel_id FROM {_FROM} WHERE e.status = 'live'"
@@ -433,14 +471,14 @@ async def channels_waiting(conn: Connection) -> list[int]:
     return [int(row["channel_id"]) for row in rows]
 
 
-async def due_decisions(conn: Connection, now: datetime) -> list[tuple[int, int]]:
+async def due_decisions(conn: StoreConnection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, pending_version)`` of live encounters with a decision, opened at that
     version, whose window ended (once per pair, however many decisions opened then)."""
     return await decisions.due(conn, now)
 
 
 async def set_pending_deadline(
-    conn: Connection, encounter_id: int, decision_id: int, deadline: datetime
+    conn: StoreConnection, encounter_id: int, decision_id: int, deadline: datetime
 ) -> None:
     """Give the open decision whose row is ``decision_id`` a new deadline (a resumed fight
     restarts its window; no version bump: buttons keep working)."""

@@ -4,7 +4,8 @@ rows in one server for ``/me export`` and ``/me delete``.
 The tables' own modules hold their everyday SQL; this module holds the cross-table reads and
 the erasing writes, so what "everything the bot keeps about a member" means is in one place
 (together with the source list in :mod:`bot.services.member_data`). Every query is scoped to
-one server. ``instr(column, ?)`` with the member's id as text pre-filters JSON columns; the
+one server. ``instr(column, ?)`` (PostgreSQL: ``strpos``) with the member's id as text
+pre-filters JSON columns; the
 service decides on the parsed JSON what really names the member.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store.db import Connection
+from bot.store.base import StoreConnection
 from bot.store.prompts import PromptRow
 from bot.store.sheets import SheetRow
 from bot.store.sheets import by_id as sheet_by_id
@@ -25,6 +26,12 @@ TOMBSTONE_ID = 0
 """What replaces a forgotten member's id in columns that must hold one (``actor_id``,
 ``started_by``, ``owner_id`` of a server's NPC template, ``opened_by``). No Discord user has
 id 0."""
+
+
+def _find(conn: StoreConnection) -> str:
+    """The dialect's "position of a substring" function: ``instr`` (SQLite), ``strpos``
+    (PostgreSQL); both take (text, what) and give 0 when it is absent."""
+    return "strpos" if conn.dialect == "postgresql" else "instr"
 
 
 class EncounterRef(BaseModel):
@@ -62,19 +69,21 @@ class LogRow(BaseModel):
     undone_by: int | None = None
 
 
-async def encounters_naming(conn: Connection, guild_id: int, user_id: int) -> list[EncounterRef]:
+async def encounters_naming(
+    conn: StoreConnection, guild_id: int, user_id: int
+) -> list[EncounterRef]:
     """The server's encounters (live and archived) whose GM or starter is ``user_id`` or whose
     current state contains the id's digits, oldest first."""
     rows = await conn.fetch_all(
         "SELECT id, channel_id, name, status, gm_id, started_by, version, created_at, ended_at,"
         " state AS state_json FROM encounters WHERE guild_id = ?"
-        " AND (gm_id = ? OR started_by = ? OR instr(state, ?) > 0) ORDER BY id",
+        f" AND (gm_id = ? OR started_by = ? OR {_find(conn)}(state, ?) > 0) ORDER BY id",
         (guild_id, user_id, user_id, str(user_id)),
     )
     return [EncounterRef.model_validate(dict(row)) for row in rows]
 
 
-async def encounter_ids(conn: Connection, guild_id: int) -> list[int]:
+async def encounter_ids(conn: StoreConnection, guild_id: int) -> list[int]:
     """Every encounter id of the server (live and archived), oldest first."""
     rows = await conn.fetch_all(
         "SELECT id FROM encounters WHERE guild_id = ? ORDER BY id", (guild_id,)
@@ -82,7 +91,7 @@ async def encounter_ids(conn: Connection, guild_id: int) -> list[int]:
     return [int(row["id"]) for row in rows]
 
 
-async def npcs_authored(conn: Connection, guild_id: int, user_id: int) -> list[SheetRow]:
+async def npcs_authored(conn: StoreConnection, guild_id: int, user_id: int) -> list[SheetRow]:
     """The server's NPC templates that ``user_id`` created (``owner_id``), by name."""
     rows = await conn.fetch_all(
         "SELECT id FROM sheets WHERE guild_id = ? AND kind = 'npc' AND owner_id = ?"
@@ -93,27 +102,28 @@ async def npcs_authored(conn: Connection, guild_id: int, user_id: int) -> list[S
     return [sheet for sheet in found if sheet is not None]
 
 
-async def log_issued_or_naming(conn: Connection, guild_id: int, user_id: int) -> list[LogRow]:
+async def log_issued_or_naming(conn: StoreConnection, guild_id: int, user_id: int) -> list[LogRow]:
     """The server's log entries that ``user_id`` issued or whose options or result contain the
     id's digits (e.g. a transfer to them), oldest first, without their state snapshots."""
     rows = await conn.fetch_all(
         "SELECT l.encounter_id, l.version, l.actor_id, l.command, l.options, l.result,"
         " l.created_at, l.undone_by FROM encounter_log l JOIN encounters e"
         " ON e.id = l.encounter_id WHERE e.guild_id = ? AND (l.actor_id = ?"
-        " OR instr(l.options, ?) > 0 OR instr(l.result, ?) > 0)"
+        f" OR {_find(conn)}(l.options, ?) > 0 OR {_find(conn)}(l.result, ?) > 0)"
         " ORDER BY l.created_at, l.encounter_id, l.version",
         (guild_id, user_id, str(user_id), str(user_id)),
     )
     return [LogRow.model_validate(dict(row)) for row in rows]
 
 
-async def log_rows_naming(conn: Connection, encounter_id: int, user_id: int) -> list[LogRow]:
+async def log_rows_naming(conn: StoreConnection, encounter_id: int, user_id: int) -> list[LogRow]:
     """One encounter's log rows that ``user_id`` issued or whose options, result or state
     snapshot contain the id's digits, with their snapshots."""
     rows = await conn.fetch_all(
         "SELECT encounter_id, version, actor_id, command, options, result, state, created_at,"
         " undone_by FROM encounter_log WHERE encounter_id = ? AND (actor_id = ?"
-        " OR instr(options, ?) > 0 OR instr(result, ?) > 0 OR instr(state, ?) > 0)"
+        f" OR {_find(conn)}(options, ?) > 0 OR {_find(conn)}(result, ?) > 0"
+        f" OR {_find(conn)}(state, ?) > 0)"
         " ORDER BY version",
         (encounter_id, user_id, str(user_id), str(user_id), str(user_id)),
     )
@@ -121,7 +131,7 @@ async def log_rows_naming(conn: Connection, encounter_id: int, user_id: int) -> 
 
 
 async def rewrite_log_row(
-    conn: Connection,
+    conn: StoreConnection,
     encounter_id: int,
     version: int,
     *,
@@ -139,7 +149,7 @@ async def rewrite_log_row(
     )
 
 
-async def forget_seats(conn: Connection, guild_id: int, user_id: int) -> int:
+async def forget_seats(conn: StoreConnection, guild_id: int, user_id: int) -> int:
     """Replace ``user_id`` as the starter of any of the server's encounters and as the GM of
     its archived ones with :data:`TOMBSTONE_ID` (a live encounter's GM seat is never emptied
     here: it is handed on or ended first). Returns the rows changed."""
@@ -154,7 +164,7 @@ async def forget_seats(conn: Connection, guild_id: int, user_id: int) -> int:
     return started + ran
 
 
-async def delete_characters(conn: Connection, guild_id: int, user_id: int) -> int:
+async def delete_characters(conn: StoreConnection, guild_id: int, user_id: int) -> int:
     """Delete the member's characters in the server; returns how many."""
     return await conn.execute(
         "DELETE FROM sheets WHERE guild_id = ? AND owner_id = ? AND kind = 'character'",
@@ -162,7 +172,7 @@ async def delete_characters(conn: Connection, guild_id: int, user_id: int) -> in
     )
 
 
-async def disown_npcs(conn: Connection, guild_id: int, user_id: int) -> int:
+async def disown_npcs(conn: StoreConnection, guild_id: int, user_id: int) -> int:
     """The server's NPC templates the member created stay the server's, with no author."""
     return await conn.execute(
         "UPDATE sheets SET owner_id = ? WHERE guild_id = ? AND kind = 'npc' AND owner_id = ?",
@@ -173,7 +183,7 @@ async def disown_npcs(conn: Connection, guild_id: int, user_id: int) -> int:
 _PROMPTS_NAMING = "guild_id = ? AND (opened_by = ? OR (kind LIKE 'member.%' AND target_id = ?))"
 
 
-async def prompts_naming(conn: Connection, guild_id: int, user_id: int) -> list[PromptRow]:
+async def prompts_naming(conn: StoreConnection, guild_id: int, user_id: int) -> list[PromptRow]:
     """The server's prompts the member opened, and those about the member's own data."""
     rows = await conn.fetch_all(
         "SELECT id, kind, target_id, guild_id, channel_id, opened_by, status, created_at,"
@@ -183,7 +193,7 @@ async def prompts_naming(conn: Connection, guild_id: int, user_id: int) -> list[
     return [PromptRow.model_validate(dict(row)) for row in rows]
 
 
-async def forget_prompts(conn: Connection, guild_id: int, user_id: int, now: datetime) -> int:
+async def forget_prompts(conn: StoreConnection, guild_id: int, user_id: int, now: datetime) -> int:
     """Cancel the member's prompts still open and replace the member's id in all of them with
     :data:`TOMBSTONE_ID` (they stay, answered, so their buttons keep saying so)."""
     stamp = now.astimezone(UTC).isoformat(timespec="microseconds")
@@ -204,18 +214,21 @@ async def forget_prompts(conn: Connection, guild_id: int, user_id: int, now: dat
     return opened + about
 
 
-async def decisions_asking(conn: Connection, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+async def decisions_asking(
+    conn: StoreConnection, guild_id: int, user_id: int
+) -> list[dict[str, Any]]:
     """The server's decisions (``decisions``) whose ``asked`` list holds the member."""
     rows = await conn.fetch_all(
         "SELECT d.id, d.encounter_id, e.name, d.kind, d.status, d.asked, d.created_at"
         " FROM decisions d JOIN encounters e ON e.id = d.encounter_id"
-        " WHERE e.guild_id = ? AND d.asked IS NOT NULL AND instr(d.asked, ?) > 0 ORDER BY d.id",
+        f" WHERE e.guild_id = ? AND d.asked IS NOT NULL AND {_find(conn)}(d.asked, ?) > 0"
+        " ORDER BY d.id",
         (guild_id, str(user_id)),
     )
     return [dict(row) for row in rows if user_id in json.loads(row["asked"])]
 
 
-async def forget_asked(conn: Connection, guild_id: int, user_id: int) -> int:
+async def forget_asked(conn: StoreConnection, guild_id: int, user_id: int) -> int:
     """Take the member out of every ``asked`` list of the server's decisions."""
     changed = 0
     for row in await decisions_asking(conn, guild_id, user_id):

@@ -10,7 +10,9 @@ process sharing the database, exactly as SQLite's single writer (``BEGIN IMMEDIA
 The repositories' check-then-write steps (a member's sheet limit: count, then insert) rely on
 that; under PostgreSQL's READ COMMITTED alone, concurrent writers each counted 24 of 25 and all
 inserted (tests/services/test_sheets.py::test_default_limits caught it). Reads take no lock.
-Finer locks (per channel or server) are planned with the encounter store's port (issue 16).
+Encounter writes take this lock too (with their versioned UPDATE): a per-channel
+``pg_advisory_xact_lock(channel_id)`` alone would not cover their checks across channels (a
+character in one live fight per server, campaign records); finer locks are planned (issue 16).
 
 Migrations live in ``bot/store/migrations_pg`` (``NNNN_name.sql``, or ``.py`` with
 ``async def migrate(conn)``), numbered like SQLite's ``bot/store/migrations``: PostgreSQL

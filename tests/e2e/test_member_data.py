@@ -49,18 +49,30 @@ async def click(
 
 
 async def stored_anywhere(bot: CombatBot, needle: str) -> list[str]:
-    """Every ``table.column`` of the database holding a value that contains ``needle``."""
+    """Every ``table.column`` of the database (SQLite or PostgreSQL) holding a value that
+    contains ``needle``."""
     found = []
     async with bot.db.read() as conn:
+        postgres = conn.dialect == "postgresql"
         tables = await conn.fetch_all(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            "SELECT table_name AS name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            if postgres
+            else "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
+        find = "strpos" if postgres else "instr"
         for table in tables:
-            columns = await conn.fetch_all(f"PRAGMA table_info({table['name']})")
+            columns = await conn.fetch_all(
+                "SELECT column_name AS name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND table_name = ?"
+                if postgres
+                else f"PRAGMA table_info({table['name']})",
+                (table["name"],) if postgres else (),
+            )
             for column in columns:
                 as_text = f"CAST({column['name']} AS TEXT)"
                 hit = await conn.fetch_one(
-                    f"SELECT 1 FROM {table['name']} WHERE instr({as_text}, ?) > 0", (needle,)
+                    f"SELECT 1 FROM {table['name']} WHERE {find}({as_text}, ?) > 0", (needle,)
                 )
                 if hit:
                     found.append(f"{table['name']}.{column['name']}")
