@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import hashlib
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -45,6 +46,32 @@ def option_code(option: ReactionOption, decider: str | None = None) -> str:
         digest = hashlib.blake2s(detail.casefold().encode(), digest_size=4).hexdigest()
         code = f"{option.choice}.{digest}"
     return f"{code}@{decider}" if decider else code
+
+
+OPTIONS_KEPT = 512
+"""How many (state, decision) pairs' choices :func:`_options` keeps (the most recently used)."""
+_OPTIONS: OrderedDict[tuple[int, int], tuple[Any, Any, dict[str, list[ReactionOption]]]] = (
+    OrderedDict()
+)
+
+
+def _options(encounter: Encounter, engine: Any) -> dict[str, list[ReactionOption]]:
+    """The ruleset's ``decision_options`` for ``engine`` in ``encounter``'s state, worked out
+    once per state object (states never change; a kept state is the same object from the
+    command that showed a decision to the button that answers it: issue 15, "CPU diet"). The
+    state and decision are held with the choices, so their ids name them while kept. Callers
+    must not change what it returns."""
+    state = encounter.state
+    key = (id(state), id(engine))
+    kept = _OPTIONS.get(key)
+    if kept is not None and kept[0] is state and kept[1] is engine:
+        _OPTIONS.move_to_end(key)
+        return kept[2]
+    options = encounter.rules.decision_options(state, engine)
+    _OPTIONS[key] = (state, engine, options)
+    while len(_OPTIONS) > OPTIONS_KEPT:
+        _OPTIONS.popitem(last=False)
+    return options
 
 
 PLAIN_CHOICE = re.compile(r"[a-z]{1,12}")
@@ -88,7 +115,7 @@ class Decision:
         """Each decider's choices (the ruleset's ``decision_options``)."""
         if self.encounter is None:
             return {}
-        return self.encounter.rules.decision_options(self.encounter.state, self.engine)
+        return _options(self.encounter, self.engine)
 
     @functools.cached_property
     def words(self) -> DecisionWords:

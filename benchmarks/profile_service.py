@@ -1,0 +1,91 @@
+"""Profile the service path of ``service_throughput.py`` on the main thread (cProfile): its 100
+channels set up as there, 1,000 warm-up commands, then 4,000 profiled closed-loop commands.
+
+Run: ``.venv/bin/python benchmarks/profile_service.py [OUT.prof]`` → commands per second while
+profiled, then the main thread's time by share (what docs/performance.md quotes): waiting on the
+database thread (epoll), aiosqlite hand-offs, (de)serialisation and model copies, engine,
+service/store code, the asyncio loop. A benchmark aid, not a test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import pstats
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import service_throughput as bench  # noqa: E402
+
+from bot.services.combat import CombatService  # noqa: E402
+from bot.services.encounters import EncounterService, utc_now  # noqa: E402
+from bot.store.db import Database  # noqa: E402
+
+HANDOFFS = ("put_nowait", "'recv'", "'send'", "call_soon_threadsafe", "_write_to_self")
+
+
+def share_of(path: str, name: str) -> str:
+    """The share a function's own time counts towards."""
+    if "'poll' of 'select.epoll'" in name or path.endswith("selectors.py"):
+        return "waiting on the database thread (epoll)"
+    if "aiosqlite" in path or "futures.py" in path or any(h in name for h in HANDOFFS):
+        return "aiosqlite hand-offs"
+    if any(k in path or k in name for k in ("pydantic", "json", "isoformat", "copy.py")):
+        return "(de)serialisation and model copies"
+    if "/bot/engine/" in path:
+        return "engine"
+    if "/bot/services/" in path or "/bot/store/" in path:
+        return "service/store code"
+    if "benchmarks" in path:
+        return "benchmark driver"
+    if "asyncio" in path or "contextvars" in name:
+        return "asyncio loop and locks"
+    return "other (builtins, stdlib)"
+
+
+def shares(profile: str) -> None:
+    """Print the main thread's own time by share, largest first, with its top three items."""
+    stats = pstats.Stats(profile)
+    total, by_share = 0.0, defaultdict(list)
+    for (path, line, name), (_cc, _nc, own, _cum, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        by_share[share_of(path, name)].append((own, f"{Path(path).name}:{line}({name})"))
+        total += own
+    for share, items in sorted(by_share.items(), key=lambda kv: -sum(t for t, _ in kv[1])):
+        own = sum(t for t, _ in items)
+        top = "; ".join(f"{n} {t:.2f}s" for t, n in sorted(items, reverse=True)[:3])
+        print(f"{share:42s} {own:6.2f}s {100 * own / total:5.1f}%  {top}")
+    print(f"total {total:.2f}s")
+
+
+async def profile(out: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        db = await Database.open(Path(folder) / "bench.sqlite3")
+        await db.migrate()
+        try:
+            encounters = EncounterService(db, clock=utc_now, seeds=lambda: 7)
+            combat = CombatService(encounters, clock=utc_now)
+            await bench.set_up(combat, encounters)
+            step = bench.service_step(combat, encounters)
+            await bench.closed_loop(step, 1000)
+            profiler = cProfile.Profile()
+            started = time.perf_counter()
+            profiler.enable()
+            rate = await bench.closed_loop(step, 4000)
+            profiler.disable()
+            print(f"{rate:,.0f} commands/s profiled, {time.perf_counter() - started:.2f} s")
+            profiler.dump_stats(out)
+        finally:
+            await db.close()
+
+
+if __name__ == "__main__":
+    target = sys.argv[1] if len(sys.argv) > 1 else "service.prof"
+    asyncio.run(profile(target))
+    shares(target)
