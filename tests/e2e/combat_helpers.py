@@ -65,6 +65,35 @@ async def set_up_fight(
         await ok(await slash(h, gm, "encounter begin"))
 
 
+async def set_up_cast(
+    h: DiscordHarness,
+    table: Table,
+    ruleset: str,
+    *,
+    name: str,
+    pcs: dict[str, str],
+    npc: tuple[str, str],
+    count: int = 1,
+    begin: bool = True,
+) -> None:
+    """Another system's fight: the moderator starts ``name`` in ``ruleset``; each PC of ``pcs``
+    (character name → example sheet) is imported and joined by the player, the next one by the
+    other player; ``count`` copies of the NPC ``npc`` (example, template name) join; then the
+    fight begins (unless ``begin`` is false)."""
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name=name, ruleset=ruleset))
+    for member, (character, example) in zip(
+        (table.player, table.other_player), pcs.items(), strict=False
+    ):
+        await answered(await slash(h, member, "character import", example=example))
+        await answered(await slash(h, member, "encounter join", character=character))
+    example, template = npc
+    await answered(await slash(h, gm, "npc import", example=example))
+    await ok(await slash(h, gm, "gm add-npc", template=template, count=count))
+    if begin:
+        await ok(await slash(h, gm, "encounter begin"))
+
+
 def button(message: StoredMessage, label: str) -> dict[str, Any]:
     """The button on ``message`` whose label starts with ``label``."""
     for row in message.components:

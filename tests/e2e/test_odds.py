@@ -6,7 +6,7 @@ planned."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import ok, refused, set_up_cast, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -52,14 +52,9 @@ async def test_odds_in_uttas_respect_hidden_numbers(
 async def test_odds_in_untitled_opposed_with_the_shield(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
-    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="untitled"))
-    await answered(await slash(h, player, "character import", example="wren"))
-    await answered(await slash(h, other, "character import", example="brask"))
-    await answered(await slash(h, player, "encounter join", character="Wren"))
-    await answered(await slash(h, other, "encounter join", character="Brask"))
-    await answered(await slash(h, gm, "npc import", example="bandit-crossbowman"))
-    await ok(await slash(h, gm, "gm add-npc", template="Bandit crossbowman"))
+    h, gm, player = discord_harness, table.moderator, table.player
+    pcs, npc = {"Wren": "wren", "Brask": "brask"}, ("bandit-crossbowman", "Bandit crossbowman")
+    await set_up_cast(h, table, "untitled", name="Reed ford", pcs=pcs, npc=npc, begin=False)
 
     seen = await refused(await slash(h, player, "odds", target="Brask", with_="Longbow"))
     lines = seen.splitlines()
@@ -84,11 +79,8 @@ async def test_odds_in_utopia_with_favor_and_defenses(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h, gm, player = discord_harness, table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
-    await answered(await slash(h, player, "character import", example="vesna"))
-    await answered(await slash(h, player, "encounter join", character="Vesna"))
-    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
-    await ok(await slash(h, gm, "gm add-npc", template="Bandit archer"))
+    pcs, npc = {"Vesna": "vesna"}, ("bandit-archer", "Bandit archer")
+    await set_up_cast(h, table, "utopia", name="Reed ford", pcs=pcs, npc=npc, begin=False)
 
     hidden = await refused(
         await slash(h, player, "odds", target="Bandit archer 1", with_="Longbow", range=10.0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import ok, refused, set_up_cast, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -66,15 +66,11 @@ async def test_gm_rehearses_the_fight_and_nothing_changes(
 async def test_uune_fight_rehearsed(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
-    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
-    await answered(await slash(h, player, "character import", example="mira"))
-    await answered(await slash(h, other, "character import", example="tobin"))
-    await answered(await slash(h, player, "encounter join", character="Mira Quell"))
-    await answered(await slash(h, other, "encounter join", character="Tobin Ash"))
-    await answered(await slash(h, gm, "npc import", example="dock-thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug", count=2))
-    await ok(await slash(h, gm, "encounter begin"))
+    h, gm, player = discord_harness, table.moderator, table.player
+    pcs = {"Mira Quell": "mira", "Tobin Ash": "tobin"}
+    await set_up_cast(
+        h, table, "uune", name="Dock nine", pcs=pcs, npc=("dock-thug", "Dock Thug"), count=2
+    )
     assert "Only the GM" in await refused(await slash(h, player, "rehearse"))
     before = await stored(bot, h)
     text = await rehearsal(h, table, fights=80, seed=5)
@@ -90,13 +86,11 @@ async def test_uune_fight_rehearsed(
 async def test_utopia_fight_rehearsed(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    h, gm, player = discord_harness, table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
-    await answered(await slash(h, player, "character import", example="vesna"))
-    await answered(await slash(h, player, "encounter join", character="Vesna"))
-    await answered(await slash(h, gm, "npc import", example="stone-hound"))
-    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
-    await ok(await slash(h, gm, "encounter begin"))
+    h = discord_harness
+    pcs = {"Vesna": "vesna"}
+    await set_up_cast(
+        h, table, "utopia", name="Reed ford", pcs=pcs, npc=("stone-hound", "Stone hound")
+    )
     before = await stored(bot, h)
     text = await rehearsal(h, table, fights=60, seed=4, policy="reckless")
     assert text.startswith("**Rehearsal** of this fight from round 1: 60 fights")
@@ -107,15 +101,11 @@ async def test_utopia_fight_rehearsed(
 async def test_untitled_fight_rehearsed(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
-    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="untitled"))
-    await answered(await slash(h, player, "character import", example="wren"))
-    await answered(await slash(h, other, "character import", example="brask"))
-    await answered(await slash(h, player, "encounter join", character="Wren"))
-    await answered(await slash(h, other, "encounter join", character="Brask"))
-    await answered(await slash(h, gm, "npc import", example="hill-giant"))
-    await ok(await slash(h, gm, "gm add-npc", template="Hill giant"))
-    await ok(await slash(h, gm, "encounter begin"))
+    h = discord_harness
+    pcs = {"Wren": "wren", "Brask": "brask"}
+    await set_up_cast(
+        h, table, "untitled", name="Reed ford", pcs=pcs, npc=("hill-giant", "Hill giant")
+    )
     before = await stored(bot, h)
     text = await rehearsal(h, table, fights=60, seed=2, policy="simple")
     assert text.startswith("**Rehearsal** of this fight from round 1: 60 fights")
