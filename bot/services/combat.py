@@ -2,7 +2,8 @@
 
 Every command takes the single path of :meth:`EncounterService.change` (channel lock → one
 transaction → version-checked write → log), so a reply, a button click and an expiry in the same
-channel are applied one at a time and each exactly once.
+channel are applied one at a time and each exactly once — across processes too, where the
+version check puts them in order as they commit (:mod:`bot.services.encounters`).
 
 Who may act for a combatant: its controller (the member who joined it), or the GM of the
 encounter (for anyone, and for every NPC). A pending decision is identified by the version at

@@ -6,12 +6,17 @@ committed data) → compute the new state and serialise it (the engine and JSON 
 database's writer lock, so other channels' writes go on meanwhile — issue 15) → open a
 transaction → ``UPDATE … WHERE version = ?`` (checking too that what changes without a version
 is as read) and the log row in one trip to the database thread → ``COMMIT``; a row that moved
-meanwhile matches nothing, and the change is read and computed again. A change that reads the
-database first (``prepare``: undo, a join, a handover) runs entirely inside the transaction.
-Only then does the caller get a result to show, so a reply never announces something that was
-not stored. Two commands in one channel queue on the lock; the version check additionally
-refuses a write computed from a stale row (e.g. from another process). At most one live
-encounter per channel is guaranteed by a partial unique index.
+meanwhile matches nothing, and the change is read and computed again (at most
+:data:`STALE_RETRIES` times, then :class:`~bot.errors.ConcurrentUpdate` and nothing written). A
+change that reads the database first (``prepare``: undo, a join, a handover) runs entirely inside
+the transaction. Only then does the caller get a result to show, so a reply never announces
+something that was not stored. Two commands of one channel in one process queue on the lock. The
+lock is this process's own: with several processes on one database (PostgreSQL) nothing queues a
+channel's commands across them before they are computed; the database's one writer at a time
+and the version check make each commit build on the version before it (a command computed from
+a stale row is computed again), so none is lost or applied to a stale copy, and their order is
+the order they commit in. At most one live encounter per channel is guaranteed by a partial
+unique index.
 """
 
 from __future__ import annotations
