@@ -112,9 +112,12 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # channel → (the live row this process last wrote there, when: monotonic seconds),
         # least recently used first; bounded like the parsed states (STATE_CACHE_SIZE).
         self._live_rows: OrderedDict[int, tuple[EncounterRow, float]] = OrderedDict()
-        # Encounters whose redo history is known to be empty (this process is the only writer):
-        # a new command there need not clear it. Undo and redo make it unknown again.
-        self._no_redo: set[int] = set()
+        # encounter id → the version at which this process knows its redo history is empty (it
+        # wrote that version itself, clearing the history or building on a version it knew
+        # empty): a new command built on that version need not clear it. Only at that version:
+        # another process may have written since (an undo there makes something redoable).
+        # Undo and redo make it unknown again.
+        self._no_redo: dict[int, int] = {}
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
@@ -468,10 +471,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     saved = await self._commit(conn, done, write)
         self._remember(saved, done.state)
         self._keep_row(channel_id, saved, write)
-        if command in ("undo", "redo"):
-            self._no_redo.discard(saved.id)  # something may be redoable again
-        elif done.cleared:
-            self._no_redo.add(saved.id)
+        if command not in ("undo", "redo") and (done.cleared or done.redo_known):
+            self._no_redo[saved.id] = saved.version
+        else:  # something may be redoable again, or another process's write came between
+            self._no_redo.pop(saved.id, None)
         return Encounter(row=saved, state=done.state, away=done.current.away), done.result
 
     def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
@@ -565,7 +568,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 now=done.now,
             )
         ]
-        done.cleared = command not in NOT_UNDOABLE and current.id not in self._no_redo
+        done.redo_known = self._no_redo.get(current.id) == current.version
+        done.cleared = command not in NOT_UNDOABLE and not done.redo_known
         if done.cleared:
             then.append(repo.clear_redo_statement(current.id, version))
         saved = await repo.save(
@@ -659,7 +663,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
 class _Computed:
     """A change computed from ``current`` (the row it read): the new state, the step's result,
     the clock, both JSON texts, whether the log row keeps a snapshot, and (once written)
-    whether the redo history was cleared."""
+    whether the redo history was known to be empty at ``current``'s version and whether it was
+    cleared."""
 
     current: Encounter
     state: AnyState
@@ -668,6 +673,7 @@ class _Computed:
     state_json: str
     result_json: str
     snapshot: bool
+    redo_known: bool = False
     cleared: bool = False
 
 
