@@ -14,8 +14,9 @@ something that was not stored. Two commands of one channel in one process queue 
 lock is this process's own: with several processes on one database (PostgreSQL) nothing queues a
 channel's commands across them before they are computed; the database's one writer at a time
 and the version check make each commit build on the version before it (a command computed from
-a stale row is computed again), so none is lost or applied to a stale copy, and their order is
-the order they commit in. At most one live encounter per channel is guaranteed by a partial
+a stale row is computed again; a refusal worked out from the row this process kept is worked out
+again from the database), so none is lost, applied to a stale copy or refused on one, and their
+order is the order they commit in. At most one live encounter per channel is guaranteed by a partial
 unique index.
 """
 
@@ -529,16 +530,31 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         without a version are as read — and the log row, in one trip. A row that moved on
         meanwhile (another process, a write outside this path, a prompt message noted) is read
         again and ``step`` re-run, up to :data:`STALE_RETRIES` times; at the same version with
-        the dice it rolled the first time (nothing is rolled twice)."""
+        the dice it rolled the first time (nothing is rolled twice). A refusal (``step`` or the
+        row's checks raising :class:`DomainError`) worked out from the kept row is worked out
+        again from the row read from the database: nothing is written, so no version check
+        would notice that another process had moved the fight on (a turn it ended, a pause it
+        lifted)."""
         rolled: tuple[int, int, list[int] | None] | None = None
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
                 row = self._kept_row(channel_id)  # the row this process wrote last, if kept
+                kept = row is not None
                 if row is None:
                     row = await repo.live_in_channel(reader, channel_id)
-                current = await self._with_away(reader, self._ready(row, write.actor))
+                try:
+                    current = await self._with_away(reader, self._ready(row, write.actor))
+                except DomainError:
+                    if kept:  # another process may have moved it on: judge the row as it is
+                        continue
+                    raise
             again = rolled[2] if rolled and rolled[:2] == (current.id, current.version) else None
-            done = self._compute(current, step, again)
+            try:
+                done = self._compute(current, step, again)
+            except DomainError:
+                if kept:  # a refusal is never worked out from a kept row: read it, run again
+                    continue
+                raise
             rolled = (current.id, current.version, done.result.get("dice"))
             try:
                 async with self._db.transaction() as conn:

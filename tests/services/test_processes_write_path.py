@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.core.commands import EndTurn
 from bot.engine.uttas.commands import SetVitals
 from bot.errors import Conflict
 from bot.services.moderation import NOTHING_TO_REDO
 from bot.store.base import Store
 from bot.store.db import Database
 from bot.store.pg import PgDatabase
-from tests.services.test_undo import CHANNEL, GM, Table, fight
+from tests.services.test_undo import CHANNEL, GM, PLAYER, Table, fight
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -57,3 +58,22 @@ async def test_a_command_after_another_processes_undo_clears_the_redo_history(
     final = (await a.live()).state
     assert final.get(willow).health == hurt.get(willow).health - 2
     assert final.get(thug).health == hurt.get(thug).health + 3
+
+
+async def test_a_refusal_is_never_worked_out_from_a_row_another_process_moved_on(
+    two: tuple[Table, Table],
+) -> None:
+    """Process A keeps the row it wrote last (the next command there need not read it; a write
+    from it is checked by its version). Process B ends the Thug's turn — Willow's turn again.
+    Willow's player's command in A is judged on the fight as it is, not on A's kept row (where
+    it is still the Thug's turn and the command would be refused as "not your turn")."""
+    a, b = two
+    willow, _ = await fight(a)
+    await a.gm(lambda cur: EndTurn(actor=cur.state.turn))  # Willow's turn → the Thug's
+    await b.gm(lambda cur: EndTurn(actor=cur.state.turn))  # B: the Thug's → Willow's
+    assert (await b.live()).state.turn == willow
+    result = await a.combat.act(
+        CHANNEL, PLAYER, None, "end", {}, lambda cur, me: EndTurn(actor=me.id)
+    )
+    assert result.acting.id == willow
+    assert (await b.live()).state.turn != willow
