@@ -4,8 +4,8 @@ composition root (:func:`bot.__main__.build`) with a database object of its own 
 database, and runs the loop's real pass (:meth:`bot.client.CombatBot.expire_due`) — only the
 announcement in Discord is replaced by a recorder. A due reaction window is claimed by one
 process (:mod:`bot.store.expiry`), expired once and announced once; a claim whose process died
-is taken again after the lease; a failed expiry lets its claim go. Two real bot processes
-against the Discord harness: the two-process e2e tests."""
+is taken again after the lease; a failed expiry lets its claim go. (Two ``python -m bot``
+processes against the Discord harness are the e2e suite's to test, issue 16.)"""
 
 from __future__ import annotations
 
