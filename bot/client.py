@@ -280,8 +280,15 @@ class CombatBot(commands.Bot):
         committed (decided meanwhile, or the change failed)."""
         try:
             result = await self.services.combat.expire(encounter_id, pending_version)
-        except DomainError:
-            return None  # decided meanwhile
+        except DomainError as error:  # a click, another pass or process settled it meanwhile
+            log.info(
+                "the decision of encounter %s opened at version %s was settled meanwhile "
+                "(a click, another pass or process): %s",
+                encounter_id,
+                pending_version,
+                error,
+            )
+            return None
         except Exception:
             log.exception("could not expire the decision of encounter %s", encounter_id)
             return None

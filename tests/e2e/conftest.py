@@ -171,16 +171,22 @@ class BotProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / "bot.log"
 
-    async def start(self) -> None:
-        sessions_before = len(self.harness.sessions)
+    def spawn(self) -> None:
+        """Start ``python -m bot`` and return at once (:meth:`start` also waits for it to
+        connect; several processes spawned together wait for their sessions themselves)."""
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(  # noqa: ASYNC220 - returns at once
+            self.proc = subprocess.Popen(
                 [sys.executable, "-m", "bot"],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
+
+    async def start(self) -> None:
+        sessions_before = len(self.harness.sessions)
+        self.spawn()
+        assert self.proc is not None
         try:
             await self.harness.wait_for(
                 lambda: (
