@@ -216,6 +216,18 @@ class BotProcess:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
 
+    async def terminate(self, within: float = 20.0) -> int:
+        """SIGTERM, as a host stops a process, and wait until it exits — serving the harness
+        meanwhile (the bot may still talk to Discord while it shuts down); its exit status."""
+        assert self.proc is not None
+        self.proc.terminate()
+        deadline = asyncio.get_running_loop().time() + within
+        while self.proc.poll() is None:
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"bot did not stop on SIGTERM; its log:\n{self.output()}")
+            await asyncio.sleep(0.05)
+        return self.proc.returncode
+
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 

@@ -346,11 +346,18 @@ async def test_each_process_serves_its_shard_and_a_killed_one_resumes_its_fight(
     assert "Waiting on" in status.message.text()
     click = await press(h, first.player, prompts[0], "Evade")
     assert click.response_type == 7
+    # The restarted process's new session serves the first server only.
+    assert interactions_by_shard(h)[0] == {first.guild.id}
+    # Stopped (SIGTERM) right after answering the click, the process still finishes what the
+    # click set going before it closes the database: the prompt is noted as retired.
+    assert await bots.by_shard[0].terminate() == 0
     assert "Willow reacts: Evade" in h.message(prompts[0]).text()
     assert h.message(prompts[0]).components == []
     assert await bots.version_in(first.channel) == versions[first.channel.id] + 1
-    # The restarted process's new session serves the first server only.
-    assert interactions_by_shard(h)[0] == {first.guild.id}
+    [retired] = await bots.fetch(
+        "SELECT prompt_retired FROM decisions WHERE prompt_message_id = $1", prompts[0].id
+    )
+    assert retired[0] == 1
     assert "Traceback" not in bots.output(), bots.output()
 
 
