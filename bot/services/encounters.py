@@ -107,9 +107,11 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # channel → (the live row this process last wrote there, when: monotonic seconds),
         # least recently used first; bounded like the parsed states (STATE_CACHE_SIZE).
         self._live_rows: OrderedDict[int, tuple[EncounterRow, float]] = OrderedDict()
-        # Encounters whose redo history is known to be empty (this process is the only writer):
-        # a new command there need not clear it. Undo and redo make it unknown again.
-        self._no_redo: set[int] = set()
+        # encounter id → the version this process wrote with the encounter's redo history known
+        # to be empty: a new command on exactly that version need not clear it. Undo and redo
+        # make it unknown again; so does any write of another process (PostgreSQL, issue 16):
+        # the version read is then newer, and the next command clears the history as usual.
+        self._no_redo: dict[int, int] = {}
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
@@ -464,10 +466,15 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._remember(saved, done.state)
         self._keep_row(channel_id, saved, write)
         if command in ("undo", "redo"):
-            self._no_redo.discard(saved.id)  # something may be redoable again
-        elif done.cleared:
-            self._no_redo.add(saved.id)
+            self._no_redo.pop(saved.id, None)  # something may be redoable again
+        elif done.cleared or self._redo_known_empty(done.current):
+            self._no_redo[saved.id] = saved.version
         return Encounter(row=saved, state=done.state, away=done.current.away), done.result
+
+    def _redo_known_empty(self, current: Encounter) -> bool:
+        """Whether ``current``'s redo history is known to be empty: this process wrote the
+        version read, with it empty (no other writer came between)."""
+        return self._no_redo.get(current.id) == current.version
 
     def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
         """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
@@ -560,7 +567,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 now=done.now,
             )
         ]
-        done.cleared = command not in NOT_UNDOABLE and current.id not in self._no_redo
+        done.cleared = command not in NOT_UNDOABLE and not self._redo_known_empty(current)
         if done.cleared:
             then.append(repo.clear_redo_statement(current.id, version))
         saved = await repo.save(
