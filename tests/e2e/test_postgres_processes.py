@@ -254,15 +254,26 @@ class Bots:
 
         await until(still, "both processes to be idle")
 
-    async def race(self, make_due: Callable[[], Awaitable[None]]) -> None:
-        """Hold the writers' lock, make something due (``make_due``), wait until both processes
-        wait for the lock to settle it, then let go: they race. Both must be idle first, so
-        that neither waits for the lock with some other write."""
+    async def race(self, channel: Channel, kind: str) -> None:
+        """Make both processes race for the channel's open decision of ``kind`` (``reaction``
+        or ``turn``): hold the writers' lock, make it due (its deadline a second ago, as
+        tests/e2e/combat_helpers.run_out_windows does; the test does not wait out a window),
+        wait until a connection of each process waits for the lock — both found it due and
+        go to settle it — then let go. Both must be idle first, so that neither waits for the
+        lock with some other write."""
         assert self.db is not None
         await self.quiet()
         await self.db.execute("SELECT pg_advisory_lock($1)", WRITER_LOCK)
         try:
-            await make_due()
+            changed = await self.fetch(
+                "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = $2"
+                " AND encounter_id = (SELECT id FROM encounters"
+                " WHERE channel_id = $3 AND status = 'live') RETURNING id",
+                ts(datetime.now(UTC) - timedelta(seconds=1)),
+                kind,
+                channel.id,
+            )
+            assert len(changed) == 1, f"no open {kind} decision in the channel"
             both = {self.app(0), self.app(1)}
 
             async def both_waiting() -> bool:
@@ -272,13 +283,17 @@ class Bots:
         finally:
             await self.db.execute("SELECT pg_advisory_unlock($1)", WRITER_LOCK)
 
-    async def race_lost(self) -> None:
-        """Wait until a process logged that it lost an expiry race."""
-        await self.h.wait_for(
-            lambda: any(RACE_LOST in p.output() for p in self.by_shard.values()),
-            30,
-            what="the losing process to log the race it lost",
-        )
+    async def race_lost(self, times: int) -> None:
+        """Wait until the processes have logged ``times`` lost expiry races in all; the loser
+        logs it once it found the decision settled, so nothing more comes of its attempt."""
+
+        def lost() -> bool:
+            return sum(p.output().count(RACE_LOST) for p in self.by_shard.values()) >= times
+
+        try:
+            await self.h.wait_for(lost, 30, what=f"{times} lost race(s) in the logs")
+        except TimeoutError as error:
+            raise AssertionError(f"{error}\n{self.output()}") from None
 
 
 @pytest.fixture
@@ -368,27 +383,16 @@ async def test_both_expiry_loops_race_for_one_due_decision_and_one_result_is_pos
     first, second = servers
 
     # A reaction window in the first server (served by the shard-0 process) runs out.
-    await fight_to_thug_turn(h, first, reaction_window="5", reminders="off")
+    await fight_to_thug_turn(h, first, reaction_window="1m", reminders="off")
     prompt = await thug_attacks_willow(h, first)
     await bots.prompt_noted(first.channel, prompt)
-
-    async def window_runs_out() -> None:
-        [decision] = await bots.fetch(
-            "SELECT deadline FROM decisions WHERE status = 'open' AND kind = 'reaction'"
-        )
-        due = datetime.fromisoformat(decision["deadline"])
-        # Both loops pass every second: once it is due, each finds it and waits for the lock.
-        await until(
-            lambda: asyncio.sleep(0, result=datetime.now(UTC) > due + timedelta(seconds=0.1)),
-            "the reaction window to run out",
-        )
 
     def results(title: str) -> list[StoredMessage]:
         return [m for m in h.messages_in(first.channel) if title in m.text()]
 
-    await bots.race(window_runs_out)
+    await bots.race(first.channel, "reaction")
     await h.wait_for(lambda: results("Reaction window over"), 30, what="the expiry's result")
-    await bots.race_lost()
+    await bots.race_lost(1)
     assert len(results("Reaction window over")) == 1, bots.output()
     assert "Willow does not react." in results("Reaction window over")[0].text()
     await h.wait_for(lambda: h.message(prompt).components == [], what="the prompt retired")
@@ -403,30 +407,12 @@ async def test_both_expiry_loops_race_for_one_due_decision_and_one_result_is_pos
     # A turn deadline in the second server (served by the shard-1 process) passes.
     await fight_to_thug_turn(h, second, turn_deadline="1m", reminders="off")
 
-    async def deadline_passes() -> None:
-        changed = await bots.fetch(
-            "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'turn'"
-            " AND encounter_id = (SELECT id FROM encounters WHERE channel_id = $2)"
-            " RETURNING id",
-            ts(datetime.now(UTC) - timedelta(seconds=1)),
-            second.channel.id,
-        )
-        assert len(changed) == 1
-
     def lapses() -> list[StoredMessage]:
         return [m for m in h.messages_in(second.channel) if "Turn deadline passed" in m.text()]
 
-    before = bots.by_shard[0].output().count(RACE_LOST) + bots.by_shard[1].output().count(RACE_LOST)
-    await bots.race(deadline_passes)
+    await bots.race(second.channel, "turn")
     await h.wait_for(lapses, 30, what="the turn deadline's result")
-    try:
-        await h.wait_for(
-            lambda: sum(p.output().count(RACE_LOST) for p in bots.by_shard.values()) > before,
-            30,
-            what="the losing process to log the race it lost",
-        )
-    except TimeoutError as error:
-        raise AssertionError(f"{error}\n{bots.output()}") from None
+    await bots.race_lost(2)
     assert len(lapses()) == 1, bots.output()
     assert "Thug 1's turn ends" in lapses()[0].text()
     fired = await bots.fetch("SELECT count(*) FROM encounter_log WHERE command = 'deadline'")
