@@ -7,12 +7,14 @@ server, as the README and the Procfile run them.
 - The expiry loop is not bound to shards: every process expires every due decision and fires
   every passed turn deadline of the database (:meth:`bot.client.CombatBot.expire_due`). The test
   makes both processes race for one: it holds the writers' advisory lock
-  (:data:`bot.store.pg.WRITER_LOCK`) while the reaction window runs out (or the turn deadline
-  passes), waits until a connection of *each* process waits on that lock — both found the same
-  decision due and are about to settle it — and lets go. The channel then shows exactly one
-  result, and the process that lost logs that another pass or process got there first.
+  (:data:`bot.store.pg.WRITER_LOCK`), makes a reaction window run out (then a turn deadline
+  pass) by moving its deadline into the past, waits until a connection of *each* process waits
+  on that lock — both found the same decision due and are about to settle it — and lets go. The
+  channel then shows exactly one result, and the process that lost logs that another pass or
+  process got there first.
 - SIGKILL one process mid-fight: the other keeps serving its server; the killed one, started
-  again, continues its fight where it was, and its old reaction button still works.
+  again, continues its fight where it was, and its old reaction button still works; stopped
+  with SIGTERM right after a click, it finishes what the click set going first.
 """
 
 from __future__ import annotations
