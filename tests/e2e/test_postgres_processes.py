@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -185,9 +185,12 @@ class Bots:
         if self.db is None:
             self.db = await asyncpg.connect(self.url)
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        """SIGTERM each process still running, serving the harness while they shut down (a
+        process finishes the work in flight first, which may still talk to Discord)."""
         for process in self.by_shard.values():
-            process.stop()
+            if process.proc is not None and process.proc.poll() is None:
+                await process.terminate()
 
     async def close(self) -> None:
         if self.db is not None:
@@ -300,13 +303,17 @@ class Bots:
             raise AssertionError(f"{error}\n{self.output()}") from None
 
 
-@pytest.fixture
-def bots(discord_harness: DiscordHarness, tmp_path: Path, pg_url: str) -> Iterator[Bots]:
+@pytest_asyncio.fixture
+async def bots(discord_harness: DiscordHarness, tmp_path: Path, pg_url: str) -> AsyncIterator[Bots]:
     pair = Bots(discord_harness, tmp_path, pg_url)
     try:
         yield pair
     finally:
-        pair.stop()
+        try:
+            await pair.stop()
+        finally:
+            for process in pair.by_shard.values():
+                process.stop()  # SIGKILL any that did not stop
 
 
 @pytest_asyncio.fixture
