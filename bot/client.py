@@ -53,7 +53,16 @@ from cogs.tables import TablesCog
 log = logging.getLogger(__name__)
 
 NOTICE_TASK = "discord.py: on_app_command_completion"
-NOTICE_GRACE = 5.0  # seconds close() waits for notice deliveries in flight
+EXPIRY_PASS = "expiry-pass"
+IN_FLIGHT = (
+    NOTICE_TASK,  # a member's notices, delivered after a command
+    "CommandTree-invoker",  # a slash command (discord.py's name for its task)
+    "discord-ui-",  # a button, select or modal: discord.py's dynamic-item, view and modal tasks
+    EXPIRY_PASS,  # a pass of the expiry loop (:meth:`CombatBot._expire_decisions`)
+)
+"""Names (prefixes) of the tasks :meth:`CombatBot.close` lets finish before the database
+closes: each may have committed a change and still be posting it or noting what it posted."""
+SHUTDOWN_GRACE = 5.0  # seconds close() waits for the work in flight (IN_FLIGHT)
 
 DYNAMIC_ITEMS = (
     EndConfirmButton,
@@ -115,6 +124,7 @@ class CombatBot(commands.Bot):
         self.services = services
         self.expiry_interval = expiry_interval
         self._expiry_task: asyncio.Task[None] | None = None
+        self._pass: asyncio.Task[None] | None = None  # the expiry loop's pass running now
         self.trackers = TrackerKeeper(self)
         self.prompts = PromptKeeper(self)
         self.turn_pings = TurnPingKeeper(self)
@@ -177,15 +187,20 @@ class CombatBot(commands.Bot):
         super().dispatch(event, *args, **kwargs)
 
     async def close(self) -> None:
-        # Let notice deliveries already dispatched finish (discord.py names its event tasks).
+        """Stop: no new notice delivery or expiry pass starts; the commands, clicks, notice
+        deliveries and expiry pass in flight (:data:`IN_FLIGHT`) get :data:`SHUTDOWN_GRACE`
+        seconds to finish — a change they committed is still announced, and what they posted
+        still noted — before the loop stops and the gateway closes (the caller then closes the
+        database: ``bot.__main__.run``, on SIGTERM too)."""
         self._stopping = True
-        delivering = [
+        me = asyncio.current_task()
+        in_flight = [
             task
             for task in asyncio.all_tasks()
-            if task.get_name() == NOTICE_TASK and not task.done()
+            if task is not me and not task.done() and task.get_name().startswith(IN_FLIGHT)
         ]
-        if delivering:
-            await asyncio.wait(delivering, timeout=NOTICE_GRACE)
+        if in_flight:
+            await asyncio.wait(in_flight, timeout=SHUTDOWN_GRACE)
         if self._expiry_task is not None:
             self._expiry_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -198,15 +213,23 @@ class CombatBot(commands.Bot):
         no reaction) and post the result, then try again the trackers and decision prompts
         Discord refused (and post the prompt of any decision that has none). Deadlines live in
         the database: a window that ran out while the bot was down is applied as soon as it is
-        back, and one claimed by another process that died before expiring it is taken again
-        when the claim lapses (:data:`bot.store.expiry.LEASE`)."""
+        back — by any process of the bot: a pass serves every server in the database, not only
+        those of this process's shards (see :meth:`expire_due`) — and one claimed by another
+        process that died before expiring it is taken again when the claim lapses
+        (:data:`bot.store.expiry.LEASE`)."""
         await self.wait_until_ready()
         await self.prompts.retry(grace=0)  # prompts lost while the bot was away, right away
-        while not self.is_closed():
-            await self.expire_due()
-            await self.trackers.retry_stale()
-            await self.prompts.retry()
+        while not self.is_closed() and not self._stopping:
+            # A task of its own, which close() lets finish: cancelled between committing an
+            # expiry and posting it, a pass would leave the result unannounced for good.
+            self._pass = asyncio.create_task(self._expiry_pass(), name=EXPIRY_PASS)
+            await asyncio.shield(self._pass)
             await asyncio.sleep(interval)
+
+    async def _expiry_pass(self) -> None:
+        await self.expire_due()
+        await self.trackers.retry_stale()
+        await self.prompts.retry()
 
     async def expire_due(self) -> list[CombatResult]:
         """One expiry pass: every decision whose window has run out by the services' clock and
@@ -214,9 +237,15 @@ class CombatBot(commands.Bot):
         processes on one database each goes to one of them) is expired — committed first — and
         announced in its channel, each on its own, so one channel's failure (a lost
         permission, Discord errors) never holds up the others. Returns the results this pass
-        committed; a decision settled meanwhile (a click, a pause) is skipped and nothing
-        changes. When expiring fails the claim is let go, and the next pass (of any process)
-        tries again. Never raises (failures are logged)."""
+        committed; a decision settled meanwhile (a click, another pass, a pause) is skipped and
+        nothing changes (logged at INFO). When expiring fails the claim is let go, and the next
+        pass (of any process) tries again. Never raises (failures are logged).
+
+        Every due decision in the database may be this pass's, whichever shard owns its server:
+        several processes (PostgreSQL, issue 16) each run the loop, each due decision is claimed
+        by one of them (``FOR UPDATE SKIP LOCKED``), and the versioned change lets at most one
+        expire it. The result is posted through Discord's REST API, which any process may use
+        for any channel."""
         try:
             due = await self.services.combat.due()
         except Exception:
@@ -283,8 +312,15 @@ class CombatBot(commands.Bot):
         committed (decided meanwhile, or the change failed)."""
         try:
             result = await self.services.combat.expire(encounter_id, pending_version)
-        except DomainError:
-            return None  # decided meanwhile
+        except DomainError as error:  # a click, another pass or process settled it meanwhile
+            log.info(
+                "the decision of encounter %s opened at version %s was settled meanwhile "
+                "(a click, another pass or process): %s",
+                encounter_id,
+                pending_version,
+                error,
+            )
+            return None
         except Exception:
             log.exception("could not expire the decision of encounter %s", encounter_id)
             return None

@@ -15,6 +15,7 @@ so a window settled meanwhile by a click, an undo or a pause is refused, not exp
 from __future__ import annotations
 
 import contextlib
+import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -24,6 +25,8 @@ from bot.services.encounters import EncounterService
 from bot.store import expiry
 
 Result = TypeVar("Result")
+
+log = logging.getLogger(__name__)
 
 
 class ReactionExpiry(Generic[Result]):
@@ -52,11 +55,20 @@ class ReactionExpiry(Generic[Result]):
         handed out again until its claim is let go or lapses. A pass with nothing due writes
         nothing."""
         now = self._clock()
-        if not await self._encounters.due_decisions(now):
+        seen = await self._encounters.due_decisions(now)
+        if not seen:
             return []
         async with self._encounters.db.transaction() as conn:
             claimed = await expiry.claim_due_reactions(conn, now, self.claimer)
-        return list(dict.fromkeys((c.encounter_id, c.opened_version) for c in claimed))
+        pairs = list(dict.fromkeys((c.encounter_id, c.opened_version) for c in claimed))
+        if len(pairs) < len(seen):
+            log.info(
+                "%d of %d passed reaction window(s) were claimed meanwhile by another pass or"
+                " process",
+                len(seen) - len(pairs),
+                len(seen),
+            )
+        return pairs
 
     async def fire(self, encounter_id: int, pending_version: int) -> Result:
         """Expire the decisions of ``encounter_id`` that opened at ``pending_version``; when that

@@ -10,6 +10,7 @@ outage only the first overdue deadline fires (nobody is skipped in a cascade).
 from __future__ import annotations
 
 import contextlib
+import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from typing import Any
 from bot.errors import Conflict, DomainError
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import default_actions, expiry, turn_timers
+
+log = logging.getLogger(__name__)
 
 NOT_DUE = "That turn deadline is no longer due (the turn ended, or the fight was paused)."
 
@@ -65,10 +68,17 @@ class TurnDeadlines:
         writes nothing."""
         now = self._clock()
         async with self._encounters.db.read() as conn:
-            if not await turn_timers.due(conn, now):
-                return []
+            seen = await turn_timers.due(conn, now)
+        if not seen:
+            return []
         async with self._encounters.db.transaction() as conn:
             claimed = await expiry.claim_due_turns(conn, now, self.claimer)
+        if len(claimed) < len(seen):
+            log.info(
+                "%d of %d due turn deadline(s) were claimed meanwhile by another pass or process",
+                len(seen) - len(claimed),
+                len(seen),
+            )
         return [(c.encounter_id, c.id) for c in claimed]
 
     async def fire(self, encounter_id: int, timer_id: int) -> TurnLapse:

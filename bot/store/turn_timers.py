@@ -153,13 +153,17 @@ async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int
 async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, timer id)`` of the turn deadlines of live, unpaused encounters that
     passed by ``now``, soonest first — except where a reaction decision still waits (the turn
-    cannot end before it is settled; its deadline fires after)."""
+    cannot end before it is settled; its deadline fires after) and those an expiry pass holds
+    a claim on that has not lapsed by ``now`` (:mod:`bot.store.expiry`: another process is
+    firing it). The rows :func:`bot.store.expiry.claim_due_turns` would claim now, read without
+    a write."""
     rows = await conn.fetch_all(
         "SELECT d.encounter_id, d.id FROM decisions d JOIN encounters e ON e.id = d.encounter_id"
         " WHERE d.status = 'open' AND d.kind = ? AND d.deadline IS NOT NULL AND d.deadline <= ?"
-        " AND e.status = 'live' AND e.paused = 0 AND NOT EXISTS (SELECT 1 FROM decisions r"
+        " AND e.status = 'live' AND e.paused = 0 AND (d.claim IS NULL OR d.claim < ?)"
+        " AND NOT EXISTS (SELECT 1 FROM decisions r"
         " WHERE r.encounter_id = d.encounter_id AND r.kind = ? AND r.status = 'open')"
         " ORDER BY d.deadline",
-        (TURN, ts(now), REACTION),
+        (TURN, ts(now), ts(now), REACTION),
     )
     return [(int(row["encounter_id"]), int(row["id"])) for row in rows]

@@ -171,16 +171,22 @@ class BotProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / "bot.log"
 
-    async def start(self) -> None:
-        sessions_before = len(self.harness.sessions)
+    def spawn(self) -> None:
+        """Start ``python -m bot`` and return at once (:meth:`start` also waits for it to
+        connect; several processes spawned together wait for their sessions themselves)."""
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(  # noqa: ASYNC220 - returns at once
+            self.proc = subprocess.Popen(
                 [sys.executable, "-m", "bot"],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
+
+    async def start(self) -> None:
+        sessions_before = len(self.harness.sessions)
+        self.spawn()
+        assert self.proc is not None
         try:
             await self.harness.wait_for(
                 lambda: (
@@ -209,6 +215,18 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
+
+    async def terminate(self, within: float = 20.0) -> int:
+        """SIGTERM, as a host stops a process, and wait until it exits — serving the harness
+        meanwhile (the bot may still talk to Discord while it shuts down); its exit status."""
+        assert self.proc is not None
+        self.proc.terminate()
+        deadline = asyncio.get_running_loop().time() + within
+        while self.proc.poll() is None:
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"bot did not stop on SIGTERM; its log:\n{self.output()}")
+            await asyncio.sleep(0.05)
+        return self.proc.returncode
 
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""

@@ -2,8 +2,8 @@
 one harness server, each answering commands in exactly the servers its shards own
 (``(guild_id >> 22) % shard_count``), with slash commands synced by the shard-0 process only.
 
-Each bot has its own SQLite file: several processes on one SQLite file lock each other out, and
-the shared PostgreSQL store is planned (issue 16)."""
+Each bot has its own SQLite file: several processes on one SQLite file lock each other out.
+Sharded processes sharing one PostgreSQL database: tests/e2e/test_postgres_processes.py."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -17,6 +17,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.encounters import PAUSED, Encounter, EncounterService
 from bot.services.moderation import ModerationService, parse_amount
+from bot.store.base import Store
 from bot.store.db import Database
 
 GM = Actor(user_id=1)
@@ -327,3 +328,21 @@ def test_parse_amount() -> None:
     rolled = parse_amount("-1d1")
     assert (rolled.value, rolled.relative) == (-1, True) and rolled.rolled
     assert parse_amount("2d1+1").value == 3
+
+
+async def test_a_command_in_another_process_after_an_undo_clears_the_redo_history(
+    store: Store,
+) -> None:
+    """Two bot processes on one database (issue 16), as two service stacks: each remembers
+    that an encounter's redo history is empty after its own write. An undo in the other
+    process makes that stale — the next command here must still clear the history, or a later
+    ``/gm redo`` would bring back a state from before that command and silently undo it."""
+    first, second = Table(cast(Database, store)), Table(cast(Database, store))
+    _, thug = await fight(first)
+    await second.gm(lambda cur: SetVitals(target=thug, health=15))  # redo history: empty
+    await first.mod.undo(CHANNEL, GM)  # health 20 again; the change above may be redone
+    await second.gm(lambda cur: SetVitals(target=thug, health=12))  # a new command
+    with pytest.raises(Conflict, match="nothing to redo"):
+        await first.mod.redo(CHANNEL, GM)
+    [_, npc] = (await second.live()).state.combatants
+    assert npc.health == 12

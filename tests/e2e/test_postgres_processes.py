@@ -1,0 +1,431 @@
+"""Two ``python -m bot`` processes on one PostgreSQL database (issue 16, "Tests through the real
+path"): SHARD_COUNT=2, one process with SHARD_IDS=0 and one with SHARD_IDS=1, against one harness
+server, as the README and the Procfile run them.
+
+- Each process answers the commands of the servers its shard owns — a fight in each, with an
+  attack and a reaction button — and both write the one database.
+- The expiry loop is not bound to shards: every process expires every due decision and fires
+  every passed turn deadline of the database (:meth:`bot.client.CombatBot.expire_due`). The test
+  makes both processes race for one: it holds the writers' advisory lock
+  (:data:`bot.store.pg.WRITER_LOCK`), makes a reaction window run out (then a turn deadline
+  pass) by moving its deadline into the past, waits until a connection of *each* process waits
+  on that lock — both found the same decision due and are about to settle it — and lets go. The
+  channel then shows exactly one result, and the process that lost logs that another pass or
+  process got there first.
+- SIGKILL one process mid-fight: the other keeps serving its server; the killed one, started
+  again, continues its fight where it was, and its old reaction button still works; stopped
+  with SIGTERM right after a click, it finishes what the click set going first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import discord
+import pytest
+import pytest_asyncio
+
+from bot.store.decisions import ts
+from bot.store.pg import WRITER_LOCK
+from tests.e2e.combat_helpers import answered, button, ok, press
+from tests.e2e.conftest import BotProcess
+from tests.harness.gateway import guild_shard
+from tests.harness.models import Channel, Guild, InteractionRecord, Member, StoredMessage
+from tests.harness.server import DiscordHarness
+
+PLAIN = discord.Permissions(send_messages=True, view_channel=True)
+GM = discord.Permissions(manage_channels=True)
+RACE_LOST = "another pass or process"
+"""What the process that loses an expiry race logs (bot.client, bot.services.turn_deadlines)."""
+
+# Two subprocesses start (and one restarts) per test: ~15-30 s on a busy 2-core machine, past
+# the suite's 60 s backstop (pyproject's `timeout`) only when it is very busy; give them room.
+pytestmark = [pytest.mark.e2e, pytest.mark.async_timeout(150), pytest.mark.timeout(240)]
+
+
+@dataclass
+class Server:
+    """A test server whose guild id puts it on ``shard`` (of 2), with its fight channel, a GM
+    (Manage Channels) and Willow's player."""
+
+    shard: int
+    guild: Guild
+    channel: Channel
+    gm: Member
+    player: Member
+
+
+def server_on(h: DiscordHarness, shard: int) -> Server:
+    guild = h.add_guild(f"Table on shard {shard}", shard=(shard, 2))
+    assert guild_shard(guild.id, 2) == shard
+    return Server(
+        shard=shard,
+        guild=guild,
+        channel=h.add_channel(guild, "combat"),
+        gm=h.add_member(guild, f"GM {shard}", permissions=GM),
+        player=h.add_member(guild, f"Willow's player {shard}", permissions=PLAIN),
+    )
+
+
+async def run(
+    h: DiscordHarness, server: Server, member: Member, command: str, **options: Any
+) -> InteractionRecord:
+    """A slash command in ``server``'s channel; ``with_`` stands for the option ``with``."""
+    renamed = {name.rstrip("_"): value for name, value in options.items()}
+    return await h.slash(member, server.channel, command, renamed)
+
+
+async def whose_turn(h: DiscordHarness, server: Server) -> str:
+    status = await run(h, server, server.gm, "encounter status")
+    await status.response()
+    text = status.message.text()
+    return text.split("Turn: **", 1)[1].split("**", 1)[0]
+
+
+async def fight_to_thug_turn(h: DiscordHarness, server: Server, **settings: str) -> None:
+    """Start a fight (a Thug and Willow) with ``settings`` (``/gm settings`` options), begin it
+    and pass turns until it is the Thug's."""
+    await ok(await run(h, server, server.gm, "encounter start", name=f"Shard {server.shard}"))
+    await answered(await run(h, server, server.gm, "npc import", example="thug"))
+    await ok(await run(h, server, server.gm, "gm add-npc", template="Thug", count=1))
+    await answered(await run(h, server, server.player, "character import", example="willow"))
+    await ok(await run(h, server, server.player, "encounter join", character="Willow"))
+    if settings:
+        await ok(await run(h, server, server.gm, "gm settings", **settings))
+    await ok(await run(h, server, server.gm, "encounter begin"))
+    for _ in range(4):
+        if await whose_turn(h, server) == "Thug 1":
+            return
+        await ok(await run(h, server, server.gm, "endturn"))
+    raise AssertionError("never reached Thug 1's turn")
+
+
+async def thug_attacks_willow(h: DiscordHarness, server: Server) -> StoredMessage:
+    """The Thug attacks Willow: the prompt asking Willow's player for a reaction."""
+    attack = await ok(await run(h, server, server.gm, "attack", target="Willow", with_="Cudgel"))
+    assert button(attack.message, "Evade")
+    return attack.message
+
+
+def interactions_by_shard(h: DiscordHarness) -> dict[int, set[int | None]]:
+    """For each live shard session: the guilds whose interactions it was sent."""
+    routed: dict[int, set[int | None]] = {}
+    for session in h.live_sessions():
+        assert session.shard is not None
+        routed.setdefault(session.shard[0], set()).update(
+            guild for event, guild in session.sent if event == "INTERACTION_CREATE"
+        )
+    return routed
+
+
+async def until(check: Callable[[], Awaitable[Any]], what: str, within: float = 30.0) -> Any:
+    """Poll ``check`` (a database read) until it returns something truthy, for at most
+    ``within`` seconds; return it."""
+    deadline = time.monotonic() + within
+    while True:
+        result = await check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {within}s waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+class Bots:
+    """The two bot processes (SHARD_COUNT=2; ``by_shard[0]`` runs shard 0, ``by_shard[1]``
+    shard 1) on one PostgreSQL database, and a connection of the test's own to it."""
+
+    def __init__(self, h: DiscordHarness, tmp_path: Path, url: str) -> None:
+        self.h = h
+        self.url = url
+        self.by_shard: dict[int, BotProcess] = {}
+        for shard in (0, 1):
+            workdir = tmp_path / f"shard{shard}"
+            workdir.mkdir()
+            env = {
+                "SHARD_COUNT": "2",
+                "SHARD_IDS": str(shard),
+                # application_name names each process's connections in pg_stat_activity.
+                "DATABASE_URL": f"{url}&application_name={self.app(shard)}",
+            }
+            self.by_shard[shard] = BotProcess(h, workdir, env)
+        self.db: asyncpg.Connection | None = None
+
+    @staticmethod
+    def app(shard: int) -> str:
+        return f"bot-shard{shard}"
+
+    async def start(self, *shards: int) -> None:
+        """Start the processes of ``shards`` at once (they migrate the empty database
+        together, under the migration lock) and wait until each has connected and is ready."""
+        shards = shards or (0, 1)
+        outputs = {shard: len(self.by_shard[shard].output()) for shard in shards}
+        for shard in shards:
+            self.by_shard[shard].spawn()
+
+        def ready() -> bool:
+            for shard in shards:
+                process = self.by_shard[shard]
+                assert process.proc is not None
+                if process.proc.poll() is not None:
+                    raise AssertionError(f"shard {shard}'s bot exited:\n{process.output()}")
+                if f"shards {shard} of 2" not in process.output()[outputs[shard] :]:
+                    return False
+            live = {s.shard for s in self.h.live_sessions()}
+            return all((shard, 2) in live for shard in shards)
+
+        await self.h.wait_for(ready, 60, what=f"the bots of shards {shards} to be ready")
+        if self.db is None:
+            self.db = await asyncpg.connect(self.url)
+
+    async def stop(self) -> None:
+        """SIGTERM each process still running, serving the harness while they shut down (a
+        process finishes the work in flight first, which may still talk to Discord)."""
+        for process in self.by_shard.values():
+            if process.proc is not None and process.proc.poll() is None:
+                await process.terminate()
+
+    async def close(self) -> None:
+        if self.db is not None:
+            await self.db.close()
+
+    def output(self) -> str:
+        return "\n".join(
+            f"--- shard {shard} ---\n{process.output()}" for shard, process in self.by_shard.items()
+        )
+
+    async def fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        assert self.db is not None
+        return list(await self.db.fetch(sql, *args))
+
+    async def version_in(self, channel: Channel) -> int:
+        """The version of the channel's live encounter, as stored."""
+        [row] = await self.fetch(
+            "SELECT version FROM encounters WHERE channel_id = $1 AND status = 'live'", channel.id
+        )
+        return int(row["version"])
+
+    async def prompt_noted(self, channel: Channel, message: StoredMessage) -> None:
+        """Wait until the bot noted ``message`` as the prompt of the channel's open reaction
+        (it does so right after replying)."""
+
+        async def noted() -> bool:
+            rows = await self.fetch(
+                "SELECT d.prompt_message_id FROM decisions d JOIN encounters e"
+                " ON e.id = d.encounter_id WHERE e.channel_id = $1 AND d.status = 'open'"
+                " AND d.kind = 'reaction'",
+                channel.id,
+            )
+            return any(row[0] == message.id for row in rows)
+
+        await until(noted, "the prompt's message id to be noted")
+
+    async def waiting_on_writer_lock(self) -> set[str]:
+        """The bot processes (application names) with a connection waiting for the writers'
+        advisory lock (a bigint key: its high half in ``classid``, its low half in ``objid``)."""
+        rows = await self.fetch(
+            "SELECT DISTINCT a.application_name FROM pg_locks l"
+            " JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND NOT l.granted"
+            " AND l.classid::bigint = $1 AND l.objid::bigint = $2 AND l.objsubid = 1",
+            WRITER_LOCK >> 32,
+            WRITER_LOCK & 0xFFFF_FFFF,
+        )
+        return {row[0] for row in rows}
+
+    async def quiet(self) -> None:
+        """Wait until neither process is talking to the database or to Discord (three polls
+        in a row): what a command set going afterwards (a tracker or prompt noted) is done."""
+        apps = [self.app(0), self.app(1)]
+        streak, seen = 0, -1
+
+        async def still() -> bool:
+            nonlocal streak, seen
+            [row] = await self.fetch(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE application_name = ANY($1) AND state <> 'idle'",
+                apps,
+            )
+            requests = self.h.requests
+            busy = row[0] > 0 or len(requests) != seen or any(r.status == 0 for r in requests)
+            seen = len(requests)
+            streak = 0 if busy else streak + 1
+            return streak >= 3
+
+        await until(still, "both processes to be idle")
+
+    async def race(self, channel: Channel, kind: str) -> None:
+        """Make both processes race for the channel's open decision of ``kind`` (``reaction``
+        or ``turn``): hold the writers' lock, make it due (its deadline a second ago, as
+        tests/e2e/combat_helpers.run_out_windows does; the test does not wait out a window),
+        wait until a connection of each process waits for the lock — both found it due and
+        go to settle it — then let go. Both must be idle first, so that neither waits for the
+        lock with some other write."""
+        assert self.db is not None
+        await self.quiet()
+        await self.db.execute("SELECT pg_advisory_lock($1)", WRITER_LOCK)
+        try:
+            changed = await self.fetch(
+                "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = $2"
+                " AND encounter_id = (SELECT id FROM encounters"
+                " WHERE channel_id = $3 AND status = 'live') RETURNING id",
+                ts(datetime.now(UTC) - timedelta(seconds=1)),
+                kind,
+                channel.id,
+            )
+            assert len(changed) == 1, f"no open {kind} decision in the channel"
+            both = {self.app(0), self.app(1)}
+
+            async def both_waiting() -> bool:
+                return await self.waiting_on_writer_lock() == both
+
+            await until(both_waiting, "both processes to wait for the writer lock")
+        finally:
+            await self.db.execute("SELECT pg_advisory_unlock($1)", WRITER_LOCK)
+
+    async def race_lost(self, times: int) -> None:
+        """Wait until the processes have logged ``times`` lost expiry races in all; the loser
+        logs it once it found the decision settled, so nothing more comes of its attempt."""
+
+        def lost() -> bool:
+            return sum(p.output().count(RACE_LOST) for p in self.by_shard.values()) >= times
+
+        try:
+            await self.h.wait_for(lost, 30, what=f"{times} lost race(s) in the logs")
+        except TimeoutError as error:
+            raise AssertionError(f"{error}\n{self.output()}") from None
+
+
+@pytest_asyncio.fixture
+async def bots(discord_harness: DiscordHarness, tmp_path: Path, pg_url: str) -> AsyncIterator[Bots]:
+    pair = Bots(discord_harness, tmp_path, pg_url)
+    try:
+        yield pair
+    finally:
+        try:
+            await pair.stop()
+        finally:
+            for process in pair.by_shard.values():
+                process.stop()  # SIGKILL any that did not stop
+
+
+@pytest_asyncio.fixture
+async def servers(discord_harness: DiscordHarness, bots: Bots) -> AsyncIterator[list[Server]]:
+    """A server on each shard, then both processes started together."""
+    pair = [server_on(discord_harness, shard) for shard in (0, 1)]
+    await bots.start()
+    try:
+        yield pair
+    finally:
+        await bots.close()
+
+
+async def test_each_process_serves_its_shard_and_a_killed_one_resumes_its_fight(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    h = discord_harness
+    first, second = servers
+    # The shard-0 process synced the commands (once); both migrated one database.
+    assert len(h.requests_to("PUT", r"^/applications/\d+/commands$")) == 1
+    assert "synced by the process that runs shard 0" in bots.by_shard[1].output()
+
+    # A fight in each server, up to the Thug's attack on Willow; Willow reacts in the second.
+    prompts = {}
+    for server in servers:
+        await fight_to_thug_turn(h, server)
+        prompts[server.shard] = await thug_attacks_willow(h, server)
+    click = await press(h, second.player, prompts[1], "Evade")
+    assert click.response_type == 7
+    assert "Willow reacts: Evade" in h.message(prompts[1]).text()
+    assert h.message(prompts[1]).components == []
+
+    # Each command went to the process whose shard owns its server, and only there.
+    assert interactions_by_shard(h) == {0: {first.guild.id}, 1: {second.guild.id}}
+    # Both fights are rows of the one database.
+    rows = await bots.fetch("SELECT channel_id, version FROM encounters WHERE status = 'live'")
+    versions = {row["channel_id"]: row["version"] for row in rows}
+    assert set(versions) == {first.channel.id, second.channel.id}
+    await bots.prompt_noted(first.channel, prompts[0])
+
+    # SIGKILL the shard-0 process mid-fight (Willow's reaction in the first server pending).
+    bots.by_shard[0].kill()
+    await h.wait_for(lambda: not h.sessions_for(first.guild.id), what="shard 0's session to end")
+    # The shard-1 process keeps serving its server.
+    status = await run(h, second, second.gm, "encounter status")
+    await status.response()
+    assert "Shard 1" in status.message.text()
+    await ok(await run(h, second, second.gm, "endturn"))
+
+    # Started again, the shard-0 process finds its fight as it was, and the old button works.
+    await bots.start(0)
+    assert await bots.version_in(first.channel) == versions[first.channel.id]
+    status = await run(h, first, first.gm, "encounter status")
+    await status.response()
+    assert "Turn: **Thug 1**" in status.message.text()
+    assert "Waiting on" in status.message.text()
+    click = await press(h, first.player, prompts[0], "Evade")
+    assert click.response_type == 7
+    # The restarted process's new session serves the first server only.
+    assert interactions_by_shard(h)[0] == {first.guild.id}
+    # Stopped (SIGTERM) right after answering the click, the process still finishes what the
+    # click set going before it closes the database: the prompt is noted as retired.
+    assert await bots.by_shard[0].terminate() == 0
+    assert "Willow reacts: Evade" in h.message(prompts[0]).text()
+    assert h.message(prompts[0]).components == []
+    assert await bots.version_in(first.channel) == versions[first.channel.id] + 1
+    [retired] = await bots.fetch(
+        "SELECT prompt_retired FROM decisions WHERE prompt_message_id = $1", prompts[0].id
+    )
+    assert retired[0] == 1
+    assert "Traceback" not in bots.output(), bots.output()
+
+
+async def test_both_expiry_loops_race_for_one_due_decision_and_one_result_is_posted(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    h = discord_harness
+    first, second = servers
+
+    # A reaction window in the first server (served by the shard-0 process) runs out.
+    await fight_to_thug_turn(h, first, reaction_window="1m", reminders="off")
+    prompt = await thug_attacks_willow(h, first)
+    await bots.prompt_noted(first.channel, prompt)
+
+    def results(title: str) -> list[StoredMessage]:
+        return [m for m in h.messages_in(first.channel) if title in m.text()]
+
+    await bots.race(first.channel, "reaction")
+    await h.wait_for(lambda: results("Reaction window over"), 30, what="the expiry's result")
+    await bots.race_lost(1)
+    assert len(results("Reaction window over")) == 1, bots.output()
+    assert "Willow does not react." in results("Reaction window over")[0].text()
+    await h.wait_for(lambda: h.message(prompt).components == [], what="the prompt retired")
+    expired = await bots.fetch("SELECT count(*) FROM encounter_log WHERE command = 'expire'")
+    assert expired[0][0] == 1
+    # The fight goes on in the shard-0 process, whichever process expired the decision (its
+    # own last write, kept in memory, is older now: the version check reads the row again).
+    after = await bots.version_in(first.channel)
+    await ok(await run(h, first, first.gm, "endturn"))
+    assert await bots.version_in(first.channel) == after + 1
+
+    # A turn deadline in the second server (served by the shard-1 process) passes.
+    await fight_to_thug_turn(h, second, turn_deadline="1m", reminders="off")
+
+    def lapses() -> list[StoredMessage]:
+        return [m for m in h.messages_in(second.channel) if "Turn deadline passed" in m.text()]
+
+    await bots.race(second.channel, "turn")
+    await h.wait_for(lapses, 30, what="the turn deadline's result")
+    await bots.race_lost(2)
+    assert len(lapses()) == 1, bots.output()
+    assert "Thug 1's turn ends" in lapses()[0].text()
+    fired = await bots.fetch("SELECT count(*) FROM encounter_log WHERE command = 'deadline'")
+    assert fired[0][0] == 1
+    assert "Traceback" not in bots.output(), bots.output()
