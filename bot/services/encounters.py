@@ -199,15 +199,27 @@ class EncounterService(RosterMixin, PromptBookkeeping):
     def _keep_row(self, channel_id: int, saved: EncounterRow, write: _Write) -> None:
         """Keep the row a change just wrote as the channel's live row (issue 15: the next
         command there need not read it), when its write can be checked against it: live, its
-        open decisions as read (``seen``) and no ``finish`` that may have written more. The
-        versioned UPDATE checks it; a mismatch drops it and reads again."""
+        open decisions as written (``seen``; :func:`bot.store.encounters.save` reads them back
+        when they changed) and no ``finish`` that may have written more. The versioned UPDATE
+        checks it; a mismatch drops it and reads again. A write outside this path (a prompt
+        or tracker message noted) drops it too (:meth:`_forget_row`)."""
         if saved.status != "live" or saved.seen is None or write.finish is not None:
             self._live_rows.pop(channel_id, None)
             return
+        self._channels[saved.id] = channel_id
         self._live_rows[channel_id] = (saved, self._monotonic())
         self._live_rows.move_to_end(channel_id)
         while len(self._live_rows) > STATE_CACHE_SIZE:
             self._live_rows.popitem(last=False)
+
+    def _forget_row(self, encounter_id: int) -> None:
+        """Drop the kept live row of ``encounter_id``'s channel: something its next versioned
+        UPDATE checks (the tracker message, an open decision's prompt or members asked) was
+        written outside :meth:`change`, so the next command reads the row instead of being
+        refused by the check and computed twice."""
+        channel = self._channels.get(encounter_id)
+        if channel is not None:
+            self._live_rows.pop(channel, None)
 
     def _kept_row(self, channel_id: int) -> EncounterRow | None:
         """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S`."""

@@ -192,6 +192,25 @@ class Connection:
 
         return await self._call(work)
 
+    async def execute_all_fetch(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], query: str, params: Sequence[Any]
+    ) -> tuple[list[int], list[aiosqlite.Row] | None]:
+        """:meth:`execute_all`, then — only if every statement ran — ``query``, all in ONE trip
+        to the database thread: how many rows each statement changed, and the query's rows
+        (``None`` when the first statement changed nothing and the rest were skipped)."""
+
+        def work(conn: sqlite3.Connection) -> tuple[list[int], list[aiosqlite.Row] | None]:
+            counts: list[int] = []
+            for sql, values in statements:
+                before = conn.total_changes
+                conn.execute(sql, values).fetchall()
+                counts.append(conn.total_changes - before)
+                if counts[0] == 0:
+                    return counts, None
+            return counts, list(conn.execute(query, params).fetchall())
+
+        return await self._call(work)
+
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT; return the new row's id."""
         if self._opening is not None:
