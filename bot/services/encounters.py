@@ -45,7 +45,7 @@ from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
 from bot.services.gm_checks import ensure_gm
-from bot.services.issue_marks import IssueMarks, stamp
+from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
@@ -113,6 +113,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
+        # encounter id → when its turn and open decisions began, by the commits made here
+        # (issue marks later than those stored; see Began), least recently used first; bounded
+        # like the parsed states (STATE_CACHE_SIZE).
+        self._began: OrderedDict[int, Began] = OrderedDict()
 
     def now(self) -> datetime:
         """The service's clock (injected; UTC)."""
@@ -166,13 +170,14 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         """The row with its state parsed — or taken from the cache when this exact version was
         parsed or produced here before (a version's state never changes, and states are never
         mutated: the engine returns new ones)."""
+        began = self._began.get(row.id) or Began()
         cached = self._states.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._remember(row, cached[1])
-            return Encounter(row=row, state=cached[1])
+            return Encounter(row=row, state=cached[1], began=began)
         state = get_ruleset(row.ruleset).load_state(row.state_json)
         self._remember(row, state)
-        return Encounter(row=row, state=state)
+        return Encounter(row=row, state=state, began=began)
 
     async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter:
         """``encounter`` with the members of its server away now (``/away``), which decide
@@ -474,12 +479,29 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     done = self._compute(current, step)
                     saved = await self._commit(conn, done, write)
         self._remember(saved, done.state)
+        began = self._note_began(saved.id, done.current, done.state)
         self._keep_row(channel_id, saved, write)
         if command in ("undo", "redo"):
             self._no_redo.discard(saved.id)  # something may be redoable again
         elif done.cleared:
             self._no_redo.add(saved.id)
-        return Encounter(row=saved, state=done.state, away=done.current.away), done.result
+        return (
+            Encounter(row=saved, state=done.state, away=done.current.away, began=began),
+            done.result,
+        )
+
+    def _note_began(self, encounter_id: int, current: Encounter, new_state: AnyState) -> Began:
+        """Just after a change from ``current`` to ``new_state`` committed: what began in it
+        began no earlier than Discord's time now (:meth:`IssueMarks.now_mark`), later than the
+        mark its state stores, which was taken before the commit. A command that reached the
+        bot in between was issued before anyone could see what began, and is dated against
+        this (:meth:`Encounter.turn_mark`, :meth:`Encounter.decision_mark`)."""
+        began = current.began.after(current.state, new_state, self._marks.now_mark())
+        self._began[encounter_id] = began
+        self._began.move_to_end(encounter_id)
+        while len(self._began) > STATE_CACHE_SIZE:
+            self._began.popitem(last=False)
+        return began
 
     def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
         """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
@@ -535,12 +557,21 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         again and ``step`` re-run, up to :data:`STALE_RETRIES` times; at the same version with
         the dice it rolled the first time (nothing is rolled twice)."""
         rolled: tuple[int, int, list[int] | None] | None = None
+        first: Encounter | None = None
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
                 row = self._kept_row(channel_id)  # the row this process wrote last, if kept
                 if row is None:
                     row = await repo.live_in_channel(reader, channel_id)
                 current = await self._with_away(reader, self._ready(row, write.actor))
+            if first is None:
+                first = current
+            elif first.id == current.id and write.actor.issued is not None:
+                # Read again: whatever began since the first read began after this command
+                # arrived, so it was meant for what stood before and is refused by it, not
+                # applied to a turn or decision its member never saw (issue 9 §3).
+                began = current.began.after(first.state, current.state, write.actor.issued)
+                current = dataclasses.replace(current, began=began)
             again = rolled[2] if rolled and rolled[:2] == (current.id, current.version) else None
             done = self._compute(current, step, again)
             rolled = (current.id, current.version, done.result.get("dice"))
