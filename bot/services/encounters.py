@@ -43,13 +43,13 @@ from bot.errors import (
 )
 from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
+from bot.services.away import away_marks
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
 from bot.services.gm_checks import ensure_gm
 from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
-from bot.store import away as away_repo
 from bot.store import campaign, guild_settings, turn_timers
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
@@ -182,7 +182,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
     async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter:
         """``encounter`` with the members of its server away now (``/away``), which decide
         who may act and who is pinged for a combatant (:mod:`bot.services.acting`)."""
-        marks = await away_repo.active(conn, encounter.row.guild_id, self._clock())
+        marks = await away_marks(self._db).active(conn, encounter.row.guild_id, self._clock())
         if not marks:
             return encounter
         return dataclasses.replace(encounter, away={m.user_id: m for m in marks})
