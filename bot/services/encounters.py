@@ -690,7 +690,27 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             return ScriptedRoller(again)
         if self._rollers is not None:
             return self._rollers(encounter)
-        return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
+        return _SeededDice(f"{encounter.state.seed}:{encounter.version}")
+
+
+class _SeededDice:
+    """The dice of one change: exactly those of ``RandomRoller(random.Random(seed))`` — the
+    same values for the same encounter seed and version, which seeded fights and replays rely
+    on — but the generator is made only when a die is first rolled (seeding ``random`` from a
+    string hashes it; most commands that roll nothing — end of turn, a stance, a move — skip
+    that, issue 15's CPU diet)."""
+
+    __slots__ = ("_dice", "_seed")
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed
+        self._dice: RandomRoller | None = None
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        """Roll ``count`` dice of ``sides`` sides (:meth:`RandomRoller.roll`: its limits)."""
+        if self._dice is None:
+            self._dice = RandomRoller(random.Random(self._seed))
+        return self._dice.roll(count, sides)
 
 
 @dataclass(slots=True)

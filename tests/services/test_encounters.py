@@ -296,3 +296,24 @@ async def test_parsed_states_are_bounded_and_let_go_when_idle(db: Database) -> N
     fresh = await service.live(10)
     assert fresh.state is not first.state and fresh.state == first.state  # parsed anew
     assert again.version == 1
+
+
+async def test_the_dice_of_a_change_are_those_of_its_seed_and_version(
+    service: EncounterService,
+) -> None:
+    """The roller of a change rolls exactly what ``random.Random(f"{seed}:{version}")`` rolls
+    (seeded fights and replays rely on it), though it seeds only once a die is rolled."""
+    import random
+
+    from bot.engine import RandomRoller
+
+    started = await start(service)
+    dice = service.roller(started)
+    same = RandomRoller(random.Random(f"{started.state.seed}:{started.version}"))
+    assert [dice.roll(3, 20), dice.roll(2, 6), dice.roll(1, 100)] == [
+        same.roll(3, 20),
+        same.roll(2, 6),
+        same.roll(1, 100),
+    ]
+    with pytest.raises(InvalidInput):
+        service.roller(started).roll(2, 1)
