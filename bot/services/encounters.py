@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from time import monotonic
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from bot import names
@@ -536,7 +537,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         now = self._clock()
         new_state, logged = self._stamped(current, new_state, result, now)
         state_json = new_state.model_dump_json()
-        result_json = json.dumps(logged, default=str)
+        result_json = _dumps(logged)
         version = current.version + 1
         snapshot = self._snapshot(current, new_state, version, logged)
         if not snapshot and self._check_replay:
@@ -597,7 +598,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 version=version,
                 actor_id=write.actor.user_id,
                 command=command,
-                options=json.dumps(write.options, default=str),
+                options=_dumps(write.options),
                 result=done.result_json,
                 state=done.state_json if done.snapshot else None,
                 now=done.now,
@@ -756,6 +757,20 @@ def _openings(current: Encounter, new_state: AnyState, now: datetime) -> list[Op
         window = timedelta(seconds=decision_window_s(new_state, decision))
         openings.append(Opening(decision.id, current.version + 1, now + window))
     return openings
+
+
+_DUMPS_LIKE_JSON = (
+    orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+
+
+def _dumps(value: Any) -> str:
+    """``value`` (a command's options or result: JSON data) as compact JSON text, with
+    ``orjson`` (issue 15's CPU diet: the log's texts are written on every command). It parses
+    back to what ``json.dumps(value, default=str)`` gave before — keys as text, anything else
+    not JSON (a date, a dataclass) as its ``str`` — only the spacing and the escaping of
+    non-ASCII characters differ. Raises ``TypeError`` for what neither can write."""
+    return orjson.dumps(value, default=str, option=_DUMPS_LIKE_JSON).decode()
 
 
 def _option_problem(error: ValidationError) -> str:
