@@ -63,10 +63,14 @@ def shares(profile: str) -> None:
         top = "; ".join(f"{n} {t:.2f}s" for t, n in sorted(items, reverse=True)[:3])
         print(f"{share:42s} {own:6.2f}s {100 * own / total:5.1f}%  {top}")
     print(f"total {total:.2f}s")
+    # One trip = one function queued to an aiosqlite thread (its _execute's put_nowait);
+    # _execute's own ncalls counts twice, as cProfile counts a coroutine's resumption as a call.
     trips = sum(
         calls
-        for (path, _line, name), (_cc, calls, *_rest) in stats.stats.items()  # type: ignore[attr-defined]
-        if name == "_execute" and path.endswith("aiosqlite/core.py")
+        for (_path, _line, name), (*_counts, callers) in stats.stats.items()  # type: ignore[attr-defined]
+        if "put_nowait" in name
+        for (path, _l, caller), (_cc, calls, *_rest) in callers.items()
+        if caller == "_execute" and path.endswith("aiosqlite/core.py")
     )
     print(f"trips to the database threads: {trips:,} ({trips / PROFILED:.2f} a command)")
 
