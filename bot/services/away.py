@@ -10,6 +10,8 @@ they go away themselves (the GM stands in then), so a member who is away cannot 
 
 from __future__ import annotations
 
+import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,10 +22,76 @@ from bot.services.actor import Actor
 from bot.store import away as repo
 from bot.store import guild_encounters
 from bot.store.away import AwayRow
+from bot.store.base import StoreConnection as Connection
 from bot.store.db import Database
 
 MAX_AWAY_DAYS = 90
 NOT_AWAY = "You are not marked away in this server."
+AWAY_MARKS_FRESH_S = 5.0
+"""How long a server's away marks read by this process are used without reading them again
+(seconds). This process's own ``/away``, ``/back`` and member-data erasures drop them at once;
+the bound is for another process sharing the database."""
+AWAY_MARKS_KEPT = 1024
+"""At most this many servers' away marks are kept; beyond it the stale ones are let go."""
+
+
+class AwayMarks:
+    """The away marks of each server as last read, kept for :data:`AWAY_MARKS_FRESH_S` so a
+    command does not read them from the database every time (issue 15, "CPU diet": one read
+    per command was a quarter of the trips to the database thread). One per database
+    (:func:`away_marks`); ``monotonic`` is injectable for tests.
+
+    A change to ``away_members`` made by this process calls :meth:`changed` after its commit;
+    a read that began before that change is not kept (a generation count), so a mark set or
+    ended here is seen by the next command."""
+
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
+        self._kept: dict[int, tuple[float, list[AwayRow]]] = {}
+        self._generation = 0
+
+    async def active(self, conn: Connection, guild_id: int, now: datetime) -> list[AwayRow]:
+        """The server's members away at ``now``, by user id (as
+        :func:`bot.store.away.active`): from the marks kept if fresh, else read through
+        ``conn`` and kept."""
+        kept = self._kept.get(guild_id)
+        if kept is not None and self._monotonic() - kept[0] < AWAY_MARKS_FRESH_S:
+            return [m for m in kept[1] if m.until is None or m.until > now]
+        generation = self._generation
+        marks = await repo.active(conn, guild_id, now)
+        if generation == self._generation:
+            if len(self._kept) >= AWAY_MARKS_KEPT:
+                self._let_go()
+            self._kept[guild_id] = (self._monotonic(), marks)
+        return marks
+
+    def changed(self, guild_id: int | None = None) -> None:
+        """Forget the marks kept of ``guild_id`` (``None``: of every server), after a change
+        to them committed; a read still under way is not kept."""
+        self._generation += 1
+        if guild_id is None:
+            self._kept.clear()
+        else:
+            self._kept.pop(guild_id, None)
+
+    def _let_go(self) -> None:
+        oldest = self._monotonic() - AWAY_MARKS_FRESH_S
+        for guild_id in [g for g, (at, _) in self._kept.items() if at <= oldest]:
+            del self._kept[guild_id]
+        if len(self._kept) >= AWAY_MARKS_KEPT:
+            self._kept.clear()
+
+
+_MARKS: weakref.WeakKeyDictionary[object, AwayMarks] = weakref.WeakKeyDictionary()
+
+
+def away_marks(db: object) -> AwayMarks:
+    """The :class:`AwayMarks` of the database ``db`` (one per open database in this process,
+    shared by every service over it)."""
+    marks = _MARKS.get(db)
+    if marks is None:
+        marks = _MARKS[db] = AwayMarks()
+    return marks
 
 
 @dataclass(frozen=True)
@@ -103,6 +171,7 @@ class AwayService:
                 conn, guild_id, actor.user_id, delegate_id=delegate_id, since=now, until=ends
             )
             live = await guild_encounters.live_in_guild(conn, guild_id)
+        away_marks(self._db).changed(guild_id)
         mark = AwayRow(
             guild_id=guild_id, user_id=actor.user_id, delegate_id=delegate_id, since=now, until=ends
         )
@@ -116,6 +185,7 @@ class AwayService:
             mark = await repo.of_member(conn, guild_id, actor.user_id, now)
             await repo.remove(conn, guild_id, actor.user_id)  # a lapsed mark goes too
             live = await guild_encounters.live_in_guild(conn, guild_id)
+        away_marks(self._db).changed(guild_id)
         if mark is None:
             raise NotFound(NOT_AWAY)
         return AwayChange(mark, tuple(e.channel_id for e in live))

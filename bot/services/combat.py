@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from bot import names
 from bot.engine import Event, ReactionOption, RecordingRoller
-from bot.engine.core.commands import CommandBase, Dated, NextTurn
+from bot.engine.core.commands import Answer, CommandBase, Dated, NextTurn, TurnBound
 from bot.engine.core.standing import pick
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.engine.core.verbs import ActInput, ActionSpec
@@ -248,7 +248,7 @@ class CombatService:
                 self._require_active(current)
             combatant = pick_actor(current, actor, as_name)
             if as_name is None and combatant.id == current.state.turn:
-                _require_issued_this_turn(current.state, actor)
+                _require_issued_this_turn(current, actor)
             acting.append(combatant)
             away.append(standing_in(current, actor, combatant))
             return make(current, combatant)
@@ -283,7 +283,7 @@ class CombatService:
             if current.id != encounter_id:
                 raise Conflict("That fight is over; these buttons no longer do anything.")
             combatant = holder(current, turn_seq, actor)
-            _require_issued_this_turn(current.state, actor)
+            _require_issued_this_turn(current, actor)
             acting.append(combatant)
             return make(current, combatant)
 
@@ -600,9 +600,27 @@ def _to_apply(
             f"`/{label}` is not part of {current.rules.title}, this encounter's "
             "game system: `/act` lists what your combatant can do."
         )
-    if isinstance(command, Dated) and command.issued is None:
-        command = command.model_copy(update={"issued": actor.issued})
+    if isinstance(command, Dated) and command.issued is None and actor.issued is not None:
+        command = command.model_copy(
+            update={"issued": _dated(current, state, command, actor.issued)}
+        )
     return command
+
+
+def _dated(current: Encounter, state: AnyState, command: Dated, issued: int) -> int:
+    """The issue mark ``command`` goes to the rules with: the member's (``issued``) — or, when
+    the turn it moves on from or the decision it answers began after it was issued by what this
+    process knows beyond the marks ``state`` stores (:class:`~bot.services.issue_marks.Began`:
+    the commit of that beginning, or a retry that found it), that beginning's stored mark, so
+    the rules refuse it as meant for what stood before instead of applying it to a turn or
+    decision its member never saw (issue 9 §3)."""
+    if isinstance(command, TurnBound) and issued <= current.turn_mark(state):
+        return min(issued, state.turn_marker)
+    if isinstance(command, Answer):
+        answered = state.pending if command.decision is None else state.decision(command.decision)
+        if answered is not None and issued <= current.decision_mark(answered):
+            return min(issued, int(answered.marker))
+    return issued
 
 
 def _standing_answer(
@@ -680,11 +698,12 @@ class _Lapse(CommandBase):
     decision: int
 
 
-def _require_issued_this_turn(state: AnyState, actor: Actor) -> None:
+def _require_issued_this_turn(current: Encounter, actor: Actor) -> None:
     """A command that acts for whoever holds the turn must have been issued during that turn:
-    one typed before it began was meant for an earlier turn (e.g. the GM's `/attack` for Thug 1
-    arriving just after their `/gm next` started Thug 2's turn)."""
+    one typed before it began (:meth:`Encounter.turn_mark`) was meant for an earlier turn (e.g.
+    the GM's `/attack` for Thug 1 arriving just after their `/gm next` started Thug 2's turn)."""
+    state = current.state
     if actor.issued is None or state.turn is None:
         return
-    if actor.issued <= state.turn_marker:
+    if actor.issued <= current.turn_mark():
         raise Conflict(f"That turn already ended: it is now {state.get(state.turn).name}'s.")

@@ -13,6 +13,7 @@ from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState
 from bot.errors import RulesVersionUnknown
 from bot.services.actor import Actor
+from bot.services.issue_marks import Began
 from bot.store.away import AwayRow
 from bot.store.encounters import EncounterRow
 
@@ -26,6 +27,23 @@ class Encounter:
     row: EncounterRow
     state: AnyState
     away: Mapping[int, AwayRow] = field(default_factory=dict)
+    began: Began = field(default_factory=Began)
+    """When its turn and open decisions began as far as this process knows beyond the marks
+    stored in its state (see :class:`~bot.services.issue_marks.Began`)."""
+
+    def turn_mark(self, state: AnyState | None = None) -> int:
+        """The issue mark of the beginning of the turn running in ``state`` (default: this
+        encounter's): a command issued no later was meant for an earlier turn. The state's
+        ``turn_marker``, or later when this process committed that turn's beginning later."""
+        state = self.state if state is None else state
+        if self.began.turn_seq == state.turn_seq:
+            return max(state.turn_marker, self.began.turn)
+        return state.turn_marker
+
+    def decision_mark(self, decision: Any) -> int:
+        """The issue mark of the opening of ``decision`` (an open decision of the state): its
+        ``marker``, or later when this process committed its opening later."""
+        return max(int(decision.marker), self.began.decisions.get(decision.id, 0))
 
     @property
     def id(self) -> int:

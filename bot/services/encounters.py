@@ -34,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 from time import monotonic
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from bot import names
@@ -49,13 +50,13 @@ from bot.errors import (
 )
 from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
+from bot.services.away import away_marks
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
 from bot.services.gm_checks import ensure_gm
-from bot.services.issue_marks import IssueMarks, stamp
+from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
-from bot.store import away as away_repo
 from bot.store import campaign, guild_settings, turn_timers
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
@@ -122,6 +123,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
+        # encounter id → when its turn and open decisions began, by the commits made here
+        # (issue marks later than those stored; see Began), least recently used first; bounded
+        # like the parsed states (STATE_CACHE_SIZE).
+        self._began: OrderedDict[int, Began] = OrderedDict()
 
     def now(self) -> datetime:
         """The service's clock (injected; UTC)."""
@@ -175,18 +180,19 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         """The row with its state parsed — or taken from the cache when this exact version was
         parsed or produced here before (a version's state never changes, and states are never
         mutated: the engine returns new ones)."""
+        began = self._began.get(row.id) or Began()
         cached = self._states.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._remember(row, cached[1])
-            return Encounter(row=row, state=cached[1])
+            return Encounter(row=row, state=cached[1], began=began)
         state = get_ruleset(row.ruleset).load_state(row.state_json)
         self._remember(row, state)
-        return Encounter(row=row, state=state)
+        return Encounter(row=row, state=state, began=began)
 
     async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter:
         """``encounter`` with the members of its server away now (``/away``), which decide
         who may act and who is pinged for a combatant (:mod:`bot.services.acting`)."""
-        marks = await away_repo.active(conn, encounter.row.guild_id, self._clock())
+        marks = await away_marks(self._db).active(conn, encounter.row.guild_id, self._clock())
         if not marks:
             return encounter
         return dataclasses.replace(encounter, away={m.user_id: m for m in marks})
@@ -208,15 +214,27 @@ class EncounterService(RosterMixin, PromptBookkeeping):
     def _keep_row(self, channel_id: int, saved: EncounterRow, write: _Write) -> None:
         """Keep the row a change just wrote as the channel's live row (issue 15: the next
         command there need not read it), when its write can be checked against it: live, its
-        open decisions as read (``seen``) and no ``finish`` that may have written more. The
-        versioned UPDATE checks it; a mismatch drops it and reads again."""
+        open decisions as written (``seen``; :func:`bot.store.encounters.save` reads them back
+        when they changed) and no ``finish`` that may have written more. The versioned UPDATE
+        checks it; a mismatch drops it and reads again. A write outside this path (a prompt
+        or tracker message noted) drops it too (:meth:`_forget_row`)."""
         if saved.status != "live" or saved.seen is None or write.finish is not None:
             self._live_rows.pop(channel_id, None)
             return
+        self._channels[saved.id] = channel_id
         self._live_rows[channel_id] = (saved, self._monotonic())
         self._live_rows.move_to_end(channel_id)
         while len(self._live_rows) > STATE_CACHE_SIZE:
             self._live_rows.popitem(last=False)
+
+    def _forget_row(self, encounter_id: int) -> None:
+        """Drop the kept live row of ``encounter_id``'s channel: something its next versioned
+        UPDATE checks (the tracker message, an open decision's prompt or members asked) was
+        written outside :meth:`change`, so the next command reads the row instead of being
+        refused by the check and computed twice."""
+        channel = self._channels.get(encounter_id)
+        if channel is not None:
+            self._live_rows.pop(channel, None)
 
     def _kept_row(self, channel_id: int) -> EncounterRow | None:
         """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S`."""
@@ -471,12 +489,29 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     done = self._compute(current, step)
                     saved = await self._commit(conn, done, write)
         self._remember(saved, done.state)
+        began = self._note_began(saved.id, done.current, done.state)
         self._keep_row(channel_id, saved, write)
         if command not in ("undo", "redo") and (done.cleared or done.redo_known):
             self._no_redo[saved.id] = saved.version
         else:  # something may be redoable again, or another process's write came between
             self._no_redo.pop(saved.id, None)
-        return Encounter(row=saved, state=done.state, away=done.current.away), done.result
+        return (
+            Encounter(row=saved, state=done.state, away=done.current.away, began=began),
+            done.result,
+        )
+
+    def _note_began(self, encounter_id: int, current: Encounter, new_state: AnyState) -> Began:
+        """Just after a change from ``current`` to ``new_state`` committed: what began in it
+        began no earlier than Discord's time now (:meth:`IssueMarks.now_mark`), later than the
+        mark its state stores, which was taken before the commit. A command that reached the
+        bot in between was issued before anyone could see what began, and is dated against
+        this (:meth:`Encounter.turn_mark`, :meth:`Encounter.decision_mark`)."""
+        began = current.began.after(current.state, new_state, self._marks.now_mark())
+        self._began[encounter_id] = began
+        self._began.move_to_end(encounter_id)
+        while len(self._began) > STATE_CACHE_SIZE:
+            self._began.popitem(last=False)
+        return began
 
     def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
         """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
@@ -511,7 +546,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         now = self._clock()
         new_state, logged = self._stamped(current, new_state, result, now)
         state_json = new_state.model_dump_json()
-        result_json = json.dumps(logged, default=str)
+        result_json = _dumps(logged)
         version = current.version + 1
         snapshot = self._snapshot(current, new_state, version, logged)
         if not snapshot and self._check_replay:
@@ -536,6 +571,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         would notice that another process had moved the fight on (a turn it ended, a pause it
         lifted)."""
         rolled: tuple[int, int, list[int] | None] | None = None
+        first: Encounter | None = None
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
                 row = self._kept_row(channel_id)  # the row this process wrote last, if kept
@@ -548,6 +584,17 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     if kept:  # another process may have moved it on: judge the row as it is
                         continue
                     raise
+            if first is None:
+                # A kept row may be another process's writes behind (PostgreSQL): what the
+                # database shows beyond it may have begun before this command arrived, so only
+                # a row read from the database dates what began since (below).
+                first = None if kept else current
+            elif first.id == current.id and write.actor.issued is not None:
+                # Read again: whatever began since the first read began after this command
+                # arrived, so it was meant for what stood before and is refused by it, not
+                # applied to a turn or decision its member never saw (issue 9 §3).
+                began = current.began.after(first.state, current.state, write.actor.issued)
+                current = dataclasses.replace(current, began=began)
             again = rolled[2] if rolled and rolled[:2] == (current.id, current.version) else None
             try:
                 done = self._compute(current, step, again)
@@ -578,7 +625,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 version=version,
                 actor_id=write.actor.user_id,
                 command=command,
-                options=json.dumps(write.options, default=str),
+                options=_dumps(write.options),
                 result=done.result_json,
                 state=done.state_json if done.snapshot else None,
                 now=done.now,
@@ -672,7 +719,27 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             return ScriptedRoller(again)
         if self._rollers is not None:
             return self._rollers(encounter)
-        return RandomRoller(random.Random(f"{encounter.state.seed}:{encounter.version}"))
+        return _SeededDice(f"{encounter.state.seed}:{encounter.version}")
+
+
+class _SeededDice:
+    """The dice of one change: exactly those of ``RandomRoller(random.Random(seed))`` — the
+    same values for the same encounter seed and version, which seeded fights and replays rely
+    on — but the generator is made only when a die is first rolled (seeding ``random`` from a
+    string hashes it; most commands that roll nothing — end of turn, a stance, a move — skip
+    that, issue 15's CPU diet)."""
+
+    __slots__ = ("_dice", "_seed")
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed
+        self._dice: RandomRoller | None = None
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        """Roll ``count`` dice of ``sides`` sides (:meth:`RandomRoller.roll`: its limits)."""
+        if self._dice is None:
+            self._dice = RandomRoller(random.Random(self._seed))
+        return self._dice.roll(count, sides)
 
 
 @dataclass(slots=True)
@@ -720,6 +787,20 @@ def _openings(current: Encounter, new_state: AnyState, now: datetime) -> list[Op
         window = timedelta(seconds=decision_window_s(new_state, decision))
         openings.append(Opening(decision.id, current.version + 1, now + window))
     return openings
+
+
+_DUMPS_LIKE_JSON = (
+    orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+
+
+def _dumps(value: Any) -> str:
+    """``value`` (a command's options or result: JSON data) as compact JSON text, with
+    ``orjson`` (issue 15's CPU diet: the log's texts are written on every command). It parses
+    back to what ``json.dumps(value, default=str)`` gave before — keys as text, anything else
+    not JSON (a date, a dataclass) as its ``str`` — only the spacing and the escaping of
+    non-ASCII characters differ. Raises ``TypeError`` for what neither can write."""
+    return orjson.dumps(value, default=str, option=_DUMPS_LIKE_JSON).decode()
 
 
 def _option_problem(error: ValidationError) -> str:

@@ -6,6 +6,8 @@ one delivered a moment later) was meant for what stood before and is refused."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from time import monotonic
 from typing import Any
 
@@ -49,6 +51,11 @@ class IssueMarks:
             return 0
         return max(0, self._monotonic_ms() + max(self._arrivals)) << 22
 
+    def now_mark(self) -> int:
+        """Discord's time now as an issue mark, never late: the latest mark seen or the
+        estimate of Discord's clock (:meth:`_discord_now`), whichever is later."""
+        return max(self.horizon, self._discord_now())
+
     def mark(self, before: AnyState, after: AnyState) -> AnyState:
         """Date what began in this change: a new turn (``turn_marker``) and each newly open
         decision (its ``marker``) get Discord's time now, so a command issued before that —
@@ -86,3 +93,39 @@ def stamp(before: AnyState, after: AnyState, floor: int) -> AnyState:
             for d in after.decisions
         ]
     return after.model_copy(update=update) if update else after
+
+
+@dataclass(frozen=True, slots=True)
+class Began:
+    """When what stands in an encounter began, as far as this process knows beyond the marks
+    stored in its state (issue 9 §3, "one command, one effect"): the issue mark when the
+    change that began turn ``turn_seq`` was committed here (``turn``), and the same for each
+    open decision by id (``decisions``).
+
+    The marks a change stores are taken while it is computed, before its commit; a command
+    that reaches the bot after that but before the commit — or is found, on a retry, to have
+    been in flight when another writer began something — was nevertheless issued before any
+    member could see what began, so it is dated against these later marks
+    (:meth:`~bot.services.encounter.Encounter.turn_mark`)."""
+
+    turn_seq: int = -1
+    turn: int = 0
+    decisions: Mapping[int, int] = field(default_factory=dict)
+
+    def after(self, before: AnyState, after: AnyState, mark: int) -> Began:
+        """These marks (known for ``after`` or ``before``) moved on by what began between
+        ``before`` and ``after`` — a new turn, newly open decisions — which began no earlier
+        than ``mark`` (a commit's, or a command's issue mark on a retry); decisions no longer
+        open are let go."""
+        turn_seq, turn = self.turn_seq, self.turn
+        if (after.turn_seq, after.turn) != (before.turn_seq, before.turn):
+            turn = max(turn, mark) if turn_seq == after.turn_seq else mark
+            turn_seq = after.turn_seq
+        was_open = {d.id: d for d in before.decisions}
+        decisions = {
+            d.id: self.decisions.get(d.id, 0)
+            if was_open.get(d.id) == d
+            else max(self.decisions.get(d.id, 0), mark)
+            for d in after.decisions
+        }
+        return Began(turn_seq, turn, decisions)

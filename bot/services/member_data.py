@@ -27,6 +27,7 @@ from typing import Any
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services import prompts
 from bot.services.actor import Actor
+from bot.services.away import away_marks
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_scrub import scrub_json
 from bot.services.member_sources import SOURCES, Erasure, scrub_encounter_log
@@ -288,6 +289,7 @@ class MemberDataService:
             released = await self._release_live(erasure)
             async with self._db.transaction() as conn:
                 changed = {s.key: await s.erase(conn, erasure) for s in SOURCES}
+            away_marks(self._db).changed(guild_id)  # its away mark and those naming it
         except DomainError as error:
             raise Conflict(
                 f"{error} Part of the data may already be gone; run the delete command again "

@@ -26,12 +26,15 @@ class PromptBookkeeping:
 
         async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter: ...
 
+        def _forget_row(self, encounter_id: int) -> None: ...
+
     async def set_tracker_message(
         self, encounter_id: int, message_id: int, *, pinned: bool = False
     ) -> None:
         """Remember the message that shows the encounter's tracker, and whether it is pinned."""
         async with self._db.transaction() as conn:
             await repo.set_tracker_message(conn, encounter_id, message_id, pinned=pinned)
+        self._forget_row(encounter_id)
 
     async def set_prompt_message(
         self,
@@ -46,14 +49,17 @@ class PromptBookkeeping:
         decision is no longer waiting (settled, expired or undone first); ``other`` when
         another message already shows it."""
         async with self._db.transaction() as conn:
-            return await repo.set_prompt_message(
+            noted = await repo.set_prompt_message(
                 conn, encounter_id, pending_version, message_id, asked, ref
             )
+        self._forget_row(encounter_id)
+        return noted
 
-    async def set_asked(self, decision_id: int, asked: list[int]) -> None:
-        """The members told about the decision ``decision_id`` so far."""
+    async def set_asked(self, decision_id: int, asked: list[int], *, encounter_id: int) -> None:
+        """The members told about the decision ``decision_id`` (of ``encounter_id``) so far."""
         async with self._db.transaction() as conn:
             await decisions.set_asked(conn, decision_id, asked)
+        self._forget_row(encounter_id)
 
     async def prompt_retired(self, message_id: int) -> None:
         """The prompt ``message_id`` lost its buttons (nothing left to retire)."""

@@ -55,6 +55,14 @@ class StoreConnection(Protocol):
         the first changed nothing the others are not run."""
         ...
 
+    async def execute_all_fetch(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], query: str, params: Sequence[Any]
+    ) -> tuple[list[int], Sequence[Any] | None]:
+        """:meth:`execute_all`, then ``query`` (SQLite: all in one trip) if every statement ran:
+        the counts, and the query's rows (:class:`Row`), or ``None`` when the first statement
+        changed nothing and the rest were skipped."""
+        ...
+
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT into a table with an integer ``id`` key; return the new row's id."""
         ...

@@ -45,8 +45,15 @@ from bot.errors import StorageUnavailable
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-CHECKPOINT_EVERY = 200
-"""Committed groups between two background WAL checkpoints."""
+CHECKPOINT_EVERY = 50
+"""Committed groups between two background WAL checkpoints (50 full groups of
+:data:`MAX_GROUP` are 1,600 commands, as 200 groups of 8 were before groups grew)."""
+
+MAX_GROUP = 32
+"""At most this many writers share one group's COMMIT (one fsync). The writer lock is held
+through the COMMIT, so every writer queued meanwhile waits for it; with 100 busy channels 8 a
+group made the benchmark commit 376 times per 3,000 commands, 32 makes it 95 times, for fewer
+CPU µs per command (issue 15; docs/performance.md)."""
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
 
@@ -192,6 +199,25 @@ class Connection:
 
         return await self._call(work)
 
+    async def execute_all_fetch(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], query: str, params: Sequence[Any]
+    ) -> tuple[list[int], list[aiosqlite.Row] | None]:
+        """:meth:`execute_all`, then — only if every statement ran — ``query``, all in ONE trip
+        to the database thread: how many rows each statement changed, and the query's rows
+        (``None`` when the first statement changed nothing and the rest were skipped)."""
+
+        def work(conn: sqlite3.Connection) -> tuple[list[int], list[aiosqlite.Row] | None]:
+            counts: list[int] = []
+            for sql, values in statements:
+                before = conn.total_changes
+                conn.execute(sql, values).fetchall()
+                counts.append(conn.total_changes - before)
+                if counts[0] == 0:
+                    return counts, None
+            return counts, list(conn.execute(query, params).fetchall())
+
+        return await self._call(work)
+
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT; return the new row's id."""
         if self._opening is not None:
@@ -236,7 +262,7 @@ class Database:
         reader: aiosqlite.Connection,
         path: Path,
         *,
-        max_group: int = 8,
+        max_group: int = MAX_GROUP,
         checkpointer: aiosqlite.Connection | None = None,
         checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:

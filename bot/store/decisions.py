@@ -96,6 +96,13 @@ class Opening(NamedTuple):
     deadline: datetime | None
 
 
+_CLOSE = "UPDATE decisions SET status = 'closed', closed_at = ? WHERE id = ?"
+_OPEN = (
+    "INSERT INTO decisions (encounter_id, kind, ref, opened_version, deadline, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
 async def open_of(conn: Connection, encounter_id: int, kind: str = REACTION) -> list[DecisionRow]:
     """The open decisions of ``kind`` in the encounter, by ``ref``."""
     rows = await conn.fetch_all(
@@ -124,29 +131,56 @@ async def sync(
         if (ref, version) in wanted:
             kept.add((ref, version))
             continue
-        await conn.execute(
-            "UPDATE decisions SET status = 'closed', closed_at = ? WHERE id = ?",
-            (ts(now), row_id),
-        )
+        await conn.execute(_CLOSE, (ts(now), row_id))
     ids: dict[int, int] = {}
     for o in opened:
         if (o.ref, o.opened_version) in kept:
             continue
         ids[o.ref] = await conn.insert(
-            "INSERT INTO decisions (encounter_id, kind, ref, opened_version, deadline, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (encounter_id, kind, o.ref, o.opened_version, ts(o.deadline), ts(now)),
+            _OPEN, (encounter_id, kind, o.ref, o.opened_version, ts(o.deadline), ts(now))
         )
     return ids
 
 
-async def close_all(conn: Connection, encounter_id: int, now: datetime) -> None:
-    """Close every open decision of the encounter (it ended)."""
-    await conn.execute(
+def sync_statements(
+    encounter_id: int,
+    current: list[tuple[int, int, int]],
+    opened: list[Opening],
+    now: datetime,
+    kind: str = REACTION,
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements of :func:`sync` (same arguments), to be sent with others in one trip
+    (:meth:`~bot.store.base.StoreConnection.execute_all_fetch`); the ids of the decisions
+    opened are then read back with the encounter's open decisions."""
+    wanted = {(o.ref, o.opened_version) for o in opened}
+    statements: list[tuple[str, tuple[Any, ...]]] = []
+    kept = set()
+    for row_id, ref, version in current:
+        if (ref, version) in wanted:
+            kept.add((ref, version))
+            continue
+        statements.append((_CLOSE, (ts(now), row_id)))
+    for o in opened:
+        if (o.ref, o.opened_version) in kept:
+            continue
+        statements.append(
+            (_OPEN, (encounter_id, kind, o.ref, o.opened_version, ts(o.deadline), ts(now)))
+        )
+    return statements
+
+
+def close_all_statement(encounter_id: int, now: datetime) -> tuple[str, tuple[Any, ...]]:
+    """The statement of :func:`close_all`, to be sent with others in one trip."""
+    return (
         "UPDATE decisions SET status = 'closed', closed_at = ?"
         " WHERE encounter_id = ? AND status = 'open'",
         (ts(now), encounter_id),
     )
+
+
+async def close_all(conn: Connection, encounter_id: int, now: datetime) -> None:
+    """Close every open decision of the encounter (it ended)."""
+    await conn.execute(*close_all_statement(encounter_id, now))
 
 
 async def set_prompt(

@@ -145,8 +145,9 @@ class EncounterRow(BaseModel):
     tracker_pinned: bool = False
     seen: str | None = None
     """The open decisions exactly as read (JSON text), so a write can check in its UPDATE that
-    nothing kept without a version moved since (:func:`save`); a row :func:`save` returns keeps
-    it when its open decisions did not change, else None (only its version is checked)."""
+    nothing kept without a version moved since (:func:`save`); a row :func:`save` returns
+    carries them as written (read back in the write's trip when they changed); None for a row
+    it archived (only its version is checked)."""
 
     def open_decision(self, ref: int) -> OpenDecision | None:
         """The open decision the engine numbers ``ref``, or None."""
@@ -350,7 +351,11 @@ async def save(
     Runs ``UPDATE … WHERE id = ? AND version = ?`` — and, for a row read from the database
     (``current.seen``), that what changes without a version is as read (:func:`_unmoved`);
     raises :class:`ConcurrentUpdate` when no row matched (the caller's copy is stale). Returns
-    the row as stored, at ``current.version + 1``.
+    the row as stored, at ``current.version + 1``; when its open decisions changed they are
+    read back in the same trip (:meth:`~bot.store.base.StoreConnection.execute_all_fetch`), so
+    the row returned carries them as written (``seen``) and the next write can check against
+    it without reading the row again. One trip to the database thread on SQLite, whatever
+    changed.
     """
     updated = current.model_copy(
         update={
@@ -393,31 +398,37 @@ async def save(
             current.seen,
             current.gm_role_id,
         )
-    changed = await conn.execute_all([(sql, params), *then])
-    if changed[0] != 1:
+    statements = [(sql, params), *then]
+    if status == "archived":  # the row returned still names the decision it closed
+        statements.append(decisions.close_all_statement(current.id, now))
+        _require_moved(await conn.execute_all(statements))
+        return updated.model_copy(update={"seen": None})
+    kept = {(d.ref, d.opened_version) for d in current.decisions}
+    if pending is None or kept == {(o.ref, o.opened_version) for o in pending}:
+        _require_moved(await conn.execute_all(statements))
+        return updated
+    statements += decisions.sync_statements(
+        current.id, [(d.id, d.ref, d.opened_version) for d in current.decisions], pending, now
+    )
+    # The open decisions as written, read back in the same trip: their ids, and the text the
+    # next versioned UPDATE checks (``seen``), so the row can be kept for the next change.
+    counts, rows = await conn.execute_all_fetch(
+        statements,
+        f"SELECT {_OPEN_DECISIONS[conn.dialect]} FROM {_FROM} WHERE e.id = ?",
+        (current.id,),
+    )
+    _require_moved(counts)
+    assert rows is not None  # every statement ran
+    seen = rows[0][0]
+    return updated.model_copy(update={"decisions": _open_decisions(seen), "seen": seen})
+
+
+def _require_moved(counts: list[int]) -> None:
+    """Raise :class:`ConcurrentUpdate` unless the versioned UPDATE (the first count) matched."""
+    if counts[0] != 1:
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
-    if status == "archived":  # the row returned still names the decision it closed
-        await decisions.close_all(conn, current.id, now)
-        return updated.model_copy(update={"seen": None})
-    if pending is None:
-        return updated
-    kept = {(d.ref, d.opened_version): d for d in current.decisions}
-    wanted = {(o.ref, o.opened_version) for o in pending}
-    if set(kept) == wanted:
-        return updated
-    ids = await decisions.sync(
-        conn, current.id, [(d.id, d.ref, d.opened_version) for d in current.decisions], pending, now
-    )
-    after = [
-        kept.get((o.ref, o.opened_version))
-        or OpenDecision(
-            id=ids[o.ref], ref=o.ref, opened_version=o.opened_version, deadline=o.deadline
-        )
-        for o in sorted(pending, key=lambda o: o.ref)
-    ]
-    return updated.model_copy(update={"decisions": tuple(after), "seen": None})
 
 
 async def set_tracker_message(

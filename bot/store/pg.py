@@ -109,6 +109,17 @@ class PgConnection:
                 break
         return counts
 
+    async def execute_all_fetch(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], query: str, params: Sequence[Any]
+    ) -> tuple[list[int], list[asyncpg.Record] | None]:
+        """:meth:`execute_all`, then ``query`` if every statement ran (as
+        :meth:`bot.store.db.Connection.execute_all_fetch`; one trip each here): the counts, and
+        the query's rows or ``None``."""
+        counts = await self.execute_all(statements)
+        if counts and counts[0] == 0:
+            return counts, None
+        return counts, await self.fetch_all(query, params)
+
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT into a table with an ``id`` key; return the new row's id."""
         if "RETURNING" not in sql.upper():

@@ -239,7 +239,9 @@ class PromptKeeper:
         if newly and ping:
             await self._ping(encounter, decision, message_id, newly)
         if asked is None or set(asked) != members:
-            await self._encounters.set_asked(decision_id, sorted(members))
+            await self._encounters.set_asked(
+                decision_id, sorted(members), encounter_id=encounter.id
+            )
 
     async def _ping(
         self, encounter: Encounter, decision: Decision, message_id: int, members: frozenset[int]

@@ -296,3 +296,53 @@ async def test_parsed_states_are_bounded_and_let_go_when_idle(db: Database) -> N
     fresh = await service.live(10)
     assert fresh.state is not first.state and fresh.state == first.state  # parsed anew
     assert again.version == 1
+
+
+async def test_the_dice_of_a_change_are_those_of_its_seed_and_version(
+    service: EncounterService,
+) -> None:
+    """The roller of a change rolls exactly what ``random.Random(f"{seed}:{version}")`` rolls
+    (seeded fights and replays rely on it), though it seeds only once a die is rolled."""
+    import random
+
+    from bot.engine import RandomRoller
+
+    started = await start(service)
+    dice = service.roller(started)
+    same = RandomRoller(random.Random(f"{started.state.seed}:{started.version}"))
+    assert [dice.roll(3, 20), dice.roll(2, 6), dice.roll(1, 100)] == [
+        same.roll(3, 20),
+        same.roll(2, 6),
+        same.roll(1, 100),
+    ]
+    with pytest.raises(InvalidInput):
+        service.roller(started).roll(2, 1)
+
+
+async def test_a_message_noted_by_this_process_drops_the_kept_row_so_nothing_is_computed_twice(
+    service: EncounterService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Noting the tracker message (a write the versioned UPDATE checks, outside the change
+    path) drops the channel's kept row: the next change reads the row once and runs its step
+    once, instead of starting from the stale kept row, failing the check and running again."""
+    started = await start(service)
+    reads: list[int] = []
+    read = repo.live_in_channel
+
+    async def counted(conn, channel_id):  # type: ignore[no-untyped-def]
+        reads.append(channel_id)
+        return await read(conn, channel_id)
+
+    monkeypatch.setattr(repo, "live_in_channel", counted)
+    runs: list[int | None] = []
+
+    def bump(current: Encounter) -> tuple:
+        runs.append(current.row.tracker_message_id)
+        return current.state.model_copy(update={"round": current.state.round + 1}), {}
+
+    await service.change(10, GM, "bump", {}, bump)
+    await service.set_tracker_message(started.id, 4242)
+    await service.change(10, GM, "bump", {}, bump)
+    assert runs == [None, 4242] and reads == [10, 10]
+    live = await service.live(10)
+    assert (live.version, live.row.tracker_message_id) == (started.version + 2, 4242)

@@ -215,3 +215,44 @@ async def test_a_copy_read_before_the_tracker_moved_is_refused(store: Store) -> 
     async with store.read() as conn:
         fresh = await encounters.by_id(conn, row.id)
     assert fresh is not None and fresh.tracker_message_id == 777 and fresh.version == 1
+
+
+async def test_a_saved_row_carries_its_open_decisions_as_written(store: Store) -> None:
+    """When a change opens or closes decisions, the row ``save`` returns carries them exactly
+    as a read gives them (``seen``, the ids the database gave), so the next save from that row
+    — the service keeps it instead of reading the row again — passes the check of what moved
+    without a version; a prompt noted since is still caught."""
+    row = await start(store)
+    deadline = NOW + timedelta(minutes=5)
+    async with store.transaction() as conn:
+        opened = await encounters.save(
+            conn,
+            row,
+            now=NOW,
+            pending=[Opening(1, 2, deadline), Opening(2, 2, deadline)],
+            then=[log(row, "attack", None)],
+        )
+    async with store.read() as conn:
+        read = await encounters.by_id(conn, row.id)
+    assert read is not None and opened.seen is not None
+    assert opened.decisions == read.decisions and opened.seen == read.seen
+    assert [d.ref for d in opened.decisions] == [1, 2] and opened.decisions[0].deadline == deadline
+    async with store.transaction() as conn:  # one settled, from the row as returned: no read
+        settled = await encounters.save(
+            conn,
+            opened,
+            now=NOW,
+            pending=[Opening(2, 2, deadline)],
+            then=[log(opened, "react", None)],
+        )
+    async with store.read() as conn:
+        read = await encounters.by_id(conn, row.id)
+    assert read is not None and (settled.seen, settled.decisions) == (read.seen, read.decisions)
+    assert settled.version == read.version == 3
+    async with store.transaction() as conn:
+        await encounters.set_prompt_message(conn, row.id, 2, 555, [PLAYER], ref=2)
+    with pytest.raises(ConcurrentUpdate):  # the kept row is stale now: refused, not overwritten
+        async with store.transaction() as conn:
+            await encounters.save(
+                conn, settled, now=NOW, pending=[], then=[log(settled, "x", None)]
+            )

@@ -1,0 +1,134 @@
+"""One command, one effect (issue 9 §3) when two turn commands race: `/endturn` and `/gm next`
+sent together end ONE turn, whatever the timing of the write path (issue 15).
+
+A change dates the turn it begins with the latest issue mark it has seen while it is computed;
+its commit comes later. These tests put the second command exactly in that window — it reaches
+the bot while the first commits (as the gateway can deliver it), or another process ends the turn
+between this process's read and its write — and check it is refused as meant for the turn that
+ended, instead of ending the next one too. Before the fix the second command ended a second turn
+in both cases (the e2e test ``test_endturn_and_gm_next_together_end_one_turn`` caught it only
+when the timing happened to fall in the window)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.engine.core.commands import Begin, EndTurn, NextTurn
+from bot.engine.uttas.commands import AddCombatant
+from bot.engine.uttas.sheet import UttasSheet
+from bot.errors import Conflict
+from bot.services.actor import Actor
+from bot.services.combat import CombatService
+from bot.services.encounters import EncounterService, utc_now
+from bot.store.db import Connection, Database
+
+CHANNEL = 10
+SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets" / "uttas"
+
+
+def moderator(issued: int | None = None) -> Actor:
+    return Actor(user_id=1, manages_channel=True, issued=issued)
+
+
+class Interleaved(Database):
+    """A database that runs ``before_write`` (once) as the next writer begins its transaction:
+    after that change was computed, before it is committed."""
+
+    before_write: Callable[[], Awaitable[None]] | None = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        hook, self.before_write = self.before_write, None
+        if hook is not None:
+            await hook()
+        async with super().transaction() as conn:
+            yield conn
+
+
+@pytest.fixture
+async def interleaved(tmp_path: Path) -> AsyncIterator[Interleaved]:
+    db = await Interleaved.open(tmp_path / "bot.sqlite3")
+    await db.migrate()
+    yield db
+    await db.close()
+
+
+async def fight(db: Database) -> tuple[EncounterService, CombatService]:
+    """A begun UTTAS fight in CHANNEL: Willow and three Thugs (no issue marks so far)."""
+    encounters = EncounterService(db, seeds=lambda: 7)
+    combat = CombatService(encounters, clock=utc_now)
+    await encounters.start(
+        guild_id=1, channel_id=CHANNEL, actor=moderator(), ruleset="uttas", name="Race"
+    )
+    hero = UttasSheet.model_validate(json.loads((SHEETS / "willow.json").read_text()))
+    thug = UttasSheet.model_validate(json.loads((SHEETS / "thug.json").read_text()))
+    roster = [("Willow", hero, 2, False)] + [(f"Thug {i}", thug, None, True) for i in (1, 2, 3)]
+    for name, sheet, controller, npc in roster:
+        add = AddCombatant(name=name, sheet=sheet, controller_id=controller, is_npc=npc)
+        await combat.gm_command(CHANNEL, moderator(), "add", {}, lambda _e, c=add: c, action="add")
+    await combat.gm_command(CHANNEL, moderator(), "begin", {}, lambda _e: Begin(), action="begin")
+    return encounters, combat
+
+
+async def end_turn(combat: CombatService, issued: int) -> object:
+    return await combat.act(
+        CHANNEL, moderator(issued), None, "endturn", {}, lambda _c, me: EndTurn(actor=me.id)
+    )
+
+
+async def gm_next(combat: CombatService, issued: int) -> object:
+    return await combat.gm_command(
+        CHANNEL, moderator(issued), "next", {}, lambda _e: NextTurn(), action="move the fight on"
+    )
+
+
+async def test_a_gm_next_that_arrives_while_an_endturn_commits_is_refused(
+    interleaved: Interleaved,
+) -> None:
+    encounters, combat = await fight(interleaved)
+    before = await encounters.live(CHANNEL)
+    holder = before.state.turn
+
+    async def gm_next_arrives() -> None:  # the gateway delivers it while /endturn commits
+        encounters.observe(1001)
+
+    interleaved.before_write = gm_next_arrives
+    await end_turn(combat, issued=1000)
+    after = await encounters.live(CHANNEL)
+    assert after.version == before.version + 1 and after.state.turn != holder
+    with pytest.raises(Conflict, match="That turn already ended: it is now"):
+        await gm_next(combat, issued=1001)
+    still = await encounters.live(CHANNEL)
+    assert (still.version, still.state.turn) == (after.version, after.state.turn)
+    # One issued after the commit (the member saw the new turn) moves it on as usual.
+    await gm_next(combat, issued=encounters.horizon + 1)
+    moved = await encounters.live(CHANNEL)
+    assert moved.version == after.version + 1 and moved.state.turn != after.state.turn
+
+
+async def test_a_gm_next_read_again_after_another_process_ended_the_turn_is_refused(
+    interleaved: Interleaved,
+) -> None:
+    """The write path reads again and re-runs a command whose row moved on (here another
+    process, with its own issue marks, ends the turn between this one's read and write): the
+    re-run is aimed at the turn it was sent for, which is over — refused, not applied to the
+    next turn."""
+    encounters, combat = await fight(interleaved)
+    await gm_next(combat, issued=500)  # this process's row is kept in memory from here
+    before = await encounters.live(CHANNEL)
+    other_combat = CombatService(EncounterService(interleaved, seeds=lambda: 7), clock=utc_now)
+
+    async def other_process_ends_the_turn() -> None:
+        await gm_next(other_combat, issued=900)
+
+    interleaved.before_write = other_process_ends_the_turn
+    with pytest.raises(Conflict, match="That turn already ended: it is now"):
+        await gm_next(combat, issued=1000)
+    after = await encounters.live(CHANNEL)
+    assert after.version == before.version + 1  # the other process's turn end only
+    assert after.state.turn_seq == before.state.turn_seq + 1
