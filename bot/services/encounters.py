@@ -217,8 +217,16 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         open decisions as written (``seen``; :func:`bot.store.encounters.save` reads them back
         when they changed) and no ``finish`` that may have written more. The versioned UPDATE
         checks it; a mismatch drops it and reads again. A write outside this path (a prompt
-        or tracker message noted) drops it too (:meth:`_forget_row`)."""
-        if saved.status != "live" or saved.seen is None or write.finish is not None:
+        or tracker message noted) drops it too (:meth:`_forget_row`).
+
+        Never on a database other processes write too (PostgreSQL,
+        :attr:`bot.store.base.Store.shared_by_processes`): there another process's expiry loop
+        may have moved the channel on before a command arrives, and a re-read after the kept
+        row's version check failed could not tell that from a change committed after the
+        command arrived (which :meth:`_change_outside` refuses the command for); each command
+        reads the row instead (one more read, not inside the writer lock)."""
+        shared = self._db.shared_by_processes
+        if shared or saved.status != "live" or saved.seen is None or write.finish is not None:
             self._live_rows.pop(channel_id, None)
             return
         self._channels[saved.id] = channel_id
@@ -585,10 +593,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                         continue
                     raise
             if first is None:
-                # A kept row may be another process's writes behind (PostgreSQL): what the
-                # database shows beyond it may have begun before this command arrived, so only
-                # a row read from the database dates what began since (below).
-                first = None if kept else current
+                first = current
             elif first.id == current.id and write.actor.issued is not None:
                 # Read again: whatever began since the first read began after this command
                 # arrived, so it was meant for what stood before and is refused by it, not
@@ -600,6 +605,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 done = self._compute(current, step, again)
             except DomainError:
                 if kept:  # a refusal is never worked out from a kept row: read it, run again
+                    # The kept row may be another process's writes behind (PostgreSQL): what the
+                    # database shows beyond it may have begun before this command arrived, so
+                    # it is not the read that dates what began since.
+                    first = None
                     continue
                 raise
             rolled = (current.id, current.version, done.result.get("dice"))

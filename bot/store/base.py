@@ -92,6 +92,10 @@ class Migrator(Protocol):
 class Store(Migrator, Protocol):
     """An open database: transactions for writes, reads of committed data, migrations."""
 
+    shared_by_processes: bool
+    """Whether other bot processes may write this database too (PostgreSQL: yes; SQLite: one
+    process per file). A process may keep a copy of what it wrote last only when not."""
+
     def transaction(self) -> AbstractAsyncContextManager[StoreConnection]:
         """One unit of work: all of it is committed when the block ends, or (on any exception,
         re-raised) none of it."""

@@ -256,6 +256,10 @@ class Database:
     cancelled before it joins).
     """
 
+    shared_by_processes = False
+    """One bot process per SQLite file (README, "Sharding"):
+    :attr:`bot.store.base.Store.shared_by_processes`."""
+
     def __init__(
         self,
         raw: aiosqlite.Connection,

@@ -198,6 +198,9 @@ def storage_error(error: BaseException) -> StorageUnavailable | None:
 class PgDatabase:
     """An open PostgreSQL database: a pool of asyncpg connections (see the module docstring)."""
 
+    shared_by_processes = True
+    """Several bot processes may write it (:attr:`bot.store.base.Store.shared_by_processes`)."""
+
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
 
