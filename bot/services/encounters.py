@@ -170,7 +170,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         if cached is not None and cached[0] == row.version:
             self._remember(row, cached[1])
             return Encounter(row=row, state=cached[1])
-        state = get_ruleset(row.ruleset).load_state(row.state_json)
+        state = get_ruleset(row.ruleset).load_state(row.stored_state)
         self._remember(row, state)
         return Encounter(row=row, state=state)
 
@@ -210,11 +210,16 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             self._live_rows.popitem(last=False)
 
     def _kept_row(self, channel_id: int) -> EncounterRow | None:
-        """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S`."""
+        """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S` or its
+        parsed state is no longer kept (the row is kept without its state text)."""
         kept = self._live_rows.pop(channel_id, None)
         if kept is None or self._monotonic() - kept[1] >= STATE_IDLE_S:
             return None
-        return kept[0]
+        row = kept[0]
+        state = self._states.get(row.id)
+        if row.state_json is None and (state is None or state[0] != row.version):
+            return None
+        return row
 
     @property
     def cached_encounters(self) -> int:
@@ -394,7 +399,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             command="end",
             options="{}",
             result="{}",
-            state=saved.state_json,
+            state=current.state_json,  # the state as it ends (the row keeps its column)
             now=now,
         )
         log.info("encounter %s ended by %s", row.id, actor.user_id)
@@ -461,13 +466,14 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     await prepare(conn, current)
                     done = self._compute(current, step)
                     saved = await self._commit(conn, done, write)
+        changed = Encounter(row=saved, state=done.state, away=done.current.away)
         self._remember(saved, done.state)
-        self._keep_row(channel_id, saved, write)
+        self._keep_row(channel_id, changed.row, write)  # held without its state text
         if command in ("undo", "redo"):
             self._no_redo.discard(saved.id)  # something may be redoable again
         elif done.cleared:
             self._no_redo.add(saved.id)
-        return Encounter(row=saved, state=done.state, away=done.current.away), done.result
+        return changed, done.result
 
     def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
         """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
