@@ -106,7 +106,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, BaseModel):
         return "model"
     if isinstance(value, str):
-        return "str (long text: rules)" if len(value) > 2000 else "str"
+        return "str (long text: state, rules)" if len(value) > 2000 else "str"
     if isinstance(value, (list, dict, tuple, set)):
         return type(value).__mro__[-2].__name__  # list, dict… also for their subclasses
     return "other values"
