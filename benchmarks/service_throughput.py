@@ -254,7 +254,7 @@ async def run(args: argparse.Namespace, folder: Path) -> dict[str, float]:
         bare_open = latency_ms(await open_loop(reference, args.rate, args.seconds))
         service_open = latency_ms(await open_loop(service, args.rate, args.seconds))
         memory = await memory_per_thousand(db)
-        size = len((await encounters.live(1)).row.state_json)
+        size = len((await encounters.live(1)).state_json)
         bare_size = await bare.state_size(1)
     finally:
         await bare.close()

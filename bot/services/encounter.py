@@ -3,12 +3,15 @@ the rules it plays by, and who its GMs are."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from bot.engine import get_ruleset
+from bot.engine.core.compact import compact
 from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState
 from bot.errors import RulesVersionUnknown
@@ -17,16 +20,34 @@ from bot.services.issue_marks import Began
 from bot.store.away import AwayRow
 from bot.store.encounters import EncounterRow
 
+NOBODY_AWAY: Mapping[int, AwayRow] = MappingProxyType({})
+
+
+def held(row: EncounterRow) -> EncounterRow:
+    """``row`` as an :class:`Encounter` holds it beside its parsed state (issue 15, "Memory"):
+    without the state text (``state_json`` None; the parsed state is the state, and
+    :attr:`Encounter.state_json` writes it again when asked), its frozen rules text shared with
+    every row that has the same (interned), the rest compact (:mod:`bot.engine.core.compact`).
+    A row held already is returned as it is."""
+    if row.state_json is None:
+        return row
+    rules = None if row.rules is None else sys.intern(row.rules)
+    return compact(row.model_copy(update={"state_json": None, "rules": rules}))
+
 
 @dataclass(frozen=True)
 class Encounter:
     """A stored encounter with its engine state loaded, and the members of its server who
     are away (``/away``; by user id) when it was read — who may act and who is pinged for a
-    combatant depend on them (:mod:`bot.services.acting`)."""
+    combatant depend on them (:mod:`bot.services.acting`).
+
+    ``row`` is held without its state text (:func:`held`: a busy channel's encounter stays in
+    memory, and the text of a five-combatant fight is ~12 KB beside the parsed state);
+    :attr:`state_json` gives the text."""
 
     row: EncounterRow
     state: AnyState
-    away: Mapping[int, AwayRow] = field(default_factory=dict)
+    away: Mapping[int, AwayRow] = field(default_factory=lambda: NOBODY_AWAY)
     began: Began = field(default_factory=Began)
     """When its turn and open decisions began as far as this process knows beyond the marks
     stored in its state (see :class:`~bot.services.issue_marks.Began`)."""
@@ -44,6 +65,14 @@ class Encounter:
         """The issue mark of the opening of ``decision`` (an open decision of the state): its
         ``marker``, or later when this process committed its opening later."""
         return max(int(decision.marker), self.began.decisions.get(decision.id, 0))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "row", held(self.row))
+
+    @property
+    def state_json(self) -> str:
+        """The state as JSON text, as it is stored (``model_dump_json``)."""
+        return self.state.model_dump_json()
 
     @property
     def id(self) -> int:

@@ -185,7 +185,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         if cached is not None and cached[0] == row.version:
             self._remember(row, cached[1])
             return Encounter(row=row, state=cached[1], began=began)
-        state = get_ruleset(row.ruleset).load_state(row.state_json)
+        state = get_ruleset(row.ruleset).load_state(row.stored_state)
         self._remember(row, state)
         return Encounter(row=row, state=state, began=began)
 
@@ -245,11 +245,16 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             self._live_rows.pop(channel, None)
 
     def _kept_row(self, channel_id: int) -> EncounterRow | None:
-        """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S`."""
+        """The channel's kept live row, unless it was unused for :data:`STATE_IDLE_S` or its
+        parsed state is no longer kept (the row is kept without its state text)."""
         kept = self._live_rows.pop(channel_id, None)
         if kept is None or self._monotonic() - kept[1] >= STATE_IDLE_S:
             return None
-        return kept[0]
+        row = kept[0]
+        state = self._states.get(row.id)
+        if row.state_json is None and (state is None or state[0] != row.version):
+            return None
+        return row
 
     @property
     def cached_encounters(self) -> int:
@@ -429,7 +434,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             command="end",
             options="{}",
             result="{}",
-            state=saved.state_json,
+            state=current.state_json,  # the state as it ends (the row keeps its column)
             now=now,
         )
         log.info("encounter %s ended by %s", row.id, actor.user_id)
@@ -498,15 +503,13 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     saved = await self._commit(conn, done, write)
         self._remember(saved, done.state)
         began = self._note_began(saved.id, done.current, done.state)
-        self._keep_row(channel_id, saved, write)
+        changed = Encounter(row=saved, state=done.state, away=done.current.away, began=began)
+        self._keep_row(channel_id, changed.row, write)  # held without its state text
         if command not in ("undo", "redo") and (done.cleared or done.redo_known):
             self._no_redo[saved.id] = saved.version
         else:  # something may be redoable again, or another process's write came between
             self._no_redo.pop(saved.id, None)
-        return (
-            Encounter(row=saved, state=done.state, away=done.current.away, began=began),
-            done.result,
-        )
+        return changed, done.result
 
     def _note_began(self, encounter_id: int, current: Encounter, new_state: AnyState) -> Began:
         """Just after a change from ``current`` to ``new_state`` committed: what began in it

@@ -321,7 +321,7 @@ class MemberDataService:
 
         def step(current: Encounter) -> tuple[Any, dict[str, Any]]:
             names = [c.name for c in current.state.combatants if c.controller_id == user_id]
-            state = current.rules.load_state(scrub_json(current.row.state_json, user_id))
+            state = current.rules.load_state(scrub_json(current.state_json, user_id))
             return state, {"released": names}
 
         async def finish(conn: Connection, saved: EncounterRow) -> None:

@@ -181,10 +181,10 @@ async def _erase_archived_combatants(conn: Connection, e: Erasure) -> int:
     changed = 0
     for ref in await repo.encounters_naming(conn, e.guild_id, e.user_id):
         row = await encounter_repo.by_id(conn, ref.id)
-        if row is None or row.status != "archived" or str(e.user_id) not in row.state_json:
+        if row is None or row.status != "archived" or str(e.user_id) not in row.stored_state:
             continue
-        released = [c["name"] for c in controlled_by(json.loads(row.state_json), e.user_id)]
-        state = get_ruleset(row.ruleset).load_state(scrub_json(row.state_json, e.user_id))
+        released = [c["name"] for c in controlled_by(json.loads(row.stored_state), e.user_id)]
+        state = get_ruleset(row.ruleset).load_state(scrub_json(row.stored_state, e.user_id))
         saved = await encounter_repo.save(conn, row, now=e.now, state_json=state.model_dump_json())
         await encounter_repo.append_log(
             conn,

@@ -180,7 +180,7 @@ class ModerationService:
             await _pace(conn, saved, paused, self._clock())
             if paused or not saved.decisions:
                 return
-            state = get_ruleset(saved.ruleset).load_state(saved.state_json)
+            state = get_ruleset(saved.ruleset).load_state(saved.stored_state)
             for opened in saved.decisions:
                 decision = state.decision(opened.ref)
                 window = timedelta(seconds=decision_window_s(state, decision))
@@ -343,5 +343,5 @@ async def _pace(conn: Connection, saved: EncounterRow, paused: bool, now: dateti
     if paused:
         await turn_timers.pause(conn, saved.id, now)
         return
-    state = get_ruleset(saved.ruleset).load_state(saved.state_json)
+    state = get_ruleset(saved.ruleset).load_state(saved.stored_state)
     await turn_timers.resume(conn, saved.id, now, state.settings.turn_deadline_s)

@@ -102,11 +102,13 @@ class OpenDecision(BaseModel):
 
 
 class EncounterRow(BaseModel):
-    """One row of ``encounters``. ``state_json`` is the engine state; ``version`` starts at 1 and
-    grows by one with every committed change. The open decisions it waits on come with it
-    (``decisions``, by ``ref``); ``pending_version``, ``pending_deadline``,
-    ``prompt_message_id``, ``decision_id`` and ``prompt_asked`` are the newest one's (the
-    engine state's ``pending``), None when none is open."""
+    """One row of ``encounters``. ``state_json`` is the engine state as stored (JSON text; every
+    row this module reads or writes has it; None only in a row held beside its parsed state,
+    ``bot.services.encounter.Encounter``, which lets the text go — issue 15, "Memory");
+    ``version`` starts at 1 and grows by one with every committed change. The open decisions
+    it waits on come with it (``decisions``, by ``ref``); ``pending_version``,
+    ``pending_deadline``, ``prompt_message_id``, ``decision_id`` and ``prompt_asked`` are the
+    newest one's (the engine state's ``pending``), None when none is open."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -118,7 +120,7 @@ class EncounterRow(BaseModel):
     started_by: int
     gm_id: int
     status: EncounterStatus
-    state_json: str
+    state_json: str | None
     version: int
     tracker_message_id: int | None
     created_at: datetime
@@ -148,6 +150,15 @@ class EncounterRow(BaseModel):
     nothing kept without a version moved since (:func:`save`); a row :func:`save` returns
     carries them as written (read back in the write's trip when they changed); None for a row
     it archived (only its version is checked)."""
+
+    @property
+    def stored_state(self) -> str:
+        """``state_json``, which every row this module reads or writes has. Raises
+        ``ValueError`` for a row held without it (an ``Encounter``'s: its parsed state is the
+        state)."""
+        if self.state_json is None:
+            raise ValueError(f"encounter {self.id}: this row was kept without its state text")
+        return self.state_json
 
     def open_decision(self, ref: int) -> OpenDecision | None:
         """The open decision the engine numbers ``ref``, or None."""
@@ -372,8 +383,9 @@ async def save(
             "seen": current.seen,  # the open decisions stay as read unless they follow below
         }
     )
+    state: tuple[Any, ...] = () if updated.state_json is None else (updated.state_json,)
     params: tuple[Any, ...] = (
-        updated.state_json,
+        *state,
         updated.status,
         updated.gm_id,
         updated.tracker_message_id,
@@ -385,8 +397,9 @@ async def save(
         current.version,
     )
     sql = (
-        "UPDATE encounters AS e SET state = ?, status = ?, gm_id = ?, tracker_message_id = ?,"
-        " version = ?, updated_at = ?, ended_at = ?, paused = ? WHERE e.id = ? AND e.version = ?"
+        f"UPDATE encounters AS e SET {'state = ?, ' if state else ''}status = ?, gm_id = ?,"
+        " tracker_message_id = ?, version = ?, updated_at = ?, ended_at = ?, paused = ?"
+        " WHERE e.id = ? AND e.version = ?"
     )
     if current.seen is not None:
         sql += _unmoved(conn)

@@ -39,7 +39,7 @@ def log_document(encounter: Encounter, entries: list[LogEntry]) -> dict[str, Any
         "version": encounter.version,
         "paused": encounter.row.paused,
     }
-    return event_log.document(about, records, json.loads(encounter.row.state_json))
+    return event_log.document(about, records, json.loads(encounter.state_json))
 
 
 def _dice(value: Any) -> list[str]:

@@ -16,7 +16,7 @@ from tests.harness.server import DiscordHarness
 
 async def snapshot(bot: CombatBot, h: DiscordHarness) -> tuple[int, str]:
     live = await bot.services.encounters.live(h.channel.id)
-    return live.version, live.row.state_json
+    return live.version, live.state_json
 
 
 async def prompt_stored(bot: CombatBot, h: DiscordHarness) -> None:

@@ -71,7 +71,7 @@ async def test_a_fight_with_a_reaction_and_undo_runs_on_postgresql(
     assert undone.version == answered.version + 1
     # The reaction is taken back: the attack waits on Willow's reaction again.
     assert undone.state.pending is not None and undone.state.pending.awaiting == "reaction"
-    assert game_state(undone.row.state_json) != game_state(answered.row.state_json)
+    assert game_state(undone.state_json) != game_state(answered.state_json)
 
     # Everything above was written to PostgreSQL: the encounter, its log (with the undo) and
     # the reaction's decision row; nothing went to a SQLite file.

@@ -42,7 +42,7 @@ async def _utopia_fight(h: DiscordHarness, table: Table, dice: DiceBox) -> None:
 
 
 async def _state(bot: CombatBot, h: DiscordHarness) -> str:
-    return (await bot.services.encounters.live(h.channel.id)).row.state_json
+    return (await bot.services.encounters.live(h.channel.id)).state_json
 
 
 async def _form(h: DiscordHarness, table: Table, **values: str) -> tuple[bool, str]:

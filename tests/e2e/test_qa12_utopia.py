@@ -15,7 +15,7 @@ BANDIT = "Bandit archer 1"
 
 
 async def _state(bot: CombatBot, h: DiscordHarness) -> str:
-    return (await bot.services.encounters.live(h.channel.id)).row.state_json
+    return (await bot.services.encounters.live(h.channel.id)).state_json
 
 
 async def _readme_fight(h: DiscordHarness, table: Table) -> None:

@@ -168,7 +168,7 @@ async def test_the_chart_reads_a_log_with_sparse_snapshots_by_replay(db: Databas
     assert sum(e.state is not None for e in entries) == 1  # the start's only
     states = list(logged_states(entries, live.rules))
     assert [v for v, _ in states] == [e.version for e in entries]
-    assert states[-1][1] == live.row.state_json
+    assert states[-1][1] == live.state_json
     full = [entry(v, s) for v, s in states]  # as if every row kept its copy
     assert round_samples(entries, live.rules, live.state) == round_samples(
         full, live.rules, live.state

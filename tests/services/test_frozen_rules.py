@@ -78,7 +78,7 @@ async def test_rules_of_an_unknown_version_are_refused_and_nothing_changes(db: D
             10, GM, "settings", {}, lambda current: ChangeSettings(npcs_react=True), action="x"
         )
     after = await encounters.live(10)
-    assert (after.version, after.row.state_json) == (before.version, before.row.state_json)
+    assert (after.version, after.state_json) == (before.version, before.state_json)
 
 
 async def test_encounters_started_before_rules_froze_are_frozen_once_as_version_1(

@@ -71,11 +71,11 @@ async def fight(t: Table) -> tuple[str, str]:
 async def test_undo_and_redo_many_steps_reproduce_the_recorded_states(db: Database) -> None:
     t = Table(db)
     willow, thug = await fight(t)
-    states = {e.version: e.state_json for e in [(await t.live()).row]}
+    states = {e.version: e.state_json for e in [await t.live()]}
 
     async def record() -> None:
-        row = (await t.live()).row
-        states[row.version] = row.state_json
+        live = await t.live()
+        states[live.version] = live.state_json
 
     steps: list[Any] = [
         lambda cur: SetVitals(target=thug, health_change=-3),
@@ -97,12 +97,12 @@ async def test_undo_and_redo_many_steps_reproduce_the_recorded_states(db: Databa
     for version in reversed(applied):
         result, entry = await t.mod.undo(CHANNEL, GM)
         assert entry.version == version
-        assert result.encounter.row.state_json == states[version - 1]
+        assert result.encounter.state_json == states[version - 1]
     # …and further back, through begin, the NPC, the join, to the start.
     for _ in range(3):
         await t.mod.undo(CHANNEL, GM)
     log = await t.encounters.log((await t.live()).id)
-    assert (await t.live()).row.state_json == log[0].state
+    assert (await t.live()).state_json == log[0].state
     with pytest.raises(Conflict, match="nothing to undo"):
         await t.mod.undo(CHANNEL, GM)
 
@@ -112,7 +112,7 @@ async def test_undo_and_redo_many_steps_reproduce_the_recorded_states(db: Databa
     for version in applied:
         result, entry = await t.mod.redo(CHANNEL, GM)
         assert entry.version == version
-        assert result.encounter.row.state_json == states[version]
+        assert result.encounter.state_json == states[version]
     with pytest.raises(Conflict, match="nothing to redo"):
         await t.mod.redo(CHANNEL, GM)
     assert (await t.live()).version == top + 2 * (len(applied) + 3)
@@ -142,14 +142,14 @@ async def test_undo_works_after_a_restart(tmp_path: Path) -> None:
     await first.migrate()
     t = Table(first)
     _, thug = await fight(t)
-    before = (await t.live()).row.state_json
+    before = (await t.live()).state_json
     await t.gm(lambda cur: SetVitals(target=thug, health=1))
     await first.close()
     reopened = await Database.open(path)  # new connection, new services: nothing in memory
     try:
         result, entry = await Table(reopened).mod.undo(CHANNEL, GM)
         assert entry.command == "gm"
-        assert result.encounter.row.state_json == before
+        assert result.encounter.state_json == before
     finally:
         await reopened.close()
 
@@ -191,7 +191,7 @@ async def test_the_log_keeps_sparse_snapshots_and_undo_replays_to_the_start_afte
             states[entry.version] = (
                 await t.encounters.state_at(conn, live, entry.version)
             ).model_dump_json()
-    assert states[top] == (await t.live()).row.state_json
+    assert states[top] == (await t.live()).state_json
     await first.close()
 
     reopened = await Database.open(path)  # nothing in memory
@@ -204,13 +204,13 @@ async def test_the_log_keeps_sparse_snapshots_and_undo_replays_to_the_start_afte
             except Conflict:
                 break
             undone.append(entry.version)
-            assert result.encounter.row.state_json == states[entry.version - 1]
+            assert result.encounter.state_json == states[entry.version - 1]
         assert undone == list(range(top, 1, -1))
-        assert (await again.live()).row.state_json == log[0].state
+        assert (await again.live()).state_json == log[0].state
         for version in reversed(undone):
             result, entry = await again.mod.redo(CHANNEL, GM)
             assert entry.version == version
-            assert result.encounter.row.state_json == states[version]
+            assert result.encounter.state_json == states[version]
     finally:
         await reopened.close()
 
@@ -250,7 +250,7 @@ async def test_undoing_a_reaction_restores_the_decision_with_fresh_buttons(db: D
     await t.combat.decide(waiting.id, first, PLAYER, "none")
     result, entry = await t.mod.undo(CHANNEL, GM)
     assert entry.command == "react"
-    assert result.encounter.row.state_json == waiting.row.state_json
+    assert result.encounter.state_json == waiting.state_json
     assert result.decision is not None and result.decision.pending_version != first
     with pytest.raises(Conflict, match="no longer pending"):
         await t.combat.decide(waiting.id, first, PLAYER, "none")

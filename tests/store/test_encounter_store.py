@@ -109,6 +109,31 @@ async def test_save_writes_the_version_and_its_log_row_in_one_go(store: Store) -
         assert [e.version for e in await encounters.log_entries(conn, row.id)] == [2, 4]
 
 
+async def test_a_row_held_without_its_state_text_saves_and_leaves_the_state_as_stored(
+    store: Store,
+) -> None:
+    """A row an ``Encounter`` holds has no state text (issue 15, "Memory"): saving it without a
+    new state moves the version and leaves the stored state as it is; with one, writes it."""
+    row = await start(store)
+    held = row.model_copy(update={"state_json": None})
+    async with store.transaction() as conn:
+        saved = await encounters.save(conn, held, now=NOW, status="archived")
+    assert saved.version == 2 and saved.status == "archived" and saved.state_json is None
+    with pytest.raises(ValueError, match="without its state text"):
+        _ = saved.stored_state
+    async with store.read() as conn:
+        again = await encounters.by_id(conn, row.id)
+    assert again is not None and (again.version, again.state_json) == (2, STATE)
+    assert again.stored_state == STATE
+    async with store.transaction() as conn:
+        await encounters.save(
+            conn, again.model_copy(update={"state_json": None}), now=NOW, state_json="{}"
+        )
+    async with store.read() as conn:
+        last = await encounters.by_id(conn, row.id)
+    assert last is not None and (last.version, last.state_json) == (3, "{}")
+
+
 async def test_undo_redo_marks_and_snapshot_history(store: Store) -> None:
     row = await start(store)
     async with store.transaction() as conn:

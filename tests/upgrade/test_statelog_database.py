@@ -68,11 +68,11 @@ async def test_the_fight_goes_on_and_undo_reaches_its_start_exactly(db: Database
     encounters, combat, mod = services(db)
     before = old_states()
     live = await encounters.live(CHANNEL)
-    assert same(live.row.state_json) == before[live.version]  # the undo's state, kept as it was
+    assert same(live.state_json) == before[live.version]  # the undo's state, kept as it was
 
     # The undone command from before the upgrade is redone from its old state copy…
     redone, entry = await mod.redo(CHANNEL, GM)
-    assert entry.command == "hp" and same(redone.encounter.row.state_json) == before[entry.version]
+    assert entry.command == "hp" and same(redone.encounter.state_json) == before[entry.version]
     # …and the fight goes on with new commands, which log no state copy.
     await combat.gm_command(
         CHANNEL, GM, "endturn", {}, lambda cur: EndTurn(actor=cur.state.turn), action="x"
@@ -89,7 +89,7 @@ async def test_the_fight_goes_on_and_undo_reaches_its_start_exactly(db: Database
     # copies, each exactly the state the old code recorded before it.
     await mod.undo(CHANNEL, GM)
     await mod.undo(CHANNEL, GM)
-    assert same((await encounters.live(CHANNEL)).row.state_json) == before[entry.version]
+    assert same((await encounters.live(CHANNEL)).state_json) == before[entry.version]
     undone = []
     while True:
         try:
@@ -97,8 +97,8 @@ async def test_the_fight_goes_on_and_undo_reaches_its_start_exactly(db: Database
         except Conflict:
             break
         undone.append(entry.version)
-        assert same(result.encounter.row.state_json) == before[entry.version - 1]
-    assert undone[-1] == 2 and same((await encounters.live(CHANNEL)).row.state_json) == before[1]
+        assert same(result.encounter.state_json) == before[entry.version - 1]
+    assert undone[-1] == 2 and same((await encounters.live(CHANNEL)).state_json) == before[1]
 
 
 async def test_the_old_rows_keep_their_state_copies_and_the_archive_is_intact(

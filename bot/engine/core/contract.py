@@ -22,6 +22,7 @@ from bot.engine.core.chart import ChartHooks
 from bot.engine.core.command_union import command_adapter as command_adapter
 from bot.engine.core.command_union import discriminated_kinds, model_class
 from bot.engine.core.commands import CommandBase
+from bot.engine.core.compact import compact
 from bot.engine.core.contract_models import ForeignSheet as ForeignSheet
 from bot.engine.core.contract_models import FormBox as FormBox
 from bot.engine.core.contract_models import ReactionOption as ReactionOption
@@ -153,15 +154,16 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
 
     def load_state(self, raw_json: str) -> StateT:
         """Parse a state saved with ``model_dump_json()``. Names stored before today's name
-        rules are normalised, never refused (:data:`bot.names.STORED`). Raises
-        :class:`InvalidInput`."""
+        rules are normalised, never refused (:data:`bot.names.STORED`). The state comes back
+        compact (:func:`bot.engine.core.compact.compact`: what is the same in every encounter
+        shared; its empty containers refuse changes in place). Raises :class:`InvalidInput`."""
         try:
             state: StateT = self.state_model.model_validate_json(raw_json, context=names.STORED)
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "saved encounter")) from None
         if state.ruleset != self.key:
             raise InvalidInput(f"That encounter uses {state.ruleset!r}, not {self.key!r}.")
-        return state
+        return compact(state)
 
     def parse_command(self, data: Mapping[str, Any]) -> CommandBase:
         """Validate a command from a mapping (``{"kind": "attack", ...}``). Raises InvalidInput."""
