@@ -12,7 +12,9 @@ COMMIT returned. Two stores, as the bot has:
 - :class:`PgBarePath` (PostgreSQL, issue 16): an asyncpg pool (10 connections, as
   :class:`bot.store.pg.PgDatabase`'s default), ``synchronous_commit = on``; transactions of
   different channels overlap (no global writer lock: the reference is what PostgreSQL allows,
-  not what the bot's one writer lock allows).
+  not what the bot's one writer lock allows). With ``writer_lock=True`` each transaction first
+  takes the bot's writer lock (``pg_advisory_xact_lock(bot.store.pg.WRITER_LOCK)``), as every
+  write of :class:`bot.store.pg.PgDatabase` does: what that lock alone costs.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from pathlib import Path
 import aiosqlite
 import asyncpg
 from pydantic import BaseModel
+
+from bot.store.pg import WRITER_LOCK
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bare_states (
@@ -193,18 +197,25 @@ class PgBarePath:
     """The reference path on PostgreSQL (see the module docstring): tables ``bare_states`` and
     ``bare_log`` in the database at the URL, next to the service's tables."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, writer_lock: bool = False) -> None:
         self._pool = pool
+        self._writer_lock = writer_lock
         self._locks: dict[int, asyncio.Lock] = {}
         self._rng = random.Random(7)
 
     @classmethod
     async def open(
-        cls, url: str, channels: Sequence[int], *, pool_size: int = PG_POOL_SIZE
+        cls,
+        url: str,
+        channels: Sequence[int],
+        *,
+        pool_size: int = PG_POOL_SIZE,
+        writer_lock: bool = False,
     ) -> PgBarePath:
         """Connect (``synchronous_commit = on``), create the tables if missing (under an
         advisory lock: several processes may open at once) and one state per channel in
-        ``channels`` (each process its own channels)."""
+        ``channels`` (each process its own channels). ``writer_lock``: see the module
+        docstring."""
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=pool_size, server_settings={"synchronous_commit": "on"}
         )
@@ -216,7 +227,7 @@ class PgBarePath:
                 "INSERT INTO bare_states VALUES ($1, 1, $2)",
                 [(c, new_state(c).model_dump_json()) for c in channels],
             )
-        return cls(pool)
+        return cls(pool, writer_lock=writer_lock)
 
     async def close(self) -> None:
         await self._pool.close()
@@ -225,6 +236,8 @@ class PgBarePath:
         """One command in ``channel``, committed before it returns; the new version."""
         lock = self._locks.setdefault(channel, asyncio.Lock())
         async with lock, self._pool.acquire() as conn, conn.transaction():
+            if self._writer_lock:
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITER_LOCK)
             row = await conn.fetchrow(
                 "SELECT version, state FROM bare_states WHERE channel_id = $1", channel
             )

@@ -19,11 +19,14 @@ log → COMMIT — and is only counted once committed. Two stores (issue 16):
   all processes' commands ÷ (last finish − first start); open-loop latencies pooled; each
   process's own figures are in ``per_process``. SQLite with N > 1 is refused: processes sharing
   one SQLite file lock each other out (README, "One database per process").
+- ``--bare-writer-lock`` (PostgreSQL only): the bare path also takes the bot's one writer lock
+  in each transaction (``bot.store.pg.WRITER_LOCK``), to tell what that lock costs from what
+  the service's own work costs; ``ratio_to_bare`` is then against that locked reference.
 
 Run: ``.venv/bin/python benchmarks/service_throughput.py [--store sqlite|postgres]
 [--database-url URL] [--processes N] [--commands N] [--rounds K] [--rate R] [--seconds S]
-[--channels C]``. Prints, per phase, a human line, and last one JSON object (how results are
-read):
+[--channels C] [--fresh N] [--bare-writer-lock]``. Prints, per phase, a human line, and last
+one JSON object (how results are read):
 
 - closed loop: every channel issues commands back to back; ``--rounds`` pairs of (bare,
   service) runs → commands per second each, and ``ratio_to_bare`` = the median of the pairs'
@@ -31,8 +34,9 @@ read):
 - open loop: commands offered at ``--rate`` per second spread over the channels, bare then
   service → p50 / p99 latency (ms) from the moment each was due to its commit, and the service
   path's p50 over the first and the second half of its run (equal when the queue does not grow);
-- memory: tracemalloc of 1,000 encounters each freshly read and parsed from the database (no
-  state cache shared between them) → MiB per 1,000 (in one process);
+- memory: tracemalloc of 1,000 encounters (``--fresh``; scaled to 1,000 when fewer) each freshly
+  read and parsed from the database (no state cache shared between them) → MiB per 1,000 (in
+  one process);
 - database growth before and after the closed loop → bytes per 1,000 service commands (and the
   same for the bare path). SQLite: database plus WAL after a TRUNCATE checkpoint. PostgreSQL:
   the sum of ``pg_total_relation_size`` (heap, indexes, TOAST) of the service's tables (every
@@ -228,23 +232,26 @@ async def open_loop(
     return latencies
 
 
-async def memory_per_thousand(db: Database, channels: Sequence[int] | None = None) -> float:
+async def memory_per_thousand(
+    db: Database, channels: Sequence[int] | None = None, encounters: int = 1000
+) -> float:
     """MiB held by 1,000 encounters, each row read and its state parsed afresh (as 1,000 busy
     channels would hold them; nothing shared through a cache), cycling over ``channels``
-    (default 1..``CHANNELS``)."""
+    (default 1..``CHANNELS``). ``encounters`` below 1,000 (quick runs): that many are held and
+    the figure scaled to 1,000."""
     chosen = all_channels() if channels is None else list(channels)
     gc.collect()
     tracemalloc.start()
     base, _ = tracemalloc.get_traced_memory()
     held = []
-    for i in range(1000):
+    for i in range(encounters):
         async with db.read() as conn:
             row = await encounter_rows.live_in_channel(conn, chosen[i % len(chosen)])
         assert row is not None
         held.append(Encounter(row=row, state=get_ruleset(row.ruleset).load_state(row.state_json)))
     now, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return (now - base) / 2**20
+    return (now - base) / 2**20 * 1000 / encounters
 
 
 def disk_bytes(path: Path) -> int:
@@ -332,6 +339,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=1000.0, help="open-loop commands/s offered")
     parser.add_argument("--seconds", type=float, default=5.0, help="open-loop duration")
     parser.add_argument("--channels", type=int, default=100, help="concurrent channels")
+    parser.add_argument(
+        "--fresh",
+        type=int,
+        default=1000,
+        help="encounters parsed for the memory figure (scaled to per 1,000)",
+    )
     parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument(
         "--database-url",
@@ -339,6 +352,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--processes", type=int, default=1, help="OS processes sharing the channels (postgres)"
+    )
+    parser.add_argument(
+        "--bare-writer-lock",
+        action="store_true",
+        help="postgres: the bare path takes the bot's writer lock too",
     )
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # a child process's job (JSON)
     args = parser.parse_args(argv)
@@ -349,8 +367,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             "--processes above 1 needs --store postgres: processes sharing one SQLite file lock "
             "each other out (README, 'One database per process')"
         )
-    if args.database_url and args.store != "postgres":
-        parser.error("--database-url is for --store postgres")
+    if (args.database_url or args.bare_writer_lock) and args.store != "postgres":
+        parser.error("--database-url and --bare-writer-lock are for --store postgres")
     return args
 
 
@@ -371,10 +389,12 @@ class Paths:
         self._combat = combat
 
     @classmethod
-    async def open(cls, store: str, where: str, channels: Sequence[int]) -> Paths:
+    async def open(
+        cls, store: str, where: str, channels: Sequence[int], *, writer_lock: bool = False
+    ) -> Paths:
         """Open the service's database and the bare path and set up ``channels`` on both.
         ``where``: the folder (sqlite) or the database URL (postgres); the service's database
-        is already migrated."""
+        is already migrated. ``writer_lock``: :class:`PgBarePath`'s."""
         db: Database | PgDatabase
         bare: BarePath | PgBarePath
         if store == "sqlite":
@@ -382,7 +402,7 @@ class Paths:
             bare = await BarePath.open(Path(where) / "bare.sqlite3", max(channels))
         else:
             db = await PgDatabase.open(where)
-            bare = await PgBarePath.open(where, channels)
+            bare = await PgBarePath.open(where, channels, writer_lock=writer_lock)
         # The service takes either store (bot.store.base.Store), as bot/__main__.py builds it.
         encounters = EncounterService(cast(Database, db), clock=utc_now, seeds=lambda: 7)
         paths = cls(db, bare, encounters, channels)
@@ -405,8 +425,8 @@ class Paths:
             "bare": await self.bare.state_size(self.channels[0]),
         }
 
-    async def memory(self) -> float:
-        return await memory_per_thousand(cast(Database, self.db), self.channels)
+    async def memory(self, encounters: int) -> float:
+        return await memory_per_thousand(cast(Database, self.db), self.channels, encounters)
 
     async def close(self) -> None:
         await self.bare.close()
@@ -422,8 +442,12 @@ class Worker:
         self.channels = list(channels)
 
     @classmethod
-    async def start(cls, store: str, where: str, channels: Sequence[int]) -> Worker:
-        job = json.dumps({"store": store, "where": where, "channels": list(channels)})
+    async def start(
+        cls, store: str, where: str, channels: Sequence[int], *, writer_lock: bool = False
+    ) -> Worker:
+        job = json.dumps(
+            {"store": store, "where": where, "channels": list(channels), "lock": writer_lock}
+        )
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             str(SCRIPT),
@@ -470,8 +494,8 @@ class Worker:
     async def sizes(self) -> dict[str, int]:
         return cast(dict[str, int], await self._ask("sizes"))
 
-    async def memory(self) -> float:
-        return float(await self._ask("memory"))
+    async def memory(self, encounters: int) -> float:
+        return float(await self._ask("memory", encounters=encounters))
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -483,7 +507,9 @@ async def serve(job: str) -> None:
     """A child process's loop (``--worker JOB``): open :class:`Paths` for the job's channels,
     say so, then answer requests from stdin until ``close``."""
     spec = json.loads(job)
-    paths = await Paths.open(spec["store"], spec["where"], spec["channels"])
+    paths = await Paths.open(
+        spec["store"], spec["where"], spec["channels"], writer_lock=spec["lock"]
+    )
     loop = asyncio.get_running_loop()
 
     def reply(answer: Any) -> None:
@@ -513,7 +539,7 @@ async def handle(paths: Paths, request: dict[str, Any]) -> Any:
     if op == "sizes":
         return await paths.sizes()
     if op == "memory":
-        return await paths.memory()
+        return await paths.memory(request["encounters"])
     raise ValueError(f"unknown request {op!r}")
 
 
@@ -568,9 +594,14 @@ class Phases:
 async def open_runners(args: argparse.Namespace, where: str) -> Phases:
     """One :class:`Paths` in this process, or ``--processes`` workers, with their channels."""
     if args.processes == 1:
-        return Phases([await Paths.open(args.store, where, all_channels())])
+        paths = await Paths.open(
+            args.store, where, all_channels(), writer_lock=args.bare_writer_lock
+        )
+        return Phases([paths])
     blocks = groups(all_channels(), args.processes)
-    workers = await asyncio.gather(*(Worker.start(args.store, where, b) for b in blocks))
+    workers = await asyncio.gather(
+        *(Worker.start(args.store, where, b, writer_lock=args.bare_writer_lock) for b in blocks)
+    )
     return Phases(workers)
 
 
@@ -650,7 +681,7 @@ async def measure(args: argparse.Namespace, where: str) -> dict[str, Any]:
         after = await store_bytes(args, where)
         bare_open, bare_open_each = await phases.open("bare", args.rate, args.seconds)
         service_open, service_open_each = await phases.open("service", args.rate, args.seconds)
-        memory = await phases.runners[0].memory()
+        memory = await phases.runners[0].memory(args.fresh)
         sizes = await phases.runners[0].sizes()
     finally:
         await asyncio.gather(*(r.close() for r in phases.runners))
@@ -675,6 +706,7 @@ async def measure(args: argparse.Namespace, where: str) -> dict[str, Any]:
     }
     if args.store == "postgres":
         figures["postgres"] = settings
+        figures["bare_writer_lock"] = args.bare_writer_lock
     if args.processes > 1:
         figures["per_process"] = [
             {
@@ -702,7 +734,8 @@ def report(
         f"service {sizes['service'] / 1024:.1f} KiB, bare {sizes['bare'] / 1024:.1f} KiB"
     )
     if settings:
-        print("postgres: " + ", ".join(f"{k} {v}" for k, v in settings.items()))
+        lock = "; bare path takes the writer lock" if args.bare_writer_lock else ""
+        print("postgres: " + ", ".join(f"{k} {v}" for k, v in settings.items()) + lock)
     for name, figures in latencies.items():
         print(
             f"open loop at {args.rate:,.0f}/s offered, {name}: p50 {figures['p50']:.2f} ms "
