@@ -14,8 +14,9 @@ log → COMMIT — and is only counted once committed. Two stores (issue 16):
   **empty** database at ``--database-url``. ``synchronous_commit = on`` (PostgreSQL's default);
   the server's ``fsync`` and ``synchronous_commit`` are printed.
 - ``--processes N`` (PostgreSQL only): N OS processes (this script with a hidden ``--worker``
-  argument) each run both paths over their share of the channels (contiguous blocks), on the
-  same database, started together at each phase. Figures are aggregates: closed-loop cmd/s =
+  flag; their job, the database URL included, on their stdin, not their command line) each run
+  both paths over their share of the channels (contiguous blocks), on the same database,
+  started together at each phase. Figures are aggregates: closed-loop cmd/s =
   all processes' commands ÷ (last finish − first start); open-loop latencies pooled; each
   process's own figures are in ``per_process``. SQLite with N > 1 is refused: processes sharing
   one SQLite file lock each other out (README, "One database per process").
@@ -358,7 +359,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="postgres: the bare path takes the bot's writer lock too",
     )
-    parser.add_argument("--worker", help=argparse.SUPPRESS)  # a child process's job (JSON)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.processes < 1 or args.processes > args.channels:
         parser.error("--processes must be between 1 and --channels")
@@ -434,8 +435,10 @@ class Paths:
 
 
 class Worker:
-    """:class:`Paths` in a child process (this script with ``--worker``), driven by one JSON
-    line per request on its stdin, answered by one JSON line on its stdout."""
+    """:class:`Paths` in a child process (this script with ``--worker``), given its job as the
+    first JSON line on its stdin (so the URL, which may hold a password, is not on a command
+    line), then driven by one JSON line per request there, answered by one JSON line on its
+    stdout."""
 
     def __init__(self, process: asyncio.subprocess.Process, channels: Sequence[int]) -> None:
         self._process = process
@@ -454,12 +457,13 @@ class Worker:
             "--store",
             store,
             "--worker",
-            job,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             limit=2**26,  # an open loop's samples come back on one line
         )
         worker = cls(process, channels)
+        assert process.stdin is not None
+        process.stdin.write((job + "\n").encode())
         await worker._answer()  # set up
         return worker
 
@@ -503,14 +507,14 @@ class Worker:
         await self._process.wait()
 
 
-async def serve(job: str) -> None:
-    """A child process's loop (``--worker JOB``): open :class:`Paths` for the job's channels,
-    say so, then answer requests from stdin until ``close``."""
-    spec = json.loads(job)
+async def serve() -> None:
+    """A child process's loop (``--worker``): read the job (first stdin line), open
+    :class:`Paths` for its channels, say so, then answer requests from stdin until ``close``."""
+    loop = asyncio.get_running_loop()
+    spec = json.loads(await loop.run_in_executor(None, sys.stdin.readline))
     paths = await Paths.open(
         spec["store"], spec["where"], spec["channels"], writer_lock=spec["lock"]
     )
-    loop = asyncio.get_running_loop()
 
     def reply(answer: Any) -> None:
         sys.stdout.write(json.dumps({"answer": answer}) + "\n")
@@ -747,7 +751,7 @@ def report(
 async def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.worker:
-        await serve(args.worker)
+        await serve()
         return
     with tempfile.TemporaryDirectory() as folder:
         figures = await run(args, Path(folder))
