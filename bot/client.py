@@ -197,8 +197,9 @@ class CombatBot(commands.Bot):
         """Every ``interval`` seconds, resolve the decisions whose reaction window ran out (with
         no reaction) and post the result, then try again the trackers and decision prompts
         Discord refused (and post the prompt of any decision that has none). Deadlines live in
-        SQLite, so a window that ran out while the bot was down is applied as soon as it is
-        back."""
+        the database: a window that ran out while the bot was down is applied as soon as it is
+        back, and one claimed by another process that died before expiring it is taken again
+        when the claim lapses (:data:`bot.store.expiry.LEASE`)."""
         await self.wait_until_ready()
         await self.prompts.retry(grace=0)  # prompts lost while the bot was away, right away
         while not self.is_closed():
@@ -208,12 +209,14 @@ class CombatBot(commands.Bot):
             await asyncio.sleep(interval)
 
     async def expire_due(self) -> list[CombatResult]:
-        """One expiry pass: every decision whose window has run out by the services' clock
-        (:meth:`bot.services.combat.CombatService.due`) is expired — committed first — and
+        """One expiry pass: every decision whose window has run out by the services' clock and
+        that this process claimed (:meth:`bot.services.combat.CombatService.due`; with several
+        processes on one database each goes to one of them) is expired — committed first — and
         announced in its channel, each on its own, so one channel's failure (a lost
         permission, Discord errors) never holds up the others. Returns the results this pass
-        committed; a decision settled meanwhile (a click, another pass, a pause) is skipped and
-        nothing changes. Never raises (failures are logged)."""
+        committed; a decision settled meanwhile (a click, a pause) is skipped and nothing
+        changes. When expiring fails the claim is let go, and the next pass (of any process)
+        tries again. Never raises (failures are logged)."""
         try:
             due = await self.services.combat.due()
         except Exception:

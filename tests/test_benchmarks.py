@@ -39,6 +39,13 @@ def test_the_attack_benchmark_builds_its_fight() -> None:
     assert len(state.combatants) == 20 and attack.target == target and rules.key == "uttas"
 
 
+def test_the_engine_mix_makes_the_service_paths_engine_calls() -> None:
+    """The engine mix plays what the service benchmark plays: attacks, the decisions they open
+    answered, and NPC targets' reactions lapsing."""
+    _us, spent = load("engine_mix").run(16, 1)
+    assert {"apply", "decision_options", "decision_words", "apply (lapse)"} <= set(spent)
+
+
 async def test_the_service_benchmark_plays_a_few_commands_in_one_channel(tmp_path: Path) -> None:
     """The service benchmark's command loop runs against today's services (it fell behind
     once: it read a decision's ``target``, which decisions no longer have)."""

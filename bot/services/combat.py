@@ -2,7 +2,8 @@
 
 Every command takes the single path of :meth:`EncounterService.change` (channel lock → one
 transaction → version-checked write → log), so a reply, a button click and an expiry in the same
-channel are applied one at a time and each exactly once.
+channel are applied one at a time and each exactly once — across processes too, where the
+version check puts them in order as they commit (:mod:`bot.services.encounters`).
 
 Who may act for a combatant: its controller (the member who joined it), or the GM of the
 encounter (for anyone, and for every NPC). A pending decision is identified by the version at
@@ -37,6 +38,7 @@ from bot.services.decisions import Settled, decision_of, decisions_of, named, se
 from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
+from bot.services.reaction_expiry import ReactionExpiry
 from bot.services.standing import StandingBook, StandingReactions, StandingUse
 from bot.services.turn_deadlines import TurnDeadlines
 from bot.store import default_actions as default_repo
@@ -113,6 +115,9 @@ class CombatService:
             encounters, self.end_turn_at_deadline, clock, default_turn=self.default_at_deadline
         )
         self.standing = StandingReactions(encounters)
+        self.reactions: ReactionExpiry[CombatResult] = ReactionExpiry(
+            encounters, self._expire, clock
+        )
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -403,7 +408,12 @@ class CombatService:
         """The window of the decisions that opened at ``pending_version`` ran out: each that is
         due lapses (UTTAS: no reaction; a surrender's attacker stops). Raises
         :class:`Conflict` if none is pending any more, or none is due any more (the encounter
-        was paused, or resumed with a fresh window, meanwhile)."""
+        was paused, or resumed with a fresh window, meanwhile); when it raises, the expiry
+        loop's claims on them (:meth:`due`) are let go first
+        (:meth:`bot.services.reaction_expiry.ReactionExpiry.fire`)."""
+        return await self.reactions.fire(encounter_id, pending_version)
+
+    async def _expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         channel_id = await self._encounters.channel_of(encounter_id)
         system = Actor(user_id=0, manages_channel=True)
         rules = await self.standing.of_encounter(encounter_id)
@@ -527,8 +537,11 @@ class CombatService:
         return await self._run(channel_id, actor, "resolve", {}, build)
 
     async def due(self) -> list[tuple[int, int]]:
-        """``(encounter_id, pending_version)`` of every decision whose window has run out."""
-        return await self._encounters.due_decisions(self._clock())
+        """``(encounter_id, pending_version)`` of the decisions whose window has run out that
+        this process claimed for its expiry loop — each goes to one process however many run
+        the loop, and is not handed out again while claimed
+        (:meth:`bot.services.reaction_expiry.ReactionExpiry.due`)."""
+        return await self.reactions.due()
 
 
 NO_DEFAULT_ACTIONS = (

@@ -6,12 +6,18 @@ committed data) → compute the new state and serialise it (the engine and JSON 
 database's writer lock, so other channels' writes go on meanwhile — issue 15) → open a
 transaction → ``UPDATE … WHERE version = ?`` (checking too that what changes without a version
 is as read) and the log row in one trip to the database thread → ``COMMIT``; a row that moved
-meanwhile matches nothing, and the change is read and computed again. A change that reads the
-database first (``prepare``: undo, a join, a handover) runs entirely inside the transaction.
-Only then does the caller get a result to show, so a reply never announces something that was
-not stored. Two commands in one channel queue on the lock; the version check additionally
-refuses a write computed from a stale row (e.g. from another process). At most one live
-encounter per channel is guaranteed by a partial unique index.
+meanwhile matches nothing, and the change is read and computed again (at most
+:data:`STALE_RETRIES` times, then :class:`~bot.errors.ConcurrentUpdate` and nothing written). A
+change that reads the database first (``prepare``: undo, a join, a handover) runs entirely inside
+the transaction. Only then does the caller get a result to show, so a reply never announces
+something that was not stored. Two commands of one channel in one process queue on the lock. The
+lock is this process's own: with several processes on one database (PostgreSQL) nothing queues a
+channel's commands across them before they are computed; the database's one writer at a time
+and the version check make each commit build on the version before it (a command computed from
+a stale row is computed again; a refusal worked out from the row this process kept is worked out
+again from the database), so none is lost, applied to a stale copy or refused on one, and their
+order is the order they commit in. At most one live encounter per channel is guaranteed by a partial
+unique index.
 """
 
 from __future__ import annotations
@@ -107,9 +113,12 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # channel → (the live row this process last wrote there, when: monotonic seconds),
         # least recently used first; bounded like the parsed states (STATE_CACHE_SIZE).
         self._live_rows: OrderedDict[int, tuple[EncounterRow, float]] = OrderedDict()
-        # Encounters whose redo history is known to be empty (this process is the only writer):
-        # a new command there need not clear it. Undo and redo make it unknown again.
-        self._no_redo: set[int] = set()
+        # encounter id → the version at which this process knows its redo history is empty (it
+        # wrote that version itself, clearing the history or building on a version it knew
+        # empty): a new command built on that version need not clear it. Only at that version:
+        # another process may have written since (an undo there makes something redoable).
+        # Undo and redo make it unknown again.
+        self._no_redo: dict[int, int] = {}
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
@@ -463,10 +472,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                     saved = await self._commit(conn, done, write)
         self._remember(saved, done.state)
         self._keep_row(channel_id, saved, write)
-        if command in ("undo", "redo"):
-            self._no_redo.discard(saved.id)  # something may be redoable again
-        elif done.cleared:
-            self._no_redo.add(saved.id)
+        if command not in ("undo", "redo") and (done.cleared or done.redo_known):
+            self._no_redo[saved.id] = saved.version
+        else:  # something may be redoable again, or another process's write came between
+            self._no_redo.pop(saved.id, None)
         return Encounter(row=saved, state=done.state, away=done.current.away), done.result
 
     def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
@@ -521,16 +530,31 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         without a version are as read — and the log row, in one trip. A row that moved on
         meanwhile (another process, a write outside this path, a prompt message noted) is read
         again and ``step`` re-run, up to :data:`STALE_RETRIES` times; at the same version with
-        the dice it rolled the first time (nothing is rolled twice)."""
+        the dice it rolled the first time (nothing is rolled twice). A refusal (``step`` or the
+        row's checks raising :class:`DomainError`) worked out from the kept row is worked out
+        again from the row read from the database: nothing is written, so no version check
+        would notice that another process had moved the fight on (a turn it ended, a pause it
+        lifted)."""
         rolled: tuple[int, int, list[int] | None] | None = None
         for _ in range(STALE_RETRIES):
             async with self._db.read() as reader:
                 row = self._kept_row(channel_id)  # the row this process wrote last, if kept
+                kept = row is not None
                 if row is None:
                     row = await repo.live_in_channel(reader, channel_id)
-                current = await self._with_away(reader, self._ready(row, write.actor))
+                try:
+                    current = await self._with_away(reader, self._ready(row, write.actor))
+                except DomainError:
+                    if kept:  # another process may have moved it on: judge the row as it is
+                        continue
+                    raise
             again = rolled[2] if rolled and rolled[:2] == (current.id, current.version) else None
-            done = self._compute(current, step, again)
+            try:
+                done = self._compute(current, step, again)
+            except DomainError:
+                if kept:  # a refusal is never worked out from a kept row: read it, run again
+                    continue
+                raise
             rolled = (current.id, current.version, done.result.get("dice"))
             try:
                 async with self._db.transaction() as conn:
@@ -560,7 +584,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 now=done.now,
             )
         ]
-        done.cleared = command not in NOT_UNDOABLE and current.id not in self._no_redo
+        done.redo_known = self._no_redo.get(current.id) == current.version
+        done.cleared = command not in NOT_UNDOABLE and not done.redo_known
         if done.cleared:
             then.append(repo.clear_redo_statement(current.id, version))
         saved = await repo.save(
@@ -654,7 +679,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
 class _Computed:
     """A change computed from ``current`` (the row it read): the new state, the step's result,
     the clock, both JSON texts, whether the log row keeps a snapshot, and (once written)
-    whether the redo history was cleared."""
+    whether the redo history was known to be empty at ``current``'s version and whether it was
+    cleared."""
 
     current: Encounter
     state: AnyState
@@ -663,6 +689,7 @@ class _Computed:
     state_json: str
     result_json: str
     snapshot: bool
+    redo_known: bool = False
     cleared: bool = False
 
 

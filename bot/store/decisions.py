@@ -196,9 +196,11 @@ async def set_deadline(
     conn: Connection, encounter_id: int, decision_id: int, deadline: datetime
 ) -> None:
     """Give the open decision whose row is ``decision_id`` a new deadline (a resumed fight
-    restarts its window; its buttons keep working)."""
+    restarts its window; its buttons keep working), unclaimed: the expiry claim on the old
+    deadline (:mod:`bot.store.expiry`) does not hold the new one back."""
     await conn.execute(
-        "UPDATE decisions SET deadline = ? WHERE encounter_id = ? AND id = ? AND status = 'open'",
+        "UPDATE decisions SET deadline = ?, claim = NULL"
+        " WHERE encounter_id = ? AND id = ? AND status = 'open'",
         (ts(deadline), encounter_id, decision_id),
     )
 

@@ -14,9 +14,11 @@ result.
 Turn deadlines: the expiry loop's :meth:`bot.services.turn_deadlines.TurnDeadlines.due` claims
 them here, and lets a claim go (:func:`release`) when firing fails; pausing or resuming a fight
 lets its deadline's claim go too (:func:`bot.store.turn_timers.pause`). Reaction decisions: the
-loop still lists them with :func:`bot.store.decisions.due` (through the encounter store) and
-relies on each one's exactly-once close; moving it onto :func:`claim_due_reactions` is planned
-with the encounter store's port (issue 16).
+loop's :meth:`bot.services.reaction_expiry.ReactionExpiry.due` claims them here
+(:func:`claim_due_reactions`), and lets the claims go (:func:`release_reactions`) when expiring
+them fails; a resumed fight's fresh window is unclaimed (:func:`bot.store.decisions.set_deadline`).
+A claim only decides which process tries: the expiry itself is still one versioned change under
+the channel's lock, so a decision settled meanwhile (a click, an undo) is never expired.
 """
 
 from __future__ import annotations
@@ -112,3 +114,16 @@ async def release(conn: Connection, row_id: int, claimer: str) -> bool:
         (row_id, f"% {claimer}"),
     )
     return changed == 1
+
+
+async def release_reactions(
+    conn: Connection, encounter_id: int, opened_version: int, claimer: str
+) -> int:
+    """Let go of ``claimer``'s claims on the open reaction decisions of ``encounter_id`` that
+    opened at ``opened_version`` (expiring them failed: the next pass of any process may take
+    them at once); how many claims were let go (0 when ``claimer`` held none, or they closed)."""
+    return await conn.execute(
+        "UPDATE decisions SET claim = NULL WHERE encounter_id = ? AND kind = ?"
+        " AND opened_version = ? AND status = 'open' AND claim LIKE ?",
+        (encounter_id, REACTION, opened_version, f"% {claimer}"),
+    )

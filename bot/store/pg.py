@@ -13,6 +13,9 @@ inserted (tests/services/test_sheets.py::test_default_limits caught it). Reads t
 Encounter writes take this lock too (with their versioned UPDATE): a per-channel
 ``pg_advisory_xact_lock(channel_id)`` alone would not cover their checks across channels (a
 character in one live fight per server, campaign records); finer locks are planned (issue 16).
+So one channel's changes in several processes are put in order when they commit (this lock,
+then the versioned UPDATE refusing a change computed from an older version), not queued before
+they are computed: :mod:`bot.services.encounters` computes a refused one again.
 
 Migrations live in ``bot/store/migrations_pg`` (``NNNN_name.sql``, or ``.py`` with
 ``async def migrate(conn)``), numbered like SQLite's ``bot/store/migrations``: PostgreSQL

@@ -260,6 +260,11 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
                 assert d.parent is None or d.parent in seen, d
                 seen.add(d.id)
                 deciders = rules.decision_options(s, d)
+                looked_at = {c.id for c in rules.decision_candidates(s, d)}
+                for c in s.combatants:  # the narrowed candidates leave out nobody who decides
+                    if c.id not in looked_at:
+                        assert not rules.reaction_options(s, c.id, d), (c.id, d)
+                        assert not rules.may_be_asked(s, c.id, d), (c.id, d)
                 words = rules.decision_words(s, d, deciders, public)
                 assert len(words.ask) <= 1500 and len(words.title) <= 256, words
                 for cid, options in deciders.items():

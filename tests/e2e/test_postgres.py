@@ -2,7 +2,8 @@
 (a database of its own on the pgserver test server), and a fight runs through Discord exactly as
 on SQLite — start, join, begin, an attack answered with a reaction button, undo — with every
 row in PostgreSQL; and ``/me export`` / ``/me delete`` (tests/e2e/test_member_data.py's
-scenarios) on it."""
+scenarios), the tracker edited in place and three clicks on one decision deciding once
+(tests/e2e/test_tracker.py's and tests/e2e/test_decisions_decisions.py's) on it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pydantic import SecretStr
 from bot.__main__ import build
 from bot.client import CombatBot
 from bot.store.pg import PgDatabase
+from tests.e2e import test_decisions_decisions as decisions_e2e
 from tests.e2e import test_member_data as member_data_e2e
 from tests.e2e import test_tracker as tracker_e2e
 from tests.e2e.combat_helpers import (
@@ -117,5 +119,15 @@ async def test_the_tracker_is_edited_in_place_on_postgresql(
     next change wrote the tracker id it had read — none — back over it and the tracker was
     posted anew on every turn)."""
     await tracker_e2e.test_tracker_is_edited_in_place_and_reposted_when_deleted(
+        pg_bot, discord_harness, table
+    )
+
+
+async def test_two_deciders_clicking_together_decide_once_on_postgresql(
+    pg_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Three clicks on one decision at once: one decides, the others are refused (the SQLite
+    suite's scenario; on PostgreSQL the clicks reach the channel in any order)."""
+    await decisions_e2e.test_two_deciders_clicking_together_decide_once(
         pg_bot, discord_harness, table
     )

@@ -112,15 +112,19 @@ async def test_a_second_pass_after_an_expiry_changes_nothing(
 async def test_two_expiry_passes_racing_expire_the_window_once(
     clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
 ) -> None:
-    """Both passes read the decision due before either commits (two loops, or a loop that
-    overran its interval); the second finds it settled and changes nothing."""
+    """Two passes at once (two loops, or a loop that overran its interval): the first to claim
+    the window (bot/store/expiry.py) expires it; the other finds it claimed and ends with
+    nothing — without waiting for the first to commit, and without trying it."""
     bot, h = clocked_bot, discord_harness
     prompt, waiting = await waiting_for_willow(bot, h, table)
     clock.advance(WINDOW)
     lock = watch_channel_lock(bot.services.encounters, h.channel.id)
     async with lock:
         passes = [asyncio.create_task(bot.expire_due()) for _ in range(2)]
-        await lock.wait_queued(2)
+        await lock.wait_queued(1)  # one pass waits for the channel to expire the window …
+        done, _ = await asyncio.wait(passes, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+        assert [task.result() for task in done] == [[]]  # … the other is over, empty-handed
+        assert lock.queued == 1
     expired = await asyncio.gather(*passes)
     assert sorted(len(results) for results in expired) == [0, 1]
     assert_expired_once(h, prompt)

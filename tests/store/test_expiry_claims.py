@@ -16,7 +16,7 @@ import pytest
 from bot.services.turn_deadlines import TurnDeadlines
 from bot.store import expiry, turn_timers
 from bot.store.base import Store
-from bot.store.decisions import REACTION, Opening, sync
+from bot.store.decisions import REACTION, Opening, set_deadline, sync
 from bot.store.pg import PgConnection, PgDatabase
 from tests.store.test_encounter_side_stores import NOW, add_encounter, state
 
@@ -178,3 +178,27 @@ async def test_two_processes_turn_deadline_passes_share_the_due_deadlines(store:
     got = await asyncio.gather(first.due(), second.due(), first.due(), second.due())
     handed = [timer for batch in got for _, timer in batch]
     assert sorted(handed) == ids
+
+
+async def test_a_reaction_claim_is_let_go_by_its_claimer_or_a_fresh_window(store: Store) -> None:
+    """:func:`expiry.release_reactions` lets go of the claimer's own claims on the decisions
+    opened by one change (a failed expiry), and only those; a resumed fight's new window
+    (:func:`bot.store.decisions.set_deadline`) is unclaimed, whoever held the old one."""
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10)
+        other = await add_encounter(conn, 11)
+        soon = NOW + timedelta(seconds=30)
+        ids = await sync(conn, enc, [], [Opening(1, 3, soon), Opening(2, 3, soon)], NOW, REACTION)
+        await sync(conn, other, [], [Opening(1, 4, soon)], NOW, REACTION)
+    async with store.transaction() as conn:
+        assert len(await expiry.claim_due_reactions(conn, LATER, "a")) == 3
+        assert await expiry.release_reactions(conn, enc, 3, "b") == 0  # not b's claims
+        assert await expiry.release_reactions(conn, enc, 4, "a") == 0  # nothing opened at 4
+        assert await expiry.release_reactions(conn, enc, 3, "a") == 2
+    async with store.transaction() as conn:
+        again = await expiry.claim_due_reactions(conn, LATER, "b")
+        assert sorted(c.id for c in again) == sorted(ids.values())  # other's stays a's
+        await set_deadline(conn, enc, ids[1], LATER + timedelta(seconds=30))
+        assert await expiry.claim_due_reactions(conn, LATER, "c") == []  # not due yet
+        later = LATER + timedelta(seconds=30)
+        assert [c.id for c in await expiry.claim_due_reactions(conn, later, "c")] == [ids[1]]

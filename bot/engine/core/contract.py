@@ -367,16 +367,26 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         costs), in the state's order. A combatant whose numbers are hidden from players is
         listed whenever it :meth:`may_be_asked`, with or without choices it can afford: which
         it can afford is its secret (the GM sees them privately)."""
-        public = self.view(state, PUBLIC)
+        public: View | None = None  # only needed for a combatant without choices
         deciders: dict[str, list[ReactionOption]] = {}
-        for combatant in state.combatants:
+        for combatant in self.decision_candidates(state, decision):
             options = self.reaction_options(state, combatant.id, decision)
-            if options or (
-                not public.reveals(combatant.id)
-                and self.may_be_asked(state, combatant.id, decision)
-            ):
-                deciders[combatant.id] = options
+            if not options:
+                public = public or self.view(state, PUBLIC)
+                if public.reveals(combatant.id) or not self.may_be_asked(
+                    state, combatant.id, decision
+                ):
+                    continue
+            deciders[combatant.id] = options
         return deciders
+
+    def decision_candidates(self, state: StateT, decision: Any) -> list[Any]:
+        """The combatants :meth:`decision_options` looks at for ``decision``, in the state's
+        order: every combatant by default. A ruleset whose rules leave most of them out
+        narrows it (UTTAS: the target and its allies) so a shown decision costs no choices
+        worked out for those who can have none; it must keep every combatant that has a
+        choice or :meth:`may_be_asked` (the contract tests compare it with every combatant)."""
+        return state.combatants
 
     @abstractmethod
     def condition_command(

@@ -31,10 +31,12 @@ def why_no_reaction(c: Combatant, tables: UttasTables) -> str | None:
     Reaction command": a reaction costs an action; none while Staggered, out of the fight,
     taking a breather ("Take a Breather"), waiting on a readied action or held in a grapple
     ("Grappled": the held creature may only try to escape or take control))."""
-    for condition in (DEAD, UNCONSCIOUS, SURRENDERED):
-        if c.has(condition):
-            return f"{c.name} is {condition.lower()}"
-    if c.actions_left < 1 or c.has(STAGGERED):
+    effects = c.effects  # usually none: no condition is looked for (issue 15, "CPU diet")
+    if effects:
+        for condition in (DEAD, UNCONSCIOUS, SURRENDERED):
+            if c.has(condition):
+                return f"{c.name} is {condition.lower()}"
+    if c.actions_left < 1 or (effects and c.has(STAGGERED)):
         return f"{c.name} has no actions left this round (Staggered)"
     if c.breathing:
         return f"{c.name} is taking a breather and cannot react until their next turn"
@@ -42,6 +44,11 @@ def why_no_reaction(c: Combatant, tables: UttasTables) -> str | None:
         return f"{c.name} is waiting on a readied action and cannot react"
     if c.grappled_by is not None:  # UTTAS "Grappled": only escaping or taking control
         return f"{c.name} is held in a grapple and may only try to escape or take control of it"
+    return _taken_by_condition(c, tables) if effects else None
+
+
+def _taken_by_condition(c: Combatant, tables: UttasTables) -> str | None:
+    """``c`` is under a table condition that takes every action, in words, or None."""
     for name, extra in tables.extra_conditions.items():
         if extra.no_actions and c.has(name):
             return f"{c.name} is {name.lower()}"

@@ -359,10 +359,16 @@ def apply_hit(tx: Tx, hit: Hit, p: PendingAttack) -> None:
         return
     t = tx.c(hit.target)
     before = t.health
-    t.health -= e.health_damage
-    t.stamina -= e.stamina_damage
-    t.stamina_damage += e.stamina_damage
-    tx.emit(e.model_copy(update={"health_left": t.health, "stamina_left": t.stamina}))
+    # ``t`` is this command's clone and ``e`` the event roll_hit built for this hit alone, not
+    # yet emitted: both are written in place, without pydantic's per-assignment cost or a copy
+    # of the event (issue 15, "CPU diet").
+    health, stamina = t.health - e.health_damage, t.stamina - e.stamina_damage
+    t.__dict__.update(
+        health=health, stamina=stamina, stamina_damage=t.stamina_damage + e.stamina_damage
+    )
+    e.__dict__.update(health_left=health, stamina_left=stamina)
+    e.__pydantic_fields_set__.update(("health_left", "stamina_left"))
+    tx.emit(e)
     if e.health_damage or e.stamina_damage:
         tx.interrupt_breather(t.id)
     if t.health <= 0:

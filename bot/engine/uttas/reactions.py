@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
+from typing import Any, TypeVar, cast
 
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.events import AttackDeclared, ReactionChosen
@@ -348,35 +350,44 @@ def reaction_options(
         return []
     c = state.get(combatant_id)
     t = state.get(p.target)
-    able = can_react(c, tables)
     if c.id != t.id:
-        if able and c.side == t.side and c.id != p.attacker:
+        # Sides first: whether an enemy could react is never asked (issue 15, "CPU diet").
+        if c.side == t.side and c.id != p.attacker and can_react(c, tables):
             return [
                 ReactionOption(choice="intercept", label=f"Take the hit for {t.name}", actions=1)
             ]
         return []
     if any(c.has(condition) for condition in OUT):
         return []  # out of the fight: no choice to make (allies may still take the hit)
-    out = [ReactionOption(choice="none", label="No reaction")]
-    if able:
+    out = [NO_REACTION]
+    if can_react(c, tables):
         out += _defend_options(c, tables)
         out += _counter_options(state, tables, c, p)
         out += _stance_options(c, tables)
-    out.append(ReactionOption(choice="surrender", label="Surrender"))
+    out.append(SURRENDER)
     return out
+
+
+NO_REACTION = ReactionOption(choice="none", label="No reaction")
+SURRENDER = ReactionOption(choice="surrender", label="Surrender")
+"""The target's two choices that never change (options are frozen: every list shares them)."""
 
 
 def _defend_options(c: Combatant, tables: UttasTables) -> list[ReactionOption]:
     """UTTAS "Perform a Reaction command", Defend: the basic Evade, Block and Move, then the
     character's Martial Arts maneuvers of those kinds."""
-    out: list[ReactionOption] = []
-    for key in ("evade", "block", "move"):
-        r = tables.reactions[key]
-        out.append(ReactionOption(choice=key, label=r.label, actions=1))
+    out = [*_kept(tables, "defend", lambda: _basic_defences(tables))]
     for m in c.sheet.martial_arts:
         if m.maneuver in ("evade", "block", "move"):
             out.append(ReactionOption(choice=m.maneuver, label=m.name, maneuver=m.name, actions=1))
     return out
+
+
+def _basic_defences(tables: UttasTables) -> tuple[ReactionOption, ...]:
+    return tuple(
+        ReactionOption(choice=key, label=tables.reactions[key].label, actions=1)
+        for key in ("evade", "block", "move")
+    )
 
 
 def _counter_options(
@@ -388,6 +399,8 @@ def _counter_options(
     out: list[ReactionOption] = []
     cands = [m.name for m in c.sheet.martial_arts if m.maneuver == "counter"]
     cands += [pw.name for pw in c.sheet.powers if pw.triggered and pw.targets]
+    if not cands:  # most sheets: no working copy of the state is made for nothing
+        return out
     probe = Tx(state, tables, _NoDice(), _EPOCH)
     for name in cands:
         try:
@@ -411,17 +424,67 @@ def _counter_options(
 def _stance_options(c: Combatant, tables: UttasTables) -> list[ReactionOption]:
     """UTTAS "Perform a Reaction command", Change Stances: every stance ``c`` knows (the
     universal ones, then its sheet's) other than the one it is in."""
-    out: list[ReactionOption] = []
-    known = [*tables.universal_stances, *c.sheet.stances]
-    for s in dict.fromkeys(known):
+    known = c.sheet.stances
+    each = _kept(tables, ("stances", known), lambda: _known_stances(tables, known))
+    return [option for name, option in each if name != c.stance]
+
+
+def _known_stances(
+    tables: UttasTables, sheet_stances: tuple[str, ...]
+) -> tuple[tuple[str, ReactionOption], ...]:
+    """Each stance of the table's universal ones and then ``sheet_stances`` (each name once)
+    that the table has: (its name in the table, the option to change into it)."""
+    out = []
+    for s in dict.fromkeys([*tables.universal_stances, *sheet_stances]):
         found = tables.stance(s)
-        if found and found[0] != c.stance:
-            out.append(
-                ReactionOption(
-                    choice="stance", label=f"Stance: {found[0]}", stance=found[0], actions=1
-                )
-            )
-    return out
+        if found:
+            name = found[0]
+            label = f"Stance: {name}"
+            out.append((name, ReactionOption(choice="stance", label=label, stance=name, actions=1)))
+    return tuple(out)
+
+
+_T = TypeVar("_T")
+_KEPT: dict[int, tuple[UttasTables, dict[Hashable, Any]]] = {}
+KEPT_TABLES = 32
+"""How many tables' options :func:`_kept` keeps (one set per ruleset in use; oldest dropped)."""
+KEPT_PER_TABLES = 256
+"""How many keys (distinct sheets' stance lists…) :func:`_kept` keeps per tables at most (all
+dropped when full, then built again as asked)."""
+
+
+def _kept(tables: UttasTables, key: Hashable, make: Callable[[], _T]) -> _T:
+    """What ``make`` builds from ``tables`` (frozen) for ``key``, built once per tables object:
+    the options that depend on the tables and a sheet's names alone (issue 15, "CPU diet").
+    The tables are held with them, so their id names them while kept."""
+    kept = _KEPT.get(id(tables))
+    if kept is None or kept[0] is not tables:
+        if len(_KEPT) >= KEPT_TABLES:
+            _KEPT.pop(next(iter(_KEPT)))
+        kept = _KEPT[id(tables)] = (tables, {})
+    made = kept[1]
+    found = made.get(key)
+    if found is None:
+        if len(made) >= KEPT_PER_TABLES:
+            made.clear()
+        found = made[key] = make()
+    return cast(_T, found)
+
+
+def may_decide(state: UttasState, p: PendingAttack) -> list[Combatant]:
+    """Everyone who could have a choice on the attack ``p`` or :func:`may_be_asked`, in the
+    state's order: nobody when it is hidden from its target; the attacker after a surrender;
+    else the target and each combatant on its side but the attacker (UTTAS "Perform a
+    Reaction command", "Take one for the team"). Looks at sides only: who of them can react
+    now is :func:`reaction_options`' to say."""
+    if p.hidden:
+        return []
+    if p.awaiting == "attacker":
+        return [c for c in state.combatants if c.id == p.attacker]
+    target = state.get(p.target)
+    return [
+        c for c in state.combatants if c is target or (c.side == target.side and c.id != p.attacker)
+    ]
 
 
 def may_be_asked(state: UttasState, combatant_id: str, p: PendingAttack | None = None) -> bool:

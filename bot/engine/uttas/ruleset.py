@@ -360,6 +360,12 @@ class UttasRuleset(Ruleset[UttasState]):
         deciders = super().decision_options(state, decision)
         return dict(sorted(deciders.items(), key=lambda item: item[0] != decision.target))
 
+    def decision_candidates(self, state: UttasState, decision: Any) -> list[Combatant]:
+        """UTTAS "Perform a Reaction command" and "Take one for the team": only the target and
+        its allies (not the attacker) can answer an attack; nobody can answer one hidden from
+        its target (:func:`reactions.may_decide`)."""
+        return reactions.may_decide(state, decision)
+
     def decision_words(
         self,
         state: UttasState,
