@@ -27,7 +27,6 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import cast
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -60,6 +59,7 @@ from bot.settings import (
     load_settings,
     redacted_url,
 )
+from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database
 from bot.store.pg import PgDatabase
@@ -96,11 +96,9 @@ async def build(
     service's clock — reaction deadlines, and what is due — by default the host's. The bot is
     sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT`` is set."""
     now = clock or utc_now
-    db: Database
+    db: Store
     if settings.database_url is not None:
-        # The services are annotated with the SQLite Database but use only the store contract
-        # (transaction, read, migrate, close: bot.store.base.Store), which PgDatabase meets.
-        db = cast("Database", await open_postgres(settings.database_url.get_secret_value()))
+        db = await open_postgres(settings.database_url.get_secret_value())
     else:
         db = await Database.open(settings.database_path)
     try:

@@ -16,7 +16,7 @@ from bot.services.container import Services
 from bot.services.reminders import Reminder
 from bot.services.turn_deadlines import TurnLapse
 from bot.settings import Settings
-from bot.store.db import Database
+from bot.store.base import Store
 from bot.sync import sync_if_changed
 from bot.ui.channel_permissions import warn_gm_if_blind
 from bot.ui.combat_flow import announce
@@ -94,7 +94,7 @@ class CombatBot(commands.Bot):
         self,
         *,
         settings: Settings,
-        db: Database,
+        db: Store,
         services: Services,
         guild_ready_timeout: float = 2.0,
         expiry_interval: float | None = 1.0,

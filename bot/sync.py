@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.store import meta
-from bot.store.db import Database
+from bot.store.base import Store
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def definitions_hash(tree: app_commands.CommandTree[Any], guild: discord.Object 
 
 async def sync_if_changed(
     tree: app_commands.CommandTree[Any],
-    db: Database,
+    db: Store,
     *,
     application_id: int,
     dev_guild_id: int | None,

@@ -22,8 +22,8 @@ from bot.services.actor import Actor
 from bot.store import away as repo
 from bot.store import guild_encounters
 from bot.store.away import AwayRow
-from bot.store.base import StoreConnection as Connection
-from bot.store.db import Database
+from bot.store.base import Store
+from bot.store.base import StoreConnection as StoreConnection
 
 MAX_AWAY_DAYS = 90
 NOT_AWAY = "You are not marked away in this server."
@@ -50,7 +50,7 @@ class AwayMarks:
         self._kept: dict[int, tuple[float, list[AwayRow]]] = {}
         self._generation = 0
 
-    async def active(self, conn: Connection, guild_id: int, now: datetime) -> list[AwayRow]:
+    async def active(self, conn: StoreConnection, guild_id: int, now: datetime) -> list[AwayRow]:
         """The server's members away at ``now``, by user id (as
         :func:`bot.store.away.active`): from the marks kept if fresh, else read through
         ``conn`` and kept."""
@@ -130,7 +130,7 @@ class AwayService:
     """``/away`` and ``/back`` over the ``away_members`` store; ``clock`` is the services'
     injected clock (an away mark ends by itself when it passes ``until``)."""
 
-    def __init__(self, db: Database, *, clock: Callable[[], datetime]) -> None:
+    def __init__(self, db: Store, *, clock: Callable[[], datetime]) -> None:
         self._db = db
         self._clock = clock
 

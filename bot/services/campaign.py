@@ -32,7 +32,7 @@ from bot.store import campaign as repo
 from bot.store import encounters as encounter_repo
 from bot.store import guild_settings
 from bot.store import sheets as sheet_repo
-from bot.store.db import Connection, Database
+from bot.store.base import Store, StoreConnection
 from bot.store.sheets import SheetRow
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class CampaignService:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         *,
         clock: Callable[[], datetime],
         roller: Callable[[], DiceRoller] | None = None,
@@ -211,7 +211,7 @@ def _table(
 
 
 async def _targets(
-    conn: Connection, guild_id: int, member_id: int | None, character: str | None
+    conn: StoreConnection, guild_id: int, member_id: int | None, character: str | None
 ) -> list[tuple[SheetRow, repo.RecordRow | None]]:
     """The characters a command applies to: one member's (or one of them by name), each with
     its record; with no member, every character of the server that has a record."""
@@ -229,7 +229,7 @@ async def _targets(
 
 
 async def _characters(
-    conn: Connection, guild_id: int, owner_id: int, character: str | None
+    conn: StoreConnection, guild_id: int, owner_id: int, character: str | None
 ) -> list[SheetRow]:
     if character is None:
         found = await sheet_repo.characters_of(conn, guild_id, owner_id)
@@ -245,7 +245,7 @@ async def _characters(
     return [sheet]
 
 
-async def _view(conn: Connection, sheet: SheetRow, row: repo.RecordRow | None) -> RecordView:
+async def _view(conn: StoreConnection, sheet: SheetRow, row: repo.RecordRow | None) -> RecordView:
     """The record as shown, by the server's tables (what a new fight would play by)."""
     rules = get_ruleset(sheet.ruleset, await guild_settings.rules_overrides(conn, sheet.guild_id))
     model = rules.parse_sheet(sheet.sheet_json)
@@ -260,12 +260,12 @@ async def _view(conn: Connection, sheet: SheetRow, row: repo.RecordRow | None) -
     )
 
 
-async def _require_gm(conn: Connection, guild_id: int, actor: Actor, action: str) -> None:
+async def _require_gm(conn: StoreConnection, guild_id: int, actor: Actor, action: str) -> None:
     if not await is_server_gm(conn, guild_id, actor):
         raise NotAllowed(NOT_GM.format(action=action))
 
 
-async def _require_not_fighting(conn: Connection, guild_id: int, sheet: SheetRow) -> None:
+async def _require_not_fighting(conn: StoreConnection, guild_id: int, sheet: SheetRow) -> None:
     fighting = await encounter_repo.live_with_character(conn, guild_id, sheet.id)
     if fighting is not None:
         raise Conflict(

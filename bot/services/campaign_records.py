@@ -18,13 +18,13 @@ from bot.errors import Conflict, InvalidInput
 from bot.store import campaign as repo
 from bot.store import encounters as encounter_repo
 from bot.store import sheets as sheet_repo
-from bot.store.db import Connection
+from bot.store.base import StoreConnection
 
 log = logging.getLogger(__name__)
 
 
 async def load(
-    conn: Connection, rules: Ruleset[Any], character_id: int, name: str
+    conn: StoreConnection, rules: Ruleset[Any], character_id: int, name: str
 ) -> BaseModel | None:
     """The campaign record a character joins with: None when it has none in ``rules``'s
     system (a first fight, or a record of another system). Raises :class:`InvalidInput` when
@@ -42,7 +42,9 @@ async def load(
         ) from None
 
 
-async def require_free(conn: Connection, current: Any, combatant: Any, *, came_back: bool) -> None:
+async def require_free(
+    conn: StoreConnection, current: Any, combatant: Any, *, came_back: bool
+) -> None:
     """Refuse (:class:`Conflict`) a character coming into ``current`` (an encounter) while it
     fights in another live encounter of the server, or — ``came_back`` by undo or redo — when
     its record changed since it left (a rest, healing or another fight since): bringing it back
@@ -69,7 +71,7 @@ async def require_free(conn: Connection, current: Any, combatant: Any, *, came_b
 
 
 async def write_back(
-    conn: Connection,
+    conn: StoreConnection,
     rules: Ruleset[Any],
     guild_id: int,
     combatants: Iterable[Any],

@@ -60,7 +60,7 @@ from bot.services.start_policy import ensure_may_start
 from bot.store import campaign, guild_settings, turn_timers
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
-from bot.store.db import Connection, Database
+from bot.store.base import Store, StoreConnection
 from bot.store.decisions import Opening
 from bot.store.encounters import NOT_UNDOABLE, EncounterRow, LogEntry
 
@@ -90,7 +90,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         *,
         clock: Callable[[], datetime] = utc_now,
         seeds: Callable[[], int] | None = None,
@@ -133,7 +133,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         return self._clock()
 
     @property
-    def db(self) -> Database:
+    def db(self) -> Store:
         """The database (for the timers that read and close their own rows)."""
         return self._db
 
@@ -149,7 +149,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
 
     @staticmethod
     async def _records_follow(
-        conn: Connection, current: Encounter, new_state: AnyState, command: str, now: datetime
+        conn: StoreConnection, current: Encounter, new_state: AnyState, command: str, now: datetime
     ) -> None:
         """Decision A, for every change: characters that leave the encounter take their
         campaign record with them, as they were just before leaving; characters that come (a
@@ -189,7 +189,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._remember(row, state)
         return Encounter(row=row, state=state, began=began)
 
-    async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter:
+    async def _with_away(self, conn: StoreConnection, encounter: Encounter) -> Encounter:
         """``encounter`` with the members of its server away now (``/away``), which decide
         who may act and who is pinged for a combatant (:mod:`bot.services.acting`)."""
         marks = await away_marks(self._db).active(conn, encounter.row.guild_id, self._clock())
@@ -406,7 +406,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             raise NotFound(prompts.PROMPT_GONE)
         return prompt.channel_id
 
-    async def _live_by_id(self, conn: Connection, encounter_id: int) -> Encounter:
+    async def _live_by_id(self, conn: StoreConnection, encounter_id: int) -> Encounter:
         """Encounter ``encounter_id`` if it is live; NotFound or Conflict (already ended)."""
         row = await repo.by_id(conn, encounter_id)
         if row is None:
@@ -415,7 +415,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             raise _already_ended()
         return self._load(row)
 
-    async def _archive(self, conn: Connection, current: Encounter, actor: Actor) -> Encounter:
+    async def _archive(self, conn: StoreConnection, current: Encounter, actor: Actor) -> Encounter:
         """Archive ``current`` (GM only) and log it, inside the caller's transaction."""
         ensure_gm(current, actor, "end the encounter")
         row = current.row
@@ -470,8 +470,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         options: dict[str, Any],
         step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
         *,
-        prepare: Callable[[Connection, Encounter], Awaitable[None]] | None = None,
-        finish: Callable[[Connection, EncounterRow], Awaitable[None]] | None = None,
+        prepare: Callable[[StoreConnection, Encounter], Awaitable[None]] | None = None,
+        finish: Callable[[StoreConnection, EncounterRow], Awaitable[None]] | None = None,
         gm_id: int | None = None,
         paused: bool | None = None,
     ) -> tuple[Encounter, dict[str, Any]]:
@@ -625,7 +625,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             "The encounter changed while your command was being applied; please try again."
         )
 
-    async def _commit(self, conn: Connection, done: _Computed, write: _Write) -> EncounterRow:
+    async def _commit(self, conn: StoreConnection, done: _Computed, write: _Write) -> EncounterRow:
         """Inside the change's transaction: campaign records, the versioned UPDATE with the log
         row and the redo history (one trip), the decisions, the turn timers and ``finish``."""
         current, new_state, now, command = done.current, done.state, done.now, write.command
@@ -712,7 +712,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         if again != state_json:
             raise replay.ReplayFailed(f"version {version} does not replay exactly")
 
-    async def state_at(self, conn: Connection, current: Encounter, version: int) -> AnyState:
+    async def state_at(self, conn: StoreConnection, current: Encounter, version: int) -> AnyState:
         """The state ``current``'s encounter had at ``version`` (its nearest snapshot with the
         changes after it replayed, :mod:`bot.services.replay`). Raises
         :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it."""
@@ -780,7 +780,7 @@ class _Write:
     actor: Actor
     command: str
     options: dict[str, Any]
-    finish: Callable[[Connection, EncounterRow], Awaitable[None]] | None
+    finish: Callable[[StoreConnection, EncounterRow], Awaitable[None]] | None
     gm_id: int | None
     paused: bool | None
 

@@ -36,7 +36,7 @@ from bot.services.start_policy import channel_list, server_gms_text
 from bot.store import guild_encounters, guild_settings
 from bot.store import member_data as repo
 from bot.store import prompts as prompt_repo
-from bot.store.db import Connection, Database
+from bot.store.base import Store, StoreConnection
 from bot.store.encounters import EncounterRow
 
 log = logging.getLogger(__name__)
@@ -155,14 +155,14 @@ class MemberDataService:
     """Export and erase one member's data in one server (see the module docstring)."""
 
     def __init__(
-        self, db: Database, encounters: EncounterService, *, clock: Callable[[], datetime]
+        self, db: Store, encounters: EncounterService, *, clock: Callable[[], datetime]
     ) -> None:
         self._db = db
         self._encounters = encounters
         self._clock = clock
 
     @staticmethod
-    async def _may_act(conn: Connection, guild_id: int, actor: Actor, subject_id: int) -> None:
+    async def _may_act(conn: StoreConnection, guild_id: int, actor: Actor, subject_id: int) -> None:
         """A member acts on their own data; only server GMs act on another member's. The
         subject must be a Discord id (a snowflake, far above any number a fight holds, which
         is what lets :mod:`~bot.services.member_scrub` find it in stored JSON)."""
@@ -175,7 +175,9 @@ class MemberDataService:
                 "member's data. Your own: `/me export`, `/me delete`."
             )
 
-    async def _collect(self, conn: Connection, guild_id: int, subject_id: int) -> dict[str, Any]:
+    async def _collect(
+        self, conn: StoreConnection, guild_id: int, subject_id: int
+    ) -> dict[str, Any]:
         """Every source's export for ``subject_id``, read in one snapshot."""
         await conn.execute("BEGIN")
         try:
@@ -243,14 +245,14 @@ class MemberDataService:
 
     @staticmethod
     async def _refuse_live_seats(
-        conn: Connection, guild_id: int, actor: Actor, subject_id: int
+        conn: StoreConnection, guild_id: int, actor: Actor, subject_id: int
     ) -> None:
         seats = await guild_encounters.live_run_by(conn, guild_id, subject_id)
         if seats:
             raise _seat_refusal(subject_id, actor, [e.channel_id for e in seats])
 
     async def _answer(
-        self, conn: Connection, guild_id: int, actor: Actor, prompt_id: int
+        self, conn: StoreConnection, guild_id: int, actor: Actor, prompt_id: int
     ) -> prompt_repo.PromptRow:
         """The open delete prompt ``prompt_id`` if ``actor`` opened it (only their click
         counts); NotFound, NotAllowed or Conflict otherwise."""
@@ -324,7 +326,7 @@ class MemberDataService:
             state = current.rules.load_state(scrub_json(current.state_json, user_id))
             return state, {"released": names}
 
-        async def finish(conn: Connection, saved: EncounterRow) -> None:
+        async def finish(conn: StoreConnection, saved: EncounterRow) -> None:
             await scrub_encounter_log(conn, saved.id, erasure)
 
         # Erasing is not a move in the fight: it goes through even while the GM has paused it

@@ -61,7 +61,7 @@ from bot.store import member_settings as settings_repo
 from bot.store import notices as notice_repo
 from bot.store import sheets as sheet_repo
 from bot.store import standing as standing_repo
-from bot.store.db import Connection
+from bot.store.base import StoreConnection
 from bot.store.sheets import SheetRow
 
 
@@ -76,8 +76,8 @@ class Erasure:
     now: datetime
 
 
-Exporter = Callable[[Connection, int, int], Awaitable[Any]]
-Eraser = Callable[[Connection, Erasure], Awaitable[int]]
+Exporter = Callable[[StoreConnection, int, int], Awaitable[Any]]
+Eraser = Callable[[StoreConnection, Erasure], Awaitable[int]]
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _sheet(row: SheetRow) -> dict[str, Any]:
     }
 
 
-async def _export_records(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_records(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return [
         {
             "character_id": row.character_id,
@@ -117,27 +117,27 @@ async def _export_records(conn: Connection, guild_id: int, user_id: int) -> Any:
     ]
 
 
-async def _erase_records(conn: Connection, e: Erasure) -> int:
+async def _erase_records(conn: StoreConnection, e: Erasure) -> int:
     return await campaign_repo.delete_of_owner(conn, e.guild_id, e.user_id)
 
 
-async def _export_characters(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_characters(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return [_sheet(row) for row in await sheet_repo.characters_of(conn, guild_id, user_id)]
 
 
-async def _erase_characters(conn: Connection, e: Erasure) -> int:
+async def _erase_characters(conn: StoreConnection, e: Erasure) -> int:
     return await repo.delete_characters(conn, e.guild_id, e.user_id)
 
 
-async def _export_npcs(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_npcs(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return [_sheet(row) for row in await repo.npcs_authored(conn, guild_id, user_id)]
 
 
-async def _erase_npcs(conn: Connection, e: Erasure) -> int:
+async def _erase_npcs(conn: StoreConnection, e: Erasure) -> int:
     return await repo.disown_npcs(conn, e.guild_id, e.user_id)
 
 
-async def _export_encounters_run(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_encounters_run(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return [
         {
             "encounter_id": ref.id,
@@ -154,11 +154,11 @@ async def _export_encounters_run(conn: Connection, guild_id: int, user_id: int) 
     ]
 
 
-async def _erase_encounters_run(conn: Connection, e: Erasure) -> int:
+async def _erase_encounters_run(conn: StoreConnection, e: Erasure) -> int:
     return await repo.forget_seats(conn, e.guild_id, e.user_id)
 
 
-async def _export_combatants(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_combatants(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     found: list[dict[str, Any]] = []
     for ref in await repo.encounters_naming(conn, guild_id, user_id):
         for combatant in controlled_by(json.loads(ref.state_json), user_id):
@@ -175,7 +175,7 @@ async def _export_combatants(conn: Connection, guild_id: int, user_id: int) -> A
     return found
 
 
-async def _erase_archived_combatants(conn: Connection, e: Erasure) -> int:
+async def _erase_archived_combatants(conn: StoreConnection, e: Erasure) -> int:
     """Archived encounters naming the member get a new version without them (validated by the
     ruleset, logged as ``forget_member``). Live ones were done through the write path."""
     changed = 0
@@ -220,7 +220,7 @@ def _entry(row: repo.LogRow) -> dict[str, Any]:
     }
 
 
-async def _export_log(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_log(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     entries = []
     for row in await repo.log_issued_or_naming(conn, guild_id, user_id):
         entry = _entry(row)
@@ -229,7 +229,7 @@ async def _export_log(conn: Connection, guild_id: int, user_id: int) -> Any:
     return {"count": len(entries), "omitted": 0, "entries": entries}
 
 
-async def scrub_encounter_log(conn: Connection, encounter_id: int, e: Erasure) -> int:
+async def scrub_encounter_log(conn: StoreConnection, encounter_id: int, e: Erasure) -> int:
     """Replace the member in every log row of one encounter (actor, options, result, state
     snapshot); returns the rows changed."""
     changed = 0
@@ -247,14 +247,14 @@ async def scrub_encounter_log(conn: Connection, encounter_id: int, e: Erasure) -
     return changed
 
 
-async def _erase_log(conn: Connection, e: Erasure) -> int:
+async def _erase_log(conn: StoreConnection, e: Erasure) -> int:
     changed = 0
     for encounter_id in await repo.encounter_ids(conn, e.guild_id):
         changed += await scrub_encounter_log(conn, encounter_id, e)
     return changed
 
 
-async def _export_prompts(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_prompts(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return [
         {
             "id": p.id,
@@ -269,19 +269,19 @@ async def _export_prompts(conn: Connection, guild_id: int, user_id: int) -> Any:
     ]
 
 
-async def _erase_prompts(conn: Connection, e: Erasure) -> int:
+async def _erase_prompts(conn: StoreConnection, e: Erasure) -> int:
     return await repo.forget_prompts(conn, e.guild_id, e.user_id, e.now)
 
 
-async def _export_notices(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_notices(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return await notice_repo.for_member(conn, guild_id, user_id)
 
 
-async def _erase_notices(conn: Connection, e: Erasure) -> int:
+async def _erase_notices(conn: StoreConnection, e: Erasure) -> int:
     return await notice_repo.delete_for_member(conn, e.guild_id, e.user_id)
 
 
-async def _export_decisions(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_decisions(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return [
         {
             "encounter_id": row["encounter_id"],
@@ -294,11 +294,11 @@ async def _export_decisions(conn: Connection, guild_id: int, user_id: int) -> An
     ]
 
 
-async def _erase_decisions(conn: Connection, e: Erasure) -> int:
+async def _erase_decisions(conn: StoreConnection, e: Erasure) -> int:
     return await repo.forget_asked(conn, e.guild_id, e.user_id)
 
 
-async def _export_away(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_away(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return [
         {
             "you_are_away": row.user_id == user_id,
@@ -312,23 +312,23 @@ async def _export_away(conn: Connection, guild_id: int, user_id: int) -> Any:
     ]
 
 
-async def _erase_away(conn: Connection, e: Erasure) -> int:
+async def _erase_away(conn: StoreConnection, e: Erasure) -> int:
     return await away_repo.forget(conn, e.guild_id, e.user_id)
 
 
-async def _export_standing(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_standing(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return await standing_repo.of_member(conn, guild_id, user_id)
 
 
-async def _erase_standing(conn: Connection, e: Erasure) -> int:
+async def _erase_standing(conn: StoreConnection, e: Erasure) -> int:
     return await standing_repo.delete_of_member(conn, e.guild_id, e.user_id)
 
 
-async def _export_settings(conn: Connection, guild_id: int, user_id: int) -> Any:
+async def _export_settings(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
     return await settings_repo.export(conn, guild_id, user_id)
 
 
-async def _erase_settings(conn: Connection, e: Erasure) -> int:
+async def _erase_settings(conn: StoreConnection, e: Erasure) -> int:
     return await settings_repo.delete(conn, e.guild_id, e.user_id)
 
 

@@ -42,7 +42,7 @@ from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
 from bot.store import guild_settings, turn_timers
-from bot.store.db import Connection, Database
+from bot.store.base import Store, StoreConnection
 from bot.store.encounters import EncounterRow, LogEntry
 
 INTERNAL_OPTIONS = frozenset({"pending_version"})
@@ -96,7 +96,7 @@ class ModerationService:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         encounters: EncounterService,
         combat: CombatService,
         *,
@@ -135,7 +135,7 @@ class ModerationService:
         already hold the seat. Nothing changes on a refusal."""
         member_id = recipient.user_id
 
-        async def prepare(conn: Connection, current: Encounter) -> None:
+        async def prepare(conn: StoreConnection, current: Encounter) -> None:
             _ensure_gm(current, actor, "hand the encounter to someone else")
             if recipient_is_bot:
                 raise NotAllowed(
@@ -176,7 +176,7 @@ class ModerationService:
                 )
             return current.state, {}
 
-        async def finish(conn: Connection, saved: EncounterRow) -> None:
+        async def finish(conn: StoreConnection, saved: EncounterRow) -> None:
             await _pace(conn, saved, paused, self._clock())
             if paused or not saved.decisions:
                 return
@@ -208,7 +208,7 @@ class ModerationService:
     ) -> tuple[CombatResult, LogEntry]:
         found: dict[str, Any] = {}
 
-        async def prepare(conn: Connection, current: Encounter) -> None:
+        async def prepare(conn: StoreConnection, current: Encounter) -> None:
             _ensure_gm(current, actor, "undo or redo commands")
             entry = await (repo.last_undoable if undo else repo.last_redoable)(conn, current.id)
             if entry is None:
@@ -230,7 +230,7 @@ class ModerationService:
             key = "undid" if undo else "redid"
             return found["state"], {key: entry.version, "command": entry.command}
 
-        async def finish(conn: Connection, saved: EncounterRow) -> None:
+        async def finish(conn: StoreConnection, saved: EncounterRow) -> None:
             entry: LogEntry = found["entry"]
             await repo.mark_undone(conn, saved.id, entry.version, saved.version if undo else None)
 
@@ -337,7 +337,7 @@ def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
         raise NotAllowed(not_gm_message(encounter, action))
 
 
-async def _pace(conn: Connection, saved: EncounterRow, paused: bool, now: datetime) -> None:
+async def _pace(conn: StoreConnection, saved: EncounterRow, paused: bool, now: datetime) -> None:
     """A turn deadline stops with ``/gm pause``; ``/gm resume`` gives back the time that was
     left (issue 17)."""
     if paused:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.services.encounter import Encounter
 from bot.store import decisions
 from bot.store import encounters as repo
-from bot.store.db import Connection, Database
+from bot.store.base import Store, StoreConnection
 from bot.store.decisions import Noted
 from bot.store.encounters import EncounterRow
 
@@ -20,11 +20,11 @@ class PromptBookkeeping:
     """Bookkeeping methods of :class:`~bot.services.encounters.EncounterService`."""
 
     if TYPE_CHECKING:
-        _db: Database
+        _db: Store
 
         def _load(self, row: EncounterRow) -> Encounter: ...
 
-        async def _with_away(self, conn: Connection, encounter: Encounter) -> Encounter: ...
+        async def _with_away(self, conn: StoreConnection, encounter: Encounter) -> Encounter: ...
 
         def _forget_row(self, encounter_id: int) -> None: ...
 

@@ -20,7 +20,7 @@ from bot.services import campaign_records, event_log
 from bot.services.actor import Actor
 from bot.services.encounter import Encounter
 from bot.services.gm_checks import ensure_gm, ensure_sheet_fits
-from bot.store.db import Connection
+from bot.store.base import StoreConnection
 
 NPC_BATCH_MAX = 25
 
@@ -42,7 +42,7 @@ class RosterMixin:
             options: dict[str, Any],
             step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
             *,
-            prepare: Callable[[Connection, Encounter], Awaitable[None]] | None = None,
+            prepare: Callable[[StoreConnection, Encounter], Awaitable[None]] | None = None,
         ) -> Awaitable[tuple[Encounter, dict[str, Any]]]: ...
 
     async def join(
@@ -62,7 +62,7 @@ class RosterMixin:
         write back over each other's record."""
         found: dict[str, BaseModel | None] = {}
 
-        async def prepare(conn: Connection, current: Encounter) -> None:
+        async def prepare(conn: StoreConnection, current: Encounter) -> None:
             if character_id is None:
                 return  # (fighting elsewhere is refused by every change: change's own check)
             found["record"] = await campaign_records.load(conn, current.rules, character_id, name)

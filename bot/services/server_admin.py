@@ -20,7 +20,7 @@ from bot.services.encounters import Encounter, EncounterService
 from bot.services.permissions import is_server_gm
 from bot.services.start_policy import server_gms_text
 from bot.store import guild_encounters, guild_settings
-from bot.store.db import Connection, Database
+from bot.store.base import Store, StoreConnection
 from bot.store.guild_encounters import LiveEncounter
 from bot.store.guild_settings import StartPolicy, StartSettings
 
@@ -37,14 +37,14 @@ class ServerAdminService:
     """The use cases behind ``/server`` (see the module docstring)."""
 
     def __init__(
-        self, db: Database, encounters: EncounterService, *, clock: Callable[[], datetime]
+        self, db: Store, encounters: EncounterService, *, clock: Callable[[], datetime]
     ) -> None:
         self._db = db
         self._encounters = encounters
         self._clock = clock
 
     @staticmethod
-    async def _require_server_gm(conn: Connection, guild_id: int, actor: Actor) -> None:
+    async def _require_server_gm(conn: StoreConnection, guild_id: int, actor: Actor) -> None:
         if not await is_server_gm(conn, guild_id, actor):
             role = await guild_settings.gm_role(conn, guild_id)
             raise NotAllowed(f"Only server GMs ({server_gms_text(role)}) can use `/server`.")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from bot.errors import NotAllowed
 from bot.services.permissions import is_server_gm
 from bot.store import guild_encounters, guild_settings
-from bot.store.db import Connection
+from bot.store.base import StoreConnection
 from bot.store.guild_settings import StartSettings
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def handover_cap_message(settings: StartSettings, recipient_id: int, channel_ids
     )
 
 
-async def ensure_may_start(conn: Connection, guild_id: int, actor: Actor) -> None:
+async def ensure_may_start(conn: StoreConnection, guild_id: int, actor: Actor) -> None:
     """Raise :class:`NotAllowed` unless ``actor`` may start one more encounter in
     ``guild_id`` now (see the module docstring). Call it inside the starting transaction."""
     await _ensure_may_run(
@@ -107,7 +107,7 @@ async def ensure_may_start(conn: Connection, guild_id: int, actor: Actor) -> Non
     )
 
 
-async def ensure_may_take_over(conn: Connection, guild_id: int, recipient: Actor) -> None:
+async def ensure_may_take_over(conn: StoreConnection, guild_id: int, recipient: Actor) -> None:
     """Raise :class:`NotAllowed` unless ``recipient`` may be handed the GM seat of one more live
     encounter in ``guild_id`` now: the same policy and cap as :func:`ensure_may_start`, with
     refusals that name the recipient. Call it inside the hand-over's transaction."""
@@ -121,7 +121,7 @@ async def ensure_may_take_over(conn: Connection, guild_id: int, recipient: Actor
 
 
 async def _ensure_may_run(
-    conn: Connection,
+    conn: StoreConnection,
     guild_id: int,
     actor: Actor,
     *,
