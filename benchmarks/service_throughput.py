@@ -255,12 +255,25 @@ async def memory_per_thousand(
     return (now - base) / 2**20 * 1000 / encounters
 
 
-def disk_bytes(path: Path) -> int:
-    """Database plus WAL, in bytes, after a TRUNCATE checkpoint (call while no write is open)."""
+async def disk_bytes(path: Path) -> int:
+    """Database plus WAL, in bytes, after a TRUNCATE checkpoint (call while no write is open).
+
+    A TRUNCATE checkpoint empties the WAL file only when no reader is in it (the service's own
+    read connection may be, for a moment): it is retried until it reports not busy (up to 2 s),
+    else a WAL file holding pages already copied into the database would be counted as growth
+    in the figure taken before and not in the one after (a negative growth was printed)."""
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-    wal = path.with_name(path.name + "-wal")
-    return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+        for _ in range(100):
+            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                break
+            await asyncio.sleep(0.02)
+    return file_bytes(path) + file_bytes(path.with_name(path.name + "-wal"))
+
+
+def file_bytes(path: Path) -> int:
+    """The size of the file at ``path`` in bytes (0 when there is none)."""
+    return path.stat().st_size if path.exists() else 0
 
 
 PG_TABLE_BYTES = """
@@ -636,8 +649,8 @@ async def store_bytes(args: argparse.Namespace, where: str) -> dict[str, int]:
     if args.store == "sqlite":
         folder = Path(where)
         return {
-            "service": disk_bytes(folder / "bench.sqlite3"),
-            "bare": disk_bytes(folder / "bare.sqlite3"),
+            "service": await disk_bytes(folder / "bench.sqlite3"),
+            "bare": await disk_bytes(folder / "bare.sqlite3"),
         }
     return await pg_bytes(where)
 
