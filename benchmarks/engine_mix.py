@@ -39,6 +39,7 @@ from bot.engine.core.audience import PUBLIC  # noqa: E402
 from bot.engine.core.commands import Begin, EndTurn  # noqa: E402
 from bot.engine.uttas.commands import AddCombatant, Attack  # noqa: E402
 from bot.engine.uttas.sheet import UttasSheet  # noqa: E402
+from bot.services.combat import npc_lapse  # noqa: E402
 
 SHEETS = ROOT / "data" / "sheets" / "uttas"
 
@@ -108,20 +109,7 @@ class Channel:
         rules, clock = self.rules, time.thread_time
         while True:
             t0 = clock()
-            lapsing = None
-            for decision in state.decisions:
-                subject = rules.decision_subject(state, decision)
-                if subject is None or state.settings.npcs_react or not state.get(subject).is_npc:
-                    continue
-                if any(
-                    c.id != subject
-                    and not c.is_npc
-                    and rules.reaction_options(state, c.id, decision)
-                    for c in state.combatants
-                ):
-                    continue
-                lapsing = decision
-                break
+            lapsing = npc_lapse(rules, state)
             t1 = clock()
             spent["lapse check"] += t1 - t0
             if lapsing is None:

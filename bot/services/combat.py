@@ -102,6 +102,23 @@ def outcome_of(before: Encounter, after: Encounter) -> dict[str, Any]:
     return {"decisions": tuple(decisions_of(after)), "resolved": tuple(settled(before, after))}
 
 
+def npc_lapse(rules: Any, state: AnyState) -> Any | None:
+    """The first open decision of ``state`` that lapses at once under ``rules`` (a ruleset): it
+    asks an NPC's reaction, the encounter does not let NPCs react (``npcs_react`` off) and no
+    player's combatant could answer it instead. ``None`` when there is none."""
+    for decision in state.decisions:
+        subject = rules.decision_subject(state, decision)
+        if subject is None or state.settings.npcs_react or not state.get(subject).is_npc:
+            continue
+        if any(
+            c.id != subject and not c.is_npc and rules.reaction_options(state, c.id, decision)
+            for c in state.combatants
+        ):
+            continue
+        return decision
+    return None
+
+
 class CombatService:
     """Turn commands and reactions over :class:`EncounterService`.
 
@@ -198,20 +215,7 @@ class CombatService:
         # Each pass settles one decision (a multi-hit attack then opens its next hit): bounded
         # by what can be open — every combatant's attack, ten hits each — as a guard only.
         for _ in range(10 * (len(state.combatants) + len(state.decisions)) + 20):
-            lapsing = None
-            for decision in state.decisions:
-                subject = rules.decision_subject(state, decision)
-                if subject is None or state.settings.npcs_react or not state.get(subject).is_npc:
-                    continue
-                if any(
-                    c.id != subject
-                    and not c.is_npc
-                    and rules.reaction_options(state, c.id, decision)
-                    for c in state.combatants
-                ):
-                    continue
-                lapsing = decision
-                break
+            lapsing = npc_lapse(rules, state)
             if lapsing is None:
                 break
             lapse = rules.lapse(state, lapsing)

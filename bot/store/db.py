@@ -115,6 +115,21 @@ def bundled_migrations() -> list[Migration]:
     return found
 
 
+def _run_in_order(
+    conn: sqlite3.Connection, statements: Sequence[tuple[str, Sequence[Any]]]
+) -> list[int]:
+    """On the database thread: run ``statements`` in order; how many rows each changed. When
+    the first changes nothing the others are not run (the list then has that one count)."""
+    counts: list[int] = []
+    for sql, params in statements:
+        before = conn.total_changes
+        conn.execute(sql, params).fetchall()
+        counts.append(conn.total_changes - before)
+        if counts[0] == 0:
+            break
+    return counts
+
+
 class Connection:
     """The handle a transaction or read gets: thin, typed helpers over the raw connection.
 
@@ -187,17 +202,7 @@ class Connection:
         each changed. When the first changes nothing (e.g. a versioned ``UPDATE`` that found
         its row moved on) the others are not run and the list has that one count only."""
 
-        def work(conn: sqlite3.Connection) -> list[int]:
-            counts: list[int] = []
-            for sql, params in statements:
-                before = conn.total_changes
-                conn.execute(sql, params).fetchall()
-                counts.append(conn.total_changes - before)
-                if counts[0] == 0:
-                    break
-            return counts
-
-        return await self._call(work)
+        return await self._call(lambda conn: _run_in_order(conn, statements))
 
     async def execute_all_fetch(
         self, statements: Sequence[tuple[str, Sequence[Any]]], query: str, params: Sequence[Any]
@@ -207,13 +212,9 @@ class Connection:
         (``None`` when the first statement changed nothing and the rest were skipped)."""
 
         def work(conn: sqlite3.Connection) -> tuple[list[int], list[aiosqlite.Row] | None]:
-            counts: list[int] = []
-            for sql, values in statements:
-                before = conn.total_changes
-                conn.execute(sql, values).fetchall()
-                counts.append(conn.total_changes - before)
-                if counts[0] == 0:
-                    return counts, None
+            counts = _run_in_order(conn, statements)
+            if len(counts) < len(statements):
+                return counts, None
             return counts, list(conn.execute(query, params).fetchall())
 
         return await self._call(work)
