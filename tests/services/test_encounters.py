@@ -231,14 +231,7 @@ async def test_the_next_change_uses_the_row_kept_in_memory_and_a_moved_row_is_re
     second process notes a tracker message) the versioned UPDATE finds it, and the change is
     read again and computed on the row as it is, keeping what the other process wrote."""
     started = await start(service)
-    reads: list[int] = []
-    read = repo.live_in_channel
-
-    async def counted(conn, channel_id):  # type: ignore[no-untyped-def]
-        reads.append(channel_id)
-        return await read(conn, channel_id)
-
-    monkeypatch.setattr(repo, "live_in_channel", counted)
+    reads = count_reads(monkeypatch)
     seen: list[tuple[int, int | None]] = []
 
     def bump(current: Encounter) -> tuple:
@@ -326,14 +319,7 @@ async def test_a_message_noted_by_this_process_drops_the_kept_row_so_nothing_is_
     path) drops the channel's kept row: the next change reads the row once and runs its step
     once, instead of starting from the stale kept row, failing the check and running again."""
     started = await start(service)
-    reads: list[int] = []
-    read = repo.live_in_channel
-
-    async def counted(conn, channel_id):  # type: ignore[no-untyped-def]
-        reads.append(channel_id)
-        return await read(conn, channel_id)
-
-    monkeypatch.setattr(repo, "live_in_channel", counted)
+    reads = count_reads(monkeypatch)
     runs: list[int | None] = []
 
     def bump(current: Encounter) -> tuple:
@@ -346,3 +332,16 @@ async def test_a_message_noted_by_this_process_drops_the_kept_row_so_nothing_is_
     assert runs == [None, 4242] and reads == [10, 10]
     live = await service.live(10)
     assert (live.version, live.row.tracker_message_id) == (started.version + 2, 4242)
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, the channel of every live row read (``repo.live_in_channel``), in order."""
+    reads: list[int] = []
+    read = repo.live_in_channel
+
+    async def counted(conn, channel_id):  # type: ignore[no-untyped-def]
+        reads.append(channel_id)
+        return await read(conn, channel_id)
+
+    monkeypatch.setattr(repo, "live_in_channel", counted)
+    return reads
