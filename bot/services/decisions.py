@@ -49,29 +49,57 @@ def option_code(option: ReactionOption, decider: str | None = None) -> str:
 
 
 OPTIONS_KEPT = 512
-"""How many (state, decision) pairs' choices :func:`_options` keeps (the most recently used)."""
-_OPTIONS: OrderedDict[tuple[int, int], tuple[Any, Any, dict[str, list[ReactionOption]]]] = (
-    OrderedDict()
-)
+"""How many (state, decision) pairs' choices and words :func:`_options` keeps (the most
+recently used)."""
 
 
-def _options(encounter: Encounter, engine: Any) -> dict[str, list[ReactionOption]]:
+@dataclass(slots=True)
+class _Kept:
+    """What is worked out once for one decision of one state object: its choices, and its
+    words once asked for (``None`` until then)."""
+
+    state: Any
+    engine: Any
+    options: dict[str, list[ReactionOption]]
+    words: DecisionWords | None = None
+
+
+_OPTIONS: OrderedDict[tuple[int, int], _Kept] = OrderedDict()
+
+
+def _kept(encounter: Encounter, engine: Any) -> _Kept:
     """The ruleset's ``decision_options`` for ``engine`` in ``encounter``'s state, worked out
     once per state object (states never change; a kept state is the same object from the
-    command that showed a decision to the button that answers it: issue 15, "CPU diet"). The
-    state and decision are held with the choices, so their ids name them while kept. Callers
-    must not change what it returns."""
+    command that showed a decision to the button that answers it: issue 15, "CPU diet"), kept
+    with room for the decision's words. The state and decision are held with the choices, so
+    their ids name them while kept. Callers must not change what it holds."""
     state = encounter.state
     key = (id(state), id(engine))
     kept = _OPTIONS.get(key)
-    if kept is not None and kept[0] is state and kept[1] is engine:
+    if kept is not None and kept.state is state and kept.engine is engine:
         _OPTIONS.move_to_end(key)
-        return kept[2]
-    options = encounter.rules.decision_options(state, engine)
-    _OPTIONS[key] = (state, engine, options)
+        return kept
+    kept = _Kept(state, engine, encounter.rules.decision_options(state, engine))
+    _OPTIONS[key] = kept
     while len(_OPTIONS) > OPTIONS_KEPT:
         _OPTIONS.popitem(last=False)
-    return options
+    return kept
+
+
+def _options(encounter: Encounter, engine: Any) -> dict[str, list[ReactionOption]]:
+    """Each decider's choices for ``engine`` in ``encounter``'s state (:func:`_kept`)."""
+    return _kept(encounter, engine).options
+
+
+def _words(encounter: Encounter, engine: Any) -> DecisionWords:
+    """The ruleset's ``decision_words`` for ``engine`` in ``encounter``'s state (as the table
+    sees the fight), worked out once per state object like its choices (:func:`_kept`): the
+    command that shows a decision and the button that answers it share them (issue 15)."""
+    kept = _kept(encounter, engine)
+    if kept.words is None:
+        state, rules = encounter.state, encounter.rules
+        kept.words = rules.decision_words(state, engine, kept.options, rules.view(state, PUBLIC))
+    return kept.words
 
 
 PLAIN_CHOICE = re.compile(r"[a-z]{1,12}")
@@ -121,8 +149,7 @@ class Decision:
     def words(self) -> DecisionWords:
         """Its text from the ruleset (``decision_words``, as the table sees the fight)."""
         assert self.encounter is not None, "a decision is read from an encounter"
-        state, rules = self.encounter.state, self.encounter.rules
-        return rules.decision_words(state, self.engine, self.deciders, rules.view(state, PUBLIC))
+        return _words(self.encounter, self.engine)
 
     @functools.cached_property
     def people(self) -> dict[str, CombatantBase]:

@@ -656,6 +656,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             gm_id=write.gm_id,
             paused=write.paused,
             then=then,
+            # Held without it beside the parsed state (held()); ``finish`` may read it.
+            return_state_text=write.finish is not None,
         )
         await turn_timers.follow(
             conn,

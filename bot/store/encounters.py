@@ -349,6 +349,7 @@ async def save(
     pending: list[decisions.Opening] | None = None,
     paused: bool | None = None,
     then: Sequence[Statement] = (),
+    return_state_text: bool = True,
 ) -> EncounterRow:
     """Write a new version of ``current`` if nobody else did first.
 
@@ -366,33 +367,34 @@ async def save(
     read back in the same trip (:meth:`~bot.store.base.StoreConnection.execute_all_fetch`), so
     the row returned carries them as written (``seen``) and the next write can check against
     it without reading the row again. One trip to the database thread on SQLite, whatever
-    changed.
+    changed. ``return_state_text`` False: the row returned has no state text (``state_json``
+    None, as :func:`bot.services.encounter.held` holds rows) — for a caller that holds the
+    parsed state, so the row is not copied again to drop it (issue 15, "CPU diet").
     """
-    updated = current.model_copy(
-        update={
-            "state_json": current.state_json if state_json is None else state_json,
-            "status": current.status if status is None else status,
-            "gm_id": current.gm_id if gm_id is None else gm_id,
-            "tracker_message_id": (
-                current.tracker_message_id if tracker_message_id is None else tracker_message_id
-            ),
-            "version": current.version + 1,
-            "updated_at": now,
-            "ended_at": now if status == "archived" else current.ended_at,
-            "paused": current.paused if paused is None else paused,
-            "seen": current.seen,  # the open decisions stay as read unless they follow below
-        }
-    )
-    state: tuple[Any, ...] = () if updated.state_json is None else (updated.state_json,)
+    text = current.state_json if state_json is None else state_json
+    update: dict[str, Any] = {
+        "state_json": text if return_state_text else None,
+        "status": current.status if status is None else status,
+        "gm_id": current.gm_id if gm_id is None else gm_id,
+        "tracker_message_id": (
+            current.tracker_message_id if tracker_message_id is None else tracker_message_id
+        ),
+        "version": current.version + 1,
+        "updated_at": now,
+        "ended_at": now if status == "archived" else current.ended_at,
+        "paused": current.paused if paused is None else paused,
+        "seen": current.seen,  # the open decisions stay as read unless they follow below
+    }
+    state: tuple[Any, ...] = () if text is None else (text,)
     params: tuple[Any, ...] = (
         *state,
-        updated.status,
-        updated.gm_id,
-        updated.tracker_message_id,
-        updated.version,
-        _ts(updated.updated_at),
-        _ts(updated.ended_at),
-        int(updated.paused),
+        update["status"],
+        update["gm_id"],
+        update["tracker_message_id"],
+        update["version"],
+        _ts(now),
+        _ts(update["ended_at"]),
+        int(update["paused"]),
         current.id,
         current.version,
     )
@@ -415,11 +417,11 @@ async def save(
     if status == "archived":  # the row returned still names the decision it closed
         statements.append(decisions.close_all_statement(current.id, now))
         _require_moved(await conn.execute_all(statements))
-        return updated.model_copy(update={"seen": None})
+        return current.model_copy(update={**update, "seen": None})
     kept = {(d.ref, d.opened_version) for d in current.decisions}
     if pending is None or kept == {(o.ref, o.opened_version) for o in pending}:
         _require_moved(await conn.execute_all(statements))
-        return updated
+        return current.model_copy(update=update)
     statements += decisions.sync_statements(
         current.id, [(d.id, d.ref, d.opened_version) for d in current.decisions], pending, now
     )
@@ -433,7 +435,7 @@ async def save(
     _require_moved(counts)
     assert rows is not None  # every statement ran
     seen = rows[0][0]
-    return updated.model_copy(update={"decisions": _open_decisions(seen), "seen": seen})
+    return current.model_copy(update={**update, "decisions": _open_decisions(seen), "seen": seen})
 
 
 def _require_moved(counts: list[int]) -> None:

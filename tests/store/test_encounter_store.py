@@ -134,6 +134,27 @@ async def test_a_row_held_without_its_state_text_saves_and_leaves_the_state_as_s
     assert last is not None and (last.version, last.state_json) == (3, "{}")
 
 
+async def test_a_save_can_return_its_row_without_the_state_text_it_wrote(store: Store) -> None:
+    """``return_state_text=False`` (the change path, whose ``Encounter`` holds the parsed
+    state): the state is written all the same, and the row returned — with the decisions read
+    back when they changed — has no state text, so it need not be copied again to drop it."""
+    row = await start(store)
+    opening = Opening(ref=1, opened_version=row.version + 1, deadline=None)
+    new_state = json.dumps({"combatants": [], "turn": 2})
+    async with store.transaction() as conn:
+        saved = await encounters.save(
+            conn, row, now=NOW, state_json=new_state, pending=[opening], return_state_text=False
+        )
+    assert saved.state_json is None and saved.version == row.version + 1
+    assert [(d.ref, d.opened_version) for d in saved.decisions] == [(1, row.version + 1)]
+    async with store.transaction() as conn:  # the row returned is good for the next write
+        again = await encounters.save(conn, saved, now=NOW, return_state_text=False)
+    async with store.read() as conn:
+        stored = await encounters.by_id(conn, row.id)
+    assert stored is not None and (stored.version, stored.state_json) == (3, new_state)
+    assert again.state_json is None and stored.decisions == again.decisions
+
+
 async def test_undo_redo_marks_and_snapshot_history(store: Store) -> None:
     row = await start(store)
     async with store.transaction() as conn:
