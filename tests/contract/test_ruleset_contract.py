@@ -321,7 +321,7 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
 
 CONTRACT_SETTINGS = settings(
     max_examples=25,
-    stateful_step_count=50,
+    stateful_step_count=75,  # a third of the steps are restarts: ~50 commands, as before
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
