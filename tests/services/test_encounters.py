@@ -223,6 +223,7 @@ async def test_a_column_kept_without_a_version_that_moved_meanwhile_is_not_writt
     assert [e.version for e in await service.log(started.id)] == [1, 2]
 
 
+@pytest.mark.state_cache
 async def test_the_next_change_uses_the_row_kept_in_memory_and_a_moved_row_is_read_again(
     db: Database, service: EncounterService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -265,6 +266,7 @@ async def test_failed_step_writes_nothing(service: EncounterService) -> None:
     assert len(await service.log(started.id)) == 1
 
 
+@pytest.mark.state_cache
 async def test_parsed_states_are_bounded_and_let_go_when_idle(db: Database) -> None:
     """Issue 15: the live encounters' parsed states stay in memory while they are busy — a
     command reads no JSON it parsed before — and are let go after STATE_IDLE_S unused (a

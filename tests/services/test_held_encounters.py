@@ -76,6 +76,7 @@ async def test_ending_a_fight_keeps_its_stored_state_and_logs_it(db: Database) -
     assert last.command == "end" and last.state == before
 
 
+@pytest.mark.state_cache
 async def test_a_kept_row_whose_parsed_state_was_let_go_is_read_again(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
