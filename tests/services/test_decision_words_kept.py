@@ -15,6 +15,7 @@ from bot.store.db import Database
 from tests.services.test_undo import PLAYER, Table, fight
 
 
+@pytest.mark.state_cache  # the words are kept per parsed state, which --parsed-states drops
 async def test_a_decision_shown_then_answered_is_put_in_words_once(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
