@@ -4,13 +4,17 @@ setup built once, without timing anything."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import importlib.util
+import json
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
+import asyncpg
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -88,7 +92,18 @@ async def test_the_service_benchmark_ends_with_its_json_line(
     """A tiny run (two channels) still measures both paths and prints the JSON line issue 15's
     targets are read from, with every key and figures that come from the run."""
     bench = load("service_throughput")
-    argv = ["--channels", "2", "--commands", "20", "--rounds", "2", "--rate", "40"]
+    argv = [
+        "--channels",
+        "2",
+        "--commands",
+        "20",
+        "--rounds",
+        "2",
+        "--rate",
+        "40",
+        "--fresh",
+        "100",
+    ]
     figures = await bench.run(bench.parse_args([*argv, "--seconds", "0.2"]), tmp_path)
     for key in (
         "ratio_to_bare",
@@ -105,6 +120,94 @@ async def test_the_service_benchmark_ends_with_its_json_line(
     assert figures["db_bytes_per_1000_cmds"] > 0  # each service log row holds a state copy today
     assert figures["mib_per_1000_fresh"] > 1  # 1,000 parsed states are not free
     assert "closed loop: bare" in capsys.readouterr().out
+
+
+JSON_KEYS = (
+    "ratio_to_bare",
+    "cmd_per_s",
+    "bare_cmd_per_s",
+    "p50_ms_at_1000",
+    "p99_ms_at_1000",
+    "bare_p99_ms_at_1000",
+    "mib_per_1000_fresh",
+    "db_bytes_per_1000_cmds",
+    "bare_db_bytes_per_1000_cmds",
+)
+TINY_PG = ["--store", "postgres", "--channels", "4", "--commands", "40", "--rate", "40"]
+TINY_PG += ["--fresh", "100"]
+
+
+async def test_the_service_benchmark_runs_on_postgresql(
+    tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--store postgres`` (issue 16): both paths run on the PostgreSQL database, with the same
+    JSON keys as on SQLite, and the server's durability settings are reported."""
+    bench = load("service_throughput")
+    argv = [*TINY_PG, "--rounds", "2", "--seconds", "0.5", "--database-url", pg_url]
+    figures = await bench.run(bench.parse_args(argv), tmp_path)
+    for key in JSON_KEYS:
+        assert figures[key] >= 0, key
+    assert figures["store"] == "postgres" and figures["processes"] == 1
+    assert len(figures["ratios"]) == 2 and figures["cmd_per_s"] > 0
+    assert figures["db_bytes_per_1000_cmds"] > 0 and figures["bare_db_bytes_per_1000_cmds"] > 0
+    assert figures["mib_per_1000_fresh"] > 1
+    assert figures["postgres"]["synchronous_commit"] == "on"
+    assert "store: postgres, 1 process(es)" in capsys.readouterr().out
+    conn = await asyncpg.connect(pg_url)  # every channel's commands reached the database
+    try:
+        logged = await conn.fetchval("SELECT count(DISTINCT channel_id) FROM bare_log")
+        versions = await conn.fetch("SELECT version FROM encounters WHERE status = 'live'")
+    finally:
+        await conn.close()
+    assert logged == 4 and len(versions) == 4 and min(v[0] for v in versions) > 20
+
+
+def test_the_service_benchmark_runs_in_two_processes_on_postgresql(pg_url: str) -> None:
+    """``--processes 2``: two OS processes, two channels each, on one database; the JSON line
+    (the last line printed) carries the aggregate and each process's figures, and both
+    processes' channels were played."""
+    argv = [*TINY_PG, "--rounds", "1", "--seconds", "0.5", "--processes", "2"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "service_throughput.py"),
+            *argv,
+            "--database-url",
+            pg_url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    for key in JSON_KEYS:
+        assert figures[key] >= 0, key
+    assert figures["processes"] == 2 and figures["cmd_per_s"] > 0
+    each = figures["per_process"]
+    assert [p["channels"] for p in each] == [2, 2]
+    assert all(p["cmd_per_s"] > 0 and p["bare_cmd_per_s"] > 0 for p in each)
+    assert all(p["p99_ms_at_1000"] > 0 for p in each)
+
+    async def played() -> list[int]:
+        conn = await asyncpg.connect(pg_url)
+        try:
+            rows = await conn.fetch(
+                "SELECT channel_id FROM encounters WHERE version > 10 ORDER BY channel_id"
+            )
+        finally:
+            await conn.close()
+        return [int(r[0]) for r in rows]
+
+    assert asyncio.run(played()) == [1, 2, 3, 4]
+
+
+def test_two_processes_on_sqlite_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load("service_throughput")
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--processes", "2"])
+    assert "needs --store postgres" in capsys.readouterr().err
 
 
 def test_the_rehearse_benchmark_builds_its_fight() -> None:
