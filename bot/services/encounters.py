@@ -156,15 +156,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         join, or an undo or redo bringing one back) must not be fighting elsewhere, and one that
         comes back by undo or redo must find its record as it left it — else the change is
         refused (:class:`Conflict`), so no record is ever overwritten with an older state."""
-        before, after = current.state.combatants, new_state.combatants
-        if not any(c.character_id is not None for c in (*before, *after)):
-            return  # the common case: no character with a record here
-        staying = {c.id for c in after}
-        was_here = {c.id for c in before}
-        gone = [c for c in before if c.character_id is not None and c.id not in staying]
+        gone, came = _movers(current.state, new_state)
         if gone:
             await campaign_records.write_back(conn, current.rules, current.row.guild_id, gone, now)
-        came = [c for c in after if c.character_id is not None and c.id not in was_here]
         for c in came:
             await campaign_records.require_free(
                 conn, current, c, came_back=command in ("undo", "redo")
@@ -616,7 +610,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 raise
             rolled = (current.id, current.version, done.result.get("dice"))
             try:
-                async with self._db.transaction() as conn:
+                async with self._db.transaction(
+                    channel=self._only(channel_id, done, write)
+                ) as conn:
                     return await self._commit(conn, done, write), done
             except ConcurrentUpdate:
                 self._live_rows.pop(channel_id, None)
@@ -624,6 +620,21 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
+
+    @staticmethod
+    def _only(channel_id: int, done: _Computed, write: _Write) -> int | None:
+        """``channel_id`` when :meth:`_commit` of ``done`` writes only that channel's encounter
+        (its row, log, redo history, decisions, turn timers) and reads nothing of another
+        channel, so the store may let other channels' writes run meanwhile
+        (:meth:`bot.store.base.Store.transaction`); else ``None`` (the one writer lock): a
+        ``finish`` (it may write anything), or a character coming or going (its campaign record
+        is written or checked, and whether it fights in another channel)."""
+        if write.finish is not None:
+            return None
+        gone, came = _movers(done.current.state, done.state)
+        if gone or came:
+            return None
+        return channel_id
 
     async def _commit(self, conn: Connection, done: _Computed, write: _Write) -> EncounterRow:
         """Inside the change's transaction: campaign records, the versioned UPDATE with the log
@@ -783,6 +794,18 @@ class _Write:
     finish: Callable[[Connection, EncounterRow], Awaitable[None]] | None
     gm_id: int | None
     paused: bool | None
+
+
+def _movers(before: AnyState, after: AnyState) -> tuple[list[Any], list[Any]]:
+    """The combatants with a campaign character that a change from ``before`` to ``after``
+    takes out of the encounter (``gone``, as they were) and brings in (``came``)."""
+    if not any(c.character_id is not None for c in (*before.combatants, *after.combatants)):
+        return [], []  # the common case: no character with a record here
+    staying = {c.id for c in after.combatants}
+    was_here = {c.id for c in before.combatants}
+    gone = [c for c in before.combatants if c.character_id is not None and c.id not in staying]
+    came = [c for c in after.combatants if c.character_id is not None and c.id not in was_here]
+    return gone, came
 
 
 def _openings(current: Encounter, new_state: AnyState, now: datetime) -> list[Opening]:
