@@ -12,8 +12,10 @@ change that reads the database first (``prepare``: undo, a join, a handover) run
 the transaction. Only then does the caller get a result to show, so a reply never announces
 something that was not stored. Two commands of one channel in one process queue on the lock. The
 lock is this process's own: with several processes on one database (PostgreSQL) nothing queues a
-channel's commands across them before they are computed; the database's one writer at a time
-and the version check make each commit build on the version before it (a command computed from
+channel's commands across them before they are computed; the database's locks (on PostgreSQL
+the channel's own lock for a change that writes only its channel, the one writer lock for one
+that checks or writes across channels — :meth:`_only`, :mod:`bot.store.pg`) and the version
+check make each commit build on the version before it (a command computed from
 a stale row is computed again; a refusal worked out from the row this process kept is worked out
 again from the database), so none is lost, applied to a stale copy or refused on one, and their
 order is the order they commit in. At most one live encounter per channel is guaranteed by a partial
@@ -565,7 +567,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         write: _Write,
     ) -> tuple[EncounterRow, _Computed]:
         """The usual path of :meth:`change` (issue 15): read the live row from committed data,
-        run the engine and serialise outside the writer lock, then in the transaction write
+        run the engine and serialise outside the writer lock, then in the transaction (for the
+        channel alone when :meth:`_only` says so: issue 16) write
         with ``UPDATE … WHERE version = ?`` — whose condition also checks that the columns kept
         without a version are as read — and the log row, in one trip. A row that moved on
         meanwhile (another process, a write outside this path, a prompt message noted) is read
