@@ -12,8 +12,10 @@ change that reads the database first (``prepare``: undo, a join, a handover) run
 the transaction. Only then does the caller get a result to show, so a reply never announces
 something that was not stored. Two commands of one channel in one process queue on the lock. The
 lock is this process's own: with several processes on one database (PostgreSQL) nothing queues a
-channel's commands across them before they are computed; the database's one writer at a time
-and the version check make each commit build on the version before it (a command computed from
+channel's commands across them before they are computed; the database's locks (on PostgreSQL
+the channel's own lock for a change that writes only its channel, the one writer lock for one
+that checks or writes across channels — :meth:`_only`, :mod:`bot.store.pg`) and the version
+check make each commit build on the version before it (a command computed from
 a stale row is computed again; a refusal worked out from the row this process kept is worked out
 again from the database), so none is lost, applied to a stale copy or refused on one, and their
 order is the order they commit in. At most one live encounter per channel is guaranteed by a partial
@@ -156,15 +158,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         join, or an undo or redo bringing one back) must not be fighting elsewhere, and one that
         comes back by undo or redo must find its record as it left it — else the change is
         refused (:class:`Conflict`), so no record is ever overwritten with an older state."""
-        before, after = current.state.combatants, new_state.combatants
-        if not any(c.character_id is not None for c in (*before, *after)):
-            return  # the common case: no character with a record here
-        staying = {c.id for c in after}
-        was_here = {c.id for c in before}
-        gone = [c for c in before if c.character_id is not None and c.id not in staying]
+        gone, came = _movers(current.state, new_state)
         if gone:
             await campaign_records.write_back(conn, current.rules, current.row.guild_id, gone, now)
-        came = [c for c in after if c.character_id is not None and c.id not in was_here]
         for c in came:
             await campaign_records.require_free(
                 conn, current, c, came_back=command in ("undo", "redo")
@@ -571,7 +567,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         write: _Write,
     ) -> tuple[EncounterRow, _Computed]:
         """The usual path of :meth:`change` (issue 15): read the live row from committed data,
-        run the engine and serialise outside the writer lock, then in the transaction write
+        run the engine and serialise outside the writer lock, then in the transaction (for the
+        channel alone when :meth:`_only` says so: issue 16) write
         with ``UPDATE … WHERE version = ?`` — whose condition also checks that the columns kept
         without a version are as read — and the log row, in one trip. A row that moved on
         meanwhile (another process, a write outside this path, a prompt message noted) is read
@@ -616,7 +613,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 raise
             rolled = (current.id, current.version, done.result.get("dice"))
             try:
-                async with self._db.transaction() as conn:
+                async with self._db.transaction(
+                    channel=self._only(channel_id, done, write)
+                ) as conn:
                     return await self._commit(conn, done, write), done
             except ConcurrentUpdate:
                 self._live_rows.pop(channel_id, None)
@@ -624,6 +623,21 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
+
+    @staticmethod
+    def _only(channel_id: int, done: _Computed, write: _Write) -> int | None:
+        """``channel_id`` when :meth:`_commit` of ``done`` writes only that channel's encounter
+        (its row, log, redo history, decisions, turn timers) and reads nothing of another
+        channel, so the store may let other channels' writes run meanwhile
+        (:meth:`bot.store.base.Store.transaction`); else ``None`` (the one writer lock): a
+        ``finish`` (it may write anything), or a character coming or going (its campaign record
+        is written or checked, and whether it fights in another channel)."""
+        if write.finish is not None:
+            return None
+        gone, came = _movers(done.current.state, done.state)
+        if gone or came:
+            return None
+        return channel_id
 
     async def _commit(self, conn: StoreConnection, done: _Computed, write: _Write) -> EncounterRow:
         """Inside the change's transaction: campaign records, the versioned UPDATE with the log
@@ -785,6 +799,18 @@ class _Write:
     finish: Callable[[StoreConnection, EncounterRow], Awaitable[None]] | None
     gm_id: int | None
     paused: bool | None
+
+
+def _movers(before: AnyState, after: AnyState) -> tuple[list[Any], list[Any]]:
+    """The combatants with a campaign character that a change from ``before`` to ``after``
+    takes out of the encounter (``gone``, as they were) and brings in (``came``)."""
+    if not any(c.character_id is not None for c in (*before.combatants, *after.combatants)):
+        return [], []  # the common case: no character with a record here
+    staying = {c.id for c in after.combatants}
+    was_here = {c.id for c in before.combatants}
+    gone = [c for c in before.combatants if c.character_id is not None and c.id not in staying]
+    came = [c for c in after.combatants if c.character_id is not None and c.id not in was_here]
+    return gone, came
 
 
 def _openings(current: Encounter, new_state: AnyState, now: datetime) -> list[Opening]:

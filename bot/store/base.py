@@ -96,9 +96,17 @@ class Store(Migrator, Protocol):
     """Whether other bot processes may write this database too (PostgreSQL: yes; SQLite: one
     process per file). A process may keep a copy of what it wrote last only when not."""
 
-    def transaction(self) -> AbstractAsyncContextManager[StoreConnection]:
+    def transaction(
+        self, *, channel: int | None = None
+    ) -> AbstractAsyncContextManager[StoreConnection]:
         """One unit of work: all of it is committed when the block ends, or (on any exception,
-        re-raised) none of it."""
+        re-raised) none of it.
+
+        ``channel``: the caller promises the work writes only that channel's live encounter (its
+        row by a versioned UPDATE, its log, redo history, decisions and turn timers) and reads
+        nothing of other channels; a store may then let such work of other channels run at
+        the same time (PostgreSQL: a per-channel lock instead of the one writer lock). ``None``
+        (the default): the work may read or write anything, and runs alone."""
         ...
 
     def read(self) -> AbstractAsyncContextManager[StoreConnection]:

@@ -341,9 +341,11 @@ class Database:
             await self._checkpointer.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
+    async def transaction(self, *, channel: int | None = None) -> AsyncIterator[Connection]:
         """One writer's unit of work: all of it is committed, or (on any exception, which is
         re-raised) none of it. Returns only once the work is durable (see group commit above).
+        ``channel`` (:meth:`bot.store.base.Store.transaction`) changes nothing here: SQLite's
+        one writer already runs every unit of work alone.
 
         Raises :class:`~bot.errors.StorageUnavailable` when SQLite refuses the write for a
         reason outside the command — disk full, disk I/O error, read-only file, locked past

@@ -4,18 +4,40 @@ Used when ``DATABASE_URL`` is a ``postgresql://`` URL (:mod:`bot.settings`). It 
 contract as the SQLite store (:class:`bot.store.base.Store`): repository modules write ``?``
 placeholders and :class:`PgConnection` numbers them for PostgreSQL (``$1, $2, …``).
 
-Each :meth:`PgDatabase.transaction` is one PostgreSQL transaction on a pooled connection that
-first takes ``pg_advisory_xact_lock(WRITER_LOCK)``: writers run one at a time, across every
-process sharing the database, exactly as SQLite's single writer (``BEGIN IMMEDIATE``) runs them.
+Each :meth:`PgDatabase.transaction` (unless opened for one channel, below) is one PostgreSQL
+transaction on a pooled connection that first takes ``pg_advisory_xact_lock(WRITER_LOCK)``:
+writers run one at a time, across every process sharing the database, exactly as SQLite's
+single writer (``BEGIN IMMEDIATE``) runs them.
 The repositories' check-then-write steps (a member's sheet limit: count, then insert) rely on
 that; under PostgreSQL's READ COMMITTED alone, concurrent writers each counted 24 of 25 and all
 inserted (tests/services/test_sheets.py::test_default_limits caught it). Reads take no lock.
-Encounter writes take this lock too (with their versioned UPDATE): a per-channel
-``pg_advisory_xact_lock(channel_id)`` alone would not cover their checks across channels (a
-character in one live fight per server, campaign records); finer locks are planned (issue 16).
-So one channel's changes in several processes are put in order when they commit (this lock,
-then the versioned UPDATE refusing a change computed from an older version), not queued before
-they are computed: :mod:`bot.services.encounters` computes a refused one again.
+
+**Per-channel locks** (issue 16). A transaction opened with ``transaction(channel=…)`` — an
+ordinary encounter change (:meth:`bot.services.encounters.EncounterService.change` without
+``prepare``/``finish``, bringing no character in and taking none out) whose writes are only its
+channel's encounter row (versioned UPDATE), log row, redo history, decisions and turn timers,
+and which reads nothing of another channel — takes ``pg_advisory_xact_lock_shared(WRITER_LOCK)``
+and then that channel's exclusive lock (:func:`channel_lock_sql`). Such changes of different
+channels, in any process, commit at the same time; two of one channel queue on its lock, and
+the versioned UPDATE refuses the one computed from the older version. Everything else takes
+``WRITER_LOCK`` exclusively, as before: every non-encounter write, start and end, the expiry
+claims, a change with ``prepare`` (undo, join, handover) or ``finish``, and a change that moves
+a character in or out (its campaign record follows it, and a character must not be in two live
+fights of a server — a check across channels). The exclusive writer lock waits for every
+channel-only transaction to end and keeps new ones out, so a check across channels sees no
+channel-only write in progress, exactly as when every write took the one lock.
+
+*Lock order, no deadlock*: every transaction takes its advisory locks first, before any other
+statement (so before any row lock), in one order — the writer lock (shared or exclusive) first,
+then at most one channel lock; a transaction holding the writer lock exclusively takes no
+channel lock. So no transaction waits for an advisory lock while holding a row lock, and two
+transactions cannot each hold an advisory lock the other waits for (the writer lock is never
+asked for after a channel lock). A migration takes :data:`MIGRATION_LOCK` after the writer lock.
+
+So one channel's changes in several processes are put in order when they commit (its lock, or
+the writer lock, then the versioned UPDATE refusing a change computed from an older version),
+not queued before they are computed: :mod:`bot.services.encounters` computes a refused one
+again.
 
 Migrations live in ``bot/store/migrations_pg`` (``NNNN_name.sql``, or ``.py`` with
 ``async def migrate(conn)``), numbered like SQLite's ``bot/store/migrations``: PostgreSQL
@@ -72,6 +94,23 @@ def numbered(sql: str) -> str:
             continue
         out.append(char)
     return "".join(out)
+
+
+def channel_lock_sql(channel_id: int) -> str:
+    """The statements (one trip, no parameters: both keys are integers written into the text)
+    that begin a channel-only write: :data:`WRITER_LOCK` taken shared, *then* the channel's own
+    lock — ``pg_advisory_xact_lock(hi, lo)``, the two-key form, whose keys never meet the
+    one-key :data:`WRITER_LOCK` and :data:`MIGRATION_LOCK` — ``hi`` and ``lo`` being the
+    channel id's upper and lower 32 bits as signed integers. Raises ``ValueError`` for an id
+    outside 0 … 2**63 − 1 (Discord snowflakes are)."""
+    if not 0 <= channel_id < 2**63:
+        raise ValueError(f"channel id out of range: {channel_id}")
+    hi, lo = channel_id >> 32, channel_id & 0xFFFF_FFFF
+    lo = lo - 2**32 if lo >= 2**31 else lo
+    return (
+        f"SELECT pg_advisory_xact_lock_shared({int(WRITER_LOCK)}); "
+        f"SELECT pg_advisory_xact_lock({int(hi)}, {int(lo)})"
+    )
 
 
 _COMMAND_COUNT = re.compile(r"^(?:INSERT \d+|UPDATE|DELETE|SELECT|MERGE|COPY) (\d+)$")
@@ -221,14 +260,20 @@ class PgDatabase:
         await self._pool.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConnection]:
-        """One PostgreSQL transaction, holding :data:`WRITER_LOCK` (one writer at a time, as on
-        SQLite): committed when the block ends, rolled back (and the error re-raised)
-        otherwise. A failure of the server or the connection becomes
-        :class:`~bot.errors.StorageUnavailable` (one log line)."""
+    async def transaction(self, *, channel: int | None = None) -> AsyncIterator[PgConnection]:
+        """One PostgreSQL transaction, committed when the block ends, rolled back (and the error
+        re-raised) otherwise. Without ``channel`` it holds :data:`WRITER_LOCK` (one writer at a
+        time, as on SQLite); with ``channel`` (a channel-only write,
+        :meth:`bot.store.base.Store.transaction`) it holds the writer lock shared and the
+        channel's lock (:func:`channel_lock_sql`), so other channels' such writes run
+        meanwhile (see the module docstring for the lock order). A failure of the server or
+        the connection becomes :class:`~bot.errors.StorageUnavailable` (one log line)."""
         try:
             async with self._pool.acquire() as raw, raw.transaction():
-                await raw.execute("SELECT pg_advisory_xact_lock($1)", WRITER_LOCK)
+                if channel is None:
+                    await raw.execute("SELECT pg_advisory_xact_lock($1)", WRITER_LOCK)
+                else:
+                    await raw.execute(channel_lock_sql(channel))
                 yield PgConnection(raw)
         except Exception as error:
             mapped = storage_error(error)

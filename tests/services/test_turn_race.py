@@ -42,11 +42,11 @@ class Interleaved(Database):
     before_write: Callable[[], Awaitable[None]] | None = None
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
+    async def transaction(self, *, channel: int | None = None) -> AsyncIterator[Connection]:
         hook, self.before_write = self.before_write, None
         if hook is not None:
             await hook()
-        async with super().transaction() as conn:
+        async with super().transaction(channel=channel) as conn:
             yield conn
 
 
