@@ -119,3 +119,21 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture(params=STORES)
+async def store_twice(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[list[Store]]:
+    """One migrated database of the kind in the test's id, opened twice — as two bot processes
+    sharing it would (a SQLite file; a PostgreSQL database): ``[first, second]``."""
+    opened: list[Store] = []
+    try:
+        for _ in range(2):
+            if request.param == "sqlite":
+                opened.append(await Database.open(tmp_path / "bot.sqlite3"))
+            else:
+                opened.append(await PgDatabase.open(request.getfixturevalue("pg_url")))
+            await opened[-1].migrate()
+        yield opened
+    finally:
+        for each in opened:
+            await each.close()

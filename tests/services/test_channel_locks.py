@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from bot.errors import Conflict, DomainError
 from bot.services.combat import CombatService
 from bot.services.encounters import Encounter, EncounterService
 from bot.store.base import Store
-from bot.store.db import Database
 from bot.store.pg import PgConnection, PgDatabase, channel_lock_sql
 from tests.services.test_undo import GM, NOW, PLAYER, sheet
 
@@ -98,23 +96,10 @@ async def pg_two(pg_url: str) -> AsyncIterator[tuple[Process, Process, Holding]]
         await second.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def two(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[tuple[Process, Process]]:
+@pytest.fixture
+def two(store_twice: list[Store]) -> tuple[Process, Process]:
     """Two processes' services on one migrated database (SQLite file or PostgreSQL)."""
-    opened: list[Store] = []
-    try:
-        for _ in range(2):
-            if request.param == "sqlite":
-                opened.append(await Database.open(tmp_path / "bot.sqlite3"))
-            else:
-                opened.append(await PgDatabase.open(request.getfixturevalue("pg_url")))
-            await opened[-1].migrate()
-        yield Process(opened[0]), Process(opened[1])
-    finally:
-        for store in opened:
-            await store.close()
+    return Process(store_twice[0]), Process(store_twice[1])
 
 
 async def test_other_channels_change_commits_while_one_channel_holds_its_lock(

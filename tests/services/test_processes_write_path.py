@@ -6,8 +6,6 @@ never outlives another process's write."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -16,26 +14,13 @@ from bot.engine.uttas.commands import SetVitals
 from bot.errors import Conflict
 from bot.services.moderation import NOTHING_TO_REDO
 from bot.store.base import Store
-from bot.store.db import Database
-from bot.store.pg import PgDatabase
 from tests.services.test_undo import CHANNEL, GM, PLAYER, Table, fight
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def two(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Table, Table]]:
-    """Two processes' services on one migrated database."""
-    opened: list[Store] = []
-    try:
-        for _ in range(2):
-            if request.param == "sqlite":
-                opened.append(await Database.open(tmp_path / "bot.sqlite3"))
-            else:
-                opened.append(await PgDatabase.open(request.getfixturevalue("pg_url")))
-            await opened[-1].migrate()
-        yield Table(opened[0]), Table(opened[1])
-    finally:
-        for store in opened:
-            await store.close()
+@pytest.fixture
+def two(store_twice: list[Store]) -> tuple[Table, Table]:
+    """Two processes' services on one migrated database (SQLite file or PostgreSQL)."""
+    return Table(store_twice[0]), Table(store_twice[1])
 
 
 async def test_a_command_after_another_processes_undo_clears_the_redo_history(
