@@ -38,8 +38,7 @@ import service_throughput as bench  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 from bot.engine import get_ruleset  # noqa: E402
-from bot.services.combat import CombatService  # noqa: E402
-from bot.services.encounters import Encounter, EncounterService, utc_now  # noqa: E402
+from bot.services.encounters import Encounter  # noqa: E402
 from bot.store import encounters as encounter_rows  # noqa: E402
 from bot.store.db import Database  # noqa: E402
 
@@ -126,19 +125,12 @@ def take_apart(one: Encounter, other: Encounter) -> dict[str, dict[str, int]]:
 
 async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     bench.CHANNELS = args.channels
-    db = await Database.open(folder / "bench.sqlite3")
-    await db.migrate()
-    try:
-        encounters = EncounterService(db, clock=utc_now, seeds=lambda: 7)
-        combat = CombatService(encounters, clock=utc_now)
-        await bench.set_up(combat, encounters)
+    async with bench.sqlite_service(folder) as (db, encounters, combat):
         await bench.closed_loop(bench.service_step(combat, encounters), args.commands)
         mib = await bench.memory_per_thousand(db)
         sites = await allocation_sites(db, args.top)
         one, other = await held_encounters(db, 2)
         text = len((await encounters.live(1)).state_json)
-    finally:
-        await db.close()
     print(f"mib_per_1000_fresh (service_throughput.memory_per_thousand): {mib:.2f} MiB")
     print(f"state JSON as stored: {text / 1024:.1f} KiB")
     print("largest allocation sites of 1,000 held encounters (KiB per encounter, blocks):")

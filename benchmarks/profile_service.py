@@ -24,10 +24,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import service_throughput as bench  # noqa: E402
 
-from bot.services.combat import CombatService  # noqa: E402
-from bot.services.encounters import EncounterService, utc_now  # noqa: E402
-from bot.store.db import Database  # noqa: E402
-
 PROFILED = 4000  # closed-loop commands profiled
 HANDOFFS = ("put_nowait", "'recv'", "'send'", "call_soon_threadsafe", "_write_to_self")
 
@@ -77,12 +73,7 @@ def shares(profile: str) -> None:
 
 async def profile(out: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        db = await Database.open(Path(folder) / "bench.sqlite3")
-        await db.migrate()
-        try:
-            encounters = EncounterService(db, clock=utc_now, seeds=lambda: 7)
-            combat = CombatService(encounters, clock=utc_now)
-            await bench.set_up(combat, encounters)
+        async with bench.sqlite_service(Path(folder)) as (_db, encounters, combat):
             step = bench.service_step(combat, encounters)
             await bench.closed_loop(step, 1000)
             profiler = cProfile.Profile()
@@ -94,8 +85,6 @@ async def profile(out: str) -> None:
             if "--by-caller" in sys.argv:
                 pstats.Stats(profiler).sort_stats("tottime").print_callers("_execute")
             profiler.dump_stats(out)
-        finally:
-            await db.close()
 
 
 if __name__ == "__main__":

@@ -30,19 +30,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import service_throughput as bench  # noqa: E402
 
-from bot.services.combat import CombatService  # noqa: E402
-from bot.services.encounters import EncounterService, utc_now  # noqa: E402
-from bot.store.db import Database  # noqa: E402
-
 
 async def measure(commands: int, rounds: int, folder: Path) -> dict[str, float]:
     """Main-thread and process CPU µs per command (medians of ``rounds``) and commands/s."""
-    db = await Database.open(folder / "bench.sqlite3")
-    await db.migrate()
-    try:
-        encounters = EncounterService(db, clock=utc_now, seeds=lambda: 7)
-        combat = CombatService(encounters, clock=utc_now)
-        await bench.set_up(combat, encounters)
+    async with bench.sqlite_service(folder) as (_db, encounters, combat):
         step = bench.service_step(combat, encounters)
         await bench.closed_loop(step, 1000)
         main, process, rates = [], [], []
@@ -56,8 +47,6 @@ async def measure(commands: int, rounds: int, folder: Path) -> dict[str, float]:
                 f"main thread {main[-1]:,.0f} µs, process {process[-1]:,.0f} µs a command; "
                 f"{rates[-1]:,.0f} commands/s"
             )
-    finally:
-        await db.close()
     return {
         "main_cpu_us_per_cmd": round(statistics.median(main), 1),
         "process_cpu_us_per_cmd": round(statistics.median(process), 1),

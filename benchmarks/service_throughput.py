@@ -153,6 +153,24 @@ Step = Callable[[int, Any], Awaitable[Any]]
 """One command in a channel: ``step(channel, previous result)`` → this command's result."""
 
 
+@contextlib.asynccontextmanager
+async def sqlite_service(
+    folder: Path,
+) -> AsyncIterator[tuple[Database, EncounterService, CombatService]]:
+    """The service on a fresh, migrated SQLite database in ``folder`` with the benchmark's fights
+    set up (:func:`set_up`): ``(database, encounters, combat)``; the database is closed after.
+    For the benchmarks that look inside the service path (profile, CPU, memory)."""
+    db = await Database.open(folder / "bench.sqlite3")
+    await db.migrate()
+    try:
+        encounters = EncounterService(db, clock=utc_now, seeds=lambda: 7)
+        combat = CombatService(encounters, clock=utc_now)
+        await set_up(combat, encounters)
+        yield db, encounters, combat
+    finally:
+        await db.close()
+
+
 def service_step(combat: CombatService, encounters: EncounterService) -> Step:
     async def step(channel: int, last: Any) -> Any:
         return await one_command(combat, encounters, channel, last)
