@@ -26,6 +26,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService, utc_now
 from bot.store.db import Connection, Database
+from bot.store.pg import PgDatabase
 
 CHANNEL = 10
 SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets" / "uttas"
@@ -132,3 +133,27 @@ async def test_a_gm_next_read_again_after_another_process_ended_the_turn_is_refu
     after = await encounters.live(CHANNEL)
     assert after.version == before.version + 1  # the other process's turn end only
     assert after.state.turn_seq == before.state.turn_seq + 1
+
+
+async def test_on_a_shared_database_a_command_sent_after_another_process_moved_on_applies(
+    pg_url: str,
+) -> None:
+    """On PostgreSQL another process (its expiry loop, say) may move a channel on before a
+    command arrives here; the member saw that and sent the command for the new turn. The command
+    is applied to that turn — not refused as "already ended" because this process still held the
+    row it wrote last (it keeps none on a database other processes write:
+    ``Store.shared_by_processes``)."""
+    here, there = await PgDatabase.open(pg_url), await PgDatabase.open(pg_url)
+    try:
+        await here.migrate()
+        _, combat = await fight(here)
+        await gm_next(combat, issued=500)  # this process wrote the channel's row last
+        others = EncounterService(there, seeds=lambda: 7)
+        await gm_next(CombatService(others, clock=utc_now), issued=900)  # the other moves on
+        seen = await others.live(CHANNEL)  # what the channel shows when the member sends it
+        await gm_next(combat, issued=1000)
+        after = await others.live(CHANNEL)
+        assert (after.version, after.state.turn_seq) == (seen.version + 1, seen.state.turn_seq + 1)
+    finally:
+        await here.close()
+        await there.close()
