@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30  # seconds; the bot gives up in well under one
 
 
-def run_bot(tmp_path: Path, database: Path) -> subprocess.CompletedProcess[str]:
+def run_bot(tmp_path: Path, database: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``tmp_path`` with SQLite at ``database`` and any other ``settings``
+    (e.g. ``DATABASE_URL``), Discord pointed at a closed port; waits for it to exit."""
     env = clean_env(
         {
             "PATH": "/usr/bin:/bin",
@@ -29,6 +31,7 @@ def run_bot(tmp_path: Path, database: Path) -> subprocess.CompletedProcess[str]:
             "DATABASE_PATH": str(database),
             # Never reached: the database fails first. Pointed at a closed port just in case.
             "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            **settings,
         }
     )
     return subprocess.run(

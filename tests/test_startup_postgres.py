@@ -8,38 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 from pathlib import Path
 
 import asyncpg
 
-from tests.environ import clean_env
+from tests import test_startup as startup
 from tests.pg.server import PgServer
 
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 60  # seconds; the bot gives up well within its 10 s connect timeout
 SECRET = "pa55-W0rd-never-shown"
 
 
 def run_bot(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
-    env = clean_env(
-        {
-            "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": str(ROOT),
-            "DISCORD_TOKEN": "startup-test-token",
-            "DATABASE_PATH": str(tmp_path / "unused.sqlite3"),
-            "DATABASE_URL": url,
-            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",  # never reached
-        }
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
+    """``python -m bot`` with ``DATABASE_URL`` = ``url`` (:func:`tests.test_startup.run_bot`)."""
+    return startup.run_bot(tmp_path, tmp_path / "unused.sqlite3", DATABASE_URL=url)
 
 
 def one_line(done: subprocess.CompletedProcess[str], status: int, *words: str) -> str:
