@@ -613,16 +613,24 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 raise
             rolled = (current.id, current.version, done.result.get("dice"))
             try:
-                async with self._db.transaction(
-                    channel=self._only(channel_id, done, write)
-                ) as conn:
-                    return await self._commit(conn, done, write), done
+                return await self._write(channel_id, done, write), done
             except ConcurrentUpdate:
                 self._live_rows.pop(channel_id, None)
                 continue  # the savepoint is rolled back; read again
         raise ConcurrentUpdate(
             "The encounter changed while your command was being applied; please try again."
         )
+
+    async def _write(self, channel_id: int, done: _Computed, write: _Write) -> EncounterRow:
+        """Commit ``done`` (:meth:`_commit`): as a single-trip unit (issue 15: queued with the
+        other channels' units, one trip and one COMMIT for them all; no writer lock held while
+        the trip runs) when it writes only this channel and is one trip — no campaign record,
+        no ``finish``, no turn deadline to follow — else in a transaction of its own."""
+        only = self._only(channel_id, done, write)
+        if only is not None and turn_timers.untouched(done.current.state, done.state):
+            return await self._commit(self._db.single_trip(channel=only), done, write)
+        async with self._db.transaction(channel=only) as conn:
+            return await self._commit(conn, done, write)
 
     @staticmethod
     def _only(channel_id: int, done: _Computed, write: _Write) -> int | None:

@@ -21,7 +21,7 @@ substring's position) the repository picks its SQL by :attr:`StoreConnection.dia
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -109,6 +109,16 @@ class Store(Migrator, Protocol):
         (the default): the work may read or write anything, and runs alone."""
         ...
 
+    def single_trip(self, *, channel: int | None = None) -> StoreConnection:
+        """A unit of work that is one :meth:`~StoreConnection.execute_all` or
+        :meth:`~StoreConnection.execute_all_fetch` call (:class:`SingleTrip`): that call
+        returns only once its statements are committed — all of them, or (when it raises, or
+        the first statement changed nothing and the rest were skipped) none. ``channel`` as
+        for :meth:`transaction`. SQLite sends every such unit queued meanwhile to its database
+        thread in one trip, each in its own savepoint, with one ``COMMIT`` (issue 15), so no
+        writer holds the writer lock while waiting on the thread."""
+        ...
+
     def read(self) -> AbstractAsyncContextManager[StoreConnection]:
         """A connection for reads of committed data."""
         ...
@@ -116,6 +126,60 @@ class Store(Migrator, Protocol):
     async def close(self) -> None:
         """Finish pending work and close every connection."""
         ...
+
+
+Trip = Callable[
+    [Sequence[tuple[str, Sequence[Any]]], str | None, Sequence[Any]],
+    Awaitable[tuple[list[int], Sequence[Any] | None]],
+]
+"""How a store sends a single-trip unit: ``(statements, query or None, query params)`` →
+``(counts, rows or None)``, committed before it returns."""
+
+
+class SingleTrip:
+    """The :class:`StoreConnection` of :meth:`Store.single_trip`: a unit of work that is one
+    ``execute_all``/``execute_all_fetch`` (or ``execute``) call, committed before the call
+    returns. Anything else — a second call, ``insert``, a query — raises ``RuntimeError``: it
+    is work that needs :meth:`Store.transaction`."""
+
+    def __init__(self, dialect: str, send: Trip) -> None:
+        self.dialect = dialect
+        self._send = send
+        self._sent = False
+
+    async def _once(
+        self,
+        statements: Sequence[tuple[str, Sequence[Any]]],
+        query: str | None,
+        params: Sequence[Any],
+    ) -> tuple[list[int], Sequence[Any] | None]:
+        if self._sent:
+            raise RuntimeError("a single-trip unit of work sends one trip; use transaction()")
+        self._sent = True
+        return await self._send(statements, query, params)
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement and commit it; the number of rows it changed."""
+        return (await self._once([(sql, params)], None, ()))[0][0]
+
+    async def execute_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """:meth:`StoreConnection.execute_all`, committed before it returns."""
+        return (await self._once(statements, None, ()))[0]
+
+    async def execute_all_fetch(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], query: str, params: Sequence[Any]
+    ) -> tuple[list[int], Sequence[Any] | None]:
+        """:meth:`StoreConnection.execute_all_fetch`, committed before it returns."""
+        return await self._once(statements, query, params)
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        raise RuntimeError("a single-trip unit of work cannot insert; use transaction()")
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any]:
+        raise RuntimeError("a single-trip unit of work cannot query; use transaction()")
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        raise RuntimeError("a single-trip unit of work cannot query; use transaction()")
 
 
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (

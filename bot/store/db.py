@@ -12,6 +12,13 @@ writer's first statement, no trip of its own), and one ``COMMIT``
 so nothing is acknowledged before it is durable. The group is committed (or failed) exactly
 once even when its writers fail or are cancelled (see :class:`Database`).
 
+Single-trip units (issue 15, :meth:`Database.single_trip`): a unit of work that is one batch of
+statements (a command's versioned UPDATE, log row and redo history) does not hold the writer lock
+while it waits on the database thread. A committer task sends every unit queued meanwhile in ONE
+trip — ``BEGIN IMMEDIATE``, each unit in its own savepoint, ``COMMIT`` — and queues the next
+batch behind the running one, so the thread goes from batch to batch while the event loop
+prepares the next commands. The guarantees above hold for units too.
+
 Storage faults (disk full, I/O error, read-only file, locked past the busy timeout) become
 :class:`~bot.errors.StorageUnavailable`, a domain error whose message is shown to the member;
 the log gets one line per failure. Reads use a second connection, which in WAL
@@ -20,7 +27,12 @@ mode sees only committed data and never waits for the writer.
 Checkpoints are off the commit path (issue 15): no connection checkpoints on COMMIT
 (``wal_autocheckpoint = 0``); every :data:`CHECKPOINT_EVERY` committed groups a background task
 runs ``PRAGMA wal_checkpoint(PASSIVE)`` on a third connection, which copies what it can from the
-WAL into the database without waiting for (or blocking) the writer or readers.
+WAL into the database without waiting for (or blocking) the writer or readers. A group that began
+while it ran could not write the WAL from its start again (SQLite restarts the WAL only for a
+transaction that begins with every frame copied), so under steady writes the WAL grew without
+bound (460 MB in one benchmark run); the first group to begin after a background checkpoint
+finished therefore copies what it left — only the groups committed meanwhile — before its
+``BEGIN``, on the writer's thread, and SQLite restarts the WAL.
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.errors import StorageUnavailable
+from bot.store.base import SingleTrip
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -54,6 +67,10 @@ MAX_GROUP = 32
 through the COMMIT, so every writer queued meanwhile waits for it; with 100 busy channels 8 a
 group made the benchmark commit 376 times per 3,000 commands, 32 makes it 95 times, for fewer
 CPU µs per command (issue 15; docs/performance.md)."""
+
+WAL_SIZE_LIMIT = 64 * 1024 * 1024
+"""Bytes: when SQLite writes the WAL from its start again it cuts a longer file back to this
+(``journal_size_limit``), so a burst does not keep its peak on disk."""
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.(sql|py)$")
 
@@ -130,6 +147,83 @@ def _run_in_order(
     return counts
 
 
+class _Unit:
+    """A single-trip unit of work waiting for the committer (:meth:`Database.single_trip`):
+    its statements, the query run after them, and the future its writer awaits."""
+
+    __slots__ = ("future", "params", "query", "statements")
+
+    def __init__(
+        self,
+        statements: Sequence[tuple[str, Sequence[Any]]],
+        query: str | None,
+        params: Sequence[Any],
+        future: asyncio.Future[tuple[list[int], list[aiosqlite.Row] | None]],
+    ) -> None:
+        self.statements = statements
+        self.query = query
+        self.params = params
+        self.future = future
+
+
+class _GroupLost(Exception):
+    """On the database thread: a unit's failure took SQLite's whole transaction with it (a full
+    disk, an I/O error), so no unit of the batch can be committed."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+_Outcome = tuple[list[int], "list[aiosqlite.Row] | None"] | Exception
+
+
+def _begin(conn: sqlite3.Connection, catch_up: bool) -> None:
+    """On the database thread: ``BEGIN IMMEDIATE``; first, when ``catch_up``, a ``PASSIVE``
+    checkpoint on this (the writer's) connection, which copies what the last background
+    checkpoint left (what groups committed while it ran), so the WAL is wholly copied when the
+    transaction begins and SQLite writes it from its start again instead of growing it."""
+    if catch_up:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    conn.execute("BEGIN IMMEDIATE")
+
+
+def _run_units(
+    conn: sqlite3.Connection, units: Sequence[_Unit], catch_up: bool = False
+) -> list[_Outcome]:
+    """On the database thread, in one trip: ``BEGIN IMMEDIATE`` (see :func:`_begin`), each
+    unit in its own savepoint (a unit that raises is rolled back alone and gets its error; one
+    whose first statement changed nothing wrote nothing), then one ``COMMIT``. Raises what
+    ``BEGIN`` or ``COMMIT`` raise (after rolling back), or :class:`_GroupLost` when a unit's
+    failure ended the transaction; nothing of the batch is then committed."""
+    _begin(conn, catch_up)
+    try:
+        outcomes: list[_Outcome] = []
+        for unit in units:
+            conn.execute("SAVEPOINT unit")
+            try:
+                counts = _run_in_order(conn, unit.statements)
+                rows = None
+                if unit.query is not None and counts[0] != 0:
+                    rows = list(conn.execute(unit.query, unit.params).fetchall())
+            except Exception as error:
+                if not conn.in_transaction:
+                    raise _GroupLost(error) from error
+                conn.execute("ROLLBACK TO unit")
+                conn.execute("RELEASE unit")
+                outcomes.append(error)
+                continue
+            conn.execute("RELEASE unit")
+            outcomes.append((counts, rows))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
 class Connection:
     """The handle a transaction or read gets: thin, typed helpers over the raw connection.
 
@@ -163,6 +257,10 @@ class Connection:
                 conn.execute("RELEASE writer")
 
         await self._call(undo)
+
+    async def _begin(self, catch_up: bool) -> None:
+        """``BEGIN IMMEDIATE`` (with the catch-up checkpoint first: :func:`_begin`), one trip."""
+        await self._call(lambda conn: _begin(conn, catch_up))
 
     def _closed_writer(self) -> None:
         self._opening = None
@@ -207,13 +305,14 @@ class Connection:
     async def execute_all_fetch(
         self, statements: Sequence[tuple[str, Sequence[Any]]], query: str, params: Sequence[Any]
     ) -> tuple[list[int], list[aiosqlite.Row] | None]:
-        """:meth:`execute_all`, then — only if every statement ran — ``query``, all in ONE trip
-        to the database thread: how many rows each statement changed, and the query's rows
-        (``None`` when the first statement changed nothing and the rest were skipped)."""
+        """:meth:`execute_all`, then — only if the first statement changed a row, so every
+        statement ran — ``query``, all in ONE trip to the database thread: how many rows each
+        statement changed, and the query's rows (``None`` when the first statement changed
+        nothing and the rest were skipped)."""
 
         def work(conn: sqlite3.Connection) -> tuple[list[int], list[aiosqlite.Row] | None]:
             counts = _run_in_order(conn, statements)
-            if len(counts) < len(statements):
+            if counts[0] == 0:  # the rest were skipped (or there was nothing else)
                 return counts, None
             return counts, list(conn.execute(query, params).fetchall())
 
@@ -293,6 +392,9 @@ class Database:
         self._flushing: asyncio.Future[None] | None = None  # the group a flush is queued for
         self._writers_waiting = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._units: list[_Unit] = []  # single-trip units waiting for the committer
+        self._committer: asyncio.Task[None] | None = None
+        self._catch_up = False  # the last background checkpoint left frames behind
 
     @classmethod
     async def open(cls, path: Path) -> Database:
@@ -315,6 +417,7 @@ class Database:
                     "PRAGMA synchronous = FULL",
                     "PRAGMA busy_timeout = 5000",
                     "PRAGMA wal_autocheckpoint = 0",  # checkpoints run in the background
+                    f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}",
                 ):
                     cursor = await raw.execute(pragma)
                     await cursor.close()
@@ -326,7 +429,10 @@ class Database:
             raise
 
     async def close(self) -> None:
-        """Commit the open group (if any) and close both connections."""
+        """Commit the open group and the single-trip units waiting (if any), and close every
+        connection."""
+        while self._committer is not None:
+            await asyncio.shield(self._committer)
         async with self._lock:
             await self._commit_group()
             for task in list(self._tasks):  # flushes queued on the lock: nothing left to do
@@ -360,7 +466,7 @@ class Database:
         in_savepoint = False
         try:
             if self._group is None:
-                await self._conn.execute("BEGIN IMMEDIATE")
+                await self._conn._begin(self._take_catch_up())
                 self._group = asyncio.get_running_loop().create_future()
             group = self._group
             self._group_size += 1
@@ -480,7 +586,11 @@ class Database:
         """A group committed: every :attr:`checkpoint_every` groups start a background
         checkpoint (unless one is still running)."""
         self._since_checkpoint += 1
-        if self._since_checkpoint >= self.checkpoint_every and self._checkpointing is None:
+        if (
+            self._since_checkpoint >= self.checkpoint_every
+            and self._checkpointing is None
+            and not self._catch_up  # the next group catches up first; then the next one
+        ):
             self._since_checkpoint = 0
             self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())
 
@@ -499,10 +609,120 @@ class Database:
                 await cursor.fetchall()
                 await cursor.close()
                 self.checkpoints += 1
+                # A group that began while it ran began with frames not yet copied, so SQLite
+                # could not write the WAL from its start again; the next group to begin copies
+                # what is left first (_begin), so it can.
+                self._catch_up = True
         except (sqlite3.Error, ValueError) as error:  # the WAL only grows until the next try
             log.warning("background WAL checkpoint failed: %s", error)
         finally:
             self._checkpointing = None
+
+    def _take_catch_up(self) -> bool:
+        """Whether the group beginning now copies what the last background checkpoint left
+        first (:func:`_begin`): yes once that checkpoint has finished — not while another one
+        runs, which would keep the catch-up from copying anything (one checkpoint at a time)."""
+        if not self._catch_up or self._checkpointing is not None:
+            return False
+        self._catch_up = False
+        return True
+
+    def single_trip(self, *, channel: int | None = None) -> SingleTrip:
+        """A unit of work of one ``execute_all``/``execute_all_fetch`` call
+        (:meth:`bot.store.base.Store.single_trip`; ``channel`` changes nothing here).
+
+        The call queues the unit and returns once it is committed. A committer task sends
+        every unit queued meanwhile (up to :attr:`max_group`) to the database thread in ONE
+        trip — ``BEGIN IMMEDIATE``, each unit in its own savepoint, one ``COMMIT`` — holding the
+        writer lock only for that trip (so :meth:`transaction` writers never interleave), while
+        the event loop goes on preparing the next units. A unit whose statement raises is
+        rolled back alone and its writer gets the error (a storage fault as
+        :class:`~bot.errors.StorageUnavailable`); a failed ``COMMIT``, or a failure that ended
+        SQLite's transaction, fails every unit of the batch and commits none. A writer
+        cancelled before the committer took its unit writes nothing; one cancelled after
+        still has its unit committed with the others (as a :meth:`transaction` writer
+        cancelled while waiting for its group's COMMIT)."""
+        return SingleTrip("sqlite", self._submit)
+
+    async def _submit(
+        self,
+        statements: Sequence[tuple[str, Sequence[Any]]],
+        query: str | None,
+        params: Sequence[Any],
+    ) -> tuple[list[int], list[aiosqlite.Row] | None]:
+        loop = asyncio.get_running_loop()
+        unit = _Unit(list(statements), query, params, loop.create_future())
+        self._units.append(unit)
+        if self._committer is None:
+            self._committer = loop.create_task(self._commit_units())
+        try:
+            return await asyncio.shield(unit.future)
+        except asyncio.CancelledError:
+            if unit in self._units:  # not taken yet: nothing of it is written
+                self._units.remove(unit)
+                unit.future.cancel()
+            else:  # taken: it commits (or fails) with its batch; nobody reads the outcome
+                unit.future.add_done_callback(_outcome_read)
+            raise
+
+    async def _commit_units(self) -> None:
+        """The committer: while units wait, send them in batches of up to :attr:`max_group`,
+        one trip each, holding the writer lock (so no :meth:`transaction` group is open
+        meanwhile; one left open is committed first). While one batch's trip runs the next is
+        already queued behind it, so the database thread goes from one to the next without
+        waiting for the event loop; when :meth:`transaction` writers wait, no further batch is
+        queued and the lock goes to them. Units left when it stops on an error get that
+        error."""
+        try:
+            while self._units:
+                async with self._lock:
+                    if self._group is not None:
+                        await self._commit_group()
+                    running: asyncio.Task[None] | None = None
+                    while self._units and not (running is not None and self._writers_waiting):
+                        batch = self._units[: self.max_group]
+                        del self._units[: self.max_group]
+                        queued = asyncio.get_running_loop().create_task(self._send_units(batch))
+                        if running is not None:
+                            await running  # meanwhile more units come for the next batch
+                        running = queued
+                    if running is not None:
+                        await running
+        except BaseException as error:
+            left, self._units = self._units, []
+            for unit in left:
+                _settle(unit.future, _reported(error))
+            if not isinstance(error, Exception):
+                raise
+            log.exception("the committer stopped")
+        finally:
+            self._committer = None
+
+    async def _send_units(self, batch: list[_Unit]) -> None:
+        """One trip: the batch's units and their COMMIT (:func:`_run_units`); each writer
+        gets its outcome."""
+        catch_up = self._take_catch_up()
+        try:
+            outcomes = await self._conn._call(lambda conn: _run_units(conn, batch, catch_up))
+        except BaseException as error:
+            failure = error.error if isinstance(error, _GroupLost) else error
+            reported = _reported(failure)
+            if isinstance(reported, StorageUnavailable):
+                log.warning("storage refused a write (%s): %s", reported.reason, failure)
+            for unit in batch:
+                _settle(unit.future, reported)
+            if not isinstance(error, Exception):
+                raise
+            return
+        for unit, outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                reported = _reported(outcome)
+                if isinstance(reported, StorageUnavailable):
+                    log.warning("storage refused a write (%s): %s", reported.reason, outcome)
+                _settle(unit.future, reported)
+            elif not unit.future.done():
+                unit.future.set_result(outcome)
+        self._committed()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
@@ -542,6 +762,30 @@ class Database:
             async with self._reader_lock:  # let the reader load the new schema
                 await self._reader_conn.fetch_all("SELECT count(*) FROM sqlite_master")
         return applied
+
+
+def _reported(error: BaseException) -> Exception:
+    """What a writer is told of ``error``: a storage fault as
+    :class:`~bot.errors.StorageUnavailable`, another exception as it is, and a
+    cancellation or shutdown of the trip as a ``RuntimeError``."""
+    mapped = storage_error(error)
+    if mapped is not None:
+        return mapped
+    if isinstance(error, Exception):
+        return error
+    return RuntimeError("the database was closed before the commit finished")
+
+
+def _settle(future: asyncio.Future[Any], error: Exception) -> None:
+    if not future.done():
+        future.set_exception(error)
+        future.add_done_callback(_outcome_read)
+
+
+def _outcome_read(future: asyncio.Future[Any]) -> None:
+    """Mark a unit's outcome as read (its writer was cancelled and will not read it)."""
+    if not future.cancelled():
+        future.exception()
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:

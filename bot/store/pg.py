@@ -64,6 +64,7 @@ from typing import Any, cast
 import asyncpg
 
 from bot.errors import StorageUnavailable
+from bot.store.base import SingleTrip
 from bot.store.db import Migration, MigrationStep
 from bot.store.db import _statements as sql_statements
 
@@ -281,6 +282,23 @@ class PgDatabase:
                 raise
             log.warning("storage refused a write (%s): %s", mapped.reason, error)
             raise mapped from error
+
+    def single_trip(self, *, channel: int | None = None) -> SingleTrip:
+        """A unit of work of one ``execute_all``/``execute_all_fetch`` call
+        (:meth:`bot.store.base.Store.single_trip`): here simply a :meth:`transaction` of its
+        own (PostgreSQL commits each; its statements are one trip each)."""
+
+        async def send(
+            statements: Sequence[tuple[str, Sequence[Any]]],
+            query: str | None,
+            params: Sequence[Any],
+        ) -> tuple[list[int], Sequence[Any] | None]:
+            async with self.transaction(channel=channel) as conn:
+                if query is None:
+                    return await conn.execute_all(statements), None
+                return await conn.execute_all_fetch(statements, query, params)
+
+        return SingleTrip("postgresql", send)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[PgConnection]:

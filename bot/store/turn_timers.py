@@ -61,6 +61,13 @@ async def get(conn: Connection, timer_id: int) -> TurnTimer | None:
     return _timer(row) if row is not None else None
 
 
+def untouched(before: Any, after: Any) -> bool:
+    """Whether :func:`follow` has nothing to do for a change from state ``before`` to
+    ``after``: no turn deadlines before or after, so none can be open (every change that
+    turned them off closed its timer) — the usual case, which costs no database trip."""
+    return bool(after.settings.turn_deadline_s == 0 and before.settings.turn_deadline_s == 0)
+
+
 async def follow(
     conn: Connection,
     encounter_id: int,
@@ -76,11 +83,9 @@ async def follow(
     deadline setting changed; open one (``now`` plus the setting) for a turn that has none
     yet. A turn whose deadline already fired gets no second one (unless the GM changes the
     setting, or ``fresh``: an undo or redo gives the turn it brings back a whole deadline)."""
-    s = after.settings.turn_deadline_s
-    if s == 0 and before.settings.turn_deadline_s == 0:
-        # No deadlines before or after: none can be open (every change that turned them off
-        # closed its timer), so nothing to read — the usual case costs no database trip.
+    if untouched(before, after):
         return
+    s = after.settings.turn_deadline_s
     running = after.phase == "active" and after.turn is not None and s > 0
     reset = fresh or before.settings.turn_deadline_s != s
     timer = await open_timer(conn, encounter_id)

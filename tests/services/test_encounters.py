@@ -171,12 +171,12 @@ async def test_a_change_computed_outside_the_lock_from_a_row_that_moved_on_is_co
     assert [e.version for e in await service.log(started.id)] == [1, 3]
 
 
-async def test_a_change_makes_one_trip_to_the_database_thread_inside_its_transaction(
+async def test_a_change_makes_one_trip_to_the_database_thread(
     db: Database, service: EncounterService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15, one trip per command: inside the group's BEGIN … COMMIT, the writer's
-    SAVEPOINT, the versioned UPDATE, the log row and the redo history go to the writer
-    connection's thread together; the row is not read in the transaction."""
+    """Issue 15, one trip per command: the group's BEGIN, the writer's SAVEPOINT, the versioned
+    UPDATE, the log row, the redo history and the COMMIT go to the writer connection's thread
+    together (a single-trip unit); the row is not read in the transaction."""
     started = await start(service)
     trips: list[str] = []
     queue = db._raw._execute
@@ -191,7 +191,7 @@ async def test_a_change_makes_one_trip_to_the_database_thread_inside_its_transac
         return current.state.model_copy(update={"round": current.state.round + 1}), {}
 
     await service.change(10, GM, "bump", {}, bump)
-    assert len(trips) == 3, trips  # BEGIN IMMEDIATE, the change, COMMIT
+    assert len(trips) == 1, trips  # BEGIN IMMEDIATE, the change and COMMIT, in one trip
     monkeypatch.undo()
     live = await service.live(10)
     assert (live.version, live.state.round) == (started.version + 1, 1)

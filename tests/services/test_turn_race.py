@@ -12,9 +12,10 @@ when the timing happened to fall in the window)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,13 +43,23 @@ class Interleaved(Database):
 
     before_write: Callable[[], Awaitable[None]] | None = None
 
-    @asynccontextmanager
-    async def transaction(self, *, channel: int | None = None) -> AsyncIterator[Connection]:
+    async def _hook(self) -> None:
         hook, self.before_write = self.before_write, None
         if hook is not None:
             await hook()
+
+    @asynccontextmanager
+    async def transaction(self, *, channel: int | None = None) -> AsyncIterator[Connection]:
+        await self._hook()
         async with super().transaction(channel=channel) as conn:
             yield conn
+
+    async def _submit(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], query: str | None, params: Any
+    ) -> tuple[list[int], list[Any] | None]:
+        """A single-trip unit (the usual write of a turn command) is hooked the same way."""
+        await self._hook()
+        return await super()._submit(statements, query, params)
 
 
 @pytest.fixture
