@@ -30,9 +30,10 @@ runs ``PRAGMA wal_checkpoint(PASSIVE)`` on a third connection, which copies what
 WAL into the database without waiting for (or blocking) the writer or readers. A group that began
 while it ran could not write the WAL from its start again (SQLite restarts the WAL only for a
 transaction that begins with every frame copied), so under steady writes the WAL grew without
-bound (460 MB in one benchmark run); the first group to begin after a background checkpoint
-finished therefore copies what it left — only the groups committed meanwhile — before its
-``BEGIN``, on the writer's thread, and SQLite restarts the WAL.
+bound (460 MB in one benchmark run); once a background checkpoint finds the WAL at
+:data:`RESTART_FRAMES` pages or more, the first group to begin after it finished copies what it
+left — only the groups committed meanwhile — before its ``BEGIN``, on the writer's thread, and
+SQLite restarts the WAL.
 """
 
 from __future__ import annotations
@@ -67,6 +68,13 @@ MAX_GROUP = 32
 through the COMMIT, so every writer queued meanwhile waits for it; with 100 busy channels 8 a
 group made the benchmark commit 376 times per 3,000 commands, 32 makes it 95 times, for fewer
 CPU µs per command (issue 15; docs/performance.md)."""
+
+RESTART_FRAMES = 8192
+"""Frames (pages) in the WAL from which the next group catches up with the background
+checkpoint so SQLite restarts the WAL (:func:`_begin`). The catch-up makes that one group wait
+for a checkpoint of what was committed meanwhile; doing it only once the WAL holds 8,192 pages
+(32 MiB at 4 KiB) keeps it to about one group a second at 1,000 commands/s instead of one in
+every few dozen, and still bounds the WAL (it grew without bound before)."""
 
 WAL_SIZE_LIMIT = 64 * 1024 * 1024
 """Bytes: when SQLite writes the WAL from its start again it cuts a longer file back to this
@@ -372,6 +380,7 @@ class Database:
     ) -> None:
         self._checkpointer = checkpointer
         self.checkpoint_every = checkpoint_every
+        self.restart_frames = RESTART_FRAMES
         self._since_checkpoint = 0
         self._checkpointing: asyncio.Task[None] | None = None
         self.checkpoints = 0
@@ -606,13 +615,15 @@ class Database:
         try:
             if self._checkpointer is not None:
                 cursor = await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                await cursor.fetchall()
+                rows = list(await cursor.fetchall())
                 await cursor.close()
                 self.checkpoints += 1
-                # A group that began while it ran began with frames not yet copied, so SQLite
-                # could not write the WAL from its start again; the next group to begin copies
-                # what is left first (_begin), so it can.
-                self._catch_up = True
+                # (busy, frames in the WAL, frames copied). A group that began while it ran
+                # began with frames not yet copied, so SQLite could not write the WAL from its
+                # start again; once the WAL is long, the next group to begin copies what is
+                # left first (_begin), so it can.
+                if rows and rows[0][1] >= self.restart_frames:
+                    self._catch_up = True
         except (sqlite3.Error, ValueError) as error:  # the WAL only grows until the next try
             log.warning("background WAL checkpoint failed: %s", error)
         finally:

@@ -281,6 +281,7 @@ async def test_the_wal_is_written_from_its_start_again_after_background_checkpoi
     background checkpoint ran kept SQLite from restarting the WAL, which then grew for as long as
     writes never stopped (docs/performance.md: 460 MB after 17,000 benchmark commands)."""
     db.checkpoint_every = 1
+    db.restart_frames = 50  # pages: restart once the WAL holds four rows or so
     row = 50_000  # bytes of blob per unit
     for i in range(40):
         statement = ("INSERT INTO item (name, blob) VALUES (?, zeroblob(?))", (f"b{i}", row))
