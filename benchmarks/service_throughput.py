@@ -44,6 +44,9 @@ one JSON object (how results are read):
   table of the schema but ``bare_*``) and of ``bare_*``; no VACUUM is run (autovacuum as
   configured), so dead row versions count; the WAL is not counted.
 
+Each process first sets its garbage collector as the bot does once start-up is done
+(:func:`bot.heap.settle`), before either path is set up.
+
 A benchmark, not a test: figures depend on the machine and on what else runs on it.
 """
 
@@ -73,6 +76,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bare_path import BarePath, PgBarePath  # noqa: E402
 
+from bot import heap  # noqa: E402
 from bot.engine import get_ruleset  # noqa: E402
 from bot.engine.core.commands import Begin, EndTurn  # noqa: E402
 from bot.engine.uttas.commands import AddCombatant, Attack, Command  # noqa: E402
@@ -159,7 +163,9 @@ async def sqlite_service(
 ) -> AsyncIterator[tuple[Database, EncounterService, CombatService]]:
     """The service on a fresh, migrated SQLite database in ``folder`` with the benchmark's fights
     set up (:func:`set_up`): ``(database, encounters, combat)``; the database is closed after.
-    For the benchmarks that look inside the service path (profile, CPU, memory)."""
+    For the benchmarks that look inside the service path (profile, CPU, memory). The garbage
+    collector is set first as the bot's start-up sets it (:func:`bot.heap.settle`)."""
+    heap.settle()
     db = await Database.open(folder / "bench.sqlite3")
     await db.migrate()
     try:
@@ -542,6 +548,7 @@ async def serve() -> None:
     """A child process's loop (``--worker``): read the job (first stdin line), open
     :class:`Paths` for its channels, say so, then answer requests from stdin until ``close``."""
     loop = asyncio.get_running_loop()
+    heap.settle()  # as the bot's start-up does
     spec = json.loads(await loop.run_in_executor(None, sys.stdin.readline))
     paths = await Paths.open(
         spec["store"], spec["where"], spec["channels"], writer_lock=spec["lock"]
@@ -678,6 +685,7 @@ async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     and return the figures (the JSON line)."""
     global CHANNELS
     CHANNELS = args.channels
+    heap.settle()  # as the bot's start-up does
     if args.store == "sqlite":
         return await measure(args, str(folder))
     async with postgres(args, folder) as url:

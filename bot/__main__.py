@@ -34,6 +34,7 @@ import asyncpg
 import discord
 import yarl
 
+from bot import heap
 from bot.client import CombatBot, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
@@ -236,6 +237,7 @@ async def run(settings: Settings) -> None:
         bot = await build(settings)
     except (OSError, sqlite3.Error, StorageUnavailable) as error:
         raise StartupError(database_problem(settings.database_path, error), 2) from None
+    heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
