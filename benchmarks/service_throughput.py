@@ -548,7 +548,6 @@ async def serve() -> None:
     """A child process's loop (``--worker``): read the job (first stdin line), open
     :class:`Paths` for its channels, say so, then answer requests from stdin until ``close``."""
     loop = asyncio.get_running_loop()
-    heap.settle()  # as the bot's start-up does
     spec = json.loads(await loop.run_in_executor(None, sys.stdin.readline))
     paths = await Paths.open(
         spec["store"], spec["where"], spec["channels"], writer_lock=spec["lock"]
@@ -685,7 +684,6 @@ async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     and return the figures (the JSON line)."""
     global CHANNELS
     CHANNELS = args.channels
-    heap.settle()  # as the bot's start-up does
     if args.store == "sqlite":
         return await measure(args, str(folder))
     async with postgres(args, folder) as url:
@@ -789,6 +787,7 @@ def report(
 
 async def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    heap.settle()  # as the bot's start-up does (a run inside the test suite leaves it alone)
     if args.worker:
         await serve()
         return

@@ -201,6 +201,23 @@ def test_two_processes_on_sqlite_are_refused(capsys: pytest.CaptureFixture[str])
     assert "needs --store postgres" in capsys.readouterr().err
 
 
+def test_the_write_path_threads_benchmark_reports_each_round(tmp_path: Path) -> None:
+    """Two tiny rounds: commands per second, the loop's idle share, the main thread's CPU and
+    the WAL's size, from a real run."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "write_path_threads.py"), "--commands", "200",
+         "--rounds", "2"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])["rounds"]
+    assert len(figures) == 2
+    for round_ in figures:
+        assert round_["cmd_per_s"] > 0 and 0 <= round_["loop_idle"] <= 1
+        assert any(t["thread"] == "main" for t in round_["threads_per_cmd"])
+        assert round_["wal_mb"] > 0
+
+
 def test_the_rehearse_benchmark_builds_its_fight() -> None:
     """The rehearse benchmark's encounter: five UTTAS combatants in a running fight."""
     rules, state = load("rehearse").build()
