@@ -64,10 +64,12 @@ CHECKPOINT_EVERY = 50
 :data:`MAX_GROUP` are 1,600 commands, as 200 groups of 8 were before groups grew)."""
 
 MAX_GROUP = 32
-"""At most this many writers share one group's COMMIT (one fsync). The writer lock is held
-through the COMMIT, so every writer queued meanwhile waits for it; with 100 busy channels 8 a
-group made the benchmark commit 376 times per 3,000 commands, 32 makes it 95 times, for fewer
-CPU µs per command (issue 15; docs/performance.md)."""
+"""At most this many writers share one group's COMMIT (one fsync), and at most this many
+single-trip units one batch's trip. The writer lock is held through a :meth:`Database.transaction`
+group's COMMIT, so every writer queued meanwhile waits for it; with 100 busy channels 8 a group
+made the benchmark commit 376 times per 3,000 commands, 32 makes it 95 times, for fewer CPU µs
+per command (issue 15; docs/performance.md). Batches of 16 or 64 units measured no better than
+32 (one noisy run each)."""
 
 RESTART_FRAMES = 8192
 """Frames (pages) in the WAL from which the next group catches up with the background
