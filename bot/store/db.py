@@ -25,7 +25,7 @@ the log gets one line per failure. Reads use a second connection, which in WAL
 mode sees only committed data and never waits for the writer.
 
 Checkpoints are off the commit path (issue 15): no connection checkpoints on COMMIT
-(``wal_autocheckpoint = 0``); every :data:`CHECKPOINT_EVERY` committed groups a background task
+(``wal_autocheckpoint = 0``); every :data:`CHECKPOINT_EVERY` committed writers a background task
 runs ``PRAGMA wal_checkpoint(PASSIVE)`` on a third connection, which copies what it can from the
 WAL into the database without waiting for (or blocking) the writer or readers. A group that began
 while it ran could not write the WAL from its start again (SQLite restarts the WAL only for a
@@ -59,9 +59,11 @@ from bot.store.base import SingleTrip
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-CHECKPOINT_EVERY = 50
-"""Committed groups between two background WAL checkpoints (50 full groups of
-:data:`MAX_GROUP` are 1,600 commands, as 200 groups of 8 were before groups grew)."""
+CHECKPOINT_EVERY = 1600
+"""Committed writers (a transaction or a single-trip unit each) between two background WAL
+checkpoints: 50 full groups of :data:`MAX_GROUP`. Counted in writers, not groups: at 1,000
+commands/s groups are small, and a checkpoint every 50 of them copied each busy channel's row
+several times a second and synced the database file as often."""
 
 MAX_GROUP = 32
 """At most this many writers share one group's COMMIT (one fsync), and at most this many
@@ -564,7 +566,7 @@ class Database:
     async def _commit_group(self) -> None:
         """COMMIT the open group (if any) and tell its writers; on failure roll it back and
         hand every writer the error (a storage fault as :class:`StorageUnavailable`)."""
-        group, failure = self._group, self._group_failure
+        group, failure, size = self._group, self._group_failure, self._group_size
         self._group, self._group_size, self._group_failure = None, 0, None
         if group is None:
             return
@@ -591,12 +593,12 @@ class Database:
                 raise
             return
         group.set_result(None)
-        self._committed()
+        self._committed(size)
 
-    def _committed(self) -> None:
-        """A group committed: every :attr:`checkpoint_every` groups start a background
-        checkpoint (unless one is still running)."""
-        self._since_checkpoint += 1
+    def _committed(self, writers: int) -> None:
+        """A group of ``writers`` committed: every :attr:`checkpoint_every` writers start a
+        background checkpoint (unless one is still running, or the next group catches up)."""
+        self._since_checkpoint += writers
         if (
             self._since_checkpoint >= self.checkpoint_every
             and self._checkpointing is None
@@ -735,7 +737,7 @@ class Database:
                 _settle(unit.future, reported)
             elif not unit.future.done():
                 unit.future.set_result(outcome)
-        self._committed()
+        self._committed(len(batch))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:

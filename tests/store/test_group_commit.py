@@ -248,7 +248,7 @@ async def test_cancelling_the_writer_that_commits_during_the_commit_resolves_the
 
 async def test_wal_checkpoints_run_in_the_background_not_in_a_commit(db: Database) -> None:
     """Issue 15: no COMMIT checkpoints (``wal_autocheckpoint`` is 0 on every connection); every
-    ``checkpoint_every`` committed groups a background task copies the WAL into the database on
+    ``checkpoint_every`` committed writers a background task copies the WAL into the database on
     its own connection, and the commits go on meanwhile."""
     async with db.read() as conn:
         row = await conn.fetch_one("PRAGMA wal_autocheckpoint")
