@@ -318,3 +318,18 @@ async def test_a_single_trip_unit_is_one_call_committed_before_it_returns(store:
     with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
         await failing.execute_all([("INSERT INTO trip_item (name) VALUES ('c')", ()), add])
     assert await committed(store, "trip_item") == {"a"}
+
+
+async def test_checkpoints_count_writers_not_batches(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A background checkpoint every ``checkpoint_every`` committed writers: one batch of four
+    units counts four (at 1,000 commands/s batches are small; counting batches checkpointed
+    several times a second)."""
+    db.checkpoint_every = 4
+    trips = count_trips(db, monkeypatch)
+    async with asyncio.timeout(LIMIT):
+        await asyncio.gather(*(unit(db, [insert(f"u{i}")]) for i in range(4)))
+        await db.checkpointed()
+    assert len(trips) == 1  # one batch
+    assert db.checkpoints == 1
