@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
+from bot.engine.core.built import built
 from bot.engine.core.commands import TurnBound
 from bot.engine.core.dice import DiceRoller, Roll, roll_pool
 from bot.engine.core.economy import ActionEconomy
@@ -345,7 +346,12 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         c = self.c(cid)
         self.after_own_turn(c)
         self.emit(
-            TurnEnded(combatant=cid, actions_left=self.actions_left(c), text=self.turn_end_text(c))
+            built(
+                TurnEnded,
+                combatant=cid,
+                actions_left=self.actions_left(c),
+                text=self.turn_end_text(c),
+            )
         )
         self.tick_effects("turn_end", cid)
 
@@ -448,7 +454,8 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         st["turn_started_at"] = self.now.isoformat()
         left = self.actions_left(c)
         self.emit(
-            TurnStarted(
+            built(
+                TurnStarted,
                 combatant=cid,
                 round=self.state.round,
                 actions_left=left,

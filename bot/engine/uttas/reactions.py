@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
+from bot.engine.core.built import built
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.events import AttackDeclared, ReactionChosen
 from bot.engine.uttas import limbs, rules
@@ -139,8 +140,12 @@ def _take_one_for_the_team(
 def _no_reaction(tx: Tx, p: PendingAttack, t: Combatant) -> None:
     """UTTAS "Perform a Reaction command" declined: the hit is rolled with no Defend bonus."""
     tx.emit(
-        ReactionChosen(
-            combatant=t.id, choice="none", label="No reaction", text=f"{t.name} does not react."
+        built(
+            ReactionChosen,
+            combatant=t.id,
+            choice="none",
+            label="No reaction",
+            text=f"{t.name} does not react.",
         )
     )
     tx.settle_decision(p.id)
@@ -176,7 +181,8 @@ def _defend(tx: Tx, p: PendingAttack, t: Combatant, choice: str, maneuver: str |
     d = _defence_for(tx, t, choice, maneuver)
     tx.spend_actions(t.id, 1, d.label, "off_turn")
     tx.emit(
-        ReactionChosen(
+        built(
+            ReactionChosen,
             combatant=t.id,
             choice=choice,
             label=d.label,
