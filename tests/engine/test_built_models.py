@@ -15,6 +15,7 @@ from bot.engine.core.dice import Roll
 from bot.engine.core.events import ActionsSpent, TurnStarted
 from bot.engine.uttas.events import AttackResolved
 from bot.engine.uttas.state import PendingAttack
+from tests.engine.helpers import Fight
 
 
 def same(cls: type[BaseModel], **values: Any) -> None:
@@ -106,3 +107,20 @@ class _Validated(BaseModel):
 
 def test_a_model_with_validators_of_its_own_is_validated() -> None:
     assert built(_Validated, name="willow").name == "WILLOW"
+
+
+def test_a_clone_shares_no_container_with_its_original() -> None:
+    """``Combatant.clone`` builds its copy in one dict: every list and dict field is copied (a
+    container field added later and left out fails here), the frozen sheet shared."""
+    fight = Fight()
+    fight.add("Willow")
+    fight.add("Thug", npc=True)
+    for original in fight.state.combatants:
+        copy = original.clone()
+        assert copy == original and list(copy.__dict__) == list(original.__dict__)
+        for name, value in original.__dict__.items():
+            if isinstance(value, list | dict):
+                assert copy.__dict__[name] is not value, name
+        assert copy.sheet is original.sheet
+        assert copy.model_fields_set == original.model_fields_set
+        assert copy.__pydantic_fields_set__ is not original.__pydantic_fields_set__

@@ -35,7 +35,7 @@ from bot.engine.core.events import (
 from bot.engine.core.order import StorytellerOrder, TurnOrder
 from bot.engine.core.positions import Positions
 from bot.engine.core.scale import METERS, Scale
-from bot.engine.core.state import AnyState, CombatantBase, fight_over, shallow_copy
+from bot.engine.core.state import AnyState, CombatantBase, fight_over, with_fields
 from bot.errors import Conflict, RuleViolation
 from bot.words import counted
 
@@ -67,8 +67,10 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         now: datetime,
         order: TurnOrder | None = None,
     ) -> None:
-        self.state: StateT = shallow_copy(state)
-        self.state.__dict__.update(combatants=[*state.combatants], order=[*state.order])
+        fields = state.__dict__  # the command's own copy, its lists copied: in one dict
+        self.state: StateT = with_fields(
+            state, {**fields, "combatants": [*fields["combatants"]], "order": [*fields["order"]]}
+        )
         self._index = {c.id: i for i, c in enumerate(self.state.combatants)}
         self._cloned: set[str] = set()
         self.events: list[Event] = []
@@ -129,7 +131,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     ) -> None:
         """Free text about ``cid``. ``secret``: it carries ``cid``'s numbers, and audiences that
         may not see them read ``public`` instead (nothing when empty)."""
-        self.emit(Note(text=text, combatant=cid, secret=secret, public_text=public))
+        self.emit(built(Note, text=text, combatant=cid, secret=secret, public_text=public))
 
     def roll(
         self,
@@ -376,7 +378,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                 self.state.round += 1
                 self.state.game_time_s += self.ROUND_SECONDS
                 self.emit(
-                    RoundStarted(round=self.state.round, text=f"Round {self.state.round} begins.")
+                    built(
+                        RoundStarted,
+                        round=self.state.round,
+                        text=f"Round {self.state.round} begins.",
+                    )
                 )
                 self.tick_effects("round_start", None)
             cid = order[i]
@@ -419,8 +425,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
             c.skip_next_turn, reason = False, "skipped by the Game Master"
         if reason is not None:
             self.emit(
-                TurnSkipped(
-                    combatant=cid, reason=reason, text=f"{c.name}'s turn is skipped: {reason}."
+                built(
+                    TurnSkipped,
+                    combatant=cid,
+                    reason=reason,
+                    text=f"{c.name}'s turn is skipped: {reason}.",
                 )
             )
             # The economy hears of a skipped turn whatever skipped it (UTTAS version 2: the pool
@@ -429,7 +438,8 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
             return False
         if self.economy.skips_turn(c.pools):
             self.emit(
-                TurnSkipped(
+                built(
+                    TurnSkipped,
                     combatant=cid,
                     reason="spent all actions",
                     text=f"{c.name} spent every action last round and does not act this turn.",
@@ -446,7 +456,12 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         taken = self.turn_taken_up(c)  # ``c`` is this command's clone: it saw the hook's pools
         if taken is not None:
             self.emit(
-                TurnSkipped(combatant=cid, reason=taken, text=f"{c.name} spends the turn {taken}.")
+                built(
+                    TurnSkipped,
+                    combatant=cid,
+                    reason=taken,
+                    text=f"{c.name} spends the turn {taken}.",
+                )
             )
             self.end_turn(cid)
             return False

@@ -360,7 +360,12 @@ def reaction_options(
         # Sides first: whether an enemy could react is never asked (issue 15, "CPU diet").
         if c.side == t.side and c.id != p.attacker and can_react(c, tables):
             return [
-                ReactionOption(choice="intercept", label=f"Take the hit for {t.name}", actions=1)
+                built(
+                    ReactionOption,
+                    choice="intercept",
+                    label=f"Take the hit for {t.name}",
+                    actions=1,
+                )
             ]
         return []
     if any(c.has(condition) for condition in OUT):

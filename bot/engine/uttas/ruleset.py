@@ -11,6 +11,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.built import built
 from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
@@ -285,18 +286,23 @@ class UttasRuleset(Ruleset[UttasState]):
             raise RuleViolation("No attack is waiting for a decision.")
         ref = pending.id or None
         if pending.awaiting == "attacker":  # UTTAS "Surrender": the attacker stops
-            return cmd.ResolveSurrender(actor=pending.attacker, complete=False, decision=ref)
-        return cmd.React(actor=pending.target, choice="none", decision=ref)
+            return built(cmd.ResolveSurrender, actor=pending.attacker, complete=False, decision=ref)
+        # the engine's own values: not validated again (bot.engine.core.built)
+        return built(cmd.React, actor=pending.target, choice="none", decision=ref)
 
     def answer(
         self, state: UttasState, decider: Any, option: ReactionOption, decision: Any = None
     ) -> CommandBase:
         ref = (decision.id or None) if decision is not None else None
         if option.choice in ("complete", "stop"):
-            return cmd.ResolveSurrender(
-                actor=decider.id, complete=option.choice == "complete", decision=ref
+            return built(
+                cmd.ResolveSurrender,
+                actor=decider.id,
+                complete=option.choice == "complete",
+                decision=ref,
             )
-        return cmd.React(
+        return built(  # an option the engine made: not validated again (bot.engine.core.built)
+            cmd.React,
             actor=decider.id,
             choice=option.choice,
             maneuver=option.maneuver,
