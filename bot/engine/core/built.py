@@ -97,8 +97,13 @@ def _plan(cls: type[BaseModel]) -> _Plan | None:
     return _PLANS[cls]
 
 
+# A model's four slots, set through their descriptors: what ``object.__setattr__`` does, without
+# looking each one up (an instance is made this way for every event: the hot path).
 _new = object.__new__
-_put = object.__setattr__
+set_dict = BaseModel.__dict__["__dict__"].__set__
+set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def built(cls: type[M], /, **values: Any) -> M:
@@ -118,10 +123,10 @@ def built(cls: type[M], /, **values: Any) -> M:
             if name in values and type(values[name]) is int:
                 fields[name] = float(values[name])
     model = _new(cls)
-    _put(model, "__dict__", fields)
-    _put(model, "__pydantic_fields_set__", set(values))
-    _put(model, "__pydantic_extra__", None)
-    _put(model, "__pydantic_private__", None)
+    set_dict(model, fields)
+    set_fields_set(model, set(values))
+    set_extra(model, None)
+    set_private(model, None)
     if CHECKED:
         _check(cls, values, model)
     return model

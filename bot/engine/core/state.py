@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from bot import names
+from bot.engine.core.built import set_dict, set_extra, set_fields_set, set_private
 from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.effects import Effect
 from bot.engine.core.positions import Positions
@@ -77,16 +78,15 @@ def with_fields(model: M, fields: dict[str, Any]) -> M:
     ``model``, in its order — the caller builds it from ``model.__dict__`` with the containers it
     copies put in (``{**model.__dict__, "pools": {...}}``), in one dict."""
     new = _new(type(model))
-    _put(new, "__dict__", fields)
-    _put(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    set_dict(new, fields)
+    set_fields_set(new, model.__pydantic_fields_set__.copy())
     extra, private = model.__pydantic_extra__, model.__pydantic_private__
-    _put(new, "__pydantic_extra__", None if extra is None else extra.copy())
-    _put(new, "__pydantic_private__", None if private is None else private.copy())
+    set_extra(new, None if extra is None else extra.copy())
+    set_private(new, None if private is None else private.copy())
     return new
 
 
 _new = object.__new__
-_put = object.__setattr__
 
 
 class CombatantBase(BaseModel):

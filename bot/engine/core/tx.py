@@ -40,6 +40,22 @@ from bot.errors import Conflict, RuleViolation
 from bot.words import counted
 
 StateT = TypeVar("StateT", bound=AnyState)
+
+_last_now: tuple[datetime | None, str] = (None, "")
+
+
+def iso(now: datetime) -> str:
+    """``now.isoformat()``, kept for the last ``now`` seen (a command and the lapses that follow
+    it run with one clock reading, the same object: ~0.7 µs each time it is not worked out)."""
+    global _last_now
+    last = _last_now
+    if last[0] is now:  # the same (immutable) object: the same text
+        return last[1]
+    text = now.isoformat()
+    _last_now = (now, text)
+    return text
+
+
 CombatantT = TypeVar("CombatantT", bound=CombatantBase)
 
 
@@ -256,7 +272,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         opened = decision if decision.id == 0 else decision.model_copy()
         number = st.next_decision
         # The hot path (every attack): plain fields set without pydantic's per-assignment cost.
-        opened.__dict__.update(id=number, created_at=self.now.isoformat(), marker=0)
+        opened.__dict__.update(id=number, created_at=iso(self.now), marker=0)
         st.__dict__.update(next_decision=number + 1, decisions=[*st.decisions, opened])
         return opened
 
@@ -466,7 +482,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
             self.end_turn(cid)
             return False
         st["turn_seq"] = self.state.turn_seq + 1
-        st["turn_started_at"] = self.now.isoformat()
+        st["turn_started_at"] = iso(self.now)
         left = self.actions_left(c)
         self.emit(
             built(
