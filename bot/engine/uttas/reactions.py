@@ -408,8 +408,11 @@ def _counter_options(
     triggered power that :func:`counter_profile` and the attack's distance allow and whose
     Stamina ``c`` has (or may overexert for)."""
     out: list[ReactionOption] = []
-    cands = [m.name for m in c.sheet.martial_arts if m.maneuver == "counter"]
-    cands += [pw.name for pw in c.sheet.powers if pw.triggered and pw.targets]
+    sheet = c.sheet
+    if not sheet.martial_arts and not sheet.powers:  # most sheets: nothing to look through
+        return out
+    cands = [m.name for m in sheet.martial_arts if m.maneuver == "counter"]
+    cands += [pw.name for pw in sheet.powers if pw.triggered and pw.targets]
     if not cands:  # most sheets: no working copy of the state is made for nothing
         return out
     probe = Tx(state, tables, _NoDice(), _EPOCH)
