@@ -124,3 +124,20 @@ def test_a_clone_shares_no_container_with_its_original() -> None:
         assert copy.sheet is original.sheet
         assert copy.model_fields_set == original.model_fields_set
         assert copy.__pydantic_fields_set__ is not original.__pydantic_fields_set__
+
+
+def test_a_typed_maneuver_in_an_answer_is_still_validated_as_a_name() -> None:
+    """``Ruleset.answer`` builds a plain choice without validation, but a maneuver or stance
+    may be a member's typed words (``/dodge maneuver:``): cleaned as a name, as before."""
+    from bot.engine.core.contract import ReactionOption
+    from tests.engine.helpers import RULES
+
+    fight = Fight()
+    willow = fight.add("Willow")
+    decider = fight.state.get(willow)
+    typed = ReactionOption(choice="evade", label="evade", maneuver="  Tiger   Step ")
+    answer = RULES.answer(fight.state, decider, typed)
+    assert answer.model_dump() == {**answer.model_dump(), "maneuver": "Tiger Step"}
+    plain = RULES.answer(fight.state, decider, ReactionOption(choice="none", label="none"))
+    assert plain == type(plain)(actor=willow, choice="none", maneuver=None, stance=None)
+    assert plain.model_fields_set == {"actor", "choice", "maneuver", "stance", "decision"}

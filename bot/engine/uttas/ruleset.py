@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -97,6 +97,9 @@ _HANDLERS.update(scenes.HANDLERS)  # the core's effect commands (the GM ends a s
 _HANDLERS.update(places.HANDLERS)  # the core's position commands (distances, engagement)
 _HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
 _HANDLERS.update(items.HANDLERS)  # drawing, using and putting away items (issue 11)
+
+
+_CHOICES = frozenset(get_args(cmd.ReactionChoice))
 
 
 class UttasRuleset(Ruleset[UttasState]):
@@ -301,8 +304,19 @@ class UttasRuleset(Ruleset[UttasState]):
                 complete=option.choice == "complete",
                 decision=ref,
             )
-        return built(  # an option the engine made: not validated again (bot.engine.core.built)
-            cmd.React,
+        if option.maneuver is None and option.stance is None and option.choice in _CHOICES:
+            # A plain choice (a button's Evade, no reaction…): nothing to validate again
+            # (bot.engine.core.built). A maneuver or stance may be a member's typed words
+            # (``/dodge maneuver:``): validated, as a name.
+            return built(
+                cmd.React,
+                actor=decider.id,
+                choice=option.choice,
+                maneuver=None,
+                stance=None,
+                decision=ref,
+            )
+        return cmd.React(
             actor=decider.id,
             choice=option.choice,
             maneuver=option.maneuver,
