@@ -37,6 +37,17 @@ def _subprocesses_measured() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _built_models_checked() -> Iterator[None]:
+    """Every model the engine builds without validation (:func:`bot.engine.core.built.built`)
+    is validated too and compared: a value validation would change fails the test."""
+    from bot.engine.core import built
+
+    built.CHECKED = True
+    yield
+    built.CHECKED = False
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--parsed-states",

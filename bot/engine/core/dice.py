@@ -16,6 +16,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.engine.core.built import built
 from bot.errors import InvalidInput
 
 MAX_DICE = 100
@@ -189,7 +190,8 @@ def roll_pool(
     count = max(0, base_dice + adv - dis)
     check_dice(count, sides)
     dice = tuple(roller.roll(count, sides)) if count else ()
-    return Roll(
+    return built(  # the engine's own values: not validated again (bot.engine.core.built)
+        Roll,
         purpose=purpose,
         sides=sides,
         base_dice=base_dice,

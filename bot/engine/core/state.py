@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from bot import names
+from bot.engine.core.built import set_dict, set_extra, set_fields_set, set_private
 from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.effects import Effect
 from bot.engine.core.positions import Positions
@@ -69,15 +70,23 @@ def shallow_copy(model: M) -> M:
     command copies the state and each combatant it changes (``benchmarks/engine_attack.py``).
     Fields are shared, as in pydantic's shallow copy; the caller copies the containers it
     changes."""
-    cls = type(model)
-    new = cls.__new__(cls)
-    put = object.__setattr__
-    put(new, "__dict__", model.__dict__.copy())
-    put(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    return with_fields(model, model.__dict__.copy())
+
+
+def with_fields(model: M, fields: dict[str, Any]) -> M:
+    """A shallow copy of ``model`` (as :func:`shallow_copy`) holding ``fields``: every field of
+    ``model``, in its order — the caller builds it from ``model.__dict__`` with the containers it
+    copies put in (``{**model.__dict__, "pools": {...}}``), in one dict."""
+    new = _new(type(model))
+    set_dict(new, fields)
+    set_fields_set(new, model.__pydantic_fields_set__.copy())
     extra, private = model.__pydantic_extra__, model.__pydantic_private__
-    put(new, "__pydantic_extra__", None if extra is None else extra.copy())
-    put(new, "__pydantic_private__", None if private is None else private.copy())
+    set_extra(new, None if extra is None else extra.copy())
+    set_private(new, None if private is None else private.copy())
     return new
+
+
+_new = object.__new__
 
 
 class CombatantBase(BaseModel):

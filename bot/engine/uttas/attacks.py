@@ -5,6 +5,7 @@ from its declaration to its end. How one hit is rolled and what its damage does 
 
 from __future__ import annotations
 
+from bot.engine.core.built import built
 from bot.engine.core.events import AttackDeclared
 from bot.engine.uttas import items, limbs, perception, rules
 from bot.engine.uttas.commands import DEFAULT_RANGE_M, Attack
@@ -104,7 +105,10 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
     joint = _coordinated(tx, cmd, a, t, reach) if cmd.with_readied else {}
     unseen = cmd.hidden or a.has(HIDDEN)  # "the attack's source was hidden": no reaction
     perception.reveal(tx, a, "gave themselves away by attacking")
-    p = PendingAttack(
+    # Built from the engine's own values (the profile's name is a sheet's or the tables' clean
+    # name): not validated again (bot.engine.core.built).
+    p = built(
+        PendingAttack,
         attacker=a.id,
         target=t.id,
         attack=profile.name,
@@ -233,7 +237,8 @@ def open_or_resolve(tx: Tx, p: PendingAttack) -> None:
             a, t = tx.view(p.attacker), tx.view(p.target)
             hit = f" (hit {p.hit_index} of {p.hits_total})" if p.hits_total > 1 else ""
             tx.emit(
-                AttackDeclared(
+                built(
+                    AttackDeclared,
                     combatant=a.id,
                     target=t.id,
                     attack=p.attack,

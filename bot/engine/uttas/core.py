@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.engine.core.built import built
 from bot.engine.core.dice import DiceRoller, Roll
 from bot.engine.core.economy import ActionEconomy, Cost, SpeedPool, Timing
 from bot.engine.core.effects import Period
@@ -272,7 +273,8 @@ class Tx(CoreTx[UttasState, Combatant]):
         if timing == "turn":
             self.spent_on_turn(cid)
         self.emit(
-            ActionsSpent(
+            built(  # the engine's own values: not validated again (bot.engine.core.built)
+                ActionsSpent,
                 combatant=cid,
                 amount=amount,
                 left=c.actions_left,
@@ -297,7 +299,8 @@ class Tx(CoreTx[UttasState, Combatant]):
             c.stamina_held += amount
         tail = ", held while maintained" if held else ""
         self.emit(
-            StaminaSpent(
+            built(
+                StaminaSpent,
                 combatant=cid,
                 amount=amount,
                 left=c.stamina,

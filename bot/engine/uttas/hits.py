@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.engine.core.built import built
 from bot.engine.core.dice import Roll
 from bot.engine.core.scale import Scale
 from bot.engine.uttas import limbs, power_effects, rules
@@ -321,7 +322,8 @@ def roll_hit(
     damage = _damage(tx, t, profile, defence, t_st) if hit else _MISSED
     roll, armor, defense, h_dmg, s_dmg = damage
     stat_name = "Dodge" if stat == "dodge" else "Discipline"
-    event = AttackResolved(
+    event = built(  # the engine's own values: not validated again (bot.engine.core.built)
+        AttackResolved,
         combatant=a.id,
         attacker=a.id,
         target=t.id,

@@ -22,7 +22,10 @@ def disabled(c: Combatant, source: str | None = None) -> set[str]:
 
 def arm_count(c: Combatant) -> int:
     """Two arms plus extra arms (Extra Limbs power)."""
-    return 2 + sum(1 for e in c.sheet.extra_limbs if e.is_arm)
+    extra = c.sheet.extra_limbs
+    if not extra:  # most sheets (every attack asks): no generator for nothing
+        return 2
+    return 2 + sum(1 for e in extra if e.is_arm)
 
 
 def usable_arms(c: Combatant) -> int:

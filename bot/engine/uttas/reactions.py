@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
+from bot.engine.core.built import built
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.events import AttackDeclared, ReactionChosen
 from bot.engine.uttas import limbs, rules
@@ -139,8 +140,12 @@ def _take_one_for_the_team(
 def _no_reaction(tx: Tx, p: PendingAttack, t: Combatant) -> None:
     """UTTAS "Perform a Reaction command" declined: the hit is rolled with no Defend bonus."""
     tx.emit(
-        ReactionChosen(
-            combatant=t.id, choice="none", label="No reaction", text=f"{t.name} does not react."
+        built(
+            ReactionChosen,
+            combatant=t.id,
+            choice="none",
+            label="No reaction",
+            text=f"{t.name} does not react.",
         )
     )
     tx.settle_decision(p.id)
@@ -176,7 +181,8 @@ def _defend(tx: Tx, p: PendingAttack, t: Combatant, choice: str, maneuver: str |
     d = _defence_for(tx, t, choice, maneuver)
     tx.spend_actions(t.id, 1, d.label, "off_turn")
     tx.emit(
-        ReactionChosen(
+        built(
+            ReactionChosen,
             combatant=t.id,
             choice=choice,
             label=d.label,
@@ -354,7 +360,12 @@ def reaction_options(
         # Sides first: whether an enemy could react is never asked (issue 15, "CPU diet").
         if c.side == t.side and c.id != p.attacker and can_react(c, tables):
             return [
-                ReactionOption(choice="intercept", label=f"Take the hit for {t.name}", actions=1)
+                built(
+                    ReactionOption,
+                    choice="intercept",
+                    label=f"Take the hit for {t.name}",
+                    actions=1,
+                )
             ]
         return []
     if any(c.has(condition) for condition in OUT):
@@ -397,8 +408,11 @@ def _counter_options(
     triggered power that :func:`counter_profile` and the attack's distance allow and whose
     Stamina ``c`` has (or may overexert for)."""
     out: list[ReactionOption] = []
-    cands = [m.name for m in c.sheet.martial_arts if m.maneuver == "counter"]
-    cands += [pw.name for pw in c.sheet.powers if pw.triggered and pw.targets]
+    sheet = c.sheet
+    if not sheet.martial_arts and not sheet.powers:  # most sheets: nothing to look through
+        return out
+    cands = [m.name for m in sheet.martial_arts if m.maneuver == "counter"]
+    cands += [pw.name for pw in sheet.powers if pw.triggered and pw.targets]
     if not cands:  # most sheets: no working copy of the state is made for nothing
         return out
     probe = Tx(state, tables, _NoDice(), _EPOCH)

@@ -84,7 +84,9 @@ def derived_defence(c: Combatant, stat: Target, tables: UttasTables) -> int:
     ``10 + floor((Agility + Dexterity) / 2)`` for Dodge, ``10 + floor((Ego + Intelligence) / 2)``
     for Discipline, plus the sheet's bonus (``data/uttas/tables.json``)."""
     d = tables.dodge if stat == "dodge" else tables.discipline
-    total = sum(effective(c, ch) for ch in d.characteristics)
+    total = 0
+    for ch in d.characteristics:  # a plain loop: a generator costs more here (every hit)
+        total += effective(c, ch)
     bonus = c.sheet.dodge_bonus if stat == "dodge" else c.sheet.discipline_bonus
     return d.base + total // d.divisor + bonus
 

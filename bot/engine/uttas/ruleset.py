@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
 from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
+from bot.engine.core.built import built
 from bot.engine.core.chart import PoolReading
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import (
@@ -96,6 +97,9 @@ _HANDLERS.update(scenes.HANDLERS)  # the core's effect commands (the GM ends a s
 _HANDLERS.update(places.HANDLERS)  # the core's position commands (distances, engagement)
 _HANDLERS.update(gm.HANDLERS)  # Game Master tools; wraps rolling commands with GM dice
 _HANDLERS.update(items.HANDLERS)  # drawing, using and putting away items (issue 11)
+
+
+_CHOICES = frozenset(get_args(cmd.ReactionChoice))
 
 
 class UttasRuleset(Ruleset[UttasState]):
@@ -285,16 +289,32 @@ class UttasRuleset(Ruleset[UttasState]):
             raise RuleViolation("No attack is waiting for a decision.")
         ref = pending.id or None
         if pending.awaiting == "attacker":  # UTTAS "Surrender": the attacker stops
-            return cmd.ResolveSurrender(actor=pending.attacker, complete=False, decision=ref)
-        return cmd.React(actor=pending.target, choice="none", decision=ref)
+            return built(cmd.ResolveSurrender, actor=pending.attacker, complete=False, decision=ref)
+        # the engine's own values: not validated again (bot.engine.core.built)
+        return built(cmd.React, actor=pending.target, choice="none", decision=ref)
 
     def answer(
         self, state: UttasState, decider: Any, option: ReactionOption, decision: Any = None
     ) -> CommandBase:
         ref = (decision.id or None) if decision is not None else None
         if option.choice in ("complete", "stop"):
-            return cmd.ResolveSurrender(
-                actor=decider.id, complete=option.choice == "complete", decision=ref
+            return built(
+                cmd.ResolveSurrender,
+                actor=decider.id,
+                complete=option.choice == "complete",
+                decision=ref,
+            )
+        if option.maneuver is None and option.stance is None and option.choice in _CHOICES:
+            # A plain choice (a button's Evade, no reaction…): nothing to validate again
+            # (bot.engine.core.built). A maneuver or stance may be a member's typed words
+            # (``/dodge maneuver:``): validated, as a name.
+            return built(
+                cmd.React,
+                actor=decider.id,
+                choice=option.choice,
+                maneuver=None,
+                stance=None,
+                decision=ref,
             )
         return cmd.React(
             actor=decider.id,

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from bot.engine.core.decisions import DecisionBase
-from bot.engine.core.state import CombatantBase, EncounterState, Name
+from bot.engine.core.state import CombatantBase, EncounterState, Name, with_fields
 from bot.engine.uttas.sheet import UttasSheet
 
 DEAD, UNCONSCIOUS, STUNNED, STAGGERED = "Dead", "Unconscious", "Stunned", "Staggered"
@@ -187,18 +187,27 @@ class Combatant(CombatantBase):
 
     def clone(self) -> Combatant:
         """A copy safe to change: containers copied, the frozen sheet shared."""
-        new: Combatant = super().clone()
-        d = new.__dict__
-        limbs = self.disabled_limbs
-        d["disabled_limbs"] = [x.model_copy() for x in limbs] if limbs else []
-        d["characteristic_mods"] = {**self.characteristic_mods}  # as dict(…), list(…): see
-        d["maintained"] = [*self.maintained]  # CombatantBase.clone
-        d["half_move_used"] = {**self.half_move_used}
-        d["short_rests_at"] = [*self.short_rests_at]
-        d["holding"] = {**self.holding}
-        d["dropped"] = [*self.dropped]
-        d["item_uses"] = {**self.item_uses}
-        return new
+        # One dict for the copy (every changed combatant is cloned: the hot path): the
+        # containers of CombatantBase.clone (pools, effects) and this class's, each copied as
+        # dict(…) and list(…) do (tests/engine/test_built_models.py checks that none is shared).
+        d = self.__dict__
+        limbs = d["disabled_limbs"]
+        return with_fields(
+            self,
+            {
+                **d,
+                "pools": {**d["pools"]},
+                "effects": [*d["effects"]],
+                "disabled_limbs": [x.model_copy() for x in limbs] if limbs else [],
+                "characteristic_mods": {**d["characteristic_mods"]},
+                "maintained": [*d["maintained"]],
+                "half_move_used": {**d["half_move_used"]},
+                "short_rests_at": [*d["short_rests_at"]],
+                "holding": {**d["holding"]},
+                "dropped": [*d["dropped"]],
+                "item_uses": {**d["item_uses"]},
+            },
+        )
 
 
 class PendingAttack(DecisionBase):
