@@ -806,10 +806,19 @@ class _Write:
     paused: bool | None
 
 
+def _has_characters(state: AnyState) -> bool:
+    """Whether a combatant of ``state`` carries a campaign character's record (a plain loop:
+    every command asks twice, and ``any`` over a generator costs several times more)."""
+    for c in state.combatants:  # noqa: SIM110
+        if c.character_id is not None:
+            return True
+    return False
+
+
 def _movers(before: AnyState, after: AnyState) -> tuple[list[Any], list[Any]]:
     """The combatants with a campaign character that a change from ``before`` to ``after``
     takes out of the encounter (``gone``, as they were) and brings in (``came``)."""
-    if not any(c.character_id is not None for c in (*before.combatants, *after.combatants)):
+    if not (_has_characters(before) or _has_characters(after)):
         return [], []  # the common case: no character with a record here
     staying = {c.id for c in after.combatants}
     was_here = {c.id for c in before.combatants}
