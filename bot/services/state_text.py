@@ -127,16 +127,25 @@ def _kept(obj: Any) -> tuple[str, ...] | None:
     return None
 
 
+class _Ref(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its entry's key (no closure per entry)."""
+
+    __slots__ = ("key",)
+    key: int
+
+
+def _gone(ref: _Ref) -> None:
+    """Drop the entry of an object that is gone (unless its key names another one now)."""
+    entry = _TEXTS.get(ref.key)
+    if entry is not None and entry[0] is ref:
+        del _TEXTS[ref.key]
+
+
 def _keep(obj: Any, pieces: tuple[str, ...]) -> None:
-    key = id(obj)
-
-    def gone(ref: weakref.ReferenceType[Any]) -> None:
-        entry = _TEXTS.get(key)
-        if entry is not None and entry[0] is ref:
-            del _TEXTS[key]
-
     with contextlib.suppress(TypeError):  # a model with no weak references: not kept
-        _TEXTS[key] = (weakref.ref(obj, gone), pieces)
+        ref = _Ref(obj, _gone)
+        ref.key = id(obj)
+        _TEXTS[ref.key] = (ref, pieces)
 
 
 def _sheet_text(sheet: BaseModel) -> str:
