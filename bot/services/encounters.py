@@ -59,6 +59,7 @@ from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
+from bot.services.state_text import state_text
 from bot.store import campaign, guild_settings, turn_timers
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
@@ -88,7 +89,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
     encounter's dice, optionally a roller factory replacing the seeded dice (tests), how often
     the log keeps a full state snapshot (``snapshot_every`` versions; :mod:`bot.services.replay`)
     and ``check_replay`` (tests: every change not snapshotted is replayed at once and must give
-    the state committed, else :class:`~bot.services.replay.ReplayFailed`)."""
+    the state committed, and the state's text rebuilt from kept parts
+    (:mod:`bot.services.state_text`) must be ``model_dump_json``'s, else
+    :class:`~bot.services.replay.ReplayFailed`)."""
 
     def __init__(
         self,
@@ -552,7 +555,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # dated now, so a command sent for what stood before is refused.
         now = self._clock()
         new_state, logged = self._stamped(current, new_state, result, now)
-        state_json = new_state.model_dump_json()
+        state_json = state_text(new_state)  # model_dump_json's text, unchanged parts kept
+        if self._check_replay and state_json != new_state.model_dump_json():
+            raise replay.ReplayFailed("the state's text rebuilt from its parts differs")
         result_json = _dumps(logged)
         version = current.version + 1
         snapshot = self._snapshot(current, new_state, version, logged)
@@ -809,10 +814,19 @@ class _Write:
     paused: bool | None
 
 
+def _has_characters(state: AnyState) -> bool:
+    """Whether a combatant of ``state`` carries a campaign character's record (a plain loop:
+    every command asks twice, and ``any`` over a generator costs several times more)."""
+    for c in state.combatants:  # noqa: SIM110
+        if c.character_id is not None:
+            return True
+    return False
+
+
 def _movers(before: AnyState, after: AnyState) -> tuple[list[Any], list[Any]]:
     """The combatants with a campaign character that a change from ``before`` to ``after``
     takes out of the encounter (``gone``, as they were) and brings in (``came``)."""
-    if not any(c.character_id is not None for c in (*before.combatants, *after.combatants)):
+    if not (_has_characters(before) or _has_characters(after)):
         return [], []  # the common case: no character with a record here
     staying = {c.id for c in after.combatants}
     was_here = {c.id for c in before.combatants}

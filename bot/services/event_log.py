@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from bot.engine import Event
@@ -53,17 +54,29 @@ def result(
     """A change's result in the log's format (module docstring): the engine ``commands`` it
     applied, every event they produced, every die rolled in order (``dice``), the engine clock
     they ran at (``at``; given only when ``commands`` are all the change did to the state, so
-    it can be replayed — :mod:`bot.services.replay`) and the service's own ``data``."""
+    it can be replayed — :mod:`bot.services.replay`) and the service's own ``data``. The
+    commands and events are written already (:func:`written`)."""
     out: dict[str, Any] = dict(data)
     if at is not None:
         out["at"] = at.isoformat()
     if commands:
-        out["commands"] = [c.model_dump(mode="json") for c in commands]
+        out["commands"] = written(commands)
     if events:
-        out["events"] = [e.model_dump(mode="json") for e in events]
+        out["events"] = written(events)
     if dice:
         out["dice"] = list(dice)
     return out
+
+
+def written(models: Sequence[BaseModel]) -> orjson.Fragment:
+    """``models`` as a JSON list, written by pydantic once (issue 15, "CPU diet": no
+    ``model_dump`` to plain data for ``orjson`` to write again): the same JSON as
+    ``[m.model_dump(mode="json") for m in models]`` written by ``orjson``. A result's
+    ``commands`` and ``events`` are these, which the log writes as they are
+    (``bot.services.encounters._dumps``); read them back from the log's text (:func:`read`)."""
+    return orjson.Fragment(
+        b"[" + b",".join(m.__pydantic_serializer__.to_json(m) for m in models) + b"]"
+    )
 
 
 class LogRecord(BaseModel):

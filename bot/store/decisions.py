@@ -11,12 +11,13 @@ buttons, and the row remembers until that is done. Rows leave this module as
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
 from bot.store.base import StoreConnection as Connection
+from bot.store.timestamps import utc_text
 
 REACTION = "reaction"
 """The kind of a ruleset's pending decision (UTTAS: an attack waiting for a reaction, or a
@@ -62,7 +63,7 @@ def ts(moment: datetime | None) -> str | None:
     """Timestamps as fixed-width ISO 8601 text in UTC (text order is time order)."""
     if moment is None:
         return None
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    return utc_text(moment)
 
 
 def _row(values: Any) -> DecisionRow:

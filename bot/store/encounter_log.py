@@ -5,12 +5,13 @@ the events) and, at some versions only, a full snapshot of the state it left (mi
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from bot.store.base import StoreConnection
+from bot.store.timestamps import utc_text
 
 
 class LogEntry(BaseModel):
@@ -45,7 +46,7 @@ def _ts(moment: datetime | None) -> str | None:
     """Timestamps are stored as fixed-width ISO 8601 text in UTC, so text order is time order."""
     if moment is None:
         return None
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    return utc_text(moment)
 
 
 Statement = tuple[str, tuple[Any, ...]]

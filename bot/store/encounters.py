@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from bot.errors import ConcurrentUpdate, Conflict
 from bot.store import decisions
@@ -31,6 +31,7 @@ from bot.store.encounter_log import log_entries as log_entries
 from bot.store.encounter_log import log_entry as log_entry
 from bot.store.encounter_log import log_statement as log_statement
 from bot.store.encounter_log import mark_undone as mark_undone
+from bot.store.timestamps import utc_text
 
 EncounterStatus = Literal["live", "archived"]
 
@@ -197,7 +198,7 @@ def _ts(moment: datetime | None) -> str | None:
     """Timestamps are stored as fixed-width ISO 8601 text in UTC, so text order is time order."""
     if moment is None:
         return None
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    return utc_text(moment)
 
 
 def _row(values: Any) -> EncounterRow:
@@ -226,8 +227,13 @@ def _row(values: Any) -> EncounterRow:
     )
 
 
+_OPEN_LIST: TypeAdapter[list[OpenDecision]] = TypeAdapter(list[OpenDecision])
+
+
 def _open_decisions(text: str | None) -> tuple[OpenDecision, ...]:
-    found = [OpenDecision.model_validate(item) for item in json.loads(text or "[]")]
+    """The open decisions read with a row (``open_decisions``' JSON text), by ``ref``; parsed
+    and validated in one pass (a write reads them back on most commands: issue 15)."""
+    found = _OPEN_LIST.validate_json(text or "[]")
     return tuple(sorted(found, key=lambda d: d.ref))
 
 

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 
-from bot.engine.core.commands import Begin
+import orjson
+from hypothesis import HealthCheck, settings
+from pydantic import BaseModel
+
+from bot.engine.core.commands import Begin, CommandBase
 from bot.engine.core.events import Note
 from bot.services import event_log
 from bot.services.actor import Actor
@@ -16,6 +21,8 @@ from bot.services.encounters import EncounterService
 from bot.store.db import Database
 from bot.store.encounters import LogEntry
 from bot.ui.log_files import log_document
+from tests.contract.harness import HARNESSES
+from tests.contract.test_ruleset_contract import machine_for
 from tests.engine.helpers import sheet
 
 GM = Actor(user_id=1, manages_channel=True)
@@ -109,3 +116,40 @@ async def test_each_change_logs_every_die_it_rolled_and_replays_exactly_from_the
     assert "dice" not in json.loads(entries[0].result)  # start rolls nothing
     exported = log_document(live, entries)["entries"]
     assert exported[-1]["result"]["dice"] == rolled[-1][1].dice
+
+
+def written_machine(key: str) -> Any:
+    """The contract machine of ``key`` checking that every command it applies and every event
+    it sees is written by :func:`event_log.written` as ``orjson`` wrote its ``model_dump``
+    (the log's text before: the same JSON, and here the same bytes)."""
+
+    class WrittenMachine(machine_for(HARNESSES[key])):  # type: ignore[misc]
+        def apply(self, command: CommandBase) -> bool:
+            self.same(command)
+            return bool(super().apply(command))
+
+        def check_events(self, before: Any, after: Any, events: list[Any]) -> None:
+            super().check_events(before, after, events)
+            for event in events:
+                self.same(event)
+
+        @staticmethod
+        def same(model: BaseModel) -> None:
+            text = orjson.dumps(event_log.written([model]))
+            before = orjson.dumps([model.model_dump(mode="json")])
+            assert json.loads(text) == json.loads(before)
+            assert text == before
+
+    WrittenMachine.__name__ = f"Written_{key}"
+    return WrittenMachine
+
+
+for _key in HARNESSES:
+    _machine = written_machine(_key)
+    _machine.TestCase.settings = settings(
+        max_examples=12,
+        stateful_step_count=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    globals()[f"TestWritten_{_key}"] = _machine.TestCase
