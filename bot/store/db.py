@@ -294,7 +294,7 @@ class Connection:
 
         if opening is not None:
             self.savepoint_sent = True  # queued: it runs, whatever happens to this task
-        queue = cast(Callable[[Callable[[], _T]], Awaitable[_T]], raw._execute)
+        queue = cast("Callable[[Callable[[], _T]], Awaitable[_T]]", raw._execute)
         return await queue(run)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
