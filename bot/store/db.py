@@ -77,9 +77,10 @@ RESTART_FRAMES = 16384
 """Frames (pages) in the WAL from which the next group catches up with the background
 checkpoint so SQLite restarts the WAL (:func:`_begin`). The catch-up makes that one group wait
 for a checkpoint of what was committed meanwhile (its database fsync: 6–18 ms here), and every
-command queued behind it waits too; at 8,192 pages (32 MiB at 4 KiB) that happened 7 times in
-10 s at 1,000 commands/s and set the p99, at 16,384 (64 MiB) about half as often. It still
-bounds the WAL (it grew without bound before)."""
+command queued behind it waits too; at 8,192 pages (32 MiB at 4 KiB) 7 catch-ups of ~18 ms in
+10 s at 1,000 commands/s set the p99; at 16,384 (64 MiB) one run measured 6 of 6–8 ms
+(docs/performance.md, "The p99 at 1,000 commands/s"). It still bounds the WAL (it grew without
+bound before)."""
 
 WAL_SIZE_LIMIT = 128 * 1024 * 1024
 """Bytes: when SQLite writes the WAL from its start again it cuts a longer file back to this
