@@ -475,8 +475,15 @@ class Database:
         in_savepoint = False
         try:
             if self._group is None:
-                await self._conn._begin(self._take_catch_up())
+                # Once queued, the BEGIN runs whatever happens to this task: the group is open
+                # from here, so a writer cancelled meanwhile leaves it to _leave() (committed
+                # empty, or kept for the writers queued), never a transaction nobody owns.
                 self._group = asyncio.get_running_loop().create_future()
+                try:
+                    await self._conn._begin(self._take_catch_up())
+                except Exception:
+                    self._group = None  # the trip ended without a transaction begun
+                    raise
             group = self._group
             self._group_size += 1
             # Savepoints of successful writers are left open (COMMIT ends them all), which

@@ -110,11 +110,6 @@ def check_truthful(names: list[str], results: list[Any], stored: set[str]) -> No
 # --- a whole transaction's writer cancelled during its BEGIN trip -------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BEGIN runs on after its writer is cancelled; the transaction it opens is nobody's "
-    "and every later write fails",
-)
 async def test_a_transaction_writer_cancelled_during_its_begin_leaves_no_open_transaction(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -147,6 +142,38 @@ async def test_a_transaction_writer_cancelled_during_its_begin_leaves_no_open_tr
         async with db.transaction() as conn:
             await conn.execute(*insert("transaction after"))
     assert await committed(db) == {"unit after", "transaction after"}
+
+
+async def test_a_writer_queued_behind_one_cancelled_during_its_begin_commits(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The group the cancelled writer's BEGIN opened is handed to the writer queued behind it."""
+    entered, release = threading.Event(), threading.Event()
+    begin = sqlite_store._begin
+
+    def slow_begin(conn: sqlite3.Connection, catch_up: bool) -> None:
+        entered.set()
+        release.wait(LIMIT)
+        begin(conn, catch_up)
+
+    monkeypatch.setattr(sqlite_store, "_begin", slow_begin)
+
+    async def writer(name: str) -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert(name))
+
+    cancelled = asyncio.create_task(writer("cancelled"))
+    async with asyncio.timeout(LIMIT):
+        await asyncio.to_thread(entered.wait, LIMIT)
+    kept = asyncio.create_task(writer("kept"))
+    await queued(db, 1)
+    cancelled.cancel()
+    await turns(cancelled.done)
+    release.set()
+    async with asyncio.timeout(LIMIT):
+        await kept
+        assert await unit(db, [insert("unit after")]) == [1]
+    assert await committed(db) == {"kept", "unit after"}
 
 
 # --- cancellation along _submit / _commit_units / _send_units ----------------------------
