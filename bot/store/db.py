@@ -702,10 +702,13 @@ class Database:
                         del self._units[: self.max_group]
                         queued = asyncio.get_running_loop().create_task(self._send_units(batch))
                         if running is not None:
-                            await running  # meanwhile more units come for the next batch
+                            # meanwhile more units come for the next batch. Shielded: a trip
+                            # sent runs to its end on the thread, so a cancelled committer
+                            # leaves its writers to be told what became of it.
+                            await asyncio.shield(running)
                         running = queued
                     if running is not None:
-                        await running
+                        await asyncio.shield(running)
         except BaseException as error:
             left, self._units = self._units, []
             for unit in left:

@@ -195,11 +195,6 @@ async def test_every_writer_of_a_running_batch_cancelled_still_resolves_it(
     assert await committed(db) == {*first, *second, "after"}  # taken: committed with its batch
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cancelling the committer cancels the running batch's task: its writers are told "
-    "the database closed before the commit finished, though the trip committed",
-)
 async def test_the_committer_cancelled_with_two_batches_in_flight(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
