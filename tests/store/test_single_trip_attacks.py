@@ -10,6 +10,7 @@ Real tasks on a real SQLite file. Trips are held on the database thread with thr
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -72,12 +73,13 @@ class Gate:
 
 
 async def turns(condition: Callable[[], bool]) -> None:
-    """Let the loop run until ``condition`` holds (a few turns; no clock)."""
-    for _ in range(1000):
-        if condition():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("condition never held")
+    """Let the loop run until ``condition`` holds (a few turns, or a read's trip to a database
+    thread; bounded by :data:`LIMIT`)."""
+    async with asyncio.timeout(LIMIT):
+        for _ in itertools.count():  # as test_group_commit.queued, bounded by time
+            if condition():
+                return
+            await asyncio.sleep(0)
 
 
 async def two_batches(
