@@ -409,3 +409,50 @@ async def test_no_catch_up_checkpoint_runs_while_the_background_one_does(
     async with asyncio.timeout(LIMIT * 4):
         await asyncio.gather(*(channel(c) for c in range(8)))
     assert overlaps == []
+
+
+# --- the committer commits a transaction group left open, and that COMMIT fails -----------
+
+
+async def test_a_failing_open_group_committed_by_the_committer_fails_only_its_writers(
+    db: Database,
+) -> None:
+    """A transaction's group is left open for a writer queued behind it; the committer, queued
+    first, commits it before its batch. That COMMIT fails (a deferred foreign key): the group's
+    writer gets the error, the units and the queued writer are committed."""
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        await conn.execute(
+            "CREATE TABLE child (name TEXT PRIMARY KEY, parent_id INTEGER "
+            "REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)"
+        )
+    release = asyncio.Event()
+
+    async def orphan() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO child VALUES ('orphan', 999)")
+            await release.wait()
+
+    async def later() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert("queued writer"))
+
+    first = asyncio.create_task(orphan())
+    await turns(lambda: db._group is not None and db._conn.savepoint_sent)
+    units = [unit(db, [insert(f"u{i}")]) for i in range(3)]
+    await turns(lambda: db._committer is not None and len(db._units) == 3)
+    second = asyncio.create_task(later())
+    await queued(db, 1)
+    release.set()
+    results = await outcomes([first, *units, second])
+    assert isinstance(results[0], sqlite3.IntegrityError), results
+    assert results[1:] == [[1], [1], [1], None], results
+    assert await committed(db) == {"u0", "u1", "u2", "queued writer"}
+
+
+async def test_a_unit_after_close_fails_at_once(db: Database) -> None:
+    await db.close()
+    async with asyncio.timeout(LIMIT):
+        with pytest.raises(ValueError, match="closed"):
+            await unit(db, [insert("late")])
+    assert db._committer is None and not db._units
