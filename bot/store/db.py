@@ -483,8 +483,15 @@ class Database:
         in_savepoint = False
         try:
             if self._group is None:
-                await self._conn._begin(self._take_catch_up())
+                # Once queued, the BEGIN runs whatever happens to this task: the group is open
+                # from here, so a writer cancelled meanwhile leaves it to _leave() (committed
+                # empty, or kept for the writers queued), never a transaction nobody owns.
                 self._group = asyncio.get_running_loop().create_future()
+                try:
+                    await self._conn._begin(self._take_catch_up())
+                except Exception:
+                    self._group = None  # the trip ended without a transaction begun
+                    raise
             group = self._group
             self._group_size += 1
             # Savepoints of successful writers are left open (COMMIT ends them all), which
@@ -703,10 +710,13 @@ class Database:
                         del self._units[: self.max_group]
                         queued = asyncio.get_running_loop().create_task(self._send_units(batch))
                         if running is not None:
-                            await running  # meanwhile more units come for the next batch
+                            # meanwhile more units come for the next batch. Shielded: a trip
+                            # sent runs to its end on the thread, so a cancelled committer
+                            # leaves its writers to be told what became of it.
+                            await asyncio.shield(running)
                         running = queued
                     if running is not None:
-                        await running
+                        await asyncio.shield(running)
         except BaseException as error:
             left, self._units = self._units, []
             for unit in left:

@@ -1,0 +1,458 @@
+"""Attacks on the single-trip write path (issue 15, bot/store/db.py): cancellation at each await
+of the committer's path, close() racing units, transactions arriving while two batches are in
+flight, a storage fault or a BaseException in the first of two pipelined batches, and the
+catch-up checkpoint racing the background one.
+
+Real tasks on a real SQLite file. Trips are held on the database thread with threading events
+(never a fixed sleep), and every wait is bounded by ``asyncio.timeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sqlite3
+import threading
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+import bot.store.db as sqlite_store
+from bot.errors import StorageUnavailable
+from bot.store.db import Database
+from tests.store.test_group_commit import queued
+from tests.store.test_single_trip import committed, insert, unit
+from tests.store.test_storage_faults import fill_up, make_room
+
+LIMIT = 5.0
+
+
+@pytest_asyncio.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "attack.sqlite3")
+    async with database.transaction() as conn:
+        await conn.execute("CREATE TABLE item (name TEXT PRIMARY KEY, blob BLOB)")
+    try:
+        yield database
+    finally:
+        async with asyncio.timeout(LIMIT):
+            await database.close()
+
+
+class Gate:
+    """Holds the first batch trip (``_run_units``) on the database thread until released."""
+
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, fail: Callable[[int], Any] | None = None
+    ) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.trips = 0
+        self.fail = fail
+        run_units = sqlite_store._run_units
+
+        def gated(conn: sqlite3.Connection, units: Any, catch_up: bool = False) -> Any:
+            self.trips += 1
+            trip = self.trips
+            if trip == 1:
+                self.entered.set()
+                self.release.wait(LIMIT)
+            if self.fail is not None:
+                self.fail(trip)
+            return run_units(conn, units, catch_up)
+
+        monkeypatch.setattr(sqlite_store, "_run_units", gated)
+
+    async def wait_entered(self) -> None:
+        async with asyncio.timeout(LIMIT):
+            await asyncio.to_thread(self.entered.wait, LIMIT)
+        assert self.entered.is_set()
+
+
+async def turns(condition: Callable[[], bool]) -> None:
+    """Let the loop run until ``condition`` holds (a few turns, or a read's trip to a database
+    thread; bounded by :data:`LIMIT`)."""
+    async with asyncio.timeout(LIMIT):
+        for _ in itertools.count():  # as test_group_commit.queued, bounded by time
+            if condition():
+                return
+            await asyncio.sleep(0)
+
+
+async def two_batches(
+    db: Database, gate: Gate, first: list[str], second: list[str]
+) -> list[asyncio.Task[list[int]]]:
+    """Submit ``first`` and ``second`` (one insert each) together with batches of their size:
+    the first batch's trip is held on the thread, the second is queued behind it."""
+    db.max_group = len(first)
+    assert len(second) <= db.max_group
+    tasks = [unit(db, [insert(n)]) for n in first + second]
+    await gate.wait_entered()
+    await turns(lambda: not db._units and gate.trips >= 1)
+    return tasks
+
+
+async def outcomes(tasks: list[asyncio.Task[Any]]) -> list[Any]:
+    async with asyncio.timeout(LIMIT):
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def check_truthful(names: list[str], results: list[Any], stored: set[str]) -> None:
+    """Every writer told "done" has its row stored; none told it failed has it stored."""
+    for name, result in zip(names, results, strict=True):
+        if isinstance(result, list):
+            assert name in stored, (name, result, stored)
+        elif not isinstance(result, asyncio.CancelledError):
+            assert name not in stored, (name, result, stored)
+
+
+# --- a whole transaction's writer cancelled during its BEGIN trip -------------------------
+
+
+async def test_a_transaction_writer_cancelled_during_its_begin_leaves_no_open_transaction(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The BEGIN goes on running on the database thread after its writer is cancelled; the
+    connection must not be left inside a transaction nobody owns, or every later write (units
+    and transactions) fails with "cannot start a transaction within a transaction"."""
+    entered, release = threading.Event(), threading.Event()
+    begin = sqlite_store._begin
+
+    def slow_begin(conn: sqlite3.Connection, catch_up: bool) -> None:
+        entered.set()
+        release.wait(LIMIT)
+        begin(conn, catch_up)
+
+    monkeypatch.setattr(sqlite_store, "_begin", slow_begin)
+
+    async def cancelled_writer() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert("cancelled"))
+
+    task = asyncio.create_task(cancelled_writer())
+    async with asyncio.timeout(LIMIT):
+        await asyncio.to_thread(entered.wait, LIMIT)
+    task.cancel()
+    await turns(task.done)
+    monkeypatch.setattr(sqlite_store, "_begin", begin)
+    release.set()
+    async with asyncio.timeout(LIMIT):
+        assert await unit(db, [insert("unit after")]) == [1]
+        async with db.transaction() as conn:
+            await conn.execute(*insert("transaction after"))
+    assert await committed(db) == {"unit after", "transaction after"}
+
+
+async def test_a_writer_queued_behind_one_cancelled_during_its_begin_commits(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The group the cancelled writer's BEGIN opened is handed to the writer queued behind it."""
+    entered, release = threading.Event(), threading.Event()
+    begin = sqlite_store._begin
+
+    def slow_begin(conn: sqlite3.Connection, catch_up: bool) -> None:
+        entered.set()
+        release.wait(LIMIT)
+        begin(conn, catch_up)
+
+    monkeypatch.setattr(sqlite_store, "_begin", slow_begin)
+
+    async def writer(name: str) -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert(name))
+
+    cancelled = asyncio.create_task(writer("cancelled"))
+    async with asyncio.timeout(LIMIT):
+        await asyncio.to_thread(entered.wait, LIMIT)
+    kept = asyncio.create_task(writer("kept"))
+    await queued(db, 1)
+    cancelled.cancel()
+    await turns(cancelled.done)
+    release.set()
+    async with asyncio.timeout(LIMIT):
+        await kept
+        assert await unit(db, [insert("unit after")]) == [1]
+    assert await committed(db) == {"kept", "unit after"}
+
+
+# --- cancellation along _submit / _commit_units / _send_units ----------------------------
+
+
+async def test_every_writer_of_a_running_batch_cancelled_still_resolves_it(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = Gate(monkeypatch)
+    first, second = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
+    tasks = await two_batches(db, gate, first, second)
+    for task in tasks:
+        task.cancel()
+    gate.release.set()
+    results = await outcomes(tasks)
+    assert all(isinstance(r, asyncio.CancelledError) for r in results), results
+    async with asyncio.timeout(LIMIT):
+        assert await unit(db, [insert("after")]) == [1]
+    assert await committed(db) == {*first, *second, "after"}  # taken: committed with its batch
+
+
+async def test_the_committer_cancelled_with_two_batches_in_flight(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelling the committer (shutdown cancels every task) while one batch runs and the next
+    is queued: writers are told the truth, and the database goes on working."""
+    gate = Gate(monkeypatch)
+    first, second = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
+    tasks = await two_batches(db, gate, first, second)
+    committer = db._committer
+    assert committer is not None
+    committer.cancel()
+    await turns(committer.done)
+
+    async def whole() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert("t"))
+
+    transaction = asyncio.create_task(whole())
+    gate.release.set()
+    results = await outcomes(tasks)
+    async with asyncio.timeout(LIMIT):
+        await transaction
+        assert await unit(db, [insert("after")]) == [1]
+    stored = await committed(db)
+    assert {"t", "after"} <= stored
+    check_truthful(first + second, results, stored)
+
+
+# --- close() racing units -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("when", ["while close waits for the committer", "once close has the lock"])
+async def test_a_unit_submitted_while_close_runs_is_resolved_when_close_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    db = await Database.open(tmp_path / "closing.sqlite3")
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE item (name TEXT PRIMARY KEY, blob BLOB)")
+    gate = Gate(monkeypatch)
+    first = unit(db, [insert("first")])
+    await gate.wait_entered()
+    closing = asyncio.create_task(db.close())
+    await asyncio.sleep(0)
+    late: asyncio.Task[list[int]]
+    if when == "while close waits for the committer":
+        late = unit(db, [insert("late")])
+        await asyncio.sleep(0)
+        gate.release.set()
+    else:  # close holds the writer lock, closing the writer connection
+        closing_raw, go_on = asyncio.Event(), asyncio.Event()
+        close_raw = db._raw.close
+
+        async def held_close() -> None:
+            closing_raw.set()
+            await go_on.wait()
+            await close_raw()
+
+        monkeypatch.setattr(db._raw, "close", held_close)
+        gate.release.set()
+        async with asyncio.timeout(LIMIT):
+            await closing_raw.wait()
+        late = unit(db, [insert("late")])
+        await asyncio.sleep(0)
+        go_on.set()
+    async with asyncio.timeout(LIMIT):
+        await closing
+    assert late.done(), "close() returned with a unit still pending"
+    assert db._committer is None, "close() returned with the committer still running"
+    results = await outcomes([first, late])
+    assert results[0] == [1]
+    reopened = await Database.open(db.path)
+    try:
+        check_truthful(["first", "late"], results, await committed(reopened))
+    finally:
+        await reopened.close()
+
+
+# --- a whole transaction arriving while two batches are in flight ------------------------
+
+
+async def test_a_transaction_arriving_with_two_batches_in_flight_runs_after_them_alone(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = Gate(monkeypatch)
+    tasks = await two_batches(db, gate, [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)])
+    seen: list[int] = []
+
+    async def whole() -> None:
+        async with db.transaction() as conn:
+            row = await conn.fetch_one("SELECT count(*) FROM item")
+            assert row is not None
+            seen.append(int(row[0]))
+            await conn.execute(*insert("t"))
+
+    transaction = asyncio.create_task(whole())
+    await queued(db, 1)
+    third = [unit(db, [insert(f"c{i}")]) for i in range(3)]  # after the transaction
+    gate.release.set()
+    results = await outcomes([*tasks, transaction, *third])
+    assert all(r is None or r == [1] for r in results), results
+    assert seen == [6]  # both batches committed before it; the third batch waits for it
+    assert len(await committed(db)) == 10
+
+
+# --- a storage fault / a BaseException in the first of two pipelined batches -------------
+
+
+async def test_a_full_disk_in_the_first_of_two_pipelined_batches(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with asyncio.timeout(LIMIT):
+        await unit(db, [insert("seed")])
+    old = await fill_up(db)
+    gate = Gate(monkeypatch)
+    db.max_group = 3
+    big = ("INSERT INTO item (name, blob) VALUES ('big', zeroblob(200000))", ())
+    names = ["a0", "big", "a2"]
+    tasks = [unit(db, [insert("a0")]), unit(db, [big]), unit(db, [insert("a2")])]
+    more = ["b0", "b1"]
+    tasks += [unit(db, [insert(n)]) for n in more]
+    await gate.wait_entered()
+    await turns(lambda: not db._units)
+    gate.release.set()
+    results = await outcomes(tasks)
+    assert isinstance(results[1], StorageUnavailable), results
+    check_truthful(names + more, results, await committed(db))
+    await make_room(db, old)
+    async with asyncio.timeout(LIMIT):
+        assert await unit(db, [insert("after")]) == [1]
+
+
+class Boom(BaseException):
+    """Neither an Exception nor a cancellation."""
+
+
+async def test_a_base_exception_in_the_first_of_two_pipelined_batches(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(trip: int) -> None:
+        if trip == 1:
+            raise Boom()
+
+    gate = Gate(monkeypatch, fail)
+    names, more = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
+    tasks = await two_batches(db, gate, names, more)
+
+    async def whole() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert("t"))
+
+    transaction = asyncio.create_task(whole())
+    await queued(db, 1)
+    gate.release.set()
+    results = await outcomes(tasks)
+    async with asyncio.timeout(LIMIT):
+        await transaction
+        assert await unit(db, [insert("after")]) == [1]
+    stored = await committed(db)
+    assert all(not isinstance(r, (list, asyncio.CancelledError)) for r in results[:3]), results
+    check_truthful(names + more, results, stored)
+    assert {"t", "after"} <= stored
+
+
+# --- the catch-up checkpoint racing the background one -----------------------------------
+
+
+async def test_the_wal_stays_bounded_under_a_pipelined_stream_of_units(db: Database) -> None:
+    """Eight channels keep batches pipelined (each begins while the last one's background
+    checkpoint may run): the WAL is still written from its start again, so its file stays a
+    small part of what was written (measured: about 1 MB whether 6, 19 or 57 MB were written;
+    without restarts it holds all of it)."""
+    db.checkpoint_every = 1
+    db.restart_frames = 50
+    row, each = 20_000, 60
+
+    async def channel(c: int) -> None:
+        for i in range(each):
+            statement = ("INSERT INTO item (name, blob) VALUES (?, zeroblob(?))", (f"{c}.{i}", row))
+            await db.single_trip().execute_all([statement])
+
+    async with asyncio.timeout(LIMIT * 6):
+        await asyncio.gather(*(channel(c) for c in range(8)))
+        await db.checkpointed()
+    wal = db.path.with_name(db.path.name + "-wal").stat().st_size
+    assert wal < 8 * each * row // 3, wal
+    assert len(await committed(db)) == 8 * each
+
+
+async def test_no_catch_up_checkpoint_runs_while_the_background_one_does(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catch-up copies what the background checkpoint left; run at the same time as one,
+    SQLite lets only one of them copy (the other is busy)."""
+    db.checkpoint_every = 1
+    db.restart_frames = 1
+    overlaps: list[str] = []
+    begin = sqlite_store._begin
+
+    def watched(conn: sqlite3.Connection, catch_up: bool) -> None:
+        if catch_up and db._checkpointing is not None:
+            overlaps.append("catch-up while a background checkpoint ran")
+        begin(conn, catch_up)
+
+    monkeypatch.setattr(sqlite_store, "_begin", watched)
+
+    async def channel(c: int) -> None:
+        for i in range(30):
+            await db.single_trip().execute_all([insert(f"{c}.{i}")])
+
+    async with asyncio.timeout(LIMIT * 4):
+        await asyncio.gather(*(channel(c) for c in range(8)))
+    assert overlaps == []
+
+
+# --- the committer commits a transaction group left open, and that COMMIT fails -----------
+
+
+async def test_a_failing_open_group_committed_by_the_committer_fails_only_its_writers(
+    db: Database,
+) -> None:
+    """A transaction's group is left open for a writer queued behind it; the committer, queued
+    first, commits it before its batch. That COMMIT fails (a deferred foreign key): the group's
+    writer gets the error, the units and the queued writer are committed."""
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        await conn.execute(
+            "CREATE TABLE child (name TEXT PRIMARY KEY, parent_id INTEGER "
+            "REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)"
+        )
+    release = asyncio.Event()
+
+    async def orphan() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO child VALUES ('orphan', 999)")
+            await release.wait()
+
+    async def later() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert("queued writer"))
+
+    first = asyncio.create_task(orphan())
+    await turns(lambda: db._group is not None and db._conn.savepoint_sent)
+    units = [unit(db, [insert(f"u{i}")]) for i in range(3)]
+    await turns(lambda: db._committer is not None and len(db._units) == 3)
+    second = asyncio.create_task(later())
+    await queued(db, 1)
+    release.set()
+    results = await outcomes([first, *units, second])
+    assert isinstance(results[0], sqlite3.IntegrityError), results
+    assert results[1:] == [[1], [1], [1], None], results
+    assert await committed(db) == {"u0", "u1", "u2", "queued writer"}
+
+
+async def test_a_unit_after_close_fails_at_once(db: Database) -> None:
+    await db.close()
+    async with asyncio.timeout(LIMIT):
+        with pytest.raises(ValueError, match="closed"):
+            await unit(db, [insert("late")])
+    assert db._committer is None and not db._units
