@@ -391,22 +391,24 @@ async def save(
         "paused": current.paused if paused is None else paused,
         "seen": current.seen,  # the open decisions stay as read unless they follow below
     }
-    state: tuple[Any, ...] = () if text is None else (text,)
-    params: tuple[Any, ...] = (
-        *state,
-        update["status"],
-        update["gm_id"],
-        update["tracker_message_id"],
-        update["version"],
-        _ts(now),
-        _ts(update["ended_at"]),
-        int(update["paused"]),
-        current.id,
-        current.version,
-    )
+    # The columns set: the indexed ones (status, gm_id) only when they change — SQLite rewrites
+    # every index that names a column set, changed or not (three index pages a command, issue
+    # 15); the version check vouches for the rest of the row being as ``current`` has it.
+    columns: list[tuple[str, Any]] = [] if text is None else [("state", text)]
+    if update["status"] != current.status:
+        columns.append(("status", update["status"]))
+    if update["gm_id"] != current.gm_id:
+        columns.append(("gm_id", update["gm_id"]))
+    columns += [
+        ("tracker_message_id", update["tracker_message_id"]),
+        ("version", update["version"]),
+        ("updated_at", _ts(now)),
+        ("ended_at", _ts(update["ended_at"])),
+        ("paused", int(update["paused"])),
+    ]
+    params: tuple[Any, ...] = (*(value for _, value in columns), current.id, current.version)
     sql = (
-        f"UPDATE encounters AS e SET {'state = ?, ' if state else ''}status = ?, gm_id = ?,"
-        " tracker_message_id = ?, version = ?, updated_at = ?, ended_at = ?, paused = ?"
+        f"UPDATE encounters AS e SET {', '.join(f'{name} = ?' for name, _ in columns)}"
         " WHERE e.id = ? AND e.version = ?"
     )
     if current.seen is not None:
