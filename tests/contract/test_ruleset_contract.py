@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -326,10 +327,32 @@ CONTRACT_SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
-for _key, _harness in HARNESSES.items():
-    _machine = machine_for(_harness)
-    _machine.TestCase.settings = CONTRACT_SETTINGS
-    globals()[f"TestContract_{_key}"] = _machine.TestCase
+CHECK_SETTINGS = settings(
+    max_examples=12,
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+"""For machines built on :func:`machine_for` that check one more thing after each step."""
+
+
+def machine_tests(
+    prefix: str, make: Callable[[str], Any], chosen: settings = CHECK_SETTINGS
+) -> dict[str, Any]:
+    """Each ruleset's test case of the machine ``make(key)`` (a :func:`machine_for` machine or
+    a subclass of one) with the ``chosen`` settings, named ``{prefix}_{key}``: for a test
+    module's ``globals().update(...)``, so pytest collects one test per ruleset."""
+    found = {}
+    for key in HARNESSES:
+        machine = make(key)
+        machine.TestCase.settings = chosen
+        found[f"{prefix}_{key}"] = machine.TestCase
+    return found
+
+
+globals().update(
+    machine_tests("TestContract", lambda key: machine_for(HARNESSES[key]), CONTRACT_SETTINGS)
+)
 
 
 @settings(max_examples=10, deadline=None)

@@ -40,20 +40,10 @@ def test_events_rolls_and_a_waiting_attack_are_the_validated_models() -> None:
     same(Roll, purpose="Accuracy", base_dice=3, dice=(4, 5, 6), modifier=2, total=17)
     same(TurnStarted, combatant="c1", round=2, actions_left=4, text="Round 2: Willow's turn.")
     same(ActionsSpent, combatant="c1", amount=1, left=3, reason="Sword", text="spends")
-    same(
-        AttackResolved,
-        combatant="c1",
-        attacker="c1",
-        target="c2",
-        attack="Sword",
-        target_stat="Dodge",
-        target_number=14,
-        accuracy=roll,
-        advantages=("Prone target",),
-        hit=True,
-        damage=roll,
-        text="hits",
+    hits = _resolved(
+        accuracy=roll, advantages=("Prone target",), hit=True, damage=roll, text="hits"
     )
+    same(AttackResolved, **hits)
     # Defaults and default factories for the fields not given; an int given for a float field
     # is a float, as validation makes it (the stored JSON says 2.0), and a default stays as
     # declared (``range_m: float = 2``: validation keeps the int 2 too).

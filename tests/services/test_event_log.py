@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from hypothesis import HealthCheck, settings
 from pydantic import BaseModel
 
 from bot.engine.core.commands import Begin, CommandBase
@@ -22,7 +21,7 @@ from bot.store.db import Database
 from bot.store.encounters import LogEntry
 from bot.ui.log_files import log_document
 from tests.contract.harness import HARNESSES
-from tests.contract.test_ruleset_contract import machine_for
+from tests.contract.test_ruleset_contract import machine_for, machine_tests
 from tests.engine.helpers import sheet
 
 GM = Actor(user_id=1, manages_channel=True)
@@ -144,12 +143,4 @@ def written_machine(key: str) -> Any:
     return WrittenMachine
 
 
-for _key in HARNESSES:
-    _machine = written_machine(_key)
-    _machine.TestCase.settings = settings(
-        max_examples=12,
-        stateful_step_count=40,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
-    globals()[f"TestWritten_{_key}"] = _machine.TestCase
+globals().update(machine_tests("TestWritten", written_machine))

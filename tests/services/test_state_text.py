@@ -9,7 +9,6 @@ import gc
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis.stateful import invariant
 
 from bot.engine import get_ruleset
@@ -17,7 +16,7 @@ from bot.engine.core.dice import RandomRoller
 from bot.engine.core.state import shallow_copy
 from bot.services.state_text import _combatant_pieces, _layout, kept_texts, state_text
 from tests.contract.harness import HARNESSES
-from tests.contract.test_ruleset_contract import machine_for
+from tests.contract.test_ruleset_contract import machine_for, machine_tests
 from tests.engine.helpers import NOW
 
 
@@ -50,15 +49,7 @@ def text_machine(key: str) -> Any:
     return TextMachine
 
 
-for _key in HARNESSES:
-    _machine = text_machine(_key)
-    _machine.TestCase.settings = settings(
-        max_examples=12,
-        stateful_step_count=40,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
-    globals()[f"TestStateText_{_key}"] = _machine.TestCase
+globals().update(machine_tests("TestStateText", text_machine))
 
 
 @pytest.mark.parametrize("key", sorted(HARNESSES))

@@ -42,6 +42,36 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
             await database.close()
 
 
+def transaction_writer(db: Database, name: str) -> asyncio.Task[None]:
+    """A task inserting ``name`` in a whole transaction (not a single-trip unit)."""
+
+    async def whole() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert(name))
+
+    return asyncio.create_task(whole())
+
+
+class HeldBegin:
+    """Holds the next BEGIN (``_begin``) on the database thread until :attr:`release` is set
+    (:attr:`entered` once it is held); :meth:`restore` puts the plain BEGIN back."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.entered, self.release = threading.Event(), threading.Event()
+        self._monkeypatch = monkeypatch
+        self._begin = begin = sqlite_store._begin
+
+        def slow_begin(conn: sqlite3.Connection, catch_up: bool) -> None:
+            self.entered.set()
+            self.release.wait(LIMIT)
+            begin(conn, catch_up)
+
+        monkeypatch.setattr(sqlite_store, "_begin", slow_begin)
+
+    def restore(self) -> None:
+        self._monkeypatch.setattr(sqlite_store, "_begin", self._begin)
+
+
 class Gate:
     """Holds the first batch trip (``_run_units``) on the database thread until released."""
 
@@ -118,15 +148,7 @@ async def test_a_transaction_writer_cancelled_during_its_begin_leaves_no_open_tr
     """The BEGIN goes on running on the database thread after its writer is cancelled; the
     connection must not be left inside a transaction nobody owns, or every later write (units
     and transactions) fails with "cannot start a transaction within a transaction"."""
-    entered, release = threading.Event(), threading.Event()
-    begin = sqlite_store._begin
-
-    def slow_begin(conn: sqlite3.Connection, catch_up: bool) -> None:
-        entered.set()
-        release.wait(LIMIT)
-        begin(conn, catch_up)
-
-    monkeypatch.setattr(sqlite_store, "_begin", slow_begin)
+    held = HeldBegin(monkeypatch)
 
     async def cancelled_writer() -> None:
         async with db.transaction() as conn:
@@ -134,11 +156,11 @@ async def test_a_transaction_writer_cancelled_during_its_begin_leaves_no_open_tr
 
     task = asyncio.create_task(cancelled_writer())
     async with asyncio.timeout(LIMIT):
-        await asyncio.to_thread(entered.wait, LIMIT)
+        await asyncio.to_thread(held.entered.wait, LIMIT)
     task.cancel()
     await turns(task.done)
-    monkeypatch.setattr(sqlite_store, "_begin", begin)
-    release.set()
+    held.restore()
+    held.release.set()
     async with asyncio.timeout(LIMIT):
         assert await unit(db, [insert("unit after")]) == [1]
         async with db.transaction() as conn:
@@ -150,15 +172,7 @@ async def test_a_writer_queued_behind_one_cancelled_during_its_begin_commits(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The group the cancelled writer's BEGIN opened is handed to the writer queued behind it."""
-    entered, release = threading.Event(), threading.Event()
-    begin = sqlite_store._begin
-
-    def slow_begin(conn: sqlite3.Connection, catch_up: bool) -> None:
-        entered.set()
-        release.wait(LIMIT)
-        begin(conn, catch_up)
-
-    monkeypatch.setattr(sqlite_store, "_begin", slow_begin)
+    held = HeldBegin(monkeypatch)
 
     async def writer(name: str) -> None:
         async with db.transaction() as conn:
@@ -166,12 +180,12 @@ async def test_a_writer_queued_behind_one_cancelled_during_its_begin_commits(
 
     cancelled = asyncio.create_task(writer("cancelled"))
     async with asyncio.timeout(LIMIT):
-        await asyncio.to_thread(entered.wait, LIMIT)
+        await asyncio.to_thread(held.entered.wait, LIMIT)
     kept = asyncio.create_task(writer("kept"))
     await queued(db, 1)
     cancelled.cancel()
     await turns(cancelled.done)
-    release.set()
+    held.release.set()
     async with asyncio.timeout(LIMIT):
         await kept
         assert await unit(db, [insert("unit after")]) == [1]
@@ -210,11 +224,7 @@ async def test_the_committer_cancelled_with_two_batches_in_flight(
     committer.cancel()
     await turns(committer.done)
 
-    async def whole() -> None:
-        async with db.transaction() as conn:
-            await conn.execute(*insert("t"))
-
-    transaction = asyncio.create_task(whole())
+    transaction = transaction_writer(db, "t")
     gate.release.set()
     results = await outcomes(tasks)
     async with asyncio.timeout(LIMIT):
@@ -343,11 +353,7 @@ async def test_a_base_exception_in_the_first_of_two_pipelined_batches(
     names, more = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
     tasks = await two_batches(db, gate, names, more)
 
-    async def whole() -> None:
-        async with db.transaction() as conn:
-            await conn.execute(*insert("t"))
-
-    transaction = asyncio.create_task(whole())
+    transaction = transaction_writer(db, "t")
     await queued(db, 1)
     gate.release.set()
     results = await outcomes(tasks)
