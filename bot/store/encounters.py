@@ -201,6 +201,21 @@ def _ts(moment: datetime | None) -> str | None:
     return utc_text(moment)
 
 
+STATE_PAD = 1024
+"""Characters: on SQLite the live row's state is stored padded with trailing spaces to a
+multiple of this (still valid JSON; :func:`_row` strips them), so the next version's row has the
+same size and SQLite overwrites it in place — writing only the overflow pages whose bytes
+changed — instead of freeing its overflow chain and allocating a new one (which also rewrote the
+freelist and header pages). A lone command's commit: 17 → 9 WAL pages (issue 15, the p99)."""
+
+
+def _padded(conn: StoreConnection, text: str) -> str:
+    """``text`` as the state column stores it (:data:`STATE_PAD`; PostgreSQL: as it is)."""
+    if conn.dialect != "sqlite":
+        return text
+    return text + " " * (-len(text) % STATE_PAD)
+
+
 def _row(values: Any) -> EncounterRow:
     return EncounterRow(
         id=values["id"],
@@ -211,7 +226,7 @@ def _row(values: Any) -> EncounterRow:
         started_by=values["started_by"],
         gm_id=values["gm_id"],
         status=values["status"],
-        state_json=values["state"],
+        state_json=values["state"].rstrip(" "),  # the padding of _padded
         version=values["version"],
         tracker_message_id=values["tracker_message_id"],
         created_at=values["created_at"],
@@ -329,7 +344,7 @@ async def insert(
                 ruleset,
                 started_by,
                 started_by,
-                state_json,
+                _padded(conn, state_json),
                 _ts(now),
                 _ts(now),
                 rules_overrides,
@@ -394,7 +409,7 @@ async def save(
     # The columns set: the indexed ones (status, gm_id) only when they change — SQLite rewrites
     # every index that names a column set, changed or not (three index pages a command, issue
     # 15); the version check vouches for the rest of the row being as ``current`` has it.
-    columns: list[tuple[str, Any]] = [] if text is None else [("state", text)]
+    columns: list[tuple[str, Any]] = [] if text is None else [("state", _padded(conn, text))]
     if update["status"] != current.status:
         columns.append(("status", update["status"]))
     if update["gm_id"] != current.gm_id:

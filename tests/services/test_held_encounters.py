@@ -16,6 +16,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.store.db import Database
+from bot.store.encounters import STATE_PAD
 from tests.services.test_undo import sheet
 
 GM = Actor(user_id=1, manages_channel=True)
@@ -34,11 +35,34 @@ async def begun(encounters: EncounterService, combat: CombatService, channel: in
 
 
 def stored_state(db: Database, encounter_id: int) -> str:
+    """The state column as written, without the trailing spaces that pad it to a multiple of
+    ``STATE_PAD`` (checked here: the padding is all that is added)."""
     with sqlite3.connect(db.path) as conn:
         (text,) = conn.execute(
             "SELECT state FROM encounters WHERE id = ?", (encounter_id,)
         ).fetchone()
-    return str(text)
+    assert len(text) % STATE_PAD == 0
+    stripped = str(text).rstrip(" ")
+    assert len(text) - len(stripped) < STATE_PAD
+    return stripped
+
+
+async def test_each_version_of_a_live_row_is_stored_at_the_same_size(db: Database) -> None:
+    """Issue 15: the state is padded to a multiple of STATE_PAD, so a command's new version
+    has the row's old size and SQLite overwrites it in place (only the changed pages are
+    written) — as long as the state's text stays within its bucket, as a turn's changes do."""
+    encounters, combat = services(db)
+    encounter_id = await begun(encounters, combat, 7)
+    sizes = set()
+    for _ in range(4):
+        end = EndTurn(actor=(await encounters.live(7)).state.turn)
+        await combat.gm_command(7, GM, "endturn", {}, lambda e, c=end: c, action="x")
+        with sqlite3.connect(db.path) as conn:
+            (size,) = conn.execute(
+                "SELECT length(state) FROM encounters WHERE id = ?", (encounter_id,)
+            ).fetchone()
+        sizes.add(size)
+    assert len(sizes) == 1 and sizes.pop() % STATE_PAD == 0
 
 
 def services(db: Database) -> tuple[EncounterService, CombatService]:
