@@ -52,6 +52,23 @@ def transaction_writer(db: Database, name: str) -> asyncio.Task[None]:
     return asyncio.create_task(whole())
 
 
+async def released_with_a_transaction(
+    db: Database, gate: Gate, tasks: list[asyncio.Task[list[int]]], *, queue: bool
+) -> tuple[list[Any], set[str]]:
+    """A whole transaction inserting "t" (queued on the writer lock first when ``queue``), then
+    the gate released: the writers' outcomes, once the transaction and a unit inserting "after"
+    went through, and the names stored."""
+    transaction = transaction_writer(db, "t")
+    if queue:
+        await queued(db, 1)
+    gate.release.set()
+    results = await outcomes(tasks)
+    async with asyncio.timeout(LIMIT):
+        await transaction
+        assert await unit(db, [insert("after")]) == [1]
+    return results, await committed(db)
+
+
 class HeldBegin:
     """Holds the next BEGIN (``_begin``) on the database thread until :attr:`release` is set
     (:attr:`entered` once it is held); :meth:`restore` puts the plain BEGIN back."""
@@ -224,13 +241,7 @@ async def test_the_committer_cancelled_with_two_batches_in_flight(
     committer.cancel()
     await turns(committer.done)
 
-    transaction = transaction_writer(db, "t")
-    gate.release.set()
-    results = await outcomes(tasks)
-    async with asyncio.timeout(LIMIT):
-        await transaction
-        assert await unit(db, [insert("after")]) == [1]
-    stored = await committed(db)
+    results, stored = await released_with_a_transaction(db, gate, tasks, queue=False)
     assert {"t", "after"} <= stored
     check_truthful(first + second, results, stored)
 
@@ -353,14 +364,7 @@ async def test_a_base_exception_in_the_first_of_two_pipelined_batches(
     names, more = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
     tasks = await two_batches(db, gate, names, more)
 
-    transaction = transaction_writer(db, "t")
-    await queued(db, 1)
-    gate.release.set()
-    results = await outcomes(tasks)
-    async with asyncio.timeout(LIMIT):
-        await transaction
-        assert await unit(db, [insert("after")]) == [1]
-    stored = await committed(db)
+    results, stored = await released_with_a_transaction(db, gate, tasks, queue=True)
     assert all(not isinstance(r, (list, asyncio.CancelledError)) for r in results[:3]), results
     check_truthful(names + more, results, stored)
     assert {"t", "after"} <= stored
