@@ -14,10 +14,11 @@ once even when its writers fail or are cancelled (see :class:`Database`).
 
 Single-trip units (issue 15, :meth:`Database.single_trip`): a unit of work that is one batch of
 statements (a command's versioned UPDATE, log row and redo history) does not hold the writer lock
-while it waits on the database thread. A committer task sends every unit queued meanwhile in ONE
-trip — ``BEGIN IMMEDIATE``, each unit in its own savepoint, ``COMMIT`` — and queues the next
-batch behind the running one, so the thread goes from batch to batch while the event loop
-prepares the next commands. The guarantees above hold for units too.
+while it waits on the database thread. Units go in batches, ONE trip each — ``BEGIN
+IMMEDIATE``, each unit in its own savepoint, ``COMMIT`` — with no task in between: a unit that
+finds the writer idle is queued on the database thread by its own writer, and when a trip ends
+its completion callback sends every unit that came meanwhile, while the event loop prepares the
+next commands. The guarantees above hold for units too.
 
 Storage faults (disk full, I/O error, read-only file, locked past the busy timeout) become
 :class:`~bot.errors.StorageUnavailable`, a domain error whose message is shown to the member;
@@ -64,6 +65,13 @@ CHECKPOINT_EVERY = 1600
 checkpoints: 50 full groups of :data:`MAX_GROUP`. Counted in writers, not groups: at 1,000
 commands/s groups are small, and a checkpoint every 50 of them copied each busy channel's row
 several times a second and synced the database file as often."""
+
+PIPELINE = 1
+"""Single-trip batches on the writer's thread at once. The next batch is formed when the running
+one ends (from its completion callback, no task in between), of every unit that came meanwhile.
+Measured with 2 (the next batch queued behind the running one as soon as a unit came): more,
+smaller batches — more COMMITs, each an fsync — and no better p99 at 1,000 commands/s
+(docs/performance.md, "Fewer loop turns per command")."""
 
 MAX_GROUP = 32
 """At most this many writers share one group's COMMIT (one fsync), and at most this many
@@ -301,10 +309,28 @@ class Connection:
                 made.append(True)  # on the thread, before anything queued after it
             return work(conn)
 
+        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self._queue_on_thread(future, run)
         if opening is not None:
             self.savepoint_sent = True  # queued: it runs, whatever happens to this task
-        queue = cast("Callable[[Callable[[], _T]], Awaitable[_T]]", raw._execute)
-        return await queue(run)
+        return await future
+
+    def _queue(self, future: asyncio.Future[_T], work: Callable[[sqlite3.Connection], _T]) -> None:
+        """Queue ``work`` on the connection's own thread without waiting: ``future`` gets its
+        result or exception (set from that thread through the event loop). Raises
+        ``ValueError`` when the connection is closed."""
+        assert self._opening is None, "a transaction writer's SAVEPOINT is pending"
+        raw = self._raw
+        self._queue_on_thread(future, lambda: work(raw._conn))
+
+    def _queue_on_thread(self, future: asyncio.Future[_T], run: Callable[[], _T]) -> None:
+        # aiosqlite (pinned in pyproject) has no public call for this: its worker thread takes
+        # (future, function) pairs from ``_tx`` in order, runs each and sets the future with
+        # call_soon_threadsafe (what its own ``_execute`` queues, without the coroutine).
+        raw = self._raw
+        if not raw._running or raw._connection is None:
+            raise ValueError("Connection closed")
+        raw._tx.put_nowait((future, run))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed. One round trip to the
@@ -415,8 +441,10 @@ class Database:
         self._flushing: asyncio.Future[None] | None = None  # the group a flush is queued for
         self._writers_waiting = 0
         self._tasks: set[asyncio.Task[None]] = set()
-        self._units: list[_Unit] = []  # single-trip units waiting for the committer
-        self._committer: asyncio.Task[None] | None = None
+        self._units: list[_Unit] = []  # single-trip units waiting to be sent
+        self._committer: asyncio.Task[None] | None = None  # waits for the lock for the units
+        self._sending = False  # the units own the writer lock (trips go out from callbacks)
+        self._in_flight = 0  # trips queued on the writer's thread
         self._catch_up = False  # the last background checkpoint left frames behind
 
     @classmethod
@@ -455,8 +483,8 @@ class Database:
         """Commit the open group and the single-trip units waiting (if any), and close every
         connection."""
         while self._committer is not None:
-            await asyncio.shield(self._committer)
-        async with self._lock:
+            await asyncio.wait([self._committer])  # whatever became of it (it tells its units)
+        async with self._lock:  # once the units' trips (if any) are done
             await self._commit_group()
             for task in list(self._tasks):  # flushes queued on the lock: nothing left to do
                 task.cancel()
@@ -667,15 +695,18 @@ class Database:
         """A unit of work of one ``execute_all``/``execute_all_fetch`` call
         (:meth:`bot.store.base.Store.single_trip`; ``channel`` changes nothing here).
 
-        The call queues the unit and returns once it is committed. A committer task sends
-        every unit queued meanwhile (up to :attr:`max_group`) to the database thread in ONE
-        trip — ``BEGIN IMMEDIATE``, each unit in its own savepoint, one ``COMMIT`` — holding the
-        writer lock only for that trip (so :meth:`transaction` writers never interleave), while
-        the event loop goes on preparing the next units. A unit whose statement raises is
+        The call queues the unit and returns once it is committed. Units go to the database
+        thread in batches of up to :attr:`max_group`, ONE trip each — ``BEGIN IMMEDIATE``, each
+        unit in its own savepoint, one ``COMMIT`` — sent at once when the writer is idle (by the
+        unit's own writer, no task in between), else by the running trip's completion callback,
+        of every unit that came meanwhile. The units hold the writer lock while their trips run
+        (so :meth:`transaction` writers never interleave) and give it up when no unit waits or
+        a transaction writer does; a unit that finds the lock taken waits for it in a committer
+        task, in turn with the transaction writers. A unit whose statement raises is
         rolled back alone and its writer gets the error (a storage fault as
         :class:`~bot.errors.StorageUnavailable`); a failed ``COMMIT``, or a failure that ended
         SQLite's transaction, fails every unit of the batch and commits none. A writer
-        cancelled before the committer took its unit writes nothing; one cancelled after
+        cancelled before its unit was sent writes nothing; one cancelled after
         still has its unit committed with the others (as a :meth:`transaction` writer
         cancelled while waiting for its group's COMMIT)."""
         return SingleTrip("sqlite", self._submit)
@@ -689,79 +720,124 @@ class Database:
         loop = asyncio.get_running_loop()
         unit = _Unit(list(statements), query, params, loop.create_future())
         self._units.append(unit)
-        if self._committer is None:
-            self._committer = loop.create_task(self._commit_units())
+        self._start_units()
         try:
-            return await asyncio.shield(unit.future)
+            # Not shielded: a writer cancelled here cancels its own future only. The unit is
+            # then either still waiting (removed below: nothing of it is written) or already
+            # in a trip (committed or failed with its batch; nobody reads the outcome).
+            return await unit.future
         except asyncio.CancelledError:
-            if unit in self._units:  # not taken yet: nothing of it is written
+            if unit in self._units:
                 self._units.remove(unit)
-                unit.future.cancel()
-            else:  # taken: it commits (or fails) with its batch; nobody reads the outcome
-                unit.future.add_done_callback(_outcome_read)
             raise
 
-    async def _commit_units(self) -> None:
-        """The committer: while units wait, send them in batches of up to :attr:`max_group`,
-        one trip each, holding the writer lock (so no :meth:`transaction` group is open
-        meanwhile; one left open is committed first). While one batch's trip runs the next is
-        already queued behind it, so the database thread goes from one to the next without
-        waiting for the event loop; when :meth:`transaction` writers wait, no further batch is
-        queued and the lock goes to them. Units left when it stops on an error get that
-        error."""
+    def _start_units(self) -> None:
+        """Units are waiting: while the units own the writer lock, send what the pipeline has
+        room for (:meth:`_pump`); else take the lock now if nobody holds or waits for it (and
+        no transaction group is open), without a trip through the event loop; else a task
+        waits for it (:meth:`_take_lock`)."""
+        if self._sending:
+            self._pump()
+        elif self._committer is None:
+            if self._group is None and _acquire_now(self._lock):
+                self._sending = True
+                self._pump()
+            else:
+                self._committer = asyncio.get_running_loop().create_task(self._take_lock())
+                self._committer.add_done_callback(self._committer_ended)
+
+    async def _take_lock(self) -> None:
+        """The committer: wait for the writer lock for the waiting units (behind the
+        :meth:`transaction` writers queued first), commit the group they left open if any,
+        then send (:meth:`_pump`). Units waiting when it stops on an error (a cancellation:
+        shutdown) get that error; nothing of theirs was sent."""
         try:
-            while self._units:
-                async with self._lock:
-                    if self._group is not None:
-                        await self._commit_group()
-                    running: asyncio.Task[None] | None = None
-                    while self._units and not (running is not None and self._writers_waiting):
-                        batch = self._units[: self.max_group]
-                        del self._units[: self.max_group]
-                        queued = asyncio.get_running_loop().create_task(self._send_units(batch))
-                        if running is not None:
-                            # meanwhile more units come for the next batch. Shielded: a trip
-                            # sent runs to its end on the thread, so a cancelled committer
-                            # leaves its writers to be told what became of it.
-                            await asyncio.shield(running)
-                        running = queued
-                    if running is not None:
-                        await asyncio.shield(running)
+            await self._lock.acquire()
+            try:
+                if self._group is not None:
+                    await self._commit_group()
+            except BaseException:
+                self._lock.release()
+                raise
         except BaseException as error:
-            left, self._units = self._units, []
-            for unit in left:
-                _settle(unit.future, _reported(error))
+            self._committer = None
+            self._fail_units(error)
             if not isinstance(error, Exception):
                 raise
             log.exception("the committer stopped")
-        finally:
-            self._committer = None
+            return
+        self._committer = None
+        self._sending = True
+        self._pump(turn=True)
 
-    async def _send_units(self, batch: list[_Unit]) -> None:
-        """One trip: the batch's units and their COMMIT (:func:`_run_units`); each writer
-        gets its outcome."""
+    def _committer_ended(self, task: asyncio.Task[None]) -> None:
+        """A committer cancelled before its first step ran none of :meth:`_take_lock`: its
+        units are told, and the next unit starts another."""
+        if self._committer is task:
+            self._committer = None
+            self._fail_units(asyncio.CancelledError())
+
+    def _fail_units(self, error: BaseException) -> None:
+        left, self._units = self._units, []
+        for unit in left:
+            _settle(unit.future, _reported(error))
+
+    def _pump(self, *, turn: bool = False) -> None:
+        """While the units own the writer lock: send the waiting units, up to
+        :attr:`max_group` a trip, at most :data:`PIPELINE` trips on the database thread at
+        once; none while :meth:`transaction` writers wait for the lock, except one batch when
+        the units have just got the lock in their ``turn`` (so a stream of transactions cannot
+        starve them). With no trip left in flight the lock is released; units still waiting
+        then (writers came first) wait for it again."""
+        while self._units and self._in_flight < PIPELINE and (turn or not self._writers_waiting):
+            turn = False
+            batch = self._units[: self.max_group]
+            del self._units[: self.max_group]
+            self._send(batch)
+        if self._in_flight == 0:
+            self._sending = False
+            self._lock.release()
+            if self._units:
+                self._start_units()
+
+    def _send(self, batch: list[_Unit]) -> None:
+        """Queue one trip — the batch's units and their COMMIT (:func:`_run_units`) — on the
+        writer's thread now; :meth:`_sent` gets its outcome, straight from that thread's
+        callback (no task in between)."""
         catch_up = self._take_catch_up()
+        trip: asyncio.Future[list[_Outcome]] = asyncio.get_running_loop().create_future()
+        self._in_flight += 1
+        trip.add_done_callback(lambda done: self._sent(batch, done))
         try:
-            outcomes = await self._conn._call(lambda conn: _run_units(conn, batch, catch_up))
-        except BaseException as error:
+            self._conn._queue(trip, lambda conn: _run_units(conn, batch, catch_up))
+        except ValueError as error:  # the connection is closed
+            trip.set_exception(error)
+
+    def _sent(self, batch: list[_Unit], trip: asyncio.Future[list[_Outcome]]) -> None:
+        """A trip ended: tell each writer its outcome, then send what waits meanwhile."""
+        self._in_flight -= 1
+        try:
+            error = trip.exception()
+        except asyncio.CancelledError as cancelled:
+            error = cancelled
+        if error is not None:
             failure = error.error if isinstance(error, _GroupLost) else error
             reported = _reported(failure)
             if isinstance(reported, StorageUnavailable):
                 log.warning("storage refused a write (%s): %s", reported.reason, failure)
             for unit in batch:
                 _settle(unit.future, reported)
-            if not isinstance(error, Exception):
-                raise
-            return
-        for unit, outcome in zip(batch, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                reported = _reported(outcome)
-                if isinstance(reported, StorageUnavailable):
-                    log.warning("storage refused a write (%s): %s", reported.reason, outcome)
-                _settle(unit.future, reported)
-            elif not unit.future.done():
-                unit.future.set_result(outcome)
-        self._committed(len(batch))
+        else:
+            for unit, outcome in zip(batch, trip.result(), strict=True):
+                if isinstance(outcome, Exception):
+                    reported = _reported(outcome)
+                    if isinstance(reported, StorageUnavailable):
+                        log.warning("storage refused a write (%s): %s", reported.reason, outcome)
+                    _settle(unit.future, reported)
+                elif not unit.future.done():
+                    unit.future.set_result(outcome)
+            self._committed(len(batch))
+        self._pump()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
@@ -813,6 +889,20 @@ def _reported(error: BaseException) -> Exception:
     if isinstance(error, Exception):
         return error
     return RuntimeError("the database was closed before the commit finished")
+
+
+def _acquire_now(lock: asyncio.Lock) -> bool:
+    """Take ``lock`` if that needs no wait (nobody holds it or waits for it): ``acquire()``'s
+    own first step, run without the event loop; a wait it would start is given up."""
+    if lock.locked():
+        return False
+    attempt = lock.acquire()
+    try:
+        attempt.send(None)
+    except StopIteration:
+        return True
+    attempt.close()  # it would wait (a waiter woken but not yet run): leaves the lock alone
+    return False
 
 
 def _settle(future: asyncio.Future[Any], error: Exception) -> None:

@@ -21,6 +21,7 @@ from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import encounters as repo
 from bot.store.db import Database
+from tests.store.test_single_trip import count_trips
 
 GM = Actor(user_id=1)
 PLAYER = Actor(user_id=2)
@@ -178,14 +179,7 @@ async def test_a_change_makes_one_trip_to_the_database_thread(
     UPDATE, the log row, the redo history and the COMMIT go to the writer connection's thread
     together (a single-trip unit); the row is not read in the transaction."""
     started = await start(service)
-    trips: list[str] = []
-    queue = db._raw._execute
-
-    async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-        trips.append(getattr(fn, "__name__", repr(fn)))
-        return await queue(fn, *args, **kwargs)
-
-    monkeypatch.setattr(db._raw, "_execute", counted)
+    trips = count_trips(db, monkeypatch)
 
     def bump(current: Encounter) -> tuple:
         return current.state.model_copy(update={"round": current.state.round + 1}), {}

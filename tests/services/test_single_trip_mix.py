@@ -111,13 +111,13 @@ async def test_channels_mixing_units_and_transactions_end_as_each_alone(tmp_path
     try:
         channels = [Channel(db, 100 + c) for c in range(6)]
         sizes: list[int] = []
-        send = db._send_units
+        send = db._send
 
-        async def counted(batch: Any) -> None:
+        def counted(batch: Any) -> None:
             sizes.append(len(batch))
-            await send(batch)
+            send(batch)
 
-        db._send_units = counted  # type: ignore[method-assign]
+        db._send = counted  # type: ignore[method-assign]
         async with asyncio.timeout(LIMIT):
             await asyncio.gather(*(c.setup() for c in channels))
             await asyncio.gather(*(c.run() for c in channels))

@@ -13,9 +13,10 @@ by ``asyncio.timeout`` so a stall fails the test instead of hanging it.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +68,38 @@ def unit(db: Store, statements: Statements) -> asyncio.Task[list[int]]:
 def count_trips(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every call queued on the writer connection's thread."""
     trips: list[str] = []
-    queue = db._raw._execute
+    queue = db._conn._queue_on_thread
 
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        trips.append(getattr(fn, "__name__", repr(fn)))
-        return await queue(fn, *args, **kwargs)
+    def counted(future: asyncio.Future[Any], run: Any) -> None:
+        trips.append(getattr(run, "__name__", repr(run)))
+        queue(future, run)
 
-    monkeypatch.setattr(db._raw, "_execute", counted)
+    monkeypatch.setattr(db._conn, "_queue_on_thread", counted)
     return trips
+
+
+async def turns(condition: Callable[[], bool]) -> None:
+    """Let the loop run until ``condition`` holds (a few turns, or a read's trip to a database
+    thread; bounded by :data:`LIMIT`)."""
+    async with asyncio.timeout(LIMIT):
+        for _ in itertools.count():  # as test_group_commit.queued, bounded by time
+            if condition():
+                return
+            await asyncio.sleep(0)
+
+
+async def together(db: Database, units: Sequence[Statements]) -> list[Any]:
+    """Submit ``units`` while the writer lock is held (as a transaction writer holds it), so
+    they all queue; then let the lock go: they go in batches of up to ``max_group``. Each
+    one's outcome (result or exception)."""
+    await db._lock.acquire()
+    try:
+        tasks = [unit(db, statements) for statements in units]
+        await turns(lambda: len(db._units) == len(tasks))
+    finally:
+        db._lock.release()
+    async with asyncio.timeout(LIMIT):
+        return await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def test_units_queued_together_share_one_trip_and_one_commit(
@@ -82,8 +107,7 @@ async def test_units_queued_together_share_one_trip_and_one_commit(
 ) -> None:
     trips = count_trips(db, monkeypatch)
     names = [f"u{i}" for i in range(db.max_group + 3)]
-    async with asyncio.timeout(LIMIT):
-        counts = await asyncio.gather(*(unit(db, [insert(n)]) for n in names))
+    counts = await together(db, [[insert(n)] for n in names])
     assert counts == [[1]] * len(names)
     assert len(trips) == 2, trips  # max_group units, then the 3 left: one trip each
     assert await committed(db) == set(names)
@@ -131,14 +155,15 @@ async def test_a_unit_reads_back_after_its_statements_in_the_same_trip(
 async def test_a_failed_commit_fails_every_unit_of_the_batch_and_commits_none(
     db: Database,
 ) -> None:
-    async with asyncio.timeout(LIMIT):
-        outcomes = await asyncio.gather(
-            unit(db, [insert("first")]),
+    outcomes = await together(
+        db,
+        [
+            [insert("first")],
             # a deferred foreign key: accepted now, refused by the batch's COMMIT
-            unit(db, [("INSERT INTO item (name, parent_id) VALUES ('orphan', 999)", ())]),
-            unit(db, [insert("last")]),
-            return_exceptions=True,
-        )
+            [("INSERT INTO item (name, parent_id) VALUES ('orphan', 999)", ())],
+            [insert("last")],
+        ],
+    )
     assert [type(o) for o in outcomes] == [sqlite3.IntegrityError] * 3, outcomes
     assert await committed(db) == set()
     async with asyncio.timeout(LIMIT):
@@ -274,6 +299,51 @@ async def test_a_stream_of_units_does_not_starve_a_transaction(db: Database) -> 
     assert len(await committed(db)) == 5 * each + 1
 
 
+async def test_units_keep_their_place_in_the_queue_for_the_writer_lock(db: Database) -> None:
+    """A unit that waits for the lock behind a transaction, with another transaction queued
+    behind it, goes before that one: when the units get the lock they send a batch even with
+    writers waiting (if they gave way whenever a writer waited, a steady stream of
+    transactions would keep them waiting for ever)."""
+    release = asyncio.Event()
+    seen: list[set[str]] = []
+
+    async def first() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert("first"))
+            await release.wait()
+
+    async def behind() -> None:
+        async with db.transaction() as conn:
+            seen.append({row["name"] for row in await conn.fetch_all("SELECT name FROM item")})
+            await conn.execute(*insert("behind"))
+
+    holder = asyncio.create_task(first())
+    await turns(lambda: db._conn.savepoint_sent)
+    waiting = unit(db, [insert("unit")])
+    await turns(lambda: db._committer is not None and len(db._units) == 1)
+    writer = asyncio.create_task(behind())
+    await queued(db, 1)
+    release.set()
+    async with asyncio.timeout(LIMIT):
+        await asyncio.gather(holder, writer)
+        assert await waiting == [1]
+    assert seen == [{"first", "unit"}]
+
+
+async def test_a_unit_on_an_idle_writer_is_sent_in_the_loop_turn_it_comes(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No task between a unit and its trip when nothing holds the writer: the trip is queued on
+    the database thread within the writer's own step (each loop turn on the way costs a command
+    whatever other work that turn runs first; docs/performance.md)."""
+    trips = count_trips(db, monkeypatch)
+    task = unit(db, [insert("a")])
+    await asyncio.sleep(0)  # the task's first step: it submits and waits
+    assert len(trips) == 1
+    async with asyncio.timeout(LIMIT):
+        assert await task == [1]
+
+
 async def test_the_wal_is_written_from_its_start_again_after_background_checkpoints(
     db: Database,
 ) -> None:
@@ -328,8 +398,8 @@ async def test_checkpoints_count_writers_not_batches(
     several times a second)."""
     db.checkpoint_every = 4
     trips = count_trips(db, monkeypatch)
+    await together(db, [[insert(f"u{i}")] for i in range(4)])
     async with asyncio.timeout(LIMIT):
-        await asyncio.gather(*(unit(db, [insert(f"u{i}")]) for i in range(4)))
         await db.checkpointed()
     assert len(trips) == 1  # one batch
     assert db.checkpoints == 1

@@ -1,7 +1,7 @@
 """Attacks on the single-trip write path (issue 15, bot/store/db.py): cancellation at each await
-of the committer's path, close() racing units, transactions arriving while two batches are in
-flight, a storage fault or a BaseException in the first of two pipelined batches, and the
-catch-up checkpoint racing the background one.
+of the units' path, close() racing units, transactions arriving while a batch is in flight and
+units wait for the next, a storage fault or a BaseException in a batch with units waiting behind
+it, and the catch-up checkpoint racing the background one.
 
 Real tasks on a real SQLite file. Trips are held on the database thread with threading events
 (never a fixed sleep), and every wait is bounded by ``asyncio.timeout``.
@@ -10,7 +10,6 @@ Real tasks on a real SQLite file. Trips are held on the database thread with thr
 from __future__ import annotations
 
 import asyncio
-import itertools
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -24,7 +23,7 @@ import bot.store.db as sqlite_store
 from bot.errors import StorageUnavailable
 from bot.store.db import Database
 from tests.store.test_group_commit import queued
-from tests.store.test_single_trip import committed, insert, unit
+from tests.store.test_single_trip import Statements, committed, insert, turns, unit
 from tests.store.test_storage_faults import fill_up, make_room
 
 LIMIT = 5.0
@@ -119,27 +118,29 @@ class Gate:
         assert self.entered.is_set()
 
 
-async def turns(condition: Callable[[], bool]) -> None:
-    """Let the loop run until ``condition`` holds (a few turns, or a read's trip to a database
-    thread; bounded by :data:`LIMIT`)."""
-    async with asyncio.timeout(LIMIT):
-        for _ in itertools.count():  # as test_group_commit.queued, bounded by time
-            if condition():
-                return
-            await asyncio.sleep(0)
-
-
 async def two_batches(
-    db: Database, gate: Gate, first: list[str], second: list[str]
+    db: Database, gate: Gate, first: list[Statements], second: list[Statements]
 ) -> list[asyncio.Task[list[int]]]:
-    """Submit ``first`` and ``second`` (one insert each) together with batches of their size:
-    the first batch's trip is held on the thread, the second is queued behind it."""
-    db.max_group = len(first)
-    assert len(second) <= db.max_group
-    tasks = [unit(db, [insert(n)]) for n in first + second]
+    """Submit the units ``first`` while the writer lock is held, so they queue and go as one
+    batch (``max_group`` is set to fit) whose trip the gate holds on the database thread; then
+    the units ``second``, which wait for the next batch (one trip at a time). Their tasks, in
+    that order."""
+    db.max_group = max(len(first), len(second))
+    await db._lock.acquire()
+    try:
+        tasks = [unit(db, statements) for statements in first]
+        await turns(lambda: len(db._units) == len(first))
+    finally:
+        db._lock.release()
     await gate.wait_entered()
-    await turns(lambda: not db._units and gate.trips >= 1)
+    await turns(lambda: not db._units)
+    tasks += [unit(db, statements) for statements in second]
+    await turns(lambda: len(db._units) == len(second))
     return tasks
+
+
+def inserts(names: list[str]) -> list[Statements]:
+    return [[insert(name)] for name in names]
 
 
 async def outcomes(tasks: list[asyncio.Task[Any]]) -> list[Any]:
@@ -209,15 +210,17 @@ async def test_a_writer_queued_behind_one_cancelled_during_its_begin_commits(
     assert await committed(db) == {"kept", "unit after"}
 
 
-# --- cancellation along _submit / _commit_units / _send_units ----------------------------
+# --- cancellation along _submit / _take_lock / a batch in flight --------------------------
 
 
-async def test_every_writer_of_a_running_batch_cancelled_still_resolves_it(
+async def test_every_writer_cancelled_while_a_batch_runs(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The units of the batch on the thread were taken: they commit with it. The units still
+    waiting for the next batch write nothing. Every writer is told CancelledError."""
     gate = Gate(monkeypatch)
     first, second = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
-    tasks = await two_batches(db, gate, first, second)
+    tasks = await two_batches(db, gate, inserts(first), inserts(second))
     for task in tasks:
         task.cancel()
     gate.release.set()
@@ -225,25 +228,37 @@ async def test_every_writer_of_a_running_batch_cancelled_still_resolves_it(
     assert all(isinstance(r, asyncio.CancelledError) for r in results), results
     async with asyncio.timeout(LIMIT):
         assert await unit(db, [insert("after")]) == [1]
-    assert await committed(db) == {*first, *second, "after"}  # taken: committed with its batch
+    assert await committed(db) == {*first, "after"}
 
 
-async def test_the_committer_cancelled_with_two_batches_in_flight(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Cancelling the committer (shutdown cancels every task) while one batch runs and the next
-    is queued: writers are told the truth, and the database goes on working."""
-    gate = Gate(monkeypatch)
-    first, second = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
-    tasks = await two_batches(db, gate, first, second)
+async def test_the_committer_cancelled_while_units_wait_for_the_lock(db: Database) -> None:
+    """Shutdown cancels every task: the committer, waiting for the writer lock behind a whole
+    transaction with units queued, is cancelled. The units are told nothing was written (true),
+    the transaction commits, and the database goes on working."""
+    release = asyncio.Event()
+
+    async def holder() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(*insert("t"))
+            await release.wait()
+
+    held = asyncio.create_task(holder())
+    await turns(lambda: db._conn.savepoint_sent)
+    names = [f"u{i}" for i in range(3)]
+    tasks = [unit(db, [insert(n)]) for n in names]
+    await turns(lambda: db._committer is not None and len(db._units) == 3)
     committer = db._committer
     assert committer is not None
     committer.cancel()
     await turns(committer.done)
-
-    results, stored = await released_with_a_transaction(db, gate, tasks, queue=False)
-    assert {"t", "after"} <= stored
-    check_truthful(first + second, results, stored)
+    release.set()
+    results = await outcomes(tasks)
+    async with asyncio.timeout(LIMIT):
+        await held
+        assert await unit(db, [insert("after")]) == [1]
+    assert all(isinstance(r, RuntimeError) for r in results), results
+    assert await committed(db) == {"t", "after"}
+    assert db._committer is None and not db._units
 
 
 # --- close() racing units -----------------------------------------------------------------
@@ -295,14 +310,17 @@ async def test_a_unit_submitted_while_close_runs_is_resolved_when_close_returns(
         await reopened.close()
 
 
-# --- a whole transaction arriving while two batches are in flight ------------------------
+# --- a whole transaction arriving while a batch runs and units wait --------------------
 
 
-async def test_a_transaction_arriving_with_two_batches_in_flight_runs_after_them_alone(
+async def test_a_transaction_arriving_while_a_batch_runs_goes_before_the_units_waiting(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """It waits for the batch on the thread (never interleaved with it), then runs alone; the
+    units that waited (and those that came after it) go once it has committed."""
     gate = Gate(monkeypatch)
-    tasks = await two_batches(db, gate, [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)])
+    first, second = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
+    tasks = await two_batches(db, gate, inserts(first), inserts(second))
     seen: list[int] = []
 
     async def whole() -> None:
@@ -318,28 +336,23 @@ async def test_a_transaction_arriving_with_two_batches_in_flight_runs_after_them
     gate.release.set()
     results = await outcomes([*tasks, transaction, *third])
     assert all(r is None or r == [1] for r in results), results
-    assert seen == [6]  # both batches committed before it; the third batch waits for it
+    assert seen == [3]  # the batch on the thread committed before it; the rest wait for it
     assert len(await committed(db)) == 10
 
 
-# --- a storage fault / a BaseException in the first of two pipelined batches -------------
+# --- a storage fault / a BaseException in a batch with units waiting behind it ----------
 
 
-async def test_a_full_disk_in_the_first_of_two_pipelined_batches(
+async def test_a_full_disk_in_a_batch_with_units_waiting_behind_it(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with asyncio.timeout(LIMIT):
         await unit(db, [insert("seed")])
     old = await fill_up(db)
     gate = Gate(monkeypatch)
-    db.max_group = 3
     big = ("INSERT INTO item (name, blob) VALUES ('big', zeroblob(200000))", ())
-    names = ["a0", "big", "a2"]
-    tasks = [unit(db, [insert("a0")]), unit(db, [big]), unit(db, [insert("a2")])]
-    more = ["b0", "b1"]
-    tasks += [unit(db, [insert(n)]) for n in more]
-    await gate.wait_entered()
-    await turns(lambda: not db._units)
+    names, more = ["a0", "big", "a2"], ["b0", "b1"]
+    tasks = await two_batches(db, gate, [[insert("a0")], [big], [insert("a2")]], inserts(more))
     gate.release.set()
     results = await outcomes(tasks)
     assert isinstance(results[1], StorageUnavailable), results
@@ -353,7 +366,7 @@ class Boom(BaseException):
     """Neither an Exception nor a cancellation."""
 
 
-async def test_a_base_exception_in_the_first_of_two_pipelined_batches(
+async def test_a_base_exception_in_a_batch_with_units_waiting_behind_it(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def fail(trip: int) -> None:
@@ -362,7 +375,7 @@ async def test_a_base_exception_in_the_first_of_two_pipelined_batches(
 
     gate = Gate(monkeypatch, fail)
     names, more = [f"a{i}" for i in range(3)], [f"b{i}" for i in range(3)]
-    tasks = await two_batches(db, gate, names, more)
+    tasks = await two_batches(db, gate, inserts(names), inserts(more))
 
     results, stored = await released_with_a_transaction(db, gate, tasks, queue=True)
     assert all(not isinstance(r, (list, asyncio.CancelledError)) for r in results[:3]), results
