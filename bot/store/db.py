@@ -16,9 +16,10 @@ Single-trip units (issue 15, :meth:`Database.single_trip`): a unit of work that 
 statements (a command's versioned UPDATE, log row and redo history) does not hold the writer lock
 while it waits on the database thread. Units go in batches, ONE trip each — ``BEGIN
 IMMEDIATE``, each unit in its own savepoint, ``COMMIT`` — with no task in between: a unit that
-finds the writer idle is queued on the database thread by its own writer, and when a trip ends
-its completion callback sends every unit that came meanwhile, while the event loop prepares the
-next commands. The guarantees above hold for units too.
+finds the writer idle is handed to the database thread by its own writer, and when a batch's
+COMMIT returns the thread itself takes the units that came meanwhile as the next batch, while
+the event loop prepares the next commands (it never waits for the loop to hand it work). The
+guarantees above hold for units too.
 
 Storage faults (disk full, I/O error, read-only file, locked past the busy timeout) become
 :class:`~bot.errors.StorageUnavailable`, a domain error whose message is shown to the member;
@@ -46,6 +47,7 @@ import inspect
 import logging
 import re
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -65,13 +67,6 @@ CHECKPOINT_EVERY = 1600
 checkpoints: 50 full groups of :data:`MAX_GROUP`. Counted in writers, not groups: at 1,000
 commands/s groups are small, and a checkpoint every 50 of them copied each busy channel's row
 several times a second and synced the database file as often."""
-
-PIPELINE = 1
-"""Single-trip batches on the writer's thread at once. The next batch is formed when the running
-one ends (from its completion callback, no task in between), of every unit that came meanwhile.
-Measured with 2 (the next batch queued behind the running one as soon as a unit came): more,
-smaller batches — more COMMITs, each an fsync — and no better p99 at 1,000 commands/s
-(docs/performance.md, "Fewer loop turns per command")."""
 
 MAX_GROUP = 32
 """At most this many writers share one group's COMMIT (one fsync), and at most this many
@@ -442,9 +437,11 @@ class Database:
         self._writers_waiting = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._units: list[_Unit] = []  # single-trip units waiting to be sent
+        # The database thread takes units from that list too (:meth:`_drain`).
+        self._units_lock = threading.Lock()
         self._committer: asyncio.Task[None] | None = None  # waits for the lock for the units
         self._sending = False  # the units own the writer lock (trips go out from callbacks)
-        self._in_flight = 0  # trips queued on the writer's thread
+        self._draining = False  # the database thread is running units (:meth:`_drain`)
         self._catch_up = False  # the last background checkpoint left frames behind
 
     @classmethod
@@ -697,9 +694,10 @@ class Database:
 
         The call queues the unit and returns once it is committed. Units go to the database
         thread in batches of up to :attr:`max_group`, ONE trip each — ``BEGIN IMMEDIATE``, each
-        unit in its own savepoint, one ``COMMIT`` — sent at once when the writer is idle (by the
-        unit's own writer, no task in between), else by the running trip's completion callback,
-        of every unit that came meanwhile. The units hold the writer lock while their trips run
+        unit in its own savepoint, one ``COMMIT`` — handed over at once when the writer is idle
+        (by the unit's own writer, no task in between); while a batch runs, the units that
+        come wait, and the thread takes them as its next batch when the COMMIT returns
+        (:meth:`_drain`). The units hold the writer lock while their trips run
         (so :meth:`transaction` writers never interleave) and give it up when no unit waits or
         a transaction writer does; a unit that finds the lock taken waits for it in a committer
         task, in turn with the transaction writers. A unit whose statement raises is
@@ -719,7 +717,8 @@ class Database:
     ) -> tuple[list[int], list[aiosqlite.Row] | None]:
         loop = asyncio.get_running_loop()
         unit = _Unit(list(statements), query, params, loop.create_future())
-        self._units.append(unit)
+        with self._units_lock:
+            self._units.append(unit)
         self._start_units()
         try:
             # Not shielded: a writer cancelled here cancels its own future only. The unit is
@@ -727,8 +726,9 @@ class Database:
             # in a trip (committed or failed with its batch; nobody reads the outcome).
             return await unit.future
         except asyncio.CancelledError:
-            if unit in self._units:
-                self._units.remove(unit)
+            with self._units_lock:
+                if unit in self._units:
+                    self._units.remove(unit)
             raise
 
     def _start_units(self) -> None:
@@ -778,66 +778,101 @@ class Database:
             self._fail_units(asyncio.CancelledError())
 
     def _fail_units(self, error: BaseException) -> None:
-        left, self._units = self._units, []
+        with self._units_lock:
+            left, self._units = self._units, []
         for unit in left:
             _settle(unit.future, _reported(error))
 
     def _pump(self, *, turn: bool = False) -> None:
-        """While the units own the writer lock: send the waiting units, up to
-        :attr:`max_group` a trip, at most :data:`PIPELINE` trips on the database thread at
-        once; none while :meth:`transaction` writers wait for the lock, except one batch when
-        the units have just got the lock in their ``turn`` (so a stream of transactions cannot
-        starve them). With no trip left in flight the lock is released; units still waiting
-        then (writers came first) wait for it again."""
-        while self._units and self._in_flight < PIPELINE and (turn or not self._writers_waiting):
-            turn = False
+        """While the units own the writer lock and the database thread is not running them
+        already: start it on the waiting units (:meth:`_drain`) — unless :meth:`transaction`
+        writers wait for the lock, except when the units have just got it in their ``turn``
+        (so a stream of transactions cannot starve them). Else release the lock; units still
+        waiting then (writers came first) wait for it again."""
+        if self._draining:
+            return
+        if turn or not self._writers_waiting:
+            batch = self._take()
+            if batch:
+                self._drain(batch)
+                return
+        self._sending = False
+        self._lock.release()
+        if self._units:
+            self._start_units()
+
+    def _take(self) -> list[_Unit]:
+        """Up to :attr:`max_group` waiting units, oldest first, no longer waiting (on either
+        thread: a unit taken cannot be withdrawn by its cancelled writer)."""
+        with self._units_lock:
             batch = self._units[: self.max_group]
-            del self._units[: self.max_group]
-            self._send(batch)
-        if self._in_flight == 0:
-            self._sending = False
-            self._lock.release()
-            if self._units:
-                self._start_units()
+            del self._units[: len(batch)]
+        return batch
 
-    def _send(self, batch: list[_Unit]) -> None:
-        """Queue one trip — the batch's units and their COMMIT (:func:`_run_units`) — on the
-        writer's thread now; :meth:`_sent` gets its outcome, straight from that thread's
-        callback (no task in between)."""
+    def _drain(self, batch: list[_Unit]) -> None:
+        """Run ``batch`` on the database thread, one trip (:func:`_run_units`), and after it,
+        still on that thread, batches of the units that came meanwhile, until none is left, a
+        :meth:`transaction` writer waits for the lock or a catch-up checkpoint is due (the
+        next run begins with it). The thread never waits for the event loop to hand it the
+        next batch; each batch's outcome goes to the loop as soon as its COMMIT returns
+        (:meth:`_trip_done`), and the end of the run (:meth:`_drained`) after the last."""
+        loop = asyncio.get_running_loop()
         catch_up = self._take_catch_up()
-        trip: asyncio.Future[list[_Outcome]] = asyncio.get_running_loop().create_future()
-        self._in_flight += 1
-        trip.add_done_callback(lambda done: self._sent(batch, done))
-        try:
-            self._conn._queue(trip, lambda conn: _run_units(conn, batch, catch_up))
-        except ValueError as error:  # the connection is closed
-            trip.set_exception(error)
 
-    def _sent(self, batch: list[_Unit], trip: asyncio.Future[list[_Outcome]]) -> None:
-        """A trip ended: tell each writer its outcome, then send what waits meanwhile."""
-        self._in_flight -= 1
+        def drain(conn: sqlite3.Connection) -> None:
+            current, first = batch, catch_up
+            while current:
+                try:
+                    outcomes = _run_units(conn, current, first)
+                except BaseException as error:
+                    loop.call_soon_threadsafe(self._trip_done, current, None, error)
+                    if not isinstance(error, Exception):
+                        raise  # the run stops; units left wait for the next one
+                else:
+                    loop.call_soon_threadsafe(self._trip_done, current, outcomes, None)
+                if self._writers_waiting or self._catch_up:
+                    return
+                current, first = self._take(), False
+
+        ended: asyncio.Future[None] = loop.create_future()
+        ended.add_done_callback(self._drained)
+        self._draining = True
         try:
-            error = trip.exception()
-        except asyncio.CancelledError as cancelled:
-            error = cancelled
-        if error is not None:
+            self._conn._queue(ended, drain)
+        except ValueError as error:  # the connection is closed
+            self._draining = False
+            self._trip_done(batch, None, error)
+            self._pump()
+
+    def _drained(self, _ended: asyncio.Future[None]) -> None:
+        """The database thread's run of units ended (after every batch's outcome was handed
+        out): start another on what waits, or give the lock up."""
+        if not _ended.cancelled():
+            _ended.exception()  # a BaseException that stopped the run: its batch was told
+        self._draining = False
+        self._pump()
+
+    def _trip_done(
+        self, batch: list[_Unit], outcomes: list[_Outcome] | None, error: BaseException | None
+    ) -> None:
+        """On the event loop: a batch's trip ended; tell each writer its outcome."""
+        if error is not None or outcomes is None:
             failure = error.error if isinstance(error, _GroupLost) else error
-            reported = _reported(failure)
+            reported = _reported(failure if failure is not None else RuntimeError("no outcome"))
             if isinstance(reported, StorageUnavailable):
                 log.warning("storage refused a write (%s): %s", reported.reason, failure)
             for unit in batch:
                 _settle(unit.future, reported)
-        else:
-            for unit, outcome in zip(batch, trip.result(), strict=True):
-                if isinstance(outcome, Exception):
-                    reported = _reported(outcome)
-                    if isinstance(reported, StorageUnavailable):
-                        log.warning("storage refused a write (%s): %s", reported.reason, outcome)
-                    _settle(unit.future, reported)
-                elif not unit.future.done():
-                    unit.future.set_result(outcome)
-            self._committed(len(batch))
-        self._pump()
+            return
+        for unit, outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                reported = _reported(outcome)
+                if isinstance(reported, StorageUnavailable):
+                    log.warning("storage refused a write (%s): %s", reported.reason, outcome)
+                _settle(unit.future, reported)
+            elif not unit.future.done():
+                unit.future.set_result(outcome)
+        self._committed(len(batch))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:

@@ -111,13 +111,13 @@ async def test_channels_mixing_units_and_transactions_end_as_each_alone(tmp_path
     try:
         channels = [Channel(db, 100 + c) for c in range(6)]
         sizes: list[int] = []
-        send = db._send
+        done = db._trip_done
 
-        def counted(batch: Any) -> None:
+        def counted(batch: Any, outcomes: Any, error: Any) -> None:
             sizes.append(len(batch))
-            send(batch)
+            done(batch, outcomes, error)
 
-        db._send = counted  # type: ignore[method-assign]
+        db._trip_done = counted  # type: ignore[method-assign]
         async with asyncio.timeout(LIMIT):
             await asyncio.gather(*(c.setup() for c in channels))
             await asyncio.gather(*(c.run() for c in channels))

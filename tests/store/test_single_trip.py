@@ -106,10 +106,21 @@ async def test_units_queued_together_share_one_trip_and_one_commit(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     trips = count_trips(db, monkeypatch)
+    batches: list[int] = []
+    run_units = sqlite_store._run_units
+
+    def counted(conn: sqlite3.Connection, units: Any, catch_up: bool = False) -> Any:
+        batches.append(len(units))
+        return run_units(conn, units, catch_up)
+
+    monkeypatch.setattr(sqlite_store, "_run_units", counted)
     names = [f"u{i}" for i in range(db.max_group + 3)]
     counts = await together(db, [[insert(n)] for n in names])
     assert counts == [[1]] * len(names)
-    assert len(trips) == 2, trips  # max_group units, then the 3 left: one trip each
+    # max_group units, then the 3 left: a COMMIT each, one after the other on the database
+    # thread, which takes the second batch itself (one hand-off from the event loop)
+    assert batches == [db.max_group, 3], batches
+    assert len(trips) == 1, trips
     assert await committed(db) == set(names)
 
 

@@ -23,7 +23,14 @@ import bot.store.db as sqlite_store
 from bot.errors import StorageUnavailable
 from bot.store.db import Database
 from tests.store.test_group_commit import queued
-from tests.store.test_single_trip import Statements, committed, insert, turns, unit
+from tests.store.test_single_trip import (
+    Statements,
+    committed,
+    count_trips,
+    insert,
+    turns,
+    unit,
+)
 from tests.store.test_storage_faults import fill_up, make_room
 
 LIMIT = 5.0
@@ -223,6 +230,7 @@ async def test_every_writer_cancelled_while_a_batch_runs(
     tasks = await two_batches(db, gate, inserts(first), inserts(second))
     for task in tasks:
         task.cancel()
+    await turns(lambda: all(task.done() for task in tasks))  # the waiting units withdrawn
     gate.release.set()
     results = await outcomes(tasks)
     assert all(isinstance(r, asyncio.CancelledError) for r in results), results
@@ -259,6 +267,25 @@ async def test_the_committer_cancelled_while_units_wait_for_the_lock(db: Databas
     assert all(isinstance(r, RuntimeError) for r in results), results
     assert await committed(db) == {"t", "after"}
     assert db._committer is None and not db._units
+
+
+async def test_units_that_come_while_a_batch_runs_are_taken_by_the_database_thread(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database thread takes the next batch itself when a COMMIT returns (no hand-off
+    through the event loop, whatever that is busy with); a writer cancelled before then has
+    withdrawn its unit, which is not written."""
+    gate = Gate(monkeypatch)
+    trips = count_trips(db, monkeypatch)
+    first, second = ["a0", "a1"], ["b0", "b1", "b2"]
+    tasks = await two_batches(db, gate, inserts(first), inserts(second))
+    tasks[-1].cancel()
+    await turns(tasks[-1].done)
+    gate.release.set()
+    results = await outcomes(tasks)
+    assert results[:4] == [[1]] * 4 and isinstance(results[4], asyncio.CancelledError), results
+    assert gate.trips == 2 and len(trips) == 1, (gate.trips, trips)
+    assert await committed(db) == {"a0", "a1", "b0", "b1"}
 
 
 # --- close() racing units -----------------------------------------------------------------
