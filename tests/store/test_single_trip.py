@@ -88,16 +88,24 @@ async def turns(condition: Callable[[], bool]) -> None:
             await asyncio.sleep(0)
 
 
-async def together(db: Database, units: Sequence[Statements]) -> list[Any]:
+async def queued_behind_the_lock(
+    db: Database, units: Sequence[Statements]
+) -> list[asyncio.Task[list[int]]]:
     """Submit ``units`` while the writer lock is held (as a transaction writer holds it), so
-    they all queue; then let the lock go: they go in batches of up to ``max_group``. Each
-    one's outcome (result or exception)."""
+    they all queue; then let the lock go: they go in batches of up to ``max_group``. Their
+    tasks."""
     await db._lock.acquire()
     try:
         tasks = [unit(db, statements) for statements in units]
         await turns(lambda: len(db._units) == len(tasks))
     finally:
         db._lock.release()
+    return tasks
+
+
+async def together(db: Database, units: Sequence[Statements]) -> list[Any]:
+    """:func:`queued_behind_the_lock`, then each unit's outcome (result or exception)."""
+    tasks = await queued_behind_the_lock(db, units)
     async with asyncio.timeout(LIMIT):
         return await asyncio.gather(*tasks, return_exceptions=True)
 

@@ -28,6 +28,7 @@ from tests.store.test_single_trip import (
     committed,
     count_trips,
     insert,
+    queued_behind_the_lock,
     turns,
     unit,
 )
@@ -133,12 +134,7 @@ async def two_batches(
     the units ``second``, which wait for the next batch (one trip at a time). Their tasks, in
     that order."""
     db.max_group = max(len(first), len(second))
-    await db._lock.acquire()
-    try:
-        tasks = [unit(db, statements) for statements in first]
-        await turns(lambda: len(db._units) == len(first))
-    finally:
-        db._lock.release()
+    tasks = await queued_behind_the_lock(db, first)
     await gate.wait_entered()
     await turns(lambda: not db._units)
     tasks += [unit(db, statements) for statements in second]
