@@ -440,7 +440,7 @@ class Database:
         # The database thread takes units from that list too (:meth:`_drain`).
         self._units_lock = threading.Lock()
         self._committer: asyncio.Task[None] | None = None  # waits for the lock for the units
-        self._sending = False  # the units own the writer lock (trips go out from callbacks)
+        self._sending = False  # the units own the writer lock
         self._draining = False  # the database thread is running units (:meth:`_drain`)
         self._catch_up = False  # the last background checkpoint left frames behind
 
@@ -732,10 +732,10 @@ class Database:
             raise
 
     def _start_units(self) -> None:
-        """Units are waiting: while the units own the writer lock, send what the pipeline has
-        room for (:meth:`_pump`); else take the lock now if nobody holds or waits for it (and
-        no transaction group is open), without a trip through the event loop; else a task
-        waits for it (:meth:`_take_lock`)."""
+        """Units are waiting: while the units own the writer lock, let :meth:`_pump` start the
+        database thread on them if it is not running them already; else take the lock now if
+        nobody holds or waits for it (and no transaction group is open), without a trip
+        through the event loop; else a task waits for it (:meth:`_take_lock`)."""
         if self._sending:
             self._pump()
         elif self._committer is None:
@@ -830,6 +830,8 @@ class Database:
                         raise  # the run stops; units left wait for the next one
                 else:
                     loop.call_soon_threadsafe(self._trip_done, current, outcomes, None)
+                # plain reads of the loop's counters (under the GIL): a stale one only ends
+                # this run one batch early or late
                 if self._writers_waiting or self._catch_up:
                     return
                 current, first = self._take(), False
@@ -855,15 +857,17 @@ class Database:
     def _trip_done(
         self, batch: list[_Unit], outcomes: list[_Outcome] | None, error: BaseException | None
     ) -> None:
-        """On the event loop: a batch's trip ended; tell each writer its outcome."""
-        if error is not None or outcomes is None:
+        """On the event loop: a batch's trip ended with ``outcomes`` (one per unit) or raised
+        ``error``; tell each writer its outcome."""
+        if error is not None:
             failure = error.error if isinstance(error, _GroupLost) else error
-            reported = _reported(failure if failure is not None else RuntimeError("no outcome"))
+            reported = _reported(failure)
             if isinstance(reported, StorageUnavailable):
                 log.warning("storage refused a write (%s): %s", reported.reason, failure)
             for unit in batch:
                 _settle(unit.future, reported)
             return
+        assert outcomes is not None
         for unit, outcome in zip(batch, outcomes, strict=True):
             if isinstance(outcome, Exception):
                 reported = _reported(outcome)
