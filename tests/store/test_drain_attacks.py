@@ -345,3 +345,43 @@ async def test_close_is_not_starved_by_a_stream_of_units(tmp_path: Path) -> None
         assert acknowledged <= await committed(reopened)
     finally:
         await reopened.close()
+
+
+# --- the event loop ends with a run in progress ----------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+async def test_the_loop_ending_with_a_run_in_progress_loses_no_taken_unit_and_hangs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``asyncio.run`` ends (its tasks cancelled, its loop closed) while the database thread
+    runs a batch: the batch still commits (its unit was taken), and the thread does not hang
+    (it cannot hand its outcome to a closed loop; aiosqlite's worker then stops)."""
+    path = tmp_path / "loop.sqlite3"
+    gate = Gate(monkeypatch)
+    threads: list[threading.Thread] = []
+    told: list[str] = []
+
+    async def scenario() -> None:
+        db = await Database.open(path)
+        async with db.transaction() as conn:
+            await conn.execute("CREATE TABLE item (name TEXT PRIMARY KEY, blob BLOB)")
+        threads.append(db._raw._thread)
+        task = unit(db, [insert("taken")])
+        task.add_done_callback(lambda done: told.append("cancelled" if done.cancelled() else "?"))
+        await asyncio.to_thread(gate.entered.wait, LIMIT)
+        assert gate.entered.is_set()
+        # returning ends asyncio.run: the writer's task is cancelled, the loop closed
+
+    async with asyncio.timeout(LIMIT):
+        await asyncio.to_thread(asyncio.run, scenario())
+    gate.release.set()
+    async with asyncio.timeout(LIMIT):
+        await asyncio.to_thread(threads[0].join, LIMIT)
+    assert not threads[0].is_alive(), "the database thread hangs after the loop closed"
+    assert told == ["cancelled"], told
+    reopened = await Database.open(path)
+    try:
+        assert await committed(reopened) == {"taken"}
+    finally:
+        await reopened.close()
