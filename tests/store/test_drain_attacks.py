@@ -385,3 +385,31 @@ async def test_the_loop_ending_with_a_run_in_progress_loses_no_taken_unit_and_ha
         assert await committed(reopened) == {"taken"}
     finally:
         await reopened.close()
+
+
+@pytest.mark.parametrize("when", ["waiting for the units before it", "waiting for the lock"])
+async def test_close_cancelled_while_it_waits_leaves_nothing_held(
+    db: Database, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """close() cancelled (shutdown cancels every task) while a run is held: no writer is left
+    counted as waiting and the lock is not left held, so units and transactions go on."""
+    gate = Gate(monkeypatch)
+    second = ["b0"] if when == "waiting for the units before it" else []
+    tasks = await two_batches(db, gate, inserts(["a0"]), inserts(second))
+    closing = asyncio.create_task(db.close())
+    if second:
+        await asyncio.sleep(0)  # close() waits for the unit queued before it
+        assert db._writers_waiting == 0
+    else:
+        await queued(db, 1)
+    closing.cancel()
+    await turns(closing.done)
+    gate.release.set()
+    assert await outcomes(tasks) == [[1]] * (1 + len(second))
+    assert db._writers_waiting == 0
+    async with asyncio.timeout(LIMIT):
+        assert await unit(db, [insert("after")]) == [1]
+        async with db.transaction() as conn:
+            await conn.execute(*insert("t"))
+    await idle(db)
+    assert await committed(db) == {"a0", *second, "after", "t"}
