@@ -481,11 +481,24 @@ class Database:
         connection."""
         while self._committer is not None:
             await asyncio.wait([self._committer])  # whatever became of it (it tells its units)
-        async with self._lock:  # once the units' trips (if any) are done
+        with self._units_lock:
+            waiting = [unit.future for unit in self._units]
+        if waiting:  # the units waiting now go first (their batches are on their way)
+            await asyncio.wait(waiting)
+        # Then counted as a waiting writer, so a run of units gives way to it after its batch
+        # instead of going on for as long as units keep coming (those fail: closed).
+        self._writers_waiting += 1
+        try:
+            await self._lock.acquire()  # once the units' trips (if any) are done
+        finally:
+            self._writers_waiting -= 1
+        try:
             await self._commit_group()
             for task in list(self._tasks):  # flushes queued on the lock: nothing left to do
                 task.cancel()
             await self._raw.close()
+        finally:
+            self._lock.release()
         async with self._reader_lock:
             await self._reader.close()
         if self._checkpointing is not None:
