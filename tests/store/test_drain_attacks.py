@@ -25,10 +25,18 @@ import pytest_asyncio
 import bot.store.db as sqlite_store
 from bot.store.db import Database
 from tests.store.test_group_commit import queued
-from tests.store.test_single_trip import committed, insert, turns, unit
+from tests.store.test_single_trip import (
+    UnitStream,
+    committed,
+    insert,
+    items_database,
+    turns,
+    unit,
+)
 from tests.store.test_single_trip_attacks import (
     Boom,
     Gate,
+    Held,
     check_truthful,
     inserts,
     outcomes,
@@ -41,18 +49,8 @@ LIMIT = 5.0
 
 @pytest_asyncio.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "drain.sqlite3")
-    async with database.transaction() as conn:
-        await conn.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
-        await conn.execute(
-            "CREATE TABLE item (name TEXT PRIMARY KEY, parent_id INTEGER "
-            "REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED, blob BLOB)"
-        )
-    try:
+    async with items_database(tmp_path / "drain.sqlite3") as database:
         yield database
-    finally:
-        async with asyncio.timeout(LIMIT):
-            await database.close()
 
 
 async def idle(db: Database) -> None:
@@ -61,12 +59,12 @@ async def idle(db: Database) -> None:
     assert not db._units and not db._lock.locked()
 
 
-class HeldTake:
+class HeldTake(Held):
     """Holds the database thread inside its run, right after ``_take`` (called by the thread,
     not the loop) returned a batch for which ``when(batch)`` holds — once."""
 
     def __init__(self, db: Database, monkeypatch: pytest.MonkeyPatch, when: Any) -> None:
-        self.entered, self.release = threading.Event(), threading.Event()
+        super().__init__()
         self.taken: list[Any] = []
         take = db._take
         main = threading.get_ident()
@@ -75,16 +73,10 @@ class HeldTake:
             batch = take()
             if threading.get_ident() != main and not self.entered.is_set() and when(batch):
                 self.taken = batch
-                self.entered.set()
-                self.release.wait(LIMIT)
+                self.hold()
             return batch
 
         monkeypatch.setattr(db, "_take", held)
-
-    async def wait_entered(self) -> None:
-        async with asyncio.timeout(LIMIT):
-            await asyncio.to_thread(self.entered.wait, LIMIT)
-        assert self.entered.is_set()
 
 
 # --- a unit coming while the thread decides to stop --------------------------------------
@@ -229,15 +221,26 @@ async def test_a_catch_up_due_mid_run_ends_it_and_the_next_run_begins_with_it(
 # --- failures in a batch the thread took itself ----------------------------------------
 
 
-async def test_a_base_exception_in_a_batch_the_thread_took(
-    db: Database, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("error", "told"),
+    [
+        # the run stops on it; the units that came meanwhile go in a new run
+        (Boom(), RuntimeError),
+        # before the batch's BEGIN (a failing catch-up, a busy file): the run goes on
+        (sqlite3.OperationalError("disk I/O error"), sqlite3.OperationalError),
+    ],
+    ids=["a BaseException", "a failing BEGIN"],
+)
+async def test_a_failure_in_a_batch_the_thread_took_fails_that_batch_alone(
+    db: Database, monkeypatch: pytest.MonkeyPatch, error: BaseException, told: type
 ) -> None:
-    """The run stops on it (its batch is told, nothing of it is committed); the units that came
-    meanwhile go in a new run, and the lock is given up after."""
+    """The second batch of a run fails: its writers are told, nothing of it is committed; the
+    batch before it and the unit that came after it are committed, and the lock is given up
+    after."""
 
     def fail(trip: int) -> None:
         if trip == 2:
-            raise Boom()
+            raise error
 
     gate = Gate(monkeypatch, fail)
     held = HeldTake(db, monkeypatch, lambda batch: len(batch) == 2)
@@ -249,32 +252,7 @@ async def test_a_base_exception_in_a_batch_the_thread_took(
     held.release.set()
     results = await outcomes(tasks)
     assert results[:2] == [[1], [1]] and results[4] == [1], results
-    assert all(isinstance(r, RuntimeError) for r in results[2:4]), results
-    assert await committed(db) == {"a0", "a1", "c0"}
-    await idle(db)
-
-
-async def test_a_failing_begin_in_a_batch_the_thread_took_fails_it_alone(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An sqlite error before the second batch's BEGIN (a failing catch-up, a busy file): that
-    batch is told, and the run goes on with the units that came after it."""
-
-    def fail(trip: int) -> None:
-        if trip == 2:
-            raise sqlite3.OperationalError("disk I/O error")
-
-    gate = Gate(monkeypatch, fail)
-    held = HeldTake(db, monkeypatch, lambda batch: len(batch) == 2)
-    tasks = await two_batches(db, gate, inserts(["a0", "a1"]), inserts(["b0", "b1"]))
-    gate.release.set()
-    await held.wait_entered()
-    tasks += [unit(db, [insert("c0")])]
-    await turns(lambda: len(db._units) == 1)
-    held.release.set()
-    results = await outcomes(tasks)
-    assert results[:2] == [[1], [1]] and results[4] == [1], results
-    assert all(isinstance(r, sqlite3.OperationalError) for r in results[2:4]), results
+    assert all(isinstance(r, told) for r in results[2:4]), results
     assert await committed(db) == {"a0", "a1", "c0"}
     await idle(db)
 
@@ -315,34 +293,16 @@ async def test_close_is_not_starved_by_a_stream_of_units(tmp_path: Path) -> None
     db = await Database.open(tmp_path / "stream.sqlite3")
     async with db.transaction() as conn:
         await conn.execute("CREATE TABLE item (name TEXT PRIMARY KEY, blob BLOB)")
-    each, sent, acknowledged = 300, 0, set()
-    flowing = asyncio.Event()
-
-    async def channel(c: int) -> None:
-        nonlocal sent
-        for i in range(each):
-            name = f"c{c}.{i}"
-            try:
-                await db.single_trip().execute_all([insert(name)])
-            except ValueError:  # closed
-                return
-            acknowledged.add(name)
-            sent += 1
-            if sent == 20:
-                flowing.set()
-
-    channels = [asyncio.create_task(channel(c)) for c in range(5)]
-    async with asyncio.timeout(LIMIT):
-        await flowing.wait()
+    stream = UnitStream(db)
+    await stream.start()
     async with asyncio.timeout(LIMIT):
         await db.close()
-    sent_by_then = sent
-    async with asyncio.timeout(LIMIT * 6):
-        await asyncio.gather(*channels)
-    assert sent_by_then < 5 * each, "close() waited for the whole stream of units"
+    sent_by_then = len(stream.acknowledged)
+    await stream.finish()
+    assert sent_by_then < 5 * stream.each, "close() waited for the whole stream of units"
     reopened = await Database.open(db.path)
     try:
-        assert acknowledged <= await committed(reopened)
+        assert stream.acknowledged <= await committed(reopened)
     finally:
         await reopened.close()
 

@@ -17,6 +17,7 @@ import itertools
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,11 @@ LIMIT = 5.0  # seconds: a healthy batch commits in milliseconds
 Statements = Sequence[tuple[str, Sequence[Any]]]
 
 
-@pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "units.sqlite3")
+@asynccontextmanager
+async def items_database(path: Path) -> AsyncIterator[Database]:
+    """A database at ``path`` with the tables these tests write (``parent``, and ``item``
+    whose ``parent_id`` is checked at COMMIT), closed after."""
+    database = await Database.open(path)
     async with database.transaction() as conn:
         await conn.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
         await conn.execute(
@@ -49,6 +52,12 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     finally:
         async with asyncio.timeout(LIMIT):
             await database.close()
+
+
+@pytest_asyncio.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    async with items_database(tmp_path / "units.sqlite3") as database:
+        yield database
 
 
 async def committed(db: Store, table: str = "item") -> set[str]:
@@ -290,32 +299,51 @@ async def test_units_and_transactions_keep_their_order_and_both_commit(db: Datab
     assert await committed(db) == {"t1", "t2"} | {f"u{i}" for i in range(5)}
 
 
+class UnitStream:
+    """Five busy channels sending ``each`` units back to back (``c{channel}.{i}``), each
+    stopping at its first ``ValueError`` (the database closed): ``acknowledged`` names the
+    units whose writers were told they were committed."""
+
+    def __init__(self, db: Database, each: int = 300) -> None:
+        self.db, self.each = db, each
+        self.acknowledged: set[str] = set()
+        self._flowing = asyncio.Event()
+        self._channels: list[asyncio.Task[None]] = []
+
+    async def _channel(self, c: int) -> None:
+        for i in range(self.each):
+            name = f"c{c}.{i}"
+            try:
+                await self.db.single_trip().execute_all([insert(name)])
+            except ValueError:  # closed
+                return
+            self.acknowledged.add(name)
+            if len(self.acknowledged) == 20:
+                self._flowing.set()
+
+    async def start(self) -> None:
+        """Start the channels; return once 20 units went through."""
+        self._channels = [asyncio.create_task(self._channel(c)) for c in range(5)]
+        async with asyncio.timeout(LIMIT):
+            await self._flowing.wait()
+
+    async def finish(self) -> None:
+        async with asyncio.timeout(LIMIT * 6):
+            await asyncio.gather(*self._channels)
+
+
 async def test_a_stream_of_units_does_not_starve_a_transaction(db: Database) -> None:
     """Five busy channels send units back to back; a whole transaction queued meanwhile gets the
-    writer lock while they are still sending (the committer queues no further batch once a
-    transaction writer waits)."""
-    sent = 0
-    each = 300
-    flowing = asyncio.Event()
-
-    async def channel(c: int) -> None:
-        nonlocal sent
-        for i in range(each):
-            await db.single_trip().execute_all([insert(f"c{c}.{i}")])
-            sent += 1
-            if sent == 20:
-                flowing.set()
-
-    channels = [asyncio.create_task(channel(c)) for c in range(5)]
-    async with asyncio.timeout(LIMIT):
-        await flowing.wait()
+    writer lock while they are still sending (the units give way to a transaction writer after
+    the batch in progress)."""
+    stream = UnitStream(db)
+    await stream.start()
     async with asyncio.timeout(LIMIT), db.transaction() as conn:
         await conn.execute(*insert("transaction"))
-    sent_by_then = sent
-    async with asyncio.timeout(LIMIT * 6):
-        await asyncio.gather(*channels)
-    assert sent_by_then < 5 * each
-    assert len(await committed(db)) == 5 * each + 1
+    sent_by_then = len(stream.acknowledged)
+    await stream.finish()
+    assert sent_by_then < 5 * stream.each
+    assert len(await committed(db)) == 5 * stream.each + 1
 
 
 async def test_units_keep_their_place_in_the_queue_for_the_writer_lock(db: Database) -> None:
