@@ -477,8 +477,11 @@ class Database:
             raise
 
     async def close(self) -> None:
-        """Commit the open group and the single-trip units waiting (if any), and close every
-        connection."""
+        """Commit the open group and the single-trip units waiting when it is called (if any),
+        and close every connection. A unit submitted after it was called is committed if a
+        batch takes it before ``close`` gets the writer lock, else it fails with
+        ``ValueError("Connection closed")`` and nothing of it is written: ``close`` does not
+        wait for as long as units keep coming."""
         while self._committer is not None:
             await asyncio.wait([self._committer])  # whatever became of it (it tells its units)
         with self._units_lock:
