@@ -567,7 +567,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # The live row's state is rewritten only with a snapshot, or when who is in the fight
         # or who plays them changed (the store's searches read the stored state); else the log
         # row is the change (issue 15: no state text made, none written).
-        rewrites = snapshot or _cast(current.state) != _cast(new_state)
+        rewrites = snapshot or _roster(current.state) != _roster(new_state)
         state_json = None
         if rewrites or self._check_replay:
             state_json = state_text(new_state)  # model_dump_json's text, unchanged parts kept
@@ -866,7 +866,7 @@ async def state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
     return replay.forward(rules, state, row.state_version, changes, row.version)
 
 
-def _cast(state: AnyState) -> tuple[tuple[str, str, int | None, int | None], ...]:
+def _roster(state: AnyState) -> tuple[tuple[str, str, int | None, int | None], ...]:
     """Who is in the fight and who plays them: each combatant's id, name, controlling member and
     campaign character. When it changes the live row's state is rewritten, so what the store
     finds in the stored state (a member's id, a character fighting) is never behind (issue 15;
