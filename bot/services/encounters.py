@@ -858,12 +858,16 @@ async def state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
     since replayed over it with their recorded dice (:func:`bot.services.replay.forward`; one
     read). Raises :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it,
     ``ValueError`` for a row held without its state text."""
-    state: AnyState = get_ruleset(row.ruleset).load_state(row.stored_state_text)
+    parse = get_ruleset(row.ruleset).load_state
+    state: AnyState = parse(row.stored_state_text)
     if row.state_version is None:
         return state
     rules = Encounter(row=row, state=state).rules  # the rules it plays by replay it
     changes = await repo.changes_after(conn, row.id, row.state_version, row.version)
-    return replay.forward(rules, state, row.state_version, changes, row.version)
+    replayed = replay.forward(rules, state, row.state_version, changes, row.version)
+    # Held as the state parsed from its text (compact, sheets shared: issue 15, "Memory"); the
+    # engine's own objects of the replay took half as much again (benchmarks/memory_breakdown).
+    return parse(replayed.model_dump_json())  # type: ignore[no-any-return]
 
 
 def _roster(state: AnyState) -> tuple[tuple[str, str, int | None, int | None], ...]:
