@@ -229,7 +229,10 @@ STATE_PAD = 1024
 multiple of this (still valid JSON; :func:`_row` strips them), so the next version's row has the
 same size and SQLite overwrites it in place — writing only the overflow pages whose bytes
 changed — instead of freeing its overflow chain and allocating a new one (which also rewrote the
-freelist and header pages). A lone command's commit: 17 → 9 WAL pages (issue 15, the p99)."""
+freelist and header pages). A lone command's commit: 17 → 9 WAL pages (issue 15, the p99).
+The state is now rewritten only with a snapshot (:attr:`EncounterRow.state_version`); a lone
+command without one writes 8 pages, two of them the row's overflow pages that hold the columns
+stored after the state (``version``, ``updated_at``)."""
 
 
 def _padded(conn: StoreConnection, text: str) -> str:
