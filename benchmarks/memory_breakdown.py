@@ -37,8 +37,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import service_throughput as bench  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
-from bot.engine import get_ruleset  # noqa: E402
-from bot.services.encounters import Encounter  # noqa: E402
+from bot.services.encounters import Encounter, state_of  # noqa: E402
 from bot.store import encounters as encounter_rows  # noqa: E402
 from bot.store.db import Database  # noqa: E402
 
@@ -50,8 +49,8 @@ async def held_encounters(db: Database, count: int = 1000) -> list[Encounter]:
     for i in range(count):
         async with db.read() as conn:
             row = await encounter_rows.live_in_channel(conn, 1 + i % bench.CHANNELS)
-        assert row is not None
-        held.append(Encounter(row=row, state=get_ruleset(row.ruleset).load_state(row.state_json)))
+            assert row is not None
+            held.append(Encounter(row=row, state=await state_of(conn, row)))
     return held
 
 

@@ -82,14 +82,18 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bare_path import BarePath, PgBarePath  # noqa: E402
 
 from bot import heap  # noqa: E402
-from bot.engine import get_ruleset  # noqa: E402
 from bot.engine.core.commands import Begin, EndTurn  # noqa: E402
 from bot.engine.uttas.commands import AddCombatant, Attack, Command  # noqa: E402
 from bot.engine.uttas.sheet import UttasSheet  # noqa: E402
 from bot.engine.uttas.state import Combatant  # noqa: E402
 from bot.services.actor import Actor  # noqa: E402
 from bot.services.combat import CombatResult, CombatService, option_code  # noqa: E402
-from bot.services.encounters import Encounter, EncounterService, utc_now  # noqa: E402
+from bot.services.encounters import (  # noqa: E402
+    Encounter,
+    EncounterService,
+    state_of,
+    utc_now,
+)
 from bot.store import encounters as encounter_rows  # noqa: E402
 from bot.store.db import Database  # noqa: E402
 from bot.store.pg import PgDatabase  # noqa: E402
@@ -286,8 +290,8 @@ async def memory_per_thousand(
     for i in range(encounters):
         async with db.read() as conn:
             row = await encounter_rows.live_in_channel(conn, chosen[i % len(chosen)])
-        assert row is not None
-        held.append(Encounter(row=row, state=get_ruleset(row.ruleset).load_state(row.stored_state)))
+            assert row is not None
+            held.append(Encounter(row=row, state=await state_of(conn, row)))
     now, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return (now - base) / 2**20 * 1000 / encounters

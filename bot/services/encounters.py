@@ -175,16 +175,17 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
 
-    def _load(self, row: EncounterRow) -> Encounter:
+    async def _load(self, conn: StoreConnection, row: EncounterRow) -> Encounter:
         """The row with its state parsed — or taken from the cache when this exact version was
         parsed or produced here before (a version's state never changes, and states are never
-        mutated: the engine returns new ones)."""
+        mutated: the engine returns new ones); else :func:`state_of`. Raises
+        :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it."""
         began = self._began.get(row.id) or Began()
         cached = self._states.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._remember(row, cached[1])
             return Encounter(row=row, state=cached[1], began=began)
-        state = get_ruleset(row.ruleset).load_state(row.stored_state)
+        state = await state_of(conn, row)
         self._remember(row, state)
         return Encounter(row=row, state=state, began=began)
 
@@ -317,7 +318,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             row = await repo.live_in_channel(conn, channel_id)
             if row is None:
                 raise NotFound(NO_ENCOUNTER)
-            return await self._with_away(conn, self._load(row))
+            return await self._with_away(conn, await self._load(conn, row))
 
     async def channel_of(self, encounter_id: int) -> int:
         """The channel an encounter belongs to (a fixed fact, remembered after the first read).
@@ -333,7 +334,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             row = await repo.by_id(conn, encounter_id)
             if row is None:
                 raise NotFound("That encounter no longer exists.")
-            return await self._with_away(conn, self._load(row))
+            return await self._with_away(conn, await self._load(conn, row))
 
     async def require_gm(self, channel_id: int, actor: Actor, action: str) -> Encounter:
         """The channel's live encounter if ``actor`` is its GM; else :class:`NotAllowed` naming
@@ -412,7 +413,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             raise NotFound("That encounter no longer exists.")
         if row.status != "live":
             raise _already_ended()
-        return self._load(row)
+        return await self._load(conn, row)
 
     async def _archive(self, conn: StoreConnection, current: Encounter, actor: Actor) -> Encounter:
         """Archive ``current`` (GM only) and log it, inside the caller's transaction."""
@@ -424,7 +425,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             conn, current.rules, row.guild_id, current.state.combatants, now
         )
         await campaign.advance_clock(conn, row.guild_id, current.state.game_time_s, now)
-        saved = await repo.save(conn, row, now=now, status="archived")
+        # The row keeps the state it ends with (the export and a member's erasure read it).
+        saved = await repo.save(
+            conn, row, now=now, status="archived", state_json=current.state_json
+        )
         await repo.append_log(
             conn,
             encounter_id=row.id,
@@ -496,7 +500,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             else:
                 async with self._db.transaction() as conn:
                     row = await repo.live_in_channel(conn, channel_id)
-                    current = await self._with_away(conn, self._ready(row, actor))
+                    current = await self._with_away(conn, await self._ready(conn, row, actor))
                     await prepare(conn, current)
                     done = self._compute(current, step)
                     saved = await self._commit(conn, done, write)
@@ -523,12 +527,14 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             self._began.popitem(last=False)
         return began
 
-    def _ready(self, row: EncounterRow | None, actor: Actor) -> Encounter:
+    async def _ready(
+        self, conn: StoreConnection, row: EncounterRow | None, actor: Actor
+    ) -> Encounter:
         """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
         none, refused when a newer bot froze its rules or (for all but its GM) it is paused."""
         if row is None:
             raise NotFound(NO_ENCOUNTER)
-        current = self._load(row)
+        current = await self._load(conn, row)
         current.playing_rules()  # rules a newer bot froze: refused before anything runs
         if row.paused and not current.is_gm(actor):
             raise NotAllowed(PAUSED)
@@ -555,15 +561,25 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         # dated now, so a command sent for what stood before is refused.
         now = self._clock()
         new_state, logged = self._stamped(current, new_state, result, now)
-        state_json = state_text(new_state)  # model_dump_json's text, unchanged parts kept
-        if self._check_replay and state_json != new_state.model_dump_json():
-            raise replay.ReplayFailed("the state's text rebuilt from its parts differs")
         result_json = _dumps(logged)
         version = current.version + 1
         snapshot = self._snapshot(current, new_state, version, logged)
-        if not snapshot and self._check_replay:
-            self._replays_exactly(current, version, result_json, state_json)
-        return _Computed(current, new_state, result, now, state_json, result_json, snapshot)
+        # The live row's state is rewritten only with a snapshot, or when who is in the fight
+        # or who plays them changed (the store's searches read the stored state); else the log
+        # row is the change (issue 15: no state text made, none written).
+        rewrites = snapshot or _roster(current.state) != _roster(new_state)
+        state_json = None
+        if rewrites or self._check_replay:
+            state_json = state_text(new_state)  # model_dump_json's text, unchanged parts kept
+        if self._check_replay:
+            assert state_json is not None
+            if state_json != new_state.model_dump_json():
+                raise replay.ReplayFailed("the state's text rebuilt from its parts differs")
+            if not snapshot:
+                self._replays_exactly(current, version, result_json, state_json)
+        return _Computed(
+            current, new_state, result, now, state_json, result_json, snapshot, rewrites
+        )
 
     async def _change_outside(
         self,
@@ -592,7 +608,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 if row is None:
                     row = await repo.live_in_channel(reader, channel_id)
                 try:
-                    current = await self._with_away(reader, self._ready(row, write.actor))
+                    current = await self._with_away(
+                        reader, await self._ready(reader, row, write.actor)
+                    )
                 except DomainError:
                     if kept:  # another process may have moved it on: judge the row as it is
                         continue
@@ -666,7 +684,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 command=command,
                 options=_dumps(write.options),
                 result=done.result_json,
-                state=done.state_json if done.snapshot else None,
+                state=done.text() if done.snapshot else None,
                 now=done.now,
             )
         ]
@@ -678,7 +696,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             conn,
             current.row,
             now=now,
-            state_json=done.state_json,
+            # ``finish`` reads the state of the row it gets (and may write more of it).
+            state_json=done.text() if done.rewrites or write.finish is not None else None,
             pending=_openings(current, new_state, now),
             gm_id=write.gm_id,
             paused=write.paused,
@@ -786,7 +805,8 @@ class _SeededDice:
 @dataclass(slots=True)
 class _Computed:
     """A change computed from ``current`` (the row it read): the new state, the step's result,
-    the clock, both JSON texts, whether the log row keeps a snapshot, and (once written)
+    the clock, both JSON texts (the state's when made: :meth:`text`), whether the log row keeps
+    a snapshot and whether the row's state is rewritten, and (once written)
     whether the redo history was known to be empty at ``current``'s version and whether it was
     cleared."""
 
@@ -794,11 +814,20 @@ class _Computed:
     state: AnyState
     result: dict[str, Any]
     now: datetime
-    state_json: str
+    state_json: str | None
     result_json: str
     snapshot: bool
+    rewrites: bool
+    """Whether the live row's state is rewritten (a snapshot, or who is in the fight or who plays
+    them changed); else the row keeps the state it stored and the log row is the change."""
     redo_known: bool = False
     cleared: bool = False
+
+    def text(self) -> str:
+        """The new state's JSON text (:func:`~bot.services.state_text.state_text`), made once."""
+        if self.state_json is None:
+            self.state_json = state_text(self.state)
+        return self.state_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -821,6 +850,32 @@ def _has_characters(state: AnyState) -> bool:
         if c.character_id is not None:
             return True
     return False
+
+
+async def state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
+    """The state at ``row.version``, parsed from the row (no cache): its stored state, and when
+    that is older (:attr:`~bot.store.encounters.EncounterRow.state_version`) the log's changes
+    since replayed over it with their recorded dice (:func:`bot.services.replay.forward`; one
+    read). Raises :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it,
+    ``ValueError`` for a row held without its state text."""
+    parse = get_ruleset(row.ruleset).load_state
+    state: AnyState = parse(row.stored_state_text)
+    if row.state_version is None:
+        return state
+    rules = Encounter(row=row, state=state).rules  # the rules it plays by replay it
+    changes = await repo.changes_after(conn, row.id, row.state_version, row.version)
+    replayed = replay.forward(rules, state, row.state_version, changes, row.version)
+    # Held as the state parsed from its text (compact, sheets shared: issue 15, "Memory"); the
+    # engine's own objects of the replay took half as much again (benchmarks/memory_breakdown).
+    return parse(replayed.model_dump_json())  # type: ignore[no-any-return]
+
+
+def _roster(state: AnyState) -> tuple[tuple[str, str, int | None, int | None], ...]:
+    """Who is in the fight and who plays them: each combatant's id, name, controlling member and
+    campaign character. When it changes the live row's state is rewritten, so what the store
+    finds in the stored state (a member's id, a character fighting) is never behind (issue 15;
+    :func:`bot.store.encounters.live_with_character`, :mod:`bot.store.member_data`)."""
+    return tuple((c.id, c.name, c.controller_id, c.character_id) for c in state.combatants)
 
 
 def _movers(before: AnyState, after: AnyState) -> tuple[list[Any], list[Any]]:

@@ -22,7 +22,7 @@ class PromptBookkeeping:
     if TYPE_CHECKING:
         _db: Store
 
-        def _load(self, row: EncounterRow) -> Encounter: ...
+        async def _load(self, conn: StoreConnection, row: EncounterRow) -> Encounter: ...
 
         async def _with_away(self, conn: StoreConnection, encounter: Encounter) -> Encounter: ...
 
@@ -87,7 +87,7 @@ class PromptBookkeeping:
         async with self._db.read() as conn:
             rows = await repo.unprompted_decisions(conn)
             # who is away decides whom the prompt asks (bot.services.acting.answering)
-            return [await self._with_away(conn, self._load(row)) for row in rows]
+            return [await self._with_away(conn, await self._load(conn, row)) for row in rows]
 
     async def due_decisions(self, now: datetime) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` for every decision whose window ended by ``now``."""

@@ -58,6 +58,21 @@ def replay(rules: Ruleset[Any], before: AnyState, entry: LogEntry) -> AnyState:
     return stamp(before, state, int(marker)) if marker is not None else state
 
 
+def forward(
+    rules: Ruleset[Any], state: AnyState, version: int, entries: Sequence[LogEntry], upto: int
+) -> AnyState:
+    """The state at ``upto`` from ``state`` at ``version`` and the log entries of every version
+    between (:func:`bot.store.encounter_log.changes_after`): each replayed, or taken whole when
+    it keeps a snapshot. Raises :class:`ReplayFailed` when a version is missing."""
+    if [e.version for e in entries] != list(range(version + 1, upto + 1)):
+        raise ReplayFailed(f"the log does not hold every version from {version + 1} to {upto}")
+    for entry in entries:
+        state = (
+            replay(rules, state, entry) if entry.state is None else rules.load_state(entry.state)
+        )
+    return state
+
+
 def rebuild(rules: Ruleset[Any], entries: Sequence[LogEntry]) -> AnyState:
     """The state after the last of ``entries`` (:func:`bot.store.encounter_log.history`: a row
     with a snapshot, then the rows after it, oldest first). Raises :class:`ReplayFailed` when

@@ -128,6 +128,19 @@ async def history(conn: StoreConnection, encounter_id: int, version: int) -> lis
     return [LogEntry.model_validate(dict(r)) for r in rows]
 
 
+async def changes_after(
+    conn: StoreConnection, encounter_id: int, after: int, upto: int
+) -> list[LogEntry]:
+    """The log entries of versions ``after`` + 1 to ``upto``, oldest first: what turns the state
+    stored at ``after`` into the state at ``upto`` (:attr:`EncounterRow.state_version`)."""
+    rows = await conn.fetch_all(
+        f"SELECT {_LOG_COLUMNS} FROM encounter_log WHERE encounter_id = ? AND version > ?"
+        " AND version <= ? ORDER BY version",
+        (encounter_id, after, upto),
+    )
+    return [LogEntry.model_validate(dict(r)) for r in rows]
+
+
 # --- undo / redo over the log (issue 6) ------------------------------------------------------
 
 _LOG_COLUMNS = (

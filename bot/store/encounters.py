@@ -22,6 +22,7 @@ from bot.store.encounter_log import NOT_UNDOABLE as NOT_UNDOABLE  # the log, re-
 from bot.store.encounter_log import LogEntry as LogEntry
 from bot.store.encounter_log import Statement
 from bot.store.encounter_log import append_log as append_log
+from bot.store.encounter_log import changes_after as changes_after
 from bot.store.encounter_log import clear_redo as clear_redo
 from bot.store.encounter_log import clear_redo_statement as clear_redo_statement
 from bot.store.encounter_log import history as history
@@ -60,7 +61,8 @@ _GM_ROLE = "(SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guil
 def _columns(conn: StoreConnection) -> str:
     return (
         "e.id, e.guild_id, e.channel_id, e.name, e.ruleset, e.started_by, e.gm_id, e.status,"
-        " e.state, e.version, e.tracker_message_id, e.created_at, e.updated_at, e.ended_at,"
+        " e.state, e.state_version, e.version, e.tracker_message_id, e.created_at, e.updated_at,"
+        " e.ended_at,"
         f" e.paused, e.rules_overrides, e.rules, e.tracker_pinned,"
         f" {_OPEN_DECISIONS[conn.dialect]} AS open_decisions, {_GM_ROLE} AS gm_role_id"
     )
@@ -146,6 +148,11 @@ class EncounterRow(BaseModel):
             return 1
 
     tracker_pinned: bool = False
+    state_version: int | None = None
+    """The version the stored state (``state_json``) is at when it is older than ``version``,
+    else None (issue 15: a change whose log row keeps no snapshot does not rewrite the state;
+    the changes after ``state_version`` are replayed from the log, :mod:`bot.services.replay`,
+    as :meth:`bot.services.encounters.EncounterService` does when it loads a row)."""
     seen: str | None = None
     """The open decisions exactly as read (JSON text), so a write can check in its UPDATE that
     nothing kept without a version moved since (:func:`save`); a row :func:`save` returns
@@ -154,12 +161,28 @@ class EncounterRow(BaseModel):
 
     @property
     def stored_state(self) -> str:
-        """``state_json``, which every row this module reads or writes has. Raises
-        ``ValueError`` for a row held without it (an ``Encounter``'s: its parsed state is the
-        state)."""
+        """``state_json`` when it is the state at ``version``. Raises ``ValueError`` for a row
+        held without it (an ``Encounter``'s: its parsed state is the state) and for a row whose
+        stored state is older (:attr:`state_version`: the log has the changes since)."""
+        if self.state_version is not None:
+            raise ValueError(
+                f"encounter {self.id}: the stored state is at version {self.state_version},"
+                f" the row at {self.version} (the log replays the changes between)"
+            )
+        return self.stored_state_text
+
+    @property
+    def stored_state_text(self) -> str:
+        """``state_json`` whatever version it is at (:attr:`stored_state_version`). Raises
+        ``ValueError`` for a row held without it."""
         if self.state_json is None:
             raise ValueError(f"encounter {self.id}: this row was kept without its state text")
         return self.state_json
+
+    @property
+    def stored_state_version(self) -> int:
+        """The version the stored state is at: :attr:`state_version`, or ``version``."""
+        return self.version if self.state_version is None else self.state_version
 
     def open_decision(self, ref: int) -> OpenDecision | None:
         """The open decision the engine numbers ``ref``, or None."""
@@ -206,7 +229,10 @@ STATE_PAD = 1024
 multiple of this (still valid JSON; :func:`_row` strips them), so the next version's row has the
 same size and SQLite overwrites it in place — writing only the overflow pages whose bytes
 changed — instead of freeing its overflow chain and allocating a new one (which also rewrote the
-freelist and header pages). A lone command's commit: 17 → 9 WAL pages (issue 15, the p99)."""
+freelist and header pages). A lone command's commit: 17 → 9 WAL pages (issue 15, the p99).
+The state is now rewritten only with a snapshot (:attr:`EncounterRow.state_version`); a lone
+command without one writes 8 pages, two of them the row's overflow pages that hold the columns
+stored after the state (``version``, ``updated_at``)."""
 
 
 def _padded(conn: StoreConnection, text: str) -> str:
@@ -227,6 +253,7 @@ def _row(values: Any) -> EncounterRow:
         gm_id=values["gm_id"],
         status=values["status"],
         state_json=values["state"].rstrip(" "),  # the padding of _padded
+        state_version=values["state_version"],
         version=values["version"],
         tracker_message_id=values["tracker_message_id"],
         created_at=values["created_at"],
@@ -379,7 +406,9 @@ async def save(
     (:func:`bot.store.decisions.sync`: a decision no longer listed, or listed as opened at
     another version, is closed; a new one is opened); archiving the encounter closes its open
     decisions. ``then`` are statements (e.g. the log row) sent in the same trip to the database
-    thread as the UPDATE, run only if it matched.
+    thread as the UPDATE, run only if it matched. ``state_json`` is the new version's state
+    text; without it the stored state is not rewritten and stays at the version it was at
+    (:attr:`EncounterRow.state_version`) — for a change whose log row (in ``then``) replays it.
 
     Runs ``UPDATE … WHERE id = ? AND version = ?`` — and, for a row read from the database
     (``current.seen``), that what changes without a version is as read (:func:`_unmoved`);
@@ -393,8 +422,12 @@ async def save(
     parsed state, so the row is not copied again to drop it (issue 15, "CPU diet").
     """
     text = current.state_json if state_json is None else state_json
+    # Without ``state_json`` the stored state stays as it is, at the version it was at (the
+    # log row sent in ``then`` is the change; issue 15).
+    state_version = None if state_json is not None else current.stored_state_version
     update: dict[str, Any] = {
         "state_json": text if return_state_text else None,
+        "state_version": state_version,
         "status": current.status if status is None else status,
         "gm_id": current.gm_id if gm_id is None else gm_id,
         "tracker_message_id": (
@@ -409,7 +442,11 @@ async def save(
     # The columns set: the indexed ones (status, gm_id) only when they change — SQLite rewrites
     # every index that names a column set, changed or not (three index pages a command, issue
     # 15); the version check vouches for the rest of the row being as ``current`` has it.
-    columns: list[tuple[str, Any]] = [] if text is None else [("state", _padded(conn, text))]
+    columns: list[tuple[str, Any]] = (
+        [("state", _padded(conn, state_json))] if state_json is not None else []
+    )
+    if state_version != current.state_version:
+        columns.append(("state_version", state_version))
     if update["status"] != current.status:
         columns.append(("status", update["status"]))
     if update["gm_id"] != current.gm_id:

@@ -4,27 +4,39 @@ commands sent for what stood before are refused)."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
+from bot.services.encounters import state_of
+from bot.store import encounters as encounter_rows
+from bot.store.db import Connection, Database
+from bot.store.encounters import EncounterRow
 from tests.e2e.combat_helpers import answered, game_state, ok, slash
 from tests.e2e.conftest import BotProcess, Table
 from tests.harness.server import DiscordHarness
 
 
-def stored(path: str) -> tuple[int, str, list[str | None]]:
-    """The live encounter's version, state (without the spaces that pad it on SQLite,
-    ``bot.store.encounters.STATE_PAD``) and the state snapshot of every logged version (None
-    where the log keeps none: issue 15, the state is replayed)."""
-    db = sqlite3.connect(Path(path))
+async def stored(path: str) -> tuple[int, str, list[str | None]]:
+    """The live encounter's version, its state at that version as a bot started now reads it
+    (the stored state with the log's changes since replayed: issue 15, the state is rewritten
+    only with a snapshot) and the state snapshot of every logged version (None where the log
+    keeps none)."""
+    db = await Database.open(Path(path))
     try:
-        version, state = db.execute(
-            "SELECT version, state FROM encounters WHERE status = 'live'"
-        ).fetchone()
-        log = [row[0] for row in db.execute("SELECT state FROM encounter_log ORDER BY version")]
+        async with db.read() as conn:
+            row = await fetch_one_live(conn)
+            state = (await state_of(conn, row)).model_dump_json()
+            rows = await conn.fetch_all("SELECT state FROM encounter_log ORDER BY version")
     finally:
-        db.close()
-    return int(version), str(state).rstrip(" "), log  # as the store reads it: no STATE_PAD spaces
+        await db.close()
+    return row.version, state, [r["state"] for r in rows]
+
+
+async def fetch_one_live(conn: Connection) -> EncounterRow:
+    found = await conn.fetch_one("SELECT channel_id FROM encounters WHERE status = 'live'")
+    assert found is not None
+    row = await encounter_rows.live_in_channel(conn, found["channel_id"])
+    assert row is not None
+    return row
 
 
 async def test_undo_and_redo_after_sigkill(
@@ -36,7 +48,7 @@ async def test_undo_and_redo_after_sigkill(
     gm = table.moderator
     states: list[str] = []  # the state committed at each version, as the bot stored it
     await ok(await slash(h, gm, "encounter start", name="Across restarts"))
-    states.append(stored(database)[1])
+    states.append((await stored(database))[1])
     await answered(await slash(h, gm, "npc import", example="thug"))
     for command, options in (
         ("gm add-npc", {"template": "Thug", "count": 2}),
@@ -45,8 +57,8 @@ async def test_undo_and_redo_after_sigkill(
         ("gm hp", {"combatant": "Thug 2", "stamina": "-1d6"}),
     ):
         await ok(await slash(h, gm, command, **options))
-        states.append(stored(database)[1])
-    version, state, log = stored(database)
+        states.append((await stored(database))[1])
+    version, state, log = await stored(database)
     assert version == len(log) == len(states) == 5 and state == states[-1]
     # Only the start keeps a snapshot: every other version is replayed from the log.
     assert log[0] == states[0] and log[1:] == [None] * 4
@@ -57,8 +69,8 @@ async def test_undo_and_redo_after_sigkill(
     for back in range(1, 4):  # the two hp changes and begin
         undo = await ok(await slash(h, gm, "gm undo"))
         assert "Undid" in undo.message.text()
-        assert game_state(stored(database)[1]) == game_state(states[version - 1 - back])
+        assert game_state((await stored(database))[1]) == game_state(states[version - 1 - back])
     redo = await ok(await slash(h, gm, "gm redo"))
     assert "Redid **begin**" in redo.message.text()
     # begin's own state, replayed with its dice: the same initiative, no re-roll
-    assert game_state(stored(database)[1]) == game_state(states[2])
+    assert game_state((await stored(database))[1]) == game_state(states[2])

@@ -136,11 +136,12 @@ async def test_concurrent_changes_never_lose_an_update(service: EncounterService
 
 async def test_stale_write_is_refused(db: Database, service: EncounterService) -> None:
     started = await start(service)
+    text = started.state_json
     async with db.transaction() as conn:
-        await repo.save(conn, started.row, now=started.row.updated_at)
+        await repo.save(conn, started.row, now=started.row.updated_at, state_json=text)
     with pytest.raises(ConcurrentUpdate):
         async with db.transaction() as conn:
-            await repo.save(conn, started.row, now=started.row.updated_at)
+            await repo.save(conn, started.row, now=started.row.updated_at, state_json=text)
     assert (await service.live(10)).version == 2
 
 

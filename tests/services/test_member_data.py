@@ -34,6 +34,7 @@ NOT_A_MEMBER = {
     "encounters.guild_id": "server",
     "encounters.channel_id": "channel",
     "encounters.version": "counter",
+    "encounters.state_version": "version",
     "encounters.tracker_message_id": "message",
     "decisions.id": "row id",
     "decisions.encounter_id": "row id",

@@ -113,18 +113,22 @@ async def test_a_row_held_without_its_state_text_saves_and_leaves_the_state_as_s
     store: Store,
 ) -> None:
     """A row an ``Encounter`` holds has no state text (issue 15, "Memory"): saving it without a
-    new state moves the version and leaves the stored state as it is; with one, writes it."""
+    new state moves the version and leaves the stored state as it is, at the version it was
+    at (``state_version``: the log replays the changes since); with one, writes it."""
     row = await start(store)
     held = row.model_copy(update={"state_json": None})
     async with store.transaction() as conn:
         saved = await encounters.save(conn, held, now=NOW, status="archived")
     assert saved.version == 2 and saved.status == "archived" and saved.state_json is None
+    assert saved.state_version == 1
     with pytest.raises(ValueError, match="without its state text"):
-        _ = saved.stored_state
+        _ = saved.stored_state_text
     async with store.read() as conn:
         again = await encounters.by_id(conn, row.id)
     assert again is not None and (again.version, again.state_json) == (2, STATE)
-    assert again.stored_state == STATE
+    assert (again.stored_state_text, again.stored_state_version) == (STATE, 1)
+    with pytest.raises(ValueError, match="the stored state is at version 1, the row at 2"):
+        _ = again.stored_state
     async with store.transaction() as conn:
         await encounters.save(
             conn, again.model_copy(update={"state_json": None}), now=NOW, state_json="{}"
@@ -132,6 +136,7 @@ async def test_a_row_held_without_its_state_text_saves_and_leaves_the_state_as_s
     async with store.read() as conn:
         last = await encounters.by_id(conn, row.id)
     assert last is not None and (last.version, last.state_json) == (3, "{}")
+    assert last.state_version is None and last.stored_state == "{}"
 
 
 async def test_a_save_can_return_its_row_without_the_state_text_it_wrote(store: Store) -> None:
