@@ -304,9 +304,12 @@ class MemberDataService:
         """Step 2: every live encounter naming the member, through the write path."""
         async with self._db.read() as conn:
             refs = await repo.encounters_naming(conn, erasure.guild_id, erasure.user_id)
+            # A stored state older than its row misses what the log's changes since wrote.
+            behind = await repo.live_behind(conn, erasure.guild_id)
+        live = {ref.id: ref for ref in [*refs, *behind] if ref.status == "live"}
         released: list[Released] = []
-        for ref in refs:
-            if ref.status != "live" or str(erasure.user_id) not in ref.state_json:
+        for ref in sorted(live.values(), key=lambda r: r.id):
+            if not await self._names(ref, erasure.user_id):
                 continue
             try:
                 encounter, names = await self._forget_in(ref.channel_id, erasure)
@@ -315,6 +318,17 @@ class MemberDataService:
             if names:
                 released.append(Released(ref.channel_id, encounter.row.name, names))
         return released
+
+    async def _names(self, ref: repo.EncounterRef, user_id: int) -> bool:
+        """Whether live encounter ``ref``'s current state names ``user_id``: its stored state,
+        or when that is older than the row (``state_version``) the state rebuilt from the log."""
+        if ref.state_version is None:
+            return str(user_id) in ref.state_json
+        try:
+            current = await self._encounters.get(ref.id)
+        except NotFound:
+            return False
+        return current.row.status == "live" and str(user_id) in current.state_json
 
     async def _forget_in(self, channel_id: int, erasure: Erasure) -> tuple[Encounter, list[str]]:
         """Remove the member from the channel's live encounter as a new, logged version

@@ -1,0 +1,212 @@
+"""Attacks on the live row's state kept only with the log's snapshots (issue 15,
+``state_version``): a restart, an evicted cache or another service reading the row at any point
+rebuilds exactly the state committed; a member's erasure finds and scrubs every trace of them
+even while the stored state is behind."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bot.engine.core.commands import Begin, EndTurn
+from bot.engine.uttas.commands import Attack, ChangeStance, Ready
+from bot.services import encounters as encounters_module
+from bot.services.actor import Actor
+from bot.services.combat import CombatService
+from bot.services.encounters import EncounterService
+from bot.services.member_data import MemberDataService
+from bot.services.moderation import ModerationService
+from bot.store.db import Database
+from tests.services.test_undo import sheet
+
+GUILD = 5
+CHANNEL = 10
+GM = Actor(user_id=1577024854106832000, manages_channel=True)
+PLAYER = Actor(user_id=1577024854106832947)
+OTHER = Actor(user_id=1577024854106832555)
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class Bot:
+    def __init__(self, db: Database, *, snapshot_every: int = 50, check: bool = True) -> None:
+        self.db = db
+        self.encounters = EncounterService(
+            db,
+            clock=lambda: NOW,
+            seeds=lambda: 7,
+            check_replay=check,
+            snapshot_every=snapshot_every,
+        )
+        self.combat = CombatService(self.encounters, clock=lambda: NOW)
+        self.mod = ModerationService(db, self.encounters, self.combat, clock=lambda: NOW)
+        self.members = MemberDataService(db, self.encounters, clock=lambda: NOW)
+
+    async def gm(self, make: Any, label: str = "gm") -> Any:
+        return await self.combat.gm_command(CHANNEL, GM, label, {}, make, action="do that")
+
+    async def fight(self) -> tuple[str, str]:
+        await self.encounters.start(
+            guild_id=GUILD, channel_id=CHANNEL, actor=GM, ruleset="uttas", name="U"
+        )
+        await self.encounters.join(
+            CHANNEL, PLAYER, name="Willow", sheet=sheet("Willow", stances=["Steady", "Mobile"])
+        )
+        await self.encounters.add_npcs(
+            CHANNEL, GM, template="Thug", sheet=sheet("Thug", stances=["Steady", "Mobile"]), count=1
+        )
+        willow, thug = (c.id for c in (await self.encounters.live(CHANNEL)).state.combatants)
+        await self.gm(lambda cur: Begin(), "begin")
+        return willow, thug
+
+    async def erase(self, subject: Actor) -> Any:
+        preview = await self.members.open_delete(GUILD, CHANNEL, subject, subject.user_id)
+        return await self.members.confirm_delete(GUILD, subject, preview.prompt_id)
+
+
+async def afresh(db: Database, check: bool) -> str:
+    """The live state text a service that kept nothing gives (a restart)."""
+    return (await Bot(db, check=check).encounters.live(CHANNEL)).state_json
+
+
+Step = Callable[[Bot, str, str], Awaitable[Any]]
+
+
+async def _end_turn(bot: Bot, willow: str, thug: str) -> Any:
+    return await bot.gm(lambda cur: EndTurn(actor=cur.state.turn), "endturn")
+
+
+async def _stance(bot: Bot, willow: str, thug: str) -> Any:
+    async def go() -> Any:
+        turn = (await bot.encounters.live(CHANNEL)).state.turn
+
+        def make(cur: Any) -> ChangeStance:
+            now = cur.state.find(turn).stance
+            return ChangeStance(actor=turn, stance="Mobile" if now == "Steady" else "Steady")
+
+        return await bot.gm(make, "stance")
+
+    return await go()
+
+
+async def _attack(bot: Bot, willow: str, thug: str) -> Any:
+    turn = (await bot.encounters.live(CHANNEL)).state.turn
+    target = willow if turn == thug else thug
+    return await bot.gm(lambda cur: Attack(actor=turn, target=target, attack="Sword"), "attack")
+
+
+async def _decide(bot: Bot, willow: str, thug: str) -> Any:
+    live = await bot.encounters.live(CHANNEL)
+    if live.row.pending_version is None:
+        return None
+    return await bot.combat.decide(live.id, live.row.pending_version, GM, "none")
+
+
+async def _undo(bot: Bot, willow: str, thug: str) -> Any:
+    return await bot.mod.undo(CHANNEL, GM)
+
+
+async def _redo(bot: Bot, willow: str, thug: str) -> Any:
+    return await bot.mod.redo(CHANNEL, GM)
+
+
+async def _pause_resume(bot: Bot, willow: str, thug: str) -> Any:
+    await bot.mod.set_paused(CHANNEL, GM, True)
+    return await bot.mod.set_paused(CHANNEL, GM, False)
+
+
+SCRIPT: list[tuple[str, Step]] = [
+    ("endturn", _end_turn),
+    ("stance", _stance),
+    ("attack", _attack),  # a reaction is pending
+    ("decide", _decide),
+    ("endturn", _end_turn),
+    ("attack", _attack),
+    ("undo", _undo),
+    ("endturn", _end_turn),  # after an undo, more commands
+    ("stance", _stance),
+    ("undo", _undo),
+    ("redo", _redo),
+    ("pause", _pause_resume),
+    ("attack", _attack),
+    ("decide", _decide),
+    ("endturn", _end_turn),
+    ("endturn", _end_turn),
+]
+
+
+@pytest.mark.parametrize("snapshot_every", [1, 2, 3, 50])
+@pytest.mark.parametrize("check", [True, False])
+async def test_a_restart_at_every_point_gives_the_state_committed(
+    db: Database, snapshot_every: int, check: bool
+) -> None:
+    bot = Bot(db, snapshot_every=snapshot_every, check=check)
+    willow, thug = await bot.fight()
+    for label, step in SCRIPT:
+        await step(bot, willow, thug)
+        held = (await bot.encounters.live(CHANNEL)).state_json
+        assert await afresh(db, check) == held, label
+        assert await afresh(db, not check) == held, label
+
+
+async def test_play_goes_on_in_turns_between_two_services_on_one_file(db: Database) -> None:
+    """Two services (as a restart after every command: nothing kept is trusted blindly) take
+    turns on one channel; each builds on the other's replayed state."""
+    first, second = Bot(db), Bot(db)
+    willow, thug = await first.fight()
+    bots = [first, second]
+    for i, (label, step) in enumerate(SCRIPT):
+        bot = bots[i % 2]
+        await step(bot, willow, thug)
+        held = (await bot.encounters.live(CHANNEL)).state_json
+        assert await afresh(db, True) == held, label
+        other = bots[(i + 1) % 2]
+        assert (await other.encounters.live(CHANNEL)).state_json == held, label
+
+
+async def test_an_evicted_cache_reads_stale_rows_and_replays(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(encounters_module, "STATE_CACHE_SIZE", 1)
+    bot = Bot(db, check=False)
+    willow, thug = await bot.fight()
+    other_channel = CHANNEL + 1
+    await bot.encounters.start(
+        guild_id=GUILD, channel_id=other_channel, actor=GM, ruleset="uttas", name="V"
+    )
+    for label, step in SCRIPT:
+        await step(bot, willow, thug)
+        await bot.encounters.live(other_channel)  # evicts CHANNEL's parsed state
+        held = (await bot.encounters.live(CHANNEL)).state_json
+        assert await afresh(db, True) == held, label
+
+
+async def test_erasing_a_member_named_only_since_the_stored_state_scrubs_the_live_state(
+    db: Database,
+) -> None:
+    """A member mentioned in what a command wrote into the fight (a readied action's plan) after
+    the stored state's version: the erasure finds the encounter and the live state — in memory,
+    after a restart and once the next snapshot is written — no longer names them."""
+    bot = Bot(db)
+    willow, thug = await bot.fight()
+    live = await bot.encounters.live(CHANNEL)
+    if live.state.turn != willow:
+        await _end_turn(bot, willow, thug)
+    plan = f"strike when <@{OTHER.user_id}> gives the signal"
+    await bot.gm(lambda cur: Ready(actor=willow, trigger="action", watch=thug, plan=plan), "ready")
+    live = await bot.encounters.live(CHANNEL)
+    assert live.row.state_version is not None  # the stored state is behind
+    assert str(OTHER.user_id) in live.state_json
+    await bot.erase(OTHER)
+    held = (await bot.encounters.live(CHANNEL)).state_json
+    assert str(OTHER.user_id) not in held
+    assert await afresh(db, True) == held  # a restart gives what this process holds
+    await _end_turn(bot, willow, thug)
+    await bot.encounters.join(
+        CHANNEL, Actor(user_id=1577024854106832111), name="Ash", sheet=sheet("Ash")
+    )  # rewrites the stored state
+    async with db.read() as conn:
+        row = await conn.fetch_one("SELECT state FROM encounters")
+    assert row is not None and str(OTHER.user_id) not in row["state"]
