@@ -18,7 +18,10 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.member_data import MemberDataService
+from bot.services.member_settings import MemberSettingsService
 from bot.services.moderation import ModerationService
+from bot.services.reminders import Reminders
+from bot.store.base import Store
 from bot.store.db import Database
 from tests.services.test_undo import sheet
 
@@ -31,7 +34,7 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 class Bot:
-    def __init__(self, db: Database, *, snapshot_every: int = 50, check: bool = True) -> None:
+    def __init__(self, db: Store, *, snapshot_every: int = 50, check: bool = True) -> None:
         self.db = db
         self.encounters = EncounterService(
             db,
@@ -44,21 +47,21 @@ class Bot:
         self.mod = ModerationService(db, self.encounters, self.combat, clock=lambda: NOW)
         self.members = MemberDataService(db, self.encounters, clock=lambda: NOW)
 
-    async def gm(self, make: Any, label: str = "gm") -> Any:
-        return await self.combat.gm_command(CHANNEL, GM, label, {}, make, action="do that")
+    async def gm(self, make: Any, label: str = "gm", channel: int = CHANNEL) -> Any:
+        return await self.combat.gm_command(channel, GM, label, {}, make, action="do that")
 
-    async def fight(self) -> tuple[str, str]:
+    async def fight(self, channel: int = CHANNEL) -> tuple[str, str]:
         await self.encounters.start(
-            guild_id=GUILD, channel_id=CHANNEL, actor=GM, ruleset="uttas", name="U"
+            guild_id=GUILD, channel_id=channel, actor=GM, ruleset="uttas", name="U"
         )
         await self.encounters.join(
-            CHANNEL, PLAYER, name="Willow", sheet=sheet("Willow", stances=["Steady", "Mobile"])
+            channel, PLAYER, name="Willow", sheet=sheet("Willow", stances=["Steady", "Mobile"])
         )
         await self.encounters.add_npcs(
-            CHANNEL, GM, template="Thug", sheet=sheet("Thug", stances=["Steady", "Mobile"]), count=1
+            channel, GM, template="Thug", sheet=sheet("Thug", stances=["Steady", "Mobile"]), count=1
         )
-        willow, thug = (c.id for c in (await self.encounters.live(CHANNEL)).state.combatants)
-        await self.gm(lambda cur: Begin(), "begin")
+        willow, thug = (c.id for c in (await self.encounters.live(channel)).state.combatants)
+        await self.gm(lambda cur: Begin(), "begin", channel)
         return willow, thug
 
     async def erase(self, subject: Actor) -> Any:
@@ -66,7 +69,7 @@ class Bot:
         return await self.members.confirm_delete(GUILD, subject, preview.prompt_id)
 
 
-async def afresh(db: Database, check: bool) -> str:
+async def afresh(db: Store, check: bool) -> str:
     """The live state text a service that kept nothing gives (a restart)."""
     return (await Bot(db, check=check).encounters.live(CHANNEL)).state_json
 
@@ -91,10 +94,17 @@ async def _stance(bot: Bot, willow: str, thug: str) -> Any:
     return await go()
 
 
-async def _attack(bot: Bot, willow: str, thug: str) -> Any:
-    turn = (await bot.encounters.live(CHANNEL)).state.turn
+async def _attack(bot: Bot, willow: str, thug: str, channel: int = CHANNEL) -> Any:
+    turn = (await bot.encounters.live(channel)).state.turn
     target = willow if turn == thug else thug
-    return await bot.gm(lambda cur: Attack(actor=turn, target=target, attack="Sword"), "attack")
+    return await bot.gm(
+        lambda cur: Attack(actor=turn, target=target, attack="Sword"), "attack", channel
+    )
+
+
+async def _ids(bot: Bot, channel: int) -> tuple[str, str]:
+    willow, thug = (c.id for c in (await bot.encounters.live(channel)).state.combatants)
+    return willow, thug
 
 
 async def _decide(bot: Bot, willow: str, thug: str) -> Any:
@@ -151,19 +161,21 @@ async def test_a_restart_at_every_point_gives_the_state_committed(
         assert await afresh(db, not check) == held, label
 
 
-async def test_play_goes_on_in_turns_between_two_services_on_one_file(db: Database) -> None:
-    """Two services (as a restart after every command: nothing kept is trusted blindly) take
-    turns on one channel; each builds on the other's replayed state."""
-    first, second = Bot(db), Bot(db)
+async def test_play_goes_on_in_turns_between_two_processes_on_one_database(
+    store_twice: list[Store],
+) -> None:
+    """Two processes (on PostgreSQL as on SQLite) take turns on one channel; each builds on the
+    state the other left, rebuilt from the stored state and the log."""
+    first, second = Bot(store_twice[0], check=False), Bot(store_twice[1], check=False)
     willow, thug = await first.fight()
     bots = [first, second]
     for i, (label, step) in enumerate(SCRIPT):
         bot = bots[i % 2]
         await step(bot, willow, thug)
         held = (await bot.encounters.live(CHANNEL)).state_json
-        assert await afresh(db, True) == held, label
         other = bots[(i + 1) % 2]
         assert (await other.encounters.live(CHANNEL)).state_json == held, label
+        assert await afresh(store_twice[1], True) == held, label
 
 
 async def test_an_evicted_cache_reads_stale_rows_and_replays(
@@ -184,12 +196,12 @@ async def test_an_evicted_cache_reads_stale_rows_and_replays(
 
 
 async def test_erasing_a_member_named_only_since_the_stored_state_scrubs_the_live_state(
-    db: Database,
+    store: Store,
 ) -> None:
     """A member mentioned in what a command wrote into the fight (a readied action's plan) after
     the stored state's version: the erasure finds the encounter and the live state — in memory,
     after a restart and once the next snapshot is written — no longer names them."""
-    bot = Bot(db)
+    bot = Bot(store)
     willow, thug = await bot.fight()
     live = await bot.encounters.live(CHANNEL)
     if live.state.turn != willow:
@@ -202,11 +214,41 @@ async def test_erasing_a_member_named_only_since_the_stored_state_scrubs_the_liv
     await bot.erase(OTHER)
     held = (await bot.encounters.live(CHANNEL)).state_json
     assert str(OTHER.user_id) not in held
-    assert await afresh(db, True) == held  # a restart gives what this process holds
+    assert await afresh(store, True) == held  # a restart gives what this process holds
     await _end_turn(bot, willow, thug)
     await bot.encounters.join(
         CHANNEL, Actor(user_id=1577024854106832111), name="Ash", sheet=sheet("Ash")
     )  # rewrites the stored state
-    async with db.read() as conn:
+    async with store.read() as conn:
         row = await conn.fetch_one("SELECT state FROM encounters")
     assert row is not None and str(OTHER.user_id) not in row["state"]
+
+
+async def test_one_encounter_that_cannot_be_rebuilt_hides_no_other_channels_decisions(
+    db: Database,
+) -> None:
+    """Recovering the decisions left without a prompt (after a restart) and finding the
+    reminders due read every such encounter; one whose log cannot rebuild its state (damaged)
+    is left out — its own commands say why — and the other channels' are still looked at."""
+    bot = Bot(db)
+    ids = []
+    for channel in (CHANNEL, CHANNEL + 1):
+        await bot.fight(channel)
+        while (await bot.encounters.live(channel)).state.pending is None:
+            await _attack(bot, *await _ids(bot, channel), channel=channel)
+        ids.append((await bot.encounters.live(channel)).id)
+    restarted = Bot(db)
+    assert sorted(e.id for e in await restarted.encounters.unprompted()) == sorted(ids)
+    damaged = (await bot.encounters.live(CHANNEL)).row
+    assert damaged.state_version is not None
+    async with db.transaction() as conn:
+        await conn.execute(
+            "DELETE FROM encounter_log WHERE encounter_id = ? AND version = ?",
+            (damaged.id, damaged.version),
+        )
+    after = Bot(db)
+    assert [e.id for e in await after.encounters.unprompted()] == [ids[1]]
+    reminders = Reminders(
+        after.encounters, MemberSettingsService(db, clock=lambda: NOW), clock=lambda: NOW
+    )
+    await reminders.due()  # the other channel's windows are still looked at
