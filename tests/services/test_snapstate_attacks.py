@@ -5,6 +5,7 @@ even while the stored state is behind."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 
 from bot.engine.core.commands import Begin, EndTurn
 from bot.engine.uttas.commands import Attack, ChangeStance, Ready
+from bot.errors import RulesVersionUnknown
 from bot.services import encounters as encounters_module
 from bot.services.actor import Actor
 from bot.services.combat import CombatService
@@ -252,3 +254,38 @@ async def test_one_encounter_that_cannot_be_rebuilt_hides_no_other_channels_deci
         after.encounters, MemberSettingsService(db, clock=lambda: NOW), clock=lambda: NOW
     )
     await reminders.due()  # the other channel's windows are still looked at
+
+
+async def test_a_row_behind_of_rules_a_newer_bot_froze_is_refused_not_replayed_by_others(
+    db: Database,
+) -> None:
+    """A newer bot's encounter (rules of a version this bot does not know) whose stored state is
+    behind: its changes since can only be replayed by the rules they were made with, so this
+    bot says so (:class:`RulesVersionUnknown`) instead of replaying them by its own rules — a
+    refusal, or worse a different state it would show and end the fight with."""
+    started = await Bot(db).encounters.start(
+        guild_id=GUILD, channel_id=CHANNEL, actor=GM, ruleset="uttas", name="U"
+    )
+    assert started.row.rules is not None
+    frozen = json.loads(started.row.rules)
+    frozen["tables"]["stances"]["Braced"] = frozen["tables"]["stances"]["Steady"]
+    frozen["tables"]["universal_stances"].append("Braced")
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE encounters SET rules = ? WHERE id = ?", (json.dumps(frozen), started.id)
+        )
+    bot = Bot(db)
+    await bot.encounters.join(CHANNEL, PLAYER, name="Willow", sheet=sheet("Willow"))
+    await bot.encounters.add_npcs(CHANNEL, GM, template="Thug", sheet=sheet("Thug"), count=1)
+    await bot.gm(lambda cur: Begin(), "begin")
+    turn = (await bot.encounters.live(CHANNEL)).state.turn
+    await bot.gm(lambda cur: ChangeStance(actor=turn, stance="Braced"), "stance")
+    committed = await bot.encounters.live(CHANNEL)
+    assert committed.row.state_version is not None
+    async with db.transaction() as conn:  # as if a newer bot had frozen them: version 99
+        await conn.execute(
+            "UPDATE encounters SET rules = ? WHERE id = ?",
+            (json.dumps(frozen | {"version": 99}), started.id),
+        )
+    with pytest.raises(RulesVersionUnknown, match="newer bot"):
+        await Bot(db).encounters.live(CHANNEL)
