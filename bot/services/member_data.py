@@ -320,15 +320,25 @@ class MemberDataService:
         return released
 
     async def _names(self, ref: repo.EncounterRef, user_id: int) -> bool:
-        """Whether live encounter ``ref``'s current state names ``user_id``: its stored state,
-        or when that is older than the row (``state_version``) the state rebuilt from the log."""
+        """Whether live encounter ``ref`` must be changed through the write path to forget
+        ``user_id``: its current state names them — its stored state, or when that is older
+        than the row (``state_version``) the state rebuilt from the log — or a log row the
+        row's state is rebuilt from does. Scrubbing such a row changes what replaying it gives
+        (a Talk's mention becomes more words, counted in the state), so the erasure's new
+        version rewrites the stored state first and the scrubbed rows are never replayed
+        into it."""
         if ref.state_version is None:
             return str(user_id) in ref.state_json
+        digits = str(user_id)
+        async with self._db.read() as conn:
+            logged = await repo.log_rows_naming(conn, ref.id, user_id)
+        if any(row.version > ref.state_version and digits in row.result for row in logged):
+            return True
         try:
             current = await self._encounters.get(ref.id)
         except NotFound:
             return False
-        return current.row.status == "live" and str(user_id) in current.state_json
+        return current.row.status == "live" and digits in current.state_json
 
     async def _forget_in(self, channel_id: int, erasure: Erasure) -> tuple[Encounter, list[str]]:
         """Remove the member from the channel's live encounter as a new, logged version

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.engine.core.commands import Begin, EndTurn
-from bot.engine.uttas.commands import Attack, ChangeStance, Ready
+from bot.engine.uttas.commands import Attack, ChangeStance, Ready, Talk
 from bot.errors import RulesVersionUnknown
 from bot.services import encounters as encounters_module
 from bot.services.actor import Actor
@@ -289,3 +289,24 @@ async def test_a_row_behind_of_rules_a_newer_bot_froze_is_refused_not_replayed_b
         )
     with pytest.raises(RulesVersionUnknown, match="newer bot"):
         await Bot(db).encounters.live(CHANNEL)
+
+
+async def test_erasing_a_member_named_in_the_log_since_the_stored_state_keeps_the_state(
+    store: Store,
+) -> None:
+    """A member mentioned in what a combatant said (a Talk: its words count against the round's
+    25, in the state) since the stored state's version: scrubbing the log replaces the mention
+    with more words, so the live row must not be rebuilt from the scrubbed log — a restart gives
+    the state committed, and the fight goes on (24 words said became 26: over the limit)."""
+    bot = Bot(store)
+    willow, thug = await bot.fight()
+    words = " ".join(["word"] * 23) + f" <@{OTHER.user_id}>"
+    await bot.gm(lambda cur: Talk(actor=willow, text=words), "talk")
+    held = await bot.encounters.live(CHANNEL)
+    assert held.row.state_version is not None  # the stored state is behind
+    assert str(OTHER.user_id) not in held.state_json  # what was said is in the log only
+    await bot.erase(OTHER)
+    after = (await bot.encounters.live(CHANNEL)).state_json
+    assert after == held.state_json
+    assert await afresh(store, True) == after  # a restart gives what was committed
+    await _end_turn(Bot(store), willow, thug)  # and play goes on
