@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
+from bot.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    RulesVersionUnknown,
+)
 from bot.services import prompts
 from bot.services.actor import Actor
 from bot.services.away import away_marks
@@ -32,6 +39,7 @@ from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_scrub import scrub_json
 from bot.services.member_sources import SOURCES, Erasure, scrub_encounter_log
 from bot.services.permissions import is_server_gm
+from bot.services.replay import ReplayFailed
 from bot.services.start_policy import channel_list, server_gms_text
 from bot.store import guild_encounters, guild_settings
 from bot.store import member_data as repo
@@ -315,6 +323,9 @@ class MemberDataService:
                 encounter, names = await self._forget_in(ref.channel_id, erasure)
             except NotFound:
                 continue  # ended meanwhile: step 3 scrubs it as an archived encounter
+            except (ReplayFailed, RulesVersionUnknown):  # damaged, or a newer bot's
+                log.warning("encounter %s: its state could not be rebuilt to erase", ref.id)
+                continue
             if names:
                 released.append(Released(ref.channel_id, encounter.row.name, names))
         return released
@@ -337,6 +348,9 @@ class MemberDataService:
         try:
             current = await self._encounters.get(ref.id)
         except NotFound:
+            return False
+        except (ReplayFailed, DomainError):  # damaged, or a newer bot's: it cannot be changed
+            log.warning("encounter %s: its state could not be rebuilt to erase a member", ref.id)
             return False
         return current.row.status == "live" and digits in current.state_json
 

@@ -310,3 +310,30 @@ async def test_erasing_a_member_named_in_the_log_since_the_stored_state_keeps_th
     assert after == held.state_json
     assert await afresh(store, True) == after  # a restart gives what was committed
     await _end_turn(Bot(store), willow, thug)  # and play goes on
+
+
+async def test_an_encounter_its_log_cannot_rebuild_does_not_stop_a_members_erasure(
+    db: Database,
+) -> None:
+    """Erasing looks at every live encounter whose stored state is behind (what it names since
+    is in the log only); one whose log cannot rebuild it (damaged) is left as it is, and the
+    member is still erased everywhere else."""
+    bot = Bot(db)
+    await bot.fight(CHANNEL)  # PLAYER plays Willow here
+    await bot.encounters.start(
+        guild_id=GUILD, channel_id=CHANNEL + 1, actor=GM, ruleset="uttas", name="V"
+    )
+    await bot.encounters.add_npcs(CHANNEL + 1, GM, template="Thug", sheet=sheet("Thug"), count=2)
+    await bot.gm(lambda cur: Begin(), "begin", CHANNEL + 1)
+    said = f"<@{PLAYER.user_id}> is next"  # the member is named in its log, behind the row
+    await bot.gm(lambda cur: Talk(actor=cur.state.turn, text=said), "talk", CHANNEL + 1)
+    await bot.gm(lambda cur: EndTurn(actor=cur.state.turn), "endturn", CHANNEL + 1)
+    damaged = (await bot.encounters.live(CHANNEL + 1)).row
+    assert damaged.state_version is not None
+    async with db.transaction() as conn:
+        await conn.execute(
+            "DELETE FROM encounter_log WHERE encounter_id = ? AND version = ?",
+            (damaged.id, damaged.version),
+        )
+    report = await Bot(db).erase(PLAYER)
+    assert [r.combatants for r in report.released] == [["Willow"]]
