@@ -161,6 +161,13 @@ async def test_a_restart_at_every_point_gives_the_state_committed(
         held = (await bot.encounters.live(CHANNEL)).state_json
         assert await afresh(db, check) == held, label
         assert await afresh(db, not check) == held, label
+    # A restarted bot ends the fight with the state it rebuilt: the row and the log keep it.
+    ended = await Bot(db, check=check).encounters.end((await bot.encounters.live(CHANNEL)).id, GM)
+    async with db.read() as conn:
+        row = await conn.fetch_one("SELECT state, state_version FROM encounters")
+        last = await conn.fetch_one("SELECT state FROM encounter_log ORDER BY version DESC")
+    assert row is not None and last is not None and row["state_version"] is None
+    assert row["state"].rstrip(" ") == last["state"] == held == ended.state_json
 
 
 async def test_play_goes_on_in_turns_between_two_processes_on_one_database(
