@@ -187,10 +187,14 @@ async def test_play_goes_on_in_turns_between_two_processes_on_one_database(
         assert await afresh(store_twice[1], True) == held, label
 
 
+@pytest.mark.parametrize(("size", "idle"), [(1, 900.0), (128, 0.0)])
 async def test_an_evicted_cache_reads_stale_rows_and_replays(
-    db: Database, monkeypatch: pytest.MonkeyPatch
+    db: Database, monkeypatch: pytest.MonkeyPatch, size: int, idle: float
 ) -> None:
-    monkeypatch.setattr(encounters_module, "STATE_CACHE_SIZE", 1)
+    """Parsed states let go (one kept; or none, every one idle at once): each command reads the
+    row whose stored state is behind and replays the log."""
+    monkeypatch.setattr(encounters_module, "STATE_CACHE_SIZE", size)
+    monkeypatch.setattr(encounters_module, "STATE_IDLE_S", idle)
     bot = Bot(db, check=False)
     willow, thug = await bot.fight()
     other_channel = CHANNEL + 1
