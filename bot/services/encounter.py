@@ -87,7 +87,8 @@ class Encounter:
         """The encounter's ruleset, playing by the rules frozen when it started (decision C,
         :meth:`playing_rules`). Rules a newer bot froze are shown through this version's
         ruleset, so the encounter can still be read and ended; nothing is applied with them
-        (:meth:`EncounterService.change` refuses)."""
+        (:meth:`EncounterService.change` refuses) — nor replayed: one whose stored state is
+        behind its row is refused when read (:func:`bot.services.encounters.state_of`)."""
         try:
             return self.playing_rules()
         except RulesVersionUnknown:

@@ -857,12 +857,16 @@ async def state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
     that is older (:attr:`~bot.store.encounters.EncounterRow.state_version`) the log's changes
     since replayed over it with their recorded dice (:func:`bot.services.replay.forward`; one
     read). Raises :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it,
-    ``ValueError`` for a row held without its state text."""
+    :class:`~bot.errors.RulesVersionUnknown` when it is behind and plays by rules a newer bot
+    froze, ``ValueError`` for a row held without its state text."""
     parse = get_ruleset(row.ruleset).load_state
     state: AnyState = parse(row.stored_state_text)
     if row.state_version is None:
         return state
-    rules = Encounter(row=row, state=state).rules  # the rules it plays by replay it
+    # The rules it plays by replay it; rules a newer bot froze cannot (its changes since would
+    # be replayed by this version's rules: refused, or a different state shown and ended with):
+    # RulesVersionUnknown says so.
+    rules = Encounter(row=row, state=state).playing_rules()
     changes = await repo.changes_after(conn, row.id, row.state_version, row.version)
     replayed = replay.forward(rules, state, row.state_version, changes, row.version)
     # Held as the state parsed from its text (compact, sheets shared: issue 15, "Memory"); the

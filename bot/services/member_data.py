@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
+from bot.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    RulesVersionUnknown,
+)
 from bot.services import prompts
 from bot.services.actor import Actor
 from bot.services.away import away_marks
@@ -32,6 +39,7 @@ from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_scrub import scrub_json
 from bot.services.member_sources import SOURCES, Erasure, scrub_encounter_log
 from bot.services.permissions import is_server_gm
+from bot.services.replay import ReplayFailed
 from bot.services.start_policy import channel_list, server_gms_text
 from bot.store import guild_encounters, guild_settings
 from bot.store import member_data as repo
@@ -304,17 +312,47 @@ class MemberDataService:
         """Step 2: every live encounter naming the member, through the write path."""
         async with self._db.read() as conn:
             refs = await repo.encounters_naming(conn, erasure.guild_id, erasure.user_id)
+            # A stored state older than its row misses what the log's changes since wrote.
+            behind = await repo.live_behind(conn, erasure.guild_id)
+        live = {ref.id: ref for ref in [*refs, *behind] if ref.status == "live"}
         released: list[Released] = []
-        for ref in refs:
-            if ref.status != "live" or str(erasure.user_id) not in ref.state_json:
+        for ref in sorted(live.values(), key=lambda r: r.id):
+            if not await self._names(ref, erasure.user_id):
                 continue
             try:
                 encounter, names = await self._forget_in(ref.channel_id, erasure)
             except NotFound:
                 continue  # ended meanwhile: step 3 scrubs it as an archived encounter
+            except (ReplayFailed, RulesVersionUnknown):  # damaged, or a newer bot's
+                log.warning("encounter %s: its state could not be rebuilt to erase", ref.id)
+                continue
             if names:
                 released.append(Released(ref.channel_id, encounter.row.name, names))
         return released
+
+    async def _names(self, ref: repo.EncounterRef, user_id: int) -> bool:
+        """Whether live encounter ``ref`` must be changed through the write path to forget
+        ``user_id``: its current state names them — its stored state, or when that is older
+        than the row (``state_version``) the state rebuilt from the log — or a log row the
+        row's state is rebuilt from does. Scrubbing such a row changes what replaying it gives
+        (a Talk's mention becomes more words, counted in the state), so the erasure's new
+        version rewrites the stored state first and the scrubbed rows are never replayed
+        into it."""
+        if ref.state_version is None:
+            return str(user_id) in ref.state_json
+        digits = str(user_id)
+        async with self._db.read() as conn:
+            logged = await repo.log_rows_naming(conn, ref.id, user_id)
+        if any(row.version > ref.state_version and digits in row.result for row in logged):
+            return True
+        try:
+            current = await self._encounters.get(ref.id)
+        except NotFound:
+            return False
+        except (ReplayFailed, DomainError):  # damaged, or a newer bot's: it cannot be changed
+            log.warning("encounter %s: its state could not be rebuilt to erase a member", ref.id)
+            return False
+        return current.row.status == "live" and digits in current.state_json
 
     async def _forget_in(self, channel_id: int, erasure: Erasure) -> tuple[Encounter, list[str]]:
         """Remove the member from the channel's live encounter as a new, logged version

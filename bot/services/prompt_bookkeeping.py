@@ -5,15 +5,20 @@ base), kept apart so each module stays small."""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.errors import DomainError
 from bot.services.encounter import Encounter
+from bot.services.replay import ReplayFailed
 from bot.store import decisions
 from bot.store import encounters as repo
 from bot.store.base import Store, StoreConnection
 from bot.store.decisions import Noted
 from bot.store.encounters import EncounterRow
+
+log = logging.getLogger(__name__)
 
 
 class PromptBookkeeping:
@@ -83,11 +88,20 @@ class PromptBookkeeping:
             return await repo.channels_waiting(conn)
 
     async def unprompted(self) -> list[Encounter]:
-        """Live encounters whose pending decision has no recorded prompt message."""
+        """Live encounters whose pending decision has no recorded prompt message. One whose
+        state the log cannot rebuild (issue 15: a stored state behind its row is replayed) is
+        logged and left out, so it hides no other channel's decision; its commands say why."""
+        found: list[Encounter] = []
         async with self._db.read() as conn:
-            rows = await repo.unprompted_decisions(conn)
-            # who is away decides whom the prompt asks (bot.services.acting.answering)
-            return [await self._with_away(conn, await self._load(conn, row)) for row in rows]
+            for row in await repo.unprompted_decisions(conn):
+                try:
+                    loaded = await self._load(conn, row)
+                except (ReplayFailed, DomainError, ValueError):
+                    log.exception("encounter %s: its state could not be rebuilt", row.id)
+                    continue
+                # who is away decides whom the prompt asks (bot.services.acting.answering)
+                found.append(await self._with_away(conn, loaded))
+        return found
 
     async def due_decisions(self, now: datetime) -> list[tuple[int, int]]:
         """``(encounter_id, pending_version)`` for every decision whose window ended by ``now``."""

@@ -12,19 +12,23 @@ quiet, those awake are reminded then, and the point counts as sent.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.engine.core.contract import decision_window_s
 from bot.engine.core.pacing import remind_before
-from bot.errors import Conflict
+from bot.errors import Conflict, DomainError
 from bot.services.acting import answering
 from bot.services.decisions import Decision, decisions_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_settings import MemberSettingsService
+from bot.services.replay import ReplayFailed
 from bot.store import reminders as repo
 from bot.store.decisions import REACTION
+
+log = logging.getLogger(__name__)
 
 NOT_DUE = "That reminder is not due (sent already, the window closed, or everyone asked is quiet)."
 
@@ -80,7 +84,7 @@ class Reminders:
         async with self._encounters.db.read() as conn:
             rows = await repo.running(conn, now)
         found: list[tuple[int, int]] = []
-        loaded: dict[int, Encounter] = {}
+        loaded: dict[int, Encounter | None] = {}
         known: dict[tuple[int, int, datetime, int], datetime] = {}
         for row in rows:
             key = (row.id, row.reminded, row.deadline, row.version)
@@ -89,8 +93,10 @@ class Reminders:
                 known[key] = later
                 continue
             if row.encounter_id not in loaded:
-                loaded[row.encounter_id] = await self._encounters.get(row.encounter_id)
+                loaded[row.encounter_id] = await self._loaded(row.encounter_id)
             encounter = loaded[row.encounter_id]
+            if encounter is None:
+                continue
             waiting = _waiting(encounter, row)
             if waiting is None:
                 known[key] = row.deadline
@@ -101,6 +107,16 @@ class Reminders:
                 known[key] = _next_point(encounter, row, waiting)
         self._next = known
         return found
+
+    async def _loaded(self, encounter_id: int) -> Encounter | None:
+        """The encounter, or None when its state cannot be rebuilt from its log (issue 15: a
+        stored state behind its row is replayed): logged, and no other channel's reminders
+        wait on it; its own commands say why."""
+        try:
+            return await self._encounters.get(encounter_id)
+        except (ReplayFailed, DomainError, ValueError):
+            log.exception("encounter %s: its state could not be rebuilt", encounter_id)
+            return None
 
     async def remind(self, encounter_id: int, row_id: int) -> Reminder:
         """Claim the next reminder of window ``row_id`` and say whom to mention. Raises

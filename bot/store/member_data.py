@@ -50,6 +50,9 @@ class EncounterRef(BaseModel):
     created_at: datetime
     ended_at: datetime | None
     state_json: str
+    state_version: int | None = None
+    """The version ``state_json`` is at when older than ``version`` (the changes since are in
+    the log only: :attr:`bot.store.encounters.EncounterRow.state_version`), else None."""
 
 
 class LogRow(BaseModel):
@@ -75,12 +78,29 @@ async def encounters_naming(
     """The server's encounters (live and archived) whose GM or starter is ``user_id`` or whose
     current state contains the id's digits, oldest first."""
     rows = await conn.fetch_all(
-        "SELECT id, channel_id, name, status, gm_id, started_by, version, created_at, ended_at,"
-        " state AS state_json FROM encounters WHERE guild_id = ?"
+        f"SELECT {_REF_COLUMNS} FROM encounters WHERE guild_id = ?"
         f" AND (gm_id = ? OR started_by = ? OR {_find(conn)}(state, ?) > 0) ORDER BY id",
         (guild_id, user_id, user_id, str(user_id)),
     )
     return [EncounterRef.model_validate(dict(row)) for row in rows]
+
+
+async def live_behind(conn: StoreConnection, guild_id: int) -> list[EncounterRef]:
+    """The server's live encounters whose stored state is older than their version (issue 15:
+    what a change wrote since — a member named in a readied action's plan — is in the log only,
+    so :func:`encounters_naming` cannot see it), oldest first."""
+    rows = await conn.fetch_all(
+        f"SELECT {_REF_COLUMNS} FROM encounters WHERE guild_id = ? AND status = 'live'"
+        " AND state_version IS NOT NULL ORDER BY id",
+        (guild_id,),
+    )
+    return [EncounterRef.model_validate(dict(row)) for row in rows]
+
+
+_REF_COLUMNS = (
+    "id, channel_id, name, status, gm_id, started_by, version, created_at, ended_at,"
+    " state AS state_json, state_version"
+)
 
 
 async def encounter_ids(conn: StoreConnection, guild_id: int) -> list[int]:
