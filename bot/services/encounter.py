@@ -71,7 +71,8 @@ class Encounter:
 
     @property
     def state_json(self) -> str:
-        """The state as JSON text, as it is stored (``model_dump_json``)."""
+        """The state at this version as JSON text, in the form the store writes it
+        (``model_dump_json``; the row's stored state may be older: ``state_version``)."""
         return self.state.model_dump_json()
 
     @property
