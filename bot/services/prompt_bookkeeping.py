@@ -9,9 +9,8 @@ import logging
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import DomainError
 from bot.services.encounter import Encounter
-from bot.services.replay import ReplayFailed
+from bot.services.replay import UNREADABLE
 from bot.store import decisions
 from bot.store import encounters as repo
 from bot.store.base import Store, StoreConnection
@@ -96,7 +95,7 @@ class PromptBookkeeping:
             for row in await repo.unprompted_decisions(conn):
                 try:
                     loaded = await self._load(conn, row)
-                except (ReplayFailed, DomainError, ValueError):
+                except UNREADABLE:
                     log.exception("encounter %s: its state could not be rebuilt", row.id)
                     continue
                 # who is away decides whom the prompt asks (bot.services.acting.answering)

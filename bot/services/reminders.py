@@ -19,12 +19,12 @@ from datetime import datetime, timedelta
 
 from bot.engine.core.contract import decision_window_s
 from bot.engine.core.pacing import remind_before
-from bot.errors import Conflict, DomainError
+from bot.errors import Conflict
 from bot.services.acting import answering
 from bot.services.decisions import Decision, decisions_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_settings import MemberSettingsService
-from bot.services.replay import ReplayFailed
+from bot.services.replay import UNREADABLE
 from bot.store import reminders as repo
 from bot.store.decisions import REACTION
 
@@ -114,7 +114,7 @@ class Reminders:
         wait on it; its own commands say why."""
         try:
             return await self._encounters.get(encounter_id)
-        except (ReplayFailed, DomainError, ValueError):
+        except UNREADABLE:
             log.exception("encounter %s: its state could not be rebuilt", encounter_id)
             return None
 

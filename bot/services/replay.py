@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.engine import AnyState, Ruleset, ScriptedRoller
+from bot.errors import DomainError
 from bot.services.issue_marks import stamp
 from bot.store.encounter_log import LogEntry
 
@@ -31,6 +32,14 @@ MARKER = "marker"
 class ReplayFailed(RuntimeError):
     """A log row could not be replayed (a log this version did not write, or one changed by
     hand): a bug or a damaged database, never a member's mistake."""
+
+
+UNREADABLE: tuple[type[Exception], ...] = (ReplayFailed, DomainError, ValueError)
+"""What reading an encounter raises when its state cannot be rebuilt (issue 15: a stored state
+behind its row is replayed): a log that does not replay, rules a newer bot froze or a refusal
+the replay ran into, a row without its state text. A pass over many encounters (recovery of
+unprompted decisions, reminders) logs such an encounter and leaves it out, so it hides no other
+channel's; the encounter's own commands say why."""
 
 
 def replayable(result: dict[str, Any]) -> bool:
