@@ -23,6 +23,16 @@ from bot.store.encounters import EncounterRow
 NOBODY_AWAY: Mapping[int, AwayRow] = MappingProxyType({})
 
 
+def playing_rules(row: EncounterRow) -> Ruleset[Any]:
+    """The rules encounter ``row`` plays by: those frozen when it started (decision C); for one
+    not frozen yet (see :meth:`EncounterService.freeze_rules`), rules version 1 with the shipped
+    tables and its server changes. Raises :class:`~bot.errors.RulesVersionUnknown` for rules a
+    newer bot froze."""
+    if row.rules is None:
+        return get_ruleset(row.ruleset, row.rules_overrides)
+    return get_ruleset(row.ruleset, frozen=row.rules)
+
+
 def held(row: EncounterRow) -> EncounterRow:
     """``row`` as an :class:`Encounter` holds it beside its parsed state (issue 15, "Memory"):
     without the state text (``state_json`` None; the parsed state is the state, and
@@ -96,13 +106,9 @@ class Encounter:
             return get_ruleset(self.row.ruleset)
 
     def playing_rules(self) -> Ruleset[Any]:
-        """The rules frozen when the encounter started; for one not frozen yet (see
-        :meth:`EncounterService.freeze_rules`), rules version 1 with the shipped tables and its
-        server changes. Raises :class:`~bot.errors.RulesVersionUnknown` for rules a newer bot
-        froze."""
-        if self.row.rules is None:
-            return get_ruleset(self.row.ruleset, self.row.rules_overrides)
-        return get_ruleset(self.row.ruleset, frozen=self.row.rules)
+        """The rules frozen when the encounter started (:func:`playing_rules`). Raises
+        :class:`~bot.errors.RulesVersionUnknown` for rules a newer bot froze."""
+        return playing_rules(self.row)
 
     def is_gm(self, actor: Actor) -> bool:
         """GM of this encounter: manages the server or channel, holds the server's GM role

@@ -54,6 +54,7 @@ from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
 from bot.services.away import away_marks
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
+from bot.services.encounter import playing_rules
 from bot.services.gm_checks import ensure_gm
 from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
@@ -866,7 +867,7 @@ async def state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
     # The rules it plays by replay it; rules a newer bot froze cannot (its changes since would
     # be replayed by this version's rules: refused, or a different state shown and ended with):
     # RulesVersionUnknown says so.
-    rules = Encounter(row=row, state=state).playing_rules()
+    rules = playing_rules(row)
     changes = await repo.changes_after(conn, row.id, row.state_version, row.version)
     replayed = replay.forward(rules, state, row.state_version, changes, row.version)
     # Held as the state parsed from its text (compact, sheets shared: issue 15, "Memory"); the

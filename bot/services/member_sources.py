@@ -24,7 +24,9 @@ What is kept, and what erasing does:
 * ``encounter_log`` — log entries the member issued or that name them (options, results),
   without the state snapshots (those are the whole table's fight, kept for the GM's
   ``/gm log`` and undo). Erased: the entry stays, with actor 0, ``<@id>`` → "a former member",
-  and the id removed from options, results and every snapshot.
+  and the id removed from options, results and every snapshot; an entry whose result changed
+  keeps the state it left, scrubbed, as its snapshot, so undo and restarts never replay the
+  changed entry (:func:`scrub_encounter_log`).
 * ``prompts`` — Confirm / Cancel prompts the member opened, or about their data. Erased: open
   ones cancelled; the id replaced by 0.
 * ``decisions_asked`` — decisions in a fight the member was asked to make (a reaction; the
@@ -45,13 +47,17 @@ delete them there), and the server's settings (they hold role ids, never a membe
 
 from __future__ import annotations
 
+import itertools
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from bot.engine import get_ruleset
+from bot.services import replay
+from bot.services.encounter import playing_rules
 from bot.services.member_scrub import controlled_by, scrub_json
 from bot.store import away as away_repo
 from bot.store import campaign as campaign_repo
@@ -63,6 +69,8 @@ from bot.store import sheets as sheet_repo
 from bot.store import standing as standing_repo
 from bot.store.base import StoreConnection
 from bot.store.sheets import SheetRow
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -231,20 +239,66 @@ async def _export_log(conn: StoreConnection, guild_id: int, user_id: int) -> Any
 
 async def scrub_encounter_log(conn: StoreConnection, encounter_id: int, e: Erasure) -> int:
     """Replace the member in every log row of one encounter (actor, options, result, state
-    snapshot); returns the rows changed."""
-    changed = 0
-    for row in await repo.log_rows_naming(conn, encounter_id, e.user_id):
+    snapshot); returns the rows changed.
+
+    A row whose result the scrub changes and that keeps no snapshot gets one: the state it left
+    (rebuilt from the log before anything is scrubbed), scrubbed. Replaying the scrubbed result
+    could give another state, or be refused (a Talk's ``<@id>`` becomes "a former member", more
+    words against the round's 25), and an undo to an earlier version, a redo or a restart of a
+    row whose stored state is behind would replay it (issue 15: a state is its nearest snapshot
+    with the changes after it replayed); with the snapshot nothing replays it. When the log
+    cannot rebuild those states (damaged, or rules a newer bot froze) the rows are scrubbed
+    without them: the member's erasure comes first."""
+    rows = await repo.log_rows_naming(conn, encounter_id, e.user_id)
+    results = {row.version: scrub_json(row.result, e.user_id) for row in rows}
+    left = await _states_left(
+        conn,
+        encounter_id,
+        [row.version for row in rows if row.state is None and results[row.version] != row.result],
+    )
+    for row in rows:
+        state = row.state if row.state is not None else left.get(row.version)
         await repo.rewrite_log_row(
             conn,
             encounter_id,
             row.version,
             actor_id=repo.TOMBSTONE_ID if row.actor_id == e.user_id else row.actor_id,
             options=scrub_json(row.options, e.user_id),
-            result=scrub_json(row.result, e.user_id),
-            state=None if row.state is None else scrub_json(row.state, e.user_id),
+            result=results[row.version],
+            state=None if state is None else scrub_json(state, e.user_id),
         )
-        changed += 1
-    return changed
+    return len(rows)
+
+
+async def _states_left(
+    conn: StoreConnection, encounter_id: int, versions: list[int]
+) -> dict[int, str]:
+    """The state each of ``versions`` (ascending) left, as JSON text (``model_dump_json``, as
+    snapshots are written), rebuilt from the log in one pass: the nearest snapshot before the
+    first, then every change replayed forward (:mod:`bot.services.replay`). Empty when there is
+    none to rebuild or the log cannot rebuild them (logged)."""
+    if not versions:
+        return {}
+    row = await encounter_repo.by_id(conn, encounter_id)
+    if row is None:
+        return {}
+    try:
+        rules = playing_rules(row)
+        state = replay.rebuild(rules, await encounter_repo.history(conn, encounter_id, versions[0]))
+        left = {versions[0]: state.model_dump_json()}
+        for before, version in itertools.pairwise(versions):
+            changes = await encounter_repo.changes_after(conn, encounter_id, before, version)
+            state = replay.forward(rules, state, before, changes, version)
+            left[version] = state.model_dump_json()
+    except replay.UNREADABLE as error:
+        log.warning(
+            "encounter %s: the states its scrubbed log rows left could not be rebuilt (%s);"
+            " they are scrubbed without snapshots",
+            encounter_id,
+            error,
+        )
+        return {}
+    return left
 
 
 async def _erase_log(conn: StoreConnection, e: Erasure) -> int:
