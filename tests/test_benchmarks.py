@@ -225,6 +225,24 @@ def test_the_write_path_threads_benchmark_reports_each_round(tmp_path: Path) -> 
         assert round_["wal_mb"] > 0
 
 
+def test_the_tail_phases_benchmark_cuts_every_command_into_its_phases() -> None:
+    """One short open loop: every command is timed through its unit's trip, in phases that
+    follow each other (none negative)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "tail_phases.py"), "--rate", "200", "--seconds",
+         "1", "--runs", "1", "--warm", "100"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (run,) = json.loads(done.stdout.strip().splitlines()[-1])
+    assert run["all"]["n"] == 200  # one per command offered: each carried by a trip
+    assert 0 < run["p50_ms"] <= run["p99_ms"]
+    phases = ("wake", "compute", "queue", "trip", "after")
+    assert all(run["all"][phase][0] >= 0 for phase in phases)
+    assert run["all"]["trip"][0] > 0  # a COMMIT with its fsync
+    assert run["at_p99"]["n"] >= 1 and run["all"]["batch"] >= 1
+
+
 def test_the_rehearse_benchmark_builds_its_fight() -> None:
     """The rehearse benchmark's encounter: five UTTAS combatants in a running fight."""
     rules, state = load("rehearse").build()
