@@ -47,7 +47,6 @@ delete them there), and the server's settings (they hold role ids, never a membe
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -55,7 +54,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.engine import get_ruleset
+from bot.engine import Ruleset, get_ruleset
 from bot.services import replay
 from bot.services.encounter import playing_rules
 from bot.services.member_scrub import controlled_by, scrub_json
@@ -68,6 +67,7 @@ from bot.store import notices as notice_repo
 from bot.store import sheets as sheet_repo
 from bot.store import standing as standing_repo
 from bot.store.base import StoreConnection
+from bot.store.encounter_log import LogEntry
 from bot.store.sheets import SheetRow
 
 log = logging.getLogger(__name__)
@@ -241,23 +241,20 @@ async def scrub_encounter_log(conn: StoreConnection, encounter_id: int, e: Erasu
     """Replace the member in every log row of one encounter (actor, options, result, state
     snapshot); returns the rows changed.
 
-    A row whose result the scrub changes and that keeps no snapshot gets one: the state it left
-    (rebuilt from the log before anything is scrubbed), scrubbed. Replaying the scrubbed result
-    could give another state, or be refused (a Talk's ``<@id>`` becomes "a former member", more
-    words against the round's 25), and an undo to an earlier version, a redo or a restart of a
-    row whose stored state is behind would replay it (issue 15: a state is its nearest snapshot
-    with the changes after it replayed); with the snapshot nothing replays it. When the log
-    cannot rebuild those states (damaged, or rules a newer bot froze) the rows are scrubbed
-    without them: the member's erasure comes first."""
+    A row that keeps no snapshot and that, replayed as scrubbed over the scrubbed state before
+    it, would not give the state it left scrubbed gets that state as its snapshot (rebuilt from
+    the log before anything is scrubbed, :func:`_states_left`). Scrubbing changes what replaying
+    gives: a Talk's ``<@id>`` becomes "a former member", more words against the round's 25; a
+    combatant named after the member takes a name a later row's new combatant may hold. An undo
+    to an earlier version, a redo or a restart of a row whose stored state is behind would
+    replay it (issue 15: a state is its nearest snapshot with the changes after it replayed);
+    with the snapshot each version still rebuilds as the state it had, scrubbed. When the log
+    cannot rebuild those states (damaged, or rules a newer bot froze) the rows from there on are
+    scrubbed without them: the member's erasure comes first."""
     rows = await repo.log_rows_naming(conn, encounter_id, e.user_id)
     results = {row.version: scrub_json(row.result, e.user_id) for row in rows}
-    left = await _states_left(
-        conn,
-        encounter_id,
-        [row.version for row in rows if row.state is None and results[row.version] != row.result],
-    )
+    left = await _states_left(conn, encounter_id, rows, results, e.user_id)
     for row in rows:
-        state = row.state if row.state is not None else left.get(row.version)
         await repo.rewrite_log_row(
             conn,
             encounter_id,
@@ -265,40 +262,86 @@ async def scrub_encounter_log(conn: StoreConnection, encounter_id: int, e: Erasu
             actor_id=repo.TOMBSTONE_ID if row.actor_id == e.user_id else row.actor_id,
             options=scrub_json(row.options, e.user_id),
             result=results[row.version],
-            state=None if state is None else scrub_json(state, e.user_id),
+            state=None if row.state is None else scrub_json(row.state, e.user_id),
         )
+    for version, state in left.items():  # rows the scrub leaves unchanged among them
+        await repo.set_log_snapshot(conn, encounter_id, version, state)
     return len(rows)
 
 
 async def _states_left(
-    conn: StoreConnection, encounter_id: int, versions: list[int]
+    conn: StoreConnection,
+    encounter_id: int,
+    rows: list[repo.LogRow],
+    results: dict[int, str],
+    user_id: int,
 ) -> dict[int, str]:
-    """The state each of ``versions`` (ascending) left, as JSON text (``model_dump_json``, as
-    snapshots are written), rebuilt from the log in one pass: the nearest snapshot before the
-    first, then every change replayed forward (:mod:`bot.services.replay`). Empty when there is
-    none to rebuild or the log cannot rebuild them (logged)."""
-    if not versions:
-        return {}
+    """The snapshots (scrubbed JSON text) the rows without one need so that every version from
+    the first of ``rows`` (naming the member, ascending) on rebuilds, from the scrubbed log, as
+    the state it had scrubbed; ``results``: the rows' scrubbed results. One pass from the nearest
+    snapshot (:func:`_step`). When the log cannot be replayed from some version on, the
+    snapshots found before it are kept (logged)."""
     row = await encounter_repo.by_id(conn, encounter_id)
-    if row is None:
+    if not rows or row is None:
         return {}
+    left: dict[int, str] = {}
     try:
         rules = playing_rules(row)
-        state = replay.rebuild(rules, await encounter_repo.history(conn, encounter_id, versions[0]))
-        left = {versions[0]: state.model_dump_json()}
-        for before, version in itertools.pairwise(versions):
-            changes = await encounter_repo.changes_after(conn, encounter_id, before, version)
-            state = replay.forward(rules, state, before, changes, version)
-            left[version] = state.model_dump_json()
+        entries = await encounter_repo.history(conn, encounter_id, rows[0].version)
+        entries += await encounter_repo.changes_after(
+            conn, encounter_id, rows[0].version, row.version
+        )
+        if not entries or entries[0].state is None:
+            raise replay.ReplayFailed("no snapshot to start from")
+        if [e.version for e in entries] != list(range(entries[0].version, row.version + 1)):
+            raise replay.ReplayFailed(f"the log does not hold every version to {row.version}")
+        had = shown = None
+        for entry in entries:
+            had, shown, snapshot = _step(
+                rules, had, shown, entry, results.get(entry.version), user_id
+            )
+            if snapshot is not None:
+                left[entry.version] = snapshot
     except replay.UNREADABLE as error:
         log.warning(
-            "encounter %s: the states its scrubbed log rows left could not be rebuilt (%s);"
-            " they are scrubbed without snapshots",
+            "encounter %s: the states its scrubbed log rows left could not all be rebuilt (%s);"
+            " those from there on are scrubbed without snapshots",
             encounter_id,
             error,
         )
-        return {}
     return left
+
+
+def _step(
+    rules: Ruleset[Any], had: Any, shown: Any, entry: LogEntry, result: str | None, user_id: int
+) -> tuple[Any, Any, str | None]:
+    """One log entry of :func:`_states_left`: the state its version had (``had`` after it,
+    replayed from the log as it is), the state the scrubbed log rebuilds (``shown``: ``had``
+    itself while the two agree, the member named in neither) and the snapshot the entry needs
+    (None: none). ``result``: the entry's scrubbed result when it names the member. An entry
+    whose replay, scrubbed, over the scrubbed state before it is refused or gives another state
+    than the one it left, scrubbed, keeps that state as its snapshot."""
+    digits = str(user_id)
+    if entry.state is not None:
+        had = rules.load_state(entry.state)
+        if digits not in entry.state:
+            return had, had, None
+        return had, rules.load_state(scrub_json(entry.state, user_id)), None
+    if shown is had and result is None:
+        had = replay.replay(rules, had, entry)
+        return had, had, None
+    had = replay.replay(rules, had, entry)
+    text = had.model_dump_json()
+    expected = scrub_json(text, user_id)
+    wanted = had if expected == text else rules.load_state(expected)
+    scrubbed = entry if result is None else entry.model_copy(update={"result": result})
+    try:
+        again: Any = replay.replay(rules, shown, scrubbed)
+    except replay.UNREADABLE:
+        again = None
+    if again is not None and again.model_dump_json() == wanted.model_dump_json():
+        return had, wanted, None
+    return had, wanted, expected
 
 
 async def _erase_log(conn: StoreConnection, e: Erasure) -> int:

@@ -169,6 +169,16 @@ async def rewrite_log_row(
     )
 
 
+async def set_log_snapshot(
+    conn: StoreConnection, encounter_id: int, version: int, state: str
+) -> None:
+    """Keep ``state`` (JSON) as the snapshot of the log entry at ``version``."""
+    await conn.execute(
+        "UPDATE encounter_log SET state = ? WHERE encounter_id = ? AND version = ?",
+        (state, encounter_id, version),
+    )
+
+
 async def forget_seats(conn: StoreConnection, guild_id: int, user_id: int) -> int:
     """Replace ``user_id`` as the starter of any of the server's encounters and as the GM of
     its archived ones with :data:`TOMBSTONE_ID` (a live encounter's GM seat is never emptied
