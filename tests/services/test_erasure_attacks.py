@@ -192,3 +192,47 @@ async def test_the_same_on_both_stores_with_a_second_erasure(store: Store) -> No
     await Bot(store).erase(OTHER)  # nothing left: changes nothing
     await _check_every_version(Bot(store), states)
     assert await _traces(store) == []
+
+
+async def _talk_then_lose_a_row(store: Store, lost: int) -> tuple[Bot, int]:
+    """Willow says 24 words naming ``OTHER``, two turns end; the log row ``lost`` versions
+    before the last is deleted (a damaged log). Returns the bot and the Talk's version."""
+    bot = Bot(store)
+    willow, _thug = await bot.fight()
+    await bot.gm(lambda cur: Talk(actor=willow, text=_words(24)), "talk")
+    talk = (await bot.encounters.live(CHANNEL)).version
+    await bot.gm(lambda cur: EndTurn(actor=cur.state.turn), "endturn")
+    await bot.gm(lambda cur: EndTurn(actor=cur.state.turn), "endturn")
+    last = (await bot.encounters.live(CHANNEL)).version
+    async with store.transaction() as conn:
+        await conn.execute("DELETE FROM encounter_log WHERE version = ?", (last - lost,))
+    return Bot(store), talk
+
+
+@pytest.mark.parametrize("lost", [0, 1])
+async def test_a_log_damaged_after_the_rows_naming_the_member_still_keeps_their_snapshots(
+    store: Store, lost: int
+) -> None:
+    """A row lost after the Talk (the last one, or one before it): the erasure completes, and
+    the Talk, which the log can still rebuild, keeps the state it left."""
+    bot, talk = await _talk_then_lose_a_row(store, lost)
+    await bot.erase(OTHER)
+    async with store.read() as conn:
+        row = await conn.fetch_one(
+            "SELECT result, state FROM encounter_log WHERE version = ?", (talk,)
+        )
+    assert row is not None and row["state"] is not None
+    assert await _traces(store) == []
+
+
+async def test_a_log_damaged_before_the_member_is_named_is_still_erased(store: Store) -> None:
+    """Nothing the log holds can be rebuilt (the start's snapshot is lost): the erasure still
+    completes and leaves no trace."""
+    bot = Bot(store)
+    willow, _thug = await bot.fight()
+    await bot.gm(lambda cur: Talk(actor=willow, text=_words(24)), "talk")
+    await bot.gm(lambda cur: EndTurn(actor=cur.state.turn), "endturn")
+    async with store.transaction() as conn:
+        await conn.execute("DELETE FROM encounter_log WHERE version = 1")
+    await Bot(store).erase(OTHER)
+    assert await _traces(store) == []
