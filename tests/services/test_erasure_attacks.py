@@ -5,6 +5,7 @@ scrubbed, and never a refusal."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from bot.engine.core.commands import Begin, EndTurn
 from bot.engine.uttas.commands import Attack, Ready, Talk
 from bot.errors import Conflict
+from bot.services.actor import Actor
 from bot.services.encounters import Encounter
 from bot.services.member_scrub import scrub_json
 from bot.store.base import Store
@@ -236,3 +238,52 @@ async def test_a_log_damaged_before_the_member_is_named_is_still_erased(store: S
         await conn.execute("DELETE FROM encounter_log WHERE version = 1")
     await Bot(store).erase(OTHER)
     assert await _traces(store) == []
+
+
+@pytest.mark.parametrize("snapshot_every", [1, 3, 50])
+async def test_an_archived_fight_the_member_ran_and_played_rebuilds_every_version_scrubbed(
+    store: Store, snapshot_every: int
+) -> None:
+    """``OTHER`` started and ran a fight, played in it, named themselves, gave the seat to the
+    GM, and the fight ended: every version of the archived encounter rebuilds as it was,
+    scrubbed; the export of another member leaves the snapshots out."""
+    bot = Bot(store, snapshot_every=snapshot_every)
+    runner = Actor(user_id=OTHER.user_id, manages_channel=True)
+    await bot.encounters.start(
+        guild_id=GUILD, channel_id=CHANNEL, actor=runner, ruleset="uttas", name="U"
+    )
+    await bot.encounters.join(CHANNEL, PLAYER, name="Willow", sheet=sheet("Willow"))
+    await bot.encounters.join(CHANNEL, runner, name="Rook", sheet=sheet("Rook"))
+    await bot.mod.add_one_off(CHANNEL, runner, HOUND, {})
+    ids = {c.name: c.id for c in (await bot.encounters.live(CHANNEL)).state.combatants}
+
+    async def run(make: Any, label: str) -> None:
+        await bot.combat.gm_command(CHANNEL, runner, label, {}, make, action="do that")
+
+    await run(lambda cur: Begin(), "begin")
+    await run(lambda cur: Talk(actor=ids["Rook"], text=_words(24)), "talk")
+    await run(lambda cur: EndTurn(actor=cur.state.turn), "endturn")
+    await bot.mod.add_one_off(CHANNEL, runner, "a former member's hound", {})
+    await bot.mod.transfer(CHANNEL, runner, GM)
+    await bot.gm(lambda cur: EndTurn(actor=cur.state.turn), "endturn")
+    states: dict[int, str] = {}
+    live = await bot.encounters.live(CHANNEL)
+    async with store.read() as conn:
+        for version in range(1, live.version + 1):
+            states[version] = (await bot.encounters.state_at(conn, live, version)).model_dump_json()
+    await bot.encounters.end(live.id, GM)
+
+    await Bot(store).erase(OTHER)
+
+    fresh = Bot(store, snapshot_every=snapshot_every)
+    archived = await fresh.encounters.get(live.id)
+    assert archived.row.status == "archived"
+    async with store.read() as conn:
+        for version, state_json in states.items():
+            rebuilt = await fresh.encounters.state_at(conn, archived, version)
+            assert rebuilt.model_dump_json() == scrubbed(archived, state_json), version
+    assert await _traces(store) == []
+    export = await fresh.members.export(GUILD, PLAYER, PLAYER.user_id, size_limit=8 << 20)
+    document = json.loads(export.data)
+    assert document["encounter_log"]["entries"]
+    assert all("state" not in entry for entry in document["encounter_log"]["entries"])
