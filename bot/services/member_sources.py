@@ -24,9 +24,10 @@ What is kept, and what erasing does:
 * ``encounter_log`` — log entries the member issued or that name them (options, results),
   without the state snapshots (those are the whole table's fight, kept for the GM's
   ``/gm log`` and undo). Erased: the entry stays, with actor 0, ``<@id>`` → "a former member",
-  and the id removed from options, results and every snapshot; an entry whose result changed
-  keeps the state it left, scrubbed, as its snapshot, so undo and restarts never replay the
-  changed entry (:func:`scrub_encounter_log`).
+  and the id removed from options, results and every snapshot; an entry that, replayed
+  scrubbed over the scrubbed state before it, would give another state than it left (a
+  mention's more words, a name a later combatant took) keeps the state it left, scrubbed, as
+  its snapshot, so undo and restarts rebuild every version as it was (:func:`scrub_encounter_log`).
 * ``prompts`` — Confirm / Cancel prompts the member opened, or about their data. Erased: open
   ones cancelled; the id replaced by 0.
 * ``decisions_asked`` — decisions in a fight the member was asked to make (a reaction; the

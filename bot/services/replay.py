@@ -4,7 +4,8 @@ happened, not a copy of every state).
 A log row (:class:`~bot.store.encounter_log.LogEntry`) either keeps a full snapshot of the state
 it left (``state``: every ``snapshot_every`` versions, when a fight ends, and for changes that
 cannot be replayed — start, end, undo, redo, a refresh from a sheet, a member's erasure; and
-the state a row left once an erasure scrubbed its result, :mod:`bot.services.member_sources`) or
+the state a row left when an erasure's scrub would make it replay differently,
+:mod:`bot.services.member_sources`) or
 none. A row without one is replayed over the state before it from its result
 (:mod:`bot.services.event_log`): the engine ``commands`` applied in order with the dice it rolled
 (``dice``, in a :class:`~bot.engine.ScriptedRoller`: nothing is re-rolled) at the engine clock it
