@@ -154,7 +154,7 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
         tx,
         ApprovalDecision(
             actor=target.id,
-            action=f"a Defend against {npc.name}'s {found.name}",
+            action=f"a Defend against {npc.name}'s {found.name}"[:100],
             purpose="defend",
             difficulty=found.difficulty,
             attacker=npc.id,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot import names
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uune import commands as cmd
@@ -319,4 +320,6 @@ def _targeted(me: str, key: str, given: ActInput) -> CommandBase:
         return cmd.ChooseNext(actor=me, next=given.target)
     if not given.detail:
         raise InvalidInput("NPC attack needs `detail:`: one of its statblock's attacks.")
-    return cmd.NpcAttack(actor=me, target=given.target, attack=given.detail.strip()[:60])
+    return cmd.NpcAttack(
+        actor=me, target=given.target, attack=given.detail.strip()[: names.NAME_MAX]
+    )

@@ -1,0 +1,72 @@
+"""QA round on Untitled and Uune through Discord (qa-rules): what a sheet accepts, a command
+must accept too. Every die is scripted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.uune_steps import Docks
+from tests.harness.server import DiscordHarness
+
+SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets"
+
+
+async def test_a_resource_with_a_name_as_long_as_a_sheet_allows_can_be_proposed(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """A sheet's experience or item name may be 80 characters (a combatant's name, a button's
+    label); proposing it for an Attack was refused with "`resources.0`: it needs at most 60
+    characters", so the resource could never be used."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    long = "Apprenticed to the harbour master's night watch for a decade and a half at least"
+    assert len(long) == 80
+    sheet = json.loads((SHEETS / "uune" / "mira.json").read_text())
+    sheet["experiences"][1]["name"] = long
+    attachment = h.make_attachment("mira.json", json.dumps(sheet).encode())
+    await answered(await h.slash(table.player, h.channel, "character import", file=attachment))
+    await u.run(table.moderator, "encounter start", name="Dock nine", ruleset="uune")
+    await u.run(table.player, "encounter join", character="Mira Quell")
+    await u.reply(table.moderator, "npc import", example="dock-thug")
+    await u.run(table.moderator, "gm add-npc", template="Dock Thug")
+    await u.run(table.moderator, "encounter begin")
+    asked = await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail=long)
+    assert f"proposing {long}." in asked.message.text()
+    rolled = await u.press(table.moderator, "GM: approve all", [5, 6])
+    assert f"{long} 1d6 [5] [6] = 2 hits vs 3 needed" in rolled.text()
+
+
+async def test_an_npc_attack_with_a_name_as_long_as_a_statblock_allows_can_be_made(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """A statblock's attack may be named with 80 characters; the NPC's attack with it was
+    refused (the pending Defend kept at most 60)."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    long = "A rusted anchor chain swung in a wide arc across the whole of the narrow jetty!!"
+    assert len(long) == 80
+    statblock = json.loads((SHEETS / "uune" / "dock-thug.json").read_text())
+    statblock["attacks"][0]["name"] = long
+    attachment = h.make_attachment("thug.json", json.dumps(statblock).encode())
+    await answered(await h.slash(table.moderator, h.channel, "npc import", file=attachment))
+    await u.run(table.moderator, "encounter start", name="Dock nine", ruleset="uune")
+    await u.reply(table.player, "character import", example="mira")
+    await u.run(table.player, "encounter join", character="Mira Quell")
+    await u.run(table.moderator, "gm add-npc", template="Dock Thug")
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "endturn")
+    attack = await u.run(
+        table.moderator, "act", action="npc-attack", target="Mira Quell", detail=long
+    )
+    assert f"Dock Thug 1 attacks Mira Quell with {long}: Mira Quell defends." in (
+        attack.message.text()
+    )
+    await u.run(table.player, "act", action="propose", detail="Street fencing")
+    rolled = await u.press(table.moderator, "GM: approve all", [5, 6])
+    assert "[5] [6] = 2 hits vs 3 needed: failure" in rolled.text()
+    kept = await u.press(table.player, "Keep the roll")
+    assert f"Dock Thug 1's {long} gives Mira Quell a light wound" in kept.text()
