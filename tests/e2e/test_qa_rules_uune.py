@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered
+from tests.e2e.combat_helpers import answered, button, refused
 from tests.e2e.conftest import DiceBox, Table
-from tests.e2e.uune_steps import Docks
+from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
 
 SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets"
@@ -70,3 +70,22 @@ async def test_an_npc_attack_with_a_name_as_long_as_a_statblock_allows_can_be_ma
     assert "[5] [6] = 2 hits vs 3 needed: failure" in rolled.text()
     kept = await u.press(table.player, "Keep the roll")
     assert f"Dock Thug 1's {long} gives Mira Quell a light wound" in kept.text()
+
+
+async def test_a_gm_button_pressed_by_another_player_says_it_waits_on_the_gm(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Tobin's player pressing "GM: approve all" on Mira's roll was told "Only **Mira
+    Quell**'s controller or the GM can choose this." — but Mira's player is refused that
+    button too: it waits on the GM alone, and the refusal must say so, to anyone."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail="Street fencing")
+    prompt = await prompt_with(h, "GM: approve all")
+    approve = button(prompt, "GM: approve all")["custom_id"]
+    for member in (table.player, table.other_player, table.bystander):
+        text = await refused(await h.click(member, prompt, approve))
+        assert text.startswith("Only the GM can choose “GM: approve all"), (member.name, text)
+    assert dice.empty and button(h.message(prompt), "GM: approve all")
