@@ -8,7 +8,8 @@ from pathlib import Path
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, button, refused
-from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.conftest import BotProcess, DiceBox, Table
+from tests.e2e.test_restart_combat import _prompt_stored
 from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
 
@@ -89,3 +90,38 @@ async def test_a_gm_button_pressed_by_another_player_says_it_waits_on_the_gm(
         text = await refused(await h.click(member, prompt, approve))
         assert text.startswith("Only the GM can choose “GM: approve all"), (member.name, text)
     assert dice.empty and button(h.message(prompt), "GM: approve all")
+
+
+async def test_a_uune_approval_button_works_after_a_sigkill_and_only_once(
+    discord_harness: DiscordHarness, bot_process: BotProcess, table: Table
+) -> None:
+    """Mira's Attack waits on the GM's approval; the bot is killed and started again: the old
+    "GM: approve all" button rolls once, a lagging client's second click is refused, and
+    Mira's roll then waits on her spend choice as usual."""
+    h = discord_harness
+    await bot_process.start()
+    u = Docks(None, h, table, DiceBox())  # type: ignore[arg-type]  # real dice, no bot object
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail="Street fencing")
+    prompt = await prompt_with(h, "GM: approve all")
+    approve = button(prompt, "GM: approve all")["custom_id"]
+    await _prompt_stored(bot_process, prompt.id)
+
+    bot_process.kill()
+    await bot_process.start()
+
+    click = await h.click(table.moderator, prompt, approve)
+    await click.response()
+    assert not click.ephemeral, click.response_data
+    assert "hits vs 3 needed" in h.message(prompt).text() or "hit vs 3 needed" in (
+        h.message(prompt).text()
+    )
+    assert h.message(prompt).components == []
+    latest = h.message(prompt)
+    latest.payload["components"] = latest.versions[0]["components"]  # a lagging client
+    again = await h.click(table.moderator, latest, approve)
+    await again.response()
+    assert again.ephemeral and "no longer" in again.response_data["content"]
+    kept = await u.press(table.player, "Keep the roll")
+    assert "Mira Quell's attack" in kept.text(), kept.text()
