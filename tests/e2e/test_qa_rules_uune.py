@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, button, refused
+from tests.e2e.combat_helpers import answered, button, refused, slash
 from tests.e2e.conftest import BotProcess, DiceBox, Table
 from tests.e2e.test_restart_combat import _prompt_stored
 from tests.e2e.uune_steps import Docks, prompt_with
@@ -125,3 +125,30 @@ async def test_a_uune_approval_button_works_after_a_sigkill_and_only_once(
     assert again.ephemeral and "no longer" in again.response_data["content"]
     kept = await u.press(table.player, "Keep the roll")
     assert "Mira Quell's attack" in kept.text(), kept.text()
+
+
+async def test_a_command_refused_while_a_defend_waits_names_whom_it_waits_on(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """While Mira's Defend waits on her (propose resources or roll now), a turn command was
+    refused with "Waiting for the GM's approval of Mira Quell's roll first." — but the GM has
+    nothing to approve yet: it waits on Mira's Defend."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "endturn")
+    await u.run(table.other_player, "endturn")
+    await u.run(table.moderator, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    text = await refused(
+        await slash(
+            h, table.moderator, "act", action="npc-attack", target="Tobin Ash", detail="Cudgel"
+        )
+    )
+    assert text == "Waiting for Mira Quell's Defend first.", text
+    text = await refused(await slash(h, table.moderator, "endturn"))
+    assert text == "Waiting for Mira Quell's Defend first.", text
+    # Once she has proposed, it is the GM's approval it waits on.
+    await u.run(table.player, "act", action="propose", detail="Street fencing")
+    text = await refused(await slash(h, table.moderator, "endturn"))
+    assert text == "Waiting for the GM's approval of Mira Quell's roll first.", text
