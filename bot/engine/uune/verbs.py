@@ -266,7 +266,7 @@ def _passive(me: str, given: ActInput) -> CommandBase:
     difficulty = _rung(given.amount)
     if difficulty is None:
         raise InvalidInput("A passive action needs `amount:`: its difficulty (0-10).")
-    what = (given.detail or "").strip()[:60] or "a passive action"
+    what = (given.detail or "").strip()[:60] or "check"
     return cmd.Passive(actor=me, difficulty=difficulty, what=what)
 
 
@@ -275,7 +275,7 @@ def _luck(me: str, given: ActInput) -> CommandBase:
     mode = head.strip().casefold() if sep else ""
     if sep and mode not in ("advantage", "disadvantage", "both", ""):
         raise InvalidInput("Luck's `detail:` starts `advantage:`, `disadvantage:` or `both:`.")
-    what = (rest if sep else head).strip()[:60] or "a luck check"
+    what = (rest if sep else head).strip()[:60] or "attempt"
     return cmd.Luck(
         actor=me,
         what=what,
