@@ -152,3 +152,23 @@ async def test_a_command_refused_while_a_defend_waits_names_whom_it_waits_on(
     await u.run(table.player, "act", action="propose", detail="Street fencing")
     text = await refused(await slash(h, table.moderator, "endturn"))
     assert text == "Waiting for the GM's approval of Mira Quell's roll first.", text
+
+
+async def test_a_roller_who_spends_their_last_vitality_does_not_leave_the_fight_waiting(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira, at 5 vitality, rerolls a die for 5: she is Incapacitated ("zero vitality … cannot
+    take actions") — yet her roll waited again for her to "Keep the roll" with no button she
+    could press, and every command was refused "Waiting for Mira Quell to keep their roll
+    first." until the window ran out. Her roll now stands as it is at once."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.moderator, "gm vital", combatant="Mira Quell", vital="vitality", amount="5")
+    await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail="Street fencing")
+    await u.press(table.moderator, "GM: approve", [5, 2])
+    rerolled = await u.press(table.player, "Reroll die 2", [6])
+    assert "Mira Quell is now Incapacitated" in rerolled.text()
+    assert u.said("Mira Quell's attack gives Dock Thug 1 a light wound.")
+    assert u.said("Round 1: Tobin Ash's turn")
