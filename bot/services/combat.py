@@ -669,6 +669,11 @@ def _chosen(
     ]
     mine = [pair for pair in offered if controls(current, actor, pair[0])]
     if not mine:
+        chosen = [o for _, options in offered for o in options if option_code(o) == base]
+        if chosen and all(o.gm for o in chosen):
+            # a GM's button waits on the GM alone, whoever controls the decider
+            label = chosen[0].label
+            raise NotAllowed(not_gm_message(current, f"choose “{label}”; it waits on the GM"))
         if offered:
             who = offered[0][0] if decider or len(offered) == 1 else None
             whose = f"**{names.escaped(who.name)}**'s controller" if who else "an ally's controller"

@@ -80,13 +80,16 @@ def _name(encounter: Encounter, combatant: CombatantBase) -> str:
 
 @dataclass(frozen=True)
 class AttackChoice:
-    """What the Attack button opens: the ``attacker``, its usual ``attack`` and the
-    ``targets`` (id, name) the channel may see, other sides first (at most 25)."""
+    """What the Attack button opens: the ``attacker``, its usual ``attack``, the ``targets``
+    (id, name) the channel may see, other sides first (at most 25), and the ``command`` that
+    makes any other attack in this system (`/attack`, or `/act action:attack` where the
+    system's attack is one of its ``/act`` actions and `/attack` is refused)."""
 
     encounter: Encounter
     attacker: CombatantBase
     attack: str
     targets: list[tuple[str, str]]
+    command: str = "/attack"
 
 
 async def attack_choice(
@@ -109,7 +112,9 @@ async def attack_choice(
     if not others:
         raise RuleViolation("There is no one to attack.")
     targets = [(c.id, c.name) for c in others[:25]]
-    return AttackChoice(encounter, attacker, attacks[0], targets)
+    acts = encounter.rules.actions(encounter.state, attacker)
+    command = "/act action:attack" if any(a.key == "attack" for a in acts) else "/attack"
+    return AttackChoice(encounter, attacker, attacks[0], targets, command)
 
 
 async def take_move(

@@ -73,5 +73,6 @@ def target_question(choice: AttackChoice) -> str:
     """The text above the target select (only the clicker sees it)."""
     return (
         f"**{shown_name(choice.attacker.name)}** attacks with "
-        f"**{shown_name(choice.attack)}**: whom? (For another attack, or a range, use `/attack`.)"
+        f"**{shown_name(choice.attack)}**: whom? "
+        f"(For another attack, or a range, use `{choice.command}`.)"
     )

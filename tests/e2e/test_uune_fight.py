@@ -79,9 +79,9 @@ async def test_only_the_gm_answers_an_approval(
     await h.wait_for(lambda: h.message(prompt).components != [])
     assert "GM: (difficulty 3: Medium) approve or refuse Mira Quell's resources" in prompt.text()
     approve = button(h.message(prompt), "GM: approve Twin short blades")["custom_id"]
-    # Another player: not their combatant at all.
+    # Another player: the approval is the GM's call, whoever's roll it is.
     text = await refused(await h.click(other, h.message(prompt), approve))
-    assert "Only **Mira Quell**'s controller or the GM can choose this." in text
+    assert "Only the GM can choose “GM: approve Twin short blades”; it waits on the GM" in text
     # Mira's own player: her roll, but the approval is the GM's call (Uune SRD, "Actions").
     text = await refused(await h.click(player, h.message(prompt), approve))
     assert "Only the GM can choose “GM: approve Twin short blades”; it waits on the GM" in text

@@ -291,3 +291,20 @@ def test_rests_are_refused_by_name_until_downtime() -> None:
         t.do(Rest(rest="long"))
     with pytest.raises(InvalidInput, match="Downtime"):
         RULES.rest_command("short")
+
+
+def test_a_vital_set_out_of_range_is_refused_saying_so() -> None:
+    """``/gm vital vitality:-99999`` was refused with "Mira's vitality goes from 0 to 100." —
+    which reads as if it had changed. The refusal says what the range is and what was asked,
+    and nothing changes."""
+    t = Table()
+    before = t.state.get("c1").health
+    with pytest.raises(InvalidInput) as refused:
+        t.do(u.SetVitals(target="c1", vitality=(-99999, True)))
+    assert (
+        str(refused.value) == "Mira's vitality stays within 0 and 100; that would make it -99899."
+    )
+    with pytest.raises(InvalidInput) as refused:
+        t.do(u.SetVitals(target="c1", focus=(50, False)))
+    assert str(refused.value) == "Mira's focus stays within 0 and 2; that would make it 50."
+    assert t.state.get("c1").health == before and t.state.get("c1").focus == 0

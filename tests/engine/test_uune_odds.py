@@ -160,3 +160,13 @@ def test_the_ruleset_offers_attack_for_a_pc_and_the_statblock_for_an_npc() -> No
         RULES.odds(state, mira, thug, "Attack").lines
         == uune_odds(T, mira, thug, "Attack", None).lines
     )
+
+
+def test_stated_resources_of_only_commas_are_no_resources() -> None:
+    """``resources: ,,,`` names nothing (blank parts are dropped, as ``/act`` drops them): it
+    was shown as a line with no label at all (": 0 % to hit"); it is no resources."""
+    state = fight()
+    mira, thug = state.combatants
+    (line,) = uune_odds(T, mira, thug, "Attack", " , ,, ").lines
+    (none,) = uune_odds(T, mira, thug, "Attack", "0").lines
+    assert line == none and line.reaction == "no resources"

@@ -212,7 +212,7 @@ def test_luck_checks_take_the_better_or_worse_and_both_cancel() -> None:
     t.do(u.Luck(actor="c3", disadvantage=True))
     assert t.said("with disadvantage: 2, 5 (kept 2) — fails")
     t.do(u.Luck(actor="c3", advantage=True, disadvantage=True))
-    assert t.said("a luck check: 3 (kept 3) — fails")
+    assert t.said("attempt: 3 (kept 3) — fails")
 
 
 # -- "Bonds" --------------------------------------------------------------------------------------
@@ -302,3 +302,14 @@ def test_a_level_up_raises_the_sheets_level_and_says_what_it_gains() -> None:
         level_up(sheet.model_copy(update={"level": 24}), RULES.tables)
     with pytest.raises(RuleViolation, match="statblocks have no level"):
         t.do(u.LevelUp(target="c3"))
+
+
+def test_a_passive_action_or_luck_check_without_words_reads_as_a_sentence() -> None:
+    """Without a ``what``, the notes read "Mira's passive a passive action fails" and "Luck
+    check for Dock Thug's a luck check": the default doubled the sentence's own noun."""
+    t = Table(4)
+    t.do(u.Passive(actor="c1", difficulty=9))
+    assert t.said("Mira's passive check fails: a third of 6 resources is 2 hits, 9 needed")
+    t.do(u.Luck(actor="c3"))
+    assert not t.said("a luck check") and not t.said("passive a passive")
+    assert t.said("'s attempt: 4 (kept 4) — succeeds.")

@@ -29,13 +29,15 @@ from typing import Annotated, Literal, Protocol
 import icepool
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bot import names
 from bot.engine.core.dice import MAX_DICE, MAX_SIDES, DiceRoller, net_dice
 from bot.errors import InvalidInput
 
 Count = Annotated[int, Field(ge=0, le=MAX_DICE)]
 Sides = Annotated[int, Field(ge=2, le=MAX_SIDES)]
 Modifier = Annotated[int, Field(ge=-10_000, le=10_000)]
-Label = Annotated[str, Field(max_length=60)]
+Label = Annotated[str, Field(max_length=names.NAME_MAX)]
+"""A dice group's label: a weapon's, a resource's name — as long as a sheet lets a name be."""
 
 
 class DiceGroup(BaseModel):

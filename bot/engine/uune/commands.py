@@ -250,7 +250,7 @@ class Passive(Dated):
     kind: Literal["passive"] = "passive"
     actor: Id
     difficulty: Rung
-    what: Annotated[str, Field(min_length=1, max_length=60)] = "a passive action"
+    what: Annotated[str, Field(min_length=1, max_length=60)] = "check"
 
 
 class Luck(Dated):
@@ -260,7 +260,7 @@ class Luck(Dated):
 
     kind: Literal["luck"] = "luck"
     actor: Id
-    what: Annotated[str, Field(min_length=1, max_length=60)] = "a luck check"
+    what: Annotated[str, Field(min_length=1, max_length=60)] = "attempt"
     advantage: bool = False
     disadvantage: bool = False
 

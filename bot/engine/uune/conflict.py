@@ -216,14 +216,19 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         n, relative = cmd.vitality
         value = c.health.now(t) + n if relative else n
         if not 0 <= value <= c.health.maximum(t):
-            raise InvalidInput(f"{c.name}'s vitality goes from 0 to {c.health.maximum(t)}.")
+            raise InvalidInput(
+                f"{c.name}'s vitality stays within 0 and {c.health.maximum(t)}; "
+                f"that would make it {value}."
+            )
         tx.set_health(c.id, c.health.model_copy(update={"current": value}), "the GM set it")
     if cmd.focus is not None:
         n, relative = cmd.focus
         value = c.focus + n if relative else n
         top = tx.focus_max(c)
         if not 0 <= value <= top:
-            raise InvalidInput(f"{c.name}'s focus goes from 0 to {top}.")
+            raise InvalidInput(
+                f"{c.name}'s focus stays within 0 and {top}; that would make it {value}."
+            )
         tx.c(c.id).focus = value
     now = tx.view(c.id)
     tx.note(

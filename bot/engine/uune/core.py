@@ -72,6 +72,12 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
             return "a decision"
         who = self.view(p.actor).name
         if p.kind == "approval":
+            # as the decision's words say (decision_words.approval_words): a Defend waits on
+            # its roller until a resource is proposed, a bond on the GM's answer
+            if p.purpose == "defend" and not p.undecided():
+                return f"{who}'s Defend"
+            if p.purpose == "bond":
+                return f"the GM's answer to {who}'s bond"
             return f"the GM's approval of {who}'s roll"
         return f"{who} to keep their roll"
 

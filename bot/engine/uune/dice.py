@@ -21,6 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot import names
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.pools import DiceGroup, Pool, PoolRoll
 from bot.engine.uune.tables import UuneTables
@@ -36,7 +37,7 @@ class Resource(_Frozen):
     """An approved resource: its ``name`` and how many dice it gives (1 plus its proficiency
     points, :meth:`bot.engine.uune.sheet.UuneSheet.resource_dice`)."""
 
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=names.NAME_MAX)]
     dice: Annotated[int, Field(ge=1, le=50)] = 1
 
 

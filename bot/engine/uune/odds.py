@@ -115,6 +115,8 @@ def _stated(roller: UuneCombatant, resources: str | None) -> list[tuple[str, int
             raise InvalidInput(f"{name} is stated twice.")
         found.append(name)
         dice += sheet.resource_dice(name)
+    if not found:  # only commas: blank parts are dropped, as /act drops them
+        return [("no resources", 0)]
     return [(", ".join(found)[:40], dice)]
 
 

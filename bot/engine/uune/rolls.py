@@ -154,7 +154,7 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
         tx,
         ApprovalDecision(
             actor=target.id,
-            action=f"a Defend against {npc.name}'s {found.name}",
+            action=f"a Defend against {npc.name}'s {found.name}"[:100],
             purpose="defend",
             difficulty=found.difficulty,
             attacker=npc.id,
@@ -355,8 +355,12 @@ def _resource_dice(tx: Tx, c: UuneCombatant, sheet: UuneSheet, resource: str) ->
 
 
 def _offer(tx: Tx, d: SpendDecision) -> None:
-    """Open the spend decision, or resolve at once when nobody has a sensible spend."""
-    if any(spend_options(tx, d, c.id) for c in tx.state.combatants if c.id != d.actor) or (
+    """Open the spend decision, or resolve at once when nobody has a sensible spend — or when
+    the roller is out of the fight (a spend of their last vitality: "cannot take actions"),
+    so the roll does not wait on a player who has no button left."""
+    if tx.is_out(tx.view(d.actor)):
+        resolve(tx, d)
+    elif any(spend_options(tx, d, c.id) for c in tx.state.combatants if c.id != d.actor) or (
         len(spend_options(tx, d, d.actor)) > 1
     ):
         tx.open_decision(d)

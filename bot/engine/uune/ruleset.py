@@ -12,6 +12,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
 from bot.engine.core.chart import PoolReading
@@ -274,7 +275,7 @@ class UuneRuleset(Ruleset[UuneState]):
         return cmd.RollAction(
             actor=combatant.id,
             action=f"a check with {skill}"[:100],
-            resources=(skill[:60],),
+            resources=(skill[: names.NAME_MAX],),
             difficulty=difficulty,
         )
 

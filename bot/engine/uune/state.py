@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot import names
 from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.effects import Effect
 from bot.engine.core.state import CombatantBase, EncounterState
@@ -36,7 +37,8 @@ StealthLevel = Literal["observed", "hidden", "undetected"]
 """ "Stealth": Observed (actively perceived), Hidden (presence known, not position),
 Undetected (nobody knows you are here)."""
 Ref = Annotated[str, Field(max_length=12)]
-Label = Annotated[str, Field(min_length=1, max_length=60)]
+Label = Annotated[str, Field(min_length=1, max_length=names.NAME_MAX)]
+"""A resource's or an NPC attack's name: as long as a sheet lets a name be."""
 Purpose = Literal[
     "action", "attack", "defend", "stealth", "downtime", "insight", "observe", "stabilise", "bond"
 ]

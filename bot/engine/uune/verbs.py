@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot import names
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uune import commands as cmd
@@ -265,7 +266,7 @@ def _passive(me: str, given: ActInput) -> CommandBase:
     difficulty = _rung(given.amount)
     if difficulty is None:
         raise InvalidInput("A passive action needs `amount:`: its difficulty (0-10).")
-    what = (given.detail or "").strip()[:60] or "a passive action"
+    what = (given.detail or "").strip()[:60] or "check"
     return cmd.Passive(actor=me, difficulty=difficulty, what=what)
 
 
@@ -274,7 +275,7 @@ def _luck(me: str, given: ActInput) -> CommandBase:
     mode = head.strip().casefold() if sep else ""
     if sep and mode not in ("advantage", "disadvantage", "both", ""):
         raise InvalidInput("Luck's `detail:` starts `advantage:`, `disadvantage:` or `both:`.")
-    what = (rest if sep else head).strip()[:60] or "a luck check"
+    what = (rest if sep else head).strip()[:60] or "attempt"
     return cmd.Luck(
         actor=me,
         what=what,
@@ -319,4 +320,6 @@ def _targeted(me: str, key: str, given: ActInput) -> CommandBase:
         return cmd.ChooseNext(actor=me, next=given.target)
     if not given.detail:
         raise InvalidInput("NPC attack needs `detail:`: one of its statblock's attacks.")
-    return cmd.NpcAttack(actor=me, target=given.target, attack=given.detail.strip()[:60])
+    return cmd.NpcAttack(
+        actor=me, target=given.target, attack=given.detail.strip()[: names.NAME_MAX]
+    )
