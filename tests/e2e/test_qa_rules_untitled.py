@@ -4,9 +4,10 @@ player to type must be a command the encounter's system takes."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, button, ok, pass_turns_until, refused, slash
+from tests.e2e.combat_helpers import button, refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_qa13_untitled import mill
+from tests.e2e.test_turn_ping_buttons import vesnas_ping
 from tests.e2e.test_worked_example import Table5
 from tests.harness.server import DiscordHarness
 
@@ -36,15 +37,8 @@ async def test_the_pings_attack_question_names_a_command_utopia_takes(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     """The same question in Utopia, whose attack is `/act action:attack` too."""
-    h, gm, player = discord_harness, table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
-    await answered(await slash(h, player, "character import", example="vesna"))
-    await ok(await slash(h, player, "encounter join", character="Vesna"))
-    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
-    await ok(await slash(h, gm, "gm add-npc", template="Bandit archer"))
-    await ok(await slash(h, gm, "encounter begin"))
-    await pass_turns_until(bot, h, table, "Vesna")
-    [ping] = [m for m in h.messages_in(h.channel) if m.custom_ids()][-1:]
+    h, player = discord_harness, table.player
+    ping = await vesnas_ping(bot, h, table)
     opened = await h.click(player, ping, button(ping, "Attack…")["custom_id"])
     await opened.response()
     question = str(opened.response_data.get("content"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, button, refused, slash
@@ -14,6 +15,32 @@ from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
 
 SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets"
+
+
+async def _fight(
+    u: Docks,
+    h: DiscordHarness,
+    table: Table,
+    *,
+    mira: dict[str, Any] | None = None,
+    thug: dict[str, Any] | None = None,
+) -> None:
+    """Mira Quell (``table.player``) against one Dock Thug at dock nine, begun; ``mira`` and
+    ``thug``: the sheet and statblock imported instead of the examples."""
+    if mira is None:
+        await u.reply(table.player, "character import", example="mira")
+    else:
+        mira_file = h.make_attachment("mira.json", json.dumps(mira).encode())
+        await answered(await h.slash(table.player, h.channel, "character import", file=mira_file))
+    if thug is None:
+        await u.reply(table.moderator, "npc import", example="dock-thug")
+    else:
+        thug_file = h.make_attachment("thug.json", json.dumps(thug).encode())
+        await answered(await h.slash(table.moderator, h.channel, "npc import", file=thug_file))
+    await u.run(table.moderator, "encounter start", name="Dock nine", ruleset="uune")
+    await u.run(table.player, "encounter join", character="Mira Quell")
+    await u.run(table.moderator, "gm add-npc", template="Dock Thug")
+    await u.run(table.moderator, "encounter begin")
 
 
 async def test_a_resource_with_a_name_as_long_as_a_sheet_allows_can_be_proposed(
@@ -28,13 +55,7 @@ async def test_a_resource_with_a_name_as_long_as_a_sheet_allows_can_be_proposed(
     assert len(long) == 80
     sheet = json.loads((SHEETS / "uune" / "mira.json").read_text())
     sheet["experiences"][1]["name"] = long
-    attachment = h.make_attachment("mira.json", json.dumps(sheet).encode())
-    await answered(await h.slash(table.player, h.channel, "character import", file=attachment))
-    await u.run(table.moderator, "encounter start", name="Dock nine", ruleset="uune")
-    await u.run(table.player, "encounter join", character="Mira Quell")
-    await u.reply(table.moderator, "npc import", example="dock-thug")
-    await u.run(table.moderator, "gm add-npc", template="Dock Thug")
-    await u.run(table.moderator, "encounter begin")
+    await _fight(u, h, table, mira=sheet)
     asked = await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail=long)
     assert f"proposing {long}." in asked.message.text()
     rolled = await u.press(table.moderator, "GM: approve all", [5, 6])
@@ -52,13 +73,7 @@ async def test_an_npc_attack_with_a_name_as_long_as_a_statblock_allows_can_be_ma
     assert len(long) == 80
     statblock = json.loads((SHEETS / "uune" / "dock-thug.json").read_text())
     statblock["attacks"][0]["name"] = long
-    attachment = h.make_attachment("thug.json", json.dumps(statblock).encode())
-    await answered(await h.slash(table.moderator, h.channel, "npc import", file=attachment))
-    await u.run(table.moderator, "encounter start", name="Dock nine", ruleset="uune")
-    await u.reply(table.player, "character import", example="mira")
-    await u.run(table.player, "encounter join", character="Mira Quell")
-    await u.run(table.moderator, "gm add-npc", template="Dock Thug")
-    await u.run(table.moderator, "encounter begin")
+    await _fight(u, h, table, thug=statblock)
     await u.run(table.player, "endturn")
     attack = await u.run(
         table.moderator, "act", action="npc-attack", target="Mira Quell", detail=long

@@ -206,12 +206,10 @@ async def test_the_gm_may_use_a_players_ping_and_buttons_survive_a_restart(
         assert await current_name(bot, h) != "Willow"
 
 
-async def test_a_utopia_ping_offers_deep_breath(
-    bot: CombatBot, discord_harness: DiscordHarness, table: Table
-) -> None:
-    """The breather is the system's: Utopia's Deep Breath ("1 TA: 1 Stamina"), through
-    ``/act``'s path."""
-    h, gm, player = discord_harness, table.moderator, table.player
+async def vesnas_ping(bot: CombatBot, h: DiscordHarness, table: Table) -> StoredMessage:
+    """A Utopia fight at the ford (Vesna, played by ``table.player``, against a bandit archer)
+    run to Vesna's turn: its ping."""
+    gm, player = table.moderator, table.player
     await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
     await answered(await slash(h, player, "character import", example="vesna"))
     await ok(await slash(h, player, "encounter join", character="Vesna"))
@@ -220,6 +218,16 @@ async def test_a_utopia_ping_offers_deep_breath(
     await ok(await slash(h, gm, "encounter begin"))
     await pass_turns_until(bot, h, table, "Vesna")
     [ping] = [m for m in h.messages_in(h.channel) if m.custom_ids()][-1:]
+    return ping
+
+
+async def test_a_utopia_ping_offers_deep_breath(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The breather is the system's: Utopia's Deep Breath ("1 TA: 1 Stamina"), through
+    ``/act``'s path."""
+    h, player = discord_harness, table.player
+    ping = await vesnas_ping(bot, h, table)
     labels = [c.get("label") for c in ping.all_components() if c.get("type") == 2]
     assert labels == ["End turn", "Deep Breath", "Attack…"], labels
     breath = await press(h, player, ping, "Deep Breath")
