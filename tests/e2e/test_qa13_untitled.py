@@ -11,7 +11,7 @@ import json
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, button, ok, refused, slash
 from tests.e2e.conftest import BotProcess, DiceBox, Table
-from tests.e2e.test_restart_combat import _prompt_stored
+from tests.e2e.test_restart_combat import _prompt_stored, lagging_click
 from tests.e2e.test_worked_example import Table5
 from tests.harness.server import DiscordHarness
 
@@ -307,10 +307,7 @@ async def test_the_shield_button_works_after_a_sigkill_and_only_once(
     verdicts = [v for v in (": a hit", ": a critical hit", ": a miss") if v in text]
     assert len(verdicts) == 1, text
     assert h.message(swing).components == []
-    latest = h.message(swing)
-    latest.payload["components"] = latest.versions[0]["components"]  # a lagging client
-    again = await h.click(table.other_player, latest, raise_id)
-    await again.response()
+    again = await lagging_click(h, table.other_player, swing, raise_id)
     assert again.ephemeral and "no longer" in again.response_data["content"]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, button, refused, slash
 from tests.e2e.conftest import BotProcess, DiceBox, Table
-from tests.e2e.test_restart_combat import _prompt_stored
+from tests.e2e.test_restart_combat import _prompt_stored, lagging_click
 from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
 
@@ -133,10 +133,7 @@ async def test_a_uune_approval_button_works_after_a_sigkill_and_only_once(
         h.message(prompt).text()
     )
     assert h.message(prompt).components == []
-    latest = h.message(prompt)
-    latest.payload["components"] = latest.versions[0]["components"]  # a lagging client
-    again = await h.click(table.moderator, latest, approve)
-    await again.response()
+    again = await lagging_click(h, table.moderator, prompt, approve)
     assert again.ephemeral and "no longer" in again.response_data["content"]
     kept = await u.press(table.player, "Keep the roll")
     assert "Mira Quell's attack" in kept.text(), kept.text()

@@ -10,7 +10,7 @@ import time
 
 from tests.e2e.combat_helpers import answered, button, ok, press, slash
 from tests.e2e.conftest import BotProcess, Table
-from tests.harness.models import StoredMessage
+from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
 
 
@@ -19,6 +19,19 @@ async def _whose_turn(h: DiscordHarness, table: Table) -> str:
     await status.response()
     text = status.message.text()
     return text.split("Turn: **", 1)[1].split("**", 1)[0]
+
+
+async def lagging_click(
+    h: DiscordHarness, member: Member, message: StoredMessage, custom_id: str
+) -> InteractionRecord:
+    """``member`` clicks ``custom_id`` on ``message`` as a lagging client still showing the
+    message's first components would (the buttons the bot has since taken away); the answered
+    interaction."""
+    latest = h.message(message)
+    latest.payload["components"] = latest.versions[0]["components"]
+    again = await h.click(member, latest, custom_id)
+    await again.response()
+    return again
 
 
 async def _prompt_stored(process: BotProcess, message_id: int) -> None:
@@ -69,10 +82,7 @@ async def test_old_reaction_button_works_after_sigkill(
     assert click.response_type == 7
     assert "Willow reacts: Evade" in h.message(prompt).text()
     assert h.message(prompt).components == []
-    latest = h.message(prompt)
-    latest.payload["components"] = latest.versions[0]["components"]  # a lagging client
-    again = await h.click(table.player, latest, evade)
-    await again.response()
+    again = await lagging_click(h, table.player, prompt, evade)
     assert again.ephemeral and "no longer pending" in again.response_data["content"]
 
 
