@@ -12,6 +12,11 @@ What "everything the bot keeps about a member" means is the list of sources in
    the GM controlling the member's combatants;
 3. one transaction runs every source's ``erase``.
 
+The replays a log's scrub checks (:func:`~bot.services.member_sources.scrub_encounter_log`)
+are worked out before the transactions of steps 2 and 3, with no lock held
+(:func:`~bot.services.member_sources.plan_scrub`); inside them the log is only read again and
+what came since replayed.
+
 Every step is idempotent: if one fails, running ``/me delete`` again finishes the job.
 """
 
@@ -37,7 +42,7 @@ from bot.services.actor import Actor
 from bot.services.away import away_marks
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_scrub import scrub_json
-from bot.services.member_sources import SOURCES, Erasure, scrub_encounter_log
+from bot.services.member_sources import SOURCES, Erasure, plan_scrub, scrub_encounter_log
 from bot.services.permissions import is_server_gm
 from bot.services.replay import ReplayFailed
 from bot.services.start_policy import channel_list, server_gms_text
@@ -297,6 +302,12 @@ class MemberDataService:
         )
         try:
             released = await self._release_live(erasure)
+            # The log's replays worked out before the transaction, not while it holds the
+            # writer lock (plan_scrub); it goes on from them when the log is as read.
+            async with self._db.read() as conn:
+                encounter_ids = await repo.encounter_ids(conn, guild_id)
+            for encounter_id in encounter_ids:
+                await plan_scrub(self._db, encounter_id, erasure)
             async with self._db.transaction() as conn:
                 changed = {s.key: await s.erase(conn, erasure) for s in SOURCES}
             away_marks(self._db).changed(guild_id)  # its away mark and those naming it
@@ -319,6 +330,7 @@ class MemberDataService:
         for ref in sorted(live.values(), key=lambda r: r.id):
             if not await self._names(ref, erasure.user_id):
                 continue
+            await plan_scrub(self._db, ref.id, erasure)  # its replays, before the transaction
             try:
                 encounter, names = await self._forget_in(ref.channel_id, erasure)
             except NotFound:

@@ -48,10 +48,12 @@ delete them there), and the server's settings (they hold role ids, never a membe
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -67,11 +69,28 @@ from bot.store import member_settings as settings_repo
 from bot.store import notices as notice_repo
 from bot.store import sheets as sheet_repo
 from bot.store import standing as standing_repo
-from bot.store.base import StoreConnection
+from bot.store.base import Store, StoreConnection
 from bot.store.encounter_log import LogEntry
 from bot.store.sheets import SheetRow
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ScrubPlan:
+    """Where the replays of :func:`_walk` got to over an encounter's log: ``digest`` of
+    everything they read (the encounter's rules, then per log entry walked its version, result,
+    snapshot and scrubbed result — what a replay and its check depend on, :func:`_fold`),
+    ``walked`` entries, the snapshots ``left`` so far (by version), and the two states after
+    the last one (``had``: as the log replays; ``shown``: as the scrubbed log does). The same
+    inputs give the same walk, so a later call whose log starts with the same entries goes on
+    from here (issue 15: the replays run before the erasure's write transaction)."""
+
+    digest: bytes
+    walked: int
+    left: dict[int, str]
+    had: Any
+    shown: Any
 
 
 @dataclass(frozen=True)
@@ -83,6 +102,10 @@ class Erasure:
     user_id: int
     actor_id: int
     now: datetime
+    plans: dict[int, ScrubPlan] = field(default_factory=dict, compare=False, repr=False)
+    """Per encounter id: the replays :func:`plan_scrub` worked out before the erasure's write
+    transaction, which :func:`scrub_encounter_log` goes on from instead of replaying the log
+    again while it holds the writer lock."""
 
 
 Exporter = Callable[[StoreConnection, int, int], Awaitable[Any]]
@@ -244,65 +267,135 @@ async def scrub_encounter_log(conn: StoreConnection, encounter_id: int, e: Erasu
 
     A row that keeps no snapshot and that, replayed as scrubbed over the scrubbed state before
     it, would not give the state it left scrubbed gets that state as its snapshot (rebuilt from
-    the log before anything is scrubbed, :func:`_states_left`). Scrubbing changes what replaying
+    the log before anything is scrubbed, :func:`_walk`). Scrubbing changes what replaying
     gives: a Talk's ``<@id>`` becomes "a former member", more words against the round's 25; a
     combatant named after the member takes a name a later row's new combatant may hold. An undo
     to an earlier version, a redo or a restart of a row whose stored state is behind would
     replay it (issue 15: a state is its nearest snapshot with the changes after it replayed);
     with the snapshot each version still rebuilds as the state it had, scrubbed. When the log
     cannot rebuild those states (damaged, or rules a newer bot froze) the rows from there on are
-    scrubbed without them: the member's erasure comes first."""
+    scrubbed without them: the member's erasure comes first. The replays go on from
+    ``e.plans[encounter_id]`` (:func:`plan_scrub`) when the log still starts as it read it
+    (:func:`_walk`)."""
     rows = await repo.log_rows_naming(conn, encounter_id, e.user_id)
     results = {row.version: scrub_json(row.result, e.user_id) for row in rows}
-    left = await _states_left(conn, encounter_id, rows, results, e.user_id)
-    for row in rows:
-        await repo.rewrite_log_row(
-            conn,
-            encounter_id,
-            row.version,
+    left: dict[int, str] = {}
+    read = await _log_read(conn, encounter_id, rows)
+    if read is not None:
+        *_, left = _walk(encounter_id, *read, results, e.user_id, e.plans)  # to its end
+    rewrites = [
+        repo.LogRewrite(
+            version=row.version,
             actor_id=repo.TOMBSTONE_ID if row.actor_id == e.user_id else row.actor_id,
             options=scrub_json(row.options, e.user_id),
             result=results[row.version],
             state=None if row.state is None else scrub_json(row.state, e.user_id),
         )
-    for version, state in left.items():  # rows the scrub leaves unchanged among them
-        await repo.set_log_snapshot(conn, encounter_id, version, state)
+        for row in rows
+    ]
+    # ``left``'s snapshots after the rewrites: rows the scrub leaves unchanged among them.
+    await repo.rewrite_log(conn, encounter_id, rewrites, left)
     return len(rows)
 
 
-async def _states_left(
-    conn: StoreConnection,
-    encounter_id: int,
-    rows: list[repo.LogRow],
-    results: dict[int, str],
-    user_id: int,
-) -> dict[int, str]:
-    """The snapshots (scrubbed JSON text) the rows without one need so that every version from
-    the first of ``rows`` (naming the member, ascending) on rebuilds, from the scrubbed log, as
-    the state it had scrubbed; ``results``: the rows' scrubbed results. One pass from the nearest
-    snapshot (:func:`_step`). When the log cannot be replayed from some version on, the
-    snapshots found before it are kept (logged)."""
+async def plan_scrub(db: Store, encounter_id: int, e: Erasure) -> None:
+    """Work out, from committed data and with no lock held while it replays, what
+    :func:`scrub_encounter_log` of this encounter will replay, into ``e.plans``
+    (:class:`ScrubPlan`): the erasure's write transaction then only reads the log again, checks
+    that it starts as read here (a digest) and replays what came since. Those replays (about
+    0.2 ms a version after the member's first mention) otherwise ran inside the transaction,
+    holding every channel's writes up (issue 15). The log is read through ``db.read()``, which
+    is released before the replays, and they give the event loop a turn every
+    :data:`PLAN_SLICE` versions. Nothing is planned for a log the replays cannot read."""
+    async with db.read() as conn:
+        rows = await repo.log_rows_naming(conn, encounter_id, e.user_id)
+        read = await _log_read(conn, encounter_id, rows)
+    if read is None:
+        return
+    results = {row.version: scrub_json(row.result, e.user_id) for row in rows}
+    walk = _walk(encounter_id, *read, results, e.user_id, e.plans)
+    while True:
+        for _ in range(PLAN_SLICE):
+            if next(walk, None) is None:
+                return
+        await asyncio.sleep(0)
+
+
+PLAN_SLICE = 25
+"""Versions :func:`plan_scrub` replays between two turns of the event loop (~5 ms)."""
+
+
+async def _log_read(
+    conn: StoreConnection, encounter_id: int, rows: list[repo.LogRow]
+) -> tuple[Any, list[LogEntry]] | None:
+    """The encounter's row and the log entries :func:`_walk` replays for ``rows`` (naming the
+    member, ascending): from the nearest snapshot at or before the first of them to the row's
+    version. None when no row names the member or the encounter is gone."""
     row = await encounter_repo.by_id(conn, encounter_id)
     if not rows or row is None:
-        return {}
+        return None
+    entries = await encounter_repo.history(conn, encounter_id, rows[0].version)
+    entries += await encounter_repo.changes_after(conn, encounter_id, rows[0].version, row.version)
+    return row, entries
+
+
+def _fold(digest: Any, *parts: str | None) -> None:
+    """Add ``parts`` to ``digest`` (each length-prefixed, None apart from any text)."""
+    for part in parts:
+        digest.update(b"\x00" if part is None else f"{len(part)}:{part}".encode())
+
+
+def _fold_entry(digest: Any, entry: LogEntry, result: str | None) -> None:
+    """Add what :func:`_walk` reads of ``entry`` to ``digest``: what its replay and check
+    depend on (version, result, snapshot; ``result``, its scrubbed result if it names the
+    member)."""
+    _fold(digest, str(entry.version), entry.result, entry.state, result)
+
+
+def _walk(
+    encounter_id: int,
+    row: Any,
+    entries: list[LogEntry],
+    results: dict[int, str],
+    user_id: int,
+    plans: dict[int, ScrubPlan],
+) -> Iterator[dict[int, str]]:
+    """The snapshots (scrubbed JSON text, by version) the entries without one need so that
+    every version from the first row naming the member on rebuilds, from the scrubbed log, as
+    the state it had scrubbed (``results``: those rows' scrubbed results). One pass from the
+    nearest snapshot (:func:`_step`), going on from ``plans[encounter_id]`` when the log's
+    first entries are those it walked, and yielding the snapshots found so far after each entry
+    (so a caller can give the event loop turns); its end is kept in ``plans``. When the log
+    cannot be replayed from some version on, the snapshots found before it are kept (logged)
+    and no plan is."""
+    plan = plans.pop(encounter_id, None)
     left: dict[int, str] = {}
     try:
         rules = playing_rules(row)
-        entries = await encounter_repo.history(conn, encounter_id, rows[0].version)
-        entries += await encounter_repo.changes_after(
-            conn, encounter_id, rows[0].version, row.version
-        )
         if not entries or entries[0].state is None:
             raise replay.ReplayFailed("no snapshot to start from")
-        had = shown = None
-        for version, entry in enumerate(entries, start=entries[0].version):
+        digest = hashlib.sha256()
+        _fold(digest, row.ruleset, row.rules_overrides, row.rules)
+        start, had, shown = 0, None, None
+        if plan is not None and plan.walked <= len(entries):
+            probe = digest.copy()
+            for entry in entries[: plan.walked]:
+                _fold(
+                    probe, str(entry.version), entry.result, entry.state, results.get(entry.version)
+                )
+            if probe.digest() == plan.digest:
+                start, had, shown, digest = plan.walked, plan.had, plan.shown, probe
+                left.update(plan.left)
+        for version, entry in enumerate(entries[start:], start=entries[0].version + start):
             if entry.version != version:
                 raise replay.ReplayFailed(f"the log does not hold version {version}")
-            had, shown, snapshot = _step(
-                rules, had, shown, entry, results.get(entry.version), user_id
-            )
+            result = results.get(entry.version)
+            had, shown, snapshot = _step(rules, had, shown, entry, result, user_id)
+            _fold_entry(digest, entry, result)
             if snapshot is not None:
                 left[entry.version] = snapshot
+            yield left
+        plans[encounter_id] = ScrubPlan(digest.digest(), len(entries), dict(left), had, shown)
     except replay.UNREADABLE as error:
         log.warning(
             "encounter %s: the states its scrubbed log rows left could not all be rebuilt (%s);"
@@ -310,13 +403,13 @@ async def _states_left(
             encounter_id,
             error,
         )
-    return left
+    yield left
 
 
 def _step(
     rules: Ruleset[Any], had: Any, shown: Any, entry: LogEntry, result: str | None, user_id: int
 ) -> tuple[Any, Any, str | None]:
-    """One log entry of :func:`_states_left`: the state its version had (``had`` after it,
+    """One log entry of :func:`_walk`: the state its version had (``had`` after it,
     replayed from the log as it is), the state the scrubbed log rebuilds (``shown``: ``had``
     itself while the two agree, the member named in neither) and the snapshot the entry needs
     (None: none). ``result``: the entry's scrubbed result when it names the member. An entry

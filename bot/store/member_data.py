@@ -12,11 +12,14 @@ service decides on the parsed JSON what really names the member.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.errors import Conflict
 from bot.store.base import StoreConnection
 from bot.store.prompts import PromptRow
 from bot.store.sheets import SheetRow
@@ -150,33 +153,49 @@ async def log_rows_naming(conn: StoreConnection, encounter_id: int, user_id: int
     return [LogRow.model_validate(dict(row)) for row in rows]
 
 
-async def rewrite_log_row(
+@dataclass(frozen=True)
+class LogRewrite:
+    """A log entry's new actor and texts (:func:`rewrite_log`); ``state`` None: it keeps no
+    snapshot."""
+
+    version: int
+    actor_id: int
+    options: str
+    result: str
+    state: str | None
+
+
+async def rewrite_log(
     conn: StoreConnection,
     encounter_id: int,
-    version: int,
-    *,
-    actor_id: int,
-    options: str,
-    result: str,
-    state: str | None,
+    rewrites: Sequence[LogRewrite],
+    snapshots: Mapping[int, str] | None = None,
 ) -> None:
-    """Replace who issued a log entry and its texts (the entry stays at its version; ``state``
-    None: it keeps no snapshot)."""
-    await conn.execute(
-        "UPDATE encounter_log SET actor_id = ?, options = ?, result = ?, state = ?"
-        " WHERE encounter_id = ? AND version = ?",
-        (actor_id, options, result, state, encounter_id, version),
-    )
-
-
-async def set_log_snapshot(
-    conn: StoreConnection, encounter_id: int, version: int, state: str
-) -> None:
-    """Keep ``state`` (JSON) as the snapshot of the log entry at ``version``."""
-    await conn.execute(
-        "UPDATE encounter_log SET state = ? WHERE encounter_id = ? AND version = ?",
-        (state, encounter_id, version),
-    )
+    """Replace who issued each entry of ``rewrites`` and its texts (each stays at its version),
+    then keep ``snapshots`` (version → state JSON) as those entries' snapshots; all in one
+    :meth:`~bot.store.base.StoreConnection.execute_all` (one trip on SQLite). Raises
+    :class:`~bot.errors.Conflict` — the caller's transaction then rolls back — unless every
+    entry named exists."""
+    statements: list[tuple[str, Sequence[Any]]] = [
+        (
+            "UPDATE encounter_log SET actor_id = ?, options = ?, result = ?, state = ?"
+            " WHERE encounter_id = ? AND version = ?",
+            (r.actor_id, r.options, r.result, r.state, encounter_id, r.version),
+        )
+        for r in rewrites
+    ]
+    statements += [
+        (
+            "UPDATE encounter_log SET state = ? WHERE encounter_id = ? AND version = ?",
+            (state, encounter_id, version),
+        )
+        for version, state in (snapshots or {}).items()
+    ]
+    if not statements:
+        return
+    counts = await conn.execute_all(statements)
+    if counts != [1] * len(statements):
+        raise Conflict("The fight's log changed while it was being rewritten; nothing was.")
 
 
 async def forget_seats(conn: StoreConnection, guild_id: int, user_id: int) -> int:

@@ -212,14 +212,10 @@ async def test_member_data_finds_and_forgets_a_member(store: Store) -> None:
     assert [(r.version, r.command) for r in issued] == [(2, "attack")]
     assert [(r.version, r.state) for r in rows] == [(2, STATE)]
     async with store.transaction() as conn:
-        await member_data.rewrite_log_row(
+        await member_data.rewrite_log(
             conn,
             row.id,
-            2,
-            actor_id=member_data.TOMBSTONE_ID,
-            options="{}",
-            result="{}",
-            state=None,
+            [member_data.LogRewrite(2, member_data.TOMBSTONE_ID, "{}", "{}", None)],
         )
         assert await member_data.forget_seats(conn, GUILD, GM) == 1  # the starter; live GM stays
     async with store.read() as conn:
