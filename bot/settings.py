@@ -89,7 +89,7 @@ class Settings(BaseModel):
       through asyncpg; unset or blank: SQLite at ``database_path``. Secret (it may hold a
       password): masked like the token; use :func:`redacted_url` to name it in a message.
     - ``dev_guild_id`` (DEV_GUILD_ID): when set, slash commands are synced to that server only.
-    - ``log_level`` (LOG_LEVEL): DEBUG, INFO, WARNING or ERROR; default INFO.
+    - ``log_level`` (LOG_LEVEL): DEBUG, INFO, WARNING, ERROR or CRITICAL; default INFO.
     - ``discord_api_base`` / ``discord_gateway_url`` (DISCORD_API_BASE / DISCORD_GATEWAY_URL):
       override Discord's REST base (``…/api/v10``) and gateway URL; unset in production, used by
       the test harness and REST proxies.
