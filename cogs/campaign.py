@@ -73,6 +73,8 @@ class CampaignCog(
         command: Callable[[Ruleset[Any]], CommandBase],
         member: discord.Member | None,
         character: str | None,
+        *,
+        can_name: bool = True,
     ) -> None:
         result = await self.service.run(
             _guild(interaction),
@@ -81,6 +83,7 @@ class CampaignCog(
             make=command,
             member_id=member.id if member else None,
             character=character,
+            can_name=can_name,
         )
         await interaction.response.send_message(result_text(title, result), allowed_mentions=NONE)
 
@@ -149,7 +152,13 @@ class CampaignCog(
         ending = EndPeriod(period=cast(Period, period.value))
         title = f"The {period.value} ends"
         await self._run(
-            interaction, title, "end a day, quest or arc", lambda rules: ending, None, None
+            interaction,
+            title,
+            "end a day, quest or arc",
+            lambda rules: ending,
+            None,
+            None,
+            can_name=False,  # no member: or character: here
         )
 
     @app_commands.command(

@@ -117,11 +117,14 @@ class CampaignService:
         make: Callable[[Ruleset[Any]], CommandBase],
         member_id: int | None = None,
         character: str | None = None,
+        can_name: bool = True,
     ) -> CampaignResult:
         """Apply the engine command ``make`` builds for a ruleset (a rest, weeks of healing, the
         end of a period) to the characters with records in the server — or only ``member_id``'s, or
         only the one called ``character`` — and write their records back with the campaign
         clock, in one transaction. Server GMs only (``action`` completes the refusal).
+        ``can_name`` says whether the command offers ``member:`` and ``character:`` (the end of
+        a period does not), so the refusal when nobody has a record suggests them only then.
         Characters in a live fight, or whose records cannot be read, are left out (listed in
         ``skipped``). Raises the engine's refusals (e.g. a rest limit) and :class:`NotFound`
         when nobody is left to apply it to."""
@@ -139,7 +142,7 @@ class CampaignService:
                     continue
                 by_ruleset.setdefault(sheet.ruleset, []).append((sheet, row))
             if not by_ruleset:
-                raise NotFound(_nobody(skipped))
+                raise NotFound(_nobody(skipped, can_name))
             clock = await repo.clock(conn, guild_id)
             overrides = await guild_settings.rules_overrides(conn, guild_id)
             lines: list[str] = []
@@ -174,7 +177,7 @@ class CampaignService:
                     )
                 latest = max(latest, outcome.state.game_time_s)
             if not applied and len(by_ruleset) > 1:
-                raise NotFound(_nobody(skipped))
+                raise NotFound(_nobody(skipped, can_name))
             await repo.advance_clock(conn, guild_id, latest, now)
         return CampaignResult(lines=lines, skipped=skipped, clock_s=latest)
 
@@ -274,10 +277,11 @@ async def _require_not_fighting(conn: StoreConnection, guild_id: int, sheet: She
         )
 
 
-def _nobody(skipped: list[str]) -> str:
+def _nobody(skipped: list[str], can_name: bool) -> str:
     if skipped:
         return "Nobody to apply it to: " + "; ".join(skipped) + "."
+    hint = " Name one with `member:` and `character:`." if can_name else ""
     return (
         "No character of this server has a campaign record yet (a character gets one when it "
-        "leaves its first fight). Name one with `member:` and `character:`."
+        "leaves its first fight)." + hint
     )

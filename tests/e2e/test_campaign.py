@@ -82,3 +82,18 @@ async def test_a_dead_character_stays_dead_until_a_gm_resets_it(
     assert "starts afresh" in reset.message.text()
     await ok(await slash(h, player, "encounter join", character="Willow"))
     assert await willow(bot, h) == (16, 40)
+
+
+async def test_with_no_records_each_command_suggests_only_options_it_has(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """No character has a record yet: `/campaign rest` suggests naming one (it has `member:`
+    and `character:`); `/campaign end-of`, which has neither, does not point at them."""
+    h, gm = discord_harness, table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Nothing yet"))
+    rest = await refused(await slash(h, gm, "campaign rest", kind="short"))
+    assert "No character of this server has a campaign record yet" in rest
+    assert "`member:` and `character:`" in rest
+    ending = await refused(await slash(h, gm, "campaign end-of", period="day"))
+    assert "No character of this server has a campaign record yet" in ending
+    assert "member:" not in ending and "character:" not in ending, ending
