@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
+from bot.engine.core.dice import ScriptedRoller
 from bot.engine.core.verbs import ActInput
 from bot.engine.utopia import commands as u
+from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.errors import InvalidInput, RuleViolation
-from tests.engine.test_utopia_engine import RULES, fight, run, sheet
+from tests.engine.test_utopia_engine import NOW, RULES, fight, run, sheet
 
 
 def sneaky(**subtraits: int) -> Any:
@@ -98,3 +100,38 @@ def test_stealth_needs_someone_to_hide_from_and_the_ta() -> None:
     s = run(s, u.SetCondition(target="c2", condition="Down"), []).state
     with pytest.raises(RuleViolation):
         run(s, u.Stealth(actor="c1"), [])
+
+
+def test_a_servers_stealth_tables_change_the_test() -> None:
+    """`docs/rules/utopia.md` says a GM changes Stealth with the `stealth` tables
+    (`/tables set`): a server that makes `suspicious` cost 2 disfavor, `distracting` give 2
+    favor, a gifted observer count 3 × its Awareness and seekers of the `seen` test get no
+    favor plays by those numbers."""
+    rules = UtopiaRuleset.configured(
+        {
+            "stealth": {
+                "suspicious_disfavor": 2,
+                "distracting_favor": 2,
+                "gifted_multiplier": 3,
+                "seen_favor_to_seekers": 0,
+            }
+        }
+    )
+
+    def play(s: Any, command: Any, dice: list[int]) -> Any:
+        roller = ScriptedRoller(dice)
+        out = rules.apply(s, command, roller, NOW)
+        assert roller.remaining == 0, "every scripted die is used"
+        return out
+
+    s = fight(sneaky(), sneaky())
+    out = play(s, u.Stealth(actor="c1", circumstances=("suspicious",)), [1])
+    assert len(rolled_in(out)[0].roll.dice) == 1  # 3 dice, 2 disfavor
+    out = play(s, u.Stealth(actor="c1", circumstances=("distracting",)), [1] * 5)
+    assert len(rolled_in(out)[0].roll.dice) == 5  # 3 dice, 2 favor
+    bo = sheet(subtraits={"stunt": 4, "awareness": 5, "speed": 5}, gifted=["awareness"])
+    out = play(fight(sneaky(), bo), u.Stealth(actor="c1"), [6, 6, 1])
+    assert rolled_in(out)[0].against_score == 15
+    # "seen": Ana 2d6 (a disfavor); Bo's Awareness test with no favor, 3d6 + 1.
+    out = play(s, u.Stealth(actor="c1", circumstances=("seen",)), [6, 6, 3, 3, 3])
+    assert len(rolled_in(out)[0].opposing.dice) == 3

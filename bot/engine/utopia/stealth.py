@@ -12,6 +12,10 @@ aware of").
   Awareness test against the Stunt total and notices when it meets it; the stealthy creature
   gains a point of disfavor, each other a point of favor). ``amount:`` 0–2: "double the amount
   of time", a point of favor each, "up to twice per action".
+* **The numbers** are the encounter's ``stealth`` tables
+  (:class:`~bot.engine.utopia.tables.Stealth`: the test and the score it meets, each
+  circumstance's favor and disfavor, the gifted multiplier, the doublings allowed — at most the
+  text's two), so a server's ``/tables set`` changes them; the defaults are the text's, above.
 * **The cost** — the text gives none for the test: it accompanies "an action". The bot's
   default: Stealth is its own action of 1 TA (2 IA off the turn), and each doubling of the time
   doubles it (2 TA, then 4 TA).
@@ -31,7 +35,9 @@ from bot.engine.utopia.commands import Circumstance, Stealth
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.events import Tested
 from bot.engine.utopia.state import UtopiaCombatant
+from bot.engine.utopia.tables import Stealth as StealthTable
 from bot.errors import InvalidInput, RuleViolation
+from bot.words import counted
 
 CIRCUMSTANCES: dict[str, tuple[int, int, str]] = {
     "suspicious": (0, 1, "creatures were suspicious or knew where to look: 1 disfavor"),
@@ -39,11 +45,23 @@ CIRCUMSTANCES: dict[str, tuple[int, int, str]] = {
     "sight": (0, 2, "entering an unsuspecting creature's line of sight: 2 disfavor"),
     "distracting": (1, 0, "distracting terrain or circumstance: 1 favor"),
 }
-"""The words ``detail:`` takes: ``(favor, disfavor, what it means)`` ("Stealth")."""
+"""The words ``detail:`` takes: ``(favor, disfavor, what it means)`` ("Stealth") with the
+shipped tables; :func:`effects` gives an encounter's."""
 TA_COST = 1
 """The bot's default cost of Stealth, doubled per doubling of the time."""
 MAX_DOUBLINGS = 2
-""""This effect may be used up to twice per action"."""
+""""This effect may be used up to twice per action" (the command allows no more; the tables'
+``extra_time_favor_max`` may lower it)."""
+
+
+def effects(rules: StealthTable) -> dict[str, tuple[int, int]]:
+    """Each circumstance's ``(favor, disfavor)`` by the encounter's tables."""
+    return {
+        "suspicious": (0, rules.suspicious_disfavor),
+        "seen": (0, rules.seen_disfavor),
+        "sight": (0, rules.entering_sight_disfavor),
+        "distracting": (rules.distracting_favor, 0),
+    }
 
 
 def circumstances(detail: str | None) -> tuple[Circumstance, ...]:
@@ -69,17 +87,21 @@ def stealth(tx: Tx, cmd: Stealth) -> None:
     """ "Stealth": a Stunt test against each watcher's Awareness (module docstring)."""
     c = tx.view(cmd.actor)
     tx.require_can_act_now(c)
-    if cmd.doubled > MAX_DOUBLINGS:
-        raise InvalidInput(f"Doubling the time gives favor at most {MAX_DOUBLINGS} times.")
+    rules = tx.tables.stealth
+    most = min(MAX_DOUBLINGS, rules.extra_time_favor_max)
+    if cmd.doubled > most:
+        raise InvalidInput(f"Doubling the time gives favor at most {counted(most, 'time')}.")
     others = watchers(tx, c)
     if not others:
         raise RuleViolation(f"Nobody is present for {c.name} to stay hidden from.")
     ta = TA_COST * 2**cmd.doubled
     tx.pay(c.id, Cost(kind="turn", amount=ta), "move with stealth")
     tx.c(c.id).aim = 0
-    favor = cmd.doubled + sum(CIRCUMSTANCES[w][0] for w in cmd.circumstances)
-    disfavor = sum(CIRCUMSTANCES[w][1] for w in cmd.circumstances)
-    roll = tx.test(c, "stunt", f"{c.name}'s Stunt test (Stealth)", favor=favor, disfavor=disfavor)
+    amounts = effects(rules)
+    favor = cmd.doubled + sum(amounts[w][0] for w in cmd.circumstances)
+    disfavor = sum(amounts[w][1] for w in cmd.circumstances)
+    what = f"{c.name}'s {rules.test.title()} test (Stealth)"
+    roll = tx.test(c, rules.test, what, favor=favor, disfavor=disfavor)
     seen = "seen" in cmd.circumstances
     hidden: list[str] = []
     for o in others:
@@ -90,17 +112,23 @@ def stealth(tx: Tx, cmd: Stealth) -> None:
 
 def _scored_by(tx: Tx, c: UtopiaCombatant, o: UtopiaCombatant, roll: Roll) -> bool:
     """Whether ``o`` notices ``c``: its Awareness score (doubled if gifted) above the Stunt."""
-    score = o.sheet.score("awareness") * (2 if "awareness" in o.sheet.gifted else 1)
+    rules = tx.tables.stealth
+    gifted = rules.against in o.sheet.gifted
+    score = o.sheet.score(rules.against) * (rules.gifted_multiplier if gifted else 1)
     noticed = roll.total < score
-    doubled = " (gifted: doubled)" if "awareness" in o.sheet.gifted else ""
-    _said(tx, c, o, roll, noticed, f"{o.name}'s Awareness {score}{doubled}", against_score=score)
+    times = rules.gifted_multiplier
+    shown = "" if not gifted else " (gifted: doubled)" if times == 2 else f" (gifted: ×{times})"
+    what = f"{o.name}'s {rules.against.title()} {score}{shown}"
+    _said(tx, c, o, roll, noticed, what, against_score=score)
     return noticed
 
 
 def _seen_by(tx: Tx, c: UtopiaCombatant, o: UtopiaCombatant, roll: Roll) -> bool:
     """ "Seen": ``o`` makes an Awareness test (a point of favor) against the Stunt total and
     notices ``c`` when it meets it."""
-    theirs = tx.test(o, "awareness", f"{o.name}'s Awareness test", favor=1)
+    rules = tx.tables.stealth
+    what = f"{o.name}'s {rules.against.title()} test"
+    theirs = tx.test(o, rules.against, what, favor=rules.seen_favor_to_seekers)
     noticed = theirs.total >= roll.total
     _said(tx, c, o, roll, noticed, theirs.text, opposing=theirs)
     return noticed
@@ -121,7 +149,7 @@ def _said(
     tx.emit(
         Tested(
             combatant=c.id,
-            score="stunt",
+            score=tx.tables.stealth.test,
             roll=roll,
             success=not noticed,
             opponent=o.id,
