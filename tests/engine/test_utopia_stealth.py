@@ -5,6 +5,7 @@ of")."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -135,3 +136,17 @@ def test_a_servers_stealth_tables_change_the_test() -> None:
     # "seen": Ana 2d6 (a disfavor); Bo's Awareness test with no favor, 3d6 + 1.
     out = play(s, u.Stealth(actor="c1", circumstances=("seen",)), [6, 6, 3, 3, 3])
     assert len(rolled_in(out)[0].opposing.dice) == 3
+
+
+def test_an_encounter_at_rules_version_1_keeps_the_shipped_stealth_numbers() -> None:
+    """Fights started before Stealth read its tables (rules version 1) played by the shipped
+    numbers whatever a server's tables said; thawed, they still do, so their logs replay with
+    the dice they rolled."""
+    changed = UtopiaRuleset.configured({"stealth": {"suspicious_disfavor": 2}})
+    assert changed.version == 2
+    old = UtopiaRuleset.thawed(json.dumps({"version": 1, "tables": changed.tables_data()}))
+    s = fight(sneaky(), sneaky())
+    out = old.apply(
+        s, u.Stealth(actor="c1", circumstances=("suspicious",)), ScriptedRoller([1, 1]), NOW
+    )
+    assert len(rolled_in(out)[0].roll.dice) == 2  # 3 dice, the shipped 1 disfavor

@@ -66,6 +66,7 @@ from bot.engine.utopia.state import (
     UtopiaState,
     record_of,
 )
+from bot.engine.utopia.tables import Stealth as StealthTable
 from bot.engine.utopia.tables import UtopiaTables, default_tables, load_tables
 from bot.errors import InvalidInput, RuleViolation
 
@@ -127,6 +128,11 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+    rules_version: ClassVar[int] = 2
+    """Version 2: Stealth plays by the encounter's ``stealth`` tables (a server's ``/tables``
+    changes included); version 1 (encounters started before) played by the shipped numbers
+    whatever the tables said, and keeps doing so, so its log replays exactly."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
 
     tables_loader = staticmethod(load_tables)
 
@@ -136,13 +142,19 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
         self.economy: SheetActions = SheetActions()
+        # What the engine plays by: version 1 ignored the stealth tables (see rules_version).
+        self.played = (
+            self.tables
+            if self.version >= 2
+            else self.tables.model_copy(update={"stealth": StealthTable()})
+        )
 
     def apply(
         self, state: UtopiaState, command: CommandBase, roller: DiceRoller, now: datetime
     ) -> Outcome:
         """Apply one command; never mutates ``state``; a refusal raises a
         :class:`~bot.errors.DomainError` and changes nothing."""
-        tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
+        tx = Tx(state, self.played, roller, now, self.economy, self.turn_order)
         handler = self.handlers.get(command.kind)
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
@@ -327,7 +339,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def _read(self, state: UtopiaState) -> Tx:
         """A transaction for read-only questions (it never rolls)."""
-        return Tx(state, self.tables, _NO_DICE, datetime.min, self.economy, self.turn_order)
+        return Tx(state, self.played, _NO_DICE, datetime.min, self.economy, self.turn_order)
 
     def reaction_options(
         self, state: UtopiaState, combatant_id: str, decision: Any = None
