@@ -5,15 +5,18 @@ once, the range, and the pledge lapsing at the end of the aided creature's next 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from bot.engine.core.commands import Begin, EndTurn, SetDistance
+from bot.engine.core.dice import ScriptedRoller
 from bot.engine.core.verbs import ActInput
 from bot.engine.utopia import commands as u
+from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.errors import InvalidInput, RuleViolation
-from tests.engine.test_utopia_engine import RULES, run, sheet
+from tests.engine.test_utopia_engine import NOW, RULES, run, sheet
 
 
 def trio() -> Any:
@@ -105,3 +108,33 @@ def test_on_its_own_turn_the_helper_pays_turn_actions() -> None:
     s = trio()
     s = run(s, u.Assist(actor="c1", target="c3", form="grapple"), []).state
     assert s.get("c1").pools["turn"] == 4
+
+
+def test_a_servers_assist_tables_change_the_grapple_cost_and_the_minimum() -> None:
+    """`docs/rules/utopia.md` names `assist` as where a GM changes Assist: with `grapple_ia` 1
+    a grapple pledge costs 1 IA, and with `test_minimum` 2 a helper's +1-or-less modifier adds
+    2 (memory 1: −3 → +2)."""
+    rules = UtopiaRuleset.configured({"assist": {"grapple_ia": 1, "test_minimum": 2}})
+
+    def play(s: Any, command: Any, dice: list[int]) -> Any:
+        roller = ScriptedRoller(dice)
+        out = rules.apply(s, command, roller, NOW)
+        assert roller.remaining == 0, "every scripted die is used"
+        return out
+
+    s = trio()
+    pledged = play(s, u.Assist(actor="c3", target="c1", form="grapple"), []).state
+    assert pledged.get("c3").pools["interrupt"] == 1
+    s = play(s, u.Assist(actor="c3", target="c1", form="test"), []).state
+    out = play(s, u.Test(actor="c1", score="memory"), [1, 1, 1, 1])
+    assert first_test(out).roll.total == 4 - 3 + 2
+
+
+def test_at_rules_version_1_a_grapple_pledge_still_costs_the_shipped_2_ia() -> None:
+    """Fights started before Assist read these tables keep the numbers they played by."""
+    changed = UtopiaRuleset.configured({"assist": {"grapple_ia": 1, "test_minimum": 2}})
+    old = UtopiaRuleset.thawed(json.dumps({"version": 1, "tables": changed.tables_data()}))
+    out = old.apply(
+        trio(), u.Assist(actor="c3", target="c1", form="grapple"), ScriptedRoller([]), NOW
+    )
+    assert out.state.get("c3").pools["interrupt"] == 0

@@ -32,7 +32,15 @@ from bot.engine.utopia.state import AssistForm, Pledge, UtopiaCombatant
 from bot.errors import InvalidInput, RuleViolation
 
 IA_COST: dict[AssistForm, int] = {"test": 1, "leap": 1, "grapple": 2}
-"""Interrupt actions per form ("Assist")."""
+"""Interrupt actions per form ("Assist") with the shipped tables; a grapple's is the
+encounter's ``assist.grapple_ia`` (:func:`ia_cost`)."""
+
+
+def ia_cost(tx: Tx, form: AssistForm) -> int:
+    """The interrupt actions a pledge of ``form`` costs in this encounter."""
+    return tx.tables.assist.grapple_ia if form == "grapple" else IA_COST[form]
+
+
 TEST_RANGE_M = 2.0
 """The bot's reading of "within applicable range" for aiding a test (the text leaves it to
 the GM): 2 m, or engaged."""
@@ -63,7 +71,7 @@ def assist(tx: Tx, cmd: Assist) -> None:
     if any(p.helper == h.id and p.form == cmd.form for p in t.pledges):
         raise RuleViolation(f"{h.name} has already pledged to assist {t.name}'s {_WHAT[cmd.form]}.")
     _require_range(tx, h, t, cmd.form)
-    tx.pay(h.id, Cost(kind="interrupt", amount=IA_COST[cmd.form]), f"assist {t.name}")
+    tx.pay(h.id, Cost(kind="interrupt", amount=ia_cost(tx, cmd.form)), f"assist {t.name}")
     tx.c(h.id).aim = 0
     m = tx.c(t.id)
     m.pledges = (*m.pledges, Pledge(helper=h.id, form=cmd.form))

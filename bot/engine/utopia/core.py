@@ -230,14 +230,15 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         self, roll: Roll, helper: UtopiaCombatant, score: Trait | Subtrait, adds: bool
     ) -> Roll:
         """``roll`` aided by ``helper`` ("Assist"): its own test of ``score`` added (``adds``:
-        a Strength test, a grappler's Agility test), else its modifier, at least +1."""
+        a Strength test, a grappler's Agility test), else its modifier, at least +1 (the
+        tables' ``assist.test_minimum``)."""
         if adds:
             theirs = self.test(
                 helper, score, f"{helper.name}'s {score.title()} test (assisting)", aided=False
             )
             extra, words = theirs.total, f"{helper.name}'s {theirs.text}"
         else:
-            extra = max(1, helper.sheet.modifier(score))
+            extra = max(self.tables.assist.test_minimum, helper.sheet.modifier(score))
             words = f"{helper.name}'s modifier {extra:+d}"
         return roll.model_copy(
             update={

@@ -66,6 +66,7 @@ from bot.engine.utopia.state import (
     UtopiaState,
     record_of,
 )
+from bot.engine.utopia.tables import Assist as AssistTable
 from bot.engine.utopia.tables import Stealth as StealthTable
 from bot.engine.utopia.tables import UtopiaTables, default_tables, load_tables
 from bot.errors import InvalidInput, RuleViolation
@@ -111,6 +112,16 @@ _HANDLERS["delay"] = interleave.delay  # the core's, keeping TA in the interleav
 _VITALS = ("shp", "dhp", "stamina", "ta", "ia")
 
 
+def _as_version_1(tables: UtopiaTables) -> UtopiaTables:
+    """``tables`` as rules version 1 read them: the shipped Stealth numbers, a grapple pledge
+    of 2 IA and an aided test's +1 at least, whatever a server had set there."""
+    shipped = AssistTable()
+    assist = tables.assist.model_copy(
+        update={"grapple_ia": shipped.grapple_ia, "test_minimum": shipped.test_minimum}
+    )
+    return tables.model_copy(update={"stealth": StealthTable(), "assist": assist})
+
+
 class UtopiaRuleset(Ruleset[UtopiaState]):
     """Utopia. ``tables``: the GM-changeable numbers (``data/utopia/tables.json``)."""
 
@@ -129,8 +140,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     rules_version: ClassVar[int] = 2
-    """Version 2: Stealth plays by the encounter's ``stealth`` tables (a server's ``/tables``
-    changes included); version 1 (encounters started before) played by the shipped numbers
+    """Version 2: Stealth plays by the encounter's ``stealth`` tables, and Assist by its
+    ``assist.grapple_ia`` and ``assist.test_minimum`` (a server's ``/tables`` changes
+    included); version 1 (encounters started before) played by the shipped numbers there
     whatever the tables said, and keeps doing so, so its log replays exactly."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2)
 
@@ -142,12 +154,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
         self.economy: SheetActions = SheetActions()
-        # What the engine plays by: version 1 ignored the stealth tables (see rules_version).
-        self.played = (
-            self.tables
-            if self.version >= 2
-            else self.tables.model_copy(update={"stealth": StealthTable()})
-        )
+        # What the engine plays by: version 1 ignored some entries (see rules_version).
+        self.played = self.tables if self.version >= 2 else _as_version_1(self.tables)
 
     def apply(
         self, state: UtopiaState, command: CommandBase, roller: DiceRoller, now: datetime
