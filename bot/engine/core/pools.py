@@ -12,8 +12,9 @@ need: reroll chosen dice (Uune: a focus point rerolls two resources; 5 vitality 
 bump one (Uune: 10 vitality adds 1), or set one to a face (Uune: a focus point forces a
 resource to hit). Each die remembers its history and is shown die by die
 (:meth:`PoolRoll.shown`). :func:`opposed` compares two results with a system's tie rule, and a
-:class:`FavorPolicy` turns points of favor and disfavor into dice (UTTAS: :class:`ExtraDice`;
-:class:`KeepBest`: roll extra dice and keep the best — planned for the systems that need it).
+:class:`FavorPolicy` turns points of favor and disfavor into dice (:class:`ExtraDice`, Utopia's
+odds; :class:`KeepBest`: roll extra dice and keep the best — planned for the systems that need
+it). UTTAS rolls its Advantage dice through :func:`~bot.engine.core.dice.roll_pool`.
 
 Limits: at most :data:`~bot.engine.core.dice.MAX_DICE` dice in a pool and
 :data:`~bot.engine.core.dice.MAX_SIDES` sides a die; a pool beyond them raises
