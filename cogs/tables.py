@@ -130,5 +130,8 @@ class TablesCog(
             tables = await self.service.effective(interaction.guild_id, key)
             folded = current.casefold()
             paths = [p for p in leaf_paths(tables) if folded in p.casefold() and len(p) <= 100]
+            command = interaction.command
+            if command is not None and command.name == "set":  # entries it would refuse
+                paths = [p for p in paths if self.service.planned(key, p) is None]
             return labelled_choices((p, p) for p in paths)
         return []

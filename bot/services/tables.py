@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.engine import get_ruleset
+from bot.engine.core.tables import planned_entry
 from bot.errors import InvalidInput, NotAllowed
 from bot.services.actor import Actor
 from bot.services.permissions import is_server_gm
@@ -86,12 +87,20 @@ class TableService:
                 f"The {ruleset.upper()} tables have no entry `{path}` ({missing})."
             ) from None
 
+    @staticmethod
+    def planned(ruleset: str, path: str) -> str | None:
+        """Why the entry at ``path`` of ``ruleset``'s tables is not read yet
+        (:func:`bot.engine.core.tables.planned`), or None (read, or no such entry)."""
+        return planned_entry(type(get_ruleset(ruleset).tables), path.split("."))
+
     async def change(
         self, guild_id: int, actor: Actor, ruleset: str, path: str, raw: str
     ) -> dict[str, Any]:
         """Set the entry at ``path`` to ``raw`` (``-`` removes the server's change there). Returns
         the server's new changes. Raises :class:`NotAllowed` for a non-GM and
-        :class:`InvalidInput` for a value the tables refuse (nothing is stored then)."""
+        :class:`InvalidInput` for a value the tables refuse, or an entry no rule reads yet
+        (:func:`bot.engine.core.tables.planned`; removing a change there is allowed) — nothing
+        is stored then."""
         parts = parse_path(path)
         async with self._db.transaction() as conn:
             if not await is_server_gm(conn, guild_id, actor):
@@ -117,14 +126,20 @@ class TableService:
                     f"That makes this server's table changes {len(encoded):,} characters long; "
                     f"the limit is {OVERRIDES_MAX:,}."
                 )
-            get_ruleset(ruleset, encoded)  # raises InvalidInput naming the bad entry
+            rules = get_ruleset(ruleset, encoded)  # raises InvalidInput naming the bad entry
             if raw.strip() != REMOVE:
                 try:
-                    _walk(get_ruleset(ruleset, encoded).tables.model_dump(mode="json"), parts)
+                    _walk(rules.tables.model_dump(mode="json"), parts)
                 except KeyError:
                     raise InvalidInput(
                         f"The {ruleset.upper()} tables have no entry `{path}`."
                     ) from None
+                reason = planned_entry(type(rules.tables), parts)
+                if reason is not None:  # accepted, it would change nothing
+                    raise InvalidInput(
+                        f"`{path[:80]}` is not read by the bot yet (planned): {reason}. "
+                        "Nothing was changed."
+                    )
             await guild_settings.set_rules_overrides(conn, guild_id, encoded, self._clock())
         return current
 

@@ -76,3 +76,52 @@ async def test_a_gm_chooses_the_speed_reading_for_new_fights(
     await ok(await slash(h, gm, "encounter start", name="After"))
     fresh = await bot.services.encounters.live(h.channel.id)
     assert fresh.rules.economy.refill == "turn_end"  # type: ignore[attr-defined]
+
+
+async def test_an_entry_no_rule_reads_yet_is_refused_not_stored(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Utopia's exchange rates ("Interchanging Actions") and what a held action costs ("Hold
+    Action") are in its tables, but the bot plays by the text's numbers there (planned): a GM
+    who sets one is told so and nothing is stored, instead of a change that does nothing. An
+    entry that is read is still set, and set's suggestions leave the refused ones out."""
+    h, gm = discord_harness, table.moderator
+    for entry in (
+        "actions.interrupt_per_turn_action",
+        "actions.turn_per_interrupt_action",
+        "hold.turn_actions",
+    ):
+        text = await refused(
+            await slash(h, gm, "tables set", ruleset="utopia", entry=entry, value="3")
+        )
+        assert f"`{entry}` is not read by the bot yet (planned)" in text
+        assert "Nothing was changed" in text
+    assert (await bot.services.tables.overrides(h.guild.id)) == {}
+    shown = await slash(h, gm, "tables show", ruleset="utopia", entry="hold.turn_actions")
+    await shown.response()
+    assert "```json\n2\n```" in shown.response_data["content"]
+
+    done = await slash(
+        h, gm, "tables set", ruleset="utopia", entry="hold.interrupt_actions", value="1"
+    )
+    await done.response()
+    assert "is now" in done.response_data["content"]
+    assert (await bot.services.tables.overrides(h.guild.id)) == {
+        "utopia": {"hold": {"interrupt_actions": 1}}
+    }
+
+    def values(choices: list[dict[str, object]]) -> set[object]:
+        return {c["value"] for c in choices}
+
+    offered = values(
+        await h.autocomplete(
+            gm, h.channel, "tables set", focused="entry", value="hold", ruleset="utopia"
+        )
+    )
+    assert "hold.interrupt_actions" in offered and "hold.turn_actions" not in offered
+    listed = values(
+        await h.autocomplete(
+            gm, h.channel, "tables show", focused="entry", value="hold", ruleset="utopia"
+        )
+    )
+    assert {"hold.interrupt_actions", "hold.turn_actions"} <= listed

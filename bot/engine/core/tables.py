@@ -6,7 +6,7 @@ no file itself beyond these shipped defaults."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -59,3 +59,32 @@ def load(
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(the tables)"
         raise InvalidInput(f"Invalid {title} table value at {where}: {first['msg']}") from None
+
+
+PLANNED = "planned"
+"""The key a table field's ``json_schema_extra`` marks it with when no rule reads it yet: its
+value says what the bot does instead (:func:`planned`)."""
+
+
+def planned(reason: str) -> dict[str, Any]:
+    """``json_schema_extra`` for a table entry the model keeps but no rule reads yet: setting
+    it would change nothing, so ``/tables set`` refuses it (:func:`planned_entry`). ``reason``:
+    what the bot plays by instead (a sentence)."""
+    return {PLANNED: reason}
+
+
+def planned_entry(model: type[BaseModel], path: Sequence[str]) -> str | None:
+    """The reason the entry at ``path`` (or a table above it) is not read yet
+    (:func:`planned`), or None: read, or not an entry of ``model``."""
+    current: Any = model
+    for part in path:
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return None
+        field = current.model_fields.get(part)
+        if field is None:
+            return None
+        extra = field.json_schema_extra
+        if isinstance(extra, dict) and isinstance(extra.get(PLANNED), str):
+            return str(extra[PLANNED])
+        current = field.annotation
+    return None
