@@ -74,7 +74,8 @@ class ActCog(TurnCommands):
         return found[:25]
 
     @app_commands.command(
-        name="check", description="Roll a skill check (UTTAS) or a trait test (Utopia)"
+        name="check",
+        description="Roll a check in your game system (a skill, a trait test, an action roll)",
     )
     @app_commands.guild_only()
     @app_commands.rename(as_="as")
