@@ -126,7 +126,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         key="assist",
         label="Assist",
-        cost="pledged: 1 IA a test or a Leap, 2 IA a grapple (TA 1 for 1 on your turn)",
+        cost="pledged: 1 IA a test or a Leap, a grapple 2 IA by default (TA 1 for 1 on your turn)",
         target="required",
         detail="test, leap or grapple",
         rule="Assist",
