@@ -181,6 +181,7 @@ def travel(tx: Tx, cmd: Travel) -> None:
         raise RuleViolation(
             f"{c.name} travels at most {tx.scale.show(most)} by {cmd.mode} per action."
         )
+    _check_move(tx, c, "travel", meters, cmd.toward)
     prior = c.run_up_m
     tx.pay(c.id, Cost(kind="turn", amount=tx.tables.travel.ta), f"travel {tx.scale.show(meters)}")
     m = tx.c(c.id)
@@ -195,6 +196,18 @@ def travel(tx: Tx, cmd: Travel) -> None:
             text=f"{c.name} travels {tx.scale.show(meters)} by {cmd.mode}.",
         )
     )
+
+
+def _check_move(tx: Tx, c: UtopiaCombatant, verb: str, meters: float, toward: str | None) -> None:
+    """Refuse, before anything is paid, a Travel or Leap of no distance (``amount:0`` is a
+    distance the player typed, not "as far as it can") or one toward the mover itself."""
+    if meters <= 0:
+        raise InvalidInput(
+            f"A {verb} of {tx.scale.show(0)} spends actions on nothing: give `amount:` more "
+            f"than {tx.scale.show(0)}, or leave it out to {verb} as far as {c.name} can."
+        )
+    if toward is not None and tx.view(toward).id == c.id:
+        raise InvalidInput(f"{c.name} cannot {verb} toward themselves.")
 
 
 def _move(tx: Tx, cid: str, meters: float, toward: str | None) -> None:
@@ -231,6 +244,7 @@ def leap(tx: Tx, cmd: Leap) -> None:
             f"{c.name} leaps at most {tx.scale.show(most)} (their {score} score{aided}"
             + (f", after {tx.scale.show(c.run_up_m)} of travel)." if run_up else ").")
         )
+    _check_move(tx, c, "leap", meters, cmd.toward)
     tx.pay(c.id, Cost(kind="turn", amount=rule.ta), f"leap {tx.scale.show(meters)}")
     tx.pay_stamina(c.id, rule.stamina, f"leap {tx.scale.show(meters)}")
     tx.c(c.id).aim = 0

@@ -239,11 +239,11 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return cmd.Travel(
             actor=me,
             mode=mode,
-            meters=given.amount or None,
+            meters=given.amount,
             toward=given.target,
         )
     if key == "leap":
-        return cmd.Leap(actor=me, meters=given.amount or None, toward=given.target)
+        return cmd.Leap(actor=me, meters=given.amount, toward=given.target)
     if key in ("grapple", "scale"):
         made = cmd.Grapple if key == "grapple" else cmd.Scale
         return made(actor=me, target=_target(key.title(), given))

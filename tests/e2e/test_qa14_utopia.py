@@ -1,0 +1,57 @@
+"""QA round 14: a Utopia fight played by a GM and three players over several days, attacked
+through Discord — every ``/act`` action with boundary and absurd options, buttons pressed at
+the wrong moment, the GM's moderation commands, undo and redo. Each test is a defect found and
+fixed: it states what a user should see."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered, game_state, ok, pass_turns_until, refused, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+HOUND = "Stone hound 1"
+
+
+async def _state(bot: CombatBot, h: DiscordHarness) -> str:
+    return (await bot.services.encounters.live(h.channel.id)).state_json
+
+
+async def _pass_fight(h: DiscordHarness, table: Table) -> None:
+    """A Stone hound (the moderator GMs it) against Vesna and Brannoc (the two players'), all
+    in melee."""
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await answered(await slash(h, table.player, "character import", example="vesna"))
+    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
+    await ok(await slash(h, table.player, "encounter join", character="Vesna"))
+    await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Brannoc"))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b=HOUND))
+
+
+# ---- /act travel and leap -------------------------------------------------------------------
+
+
+async def test_travel_or_leap_of_zero_meters_is_refused_not_taken_as_the_most(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``amount:0`` used to move Vesna her whole 5 m (1 TA spent): 0 was read as "no amount
+    given". A move of nothing, or toward oneself, is refused and costs nothing."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, "Vesna")
+    before = game_state(await _state(bot, h))
+    for options in (
+        {"action": "travel", "amount": 0.0},
+        {"action": "leap", "amount": 0.0},
+    ):
+        text = await refused(await slash(h, table.player, "act", **options))
+        assert "0 m" in text and "`amount:`" in text, text
+    for action in ("travel", "leap"):
+        text = await refused(await slash(h, table.player, "act", action=action, target="Vesna"))
+        assert "toward themselves" in text, text
+    assert game_state(await _state(bot, h)) == before
