@@ -55,3 +55,35 @@ async def test_travel_or_leap_of_zero_meters_is_refused_not_taken_as_the_most(
         text = await refused(await slash(h, table.player, "act", action=action, target="Vesna"))
         assert "toward themselves" in text, text
     assert game_state(await _state(bot, h)) == before
+
+
+# ---- pledged Assists ------------------------------------------------------------------------
+
+
+async def test_a_pledge_made_on_the_aided_creatures_turn_says_when_it_really_lapses(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Brannoc pledged to assist Vesna's next test during Vesna's turn; the channel read
+    "until the end of Vesna's next turn", yet the pledge lapsed when that very turn ended."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, "Vesna")
+    pledge = await ok(
+        await slash(h, table.other_player, "act", action="assist", target="Vesna", detail="test")
+    )
+    said = pledge.message.text()
+    assert "until the end of Vesna's turn" in said and "next turn" not in said, said
+    ended = await ok(await slash(h, table.player, "endturn"))
+    assert "The assistance pledged to Vesna lapses unused." in ended.message.text()
+    # Pledged on someone else's turn, it waits for Vesna's next one, as it says.
+    await pass_turns_until(bot, h, table, "Brannoc")
+    again = await ok(
+        await slash(h, table.other_player, "act", action="assist", target="Vesna", detail="test")
+    )
+    assert "until the end of Vesna's next turn" in again.message.text()
+    await ok(await slash(h, table.other_player, "endturn"))
+    assert "pledged to Vesna lapses" not in str(
+        (await bot.services.encounters.log((await bot.services.encounters.live(h.channel.id)).id))[
+            -1
+        ].result
+    )

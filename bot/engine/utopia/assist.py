@@ -73,9 +73,12 @@ def assist(tx: Tx, cmd: Assist) -> None:
         "distance",
         "grapple": "their Agility test added to the grappler's",
     }[cmd.form]
+    # The pledge lapses when the aided creature's turn ends (``Tx.after_own_turn``): the one
+    # running now when it is the aided creature's, else its next.
+    which = "" if tx.state.turn == t.id else "next "
     tx.note(
         f"{h.name} stands ready to assist {t.name}'s {_WHAT[cmd.form]}: {gain}, until the end "
-        f"of {t.name}'s next turn.",
+        f"of {t.name}'s {which}turn.",
         h.id,
     )
 
