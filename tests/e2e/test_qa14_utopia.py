@@ -87,3 +87,28 @@ async def test_a_pledge_made_on_the_aided_creatures_turn_says_when_it_really_lap
             -1
         ].result
     )
+
+
+# ---- /gm vital ------------------------------------------------------------------------------
+
+
+async def test_gm_vital_refusals_name_the_utopia_vital_not_uttas_health(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A GM who typed a decimal or a huge number for the hound's SHP was told "Health and
+    Stamina change in whole numbers" / "Health and Stamina stay within ±100000": UTTAS's
+    vitals, which a Utopia creature does not have."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    before = await _state(bot, h)
+    for vital, amount, said in (
+        ("shp", "2.5", "SHP changes in whole numbers"),
+        ("dhp", "-999999", "DHP stays within ±100000"),
+        ("stamina", "+1d6+0.5", "Stamina changes in whole numbers"),
+        ("ia", "999999", "IA stays within ±100000"),
+    ):
+        text = await refused(
+            await slash(h, table.moderator, "gm vital", combatant=HOUND, vital=vital, amount=amount)
+        )
+        assert said in text and "Health" not in text, text
+    assert await _state(bot, h) == before
