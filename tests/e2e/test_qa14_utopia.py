@@ -6,7 +6,15 @@ fixed: it states what a user should see."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, game_state, ok, pass_turns_until, refused, slash
+from tests.e2e.combat_helpers import (
+    answered,
+    current_name,
+    game_state,
+    ok,
+    pass_turns_until,
+    refused,
+    slash,
+)
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -112,3 +120,29 @@ async def test_gm_vital_refusals_name_the_utopia_vital_not_uttas_health(
         )
         assert said in text and "Health" not in text, text
     assert await _state(bot, h) == before
+
+
+# ---- /gm refresh ----------------------------------------------------------------------------
+
+
+async def test_refresh_to_a_sheet_with_fewer_actions_lowers_the_actions_left(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna's player cut her sheet to 3 TA and 1 IA; after `/gm refresh` the GM's tracker
+    still read "Vesna · 6 TA · 2 IA" and she could spend them: a refresh lowered SHP, DHP
+    and Stamina to the new maximums but not the turn and interrupt actions left."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    for field, value in (("turn_actions", "3"), ("interrupt_actions", "1")):
+        await answered(
+            await slash(h, table.player, "character edit", name="Vesna", field=field, value=value)
+        )
+    await answered(await slash(h, table.moderator, "gm refresh", combatant="Vesna"))
+    status = await slash(h, table.moderator, "encounter status")
+    await status.response()
+    [line] = [line for line in status.message.text().splitlines() if "**Vesna**" in line]
+    assert "3 TA · 1 IA" in line, line
+    # Still off her turn, her one IA cannot pay for a TA action (2 IA per TA).
+    assert await current_name(bot, h) == HOUND
+    text = await refused(await slash(h, table.player, "act", action="deep-breath"))
+    assert "Vesna cannot take a deep breath" in text, text

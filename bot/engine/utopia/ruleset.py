@@ -171,12 +171,21 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, UtopiaSheet):
             raise InvalidInput(f"**{combatant.name}**'s sheet is not a {self.title} sheet.")
+        t = self.tables
+        pools = {**combatant.pools}
+        for pool, most in (
+            ("turn", sheet.turn_actions_max(t)),
+            ("interrupt", sheet.interrupt_actions_max(t)),
+        ):
+            if pool in pools:  # the TA and IA left, like the pools below, within the new sheet's
+                pools[pool] = min(pools[pool], most)
         return combatant.clone().model_copy(
             update={
                 "sheet": sheet,
                 "shp": min(combatant.shp, sheet.shp),
                 "dhp": min(combatant.dhp, sheet.dhp),
                 "stamina": min(combatant.stamina, sheet.stamina),
+                "pools": pools,
             }
         )
 
