@@ -32,6 +32,7 @@ from bot import names
 from bot.engine import AnyState, get_ruleset
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import decision_window_s
+from bot.engine.core.events import Event, TurnStarted
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
@@ -245,7 +246,7 @@ class ModerationService:
         old: Encounter = found["before"]
         result = CombatResult(
             encounter=encounter,
-            events=[],
+            events=turn_given_back(old, encounter),
             label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
             replay=replay_of(entry, encounter, undo=undo, state=found["shown"]),
             **outcome_of(old, encounter),
@@ -324,6 +325,27 @@ class ModerationService:
         return await self._combat.gm_command(
             channel_id, actor, "add_npc", options, make, action="add NPCs"
         )
+
+
+def turn_given_back(old: Encounter, new: Encounter) -> list[Event]:
+    """When an undo or redo hands the turn to another combatant (or brings back an earlier
+    turn), the turn that now runs, as a turn start — for the reply only (the log keeps the
+    command's own events): its controller is mentioned and gets the turn's buttons, as after
+    any command that starts a turn. Nothing when the same turn still runs or no fight does."""
+    state = new.state
+    current = state.current
+    if current is None or state.phase != "active":
+        return []
+    if (old.id, old.state.turn, old.state.turn_seq) == (new.id, state.turn, state.turn_seq):
+        return []
+    return [
+        TurnStarted(
+            combatant=current.id,
+            round=state.round,
+            actions_left=0,  # the numbers are the tracker's: the reply names the turn only
+            text=f"Round {state.round}: {current.name}'s turn.",
+        )
+    ]
 
 
 def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnyState) -> Replay:

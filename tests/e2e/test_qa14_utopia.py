@@ -12,10 +12,12 @@ from tests.e2e.combat_helpers import (
     game_state,
     ok,
     pass_turns_until,
+    press,
     refused,
     slash,
 )
 from tests.e2e.conftest import Table
+from tests.harness.models import InteractionRecord, StoredMessage
 from tests.harness.server import DiscordHarness
 
 HOUND = "Stone hound 1"
@@ -146,3 +148,48 @@ async def test_refresh_to_a_sheet_with_fewer_actions_lowers_the_actions_left(
     assert await current_name(bot, h) == HOUND
     text = await refused(await slash(h, table.player, "act", action="deep-breath"))
     assert "Vesna cannot take a deep breath" in text, text
+
+
+# ---- undo and redo --------------------------------------------------------------------------
+
+
+def _labels(message: StoredMessage) -> list[str]:
+    return [c.get("label", "") for c in message.all_components() if c.get("type") == 2]
+
+
+def _pinged(record: InteractionRecord) -> list[int]:
+    """The members the reply is allowed to notify (its text may name others: "by @GM")."""
+    mentions = record.response_data.get("allowed_mentions") or {}
+    return [int(u) for u in mentions.get("users") or []]
+
+
+async def test_undo_that_gives_a_turn_back_tells_its_player_and_brings_back_the_buttons(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna's player ended her turn by mistake; the GM's `/gm undo` gave it back, but nobody
+    was told (no mention, nothing in the channel said whose turn it was) and the ping's End
+    turn / Deep Breath / Attack… buttons, taken off when the turn ended, never came back: a
+    player reading the channel days later could not tell it was their turn."""
+    h = discord_harness
+    player = table.player
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, "Vesna")
+    await ok(await slash(h, player, "endturn"))
+    undo = await ok(await slash(h, table.moderator, "gm undo"))
+    said = undo.message.text()
+    assert _pinged(undo) == [player.id] and "**Vesna**'s turn" in said, said
+    assert _labels(undo.message) == ["End turn", "Deep Breath", "Attack…"]
+    breath = await press(h, player, undo.message, "Deep Breath")
+    assert "Vesna spends 1 TA to take a deep breath." in breath.message.text()
+    # The turn moves on again: that ping loses its buttons like any other.
+    await ok(await slash(h, player, "endturn"))
+    await h.wait_for(lambda: h.message(undo.message).components == [])
+    # Redo of the hound's turn start names the GM, who runs it; an undo that changes no turn
+    # mentions nobody.
+    await ok(await slash(h, table.moderator, "gm undo"))
+    redo = await ok(await slash(h, table.moderator, "gm redo"))
+    assert _pinged(redo) == [table.moderator.id], redo.response_data
+    await ok(await slash(h, table.moderator, "act", action="deep-breath"))
+    quiet = await ok(await slash(h, table.moderator, "gm undo"))
+    assert _pinged(quiet) == [], quiet.response_data
+    assert _labels(quiet.message) == []
