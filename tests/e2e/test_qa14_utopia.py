@@ -193,3 +193,42 @@ async def test_undo_that_gives_a_turn_back_tells_its_player_and_brings_back_the_
     quiet = await ok(await slash(h, table.moderator, "gm undo"))
     assert _pinged(quiet) == [], quiet.response_data
     assert _labels(quiet.message) == []
+
+
+# ---- Interchanging Actions ------------------------------------------------------------------
+
+
+async def test_on_her_own_turn_spent_turn_actions_are_not_paid_with_interrupt_actions(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """With her 6 TA spent, Vesna's player could still take a Deep Breath on her own turn:
+    "Vesna spends 2 IA to take a deep breath" — a seventh TA each turn. "Interchanging
+    Actions" trades 2 IA for 1 TA only "when it's not your turn" (the rule table, row 9, says
+    so too); an action priced "1 turn action or 1 interrupt action" takes the IA instead."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, "Vesna")
+    await ok(await slash(h, table.moderator, "gm vital", combatant="Vesna", vital="ta", amount="0"))
+    before = game_state(await _state(bot, h))
+    for options in (
+        {"action": "deep-breath"},
+        {"action": "attack", "target": HOUND, "detail": "Knife"},
+        {"action": "stealth"},
+    ):
+        text = await refused(await slash(h, table.player, "act", **options))
+        assert "no turn actions left" in text and "interrupt actions pay" not in text, text
+    assert game_state(await _state(bot, h)) == before
+    # A Block is "1 turn action or 1 interrupt action": with her TA spent, on her turn, it
+    # costs her 1 IA (not 2 IA as if it were a turn action), as Brannoc's jab shows.
+    jab = await ok(
+        await slash(h, table.other_player, "act", action="attack", target="Vesna", detail="Cestus")
+    )
+    labels = [c.get("label") for c in jab.message.all_components() if c.get("type") == 2]
+    assert labels[:2] == ["Block (1 IA)", "Dodge (1 IA)"], labels
+    await ok(await slash(h, table.moderator, "gm undo"))
+    # Off her turn her 2 IA still pay for a 1-TA action.
+    await ok(await slash(h, table.player, "endturn"))
+    knife = await ok(
+        await slash(h, table.player, "act", action="attack", target=HOUND, detail="Knife")
+    )
+    assert "Vesna spends 2 IA to attack Stone hound 1 with Knife." in knife.message.text()
