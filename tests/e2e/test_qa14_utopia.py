@@ -232,3 +232,50 @@ async def test_on_her_own_turn_spent_turn_actions_are_not_paid_with_interrupt_ac
         await slash(h, table.player, "act", action="attack", target=HOUND, detail="Knife")
     )
     assert "Vesna spends 2 IA to attack Stone hound 1 with Knife." in knife.message.text()
+
+
+# ---- Assist on a Block or Dodge ---------------------------------------------------------------
+
+
+async def test_removing_a_helper_while_a_dodge_waits_leaves_the_dodge_rollable(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Brannoc had assisted Vesna's Dodge when the GM removed him from the encounter. The
+    prompt then read "Given so far: **someone** +1d12", and Vesna's "Roll the Dodge now"
+    answered "That decision is no longer pending" — the roll looked for the helper who had
+    left. The leaver's Assist goes with him; the Dodge rolls with what is left."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, HOUND)
+    bite = await ok(
+        await slash(
+            h, table.moderator, "act", action="attack", target="Vesna", detail="Crushing bite"
+        )
+    )
+    await press(h, table.player, bite.message, "Dodge")
+    await h.wait_for(lambda: _assist_prompt(h) is not None)
+    first = _assist_prompt(h)
+    assert first is not None
+    await press(h, table.other_player, first, "Assist")
+    await h.wait_for(lambda: _assist_prompt(h) not in (None, first))
+    removed = await ok(await slash(h, table.moderator, "gm remove", combatant="Brannoc"))
+    assert "Brannoc's Assist" in removed.message.text(), removed.message.text()
+    await h.wait_for(lambda: len(_roll_prompts(h)) == 1)
+    [prompt] = _roll_prompts(h)
+    assert "someone" not in prompt.text(), prompt.text()
+    rolled = await press(h, table.player, prompt, "Roll the Dodge now")
+    assert "Vesna dodges" in rolled.message.text(), rolled.message.text()
+    assert "Assist from" not in rolled.message.text(), rolled.message.text()
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.decisions == []
+
+
+def _roll_prompts(h: DiscordHarness) -> list[StoredMessage]:
+    """The messages still offering Vesna's "Roll the Dodge now"."""
+    return [m for m in h.messages_in(h.channel) if "Roll the Dodge now" in _labels(m)]
+
+
+def _assist_prompt(h: DiscordHarness) -> StoredMessage | None:
+    """The newest message offering an Assist on Vesna's Dodge."""
+    found = [m for m in h.messages_in(h.channel) if any("Assist" in label for label in _labels(m))]
+    return found[-1] if found else None

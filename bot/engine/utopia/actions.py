@@ -32,7 +32,7 @@ from bot.engine.utopia.commands import (
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.grapple import drag_along, travel_limit
 from bot.engine.utopia.interleave import leaving
-from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant, hit_of
+from bot.engine.utopia.state import CONDITIONS, DOWN, AssistDecision, UtopiaCombatant, hit_of
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
 MAX_COMBATANTS = 25
@@ -81,7 +81,9 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
 
 
 def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
-    """A creature leaves; damage waiting on its defense or from its attack is cancelled."""
+    """A creature leaves; damage waiting on its defense or from its attack is cancelled, and
+    the Assists it gave a Block or Dodge still waiting to roll go with it (the roll no longer
+    counts on a creature that is not there)."""
     c = tx.view(cmd.combatant)
     st = tx.state
     sides_before = {x.side for x in st.combatants}
@@ -90,6 +92,12 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (hit.attacker, hit.target):
             tx.settle_decision(p.id)
             tx.note(f"The damage from {hit.source} is cancelled.")
+        elif isinstance(p, AssistDecision) and c.id in p.assists:
+            kept = {helper: n for helper, n in p.assists.items() if helper != c.id}
+            tx.settle_decision(p.id)
+            tx.open_decision(AssistDecision(hit=p.hit, defense=p.defense, assists=kept))
+            t = tx.view(hit.target)
+            tx.note(f"{c.name}'s Assist on {t.name}'s {p.defense.title()} goes with them.")
     if st.phase == "active" and st.turn == c.id:
         leaving(tx, c.id)  # an interleaved go never comes back to the leaver
         tx.next_turn(c.id)
