@@ -279,3 +279,26 @@ def _assist_prompt(h: DiscordHarness) -> StoredMessage | None:
     """The newest message offering an Assist on Vesna's Dodge."""
     found = [m for m in h.messages_in(h.channel) if any("Assist" in label for label in _labels(m))]
     return found[-1] if found else None
+
+
+async def test_removing_a_creature_that_pledged_an_assist_leaves_the_aided_one_free_to_act(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Brannoc pledged to assist Vesna's next test, Leap and grapple; the GM then removed him.
+    Every `/check`, Leap or Grapple of Vesna's answered "No combatant called 'c3' in this
+    encounter." (an internal id) until her turn ended: the pledges still named him."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, "Brannoc")
+    for form in ("test", "leap"):
+        await ok(
+            await slash(h, table.other_player, "act", action="assist", target="Vesna", detail=form)
+        )
+    removed = await ok(await slash(h, table.moderator, "gm remove", combatant="Brannoc"))
+    said = removed.message.text()
+    assert "Brannoc's pledged Assist to Vesna goes with them." in said, said
+    assert await current_name(bot, h) == "Vesna"
+    check = await ok(await slash(h, table.player, "check", skill="Awareness", difficulty=5))
+    assert "Brannoc" not in check.message.text(), check.message.text()
+    leap = await ok(await slash(h, table.player, "act", action="leap", amount=1.0))
+    assert "assisted" not in leap.message.text(), leap.message.text()

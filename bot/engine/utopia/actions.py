@@ -82,8 +82,8 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
 
 def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
     """A creature leaves; damage waiting on its defense or from its attack is cancelled, and
-    the Assists it gave a Block or Dodge still waiting to roll go with it (the roll no longer
-    counts on a creature that is not there)."""
+    the Assists it gave — to a Block or Dodge still waiting to roll, or pledged to another's
+    next test, Leap or grapple — go with it (nothing counts on a creature that is not there)."""
     c = tx.view(cmd.combatant)
     st = tx.state
     sides_before = {x.side for x in st.combatants}
@@ -98,6 +98,10 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
             tx.open_decision(AssistDecision(hit=p.hit, defense=p.defense, assists=kept))
             t = tx.view(hit.target)
             tx.note(f"{c.name}'s Assist on {t.name}'s {p.defense.title()} goes with them.")
+    for other in st.combatants:  # its pledged Assists ("Assist") go with it too
+        if other.id != c.id and any(p.helper == c.id for p in other.pledges):
+            tx.c(other.id).pledges = tuple(p for p in other.pledges if p.helper != c.id)
+            tx.note(f"{c.name}'s pledged Assist to {other.name} goes with them.")
     if st.phase == "active" and st.turn == c.id:
         leaving(tx, c.id)  # an interleaved go never comes back to the leaver
         tx.next_turn(c.id)

@@ -101,7 +101,8 @@ def leap_aid(tx: Tx, c: UtopiaCombatant) -> tuple[float, str]:
     if not helpers:
         return 0.0, ""
     tx.c(c.id).pledges = tuple(p for p in c.pledges if p.form != "leap")
-    found = [tx.view(h) for h in helpers if not tx.is_out(tx.view(h))]
+    here = {x.id for x in tx.state.combatants}
+    found = [tx.view(h) for h in helpers if h in here and not tx.is_out(tx.view(h))]
     meters = float(sum(h.sheet.score("power") for h in found))
     words = ", ".join(f"{h.name} +{tx.scale.show(h.sheet.score('power'))}" for h in found)
     return meters, (f", assisted: {words}" if words else "")

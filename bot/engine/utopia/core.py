@@ -209,7 +209,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         helpers = [p.helper for p in now.pledges if p.form == form] if aided else []
         if helpers:
             self.c(c.id).pledges = tuple(p for p in now.pledges if p.form != form)
-            helpers = [h for h in helpers if not self.is_out(self.view(h))]
+            here = {x.id for x in self.state.combatants}
+            helpers = [h for h in helpers if h in here and not self.is_out(self.view(h))]
         adds_roll = grappling or score in ROLL_ADDED
         if not adds_roll:
             favor += len(helpers)  # "the aided creature is given a point of favor"
