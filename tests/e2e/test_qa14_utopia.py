@@ -302,3 +302,35 @@ async def test_removing_a_creature_that_pledged_an_assist_leaves_the_aided_one_f
     assert "Brannoc" not in check.message.text(), check.message.text()
     leap = await ok(await slash(h, table.player, "act", action="leap", amount=1.0))
     assert "assisted" not in leap.message.text(), leap.message.text()
+
+
+# ---- what a refusal quotes ------------------------------------------------------------------
+
+
+async def test_a_refusal_quotes_typed_names_as_typed_not_as_markdown(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna's player typed `detail:*Longbow*` (asterisks from a copied note) and read "Vesna
+    has no weapon called 'Longbow'" — Discord drew the asterisks as italics, so the refusal
+    seemed to deny the Longbow she has. What the member typed is quoted escaped, as the
+    combatant names in refusals already are."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, "Vesna")
+    for options, typed in (
+        ({"action": "attack", "target": HOUND, "detail": "*Longbow*"}, r"'\*Longbow\*'"),
+        ({"action": "sheath", "detail": "__Knife__"}, r"'\_\_Knife\_\_'"),
+        ({"action": "don", "detail": "~~coat~~"}, r"'\~\~coat\~\~'"),
+        ({"action": "cast", "detail": "**Spark**"}, r"'\*\*Spark\*\*'"),
+        ({"action": "travel", "detail": "`air`"}, r"'\`air\`'"),
+        ({"action": "stealth", "detail": "||seen||"}, r"'\|\|seen\|\|'"),
+        ({"action": "*aim*"}, r"'\*aim\*'"),
+    ):
+        text = await refused(await slash(h, table.player, "act", **options))
+        assert typed in text, (options, text)
+    text = await refused(await slash(h, table.player, "check", skill="<@&1234567890123456789>"))
+    assert "<@&1234567890123456789>" not in text, text
+    text = await refused(
+        await slash(h, table.moderator, "gm vital", combatant=HOUND, vital="*hp*", amount="1")
+    )
+    assert r"'\*hp\*'" in text, text

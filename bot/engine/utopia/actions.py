@@ -373,7 +373,9 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     c = tx.view(cmd.target)
     wanted = next((n for n in CONDITIONS if n.casefold() == cmd.condition.casefold()), None)
     if wanted is None:
-        raise InvalidInput(f"Utopia has no condition {cmd.condition!r}: " + ", ".join(CONDITIONS))
+        raise InvalidInput(
+            f"Utopia has no condition {names.quoted(cmd.condition)}: " + ", ".join(CONDITIONS)
+        )
     if cmd.present:
         if c.has(wanted):
             raise RuleViolation(f"{c.name} is already {wanted}.")

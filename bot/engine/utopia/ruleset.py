@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
+from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
 from bot.engine.core.chart import PoolReading
@@ -389,7 +390,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         for vital in changes:
             if vital not in _VITALS:
                 raise InvalidInput(
-                    f"Utopia has no vital called {vital!r}: shp, dhp, stamina, ta or ia."
+                    f"Utopia has no vital called {names.quoted(vital)}: shp, dhp, stamina, ta "
+                    "or ia."
                 )
         return cmd.SetVitals(target=target, **{k: v for k, v in changes.items()})
 
