@@ -334,3 +334,21 @@ async def test_a_refusal_quotes_typed_names_as_typed_not_as_markdown(
         await slash(h, table.moderator, "gm vital", combatant=HOUND, vital="*hp*", amount="1")
     )
     assert r"'\*hp\*'" in text, text
+
+
+async def test_off_turn_the_refusal_says_held_interrupt_actions_do_not_pay_for_a_turn_action(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna held two actions (2 held IA), then off her turn spent her own 2 IA on a Deep
+    Breath. The tracker still showed her "2 IA", yet a second Deep Breath answered only "no
+    turn actions left (2 interrupt actions pay for 1)": it did not say that held interrupt
+    actions are kept for interrupt actions (a Block, a Dodge, an Assist)."""
+    h = discord_harness
+    await _pass_fight(h, table)
+    await pass_turns_until(bot, h, table, "Vesna")
+    for _ in range(2):
+        await ok(await slash(h, table.player, "act", action="hold"))
+    await pass_turns_until(bot, h, table, HOUND)
+    await ok(await slash(h, table.player, "act", action="deep-breath"))
+    text = await refused(await slash(h, table.player, "act", action="deep-breath"))
+    assert "held" in text and "interrupt action" in text, text

@@ -205,6 +205,11 @@ class UtopiaActions(ActionEconomy):
                 p["turn"] -= 1
             elif p["interrupt"] >= 2:
                 p["interrupt"] -= 2  # 2 IA as 1 TA
+            elif p.get("held", 0) + p.get("held_new", 0):
+                raise RuleViolation(
+                    "no turn actions left (2 interrupt actions pay for 1; a held interrupt "
+                    "action pays only for an interrupt action: a Block, a Dodge, an Assist)"
+                )
             else:
                 raise RuleViolation("no turn actions left (2 interrupt actions pay for 1)")
 
