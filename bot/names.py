@@ -336,6 +336,13 @@ def escaped(text: str) -> str:
     return _MENTION.sub("@\u200b\\1", _MARKDOWN.sub(r"\\\1", text))
 
 
+def quoted(text: str, limit: int = NAME_MAX) -> str:
+    """What a member typed, quoted in a refusal: its first ``limit`` characters between single
+    quotes, Markdown and mentions escaped (:func:`escaped`), so the reply shows the characters
+    typed (``'\\*Longbow\\*'`` reads as ``'*Longbow*'``, not an italic ``'Longbow'``)."""
+    return f"'{escaped(text[:limit])}'"
+
+
 def numbered(base: str, taken: Iterable[str], *, max_length: int = NAME_MAX) -> str:
     """``base`` itself if its key is not in ``taken`` (keys, see :func:`key`), else the first of
     ``base 2``, ``base 3``, … that is free; ``base`` is shortened so the result fits

@@ -23,7 +23,7 @@ dice, :mod:`bot.services.replay`):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,7 +32,8 @@ from bot import names
 from bot.engine import AnyState, get_ruleset
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import decision_window_s
-from bot.errors import Conflict, InvalidInput, NotAllowed
+from bot.engine.core.events import Event, TurnStarted
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
@@ -65,13 +66,15 @@ class Amount:
     rolled: str | None = None
 
 
-def parse_amount(text: str) -> Amount:
+def parse_amount(text: str, what: str = "Health and Stamina") -> Amount:
     """``15`` sets, ``+5`` / ``-3`` change, ``2d6`` sets to a roll, ``-2d6`` / ``+1d4`` change by
     one. Dice are read as ``/roll`` reads them (:mod:`bot.services.rolls`: any letter case,
     ``d%``, a label after the expression such as ``-1D6 falling rock``, the same limits);
     ``rolled`` is then the roll with its label (``falling rock: 1d6 (4) = `4```). Amounts are
     whole numbers: a decimal typed anywhere (``2.7``, ``1d6+0.5``) is refused rather than cut.
-    Raises :class:`InvalidInput`."""
+    ``what`` names the vital (or vitals) in a refusal, as the game system writes it. Raises
+    :class:`InvalidInput`."""
+    plural = " and " in what
     match = _SIGNED.match(text)
     sign, body = (match.group(1), match.group(2)) if match else ("", text.strip())
     if re.fullmatch(r"\d{1,6}", body.strip()):
@@ -80,14 +83,15 @@ def parse_amount(text: str) -> Amount:
         parsed = rolls.parse(body)
         if parsed.decimal is not None:
             raise InvalidInput(
-                f"Health and Stamina change in whole numbers: `{text.strip().replace('`', '')}` "
+                f"{what} change{'' if plural else 's'} in whole numbers: "
+                f"`{text.strip().replace('`', '')}` "
                 f"has the decimal {parsed.decimal}. Give a whole number or dice (a roll's total "
                 f"always is one)."
             )
         roll = rolls.roll(parsed)
         total, rolled = roll.total, roll.summary
     if abs(total) > 100_000:
-        raise InvalidInput("Health and Stamina stay within ±100000.")
+        raise InvalidInput(f"{what} stay{'' if plural else 's'} within ±100000.")
     return Amount(value=-total if sign == "-" else total, relative=bool(sign), rolled=rolled)
 
 
@@ -242,7 +246,7 @@ class ModerationService:
         old: Encounter = found["before"]
         result = CombatResult(
             encounter=encounter,
-            events=[],
+            events=turn_given_back(old, encounter),
             label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
             replay=replay_of(entry, encounter, undo=undo, state=found["shown"]),
             **outcome_of(old, encounter),
@@ -277,8 +281,9 @@ class ModerationService:
             raise InvalidInput(f"Give an amount for {' or '.join(f'`{n}`' for n in amounts)}.")
         changes: dict[str, tuple[int, bool]] = {}
         options: dict[str, Any] = {"combatant": combatant}
+        words = await self._vital_words(channel_id, given) if label == "vital" else {}
         for name, text in given.items():
-            amount = parse_amount(text)
+            amount = parse_amount(text, words.get(name, "Health and Stamina"))
             changes[name] = (amount.value, amount.relative)
             options[name] = text
             if amount.rolled:
@@ -291,6 +296,17 @@ class ModerationService:
         return await self._combat.gm_command(
             channel_id, actor, label, options, make, action="set a combatant's vitals"
         )
+
+    async def _vital_words(self, channel_id: int, given: Mapping[str, str]) -> dict[str, str]:
+        """How the channel's game system writes each vital named in ``given`` (Utopia "SHP"),
+        for a refusal of its amount; a name it does not have stays as typed (the ruleset
+        refuses it by name once the amount is read)."""
+        try:
+            rules = (await self._encounters.live(channel_id)).rules
+        except NotFound:
+            return {}
+        known = rules.vital_names()
+        return {name: rules.vital_label(name) if name in known else name for name in given}
 
     async def add_one_off(
         self, channel_id: int, actor: Actor, name: str, stats: dict[str, Any]
@@ -309,6 +325,27 @@ class ModerationService:
         return await self._combat.gm_command(
             channel_id, actor, "add_npc", options, make, action="add NPCs"
         )
+
+
+def turn_given_back(old: Encounter, new: Encounter) -> list[Event]:
+    """When an undo or redo hands the turn to another combatant (or brings back an earlier
+    turn), the turn that now runs, as a turn start — for the reply only (the log keeps the
+    command's own events): its controller is mentioned and gets the turn's buttons, as after
+    any command that starts a turn. Nothing when the same turn still runs or no fight does."""
+    state = new.state
+    current = state.current
+    if current is None or state.phase != "active":
+        return []
+    if (old.id, old.state.turn, old.state.turn_seq) == (new.id, state.turn, state.turn_seq):
+        return []
+    return [
+        TurnStarted(
+            combatant=current.id,
+            round=state.round,
+            actions_left=0,  # the numbers are the tracker's: the reply names the turn only
+            text=f"Round {state.round}: {current.name}'s turn.",
+        )
+    ]
 
 
 def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnyState) -> Replay:

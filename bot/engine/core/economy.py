@@ -197,12 +197,19 @@ class UtopiaActions(ActionEconomy):
     @staticmethod
     def _pay_turn_actions(p: Pools, n: int, timing: Timing) -> None:
         """Utopia "Interchanging Actions": each turn action is paid by a turn action on your
-        turn, else by 2 interrupt actions (2 IA as 1 TA)."""
+        turn; off it by 2 interrupt actions (2 IA as 1 TA) — the text trades them "when it's
+        not your turn" only, so on your turn spent TA are not made up with IA."""
         for _ in range(n):
-            if timing == "turn" and p["turn"] > 0:
+            if timing == "turn":
+                _need(p["turn"] > 0, "no turn actions left this turn")
                 p["turn"] -= 1
             elif p["interrupt"] >= 2:
                 p["interrupt"] -= 2  # 2 IA as 1 TA
+            elif p.get("held", 0) + p.get("held_new", 0):
+                raise RuleViolation(
+                    "no turn actions left (2 interrupt actions pay for 1; a held interrupt "
+                    "action pays only for an interrupt action: a Block, a Dodge, an Assist)"
+                )
             else:
                 raise RuleViolation("no turn actions left (2 interrupt actions pay for 1)")
 

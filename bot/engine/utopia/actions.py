@@ -32,7 +32,7 @@ from bot.engine.utopia.commands import (
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.grapple import drag_along, travel_limit
 from bot.engine.utopia.interleave import leaving
-from bot.engine.utopia.state import CONDITIONS, DOWN, UtopiaCombatant, hit_of
+from bot.engine.utopia.state import CONDITIONS, DOWN, AssistDecision, UtopiaCombatant, hit_of
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
 MAX_COMBATANTS = 25
@@ -81,7 +81,9 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
 
 
 def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
-    """A creature leaves; damage waiting on its defense or from its attack is cancelled."""
+    """A creature leaves; damage waiting on its defense or from its attack is cancelled, and
+    the Assists it gave — to a Block or Dodge still waiting to roll, or pledged to another's
+    next test, Leap or grapple — go with it (nothing counts on a creature that is not there)."""
     c = tx.view(cmd.combatant)
     st = tx.state
     sides_before = {x.side for x in st.combatants}
@@ -90,6 +92,16 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (hit.attacker, hit.target):
             tx.settle_decision(p.id)
             tx.note(f"The damage from {hit.source} is cancelled.")
+        elif isinstance(p, AssistDecision) and c.id in p.assists:
+            kept = {helper: n for helper, n in p.assists.items() if helper != c.id}
+            tx.settle_decision(p.id)
+            tx.open_decision(AssistDecision(hit=p.hit, defense=p.defense, assists=kept))
+            t = tx.view(hit.target)
+            tx.note(f"{c.name}'s Assist on {t.name}'s {p.defense.title()} goes with them.")
+    for other in st.combatants:  # its pledged Assists ("Assist") go with it too
+        if other.id != c.id and any(p.helper == c.id for p in other.pledges):
+            tx.c(other.id).pledges = tuple(p for p in other.pledges if p.helper != c.id)
+            tx.note(f"{c.name}'s pledged Assist to {other.name} goes with them.")
     if st.phase == "active" and st.turn == c.id:
         leaving(tx, c.id)  # an interleaved go never comes back to the leaver
         tx.next_turn(c.id)
@@ -181,6 +193,7 @@ def travel(tx: Tx, cmd: Travel) -> None:
         raise RuleViolation(
             f"{c.name} travels at most {tx.scale.show(most)} by {cmd.mode} per action."
         )
+    _check_move(tx, c, "travel", meters, cmd.toward)
     prior = c.run_up_m
     tx.pay(c.id, Cost(kind="turn", amount=tx.tables.travel.ta), f"travel {tx.scale.show(meters)}")
     m = tx.c(c.id)
@@ -195,6 +208,18 @@ def travel(tx: Tx, cmd: Travel) -> None:
             text=f"{c.name} travels {tx.scale.show(meters)} by {cmd.mode}.",
         )
     )
+
+
+def _check_move(tx: Tx, c: UtopiaCombatant, verb: str, meters: float, toward: str | None) -> None:
+    """Refuse, before anything is paid, a Travel or Leap of no distance (``amount:0`` is a
+    distance the player typed, not "as far as it can") or one toward the mover itself."""
+    if meters <= 0:
+        raise InvalidInput(
+            f"A {verb} of {tx.scale.show(0)} spends actions on nothing: give `amount:` more "
+            f"than {tx.scale.show(0)}, or leave it out to {verb} as far as {c.name} can."
+        )
+    if toward is not None and tx.view(toward).id == c.id:
+        raise InvalidInput(f"{c.name} cannot {verb} toward themselves.")
 
 
 def _move(tx: Tx, cid: str, meters: float, toward: str | None) -> None:
@@ -231,6 +256,7 @@ def leap(tx: Tx, cmd: Leap) -> None:
             f"{c.name} leaps at most {tx.scale.show(most)} (their {score} score{aided}"
             + (f", after {tx.scale.show(c.run_up_m)} of travel)." if run_up else ").")
         )
+    _check_move(tx, c, "leap", meters, cmd.toward)
     tx.pay(c.id, Cost(kind="turn", amount=rule.ta), f"leap {tx.scale.show(meters)}")
     tx.pay_stamina(c.id, rule.stamina, f"leap {tx.scale.show(meters)}")
     tx.c(c.id).aim = 0
@@ -347,7 +373,9 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     c = tx.view(cmd.target)
     wanted = next((n for n in CONDITIONS if n.casefold() == cmd.condition.casefold()), None)
     if wanted is None:
-        raise InvalidInput(f"Utopia has no condition {cmd.condition!r}: " + ", ".join(CONDITIONS))
+        raise InvalidInput(
+            f"Utopia has no condition {names.quoted(cmd.condition)}: " + ", ".join(CONDITIONS)
+        )
     if cmd.present:
         if c.has(wanted):
             raise RuleViolation(f"{c.name} is already {wanted}.")

@@ -81,9 +81,12 @@ def assist(tx: Tx, cmd: Assist) -> None:
         "distance",
         "grapple": "their Agility test added to the grappler's",
     }[cmd.form]
+    # The pledge lapses when the aided creature's turn ends (``Tx.after_own_turn``): the one
+    # running now when it is the aided creature's, else its next.
+    which = "" if tx.state.turn == t.id else "next "
     tx.note(
         f"{h.name} stands ready to assist {t.name}'s {_WHAT[cmd.form]}: {gain}, until the end "
-        f"of {t.name}'s next turn.",
+        f"of {t.name}'s {which}turn.",
         h.id,
     )
 
@@ -106,7 +109,8 @@ def leap_aid(tx: Tx, c: UtopiaCombatant) -> tuple[float, str]:
     if not helpers:
         return 0.0, ""
     tx.c(c.id).pledges = tuple(p for p in c.pledges if p.form != "leap")
-    found = [tx.view(h) for h in helpers if not tx.is_out(tx.view(h))]
+    here = {x.id for x in tx.state.combatants}
+    found = [tx.view(h) for h in helpers if h in here and not tx.is_out(tx.view(h))]
     meters = float(sum(h.sheet.score("power") for h in found))
     words = ", ".join(f"{h.name} +{tx.scale.show(h.sheet.score('power'))}" for h in found)
     return meters, (f", assisted: {words}" if words else "")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from bot import names
 from bot.engine.utopia.commands import GrantFavor, Test
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.events import Tested
@@ -37,7 +38,7 @@ def score_name(raw: str) -> Trait | Subtrait:
     key = raw.strip().casefold()
     if key not in SCORE_NAMES:
         raise InvalidInput(
-            f"Utopia has no trait or subtrait {raw[:40]!r}. Traits: "
+            f"Utopia has no trait or subtrait {names.quoted(raw, 40)}. Traits: "
             + ", ".join(TRAITS)
             + "; subtraits: "
             + ", ".join(SUBTRAITS)

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import d20
 
+from bot import names
 from bot.engine.core.dice import Roll
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import AttackDeclared
@@ -294,7 +295,8 @@ def weapon_named(a: UtopiaCombatant, name: str | None) -> Weapon | None:
     if found is None:
         known = ", ".join(w.name for w in a.sheet.weapons) or "none"
         raise InvalidInput(
-            f"{a.name} has no weapon called {name!r} (weapons: {known}; or attack weaponless)."
+            f"{a.name} has no weapon called {names.quoted(name)} (weapons: {known}; or attack "
+            "weaponless)."
         )
     return found
 

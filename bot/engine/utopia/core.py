@@ -209,7 +209,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         helpers = [p.helper for p in now.pledges if p.form == form] if aided else []
         if helpers:
             self.c(c.id).pledges = tuple(p for p in now.pledges if p.form != form)
-            helpers = [h for h in helpers if not self.is_out(self.view(h))]
+            here = {x.id for x in self.state.combatants}
+            helpers = [h for h in helpers if h in here and not self.is_out(self.view(h))]
         adds_roll = grappling or score in ROLL_ADDED
         if not adds_roll:
             favor += len(helpers)  # "the aided creature is given a point of favor"
@@ -250,6 +251,18 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
 
     def timing(self, cid: str) -> Timing:
         return "turn" if self.state.turn == cid else "off_turn"
+
+    def either(self, c: UtopiaCombatant, ta: int, ia: int) -> Cost:
+        """What an action the text prices "``ta`` turn actions or ``ia`` interrupt actions"
+        (Block, Dodge, Take Cover, breaking free, shaking a scaler off) costs ``c`` now: on
+        its turn the TA while it has them, else the IA — spent TA are not made up with 2 IA
+        each on its own turn ("Interchanging Actions": "when it's not your turn"); off its
+        turn the IA."""
+        if self.timing(c.id) == "turn":
+            cost = Cost(kind="turn", amount=ta)
+            if self.economy.can_pay(c.pools, cost, "turn", self.capacity(c)):
+                return cost
+        return Cost(kind="interrupt", amount=ia)
 
     def pay(self, cid: str, cost: Cost, reason: str) -> dict[str, int]:
         """``cid`` pays ``cost`` (on its turn or off it); returns what it spent per pool. Any

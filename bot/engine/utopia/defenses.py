@@ -23,16 +23,14 @@ def can_defend(tx: Tx, t: UtopiaCombatant, against: str | None = None) -> bool:
 
 def defense_cost(tx: Tx, t: UtopiaCombatant, choice: str, against: str | None = None) -> Cost:
     """What a Block, Dodge or Take Cover against ``against``'s attack costs ``t`` now: the
-    table's TA on its turn, IA off it (the economy pays an IA with a TA on the turn,
-    "Interchanging Actions"); a grappled ``t`` pays double to Block or Dodge an attack from
-    anyone but its grappler ("Grapple")."""
+    table's TA on its turn (its IA once its TA are spent), IA off it (:meth:`Tx.either`); a
+    grappled ``t`` pays double to Block or Dodge an attack from anyone but its grappler
+    ("Grapple")."""
     rule: Defence | TakeCover = (
         tx.tables.take_cover if choice == "cover" else getattr(tx.tables, choice)
     )
     factor = 1 if choice == "cover" else cost_factor(tx, t, against)
-    if tx.timing(t.id) == "turn":
-        return Cost(kind="turn", amount=rule.ta * factor)
-    return Cost(kind="interrupt", amount=rule.ia * factor)
+    return tx.either(t, rule.ta * factor, rule.ia * factor)
 
 
 def defense_options(

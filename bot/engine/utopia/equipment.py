@@ -11,6 +11,7 @@ weapon, donning and doffing armor.
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.economy import Cost
 from bot.engine.utopia.commands import Sheathe, Wear
 from bot.engine.utopia.core import Tx
@@ -26,7 +27,9 @@ def sheathe(tx: Tx, cmd: Sheathe) -> None:
     weapon = c.sheet.weapon(cmd.weapon)
     if weapon is None:
         known = ", ".join(w.name for w in c.sheet.weapons) or "none"
-        raise InvalidInput(f"{c.name} has no weapon called {cmd.weapon!r} (weapons: {known}).")
+        raise InvalidInput(
+            f"{c.name} has no weapon called {names.quoted(cmd.weapon)} (weapons: {known})."
+        )
     away = weapon.name in c.sheathed
     if cmd.drawn == (not away):
         state = "drawn" if cmd.drawn else "sheathed"
@@ -51,7 +54,9 @@ def wear(tx: Tx, cmd: Wear) -> None:
     piece = c.sheet.armor_piece(cmd.item)
     if piece is None:
         known = ", ".join(a.name for a in c.sheet.armor) or "none"
-        raise InvalidInput(f"{c.name} has no armor called {cmd.item!r} (armor: {known}).")
+        raise InvalidInput(
+            f"{c.name} has no armor called {names.quoted(cmd.item)} (armor: {known})."
+        )
     worn = c.wears()
     if cmd.on == (piece.name in worn):
         state = "wearing" if cmd.on else "not wearing"

@@ -221,11 +221,7 @@ def escape(tx: Tx, cmd: Escape) -> None:
     if c.escape_turn == tx.state.turn_seq:
         raise RuleViolation(f"{c.name} already tried to break free this turn.")
     g = tx.view(gid)
-    cost = (
-        Cost(kind="turn", amount=rule.escape_ta)
-        if tx.timing(c.id) == "turn"
-        else Cost(kind="interrupt", amount=rule.escape_ia)
-    )
+    cost = tx.either(c, rule.escape_ta, rule.escape_ia)
     tx.pay(c.id, cost, f"break free of {g.name}")
     tx.pay_stamina(c.id, rule.escape_stamina, f"break free of {g.name}")
     m = tx.c(c.id)

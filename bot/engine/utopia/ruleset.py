@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
+from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
 from bot.engine.core.chart import PoolReading
@@ -191,12 +192,21 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, UtopiaSheet):
             raise InvalidInput(f"**{combatant.name}**'s sheet is not a {self.title} sheet.")
+        t = self.tables
+        pools = {**combatant.pools}
+        for pool, most in (
+            ("turn", sheet.turn_actions_max(t)),
+            ("interrupt", sheet.interrupt_actions_max(t)),
+        ):
+            if pool in pools:  # the TA and IA left, like the pools below, within the new sheet's
+                pools[pool] = min(pools[pool], most)
         return combatant.clone().model_copy(
             update={
                 "sheet": sheet,
                 "shp": min(combatant.shp, sheet.shp),
                 "dhp": min(combatant.dhp, sheet.dhp),
                 "stamina": min(combatant.stamina, sheet.stamina),
+                "pools": pools,
             }
         )
 
@@ -400,7 +410,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         for vital in changes:
             if vital not in _VITALS:
                 raise InvalidInput(
-                    f"Utopia has no vital called {vital!r}: shp, dhp, stamina, ta or ia."
+                    f"Utopia has no vital called {names.quoted(vital)}: shp, dhp, stamina, ta "
+                    "or ia."
                 )
         return cmd.SetVitals(target=target, **{k: v for k, v in changes.items()})
 

@@ -83,11 +83,7 @@ def shake_off(tx: Tx, cmd: ShakeOff) -> None:
         raise RuleViolation(f"{c.name} already tried to shake a scaler off this turn.")
     rule = tx.tables.scale
     s = tx.view(sid)
-    cost = (
-        Cost(kind="turn", amount=rule.escape_ta)
-        if tx.timing(c.id) == "turn"
-        else Cost(kind="interrupt", amount=rule.escape_ia)
-    )
+    cost = tx.either(c, rule.escape_ta, rule.escape_ia)
     tx.pay(c.id, cost, f"shake {s.name} off")
     m = tx.c(c.id)
     m.aim, m.shake_turn = 0, tx.state.turn_seq

@@ -12,6 +12,7 @@ turn"). Spellcasting flavors and "Casting Requirements" are outside the text: no
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import AttackDeclared
 from bot.engine.utopia.combat import defense, open_or_settle, roll_damage
@@ -65,7 +66,7 @@ def _spell(a: UtopiaCombatant, name: str) -> Spell:
     found = a.sheet.spell(name)
     if found is None:
         known = ", ".join(s.name for s in a.sheet.spells) or "none"
-        raise InvalidInput(f"{a.name} has no spell called {name!r} (spells: {known}).")
+        raise InvalidInput(f"{a.name} has no spell called {names.quoted(name)} (spells: {known}).")
     return found
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from bot import names
 from bot.engine.core.dice import Roll
 from bot.engine.core.economy import Cost
 from bot.engine.utopia.commands import Circumstance, Stealth
@@ -71,7 +72,7 @@ def circumstances(detail: str | None) -> tuple[Circumstance, ...]:
     for word in words:
         if word not in CIRCUMSTANCES:
             raise InvalidInput(
-                f"Stealth has no circumstance {word[:30]!r}. `detail:` takes any of: "
+                f"Stealth has no circumstance {names.quoted(word, 30)}. `detail:` takes any of: "
                 + "; ".join(f"`{k}` ({v[2]})" for k, v in CIRCUMSTANCES.items())
                 + "."
             )

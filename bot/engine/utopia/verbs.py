@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from bot import names
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import commands as cmd
@@ -235,15 +236,17 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     if key == "travel":
         mode = (given.detail or "land").strip().casefold()
         if mode not in ("land", "water", "air"):
-            raise InvalidInput(f"Travel is by land, water or air, not {given.detail!r}.")
+            raise InvalidInput(
+                f"Travel is by land, water or air, not {names.quoted(given.detail or '')}."
+            )
         return cmd.Travel(
             actor=me,
             mode=mode,
-            meters=given.amount or None,
+            meters=given.amount,
             toward=given.target,
         )
     if key == "leap":
-        return cmd.Leap(actor=me, meters=given.amount or None, toward=given.target)
+        return cmd.Leap(actor=me, meters=given.amount, toward=given.target)
     if key in ("grapple", "scale"):
         made = cmd.Grapple if key == "grapple" else cmd.Scale
         return made(actor=me, target=_target(key.title(), given))
@@ -252,7 +255,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     if key in _BUILDERS:
         return _BUILDERS[key](me, key, given)
     raise InvalidInput(
-        f"Utopia has no action {given.key[:40]!r}. It has: "
+        f"Utopia has no action {names.quoted(given.key, 40)}. It has: "
         + ", ".join(a.label for a in ACTIONS)
         + "."
     )
