@@ -194,13 +194,18 @@ class UtopiaActions(ActionEconomy):
             else:
                 raise RuleViolation("no interrupt actions left")
 
-    @staticmethod
-    def _pay_turn_actions(p: Pools, n: int, timing: Timing) -> None:
+    own_turn_exchange = False
+    """Whether spent TA are made up with 2 IA each on the creature's own turn too: Utopia's
+    rules version 1 did (a seventh TA every turn); the text trades them "when it's not your
+    turn" only, as version 2 does (:class:`bot.engine.utopia.ruleset.UtopiaRuleset`)."""
+
+    def _pay_turn_actions(self, p: Pools, n: int, timing: Timing) -> None:
         """Utopia "Interchanging Actions": each turn action is paid by a turn action on your
         turn; off it by 2 interrupt actions (2 IA as 1 TA) — the text trades them "when it's
-        not your turn" only, so on your turn spent TA are not made up with IA."""
+        not your turn" only, so on your turn spent TA are not made up with IA (unless
+        :attr:`own_turn_exchange`)."""
         for _ in range(n):
-            if timing == "turn":
+            if timing == "turn" and (p["turn"] > 0 or not self.own_turn_exchange):
                 _need(p["turn"] > 0, "no turn actions left this turn")
                 p["turn"] -= 1
             elif p["interrupt"] >= 2:

@@ -46,11 +46,18 @@ def capacity_of(turn_actions: int, interrupt_actions: int) -> int:
     return interrupt_actions * _IA_FACTOR + turn_actions
 
 
+RULES_VERSION = 2
+"""Utopia's newest rules version (:attr:`bot.engine.utopia.ruleset.UtopiaRuleset.rules_version`)."""
+
+
 class SheetActions(UtopiaActions):
     """:class:`UtopiaActions` with each creature's own TA and IA maxima (the sheet's talents,
     capped by the tables), read from ``capacity`` (:func:`capacity_of`)."""
 
     key = "utopia"
+
+    def __init__(self, *, own_turn_exchange: bool = False) -> None:
+        self.own_turn_exchange = own_turn_exchange
 
     @staticmethod
     def split(capacity: int) -> tuple[int, int]:
@@ -72,7 +79,7 @@ class SheetActions(UtopiaActions):
 class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
     """One Utopia command's working copy of the state."""
 
-    __slots__ = ("keep_actions", "tables")
+    __slots__ = ("keep_actions", "tables", "version")
 
     OUT_CONDITIONS = OUT
 
@@ -84,9 +91,15 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         now: datetime,
         economy: SheetActions,
         order: TurnOrder | None = None,
+        *,
+        version: int = RULES_VERSION,
     ) -> None:
         super().__init__(state, economy, roller, now, order or TURN_ORDER)
         self.tables = tables
+        self.version = version
+        """The rules version the encounter plays by (:data:`RULES_VERSION` and before, see
+        :class:`~bot.engine.utopia.ruleset.UtopiaRuleset`): what changed between versions
+        reads it, so an older fight's log replays as it was played."""
         self.keep_actions = False  # an interleaved go passes without giving up its TA
 
     # -- the interleaved turn order (:mod:`bot.engine.utopia.interleave`) ------------------------
@@ -260,8 +273,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         turn the IA."""
         if self.timing(c.id) == "turn":
             cost = Cost(kind="turn", amount=ta)
-            if self.economy.can_pay(c.pools, cost, "turn", self.capacity(c)):
-                return cost
+            if self.version < 2 or self.economy.can_pay(c.pools, cost, "turn", self.capacity(c)):
+                return cost  # rules version 1: the TA, paid with 2 IA each once spent
         return Cost(kind="interrupt", amount=ia)
 
     def pay(self, cid: str, cost: Cost, reason: str) -> dict[str, int]:

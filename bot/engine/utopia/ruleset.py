@@ -53,7 +53,7 @@ from bot.engine.utopia import (
     verbs,
 )
 from bot.engine.utopia import commands as cmd
-from bot.engine.utopia.core import TURN_ORDER, SheetActions, Tx
+from bot.engine.utopia.core import RULES_VERSION, TURN_ORDER, SheetActions, Tx
 from bot.engine.utopia.defenses import unable_reason
 from bot.engine.utopia.events import EVENT_TYPES
 from bot.engine.utopia.odds import utopia_odds
@@ -140,11 +140,16 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UtopiaRecord]] = UtopiaRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
-    rules_version: ClassVar[int] = 2
+    rules_version: ClassVar[int] = RULES_VERSION
     """Version 2: Stealth plays by the encounter's ``stealth`` tables, and Assist by its
     ``assist.grapple_ia`` and ``assist.test_minimum`` (a server's ``/tables`` changes
-    included); version 1 (encounters started before) played by the shipped numbers there
-    whatever the tables said, and keeps doing so, so its log replays exactly."""
+    included); on a creature's own turn spent TA are not made up with 2 IA each
+    ("Interchanging Actions": "when it's not your turn"), so what is priced "1 TA or 1 IA"
+    then costs the IA; a Travel or Leap toward oneself is refused; a creature that leaves takes
+    its Assists with it (those given to a Block or Dodge still waiting to roll, and those
+    pledged). Version 1 (encounters started before) played by the shipped numbers there
+    whatever the tables said, and by the older readings, and keeps doing so, so its log
+    replays exactly."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2)
 
     tables_loader = staticmethod(load_tables)
@@ -154,7 +159,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     def __init__(self, tables: UtopiaTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
-        self.economy: SheetActions = SheetActions()
+        self.economy: SheetActions = SheetActions(own_turn_exchange=self.version < 2)
         # What the engine plays by: version 1 ignored some entries (see rules_version).
         self.played = self.tables if self.version >= 2 else _as_version_1(self.tables)
 
@@ -163,7 +168,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     ) -> Outcome:
         """Apply one command; never mutates ``state``; a refusal raises a
         :class:`~bot.errors.DomainError` and changes nothing."""
-        tx = Tx(state, self.played, roller, now, self.economy, self.turn_order)
+        tx = Tx(
+            state, self.played, roller, now, self.economy, self.turn_order, version=self.version
+        )
         handler = self.handlers.get(command.kind)
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
@@ -357,7 +364,15 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def _read(self, state: UtopiaState) -> Tx:
         """A transaction for read-only questions (it never rolls)."""
-        return Tx(state, self.played, _NO_DICE, datetime.min, self.economy, self.turn_order)
+        return Tx(
+            state,
+            self.played,
+            _NO_DICE,
+            datetime.min,
+            self.economy,
+            self.turn_order,
+            version=self.version,
+        )
 
     def reaction_options(
         self, state: UtopiaState, combatant_id: str, decision: Any = None
