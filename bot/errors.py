@@ -31,6 +31,12 @@ class NotFound(DomainError):
     """A named thing (encounter, combatant, sheet, template) does not exist."""
 
 
+class NoEncounter(NotFound):
+    """The encounter itself is gone: none is live in the channel, or the one named ended or was
+    deleted. A caller that means "the fight ended meanwhile" catches this, not every
+    :class:`NotFound` (an unknown combatant inside the rules is another matter)."""
+
+
 class NotAllowed(DomainError):
     """The member may not do this (not the GM, not the controller of that combatant)."""
 

@@ -25,7 +25,14 @@ from bot.engine.core.commands import Answer, CommandBase, Dated, NextTurn, TurnB
 from bot.engine.core.standing import pick
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.engine.core.verbs import ActInput, ActionSpec
-from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound, RuleViolation
+from bot.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NoEncounter,
+    NotAllowed,
+    RuleViolation,
+)
 from bot.services import event_log
 from bot.services.acting import controls as controls
 from bot.services.acting import find_combatant as find_combatant
@@ -194,7 +201,7 @@ class CombatService:
 
         try:
             encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)
-        except NotFound:
+        except NoEncounter:
             if encounter_id is not None:  # a button of an encounter that has since ended
                 raise Conflict(ALREADY_RESOLVED) from None
             raise

@@ -47,6 +47,7 @@ from bot.errors import (
     Conflict,
     DomainError,
     InvalidInput,
+    NoEncounter,
     NotAllowed,
     NotFound,
 )
@@ -318,7 +319,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         async with self._db.read() as conn:
             row = await repo.live_in_channel(conn, channel_id)
             if row is None:
-                raise NotFound(NO_ENCOUNTER)
+                raise NoEncounter(NO_ENCOUNTER)
             return await self._with_away(conn, await self._load(conn, row))
 
     async def channel_of(self, encounter_id: int) -> int:
@@ -334,7 +335,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         async with self._db.read() as conn:
             row = await repo.by_id(conn, encounter_id)
             if row is None:
-                raise NotFound("That encounter no longer exists.")
+                raise NoEncounter("That encounter no longer exists.")
             return await self._with_away(conn, await self._load(conn, row))
 
     async def require_gm(self, channel_id: int, actor: Actor, action: str) -> Encounter:
@@ -534,7 +535,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         """The live row parsed, if ``actor`` may change it now: :class:`NotFound` when there is
         none, refused when a newer bot froze its rules or (for all but its GM) it is paused."""
         if row is None:
-            raise NotFound(NO_ENCOUNTER)
+            raise NoEncounter(NO_ENCOUNTER)
         current = await self._load(conn, row)
         current.playing_rules()  # rules a newer bot froze: refused before anything runs
         if row.paused and not current.is_gm(actor):

@@ -33,8 +33,8 @@ from bot.errors import (
     Conflict,
     DomainError,
     InvalidInput,
+    NoEncounter,
     NotAllowed,
-    NotFound,
     RulesVersionUnknown,
 )
 from bot.services import prompts
@@ -333,7 +333,7 @@ class MemberDataService:
             await plan_scrub(self._db, ref.id, erasure)  # its replays, before the transaction
             try:
                 encounter, names = await self._forget_in(ref.channel_id, erasure)
-            except NotFound:
+            except NoEncounter:
                 continue  # ended meanwhile: step 3 scrubs it as an archived encounter
             except (ReplayFailed, RulesVersionUnknown):  # damaged, or a newer bot's
                 log.warning("encounter %s: its state could not be rebuilt to erase", ref.id)
@@ -359,7 +359,7 @@ class MemberDataService:
             return True
         try:
             current = await self._encounters.get(ref.id)
-        except NotFound:
+        except NoEncounter:
             return False
         except (ReplayFailed, DomainError):  # damaged, or a newer bot's: it cannot be changed
             log.warning("encounter %s: its state could not be rebuilt to erase a member", ref.id)
