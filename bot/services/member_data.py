@@ -408,15 +408,18 @@ class MemberDataService:
 
     async def _names(self, ref: repo.EncounterRef, user_id: int, unchangeable: set[int]) -> bool:
         """Whether live encounter ``ref`` must be changed through the write path to forget
-        ``user_id``: its current state names them — its stored state, or when that is older
-        than the row (``state_version``) the state rebuilt from the log — or a log row the
-        row's state is rebuilt from does. Scrubbing such a row changes what replaying it gives
-        (a Talk's mention becomes more words, counted in the state), so the erasure's new
-        version rewrites the stored state first and the scrubbed rows are never replayed
+        ``user_id``: its stored state names them (even when older than the row,
+        ``state_version``: the row keeps it until a change writes it again), or its current
+        state — when the stored one is older, the state rebuilt from the log — does, or a log
+        row the row's state is rebuilt from does. Scrubbing such a row changes what replaying
+        it gives (a Talk's mention becomes more words, counted in the state), so the erasure's
+        new version rewrites the stored state first and the scrubbed rows are never replayed
         into it."""
-        if ref.state_version is None:
-            return str(user_id) in ref.state_json
         digits = str(user_id)
+        if digits in ref.state_json:  # even behind: the row keeps it until it is written again
+            return True
+        if ref.state_version is None:
+            return False
         async with self._db.read() as conn:
             logged = await repo.log_rows_naming(conn, ref.id, user_id)
         if any(row.version > ref.state_version and digits in row.result for row in logged):

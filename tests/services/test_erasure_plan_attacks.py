@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine.core.commands import Begin, EndTurn, RemoveCombatant
-from bot.engine.uttas.commands import Attack, Talk
+from bot.engine.uttas.commands import Attack, Ready, Talk
 from bot.errors import Conflict
 from bot.services import member_data, member_sources
 from bot.services.actor import Actor
@@ -562,3 +562,38 @@ def test_the_plans_digest_folds_different_fields_to_different_digests(
     fields."""
     if len(one) == len(two) and one != two:
         assert _digest(*one) != _digest(*two)
+
+
+@pytest.mark.parametrize("turns", [1, 3])
+async def test_a_stored_state_behind_naming_the_member_is_rewritten(
+    store: Store, turns: int
+) -> None:
+    """A readied plan naming the member is in the snapshot the live row was last stored with
+    (every 5 versions); it is used up a turn later, with no snapshot since, so the current state
+    no longer names the member but the stored one (behind, ``state_version``) does. Step 2 went
+    by the current state only and left the id in ``encounters.state``."""
+    bot = Bot(store, snapshot_every=5)
+    willow, thug = await bot.fight()
+    states: dict[int, str] = {}
+
+    def ready(cur: Encounter) -> Ready:
+        watch = thug if cur.state.turn != thug else willow
+        return Ready(actor=cur.state.turn, trigger="movement", watch=watch, plan=_words(4))
+
+    await bot.gm(ready, "ready")
+    for _ in range(turns):
+        await bot.gm(lambda cur: EndTurn(actor=cur.state.turn), "endturn")
+    live = await bot.encounters.live(CHANNEL)
+    async with store.read() as conn:
+        row = await conn.fetch_one("SELECT state, state_version FROM encounters")
+        for version in range(1, live.version + 1):
+            states[version] = (await bot.encounters.state_at(conn, live, version)).model_dump_json()
+    assert row is not None and row["state_version"] is not None
+    assert str(OTHER.user_id) in row["state"] and str(OTHER.user_id) not in live.state_json
+
+    await Bot(store, snapshot_every=5).erase(OTHER)
+
+    assert await _traces(store) == []
+    live = await Bot(store).encounters.live(CHANNEL)
+    assert await afresh(store, True) == live.state_json
+    await _check_every_version(Bot(store), states)
