@@ -597,3 +597,33 @@ async def test_a_stored_state_behind_naming_the_member_is_rewritten(
     live = await Bot(store).encounters.live(CHANNEL)
     assert await afresh(store, True) == live.state_json
     await _check_every_version(Bot(store), states)
+
+
+async def test_a_fight_naming_the_member_again_in_every_round_does_not_hold_the_erasure_up(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The GM names another NPC after the member after every plan: step 2 runs again
+    :data:`~bot.services.member_data.ERASE_ROUNDS` times at most, then the rest is erased
+    anyway and the fight logged (its last NPC keeps the name; the delete command run again
+    releases it)."""
+    states: dict[int, str] = {}
+    await _play(Bot(store), states)
+    plan = member_sources.plan_scrub
+    named = 0
+
+    async def planned(db: Store, encounter_id: int, e: Erasure) -> None:
+        nonlocal named
+        await plan(db, encounter_id, e)
+        named += 1
+        await Bot(store).mod.add_one_off(CHANNEL, GM, f"<@{OTHER.user_id}>'s cat {named}", {})
+
+    monkeypatch.setattr(member_data, "plan_scrub", planned)
+    with caplog.at_level(logging.WARNING, logger=member_data.__name__):
+        await Bot(store).erase(OTHER)
+
+    assert "named member" in caplog.text
+    assert named == 2 * member_data.ERASE_ROUNDS  # the live fight's plan and step 3's, per round
+    monkeypatch.undo()
+    await Bot(store).erase(OTHER)
+    assert await _traces(store) == []
+    await _check_every_version(Bot(store), states)
