@@ -486,14 +486,20 @@ async def test_a_plan_filed_under_another_encounter_is_not_taken_for_it(
     await _walk_undo_redo(store, second)
 
 
+@pytest.mark.parametrize("after", [False, True])
 @pytest.mark.parametrize("damage", ["a row lost", "the first snapshot lost", "newer rules"])
-async def test_a_log_damaged_after_its_plan_is_still_erased(
-    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, damage: str
+async def test_a_log_damaged_before_or_after_its_plan_is_still_erased(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    damage: str,
+    after: bool,
 ) -> None:
-    """An archived fight's log is planned readable, then damaged before step 3's transaction:
-    a row after the member's first mention lost, the snapshot every replay starts from lost,
-    or rules a newer bot froze. The plan is not taken (the log no longer reads as walked), the
-    rows from the damage on are scrubbed without snapshots, and no table keeps the id."""
+    """An archived fight's log is damaged before the erasure (nothing planned: the replays
+    cannot read it) or planned readable and damaged before step 3's transaction: a row after
+    the member's first mention lost, the snapshot every replay starts from lost, or rules a
+    newer bot froze. No plan is taken (the log no longer reads as walked), the rows from the
+    damage on are scrubbed without snapshots, and no table keeps the id."""
     states: dict[int, str] = {}
     await _play(Bot(store), states)
     encounter_id = (await Bot(store).encounters.live(CHANNEL)).id
@@ -517,7 +523,10 @@ async def test_a_log_damaged_after_its_plan_is_still_erased(
                     (encounter_id, version),
                 )
 
-    after_plan(monkeypatch, 1, then)
+    if after:
+        after_plan(monkeypatch, 1, then)
+    else:
+        await then()
     with caplog.at_level(logging.WARNING, logger=member_sources.__name__):
         await Bot(store).erase(OTHER)
 
