@@ -636,3 +636,30 @@ async def test_a_fight_naming_the_member_again_in_every_round_does_not_hold_the_
     await Bot(store).erase(OTHER)
     assert await _traces(store) == []
     await _check_every_version(Bot(store), states)
+
+
+async def test_another_process_naming_the_member_between_the_steps_is_caught_too(
+    store_twice: list[Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes on one database (a SQLite file; PostgreSQL): while one erases the member,
+    the other lets them join the fight again and names an NPC after them between step 2 and
+    step 3's transaction. Step 3's check runs under the writer lock both stores take."""
+    first, second = store_twice
+    states: dict[int, str] = {}
+    await _play(Bot(first, check=False), states)
+
+    async def then() -> None:
+        other = Bot(second, check=False)
+        for step in (_join, _named_npc):
+            await step(other)
+            live = await other.encounters.live(CHANNEL)
+            states[live.version] = live.state_json
+
+    after_plan(monkeypatch, 2, then)
+    await Bot(first, check=False).erase(OTHER)
+
+    for store in store_twice:
+        live = await Bot(store).encounters.live(CHANNEL)
+        assert str(OTHER.user_id) not in live.state_json
+        await _check_every_version(Bot(store), states)
+    assert await _traces(first) == []
