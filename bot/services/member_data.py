@@ -10,7 +10,10 @@ What "everything the bot keeps about a member" means is the list of sources in
    :meth:`EncounterService.change` — versioned, logged as ``forget_member`` (never undone), the
    encounter's older log rows scrubbed in the same transaction — so a fight keeps running with
    the GM controlling the member's combatants;
-3. one transaction runs every source's ``erase``.
+3. one transaction runs every source's ``erase`` — after checking again that the member holds
+   no live encounter's GM seat and that no live encounter named them again since step 2 judged
+   it (the plans below give the event loop turns, and every channel goes on meanwhile): if one
+   did, step 2 runs again first (:func:`_named_since`, :data:`ERASE_ROUNDS`).
 
 The replays a log's scrub checks (:func:`~bot.services.member_sources.scrub_encounter_log`)
 are worked out before the transactions of steps 2 and 3, with no lock held
@@ -148,6 +151,42 @@ def fit(document: dict[str, Any], limit: int) -> tuple[bytes, int, bool]:
             f"Discord lets the bot send here ({limit // 1024} KiB)."
         )
     return data, len(entries), True
+
+
+ERASE_ROUNDS = 3
+"""How many times :meth:`MemberDataService.confirm_delete` releases the live fights (step 2)
+before erasing (step 3) when a fight named the member again in between; the last time it
+erases anyway (and logs which fights did)."""
+
+
+async def _named_since(
+    conn: StoreConnection, e: Erasure, seen: dict[int, int], unchangeable: set[int]
+) -> list[int]:
+    """The server's live encounters (but ``unchangeable``) whose log, since the version
+    ``seen`` read before step 2 judged them (0: started since), has a row whose result or
+    snapshot names the member: a change that may have brought them back into the fight
+    (a combatant they control, an NPC named after them). Step 3 alone would leave them there,
+    and would scrub such a row of a live fight outside the write path."""
+    digits = str(e.user_id)
+    late = []
+    for encounter_id, version in (await repo.live_versions(conn, e.guild_id)).items():
+        if encounter_id in unchangeable or seen.get(encounter_id) == version:
+            continue
+        since = seen.get(encounter_id, 0)
+        rows = await repo.log_rows_naming(conn, encounter_id, e.user_id, after=since)
+        if any(digits in row.result or digits in (row.state or "") for row in rows):
+            late.append(encounter_id)
+    return sorted(late)
+
+
+def _merge(released: dict[int, Released], done: Released) -> None:
+    """Add ``done`` to ``released`` (by channel: a fight released twice is listed once)."""
+    before = released.get(done.channel_id)
+    if before is None:
+        released[done.channel_id] = done
+        return
+    names = before.combatants + [n for n in done.combatants if n not in before.combatants]
+    released[done.channel_id] = Released(done.channel_id, done.encounter, names)
 
 
 def _seat_refusal(subject_id: int, actor: Actor, channels: list[int]) -> Conflict:
@@ -300,16 +339,37 @@ class MemberDataService:
             actor_id=repo.TOMBSTONE_ID if subject_id == actor.user_id else actor.user_id,
             now=self._clock(),
         )
+        released: dict[int, Released] = {}
+        unchangeable: set[int] = set()
+        changed: dict[str, int] | None = None
         try:
-            released = await self._release_live(erasure)
-            # The log's replays worked out before the transaction, not while it holds the
-            # writer lock (plan_scrub); it goes on from them when the log is as read.
-            async with self._db.read() as conn:
-                encounter_ids = await repo.encounter_ids(conn, guild_id)
-            for encounter_id in encounter_ids:
-                await plan_scrub(self._db, encounter_id, erasure)
-            async with self._db.transaction() as conn:
-                changed = {s.key: await s.erase(conn, erasure) for s in SOURCES}
+            for round_ in range(ERASE_ROUNDS):
+                async with self._db.read() as conn:
+                    seen = await repo.live_versions(conn, guild_id)
+                for done in await self._release_live(erasure, unchangeable):
+                    _merge(released, done)
+                # The log's replays worked out before the transaction, not while it holds the
+                # writer lock (plan_scrub); it goes on from them when the log is as read.
+                async with self._db.read() as conn:
+                    encounter_ids = await repo.encounter_ids(conn, guild_id)
+                for encounter_id in encounter_ids:
+                    await plan_scrub(self._db, encounter_id, erasure)
+                async with self._db.transaction() as conn:
+                    # The channels went on meanwhile (the plans give the loop turns): a live
+                    # fight the member took a seat of, or that named them again, since step 2.
+                    await self._refuse_live_seats(conn, guild_id, actor, subject_id)
+                    late = await _named_since(conn, erasure, seen, unchangeable)
+                    if not late or round_ == ERASE_ROUNDS - 1:
+                        if late:
+                            log.warning(
+                                "encounters %s named member %s again while it was erased",
+                                late,
+                                subject_id,
+                            )
+                        changed = {s.key: await s.erase(conn, erasure) for s in SOURCES}
+                if changed is not None:
+                    break
+            assert changed is not None
             away_marks(self._db).changed(guild_id)  # its away mark and those naming it
         except DomainError as error:
             raise Conflict(
@@ -317,10 +377,13 @@ class MemberDataService:
                 "to finish."
             ) from None
         log.info("member data of %s in guild %s erased by %s", subject_id, guild_id, actor.user_id)
-        return DeleteReport(subject_id=subject_id, changed=changed, released=released)
+        return DeleteReport(
+            subject_id=subject_id, changed=changed, released=list(released.values())
+        )
 
-    async def _release_live(self, erasure: Erasure) -> list[Released]:
-        """Step 2: every live encounter naming the member, through the write path."""
+    async def _release_live(self, erasure: Erasure, unchangeable: set[int]) -> list[Released]:
+        """Step 2: every live encounter naming the member, through the write path. Those whose
+        state cannot be rebuilt (damaged, or a newer bot's) go to ``unchangeable``."""
         async with self._db.read() as conn:
             refs = await repo.encounters_naming(conn, erasure.guild_id, erasure.user_id)
             # A stored state older than its row misses what the log's changes since wrote.
@@ -328,7 +391,7 @@ class MemberDataService:
         live = {ref.id: ref for ref in [*refs, *behind] if ref.status == "live"}
         released: list[Released] = []
         for ref in sorted(live.values(), key=lambda r: r.id):
-            if not await self._names(ref, erasure.user_id):
+            if ref.id in unchangeable or not await self._names(ref, erasure.user_id, unchangeable):
                 continue
             await plan_scrub(self._db, ref.id, erasure)  # its replays, before the transaction
             try:
@@ -337,22 +400,26 @@ class MemberDataService:
                 continue  # ended meanwhile: step 3 scrubs it as an archived encounter
             except (ReplayFailed, RulesVersionUnknown):  # damaged, or a newer bot's
                 log.warning("encounter %s: its state could not be rebuilt to erase", ref.id)
+                unchangeable.add(ref.id)
                 continue
             if names:
                 released.append(Released(ref.channel_id, encounter.row.name, names))
         return released
 
-    async def _names(self, ref: repo.EncounterRef, user_id: int) -> bool:
+    async def _names(self, ref: repo.EncounterRef, user_id: int, unchangeable: set[int]) -> bool:
         """Whether live encounter ``ref`` must be changed through the write path to forget
-        ``user_id``: its current state names them — its stored state, or when that is older
-        than the row (``state_version``) the state rebuilt from the log — or a log row the
-        row's state is rebuilt from does. Scrubbing such a row changes what replaying it gives
-        (a Talk's mention becomes more words, counted in the state), so the erasure's new
-        version rewrites the stored state first and the scrubbed rows are never replayed
+        ``user_id``: its stored state names them (even when older than the row,
+        ``state_version``: the row keeps it until a change writes it again), or its current
+        state — when the stored one is older, the state rebuilt from the log — does, or a log
+        row the row's state is rebuilt from does. Scrubbing such a row changes what replaying
+        it gives (a Talk's mention becomes more words, counted in the state), so the erasure's
+        new version rewrites the stored state first and the scrubbed rows are never replayed
         into it."""
-        if ref.state_version is None:
-            return str(user_id) in ref.state_json
         digits = str(user_id)
+        if digits in ref.state_json:  # even behind: the row keeps it until it is written again
+            return True
+        if ref.state_version is None:
+            return False
         async with self._db.read() as conn:
             logged = await repo.log_rows_naming(conn, ref.id, user_id)
         if any(row.version > ref.state_version and digits in row.result for row in logged):
@@ -363,6 +430,7 @@ class MemberDataService:
             return False
         except (ReplayFailed, DomainError):  # damaged, or a newer bot's: it cannot be changed
             log.warning("encounter %s: its state could not be rebuilt to erase a member", ref.id)
+            unchangeable.add(ref.id)
             return False
         return current.row.status == "live" and digits in current.state_json
 

@@ -139,18 +139,28 @@ async def log_issued_or_naming(conn: StoreConnection, guild_id: int, user_id: in
     return [LogRow.model_validate(dict(row)) for row in rows]
 
 
-async def log_rows_naming(conn: StoreConnection, encounter_id: int, user_id: int) -> list[LogRow]:
-    """One encounter's log rows that ``user_id`` issued or whose options, result or state
-    snapshot contain the id's digits, with their snapshots."""
+async def log_rows_naming(
+    conn: StoreConnection, encounter_id: int, user_id: int, *, after: int = 0
+) -> list[LogRow]:
+    """One encounter's log rows (of versions above ``after``) that ``user_id`` issued or whose
+    options, result or state snapshot contain the id's digits, with their snapshots."""
     rows = await conn.fetch_all(
         "SELECT encounter_id, version, actor_id, command, options, result, state, created_at,"
-        " undone_by FROM encounter_log WHERE encounter_id = ? AND (actor_id = ?"
+        " undone_by FROM encounter_log WHERE encounter_id = ? AND version > ? AND (actor_id = ?"
         f" OR {_find(conn)}(options, ?) > 0 OR {_find(conn)}(result, ?) > 0"
         f" OR {_find(conn)}(state, ?) > 0)"
         " ORDER BY version",
-        (encounter_id, user_id, str(user_id), str(user_id), str(user_id)),
+        (encounter_id, after, user_id, str(user_id), str(user_id), str(user_id)),
     )
     return [LogRow.model_validate(dict(row)) for row in rows]
+
+
+async def live_versions(conn: StoreConnection, guild_id: int) -> dict[int, int]:
+    """The server's live encounters: id → version."""
+    rows = await conn.fetch_all(
+        "SELECT id, version FROM encounters WHERE guild_id = ? AND status = 'live'", (guild_id,)
+    )
+    return {int(row["id"]): int(row["version"]) for row in rows}
 
 
 @dataclass(frozen=True)
