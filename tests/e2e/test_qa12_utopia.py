@@ -30,7 +30,7 @@ async def _readme_fight(h: DiscordHarness, table: Table) -> None:
     await ok(await slash(h, gm, "encounter begin"))
 
 
-async def _hound_fight(h: DiscordHarness, table: Table) -> None:
+async def hound_fight(h: DiscordHarness, table: Table) -> None:
     """A Stone hound (the GM's) against Vesna and Brannoc (the two players'), all engaged."""
     gm = table.moderator
     await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
@@ -103,7 +103,7 @@ async def test_pledging_an_assist_to_an_enemy_is_refused(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h = discord_harness
-    await _hound_fight(h, table)
+    await hound_fight(h, table)
     before = await _state(bot, h)
     record = await answered(
         await slash(h, table.player, "act", action="assist", target="Stone hound 1", detail="test")

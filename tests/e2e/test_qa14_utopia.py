@@ -17,6 +17,7 @@ from tests.e2e.combat_helpers import (
     slash,
 )
 from tests.e2e.conftest import Table
+from tests.e2e.test_qa12_utopia import hound_fight
 from tests.harness.models import InteractionRecord, StoredMessage
 from tests.harness.server import DiscordHarness
 
@@ -25,22 +26,6 @@ HOUND = "Stone hound 1"
 
 async def _state(bot: CombatBot, h: DiscordHarness) -> str:
     return (await bot.services.encounters.live(h.channel.id)).state_json
-
-
-async def _pass_fight(h: DiscordHarness, table: Table) -> None:
-    """A Stone hound (the moderator GMs it) against Vesna and Brannoc (the two players'), all
-    in melee."""
-    gm = table.moderator
-    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
-    await answered(await slash(h, gm, "npc import", example="stone-hound"))
-    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
-    await answered(await slash(h, table.player, "character import", example="vesna"))
-    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
-    await ok(await slash(h, table.player, "encounter join", character="Vesna"))
-    await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
-    await ok(await slash(h, gm, "encounter begin"))
-    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Brannoc"))
-    await ok(await slash(h, gm, "gm place engage", a="Vesna", b=HOUND))
 
 
 # ---- /act travel and leap -------------------------------------------------------------------
@@ -52,7 +37,7 @@ async def test_travel_or_leap_of_zero_meters_is_refused_not_taken_as_the_most(
     """``amount:0`` used to move Vesna her whole 5 m (1 TA spent): 0 was read as "no amount
     given". A move of nothing, or toward oneself, is refused and costs nothing."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Vesna")
     before = game_state(await _state(bot, h))
     for options in (
@@ -76,7 +61,7 @@ async def test_a_pledge_made_on_the_aided_creatures_turn_says_when_it_really_lap
     """Brannoc pledged to assist Vesna's next test during Vesna's turn; the channel read
     "until the end of Vesna's next turn", yet the pledge lapsed when that very turn ended."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Vesna")
     pledge = await ok(
         await slash(h, table.other_player, "act", action="assist", target="Vesna", detail="test")
@@ -109,7 +94,7 @@ async def test_gm_vital_refusals_name_the_utopia_vital_not_uttas_health(
     Stamina change in whole numbers" / "Health and Stamina stay within ±100000": UTTAS's
     vitals, which a Utopia creature does not have."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     before = await _state(bot, h)
     for vital, amount, said in (
         ("shp", "2.5", "SHP changes in whole numbers"),
@@ -134,7 +119,7 @@ async def test_refresh_to_a_sheet_with_fewer_actions_lowers_the_actions_left(
     still read "Vesna · 6 TA · 2 IA" and she could spend them: a refresh lowered SHP, DHP
     and Stamina to the new maximums but not the turn and interrupt actions left."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     for field, value in (("turn_actions", "3"), ("interrupt_actions", "1")):
         await answered(
             await slash(h, table.player, "character edit", name="Vesna", field=field, value=value)
@@ -172,7 +157,7 @@ async def test_undo_that_gives_a_turn_back_tells_its_player_and_brings_back_the_
     player reading the channel days later could not tell it was their turn."""
     h = discord_harness
     player = table.player
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Vesna")
     await ok(await slash(h, player, "endturn"))
     undo = await ok(await slash(h, table.moderator, "gm undo"))
@@ -206,7 +191,7 @@ async def test_on_her_own_turn_spent_turn_actions_are_not_paid_with_interrupt_ac
     Actions" trades 2 IA for 1 TA only "when it's not your turn" (the rule table, row 9, says
     so too); an action priced "1 turn action or 1 interrupt action" takes the IA instead."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Vesna")
     await ok(await slash(h, table.moderator, "gm vital", combatant="Vesna", vital="ta", amount="0"))
     before = game_state(await _state(bot, h))
@@ -245,7 +230,7 @@ async def test_removing_a_helper_while_a_dodge_waits_leaves_the_dodge_rollable(
     answered "That decision is no longer pending" — the roll looked for the helper who had
     left. The leaver's Assist goes with him; the Dodge rolls with what is left."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, HOUND)
     bite = await ok(
         await slash(
@@ -288,7 +273,7 @@ async def test_removing_a_creature_that_pledged_an_assist_leaves_the_aided_one_f
     Every `/check`, Leap or Grapple of Vesna's answered "No combatant called 'c3' in this
     encounter." (an internal id) until her turn ended: the pledges still named him."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Brannoc")
     for form in ("test", "leap"):
         await ok(
@@ -315,7 +300,7 @@ async def test_a_refusal_quotes_typed_names_as_typed_not_as_markdown(
     seemed to deny the Longbow she has. What the member typed is quoted escaped, as the
     combatant names in refusals already are."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Vesna")
     for options, typed in (
         ({"action": "attack", "target": HOUND, "detail": "*Longbow*"}, r"'\*Longbow\*'"),
@@ -344,7 +329,7 @@ async def test_off_turn_the_refusal_says_held_interrupt_actions_do_not_pay_for_a
     turn actions left (2 interrupt actions pay for 1)": it did not say that held interrupt
     actions are kept for interrupt actions (a Block, a Dodge, an Assist)."""
     h = discord_harness
-    await _pass_fight(h, table)
+    await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Vesna")
     for _ in range(2):
         await ok(await slash(h, table.player, "act", action="hold"))

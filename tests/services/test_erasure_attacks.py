@@ -150,6 +150,37 @@ async def _check_every_version(bot: Bot, states: dict[int, str]) -> None:
             assert rebuilt.model_dump_json() == scrubbed(live, state_json), version
 
 
+async def walk_undo_redo(
+    store: Store, states: dict[int, str], *, snapshot_every: int = 50, check: bool = True
+) -> None:
+    """Undo to the log's start and redo back, a restart (a new :class:`Bot`) before each:
+    every state as it was (``states``), scrubbed, the redone one as the log rebuilds it, and
+    the same after a restart."""
+    undone = 0
+    while True:
+        bot = Bot(store, snapshot_every=snapshot_every, check=check)
+        try:
+            _result, entry = await bot.mod.undo(CHANNEL, GM)
+        except Conflict:
+            break
+        undone += 1
+        live = await bot.encounters.live(CHANNEL)
+        if entry.version - 1 in states:
+            assert live.state_json == scrubbed(live, states[entry.version - 1]), entry.version
+        assert await afresh(store, not check) == live.state_json
+    assert undone >= 8
+    for _ in range(undone):
+        bot = Bot(store, snapshot_every=snapshot_every, check=check)
+        _result, entry = await bot.mod.redo(CHANNEL, GM)
+        live = await bot.encounters.live(CHANNEL)
+        async with store.read() as conn:
+            left = await bot.encounters.state_at(conn, live, entry.version)
+        assert live.state_json == left.model_dump_json()
+        if entry.version in states:
+            assert live.state_json == scrubbed(live, states[entry.version]), entry.version
+        assert await afresh(store, not check) == live.state_json
+
+
 @pytest.mark.parametrize("snapshot_every", [1, 2, 3, 50])
 @pytest.mark.parametrize("check", [True, False])
 async def test_every_version_rebuilds_scrubbed_and_undo_redo_walk_the_whole_log(
@@ -160,29 +191,7 @@ async def test_every_version_rebuilds_scrubbed_and_undo_redo_walk_the_whole_log(
     await Bot(db, snapshot_every=snapshot_every, check=check).erase(OTHER)
     await _check_every_version(Bot(db, snapshot_every=snapshot_every, check=check), states)
     assert await _traces(db) == []
-    undone = 0
-    while True:  # a restart before every undo
-        bot = Bot(db, snapshot_every=snapshot_every, check=check)
-        try:
-            _result, entry = await bot.mod.undo(CHANNEL, GM)
-        except Conflict:
-            break
-        undone += 1
-        live = await bot.encounters.live(CHANNEL)
-        if entry.version - 1 in states:
-            assert live.state_json == scrubbed(live, states[entry.version - 1]), entry.version
-        assert await afresh(db, not check) == live.state_json
-    assert undone >= 8
-    for _ in range(undone):
-        bot = Bot(db, snapshot_every=snapshot_every, check=check)
-        _result, entry = await bot.mod.redo(CHANNEL, GM)
-        live = await bot.encounters.live(CHANNEL)
-        async with db.read() as conn:
-            left = await bot.encounters.state_at(conn, live, entry.version)
-        assert live.state_json == left.model_dump_json()
-        if entry.version in states:
-            assert live.state_json == scrubbed(live, states[entry.version]), entry.version
-        assert await afresh(db, not check) == live.state_json
+    await walk_undo_redo(db, states, snapshot_every=snapshot_every, check=check)
     await _check_every_version(Bot(db, snapshot_every=snapshot_every, check=check), states)
     assert await _traces(db) == []
 

@@ -55,16 +55,20 @@ class Steps:
         monkeypatch.setattr(member_data, "scrub_encounter_log", scrubbing)
 
 
-def after_plan(monkeypatch: pytest.MonkeyPatch, then: Callable[[], Awaitable[None]]) -> None:
-    """Run ``then`` once, right after the erasure's first plan (between it and the write
-    transaction it is for)."""
+def after_plan(
+    monkeypatch: pytest.MonkeyPatch, nth: int | None, then: Callable[[], Awaitable[Any]]
+) -> None:
+    """Run ``then`` right after the erasure's ``nth`` plan (None: after every plan). With one
+    live fight naming the member: 1, between its plan and step 2's transaction
+    (``forget_member``); 2, between step 2 and step 3's transaction (every source's erase)."""
     plan = member_sources.plan_scrub
-    done: list[bool] = []
+    calls = 0
 
     async def planned(db: Store, encounter_id: int, e: Erasure) -> None:
+        nonlocal calls
         await plan(db, encounter_id, e)
-        if not done:
-            done.append(True)
+        calls += 1
+        if nth is None or calls == nth:
             await then()
 
     monkeypatch.setattr(member_data, "plan_scrub", planned)
@@ -108,7 +112,7 @@ async def test_commands_between_the_plan_and_the_transaction_are_replayed_there(
             live = await bot.encounters.live(CHANNEL)
             states[live.version] = live.state_json
 
-    after_plan(monkeypatch, more)
+    after_plan(monkeypatch, 1, more)
     steps = Steps(monkeypatch)
 
     await bot.erase(OTHER)
@@ -136,7 +140,7 @@ async def test_a_log_changed_after_the_plan_is_walked_again_in_the_transaction(
                 (json.dumps(json.loads(entry.result), indent=1), encounter_id, 2),
             )
 
-    after_plan(monkeypatch, rewrite)
+    after_plan(monkeypatch, 1, rewrite)
     steps = Steps(monkeypatch)
 
     await Bot(store).erase(OTHER)

@@ -33,7 +33,9 @@ from tests.services.test_erasure_attacks import (
     _traces,
     _words,
     scrubbed,
+    walk_undo_redo,
 )
+from tests.services.test_erasure_plan import after_plan
 from tests.services.test_snapstate_attacks import (
     CHANNEL,
     GM,
@@ -46,50 +48,6 @@ from tests.services.test_snapstate_attacks import (
 from tests.services.test_undo import sheet
 
 Step = Callable[[Bot], Awaitable[Any]]
-
-
-def after_plan(
-    monkeypatch: pytest.MonkeyPatch, nth: int, then: Callable[[], Awaitable[Any]]
-) -> None:
-    """Run ``then`` once, right after the erasure's ``nth`` plan. With one live fight naming
-    the member: 1, between its plan and step 2's transaction (``forget_member``); 2, between
-    step 2 and step 3's transaction (every source's erase)."""
-    plan = member_sources.plan_scrub
-    calls = 0
-
-    async def planned(db: Store, encounter_id: int, e: Erasure) -> None:
-        nonlocal calls
-        await plan(db, encounter_id, e)
-        calls += 1
-        if calls == nth:
-            await then()
-
-    monkeypatch.setattr(member_data, "plan_scrub", planned)
-
-
-async def _walk_undo_redo(store: Store, states: dict[int, str]) -> None:
-    """Undo to the log's start and redo back, a restart before each: every state as it was,
-    scrubbed, and the same after a restart."""
-    undone = 0
-    while True:
-        bot = Bot(store)
-        try:
-            _result, entry = await bot.mod.undo(CHANNEL, GM)
-        except Conflict:
-            break
-        undone += 1
-        live = await bot.encounters.live(CHANNEL)
-        if entry.version - 1 in states:
-            assert live.state_json == scrubbed(live, states[entry.version - 1]), entry.version
-        assert await afresh(store, True) == live.state_json
-    assert undone >= 8
-    for _ in range(undone):
-        bot = Bot(store)
-        _result, entry = await bot.mod.redo(CHANNEL, GM)
-        live = await bot.encounters.live(CHANNEL)
-        if entry.version in states:
-            assert live.state_json == scrubbed(live, states[entry.version]), entry.version
-        assert await afresh(store, True) == live.state_json
 
 
 async def _join(bot: Bot) -> Any:
@@ -140,7 +98,7 @@ async def test_a_fight_naming_the_member_again_before_the_erasure_commits_is_rel
     assert await afresh(store, True) == live.state_json
     await _check_every_version(Bot(store), states)
     assert await _traces(store) == []
-    await _walk_undo_redo(store, states)
+    await walk_undo_redo(store, states)
     await _check_every_version(Bot(store), states)
     assert await _traces(store) == []
 
@@ -234,7 +192,7 @@ async def test_commands_of_every_kind_between_an_erasures_plans_and_its_transact
     assert await afresh(store, True) == live.state_json
     await _check_every_version(Bot(store), states)
     assert await _traces(store) == []
-    await _walk_undo_redo(store, states)
+    await walk_undo_redo(store, states)
     await _check_every_version(Bot(store), states)
     assert await _traces(store) == []
 
@@ -372,7 +330,7 @@ async def test_an_erasure_cancelled_while_planning_finishes_when_run_again(
     live = await Bot(store).encounters.live(CHANNEL)
     assert await afresh(store, True) == live.state_json
     await _check_every_version(Bot(store), states)
-    await _walk_undo_redo(store, states)
+    await walk_undo_redo(store, states)
     assert await _traces(store) == []
 
 
@@ -448,7 +406,7 @@ async def test_a_member_in_many_fights_of_two_servers_is_erased_in_one_server_at
     assert await _traces(store) == []
     live = await Bot(store).encounters.live(CHANNEL)
     assert await afresh(store, True) == live.state_json
-    await _walk_undo_redo(store, states)
+    await walk_undo_redo(store, states)
     assert await _traces(store) == []
 
 
@@ -483,7 +441,7 @@ async def test_a_plan_filed_under_another_encounter_is_not_taken_for_it(
     await _check_archived(store, archived, first)
     await _check_every_version(Bot(store), second)
     assert await _traces(store) == []
-    await _walk_undo_redo(store, second)
+    await walk_undo_redo(store, second)
 
 
 @pytest.mark.parametrize("after", [False, True])
@@ -617,16 +575,14 @@ async def test_a_fight_naming_the_member_again_in_every_round_does_not_hold_the_
     releases it)."""
     states: dict[int, str] = {}
     await _play(Bot(store), states)
-    plan = member_sources.plan_scrub
     named = 0
 
-    async def planned(db: Store, encounter_id: int, e: Erasure) -> None:
+    async def cat() -> None:
         nonlocal named
-        await plan(db, encounter_id, e)
         named += 1
         await Bot(store).mod.add_one_off(CHANNEL, GM, f"<@{OTHER.user_id}>'s cat {named}", {})
 
-    monkeypatch.setattr(member_data, "plan_scrub", planned)
+    after_plan(monkeypatch, None, cat)
     with caplog.at_level(logging.WARNING, logger=member_data.__name__):
         await Bot(store).erase(OTHER)
 
