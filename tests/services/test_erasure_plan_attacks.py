@@ -50,6 +50,16 @@ from tests.services.test_undo import sheet
 Step = Callable[[Bot], Awaitable[Any]]
 
 
+async def _scrubbed_throughout(store: Store, states: dict[int, str]) -> None:
+    """Every version rebuilds as it was, scrubbed, before and after undo and redo walk the
+    whole log (a restart before each step); no table keeps the member's id."""
+    await _check_every_version(Bot(store), states)
+    assert await _traces(store) == []
+    await walk_undo_redo(store, states)
+    await _check_every_version(Bot(store), states)
+    assert await _traces(store) == []
+
+
 async def _join(bot: Bot) -> Any:
     """The member joins the fight again, with another character."""
     return await bot.encounters.join(CHANNEL, OTHER, name="Crow", sheet=sheet("Crow"))
@@ -96,11 +106,7 @@ async def test_a_fight_naming_the_member_again_before_the_erasure_commits_is_rel
     live = await bot.encounters.live(CHANNEL)
     assert str(OTHER.user_id) not in live.state_json
     assert await afresh(store, True) == live.state_json
-    await _check_every_version(Bot(store), states)
-    assert await _traces(store) == []
-    await walk_undo_redo(store, states)
-    await _check_every_version(Bot(store), states)
-    assert await _traces(store) == []
+    await _scrubbed_throughout(store, states)
 
 
 async def test_a_gm_seat_the_member_took_before_the_erasure_commits_is_refused(
@@ -190,11 +196,7 @@ async def test_commands_of_every_kind_between_an_erasures_plans_and_its_transact
 
     live = await Bot(store).encounters.live(CHANNEL)
     assert await afresh(store, True) == live.state_json
-    await _check_every_version(Bot(store), states)
-    assert await _traces(store) == []
-    await walk_undo_redo(store, states)
-    await _check_every_version(Bot(store), states)
-    assert await _traces(store) == []
+    await _scrubbed_throughout(store, states)
 
 
 async def _check_archived(store: Store, encounter_id: int, states: dict[int, str]) -> None:
