@@ -52,7 +52,9 @@ def find_rule(rules: tuple[EncounterRule, ...], name: str, title: str) -> Encoun
     if not rules:
         raise InvalidInput(f"{title} has no rules the GM sets per encounter.")
     known = ", ".join(f"`{r.name}`" for r in rules)
-    raise InvalidInput(f"{title} has no encounter rule called {name[:RULE_NAME_MAX]!r}: {known}.")
+    raise InvalidInput(
+        f"{title} has no encounter rule called {names.quoted(name[:RULE_NAME_MAX])}: {known}."
+    )
 
 
 class EncounterRulesHooks:

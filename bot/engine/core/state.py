@@ -349,7 +349,7 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
         for c in self.combatants:
             if c.id == name_or_id or names.key(c.name) == folded:
                 return c
-        raise NotFound(f"No combatant called {name_or_id!r} in this encounter.")
+        raise NotFound(f"No combatant called {names.quoted(name_or_id)} in this encounter.")
 
     @property
     def current(self) -> CombatantT | None:

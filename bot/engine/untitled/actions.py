@@ -55,7 +55,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     for item in cmd.stowed:
         arm = sheet.weapon(item)
         if arm is None:
-            raise InvalidInput(f"{cmd.name} has no weapon called {item!r} to stow.")
+            raise InvalidInput(f"{cmd.name} has no weapon called {names.quoted(item)} to stow.")
         stowed.append(arm.name)
     cid = f"c{st.next_id}"
     st.next_id += 1

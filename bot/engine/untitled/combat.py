@@ -33,9 +33,13 @@ def weapon_of(c: UntitledCombatant, name: str | None) -> Weapon:
     arm = sheet.weapons[0] if name is None and sheet.weapons else None
     if name is not None:
         arm = sheet.weapon(name)
+    if arm is None and name is None:
+        raise InvalidInput(f"{c.name} has no weapon on their sheet.")
     if arm is None:
         known = ", ".join(w.name for w in sheet.weapons) or "none"
-        raise InvalidInput(f"{c.name} has no weapon called {name!r} (weapons: {known}).")
+        raise InvalidInput(
+            f"{c.name} has no weapon called {names.quoted(str(name))} (weapons: {known})."
+        )
     return arm
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from bot import names
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.pools import DiceGroup, Pool, PoolRoll, TieRule, opposed
 from bot.engine.untitled.sheet import UntitledSheet
@@ -249,7 +250,9 @@ def exchange(
     arm = attacker.weapon(weapon)
     if arm is None:
         known = ", ".join(w.name for w in attacker.weapons) or "none"
-        raise InvalidInput(f"{attacker.name} has no weapon called {weapon!r} (weapons: {known}).")
+        raise InvalidInput(
+            f"{attacker.name} has no weapon called {names.quoted(weapon)} (weapons: {known})."
+        )
     shield = use_shield and defender.shield is not None
     # every pool this attack may roll is built first, so a refusal rolls no dice
     damage_pool(tables, attacker.damage_level(arm), critical=True)

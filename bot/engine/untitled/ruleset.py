@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, TypeAdapter
 
+from bot import names
 from bot.engine.core import order, places, scenes
 from bot.engine.core.audience import View
 from bot.engine.core.chart import PoolReading
@@ -345,7 +346,9 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
         for vital in changes:
             if vital not in _VITALS:
-                raise InvalidInput(f"Untitled has no vital called {vital!r}: only health.")
+                raise InvalidInput(
+                    f"Untitled has no vital called {names.quoted(vital)}: only health."
+                )
         if "health" not in changes:
             raise InvalidInput("Give the Health to set or change.")
         return cmd.SetVitals(target=target, health=changes["health"])

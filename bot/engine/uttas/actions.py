@@ -4,6 +4,7 @@ up), "Grappled" (escaping), "Surrender" and "Talk"."""
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.commands import EndTurn
 from bot.engine.core.events import Note
 from bot.engine.uttas import (
@@ -213,7 +214,7 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
         tx.require_not_held(c, "use a skill")
     dice = c.sheet.skill_dice(cmd.skill)
     if dice is None:
-        raise NotFound(f"{c.name} has no skill called {cmd.skill!r}.")
+        raise NotFound(f"{c.name} has no skill called {names.quoted(cmd.skill)}.")
     aimed = perception.aim(tx, c, cmd.skill, cmd.target, cmd.range_m) if cmd.target else None
     if not between_fights and skills_long.turns_of(c, cmd.skill) > 1:
         if aimed is not None:
@@ -261,7 +262,7 @@ def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
     c = tx.view(cmd.actor)
     pw = c.sheet.power(cmd.power)
     if pw is None:
-        raise NotFound(f"{c.name} has no power called {cmd.power!r}.")
+        raise NotFound(f"{c.name} has no power called {names.quoted(cmd.power)}.")
     between_fights = pw.heals and tx.state.phase != "active"
     if between_fights:
         tx.require_can_act(c)

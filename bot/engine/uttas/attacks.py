@@ -5,6 +5,7 @@ from its declaration to its end. How one hit is rolled and what its damage does 
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.built import built
 from bot.engine.core.events import AttackDeclared
 from bot.engine.uttas import items, limbs, perception, rules
@@ -172,7 +173,7 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
         raise InvalidInput(f"`limbs:` names what a Grapple grabs; {profile.name} grabs nothing.")
     for limb in (*cmd.limbs, *([cmd.aimed_limb] if cmd.aimed_limb else [])):
         if limb not in limbs.valid_limbs(t):
-            raise InvalidInput(f"{t.name} has no limb called {limb!r}.")
+            raise InvalidInput(f"{t.name} has no limb called {names.quoted(limb)}.")
     return profile
 
 

@@ -115,7 +115,8 @@ def _thing(c: Combatant, wanted: str) -> tuple[str, int]:
     there = [w.name for w in c.sheet.weapons if w.hands] + [i.name for i in c.sheet.items]
     listed = ", ".join(there) if there else "nothing to draw"
     raise NotFound(
-        f"{c.name} has no weapon or item called {wanted[:80]!r} (on the sheet: {listed})."
+        f"{c.name} has no weapon or item called {names.quoted(wanted[:80])} "
+        f"(on the sheet: {listed})."
     )
 
 
@@ -218,7 +219,9 @@ def use_item(tx: Tx, cmd: UseItem) -> None:
     item = c.sheet.item(cmd.item)
     if item is None:
         there = ", ".join(i.name for i in c.sheet.items) or "none"
-        raise NotFound(f"{c.name} has no item called {cmd.item[:80]!r} (items: {there}).")
+        raise NotFound(
+            f"{c.name} has no item called {names.quoted(cmd.item[:80])} (items: {there})."
+        )
     left = uses_left(c, item)
     if left == 0:
         raise RuleViolation(

@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
+from bot import names
 from bot.engine.core.built import built
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.events import AttackDeclared, ReactionChosen
@@ -43,7 +44,7 @@ def _defence_for(tx: Tx, c: Combatant, choice: str, maneuver: str | None) -> Def
                 return Defence(
                     m.name, m.dodge_bonus, m.discipline_bonus, m.armor_bonus, m.defense_bonus
                 )
-        raise NotFound(f"{c.name} knows no martial art called {maneuver!r}.")
+        raise NotFound(f"{c.name} knows no martial art called {names.quoted(maneuver)}.")
     basic = tx.tables.reactions[choice]  # type: ignore[index]
     return Defence(
         basic.label,
@@ -71,7 +72,7 @@ def counter_profile(tx: Tx, c: Combatant, maneuver: str | None) -> AttackProfile
                 raise RuleViolation(f"{c.name}'s head is disabled: no Triggered actions.")
             return rules.attack_profile(c, pw.name, tx.tables)
     raise RuleViolation(
-        f"{c.name} has no counterattack called {maneuver!r}: counters come "
+        f"{c.name} has no counterattack called {names.quoted(maneuver)}: counters come "
         f"only from a Martial Arts counter or a power with a Trigger."
     )
 
@@ -331,7 +332,8 @@ def check_stance(tx: Tx, c: Combatant, name: str) -> str:
     found = tx.tables.stance(name)
     if found is None:
         raise NotFound(
-            f"There is no stance called {name!r}. Known: {', '.join(tx.tables.stances)}."
+            f"There is no stance called {names.quoted(name)}. "
+            f"Known: {', '.join(tx.tables.stances)}."
         )
     canon = found[0]
     known = {s.casefold() for s in (*c.sheet.stances, *tx.tables.universal_stances)}

@@ -424,7 +424,9 @@ class UttasRuleset(Ruleset[UttasState]):
         fields: dict[str, int] = {}
         for vital, (value, relative) in changes.items():
             if vital not in self.vital_names():
-                raise InvalidInput(f"UTTAS has no vital called {vital!r}: health or stamina.")
+                raise InvalidInput(
+                    f"UTTAS has no vital called {names.quoted(vital)}: health or stamina."
+                )
             fields[f"{vital}_change" if relative else vital] = value
         return cmd.SetVitals(target=target, **fields)
 

@@ -61,7 +61,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     for s in cmd.sheet.stances:
         if tx.tables.stance(s) is None:
             raise InvalidInput(
-                f"{cmd.name}'s sheet lists an unknown stance {s!r}. "
+                f"{cmd.name}'s sheet lists an unknown stance {names.quoted(s)}. "
                 f"Known: {', '.join(tx.tables.stances)}."
             )
     cid = f"c{st.next_id}"

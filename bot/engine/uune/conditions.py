@@ -33,7 +33,9 @@ def effect_named(given: str) -> str:
     key = names.key(given)
     found = ALIASES.get(key) or next((n for n in CONDITIONS if names.key(n) == key), None)
     if found is None:
-        raise InvalidInput(f"Uune has no effect called {given[:40]!r}: {', '.join(CONDITIONS)}.")
+        raise InvalidInput(
+            f"Uune has no effect called {names.quoted(given[:40])}: {', '.join(CONDITIONS)}."
+        )
     return found
 
 

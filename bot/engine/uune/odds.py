@@ -108,7 +108,8 @@ def _stated(roller: UuneCombatant, resources: str | None) -> list[tuple[str, int
         if name is None:
             listed = ", ".join(sheet.resources()) or "none"
             raise NotFound(
-                f"{roller.name} has no resource called {part!r} (resources: {listed}); or "
+                f"{roller.name} has no resource called {names.quoted(part)} "
+                f"(resources: {listed}); or "
                 "state a number of resources, e.g. `resources: 2`."
             )
         if name in found:
@@ -155,7 +156,9 @@ def uune_odds(
         assert isinstance(a_sheet, UuneStatblock)
         found = a_sheet.attack(attack)
         if found is None:
-            raise NotFound(f"{attacker.name} has no attack called {attack!r} on their statblock.")
+            raise NotFound(
+                f"{attacker.name} has no attack called {names.quoted(attack)} on their statblock."
+            )
         if not isinstance(t_sheet, UuneSheet):
             raise RuleViolation(f"An NPC's attack is against a PC; {target.name} is an NPC.")
         roller, required, attacking = target, found.difficulty, False

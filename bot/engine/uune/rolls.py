@@ -64,7 +64,9 @@ def resources_of(c: UuneCombatant, proposed: tuple[str, ...]) -> tuple[str, ...]
         found = known.get(names.key(r))
         if found is None:
             listed = ", ".join(sheet.resources()) or "none"
-            raise InvalidInput(f"{c.name} has no resource called {r!r} (resources: {listed}).")
+            raise InvalidInput(
+                f"{c.name} has no resource called {names.quoted(r)} (resources: {listed})."
+            )
         if found in out:
             raise InvalidInput(f"{found} is proposed twice.")
         out.append(found)
@@ -143,7 +145,9 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
     found = npc.sheet.attack(cmd.attack)
     if found is None:
         listed = ", ".join(a.name for a in npc.sheet.attacks) or "none"
-        raise InvalidInput(f"{npc.name} has no attack called {cmd.attack!r} (attacks: {listed}).")
+        raise InvalidInput(
+            f"{npc.name} has no attack called {names.quoted(cmd.attack)} (attacks: {listed})."
+        )
     if not isinstance(target.sheet, UuneSheet):
         raise RuleViolation(f"An NPC's attack is against a PC; {target.name} is an NPC.")
     if tx.is_out(target):

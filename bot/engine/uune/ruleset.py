@@ -384,7 +384,9 @@ class UuneRuleset(Ruleset[UuneState]):
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
         for vital in changes:
             if vital not in _VITALS:
-                raise InvalidInput(f"Uune has no vital called {vital!r}: vitality or focus.")
+                raise InvalidInput(
+                    f"Uune has no vital called {names.quoted(vital)}: vitality or focus."
+                )
         return cmd.SetVitals(target=target, **dict(changes.items()))
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
