@@ -31,13 +31,14 @@ from bot.errors import (
     InvalidInput,
     NoEncounter,
     NotAllowed,
+    NotFound,
     RuleViolation,
 )
 from bot.services import event_log
 from bot.services.acting import controls as controls
 from bot.services.acting import find_combatant as find_combatant
 from bot.services.acting import pick_actor as pick_actor
-from bot.services.acting import standing_in
+from bot.services.acting import runs, standing_in
 from bot.services.actor import Actor
 from bot.services.decisions import ALREADY_RESOLVED as ALREADY_RESOLVED
 from bot.services.decisions import Decision as Decision
@@ -253,6 +254,7 @@ class CombatService:
         errors of :func:`pick_actor`; nothing is written when anything is refused."""
 
         acting: list[CombatantBase] = []
+        gm_for_player: set[str] = set()
 
         def build(current: Encounter) -> CommandBase:
             if not between_fights:
@@ -262,10 +264,23 @@ class CombatService:
                 _require_issued_this_turn(current, actor)
             acting.append(combatant)
             away.append(standing_in(current, actor, combatant))
+            if combatant.controller_id is not None and not runs(current, actor, combatant):
+                gm_for_player.add(combatant.id)
             return make(current, combatant)
 
         away: list[int | None] = []
-        result = await self._run(channel_id, actor, label, options, build)
+        try:
+            result = await self._run(channel_id, actor, label, options, build)
+        except (InvalidInput, NotFound, RuleViolation) as refusal:
+            if as_name is None and acting and acting[-1].id in gm_for_player:
+                # The GM, naming no combatant, acted for a player's combatant on its turn
+                # (:func:`pick_actor`): a refusal about that combatant ("Willow cannot attack
+                # themselves") says so, or a GM who meant an NPC is left guessing.
+                raise type(refusal)(
+                    f"{refusal.message} (You acted as **{names.escaped(acting[-1].name)}**, "
+                    "whose turn it is: name another combatant with `as:`.)"
+                ) from refusal
+            raise
         return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
 
     async def encounter(self, encounter_id: int) -> Encounter:
