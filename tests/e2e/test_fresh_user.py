@@ -4,7 +4,7 @@ bot's reply left them stuck, misled or guessing, and states what they should see
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import pass_turns_until, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import ok, pass_turns_until, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -22,3 +22,21 @@ async def test_gm_attacking_on_a_players_turn_is_told_they_acted_as_that_player(
     text = await refused(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
     assert "cannot attack themselves" in text, text
     assert "**Willow**, whose turn it is" in text and "`as:`" in text, text
+
+
+async def test_a_command_waiting_on_a_reaction_says_how_it_is_decided(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """With `/gm settings npcs_react:True` (the README's optional step), Willow attacked Thug 1
+    and the GM's next command was refused "Waiting for Thug 1 to decide on Willow's Club
+    first." — the GM is the one who decides for Thug 1, and nothing said how. The refusal now
+    names the buttons on the attack's message and `/gm resolve`."""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1, begin=False)
+    await ok(await slash(h, table.moderator, "gm settings", npcs_react=True))
+    await ok(await slash(h, table.moderator, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Willow")
+    await ok(await slash(h, table.player, "attack", target="Thug 1", with_="Club"))
+    text = await refused(await slash(h, table.moderator, "endturn"))
+    assert text.startswith("Waiting for Thug 1 to decide on Willow's Club first."), text
+    assert "buttons on the attack's message" in text and "`/gm resolve`" in text, text

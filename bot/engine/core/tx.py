@@ -193,6 +193,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         """What the pending decision waits on, for the refusal of a turn command meanwhile."""
         return "a decision"
 
+    def waiting_how(self) -> str:
+        """How the pending decision is made, after the refusal's "Waiting for … first." (a
+        leading space; empty when the refusal says it already)."""
+        return ""
+
     def before_turn(self, c: Any) -> None:
         """Called on a changeable ``c`` when its turn comes, before anything else (reset what
         lasts a turn, complete what waited for it)."""
@@ -258,7 +263,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     def require_no_pending(self) -> None:
         """A turn command waits until no decision is open."""
         if self.state.decisions:
-            raise Conflict(f"Waiting for {self.waiting_on()} first.")
+            raise Conflict(f"Waiting for {self.waiting_on()} first.{self.waiting_how()}")
 
     # -- decisions (:mod:`bot.engine.core.decisions`) -------------------------------------------
     def open_decision(self, decision: Any) -> Any:

@@ -122,6 +122,12 @@ class Tx(CoreTx[UttasState, Combatant]):
         who = self.view(p.target if p.awaiting == "reaction" else p.attacker).name
         return f"{who} to decide on {self.view(p.attacker).name}'s {p.attack}"
 
+    def waiting_how(self) -> str:
+        return (
+            " The buttons on the attack's message decide it (the GM chooses for an NPC);"
+            " `/gm resolve` settles it with no reaction."
+        )
+
     def before_turn(self, c: Combatant) -> None:
         """UTTAS "Combat": a new turn: a free stance, a fresh half move; a readied action lapses,
         a breather completes (UTTAS "Take a Breather"). (A sprint's Sprinting effect ended just
