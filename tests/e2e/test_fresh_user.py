@@ -40,3 +40,23 @@ async def test_a_command_waiting_on_a_reaction_says_how_it_is_decided(
     text = await refused(await slash(h, table.moderator, "endturn"))
     assert text.startswith("Waiting for Thug 1 to decide on Willow's Club first."), text
     assert "buttons on the attack's message" in text and "`/gm resolve`" in text, text
+
+
+async def test_an_attack_on_someone_taking_a_breather_offers_no_dodge_or_block(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow took a breather (no reactions until her next turn); Thug 1's attack then said
+    "**Willow** reacts with a button (or `/dodge`, `/block`)" — its buttons were Take it and
+    Surrender, and `/block` answered "no reaction is possible". The prompt now names only the
+    commands that can be used."""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1)
+    await pass_turns_until(bot, h, table, "Willow")
+    await ok(await slash(h, table.player, "breather"))
+    await pass_turns_until(bot, h, table, "Thug 1")
+    text = (
+        await ok(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
+    ).message.text()
+    assert "**Willow** reacts with a button" in text, text
+    assert "`/dodge`" not in text and "`/block`" not in text, text
+    assert "no reaction is possible" in await refused(await slash(h, table.player, "block"))

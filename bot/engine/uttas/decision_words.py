@@ -67,10 +67,18 @@ def _who_decides(
         name = public.name(cid)
         hidden = not public.reveals(cid)
         if cid == p.target:
+            # `/dodge` and `/block` only where the buttons offer an Evade or a Block: a
+            # combatant taking a breather has neither, and `/block` would be refused.
+            typed = [
+                command
+                for choice, command in (("evade", "`/dodge`"), ("block", "`/block`"))
+                if any(o.choice == choice for o in options)
+            ]
+            also = f" (or {', '.join(typed)})" if typed else ""
             parts.append(
                 f"the GM chooses **{name}**'s reaction"
                 if hidden
-                else f"**{name}** reacts with a button (or `/dodge`, `/block`)"
+                else f"**{name}** reacts with a button{also}"
             )
         elif hidden:  # whether it can afford to is its secret
             parts.append(f"the GM may have **{name}** take the hit for **{target}**")
