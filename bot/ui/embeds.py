@@ -163,6 +163,19 @@ def reminder_words(points: str) -> str:
     return "; ".join(parts)
 
 
+_ORDER_LINES = {
+    "rolled": "- initiative: everyone rolls (a Speed test), highest first",
+    "storyteller": "- turn order: the Storyteller's (the join order; `/gm order` moves someone)",
+    "pcs_then_npcs": "- turn order: every player character (any order they choose), then the NPCs",
+}
+
+
+def _order_line(key: str, initiative_mode: str) -> str:
+    """How the system orders its turns: UTTAS's initiative setting (agility or roll); the
+    other systems never read it (Untitled's order is the Storyteller's, Uune's PCs then NPCs)."""
+    return _ORDER_LINES.get(key, f"- initiative: {initiative_mode}")
+
+
 def encounter_settings_text(encounter: Encounter) -> str:
     """``/gm settings`` with no option: the encounter's settings in words."""
     s = encounter.state.settings
@@ -174,7 +187,7 @@ def encounter_settings_text(encounter: Encounter) -> str:
     )
     return (
         f"**{shown_name(encounter.row.name)}** settings:\n"
-        f"- initiative: {encounter.state.initiative_mode}\n"
+        f"{_order_line(getattr(order, 'key', ''), encounter.state.initiative_mode)}\n"
         f"- reaction window: {format_duration(s.reaction_window_s)}\n"
         f"- turn deadline: {format_duration(s.turn_deadline_s)}"
         f" ({DEADLINE_ACTIONS[s.turn_deadline_action]})\n"

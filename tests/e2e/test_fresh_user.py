@@ -60,3 +60,18 @@ async def test_an_attack_on_someone_taking_a_breather_offers_no_dodge_or_block(
     assert "**Willow** reacts with a button" in text, text
     assert "`/dodge`" not in text and "`/block`" not in text, text
     assert "no reaction is possible" in await refused(await slash(h, table.player, "block"))
+
+
+async def test_untitled_settings_do_not_claim_an_agility_initiative(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """In the README's Untitled fight (the order is the join order, which the Storyteller
+    changes with `/gm order`), `/gm settings` listed "initiative: agility" — Untitled has no
+    Agility and nothing is rolled. Each system's settings now name its own turn order; UTTAS
+    keeps its initiative line."""
+    h = discord_harness
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="The mill", ruleset="untitled"))
+    text = await refused(await slash(h, gm, "gm settings"))
+    assert "initiative: agility" not in text, text
+    assert "turn order: the Storyteller's" in text and "`/gm order`" in text, text
