@@ -14,7 +14,7 @@ from datetime import datetime
 import discord
 
 from bot.engine.core.audience import GM, PUBLIC, Audience, View
-from bot.engine.core.events import TurnStarted, render_all
+from bot.engine.core.events import Event, TurnStarted, render_all
 from bot.services.acting import answering
 from bot.services.combat import CombatResult, Decision
 from bot.services.encounters import Encounter
@@ -36,10 +36,11 @@ def result_embed(
     """The embed for one resolved command as ``audience`` may see it: every die, target number,
     hit or miss, damage after Armor and Defense, Stamina spent and conditions — the numbers of
     NPCs whose numbers are hidden only for the GM — within Discord's limits."""
+    replayed = replay_lines(result, audience)
     lines = (
         stand_in_lines(result)
-        + replay_lines(result, audience)
-        + render_all(result.events, view_of(result.encounter, audience))
+        + replayed
+        + render_all(_not_put_back(result, replayed), view_of(result.encounter, audience))
     )
     embed = discord.Embed(
         title=(title or result.label)[:256],
@@ -49,6 +50,20 @@ def result_embed(
     if result.expired:
         embed.set_footer(text=f"{window_ran_out(result)}.")
     return embed
+
+
+def _not_put_back(result: CombatResult, replayed: list[str]) -> list[Event]:
+    """The result's events, less the turn a redo hands on when the lines it put back
+    (``replayed``, not cut short) already hold that turn's start: it is said once, not twice."""
+    replay = result.replay
+    if replay is None or replay.undo or (replayed and replayed[-1].startswith("… and ")):
+        return list(result.events)
+    put_back = {(e.combatant, e.round) for e in replay.events if isinstance(e, TurnStarted)}
+    return [
+        e
+        for e in result.events
+        if not (isinstance(e, TurnStarted) and (e.combatant, e.round) in put_back)
+    ]
 
 
 def stand_in_lines(result: CombatResult) -> list[str]:

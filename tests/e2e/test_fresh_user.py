@@ -4,7 +4,14 @@ bot's reply left them stuck, misled or guessing, and states what they should see
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, pass_turns_until, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import (
+    current_name,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+)
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -75,3 +82,20 @@ async def test_untitled_settings_do_not_claim_an_agility_initiative(
     text = await refused(await slash(h, gm, "gm settings"))
     assert "initiative: agility" not in text, text
     assert "turn order: the Storyteller's" in text and "`/gm order`" in text, text
+
+
+async def test_a_redo_that_hands_the_turn_on_says_whose_turn_it_is_once(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The GM tried `/gm undo` then `/gm redo` on an `/endturn`: the redo's message put back
+    "Round 1: General Bearington's turn (6 actions left)." and then said "Round 1: General
+    Bearington's turn." again on the next line. It now says it once."""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1)
+    await pass_turns_until(bot, h, table, "Willow")
+    await ok(await slash(h, table.player, "endturn"))
+    after = await current_name(bot, h)
+    await ok(await slash(h, table.moderator, "gm undo"))
+    text = (await ok(await slash(h, table.moderator, "gm redo"))).message.text()
+    assert "Redid **endturn**" in text, text
+    assert text.count(f"{after}'s turn") == 1, text  # once, as put back (the ping bolds it)
