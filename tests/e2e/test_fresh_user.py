@@ -3,8 +3,11 @@ bot's reply left them stuck, misled or guessing, and states what they should see
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    answered,
     current_name,
     ok,
     pass_turns_until,
@@ -14,6 +17,8 @@ from tests.e2e.combat_helpers import (
 )
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
 async def test_gm_attacking_on_a_players_turn_is_told_they_acted_as_that_player(
@@ -99,3 +104,29 @@ async def test_a_redo_that_hands_the_turn_on_says_whose_turn_it_is_once(
     text = (await ok(await slash(h, table.moderator, "gm redo"))).message.text()
     assert "Redid **endturn**" in text, text
     assert text.count(f"{after}'s turn") == 1, text  # once, as put back (the ping bolds it)
+
+
+async def test_the_readme_uune_conflict_runs_minutes_after_the_conflict(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's Uune block had the GM type `/gm condition … name:Bleeding    /gm time
+    minutes count:2` in the middle of the conflict; the bot refused the minutes ("minutes
+    count outside a conflict only") and the README never said how a conflict stops. It now
+    ends the conflict with `/gm end-fight` first, which lets the minutes bleed as written."""
+    h = discord_harness
+    block = README[README.index("**A Uune conflict**") :]
+    assert block.index("/gm end-fight") < block.index("/gm time minutes count:2")
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, table.player, "character import", example="mira"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, table.player, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(
+        await slash(h, gm, "gm condition", combatant="Mira Quell", action="add", name="Bleeding")
+    )
+    assert "outside a conflict" in await refused(await slash(h, gm, "gm time minutes", count=2))
+    await ok(await slash(h, gm, "gm end-fight"))
+    text = (await ok(await slash(h, gm, "gm time minutes", count=2))).message.text()
+    assert "Mira Quell bleeds 20 vitality" in text, text
