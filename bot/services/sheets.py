@@ -44,6 +44,9 @@ from bot.store.sheets import SheetKind, SheetRow
 
 log = logging.getLogger(__name__)
 
+_FIRST_EXAMPLE = {"uttas": "willow", "utopia": "vesna", "untitled": "wren", "uune": "mira"}
+"""Each game system's first example character, for a player who has none yet (the README's)."""
+
 CHARACTERS_PER_MEMBER = 25
 NPCS_PER_SERVER = 200
 NAME_MAX = 80  # a combatant's name, a button label
@@ -320,6 +323,16 @@ class SheetService(ExampleSheets, SheetDeletion):
         async with self._db.read() as conn:
             row = await self._by_key(conn, guild_id, actor.user_id, kind, key)
         if row is None:
+            if kind == "character":
+                async with self._db.read() as conn:
+                    owned = await repo.count_characters(conn, guild_id, actor.user_id)
+                if owned == 0:  # a new player: say how to get a first sheet
+                    example = _FIRST_EXAMPLE.get(ruleset or "", "willow")
+                    raise NotFound(
+                        f"You have no character called **{_shown(name)}**, nor any other in "
+                        f"this server yet: bring one in with `/character import "
+                        f"example:{example}` or make one with `/character create`."
+                    )
             where = "This server has no NPC template" if kind == "npc" else "You have no character"
             raise NotFound(
                 f"{where} called **{_shown(name)}**. Names must match exactly; "

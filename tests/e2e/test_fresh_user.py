@@ -130,3 +130,19 @@ async def test_the_readme_uune_conflict_runs_minutes_after_the_conflict(
     await ok(await slash(h, gm, "gm end-fight"))
     text = (await ok(await slash(h, gm, "gm time minutes", count=2))).message.text()
     assert "Mira Quell bleeds 20 vitality" in text, text
+
+
+async def test_a_player_without_characters_is_told_how_to_get_one(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The GM's `/encounter start` said "Players join with `/encounter join`"; a new player
+    did, and read "You have no character called **Willow**. Names must match exactly; see
+    `/character list`." — a list that was empty. A player with no sheet at all is now told to
+    import an example of the encounter's system or create one."""
+    h = discord_harness
+    await ok(await slash(h, table.gm, "encounter start", name="The mill", ruleset="untitled"))
+    text = await refused(await slash(h, table.player, "encounter join", character="Wren"))
+    assert "`/character import example:wren`" in text and "`/character create`" in text, text
+    await answered(await slash(h, table.player, "character import", example="wren"))
+    text = await refused(await slash(h, table.player, "encounter join", character="Wrne"))
+    assert "You have no character called **Wrne**" in text, text
