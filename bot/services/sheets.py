@@ -353,7 +353,9 @@ class SheetService(ExampleSheets, SheetDeletion):
         if row is None:
             raise NotFound(
                 f"This server has no NPC template called **{_shown(name)}**. Names must match "
-                "exactly; a GM can see them with `/npc list`."
+                "exactly (autocomplete lists the templates); a server GM (Manage Server, Manage "
+                "Channels or the GM role) adds one with `/npc import` or `/npc create`, or add "
+                "a one-off NPC with `/gm add-npc name:`."
             )
         return self._load(row)
 

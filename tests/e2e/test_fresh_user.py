@@ -146,3 +146,19 @@ async def test_a_player_without_characters_is_told_how_to_get_one(
     await answered(await slash(h, table.player, "character import", example="wren"))
     text = await refused(await slash(h, table.player, "encounter join", character="Wrne"))
     assert "You have no character called **Wrne**" in text, text
+
+
+async def test_a_gm_adding_a_missing_template_is_told_who_can_add_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The encounter's GM (no server permissions) typed `/gm add-npc template:Thug` before a
+    server GM had imported it, and was told "a GM can see them with `/npc list`" — which
+    refuses them: only server GMs manage templates. The refusal now says who adds one and
+    offers the one-off NPC the README names."""
+    h = discord_harness
+    await ok(await slash(h, table.gm, "encounter start", name="Ambush at the ford"))
+    text = await refused(await slash(h, table.gm, "gm add-npc", template="Thug"))
+    assert "no NPC template called **Thug**" in text, text
+    assert "`/npc list`" not in text, text
+    assert "server GM" in text and "`/npc import`" in text and "`/gm add-npc name:`" in text
+    assert "Only a GM of this server" in await refused(await slash(h, table.gm, "npc list"))
