@@ -162,3 +162,34 @@ async def test_a_gm_adding_a_missing_template_is_told_who_can_add_it(
     assert "`/npc list`" not in text, text
     assert "server GM" in text and "`/npc import`" in text and "`/gm add-npc name:`" in text
     assert "Only a GM of this server" in await refused(await slash(h, table.gm, "npc list"))
+
+
+async def test_untitled_turn_line_and_held_action_read_as_the_readme_says(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's Untitled block listed `/act action:hold` after the player's move, attack and
+    reload, as if to be typed then — the bot refuses it ("already acted this turn"): a hold is
+    declared instead of acting. The README now says so. The turn line also read "(a fresh round
+    of actions (two moves and a standard, or a full-round) left)", brackets inside brackets."""
+    assert "(before acting; later: /act action:resume)" in README
+    h = discord_harness
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="The mill", ruleset="untitled"))
+    await answered(await slash(h, player, "character import", example="wren"))
+    await ok(await slash(h, player, "encounter join", character="Wren"))
+    await answered(await slash(h, gm, "npc import", example="hill-giant"))
+    await ok(await slash(h, gm, "gm add-npc", template="Hill giant"))
+    begun = await ok(await slash(h, gm, "encounter begin"))
+    text = begun.message.text()
+    line = next(part for part in text.split("\n") if part.startswith("Round 1: Wren's turn"))
+    inside = line.removeprefix("Round 1: Wren's turn (").removesuffix(").")
+    assert "(" not in inside and ")" not in inside, line
+    await ok(await slash(h, player, "act", action="move", amount=9, detail="Longbow"))
+    text = await refused(await slash(h, player, "act", action="hold", detail="the giant swings"))
+    assert "already acted this turn" in text, text
+    await ok(await slash(h, gm, "endturn"))  # the player's turn ends: the giant's
+    await ok(await slash(h, gm, "endturn"))  # round 2: Wren, who holds before acting
+    assert await current_name(bot, h) == "Wren"
+    await ok(await slash(h, player, "act", action="hold", detail="the giant swings"))
+    assert await current_name(bot, h) == "Hill giant 1"
+    await ok(await slash(h, player, "act", action="resume"))

@@ -176,6 +176,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         """``left`` actions in the ruleset's words, for a turn's start ("4 actions")."""
         return counted(left, "action")
 
+    def turn_start_words(self, left: int) -> str:
+        """What a turn's start says the combatant has, inside its brackets ("4 actions left"):
+        :meth:`left_words` followed by "left" unless a ruleset words it whole."""
+        return f"{self.left_words(left)} left"
+
     def capacity(self, c: Any) -> int:
         """The combatant's per-round figure for the economy (UTTAS Speed, Utopia TA)."""
         return 0
@@ -495,7 +500,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                 combatant=cid,
                 round=self.state.round,
                 actions_left=left,
-                text=f"Round {self.state.round}: {c.name}'s turn ({self.left_words(left)} left).",
+                text=f"Round {self.state.round}: {c.name}'s turn ({self.turn_start_words(left)}).",
             )
         )
         return True

@@ -101,8 +101,8 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
         p = c.pools
         return p.get("move", 0) + p.get("standard", 0)
 
-    def left_words(self, left: int) -> str:
-        return "a fresh round of actions (two moves and a standard, or a full-round)"
+    def turn_start_words(self, left: int) -> str:
+        return "a fresh round of actions: two moves and a standard, or a full-round"
 
     def waiting_on(self) -> str:
         p = self.state.pending
