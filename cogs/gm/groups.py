@@ -341,7 +341,8 @@ def damage_command(gm: GmCommand, names: NameChoices) -> app_commands.Command[An
             {"target": target, "dice": dice, "type": type, "source": source},
             make,
             action="deal a hazard's damage",
-            title=f"{shown_name(source)} hurts {shown_name(target)}",
+            # the source is a phrase ("a hazard", "fire"): the title begins with a capital
+            title=f"{shown_name(source[:1].upper() + source[1:])} hurts {shown_name(target)}",
         )
 
     @damage.autocomplete("target")

@@ -71,6 +71,8 @@ async def test_the_gm_burns_willow_with_a_hazard(
     )
     shown = str(burned.message.embeds)
     assert "fire hurts Willow" in shown and "Armor" in shown
+    # the title starts a sentence: "Fire hurts Willow", not "fire hurts Willow"
+    assert burned.message.embeds[0]["title"] == "Fire hurts Willow", burned.message.embeds
     live = await bot.services.encounters.live(h.channel.id)
     willow = next(c for c in live.state.combatants if c.name == "Willow")
     assert willow.health == 16 - int(shown.split(" Health and ")[0].rsplit(" ", 1)[-1])
