@@ -297,10 +297,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         await self.encounters.refresh(
             channel_id, actor, combatant_id=fighter.id, sheet=source.model
         )
+        # Public, as every GM change to the fight is: the table sees its numbers may have moved.
         await interaction.response.send_message(
             f"**{shown_name(fighter.name)}** now uses the current **{shown_name(source.name)}** "
-            "sheet.",
-            ephemeral=True,
+            "sheet."
         )
         await refresh_channel(interaction.client, channel_id)
 

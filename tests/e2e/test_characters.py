@@ -115,7 +115,7 @@ async def test_create_show_edit_and_join_through_slash_commands(
     ephemeral, text, _ = await answer(
         await h.slash(table.gm, h.channel, "gm refresh", combatant="Rook")
     )
-    assert ephemeral and "now uses the current **Rook** sheet" in text
+    assert not ephemeral and "now uses the current **Rook** sheet" in text
     assert (await bot.services.encounters.live(h.channel.id)).state.find("Rook").sheet.agility == 20
 
 

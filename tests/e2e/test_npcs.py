@@ -206,7 +206,7 @@ async def test_template_changes_reach_a_fight_only_when_refreshed(
     ephemeral, text, _ = await answer(
         await h.slash(gm, h.channel, "gm refresh", combatant="thug 2")
     )
-    assert ephemeral and "**Thug 2** now uses the current **Thug** sheet" in text
+    assert not ephemeral and "**Thug 2** now uses the current **Thug** sheet" in text
     state = (await bot.services.encounters.live(h.channel.id)).state
     assert state.find("Thug 2").sheet.health == 40
     assert state.find("Thug 1").sheet.health == json.loads(THUG)["health"]
