@@ -3,8 +3,12 @@ encounters started afterwards use them, a running fight keeps its own, players c
 
 from __future__ import annotations
 
+import pytest
+
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import button, ok, refused, slash
+from bot.engine.core import tables
+from bot.engine.utopia.tables import Hold as UtopiaHold
+from tests.e2e.combat_helpers import answered, button, ok, pass_turns_until, refused, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -79,23 +83,24 @@ async def test_a_gm_chooses_the_speed_reading_for_new_fights(
 
 
 async def test_an_entry_no_rule_reads_yet_is_refused_not_stored(
-    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Utopia's exchange rates ("Interchanging Actions") and what a held action costs ("Hold
-    Action") are in its tables, but the bot plays by the text's numbers there (planned): a GM
-    who sets one is told so and nothing is stored, instead of a change that does nothing. An
-    entry that is read is still set, and set's suggestions leave the refused ones out."""
+    """An entry the tables keep but no rule reads yet is marked planned
+    (:func:`bot.engine.core.tables.planned`): a GM who sets it is told so and nothing is
+    stored, instead of a change that does nothing; an entry that is read is still set, and
+    set's suggestions leave the refused ones out. (Every shipped entry is read now; the mark is
+    put on one here.)"""
     h, gm = discord_harness, table.moderator
-    for entry in (
-        "actions.interrupt_per_turn_action",
-        "actions.turn_per_interrupt_action",
-        "hold.turn_actions",
-    ):
-        text = await refused(
-            await slash(h, gm, "tables set", ruleset="utopia", entry=entry, value="3")
-        )
-        assert f"`{entry}` is not read by the bot yet (planned)" in text
-        assert "Nothing was changed" in text
+    field = UtopiaHold.model_fields["turn_actions"]
+    monkeypatch.setattr(field, "json_schema_extra", tables.planned("the text's 2 TA are used"))
+    text = await refused(
+        await slash(h, gm, "tables set", ruleset="utopia", entry="hold.turn_actions", value="3")
+    )
+    assert "`hold.turn_actions` is not read by the bot yet (planned): the text's 2 TA" in text
+    assert "Nothing was changed" in text
     assert (await bot.services.tables.overrides(h.guild.id)) == {}
     shown = await slash(h, gm, "tables show", ruleset="utopia", entry="hold.turn_actions")
     await shown.response()
@@ -125,3 +130,33 @@ async def test_an_entry_no_rule_reads_yet_is_refused_not_stored(
         )
     )
     assert {"hold.interrupt_actions", "hold.turn_actions"} <= listed
+
+
+async def test_utopias_exchange_rates_and_held_action_cost_are_a_servers_to_set(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Utopia's "Interchanging Actions" and "Hold Action" numbers were refused as planned: a
+    server's GM now sets them and a new Utopia fight plays by them (1 IA for 2 TA on the own
+    turn, each held IA for 3 TA)."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    for entry, value in (
+        ("actions.turn_per_interrupt_action", "2"),
+        ("actions.interrupt_per_turn_action", "3"),
+        ("hold.turn_actions", "3"),
+    ):
+        done = await slash(h, gm, "tables set", ruleset="utopia", entry=entry, value=value)
+        await done.response()
+        assert "is now" in done.response_data["content"], done.response_data
+    await ok(await slash(h, gm, "encounter start", name="House rules", ruleset="utopia"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Vesna")
+    text = (await ok(await slash(h, player, "act", action="exchange"))).message.text()
+    assert "Vesna turns 2 TA into 1 IA." in text, text
+    await ok(await slash(h, player, "act", action="hold"))
+    live = await bot.services.encounters.live(h.channel.id)
+    vesna = live.state.find("Vesna")
+    assert vesna.pools["turn"] == vesna.sheet.turn_actions_max(live.rules.tables) - 2 - 3

@@ -28,7 +28,7 @@ async def test_a_utopia_fight_through_discord(
     gm, player = table.moderator, table.player
 
     started = await t.gm("encounter start", name="Reed ford", ruleset="utopia")
-    assert "Utopia · rules v2" in started.text()
+    assert "Utopia · rules v3" in started.text()
     await answered(await slash(h, player, "character import", example="vesna"))
     await t.player("encounter join", character="Vesna")
     await answered(await slash(h, gm, "npc import", example="bandit-archer"))

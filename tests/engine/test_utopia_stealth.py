@@ -143,7 +143,7 @@ def test_an_encounter_at_rules_version_1_keeps_the_shipped_stealth_numbers() -> 
     numbers whatever a server's tables said; thawed, they still do, so their logs replay with
     the dice they rolled."""
     changed = UtopiaRuleset.configured({"stealth": {"suspicious_disfavor": 2}})
-    assert changed.version == 2
+    assert changed.version == UtopiaRuleset.rules_version >= 2
     old = UtopiaRuleset.thawed(json.dumps({"version": 1, "tables": changed.tables_data()}))
     s = fight(sneaky(), sneaky())
     out = old.apply(

@@ -1,20 +1,23 @@
-"""Utopia's rules version 2 changed how some actions play (``UtopiaRuleset.rules_version``); a
-fight started at version 1 keeps the older reading, so its log replays with the dice it rolled
-as it was played (decision C). Each test plays one command both ways from the same state."""
+"""Utopia's rules versions 2 and 3 changed how some actions play (``UtopiaRuleset.rules_version``);
+a fight started at an older version keeps the older reading, so its log replays with the dice it
+rolled as it was played (decision C). Each test plays one command both ways from the same state."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from bot.engine.core.commands import RemoveCombatant
+from bot.engine.core.commands import Begin, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
+from bot.engine.core.economy import Cost
 from bot.engine.utopia import commands as u
+from bot.engine.utopia.pay_words import paid_with
 from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.errors import InvalidInput, RuleViolation
 from tests.engine.test_utopia_assist import trio
-from tests.engine.test_utopia_engine import NOW, RULES, fight, run
+from tests.engine.test_utopia_engine import NOW, RULES, fight, run, sheet
 
 V1 = UtopiaRuleset(version=1)
 
@@ -26,9 +29,69 @@ def run_v1(state: Any, command: Any, dice: list[int]) -> Any:
     return out
 
 
-def test_version_2_is_the_newest_and_version_1_is_still_known() -> None:
-    assert RULES.version == UtopiaRuleset.rules_version == 2
-    assert 1 in UtopiaRuleset.known_versions
+def test_version_3_is_the_newest_and_versions_1_and_2_are_still_known() -> None:
+    assert RULES.version == UtopiaRuleset.rules_version == 3
+    assert UtopiaRuleset.known_versions == (1, 2, 3)
+
+
+HOUSE = {
+    "actions": {"interrupt": 3, "interrupt_per_turn_action": 3, "turn_per_interrupt_action": 2},
+    "hold": {"turn_actions": 3},
+}
+"""A server's house rules for "Interchanging Actions" and "Hold Action" (read from version 3)."""
+
+
+def at(version: int, changes: dict[str, Any] | None = HOUSE) -> UtopiaRuleset:
+    rules = UtopiaRuleset.configured(changes)
+    thawed = UtopiaRuleset.thawed(json.dumps({"version": version, "tables": rules.tables_data()}))
+    assert isinstance(thawed, UtopiaRuleset)
+    return thawed
+
+
+def house_fight(rules: UtopiaRuleset) -> Any:
+    """Ana (c1) and Bo (c2) under ``rules``; Ana first, with its TA, Bo with its IA."""
+    s = rules.new_encounter(name="Duel", seed=1)
+    for name, npc in (("Ana", False), ("Bo", True)):
+        s = rules.apply(
+            s, u.AddCombatant(name=name, sheet=sheet(), is_npc=npc), ScriptedRoller([]), NOW
+        ).state
+    return rules.apply(s, Begin(), ScriptedRoller([6, 6, 6, 1, 1, 1]), NOW).state
+
+
+def test_the_tables_exchange_rates_and_held_action_cost_are_played_from_version_3() -> None:
+    """ "Interchanging Actions" and "Hold Action" at a server's rates: on Ana's turn 1 IA costs
+    2 TA and each held IA 3 TA; off Bo's turn a TA costs 3 IA. A version 2 fight with the same
+    tables plays by the text's 1, 2 and 2, as it did."""
+    new, old = at(3), at(2)
+    s = house_fight(new)
+    out = new.apply(s, u.Exchange(actor="c1", to="interrupt"), ScriptedRoller([]), NOW)
+    assert out.state.get("c1").pools["turn"] == 6 - 2
+    assert "Ana turns 2 TA into 1 IA." in [e.text for e in out.events]
+    out = old.apply(s, u.Exchange(actor="c1", to="interrupt"), ScriptedRoller([]), NOW)
+    assert out.state.get("c1").pools["turn"] == 6 - 1
+
+    held = new.apply(s, u.HoldAction(actor="c1"), ScriptedRoller([]), NOW).state
+    assert held.get("c1").pools["turn"] == 6 - 3 and held.get("c1").pools["held_new"] == 1
+    held = old.apply(s, u.HoldAction(actor="c1"), ScriptedRoller([]), NOW).state
+    assert held.get("c1").pools["turn"] == 6 - 2
+
+    ana = s.get("c1")
+    off = {**ana.pools, "turn": 0, "interrupt": 3}
+    assert new.economy.pay(off, Cost(kind="turn", amount=1), "off_turn", 0)["interrupt"] == 0
+    assert old.economy.pay(off, Cost(kind="turn", amount=1), "off_turn", 0)["interrupt"] == 1
+    with pytest.raises(RuleViolation, match=r"3 interrupt actions pay for 1\)"):
+        new.economy.pay({**off, "interrupt": 2}, Cost(kind="turn", amount=1), "off_turn", 0)
+
+
+def test_the_shipped_tables_play_the_same_at_every_version() -> None:
+    """Without a server's change, versions 1 to 3 exchange and hold at the text's rates."""
+    for version in (1, 2, 3):
+        rules = at(version, None)
+        assert (
+            rules.economy.interrupt_per_turn_action,
+            rules.economy.turn_per_interrupt_action,
+            rules.economy.hold_turn_actions,
+        ) == (2, 1, 2)
 
 
 def test_spent_turn_actions_are_made_up_with_interrupt_actions_on_the_own_turn_in_v1_only() -> None:
@@ -76,3 +139,17 @@ def test_a_move_toward_oneself_is_refused_in_v2_only() -> None:
     with pytest.raises(InvalidInput, match="toward themselves"):
         run(s, u.Travel(actor="c1", meters=1, toward="c1"), [])
     run_v1(s, u.Travel(actor="c1", meters=1, toward="c1"), [])
+
+
+def test_a_buttons_cost_words_follow_the_rates() -> None:
+    """A defense's button says what it would spend now (``pay_words.paid_with``): at the house
+    rates an IA on the own turn is "2 TA as 1 IA" and a TA off it "3 IA as 1 TA"."""
+    rules = at(3)
+    s = house_fight(rules)
+    tx = rules._read(s)
+    ana = s.get("c1")
+    assert paid_with(tx, ana, Cost(kind="interrupt", amount=1)) == {"TA as 1 IA": 2}
+    bo = s.get("c2")
+    assert paid_with(tx, bo, Cost(kind="turn", amount=1)) == {"IA as 1 TA": 3}
+    old = at(2)
+    assert paid_with(old._read(s), ana, Cost(kind="interrupt", amount=1)) == {"TA as 1 IA": 1}

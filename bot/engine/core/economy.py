@@ -149,11 +149,27 @@ class SpeedPool(ActionEconomy):
 
 class UtopiaActions(ActionEconomy):
     """Utopia "Turn Actions and Interrupt Actions": ``turn`` (TA, 6 on your turn), ``interrupt``
-    (IA, 2, reset at the start of every other creature's turn), ``held`` (IA held from 2 TA,
-    usable until the end of your following turn; ``held_new`` are those held this turn)."""
+    (IA, 2, reset at the start of every other creature's turn), ``held`` (IA held from TA,
+    usable until the end of your following turn; ``held_new`` are those held this turn).
+
+    The rates are the text's unless given (a ruleset passes its tables'): off your turn
+    ``interrupt_per_turn_action`` IA pay for 1 TA ("Interchanging Actions": 2), on it
+    ``turn_per_interrupt_action`` TA pay for 1 IA (1), and each IA a "Hold Action" keeps costs
+    ``hold_turn_actions`` TA (2)."""
 
     key = "utopia"
     IA = 2
+
+    def __init__(
+        self,
+        *,
+        interrupt_per_turn_action: int = 2,
+        turn_per_interrupt_action: int = 1,
+        hold_turn_actions: int = 2,
+    ) -> None:
+        self.interrupt_per_turn_action = interrupt_per_turn_action
+        self.turn_per_interrupt_action = turn_per_interrupt_action
+        self.hold_turn_actions = hold_turn_actions
 
     def fresh(self, capacity: int) -> Pools:
         return {"turn": capacity, "interrupt": self.IA, "held": 0, "held_new": 0}
@@ -171,22 +187,26 @@ class UtopiaActions(ActionEconomy):
             self._pay_turn_actions(p, n, timing)
         return p
 
-    @staticmethod
-    def _hold(p: Pools, n: int, timing: Timing) -> None:
-        """Utopia "Hold Action": on your turn, 2 turn actions are conserved as 1 interrupt action
-        for a later turn (``held_new`` until this turn ends)."""
-        _need(timing == "turn" and p["turn"] >= 2 * n, "holding needs 2 turn actions each")
-        p["turn"] -= 2 * n
+    def _hold(self, p: Pools, n: int, timing: Timing) -> None:
+        """Utopia "Hold Action": on your turn, :attr:`hold_turn_actions` turn actions (2) are
+        conserved as each of ``n`` interrupt actions for a later turn (``held_new`` until this
+        turn ends)."""
+        need = self.hold_turn_actions * n
+        _need(
+            timing == "turn" and p["turn"] >= need,
+            f"holding needs {counted(self.hold_turn_actions, 'turn action')} each",
+        )
+        p["turn"] -= need
         p["held_new"] += n
 
-    @staticmethod
-    def _pay_interrupts(p: Pools, n: int, timing: Timing) -> None:
-        """Utopia "Interchanging Actions": each interrupt action is paid by a turn action on
-        your turn (1 TA as 1 IA), else by an interrupt action, else by a held one ("Hold
-        Action")."""
+    def _pay_interrupts(self, p: Pools, n: int, timing: Timing) -> None:
+        """Utopia "Interchanging Actions": each interrupt action is paid on your turn by
+        :attr:`turn_per_interrupt_action` turn actions (1 TA as 1 IA) while they last, else by
+        an interrupt action, else by a held one ("Hold Action")."""
+        rate = self.turn_per_interrupt_action
         for _ in range(n):
-            if timing == "turn" and p["turn"] > 0:
-                p["turn"] -= 1  # 1 TA as 1 IA
+            if timing == "turn" and p["turn"] >= rate:
+                p["turn"] -= rate
             elif p["interrupt"] > 0:
                 p["interrupt"] -= 1
             elif p["held"] > 0:
@@ -195,28 +215,30 @@ class UtopiaActions(ActionEconomy):
                 raise RuleViolation("no interrupt actions left")
 
     own_turn_exchange = False
-    """Whether spent TA are made up with 2 IA each on the creature's own turn too: Utopia's
-    rules version 1 did (a seventh TA every turn); the text trades them "when it's not your
-    turn" only, as version 2 does (:class:`bot.engine.utopia.ruleset.UtopiaRuleset`)."""
+    """Whether spent TA are made up with IA on the creature's own turn too: Utopia's rules
+    version 1 did (a seventh TA every turn); the text trades them "when it's not your turn"
+    only, as version 2 does (:class:`bot.engine.utopia.ruleset.UtopiaRuleset`)."""
 
     def _pay_turn_actions(self, p: Pools, n: int, timing: Timing) -> None:
         """Utopia "Interchanging Actions": each turn action is paid by a turn action on your
-        turn; off it by 2 interrupt actions (2 IA as 1 TA) — the text trades them "when it's
-        not your turn" only, so on your turn spent TA are not made up with IA (unless
-        :attr:`own_turn_exchange`)."""
+        turn; off it by :attr:`interrupt_per_turn_action` interrupt actions (2 IA as 1 TA) —
+        the text trades them "when it's not your turn" only, so on your turn spent TA are not
+        made up with IA (unless :attr:`own_turn_exchange`)."""
+        rate = self.interrupt_per_turn_action
         for _ in range(n):
             if timing == "turn" and (p["turn"] > 0 or not self.own_turn_exchange):
                 _need(p["turn"] > 0, "no turn actions left this turn")
                 p["turn"] -= 1
-            elif p["interrupt"] >= 2:
-                p["interrupt"] -= 2  # 2 IA as 1 TA
+            elif p["interrupt"] >= rate:
+                p["interrupt"] -= rate
             elif p.get("held", 0) + p.get("held_new", 0):
                 raise RuleViolation(
-                    "no turn actions left (2 interrupt actions pay for 1; a held interrupt "
-                    "action pays only for an interrupt action: a Block, a Dodge, an Assist)"
+                    f"no turn actions left ({_pay_for_one(rate)}; a "
+                    "held interrupt action pays only for an interrupt action: a Block, a Dodge, "
+                    "an Assist)"
                 )
             else:
-                raise RuleViolation("no turn actions left (2 interrupt actions pay for 1)")
+                raise RuleViolation(f"no turn actions left ({_pay_for_one(rate)})")
 
     def on_turn_start(self, pools: Pools, *, own: bool, capacity: int) -> Pools:
         if own:
@@ -227,6 +249,11 @@ class UtopiaActions(ActionEconomy):
         if own:
             return {**pools, "turn": 0, "held": pools["held_new"], "held_new": 0}
         return pools
+
+
+def _pay_for_one(rate: int) -> str:
+    """``2 interrupt actions pay for 1`` (``1 interrupt action pays for 1``)."""
+    return f"{counted(rate, 'interrupt action')} {'pays' if rate == 1 else 'pay'} for 1"
 
 
 class UntitledActions(ActionEconomy):

@@ -293,8 +293,9 @@ def deep_breath(tx: Tx, cmd: DeepBreath) -> None:
 
 
 def hold_action(tx: Tx, cmd: HoldAction) -> None:
-    """ "Hold Action": 2 TA conserved as 1 IA, used once, lost if unused by the end of the
-    creature's following turn. Only on its own turn."""
+    """ "Hold Action": ``hold.interrupt_actions`` IA (1) conserved for ``hold.turn_actions`` TA
+    each (2; :class:`~bot.engine.core.economy.UtopiaActions`), used once, lost if unused by the
+    end of the creature's following turn. Only on its own turn."""
     c = _act(tx, cmd.actor)
     if tx.state.turn != c.id:
         raise RuleViolation(f"{c.name} holds actions on their own turn only.")
@@ -304,21 +305,24 @@ def hold_action(tx: Tx, cmd: HoldAction) -> None:
 
 
 def exchange(tx: Tx, cmd: Exchange) -> None:
-    """ "Interchanging Actions": off turn, 2 IA become 1 TA — which the bot spends at once on
-    what needs it, so this command only checks and says so; on the turn, 1 TA becomes 1 IA
-    (kept as a held IA until the end of the creature's next turn)."""
+    """ "Interchanging Actions": off turn, IA become a TA (2 IA, the tables'
+    ``actions.interrupt_per_turn_action``) — which the bot spends at once on what needs it, so
+    this command only checks and says so; on the turn, TA become 1 IA (1 TA,
+    ``actions.turn_per_interrupt_action``), kept as a held IA until the end of the creature's
+    next turn."""
     c = _act(tx, cmd.actor)
     own = tx.state.turn == c.id
+    ta, ia = tx.economy.turn_per_interrupt_action, tx.economy.interrupt_per_turn_action
     if cmd.to == "interrupt":
         if not own:
             raise RuleViolation(f"{c.name} turns TA into IA on their own turn only.")
-        tx.pay(c.id, Cost(kind="turn", amount=1), "turn 1 TA into 1 IA")
+        tx.pay(c.id, Cost(kind="turn", amount=ta), f"turn {ta} TA into 1 IA")
         m = tx.c(c.id)
         m.pools = {**m.pools, "held_new": m.pools.get("held_new", 0) + 1}
-        tx.note(f"{c.name} turns 1 TA into 1 IA.", c.id)
+        tx.note(f"{c.name} turns {ta} TA into 1 IA.", c.id)
         return
     raise RuleViolation(
-        "2 IA are spent as 1 TA when an action needs it: take the action itself (the bot "
+        f"{ia} IA are spent as 1 TA when an action needs it: take the action itself (the bot "
         "pays it with interrupt actions)."
     )
 

@@ -6,7 +6,8 @@ order and tests (``utopia-actions.txt``).
   with each creature's own maxima: TA on its turn ("Turn Actions": 6, up to 9) and IA off it
   ("Interrupt Actions": 2, up to 3, reset "at the beginning of each other creature's turn");
   2 IA pay for 1 TA and 1 TA for 1 IA ("Interchanging Actions"); Hold turns 2 TA into 1 IA kept
-  until the end of the creature's following turn ("Hold Action").
+  until the end of the creature's following turn ("Hold Action") — the text's rates, which the
+  tables change from rules version 3 (``actions``, ``hold``).
 * **Turn order** — :class:`~bot.engine.core.order.Rolled`: a Speed test each, highest first
   (ties by the Speed score); a creature may go later, never earlier ("Standard Actions").
 * **Tests** — 3d6 + modifier against a difficulty; favor and disfavor cancel one for one, each
@@ -46,7 +47,7 @@ def capacity_of(turn_actions: int, interrupt_actions: int) -> int:
     return interrupt_actions * _IA_FACTOR + turn_actions
 
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """Utopia's newest rules version (:attr:`bot.engine.utopia.ruleset.UtopiaRuleset.rules_version`)."""
 
 
@@ -56,7 +57,19 @@ class SheetActions(UtopiaActions):
 
     key = "utopia"
 
-    def __init__(self, *, own_turn_exchange: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        own_turn_exchange: bool = False,
+        interrupt_per_turn_action: int = 2,
+        turn_per_interrupt_action: int = 1,
+        hold_turn_actions: int = 2,
+    ) -> None:
+        super().__init__(
+            interrupt_per_turn_action=interrupt_per_turn_action,
+            turn_per_interrupt_action=turn_per_interrupt_action,
+            hold_turn_actions=hold_turn_actions,
+        )
         self.own_turn_exchange = own_turn_exchange
 
     @staticmethod
@@ -80,6 +93,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
     """One Utopia command's working copy of the state."""
 
     __slots__ = ("keep_actions", "tables", "version")
+
+    economy: SheetActions  # the core's slot, holding Utopia's economy (its rates read here)
 
     OUT_CONDITIONS = OUT
 

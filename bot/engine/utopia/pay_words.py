@@ -5,7 +5,7 @@ action).
 
 ``paid_with`` simulates the economy's payment and names what it takes: ``1 IA``, ``1 TA as 1
 IA`` (an IA cost on the creature's own turn), ``1 held IA``, ``2 IA as 1 TA`` (a TA cost off
-turn), ``1 TA``."""
+turn), ``1 TA`` — at the encounter's rates (the tables', from rules version 3)."""
 
 from __future__ import annotations
 
@@ -28,9 +28,13 @@ def paid_with(tx: Tx, c: UtopiaCombatant, cost: Cost) -> dict[str, int]:
     spent = {k: c.pools.get(k, 0) - after.get(k, 0) for k in c.pools}
     ta, ia, held = spent.get("turn", 0), spent.get("interrupt", 0), spent.get("held", 0)
     if cost.kind == "interrupt":
-        words = {"IA": ia, "held IA": held, f"TA as {ta} IA": ta}
+        words = {
+            "IA": ia,
+            "held IA": held,
+            f"TA as {ta // tx.economy.turn_per_interrupt_action} IA": ta,
+        }
     else:
-        words = {"TA": ta, f"IA as {ia // 2} TA": ia}
+        words = {"TA": ta, f"IA as {ia // tx.economy.interrupt_per_turn_action} TA": ia}
     return {k: n for k, n in words.items() if n > 0}
 
 

@@ -67,9 +67,10 @@ from bot.engine.utopia.state import (
     UtopiaState,
     record_of,
 )
+from bot.engine.utopia.tables import ActionRules, UtopiaTables, default_tables, load_tables
 from bot.engine.utopia.tables import Assist as AssistTable
+from bot.engine.utopia.tables import Hold as HoldTable
 from bot.engine.utopia.tables import Stealth as StealthTable
-from bot.engine.utopia.tables import UtopiaTables, default_tables, load_tables
 from bot.errors import InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]
@@ -113,9 +114,26 @@ _HANDLERS["delay"] = interleave.delay  # the core's, keeping TA in the interleav
 _VITALS = ("shp", "dhp", "stamina", "ta", "ia")
 
 
+def _as_version_2(tables: UtopiaTables) -> UtopiaTables:
+    """``tables`` as rules versions 1 and 2 read them: the text's exchange rates (2 IA for 1 TA
+    off the turn, 1 TA for 1 IA on it) and 2 TA for each held IA, whatever a server had set
+    there (those entries were not read before version 3)."""
+    shipped = ActionRules()
+    actions = tables.actions.model_copy(
+        update={
+            "interrupt_per_turn_action": shipped.interrupt_per_turn_action,
+            "turn_per_interrupt_action": shipped.turn_per_interrupt_action,
+        }
+    )
+    hold = tables.hold.model_copy(update={"turn_actions": HoldTable().turn_actions})
+    return tables.model_copy(update={"actions": actions, "hold": hold})
+
+
 def _as_version_1(tables: UtopiaTables) -> UtopiaTables:
-    """``tables`` as rules version 1 read them: the shipped Stealth numbers, a grapple pledge
-    of 2 IA and an aided test's +1 at least, whatever a server had set there."""
+    """``tables`` as rules version 1 read them: version 2's reading (:func:`_as_version_2`),
+    and the shipped Stealth numbers, a grapple pledge of 2 IA and an aided test's +1 at least,
+    whatever a server had set there."""
+    tables = _as_version_2(tables)
     shipped = AssistTable()
     assist = tables.assist.model_copy(
         update={"grapple_ia": shipped.grapple_ia, "test_minimum": shipped.test_minimum}
@@ -149,8 +167,13 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     its Assists with it (those given to a Block or Dodge still waiting to roll, and those
     pledged). Version 1 (encounters started before) played by the shipped numbers there
     whatever the tables said, and by the older readings, and keeps doing so, so its log
-    replays exactly."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
+    replays exactly.
+
+    Version 3: the exchange rates ("Interchanging Actions": ``actions.interrupt_per_turn_action``,
+    ``actions.turn_per_interrupt_action``) and what each held IA costs ("Hold Action":
+    ``hold.turn_actions``) are the encounter's tables'; versions 1 and 2 play by the text's
+    2, 1 and 2 whatever the tables say (:func:`_as_version_2`)."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
 
     tables_loader = staticmethod(load_tables)
 
@@ -159,9 +182,20 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     def __init__(self, tables: UtopiaTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
-        self.economy: SheetActions = SheetActions(own_turn_exchange=self.version < 2)
-        # What the engine plays by: version 1 ignored some entries (see rules_version).
-        self.played = self.tables if self.version >= 2 else _as_version_1(self.tables)
+        # What the engine plays by: versions 1 and 2 ignored some entries (see rules_version).
+        if self.version >= 3:
+            self.played = self.tables
+        elif self.version == 2:
+            self.played = _as_version_2(self.tables)
+        else:
+            self.played = _as_version_1(self.tables)
+        rates = self.played
+        self.economy: SheetActions = SheetActions(
+            own_turn_exchange=self.version < 2,
+            interrupt_per_turn_action=rates.actions.interrupt_per_turn_action,
+            turn_per_interrupt_action=rates.actions.turn_per_interrupt_action,
+            hold_turn_actions=rates.hold.turn_actions,
+        )
 
     def apply(
         self, state: UtopiaState, command: CommandBase, roller: DiceRoller, now: datetime

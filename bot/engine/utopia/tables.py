@@ -37,13 +37,6 @@ class _Table(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-_EXCHANGE = (
-    "the bot exchanges actions at the text's rates, 2 IA for 1 TA off your turn and 1 TA for "
-    "1 IA on it"
-)
-_HOLD = "holding an action costs the text's 2 TA"
-
-
 class ScoreTest(_Table):
     """A test: ``dice`` d ``sides`` + the modifier, the modifier being score −
     ``modifier_offset`` (issue 12: "A test is 3d6 + modifier"; "modifier = score − 4")."""
@@ -56,19 +49,16 @@ class ScoreTest(_Table):
 class ActionRules(_Table):
     """ "Turn Actions", "Interrupt Actions", "Interchanging Actions": ``turn`` TA on one's
     turn (up to ``turn_max`` with the talent), ``interrupt`` IA off it (up to
-    ``interrupt_max``); ``interrupt_per_turn_action`` IA pay for 1 TA and 1 TA pays for
-    ``turn_per_interrupt_action`` IA."""
+    ``interrupt_max``); off one's turn ``interrupt_per_turn_action`` IA pay for 1 TA, on it
+    ``turn_per_interrupt_action`` TA pay for 1 IA (read from rules version 3:
+    :class:`~bot.engine.utopia.ruleset.UtopiaRuleset`)."""
 
     turn: Annotated[int, Field(ge=1, le=20)] = 6
     turn_max: Annotated[int, Field(ge=1, le=20)] = 9
     interrupt: Annotated[int, Field(ge=0, le=10)] = 2
     interrupt_max: Annotated[int, Field(ge=0, le=10)] = 3
-    interrupt_per_turn_action: Annotated[
-        int, Field(ge=1, le=10, json_schema_extra=tables.planned(_EXCHANGE))
-    ] = 2
-    turn_per_interrupt_action: Annotated[
-        int, Field(ge=1, le=10, json_schema_extra=tables.planned(_EXCHANGE))
-    ] = 1
+    interrupt_per_turn_action: Annotated[int, Field(ge=1, le=10)] = 2
+    turn_per_interrupt_action: Annotated[int, Field(ge=1, le=10)] = 1
 
     @model_validator(mode="after")
     def _defaults_within_caps(self) -> ActionRules:
@@ -78,9 +68,10 @@ class ActionRules(_Table):
 
 
 class Hold(_Table):
-    """ "Hold Action": conserve ``turn_actions`` TA as ``interrupt_actions`` IA."""
+    """ "Hold Action": conserve ``interrupt_actions`` IA, each for ``turn_actions`` TA (read from
+    rules version 3; before, 2 TA each)."""
 
-    turn_actions: Annotated[int, Field(ge=1, le=10, json_schema_extra=tables.planned(_HOLD))] = 2
+    turn_actions: Annotated[int, Field(ge=1, le=10)] = 2
     interrupt_actions: Annotated[int, Field(ge=1, le=10)] = 1
 
 

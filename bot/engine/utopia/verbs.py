@@ -100,11 +100,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         rule="Equipment Actions",
     ),
     ActionSpec(key="deep-breath", label="Deep Breath", cost="1 TA: 1 Stamina", rule="Deep Breath"),
-    ActionSpec(key="hold", label="Hold Action", cost="2 TA for 1 IA later", rule="Hold Action"),
+    ActionSpec(
+        key="hold", label="Hold Action", cost="2 TA for 1 IA later by default", rule="Hold Action"
+    ),
     ActionSpec(
         key="exchange",
         label="Exchange",
-        cost="1 TA for 1 IA on your turn",
+        cost="1 TA for 1 IA on your turn by default",
         rule="Interchanging Actions",
     ),
     ActionSpec(
