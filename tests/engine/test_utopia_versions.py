@@ -153,3 +153,15 @@ def test_a_buttons_cost_words_follow_the_rates() -> None:
     assert paid_with(tx, bo, Cost(kind="turn", amount=1)) == {"IA as 1 TA": 3}
     old = at(2)
     assert paid_with(old._read(s), ana, Cost(kind="interrupt", amount=1)) == {"TA as 1 IA": 1}
+
+
+def test_holding_two_interrupt_actions_says_two() -> None:
+    """A server whose Hold keeps 2 IA (``hold.interrupt_actions``): the log said "holds an
+    interrupt action" while 2 were held (6 TA at 3 TA each)."""
+    rules = at(3, {"hold": {"interrupt_actions": 2, "turn_actions": 3}})
+    s = house_fight(rules)
+    out = rules.apply(s, u.HoldAction(actor="c1"), ScriptedRoller([]), NOW)
+    assert out.state.get("c1").pools["held_new"] == 2 and out.state.get("c1").pools["turn"] == 0
+    assert "Ana holds 2 interrupt actions until the end of their next turn." in [
+        e.text for e in out.events
+    ]

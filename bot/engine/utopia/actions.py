@@ -34,6 +34,7 @@ from bot.engine.utopia.grapple import drag_along, travel_limit
 from bot.engine.utopia.interleave import leaving
 from bot.engine.utopia.state import CONDITIONS, DOWN, AssistDecision, UtopiaCombatant, hit_of
 from bot.errors import Conflict, InvalidInput, RuleViolation
+from bot.words import counted
 
 MAX_COMBATANTS = 25
 
@@ -299,9 +300,11 @@ def hold_action(tx: Tx, cmd: HoldAction) -> None:
     c = _act(tx, cmd.actor)
     if tx.state.turn != c.id:
         raise RuleViolation(f"{c.name} holds actions on their own turn only.")
-    tx.pay(c.id, Cost(kind="hold", amount=tx.tables.hold.interrupt_actions), "hold an action")
+    held = tx.tables.hold.interrupt_actions
+    tx.pay(c.id, Cost(kind="hold", amount=held), "hold an action")
     tx.c(c.id).aim = 0
-    tx.note(f"{c.name} holds an interrupt action until the end of their next turn.", c.id)
+    what = "an interrupt action" if held == 1 else counted(held, "interrupt action")
+    tx.note(f"{c.name} holds {what} until the end of their next turn.", c.id)
 
 
 def exchange(tx: Tx, cmd: Exchange) -> None:
