@@ -12,6 +12,7 @@ from tests.e2e.combat_helpers import (
     ok,
     pass_turns_until,
     refused,
+    set_up_cast,
     set_up_fight,
     slash,
 )
@@ -174,11 +175,15 @@ async def test_untitled_turn_line_and_held_action_read_as_the_readme_says(
     assert "(before acting; later: /act action:resume)" in README
     h = discord_harness
     gm, player = table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="The mill", ruleset="untitled"))
-    await answered(await slash(h, player, "character import", example="wren"))
-    await ok(await slash(h, player, "encounter join", character="Wren"))
-    await answered(await slash(h, gm, "npc import", example="hill-giant"))
-    await ok(await slash(h, gm, "gm add-npc", template="Hill giant"))
+    await set_up_cast(
+        h,
+        table,
+        "untitled",
+        name="The mill",
+        pcs={"Wren": "wren"},
+        npc=("hill-giant", "Hill giant"),
+        begin=False,
+    )
     begun = await ok(await slash(h, gm, "encounter begin"))
     text = begun.message.text()
     line = next(part for part in text.split("\n") if part.startswith("Round 1: Wren's turn"))

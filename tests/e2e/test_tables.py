@@ -8,7 +8,14 @@ import pytest
 from bot.client import CombatBot
 from bot.engine.core import tables
 from bot.engine.utopia.tables import Hold as UtopiaHold
-from tests.e2e.combat_helpers import answered, button, ok, pass_turns_until, refused, slash
+from tests.e2e.combat_helpers import (
+    button,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_cast,
+    slash,
+)
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -147,12 +154,14 @@ async def test_utopias_exchange_rates_and_held_action_cost_are_a_servers_to_set(
         done = await slash(h, gm, "tables set", ruleset="utopia", entry=entry, value=value)
         await done.response()
         assert "is now" in done.response_data["content"], done.response_data
-    await ok(await slash(h, gm, "encounter start", name="House rules", ruleset="utopia"))
-    await answered(await slash(h, player, "character import", example="vesna"))
-    await ok(await slash(h, player, "encounter join", character="Vesna"))
-    await answered(await slash(h, gm, "npc import", example="stone-hound"))
-    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="House rules",
+        pcs={"Vesna": "vesna"},
+        npc=("stone-hound", "Stone hound"),
+    )
     await pass_turns_until(bot, h, table, "Vesna")
     text = (await ok(await slash(h, player, "act", action="exchange"))).message.text()
     assert "Vesna turns 2 TA into 1 IA." in text, text
