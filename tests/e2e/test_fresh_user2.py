@@ -1,0 +1,29 @@
+"""A brand-new GM and two players try Utopia and Uune from the README alone: each test here is a
+place where the README, `/help` or a reply left them stuck, misled or guessing, and states what
+they should see."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import refused, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+
+async def test_a_utopia_table_entry_set_without_ruleset_names_utopia(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A server GM typed `/tables set entry:actions.turn_per_interrupt_action value:2` (the
+    entry `docs/rules/utopia.md` names) and forgot `ruleset:`; the bot answered "Invalid UTTAS
+    table value at actions: Extra inputs are not permitted" — as if the value were wrong. It now
+    says UTTAS has no such entry and that Utopia's tables do (`ruleset:Utopia`); `/tables show`
+    says the same."""
+    h = discord_harness
+    sgm = table.moderator
+    entry = "actions.turn_per_interrupt_action"
+    text = await refused(await slash(h, sgm, "tables set", entry=entry, value="2"))
+    assert "Extra inputs" not in text, text
+    assert f"The UTTAS tables have no entry `{entry}`" in text, text
+    assert "Utopia's tables have it: add `ruleset:Utopia`" in text, text
+    shown = await refused(await slash(h, sgm, "tables show", entry=entry))
+    assert "Utopia's tables have it: add `ruleset:Utopia`" in shown, shown
