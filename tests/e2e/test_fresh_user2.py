@@ -27,3 +27,19 @@ async def test_a_utopia_table_entry_set_without_ruleset_names_utopia(
     assert "Utopia's tables have it: add `ruleset:Utopia`" in text, text
     shown = await refused(await slash(h, sgm, "tables show", entry=entry))
     assert "Utopia's tables have it: add `ruleset:Utopia`" in shown, shown
+
+
+async def test_help_on_a_command_group_lists_its_commands(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README sends a server GM to `/tables show|set|reset`; `/help topic:tables` answered
+    "There is no help topic called 'tables'" although `/tables` is a command. A group's name now
+    lists its commands, and says how to see one's options."""
+    h = discord_harness
+    record = await slash(h, table.moderator, "help", topic="tables")
+    await record.response()
+    assert record.ephemeral
+    text = "\n".join(e.get("description") or "" for e in record.response_data.get("embeds", []))
+    assert "`/tables set` — Change a table entry (server GMs)" in text, record.response_data
+    assert "`/tables show`" in text and "`/tables reset`" in text, text
+    assert "`/help topic:tables reset`" in text, text
