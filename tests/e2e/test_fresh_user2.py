@@ -5,7 +5,7 @@ they should see."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import refused, slash
+from tests.e2e.combat_helpers import ok, pass_turns_until, refused, set_up_cast, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -43,3 +43,26 @@ async def test_help_on_a_command_group_lists_its_commands(
     assert "`/tables set` — Change a table entry (server GMs)" in text, record.response_data
     assert "`/tables show`" in text and "`/tables reset`" in text, text
     assert "`/help topic:tables reset`" in text, text
+
+
+async def test_a_spell_whose_description_ends_a_sentence_is_not_stopped_twice(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Brannoc (the README's Utopia example) cast Stoneskin and the channel read "… Harden your
+    skin until your next turn.." — the sheet's description's full stop, then the bot's. One
+    full stop now."""
+    h = discord_harness
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Brannoc": "brannoc"},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, "Brannoc")
+    text = (
+        await ok(await slash(h, table.player, "act", action="cast", detail="Stoneskin"))
+    ).message.text()
+    assert "Harden your skin until your next turn." in text, text
+    assert "turn.." not in text, text
