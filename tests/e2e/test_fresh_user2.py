@@ -66,3 +66,28 @@ async def test_a_spell_whose_description_ends_a_sentence_is_not_stopped_twice(
     ).message.text()
     assert "Harden your skin until your next turn." in text, text
     assert "turn.." not in text, text
+
+
+async def test_a_travel_too_far_says_how_to_get_there(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Brannoc (a melee grappler) typed `/act action:travel target:Bandit archer 1 amount:6` to
+    close in and read only "Brannoc travels at most 3 m by land per action." — not what to do
+    instead. The refusal now says what the Travel costs, the `amount:` that works and that a
+    second Travel covers the rest."""
+    h = discord_harness
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Brannoc": "brannoc"},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, "Brannoc")
+    text = await refused(
+        await slash(h, table.player, "act", action="travel", target="Bandit archer 1", amount=6)
+    )
+    assert text.startswith("Brannoc travels at most 3 m by land per Travel (1 TA)"), text
+    assert "give `amount:` 3 m or less (or leave it out)" in text, text
+    assert "Travel again for the rest" in text, text
