@@ -91,3 +91,39 @@ async def test_a_travel_too_far_says_how_to_get_there(
     assert text.startswith("Brannoc travels at most 3 m by land per Travel (1 TA)"), text
     assert "give `amount:` 3 m or less (or leave it out)" in text, text
     assert "Travel again for the rest" in text, text
+
+
+async def test_act_lists_the_exchange_rates_the_server_set(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A server GM set `actions.turn_per_interrupt_action` to 2 and
+    `actions.interrupt_per_turn_action` to 1 (`/tables set ruleset:Utopia`) and started a new
+    fight: `/act action:exchange` took 2 TA and an off-turn Knife 1 IA, as set — but `/act`'s
+    list still said "Exchange — 1 TA for 1 IA on your turn by default" and "Attack — …; off turn
+    2 IA per TA". The list now shows the fight's own rates; an older fight keeps the text's."""
+    h = discord_harness
+    sgm = table.moderator
+    for entry, value in (
+        ("actions.turn_per_interrupt_action", "2"),
+        ("actions.interrupt_per_turn_action", "1"),
+    ):
+        await refused(await slash(h, sgm, "tables set", entry=entry, value=value, ruleset="utopia"))
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna"},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, "Vesna")
+    names = [
+        c["name"]
+        for c in await h.autocomplete(table.player, h.channel, "act", focused="action", value="")
+    ]
+    assert "Exchange — 2 TA for 1 IA on your turn" in names, names
+    assert "Attack — the weapon's TA (weaponless 2 TA); off turn 1 IA per TA" in names, names
+    assert "Hold Action — 2 TA for 1 IA later" in names, names
+    assert any(n.startswith("Assist — ") and "(2 TA per IA on your turn)" in n for n in names)
+    done = await ok(await slash(h, table.player, "act", action="exchange"))
+    assert "Vesna turns 2 TA into 1 IA." in done.message.text()

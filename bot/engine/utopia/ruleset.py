@@ -309,7 +309,13 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     # -- the command surface ------------------------------------------------------------------
     def actions(self, state: UtopiaState, combatant: Any) -> list[ActionSpec]:
-        return list(verbs.ACTIONS)
+        rates = self.economy
+        return verbs.priced(
+            self.played,
+            ia_per_ta=rates.interrupt_per_turn_action,
+            ta_per_ia=rates.turn_per_interrupt_action,
+            hold_ta=rates.hold_turn_actions,
+        )
 
     def act(self, state: UtopiaState, combatant: Any, given: ActInput) -> CommandBase:
         return verbs.act(combatant, given)
