@@ -127,3 +127,27 @@ async def test_act_lists_the_exchange_rates_the_server_set(
     assert any(n.startswith("Assist — ") and "(2 TA per IA on your turn)" in n for n in names)
     done = await ok(await slash(h, table.player, "act", action="exchange"))
     assert "Vesna turns 2 TA into 1 IA." in done.message.text()
+
+
+async def test_the_tracker_shows_an_ia_held_on_this_turn(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna used `/act action:exchange` ("Vesna turns 1 TA into 1 IA.") and `/encounter status`
+    still read "5 TA · 2 IA" — the IA she had just paid for was nowhere, so she could not tell
+    whether it worked (a Hold read the same). The tracker now shows it, held for after the
+    turn, as the rules keep it."""
+    h = discord_harness
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna"},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, "Vesna")
+    await ok(await slash(h, table.player, "act", action="exchange"))
+    status = await slash(h, table.player, "encounter status")
+    await status.response()
+    text = status.message.text() if status.message else str(status.response_data)
+    assert "5 TA · 2 IA (+1 held for after this turn)" in text, text

@@ -536,7 +536,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         parts: list[str] = []
         p = combatant.pools
         if in_fight:
-            parts.append(f"{p.get('turn', 0)} TA · {p.get('interrupt', 0) + p.get('held', 0)} IA")
+            ia = f"{p.get('interrupt', 0) + p.get('held', 0)} IA"
+            if p.get("held_new", 0):  # held (Hold, Exchange) on this turn: usable after it
+                ia += f" (+{p['held_new']} held for after this turn)"
+            parts.append(f"{p.get('turn', 0)} TA · {ia}")
         s = combatant.sheet
         parts += [
             f"SHP {combatant.shp}/{s.shp}",
