@@ -4,9 +4,19 @@ they should see."""
 
 from __future__ import annotations
 
+import re
+
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, pass_turns_until, refused, set_up_cast, slash
+from tests.e2e.combat_helpers import (
+    answered,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_cast,
+    slash,
+)
 from tests.e2e.conftest import Table
+from tests.harness.models import InteractionRecord
 from tests.harness.server import DiscordHarness
 
 
@@ -151,3 +161,33 @@ async def test_the_tracker_shows_an_ia_held_on_this_turn(
     await status.response()
     text = status.message.text() if status.message else str(status.response_data)
     assert "5 TA · 2 IA (+1 held for after this turn)" in text, text
+
+
+def _help_text(record: InteractionRecord) -> str:
+    return "\n".join(e.get("description") or "" for e in record.response_data.get("embeds", []))
+
+
+async def test_the_uune_help_examples_work_for_the_example_characters(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Mira's player copied `/help topic:uune`'s action roll, `detail:climb the wall: Rope,
+    Grit`, and read "Mira Quell has no resource called 'Rope'" — neither example character
+    (`mira`, `tobin`) has a Rope or Grit, and neither did the downtime example. The guide's
+    examples now name Mira's own resources, and typed as written they are accepted."""
+    h = discord_harness
+    gm, player = table.moderator, table.player
+    guide = await slash(h, player, "help", topic="uune")
+    await guide.response()
+    text = _help_text(guide)
+    rolled = re.search(r"`/act action:action detail:([^`]+)`", text)
+    rested = re.search(r"`/act\s+action:downtime detail:([^`]+)`", text)
+    assert rolled and rested, text
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, player, "character import", example="mira"))
+    await ok(await slash(h, player, "encounter join", character="Mira Quell"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, player, "act", action="action", detail=rolled.group(1)))
+    await ok(await slash(h, gm, "gm end-fight"))
+    await ok(await slash(h, player, "act", action="downtime", detail=rested.group(1)))
