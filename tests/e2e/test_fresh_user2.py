@@ -11,11 +11,13 @@ from tests.e2e.combat_helpers import (
     answered,
     ok,
     pass_turns_until,
+    press,
     refused,
     set_up_cast,
     slash,
 )
 from tests.e2e.conftest import Table
+from tests.e2e.uune_steps import prompt_with
 from tests.harness.models import InteractionRecord
 from tests.harness.server import DiscordHarness
 
@@ -191,3 +193,28 @@ async def test_the_uune_help_examples_work_for_the_example_characters(
     await ok(await slash(h, player, "act", action="action", detail=rolled.group(1)))
     await ok(await slash(h, gm, "gm end-fight"))
     await ok(await slash(h, player, "act", action="downtime", detail=rested.group(1)))
+
+
+async def test_an_action_roll_with_every_resource_answered_asks_only_the_difficulty(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Tobin tried `/act action:action detail:climb the crates: Quarterstaff`; the GM pressed
+    "GM: approve all for the scene" first, and the prompt then read "GM: name the difficulty
+    and approve or refuse Tobin Ash's resources for climb the crates: none." — there was
+    nothing left to approve. It now asks only for the difficulty."""
+    h = discord_harness
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, player, "character import", example="tobin"))
+    await ok(await slash(h, player, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    asked = await ok(
+        await slash(h, player, "act", action="action", detail="climb the crates: Quarterstaff")
+    )
+    await press(h, gm, asked.message, "GM: approve all for the scene")
+    latest = await prompt_with(h, "GM: difficulty 3")
+    text = latest.text()
+    assert "GM: name the difficulty of Tobin Ash's climb the crates" in text, text
+    assert "approve or refuse" not in text and ": none." not in text, text
