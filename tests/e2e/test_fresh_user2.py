@@ -218,3 +218,27 @@ async def test_an_action_roll_with_every_resource_answered_asks_only_the_difficu
     text = latest.text()
     assert "GM: name the difficulty of Tobin Ash's climb the crates" in text, text
     assert "approve or refuse" not in text and ": none." not in text, text
+
+
+async def test_proposing_on_another_pcs_roll_names_the_help_command(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """While Tobin's action roll waited for the GM, Mira's player typed `/act action:propose
+    detail:Street fencing` and read "This is Tobin Ash's roll: help it with Help." — Help is
+    an `/act` action, which the reply did not say. It now names the command to type."""
+    h = discord_harness
+    gm, mira, tobin = table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, mira, "character import", example="mira"))
+    await answered(await slash(h, tobin, "character import", example="tobin"))
+    await ok(await slash(h, mira, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, tobin, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, mira, "act", action="next", target="Tobin Ash"))
+    await ok(await slash(h, gm, "endturn", as_="Mira Quell"))
+    await ok(await slash(h, tobin, "act", action="action", detail="climb: Quarterstaff"))
+    text = await refused(await slash(h, mira, "act", action="propose", detail="Street fencing"))
+    assert "This is Tobin Ash's roll, not Mira Quell's" in text, text
+    assert "`/act action:help target:Tobin Ash detail:`" in text, text

@@ -210,7 +210,11 @@ def propose(tx: Tx, cmd: Propose) -> None:
         raise RuleViolation("Resources are proposed before the roll (while the GM approves it).")
     c = tx.view(cmd.actor)
     if c.id != d.actor:
-        raise RuleViolation(f"This is {tx.view(d.actor).name}'s roll: help it with Help.")
+        roller = tx.view(d.actor).name
+        raise RuleViolation(
+            f"This is {roller}'s roll, not {c.name}'s: {c.name}'s resources join it with "
+            f"`/act action:help target:{roller} detail:` (the resources)."
+        )
     more = [r for r in resources_of(c, cmd.resources) if r not in d.proposed]
     if not more:
         raise InvalidInput("Name resources not proposed yet.")
