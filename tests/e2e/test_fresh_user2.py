@@ -16,7 +16,7 @@ from tests.e2e.combat_helpers import (
     set_up_cast,
     slash,
 )
-from tests.e2e.conftest import Table
+from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import prompt_with
 from tests.harness.models import InteractionRecord
 from tests.harness.server import DiscordHarness
@@ -242,3 +242,36 @@ async def test_proposing_on_another_pcs_roll_names_the_help_command(
     text = await refused(await slash(h, mira, "act", action="propose", detail="Street fencing"))
     assert "This is Tobin Ash's roll, not Mira Quell's" in text, text
     assert "`/act action:help target:Tobin Ash detail:`" in text, text
+
+
+async def test_a_helpers_dice_are_shown_with_the_roll_they_help(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Tobin helped Mira's Defend with his Quarterstaff (`/act action:help`), the GM pressed
+    "GM: approve all" ("The GM approves Street fencing, Tobin Ash's Quarterstaff."), and the
+    roll read "action 1d6 + Street fencing 1d6 [5] [5] = 2 hits vs 3 needed: failure" — no
+    trace of Tobin's dice, as if his help had been dropped. His dice are now shown beside the
+    roll (his hits, when he has any, still add as "+ N from help")."""
+    h = discord_harness
+    gm, mira, tobin = table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, mira, "character import", example="mira"))
+    await answered(await slash(h, tobin, "character import", example="tobin"))
+    await ok(await slash(h, mira, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, tobin, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, gm, "endturn", as_="Mira Quell"))
+    await ok(await slash(h, gm, "endturn", as_="Tobin Ash"))
+    await ok(await slash(h, gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel"))
+    await ok(await slash(h, mira, "act", action="propose", detail="Street fencing"))
+    await ok(
+        await slash(h, tobin, "act", action="help", target="Mira Quell", detail="Quarterstaff")
+    )
+    prompt = await prompt_with(h, "GM: approve all")
+    dice.load([5, 5, 1, 2])  # Mira: action, Street fencing; Tobin: action, Quarterstaff
+    await press(h, gm, prompt, "GM: approve all")
+    assert dice.empty
+    said = "\n".join(m.text() for m in h.messages_in(h.channel))
+    assert "Tobin Ash helps Mira Quell: action 1d6 + Quarterstaff 1d6 [1] [2] = 0 hits." in said

@@ -298,6 +298,8 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
         theirs = [r.split(_SEP, 1)[1] for r in d.approved if r.startswith(h.helper + _SEP)]
         helped = _dice(tx, helper, theirs, d.difficulty, f"help to {c.name}")
         roll = dice.with_help(roll, helped)
+        # The helper's own dice, shown as the roller's are (their hits, even none, count).
+        tx.note(f"{helper.name} helps {c.name}: {helped.roll.shown()}.", helper.id)
     tx.note(f"{c.name} rolls for {d.action}: {roll.shown()}.", c.id)
     if d.purpose in ("attack", "defend"):
         _odds(tx, d, c, roll, len(own))
