@@ -275,3 +275,30 @@ async def test_a_helpers_dice_are_shown_with_the_roll_they_help(
     assert dice.empty
     said = "\n".join(m.text() for m in h.messages_in(h.channel))
     assert "Tobin Ash helps Mira Quell: action 1d6 + Quarterstaff 1d6 [1] [2] = 0 hits." in said
+
+
+async def test_a_utopia_ranged_attack_without_distance_names_the_option_act_has(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna typed `/act action:attack target:Bandit archer 1 detail:Longbow` (nobody had been
+    placed) and read "A ranged attack needs the distance: give `range:` in meters" — `/act`
+    has no `range:` (its number is `amount:`), and `/attack`, which has one, is refused in
+    Utopia. The refusal now names `amount:` and the GM's `/gm place distance`."""
+    h = discord_harness
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna"},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, "Vesna")
+    text = await refused(
+        await slash(
+            h, table.player, "act", action="attack", target="Bandit archer 1", detail="Longbow"
+        )
+    )
+    assert "`range:`" not in text, text
+    assert "give `amount:` in meters with `/act action:attack`" in text, text
+    assert "`/gm place distance`" in text, text
