@@ -302,3 +302,17 @@ async def test_a_utopia_ranged_attack_without_distance_names_the_option_act_has(
     assert "`range:`" not in text, text
     assert "give `amount:` in meters with `/act action:attack`" in text, text
     assert "`/gm place distance`" in text, text
+
+
+async def test_the_uune_guide_says_how_to_read_the_trackers_wounds(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """After the Cudgel's light wound Mira's tracker row read "Wounds 0/0/1 · Stress 0/0/0";
+    nothing — not `/help topic:uune`, not the tracker — said which number is which kind. The
+    guide now says: worst first, lethal/heavy/light and traumatic/heavy/light."""
+    h = discord_harness
+    guide = await slash(h, table.player, "help", topic="uune")
+    await guide.response()
+    text = " ".join(_help_text(guide).split())
+    assert "`Wounds 0/1/2` is no lethal, one heavy and two light wounds" in text, text
+    assert "`Stress` is traumatic/heavy/light" in text, text
