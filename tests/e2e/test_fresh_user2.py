@@ -316,3 +316,25 @@ async def test_the_uune_guide_says_how_to_read_the_trackers_wounds(
     text = " ".join(_help_text(guide).split())
     assert "`Wounds 0/1/2` is no lethal, one heavy and two light wounds" in text, text
     assert "`Stress` is traumatic/heavy/light" in text, text
+
+
+async def test_a_uune_tracker_row_counts_actions_in_plural(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Once Mira had centred, her tracker row ended "Focus 2 · 0 action". It now reads
+    "0 actions" (and "1 action" while she has one)."""
+    h = discord_harness
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, player, "character import", example="mira"))
+    await ok(await slash(h, player, "encounter join", character="Mira Quell"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    status = await slash(h, player, "encounter status")
+    await status.response()
+    assert "Focus 0 · 1 action" in status.message.text()
+    await ok(await slash(h, player, "act", action="center"))
+    status = await slash(h, player, "encounter status")
+    await status.response()
+    assert "Focus 2 · 0 actions" in status.message.text(), status.message.text()
