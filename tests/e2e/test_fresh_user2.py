@@ -5,6 +5,7 @@ they should see."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
@@ -20,6 +21,8 @@ from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import prompt_with
 from tests.harness.models import InteractionRecord
 from tests.harness.server import DiscordHarness
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
 async def test_a_utopia_table_entry_set_without_ruleset_names_utopia(
@@ -338,3 +341,39 @@ async def test_a_uune_tracker_row_counts_actions_in_plural(
     status = await slash(h, player, "encounter status")
     await status.response()
     assert "Focus 2 · 0 actions" in status.message.text(), status.message.text()
+
+
+async def test_the_utopia_guide_says_assist_needs_the_allies_placed(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Following the README's Utopia block, Vesna pressed Dodge with Brannoc (her ally) in the
+    fight; `/help topic:utopia` promised "An ally within 1 m of you gets Assist buttons", but
+    none came — nobody had told the bot where anyone stood, and with no distance known the bot
+    offers none. The guide and the README's block now say that the GM places them; placed so,
+    Brannoc gets his Assist button."""
+    h = discord_harness
+    guide = await slash(h, table.player, "help", topic="utopia")
+    await guide.response()
+    text = " ".join(_help_text(guide).split())
+    assert "only where the bot knows it: the GM places you (`/gm place engage" in text, text
+    block = README[README.index("**A Utopia fight**") :]
+    block = block[: block.index("```", block.index("```") + 3)]
+    assert "/gm place engage a:Vesna b:Brannoc" in block, block
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Reed Ford", ruleset="utopia"))
+    for member, example, name in (
+        (table.player, "vesna", "Vesna"),
+        (table.other_player, "brannoc", "Brannoc"),
+    ):
+        await answered(await slash(h, member, "character import", example=example))
+        await ok(await slash(h, member, "encounter join", character=name))
+    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    await ok(await slash(h, gm, "gm add-npc", template="Bandit archer"))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Brannoc"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Bandit archer 1")
+    shot = await ok(
+        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crossbow", amount=10.0)
+    )
+    await press(h, table.player, shot.message, "Dodge")  # the seeded dice hit
+    await prompt_with(h, "Assist Vesna's Dodge")
