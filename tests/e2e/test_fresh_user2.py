@@ -377,3 +377,41 @@ async def test_the_utopia_guide_says_assist_needs_the_allies_placed(
     )
     await press(h, table.player, shot.message, "Dodge")  # the seeded dice hit
     await prompt_with(h, "Assist Vesna's Dodge")
+
+
+async def test_a_pc_chosen_to_go_next_is_told_when_it_goes(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's Uune block has `/act action:next target:Tobin Ash`; Mira's player sent it
+    and Tobin's player attacked at once — "It is Mira Quell's turn, not Tobin Ash's.", nothing
+    about Tobin being next. The refusal now says he goes when Mira's turn ends; a PC not chosen
+    is told how to be."""
+    h = discord_harness
+    gm, mira, tobin = table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, mira, "character import", example="mira"))
+    await answered(await slash(h, tobin, "character import", example="tobin"))
+    await answered(await slash(h, table.bystander, "character import", example="mira", name="Wren"))
+    await ok(await slash(h, mira, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, table.bystander, "encounter join", character="Wren"))
+    await ok(await slash(h, tobin, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    text = await refused(await slash(h, tobin, "act", action="center"))
+    assert "It is Mira Quell's turn, not Tobin Ash's: Tobin Ash acts later this round;" in text
+    assert "`/act action:next target:Tobin Ash` makes them next." in text, text
+    await ok(await slash(h, mira, "act", action="next", target="Tobin Ash"))
+    text = await refused(
+        await slash(
+            h,
+            tobin,
+            "act",
+            action="attack",
+            target="Dock Thug 1",
+            detail="Quarterstaff",
+        )
+    )
+    assert text.startswith(
+        "It is Mira Quell's turn, not Tobin Ash's: Tobin Ash goes next, when Mira Quell's turn ends"
+    ), text
