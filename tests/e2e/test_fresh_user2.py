@@ -415,3 +415,27 @@ async def test_a_pc_chosen_to_go_next_is_told_when_it_goes(
     assert text.startswith(
         "It is Mira Quell's turn, not Tobin Ash's: Tobin Ash goes next, when Mira Quell's turn ends"
     ), text
+
+
+async def test_an_assisted_strength_test_names_the_helper_once(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna pledged an Assist to Brannoc's next test (`/act action:assist target:Brannoc
+    detail:test`) and his `/check skill:strength` read "Brannoc's Strength test (assisted:
+    Vesna's Vesna's Strength test (assisting): …)". Her name now comes once."""
+    h = discord_harness
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna", "Brannoc": "brannoc"},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, "Brannoc")
+    await ok(await slash(h, table.player, "act", action="assist", target="Brannoc", detail="test"))
+    text = (
+        await ok(await slash(h, table.other_player, "check", skill="strength", difficulty=14))
+    ).message.text()
+    assert "(assisted: Vesna's Strength test (assisting): 3d6 [" in text, text
+    assert "Vesna's Vesna's" not in text, text

@@ -265,7 +265,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             theirs = self.test(
                 helper, score, f"{helper.name}'s {score.title()} test (assisting)", aided=False
             )
-            extra, words = theirs.total, f"{helper.name}'s {theirs.text}"
+            extra, words = theirs.total, theirs.text  # its purpose names the helper
         else:
             extra = max(self.tables.assist.test_minimum, helper.sheet.modifier(score))
             words = f"{helper.name}'s modifier {extra:+d}"
