@@ -439,3 +439,30 @@ async def test_an_assisted_strength_test_names_the_helper_once(
     ).message.text()
     assert "(assisted: Vesna's Strength test (assisting): 3d6 [" in text, text
     assert "Vesna's Vesna's" not in text, text
+
+
+async def test_a_grapple_says_the_stamina_it_costs(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Brannoc grappled the bandit ("Grapple — 3 TA + 2 Stamina" in `/act`'s list): the reply
+    said only "Brannoc spends 3 TA to grapple Bandit archer 1." while his Stamina fell from 22
+    to 20 (a Leap, 3 Stamina, the same). What an action spends in Stamina is now said beside
+    its TA — a Cast already said it, and still says it once."""
+    h = discord_harness
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Brannoc": "brannoc"},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, "Brannoc")
+    text = (
+        await ok(await slash(h, table.player, "act", action="grapple", target="Bandit archer 1"))
+    ).message.text()
+    assert "Brannoc spends 2 Stamina to grapple Bandit archer 1 (Stamina 20 left)." in text, text
+    text = (
+        await ok(await slash(h, table.player, "act", action="cast", detail="Stoneskin"))
+    ).message.text()
+    assert text.count("Stamina") == 2, text  # "3 Stamina; Stamina 17 left", said once

@@ -49,7 +49,7 @@ def cast(tx: Tx, cmd: Cast) -> None:
         )
     at = f" at {t.name}" if t is not None else ""
     tx.pay(a.id, Cost(kind="turn", amount=tx.tables.spell.ta), f"cast {spell.name}{at}")
-    tx.pay_stamina(a.id, spell.stamina, f"cast {spell.name}")
+    tx.pay_stamina(a.id, spell.stamina, f"cast {spell.name}", say=False)  # said below
     tx.c(a.id).aim = 0  # "Aim": lost by any other action
     # The sheet's description is its own sentence: its full stop is not doubled.
     words = f": {spell.description.rstrip()}" if spell.description else ""
