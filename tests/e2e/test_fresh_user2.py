@@ -466,3 +466,22 @@ async def test_a_grapple_says_the_stamina_it_costs(
         await ok(await slash(h, table.player, "act", action="cast", detail="Stoneskin"))
     ).message.text()
     assert text.count("Stamina") == 2, text  # "3 Stamina; Stamina 17 left", said once
+
+
+async def test_the_gm_guide_names_the_rule_tables(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A new server GM looked for how to change Utopia's exchange rate: `/help topic:gm` (and
+    every other guide) never mentioned `/tables`, only the README's command table did. The GM's
+    guide now names it, with `ruleset:`, and the example it gives is accepted as written."""
+    h = discord_harness
+    guide = await slash(h, table.moderator, "help", topic="gm")
+    await guide.response()
+    text = " ".join(_help_text(guide).split())
+    example = re.search(r"`/tables set (entry:\S+) (value:\S+) (ruleset:\w+)`", text)
+    assert example and "`/tables show ruleset:Utopia`" in text, text
+    options = dict(part.split(":", 1) for part in example.groups())
+    options["ruleset"] = options["ruleset"].lower()
+    done = await slash(h, table.moderator, "tables set", **options)
+    await done.response()
+    assert "is now" in (done.response_data.get("content") or ""), done.response_data
