@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from bot.engine import get_ruleset
+from bot.engine import REGISTRY, get_ruleset
 from bot.engine.core.tables import planned_entry
 from bot.errors import InvalidInput, NotAllowed
 from bot.services.actor import Actor
@@ -85,6 +85,7 @@ class TableService:
         except KeyError as missing:
             raise InvalidInput(
                 f"The {ruleset.upper()} tables have no entry `{path}` ({missing})."
+                + elsewhere(ruleset, parts)
             ) from None
 
     @staticmethod
@@ -126,20 +127,7 @@ class TableService:
                     f"That makes this server's table changes {len(encoded):,} characters long; "
                     f"the limit is {OVERRIDES_MAX:,}."
                 )
-            rules = get_ruleset(ruleset, encoded)  # raises InvalidInput naming the bad entry
-            if raw.strip() != REMOVE:
-                try:
-                    _walk(rules.tables.model_dump(mode="json"), parts)
-                except KeyError:
-                    raise InvalidInput(
-                        f"The {ruleset.upper()} tables have no entry `{path}`."
-                    ) from None
-                reason = planned_entry(type(rules.tables), parts)
-                if reason is not None:  # accepted, it would change nothing
-                    raise InvalidInput(
-                        f"`{path[:80]}` is not read by the bot yet (planned): {reason}. "
-                        "Nothing was changed."
-                    )
+            _check(ruleset, encoded, parts, path, removing=raw.strip() == REMOVE)
             await guild_settings.set_rules_overrides(conn, guild_id, encoded, self._clock())
         return current
 
@@ -155,6 +143,54 @@ class TableService:
             await guild_settings.set_rules_overrides(
                 conn, guild_id, json.dumps(current, sort_keys=True), self._clock()
             )
+
+
+def _check(ruleset: str, encoded: str, parts: list[str], path: str, *, removing: bool) -> None:
+    """Refuse the server's changes ``encoded`` when ``ruleset``'s tables do not take them, or
+    when the entry set at ``parts`` is missing or not read yet. Raises :class:`InvalidInput`."""
+    try:
+        rules = get_ruleset(ruleset, encoded)  # raises InvalidInput naming the bad entry
+    except InvalidInput:
+        hint = elsewhere(ruleset, parts) if not _has(ruleset, parts) else ""
+        if not hint:
+            raise
+        # An entry of another system's tables, sent without `ruleset:`.
+        raise InvalidInput(f"The {ruleset.upper()} tables have no entry `{path}`.{hint}") from None
+    if removing:
+        return
+    try:
+        _walk(rules.tables.model_dump(mode="json"), parts)
+    except KeyError:
+        raise InvalidInput(
+            f"The {ruleset.upper()} tables have no entry `{path}`." + elsewhere(ruleset, parts)
+        ) from None
+    reason = planned_entry(type(rules.tables), parts)
+    if reason is not None:  # accepted, it would change nothing
+        raise InvalidInput(
+            f"`{path[:80]}` is not read by the bot yet (planned): {reason}. Nothing was changed."
+        )
+
+
+def _has(ruleset: str, parts: list[str]) -> bool:
+    """Whether ``ruleset``'s shipped tables hold an entry at ``parts``."""
+    try:
+        _walk(get_ruleset(ruleset).tables.model_dump(mode="json"), parts)
+    except KeyError:
+        return False
+    return True
+
+
+def elsewhere(ruleset: str, parts: list[str]) -> str:
+    """For an entry ``ruleset``'s tables lack: which other game systems' tables hold it and
+    the ``ruleset:`` that reaches them (a server GM who left ``ruleset:`` out, UTTAS being the
+    default) — or "" when none does."""
+    others = [key for key in REGISTRY.implemented if key != ruleset and _has(key, parts)]
+    if not others:
+        return ""
+    titles = [get_ruleset(key).title for key in others]
+    owners = " and ".join(title + "'s" for title in titles)
+    adds = " or ".join(f"`ruleset:{title}`" for title in titles)
+    return f" {owners} tables have it: add {adds}."
 
 
 def _prune(data: dict[str, Any]) -> None:

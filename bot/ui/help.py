@@ -72,6 +72,14 @@ def command_topic(command: SlashCommand) -> Topic:
     return Topic(command.qualified_name, f"/{command.qualified_name}", "\n".join(lines))
 
 
+def group_topic(key: str, members: list[SlashCommand]) -> Topic:
+    """A command group's help (``/help topic:tables``): each of its commands with its one-line
+    description, and how to see one command's options."""
+    lines = [f"`/{c.qualified_name}` — {c.description}" for c in members]
+    lines.append(f"One command's options: `/help topic:{members[0].qualified_name}`.")
+    return Topic(key, f"/{key}", "\n".join(lines))
+
+
 def overview(tree: Tree) -> Topic:
     """Every command with its one-line description."""
     lines = [f"`/{c.qualified_name}` — {c.description}" for c in commands_of(tree)]
@@ -89,6 +97,9 @@ def topic(tree: Tree, key: str | None) -> Topic:
     for command in commands_of(tree):
         if names.key(command.qualified_name) == wanted:
             return command_topic(command)
+    group = [c for c in commands_of(tree) if names.key(c.qualified_name).startswith(wanted + " ")]
+    if group:
+        return group_topic(wanted, group)
     raise NotFound(
         f"There is no help topic called {key!r}. Try `player`, `gm`, `utopia`, `untitled`, "
         "`uune`, `commands` or a command's name (e.g. `attack`, `gm hp`)."

@@ -46,7 +46,7 @@ def test_travel_costs_one_ta_up_to_the_distance_and_the_rest_is_lost() -> None:
     s = fight(a=sheet(travel={"land": 5, "water": 2}))
     s = run(s, u.Travel(actor="c1", meters=2), []).state
     assert s.get("c1").pools["turn"] == 5 and s.get("c1").run_up_m == 2
-    with pytest.raises(RuleViolation, match="at most 5 m by land per action"):
+    with pytest.raises(RuleViolation, match="at most 5 m by land per Travel"):
         run(s, u.Travel(actor="c1", meters=6), [])
     s = run(s, u.Travel(actor="c1", mode="water"), []).state  # the full 2 m
     assert s.get("c1").pools["turn"] == 4

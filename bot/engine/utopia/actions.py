@@ -193,8 +193,11 @@ def travel(tx: Tx, cmd: Travel) -> None:
     most = travel_limit(tx, c, most)
     meters = most if cmd.meters is None else cmd.meters
     if meters > most:
+        ta = tx.tables.travel.ta
         raise RuleViolation(
-            f"{c.name} travels at most {tx.scale.show(most)} by {cmd.mode} per action."
+            f"{c.name} travels at most {tx.scale.show(most)} by {cmd.mode} per Travel "
+            f"({ta} TA): give `amount:` {tx.scale.show(most)} or less (or leave it out), and "
+            "Travel again for the rest."
         )
     _check_move(tx, c, "travel", meters, cmd.toward)
     prior = c.run_up_m

@@ -269,8 +269,10 @@ def _reach(
     close, far = weapon.close_m or 0.0, weapon.far_m or 0.0
     if meters is None:
         raise InvalidInput(
-            f"A ranged attack needs the distance: give `range:` in meters ({weapon.name}: "
-            f"close {tx.scale.show(close)}, far {tx.scale.show(far)})."
+            f"A ranged attack needs the distance to {t.name}: give `amount:` in "
+            f"{tx.scale.word} with `/act action:attack` ({weapon.name}: close "
+            f"{tx.scale.show(close)}, far {tx.scale.show(far)}), or the GM places you with "
+            "`/gm place distance`."
         )
     if meters > far:
         raise RuleViolation(

@@ -265,7 +265,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             theirs = self.test(
                 helper, score, f"{helper.name}'s {score.title()} test (assisting)", aided=False
             )
-            extra, words = theirs.total, f"{helper.name}'s {theirs.text}"
+            extra, words = theirs.total, theirs.text  # its purpose names the helper
         else:
             extra = max(self.tables.assist.test_minimum, helper.sheet.modifier(score))
             words = f"{helper.name}'s modifier {extra:+d}"
@@ -322,9 +322,11 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             )
         return spent
 
-    def pay_stamina(self, cid: str, amount: int, reason: str) -> None:
+    def pay_stamina(self, cid: str, amount: int, reason: str, *, say: bool = True) -> None:
         """``cid`` spends ``amount`` Stamina ("given it can foot the necessary costs",
-        "Standard Actions"). Raises :class:`RuleViolation` when it has less."""
+        "Standard Actions"), said beside the actions it paid (``say``: unless the caller's own
+        words give it) — a number of ``cid``'s, hidden where its numbers are. Raises
+        :class:`RuleViolation` when it has less."""
         if amount <= 0:
             return
         c = self.view(cid)
@@ -332,7 +334,14 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             raise RuleViolation(
                 f"{c.name} cannot {reason}: it needs {amount} Stamina and has {c.stamina}."
             )
-        self.c(cid).stamina = c.stamina - amount
+        left = c.stamina - amount
+        self.c(cid).stamina = left
+        if say:
+            self.note(
+                f"{c.name} spends {amount} Stamina to {reason} (Stamina {left} left).",
+                cid,
+                secret=True,
+            )
 
     def require_can_act_now(self, c: Any) -> None:
         """An action on the creature's turn, or off it paid with interrupt actions: a fight

@@ -309,7 +309,13 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     # -- the command surface ------------------------------------------------------------------
     def actions(self, state: UtopiaState, combatant: Any) -> list[ActionSpec]:
-        return list(verbs.ACTIONS)
+        rates = self.economy
+        return verbs.priced(
+            self.played,
+            ia_per_ta=rates.interrupt_per_turn_action,
+            ta_per_ia=rates.turn_per_interrupt_action,
+            hold_ta=rates.hold_turn_actions,
+        )
 
     def act(self, state: UtopiaState, combatant: Any, given: ActInput) -> CommandBase:
         return verbs.act(combatant, given)
@@ -530,7 +536,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         parts: list[str] = []
         p = combatant.pools
         if in_fight:
-            parts.append(f"{p.get('turn', 0)} TA · {p.get('interrupt', 0) + p.get('held', 0)} IA")
+            ia = f"{p.get('interrupt', 0) + p.get('held', 0)} IA"
+            if p.get("held_new", 0):  # held (Hold, Exchange) on this turn: usable after it
+                ia += f" (+{p['held_new']} held for after this turn)"
+            parts.append(f"{p.get('turn', 0)} TA · {ia}")
         s = combatant.sheet
         parts += [
             f"SHP {combatant.shp}/{s.shp}",

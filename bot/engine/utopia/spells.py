@@ -49,15 +49,17 @@ def cast(tx: Tx, cmd: Cast) -> None:
         )
     at = f" at {t.name}" if t is not None else ""
     tx.pay(a.id, Cost(kind="turn", amount=tx.tables.spell.ta), f"cast {spell.name}{at}")
-    tx.pay_stamina(a.id, spell.stamina, f"cast {spell.name}")
+    tx.pay_stamina(a.id, spell.stamina, f"cast {spell.name}", say=False)  # said below
     tx.c(a.id).aim = 0  # "Aim": lost by any other action
-    words = f": {spell.description}" if spell.description else ""
+    # The sheet's description is its own sentence: its full stop is not doubled.
+    words = f": {spell.description.rstrip()}" if spell.description else ""
+    stop = "" if words.endswith((".", "!", "?")) else "."
     said = (
         f"{a.name} casts {spell.name}{at} ({tx.tables.spell.ta} TA, {spell.stamina} Stamina; "
-        f"Stamina {tx.view(a.id).stamina} left){words}."
+        f"Stamina {tx.view(a.id).stamina} left){words}{stop}"
     )
     # The Stamina left is the caster's number: hidden where its numbers are.
-    tx.note(said, a.id, secret=True, public=f"{a.name} casts {spell.name}{at}{words}.")
+    tx.note(said, a.id, secret=True, public=f"{a.name} casts {spell.name}{at}{words}{stop}")
     if t is not None and spell.damage:
         _damage(tx, a, t, spell)
 

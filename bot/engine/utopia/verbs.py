@@ -14,13 +14,14 @@ from bot.engine.core.commands import CommandBase
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.stealth import circumstances
+from bot.engine.utopia.tables import UtopiaTables
 from bot.errors import InvalidInput
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         key="attack",
         label="Attack",
-        cost="the weapon's TA (weaponless 2 TA); off turn 2 IA per TA",
+        cost="the weapon's TA (weaponless 2 TA); off turn 2 IA per TA",  # see `priced`
         target="required",
         detail="the weapon (empty: weaponless); several, comma-separated: a multi-weapon attack",
         amount="meters to the target",
@@ -136,6 +137,29 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
 )
 BY_KEY = {a.key: a for a in ACTIONS}
+
+
+def priced(
+    played: UtopiaTables, *, ia_per_ta: int, ta_per_ia: int, hold_ta: int
+) -> list[ActionSpec]:
+    """:data:`ACTIONS` with the costs that follow the encounter's exchange rates ("Interchanging
+    Actions"), what a held IA costs and the Assist and weaponless prices, as this fight plays
+    them (``played``: the tables its rules version reads) — a server that changed them sees its
+    own numbers in ``/act``'s list, not the text's."""
+    held = played.hold.interrupt_actions
+    aid = played.assist
+    costs = {
+        "attack": f"the weapon's TA (weaponless {played.weaponless.ta} TA); "
+        f"off turn {ia_per_ta} IA per TA",
+        "hold": f"{hold_ta * held} TA for {held} IA later",
+        "exchange": f"{ta_per_ia} TA for 1 IA on your turn",
+        "assist": f"pledged: {aid.ia} IA a test or a Leap, a grapple {aid.grapple_ia} IA "
+        f"({ta_per_ia} TA per IA on your turn)",
+    }
+    return [
+        spec.model_copy(update={"cost": costs[spec.key]}) if spec.key in costs else spec
+        for spec in ACTIONS
+    ]
 
 
 _PLAIN: dict[str, Callable[[str], CommandBase]] = {

@@ -60,6 +60,23 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         self.tables = tables
 
     # -- the core's hooks ------------------------------------------------------------------------
+    def require_turn(self, c: Any) -> None:
+        """As the core's, but a PC still to act this round is told when it goes: right after
+        this turn (chosen with ``/act action:next``), or later — and how to make it next."""
+        st = self.state
+        if st.phase == "active" and st.pending is None and st.turn not in (None, c.id):
+            cur, order = self.view(st.turn).name, st.order
+            later = order[order.index(str(st.turn)) + 1 :]
+            if not c.is_npc and c.id in later:
+                when = (
+                    f"{c.name} goes next, when {cur}'s turn ends (`/endturn` once {cur} acted)."
+                    if later[0] == c.id
+                    else f"{c.name} acts later this round; `/act action:next target:{c.name}` "
+                    "makes them next."
+                )
+                raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s: {when}")
+        super().require_turn(c)
+
     def capacity(self, c: UuneCombatant) -> int:
         return 1
 

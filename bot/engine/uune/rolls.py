@@ -210,7 +210,11 @@ def propose(tx: Tx, cmd: Propose) -> None:
         raise RuleViolation("Resources are proposed before the roll (while the GM approves it).")
     c = tx.view(cmd.actor)
     if c.id != d.actor:
-        raise RuleViolation(f"This is {tx.view(d.actor).name}'s roll: help it with Help.")
+        roller = tx.view(d.actor).name
+        raise RuleViolation(
+            f"This is {roller}'s roll, not {c.name}'s: {c.name}'s resources join it with "
+            f"`/act action:help target:{roller} detail:` (the resources)."
+        )
     more = [r for r in resources_of(c, cmd.resources) if r not in d.proposed]
     if not more:
         raise InvalidInput("Name resources not proposed yet.")
@@ -294,6 +298,8 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
         theirs = [r.split(_SEP, 1)[1] for r in d.approved if r.startswith(h.helper + _SEP)]
         helped = _dice(tx, helper, theirs, d.difficulty, f"help to {c.name}")
         roll = dice.with_help(roll, helped)
+        # The helper's own dice, shown as the roller's are (their hits, even none, count).
+        tx.note(f"{helper.name} helps {c.name}: {helped.roll.shown()}.", helper.id)
     tx.note(f"{c.name} rolls for {d.action}: {roll.shown()}.", c.id)
     if d.purpose in ("attack", "defend"):
         _odds(tx, d, c, roll, len(own))

@@ -472,7 +472,8 @@ class UuneRuleset(Ruleset[UuneState]):
             if combatant.stealth != "observed":  # "Stealth": Hidden or Undetected
                 parts.append(combatant.stealth.title())
         if in_fight and not compact:
-            parts.append(f"{combatant.pools.get('turn', 0)} action")
+            left = combatant.pools.get("turn", 0)
+            parts.append(f"{left} action{'' if left == 1 else 's'}")
         return parts
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
