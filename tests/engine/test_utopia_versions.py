@@ -10,12 +10,15 @@ from typing import Any
 import pytest
 
 from bot.engine.core.commands import Begin, RemoveCombatant
+from bot.engine.core.contract import ReactionOption
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.core.economy import Cost
 from bot.engine.utopia import commands as u
+from bot.engine.utopia import pay_words
 from bot.engine.utopia.pay_words import paid_with
 from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.errors import InvalidInput, RuleViolation
+from bot.ui.decision_view import button_label
 from tests.engine.test_utopia_assist import trio
 from tests.engine.test_utopia_engine import NOW, RULES, fight, run, sheet
 
@@ -165,3 +168,11 @@ def test_holding_two_interrupt_actions_says_two() -> None:
     assert "Ana holds 2 interrupt actions until the end of their next turn." in [
         e.text for e in out.events
     ]
+
+
+def test_a_defense_buttons_label_has_one_pair_of_brackets() -> None:
+    """The cover button read "Take Cover (behind an obstacle) (1 IA)": its label now has no
+    brackets of its own, so the cost is the one bracketed part (Block and Dodge the same)."""
+    for choice, label in pay_words._LABELS.items():
+        shown = button_label(ReactionOption(choice=choice, label=label, costs={"IA": 1}))
+        assert shown.count("(") == shown.count(")") == 1, shown

@@ -48,10 +48,15 @@ def decision_words(
     )
 
 
+_SAID = {"cover": "Take Cover"}
+"""A defense's name in a sentence where its button's label says more ("Take Cover behind an
+obstacle": the player's claim is the button's)."""
+
+
 def _choices(options: list[ReactionOption]) -> str:
     """``Block (1 IA), Dodge (1 IA) or Take Cover (1 IA)``: each defense with its cost."""
     named = [
-        f"{o.label.split(' (')[0]} ({', '.join(f'{n} {k}' for k, n in o.costs.items())})"
+        f"{_SAID.get(o.choice, o.label)} ({', '.join(f'{n} {k}' for k, n in o.costs.items())})"
         for o in options
         if o.choice != "none"
     ]

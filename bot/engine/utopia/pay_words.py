@@ -38,7 +38,7 @@ def paid_with(tx: Tx, c: UtopiaCombatant, cost: Cost) -> dict[str, int]:
     return {k: n for k, n in words.items() if n > 0}
 
 
-_LABELS = {"block": "Block", "dodge": "Dodge", "cover": "Take Cover (behind an obstacle)"}
+_LABELS = {"block": "Block", "dodge": "Dodge", "cover": "Take Cover behind an obstacle"}
 
 
 def defense_buttons(tx: Tx, p: DamageDecision, t: UtopiaCombatant) -> list[ReactionOption]:
