@@ -1,0 +1,107 @@
+"""Attacks on the bot's promises in Untitled, Utopia and Uune (brief: attack-systems): buttons
+pressed twice, by the wrong member or too late, a member acting for another's combatant,
+undo/redo across turns and restarts, absurd input, commands where no fight runs. Each test
+says what a user saw; the ones that found nothing are kept as regression guards."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import CombatBot
+from bot.ui.replies import UNEXPECTED
+from tests.e2e.combat_helpers import (
+    answered,
+    end_encounter,
+    ok,
+    pass_turns_until,
+    refused,
+    slash,
+)
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
+
+
+async def untitled_mill(h: DiscordHarness, table: Table) -> None:
+    """Wren (the player's), Brask (the other player's), the GM's Hill giant 1; Wren's turn."""
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Burnt mill", ruleset="untitled"))
+    await answered(await slash(h, table.player, "character import", example="wren"))
+    await answered(await slash(h, table.other_player, "character import", example="brask"))
+    await ok(await slash(h, table.player, "encounter join", character="Wren"))
+    await ok(await slash(h, table.other_player, "encounter join", character="Brask"))
+    await answered(await slash(h, gm, "npc import", example="hill-giant"))
+    await ok(await slash(h, gm, "gm add-npc", template="Hill giant"))
+    await ok(await slash(h, gm, "encounter begin"))
+
+
+async def utopia_pass(h: DiscordHarness, table: Table) -> None:
+    """Vesna (the player's), Brannoc (the other player's), the GM's Stone hound 1."""
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await answered(await slash(h, table.player, "character import", example="vesna"))
+    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
+    await ok(await slash(h, table.player, "encounter join", character="Vesna"))
+    await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
+    await ok(await slash(h, gm, "encounter begin"))
+
+
+async def uune_docks(h: DiscordHarness, table: Table) -> None:
+    """Mira Quell (the player's), Tobin Ash (the other player's), the GM's Dock Thug 1."""
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Docks", ruleset="uune"))
+    await answered(await slash(h, table.player, "character import", example="mira"))
+    await answered(await slash(h, table.other_player, "character import", example="tobin"))
+    await ok(await slash(h, table.player, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, table.other_player, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+
+
+THREAD_COMMANDS: list[tuple[str, dict[str, object]]] = [
+    ("endturn", {}),
+    ("act", {"action": "attack", "target": "Hill giant 1"}),
+    ("gm undo", {}),
+    ("encounter status", {}),
+    ("encounter join", {"character": "Wren"}),
+    ("check", {"skill": "Swords"}),
+]
+
+FIGHTS = {
+    "untitled": (untitled_mill, "Wren", "Brask"),
+    "utopia": (utopia_pass, "Vesna", "Brannoc"),
+    "uune": (uune_docks, "Mira Quell", "Tobin Ash"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(FIGHTS))
+async def test_the_gms_turn_command_after_the_end_names_no_turn_of_the_ended_fight(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """The GM ended the fight on Brask's turn, then typed `/endturn`: the refusal read "There
+    is no encounter in this channel. … (You acted as **Brask**, whose turn it is: name another
+    combatant with `as:`.)" — a turn in a fight that no longer exists. The command was first
+    worked out on the row this process kept from its last write (the fight as it stood), whose
+    write then failed; the hint came from that attempt, not from the refusal."""
+    h = discord_harness
+    setup, first, _ = FIGHTS[system]
+    await setup(h, table)
+    await pass_turns_until(bot, h, table, first)
+    # Commands in a thread of the fight's channel: no fight runs there.
+    thread = h.add_channel(h.guild, "side", type=11, parent=h.channel)
+    for command, options in THREAD_COMMANDS:
+        for member in (table.player, table.moderator):
+            text = await refused(await h.slash(member, thread, command, options))
+            assert text == NO_ENCOUNTER, (command, text)
+    await ok(await slash(h, table.player, "endturn"))
+    await end_encounter(h, table)
+    for command in ("gm undo", "gm redo"):
+        assert await refused(await slash(h, table.moderator, command)) == NO_ENCOUNTER
+    for command, options in (("endturn", {}), ("act", {"action": "free", "detail": "x"})):
+        text = await refused(await slash(h, table.moderator, command, **options))
+        assert text == NO_ENCOUNTER, (command, text)
+        assert text != UNEXPECTED
