@@ -105,3 +105,42 @@ async def test_the_gms_turn_command_after_the_end_names_no_turn_of_the_ended_fig
         text = await refused(await slash(h, table.moderator, command, **options))
         assert text == NO_ENCOUNTER, (command, text)
         assert text != UNEXPECTED
+
+
+BLANK_LOOKUPS: list[tuple[str, str, dict[str, object]]] = [
+    ("player", "encounter join", {"character": "{}"}),
+    ("player", "character show", {"name": "{}"}),
+    ("player", "character export", {"name": "{}"}),
+    ("player", "character import", {"example": "{}"}),
+    ("gm", "npc show", {"name": "{}"}),
+    ("gm", "gm add-npc", {"template": "{}"}),
+    ("gm", "gm remove", {"combatant": "{}"}),
+    ("gm", "gm place engage", {"a": "{}", "b": "Hill giant 1"}),
+    ("player", "act", {"action": "attack", "target": "{}"}),
+    ("player", "endturn", {"as_": "{}"}),
+    ("gm", "gm settings", {"turn_deadline": "{}"}),
+    ("gm", "gm settings", {"reaction_window": "{}"}),
+    ("player", "encounter recap", {"since": "{}"}),
+]
+
+
+@pytest.mark.parametrize("typed", [" ", "\u200b", " \u200b\u2060 "])
+async def test_a_blank_name_typed_to_look_something_up_is_refused_as_blank(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, typed: str
+) -> None:
+    """A player who typed a space (or pasted a zero-width character) as `character:` read
+    "You have no character called ****."; as a combatant, "There is no combatant called
+    **Unnamed**" (a name nobody typed); as `since:`, "`` is not a duration". A lookup by a
+    name that shows as nothing now says the name typed is blank, for every kind of name."""
+    h = discord_harness
+    await untitled_mill(h, table)
+    live = await bot.services.encounters.live(h.channel.id)
+    before = live.state_json
+    for who, command, options in BLANK_LOOKUPS:
+        member = table.moderator if who == "gm" else table.player
+        given = {k: typed if v == "{}" else v for k, v in options.items()}
+        text = await refused(await slash(h, member, command, **given))
+        assert "blank" in text.casefold() or "Name an example sheet" in text, (command, text)
+        for empty in ("****", "**Unnamed**", "``"):
+            assert empty not in text, (command, text)
+    assert (await bot.services.encounters.live(h.channel.id)).state_json == before
