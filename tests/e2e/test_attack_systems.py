@@ -144,3 +144,63 @@ async def test_a_blank_name_typed_to_look_something_up_is_refused_as_blank(
         for empty in ("****", "**Unnamed**", "``"):
             assert empty not in text, (command, text)
     assert (await bot.services.encounters.live(h.channel.id)).state_json == before
+
+
+ODD = "||Sly|| `Bob`"
+ODD_SHOWN = "\\|\\|Sly\\|\\| \\`Bob\\`"
+
+
+async def _prompt_naming(h: DiscordHarness, text: str) -> str:
+    """The newest channel message with buttons whose text contains ``text``."""
+    found = ""
+
+    def seen() -> bool:
+        nonlocal found
+        with_buttons = [m.text() for m in h.messages_in(h.channel) if m.components]
+        found = next((t for t in reversed(with_buttons) if text in t), "")
+        return bool(found)
+
+    await h.wait_for(seen)
+    return found
+
+
+@pytest.mark.parametrize("system", ["uttas", "untitled", "utopia", "uune"])
+async def test_a_prompt_shows_markdown_in_a_name_as_typed(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """Brask's player named him ``||Sly|| `Bob` ``; when the giant swung at him the channel's
+    prompt read "**Hill giant 1** attacks **||Sly|| `Bob`** …" — a spoiler and a code span,
+    not the name — in every system: the decisions' words were worked out with the engine's
+    plain view, not one that escapes names for Discord as every other channel text does."""
+    h = discord_harness
+    gm, player = table.moderator, table.player
+    if system == "uune":
+        await ok(await slash(h, gm, "encounter start", name="Docks", ruleset="uune"))
+        await answered(await slash(h, player, "character import", example="mira", name=ODD))
+        await ok(await slash(h, player, "encounter join", character=ODD))
+        await answered(await slash(h, gm, "npc import", example="dock-thug"))
+        await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+        await ok(await slash(h, gm, "encounter begin"))
+        await pass_turns_until(bot, h, table, ODD)
+        await ok(await slash(h, player, "act", action="action", detail="climb: Lockpicks"))
+        prompt = await _prompt_naming(h, "approve or refuse")
+    else:
+        example, npc, template, attack = {
+            "uttas": ("willow", "thug", "Thug", {"with_": "Cudgel"}),
+            "untitled": ("brask", "hill-giant", "Hill giant", {}),
+            "utopia": ("vesna", "stone-hound", "Stone hound", {"detail": "Crushing bite"}),
+        }[system]
+        await ok(await slash(h, gm, "encounter start", name="Odd", ruleset=system))
+        await answered(await slash(h, player, "character import", example=example, name=ODD))
+        await ok(await slash(h, player, "encounter join", character=ODD))
+        await answered(await slash(h, gm, "npc import", example=npc))
+        await ok(await slash(h, gm, "gm add-npc", template=template))
+        await ok(await slash(h, gm, "encounter begin"))
+        await pass_turns_until(bot, h, table, f"{template} 1")
+        if system == "uttas":
+            await ok(await slash(h, gm, "attack", target=ODD, **attack))
+        else:
+            await ok(await slash(h, gm, "act", action="attack", target=ODD, **attack))
+        prompt = await _prompt_naming(h, f"{template} 1")
+    assert f"**{ODD_SHOWN}**" in prompt or f"{ODD_SHOWN}'s" in prompt, prompt
+    assert ODD not in prompt, prompt
