@@ -5,12 +5,15 @@ says what a user saw; the ones that found nothing are kept as regression guards.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.client import CombatBot
 from bot.ui.replies import UNEXPECTED
 from tests.e2e.combat_helpers import (
     answered,
+    button,
     end_encounter,
     ok,
     pass_turns_until,
@@ -18,6 +21,8 @@ from tests.e2e.combat_helpers import (
     slash,
 )
 from tests.e2e.conftest import Table
+from tests.e2e.test_restart_combat import lagging_click
+from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
 
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
@@ -204,3 +209,81 @@ async def test_a_prompt_shows_markdown_in_a_name_as_typed(
         prompt = await _prompt_naming(h, f"{template} 1")
     assert f"**{ODD_SHOWN}**" in prompt or f"{ODD_SHOWN}'s" in prompt, prompt
     assert ODD not in prompt, prompt
+
+
+# ---- attacks that found nothing, kept as guards ---------------------------------------------
+
+
+@pytest.mark.parametrize("system", ["untitled", "utopia"])
+async def test_the_gm_of_another_channel_moderates_nothing_here(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """Gemma runs a fight in #other; in the moderator's fight here every GM command of hers is
+    refused by name, and nothing changes."""
+    h = discord_harness
+    setup, first, _ = FIGHTS[system]
+    await setup(h, table)
+    other = h.add_channel(h.guild, "other")
+    started = await h.slash(table.gm, other, "encounter start", {"name": "Elsewhere"})
+    await ok(started)
+    before = (await bot.services.encounters.live(h.channel.id)).state_json
+    for command, options in (
+        ("gm undo", {}),
+        ("gm pause", {}),
+        ("gm next", {}),
+        ("gm remove", {"combatant": first}),
+        ("gm vital", {"combatant": first, "vital": "health", "amount": "0"}),
+        ("gm settings", {"hide_npc_numbers": True}),
+        ("encounter end", {}),
+        ("endturn", {"as_": first}),
+    ):
+        text = await refused(await slash(h, table.gm, command, **options))
+        assert text != UNEXPECTED and text, (command, text)
+        if command.startswith(("gm", "encounter")):
+            assert text.startswith("Only the GM can"), (command, text)
+    assert (await bot.services.encounters.live(h.channel.id)).state_json == before
+
+
+async def test_an_untitled_shield_button_after_undo_redo_and_in_the_next_fight(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The giant's swing at Brask waits on his shield. After `/gm undo` the old button (on a
+    lagging client) is refused; `/gm redo` posts the prompt again and it works once; in the
+    next fight in the channel the old fight's button is refused and changes nothing."""
+    h = discord_harness
+    await untitled_mill(h, table)
+    await pass_turns_until(bot, h, table, "Hill giant 1")
+    swing = await ok(await slash(h, table.moderator, "act", action="attack", target="Brask"))
+    raise_id = button(swing.message, "Raise")["custom_id"]
+    await ok(await slash(h, table.moderator, "gm undo"))
+    await h.wait_for(lambda: h.message(swing.message).components == [])
+    again = await lagging_click(h, table.other_player, swing.message, raise_id)
+    assert again.ephemeral and "no longer" in again.response_data["content"], again.response_data
+    redo = await ok(await slash(h, table.moderator, "gm redo"))
+    await h.wait_for(lambda: _with_label(h, "Raise") is not None)
+    prompt = _with_label(h, "Raise")
+    assert prompt is not None and prompt.id != swing.message.id, redo.message.text()
+    new_id = button(prompt, "Raise")["custom_id"]
+    first, second = await asyncio.gather(
+        h.click(table.other_player, prompt, new_id), h.click(table.other_player, prompt, new_id)
+    )
+    await asyncio.gather(first.response(), second.response())
+    assert [first.ephemeral, second.ephemeral].count(True) == 1
+    await end_encounter(h, table)
+    await untitled_mill(h, table)
+    before = (await bot.services.encounters.live(h.channel.id)).state_json
+    for custom_id, message in ((raise_id, swing.message), (new_id, prompt)):
+        late = await lagging_click(h, table.other_player, message, custom_id)
+        assert late.ephemeral and late.response_data["content"] != UNEXPECTED
+    assert (await bot.services.encounters.live(h.channel.id)).state_json == before
+
+
+def _with_label(h: DiscordHarness, label: str) -> StoredMessage | None:
+    found = [
+        m
+        for m in h.messages_in(h.channel)
+        if any(
+            c.get("label", "").startswith(label) for row in m.components for c in row["components"]
+        )
+    ]
+    return found[-1] if found else None
