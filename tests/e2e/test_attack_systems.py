@@ -287,3 +287,30 @@ def _with_label(h: DiscordHarness, label: str) -> StoredMessage | None:
         )
     ]
     return found[-1] if found else None
+
+
+async def test_the_uune_npcs_attack_button_attacks(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """On the Dock Thug's turn the ping offered "Attack…"; the GM picked Mira Quell and read
+    "Dock Thug 1 is an NPC: NPCs never roll (Attack is a PC's; …)" — every time: the button
+    built a PC's Attack, not the NPC attack Uune's statblocks make, and its question pointed
+    to `/act action:attack`, refused the same way. It now makes the NPC attack (the PC rolls
+    Defend), as `/act action:npc-attack` does."""
+    h = discord_harness
+    await uune_docks(h, table)
+    await pass_turns_until(bot, h, table, "Dock Thug 1")
+    [ping] = [m for m in h.messages_in(h.channel) if "**Dock Thug 1**'s turn" in m.text()][-1:]
+    asked = await h.click(table.moderator, ping, button(ping, "Attack…")["custom_id"])
+    await asked.response()
+    question = asked.message
+    assert "`/act action:npc-attack`" in question.text(), question.text()
+    [select] = [c for c in question.all_components() if c.get("type") == 3]
+    [mira] = [o["value"] for o in select["options"] if o["label"].startswith("Mira")]
+    picked = await h.select(table.moderator, question, select["custom_id"], [mira])
+    await picked.response()
+    assert not picked.ephemeral, picked.response_data
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.decisions, "Mira Quell's Defend waits"
+    said = await _prompt_naming(h, "Mira Quell")
+    assert "Dock Thug 1" in said and "Cudgel" in said, said
