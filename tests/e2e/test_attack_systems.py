@@ -314,3 +314,24 @@ async def test_the_uune_npcs_attack_button_attacks(
     assert live.state.decisions, "Mira Quell's Defend waits"
     said = await _prompt_naming(h, "Mira Quell")
     assert "Dock Thug 1" in said and "Cudgel" in said, said
+
+
+async def test_the_untitled_attack_button_swings_a_weapon_in_hand(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Wren begins with her Hunting knife drawn and her Longbow put away. Her turn ping's
+    "Attack…" asked "Wren attacks with Longbow: whom?" and, once she picked the giant,
+    answered "Wren's Longbow is put away: draw it first": the button's usual attack was the
+    sheet's first weapon, drawn or not. A weapon in hand comes first."""
+    h = discord_harness
+    await untitled_mill(h, table)
+    [ping] = [m for m in h.messages_in(h.channel) if "**Wren**'s turn" in m.text()][-1:]
+    asked = await h.click(table.player, ping, button(ping, "Attack…")["custom_id"])
+    await asked.response()
+    question = asked.message
+    assert "**Hunting knife**" in question.text(), question.text()
+    [select] = [c for c in question.all_components() if c.get("type") == 3]
+    [giant] = [o["value"] for o in select["options"] if o["label"].startswith("Hill giant")]
+    picked = await h.select(table.player, question, select["custom_id"], [giant])
+    await picked.response()
+    assert not picked.ephemeral, picked.response_data
