@@ -201,6 +201,16 @@ def visible(text: str) -> str:
     return result if _has_base(result) else ""
 
 
+BLANK = "is blank once invisible characters and spaces are removed"
+
+
+def blank(text: str) -> bool:
+    """Whether typed text shows as nothing: only spaces, invisible or control characters and
+    lone combining marks. A name typed to look something up that is blank names nothing, and
+    its refusal says so rather than quoting an empty (or placeholder) name."""
+    return not visible(text)
+
+
 def clean_stored(text: str, *, max_length: int = NAME_MAX) -> str:
     """The normal form of a name read back from storage: like :func:`clean`, but it never
     refuses — control characters become spaces, unassigned, private-use and surrogate code

@@ -70,6 +70,11 @@ def find_combatant(state: AnyState, name: str) -> CombatantBase:
     """A combatant by exact name (compared by :func:`bot.names.key`: case and invisible
     characters ignored), never by prefix. Raises :class:`NotFound` suggesting the closest
     names."""
+    if names.blank(name):
+        raise NotFound(
+            f"The combatant's name you typed {names.BLANK}: type one of the combatants' names "
+            "(autocomplete lists them)."
+        )
     folded = names.key(name)
     for combatant in state.combatants:
         if names.key(combatant.name) == folded:

@@ -171,7 +171,12 @@ class CombatService:
         *,
         encounter_id: int | None = None,
         book: StandingBook | None = None,
+        failures: list[BaseException] | None = None,
     ) -> CombatResult:
+        """Apply what ``build`` makes of the channel's live encounter. The write path may run
+        the step more than once (a kept row that moved on, another writer): ``failures`` gets
+        each error a step raised, so a caller can tell a refusal worked out by its last step
+        from one raised before any step ran on the row as it now is (the encounter ended)."""
         events: list[Event] = []
         before: list[Encounter] = []
 
@@ -201,7 +206,9 @@ class CombatService:
             return state, event_log.result(applied, events, roller.rolled, at=now)
 
         try:
-            encounter, _ = await self._encounters.change(channel_id, actor, label, options, step)
+            encounter, _ = await self._encounters.change(
+                channel_id, actor, label, options, _noting(step, failures)
+            )
         except NoEncounter:
             if encounter_id is not None:  # a button of an encounter that has since ended
                 raise Conflict(ALREADY_RESOLVED) from None
@@ -257,6 +264,8 @@ class CombatService:
         gm_for_player: set[str] = set()
 
         def build(current: Encounter) -> CommandBase:
+            acting.clear()  # only what the last run of the step saw may explain a refusal
+            gm_for_player.clear()
             if not between_fights:
                 self._require_active(current)
             combatant = pick_actor(current, actor, as_name)
@@ -269,10 +278,15 @@ class CombatService:
             return make(current, combatant)
 
         away: list[int | None] = []
+        failures: list[BaseException] = []
         try:
-            result = await self._run(channel_id, actor, label, options, build)
+            result = await self._run(channel_id, actor, label, options, build, failures=failures)
         except (InvalidInput, NotFound, RuleViolation) as refusal:
-            if as_name is None and acting and acting[-1].id in gm_for_player:
+            # A step that ran on a row that has since moved on (the fight ended, a turn passed)
+            # says nothing about this refusal: only the last step's own refusal is explained.
+            last = failures[-1] if failures else None
+            own = last is not None and (refusal is last or refusal.__context__ is last)
+            if own and as_name is None and acting and acting[-1].id in gm_for_player:
                 # The GM, naming no combatant, acted for a player's combatant on its turn
                 # (:func:`pick_actor`): a refusal about that combatant ("Willow cannot attack
                 # themselves") says so, or a GM who meant an NPC is left guessing.
@@ -738,3 +752,21 @@ def _require_issued_this_turn(current: Encounter, actor: Actor) -> None:
         return
     if actor.issued <= current.turn_mark():
         raise Conflict(f"That turn already ended: it is now {state.get(state.turn).name}'s.")
+
+
+def _noting(
+    step: Callable[[Encounter], tuple[AnyState, dict[str, Any]]],
+    failures: list[BaseException] | None,
+) -> Callable[[Encounter], tuple[AnyState, dict[str, Any]]]:
+    """``step``, adding each error it raises to ``failures`` (when given) before it goes on."""
+    if failures is None:
+        return step
+
+    def noted(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
+        try:
+            return step(current)
+        except Exception as error:
+            failures.append(error)
+            raise
+
+    return noted

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot import names
 from bot.engine import ReactionOption
 from bot.engine.core.audience import PUBLIC
 from bot.engine.core.decisions import DecisionWords
@@ -94,11 +95,14 @@ def _options(encounter: Encounter, engine: Any) -> dict[str, list[ReactionOption
 def _words(encounter: Encounter, engine: Any) -> DecisionWords:
     """The ruleset's ``decision_words`` for ``engine`` in ``encounter``'s state (as the table
     sees the fight), worked out once per state object like its choices (:func:`_kept`): the
-    command that shows a decision and the button that answers it share them (issue 15)."""
+    command that shows a decision and the button that answers it share them (issue 15). The
+    words are Discord text (the prompt, its ping, the tracker's "waiting on"): names in them
+    are escaped, so a name shows as typed and formats or pings nothing."""
     kept = _kept(encounter, engine)
     if kept.words is None:
         state, rules = encounter.state, encounter.rules
-        kept.words = rules.decision_words(state, engine, kept.options, rules.view(state, PUBLIC))
+        public = rules.view(state, PUBLIC, names.escaped)
+        kept.words = rules.decision_words(state, engine, kept.options, public)
     return kept.words
 
 

@@ -61,6 +61,8 @@ class ExampleSheets:
             if folded in (example.key.casefold(), example.name.casefold()):
                 return example
         known = ", ".join(f"`{e.key}`" for e in self.examples()) or "none"
+        if names.blank(key):
+            raise NotFound(f"Name an example sheet: {known}.")
         raise NotFound(f"There is no example sheet **{quoted(key)}**. Examples: {known}.")
 
     def example_choices(self, typed: str) -> list[tuple[str, str]]:

@@ -319,6 +319,7 @@ class SheetService(ExampleSheets, SheetDeletion):
         """A sheet ``actor`` may change, by exact name: their own character, or (GMs) an NPC
         template. Raises :class:`NotFound` / :class:`NotAllowed`."""
         await self.require_may_write(guild_id, kind, actor)
+        _require_typed(kind, name)
         key = name_key(name)
         async with self._db.read() as conn:
             row = await self._by_key(conn, guild_id, actor.user_id, kind, key)
@@ -348,6 +349,7 @@ class SheetService(ExampleSheets, SheetDeletion):
     async def template(self, guild_id: int, name: str) -> Sheet:
         """An NPC template by exact name, for a caller that has already checked the member is
         the GM of the encounter it goes into (an encounter's starter may lack Manage Server)."""
+        _require_typed("npc", name)
         async with self._db.read() as conn:
             row = await repo.npc_by_key(conn, guild_id, name_key(name))
         if row is None:
@@ -392,6 +394,7 @@ class SheetService(ExampleSheets, SheetDeletion):
         if kind == "npc" or owner_id is None or owner_id == actor.user_id:
             sheet = await self.get_own(guild_id, actor, kind, name)
             return SheetView(sheet=sheet, full=True)
+        _require_typed(kind, name)
         async with self._db.read() as conn:
             row = await repo.character_by_key(conn, guild_id, owner_id, name_key(name))
         if row is None:
@@ -486,3 +489,12 @@ def _check_name(name: str, kind: SheetKind) -> None:
             f"`name` = **{_shown(name)}** is {len(name)} characters long; "
             f"{_noun(kind)} names are at most {limit} characters."
         )
+
+
+def _require_typed(kind: SheetKind, name: str) -> None:
+    """Refuse a sheet name typed to look one up that shows as nothing (a space, a zero-width
+    character): "no character called ****" would quote nothing."""
+    if names.blank(name):
+        listed = "`/npc list`" if kind == "npc" else "`/character list`"
+        what = "NPC template" if kind == "npc" else "character"
+        raise NotFound(f"The {what} name you typed {names.BLANK}; see {listed}.")

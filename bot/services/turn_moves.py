@@ -113,7 +113,8 @@ async def attack_choice(
         raise RuleViolation("There is no one to attack.")
     targets = [(c.id, c.name) for c in others[:25]]
     acts = encounter.rules.actions(encounter.state, attacker)
-    command = "/act action:attack" if any(a.key == "attack" for a in acts) else "/attack"
+    key = encounter.rules.attack_action(attacker)
+    command = f"/act action:{key}" if any(a.key == key for a in acts) else "/attack"
     return AttackChoice(encounter, attacker, attacks[0], targets, command)
 
 

@@ -267,13 +267,20 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         when the system has none."""
         return None
 
+    def attack_action(self, combatant: Any) -> str:
+        """The :meth:`act` key of ``combatant``'s attack with one of :meth:`attack_names` (the
+        turn ping's Attack button makes it, and its question names `/act action:` with it):
+        ``attack`` unless the system's attackers differ (Uune: an NPC's is ``npc-attack``)."""
+        return "attack"
+
     def attack_command(
         self, state: StateT, combatant: Any, target: str, attack: str
     ) -> CommandBase:
         """The command for ``combatant`` attacking ``target`` (a combatant id) with
         ``attack`` (one of :meth:`attack_names`), as the turn ping's Attack button means it.
-        By default the system's ``attack`` action of :meth:`act` (the weapon as its detail)."""
-        return self.act(state, combatant, ActInput(key="attack", target=target, detail=attack))
+        By default the :meth:`attack_action` of :meth:`act` (the weapon as its detail)."""
+        key = self.attack_action(combatant)
+        return self.act(state, combatant, ActInput(key=key, target=target, detail=attack))
 
     def deadline_actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
         """The actions ``combatant`` may take by default when its turn's deadline passes

@@ -11,6 +11,7 @@ import re
 from datetime import UTC, datetime
 from typing import Literal
 
+from bot import names
 from bot.errors import InvalidInput
 
 DeadlineAction = Literal["end_turn", "notify_gm", "default_action"]
@@ -42,8 +43,13 @@ def parse_duration(
     cleaned = text.strip().lower().replace(" ", "")
     if cleaned in OFF_WORDS:
         return 0
+    if names.blank(cleaned):
+        raise InvalidInput(
+            f"{what} is blank, which is not a duration: write it like `12h`, `1d6h`, `90m`, "
+            "or `off`."
+        )
     match = _PATTERN.match(cleaned)
-    if not cleaned or match is None or not any(match.groupdict().values()):
+    if match is None or not any(match.groupdict().values()):
         raise InvalidInput(
             f"`{text[:40]}` is not a duration: write it like `12h`, `1d6h`, `90m`, or `off`."
         )
