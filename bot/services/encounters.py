@@ -422,6 +422,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         ensure_gm(current, actor, "end the encounter")
         row = current.row
         now = self._clock()
+        # The channel's next command reads what is live there now, not the ended fight's row.
+        self._live_rows.pop(row.channel_id, None)
         # Decision A: its characters' records and the campaign clock move on with it.
         await campaign_records.write_back(
             conn, current.rules, row.guild_id, current.state.combatants, now

@@ -103,7 +103,10 @@ async def test_the_gms_turn_command_after_the_end_names_no_turn_of_the_ended_fig
             text = await refused(await h.slash(member, thread, command, options))
             assert text == NO_ENCOUNTER, (command, text)
     await ok(await slash(h, table.player, "endturn"))
+    assert h.channel.id in bot.services.encounters._live_rows  # the last write's row, kept
     await end_encounter(h, table)
+    # Ending it drops that row: the next command reads what is live now, not the ended fight.
+    assert h.channel.id not in bot.services.encounters._live_rows
     for command in ("gm undo", "gm redo"):
         assert await refused(await slash(h, table.moderator, command)) == NO_ENCOUNTER
     for command, options in (("endturn", {}), ("act", {"action": "free", "detail": "x"})):
