@@ -503,6 +503,29 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
     _after(tx, d.actor, d.purpose, d.attacker)
 
 
+def settle_for_the_fallen(tx: Tx) -> None:
+    """After every command (rules version 2): a roll whose roller is out of the fight — a GM
+    tool or a wound Incapacitated them while it waited ("Vitality": "cannot take actions") —
+    waits on nobody any more. Before the roll it is called off (the action stays spent, as
+    when no difficulty was named in time); rolled, it stands as it is (as when the roller
+    spends their last vitality, :func:`_offer`). Either way the turn it was taken on ends
+    (a Defend's: the attacking NPC's)."""
+    for d in list(tx.state.decisions):
+        roller = tx.view(d.actor)
+        if tx.state.decision(d.id) is None or not tx.is_out(roller):
+            continue
+        tx.settle_decision(d.id)
+        if isinstance(d, SpendDecision):
+            resolve(tx, d)
+            continue
+        tx.note(
+            f"{roller.name}'s roll for {d.action} is called off: {roller.name} is "
+            "Incapacitated and cannot act.",
+            roller.id,
+        )
+        _after(tx, d.actor, d.purpose, d.attacker)
+
+
 def _after(tx: Tx, actor: str, purpose: str, attacker: str | None) -> None:
     """The action done: the turn of whoever took it ends (a Defend: the attacking NPC's)."""
     tx.check_end()

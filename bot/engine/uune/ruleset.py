@@ -118,6 +118,14 @@ class UuneRuleset(Ruleset[UuneState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UuneRecord]] = UuneRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+    rules_version: ClassVar[int] = 2
+    """Version 2: a roll whose roller is out of the fight (Incapacitated by the GM's
+    ``/gm vital`` while the GM approved it, or while it waited on its spends) no longer waits
+    on anyone: before the roll it is called off, rolled it stands as it is, and the turn it
+    was taken on ends (:func:`bot.engine.uune.rolls.settle_for_the_fallen`). Version 1
+    (encounters started before) left it waiting until its window ran out, and keeps doing so,
+    so its log replays exactly."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
     between fights too."""
@@ -141,6 +149,8 @@ class UuneRuleset(Ruleset[UuneState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
+        if self.version >= 2 and tx.state.decisions:
+            rolls.settle_for_the_fallen(tx)
         tx.check_end()
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)

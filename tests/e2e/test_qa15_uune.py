@@ -1,0 +1,96 @@
+"""QA round 15 on Uune (conflicts and fights) and its GM moderation, played through Discord by
+a GM and players and attacked: every ``/act`` action with boundary and absurd options, buttons
+at the wrong moment, the GM's moderation commands, undo and redo. Each test is a defect found
+and fixed: it states what a user should see. Every die is scripted."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import (
+    button,
+    refused,
+)
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.uune_steps import Docks, prompt_with
+from tests.harness.server import DiscordHarness
+
+
+async def _waiting(bot: CombatBot, h: DiscordHarness) -> list[object]:
+    return list((await bot.services.encounters.live(h.channel.id)).state.decisions)
+
+
+# ---- a roller the GM knocks out while their roll waits -------------------------------------
+
+
+async def test_a_roller_the_gm_incapacitates_while_the_gm_approves_is_called_off(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira's Attack waited on the GM's approval when the GM set her vitality to 0 (a blow
+    from the story): she was Incapacitated ("cannot take actions"), the "GM: approve all"
+    button answered "That choice is no longer available for this approval.", and the fight
+    waited on an approval nobody could give until its window ran out (hours, in a slow
+    fight). Her roll is now called off at once, saying why, and the turn passes on."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail="Street fencing")
+    knocked = await u.run(
+        table.moderator, "gm vital", combatant="Mira Quell", vital="vitality", amount="0"
+    )
+    said = knocked.message.text()
+    assert "Mira Quell's roll for an attack on Dock Thug 1 is called off: Mira Quell is " in said
+    assert "Round 1: Tobin Ash's turn" in said, said
+    assert await _waiting(scripted_bot, h) == []
+    # The old prompt's button says the roll is gone, and nothing rolls.
+    prompt = await prompt_with(h, "GM: approve all")
+    text = await refused(
+        await h.click(table.moderator, prompt, button(prompt, "GM: approve all")["custom_id"])
+    )
+    assert "no longer" in text, text
+    assert dice.empty
+
+
+async def test_a_defender_the_gm_incapacitates_mid_defend_ends_the_npcs_turn(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The thug's Cudgel asked Mira's Defend; the GM set her vitality to 0 before she rolled:
+    the Defend waited on her with no button she could press and every turn command was
+    refused "Waiting for Mira Quell's Defend first.". The Defend is called off and the
+    thug's turn, whose action the attack was, ends."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "endturn")
+    await u.run(table.other_player, "endturn")
+    await u.run(table.moderator, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    knocked = await u.run(
+        table.moderator, "gm vital", combatant="Mira Quell", vital="vitality", amount="0"
+    )
+    said = knocked.message.text()
+    assert "Mira Quell's roll for a Defend against Dock Thug 1's Cudgel is called off" in said
+    assert "Round 1: River Witch 1's turn" in said, said
+    assert await _waiting(scripted_bot, h) == []
+
+
+async def test_a_roll_waiting_on_its_spends_stands_when_the_gm_incapacitates_the_roller(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira's rolled Attack waited on "Keep the roll" when the GM set her vitality to 0: her
+    buttons were gone ("cannot take actions") but the roll still waited on her. It now
+    stands as rolled at once, as when she spends her own last vitality."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail="Street fencing")
+    await u.press(table.moderator, "GM: approve all", [5, 6])
+    await prompt_with(h, "Keep the roll")
+    knocked = await u.run(
+        table.moderator, "gm vital", combatant="Mira Quell", vital="vitality", amount="0"
+    )
+    said = knocked.message.text()
+    assert "Mira Quell's attack gives Dock Thug 1 a light wound." in said, said
+    assert "Round 1: Tobin Ash's turn" in said, said
+    assert await _waiting(scripted_bot, h) == []
