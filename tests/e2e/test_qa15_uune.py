@@ -8,7 +8,11 @@ from __future__ import annotations
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     button,
+    ok,
+    pass_turns_until,
     refused,
+    set_up_cast,
+    slash,
 )
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks, prompt_with
@@ -94,3 +98,25 @@ async def test_a_roll_waiting_on_its_spends_stands_when_the_gm_incapacitates_the
     assert "Mira Quell's attack gives Dock Thug 1 a light wound." in said, said
     assert "Round 1: Tobin Ash's turn" in said, said
     assert await _waiting(scripted_bot, h) == []
+
+
+async def test_untitled_an_attack_whose_defender_the_gm_puts_down_is_cancelled(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The same hole in Untitled: the giant's club waited on Brask's shield choice when the
+    GM set his Health to 0; Brask was Down, had no button left, and the fight waited ("Waiting
+    for Brask's defense against Tree-trunk club first.") until the window ran out. The
+    attack on a Down creature is cancelled, as one declared on him is refused."""
+    h = discord_harness
+    pcs = {"Wren": "wren", "Brask": "brask"}
+    await set_up_cast(h, table, "untitled", name="Hill", pcs=pcs, npc=("hill-giant", "Hill giant"))
+    await pass_turns_until(bot, h, table, "Hill giant 1")
+    await ok(await slash(h, table.moderator, "act", action="attack", target="Brask"))
+    down = await ok(
+        await slash(h, table.moderator, "gm vital", combatant="Brask", vital="health", amount="0")
+    )
+    said = down.message.text()
+    assert "Hill giant 1's attack with Tree-trunk club is cancelled: Brask is Down." in said, said
+    assert await _waiting(bot, h) == []
+    ended = await ok(await slash(h, table.moderator, "endturn"))
+    assert "Round 2" in ended.message.text(), ended.message.text()
