@@ -120,3 +120,24 @@ async def test_untitled_an_attack_whose_defender_the_gm_puts_down_is_cancelled(
     assert await _waiting(bot, h) == []
     ended = await ok(await slash(h, table.moderator, "endturn"))
     assert "Round 2" in ended.message.text(), ended.message.text()
+
+
+# ---- what the table reads -------------------------------------------------------------------
+
+
+async def test_the_end_of_a_scene_counts_the_effects_that_end_in_good_english(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """``/gm time end-of period:scene`` with one scene-long effect said "The scene ends: 1
+    effect end with it." (and the GM's undo quoted it so): one effect *ends*."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False, witch=False)
+    gm = table.moderator
+    await u.run(gm, "gm condition", combatant="Mira Quell", action="add", name="Impaired")
+    ended = await u.run(gm, "gm time end-of", period="scene")
+    assert "The scene ends: 1 effect ends with it." in ended.message.text()
+    await u.run(gm, "gm condition", combatant="Mira Quell", action="add", name="Impaired")
+    await u.run(gm, "gm condition", combatant="Tobin Ash", action="add", name="Stimulated")
+    ended = await u.run(gm, "gm time end-of", period="scene")
+    assert "The scene ends: 2 effects end with it." in ended.message.text()
