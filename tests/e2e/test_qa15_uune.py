@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     button,
+    game_state,
     ok,
     pass_turns_until,
     refused,
@@ -141,3 +142,35 @@ async def test_the_end_of_a_scene_counts_the_effects_that_end_in_good_english(
     await u.run(gm, "gm condition", combatant="Tobin Ash", action="add", name="Stimulated")
     ended = await u.run(gm, "gm time end-of", period="scene")
     assert "The scene ends: 2 effects end with it." in ended.message.text()
+
+
+# ---- the GM's moderation -------------------------------------------------------------------
+
+
+async def test_the_gm_cannot_move_an_npc_ahead_of_the_pcs(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Conflict": "each PC gets a turn … Once all the PCs have taken their turns, the
+    facilitator will give the NPCs their turns." ``/gm order combatant:Dock Thug 1
+    position:1`` put the thug first, ahead of the PCs, every round after — while each round
+    still began "the PCs act, in any order, then the NPCs". The move is refused by name;
+    the GM reorders within the NPCs, and the players choose among the PCs."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    before = game_state((await scripted_bot.services.encounters.live(h.channel.id)).state_json)
+    text = await refused(await slash(h, gm, "gm order", combatant="Dock Thug 1", position=1))
+    assert text == (
+        "In Uune the PCs act first, then the NPCs (Conflict): Dock Thug 1 may take places 3 "
+        "to 4. The players choose who goes next among the PCs (`/act action:next`)."
+    ), text
+    text = await refused(await slash(h, gm, "gm order", combatant="Mira Quell", position=4))
+    assert "Mira Quell may take places 1 to 2" in text, text
+    after = game_state((await scripted_bot.services.encounters.live(h.channel.id)).state_json)
+    assert after == before
+    moved = await u.run(gm, "gm order", combatant="River Witch 1", position=3)
+    assert "Order: 1. Mira Quell, 2. Tobin Ash, 3. River Witch 1, 4. Dock Thug 1" in (
+        moved.message.text()
+    )

@@ -4,10 +4,12 @@ so its log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
+from bot.engine.core.commands import MoveInOrder
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
 from bot.engine.uune.ruleset import UuneRuleset
 from bot.engine.uune.state import ApprovalDecision
+from bot.errors import RuleViolation
 from tests.engine.helpers import NOW
 from tests.engine.test_uune_engine import RULES, Table
 
@@ -30,3 +32,16 @@ def test_an_approval_whose_roller_the_gm_knocks_out_is_called_off_in_v2_only() -
     assert any("is called off: Mira is Incapacitated" in e.text for e in new.events)
     old = V1.apply(t.state, out, ScriptedRoller([]), NOW)
     assert isinstance(old.state.pending, ApprovalDecision) and old.state.turn == "c1"
+
+
+def test_an_npc_moved_ahead_of_the_pcs_is_refused_in_v2_only() -> None:
+    """ "Conflict": the PCs take their turns, then the NPCs."""
+    t = Table()
+    move = MoveInOrder(target="c3", position=1)
+    try:
+        RULES.apply(t.state, move, ScriptedRoller([]), NOW)
+    except RuleViolation as refused:
+        assert "Thug may take places 3 to 4" in str(refused)
+    else:
+        raise AssertionError("the NPC was moved ahead of the PCs")
+    assert V1.apply(t.state, move, ScriptedRoller([]), NOW).state.order[0] == "c3"

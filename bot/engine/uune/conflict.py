@@ -6,11 +6,13 @@ ending turns and fights, vitals and conditions."""
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import order as order_rules
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
     EndCombat,
     EndTurn,
+    MoveInOrder,
     NaturalHealing,
     RemoveCombatant,
     Rest,
@@ -139,6 +141,26 @@ def end_turn(tx: Tx, cmd: EndTurn) -> None:
         cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
         raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
     tx.finish_turn(c.id)
+
+
+def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
+    """The GM's ``/gm order``: "Conflict" — "each PC gets a turn … Once all the PCs have taken
+    their turns, the facilitator will give the NPCs their turns". From rules version 2 a PC
+    stays among the PCs and an NPC among the NPCs (the players choose who goes next among
+    the PCs, ``/act action:next``); then the core's move."""
+    if tx.version >= 2 and tx.state.phase == "active":
+        c = tx.view(cmd.target)
+        order = tx.state.order
+        pcs = sum(1 for x in order if not tx.view(x).is_npc)
+        first, last = (pcs + 1, len(order)) if c.is_npc else (1, pcs)
+        if c.id in order and not first <= cmd.position <= last:
+            places = f"place {first}" if first == last else f"places {first} to {last}"
+            raise RuleViolation(
+                f"In Uune the PCs act first, then the NPCs (Conflict): {c.name} may take "
+                f"{places}. The players choose who goes next among the PCs "
+                "(`/act action:next`)."
+            )
+    order_rules.move_in_order(tx, cmd)
 
 
 def end_combat(tx: Tx, cmd: EndCombat) -> None:

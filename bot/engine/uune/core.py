@@ -41,10 +41,14 @@ TURN_ORDER = PcsThenNpcs()
 ECONOMY = UuneActions()
 
 
+RULES_VERSION = 2
+"""Uune's newest rules version (:attr:`bot.engine.uune.ruleset.UuneRuleset.rules_version`)."""
+
+
 class Tx(CoreTx[UuneState, UuneCombatant]):
     """One Uune command's working copy of the state."""
 
-    __slots__ = ("tables",)
+    __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
 
@@ -55,9 +59,15 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         roller: DiceRoller,
         now: datetime,
         order: TurnOrder | None = None,
+        *,
+        version: int = RULES_VERSION,
     ) -> None:
         super().__init__(state, ECONOMY, roller, now, order or TURN_ORDER)
         self.tables = tables
+        self.version = version
+        """The rules version the encounter plays by (:data:`RULES_VERSION` and before, see
+        :attr:`~bot.engine.uune.ruleset.UuneRuleset.rules_version`): what changed between
+        versions reads it, so an older fight's log replays as it was played."""
 
     # -- the core's hooks ------------------------------------------------------------------------
     def capacity(self, c: UuneCombatant) -> int:

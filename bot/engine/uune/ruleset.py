@@ -45,7 +45,7 @@ from bot.engine.uune import (
     standing,
     verbs,
 )
-from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
+from bot.engine.uune.core import ECONOMY, RULES_VERSION, TURN_ORDER, Tx
 from bot.engine.uune.events import EVENT_TYPES
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
@@ -99,6 +99,7 @@ _HANDLERS: dict[str, _Handler] = {
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
 _HANDLERS.update(places.HANDLERS)
+_HANDLERS["move_in_order"] = conflict.move_in_order
 _VITALS = ("vitality", "focus")
 
 
@@ -118,13 +119,15 @@ class UuneRuleset(Ruleset[UuneState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UuneRecord]] = UuneRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
-    rules_version: ClassVar[int] = 2
+    rules_version: ClassVar[int] = RULES_VERSION
     """Version 2: a roll whose roller is out of the fight (Incapacitated by the GM's
     ``/gm vital`` while the GM approved it, or while it waited on its spends) no longer waits
     on anyone: before the roll it is called off, rolled it stands as it is, and the turn it
-    was taken on ends (:func:`bot.engine.uune.rolls.settle_for_the_fallen`). Version 1
-    (encounters started before) left it waiting until its window ran out, and keeps doing so,
-    so its log replays exactly."""
+    was taken on ends (:func:`bot.engine.uune.rolls.settle_for_the_fallen`); the GM's
+    ``/gm order`` keeps the PCs ahead of the NPCs (:func:`bot.engine.uune.conflict.move_in_order`,
+    "Conflict"). Version 1 (encounters started before) left such a roll waiting until its
+    window ran out and let an NPC be moved ahead of the PCs, and keeps doing so, so its log
+    replays exactly."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
@@ -144,7 +147,7 @@ class UuneRuleset(Ruleset[UuneState]):
     ) -> Outcome:
         """Apply one command; never mutates ``state``; a refusal raises a
         :class:`~bot.errors.DomainError` and changes nothing."""
-        tx = Tx(state, self.tables, roller, now, self.turn_order)
+        tx = Tx(state, self.tables, roller, now, self.turn_order, version=self.version)
         handler = self.handlers.get(command.kind)
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
@@ -156,7 +159,7 @@ class UuneRuleset(Ruleset[UuneState]):
         return Outcome(state=tx.state, events=tx.events)
 
     def _read(self, state: UuneState) -> Tx:
-        return Tx(state, self.tables, _NO_DICE, datetime.min, self.turn_order)
+        return Tx(state, self.tables, _NO_DICE, datetime.min, self.turn_order, version=self.version)
 
     # -- sheets, joining and records ---------------------------------------------------------
     def parse_sheet(self, data: Mapping[str, Any] | str) -> BaseModel:
