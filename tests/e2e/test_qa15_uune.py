@@ -5,19 +5,27 @@ and fixed: it states what a user should see. Every die is scripted."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    answered,
     button,
     game_state,
     ok,
     pass_turns_until,
     refused,
     set_up_cast,
+    set_up_fight,
     slash,
+    thug_attacks_willow,
 )
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
+
+SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets"
 
 
 async def _waiting(bot: CombatBot, h: DiscordHarness) -> list[object]:
@@ -174,3 +182,51 @@ async def test_the_gm_cannot_move_an_npc_ahead_of_the_pcs(
     assert "Order: 1. Mira Quell, 2. Tobin Ash, 3. River Witch 1, 4. Dock Thug 1" in (
         moved.message.text()
     )
+
+
+async def test_a_sheet_is_not_refreshed_under_a_roll_that_waits_on_it(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira proposed Lockpicks for her Attack; her player then removed the Lockpicks from her
+    sheet (``/character import replace:True``) and the GM ran ``/gm refresh``: it took the
+    new sheet, and every "GM: approve all" press then answered "Something went wrong on our
+    side" (the roll looked for a resource no longer on the sheet) — the roll could never be
+    made. A refresh now waits until no decision is open, and says so."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(
+        table.player, "act", action="attack", target="Dock Thug 1", detail="Lockpicks, Dark cloak"
+    )
+    sheet = json.loads((SHEETS / "uune" / "mira.json").read_text())
+    sheet["items"] = [i for i in sheet["items"] if i["name"] != "Lockpicks"]
+    upload = h.make_attachment("mira.json", json.dumps(sheet).encode())
+    await answered(
+        await h.slash(
+            table.player, h.channel, "character import", {"file": upload, "replace": True}
+        )
+    )
+    text = await refused(await slash(h, gm, "gm refresh", combatant="Mira Quell"))
+    assert text == (
+        "A decision is waiting (Mira Quell's roll for an attack on Dock Thug 1): refresh "
+        "**Mira Quell** from their sheet once it is settled (`/gm resolve` settles it now)."
+    ), text
+    rolled = await u.press(gm, "GM: approve all", [5, 6, 1])
+    assert "= 2 hits vs 3 needed" in rolled.text()
+    await u.press(table.player, "Keep the roll")
+    refreshed = await answered(await slash(h, gm, "gm refresh", combatant="Mira Quell"))
+    assert not refreshed.ephemeral or "now uses the current" in str(refreshed.response_data)
+
+
+async def test_uttas_a_sheet_is_not_refreshed_under_an_attack_that_waits(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The same refresh in UTTAS while the thug's Cudgel waits on Willow's reaction: the
+    reaction's buttons were worked out from the old sheet. Refused the same way."""
+    h = discord_harness
+    await set_up_fight(h, table)
+    await thug_attacks_willow(bot, h, table)
+    text = await refused(await slash(h, table.moderator, "gm refresh", combatant="Willow"))
+    assert text.startswith("A decision is waiting (") and "refresh **Willow**" in text, text
