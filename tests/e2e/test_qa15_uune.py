@@ -230,3 +230,27 @@ async def test_uttas_a_sheet_is_not_refreshed_under_an_attack_that_waits(
     await thug_attacks_willow(bot, h, table)
     text = await refused(await slash(h, table.moderator, "gm refresh", combatant="Willow"))
     assert text.startswith("A decision is waiting (") and "refresh **Willow**" in text, text
+
+
+async def test_a_bond_is_shortened_at_a_word_with_an_ellipsis_not_cut_mid_word(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """``/act action:bond detail:1`` asked "GM: grant Mira Quell a point of focus for acting on
+    Bond 1 — Pay back the river guild that sheltered her as a ch, or refuse it." and a bond
+    not found was listed as "1. Pay back the river guild that sheltered ; 2. …": words cut
+    in the middle with nothing to say so. They are shortened at a word, with "…"."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False, witch=False)
+    text = await refused(await slash(h, table.player, "act", action="bond", detail="9"))
+    assert text == (
+        "Mira Quell has no such bond (bonds: 1. Pay back the river guild that sheltered…; "
+        "2. Cannot walk away from a wager, even a…)."
+    ), text
+    asked = await u.run(table.player, "act", action="bond", detail="1")
+    said = asked.message.text()
+    assert "for acting on Bond 1 — Pay back the river guild that sheltered her as a..., or" in said
+    granted = await u.press(table.moderator, "GM: approve Bond 1 — Pay back the river guild")
+    assert "The GM approves Bond 1 — Pay back the river guild that sheltered her as a...." in (
+        granted.text()
+    )
