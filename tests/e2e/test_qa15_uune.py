@@ -254,3 +254,38 @@ async def test_a_bond_is_shortened_at_a_word_with_an_ellipsis_not_cut_mid_word(
     assert "The GM approves Bond 1 — Pay back the river guild that sheltered her as a...." in (
         granted.text()
     )
+
+
+async def test_odds_with_an_unknown_attack_says_what_with_takes(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """A Uune player asking ``/odds target:Dock Thug 1 with:Street fencing`` (a resource, as
+    everywhere else in Uune) was told "Mira Quell has no attack called 'Street fencing' on
+    their sheet." — with nothing to say that a PC's ``with:`` is ``Attack``. Every system's
+    refusal now lists what ``with:`` takes."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    text = await refused(
+        await slash(
+            h,
+            table.moderator,
+            "odds",
+            target="Dock Thug 1",
+            with_="Street fencing",
+            as_="Mira Quell",
+        )
+    )
+    assert text == (
+        "Mira Quell has no attack called 'Street fencing' on their sheet; `with:` takes: Attack."
+    ), text
+    text = await refused(
+        await slash(
+            h, table.moderator, "odds", target="Mira Quell", with_="Club", as_="Dock Thug 1"
+        )
+    )
+    assert text == (
+        "Dock Thug 1 has no attack called 'Club' on their sheet; `with:` takes: Cudgel, "
+        "Thrown bottle."
+    ), text
