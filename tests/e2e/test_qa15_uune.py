@@ -289,3 +289,26 @@ async def test_odds_with_an_unknown_attack_says_what_with_takes(
         "Dock Thug 1 has no attack called 'Club' on their sheet; `with:` takes: Cudgel, "
         "Thrown bottle."
     ), text
+
+
+async def test_a_helper_the_gm_incapacitates_no_longer_adds_their_dice(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Tobin helped Mira's lock-picking; before the GM approved, the GM set Tobin's vitality
+    to 0. On approval Tobin — Incapacitated, "cannot take actions" — still rolled his
+    Herbalist die and his base die and added their hits. His help is now dropped, saying so,
+    and only Mira's dice roll."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    knocked = await u.run(gm, "gm vital", combatant="Tobin Ash", vital="vitality", amount="0")
+    assert "Tobin Ash is Incapacitated and no longer helps Mira Quell's roll." in (
+        knocked.message.text()
+    ), knocked.message.text()
+    rolled = await u.press(gm, "GM: approve all", [5, 6])
+    assert "[5] [6] = 2 hits vs 3 needed" in rolled.text(), rolled.text()
+    assert "from help" not in rolled.text()

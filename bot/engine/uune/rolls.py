@@ -509,10 +509,15 @@ def settle_for_the_fallen(tx: Tx) -> None:
     waits on nobody any more. Before the roll it is called off (the action stays spent, as
     when no difficulty was named in time); rolled, it stands as it is (as when the roller
     spends their last vitality, :func:`_offer`). Either way the turn it was taken on ends
-    (a Defend's: the attacking NPC's)."""
+    (a Defend's: the attacking NPC's). A helper out of the fight no longer helps a roll still
+    waiting for approval (:func:`_drop_fallen_helpers`)."""
     for d in list(tx.state.decisions):
         roller = tx.view(d.actor)
-        if tx.state.decision(d.id) is None or not tx.is_out(roller):
+        if tx.state.decision(d.id) is None:
+            continue
+        if not tx.is_out(roller):
+            if isinstance(d, ApprovalDecision) and d.helpers:
+                _drop_fallen_helpers(tx, d)
             continue
         tx.settle_decision(d.id)
         if isinstance(d, SpendDecision):
@@ -524,6 +529,28 @@ def settle_for_the_fallen(tx: Tx) -> None:
             roller.id,
         )
         _after(tx, d.actor, d.purpose, d.attacker)
+
+
+def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
+    """A helper out of the fight ("cannot take actions") no longer helps ``d``: their
+    resources leave it (and it rolls at once if nothing is left to decide)."""
+    gone = [h.helper for h in d.helpers if tx.is_out(tx.view(h.helper))]
+    if not gone:
+        return
+    theirs = tuple(f"{cid}{_SEP}" for cid in gone)
+    kept = {
+        field: tuple(r for r in getattr(d, field) if not r.startswith(theirs))
+        for field in ("proposed", "approved", "refused")
+    }
+    tx.settle_decision(d.id)
+    for cid in gone:
+        tx.note(
+            f"{tx.view(cid).name} is Incapacitated and no longer helps "
+            f"{tx.view(d.actor).name}'s roll.",
+            cid,
+        )
+    helpers = tuple(h for h in d.helpers if h.helper not in gone)
+    open_roll(tx, d.model_copy(update={"id": 0, "helpers": helpers, **kept}))
 
 
 def _after(tx: Tx, actor: str, purpose: str, attacker: str | None) -> None:
