@@ -312,3 +312,27 @@ async def test_a_helper_the_gm_incapacitates_no_longer_adds_their_dice(
     rolled = await u.press(gm, "GM: approve all", [5, 6])
     assert "[5] [6] = 2 hits vs 3 needed" in rolled.text(), rolled.text()
     assert "from help" not in rolled.text()
+
+
+async def test_a_wound_that_incapacitates_is_said_before_its_consequence(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira's Defend rolled no hits: the channel read "Mira Quell is now Incapacitated
+    (vitality 0/0)." and only then "Dock Thug 1's Cudgel gives Mira Quell a lethal wound" —
+    the consequence before its cause (so too a bleed, a spend or the GM's vital that takes
+    the last vitality). The cause now comes first."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "endturn")
+    await u.run(table.other_player, "endturn")
+    await u.run(gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    await u.press(table.player, "Roll now", [1])
+    kept = (await u.press(table.player, "Keep the roll")).text()
+    wound = kept.index("Dock Thug 1's Cudgel gives Mira Quell a lethal wound (vitality 0/0")
+    assert wound < kept.index("Mira Quell is now Incapacitated"), kept
+    knocked = await u.run(gm, "gm vital", combatant="Tobin Ash", vital="vitality", amount="0")
+    said = knocked.message.text()
+    assert said.index("The GM sets Tobin Ash") < said.index("Tobin Ash is now Incapacitated"), said

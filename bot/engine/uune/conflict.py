@@ -234,15 +234,15 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
     if cmd.vitality is None and cmd.focus is None:
         raise InvalidInput("Give a vitality or a focus to set.")
     t = tx.tables
+    vitality = None
     if cmd.vitality is not None:
         n, relative = cmd.vitality
-        value = c.health.now(t) + n if relative else n
-        if not 0 <= value <= c.health.maximum(t):
+        vitality = c.health.now(t) + n if relative else n
+        if not 0 <= vitality <= c.health.maximum(t):
             raise InvalidInput(
                 f"{c.name}'s vitality stays within 0 and {c.health.maximum(t)}; "
-                f"that would make it {value}."
+                f"that would make it {vitality}."
             )
-        tx.set_health(c.id, c.health.model_copy(update={"current": value}), "the GM set it")
     if cmd.focus is not None:
         n, relative = cmd.focus
         value = c.focus + n if relative else n
@@ -252,13 +252,22 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
                 f"{c.name}'s focus stays within 0 and {top}; that would make it {value}."
             )
         tx.c(c.id).focus = value
-    now = tx.view(c.id)
-    tx.note(
-        f"The GM sets {c.name}: {tx.vitality_line(now)}, focus {now.focus}.",
-        c.id,
-        secret=True,
-        public=f"The GM changes {c.name}'s vitals.",
-    )
+
+    def said() -> None:
+        now = tx.view(c.id)
+        tx.note(
+            f"The GM sets {c.name}: {tx.vitality_line(now)}, focus {now.focus}.",
+            c.id,
+            secret=True,
+            public=f"The GM changes {c.name}'s vitals.",
+        )
+
+    if vitality is None:
+        said()
+    else:  # the GM's change, then the Incapacitated it may bring
+        tx.set_health(
+            c.id, c.health.model_copy(update={"current": vitality}), "the GM set it", said
+        )
 
 
 def no_rest(tx: Tx, cmd: Rest | NaturalHealing) -> None:

@@ -13,6 +13,7 @@ the turn cycle with the economy's hooks) plus Uune's economy, turn order and hea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -140,21 +141,31 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         if self.is_out(c):
             return
         after = health.bleed(c.health, self.tables, effect.level)
-        self.set_health(cid, after, "bled out")
         lost = self.tables.bleeding.vitality * effect.level
-        self.note(
-            f"{c.name} bleeds: {lost} vitality lost ({self.vitality_line(self.view(cid))}).",
+        self.set_health(
             cid,
-            secret=c.is_npc,
-            public=f"{c.name} bleeds.",
+            after,
+            "bled out",
+            lambda: self.note(
+                f"{c.name} bleeds: {lost} vitality lost ({self.vitality_line(self.view(cid))}).",
+                cid,
+                secret=c.is_npc,
+                public=f"{c.name} bleeds.",
+            ),
         )
 
     # -- health ----------------------------------------------------------------------------------
-    def set_health(self, cid: str, health: Health, why: str) -> None:
+    def set_health(
+        self, cid: str, health: Health, why: str, said: Callable[[], None] | None = None
+    ) -> None:
         """``cid``'s health becomes ``health``; at 0 vitality it becomes Incapacitated, above 0
-        it no longer is ("Vitality")."""
+        it no longer is ("Vitality"). ``said``: what says the change (a note reading the new
+        health), emitted before the Incapacitated it may bring — the cause, then its
+        consequence."""
         m = self.c(cid)
         m.health = health
+        if said is not None:
+            said()
         t = self.tables
         now, top = health.now(t), health.maximum(t)
         if health.incapacitated(t):

@@ -398,17 +398,22 @@ def spend(tx: Tx, cmd: Spend) -> None:
     tx.settle_decision(d.id)
     if paid.focus:
         tx.c(c.id).focus = c.focus - paid.focus
-    if paid.vitality:
-        after = health.spend(c.health, paid.vitality, tx.tables)
-        tx.set_health(c.id, after, "spent their last vitality")
     cost = f"{paid.focus} focus" if paid.focus else f"{paid.vitality} vitality"
     words = _SPEND_WORDS.get(cmd.choice) or f"forces {tx.view(d.actor).name} to reroll a hit die"
-    tx.note(
-        f"{c.name} {words} ({cost}): {paid.action.shown()}.",
-        c.id,
-        secret=c.is_npc,
-        public=f"{c.name} {words}: {paid.action.shown()}.",
-    )
+
+    def spent() -> None:
+        tx.note(
+            f"{c.name} {words} ({cost}): {paid.action.shown()}.",
+            c.id,
+            secret=c.is_npc,
+            public=f"{c.name} {words}: {paid.action.shown()}.",
+        )
+
+    if paid.vitality:
+        after = health.spend(c.health, paid.vitality, tx.tables)
+        tx.set_health(c.id, after, "spent their last vitality", spent)
+    else:
+        spent()
     _offer(tx, d.model_copy(update={"id": 0, "roll": paid.action}))
 
 
@@ -480,13 +485,17 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         else:
             if outcome != "light" and c.effect(GRAPPLED) is not None:  # "attack to escape"
                 tx.lose(c.id, GRAPPLED, "escaped with a successful attack")
-            tx.set_health(npc.id, health.wound(npc.health, outcome, t), "a wound took the last")
-            tx.note(
-                f"{c.name}'s attack gives {npc.name} a {outcome} wound "
-                f"({tx.vitality_line(tx.view(npc.id))}).",
+            tx.set_health(
                 npc.id,
-                secret=True,
-                public=f"{c.name}'s attack gives {npc.name} a {outcome} wound.",
+                health.wound(npc.health, outcome, t),
+                "a wound took the last",
+                lambda: tx.note(
+                    f"{c.name}'s attack gives {npc.name} a {outcome} wound "
+                    f"({tx.vitality_line(tx.view(npc.id))}).",
+                    npc.id,
+                    secret=True,
+                    public=f"{c.name}'s attack gives {npc.name} a {outcome} wound.",
+                ),
             )
     elif d.purpose == "defend":
         outcome_d = health.defend_outcome(roll.hits, roll.required)
@@ -494,9 +503,16 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         if outcome_d == "none":
             tx.note(f"{c.name} dodges or parries {src}.", c.id)
         else:
-            tx.set_health(c.id, health.wound(c.health, outcome_d, t), "a wound took the last")
-            now = tx.vitality_line(tx.view(c.id))
-            tx.note(f"{src} gives {c.name} a {outcome_d} wound ({now}).", c.id)
+            tx.set_health(
+                c.id,
+                health.wound(c.health, outcome_d, t),
+                "a wound took the last",
+                lambda: tx.note(
+                    f"{src} gives {c.name} a {outcome_d} wound "
+                    f"({tx.vitality_line(tx.view(c.id))}).",
+                    c.id,
+                ),
+            )
     elif not outcomes.special(tx, d):
         verdict = "succeeds" if roll.success else "fails"
         tx.note(f"{c.name}'s {d.action} {verdict} ({roll.hits} of {roll.required} hits).", c.id)
