@@ -336,3 +336,21 @@ async def test_a_wound_that_incapacitates_is_said_before_its_consequence(
     knocked = await u.run(gm, "gm vital", combatant="Tobin Ash", vital="vitality", amount="0")
     said = knocked.message.text()
     assert said.index("The GM sets Tobin Ash") < said.index("Tobin Ash is now Incapacitated"), said
+
+
+async def test_gm_resolve_of_a_roll_that_is_no_attack_is_not_called_an_attack(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """``/gm resolve`` of Tobin's climb waiting for the GM's difficulty (or of a bond's
+    focus) was titled "The GM resolves the waiting attack": there was no attack. One waiting
+    decision is now "the waiting decision", in every system."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "endturn")
+    await u.run(table.other_player, "act", action="action", detail="climb: Herbalist")
+    resolved = await u.run(gm, "gm resolve")
+    assert resolved.message.embeds[0]["title"] == "The GM resolves the waiting decision"
+    assert "No difficulty was named: Tobin Ash's climb is called off." in resolved.message.text()
