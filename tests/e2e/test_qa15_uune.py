@@ -354,3 +354,21 @@ async def test_gm_resolve_of_a_roll_that_is_no_attack_is_not_called_an_attack(
     resolved = await u.run(gm, "gm resolve")
     assert resolved.message.embeds[0]["title"] == "The GM resolves the waiting decision"
     assert "No difficulty was named: Tobin Ash's climb is called off." in resolved.message.text()
+
+
+async def test_a_roll_with_no_resources_asks_the_gm_for_its_difficulty_alone(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """``/act action:observe detail:the door`` (no resources) asked "GM: name the difficulty
+    and approve or refuse Mira Quell's resources for Observe (the door): none." — there was
+    nothing to approve. It now asks for the difficulty alone."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False, witch=False)
+    asked = await u.run(table.player, "act", action="observe", detail="the door")
+    said = asked.message.text()
+    assert "GM: name the difficulty of Mira Quell's Observe (the door) (no resources " in said
+    assert ": none." not in said, said
+    dice.load([5])
+    rolled = await u.press(table.moderator, "GM: difficulty 1 (Very Easy)")
+    assert "= 1 hit vs 1 needed: success" in rolled.text(), rolled.text()

@@ -58,9 +58,15 @@ def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
         if d.difficulty is not None
         else "the action is called off"
     )
+    ask = f"GM: {need}approve or refuse {who}'s resources for {action}: {undecided}."
+    if not d.undecided() and d.difficulty is None:  # nothing proposed: the difficulty alone
+        ask = (
+            f"GM: name the difficulty of {who}'s {action} (no resources proposed; "
+            "`/act action:propose` adds some)."
+        )
     return DecisionWords(
         title=f"{tx.view(d.actor).name}'s roll for {d.action}"[:256],
-        ask=(f"GM: {need}approve or refuse {who}'s resources for {action}: {undecided}.")[:1500],
+        ask=ask[:1500],
         ping=f"**{who}** waits for the GM's approval",
         about=f"the approval of {who}'s roll",
         noun="approval",
