@@ -372,3 +372,26 @@ async def test_a_roll_with_no_resources_asks_the_gm_for_its_difficulty_alone(
     dice.load([5])
     rolled = await u.press(table.moderator, "GM: difficulty 1 (Very Easy)")
     assert "= 1 hit vs 1 needed: success" in rolled.text(), rolled.text()
+
+
+async def test_the_board_counts_actions_in_english_and_none_for_the_incapacitated(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The board read "Mira Quell · … · Focus 2 · 0 action" once she had acted, and an
+    Incapacitated Tobin still showed "1 action" though he "cannot take actions". The count
+    now reads "0 actions", and an Incapacitated creature shows none."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False, witch=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "act", action="center")
+    await u.run(gm, "gm vital", combatant="Tobin Ash", vital="vitality", amount="0")
+    status = await answered(await slash(h, gm, "encounter status"))
+    rows = status.response_data["embeds"][0]["description"].split("\n")
+    mira = next(r for r in rows if "Mira Quell" in r)
+    tobin = next(r for r in rows if "Tobin Ash" in r)
+    thug = next(r for r in rows if "Dock Thug 1" in r)
+    assert mira.endswith("· Focus 2 · 0 actions"), mira
+    assert " action" not in tobin and tobin.endswith("Incapacitated"), tobin
+    assert "· 1 action ·" in thug, thug

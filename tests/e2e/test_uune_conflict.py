@@ -285,7 +285,7 @@ async def test_the_board_shows_a_pcs_stealth_level(
     await u.press(tobin, "Keep the roll")
     assert u.said("Tobin Ash's Stealth fails (0 of 2 hits): Tobin Ash is Observed.")
     await h.wait_for(lambda: "▶ **Dock Thug 1**" in row("Dock Thug 1"))  # the board caught up
-    assert row("Tobin Ash").endswith("· Focus 2 · 0 action")  # no stealth level shown
+    assert row("Tobin Ash").endswith("· Focus 2 · 0 actions")  # no stealth level shown
     assert "Hidden" in row("Mira Quell")
 
 

@@ -61,6 +61,7 @@ from bot.engine.uune.state import (
 )
 from bot.engine.uune.tables import UuneTables, default_tables, load_tables
 from bot.errors import InvalidInput, RuleViolation
+from bot.words import counted
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -484,8 +485,8 @@ class UuneRuleset(Ruleset[UuneState]):
             parts.append(f"Focus {combatant.focus}")
             if combatant.stealth != "observed":  # "Stealth": Hidden or Undetected
                 parts.append(combatant.stealth.title())
-        if in_fight and not compact:
-            parts.append(f"{combatant.pools.get('turn', 0)} action")
+        if in_fight and not compact and not combatant.has(INCAPACITATED):  # "cannot take actions"
+            parts.append(counted(combatant.pools.get("turn", 0), "action"))
         return parts
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
