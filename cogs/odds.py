@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import names
 from bot.errors import InvalidInput, NotAllowed, NotFound
 from bot.services.combat import find_combatant, pick_actor
 from bot.services.encounters import Encounter
@@ -48,9 +49,15 @@ def odds_lines(
     rules = encounter.rules
     if resources is not None and not rules.odds_count_resources:
         raise InvalidInput(f"{rules.title} odds do not count resources: leave `resources:` out.")
-    known = {name.casefold(): name for name in rules.odds_attack_names(me)}
+    offered = rules.odds_attack_names(me)
+    known = {name.casefold(): name for name in offered}
     if attack.casefold() not in known:
-        raise NotFound(f"{me.name} has no attack called {attack!r} on their sheet.")
+        takes = ", ".join(names.escaped(n) for n in offered[:10]) or "nothing: no attacks"
+        takes += ", …" if len(offered) > 10 else ""
+        raise NotFound(
+            f"{names.escaped(me.name)} has no attack called {names.quoted(attack)} on their "
+            f"sheet; `with:` takes: {takes}."
+        )
     range_m = None if range_ is None else rules.scale.to_meters(range_)
     named = known[attack.casefold()]
     if rules.odds_count_resources:

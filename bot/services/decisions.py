@@ -92,6 +92,12 @@ def _options(encounter: Encounter, engine: Any) -> dict[str, list[ReactionOption
     return _kept(encounter, engine).options
 
 
+def title_of(encounter: Encounter, engine: Any) -> str:
+    """What the open decision ``engine`` is about, in the ruleset's plain words ("Thug 1
+    attacks Willow with Cudgel")."""
+    return _words(encounter, engine).title
+
+
 def _words(encounter: Encounter, engine: Any) -> DecisionWords:
     """The ruleset's ``decision_words`` for ``engine`` in ``encounter``'s state (as the table
     sees the fight), worked out once per state object like its choices (:func:`_kept`): the

@@ -16,7 +16,7 @@ from bot import names
 from bot.engine.core.dice import DiceRoller, RecordingRoller
 from bot.engine.core.state import AnyState
 from bot.errors import Conflict, InvalidInput
-from bot.services import campaign_records, event_log
+from bot.services import campaign_records, decisions, event_log
 from bot.services.actor import Actor
 from bot.services.encounter import Encounter
 from bot.services.gm_checks import ensure_gm, ensure_sheet_fits
@@ -137,12 +137,21 @@ class RosterMixin:
     ) -> Encounter:
         """Replace a combatant's sheet snapshot with ``sheet`` (its source sheet as it is now).
         GM only. Current Health and Stamina are kept, lowered to the new maximums if those
-        shrank; everything else about the combatant (conditions, position in the order) stays."""
+        shrank; everything else about the combatant (conditions, position in the order) stays.
+        Refused while a decision is open: it was worked out from the sheets as they were (a
+        Uune roll's proposed resources, a reaction's choices), and a sheet changed under it
+        could leave it unanswerable."""
 
         def step(current: Encounter) -> tuple[AnyState, dict[str, Any]]:
             ensure_gm(current, actor, "refresh a combatant from its sheet")
             rules = current.rules
             old = current.state.get(combatant_id)
+            if current.state.decisions:
+                title = names.escaped(decisions.title_of(current, current.state.decisions[0]))
+                raise Conflict(
+                    f"A decision is waiting ({title}): refresh **{names.escaped(old.name)}** "
+                    "from their sheet once it is settled (`/gm resolve` settles it now)."
+                )
             ensure_sheet_fits(rules, sheet, old.name)
             fresh = rules.refreshed(old, sheet)
             combatants = [fresh if c.id == combatant_id else c for c in current.state.combatants]

@@ -127,8 +127,9 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     async def resolve(self, interaction: discord.Interaction[Any]) -> None:
         _, channel_id = channel_ids(interaction)
         result = await self.combat.resolve_waiting(channel_id, actor_of(interaction))
+        # A decision may be an attack's reaction, a Uune roll's approval, a bond's focus…
         title = "The GM resolves the waiting " + (
-            "decisions" if len(result.resolved) > 1 else "attack"
+            "decisions" if len(result.resolved) > 1 else "decision"
         )
         await respond(interaction, dataclasses.replace(result, label=title))
 

@@ -37,7 +37,7 @@ async def test_an_untitled_fight_through_discord(
     gm, player, other = table.moderator, table.player, table.other_player
 
     started = await t.gm("encounter start", name="Reed ford", ruleset="untitled")
-    assert "Untitled · rules v1" in started.text()
+    assert "Untitled · rules v2" in started.text()
     await answered(await slash(h, player, "character import", example="wren"))
     await answered(await slash(h, other, "character import", example="brask"))
     await t.player("encounter join", character="Wren")

@@ -39,7 +39,7 @@ async def test_a_uune_conflict_starts_through_discord(
     status = await slash(h, player, "encounter status")
     await status.response()
     embed = status.response_data["embeds"][0]
-    assert embed["footer"]["text"].startswith("Uune · rules v1 · 4 combatants")
+    assert embed["footer"]["text"].startswith("Uune · rules v2 · 4 combatants")
     rows = embed["description"].split("\n")
     assert rows[0].startswith("▶ **Mira Quell** · Vitality 100/100 · Wounds 0/0/0 · Stress 0/0/0")
     assert rows[1].startswith("**Tobin Ash** · Vitality 100/100")

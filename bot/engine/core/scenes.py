@@ -19,7 +19,8 @@ def end_period(tx: Tx, cmd: EndPeriod) -> None:
     if not gone:
         tx.note(f"The {cmd.period} ends; no effect lasted only that long.")
     else:
-        tx.note(f"The {cmd.period} ends: {counted(len(gone), 'effect')} end with it.")
+        verb = "ends" if len(gone) == 1 else "end"
+        tx.note(f"The {cmd.period} ends: {counted(len(gone), 'effect')} {verb} with it.")
     tx.on_period_end(cmd.period)
     tx.check_end(force=True)
 

@@ -130,6 +130,23 @@ def defend(tx: Tx, cmd: Defend) -> None:
     resolve(tx, p.attacker, p.target, p.weapon, use_shield=use)
 
 
+def drop_orphaned_attacks(tx: Tx) -> None:
+    """After every command (rules version 2): an attack still waiting on the shield choice of
+    a defender who is Down (a GM tool put them there meanwhile), or made by an attacker who
+    is, is cancelled — nobody can answer it, and an attack declared on a Down creature is
+    refused (:func:`attack`). The standard action it cost stays spent."""
+    for p in list(tx.state.decisions):
+        attacker, target = tx.view(p.attacker), tx.view(p.target)
+        down = next((c for c in (target, attacker) if tx.is_out(c)), None)
+        if down is None:
+            continue
+        tx.settle_decision(p.id)
+        tx.note(
+            f"{attacker.name}'s attack with {p.weapon} is cancelled: {down.name} is {DOWN}.",
+            attacker.id,
+        )
+
+
 def resolve(tx: Tx, attacker: str, target: str, weapon: str, *, use_shield: bool) -> None:
     """Roll the exchange (:func:`bot.engine.untitled.dice.exchange`: attack, Combat Defense,
     shield; on a hit damage then armor), take the Health off and put Down whoever reaches 0."""

@@ -93,6 +93,13 @@ class UntitledRuleset(Ruleset[UntitledState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UntitledRecord]] = UntitledRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+    rules_version: ClassVar[int] = 2
+    """Version 2: an attack still waiting on the defender's shield choice is cancelled when
+    the defender or the attacker is Down (a GM tool put them there meanwhile), instead of
+    waiting on a choice nobody can make until the window ran out
+    (:func:`bot.engine.untitled.combat.drop_orphaned_attacks`). Version 1 (encounters started
+    before) kept waiting, and still does, so its log replays exactly."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
 
     tables_loader = staticmethod(load_tables)
 
@@ -114,6 +121,8 @@ class UntitledRuleset(Ruleset[UntitledState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
+        if self.version >= 2 and tx.state.decisions:
+            combat.drop_orphaned_attacks(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 

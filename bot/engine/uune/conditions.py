@@ -20,7 +20,7 @@ from bot.engine.core.effects import Moment
 from bot.engine.uune import health
 from bot.engine.uune.commands import SetCondition, TimePasses
 from bot.engine.uune.core import Tx
-from bot.engine.uune.state import BLEEDING, CONDITIONS, IMPAIRED, INCAPACITATED
+from bot.engine.uune.state import BLEEDING, CONDITIONS, IMPAIRED, INCAPACITATED, UuneCombatant
 from bot.errors import InvalidInput, RuleViolation
 
 ALIASES = {"impared": IMPAIRED}
@@ -84,12 +84,14 @@ def time_passes(tx: Tx, cmd: TimePasses) -> None:
         effect = c.effect(BLEEDING)
         assert effect is not None
         levels = effect.level * cmd.minutes
-        tx.set_health(c.id, health.bleed(c.health, tx.tables, levels), "bled out")
         lost = tx.tables.bleeding.vitality * levels
-        now = tx.vitality_line(tx.view(c.id))
-        tx.note(
-            f"{passed}: {c.name} bleeds {lost} vitality ({now}).",
-            c.id,
-            secret=c.is_npc,
-            public=f"{passed}: {c.name} bleeds.",
-        )
+
+        def bled(c: UuneCombatant = c, lost: int = lost) -> None:
+            tx.note(
+                f"{passed}: {c.name} bleeds {lost} vitality ({tx.vitality_line(tx.view(c.id))}).",
+                c.id,
+                secret=c.is_npc,
+                public=f"{passed}: {c.name} bleeds.",
+            )
+
+        tx.set_health(c.id, health.bleed(c.health, tx.tables, levels), "bled out", bled)

@@ -6,11 +6,13 @@ ending turns and fights, vitals and conditions."""
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import order as order_rules
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
     EndCombat,
     EndTurn,
+    MoveInOrder,
     NaturalHealing,
     RemoveCombatant,
     Rest,
@@ -141,6 +143,26 @@ def end_turn(tx: Tx, cmd: EndTurn) -> None:
     tx.finish_turn(c.id)
 
 
+def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
+    """The GM's ``/gm order``: "Conflict" — "each PC gets a turn … Once all the PCs have taken
+    their turns, the facilitator will give the NPCs their turns". From rules version 2 a PC
+    stays among the PCs and an NPC among the NPCs (the players choose who goes next among
+    the PCs, ``/act action:next``); then the core's move."""
+    if tx.version >= 2 and tx.state.phase == "active":
+        c = tx.view(cmd.target)
+        order = tx.state.order
+        pcs = sum(1 for x in order if not tx.view(x).is_npc)
+        first, last = (pcs + 1, len(order)) if c.is_npc else (1, pcs)
+        if c.id in order and not first <= cmd.position <= last:
+            places = f"place {first}" if first == last else f"places {first} to {last}"
+            raise RuleViolation(
+                f"In Uune the PCs act first, then the NPCs (Conflict): {c.name} may take "
+                f"{places}. The players choose who goes next among the PCs "
+                "(`/act action:next`)."
+            )
+    order_rules.move_in_order(tx, cmd)
+
+
 def end_combat(tx: Tx, cmd: EndCombat) -> None:
     if tx.state.phase != "active":
         raise RuleViolation("No conflict is running.")
@@ -212,15 +234,15 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
     if cmd.vitality is None and cmd.focus is None:
         raise InvalidInput("Give a vitality or a focus to set.")
     t = tx.tables
+    vitality = None
     if cmd.vitality is not None:
         n, relative = cmd.vitality
-        value = c.health.now(t) + n if relative else n
-        if not 0 <= value <= c.health.maximum(t):
+        vitality = c.health.now(t) + n if relative else n
+        if not 0 <= vitality <= c.health.maximum(t):
             raise InvalidInput(
                 f"{c.name}'s vitality stays within 0 and {c.health.maximum(t)}; "
-                f"that would make it {value}."
+                f"that would make it {vitality}."
             )
-        tx.set_health(c.id, c.health.model_copy(update={"current": value}), "the GM set it")
     if cmd.focus is not None:
         n, relative = cmd.focus
         value = c.focus + n if relative else n
@@ -230,13 +252,22 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
                 f"{c.name}'s focus stays within 0 and {top}; that would make it {value}."
             )
         tx.c(c.id).focus = value
-    now = tx.view(c.id)
-    tx.note(
-        f"The GM sets {c.name}: {tx.vitality_line(now)}, focus {now.focus}.",
-        c.id,
-        secret=True,
-        public=f"The GM changes {c.name}'s vitals.",
-    )
+
+    def said() -> None:
+        now = tx.view(c.id)
+        tx.note(
+            f"The GM sets {c.name}: {tx.vitality_line(now)}, focus {now.focus}.",
+            c.id,
+            secret=True,
+            public=f"The GM changes {c.name}'s vitals.",
+        )
+
+    if vitality is None:
+        said()
+    else:  # the GM's change, then the Incapacitated it may bring
+        tx.set_health(
+            c.id, c.health.model_copy(update={"current": vitality}), "the GM set it", said
+        )
 
 
 def no_rest(tx: Tx, cmd: Rest | NaturalHealing) -> None:

@@ -13,6 +13,7 @@ the turn cycle with the economy's hooks) plus Uune's economy, turn order and hea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -41,10 +42,14 @@ TURN_ORDER = PcsThenNpcs()
 ECONOMY = UuneActions()
 
 
+RULES_VERSION = 2
+"""Uune's newest rules version (:attr:`bot.engine.uune.ruleset.UuneRuleset.rules_version`)."""
+
+
 class Tx(CoreTx[UuneState, UuneCombatant]):
     """One Uune command's working copy of the state."""
 
-    __slots__ = ("tables",)
+    __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
 
@@ -55,9 +60,15 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         roller: DiceRoller,
         now: datetime,
         order: TurnOrder | None = None,
+        *,
+        version: int = RULES_VERSION,
     ) -> None:
         super().__init__(state, ECONOMY, roller, now, order or TURN_ORDER)
         self.tables = tables
+        self.version = version
+        """The rules version the encounter plays by (:data:`RULES_VERSION` and before, see
+        :attr:`~bot.engine.uune.ruleset.UuneRuleset.rules_version`): what changed between
+        versions reads it, so an older fight's log replays as it was played."""
 
     # -- the core's hooks ------------------------------------------------------------------------
     def require_turn(self, c: Any) -> None:
@@ -147,21 +158,31 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         if self.is_out(c):
             return
         after = health.bleed(c.health, self.tables, effect.level)
-        self.set_health(cid, after, "bled out")
         lost = self.tables.bleeding.vitality * effect.level
-        self.note(
-            f"{c.name} bleeds: {lost} vitality lost ({self.vitality_line(self.view(cid))}).",
+        self.set_health(
             cid,
-            secret=c.is_npc,
-            public=f"{c.name} bleeds.",
+            after,
+            "bled out",
+            lambda: self.note(
+                f"{c.name} bleeds: {lost} vitality lost ({self.vitality_line(self.view(cid))}).",
+                cid,
+                secret=c.is_npc,
+                public=f"{c.name} bleeds.",
+            ),
         )
 
     # -- health ----------------------------------------------------------------------------------
-    def set_health(self, cid: str, health: Health, why: str) -> None:
+    def set_health(
+        self, cid: str, health: Health, why: str, said: Callable[[], None] | None = None
+    ) -> None:
         """``cid``'s health becomes ``health``; at 0 vitality it becomes Incapacitated, above 0
-        it no longer is ("Vitality")."""
+        it no longer is ("Vitality"). ``said``: what says the change (a note reading the new
+        health), emitted before the Incapacitated it may bring — the cause, then its
+        consequence."""
         m = self.c(cid)
         m.health = health
+        if said is not None:
+            said()
         t = self.tables
         now, top = health.now(t), health.maximum(t)
         if health.incapacitated(t):

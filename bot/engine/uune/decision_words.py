@@ -59,8 +59,13 @@ def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
         else "the action is called off"
     )
     ask = f"GM: {need}approve or refuse {who}'s resources for {action}: {undecided}."
-    if not d.undecided() and d.difficulty is None:  # every resource answered: only this is left
-        ask = f"GM: name the difficulty of {who}'s {action} (every resource is answered)."
+    if not d.undecided() and d.difficulty is None:  # no resource waits: only the difficulty
+        ask = (
+            f"GM: name the difficulty of {who}'s {action} (every resource is answered)."
+            if d.proposed
+            else f"GM: name the difficulty of {who}'s {action} (no resources proposed; "
+            "`/act action:propose` adds some)."
+        )
     return DecisionWords(
         title=f"{tx.view(d.actor).name}'s roll for {d.action}"[:256],
         ask=ask[:1500],

@@ -404,17 +404,22 @@ def spend(tx: Tx, cmd: Spend) -> None:
     tx.settle_decision(d.id)
     if paid.focus:
         tx.c(c.id).focus = c.focus - paid.focus
-    if paid.vitality:
-        after = health.spend(c.health, paid.vitality, tx.tables)
-        tx.set_health(c.id, after, "spent their last vitality")
     cost = f"{paid.focus} focus" if paid.focus else f"{paid.vitality} vitality"
     words = _SPEND_WORDS.get(cmd.choice) or f"forces {tx.view(d.actor).name} to reroll a hit die"
-    tx.note(
-        f"{c.name} {words} ({cost}): {paid.action.shown()}.",
-        c.id,
-        secret=c.is_npc,
-        public=f"{c.name} {words}: {paid.action.shown()}.",
-    )
+
+    def spent() -> None:
+        tx.note(
+            f"{c.name} {words} ({cost}): {paid.action.shown()}.",
+            c.id,
+            secret=c.is_npc,
+            public=f"{c.name} {words}: {paid.action.shown()}.",
+        )
+
+    if paid.vitality:
+        after = health.spend(c.health, paid.vitality, tx.tables)
+        tx.set_health(c.id, after, "spent their last vitality", spent)
+    else:
+        spent()
     _offer(tx, d.model_copy(update={"id": 0, "roll": paid.action}))
 
 
@@ -486,13 +491,17 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         else:
             if outcome != "light" and c.effect(GRAPPLED) is not None:  # "attack to escape"
                 tx.lose(c.id, GRAPPLED, "escaped with a successful attack")
-            tx.set_health(npc.id, health.wound(npc.health, outcome, t), "a wound took the last")
-            tx.note(
-                f"{c.name}'s attack gives {npc.name} a {outcome} wound "
-                f"({tx.vitality_line(tx.view(npc.id))}).",
+            tx.set_health(
                 npc.id,
-                secret=True,
-                public=f"{c.name}'s attack gives {npc.name} a {outcome} wound.",
+                health.wound(npc.health, outcome, t),
+                "a wound took the last",
+                lambda: tx.note(
+                    f"{c.name}'s attack gives {npc.name} a {outcome} wound "
+                    f"({tx.vitality_line(tx.view(npc.id))}).",
+                    npc.id,
+                    secret=True,
+                    public=f"{c.name}'s attack gives {npc.name} a {outcome} wound.",
+                ),
             )
     elif d.purpose == "defend":
         outcome_d = health.defend_outcome(roll.hits, roll.required)
@@ -500,13 +509,70 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         if outcome_d == "none":
             tx.note(f"{c.name} dodges or parries {src}.", c.id)
         else:
-            tx.set_health(c.id, health.wound(c.health, outcome_d, t), "a wound took the last")
-            now = tx.vitality_line(tx.view(c.id))
-            tx.note(f"{src} gives {c.name} a {outcome_d} wound ({now}).", c.id)
+            tx.set_health(
+                c.id,
+                health.wound(c.health, outcome_d, t),
+                "a wound took the last",
+                lambda: tx.note(
+                    f"{src} gives {c.name} a {outcome_d} wound "
+                    f"({tx.vitality_line(tx.view(c.id))}).",
+                    c.id,
+                ),
+            )
     elif not outcomes.special(tx, d):
         verdict = "succeeds" if roll.success else "fails"
         tx.note(f"{c.name}'s {d.action} {verdict} ({roll.hits} of {roll.required} hits).", c.id)
     _after(tx, d.actor, d.purpose, d.attacker)
+
+
+def settle_for_the_fallen(tx: Tx) -> None:
+    """After every command (rules version 2): a roll whose roller is out of the fight — a GM
+    tool or a wound Incapacitated them while it waited ("Vitality": "cannot take actions") —
+    waits on nobody any more. Before the roll it is called off (the action stays spent, as
+    when no difficulty was named in time); rolled, it stands as it is (as when the roller
+    spends their last vitality, :func:`_offer`). Either way the turn it was taken on ends
+    (a Defend's: the attacking NPC's). A helper out of the fight no longer helps a roll still
+    waiting for approval (:func:`_drop_fallen_helpers`)."""
+    for d in list(tx.state.decisions):
+        roller = tx.view(d.actor)
+        if tx.state.decision(d.id) is None:
+            continue
+        if not tx.is_out(roller):
+            if isinstance(d, ApprovalDecision) and d.helpers:
+                _drop_fallen_helpers(tx, d)
+            continue
+        tx.settle_decision(d.id)
+        if isinstance(d, SpendDecision):
+            resolve(tx, d)
+            continue
+        tx.note(
+            f"{roller.name}'s roll for {d.action} is called off: {roller.name} is "
+            "Incapacitated and cannot act.",
+            roller.id,
+        )
+        _after(tx, d.actor, d.purpose, d.attacker)
+
+
+def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
+    """A helper out of the fight ("cannot take actions") no longer helps ``d``: their
+    resources leave it (and it rolls at once if nothing is left to decide)."""
+    gone = [h.helper for h in d.helpers if tx.is_out(tx.view(h.helper))]
+    if not gone:
+        return
+    theirs = tuple(f"{cid}{_SEP}" for cid in gone)
+    kept = {
+        field: tuple(r for r in getattr(d, field) if not r.startswith(theirs))
+        for field in ("proposed", "approved", "refused")
+    }
+    tx.settle_decision(d.id)
+    for cid in gone:
+        tx.note(
+            f"{tx.view(cid).name} is Incapacitated and no longer helps "
+            f"{tx.view(d.actor).name}'s roll.",
+            cid,
+        )
+    helpers = tuple(h for h in d.helpers if h.helper not in gone)
+    open_roll(tx, d.model_copy(update={"id": 0, "helpers": helpers, **kept}))
 
 
 def _after(tx: Tx, actor: str, purpose: str, attacker: str | None) -> None:

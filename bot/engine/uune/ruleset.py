@@ -45,7 +45,7 @@ from bot.engine.uune import (
     standing,
     verbs,
 )
-from bot.engine.uune.core import ECONOMY, TURN_ORDER, Tx
+from bot.engine.uune.core import ECONOMY, RULES_VERSION, TURN_ORDER, Tx
 from bot.engine.uune.events import EVENT_TYPES
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
@@ -61,6 +61,7 @@ from bot.engine.uune.state import (
 )
 from bot.engine.uune.tables import UuneTables, default_tables, load_tables
 from bot.errors import InvalidInput, RuleViolation
+from bot.words import counted
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -99,6 +100,7 @@ _HANDLERS: dict[str, _Handler] = {
 _HANDLERS.update(order.HANDLERS)
 _HANDLERS.update(scenes.HANDLERS)
 _HANDLERS.update(places.HANDLERS)
+_HANDLERS["move_in_order"] = conflict.move_in_order
 _VITALS = ("vitality", "focus")
 
 
@@ -118,6 +120,16 @@ class UuneRuleset(Ruleset[UuneState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UuneRecord]] = UuneRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
+    rules_version: ClassVar[int] = RULES_VERSION
+    """Version 2: a roll whose roller is out of the fight (Incapacitated by the GM's
+    ``/gm vital`` while the GM approved it, or while it waited on its spends) no longer waits
+    on anyone: before the roll it is called off, rolled it stands as it is, and the turn it
+    was taken on ends (:func:`bot.engine.uune.rolls.settle_for_the_fallen`); the GM's
+    ``/gm order`` keeps the PCs ahead of the NPCs (:func:`bot.engine.uune.conflict.move_in_order`,
+    "Conflict"). Version 1 (encounters started before) left such a roll waiting until its
+    window ran out and let an NPC be moved ahead of the PCs, and keeps doing so, so its log
+    replays exactly."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
     between fights too."""
@@ -136,17 +148,19 @@ class UuneRuleset(Ruleset[UuneState]):
     ) -> Outcome:
         """Apply one command; never mutates ``state``; a refusal raises a
         :class:`~bot.errors.DomainError` and changes nothing."""
-        tx = Tx(state, self.tables, roller, now, self.turn_order)
+        tx = Tx(state, self.tables, roller, now, self.turn_order, version=self.version)
         handler = self.handlers.get(command.kind)
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
+        if self.version >= 2 and tx.state.decisions:
+            rolls.settle_for_the_fallen(tx)
         tx.check_end()
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 
     def _read(self, state: UuneState) -> Tx:
-        return Tx(state, self.tables, _NO_DICE, datetime.min, self.turn_order)
+        return Tx(state, self.tables, _NO_DICE, datetime.min, self.turn_order, version=self.version)
 
     # -- sheets, joining and records ---------------------------------------------------------
     def parse_sheet(self, data: Mapping[str, Any] | str) -> BaseModel:
@@ -438,11 +452,6 @@ class UuneRuleset(Ruleset[UuneState]):
         sheet = combatant.sheet
         return [a.name for a in sheet.attacks] if isinstance(sheet, UuneStatblock) else []
 
-    def attack_action(self, combatant: Any) -> str:
-        """Only a statblock's attacks are named (:meth:`attack_names`), and an NPC never rolls
-        a PC's Attack: its attack is ``npc-attack``, which its target Defends against."""
-        return "npc-attack" if isinstance(combatant.sheet, UuneStatblock) else "attack"
-
     def wound_level(self, combatant: Any) -> str:
         """Incapacitated, Wounded (any wound), Stressed (any stress) or Unhurt."""
         h = combatant.health
@@ -476,9 +485,8 @@ class UuneRuleset(Ruleset[UuneState]):
             parts.append(f"Focus {combatant.focus}")
             if combatant.stealth != "observed":  # "Stealth": Hidden or Undetected
                 parts.append(combatant.stealth.title())
-        if in_fight and not compact:
-            left = combatant.pools.get("turn", 0)
-            parts.append(f"{left} action{'' if left == 1 else 's'}")
+        if in_fight and not compact and not combatant.has(INCAPACITATED):  # "cannot take actions"
+            parts.append(counted(combatant.pools.get("turn", 0), "action"))
         return parts
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:

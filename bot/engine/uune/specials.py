@@ -12,6 +12,8 @@ turn's one action ("Conflict"); outside a conflict it needs no turn (:func:`take
 
 from __future__ import annotations
 
+import textwrap
+
 from bot import names
 from bot.engine.uune import checks, dice
 from bot.engine.uune.commands import (
@@ -279,16 +281,29 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
         raise RuleViolation(f"{c.name}'s focus is already at its maximum ({c.focus}).")
     bond = _bond(sheet, cmd.bond)
     if bond is None:
-        listed = "; ".join(f"{i}. {b.text[:40]}" for i, b in enumerate(sheet.bonds, 1))
+        listed = "; ".join(f"{i}. {_short(b.text, 40)}" for i, b in enumerate(sheet.bonds, 1))
         raise InvalidInput(f"{c.name} has no such bond (bonds: {listed or 'none'}).")
     number, text = bond
-    label = f"Bond {number} — {text.replace(':', ' ')}"[:60]  # ":" keys a helper's resource
-    tx.note(f"{c.name} acts on a bond ({text[:80]}) and asks the GM for a point of focus.", c.id)
+    label = f"Bond {number} — {text.replace(':', ' ')}"  # ":" keys a helper's resource
+    # Rules version 2 shortens it at a word, with "..."; version 1 cut it mid-word (it is kept
+    # in the decision, so an older fight's log replays with the label it had).
+    label = _short(label, 60, "...") if tx.version >= 2 else label[:60]
+    tx.note(
+        f"{c.name} acts on a bond ({_short(text, 80)}) and asks the GM for a point of focus.",
+        c.id,
+    )
     tx.open_decision(
         ApprovalDecision(
             actor=c.id, action="Focus from a bond", purpose="bond", difficulty=0, proposed=(label,)
         )
     )
+
+
+def _short(text: str, width: int, more: str = "…") -> str:
+    """``text`` in at most ``width`` characters, shortened at a word with ``more`` (never a
+    word cut in the middle). A resource's label takes "..." (names are stored NFKC-folded,
+    which turns "…" into "...")."""
+    return textwrap.shorten(text, width, placeholder=more) or text[: width - len(more)] + more
 
 
 def _bond(sheet: UuneSheet, given: str) -> tuple[int, str] | None:
