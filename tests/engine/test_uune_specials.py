@@ -202,6 +202,9 @@ def test_a_passive_action_counts_a_third_of_the_resources_without_a_roll() -> No
     t.do(u.Passive(actor="c1", difficulty=2))
     assert t.said("fails: a third of 6 resources is 2 hits, 3 needed")
     assert t.state.turn == "c1" and t.state.get("c1").pools["turn"] == 1
+    # an NPC's: refused, the action named mid-sentence in lower case
+    with pytest.raises(RuleViolation, match=r"NPCs never roll \(a passive action is a PC's"):
+        t.do(u.Passive(actor="c3", difficulty=2))
 
 
 def test_luck_checks_take_the_better_or_worse_and_both_cancel() -> None:

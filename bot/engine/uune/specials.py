@@ -232,7 +232,7 @@ def passive(tx: Tx, cmd: Passive) -> None:
     die its sheet gives, proficiency included; rounding per the tables) count as hits, with
     no roll and no action; Impaired adds its hits to the difficulty."""
     c = tx.view(cmd.actor)
-    tx.require_pc(c, "A passive action")
+    tx.require_pc(c, "a passive action")
     tx.require_can_act(c)
     sheet = c.sheet
     assert isinstance(sheet, UuneSheet)
