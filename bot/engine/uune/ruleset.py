@@ -452,6 +452,11 @@ class UuneRuleset(Ruleset[UuneState]):
         sheet = combatant.sheet
         return [a.name for a in sheet.attacks] if isinstance(sheet, UuneStatblock) else []
 
+    def attack_action(self, combatant: Any) -> str:
+        """Only a statblock's attacks are named (:meth:`attack_names`), and an NPC never rolls
+        a PC's Attack: its attack is ``npc-attack``, which its target Defends against."""
+        return "npc-attack" if isinstance(combatant.sheet, UuneStatblock) else "attack"
+
     def wound_level(self, combatant: Any) -> str:
         """Incapacitated, Wounded (any wound), Stressed (any stress) or Unhurt."""
         h = combatant.health
