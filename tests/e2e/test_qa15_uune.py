@@ -48,6 +48,9 @@ async def test_a_roller_the_gm_incapacitates_while_the_gm_approves_is_called_off
     await u.cast(wren=False)
     await u.run(table.moderator, "encounter begin")
     await u.run(table.player, "act", action="attack", target="Dock Thug 1", detail="Street fencing")
+    # The prompt's button, taken before the roll is called off (the bot then edits it away).
+    prompt = await prompt_with(h, "GM: approve all")
+    approve_all = button(prompt, "GM: approve all")["custom_id"]
     knocked = await u.run(
         table.moderator, "gm vital", combatant="Mira Quell", vital="vitality", amount="0"
     )
@@ -56,10 +59,7 @@ async def test_a_roller_the_gm_incapacitates_while_the_gm_approves_is_called_off
     assert "Round 1: Tobin Ash's turn" in said, said
     assert await _waiting(scripted_bot, h) == []
     # The old prompt's button says the roll is gone, and nothing rolls.
-    prompt = await prompt_with(h, "GM: approve all")
-    text = await refused(
-        await h.click(table.moderator, prompt, button(prompt, "GM: approve all")["custom_id"])
-    )
+    text = await refused(await h.click(table.moderator, prompt, approve_all))
     assert "no longer" in text, text
     assert dice.empty
 
