@@ -25,6 +25,20 @@ from tests.harness.server import DiscordHarness
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
+async def reed_ford(bot: CombatBot, h: DiscordHarness, table: Table, pc: str) -> None:
+    """The README's Utopia fight at Reed Ford: ``pc`` (Vesna or Brannoc, the player's) against
+    one Bandit archer, run to ``pc``'s turn."""
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={pc: pc.lower()},
+        npc=("bandit-archer", "Bandit archer"),
+    )
+    await pass_turns_until(bot, h, table, pc)
+
+
 async def test_a_utopia_table_entry_set_without_ruleset_names_utopia(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -67,15 +81,7 @@ async def test_a_spell_whose_description_ends_a_sentence_is_not_stopped_twice(
     skin until your next turn.." — the sheet's description's full stop, then the bot's. One
     full stop now."""
     h = discord_harness
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Brannoc": "brannoc"},
-        npc=("bandit-archer", "Bandit archer"),
-    )
-    await pass_turns_until(bot, h, table, "Brannoc")
+    await reed_ford(bot, h, table, "Brannoc")
     text = (
         await ok(await slash(h, table.player, "act", action="cast", detail="Stoneskin"))
     ).message.text()
@@ -91,15 +97,7 @@ async def test_a_travel_too_far_says_how_to_get_there(
     instead. The refusal now says what the Travel costs, the `amount:` that works and that a
     second Travel covers the rest."""
     h = discord_harness
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Brannoc": "brannoc"},
-        npc=("bandit-archer", "Bandit archer"),
-    )
-    await pass_turns_until(bot, h, table, "Brannoc")
+    await reed_ford(bot, h, table, "Brannoc")
     text = await refused(
         await slash(h, table.player, "act", action="travel", target="Bandit archer 1", amount=6)
     )
@@ -123,15 +121,7 @@ async def test_act_lists_the_exchange_rates_the_server_set(
         ("actions.interrupt_per_turn_action", "1"),
     ):
         await refused(await slash(h, sgm, "tables set", entry=entry, value=value, ruleset="utopia"))
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Vesna": "vesna"},
-        npc=("bandit-archer", "Bandit archer"),
-    )
-    await pass_turns_until(bot, h, table, "Vesna")
+    await reed_ford(bot, h, table, "Vesna")
     names = [
         c["name"]
         for c in await h.autocomplete(table.player, h.channel, "act", focused="action", value="")
@@ -152,15 +142,7 @@ async def test_the_tracker_shows_an_ia_held_on_this_turn(
     whether it worked (a Hold read the same). The tracker now shows it, held for after the
     turn, as the rules keep it."""
     h = discord_harness
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Vesna": "vesna"},
-        npc=("bandit-archer", "Bandit archer"),
-    )
-    await pass_turns_until(bot, h, table, "Vesna")
+    await reed_ford(bot, h, table, "Vesna")
     await ok(await slash(h, table.player, "act", action="exchange"))
     status = await slash(h, table.player, "encounter status")
     await status.response()
@@ -288,15 +270,7 @@ async def test_a_utopia_ranged_attack_without_distance_names_the_option_act_has(
     has no `range:` (its number is `amount:`), and `/attack`, which has one, is refused in
     Utopia. The refusal now names `amount:` and the GM's `/gm place distance`."""
     h = discord_harness
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Vesna": "vesna"},
-        npc=("bandit-archer", "Bandit archer"),
-    )
-    await pass_turns_until(bot, h, table, "Vesna")
+    await reed_ford(bot, h, table, "Vesna")
     text = await refused(
         await slash(
             h, table.player, "act", action="attack", target="Bandit archer 1", detail="Longbow"
@@ -449,15 +423,7 @@ async def test_a_grapple_says_the_stamina_it_costs(
     to 20 (a Leap, 3 Stamina, the same). What an action spends in Stamina is now said beside
     its TA — a Cast already said it, and still says it once."""
     h = discord_harness
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Brannoc": "brannoc"},
-        npc=("bandit-archer", "Bandit archer"),
-    )
-    await pass_turns_until(bot, h, table, "Brannoc")
+    await reed_ford(bot, h, table, "Brannoc")
     text = (
         await ok(await slash(h, table.player, "act", action="grapple", target="Bandit archer 1"))
     ).message.text()
