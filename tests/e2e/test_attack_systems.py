@@ -18,6 +18,7 @@ from tests.e2e.combat_helpers import (
     ok,
     pass_turns_until,
     refused,
+    set_up_cast,
     slash,
 )
 from tests.e2e.conftest import Table
@@ -30,15 +31,14 @@ NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounte
 
 async def untitled_mill(h: DiscordHarness, table: Table) -> None:
     """Wren (the player's), Brask (the other player's), the GM's Hill giant 1; Wren's turn."""
-    gm = table.moderator
-    await ok(await slash(h, gm, "encounter start", name="Burnt mill", ruleset="untitled"))
-    await answered(await slash(h, table.player, "character import", example="wren"))
-    await answered(await slash(h, table.other_player, "character import", example="brask"))
-    await ok(await slash(h, table.player, "encounter join", character="Wren"))
-    await ok(await slash(h, table.other_player, "encounter join", character="Brask"))
-    await answered(await slash(h, gm, "npc import", example="hill-giant"))
-    await ok(await slash(h, gm, "gm add-npc", template="Hill giant"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await set_up_cast(
+        h,
+        table,
+        "untitled",
+        name="Burnt mill",
+        pcs={"Wren": "wren", "Brask": "brask"},
+        npc=("hill-giant", "Hill giant"),
+    )
 
 
 async def utopia_pass(h: DiscordHarness, table: Table) -> None:
@@ -56,15 +56,14 @@ async def utopia_pass(h: DiscordHarness, table: Table) -> None:
 
 async def uune_docks(h: DiscordHarness, table: Table) -> None:
     """Mira Quell (the player's), Tobin Ash (the other player's), the GM's Dock Thug 1."""
-    gm = table.moderator
-    await ok(await slash(h, gm, "encounter start", name="Docks", ruleset="uune"))
-    await answered(await slash(h, table.player, "character import", example="mira"))
-    await answered(await slash(h, table.other_player, "character import", example="tobin"))
-    await ok(await slash(h, table.player, "encounter join", character="Mira Quell"))
-    await ok(await slash(h, table.other_player, "encounter join", character="Tobin Ash"))
-    await answered(await slash(h, gm, "npc import", example="dock-thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Docks",
+        pcs={"Mira Quell": "mira", "Tobin Ash": "tobin"},
+        npc=("dock-thug", "Dock Thug"),
+    )
 
 
 THREAD_COMMANDS: list[tuple[str, dict[str, object]]] = [

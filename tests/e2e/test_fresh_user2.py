@@ -25,6 +25,19 @@ from tests.harness.server import DiscordHarness
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
+async def dock_nine(h: DiscordHarness, table: Table) -> None:
+    """The README's Uune conflict: Mira Quell (the player's) and Tobin Ash (the other
+    player's) against one Dock Thug, begun."""
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Dock nine",
+        pcs={"Mira Quell": "mira", "Tobin Ash": "tobin"},
+        npc=("dock-thug", "Dock Thug"),
+    )
+
+
 async def reed_ford(bot: CombatBot, h: DiscordHarness, table: Table, pc: str) -> None:
     """The README's Utopia fight at Reed Ford: ``pc`` (Vesna or Brannoc, the player's) against
     one Bandit archer, run to ``pc``'s turn."""
@@ -213,14 +226,7 @@ async def test_proposing_on_another_pcs_roll_names_the_help_command(
     an `/act` action, which the reply did not say. It now names the command to type."""
     h = discord_harness
     gm, mira, tobin = table.moderator, table.player, table.other_player
-    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
-    await answered(await slash(h, mira, "character import", example="mira"))
-    await answered(await slash(h, tobin, "character import", example="tobin"))
-    await ok(await slash(h, mira, "encounter join", character="Mira Quell"))
-    await ok(await slash(h, tobin, "encounter join", character="Tobin Ash"))
-    await answered(await slash(h, gm, "npc import", example="dock-thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await dock_nine(h, table)
     await ok(await slash(h, mira, "act", action="next", target="Tobin Ash"))
     await ok(await slash(h, gm, "endturn", as_="Mira Quell"))
     await ok(await slash(h, tobin, "act", action="action", detail="climb: Quarterstaff"))
@@ -239,14 +245,7 @@ async def test_a_helpers_dice_are_shown_with_the_roll_they_help(
     roll (his hits, when he has any, still add as "+ N from help")."""
     h = discord_harness
     gm, mira, tobin = table.moderator, table.player, table.other_player
-    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
-    await answered(await slash(h, mira, "character import", example="mira"))
-    await answered(await slash(h, tobin, "character import", example="tobin"))
-    await ok(await slash(h, mira, "encounter join", character="Mira Quell"))
-    await ok(await slash(h, tobin, "encounter join", character="Tobin Ash"))
-    await answered(await slash(h, gm, "npc import", example="dock-thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await dock_nine(h, table)
     await ok(await slash(h, gm, "endturn", as_="Mira Quell"))
     await ok(await slash(h, gm, "endturn", as_="Tobin Ash"))
     await ok(await slash(h, gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel"))
