@@ -14,7 +14,7 @@ from bot.engine.core.contract import ReactionOption
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.core.economy import Cost
 from bot.engine.utopia import commands as u
-from bot.engine.utopia import pay_words
+from bot.engine.utopia import pay_words, verbs
 from bot.engine.utopia.pay_words import paid_with
 from bot.engine.utopia.ruleset import UtopiaRuleset
 from bot.errors import InvalidInput, RuleViolation
@@ -176,3 +176,38 @@ def test_a_defense_buttons_label_has_one_pair_of_brackets() -> None:
     for choice, label in pay_words._LABELS.items():
         shown = button_label(ReactionOption(choice=choice, label=label, costs={"IA": 1}))
         assert shown.count("(") == shown.count(")") == 1, shown
+
+
+def test_acts_list_shows_every_cost_the_tables_set() -> None:
+    """``/act``'s list showed the text's numbers for Aim, Travel, Leap, Grapple, breaking free,
+    Scale, shaking off, sheathing, armor, Deep Breath and casting, whatever the server's tables
+    said; each now shows the fight's own (the shipped tables still read as the text)."""
+    house = {
+        "aim": {"ta": 2},
+        "travel": {"ta": 2},
+        "leap": {"ta": 4, "stamina": 5, "run_up_m": 3},
+        "grapple": {"ta": 4, "stamina": 3, "escape_ta": 3, "escape_ia": 2, "escape_stamina": 1},
+        "scale": {"ta": 5, "stamina": 6, "escape_ta": 3, "escape_ia": 2},
+        "equipment": {"small_ta": 2, "armor_ta": 5, "sheath_ta": 2},
+        "deep_breath": {"ta": 2, "stamina": 3},
+        "spell": {"ta": 4},
+    }
+    rules = at(3, house)
+    s = house_fight(rules)
+    costs = {spec.key: spec.cost for spec in rules.actions(s, s.get("c1"))}
+    assert costs["aim"] == "2 TA: favor on the next ranged attack"
+    assert costs["travel"] == "2 TA: up to the travel distance"
+    assert costs["leap"].startswith("4 TA + 5 Stamina") and "after 3 m of travel" in costs["leap"]
+    assert costs["grapple"].startswith("4 TA + 3 Stamina")
+    assert costs["escape"] == "3 TA (2 IA off turn) + 1 Stamina, once per turn"
+    assert costs["scale"].startswith("5 TA + 6 Stamina")
+    assert costs["shake-off"] == "3 TA (2 IA off turn), once per turn"
+    assert costs["sheath"] == "2 TA" and costs["unsheath"].startswith("2 TA (free")
+    assert costs["don"] == costs["doff"] == "2 TA neck or ring, 5 TA other armor"
+    assert costs["deep-breath"] == "2 TA: 3 Stamina"
+    assert costs["cast"] == "4 TA + the spell's Stamina"
+    shipped = at(3, None)
+    plain = {spec.key: spec.cost for spec in shipped.actions(s, s.get("c1"))}
+    text = {spec.key: spec.cost for spec in verbs.ACTIONS}
+    for key in ("aim", "travel", "leap", "grapple", "escape", "scale", "shake-off", "don"):
+        assert plain[key] == text[key], key

@@ -142,13 +142,38 @@ BY_KEY = {a.key: a for a in ACTIONS}
 def priced(
     played: UtopiaTables, *, ia_per_ta: int, ta_per_ia: int, hold_ta: int
 ) -> list[ActionSpec]:
-    """:data:`ACTIONS` with the costs that follow the encounter's exchange rates ("Interchanging
-    Actions"), what a held IA costs and the Assist and weaponless prices, as this fight plays
-    them (``played``: the tables its rules version reads) — a server that changed them sees its
-    own numbers in ``/act``'s list, not the text's."""
+    """:data:`ACTIONS` with every cost the tables set, as this fight plays them (``played``: the
+    tables its rules version reads; the exchange rates, "Interchanging Actions", and what a held
+    IA costs are passed as the fight's economy charges them) — a server that changed them sees
+    its own numbers in ``/act``'s list, not the text's."""
     held = played.hold.interrupt_actions
     aid = played.assist
+    leap, grapple, scale = played.leap, played.grapple, played.scale
+    gear = played.equipment
+    armor = (
+        f"{gear.small_ta} TA {' or '.join(gear.small_slots)}, {gear.armor_ta} TA other armor"
+        if gear.small_slots
+        else f"{gear.armor_ta} TA"
+    )
+    run_up = f"{leap.run_up_m:g}"
     costs = {
+        "aim": f"{played.aim.ta} TA: favor on the next ranged attack",
+        "travel": f"{played.travel.ta} TA: up to the travel distance",
+        "leap": f"{leap.ta} TA + {leap.stamina} Stamina: up to the Power score (Strength after "
+        f"{run_up} m of travel)",
+        "grapple": f"{grapple.ta} TA + {grapple.stamina} Stamina: a contest against an adjacent "
+        "creature",
+        "escape": f"{grapple.escape_ta} TA ({grapple.escape_ia} IA off turn) + "
+        f"{grapple.escape_stamina} Stamina, once per turn",
+        "scale": f"{scale.ta} TA + {scale.stamina} Stamina: a contest to climb onto an adjacent "
+        "creature",
+        "shake-off": f"{scale.escape_ta} TA ({scale.escape_ia} IA off turn), once per turn",
+        "sheath": f"{gear.sheath_ta} TA",
+        "unsheath": f"{gear.sheath_ta} TA (free right before an attack with it)",
+        "don": armor,
+        "doff": armor,
+        "deep-breath": f"{played.deep_breath.ta} TA: {played.deep_breath.stamina} Stamina",
+        "cast": f"{played.spell.ta} TA + the spell's Stamina",
         "attack": f"the weapon's TA (weaponless {played.weaponless.ta} TA); "
         f"off turn {ia_per_ta} IA per TA",
         "hold": f"{hold_ta * held} TA for {held} IA later",
