@@ -315,6 +315,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             ia_per_ta=rates.interrupt_per_turn_action,
             ta_per_ia=rates.turn_per_interrupt_action,
             hold_ta=rates.hold_turn_actions,
+            board=self._read(state).scale,
         )
 
     def act(self, state: UtopiaState, combatant: Any, given: ActInput) -> CommandBase:

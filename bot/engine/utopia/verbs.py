@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import names
 from bot.engine.core.commands import CommandBase
+from bot.engine.core.scale import Scale
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.stealth import circumstances
@@ -140,12 +141,13 @@ BY_KEY = {a.key: a for a in ACTIONS}
 
 
 def priced(
-    played: UtopiaTables, *, ia_per_ta: int, ta_per_ia: int, hold_ta: int
+    played: UtopiaTables, *, ia_per_ta: int, ta_per_ia: int, hold_ta: int, board: Scale
 ) -> list[ActionSpec]:
     """:data:`ACTIONS` with every cost the tables set, as this fight plays them (``played``: the
     tables its rules version reads; the exchange rates, "Interchanging Actions", and what a held
     IA costs are passed as the fight's economy charges them) — a server that changed them sees
-    its own numbers in ``/act``'s list, not the text's."""
+    its own numbers in ``/act``'s list, not the text's. ``board``: how the board shows
+    distances."""
     held = played.hold.interrupt_actions
     aid = played.assist
     leap, grapple, scale = played.leap, played.grapple, played.scale
@@ -155,12 +157,11 @@ def priced(
         if gear.small_slots
         else f"{gear.armor_ta} TA"
     )
-    run_up = f"{leap.run_up_m:g}"
     costs = {
         "aim": f"{played.aim.ta} TA: favor on the next ranged attack",
         "travel": f"{played.travel.ta} TA: up to the travel distance",
         "leap": f"{leap.ta} TA + {leap.stamina} Stamina: up to the Power score (Strength after "
-        f"{run_up} m of travel)",
+        f"{board.show(leap.run_up_m)} of travel)",
         "grapple": f"{grapple.ta} TA + {grapple.stamina} Stamina: a contest against an adjacent "
         "creature",
         "escape": f"{grapple.escape_ta} TA ({grapple.escape_ia} IA off turn) + "
