@@ -65,6 +65,22 @@ async def set_up_fight(
         await ok(await slash(h, gm, "encounter begin"))
 
 
+async def hound_pass(h: DiscordHarness, table: Table, *, begin: bool = True) -> None:
+    """A Utopia fight at the Pass: the moderator GMs a Stone hound (added first); Vesna (the
+    player's) and Brannoc (the other player's) join; then it begins (unless ``begin`` is
+    false)."""
+    gm = table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await answered(await slash(h, table.player, "character import", example="vesna"))
+    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
+    await ok(await slash(h, table.player, "encounter join", character="Vesna"))
+    await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
+    if begin:
+        await ok(await slash(h, gm, "encounter begin"))
+
+
 async def set_up_cast(
     h: DiscordHarness,
     table: Table,

@@ -15,6 +15,7 @@ from tests.e2e.combat_helpers import (
     answered,
     button,
     end_encounter,
+    hound_pass,
     ok,
     pass_turns_until,
     refused,
@@ -43,15 +44,7 @@ async def untitled_mill(h: DiscordHarness, table: Table) -> None:
 
 async def utopia_pass(h: DiscordHarness, table: Table) -> None:
     """Vesna (the player's), Brannoc (the other player's), the GM's Stone hound 1."""
-    gm = table.moderator
-    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
-    await answered(await slash(h, gm, "npc import", example="stone-hound"))
-    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
-    await answered(await slash(h, table.player, "character import", example="vesna"))
-    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
-    await ok(await slash(h, table.player, "encounter join", character="Vesna"))
-    await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await hound_pass(h, table)
 
 
 async def uune_docks(h: DiscordHarness, table: Table) -> None:

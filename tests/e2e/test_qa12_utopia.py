@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, pass_turns_until, slash
+from tests.e2e.combat_helpers import answered, hound_pass, ok, pass_turns_until, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -33,14 +33,7 @@ async def _readme_fight(h: DiscordHarness, table: Table) -> None:
 async def hound_fight(h: DiscordHarness, table: Table) -> None:
     """A Stone hound (the GM's) against Vesna and Brannoc (the two players'), all engaged."""
     gm = table.moderator
-    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
-    await answered(await slash(h, gm, "npc import", example="stone-hound"))
-    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
-    await answered(await slash(h, table.player, "character import", example="vesna"))
-    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
-    await ok(await slash(h, table.player, "encounter join", character="Vesna"))
-    await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await hound_pass(h, table)
     await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Brannoc"))
     await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Stone hound 1"))
 

@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, button, ok, press, refused, slash
+from tests.e2e.combat_helpers import button, hound_pass, ok, press, refused, slash
 from tests.e2e.conftest import DiceBox, Table, _running_bot
 from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
@@ -20,13 +20,7 @@ async def utopia_fight(h: DiscordHarness, table: Table, dice: DiceBox) -> None:
     """The moderator GMs a Stone hound; Vesna (the player's) and Brannoc (the other player's)
     stand engaged. Speed tests all 9: ties by the Speed score, the hound (6) first."""
     gm = table.moderator
-    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
-    await answered(await slash(h, gm, "npc import", example="stone-hound"))
-    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
-    await answered(await slash(h, table.player, "character import", example="vesna"))
-    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
-    await ok(await slash(h, table.player, "encounter join", character="Vesna"))
-    await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
+    await hound_pass(h, table, begin=False)
     dice.load([3, 3, 3] * 3)
     await ok(await slash(h, gm, "encounter begin"))
     await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Brannoc"))
