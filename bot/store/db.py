@@ -230,15 +230,11 @@ def _run_units(
         outcomes: list[_Outcome] = []
         for unit in units:
             try:
-                counts = _run_in_order(conn, unit.statements)
-                rows = None
-                if unit.query is not None and counts[0] != 0:
-                    rows = list(conn.execute(unit.query, unit.params).fetchall())
+                outcomes.append(_run_unit(conn, unit))
             except Exception:  # noqa: BLE001 - run again apart: the unit gets its own error
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 return _run_units_apart(conn, units)
-            outcomes.append((counts, rows))
         conn.execute("COMMIT")
     except BaseException:
         _roll_back(conn)
@@ -257,10 +253,7 @@ def _run_units_apart(conn: sqlite3.Connection, units: Sequence[_Unit]) -> list[_
         for unit in units:
             conn.execute("SAVEPOINT unit")
             try:
-                counts = _run_in_order(conn, unit.statements)
-                rows = None
-                if unit.query is not None and counts[0] != 0:
-                    rows = list(conn.execute(unit.query, unit.params).fetchall())
+                outcome = _run_unit(conn, unit)
             except Exception as error:
                 if not conn.in_transaction:
                     raise _GroupLost(error) from error
@@ -269,12 +262,24 @@ def _run_units_apart(conn: sqlite3.Connection, units: Sequence[_Unit]) -> list[_
                 outcomes.append(error)
                 continue
             conn.execute("RELEASE unit")
-            outcomes.append((counts, rows))
+            outcomes.append(outcome)
         conn.execute("COMMIT")
     except BaseException:
         _roll_back(conn)
         raise
     return outcomes
+
+
+def _run_unit(
+    conn: sqlite3.Connection, unit: _Unit
+) -> tuple[list[int], list[aiosqlite.Row] | None]:
+    """On the database thread: ``unit``'s statements (:func:`_run_in_order`), then its query
+    unless the first statement changed nothing."""
+    counts = _run_in_order(conn, unit.statements)
+    rows = None
+    if unit.query is not None and counts[0] != 0:
+        rows = list(conn.execute(unit.query, unit.params).fetchall())
+    return counts, rows
 
 
 def _roll_back(conn: sqlite3.Connection) -> None:
