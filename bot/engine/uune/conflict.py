@@ -18,7 +18,7 @@ from bot.engine.core.commands import (
     Rest,
     describe_settings,
 )
-from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
+from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
 from bot.engine.core.state import fight_over
 from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetVitals
 from bot.engine.uune.core import Tx
@@ -99,15 +99,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (p.actor, p.target, p.attacker) or c.id in helpers:
             tx.settle_decision(p.id)
             tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
-    if st.phase == "active" and st.turn == c.id:
-        tx.next_turn(c.id)
-    tx.remove(c.id)
-    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
-    if st.phase == "active":
-        if st.turn == c.id or not st.order:
-            tx.end_fight(None, "nobody is left")
-        else:
-            tx.check_end(force=True, sides_before=len(sides_before))
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:
