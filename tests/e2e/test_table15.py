@@ -75,3 +75,47 @@ async def test_uune_removal_of_the_turn_holder_reads_leave_then_turn(
     await u.cast()
     await u.run(table.moderator, "encounter begin")
     await _remove_the_current(scripted_bot, discord_harness, table)
+
+
+# ---- 1. a removed helper's help goes; the roll goes on --------------------------------------
+
+
+async def test_uune_removing_a_helper_drops_only_their_help(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Tobin helped Mira's lock-picking; before the GM approved, the GM removed Tobin. The
+    whole roll was called off ("Mira Quell's roll for … is called off") and her action lost,
+    though only a helper had gone. Now only his help goes, saying so; the prompt asks again
+    and her roll goes on with her own dice."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    removed = await u.run(gm, "gm remove", combatant="Tobin Ash")
+    said = removed.message.text()
+    assert "called off" not in said, said
+    assert "Tobin Ash leaves the encounter and no longer helps Mira Quell's roll." in said, said
+    [waiting] = (await scripted_bot.services.encounters.live(h.channel.id)).state.decisions
+    assert waiting.helpers == ()  # type: ignore[union-attr]
+    rolled = await u.press(gm, "GM: approve all", [5, 6])
+    assert "[5] [6] = 2 hits vs 3 needed" in rolled.text(), rolled.text()
+    assert "Tobin" not in rolled.text(), rolled.text()
+
+
+async def test_uune_removing_the_roller_still_calls_the_roll_off(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Removing the roller (not a helper) calls the helped roll off, as before."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    removed = await u.run(gm, "gm remove", combatant="Mira Quell")
+    assert "Mira Quell's roll for" in removed.message.text(), removed.message.text()
+    assert (await scripted_bot.services.encounters.live(h.channel.id)).state.decisions == []

@@ -4,7 +4,7 @@ so its log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
-from bot.engine.core.commands import MoveInOrder
+from bot.engine.core.commands import MoveInOrder, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
 from bot.engine.uune.ruleset import UuneRuleset
@@ -16,9 +16,25 @@ from tests.engine.test_uune_engine import RULES, Table
 V1 = UuneRuleset(version=1)
 
 
-def test_version_2_is_the_newest_and_version_1_is_still_known() -> None:
-    assert RULES.version == UuneRuleset.rules_version == 2
-    assert UuneRuleset.known_versions == (1, 2)
+V2 = UuneRuleset(version=2)
+
+
+def test_version_3_is_the_newest_and_versions_1_and_2_are_still_known() -> None:
+    assert RULES.version == UuneRuleset.rules_version == 3
+    assert UuneRuleset.known_versions == (1, 2, 3)
+
+
+def test_removing_a_helper_drops_their_help_in_v3_and_calls_the_roll_off_before() -> None:
+    """ "Help": the helper's hits are added to the roller's; a helper who left has none."""
+    t = Table()
+    t.do(u.Attack(actor="c1", target="c3", resources=("Quickblade",)))
+    t.do(u.Help(actor="c2", resources=("Herbalist",), decision=t.open.id))
+    gone = RemoveCombatant(combatant="c2")
+    new = RULES.apply(t.state, gone, ScriptedRoller([]), NOW).state
+    [kept] = new.decisions
+    assert isinstance(kept, ApprovalDecision) and kept.actor == "c1" and kept.helpers == ()
+    assert all(not r.startswith("c2") for r in kept.proposed)
+    assert V2.apply(t.state, gone, ScriptedRoller([]), NOW).state.decisions == []
 
 
 def test_an_approval_whose_roller_the_gm_knocks_out_is_called_off_in_v2_only() -> None:

@@ -557,8 +557,15 @@ def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
     """A helper out of the fight ("cannot take actions") no longer helps ``d``: their
     resources leave it (and it rolls at once if nothing is left to decide)."""
     gone = [h.helper for h in d.helpers if tx.is_out(tx.view(h.helper))]
-    if not gone:
-        return
+    if gone:
+        drop_helpers(tx, d, gone, "is Incapacitated")
+
+
+def drop_helpers(tx: Tx, d: ApprovalDecision, gone: list[str], why: str) -> None:
+    """The helpers ``gone`` no longer help ``d`` ("Help": a PC adds its own roll; one out of
+    the fight, or no longer in it, has none to add): their resources leave it, ``why`` is said
+    of each ("is Incapacitated", "leaves the encounter"), and the roller's roll goes on with
+    what is left — rolling at once if nothing is left to decide."""
     theirs = tuple(f"{cid}{_SEP}" for cid in gone)
     kept = {
         field: tuple(r for r in getattr(d, field) if not r.startswith(theirs))
@@ -567,8 +574,7 @@ def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
     tx.settle_decision(d.id)
     for cid in gone:
         tx.note(
-            f"{tx.view(cid).name} is Incapacitated and no longer helps "
-            f"{tx.view(d.actor).name}'s roll.",
+            f"{tx.view(cid).name} {why} and no longer helps {tx.view(d.actor).name}'s roll.",
             cid,
         )
     helpers = tuple(h for h in d.helpers if h.helper not in gone)

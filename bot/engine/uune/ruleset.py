@@ -128,8 +128,12 @@ class UuneRuleset(Ruleset[UuneState]):
     ``/gm order`` keeps the PCs ahead of the NPCs (:func:`bot.engine.uune.conflict.move_in_order`,
     "Conflict"). Version 1 (encounters started before) left such a roll waiting until its
     window ran out and let an NPC be moved ahead of the PCs, and keeps doing so, so its log
-    replays exactly."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
+    replays exactly.
+
+    Version 3: the GM removing a PC who only *helps* a roll drops that help, and the roll
+    goes on with the rest ("Help"; :func:`bot.engine.uune.conflict.remove_combatant`);
+    versions 1 and 2 called the whole roll off."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
     between fights too."""
