@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
-    answered,
     current_name,
     hound_pass,
     ok,
@@ -17,7 +16,7 @@ from tests.e2e.combat_helpers import (
     slash,
 )
 from tests.e2e.conftest import DiceBox, Table
-from tests.e2e.uune_steps import Docks
+from tests.e2e.uune_steps import Docks, labels, prompt_with
 from tests.harness.server import DiscordHarness
 
 # ---- 2. the removal is said before whose turn it is ------------------------------------------
@@ -119,3 +118,136 @@ async def test_uune_removing_the_roller_still_calls_the_roll_off(
     removed = await u.run(gm, "gm remove", combatant="Mira Quell")
     assert "Mira Quell's roll for" in removed.message.text(), removed.message.text()
     assert (await scripted_bot.services.encounters.live(h.channel.id)).state.decisions == []
+
+
+# ---- 3. an attacker out of the fight before its attack resolves: the attack is called off ----
+
+
+async def _waiting(bot: CombatBot, h: DiscordHarness) -> list[object]:
+    return list((await bot.services.encounters.live(h.channel.id)).state.decisions)
+
+
+async def _closed(h: DiscordHarness, prompt_id: int) -> None:
+    """The target's prompt loses its buttons (edited to what happened)."""
+    await h.wait_for(lambda: not labels(h.message(_Id(prompt_id))))
+
+
+class _Id:
+    def __init__(self, id: int) -> None:
+        self.id = id
+
+
+async def test_uune_an_npc_attack_whose_attacker_the_gm_incapacitates_is_called_off(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The thug's Cudgel waited on Mira's Defend when the GM set the thug's vitality to 0
+    (Incapacitated: "cannot take actions"): Mira could still roll her Defend, and a failed one
+    wounded her — a blow from an attacker already out of the fight. The attack is called off,
+    the channel told, and her prompt closed."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "endturn")
+    await u.run(table.other_player, "endturn")
+    await u.run(gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    prompt = await prompt_with(h, "Roll now")
+    knocked = await u.run(gm, "gm vital", combatant="Dock Thug 1", vital="vitality", amount="0")
+    said = knocked.message.text()
+    assert (
+        "Dock Thug 1's attack on Mira Quell with Cudgel is called off: Dock Thug 1 is Incapacitated"
+        in said
+    ), said
+    assert await _waiting(scripted_bot, h) == []
+    assert "River Witch 1's turn" in said, said
+    await _closed(h, prompt.id)
+
+
+async def test_utopia_an_attack_whose_attacker_the_gm_puts_down_is_called_off(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The hound's bite waited on Vesna's defense when the GM set the hound's DHP to 0 (Down):
+    Vesna's "Take it" then took the bite's damage from a creature already out of the fight.
+    The attack is called off, the channel told, and her prompt closed."""
+    h = discord_harness
+    await hound_pass(h, table)
+    await ok(await slash(h, table.moderator, "gm add-npc", template="Stone hound"))
+    await pass_turns_until(bot, h, table, "Stone hound 1")
+    bite = await ok(
+        await slash(
+            h, table.moderator, "act", action="attack", target="Vesna", detail="Crushing bite"
+        )
+    )
+    down = await ok(
+        await slash(
+            h, table.moderator, "gm vital", combatant="Stone hound 1", vital="dhp", amount="0"
+        )
+    )
+    said = down.message.text()
+    assert (
+        "Stone hound 1's attack on Vesna with Crushing bite is called off: Stone hound 1 is Down"
+        in said
+    ), said
+    assert await _waiting(bot, h) == []
+    await _closed(h, bite.message.id)
+
+
+async def test_untitled_an_attack_whose_attacker_the_gm_puts_down_is_cancelled(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Untitled already cancels it (rules version 2): the same guard, the prompt closed."""
+    h = discord_harness
+    pcs = {"Wren": "wren", "Brask": "brask"}
+    await set_up_cast(
+        h, table, "untitled", name="Hill", pcs=pcs, npc=("hill-giant", "Hill giant"), count=2
+    )
+    await pass_turns_until(bot, h, table, "Hill giant 1")
+    swing = await ok(await slash(h, table.moderator, "act", action="attack", target="Brask"))
+    down = await ok(
+        await slash(
+            h, table.moderator, "gm vital", combatant="Hill giant 1", vital="health", amount="0"
+        )
+    )
+    said = down.message.text()
+    assert "Hill giant 1's attack with Tree-trunk club is cancelled: Hill giant 1 is Down" in said
+    assert await _waiting(bot, h) == []
+    await _closed(h, swing.message.id)
+
+
+async def test_uttas_an_attack_whose_attacker_the_gm_knocks_out_is_cancelled(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """UTTAS already cancels it: the same guard, the prompt closed."""
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Thug 1")
+    swing = await ok(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
+    down = await ok(
+        await slash(
+            h, table.moderator, "gm vital", combatant="Thug 1", vital="health", amount="-100"
+        )
+    )
+    said = down.message.text()
+    assert "Thug 1's Cudgel is cancelled: Thug 1 is" in said, said
+    assert await _waiting(bot, h) == []
+    await _closed(h, swing.message.id)
+
+
+async def test_a_removed_npc_attacker_s_attack_is_called_off_and_its_prompt_closed(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Removing the attacker (every system cancels it): the target's prompt closes too."""
+    h = discord_harness
+    await hound_pass(h, table)
+    await pass_turns_until(bot, h, table, "Stone hound 1")
+    await ok(await slash(h, table.moderator, "gm add-npc", template="Stone hound"))
+    bite = await ok(
+        await slash(
+            h, table.moderator, "act", action="attack", target="Vesna", detail="Crushing bite"
+        )
+    )
+    removed = await ok(await slash(h, table.moderator, "gm remove", combatant="Stone hound 1"))
+    assert "Crushing bite is cancelled" in removed.message.text(), removed.message.text()
+    assert await _waiting(bot, h) == []
+    await _closed(h, bite.message.id)

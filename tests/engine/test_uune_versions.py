@@ -4,7 +4,7 @@ so its log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
-from bot.engine.core.commands import MoveInOrder, RemoveCombatant
+from bot.engine.core.commands import EndTurn, MoveInOrder, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
 from bot.engine.uune.ruleset import UuneRuleset
@@ -61,3 +61,19 @@ def test_an_npc_moved_ahead_of_the_pcs_is_refused_in_v2_only() -> None:
     else:
         raise AssertionError("the NPC was moved ahead of the PCs")
     assert V1.apply(t.state, move, ScriptedRoller([]), NOW).state.order[0] == "c3"
+
+
+def test_a_defend_whose_attacking_npc_the_gm_knocks_out_is_called_off_in_v3_only() -> None:
+    """ "Defend": the attack lands once the Defend is rolled; an NPC Incapacitated first
+    ("cannot take actions") makes none. Its turn, the attack's, ends."""
+    t = Table()
+    for pc in ("c1", "c2"):
+        t.do(EndTurn(actor=pc))
+    t.do(u.NpcAttack(actor="c3", target="c1", attack="Cudgel"))
+    assert isinstance(t.open, ApprovalDecision) and t.open.attacker == "c3"
+    out_cold = u.SetVitals(target="c3", vitality=(0, False))
+    new = RULES.apply(t.state, out_cold, ScriptedRoller([]), NOW)
+    assert new.state.decisions == [] and new.state.turn == "c4"
+    assert any("Thug's attack on Mira with Cudgel is called off" in e.text for e in new.events)
+    old = V2.apply(t.state, out_cold, ScriptedRoller([]), NOW).state
+    assert isinstance(old.pending, ApprovalDecision) and old.pending.attacker == "c3"

@@ -532,10 +532,14 @@ def settle_for_the_fallen(tx: Tx) -> None:
     when no difficulty was named in time); rolled, it stands as it is (as when the roller
     spends their last vitality, :func:`_offer`). Either way the turn it was taken on ends
     (a Defend's: the attacking NPC's). A helper out of the fight no longer helps a roll still
-    waiting for approval (:func:`_drop_fallen_helpers`)."""
+    waiting for approval (:func:`_drop_fallen_helpers`). From rules version 3, a Defend whose
+    attacking NPC is out of the fight before the Defend is kept is called off with its attack
+    (:func:`_call_off_fallen_attack`)."""
     for d in list(tx.state.decisions):
         roller = tx.view(d.actor)
         if tx.state.decision(d.id) is None:
+            continue
+        if not tx.is_out(roller) and _call_off_fallen_attack(tx, d):
             continue
         if not tx.is_out(roller):
             if isinstance(d, ApprovalDecision) and d.helpers:
@@ -551,6 +555,27 @@ def settle_for_the_fallen(tx: Tx) -> None:
             roller.id,
         )
         _after(tx, d.actor, d.purpose, d.attacker)
+
+
+def _call_off_fallen_attack(tx: Tx, d: ApprovalDecision | SpendDecision) -> bool:
+    """Rules version 3: an NPC's attack whose Defend still waits (for approval, or rolled and
+    waiting on its spends) is called off when the NPC is out of the fight first — a GM tool
+    Incapacitated it ("Vitality": "cannot take actions"): the attack lands only once the
+    Defend is done ("Defend"), and an attacker out of the fight makes none. The NPC's turn,
+    whose action the attack was, ends. Whether it was called off."""
+    if tx.version < 3 or d.purpose != "defend" or d.attacker is None:
+        return False
+    npc = tx.view(d.attacker)
+    if not tx.is_out(npc):
+        return False
+    tx.settle_decision(d.id)
+    tx.note(
+        f"{npc.name}'s attack on {tx.view(d.actor).name} with {d.attack} is called off: "
+        f"{npc.name} is Incapacitated and cannot act.",
+        npc.id,
+    )
+    _after(tx, d.actor, d.purpose, d.attacker)
+    return True
 
 
 def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
