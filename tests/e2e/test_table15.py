@@ -11,6 +11,7 @@ from tests.e2e.combat_helpers import (
     hound_pass,
     ok,
     pass_turns_until,
+    refused,
     set_up_cast,
     set_up_fight,
     slash,
@@ -251,3 +252,31 @@ async def test_a_removed_npc_attacker_s_attack_is_called_off_and_its_prompt_clos
     assert "Crushing bite is cancelled" in removed.message.text(), removed.message.text()
     assert await _waiting(bot, h) == []
     await _closed(h, bite.message.id)
+
+
+# ---- 4. Uune: Insight on an Incapacitated NPC --------------------------------------------------
+
+
+async def test_uune_insight_on_an_incapacitated_npc_is_refused(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The GM set the thug's vitality to 0 (Incapacitated: "cannot take actions"); Mira's
+    `/act action:insight target:Dock Thug 1` still opened a roll to read the emotions it
+    showed "in response to something" — from an NPC taking no part in any interaction. It is
+    refused, ephemerally, saying why, and nothing changes (her action is not spent)."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(gm, "gm vital", combatant="Dock Thug 1", vital="vitality", amount="0")
+    before = (await scripted_bot.services.encounters.live(h.channel.id)).state_json
+    text = await refused(
+        await slash(h, table.player, "act", action="insight", target="Dock Thug 1")
+    )
+    assert "Dock Thug 1 is Incapacitated" in text and "Insight" in text, text
+    assert (await scripted_bot.services.encounters.live(h.channel.id)).state_json == before
+    # An NPC still in the conflict may be read.
+    dice.load([1])
+    read = await u.run(table.player, "act", action="insight", target="River Witch 1")
+    assert "Mira Quell watches River Witch 1" in read.message.text(), read.message.text()

@@ -77,3 +77,17 @@ def test_a_defend_whose_attacking_npc_the_gm_knocks_out_is_called_off_in_v3_only
     assert any("Thug's attack on Mira with Cudgel is called off" in e.text for e in new.events)
     old = V2.apply(t.state, out_cold, ScriptedRoller([]), NOW).state
     assert isinstance(old.pending, ApprovalDecision) and old.pending.attacker == "c3"
+
+
+def test_insight_on_an_incapacitated_npc_is_refused_in_v3_only() -> None:
+    """ "Insight" reads an NPC "while interacting"; Incapacitated, it "cannot take actions"."""
+    t = Table()
+    t.do(u.SetVitals(target="c3", vitality=(0, False)))
+    read = u.Insight(actor="c1", target="c3")
+    try:
+        RULES.apply(t.state, read, ScriptedRoller([]), NOW)
+    except RuleViolation as refused:
+        assert "Thug is Incapacitated" in str(refused)
+    else:
+        raise AssertionError("Insight read an Incapacitated NPC")
+    assert V2.apply(t.state, read, ScriptedRoller([1]), NOW).state.get("c1").pools["turn"] == 0
