@@ -172,8 +172,13 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     Version 3: the exchange rates ("Interchanging Actions": ``actions.interrupt_per_turn_action``,
     ``actions.turn_per_interrupt_action``) and what each held IA costs ("Hold Action":
     ``hold.turn_actions``) are the encounter's tables'; versions 1 and 2 play by the text's
-    2, 1 and 2 whatever the tables say (:func:`_as_version_2`)."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
+    2, 1 and 2 whatever the tables say (:func:`_as_version_2`).
+
+    Version 4: damage waiting on its target's defense is called off when its attacker is out
+    of the fight first (a GM tool put it Down: a Down creature deals no damage;
+    :func:`bot.engine.utopia.assist_defense.settle_for_the_fallen`); versions 1 to 3 dealt it
+    once the target chose."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
     tables_loader = staticmethod(load_tables)
 

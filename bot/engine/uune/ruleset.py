@@ -136,8 +136,15 @@ class UuneRuleset(Ruleset[UuneState]):
     ``/gm order`` keeps the PCs ahead of the NPCs (:func:`bot.engine.uune.conflict.move_in_order`,
     "Conflict"). Version 1 (encounters started before) left such a roll waiting until its
     window ran out and let an NPC be moved ahead of the PCs, and keeps doing so, so its log
-    replays exactly."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
+    replays exactly.
+
+    Version 3: the GM removing a PC who only *helps* a roll drops that help, and the roll
+    goes on with the rest ("Help"; :func:`bot.engine.uune.conflict.remove_combatant`); an
+    NPC's attack whose Defend still waits is called off when the NPC is Incapacitated first
+    (:func:`bot.engine.uune.rolls.settle_for_the_fallen`); Insight on an Incapacitated NPC is
+    refused (:func:`bot.engine.uune.specials.insight`). Versions 1 and 2 called the whole
+    helped roll off, let the attack land once the Defend was rolled, and read such an NPC."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
     between fights too."""
