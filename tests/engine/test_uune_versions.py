@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.engine.core.commands import EndTurn, MoveInOrder, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
+from bot.engine.uune.options import SEP
 from bot.engine.uune.ruleset import UuneRuleset
 from bot.engine.uune.state import ApprovalDecision
 from bot.errors import RuleViolation
@@ -91,3 +92,18 @@ def test_insight_on_an_incapacitated_npc_is_refused_in_v3_only() -> None:
     else:
         raise AssertionError("Insight read an Incapacitated NPC")
     assert V2.apply(t.state, read, ScriptedRoller([1]), NOW).state.get("c1").pools["turn"] == 0
+
+
+def test_a_helper_rolls_only_their_approved_resources_in_v3() -> None:
+    """ "Help": "Roll your own resources as they apply to the action." Before version 3 a
+    helper rolled a base die too, so help with every resource refused still added its hits."""
+    t = Table()
+    t.do(u.RollAction(actor="c1", action="force the door", resources=("Quickblade",), difficulty=2))
+    t.do(u.Help(actor="c2", resources=("Herbalist",), decision=t.open.id))
+    t.do(u.Approve(actor="c1", decision=t.open.id, refuse=(f"c2{SEP}Herbalist",)))
+    approve = u.Approve(actor="c1", decision=t.open.id, all="approve")
+    new = RULES.apply(t.state, approve, ScriptedRoller([1, 5]), NOW)
+    assert new.state.pending.roll.help == 0
+    assert any("help adds nothing" in e.text for e in new.events)
+    old = V2.apply(t.state, approve, ScriptedRoller([1, 5, 6]), NOW)
+    assert old.state.pending.roll.help == 1  # Tobin's base die: [6]

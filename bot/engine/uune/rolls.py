@@ -296,7 +296,20 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
     for h in d.helpers:
         helper = tx.view(h.helper)
         theirs = [r.split(_SEP, 1)[1] for r in d.approved if r.startswith(h.helper + _SEP)]
-        helped = _dice(tx, helper, theirs, d.difficulty, f"help to {c.name}")
+        # "Roll your own resources as they apply to the action" (rules version 3): a helper
+        # rolls their approved resources' dice, no base die; none approved, nothing to add.
+        # Before, a helper rolled the base die too, even with every resource refused.
+        resources_only = tx.version >= 3
+        if resources_only and not theirs:
+            tx.note(
+                f"{helper.name}'s help adds nothing to {c.name}'s roll: none of their resources "
+                "was approved.",
+                helper.id,
+            )
+            continue
+        helped = _dice(
+            tx, helper, theirs, d.difficulty, f"help to {c.name}", base=not resources_only
+        )
         roll = dice.with_help(roll, helped)
         # The helper's own dice, shown as the roller's are (their hits, even none, count).
         tx.note(f"{helper.name} helps {c.name}: {helped.roll.shown()}.", helper.id)
@@ -340,7 +353,13 @@ def _odds(
 
 
 def _dice(
-    tx: Tx, c: UuneCombatant, approved: list[str], difficulty: int, what: str
+    tx: Tx,
+    c: UuneCombatant,
+    approved: list[str],
+    difficulty: int,
+    what: str,
+    *,
+    base: bool = True,
 ) -> dice.ActionRoll:
     sheet = c.sheet
     assert isinstance(sheet, UuneSheet)
@@ -353,6 +372,7 @@ def _dice(
         tx.tables,
         impaired=impaired.level if impaired else 0,
         intoxicated=intoxicated.level if intoxicated else 0,
+        base=base,
     )
 
 

@@ -142,8 +142,11 @@ class UuneRuleset(Ruleset[UuneState]):
     goes on with the rest ("Help"; :func:`bot.engine.uune.conflict.remove_combatant`); an
     NPC's attack whose Defend still waits is called off when the NPC is Incapacitated first
     (:func:`bot.engine.uune.rolls.settle_for_the_fallen`); Insight on an Incapacitated NPC is
-    refused (:func:`bot.engine.uune.specials.insight`). Versions 1 and 2 called the whole
-    helped roll off, let the attack land once the Defend was rolled, and read such an NPC."""
+    refused (:func:`bot.engine.uune.specials.insight`); a helper rolls only their approved
+    resources' dice ("Help": "Roll your own resources as they apply to the action"), so a
+    helper whose resources were all refused adds nothing (:func:`bot.engine.uune.rolls._roll`).
+    Versions 1 and 2 called the whole helped roll off, let the attack land once the Defend was
+    rolled, read such an NPC, and gave a helper a base die of their own."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
