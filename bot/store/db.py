@@ -222,9 +222,10 @@ def _run_units(
     its own savepoint (:func:`_run_units_apart`), so one unit's failure still cannot undo
     another's work: the savepoints' two statements a unit are paid only then (each statement
     takes the GIL back, which the event loop holds while it computes a burst; issue 15:
-    "retry the batch without it"). Raises what ``BEGIN`` or ``COMMIT`` raise (after rolling
-    back), or :class:`_GroupLost` when a unit's failure ended the transaction; nothing of the
-    batch is then committed."""
+    "retry the batch without it"). Raises what ``BEGIN``, ``COMMIT`` or that ``ROLLBACK``
+    raise (after rolling back), or :class:`_GroupLost` when a unit's failure ended the
+    transaction in the run again (a first run SQLite ended is run again all the same: it wrote
+    nothing); nothing of the batch is then committed."""
     _begin(conn, catch_up)
     try:
         outcomes: list[_Outcome] = []
@@ -762,8 +763,9 @@ class Database:
         rolled back alone and its writer gets the error (a storage fault as
         :class:`~bot.errors.StorageUnavailable`); a failed ``COMMIT``, or a failure that ended
         SQLite's transaction, fails every unit of the batch and commits none. A writer
-        cancelled before its unit was sent writes nothing; one cancelled after
-        still has its unit committed with the others (as a :meth:`transaction` writer
+        cancelled before its unit was taken for a batch writes nothing (from the moment its
+        ``cancel()`` returns, before its task has run again: :meth:`_take`); one cancelled
+        after still has its unit committed with the others (as a :meth:`transaction` writer
         cancelled while waiting for its group's COMMIT)."""
         return SingleTrip("sqlite", self._submit)
 
@@ -782,8 +784,9 @@ class Database:
             loop.call_soon(self._start_due_units)
         try:
             # Not shielded: a writer cancelled here cancels its own future only. The unit is
-            # then either still waiting (removed below: nothing of it is written) or already
-            # in a trip (committed or failed with its batch; nobody reads the outcome).
+            # then either still waiting (left by every take from then on, and removed below:
+            # nothing of it is written) or already taken for a trip (committed or failed with
+            # its batch; nobody reads the outcome).
             return await unit.future
         except asyncio.CancelledError:
             with self._units_lock:
@@ -874,10 +877,21 @@ class Database:
 
     def _take(self) -> list[_Unit]:
         """Up to :attr:`max_group` waiting units, oldest first, no longer waiting (on either
-        thread: a unit taken cannot be withdrawn by its cancelled writer)."""
+        thread: a unit taken cannot be withdrawn by its cancelled writer). A unit whose writer
+        was cancelled is dropped, not taken: ``cancel()`` cancels the unit's future at once,
+        but the writer's task withdraws the unit (:meth:`_submit`) only when it next runs: in
+        a later loop turn than the start due at the end of the turn the unit came in
+        (:meth:`_start_due_units`), and maybe after the database thread's own next take."""
         with self._units_lock:
-            batch = self._units[: self.max_group]
-            del self._units[: len(batch)]
+            batch: list[_Unit] = []
+            looked = 0
+            for unit in self._units:
+                if len(batch) == self.max_group:
+                    break
+                looked += 1
+                if not unit.future.cancelled():  # read on either thread: set by the loop's
+                    batch.append(unit)  # cancel(), under the GIL; a unit taken stays taken
+            del self._units[:looked]
         return batch
 
     def _drain(self, batch: list[_Unit]) -> None:

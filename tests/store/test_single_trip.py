@@ -1,10 +1,11 @@
-"""Single-trip units of work (``Store.single_trip``, issue 15): on SQLite every unit queued
-while the previous batch runs goes to the database thread in ONE trip — BEGIN, each unit in its
-own savepoint, COMMIT — and the same guarantees as group commit hold: a failing unit is rolled
-back alone, a failed COMMIT fails every unit of its batch and commits none, a writer cancelled
-before its unit was taken writes nothing, and writers of whole transactions are neither
-interleaved with nor starved by a stream of units. The WAL is written from its start again after
-background checkpoints instead of growing while writes never stop.
+"""Single-trip units of work (``Store.single_trip``, issue 15): on SQLite the units that come in
+one loop turn, or while the previous batch runs, go to the database thread in ONE trip — BEGIN,
+the units' statements, COMMIT; run again with a savepoint a unit when one raised — and the same
+guarantees as group commit hold: a failing unit is rolled back alone, a failed COMMIT fails
+every unit of its batch and commits none, a writer cancelled before its unit was taken writes
+nothing, and writers of whole transactions are neither interleaved with nor starved by a stream
+of units. The WAL is written from its start again after background checkpoints instead of
+growing while writes never stop.
 
 Real tasks on a real SQLite file (and a real PostgreSQL for the contract); every wait is bounded
 by ``asyncio.timeout`` so a stall fails the test instead of hanging it.
