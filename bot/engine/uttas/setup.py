@@ -57,11 +57,11 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     folded = names.key(cmd.name)
     taken = next((c for c in st.combatants if names.key(c.name) == folded), None)
     if taken is not None:
-        raise Conflict(f"There is already a combatant called {taken.name}.")
+        raise Conflict(f"There is already a combatant called {names.escaped(taken.name)}.")
     for s in cmd.sheet.stances:
         if tx.tables.stance(s) is None:
             raise InvalidInput(
-                f"{cmd.name}'s sheet lists an unknown stance {names.quoted(s)}. "
+                f"{names.escaped(cmd.name)}'s sheet lists an unknown stance {names.quoted(s)}. "
                 f"Known: {', '.join(tx.tables.stances)}."
             )
     cid = f"c{st.next_id}"
@@ -86,7 +86,8 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         apply_record(c, cmd.record, tx.tables)
         if c.has(DEAD):
             raise RuleViolation(
-                f"{cmd.name} is dead in this campaign. A server GM can bring them back with "
+                f"{names.escaped(cmd.name)} is dead in this campaign. A server GM can bring them "
+                f"back with "
                 "`/campaign reset`."
             )
     tx.add(c)
@@ -254,7 +255,9 @@ def _set_disabled_limb(tx: Tx, c: Combatant, cmd: SetCondition) -> None:
     """Game Master: disable one named limb (it works again once Health is back to the sheet's,
     UTTAS "Conditions", Disabled Limb) or restore it; Disabled lasts while any limb is."""
     if not cmd.limb or cmd.limb not in limbs.valid_limbs(c):
-        raise InvalidInput(f"Name one of {c.name}'s limbs: {', '.join(limbs.valid_limbs(c))}.")
+        raise InvalidInput(
+            f"Name one of {names.escaped(c.name)}'s limbs: {', '.join(limbs.valid_limbs(c))}."
+        )
     m = tx.c(c.id)
     if cmd.present:
         m.disabled_limbs.append(
