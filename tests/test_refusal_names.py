@@ -79,8 +79,11 @@ NAME_VARIABLES = {
     "weapon_name",
     "item_name",
     "head_name",
+    "reason",
 }
-"""Variables (and parameters) that hold a name as text."""
+"""Variables (and parameters) that hold a name as text, or plain text naming one (the
+``reason`` an action is paid for, "attack Hill giant 1 with the Club", is written for the log,
+where the view escapes it: quoted in a refusal it is escaped there)."""
 
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -192,6 +195,42 @@ class Finder:
                         yield from self.raw(node.value, helper, seen | {key}, depth + 1)
 
 
+def _refusals(
+    expr: ast.AST | None,
+    function: ast.AST | None,
+    helpers: dict[str, list[tuple[str, Function]]],
+    path: str,
+    seen: frozenset[str] = frozenset(),
+) -> Iterator[tuple[ast.Call, ast.AST | None]]:
+    """The refusal constructors a ``raise`` may raise, each with its function: the call itself
+    (``raise RuleViolation(...)``), either side of ``or`` / ``if``, a variable's assignments,
+    and what a factory of ours returns (``raise refusal or RuleViolation(...)``,
+    ``raise self._not_yours(c)``)."""
+    if isinstance(expr, ast.Call):
+        called = _call_name(expr)
+        if called in REFUSALS:
+            yield expr, function
+            return
+        key = f"()${called}"
+        if called is None or key in seen or len(seen) > 6:
+            return
+        found = helpers.get(called, [])
+        candidates = [f for p, f in found if p == path] or [f for _, f in found]
+        for helper in candidates:
+            for node in ast.walk(helper):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    yield from _refusals(node.value, helper, helpers, path, seen | {key})
+    elif isinstance(expr, ast.BoolOp):
+        for value in expr.values:
+            yield from _refusals(value, function, helpers, path, seen)
+    elif isinstance(expr, ast.IfExp):
+        yield from _refusals(expr.body, function, helpers, path, seen)
+        yield from _refusals(expr.orelse, function, helpers, path, seen)
+    elif isinstance(expr, ast.Name) and expr.id not in seen:
+        for value in _assignments(function, expr.id):
+            yield from _refusals(value, function, helpers, path, seen | {expr.id})
+
+
 def _raises(tree: ast.AST) -> Iterator[tuple[ast.AST | None, ast.Raise]]:
     """Each ``raise`` with the innermost function around it."""
 
@@ -225,14 +264,12 @@ def raw_names_in_refusals(sources: dict[str, str]) -> list[str]:
     for path, tree in trees.items():
         finder = Finder(helpers, path)
         for function, node in _raises(tree):
-            exc = node.exc
-            if not isinstance(exc, ast.Call) or _call_name(exc) not in REFUSALS:
-                continue
-            for raw, inside in finder.raw(exc, function, frozenset()):
-                origin = where.get(id(inside), path) if inside is not None else path
-                line = f"{origin}:{getattr(raw, 'lineno', 0)}: {ast.unparse(raw)}"
-                if line not in found:
-                    found.append(line)
+            for exc, inside_of in _refusals(node.exc, function, helpers, path):
+                for raw, inside in finder.raw(exc, inside_of, frozenset()):
+                    origin = where.get(id(inside), path) if inside is not None else path
+                    line = f"{origin}:{getattr(raw, 'lineno', 0)}: {ast.unparse(raw)}"
+                    if line not in found:
+                        found.append(line)
     return found
 
 
@@ -261,6 +298,12 @@ def f(c, name, typed):
     message = f"**{c.name}** cannot."
     raise RuleViolation(message)
     raise RuleViolation(f"{c.name} cannot {typed}: " + c.sheet.name)
+    refusal = _refusal(c) if c.odd else None
+    raise refusal or NotAllowed(f"Not {c.name}.")
+
+
+def _refusal(c):
+    return RuleViolation(f"{c.name} is odd.")
 """
     assert [line.split(": ", 1)[1] for line in raw_names_in_refusals({"a.py": raw})] == [
         "c.name",
@@ -270,6 +313,8 @@ def f(c, name, typed):
         "c.name",
         "typed",
         "c.sheet.name",
+        "c.name",  # in _refusal, which the raise of `refusal` returns
+        "c.name",  # the other side of `or`
     ]
     safe = """
 def f(c, name, state):

@@ -96,7 +96,9 @@ def _field(model: type[BaseModel], name: str) -> str | None:
 
 def _unknown(model: type[BaseModel], name: str, where: str) -> InvalidInput:
     allowed = ", ".join(f for f in model.model_fields if f not in HIDDEN_FIELDS)
-    return InvalidInput(f"`{name[:60]}` is not a field of {where}; the fields are: {allowed}.")
+    return InvalidInput(
+        f"{names.code(name[:60])} is not a field of {where}; the fields are: {allowed}."
+    )
 
 
 def _find_item(items: list[Any], rest: str) -> tuple[int | None, str, str]:

@@ -126,7 +126,7 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
             after = self.economy.pay(c.pools, cost, timing, self.capacity(c))
         except RuleViolation as short:
             raise RuleViolation(
-                f"{names.escaped(c.name)} cannot {reason}: {short.message}."
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: {short.message}."
             ) from None
         spent = {k: c.pools.get(k, 0) - v for k, v in after.items() if c.pools.get(k, 0) != v}
         self.c(cid).pools = after

@@ -306,7 +306,9 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             after = self.economy.pay(c.pools, cost, timing, self.capacity(c))
         except RuleViolation as short:
             refusal = interleave.off_go_refusal(self, c, reason, short.message)
-            raise refusal or RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
+            raise refusal or RuleViolation(
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: {short.message}."
+            ) from None
         spent = {k: c.pools.get(k, 0) - v for k, v in after.items() if c.pools.get(k, 0) != v}
         m = self.c(cid)
         m.pools = after
@@ -336,7 +338,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         c = self.view(cid)
         if c.stamina < amount:
             raise RuleViolation(
-                f"{names.escaped(c.name)} cannot {reason}: it needs {amount} Stamina and has "
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: it needs {amount} "
+                f"Stamina and has "
                 f"{c.stamina}."
             )
         left = c.stamina - amount

@@ -275,7 +275,8 @@ class Tx(CoreTx[UttasState, Combatant]):
             if left == 0:
                 raise RuleViolation(f"{names.escaped(c.name)} has no actions left this round.")
             raise RuleViolation(
-                f"{names.escaped(c.name)} needs {amount} actions for {reason} but has {left} left "
+                f"{names.escaped(c.name)} needs {amount} actions for {names.escaped(reason)} but "
+                f"has {left} left "
                 f"this round."
             )
         # this command's own clone: a plain write skips pydantic's per-assignment cost
@@ -304,7 +305,8 @@ class Tx(CoreTx[UttasState, Combatant]):
         c = self.c(cid)
         if amount > c.stamina and not self.tables.stamina.allow_overexertion:
             raise RuleViolation(
-                f"{names.escaped(c.name)} has {c.stamina} Stamina; {reason} costs {amount}."
+                f"{names.escaped(c.name)} has {c.stamina} Stamina; {names.escaped(reason)} costs "
+                f"{amount}."
             )
         c.__dict__["stamina"] = c.stamina - amount  # this command's own clone (as above)
         if held:

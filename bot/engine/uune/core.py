@@ -220,7 +220,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
             after = self.economy.pay(c.pools, Cost(kind="action"), self.timing(cid), 1)
         except RuleViolation as short:
             raise RuleViolation(
-                f"{names.escaped(c.name)} cannot {reason}: {short.message}."
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: {short.message}."
             ) from None
         self.c(cid).pools = after
         self.spent_on_turn(cid)
