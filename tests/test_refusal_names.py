@@ -65,6 +65,21 @@ NOT_TEXT = {
     "casefold",
 }
 """Calls whose arguments are looked up or compared, not shown (their result is not the name)."""
+NAME_ATTRIBUTES = {
+    "name",
+    "weapon",
+    "source",
+    "attack",
+    "condition",
+    "skill",
+    "item",
+    "thing",
+    "power",
+    "spell",
+    "maneuver",
+}
+"""Attributes that hold a name: a combatant's, a weapon's, … and the names a command carries
+(``cmd.weapon``, ``p.attack``)."""
 NAME_VARIABLES = {
     "name",
     "names_",
@@ -143,7 +158,7 @@ class Finder:
             yield from self._call(expr, function, seen, depth)
             return
         if isinstance(expr, ast.Attribute):
-            if expr.attr == "name":
+            if expr.attr in NAME_ATTRIBUTES:
                 yield expr, function
             return
         if isinstance(expr, ast.Name):

@@ -372,7 +372,10 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     c = tx.view(cmd.target)
     name = next((x for x in CONDITIONS if x.casefold() == cmd.condition.casefold()), None)
     if name is None:
-        raise InvalidInput(f"Untitled has no condition {cmd.condition!r}: {', '.join(CONDITIONS)}.")
+        raise InvalidInput(
+            f"Untitled has no condition {names.escaped(repr(cmd.condition))}: "
+            f"{', '.join(CONDITIONS)}."
+        )
     if cmd.present and not c.has(name):
         tx.gain(c.id, name, "the Game Master's call")
     elif not cmd.present and c.has(name):

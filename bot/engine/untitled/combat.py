@@ -130,7 +130,8 @@ def defend(tx: Tx, cmd: Defend) -> None:
     target = tx.view(p.target)
     if cmd.actor != target.id:
         raise NotAllowed(
-            f"Only {names.escaped(target.name)} chooses their defense against {p.weapon}."
+            f"Only {names.escaped(target.name)} chooses their defense against "
+            f"{names.escaped(p.weapon)}."
         )
     if cmd.issued is not None and cmd.issued <= p.marker:
         raise RuleViolation("That choice was made before this attack was declared.")

@@ -350,7 +350,8 @@ def _require_target(tx: Tx, p: DamageDecision, actor: str) -> UtopiaCombatant:
     t = tx.view(actor)
     if t.id != p.target:
         raise RuleViolation(
-            f"Only {names.escaped(tx.view(p.target).name)} defends against {p.source}."
+            f"Only {names.escaped(tx.view(p.target).name)} defends against "
+            f"{names.escaped(p.source)}."
         )
     return t
 

@@ -225,7 +225,8 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
     if not between_fights and skills_long.turns_of(c, cmd.skill) > 1:
         if aimed is not None:
             raise InvalidInput(
-                f"{cmd.skill} takes several turns: it is not a check against someone."
+                f"{names.escaped(cmd.skill)} takes several turns: it is not a check against "
+                f"someone."
             )
         return skills_long.begin(tx, cmd, on_turn=on_turn)  # several turns ("Perform a skill")
     if not between_fights:
@@ -351,7 +352,9 @@ def drop_power(tx: Tx, cmd: DropPower) -> None:
     c = tx.view(cmd.actor)
     held = next((mp for mp in c.maintained if mp.power.casefold() == cmd.power.casefold()), None)
     if held is None:
-        raise NotFound(f"{names.escaped(c.name)} is not maintaining {cmd.power!r}.")
+        raise NotFound(
+            f"{names.escaped(c.name)} is not maintaining {names.escaped(repr(cmd.power))}."
+        )
     m = tx.c(c.id)
     m.maintained = [mp for mp in m.maintained if mp is not held]
     m.stamina_held = max(0, m.stamina_held - held.stamina_held)

@@ -202,9 +202,10 @@ def stow(tx: Tx, cmd: Stow) -> None:
     arms = arms_holding(c, name)
     if not arms:
         what = held(c)
-        holds = f"the {' and the '.join(what)}" if what else "nothing"
+        holds = f"the {' and the '.join(names.escaped(w) for w in what)}" if what else "nothing"
         raise NotFound(
-            f"{names.escaped(c.name)} holds no {cmd.thing[:80]!r}; the hands hold {holds}."
+            f"{names.escaped(c.name)} holds no {names.escaped(repr(cmd.thing[:80]))}; the hands "
+            f"hold {holds}."
         )
     if fight and cost:
         tx.spend_actions(c.id, cost, f"putting the {name} away", "turn")

@@ -41,7 +41,8 @@ def _defence_for(tx: Tx, c: Combatant, choice: str, maneuver: str | None) -> Def
             if m.name.casefold() == folded:
                 if m.maneuver != choice:
                     raise RuleViolation(
-                        f"{names.escaped(m.name)} is a {m.maneuver} technique, not {choice}."
+                        f"{names.escaped(m.name)} is a {names.escaped(m.maneuver)} technique, not "
+                        f"{choice}."
                     )
                 return Defence(
                     m.name, m.dodge_bonus, m.discipline_bonus, m.armor_bonus, m.defense_bonus
@@ -305,7 +306,7 @@ def _require_issued_after_opening(tx: Tx, cmd: React | ResolveSurrender, p: Pend
     waiting = (
         f"{a}'s choice to complete the attack on {t} or stop, after {t} surrendered"
         if p.awaiting == "attacker"
-        else f"{a}'s {p.attack} on {t}{hit}"
+        else f"{a}'s {names.escaped(p.attack)} on {t}{hit}"
     )
     raise Conflict(
         f"That was sent before {waiting} started waiting, so it was meant for something else "

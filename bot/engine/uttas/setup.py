@@ -234,7 +234,10 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     known = {x.casefold(): x for x in (*BASE_CONDITIONS, *tx.tables.extra_conditions)}
     name = known.get(cmd.condition.casefold())
     if name is None:
-        raise NotFound(f"Unknown condition {cmd.condition!r}. Known: {', '.join(known.values())}.")
+        raise NotFound(
+            f"Unknown condition {names.escaped(repr(cmd.condition))}. Known: "
+            f"{', '.join(names.escaped(k) for k in known.values())}."
+        )
     if name in (GRAPPLED, GRAPPLING, STAGGERED):
         raise RuleViolation(f"{name} follows the rules; it cannot be set by hand.")
     if name in (DISABLED, UNCONSCIOUS, DEAD) and cmd.present and cmd.lasts != "until_removed":

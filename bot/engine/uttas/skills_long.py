@@ -113,7 +113,8 @@ def begin(tx: Tx, cmd: UseSkill, *, on_turn: bool) -> None:
         )
     if c.skill_in_progress is not None:
         raise RuleViolation(
-            f"{names.escaped(c.name)} is still performing {c.skill_in_progress.skill}: stop it "
+            f"{names.escaped(c.name)} is still performing "
+            f"{names.escaped(c.skill_in_progress.skill)}: stop it "
             f"first "
             "(`/act action:stop-skill`)."
         )
