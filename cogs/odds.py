@@ -44,8 +44,7 @@ def odds_lines(
     if hidden and not encounter.is_gm(actor):
         raise NotAllowed(
             f"{names.escaped(victim.name)}'s numbers are hidden, so the GM keeps the exact odds "
-            f"against them "
-            "(the GM may allow them with `/gm settings show_odds:True`)."
+            "against them (the GM may allow them with `/gm settings show_odds:True`)."
         )
     rules = encounter.rules
     if resources is not None and not rules.odds_count_resources:

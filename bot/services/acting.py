@@ -111,8 +111,7 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
     if mine and current is not None:
         raise RuleViolation(
             f"It is **{names.escaped(current.name)}**'s turn, not yours. To act off-turn, say "
-            f"which of your "
-            "combatants acts with the `as` option."
+            "which of your combatants acts with the `as` option."
         )
     if not mine:
         if encounter.is_gm(actor):

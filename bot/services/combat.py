@@ -429,7 +429,7 @@ class CombatService:
                 subject = state.get(str(asking[0][1]))
                 raise NotAllowed(
                     f"The waiting attack is on **{names.escaped(subject.name)}**, who is not "
-                    f"yours to move."
+                    "yours to move."
                 )
             decision, subject_id = mine[0]
             target = state.get(str(subject_id))
@@ -609,8 +609,7 @@ def default_action_of(
     known = ", ".join(f"`{spec.label}`" for spec in offered)
     raise InvalidInput(
         f"{names.escaped(combatant.name)} cannot default to `{action[:40]}`: the default action "
-        f"is one of"
-        f" {known}, or `none`."
+        f"is one of {known}, or `none`."
     )
 
 

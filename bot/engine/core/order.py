@@ -291,8 +291,7 @@ def delay_turn(tx: Tx, cmd: DelayTurn) -> None:
     if there <= here:
         raise RuleViolation(
             f"{names.escaped(c.name)} may only go later in the order, and "
-            f"{names.escaped(later.name)} does not come after "
-            f"{names.escaped(c.name)}."
+            f"{names.escaped(later.name)} does not come after {names.escaped(c.name)}."
         )
     before = order[here - 1] if here > 0 else None
     order.remove(c.id)

@@ -183,8 +183,7 @@ def move(tx: Tx, cmd: Move) -> None:
         if c.combined_refused:
             raise RuleViolation(
                 f"The Storyteller refused {names.escaped(c.name)}'s combined move actions: draw "
-                f"with a move "
-                "action of its own."
+                "with a move action of its own."
             )
         drawn = _draw(tx, c, cmd.draw)
     what = f"move {tx.scale.show(meters)}" + (f" while drawing {drawn}" if drawn else "")
@@ -261,7 +260,7 @@ def reload(tx: Tx, cmd: Reload) -> None:
     if arm.name in c.stowed:
         raise RuleViolation(
             f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is put away: draw it first (a "
-            f"move action)."
+            "move action)."
         )
     if arm.name not in c.unloaded:
         raise RuleViolation(

@@ -56,8 +56,7 @@ def _check_reach(
     if meters > most:
         raise RuleViolation(
             f"{names.escaped(target.name)} is {tx.scale.show(meters)} away: "
-            f"{names.escaped(arm.name)} reaches "
-            f"{tx.scale.show(most)}."
+            f"{names.escaped(arm.name)} reaches {tx.scale.show(most)}."
         )
 
 
@@ -88,7 +87,7 @@ def attack(tx: Tx, cmd: Attack) -> None:
     if names.key(arm.name) in {names.key(x) for x in c.stowed}:
         raise RuleViolation(
             f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is put away: draw it first (a "
-            f"move action)."
+            "move action)."
         )
     if arm.name in c.unloaded:
         raise RuleViolation(

@@ -196,7 +196,7 @@ def travel(tx: Tx, cmd: Travel) -> None:
         ta = tx.tables.travel.ta
         raise RuleViolation(
             f"{names.escaped(c.name)} travels at most {tx.scale.show(most)} by {cmd.mode} per "
-            f"Travel "
+            "Travel "
             f"({ta} TA): give `amount:` {tx.scale.show(most)} or less (or leave it out), and "
             "Travel again for the rest."
         )

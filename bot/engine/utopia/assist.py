@@ -103,8 +103,7 @@ def _require_range(tx: Tx, h: UtopiaCombatant, t: UtopiaCombatant, form: AssistF
     if meters is not None and meters > most and not positions.are_engaged(h.id, t.id):
         raise RuleViolation(
             f"{names.escaped(t.name)} is {tx.scale.show(meters)} away: assisting with a {form} "
-            f"needs {names.escaped(h.name)} "
-            f"{word} ({tx.scale.show(most)})."
+            f"needs {names.escaped(h.name)} {word} ({tx.scale.show(most)})."
         )
 
 

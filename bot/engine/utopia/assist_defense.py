@@ -40,8 +40,7 @@ def defend(tx: Tx, cmd: Defend) -> None:
     if isinstance(p, AssistDecision):
         raise RuleViolation(
             f"{names.escaped(tx.view(p.hit.target).name)} already chose to {p.defense}: it waits "
-            f"for Assists "
-            "or its Roll now."
+            "for Assists or its Roll now."
         )
     if cmd.choice not in ("block", "dodge") or not helpers(tx, p):
         combat.defend(tx, cmd)
@@ -74,7 +73,7 @@ def answer(tx: Tx, cmd: AssistDefense) -> None:
     if a.id not in {c.id for c in helpers(tx, p.hit)}:
         raise RuleViolation(
             f"{names.escaped(a.name)} cannot Assist {names.escaped(tx.view(p.hit.target).name)} "
-            f"now."
+            "now."
         )
     rule = tx.tables.assist
     die = rule.block_die if p.defense == "block" else rule.dodge_die

@@ -300,8 +300,7 @@ def weapon_named(a: UtopiaCombatant, name: str | None) -> Weapon | None:
         known = ", ".join(names.escaped(w.name) for w in a.sheet.weapons) or "none"
         raise InvalidInput(
             f"{names.escaped(a.name)} has no weapon called {names.quoted(name)} (weapons: "
-            f"{known}; or attack "
-            "weaponless)."
+            f"{known}; or attack weaponless)."
         )
     return found
 

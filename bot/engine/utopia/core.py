@@ -339,8 +339,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         if c.stamina < amount:
             raise RuleViolation(
                 f"{names.escaped(c.name)} cannot {names.escaped(reason)}: it needs {amount} "
-                f"Stamina and has "
-                f"{c.stamina}."
+                f"Stamina and has {c.stamina}."
             )
         left = c.stamina - amount
         self.c(cid).stamina = left

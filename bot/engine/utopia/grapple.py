@@ -86,7 +86,7 @@ def travel_limit(tx: Tx, c: UtopiaCombatant, most: float) -> float:
     if gid is not None:
         raise RuleViolation(
             f"{names.escaped(c.name)} is grappled by {names.escaped(tx.view(gid).name)} and "
-            f"cannot travel."
+            "cannot travel."
         )
     if grappled_ones(tx, c.id):
         return float(math.ceil(most / 2))
@@ -197,8 +197,7 @@ def grapple(tx: Tx, cmd: Grapple) -> None:
     if _size_gap(a, t) > rule.max_sizes_larger:
         raise RuleViolation(
             f"{names.escaped(t.name)} ({t.sheet.size}) is more than {rule.max_sizes_larger} size "
-            f"larger than "
-            f"{names.escaped(a.name)} ({a.sheet.size}): it cannot be grappled."
+            f"larger than {names.escaped(a.name)} ({a.sheet.size}): it cannot be grappled."
         )
     require_adjacent(tx, a, t, "grappling")
     tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"grapple {t.name}")

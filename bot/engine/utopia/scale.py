@@ -47,8 +47,7 @@ def scale(tx: Tx, cmd: Scale) -> None:
     if gap < 0:
         raise RuleViolation(
             f"{names.escaped(t.name)} ({t.sheet.size}) is smaller than {names.escaped(a.name)} "
-            f"({a.sheet.size}): only a "
-            "creature of the same size or larger can be scaled."
+            f"({a.sheet.size}): only a creature of the same size or larger can be scaled."
         )
     require_adjacent(tx, a, t, "scaling")
     tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"scale {t.name}")

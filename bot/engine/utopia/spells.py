@@ -45,8 +45,7 @@ def cast(tx: Tx, cmd: Cast) -> None:
     if a.stamina < spell.stamina:
         raise RuleViolation(
             f"{names.escaped(a.name)} cannot cast {names.escaped(spell.name)}: it needs "
-            f"{spell.stamina} Stamina and has "
-            f"{a.stamina}."
+            f"{spell.stamina} Stamina and has {a.stamina}."
         )
     at = f" at {t.name}" if t is not None else ""
     tx.pay(a.id, Cost(kind="turn", amount=tx.tables.spell.ta), f"cast {spell.name}{at}")
@@ -90,14 +89,12 @@ def _check_range(
     if meters is None:
         raise InvalidInput(
             f"How far is {names.escaped(t.name)}? Give `amount:` in meters "
-            f"({names.escaped(spell.name)} reaches "
-            f"{tx.scale.show(reach)})."
+            f"({names.escaped(spell.name)} reaches {tx.scale.show(reach)})."
         )
     if meters > reach and not tx.state.positions.are_engaged(a.id, t.id):
         raise RuleViolation(
             f"{names.escaped(t.name)} is {tx.scale.show(meters)} away, out of "
-            f"{names.escaped(spell.name)}'s range "
-            f"({tx.scale.show(reach)})."
+            f"{names.escaped(spell.name)}'s range ({tx.scale.show(reach)})."
         )
 
 

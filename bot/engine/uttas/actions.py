@@ -188,13 +188,12 @@ def _require_trigger(tx: Tx, c: Combatant, w: Combatant, r: Readied, stop: bool)
     if r.trigger == "coordinated":
         raise RuleViolation(
             f"{names.escaped(c.name)}'s coordinated attack fires with {names.escaped(w.name)}'s "
-            f"attack."
+            "attack."
         )
     if stop and r.trigger != "movement":
         raise InvalidInput(
             f"`stop:` ends a mover's movement: {names.escaped(c.name)}'s readied action waits for "
-            f"{names.escaped(w.name)}'s "
-            "action, not their movement."
+            f"{names.escaped(w.name)}'s action, not their movement."
         )
     if r.trigger == "action" and tx.state.last_action_by != w.id:
         raise RuleViolation(
@@ -226,7 +225,7 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
         if aimed is not None:
             raise InvalidInput(
                 f"{names.escaped(cmd.skill)} takes several turns: it is not a check against "
-                f"someone."
+                "someone."
             )
         return skills_long.begin(tx, cmd, on_turn=on_turn)  # several turns ("Perform a skill")
     if not between_fights:
@@ -310,9 +309,9 @@ def _check_power_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> Non
     if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
         raise RuleViolation(
             f"{names.escaped(c.name)} already maintains {names.escaped(pw.name)}: stop "
-            f"maintaining it first "
+            "maintaining it first "
             f"({names.code(f'/act action:drop-power detail:{pw.name}')}, free), then activate it "
-            f"again."
+            "again."
         )
 
 
@@ -435,11 +434,11 @@ def talk(tx: Tx, cmd: Talk) -> None:
         if left <= 0:
             raise RuleViolation(
                 f"{names.escaped(c.name)} has said 25 words this round: no more words until the "
-                f"next round."
+                "next round."
             )
         raise RuleViolation(
             f"{names.escaped(c.name)} can say only {left} more words this round (25 words per 6 "
-            f"seconds)."
+            "seconds)."
         )
     if round_ > 0:
         m = tx.c(c.id)

@@ -93,13 +93,13 @@ def _usable(tx: Tx, a: Combatant, profile: AttackProfile, *, reach_m: float) -> 
     if a.has(GRAPPLING) and not (profile.light or profile.grab):
         raise RuleViolation(
             f"While grappling, {names.escaped(a.name)} can only use light weapons and Grab "
-            f"techniques."
+            "techniques."
         )
     blocked = limbs.blocked_limitation(a, profile.limitations)
     if blocked:
         raise RuleViolation(
             f"{names.escaped(profile.name)} needs {blocked} and {names.escaped(a.name)}'s limbs "
-            f"are held."
+            "are held."
         )
 
 

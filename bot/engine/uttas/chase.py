@@ -53,7 +53,7 @@ def start_chase(tx: Tx, cmd: StartChase) -> None:
     if chase is not None and chase.quarry != q.id:
         raise RuleViolation(
             f"{names.escaped(tx.view(chase.quarry).name)} is already being chased: end that chase "
-            f"first."
+            "first."
         )
     if chase is not None and p.id in chase.pursuers:
         raise RuleViolation(f"{names.escaped(p.name)} is already chasing {names.escaped(q.name)}.")
@@ -79,13 +79,11 @@ def _require_same_pace(tx: Tx, q: Combatant, p: Combatant) -> None:
     if pm >= qm and ps >= qs:
         raise RuleViolation(
             f"No chase scene: {names.escaped(p.name)} can overtake {names.escaped(q.name)} "
-            f"({paces}), so combat continues "
-            "as normal."
+            f"({paces}), so combat continues as normal."
         )
     raise RuleViolation(
         f"No chase scene: {names.escaped(p.name)} cannot keep pace with {names.escaped(q.name)} "
-        f"({paces}), so {names.escaped(q.name)} will "
-        "eventually escape."
+        f"({paces}), so {names.escaped(q.name)} will eventually escape."
     )
 
 

@@ -247,8 +247,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         if apart is not None and apart > meters:
             raise RuleViolation(
                 f"{names.escaped(target.name)} is {self.scale.show(apart)} away; {what} on "
-                f"someone within "
-                f"{self.scale.show(meters)}. Move closer first."
+                f"someone within {self.scale.show(meters)}. Move closer first."
             )
 
     def require_not_held(self, c: Combatant, what: str) -> None:
@@ -276,8 +275,7 @@ class Tx(CoreTx[UttasState, Combatant]):
                 raise RuleViolation(f"{names.escaped(c.name)} has no actions left this round.")
             raise RuleViolation(
                 f"{names.escaped(c.name)} needs {amount} actions for {names.escaped(reason)} but "
-                f"has {left} left "
-                f"this round."
+                f"has {left} left this round."
             )
         # this command's own clone: a plain write skips pydantic's per-assignment cost
         c.__dict__["pools"] = self.economy.pay(c.pools, _cost(amount), timing, c.sheet.speed)

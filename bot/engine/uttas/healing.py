@@ -55,8 +55,7 @@ def heal_with_power(tx: Tx, healer: Combatant, power: Power, target_id: str) -> 
     if room <= 0:
         raise RuleViolation(
             f"{names.escaped(target.name)} has reached today's limit of Health from Heal powers "
-            f"({cap}); the "
-            "next day gives it back."
+            f"({cap}); the next day gives it back."
         )
     roll = tx.roll(f"{healer.name}'s {power.name}", dice)
     amount = min(roll.total, room, target.sheet.health - target.health)

@@ -82,8 +82,7 @@ def require_in_hand(c: Combatant, profile: AttackProfile) -> None:
     if any(names.key(d) == folded for d in c.dropped):
         raise RuleViolation(
             f"{names.escaped(c.name)} dropped the {names.escaped(profile.name)} when an arm "
-            f"holding it was disabled: "
-            f"pick it up first ({hint})."
+            f"holding it was disabled: pick it up first ({hint})."
         )
     raise RuleViolation(
         f"{names.escaped(c.name)} is not holding the {names.escaped(profile.name)}: draw it first "
@@ -133,16 +132,14 @@ def _hands_for(tx: Tx, c: Combatant, name: str, hands: int) -> list[str]:
     if hands > working:
         raise RuleViolation(
             f"The {names.escaped(name)} needs {counted(hands, 'hand')}; {names.escaped(c.name)} "
-            f"has "
-            f"{counted(working, 'working arm')}."
+            f"has {counted(working, 'working arm')}."
         )
     free = free_arms(c)
     if len(free) < hands:
         what = held(c)
         raise RuleViolation(
             f"{names.escaped(c.name)} has no free hand for the {names.escaped(name)}: the hands "
-            f"hold the "
-            f"{' and the '.join(names.escaped(w) for w in what)}. Put one away first "
+            f"hold the {' and the '.join(names.escaped(w) for w in what)}. Put one away first "
             f"({names.code(f'/act action:stow detail:{what[0]}')}, "
             f"{_cost(tx.tables.items.stow_actions)})."
         )

@@ -123,7 +123,7 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
     if cmd.meters > limit:
         raise RuleViolation(
             f"{names.escaped(c.name)} can move at most {tx.scale.show(limit)} by {cmd.mode} this "
-            f"turn."
+            "turn."
         )
     tx.spend_actions(c.id, 1, f"a full {cmd.mode} move", "turn" if on_turn else "off_turn")
     tx.spend_stamina(

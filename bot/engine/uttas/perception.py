@@ -60,10 +60,9 @@ def aim(tx: Tx, c: Combatant, skill: str, target_id: str, range_m: float | None)
         if beyond >= tx.tables.range.auto_fail_at:
             raise RuleViolation(
                 f"{names.escaped(t.name)} is {tx.scale.show(distance)} away, {beyond} range "
-                f"increments beyond "
+                "increments beyond "
                 f"{names.escaped(c.name)}'s {tx.scale.show(tx.tables.checks.view_range_m)}: the "
-                f"check fails "
-                "automatically."
+                "check fails automatically."
             )
     per = tx.tables.range.disadvantage_per_increment
     return Seeking(target=t, seek=seek, disadvantage=beyond * per, distance_m=distance)

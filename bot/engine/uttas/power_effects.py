@@ -44,8 +44,7 @@ def check_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
     if pw.movement_mode is not None and pw.effect is None:
         raise RuleViolation(
             f"{names.escaped(pw.name)} moves {names.escaped(c.name)}: use `/move` with "
-            f"`mode:{pw.movement_mode}` (it costs "
-            "what the move costs)."
+            f"`mode:{pw.movement_mode}` (it costs what the move costs)."
         )
     if pw.effect == "barrier":
         if target is None or target == c.id:
@@ -59,8 +58,7 @@ def check_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
         if barred.has(condition):
             raise RuleViolation(
                 f"{names.escaped(barred.name)} is already {condition}: another "
-                f"{names.escaped(pw.name)} adds nothing until "
-                "they break through."
+                f"{names.escaped(pw.name)} adds nothing until they break through."
             )
     if pw.effect == "invisibility" and target not in (None, c.id):
         raise InvalidInput(

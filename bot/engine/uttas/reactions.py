@@ -82,8 +82,7 @@ def counter_profile(tx: Tx, c: Combatant, maneuver: str | None) -> AttackProfile
             return rules.attack_profile(c, pw.name, tx.tables)
     raise RuleViolation(
         f"{names.escaped(c.name)} has no counterattack called {names.quoted(maneuver)}: counters "
-        f"come "
-        f"only from a Martial Arts counter or a power with a Trigger."
+        "come only from a Martial Arts counter or a power with a Trigger."
     )
 
 
@@ -326,7 +325,7 @@ def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
     if cmd.actor != a.id:
         raise NotAllowed(
             f"Only {names.escaped(a.name)} decides whether to accept {names.escaped(t.name)}'s "
-            f"surrender."
+            "surrender."
         )
     tx.settle_decision(p.id)
     # The target left the fight when it surrendered, but the battle could not end while the

@@ -87,8 +87,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         if c.has(DEAD):
             raise RuleViolation(
                 f"{names.escaped(cmd.name)} is dead in this campaign. A server GM can bring them "
-                f"back with "
-                "`/campaign reset`."
+                "back with `/campaign reset`."
             )
     tx.add(c)
     tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({side})."))

@@ -108,15 +108,12 @@ def begin(tx: Tx, cmd: UseSkill, *, on_turn: bool) -> None:
     if not on_turn:
         raise RuleViolation(
             f"{name} takes {turns} turns: it is begun on {names.escaped(c.name)}'s own turn, not "
-            f"as a "
-            "readied action."
+            "as a readied action."
         )
     if c.skill_in_progress is not None:
         raise RuleViolation(
             f"{names.escaped(c.name)} is still performing "
-            f"{names.escaped(c.skill_in_progress.skill)}: stop it "
-            f"first "
-            "(`/act action:stop-skill`)."
+            f"{names.escaped(c.skill_in_progress.skill)}: stop it first (`/act action:stop-skill`)."
         )
     tx.spend_actions(c.id, 1, f"starting {name} (turn 1 of {turns})", "turn")
     tx.c(c.id).skill_in_progress = SkillInProgress(

@@ -47,7 +47,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     if pc == cmd.is_npc:
         raise InvalidInput(
             f"**{names.escaped(cmd.name)}**: a Uune character sheet joins as a PC and a statblock "
-            f"as an NPC."
+            "as an NPC."
         )
     if isinstance(sheet, UuneSheet):
         health, focus = Health(base=sheet.vitality), sheet.focus
@@ -158,8 +158,7 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
             places = f"place {first}" if first == last else f"places {first} to {last}"
             raise RuleViolation(
                 f"In Uune the PCs act first, then the NPCs (Conflict): {names.escaped(c.name)} "
-                f"may take "
-                f"{places}. The players choose who goes next among the PCs "
+                f"may take {places}. The players choose who goes next among the PCs "
                 "(`/act action:next`)."
             )
     order_rules.move_in_order(tx, cmd)

@@ -85,8 +85,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
                     f"{cur} acted)."
                     if later[0] == c.id
                     else f"{names.escaped(c.name)} acts later this round; "
-                    f"{names.code(f'/act action:next target:{c.name}')} "
-                    "makes them next."
+                    f"{names.code(f'/act action:next target:{c.name}')} makes them next."
                 )
                 raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s: {when}")
         super().require_turn(c)
@@ -232,6 +231,5 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         if c.is_npc or not isinstance(c.sheet, UuneSheet):
             raise RuleViolation(
                 f"{names.escaped(c.name)} is an NPC: NPCs never roll ({what} is a PC's; an NPC "
-                f"attacks with "
-                "its statblock's attacks, which its target Defends against)."
+                "attacks with its statblock's attacks, which its target Defends against)."
             )

@@ -158,7 +158,7 @@ def uune_odds(
         if found is None:
             raise NotFound(
                 f"{names.escaped(attacker.name)} has no attack called {names.quoted(attack)} on "
-                f"their statblock."
+                "their statblock."
             )
         if not isinstance(t_sheet, UuneSheet):
             raise RuleViolation(

@@ -217,8 +217,7 @@ def propose(tx: Tx, cmd: Propose) -> None:
         roller = names.escaped(tx.view(d.actor).name)
         raise RuleViolation(
             f"This is {roller}'s roll, not {names.escaped(c.name)}'s: {names.escaped(c.name)}'s "
-            f"resources join it with "
-            f"`/act action:help target:{roller} detail:` (the resources)."
+            f"resources join it with `/act action:help target:{roller} detail:` (the resources)."
         )
     more = [r for r in resources_of(c, cmd.resources) if r not in d.proposed]
     if not more:

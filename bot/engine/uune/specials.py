@@ -108,7 +108,7 @@ def center(tx: Tx, cmd: Center) -> None:
     if not in_conflict(tx) and c.centered:
         raise RuleViolation(
             f"{names.escaped(c.name)} already centered this scene (outside a conflict: once per "
-            f"scene)."
+            "scene)."
         )
     take_action(tx, c, "center")
     top = tx.focus_max(c)

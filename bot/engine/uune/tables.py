@@ -270,8 +270,7 @@ class UuneTables(_Table):
         top = self.difficulty[-1]
         raise InvalidInput(
             f"No difficulty {difficulty!r}: the ladder runs from 0 "
-            f"({names.escaped(self.difficulty[0].name)}) "
-            f"to {top.hits} ({names.escaped(top.name)})."
+            f"({names.escaped(self.difficulty[0].name)}) to {top.hits} ({names.escaped(top.name)})."
         )
 
     def level(self, level: int) -> Level:
