@@ -1,6 +1,7 @@
 """``/act`` and ``/check``: the verbs every game system shares (issue 10, decision D). What a
 combatant can do is the encounter's ruleset's data (:class:`bot.engine.core.verbs.ActionSpec`):
-``action:`` autocompletes its actions with their costs, ``skill:`` its skills; the ruleset
+``action:`` autocompletes its actions with their costs, ``detail:`` what the chosen action
+takes (the combatant's weapons, stances, spells, resources…), ``skill:`` its skills; the ruleset
 builds the command and refuses, with a message, what its system does not have."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from bot.engine.core.state import CombatantBase
 from bot.engine.core.verbs import ActInput
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
+from bot.ui.replies import autocomplete_guard
 from bot.ui.text import shown_name
 from bot.ui.turn_commands import AS_HELP, Choices, TurnCommands, choices
 
@@ -72,6 +74,35 @@ class ActCog(TurnCommands):
             if typed in spec.key or typed in spec.label.casefold()
         ]
         return found[:25]
+
+    @act.autocomplete("detail")
+    async def detail_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """What ``detail:`` may be for the ``action:`` chosen (its key or its label), from the
+        acting combatant's sheet and state (:meth:`Ruleset.detail_choices`); nothing before an
+        action is chosen, or when the detail is the member's own words."""
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        chosen = str(getattr(interaction.namespace, "action", None) or "").strip().casefold()
+        if encounter is None or me is None or not chosen:
+            return []
+        spec = next(
+            (
+                s
+                for s in encounter.rules.actions(encounter.state, me)
+                if s.key == chosen.replace(" ", "-") or s.label.casefold() == chosen
+            ),
+            None,
+        )
+        if spec is None or spec.detail is None:
+            return []
+        with autocomplete_guard(interaction, "the detail suggestions"):
+            return [
+                app_commands.Choice(name=shown, value=value)
+                for shown, value in encounter.rules.detail_choices(
+                    encounter.state, me, spec.key, current
+                )
+            ]
+        return []
 
     @app_commands.command(
         name="check",

@@ -1,5 +1,6 @@
 """``/tables``: show and change this server's ruleset tables (the numbers the rules texts leave
-open), for each ruleset that plays (``ruleset:``, UTTAS when left out). Thin adapter over
+open), for each ruleset that plays (``ruleset:``; left out, the system of the channel's live
+fight, else UTTAS). Thin adapter over
 :class:`bot.services.tables.TableService`."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from discord.ext import commands
 
 from bot.engine import REGISTRY, get_ruleset
 from bot.errors import InvalidInput
+from bot.services.encounters import EncounterService
 from bot.services.tables import TableService, leaf_paths
 from bot.ui.interaction import actor_of
 from bot.ui.replies import autocomplete_guard
@@ -24,13 +26,7 @@ RULESETS = [
     app_commands.Choice(name=get_ruleset(key).title, value=key) for key in REGISTRY.implemented
 ]
 """The rulesets whose tables a server may change: those that play."""
-RULESET_HELP = "Whose tables (UTTAS if you leave it out)"
-
-
-def _key(ruleset: app_commands.Choice[str] | None) -> tuple[str, str]:
-    """The ruleset's key and title."""
-    key = ruleset.value if ruleset else DEFAULT
-    return key, get_ruleset(key).title
+RULESET_HELP = "Whose tables (left out: this channel's fight's system, else UTTAS)"
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -50,9 +46,23 @@ class TablesCog(
 ):
     """``/tables show|set|reset``."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, encounters: EncounterService) -> None:
         self.service = service
+        self.encounters = encounters
         super().__init__()
+
+    async def _key(
+        self, interaction: discord.Interaction[Any], ruleset: str | None
+    ) -> tuple[str, str]:
+        """The ruleset's key and title: ``ruleset`` if given (and playable), else the system of
+        the channel's live fight — a GM in a Utopia fight's channel means Utopia's tables —,
+        else :data:`DEFAULT`."""
+        key = ruleset if ruleset in REGISTRY.implemented else None
+        if key is None and interaction.channel_id is not None:
+            live = await self.encounters.live_ruleset(interaction.channel_id)
+            key = live if live in REGISTRY.implemented else None
+        key = key or DEFAULT
+        return key, get_ruleset(key).title
 
     @app_commands.command(name="show", description="Show a table entry, or this server's changes")
     @app_commands.describe(
@@ -66,7 +76,7 @@ class TablesCog(
         ruleset: app_commands.Choice[str] | None = None,
     ) -> None:
         guild_id = _guild(interaction)
-        key, title = _key(ruleset)
+        key, title = await self._key(interaction, ruleset.value if ruleset else None)
         if entry:
             value = await self.service.value(guild_id, key, entry)
             text = f"`{entry}` in this server's {title} tables:\n{_code(value)}"
@@ -96,13 +106,13 @@ class TablesCog(
         ruleset: app_commands.Choice[str] | None = None,
     ) -> None:
         guild_id = _guild(interaction)
-        key, _ = _key(ruleset)
+        key, title = await self._key(interaction, ruleset.value if ruleset else None)
         await self.service.change(guild_id, actor_of(interaction), key, entry, value)
         now = await self.service.value(guild_id, key, entry) if value.strip() != "-" else None
         shown = f" is now {_code(now, 600)}" if now is not None else " is back to the default."
         await interaction.response.send_message(
-            f"`{entry}`{shown}\nEncounters started from now on use it; running fights keep "
-            "the tables they started with.",
+            f"{title}: `{entry}`{shown}\nEncounters started from now on use it; running fights "
+            "keep the tables they started with.",
             ephemeral=True,
         )
 
@@ -112,7 +122,7 @@ class TablesCog(
     async def reset(
         self, interaction: discord.Interaction[Any], ruleset: app_commands.Choice[str] | None = None
     ) -> None:
-        key, title = _key(ruleset)
+        key, title = await self._key(interaction, ruleset.value if ruleset else None)
         await self.service.reset(_guild(interaction), actor_of(interaction), key)
         await interaction.response.send_message(
             f"This server uses the default {title} tables again (for encounters started from now).",
@@ -125,8 +135,7 @@ class TablesCog(
         if interaction.guild_id is None:
             return []
         with autocomplete_guard(interaction, "the server's tables"):
-            chosen = getattr(interaction.namespace, "ruleset", None)
-            key = chosen if chosen in REGISTRY.implemented else DEFAULT
+            key, _ = await self._key(interaction, getattr(interaction.namespace, "ruleset", None))
             tables = await self.service.effective(interaction.guild_id, key)
             folded = current.casefold()
             paths = [p for p in leaf_paths(tables) if folded in p.casefold() and len(p) <= 100]

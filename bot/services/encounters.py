@@ -322,6 +322,13 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 raise NoEncounter(NO_ENCOUNTER)
             return await self._with_away(conn, await self._load(conn, row))
 
+    async def live_ruleset(self, channel_id: int) -> str | None:
+        """The ruleset key of the channel's live encounter (``"utopia"``), None when the
+        channel has none; reads the row only, not the fight."""
+        async with self._db.read() as conn:
+            row = await repo.live_in_channel(conn, channel_id)
+        return None if row is None else row.ruleset
+
     async def channel_of(self, encounter_id: int) -> int:
         """The channel an encounter belongs to (a fixed fact, remembered after the first read).
         Raises :class:`NotFound`."""

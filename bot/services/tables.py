@@ -182,8 +182,8 @@ def _has(ruleset: str, parts: list[str]) -> bool:
 
 def elsewhere(ruleset: str, parts: list[str]) -> str:
     """For an entry ``ruleset``'s tables lack: which other game systems' tables hold it and
-    the ``ruleset:`` that reaches them (a server GM who left ``ruleset:`` out, UTTAS being the
-    default) — or "" when none does."""
+    the ``ruleset:`` that reaches them (a server GM who left ``ruleset:`` out outside a fight of
+    that system, UTTAS being the default there) — or "" when none does."""
     others = [key for key in REGISTRY.implemented if key != ruleset and _has(key, parts)]
     if not others:
         return ""

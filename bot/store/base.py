@@ -115,8 +115,8 @@ class Store(Migrator, Protocol):
         returns only once its statements are committed — all of them, or (when it raises, or
         the first statement changed nothing and the rest were skipped) none. ``channel`` as
         for :meth:`transaction`. SQLite sends every such unit queued meanwhile to its database
-        thread in one trip, each in its own savepoint, with one ``COMMIT`` (issue 15), so no
-        writer holds the writer lock while waiting on the thread."""
+        thread in one trip with one ``COMMIT`` (issue 15; a unit that raises is undone alone),
+        so no writer holds the writer lock while waiting on the thread."""
         ...
 
     def read(self) -> AbstractAsyncContextManager[StoreConnection]:

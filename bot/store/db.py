@@ -15,11 +15,12 @@ once even when its writers fail or are cancelled (see :class:`Database`).
 Single-trip units (issue 15, :meth:`Database.single_trip`): a unit of work that is one batch of
 statements (a command's versioned UPDATE, log row and redo history) does not hold the writer lock
 while it waits on the database thread. Units go in batches, ONE trip each — ``BEGIN
-IMMEDIATE``, each unit in its own savepoint, ``COMMIT`` — with no task in between: a unit that
-finds the writer idle is handed to the database thread by its own writer, and when a batch's
-COMMIT returns the thread itself takes the units that came meanwhile as the next batch, while
-the event loop prepares the next commands (it never waits for the loop to hand it work). The
-guarantees above hold for units too.
+IMMEDIATE``, the units' statements, ``COMMIT``; run again with a savepoint a unit when one of
+them raised — with no task in between: the units that come in one turn of the event loop
+while the writer is idle are handed to the database thread together at the end of that turn,
+and when a batch's COMMIT returns the thread itself takes the units that came meanwhile as
+the next batch, while the event loop prepares the next commands (it never waits for the loop to
+hand it work). The guarantees above hold for units too.
 
 Storage faults (disk full, I/O error, read-only file, locked past the busy timeout) become
 :class:`~bot.errors.StorageUnavailable`, a domain error whose message is shown to the member;
@@ -216,20 +217,43 @@ def _run_units(
     conn: sqlite3.Connection, units: Sequence[_Unit], catch_up: bool = False
 ) -> list[_Outcome]:
     """On the database thread, in one trip: ``BEGIN IMMEDIATE`` (see :func:`_begin`), each
-    unit in its own savepoint (a unit that raises is rolled back alone and gets its error; one
-    whose first statement changed nothing wrote nothing), then one ``COMMIT``. Raises what
-    ``BEGIN`` or ``COMMIT`` raise (after rolling back), or :class:`_GroupLost` when a unit's
-    failure ended the transaction; nothing of the batch is then committed."""
+    unit's statements, then one ``COMMIT``. A unit whose first statement changed nothing wrote
+    nothing. When a unit raises, the whole batch is rolled back and run again with each unit in
+    its own savepoint (:func:`_run_units_apart`), so one unit's failure still cannot undo
+    another's work: the savepoints' two statements a unit are paid only then (each statement
+    takes the GIL back, which the event loop holds while it computes a burst; issue 15:
+    "retry the batch without it"). Raises what ``BEGIN`` or ``COMMIT`` raise (after rolling
+    back), or :class:`_GroupLost` when a unit's failure ended the transaction; nothing of the
+    batch is then committed."""
     _begin(conn, catch_up)
+    try:
+        outcomes: list[_Outcome] = []
+        for unit in units:
+            try:
+                outcomes.append(_run_unit(conn, unit))
+            except Exception:  # noqa: BLE001 - run again apart: the unit gets its own error
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                return _run_units_apart(conn, units)
+        conn.execute("COMMIT")
+    except BaseException:
+        _roll_back(conn)
+        raise
+    return outcomes
+
+
+def _run_units_apart(conn: sqlite3.Connection, units: Sequence[_Unit]) -> list[_Outcome]:
+    """:func:`_run_units` again after a unit raised: each unit in its own savepoint (a unit
+    that raises is rolled back alone and gets its error), then one ``COMMIT``. Raises what
+    ``BEGIN`` or ``COMMIT`` raise (after rolling back), or :class:`_GroupLost` when a unit's
+    failure ended the transaction."""
+    _begin(conn, False)
     try:
         outcomes: list[_Outcome] = []
         for unit in units:
             conn.execute("SAVEPOINT unit")
             try:
-                counts = _run_in_order(conn, unit.statements)
-                rows = None
-                if unit.query is not None and counts[0] != 0:
-                    rows = list(conn.execute(unit.query, unit.params).fetchall())
+                outcome = _run_unit(conn, unit)
             except Exception as error:
                 if not conn.in_transaction:
                     raise _GroupLost(error) from error
@@ -238,14 +262,30 @@ def _run_units(
                 outcomes.append(error)
                 continue
             conn.execute("RELEASE unit")
-            outcomes.append((counts, rows))
+            outcomes.append(outcome)
         conn.execute("COMMIT")
     except BaseException:
-        if conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
+        _roll_back(conn)
         raise
     return outcomes
+
+
+def _run_unit(
+    conn: sqlite3.Connection, unit: _Unit
+) -> tuple[list[int], list[aiosqlite.Row] | None]:
+    """On the database thread: ``unit``'s statements (:func:`_run_in_order`), then its query
+    unless the first statement changed nothing."""
+    counts = _run_in_order(conn, unit.statements)
+    rows = None
+    if unit.query is not None and counts[0] != 0:
+        rows = list(conn.execute(unit.query, unit.params).fetchall())
+    return counts, rows
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
 
 
 class Connection:
@@ -441,6 +481,7 @@ class Database:
         self._units_lock = threading.Lock()
         self._committer: asyncio.Task[None] | None = None  # waits for the lock for the units
         self._sending = False  # the units own the writer lock
+        self._start_due = False  # units came this loop turn: they start at its end
         self._draining = False  # the database thread is running units (:meth:`_drain`)
         self._catch_up = False  # the last background checkpoint left frames behind
 
@@ -709,9 +750,10 @@ class Database:
         (:meth:`bot.store.base.Store.single_trip`; ``channel`` changes nothing here).
 
         The call queues the unit and returns once it is committed. Units go to the database
-        thread in batches of up to :attr:`max_group`, ONE trip each — ``BEGIN IMMEDIATE``, each
-        unit in its own savepoint, one ``COMMIT`` — handed over at once when the writer is idle
-        (by the unit's own writer, no task in between); while a batch runs, the units that
+        thread in batches of up to :attr:`max_group`, ONE trip each — ``BEGIN IMMEDIATE``, the
+        units' statements, one ``COMMIT`` (again with a savepoint a unit when one raised:
+        :func:`_run_units`) — handed over at the end of the event loop's turn in which they
+        came when the writer is idle (no task in between); while a batch runs, the units that
         come wait, and the thread takes them as its next batch when the COMMIT returns
         (:meth:`_drain`). The units hold the writer lock while their trips run
         (so :meth:`transaction` writers never interleave) and give it up when no unit waits or
@@ -735,7 +777,9 @@ class Database:
         unit = _Unit(list(statements), query, params, loop.create_future())
         with self._units_lock:
             self._units.append(unit)
-        self._start_units()
+        if not self._start_due:
+            self._start_due = True
+            loop.call_soon(self._start_due_units)
         try:
             # Not shielded: a writer cancelled here cancels its own future only. The unit is
             # then either still waiting (removed below: nothing of it is written) or already
@@ -746,6 +790,17 @@ class Database:
                 if unit in self._units:
                     self._units.remove(unit)
             raise
+
+    def _start_due_units(self) -> None:
+        """End of the loop turn in which units came: start them (:meth:`_start_units`) all
+        together. Started at once, the first unit of a burst (commands whose timers or
+        messages woke in the same turn) went alone, and its trip waited for the GIL while the
+        loop computed the rest of the burst, which then waited for that trip: two trips for
+        one burst, the slowest commands (docs/performance.md, "Units sent at the end of the
+        loop turn")."""
+        self._start_due = False
+        if self._units:
+            self._start_units()
 
     def _start_units(self) -> None:
         """Units are waiting: while the units own the writer lock, let :meth:`_pump` start the

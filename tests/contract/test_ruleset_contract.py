@@ -175,6 +175,10 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
                 return False
             assert before.model_dump_json() == before_json, f"{command.kind} mutated its input"
             self.check_events(before, outcome.state, outcome.events)
+            if command.kind == "remove_combatant":  # who left is said before whose turn it is
+                kinds = [e.kind for e in outcome.events]
+                turns = [i for i, k in enumerate(kinds) if k in ("turn_started", "round_started")]
+                assert not turns or kinds.index("combatant_left") < turns[0], kinds
             self.state = outcome.state
             self.applied.append(command)
             return True

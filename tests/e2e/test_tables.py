@@ -169,3 +169,36 @@ async def test_utopias_exchange_rates_and_held_action_cost_are_a_servers_to_set(
     live = await bot.services.encounters.live(h.channel.id)
     vesna = live.state.find("Vesna")
     assert vesna.pools["turn"] == vesna.sheet.turn_actions_max(live.rules.tables) - 2 - 3
+
+
+async def test_without_ruleset_the_tables_are_the_channels_fights_system(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A GM in a Utopia fight's channel typed `/tables set entry:hold.interrupt_actions` and
+    was refused: without `ruleset:` the tables were always UTTAS's, and the entries suggested
+    were UTTAS's too. Left out, `ruleset:` is now the channel's live fight's system (UTTAS where
+    no fight runs); the reply names the system it changed."""
+    h, gm = discord_harness, table.moderator
+    outside = await h.autocomplete(gm, h.channel, "tables show", focused="entry", value="hold")
+    assert not [c for c in outside if str(c["value"]).startswith("hold.")]  # UTTAS has none
+
+    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
+    suggested = await h.autocomplete(gm, h.channel, "tables set", focused="entry", value="hold")
+    assert "hold.interrupt_actions" in {c["value"] for c in suggested}
+    done = await slash(h, gm, "tables set", entry="hold.interrupt_actions", value="1")
+    await done.response()
+    assert done.response_data["content"].startswith("Utopia: `hold.interrupt_actions` is now")
+    assert (await bot.services.tables.overrides(h.guild.id)) == {
+        "utopia": {"hold": {"interrupt_actions": 1}}
+    }
+    shown = await slash(h, gm, "tables show", entry="hold.interrupt_actions")
+    await shown.response()
+    assert "this server's Utopia tables" in shown.response_data["content"]
+    # `ruleset:` still chooses: UTTAS's Block from the Utopia channel
+    shown = await slash(h, gm, "tables show", entry="reactions.block.dodge_bonus", ruleset="uttas")
+    await shown.response()
+    assert "UTTAS tables" in shown.response_data["content"]
+    reset = await slash(h, gm, "tables reset")
+    await reset.response()
+    assert "default Utopia tables again" in reset.response_data["content"]
+    assert (await bot.services.tables.overrides(h.guild.id)) == {}

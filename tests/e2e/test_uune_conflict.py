@@ -219,11 +219,38 @@ async def test_help_and_proposing_more_resources_through_act(
     assert "Mira Quell proposes Dark cloak." in more.message.text()
     assert "Lockpicks, Tobin Ash's Herbalist, Dark cloak." in more.message.text()
     await u.press(gm, "GM: refuse Dark cloak")
-    rolled = await u.press(gm, "GM: approve all", [5, 1, 6, 5])
+    # Mira's base die and Lockpicks, then Tobin's Herbalist alone ("Roll your own resources",
+    # rules version 3: a helper has no base die)
+    rolled = await u.press(gm, "GM: approve all", [5, 1, 6])
     assert "Mira Quell rolls for pick the lock: " in rolled.text()
-    assert "[5] [1] = 1 hit + 2 from help vs 3 needed: success" in rolled.text()
+    assert "[5] [1] = 1 hit + 1 from help vs 3 needed: failure" in rolled.text()
     kept = await u.press(mira, "Keep the roll")
-    assert "Mira Quell's pick the lock succeeds (3 of 3 hits)." in kept.text()
+    assert "Mira Quell's pick the lock fails (2 of 3 hits)." in kept.text()
+
+
+async def test_a_helper_whose_resources_are_all_refused_adds_nothing(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Help": "Roll your own resources as they apply to the action." Tobin helped with
+    Herbalist, the GM refused it, and Tobin still rolled a die of his own (a base die) whose
+    hit counted for Mira. From rules version 3 a helper rolls only their approved resources:
+    none approved, no dice and no hits, and the channel says so."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira, tobin = table.moderator, table.player, table.other_player
+    await u.cast(wren=False)
+    await u.run(gm, "encounter begin")
+    await u.run(mira, "act", action="action", detail="pick the lock: Lockpicks", amount=2)
+    await u.run(tobin, "act", action="help", detail="Herbalist")
+    await u.press(gm, "GM: refuse Tobin Ash's Herbalist")
+    rolled = await u.press(gm, "GM: approve all", [5, 1])  # Mira's two dice, nothing of Tobin's
+    text = rolled.text()
+    assert (
+        "Tobin Ash's help adds nothing to Mira Quell's roll: none of their resources was "
+        "approved." in text
+    )
+    assert "[5] [1] = 1 hit vs 2 needed: failure" in text
+    assert "from help" not in text
 
 
 async def test_minutes_pass_outside_a_conflict_and_bleeding_takes_its_toll(

@@ -32,9 +32,23 @@ def run_v1(state: Any, command: Any, dice: list[int]) -> Any:
     return out
 
 
-def test_version_3_is_the_newest_and_versions_1_and_2_are_still_known() -> None:
-    assert RULES.version == UtopiaRuleset.rules_version == 3
-    assert UtopiaRuleset.known_versions == (1, 2, 3)
+def test_version_4_is_the_newest_and_versions_1_to_3_are_still_known() -> None:
+    assert RULES.version == UtopiaRuleset.rules_version == 4
+    assert UtopiaRuleset.known_versions == (1, 2, 3, 4)
+
+
+def test_damage_whose_attacker_goes_down_before_the_defense_is_called_off_in_v4_only() -> None:
+    """ "Block"/"Dodge": the damage "would be dealt" after the defense; a Down attacker deals
+    none. Ana's weaponless attack waits on Bo's defense when the GM sets Ana's DHP to 0."""
+    s = run(trio(), u.Attack(actor="c1", target="c2", range_m=1), [8]).state
+    assert s.pending is not None and s.pending.attacker == "c1"
+    down = u.SetVitals(target="c1", dhp=(0, False))
+    out = run(s, down, [])
+    assert out.state.decisions == [] and out.state.get("c2").shp == s.get("c2").shp
+    assert any("called off: Ana is Down" in e.text for e in out.events)
+    for older in (1, 3):
+        kept = UtopiaRuleset(version=older).apply(s, down, ScriptedRoller([]), NOW).state
+        assert kept.pending is not None and kept.pending.attacker == "c1"
 
 
 HOUSE = {

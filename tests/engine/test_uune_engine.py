@@ -189,12 +189,12 @@ def test_an_npc_forces_a_reroll_of_a_hit_die() -> None:
 
 def test_help_adds_another_pcs_hits() -> None:
     """ "Help": roll your own resources as they apply and add your hits to the other PC's."""
-    t = Table(1, 5, 6, 2)
+    t = Table(1, 5, 6)
     t.do(u.RollAction(actor="c1", action="force the door", resources=("Quickblade",), difficulty=2))
     t.do(u.Help(actor="c2", resources=("Herbalist",), decision=t.open.id))
     t.do(u.Approve(actor="c1", decision=t.open.id, all="approve"))
     s = t.open
-    # Mira: [1] [5] = 1 hit; Tobin: [6] [2] = 1 hit added.
+    # Mira: [1] [5] = 1 hit; Tobin: [6] (Herbalist: a helper has no base die) = 1 hit added.
     assert s.roll.hits == 2 and s.roll.help == 1 and s.roll.success
 
 

@@ -4,9 +4,10 @@ so its log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
-from bot.engine.core.commands import MoveInOrder
+from bot.engine.core.commands import EndTurn, MoveInOrder, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
+from bot.engine.uune.options import SEP
 from bot.engine.uune.ruleset import UuneRuleset
 from bot.engine.uune.state import ApprovalDecision
 from bot.errors import RuleViolation
@@ -16,9 +17,25 @@ from tests.engine.test_uune_engine import RULES, Table
 V1 = UuneRuleset(version=1)
 
 
-def test_version_2_is_the_newest_and_version_1_is_still_known() -> None:
-    assert RULES.version == UuneRuleset.rules_version == 2
-    assert UuneRuleset.known_versions == (1, 2)
+V2 = UuneRuleset(version=2)
+
+
+def test_version_3_is_the_newest_and_versions_1_and_2_are_still_known() -> None:
+    assert RULES.version == UuneRuleset.rules_version == 3
+    assert UuneRuleset.known_versions == (1, 2, 3)
+
+
+def test_removing_a_helper_drops_their_help_in_v3_and_calls_the_roll_off_before() -> None:
+    """ "Help": the helper's hits are added to the roller's; a helper who left has none."""
+    t = Table()
+    t.do(u.Attack(actor="c1", target="c3", resources=("Quickblade",)))
+    t.do(u.Help(actor="c2", resources=("Herbalist",), decision=t.open.id))
+    gone = RemoveCombatant(combatant="c2")
+    new = RULES.apply(t.state, gone, ScriptedRoller([]), NOW).state
+    [kept] = new.decisions
+    assert isinstance(kept, ApprovalDecision) and kept.actor == "c1" and kept.helpers == ()
+    assert all(not r.startswith("c2") for r in kept.proposed)
+    assert V2.apply(t.state, gone, ScriptedRoller([]), NOW).state.decisions == []
 
 
 def test_an_approval_whose_roller_the_gm_knocks_out_is_called_off_in_v2_only() -> None:
@@ -45,3 +62,48 @@ def test_an_npc_moved_ahead_of_the_pcs_is_refused_in_v2_only() -> None:
     else:
         raise AssertionError("the NPC was moved ahead of the PCs")
     assert V1.apply(t.state, move, ScriptedRoller([]), NOW).state.order[0] == "c3"
+
+
+def test_a_defend_whose_attacking_npc_the_gm_knocks_out_is_called_off_in_v3_only() -> None:
+    """ "Defend": the attack lands once the Defend is rolled; an NPC Incapacitated first
+    ("cannot take actions") makes none. Its turn, the attack's, ends."""
+    t = Table()
+    for pc in ("c1", "c2"):
+        t.do(EndTurn(actor=pc))
+    t.do(u.NpcAttack(actor="c3", target="c1", attack="Cudgel"))
+    assert isinstance(t.open, ApprovalDecision) and t.open.attacker == "c3"
+    out_cold = u.SetVitals(target="c3", vitality=(0, False))
+    new = RULES.apply(t.state, out_cold, ScriptedRoller([]), NOW)
+    assert new.state.decisions == [] and new.state.turn == "c4"
+    assert any("Thug's attack on Mira with Cudgel is called off" in e.text for e in new.events)
+    old = V2.apply(t.state, out_cold, ScriptedRoller([]), NOW).state
+    assert isinstance(old.pending, ApprovalDecision) and old.pending.attacker == "c3"
+
+
+def test_insight_on_an_incapacitated_npc_is_refused_in_v3_only() -> None:
+    """ "Insight" reads an NPC "while interacting"; Incapacitated, it "cannot take actions"."""
+    t = Table()
+    t.do(u.SetVitals(target="c3", vitality=(0, False)))
+    read = u.Insight(actor="c1", target="c3")
+    try:
+        RULES.apply(t.state, read, ScriptedRoller([]), NOW)
+    except RuleViolation as refused:
+        assert "Thug is Incapacitated" in str(refused)
+    else:
+        raise AssertionError("Insight read an Incapacitated NPC")
+    assert V2.apply(t.state, read, ScriptedRoller([1]), NOW).state.get("c1").pools["turn"] == 0
+
+
+def test_a_helper_rolls_only_their_approved_resources_in_v3() -> None:
+    """ "Help": "Roll your own resources as they apply to the action." Before version 3 a
+    helper rolled a base die too, so help with every resource refused still added its hits."""
+    t = Table()
+    t.do(u.RollAction(actor="c1", action="force the door", resources=("Quickblade",), difficulty=2))
+    t.do(u.Help(actor="c2", resources=("Herbalist",), decision=t.open.id))
+    t.do(u.Approve(actor="c1", decision=t.open.id, refuse=(f"c2{SEP}Herbalist",)))
+    approve = u.Approve(actor="c1", decision=t.open.id, all="approve")
+    new = RULES.apply(t.state, approve, ScriptedRoller([1, 5]), NOW)
+    assert new.state.pending.roll.help == 0
+    assert any("help adds nothing" in e.text for e in new.events)
+    old = V2.apply(t.state, approve, ScriptedRoller([1, 5, 6]), NOW)
+    assert old.state.pending.roll.help == 1  # Tobin's base die: [6]

@@ -156,6 +156,35 @@ async def test_a_failing_unit_is_rolled_back_alone(db: Database) -> None:
     assert await committed(db) == {"taken", "first", "last"}
 
 
+async def test_savepoints_are_paid_only_by_a_batch_in_which_a_unit_fails(db: Database) -> None:
+    """A batch runs its units without savepoints (two statements fewer a unit, each taking the
+    GIL back on the database thread); only when a unit raises is the batch rolled back and run
+    again with a savepoint each, so the failing unit is undone alone and every other unit is
+    written once (issue 15: "retry the batch without it")."""
+    said: list[str] = []
+    await db._raw.set_trace_callback(said.append)
+    async with asyncio.timeout(LIMIT):
+        await asyncio.gather(unit(db, [insert("a")]), unit(db, [insert("b")]))
+    assert not [s for s in said if "SAVEPOINT" in s], said
+    assert said.count("COMMIT") == 1, said
+    said.clear()
+    async with asyncio.timeout(LIMIT):
+        outcomes = await asyncio.gather(
+            unit(db, [insert("c")]),
+            unit(db, [insert("d"), insert("a")]),  # "a" is taken: the unit fails
+            unit(db, [insert("e")]),
+            return_exceptions=True,
+        )
+    assert outcomes[0] == [1] and outcomes[2] == [1], outcomes
+    assert isinstance(outcomes[1], sqlite3.IntegrityError), outcomes
+    assert said.count("ROLLBACK") == 1 and said.count("COMMIT") == 1, said
+    assert said.count("SAVEPOINT unit") == 3, said
+    await db._raw.set_trace_callback(None)
+    async with db.read() as conn:
+        rows = await conn.fetch_all("SELECT name FROM item ORDER BY name")
+    assert [row["name"] for row in rows] == ["a", "b", "c", "e"]
+
+
 async def test_a_unit_whose_first_statement_matches_nothing_writes_nothing(db: Database) -> None:
     async with asyncio.timeout(LIMIT):
         counts = await unit(db, [("UPDATE item SET blob = x'00' WHERE name = 'none'", ()),
@@ -377,18 +406,43 @@ async def test_units_keep_their_place_in_the_queue_for_the_writer_lock(db: Datab
     assert seen == [{"first", "unit"}]
 
 
-async def test_a_unit_on_an_idle_writer_is_sent_in_the_loop_turn_it_comes(
+async def test_a_unit_on_an_idle_writer_is_sent_at_the_end_of_the_loop_turn_it_comes(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No task between a unit and its trip when nothing holds the writer: the trip is queued on
-    the database thread within the writer's own step (each loop turn on the way costs a command
-    whatever other work that turn runs first; docs/performance.md)."""
+    the database thread at the end of the loop turn in which the writer submitted it (each loop
+    turn on the way costs a command whatever other work that turn runs first;
+    docs/performance.md)."""
     trips = count_trips(db, monkeypatch)
     task = unit(db, [insert("a")])
     await asyncio.sleep(0)  # the task's first step: it submits and waits
+    assert trips == []  # not yet: other writers of this turn may still come
+    await asyncio.sleep(0)  # the turn's end
     assert len(trips) == 1
     async with asyncio.timeout(LIMIT):
         assert await task == [1]
+
+
+async def test_units_that_come_in_one_loop_turn_go_in_one_trip(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst (commands woken in the same turn) goes to the database thread as one batch: sent
+    one at a time, the first unit's trip waited for the GIL while the loop computed the others,
+    which then waited for that trip (docs/performance.md, "Units sent at the end of the loop
+    turn"). Fails if a unit is handed over before its turn ends."""
+    batches: list[int] = []
+    run_units = sqlite_store._run_units
+
+    def counted(conn: Any, units: Sequence[Any], catch_up: bool = False) -> Any:
+        batches.append(len(units))
+        return run_units(conn, units, catch_up)
+
+    monkeypatch.setattr(sqlite_store, "_run_units", counted)
+    tasks = [unit(db, [insert(name)]) for name in ("a", "b", "c")]
+    async with asyncio.timeout(LIMIT):
+        assert await asyncio.gather(*tasks) == [[1], [1], [1]]
+    assert batches == [3]
+    assert await committed(db) == {"a", "b", "c"}
 
 
 async def test_the_wal_is_written_from_its_start_again_after_background_checkpoints(

@@ -40,7 +40,7 @@ from bot.engine.core.rehearse import RehearseHooks
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.state import AnyState
-from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.core.verbs import ActInput, ActionSpec, DetailChoice
 from bot.errors import InvalidInput, RulesVersionUnknown
 
 StateT = TypeVar("StateT", bound=AnyState)
@@ -259,6 +259,16 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         """The command ``/act`` means for ``combatant``. Raises :class:`InvalidInput` naming
         the problem: an action this system does not have (listing the ones it has), a missing
         target, detail or amount, or a value out of range."""
+
+    def detail_choices(
+        self, state: StateT, combatant: Any, key: str, typed: str
+    ) -> list[DetailChoice]:
+        """What ``/act``'s ``detail:`` may be for the action ``key`` (an :meth:`actions` key) of
+        ``combatant``, matching what is ``typed`` so far, for autocomplete: ``(shown, value)``
+        pairs, at most 25 (:func:`bot.engine.core.verbs.completions`). Empty when the detail
+        is the member's own words (what a character says, what it attempts) or the action
+        takes none; a suggestion is never required (the action's builder decides)."""
+        return []
 
     def breather_action(self) -> str | None:
         """The :meth:`actions` key of this system's breather — a move that recovers and that a

@@ -25,6 +25,7 @@ from bot.engine.core.economy import ActionEconomy
 from bot.engine.core.effect_tx import EffectsTx
 from bot.engine.core.effects import Period
 from bot.engine.core.events import (
+    CombatantLeft,
     CombatEnded,
     Event,
     Note,
@@ -139,6 +140,23 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         self.state.positions = self.state.positions.forget(cid)
         if cid in self.state.holding:
             self.state.holding = {k: v for k, v in self.state.holding.items() if k != cid}
+
+    def leave_fight(self, c: Any, sides_before: int) -> None:
+        """``c`` leaves the encounter (``/gm remove``), every ruleset's last step of it: the
+        leaving is said first, then — when it was ``c``'s turn — the turn passes on, so the
+        reply reads who left before whose turn it is now (the events' order is the order of its
+        lines); then the fight ends if nobody, or only one side, is left (``sides_before``: how
+        many sides fought before)."""
+        st = self.state
+        self.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
+        if st.phase == "active" and st.turn == c.id:
+            self.next_turn(c.id)
+        self.remove(c.id)
+        if st.phase == "active":
+            if st.turn == c.id or not st.order:
+                self.end_fight(None, "nobody is left")
+            else:
+                self.check_end(force=True, sides_before=sides_before)
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

@@ -6,9 +6,12 @@ data here, validated against the encounter's ruleset when a member uses it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from bot import names
 
 TargetUse = Literal["none", "optional", "required"]
 
@@ -45,3 +48,52 @@ class ActInput(BaseModel):
     target: str | None = None
     detail: str | None = None
     amount: float | None = None
+
+
+DETAIL_CHOICES_MAX = 25
+"""Discord's most autocomplete choices a field shows."""
+DETAIL_CHOICE_MAX = 100
+"""Discord's longest autocomplete choice name and value, in characters."""
+
+DetailChoice = tuple[str, str]
+"""One ``detail:`` suggestion for ``/act``: ``(what the list shows, the value it fills in)``."""
+
+
+def completions(typed: str, options: Iterable[str], *, listed: bool = False) -> list[DetailChoice]:
+    """``detail:`` suggestions (:meth:`bot.engine.core.contract.Ruleset.detail_choices`): each
+    of ``options`` whose words contain what is typed (case-insensitive), as ``options`` spell
+    it. ``listed``: ``detail:`` is a comma-separated list, so only the part after the last comma
+    is completed, the parts before are kept, and an option already listed is not offered again.
+    At most :data:`DETAIL_CHOICES_MAX`; a suggestion longer than :data:`DETAIL_CHOICE_MAX`
+    characters is left out (Discord refuses it)."""
+    kept, _, last = typed.rpartition(",") if listed else ("", "", typed)
+    before = [part.strip() for part in kept.split(",") if part.strip()]
+    taken = {names.key(part) for part in before}
+    lead = "".join(f"{part}, " for part in before)
+    wanted = last.strip().casefold()
+    found: list[DetailChoice] = []
+    for option in dict.fromkeys(options):
+        if wanted not in option.casefold() or names.key(option) in taken:
+            continue
+        value = lead + option
+        if len(value) <= DETAIL_CHOICE_MAX:
+            found.append((value, value))
+        if len(found) == DETAIL_CHOICES_MAX:
+            break
+    return found
+
+
+def after_colon(typed: str, options: Iterable[str]) -> list[DetailChoice]:
+    """Suggestions for a ``detail:`` written "what, then a list after a colon" (Uune's "climb
+    the wall: Rope, Grit"): what is before the colon is kept as typed, the list after it is
+    completed as :func:`completions` completes a list. Nothing typed yet: nothing to suggest
+    (what comes before the colon is the member's own words)."""
+    head, colon, tail = typed.partition(":")
+    if not head.strip():
+        return []
+    lead = f"{head.strip()}: "
+    return [
+        (lead + shown, lead + value)
+        for shown, value in completions(tail if colon else "", options, listed=True)
+        if len(lead + value) <= DETAIL_CHOICE_MAX
+    ]

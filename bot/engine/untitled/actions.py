@@ -15,7 +15,7 @@ from bot.engine.core.commands import (
     describe_settings,
 )
 from bot.engine.core.economy import Cost
-from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
+from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
 from bot.engine.core.state import fight_over
 from bot.engine.untitled.combat import weapon_of
 from bot.engine.untitled.commands import (
@@ -95,15 +95,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (p.attacker, p.target):
             tx.settle_decision(p.id)
             tx.note(f"The attack with {p.weapon} is cancelled.")
-    if st.phase == "active" and st.turn == c.id:
-        tx.next_turn(c.id)
-    tx.remove(c.id)
-    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
-    if st.phase == "active":
-        if st.turn == c.id or not st.order:
-            tx.end_fight(None, "nobody is left")
-        else:
-            tx.check_end(force=True, sides_before=len(sides_before))
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

@@ -31,7 +31,7 @@ from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.standing import ALWAYS, StandingWords
-from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.core.verbs import ActInput, ActionSpec, DetailChoice, completions
 from bot.engine.untitled import actions, combat, encounter, form, verbs
 from bot.engine.untitled import commands as cmd
 from bot.engine.untitled.core import TURN_ORDER, RoundActions, Tx
@@ -209,6 +209,25 @@ class UntitledRuleset(Ruleset[UntitledState]):
 
     def act(self, state: UntitledState, combatant: Any, given: ActInput) -> CommandBase:
         return verbs.act(combatant, given)
+
+    def detail_choices(
+        self, state: UntitledState, combatant: Any, key: str, typed: str
+    ) -> list[DetailChoice]:
+        """``detail:`` suggestions (:meth:`Ruleset.detail_choices`): the weapons in hand to
+        attack with or put away, those put away to draw (alone or while moving) and those
+        fired and not reloaded (Untitled "Combat": move actions, Draw, Reload)."""
+        weapons = [w.name for w in self.sheet_of(combatant).weapons]
+        stowed = set(combatant.stowed)
+        in_hand = [w for w in weapons if w not in stowed]
+        put_away = [w for w in weapons if w in stowed]
+        options: dict[str, list[str]] = {
+            "attack": in_hand,
+            "stow": in_hand,
+            "draw": put_away,
+            "move": put_away,
+            "reload": [w for w in weapons if w in set(combatant.unloaded)],
+        }
+        return completions(typed, options.get(key, ()))
 
     def check_names(self, combatant: Any) -> list[str]:
         return list(combatant.sheet.skill_levels())

@@ -15,7 +15,7 @@ from bot.engine.core.commands import (
     describe_settings,
 )
 from bot.engine.core.economy import Cost
-from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
+from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
 from bot.engine.core.state import fight_over
 from bot.engine.utopia.assist import leap_aid
 from bot.engine.utopia.commands import (
@@ -107,14 +107,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
             tx.note(f"{c.name}'s pledged Assist to {other.name} goes with them.")
     if st.phase == "active" and st.turn == c.id:
         leaving(tx, c.id)  # an interleaved go never comes back to the leaver
-        tx.next_turn(c.id)
-    tx.remove(c.id)
-    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
-    if st.phase == "active":
-        if st.turn == c.id or not st.order:
-            tx.end_fight(None, "nobody is left")
-        else:
-            tx.check_end(force=True, sides_before=len(sides_before))
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

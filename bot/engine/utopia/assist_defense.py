@@ -100,18 +100,38 @@ def roll(tx: Tx, p: AssistDecision) -> None:
 def settle_for_the_fallen(tx: Tx) -> None:
     """After every command: damage still waiting on a creature that is out of the fight (Down,
     or removed by the GM) is taken at once with no defense — it cannot Block, Dodge or roll the
-    Assists given (a Down creature acts no more)."""
+    Assists given (a Down creature acts no more). From rules version 4, damage whose attacker
+    is out of the fight before it is dealt (a GM tool put it Down while the target chose its
+    defense) is called off: the damage "would be dealt" only once the defense is taken
+    ("Block", "Dodge"), and a Down creature deals none."""
     if not tx.state.decisions:
         return
     here = {c.id for c in tx.state.combatants}
     for p in list(tx.state.decisions):
         hit = p.hit if isinstance(p, AssistDecision) else p
+        if tx.state.decision(p.id) is None:
+            continue
         if hit.target in here and not tx.is_out(tx.view(hit.target)):
+            if tx.version >= 4 and hit.attacker in here:
+                _call_off_if_attacker_fell(tx, p, hit)
             continue
         tx.settle_decision(p.id)
         if hit.target in here:
             why = f"{tx.view(hit.target).name} is out of the fight"
             combat.settle(tx, hit.model_copy(update={"id": 0}), "unable", None, why=why)
+
+
+def _call_off_if_attacker_fell(
+    tx: Tx, p: DamageDecision | AssistDecision, hit: DamageDecision
+) -> None:
+    """``p``'s damage is called off when its attacker is out of the fight (rules version 4)."""
+    a = tx.view(hit.attacker)
+    why = next((e.name for e in a.effects if e.name in tx.OUT_CONDITIONS), None)
+    if why is None or a.id == hit.target:
+        return
+    tx.settle_decision(p.id)
+    t = tx.view(hit.target)
+    tx.note(f"{a.name}'s attack on {t.name} with {hit.source} is called off: {a.name} is {why}.")
 
 
 def helpers(tx: Tx, p: DamageDecision) -> list[UtopiaCombatant]:

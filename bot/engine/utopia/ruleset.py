@@ -31,7 +31,7 @@ from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.standing import StandingWords
-from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.core.verbs import ActInput, ActionSpec, DetailChoice, completions
 from bot.engine.utopia import (
     actions,
     assist,
@@ -172,8 +172,13 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     Version 3: the exchange rates ("Interchanging Actions": ``actions.interrupt_per_turn_action``,
     ``actions.turn_per_interrupt_action``) and what each held IA costs ("Hold Action":
     ``hold.turn_actions``) are the encounter's tables'; versions 1 and 2 play by the text's
-    2, 1 and 2 whatever the tables say (:func:`_as_version_2`)."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
+    2, 1 and 2 whatever the tables say (:func:`_as_version_2`).
+
+    Version 4: damage waiting on its target's defense is called off when its attacker is out
+    of the fight first (a GM tool put it Down: a Down creature deals no damage;
+    :func:`bot.engine.utopia.assist_defense.settle_for_the_fallen`); versions 1 to 3 dealt it
+    once the target chose."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
     tables_loader = staticmethod(load_tables)
 
@@ -322,6 +327,33 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def act(self, state: UtopiaState, combatant: Any, given: ActInput) -> CommandBase:
         return verbs.act(combatant, given)
+
+    def detail_choices(
+        self, state: UtopiaState, combatant: Any, key: str, typed: str
+    ) -> list[DetailChoice]:
+        """``detail:`` suggestions (:meth:`Ruleset.detail_choices`): the weapons (several,
+        comma-separated, for a multi-weapon attack), the weapons drawn to sheath and those
+        sheathed to draw, the armor not worn to don and worn to doff, the spells, the ways to
+        travel, Stealth's circumstances and what an Assist aids (Utopia "Turn Actions",
+        "Equipment Actions", "Stealth", "Assist")."""
+        sheet = self.sheet_of(combatant)
+        weapons = [w.name for w in sheet.weapons]
+        put_away = set(combatant.sheathed)
+        worn = combatant.wears()
+        armor = [a.name for a in sheet.armor]
+        options: dict[str, list[str]] = {
+            "sheath": [w for w in weapons if w not in put_away],
+            "unsheath": [w for w in weapons if w in put_away],
+            "don": [a for a in armor if a not in worn],
+            "doff": [a for a in armor if a in worn],
+            "cast": [spell.name for spell in sheet.spells],
+            "travel": ["land", "water", "air"],
+            "assist": ["test", "leap", "grapple"],
+        }
+        if key in ("attack", "stealth"):
+            listed = weapons if key == "attack" else list(stealth.CIRCUMSTANCES)
+            return completions(typed, listed, listed=True)
+        return completions(typed, options.get(key, ()))
 
     def check_names(self, combatant: Any) -> list[str]:
         """The six traits and twelve subtraits (:data:`checks.SCORE_NAMES`)."""

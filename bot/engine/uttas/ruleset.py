@@ -29,7 +29,7 @@ from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.standing import ALWAYS, StandingWords
-from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.core.verbs import ActInput, ActionSpec, DetailChoice, completions
 from bot.engine.uttas import (
     actions,
     attacks,
@@ -54,7 +54,7 @@ from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.odds import uttas_odds
 from bot.engine.uttas.record import UttasRecord, record_lines
 from bot.engine.uttas.rehearse import POLICIES, UttasPolicy
-from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
+from bot.engine.uttas.sheet import CHARACTERISTICS, MOVEMENT_MODES, UttasSheet
 from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
 from bot.errors import DomainError, InvalidInput, RuleViolation
@@ -488,6 +488,35 @@ class UttasRuleset(Ruleset[UttasState]):
         if spec is not None and spec.amount == "meters" and given.amount is not None:
             given = given.model_copy(update={"amount": self.scale.to_meters(given.amount)})
         return verbs.act(combatant, given)
+
+    def detail_choices(
+        self, state: UttasState, combatant: Any, key: str, typed: str
+    ) -> list[DetailChoice]:
+        """``detail:`` suggestions (:meth:`Ruleset.detail_choices`) from ``combatant``'s
+        sheet and hands: the stances it knows, movement modes, skills, powers, the powers it
+        maintains, its items, what it may draw (weapons and items not in hand) and what it
+        holds (UTTAS "Actions"; "Items")."""
+        c: Combatant = combatant
+        sheet = c.sheet
+        held = set(c.holding.values())
+        options: dict[str, list[str]] = {
+            "stance": self.stances(c),
+            "move": list(MOVEMENT_MODES),
+            "full-move": list(MOVEMENT_MODES),
+            "sprint": list(MOVEMENT_MODES),
+            "stand": ["move", "acrobatics"],
+            "skill": self.skill_names(c),
+            "power": [p.name for p in sheet.powers],
+            "drop-power": [m.power for m in c.maintained],
+            "use-item": [i.name for i in sheet.items],
+            "draw": [
+                n
+                for n in (*(w.name for w in sheet.weapons), *(i.name for i in sheet.items))
+                if n not in held
+            ],
+            "stow": list(dict.fromkeys(c.holding.values())),
+        }
+        return completions(typed, options.get(key, ()))
 
     def check_names(self, combatant: Any) -> list[str]:
         return self.skill_names(combatant)

@@ -8,7 +8,6 @@ from bot.engine.core import effects
 from bot.engine.core.commands import Begin, EndCombat, RemoveCombatant
 from bot.engine.core.events import (
     CombatantJoined,
-    CombatantLeft,
     RoundStarted,
 )
 from bot.engine.core.state import fight_over
@@ -110,15 +109,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if other.readied is not None and other.readied.watch == c.id:
             tx.c(other.id).readied = None
             tx.note(f"{other.name}'s readied action lapses: {c.name} left.", other.id)
-    if st.phase == "active" and st.turn == c.id:
-        tx.next_turn(c.id)
-    tx.remove(c.id)
-    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
-    if st.phase == "active":
-        if st.turn == c.id or not st.order:
-            tx.end_fight(None, "nobody is left")
-        else:
-            tx.check_end(force=True, sides_before=len(sides_before))
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

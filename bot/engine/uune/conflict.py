@@ -18,13 +18,14 @@ from bot.engine.core.commands import (
     Rest,
     describe_settings,
 )
-from bot.engine.core.events import CombatantJoined, CombatantLeft, Moved, RoundStarted
+from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
 from bot.engine.core.state import fight_over
+from bot.engine.uune import rolls
 from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetVitals
 from bot.engine.uune.core import Tx
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet
-from bot.engine.uune.state import GRAPPLED, INCAPACITATED, UuneCombatant
+from bot.engine.uune.state import GRAPPLED, INCAPACITATED, ApprovalDecision, UuneCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
 MAX_COMBATANTS = 25
@@ -91,24 +92,26 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
 
 
 def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
-    """A combatant leaves; a roll it made, helped or is the subject of is called off."""
+    """A combatant leaves; a roll it made or is the subject of (its target, the attacker a
+    Defend answers) is called off. A roll it only helps goes on without its help ("Help":
+    the helper's hits are added to the roller's; from rules version 3 — before, that roll was
+    called off too)."""
     c = tx.view(cmd.combatant)
     st = tx.state
     sides_before = {x.side for x in st.combatants}
     for p in list(st.decisions):
+        if tx.state.decision(p.id) is None:
+            continue
         helpers = {h.helper for h in getattr(p, "helpers", ())}
-        if c.id in (p.actor, p.target, p.attacker) or c.id in helpers:
+        if c.id in (p.actor, p.target, p.attacker):
             tx.settle_decision(p.id)
             tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
-    if st.phase == "active" and st.turn == c.id:
-        tx.next_turn(c.id)
-    tx.remove(c.id)
-    tx.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
-    if st.phase == "active":
-        if st.turn == c.id or not st.order:
-            tx.end_fight(None, "nobody is left")
-        else:
-            tx.check_end(force=True, sides_before=len(sides_before))
+        elif c.id in helpers and tx.version >= 3 and isinstance(p, ApprovalDecision):
+            rolls.drop_helpers(tx, p, [c.id], "leaves the encounter")
+        elif c.id in helpers:
+            tx.settle_decision(p.id)
+            tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

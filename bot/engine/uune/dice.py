@@ -78,11 +78,13 @@ class ActionRoll(_Frozen):
         return f"{self.roll.shown()}{helped} vs {self.required} needed: {verdict}"
 
 
-def action_pool(resources: Sequence[Resource], tables: UuneTables) -> Pool:
+def action_pool(resources: Sequence[Resource], tables: UuneTables, *, base: bool = True) -> Pool:
     """The pool of an action: ``tables.dice.base_dice`` (1) d6 labelled ``action``, then
-    ``dice_per_resource`` (1) d6 per die of each resource, hits on ``hit_on`` (5) or more."""
+    ``dice_per_resource`` (1) d6 per die of each resource, hits on ``hit_on`` (5) or more.
+    ``base`` False: the resources' dice only (a helper's, "Help": "Roll your own resources").
+    """
     d = tables.dice
-    groups = [DiceGroup(count=d.base_dice, sides=d.sides, label=BASE_DIE)]
+    groups = [DiceGroup(count=d.base_dice, sides=d.sides, label=BASE_DIE)] if base else []
     groups += [
         DiceGroup(count=r.dice * d.dice_per_resource, sides=d.sides, label=r.name)
         for r in resources
@@ -99,18 +101,19 @@ def roll_action(
     impaired: int = 0,
     intoxicated: int = 0,
     help_hits: int = 0,
+    base: bool = True,
 ) -> ActionRoll:
     """Roll an action ("Actions"). ``difficulty`` is a rung of the ladder (0–10, else
     :class:`InvalidInput`); ``impaired`` levels add ``tables.impaired.extra_hits`` each to the
     hits required; with any level of ``intoxicated`` every die showing
     ``tables.intoxicated.reroll_face`` (6) or more is rerolled once, in order, and the new face
     stands ("must reroll all 6s" — once: the bot does not reroll a rerolled 6 again);
-    ``help_hits`` are a helper's hits ("Help"). Raises :class:`InvalidInput` past the dice
-    limits."""
+    ``help_hits`` are a helper's hits ("Help"); ``base`` False rolls the resources' dice only
+    (:func:`action_pool`). Raises :class:`InvalidInput` past the dice limits."""
     tables.rung(difficulty)
     if min(impaired, intoxicated, help_hits) < 0:
         raise InvalidInput("Effect levels and help hits cannot be negative.")
-    rolled = action_pool(resources, tables).roll(roller)
+    rolled = action_pool(resources, tables, base=base).roll(roller)
     if intoxicated:
         sixes = [i for i, d in enumerate(rolled.dice) if d.value >= tables.intoxicated.reroll_face]
         if sixes:

@@ -300,7 +300,20 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
     for h in d.helpers:
         helper = tx.view(h.helper)
         theirs = [r.split(_SEP, 1)[1] for r in d.approved if r.startswith(h.helper + _SEP)]
-        helped = _dice(tx, helper, theirs, d.difficulty, f"help to {c.name}")
+        # "Roll your own resources as they apply to the action" (rules version 3): a helper
+        # rolls their approved resources' dice, no base die; none approved, nothing to add.
+        # Before, a helper rolled the base die too, even with every resource refused.
+        resources_only = tx.version >= 3
+        if resources_only and not theirs:
+            tx.note(
+                f"{helper.name}'s help adds nothing to {c.name}'s roll: none of their resources "
+                "was approved.",
+                helper.id,
+            )
+            continue
+        helped = _dice(
+            tx, helper, theirs, d.difficulty, f"help to {c.name}", base=not resources_only
+        )
         roll = dice.with_help(roll, helped)
         # The helper's own dice, shown as the roller's are (their hits, even none, count).
         tx.note(f"{helper.name} helps {c.name}: {helped.roll.shown()}.", helper.id)
@@ -344,7 +357,13 @@ def _odds(
 
 
 def _dice(
-    tx: Tx, c: UuneCombatant, approved: list[str], difficulty: int, what: str
+    tx: Tx,
+    c: UuneCombatant,
+    approved: list[str],
+    difficulty: int,
+    what: str,
+    *,
+    base: bool = True,
 ) -> dice.ActionRoll:
     sheet = c.sheet
     assert isinstance(sheet, UuneSheet)
@@ -357,6 +376,7 @@ def _dice(
         tx.tables,
         impaired=impaired.level if impaired else 0,
         intoxicated=intoxicated.level if intoxicated else 0,
+        base=base,
     )
 
 
@@ -536,10 +556,14 @@ def settle_for_the_fallen(tx: Tx) -> None:
     when no difficulty was named in time); rolled, it stands as it is (as when the roller
     spends their last vitality, :func:`_offer`). Either way the turn it was taken on ends
     (a Defend's: the attacking NPC's). A helper out of the fight no longer helps a roll still
-    waiting for approval (:func:`_drop_fallen_helpers`)."""
+    waiting for approval (:func:`_drop_fallen_helpers`). From rules version 3, a Defend whose
+    attacking NPC is out of the fight before the Defend is kept is called off with its attack
+    (:func:`_call_off_fallen_attack`)."""
     for d in list(tx.state.decisions):
         roller = tx.view(d.actor)
         if tx.state.decision(d.id) is None:
+            continue
+        if not tx.is_out(roller) and _call_off_fallen_attack(tx, d):
             continue
         if not tx.is_out(roller):
             if isinstance(d, ApprovalDecision) and d.helpers:
@@ -557,12 +581,40 @@ def settle_for_the_fallen(tx: Tx) -> None:
         _after(tx, d.actor, d.purpose, d.attacker)
 
 
+def _call_off_fallen_attack(tx: Tx, d: ApprovalDecision | SpendDecision) -> bool:
+    """Rules version 3: an NPC's attack whose Defend still waits (for approval, or rolled and
+    waiting on its spends) is called off when the NPC is out of the fight first — a GM tool
+    Incapacitated it ("Vitality": "cannot take actions"): the attack lands only once the
+    Defend is done ("Defend"), and an attacker out of the fight makes none. The NPC's turn,
+    whose action the attack was, ends. Whether it was called off."""
+    if tx.version < 3 or d.purpose != "defend" or d.attacker is None:
+        return False
+    npc = tx.view(d.attacker)
+    if not tx.is_out(npc):
+        return False
+    tx.settle_decision(d.id)
+    tx.note(
+        f"{npc.name}'s attack on {tx.view(d.actor).name} with {d.attack} is called off: "
+        f"{npc.name} is Incapacitated and cannot act.",
+        npc.id,
+    )
+    _after(tx, d.actor, d.purpose, d.attacker)
+    return True
+
+
 def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
     """A helper out of the fight ("cannot take actions") no longer helps ``d``: their
     resources leave it (and it rolls at once if nothing is left to decide)."""
     gone = [h.helper for h in d.helpers if tx.is_out(tx.view(h.helper))]
-    if not gone:
-        return
+    if gone:
+        drop_helpers(tx, d, gone, "is Incapacitated")
+
+
+def drop_helpers(tx: Tx, d: ApprovalDecision, gone: list[str], why: str) -> None:
+    """The helpers ``gone`` no longer help ``d`` ("Help": a PC adds its own roll; one out of
+    the fight, or no longer in it, has none to add): their resources leave it, ``why`` is said
+    of each ("is Incapacitated", "leaves the encounter"), and the roller's roll goes on with
+    what is left — rolling at once if nothing is left to decide."""
     theirs = tuple(f"{cid}{_SEP}" for cid in gone)
     kept = {
         field: tuple(r for r in getattr(d, field) if not r.startswith(theirs))
@@ -571,8 +623,7 @@ def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
     tx.settle_decision(d.id)
     for cid in gone:
         tx.note(
-            f"{tx.view(cid).name} is Incapacitated and no longer helps "
-            f"{tx.view(d.actor).name}'s roll.",
+            f"{tx.view(cid).name} {why} and no longer helps {tx.view(d.actor).name}'s roll.",
             cid,
         )
     helpers = tuple(h for h in d.helpers if h.helper not in gone)

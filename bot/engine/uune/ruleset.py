@@ -32,7 +32,15 @@ from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.standing import StandingWords
-from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.core.verbs import (
+    DETAIL_CHOICE_MAX,
+    DETAIL_CHOICES_MAX,
+    ActInput,
+    ActionSpec,
+    DetailChoice,
+    after_colon,
+    completions,
+)
 from bot.engine.uune import commands as cmd
 from bot.engine.uune import (
     conditions,
@@ -128,8 +136,18 @@ class UuneRuleset(Ruleset[UuneState]):
     ``/gm order`` keeps the PCs ahead of the NPCs (:func:`bot.engine.uune.conflict.move_in_order`,
     "Conflict"). Version 1 (encounters started before) left such a roll waiting until its
     window ran out and let an NPC be moved ahead of the PCs, and keeps doing so, so its log
-    replays exactly."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
+    replays exactly.
+
+    Version 3: the GM removing a PC who only *helps* a roll drops that help, and the roll
+    goes on with the rest ("Help"; :func:`bot.engine.uune.conflict.remove_combatant`); an
+    NPC's attack whose Defend still waits is called off when the NPC is Incapacitated first
+    (:func:`bot.engine.uune.rolls.settle_for_the_fallen`); Insight on an Incapacitated NPC is
+    refused (:func:`bot.engine.uune.specials.insight`); a helper rolls only their approved
+    resources' dice ("Help": "Roll your own resources as they apply to the action"), so a
+    helper whose resources were all refused adds nothing (:func:`bot.engine.uune.rolls._roll`).
+    Versions 1 and 2 called the whole helped roll off, let the attack land once the Defend was
+    rolled, read such an NPC, and gave a helper a base die of their own."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
     between fights too."""
@@ -272,6 +290,49 @@ class UuneRuleset(Ruleset[UuneState]):
 
     def act(self, state: UuneState, combatant: Any, given: ActInput) -> CommandBase:
         return verbs.act(combatant, given)
+
+    def detail_choices(
+        self, state: UuneState, combatant: Any, key: str, typed: str
+    ) -> list[DetailChoice]:
+        """``detail:`` suggestions (:meth:`Ruleset.detail_choices`): a PC's resources
+        (comma-separated, and after the colon of "what you attempt: resources"), an NPC's
+        statblock attacks, the crowds of Stealth, the living conditions of Downtime, Luck's
+        advantage words and the bonds to claim focus from (Uune "Action Rolls", "Stealth",
+        "Downtime", "Luck", "Bonds")."""
+        resources = combatant.resource_names()
+        if key in ("attack", "propose", "help", "insight", "stabilise"):
+            return completions(typed, resources, listed=True)
+        if key in ("action", "observe") or (key in ("stealth", "downtime") and ":" in typed):
+            return after_colon(typed, resources)
+        if key == "stealth":
+            crowds = ("one", "few", "group", "crowd")
+            return completions(typed, [*crowds, *(f"{crowd} keep" for crowd in crowds)])
+        if key == "downtime":
+            living = ("luxurious", "comfortable", "sparse", "dire")
+            return completions(typed, [*living, *(f"{how} same-day" for how in living)])
+        if key == "luck":
+            what = typed.strip()
+            if not what or ":" in what:
+                return []
+            return completions(
+                "", [f"{mode}: {what}" for mode in ("advantage", "disadvantage", "both")]
+            )
+        sheet = combatant.sheet
+        if key == "npc-attack" and isinstance(sheet, UuneStatblock):
+            return completions(typed, [attack.name for attack in sheet.attacks])
+        if key == "bond" and isinstance(sheet, UuneSheet):
+            wanted = typed.strip().casefold()
+            return [
+                (
+                    shown[: DETAIL_CHOICE_MAX - 1] + "…"
+                    if len(shown) > DETAIL_CHOICE_MAX
+                    else shown,
+                    str(n),
+                )
+                for n, bond in enumerate(sheet.bonds, start=1)
+                if wanted in (shown := f"{n}. {bond.kind}: {bond.text}").casefold()
+            ][:DETAIL_CHOICES_MAX]
+        return []
 
     def check_names(self, combatant: Any) -> list[str]:
         """A PC's resources: a check is an action roll proposing one."""

@@ -152,12 +152,20 @@ def downtime(tx: Tx, cmd: Downtime) -> None:
 
 
 def insight(tx: Tx, cmd: Insight) -> None:
-    """ "Insight": against an NPC's Social score."""
+    """ "Insight": against an NPC's Social score, "while interacting with someone, or while
+    observing an interaction", reading the emotion the NPC shows "in response to something".
+    From rules version 3 an Incapacitated NPC is refused: it "cannot take actions"
+    ("Vitality"), so it takes part in no interaction and shows no response to read."""
     c, npc = tx.view(cmd.actor), tx.view(cmd.target)
     tx.require_pc(c, "Insight")
     if not isinstance(npc.sheet, UuneStatblock):
         raise RuleViolation(
             f"Insight reads an NPC's Social score; {names.escaped(npc.name)} is a PC."
+        )
+    if tx.version >= 3 and tx.is_out(npc):
+        raise RuleViolation(
+            f'{names.escaped(npc.name)} is Incapacitated ("cannot take actions"): Insight reads '
+            "an NPC's emotions while it interacts, and it takes part in no interaction now."
         )
     proposed = resources_of(c, cmd.resources)
     take_action(tx, c, f"read {npc.name}")
