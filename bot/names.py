@@ -94,7 +94,7 @@ _NOT_CHARACTERS = {
     "Cs": "a lone surrogate (half of a broken character)",
 }
 
-_MARKDOWN = re.compile(r"([\\*_~|`>#\[\]<-])")
+_MARKDOWN = re.compile(r"([\\*_~|`\[\]<])|^([>#-])", re.MULTILINE)
 _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 
 
@@ -339,11 +339,22 @@ Name = Annotated[str, validator(NAME_MAX)]
 """A name of at most :data:`NAME_MAX` characters, normalised (see :func:`validator`)."""
 
 
+def _backslashed(match: re.Match[str]) -> str:
+    return "\\" + match.group(0)
+
+
 def escaped(text: str) -> str:
     """``text`` with every Markdown character backslash-escaped and ``@everyone``-style mentions
-    broken, for domain messages built below the Discord layer (services' refusals that quote a
-    name). The Discord layer uses :func:`bot.ui.text.shown_name` (discord.py's escapers)."""
-    return _MENTION.sub("@\u200b\\1", _MARKDOWN.sub(r"\\\1", text))
+    broken, for domain messages built below the Discord layer (refusals that quote a name). The
+    Discord layer uses :func:`bot.ui.text.shown_name` (discord.py's escapers). ``>``, ``#``
+    and ``-`` are escaped only where a line starts, the only place Discord reads them (a
+    quote, a heading, a list item), as discord.py's escaper does: ``Tree-trunk club`` stays
+    as it is.
+
+    Every name a refusal (a :class:`~bot.errors.DomainError`) quotes goes through this (or
+    :func:`quoted`, or :func:`code` inside a code span): refusals are shown as they are, and
+    ``tests/test_refusal_names.py`` fails on one that quotes a name raw."""
+    return _MENTION.sub("@\u200b\\1", _MARKDOWN.sub(_backslashed, text))
 
 
 def quoted(text: str, limit: int = NAME_MAX) -> str:
@@ -351,6 +362,21 @@ def quoted(text: str, limit: int = NAME_MAX) -> str:
     quotes, Markdown and mentions escaped (:func:`escaped`), so the reply shows the characters
     typed (``'\\*Longbow\\*'`` reads as ``'*Longbow*'``, not an italic ``'Longbow'``)."""
     return f"'{escaped(text[:limit])}'"
+
+
+def code(text: str) -> str:
+    """``text`` as a Markdown code span for domain messages (a command to copy, with a name in
+    it: ``names.code(f"/attack with:{power.name}")``). Markdown is not read inside a code span,
+    so nothing in it is escaped (a backslash would show); the fence is one backtick longer than
+    the longest run of backticks inside, padded with spaces when the text touches it, so a name
+    holding a backtick does not end the span (:func:`bot.ui.text.inline_code` likewise)."""
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def numbered(base: str, taken: Iterable[str], *, max_length: int = NAME_MAX) -> str:

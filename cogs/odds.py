@@ -43,8 +43,8 @@ def odds_lines(
     hidden = victim.is_npc and settings.hide_npc_numbers and not settings.show_odds
     if hidden and not encounter.is_gm(actor):
         raise NotAllowed(
-            f"{victim.name}'s numbers are hidden, so the GM keeps the exact odds against them "
-            "(the GM may allow them with `/gm settings show_odds:True`)."
+            f"{names.escaped(victim.name)}'s numbers are hidden, so the GM keeps the exact odds "
+            "against them (the GM may allow them with `/gm settings show_odds:True`)."
         )
     rules = encounter.rules
     if resources is not None and not rules.odds_count_resources:

@@ -258,6 +258,18 @@ def test_escaped_and_shown_names_format_nothing() -> None:
     assert inline_code("`x") == "`` `x ``"
 
 
+def test_escaped_leaves_what_discord_reads_only_at_a_line_start_elsewhere() -> None:
+    """A refusal quoting "Tree-trunk club" reads as typed without a backslash before the hyphen
+    (Discord reads ``-``, ``#`` and ``>`` only where a line starts: a list item, a heading, a
+    quote); at the start of a line they are escaped."""
+    assert names.escaped("Tree-trunk club") == "Tree-trunk club"
+    assert names.escaped("Wren #2 > Brask") == "Wren #2 > Brask"
+    assert names.escaped("- Wren") == "\\- Wren"
+    assert names.escaped("# Big") == "\\# Big"
+    assert names.escaped("-# small\n> quote") == "\\-# small\n\\> quote"
+    assert names.escaped("*Wren* [x] <y>") == "\\*Wren\\* \\[x\\] \\<y>"
+
+
 def test_autocomplete_offers_each_name_once() -> None:
     choices = name_choices(["Strike", "Club", "strike", f"Strike{ZWSP}", "Grapple"], "")
     assert [c.name for c in choices] == ["Club", "Grapple", "Strike"]

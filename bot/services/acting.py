@@ -100,7 +100,7 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
     if as_name:
         chosen = find_combatant(state, as_name)
         if not controls(encounter, actor, chosen):
-            raise NotAllowed(f"You do not control **{chosen.name}**.")
+            raise NotAllowed(f"You do not control **{names.escaped(chosen.name)}**.")
         return chosen
     current: CombatantBase | None = state.current
     if current is not None and controls(encounter, actor, current):
@@ -110,12 +110,12 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
         return mine[0]
     if mine and current is not None:
         raise RuleViolation(
-            f"It is **{current.name}**'s turn, not yours. To act off-turn, say which of your "
-            "combatants acts with the `as` option."
+            f"It is **{names.escaped(current.name)}**'s turn, not yours. To act off-turn, say "
+            "which of your combatants acts with the `as` option."
         )
     if not mine:
         if encounter.is_gm(actor):
             raise InvalidInput("Say which combatant acts with the `as` option.")
         raise NotAllowed("You have no combatant in this encounter. Join with `/encounter join`.")
-    names = ", ".join(f"**{c.name}**" for c in mine)
-    raise InvalidInput(f"You control {names}; say which one acts with the `as` option.")
+    listed = ", ".join(f"**{names.escaped(c.name)}**" for c in mine)
+    raise InvalidInput(f"You control {listed}; say which one acts with the `as` option.")

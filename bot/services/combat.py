@@ -428,7 +428,8 @@ class CombatService:
             if not mine:
                 subject = state.get(str(asking[0][1]))
                 raise NotAllowed(
-                    f"The waiting attack is on **{subject.name}**, who is not yours to move."
+                    f"The waiting attack is on **{names.escaped(subject.name)}**, who is not "
+                    "yours to move."
                 )
             decision, subject_id = mine[0]
             target = state.get(str(subject_id))
@@ -607,8 +608,8 @@ def default_action_of(
             return spec
     known = ", ".join(f"`{spec.label}`" for spec in offered)
     raise InvalidInput(
-        f"{combatant.name} cannot default to `{action[:40]}`: the default action is one of"
-        f" {known}, or `none`."
+        f"{names.escaped(combatant.name)} cannot default to `{action[:40]}`: the default action "
+        f"is one of {known}, or `none`."
     )
 
 
@@ -751,7 +752,9 @@ def _require_issued_this_turn(current: Encounter, actor: Actor) -> None:
     if actor.issued is None or state.turn is None:
         return
     if actor.issued <= current.turn_mark():
-        raise Conflict(f"That turn already ended: it is now {state.get(state.turn).name}'s.")
+        raise Conflict(
+            f"That turn already ended: it is now {names.escaped(state.get(state.turn).name)}'s."
+        )
 
 
 def _noting(

@@ -958,7 +958,7 @@ def _clean_name(name: str | None) -> str:
 
 def _already_running(row: EncounterRow) -> Conflict:
     return Conflict(
-        f"**{row.name}** is already running in this channel. "
+        f"**{names.escaped(row.name)}** is already running in this channel. "
         "End it with `/encounter end` before starting another."
     )
 

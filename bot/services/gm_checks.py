@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot import names
 from bot.engine.core.contract import Ruleset
 from bot.errors import InvalidInput, NotAllowed
 from bot.services.actor import Actor
@@ -17,7 +18,8 @@ from bot.services.encounter import Encounter
 def ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
     if not isinstance(sheet, rules.sheet_model | rules.sheet_model_for("npc")):
         raise InvalidInput(
-            f"**{name}** is not a {rules.title} sheet; this encounter uses {rules.title}."
+            f"**{names.escaped(name)}** is not a {rules.title} sheet; this encounter uses "
+            f"{rules.title}."
         )
 
 

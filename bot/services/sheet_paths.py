@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from bot import names
 from bot.errors import InvalidInput, NotFound
 from bot.services.sheet_input import is_none_word, loads, unwrap_model
 
@@ -95,7 +96,9 @@ def _field(model: type[BaseModel], name: str) -> str | None:
 
 def _unknown(model: type[BaseModel], name: str, where: str) -> InvalidInput:
     allowed = ", ".join(f for f in model.model_fields if f not in HIDDEN_FIELDS)
-    return InvalidInput(f"`{name[:60]}` is not a field of {where}; the fields are: {allowed}.")
+    return InvalidInput(
+        f"{names.code(name[:60])} is not a field of {where}; the fields are: {allowed}."
+    )
 
 
 def _find_item(items: list[Any], rest: str) -> tuple[int | None, str, str]:
@@ -173,7 +176,7 @@ def _edit_entry(container: dict[str, Any], name: str, key: str, raw: str) -> Non
     key = key.strip()
     if is_none_word(raw):
         if key not in entries:
-            raise NotFound(f"`{name}` has no entry `{key[:60]}` to remove.")
+            raise NotFound(f"{names.code(name)} has no entry {names.code(key[:60])} to remove.")
         del entries[key]
     else:
         entries[key] = parse_value(raw) if _looks_json(raw) else raw.strip()
@@ -192,8 +195,8 @@ def _edit_item(
     head_name, _, last = item_name.rpartition(".")
     if index is None and head_name and _field(sub, last) is not None:
         raise NotFound(
-            f"There is no `{head_name[:60]}` in `{name}`; add it first with the path "
-            f"`{name}.{head_name[:60]}` and a JSON object."
+            f"There is no {names.code(head_name[:60])} in {names.code(name)}; add it first with "
+            f"the path {names.code(f'{name}.{head_name[:60]}')} and a JSON object."
         )
     if sub_path:
         assert index is not None
@@ -211,13 +214,15 @@ def _set_item(items: list[Any], index: int | None, name: str, item_name: str, ra
     remove it with ``-``."""
     if is_none_word(raw):
         if index is None:
-            raise NotFound(f"There is no `{item_name[:60]}` in `{name}` to remove.")
+            raise NotFound(
+                f"There is no {names.code(item_name[:60])} in {names.code(name)} to remove."
+            )
         del items[index]
         return
     value = parse_value(raw)
     if not isinstance(value, dict):
         raise InvalidInput(
-            f"`{name}.{item_name[:60]}` takes a JSON object, e.g. "
+            f"{names.code(f'{name}.{item_name[:60]}')} takes a JSON object, e.g. "
             '`{"name": "Club", "damage_dice": 2}`.'
         )
     value.setdefault("name", item_name)

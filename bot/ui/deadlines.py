@@ -15,13 +15,14 @@ from bot.ui.tracker_keeper import tell_gm
 
 def deadline_title(name: str, lapse: TurnLapse | None = None) -> str:
     """The title of the result posted when a turn ended at its deadline: with the default
-    action the combatant took, or why it could not take it."""
+    action the combatant took, or why it could not take it (the rules' refusal as it is: a
+    refusal is Markdown whose names are escaped where it was written)."""
     who = shown_name(name)
     if lapse is not None and lapse.default is not None:
         action = shown_name(lapse.default)
         if lapse.refused is None:
             return f"Turn deadline passed: {who} takes their default action, {action}"[:256]
-        why = shown_name(lapse.refused)
+        why = lapse.refused
         return f"Turn deadline passed: {who}'s turn ends ({action} was not possible: {why})"[:256]
     return f"Turn deadline passed: {who}'s turn ends"[:256]
 

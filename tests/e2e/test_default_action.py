@@ -145,3 +145,34 @@ async def test_a_system_without_a_default_action_says_so(
     assert untitled == await refused(
         await slash(h, gm, "gm settings", deadline_action="default_action")
     )
+
+
+async def test_a_refused_default_shows_markdown_in_the_name_once_escaped(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The rules' refusal of a default action, quoted in the deadline's title, shows a name
+    with Markdown in it as typed: the refusal escapes its names where it is written, so the
+    title quotes it as it is (escaping it again showed ``\\*Wren\\*`` with its backslashes)."""
+    bot, h, gm, player = clocked_bot, discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Firewood"))
+    await answered(await slash(h, gm, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
+    await answered(await slash(h, player, "character import", example="willow", name="*Wren*"))
+    await ok(await slash(h, player, "encounter join", character="*Wren*"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    await ok(await slash(h, gm, "gm settings", deadline_action="default_action"))
+    await answered(
+        await slash(h, gm, "gm settings", combatant="*Wren*", default_action="Take a Breather")
+    )
+    await pass_turns_until(bot, h, table, "*Wren*")
+    await ok(await slash(h, player, "move", meters=2))  # a breather needs a turn without moving
+    clock.advance(DEADLINE)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.action == "end_turn" and lapse.refused is not None
+    await h.wait_for(lambda: len(passed(h)) == 1)
+    seen = passed(h)[0].text()
+    assert (
+        "Turn deadline passed: \\*Wren\\*'s turn ends (Take a Breather was not possible: "
+        "\\*Wren\\* moved this turn and cannot take a breather.)" in seen
+    ), seen

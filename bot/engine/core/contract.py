@@ -522,9 +522,11 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         (:attr:`add_combatant_command`). Raises :class:`InvalidInput` for a sheet or record of
         another system."""
         if not isinstance(sheet, self.sheet_model):
-            raise InvalidInput(f"**{name}**'s sheet is not one of {self.title}'s.")
+            raise InvalidInput(f"**{names.escaped(name)}**'s sheet is not one of {self.title}'s.")
         if record is not None and not isinstance(record, self.record_model):
-            raise InvalidInput(f"**{name}**'s campaign record is not one of {self.title}'s.")
+            raise InvalidInput(
+                f"**{names.escaped(name)}**'s campaign record is not one of {self.title}'s."
+            )
         command: CommandBase = self.add_combatant_command(
             name=name,
             sheet=sheet,

@@ -51,7 +51,7 @@ def find_rule(rules: tuple[EncounterRule, ...], name: str, title: str) -> Encoun
             return rule
     if not rules:
         raise InvalidInput(f"{title} has no rules the GM sets per encounter.")
-    known = ", ".join(f"`{r.name}`" for r in rules)
+    known = ", ".join(names.code(r.name) for r in rules)
     raise InvalidInput(
         f"{title} has no encounter rule called {names.quoted(name[:RULE_NAME_MAX])}: {known}."
     )
@@ -86,6 +86,10 @@ def rule_target(rule: EncounterRule, target: str | None) -> None:
     """Refuse a combatant given to an encounter-wide ``rule`` or missing for a per-combatant
     one (:class:`InvalidInput`)."""
     if rule.per_combatant and target is None:
-        raise InvalidInput(f"`{rule.name}` is set for one combatant: name it with `combatant:`.")
+        raise InvalidInput(
+            f"{names.code(rule.name)} is set for one combatant: name it with `combatant:`."
+        )
     if not rule.per_combatant and target is not None:
-        raise InvalidInput(f"`{rule.name}` is set for the whole encounter: leave `combatant:` out.")
+        raise InvalidInput(
+            f"{names.code(rule.name)} is set for the whole encounter: leave `combatant:` out."
+        )

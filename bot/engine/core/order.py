@@ -30,6 +30,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from bot import names
 from bot.engine.core.commands import (
     DelayTurn,
     HoldTurn,
@@ -258,13 +259,13 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     c = tx.view(cmd.target)
     order = tx.state.order
     if c.id not in order:
-        raise InvalidInput(f"{c.name} is not in the initiative order.")
+        raise InvalidInput(f"{names.escaped(c.name)} is not in the initiative order.")
     if cmd.position > len(order):
         raise InvalidInput(f"The order has {len(order)} places; choose 1 to {len(order)}.")
     order.remove(c.id)
     order.insert(cmd.position - 1, c.id)
-    names = ", ".join(f"{i + 1}. {tx.view(x).name}" for i, x in enumerate(order))
-    tx.note(f"The GM moves {c.name} to place {cmd.position}. Order: {names}", c.id)
+    places = ", ".join(f"{i + 1}. {tx.view(x).name}" for i, x in enumerate(order))
+    tx.note(f"The GM moves {c.name} to place {cmd.position}. Order: {places}", c.id)
 
 
 def delay_turn(tx: Tx, cmd: DelayTurn) -> None:
@@ -281,14 +282,16 @@ def delay_turn(tx: Tx, cmd: DelayTurn) -> None:
     tx.require_same_turn(cmd)
     tx.require_no_pending()
     if tx.state.turn_spent:
-        raise RuleViolation(f"{c.name} has already acted this turn: it is too late to go later.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} has already acted this turn: it is too late to go later."
+        )
     order = tx.state.order
     later = tx.view(cmd.after)
     here, there = order.index(c.id), order.index(later.id) if later.id in order else -1
     if there <= here:
         raise RuleViolation(
-            f"{c.name} may only go later in the order, and {later.name} does not come after "
-            f"{c.name}."
+            f"{names.escaped(c.name)} may only go later in the order, and "
+            f"{names.escaped(later.name)} does not come after {names.escaped(c.name)}."
         )
     before = order[here - 1] if here > 0 else None
     order.remove(c.id)
@@ -322,7 +325,9 @@ def hold_turn(tx: Tx, cmd: HoldTurn) -> None:
     tx.require_same_turn(cmd)
     tx.require_no_pending()
     if tx.state.turn_spent:
-        raise RuleViolation(f"{c.name} has already acted this turn: there is nothing to hold.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} has already acted this turn: there is nothing to hold."
+        )
     tx.state.holding = {**tx.state.holding, c.id: Hold(until=cmd.until, round=tx.state.round)}
     tx.note(f"{c.name} holds their action until {cmd.until}.", c.id)
     tx.finish_turn(c.id)
@@ -336,10 +341,10 @@ def resume_turn(tx: Tx, cmd: ResumeTurn) -> None:
     tx.require_active()
     c = tx.view(cmd.actor)
     if c.id not in tx.state.holding:
-        raise Conflict(f"{c.name} is not holding an action.")
+        raise Conflict(f"{names.escaped(c.name)} is not holding an action.")
     tx.require_can_act(c)
     if tx.state.holding[c.id].resume:
-        raise Conflict(f"{c.name} already acts as soon as the current turn ends.")
+        raise Conflict(f"{names.escaped(c.name)} already acts as soon as the current turn ends.")
     holding = dict(tx.state.holding)
     holding[c.id] = holding[c.id].model_copy(update={"resume": True})
     tx.state.holding = holding

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot import names
 from bot.engine.core.commands import Disengage, Engage, SetDistance
 from bot.engine.core.events import PositionsChanged
 from bot.errors import InvalidInput
@@ -50,7 +51,7 @@ def disengage(tx: Tx, cmd: Disengage) -> None:
     c = tx.view(cmd.combatant)
     st = tx.state
     if not st.positions.group_of(c.id):
-        raise InvalidInput(f"{c.name} is not engaged with anyone.")
+        raise InvalidInput(f"{names.escaped(c.name)} is not engaged with anyone.")
     st.positions = st.positions.disengage(c.id)
     tx.emit(PositionsChanged(combatant=c.id, text=f"{c.name} is no longer engaged."))
 

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot import names
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.dice import RandomRoller
 from bot.engine.core.state import AnyState
@@ -79,7 +80,7 @@ class TurnPolicy:
     def __init__(self, name: str) -> None:
         if name not in self.policies:
             raise InvalidInput(
-                f"{self.system} has no rehearsal policy {name[:40]!r}: "
+                f"{self.system} has no rehearsal policy {names.escaped(repr(name[:40]))}: "
                 + ", ".join(self.policies)
                 + "."
             )

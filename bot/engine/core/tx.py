@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
+from bot import names
 from bot.engine.core.built import built
 from bot.engine.core.commands import TurnBound
 from bot.engine.core.dice import DiceRoller, Roll, roll_pool
@@ -280,7 +281,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         stale = cmd.for_turn is not None and cmd.for_turn != st.turn_seq
         stale = stale or (cmd.issued is not None and cmd.issued <= st.turn_marker)
         if stale:
-            now = f"it is now {self.view(st.turn).name}'s" if st.turn else "no turn is running"
+            now = (
+                f"it is now {names.escaped(self.view(st.turn).name)}'s"
+                if st.turn
+                else "no turn is running"
+            )
             raise Conflict(f"That turn already ended: {now}.")
 
     def require_no_pending(self) -> None:
@@ -341,14 +346,14 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         self.require_active()
         self.require_no_pending()
         if self.state.turn != c.id:
-            cur = self.view(self.state.turn).name if self.state.turn else "nobody"
-            raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+            cur = names.escaped(self.view(self.state.turn).name) if self.state.turn else "nobody"
+            raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
         self.require_can_act(c)
 
     def require_can_act(self, c: Any) -> None:
         why = self.cannot_act(c)
         if why is not None:
-            raise RuleViolation(f"{c.name} is {why} and cannot act.")
+            raise RuleViolation(f"{names.escaped(c.name)} is {why} and cannot act.")
 
     def is_out(self, c: Any) -> bool:
         effects = c.effects

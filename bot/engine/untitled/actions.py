@@ -49,13 +49,15 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
     folded = names.key(cmd.name)
     if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {cmd.name}.")
+        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
     sheet = cmd.sheet
     stowed = [w.name for w in sheet.weapons if w.stowed]
     for item in cmd.stowed:
         arm = sheet.weapon(item)
         if arm is None:
-            raise InvalidInput(f"{cmd.name} has no weapon called {names.quoted(item)} to stow.")
+            raise InvalidInput(
+                f"{names.escaped(cmd.name)} has no weapon called {names.quoted(item)} to stow."
+            )
         stowed.append(arm.name)
     cid = f"c{st.next_id}"
     st.next_id += 1
@@ -126,8 +128,8 @@ def end_turn(tx: Tx, cmd: EndTurn) -> None:
     tx.require_same_turn(cmd)
     tx.require_no_pending()
     if tx.state.turn != c.id:
-        cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
     tx.finish_turn(c.id)
 
 
@@ -158,20 +160,22 @@ def move(tx: Tx, cmd: Move) -> None:
     most = c.sheet.speed_m
     meters = most if cmd.meters is None else cmd.meters
     if meters > most:
-        raise RuleViolation(f"{c.name} moves at most {tx.scale.show(most)} per move action.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} moves at most {tx.scale.show(most)} per move action."
+        )
     if meters == 0 and cmd.draw is None:
         raise InvalidInput(
             f"A move of {tx.scale.show(0)} spends a move action on nothing: give `amount:` "
             "(or `detail:` a weapon to draw)."
         )
     if cmd.toward is not None and tx.view(cmd.toward).id == c.id:
-        raise InvalidInput(f"{c.name} cannot move toward themselves.")
+        raise InvalidInput(f"{names.escaped(c.name)} cannot move toward themselves.")
     drawn = ""
     if cmd.draw is not None:
         if c.combined_refused:
             raise RuleViolation(
-                f"The Storyteller refused {c.name}'s combined move actions: draw with a move "
-                "action of its own."
+                f"The Storyteller refused {names.escaped(c.name)}'s combined move actions: draw "
+                "with a move action of its own."
             )
         drawn = _draw(tx, c, cmd.draw)
     what = f"move {tx.scale.show(meters)}" + (f" while drawing {drawn}" if drawn else "")
@@ -200,7 +204,9 @@ def _draw(tx: Tx, c: UntitledCombatant, weapon: str) -> str:
     """Take ``weapon`` out of ``c``'s stowed ones; its name. Raises when not stowed."""
     arm = weapon_of(c, weapon)
     if arm.name not in c.stowed:
-        raise RuleViolation(f"{c.name}'s {arm.name} is already drawn.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is already drawn."
+        )
     tx.c(c.id).stowed = tuple(x for x in c.stowed if x != arm.name)
     return arm.name
 
@@ -220,7 +226,9 @@ def stow(tx: Tx, cmd: Stow) -> None:
     tx.require_on_turn(c)
     arm = weapon_of(c, cmd.weapon)
     if arm.name in c.stowed:
-        raise RuleViolation(f"{c.name}'s {arm.name} is already put away.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is already put away."
+        )
     tx.pay(c.id, Cost(kind="move"), f"put away their {arm.name}")
     tx.c(c.id).stowed = (*c.stowed, arm.name)
 
@@ -233,16 +241,23 @@ def reload(tx: Tx, cmd: Reload) -> None:
     tx.require_on_turn(c)
     if cmd.weapon is None:
         if not c.unloaded:
-            raise RuleViolation(f"{c.name} has nothing to reload.")
+            raise RuleViolation(f"{names.escaped(c.name)} has nothing to reload.")
         arm = weapon_of(c, c.unloaded[0])
     else:
         arm = weapon_of(c, cmd.weapon)
     if arm.reload == "none":
-        raise RuleViolation(f"{c.name}'s {arm.name} needs no reloading.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(arm.name)} needs no reloading."
+        )
     if arm.name in c.stowed:
-        raise RuleViolation(f"{c.name}'s {arm.name} is put away: draw it first (a move action).")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is put away: draw it first (a "
+            "move action)."
+        )
     if arm.name not in c.unloaded:
-        raise RuleViolation(f"{c.name}'s {arm.name} is already loaded.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is already loaded."
+        )
     kind = "move" if arm.reload == "move" else "full_round"
     tx.pay(c.id, Cost(kind=kind), f"reload their {arm.name}")
     tx.c(c.id).unloaded = tuple(x for x in c.unloaded if x != arm.name)
@@ -274,7 +289,7 @@ def roll_order(tx: Tx, cmd: RollOrder) -> None:
         raise InvalidInput("Roll for at least two creatures in the order.")
     missing = [x for x in among if x not in order]
     if missing:
-        raise InvalidInput(f"{tx.view(missing[0]).name} is not in the order.")
+        raise InvalidInput(f"{names.escaped(tx.view(missing[0]).name)} is not in the order.")
     places = sorted(order.index(x) for x in set(among))
     ranked = sorted(set(among), key=order.index)
     sides = tx.tables.order_die
@@ -296,7 +311,7 @@ def allow_combined(tx: Tx, cmd: AllowCombined) -> None:
     c = tx.view(cmd.target)
     if c.combined_refused != cmd.allowed:
         already = "may already" if cmd.allowed else "already may not"
-        raise Conflict(f"{c.name} {already} combine move actions.")
+        raise Conflict(f"{names.escaped(c.name)} {already} combine move actions.")
     tx.c(c.id).combined_refused = not cmd.allowed
     verdict = "may" if cmd.allowed else "may not"
     tx.note(f"{c.name} {verdict} combine move actions (the Storyteller's call).", c.id)
@@ -348,11 +363,16 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     c = tx.view(cmd.target)
     name = next((x for x in CONDITIONS if x.casefold() == cmd.condition.casefold()), None)
     if name is None:
-        raise InvalidInput(f"Untitled has no condition {cmd.condition!r}: {', '.join(CONDITIONS)}.")
+        raise InvalidInput(
+            f"Untitled has no condition {names.escaped(repr(cmd.condition))}: "
+            f"{', '.join(CONDITIONS)}."
+        )
     if cmd.present and not c.has(name):
         tx.gain(c.id, name, "the Game Master's call")
     elif not cmd.present and c.has(name):
         tx.lose(c.id, name, "the Game Master's call")
     else:
-        raise Conflict(f"{c.name} {'is already' if cmd.present else 'is not'} {name}.")
+        raise Conflict(
+            f"{names.escaped(c.name)} {'is already' if cmd.present else 'is not'} {name}."
+        )
     tx.check_end(force=True)

@@ -34,11 +34,12 @@ def weapon_of(c: UntitledCombatant, name: str | None) -> Weapon:
     if name is not None:
         arm = sheet.weapon(name)
     if arm is None and name is None:
-        raise InvalidInput(f"{c.name} has no weapon on their sheet.")
+        raise InvalidInput(f"{names.escaped(c.name)} has no weapon on their sheet.")
     if arm is None:
-        known = ", ".join(w.name for w in sheet.weapons) or "none"
+        known = ", ".join(names.escaped(w.name) for w in sheet.weapons) or "none"
         raise InvalidInput(
-            f"{c.name} has no weapon called {names.quoted(str(name))} (weapons: {known})."
+            f"{names.escaped(c.name)} has no weapon called {names.quoted(str(name))} (weapons: "
+            f"{known})."
         )
     return arm
 
@@ -54,8 +55,8 @@ def _check_reach(
     most = arm.range_m if arm.kind == "ranged" and arm.range_m else max(arm.reach_m, 1)
     if meters > most:
         raise RuleViolation(
-            f"{target.name} is {tx.scale.show(meters)} away: {arm.name} reaches "
-            f"{tx.scale.show(most)}."
+            f"{names.escaped(target.name)} is {tx.scale.show(meters)} away: "
+            f"{names.escaped(arm.name)} reaches {tx.scale.show(most)}."
         )
 
 
@@ -79,14 +80,19 @@ def attack(tx: Tx, cmd: Attack) -> None:
     tx.require_on_turn(c)
     target = tx.view(cmd.target)
     if target.id == c.id:
-        raise InvalidInput(f"{c.name} cannot attack themselves.")
+        raise InvalidInput(f"{names.escaped(c.name)} cannot attack themselves.")
     if tx.is_out(target):
-        raise RuleViolation(f"{target.name} is already {DOWN}.")
+        raise RuleViolation(f"{names.escaped(target.name)} is already {DOWN}.")
     arm = weapon_of(c, cmd.weapon)
     if names.key(arm.name) in {names.key(x) for x in c.stowed}:
-        raise RuleViolation(f"{c.name}'s {arm.name} is put away: draw it first (a move action).")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is put away: draw it first (a "
+            "move action)."
+        )
     if arm.name in c.unloaded:
-        raise RuleViolation(f"{c.name}'s {arm.name} is not loaded: reload it first.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(arm.name)} is not loaded: reload it first."
+        )
     _check_reach(tx, c, target, arm, cmd.range_m)
     _check_dice(tx, c.sheet, arm, target.sheet)
     if cmd.swift:
@@ -122,7 +128,10 @@ def defend(tx: Tx, cmd: Defend) -> None:
         raise RuleViolation("Nothing is waiting for a defense.")
     target = tx.view(p.target)
     if cmd.actor != target.id:
-        raise NotAllowed(f"Only {target.name} chooses their defense against {p.weapon}.")
+        raise NotAllowed(
+            f"Only {names.escaped(target.name)} chooses their defense against "
+            f"{names.escaped(p.weapon)}."
+        )
     if cmd.issued is not None and cmd.issued <= p.marker:
         raise RuleViolation("That choice was made before this attack was declared.")
     tx.settle_decision(p.id)

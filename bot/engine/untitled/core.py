@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot import names
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import Cost, Pools, Timing, UntitledActions
 from bot.engine.core.events import ActionsSpent
@@ -108,7 +109,9 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
         p = self.state.pending
         if p is None:
             return "a decision"
-        return f"{self.view(p.target).name}'s defense against {p.weapon}"
+        return (
+            f"{names.escaped(self.view(p.target).name)}'s defense against {names.escaped(p.weapon)}"
+        )
 
     # -- payments --------------------------------------------------------------------------------
     def timing(self, cid: str) -> Timing:
@@ -122,7 +125,9 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
         try:
             after = self.economy.pay(c.pools, cost, timing, self.capacity(c))
         except RuleViolation as short:
-            raise RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
+            raise RuleViolation(
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: {short.message}."
+            ) from None
         spent = {k: c.pools.get(k, 0) - v for k, v in after.items() if c.pools.get(k, 0) != v}
         self.c(cid).pools = after
         if timing == "turn" and spent:

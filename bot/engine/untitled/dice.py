@@ -249,9 +249,10 @@ def exchange(
     are) or dice not set (Legendary, armor above 18)."""
     arm = attacker.weapon(weapon)
     if arm is None:
-        known = ", ".join(w.name for w in attacker.weapons) or "none"
+        known = ", ".join(names.escaped(w.name) for w in attacker.weapons) or "none"
         raise InvalidInput(
-            f"{attacker.name} has no weapon called {names.quoted(weapon)} (weapons: {known})."
+            f"{names.escaped(attacker.name)} has no weapon called {names.quoted(weapon)} "
+            f"(weapons: {known})."
         )
     shield = use_shield and defender.shield is not None
     # every pool this attack may roll is built first, so a refusal rolls no dice

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot import names
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.encounter_rules import EncounterRule, find_rule, rule_target
 from bot.engine.untitled.commands import AllowCombined, SetRule
@@ -64,7 +65,7 @@ def rule_command(rule: str, value: str, target: str | None) -> CommandBase:
     try:
         dice = check_dice(words)
     except ValueError as error:
-        raise InvalidInput(f"`{found.name}`: {error}.") from None
+        raise InvalidInput(f"{names.code(found.name)}: {error}.") from None
     return SetRule(rule=found.name, dice=dice)
 
 

@@ -18,7 +18,7 @@ from bot.engine.untitled.dice import _pool, damage_pool, health_lost, skill_pool
 from bot.engine.untitled.sheet import UntitledSheet
 from bot.engine.untitled.tables import UntitledTables
 from bot.errors import InvalidInput
-from bot.names import quoted
+from bot.names import escaped, quoted
 
 
 def _sum(first: Distribution, second: Distribution, sign: int = 1) -> Distribution:
@@ -67,7 +67,7 @@ def untitled_odds(
     ``names``: the combatants' names to show (default: the sheets')."""
     arm = attacker.weapon(weapon)
     if arm is None:
-        raise InvalidInput(f"{attacker.name} has no weapon called {quoted(weapon)}.")
+        raise InvalidInput(f"{escaped(attacker.name)} has no weapon called {quoted(weapon)}.")
     attack = skill_pool(tables, attacker.attack_level(arm))[0].distribution()
     defense = skill_pool(tables, defender.defense_level())[0].distribution()
     hit, crit = _line(tables, attack, defense)

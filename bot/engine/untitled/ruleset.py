@@ -167,7 +167,9 @@ class UntitledRuleset(Ruleset[UntitledState]):
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, UntitledSheet):
-            raise InvalidInput(f"**{combatant.name}**'s sheet is not an {self.title} sheet.")
+            raise InvalidInput(
+                f"**{names.escaped(combatant.name)}**'s sheet is not an {self.title} sheet."
+            )
         return combatant.clone().model_copy(
             update={"sheet": sheet, "health": min(combatant.health, sheet.health)}
         )

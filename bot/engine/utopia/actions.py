@@ -49,7 +49,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
     folded = names.key(cmd.name)
     if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {cmd.name}.")
+        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
     cid = f"c{st.next_id}"
     st.next_id += 1
     sheet = cmd.sheet
@@ -139,8 +139,8 @@ def end_turn(tx: Tx, cmd: EndTurn) -> None:
     tx.require_same_turn(cmd)
     tx.require_no_pending()
     if tx.state.turn != c.id:
-        cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
     tx.finish_turn(c.id)
 
 
@@ -182,13 +182,14 @@ def travel(tx: Tx, cmd: Travel) -> None:
     c = _act(tx, cmd.actor)
     most = c.sheet.travel_m(cmd.mode)
     if most <= 0:
-        raise RuleViolation(f"{c.name} cannot travel by {cmd.mode}.")
+        raise RuleViolation(f"{names.escaped(c.name)} cannot travel by {cmd.mode}.")
     most = travel_limit(tx, c, most)
     meters = most if cmd.meters is None else cmd.meters
     if meters > most:
         ta = tx.tables.travel.ta
         raise RuleViolation(
-            f"{c.name} travels at most {tx.scale.show(most)} by {cmd.mode} per Travel "
+            f"{names.escaped(c.name)} travels at most {tx.scale.show(most)} by {cmd.mode} per "
+            "Travel "
             f"({ta} TA): give `amount:` {tx.scale.show(most)} or less (or leave it out), and "
             "Travel again for the rest."
         )
@@ -215,10 +216,11 @@ def _check_move(tx: Tx, c: UtopiaCombatant, verb: str, meters: float, toward: st
     if meters <= 0:
         raise InvalidInput(
             f"A {verb} of {tx.scale.show(0)} spends actions on nothing: give `amount:` more "
-            f"than {tx.scale.show(0)}, or leave it out to {verb} as far as {c.name} can."
+            f"than {tx.scale.show(0)}, or leave it out to {verb} as far as "
+            f"{names.escaped(c.name)} can."
         )
     if toward is not None and tx.view(toward).id == c.id and tx.version >= 2:
-        raise InvalidInput(f"{c.name} cannot {verb} toward themselves.")
+        raise InvalidInput(f"{names.escaped(c.name)} cannot {verb} toward themselves.")
 
 
 def _move(tx: Tx, cid: str, meters: float, toward: str | None) -> None:
@@ -252,7 +254,8 @@ def leap(tx: Tx, cmd: Leap) -> None:
     score = "Strength" if run_up else "Power"
     if meters > most:
         raise RuleViolation(
-            f"{c.name} leaps at most {tx.scale.show(most)} (their {score} score{aided}"
+            f"{names.escaped(c.name)} leaps at most {tx.scale.show(most)} (their {score} "
+            f"score{aided}"
             + (f", after {tx.scale.show(c.run_up_m)} of travel)." if run_up else ").")
         )
     _check_move(tx, c, "leap", meters, cmd.toward)
@@ -295,7 +298,7 @@ def hold_action(tx: Tx, cmd: HoldAction) -> None:
     end of the creature's following turn. Only on its own turn."""
     c = _act(tx, cmd.actor)
     if tx.state.turn != c.id:
-        raise RuleViolation(f"{c.name} holds actions on their own turn only.")
+        raise RuleViolation(f"{names.escaped(c.name)} holds actions on their own turn only.")
     held = tx.tables.hold.interrupt_actions
     tx.pay(c.id, Cost(kind="hold", amount=held), "hold an action")
     tx.c(c.id).aim = 0
@@ -314,7 +317,7 @@ def exchange(tx: Tx, cmd: Exchange) -> None:
     ta, ia = tx.economy.turn_per_interrupt_action, tx.economy.interrupt_per_turn_action
     if cmd.to == "interrupt":
         if not own:
-            raise RuleViolation(f"{c.name} turns TA into IA on their own turn only.")
+            raise RuleViolation(f"{names.escaped(c.name)} turns TA into IA on their own turn only.")
         tx.pay(c.id, Cost(kind="turn", amount=ta), f"turn {ta} TA into 1 IA")
         m = tx.c(c.id)
         m.pools = {**m.pools, "held_new": m.pools.get("held_new", 0) + 1}
@@ -383,11 +386,11 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
         )
     if cmd.present:
         if c.has(wanted):
-            raise RuleViolation(f"{c.name} is already {wanted}.")
+            raise RuleViolation(f"{names.escaped(c.name)} is already {wanted}.")
         tx.gain(c.id, wanted, "the Game Master says so")
     else:
         if not c.has(wanted):
-            raise RuleViolation(f"{c.name} is not {wanted}.")
+            raise RuleViolation(f"{names.escaped(c.name)} is not {wanted}.")
         tx.lose(c.id, wanted, "the Game Master says so")
     tx.check_end(force=True)
     tx.pass_turn_if_unable()

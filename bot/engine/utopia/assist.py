@@ -24,6 +24,7 @@ bot has no finer positions); "within applicable range" for a test as within
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.economy import Cost
 from bot.engine.utopia.commands import Assist
 from bot.engine.utopia.core import Tx
@@ -60,16 +61,20 @@ def assist(tx: Tx, cmd: Assist) -> None:
     t = tx.view(cmd.target)
     tx.require_can_act_now(h)
     if h.id == t.id:
-        raise InvalidInput(f"{h.name} cannot assist themself.")
+        raise InvalidInput(f"{names.escaped(h.name)} cannot assist themself.")
     if tx.is_out(t):
-        raise RuleViolation(f"{t.name} is out of the fight.")
+        raise RuleViolation(f"{names.escaped(t.name)} is out of the fight.")
     if t.side != h.side:
         raise RuleViolation(
-            f"{h.name} cannot assist {t.name}: Assist aids a creature on {h.name}'s own side "
+            f"{names.escaped(h.name)} cannot assist {names.escaped(t.name)}: Assist aids a "
+            f"creature on {names.escaped(h.name)}'s own side "
             "(as an Assist on a Block or Dodge does)."
         )
     if any(p.helper == h.id and p.form == cmd.form for p in t.pledges):
-        raise RuleViolation(f"{h.name} has already pledged to assist {t.name}'s {_WHAT[cmd.form]}.")
+        raise RuleViolation(
+            f"{names.escaped(h.name)} has already pledged to assist {names.escaped(t.name)}'s "
+            f"{_WHAT[cmd.form]}."
+        )
     _require_range(tx, h, t, cmd.form)
     tx.pay(h.id, Cost(kind="interrupt", amount=ia_cost(tx, cmd.form)), f"assist {t.name}")
     tx.c(h.id).aim = 0
@@ -97,8 +102,8 @@ def _require_range(tx: Tx, h: UtopiaCombatant, t: UtopiaCombatant, form: AssistF
     meters = positions.distance(h.id, t.id)
     if meters is not None and meters > most and not positions.are_engaged(h.id, t.id):
         raise RuleViolation(
-            f"{t.name} is {tx.scale.show(meters)} away: assisting with a {form} needs {h.name} "
-            f"{word} ({tx.scale.show(most)})."
+            f"{names.escaped(t.name)} is {tx.scale.show(meters)} away: assisting with a {form} "
+            f"needs {names.escaped(h.name)} {word} ({tx.scale.show(most)})."
         )
 
 

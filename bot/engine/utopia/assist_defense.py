@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot import names
 from bot.engine.core.audience import View
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.decisions import DecisionWords
@@ -38,8 +39,8 @@ def defend(tx: Tx, cmd: Defend) -> None:
     p = tx.open_decision_named(cmd.decision)
     if isinstance(p, AssistDecision):
         raise RuleViolation(
-            f"{tx.view(p.hit.target).name} already chose to {p.defense}: it waits for Assists "
-            "or its Roll now."
+            f"{names.escaped(tx.view(p.hit.target).name)} already chose to {p.defense}: it waits "
+            "for Assists or its Roll now."
         )
     if cmd.choice not in ("block", "dodge") or not helpers(tx, p):
         combat.defend(tx, cmd)
@@ -63,12 +64,17 @@ def answer(tx: Tx, cmd: AssistDefense) -> None:
         raise RuleViolation("No Block or Dodge is waiting for Assists right now.")
     if cmd.choice == "roll":
         if cmd.actor != p.hit.target:
-            raise RuleViolation(f"Only {tx.view(p.hit.target).name} rolls its {_NOUN[p.defense]}.")
+            raise RuleViolation(
+                f"Only {names.escaped(tx.view(p.hit.target).name)} rolls its {_NOUN[p.defense]}."
+            )
         roll(tx, p)
         return
     a = tx.view(cmd.actor)
     if a.id not in {c.id for c in helpers(tx, p.hit)}:
-        raise RuleViolation(f"{a.name} cannot Assist {tx.view(p.hit.target).name} now.")
+        raise RuleViolation(
+            f"{names.escaped(a.name)} cannot Assist {names.escaped(tx.view(p.hit.target).name)} "
+            "now."
+        )
     rule = tx.tables.assist
     die = rule.block_die if p.defense == "block" else rule.dodge_die
     t = tx.view(p.hit.target)

@@ -71,9 +71,11 @@ def test(tx: Tx, cmd: Test) -> None:
         return
     t = tx.view(cmd.target)
     if t.id == c.id:
-        raise InvalidInput(f"{c.name} cannot oppose their own test.")
+        raise InvalidInput(f"{names.escaped(c.name)} cannot oppose their own test.")
     if tx.is_out(t):
-        raise RuleViolation(f"{t.name} is out of the fight and cannot oppose a test.")
+        raise RuleViolation(
+            f"{names.escaped(t.name)} is out of the fight and cannot oppose a test."
+        )
     theirs_name = cmd.against or cmd.score
     mine = tx.test(c, cmd.score, f"{c.name}'s {name} test")
     theirs = tx.test(t, theirs_name, f"{t.name}'s {theirs_name.title()} test")

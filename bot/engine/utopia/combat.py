@@ -113,9 +113,9 @@ def parties(tx: Tx, actor: str, target: str) -> tuple[UtopiaCombatant, UtopiaCom
     t = tx.view(target)
     tx.require_can_act_now(a)
     if a.id == t.id:
-        raise InvalidInput(f"{a.name} cannot attack themself.")
+        raise InvalidInput(f"{names.escaped(a.name)} cannot attack themself.")
     if tx.is_out(t):
-        raise RuleViolation(f"{t.name} is already out of the fight.")
+        raise RuleViolation(f"{names.escaped(t.name)} is already out of the fight.")
     return a, t
 
 
@@ -263,20 +263,22 @@ def _reach(
         reach = weapon.reach_m if weapon else 1.0
         if meters is not None and meters > reach and not tx.state.positions.are_engaged(a.id, t.id):
             raise RuleViolation(
-                f"{t.name} is {tx.scale.show(meters)} away, out of reach ({tx.scale.show(reach)})."
+                f"{names.escaped(t.name)} is {tx.scale.show(meters)} away, out of reach "
+                f"({tx.scale.show(reach)})."
             )
         return 0, 0
     close, far = weapon.close_m or 0.0, weapon.far_m or 0.0
     if meters is None:
         raise InvalidInput(
-            f"A ranged attack needs the distance to {t.name}: give `amount:` in "
-            f"{tx.scale.word} with `/act action:attack` ({weapon.name}: close "
+            f"A ranged attack needs the distance to {names.escaped(t.name)}: give `amount:` in "
+            f"{tx.scale.word} with `/act action:attack` ({names.escaped(weapon.name)}: close "
             f"{tx.scale.show(close)}, far {tx.scale.show(far)}), or the GM places you with "
             "`/gm place distance`."
         )
     if meters > far:
         raise RuleViolation(
-            f"{t.name} is {tx.scale.show(meters)} away, beyond {weapon.name}'s far range "
+            f"{names.escaped(t.name)} is {tx.scale.show(meters)} away, beyond "
+            f"{names.escaped(weapon.name)}'s far range "
             f"({tx.scale.show(far)}): the attack is impossible."
         )
     if meters <= close:
@@ -295,10 +297,10 @@ def weapon_named(a: UtopiaCombatant, name: str | None) -> Weapon | None:
         return None
     found = a.sheet.weapon(name)
     if found is None:
-        known = ", ".join(w.name for w in a.sheet.weapons) or "none"
+        known = ", ".join(names.escaped(w.name) for w in a.sheet.weapons) or "none"
         raise InvalidInput(
-            f"{a.name} has no weapon called {names.quoted(name)} (weapons: {known}; or attack "
-            "weaponless)."
+            f"{names.escaped(a.name)} has no weapon called {names.quoted(name)} (weapons: "
+            f"{known}; or attack weaponless)."
         )
     return found
 
@@ -346,7 +348,10 @@ def defend(tx: Tx, cmd: Defend) -> None:
 def _require_target(tx: Tx, p: DamageDecision, actor: str) -> UtopiaCombatant:
     t = tx.view(actor)
     if t.id != p.target:
-        raise RuleViolation(f"Only {tx.view(p.target).name} defends against {p.source}.")
+        raise RuleViolation(
+            f"Only {names.escaped(tx.view(p.target).name)} defends against "
+            f"{names.escaped(p.source)}."
+        )
     return t
 
 
@@ -356,7 +361,7 @@ def pay_defense(tx: Tx, p: DamageDecision, cmd: Defend) -> None:
     it cannot take or afford now."""
     t = _require_target(tx, p, cmd.actor)
     if cmd.choice not in defense_options(tx, t, covered=p.covered, against=p.attacker):
-        raise RuleViolation(f"{t.name} cannot {_VERB[cmd.choice]} now.")
+        raise RuleViolation(f"{names.escaped(t.name)} cannot {_VERB[cmd.choice]} now.")
     tx.pay(t.id, defense_cost(tx, t, cmd.choice, p.attacker), _VERB[cmd.choice])
     tx.c(t.id).aim = 0
 

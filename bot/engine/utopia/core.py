@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot import names
 from bot.engine.core import interleave as go_cycle
 from bot.engine.core.dice import DiceRoller, Roll
 from bot.engine.core.economy import Cost, Pools, Timing, UtopiaActions
@@ -175,7 +176,10 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         if p is None:
             return "a decision"
         hit = hit_of(p)  # an Assist decision waits on the defense of its hit
-        return f"{self.view(hit.target).name}'s defense against {hit.source}"
+        return (
+            f"{names.escaped(self.view(hit.target).name)}'s defense against "
+            f"{names.escaped(hit.source)}"
+        )
 
     def before_turn(self, c: UtopiaCombatant) -> None:
         """A new creature's turn: whoever attacked with interrupt actions may defend again
@@ -302,7 +306,9 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             after = self.economy.pay(c.pools, cost, timing, self.capacity(c))
         except RuleViolation as short:
             refusal = interleave.off_go_refusal(self, c, reason, short.message)
-            raise refusal or RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
+            raise refusal or RuleViolation(
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: {short.message}."
+            ) from None
         spent = {k: c.pools.get(k, 0) - v for k, v in after.items() if c.pools.get(k, 0) != v}
         m = self.c(cid)
         m.pools = after
@@ -332,7 +338,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         c = self.view(cid)
         if c.stamina < amount:
             raise RuleViolation(
-                f"{c.name} cannot {reason}: it needs {amount} Stamina and has {c.stamina}."
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: it needs {amount} "
+                f"Stamina and has {c.stamina}."
             )
         left = c.stamina - amount
         self.c(cid).stamina = left

@@ -26,14 +26,17 @@ def sheathe(tx: Tx, cmd: Sheathe) -> None:
     tx.require_can_act_now(c)
     weapon = c.sheet.weapon(cmd.weapon)
     if weapon is None:
-        known = ", ".join(w.name for w in c.sheet.weapons) or "none"
+        known = ", ".join(names.escaped(w.name) for w in c.sheet.weapons) or "none"
         raise InvalidInput(
-            f"{c.name} has no weapon called {names.quoted(cmd.weapon)} (weapons: {known})."
+            f"{names.escaped(c.name)} has no weapon called {names.quoted(cmd.weapon)} (weapons: "
+            f"{known})."
         )
     away = weapon.name in c.sheathed
     if cmd.drawn == (not away):
         state = "drawn" if cmd.drawn else "sheathed"
-        raise RuleViolation(f"{c.name}'s {weapon.name} is already {state}.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(weapon.name)} is already {state}."
+        )
     verb = "draw" if cmd.drawn else "sheathe"
     tx.pay(c.id, Cost(kind="turn", amount=tx.tables.equipment.sheath_ta), f"{verb} {weapon.name}")
     m = tx.c(c.id)
@@ -53,14 +56,17 @@ def wear(tx: Tx, cmd: Wear) -> None:
     tx.require_can_act_now(c)
     piece = c.sheet.armor_piece(cmd.item)
     if piece is None:
-        known = ", ".join(a.name for a in c.sheet.armor) or "none"
+        known = ", ".join(names.escaped(a.name) for a in c.sheet.armor) or "none"
         raise InvalidInput(
-            f"{c.name} has no armor called {names.quoted(cmd.item)} (armor: {known})."
+            f"{names.escaped(c.name)} has no armor called {names.quoted(cmd.item)} (armor: "
+            f"{known})."
         )
     worn = c.wears()
     if cmd.on == (piece.name in worn):
         state = "wearing" if cmd.on else "not wearing"
-        raise RuleViolation(f"{c.name} is already {state} {piece.name}.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is already {state} {names.escaped(piece.name)}."
+        )
     rule = tx.tables.equipment
     ta = rule.small_ta if piece.slot in rule.small_slots else rule.armor_ta
     verb = "don" if cmd.on else "doff"

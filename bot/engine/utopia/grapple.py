@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from bot import names
 from bot.engine.core.economy import Cost
 from bot.engine.utopia.commands import Escape, Grapple
 from bot.engine.utopia.core import Tx
@@ -83,7 +84,10 @@ def travel_limit(tx: Tx, c: UtopiaCombatant, most: float) -> float:
     action")."""
     gid = grappler_of(tx, c)
     if gid is not None:
-        raise RuleViolation(f"{c.name} is grappled by {tx.view(gid).name} and cannot travel.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is grappled by {names.escaped(tx.view(gid).name)} and "
+            "cannot travel."
+        )
     if grappled_ones(tx, c.id):
         return float(math.ceil(most / 2))
     return most
@@ -111,7 +115,7 @@ def require_adjacent(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, doing: str)
     meters = positions.distance(a.id, t.id)
     if meters is not None and meters > ADJACENT_M and not positions.are_engaged(a.id, t.id):
         raise RuleViolation(
-            f"{t.name} is {tx.scale.show(meters)} away: {doing} needs it adjacent "
+            f"{names.escaped(t.name)} is {tx.scale.show(meters)} away: {doing} needs it adjacent "
             f"({tx.scale.show(ADJACENT_M)})."
         )
 
@@ -181,16 +185,19 @@ def grapple(tx: Tx, cmd: Grapple) -> None:
     tx.require_can_act_now(a)
     rule = tx.tables.grapple
     if a.id == t.id:
-        raise InvalidInput(f"{a.name} cannot grapple themself.")
+        raise InvalidInput(f"{names.escaped(a.name)} cannot grapple themself.")
     if tx.is_out(t):
-        raise RuleViolation(f"{t.name} is already out of the fight.")
+        raise RuleViolation(f"{names.escaped(t.name)} is already out of the fight.")
     held_by = grappler_of(tx, t)
     if held_by is not None:
-        raise RuleViolation(f"{t.name} is already grappled by {tx.view(held_by).name}.")
+        raise RuleViolation(
+            f"{names.escaped(t.name)} is already grappled by "
+            f"{names.escaped(tx.view(held_by).name)}."
+        )
     if _size_gap(a, t) > rule.max_sizes_larger:
         raise RuleViolation(
-            f"{t.name} ({t.sheet.size}) is more than {rule.max_sizes_larger} size larger than "
-            f"{a.name} ({a.sheet.size}): it cannot be grappled."
+            f"{names.escaped(t.name)} ({t.sheet.size}) is more than {rule.max_sizes_larger} size "
+            f"larger than {names.escaped(a.name)} ({a.sheet.size}): it cannot be grappled."
         )
     require_adjacent(tx, a, t, "grappling")
     tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"grapple {t.name}")
@@ -216,10 +223,10 @@ def escape(tx: Tx, cmd: Escape) -> None:
     tx.require_can_act_now(c)
     gid = grappler_of(tx, c)
     if gid is None:
-        raise RuleViolation(f"{c.name} is not grappled.")
+        raise RuleViolation(f"{names.escaped(c.name)} is not grappled.")
     rule = tx.tables.grapple
     if c.escape_turn == tx.state.turn_seq:
-        raise RuleViolation(f"{c.name} already tried to break free this turn.")
+        raise RuleViolation(f"{names.escaped(c.name)} already tried to break free this turn.")
     g = tx.view(gid)
     cost = tx.either(c, rule.escape_ta, rule.escape_ia)
     tx.pay(c.id, cost, f"break free of {g.name}")

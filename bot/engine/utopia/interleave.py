@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import names
 from bot.engine.core import order
 from bot.engine.core.commands import DelayTurn
 from bot.engine.core.events import TurnEnded, TurnStarted
@@ -142,8 +143,9 @@ def off_go_refusal(tx: Tx, c: Any, reason: str, short: str) -> RuleViolation | N
     if not st.settings.interleaved or st.turn is None or st.turn == c.id or left <= 0:
         return None
     return RuleViolation(
-        f"It is {tx.view(st.turn).name}'s action, not {c.name}'s (interleaved turn order): "
-        f"{c.name} cannot {reason} now ({short}); their {left} TA wait for their next action."
+        f"It is {names.escaped(tx.view(st.turn).name)}'s action, not {names.escaped(c.name)}'s "
+        f"(interleaved turn order): {names.escaped(c.name)} cannot {names.escaped(reason)} now "
+        f"({short}); their {left} TA wait for their next action."
     )
 
 

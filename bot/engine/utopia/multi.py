@@ -20,6 +20,7 @@ still calculated as normal when attacking this way.").
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.utopia.combat import (
     Strike,
     _reach,
@@ -63,6 +64,8 @@ def _weapons(a: UtopiaCombatant, named: tuple[str, ...]) -> list[Weapon]:
                 "A multi-weapon attack is made with weapons: attack weaponless on its own."
             )
         if any(w.name == weapon.name for w in found):
-            raise InvalidInput(f"{weapon.name} is named twice: each weapon attacks once.")
+            raise InvalidInput(
+                f"{names.escaped(weapon.name)} is named twice: each weapon attacks once."
+            )
         found.append(weapon)
     return found

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from bot import names
 from bot.engine.core.odds import Distribution, Odds, OddsLine, damage_summary
 from bot.engine.core.pools import DiceGroup, ExtraDice, Pool
 from bot.engine.core.scale import METERS, Scale
@@ -51,7 +52,9 @@ def _test_chance(
 ) -> tuple[Fraction, list[str]]:
     """The chance the ranged test reaches the meters, and the favor and disfavor's reasons."""
     if meters is None:
-        raise InvalidInput(f"A ranged attack needs the distance: give `range:` ({weapon.name}).")
+        raise InvalidInput(
+            f"A ranged attack needs the distance: give `range:` ({names.escaped(weapon.name)})."
+        )
     close, far = weapon.close_m or 0.0, weapon.far_m or 0.0
     if meters > far:
         return Fraction(0), [f"beyond far range ({scale.show(far)}): impossible"]

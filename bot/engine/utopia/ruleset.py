@@ -237,7 +237,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, UtopiaSheet):
-            raise InvalidInput(f"**{combatant.name}**'s sheet is not a {self.title} sheet.")
+            raise InvalidInput(
+                f"**{names.escaped(combatant.name)}**'s sheet is not a {self.title} sheet."
+            )
         t = self.tables
         pools = {**combatant.pools}
         for pool, most in (

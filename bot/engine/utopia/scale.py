@@ -17,6 +17,7 @@ or larger, and the attempts to shake a scaler off.
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.economy import Cost
 from bot.engine.utopia.commands import Scale, ShakeOff
 from bot.engine.utopia.core import Tx
@@ -34,17 +35,19 @@ def scale(tx: Tx, cmd: Scale) -> None:
     tx.require_can_act_now(a)
     rule = tx.tables.scale
     if a.id == t.id:
-        raise InvalidInput(f"{a.name} cannot scale themself.")
+        raise InvalidInput(f"{names.escaped(a.name)} cannot scale themself.")
     if tx.is_out(t):
-        raise RuleViolation(f"{t.name} is already out of the fight.")
+        raise RuleViolation(f"{names.escaped(t.name)} is already out of the fight.")
     on = scaling_of(tx, a)
     if on is not None:
-        raise RuleViolation(f"{a.name} is already on {tx.view(on).name}.")
+        raise RuleViolation(
+            f"{names.escaped(a.name)} is already on {names.escaped(tx.view(on).name)}."
+        )
     gap = size_gap(a, t)
     if gap < 0:
         raise RuleViolation(
-            f"{t.name} ({t.sheet.size}) is smaller than {a.name} ({a.sheet.size}): only a "
-            "creature of the same size or larger can be scaled."
+            f"{names.escaped(t.name)} ({t.sheet.size}) is smaller than {names.escaped(a.name)} "
+            f"({a.sheet.size}): only a creature of the same size or larger can be scaled."
         )
     require_adjacent(tx, a, t, "scaling")
     tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"scale {t.name}")
@@ -69,18 +72,24 @@ def shake_off(tx: Tx, cmd: ShakeOff) -> None:
     tx.require_can_act_now(c)
     on_me = scalers_of(tx, c.id)
     if not on_me:
-        raise RuleViolation(f"Nobody is scaling {c.name}.")
+        raise RuleViolation(f"Nobody is scaling {names.escaped(c.name)}.")
     if cmd.target is None:
         if len(on_me) > 1:
-            names = ", ".join(tx.view(x).name for x in on_me)
-            raise InvalidInput(f"Say which scaler {c.name} shakes off (`target:`): {names}.")
+            scalers = ", ".join(names.escaped(tx.view(x).name) for x in on_me)
+            raise InvalidInput(
+                f"Say which scaler {names.escaped(c.name)} shakes off (`target:`): {scalers}."
+            )
         sid = on_me[0]
     else:
         sid = tx.view(cmd.target).id
         if sid not in on_me:
-            raise RuleViolation(f"{tx.view(sid).name} is not scaling {c.name}.")
+            raise RuleViolation(
+                f"{names.escaped(tx.view(sid).name)} is not scaling {names.escaped(c.name)}."
+            )
     if c.shake_turn == tx.state.turn_seq:
-        raise RuleViolation(f"{c.name} already tried to shake a scaler off this turn.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} already tried to shake a scaler off this turn."
+        )
     rule = tx.tables.scale
     s = tx.view(sid)
     cost = tx.either(c, rule.escape_ta, rule.escape_ia)

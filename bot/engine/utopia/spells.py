@@ -37,15 +37,15 @@ def cast(tx: Tx, cmd: Cast) -> None:
     spell = _spell(a, cmd.spell)
     t = tx.view(cmd.target) if cmd.target is not None else None
     if t is None and spell.damage:
-        raise InvalidInput(f"{spell.name} deals damage: give its `target:`.")
+        raise InvalidInput(f"{names.escaped(spell.name)} deals damage: give its `target:`.")
     if t is not None:
         if spell.damage and tx.is_out(t):
-            raise RuleViolation(f"{t.name} is already out of the fight.")
+            raise RuleViolation(f"{names.escaped(t.name)} is already out of the fight.")
         _check_range(tx, a, t, spell, cmd.range_m)
     if a.stamina < spell.stamina:
         raise RuleViolation(
-            f"{a.name} cannot cast {spell.name}: it needs {spell.stamina} Stamina and has "
-            f"{a.stamina}."
+            f"{names.escaped(a.name)} cannot cast {names.escaped(spell.name)}: it needs "
+            f"{spell.stamina} Stamina and has {a.stamina}."
         )
     at = f" at {t.name}" if t is not None else ""
     tx.pay(a.id, Cost(kind="turn", amount=tx.tables.spell.ta), f"cast {spell.name}{at}")
@@ -67,8 +67,10 @@ def cast(tx: Tx, cmd: Cast) -> None:
 def _spell(a: UtopiaCombatant, name: str) -> Spell:
     found = a.sheet.spell(name)
     if found is None:
-        known = ", ".join(s.name for s in a.sheet.spells) or "none"
-        raise InvalidInput(f"{a.name} has no spell called {names.quoted(name)} (spells: {known}).")
+        known = ", ".join(names.escaped(s.name) for s in a.sheet.spells) or "none"
+        raise InvalidInput(
+            f"{names.escaped(a.name)} has no spell called {names.quoted(name)} (spells: {known})."
+        )
     return found
 
 
@@ -79,20 +81,20 @@ def _check_range(
     is asked for unless the two are engaged."""
     if a.id == t.id:
         if spell.damage:
-            raise InvalidInput(f"{a.name} cannot cast a damaging spell at themself.")
+            raise InvalidInput(f"{names.escaped(a.name)} cannot cast a damaging spell at themself.")
         return
     reach = spell.range_m or TOUCH_M
     if meters is None:
         meters = tx.state.positions.distance(a.id, t.id)
     if meters is None:
         raise InvalidInput(
-            f"How far is {t.name}? Give `amount:` in meters ({spell.name} reaches "
-            f"{tx.scale.show(reach)})."
+            f"How far is {names.escaped(t.name)}? Give `amount:` in meters "
+            f"({names.escaped(spell.name)} reaches {tx.scale.show(reach)})."
         )
     if meters > reach and not tx.state.positions.are_engaged(a.id, t.id):
         raise RuleViolation(
-            f"{t.name} is {tx.scale.show(meters)} away, out of {spell.name}'s range "
-            f"({tx.scale.show(reach)})."
+            f"{names.escaped(t.name)} is {tx.scale.show(meters)} away, out of "
+            f"{names.escaped(spell.name)}'s range ({tx.scale.show(reach)})."
         )
 
 

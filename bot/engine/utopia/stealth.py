@@ -94,7 +94,7 @@ def stealth(tx: Tx, cmd: Stealth) -> None:
         raise InvalidInput(f"Doubling the time gives favor at most {counted(most, 'time')}.")
     others = watchers(tx, c)
     if not others:
-        raise RuleViolation(f"Nobody is present for {c.name} to stay hidden from.")
+        raise RuleViolation(f"Nobody is present for {names.escaped(c.name)} to stay hidden from.")
     ta = TA_COST * 2**cmd.doubled
     tx.pay(c.id, Cost(kind="turn", amount=ta), "move with stealth")
     tx.c(c.id).aim = 0

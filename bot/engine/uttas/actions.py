@@ -58,13 +58,13 @@ def change_stance(tx: Tx, cmd: ChangeStance) -> None:
     tx.require_no_pending()
     if tx.state.turn != c.id:
         raise RuleViolation(
-            f"Off {c.name}'s turn a stance change is a reaction to an attack "
+            f"Off {names.escaped(c.name)}'s turn a stance change is a reaction to an attack "
             f"(choose it among the reactions)."
         )
     tx.require_turn(c)
     name = reactions.check_stance(tx, c, cmd.stance)
     if name == c.stance:
-        raise RuleViolation(f"{c.name} is already in the {name} stance.")
+        raise RuleViolation(f"{names.escaped(c.name)} is already in the {name} stance.")
     cost = 0 if c.free_stance_available else 1
     if cost:
         tx.spend_actions(c.id, 1, f"changing to the {name} stance", "turn")
@@ -90,11 +90,11 @@ def breather(tx: Tx, cmd: Breather) -> None:
     tx.require_turn(c)
     tx.require_not_held(c, "take a breather")
     if c.moved_this_turn:
-        raise RuleViolation(f"{c.name} moved this turn and cannot take a breather.")
+        raise RuleViolation(f"{names.escaped(c.name)} moved this turn and cannot take a breather.")
     if limbs.body_disabled(c):
-        raise RuleViolation(f"{c.name}'s body is disabled: no breather.")
+        raise RuleViolation(f"{names.escaped(c.name)}'s body is disabled: no breather.")
     if c.breather_uses <= 0:
-        raise RuleViolation(f"{c.name} has no breathers left until a short rest.")
+        raise RuleViolation(f"{names.escaped(c.name)} has no breathers left until a short rest.")
     tx.spend_actions(c.id, 1, "a breather", "turn")
     m = tx.c(c.id)
     m.breather_uses -= 1
@@ -161,7 +161,7 @@ def resolve_readied(tx: Tx, cmd: ResolveReadied) -> None:
     tx.require_can_act(c)
     r = c.readied
     if r is None:
-        raise RuleViolation(f"{c.name} has no readied action.")
+        raise RuleViolation(f"{names.escaped(c.name)} has no readied action.")
     if cmd.action.actor != c.id:
         raise InvalidInput("The readied action must be the readying combatant's own.")
     w = tx.view(r.watch)
@@ -186,16 +186,21 @@ def _require_trigger(tx: Tx, c: Combatant, w: Combatant, r: Readied, stop: bool)
     """The readied action's moment came: the watched enemy completed an action or moved (a
     coordinated attack fires with the ally's own attack); ``stop`` only for movement."""
     if r.trigger == "coordinated":
-        raise RuleViolation(f"{c.name}'s coordinated attack fires with {w.name}'s attack.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s coordinated attack fires with {names.escaped(w.name)}'s "
+            "attack."
+        )
     if stop and r.trigger != "movement":
         raise InvalidInput(
-            f"`stop:` ends a mover's movement: {c.name}'s readied action waits for {w.name}'s "
-            "action, not their movement."
+            f"`stop:` ends a mover's movement: {names.escaped(c.name)}'s readied action waits for "
+            f"{names.escaped(w.name)}'s action, not their movement."
         )
     if r.trigger == "action" and tx.state.last_action_by != w.id:
-        raise RuleViolation(f"{c.name} waits for {w.name} to complete an action.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} waits for {names.escaped(w.name)} to complete an action."
+        )
     if r.trigger == "movement" and tx.state.last_mover != w.id:
-        raise RuleViolation(f"{c.name} waits for {w.name} to move.")
+        raise RuleViolation(f"{names.escaped(c.name)} waits for {names.escaped(w.name)} to move.")
 
 
 def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
@@ -214,12 +219,13 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
         tx.require_not_held(c, "use a skill")
     dice = c.sheet.skill_dice(cmd.skill)
     if dice is None:
-        raise NotFound(f"{c.name} has no skill called {names.quoted(cmd.skill)}.")
+        raise NotFound(f"{names.escaped(c.name)} has no skill called {names.quoted(cmd.skill)}.")
     aimed = perception.aim(tx, c, cmd.skill, cmd.target, cmd.range_m) if cmd.target else None
     if not between_fights and skills_long.turns_of(c, cmd.skill) > 1:
         if aimed is not None:
             raise InvalidInput(
-                f"{cmd.skill} takes several turns: it is not a check against someone."
+                f"{names.escaped(cmd.skill)} takes several turns: it is not a check against "
+                "someone."
             )
         return skills_long.begin(tx, cmd, on_turn=on_turn)  # several turns ("Perform a skill")
     if not between_fights:
@@ -262,7 +268,7 @@ def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
     c = tx.view(cmd.actor)
     pw = c.sheet.power(cmd.power)
     if pw is None:
-        raise NotFound(f"{c.name} has no power called {names.quoted(cmd.power)}.")
+        raise NotFound(f"{names.escaped(c.name)} has no power called {names.quoted(cmd.power)}.")
     between_fights = pw.heals and tx.state.phase != "active"
     if between_fights:
         tx.require_can_act(c)
@@ -291,19 +297,21 @@ def _check_power_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> Non
     no target, a limitation held by a grapple, a maintained power already maintained."""
     if pw.targets is not None:  # "Accuracy Checks": it adversely affects someone
         raise RuleViolation(
-            f"{pw.name} is an attack (it needs an Accuracy roll): use Attack "
-            f"(`/attack with:{pw.name}`)."
+            f"{names.escaped(pw.name)} is an attack (it needs an Accuracy roll): use Attack "
+            f"({names.code(f'/attack with:{pw.name}')})."
         )
     power_effects.check_use(tx, c, pw, target)
     if pw.heals and not target:
-        raise InvalidInput(f"Name who {pw.name} heals (`target:`).")
+        raise InvalidInput(f"Name who {names.escaped(pw.name)} heals (`target:`).")
     blocked = limbs.blocked_limitation(c, pw.limitations)
     if blocked:
-        raise RuleViolation(f"{pw.name} needs {blocked}, held by a grapple.")
+        raise RuleViolation(f"{names.escaped(pw.name)} needs {blocked}, held by a grapple.")
     if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
         raise RuleViolation(
-            f"{c.name} already maintains {pw.name}: stop maintaining it first "
-            f"(`/act action:drop-power detail:{pw.name}`, free), then activate it again."
+            f"{names.escaped(c.name)} already maintains {names.escaped(pw.name)}: stop "
+            "maintaining it first "
+            f"({names.code(f'/act action:drop-power detail:{pw.name}')}, free), then activate it "
+            "again."
         )
 
 
@@ -323,7 +331,9 @@ def break_free(tx: Tx, cmd: BreakFree) -> None:
         wanted = cmd.condition.casefold()
         bindings = {k: v for k, v in bindings.items() if k.casefold() == wanted}
     if not bindings:
-        raise RuleViolation(f"{c.name} is bound by nothing that can be broken out of.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is bound by nothing that can be broken out of."
+        )
     if len(bindings) > 1:
         raise InvalidInput(f"Name the binding to break: {', '.join(sorted(bindings))}.")
     name = next(iter(bindings))
@@ -341,7 +351,9 @@ def drop_power(tx: Tx, cmd: DropPower) -> None:
     c = tx.view(cmd.actor)
     held = next((mp for mp in c.maintained if mp.power.casefold() == cmd.power.casefold()), None)
     if held is None:
-        raise NotFound(f"{c.name} is not maintaining {cmd.power!r}.")
+        raise NotFound(
+            f"{names.escaped(c.name)} is not maintaining {names.escaped(repr(cmd.power))}."
+        )
     m = tx.c(c.id)
     m.maintained = [mp for mp in m.maintained if mp is not held]
     m.stamina_held = max(0, m.stamina_held - held.stamina_held)
@@ -355,7 +367,7 @@ def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:
     c = tx.view(cmd.actor)
     tx.require_turn(c)
     if c.grappled_by is None:
-        raise RuleViolation(f"{c.name} is not held in a grapple.")
+        raise RuleViolation(f"{names.escaped(c.name)} is not held in a grapple.")
     h = tx.view(c.grappled_by)
     ch = tx.tables.grapple_contest_characteristic
     tx.spend_actions(c.id, 1, f"trying to {cmd.goal}", "turn")
@@ -395,7 +407,7 @@ def surrender(tx: Tx, cmd: Surrender) -> None:
     tx.require_no_pending()
     c = tx.view(cmd.actor)
     if c.has(DEAD) or c.has(UNCONSCIOUS) or c.has(SURRENDERED):
-        raise RuleViolation(f"{c.name} cannot surrender now.")
+        raise RuleViolation(f"{names.escaped(c.name)} cannot surrender now.")
     tx.gain(c.id, SURRENDERED, "surrendered")
     tx.check_end()
     if tx.state.phase == "active" and tx.state.turn == c.id:
@@ -411,7 +423,7 @@ def talk(tx: Tx, cmd: Talk) -> None:
     counted across the round, over every message (outside a fight, per message)."""
     c = tx.view(cmd.actor)
     if c.has(DEAD) or c.has(UNCONSCIOUS):
-        raise RuleViolation(f"{c.name} cannot speak now.")
+        raise RuleViolation(f"{names.escaped(c.name)} cannot speak now.")
     words = len(cmd.text.split())
     round_ = tx.state.round
     said = c.words_said if c.words_round == round_ and round_ > 0 else 0
@@ -421,10 +433,12 @@ def talk(tx: Tx, cmd: Talk) -> None:
             raise RuleViolation("A character can say at most 25 words in a round.")
         if left <= 0:
             raise RuleViolation(
-                f"{c.name} has said 25 words this round: no more words until the next round."
+                f"{names.escaped(c.name)} has said 25 words this round: no more words until the "
+                "next round."
             )
         raise RuleViolation(
-            f"{c.name} can say only {left} more words this round (25 words per 6 seconds)."
+            f"{names.escaped(c.name)} can say only {left} more words this round (25 words per 6 "
+            "seconds)."
         )
     if round_ > 0:
         m = tx.c(c.id)
@@ -439,6 +453,6 @@ def end_turn(tx: Tx, cmd: EndTurn) -> None:
     tx.require_same_turn(cmd)
     tx.require_no_pending()
     if tx.state.turn != c.id:
-        cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
     tx.finish_turn(c.id)

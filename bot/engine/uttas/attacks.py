@@ -37,15 +37,20 @@ def why_no_reaction(c: Combatant, tables: UttasTables) -> str | None:
     if effects:
         for condition in (DEAD, UNCONSCIOUS, SURRENDERED):
             if c.has(condition):
-                return f"{c.name} is {condition.lower()}"
+                return f"{names.escaped(c.name)} is {condition.lower()}"
     if c.actions_left < 1 or (effects and c.has(STAGGERED)):
-        return f"{c.name} has no actions left this round (Staggered)"
+        return f"{names.escaped(c.name)} has no actions left this round (Staggered)"
     if c.breathing:
-        return f"{c.name} is taking a breather and cannot react until their next turn"
+        return (
+            f"{names.escaped(c.name)} is taking a breather and cannot react until their next turn"
+        )
     if c.readied is not None:
-        return f"{c.name} is waiting on a readied action and cannot react"
+        return f"{names.escaped(c.name)} is waiting on a readied action and cannot react"
     if c.grappled_by is not None:  # UTTAS "Grappled": only escaping or taking control
-        return f"{c.name} is held in a grapple and may only try to escape or take control of it"
+        return (
+            f"{names.escaped(c.name)} is held in a grapple and may only try to escape or take "
+            "control of it"
+        )
     return _taken_by_condition(c, tables) if effects else None
 
 
@@ -53,7 +58,7 @@ def _taken_by_condition(c: Combatant, tables: UttasTables) -> str | None:
     """``c`` is under a table condition that takes every action, in words, or None."""
     for name, extra in tables.extra_conditions.items():
         if extra.no_actions and c.has(name):
-            return f"{c.name} is {name.lower()}"
+            return f"{names.escaped(c.name)} is {name.lower()}"
     return None
 
 
@@ -68,7 +73,8 @@ def _usable(tx: Tx, a: Combatant, profile: AttackProfile, *, reach_m: float) -> 
     no action or Stamina is spent on it."""
     if profile.kind == "melee" and reach_m > profile.range_m:
         raise RuleViolation(
-            f"{a.name}'s {profile.name} reaches {tx.scale.show(profile.range_m)}; the target "
+            f"{names.escaped(a.name)}'s {names.escaped(profile.name)} reaches "
+            f"{tx.scale.show(profile.range_m)}; the target "
             f"is {tx.scale.show(reach_m)} away. Move closer first."
         )
     if profile.kind != "melee":
@@ -76,19 +82,25 @@ def _usable(tx: Tx, a: Combatant, profile: AttackProfile, *, reach_m: float) -> 
         if beyond >= tx.tables.range.auto_fail_at:
             raise RuleViolation(
                 f"The target is out of range: {tx.scale.show(reach_m)} is {beyond} range "
-                f"increments beyond {a.name}'s {profile.name} "
+                f"increments beyond {names.escaped(a.name)}'s {names.escaped(profile.name)} "
                 f"({tx.scale.show(profile.range_m)}), which fails automatically."
             )
     if profile.hands > limbs.usable_arms(a):
-        raise RuleViolation(f"{a.name} has no free hand to use {profile.name}.")
+        raise RuleViolation(
+            f"{names.escaped(a.name)} has no free hand to use {names.escaped(profile.name)}."
+        )
     items.require_in_hand(a, profile)  # issue 11: a dropped or stowed weapon is drawn first
     if a.has(GRAPPLING) and not (profile.light or profile.grab):
         raise RuleViolation(
-            f"While grappling, {a.name} can only use light weapons and Grab techniques."
+            f"While grappling, {names.escaped(a.name)} can only use light weapons and Grab "
+            "techniques."
         )
     blocked = limbs.blocked_limitation(a, profile.limitations)
     if blocked:
-        raise RuleViolation(f"{profile.name} needs {blocked} and {a.name}'s limbs are held.")
+        raise RuleViolation(
+            f"{names.escaped(profile.name)} needs {blocked} and {names.escaped(a.name)}'s limbs "
+            "are held."
+        )
 
 
 def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
@@ -155,25 +167,29 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
     for it (:func:`_usable`), and a grapple naming limbs the attacker can hold
     (:func:`_grapple_limbs`)."""
     if t.id == a.id:
-        raise InvalidInput(f"{a.name} cannot attack themselves.")
+        raise InvalidInput(f"{names.escaped(a.name)} cannot attack themselves.")
     if t.has(DEAD):
-        raise RuleViolation(f"{t.name} is already dead.")
+        raise RuleViolation(f"{names.escaped(t.name)} is already dead.")
     if t.has(HIDDEN):
         raise RuleViolation(
-            f"{t.name} is hidden: find them first (a Perception check against them, "
-            f"`/check skill:Perception target:{t.name}`)."
+            f"{names.escaped(t.name)} is hidden: find them first (a Perception check against them, "
+            f"{names.code(f'/check skill:Perception target:{t.name}')})."
         )
     profile = tx.profile(a.id, cmd.attack)
     if cmd.hits > profile.max_hits:
-        raise RuleViolation(f"{profile.name} can hit at most {counted(profile.max_hits, 'time')}.")
+        raise RuleViolation(
+            f"{names.escaped(profile.name)} can hit at most {counted(profile.max_hits, 'time')}."
+        )
     _usable(tx, a, profile, reach_m=reach)
     if profile.grapple:
         _grapple_limbs(cmd, a, t)
     elif cmd.limbs:
-        raise InvalidInput(f"`limbs:` names what a Grapple grabs; {profile.name} grabs nothing.")
+        raise InvalidInput(
+            f"`limbs:` names what a Grapple grabs; {names.escaped(profile.name)} grabs nothing."
+        )
     for limb in (*cmd.limbs, *([cmd.aimed_limb] if cmd.aimed_limb else [])):
         if limb not in limbs.valid_limbs(t):
-            raise InvalidInput(f"{t.name} has no limb called {names.quoted(limb)}.")
+            raise InvalidInput(f"{names.escaped(t.name)} has no limb called {names.quoted(limb)}.")
     return profile
 
 
@@ -184,12 +200,12 @@ def _grapple_limbs(cmd: Attack, a: Combatant, t: Combatant) -> None:
         raise InvalidInput("Name the limb(s) the grapple grabs.")
     most = limbs.arm_count(a)
     if len(cmd.limbs) > most:
-        raise RuleViolation(f"{a.name} can hold at most {counted(most, 'limb')}.")
+        raise RuleViolation(f"{names.escaped(a.name)} can hold at most {counted(most, 'limb')}.")
     twice = next((x for i, x in enumerate(cmd.limbs) if x in cmd.limbs[:i]), None)
     if twice is not None:
         raise InvalidInput(f"The grapple names the {twice} twice: name each limb once.")
     if t.grappled_by is not None:
-        raise RuleViolation(f"{t.name} is already grappled.")
+        raise RuleViolation(f"{names.escaped(t.name)} is already grappled.")
 
 
 def _coordinated(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: float) -> dict[str, str]:
@@ -201,9 +217,14 @@ def _coordinated(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: float) 
         ally = tx.view(ally_id)
         r = ally.readied
         if r is None or r.trigger != "coordinated" or r.watch != a.id:
-            raise RuleViolation(f"{ally.name} has no coordinated attack readied with {a.name}.")
+            raise RuleViolation(
+                f"{names.escaped(ally.name)} has no coordinated attack readied with "
+                f"{names.escaped(a.name)}."
+            )
         if r.target != t.id:
-            raise RuleViolation(f"{ally.name}'s coordinated attack is aimed at someone else.")
+            raise RuleViolation(
+                f"{names.escaped(ally.name)}'s coordinated attack is aimed at someone else."
+            )
         ap = tx.profile(ally.id, r.attack or "")
         _usable(tx, ally, ap, reach_m=reach)
         tx.spend_actions(ally.id, 1, f"coordinated {ap.name}", "off_turn")

@@ -15,6 +15,7 @@ powers such as Entangle.
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.uttas import limbs
 from bot.engine.uttas.commands import EndChase, StartChase
@@ -42,17 +43,20 @@ def start_chase(tx: Tx, cmd: StartChase) -> None:
     tx.require_active()
     q, p = tx.view(cmd.quarry), tx.view(cmd.pursuer)
     if q.id == p.id:
-        raise RuleViolation(f"{q.name} cannot chase themselves.")
+        raise RuleViolation(f"{names.escaped(q.name)} cannot chase themselves.")
     for c in (q, p):
         if tx.is_out(c):
-            raise RuleViolation(f"{c.name} is out of the fight and cannot take part in a chase.")
+            raise RuleViolation(
+                f"{names.escaped(c.name)} is out of the fight and cannot take part in a chase."
+            )
     chase = tx.state.chase
     if chase is not None and chase.quarry != q.id:
         raise RuleViolation(
-            f"{tx.view(chase.quarry).name} is already being chased: end that chase first."
+            f"{names.escaped(tx.view(chase.quarry).name)} is already being chased: end that chase "
+            "first."
         )
     if chase is not None and p.id in chase.pursuers:
-        raise RuleViolation(f"{p.name} is already chasing {q.name}.")
+        raise RuleViolation(f"{names.escaped(p.name)} is already chasing {names.escaped(q.name)}.")
     _require_same_pace(tx, q, p)
     if cmd.gap_m is not None:
         tx.state.positions = tx.state.positions.with_distance(p.id, q.id, cmd.gap_m)
@@ -71,15 +75,15 @@ def _require_same_pace(tx: Tx, q: Combatant, p: Combatant) -> None:
     qm, pm, qs, ps = fastest(q, tx), fastest(p, tx), q.sheet.speed, p.sheet.speed
     if (qm, qs) == (pm, ps):
         return
-    paces = f"{p.name}: {_pace(p, tx)}; {q.name}: {_pace(q, tx)}"
+    paces = f"{names.escaped(p.name)}: {_pace(p, tx)}; {names.escaped(q.name)}: {_pace(q, tx)}"
     if pm >= qm and ps >= qs:
         raise RuleViolation(
-            f"No chase scene: {p.name} can overtake {q.name} ({paces}), so combat continues "
-            "as normal."
+            f"No chase scene: {names.escaped(p.name)} can overtake {names.escaped(q.name)} "
+            f"({paces}), so combat continues as normal."
         )
     raise RuleViolation(
-        f"No chase scene: {p.name} cannot keep pace with {q.name} ({paces}), so {q.name} will "
-        "eventually escape."
+        f"No chase scene: {names.escaped(p.name)} cannot keep pace with {names.escaped(q.name)} "
+        f"({paces}), so {names.escaped(q.name)} will eventually escape."
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot import names
 from bot.engine.core.built import built
 from bot.engine.core.dice import DiceRoller, Roll
 from bot.engine.core.economy import ActionEconomy, Cost, SpeedPool, Timing
@@ -119,8 +120,9 @@ class Tx(CoreTx[UttasState, Combatant]):
     def waiting_on(self) -> str:
         p = self.state.pending
         assert p is not None
-        who = self.view(p.target if p.awaiting == "reaction" else p.attacker).name
-        return f"{who} to decide on {self.view(p.attacker).name}'s {p.attack}"
+        who = names.escaped(self.view(p.target if p.awaiting == "reaction" else p.attacker).name)
+        attacker = names.escaped(self.view(p.attacker).name)
+        return f"{who} to decide on {attacker}'s {names.escaped(p.attack)}"
 
     def waiting_how(self) -> str:
         return (
@@ -244,15 +246,15 @@ class Tx(CoreTx[UttasState, Combatant]):
         apart = self.state.positions.distance(c.id, target.id)
         if apart is not None and apart > meters:
             raise RuleViolation(
-                f"{target.name} is {self.scale.show(apart)} away; {what} on someone within "
-                f"{self.scale.show(meters)}. Move closer first."
+                f"{names.escaped(target.name)} is {self.scale.show(apart)} away; {what} on "
+                f"someone within {self.scale.show(meters)}. Move closer first."
             )
 
     def require_not_held(self, c: Combatant, what: str) -> None:
         """UTTAS "Grappled": the held creature may only escape or take control."""
         if c.has(GRAPPLED):
             raise RuleViolation(
-                f"{c.name} is grappled and may only try to escape or take "
+                f"{names.escaped(c.name)} is grappled and may only try to escape or take "
                 f"control of the grapple, not {what}."
             )
 
@@ -270,9 +272,10 @@ class Tx(CoreTx[UttasState, Combatant]):
         left = c.actions_left
         if left < amount:
             if left == 0:
-                raise RuleViolation(f"{c.name} has no actions left this round.")
+                raise RuleViolation(f"{names.escaped(c.name)} has no actions left this round.")
             raise RuleViolation(
-                f"{c.name} needs {amount} actions for {reason} but has {left} left this round."
+                f"{names.escaped(c.name)} needs {amount} actions for {names.escaped(reason)} but "
+                f"has {left} left this round."
             )
         # this command's own clone: a plain write skips pydantic's per-assignment cost
         c.__dict__["pools"] = self.economy.pay(c.pools, _cost(amount), timing, c.sheet.speed)
@@ -299,7 +302,10 @@ class Tx(CoreTx[UttasState, Combatant]):
             return
         c = self.c(cid)
         if amount > c.stamina and not self.tables.stamina.allow_overexertion:
-            raise RuleViolation(f"{c.name} has {c.stamina} Stamina; {reason} costs {amount}.")
+            raise RuleViolation(
+                f"{names.escaped(c.name)} has {c.stamina} Stamina; {names.escaped(reason)} costs "
+                f"{amount}."
+            )
         c.__dict__["stamina"] = c.stamina - amount  # this command's own clone (as above)
         if held:
             c.stamina_held += amount

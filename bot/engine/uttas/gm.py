@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot import names
 from bot.engine.core import interleave
 from bot.engine.core.commands import ChangeSettings, describe_settings
 from bot.engine.uttas import actions, attacks, rules
@@ -79,7 +80,7 @@ def hazard(tx: Tx, cmd: Hazard) -> None:
     ("Dead", "Unconscious", "Stunned"). Works in a fight and outside one."""
     t = tx.view(cmd.target)
     if t.has(DEAD):
-        raise InvalidInput(f"{t.name} is dead already.")
+        raise InvalidInput(f"{names.escaped(t.name)} is dead already.")
     roll = tx.roll(f"{cmd.source} ({cmd.damage_type})", cmd.dice)
     stance = tx.tables.stances.get(t.stance or "")
     armor = t.sheet.armor.get(cmd.damage_type, 0) + (stance.armor_bonus if stance else 0)

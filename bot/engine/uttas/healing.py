@@ -14,6 +14,7 @@ needs no turn and costs no action — Stamina is still spent on a power.
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.dice import Roll
 from bot.engine.uttas import limbs
 from bot.engine.uttas.commands import FirstAid
@@ -34,9 +35,11 @@ def _today(tx: Tx, c: Combatant) -> HealedToday:
 
 def _require_healable(target: Combatant) -> None:
     if target.has(DEAD):
-        raise RuleViolation(f"{target.name} is dead: there is no way to recover from it.")
+        raise RuleViolation(
+            f"{names.escaped(target.name)} is dead: there is no way to recover from it."
+        )
     if target.health >= target.sheet.health:
-        raise RuleViolation(f"{target.name} has no Health damage to heal.")
+        raise RuleViolation(f"{names.escaped(target.name)} has no Health damage to heal.")
 
 
 def heal_with_power(tx: Tx, healer: Combatant, power: Power, target_id: str) -> None:
@@ -51,8 +54,8 @@ def heal_with_power(tx: Tx, healer: Combatant, power: Power, target_id: str) -> 
     room = max(0, cap - today.power)
     if room <= 0:
         raise RuleViolation(
-            f"{target.name} has reached today's limit of Health from Heal powers ({cap}); the "
-            "next day gives it back."
+            f"{names.escaped(target.name)} has reached today's limit of Health from Heal powers "
+            f"({cap}); the next day gives it back."
         )
     roll = tx.roll(f"{healer.name}'s {power.name}", dice)
     amount = min(roll.total, room, target.sheet.health - target.health)
@@ -78,7 +81,8 @@ def first_aid(tx: Tx, cmd: FirstAid) -> None:
     known = [k for k in c.sheet.skills if k.casefold() in wanted]
     if not known:
         raise RuleViolation(
-            f"{c.name} has neither {table.first_aid_skill} nor {table.paramedics_skill}."
+            f"{names.escaped(c.name)} has neither {table.first_aid_skill} nor "
+            f"{table.paramedics_skill}."
         )
     skill = max(known, key=lambda k: c.sheet.skills[k])  # the better of the two
     _require_healable(target)
@@ -87,7 +91,8 @@ def first_aid(tx: Tx, cmd: FirstAid) -> None:
     best = _today(tx, target).first_aid
     if dice * table.first_aid_health_per_die <= best:
         raise RuleViolation(
-            f"{c.name}'s {skill} can add nothing today: {target.name} already had First Aid "
+            f"{names.escaped(c.name)}'s {skill} can add nothing today: "
+            f"{names.escaped(target.name)} already had First Aid "
             f"worth {best} Health (First Aid checks overlap; the next day gives it back)."
         )
     if in_fight:

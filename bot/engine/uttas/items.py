@@ -77,14 +77,17 @@ def require_in_hand(c: Combatant, profile: AttackProfile) -> None:
         return
     if len(arms_holding(c, profile.name)) >= profile.hands:
         return
-    hint = f"`/act action:draw detail:{profile.name}`"
+    hint = names.code(f"/act action:draw detail:{profile.name}")
     folded = names.key(profile.name)
     if any(names.key(d) == folded for d in c.dropped):
         raise RuleViolation(
-            f"{c.name} dropped the {profile.name} when an arm holding it was disabled: "
-            f"pick it up first ({hint})."
+            f"{names.escaped(c.name)} dropped the {names.escaped(profile.name)} when an arm "
+            f"holding it was disabled: pick it up first ({hint})."
         )
-    raise RuleViolation(f"{c.name} is not holding the {profile.name}: draw it first ({hint}).")
+    raise RuleViolation(
+        f"{names.escaped(c.name)} is not holding the {names.escaped(profile.name)}: draw it first "
+        f"({hint})."
+    )
 
 
 def refit(c: Combatant) -> None:
@@ -112,10 +115,12 @@ def _thing(c: Combatant, wanted: str) -> tuple[str, int]:
     for i in c.sheet.items:
         if names.key(i.name) == folded:
             return i.name, i.hands
-    there = [w.name for w in c.sheet.weapons if w.hands] + [i.name for i in c.sheet.items]
+    there = [names.escaped(w.name) for w in c.sheet.weapons if w.hands] + [
+        names.escaped(i.name) for i in c.sheet.items
+    ]
     listed = ", ".join(there) if there else "nothing to draw"
     raise NotFound(
-        f"{c.name} has no weapon or item called {names.quoted(wanted[:80])} "
+        f"{names.escaped(c.name)} has no weapon or item called {names.quoted(wanted[:80])} "
         f"(on the sheet: {listed})."
     )
 
@@ -126,16 +131,17 @@ def _hands_for(tx: Tx, c: Combatant, name: str, hands: int) -> list[str]:
     working = limbs.usable_arms(c)
     if hands > working:
         raise RuleViolation(
-            f"The {name} needs {counted(hands, 'hand')}; {c.name} has "
-            f"{counted(working, 'working arm')}."
+            f"The {names.escaped(name)} needs {counted(hands, 'hand')}; {names.escaped(c.name)} "
+            f"has {counted(working, 'working arm')}."
         )
     free = free_arms(c)
     if len(free) < hands:
         what = held(c)
         raise RuleViolation(
-            f"{c.name} has no free hand for the {name}: the hands hold the "
-            f"{' and the '.join(what)}. Put one away first "
-            f"(`/act action:stow detail:{what[0]}`, {_cost(tx.tables.items.stow_actions)})."
+            f"{names.escaped(c.name)} has no free hand for the {names.escaped(name)}: the hands "
+            f"hold the {' and the '.join(names.escaped(w) for w in what)}. Put one away first "
+            f"({names.code(f'/act action:stow detail:{what[0]}')}, "
+            f"{_cost(tx.tables.items.stow_actions)})."
         )
     return free[:hands]
 
@@ -163,9 +169,11 @@ def draw(tx: Tx, cmd: Draw) -> None:
     fight = _start(tx, c, paid=bool(table.draw_actions or table.draw_ends_turn), what="draw")
     name, hands = _thing(c, cmd.thing)
     if hands == 0:
-        raise RuleViolation(f"{c.name}'s {name} needs no hand: it is always ready.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(name)} needs no hand: it is always ready."
+        )
     if arms_holding(c, name):
-        raise RuleViolation(f"{c.name} already holds the {name}.")
+        raise RuleViolation(f"{names.escaped(c.name)} already holds the {names.escaped(name)}.")
     arms = _hands_for(tx, c, name, hands)
     if fight and table.draw_actions:
         tx.spend_actions(c.id, table.draw_actions, f"drawing the {name}", "turn")
@@ -191,8 +199,11 @@ def stow(tx: Tx, cmd: Stow) -> None:
     arms = arms_holding(c, name)
     if not arms:
         what = held(c)
-        holds = f"the {' and the '.join(what)}" if what else "nothing"
-        raise NotFound(f"{c.name} holds no {cmd.thing[:80]!r}; the hands hold {holds}.")
+        holds = f"the {' and the '.join(names.escaped(w) for w in what)}" if what else "nothing"
+        raise NotFound(
+            f"{names.escaped(c.name)} holds no {names.escaped(repr(cmd.thing[:80]))}; the hands "
+            f"hold {holds}."
+        )
     if fight and cost:
         tx.spend_actions(c.id, cost, f"putting the {name} away", "turn")
     m = tx.c(c.id)
@@ -218,14 +229,16 @@ def use_item(tx: Tx, cmd: UseItem) -> None:
     fight = _start(tx, c, paid=True, what="use an item")
     item = c.sheet.item(cmd.item)
     if item is None:
-        there = ", ".join(i.name for i in c.sheet.items) or "none"
+        there = ", ".join(names.escaped(i.name) for i in c.sheet.items) or "none"
         raise NotFound(
-            f"{c.name} has no item called {names.quoted(cmd.item[:80])} (items: {there})."
+            f"{names.escaped(c.name)} has no item called {names.quoted(cmd.item[:80])} (items: "
+            f"{there})."
         )
     left = uses_left(c, item)
     if left == 0:
         raise RuleViolation(
-            f"{c.name}'s {item.name} is used up ({item.uses} of {item.uses} uses spent)."
+            f"{names.escaped(c.name)}'s {names.escaped(item.name)} is used up ({item.uses} of "
+            f"{item.uses} uses spent)."
         )
     target = tx.view(cmd.target) if cmd.target else c
     tx.require_within(c, target, tx.tables.items.reach_m, "an item is used")
@@ -258,14 +271,16 @@ def _require_effect(tx: Tx, item: Item, target: Combatant) -> None:
     if effect is None:
         return
     if target.has(DEAD):
-        raise RuleViolation(f"{target.name} is dead: there is no way to recover from it.")
+        raise RuleViolation(
+            f"{names.escaped(target.name)} is dead: there is no way to recover from it."
+        )
     if effect.restores == "health" and target.health >= target.sheet.health:
-        raise RuleViolation(f"{target.name} has no Health damage to heal.")
+        raise RuleViolation(f"{names.escaped(target.name)} has no Health damage to heal.")
     # An NPC whose numbers are hidden "looks unhurt" when it only spent Stamina: refusing would
     # tell a player its Stamina is full, so the item is used and restores nothing.
     hidden = target.is_npc and tx.state.settings.hide_npc_numbers
     if effect.restores == "stamina" and target.stamina >= tx.stamina_cap(target) and not hidden:
-        raise RuleViolation(f"{target.name} has no Stamina to recover.")
+        raise RuleViolation(f"{names.escaped(target.name)} has no Stamina to recover.")
 
 
 def _announce(

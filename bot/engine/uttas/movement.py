@@ -4,6 +4,7 @@ Move", "Prone" in ``uttas-gameplay.txt``), and what a move does to the encounter
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.effects import Ends
 from bot.engine.core.events import Moved
 from bot.engine.core.positions import ENGAGED_M
@@ -18,24 +19,32 @@ from bot.errors import InvalidInput, RuleViolation
 
 def _movement_checks(tx: Tx, c: Combatant, mode: MovementMode) -> float:
     if c.has(PRONE):
-        raise RuleViolation(f"{c.name} is Prone: stand up first.")
+        raise RuleViolation(f"{names.escaped(c.name)} is Prone: stand up first.")
     if c.movement_ended:
-        raise RuleViolation(f"{c.name}'s movement was stopped this turn.")
+        raise RuleViolation(f"{names.escaped(c.name)}'s movement was stopped this turn.")
     if c.has(GRAPPLING):
-        raise RuleViolation(f"{c.name} is holding someone in a grapple and cannot move.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is holding someone in a grapple and cannot move."
+        )
     for name, extra in tx.tables.extra_conditions.items():
         if extra.no_move and c.has(name):
-            raise RuleViolation(f"{c.name} is {name} and cannot move.")
+            raise RuleViolation(
+                f"{names.escaped(c.name)} is {names.escaped(name)} and cannot move."
+            )
     if c.has(GRAPPLED):
         warp = c.sheet.movement_power("warp")
         if mode != "warp":
-            raise RuleViolation(f"{c.name} is grappled: only a Warp can escape by moving.")
+            raise RuleViolation(
+                f"{names.escaped(c.name)} is grappled: only a Warp can escape by moving."
+            )
         blocked = limbs.blocked_limitation(c, warp.limitations) if warp else None
         if blocked:
-            raise RuleViolation(f"{c.name}'s Warp needs {blocked}, held by the grapple.")
+            raise RuleViolation(
+                f"{names.escaped(c.name)}'s Warp needs {blocked}, held by the grapple."
+            )
     speed = limbs.speed(c, mode, tx.tables)
     if speed <= 0:
-        raise RuleViolation(f"{c.name} cannot {mode} right now.")
+        raise RuleViolation(f"{names.escaped(c.name)} cannot {mode} right now.")
     return speed
 
 
@@ -57,7 +66,7 @@ def _moved_positions(tx: Tx, c: Combatant, meters: float, toward: str | None) ->
     kept = chase.kept_gaps(tx, c.id)
     other = tx.view(toward) if toward is not None else None
     if other is not None and other.id == c.id:
-        raise InvalidInput(f"{c.name} cannot move toward themselves.")
+        raise InvalidInput(f"{names.escaped(c.name)} cannot move toward themselves.")
     before = st.positions.distance(c.id, other.id) if other is not None else None
     st.positions = st.positions.moved(c.id)
     for cid, gap in kept.items():
@@ -94,7 +103,9 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
         }
         problem = rules.check_half_move(used, speeds, tx.scale.show)
         if problem:
-            raise RuleViolation(f"{c.name}: {problem}. Take a full Move action instead.")
+            raise RuleViolation(
+                f"{names.escaped(c.name)}: {problem}. Take a full Move action instead."
+            )
         m = tx.c(c.id)
         m.half_move_used, m.moved_this_turn, m.free_stance_available = used, True, False
         tx.emit(
@@ -111,7 +122,8 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
     limit = rules.even_floor(speed) - c.half_move_used.get(cmd.mode, 0)
     if cmd.meters > limit:
         raise RuleViolation(
-            f"{c.name} can move at most {tx.scale.show(limit)} by {cmd.mode} this turn."
+            f"{names.escaped(c.name)} can move at most {tx.scale.show(limit)} by {cmd.mode} this "
+            "turn."
         )
     tx.spend_actions(c.id, 1, f"a full {cmd.mode} move", "turn" if on_turn else "off_turn")
     tx.spend_stamina(
@@ -144,7 +156,9 @@ def sprint(tx: Tx, cmd: Sprint) -> None:
     # A free half move already taken counts against it, as against a full Move.
     limit = 2 * rules.even_floor(speed) - c.half_move_used.get(cmd.mode, 0)
     if cmd.meters <= 0 or cmd.meters > limit:
-        raise RuleViolation(f"{c.name} can sprint 1 to {tx.scale.show(limit)} by {cmd.mode}.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} can sprint 1 to {tx.scale.show(limit)} by {cmd.mode}."
+        )
     tx.spend_actions(c.id, 1, "a sprint", "turn")
     tx.spend_stamina(
         c.id,
@@ -173,13 +187,13 @@ def stand(tx: Tx, cmd: Stand) -> None:
     c = tx.view(cmd.actor)
     tx.require_turn(c)
     if not c.has(PRONE):
-        raise RuleViolation(f"{c.name} is not Prone.")
+        raise RuleViolation(f"{names.escaped(c.name)} is not Prone.")
     if cmd.method == "move":
         run = limbs.speed(c, "run", tx.tables)
         if run <= 0:
-            raise RuleViolation(f"{c.name} cannot run, so cannot stand by moving.")
+            raise RuleViolation(f"{names.escaped(c.name)} cannot run, so cannot stand by moving.")
         if any(v > 0 for v in c.half_move_used.values()):
-            raise RuleViolation(f"{c.name} already used the free move this turn.")
+            raise RuleViolation(f"{names.escaped(c.name)} already used the free move this turn.")
         m = tx.c(c.id)
         m.half_move_used = {"run": run / 2}
         m.moved_this_turn = True
@@ -195,7 +209,7 @@ def stand(tx: Tx, cmd: Stand) -> None:
         tx.lose(c.id, PRONE, "stood up")
         return
     if c.acrobatics_tried:
-        raise RuleViolation(f"{c.name} already tried Acrobatics to stand this turn.")
+        raise RuleViolation(f"{names.escaped(c.name)} already tried Acrobatics to stand this turn.")
     dc = tx.tables.prone.acrobatics_dc
     dice = c.sheet.skill_dice(tx.tables.prone.acrobatics_skill) or 0
     roll = tx.roll(

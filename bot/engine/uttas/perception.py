@@ -51,7 +51,7 @@ def aim(tx: Tx, c: Combatant, skill: str, target_id: str, range_m: float | None)
     spent on it)."""
     t = tx.view(target_id)
     if t.id == c.id:
-        raise RuleViolation(f"{c.name} cannot check against themselves.")
+        raise RuleViolation(f"{names.escaped(c.name)} cannot check against themselves.")
     seek = _listed(skill, tx.tables.checks.seek_skills)
     distance = range_m if range_m is not None else tx.state.positions.distance(c.id, t.id)
     beyond = 0
@@ -59,9 +59,10 @@ def aim(tx: Tx, c: Combatant, skill: str, target_id: str, range_m: float | None)
         beyond = rules.increments_beyond(distance, tx.tables.checks.view_range_m, tx.tables)
         if beyond >= tx.tables.range.auto_fail_at:
             raise RuleViolation(
-                f"{t.name} is {tx.scale.show(distance)} away, {beyond} range increments beyond "
-                f"{c.name}'s {tx.scale.show(tx.tables.checks.view_range_m)}: the check fails "
-                "automatically."
+                f"{names.escaped(t.name)} is {tx.scale.show(distance)} away, {beyond} range "
+                "increments beyond "
+                f"{names.escaped(c.name)}'s {tx.scale.show(tx.tables.checks.view_range_m)}: the "
+                "check fails automatically."
             )
     per = tx.tables.range.disadvantage_per_increment
     return Seeking(target=t, seek=seek, disadvantage=beyond * per, distance_m=distance)

@@ -25,6 +25,7 @@ Characteristics changed by Aid and Drain are read by :func:`bot.engine.uttas.rul
 
 from __future__ import annotations
 
+from bot import names
 from bot.engine.core.effects import LEVEL_MAX
 from bot.engine.uttas import perception, rules
 from bot.engine.uttas.core import Tx
@@ -42,12 +43,12 @@ def check_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
     :class:`InvalidInput`."""
     if pw.movement_mode is not None and pw.effect is None:
         raise RuleViolation(
-            f"{pw.name} moves {c.name}: use `/move` with `mode:{pw.movement_mode}` (it costs "
-            "what the move costs)."
+            f"{names.escaped(pw.name)} moves {names.escaped(c.name)}: use `/move` with "
+            f"`mode:{pw.movement_mode}` (it costs what the move costs)."
         )
     if pw.effect == "barrier":
         if target is None or target == c.id:
-            raise InvalidInput(f"Name whose way {pw.name} bars (`target:`).")
+            raise InvalidInput(f"Name whose way {names.escaped(pw.name)} bars (`target:`).")
         condition = tx.tables.powers.barrier_condition
         if condition not in tx.tables.extra_conditions:
             raise RuleViolation(
@@ -56,11 +57,13 @@ def check_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
         barred = tx.view(target)
         if barred.has(condition):
             raise RuleViolation(
-                f"{barred.name} is already {condition}: another {pw.name} adds nothing until "
-                "they break through."
+                f"{names.escaped(barred.name)} is already {condition}: another "
+                f"{names.escaped(pw.name)} adds nothing until they break through."
             )
     if pw.effect == "invisibility" and target not in (None, c.id):
-        raise InvalidInput(f"{pw.name} makes its user invisible: it takes no `target:`.")
+        raise InvalidInput(
+            f"{names.escaped(pw.name)} makes its user invisible: it takes no `target:`."
+        )
 
 
 def activate(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:

@@ -40,11 +40,16 @@ def _defence_for(tx: Tx, c: Combatant, choice: str, maneuver: str | None) -> Def
         for m in c.sheet.martial_arts:
             if m.name.casefold() == folded:
                 if m.maneuver != choice:
-                    raise RuleViolation(f"{m.name} is a {m.maneuver} technique, not {choice}.")
+                    raise RuleViolation(
+                        f"{names.escaped(m.name)} is a {names.escaped(m.maneuver)} technique, not "
+                        f"{choice}."
+                    )
                 return Defence(
                     m.name, m.dodge_bonus, m.discipline_bonus, m.armor_bonus, m.defense_bonus
                 )
-        raise NotFound(f"{c.name} knows no martial art called {names.quoted(maneuver)}.")
+        raise NotFound(
+            f"{names.escaped(c.name)} knows no martial art called {names.quoted(maneuver)}."
+        )
     basic = tx.tables.reactions[choice]  # type: ignore[index]
     return Defence(
         basic.label,
@@ -64,16 +69,20 @@ def counter_profile(tx: Tx, c: Combatant, maneuver: str | None) -> AttackProfile
     for m in c.sheet.martial_arts:
         if m.name.casefold() == folded and m.maneuver == "counter":
             if m.triggered and limbs.head_disabled(c):
-                raise RuleViolation(f"{c.name}'s head is disabled: no Triggered actions.")
+                raise RuleViolation(
+                    f"{names.escaped(c.name)}'s head is disabled: no Triggered actions."
+                )
             return rules.martial_profile(c, m, tx.tables)
     for pw in c.sheet.powers:
         if pw.name.casefold() == folded and pw.triggered and pw.targets is not None:
             if limbs.head_disabled(c):
-                raise RuleViolation(f"{c.name}'s head is disabled: no Triggered actions.")
+                raise RuleViolation(
+                    f"{names.escaped(c.name)}'s head is disabled: no Triggered actions."
+                )
             return rules.attack_profile(c, pw.name, tx.tables)
     raise RuleViolation(
-        f"{c.name} has no counterattack called {names.quoted(maneuver)}: counters come "
-        f"only from a Martial Arts counter or a power with a Trigger."
+        f"{names.escaped(c.name)} has no counterattack called {names.quoted(maneuver)}: counters "
+        "come only from a Martial Arts counter or a power with a Trigger."
     )
 
 
@@ -95,7 +104,9 @@ def react(tx: Tx, cmd: React) -> None:
         _take_one_for_the_team(tx, p, actor, t, a)
         return
     if actor.id != t.id:
-        raise NotAllowed(f"Only {t.name} can react to this attack (allies may take the hit).")
+        raise NotAllowed(
+            f"Only {names.escaped(t.name)} can react to this attack (allies may take the hit)."
+        )
     if cmd.choice == "none":
         _no_reaction(tx, p, t)
         return
@@ -120,10 +131,9 @@ def _take_one_for_the_team(
     the attack hits the ally automatically, with no defence of any kind."""
     if not _ally_can_intercept(tx, actor, p):
         if actor.side != t.side or actor.id in (p.target, p.attacker):
-            raise NotAllowed(f"Only an ally of {t.name} can take the hit for them.")
-        raise RuleViolation(
-            f"{why_no_reaction(actor, tx.tables) or actor.name + ' cannot react now'}."
-        )
+            raise NotAllowed(f"Only an ally of {names.escaped(t.name)} can take the hit for them.")
+        why = why_no_reaction(actor, tx.tables)
+        raise RuleViolation(f"{why or names.escaped(actor.name) + ' cannot react now'}.")
     tx.spend_actions(actor.id, 1, f"taking {a.name}'s {p.attack} for {t.name}", "off_turn")
     tx.emit(
         ReactionChosen(
@@ -218,7 +228,7 @@ def _change_stance(tx: Tx, p: PendingAttack, t: Combatant, stance: str | None) -
         raise InvalidInput("Name the stance to change into.")
     name = check_stance(tx, t, stance)
     if name == t.stance:
-        raise RuleViolation(f"{t.name} is already in the {name} stance.")
+        raise RuleViolation(f"{names.escaped(t.name)} is already in the {name} stance.")
     tx.spend_actions(t.id, 1, f"changing to the {name} stance", "off_turn")
     before = t.stance
     tx.c(t.id).stance = name
@@ -290,12 +300,12 @@ def _require_issued_after_opening(tx: Tx, cmd: React | ResolveSurrender, p: Pend
     or nothing yet — and is refused with :class:`Conflict` (issue 9 §3)."""
     if cmd.issued is None or cmd.issued > p.marker:
         return
-    a, t = tx.view(p.attacker).name, tx.view(p.target).name
+    a, t = names.escaped(tx.view(p.attacker).name), names.escaped(tx.view(p.target).name)
     hit = f" (hit {p.hit_index} of {p.hits_total})" if p.hits_total > 1 else ""
     waiting = (
         f"{a}'s choice to complete the attack on {t} or stop, after {t} surrendered"
         if p.awaiting == "attacker"
-        else f"{a}'s {p.attack} on {t}{hit}"
+        else f"{a}'s {names.escaped(p.attack)} on {t}{hit}"
     )
     raise Conflict(
         f"That was sent before {waiting} started waiting, so it was meant for something else "
@@ -313,7 +323,10 @@ def resolve_surrender(tx: Tx, cmd: ResolveSurrender) -> None:
     _require_issued_after_opening(tx, cmd, p)
     a, t = tx.view(p.attacker), tx.view(p.target)
     if cmd.actor != a.id:
-        raise NotAllowed(f"Only {a.name} decides whether to accept {t.name}'s surrender.")
+        raise NotAllowed(
+            f"Only {names.escaped(a.name)} decides whether to accept {names.escaped(t.name)}'s "
+            "surrender."
+        )
     tx.settle_decision(p.id)
     # The target left the fight when it surrendered, but the battle could not end while the
     # attacker chose; it is counted now ("the battle ends when one side ... surrenders").
@@ -338,7 +351,7 @@ def check_stance(tx: Tx, c: Combatant, name: str) -> str:
     canon = found[0]
     known = {s.casefold() for s in (*c.sheet.stances, *tx.tables.universal_stances)}
     if canon.casefold() not in known:
-        raise RuleViolation(f"{c.name} does not know the {canon} stance.")
+        raise RuleViolation(f"{names.escaped(c.name)} does not know the {canon} stance.")
     return canon
 
 

@@ -286,7 +286,9 @@ def _find_profile(c: Combatant, name: str, tables: UttasTables, str_dice: int) -
     known += [m.name for m in sheet.martial_arts if m.maneuver in ("attack", "counter")]
     known += [b.name for b in tables.basic_maneuvers]
     listed = ", ".join(names.unique(known))
-    raise NotFound(f"{c.name} has no attack called {names.quoted(name)}. Known: {listed}.")
+    raise NotFound(
+        f"{names.escaped(c.name)} has no attack called {names.quoted(name)}. Known: {listed}."
+    )
 
 
 def martial_profile(c: Combatant, m: MartialArt, tables: UttasTables) -> AttackProfile:

@@ -176,7 +176,9 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Combatant:
         if not isinstance(sheet, UttasSheet):
-            raise InvalidInput(f"**{combatant.name}**'s sheet is not a {self.title} sheet.")
+            raise InvalidInput(
+                f"**{names.escaped(combatant.name)}**'s sheet is not a {self.title} sheet."
+            )
         fresh: Combatant = combatant.clone().model_copy(
             update={
                 "sheet": sheet,

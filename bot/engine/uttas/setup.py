@@ -56,11 +56,11 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     folded = names.key(cmd.name)
     taken = next((c for c in st.combatants if names.key(c.name) == folded), None)
     if taken is not None:
-        raise Conflict(f"There is already a combatant called {taken.name}.")
+        raise Conflict(f"There is already a combatant called {names.escaped(taken.name)}.")
     for s in cmd.sheet.stances:
         if tx.tables.stance(s) is None:
             raise InvalidInput(
-                f"{cmd.name}'s sheet lists an unknown stance {names.quoted(s)}. "
+                f"{names.escaped(cmd.name)}'s sheet lists an unknown stance {names.quoted(s)}. "
                 f"Known: {', '.join(tx.tables.stances)}."
             )
     cid = f"c{st.next_id}"
@@ -85,8 +85,8 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         apply_record(c, cmd.record, tx.tables)
         if c.has(DEAD):
             raise RuleViolation(
-                f"{cmd.name} is dead in this campaign. A server GM can bring them back with "
-                "`/campaign reset`."
+                f"{names.escaped(cmd.name)} is dead in this campaign. A server GM can bring them "
+                "back with `/campaign reset`."
             )
     tx.add(c)
     tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({side})."))
@@ -224,7 +224,10 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     known = {x.casefold(): x for x in (*BASE_CONDITIONS, *tx.tables.extra_conditions)}
     name = known.get(cmd.condition.casefold())
     if name is None:
-        raise NotFound(f"Unknown condition {cmd.condition!r}. Known: {', '.join(known.values())}.")
+        raise NotFound(
+            f"Unknown condition {names.escaped(repr(cmd.condition))}. Known: "
+            f"{', '.join(names.escaped(k) for k in known.values())}."
+        )
     if name in (GRAPPLED, GRAPPLING, STAGGERED):
         raise RuleViolation(f"{name} follows the rules; it cannot be set by hand.")
     if name in (DISABLED, UNCONSCIOUS, DEAD) and cmd.present and cmd.lasts != "until_removed":
@@ -245,7 +248,9 @@ def _set_disabled_limb(tx: Tx, c: Combatant, cmd: SetCondition) -> None:
     """Game Master: disable one named limb (it works again once Health is back to the sheet's,
     UTTAS "Conditions", Disabled Limb) or restore it; Disabled lasts while any limb is."""
     if not cmd.limb or cmd.limb not in limbs.valid_limbs(c):
-        raise InvalidInput(f"Name one of {c.name}'s limbs: {', '.join(limbs.valid_limbs(c))}.")
+        raise InvalidInput(
+            f"Name one of {names.escaped(c.name)}'s limbs: {', '.join(limbs.valid_limbs(c))}."
+        )
     m = tx.c(c.id)
     if cmd.present:
         m.disabled_limbs.append(

@@ -107,13 +107,13 @@ def begin(tx: Tx, cmd: UseSkill, *, on_turn: bool) -> None:
     name = next((s for s in c.sheet.skills if names.key(s) == names.key(cmd.skill)), cmd.skill)
     if not on_turn:
         raise RuleViolation(
-            f"{name} takes {turns} turns: it is begun on {c.name}'s own turn, not as a "
-            "readied action."
+            f"{name} takes {turns} turns: it is begun on {names.escaped(c.name)}'s own turn, not "
+            "as a readied action."
         )
     if c.skill_in_progress is not None:
         raise RuleViolation(
-            f"{c.name} is still performing {c.skill_in_progress.skill}: stop it first "
-            "(`/act action:stop-skill`)."
+            f"{names.escaped(c.name)} is still performing "
+            f"{names.escaped(c.skill_in_progress.skill)}: stop it first (`/act action:stop-skill`)."
         )
     tx.spend_actions(c.id, 1, f"starting {name} (turn 1 of {turns})", "turn")
     tx.c(c.id).skill_in_progress = SkillInProgress(
@@ -159,7 +159,7 @@ def stop(tx: Tx, cmd: StopSkill) -> None:
     """``StopSkill``: the performer gives up (free)."""
     c = tx.view(cmd.actor)
     if c.skill_in_progress is None:
-        raise RuleViolation(f"{c.name} is performing no skill.")
+        raise RuleViolation(f"{names.escaped(c.name)} is performing no skill.")
     interrupt(tx, c.id, f"{c.name} stopped")
 
 

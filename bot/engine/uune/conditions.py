@@ -50,7 +50,7 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
         )
     if not cmd.present:
         if c.effect(name) is None:
-            raise RuleViolation(f"{c.name} is not {name}.")
+            raise RuleViolation(f"{names.escaped(c.name)} is not {name}.")
         tx.lose(c.id, name, "by the Game Master")
         tx.clamp_focus(c.id)
         return

@@ -42,12 +42,13 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
     folded = names.key(cmd.name)
     if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {cmd.name}.")
+        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
     sheet = cmd.sheet
     pc = isinstance(sheet, UuneSheet)
     if pc == cmd.is_npc:
         raise InvalidInput(
-            f"**{cmd.name}**: a Uune character sheet joins as a PC and a statblock as an NPC."
+            f"**{names.escaped(cmd.name)}**: a Uune character sheet joins as a PC and a statblock "
+            "as an NPC."
         )
     if isinstance(sheet, UuneSheet):
         health, focus = Health(base=sheet.vitality), sheet.focus
@@ -141,8 +142,8 @@ def end_turn(tx: Tx, cmd: EndTurn) -> None:
     tx.require_same_turn(cmd)
     tx.require_no_pending()
     if tx.state.turn != c.id:
-        cur = tx.view(tx.state.turn).name if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s.")
+        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
     tx.finish_turn(c.id)
 
 
@@ -159,8 +160,8 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
         if c.id in order and not first <= cmd.position <= last:
             places = f"place {first}" if first == last else f"places {first} to {last}"
             raise RuleViolation(
-                f"In Uune the PCs act first, then the NPCs (Conflict): {c.name} may take "
-                f"{places}. The players choose who goes next among the PCs "
+                f"In Uune the PCs act first, then the NPCs (Conflict): {names.escaped(c.name)} "
+                f"may take {places}. The players choose who goes next among the PCs "
                 "(`/act action:next`)."
             )
     order_rules.move_in_order(tx, cmd)
@@ -197,12 +198,12 @@ def choose_next(tx: Tx, cmd: ChooseNext) -> None:
     tx.require_active()
     chooser, nxt = tx.view(cmd.actor), tx.view(cmd.next)
     if nxt.is_npc:
-        raise RuleViolation(f"{nxt.name} is an NPC: the NPCs act after every PC.")
+        raise RuleViolation(f"{names.escaped(nxt.name)} is an NPC: the NPCs act after every PC.")
     waiting = still_to_act(tx)
     if nxt.id not in waiting:
         if nxt.id == tx.state.turn:
-            raise RuleViolation(f"It is already {nxt.name}'s turn.")
-        raise RuleViolation(f"{nxt.name} already took a turn this round.")
+            raise RuleViolation(f"It is already {names.escaped(nxt.name)}'s turn.")
+        raise RuleViolation(f"{names.escaped(nxt.name)} already took a turn this round.")
     order = tx.state.order
     order.remove(nxt.id)
     order.insert(order.index(str(tx.state.turn)) + 1, nxt.id)
@@ -217,7 +218,8 @@ def move(tx: Tx, cmd: Move) -> None:
     tx.require_turn(c)
     if c.effect(GRAPPLED) is not None:
         raise RuleViolation(
-            f'{c.name} is Grappled and cannot move ("Effect: Grappled"): an Attack may free them.'
+            f'{names.escaped(c.name)} is Grappled and cannot move ("Effect: Grappled"): an '
+            "Attack may free them."
         )
     how = f" ({cmd.how})" if cmd.how else ""
     if cmd.changes_position:
@@ -243,7 +245,7 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         vitality = c.health.now(t) + n if relative else n
         if not 0 <= vitality <= c.health.maximum(t):
             raise InvalidInput(
-                f"{c.name}'s vitality stays within 0 and {c.health.maximum(t)}; "
+                f"{names.escaped(c.name)}'s vitality stays within 0 and {c.health.maximum(t)}; "
                 f"that would make it {vitality}."
             )
     if cmd.focus is not None:
@@ -252,7 +254,8 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         top = tx.focus_max(c)
         if not 0 <= value <= top:
             raise InvalidInput(
-                f"{c.name}'s focus stays within 0 and {top}; that would make it {value}."
+                f"{names.escaped(c.name)}'s focus stays within 0 and {top}; that would make it "
+                f"{value}."
             )
         tx.c(c.id).focus = value
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from bot import names
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import Cost, UuneActions
 from bot.engine.core.effects import Effect, Moment, Period
@@ -76,16 +77,17 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         this turn (chosen with ``/act action:next``), or later — and how to make it next."""
         st = self.state
         if st.phase == "active" and st.pending is None and st.turn not in (None, c.id):
-            cur, order = self.view(st.turn).name, st.order
+            cur, order = names.escaped(self.view(st.turn).name), st.order
             later = order[order.index(str(st.turn)) + 1 :]
             if not c.is_npc and c.id in later:
                 when = (
-                    f"{c.name} goes next, when {cur}'s turn ends (`/endturn` once {cur} acted)."
+                    f"{names.escaped(c.name)} goes next, when {cur}'s turn ends (`/endturn` once "
+                    f"{cur} acted)."
                     if later[0] == c.id
-                    else f"{c.name} acts later this round; `/act action:next target:{c.name}` "
-                    "makes them next."
+                    else f"{names.escaped(c.name)} acts later this round; "
+                    f"{names.code(f'/act action:next target:{c.name}')} makes them next."
                 )
-                raise RuleViolation(f"It is {cur}'s turn, not {c.name}'s: {when}")
+                raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s: {when}")
         super().require_turn(c)
 
     def capacity(self, c: UuneCombatant) -> int:
@@ -98,7 +100,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         p = self.state.pending
         if p is None:
             return "a decision"
-        who = self.view(p.actor).name
+        who = names.escaped(self.view(p.actor).name)
         if p.kind == "approval":
             # as the decision's words say (decision_words.approval_words): a Defend waits on
             # its roller until a resource is proposed, a bond on the GM's answer
@@ -216,7 +218,9 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         try:
             after = self.economy.pay(c.pools, Cost(kind="action"), self.timing(cid), 1)
         except RuleViolation as short:
-            raise RuleViolation(f"{c.name} cannot {reason}: {short.message}.") from None
+            raise RuleViolation(
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: {short.message}."
+            ) from None
         self.c(cid).pools = after
         self.spent_on_turn(cid)
 
@@ -226,6 +230,6 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
     def require_pc(self, c: UuneCombatant, what: str) -> None:
         if c.is_npc or not isinstance(c.sheet, UuneSheet):
             raise RuleViolation(
-                f"{c.name} is an NPC: NPCs never roll ({what} is a PC's; an NPC attacks with "
-                "its statblock's attacks, which its target Defends against)."
+                f"{names.escaped(c.name)} is an NPC: NPCs never roll ({what} is a PC's; an NPC "
+                "attacks with its statblock's attacks, which its target Defends against)."
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from bot import names
 from bot.engine.uune.commands import LevelUp
 from bot.engine.uune.core import Tx
 from bot.engine.uune.sheet import UuneSheet
@@ -52,7 +53,7 @@ def level_up(sheet: UuneSheet, tables: UuneTables) -> tuple[UuneSheet, LevelGain
     the top of the leveling table."""
     if sheet.level >= len(tables.leveling):
         raise RuleViolation(
-            f"{sheet.name} is level {sheet.level}: the leveling table stops at "
+            f"{names.escaped(sheet.name)} is level {sheet.level}: the leveling table stops at "
             f"{len(tables.leveling)}."
         )
     before, after = tables.level(sheet.level), tables.level(sheet.level + 1)
@@ -70,7 +71,7 @@ def level_up_command(tx: Tx, cmd: LevelUp) -> None:
     what it gained to place."""
     c = tx.view(cmd.target)
     if not isinstance(c.sheet, UuneSheet):
-        raise RuleViolation(f"{c.name} is an NPC: statblocks have no level.")
+        raise RuleViolation(f"{names.escaped(c.name)} is an NPC: statblocks have no level.")
     sheet, gains = level_up(c.sheet, tx.tables)
     tx.c(c.id).sheet = sheet
     tx.note(f"{c.name} reaches level {gains.level}: {gains.words()} to place on the sheet.", c.id)

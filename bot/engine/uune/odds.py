@@ -106,9 +106,9 @@ def _stated(roller: UuneCombatant, resources: str | None) -> list[tuple[str, int
     for part in (p.strip() for p in text.split(",") if p.strip()):
         name = known.get(names.key(part))
         if name is None:
-            listed = ", ".join(sheet.resources()) or "none"
+            listed = ", ".join(names.escaped(res) for res in sheet.resources()) or "none"
             raise NotFound(
-                f"{roller.name} has no resource called {names.quoted(part)} "
+                f"{names.escaped(roller.name)} has no resource called {names.quoted(part)} "
                 f"(resources: {listed}); or "
                 "state a number of resources, e.g. `resources: 2`."
             )
@@ -148,7 +148,7 @@ def uune_odds(
     a_sheet, t_sheet = attacker.sheet, target.sheet
     if isinstance(a_sheet, UuneSheet):
         if not isinstance(t_sheet, UuneStatblock):
-            raise RuleViolation(f"Attack is against an NPC; {target.name} is a PC.")
+            raise RuleViolation(f"Attack is against an NPC; {names.escaped(target.name)} is a PC.")
         roller, required, attacking = attacker, t_sheet.defensiveness, True
         words = f"{attacker.name}'s Attack against {target.name}"
         need = f"Defensiveness {required}"
@@ -157,10 +157,13 @@ def uune_odds(
         found = a_sheet.attack(attack)
         if found is None:
             raise NotFound(
-                f"{attacker.name} has no attack called {names.quoted(attack)} on their statblock."
+                f"{names.escaped(attacker.name)} has no attack called {names.quoted(attack)} on "
+                "their statblock."
             )
         if not isinstance(t_sheet, UuneSheet):
-            raise RuleViolation(f"An NPC's attack is against a PC; {target.name} is an NPC.")
+            raise RuleViolation(
+                f"An NPC's attack is against a PC; {names.escaped(target.name)} is an NPC."
+            )
         roller, required, attacking = target, found.difficulty, False
         words = f"{attacker.name}'s {found.name} against {target.name} (who Defends)"
         need = f"difficulty {required}"

@@ -55,7 +55,7 @@ def resources_of(c: UuneCombatant, proposed: tuple[str, ...]) -> tuple[str, ...]
     """``proposed`` as the sheet spells them; refuses names not on it and repeats."""
     sheet = c.sheet
     if not isinstance(sheet, UuneSheet):
-        raise RuleViolation(f"{c.name} is an NPC: NPCs never roll.")
+        raise RuleViolation(f"{names.escaped(c.name)} is an NPC: NPCs never roll.")
     known = {names.key(r): r for r in sheet.resources()}
     if c.stealth != "observed":  # "Stealth": Hidden +1, Undetected +2 resources
         known[names.key(c.stealth)] = c.stealth.title()
@@ -63,12 +63,13 @@ def resources_of(c: UuneCombatant, proposed: tuple[str, ...]) -> tuple[str, ...]
     for r in proposed:
         found = known.get(names.key(r))
         if found is None:
-            listed = ", ".join(sheet.resources()) or "none"
+            listed = ", ".join(names.escaped(res) for res in sheet.resources()) or "none"
             raise InvalidInput(
-                f"{c.name} has no resource called {names.quoted(r)} (resources: {listed})."
+                f"{names.escaped(c.name)} has no resource called {names.quoted(r)} (resources: "
+                f"{listed})."
             )
         if found in out:
-            raise InvalidInput(f"{found} is proposed twice.")
+            raise InvalidInput(f"{names.escaped(found)} is proposed twice.")
         out.append(found)
     return tuple(out)
 
@@ -116,9 +117,9 @@ def attack(tx: Tx, cmd: Attack) -> None:
     tx.require_pc(c, "Attack")
     tx.require_turn(c)
     if not isinstance(target.sheet, UuneStatblock):
-        raise RuleViolation(f"Attack is against an NPC; {target.name} is a PC.")
+        raise RuleViolation(f"Attack is against an NPC; {names.escaped(target.name)} is a PC.")
     if tx.is_out(target):
-        raise RuleViolation(f"{target.name} is already out of the conflict.")
+        raise RuleViolation(f"{names.escaped(target.name)} is already out of the conflict.")
     proposed = resources_of(c, cmd.resources)
     tx.pay_action(c.id, f"attack {target.name}")
     tx.note(f"{c.name} attacks {target.name}" + proposing(proposed) + ".", c.id)
@@ -140,18 +141,21 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
     ("Defend", off-turn and free) at the attack's difficulty answers it."""
     npc, target = tx.view(cmd.actor), tx.view(cmd.target)
     if not isinstance(npc.sheet, UuneStatblock):
-        raise RuleViolation(f"{npc.name} is a PC: a PC attacks with Attack.")
+        raise RuleViolation(f"{names.escaped(npc.name)} is a PC: a PC attacks with Attack.")
     tx.require_turn(npc)
     found = npc.sheet.attack(cmd.attack)
     if found is None:
-        listed = ", ".join(a.name for a in npc.sheet.attacks) or "none"
+        listed = ", ".join(names.escaped(a.name) for a in npc.sheet.attacks) or "none"
         raise InvalidInput(
-            f"{npc.name} has no attack called {names.quoted(cmd.attack)} (attacks: {listed})."
+            f"{names.escaped(npc.name)} has no attack called {names.quoted(cmd.attack)} (attacks: "
+            f"{listed})."
         )
     if not isinstance(target.sheet, UuneSheet):
-        raise RuleViolation(f"An NPC's attack is against a PC; {target.name} is an NPC.")
+        raise RuleViolation(
+            f"An NPC's attack is against a PC; {names.escaped(target.name)} is an NPC."
+        )
     if tx.is_out(target):
-        raise RuleViolation(f"{target.name} is already out of the conflict.")
+        raise RuleViolation(f"{names.escaped(target.name)} is already out of the conflict.")
     tx.pay_action(npc.id, f"attack {target.name}")
     tx.note(f"{npc.name} attacks {target.name} with {found.name}: {target.name} defends.", npc.id)
     open_roll(
@@ -183,9 +187,9 @@ def help_roll(tx: Tx, cmd: Help) -> None:
     tx.require_pc(c, "Help")
     tx.require_can_act(c)
     if c.id == d.actor:
-        raise RuleViolation(f"{c.name} cannot help their own roll.")
+        raise RuleViolation(f"{names.escaped(c.name)} cannot help their own roll.")
     if any(h.helper == c.id for h in d.helpers):
-        raise RuleViolation(f"{c.name} is already helping this roll.")
+        raise RuleViolation(f"{names.escaped(c.name)} is already helping this roll.")
     proposed = resources_of(c, cmd.resources)
     keyed = tuple(f"{c.id}{_SEP}{r}" for r in proposed)
     tx.settle_decision(d.id)
@@ -210,10 +214,10 @@ def propose(tx: Tx, cmd: Propose) -> None:
         raise RuleViolation("Resources are proposed before the roll (while the GM approves it).")
     c = tx.view(cmd.actor)
     if c.id != d.actor:
-        roller = tx.view(d.actor).name
+        roller = names.escaped(tx.view(d.actor).name)
         raise RuleViolation(
-            f"This is {roller}'s roll, not {c.name}'s: {c.name}'s resources join it with "
-            f"`/act action:help target:{roller} detail:` (the resources)."
+            f"This is {roller}'s roll, not {names.escaped(c.name)}'s: {names.escaped(c.name)}'s "
+            f"resources join it with `/act action:help target:{roller} detail:` (the resources)."
         )
     more = [r for r in resources_of(c, cmd.resources) if r not in d.proposed]
     if not more:
@@ -231,7 +235,7 @@ def approve(tx: Tx, cmd: Approve) -> None:
     if not isinstance(d, ApprovalDecision):
         raise RuleViolation("That roll is already rolled: it waits for spends, not approval.")
     if cmd.actor != d.actor:
-        raise RuleViolation(f"This approval is for {tx.view(d.actor).name}'s roll.")
+        raise RuleViolation(f"This approval is for {names.escaped(tx.view(d.actor).name)}'s roll.")
     if cmd.lapsed:
         lapse_approval(tx, d)
         return
@@ -407,7 +411,7 @@ def spend(tx: Tx, cmd: Spend) -> None:
     c = tx.view(cmd.actor)
     if cmd.choice == "keep":
         if c.id != d.actor:
-            raise RuleViolation(f"Only {tx.view(d.actor).name} keeps their roll.")
+            raise RuleViolation(f"Only {names.escaped(tx.view(d.actor).name)} keeps their roll.")
         tx.settle_decision(d.id)
         resolve(tx, d)
         return
@@ -415,7 +419,7 @@ def spend(tx: Tx, cmd: Spend) -> None:
     if not index:
         raise InvalidInput("Name the die (its position in the roll) to spend on.")
     if cmd.choice != "npc_reroll" and c.id != d.actor:
-        raise RuleViolation(f"Only {tx.view(d.actor).name} spends on their roll.")
+        raise RuleViolation(f"Only {names.escaped(tx.view(d.actor).name)} spends on their roll.")
     _afford(tx, c, cmd.choice)
     if cmd.choice == "npc_reroll":
         paid = _npc_spend(tx, d, c, index)
@@ -457,7 +461,7 @@ def _afford(tx: Tx, c: UuneCombatant, choice: str) -> None:
     focus = {"focus_force": t.focus.force_cost, "focus_reroll": t.focus.reroll_cost}.get(choice)
     if focus is not None:
         if c.focus < focus:
-            raise InvalidInput(f"That costs {focus} focus; {c.name} has {c.focus}.")
+            raise InvalidInput(f"That costs {focus} focus; {names.escaped(c.name)} has {c.focus}.")
         return
     vitality = {
         "vitality_reroll": t.vitality.reroll_cost,
@@ -465,7 +469,7 @@ def _afford(tx: Tx, c: UuneCombatant, choice: str) -> None:
     }.get(choice, t.npc_forced_reroll.vitality)
     have = c.health.now(t)
     if have < vitality:
-        raise InvalidInput(f"That costs {vitality} vitality; {c.name} has {have}.")
+        raise InvalidInput(f"That costs {vitality} vitality; {names.escaped(c.name)} has {have}.")
 
 
 def _npc_spend(tx: Tx, d: SpendDecision, c: UuneCombatant, index: list[int]) -> dice.Spend:
@@ -475,7 +479,7 @@ def _npc_spend(tx: Tx, d: SpendDecision, c: UuneCombatant, index: list[int]) -> 
         raise RuleViolation("Only an NPC forces a PC to reroll.")
     tx.require_can_act(c)
     if c.id not in (d.target, d.attacker) and d.purpose != "action":
-        raise RuleViolation(f"{c.name} is not part of this roll.")
+        raise RuleViolation(f"{names.escaped(c.name)} is not part of this roll.")
     if len(index) != 1:
         raise InvalidInput("An NPC forces a reroll of one hit die.")
     return dice.npc_force_reroll(d.roll, index[0], tx.roller, tx.tables)

@@ -207,9 +207,13 @@ class UuneRuleset(Ruleset[UuneState]):
         """The core's (:meth:`Ruleset.add_command`) for a sheet or a statblock: a statblock
         joins as an NPC, a character sheet as a PC, whatever ``is_npc`` says."""
         if not isinstance(sheet, UuneSheet | UuneStatblock):
-            raise InvalidInput(f"**{name}** is not a {self.title} sheet or statblock.")
+            raise InvalidInput(
+                f"**{names.escaped(name)}** is not a {self.title} sheet or statblock."
+            )
         if record is not None and not isinstance(record, UuneRecord):
-            raise InvalidInput(f"**{name}**'s campaign record is not a {self.title} record.")
+            raise InvalidInput(
+                f"**{names.escaped(name)}**'s campaign record is not a {self.title} record."
+            )
         return cmd.AddCombatant(
             name=name,
             sheet=sheet,
@@ -232,7 +236,9 @@ class UuneRuleset(Ruleset[UuneState]):
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, type(combatant.sheet)):
-            raise InvalidInput(f"**{combatant.name}**'s sheet is not the same kind of sheet.")
+            raise InvalidInput(
+                f"**{names.escaped(combatant.name)}**'s sheet is not the same kind of sheet."
+            )
         health = combatant.health.model_copy(update={"base": sheet.vitality})
         return combatant.clone().model_copy(update={"sheet": sheet, "health": health})
 

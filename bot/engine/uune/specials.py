@@ -66,9 +66,13 @@ def stealth(tx: Tx, cmd: Stealth) -> None:
     tx.require_pc(c, "Stealth")
     now = STEALTH_LEVELS.index(c.stealth)
     if cmd.goal == "raise" and now == len(STEALTH_LEVELS) - 1:
-        raise RuleViolation(f"{c.name} is already Undetected: Stealth can only keep it.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is already Undetected: Stealth can only keep it."
+        )
     if cmd.goal == "keep" and now == 0:
-        raise RuleViolation(f"{c.name} is Observed: there is no stealth level to keep yet.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is Observed: there is no stealth level to keep yet."
+        )
     goal = STEALTH_LEVELS[now + 1] if cmd.goal == "raise" else c.stealth
     seen_by = [
         x.sheet.perceptiveness
@@ -103,7 +107,8 @@ def center(tx: Tx, cmd: Center) -> None:
     tx.require_pc(c, "Center")
     if not in_conflict(tx) and c.centered:
         raise RuleViolation(
-            f"{c.name} already centered this scene (outside a conflict: once per scene)."
+            f"{names.escaped(c.name)} already centered this scene (outside a conflict: once per "
+            "scene)."
         )
     take_action(tx, c, "center")
     top = tx.focus_max(c)
@@ -154,11 +159,13 @@ def insight(tx: Tx, cmd: Insight) -> None:
     c, npc = tx.view(cmd.actor), tx.view(cmd.target)
     tx.require_pc(c, "Insight")
     if not isinstance(npc.sheet, UuneStatblock):
-        raise RuleViolation(f"Insight reads an NPC's Social score; {npc.name} is a PC.")
+        raise RuleViolation(
+            f"Insight reads an NPC's Social score; {names.escaped(npc.name)} is a PC."
+        )
     if tx.version >= 3 and tx.is_out(npc):
         raise RuleViolation(
-            f'{npc.name} is Incapacitated ("cannot take actions"): Insight reads an NPC\'s '
-            "emotions while it interacts, and it takes part in no interaction now."
+            f'{names.escaped(npc.name)} is Incapacitated ("cannot take actions"): Insight reads '
+            "an NPC's emotions while it interacts, and it takes part in no interaction now."
         )
     proposed = resources_of(c, cmd.resources)
     take_action(tx, c, f"read {npc.name}")
@@ -201,7 +208,9 @@ def staunch(tx: Tx, cmd: Staunch) -> None:
     bleeding"."""
     c = tx.view(cmd.actor)
     if c.effect(BLEEDING) is None:
-        raise RuleViolation(f"{c.name} is not Bleeding: there is nothing to staunch.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is not Bleeding: there is nothing to staunch."
+        )
     take_action(tx, c, "staunch the bleeding")
     tx.lose(c.id, BLEEDING, "staunched")
     _done_without_roll(tx, c)
@@ -218,7 +227,9 @@ def stabilise(tx: Tx, cmd: Stabilise) -> None:
     tx.require_pc(c, "Stabilising wounds")
     h = target.health
     if not (h.unstable_lethal or h.unstable_heavy):
-        raise RuleViolation(f"{target.name} has no lethal or heavy wound waiting to be stabilised.")
+        raise RuleViolation(
+            f"{names.escaped(target.name)} has no lethal or heavy wound waiting to be stabilised."
+        )
     proposed = resources_of(c, cmd.resources)
     take_action(tx, c, f"stabilise {target.name}")
     tx.note(f"{c.name} tends {target.name}'s wounds" + proposing(proposed) + ".", c.id)
@@ -284,13 +295,15 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
     sheet = c.sheet
     assert isinstance(sheet, UuneSheet)
     if c.bond_focus:
-        raise RuleViolation(f"{c.name} already gained focus from a bond this scene.")
+        raise RuleViolation(f"{names.escaped(c.name)} already gained focus from a bond this scene.")
     if c.focus >= tx.focus_max(c):
-        raise RuleViolation(f"{c.name}'s focus is already at its maximum ({c.focus}).")
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s focus is already at its maximum ({c.focus})."
+        )
     bond = _bond(sheet, cmd.bond)
     if bond is None:
         listed = "; ".join(f"{i}. {_short(b.text, 40)}" for i, b in enumerate(sheet.bonds, 1))
-        raise InvalidInput(f"{c.name} has no such bond (bonds: {listed or 'none'}).")
+        raise InvalidInput(f"{names.escaped(c.name)} has no such bond (bonds: {listed or 'none'}).")
     number, text = bond
     label = f"Bond {number} — {text.replace(':', ' ')}"  # ":" keys a helper's resource
     # Rules version 2 shortens it at a word, with "..."; version 1 cut it mid-word (it is kept

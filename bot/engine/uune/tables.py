@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bot import names
 from bot.engine.core import tables
 from bot.engine.uune.terms import (
     STRESS_KINDS,
@@ -268,8 +269,8 @@ class UuneTables(_Table):
                 return r
         top = self.difficulty[-1]
         raise InvalidInput(
-            f"No difficulty {difficulty!r}: the ladder runs from 0 ({self.difficulty[0].name}) "
-            f"to {top.hits} ({top.name})."
+            f"No difficulty {difficulty!r}: the ladder runs from 0 "
+            f"({names.escaped(self.difficulty[0].name)}) to {top.hits} ({names.escaped(top.name)})."
         )
 
     def level(self, level: int) -> Level:
