@@ -254,11 +254,13 @@ async def test_a_helpers_dice_are_shown_with_the_roll_they_help(
         await slash(h, tobin, "act", action="help", target="Mira Quell", detail="Quarterstaff")
     )
     prompt = await prompt_with(h, "GM: approve all")
-    dice.load([5, 5, 1, 2])  # Mira: action, Street fencing; Tobin: action, Quarterstaff
+    # Mira: action, Street fencing; Tobin: Quarterstaff alone (a helper has no base die: Uune
+    # rules version 3)
+    dice.load([5, 5, 2])
     await press(h, gm, prompt, "GM: approve all")
     assert dice.empty
     said = "\n".join(m.text() for m in h.messages_in(h.channel))
-    assert "Tobin Ash helps Mira Quell: action 1d6 + Quarterstaff 1d6 [1] [2] = 0 hits." in said
+    assert "Tobin Ash helps Mira Quell: Quarterstaff 1d6 [2] = 0 hits." in said
 
 
 async def test_a_utopia_ranged_attack_without_distance_names_the_option_act_has(

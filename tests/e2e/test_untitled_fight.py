@@ -9,6 +9,7 @@ ends when the bandit's Health reaches 0. Every die is scripted."""
 from __future__ import annotations
 
 from bot.client import CombatBot
+from bot.engine.untitled.ruleset import UntitledRuleset
 from tests.e2e.combat_helpers import answered, press, refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_worked_example import Table5
@@ -37,7 +38,7 @@ async def test_an_untitled_fight_through_discord(
     gm, player, other = table.moderator, table.player, table.other_player
 
     started = await t.gm("encounter start", name="Reed ford", ruleset="untitled")
-    assert "Untitled · rules v2" in started.text()
+    assert f"Untitled · rules v{UntitledRuleset.rules_version}" in started.text()
     await answered(await slash(h, player, "character import", example="wren"))
     await answered(await slash(h, other, "character import", example="brask"))
     await t.player("encounter join", character="Wren")

@@ -7,6 +7,7 @@ from SHP into DHP, and the fight ends when the bandit is Down. Every die is scri
 from __future__ import annotations
 
 from bot.client import CombatBot
+from bot.engine.utopia.ruleset import UtopiaRuleset
 from tests.e2e.combat_helpers import answered, press, refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_worked_example import Table5
@@ -28,7 +29,7 @@ async def test_a_utopia_fight_through_discord(
     gm, player = table.moderator, table.player
 
     started = await t.gm("encounter start", name="Reed ford", ruleset="utopia")
-    assert "Utopia · rules v3" in started.text()
+    assert f"Utopia · rules v{UtopiaRuleset.rules_version}" in started.text()
     await answered(await slash(h, player, "character import", example="vesna"))
     await t.player("encounter join", character="Vesna")
     await answered(await slash(h, gm, "npc import", example="bandit-archer"))

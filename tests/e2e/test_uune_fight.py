@@ -6,6 +6,7 @@ before the NPCs (Uune SRD, "Conflict")."""
 from __future__ import annotations
 
 from bot.client import CombatBot
+from bot.engine.uune.ruleset import UuneRuleset
 from tests.e2e.combat_helpers import answered, button, press, refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_worked_example import Table5
@@ -39,7 +40,9 @@ async def test_a_uune_conflict_starts_through_discord(
     status = await slash(h, player, "encounter status")
     await status.response()
     embed = status.response_data["embeds"][0]
-    assert embed["footer"]["text"].startswith("Uune · rules v2 · 4 combatants")
+    assert embed["footer"]["text"].startswith(
+        f"Uune · rules v{UuneRuleset.rules_version} · 4 combatants"
+    )
     rows = embed["description"].split("\n")
     assert rows[0].startswith("▶ **Mira Quell** · Vitality 100/100 · Wounds 0/0/0 · Stress 0/0/0")
     assert rows[1].startswith("**Tobin Ash** · Vitality 100/100")
