@@ -608,8 +608,8 @@ def default_action_of(
             return spec
     known = ", ".join(f"`{spec.label}`" for spec in offered)
     raise InvalidInput(
-        f"{names.escaped(combatant.name)} cannot default to `{action[:40]}`: the default action "
-        f"is one of {known}, or `none`."
+        f"{names.escaped(combatant.name)} cannot default to {names.code(action[:40])}: the "
+        f"default action is one of {known}, or `none`."
     )
 
 

@@ -114,6 +114,11 @@ async def test_default_action_refusals(
         "Willow cannot default to `Total Defense`: the default action is one of"
         " `Take a Breather`, or `none`."
     )
+    # what was typed is quoted in a code span a backtick in it cannot end
+    said = await refused(
+        await slash(h, gm, "gm settings", combatant="Willow", default_action="Total`Defense")
+    )
+    assert said.startswith("Willow cannot default to ``Total`Defense``: the default action")
     assert "Say whose default action" in await refused(
         await slash(h, gm, "gm settings", default_action="breather")
     )
