@@ -369,7 +369,8 @@ def code(text: str) -> str:
     it: ``names.code(f"/attack with:{power.name}")``). Markdown is not read inside a code span,
     so nothing in it is escaped (a backslash would show); the fence is one backtick longer than
     the longest run of backticks inside, padded with spaces when the text touches it, so a name
-    holding a backtick does not end the span (:func:`bot.ui.text.inline_code` likewise)."""
+    holding a backtick does not end the span (the Discord layer's :func:`bot.ui.text.inline_code`
+    is this)."""
     longest = run = 0
     for char in text:
         run = run + 1 if char == "`" else 0

@@ -34,15 +34,8 @@ def shown_names(items: Iterable[str], separator: str = ", ") -> str:
 
 
 def inline_code(text: str) -> str:
-    """``text`` as Markdown inline code, whatever backticks it holds: the fence is one backtick
-    longer than the longest run inside, and padded with spaces when the text touches it."""
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    """``text`` as Markdown inline code, whatever backticks it holds (:func:`bot.names.code`)."""
+    return names.code(text)
 
 
 def name_choices(candidates: Iterable[str], typed: str) -> list[app_commands.Choice[str]]:
