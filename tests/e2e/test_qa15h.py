@@ -1,0 +1,115 @@
+"""QA of /act's ``detail:`` suggestions as players use them (qa15h).
+
+* A weapon or resource whose name has a comma or a ``+`` in it (``Knife +1``, ``Bow, long``,
+  ``Rope, 30 ft``) — sheets allow both — was split apart by the comma-separated lists: the
+  suggestion ``Knife +1`` was refused ("no weapon called 'Knife'"), and completing ``Bow, lo``
+  offered ``Bow, Bow, long``. Lists are now split knowing the names (``verbs.split_named``).
+* An action typed by its label, as the action list shows it (``Sheath a weapon``), got
+  ``detail:`` suggestions but ``/act`` refused it as an action the system does not have,
+  while listing it among those it has (Utopia, Untitled, Uune; UTTAS took labels). The cog
+  now takes a label as its key for every system (``verbs.spec_for``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered, button, ok, pass_turns_until, slash
+from tests.e2e.conftest import Table
+from tests.harness.models import Member
+from tests.harness.server import DiscordHarness
+
+
+async def details(
+    h: DiscordHarness, member: Member, action: str, typed: str, **options: Any
+) -> list[str]:
+    """The values ``detail:`` suggests with ``action:`` chosen."""
+    listed = await h.autocomplete(
+        member, h.channel, "act", focused="detail", value=typed, action=action, **options
+    )
+    return [c["value"] for c in listed]
+
+
+async def _pass_with_odd_weapons(bot: CombatBot, h: DiscordHarness, table: Table) -> None:
+    """Utopia at the Pass: Vesna's Longbow renamed ``Bow, long`` and Knife ``Knife +1``; her
+    turn against the Stone hound."""
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    for old, new in (("Knife", "Knife +1"), ("Longbow", "Bow, long")):
+        await answered(
+            await slash(
+                h, player, "character edit", name="Vesna", field=f"weapons.{old}.name", value=new
+            )
+        )
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Vesna")
+
+
+async def test_utopia_weapons_named_with_a_comma_or_a_plus_are_one_weapon(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, player = discord_harness, table.player
+    await _pass_with_odd_weapons(bot, h, table)
+    assert await details(h, player, "attack", "") == ["Bow, long", "Knife +1"]
+    assert await details(h, player, "attack", "Bow, lo") == ["Bow, long"]
+    assert await details(h, player, "attack", "Bow, long, ") == ["Bow, long, Knife +1"]
+    assert await details(h, player, "attack", "Bow, long, kn") == ["Bow, long, Knife +1"]
+    chosen = (await details(h, player, "attack", "knife"))[0]
+    done = await ok(
+        await slash(h, player, "act", action="attack", detail=chosen, target="Stone hound 1")
+    )
+    assert "Knife +1" in done.message.text()
+
+
+async def test_an_action_typed_by_its_label_is_taken(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, player = discord_harness, table.player
+    await _pass_with_odd_weapons(bot, h, table)
+    assert await details(h, player, "Sheath a weapon", "kn") == ["Knife +1"]
+    done = await ok(await slash(h, player, "act", action="Sheath a weapon", detail="Knife +1"))
+    assert "Knife +1" in done.message.text()
+    assert await details(h, player, "unsheath", "") == ["Knife +1"]
+
+
+async def test_uune_a_resource_named_with_a_comma_is_one_resource(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, player, gm = discord_harness, table.player, table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Docks", ruleset="uune"))
+    await answered(await slash(h, player, "character import", example="mira"))
+    await answered(
+        await slash(
+            h,
+            player,
+            "character edit",
+            name="Mira Quell",
+            field="items.Lockpicks.name",
+            value="Rope, 30 ft",
+        )
+    )
+    await answered(await slash(h, player, "encounter join", character="Mira Quell"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Mira Quell")
+    assert await details(h, player, "action", "climb: rope") == ["climb: Rope, 30 ft"]
+    assert await details(h, player, "action", "climb: Rope, 30 ft, dar") == [
+        "climb: Rope, 30 ft, Dark cloak"
+    ]
+    chosen = (await details(h, player, "action", "climb: Rope, 30 ft, dar"))[0]
+    await ok(await slash(h, player, "act", action="action", detail=chosen))
+    prompt = next(m for m in h.messages_in(h.channel) if "approve or refuse" in m.text())
+    assert button(prompt, "GM: approve Rope, 30 ft")["label"] == "GM: approve Rope, 30 ft"
+    assert button(prompt, "GM: approve Dark cloak")
+    await ok(await slash(h, gm, "gm settings", show_odds=True))
+    shown = await answered(
+        await slash(
+            h, player, "odds", target="Dock Thug 1", with_="Attack", resources="Rope, 30 ft"
+        )
+    )
+    assert "\nRope, 30 ft: " in shown.response_data["content"]  # one resource, not two
