@@ -14,7 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, button, ok, pass_turns_until, slash
+from tests.e2e.combat_helpers import (
+    answered,
+    button,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+)
 from tests.e2e.conftest import Table
 from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
@@ -113,3 +121,39 @@ async def test_uune_a_resource_named_with_a_comma_is_one_resource(
         )
     )
     assert "\nRope, 30 ft: " in shown.response_data["content"]  # one resource, not two
+
+
+async def test_uttas_suggests_only_what_act_takes_powers_draws_and_bindings(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow's Blast, Entangle and Fire Blast are attacks (``/attack``) and Warp moves her
+    (``/move``): ``/act power`` refuses all four, so only Heal is suggested. The General's
+    Claws take no hand ("always ready"): ``draw`` refuses them. Entangled, he is offered the
+    binding to break out of, and taking it is accepted."""
+    h, player, gm = discord_harness, table.player, table.moderator
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    assert await details(h, player, "power", "") == ["Heal"]
+    for power in ("Blast", "Warp"):  # what was suggested before, and is refused
+        await refused(await slash(h, player, "act", action="power", detail=power))
+    await pass_turns_until(bot, h, table, "General Bearington")
+    mine = {"as": "General Bearington"}
+    assert await details(h, player, "draw", "", **mine) == []
+    text = await refused(
+        await slash(h, player, "act", action="draw", detail="Claws", as_="General Bearington")
+    )
+    assert "always ready" in text, text
+    assert await details(h, player, "break-free", "", **mine) == []
+    await ok(
+        await slash(
+            h, gm, "gm condition", combatant="General Bearington", action="add", name="Entangled"
+        )
+    )
+    chosen = await details(h, player, "break-free", "", **mine)
+    assert chosen == ["Entangled"]
+    done = await ok(
+        await slash(
+            h, player, "act", action="break-free", detail=chosen[0], as_="General Bearington"
+        )
+    )
+    assert "Entangled" in done.message.text()

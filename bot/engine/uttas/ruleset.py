@@ -493,12 +493,16 @@ class UttasRuleset(Ruleset[UttasState]):
         self, state: UttasState, combatant: Any, key: str, typed: str
     ) -> list[DetailChoice]:
         """``detail:`` suggestions (:meth:`Ruleset.detail_choices`) from ``combatant``'s
-        sheet and hands: the stances it knows, movement modes, skills, powers, the powers it
-        maintains, its items, what it may draw (weapons and items not in hand) and what it
-        holds (UTTAS "Actions"; "Items")."""
+        sheet and hands: the stances it knows, movement modes, skills, the powers ``/act``
+        activates (not attack powers, which ``/attack`` uses, nor movement powers, which
+        ``/move`` uses, nor one already maintained), the powers it maintains, its items not used
+        up, what it may draw (weapons and items that take a hand and are not in hand), what it
+        holds and the bindings it may break out of (UTTAS "Actions"; "Items"; "Activate a
+        Power")."""
         c: Combatant = combatant
         sheet = c.sheet
         held = set(c.holding.values())
+        maintained = {m.power for m in c.maintained}
         options: dict[str, list[str]] = {
             "stance": self.stances(c),
             "move": list(MOVEMENT_MODES),
@@ -506,15 +510,25 @@ class UttasRuleset(Ruleset[UttasState]):
             "sprint": list(MOVEMENT_MODES),
             "stand": ["move", "acrobatics"],
             "skill": self.skill_names(c),
-            "power": [p.name for p in sheet.powers],
+            "power": [
+                p.name
+                for p in sheet.powers
+                if p.targets is None
+                and (p.movement_mode is None or p.effect is not None)
+                and not (p.maintained and p.name in maintained)
+            ],
             "drop-power": [m.power for m in c.maintained],
-            "use-item": [i.name for i in sheet.items],
+            "use-item": [i.name for i in sheet.items if items.uses_left(c, i) != 0],
             "draw": [
-                n
-                for n in (*(w.name for w in sheet.weapons), *(i.name for i in sheet.items))
-                if n not in held
+                *(w.name for w in sheet.weapons if w.hands and w.name not in held),
+                *(i.name for i in sheet.items if i.hands and i.name not in held),
             ],
             "stow": list(dict.fromkeys(c.holding.values())),
+            "break-free": [
+                name
+                for name, extra in self.tables.extra_conditions.items()
+                if extra.break_attempts and c.has(name)
+            ],
         }
         return completions(typed, options.get(key, ()))
 
