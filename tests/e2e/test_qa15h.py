@@ -20,6 +20,7 @@ from tests.e2e.combat_helpers import (
     ok,
     pass_turns_until,
     refused,
+    set_up_cast,
     set_up_fight,
     slash,
 )
@@ -157,3 +158,33 @@ async def test_uttas_suggests_only_what_act_takes_powers_draws_and_bindings(
         )
     )
     assert "Entangled" in done.message.text()
+
+
+async def test_untitled_a_fired_bow_is_offered_to_reload_not_to_attack(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Wren's Longbow, fired, is refused for an attack until reloaded ("not loaded: reload it
+    first"), and put away it is refused for a reload ("draw it first"): the suggestions
+    follow both."""
+    h, player = discord_harness, table.player
+    pcs = {"Wren": "wren"}
+    await set_up_cast(h, table, "untitled", name="Hill", pcs=pcs, npc=("hill-giant", "Hill giant"))
+    await pass_turns_until(bot, h, table, "Wren")
+    assert await details(h, player, "draw", "") == ["Longbow"]  # it starts on her back
+    await ok(await slash(h, player, "act", action="draw", detail="Longbow"))
+    assert await details(h, player, "attack", "") == ["Longbow", "Hunting knife"]
+    await ok(
+        await slash(h, player, "act", action="attack", detail="Longbow", target="Hill giant 1")
+    )
+    assert await details(h, player, "attack", "") == ["Hunting knife"]
+    text = await refused(
+        await slash(h, player, "act", action="attack", detail="Longbow", target="Hill giant 1")
+    )
+    assert "not loaded" in text, text
+    assert await details(h, player, "reload", "") == ["Longbow"]
+    await ok(await slash(h, player, "endturn"))
+    await pass_turns_until(bot, h, table, "Wren")
+    await ok(await slash(h, player, "act", action="stow", detail="Longbow"))
+    assert await details(h, player, "reload", "") == []
+    text = await refused(await slash(h, player, "act", action="reload", detail="Longbow"))
+    assert "put away" in text, text
