@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     answered,
@@ -188,3 +190,36 @@ async def test_untitled_a_fired_bow_is_offered_to_reload_not_to_attack(
     assert await details(h, player, "reload", "") == []
     text = await refused(await slash(h, player, "act", action="reload", detail="Longbow"))
     assert "put away" in text, text
+
+
+@pytest.mark.parametrize(
+    ("system", "pc", "npc", "said"),
+    [
+        ("uttas", "willow", "thug", "UTTAS has no action ``*b`d*``."),
+        ("untitled", "wren", "hill-giant", "Untitled has no action '\\*b\\`d\\*'."),
+        ("utopia", "vesna", "stone-hound", "Utopia has no action '\\*b\\`d\\*'."),
+        ("uune", "mira", "dock-thug", "Uune has no action '\\*b\\`d\\*'."),
+    ],
+)
+async def test_an_unknown_action_is_quoted_as_typed(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    system: str,
+    pc: str,
+    npc: str,
+    said: str,
+) -> None:
+    """``/act action:*b`d*`` read "Untitled has no action 'b`d'" with the b in italics (and
+    the backtick opened a code span in UTTAS's): the refusal quoted what was typed with
+    ``!r``, which escapes nothing (``tests/test_refusal_repr.py`` guards the class)."""
+    h, player, gm = discord_harness, table.player, table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Odd", ruleset=system))
+    await answered(await slash(h, player, "character import", example=pc, name="Wren"))
+    await ok(await slash(h, player, "encounter join", character="Wren"))
+    await answered(await slash(h, gm, "npc import", example=npc, name="Brute"))
+    await ok(await slash(h, gm, "gm add-npc", template="Brute"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Wren")
+    text = await refused(await slash(h, player, "act", action="*b`d*"))
+    assert text.startswith(said), text

@@ -452,7 +452,7 @@ class UttasRuleset(Ruleset[UttasState]):
         wanted = characteristic.strip().casefold()
         if wanted not in CHARACTERISTICS:
             raise InvalidInput(
-                f"UTTAS has no characteristic {characteristic[:40]!r}: "
+                f"UTTAS has no characteristic {names.quoted(characteristic, 40)}: "
                 + ", ".join(c.title() for c in CHARACTERISTICS)
                 + "."
             )

@@ -203,7 +203,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     if build is not None:
         return build(me, given, known)
     raise InvalidInput(
-        f"Uune has no action {given.key[:40]!r}. It has: "
+        f"Uune has no action {names.quoted(given.key, 40)}. It has: "
         + ", ".join(a.label for a in ACTIONS)
         + "."
     )
