@@ -19,6 +19,7 @@ from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     answered,
     button,
+    hound_pass,
     ok,
     pass_turns_until,
     refused,
@@ -223,3 +224,25 @@ async def test_an_unknown_action_is_quoted_as_typed(
     await pass_turns_until(bot, h, table, "Wren")
     text = await refused(await slash(h, player, "act", action="*b`d*"))
     assert text.startswith(said), text
+
+
+async def test_tables_without_ruleset_name_the_fights_system_as_the_rules_do(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """In a Utopia fight's channel ``/tables set entry:speed_refill`` (UTTAS's entry, as the
+    README shows it) is refused for Utopia's tables: the refusal said "The UTOPIA tables"
+    (the key upper-cased; "UNTITLED", "UUNE" likewise), and ``/tables show`` added the
+    missing part in Python's quotes, "`speed_refill` ('speed_refill')"."""
+    h, gm = discord_harness, table.moderator
+    await hound_pass(h, table)
+    text = await refused(await slash(h, gm, "tables set", entry="speed_refill", value="turn_end"))
+    assert text == (
+        "The Utopia tables have no entry `speed_refill`. UTTAS's tables have it: add "
+        "`ruleset:UTTAS`."
+    ), text
+    text = await refused(await slash(h, gm, "tables show", entry="speed_refill"))
+    assert text.startswith("The Utopia tables have no entry `speed_refill`. UTTAS's"), text
+    text = await refused(await slash(h, gm, "tables show", entry="actions.*none*"))
+    assert text == ("The Utopia tables have no entry `actions.*none*` (no '\\*none\\*' there)."), (
+        text
+    )
