@@ -27,7 +27,8 @@ from tests.e2e.combat_helpers import (
     set_up_fight,
     slash,
 )
-from tests.e2e.conftest import Table
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.uune_steps import Docks
 from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
 
@@ -246,3 +247,28 @@ async def test_tables_without_ruleset_name_the_fights_system_as_the_rules_do(
     assert text == ("The Utopia tables have no entry `actions.*none*` (no '\\*none\\*' there)."), (
         text
     )
+
+
+async def test_uune_a_removed_helper_is_said_to_leave_once(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Tobin and Wren help Mira's lock-picking; the GM approves Tobin's Herbalist, then
+    removes Tobin. The channel read "Tobin Ash leaves the encounter and no longer helps Mira
+    Quell's roll." and then "Tobin Ash leaves the encounter." again. It says he leaves once;
+    Wren's help stays and is rolled (her resource only, rules version 3)."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast()
+    gm = table.moderator
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    await u.run(table.bystander, "act", action="help", detail="Lockpicks")
+    await u.press(gm, "GM: approve Tobin Ash's Herbalist")
+    said = (await u.run(gm, "gm remove", combatant="Tobin Ash")).message.text()
+    assert said.count("leaves the encounter") == 1, said
+    assert "Tobin Ash no longer helps Mira Quell's roll." in said, said
+    rolled = (await u.press(gm, "GM: approve all", [5, 6, 5])).text()
+    assert "Wren helps Mira Quell: Lockpicks 1d6 [5] = 1 hit." in rolled, rolled
+    assert "2 hits + 1 from help vs 3 needed: success" in rolled, rolled
+    assert "Tobin" not in rolled, rolled
