@@ -272,3 +272,24 @@ async def test_uune_a_removed_helper_is_said_to_leave_once(
     assert "Wren helps Mira Quell: Lockpicks 1d6 [5] = 1 hit." in rolled, rolled
     assert "2 hits + 1 from help vs 3 needed: success" in rolled, rolled
     assert "Tobin" not in rolled, rolled
+
+
+async def test_uttas_stance_move_and_stand_suggest_what_the_state_allows(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow, in the Neutral stance and with no flying speed, was offered Neutral (refused:
+    "already in the Neutral stance") and fly (refused: "cannot fly right now"); standing up
+    was offered while she stood (refused: "is not Prone"). Each list follows the state."""
+    h, player, gm = discord_harness, table.player, table.moderator
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    assert "Neutral" not in await details(h, player, "stance", "")
+    text = await refused(await slash(h, player, "act", action="stance", detail="Neutral"))
+    assert "already in the Neutral stance" in text, text
+    assert "fly" not in await details(h, player, "move", "")
+    text = await refused(await slash(h, player, "act", action="move", detail="fly", amount=2))
+    assert "cannot fly" in text, text
+    assert await details(h, player, "stand", "") == []
+    await ok(await slash(h, gm, "gm condition", combatant="Willow", action="add", name="Prone"))
+    assert await details(h, player, "stand", "") == ["move", "acrobatics"]
+    await ok(await slash(h, player, "act", action="stand", detail="move"))
