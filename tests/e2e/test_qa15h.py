@@ -293,3 +293,26 @@ async def test_uttas_stance_move_and_stand_suggest_what_the_state_allows(
     await ok(await slash(h, gm, "gm condition", combatant="Willow", action="add", name="Prone"))
     assert await details(h, player, "stand", "") == ["move", "acrobatics"]
     await ok(await slash(h, player, "act", action="stand", detail="move"))
+
+
+async def test_uune_a_resource_named_with_a_colon_is_refused_on_the_sheet(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A Uune item renamed ``Kit: lockpicks`` was stored, then proposing it (``/act
+    action:action detail:"pick the lock: Kit: lockpicks"``) was refused with "No combatant
+    called 'Kit'": a roll keeps a helper's resource as ``<helper id>:<resource>``, so any
+    resource with a colon read as some helper's. The sheet refuses the colon, saying why."""
+    h, player = discord_harness, table.player
+    await answered(await slash(h, player, "character import", example="mira"))
+    text = await refused(
+        await slash(
+            h,
+            player,
+            "character edit",
+            name="Mira Quell",
+            field="items.Lockpicks.name",
+            value="Kit: *lockpicks*",
+        )
+    )
+    assert "name may not contain ':'" in text, text
+    assert "'Kit: \\*lockpicks\\*'" in text, text

@@ -154,6 +154,13 @@ class UuneSheet(_Frozen):
             )
         if names.is_stored(info):
             return self
+        colons = [r for r in self.resources() if ":" in r]
+        if colons:  # a helper's resource is kept as "<helper id>:<resource>" in a roll too
+            raise ValueError(
+                "a shtick, experience, feature or resource item's name may not contain ':' "
+                "(`/act` reads what follows a colon as the resources proposed): "
+                + ", ".join(names.quoted(r) for r in colons)
+            )
         context = info.context if isinstance(info.context, dict) else {}
         found = context.get(CONTEXT_TABLES)
         tables = found if isinstance(found, UuneTables) else default_tables()
