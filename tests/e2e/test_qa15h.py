@@ -22,6 +22,7 @@ from tests.e2e.combat_helpers import (
     hound_pass,
     ok,
     pass_turns_until,
+    press,
     refused,
     set_up_cast,
     set_up_fight,
@@ -126,6 +127,9 @@ async def test_uune_a_resource_named_with_a_comma_is_one_resource(
         )
     )
     assert "\nRope, 30 ft: " in shown.response_data["content"]  # one resource, not two
+    await press(h, gm, prompt, "GM: approve Rope, 30 ft")
+    waiting = (await bot.services.encounters.live(h.channel.id)).state.decisions
+    assert [d.approved for d in waiting] == [("Rope, 30 ft",)]  # type: ignore[attr-defined]
 
 
 async def test_uttas_suggests_only_what_act_takes_powers_draws_and_bindings(
