@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.state import CombatantBase
-from bot.engine.core.verbs import ActInput
+from bot.engine.core.verbs import ActInput, spec_for
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.ui.replies import autocomplete_guard
@@ -47,7 +47,11 @@ class ActCog(TurnCommands):
     ) -> None:
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             aimed = find_combatant(current.state, target).id if target else None
-            given = ActInput(key=action, target=aimed, detail=detail, amount=amount)
+            # the action typed by its label, as the list shows it ("Sheath a weapon"), is taken
+            # as its key: every system's builder knows its actions by key
+            spec = spec_for(current.rules.actions(current.state, me), action)
+            key = spec.key if spec is not None else action
+            given = ActInput(key=key, target=aimed, detail=detail, amount=amount)
             return current.rules.act(current.state, me, given)
 
         options = {"action": action, "target": target, "detail": detail, "amount": amount}
@@ -82,17 +86,10 @@ class ActCog(TurnCommands):
         action is chosen, or when the detail is the member's own words."""
         encounter = await self._live(interaction)
         me = self._acting_for(encounter, interaction) if encounter else None
-        chosen = str(getattr(interaction.namespace, "action", None) or "").strip().casefold()
+        chosen = str(getattr(interaction.namespace, "action", None) or "").strip()
         if encounter is None or me is None or not chosen:
             return []
-        spec = next(
-            (
-                s
-                for s in encounter.rules.actions(encounter.state, me)
-                if s.key == chosen.replace(" ", "-") or s.label.casefold() == chosen
-            ),
-            None,
-        )
+        spec = spec_for(encounter.rules.actions(encounter.state, me), chosen)
         if spec is None or spec.detail is None:
             return []
         with autocomplete_guard(interaction, "the detail suggestions"):

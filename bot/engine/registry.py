@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot import names
 from bot.engine.core.contract import Ruleset
 from bot.engine.untitled.ruleset import UntitledRuleset
 from bot.engine.utopia.ruleset import UtopiaRuleset
@@ -96,7 +97,9 @@ class Registry:
                     f"{self._planned[k]} combat is planned but not available yet; "
                     "use UTTAS for now."
                 )
-            raise InvalidInput(f"Unknown ruleset {key!r}. Choose one of: {', '.join(self.keys)}.")
+            raise InvalidInput(
+                f"Unknown ruleset {names.quoted(key)}. Choose one of: {', '.join(self.keys)}."
+            )
         return cls
 
 

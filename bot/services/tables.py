@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from bot import names
 from bot.engine import REGISTRY, get_ruleset
 from bot.engine.core.tables import planned_entry
 from bot.errors import InvalidInput, NotAllowed
@@ -83,10 +84,7 @@ class TableService:
         try:
             return _walk(await self.effective(guild_id, ruleset), parts)
         except KeyError as missing:
-            raise InvalidInput(
-                f"The {ruleset.upper()} tables have no entry `{path}` ({missing})."
-                + elsewhere(ruleset, parts)
-            ) from None
+            raise InvalidInput(_no_entry(ruleset, path, parts, str(missing.args[0]))) from None
 
     @staticmethod
     def planned(ruleset: str, path: str) -> str | None:
@@ -155,15 +153,13 @@ def _check(ruleset: str, encoded: str, parts: list[str], path: str, *, removing:
         if not hint:
             raise
         # An entry of another system's tables, sent without `ruleset:`.
-        raise InvalidInput(f"The {ruleset.upper()} tables have no entry `{path}`.{hint}") from None
+        raise InvalidInput(_no_entry(ruleset, path, parts)) from None
     if removing:
         return
     try:
         _walk(rules.tables.model_dump(mode="json"), parts)
     except KeyError:
-        raise InvalidInput(
-            f"The {ruleset.upper()} tables have no entry `{path}`." + elsewhere(ruleset, parts)
-        ) from None
+        raise InvalidInput(_no_entry(ruleset, path, parts)) from None
     reason = planned_entry(type(rules.tables), parts)
     if reason is not None:  # accepted, it would change nothing
         raise InvalidInput(
@@ -178,6 +174,17 @@ def _has(ruleset: str, parts: list[str]) -> bool:
     except KeyError:
         return False
     return True
+
+
+def _no_entry(ruleset: str, path: str, parts: list[str], missing: str | None = None) -> str:
+    """The refusal of an entry ``ruleset``'s tables lack: the system by its name ("The Utopia
+    tables", not its key upper-cased), the entry as typed in a code span, the part not found
+    when it is not the whole entry, and where else it is (:func:`elsewhere`)."""
+    where = f" (no {names.quoted(missing)} there)" if missing and missing != path.strip() else ""
+    return (
+        f"The {get_ruleset(ruleset).title} tables have no entry {names.code(path[:120])}{where}."
+        + elsewhere(ruleset, parts)
+    )
 
 
 def elsewhere(ruleset: str, parts: list[str]) -> str:

@@ -101,8 +101,8 @@ def topic(tree: Tree, key: str | None) -> Topic:
     if group:
         return group_topic(wanted, group)
     raise NotFound(
-        f"There is no help topic called {key!r}. Try `player`, `gm`, `utopia`, `untitled`, "
-        "`uune`, `commands` or a command's name (e.g. `attack`, `gm hp`)."
+        f"There is no help topic called {names.quoted(str(key))}. Try `player`, `gm`, `utopia`, "
+        "`untitled`, `uune`, `commands` or a command's name (e.g. `attack`, `gm hp`)."
     )
 
 

@@ -41,10 +41,12 @@ async def test_uttas_details_come_from_the_sheet_and_the_hands(
     await set_up_fight(h, table)
     await pass_turns_until(bot, h, table, "Willow")
     assert await details(h, player, None, "") == []
-    assert set(await details(h, player, "stance", "")) == {"Neutral", "Steady", "Mobile"}
+    # the stances she knows but is not in (she starts in Neutral: entering it is refused)
+    assert set(await details(h, player, "stance", "")) == {"Steady", "Mobile"}
     assert await details(h, player, "Enter a Stance", "mob") == ["Mobile"]  # the label works too
     assert await details(h, player, "skill", "tr") == ["Tracking"]
-    assert await details(h, player, "move", "") == ["run", "leap", "swim", "fly", "warp"]
+    # the modes she has a speed in (no fly: moving by air is refused)
+    assert await details(h, player, "move", "") == ["run", "leap", "swim", "warp"]
     assert await details(h, player, "stow", "") == ["Club"]  # what she holds
     assert await details(h, player, "draw", "") == []  # nothing put away
     assert await details(h, player, "talk", "") == []  # her own words

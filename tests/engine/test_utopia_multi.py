@@ -66,14 +66,19 @@ def test_a_sheathed_weapon_is_drawn_free_and_errors_change_nothing() -> None:
             run(s, u.MultiAttack(actor="c1", target="c2", weapons=named, range_m=1), [])
 
 
+class _Fake:
+    """A combatant as ``verbs.act`` reads it: its id and its sheet's weapons (none)."""
+
+    id = "c1"
+    sheet = type("S", (), {"weapons": ()})()
+
+
 def test_act_attack_with_commas_is_a_multi_weapon_attack() -> None:
     """``detail:"Knife, Club"`` names the weapons; an empty name is refused."""
     made = verbs.act(
-        type("C", (), {"id": "c1"})(),
+        _Fake(),
         ActInput(key="attack", target="c2", detail="Knife, Club"),
     )
     assert isinstance(made, u.MultiAttack) and made.weapons == ("Knife", "Club")
     with pytest.raises(InvalidInput, match="separated by commas"):
-        verbs.act(
-            type("C", (), {"id": "c1"})(), ActInput(key="attack", target="c2", detail="Knife,")
-        )
+        verbs.act(_Fake(), ActInput(key="attack", target="c2", detail="Knife,"))

@@ -162,7 +162,9 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         except ValidationError as exc:
             raise InvalidInput(validation_message(exc, "saved encounter")) from None
         if state.ruleset != self.key:
-            raise InvalidInput(f"That encounter uses {state.ruleset!r}, not {self.key!r}.")
+            raise InvalidInput(
+                f"That encounter uses {names.quoted(state.ruleset)}, not {names.quoted(self.key)}."
+            )
         return compact(state)
 
     def parse_command(self, data: Mapping[str, Any]) -> CommandBase:

@@ -74,7 +74,7 @@ class EncounterRulesHooks:
         absurd value, a combatant given to an encounter-wide rule or missing for a
         per-combatant one."""
         find_rule(self.encounter_rules(), rule, str(self.title))
-        raise InvalidInput(f"{self.title} cannot set {rule!r} yet.")  # pragma: no cover
+        raise InvalidInput(f"{self.title} cannot set {names.quoted(rule)} yet.")  # pragma: no cover
 
     def rule_lines(self, state: Any) -> list[str]:
         """The system's encounter rules and their values now, one line each, for

@@ -340,7 +340,7 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
         for c in self.combatants:
             if c.id == combatant_id:
                 return c
-        raise NotFound(f"No combatant {combatant_id!r} in this encounter.")
+        raise NotFound(f"No combatant {names.quoted(str(combatant_id))} in this encounter.")
 
     def find(self, name_or_id: str) -> CombatantT:
         """A combatant by id or name (compared by :func:`bot.names.key`). Raises

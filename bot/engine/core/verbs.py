@@ -6,7 +6,8 @@ data here, validated against the encounter's ruleset when a member uses it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -50,6 +51,38 @@ class ActInput(BaseModel):
     amount: float | None = None
 
 
+def spec_for(specs: Iterable[ActionSpec], typed: str) -> ActionSpec | None:
+    """The action ``typed`` in ``/act``'s ``action:`` names: by its key (spaces for hyphens)
+    or by its label as the action list shows it ("Sheath a weapon"), case-insensitive; None
+    when it names none of ``specs``."""
+    wanted = typed.strip().casefold()
+    listed = list(specs)
+    return next((s for s in listed if s.key == wanted.replace(" ", "-")), None) or next(
+        (s for s in listed if s.label.casefold() == wanted), None
+    )
+
+
+def split_named(text: str, known: Iterable[str], separators: str = ",") -> list[str]:
+    """A ``detail:`` list (``Rope, Grit``) as its parts, stripped, blank parts dropped, where a
+    name in ``known`` that itself contains a separator (a resource ``Rope, 30 ft``, a weapon
+    ``Knife +1``) stays one part: at each part the longest run of parts that spells a known
+    name (by :func:`bot.names.key`) is taken whole."""
+    pieces = re.split(f"([{re.escape(separators)}])", text)
+    parts, seps = pieces[0::2], pieces[1::2]
+    wanted = {names.key(name) for name in known}
+    found: list[str] = []
+    i = 0
+    while i < len(parts):
+        for j in range(len(parts), i, -1):
+            whole = "".join(p + s for p, s in zip(parts[i:j], (*seps[i : j - 1], ""), strict=True))
+            if j == i + 1 or names.key(whole.strip()) in wanted:
+                break
+        if whole.strip():
+            found.append(whole.strip())
+        i = j
+    return found
+
+
 DETAIL_CHOICES_MAX = 25
 """Discord's most autocomplete choices a field shows."""
 DETAIL_CHOICE_MAX = 100
@@ -65,14 +98,16 @@ def completions(typed: str, options: Iterable[str], *, listed: bool = False) -> 
     it. ``listed``: ``detail:`` is a comma-separated list, so only the part after the last comma
     is completed, the parts before are kept, and an option already listed is not offered again.
     At most :data:`DETAIL_CHOICES_MAX`; a suggestion longer than :data:`DETAIL_CHOICE_MAX`
-    characters is left out (Discord refuses it)."""
-    kept, _, last = typed.rpartition(",") if listed else ("", "", typed)
-    before = [part.strip() for part in kept.split(",") if part.strip()]
+    characters is left out (Discord refuses it). An option whose name has a comma in it is
+    kept whole, listed or being typed (:func:`split_named`)."""
+    unique = list(dict.fromkeys(options))
+    kept, last = _listed_so_far(typed, unique) if listed else ("", typed)
+    before = split_named(kept, unique)
     taken = {names.key(part) for part in before}
     lead = "".join(f"{part}, " for part in before)
     wanted = last.strip().casefold()
     found: list[DetailChoice] = []
-    for option in dict.fromkeys(options):
+    for option in unique:
         if wanted not in option.casefold() or names.key(option) in taken:
             continue
         value = lead + option
@@ -81,6 +116,18 @@ def completions(typed: str, options: Iterable[str], *, listed: bool = False) -> 
         if len(found) == DETAIL_CHOICES_MAX:
             break
     return found
+
+
+def _listed_so_far(typed: str, options: Sequence[str]) -> tuple[str, str]:
+    """``typed`` as (the list so far, the part being typed): the part being typed starts at the
+    earliest comma after which the rest is still part of an option's name (so ``Bow, lo``
+    completes the weapon ``Bow, long`` instead of listing ``Bow``), else after the last comma."""
+    cuts = [0, *(m.end() for m in re.finditer(",", typed))]
+    for cut in cuts:
+        rest = typed[cut:].strip().casefold()
+        if any(rest in option.casefold() for option in options):
+            return typed[: max(cut - 1, 0)], typed[cut:]
+    return typed[: max(cuts[-1] - 1, 0)], typed[cuts[-1] :]
 
 
 def after_colon(typed: str, options: Iterable[str]) -> list[DetailChoice]:

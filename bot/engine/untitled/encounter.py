@@ -58,7 +58,9 @@ def rule_command(rule: str, value: str, target: str | None) -> CommandBase:
     if found.name == COMBINED:
         allowed = _ALLOWED.get(words.casefold())
         if allowed is None or target is None:
-            raise InvalidInput(f"`{COMBINED}` is `allowed` or `refused`, not {words[:60]!r}.")
+            raise InvalidInput(
+                f"`{COMBINED}` is `allowed` or `refused`, not {names.quoted(words, 60)}."
+            )
         return AllowCombined(target=target, allowed=allowed)
     if words.casefold() in TABLE_WORDS:
         return SetRule(rule=found.name, dice=None)

@@ -213,19 +213,21 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def detail_choices(
         self, state: UntitledState, combatant: Any, key: str, typed: str
     ) -> list[DetailChoice]:
-        """``detail:`` suggestions (:meth:`Ruleset.detail_choices`): the weapons in hand to
-        attack with or put away, those put away to draw (alone or while moving) and those
-        fired and not reloaded (Untitled "Combat": move actions, Draw, Reload)."""
+        """``detail:`` suggestions (:meth:`Ruleset.detail_choices`): the weapons in hand and
+        loaded to attack with, those in hand to put away, those put away to draw (alone or
+        while moving) and those in hand fired and not reloaded (Untitled "Combat": move
+        actions, Draw, Reload; a weapon put away is drawn before it attacks or reloads)."""
         weapons = [w.name for w in self.sheet_of(combatant).weapons]
         stowed = set(combatant.stowed)
+        unloaded = set(combatant.unloaded)
         in_hand = [w for w in weapons if w not in stowed]
         put_away = [w for w in weapons if w in stowed]
         options: dict[str, list[str]] = {
-            "attack": in_hand,
+            "attack": [w for w in in_hand if w not in unloaded],
             "stow": in_hand,
             "draw": put_away,
             "move": put_away,
-            "reload": [w for w in weapons if w in set(combatant.unloaded)],
+            "reload": [w for w in in_hand if w in unloaded],
         }
         return completions(typed, options.get(key, ()))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from bot import names
 from bot.engine.core.commands import CommandBase, HoldTurn, ResumeTurn
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.untitled import commands as cmd
@@ -157,7 +158,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
             "them yet."
         )
     raise InvalidInput(
-        f"Untitled has no action {given.key[:40]!r}. It has: "
+        f"Untitled has no action {names.quoted(given.key, 40)}. It has: "
         + ", ".join(a.label for a in ACTIONS)
         + "."
     )

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot import names
 from bot.engine.utopia import foundry_items as items
 from bot.engine.utopia.foundry_items import (
     SUBTRAIT_KEYS,
@@ -105,8 +106,8 @@ def from_foundry(export: Any) -> FoundryImport:
     if kind not in ACTOR_TYPES:
         hint = " (a creature is built from a body, class and kit)" if kind == "creature" else ""
         raise InvalidInput(
-            f"A Foundry actor of type {kind!r} cannot be imported{hint}: export a character "
-            "or an NPC."
+            f"A Foundry actor of type {names.quoted(str(kind))} cannot be imported{hint}: export a "
+            "character or an NPC."
         )
     name = export.get("name")
     if not isinstance(name, str) or not name.strip():

@@ -12,7 +12,7 @@ from typing import Any
 from bot import names
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.scale import Scale
-from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.core.verbs import ActInput, ActionSpec, split_named
 from bot.engine.utopia import commands as cmd
 from bot.engine.utopia.stealth import circumstances
 from bot.engine.utopia.tables import UtopiaTables
@@ -260,11 +260,16 @@ def _target(label: str, given: ActInput) -> str:
     return given.target
 
 
-def _attack(me: str, given: ActInput) -> CommandBase:
+def _attack(combatant: Any, given: ActInput) -> CommandBase:
     """An Attack with the weapon in ``detail:``, or a multi-weapon attack ("Multi-weapon
-    Attacks") with the weapons it names separated by commas (or ``+``)."""
+    Attacks") with the weapons it names separated by commas (or ``+``); a weapon whose name
+    has a comma or a ``+`` in it (``Knife +1``) is one weapon (:func:`split_named`)."""
+    me = combatant.id
     target = _target("Attack", given)
+    weapons = [w.name for w in combatant.sheet.weapons]
     named = [w.strip() for w in re.split(r"[,+]", given.detail or "")]
+    if all(named):
+        named = split_named(given.detail or "", weapons, ",+")
     if len(named) == 1:
         return cmd.Attack(actor=me, target=target, weapon=given.detail, range_m=given.amount)
     if not all(named):
@@ -284,7 +289,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     if key in _GEAR:
         return _gear(me, key, given)
     if key == "attack":
-        return _attack(me, given)
+        return _attack(combatant, given)
     if key == "travel":
         mode = (given.detail or "land").strip().casefold()
         if mode not in ("land", "water", "air"):

@@ -52,7 +52,8 @@ def check_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> None:
         condition = tx.tables.powers.barrier_condition
         if condition not in tx.tables.extra_conditions:
             raise RuleViolation(
-                f"This encounter's tables define no {condition!r} condition for a Barrier."
+                f"This encounter's tables define no {names.quoted(condition)} condition for a "
+                "Barrier."
             )
         barred = tx.view(target)
         if barred.has(condition):

@@ -39,6 +39,7 @@ from bot.engine.uttas import (
     gm,
     healing,
     items,
+    limbs,
     movement,
     reactions,
     record,
@@ -55,7 +56,14 @@ from bot.engine.uttas.odds import uttas_odds
 from bot.engine.uttas.record import UttasRecord, record_lines
 from bot.engine.uttas.rehearse import POLICIES, UttasPolicy
 from bot.engine.uttas.sheet import CHARACTERISTICS, MOVEMENT_MODES, UttasSheet
-from bot.engine.uttas.state import BASE_CONDITIONS, DEAD, UNCONSCIOUS, Combatant, UttasState
+from bot.engine.uttas.state import (
+    BASE_CONDITIONS,
+    DEAD,
+    PRONE,
+    UNCONSCIOUS,
+    Combatant,
+    UttasState,
+)
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
 from bot.errors import DomainError, InvalidInput, RuleViolation
 
@@ -452,7 +460,7 @@ class UttasRuleset(Ruleset[UttasState]):
         wanted = characteristic.strip().casefold()
         if wanted not in CHARACTERISTICS:
             raise InvalidInput(
-                f"UTTAS has no characteristic {characteristic[:40]!r}: "
+                f"UTTAS has no characteristic {names.quoted(characteristic, 40)}: "
                 + ", ".join(c.title() for c in CHARACTERISTICS)
                 + "."
             )
@@ -493,28 +501,44 @@ class UttasRuleset(Ruleset[UttasState]):
         self, state: UttasState, combatant: Any, key: str, typed: str
     ) -> list[DetailChoice]:
         """``detail:`` suggestions (:meth:`Ruleset.detail_choices`) from ``combatant``'s
-        sheet and hands: the stances it knows, movement modes, skills, powers, the powers it
-        maintains, its items, what it may draw (weapons and items not in hand) and what it
-        holds (UTTAS "Actions"; "Items")."""
+        sheet and hands: the stances it knows but is not in, the movement modes it has a speed
+        in now, how to stand (when Prone), skills, the powers ``/act``
+        activates (not attack powers, which ``/attack`` uses, nor movement powers, which
+        ``/move`` uses, nor one already maintained), the powers it maintains, its items not used
+        up, what it may draw (weapons and items that take a hand and are not in hand), what it
+        holds and the bindings it may break out of (UTTAS "Actions"; "Items"; "Activate a
+        Power")."""
         c: Combatant = combatant
         sheet = c.sheet
         held = set(c.holding.values())
+        maintained = {m.power for m in c.maintained}
+        modes: list[str] = [m for m in MOVEMENT_MODES if limbs.speed(c, m, self.tables) > 0]
         options: dict[str, list[str]] = {
-            "stance": self.stances(c),
-            "move": list(MOVEMENT_MODES),
-            "full-move": list(MOVEMENT_MODES),
-            "sprint": list(MOVEMENT_MODES),
-            "stand": ["move", "acrobatics"],
+            "stance": [s for s in self.stances(c) if s.casefold() != (c.stance or "").casefold()],
+            "move": modes,
+            "full-move": modes,
+            "sprint": modes,
+            "stand": ["move", "acrobatics"] if c.has(PRONE) else [],
             "skill": self.skill_names(c),
-            "power": [p.name for p in sheet.powers],
+            "power": [
+                p.name
+                for p in sheet.powers
+                if p.targets is None
+                and (p.movement_mode is None or p.effect is not None)
+                and not (p.maintained and p.name in maintained)
+            ],
             "drop-power": [m.power for m in c.maintained],
-            "use-item": [i.name for i in sheet.items],
+            "use-item": [i.name for i in sheet.items if items.uses_left(c, i) != 0],
             "draw": [
-                n
-                for n in (*(w.name for w in sheet.weapons), *(i.name for i in sheet.items))
-                if n not in held
+                *(w.name for w in sheet.weapons if w.hands and w.name not in held),
+                *(i.name for i in sheet.items if i.hands and i.name not in held),
             ],
             "stow": list(dict.fromkeys(c.holding.values())),
+            "break-free": [
+                name
+                for name, extra in self.tables.extra_conditions.items()
+                if extra.break_attempts and c.has(name)
+            ],
         }
         return completions(typed, options.get(key, ()))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot import names
 from bot.engine.core.commands import CommandBase, EndTurn
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.uttas.commands import (
@@ -263,7 +264,7 @@ def act(combatant: Combatant, given: ActInput) -> CommandBase:
     if spec is None:
         known = ", ".join(a.key for a in ACTIONS)
         raise InvalidInput(
-            f"UTTAS has no action `{given.key[:40]}`. Its actions: {known} "
+            f"UTTAS has no action {names.code(given.key[:40])}. Its actions: {known} "
             "(attacks are `/attack`, readied actions `/ready`)."
         )
     if spec.target == "none" and given.target is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import names
 from bot.engine.core.dice import DiceRoller
 from bot.engine.uune.tables import UuneTables
 from bot.errors import InvalidInput
@@ -23,7 +24,9 @@ def starting_money(roller: DiceRoller, income: str, tables: UuneTables) -> tuple
     c = tables.creation
     multiplier = c.income.get(income.strip().casefold())  # type: ignore[call-overload]
     if multiplier is None:
-        raise InvalidInput(f"Starting income is one of {', '.join(c.income)}, not {income!r}.")
+        raise InvalidInput(
+            f"Starting income is one of {', '.join(c.income)}, not {names.quoted(income)}."
+        )
     dice = roller.roll(c.income_dice, c.income_sides)
     return dice, sum(dice) * int(multiplier)
 
@@ -34,7 +37,9 @@ def stealth_difficulty(perceptiveness: Sequence[int], crowd: str, tables: UuneTa
     is 0 plus the crowd. Raises :class:`InvalidInput` for an unknown crowd size."""
     extra = tables.stealth.crowd.get(crowd.strip().casefold())  # type: ignore[call-overload]
     if extra is None:
-        raise InvalidInput(f"A crowd is one of {', '.join(tables.stealth.crowd)}, not {crowd!r}.")
+        raise InvalidInput(
+            f"A crowd is one of {', '.join(tables.stealth.crowd)}, not {names.quoted(crowd)}."
+        )
     top = len(tables.difficulty) - 1
     return min(top, max(perceptiveness, default=0) + int(extra))
 
@@ -44,7 +49,8 @@ def stealth_resources(level: str, tables: UuneTables) -> int:
     found = tables.stealth.levels.get(level.strip().casefold())  # type: ignore[call-overload]
     if found is None:
         raise InvalidInput(
-            f"A stealth level is one of {', '.join(tables.stealth.levels)}, not {level!r}."
+            f"A stealth level is one of {', '.join(tables.stealth.levels)}, not "
+            f"{names.quoted(level)}."
         )
     return int(found)
 

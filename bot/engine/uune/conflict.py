@@ -107,7 +107,8 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
             tx.settle_decision(p.id)
             tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
         elif c.id in helpers and tx.version >= 3 and isinstance(p, ApprovalDecision):
-            rolls.drop_helpers(tx, p, [c.id], "leaves the encounter")
+            # no reason given: tx.leave_fight says "… leaves the encounter." below
+            rolls.drop_helpers(tx, p, [c.id], None)
         elif c.id in helpers:
             tx.settle_decision(p.id)
             tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")

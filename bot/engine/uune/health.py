@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bot import names
 from bot.engine.uune.tables import UuneTables
 from bot.engine.uune.terms import StressKind, WoundKind
 from bot.errors import InvalidInput
@@ -226,7 +227,7 @@ def downtime(
     needed = tables.downtime.living.get(living.strip().casefold())  # type: ignore[call-overload]
     if needed is None:
         known = ", ".join(tables.downtime.living)
-        raise InvalidInput(f"Living conditions are one of {known}, not {living!r}.")
+        raise InvalidInput(f"Living conditions are one of {known}, not {names.quoted(living)}.")
     if hits < needed:
         return DowntimeResult(success=False, needed=needed, health=health)
     after, stress_step = heal_stress(health, tables)

@@ -31,6 +31,7 @@ import icepool
 from bot import names
 from bot.engine.core.odds import Distribution, Odds, OddsLine
 from bot.engine.core.pools import DiceGroup, Pool
+from bot.engine.core.verbs import split_named
 from bot.engine.uune.dice import Resource, action_pool
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import UuneCombatant
@@ -103,7 +104,7 @@ def _stated(roller: UuneCombatant, resources: str | None) -> list[tuple[str, int
     known = {names.key(r): r for r in sheet.resources()}
     dice = 0
     found: list[str] = []
-    for part in (p.strip() for p in text.split(",") if p.strip()):
+    for part in split_named(text, sheet.resources()):
         name = known.get(names.key(part))
         if name is None:
             listed = ", ".join(names.escaped(res) for res in sheet.resources()) or "none"

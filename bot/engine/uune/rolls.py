@@ -610,11 +610,12 @@ def _drop_fallen_helpers(tx: Tx, d: ApprovalDecision) -> None:
         drop_helpers(tx, d, gone, "is Incapacitated")
 
 
-def drop_helpers(tx: Tx, d: ApprovalDecision, gone: list[str], why: str) -> None:
+def drop_helpers(tx: Tx, d: ApprovalDecision, gone: list[str], why: str | None) -> None:
     """The helpers ``gone`` no longer help ``d`` ("Help": a PC adds its own roll; one out of
     the fight, or no longer in it, has none to add): their resources leave it, ``why`` is said
-    of each ("is Incapacitated", "leaves the encounter"), and the roller's roll goes on with
-    what is left — rolling at once if nothing is left to decide."""
+    of each ("is Incapacitated"; None when the channel says it anyway, as a removal's "leaves
+    the encounter" line), and the roller's roll goes on with what is left — rolling at once if
+    nothing is left to decide."""
     theirs = tuple(f"{cid}{_SEP}" for cid in gone)
     kept = {
         field: tuple(r for r in getattr(d, field) if not r.startswith(theirs))
@@ -622,9 +623,9 @@ def drop_helpers(tx: Tx, d: ApprovalDecision, gone: list[str], why: str) -> None
     }
     tx.settle_decision(d.id)
     for cid in gone:
+        because = f" {why} and" if why else ""
         tx.note(
-            f"{tx.view(cid).name} {why} and no longer helps {tx.view(d.actor).name}'s roll.",
-            cid,
+            f"{tx.view(cid).name}{because} no longer helps {tx.view(d.actor).name}'s roll.", cid
         )
     helpers = tuple(h for h in d.helpers if h.helper not in gone)
     open_roll(tx, d.model_copy(update={"id": 0, "helpers": helpers, **kept}))

@@ -15,7 +15,9 @@ database (:data:`bot.names.STORED`) is never refused for them.
 
 Bounds: names ≤ 80 characters, free text ≤ 500, level 1–100, money ≤ 10,000,000, vitality
 1–10,000, at most 3 shticks (the tables' ``shticks.max``), 30 experiences, 30 bonds, 20
-features, 10 items (``inventory.items``), 50 proficiency entries.
+features, 10 items (``inventory.items``), 50 proficiency entries. A resource's name (shtick,
+experience, feature, resource item) is unique and has no ``:`` (``/act`` reads what follows a
+colon as the resources, and a roll keeps a helper's as ``<helper id>:<resource>``).
 """
 
 from __future__ import annotations
@@ -154,6 +156,13 @@ class UuneSheet(_Frozen):
             )
         if names.is_stored(info):
             return self
+        colons = [r for r in self.resources() if ":" in r]
+        if colons:  # a helper's resource is kept as "<helper id>:<resource>" in a roll too
+            raise ValueError(
+                "a shtick, experience, feature or resource item's name may not contain ':' "
+                "(`/act` reads what follows a colon as the resources proposed): "
+                + ", ".join(names.quoted(r) for r in colons)
+            )
         context = info.context if isinstance(info.context, dict) else {}
         found = context.get(CONTEXT_TABLES)
         tables = found if isinstance(found, UuneTables) else default_tables()

@@ -269,7 +269,7 @@ class UuneTables(_Table):
                 return r
         top = self.difficulty[-1]
         raise InvalidInput(
-            f"No difficulty {difficulty!r}: the ladder runs from 0 "
+            f"No difficulty {names.quoted(str(difficulty))}: the ladder runs from 0 "
             f"({names.escaped(self.difficulty[0].name)}) to {top.hits} ({names.escaped(top.name)})."
         )
 

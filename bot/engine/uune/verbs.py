@@ -11,14 +11,17 @@ Keen eyes`` (Observe: what), ``advantage: the rope holds`` (Luck)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot import names
 from bot.engine.core.commands import CommandBase
-from bot.engine.core.verbs import ActInput, ActionSpec
+from bot.engine.core.verbs import ActInput, ActionSpec, split_named
 from bot.engine.uune import commands as cmd
 from bot.errors import InvalidInput
+
+Known = tuple[str, ...]
+"""The acting PC's resource names, so that one with a comma in it is not split apart."""
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
@@ -159,11 +162,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
-def split_resources(text: str | None) -> tuple[str, ...]:
-    """``Rope, Grit`` → ``("Rope", "Grit")`` (blank parts dropped)."""
+def split_resources(text: str | None, known: Iterable[str] = ()) -> tuple[str, ...]:
+    """``Rope, Grit`` → ``("Rope", "Grit")`` (blank parts dropped); a resource of ``known``
+    whose name has a comma in it (``Rope, 30 ft``) is one part (:func:`split_named`)."""
     if not text:
         return ()
-    return tuple(p.strip() for p in text.split(",") if p.strip())
+    return tuple(split_named(text, known))
 
 
 def act(combatant: Any, given: ActInput) -> CommandBase:
@@ -171,18 +175,19 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
     have (listing those it has) or a missing or wrong option."""
     key = given.key.strip().casefold().replace(" ", "-")
     me = combatant.id
+    known = tuple(combatant.resource_names())
     if key == "action":
         what, _, resources = (given.detail or "").partition(":")
         return cmd.RollAction(
             actor=me,
             action=what.strip()[:100] or "an action",
-            resources=split_resources(resources),
+            resources=split_resources(resources, known),
             difficulty=_rung(given.amount),
         )
     if key in ("attack", "npc-attack", "next", "insight", "stabilise"):
-        return _targeted(me, key, given)
+        return _targeted(me, key, given, known)
     if key in ("propose", "help"):
-        named = split_resources(given.detail)
+        named = split_resources(given.detail, known)
         if not named:
             raise InvalidInput(
                 f"{key.capitalize()} needs `detail:`: the resources, comma-separated."
@@ -196,9 +201,9 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         )
     build = _SPECIALS.get(key)
     if build is not None:
-        return build(me, given)
+        return build(me, given, known)
     raise InvalidInput(
-        f"Uune has no action {given.key[:40]!r}. It has: "
+        f"Uune has no action {names.quoted(given.key, 40)}. It has: "
         + ", ".join(a.label for a in ACTIONS)
         + "."
     )
@@ -212,14 +217,14 @@ def _rung(amount: float | None) -> int | None:
     return int(amount)
 
 
-def _words(given: ActInput) -> tuple[list[str], tuple[str, ...]]:
+def _words(given: ActInput, known: Known) -> tuple[list[str], tuple[str, ...]]:
     """``detail:`` as its option words (before a colon, lower-case) and the resources after."""
     head, _, resources = (given.detail or "").partition(":")
-    return head.casefold().split(), split_resources(resources)
+    return head.casefold().split(), split_resources(resources, known)
 
 
-def _stealth(me: str, given: ActInput) -> CommandBase:
-    words, resources = _words(given)
+def _stealth(me: str, given: ActInput, known: Known) -> CommandBase:
+    words, resources = _words(given, known)
     crowds = [w for w in words if w in ("one", "few", "group", "crowd")]
     stray = [w for w in words if w not in ("one", "few", "group", "crowd", "keep")]
     if stray or len(crowds) > 1:
@@ -235,8 +240,8 @@ def _stealth(me: str, given: ActInput) -> CommandBase:
     )
 
 
-def _downtime(me: str, given: ActInput) -> CommandBase:
-    words, resources = _words(given)
+def _downtime(me: str, given: ActInput, known: Known) -> CommandBase:
+    words, resources = _words(given, known)
     living = [w for w in words if w in ("luxurious", "comfortable", "sparse", "dire")]
     if len(living) != 1 or any(w not in (*living, "same-day") for w in words):
         raise InvalidInput(
@@ -252,17 +257,17 @@ def _downtime(me: str, given: ActInput) -> CommandBase:
     )
 
 
-def _observe(me: str, given: ActInput) -> CommandBase:
+def _observe(me: str, given: ActInput, known: Known) -> CommandBase:
     what, _, resources = (given.detail or "").partition(":")
     return cmd.Observe(
         actor=me,
         what=what.strip()[:60] or "something odd",
         difficulty=_rung(given.amount),
-        resources=split_resources(resources),
+        resources=split_resources(resources, known),
     )
 
 
-def _passive(me: str, given: ActInput) -> CommandBase:
+def _passive(me: str, given: ActInput, known: Known = ()) -> CommandBase:
     difficulty = _rung(given.amount)
     if difficulty is None:
         raise InvalidInput("A passive action needs `amount:`: its difficulty (0-10).")
@@ -270,7 +275,7 @@ def _passive(me: str, given: ActInput) -> CommandBase:
     return cmd.Passive(actor=me, difficulty=difficulty, what=what)
 
 
-def _luck(me: str, given: ActInput) -> CommandBase:
+def _luck(me: str, given: ActInput, known: Known = ()) -> CommandBase:
     head, sep, rest = (given.detail or "").partition(":")
     mode = head.strip().casefold() if sep else ""
     if sep and mode not in ("advantage", "disadvantage", "both", ""):
@@ -284,36 +289,40 @@ def _luck(me: str, given: ActInput) -> CommandBase:
     )
 
 
-def _bond(me: str, given: ActInput) -> CommandBase:
+def _bond(me: str, given: ActInput, known: Known = ()) -> CommandBase:
     if not (given.detail or "").strip():
         raise InvalidInput("Focus from a bond needs `detail:`: the bond (its number or words).")
     return cmd.ClaimBond(actor=me, bond=(given.detail or "").strip()[:200])
 
 
-_SPECIALS: dict[str, Callable[[str, ActInput], CommandBase]] = {
+_SPECIALS: dict[str, Callable[[str, ActInput, Known], CommandBase]] = {
     "stealth": _stealth,
-    "center": lambda me, given: cmd.Center(actor=me),
+    "center": lambda me, given, known: cmd.Center(actor=me),
     "downtime": _downtime,
     "observe": _observe,
-    "staunch": lambda me, given: cmd.Staunch(actor=me),
+    "staunch": lambda me, given, known: cmd.Staunch(actor=me),
     "passive": _passive,
     "luck": _luck,
     "bond": _bond,
 }
 
 
-def _targeted(me: str, key: str, given: ActInput) -> CommandBase:
+def _targeted(me: str, key: str, given: ActInput, known: Known) -> CommandBase:
     if given.target is None:
         raise InvalidInput(f"{key.replace('-', ' ').capitalize()} needs a `target:`.")
     if key == "attack":
-        return cmd.Attack(actor=me, target=given.target, resources=split_resources(given.detail))
+        return cmd.Attack(
+            actor=me, target=given.target, resources=split_resources(given.detail, known)
+        )
     if key == "insight":
-        return cmd.Insight(actor=me, target=given.target, resources=split_resources(given.detail))
+        return cmd.Insight(
+            actor=me, target=given.target, resources=split_resources(given.detail, known)
+        )
     if key == "stabilise":
         return cmd.Stabilise(
             actor=me,
             target=given.target,
-            resources=split_resources(given.detail),
+            resources=split_resources(given.detail, known),
             difficulty=_rung(given.amount),
         )
     if key == "next":
