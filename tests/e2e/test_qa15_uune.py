@@ -73,11 +73,7 @@ async def test_a_defender_the_gm_incapacitates_mid_defend_ends_the_npcs_turn(
     thug's turn, whose action the attack was, ends."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
-    await u.cast(wren=False)
-    await u.run(table.moderator, "encounter begin")
-    await u.run(table.player, "endturn")
-    await u.run(table.other_player, "endturn")
-    await u.run(table.moderator, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    await u.thug_swings_at_mira()
     knocked = await u.run(
         table.moderator, "gm vital", combatant="Mira Quell", vital="vitality", amount="0"
     )
@@ -323,12 +319,8 @@ async def test_a_wound_that_incapacitates_is_said_before_its_consequence(
     the last vitality). The cause now comes first."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
-    await u.cast(wren=False)
     gm = table.moderator
-    await u.run(gm, "encounter begin")
-    await u.run(table.player, "endturn")
-    await u.run(table.other_player, "endturn")
-    await u.run(gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    await u.thug_swings_at_mira()
     await u.press(table.player, "Roll now", [1])
     kept = (await u.press(table.player, "Keep the roll")).text()
     wound = kept.index("Dock Thug 1's Cudgel gives Mira Quell a lethal wound (vitality 0/0")

@@ -147,11 +147,7 @@ async def test_a_command_refused_while_a_defend_waits_names_whom_it_waits_on(
     nothing to approve yet: it waits on Mira's Defend."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
-    await u.cast(wren=False)
-    await u.run(table.moderator, "encounter begin")
-    await u.run(table.player, "endturn")
-    await u.run(table.other_player, "endturn")
-    await u.run(table.moderator, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    await u.thug_swings_at_mira()
     text = await refused(
         await slash(
             h, table.moderator, "act", action="npc-attack", target="Tobin Ash", detail="Cudgel"

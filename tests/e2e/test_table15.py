@@ -148,12 +148,8 @@ async def test_uune_an_npc_attack_whose_attacker_the_gm_incapacitates_is_called_
     the channel told, and her prompt closed."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
-    await u.cast(wren=False)
     gm = table.moderator
-    await u.run(gm, "encounter begin")
-    await u.run(table.player, "endturn")
-    await u.run(table.other_player, "endturn")
-    await u.run(gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+    await u.thug_swings_at_mira()
     prompt = await prompt_with(h, "Roll now")
     knocked = await u.run(gm, "gm vital", combatant="Dock Thug 1", vital="vitality", amount="0")
     said = knocked.message.text()

@@ -83,3 +83,13 @@ class Docks:
         npcs = ["Dock Thug", "River Witch"] if witch else ["Dock Thug"]
         for template in reversed(npcs) if witch_first else npcs:
             await self.run(gm, "gm add-npc", template=template)
+
+    async def thug_swings_at_mira(self) -> None:
+        """The cast without Wren (:meth:`cast`); the fight begins, Mira and Tobin end their
+        turns, and the GM's Dock Thug 1 swings its Cudgel at Mira (her Defend now waits)."""
+        t = self.table
+        await self.cast(wren=False)
+        await self.run(self.gm, "encounter begin")
+        await self.run(t.player, "endturn")
+        await self.run(t.other_player, "endturn")
+        await self.run(self.gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
