@@ -296,11 +296,8 @@ async def test_a_helper_the_gm_incapacitates_no_longer_adds_their_dice(
     and only Mira's dice roll."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
-    await u.cast(wren=False)
     gm = table.moderator
-    await u.run(gm, "encounter begin")
-    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
-    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    await u.tobin_helps_mira()
     knocked = await u.run(gm, "gm vital", combatant="Tobin Ash", vital="vitality", amount="0")
     assert "Tobin Ash is Incapacitated and no longer helps Mira Quell's roll." in (
         knocked.message.text()

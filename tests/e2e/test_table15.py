@@ -89,11 +89,8 @@ async def test_uune_removing_a_helper_drops_only_their_help(
     and her roll goes on with her own dice."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
-    await u.cast(wren=False)
     gm = table.moderator
-    await u.run(gm, "encounter begin")
-    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
-    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    await u.tobin_helps_mira()
     removed = await u.run(gm, "gm remove", combatant="Tobin Ash")
     said = removed.message.text()
     assert "called off" not in said, said
@@ -112,11 +109,8 @@ async def test_uune_removing_the_roller_still_calls_the_roll_off(
     """Removing the roller (not a helper) calls the helped roll off, as before."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
-    await u.cast(wren=False)
     gm = table.moderator
-    await u.run(gm, "encounter begin")
-    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
-    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    await u.tobin_helps_mira()
     removed = await u.run(gm, "gm remove", combatant="Mira Quell")
     assert "Mira Quell's roll for" in removed.message.text(), removed.message.text()
     assert (await scripted_bot.services.encounters.live(h.channel.id)).state.decisions == []

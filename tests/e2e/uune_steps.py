@@ -93,3 +93,14 @@ class Docks:
         await self.run(t.player, "endturn")
         await self.run(t.other_player, "endturn")
         await self.run(self.gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel")
+
+    async def tobin_helps_mira(self) -> None:
+        """The cast without Wren (:meth:`cast`); the fight begins, Mira tries to pick the lock
+        (Lockpicks, 3 hits needed) and Tobin helps with Herbalist: the GM's approval waits."""
+        t = self.table
+        await self.cast(wren=False)
+        await self.run(self.gm, "encounter begin")
+        await self.run(
+            t.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3
+        )
+        await self.run(t.other_player, "act", action="help", detail="Herbalist")
