@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.client import CombatBot
+from bot.engine.uttas.ruleset import UttasRuleset
 from tests.e2e.combat_helpers import ok, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.e2e.test_qa5_campaign import end_encounter
@@ -26,8 +27,8 @@ async def test_the_fight_tracker_names_the_rules_version(
     await h.wait_for(lambda: bool(tracker_footers(h)))
     footers = tracker_footers(h)
     assert footers, "no tracker was posted"
-    # docs/architecture.md: 'The tracker shows the version ("UTTAS · rules v2")'.
-    assert "rules v2" in footers[-1], footers[-1]
+    # docs/architecture.md: 'The tracker shows the version ("UTTAS · rules v3")'.
+    assert f"rules v{UttasRuleset.rules_version}" in footers[-1], footers[-1]
 
 
 async def test_a_new_day_brings_a_new_long_rest(

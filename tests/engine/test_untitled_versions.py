@@ -15,9 +15,9 @@ from tests.engine.test_untitled_engine import RULES, Fight
 V1 = UntitledRuleset(version=1)
 
 
-def test_version_2_is_the_newest_and_version_1_is_still_known() -> None:
-    assert RULES.version == UntitledRuleset.rules_version == 2
-    assert UntitledRuleset.known_versions == (1, 2)
+def test_version_3_is_the_newest_and_versions_1_and_2_are_still_known() -> None:
+    assert RULES.version == UntitledRuleset.rules_version == 3
+    assert UntitledRuleset.known_versions == (1, 2, 3)
 
 
 def test_an_attack_on_a_defender_put_down_meanwhile_is_cancelled_in_v2_only() -> None:

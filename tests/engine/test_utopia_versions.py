@@ -32,9 +32,9 @@ def run_v1(state: Any, command: Any, dice: list[int]) -> Any:
     return out
 
 
-def test_version_4_is_the_newest_and_versions_1_to_3_are_still_known() -> None:
-    assert RULES.version == UtopiaRuleset.rules_version == 4
-    assert UtopiaRuleset.known_versions == (1, 2, 3, 4)
+def test_version_5_is_the_newest_and_versions_1_to_4_are_still_known() -> None:
+    assert RULES.version == UtopiaRuleset.rules_version == 5
+    assert UtopiaRuleset.known_versions == (1, 2, 3, 4, 5)
 
 
 def test_damage_whose_attacker_goes_down_before_the_defense_is_called_off_in_v4_only() -> None:

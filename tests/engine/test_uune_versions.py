@@ -20,9 +20,9 @@ V1 = UuneRuleset(version=1)
 V2 = UuneRuleset(version=2)
 
 
-def test_version_3_is_the_newest_and_versions_1_and_2_are_still_known() -> None:
-    assert RULES.version == UuneRuleset.rules_version == 3
-    assert UuneRuleset.known_versions == (1, 2, 3)
+def test_version_4_is_the_newest_and_versions_1_to_3_are_still_known() -> None:
+    assert RULES.version == UuneRuleset.rules_version == 4
+    assert UuneRuleset.known_versions == (1, 2, 3, 4)
 
 
 def test_removing_a_helper_drops_their_help_in_v3_and_calls_the_roll_off_before() -> None:

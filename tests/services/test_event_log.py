@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from bot.engine.core.commands import Begin, CommandBase
 from bot.engine.core.events import Note
+from bot.engine.uttas.ruleset import UttasRuleset
 from bot.services import event_log
 from bot.services.actor import Actor
 from bot.services.combat import CombatService
@@ -47,7 +48,7 @@ async def test_every_engine_change_logs_its_commands_and_events(db: Database) ->
     assert any(e.kind == "turn_started" for e in begin.events)
     document = log_document(live, await encounters.log(live.id))
     assert document["format"] == event_log.FORMAT
-    assert document["encounter"]["rules_version"] == 2
+    assert document["encounter"]["rules_version"] == UttasRuleset.rules_version
     stored = [json.loads(e.result) for e in await encounters.log(live.id)]
     assert [e["result"] for e in document["entries"]] == stored  # exactly as logged
 

@@ -141,15 +141,26 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         if cid in self.state.holding:
             self.state.holding = {k: v for k, v in self.state.holding.items() if k != cid}
 
-    def leave_fight(self, c: Any, sides_before: int) -> None:
+    def leave_fight(self, c: Any, sides_before: int, *, end_first: bool = False) -> None:
         """``c`` leaves the encounter (``/gm remove``), every ruleset's last step of it: the
         leaving is said first, then — when it was ``c``'s turn — the turn passes on, so the
         reply reads who left before whose turn it is now (the events' order is the order of its
         lines); then the fight ends if nobody, or only one side, is left (``sides_before``: how
-        many sides fought before)."""
+        many sides fought before).
+
+        ``end_first`` (each ruleset's newest rules version): when ``c`` held the turn and its
+        leaving ends the fight, the fight ends at once and no turn passes on — before, the
+        next combatant's turn began (its start-of-turn effects, and a line announcing it) in a
+        fight that ended in the same command."""
         st = self.state
         self.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
         if st.phase == "active" and st.turn == c.id:
+            if end_first:
+                ending = self._ending(sides_before, without=c.id)
+                if ending is not None:
+                    self.remove(c.id)
+                    self.end_fight(*ending)
+                    return
             self.next_turn(c.id)
         self.remove(c.id)
         if st.phase == "active":
@@ -537,15 +548,34 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
             return
         if not (force or self.outs_changed):
             return
+        ending = self._ending(sides_before)
+        if ending is not None:
+            self.end_fight(*ending)
+
+    def _ending(
+        self, sides_before: int, without: str | None = None
+    ) -> tuple[str | None, str] | None:
+        """The winner and the reason if the fight ends now by :meth:`check_end`'s count (or,
+        ``without`` a combatant about to leave, once it has left: nobody in the turn order
+        then also ends it); ``None`` while it goes on. Changes nothing."""
+        st = self.state
+        if without is not None:
+            if not any(x != without for x in st.order):
+                return None, "nobody is left"
+            if not st.settings.auto_end:
+                return None
         sides: set[str] = set()
         standing: set[str] = set()
         for c in st.combatants:
+            if c.id == without:
+                continue
             sides.add(c.side)
             if not self.is_out(c):
                 standing.add(c.side)
         if max(len(sides), sides_before) >= 2 and len(standing) <= 1:
             winner = next(iter(standing), None)
-            self.end_fight(winner, "only one side is left standing" if winner else "no side stands")
+            return winner, "only one side is left standing" if winner else "no side stands"
+        return None
 
     def pass_turn_if_unable(self) -> None:
         """No turn is held by someone who cannot act: when the turn holder is out of the fight

@@ -32,6 +32,9 @@ from bot.errors import RuleViolation
 
 TURN_ORDER = StorytellerOrder()
 """Untitled "Combat": the Storyteller's order."""
+RULES_VERSION = 3
+"""The newest Untitled rules version
+(:attr:`~bot.engine.untitled.ruleset.UntitledRuleset.rules_version` says what each changed)."""
 
 POOL_WORDS = {
     "move": "move action",
@@ -78,7 +81,7 @@ class RoundActions(UntitledActions):
 class Tx(CoreTx[UntitledState, UntitledCombatant]):
     """One Untitled command's working copy of the state."""
 
-    __slots__ = ("tables",)
+    __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
 
@@ -90,9 +93,15 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
         now: datetime,
         economy: RoundActions,
         order: TurnOrder | None = None,
+        *,
+        version: int = RULES_VERSION,
     ) -> None:
         super().__init__(state, economy, roller, now, order or TURN_ORDER)
         self.tables = tables
+        self.version = version
+        """The rules version the encounter plays by (:data:`RULES_VERSION` and before, see
+        :attr:`~bot.engine.untitled.ruleset.UntitledRuleset.rules_version`): what changed
+        between versions reads it, so an older fight's log replays as it was played."""
 
     # -- the core's hooks ------------------------------------------------------------------------
     def capacity(self, c: UntitledCombatant) -> int:

@@ -34,7 +34,7 @@ from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec, DetailChoice, completions
 from bot.engine.untitled import actions, combat, encounter, form, verbs
 from bot.engine.untitled import commands as cmd
-from bot.engine.untitled.core import TURN_ORDER, RoundActions, Tx
+from bot.engine.untitled.core import RULES_VERSION, TURN_ORDER, RoundActions, Tx
 from bot.engine.untitled.events import EVENT_TYPES
 from bot.engine.untitled.odds import untitled_odds
 from bot.engine.untitled.rehearse import POLICIES, UntitledPolicy
@@ -93,13 +93,19 @@ class UntitledRuleset(Ruleset[UntitledState]):
     add_combatant_command: ClassVar[type[Any]] = cmd.AddCombatant
     record_model: ClassVar[type[UntitledRecord]] = UntitledRecord
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
-    rules_version: ClassVar[int] = 2
+    rules_version: ClassVar[int] = RULES_VERSION
     """Version 2: an attack still waiting on the defender's shield choice is cancelled when
     the defender or the attacker is Down (a GM tool put them there meanwhile), instead of
     waiting on a choice nobody can make until the window ran out
     (:func:`bot.engine.untitled.combat.drop_orphaned_attacks`). Version 1 (encounters started
-    before) kept waiting, and still does, so its log replays exactly."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
+    before) kept waiting, and still does, so its log replays exactly.
+
+    Version 3: the GM removing the combatant whose turn it is, when its leaving ends the fight
+    (the last of its side, or the last one standing), ends the fight at once: no turn passes
+    on, so nobody's turn starts in a fight that is over
+    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Versions 1 and 2 began the next turn
+    first, and still do."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
 
     tables_loader = staticmethod(load_tables)
 
@@ -116,7 +122,15 @@ class UntitledRuleset(Ruleset[UntitledState]):
     ) -> Outcome:
         """Apply one command; never mutates ``state``; a refusal raises a
         :class:`~bot.errors.DomainError` and changes nothing."""
-        tx = Tx(state, self.tables_for(state), roller, now, self.economy, self.turn_order)
+        tx = Tx(
+            state,
+            self.tables_for(state),
+            roller,
+            now,
+            self.economy,
+            self.turn_order,
+            version=self.version,
+        )
         handler = self.handlers.get(command.kind)
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")

@@ -177,8 +177,14 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     Version 4: damage waiting on its target's defense is called off when its attacker is out
     of the fight first (a GM tool put it Down: a Down creature deals no damage;
     :func:`bot.engine.utopia.assist_defense.settle_for_the_fallen`); versions 1 to 3 dealt it
-    once the target chose."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    once the target chose.
+
+    Version 5: the GM removing the creature whose turn it is, when its leaving ends the fight
+    (the last of its side, or the last one standing), ends the fight at once: no turn passes
+    on, so nobody's turn starts in a fight that is over
+    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Versions 1 to 4 began the next turn
+    first."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
 
     tables_loader = staticmethod(load_tables)
 

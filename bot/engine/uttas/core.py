@@ -40,6 +40,9 @@ LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
 TURN_ORDER = ByScore()
 """UTTAS "Combat": by Agility (ties rolled), or Agility dice for everyone."""
+RULES_VERSION = 3
+"""The newest UTTAS rules version (:attr:`~bot.engine.uttas.ruleset.UttasRuleset.rules_version`
+says what each changed)."""
 
 
 _COSTS = {n: Cost(amount=n) for n in range(21)}
@@ -53,7 +56,7 @@ class Tx(CoreTx[UttasState, Combatant]):
     """One UTTAS command's working copy of the state: the core's transaction and turn cycle,
     with UTTAS's resources (Speed, Stamina), conditions and turn rules."""
 
-    __slots__ = ("_profiles", "tables")
+    __slots__ = ("_profiles", "tables", "version")
 
     OUT_CONDITIONS = OUT
 
@@ -65,10 +68,16 @@ class Tx(CoreTx[UttasState, Combatant]):
         now: datetime,
         economy: ActionEconomy | None = None,
         order: TurnOrder | None = None,
+        *,
+        version: int = RULES_VERSION,
     ) -> None:
         super().__init__(state, economy or ECONOMY, roller, now, order or TURN_ORDER)
         self._profiles: dict[tuple[str, str], rules.AttackProfile] = {}
         self.tables = tables
+        self.version = version
+        """The rules version the encounter plays by (:data:`RULES_VERSION` and before, see
+        :attr:`~bot.engine.uttas.ruleset.UttasRuleset.rules_version`): what changed between
+        versions reads it, so an older fight's log replays as it was played."""
 
     @property
     def scale(self) -> Scale:

@@ -50,7 +50,7 @@ from bot.engine.uttas import (
     verbs,
 )
 from bot.engine.uttas import commands as cmd
-from bot.engine.uttas.core import TURN_ORDER, Tx
+from bot.engine.uttas.core import RULES_VERSION, TURN_ORDER, Tx
 from bot.engine.uttas.events import EVENT_TYPES
 from bot.engine.uttas.odds import uttas_odds
 from bot.engine.uttas.record import UttasRecord, record_lines
@@ -126,10 +126,16 @@ class UttasRuleset(Ruleset[UttasState]):
     turn_order: TurnOrder = TURN_ORDER
     # "Take a Breather" (uttas-gameplay.txt, "Actions"): recovers Stamina and ends the turn.
     deadline_action_keys: ClassVar[tuple[str, ...]] = ("breather",)
-    rules_version: ClassVar[int] = 2
+    rules_version: ClassVar[int] = RULES_VERSION
     """Version 2 (issue 11): the Speed pool refills at the start of the own turn, and an empty
-    one skips that turn (``SpeedPool``); version 1 refilled it at the end of the own turn."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2)
+    one skips that turn (``SpeedPool``); version 1 refilled it at the end of the own turn.
+
+    Version 3: the GM removing the combatant whose turn it is, when its leaving ends the fight
+    (the last of its side, or the last one standing), ends the fight at once: no turn passes
+    on, so nobody's turn starts in a fight that is over
+    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Versions 1 and 2 began the next turn
+    first, and still do, so their logs replay exactly."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
@@ -207,7 +213,9 @@ class UttasRuleset(Ruleset[UttasState]):
         """Apply one command (see :mod:`bot.engine.core.commands` and
         :mod:`bot.engine.uttas.commands`). Never mutates ``state``; raises a
         :class:`~bot.errors.DomainError` subclass, changing nothing, when the rules forbid it."""
-        tx = Tx(state, self.tables, roller, now, self.economy, self.turn_order)
+        tx = Tx(
+            state, self.tables, roller, now, self.economy, self.turn_order, version=self.version
+        )
         if command.kind not in ("resolve_readied", "move", "talk"):
             tx.state.__dict__["last_mover"] = None  # the command's own copy: no __setattr__
         self.handlers[command.kind](tx, command)

@@ -43,7 +43,7 @@ TURN_ORDER = PcsThenNpcs()
 ECONOMY = UuneActions()
 
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 """Uune's newest rules version (:attr:`bot.engine.uune.ruleset.UuneRuleset.rules_version`)."""
 
 

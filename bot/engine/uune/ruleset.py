@@ -146,8 +146,14 @@ class UuneRuleset(Ruleset[UuneState]):
     resources' dice ("Help": "Roll your own resources as they apply to the action"), so a
     helper whose resources were all refused adds nothing (:func:`bot.engine.uune.rolls._roll`).
     Versions 1 and 2 called the whole helped roll off, let the attack land once the Defend was
-    rolled, read such an NPC, and gave a helper a base die of their own."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
+    rolled, read such an NPC, and gave a helper a base die of their own.
+
+    Version 4: the GM removing the character whose turn it is, when its leaving ends the
+    conflict (the last of its side, or the last one standing), ends it at once: no turn
+    passes on, so nobody's turn starts in a conflict that is over
+    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Versions 1 to 3 began the next turn
+    first."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
     between fights too."""

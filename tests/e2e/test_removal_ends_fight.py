@@ -1,0 +1,43 @@
+"""The GM removes the combatant whose turn it is and that ends the fight (the last of its
+side): in every system the channel reads that they leave and that the fight is over — no
+turn announced or pinged in a fight that has ended (each system's newest rules version:
+:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Played through Discord against the real bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered, current_name, ok, set_up_cast, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+CASTS = {
+    "uttas": ({"Willow": "willow"}, ("thug", "Thug")),
+    "utopia": ({"Vesna": "vesna"}, ("stone-hound", "Stone hound")),
+    "untitled": ({"Wren": "wren"}, ("hill-giant", "Hill giant")),
+    "uune": ({"Mira Quell": "mira"}, ("dock-thug", "Dock Thug")),
+}
+
+
+@pytest.mark.parametrize("system", sorted(CASTS))
+async def test_removing_the_last_of_a_side_on_its_turn_ends_the_fight_without_a_turn(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    h = discord_harness
+    pcs, npc = CASTS[system]
+    await set_up_cast(h, table, system, name="Last stand", pcs=pcs, npc=npc)
+    leaver = await current_name(bot, h)
+    stayer = next(
+        c.name
+        for c in (await bot.services.encounters.live(h.channel.id)).state.combatants
+        if c.name != leaver
+    )
+    removed = await ok(await slash(h, table.moderator, "gm remove", combatant=leaver))
+    said = removed.message.text()
+    assert f"{leaver} leaves the encounter" in said, said
+    assert "The fight is over" in said, said
+    assert "'s turn" not in said and stayer not in said.split("leaves the encounter")[1], said
+    assert "<@" not in removed.message.content, removed.message.content  # nobody pinged
+    status = await answered(await slash(h, table.player, "encounter status"))
+    assert "'s turn" not in status.message.text(), status.message.text()
