@@ -10,9 +10,11 @@ from typing import Any
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    current_name,
     hound_pass,
     ok,
     pass_turns_until,
+    refused,
     set_up_cast,
     set_up_fight,
     slash,
@@ -122,3 +124,21 @@ async def test_uune_details_offer_resources_attacks_and_bonds(
     ]
     chosen = (await details(h, player, "action", "climb: lock"))[0]
     await ok(await slash(h, player, "act", action="action", detail=chosen))
+
+
+async def test_utopia_a_natural_weapon_is_not_sheathed_nor_offered(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The Stone hound's bite and stomp are held in no hands: part of the hound. The GM is
+    refused sheathing one (ephemeral; nothing spent), and ``detail:`` offers neither."""
+    h, gm = discord_harness, table.moderator
+    await hound_pass(h, table)
+    hound = await current_name(bot, h)
+    assert hound.startswith("Stone hound"), hound
+    before = (await bot.services.encounters.live(h.channel.id)).version
+    assert await details(h, gm, "sheath", "", **{"as": hound}) == []
+    said = await refused(
+        await slash(h, gm, "act", action="sheath", detail="Crushing bite", **{"as": hound})
+    )
+    assert "Crushing bite is part of them" in said, said
+    assert (await bot.services.encounters.live(h.channel.id)).version == before

@@ -225,3 +225,27 @@ def test_acts_list_shows_every_cost_the_tables_set() -> None:
     text = {spec.key: spec.cost for spec in verbs.ACTIONS}
     for key in ("aim", "travel", "leap", "grapple", "escape", "scale", "shake-off", "don"):
         assert plain[key] == text[key], key
+
+
+def test_a_natural_weapon_is_neither_sheathed_nor_drawn_from_v5() -> None:
+    """A weapon held in no hands (a bite) is part of the creature: version 5 refuses to sheathe
+    it, changing nothing, and ``detail:`` no longer suggests it; version 4 sheathed it."""
+    biter = sheet(
+        weapons=[
+            {"name": "Bite", "damage": "1d6", "hands": 0},
+            {"name": "Knife", "damage": "1d4"},
+        ]
+    )
+    s = fight(a=biter)
+    sheathe = u.Sheathe(actor="c1", weapon="Bite", drawn=False)
+    with pytest.raises(RuleViolation, match="Bite is part of them"):
+        run(s, sheathe, [])
+    assert run(s, u.Sheathe(actor="c1", weapon="Knife", drawn=False), []).state.get(
+        "c1"
+    ).sheathed == ("Knife",)
+    assert run_v1(s, sheathe, []).state.get("c1").sheathed == ("Bite",)
+    old = UtopiaRuleset(version=4)
+    assert old.apply(s, sheathe, ScriptedRoller([]), NOW).state.get("c1").sheathed == ("Bite",)
+    offered = [value for _, value in RULES.detail_choices(s, s.get("c1"), "sheath", "")]
+    assert offered == ["Knife"]
+    assert "Bite" in [value for _, value in old.detail_choices(s, s.get("c1"), "sheath", "")]

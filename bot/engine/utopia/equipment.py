@@ -4,7 +4,9 @@ weapon, donning and doffing armor.
 * **Sheath or unsheath** — 1 TA; drawing is free when an attack with that weapon follows at
   once (the attack draws it: :func:`bot.engine.utopia.combat.attack`). Every weapon starts
   drawn (the text is silent; the bot's default), and a sheathed weapon cannot be used
-  otherwise — the only use is an attack, which draws it for free.
+  otherwise — the only use is an attack, which draws it for free. A weapon held in no hands
+  (``hands`` 0: a bite, a stomp — part of the creature) is neither sheathed nor drawn (rules
+  version 5; the text is silent, the bot's reading).
 * **Don or doff** — 3 TA for a neck or ring item, 6 TA for any other armor; what a creature
   wears sets the armor part of its defenses.
 """
@@ -21,7 +23,8 @@ from bot.errors import InvalidInput, RuleViolation
 def sheathe(tx: Tx, cmd: Sheathe) -> None:
     """ "A weapon may be sheathed or unsheathed with 1 turn action". Raises
     :class:`InvalidInput` for a weapon the sheet lacks, :class:`RuleViolation` when it is
-    already away (or already drawn)."""
+    already away (or already drawn), or (rules version 5) held in no hands: a natural weapon,
+    part of the creature."""
     c = tx.view(cmd.actor)
     tx.require_can_act_now(c)
     weapon = c.sheet.weapon(cmd.weapon)
@@ -30,6 +33,11 @@ def sheathe(tx: Tx, cmd: Sheathe) -> None:
         raise InvalidInput(
             f"{names.escaped(c.name)} has no weapon called {names.quoted(cmd.weapon)} (weapons: "
             f"{known})."
+        )
+    if weapon.hands == 0 and tx.version >= 5:
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s {names.escaped(weapon.name)} is part of them (held in no "
+            "hands): there is nothing to sheathe or draw."
         )
     away = weapon.name in c.sheathed
     if cmd.drawn == (not away):

@@ -182,8 +182,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     Version 5: the GM removing the creature whose turn it is, when its leaving ends the fight
     (the last of its side, or the last one standing), ends the fight at once: no turn passes
     on, so nobody's turn starts in a fight that is over
-    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Versions 1 to 4 began the next turn
-    first."""
+    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a weapon held in no hands (a bite, a
+    stomp: part of the creature) is neither sheathed nor drawn
+    (:func:`bot.engine.utopia.equipment.sheathe`). Versions 1 to 4 began the next turn
+    first, and let a creature sheathe its bite."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
 
     tables_loader = staticmethod(load_tables)
@@ -345,11 +347,14 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         sheet = self.sheet_of(combatant)
         weapons = [w.name for w in sheet.weapons]
         put_away = set(combatant.sheathed)
+        held = [  # natural weapons (no hands) are never sheathed from version 5
+            w.name for w in sheet.weapons if w.hands > 0 or self.version < 5
+        ]
         worn = combatant.wears()
         armor = [a.name for a in sheet.armor]
         options: dict[str, list[str]] = {
-            "sheath": [w for w in weapons if w not in put_away],
-            "unsheath": [w for w in weapons if w in put_away],
+            "sheath": [w for w in held if w not in put_away],
+            "unsheath": [w for w in held if w in put_away],
             "don": [a for a in armor if a not in worn],
             "doff": [a for a in armor if a in worn],
             "cast": [spell.name for spell in sheet.spells],

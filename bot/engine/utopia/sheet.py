@@ -110,7 +110,8 @@ class Weapon(_Frozen):
     ``damage_modifier``: a trait or subtrait whose modifier adds to the damage (None: none).
     ``ignores_shp``: its damage goes to DHP ("if a weapon ignores SHP"). ``kind`` ``melee``
     reaches ``reach_m``; ``ranged`` has ``close_m`` and ``far_m`` ("Ranged Weapons": favor
-    within close range, disfavor within far range, beyond it impossible). ``hands``: 0–2.
+    within close range, disfavor within far range, beyond it impossible). ``hands``: 0–2; 0 is
+    a natural weapon (a bite, a stomp), never sheathed (rules version 5).
     """
 
     name: Name
