@@ -1,0 +1,257 @@
+"""What the documents name exists: the docs say what the code does.
+
+The README, ``docs/``, ``docs/rules/`` and the ``/help`` guides (``data/help/``) cite files,
+tests, modules and slash commands. Each kind of citation is checked against the code, so a
+rename or a removal that leaves a document pointing at nothing fails here:
+
+* every backticked path of the repository (``bot/store/pg.py``, ``tests/e2e/test_away.py``)
+  exists (a ``*`` in it must match something);
+* every ``path::test_name`` and every bare backticked ``test_…`` name is a test that exists;
+* every backticked dotted name under ``bot.`` or ``cogs.`` resolves (a module, then
+  attributes; a pydantic field or an annotated attribute counts);
+* every slash command a document writes (``/gm hp``, ``/attack target:Thug with:Club``) is
+  one the cogs register, with each ``option:`` it gives one of that command's options;
+* every command the cogs register is in the README.
+
+Files outside the repository (the rules texts in the team's ``shared/rules/`` folder, the
+audit in ``shared/audits/``) are cited by bare name or under ``shared/`` and not checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+from unittest.mock import MagicMock
+
+import discord
+from discord.ext import commands
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = sorted(
+    [
+        ROOT / "README.md",
+        *(ROOT / "docs").glob("*.md"),
+        *(ROOT / "docs" / "rules").glob("*.md"),
+        *(ROOT / "data" / "help").glob("*.md"),
+    ]
+)
+TICKED = re.compile(r"`([^`\n]+)`")
+PATH = re.compile(r"^[\w.*-]+(?:/[\w.*-]+)+\.(?:py|md|json|toml|sql|png|txt|ya?ml)$")
+OUTSIDE = ("shared/",)  # the team's folder beside the repository
+BARE_TEST = re.compile(r"^test_\w+$")
+DOTTED = re.compile(r"^(?:bot|cogs)(?:\.\w+)+$")
+# A command as written in a document: `/gm place distance a:Vesna b:Brannoc meters:3`.
+COMMAND = re.compile(r"(?<![\w/.<>-])/([a-z][a-z-]*(?: [a-z][a-z-]*)*)((?: [a-z_]+:\S*)*)")
+FILESYSTEM = re.compile(r"^/(?:tmp|proc|dev|sys|var|etc|usr|home|root)\b")  # a file, not a command
+OPTION = re.compile(r"(?:^| )([a-z_]+):")
+
+
+def _relative(doc: Path) -> str:
+    return str(doc.relative_to(ROOT))
+
+
+def _ticked() -> list[tuple[str, int, str]]:
+    """Every backticked span of every document: (document, line, text)."""
+    found = []
+    for doc in DOCS:
+        for number, line in enumerate(doc.read_text("utf-8").splitlines(), 1):
+            for match in TICKED.finditer(line):
+                found.append((_relative(doc), number, match.group(1).strip()))
+    return found
+
+
+@cache
+def _tests() -> dict[str, str]:
+    """Each test file's text, by its path under the repository."""
+    return {
+        str(path.relative_to(ROOT)): path.read_text("utf-8")
+        for path in (ROOT / "tests").rglob("test_*.py")
+    }
+
+
+def _defines(text: str, name: str) -> bool:
+    return re.search(rf"^\s*(?:async )?def {re.escape(name)}\(", text, re.M) is not None
+
+
+def test_every_cited_path_and_test_exists() -> None:
+    missing = []
+    for doc, line, text in _ticked():
+        path, _, test = text.partition("::")
+        if not PATH.match(path) or path.startswith(OUTSIDE):
+            continue
+        matches = list(ROOT.glob(path)) if "*" in path else [ROOT / path]
+        if not any(m.exists() for m in matches):
+            missing.append(f"{doc}:{line}: no file {path}")
+        elif test and not _defines(matches[0].read_text("utf-8"), test.split("[")[0]):
+            missing.append(f"{doc}:{line}: no test {test} in {path}")
+    assert not missing, "\n".join(missing)
+
+
+def test_every_bare_test_name_is_a_test() -> None:
+    tests = "\n".join(_tests().values())
+    missing = [
+        f"{doc}:{line}: no test {text}"
+        for doc, line, text in _ticked()
+        if BARE_TEST.match(text) and not _defines(tests, text)
+    ]
+    assert not missing, "\n".join(missing)
+
+
+def _resolve(name: str) -> bool:
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            fields = getattr(found, "model_fields", None) or {}
+            annotated = getattr(found, "__annotations__", {}) if isinstance(found, type) else {}
+            if not hasattr(found, attribute):
+                return attribute in fields or attribute in annotated
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
+def test_every_dotted_name_resolves() -> None:
+    missing = [
+        f"{doc}:{line}: {text} does not resolve"
+        for doc, line, text in _ticked()
+        if DOTTED.match(text) and not _resolve(text)
+    ]
+    assert not missing, "\n".join(missing)
+
+
+@cache
+def _command_options() -> dict[str, set[str]]:
+    """Every slash command the cogs register (``gm place distance``), with its options' names,
+    from the cogs the bot adds (:meth:`bot.client.CombatBot.setup_hook`; their services are
+    not used to build the commands)."""
+    from bot.ui.help import commands_of
+    from cogs.act import ActCog
+    from cogs.away import AwayCog
+    from cogs.campaign import CampaignCog
+    from cogs.character import CharacterCog
+    from cogs.combat import CombatCog
+    from cogs.dice import DiceCog
+    from cogs.encounter import EncounterCog
+    from cogs.gm import GmCog
+    from cogs.help import HelpCog
+    from cogs.me import MeCog
+    from cogs.npc import NpcCog
+    from cogs.odds import OddsCog
+    from cogs.reactions import ReactionsCog
+    from cogs.rehearse import RehearseCog
+    from cogs.server import ServerCog
+    from cogs.tables import TablesCog
+
+    async def tree() -> dict[str, set[str]]:
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+        any_ = MagicMock
+        cogs: list[commands.Cog] = [
+            EncounterCog(any_(), any_(), any_()),
+            CharacterCog(any_()),
+            NpcCog(any_()),
+            GmCog(any_(), any_(), any_(), any_()),
+            CombatCog(any_(), any_()),
+            ActCog(any_(), any_()),
+            OddsCog(any_(), any_()),
+            RehearseCog(any_()),
+            ReactionsCog(any_()),
+            DiceCog(),
+            HelpCog(),
+            TablesCog(any_(), any_()),
+            ServerCog(any_(), any_()),
+            MeCog(any_(), any_(), any_()),
+            CampaignCog(any_()),
+            AwayCog(any_()),
+        ]
+        for cog in cogs:
+            await bot.add_cog(cog)
+        return {
+            c.qualified_name: {p.display_name for p in c.parameters} for c in commands_of(bot.tree)
+        }
+
+    return asyncio.run(tree())
+
+
+def test_the_cogs_list_matches_the_bots_setup() -> None:
+    """The cogs above are the ones :meth:`CombatBot.setup_hook` adds (a new cog fails here
+    until it is added above, so its commands are checked too)."""
+    from bot import client
+
+    source = Path(client.__file__).read_text("utf-8")
+    setup = source[source.index("async def setup_hook") :]
+    setup = setup[: setup.index("self.add_dynamic_items")]
+    added = set(re.findall(r"add_cog\(\s*(\w+)\(", setup))
+    here = set(re.findall(r"^            (\w+Cog)\(", Path(__file__).read_text("utf-8"), re.M))
+    assert added == here
+
+
+def _commands_written() -> list[tuple[str, int, str, list[str]]]:
+    """Each slash command a document writes: in a backticked span that starts with ``/``, or
+    on a line of a ```` ```text ```` block (not a file such as ``/tmp/x``). (document, line,
+    words, options given)."""
+    found = []
+    for doc in DOCS:
+        fenced = False
+        for number, line in enumerate(doc.read_text("utf-8").splitlines(), 1):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced and line.strip() == "```text"
+                continue
+            spans = [line] if fenced else [m.group(1) for m in TICKED.finditer(line)]
+            for span in spans:
+                if not fenced and (not span.startswith("/") or FILESYSTEM.match(span)):
+                    continue
+                for match in COMMAND.finditer(span):
+                    options = OPTION.findall(match.group(2))
+                    found.append((_relative(doc), number, match.group(1), options))
+    return found
+
+
+def test_every_command_written_is_registered_with_its_options() -> None:
+    registered = _command_options()
+    groups = {" ".join(name.split(" ")[:n]) for name in registered for n in (1, 2)}
+    wrong = []
+    for doc, line, words, options in _commands_written():
+        prefixes = [" ".join(words.split(" ")[:n]) for n in range(words.count(" ") + 1, 0, -1)]
+        name = next((p for p in prefixes if p in groups), None)
+        if name is None:
+            wrong.append(f"{doc}:{line}: no command /{words}")
+        elif name in registered:
+            wrong.extend(
+                f"{doc}:{line}: /{name} has no option {option}:"
+                for option in options
+                if option not in registered[name]
+            )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_registered_command_is_in_the_readme() -> None:
+    """The README's "Commands" lists every command: ``/gm hp``, or a group's row naming its
+    subcommands (``/npc create``, ``import``, …)."""
+    lines = (ROOT / "README.md").read_text("utf-8").splitlines()
+    missing = []
+    for name in _command_options():
+        if " " not in name:
+            if not any(f"`/{name}" in line for line in lines):
+                missing.append(name)
+            continue
+        group, sub = name.rsplit(" ", 1)
+        if not any(
+            f"/{name}" in line or (f"`/{group} " in line and f"`{sub}`" in line) for line in lines
+        ):
+            missing.append(name)
+    assert not missing, "\n".join(missing)
+
+
+def test_the_guides_checked_here_are_the_ones_help_shows() -> None:
+    from bot.ui import help as help_texts
+
+    shown = {help_texts.HELP_DIR / name for name in help_texts.GUIDES.values()}
+    assert shown <= set(DOCS)
