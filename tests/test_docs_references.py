@@ -45,7 +45,10 @@ OUTSIDE = ("shared/",)  # the team's folder beside the repository
 BARE_TEST = re.compile(r"^test_\w+$")
 DOTTED = re.compile(r"^(?:bot|cogs)(?:\.\w+)+$")
 # A command as written in a document: `/gm place distance a:Vesna b:Brannoc meters:3`.
-COMMAND = re.compile(r"(?<![\w/.<>-])/([a-z][a-z-]*(?: [a-z][a-z-]*)*)((?: [a-z_]+:\S*)*)")
+COMMAND = re.compile(
+    r"(?<![\w/.<>-])/([a-z][a-z-]*(?![\w:-])(?: [a-z][a-z-]*(?![\w:-]))*)"
+    r'((?: [a-z_]+:(?:"[^"]*"|\S*))*)'
+)
 FILESYSTEM = re.compile(r"^/(?:tmp|proc|dev|sys|var|etc|usr|home|root)\b")  # a file, not a command
 OPTION = re.compile(r"(?:^| )([a-z_]+):")
 
@@ -209,20 +212,22 @@ def _commands_written() -> list[tuple[str, int, str, list[str]]]:
                 if not fenced and (not span.startswith("/") or FILESYSTEM.match(span)):
                     continue
                 for match in COMMAND.finditer(span):
-                    options = OPTION.findall(match.group(2))
+                    options = OPTION.findall(re.sub(r'"[^"]*"', "", match.group(2)))
                     found.append((_relative(doc), number, match.group(1), options))
     return found
 
 
 def test_every_command_written_is_registered_with_its_options() -> None:
     registered = _command_options()
-    groups = {" ".join(name.split(" ")[:n]) for name in registered for n in (1, 2)}
+    known = {" ".join(name.split(" ")[:n]) for name in registered for n in (1, 2, 3)}
     wrong = []
     for doc, line, words, options in _commands_written():
         prefixes = [" ".join(words.split(" ")[:n]) for n in range(words.count(" ") + 1, 0, -1)]
-        name = next((p for p in prefixes if p in groups), None)
+        name = next((p for p in prefixes if p in known), None)
         if name is None:
             wrong.append(f"{doc}:{line}: no command /{words}")
+        elif name not in registered and options:
+            wrong.append(f"{doc}:{line}: /{name} is a group: options go to one of its commands")
         elif name in registered:
             wrong.extend(
                 f"{doc}:{line}: /{name} has no option {option}:"
