@@ -19,6 +19,7 @@ audit in ``shared/audits/``) are cited by bare name or under ``shared/`` and not
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import importlib
 import re
@@ -260,3 +261,39 @@ def test_the_guides_checked_here_are_the_ones_help_shows() -> None:
 
     shown = {help_texts.HELP_DIR / name for name in help_texts.GUIDES.values()}
     assert shown <= set(DOCS)
+
+
+XREF = re.compile(r":(?:data|func|class|meth|mod|attr|exc|obj|const):`~?([^`<>]+?)`")
+
+
+def _docstrings() -> list[tuple[str, int, str, str]]:
+    """Every docstring of ``bot/`` and ``cogs/``: (file, line, its module's name, text)."""
+    found = []
+    for path in sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        module = module.removesuffix(".__init__")
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                text = ast.get_docstring(node, clean=False)
+                if text:
+                    line = getattr(node, "lineno", 1)
+                    found.append((_relative(path), line, package, text))
+    return found
+
+
+def test_every_qualified_cross_reference_in_a_docstring_resolves() -> None:
+    """A docstring's ``:data:`bot.engine.utopia.verbs.PLANNED``` or ``:func:`.verbs.act```
+    (a name qualified from ``bot.``, ``cogs.`` or relative to its package) names something
+    that exists: a renamed or removed name leaves no docstring pointing at nothing."""
+    missing = []
+    for where, line, package, text in _docstrings():
+        for match in XREF.finditer(text):
+            target = re.sub(r"\s+", "", match.group(1)).removesuffix("()")
+            if target.startswith("."):
+                target = package + target
+            elif not target.startswith(("bot.", "cogs.")):
+                continue
+            if not _resolve(target):
+                missing.append(f"{where}:{line}: {match.group(0)}")
+    assert not missing, "\n".join(missing)

@@ -290,7 +290,7 @@ def _attack(combatant: Any, given: ActInput) -> CommandBase:
 
 def act(combatant: Any, given: ActInput) -> CommandBase:
     """The command ``/act`` means. Raises :class:`InvalidInput` for an action Utopia does not
-    have (listing those it has), one not built yet (by name), or a missing option."""
+    have (listing those it has) or a missing option."""
     key = given.key.strip().casefold().replace(" ", "-")
     me = combatant.id
     if key in _PLAIN:
