@@ -22,13 +22,16 @@ from __future__ import annotations
 import ast
 import asyncio
 import importlib
+import json
 import re
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from unittest.mock import MagicMock
 
 import discord
+import pytest
 from discord.ext import commands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,4 +299,65 @@ def test_every_qualified_cross_reference_in_a_docstring_resolves() -> None:
                 continue
             if not _resolve(target):
                 missing.append(f"{where}:{line}: {match.group(0)}")
+    assert not missing, "\n".join(missing)
+
+
+SYSTEMS = ("uttas", "utopia", "untitled", "uune")
+SHORT = re.compile(r"^([a-z_]\w*)((?:\.\w+)+)$")
+
+
+def _in_module(module: ModuleType, attributes: list[str]) -> bool:
+    """Whether ``module`` has ``a.b…`` — or one of its classes has it (``ruleset.apply``: a
+    method of the module's ruleset class)."""
+    owners = [module, *(v for v in vars(module).values() if isinstance(v, type))]
+    return any(_resolve_in(owner, attributes) for owner in owners)
+
+
+def _resolve_in(found: Any, attributes: list[str]) -> bool:
+    for attribute in attributes:
+        if not hasattr(found, attribute):
+            fields = getattr(found, "model_fields", None) or {}
+            annotated = getattr(found, "__annotations__", {}) if isinstance(found, type) else {}
+            return attribute in fields or attribute in annotated
+        found = getattr(found, attribute)
+    return True
+
+
+def _table_entries(tables: Any, prefix: str = "") -> set[str]:
+    """Every entry path of a system's tables (``reactions.block.dodge_bonus``)."""
+    if not isinstance(tables, dict):
+        return set()
+    found = set()
+    for key, value in tables.items():
+        path = f"{prefix}.{key}" if prefix else key
+        found |= {path, *_table_entries(value, path)}
+    return found
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_code_a_rules_document_names_exists(system: str) -> None:
+    """``docs/rules/<system>.md`` and its rule table name code by its module in the system's
+    package or the core (``hits.accuracy_odds``, ``core.Tx.turn_taken_up``,
+    ``interleave.delay``): where that module exists, the name is in it."""
+    tables = ROOT / "data" / system / "tables.json"
+    entries = _table_entries(json.loads(tables.read_text("utf-8")))
+    missing = []
+    for doc in (f"{system}.md", f"{system}-rule-table.md"):
+        path = ROOT / "docs" / "rules" / doc
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            for ticked in TICKED.finditer(line):
+                match = SHORT.match(ticked.group(1).strip().removesuffix("()"))
+                if match is None or match.group(2) in (".py", ".md", ".json", ".txt"):
+                    continue
+                if match.group(0) in entries:  # a table entry (`items.reach_m`), not code
+                    continue
+                modules = []
+                for base in (f"bot.engine.{system}", "bot.engine.core"):
+                    try:
+                        modules.append(importlib.import_module(f"{base}.{match.group(1)}"))
+                    except ModuleNotFoundError:
+                        continue
+                attributes = match.group(2).lstrip(".").split(".")
+                if modules and not any(_in_module(m, attributes) for m in modules):
+                    missing.append(f"docs/rules/{doc}:{number}: {ticked.group(1)}")
     assert not missing, "\n".join(missing)
