@@ -55,6 +55,7 @@ COMMAND = re.compile(
 )
 FILESYSTEM = re.compile(r"^/(?:tmp|proc|dev|sys|var|etc|usr|home|root)\b")  # a file, not a command
 OPTION = re.compile(r"(?:^| )([a-z_]+):")
+BRACKETED = re.compile(r"\[([a-z_]+)\b")
 
 
 def _relative(doc: Path) -> str:
@@ -217,6 +218,8 @@ def _commands_written() -> list[tuple[str, int, str, list[str]]]:
                     continue
                 for match in COMMAND.finditer(span):
                     options = OPTION.findall(re.sub(r'"[^"]*"', "", match.group(2)))
+                    if not fenced:  # a signature: `/attack target: with: [range] [as]`
+                        options += BRACKETED.findall(span[match.end() :])
                     found.append((_relative(doc), number, match.group(1), options))
     return found
 
