@@ -9,9 +9,14 @@ rename or a removal that leaves a document pointing at nothing fails here:
 * every ``path::test_name`` and every bare backticked ``test_…`` name is a test that exists;
 * every backticked dotted name under ``bot.`` or ``cogs.`` resolves (a module, then
   attributes; a pydantic field or an annotated attribute counts);
-* every slash command a document writes (``/gm hp``, ``/attack target:Thug with:Club``) is
-  one the cogs register, with each ``option:`` it gives one of that command's options;
-* every command the cogs register is in the README.
+* every slash command a document writes (``/gm hp``, ``/attack target:Thug with:Club``, a
+  signature ``/attack target: with: [range]``) is one the cogs register, with each ``option:``
+  or ``[option]`` it gives one of that command's options;
+* every command the cogs register is in the README;
+* every qualified cross-reference in a docstring of ``bot/`` or ``cogs/``
+  (``:data:`bot.engine.utopia.verbs.ACTIONS```) resolves;
+* the code ``docs/rules/<system>.md`` and its rule table name by module
+  (``core.Tx.turn_taken_up``) exists in that system's package or the core.
 
 Files outside the repository (the rules texts in the team's ``shared/rules/`` folder, the
 audit in ``shared/audits/``) are cited by bare name or under ``shared/`` and not checked.
@@ -116,13 +121,7 @@ def _resolve(name: str) -> bool:
             found: Any = importlib.import_module(".".join(parts[:cut]))
         except ImportError:
             continue
-        for attribute in parts[cut:]:
-            fields = getattr(found, "model_fields", None) or {}
-            annotated = getattr(found, "__annotations__", {}) if isinstance(found, type) else {}
-            if not hasattr(found, attribute):
-                return attribute in fields or attribute in annotated
-            found = getattr(found, attribute)
-        return True
+        return _resolve_in(found, parts[cut:])
     return False
 
 
