@@ -363,3 +363,38 @@ def test_the_code_a_rules_document_names_exists(system: str) -> None:
                 if modules and not any(_in_module(m, attributes) for m in modules):
                     missing.append(f"docs/rules/{doc}:{number}: {ticked.group(1)}")
     assert not missing, "\n".join(missing)
+
+
+ACT = re.compile(r"/act (?:action:([A-Za-z][a-z-]*)|([a-z][a-z-]*)(?![\w:-]))")
+
+
+def test_every_act_action_written_is_an_action_of_a_system() -> None:
+    """``/act action:delay`` (or the short ``/act stealth``) names an action one of the game
+    systems offers, by its key or its label's first word (``/act action:put away``)."""
+    known = set()
+    for system in SYSTEMS:
+        for spec in importlib.import_module(f"bot.engine.{system}.verbs").ACTIONS:
+            known |= {spec.key, spec.label.casefold(), spec.label.casefold().split(" ")[0]}
+    wrong = [
+        f"{doc}:{line}: no action {action!r}"
+        for doc, line, action in _acts_written()
+        if action.casefold() not in known
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def _acts_written() -> list[tuple[str, int, str]]:
+    """The action of each ``/act`` a document writes, in a backticked span or on a line of a
+    ```` ```text ```` block: (document, line, action)."""
+    found = []
+    for doc in DOCS:
+        fenced = False
+        for number, line in enumerate(doc.read_text("utf-8").splitlines(), 1):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced and line.strip() == "```text"
+                continue
+            spans = [line] if fenced else [m.group(1) for m in TICKED.finditer(line)]
+            for span in spans:
+                for match in ACT.finditer(span):
+                    found.append((_relative(doc), number, match.group(1) or match.group(2)))
+    return found
