@@ -1,5 +1,7 @@
 """Turn commands (``/attack``, ``/stance``, ``/move``, ``/sprint``, ``/breather``, ``/ready``,
-``/surrender``, ``/endturn``), off-turn ``/dodge`` and ``/block``, and ``/roll``.
+``/surrender``, ``/endturn``, ``/stand``, ``/skill``, ``/power``, ``/escape``): UTTAS's shortcuts,
+refused by name in another system's fight, and ``/endturn``, which every system shares.
+(``/dodge`` and ``/block`` are :mod:`cogs.reactions`, ``/roll`` :mod:`cogs.dice`.)
 
 Thin adapter: options → an engine command built for the acting combatant → the combat service
 → :mod:`bot.ui.combat_flow` to show it. Each command acts for the member's own combatant; ``as``

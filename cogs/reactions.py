@@ -1,6 +1,7 @@
 """``/dodge`` and ``/block``: answer the attack waiting on your combatant without scrolling
-back to its buttons (UTTAS's Evade and Block, Utopia's Dodge and Block: the ruleset says,
-``Ruleset.typed_reaction``). The same service call as the buttons."""
+back to its buttons (UTTAS's Evade and Block, Utopia's Dodge and Block, Untitled's Combat
+Defense alone and the raised shield: the ruleset says, ``Ruleset.typed_reaction``). The same
+service call as the buttons."""
 
 from __future__ import annotations
 

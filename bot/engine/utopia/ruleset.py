@@ -1,7 +1,7 @@
 """The Utopia ruleset (``utopia-actions.txt``): the contract's hooks and the dispatch table.
 
-Registered in :mod:`bot.engine.registry`; the standard actions not built yet are refused by
-name (:data:`bot.engine.utopia.verbs.PLANNED`)."""
+Registered in :mod:`bot.engine.registry`; ``/act``'s actions are
+:data:`bot.engine.utopia.verbs.ACTIONS`."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import names
-from bot.engine.core.commands import CommandBase
+from bot.engine.core.commands import CommandBase, DelayTurn
 from bot.engine.core.scale import Scale
 from bot.engine.core.verbs import ActInput, ActionSpec, split_named
 from bot.engine.utopia import commands as cmd
@@ -104,6 +104,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(key="deep-breath", label="Deep Breath", cost="1 TA: 1 Stamina", rule="Deep Breath"),
     ActionSpec(
         key="hold", label="Hold Action", cost="2 TA for 1 IA later by default", rule="Hold Action"
+    ),
+    ActionSpec(
+        key="delay",
+        label="Go later",
+        cost="free, before spending anything: you go after target: from now on",
+        target="required",
+        rule="Standard Actions",
     ),
     ActionSpec(
         key="exchange",
@@ -250,6 +257,8 @@ _BUILDERS: dict[str, Callable[[str, str, ActInput], CommandBase]] = {
     **dict.fromkeys(_GEAR, _gear),
     "stealth": _stealth,
     "assist": _assist,
+    # "Standard Actions": "A creature may choose to put themselves lower in turn order".
+    "delay": lambda me, key, given: DelayTurn(actor=me, after=_target("Go later", given)),
 }
 """The actions built from their options by a function: ``(actor, key, given)``."""
 
@@ -281,7 +290,7 @@ def _attack(combatant: Any, given: ActInput) -> CommandBase:
 
 def act(combatant: Any, given: ActInput) -> CommandBase:
     """The command ``/act`` means. Raises :class:`InvalidInput` for an action Utopia does not
-    have (listing those it has), one not built yet (by name), or a missing option."""
+    have (listing those it has) or a missing option."""
     key = given.key.strip().casefold().replace(" ", "-")
     me = combatant.id
     if key in _PLAIN:

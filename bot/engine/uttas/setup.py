@@ -95,8 +95,10 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
 
 
 def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
-    """Remove a fighter. If it holds the turn, the turn passes on first; a pending attack it is
-    part of is cancelled; grapples it is in end."""
+    """Remove a fighter. If it holds the turn, the turn passes on first — unless its leaving
+    ends the fight (rules version 3: the fight ends and no turn starts;
+    :meth:`~bot.engine.core.tx.CoreTx.leave_fight`); a pending attack it is part of is
+    cancelled; grapples it is in end."""
     c = tx.view(cmd.combatant)
     st = tx.state
     sides_before = {x.side for x in st.combatants}
