@@ -41,7 +41,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
         key="draw", label="Draw a weapon", cost="a move action", detail="the weapon", rule=RULE
     ),
     ActionSpec(
-        key="stow", label="Put a weapon away", cost="a move action", detail="the weapon", rule=RULE
+        key="stow",
+        label="Put a weapon away",
+        cost="a move action",
+        detail="the weapon",
+        rule=RULE,
+        aliases=("put away",),
     ),
     ActionSpec(
         key="reload",

@@ -1,0 +1,31 @@
+"""QA attack, session 16: hostile and careless input through Discord in the newer systems —
+the words the README gives for an action, a hold typed as people say it, … Each defect found
+has its test here, written first and seen failing on the old code."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import ok, slash
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_qa13_untitled import mill
+from tests.e2e.test_worked_example import Table5
+from tests.harness.server import DiscordHarness
+
+
+async def test_untitled_actions_typed_as_the_readme_names_them(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The README lists Untitled's actions as "put away" and "act now (the held action)":
+    typed so, they were refused ("Untitled has no action 'act now'"), since ``action:`` took
+    only an action's key (``stow``, ``resume``) or its whole label ("Put a weapon away",
+    "Act now (held action)")."""
+    h = discord_harness
+    t = Table5(h, table, dice)
+    await mill(h, table, t)
+    put = await t.player("act", action="put away", detail="Hunting knife")
+    assert "put away their Hunting knife" in put.text(), put.text()
+    await t.player("endturn")
+    other = table.other_player
+    await ok(await slash(h, other, "act", action="hold", detail="the giant goes again"))
+    resumed = (await ok(await slash(h, other, "act", action="act now"))).message
+    assert "Brask will act as soon as the current turn ends." in resumed.text()
