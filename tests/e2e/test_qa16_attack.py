@@ -29,3 +29,18 @@ async def test_untitled_actions_typed_as_the_readme_names_them(
     await ok(await slash(h, other, "act", action="hold", detail="the giant goes again"))
     resumed = (await ok(await slash(h, other, "act", action="act now"))).message
     assert "Brask will act as soon as the current turn ends." in resumed.text()
+
+
+async def test_untitled_a_hold_typed_with_its_until_says_until_once(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The rules text's own example of a hold is "until the giant goes again": a player who
+    types ``detail:until the giant goes again`` read "Wren holds their action until until the
+    giant goes again." — the note put its own "until" before the typed one."""
+    h = discord_harness
+    t = Table5(h, table, dice)
+    await mill(h, table, t)
+    held = await t.player("act", action="hold", detail="Until the giant goes again")
+    assert "Wren holds their action until the giant goes again." in held.text(), held.text()
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    assert [hold.until for hold in live.state.holding.values()] == ["the giant goes again"]

@@ -121,6 +121,17 @@ def _detail(label: str, given: ActInput) -> str:
 _WHAT = {"Hold your action": "until when", "Draw a weapon": "which weapon"}
 
 
+def _until(given: ActInput) -> str:
+    """When a held action resumes, as typed: a leading "until" is the note's own word ("holds
+    their action until …"), so "until the giant goes again" is kept as "the giant goes
+    again" — the rules text's example, said the way a player says it."""
+    words = _detail("Hold your action", given)
+    first, _, rest = words.partition(" ")
+    if first.casefold() == "until":
+        return _detail("Hold your action", given.model_copy(update={"detail": rest}))
+    return words
+
+
 def _attack(me: str, given: ActInput) -> CommandBase:
     if not given.target:
         raise InvalidInput("Attack needs a `target:`.")
@@ -140,7 +151,7 @@ _BUILDERS: dict[str, Callable[[str, ActInput], CommandBase]] = {
     "draw": lambda me, g: cmd.Draw(actor=me, weapon=_detail("Draw a weapon", g)),
     "stow": lambda me, g: cmd.Stow(actor=me, weapon=_detail("Put a weapon away", g)),
     "reload": lambda me, g: cmd.Reload(actor=me, weapon=(g.detail or "").strip() or None),
-    "hold": lambda me, g: HoldTurn(actor=me, until=_detail("Hold your action", g)),
+    "hold": lambda me, g: HoldTurn(actor=me, until=_until(g)),
     "resume": lambda me, g: ResumeTurn(actor=me),
 }
 
