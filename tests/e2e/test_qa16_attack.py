@@ -5,7 +5,7 @@ has its test here, written first and seen failing on the old code."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, slash
+from tests.e2e.combat_helpers import answered, ok, refused, slash, version
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_qa13_untitled import mill
 from tests.e2e.test_worked_example import Table5
@@ -44,3 +44,31 @@ async def test_untitled_a_hold_typed_with_its_until_says_until_once(
     assert "Wren holds their action until the giant goes again." in held.text(), held.text()
     live = await scripted_bot.services.encounters.live(h.channel.id)
     assert [hold.until for hold in live.state.holding.values()] == ["the giant goes again"]
+
+
+async def test_a_batch_of_npcs_past_the_cap_says_how_many_still_fit(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A Uune encounter holds 25 combatants. With Mira, Tobin and a Dock Thug in it, the GM
+    adds 25 more Dock Thugs: the refusal said only "An encounter holds at most 25
+    combatants.", leaving the GM to guess how many would fit. It now says how many the
+    encounter has and how many more can join; nothing is added, and that many can be."""
+    h, gm = discord_harness, table.moderator
+    await ok(await slash(h, gm, "encounter start", name="Docks", ruleset="uune"))
+    for member, example, name in (
+        (table.player, "mira", "Mira Quell"),
+        (table.other_player, "tobin", "Tobin Ash"),
+    ):
+        await answered(await slash(h, member, "character import", example=example))
+        await ok(await slash(h, member, "encounter join", character=name))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    before = await version(bot, h)
+    text = await refused(await slash(h, gm, "gm add-npc", template="Dock Thug", count=25))
+    assert text == (
+        "An encounter holds at most 25 combatants. This one has 3: add at most 22 more."
+    ), text
+    assert await version(bot, h) == before
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug", count=22))
+    text = await refused(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    assert text == "An encounter holds at most 25 combatants.", text
