@@ -9,6 +9,7 @@ from tests.e2e.combat_helpers import answered, ok, refused, slash, version
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_qa13_untitled import mill
 from tests.e2e.test_worked_example import Table5
+from tests.e2e.uune_steps import Docks, labels, prompt_with
 from tests.harness.server import DiscordHarness
 
 
@@ -72,3 +73,33 @@ async def test_a_batch_of_npcs_past_the_cap_says_how_many_still_fit(
     await ok(await slash(h, gm, "gm add-npc", template="Dock Thug", count=22))
     text = await refused(await slash(h, gm, "gm add-npc", template="Dock Thug"))
     assert text == "An encounter holds at most 25 combatants.", text
+
+
+async def test_uune_one_resource_or_a_bond_has_no_second_refuse_button(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira claims focus from Bond 1: the prompt asked the GM to "grant … or refuse it" and
+    showed *GM: refuse all*, *GM: approve Bond 1 — …* and *GM: refuse Bond 1 — …* — two
+    buttons doing the same and none saying "grant". A roll with one resource showed *GM: refuse
+    all* beside *GM: refuse Lockpicks* too (approve all was left out for one resource; refuse
+    all was not). One undecided resource now has one refuse button; a bond's say grant and
+    refuse the focus."""
+    h, gm = discord_harness, table.moderator
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(gm, "encounter begin")
+    await u.run(table.player, "act", action="bond", detail="1")
+    bond = await prompt_with(h, "GM: grant")
+    assert labels(bond) == ["GM: grant the focus", "GM: refuse the focus"], labels(bond)
+    await u.press(gm, "GM: grant the focus")
+    assert "Mira Quell acts on a bond and gains a point of focus" in h.message(bond).text()
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    roll = await prompt_with(h, "GM: approve Lockpicks")
+    assert labels(roll) == [
+        "GM: approve all for the scene",
+        "GM: approve Lockpicks",
+        "GM: refuse Lockpicks",
+    ], labels(roll)
+    await u.run(table.other_player, "act", action="help", detail="Herbalist")
+    helped = await prompt_with(h, "GM: refuse all")
+    assert "GM: approve all" in labels(helped), labels(helped)
