@@ -8,6 +8,7 @@ from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, ok, refused, slash, version
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_qa13_untitled import mill
+from tests.e2e.test_utopia_assist import utopia_fight
 from tests.e2e.test_worked_example import Table5
 from tests.e2e.uune_steps import Docks, labels, prompt_with
 from tests.harness.server import DiscordHarness
@@ -103,3 +104,24 @@ async def test_uune_one_resource_or_a_bond_has_no_second_refuse_button(
     await u.run(table.other_player, "act", action="help", detail="Herbalist")
     helped = await prompt_with(h, "GM: refuse all")
     assert "GM: approve all" in labels(helped), labels(helped)
+
+
+async def test_utopia_an_action_costing_more_ta_than_are_left_says_how_many_are(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Vesna has 2 of her 6 TA left and tries a Grapple (3 TA): the refusal said "Vesna cannot
+    grapple Stone hound 1: no turn actions left this turn." while the tracker showed her 2 TA
+    — the turn actions were paid one by one and the third one found none. It says what the
+    action takes and how many are left; nothing is spent."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await utopia_fight(h, table, dice)
+    await ok(await slash(h, gm, "endturn"))
+    for _ in range(4):
+        await ok(await slash(h, player, "act", action="exchange"))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Stone hound 1"))
+    before = await version(scripted_bot, h)
+    text = await refused(await slash(h, player, "act", action="grapple", target="Stone hound 1"))
+    assert text == (
+        "Vesna cannot grapple Stone hound 1: it takes 3 turn actions and 2 are left this turn."
+    ), text
+    assert await version(scripted_bot, h) == before
