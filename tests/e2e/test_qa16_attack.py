@@ -125,3 +125,32 @@ async def test_utopia_an_action_costing_more_ta_than_are_left_says_how_many_are(
         "Vesna cannot grapple Stone hound 1: it takes 3 turn actions and 2 are left this turn."
     ), text
     assert await version(scripted_bot, h) == before
+
+
+async def test_uune_long_words_of_a_roll_are_shortened_at_a_word(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """``detail:`` takes 300 characters, but a Uune luck check kept 60 of them and an action
+    roll 100, cut mid-word with nothing to say so ("Luck check for Mira Quell's whether the
+    rotten rope bridge across the gorge still held f with advantage"). They are shortened at a
+    word, with "..."."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    dice.load([3, 5])
+    luck = "whether the rotten rope bridge across the gorge still held fast under three"
+    said = (await u.run(table.player, "act", action="luck", detail=f"advantage: {luck}")).message
+    assert (
+        "Luck check for Mira Quell's whether the rotten rope bridge across the gorge still..."
+        in (said.text())
+    ), said.text()
+    attempt = "climb " + "the crumbling old watchtower wall " * 4
+    said = (
+        await u.run(table.player, "act", action="action", detail=f"{attempt}: Lockpicks", amount=3)
+    ).message
+    shown = (
+        "climb the crumbling old watchtower wall the crumbling old watchtower wall the "
+        "crumbling old..."
+    )
+    assert f"Mira Quell attempts {shown}, proposing Lockpicks." in said.text(), said.text()

@@ -16,6 +16,7 @@ from bot.engine.core.commands import CommandBase, HoldTurn, ResumeTurn
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.untitled import commands as cmd
 from bot.errors import InvalidInput
+from bot.words import shortened
 
 RULE = "Combat"
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -115,7 +116,7 @@ _DECLARED: dict[str, Literal["swift", "immediate", "free", "full_round", "standa
 def _detail(label: str, given: ActInput) -> str:
     if not given.detail or not given.detail.strip():
         raise InvalidInput(f"{label} needs a `detail:` saying {_WHAT.get(label, 'what')}.")
-    return given.detail.strip()[:200]
+    return shortened(given.detail, 200)
 
 
 _WHAT = {"Hold your action": "until when", "Draw a weapon": "which weapon"}
