@@ -48,6 +48,19 @@ async def test_untitled_a_hold_typed_with_its_until_says_until_once(
     assert [hold.until for hold in live.state.holding.values()] == ["the giant goes again"]
 
 
+async def test_untitled_a_declared_action_typed_with_its_to_says_to_once(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The same for a declared action: its note reads "Wren spends 1 swift action to …", so
+    ``detail:to nock a second arrow`` read "… swift action to to nock a second arrow."."""
+    h = discord_harness
+    t = Table5(h, table, dice)
+    await mill(h, table, t)
+    said = await t.player("act", action="swift", detail="To nock a second arrow")
+    assert "Wren spends 1 swift action to nock a second arrow." in said.text(), said.text()
+    assert "Wren (swift action): nock a second arrow" in said.text(), said.text()
+
+
 async def test_a_batch_of_npcs_past_the_cap_says_how_many_still_fit(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

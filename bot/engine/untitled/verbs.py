@@ -122,14 +122,16 @@ def _detail(label: str, given: ActInput) -> str:
 _WHAT = {"Hold your action": "until when", "Draw a weapon": "which weapon"}
 
 
-def _until(given: ActInput) -> str:
-    """When a held action resumes, as typed: a leading "until" is the note's own word ("holds
-    their action until …"), so "until the giant goes again" is kept as "the giant goes
-    again" — the rules text's example, said the way a player says it."""
-    words = _detail("Hold your action", given)
+def _said(label: str, given: ActInput, lead: str) -> str:
+    """``detail:`` for an action whose note puts ``lead`` before it ("holds their action
+    until …", "spends 1 swift action to …"): one leading ``lead`` typed is the note's own
+    word, so "until the giant goes again" — the rules text's example of a hold, said the way
+    a player says it — is kept as "the giant goes again", and "to nock an arrow" as "nock an
+    arrow"."""
+    words = _detail(label, given)
     first, _, rest = words.partition(" ")
-    if first.casefold() == "until":
-        return _detail("Hold your action", given.model_copy(update={"detail": rest}))
+    if first.casefold() == lead:
+        return _detail(label, given.model_copy(update={"detail": rest}))
     return words
 
 
@@ -152,7 +154,7 @@ _BUILDERS: dict[str, Callable[[str, ActInput], CommandBase]] = {
     "draw": lambda me, g: cmd.Draw(actor=me, weapon=_detail("Draw a weapon", g)),
     "stow": lambda me, g: cmd.Stow(actor=me, weapon=_detail("Put a weapon away", g)),
     "reload": lambda me, g: cmd.Reload(actor=me, weapon=(g.detail or "").strip() or None),
-    "hold": lambda me, g: HoldTurn(actor=me, until=_until(g)),
+    "hold": lambda me, g: HoldTurn(actor=me, until=_said("Hold your action", g, "until")),
     "resume": lambda me, g: ResumeTurn(actor=me),
 }
 
@@ -168,7 +170,8 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return builder(me, given)
     if key in _DECLARED:
         label = next(a.label for a in ACTIONS if a.key == key)
-        return cmd.Declared(actor=me, action=_DECLARED[key], words=_detail(label, given))
+        words = _said(label, given, "to")
+        return cmd.Declared(actor=me, action=_DECLARED[key], words=words)
     if key in PLANNED:
         raise InvalidInput(
             f"{PLANNED[key]}: the Untitled text only names them, and the bot does not play "
