@@ -5,10 +5,11 @@ has its test here, written first and seen failing on the old code."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, refused, slash, version
+from tests.e2e.combat_helpers import answered, button, ok, press, refused, slash, version
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_qa13_untitled import mill
-from tests.e2e.test_utopia_assist import utopia_fight
+from tests.e2e.test_restart_combat import lagging_click
+from tests.e2e.test_utopia_assist import newest_with, utopia_fight
 from tests.e2e.test_worked_example import Table5
 from tests.e2e.uune_steps import Docks, labels, prompt_with
 from tests.harness.server import DiscordHarness
@@ -167,3 +168,34 @@ async def test_uune_long_words_of_a_roll_are_shortened_at_a_word(
         "crumbling old..."
     )
     assert f"Mira Quell attempts {shown}, proposing Lockpicks." in said.text(), said.text()
+
+
+async def test_a_button_of_a_decision_asked_again_says_so_not_that_it_ended(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Vesna blocks the hound's bite; Brannoc assists, and the Block is asked again on a new
+    prompt (with his +1d4). Vesna, still looking at the first prompt, presses *Roll the Block
+    now* there (a lagging client, or a click sent as his landed): she was told "That decision
+    is no longer pending (it was resolved, ran out of time or was undone by the GM)" — though
+    her Block still waits, on the newer prompt (an Assist closes the decision and asks it
+    anew). The refusal names that case too."""
+    h, gm = discord_harness, table.moderator
+    await utopia_fight(h, table, dice)
+    dice.load([8])
+    bite = await ok(
+        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
+    )
+    await press(h, table.player, bite.message, "Block (1 IA)")
+    first = await newest_with(h, "Assist Vesna's Block")
+    roll = button(first, "Roll the Block now")["custom_id"]
+    await press(h, table.other_player, first, "Assist Vesna's Block")
+    # A lagging client still shows the first prompt's buttons (as a click sent as Brannoc's
+    # lands would): Vesna presses Roll there.
+    text = await refused(await lagging_click(h, table.player, first, roll))
+    assert text == (
+        "That decision is no longer pending here (it was resolved, asked again on a newer "
+        "prompt — after an Assist, say —, ran out of time or was undone by the GM); this button "
+        "no longer does anything."
+    ), text
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    assert [d.kind for d in live.state.decisions] == ["assist"]  # the Block still waits
