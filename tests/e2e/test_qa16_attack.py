@@ -4,8 +4,19 @@ has its test here, written first and seen failing on the old code."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, button, ok, press, refused, slash, version
+from tests.e2e.combat_helpers import (
+    answered,
+    button,
+    ok,
+    press,
+    refused,
+    set_up_cast,
+    slash,
+    version,
+)
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_qa13_untitled import mill
 from tests.e2e.test_restart_combat import lagging_click
@@ -199,3 +210,40 @@ async def test_a_button_of_a_decision_asked_again_says_so_not_that_it_ended(
     ), text
     live = await scripted_bot.services.encounters.live(h.channel.id)
     assert [d.kind for d in live.state.decisions] == ["assist"]  # the Block still waits
+
+
+@pytest.mark.parametrize(
+    ("system", "example"),
+    [
+        ("utopia", "block if I can afford it, else take it"),
+        ("untitled", "shield against melee, else combat defense"),
+        ("uune", "reroll with focus if I can afford it, else keep"),
+    ],
+)
+async def test_the_standing_reaction_example_is_in_the_fights_own_words(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    system: str,
+    example: str,
+) -> None:
+    """``/me reactions`` in a Utopia, Untitled or Uune fight suggested "e.g. `evade if I can
+    afford it, else take it`" — UTTAS's Evade, which the same reply's list of words does not
+    have, so a player copying it was refused ("`evade` is not a standing choice here"). The
+    example is the fight's own, and it is taken as written."""
+    h = discord_harness
+    cast = {
+        "utopia": ("Vesna", "vesna", ("stone-hound", "Stone hound")),
+        "untitled": ("Wren", "wren", ("hill-giant", "Hill giant")),
+        "uune": ("Mira Quell", "mira", ("dock-thug", "Dock Thug")),
+    }
+    name, sheet, npc = cast[system]
+    await set_up_cast(h, table, system, name="Example", pcs={name: sheet}, npc=npc)
+    listed = await refused(await slash(h, table.player, "me reactions", combatant=name))
+    assert f"e.g. `{example}`" in listed and "evade" not in listed, listed
+    blank = await refused(await slash(h, table.player, "me reactions", combatant=name, rule=" "))
+    assert blank == f"Write the rule, e.g. `{example}`.", blank
+    taken = await refused(
+        await slash(h, table.player, "me reactions", combatant=name, rule=example)
+    )
+    assert taken.startswith(f"Standing reaction for **{name}**"), taken
