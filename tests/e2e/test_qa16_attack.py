@@ -10,6 +10,7 @@ from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     answered,
     button,
+    hound_pass,
     ok,
     press,
     refused,
@@ -247,3 +248,17 @@ async def test_the_standing_reaction_example_is_in_the_fights_own_words(
         await slash(h, table.player, "me reactions", combatant=name, rule=example)
     )
     assert taken.startswith(f"Standing reaction for **{name}**"), taken
+
+
+async def test_utopias_deep_breath_button_is_not_called_a_breather(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The turn ping's *Deep Breath* button in a Utopia fight answered "Brannoc takes a
+    breather" — UTTAS's Take a Breather, a word Utopia does not have (its action is "Deep
+    Breath"). The title names the system's own action, as ``/act`` does."""
+    h = discord_harness
+    await hound_pass(h, table)
+    ping = (await ok(await slash(h, table.moderator, "endturn"))).message
+    rested = await press(h, table.other_player, ping, "Deep Breath")
+    shown = str(rested.response_data)
+    assert "Brannoc acts: Deep Breath" in shown and "breather" not in shown, shown
