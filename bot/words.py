@@ -9,3 +9,17 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     if n == 1:
         return f"{n} {word}"
     return f"{n} {plural or word + 's'}"
+
+
+def shortened(text: str, width: int) -> str:
+    """``text`` (stripped) in at most ``width`` characters: as it is when it fits, else cut
+    at the last word that fits, with "..." to say so — never a word cut in the middle (a single
+    word longer than ``width`` is cut, with "..."). Three dots, not "…": text the engine keeps
+    is NFKC-folded (:func:`bot.names.visible`), which turns "…" into "..." anyway."""
+    text = text.strip()
+    if len(text) <= width:
+        return text
+    cut = text[: width - 3]
+    if not text[width - 3].isspace() and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip() + "..."

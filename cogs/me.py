@@ -67,7 +67,7 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own data
     )
     @app_commands.describe(
         combatant="Your combatant (needed when you control several)",
-        rule="e.g. 'evade if I can afford it, else take it'; 'off' clears it; leave out to list",
+        rule="Steps in your system's words (leave out to see them, with an example); 'off' clears",
     )
     async def reactions(
         self,

@@ -28,9 +28,14 @@ from bot.services.acting import answering
 from bot.services.encounter import Encounter
 
 ALREADY_RESOLVED = (
-    "That decision is no longer pending (it was resolved, ran out of time or was undone by the"
-    " GM); this button no longer does anything."
+    "That decision is no longer pending here (it was resolved, asked again on a newer prompt —"
+    " after an Assist, say —, ran out of time or was undone by the GM); this button no longer"
+    " does anything."
 )
+"""A button whose decision is not open at the version it names. A Utopia Assist closes the
+decision it answers and asks the Block or Dodge anew on a new prompt, so a click sent from
+the older one (a lagging client, two people at once) lands here while that defense still
+waits: the words must not say it is over."""
 
 
 def option_code(option: ReactionOption, decider: str | None = None) -> str:

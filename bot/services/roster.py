@@ -101,7 +101,8 @@ class RosterMixin:
         """Add ``count`` (1-25) copies of an NPC template, numbered after any already there
         ("Thug 1", "Thug 2", …; only names that are the template's name plus a number count —
         compared as names are, so a lookalike counts — and "Dan" is numbered independently of
-        "Daniel 1"). GM only. Returns the names."""
+        "Daniel 1"). GM only. Returns the names. All or none join: a batch past the encounter's
+        cap is refused saying how many more would fit."""
         if not 1 <= count <= NPC_BATCH_MAX:
             raise InvalidInput(f"Add between 1 and {NPC_BATCH_MAX} NPCs at a time.")
 
@@ -119,10 +120,21 @@ class RosterMixin:
             first = max(taken, default=0) + 1
             added = [f"{template} {first + i}" for i in range(count)]
             state, roller, now = current.state, RecordingRoller(self.roller(current)), self._clock()
-            commands, events = [], []
+            commands: list[Any] = []
+            events: list[Any] = []
             for npc in added:
                 command = rules.add_command(name=npc, sheet=sheet, is_npc=True)
-                outcome = rules.apply(state, command, roller, now)
+                try:
+                    outcome = rules.apply(state, command, roller, now)
+                except InvalidInput as full:
+                    if not commands:
+                        raise
+                    # Copies alike until then joined: what stopped this one is the encounter's
+                    # cap, and the GM is told how many of the batch would fit (nothing joins).
+                    raise InvalidInput(
+                        f"{full.message} This one has {len(current.state.combatants)}: add at "
+                        f"most {len(commands)} more."
+                    ) from full
                 state = outcome.state
                 commands.append(command)
                 events.extend(outcome.events)

@@ -48,6 +48,8 @@ class StandingChange:
     entries: tuple[Standing, ...]
     choices: tuple[str, ...]
     conditions: tuple[str, ...]
+    example: str
+    """A rule in the ruleset's words (:attr:`StandingWords.shown_example`), for the help."""
 
 
 @dataclass(frozen=True)
@@ -122,22 +124,23 @@ class StandingReactions:
         stored = await self.of_encounter(encounter.id)
         choices = tuple(dict.fromkeys([*words.choices, "take it"])) if words.choices else ()
         conditions = tuple(words.conditions)
+        example = words.shown_example
         if rule is None:
             entries = tuple(Standing(c.id, c.name, stored.get(c.id)) for c in targets)
-            return StandingChange("listed", encounter, entries, choices, conditions)
+            return StandingChange("listed", encounter, entries, choices, conditions, example)
         [target] = targets
         now = self._encounters.now()
         if rule.strip().casefold() in OFF_WORDS:
             async with self._encounters.db.transaction() as conn:
                 await repo.remove(conn, encounter.id, [target.id])
             entry = Standing(target.id, target.name, None)
-            return StandingChange("cleared", encounter, (entry,), choices, conditions)
+            return StandingChange("cleared", encounter, (entry,), choices, conditions, example)
         parsed = parse_rule(rule, words, encounter.rules.title)
         steps = [step.model_dump() for step in parsed.steps]
         async with self._encounters.db.transaction() as conn:
             await repo.put(conn, encounter.id, target.id, actor.user_id, parsed.text, steps, now)
         entry = Standing(target.id, target.name, parsed)
-        return StandingChange("set", encounter, (entry,), choices, conditions)
+        return StandingChange("set", encounter, (entry,), choices, conditions, example)
 
     @staticmethod
     def _targets(

@@ -47,14 +47,23 @@ def quick_moves(encounter: Encounter) -> list[QuickMove]:
     if state.phase != "active" or current is None:
         return []
     moves = [QuickMove("end", "End turn")]
-    breather = rules.breather_action()
-    if breather is not None:
-        spec = next((a for a in rules.actions(state, current) if a.key == breather), None)
-        if spec is not None:
-            moves.append(QuickMove("rest", spec.label[:80]))
+    rest = rest_label(encounter, current)
+    if rest is not None:
+        moves.append(QuickMove("rest", rest[:80]))
     if rules.attack_names(current):
         moves.append(QuickMove("atk", "Attack…"))
     return moves
+
+
+def rest_label(encounter: Encounter, combatant: CombatantBase) -> str | None:
+    """The system's breather as its action list names it for ``combatant`` (UTTAS "Take a
+    Breather", Utopia "Deep Breath"), or None when it has none."""
+    rules = encounter.rules
+    breather = rules.breather_action()
+    if breather is None:
+        return None
+    actions = rules.actions(encounter.state, combatant)
+    return next((a.label for a in actions if a.key == breather), None)
 
 
 def turn_holder(encounter: Encounter, turn_seq: int, actor: Actor) -> CombatantBase:

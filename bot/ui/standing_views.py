@@ -43,7 +43,7 @@ def standing_text(change: StandingChange) -> str:
                 if change.conditions
                 else ""
             )
-            + " — e.g. `evade if I can afford it, else take it`; `off` clears it."
+            + f" — e.g. `{change.example}`; `off` clears it."
         )
     else:
         lines.append(f"{change.encounter.rules.title} has no standing reactions.")

@@ -10,8 +10,8 @@ from typing import Any, cast
 
 import discord
 
-from bot.services.combat import CombatService
-from bot.services.turn_moves import Move, attack_choice, take_move
+from bot.services.combat import CombatResult, CombatService
+from bot.services.turn_moves import Move, attack_choice, rest_label, take_move
 from bot.ui.combat import titled
 from bot.ui.combat_flow import respond
 from bot.ui.interaction import actor_of
@@ -21,7 +21,15 @@ from bot.ui.turn_view import move_button, target_custom_id, target_question, tar
 
 log = logging.getLogger(__name__)
 
-_DOING: dict[str, str] = {"end": "ends the turn", "rest": "takes a breather"}
+
+def _doing(result: CombatResult, move: Move) -> str:
+    """What the button did, after the combatant's name: "ends the turn", or "acts: " and the
+    system's own breather, as ``/act`` titles it ("Deep Breath" in Utopia: not UTTAS's
+    breather)."""
+    if move == "end" or result.acting is None:
+        return "ends the turn" if move == "end" else "acts"
+    label = rest_label(result.encounter, result.acting) or "a breather"
+    return f"acts: {shown_name(label)}"
 
 
 def _combat(interaction: discord.Interaction[Any]) -> CombatService:
@@ -64,7 +72,7 @@ class TurnMoveButton(
             )
             return
         result = await take_move(combat, self.encounter_id, self.turn_seq, actor, self.move)
-        await respond(interaction, titled(result, _DOING[self.move]))
+        await respond(interaction, titled(result, _doing(result, self.move)))
         if result.encounter.state.turn_seq != self.turn_seq:
             await _retire(interaction)
 

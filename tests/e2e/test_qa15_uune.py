@@ -246,7 +246,7 @@ async def test_a_bond_is_shortened_at_a_word_with_an_ellipsis_not_cut_mid_word(
     asked = await u.run(table.player, "act", action="bond", detail="1")
     said = asked.message.text()
     assert "for acting on Bond 1 — Pay back the river guild that sheltered her as a..., or" in said
-    granted = await u.press(table.moderator, "GM: approve Bond 1 — Pay back the river guild")
+    granted = await u.press(table.moderator, "GM: grant the focus")
     assert "The GM approves Bond 1 — Pay back the river guild that sheltered her as a...." in (
         granted.text()
     )

@@ -76,6 +76,29 @@ def test_utopia_turn_and_interrupt_actions_with_exchanges_and_holding() -> None:
     assert p["turn"] == 5
 
 
+def test_utopia_an_action_dearer_than_whats_left_says_what_it_takes() -> None:
+    """Turn actions were paid one by one, so an action costing 3 with 2 left was refused as
+    "no turn actions left this turn" (the third found none): it says what it takes and what
+    is left, on the creature's turn and off it; none left is still "none left"."""
+    e = UtopiaActions()
+    p = e.on_turn_start(e.fresh(6), own=True, capacity=6)
+    p = e.pay(p, Cost(kind="turn", amount=4), "turn", 6)
+    with pytest.raises(RuleViolation) as on_turn:
+        e.pay(p, Cost(kind="turn", amount=3), "turn", 6)
+    assert on_turn.value.message == "it takes 3 turn actions and 2 are left this turn"
+    p = e.on_turn_end(p, own=True, capacity=6)
+    p = e.on_turn_start(p, own=False, capacity=6)  # 2 IA: one TA's worth
+    with pytest.raises(RuleViolation) as off_turn:
+        e.pay(p, Cost(kind="turn", amount=2), "off_turn", 6)
+    assert off_turn.value.message == (
+        "it takes 2 turn actions, off your turn 4 interrupt actions (2 interrupt actions pay "
+        "for 1), and 2 are left"
+    )
+    p = e.pay(p, Cost(kind="turn"), "off_turn", 6)
+    with pytest.raises(RuleViolation, match=r"^no turn actions left"):
+        e.pay(p, Cost(kind="turn", amount=2), "off_turn", 6)
+
+
 def test_untitled_two_moves_and_a_standard_or_one_full_round() -> None:
     e = UntitledActions()
     p = e.on_turn_start(e.fresh(0), own=True, capacity=0)

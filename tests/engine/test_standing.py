@@ -51,6 +51,20 @@ def test_every_system_has_standing_reactions(key: str) -> None:
     assert words.choices, key
 
 
+@pytest.mark.parametrize("key", sorted(RULESET_KEYS))
+def test_each_systems_example_rule_is_in_its_own_words(key: str) -> None:
+    """The example ``/me reactions`` shows (its help line, the refusal of an empty rule) is a
+    rule the system takes: UTTAS's `evade if I can afford it, else take it` was shown in every
+    system, where `evade` is refused."""
+    rules = get_ruleset(key)
+    words = rules.standing_words()
+    rule = parse_rule(words.shown_example, words, rules.title)
+    assert any(step.choice != LAPSE for step in rule.steps), (key, words.shown_example)
+    with pytest.raises(InvalidInput) as blank:
+        parse_rule(" ", words, rules.title)
+    assert words.shown_example in blank.value.message
+
+
 UNTITLED = get_ruleset("untitled").standing_words()
 UUNE = get_ruleset("uune")
 

@@ -223,15 +223,30 @@ class UtopiaActions(ActionEconomy):
         """Utopia "Interchanging Actions": each turn action is paid by a turn action on your
         turn; off it by :attr:`interrupt_per_turn_action` interrupt actions (2 IA as 1 TA) —
         the text trades them "when it's not your turn" only, so on your turn spent TA are not
-        made up with IA (unless :attr:`own_turn_exchange`)."""
+        made up with IA (unless :attr:`own_turn_exchange`). An action that costs more than is
+        left is refused saying what it takes and what is left (not "none left" for its last
+        action)."""
         rate = self.interrupt_per_turn_action
+        if timing == "turn" and not self.own_turn_exchange and 0 < p["turn"] < n:
+            # Paid one by one, the last would find none left: say what it takes instead.
+            raise RuleViolation(
+                f"it takes {counted(n, 'turn action')} and {p['turn']} "
+                f"{'is' if p['turn'] == 1 else 'are'} left this turn"
+            )
+        held = p.get("held", 0) + p.get("held_new", 0)
+        if timing != "turn" and not held and rate <= p["interrupt"] < rate * n:
+            raise RuleViolation(
+                f"it takes {counted(n, 'turn action')}, off your turn "
+                f"{counted(rate * n, 'interrupt action')} ({_pay_for_one(rate)}), and "
+                f"{p['interrupt']} {'is' if p['interrupt'] == 1 else 'are'} left"
+            )
         for _ in range(n):
             if timing == "turn" and (p["turn"] > 0 or not self.own_turn_exchange):
                 _need(p["turn"] > 0, "no turn actions left this turn")
                 p["turn"] -= 1
             elif p["interrupt"] >= rate:
                 p["interrupt"] -= rate
-            elif p.get("held", 0) + p.get("held_new", 0):
+            elif held:
                 raise RuleViolation(
                     f"no turn actions left ({_pay_for_one(rate)}; a "
                     "held interrupt action pays only for an interrupt action: a Block, a Dodge, "

@@ -46,12 +46,24 @@ class StandingWords(BaseModel):
     """A ruleset's words for standing reactions: ``choices`` maps a word a member types (lower
     case) to a :class:`ReactionOption` ``choice``; ``conditions`` maps a word to a condition
     key its :meth:`~bot.engine.core.contract.Ruleset.standing_holds` evaluates. Empty
-    ``choices``: the ruleset has no standing reactions."""
+    ``choices``: the ruleset has no standing reactions. ``example``: a rule in those words,
+    which :func:`parse_rule` takes, for the help and refusals to show (UTTAS's
+    :data:`EXAMPLE` when left out)."""
 
     model_config = ConfigDict(frozen=True)
 
     choices: dict[str, str] = Field(default_factory=dict)
     conditions: dict[str, str] = Field(default_factory=dict)
+    example: str = ""
+
+    @property
+    def shown_example(self) -> str:
+        """The example rule this ruleset's help and refusals show."""
+        return self.example or EXAMPLE
+
+
+EXAMPLE = "evade if I can afford it, else take it"
+"""UTTAS's example rule (its Evade): every other system names one in its own words."""
 
 
 class StandingStep(BaseModel):
@@ -83,12 +95,12 @@ def parse_rule(text: str, words: StandingWords, system: str) -> StandingRule:
         raise InvalidInput(f"{system} has no standing reactions.")
     cleaned = " ".join(text.split())
     if not cleaned:
-        raise InvalidInput("Write the rule, e.g. `evade if I can afford it, else take it`.")
+        raise InvalidInput(f"Write the rule, e.g. `{words.shown_example}`.")
     if len(cleaned) > MAX_TEXT:
         raise InvalidInput(f"A standing reaction is at most {MAX_TEXT} characters.")
     parts = [p for p in _SPLIT.split(_AFFORD.sub("", cleaned.casefold())) if p.strip()]
     if not parts:
-        raise InvalidInput("Write the rule, e.g. `evade if I can afford it, else take it`.")
+        raise InvalidInput(f"Write the rule, e.g. `{words.shown_example}`.")
     if len(parts) > MAX_STEPS:
         raise InvalidInput(f"A standing reaction has at most {MAX_STEPS} steps.")
     steps = [_step(part.strip(" ."), words) for part in parts]

@@ -22,7 +22,9 @@ class ActionSpec(BaseModel):
     lower-case, hyphenated); ``label``: its name in the rules text; ``cost``: what it costs, in
     the system's words ("1 action + Stamina; ends the turn"); ``target``: whether it takes a
     ``target:`` combatant; ``detail``/``amount``: what the ``detail:`` text and the ``amount:``
-    number mean for it (None: not used); ``rule``: the rules-text section."""
+    number mean for it (None: not used); ``rule``: the rules-text section; ``aliases``: other
+    words ``action:`` takes for it (the README's short names, "put away" for "Put a weapon
+    away")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -33,6 +35,7 @@ class ActionSpec(BaseModel):
     detail: str | None = None
     amount: str | None = None
     rule: str = ""
+    aliases: tuple[str, ...] = ()
 
     def choice_name(self) -> str:
         """The autocomplete entry (≤ 100 characters): "Take a Breather — 1 action; …"."""
@@ -52,14 +55,23 @@ class ActInput(BaseModel):
 
 
 def spec_for(specs: Iterable[ActionSpec], typed: str) -> ActionSpec | None:
-    """The action ``typed`` in ``/act``'s ``action:`` names: by its key (spaces for hyphens)
-    or by its label as the action list shows it ("Sheath a weapon"), case-insensitive; None
-    when it names none of ``specs``."""
-    wanted = typed.strip().casefold()
+    """The action ``typed`` in ``/act``'s ``action:`` names: by its key (spaces for hyphens),
+    by its label as the action list shows it ("Sheath a weapon"), by that label without its
+    aside in brackets ("Act now" for "Act now (held action)") or by one of its aliases
+    ("put away"), case-insensitive and ignoring runs of spaces; None when it names none of
+    ``specs``. The key is tried first, so a label's short form never hides another action's
+    key ("Move (same position)" is ``shift``; ``move`` stays Move)."""
+    wanted = " ".join(typed.split()).casefold()
     listed = list(specs)
-    return next((s for s in listed if s.key == wanted.replace(" ", "-")), None) or next(
-        (s for s in listed if s.label.casefold() == wanted), None
-    )
+    by_key = next((s for s in listed if s.key == wanted.replace(" ", "-")), None)
+    return by_key or next((s for s in listed if wanted in _names(s)), None)
+
+
+def _names(spec: ActionSpec) -> set[str]:
+    """What ``action:`` may type for ``spec`` besides its key (see :func:`spec_for`)."""
+    label = spec.label.casefold()
+    short = label.split(" (", 1)[0].strip() if label.endswith(")") else label
+    return {label, short, *(alias.casefold() for alias in spec.aliases)}
 
 
 def split_named(text: str, known: Iterable[str], separators: str = ",") -> list[str]:

@@ -303,6 +303,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
                 "dodge": "none",
             },
             conditions={"melee": "melee", "ranged": "ranged"},
+            example="shield against melee, else combat defense",
         )
 
     def standing_holds(self, state: UntitledState, decision: Any, condition: str) -> bool:

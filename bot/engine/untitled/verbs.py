@@ -16,6 +16,7 @@ from bot.engine.core.commands import CommandBase, HoldTurn, ResumeTurn
 from bot.engine.core.verbs import ActInput, ActionSpec
 from bot.engine.untitled import commands as cmd
 from bot.errors import InvalidInput
+from bot.words import shortened
 
 RULE = "Combat"
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -41,7 +42,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
         key="draw", label="Draw a weapon", cost="a move action", detail="the weapon", rule=RULE
     ),
     ActionSpec(
-        key="stow", label="Put a weapon away", cost="a move action", detail="the weapon", rule=RULE
+        key="stow",
+        label="Put a weapon away",
+        cost="a move action",
+        detail="the weapon",
+        rule=RULE,
+        aliases=("put away",),
     ),
     ActionSpec(
         key="reload",
@@ -110,10 +116,23 @@ _DECLARED: dict[str, Literal["swift", "immediate", "free", "full_round", "standa
 def _detail(label: str, given: ActInput) -> str:
     if not given.detail or not given.detail.strip():
         raise InvalidInput(f"{label} needs a `detail:` saying {_WHAT.get(label, 'what')}.")
-    return given.detail.strip()[:200]
+    return shortened(given.detail, 200)
 
 
 _WHAT = {"Hold your action": "until when", "Draw a weapon": "which weapon"}
+
+
+def _said(label: str, given: ActInput, lead: str) -> str:
+    """``detail:`` for an action whose note puts ``lead`` before it ("holds their action
+    until …", "spends 1 swift action to …"): one leading ``lead`` typed is the note's own
+    word, so "until the giant goes again" — the rules text's example of a hold, said the way
+    a player says it — is kept as "the giant goes again", and "to nock an arrow" as "nock an
+    arrow"."""
+    words = _detail(label, given)
+    first, _, rest = words.partition(" ")
+    if first.casefold() == lead:
+        return _detail(label, given.model_copy(update={"detail": rest}))
+    return words
 
 
 def _attack(me: str, given: ActInput) -> CommandBase:
@@ -135,7 +154,7 @@ _BUILDERS: dict[str, Callable[[str, ActInput], CommandBase]] = {
     "draw": lambda me, g: cmd.Draw(actor=me, weapon=_detail("Draw a weapon", g)),
     "stow": lambda me, g: cmd.Stow(actor=me, weapon=_detail("Put a weapon away", g)),
     "reload": lambda me, g: cmd.Reload(actor=me, weapon=(g.detail or "").strip() or None),
-    "hold": lambda me, g: HoldTurn(actor=me, until=_detail("Hold your action", g)),
+    "hold": lambda me, g: HoldTurn(actor=me, until=_said("Hold your action", g, "until")),
     "resume": lambda me, g: ResumeTurn(actor=me),
 }
 
@@ -151,7 +170,8 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return builder(me, given)
     if key in _DECLARED:
         label = next(a.label for a in ACTIONS if a.key == key)
-        return cmd.Declared(actor=me, action=_DECLARED[key], words=_detail(label, given))
+        words = _said(label, given, "to")
+        return cmd.Declared(actor=me, action=_DECLARED[key], words=words)
     if key in PLANNED:
         raise InvalidInput(
             f"{PLANNED[key]}: the Untitled text only names them, and the bot does not play "

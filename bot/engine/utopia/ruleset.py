@@ -425,7 +425,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         """``utopia-actions.txt`` "Block", "Dodge" and "Take Cover": the defense taken when the
         window would run out (each step only when it can be paid for now)."""
         return StandingWords(
-            choices={"block": "block", "dodge": "dodge", "cover": "cover", "take cover": "cover"}
+            choices={"block": "block", "dodge": "dodge", "cover": "cover", "take cover": "cover"},
+            example="block if I can afford it, else take it",
         )
 
     def decision_subject(self, state: UtopiaState, decision: Any) -> str | None:

@@ -129,9 +129,11 @@ def _option(choice: str, label: str, cost: int, pool: str, *, gm: bool = False) 
 def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOption]:
     """The GM's buttons on ``d`` (keyed by the roller, whose roll it is; each marked ``gm``, so
     the services let only the GM press them, the roller's player is refused): approve or
-    refuse each undecided resource, approve all (for the scene too), refuse all; and while a
-    plain action's difficulty is not named, one button per rung of the ladder. "Roll now" (a
-    Defend with nothing proposed) is the roller's."""
+    refuse each undecided resource (a bond's: grant or refuse the focus), approve all for the
+    scene (not a bond's), approve all and refuse all when more than one is undecided (before
+    version 4 refuse all was offered for one too); and while a plain action's difficulty is
+    not named, one button per rung of the ladder. "Roll now" (a Defend with nothing proposed)
+    is the roller's."""
     if cid != d.actor or tx.is_out(tx.view(cid)):
         return []
     out: list[ReactionOption] = []
@@ -144,18 +146,22 @@ def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOpti
         if d.difficulty is not None:  # a Defend before its roller proposed anything
             out.append(ReactionOption(choice="all:approve", label="Roll now"))
         return out
+    # Version 4: one undecided resource has one refuse button, as it has one approve button
+    # (refuse all did what refusing it does); a bond's buttons grant or refuse the focus, as
+    # its prompt asks. Versions 1 to 3 keep the buttons their prompts were posted with.
+    several = len(undecided) > 1 or tx.version < 4
     if len(undecided) > 1:
         out.append(ReactionOption(choice="all:approve", label="GM: approve all", gm=True))
     if d.purpose != "bond":  # a bond's focus is once a scene: nothing to stand
         out.append(
             ReactionOption(choice="all:standing", label="GM: approve all for the scene", gm=True)
         )
-    out.append(ReactionOption(choice="all:refuse", label="GM: refuse all", gm=True))
+    if several:
+        out.append(ReactionOption(choice="all:refuse", label="GM: refuse all", gm=True))
+    focus = d.purpose == "bond" and tx.version >= 4
     for r in undecided[:4]:
-        out.append(
-            ReactionOption(choice=f"approve:{r}", label=f"GM: approve {shown(tx, r)}"[:80], gm=True)
-        )
-        out.append(
-            ReactionOption(choice=f"refuse:{r}", label=f"GM: refuse {shown(tx, r)}"[:80], gm=True)
-        )
+        what = "the focus" if focus else shown(tx, r)
+        grant = "grant" if focus else "approve"
+        out.append(ReactionOption(choice=f"approve:{r}", label=f"GM: {grant} {what}"[:80], gm=True))
+        out.append(ReactionOption(choice=f"refuse:{r}", label=f"GM: refuse {what}"[:80], gm=True))
     return out

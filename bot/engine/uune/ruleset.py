@@ -152,7 +152,10 @@ class UuneRuleset(Ruleset[UuneState]):
     conflict (the last of its side, or the last one standing), ends it at once: no turn
     passes on, so nobody's turn starts in a conflict that is over
     (:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Versions 1 to 3 began the next turn
-    first."""
+    first. The GM's approval buttons offer "refuse all" only when more than one resource is
+    undecided (with one it did what refusing that one does), and a bond's buttons grant or
+    refuse the focus, as its prompt asks (:func:`bot.engine.uune.options.approval_options`);
+    versions 1 to 3 keep the buttons they were posted with."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval

@@ -36,7 +36,8 @@ WORDS = StandingWords(
         "focus reroll": "focus_reroll",
         "force with focus": "focus_force",
         "focus force": "focus_force",
-    }
+    },
+    example="reroll with focus if I can afford it, else keep",
 )
 """The words a Uune standing reaction understands: the spends of "Focus" (force a resource die
 to hit, reroll the lowest missed resource dice) and "Vitality" (reroll a missed die, bump a die

@@ -19,6 +19,7 @@ from bot.engine.core.commands import CommandBase
 from bot.engine.core.verbs import ActInput, ActionSpec, split_named
 from bot.engine.uune import commands as cmd
 from bot.errors import InvalidInput
+from bot.words import shortened
 
 Known = tuple[str, ...]
 """The acting PC's resource names, so that one with a comma in it is not split apart."""
@@ -180,7 +181,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         what, _, resources = (given.detail or "").partition(":")
         return cmd.RollAction(
             actor=me,
-            action=what.strip()[:100] or "an action",
+            action=shortened(what, 100) or "an action",
             resources=split_resources(resources, known),
             difficulty=_rung(given.amount),
         )
@@ -197,7 +198,7 @@ def act(combatant: Any, given: ActInput) -> CommandBase:
         return cmd.Help(actor=me, resources=named)
     if key in ("move", "shift"):
         return cmd.Move(
-            actor=me, changes_position=key == "move", how=(given.detail or "").strip()[:100]
+            actor=me, changes_position=key == "move", how=shortened(given.detail or "", 100)
         )
     build = _SPECIALS.get(key)
     if build is not None:
@@ -261,7 +262,7 @@ def _observe(me: str, given: ActInput, known: Known) -> CommandBase:
     what, _, resources = (given.detail or "").partition(":")
     return cmd.Observe(
         actor=me,
-        what=what.strip()[:60] or "something odd",
+        what=shortened(what, 60) or "something odd",
         difficulty=_rung(given.amount),
         resources=split_resources(resources, known),
     )
@@ -271,7 +272,7 @@ def _passive(me: str, given: ActInput, known: Known = ()) -> CommandBase:
     difficulty = _rung(given.amount)
     if difficulty is None:
         raise InvalidInput("A passive action needs `amount:`: its difficulty (0-10).")
-    what = (given.detail or "").strip()[:60] or "check"
+    what = shortened(given.detail or "", 60) or "check"
     return cmd.Passive(actor=me, difficulty=difficulty, what=what)
 
 
@@ -280,7 +281,7 @@ def _luck(me: str, given: ActInput, known: Known = ()) -> CommandBase:
     mode = head.strip().casefold() if sep else ""
     if sep and mode not in ("advantage", "disadvantage", "both", ""):
         raise InvalidInput("Luck's `detail:` starts `advantage:`, `disadvantage:` or `both:`.")
-    what = (rest if sep else head).strip()[:60] or "attempt"
+    what = shortened(rest if sep else head, 60) or "attempt"
     return cmd.Luck(
         actor=me,
         what=what,
