@@ -3,7 +3,9 @@ waits on gets a mention at the GM's reminder points (``/gm settings reminders:``
 at half the window), each point at most once per window, across restarts and processes.
 
 A turn's reminder goes to the combatant's controller, or to the GM for an NPC's turn (the fight
-waits on them); a reaction's to every member who decides it — the GM for an NPC, an approval
+waits on them) — but not while the turn waits on a decision (its deadline waits then too): a
+point that passed meanwhile is sent once the decision is settled, if the deadline is still
+ahead; a reaction's to every member who decides it — the GM for an NPC, an approval
 or any choice only the GM may take. A member inside their quiet hours (``/me settings``) is
 not mentioned: the reminder waits until their quiet hours end, and never comes after the
 deadline (only running windows are read). When several members are asked and only some are
@@ -168,6 +170,11 @@ def _waiting(encounter: Encounter, row: repo.WindowRow) -> _Waiting | None:
         return _Waiting(decision.title, members, members == [gm], float(window))
     current = state.current
     if current is None or state.turn_seq != row.ref:
+        return None
+    if decisions_of(encounter):
+        # The turn waits on a decision (a reaction, an approval): its deadline waits too
+        # (:func:`bot.store.turn_timers.due`), and the decision's own reminders go to whoever
+        # it waits on — not "it is your turn" to a member who already acted.
         return None
     controller = current.controller_id
     away = controller if controller is not None and controller in encounter.away else None
