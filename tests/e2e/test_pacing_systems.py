@@ -1,0 +1,113 @@
+"""Play-by-chat pacing in the other game systems, as a table plays it over days (issue 17):
+a turn's clock stands still while a decision waits — an Untitled shield choice, across a
+``/gm pause`` too — and runs on with the time it had left once the decision is settled, so a
+reaction that took its whole window never ends the turn it interrupted at once. Every die is
+scripted; the clock is the test's (:class:`ManualClock`), moved past windows and deadlines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest_asyncio
+
+from bot.client import CombatBot
+from tests.clock import ManualClock
+from tests.e2e.combat_helpers import ok, slash
+from tests.e2e.conftest import DiceBox, Table, _running_bot
+from tests.e2e.test_standing_reactions_systems import BANDIT, untitled_fight
+from tests.e2e.test_turn_deadlines import DEADLINE, HOUR, deadline_of, passed
+from tests.harness.server import DiscordHarness
+
+DAY = 24 * HOUR
+
+
+@pytest_asyncio.fixture
+async def bot(
+    discord_patched: DiscordHarness, tmp_path: Path, dice: DiceBox, clock: ManualClock
+) -> AsyncIterator[CombatBot]:
+    """The real bot with the test's dice and clock, and no background expiry loop."""
+    async for client in _running_bot(
+        discord_patched, tmp_path / "bot.sqlite3", dice, clock=clock, expiry_interval=None
+    ):
+        yield client
+
+
+async def bandits_turn(bot: CombatBot, h: DiscordHarness, table: Table) -> int:
+    """Untitled: Brask against the bandit with a 12-hour turn deadline and a day to react;
+    Brask ends his turn, and the bandit's 12 hours begin. Returns the encounter id."""
+    gm = table.moderator
+    await untitled_fight(h, table)
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h", reaction_window="1d"))
+    await ok(await slash(h, table.other_player, "endturn"))
+    return (await bot.services.encounters.live(h.channel.id)).id
+
+
+async def cut(h: DiscordHarness, table: Table) -> None:
+    """The bandit's Short sword at Brask, whose shield choice then waits."""
+    await ok(
+        await slash(
+            h, table.moderator, "act", action="attack", target="Brask", detail="Short sword"
+        )
+    )
+
+
+async def test_untitled_a_shield_choice_that_runs_out_leaves_the_bandit_the_turn_it_had_left(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox, clock: ManualClock
+) -> None:
+    """An hour into the bandit's turn it cuts at Brask, whose player does not answer: his
+    shield choice runs out after a day and the shield is rolled (``untitled-combat.txt``).
+    The bandit's turn is not ended then by a deadline that passed while it waited on Brask:
+    its clock stood still, and it has the 11 hours it had left (before, the same expiry pass
+    ended its turn at once)."""
+    h = discord_harness
+    encounter_id = await bandits_turn(bot, h, table)
+    clock.advance(HOUR)
+    await cut(h, table)
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None and live.state.current.name == BANDIT
+    assert await deadline_of(bot, encounter_id) == (live.state.turn_seq, None)
+    clock.advance(DAY)
+    dice.load([1, 1, 3, 3, 2, 2])  # the cut, Combat Defense, the shield: a miss
+    [expired] = await bot.expire_due()
+    assert dice.empty and expired.expired
+    after = await bot.services.encounters.live(h.channel.id)
+    assert after.state.turn_seq == live.state.turn_seq  # still the bandit's turn
+    assert await deadline_of(bot, encounter_id) == (
+        live.state.turn_seq,
+        clock() + timedelta(seconds=DEADLINE - HOUR),
+    )
+    assert passed(h) == []
+    clock.advance(DEADLINE - HOUR - 1)
+    assert await bot.fire_turn_deadlines() == []
+    clock.advance(1)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.name == BANDIT and lapse.action == "end_turn"
+    await h.wait_for(lambda: len(passed(h)) == 1)
+
+
+async def test_untitled_a_pause_while_the_shield_choice_waits_keeps_the_turns_clock_stopped(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox, clock: ManualClock
+) -> None:
+    """Four hours into the bandit's turn it cuts at Brask; the GM pauses the fight and resumes
+    it two days later. Brask's window starts over (``/gm resume``), and the bandit's turn keeps
+    its 8 hours stopped until Brask's choice is settled — not running from the resume."""
+    h, gm = discord_harness, table.moderator
+    encounter_id = await bandits_turn(bot, h, table)
+    clock.advance(4 * HOUR)
+    await cut(h, table)
+    await ok(await slash(h, gm, "gm pause"))
+    clock.advance(2 * DAY)
+    await ok(await slash(h, gm, "gm resume"))
+    live = await bot.services.encounters.live(h.channel.id)
+    assert await deadline_of(bot, encounter_id) == (live.state.turn_seq, None)
+    clock.advance(DAY)
+    dice.load([1, 1, 3, 3, 2, 2])
+    [expired] = await bot.expire_due()
+    assert expired.expired and passed(h) == []
+    assert await deadline_of(bot, encounter_id) == (
+        live.state.turn_seq,
+        clock() + timedelta(seconds=8 * HOUR),
+    )
