@@ -184,7 +184,8 @@ async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int
 async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, timer id)`` of the turn deadlines of live, unpaused encounters that
     passed by ``now``, soonest first — except where a reaction decision still waits (the turn
-    cannot end before it is settled; its deadline fires after) and those an expiry pass holds
+    cannot end before it is settled; :func:`follow` stops its clock meanwhile, and this holds
+    back a deadline a change made before that rule left running) and those an expiry pass holds
     a claim on that has not lapsed by ``now`` (:mod:`bot.store.expiry`: another process is
     firing it). The rows :func:`bot.store.expiry.claim_due_turns` would claim now, read without
     a write."""
