@@ -219,3 +219,30 @@ async def test_undoing_a_turn_the_deadline_ended_gives_it_a_whole_deadline(
         back.state.turn_seq,
         clock() + timedelta(seconds=DEADLINE),
     )
+
+
+async def test_the_turn_ping_says_when_the_turns_deadline_passes(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """A player pinged for their turn learns its deadline there — not only from a reminder
+    halfway through it (before, the ping never said it): when a turn ends by hand, and when
+    one ends at its deadline; a fight without deadlines says nothing of one."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await set_up_fight(h, table)
+    ended = await ok(await slash(h, gm, "endturn"))
+    assert "Turn deadline" not in ended.message.text()
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    clock.advance(HOUR)
+    ended = await ok(await slash(h, gm, "endturn"))
+    due = int((clock() + timedelta(seconds=DEADLINE)).timestamp())
+    assert "'s turn (round 1): " in ended.message.content
+    assert ended.message.content.endswith(f"Turn deadline: <t:{due}:R>."), ended.message.content
+    clock.advance(DEADLINE)
+    [lapse] = await bot.fire_turn_deadlines()
+    await h.wait_for(lambda: len(passed(h)) == 1)
+    [shown] = passed(h)
+    due = int((clock() + timedelta(seconds=DEADLINE)).timestamp())
+    assert f"Turn deadline: <t:{due}:R>." in shown.content, shown.content
+    assert lapse.result is not None and lapse.result.turn_deadline == clock() + timedelta(
+        seconds=DEADLINE
+    )
