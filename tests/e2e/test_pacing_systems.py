@@ -100,7 +100,10 @@ async def test_untitled_a_pause_while_the_shield_choice_waits_keeps_the_turns_cl
     await cut(h, table)
     await ok(await slash(h, gm, "gm pause"))
     clock.advance(2 * DAY)
-    await ok(await slash(h, gm, "gm resume"))
+    resumed = await ok(await slash(h, gm, "gm resume"))
+    said = resumed.message.text()
+    assert "A waiting reaction has its whole window again." in said, said
+    assert f"**{BANDIT}**'s turn deadline runs on once the decision is settled." in said, said
     live = await bot.services.encounters.live(h.channel.id)
     assert await deadline_of(bot, encounter_id) == (live.state.turn_seq, None)
     clock.advance(DAY)

@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.client import CombatBot
 from bot.store import turn_timers
 from tests.clock import ManualClock
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
@@ -108,11 +108,17 @@ async def test_pause_stops_the_deadline_and_resume_gives_back_the_time_left(
     bot, h, gm = clocked_bot, discord_harness, table.moderator
     encounter_id = await twelve_hour_fight(bot, h, table)
     clock.advance(4 * HOUR)
-    await ok(await slash(h, gm, "gm pause"))
+    paused = await answered(await slash(h, gm, "gm pause"))
+    # the table is told the turn's clock stops too, and when it runs out after the resume
+    assert "reaction windows and the turn deadline stop running" in paused.message.text()
     clock.advance(100 * HOUR)
     assert await bot.fire_turn_deadlines() == []
-    await ok(await slash(h, gm, "gm resume"))
+    resumed = await answered(await slash(h, gm, "gm resume"))
     live = await bot.services.encounters.live(h.channel.id)
+    due = int((clock() + timedelta(seconds=8 * HOUR)).timestamp())
+    assert live.state.current is not None
+    said = resumed.message.text()
+    assert f"**{live.state.current.name}**'s turn deadline: <t:{due}:R>." in said, said
     assert await deadline_of(bot, encounter_id) == (
         live.state.turn_seq,
         clock() + timedelta(seconds=8 * HOUR),
