@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import discord
+
 from bot.client import CombatBot
 from bot.store import turn_timers
 from tests.clock import ManualClock
@@ -252,3 +254,26 @@ async def test_the_turn_ping_says_when_the_turns_deadline_passes(
     assert lapse.result is not None and lapse.result.turn_deadline == clock() + timedelta(
         seconds=DEADLINE
     )
+
+
+async def test_a_deadline_that_passes_where_the_bot_may_not_post_tells_the_gm(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The bot lost Send Messages in the fight's channel while a turn ran: its reminder and its
+    deadline still come (the turn ends), and the GM is told at their next command that the bot
+    could not post them — as for a reaction window that runs out there (before, it was only
+    logged)."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await twelve_hour_fight(bot, h, table)
+    h.deny_bot(h.channel, discord.Permissions(send_messages=True).value)
+    clock.advance(DEADLINE / 2)
+    assert len(await bot.send_reminders()) == 1 and reminders(h) == []
+    clock.advance(DEADLINE / 2)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.action == "end_turn" and passed(h) == []
+    h.deny_bot(h.channel, 0)
+    status = await answered(await slash(h, gm, "encounter status"))
+    await h.wait_for(lambda: any("could not post" in m.text() for m in status.followups))
+    notices = [m.text() for m in status.followups]
+    assert any("a passed turn deadline" in m for m in notices), notices
+    assert any("I could not post a reminder" in m for m in notices), notices
