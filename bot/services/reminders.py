@@ -40,8 +40,8 @@ class Reminder:
     """A reminder sent: the encounter, what waits (``name``: the combatant whose turn it is,
     or the decision's title), the members to mention (``members``; ``member_id`` the first),
     whether the fight waits on the GM (``gm``), the window's ``deadline`` and its ``kind``
-    (``turn`` or ``reaction``); for a turn whose controller is ``/away``, whoever stands in is
-    mentioned and ``for_away`` is the away member."""
+    (``turn`` or ``reaction``); for a turn or a reaction whose controller is ``/away``,
+    whoever stands in is mentioned and ``for_away`` is the away member."""
 
     encounter: Encounter
     name: str
@@ -167,7 +167,8 @@ def _waiting(encounter: Encounter, row: repo.WindowRow) -> _Waiting | None:
             return None
         members = _deciding(encounter, decision)
         window = decision_window_s(state, decision.engine)
-        return _Waiting(decision.title, members, members == [gm], float(window))
+        away = _stood_in_for(encounter, decision)
+        return _Waiting(decision.title, members, members == [gm], float(window), away)
     current = state.current
     if current is None or state.turn_seq != row.ref:
         return None
@@ -202,6 +203,16 @@ def _deciding(encounter: Encounter, decision: Decision) -> list[int]:
         if gm_only:
             members.append(gm)
     return list(dict.fromkeys(members)) or decision.members(gm)
+
+
+def _stood_in_for(encounter: Encounter, decision: Decision) -> int | None:
+    """The first away member whose combatant the decision waits on (its reminder goes to
+    whoever stands in, and says for whom), or None."""
+    for combatant_id in decision.deciders:
+        controller = decision.people[combatant_id].controller_id
+        if controller is not None and controller in encounter.away:
+            return controller
+    return None
 
 
 def _next_point(encounter: Encounter, row: repo.WindowRow, waiting: _Waiting) -> datetime:
