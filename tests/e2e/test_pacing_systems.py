@@ -1,8 +1,9 @@
 """Play-by-chat pacing in the other game systems, as a table plays it over days (issue 17):
 a turn's clock stands still while a decision waits — an Untitled shield choice, across a
-``/gm pause`` too — and runs on with the time it had left once the decision is settled, so a
-reaction that took its whole window never ends the turn it interrupted at once. Every die is
-scripted; the clock is the test's (:class:`ManualClock`), moved past windows and deadlines.
+``/gm pause`` too, or the GM's choice of a Utopia NPC's defense — and runs on with the time it
+had left once the decision is settled, so a reaction that took its whole window never ends the
+turn it interrupted at once. Every die is scripted; the clock is the test's
+(:class:`ManualClock`), moved past windows and deadlines.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import pytest_asyncio
 
 from bot.client import CombatBot
 from tests.clock import ManualClock
-from tests.e2e.combat_helpers import ok, slash
+from tests.e2e.combat_helpers import answered, ok, press, slash
 from tests.e2e.conftest import DiceBox, Table, _running_bot
 from tests.e2e.test_standing_reactions_systems import BANDIT, untitled_fight
 from tests.e2e.test_turn_deadlines import DEADLINE, HOUR, deadline_of, passed
 from tests.harness.server import DiscordHarness
 
 DAY = 24 * HOUR
+BANDIT_U = "Bandit archer 1"
 
 
 @pytest_asyncio.fixture
@@ -114,3 +116,51 @@ async def test_untitled_a_pause_while_the_shield_choice_waits_keeps_the_turns_cl
         live.state.turn_seq,
         clock() + timedelta(seconds=8 * HOUR),
     )
+
+
+async def test_utopia_vesnas_turn_waits_for_the_gms_defense_and_keeps_its_last_hour(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox, clock: ManualClock
+) -> None:
+    """Utopia, the GM choosing the NPCs' defenses: eleven hours into Vesna's 12-hour turn she
+    shoots the bandit, and the GM answers with a Block nine hours later. Her turn was waiting
+    on the GM, not on her: she still has her last hour, and shoots again in it (before, the
+    deadline that passed meanwhile ended her turn as soon as the GM had answered)."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    await ok(await slash(h, gm, "gm add-npc", template="Bandit archer"))
+    await ok(await slash(h, gm, "gm settings", npcs_react=True, reaction_window="1d"))
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    dice.load([6, 6, 5, 1, 2, 1])  # Speed tests: Vesna first
+    begun = await ok(await slash(h, gm, "encounter begin"))
+    due = int((clock() + timedelta(seconds=DEADLINE)).timestamp())
+    assert f"Turn deadline: <t:{due}:R>." in begun.message.content, begun.message.content
+    clock.advance(11 * HOUR)
+    dice.load([4, 4, 4, 4, 8])
+    shot = (
+        await ok(
+            await slash(
+                h, player, "act", action="attack", target=BANDIT_U, detail="Longbow", amount=10.0
+            )
+        )
+    ).message
+    clock.advance(9 * HOUR)
+    assert await bot.fire_turn_deadlines() == []
+    dice.load([3])
+    await press(h, gm, shot, "Block")
+    assert dice.empty
+    assert await bot.fire_turn_deadlines() == []
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None and live.state.current.name == "Vesna"
+    dice.load([1, 1, 1, 1])
+    missed = await ok(
+        await slash(
+            h, player, "act", action="attack", target=BANDIT_U, detail="Longbow", amount=10.0
+        )
+    )
+    assert "a miss" in missed.message.text()
+    clock.advance(HOUR)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.name == "Vesna" and lapse.action == "end_turn"
