@@ -215,9 +215,16 @@ def _stood_in_for(encounter: Encounter, decision: Decision) -> int | None:
     return None
 
 
+def _window_s(row: repo.WindowRow, waiting: _Waiting) -> float:
+    """How long the window runs: the setting it was opened with — but never longer than from
+    the row's opening to its deadline (a reaction window the GM lengthens while one runs keeps
+    its deadline: its points are not placed on the new length, which would have passed)."""
+    return min(waiting.window_s, max((row.deadline - row.opened).total_seconds(), 0.0))
+
+
 def _next_point(encounter: Encounter, row: repo.WindowRow, waiting: _Waiting) -> datetime:
     """When the window's next unsent reminder point comes (its deadline when none is left)."""
-    points = remind_before(encounter.state.settings.reminders, waiting.window_s)
+    points = remind_before(encounter.state.settings.reminders, _window_s(row, waiting))
     if row.reminded < len(points):
         return row.deadline - timedelta(seconds=points[row.reminded])
     return row.deadline
@@ -228,6 +235,6 @@ def _points_passed(
 ) -> int:
     """How many reminder points of the window have come by ``now`` when that is more than
     were sent (0 otherwise)."""
-    points = remind_before(encounter.state.settings.reminders, waiting.window_s)
+    points = remind_before(encounter.state.settings.reminders, _window_s(row, waiting))
     passed = sum(1 for before in points if row.deadline - timedelta(seconds=before) <= now)
     return passed if passed > row.reminded else 0

@@ -308,3 +308,22 @@ async def test_a_uune_roll_waiting_for_the_gms_approval_does_not_remind_its_roll
     assert approval.kind == "reaction" and approval.members == (gm.id,) and approval.gm
     await h.wait_for(lambda: len(reminders(h)) == 1)
     assert not any("it is **Mira Quell**'s turn" in m.content for m in reminders(h))
+
+
+async def test_a_longer_reaction_window_set_while_one_runs_brings_no_early_reminder(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Ten seconds into Willow's 5-minute window the GM sets `reaction_window:12h` for the
+    fight: her running window keeps its 5 minutes, and is reminded at half of them — not at
+    once (before, the points were placed on the new 12 hours before a deadline 5 minutes
+    away, so "half" had long passed)."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await waiting_for_willow(bot, h, table)
+    clock.advance(10)
+    await ok(await slash(h, gm, "gm settings", reaction_window="12h"))
+    assert await bot.send_reminders() == []
+    clock.advance(150 - 10 - 1)
+    assert await bot.send_reminders() == []
+    clock.advance(1)
+    [reminder] = await bot.send_reminders()
+    assert reminder.kind == "reaction" and reminder.member_id == table.player.id
