@@ -288,6 +288,9 @@ class CombatBot(commands.Bot):
             sent.append(reminder)
             try:
                 await post_reminder(self, reminder)
+            except discord.Forbidden:  # the point counts as sent: the GM hears why it was not
+                channel = reminder.encounter.row.channel_id
+                await tell_gm(self, reminder.encounter, cannot_post(channel, "a reminder"))
             except Exception:
                 log.exception("could not post the reminder in encounter %s", encounter_id)
         return sent
@@ -302,6 +305,9 @@ class CombatBot(commands.Bot):
             return None
         try:
             await announce_deadline(self, lapse)
+        except discord.Forbidden:  # the turn ended all the same: the GM hears why it is unsaid
+            channel = lapse.encounter.row.channel_id
+            await tell_gm(self, lapse.encounter, cannot_post(channel, "a passed turn deadline"))
         except Exception:
             log.exception("could not announce the turn deadline in encounter %s", encounter_id)
         return lapse

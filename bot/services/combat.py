@@ -16,12 +16,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from bot import names
 from bot.engine import Event, ReactionOption, RecordingRoller
 from bot.engine.core.commands import Answer, CommandBase, Dated, NextTurn, TurnBound
+from bot.engine.core.events import TurnStarted
 from bot.engine.core.standing import pick
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
 from bot.engine.core.verbs import ActInput, ActionSpec
@@ -102,6 +103,22 @@ class CombatResult:
     def resolved_title(self) -> str:
         """What the first decision it settled was about ("" if none)."""
         return self.resolved[0].title if self.resolved else ""
+
+    @property
+    def turn_deadline(self) -> datetime | None:
+        """When the turn that began with this change must end (issue 17): its deadline opened
+        at the commit (:func:`bot.store.turn_timers.follow`, at the row's ``updated_at``) plus
+        the setting. None without turn deadlines, when no turn began here, or while the turn's
+        clock stands still (the fight is paused, or a decision waits)."""
+        encounter = self.encounter
+        state = encounter.state
+        seconds = state.settings.turn_deadline_s
+        if seconds <= 0 or encounter.row.paused or state.decisions or state.turn is None:
+            return None
+        began = (e for e in self.events if isinstance(e, TurnStarted))
+        if not any(e.combatant == state.turn for e in began):
+            return None
+        return encounter.row.updated_at + timedelta(seconds=seconds)
 
 
 def outcome_of(before: Encounter, after: Encounter) -> dict[str, Any]:

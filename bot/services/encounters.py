@@ -724,6 +724,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             saved.version,
             now,
             fresh=command in ("undo", "redo"),
+            # The turn's clock stands still while the fight is paused or a decision waits.
+            stopped=saved.paused or bool(new_state.decisions),
         )
         if write.finish is not None:
             await write.finish(conn, saved)

@@ -42,7 +42,7 @@ from bot.services.gm_checks import not_gm_message
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
-from bot.store import guild_settings, turn_timers
+from bot.store import guild_settings
 from bot.store.base import Store, StoreConnection
 from bot.store.encounters import EncounterRow, LogEntry
 
@@ -181,7 +181,8 @@ class ModerationService:
             return current.state, {}
 
         async def finish(conn: StoreConnection, saved: EncounterRow) -> None:
-            await _pace(conn, saved, paused, self._clock())
+            # The turn deadline stops and runs on with the change itself
+            # (:func:`bot.store.turn_timers.follow`: a paused fight's turn clock stands still).
             if paused or not saved.decisions:
                 return
             state = get_ruleset(saved.ruleset).load_state(saved.stored_state)
@@ -372,13 +373,3 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnySt
 def _ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
     if not encounter.is_gm(actor):
         raise NotAllowed(not_gm_message(encounter, action))
-
-
-async def _pace(conn: StoreConnection, saved: EncounterRow, paused: bool, now: datetime) -> None:
-    """A turn deadline stops with ``/gm pause``; ``/gm resume`` gives back the time that was
-    left (issue 17)."""
-    if paused:
-        await turn_timers.pause(conn, saved.id, now)
-        return
-    state = get_ruleset(saved.ruleset).load_state(saved.stored_state)
-    await turn_timers.resume(conn, saved.id, now, state.settings.turn_deadline_s)

@@ -23,6 +23,7 @@ from bot.services.actor import Actor
 from bot.services.decisions import Decision, decisions_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.event_log import LogRecord
+from bot.store import turn_timers
 
 Since = Literal["last_action", "given", "start"]
 MAX_SINCE_DAYS = 30
@@ -38,7 +39,9 @@ class Recap:
     log entries after it that still stand (oldest first), the ids of the member's combatants
     (``mine``: theirs, those they stand in for, and for the GM every combatant without a
     player), whom it is rendered for (``audience``), whether the current turn waits on the
-    member (``your_turn``) and the decisions that ask them (``waiting``)."""
+    member (``your_turn``) and the decisions that ask them (``waiting``); when the running
+    turn's deadline passes (``turn_deadline``; None without one, or while its clock stands
+    still)."""
 
     encounter: Encounter
     since: datetime
@@ -48,6 +51,7 @@ class Recap:
     audience: Audience
     your_turn: bool
     waiting: list[Decision]
+    turn_deadline: datetime | None = None
 
 
 def parse_since(text: str, now: datetime) -> datetime:
@@ -111,6 +115,8 @@ async def gather(
     waiting = [
         d for d in decisions_of(encounter) if actor.user_id in d.members(encounter.row.gm_id)
     ]
+    async with encounters.db.read() as conn:
+        timer = await turn_timers.open_timer(conn, encounter.id)
     return Recap(
         encounter=encounter,
         since=start,
@@ -120,4 +126,5 @@ async def gather(
         audience=GM if gm else controller(actor.user_id),
         your_turn=your_turn,
         waiting=waiting,
+        turn_deadline=timer.deadline if timer is not None else None,
     )

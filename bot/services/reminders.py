@@ -3,7 +3,9 @@ waits on gets a mention at the GM's reminder points (``/gm settings reminders:``
 at half the window), each point at most once per window, across restarts and processes.
 
 A turn's reminder goes to the combatant's controller, or to the GM for an NPC's turn (the fight
-waits on them); a reaction's to every member who decides it — the GM for an NPC, an approval
+waits on them) — but not while the turn waits on a decision (its deadline waits then too): a
+point that passed meanwhile is sent once the decision is settled, if the deadline is still
+ahead; a reaction's to every member who decides it — the GM for an NPC, an approval
 or any choice only the GM may take. A member inside their quiet hours (``/me settings``) is
 not mentioned: the reminder waits until their quiet hours end, and never comes after the
 deadline (only running windows are read). When several members are asked and only some are
@@ -38,8 +40,8 @@ class Reminder:
     """A reminder sent: the encounter, what waits (``name``: the combatant whose turn it is,
     or the decision's title), the members to mention (``members``; ``member_id`` the first),
     whether the fight waits on the GM (``gm``), the window's ``deadline`` and its ``kind``
-    (``turn`` or ``reaction``); for a turn whose controller is ``/away``, whoever stands in is
-    mentioned and ``for_away`` is the away member."""
+    (``turn`` or ``reaction``); for a turn or a reaction whose controller is ``/away``,
+    whoever stands in is mentioned and ``for_away`` is the away member."""
 
     encounter: Encounter
     name: str
@@ -165,9 +167,15 @@ def _waiting(encounter: Encounter, row: repo.WindowRow) -> _Waiting | None:
             return None
         members = _deciding(encounter, decision)
         window = decision_window_s(state, decision.engine)
-        return _Waiting(decision.title, members, members == [gm], float(window))
+        away = _stood_in_for(encounter, decision)
+        return _Waiting(decision.title, members, members == [gm], float(window), away)
     current = state.current
     if current is None or state.turn_seq != row.ref:
+        return None
+    if decisions_of(encounter):
+        # The turn waits on a decision (a reaction, an approval): its deadline waits too
+        # (:func:`bot.store.turn_timers.due`), and the decision's own reminders go to whoever
+        # it waits on — not "it is your turn" to a member who already acted.
         return None
     controller = current.controller_id
     away = controller if controller is not None and controller in encounter.away else None
@@ -197,9 +205,26 @@ def _deciding(encounter: Encounter, decision: Decision) -> list[int]:
     return list(dict.fromkeys(members)) or decision.members(gm)
 
 
+def _stood_in_for(encounter: Encounter, decision: Decision) -> int | None:
+    """The first away member whose combatant the decision waits on (its reminder goes to
+    whoever stands in, and says for whom), or None."""
+    for combatant_id in decision.deciders:
+        controller = decision.people[combatant_id].controller_id
+        if controller is not None and controller in encounter.away:
+            return controller
+    return None
+
+
+def _window_s(row: repo.WindowRow, waiting: _Waiting) -> float:
+    """How long the window runs: the setting it was opened with — but never longer than from
+    the row's opening to its deadline (a reaction window the GM lengthens while one runs keeps
+    its deadline: its points are not placed on the new length, which would have passed)."""
+    return min(waiting.window_s, max((row.deadline - row.opened).total_seconds(), 0.0))
+
+
 def _next_point(encounter: Encounter, row: repo.WindowRow, waiting: _Waiting) -> datetime:
     """When the window's next unsent reminder point comes (its deadline when none is left)."""
-    points = remind_before(encounter.state.settings.reminders, waiting.window_s)
+    points = remind_before(encounter.state.settings.reminders, _window_s(row, waiting))
     if row.reminded < len(points):
         return row.deadline - timedelta(seconds=points[row.reminded])
     return row.deadline
@@ -210,6 +235,6 @@ def _points_passed(
 ) -> int:
     """How many reminder points of the window have come by ``now`` when that is more than
     were sent (0 otherwise)."""
-    points = remind_before(encounter.state.settings.reminders, waiting.window_s)
+    points = remind_before(encounter.state.settings.reminders, _window_s(row, waiting))
     passed = sum(1 for before in points if row.deadline - timedelta(seconds=before) <= now)
     return passed if passed > row.reminded else 0

@@ -61,6 +61,13 @@ class TurnDeadlines:
         self.claimer = f"turns-{uuid.uuid4().hex[:12]}"
         """This service's name in the expiry claims (one per process)."""
 
+    async def running(self, encounter_id: int) -> datetime | None:
+        """When the encounter's running turn deadline passes; None when it has none, or its
+        clock stands still (the fight is paused, or a decision waits)."""
+        async with self._encounters.db.read() as conn:
+            timer = await turn_timers.open_timer(conn, encounter_id)
+        return timer.deadline if timer is not None else None
+
     async def due(self) -> list[tuple[int, int]]:
         """``(encounter_id, timer id)`` of the turn deadlines passed by the clock that this
         service claimed (:func:`bot.store.expiry.claim_due_turns`): with several bot processes

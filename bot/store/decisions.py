@@ -232,9 +232,10 @@ async def set_deadline(
 ) -> None:
     """Give the open decision whose row is ``decision_id`` a new deadline (a resumed fight
     restarts its window; its buttons keep working), unclaimed: the expiry claim on the old
-    deadline (:mod:`bot.store.expiry`) does not hold the new one back."""
+    deadline (:mod:`bot.store.expiry`) does not hold the new one back. It is a new window, so
+    none of its reminder points counts as sent (:mod:`bot.store.reminders`)."""
     await conn.execute(
-        "UPDATE decisions SET deadline = ?, claim = NULL"
+        "UPDATE decisions SET deadline = ?, claim = NULL, reminded = 0"
         " WHERE encounter_id = ? AND id = ? AND status = 'open'",
         (ts(deadline), encounter_id, decision_id),
     )

@@ -12,9 +12,10 @@ left out. On SQLite the single writer runs claims one after another, which gives
 result.
 
 Turn deadlines: the expiry loop's :meth:`bot.services.turn_deadlines.TurnDeadlines.due` claims
-them here, and lets a claim go (:func:`release`) when firing fails; pausing or resuming a fight
-lets its deadline's claim go too (:func:`bot.store.turn_timers.pause`). Reaction decisions: the
-loop's :meth:`bot.services.reaction_expiry.ReactionExpiry.due` claims them here
+them here, and lets a claim go (:func:`release`) when firing fails; stopping or running a
+turn's clock — a pause, a resume, a decision opening or settled — lets its deadline's claim go
+too (:func:`bot.store.turn_timers.stop`, :func:`~bot.store.turn_timers.run`). Reaction
+decisions: the loop's :meth:`bot.services.reaction_expiry.ReactionExpiry.due` claims them here
 (:func:`claim_due_reactions`), and lets the claims go (:func:`release_reactions`) when expiring
 them fails; a resumed fight's fresh window is unclaimed (:func:`bot.store.decisions.set_deadline`).
 A claim only decides which process tries: the expiry itself is still one versioned change under

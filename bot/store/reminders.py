@@ -15,8 +15,9 @@ from bot.store.turn_timers import TURN
 
 class WindowRow(NamedTuple):
     """An open window with a deadline: its row ``id``, the encounter, its ``kind`` (turn or
-    reaction), ``ref``, ``deadline``, how many reminder points were sent (``reminded``) and the
-    encounter's ``version`` (any change to the fight, its settings included, moves it on)."""
+    reaction), ``ref``, ``deadline``, how many reminder points were sent (``reminded``), the
+    encounter's ``version`` (any change to the fight, its settings included, moves it on) and
+    when the row was opened (``opened``)."""
 
     id: int
     encounter_id: int
@@ -25,10 +26,11 @@ class WindowRow(NamedTuple):
     deadline: datetime
     reminded: int
     version: int
+    opened: datetime
 
 
 _SELECT = (
-    "SELECT d.id, d.encounter_id, d.kind, d.ref, d.deadline, d.reminded, e.version"
+    "SELECT d.id, d.encounter_id, d.kind, d.ref, d.deadline, d.reminded, e.version, d.created_at"
     " FROM decisions d"
     " JOIN encounters e ON e.id = d.encounter_id"
 )
@@ -43,7 +45,12 @@ def _row(values: Any) -> WindowRow:
         deadline=datetime.fromisoformat(values["deadline"]),
         reminded=int(values["reminded"]),
         version=int(values["version"]),
+        opened=_moment(values["created_at"]),
     )
+
+
+def _moment(value: Any) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
 
 
 async def running(conn: Connection, now: datetime) -> list[WindowRow]:

@@ -77,12 +77,19 @@ async def follow(
     now: datetime,
     *,
     fresh: bool = False,
+    stopped: bool = False,
 ) -> None:
     """After a change from state ``before`` to ``after`` (committed as ``version`` at ``now``):
     close the open turn deadline when its turn is over, the fight is not running or the
     deadline setting changed; open one (``now`` plus the setting) for a turn that has none
     yet. A turn whose deadline already fired gets no second one (unless the GM changes the
-    setting, or ``fresh``: an undo or redo gives the turn it brings back a whole deadline)."""
+    setting, or ``fresh``: an undo or redo gives the turn it brings back a whole deadline).
+
+    ``stopped``: the turn's clock stands still after this change — the fight is paused, or a
+    decision waits (a reaction, an approval: it has a window of its own, and the turn cannot
+    end before it is settled). A running deadline stops then, keeping the seconds left, and a
+    stopped one runs on with them once neither holds (:func:`stop`, :func:`run`); a deadline
+    opened meanwhile starts stopped with the whole setting left."""
     if untouched(before, after):
         return
     s = after.settings.turn_deadline_s
@@ -92,19 +99,24 @@ async def follow(
     if timer is not None and (not running or timer.ref != after.turn_seq or reset):
         await close(conn, timer.id, now)
         timer = None
-    if not running or timer is not None:
+    if timer is not None:
+        await (stop(conn, timer, now) if stopped else run(conn, timer, now, s))
+        return
+    if not running:
         return
     if not reset and await _seen(conn, encounter_id, after.turn_seq):
         return
+    deadline = None if stopped else ts(now + timedelta(seconds=s))
     await conn.insert(
-        "INSERT INTO decisions (encounter_id, kind, ref, opened_version, deadline, created_at,"
-        " remind_before_s) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO decisions (encounter_id, kind, ref, opened_version, deadline, remaining_s,"
+        " created_at, remind_before_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             encounter_id,
             TURN,
             after.turn_seq,
             version,
-            ts(now + timedelta(seconds=s)),
+            deadline,
+            float(s) if stopped else None,
             ts(now),
             s // 2,
         ),
@@ -129,11 +141,10 @@ async def close(conn: Connection, timer_id: int, now: datetime) -> bool:
     return changed == 1
 
 
-async def pause(conn: Connection, encounter_id: int, now: datetime) -> None:
-    """The encounter is paused: its turn deadline stops, keeping the seconds left (and any
-    expiry claim on it is let go, :mod:`bot.store.expiry`)."""
-    timer = await open_timer(conn, encounter_id)
-    if timer is None or timer.deadline is None:
+async def stop(conn: Connection, timer: TurnTimer, now: datetime) -> None:
+    """Stop the running turn deadline ``timer``, keeping the seconds left (and letting any
+    expiry claim on it go, :mod:`bot.store.expiry`); a stopped one stays as it is."""
+    if timer.deadline is None:
         return
     left = max((timer.deadline - now).total_seconds(), 0.0)
     await conn.execute(
@@ -142,11 +153,10 @@ async def pause(conn: Connection, encounter_id: int, now: datetime) -> None:
     )
 
 
-async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int) -> None:
-    """The encounter resumes: its turn deadline runs again with the seconds that were left
-    (``full_s`` when the turn began during the pause); unclaimed."""
-    timer = await open_timer(conn, encounter_id)
-    if timer is None:
+async def run(conn: Connection, timer: TurnTimer, now: datetime, full_s: int) -> None:
+    """Let the stopped turn deadline ``timer`` run again with the seconds that were left
+    (``full_s`` when none were kept), unclaimed; a running one stays as it is."""
+    if timer.deadline is not None:
         return
     left = timer.remaining_s if timer.remaining_s is not None else float(full_s)
     await conn.execute(
@@ -155,10 +165,27 @@ async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int
     )
 
 
+async def pause(conn: Connection, encounter_id: int, now: datetime) -> None:
+    """The encounter is paused: its turn deadline stops, keeping the seconds left (and any
+    expiry claim on it is let go, :mod:`bot.store.expiry`)."""
+    timer = await open_timer(conn, encounter_id)
+    if timer is not None:
+        await stop(conn, timer, now)
+
+
+async def resume(conn: Connection, encounter_id: int, now: datetime, full_s: int) -> None:
+    """The encounter resumes: its turn deadline runs again with the seconds that were left
+    (``full_s`` when the turn began during the pause); unclaimed."""
+    timer = await open_timer(conn, encounter_id)
+    if timer is not None:
+        await run(conn, timer, now, full_s)
+
+
 async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     """``(encounter_id, timer id)`` of the turn deadlines of live, unpaused encounters that
     passed by ``now``, soonest first — except where a reaction decision still waits (the turn
-    cannot end before it is settled; its deadline fires after) and those an expiry pass holds
+    cannot end before it is settled; :func:`follow` stops its clock meanwhile, and this holds
+    back a deadline a change made before that rule left running) and those an expiry pass holds
     a claim on that has not lapsed by ``now`` (:mod:`bot.store.expiry`: another process is
     firing it). The rows :func:`bot.store.expiry.claim_due_turns` would claim now, read without
     a write."""

@@ -136,10 +136,12 @@ def gm_sees_more(result: CombatResult) -> bool:
 
 def turn_announcement(result: CombatResult) -> str:
     """A line mentioning the controller of each turn that started (the GM for NPCs), saying
-    what a turn holds and — where the public may see the combatant's numbers — its pool."""
+    what a turn holds and — where the public may see the combatant's numbers — its pool; the
+    running turn's with its deadline, when it has one (``/gm settings turn_deadline:``)."""
     encounter = result.encounter
     view = view_of(encounter, PUBLIC)
     parts: list[str] = []
+    running = -1  # the part of the turn that runs now (the last one begun for its combatant)
     for event in result.events:
         if isinstance(event, TurnStarted) and event.combatant:
             combatant = view.combatant(event.combatant)
@@ -152,10 +154,15 @@ def turn_announcement(result: CombatResult) -> str:
             # the words of an interleaved go already count what is left: the guide does not
             guide = encounter.rules.turn_guide(combatant, revealed=revealed and not words)
             name = shown_name(combatant.name)
+            if combatant.id == encounter.state.turn:
+                running = len(parts)
             if words:  # an order that plays one action at a time (Utopia's interleaving)
                 parts.append(f"<@{who}>{stand} Round {event.round}: **{name}** {words}: {guide}")
                 continue
             parts.append(f"<@{who}>{stand} it is **{name}**'s turn (round {event.round}): {guide}")
+    deadline = result.turn_deadline
+    if deadline is not None and running >= 0:
+        parts[running] += f" Turn deadline: {discord.utils.format_dt(deadline, 'R')}."
     return "\n".join(parts[-3:])
 
 

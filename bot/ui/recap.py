@@ -90,6 +90,18 @@ def _conditions(recap: Recap, view: View) -> list[str]:
     ]
 
 
+def _due(recap: Recap) -> str:
+    """When the running turn's deadline passes, or that it waits for a decision (its clock
+    stands still meanwhile); nothing without a deadline or while the fight is paused."""
+    encounter = recap.encounter
+    if recap.turn_deadline is not None:
+        return f" (deadline {discord.utils.format_dt(recap.turn_deadline, 'R')})"
+    timed = encounter.state.settings.turn_deadline_s > 0
+    if timed and encounter.state.decisions and not encounter.row.paused:
+        return " (its deadline waits for the decision)"
+    return ""
+
+
 def _now(recap: Recap) -> list[str]:
     encounter = recap.encounter
     state = encounter.state
@@ -98,7 +110,9 @@ def _now(recap: Recap) -> list[str]:
     if state.phase != "active" or current is None:
         lines.append("No fight is running." if state.phase != "finished" else "The fight is over.")
     else:
-        lines.append(f"Round {state.round}: it is **{shown_name(current.name)}**'s turn.")
+        lines.append(
+            f"Round {state.round}: it is **{shown_name(current.name)}**'s turn{_due(recap)}."
+        )
     if recap.your_turn and current is not None:
         lines.append(f"⏳ Waiting on you: **{shown_name(current.name)}**'s turn.")
     for decision in recap.waiting:

@@ -456,12 +456,29 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         await self._set_paused(interaction, False)
 
+    async def _deadline_resumed(self, encounter: Encounter) -> str:
+        """What a resume says of the running turn's deadline: when it passes now (the time it
+        had left at the pause), or that it waits for the decision still open."""
+        current = encounter.state.current
+        deadline = await self.combat.deadlines.running(encounter.id)
+        if current is None:
+            return ""
+        name = shown_name(current.name)
+        if deadline is not None:
+            return f" **{name}**'s turn deadline: {discord.utils.format_dt(deadline, 'R')}."
+        if encounter.state.decisions:
+            return f" **{name}**'s turn deadline runs on once the decision is settled."
+        return ""
+
     async def _set_paused(self, interaction: discord.Interaction[Any], paused: bool) -> None:
         _, channel_id = channel_ids(interaction)
         encounter = await self.moderation.set_paused(channel_id, actor_of(interaction), paused)
+        timed = encounter.state.settings.turn_deadline_s > 0
         text = (
             f"⏸️ The GM has paused **{shown_name(encounter.row.name)}**. Players' commands wait for "
-            "`/gm resume`; reaction windows stop running."
+            "`/gm resume`; "
+            + ("reaction windows and the turn deadline stop" if timed else "reaction windows stop")
+            + " running."
             if paused
             else f"▶️ The GM resumes **{shown_name(encounter.row.name)}**."
             + (
@@ -471,6 +488,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 if encounter.state.decisions
                 else ""
             )
+            + (await self._deadline_resumed(encounter) if timed else "")
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
         await refresh_channel(interaction.client, channel_id)

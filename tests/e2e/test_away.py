@@ -196,6 +196,39 @@ async def test_the_reminder_goes_to_the_delegate(
     assert "it is **Willow**'s turn" in shown.content
 
 
+async def test_a_reaction_reminder_to_the_delegate_says_whom_they_stand_in_for(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Thug 1 attacks Willow while her player is away: the reminder at half the window goes to
+    the delegate and says for whom, as a turn's reminder does (before, it read as if the
+    attack were on the delegate's own character); without a delegate, the GM's says so too."""
+    bot, h, player, delegate = clocked_bot, discord_harness, table.player, table.other_player
+    gm = table.moderator
+    await ok(await slash(h, player, "away", delegate=delegate))
+    await set_up_fight(h, table)
+    await thug_attacks_willow(bot, h, table)
+    clock.advance(150)  # half the 5-minute window
+    [reminder] = await bot.send_reminders()
+    assert reminder.kind == "reaction" and reminder.members == (delegate.id,)
+    assert reminder.for_away == player.id
+    await h.wait_for(lambda: any("⏳" in m.content for m in h.messages_in(h.channel)))
+    [shown] = [m for m in h.messages_in(h.channel) if "⏳" in m.content]
+    assert shown.content.startswith(f"{for_away(delegate, player)} ⏳ Reminder: **Thug 1"), (
+        shown.content
+    )
+    # The delegate goes away too: the GM stands in, and a fresh window's reminder says so.
+    await ok(await slash(h, gm, "gm resolve"))
+    await ok(await slash(h, delegate, "away"))
+    await pass_turns_until(bot, h, table, "Thug 2")
+    await ok(await slash(h, gm, "attack", target="Willow", with_="Cudgel"))
+    clock.advance(150)
+    [nudge] = await bot.send_reminders()
+    assert nudge.members == (gm.id,) and nudge.for_away == player.id
+    await h.wait_for(lambda: len([m for m in h.messages_in(h.channel) if "⏳" in m.content]) == 2)
+    said = [m for m in h.messages_in(h.channel) if "⏳" in m.content][-1].content
+    assert said.startswith(f"{for_away(gm, player)} ⏳ The fight waits on you: **Thug 2"), said
+
+
 async def test_going_away_while_a_reaction_waits_asks_the_delegate(
     clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:

@@ -17,27 +17,33 @@ async def test_help_shows_the_guides_and_each_command(
     assert player.ephemeral
     text = player.message.text()
     assert "Player's guide" in text and "one action" in text and "Speed pool" in text
+    assert "set a turn deadline, says when it passes: then your turn ends" in " ".join(text.split())
 
     gm = await slash(h, table.gm, "help", topic="gm")
     await gm.response()
     assert "/encounter end" in gm.message.text() and "npcs_react" in gm.message.text()
+    assert "stops reaction windows and turn deadlines" in " ".join(gm.message.text().split())
 
     utopia = await slash(h, table.player, "help", topic="utopia")
     await utopia.response()
     assert "Playing Utopia" in utopia.message.text()
     assert "interrupt actions (IA)" in utopia.message.text()
+    # each system's guide says what an unanswered reaction window does in that system
+    assert "the damage is taken with no defense" in utopia.message.text()
 
     untitled = await slash(h, table.player, "help", topic="Untitled")
     await untitled.response()
     text = untitled.message.text()
     assert "Playing Untitled" in text and "two move actions and one standard action" in text
     assert "`/gm settings`" in text and "combined move" in text
+    assert "reaction window, the shield is raised" in text
 
     uune = await slash(h, table.player, "help", topic="uune")
     await uune.response()
     text = uune.message.text()
     assert "Playing Uune" in text and "Every PC takes one turn, in any order" in text
     assert "approves or refuses each resource with buttons" in text
+    assert "are refused and the roll is made" in text and "keeps the roll as it is" in text
 
     attack = await slash(h, table.player, "help", topic="/attack")
     await attack.response()

@@ -138,7 +138,8 @@ async def test_a_recap_after_a_day_and_a_half(
     """Willow's player ends both their turns on day 1, then is gone for a day and a half: the
     Thugs' turns end at their deadlines but Thug 1 attacks Willow first, and the reaction
     window runs out. Back, the player's recap lists the three turns, the attack (with the
-    Thug's numbers hidden as the channel hid them) and that it is Willow's turn again."""
+    Thug's numbers hidden as the channel hid them) and that it is Willow's turn again, with its
+    deadline."""
     bot, h, player, gm = clocked_bot, discord_harness, table.player, table.moderator
     await twelve_hours(bot, h, table)
     await ok(await slash(h, player, "endturn"))
@@ -159,7 +160,11 @@ async def test_a_recap_after_a_day_and_a_half(
     assert "**Turns taken (3)**\nRound 1: Thug 1, Thug 2, Thug 3" in text
     assert "**Thug 1** → **Willow** with Cudgel" in text
     assert "Thug 1's Accuracy bonus (hidden)" in text
-    assert "Round 2: it is **Willow**'s turn.\n⏳ Waiting on you: **Willow**'s turn." in text
+    due = f"<t:{int((clock() + timedelta(seconds=DEADLINE)).timestamp())}:R>"
+    now = (
+        f"Round 2: it is **Willow**'s turn (deadline {due}).\n⏳ Waiting on you: **Willow**'s turn."
+    )
+    assert now in text, text
     show(h, player, "Back after a day and a half")
 
 

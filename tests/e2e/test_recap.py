@@ -6,12 +6,14 @@ audience, so a player never learns an NPC's hidden numbers."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from typing import Any
 
 from bot.client import CombatBot
 from bot.services.actor import Actor
 from bot.services.recap import gather
 from bot.ui.recap import DESCRIPTION_MAX, recap_embed
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     ok,
     pass_turns_until,
@@ -75,6 +77,25 @@ async def test_the_recap_says_what_waits_on_you(
     text = await recap_of(h, player)
     assert "⏳ Waiting on you: Thug 1 attacks Willow with Cudgel (decide <t:" in text
     assert "Attacks on your combatants**\nNone." in text  # not resolved yet
+
+
+async def test_the_recap_says_when_the_turn_deadline_passes(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """A player catching up on a fight with turn deadlines learns when the running turn's
+    deadline passes (before, the recap said whose turn it was, never until when); while a
+    reaction waits the turn's clock stands still, and the recap says so."""
+    bot, h, player, gm = clocked_bot, discord_harness, table.player, table.moderator
+    await set_up_fight(h, table)
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    clock.advance(5 * 3600)
+    due = int((clock() + timedelta(hours=7)).timestamp())
+    text = await recap_of(h, player)
+    assert f"it is **Willow**'s turn (deadline <t:{due}:R>)." in text, text
+    await thug_attacks_willow(bot, h, table)
+    text = await recap_of(h, player)
+    assert "it is **Thug 1**'s turn (its deadline waits for the decision)." in text, text
+    assert "Nothing waits" not in text
 
 
 async def test_recap_refusals(

@@ -11,11 +11,23 @@ from zoneinfo import ZoneInfo
 
 from bot.client import CombatBot
 from tests.clock import ManualClock
-from tests.e2e.combat_helpers import answered, ok, pass_turns_until, refused, slash
+from tests.e2e.combat_helpers import (
+    answered,
+    ok,
+    pass_turns_until,
+    refused,
+    slash,
+    thug_attacks_willow,
+)
 from tests.e2e.conftest import Table
 from tests.e2e.test_member_data import click, delete_prompt, export_of
 from tests.e2e.test_reaction_expiry import waiting_for_willow
-from tests.e2e.test_turn_deadlines import DEADLINE, HOUR, reminders, twelve_hour_fight
+from tests.e2e.test_turn_deadlines import (
+    DEADLINE,
+    HOUR,
+    reminders,
+    twelve_hour_fight,
+)
 from tests.harness.server import DiscordHarness
 
 
@@ -219,3 +231,99 @@ async def test_after_an_outage_only_one_reminder_covers_the_points_missed(
     assert len(await bot.send_reminders()) == 1
     clock.advance(60)
     assert await bot.send_reminders() == []
+
+
+async def test_a_resumed_reaction_window_is_a_new_window_and_reminded_again(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Willow's player was reminded at half her window; the GM pauses for a day and resumes,
+    which gives her a whole window again (``/gm resume``): its half-way point is reminded too
+    (before, the point of the old window counted as sent and the new one came unannounced)."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await waiting_for_willow(bot, h, table)
+    clock.advance(200)
+    [first] = await bot.send_reminders()
+    assert first.kind == "reaction" and first.member_id == table.player.id
+    await ok(await slash(h, gm, "gm pause"))
+    clock.advance(24 * HOUR)
+    assert await bot.send_reminders() == []  # nothing while paused
+    await ok(await slash(h, gm, "gm resume"))
+    clock.advance(150 - 1)
+    assert await bot.send_reminders() == []
+    clock.advance(1)  # half of the fresh 5-minute window
+    [again] = await bot.send_reminders()
+    assert again.kind == "reaction" and again.member_id == table.player.id
+    assert again.deadline == clock() + timedelta(seconds=150)
+    clock.advance(60)
+    assert await bot.send_reminders() == []  # once per window
+    await h.wait_for(lambda: len(reminders(h)) == 2)
+
+
+async def test_a_turn_waiting_on_a_reaction_reminds_whoever_the_reaction_waits_on(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Thug 1 attacks Willow as its 12-hour turn begins, and she has a day to react: the turn
+    cannot end before she answers, so the GM is not told at 6 hours that "the fight waits on
+    you" (before, it was, beside "it is Thug 1's turn (deadline in 6 hours)" for a deadline
+    that would not come): Willow's player is reminded of her reaction, at half its day."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await twelve_hour_fight(bot, h, table)
+    await ok(await slash(h, gm, "gm settings", reaction_window="1d"))
+    prompt = await thug_attacks_willow(bot, h, table)
+    await h.wait_for(lambda: h.message(prompt).components != [])
+    clock.advance(DEADLINE / 2)
+    assert await bot.send_reminders() == []  # the turn waits on Willow, not on the GM
+    clock.advance(DEADLINE / 2)
+    [reaction] = await bot.send_reminders()  # half the reaction's day
+    assert reaction.kind == "reaction" and reaction.members == (table.player.id,)
+    assert await bot.fire_turn_deadlines() == []
+    await h.wait_for(lambda: len(reminders(h)) == 1)
+    assert not [m for m in reminders(h) if m.content.startswith(f"<@{gm.id}>")]
+
+
+async def test_a_uune_roll_waiting_for_the_gms_approval_does_not_remind_its_roller(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Uune: Mira picks the lock and Tobin helps; the roll waits for the GM's approval (Uune
+    SRD, "Actions"). Half of Mira's 12-hour turn passes: Mira's player has acted and is not
+    told it is her turn; the GM is reminded of the approval at half its window."""
+    h = discord_harness
+    gm, player, other = table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
+    await answered(await slash(h, player, "character import", example="mira"))
+    await answered(await slash(h, other, "character import", example="tobin"))
+    await ok(await slash(h, player, "encounter join", character="Mira Quell"))
+    await ok(await slash(h, other, "encounter join", character="Tobin Ash"))
+    await answered(await slash(h, gm, "npc import", example="dock-thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h", reaction_window="1d"))
+    await ok(await slash(h, gm, "encounter begin"))
+    detail = "pick the lock: Lockpicks"
+    await ok(await slash(h, player, "act", action="action", detail=detail, amount=3))
+    await ok(await slash(h, other, "act", action="help", detail="Herbalist"))
+    clock.advance(DEADLINE / 2)
+    assert await clocked_bot.send_reminders() == []
+    clock.advance(DEADLINE / 2)
+    [approval] = await clocked_bot.send_reminders()
+    assert approval.kind == "reaction" and approval.members == (gm.id,) and approval.gm
+    await h.wait_for(lambda: len(reminders(h)) == 1)
+    assert not any("it is **Mira Quell**'s turn" in m.content for m in reminders(h))
+
+
+async def test_a_longer_reaction_window_set_while_one_runs_brings_no_early_reminder(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Ten seconds into Willow's 5-minute window the GM sets `reaction_window:12h` for the
+    fight: her running window keeps its 5 minutes, and is reminded at half of them — not at
+    once (before, the points were placed on the new 12 hours before a deadline 5 minutes
+    away, so "half" had long passed)."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await waiting_for_willow(bot, h, table)
+    clock.advance(10)
+    await ok(await slash(h, gm, "gm settings", reaction_window="12h"))
+    assert await bot.send_reminders() == []
+    clock.advance(150 - 10 - 1)
+    assert await bot.send_reminders() == []
+    clock.advance(1)
+    [reminder] = await bot.send_reminders()
+    assert reminder.kind == "reaction" and reminder.member_id == table.player.id

@@ -10,10 +10,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import discord
+
 from bot.client import CombatBot
 from bot.store import turn_timers
 from tests.clock import ManualClock
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
@@ -108,11 +110,17 @@ async def test_pause_stops_the_deadline_and_resume_gives_back_the_time_left(
     bot, h, gm = clocked_bot, discord_harness, table.moderator
     encounter_id = await twelve_hour_fight(bot, h, table)
     clock.advance(4 * HOUR)
-    await ok(await slash(h, gm, "gm pause"))
+    paused = await answered(await slash(h, gm, "gm pause"))
+    # the table is told the turn's clock stops too, and when it runs out after the resume
+    assert "reaction windows and the turn deadline stop running" in paused.message.text()
     clock.advance(100 * HOUR)
     assert await bot.fire_turn_deadlines() == []
-    await ok(await slash(h, gm, "gm resume"))
+    resumed = await answered(await slash(h, gm, "gm resume"))
     live = await bot.services.encounters.live(h.channel.id)
+    due = int((clock() + timedelta(seconds=8 * HOUR)).timestamp())
+    assert live.state.current is not None
+    said = resumed.message.text()
+    assert f"**{live.state.current.name}**'s turn deadline: <t:{due}:R>." in said, said
     assert await deadline_of(bot, encounter_id) == (
         live.state.turn_seq,
         clock() + timedelta(seconds=8 * HOUR),
@@ -219,3 +227,56 @@ async def test_undoing_a_turn_the_deadline_ended_gives_it_a_whole_deadline(
         back.state.turn_seq,
         clock() + timedelta(seconds=DEADLINE),
     )
+
+
+async def test_the_turn_ping_says_when_the_turns_deadline_passes(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """A player pinged for their turn learns its deadline there — not only from a reminder
+    halfway through it (before, the ping never said it): when a turn ends by hand, and when
+    one ends at its deadline; a fight without deadlines says nothing of one."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await set_up_fight(h, table)
+    ended = await ok(await slash(h, gm, "endturn"))
+    assert "Turn deadline" not in ended.message.text()
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    clock.advance(HOUR)
+    ended = await ok(await slash(h, gm, "endturn"))
+    due = int((clock() + timedelta(seconds=DEADLINE)).timestamp())
+    assert "'s turn (round 1): " in ended.message.content
+    assert ended.message.content.endswith(f"Turn deadline: <t:{due}:R>."), ended.message.content
+    clock.advance(DEADLINE)
+    [lapse] = await bot.fire_turn_deadlines()
+    await h.wait_for(lambda: len(passed(h)) == 1)
+    [shown] = passed(h)
+    due = int((clock() + timedelta(seconds=DEADLINE)).timestamp())
+    assert f"Turn deadline: <t:{due}:R>." in shown.content, shown.content
+    assert lapse.result is not None and lapse.result.turn_deadline == clock() + timedelta(
+        seconds=DEADLINE
+    )
+
+
+async def test_a_deadline_that_passes_where_the_bot_may_not_post_tells_the_gm(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The bot lost Send Messages in the fight's channel while a turn ran: its reminder and its
+    deadline still come (the turn ends), and the GM is told at their next command that the bot
+    could not post them — as for a reaction window that runs out there (before, it was only
+    logged)."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await twelve_hour_fight(bot, h, table)
+    h.deny_bot(h.channel, discord.Permissions(send_messages=True).value)
+    clock.advance(DEADLINE / 2)
+    assert len(await bot.send_reminders()) == 1 and reminders(h) == []
+    clock.advance(DEADLINE / 2)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.action == "end_turn" and passed(h) == []
+    h.deny_bot(h.channel, 0)
+    await answered(await slash(h, gm, "encounter status"))
+
+    def told() -> list[str]:  # the GM's notices, at this command or one still finishing
+        shown = h.messages_in(h.channel, include_ephemeral=True)
+        return [m.text() for m in shown if m.ephemeral and "could not post" in m.text()]
+
+    both = ("I could not post a passed turn deadline", "I could not post a reminder")
+    await h.wait_for(lambda: all(any(w in m for m in told()) for w in both))

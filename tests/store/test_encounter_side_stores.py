@@ -100,6 +100,34 @@ async def test_turn_timer_resumed_runs_the_seconds_left(store: Store) -> None:
         assert timer.deadline == NOW + timedelta(seconds=140) and timer.remaining_s is None
 
 
+async def test_a_turns_clock_stops_and_runs_on_with_each_change(store: Store) -> None:
+    """``follow(stopped=True)`` — a change that leaves a decision open or the fight paused —
+    stops the running deadline keeping the seconds left, a later change without either runs
+    it on with them, and a turn that begins while stopped starts stopped with the whole
+    setting."""
+    later = NOW + timedelta(hours=5)
+    async with store.transaction() as conn:
+        enc = await add_encounter(conn, 10)
+        await turn_timers.follow(conn, enc, state(deadline_s=0), state(deadline_s=60), 2, NOW)
+        on = state(deadline_s=60)
+        await turn_timers.follow(conn, enc, on, on, 3, NOW + timedelta(seconds=20), stopped=True)
+        stopped = await turn_timers.open_timer(conn, enc)
+        assert stopped is not None and (stopped.deadline, stopped.remaining_s) == (None, 40.0)
+        await turn_timers.follow(conn, enc, on, on, 4, NOW + timedelta(hours=1), stopped=True)
+        await turn_timers.follow(conn, enc, on, on, 5, later)
+        running = await turn_timers.open_timer(conn, enc)
+        assert running is not None and running.deadline == later + timedelta(seconds=40)
+        assert running.remaining_s is None
+        nxt = state(deadline_s=60, turn_seq=2)
+        await turn_timers.follow(conn, enc, on, nxt, 6, later, stopped=True)
+        begun = await turn_timers.open_timer(conn, enc)
+        assert begun is not None and (begun.ref, begun.deadline, begun.remaining_s) == (
+            2,
+            None,
+            60.0,
+        )
+
+
 async def test_a_waiting_reaction_holds_the_turn_deadline(store: Store) -> None:
     late = NOW + timedelta(minutes=5)
     async with store.transaction() as conn:
