@@ -285,14 +285,20 @@ async def test_a_stored_time_zone_this_host_cannot_read_still_gets_reminders(
     await twelve_hour_fight(bot, h, table)
     await pass_turns_until(bot, h, table, "Willow")
     guild = h.channel.guild_id
-    row = member_settings_repo.MemberSettingsRow(guild, table.player.id, "Mars/Olympus", 180, 240)
+    # An hour of quiet twelve hours (UTC) away from the reminder's time: the clock starts at
+    # the real time, so fixed hours (03:00-04:00) held the reminder back in a run at 21:00.
+    quiet = (clock() + timedelta(seconds=DEADLINE * 0.5, hours=12)).hour * 60
+    row = member_settings_repo.MemberSettingsRow(
+        guild, table.player.id, "Mars/Olympus", quiet, (quiet + 60) % (24 * 60)
+    )
     async with bot.db.transaction() as conn:
         await member_settings_repo.put(conn, row, clock())
     clock.advance(DEADLINE * 0.5)
     [reminder] = await bot.send_reminders()
     assert reminder.member_id == table.player.id
     shown = await refused(await slash(h, table.player, "me settings"))
-    assert "UTC (not set)" in shown and "Quiet hours: **03:00-04:00**" in shown, shown
+    hours = f"{quiet // 60:02d}:00-{(quiet // 60 + 1) % 24:02d}:00"
+    assert "UTC (not set)" in shown and f"Quiet hours: **{hours}**" in shown, shown
 
 
 async def test_a_delegate_lists_and_sets_standing_reactions_for_whom_they_stand_in(
