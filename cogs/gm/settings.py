@@ -196,9 +196,15 @@ async def _set_default(
     if spec is None:
         text = f"**{name}** has no default action now: at a passed deadline its turn just ends."
     else:
+        # In Utopia's interleaved order the action is one go: the turn (the round) goes on.
+        after = (
+            "its go passes on (interleaved order: its other TA wait for its next go)"
+            if encounter.state.settings.interleaved
+            else "the turn ends"
+        )
         text = (
             f"When **{name}**'s turn deadline passes, {name} takes **{shown_name(spec.label)}**"
-            f" ({shown_name(spec.cost)}), then the turn ends."
+            f" ({shown_name(spec.cost)}), then {after}."
         )
     if encounter.state.settings.turn_deadline_action != "default_action":
         text += (
