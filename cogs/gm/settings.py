@@ -135,6 +135,8 @@ def settings_command(
             action="change the settings",
             title="The GM changes the settings",
         )
+        if changes.get("turn_deadline_s"):
+            await _new_deadline(combat, encounters, interaction)
 
     @settings.autocomplete("combatant")
     async def combatant_names(
@@ -155,6 +157,28 @@ def settings_command(
         return await rules(interaction, current)
 
     return settings
+
+
+async def _new_deadline(
+    combat: CombatService, encounters: EncounterService, interaction: discord.Interaction[Any]
+) -> None:
+    """After ``turn_deadline:`` changed, tell the table when the running turn's new deadline
+    passes (the setting gives the turn a whole deadline from now), or that it waits for the
+    decision still open."""
+    _, channel_id = channel_ids(interaction)
+    live = await encounters.live(channel_id)
+    current = live.state.current
+    if live.state.phase != "active" or current is None:
+        return
+    deadline = await combat.deadlines.running(live.id)
+    name = shown_name(current.name)
+    if deadline is not None:
+        text = f"**{name}**'s turn deadline: {discord.utils.format_dt(deadline, 'R')}."
+    elif live.state.decisions and not live.row.paused:
+        text = f"**{name}**'s turn deadline runs once the decision is settled."
+    else:
+        return
+    await interaction.followup.send(text, allowed_mentions=NONE)
 
 
 def _settings_change(current: Encounter, changes: dict[str, Any]) -> CommandBase:
@@ -196,9 +220,15 @@ async def _set_default(
     if spec is None:
         text = f"**{name}** has no default action now: at a passed deadline its turn just ends."
     else:
+        # In Utopia's interleaved order the action is one go: the turn (the round) goes on.
+        after = (
+            "its go passes on (interleaved order: its other TA wait for its next go)"
+            if encounter.state.settings.interleaved
+            else "the turn ends"
+        )
         text = (
             f"When **{name}**'s turn deadline passes, {name} takes **{shown_name(spec.label)}**"
-            f" ({shown_name(spec.cost)}), then the turn ends."
+            f" ({shown_name(spec.cost)}), then {after}."
         )
     if encounter.state.settings.turn_deadline_action != "default_action":
         text += (

@@ -164,3 +164,34 @@ async def test_utopia_vesnas_turn_waits_for_the_gms_defense_and_keeps_its_last_h
     clock.advance(HOUR)
     [lapse] = await bot.fire_turn_deadlines()
     assert lapse.name == "Vesna" and lapse.action == "end_turn"
+
+
+async def test_utopia_interleaved_a_default_action_at_the_deadline_passes_the_go_on(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox, clock: ManualClock
+) -> None:
+    """Utopia's interleaved order ("each creature goes after each action"): Vesna's default
+    action at a passed deadline is one paid action, so her go passes on and her other TA wait
+    for her next go — what the GM is told when setting it (before, "then the turn ends", which
+    in this order means giving up the round's TA, as a passed deadline without one does)."""
+    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Reed ford", ruleset="utopia"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    await answered(await slash(h, other, "character import", example="brannoc"))
+    await answered(await slash(h, other, "encounter join", character="Brannoc"))
+    await ok(await slash(h, gm, "gm settings", interleaved=True, turn_deadline="12h"))
+    await ok(await slash(h, gm, "gm settings", deadline_action="default_action"))
+    told = await answered(
+        await slash(h, gm, "gm settings", combatant="Vesna", default_action="Deep Breath")
+    )
+    said = str(told.response_data["content"])
+    assert "then its go passes on (interleaved order: its other TA wait for its next go)" in said
+    assert "then the turn ends" not in said
+    dice.load([6, 6, 5, 1, 1, 1])  # Speed tests: Vesna, then Brannoc
+    await ok(await slash(h, gm, "encounter begin"))
+    clock.advance(DEADLINE)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.action == "default_action" and lapse.name == "Vesna"
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None and live.state.current.name == "Brannoc"
+    assert live.state.find("Vesna").pools["turn"] == 5

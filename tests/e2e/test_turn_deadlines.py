@@ -280,3 +280,21 @@ async def test_a_deadline_that_passes_where_the_bot_may_not_post_tells_the_gm(
 
     both = ("I could not post a passed turn deadline", "I could not post a reminder")
     await h.wait_for(lambda: all(any(w in m for m in told()) for w in both))
+
+
+async def test_setting_a_deadline_mid_turn_says_when_the_running_turns_passes(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The GM sets `turn_deadline:12h` during Willow's turn, which gives it a whole deadline
+    from then: the table is told when it passes (before, only the setting was shown, and the
+    turn's deadline first appeared in a reminder hours later)."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await set_up_fight(h, table)
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.current is not None
+    changed = await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    due = int((clock() + timedelta(seconds=DEADLINE)).timestamp())
+    said = f"**{live.state.current.name}**'s turn deadline: <t:{due}:R>."
+    await changed.wait_for(lambda r: any(said in m.text() for m in r.followups))
+    [told] = [m for m in changed.followups if said in m.text()]
+    assert not told.ephemeral
