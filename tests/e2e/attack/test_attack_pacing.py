@@ -282,10 +282,6 @@ async def test_a_stored_time_zone_this_host_cannot_read_still_gets_reminders(
     tz database dropped) that this host cannot read: the reminder pass raised for that member
     on every pass, so they were never reminded; now the zone counts as unset (UTC)."""
     bot, h = clocked_bot, discord_harness
-    # Noon UTC: the reminder at 18:00 falls outside the stored 03:00-04:00 quiet hours, at
-    # whatever hour the test runs (from the wall clock it failed between 21:00 and 22:00 UTC).
-    noon = clock().replace(hour=12, minute=0)
-    clock.set(noon if noon >= clock() else noon + timedelta(days=1))
     await twelve_hour_fight(bot, h, table)
     await pass_turns_until(bot, h, table, "Willow")
     guild = h.channel.guild_id
