@@ -255,10 +255,13 @@ async def test_utopias_deep_breath_button_is_not_called_a_breather(
 ) -> None:
     """The turn ping's *Deep Breath* button in a Utopia fight answered "Brannoc takes a
     breather" — UTTAS's Take a Breather, a word Utopia does not have (its action is "Deep
-    Breath"). The title names the system's own action, as ``/act`` does."""
+    Breath"), and ``/gm undo`` said "The GM undoes breather". The title names the system's own
+    action, as ``/act`` does, and the log keeps it as an ``/act``."""
     h = discord_harness
     await hound_pass(h, table)
     ping = (await ok(await slash(h, table.moderator, "endturn"))).message
     rested = await press(h, table.other_player, ping, "Deep Breath")
     shown = str(rested.response_data)
     assert "Brannoc acts: Deep Breath" in shown and "breather" not in shown, shown
+    undone = await ok(await slash(h, table.moderator, "gm undo"))
+    assert "breather" not in str(undone.response_data), undone.response_data
