@@ -285,14 +285,20 @@ async def test_a_stored_time_zone_this_host_cannot_read_still_gets_reminders(
     await twelve_hour_fight(bot, h, table)
     await pass_turns_until(bot, h, table, "Willow")
     guild = h.channel.guild_id
-    row = member_settings_repo.MemberSettingsRow(guild, table.player.id, "Mars/Olympus", 180, 240)
+    # Quiet hours well after the reminder (the clock starts at the real time: fixed hours such
+    # as 03:00-04:00 held the reminder back when the test ran around 21:00 UTC).
+    quiet = (clock().hour + 9) % 24
+    row = member_settings_repo.MemberSettingsRow(
+        guild, table.player.id, "Mars/Olympus", quiet * 60, (quiet + 1) % 24 * 60
+    )
     async with bot.db.transaction() as conn:
         await member_settings_repo.put(conn, row, clock())
     clock.advance(DEADLINE * 0.5)
     [reminder] = await bot.send_reminders()
     assert reminder.member_id == table.player.id
     shown = await refused(await slash(h, table.player, "me settings"))
-    assert "UTC (not set)" in shown and "Quiet hours: **03:00-04:00**" in shown, shown
+    hours = f"{quiet:02d}:00-{(quiet + 1) % 24:02d}:00"
+    assert "UTC (not set)" in shown and f"Quiet hours: **{hours}**" in shown, shown
 
 
 async def test_a_delegate_lists_and_sets_standing_reactions_for_whom_they_stand_in(
