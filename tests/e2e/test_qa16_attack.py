@@ -334,3 +334,19 @@ async def test_uune_help_names_the_roller_it_helps_or_nobody(
     ), text
     await u.run(tobin, "act", action="help", target="Mira Quell", detail="Herbalist")
     assert u.said("Tobin Ash helps Mira Quell, proposing Herbalist.")
+
+
+async def test_uune_proposing_a_resource_again_names_it(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira proposes Lockpicks for the roll that already has it: "Name resources not proposed
+    yet." — which resource, and that it is already there, left to guess."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    text = await refused(await slash(h, table.player, "act", action="propose", detail="lockpicks"))
+    assert text == (
+        "Lockpicks is already proposed for this roll: name a resource not proposed yet."
+    ), text
