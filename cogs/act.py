@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.state import CombatantBase
-from bot.engine.core.verbs import ActInput, spec_for
+from bot.engine.core.verbs import ActInput, require_options, spec_for
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.ui.replies import autocomplete_guard
@@ -52,6 +52,8 @@ class ActCog(TurnCommands):
             spec = spec_for(current.rules.actions(current.state, me), action)
             key = spec.key if spec is not None else action
             given = ActInput(key=key, target=aimed, detail=detail, amount=amount)
+            if spec is not None:
+                require_options(spec, given)  # an option the action takes not: refused
             return current.rules.act(current.state, me, given)
 
         options = {"action": action, "target": target, "detail": detail, "amount": amount}

@@ -155,7 +155,13 @@ async def take_move(
         return rules.attack_command(current.state, me, target, attacks[0])
 
     labels = {"end": "endturn", "rest": "breather", "atk": "attack"}
+    label = labels[move]
+    if move == "rest":
+        # Logged (and undone) under the system's own action: UTTAS's breather, Utopia's
+        # deep breath — "breather" was UTTAS's word in every system's undo and log.
+        key = (await combat.encounter(encounter_id)).rules.breather_action()
+        label = (key or label).replace("-", " ")
     options = {"turn": turn_seq, **({"target": target} if target else {})}
     return await combat.act_on_turn(
-        encounter_id, turn_seq, actor, labels[move], options, make, turn_holder
+        encounter_id, turn_seq, actor, label, options, make, turn_holder
     )

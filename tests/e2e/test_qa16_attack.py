@@ -255,10 +255,98 @@ async def test_utopias_deep_breath_button_is_not_called_a_breather(
 ) -> None:
     """The turn ping's *Deep Breath* button in a Utopia fight answered "Brannoc takes a
     breather" — UTTAS's Take a Breather, a word Utopia does not have (its action is "Deep
-    Breath"). The title names the system's own action, as ``/act`` does."""
+    Breath"), and ``/gm undo`` said "The GM undoes breather". The title names the system's own
+    action, as ``/act`` does, and the log keeps it as an ``/act``."""
     h = discord_harness
     await hound_pass(h, table)
     ping = (await ok(await slash(h, table.moderator, "endturn"))).message
     rested = await press(h, table.other_player, ping, "Deep Breath")
     shown = str(rested.response_data)
     assert "Brannoc acts: Deep Breath" in shown and "breather" not in shown, shown
+    undone = await ok(await slash(h, table.moderator, "gm undo"))
+    assert "breather" not in str(undone.response_data), undone.response_data
+
+
+@pytest.mark.parametrize(
+    ("system", "options", "refusal"),
+    [
+        ("utopia", {"action": "exchange", "amount": 99.0}, "**Exchange** takes no `amount:`."),
+        ("utopia", {"action": "aim", "target": "Vesna"}, "**Aim** takes no `target:`."),
+        (
+            "utopia",
+            {"action": "deep-breath", "detail": "twice"},
+            "**Deep Breath** takes no `detail:`.",
+        ),
+        (
+            "untitled",
+            {"action": "draw", "detail": "Longbow", "amount": 3.0},
+            "**Draw a weapon** takes no `amount:`.",
+        ),
+        ("uune", {"action": "center", "target": "Dock Thug 1"}, "**Center** takes no `target:`."),
+        ("uune", {"action": "luck", "amount": 4.0}, "**Luck check** takes no `amount:`."),
+    ],
+)
+async def test_an_option_the_action_does_not_take_is_refused_not_dropped(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    system: str,
+    options: dict[str, object],
+    refusal: str,
+) -> None:
+    """``/act action:exchange amount:99`` in Utopia exchanged one TA, as if 99 were never
+    typed; ``/act action:center target:Dock Thug 1`` in Uune centered Mira, the target
+    dropped. UTTAS refused such an option by name; the other systems took the action without
+    it. Every system now refuses an option the action's list entry says it does not take."""
+    h = discord_harness
+    cast = {
+        "utopia": ("Vesna", "vesna", ("stone-hound", "Stone hound")),
+        "untitled": ("Wren", "wren", ("hill-giant", "Hill giant")),
+        "uune": ("Mira Quell", "mira", ("dock-thug", "Dock Thug")),
+    }
+    name, sheet, npc = cast[system]
+    await set_up_cast(h, table, system, name="Options", pcs={name: sheet}, npc=npc)
+    before = await version(bot, h)
+    text = await refused(await slash(h, table.moderator, "act", as_=name, **options))
+    assert text == refusal, text
+    assert await version(bot, h) == before
+
+
+async def test_uune_help_names_the_roller_it_helps_or_nobody(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """A Propose from the wrong player is told to help with ``/act action:help target:Mira
+    Quell detail:…``: Help takes that ``target:`` (it names whose roll), and one naming
+    anyone but the roller waiting is refused — it was dropped, the help joining Mira's roll
+    whatever was typed."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    tobin = table.other_player
+    text = await refused(
+        await slash(h, tobin, "act", action="help", target="Dock Thug 1", detail="Herbalist")
+    )
+    assert text == (
+        "The roll waiting for the GM is **Mira Quell**'s: help it with `target:` Mira Quell "
+        "(or leave `target:` out)."
+    ), text
+    await u.run(tobin, "act", action="help", target="Mira Quell", detail="Herbalist")
+    assert u.said("Tobin Ash helps Mira Quell, proposing Herbalist.")
+
+
+async def test_uune_proposing_a_resource_again_names_it(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira proposes Lockpicks for the roll that already has it: "Name resources not proposed
+    yet." — which resource, and that it is already there, left to guess."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="pick the lock: Lockpicks", amount=3)
+    text = await refused(await slash(h, table.player, "act", action="propose", detail="lockpicks"))
+    assert text == (
+        "Lockpicks is already proposed for this roll: name a resource not proposed yet."
+    ), text

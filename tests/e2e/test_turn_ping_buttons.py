@@ -233,7 +233,7 @@ async def test_a_utopia_ping_offers_deep_breath(
     breath = await press(h, player, ping, "Deep Breath")
     assert not breath.ephemeral, breath.response_data
     log = await bot.services.encounters.log((await bot.services.encounters.live(h.channel.id)).id)
-    assert log[-1].command == "breather"
+    assert log[-1].command == "deep breath"  # its own word (undo said "breather": session 16)
     assert "deep_breath" in [c["kind"] for c in json.loads(log[-1].result)["commands"]]
     assert "Vesna spends 1 TA to take a deep breath." in breath.message.text()
 

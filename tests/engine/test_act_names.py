@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.core.verbs import ActionSpec, spec_for
+from bot.engine.core.verbs import ActInput, ActionSpec, require_options, spec_for
+from bot.errors import InvalidInput
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SYSTEMS = {"UTTAS": "uttas", "Utopia": "utopia", "Untitled": "untitled", "Uune": "uune"}
@@ -62,3 +63,24 @@ def test_a_label_with_an_aside_is_taken_without_it_and_never_hides_a_key() -> No
     untitled = actions("untitled")
     assert spec_for(untitled, "  Act   now ").key == "resume"  # type: ignore[union-attr]
     assert spec_for(untitled, "act") is None
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS.values()))
+def test_every_option_an_action_does_not_take_is_refused_by_name(system: str) -> None:
+    """For every action of every system, ``target:``, ``detail:`` or ``amount:`` given where
+    its list entry takes none is refused naming it (``verbs.require_options``), and one it
+    takes passes."""
+    for spec in actions(system):
+        given = {"target": "c2", "detail": "x", "amount": 1.0}
+        takes = {
+            "target": spec.target != "none",
+            "detail": spec.detail is not None,
+            "amount": spec.amount is not None,
+        }
+        for option, value in given.items():
+            typed = ActInput(key=spec.key, **{option: value})
+            if takes[option]:
+                require_options(spec, typed)
+            else:
+                with pytest.raises(InvalidInput, match=f"takes no `{option}:`"):
+                    require_options(spec, typed)

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from bot import names
+from bot.errors import InvalidInput
 
 TargetUse = Literal["none", "optional", "required"]
 
@@ -65,6 +66,24 @@ def spec_for(specs: Iterable[ActionSpec], typed: str) -> ActionSpec | None:
     listed = list(specs)
     by_key = next((s for s in listed if s.key == wanted.replace(" ", "-")), None)
     return by_key or next((s for s in listed if wanted in _names(s)), None)
+
+
+def require_options(spec: ActionSpec, given: ActInput) -> None:
+    """Refuse an option ``spec`` does not take (its list entry's ``target``, ``detail`` and
+    ``amount``), naming it: a typed option the action would drop unsaid (``/act
+    action:exchange amount:99`` exchanging one) is a member misled. Raises
+    :class:`InvalidInput`."""
+    unused = [
+        option
+        for option, given_it, takes_it in (
+            ("target", given.target is not None, spec.target != "none"),
+            ("detail", given.detail is not None, spec.detail is not None),
+            ("amount", given.amount is not None, spec.amount is not None),
+        )
+        if given_it and not takes_it
+    ]
+    if unused:
+        raise InvalidInput(f"**{spec.label}** takes no `{unused[0]}:`.")
 
 
 def _names(spec: ActionSpec) -> set[str]:

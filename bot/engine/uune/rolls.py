@@ -219,9 +219,14 @@ def propose(tx: Tx, cmd: Propose) -> None:
             f"This is {roller}'s roll, not {names.escaped(c.name)}'s: {names.escaped(c.name)}'s "
             f"resources join it with `/act action:help target:{roller} detail:` (the resources)."
         )
-    more = [r for r in resources_of(c, cmd.resources) if r not in d.proposed]
+    named = resources_of(c, cmd.resources)
+    more = [r for r in named if r not in d.proposed]
     if not more:
-        raise InvalidInput("Name resources not proposed yet.")
+        already = ", ".join(names.escaped(r) for r in named)
+        raise InvalidInput(
+            f"{already} {'is' if len(named) == 1 else 'are'} already proposed for this roll: "
+            "name a resource not proposed yet."
+        )
     tx.settle_decision(d.id)
     tx.note(f"{c.name} proposes {', '.join(more)}.", c.id)
     open_roll(tx, d.model_copy(update={"id": 0, "proposed": (*d.proposed, *more)}))

@@ -298,7 +298,23 @@ class UuneRuleset(Ruleset[UuneState]):
         return list(verbs.ACTIONS)
 
     def act(self, state: UuneState, combatant: Any, given: ActInput) -> CommandBase:
-        return verbs.act(combatant, given)
+        """``/act``'s command. Help's ``target:`` (optional: the roll it joins is the one
+        waiting) must name that roll's roller, as the refusal of a Propose tells a helper to
+        type it."""
+        command = verbs.act(combatant, given)
+        waiting = state.pending
+        if (
+            isinstance(command, cmd.Help)
+            and given.target is not None
+            and isinstance(waiting, ApprovalDecision)
+            and waiting.actor != given.target
+        ):
+            roller = names.escaped(state.get(waiting.actor).name)
+            raise InvalidInput(
+                f"The roll waiting for the GM is **{roller}**'s: help it with `target:` "
+                f"{roller} (or leave `target:` out)."
+            )
+        return command
 
     def detail_choices(
         self, state: UuneState, combatant: Any, key: str, typed: str

@@ -60,6 +60,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         key="help",
         label="Help a roll",
         cost="free: your own resources, approved by the GM; your hits add to the roll",
+        target="optional",
         detail="the resources you help with, comma-separated",
         rule="Help",
     ),
