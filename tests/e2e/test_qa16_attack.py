@@ -168,7 +168,7 @@ async def test_uune_long_words_of_a_roll_are_shortened_at_a_word(
     luck = "whether the rotten rope bridge across the gorge still held fast under three"
     said = (await u.run(table.player, "act", action="luck", detail=f"advantage: {luck}")).message
     assert (
-        "Luck check for Mira Quell's whether the rotten rope bridge across the gorge still..."
+        "Luck check for Mira Quell (whether the rotten rope bridge across the gorge still...)"
         in (said.text())
     ), said.text()
     attempt = "climb " + "the crumbling old watchtower wall " * 4

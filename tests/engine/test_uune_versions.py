@@ -107,3 +107,18 @@ def test_a_helper_rolls_only_their_approved_resources_in_v3() -> None:
     assert any("help adds nothing" in e.text for e in new.events)
     old = V2.apply(t.state, approve, ScriptedRoller([1, 5, 6]), NOW)
     assert old.state.pending.roll.help == 1  # Tobin's base die: [6]
+
+
+def test_a_luck_check_names_what_was_checked_in_brackets_from_v4() -> None:
+    """A luck check's words are the member's own, often a question: version 4 writes "Luck
+    check for Mira (does the guard sleep)", not "Mira's does the guard sleep"; the default
+    "attempt" still reads "Mira's attempt"; version 3 keeps its text (the log shows it)."""
+    t = Table()
+    asked = u.Luck(actor="c1", what="does the guard sleep")
+    new = RULES.apply(t.state, asked, ScriptedRoller([4]), NOW)
+    name = t.state.get("c1").name
+    assert any(f"Luck check for {name} (does the guard sleep):" in e.text for e in new.events)
+    plain = RULES.apply(t.state, u.Luck(actor="c1"), ScriptedRoller([4]), NOW)
+    assert any(f"Luck check for {name}'s attempt:" in e.text for e in plain.events)
+    old = UuneRuleset(version=3).apply(t.state, asked, ScriptedRoller([4]), NOW)
+    assert any(f"Luck check for {name}'s does the guard sleep:" in e.text for e in old.events)

@@ -155,7 +155,10 @@ class UuneRuleset(Ruleset[UuneState]):
     first. The GM's approval buttons offer "refuse all" only when more than one resource is
     undecided (with one it did what refusing that one does), and a bond's buttons grant or
     refuse the focus, as its prompt asks (:func:`bot.engine.uune.options.approval_options`);
-    versions 1 to 3 keep the buttons they were posted with."""
+    versions 1 to 3 keep the buttons they were posted with. A luck check's note names what
+    was checked in brackets, as typed ("Luck check for Mira Quell (does the guard sleep)";
+    :func:`bot.engine.uune.specials.luck`), where versions 1 to 3 wrote "Mira Quell's does
+    the guard sleep"."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval

@@ -270,7 +270,9 @@ def passive(tx: Tx, cmd: Passive) -> None:
 def luck(tx: Tx, cmd: Luck) -> None:
     """ "Luck Checks": a 50/50 with advantage (better of two), disadvantage (worse of two),
     or both (as normal). Any combatant (an NPC's uncertain action not against a PC: "General
-    NPC Guideines"); no action."""
+    NPC Guideines"); no action. The note names what was checked in brackets, as typed ("Luck
+    check for Mira Quell (does the guard sleep)"; rules version 4 — before, "Mira Quell's does
+    the guard sleep")."""
     c = tx.view(cmd.actor)
     tx.require_can_act(c)
     check = dice.luck_check(
@@ -279,10 +281,11 @@ def luck(tx: Tx, cmd: Luck) -> None:
     mode = "" if check.mode == "normal" else f" with {check.mode}"
     verdict = "succeeds" if check.success else "fails"
     rolled = ", ".join(str(x) for x in check.dice)
-    tx.note(
-        f"Luck check for {c.name}'s {cmd.what}{mode}: {rolled} (kept {check.kept}) — {verdict}.",
-        c.id,
-    )
+    if tx.version >= 4 and cmd.what != "attempt":  # the member's own words: a question, say
+        whose = f"{c.name} ({cmd.what})"
+    else:
+        whose = f"{c.name}'s {cmd.what}"
+    tx.note(f"Luck check for {whose}{mode}: {rolled} (kept {check.kept}) — {verdict}.", c.id)
 
 
 def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
