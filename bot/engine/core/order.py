@@ -230,7 +230,10 @@ def next_turn(tx: Tx, cmd: NextTurn) -> None:
 
 
 def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
-    """Game Master: skip the target's turn — at once if it holds the turn, else its next."""
+    """Game Master: skip the target's turn — at once if it holds the turn, else its next.
+    Raises :class:`RuleViolation` when the fight is over, and (the core's reading
+    ``"one_skip"``, :meth:`~bot.engine.core.tx.CoreTx.plays`) when the target already skips
+    its next turn — before, a second ``/gm skip`` changed nothing and said it again."""
     c = tx.view(cmd.target)
     if tx.state.phase == "finished":
         raise RuleViolation(fight_over(tx.state))
@@ -248,6 +251,8 @@ def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
         tx.next_turn(c.id)
         tx.check_end()
         return
+    if c.skip_next_turn and tx.plays("one_skip"):
+        raise RuleViolation(f"{names.escaped(c.name)} already skips their next turn.")
     tx.c(c.id).skip_next_turn = True
     tx.note(f"{c.name} will skip their next turn.", c.id)
 

@@ -14,6 +14,7 @@ methods (``cannot_act``, ``before_turn``, ``turn_taken_up``, ``after_own_turn``,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -76,6 +77,24 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     )
 
     ROUND_SECONDS: ClassVar[int] = 6
+
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {}
+    """From which of its rules versions a system plays each later reading of the core's rules
+    (:meth:`plays`): ``"end_first"``, removing the turn holder whose leaving ends the fight
+    ends it at once, no turn passing on (:meth:`leave_fight`); ``"one_skip"``, the GM's
+    ``/gm skip`` of a combatant already set to skip its next turn is refused instead of
+    noted again (:func:`bot.engine.core.order.skip_turn`). A reading a system does not list
+    it does not play; each system's ``rules_version`` docstring says what its versions
+    changed."""
+
+    version: int
+    """The rules version the encounter plays by (each system's ``Tx`` sets it)."""
+
+    def plays(self, reading: str) -> bool:
+        """Whether this encounter's rules version plays the core's later ``reading``
+        (:attr:`LATER_READINGS`), so an older fight's log replays as it was played."""
+        first = self.LATER_READINGS.get(reading)
+        return first is not None and self.version >= first
 
     def __init__(
         self,
@@ -141,21 +160,21 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         if cid in self.state.holding:
             self.state.holding = {k: v for k, v in self.state.holding.items() if k != cid}
 
-    def leave_fight(self, c: Any, sides_before: int, *, end_first: bool = False) -> None:
+    def leave_fight(self, c: Any, sides_before: int) -> None:
         """``c`` leaves the encounter (``/gm remove``), every ruleset's last step of it: the
         leaving is said first, then — when it was ``c``'s turn — the turn passes on, so the
         reply reads who left before whose turn it is now (the events' order is the order of its
         lines); then the fight ends if nobody, or only one side, is left (``sides_before``: how
         many sides fought before).
 
-        ``end_first`` (each ruleset's newest rules version): when ``c`` held the turn and its
+        From the reading ``"end_first"`` (:meth:`plays`): when ``c`` held the turn and its
         leaving ends the fight, the fight ends at once and no turn passes on — before, the
         next combatant's turn began (its start-of-turn effects, and a line announcing it) in a
         fight that ended in the same command."""
         st = self.state
         self.emit(CombatantLeft(combatant=c.id, text=f"{c.name} leaves the encounter."))
         if st.phase == "active" and st.turn == c.id:
-            if end_first:
+            if self.plays("end_first"):
                 ending = self._ending(sides_before, without=c.id)
                 if ending is not None:
                     self.remove(c.id)

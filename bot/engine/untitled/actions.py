@@ -95,7 +95,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (p.attacker, p.target):
             tx.settle_decision(p.id)
             tx.note(f"The attack with {p.weapon} is cancelled.")
-    tx.leave_fight(c, len(sides_before), end_first=tx.version >= 3)
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

@@ -17,8 +17,9 @@ turn order (``untitled-combat.txt`` "Combat").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from bot import names
 from bot.engine.core.dice import DiceRoller
@@ -84,6 +85,7 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
     __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
 
     def __init__(
         self,

@@ -103,8 +103,10 @@ class UntitledRuleset(Ruleset[UntitledState]):
     Version 3: the GM removing the combatant whose turn it is, when its leaving ends the fight
     (the last of its side, or the last one standing), ends the fight at once: no turn passes
     on, so nobody's turn starts in a fight that is over
-    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`). Versions 1 and 2 began the next turn
-    first, and still do."""
+    (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a second ``/gm skip`` of a combatant
+    already set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`).
+    Versions 1 and 2 began the next turn first and noted the second skip again, and still
+    do."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
 
     tables_loader = staticmethod(load_tables)

@@ -107,7 +107,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
             tx.note(f"{c.name}'s pledged Assist to {other.name} goes with them.")
     if st.phase == "active" and st.turn == c.id:
         leaving(tx, c.id)  # an interleaved go never comes back to the leaver
-    tx.leave_fight(c, len(sides_before), end_first=tx.version >= 5)
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

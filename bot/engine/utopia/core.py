@@ -17,8 +17,9 @@ order and tests (``utopia-actions.txt``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from bot import names
 from bot.engine.core import interleave as go_cycle
@@ -98,6 +99,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
     economy: SheetActions  # the core's slot, holding Utopia's economy (its rates read here)
 
     OUT_CONDITIONS = OUT
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 5, "one_skip": 5}
 
     def __init__(
         self,

@@ -185,7 +185,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a weapon held in no hands (a bite, a
     stomp: part of the creature) is neither sheathed nor drawn
     (:func:`bot.engine.utopia.equipment.sheathe`). Versions 1 to 4 began the next turn
-    first, and let a creature sheathe its bite."""
+    first, and let a creature sheathe its bite. A second ``/gm skip`` of a creature already
+    set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`); versions 1
+    to 4 noted it again."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
 
     tables_loader = staticmethod(load_tables)

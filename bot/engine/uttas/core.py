@@ -4,7 +4,9 @@ conditions and turn rules (``uttas-gameplay.txt``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import ClassVar
 
 from bot import names
 from bot.engine.core.built import built
@@ -59,6 +61,7 @@ class Tx(CoreTx[UttasState, Combatant]):
     __slots__ = ("_profiles", "tables", "version")
 
     OUT_CONDITIONS = OUT
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
 
     def __init__(
         self,

@@ -111,7 +111,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if other.readied is not None and other.readied.watch == c.id:
             tx.c(other.id).readied = None
             tx.note(f"{other.name}'s readied action lapses: {c.name} left.", other.id)
-    tx.leave_fight(c, len(sides_before), end_first=tx.version >= 3)
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

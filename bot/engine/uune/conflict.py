@@ -112,7 +112,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         elif c.id in helpers:
             tx.settle_decision(p.id)
             tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
-    tx.leave_fight(c, len(sides_before), end_first=tx.version >= 4)
+    tx.leave_fight(c, len(sides_before))
 
 
 def begin(tx: Tx, cmd: Begin) -> None:

@@ -13,9 +13,9 @@ the turn cycle with the economy's hooks) plus Uune's economy, turn order and hea
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from bot import names
 from bot.engine.core.dice import DiceRoller
@@ -53,6 +53,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
     __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 4, "one_skip": 4}
 
     def __init__(
         self,

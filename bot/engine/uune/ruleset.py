@@ -158,7 +158,8 @@ class UuneRuleset(Ruleset[UuneState]):
     versions 1 to 3 keep the buttons they were posted with. A luck check's note names what
     was checked in brackets, as typed ("Luck check for Mira Quell (does the guard sleep)";
     :func:`bot.engine.uune.specials.luck`), where versions 1 to 3 wrote "Mira Quell's does
-    the guard sleep"."""
+    the guard sleep". A second ``/gm skip`` of a character already set to skip its next turn
+    is refused (:func:`bot.engine.core.order.skip_turn`); versions 1 to 3 noted it again."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
