@@ -57,7 +57,9 @@ class RosterMixin:
         """Add ``actor``'s character to the live encounter as a snapshot of ``sheet`` (later edits
         of the sheet do not change the fight) and as its campaign record left it (decision A;
         ``character_id``: its sheet's id). Names are unique per encounter, case-insensitively
-        (the engine refuses a clash with :class:`Conflict`). A character fights in one
+        (the engine refuses a clash with :class:`Conflict`: for the member's own character in
+        the fight, saying it is already there; else how to bring theirs under another name). A
+        character fights in one
         encounter at a time (:class:`Conflict` naming the other channel), so two fights never
         write back over each other's record."""
         found: dict[str, BaseModel | None] = {}
@@ -81,6 +83,16 @@ class RosterMixin:
             try:
                 outcome = rules.apply(current.state, command, roller, now)
             except Conflict as clash:  # a combatant of that name is already in the fight
+                there = next(
+                    (c for c in current.state.combatants if names.key(c.name) == names.key(name)),
+                    None,
+                )
+                if there is not None and not there.is_npc and there.controller_id == actor.user_id:
+                    # The member's own character (joined twice, or a second click): no copy
+                    # is needed, and "bring yours under another name" would make one.
+                    raise Conflict(
+                        f"**{names.escaped(there.name)}** is already in this fight: yours."
+                    ) from None
                 raise Conflict(
                     f"{clash.message} Bring yours under another name: import it again with "
                     "`/character import … name:` (e.g. `name:Willow the Younger`), then join "
