@@ -495,12 +495,16 @@ async def test_a_player_joins_with_a_character_and_a_companion(
         )
         assert not ephemeral and f"brings **{name}** into the fight" in text
 
-    # Names are unique within an encounter, whoever owns the sheet.
-    for member in (table.player, table.other_player):
+    # Names are unique within an encounter, whoever owns the sheet; the owner is told theirs
+    # is already there (not to bring a copy under another name).
+    for member, said in (
+        (table.player, "**Willow** is already in this fight: yours."),
+        (table.other_player, "There is already a combatant called Willow"),
+    ):
         ephemeral, text, _ = await answer(
             await h.slash(member, h.channel, "encounter join", character="willow")
         )
-        assert ephemeral and "There is already a combatant called Willow" in text
+        assert ephemeral and said in text, text
     ephemeral, text, _ = await answer(
         await h.slash(table.bystander, h.channel, "encounter join", character="Willow")
     )
