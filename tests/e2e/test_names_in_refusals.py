@@ -64,7 +64,7 @@ async def test_a_refusal_shows_markdown_in_a_name_as_typed(
     text = await refused(await slash(h, gm, "gm place apart", combatant=WREN))
     assert text == f"{WREN_SHOWN} is not engaged with anyone.", text
     text = await refused(await slash(h, player, "encounter join", character=WREN))
-    assert text.startswith(f"There is already a combatant called {WREN_SHOWN}. "), text
+    assert text == f"**{WREN_SHOWN}** is already in this fight: yours.", text
     assert (await bot.services.encounters.live(h.channel.id)).state_json == before
 
     await pass_turns_until(bot, h, table, WREN)
