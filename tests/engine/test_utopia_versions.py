@@ -249,3 +249,14 @@ def test_a_natural_weapon_is_neither_sheathed_nor_drawn_from_v5() -> None:
     offered = [value for _, value in RULES.detail_choices(s, s.get("c1"), "sheath", "")]
     assert offered == ["Knife"]
     assert "Bite" in [value for _, value in old.detail_choices(s, s.get("c1"), "sheath", "")]
+
+
+def test_turning_ta_into_an_ia_says_what_the_spend_buys_from_v5() -> None:
+    """ "Interchanging Actions" on the creature's turn: version 5's spend line reads "spends 1
+    TA to gain 1 IA" beside "turns 1 TA into 1 IA"; version 4 said the exchange twice."""
+    s = fight()
+    exchange = u.Exchange(actor="c1", to="interrupt")
+    said = [e.text for e in run(s, exchange, []).events]
+    assert "Ana spends 1 TA to gain 1 IA." in said and "Ana turns 1 TA into 1 IA." in said, said
+    old = UtopiaRuleset(version=4).apply(s, exchange, ScriptedRoller([]), NOW)
+    assert "Ana spends 1 TA to turn 1 TA into 1 IA." in [e.text for e in old.events]

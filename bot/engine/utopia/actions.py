@@ -318,7 +318,10 @@ def exchange(tx: Tx, cmd: Exchange) -> None:
     if cmd.to == "interrupt":
         if not own:
             raise RuleViolation(f"{names.escaped(c.name)} turns TA into IA on their own turn only.")
-        tx.pay(c.id, Cost(kind="turn", amount=ta), f"turn {ta} TA into 1 IA")
+        # Version 5: the spend says what it buys ("spends 1 TA to gain 1 IA"), not the
+        # exchange the next line says ("spends 1 TA to turn 1 TA into 1 IA").
+        why = "gain 1 IA" if tx.version >= 5 else f"turn {ta} TA into 1 IA"
+        tx.pay(c.id, Cost(kind="turn", amount=ta), why)
         m = tx.c(c.id)
         m.pools = {**m.pools, "held_new": m.pools.get("held_new", 0) + 1}
         tx.note(f"{c.name} turns {ta} TA into 1 IA.", c.id)

@@ -187,7 +187,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     (:func:`bot.engine.utopia.equipment.sheathe`). Versions 1 to 4 began the next turn
     first, and let a creature sheathe its bite. A second ``/gm skip`` of a creature already
     set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`); versions 1
-    to 4 noted it again."""
+    to 4 noted it again. Turning TA into an IA says "spends 1 TA to gain 1 IA" (versions 1 to
+    4: "to turn 1 TA into 1 IA", beside the line saying the same)."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
 
     tables_loader = staticmethod(load_tables)
