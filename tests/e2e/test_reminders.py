@@ -192,13 +192,9 @@ async def test_me_settings_refusals_export_and_delete(
     assert (await export_of(h, player))["member_settings"] is None
 
 
-async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
-    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
-) -> None:
-    """Uune: Mira's attack waits for the GM's approval of her resources (Uune SRD,
-    "Actions"): every choice is the GM's, so the GM — not Mira's player — is reminded at half
-    the window."""
-    h = discord_harness
+async def dock_nine(h: DiscordHarness, table: Table) -> None:
+    """Uune at Dock nine: Mira Quell (the player's) and Tobin Ash (the other player's) against
+    a Dock Thug; not begun."""
     gm, player, other = table.moderator, table.player, table.other_player
     await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
     await answered(await slash(h, player, "character import", example="mira"))
@@ -207,6 +203,17 @@ async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
     await ok(await slash(h, other, "encounter join", character="Tobin Ash"))
     await answered(await slash(h, gm, "npc import", example="dock-thug"))
     await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+
+
+async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Uune: Mira's attack waits for the GM's approval of her resources (Uune SRD,
+    "Actions"): every choice is the GM's, so the GM — not Mira's player — is reminded at half
+    the window."""
+    h = discord_harness
+    gm, player = table.moderator, table.player
+    await dock_nine(h, table)
     await ok(await slash(h, gm, "encounter begin"))
     detail = "Twin short blades, Street fencing"
     await ok(await slash(h, player, "act", action="attack", target="Dock Thug 1", detail=detail))
@@ -289,13 +296,7 @@ async def test_a_uune_roll_waiting_for_the_gms_approval_does_not_remind_its_roll
     told it is her turn; the GM is reminded of the approval at half its window."""
     h = discord_harness
     gm, player, other = table.moderator, table.player, table.other_player
-    await ok(await slash(h, gm, "encounter start", name="Dock nine", ruleset="uune"))
-    await answered(await slash(h, player, "character import", example="mira"))
-    await answered(await slash(h, other, "character import", example="tobin"))
-    await ok(await slash(h, player, "encounter join", character="Mira Quell"))
-    await ok(await slash(h, other, "encounter join", character="Tobin Ash"))
-    await answered(await slash(h, gm, "npc import", example="dock-thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
+    await dock_nine(h, table)
     await ok(await slash(h, gm, "gm settings", turn_deadline="12h", reaction_window="1d"))
     await ok(await slash(h, gm, "encounter begin"))
     detail = "pick the lock: Lockpicks"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, refused, slash
 from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_utopia_interleave import reed_ford
 from tests.e2e.test_worked_example import Table5
 from tests.harness.server import DiscordHarness
 
@@ -22,12 +23,7 @@ async def test_a_creature_goes_later_in_the_order_never_earlier(
     t = Table5(h, table, dice)
     gm, player, other = table.moderator, table.player, table.other_player
 
-    await t.gm("encounter start", name="Reed ford", ruleset="utopia")
-    await answered(await slash(h, player, "character import", example="vesna"))
-    await t.player("encounter join", character="Vesna")
-    await answered(await slash(h, other, "character import", example="brannoc"))
-    await answered(await slash(h, other, "encounter join", character="Brannoc"))
-    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    await reed_ford(h, table, t)
     await t.gm("gm add-npc", template="Bandit archer")
 
     # Speed tests: Vesna 6+6+5 +1 = 18, Brannoc 5+5+5 −1 = 14, the bandit 1+2+1 = 4.

@@ -15,6 +15,18 @@ from tests.harness.server import DiscordHarness
 BANDIT = "Bandit archer 1"
 
 
+async def reed_ford(h: DiscordHarness, table: Table, t: Table5) -> None:
+    """The Reed ford, in Utopia: Vesna (the player's) and Brannoc (the other player's) join;
+    the GM imports the Bandit archer template (not yet added)."""
+    gm, player, other = table.moderator, table.player, table.other_player
+    await t.gm("encounter start", name="Reed ford", ruleset="utopia")
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await t.player("encounter join", character="Vesna")
+    await answered(await slash(h, other, "character import", example="brannoc"))
+    await answered(await slash(h, other, "encounter join", character="Brannoc"))
+    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+
+
 async def test_two_creatures_alternate_actions_in_the_interleaved_order(
     scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
 ) -> None:
@@ -22,12 +34,7 @@ async def test_two_creatures_alternate_actions_in_the_interleaved_order(
     t = Table5(h, table, dice)
     gm, player, other = table.moderator, table.player, table.other_player
 
-    await t.gm("encounter start", name="Reed ford", ruleset="utopia")
-    await answered(await slash(h, player, "character import", example="vesna"))
-    await t.player("encounter join", character="Vesna")
-    await answered(await slash(h, other, "character import", example="brannoc"))
-    await answered(await slash(h, other, "encounter join", character="Brannoc"))
-    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    await reed_ford(h, table, t)
     await t.gm("gm settings", interleaved=True)
     shown = await slash(h, gm, "gm settings")
     await shown.response()

@@ -10,9 +10,7 @@ internal error a member would hit. (The contract suite draws commands; this draw
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,24 +19,13 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from bot.engine import get_ruleset
-from bot.engine.core.commands import Begin
 from bot.engine.core.dice import RandomRoller
 from bot.engine.core.verbs import ActInput, spec_for
 from bot.errors import DomainError
 from bot.services.encounters import _option_problem
 from tests.engine.helpers import NOW
+from tests.engine.rehearsed import CASTS, begun, rehearse
 
-ROOT = Path(__file__).resolve().parents[2]
-CASTS = {
-    "uttas": (("Willow", "willow", False), ("Brawler", "brawler", False), ("Thug", "thug", True)),
-    "utopia": (
-        ("Vesna", "vesna", False),
-        ("Brannoc", "brannoc", False),
-        ("Hound", "stone-hound", True),
-    ),
-    "untitled": (("Wren", "wren", False), ("Brask", "brask", False), ("Giant", "hill-giant", True)),
-    "uune": (("Mira", "mira", False), ("Tobin", "tobin", False), ("Thug", "dock-thug", True)),
-}
 NONSENSE = st.sampled_from(
     [
         "",
@@ -72,28 +59,7 @@ def _fight(key: str, seed: int, steps: int) -> tuple[Any, Any]:
     policy (seeded): the rules and the state."""
     rules = get_ruleset(key)
     roller = RandomRoller(random.Random(seed))
-    state = rules.new_encounter(name="Fuzz", seed=seed)
-    for name, stem, npc in CASTS[key]:
-        data = json.loads((ROOT / "data" / "sheets" / key / f"{stem}.json").read_text())
-        add = rules.add_command(name=name, sheet=rules.parse_sheet(data), is_npc=npc)
-        state = rules.apply(state, add, roller, NOW).state
-    state = rules.apply(state, Begin(), roller, NOW).state
-    policy = rules.rehearsal(rules.rehearsal_policies[0])
-    for _ in range(steps):
-        if state.phase != "active":
-            break
-        for command in policy.candidates(state):
-            try:
-                state = rules.apply(state, command, roller, NOW).state
-            except DomainError:
-                continue
-            break
-        else:
-            try:
-                state = rules.apply(state, rules.lapse(state), roller, NOW).state
-            except DomainError:
-                break
-    return rules, state
+    return rules, rehearse(rules, begun(rules, key, roller, seed=seed), roller, steps)
 
 
 @pytest.mark.parametrize("key", sorted(CASTS))

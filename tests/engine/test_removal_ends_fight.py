@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.engine import get_ruleset
-from bot.engine.core.commands import Begin, NextTurn, RemoveCombatant
+from bot.engine.core.commands import NextTurn, RemoveCombatant
 from bot.engine.core.dice import RandomRoller
 from bot.engine.core.events import CombatantLeft, CombatEnded, TurnStarted
 from tests.engine.helpers import NOW
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.engine.rehearsed import begun
 
 NEWEST = {"uttas": 3, "utopia": 5, "untitled": 3, "uune": 4}
 CASTS = {
@@ -39,14 +37,8 @@ def _rules(key: str, version: int) -> Any:
 def _begun(rules: Any, key: str, fighters: int) -> Any:
     """A begun fight of ``fighters`` of the system's cast: the second is the GM's NPC (the
     other side), the rest the players'."""
-    state = rules.new_encounter(name="Removal", seed=7)
-    roller = RandomRoller(random.Random(7))
-    for index, (name, stem) in enumerate(CASTS[key][:fighters]):
-        text = (ROOT / "data" / "sheets" / key / f"{stem}.json").read_text()
-        sheet = rules.parse_sheet(json.loads(text))
-        add = rules.add_command(name=name, sheet=sheet, is_npc=index == 1)
-        state = rules.apply(state, add, roller, NOW).state
-    return rules.apply(state, Begin(), roller, NOW).state
+    cast = [(name, stem, index == 1) for index, (name, stem) in enumerate(CASTS[key][:fighters])]
+    return begun(rules, key, RandomRoller(random.Random(7)), cast=cast)
 
 
 def _remove_turn_holder(rules: Any, state: Any) -> Any:

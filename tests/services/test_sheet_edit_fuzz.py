@@ -23,12 +23,11 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from bot.engine import get_ruleset
-from bot.engine.core.commands import Begin
 from bot.engine.core.dice import RandomRoller
 from bot.errors import DomainError
 from bot.services.sheet_paths import apply_edit, field_paths
 from bot.services.sheets import SheetService, export_bytes, ruleset_sheet_model
-from tests.engine.helpers import NOW
+from tests.engine.rehearsed import begun, rehearse
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = ("uttas", "utopia", "untitled", "uune")
@@ -124,46 +123,26 @@ def _values_like(preview: str) -> st.SearchStrategy[str]:
 
 
 def _play(key: str, model: BaseModel, kind: str, seed: int) -> None:
-    """The edited sheet in a fight: it joins (with the system's first example on the other
-    side), the fight begins, and up to :data:`STEPS` commands of the system's rehearsal policy
-    run. Refusals are DomainErrors; anything else propagates and fails the test."""
+    """The edited sheet in a fight: it joins (with an example on the other side), the fight
+    begins, and up to :data:`STEPS` commands of the system's rehearsal policy run. Refusals
+    are DomainErrors; anything else propagates and fails the test."""
     rules = get_ruleset(key)
     roller = RandomRoller(random.Random(seed))
-    state = rules.new_encounter(name="Fuzz", seed=seed)
-    sheet = rules.parse_sheet(model.model_dump(mode="json"))
     # The other side: an example of the other kind if the system has one (Uune's NPC sheets
     # are their own), else the first example, played by the other side's kind of member.
     other_kind, data = next(
         ((k, d) for _, k, d in EXAMPLES[key] if k != kind), EXAMPLES[key][0][1:]
     )
-    other = rules.parse_sheet(data)
     other_npc = other_kind == "npc" if other_kind != kind else kind != "npc"
-    for name, each, npc in (("Edited", sheet, kind == "npc"), ("Other", other, other_npc)):
-        try:
-            state = rules.apply(
-                state, rules.add_command(name=name, sheet=each, is_npc=npc), roller, NOW
-            ).state
-        except DomainError:
-            return  # refused to join, clearly
+    cast = [
+        ("Edited", rules.parse_sheet(model.model_dump(mode="json")), kind == "npc"),
+        ("Other", rules.parse_sheet(data), other_npc),
+    ]
     try:
-        state = rules.apply(state, Begin(), roller, NOW).state
+        state = begun(rules, key, roller, seed=seed, cast=cast)
     except DomainError:
-        return
-    policy = rules.rehearsal(rules.rehearsal_policies[0])
-    for _ in range(STEPS):
-        if state.phase != "active":
-            return
-        for command in policy.candidates(state):
-            try:
-                state = rules.apply(state, command, roller, NOW).state
-            except DomainError:
-                continue
-            break
-        else:
-            try:
-                state = rules.apply(state, rules.lapse(state), roller, NOW).state
-            except DomainError:
-                return
+        return  # refused to join or to begin, clearly
+    rehearse(rules, state, roller, STEPS)
 
 
 @pytest.mark.parametrize("key", SYSTEMS)

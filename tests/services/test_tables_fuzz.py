@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,14 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine import get_ruleset
-from bot.engine.core.commands import Begin
 from bot.engine.core.dice import RandomRoller
 from bot.errors import DomainError, InvalidInput
 from bot.services.tables import _check, leaf_paths, parse_path, parse_value
-from tests.engine.helpers import NOW
-from tests.engine.test_act_fuzz import CASTS
+from tests.engine.rehearsed import CASTS, begun, rehearse
 
-ROOT = Path(__file__).resolve().parents[2]
 STEPS = 40
 
 WHOLE = st.one_of(st.integers(0, 6), st.integers(-3, 40), st.integers(-(10**9), 10**9))
@@ -56,33 +52,11 @@ def _value_like(current: Any) -> st.SearchStrategy[str]:
 def _play(key: str, rules: Any, seed: int) -> None:
     """A fight of the system's cast by ``rules``, played :data:`STEPS` commands in."""
     roller = RandomRoller(random.Random(seed))
-    state = rules.new_encounter(name="Tables", seed=seed)
-    for name, stem, npc in CASTS[key]:
-        data = json.loads((ROOT / "data" / "sheets" / key / f"{stem}.json").read_text())
-        add = rules.add_command(name=name, sheet=rules.parse_sheet(data), is_npc=npc)
-        try:
-            state = rules.apply(state, add, roller, NOW).state
-        except DomainError:
-            return
     try:
-        state = rules.apply(state, Begin(), roller, NOW).state
+        state = begun(rules, key, roller, seed=seed)
     except DomainError:
-        return
-    policy = rules.rehearsal(rules.rehearsal_policies[0])
-    for _ in range(STEPS):
-        if state.phase != "active":
-            return
-        for command in policy.candidates(state):
-            try:
-                state = rules.apply(state, command, roller, NOW).state
-            except DomainError:
-                continue
-            break
-        else:
-            try:
-                state = rules.apply(state, rules.lapse(state), roller, NOW).state
-            except DomainError:
-                return
+        return  # the cast refused to join, or the fight to begin, clearly
+    rehearse(rules, state, roller, STEPS)
 
 
 @pytest.mark.parametrize("key", sorted(CASTS))
