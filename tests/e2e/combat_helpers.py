@@ -110,6 +110,24 @@ async def set_up_cast(
         await ok(await slash(h, gm, "encounter begin"))
 
 
+ONE_ON_ONE: dict[str, tuple[str, str, tuple[str, str]]] = {
+    "uttas": ("Willow", "willow", ("thug", "Thug")),
+    "utopia": ("Vesna", "vesna", ("stone-hound", "Stone hound")),
+    "untitled": ("Wren", "wren", ("hill-giant", "Hill giant")),
+    "uune": ("Mira Quell", "mira", ("dock-thug", "Dock Thug")),
+}
+"""Each system's smallest fight: ``(the player's character, its example, (the NPC's example,
+its template))``."""
+
+
+async def one_on_one(h: DiscordHarness, table: Table, system: str, *, name: str) -> str:
+    """Fight ``name`` in ``system``: the player's character (:data:`ONE_ON_ONE`) against one
+    copy of the GM's NPC, begun. Returns the character's name."""
+    pc, example, npc = ONE_ON_ONE[system]
+    await set_up_cast(h, table, system, name=name, pcs={pc: example}, npc=npc)
+    return pc
+
+
 def button(message: StoredMessage, label: str) -> dict[str, Any]:
     """The button on ``message`` whose label starts with ``label``."""
     for row in message.components:

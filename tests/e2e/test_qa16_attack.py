@@ -12,9 +12,9 @@ from tests.e2e.combat_helpers import (
     button,
     hound_pass,
     ok,
+    one_on_one,
     press,
     refused,
-    set_up_cast,
     slash,
     version,
 )
@@ -233,13 +233,7 @@ async def test_the_standing_reaction_example_is_in_the_fights_own_words(
     have, so a player copying it was refused ("`evade` is not a standing choice here"). The
     example is the fight's own, and it is taken as written."""
     h = discord_harness
-    cast = {
-        "utopia": ("Vesna", "vesna", ("stone-hound", "Stone hound")),
-        "untitled": ("Wren", "wren", ("hill-giant", "Hill giant")),
-        "uune": ("Mira Quell", "mira", ("dock-thug", "Dock Thug")),
-    }
-    name, sheet, npc = cast[system]
-    await set_up_cast(h, table, system, name="Example", pcs={name: sheet}, npc=npc)
+    name = await one_on_one(h, table, system, name="Example")
     listed = await refused(await slash(h, table.player, "me reactions", combatant=name))
     assert f"e.g. `{example}`" in listed and "evade" not in listed, listed
     blank = await refused(await slash(h, table.player, "me reactions", combatant=name, rule=" "))
@@ -299,13 +293,7 @@ async def test_an_option_the_action_does_not_take_is_refused_not_dropped(
     dropped. UTTAS refused such an option by name; the other systems took the action without
     it. Every system now refuses an option the action's list entry says it does not take."""
     h = discord_harness
-    cast = {
-        "utopia": ("Vesna", "vesna", ("stone-hound", "Stone hound")),
-        "untitled": ("Wren", "wren", ("hill-giant", "Hill giant")),
-        "uune": ("Mira Quell", "mira", ("dock-thug", "Dock Thug")),
-    }
-    name, sheet, npc = cast[system]
-    await set_up_cast(h, table, system, name="Options", pcs={name: sheet}, npc=npc)
+    name = await one_on_one(h, table, system, name="Options")
     before = await version(bot, h)
     text = await refused(await slash(h, table.moderator, "act", as_=name, **options))
     assert text == refusal, text

@@ -10,32 +10,25 @@ import pytest
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
     answered,
     current_name,
     ok,
+    one_on_one,
     refused,
-    set_up_cast,
     set_up_fight,
     slash,
 )
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
-CASTS = {
-    "uttas": ({"Willow": "willow"}, ("thug", "Thug")),
-    "utopia": ({"Vesna": "vesna"}, ("stone-hound", "Stone hound")),
-    "untitled": ({"Wren": "wren"}, ("hill-giant", "Hill giant")),
-    "uune": ({"Mira Quell": "mira"}, ("dock-thug", "Dock Thug")),
-}
 
-
-@pytest.mark.parametrize("system", sorted(CASTS))
+@pytest.mark.parametrize("system", sorted(ONE_ON_ONE))
 async def test_removing_the_last_of_a_side_on_its_turn_ends_the_fight_without_a_turn(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
 ) -> None:
     h = discord_harness
-    pcs, npc = CASTS[system]
-    await set_up_cast(h, table, system, name="Last stand", pcs=pcs, npc=npc)
+    await one_on_one(h, table, system, name="Last stand")
     leaver = await current_name(bot, h)
     stayer = next(
         c.name
