@@ -166,6 +166,18 @@ def turn_announcement(result: CombatResult) -> str:
     return "\n".join(parts[-3:])
 
 
+def turn_deadline_line(name: str, deadline: datetime | None, *, waits: bool) -> str:
+    """What the table is told of the running turn's deadline (``/gm resume``, a mid-turn
+    ``/gm settings turn_deadline:``): when it passes (``deadline``, shown in each reader's own
+    time), or, with none running while a decision ``waits``, that the turn's clock runs on once
+    it is settled; "" otherwise. ``name``: the turn holder's, as stored."""
+    if deadline is not None:
+        return f"**{shown_name(name)}**'s turn deadline: {discord.utils.format_dt(deadline, 'R')}."
+    if waits:
+        return f"**{shown_name(name)}**'s turn deadline runs on once the decision is settled."
+    return ""
+
+
 def decision_prompt(encounter: Encounter, decision: Decision) -> str:
     """Who must decide what, in the ruleset's words, and by when (or that the window waits
     while the GM has paused the fight), after a mention of each member asked."""

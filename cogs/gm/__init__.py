@@ -34,6 +34,7 @@ from bot.services.moderation import ModerationService
 from bot.services.roster import NPC_BATCH_MAX
 from bot.services.sheets import SheetService
 from bot.ui import embeds
+from bot.ui.combat import turn_deadline_line
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.log_files import log_files
@@ -460,15 +461,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         """What a resume says of the running turn's deadline: when it passes now (the time it
         had left at the pause), or that it waits for the decision still open."""
         current = encounter.state.current
-        deadline = await self.combat.deadlines.running(encounter.id)
         if current is None:
             return ""
-        name = shown_name(current.name)
-        if deadline is not None:
-            return f" **{name}**'s turn deadline: {discord.utils.format_dt(deadline, 'R')}."
-        if encounter.state.decisions:
-            return f" **{name}**'s turn deadline runs on once the decision is settled."
-        return ""
+        deadline = await self.combat.deadlines.running(encounter.id)
+        line = turn_deadline_line(current.name, deadline, waits=bool(encounter.state.decisions))
+        return f" {line}" if line else ""
 
     async def _set_paused(self, interaction: discord.Interaction[Any], paused: bool) -> None:
         _, channel_id = channel_ids(interaction)

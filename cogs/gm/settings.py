@@ -17,6 +17,7 @@ from bot.engine.core.pacing import parse_duration, parse_reaction_window, parse_
 from bot.errors import InvalidInput
 from bot.services.combat import NO_DEFAULT_ACTIONS, CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
+from bot.ui.combat import turn_deadline_line
 from bot.ui.embeds import encounter_settings_text
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.text import fit_text, shown_name
@@ -171,14 +172,10 @@ async def _new_deadline(
     if live.state.phase != "active" or current is None:
         return
     deadline = await combat.deadlines.running(live.id)
-    name = shown_name(current.name)
-    if deadline is not None:
-        text = f"**{name}**'s turn deadline: {discord.utils.format_dt(deadline, 'R')}."
-    elif live.state.decisions and not live.row.paused:
-        text = f"**{name}**'s turn deadline runs once the decision is settled."
-    else:
-        return
-    await interaction.followup.send(text, allowed_mentions=NONE)
+    waits = bool(live.state.decisions) and not live.row.paused
+    text = turn_deadline_line(current.name, deadline, waits=waits)
+    if text:
+        await interaction.followup.send(text, allowed_mentions=NONE)
 
 
 def _settings_change(current: Encounter, changes: dict[str, Any]) -> CommandBase:
