@@ -29,6 +29,7 @@ import asyncio
 import importlib
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -200,26 +201,32 @@ def test_the_cogs_list_matches_the_bots_setup() -> None:
     assert added == here
 
 
-def _commands_written() -> list[tuple[str, int, str, list[str]]]:
-    """Each slash command a document writes: in a backticked span that starts with ``/``, or
-    on a line of a ```` ```text ```` block (not a file such as ``/tmp/x``). (document, line,
-    words, options given)."""
-    found = []
+def _spans() -> Iterator[tuple[Path, int, str, bool]]:
+    """Each backticked span of each document, and each line of its ```` ```text ```` blocks:
+    (document, line number, text, whether it is a fenced line)."""
     for doc in DOCS:
         fenced = False
         for number, line in enumerate(doc.read_text("utf-8").splitlines(), 1):
             if line.lstrip().startswith("```"):
                 fenced = not fenced and line.strip() == "```text"
                 continue
-            spans = [line] if fenced else [m.group(1) for m in TICKED.finditer(line)]
-            for span in spans:
-                if not fenced and (not span.startswith("/") or FILESYSTEM.match(span)):
-                    continue
-                for match in COMMAND.finditer(span):
-                    options = OPTION.findall(re.sub(r'"[^"]*"', "", match.group(2)))
-                    if not fenced:  # a signature: `/attack target: with: [range] [as]`
-                        options += BRACKETED.findall(span[match.end() :])
-                    found.append((_relative(doc), number, match.group(1), options))
+            for span in [line] if fenced else [m.group(1) for m in TICKED.finditer(line)]:
+                yield doc, number, span, fenced
+
+
+def _commands_written() -> list[tuple[str, int, str, list[str]]]:
+    """Each slash command a document writes: in a backticked span that starts with ``/``, or
+    on a line of a ```` ```text ```` block (not a file such as ``/tmp/x``). (document, line,
+    words, options given)."""
+    found = []
+    for doc, number, span, fenced in _spans():
+        if not fenced and (not span.startswith("/") or FILESYSTEM.match(span)):
+            continue
+        for match in COMMAND.finditer(span):
+            options = OPTION.findall(re.sub(r'"[^"]*"', "", match.group(2)))
+            if not fenced:  # a signature: `/attack target: with: [range] [as]`
+                options += BRACKETED.findall(span[match.end() :])
+            found.append((_relative(doc), number, match.group(1), options))
     return found
 
 
@@ -387,14 +394,7 @@ def _acts_written() -> list[tuple[str, int, str]]:
     """The action of each ``/act`` a document writes, in a backticked span or on a line of a
     ```` ```text ```` block: (document, line, action)."""
     found = []
-    for doc in DOCS:
-        fenced = False
-        for number, line in enumerate(doc.read_text("utf-8").splitlines(), 1):
-            if line.lstrip().startswith("```"):
-                fenced = not fenced and line.strip() == "```text"
-                continue
-            spans = [line] if fenced else [m.group(1) for m in TICKED.finditer(line)]
-            for span in spans:
-                for match in ACT.finditer(span):
-                    found.append((_relative(doc), number, match.group(1) or match.group(2)))
+    for doc, number, span, _ in _spans():
+        for match in ACT.finditer(span):
+            found.append((_relative(doc), number, match.group(1) or match.group(2)))
     return found
