@@ -335,12 +335,16 @@ async def test_the_gm_ends_the_scene_and_what_lasts_a_scene_ends_with_it(
     )
     rolled = await u.press(gm, "GM: approve all for the scene", [5, 2])
     assert "= 1 hit vs 1 needed: success" in rolled.text()
-    dice.load([6, 1])  # approved for the scene: it rolls at once, nothing to ask the GM
+    # One hit over would notice with another sense: the roll waits for her spends (v5).
+    await u.press(mira, "Keep the roll")
+    dice.load([6, 6])  # approved for the scene: it rolls at once, nothing to ask the GM
     again = await u.run(
         mira, "act", action="observe", detail="the rooftops: Street fencing", amount=1
     )
     assert dice.empty
     assert "Approved for the scene: Street fencing." in again.message.text()
+    # No die left to spend on: final at once, one over, two senses.
+    await h.wait_for(lambda: u.said("observes the rooftops: something odd with 2 senses"))
     await u.run(gm, "gm condition", combatant="Mira Quell", action="add", name="Impaired")
     ended = await u.run(gm, "gm time end-of", period="scene")
     assert "Mira Quell is no longer Impaired" in ended.message.text()

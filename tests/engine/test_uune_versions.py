@@ -9,7 +9,7 @@ from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
 from bot.engine.uune.options import SEP
 from bot.engine.uune.ruleset import UuneRuleset
-from bot.engine.uune.state import ApprovalDecision
+from bot.engine.uune.state import ApprovalDecision, SpendDecision
 from bot.errors import RuleViolation
 from tests.engine.helpers import NOW
 from tests.engine.test_uune_engine import RULES, Table
@@ -18,11 +18,12 @@ V1 = UuneRuleset(version=1)
 
 
 V2 = UuneRuleset(version=2)
+V4 = UuneRuleset(version=4)
 
 
-def test_version_4_is_the_newest_and_versions_1_to_3_are_still_known() -> None:
-    assert RULES.version == UuneRuleset.rules_version == 4
-    assert UuneRuleset.known_versions == (1, 2, 3, 4)
+def test_version_5_is_the_newest_and_versions_1_to_4_are_still_known() -> None:
+    assert RULES.version == UuneRuleset.rules_version == 5
+    assert UuneRuleset.known_versions == (1, 2, 3, 4, 5)
 
 
 def test_removing_a_helper_drops_their_help_in_v3_and_calls_the_roll_off_before() -> None:
@@ -122,3 +123,37 @@ def test_a_luck_check_names_what_was_checked_in_brackets_from_v4() -> None:
     assert any(f"Luck check for {name}'s attempt:" in e.text for e in plain.events)
     old = UuneRuleset(version=3).apply(t.state, asked, ScriptedRoller([4]), NOW)
     assert any(f"Luck check for {name}'s does the guard sleep:" in e.text for e in old.events)
+
+
+def test_an_observe_that_only_meets_its_difficulty_offers_spends_for_more_senses_from_v5() -> None:
+    """ "Observe": "Meet: One sense. 1 over: Two senses. 2 over: Three senses." A roll that
+    meets the difficulty is a success but not the best it can be: a spend for one more hit
+    notices with one more sense. Version 5 offers the roller's spends on it (a bump of the 4
+    to a hit, 10 vitality) until it is two over; versions 1 to 4 treated any success as
+    settled, resolved it at once and left the player no way to reach a second sense."""
+    observe = u.Observe(actor="c1", what="the crates", resources=("Lockpicks",), difficulty=1)
+    t = Table(5, 4)  # the base die hits, Lockpicks' 4 misses: 1 hit of 1, met
+    t.do(observe)
+    t.do(u.Approve(actor="c1", decision=t.open.id, all="approve"))
+    d = t.open
+    assert isinstance(d, SpendDecision) and d.roll.margin == 0
+    choices = {o.choice for o in RULES.decision_options(t.state, d)["c1"]}
+    assert {"keep", "vitality_bump:2", "vitality_reroll:2"} <= choices, choices
+    t.do(u.Spend(actor="c1", choice="vitality_bump", dice=(2,), decision=d.id))
+    assert t.said("bumps a die by 1 (10 vitality)")
+    # 2 hits, 1 over: no miss is left to reroll or bump, so the roll stands at once.
+    assert t.open is None
+    assert t.said("Mira observes the crates: something odd with 2 senses")
+    assert t.state.turn == "c2"
+    # Two over, every sense the text counts: nothing more to gain, it resolves at once.
+    best = Table(5, 6, 6)
+    best.do(u.Observe(actor="c1", what="the crates", resources=("Lockpicks", "Dark cloak")))
+    best.do(u.Approve(actor="c1", decision=best.open.id, difficulty=1, all="approve"))
+    assert best.open is None and best.said("something odd with 3 senses")
+    # Version 4: the met roll is final at once, one sense.
+    old = Table(5, 4)
+    old.state = V4.apply(old.state, observe, old.roller, NOW).state
+    old.state = V4.apply(
+        old.state, u.Approve(actor="c1", decision=old.open.id, all="approve"), old.roller, NOW
+    ).state
+    assert old.open is None and old.state.turn == "c2"

@@ -43,7 +43,7 @@ TURN_ORDER = PcsThenNpcs()
 ECONOMY = UuneActions()
 
 
-RULES_VERSION = 4
+RULES_VERSION = 5
 """Uune's newest rules version (:attr:`bot.engine.uune.ruleset.UuneRuleset.rules_version`)."""
 
 

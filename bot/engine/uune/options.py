@@ -42,7 +42,7 @@ def spend_options(tx: Tx, d: SpendDecision, cid: str) -> list[ReactionOption]:
     if cid != d.actor:
         return []
     out = [ReactionOption(choice="keep", label="Keep the roll")]
-    if not _settled(d):
+    if not _settled(tx, d):
         out += _focus_options(tx, d, c) + _vitality_options(tx, d, c)
     return out[:MAX_BUTTONS]
 
@@ -97,12 +97,18 @@ def _vitality_options(tx: Tx, d: SpendDecision, c: UuneCombatant) -> list[Reacti
     return out
 
 
-def _settled(d: SpendDecision) -> bool:
-    """Whether the roll's outcome can only get worse for the actor by spending: a plain
-    action or a Defend that succeeds, an Attack already lethal."""
+def _settled(tx: Tx, d: SpendDecision) -> bool:
+    """Whether the roll's outcome can only get worse for the actor by spending: it is already
+    the best its purpose has, so more hits would change nothing — an Attack already lethal,
+    an Observe that notices with every sense the text counts ("2 over: Three senses", rules
+    version 5; before, any successful Observe counted as settled, though one more hit
+    notices with one more sense), any other roll that succeeds."""
     r = d.roll
     if d.purpose == "attack":
         return r.hits >= max(1, 2 * r.required)
+    if d.purpose == "observe" and tx.version >= 5:
+        top = len(tx.tables.observe.senses_at_margin) - 1
+        return r.margin >= top
     return r.success
 
 

@@ -159,8 +159,13 @@ class UuneRuleset(Ruleset[UuneState]):
     was checked in brackets, as typed ("Luck check for Mira Quell (does the guard sleep)";
     :func:`bot.engine.uune.specials.luck`), where versions 1 to 3 wrote "Mira Quell's does
     the guard sleep". A second ``/gm skip`` of a character already set to skip its next turn
-    is refused (:func:`bot.engine.core.order.skip_turn`); versions 1 to 3 noted it again."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    is refused (:func:`bot.engine.core.order.skip_turn`); versions 1 to 3 noted it again.
+
+    Version 5: an Observe that meets its difficulty but is not two over offers the roller's
+    spends before it is final, as one more hit notices with one more sense ("Observe": "Meet:
+    One sense. 1 over: Two senses. 2 over: Three senses"; :func:`bot.engine.uune.options.
+    spend_options`); versions 1 to 4 took any successful Observe as final at once."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
     between fights too."""

@@ -1,0 +1,32 @@
+"""Audit 17 of Uune against its rules text (``uune-srd.txt``), played through Discord: each
+test is a rule the bot did not apply as the text says, and states what a player should see.
+Every die is scripted."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.uune_steps import Docks, labels, prompt_with
+from tests.harness.server import DiscordHarness
+
+
+async def test_an_observe_that_meets_its_difficulty_can_spend_for_a_second_sense(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Observe": "Meet: One sense. 1 over: Two senses. 2 over: Three senses." Mira's Observe
+    met its difficulty (a 5 and a 4: one hit of one) and was final at once with one sense,
+    though bumping the 4 to a hit (10 vitality, "Vitality") would have noticed with two: a
+    success counted as the best a roll can be. The roll now waits for her spends."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)  # outside a conflict
+    await u.run(mira, "act", action="observe", detail="the crates: Lockpicks", amount=1)
+    rolled = await u.press(gm, "GM: approve Lockpicks", [5, 4])
+    assert "= 1 hit vs 1 needed: success" in rolled.text(), rolled.text()
+    spends = await prompt_with(h, "Keep the roll")
+    assert "Bump die 2 by 1 (10 vitality)" in labels(spends), labels(spends)
+    assert not u.said("something odd with one sense")
+    await u.press(mira, "Bump die 2 by 1")
+    await h.wait_for(lambda: u.said("Mira Quell observes the crates: something odd with 2 senses"))
+    assert u.said("Mira Quell bumps a die by 1 (10 vitality)")
