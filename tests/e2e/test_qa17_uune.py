@@ -30,3 +30,23 @@ async def test_an_observe_that_meets_its_difficulty_can_spend_for_a_second_sense
     await u.press(mira, "Bump die 2 by 1")
     await h.wait_for(lambda: u.said("Mira Quell observes the crates: something odd with 2 senses"))
     assert u.said("Mira Quell bumps a die by 1 (10 vitality)")
+
+
+async def test_a_pc_bleeding_when_the_conflict_begins_bleeds_as_round_1_begins(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Effect: Bleeding": "You take lose 10 vitality at the start of each round." Mira was
+    cut before the fight (the GM's Bleeding, outside a conflict); when the GM began the
+    conflict round 1 started and she lost nothing — her first 10 went at round 2, so a
+    bleeder who staunched on her first turn never bled in the conflict at all. Round 1's
+    start now takes its toll, as every later round's does."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm = table.moderator
+    await u.cast(wren=False, witch=False)
+    await u.run(gm, "gm condition", combatant="Mira Quell", action="add", name="Bleeding")
+    began = (await u.run(gm, "encounter begin")).message.text()
+    assert "Round 1 begins" in began, began
+    assert "Mira Quell bleeds: 10 vitality lost (vitality 90/100)." in began, began
+    assert began.index("Round 1 begins") < began.index("Mira Quell bleeds")
+    assert began.index("Mira Quell bleeds") < began.index("Round 1: Mira Quell's turn")

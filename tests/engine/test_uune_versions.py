@@ -4,13 +4,14 @@ so its log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
-from bot.engine.core.commands import EndTurn, MoveInOrder, RemoveCombatant
+from bot.engine.core.commands import Begin, EndTurn, MoveInOrder, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
 from bot.engine.uune.options import SEP
 from bot.engine.uune.ruleset import UuneRuleset
 from bot.engine.uune.state import ApprovalDecision, SpendDecision
 from bot.errors import RuleViolation
+from tests.contract.harness_uune import MIRA, statblock
 from tests.engine.helpers import NOW
 from tests.engine.test_uune_engine import RULES, Table
 
@@ -157,3 +158,31 @@ def test_an_observe_that_only_meets_its_difficulty_offers_spends_for_more_senses
         old.state, u.Approve(actor="c1", decision=old.open.id, all="approve"), old.roller, NOW
     ).state
     assert old.open is None and old.state.turn == "c2"
+
+
+def test_a_creature_bleeding_when_the_conflict_begins_bleeds_at_round_1s_start_from_v5() -> None:
+    """ "Effect: Bleeding": "You take lose 10 vitality at the start of each round" — round 1
+    too. Mira was Bleeding before the conflict began (outside one it takes its toll each
+    minute the GM counts); version 5 takes her 10 as round 1 begins, before anyone's turn.
+    Versions 1 to 4 started round 1 without it: her first loss came at round 2."""
+    events: dict[int, list[str]] = {}
+    for rules in (RULES, V4):
+        state = RULES.new_encounter(name="Docks", seed=1)
+        texts: list[str] = []
+        for command in (
+            u.AddCombatant(name="Mira", sheet=MIRA),
+            u.AddCombatant(name="Thug", sheet=statblock(60), is_npc=True),
+            u.SetCondition(target="c1", condition="Bleeding"),
+            u.SetCondition(target="c1", condition="Bleeding"),  # level 2: 20 a round
+            Begin(),
+        ):
+            outcome = rules.apply(state, command, ScriptedRoller([]), NOW)
+            state, texts = outcome.state, [e.text for e in outcome.events]
+        events[rules.version] = texts
+        if rules.version >= 5:
+            assert state.get("c1").health.now(RULES.tables) == 80
+    began = events[RULES.version]
+    bled = began.index("Mira bleeds: 20 vitality lost (vitality 80/100).")
+    assert began.index("Round 1 begins: the PCs act, in any order, then the NPCs.") < bled
+    assert bled < next(i for i, t in enumerate(began) if t.startswith("Round 1: Mira's turn"))
+    assert not any("bleeds" in t for t in events[4])

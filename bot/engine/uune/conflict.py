@@ -131,9 +131,24 @@ def begin(tx: Tx, cmd: Begin) -> None:
         tx.c(c.id).pools = tx.economy.fresh(1)
     st.phase, st.round, st.turn, st.decisions, st.winner = "active", 1, None, [], None
     tx.emit(RoundStarted(round=1, text="Round 1 begins: the PCs act, in any order, then the NPCs."))
+    if tx.version >= 5:
+        round_one_hooks(tx)
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])
     tx.check_end(force=True)
+
+
+def round_one_hooks(tx: Tx) -> None:
+    """Rules version 5: what acts "at the start of each round" acts at round 1's too ("Effect:
+    Bleeding": "You take lose 10 vitality at the start of each round"), on whoever carries it
+    into the conflict — before anyone's turn, as at every later round's start
+    (:meth:`bot.engine.core.tx.CoreTx.next_turn`). Only the hooks act: an effect given "for
+    some rounds" before the conflict counts the rounds that begin after round 1, as before.
+    Versions 1 to 4 began round 1 without them."""
+    for c in list(tx.state.combatants):
+        for effect in c.effects:
+            if effect.hook == "round_start":
+                tx.effect_hook(c.id, effect, "round_start")
 
 
 def end_turn(tx: Tx, cmd: EndTurn) -> None:

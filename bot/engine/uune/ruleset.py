@@ -164,7 +164,10 @@ class UuneRuleset(Ruleset[UuneState]):
     Version 5: an Observe that meets its difficulty but is not two over offers the roller's
     spends before it is final, as one more hit notices with one more sense ("Observe": "Meet:
     One sense. 1 over: Two senses. 2 over: Three senses"; :func:`bot.engine.uune.options.
-    spend_options`); versions 1 to 4 took any successful Observe as final at once."""
+    spend_options`); versions 1 to 4 took any successful Observe as final at once. Bleeding
+    takes its toll at round 1's start too ("at the start of each round";
+    :func:`bot.engine.uune.conflict.round_one_hooks`), on whoever carries it into the
+    conflict; versions 1 to 4 began round 1 without it."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
