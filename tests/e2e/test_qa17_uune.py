@@ -5,6 +5,7 @@ Every die is scripted."""
 from __future__ import annotations
 
 from bot.client import CombatBot
+from tests.e2e.combat_helpers import refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks, labels, prompt_with
 from tests.harness.server import DiscordHarness
@@ -50,3 +51,31 @@ async def test_a_pc_bleeding_when_the_conflict_begins_bleeds_as_round_1_begins(
     assert "Mira Quell bleeds: 10 vitality lost (vitality 90/100)." in began, began
     assert began.index("Round 1 begins") < began.index("Mira Quell bleeds")
     assert began.index("Mira Quell bleeds") < began.index("Round 1: Mira Quell's turn")
+
+
+async def test_a_second_level_of_intoxicated_rerolls_a_rerolled_6_again(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Effects": "Certain effects can stack, and their mechanics will apply multiple times
+    if you have more than 1 level of that effect"; "Effect: Intoxicated": "must reroll all
+    6s". The GM gave Mira Intoxicated twice (the tracker: Intoxicated 2), yet her attack
+    rerolled a 6 once and kept the 6 it rerolled to — level 2 played as level 1. Each level
+    now rerolls the 6s once: the rerolled 6 is rerolled again, and /odds says so."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)
+    for _ in range(2):
+        await u.run(gm, "gm condition", combatant="Mira Quell", action="add", name="Intoxicated")
+    assert u.said("Mira Quell is now Intoxicated 2")
+    odds = await refused(
+        await slash(
+            h, gm, "odds", target="Dock Thug 1", with_="Attack", as_="Mira Quell", resources="1"
+        )
+    )
+    assert "Intoxicated: every 6 rerolled twice (Mira Quell)" in odds, odds
+    await u.run(gm, "encounter begin")
+    await u.run(mira, "act", action="attack", target="Dock Thug 1", detail="Street fencing")
+    # The base die: 6, rerolled (level 1) to 6, rerolled again (level 2) to 3; Street fencing 2.
+    rolled = await u.press(gm, "GM: approve Street fencing", [6, 2, 6, 3])
+    assert "[6→6→3] [2] = 0 hits vs 3 needed: failure" in rolled.text(), rolled.text()

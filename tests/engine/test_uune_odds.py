@@ -5,6 +5,7 @@ Intoxicated 6) for small pools, and against the engine's own dice for the rest."
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import pytest
@@ -170,3 +171,33 @@ def test_stated_resources_of_only_commas_are_no_resources() -> None:
     (line,) = uune_odds(T, mira, thug, "Attack", " , ,, ").lines
     (none,) = uune_odds(T, mira, thug, "Attack", "0").lines
     assert line == none and line.reaction == "no resources"
+
+
+def brute_levels(dice: int, levels: int) -> dict[int, Fraction]:
+    """Every face, each die showing 6 rerolled up to ``levels`` times ("Effects": a level's
+    mechanic applies once per level; "Effect: Intoxicated": "must reroll all 6s")."""
+    one: dict[int, Fraction] = {f: Fraction(1, 6) for f in range(1, 7)}
+    for _ in range(levels):
+        again = {f: p for f, p in one.items() if f != 6}
+        for f in range(1, 7):
+            again[f] = again.get(f, Fraction(0)) + one[6] / 6
+        one = again
+    hit = one[5] + one[6]
+    return {
+        k: Fraction(math.comb(dice, k)) * hit**k * (1 - hit) ** (dice - k) for k in range(dice + 1)
+    }
+
+
+@pytest.mark.parametrize("levels", [1, 2, 3])
+def test_intoxicated_levels_reroll_6s_once_per_level(levels: int) -> None:
+    assert brute_levels(3, 1) == brute_hits(3, intoxicated=True)
+    exact = hits_distribution(2, T, intoxicated=levels)
+    assert {k: v for k, v in exact.items() if v} == {
+        k: v for k, v in brute_levels(3, levels).items() if v
+    }
+    state = fight()
+    mira, thug = state.combatants
+    drunk = uune_odds(T, with_effect(mira, "Intoxicated", levels), thug, "Attack", "2")
+    assert drunk.lines[0].chance == chance_of_hits(brute_levels(3, levels), 3)
+    times = {1: "once", 2: "twice", 3: "3 times"}[levels]
+    assert f"Intoxicated: every 6 rerolled {times} (Mira)" in drunk.modifiers

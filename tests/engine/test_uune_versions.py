@@ -186,3 +186,26 @@ def test_a_creature_bleeding_when_the_conflict_begins_bleeds_at_round_1s_start_f
     assert began.index("Round 1 begins: the PCs act, in any order, then the NPCs.") < bled
     assert bled < next(i for i, t in enumerate(began) if t.startswith("Round 1: Mira's turn"))
     assert not any("bleeds" in t for t in events[4])
+
+
+def test_intoxicated_rerolls_6s_once_per_level_from_v5() -> None:
+    """ "Effects": "Certain effects can stack, and their mechanics will apply multiple times
+    if you have more than 1 level of that effect"; "Effect: Intoxicated": "must reroll all
+    6s". The GM gave Mira Intoxicated twice (level 2): version 5 rerolls her 6s twice — a 6
+    rerolled to a 6 is rerolled again. Versions 1 to 4 rerolled them once at any level."""
+    roll = u.RollAction(actor="c1", action="climb", resources=("Lockpicks",), difficulty=1)
+    faces = [6, 2, 6, 3]  # base 6 → 6 → 3; Lockpicks 2
+    for rules, base in ((RULES, [6, 6, 3]), (V4, [6, 6])):
+        t = Table()
+        t.do(u.SetCondition(target="c1", condition="Intoxicated"))
+        t.do(u.SetCondition(target="c1", condition="Intoxicated"))
+        assert t.state.get("c1").effect("Intoxicated").level == 2
+        t.more(*faces)
+        t.state = rules.apply(t.state, roll, t.roller, NOW).state
+        t.state = rules.apply(
+            t.state, u.Approve(actor="c1", decision=t.open.id, all="approve"), t.roller, NOW
+        ).state
+        rolled = t.state.pending.roll if t.state.pending else None
+        assert rolled is not None, rules.version
+        die = rolled.roll.dice[0]
+        assert [*die.history, die.value] == base, rules.version

@@ -29,6 +29,7 @@ from bot.engine.uune.sheet import UuneSheet
 from bot.engine.uune.state import (
     BLEEDING,
     INCAPACITATED,
+    INTOXICATED,
     OUT,
     STIMULATED,
     STUNNED,
@@ -211,6 +212,15 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
             return 0
         stimulated = c.effect("Stimulated")
         return c.sheet.focus_max(self.tables, stimulated.level if stimulated else 0)
+
+    def intoxicated_passes(self, c: UuneCombatant) -> int:
+        """How many times ``c``'s rolls reroll their 6s ("Effect: Intoxicated": "must reroll
+        all 6s"): once per level from rules version 5 ("Effects": a stacked effect's
+        "mechanics will apply multiple times"); once at any level before; 0 when sober."""
+        drunk = c.effect(INTOXICATED)
+        if drunk is None:
+            return 0
+        return drunk.level if self.version >= 5 else 1
 
     # -- acting ----------------------------------------------------------------------------------
     def pay_action(self, cid: str, reason: str) -> None:

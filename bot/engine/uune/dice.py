@@ -105,19 +105,22 @@ def roll_action(
 ) -> ActionRoll:
     """Roll an action ("Actions"). ``difficulty`` is a rung of the ladder (0–10, else
     :class:`InvalidInput`); ``impaired`` levels add ``tables.impaired.extra_hits`` each to the
-    hits required; with any level of ``intoxicated`` every die showing
-    ``tables.intoxicated.reroll_face`` (6) or more is rerolled once, in order, and the new face
-    stands ("must reroll all 6s" — once: the bot does not reroll a rerolled 6 again);
+    hits required; each level of ``intoxicated`` rerolls every die showing
+    ``tables.intoxicated.reroll_face`` (6) or more once, in order ("must reroll all 6s";
+    "Effects": a stacked effect's "mechanics will apply multiple times"): with one level a
+    rerolled 6 stands, with two it is rerolled again, and so on (the caller passes 1 for any
+    level in a fight before rules version 5);
     ``help_hits`` are a helper's hits ("Help"); ``base`` False rolls the resources' dice only
     (:func:`action_pool`). Raises :class:`InvalidInput` past the dice limits."""
     tables.rung(difficulty)
     if min(impaired, intoxicated, help_hits) < 0:
         raise InvalidInput("Effect levels and help hits cannot be negative.")
     rolled = action_pool(resources, tables, base=base).roll(roller)
-    if intoxicated:
+    for _ in range(intoxicated):
         sixes = [i for i, d in enumerate(rolled.dice) if d.value >= tables.intoxicated.reroll_face]
-        if sixes:
-            rolled = rolled.reroll(sixes, roller)
+        if not sixes:
+            break
+        rolled = rolled.reroll(sixes, roller)
     return ActionRoll(
         roll=rolled,
         difficulty=difficulty,

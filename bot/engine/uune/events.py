@@ -28,8 +28,9 @@ class RollOdds(Event):
     dice were rolled: the approved ``pool`` (``resources`` of them: 1d6 plus their dice, Uune
     SRD "Actions") reaching ``required`` hits (the NPC's Defensiveness or the attack's
     difficulty, Impaired's extra hits in it), each die showing ``reroll_from`` or more rerolled
-    once when Intoxicated. An Attack: the chance to hit ``target`` (an NPC); a Defend: the
-    chance ``attacker``'s attack lands (the Defend falls short). As ``/odds`` counts it
+    when Intoxicated, up to ``reroll_times`` times (once per level from rules version 5). An
+    Attack: the chance to hit ``target`` (an NPC); a Defend: the chance ``attacker``'s attack
+    lands (the Defend falls short). As ``/odds`` counts it
     (:func:`bot.engine.uune.odds.uune_odds`): Help, luck and spends are not counted."""
 
     kind: Literal["roll_odds"] = "roll_odds"
@@ -41,10 +42,12 @@ class RollOdds(Event):
     resources: int = Field(ge=0, le=30)
     required: int = Field(ge=0, le=100)
     reroll_from: int | None = None
+    reroll_times: int = Field(default=1, ge=1, le=99)
 
     def chance(self) -> Fraction:
         """The chance to hit (an Attack) or that the attack lands (a Defend)."""
-        made = chance_of_hits(pool_hits(self.pool, self.reroll_from), self.required)
+        hits = pool_hits(self.pool, self.reroll_from, self.reroll_times)
+        made = chance_of_hits(hits, self.required)
         return made if self.purpose == "attack" else 1 - made
 
     def render(self, view: View) -> list[str]:

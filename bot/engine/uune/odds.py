@@ -7,8 +7,9 @@ action succeeds when the hits meet or beat the number required. "Attack": a PC a
 needs the NPC's Defensiveness in hits. "NPCs and Statblocks": an NPC never rolls — its attack is
 answered by the PC's Defend at the attack's difficulty, and lands when the Defend fails.
 "Effect: Impared" adds ``tables.impaired.extra_hits`` per level to the hits required, and
-"Effect: Intoxicated" rerolls every 6 once (:func:`bot.engine.uune.dice.roll_action`); both
-count here as the roller's effects stand now.
+"Effect: Intoxicated" rerolls every 6, once per level (:func:`bot.engine.uune.dice.roll_action`;
+once at any level in a fight before rules version 5); both count here as the roller's effects
+stand now.
 
 The odds are the basics before anything is spent: Help (another PC's hits), luck advantage,
 focus and vitality spends and an NPC's forced reroll change a roll after the GM's approval and
@@ -18,7 +19,8 @@ sheet (``resources: Rope, Grit``: their dice, proficiency included), or — stat
 line per count from none to :data:`COUNTS`.
 
 Exact: the plain roll's hits come from :meth:`~bot.engine.core.pools.Pool.distribution`
-(``icepool``); an Intoxicated roll's from ``icepool`` with each 6 rerolled once.
+(``icepool``); an Intoxicated roll's from ``icepool`` with each 6 rerolled up to once per
+level.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from bot import names
 from bot.engine.core.odds import Distribution, Odds, OddsLine
 from bot.engine.core.pools import DiceGroup, Pool
 from bot.engine.core.verbs import split_named
+from bot.engine.uune.core import RULES_VERSION
 from bot.engine.uune.dice import Resource, action_pool
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import UuneCombatant
@@ -51,29 +54,32 @@ def dice_of(resource_dice: int, tables: UuneTables) -> int:
     return d.base_dice + resource_dice * d.dice_per_resource
 
 
-def hits_distribution(resource_dice: int, tables: UuneTables, *, intoxicated: bool) -> Distribution:
+def hits_distribution(resource_dice: int, tables: UuneTables, *, intoxicated: int) -> Distribution:
     """The exact distribution of hits of an action with ``resource_dice`` dice of approved
     resources (:func:`bot.engine.uune.dice.action_pool`: hits on 5 or more), each die showing
-    ``tables.intoxicated.reroll_face`` or more rerolled once when ``intoxicated``."""
+    ``tables.intoxicated.reroll_face`` or more rerolled up to ``intoxicated`` times (the
+    passes of Intoxicated's levels; 0 or False: none, True: once)."""
     approved = [Resource(name="resources", dice=resource_dice)] if resource_dice else []
-    reroll_from = tables.intoxicated.reroll_face if intoxicated else None
-    return pool_hits(action_pool(approved, tables), reroll_from)
+    passes = int(intoxicated)
+    reroll_from = tables.intoxicated.reroll_face if passes else None
+    return pool_hits(action_pool(approved, tables), reroll_from, max(1, passes))
 
 
-def pool_hits(pool: Pool, reroll_from: int | None) -> Distribution:
+def pool_hits(pool: Pool, reroll_from: int | None, times: int = 1) -> Distribution:
     """The exact distribution of hits of an action ``pool`` (dice of one size, hits on
-    ``pool.hit_on``), each die showing ``reroll_from`` or more rerolled once ("Effect:
-    Intoxicated"; None: no reroll). Cached by the dice's count and size: a rehearsal asks it
-    for every roll."""
+    ``pool.hit_on``), each die showing ``reroll_from`` or more rerolled up to ``times`` times
+    ("Effect: Intoxicated", once per level; None: no reroll). Cached by the dice's count and
+    size: a rehearsal asks it for every roll."""
     sides = pool.groups[0].sides
-    return dict(_hits(sum(g.count for g in pool.groups), sides, pool.hit_on or sides, reroll_from))
+    count = sum(g.count for g in pool.groups)
+    return dict(_hits(count, sides, pool.hit_on or sides, reroll_from, times))
 
 
 @functools.lru_cache(maxsize=256)
-def _hits(count: int, sides: int, hit_on: int, reroll_from: int | None) -> Distribution:
+def _hits(count: int, sides: int, hit_on: int, reroll_from: int | None, times: int) -> Distribution:
     if reroll_from is None:
         return Pool(groups=(DiceGroup(count=count, sides=sides),), hit_on=hit_on).distribution()
-    die = icepool.d(sides).reroll(range(reroll_from, sides + 1), depth=1)
+    die = icepool.d(sides).reroll(range(reroll_from, sides + 1), depth=times)
     hit = die.map(lambda face: 1 if face >= hit_on else 0)
     total = hit.pool(count).sum()
     return {
@@ -122,15 +128,22 @@ def _stated(roller: UuneCombatant, resources: str | None) -> list[tuple[str, int
     return [(", ".join(found)[:40], dice)]
 
 
-def _effects(roller: UuneCombatant, tables: UuneTables) -> tuple[int, bool, list[str]]:
+TIMES = {1: "once", 2: "twice"}
+
+
+def _effects(roller: UuneCombatant, tables: UuneTables, version: int) -> tuple[int, int, list[str]]:
+    """Impaired's extra hits, Intoxicated's passes (once per level from rules version 5, once
+    before) and the words saying them."""
     impaired, intoxicated = roller.effect("Impaired"), roller.effect("Intoxicated")
     extra = impaired.level * tables.impaired.extra_hits if impaired else 0
+    passes = 0 if intoxicated is None else intoxicated.level if version >= 5 else 1
     words = []
     if extra:
         words.append(f"Impaired: +{extra} hit{'s' if extra > 1 else ''} required ({roller.name})")
-    if intoxicated:
-        words.append(f"Intoxicated: every 6 rerolled once ({roller.name})")
-    return extra, intoxicated is not None, words
+    if passes:
+        times = TIMES.get(passes, f"{passes} times")
+        words.append(f"Intoxicated: every 6 rerolled {times} ({roller.name})")
+    return extra, passes, words
 
 
 def uune_odds(
@@ -139,10 +152,12 @@ def uune_odds(
     target: UuneCombatant,
     attack: str,
     resources: str | None,
+    version: int = RULES_VERSION,
 ) -> Odds:
     """The exact odds of ``attacker``'s ``attack`` on ``target``: a PC's Attack on an NPC (the
     PC's hits against its Defensiveness), or an NPC's statblock attack on a PC (it lands when
-    the PC's Defend fails); one line per stated resource count (module docstring). Raises
+    the PC's Defend fails); one line per stated resource count (module docstring), as rules
+    ``version`` plays them. Raises
     :class:`RuleViolation` for a PC against a PC or an NPC against an NPC, :class:`NotFound`
     for an attack or resource not on the sheet, :class:`InvalidInput` for a count past
     :data:`MAX_STATED`."""
@@ -168,7 +183,7 @@ def uune_odds(
         roller, required, attacking = target, found.difficulty, False
         words = f"{attacker.name}'s {found.name} against {target.name} (who Defends)"
         need = f"difficulty {required}"
-    extra, intoxicated, modifiers = _effects(roller, tables)
+    extra, intoxicated, modifiers = _effects(roller, tables, version)
     required += extra
     lines = []
     for label, dice in _stated(roller, resources):

@@ -344,7 +344,7 @@ def _odds(
     """The odds the Attack or Defend ``roll`` had (issue 18): a :class:`RollOdds` after the
     roll, for the audiences allowed to read them."""
     attacking = d.purpose == "attack"
-    intoxicated = c.effect("Intoxicated") is not None
+    passes = tx.intoxicated_passes(c)
     odds = RollOdds(
         combatant=c.id,
         purpose="attack" if attacking else "defend",
@@ -353,7 +353,8 @@ def _odds(
         pool=roll.roll.pool,
         resources=resources,
         required=roll.required,
-        reroll_from=tx.tables.intoxicated.reroll_face if intoxicated else None,
+        reroll_from=tx.tables.intoxicated.reroll_face if passes else None,
+        reroll_times=max(1, passes),
         text="",
     )
     what = "to hit" if attacking else "for the attack to land"
@@ -373,14 +374,14 @@ def _dice(
     sheet = c.sheet
     assert isinstance(sheet, UuneSheet)
     resources = [dice.Resource(name=r, dice=_resource_dice(tx, c, sheet, r)) for r in approved]
-    impaired, intoxicated = c.effect("Impaired"), c.effect("Intoxicated")
+    impaired = c.effect("Impaired")
     return dice.roll_action(
         tx.roller,
         resources,
         difficulty,
         tx.tables,
         impaired=impaired.level if impaired else 0,
-        intoxicated=intoxicated.level if intoxicated else 0,
+        intoxicated=tx.intoxicated_passes(c),
         base=base,
     )
 

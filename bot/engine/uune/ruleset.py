@@ -167,7 +167,10 @@ class UuneRuleset(Ruleset[UuneState]):
     spend_options`); versions 1 to 4 took any successful Observe as final at once. Bleeding
     takes its toll at round 1's start too ("at the start of each round";
     :func:`bot.engine.uune.conflict.round_one_hooks`), on whoever carries it into the
-    conflict; versions 1 to 4 began round 1 without it."""
+    conflict; versions 1 to 4 began round 1 without it. Intoxicated rerolls the 6s once per
+    level ("Effects": a stacked effect's "mechanics will apply multiple times";
+    :meth:`bot.engine.uune.core.Tx.intoxicated_passes`), where versions 1 to 4 rerolled them
+    once at any level."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
@@ -538,13 +541,13 @@ class UuneRuleset(Ruleset[UuneState]):
     ) -> Odds:
         """Uune exact odds (issue 18) for 0 … 4 resources:
         :func:`bot.engine.uune.odds.uune_odds`."""
-        return uune_odds(self.tables, attacker, target, attack, None)
+        return uune_odds(self.tables, attacker, target, attack, None, self.version)
 
     def resource_odds(
         self, state: Any, attacker: Any, target: Any, attack: str, resources: str | None
     ) -> Odds:
         """Uune exact odds for the stated ``resources``: :func:`bot.engine.uune.odds.uune_odds`."""
-        return uune_odds(self.tables, attacker, target, attack, resources)
+        return uune_odds(self.tables, attacker, target, attack, resources, self.version)
 
     rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
 
