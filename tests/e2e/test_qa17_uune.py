@@ -79,3 +79,34 @@ async def test_a_second_level_of_intoxicated_rerolls_a_rerolled_6_again(
     # The base die: 6, rerolled (level 1) to 6, rerolled again (level 2) to 3; Street fencing 2.
     rolled = await u.press(gm, "GM: approve Street fencing", [6, 2, 6, 3])
     assert "[6→6→3] [2] = 0 hits vs 3 needed: failure" in rolled.text(), rolled.text()
+
+
+async def test_a_lethal_wound_mends_with_downtime_once_stabilised(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Wounds": "Lethal wounds reduce your max vitality by 100 … Lethal and heavy wounds will
+    need to be stabilized by a medic or healer before they will mend. After a day and a
+    successful downtime action … A lethal wound will turn into a heavy wound." Mira's Defend
+    rolled no hits: a lethal wound, vitality 0/0, Incapacitated. Tobin stabilised her after
+    the fight, and her Downtime was refused: "Mira Quell is incapacitated and cannot act." —
+    the one way the text mends a lethal wound could never be taken, and no GM tool raises a
+    maximum of 0. She now rests like anyone: the wound turns heavy and 50 vitality return."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira, tobin = table.moderator, table.player, table.other_player
+    await u.thug_swings_at_mira()
+    await u.press(mira, "Roll now", [1])  # no hits: "catastrophically fail"
+    await u.press(mira, "Keep the roll")
+    await h.wait_for(lambda: u.said("gives Mira Quell a lethal wound (vitality 0/0"))
+    assert u.said("Mira Quell is now Incapacitated")
+    await u.run(gm, "gm end-fight")
+    await u.run(
+        tobin, "act", action="stabilise", target="Mira Quell", detail="Field medic", amount=2
+    )
+    await u.press(gm, "GM: approve Field medic", [5, 6])
+    await h.wait_for(lambda: u.said("Tobin Ash stabilises Mira Quell's wounds"))
+    await u.run(mira, "act", action="downtime", detail="luxurious: River guild runner")
+    await u.press(gm, "GM: approve River guild runner", [5, 6])
+    await h.wait_for(lambda: u.said("the heaviest wound heals a step (lethal→heavy)"))
+    assert u.said("Mira Quell is no longer Incapacitated")
+    assert u.said("(vitality 50/50, wounds: 1 heavy)")

@@ -4,12 +4,14 @@ so its log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
-from bot.engine.core.commands import Begin, EndTurn, MoveInOrder, RemoveCombatant
+import pytest
+
+from bot.engine.core.commands import Begin, EndCombat, EndTurn, MoveInOrder, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
 from bot.engine.uune.options import SEP
 from bot.engine.uune.ruleset import UuneRuleset
-from bot.engine.uune.state import ApprovalDecision, SpendDecision
+from bot.engine.uune.state import INCAPACITATED, ApprovalDecision, SpendDecision
 from bot.errors import RuleViolation
 from tests.contract.harness_uune import MIRA, statblock
 from tests.engine.helpers import NOW
@@ -209,3 +211,41 @@ def test_intoxicated_rerolls_6s_once_per_level_from_v5() -> None:
         assert rolled is not None, rules.version
         die = rolled.roll.dice[0]
         assert [*die.history, die.value] == base, rules.version
+
+
+def test_a_lethally_wounded_pc_mends_with_downtime_from_v5() -> None:
+    """ "Wounds": "Lethal wounds reduce your max vitality by 100" — Mira's maximum is 0 and she
+    is Incapacitated ("Vitality"); "Lethal and heavy wounds will need to be stabilized …
+    After a day and a successful downtime action … A lethal wound will turn into a heavy
+    wound." Versions 1 to 4 refused her Downtime ("cannot act"), so the only way the text
+    gives a lethal wound (or a traumatic stress) to heal could never be taken. Version 5: an
+    Incapacitated PC may take Downtime (the bot's reading: rest is what heals her)."""
+    t = Table()
+    t.do(EndTurn(actor="c1"))
+    t.do(EndTurn(actor="c2"))
+    t.do(u.NpcAttack(actor="c3", target="c1", attack="Cudgel"))
+    t.more(1)
+    t.do(u.Approve(actor="c1", decision=t.open.id, all="approve"))  # Roll now: no hits
+    t.do(u.Spend(actor="c1", choice="keep", decision=t.open.id))
+    assert t.said("Thug's Cudgel gives Mira a lethal wound (vitality 0/0")
+    assert t.state.get("c1").has(INCAPACITATED)
+    t.do(EndCombat())
+    t.more(5, 6)
+    t.do(u.Stabilise(actor="c2", target="c1", resources=("Field medic",), difficulty=2))
+    t.do(u.Approve(actor="c2", decision=t.open.id, all="approve"))
+    assert t.state.get("c1").health.unstable_lethal == 0
+    downtime = u.Downtime(actor="c1", living="luxurious", resources=("Lockpicks",))
+    with pytest.raises(RuleViolation, match="incapacitated and cannot act"):
+        V4.apply(t.state, downtime, ScriptedRoller([]), NOW)
+    t.more(5, 6)
+    t.do(downtime)
+    assert isinstance(t.open, ApprovalDecision) and t.open.actor == "c1"
+    choices = {o.choice for o in RULES.decision_options(t.state, t.open)["c1"]}
+    assert "approve:Lockpicks" in choices
+    t.do(u.Approve(actor="c1", decision=t.open.id, all="approve"))
+    if t.open is not None:  # nothing to gain by spending: a success
+        t.do(u.Spend(actor="c1", choice="keep", decision=t.open.id))
+    mira = t.state.get("c1")
+    assert mira.health.wounds.lethal == 0 and mira.health.wounds.heavy == 1
+    assert mira.health.now(RULES.tables) == 50 and not mira.has(INCAPACITATED)
+    assert t.said("the heaviest wound heals a step (lethal→heavy)")

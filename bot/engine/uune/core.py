@@ -213,6 +213,15 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         stimulated = c.effect("Stimulated")
         return c.sheet.focus_max(self.tables, stimulated.level if stimulated else 0)
 
+    def rests_while_out(self, purpose: str) -> bool:
+        """Whether a roll for ``purpose`` is taken, and waits on its roller, even when the
+        roller is Incapacitated: Downtime from rules version 5. "Vitality": at zero "they
+        become incapacitated and cannot take actions"; but "Wounds" and "Stress" heal a lethal
+        wound and a traumatic stress — each leaves a maximum of 0 — only "after a successful
+        downtime action", so the bot reads Downtime (rest, outside a conflict) as open to
+        them. Versions 1 to 4 refused it, and such a wound never mended."""
+        return self.version >= 5 and purpose == "downtime"
+
     def intoxicated_passes(self, c: UuneCombatant) -> int:
         """How many times ``c``'s rolls reroll their 6s ("Effect: Intoxicated": "must reroll
         all 6s"): once per level from rules version 5 ("Effects": a stacked effect's

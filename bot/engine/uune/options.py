@@ -33,9 +33,10 @@ def shown(tx: Tx, resource: str) -> str:
 def spend_options(tx: Tx, d: SpendDecision, cid: str) -> list[ReactionOption]:
     """``cid``'s choices on the rolled action ``d`` (the actor: keep and its spends; the NPC
     the roll is against — any NPC for a plain action —: forced rerolls); none for anyone out
-    of the fight."""
+    of the fight, but for an Incapacitated PC's own Downtime (rules version 5,
+    :meth:`~bot.engine.uune.core.Tx.rests_while_out`)."""
     c = tx.view(cid)
-    if tx.is_out(c):
+    if tx.is_out(c) and not (cid == d.actor and tx.rests_while_out(d.purpose)):
         return []
     if c.is_npc:
         return _npc_options(tx, d, c)[:MAX_BUTTONS]
@@ -139,8 +140,9 @@ def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOpti
     scene (not a bond's), approve all and refuse all when more than one is undecided (before
     version 4 refuse all was offered for one too); and while a plain action's difficulty is
     not named, one button per rung of the ladder. "Roll now" (a Defend with nothing proposed)
-    is the roller's."""
-    if cid != d.actor or tx.is_out(tx.view(cid)):
+    is the roller's. None while the roller is out of the fight, but for an Incapacitated PC's
+    Downtime (rules version 5)."""
+    if cid != d.actor or (tx.is_out(tx.view(cid)) and not tx.rests_while_out(d.purpose)):
         return []
     out: list[ReactionOption] = []
     if d.difficulty is None:

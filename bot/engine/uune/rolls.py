@@ -398,7 +398,7 @@ def _offer(tx: Tx, d: SpendDecision) -> None:
     """Open the spend decision, or resolve at once when nobody has a sensible spend — or when
     the roller is out of the fight (a spend of their last vitality: "cannot take actions"),
     so the roll does not wait on a player who has no button left."""
-    if tx.is_out(tx.view(d.actor)):
+    if tx.is_out(tx.view(d.actor)) and not tx.rests_while_out(d.purpose):
         resolve(tx, d)
     elif any(spend_options(tx, d, c.id) for c in tx.state.combatants if c.id != d.actor) or (
         len(spend_options(tx, d, d.actor)) > 1
@@ -569,9 +569,10 @@ def settle_for_the_fallen(tx: Tx) -> None:
         roller = tx.view(d.actor)
         if tx.state.decision(d.id) is None:
             continue
-        if not tx.is_out(roller) and _call_off_fallen_attack(tx, d):
+        out = tx.is_out(roller) and not tx.rests_while_out(d.purpose)  # Downtime: version 5
+        if not out and _call_off_fallen_attack(tx, d):
             continue
-        if not tx.is_out(roller):
+        if not out:
             if isinstance(d, ApprovalDecision) and d.helpers:
                 _drop_fallen_helpers(tx, d)
             continue

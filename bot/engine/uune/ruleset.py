@@ -170,7 +170,10 @@ class UuneRuleset(Ruleset[UuneState]):
     conflict; versions 1 to 4 began round 1 without it. Intoxicated rerolls the 6s once per
     level ("Effects": a stacked effect's "mechanics will apply multiple times";
     :meth:`bot.engine.uune.core.Tx.intoxicated_passes`), where versions 1 to 4 rerolled them
-    once at any level."""
+    once at any level. An Incapacitated PC may take Downtime
+    (:meth:`bot.engine.uune.core.Tx.rests_while_out`): a lethal wound and a traumatic stress
+    leave a maximum of 0 and mend only "after a successful downtime action"; versions 1 to 4
+    refused it ("cannot act"), so they never mended."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval

@@ -121,7 +121,8 @@ def center(tx: Tx, cmd: Center) -> None:
 
 
 def downtime(tx: Tx, cmd: Downtime) -> None:
-    """ "Downtime": outside a conflict, roll resources against the living conditions' hits."""
+    """ "Downtime": outside a conflict, roll resources against the living conditions' hits.
+    From rules version 5 an Incapacitated PC may take it (:meth:`Tx.rests_while_out`)."""
     c = tx.view(cmd.actor)
     tx.require_pc(c, "Downtime")
     if in_conflict(tx):
@@ -130,7 +131,10 @@ def downtime(tx: Tx, cmd: Downtime) -> None:
     if needed is None:
         raise InvalidInput(f"Living conditions are one of {', '.join(tx.tables.downtime.living)}.")
     proposed = resources_of(c, cmd.resources)
-    take_action(tx, c, "take downtime")
+    if tx.rests_while_out("downtime"):  # an Incapacitated PC rests too (rules version 5)
+        tx.require_no_pending()
+    else:
+        take_action(tx, c, "take downtime")
     day = ";day" if cmd.a_day_passed else ""
     tx.note(
         f"{c.name} takes downtime in {cmd.living} conditions ({needed} hits)"
