@@ -110,3 +110,29 @@ async def test_a_lethal_wound_mends_with_downtime_once_stabilised(
     await h.wait_for(lambda: u.said("the heaviest wound heals a step (lethal→heavy)"))
     assert u.said("Mira Quell is no longer Incapacitated")
     assert u.said("(vitality 50/50, wounds: 1 heavy)")
+
+
+async def test_an_action_roll_and_an_npcs_attack_outside_a_conflict(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Actions": "When your character takes a notable action, your facilitator will ask you
+    to roll for it" — a conflict is how the facilitator slows the game "when there's a lot
+    going on", and "Defend" "does not use your turn action while in conflict". Before the GM
+    began the conflict Mira could Observe, sneak or rest, but `/act action:action` (and an
+    Attack, and the GM's NPC attack) answered "The fight has not begun yet". They are now
+    taken outside a conflict as the special actions are: no turn, nothing spent."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)  # not begun
+    await u.run(mira, "act", action="action", detail="climb the crane: Lockpicks", amount=2)
+    rolled = await u.press(gm, "GM: approve Lockpicks", [5, 6])
+    assert "= 2 hits vs 2 needed: success" in rolled.text(), rolled.text()
+    await u.press(mira, "Keep the roll")  # the thug could still force a reroll of a hit
+    await h.wait_for(lambda: u.said("Mira Quell's climb the crane succeeds (2 of 2 hits)."))
+    await u.run(
+        gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel", as_="Dock Thug 1"
+    )
+    await u.press(mira, "Roll now", [5])  # one hit of three: failed by two
+    await u.press(mira, "Keep the roll")
+    await h.wait_for(lambda: u.said("Dock Thug 1's Cudgel gives Mira Quell a heavy wound"))

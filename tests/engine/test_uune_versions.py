@@ -249,3 +249,58 @@ def test_a_lethally_wounded_pc_mends_with_downtime_from_v5() -> None:
     assert mira.health.wounds.lethal == 0 and mira.health.wounds.heavy == 1
     assert mira.health.now(RULES.tables) == 50 and not mira.has(INCAPACITATED)
     assert t.said("the heaviest wound heals a step (lethal→heavy)")
+
+
+def test_an_action_roll_attack_and_defend_need_no_conflict_from_v5() -> None:
+    """ "Actions": "When your character takes a notable action, your facilitator will ask you
+    to roll for it" — not only in a conflict, which the facilitator calls "when there's a lot
+    going on" ("Conflict"); "Defend": "This does not use your turn action while in conflict"
+    (so it is taken outside one too). Stealth, Observe, Insight and the other special actions
+    were taken outside a conflict, but an action roll, an Attack and an NPC's attack were
+    refused ("The fight has not begun yet"). Version 5 takes them with no turn there."""
+    state = RULES.new_encounter(name="Docks", seed=1)
+    for command in (
+        u.AddCombatant(name="Mira", sheet=MIRA),
+        u.AddCombatant(name="Thug", sheet=statblock(60), is_npc=True),
+    ):
+        state = RULES.apply(state, command, ScriptedRoller([]), NOW).state
+    climb = u.RollAction(actor="c1", action="climb", resources=("Lockpicks",), difficulty=2)
+    for command in (
+        climb,
+        u.Attack(actor="c1", target="c2"),
+        u.NpcAttack(actor="c2", target="c1", attack="Cudgel"),
+    ):
+        with pytest.raises(RuleViolation, match="has not begun"):
+            V4.apply(state, command, ScriptedRoller([]), NOW)
+    roller = ScriptedRoller([5, 6])
+    t = RULES.apply(state, climb, roller, NOW).state
+    t = RULES.apply(
+        t, u.Approve(actor="c1", decision=t.pending.id, all="approve"), roller, NOW
+    ).state
+    outcome = RULES.apply(t, u.Spend(actor="c1", choice="keep", decision=t.pending.id), roller, NOW)
+    assert any("Mira's climb succeeds (2 of 2 hits)" in e.text for e in outcome.events)
+    t = outcome.state
+    assert t.phase == "setup" and t.pending is None
+    roller = ScriptedRoller([5, 6, 2])
+    t = RULES.apply(
+        t, u.Attack(actor="c1", target="c2", resources=("Lockpicks", "Quickblade")), roller, NOW
+    ).state
+    outcome = RULES.apply(
+        t, u.Approve(actor="c1", decision=t.pending.id, all="approve"), roller, NOW
+    )
+    t = outcome.state
+    if t.pending is not None:
+        outcome = RULES.apply(
+            t, u.Spend(actor="c1", choice="keep", decision=t.pending.id), roller, NOW
+        )
+        t = outcome.state
+    assert any("Mira's attack gives Thug a light wound" in e.text for e in outcome.events)
+    roller = ScriptedRoller([6])
+    t = RULES.apply(t, u.NpcAttack(actor="c2", target="c1", attack="Cudgel"), roller, NOW).state
+    assert t.pending.purpose == "defend" and t.pending.actor == "c1"
+    t = RULES.apply(
+        t, u.Approve(actor="c1", decision=t.pending.id, all="approve"), roller, NOW
+    ).state
+    outcome = RULES.apply(t, u.Spend(actor="c1", choice="keep", decision=t.pending.id), roller, NOW)
+    assert any("Thug's Cudgel gives Mira a heavy wound" in e.text for e in outcome.events)
+    assert outcome.state.phase == "setup"

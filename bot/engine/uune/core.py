@@ -244,6 +244,25 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         self.c(cid).pools = after
         self.spent_on_turn(cid)
 
+    def on_turn_only(self) -> bool:
+        """Whether an action roll, an Attack and an NPC's attack are taken on the actor's turn
+        only: in a conflict, and at any time before rules version 5. From version 5, outside a
+        conflict they need no turn, as the special actions never did ("Actions": a notable
+        action is rolled for, "Conflict" only slows the game down "when there's a lot going
+        on"; "Defend": "This does not use your turn action while in conflict")."""
+        return self.version < 5 or self.state.phase == "active"
+
+    def take_action(self, c: UuneCombatant, what: str) -> None:
+        """``c`` takes an action: in a conflict on its turn, spending the turn's one action;
+        outside one whenever nothing waits and ``c`` can act. Raises :class:`RuleViolation`
+        naming why not."""
+        if self.state.phase == "active":
+            self.require_turn(c)
+            self.pay_action(c.id, what)
+        else:
+            self.require_no_pending()
+            self.require_can_act(c)
+
     def timing(self, cid: str) -> Any:
         return "turn" if self.state.turn == cid else "off_turn"
 

@@ -96,12 +96,15 @@ def open_roll(tx: Tx, d: ApprovalDecision, *, hold: bool = False) -> None:
 
 
 def roll_action(tx: Tx, cmd: RollAction) -> None:
-    """ "Actions": the actor (a PC, on its turn) attempts an action proposing resources."""
+    """ "Actions": the actor (a PC, on its turn in a conflict; outside one from rules version
+    5, :meth:`Tx.on_turn_only`) attempts an action proposing resources."""
     c = tx.view(cmd.actor)
     tx.require_pc(c, "an action roll")
-    tx.require_turn(c)
+    on_turn = tx.on_turn_only()
+    if on_turn:
+        tx.require_turn(c)
     proposed = resources_of(c, cmd.resources)
-    tx.pay_action(c.id, cmd.action)
+    _pay(tx, c, cmd.action, on_turn)
     tx.note(f"{c.name} attempts {cmd.action}" + proposing(proposed) + ".", c.id)
     open_roll(
         tx,
@@ -112,16 +115,19 @@ def roll_action(tx: Tx, cmd: RollAction) -> None:
 
 
 def attack(tx: Tx, cmd: Attack) -> None:
-    """ "Attack": a PC attacks an NPC; the hits needed are its Defensiveness."""
+    """ "Attack": a PC attacks an NPC; the hits needed are its Defensiveness. On the PC's turn
+    in a conflict; outside one from rules version 5 (:meth:`Tx.on_turn_only`)."""
     c, target = tx.view(cmd.actor), tx.view(cmd.target)
     tx.require_pc(c, "Attack")
-    tx.require_turn(c)
+    on_turn = tx.on_turn_only()
+    if on_turn:
+        tx.require_turn(c)
     if not isinstance(target.sheet, UuneStatblock):
         raise RuleViolation(f"Attack is against an NPC; {names.escaped(target.name)} is a PC.")
     if tx.is_out(target):
         raise RuleViolation(f"{names.escaped(target.name)} is already out of the conflict.")
     proposed = resources_of(c, cmd.resources)
-    tx.pay_action(c.id, f"attack {target.name}")
+    _pay(tx, c, f"attack {target.name}", on_turn)
     tx.note(f"{c.name} attacks {target.name}" + proposing(proposed) + ".", c.id)
     open_roll(
         tx,
@@ -138,11 +144,14 @@ def attack(tx: Tx, cmd: Attack) -> None:
 
 def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
     """ "NPCs and Statblocks": an NPC attacks a PC, on the NPC's turn; the target's Defend roll
-    ("Defend", off-turn and free) at the attack's difficulty answers it."""
+    ("Defend", off-turn and free) at the attack's difficulty answers it. Outside a conflict
+    the NPC needs no turn, from rules version 5 (:meth:`Tx.on_turn_only`)."""
     npc, target = tx.view(cmd.actor), tx.view(cmd.target)
     if not isinstance(npc.sheet, UuneStatblock):
         raise RuleViolation(f"{names.escaped(npc.name)} is a PC: a PC attacks with Attack.")
-    tx.require_turn(npc)
+    on_turn = tx.on_turn_only()
+    if on_turn:
+        tx.require_turn(npc)
     found = npc.sheet.attack(cmd.attack)
     if found is None:
         listed = ", ".join(names.escaped(a.name) for a in npc.sheet.attacks) or "none"
@@ -156,7 +165,7 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
         )
     if tx.is_out(target):
         raise RuleViolation(f"{names.escaped(target.name)} is already out of the conflict.")
-    tx.pay_action(npc.id, f"attack {target.name}")
+    _pay(tx, npc, f"attack {target.name}", on_turn)
     tx.note(f"{npc.name} attacks {target.name} with {found.name}: {target.name} defends.", npc.id)
     open_roll(
         tx,
@@ -170,6 +179,15 @@ def npc_attack(tx: Tx, cmd: NpcAttack) -> None:
         ),
         hold=True,
     )
+
+
+def _pay(tx: Tx, c: UuneCombatant, what: str, on_turn: bool) -> None:
+    """The action declared: on the turn (checked already) its one action is spent; outside a
+    conflict (rules version 5) nothing may wait and ``c`` must be able to act."""
+    if on_turn:
+        tx.pay_action(c.id, what)
+    else:
+        tx.take_action(c, what)
 
 
 def proposing(proposed: tuple[str, ...]) -> str:

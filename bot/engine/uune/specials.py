@@ -42,13 +42,8 @@ def in_conflict(tx: Tx) -> bool:
 
 def take_action(tx: Tx, c: UuneCombatant, what: str) -> None:
     """``c`` takes an action: in a conflict on its turn, spending the turn's one action;
-    outside one whenever nothing waits. Raises :class:`RuleViolation` naming why not."""
-    if in_conflict(tx):
-        tx.require_turn(c)
-        tx.pay_action(c.id, what)
-    else:
-        tx.require_no_pending()
-        tx.require_can_act(c)
+    outside one whenever nothing waits (:meth:`Tx.take_action`)."""
+    tx.take_action(c, what)
 
 
 def _done_without_roll(tx: Tx, c: UuneCombatant) -> None:
