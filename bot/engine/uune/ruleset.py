@@ -178,8 +178,9 @@ class UuneRuleset(Ruleset[UuneState]):
     the special actions never did; versions 1 to 4 refused them until the conflict began."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
-    """Downtime, and Stealth, Insight or Observe outside a conflict, wait for the GM's approval
-    between fights too."""
+    """Downtime, and Stealth, Insight, Observe or stabilising outside a conflict (from rules
+    version 5 an action roll, an Attack and an NPC's attack's Defend too), wait for the GM's
+    approval between fights too."""
 
     tables_loader = staticmethod(load_tables)
 
