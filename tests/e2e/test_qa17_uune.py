@@ -136,3 +136,27 @@ async def test_an_action_roll_and_an_npcs_attack_outside_a_conflict(
     await u.press(mira, "Roll now", [5])  # one hit of three: failed by two
     await u.press(mira, "Keep the roll")
     await h.wait_for(lambda: u.said("Dock Thug 1's Cudgel gives Mira Quell a heavy wound"))
+
+
+async def test_the_gm_gives_an_effect_for_the_campaign(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Scopes and Scoped Mechanics": "Campaign — The entire rest of the story", the first of
+    the text's scopes. `/gm condition lasts:` offered a turn, rounds, a scene, a day, a quest
+    or an arc — and Uune reads "until removed" as the effects' "Default scope: Scene" — so no
+    effect could be given for the campaign: the longest, an arc, ended with `/gm time end-of
+    period:arc`. "for the campaign" is now a choice, and no period ends it."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm = table.moderator
+    await u.cast(wren=False, witch=False)
+    given = await u.run(
+        gm, "gm condition", combatant="Mira Quell", action="add", name="Impaired", lasts="campaign"
+    )
+    assert (
+        "Mira Quell is now Impaired (by the Game Master, for the campaign)" in given.message.text()
+    )
+    ended = await u.run(gm, "gm time end-of", period="arc")
+    assert "Impaired" not in ended.message.text(), ended.message.text()
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    assert live.state.get("c1").effect("Impaired") is not None

@@ -53,9 +53,11 @@ Lasts = Literal[
     "day",
     "quest",
     "arc",
+    "campaign",
 ]
 """How long the Game Master says an effect lasts (``/gm condition lasts:``): until removed, until
-the start or the end of its owner's next turn, a number of rounds, or a period."""
+the start or the end of its owner's next turn, a number of rounds, a period, or the campaign
+(no period ends it: Uune's "Campaign — The entire rest of the story")."""
 LASTS_WORDS: dict[Lasts, str] = {
     "until_removed": "until removed",
     "start_of_next_turn": "until the start of its next turn",
@@ -65,6 +67,7 @@ LASTS_WORDS: dict[Lasts, str] = {
     "day": "until the day ends",
     "quest": "until the quest ends",
     "arc": "until the arc ends",
+    "campaign": "for the campaign",
 }
 LEVEL_MAX = 99
 COUNT_MAX = 1000

@@ -2,12 +2,12 @@
 "Effect: Grappled" … "Effect: Stimulated") through the core's scoped effects
 (:mod:`bot.engine.core.effects`).
 
-Each effect of the text has "Default scope: Scene": the GM's default duration ("until
-removed") is read as that scope, so ``/gm time end-of scene`` (or a longer period) ends it; the
-GM may give another (a day, a quest, an arc, some rounds, a turn). Putting an effect on that is
-already there stacks a level ("Effects": "Certain effects can stack, and their mechanics will
-apply multiple times if you have more than 1 level"). What each does is read where its rule
-applies, once per level where a level counts: Grappled refuses movement
+Each effect of the text has "Default scope: Scene": the GM's default duration ("until removed")
+is read as that scope, so ``/gm time end-of scene`` (or a longer period) ends it; the GM may
+give another (a day, a quest, an arc, the campaign, some rounds, a turn). Putting an effect on
+that is already there stacks a level ("Effects": "Certain effects can stack, and their
+mechanics will apply multiple times if you have more than 1 level"). What each does is read
+where its rule applies, once per level where a level counts: Grappled refuses movement
 (:func:`bot.engine.uune.conflict.move`) and a successful attack frees the creature
 (:func:`bot.engine.uune.rolls.resolve`); Stunned loses turns
 (:meth:`bot.engine.uune.core.Tx.turn_taken_up`); Intoxicated and Impaired change the roll
