@@ -5,7 +5,7 @@ Every die is scripted."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import refused, slash
+from tests.e2e.combat_helpers import end_encounter, refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks, labels, prompt_with
 from tests.harness.server import DiscordHarness
@@ -160,3 +160,28 @@ async def test_the_gm_gives_an_effect_for_the_campaign(
     assert "Impaired" not in ended.message.text(), ended.message.text()
     live = await scripted_bot.services.encounters.live(h.channel.id)
     assert live.state.get("c1").effect("Impaired") is not None
+
+
+async def test_the_campaign_record_shows_the_maximum_a_wound_left_and_the_wounds(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Wounds": "Heavy wounds reduce your max vitality by 50." Mira left the docks with a
+    heavy wound (vitality 50/50 on the board); `/campaign show` said "Vitality 50/100" — the
+    sheet's 100, a maximum she no longer has — and nothing of the wound, which lasts until
+    it heals. The record now reads as the board does: vitality of the maximum left, the
+    wounds and stress worst first, focus; and she rejoins "as her last fight left" her."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.thug_swings_at_mira()
+    await u.press(mira, "Roll now", [5])  # one hit of three: a heavy wound
+    await u.press(mira, "Keep the roll")
+    await h.wait_for(lambda: u.said("gives Mira Quell a heavy wound (vitality 50/50"))
+    await end_encounter(h, table)
+    shown = await h.slash(mira, h.channel, "campaign show", {"character": "Mira Quell"})
+    await shown.response()
+    text = shown.response_data["content"]
+    assert "Vitality 50/50 · Wounds 0/1/0 · Stress 0/0/0 · Focus 0" in text, text
+    await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
+    joined = await u.run(mira, "encounter join", character="Mira Quell")
+    assert "as their last fight left them (Vitality 50/50 · Wounds 0/1/0" in joined.message.text()

@@ -55,6 +55,7 @@ from bot.engine.uune import (
 )
 from bot.engine.uune.core import ECONOMY, RULES_VERSION, TURN_ORDER, Tx
 from bot.engine.uune.events import EVENT_TYPES
+from bot.engine.uune.health import Health
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
 from bot.engine.uune.rehearse import POLICIES, UunePolicy
@@ -257,12 +258,31 @@ class UuneRuleset(Ruleset[UuneState]):
         return record_of(combatant, self.tables)
 
     def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
+        """The record as the board shows a combatant (:meth:`status`): vitality of the maximum
+        its wounds and stress leave ("Wounds": "reduce your max vitality"), the wounds and
+        stress worst first, and a PC's focus."""
         if not isinstance(sheet, UuneSheet | UuneStatblock):
             raise InvalidInput(f"Not a {self.title} sheet.")
         r = record if isinstance(record, UuneRecord) else UuneRecord()
+        if isinstance(sheet, UuneStatblock):  # its Wellbeing, as it joins
+            fresh = Health(
+                base=sheet.vitality,
+                current=sheet.vitality_now,
+                wounds=sheet.wounds,
+                stress=sheet.stress,
+            )
+            return [" · ".join(self._vitals(r.health or fresh))]
+        health = r.health or Health(base=sheet.vitality)
+        focus = sheet.focus if r.focus is None else r.focus
+        return [" · ".join([*self._vitals(health), f"Focus {focus}"])]
+
+    def _vitals(self, h: Health) -> list[str]:
+        """ "Vitality 50/50", "Wounds 0/1/0" (lethal/heavy/light), "Stress 0/0/0"
+        (traumatic/heavy/light)."""
         t = self.tables
-        now = r.health.now(t) if r.health else sheet.vitality
-        return [f"Vitality {now}/{sheet.vitality}"]
+        w = "/".join(str(n) for n in (h.wounds.lethal, h.wounds.heavy, h.wounds.light))
+        s = "/".join(str(n) for n in (h.stress.traumatic, h.stress.heavy, h.stress.light))
+        return [f"Vitality {h.now(t)}/{h.maximum(t)}", f"Wounds {w}", f"Stress {s}"]
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, type(combatant.sheet)):
@@ -594,11 +614,7 @@ class UuneRuleset(Ruleset[UuneState]):
         ("Stealth": Hidden, Undetected); hidden (an NPC's): the wound level only."""
         if not revealed:
             return [self.wound_level(combatant)]
-        t, h = self.tables, combatant.health
-        parts = [f"Vitality {h.now(t)}/{h.maximum(t)}"]
-        w = "/".join(str(n) for n in (h.wounds.lethal, h.wounds.heavy, h.wounds.light))
-        s = "/".join(str(n) for n in (h.stress.traumatic, h.stress.heavy, h.stress.light))
-        parts += [f"Wounds {w}", f"Stress {s}"]
+        parts = self._vitals(combatant.health)
         if not combatant.is_npc:
             parts.append(f"Focus {combatant.focus}")
             if combatant.stealth != "observed":  # "Stealth": Hidden or Undetected
