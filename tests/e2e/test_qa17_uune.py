@@ -136,6 +136,8 @@ async def test_an_action_roll_and_an_npcs_attack_outside_a_conflict(
     await u.press(mira, "Roll now", [5])  # one hit of three: failed by two
     await u.press(mira, "Keep the roll")
     await h.wait_for(lambda: u.said("Dock Thug 1's Cudgel gives Mira Quell a heavy wound"))
+    moved = await u.run(mira, "act", action="move", detail="behind the crane")
+    assert "Mira Quell moves to a new position (behind the crane)." in moved.message.text()
 
 
 async def test_the_gm_gives_an_effect_for_the_campaign(

@@ -304,3 +304,26 @@ def test_an_action_roll_attack_and_defend_need_no_conflict_from_v5() -> None:
     outcome = RULES.apply(t, u.Spend(actor="c1", choice="keep", decision=t.pending.id), roller, NOW)
     assert any("Thug's Cudgel gives Mira a heavy wound" in e.text for e in outcome.events)
     assert outcome.state.phase == "setup"
+
+
+def test_moving_needs_no_conflict_from_v5_and_grappled_still_cannot() -> None:
+    """ "Move": a change of narrative position "does require an action (no roll)" — outside a
+    conflict an action needs no turn (as every other action there, version 5); "Effect:
+    Grappled": "You are grabbed and cannot move" there too. Versions 1 to 4 refused a move
+    outside a conflict ("The fight has not begun yet")."""
+    state = RULES.new_encounter(name="Docks", seed=1)
+    for command in (
+        u.AddCombatant(name="Mira", sheet=MIRA),
+        u.AddCombatant(name="Thug", sheet=statblock(60), is_npc=True),
+    ):
+        state = RULES.apply(state, command, ScriptedRoller([]), NOW).state
+    move = u.Move(actor="c1", changes_position=True, how="behind the crates")
+    with pytest.raises(RuleViolation, match="has not begun"):
+        V4.apply(state, move, ScriptedRoller([]), NOW)
+    moved = RULES.apply(state, move, ScriptedRoller([]), NOW)
+    assert any("Mira moves to a new position (behind the crates)" in e.text for e in moved.events)
+    grabbed = RULES.apply(
+        state, u.SetCondition(target="c1", condition="Grappled"), ScriptedRoller([]), NOW
+    ).state
+    with pytest.raises(RuleViolation, match="Grappled and cannot move"):
+        RULES.apply(grabbed, move, ScriptedRoller([]), NOW)

@@ -229,22 +229,29 @@ def choose_next(tx: Tx, cmd: ChooseNext) -> None:
 
 def move(tx: Tx, cmd: Move) -> None:
     """ "Move": movement that changes the actor's narrative position costs its action (on its
-    turn, no roll; the turn ends with it); other movement is free, any time on the turn."""
+    turn, no roll; the turn ends with it); other movement is free, any time on the turn.
+    Outside a conflict it needs no turn, from rules version 5 (:meth:`Tx.on_turn_only`)."""
     c = tx.view(cmd.actor)
-    tx.require_turn(c)
+    on_turn = tx.on_turn_only()
+    if on_turn:
+        tx.require_turn(c)
+    else:
+        tx.take_action(c, "move")
     if c.effect(GRAPPLED) is not None:
         raise RuleViolation(
             f'{names.escaped(c.name)} is Grappled and cannot move ("Effect: Grappled"): an '
             "Attack may free them."
         )
     how = f" ({cmd.how})" if cmd.how else ""
-    if cmd.changes_position:
+    if cmd.changes_position and on_turn:
         tx.pay_action(c.id, "change position")
         text = f"{c.name} moves to a new position{how}: that is their action."
+    elif cmd.changes_position:
+        text = f"{c.name} moves to a new position{how}."
     else:
         text = f"{c.name} moves within their position{how} (free)."
     tx.emit(Moved(combatant=c.id, meters=0, mode="narrative", how="full", text=text))
-    if cmd.changes_position:  # "one action on their turn": the turn ends with it
+    if cmd.changes_position and on_turn:  # "one action on their turn": the turn ends with it
         tx.finish_turn(c.id)
 
 

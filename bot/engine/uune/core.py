@@ -245,11 +245,11 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         self.spent_on_turn(cid)
 
     def on_turn_only(self) -> bool:
-        """Whether an action roll, an Attack and an NPC's attack are taken on the actor's turn
-        only: in a conflict, and at any time before rules version 5. From version 5, outside a
-        conflict they need no turn, as the special actions never did ("Actions": a notable
-        action is rolled for, "Conflict" only slows the game down "when there's a lot going
-        on"; "Defend": "This does not use your turn action while in conflict")."""
+        """Whether an action roll, an Attack, an NPC's attack and a Move are taken on the
+        actor's turn only: in a conflict, and at any time before rules version 5. From version
+        5, outside a conflict they need no turn, as the special actions never did ("Actions":
+        a notable action is rolled for, "Conflict" only slows the game down "when there's a
+        lot going on"; "Defend": "This does not use your turn action while in conflict")."""
         return self.version < 5 or self.state.phase == "active"
 
     def take_action(self, c: UuneCombatant, what: str) -> None:

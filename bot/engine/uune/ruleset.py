@@ -174,9 +174,10 @@ class UuneRuleset(Ruleset[UuneState]):
     once at any level. An Incapacitated PC may take Downtime
     (:meth:`bot.engine.uune.core.Tx.rests_while_out`): a lethal wound and a traumatic stress
     leave a maximum of 0 and mend only "after a successful downtime action"; versions 1 to 4
-    refused it ("cannot act"), so they never mended. An action roll, an Attack and an NPC's
-    attack need no turn outside a conflict (:meth:`bot.engine.uune.core.Tx.on_turn_only`), as
-    the special actions never did; versions 1 to 4 refused them until the conflict began."""
+    refused it ("cannot act"), so they never mended. An action roll, an Attack, an NPC's
+    attack and a Move need no turn outside a conflict
+    (:meth:`bot.engine.uune.core.Tx.on_turn_only`), as the special actions never did;
+    versions 1 to 4 refused them until the conflict began."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight, Observe or stabilising outside a conflict (from rules
