@@ -1,6 +1,6 @@
-"""Uune's rules version 2 (``UuneRuleset.rules_version``): a roll whose roller a GM tool
-knocked out no longer waits on anyone. A fight started at version 1 keeps the older reading,
-so its log replays as it was played (decision C)."""
+"""Uune's rules versions (``UuneRuleset.rules_version``) from 2 to the newest: each test plays
+what a version changed, and the version before it keeping the older reading, so an older
+fight's log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from bot.engine.core.commands import Begin, EndCombat, EndTurn, MoveInOrder, RemoveCombatant
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.uune import commands as u
+from bot.engine.uune import verbs
 from bot.engine.uune.options import SEP
 from bot.engine.uune.ruleset import UuneRuleset
 from bot.engine.uune.state import INCAPACITATED, ApprovalDecision, SpendDecision
@@ -327,3 +328,43 @@ def test_moving_needs_no_conflict_from_v5_and_grappled_still_cannot() -> None:
     ).state
     with pytest.raises(RuleViolation, match="Grappled and cannot move"):
         RULES.apply(grabbed, move, ScriptedRoller([]), NOW)
+
+
+def test_no_action_of_uunes_act_waits_for_a_conflict_from_v5() -> None:
+    """The class guard: every action `/act` offers (``verbs.ACTIONS``) that a PC or an NPC
+    takes is taken outside a conflict from version 5 — none answers "The fight has not begun
+    yet"; a refusal may still name another reason (nothing to stabilise). Propose and Help
+    join a waiting roll, and choosing the next PC is a conflict's."""
+    state = RULES.new_encounter(name="Docks", seed=1)
+    for command in (
+        u.AddCombatant(name="Mira", sheet=MIRA),
+        u.AddCombatant(name="Thug", sheet=statblock(60), is_npc=True),
+    ):
+        state = RULES.apply(state, command, ScriptedRoller([]), NOW).state
+    actions = {
+        "action": u.RollAction(actor="c1", action="climb", difficulty=1),
+        "attack": u.Attack(actor="c1", target="c2"),
+        "npc-attack": u.NpcAttack(actor="c2", target="c1", attack="Cudgel"),
+        "move": u.Move(actor="c1", changes_position=True),
+        "shift": u.Move(actor="c1", changes_position=False),
+        "stealth": u.Stealth(actor="c1", crowd="one"),
+        "center": u.Center(actor="c1"),
+        "downtime": u.Downtime(actor="c1", living="sparse"),
+        "insight": u.Insight(actor="c1", target="c2"),
+        "observe": u.Observe(actor="c1", difficulty=1),
+        "staunch": u.Staunch(actor="c1"),
+        "stabilise": u.Stabilise(actor="c1", target="c1"),
+        "passive": u.Passive(actor="c1", difficulty=1),
+        "luck": u.Luck(actor="c1"),
+        "bond": u.ClaimBond(actor="c1", bond="1"),
+    }
+    joins_or_orders = {"propose", "help", "next"}
+    assert {a.key for a in verbs.ACTIONS} - joins_or_orders == set(actions)
+    for key, action in actions.items():
+        try:
+            RULES.apply(state, action, ScriptedRoller([3] * 10), NOW)
+        except RuleViolation as refused:
+            assert "has not begun" not in refused.message, (key, refused.message)
+    for key in ("action", "attack", "npc-attack", "move", "shift"):  # versions 1 to 4
+        with pytest.raises(RuleViolation, match="has not begun"):
+            V4.apply(state, actions[key], ScriptedRoller([3] * 10), NOW)
