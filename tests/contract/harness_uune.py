@@ -93,6 +93,7 @@ UUNE_KINDS = (
     "set_distance",
     "set_vitals",
     "skip_turn",
+    "take_harm",
     "time_passes",
     "spend",
 )
@@ -255,6 +256,17 @@ def uune_command(
             condition=draw(st.sampled_from(["Incapacitated", "Nope", *EFFECTS, "Impared"])),
             present=draw(st.integers(0, 3)) > 0,
             lasts=draw(st.sampled_from(["until_removed", "scene", "day", "end_of_next_turn"])),
+        )
+    if kind == "take_harm":
+        harm = draw(st.sampled_from(["wound", "stress"]))
+        return u.TakeHarm(
+            target=anyone,
+            harm=harm,
+            severity=draw(
+                st.sampled_from(["heavy", "light", "lethal" if harm == "wound" else "traumatic"])
+            ),
+            amount=draw(st.sampled_from([1, 2, 0, -1])),
+            relative=draw(st.booleans()),
         )
     if kind == "set_distance":
         return SetDistance(a=me, b=other, meters=draw(st.sampled_from([0.5, 1, 5])))

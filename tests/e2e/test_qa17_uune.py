@@ -187,3 +187,35 @@ async def test_the_campaign_record_shows_the_maximum_a_wound_left_and_the_wounds
     await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
     joined = await u.run(mira, "encounter join", character="Mira Quell")
     assert "as their last fight left them (Vitality 50/50 · Wounds 0/1/0" in joined.message.text()
+
+
+async def test_the_gm_gives_a_wound_or_stress_the_story_deals(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Stress": "When your character takes a substantial amount of mental or emotional
+    strain, they will gain stress" (traumatic, heavy or light); "Wounds": "When your
+    character takes substantial injury, they will take a wound". Only an NPC's attack could
+    wound a PC, and nothing at all could give one stress: the rule table's stress rows
+    (−50 off maximum and current for a heavy stress; Downtime heals it a step) could never
+    happen in play. `/gm vital vital:heavy stress amount:+1` (or a wound of any kind) now
+    deals it, and Downtime heals it as the text says."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)
+    strained = await u.run(
+        gm, "gm vital", combatant="Mira Quell", vital="heavy stress", amount="+1"
+    )
+    assert "Mira Quell takes a heavy stress (vitality 50/50, stress: 1 heavy)." in (
+        strained.message.text()
+    ), strained.message.text()
+    fell = await u.run(gm, "gm vital", combatant="Mira Quell", vital="light wound", amount="+1")
+    assert "Mira Quell takes a light wound (vitality 40/40, wounds: 1 light" in fell.message.text()
+    refused_text = await refused(
+        await slash(h, gm, "gm vital", combatant="Mira Quell", vital="heavy stress", amount="0")
+    )
+    assert "Downtime" in refused_text, refused_text
+    await u.run(mira, "act", action="downtime", detail="luxurious: River guild runner")
+    await u.press(gm, "GM: approve River guild runner", [5, 6])
+    await h.wait_for(lambda: u.said("the heaviest stress heals a step (heavy→light)"))
+    assert u.said("(vitality 60/60, stress: 4 light)")

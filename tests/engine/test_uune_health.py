@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.engine.uune import commands as u
 from bot.engine.uune.health import (
     Health,
     Stress,
@@ -23,8 +24,10 @@ from bot.engine.uune.health import (
     stress,
     wound,
 )
+from bot.engine.uune.state import INCAPACITATED
 from bot.engine.uune.tables import default_tables
 from bot.errors import InvalidInput
+from tests.engine.test_uune_engine import RULES, Table
 
 T = default_tables()
 FRESH = Health()
@@ -164,3 +167,22 @@ def test_vitality_never_leaves_zero_to_maximum(steps: list[str]) -> None:
         else:
             h = stress(h, {"traumatic": "traumatic", "s-heavy": "heavy", "s-light": "light"}[s], T)  # type: ignore[arg-type]
         assert 0 <= h.now(T) <= h.maximum(T) <= h.base
+
+
+def test_the_gm_deals_the_wounds_and_stress_a_story_gives() -> None:
+    """ "Stress": "Traumatic stress reduces your max and current vitality by 100" — the GM's
+    `/gm vital vital:traumatic stress amount:+1` (``TakeHarm``) leaves Mira at 0/0,
+    Incapacitated; a count given as a number is what the count becomes (never lower: Downtime
+    heals); an NPC's numbers stay the GM's."""
+    t = Table()
+    t.do(RULES.vitals_command("c2", {"light wound": (2, False)}))
+    assert t.state.get("c2").health.wounds.light == 2 and t.said("Tobin takes 2 light wounds")
+    with pytest.raises(InvalidInput, match=r"has 2 light wounds: .* Downtime heals"):
+        t.do(RULES.vitals_command("c2", {"light wound": (1, False)}))
+    t.do(RULES.vitals_command("c1", {"traumatic stress": (1, True)}))
+    mira = t.state.get("c1")
+    assert mira.health.now(T) == 0 and mira.health.maximum(T) == 0 and mira.has(INCAPACITATED)
+    thug = t.do(u.TakeHarm(target="c3", harm="wound", severity="heavy", amount=1))
+    assert thug.get("c3").health.wounds.heavy == 1 and t.said("Thug takes a heavy wound")
+    with pytest.raises(InvalidInput, match="one kind of wound or stress"):
+        RULES.vitals_command("c1", {"heavy wound": (1, True), "vitality": (5, False)})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from bot.engine.core.commands import Answer, CommandBase, Dated, Id, Name, Side
 from bot.engine.core.effects import Lasts
@@ -143,6 +143,27 @@ class SetVitals(CommandBase):
     target: Id
     vitality: tuple[int, bool] | None = None
     focus: tuple[int, bool] | None = None
+
+
+class TakeHarm(CommandBase):
+    """The GM: ``target`` takes wounds or stress of a ``severity`` ("Wounds": "When your
+    character takes substantial injury, they will take a wound"; "Stress": "When your
+    character takes a substantial amount of mental or emotional strain, they will gain
+    stress"). ``amount`` more (``relative``), or as many as make its count ``amount``: a
+    count only grows here — Downtime heals them."""
+
+    kind: Literal["take_harm"] = "take_harm"
+    target: Id
+    harm: Literal["wound", "stress"]
+    severity: Literal["lethal", "traumatic", "heavy", "light"]
+    amount: Annotated[int, Field(ge=-100, le=100)]
+    relative: bool = True
+
+    @model_validator(mode="after")
+    def _a_severity_of_its_kind(self) -> TakeHarm:
+        if (self.harm, self.severity) in (("wound", "traumatic"), ("stress", "lethal")):
+            raise ValueError(f"there is no {self.severity} {self.harm}")
+        return self
 
 
 class TimePasses(CommandBase):
@@ -294,6 +315,7 @@ OWN_COMMANDS: tuple[type[CommandBase], ...] = (
     Approve,
     Spend,
     SetVitals,
+    TakeHarm,
     SetCondition,
     TimePasses,
     Stealth,

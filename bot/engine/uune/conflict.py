@@ -20,8 +20,8 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
 from bot.engine.core.state import fight_over
-from bot.engine.uune import rolls
-from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetVitals
+from bot.engine.uune import health, rolls
+from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetVitals, TakeHarm
 from bot.engine.uune.core import Tx
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet
@@ -297,6 +297,46 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         tx.set_health(
             c.id, c.health.model_copy(update={"current": vitality}), "the GM set it", said
         )
+
+
+def take_harm(tx: Tx, cmd: TakeHarm) -> None:
+    """The GM deals the wounds or stress the story gives ("Wounds", "Stress"): each through
+    :func:`bot.engine.uune.health.wound` or :func:`~bot.engine.uune.health.stress`, what it
+    takes off the maximum and current vitality as the text says; at 0 the creature is
+    Incapacitated. A count only grows: lowering one is refused, naming Downtime."""
+    c = tx.view(cmd.target)
+    h = c.health
+    have = int(getattr(h.wounds if cmd.harm == "wound" else h.stress, cmd.severity))
+    more = cmd.amount if cmd.relative else cmd.amount - have
+    what = f"{cmd.severity} {cmd.harm}"
+    if more <= 0:
+        raise InvalidInput(
+            f"{names.escaped(c.name)} has {_harms(have, what)}: the GM adds wounds and stress "
+            "here (`+1`); Downtime heals them a step (`/act action:downtime`)."
+        )
+    after = h
+    for _ in range(more):
+        if cmd.harm == "wound":
+            after = health.wound(after, cmd.severity, tx.tables)  # type: ignore[arg-type]
+        else:
+            after = health.stress(after, cmd.severity, tx.tables)  # type: ignore[arg-type]
+    took = f"a {what}" if more == 1 else _harms(more, what)
+
+    def said() -> None:
+        tx.note(
+            f"{c.name} takes {took} ({tx.vitality_line(tx.view(c.id))}).",
+            c.id,
+            secret=c.is_npc,
+            public=f"{c.name} takes {took}.",
+        )
+
+    why = "a wound took the last" if cmd.harm == "wound" else "stress took the last"
+    tx.set_health(c.id, after, why, said)
+
+
+def _harms(n: int, what: str) -> str:
+    """ "1 heavy wound", "4 light stresses" (the text's plural)."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}{'es' if what.endswith('stress') else 's'}"
 
 
 def no_rest(tx: Tx, cmd: Rest | NaturalHealing) -> None:

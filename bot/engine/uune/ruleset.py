@@ -83,6 +83,7 @@ _HANDLERS: dict[str, _Handler] = {
     "choose_next": conflict.choose_next,
     "move": conflict.move,
     "set_vitals": conflict.set_vitals,
+    "take_harm": conflict.take_harm,
     "set_condition": conditions.set_condition,
     "time_passes": conditions.time_passes,
     "roll_action": rolls.roll_action,
@@ -111,6 +112,16 @@ _HANDLERS.update(scenes.HANDLERS)
 _HANDLERS.update(places.HANDLERS)
 _HANDLERS["move_in_order"] = conflict.move_in_order
 _VITALS = ("vitality", "focus")
+_HARMS = (
+    "lethal wound",
+    "heavy wound",
+    "light wound",
+    "traumatic stress",
+    "heavy stress",
+    "light stress",
+)
+"""What ``/gm vital`` deals besides setting vitality and focus: a wound or a stress of a kind
+("Wounds", "Stress"; :class:`~bot.engine.uune.commands.TakeHarm`)."""
 
 
 class UuneRuleset(Ruleset[UuneState]):
@@ -527,14 +538,36 @@ class UuneRuleset(Ruleset[UuneState]):
         )
 
     def vital_names(self) -> tuple[str, ...]:
-        return _VITALS
+        """Vitality and focus, set or changed; and the wounds and stress the GM deals
+        ("Wounds", "Stress": ``heavy wound``, ``light stress`` …)."""
+        return (*_VITALS, *_HARMS)
+
+    def vital_label(self, vital: str) -> str:
+        """ "Vitality", "Focus"; a harm by its count ("heavy wounds", "light stresses")."""
+        if vital in _HARMS:
+            return f"{vital}es" if vital.endswith("stress") else f"{vital}s"
+        return vital.title()
 
     def vitals_command(self, target: str, changes: Mapping[str, tuple[int, bool]]) -> CommandBase:
         for vital in changes:
-            if vital not in _VITALS:
+            if vital not in (*_VITALS, *_HARMS):
                 raise InvalidInput(
-                    f"Uune has no vital called {names.quoted(vital)}: vitality or focus."
+                    f"Uune has no vital called {names.quoted(vital)}: vitality, focus, or a "
+                    f"wound or stress the GM deals ({', '.join(_HARMS)})."
                 )
+        harms = [v for v in changes if v in _HARMS]
+        if harms:
+            if len(changes) > 1:
+                raise InvalidInput("Deal one kind of wound or stress at a time.")
+            severity, harm = harms[0].split()
+            amount, relative = changes[harms[0]]
+            return cmd.TakeHarm(
+                target=target,
+                harm=harm,
+                severity=severity,
+                amount=max(-100, min(100, amount)),
+                relative=relative,
+            )
         return cmd.SetVitals(target=target, **dict(changes.items()))
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
