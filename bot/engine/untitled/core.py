@@ -33,7 +33,7 @@ from bot.errors import RuleViolation
 
 TURN_ORDER = StorytellerOrder()
 """Untitled "Combat": the Storyteller's order."""
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The newest Untitled rules version
 (:attr:`~bot.engine.untitled.ruleset.UntitledRuleset.rules_version` says what each changed)."""
 

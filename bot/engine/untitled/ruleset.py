@@ -106,8 +106,16 @@ class UntitledRuleset(Ruleset[UntitledState]):
     (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a second ``/gm skip`` of a combatant
     already set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`).
     Versions 1 and 2 began the next turn first and noted the second skip again, and still
-    do."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
+    do.
+
+    Version 4: an attack on a defender carrying a shield checks the shield's dice when it is
+    declared, as it checks every other pool it may roll
+    (:func:`bot.engine.untitled.combat.attack`): a shield skill of level 21+ while the
+    Legendary dice are unset refuses the attack, naming how to set them, before anything is
+    paid. Versions 1 to 3 declared it, and
+    the defender's choice to raise the shield — and the window running out, which raises it —
+    was then refused, while the Storyteller could not set the dice with the attack waiting."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
     tables_loader = staticmethod(load_tables)
 
