@@ -49,7 +49,7 @@ def capacity_of(turn_actions: int, interrupt_actions: int) -> int:
     return interrupt_actions * _IA_FACTOR + turn_actions
 
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 """Utopia's newest rules version (:attr:`bot.engine.utopia.ruleset.UtopiaRuleset.rules_version`)."""
 
 

@@ -19,7 +19,8 @@ from bot import names
 from bot.engine.core.odds import Distribution, Odds, OddsLine, damage_summary
 from bot.engine.core.pools import DiceGroup, ExtraDice, Pool
 from bot.engine.core.scale import METERS, Scale
-from bot.engine.utopia.combat import defense_against, dice_terms
+from bot.engine.utopia.combat import defense_against, dice_terms, ranged_difficulty
+from bot.engine.utopia.core import RULES_VERSION
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import UtopiaCombatant
 from bot.engine.utopia.tables import UtopiaTables
@@ -49,8 +50,11 @@ def _test_chance(
     weapon: Weapon,
     meters: float | None,
     scale: Scale,
+    version: int,
 ) -> tuple[Fraction, list[str]]:
-    """The chance the ranged test reaches the meters, and the favor and disfavor's reasons."""
+    """The chance the ranged test reaches the meters (as the fight's rules ``version`` reads a
+    distance between whole meters, :func:`bot.engine.utopia.combat.ranged_difficulty`), and
+    the favor and disfavor's reasons."""
     if meters is None:
         raise InvalidInput(
             f"A ranged attack needs the distance: give `range:` ({names.escaped(weapon.name)})."
@@ -76,7 +80,7 @@ def _test_chance(
         modifier = max(modifier, 0)
     base = Pool(groups=(DiceGroup(count=t.dice, sides=t.sides),), modifier=modifier)
     pool = ExtraDice(t.sides).apply(base, favor, disfavor)
-    return pool.chance(int(meters)), why
+    return pool.chance(ranged_difficulty(meters, version)), why
 
 
 def utopia_odds(
@@ -86,6 +90,7 @@ def utopia_odds(
     weapon: Weapon | None,
     meters: float | None,
     scale: Scale = METERS,
+    version: int = RULES_VERSION,
 ) -> Odds:
     """The exact odds of ``a``'s ``weapon`` on ``t`` at ``meters``: one line for no defense,
     Block and Dodge (the chance any damage gets through), and the damage after defenses on a
@@ -93,7 +98,7 @@ def utopia_odds(
     ranged attack without a distance."""
     hit, why = Fraction(1), ["melee: lands within reach"]
     if weapon is not None and weapon.kind == "ranged":
-        hit, why = _test_chance(tables, a, weapon, meters, scale)
+        hit, why = _test_chance(tables, a, weapon, meters, scale, version)
     bare = tables.weaponless
     expression = weapon.damage if weapon else bare.damage
     mod_name = weapon.damage_modifier if weapon else bare.modifier

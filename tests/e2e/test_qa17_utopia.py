@@ -1,0 +1,87 @@
+"""Audit 17 of Utopia against ``utopia-actions.txt``, through Discord with scripted dice: an
+attack from hiding ("Stealth"; "Block", "Dodge": "an instance it is aware of") is unseen in every
+source of damage it deals — each weapon of a multi-weapon attack ("simultaneously") and a
+damaging spell, which gives the hidden caster away as any attack does (rules version 6)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered, ok, slash
+from tests.e2e.conftest import DiceBox, Table
+from tests.harness.models import InteractionRecord
+from tests.harness.server import DiscordHarness
+
+SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets" / "utopia"
+HOUND = "Stone hound 1"
+
+
+def said(record: InteractionRecord) -> str:
+    """What the channel was told: the reply and what followed it."""
+    return "\n".join([record.message.text(), *(m.text() for m in record.followups)])
+
+
+async def test_a_hidden_attackers_every_blow_and_spell_go_undefended(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Vesna (9 TA, an Ember dart spell) sneaks past the Stone hound and strikes with her Knife
+    and Longbow at once: the hound can defend against neither (version 5 gave it Block and
+    Dodge buttons against the Longbow). She sneaks again and casts her Ember dart: the hound
+    cannot defend, and the spell gives her away (version 5 offered a defense and left her
+    hidden)."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Ridge", ruleset="utopia"))
+    await (await slash(h, gm, "npc import", example="stone-hound")).response()
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))  # the GM defends the hound
+    data = json.loads((SHEETS / "vesna.json").read_text())
+    dart = {"name": "Ember dart", "stamina": 2, "damage": "1d6", "damage_type": "heat"}
+    data.update(turn_actions=9, spells=[{**dart, "range_m": 20}])
+    upload = h.make_attachment("vesna.json", json.dumps(data).encode())
+    imported = await answered(await slash(h, player, "character import", file=upload))
+    assert "Vesna" in imported.followups[0].text(), imported.followups[0].text()
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    dice.load([1, 1, 1, 6, 6, 6])  # Speed tests (the hound joined first): Vesna first
+    await ok(await slash(h, gm, "encounter begin"))
+
+    async def sneak() -> None:
+        dice.load([6, 6, 6, 1])  # Stunt 4d6 (distracting) = 19 against the gifted 6 × 2 = 12
+        done = await ok(await slash(h, player, "act", action="stealth", detail="distracting"))
+        assert "Vesna stays unnoticed by Stone hound 1" in done.message.text()
+
+    async def undefended() -> None:
+        live = await scripted_bot.services.encounters.live(h.channel.id)
+        assert live.state.pending is None and live.state.decisions == []
+
+    await sneak()
+    # The Knife: 1d4 = 4, halved 2, + 3; the Longbow's Dexterity test 4d6 + 3 against 1 m,
+    # then 1d10 = 10, halved 5: each 5, 2 after the hound's Physical defense of 3.
+    dice.load([4, 6, 6, 6, 6, 10])
+    hit = await ok(
+        await slash(
+            h, player, "act", action="attack", target=HOUND, detail="Knife, Longbow", amount=1
+        )
+    )
+    shown = said(hit)
+    assert "did not see it coming and cannot defend" in shown, shown
+    # the channel does not say why an NPC did not defend (what it has left is its secret)
+    assert shown.count("Stone hound 1 does not defend") == 2, shown
+    assert hit.message.components == []
+    await undefended()
+
+    await sneak()
+    dice.load([6])  # 1d6 heat: 6, 4 after the hound's Heat defense of 2
+    cast = await ok(
+        await slash(h, player, "act", action="cast", detail="Ember dart", target=HOUND, amount=5)
+    )
+    shown = said(cast)
+    assert "gives them away: Stone hound 1 did not see it coming" in shown, shown
+    assert "Stone hound 1 does not defend" in shown and cast.message.components == []
+    await undefended()
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    vesna = next(c for c in live.state.combatants if c.name == "Vesna")
+    hound = next(c for c in live.state.combatants if c.name == HOUND)
+    assert vesna.hidden_from == () and hound.shp == hound.sheet.shp - 2 - 2 - 4
+    assert dice.empty
