@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, slash
+from tests.e2e.combat_helpers import answered, hound_pass, ok, refused, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.harness.models import InteractionRecord
 from tests.harness.server import DiscordHarness
@@ -84,4 +84,30 @@ async def test_a_hidden_attackers_every_blow_and_spell_go_undefended(
     vesna = next(c for c in live.state.combatants if c.name == "Vesna")
     hound = next(c for c in live.state.combatants if c.name == HOUND)
     assert vesna.hidden_from == () and hound.shp == hound.sheet.shp - 2 - 2 - 4
+    assert dice.empty
+
+
+async def test_a_grappled_hound_cannot_leap_away(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Brannoc grapples the Stone hound; on its turn the GM's `/act action:leap` for the hound
+    is refused, nothing spent ("Grappled creatures cannot take the Travel action": restrained,
+    it moves only with its grappler — the bot's reading of the silent Leap). Version 5 let it
+    leap away and stay grappled by a Brannoc it was no longer beside."""
+    h, gm, ally = discord_harness, table.moderator, table.other_player
+    await hound_pass(h, table, begin=False)
+    dice.load([1, 1, 1, 1, 1, 1, 6, 6, 6])  # Speed tests: the hound, Vesna, Brannoc (first)
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, gm, "gm place engage", a="Brannoc", b=HOUND))
+    # Brannoc's Agility 2d6 (the hound is a size larger: a disfavor) + 2 = 14 against the
+    # hound's Strength 3d6 + 9 = 12: held.
+    dice.load([6, 6, 1, 1, 1])
+    held = await ok(await slash(h, ally, "act", action="grapple", target=HOUND))
+    assert "Brannoc grapples Stone hound 1" in said(held)
+    await ok(await slash(h, ally, "endturn"))
+    text = await refused(await slash(h, gm, "act", action="leap", as_=HOUND))
+    assert "Stone hound 1 is grappled by Brannoc and cannot leap away" in text, text
+    live = await scripted_bot.services.encounters.live(h.channel.id)
+    hound = next(c for c in live.state.combatants if c.name == HOUND)
+    assert hound.pools["turn"] == 6 and hound.stamina == hound.sheet.stamina
     assert dice.empty

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine.core.commands import Begin, RemoveCombatant
+from bot.engine.core.commands import Begin, EndTurn, Engage, RemoveCombatant
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.core.economy import Cost
@@ -320,3 +320,18 @@ def test_a_ranged_test_must_reach_a_distance_between_whole_meters_from_v6() -> N
     new_odds = RULES.odds(s, ana, bo, "Bow", range_m=12.5).lines[0].chance
     old_odds = V5.odds(s, ana, bo, "Bow", range_m=12.5).lines[0].chance
     assert new_odds == RULES.odds(s, ana, bo, "Bow", range_m=13).lines[0].chance < old_odds
+
+
+def test_a_grappled_creature_cannot_leap_away_from_v6() -> None:
+    """ "Grapple": "restrain", "Grappled creatures cannot take the Travel action", the grappled
+    moves as its grappler moves: Bo, grappled by Ana, is refused a Leap (nothing spent) and
+    breaks free first. Version 5 let him leap 6 m and stay grappled by Ana, no longer beside
+    him."""
+    s = run(fight(), Engage(a="c1", b="c2"), []).state
+    s = run(s, u.Grapple(actor="c1", target="c2"), [6, 6, 6, 1, 1, 1]).state
+    s = run(s, EndTurn(actor="c1"), []).state
+    assert s.turn == "c2" and s.get("c2").grappled_by == "c1"
+    with pytest.raises(RuleViolation, match="Bo is grappled by Ana and cannot leap away"):
+        run(s, u.Leap(actor="c2"), [])
+    old = V5.apply(s, u.Leap(actor="c2"), ScriptedRoller([]), NOW).state
+    assert old.get("c2").grappled_by == "c1" and not old.positions.are_engaged("c1", "c2")

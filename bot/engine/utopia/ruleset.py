@@ -197,7 +197,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     defense against every blow after the first, and against a hidden caster's spell, which
     left the caster hidden. A ranged attack's Dexterity test against a distance between whole
     meters must reach it, rounded up (:func:`bot.engine.utopia.combat.ranged_difficulty`:
-    12.5 m needs 13); versions 1 to 5 rounded it down."""
+    12.5 m needs 13); versions 1 to 5 rounded it down. A grappled creature cannot Leap
+    (:func:`bot.engine.utopia.actions.leap`): restrained, it moves only with its grappler;
+    versions 1 to 5 let it leap away and stay grappled by a grappler no longer beside it."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 
     tables_loader = staticmethod(load_tables)
