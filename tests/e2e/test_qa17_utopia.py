@@ -111,3 +111,27 @@ async def test_a_grappled_hound_cannot_leap_away(
     hound = next(c for c in live.state.combatants if c.name == HOUND)
     assert hound.pools["turn"] == 6 and hound.stamina == hound.sheet.stamina
     assert dice.empty
+
+
+async def test_a_servers_modifier_offset_counts_in_damage(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The GM sets `test.modifier_offset` 3 for the server (`/tables set`): a modifier is score
+    − 3. Vesna's Knife adds her Dexterity modifier (7 − 3 = +4, not the +3 of 7 − 4 that
+    version 5 added whatever the tables said, though its tests read the server's offset)."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    done = await slash(
+        h, gm, "tables set", ruleset="utopia", entry="test.modifier_offset", value="3"
+    )
+    await answered(done)
+    await ok(await slash(h, gm, "encounter start", name="Ridge", ruleset="utopia"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    await answered(await slash(h, player, "character import", example="vesna"))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    dice.load([1, 1, 1, 6, 6, 6])  # Speed tests: Vesna first
+    await ok(await slash(h, gm, "encounter begin"))
+    dice.load([2])  # the Knife: 1d4 = 2, + 4
+    hit = await ok(await slash(h, player, "act", action="attack", target=HOUND, detail="Knife"))
+    assert "1d4 [2] + 4 = 6" in said(hit), said(hit)
+    assert dice.empty

@@ -335,3 +335,23 @@ def test_a_grappled_creature_cannot_leap_away_from_v6() -> None:
         run(s, u.Leap(actor="c2"), [])
     old = V5.apply(s, u.Leap(actor="c2"), ScriptedRoller([]), NOW).state
     assert old.get("c2").grappled_by == "c1" and not old.positions.are_engaged("c1", "c2")
+
+
+def test_a_servers_modifier_offset_is_every_modifiers_from_v6() -> None:
+    """A server sets ``test.modifier_offset`` 3 (``/tables set``; the docs: the modifier is
+    score − that offset). Ana's Power 6: her tests already read +3; from version 6 her
+    weaponless "1d8 + Power Mod" adds +3 too, and so do ``/odds``; version 5 added 6 − 4 = 2
+    to the damage whatever the tables said."""
+    house = {"test": {"modifier_offset": 3}}
+    new, old = at(6, house), at(5, house)
+    s = house_fight(new)
+    punch = u.Attack(actor="c1", target="c2", range_m=1)
+    rolled = [e for e in new.apply(s, punch, ScriptedRoller([5]), NOW).events]
+    (hit,) = [e for e in rolled if e.kind == "attack_rolled"]
+    assert hit.damage.total == 5 + 3 and hit.after_defense == 5 + 3 - 1
+    rolled = [e for e in old.apply(s, punch, ScriptedRoller([5]), NOW).events]
+    (hit,) = [e for e in rolled if e.kind == "attack_rolled"]
+    assert hit.damage.total == 5 + 2
+    ana, bo = s.get("c1"), s.get("c2")
+    assert new.odds(s, ana, bo, "weaponless").damage[0].high == 8 + 3 - 1
+    assert old.odds(s, ana, bo, "weaponless").damage[0].high == 8 + 2 - 1

@@ -221,7 +221,7 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
     rules = tx.tables.weaponless
     expression = weapon.damage if weapon else rules.damage
     mod_name = weapon.damage_modifier if weapon else rules.modifier
-    modifier = a.sheet.modifier(mod_name) if mod_name else 0
+    modifier = tx.modifier(a, mod_name) if mod_name else 0
     damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
     damage = roll_damage(tx, f"{source} damage", expression, modifier, divisor=s.divisor)
     after = max(0, damage.total - defense(tx, t, damage_type))

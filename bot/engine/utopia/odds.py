@@ -74,10 +74,7 @@ def _test_chance(
         favor, disfavor = favor + max(gm, 0), disfavor + max(-gm, 0)
         why.append(f"{gm:+d} the GM's favor")
     t = tables.test
-    score = tables.ranged.test
-    modifier = a.sheet.score(score) - t.modifier_offset
-    if score in a.sheet.gifted:
-        modifier = max(modifier, 0)
+    modifier = a.sheet.modifier(tables.ranged.test, t.modifier_offset)
     base = Pool(groups=(DiceGroup(count=t.dice, sides=t.sides),), modifier=modifier)
     pool = ExtraDice(t.sides).apply(base, favor, disfavor)
     return pool.chance(ranged_difficulty(meters, version)), why
@@ -102,7 +99,8 @@ def utopia_odds(
     bare = tables.weaponless
     expression = weapon.damage if weapon else bare.damage
     mod_name = weapon.damage_modifier if weapon else bare.modifier
-    modifier = a.sheet.modifier(mod_name) if mod_name else 0
+    offset = tables.test.modifier_offset if version >= 6 else 4  # as Tx.modifier reads it
+    modifier = a.sheet.modifier(mod_name, offset) if mod_name else 0
     guard = defense_against(tables, t, weapon.damage_type if weapon else bare.damage_type)
     after: Distribution = {}
     for x, p in _damage(expression, modifier).items():

@@ -199,7 +199,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     meters must reach it, rounded up (:func:`bot.engine.utopia.combat.ranged_difficulty`:
     12.5 m needs 13); versions 1 to 5 rounded it down. A grappled creature cannot Leap
     (:func:`bot.engine.utopia.actions.leap`): restrained, it moves only with its grappler;
-    versions 1 to 5 let it leap away and stay grappled by a grappler no longer beside it."""
+    versions 1 to 5 let it leap away and stay grappled by a grappler no longer beside it. A
+    modifier is score − the tables' ``test.modifier_offset`` everywhere (:meth:`Tx.modifier`:
+    a damage modifier and an Assist's modifier too, as tests always read it); versions 1 to 5
+    took 4 off for those whatever a server's tables said."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 
     tables_loader = staticmethod(load_tables)
@@ -288,7 +291,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if not full:
             return [SheetSection(title=name(sheet.name), lines=[f"Size: {sheet.size}"])]
         t = self.tables
-        traits = [f"{x.title()} {sheet.score(x)} ({sheet.modifier(x):+d})" for x in TRAITS]
+        offset = t.test.modifier_offset
+        traits = [f"{x.title()} {sheet.score(x)} ({sheet.modifier(x, offset):+d})" for x in TRAITS]
         vitals = [
             f"SHP {sheet.shp} · DHP {sheet.dhp} · Stamina {sheet.stamina}",
             f"Block {sheet.block_rating}d{t.block.sides}",
