@@ -55,3 +55,34 @@ async def test_a_legendary_shield_is_checked_when_the_attack_is_declared(
     assert "3d12" in result and "Legendary" in result, result
     assert "12 Health lost, 18 left" in result, result
     assert h.message(swing).components == []
+
+
+async def test_a_servers_ten_standard_actions_are_ten(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The GM gives every round ten standard actions (`/tables set` allows up to ten): Wren's
+    turn says so and she attacks twice. Version 3 read the packed counts as three moves and
+    no standard action, refusing her first attack."""
+    h = discord_harness
+    t = Table5(h, table, dice)
+    set_ = await slash(
+        h, table.moderator, "tables set", ruleset="untitled", entry="round.standard", value="10"
+    )
+    await answered(set_)
+    await t.gm("encounter start", name="Burnt mill", ruleset="untitled")
+    await answered(await slash(h, table.player, "character import", example="wren"))
+    await t.player("encounter join", character="Wren")
+    await answered(await slash(h, table.moderator, "npc import", example="hill-giant"))
+    await t.gm("gm add-npc", template="Hill giant")
+    begun = await t.gm("encounter begin")
+    assert "2 moves and 10 standards" in begun.text(), begun.text()
+    # Bows 7: 2d8 + 7 = 9 against the giant's 2d6 + 2 = 12, a miss; she reloads (her second
+    # move action) and shoots again with a second standard action.
+    await t.player("act", action="draw", detail="Longbow")
+    dice.load([1, 1, 5, 5])
+    await t.player("act", action="attack", target="Hill giant 1", detail="Longbow")
+    await t.player("act", action="reload")
+    dice.load([1, 1, 5, 5])
+    shot = await t.player("act", action="attack", target="Hill giant 1", detail="Longbow")
+    assert "a miss" in shot.text(), shot.text()
+    assert dice.empty

@@ -5,8 +5,11 @@ the older reading, so its log replays as it was played (decision C)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from bot.engine.core.commands import Begin
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.untitled import commands as u
 from bot.engine.untitled.ruleset import UntitledRuleset
@@ -60,3 +63,24 @@ def test_a_legendary_shield_with_no_dice_refuses_the_attack_from_v4() -> None:
     assert isinstance(old.pending, ShieldDecision)
     with pytest.raises(InvalidInput, match="Legendary"):
         V3.apply(old, V3.lapse(old), ScriptedRoller([3] * 6), NOW)
+
+
+def test_the_rounds_counts_are_read_as_the_tables_give_them_from_v4() -> None:
+    """A server's tables give ten standard actions a round (``round.standard`` allows up to
+    10): version 4 gives ten, and the turn's start says the counts; version 3 packed the
+    counts as ``move * 10 + standard`` and read three moves and no standard action."""
+    tables = {"round": {"move": 2, "standard": 10}}
+    data = json.loads(UntitledRuleset.configured(tables).frozen())
+    rules = {v: UntitledRuleset.thawed(json.dumps({**data, "version": v})) for v in (3, 4)}
+    for version, (moves, standards) in ((4, (2, 10)), (3, (3, 0))):
+        r = rules[version]
+        s = r.new_encounter(name="Round", seed=1)
+        for name in ("A", "B"):
+            add = u.AddCombatant(name=name, sheet=untitled_sheet(20, 3, False, None, False))
+            s = r.apply(s, add.model_copy(update={"side": name}), ScriptedRoller([]), NOW).state
+        out = r.apply(s, Begin(), ScriptedRoller([]), NOW)
+        first = out.state.get(out.state.turn)
+        assert (first.pools["move"], first.pools["standard"]) == (moves, standards)
+        said = " ".join(e.text for e in out.events)
+        words = "2 moves and 10 standards" if version == 4 else "two moves and a standard"
+        assert words in said, said
