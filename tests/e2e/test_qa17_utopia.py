@@ -56,6 +56,12 @@ async def test_a_hidden_attackers_every_blow_and_spell_go_undefended(
         assert live.state.pending is None and live.state.decisions == []
 
     await sneak()
+    # /odds shows no Block or Dodge line for a hound that has not noticed her
+    odds = await refused(
+        await slash(h, gm, "odds", target=HOUND, with_="Knife", as_="Vesna", range=1)
+    )
+    assert "Stone hound 1 has not noticed Vesna: no Block or Dodge" in odds, odds
+    assert "Block:" not in odds and "Dodge:" not in odds, odds
     # The Knife: 1d4 = 4, halved 2, + 3; the Longbow's Dexterity test 4d6 + 3 against 1 m,
     # then 1d10 = 10, halved 5: each 5, 2 after the hound's Physical defense of 3.
     dice.load([4, 6, 6, 6, 6, 10])

@@ -6,7 +6,9 @@ at least the meters to the target, with favor within close range, disfavor withi
 impossible beyond, plus the favor of an Aim and the GM's favor; each net favor adds a die, each
 net disfavor takes one off (issue 12's documented default, :class:`ExtraDice`). A melee attack
 within reach always lands. "Block": the Block Rating in d4 reduce the damage; "Dodge": a Dodge
-Rating roll in d12 of at least the damage negates it. Damage after defense as
+Rating roll in d12 of at least the damage negates it — no such line for a target that cannot
+take them (it has not noticed the attacker, Stealth, or attacked with interrupt actions).
+Damage after defense as
 :func:`bot.engine.utopia.combat.strike` rolls it. Exact over the pools' distributions, never
 sampled. Assists pledged to the attacker are not counted (planned).
 """
@@ -107,12 +109,21 @@ def utopia_odds(
         after[max(0, x - guard)] = after.get(max(0, x - guard), Fraction(0)) + p
     lands = hit * sum((p for x, p in after.items() if x > 0), Fraction(0))
     lines = [OddsLine(reaction="no defense", chance=lands, note="damage gets through")]
-    # a Block lets through what its roll does not take off; a Dodge below the damage fails:
-    # either way damage gets through when the roll is below the damage
-    for name, (count, sides) in (
+    # no Block or Dodge is offered to a target that has not noticed the attacker (Stealth:
+    # "an instance it is aware of") or that attacked with interrupt actions (open guard)
+    defenses = [
         ("Block", t.sheet.block_dice(tables, cover=t.cover)),
         ("Dodge", t.sheet.dodge_dice(tables, cover=t.cover)),
-    ):
+    ]
+    if t.id in a.hidden_from:
+        why.append(f"{t.name} has not noticed {a.name}: no Block or Dodge")
+        defenses = []
+    elif t.open_guard:
+        why.append(f"{t.name} attacked with interrupt actions: no Block or Dodge")
+        defenses = []
+    # a Block lets through what its roll does not take off; a Dodge below the damage fails:
+    # either way damage gets through when the roll is below the damage
+    for name, (count, sides) in defenses:
         roll = Pool(groups=(DiceGroup(count=count, sides=sides),)).distribution()
         chance = sum(
             (p * q for d, p in after.items() for r, q in roll.items() if r < d),
