@@ -84,3 +84,41 @@ def test_the_rounds_counts_are_read_as_the_tables_give_them_from_v4() -> None:
         said = " ".join(e.text for e in out.events)
         words = "2 moves and 10 standards" if version == 4 else "two moves and a standard"
         assert words in said, said
+
+
+def _legendary(field: str) -> UntitledSheet:
+    """B's sheet (a shield, medium armor) with ``field``'s level at 22 (Legendary; armor 19)."""
+    data = untitled_sheet(20, 3, True, "medium", False).model_dump()
+    if field == "armor":
+        data["armor_skills"]["medium"] = 19
+    elif field == "combat_defense":
+        data["combat_defense"] = 22
+    else:
+        data[field] = [{**data[field][0], "level": 22}]
+    return UntitledSheet.model_validate(data)
+
+
+@pytest.mark.parametrize(
+    ("field", "whose"),
+    [
+        ("weapon_skills", "A"),
+        ("combat_forms", "A"),
+        ("combat_defense", "B"),
+        ("shield_skills", "B"),
+        ("armor", "B"),
+    ],
+)
+def test_every_pool_an_attack_may_roll_is_checked_when_it_is_declared(
+    field: str, whose: str
+) -> None:
+    """The class behind version 4's shield fix: each level the exchange rolls — the attack's,
+    the damage's (a critical's), Combat Defense's, the shield's, the armor's — refuses the
+    attack when it is declared while the Storyteller's dice for it are unset, before anything
+    is paid or any decision opens (none of them may wait to refuse a defender's choice)."""
+    plain = untitled_sheet(20, 3, True, "medium", False)
+    sheets = {"A": plain, "B": plain, whose: _legendary(field)}
+    f = Fight(
+        u.AddCombatant(name="A", sheet=sheets["A"]),
+        u.AddCombatant(name="B", sheet=sheets["B"], side="foes"),
+    )
+    f.refused(u.Attack(actor=f.c("A").id, target=f.c("B").id), "Storyteller")
