@@ -17,7 +17,7 @@ from bot.engine.core.events import ActionsSpent
 from bot.engine.core.order import ByScore, TurnOrder
 from bot.engine.core.scale import Scale
 from bot.engine.core.tx import CoreTx
-from bot.engine.uttas import rules
+from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.events import Recovered, StaminaSpent
 from bot.engine.uttas.state import (
     DEAD,
@@ -31,6 +31,7 @@ from bot.engine.uttas.state import (
     UNCONSCIOUS,
     Combatant,
     HealedToday,
+    MaintainedPower,
     Readied,
     UttasState,
 )
@@ -42,7 +43,7 @@ LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
 TURN_ORDER = ByScore()
 """UTTAS "Combat": by Agility (ties rolled), or Agility dice for everyone."""
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The newest UTTAS rules version (:attr:`~bot.engine.uttas.ruleset.UttasRuleset.rules_version`
 says what each changed)."""
 
@@ -61,7 +62,18 @@ class Tx(CoreTx[UttasState, Combatant]):
     __slots__ = ("_profiles", "tables", "version")
 
     OUT_CONDITIONS = OUT
-    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {
+        "end_first": 3,
+        "one_skip": 3,
+        "maintained_attacks": 4,
+        "opposing_head": 4,
+        "grapple_working_arms": 4,
+    }
+    """The core's later readings, and UTTAS's own (rules version 4): ``"maintained_attacks"``,
+    an attack with a maintained power records what it maintains, so it can be dropped
+    (:meth:`maintain`); ``"opposing_head"``, the target of an opposed check rolls with its
+    disabled head's Disadvantage (:meth:`check_roll`); ``"grapple_working_arms"``, a grapple
+    holds one limb per working arm (:func:`bot.engine.uttas.attacks._grapple_limbs`)."""
 
     def __init__(
         self,
@@ -335,6 +347,40 @@ class Tx(CoreTx[UttasState, Combatant]):
         )
         if c.stamina <= 0:
             self.knock_out(cid, "ran out of Stamina")
+
+    def maintain(self, cid: str, power: str, amount: int, reason: str) -> None:
+        """UTTAS "Activating Powers": a maintained power's (double) Stamina is spent and held
+        "for as long as they Maintain the Power", and the power is recorded as maintained so
+        that dropping it (``DropPower``) frees what it holds."""
+        self.spend_stamina(cid, amount, reason, held=True)
+        self.c(cid).maintained.append(MaintainedPower(power=power, stamina_held=amount))
+
+    def require_not_maintaining(self, c: Combatant, power: str) -> None:
+        """A maintained power is activated once: again only after it is dropped."""
+        if any(mp.power == power for mp in c.maintained):
+            raise RuleViolation(
+                f"{names.escaped(c.name)} already maintains {names.escaped(power)}: stop "
+                "maintaining it first "
+                f"({names.code(f'/act action:drop-power detail:{power}')}, free), then activate "
+                "it again."
+            )
+
+    def check_roll(
+        self,
+        c: Combatant,
+        purpose: str,
+        dice: int,
+        *,
+        advantage: int = 0,
+        disadvantage: int = 0,
+        head: bool = True,
+    ) -> Roll:
+        """A skill check's roll of ``c``: its dice with the Advantages and Disadvantages given,
+        plus UTTAS "Head": a disabled head has "a Disadvantage on all ... skill checks" (every
+        skill check rolls here; ``head`` is False only where an older rules version rolled
+        without it)."""
+        held_back = 1 if head and limbs.head_disabled(c) else 0
+        return self.roll(purpose, dice, advantage=advantage, disadvantage=disadvantage + held_back)
 
     def stamina_cap(self, c: Combatant) -> int:
         return c.sheet.stamina - c.stamina_held

@@ -19,6 +19,7 @@ from bot.engine.uttas.attacks import (
     _settle,
     _usable,
     can_react,
+    pay_stamina,
     stop_for_fallen_attacker,
     why_no_reaction,
 )
@@ -255,7 +256,7 @@ def _counterattack(
     prof = counter_profile(tx, t, maneuver)
     _usable(tx, t, prof, reach_m=p.range_m)
     tx.spend_actions(t.id, 1, f"counterattack {prof.name}", "off_turn")
-    tx.spend_stamina(t.id, prof.stamina, f"counterattack {prof.name}", held=prof.maintained)
+    pay_stamina(tx, t, prof, f"counterattack {prof.name}")
     tx.emit(
         ReactionChosen(
             combatant=t.id,
@@ -435,6 +436,8 @@ def _counter_options(
         try:
             prof = counter_profile(probe, c, name)
             _usable(probe, c, prof, reach_m=p.range_m)
+            if prof.maintained:  # maintained already: refused until dropped (rules v4)
+                probe.require_not_maintaining(c, prof.name)
         except (RuleViolation, InvalidInput, NotFound):
             continue
         if prof.stamina <= c.stamina or tables.stamina.allow_overexertion:

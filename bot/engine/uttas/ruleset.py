@@ -136,8 +136,16 @@ class UttasRuleset(Ruleset[UttasState]):
     (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a second ``/gm skip`` of a combatant
     already set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`).
     Versions 1 and 2 began the next turn first and noted the second skip again, and still do,
-    so their logs replay exactly (the core's readings: ``Tx.LATER_READINGS``)."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
+    so their logs replay exactly (the core's readings: ``Tx.LATER_READINGS``).
+
+    Version 4: an attack (or a counterattack, or a coordinated attack) with a maintained power
+    records the power as maintained, so ``DropPower`` frees its held Stamina (versions 1–3 held
+    it for good), and a second use while it is maintained is refused as ``ActivatePower``
+    refuses one; the target of an opposed check rolls with its disabled head's Disadvantage
+    ("Head": "a Disadvantage on all ... skill checks"); a grapple holds one limb per *working*
+    arm ("Arms/Hands": a disabled arm "cannot be used for any actions"), so a grappler with no
+    working arm cannot grapple."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 

@@ -1,0 +1,146 @@
+"""QA17 (the UTTAS rules audit, audit17a), through Discord: what rules version 4 fixed.
+
+* "Activating Powers": a maintained power's Stamina is held "for as long as they Maintain the
+  Power". A maintained *attack* power held it for good — `/attack` never recorded what it
+  maintained, so `/act action:drop-power` answered "not maintaining".
+* "Head": a disabled head has "a Disadvantage on all Accuracy rolls and skill checks" — the
+  target of an opposed `/check` rolled its skill whole.
+* "Grappled" and "Arms/Hands": a grapple holds one limb per arm, and a disabled arm "cannot be
+  used for any actions" — a one-armed grappler still held two limbs.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import (
+    answered,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+    version,
+)
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+MAGE = {
+    "name": "Mage",
+    "agility": 14,
+    "ego": 14,
+    "speed": 6,
+    "stamina": 40,
+    "powers": [
+        {
+            "name": "Hold",
+            "active_points": 20,
+            "targets": "dodge",
+            "inflicts": ["Entangled"],
+            "maintained": True,
+            "range_m": 10,
+        }
+    ],
+}
+"""A maintained attack power: 20 Active Points, 4 Stamina, doubled to 8 and held."""
+
+
+async def test_a_maintained_attack_power_is_dropped_and_frees_its_stamina(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Grove"))
+    await answered(await slash(h, gm, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
+    sheet = h.make_attachment("mage.json", json.dumps(MAGE).encode())
+    await answered(await slash(h, player, "character import", file=sheet))
+    await ok(await slash(h, player, "encounter join", character="Mage"))
+    await ok(await slash(h, gm, "encounter begin"))
+
+    await pass_turns_until(bot, h, table, "Mage")
+    attacked = await ok(await slash(h, player, "attack", target="Thug 1", with_="Hold"))
+    assert "Mage spends 8 Stamina on Hold (32 left, held while maintained)" in (
+        attacked.message.text()
+    )
+    live = await bot.services.encounters.live(h.channel.id)
+    mage = next(c for c in live.state.combatants if c.name == "Mage")
+    assert [mp.power for mp in mage.maintained] == ["Hold"]
+
+    await pass_turns_until(bot, h, table, "Mage")
+    before = await version(bot, h)
+    text = await refused(await slash(h, player, "attack", target="Thug 1", with_="Hold"))
+    assert "Mage already maintains Hold: stop maintaining it first" in text, text
+    assert await version(bot, h) == before  # nothing spent
+
+    dropped = await ok(await slash(h, player, "act", action="drop-power", detail="Hold"))
+    assert "Mage stops maintaining Hold." in dropped.message.text()
+    live = await bot.services.encounters.live(h.channel.id)
+    mage = next(c for c in live.state.combatants if c.name == "Mage")
+    assert (mage.stamina_held, mage.maintained) == (0, [])
+
+
+async def test_the_target_of_an_opposed_check_rolls_with_its_disabled_head(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow's Perception against the General (not hiding), whose head the GM disabled: the
+    General's Stealth (untrained, 1d6) loses its one die."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1)
+    await ok(
+        await slash(
+            h,
+            gm,
+            "gm condition",
+            combatant="General Bearington",
+            action="add",
+            name="Disabled limb",
+            limb="head",
+        )
+    )
+    await pass_turns_until(bot, h, table, "Willow")
+    checked = await ok(
+        await slash(h, player, "check", skill="Perception", target="General Bearington")
+    )
+    text = checked.message.text()
+    assert "General Bearington's Stealth, untrained: 1d6 -1 disadv" in text, text
+
+
+async def test_a_grappler_with_a_disabled_arm_holds_one_limb(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(
+        await slash(
+            h,
+            gm,
+            "gm condition",
+            combatant="Thug 1",
+            action="add",
+            name="Disabled limb",
+            limb="left arm",
+        )
+    )
+    await pass_turns_until(bot, h, table, "Thug 1")
+    before = await version(bot, h)
+    text = await refused(
+        await slash(h, gm, "attack", target="Willow", with_="Grapple", limbs="left arm, right arm")
+    )
+    assert "Thug 1 can hold at most 1 limb (a disabled arm holds nothing)." in text, text
+    assert await version(bot, h) == before
+    await ok(
+        await slash(
+            h,
+            gm,
+            "gm condition",
+            combatant="Thug 1",
+            action="add",
+            name="Disabled limb",
+            limb="right arm",
+        )
+    )
+    text = await refused(
+        await slash(h, gm, "attack", target="Willow", with_="Grapple", limbs="head")
+    )
+    assert "Thug 1 has no working arm to grapple with" in text, text
