@@ -7,6 +7,8 @@
   target of an opposed `/check` rolled its skill whole.
 * "Grappled" and "Arms/Hands": a grapple holds one limb per arm, and a disabled arm "cannot be
   used for any actions" — a one-armed grappler still held two limbs.
+* "Advantage and Disadvantage": `/gm advantage` gives dice on the combatant's next Accuracy or
+  skill roll — First Aid (a skill check) rolled without them.
 """
 
 from __future__ import annotations
@@ -144,3 +146,22 @@ async def test_a_grappler_with_a_disabled_arm_holds_one_limb(
         await slash(h, gm, "attack", target="Willow", with_="Grapple", limbs="head")
     )
     assert "Thug 1 has no working arm to grapple with" in text, text
+
+
+async def test_the_gm_advantage_joins_willows_first_aid(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/gm advantage` gives dice on the combatant's "next Accuracy or skill roll": First Aid is
+    a skill check (2d6 for Willow), so it rolls 2 more dice and uses them up. Before, only the
+    combatant's own `/attack` and `/check` took them, and the dice waited for a later roll."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm hp", combatant="Willow", health="-5"))
+    await ok(await slash(h, gm, "gm advantage", combatant="Willow", dice=2))
+    await pass_turns_until(bot, h, table, "Willow")
+    aid = await ok(await slash(h, player, "act", action="first-aid", target="Willow", as_="Willow"))
+    shown = aid.message.text() + str(aid.message.embeds)
+    assert "Willow's First Aid on Willow: 2d6 +2 adv" in shown, shown
+    live = await bot.services.encounters.live(h.channel.id)
+    willow = next(c for c in live.state.combatants if c.name == "Willow")
+    assert willow.gm_next_roll == 0

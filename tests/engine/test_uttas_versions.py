@@ -1,6 +1,7 @@
 """UTTAS's rules version 4 (``UttasRuleset.rules_version``, found by the rules audit audit17a):
 a maintained attack power can be dropped, a disabled head holds back the target's roll of an
-opposed check, a grapple holds one limb per working arm. A fight started at version 3 or
+opposed check, a grapple holds one limb per working arm, the Game Master's dice join every
+Accuracy and skill roll of their combatant. A fight started at version 3 or
 before keeps the older reading, so its log replays as it was played."""
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from bot.engine.uttas.commands import (
     Attack,
     DropPower,
     FirstAid,
+    GrantDice,
     React,
+    Ready,
     SetCondition,
     SetVitals,
     Stand,
@@ -186,3 +189,80 @@ def test_a_grapple_holds_one_limb_per_working_arm() -> None:
         _grapple(RULES, ("left arm", "right arm"), ("head",))
     assert "A attacks B with Grapple" in _grapple(V3, ("left arm",), ("left arm", "right arm"))
     assert "A attacks B with Grapple" in _grapple(V3, ("left arm", "right arm"), ("head",))
+
+
+def _granted(rules: UttasRuleset, kind: str) -> list[Any]:
+    """The Game Master gives the roller 2 Advantage dice on its next roll, then the roller makes
+    one roll of ``kind`` that no ``/attack`` or ``/check`` of its own brings them to. Returns
+    the rolls (and the GM's dice left on the roller last)."""
+    f = Fight(rules)
+    a = f.add("A", agility=14, skills={"Stealth": 2, "First Aid": 2, "Acrobatics": 2})
+    d = f.add("D", agility=13, martial_arts=[{"name": "Riposte", "maneuver": "counter"}])
+    b = f.add("B", npc=True, agility=12, skills={"Perception": 2})
+    f.begin(dice=[])
+    roller = {"opposed": a, "first aid": a, "acrobatics": a, "counter": d, "ally": d}[kind]
+    f.do(GrantDice(target=roller, dice=2))
+    if kind == "opposed":  # B seeks A, who is not hidden: A opposes with Stealth
+        f.do(_end_turn(f))
+        f.do(_end_turn(f))
+        out = f.do(UseSkill(actor=b, skill="Perception", target=a))
+    elif kind == "first aid":
+        f.do(SetVitals(target=a, health_change=-5))
+        out = f.do(FirstAid(actor=a, target=a))
+    elif kind == "acrobatics":
+        f.do(SetCondition(target=a, condition="Prone"))
+        out = f.do(Stand(actor=a, method="acrobatics"))
+    elif kind == "counter":
+        f.do(_end_turn(f))
+        f.do(_end_turn(f))
+        f.do(Attack(actor=b, target=d, attack="Sword"))
+        out = f.do(React(actor=d, choice="counter", maneuver="Riposte"))
+    else:  # D's readied attack coordinated with A's
+        f.do(_end_turn(f))
+        f.do(Ready(actor=d, trigger="coordinated", watch=a, attack="Sword", target=b))
+        f.do(_end_turn(f))
+        f.do(Attack(actor=a, target=b, attack="Sword", with_readied=(d,)))
+        out = f.do(React(actor=b, choice="none"))
+    rolls = [r for e in out.events for r in _rolls_of(e, f.c(roller).name)]
+    return [*rolls, f.c(roller).gm_next_roll]
+
+
+def _rolls_of(event: Any, name: str) -> list[Any]:
+    """The Accuracy or skill rolls in ``event`` made by ``name`` (not damage)."""
+    found = []
+    for field in ("roll", "opposing", "accuracy"):
+        r = getattr(event, field, None)
+        if r is not None and r.purpose.startswith(f"{name}'s") and "damage" not in r.purpose:
+            found.append(r)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["opposed", "first aid", "acrobatics", "counter", "ally"])
+def test_the_gm_dice_join_every_roll_of_their_combatant(kind: str) -> None:
+    """``/gm advantage`` gives dice on the combatant's "next Accuracy or skill roll" — also the
+    rolls no command of its own brings them to: its side of an opposed check, First Aid,
+    standing with Acrobatics, a counterattack, its coordinated attack. The next roll uses them
+    up. Version 3 rolled those without them and kept the dice for later."""
+    *rolls, left = _granted(RULES, kind)
+    assert [r.advantage for r in rolls] == [2], rolls
+    assert left == 0
+    *rolls, left = _granted(V3, kind)
+    assert all(r.advantage == 0 for r in rolls) and left == 2, rolls
+
+
+def test_a_coordinated_ally_rolls_with_its_own_gm_dice_not_the_attackers() -> None:
+    """The attacker's GM dice belong to its own Accuracy roll; version 3 gave them to the ally's
+    roll too."""
+    f = Fight()
+    a = f.add("Ann", agility=14)
+    d = f.add("Dan", agility=13)
+    b = f.add("Bob", npc=True, agility=12)
+    f.begin(dice=[])
+    f.do(_end_turn(f))
+    f.do(Ready(actor=d, trigger="coordinated", watch=a, attack="Sword", target=b))
+    f.do(_end_turn(f))
+    f.do(GrantDice(target=a, dice=2))
+    f.do(Attack(actor=a, target=b, attack="Sword", with_readied=(d,)))
+    out = f.do(React(actor=b, choice="none"))
+    ann, dan = [e.accuracy for e in out.events if getattr(e, "accuracy", None) is not None]
+    assert (ann.advantage, dan.advantage) == (2, 0)

@@ -397,8 +397,12 @@ def _settle(
     ]
     for ally, name in p.joint.items():
         aprof = tx.profile(ally, name)
+        ap = p
+        if tx.plays("gm_dice_on_every_roll"):  # the ally's own Accuracy roll: its GM dice
+            more, fewer = tx.gm_dice(ally)
+            ap = p.model_copy(update={"advantage": more, "disadvantage": fewer})
         hits.append(
-            roll_hit(tx, ally, tid, aprof, p, defence, auto_hit=auto_hit, no_defence=no_defence)
+            roll_hit(tx, ally, tid, aprof, ap, defence, auto_hit=auto_hit, no_defence=no_defence)
         )
     for h in hits:
         apply_hit(tx, h, p)

@@ -68,12 +68,16 @@ class Tx(CoreTx[UttasState, Combatant]):
         "maintained_attacks": 4,
         "opposing_head": 4,
         "grapple_working_arms": 4,
+        "gm_dice_on_every_roll": 4,
     }
     """The core's later readings, and UTTAS's own (rules version 4): ``"maintained_attacks"``,
     an attack with a maintained power records what it maintains, so it can be dropped
     (:meth:`maintain`); ``"opposing_head"``, the target of an opposed check rolls with its
     disabled head's Disadvantage (:meth:`check_roll`); ``"grapple_working_arms"``, a grapple
-    holds one limb per working arm (:func:`bot.engine.uttas.attacks._grapple_limbs`)."""
+    holds one limb per working arm (:func:`bot.engine.uttas.attacks._grapple_limbs`);
+    ``"gm_dice_on_every_roll"``, the Game Master's dice (``/gm advantage``) join every Accuracy
+    and skill roll of their combatant, not only those of its own ``/attack`` and ``/check``
+    (:meth:`gm_dice`)."""
 
     def __init__(
         self,
@@ -374,13 +378,33 @@ class Tx(CoreTx[UttasState, Combatant]):
         advantage: int = 0,
         disadvantage: int = 0,
         head: bool = True,
+        gm: bool = False,
     ) -> Roll:
         """A skill check's roll of ``c``: its dice with the Advantages and Disadvantages given,
         plus UTTAS "Head": a disabled head has "a Disadvantage on all ... skill checks" (every
         skill check rolls here; ``head`` is False only where an older rules version rolled
-        without it)."""
+        without it), plus — ``gm`` — the Game Master's dice on ``c`` (:meth:`gm_dice`; a
+        command whose dice were added as it came in, ``/check``, passes False)."""
         held_back = 1 if head and limbs.head_disabled(c) else 0
-        return self.roll(purpose, dice, advantage=advantage, disadvantage=disadvantage + held_back)
+        more, fewer = self.gm_dice(c.id) if gm else (0, 0)
+        return self.roll(
+            purpose, dice, advantage=advantage + more, disadvantage=disadvantage + held_back + fewer
+        )
+
+    def gm_dice(self, cid: str) -> tuple[int, int]:
+        """UTTAS "Advantage and Disadvantage", awarded by the Game Master (``/gm advantage``):
+        ``(Advantage dice, Disadvantage dice)`` for one Accuracy or skill roll of ``cid`` that
+        no command brought them to — the target's side of an opposed check, First Aid, standing
+        with Acrobatics, a counterattack, a coordinated ally's attack (rules version 4; before,
+        only the roller's own ``/attack`` and ``/check`` had them, by
+        :func:`bot.engine.uttas.gm.with_gm_dice`). The next-roll dice are used up."""
+        if not self.plays("gm_dice_on_every_roll"):
+            return 0, 0
+        c = self.view(cid)
+        net = c.gm_next_roll + c.gm_every_roll
+        if c.gm_next_roll:
+            self.c(cid).gm_next_roll = 0
+        return max(net, 0), max(-net, 0)
 
     def stamina_cap(self, c: Combatant) -> int:
         return c.sheet.stamina - c.stamina_held

@@ -144,7 +144,10 @@ class UttasRuleset(Ruleset[UttasState]):
     refuses one; the target of an opposed check rolls with its disabled head's Disadvantage
     ("Head": "a Disadvantage on all ... skill checks"); a grapple holds one limb per *working*
     arm ("Arms/Hands": a disabled arm "cannot be used for any actions"), so a grappler with no
-    working arm cannot grapple."""
+    working arm cannot grapple; the Game Master's dice (``/gm advantage``) join every Accuracy
+    and skill roll of their combatant — also its side of an opposed check, First Aid, standing
+    with Acrobatics, a counterattack and a coordinated attack, which versions 1–3 rolled without
+    them (a coordinated ally rolled with the attacker's instead)."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
