@@ -9,6 +9,8 @@
   used for any actions" — a one-armed grappler still held two limbs.
 * "Advantage and Disadvantage": `/gm advantage` gives dice on the combatant's next Accuracy or
   skill roll — First Aid (a skill check) rolled without them.
+* "Defend": the Move reaction steps away — an Entangled creature, which "cannot move", was
+  offered it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tests.e2e.combat_helpers import (
     refused,
     set_up_fight,
     slash,
+    thug_attacks_willow,
     version,
 )
 from tests.e2e.conftest import Table
@@ -165,3 +168,17 @@ async def test_the_gm_advantage_joins_willows_first_aid(
     live = await bot.services.encounters.live(h.channel.id)
     willow = next(c for c in live.state.combatants if c.name == "Willow")
     assert willow.gm_next_roll == 0
+
+
+async def test_an_entangled_willow_is_not_offered_a_move_reaction(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """ "Defend: ... a Block, Evade, or Move action": the Move reaction steps away, and an
+    Entangled creature "cannot move" — its buttons offered Move (+2 Dodge) all the same."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm condition", combatant="Willow", action="add", name="Entangled"))
+    prompt = await thug_attacks_willow(bot, h, table)
+    labels = [c.get("label", "") for r in h.message(prompt).components for c in r["components"]]
+    assert any(label.startswith("Evade") for label in labels), labels
+    assert not any(label.startswith("Move") for label in labels), labels

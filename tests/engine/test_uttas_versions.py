@@ -266,3 +266,45 @@ def test_a_coordinated_ally_rolls_with_its_own_gm_dice_not_the_attackers() -> No
     out = f.do(React(actor=b, choice="none"))
     ann, dan = [e.accuracy for e in out.events if getattr(e, "accuracy", None) is not None]
     assert (ann.advantage, dan.advantage) == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("how", "why"),
+    [
+        ("Entangled", "B is Entangled"),
+        ("Prone", "B is Prone"),
+        ("legs", "B cannot move at all"),
+        ("grappling", "B is in a grapple"),
+    ],
+)
+def test_a_creature_that_cannot_move_cannot_take_a_move_reaction(how: str, why: str) -> None:
+    """ "Defend: ... a Block, Evade, or Move action": the Move reaction steps away, so whatever
+    forbids moving (Entangled "cannot move", Prone, both legs disabled, "neither the grappler
+    nor their victim can move") forbids it — refused with the reason and not offered among the
+    buttons. Version 3 let the Entangled step away for its +2 Dodge."""
+    for rules in (RULES, V3):
+        f = Fight(rules)
+        a = f.add("A", agility=14)
+        b = f.add("B", npc=True, agility=12, movement={"run": 10})
+        c = f.add("C", npc=True, agility=10)
+        f.begin(dice=[])
+        if how == "legs":
+            for leg in ("left leg", "right leg"):
+                f.do(SetCondition(target=b, condition="Disabled limb", limb=leg))
+        elif how == "grappling":  # B holds C: B's turn comes after A's
+            f.do(_end_turn(f))
+            f.do(Attack(actor=b, target=c, attack="Grapple", limbs=("left arm",)))
+            f.do(React(actor=c, choice="none"), dice=[6, 6, 6])
+            while f.state.turn != a:
+                f.do(_end_turn(f))
+        else:
+            f.do(SetCondition(target=b, condition=how))
+        f.do(Attack(actor=a, target=b, attack="Sword"))
+        offered = [o.choice for o in rules.reaction_options(f.state, b)]
+        if rules is RULES:
+            assert "move" not in offered and "evade" in offered
+            with pytest.raises(RuleViolation, match=f"{why}: a Move reaction steps away"):
+                f.do(React(actor=b, choice="move"))
+        else:
+            assert "move" in offered
+            f.do(React(actor=b, choice="move"))

@@ -69,6 +69,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "opposing_head": 4,
         "grapple_working_arms": 4,
         "gm_dice_on_every_roll": 4,
+        "move_reaction_moves": 4,
     }
     """The core's later readings, and UTTAS's own (rules version 4): ``"maintained_attacks"``,
     an attack with a maintained power records what it maintains, so it can be dropped
@@ -77,7 +78,8 @@ class Tx(CoreTx[UttasState, Combatant]):
     holds one limb per working arm (:func:`bot.engine.uttas.attacks._grapple_limbs`);
     ``"gm_dice_on_every_roll"``, the Game Master's dice (``/gm advantage``) join every Accuracy
     and skill roll of their combatant, not only those of its own ``/attack`` and ``/check``
-    (:meth:`gm_dice`)."""
+    (:meth:`gm_dice`); ``"move_reaction_moves"``, a Move reaction is refused to a creature that
+    cannot move (:func:`bot.engine.uttas.movement.why_cannot_step`)."""
 
     def __init__(
         self,

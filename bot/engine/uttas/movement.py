@@ -14,7 +14,26 @@ from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import Checked
 from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
 from bot.engine.uttas.state import GRAPPLED, GRAPPLING, PRONE, SPRINTING, Combatant
+from bot.engine.uttas.tables import UttasTables
 from bot.errors import InvalidInput, RuleViolation
+
+
+def why_cannot_step(c: Combatant, tables: UttasTables) -> str | None:
+    """Why ``c`` cannot step away in a Move reaction ("Defend: ... a Block, Evade, or Move
+    action"), in words, or ``None``: a Move reaction moves, so whatever forbids moving forbids it
+    — Prone (stand up first), holding someone in a grapple ("neither the grappler nor their
+    victim can move"), a condition that forbids moving (Entangled, Barred), no speed left in any
+    mode (both legs disabled and no other way to move)."""
+    if c.has(PRONE):
+        return f"{names.escaped(c.name)} is Prone"
+    if c.has(GRAPPLING) or c.has(GRAPPLED):
+        return f"{names.escaped(c.name)} is in a grapple"
+    for name, extra in tables.extra_conditions.items():
+        if extra.no_move and c.has(name):
+            return f"{names.escaped(c.name)} is {names.escaped(name)}"
+    if all(limbs.speed(c, mode, tables) <= 0 for mode in MOVEMENT_MODES):
+        return f"{names.escaped(c.name)} cannot move at all"
+    return None
 
 
 def _movement_checks(tx: Tx, c: Combatant, mode: MovementMode) -> float:

@@ -211,8 +211,10 @@ class _Story:
             self.stamina[cid] = {k: v / total for k, v in kept.items()}
         return total
 
-    def swing(self, a: str, t: str, attack: str, reaction: Reaction = "none", **kw: float) -> Swing:
-        return swing(self.tables, self.c[a], self.c[t], attack, reaction, **kw)
+    def swing(
+        self, a: str, t: str, attack: str, reaction: Reaction = "none", range_m: float = 2
+    ) -> Swing:
+        return swing(self.tables, self.c[a], self.c[t], attack, reaction, range_m)
 
 
 def _up_and_able(body: int) -> Callable[[int, int], bool]:

@@ -147,7 +147,9 @@ class UttasRuleset(Ruleset[UttasState]):
     working arm cannot grapple; the Game Master's dice (``/gm advantage``) join every Accuracy
     and skill roll of their combatant — also its side of an opposed check, First Aid, standing
     with Acrobatics, a counterattack and a coordinated attack, which versions 1–3 rolled without
-    them (a coordinated ally rolled with the attacker's instead)."""
+    them (a coordinated ally rolled with the attacker's instead); a Move reaction, which steps
+    away, is refused to (and not offered to) a creature that cannot move — Prone, in a grapple,
+    Entangled or Barred, with no speed left — which versions 1–3 allowed."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
@@ -632,7 +634,10 @@ class UttasRuleset(Ruleset[UttasState]):
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None
     ) -> list[ReactionOption]:
-        return reactions.reaction_options(state, self.tables, combatant_id, decision)
+        steps = self.version >= Tx.LATER_READINGS["move_reaction_moves"]
+        return reactions.reaction_options(
+            state, self.tables, combatant_id, decision, steps_checked=steps
+        )
 
     def may_be_asked(self, state: UttasState, combatant_id: str, decision: Any = None) -> bool:
         return reactions.may_be_asked(state, combatant_id, decision)
