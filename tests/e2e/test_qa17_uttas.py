@@ -9,6 +9,8 @@
   used for any actions" — a one-armed grappler still held two limbs.
 * "Advantage and Disadvantage": `/gm advantage` gives dice on the combatant's next Accuracy or
   skill roll — First Aid (a skill check) rolled without them.
+* "Grappled": the held creature may only spend actions on escaping — a paid stance change went
+  through.
 * "Defend": the Move reaction steps away — an Entangled creature, which "cannot move", was
   offered it.
 """
@@ -22,13 +24,15 @@ from tests.e2e.combat_helpers import (
     answered,
     ok,
     pass_turns_until,
+    press,
     refused,
     set_up_fight,
     slash,
     thug_attacks_willow,
     version,
 )
-from tests.e2e.conftest import Table
+from tests.e2e.conftest import DiceBox, Table
+from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
 
 MAGE = {
@@ -182,3 +186,35 @@ async def test_an_entangled_willow_is_not_offered_a_move_reaction(
     labels = [c.get("label", "") for r in h.message(prompt).components for c in r["components"]]
     assert any(label.startswith("Evade") for label in labels), labels
     assert not any(label.startswith("Move") for label in labels), labels
+
+
+async def test_willow_held_in_a_grapple_cannot_pay_for_a_stance_change(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Grappled": "the only actions the grappled creature may take are those allowing him to
+    either escape the grapple or take control of the grapple". Held, Willow still takes her
+    free stance (no action), but a second change costs an action and is refused; before, it
+    was paid."""
+    bot, h, gm, player = scripted_bot, discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1, begin=False)
+    dice.load([6, 6, 1, 1])  # Willow and the General tie on Agility 12: Willow rolls higher
+    await ok(await slash(h, gm, "encounter begin"))
+    prompt = await thug_attacks_willow_with(bot, h, table, "Grapple", limbs="left arm")
+    dice.load([6, 6, 6])
+    await press(h, player, prompt, "Take it")
+    await pass_turns_until(bot, h, table, "Willow")
+    await ok(await slash(h, player, "stance", name="Steady", as_="Willow"))
+    before = await version(bot, h)
+    text = await refused(await slash(h, player, "stance", name="Mobile", as_="Willow"))
+    assert "Willow is grappled and may only try to escape or take control" in text, text
+    assert await version(bot, h) == before
+
+
+async def thug_attacks_willow_with(
+    bot: CombatBot, h: DiscordHarness, table: Table, attack: str, **options: str
+) -> StoredMessage:
+    await pass_turns_until(bot, h, table, "Thug 1")
+    record = await ok(
+        await slash(h, table.moderator, "attack", target="Willow", with_=attack, **options)
+    )
+    return record.message

@@ -14,11 +14,16 @@ import pytest
 from bot.engine.core.commands import EndTurn
 from bot.engine.uttas.commands import (
     Attack,
+    BreakFree,
+    ChangeStance,
     DropPower,
     FirstAid,
     GrantDice,
+    GrappleContest,
+    Move,
     React,
     Ready,
+    ResolveReadied,
     SetCondition,
     SetVitals,
     Stand,
@@ -308,3 +313,72 @@ def test_a_creature_that_cannot_move_cannot_take_a_move_reaction(how: str, why: 
         else:
             assert "move" in offered
             f.do(React(actor=b, choice="move"))
+
+
+def _held_b(rules: UttasRuleset) -> tuple[Fight, str, str]:
+    """A grapples B (B's left arm); it is B's turn, B has Speed 4, a Warp and a second stance."""
+    f = Fight(rules)
+    a = f.add("A", agility=14)
+    b = f.add(
+        "B",
+        agility=12,
+        npc=True,
+        movement={"run": 10, "warp": 10},
+        powers=[{"name": "Warp", "active_points": 10, "targets": None, "movement_mode": "warp"}],
+    )
+    f.begin(dice=[])
+    f.do(Attack(actor=a, target=b, attack="Grapple", limbs=("left arm",)))
+    f.do(React(actor=b, choice="none"), dice=[6, 6, 6])
+    assert f.state.turn == b and f.c(b).has("Grappled")
+    f.do(ChangeStance(actor=b, stance="Steady"))  # the free first change: no action
+    return f, a, b
+
+
+@pytest.mark.parametrize("kind", ["stance", "break-free"])
+def test_a_held_creature_spends_actions_only_on_escaping(kind: str) -> None:
+    """ "Grappled": "the only actions the grappled creature may take are those allowing him to
+    either escape the grapple or take control of the grapple" — so a paid stance change,
+    breaking out of a binding is refused while held (versions 1–3 took them); the grapple
+    contest and a Warp away still work."""
+    command = {
+        "stance": lambda b: ChangeStance(actor=b, stance="Bracing"),
+        "break-free": lambda b: BreakFree(actor=b),
+    }[kind]
+    f, _, b = _held_b(RULES)
+    if kind == "break-free":
+        f.do(SetCondition(target=b, condition="Entangled"))
+    with pytest.raises(RuleViolation, match="B is grappled and may only try to escape"):
+        f.do(command(b))
+    old, _, b = _held_b(V3)
+    if kind == "break-free":
+        old.do(SetCondition(target=b, condition="Entangled"))
+    old.do(command(b))
+
+
+def test_a_held_creature_still_escapes_by_contest_or_by_warp() -> None:
+    f, _, b = _held_b(RULES)
+    f.do(GrappleContest(actor=b, goal="escape"), dice=[1, 1, 6, 6])
+    f, a, b = _held_b(RULES)
+    f.do(Move(actor=b, mode="warp", meters=8, full=True))
+    assert not f.c(b).has("Grappled") and not f.c(a).has("Grappling")
+
+
+def test_a_held_creature_does_not_resolve_its_readied_action() -> None:
+    """B readied a Perception check for after A acts; A's action grapples B: held, B may not
+    resolve it (version 3 let it)."""
+    for rules in (RULES, V3):
+        f = Fight(rules)
+        a = f.add("A", agility=14)
+        b = f.add("B", agility=12, npc=True, skills={"Perception": 2})
+        f.begin(dice=[])
+        f.do(_end_turn(f))
+        f.do(Ready(actor=b, trigger="action", watch=a, plan="look around"))
+        f.do(Attack(actor=a, target=b, attack="Grapple", limbs=("left arm",)))
+        f.do(React(actor=b, choice="none"), dice=[6, 6, 6])
+        assert f.c(b).has("Grappled")
+        readied = ResolveReadied(actor=b, action=UseSkill(actor=b, skill="Perception"))
+        if rules is RULES:
+            with pytest.raises(RuleViolation, match="B is grappled and may only try to escape"):
+                f.do(readied)
+        else:
+            f.do(readied)

@@ -364,7 +364,7 @@ def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:
         raise RuleViolation(f"{names.escaped(c.name)} is not held in a grapple.")
     h = tx.view(c.grappled_by)
     ch = tx.tables.grapple_contest_characteristic
-    tx.spend_actions(c.id, 1, f"trying to {cmd.goal}", "turn")
+    tx.spend_actions(c.id, 1, f"trying to {cmd.goal}", "turn", escaping=True)
     mine = tx.roll(f"{c.name}'s {ch}", rules.dice_of(c, ch, tx.tables))
     theirs = tx.roll(f"{h.name}'s {ch}", rules.dice_of(h, ch, tx.tables))
     ok = mine.total > theirs.total

@@ -70,6 +70,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "grapple_working_arms": 4,
         "gm_dice_on_every_roll": 4,
         "move_reaction_moves": 4,
+        "held_acts_only_to_escape": 4,
     }
     """The core's later readings, and UTTAS's own (rules version 4): ``"maintained_attacks"``,
     an attack with a maintained power records what it maintains, so it can be dropped
@@ -79,7 +80,9 @@ class Tx(CoreTx[UttasState, Combatant]):
     ``"gm_dice_on_every_roll"``, the Game Master's dice (``/gm advantage``) join every Accuracy
     and skill roll of their combatant, not only those of its own ``/attack`` and ``/check``
     (:meth:`gm_dice`); ``"move_reaction_moves"``, a Move reaction is refused to a creature that
-    cannot move (:func:`bot.engine.uttas.movement.why_cannot_step`)."""
+    cannot move (:func:`bot.engine.uttas.movement.why_cannot_step`);
+    ``"held_acts_only_to_escape"``, a creature held in a grapple spends actions only on escaping
+    or taking control (:meth:`spend_actions`)."""
 
     def __init__(
         self,
@@ -197,7 +200,7 @@ class Tx(CoreTx[UttasState, Combatant]):
             return skills_long.continue_turn(self, c)
         if not c.has(STUNNED):
             return None
-        self.spend_actions(c.id, 1, "recovering from Stunned", "turn")
+        self.spend_actions(c.id, 1, "recovering from Stunned", "turn", escaping=True)
         self.lose(c.id, STUNNED, "spent an action to recover")
         return "recovering from Stunned"
 
@@ -289,11 +292,24 @@ class Tx(CoreTx[UttasState, Combatant]):
             )
 
     def spend_actions(
-        self, cid: str, amount: int, reason: str, timing: Timing, *, on_skill: bool = False
+        self,
+        cid: str,
+        amount: int,
+        reason: str,
+        timing: Timing,
+        *,
+        on_skill: bool = False,
+        escaping: bool = False,
     ) -> None:
         """UTTAS "Actions and Speed": pay from the Speed pool; empty → Staggered. An action
         spent on anything but the skill in progress (``on_skill``) interrupts that skill
-        ("Perform a skill", :mod:`bot.engine.uttas.skills_long`)."""
+        ("Perform a skill", :mod:`bot.engine.uttas.skills_long`). UTTAS "Grappled": "the only
+        actions the grappled creature may take are those allowing him to either escape the
+        grapple or take control of the grapple" — from rules version 4 every action is refused
+        to a held creature here, at the payment, unless it is one of those (``escaping``: the
+        grapple contest, a Warp away) or the rules force it (recovering from Stunned)."""
+        if not escaping and self.plays("held_acts_only_to_escape"):
+            self.require_not_held(self.view(cid), f"spend an action on {names.escaped(reason)}")
         c = self.c(cid)
         if c.skill_in_progress is not None and not on_skill:
             from bot.engine.uttas import skills_long  # it builds on this module

@@ -144,7 +144,13 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
             f"{names.escaped(c.name)} can move at most {tx.scale.show(limit)} by {cmd.mode} this "
             "turn."
         )
-    tx.spend_actions(c.id, 1, f"a full {cmd.mode} move", "turn" if on_turn else "off_turn")
+    tx.spend_actions(
+        c.id,
+        1,
+        f"a full {cmd.mode} move",
+        "turn" if on_turn else "off_turn",
+        escaping=cmd.mode == "warp",  # UTTAS "Grappled": a Warp escapes the grapple
+    )
     tx.spend_stamina(
         c.id,
         rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
@@ -178,7 +184,7 @@ def sprint(tx: Tx, cmd: Sprint) -> None:
         raise RuleViolation(
             f"{names.escaped(c.name)} can sprint 1 to {tx.scale.show(limit)} by {cmd.mode}."
         )
-    tx.spend_actions(c.id, 1, "a sprint", "turn")
+    tx.spend_actions(c.id, 1, "a sprint", "turn", escaping=cmd.mode == "warp")
     tx.spend_stamina(
         c.id,
         rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),

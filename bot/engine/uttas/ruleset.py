@@ -149,7 +149,10 @@ class UttasRuleset(Ruleset[UttasState]):
     with Acrobatics, a counterattack and a coordinated attack, which versions 1–3 rolled without
     them (a coordinated ally rolled with the attacker's instead); a Move reaction, which steps
     away, is refused to (and not offered to) a creature that cannot move — Prone, in a grapple,
-    Entangled or Barred, with no speed left — which versions 1–3 allowed."""
+    Entangled or Barred, with no speed left — which versions 1–3 allowed; a creature held in a
+    grapple spends actions only on escaping it or taking control (the grapple contest, a Warp
+    away; recovering from Stunned is forced on it), checked where every action is paid — versions
+    1–3 let it pay for a later stance change, breaking out of a binding or its readied action."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
