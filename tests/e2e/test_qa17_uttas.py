@@ -11,6 +11,8 @@
   skill roll — First Aid (a skill check) rolled without them.
 * "Grappled": the held creature may only spend actions on escaping — a paid stance change went
   through.
+* "Enter a Stance": the free change belongs to the turn's start — it stayed free after standing
+  up from Prone, which spends half the Run speed (a move).
 * "Defend": the Move reaction steps away — an Entangled creature, which "cannot move", was
   offered it.
 """
@@ -218,3 +220,18 @@ async def thug_attacks_willow_with(
         await slash(h, table.moderator, "attack", target="Willow", with_=attack, **options)
     )
     return record.message
+
+
+async def test_a_stance_after_standing_up_costs_willow_an_action(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Standing up from Prone spends half the Run speed — a move; the free stance belongs to
+    the start of the turn, before moving ("Enter a Stance"). It stayed free after `/stand`."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1)
+    await pass_turns_until(bot, h, table, "Willow")
+    await ok(await slash(h, gm, "gm condition", combatant="Willow", action="add", name="Prone"))
+    await ok(await slash(h, player, "stand", as_="Willow"))
+    changed = await ok(await slash(h, player, "stance", name="Steady", as_="Willow"))
+    shown = changed.message.text() + str(changed.message.embeds)
+    assert "Willow takes the Steady stance (1 action)" in shown, shown

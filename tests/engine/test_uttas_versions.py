@@ -382,3 +382,17 @@ def test_a_held_creature_does_not_resolve_its_readied_action() -> None:
                 f.do(readied)
         else:
             f.do(readied)
+
+
+def test_a_stance_after_standing_up_by_moving_is_not_the_free_one() -> None:
+    """ "Enter a Stance ... at the start of their turn without spending an action"; "Prone":
+    standing spends "half of their Run movement speed" — a move, after which the turn's start
+    is past (as after any move). Version 3 still gave the change free."""
+    for rules, cost in ((RULES, "(1 action)"), (V3, "(free, at the start of the turn)")):
+        f = Fight(rules)
+        a = f.add("A", agility=14)
+        f.add("B", npc=True)
+        f.begin(dice=[])
+        f.do(SetCondition(target=a, condition="Prone"))
+        f.do(Stand(actor=a, method="move"))
+        assert cost in f.do(ChangeStance(actor=a, stance="Steady")).text

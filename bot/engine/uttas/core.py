@@ -71,6 +71,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "gm_dice_on_every_roll": 4,
         "move_reaction_moves": 4,
         "held_acts_only_to_escape": 4,
+        "standing_moves": 4,
     }
     """The core's later readings, and UTTAS's own (rules version 4): ``"maintained_attacks"``,
     an attack with a maintained power records what it maintains, so it can be dropped
@@ -82,7 +83,9 @@ class Tx(CoreTx[UttasState, Combatant]):
     (:meth:`gm_dice`); ``"move_reaction_moves"``, a Move reaction is refused to a creature that
     cannot move (:func:`bot.engine.uttas.movement.why_cannot_step`);
     ``"held_acts_only_to_escape"``, a creature held in a grapple spends actions only on escaping
-    or taking control (:meth:`spend_actions`)."""
+    or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending half
+    the Run speed is moving, so the free stance of the turn's start is gone after it
+    (:func:`bot.engine.uttas.movement.stand`)."""
 
     def __init__(
         self,

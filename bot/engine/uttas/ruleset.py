@@ -152,7 +152,9 @@ class UttasRuleset(Ruleset[UttasState]):
     Entangled or Barred, with no speed left — which versions 1–3 allowed; a creature held in a
     grapple spends actions only on escaping it or taking control (the grapple contest, a Warp
     away; recovering from Stunned is forced on it), checked where every action is paid — versions
-    1–3 let it pay for a later stance change, breaking out of a binding or its readied action."""
+    1–3 let it pay for a later stance change, breaking out of a binding or its readied action;
+    standing up by spending half the Run speed is moving, so a stance change after it is no
+    longer the free one of the turn's start (versions 1–3 kept it free)."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
