@@ -235,3 +235,17 @@ async def test_a_stance_after_standing_up_costs_willow_an_action(
     changed = await ok(await slash(h, player, "stance", name="Steady", as_="Willow"))
     shown = changed.message.text() + str(changed.message.embeds)
     assert "Willow takes the Steady stance (1 action)" in shown, shown
+
+
+async def test_the_gm_advantage_on_a_next_roll_joins_one_hit_of_a_flurry(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Each hit of the General's three-hit flurry is its own Accuracy roll; dice "on the next
+    roll" join the first alone. Before, the whole `/attack` took them: three hits, 6 dice."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm advantage", combatant="General Bearington", dice=2))
+    await pass_turns_until(bot, h, table, "General Bearington")
+    flurry = await ok(await slash(h, player, "attack", target="Thug 1", with_="Claws", hits=3))
+    shown = str(flurry.message.embeds)
+    assert shown.count("Advantage for General Bearington: Game Master x2") == 1, shown

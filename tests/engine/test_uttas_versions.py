@@ -396,3 +396,28 @@ def test_a_stance_after_standing_up_by_moving_is_not_the_free_one() -> None:
         f.do(SetCondition(target=a, condition="Prone"))
         f.do(Stand(actor=a, method="move"))
         assert cost in f.do(ChangeStance(actor=a, stance="Steady")).text
+
+
+def _flurry_dice(rules: UttasRuleset) -> list[int]:
+    """The GM gives Ann 2 Advantage dice on her next roll; Ann's three-hit flurry, taken:
+    the Accuracy dice of each hit."""
+    f = Fight(rules)
+    a = f.add("Ann", agility=14, weapons=[{"name": "Claws", "damage_dice": 1, "max_hits": 3}])
+    b = f.add("Bob", npc=True, stamina=200, health=200, body=50)
+    f.begin(dice=[])
+    f.do(GrantDice(target=a, dice=2))
+    f.do(Attack(actor=a, target=b, attack="Claws", hits=3))
+    rolled = []
+    for _ in range(3):
+        out = f.do(React(actor=b, choice="none"))
+        rolled += [len(e.accuracy.dice) for e in out.events if getattr(e, "accuracy", None)]
+    assert f.c(a).gm_next_roll == 0
+    return rolled
+
+
+def test_the_gm_dice_on_a_next_roll_join_the_first_hit_of_a_flurry_only() -> None:
+    """Each hit of a flurry is its own Accuracy roll ("each attack takes up one of the
+    character's allowed actions"): dice on the "next roll" join the first. Version 3 added them
+    to the /attack command, so every hit rolled them."""
+    assert _flurry_dice(RULES) == [5, 3, 3]
+    assert _flurry_dice(V3) == [5, 5, 5]

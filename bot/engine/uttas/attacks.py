@@ -398,9 +398,8 @@ def _settle(
     for ally, name in p.joint.items():
         aprof = tx.profile(ally, name)
         ap = p
-        if tx.plays("gm_dice_on_every_roll"):  # the ally's own Accuracy roll: its GM dice
-            more, fewer = tx.gm_dice(ally)
-            ap = p.model_copy(update={"advantage": more, "disadvantage": fewer})
+        if tx.plays("gm_dice_on_every_roll"):  # the ally's own roll: not the attacker's dice
+            ap = p.model_copy(update={"advantage": 0, "disadvantage": 0})
         hits.append(
             roll_hit(tx, ally, tid, aprof, ap, defence, auto_hit=auto_hit, no_defence=no_defence)
         )

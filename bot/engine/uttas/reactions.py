@@ -273,15 +273,12 @@ def _counterattack(
     tx.settle_decision(p.id)
     _settle(tx, p, NO_DEFENCE)
     if not tx.is_out(tx.view(t.id)) and not tx.view(a.id).has(DEAD):
-        more, fewer = tx.gm_dice(t.id)  # the counter is t's own Accuracy roll (rules v4)
-        counter = PendingAttack(
+        counter = PendingAttack(  # its Accuracy roll takes t's own GM dice (roll_hit, v4)
             attacker=t.id,
             target=a.id,
             attack=prof.name,
             range_m=p.range_m,
             on_turn=False,
-            advantage=more,
-            disadvantage=fewer,
         )
         # A counterattack is a reaction: nobody may react to it.
         apply_hit(

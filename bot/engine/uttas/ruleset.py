@@ -147,14 +147,15 @@ class UttasRuleset(Ruleset[UttasState]):
     working arm cannot grapple; the Game Master's dice (``/gm advantage``) join every Accuracy
     and skill roll of their combatant — also its side of an opposed check, First Aid, standing
     with Acrobatics, a counterattack and a coordinated attack, which versions 1–3 rolled without
-    them (a coordinated ally rolled with the attacker's instead); a Move reaction, which steps
-    away, is refused to (and not offered to) a creature that cannot move — Prone, in a grapple,
-    Entangled or Barred, with no speed left — which versions 1–3 allowed; a creature held in a
-    grapple spends actions only on escaping it or taking control (the grapple contest, a Warp
-    away; recovering from Stunned is forced on it), checked where every action is paid — versions
-    1–3 let it pay for a later stance change, breaking out of a binding or its readied action;
-    standing up by spending half the Run speed is moving, so a stance change after it is no
-    longer the free one of the turn's start (versions 1–3 kept it free)."""
+    them (a coordinated ally rolled with the attacker's instead), each as it is rolled — a
+    flurry's next-roll dice join its first hit only (versions 1–3: every hit); a Move reaction,
+    which steps away, is refused to (and not offered to) a creature that cannot move — Prone, in
+    a grapple, Entangled or Barred, with no speed left — which versions 1–3 allowed; a creature
+    held in a grapple spends actions only on escaping it or taking control (the grapple contest,
+    a Warp away; recovering from Stunned is forced on it), checked where every action is paid —
+    versions 1–3 let it pay for a later stance change, breaking out of a binding or its readied
+    action; standing up by spending half the Run speed is moving, so a stance change after it is
+    no longer the free one of the turn's start (versions 1–3 kept it free)."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
