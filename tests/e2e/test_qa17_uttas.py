@@ -8,7 +8,8 @@
 * "Grappled" and "Arms/Hands": a grapple holds one limb per arm, and a disabled arm "cannot be
   used for any actions" — a one-armed grappler still held two limbs.
 * "Advantage and Disadvantage": `/gm advantage` gives dice on the combatant's next Accuracy or
-  skill roll — First Aid (a skill check) rolled without them.
+  skill roll — First Aid (a skill check) rolled without them, and a flurry rolled "next roll"
+  dice on every hit.
 * "Grappled": the held creature may only spend actions on escaping — a paid stance change went
   through.
 * "Enter a Stance": the free change belongs to the turn's start — it stayed free after standing
