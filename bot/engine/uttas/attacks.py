@@ -146,7 +146,7 @@ def pay_stamina(tx: Tx, c: Combatant, prof: AttackProfile, label: str, *, hits: 
     it frees the Stamina, and it cannot be used again while maintained (as ``ActivatePower``);
     versions 1–3 held the Stamina without the record, so it was held for good."""
     cost = prof.stamina * hits
-    if prof.maintained and tx.plays("maintained_attacks"):
+    if prof.maintained and tx.reads("maintained_attacks"):
         tx.require_not_maintaining(c, prof.name)
         tx.maintain(c.id, prof.name, cost, label)
     else:
@@ -214,7 +214,7 @@ def _grapple_limbs(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> None:
     grapple; a creature already held cannot be grabbed again."""
     if not cmd.limbs:
         raise InvalidInput("Name the limb(s) the grapple grabs.")
-    working = tx.plays("grapple_working_arms")
+    working = tx.reads("grapple_working_arms")
     most = limbs.usable_arms(a) if working else limbs.arm_count(a)
     if most <= 0:
         raise RuleViolation(
@@ -398,7 +398,7 @@ def _settle(
     for ally, name in p.joint.items():
         aprof = tx.profile(ally, name)
         ap = p
-        if tx.plays("gm_dice_on_every_roll"):  # the ally's own roll: not the attacker's dice
+        if tx.reads("gm_dice_on_every_roll"):  # the ally's own roll: not the attacker's dice
             ap = p.model_copy(update={"advantage": 0, "disadvantage": 0})
         hits.append(
             roll_hit(tx, ally, tid, aprof, ap, defence, auto_hit=auto_hit, no_defence=no_defence)

@@ -62,9 +62,8 @@ class Tx(CoreTx[UttasState, Combatant]):
     __slots__ = ("_profiles", "tables", "version")
 
     OUT_CONDITIONS = OUT
-    LATER_READINGS: ClassVar[Mapping[str, int]] = {
-        "end_first": 3,
-        "one_skip": 3,
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
+    READINGS: ClassVar[Mapping[str, int]] = {
         "maintained_attacks": 4,
         "opposing_head": 4,
         "grapple_working_arms": 4,
@@ -73,19 +72,24 @@ class Tx(CoreTx[UttasState, Combatant]):
         "held_acts_only_to_escape": 4,
         "standing_moves": 4,
     }
-    """The core's later readings, and UTTAS's own (rules version 4): ``"maintained_attacks"``,
-    an attack with a maintained power records what it maintains, so it can be dropped
-    (:meth:`maintain`); ``"opposing_head"``, the target of an opposed check rolls with its
-    disabled head's Disadvantage (:meth:`check_roll`); ``"grapple_working_arms"``, a grapple
-    holds one limb per working arm (:func:`bot.engine.uttas.attacks._grapple_limbs`);
-    ``"gm_dice_on_every_roll"``, the Game Master's dice (``/gm advantage``) join every Accuracy
-    and skill roll of their combatant, not only those of its own ``/attack`` and ``/check``
-    (:meth:`gm_dice`); ``"move_reaction_moves"``, a Move reaction is refused to a creature that
-    cannot move (:func:`bot.engine.uttas.movement.why_cannot_step`);
+    """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
+    :attr:`LATER_READINGS`): ``"maintained_attacks"``, an attack with a maintained power records
+    what it maintains, so it can be dropped (:meth:`maintain`); ``"opposing_head"``, the target
+    of an opposed check rolls with its disabled head's Disadvantage (:meth:`check_roll`);
+    ``"grapple_working_arms"``, a grapple holds one limb per working arm
+    (:func:`bot.engine.uttas.attacks._grapple_limbs`); ``"gm_dice_on_every_roll"``, the Game
+    Master's dice (``/gm advantage``) join every Accuracy and skill roll of their combatant, each
+    as it is rolled (:meth:`gm_dice`); ``"move_reaction_moves"``, a Move reaction is refused to
+    a creature that cannot move (:func:`bot.engine.uttas.movement.why_cannot_step`);
     ``"held_acts_only_to_escape"``, a creature held in a grapple spends actions only on escaping
-    or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending half
-    the Run speed is moving, so the free stance of the turn's start is gone after it
+    or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending
+    half the Run speed is moving, so the free stance of the turn's start is gone after it
     (:func:`bot.engine.uttas.movement.stand`)."""
+
+    def reads(self, reading: str) -> bool:
+        """Whether this encounter's rules version plays UTTAS's later ``reading``
+        (:attr:`READINGS`), so an older fight's log replays as it was played."""
+        return self.version >= self.READINGS[reading]
 
     def __init__(
         self,
@@ -311,7 +315,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         grapple or take control of the grapple" — from rules version 4 every action is refused
         to a held creature here, at the payment, unless it is one of those (``escaping``: the
         grapple contest, a Warp away) or the rules force it (recovering from Stunned)."""
-        if amount > 0 and not escaping and self.plays("held_acts_only_to_escape"):
+        if amount > 0 and not escaping and self.reads("held_acts_only_to_escape"):
             self.require_not_held(self.view(cid), f"spend an action on {names.escaped(reason)}")
         c = self.c(cid)
         if c.skill_in_progress is not None and not on_skill:
@@ -419,7 +423,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         with Acrobatics, a counterattack, a coordinated ally's attack (rules version 4; before,
         only the roller's own ``/attack`` and ``/check`` had them, by
         :func:`bot.engine.uttas.gm.with_gm_dice`). The next-roll dice are used up."""
-        if not self.plays("gm_dice_on_every_roll"):
+        if not self.reads("gm_dice_on_every_roll"):
             return 0, 0
         c = self.view(cid)
         net = c.gm_next_roll + c.gm_every_roll

@@ -167,7 +167,7 @@ def with_gm_dice(handler: _Handler) -> _Handler:
         attacks = isinstance(cmd, Attack) or (
             isinstance(cmd, ResolveReadied) and isinstance(cmd.action, Attack)
         )
-        if net == 0 or (attacks and tx.plays("gm_dice_on_every_roll")):
+        if net == 0 or (attacks and tx.reads("gm_dice_on_every_roll")):
             handler(tx, cmd)
             return
         handler(tx, _boost(cmd, net))

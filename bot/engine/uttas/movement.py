@@ -222,7 +222,7 @@ def stand(tx: Tx, cmd: Stand) -> None:
         m = tx.c(c.id)
         m.half_move_used = {"run": run / 2}
         m.moved_this_turn = True
-        if tx.plays("standing_moves"):  # moved: the start of the turn is past ("Enter a Stance")
+        if tx.reads("standing_moves"):  # moved: the start of the turn is past ("Enter a Stance")
             m.free_stance_available = False
         tx.emit(
             Moved(

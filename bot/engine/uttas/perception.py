@@ -129,7 +129,7 @@ def contest(tx: Tx, c: Combatant, skill: str, against: str | None, roll: Roll, s
         t,
         f"{t.name}'s {skill_against}{untrained}",
         dice if dice is not None else tx.tables.checks.untrained_dice,
-        head=tx.plays("opposing_head"),
+        head=tx.reads("opposing_head"),
         gm=True,
     )
     ok = roll.total > theirs.total

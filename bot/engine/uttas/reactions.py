@@ -192,7 +192,7 @@ def _defend(tx: Tx, p: PendingAttack, t: Combatant, choice: str, maneuver: str |
     """UTTAS "Perform a Reaction command", Defend: a Block, Evade or Move — basic or a Martial
     Arts maneuver (:func:`_defence_for`) — costs an action and adds its bonuses to this hit."""
     d = _defence_for(tx, t, choice, maneuver)
-    if choice == "move" and tx.plays("move_reaction_moves"):
+    if choice == "move" and tx.reads("move_reaction_moves"):
         why = why_cannot_step(t, tx.tables)
         if why is not None:
             raise RuleViolation(f"{why}: a Move reaction steps away, and they cannot move.")

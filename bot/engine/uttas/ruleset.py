@@ -136,7 +136,8 @@ class UttasRuleset(Ruleset[UttasState]):
     (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a second ``/gm skip`` of a combatant
     already set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`).
     Versions 1 and 2 began the next turn first and noted the second skip again, and still do,
-    so their logs replay exactly (the core's readings: ``Tx.LATER_READINGS``).
+    so their logs replay exactly (the core's readings: ``Tx.LATER_READINGS``; version 4's are
+    UTTAS's own, ``Tx.READINGS``).
 
     Version 4: an attack (or a counterattack, or a coordinated attack) with a maintained power
     records the power as maintained, so ``DropPower`` frees its held Stamina (versions 1–3 held
@@ -640,7 +641,7 @@ class UttasRuleset(Ruleset[UttasState]):
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None
     ) -> list[ReactionOption]:
-        steps = self.version >= Tx.LATER_READINGS["move_reaction_moves"]
+        steps = self.version >= Tx.READINGS["move_reaction_moves"]
         return reactions.reaction_options(
             state, self.tables, combatant_id, decision, steps_checked=steps
         )
