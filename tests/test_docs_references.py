@@ -17,6 +17,8 @@ rename or a removal that leaves a document pointing at nothing fails here:
   (``:data:`bot.engine.utopia.verbs.ACTIONS```) resolves;
 * the code ``docs/rules/<system>.md`` and its rule table name by module
   (``core.Tx.turn_taken_up``) exists in that system's package or the core.
+* ``docs/architecture.md``'s tree of ``bot/engine`` names every module of the engine, each
+  under its package, and no module that is not there.
 
 Files outside the repository (the rules texts in the team's ``shared/rules/`` folder, the
 audit in ``shared/audits/``) are cited by bare name or under ``shared/`` and not checked.
@@ -398,3 +400,35 @@ def _acts_written() -> list[tuple[str, int, str]]:
         for match in ACT.finditer(span):
             found.append((_relative(doc), number, match.group(1) or match.group(2)))
     return found
+
+
+def _engine_tree() -> dict[str, set[str]]:
+    """The modules ``docs/architecture.md``'s engine tree names, by package ("" for
+    ``bot/engine`` itself): every ``name.py`` written on a package's lines."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("```\n", 2)[1]
+    named: dict[str, set[str]] = {}
+    package = ""
+    for line in block.splitlines():
+        opens = re.match(r"^  (\w+)/", line)
+        if opens:
+            package = opens.group(1)
+        elif re.match(r"^\S", line):
+            package = ""
+        named.setdefault(package, set()).update(re.findall(r"\b(\w+)\.py\b", line))
+    return named
+
+
+def test_the_engine_tree_names_every_module_of_the_engine_and_no_other() -> None:
+    named = _engine_tree()
+    engine = ROOT / "bot" / "engine"
+    modules: dict[str, set[str]] = {}
+    for path in engine.rglob("*.py"):
+        parts = path.relative_to(engine).parts
+        package = parts[0] if len(parts) > 1 else ""
+        if not (package and path.stem == "__init__"):
+            modules.setdefault(package, set()).add(path.stem)
+    missing = {p: sorted(m - named.get(p, set())) for p, m in modules.items()}
+    assert not {p: m for p, m in missing.items() if m}, "not in docs/architecture.md's tree"
+    made_up = {p: sorted(n - modules.get(p, set())) for p, n in named.items()}
+    assert not {p: n for p, n in made_up.items() if n}, "in the tree, not in bot/engine"

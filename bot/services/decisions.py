@@ -190,8 +190,19 @@ class Decision:
     def members(self, gm_id: int) -> list[int]:
         """The members who decide: each decider's controller (the GM for NPCs; for an away
         controller, whoever stands in: ``stand_ins``), the subject's first."""
-        ids = [self._asked(self.people[cid].controller_id, gm_id) for cid in self.deciders]
-        return list(dict.fromkeys(ids))
+        return list(dict.fromkeys(member for member, _ in self.askings(gm_id)))
+
+    def askings(self, gm_id: int) -> list[tuple[int, int | None]]:
+        """Each member asked, with the away controller they stand in for (``None`` when they
+        answer for themselves or as GM), the subject's first; one pair a member."""
+        pairs: dict[int, int | None] = {}
+        for cid in self.deciders:
+            controller = self.people[cid].controller_id
+            member = self._asked(controller, gm_id)
+            stands_in = controller if controller is not None and member != controller else None
+            if member not in pairs or pairs[member] is None:
+                pairs[member] = stands_in
+        return list(pairs.items())
 
     def _asked(self, controller_id: int | None, gm_id: int) -> int:
         if controller_id is None:

@@ -19,7 +19,7 @@ from bot.services.acting import answering
 from bot.services.combat import CombatResult, Decision
 from bot.services.encounters import Encounter
 from bot.ui.embeds import fit_lines
-from bot.ui.text import shown_name
+from bot.ui.text import shown_name, standing_in_for
 
 DESCRIPTION_MAX = 4096
 EMBED_TOTAL_MAX = 6000
@@ -71,14 +71,14 @@ def stand_in_lines(result: CombatResult) -> list[str]:
     if result.stand_in is None:
         return []
     by, away = result.stand_in
-    return [f"<@{by}> (for <@{away}>, away)"]
+    return [f"<@{by}>{standing_in_for(away)}"]
 
 
 def for_away(encounter: Encounter, controller_id: int | None) -> str:
     """ " (for <@Y>, away)" after the mention of whoever stands in for an away controller."""
     if controller_id is None or controller_id not in encounter.away:
         return ""
-    return f" (for <@{controller_id}>, away)"
+    return standing_in_for(controller_id)
 
 
 def window_ran_out(result: CombatResult) -> str:
@@ -190,7 +190,10 @@ def decision_prompt(encounter: Encounter, decision: Decision) -> str:
         )
     else:
         deadline = ""
-    mentions = " ".join(f"<@{uid}>" for uid in decision.members(encounter.row.gm_id))
+    mentions = " ".join(
+        f"<@{uid}>{standing_in_for(away) if away is not None else ''}"
+        for uid, away in decision.askings(encounter.row.gm_id)
+    )
     return f"{mentions} {decision.words.ask}{deadline}"
 
 

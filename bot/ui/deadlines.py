@@ -9,7 +9,7 @@ import discord
 from bot.services.reminders import Reminder
 from bot.services.turn_deadlines import TurnLapse
 from bot.ui.combat_flow import announce
-from bot.ui.text import shown_name
+from bot.ui.text import shown_name, standing_in_for
 from bot.ui.tracker_keeper import tell_gm
 
 
@@ -54,7 +54,7 @@ def reminder_text(reminder: Reminder) -> str:
     when = f"<t:{int(reminder.deadline.timestamp())}:R>"
     name = shown_name(reminder.name)
     lead = "The fight waits on you" if reminder.gm else "Reminder"
-    away = f" (for <@{reminder.for_away}>, away)" if reminder.for_away is not None else ""
+    away = standing_in_for(reminder.for_away) if reminder.for_away is not None else ""
     who = " ".join(f"<@{m}>" for m in (reminder.members or (reminder.member_id,))) + away
     if reminder.kind == "reaction":
         waits = "needs your decision" if reminder.gm else "waits for your decision"

@@ -33,6 +33,13 @@ def shown_names(items: Iterable[str], separator: str = ", ") -> str:
     return separator.join(shown_name(item) for item in items)
 
 
+def standing_in_for(controller_id: int) -> str:
+    """ " (for <@Y>, away)": said after the mention of whoever stands in for ``controller_id``,
+    a member who is ``/away`` (the mention of Y is shown, not pinged: each message's allowed
+    mentions name only whom it asks)."""
+    return f" (for <@{controller_id}>, away)"
+
+
 def inline_code(text: str) -> str:
     """``text`` as Markdown inline code, whatever backticks it holds (:func:`bot.names.code`)."""
     return names.code(text)

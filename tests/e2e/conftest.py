@@ -153,6 +153,18 @@ async def clocked_bot(
         yield client
 
 
+@pytest_asyncio.fixture
+async def scripted_clocked_bot(
+    discord_patched: DiscordHarness, tmp_path: Path, dice: DiceBox, clock: ManualClock
+) -> AsyncIterator[CombatBot]:
+    """The real bot with the test's :class:`DiceBox` and :class:`ManualClock`, and no
+    background expiry loop (as :func:`clocked_bot`)."""
+    async for client in _running_bot(
+        discord_patched, tmp_path / "bot.sqlite3", dice, clock=clock, expiry_interval=None
+    ):
+        yield client
+
+
 class BotProcess:
     """``python -m bot`` as a subprocess pointed at the harness, as the README runs it."""
 

@@ -89,7 +89,8 @@ async def test_a_delegate_presses_the_reaction_button_and_is_the_one_pinged(
     await ok(await slash(h, player, "away", delegate=delegate))
     prompt = await thug_attacks_willow(bot, h, table)
     await h.wait_for(lambda: f"<@{delegate.id}>" in h.message(prompt).content)
-    assert f"<@{player.id}>" not in h.message(prompt).content
+    # The delegate is asked, and the prompt says for whom (the player is named, not pinged).
+    assert h.message(prompt).content.startswith(for_away(delegate, player) + " ")
     labels = [c.get("label", "") for row in h.message(prompt).components for c in row["components"]]
     refusal = await refused(await slash(h, table.bystander, "dodge"))
     assert "who is not yours to move" in refusal
@@ -240,9 +241,11 @@ async def test_going_away_while_a_reaction_waits_asks_the_delegate(
     await h.wait_for(lambda: f"<@{player.id}>" in h.message(prompt).content)
     await ok(await slash(h, player, "away", delegate=delegate))
     await h.wait_for(lambda: f"<@{delegate.id}>" in h.message(prompt).content)
-    assert f"<@{player.id}>" not in h.message(prompt).content
+    assert h.message(prompt).content.startswith(for_away(delegate, player) + " ")
     await ok(await slash(h, player, "back"))
-    await h.wait_for(lambda: f"<@{player.id}>" in h.message(prompt).content)
+    await h.wait_for(lambda: h.message(prompt).content.startswith(f"<@{player.id}> "))
+    assert f"<@{delegate.id}>" not in h.message(prompt).content
+    assert "away)" not in h.message(prompt).content
 
 
 async def test_me_delete_erases_the_mark_and_a_named_delegate(

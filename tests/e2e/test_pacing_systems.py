@@ -8,16 +8,14 @@ turn it interrupted at once. Every die is scripted; the clock is the test's
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
-import pytest_asyncio
+import pytest
 
 from bot.client import CombatBot
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import answered, ok, press, slash
-from tests.e2e.conftest import DiceBox, Table, _running_bot
+from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_standing_reactions_systems import BANDIT, untitled_fight
 from tests.e2e.test_turn_deadlines import DEADLINE, HOUR, deadline_of, passed
 from tests.harness.server import DiscordHarness
@@ -26,15 +24,11 @@ DAY = 24 * HOUR
 BANDIT_U = "Bandit archer 1"
 
 
-@pytest_asyncio.fixture
-async def bot(
-    discord_patched: DiscordHarness, tmp_path: Path, dice: DiceBox, clock: ManualClock
-) -> AsyncIterator[CombatBot]:
-    """The real bot with the test's dice and clock, and no background expiry loop."""
-    async for client in _running_bot(
-        discord_patched, tmp_path / "bot.sqlite3", dice, clock=clock, expiry_interval=None
-    ):
-        yield client
+@pytest.fixture
+def bot(scripted_clocked_bot: CombatBot) -> CombatBot:
+    """The real bot with the test's dice and clock, and no background expiry loop
+    (``conftest.scripted_clocked_bot``)."""
+    return scripted_clocked_bot
 
 
 async def bandits_turn(bot: CombatBot, h: DiscordHarness, table: Table) -> int:

@@ -6,15 +6,12 @@ does not understand are refused by name. Every die is scripted; the clock is the
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest_asyncio
+import pytest
 
 from bot.client import CombatBot
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import answered, ok, refused, slash
-from tests.e2e.conftest import DiceBox, Table, _running_bot
+from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_reaction_expiry import WINDOW, window_over
 from tests.harness.models import Member, StoredMessage
 from tests.harness.server import DiscordHarness
@@ -23,15 +20,11 @@ BANDIT = "Bandit crossbowman 1"
 SHIELD = "Oak heater shield"
 
 
-@pytest_asyncio.fixture
-async def bot(
-    discord_patched: DiscordHarness, tmp_path: Path, dice: DiceBox, clock: ManualClock
-) -> AsyncIterator[CombatBot]:
-    """The real bot with the test's dice and clock, and no background expiry loop."""
-    async for client in _running_bot(
-        discord_patched, tmp_path / "bot.sqlite3", dice, clock=clock, expiry_interval=None
-    ):
-        yield client
+@pytest.fixture
+def bot(scripted_clocked_bot: CombatBot) -> CombatBot:
+    """The real bot with the test's dice and clock, and no background expiry loop
+    (``conftest.scripted_clocked_bot``)."""
+    return scripted_clocked_bot
 
 
 async def posted(h: DiscordHarness, member: Member, command: str, **options: object) -> str:

@@ -13,10 +13,7 @@ from bot.engine.core.commands import SkipTurn
 from bot.engine.core.dice import RandomRoller
 from bot.errors import RuleViolation
 from tests.engine.helpers import NOW
-from tests.engine.test_removal_ends_fight import ENDS_FIRST_FROM, NEWEST, _begun, _rules
-
-ONE_SKIP_FROM = ENDS_FIRST_FROM
-"""The version each system's "one_skip" reading began: the same as its removal reading's."""
+from tests.engine.test_removal_ends_fight import FIRST, NEWEST, _begun, _rules
 
 
 @pytest.mark.parametrize("key", sorted(NEWEST))
@@ -29,6 +26,6 @@ def test_a_second_skip_of_the_same_next_turn_is_refused_in_the_newest_version(ke
     assert once.state.get(waiting.id).skip_next_turn
     with pytest.raises(RuleViolation, match="already skips their next turn"):
         rules.apply(once.state, skip, RandomRoller(random.Random(1)), NOW)
-    old = _rules(key, ONE_SKIP_FROM[key] - 1)
+    old = _rules(key, FIRST[key] - 1)
     again = old.apply(once.state, skip, RandomRoller(random.Random(1)), NOW)
     assert any("will skip their next turn" in e.text for e in again.events)

@@ -1,11 +1,12 @@
 """Removing the combatant whose turn it is, when its leaving ends the fight: every system's
-newest rules version (from UTTAS 3, Utopia 5, Untitled 3, Uune 4) ends the fight at once, and no
+rules version from UTTAS 3, Utopia 5, Untitled 3, Uune 4 on ends the fight at once, and no
 turn passes on; the versions before began the next turn first (its start announced in a fight
 that was over) and still do, so their logs replay as they were played
 (:meth:`bot.engine.core.tx.CoreTx.leave_fight`)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from typing import Any
@@ -19,9 +20,10 @@ from bot.engine.core.events import CombatantLeft, CombatEnded, TurnStarted
 from tests.engine.helpers import NOW
 from tests.engine.rehearsed import begun
 
-NEWEST = {"uttas": 3, "utopia": 5, "untitled": 3, "uune": 5}
-ENDS_FIRST_FROM = {"uttas": 3, "utopia": 5, "untitled": 3, "uune": 4}
-"""The version from which each system ends the fight first (at most its newest)."""
+NEWEST = {"uttas": 4, "utopia": 6, "untitled": 4, "uune": 5}
+FIRST = {"uttas": 3, "utopia": 5, "untitled": 3, "uune": 4}
+"""The version from which each system ends the fight at once, and refuses a second skip
+(``Tx.LATER_READINGS``: ``end_first``, ``one_skip``)."""
 CASTS = {
     "uttas": (("Willow", "willow"), ("Thug", "thug"), ("Brawler", "brawler")),
     "utopia": (("Vesna", "vesna"), ("Hound", "stone-hound"), ("Brannoc", "brannoc")),
@@ -77,7 +79,7 @@ def test_removing_the_turn_holder_who_ends_the_fight_starts_no_turn(key: str) ->
 @pytest.mark.parametrize("key", sorted(NEWEST))
 def test_older_versions_still_begin_the_next_turn_first(key: str) -> None:
     """What the fights started before play by, and their logs replay."""
-    rules = _rules(key, ENDS_FIRST_FROM[key] - 1)
+    rules = _rules(key, FIRST[key] - 1)
     state = _begun(rules, key, 2)
     outcome = _remove_turn_holder(rules, state)
     kinds = [type(e) for e in outcome.events]
@@ -114,3 +116,9 @@ def test_a_fight_that_does_not_end_by_itself_passes_the_turn(key: str) -> None:
     outcome = _remove_turn_holder(rules, state)
     assert outcome.state.phase == "active"
     assert TurnStarted in [type(e) for e in outcome.events]
+
+
+@pytest.mark.parametrize("key", sorted(FIRST))
+def test_first_is_the_version_each_system_reads_it_from(key: str) -> None:
+    core = importlib.import_module(f"bot.engine.{key}.core")
+    assert {"end_first": FIRST[key], "one_skip": FIRST[key]} == core.Tx.LATER_READINGS

@@ -117,6 +117,10 @@ def test_swift_on_your_turn_and_immediate_off_it_once_a_round() -> None:
     f.refused(u.Declared(actor=brask, action="immediate", words="again"), "no immediate")
     f.do(u.Declared(actor=wren, action="swift", words="nock"))
     f.refused(u.Declared(actor=wren, action="swift", words="x"), "no swift action left")
+    # ``/act`` says what the bot does: a swift action alone on the turn (it said "with your
+    # standard action", which the bot does not require: the text's "often")
+    (swift,) = [a for a in RULES.actions(f.state, f.c("Wren")) if a.key == "swift"]
+    assert swift.cost.startswith("one swift action a round, on your turn (often")
 
 
 def test_the_archer_draws_while_moving_fires_and_reloads_with_the_second_move() -> None:

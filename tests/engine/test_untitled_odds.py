@@ -14,6 +14,7 @@ from bot.engine.core.dice import RandomRoller
 from bot.engine.core.odds import percentile
 from bot.engine.untitled.dice import exchange, skill_pool
 from bot.engine.untitled.odds import untitled_odds
+from bot.engine.untitled.tables import load_tables
 from bot.errors import InvalidInput
 from tests.engine.test_untitled_dice import ARCHER, FIGHTER, TABLES
 
@@ -51,3 +52,17 @@ def test_shield_and_health_match_a_seeded_simulation() -> None:
 def test_a_weapon_not_on_the_sheet_is_refused() -> None:
     with pytest.raises(InvalidInput, match="no weapon called 'Axe'"):
         untitled_odds(TABLES, ARCHER, FIGHTER, "Axe")
+
+
+def test_a_tie_goes_where_the_tables_send_it() -> None:
+    """A server whose ``defense.tie`` gives ties to the attacker: the odds count a tie as a hit
+    and say so (the note said "a tie goes to the defender" whatever the tables said)."""
+    tables = load_tables(overrides={"defense": {"tie": "attacker"}})
+    odds = untitled_odds(tables, FIGHTER, ARCHER, "Arming sword")
+    attacks, defenses = _faces(5), _faces(3)
+    won = sum(a >= d for a in attacks for d in defenses)
+    assert odds.lines[0].chance == Fraction(won, len(attacks) * len(defenses))
+    assert odds.lines[0].note == "a tie goes to the attacker"
+    assert untitled_odds(TABLES, FIGHTER, ARCHER, "Arming sword").lines[0].note == (
+        "a tie goes to the defender"
+    )

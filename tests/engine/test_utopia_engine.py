@@ -448,3 +448,14 @@ def test_shake_off_once_per_turn_the_scaler_pays_2_stamina_to_hold_on() -> None:
     assert s.get("c1").scaling is None and s.get("c2").pools["turn"] == 4
     with pytest.raises(RuleViolation, match="Nobody is scaling"):
         run(s, u.ShakeOff(actor="c2"), [])
+
+
+def test_an_exchange_or_a_check_keeps_the_aim() -> None:
+    """``docs/rules/utopia.md`` ("Aim"): any other action clears the Aim, but turning a TA into
+    an IA ("Interchanging Actions", not an action of the text) and a free ``/check`` keep it;
+    a Deep Breath, an action, clears it."""
+    s = run(fight(), u.Aim(actor="c1"), []).state
+    s = run(s, u.Exchange(actor="c1", to="interrupt"), []).state
+    s = run(s, u.Test(actor="c1", score="awareness"), [1, 1, 1]).state
+    assert s.get("c1").aim == 1
+    assert run(s, u.DeepBreath(actor="c1"), []).state.get("c1").aim == 0

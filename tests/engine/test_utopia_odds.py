@@ -10,12 +10,13 @@ from fractions import Fraction
 
 import pytest
 
-from bot.engine.core.dice import RandomRoller
+from bot.engine.core.dice import RandomRoller, ScriptedRoller
 from bot.engine.utopia import commands as u
 from bot.engine.utopia.events import AttackRolled
 from bot.errors import DomainError
 from tests.engine.helpers import NOW
 from tests.engine.test_utopia_engine import RULES, fight
+from tests.engine.test_utopia_stealth import sneaky
 
 
 def test_melee_lines_match_brute_force() -> None:
@@ -55,3 +56,21 @@ def test_unknown_weapon_and_missing_distance_are_refused() -> None:
         RULES.odds(s, s.get("c1"), s.get("c2"), "Axe")
     with pytest.raises(DomainError, match="needs the distance"):
         RULES.odds(s, s.get("c1"), s.get("c2"), "Bow")
+
+
+def test_no_block_or_dodge_line_where_none_is_offered() -> None:
+    """A target that has not noticed the attacker (Stealth) or that attacked with interrupt
+    actions is offered no Block or Dodge: the odds show none either (they showed both)."""
+    s = fight(sneaky(), sneaky())
+    hidden = RULES.apply(s, u.Stealth(actor="c1"), ScriptedRoller([6, 6, 6]), NOW).state
+    odds = RULES.odds(hidden, hidden.get("c1"), hidden.get("c2"), "Knife", range_m=1)
+    assert [line.reaction for line in odds.lines] == ["no defense"]
+    assert "Bo has not noticed Ana: no Block or Dodge" in odds.modifiers
+    guard = RULES.apply(
+        s, u.Attack(actor="c2", target="c1", weapon="Knife", range_m=1), ScriptedRoller([1]), NOW
+    ).state
+    assert guard.get("c2").open_guard
+    odds = RULES.odds(guard, guard.get("c1"), guard.get("c2"), "Knife", range_m=1)
+    assert [line.reaction for line in odds.lines] == ["no defense"]
+    seen = RULES.odds(s, s.get("c1"), s.get("c2"), "Knife", range_m=1)
+    assert [line.reaction for line in seen.lines] == ["no defense", "Block", "Dodge"]

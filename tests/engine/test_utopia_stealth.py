@@ -5,7 +5,9 @@ of")."""
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -150,3 +152,17 @@ def test_an_encounter_at_rules_version_1_keeps_the_shipped_stealth_numbers() -> 
         s, u.Stealth(actor="c1", circumstances=("suspicious",)), ScriptedRoller([1, 1]), NOW
     )
     assert len(rolled_in(out)[0].roll.dice) == 2  # 3 dice, the shipped 1 disfavor
+
+
+def test_every_source_of_damage_asks_whether_its_target_saw_it_coming() -> None:
+    """The class behind rules version 6's fixes: a source of damage opened its defense
+    decision without asking whether the target had noticed the attacker (a spell; a
+    multi-weapon attack's later blows). Every call that opens one
+    (:func:`bot.engine.utopia.combat.open_or_settle`) passes ``surprised=``."""
+    root = Path(__file__).resolve().parents[2] / "bot" / "engine" / "utopia"
+    calls = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open_or_settle":
+                calls.append((path.name, {k.arg for k in node.keywords}))
+    assert calls and all("surprised" in keys for _, keys in calls), calls

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine.core.commands import Begin, RemoveCombatant
+from bot.engine.core.commands import Begin, EndTurn, Engage, RemoveCombatant
 from bot.engine.core.contract import ReactionOption
 from bot.engine.core.dice import ScriptedRoller
 from bot.engine.core.economy import Cost
@@ -21,8 +21,10 @@ from bot.errors import InvalidInput, RuleViolation
 from bot.ui.decision_view import button_label
 from tests.engine.test_utopia_assist import trio
 from tests.engine.test_utopia_engine import NOW, RULES, fight, run, sheet
+from tests.engine.test_utopia_stealth import sneaky
 
 V1 = UtopiaRuleset(version=1)
+V5 = UtopiaRuleset(version=5)
 
 
 def run_v1(state: Any, command: Any, dice: list[int]) -> Any:
@@ -32,9 +34,9 @@ def run_v1(state: Any, command: Any, dice: list[int]) -> Any:
     return out
 
 
-def test_version_5_is_the_newest_and_versions_1_to_4_are_still_known() -> None:
-    assert RULES.version == UtopiaRuleset.rules_version == 5
-    assert UtopiaRuleset.known_versions == (1, 2, 3, 4, 5)
+def test_version_6_is_the_newest_and_versions_1_to_5_are_still_known() -> None:
+    assert RULES.version == UtopiaRuleset.rules_version == 6
+    assert UtopiaRuleset.known_versions == (1, 2, 3, 4, 5, 6)
 
 
 def test_damage_whose_attacker_goes_down_before_the_defense_is_called_off_in_v4_only() -> None:
@@ -260,3 +262,96 @@ def test_turning_ta_into_an_ia_says_what_the_spend_buys_from_v5() -> None:
     assert "Ana spends 1 TA to gain 1 IA." in said and "Ana turns 1 TA into 1 IA." in said, said
     old = UtopiaRuleset(version=4).apply(s, exchange, ScriptedRoller([]), NOW)
     assert "Ana spends 1 TA to turn 1 TA into 1 IA." in [e.text for e in old.events]
+
+
+def _hidden_ana(ana: Any = None) -> Any:
+    """Ana (Stunt 4) has taken Stealth and Bo (Awareness 5) has not noticed her."""
+    s = fight(ana or sneaky(), sneaky())
+    s = run(s, u.Stealth(actor="c1"), [6, 6, 6]).state
+    assert s.get("c1").hidden_from == ("c2",)
+    return s
+
+
+def test_every_blow_of_a_multi_weapon_attack_from_hiding_is_unseen_from_v6() -> None:
+    """ "attack with any number of weapons simultaneously": Bo, who has not noticed Ana, can
+    defend against none of her Knife and Maul; version 5 gave the attack away with the Knife
+    and offered Bo a Block or Dodge against the Maul."""
+    s = _hidden_ana()
+    hit = u.MultiAttack(actor="c1", target="c2", weapons=("Knife", "Maul"), range_m=1)
+    out = run(s, hit, [3, 4, 4])
+    assert out.state.pending is None and out.state.get("c1").hidden_from == ()
+    resolved = [e for e in out.events if e.kind == "damage_resolved"]
+    assert [(e.source, e.choice) for e in resolved] == [("Knife", "unable"), ("Maul", "unable")]
+    assert out.state.get("c2").dhp == 10 - (4 - 1)  # (2d6 = 8) / 2 = 4, less 1: the Maul
+    old = V5.apply(s, hit, ScriptedRoller([3, 4, 4]), NOW).state
+    assert old.pending is not None and old.pending.source == "Maul"
+
+
+def test_a_damaging_spell_from_hiding_is_unseen_and_gives_the_caster_away_from_v6() -> None:
+    """A damaging spell is an attack ("Casting a spell"; Stealth's "any attack reveals the
+    attacker"): Bo, who has not noticed Ana, cannot Block or Dodge her Spark, and Ana is seen.
+    Version 5 offered Bo a defense and left Ana hidden."""
+    spark = {"name": "Spark", "stamina": 1, "damage": "1d6", "damage_type": "heat", "range_m": 10}
+    scores = {"dexterity": 6, "speed": 5, "power": 6, "stunt": 4, "awareness": 5}
+    s = _hidden_ana(sheet(subtraits=scores, spells=[spark]))
+    cast = u.Cast(actor="c1", spell="Spark", target="c2", range_m=5)
+    out = run(s, cast, [5])
+    assert out.state.pending is None and out.state.get("c1").hidden_from == ()
+    assert any("did not see it coming" in getattr(e, "text", "") for e in out.events)
+    (resolved,) = [e for e in out.events if e.kind == "damage_resolved"]
+    assert resolved.choice == "unable" and out.state.get("c2").shp == 10 - (5 - 1)
+    old = V5.apply(s, cast, ScriptedRoller([5]), NOW).state
+    assert old.pending is not None and old.get("c1").hidden_from == ("c2",)
+
+
+def test_a_ranged_test_must_reach_a_distance_between_whole_meters_from_v6() -> None:
+    """ "a Dexterity test against the number of meters away the target is": at 12.5 m a total
+    of 12 (2d6 — the far range's disfavor — 5 and 5, + 2) falls short; version 5 rounded the
+    distance down to 12 and hit. ``/odds`` reads the distance as the fight's version does."""
+    s = fight()
+    shot = u.Attack(actor="c1", target="c2", weapon="Bow", range_m=12.5)
+    out = run(s, shot, [5, 5])
+    (rolled,) = [e for e in out.events if e.kind == "attack_rolled"]
+    assert not rolled.hit and rolled.difficulty == 13 and "against 12.5 m — a miss" in rolled.text
+    old = V5.apply(s, shot, ScriptedRoller([5, 5, 4]), NOW)
+    (rolled,) = [e for e in old.events if e.kind == "attack_rolled"]
+    assert rolled.hit and "against 12 m — a hit" in rolled.text
+    ana, bo = s.get("c1"), s.get("c2")
+    new_odds = RULES.odds(s, ana, bo, "Bow", range_m=12.5).lines[0].chance
+    old_odds = V5.odds(s, ana, bo, "Bow", range_m=12.5).lines[0].chance
+    assert new_odds == RULES.odds(s, ana, bo, "Bow", range_m=13).lines[0].chance < old_odds
+
+
+def test_a_grappled_creature_cannot_leap_away_from_v6() -> None:
+    """ "Grapple": "restrain", "Grappled creatures cannot take the Travel action", the grappled
+    moves as its grappler moves: Bo, grappled by Ana, is refused a Leap (nothing spent) and
+    breaks free first. Version 5 let him leap 6 m and stay grappled by Ana, no longer beside
+    him."""
+    s = run(fight(), Engage(a="c1", b="c2"), []).state
+    s = run(s, u.Grapple(actor="c1", target="c2"), [6, 6, 6, 1, 1, 1]).state
+    s = run(s, EndTurn(actor="c1"), []).state
+    assert s.turn == "c2" and s.get("c2").grappled_by == "c1"
+    with pytest.raises(RuleViolation, match="Bo is grappled by Ana and cannot leap away"):
+        run(s, u.Leap(actor="c2"), [])
+    old = V5.apply(s, u.Leap(actor="c2"), ScriptedRoller([]), NOW).state
+    assert old.get("c2").grappled_by == "c1" and not old.positions.are_engaged("c1", "c2")
+
+
+def test_a_servers_modifier_offset_is_every_modifiers_from_v6() -> None:
+    """A server sets ``test.modifier_offset`` 3 (``/tables set``; the docs: the modifier is
+    score − that offset). Ana's Power 6: her tests already read +3; from version 6 her
+    weaponless "1d8 + Power Mod" adds +3 too, and so do ``/odds``; version 5 added 6 − 4 = 2
+    to the damage whatever the tables said."""
+    house = {"test": {"modifier_offset": 3}}
+    new, old = at(6, house), at(5, house)
+    s = house_fight(new)
+    punch = u.Attack(actor="c1", target="c2", range_m=1)
+    rolled = [e for e in new.apply(s, punch, ScriptedRoller([5]), NOW).events]
+    (hit,) = [e for e in rolled if e.kind == "attack_rolled"]
+    assert hit.damage.total == 5 + 3 and hit.after_defense == 5 + 3 - 1
+    rolled = [e for e in old.apply(s, punch, ScriptedRoller([5]), NOW).events]
+    (hit,) = [e for e in rolled if e.kind == "attack_rolled"]
+    assert hit.damage.total == 5 + 2
+    ana, bo = s.get("c1"), s.get("c2")
+    assert new.odds(s, ana, bo, "weaponless").damage[0].high == 8 + 3 - 1
+    assert old.odds(s, ana, bo, "weaponless").damage[0].high == 8 + 2 - 1

@@ -60,3 +60,19 @@ def test_a_feet_board_shows_the_distance_in_feet() -> None:
     a, b = f.add("Ana"), f.add("Ogre", npc=True)
     odds = feet.odds(f.state, f.c(a), f.c(b), "Sword", range_m=feet.scale.to_meters(5))
     assert odds.text()[0] == "Ana's Sword against Ogre at 5 ft"
+
+
+def test_the_gm_dice_on_the_attacker_count_in_the_odds() -> None:
+    """``/odds`` gives the chance of the roll the attack would make: the Game Master's dice on
+    the attacker (``/gm advantage``) join that roll, so they join the odds (they were left out:
+    2 Advantage dice showed the 3d6 chance)."""
+    from bot.engine.uttas.commands import GrantDice
+
+    f = Fight()
+    a, b = f.add("Ana"), f.add("Ogre", npc=True)
+    plain = RULES.odds(f.state, f.c(a), f.c(b), "Sword", range_m=1)
+    f.do(GrantDice(target=a, dice=2, until_removed=True))
+    helped = RULES.odds(f.state, f.c(a), f.c(b), "Sword", range_m=1)
+    assert helped.lines[0].note.startswith("5d6 + ") and plain.lines[0].note.startswith("3d6 + ")
+    assert helped.lines[0].chance > plain.lines[0].chance
+    assert "+1d6 Advantage: Game Master x2" in helped.modifiers

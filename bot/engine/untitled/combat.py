@@ -62,10 +62,16 @@ def _check_reach(
 
 def _check_dice(tx: Tx, attacker: UntitledSheet, arm: Weapon, defender: UntitledSheet) -> None:
     """Every pool the attack may roll is built before anything is paid or rolled, so a
-    refusal (Legendary dice or armor above 18 not set) changes nothing."""
+    refusal (Legendary dice or armor above 18 not set) changes nothing — the defender's
+    shield's too (rules version 4): a Legendary shield skill with no dice set would otherwise
+    refuse the defender's choice to raise it, and its lapse, while the Storyteller cannot set
+    the dice until the attack is rolled (:func:`bot.engine.untitled.actions.set_rule`).
+    Versions 1 to 3 declared such an attack, and still do."""
     t = tx.tables
     dice.skill_pool(t, attacker.attack_level(arm))
     dice.skill_pool(t, defender.defense_level())
+    if defender.shield is not None and tx.version >= 4:
+        dice.skill_pool(t, defender.shield_level(), bonus=False)
     dice.damage_pool(t, attacker.damage_level(arm), critical=True)
     level = defender.armor_level()
     if defender.armor is not None and level is not None:

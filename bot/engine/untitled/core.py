@@ -30,10 +30,11 @@ from bot.engine.core.tx import CoreTx
 from bot.engine.untitled.state import OUT, UntitledCombatant, UntitledState
 from bot.engine.untitled.tables import UntitledTables
 from bot.errors import RuleViolation
+from bot.words import counted
 
 TURN_ORDER = StorytellerOrder()
 """Untitled "Combat": the Storyteller's order."""
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The newest Untitled rules version
 (:attr:`~bot.engine.untitled.ruleset.UntitledRuleset.rules_version` says what each changed)."""
 
@@ -48,14 +49,22 @@ POOL_WORDS = {
 class RoundActions(UntitledActions):
     """:class:`UntitledActions` with the tables' counts of move and standard actions per round
     (``round.move``, ``round.standard``: 2 and 1, "up-to two movement actions and a standard
-    action"), packed into ``capacity`` as ``move * 10 + standard``."""
+    action"), packed into ``capacity`` as ``move * 100 + standard`` (:meth:`pack`). Rules
+    versions 1 to 3 packed ``move * 10 + standard``, which read the ten standard actions the
+    tables allow as one more move and none (``wide`` False keeps that, so they replay)."""
 
     key = "untitled"
 
-    @staticmethod
-    def split(capacity: int) -> tuple[int, int]:
+    def __init__(self, *, wide: bool = True) -> None:
+        self.factor = 100 if wide else 10
+
+    def pack(self, move: int, standard: int) -> int:
+        """The ``capacity`` carrying ``move`` and ``standard`` (both 0–10 by the tables)."""
+        return move * self.factor + standard
+
+    def split(self, capacity: int) -> tuple[int, int]:
         """``(move, standard)`` from a packed ``capacity``."""
-        move, standard = divmod(capacity, 10)
+        move, standard = divmod(capacity, self.factor)
         return move, standard
 
     def fresh(self, capacity: int) -> Pools:
@@ -84,6 +93,8 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
 
     __slots__ = ("tables", "version")
 
+    economy: RoundActions  # the core's slot, holding Untitled's economy (its packing read here)
+
     OUT_CONDITIONS = OUT
     LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
 
@@ -107,14 +118,22 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
 
     # -- the core's hooks ------------------------------------------------------------------------
     def capacity(self, c: UntitledCombatant) -> int:
-        return self.tables.round.move * 10 + self.tables.round.standard
+        return self.economy.pack(self.tables.round.move, self.tables.round.standard)
 
     def actions_left(self, c: UntitledCombatant) -> int:
         p = c.pools
         return p.get("move", 0) + p.get("standard", 0)
 
     def turn_start_words(self, left: int) -> str:
-        return "a fresh round of actions: two moves and a standard, or a full-round"
+        """What the round gives: the tables' counts (rules version 4; versions 1 to 3 said "two
+        moves and a standard" whatever the tables gave)."""
+        r = self.tables.round
+        if self.version < 4 or (r.move, r.standard) == (2, 1):
+            return "a fresh round of actions: two moves and a standard, or a full-round"
+        return (
+            f"a fresh round of actions: {counted(r.move, 'move')} and "
+            f"{counted(r.standard, 'standard')}, or a full-round"
+        )
 
     def waiting_on(self) -> str:
         p = self.state.pending

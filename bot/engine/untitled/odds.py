@@ -71,7 +71,8 @@ def untitled_odds(
     attack = skill_pool(tables, attacker.attack_level(arm))[0].distribution()
     defense = skill_pool(tables, defender.defense_level())[0].distribution()
     hit, crit = _line(tables, attack, defense)
-    lines = [OddsLine(reaction="no shield", chance=hit, note="a tie goes to the defender")]
+    tie = "defender" if tables.defense.tie == "defender" else "attacker"
+    lines = [OddsLine(reaction="no shield", chance=hit, note=f"a tie goes to the {tie}")]
     if defender.shield is not None:
         shield = skill_pool(tables, defender.shield_level(), bonus=False)[0].distribution()
         s_hit, _ = _line(tables, attack, _sum(defense, shield))

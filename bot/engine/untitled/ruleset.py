@@ -49,6 +49,7 @@ from bot.engine.untitled.state import (
 )
 from bot.engine.untitled.tables import UntitledTables, default_tables, load_tables
 from bot.errors import InvalidInput, RuleViolation
+from bot.words import counted
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -106,8 +107,19 @@ class UntitledRuleset(Ruleset[UntitledState]):
     (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a second ``/gm skip`` of a combatant
     already set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`).
     Versions 1 and 2 began the next turn first and noted the second skip again, and still
-    do."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
+    do.
+
+    Version 4: an attack on a defender carrying a shield checks the shield's dice when it is
+    declared, as it checks every other pool it may roll
+    (:func:`bot.engine.untitled.combat.attack`): a shield skill of level 21+ while the
+    Legendary dice are unset refuses the attack, naming how to set them, before anything is
+    paid. Versions 1 to 3 declared it, and
+    the defender's choice to raise the shield — and the window running out, which raises it —
+    was then refused, while the Storyteller could not set the dice with the attack waiting.
+    The round's counts are read as the tables give them up to their bound of ten
+    (:class:`~bot.engine.untitled.core.RoundActions`); versions 1 to 3 read ten standard
+    actions as one more move action and none."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
     tables_loader = staticmethod(load_tables)
 
@@ -116,7 +128,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def __init__(self, tables: UntitledTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
-        self.economy: RoundActions = RoundActions()
+        self.economy: RoundActions = RoundActions(wide=self.version >= 4)
         self._encounter_tables: dict[tuple[tuple[str, str], ...], UntitledTables] = {}
 
     def apply(
@@ -469,8 +481,12 @@ class UntitledRuleset(Ruleset[UntitledState]):
         return parts
 
     def turn_guide(self, combatant: Any, *, revealed: bool) -> str:
+        r = self.tables.round
+        moves, standards = counted(r.move, "move action"), counted(r.standard, "standard action")
+        if (r.move, r.standard) == (2, 1):
+            moves, standards = "two move actions", "a standard action"
         guide = (
-            "up to two move actions and a standard action (an attack), or one full-round "
+            f"up to {moves} and {standards} (an attack), or one full-round "
             "action; swift, immediate and free actions; or hold your action (`/act` lists each)."
         )
         if not revealed:

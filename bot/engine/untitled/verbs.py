@@ -83,7 +83,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         key="swift",
         label="Swift action",
-        cost="one swift action a round, with your standard action",
+        cost="one swift action a round, on your turn (often at the opening or closing of your "
+        "standard action)",
         detail="what you do",
         rule=RULE,
     ),

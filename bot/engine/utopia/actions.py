@@ -30,7 +30,7 @@ from bot.engine.utopia.commands import (
     Travel,
 )
 from bot.engine.utopia.core import Tx
-from bot.engine.utopia.grapple import drag_along, travel_limit
+from bot.engine.utopia.grapple import drag_along, grappler_of, travel_limit
 from bot.engine.utopia.interleave import leaving
 from bot.engine.utopia.state import CONDITIONS, DOWN, AssistDecision, UtopiaCombatant, hit_of
 from bot.errors import Conflict, InvalidInput, RuleViolation
@@ -244,8 +244,17 @@ def _move(tx: Tx, cid: str, meters: float, toward: str | None) -> None:
 def leap(tx: Tx, cmd: Leap) -> None:
     """ "Leap": 3 TA and 3 Stamina; up to the Power score in meters, or the Strength score
     when at least 2 m of travel came directly before (``run_up_m``). On other worlds the
-    distance changes ("Environmental Effects"): not modelled — the GM sets the distance."""
+    distance changes ("Environmental Effects"): not modelled — the GM sets the distance. A
+    grappled creature cannot leap (rules version 6): it is restrained, moving only as its
+    grappler moves ("Grapple"), and breaks free first; versions 1 to 5 let it leap away and
+    stay grappled by a grappler it was no longer beside."""
     c = _act(tx, cmd.actor)
+    gid = grappler_of(tx, c)
+    if gid is not None and tx.version >= 6:
+        raise RuleViolation(
+            f"{names.escaped(c.name)} is grappled by {names.escaped(tx.view(gid).name)} and "
+            "cannot leap away: break free first (`/act action:escape`)."
+        )
     rule = tx.tables.leap
     run_up = c.run_up_m >= rule.run_up_m
     aid_m, aided = leap_aid(tx, c)  # "Assist": the helpers' Power scores

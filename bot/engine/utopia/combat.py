@@ -14,6 +14,7 @@ Dodge per source of damage."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -147,8 +148,10 @@ def begin_attack(
 @dataclass(frozen=True)
 class Strike:
     """One weapon's blow of an attack: ``meters`` to the target (None: unknown), the
-    ``favor``/``disfavor`` of its ranged test, its place ``index`` of ``total`` weapons, and
-    the ``divisor`` of its rolls ("Multi-weapon Attacks": "reduced by half")."""
+    ``favor``/``disfavor`` of its ranged test, its place ``index`` of ``total`` weapons, the
+    ``divisor`` of its rolls ("Multi-weapon Attacks": "reduced by half"), and ``unseen``: the
+    target had not noticed the attacker when the attack began (an earlier blow of the same
+    attack already gave the attacker away, "Multi-weapon Attacks": "simultaneously")."""
 
     meters: float | None
     favor: int = 0
@@ -156,6 +159,16 @@ class Strike:
     index: int = 1
     total: int = 1
     divisor: int = 1
+    unseen: bool = False
+
+
+def ranged_difficulty(meters: float | None, version: int) -> int:
+    """ "you must make a Dexterity test against the number of meters away the target is": the
+    total must reach the meters, so a distance between whole meters is rounded up (12.5 m
+    needs 13; rules version 6). Versions 1 to 5 rounded it down — a total of 12 hit at
+    12.5 m — and still do."""
+    m = meters or 0.0
+    return math.ceil(m) if version >= 6 else int(m)
 
 
 def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None:
@@ -175,11 +188,15 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
             text=f"{a.name} attacks {t.name} with {source}.",
         )
     )
-    surprised = unaware(tx, a, t)  # "an instance it is aware of" ("Block", "Dodge")
+    # "an instance it is aware of" ("Block", "Dodge"): the first blow gives the attacker away
+    surprised = unaware(tx, a, t) or s.unseen
     test: Roll | None = None
     difficulty = None
+    shown = ""
     if ranged:
-        difficulty = int(s.meters or 0)
+        difficulty = ranged_difficulty(s.meters, tx.version)
+        # what the test is against: the distance itself (version 6: 12.5 m, not 12 m)
+        shown = tx.scale.show((s.meters or 0.0) if tx.version >= 6 else difficulty)
         test = tx.test(
             a,
             tx.tables.ranged.test,
@@ -197,18 +214,18 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
                     difficulty=difficulty,
                     hit=False,
                     text=f"{a.name} attacks {t.name} with {source}: {test.text} against "
-                    f"{tx.scale.show(difficulty)} — a miss.",
+                    f"{shown} — a miss.",
                 )
             )
             return
     rules = tx.tables.weaponless
     expression = weapon.damage if weapon else rules.damage
     mod_name = weapon.damage_modifier if weapon else rules.modifier
-    modifier = a.sheet.modifier(mod_name) if mod_name else 0
+    modifier = tx.modifier(a, mod_name) if mod_name else 0
     damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
     damage = roll_damage(tx, f"{source} damage", expression, modifier, divisor=s.divisor)
     after = max(0, damage.total - defense(tx, t, damage_type))
-    tested = f"{test.text} against {tx.scale.show(difficulty or 0)} — a hit; " if test else ""
+    tested = f"{test.text} against {shown} — a hit; " if test else ""
     tx.emit(
         AttackRolled(
             combatant=a.id,

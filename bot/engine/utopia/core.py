@@ -49,7 +49,7 @@ def capacity_of(turn_actions: int, interrupt_actions: int) -> int:
     return interrupt_actions * _IA_FACTOR + turn_actions
 
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 """Utopia's newest rules version (:attr:`bot.engine.utopia.ruleset.UtopiaRuleset.rules_version`)."""
 
 
@@ -209,6 +209,14 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         return f"{c.name}'s turn ends."
 
     # -- tests and payments ----------------------------------------------------------------------
+    def modifier(self, c: UtopiaCombatant, name: Trait | Subtrait) -> int:
+        """``c``'s modifier in ``name`` as this encounter's tests read it: score − the tables'
+        ``test.modifier_offset`` (rules version 6: a damage modifier — "1d8 + Power Mod" — and
+        an Assist's "aiding creature's modifier" too; versions 1 to 5 took 4 off for those
+        whatever the tables said, and still do)."""
+        offset = self.tables.test.modifier_offset if self.version >= 6 else 4
+        return c.sheet.modifier(name, offset)
+
     def test(
         self,
         c: UtopiaCombatant,
@@ -229,9 +237,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         ``grappling``: its ``grapple`` pledges instead; ``aided`` False: none, for a helper's own
         roll) — :meth:`_aid`. The caller compares the total with the difficulty."""
         t = self.tables.test
-        modifier = c.sheet.score(score) - t.modifier_offset
-        if score in c.sheet.gifted:
-            modifier = max(modifier, 0)
+        modifier = c.sheet.modifier(score, t.modifier_offset)
         now = self.view(c.id)  # ``c`` may be a view from before an earlier test in this command
         gm = now.gm_favor_next + now.gm_favor_every
         if now.gm_favor_next:
@@ -273,7 +279,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             )
             extra, words = theirs.total, theirs.text  # its purpose names the helper
         else:
-            extra = max(self.tables.assist.test_minimum, helper.sheet.modifier(score))
+            extra = max(self.tables.assist.test_minimum, self.modifier(helper, score))
             words = f"{helper.name}'s modifier {extra:+d}"
         return roll.model_copy(
             update={

@@ -8,9 +8,10 @@ grappled forbids and doubles, and the attempts to break free.
   contest" — the bot takes the better of its two scores (ties: Strength), a documented
   default. The target fails when its total is below the grappler's (a tie holds it off, as a
   test meeting its difficulty succeeds).
-* **Grappled** — no Travel; Attack, Block and Dodge cost double when they target a creature
-  other than the grappler; the grappler's Travel distance is halved (rounded up) and the
-  grappled creature moves with it.
+* **Grappled** — no Travel, and (rules version 6; the text is silent) no Leap: restrained,
+  it moves only with its grappler; Attack, Block and Dodge cost double when they target a
+  creature other than the grappler; the grappler's Travel distance is halved (rounded up) and
+  the grappled creature moves with it.
 * **Escape** — 2 TA on its turn or 1 IA off it, and 2 Stamina, once per turn: the same contest
   again. The grappler contests when it has the Stamina (the bot's default), losing 2; if it
   cannot, the grappled creature breaks free.

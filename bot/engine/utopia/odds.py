@@ -6,7 +6,9 @@ at least the meters to the target, with favor within close range, disfavor withi
 impossible beyond, plus the favor of an Aim and the GM's favor; each net favor adds a die, each
 net disfavor takes one off (issue 12's documented default, :class:`ExtraDice`). A melee attack
 within reach always lands. "Block": the Block Rating in d4 reduce the damage; "Dodge": a Dodge
-Rating roll in d12 of at least the damage negates it. Damage after defense as
+Rating roll in d12 of at least the damage negates it — no such line for a target that cannot
+take them (it has not noticed the attacker, Stealth, or attacked with interrupt actions).
+Damage after defense as
 :func:`bot.engine.utopia.combat.strike` rolls it. Exact over the pools' distributions, never
 sampled. Assists pledged to the attacker are not counted (planned).
 """
@@ -19,7 +21,8 @@ from bot import names
 from bot.engine.core.odds import Distribution, Odds, OddsLine, damage_summary
 from bot.engine.core.pools import DiceGroup, ExtraDice, Pool
 from bot.engine.core.scale import METERS, Scale
-from bot.engine.utopia.combat import defense_against, dice_terms
+from bot.engine.utopia.combat import defense_against, dice_terms, ranged_difficulty
+from bot.engine.utopia.core import RULES_VERSION
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import UtopiaCombatant
 from bot.engine.utopia.tables import UtopiaTables
@@ -49,8 +52,11 @@ def _test_chance(
     weapon: Weapon,
     meters: float | None,
     scale: Scale,
+    version: int,
 ) -> tuple[Fraction, list[str]]:
-    """The chance the ranged test reaches the meters, and the favor and disfavor's reasons."""
+    """The chance the ranged test reaches the meters (as the fight's rules ``version`` reads a
+    distance between whole meters, :func:`bot.engine.utopia.combat.ranged_difficulty`), and
+    the favor and disfavor's reasons."""
     if meters is None:
         raise InvalidInput(
             f"A ranged attack needs the distance: give `range:` ({names.escaped(weapon.name)})."
@@ -70,13 +76,10 @@ def _test_chance(
         favor, disfavor = favor + max(gm, 0), disfavor + max(-gm, 0)
         why.append(f"{gm:+d} the GM's favor")
     t = tables.test
-    score = tables.ranged.test
-    modifier = a.sheet.score(score) - t.modifier_offset
-    if score in a.sheet.gifted:
-        modifier = max(modifier, 0)
+    modifier = a.sheet.modifier(tables.ranged.test, t.modifier_offset)
     base = Pool(groups=(DiceGroup(count=t.dice, sides=t.sides),), modifier=modifier)
     pool = ExtraDice(t.sides).apply(base, favor, disfavor)
-    return pool.chance(int(meters)), why
+    return pool.chance(ranged_difficulty(meters, version)), why
 
 
 def utopia_odds(
@@ -86,6 +89,7 @@ def utopia_odds(
     weapon: Weapon | None,
     meters: float | None,
     scale: Scale = METERS,
+    version: int = RULES_VERSION,
 ) -> Odds:
     """The exact odds of ``a``'s ``weapon`` on ``t`` at ``meters``: one line for no defense,
     Block and Dodge (the chance any damage gets through), and the damage after defenses on a
@@ -93,23 +97,33 @@ def utopia_odds(
     ranged attack without a distance."""
     hit, why = Fraction(1), ["melee: lands within reach"]
     if weapon is not None and weapon.kind == "ranged":
-        hit, why = _test_chance(tables, a, weapon, meters, scale)
+        hit, why = _test_chance(tables, a, weapon, meters, scale, version)
     bare = tables.weaponless
     expression = weapon.damage if weapon else bare.damage
     mod_name = weapon.damage_modifier if weapon else bare.modifier
-    modifier = a.sheet.modifier(mod_name) if mod_name else 0
+    offset = tables.test.modifier_offset if version >= 6 else 4  # as Tx.modifier reads it
+    modifier = a.sheet.modifier(mod_name, offset) if mod_name else 0
     guard = defense_against(tables, t, weapon.damage_type if weapon else bare.damage_type)
     after: Distribution = {}
     for x, p in _damage(expression, modifier).items():
         after[max(0, x - guard)] = after.get(max(0, x - guard), Fraction(0)) + p
     lands = hit * sum((p for x, p in after.items() if x > 0), Fraction(0))
     lines = [OddsLine(reaction="no defense", chance=lands, note="damage gets through")]
-    # a Block lets through what its roll does not take off; a Dodge below the damage fails:
-    # either way damage gets through when the roll is below the damage
-    for name, (count, sides) in (
+    # no Block or Dodge is offered to a target that has not noticed the attacker (Stealth:
+    # "an instance it is aware of") or that attacked with interrupt actions (open guard)
+    defenses = [
         ("Block", t.sheet.block_dice(tables, cover=t.cover)),
         ("Dodge", t.sheet.dodge_dice(tables, cover=t.cover)),
-    ):
+    ]
+    if t.id in a.hidden_from:
+        why.append(f"{t.name} has not noticed {a.name}: no Block or Dodge")
+        defenses = []
+    elif t.open_guard:
+        why.append(f"{t.name} attacked with interrupt actions: no Block or Dodge")
+        defenses = []
+    # a Block lets through what its roll does not take off; a Dodge below the damage fails:
+    # either way damage gets through when the roll is below the damage
+    for name, (count, sides) in defenses:
         roll = Pool(groups=(DiceGroup(count=count, sides=sides),)).distribution()
         chance = sum(
             (p * q for d, p in after.items() for r, q in roll.items() if r < d),

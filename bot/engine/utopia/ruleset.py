@@ -188,8 +188,22 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     first, and let a creature sheathe its bite. A second ``/gm skip`` of a creature already
     set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`); versions 1
     to 4 noted it again. Turning TA into an IA says "spends 1 TA to gain 1 IA" (versions 1 to
-    4: "to turn 1 TA into 1 IA", beside the line saying the same)."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
+    4: "to turn 1 TA into 1 IA", beside the line saying the same).
+
+    Version 6: an attack from hiding (Stealth) is unseen in every source of damage it deals —
+    each weapon's blow of a multi-weapon attack ("simultaneously";
+    :func:`bot.engine.utopia.multi.multi_attack`), and a damaging spell, which also gives a
+    hidden caster away (:func:`bot.engine.utopia.spells.cast`); versions 1 to 5 offered a
+    defense against every blow after the first, and against a hidden caster's spell, which
+    left the caster hidden. A ranged attack's Dexterity test against a distance between whole
+    meters must reach it, rounded up (:func:`bot.engine.utopia.combat.ranged_difficulty`:
+    12.5 m needs 13); versions 1 to 5 rounded it down. A grappled creature cannot Leap
+    (:func:`bot.engine.utopia.actions.leap`): restrained, it moves only with its grappler;
+    versions 1 to 5 let it leap away and stay grappled by a grappler no longer beside it. A
+    modifier is score − the tables' ``test.modifier_offset`` everywhere (:meth:`Tx.modifier`:
+    a damage modifier and an Assist's modifier too, as tests always read it); versions 1 to 5
+    took 4 off for those whatever a server's tables said."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 
     tables_loader = staticmethod(load_tables)
 
@@ -277,7 +291,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if not full:
             return [SheetSection(title=name(sheet.name), lines=[f"Size: {sheet.size}"])]
         t = self.tables
-        traits = [f"{x.title()} {sheet.score(x)} ({sheet.modifier(x):+d})" for x in TRAITS]
+        offset = t.test.modifier_offset
+        traits = [f"{x.title()} {sheet.score(x)} ({sheet.modifier(x, offset):+d})" for x in TRAITS]
         vitals = [
             f"SHP {sheet.shp} · DHP {sheet.dhp} · Stamina {sheet.stamina}",
             f"Block {sheet.block_rating}d{t.block.sides}",
@@ -550,7 +565,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if range_m is None:
             range_m = state.positions.distance(attacker.id, target.id)
         weapon = combat.weapon_named(attacker, attack)
-        return utopia_odds(self.tables, attacker, target, weapon, range_m, self.scale)
+        return utopia_odds(
+            self.tables, attacker, target, weapon, range_m, self.scale, version=self.version
+        )
 
     rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
 

@@ -223,11 +223,11 @@ class UtopiaSheet(_Frozen):
             return self.score(first) + self.score(second)
         return int(getattr(self.subtraits, name))
 
-    def modifier(self, name: Trait | Subtrait) -> int:
-        """Score − 4; a gifted subtrait's modifier is never below 0 (issue 12, documented
-        defaults: "modifier = score − 4 (a gifted score's modifier is never below 0)"; Foundry
-        ``_prepareTraits``)."""
-        value = self.score(name) - 4
+    def modifier(self, name: Trait | Subtrait, offset: int = 4) -> int:
+        """Score − ``offset`` (the tables' ``test.modifier_offset``, 4); a gifted subtrait's
+        modifier is never below 0 (issue 12, documented defaults: "modifier = score − 4 (a
+        gifted score's modifier is never below 0)"; Foundry ``_prepareTraits``)."""
+        value = self.score(name) - offset
         return max(value, 0) if name in self.gifted else value
 
     # --- defending --------------------------------------------------------------------------

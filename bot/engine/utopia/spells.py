@@ -8,7 +8,9 @@ spell's Stamina; damage then takes the attacks' path (:mod:`bot.engine.utopia.co
 target's defense against its type is subtracted and the target decides Block, Dodge, Take Cover
 or nothing, with no weapon properties (it never ignores SHP). A damaging spell cast with
 interrupt actions counts as an attack ("you cannot defend, until it's the next creature's
-turn"). Spellcasting flavors and "Casting Requirements" are outside the text: not modelled."""
+turn"), and from rules version 6 as one made from hiding (Stealth): it gives the caster away,
+and a target that had not noticed it cannot defend. Spellcasting flavors and "Casting
+Requirements" are outside the text: not modelled."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from bot.engine.utopia.core import Tx
 from bot.engine.utopia.events import AttackRolled
 from bot.engine.utopia.sheet import Spell
 from bot.engine.utopia.state import DamageDecision, UtopiaCombatant
+from bot.engine.utopia.stealth import unaware
 from bot.errors import InvalidInput, RuleViolation
 
 TOUCH_M = 1.0
@@ -119,6 +122,9 @@ def _damage(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, spell: Spell) -> Non
             text=f"{a.name} attacks {t.name} with {spell.name}.",
         )
     )
+    # As any attack (rules version 6): it gives a hidden caster away, and a target that had
+    # not noticed the caster cannot defend ("an instance it is aware of", "Block", "Dodge").
+    surprised = unaware(tx, a, t) if tx.version >= 6 else False
     damage = roll_damage(tx, f"{spell.name} damage", spell.damage or "0", 0)
     after = max(0, damage.total - defense(tx, t, spell.damage_type))
     tx.emit(
@@ -142,4 +148,4 @@ def _damage(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, spell: Spell) -> Non
         rolled=damage.total,
         damage=after,
     )
-    open_or_settle(tx, decision)
+    open_or_settle(tx, decision, surprised=surprised)

@@ -43,7 +43,6 @@ from bot.engine.uttas.state import (
     SURRENDERED,
     UNCONSCIOUS,
     Combatant,
-    MaintainedPower,
     Readied,
 )
 from bot.errors import InvalidInput, NotFound, RuleViolation
@@ -230,13 +229,12 @@ def use_skill(tx: Tx, cmd: UseSkill, *, on_turn: bool = True) -> None:
         return skills_long.begin(tx, cmd, on_turn=on_turn)  # several turns ("Perform a skill")
     if not between_fights:
         tx.spend_actions(c.id, 1, cmd.skill, "turn" if on_turn else "off_turn")
-    roll = tx.roll(
+    roll = tx.check_roll(
+        c,
         f"{c.name}'s {cmd.skill}",
         dice,
         advantage=cmd.advantage,
-        disadvantage=cmd.disadvantage
-        + (1 if limbs.head_disabled(c) else 0)
-        + (aimed.disadvantage if aimed else 0),
+        disadvantage=cmd.disadvantage + (aimed.disadvantage if aimed else 0),
     )
     if aimed is not None:
         perception.contest(tx, c, cmd.skill, cmd.against, roll, aimed)
@@ -279,9 +277,10 @@ def activate_power(tx: Tx, cmd: ActivatePower, *, on_turn: bool = True) -> None:
     cost = rules.power_stamina(pw, tx.tables)
     if not between_fights:
         tx.spend_actions(c.id, 1, pw.name, "turn" if on_turn else "off_turn")
-    tx.spend_stamina(c.id, cost, pw.name, held=pw.maintained)
     if pw.maintained:
-        tx.c(c.id).maintained.append(MaintainedPower(power=pw.name, stamina_held=cost))
+        tx.maintain(c.id, pw.name, cost, pw.name)
+    else:
+        tx.spend_stamina(c.id, cost, pw.name)
     on = f" on {tx.view(cmd.target).name}" if cmd.target else ""
     tx.note(f"{c.name} activates {pw.name}{on}.", c.id)
     if pw.heals and cmd.target:
@@ -306,13 +305,8 @@ def _check_power_use(tx: Tx, c: Combatant, pw: Power, target: str | None) -> Non
     blocked = limbs.blocked_limitation(c, pw.limitations)
     if blocked:
         raise RuleViolation(f"{names.escaped(pw.name)} needs {blocked}, held by a grapple.")
-    if pw.maintained and any(mp.power == pw.name for mp in c.maintained):
-        raise RuleViolation(
-            f"{names.escaped(c.name)} already maintains {names.escaped(pw.name)}: stop "
-            "maintaining it first "
-            f"({names.code(f'/act action:drop-power detail:{pw.name}')}, free), then activate it "
-            "again."
-        )
+    if pw.maintained:
+        tx.require_not_maintaining(c, pw.name)
 
 
 def break_free(tx: Tx, cmd: BreakFree) -> None:
@@ -370,7 +364,7 @@ def grapple_contest(tx: Tx, cmd: GrappleContest) -> None:
         raise RuleViolation(f"{names.escaped(c.name)} is not held in a grapple.")
     h = tx.view(c.grappled_by)
     ch = tx.tables.grapple_contest_characteristic
-    tx.spend_actions(c.id, 1, f"trying to {cmd.goal}", "turn")
+    tx.spend_actions(c.id, 1, f"trying to {cmd.goal}", "turn", escaping=True)
     mine = tx.roll(f"{c.name}'s {ch}", rules.dice_of(c, ch, tx.tables))
     theirs = tx.roll(f"{h.name}'s {ch}", rules.dice_of(h, ch, tx.tables))
     ok = mine.total > theirs.total

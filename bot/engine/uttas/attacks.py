@@ -113,7 +113,7 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
     profile = _checked_attack(tx, cmd, a, t, reach)
     label = profile.name if cmd.hits == 1 else f"{profile.name} ({cmd.hits} hits)"
     tx.spend_actions(a.id, cmd.hits, label, "turn" if on_turn else "off_turn")
-    tx.spend_stamina(a.id, profile.stamina * cmd.hits, label, held=profile.maintained)
+    pay_stamina(tx, a, profile, label, hits=cmd.hits)
     tx.c(a.id).__dict__["free_stance_available"] = False  # a clone: skip pydantic's __setattr__
     joint = _coordinated(tx, cmd, a, t, reach) if cmd.with_readied else {}
     unseen = cmd.hidden or a.has(HIDDEN)  # "the attack's source was hidden": no reaction
@@ -137,6 +137,20 @@ def declare(tx: Tx, cmd: Attack, *, on_turn: bool) -> None:
         spent_out=tx.is_out(tx.view(a.id)),
     )
     open_or_resolve(tx, p)
+
+
+def pay_stamina(tx: Tx, c: Combatant, prof: AttackProfile, label: str, *, hits: int = 1) -> None:
+    """UTTAS "Stamina Costs" of an attack, a counterattack or a coordinated attack: the
+    profile's Stamina per hit. A maintained power ("Activating Powers": double, held "for as
+    long as they Maintain the Power") is recorded as maintained — rules version 4 — so dropping
+    it frees the Stamina, and it cannot be used again while maintained (as ``ActivatePower``);
+    versions 1–3 held the Stamina without the record, so it was held for good."""
+    cost = prof.stamina * hits
+    if prof.maintained and tx.reads("maintained_attacks"):
+        tx.require_not_maintaining(c, prof.name)
+        tx.maintain(c.id, prof.name, cost, label)
+    else:
+        tx.spend_stamina(c.id, cost, label, held=prof.maintained)
 
 
 def _require_may_attack(tx: Tx, a: Combatant, *, on_turn: bool) -> None:
@@ -182,7 +196,7 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
         )
     _usable(tx, a, profile, reach_m=reach)
     if profile.grapple:
-        _grapple_limbs(cmd, a, t)
+        _grapple_limbs(tx, cmd, a, t)
     elif cmd.limbs:
         raise InvalidInput(
             f"`limbs:` names what a Grapple grabs; {names.escaped(profile.name)} grabs nothing."
@@ -193,14 +207,25 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
     return profile
 
 
-def _grapple_limbs(cmd: Attack, a: Combatant, t: Combatant) -> None:
+def _grapple_limbs(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> None:
     """UTTAS "Conditions", Grappled: the grappler names the limbs it grabs, one per arm (extra
-    arms from the Extra Limbs power count); a creature already held cannot be grabbed again."""
+    arms from the Extra Limbs power count) — per *working* arm from rules version 4 ("Arms/
+    Hands": a disabled arm "cannot be used for any actions"), so with none working there is no
+    grapple; a creature already held cannot be grabbed again."""
     if not cmd.limbs:
         raise InvalidInput("Name the limb(s) the grapple grabs.")
-    most = limbs.arm_count(a)
+    working = tx.reads("grapple_working_arms")
+    most = limbs.usable_arms(a) if working else limbs.arm_count(a)
+    if most <= 0:
+        raise RuleViolation(
+            f"{names.escaped(a.name)} has no working arm to grapple with (a disabled arm cannot "
+            "be used for any actions)."
+        )
     if len(cmd.limbs) > most:
-        raise RuleViolation(f"{names.escaped(a.name)} can hold at most {counted(most, 'limb')}.")
+        why = " (a disabled arm holds nothing)" if working and most < limbs.arm_count(a) else ""
+        raise RuleViolation(
+            f"{names.escaped(a.name)} can hold at most {counted(most, 'limb')}{why}."
+        )
     twice = next((x for i, x in enumerate(cmd.limbs) if x in cmd.limbs[:i]), None)
     if twice is not None:
         raise InvalidInput(f"The grapple names the {twice} twice: name each limb once.")
@@ -228,7 +253,7 @@ def _coordinated(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: float) 
         ap = tx.profile(ally.id, r.attack or "")
         _usable(tx, ally, ap, reach_m=reach)
         tx.spend_actions(ally.id, 1, f"coordinated {ap.name}", "off_turn")
-        tx.spend_stamina(ally.id, ap.stamina, ap.name, held=ap.maintained)
+        pay_stamina(tx, ally, ap, ap.name)
         tx.c(ally.id).readied = None
         joint[ally.id] = ap.name
     return joint
@@ -372,8 +397,11 @@ def _settle(
     ]
     for ally, name in p.joint.items():
         aprof = tx.profile(ally, name)
+        ap = p
+        if tx.reads("gm_dice_on_every_roll"):  # the ally's own roll: not the attacker's dice
+            ap = p.model_copy(update={"advantage": 0, "disadvantage": 0})
         hits.append(
-            roll_hit(tx, ally, tid, aprof, p, defence, auto_hit=auto_hit, no_defence=no_defence)
+            roll_hit(tx, ally, tid, aprof, ap, defence, auto_hit=auto_hit, no_defence=no_defence)
         )
     for h in hits:
         apply_hit(tx, h, p)

@@ -17,7 +17,7 @@ from bot.engine.core.events import ActionsSpent
 from bot.engine.core.order import ByScore, TurnOrder
 from bot.engine.core.scale import Scale
 from bot.engine.core.tx import CoreTx
-from bot.engine.uttas import rules
+from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.events import Recovered, StaminaSpent
 from bot.engine.uttas.state import (
     DEAD,
@@ -31,6 +31,7 @@ from bot.engine.uttas.state import (
     UNCONSCIOUS,
     Combatant,
     HealedToday,
+    MaintainedPower,
     Readied,
     UttasState,
 )
@@ -42,7 +43,7 @@ LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
 TURN_ORDER = ByScore()
 """UTTAS "Combat": by Agility (ties rolled), or Agility dice for everyone."""
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The newest UTTAS rules version (:attr:`~bot.engine.uttas.ruleset.UttasRuleset.rules_version`
 says what each changed)."""
 
@@ -62,6 +63,33 @@ class Tx(CoreTx[UttasState, Combatant]):
 
     OUT_CONDITIONS = OUT
     LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
+    READINGS: ClassVar[Mapping[str, int]] = {
+        "maintained_attacks": 4,
+        "opposing_head": 4,
+        "grapple_working_arms": 4,
+        "gm_dice_on_every_roll": 4,
+        "move_reaction_moves": 4,
+        "held_acts_only_to_escape": 4,
+        "standing_moves": 4,
+    }
+    """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
+    :attr:`LATER_READINGS`): ``"maintained_attacks"``, an attack with a maintained power records
+    what it maintains, so it can be dropped (:meth:`maintain`); ``"opposing_head"``, the target
+    of an opposed check rolls with its disabled head's Disadvantage (:meth:`check_roll`);
+    ``"grapple_working_arms"``, a grapple holds one limb per working arm
+    (:func:`bot.engine.uttas.attacks._grapple_limbs`); ``"gm_dice_on_every_roll"``, the Game
+    Master's dice (``/gm advantage``) join every Accuracy and skill roll of their combatant, each
+    as it is rolled (:meth:`gm_dice`); ``"move_reaction_moves"``, a Move reaction is refused to
+    a creature that cannot move (:func:`bot.engine.uttas.movement.why_cannot_step`);
+    ``"held_acts_only_to_escape"``, a creature held in a grapple spends actions only on escaping
+    or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending
+    half the Run speed is moving, so the free stance of the turn's start is gone after it
+    (:func:`bot.engine.uttas.movement.stand`)."""
+
+    def reads(self, reading: str) -> bool:
+        """Whether this encounter's rules version plays UTTAS's later ``reading``
+        (:attr:`READINGS`), so an older fight's log replays as it was played."""
+        return self.version >= self.READINGS[reading]
 
     def __init__(
         self,
@@ -179,7 +207,7 @@ class Tx(CoreTx[UttasState, Combatant]):
             return skills_long.continue_turn(self, c)
         if not c.has(STUNNED):
             return None
-        self.spend_actions(c.id, 1, "recovering from Stunned", "turn")
+        self.spend_actions(c.id, 1, "recovering from Stunned", "turn", escaping=True)
         self.lose(c.id, STUNNED, "spent an action to recover")
         return "recovering from Stunned"
 
@@ -271,11 +299,24 @@ class Tx(CoreTx[UttasState, Combatant]):
             )
 
     def spend_actions(
-        self, cid: str, amount: int, reason: str, timing: Timing, *, on_skill: bool = False
+        self,
+        cid: str,
+        amount: int,
+        reason: str,
+        timing: Timing,
+        *,
+        on_skill: bool = False,
+        escaping: bool = False,
     ) -> None:
         """UTTAS "Actions and Speed": pay from the Speed pool; empty → Staggered. An action
         spent on anything but the skill in progress (``on_skill``) interrupts that skill
-        ("Perform a skill", :mod:`bot.engine.uttas.skills_long`)."""
+        ("Perform a skill", :mod:`bot.engine.uttas.skills_long`). UTTAS "Grappled": "the only
+        actions the grappled creature may take are those allowing him to either escape the
+        grapple or take control of the grapple" — from rules version 4 every action is refused
+        to a held creature here, at the payment, unless it is one of those (``escaping``: the
+        grapple contest, a Warp away) or the rules force it (recovering from Stunned)."""
+        if amount > 0 and not escaping and self.reads("held_acts_only_to_escape"):
+            self.require_not_held(self.view(cid), f"spend an action on {names.escaped(reason)}")
         c = self.c(cid)
         if c.skill_in_progress is not None and not on_skill:
             from bot.engine.uttas import skills_long  # it builds on this module
@@ -335,6 +376,60 @@ class Tx(CoreTx[UttasState, Combatant]):
         )
         if c.stamina <= 0:
             self.knock_out(cid, "ran out of Stamina")
+
+    def maintain(self, cid: str, power: str, amount: int, reason: str) -> None:
+        """UTTAS "Activating Powers": a maintained power's (double) Stamina is spent and held
+        "for as long as they Maintain the Power", and the power is recorded as maintained so
+        that dropping it (``DropPower``) frees what it holds."""
+        self.spend_stamina(cid, amount, reason, held=True)
+        self.c(cid).maintained.append(MaintainedPower(power=power, stamina_held=amount))
+
+    def require_not_maintaining(self, c: Combatant, power: str) -> None:
+        """A maintained power is activated once: again only after it is dropped."""
+        if any(mp.power == power for mp in c.maintained):
+            raise RuleViolation(
+                f"{names.escaped(c.name)} already maintains {names.escaped(power)}: stop "
+                "maintaining it first "
+                f"({names.code(f'/act action:drop-power detail:{power}')}, free), then activate "
+                "it again."
+            )
+
+    def check_roll(
+        self,
+        c: Combatant,
+        purpose: str,
+        dice: int,
+        *,
+        advantage: int = 0,
+        disadvantage: int = 0,
+        head: bool = True,
+        gm: bool = False,
+    ) -> Roll:
+        """A skill check's roll of ``c``: its dice with the Advantages and Disadvantages given,
+        plus UTTAS "Head": a disabled head has "a Disadvantage on all ... skill checks" (every
+        skill check rolls here; ``head`` is False only where an older rules version rolled
+        without it), plus — ``gm`` — the Game Master's dice on ``c`` (:meth:`gm_dice`; a
+        command whose dice were added as it came in, ``/check``, passes False)."""
+        held_back = 1 if head and limbs.head_disabled(c) else 0
+        more, fewer = self.gm_dice(c.id) if gm else (0, 0)
+        return self.roll(
+            purpose, dice, advantage=advantage + more, disadvantage=disadvantage + held_back + fewer
+        )
+
+    def gm_dice(self, cid: str) -> tuple[int, int]:
+        """UTTAS "Advantage and Disadvantage", awarded by the Game Master (``/gm advantage``):
+        ``(Advantage dice, Disadvantage dice)`` for one Accuracy or skill roll of ``cid`` that
+        no command brought them to — the target's side of an opposed check, First Aid, standing
+        with Acrobatics, a counterattack, a coordinated ally's attack (rules version 4; before,
+        only the roller's own ``/attack`` and ``/check`` had them, by
+        :func:`bot.engine.uttas.gm.with_gm_dice`). The next-roll dice are used up."""
+        if not self.reads("gm_dice_on_every_roll"):
+            return 0, 0
+        c = self.view(cid)
+        net = c.gm_next_roll + c.gm_every_roll
+        if c.gm_next_roll:
+            self.c(cid).gm_next_roll = 0
+        return max(net, 0), max(-net, 0)
 
     def stamina_cap(self, c: Combatant) -> int:
         return c.sheet.stamina - c.stamina_held

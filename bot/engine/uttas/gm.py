@@ -157,12 +157,17 @@ def _boost(cmd: Any, net: int) -> Any:
 
 def with_gm_dice(handler: _Handler) -> _Handler:
     """Wrap a rolling command's handler: the actor's GM dice join its roll (shown as "Game
-    Master" Advantage or Disadvantage), and the next-roll dice are used up when it succeeds."""
+    Master" Advantage or Disadvantage), and the next-roll dice are used up when it succeeds.
+    From rules version 4 an attack's Accuracy rolls take them as each is rolled instead
+    (:func:`bot.engine.uttas.hits.roll_hit`), and this leaves attacks alone."""
 
     def run(tx: Tx, cmd: Any) -> None:
         c = tx.view(cmd.actor)
         net = c.gm_next_roll + c.gm_every_roll
-        if net == 0:
+        attacks = isinstance(cmd, Attack) or (
+            isinstance(cmd, ResolveReadied) and isinstance(cmd.action, Attack)
+        )
+        if net == 0 or (attacks and tx.reads("gm_dice_on_every_roll")):
             handler(tx, cmd)
             return
         handler(tx, _boost(cmd, net))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from bot import names
 from bot.engine.core.dice import Roll
-from bot.engine.uttas import limbs
 from bot.engine.uttas.commands import FirstAid
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import Checked, Recovered
@@ -97,11 +96,7 @@ def first_aid(tx: Tx, cmd: FirstAid) -> None:
         )
     if in_fight:
         tx.spend_actions(c.id, 1, f"{skill} on {target.name}", "turn")
-    roll = tx.roll(
-        f"{c.name}'s {skill} on {target.name}",
-        dice,
-        disadvantage=1 if limbs.head_disabled(c) else 0,  # "Head": Disadvantage on skill checks
-    )
+    roll = tx.check_roll(c, f"{c.name}'s {skill} on {target.name}", dice, gm=True)
     success = roll.total >= table.first_aid_difficulty
     verdict = "success" if success else "failure"
     tx.emit(

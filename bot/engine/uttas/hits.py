@@ -308,13 +308,25 @@ def roll_hit(
     auto_hit: bool,
     no_defence: bool,
 ) -> Hit:
-    """Roll one hit without changing anything (so simultaneous hits see the same state): the
-    Accuracy roll with every Advantage and Disadvantage, rule by rule, against the target's
-    Dodge or Discipline, then, on a hit, the damage (UTTAS "Accuracy Checks", "Damage").
-    ``defence`` is the target's Defend reaction (:data:`NO_DEFENCE` for none); ``no_defence``
-    drops the target's stance too and ``auto_hit`` makes it hit ("Take one for the team")."""
+    """Roll one hit without changing anything (so simultaneous hits see the same state) but
+    the roller's next-roll GM dice, which it uses up: the Accuracy roll with every Advantage
+    and Disadvantage, rule by rule, against the target's Dodge or Discipline, then, on a hit,
+    the damage (UTTAS "Accuracy Checks", "Damage"). ``defence`` is the target's Defend
+    reaction (:data:`NO_DEFENCE` for none); ``no_defence`` drops the target's stance too and
+    ``auto_hit`` makes it hit ("Take one for the team").
+
+    Rules version 4: the Game Master's dice (``/gm advantage``) on the roller join this very
+    roll (:meth:`~bot.engine.uttas.core.Tx.gm_dice`) — so a flurry's next-roll dice go to its
+    first hit alone, and a counterattack or a coordinated ally rolls with its own; before, they
+    joined the ``/attack`` command (:func:`bot.engine.uttas.gm.with_gm_dice`), every hit of it."""
     tables = tx.tables
     a, t = tx.view(attacker_id), tx.view(target_id)
+    if not (auto_hit or t.has(SURRENDERED)):  # an Accuracy roll is made: the GM's dice join it
+        more, fewer = tx.gm_dice(attacker_id)
+        if more or fewer:
+            p = p.model_copy(
+                update={"advantage": p.advantage + more, "disadvantage": p.disadvantage + fewer}
+            )
     t_st = tables.stances.get(t.stance or "") if not no_defence else None
     odds, beyond, tn = accuracy_odds(a, t, profile, p, defence, tables, no_defence=no_defence)
     stat = profile.targets

@@ -14,7 +14,26 @@ from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import Checked
 from bot.engine.uttas.sheet import MOVEMENT_MODES, MovementMode
 from bot.engine.uttas.state import GRAPPLED, GRAPPLING, PRONE, SPRINTING, Combatant
+from bot.engine.uttas.tables import UttasTables
 from bot.errors import InvalidInput, RuleViolation
+
+
+def why_cannot_step(c: Combatant, tables: UttasTables) -> str | None:
+    """Why ``c`` cannot step away in a Move reaction ("Defend: ... a Block, Evade, or Move
+    action"), in words, or ``None``: a Move reaction moves, so whatever forbids moving forbids it
+    — Prone (stand up first), holding someone in a grapple ("neither the grappler nor their
+    victim can move"), a condition that forbids moving (Entangled, Barred), no speed left in any
+    mode (both legs disabled and no other way to move)."""
+    if c.has(PRONE):
+        return f"{names.escaped(c.name)} is Prone"
+    if c.has(GRAPPLING) or c.has(GRAPPLED):
+        return f"{names.escaped(c.name)} is in a grapple"
+    for name, extra in tables.extra_conditions.items():
+        if extra.no_move and c.has(name):
+            return f"{names.escaped(c.name)} is {names.escaped(name)}"
+    if all(limbs.speed(c, mode, tables) <= 0 for mode in MOVEMENT_MODES):
+        return f"{names.escaped(c.name)} cannot move at all"
+    return None
 
 
 def _movement_checks(tx: Tx, c: Combatant, mode: MovementMode) -> float:
@@ -125,7 +144,13 @@ def move(tx: Tx, cmd: Move, *, on_turn: bool = True) -> None:
             f"{names.escaped(c.name)} can move at most {tx.scale.show(limit)} by {cmd.mode} this "
             "turn."
         )
-    tx.spend_actions(c.id, 1, f"a full {cmd.mode} move", "turn" if on_turn else "off_turn")
+    tx.spend_actions(
+        c.id,
+        1,
+        f"a full {cmd.mode} move",
+        "turn" if on_turn else "off_turn",
+        escaping=cmd.mode == "warp",  # UTTAS "Grappled": a Warp escapes the grapple
+    )
     tx.spend_stamina(
         c.id,
         rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
@@ -159,7 +184,7 @@ def sprint(tx: Tx, cmd: Sprint) -> None:
         raise RuleViolation(
             f"{names.escaped(c.name)} can sprint 1 to {tx.scale.show(limit)} by {cmd.mode}."
         )
-    tx.spend_actions(c.id, 1, "a sprint", "turn")
+    tx.spend_actions(c.id, 1, "a sprint", "turn", escaping=cmd.mode == "warp")
     tx.spend_stamina(
         c.id,
         rules.move_stamina(cmd.meters, cmd.mode, c.sheet, tx.tables),
@@ -197,6 +222,8 @@ def stand(tx: Tx, cmd: Stand) -> None:
         m = tx.c(c.id)
         m.half_move_used = {"run": run / 2}
         m.moved_this_turn = True
+        if tx.reads("standing_moves"):  # moved: the start of the turn is past ("Enter a Stance")
+            m.free_stance_available = False
         tx.emit(
             Moved(
                 combatant=c.id,
@@ -212,9 +239,7 @@ def stand(tx: Tx, cmd: Stand) -> None:
         raise RuleViolation(f"{names.escaped(c.name)} already tried Acrobatics to stand this turn.")
     dc = tx.tables.prone.acrobatics_dc
     dice = c.sheet.skill_dice(tx.tables.prone.acrobatics_skill) or 0
-    roll = tx.roll(
-        f"{c.name}'s Acrobatics to stand", dice, disadvantage=1 if limbs.head_disabled(c) else 0
-    )
+    roll = tx.check_roll(c, f"{c.name}'s Acrobatics to stand", dice, gm=True)
     tx.c(c.id).acrobatics_tried = True
     ok = roll.total >= dc
     tx.emit(

@@ -6,8 +6,9 @@ higher than Dodge or Discipline; "Damage": Health takes one point per damage die
 Stamina the rolled total less Defense; "Perform a Reaction command": Evade, Block and Move add
 the table's bonuses (``tables.reactions``). The figures come from
 :func:`bot.engine.uttas.plausibility.swing` (exact distributions, never sampled), which reads
-:func:`~bot.engine.uttas.hits.accuracy_odds` — the same Advantages, stances, conditions and range
-increments :func:`~bot.engine.uttas.hits.roll_hit` rolls with.
+:func:`~bot.engine.uttas.hits.accuracy_odds` — the same Advantages (the Game Master's dice on
+the attacker included), stances, conditions and range increments
+:func:`~bot.engine.uttas.hits.roll_hit` rolls with.
 """
 
 from __future__ import annotations
@@ -42,7 +43,16 @@ def uttas_odds(
         known = state.positions.distance(a.id, t.id)
         range_m = 2.0 if known is None else known
     profile = attack_profile(a, attack, tables)
-    p = PendingAttack(attacker=a.id, target=t.id, attack=profile.name, range_m=range_m)
+    gm = a.gm_next_roll + a.gm_every_roll  # the GM's dice join the attack's roll (gm.with_gm_dice)
+    more, fewer = max(gm, 0), max(-gm, 0)
+    p = PendingAttack(
+        attacker=a.id,
+        target=t.id,
+        attack=profile.name,
+        range_m=range_m,
+        advantage=more,
+        disadvantage=fewer,
+    )
     why, _, _ = accuracy_odds(a, t, profile, p, NO_DEFENCE, tables)
     modifiers = tuple(f"+1d6 Advantage: {r}" for r in why.advantages) + tuple(
         f"-1d6 Disadvantage: {r}" for r in why.disadvantages
@@ -52,7 +62,7 @@ def uttas_odds(
     for reaction in REACTIONS:
         if reaction != "none" and reaction not in tables.reactions:
             continue
-        s = swing(tables, a, t, profile.name, reaction, range_m)
+        s = swing(tables, a, t, profile.name, reaction, range_m, advantage=more, disadvantage=fewer)
         plain = plain or s
         word = "no reaction" if reaction == "none" else tables.reactions[reaction].label
         note = f"{s.accuracy_dice}d6 + {s.accuracy_bonus} must beat {s.target_number}"

@@ -125,9 +125,12 @@ def contest(tx: Tx, c: Combatant, skill: str, against: str | None, roll: Roll, s
     skill_against = against or _opposed_skill(tx, skill)
     dice = t.sheet.skill_dice(skill_against)
     untrained = "" if dice is not None else ", untrained"
-    theirs = tx.roll(
+    theirs = tx.check_roll(  # the target's roll is a skill check too ("Head", rules v4)
+        t,
         f"{t.name}'s {skill_against}{untrained}",
         dice if dice is not None else tx.tables.checks.untrained_dice,
+        head=tx.reads("opposing_head"),
+        gm=True,
     )
     ok = roll.total > theirs.total
     verdict = "success" if ok else f"{t.name} wins"

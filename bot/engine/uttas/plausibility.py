@@ -92,11 +92,15 @@ def swing(
     attack: str,
     reaction: Reaction = "none",
     range_m: float = 2,
+    *,
+    advantage: int = 0,
+    disadvantage: int = 0,
 ) -> Swing:
     """The exact odds of ``a``'s ``attack`` against ``t`` defending with ``reaction`` (the
     table's basic Evade, Block or Move; "none": no reaction) from ``range_m`` meters — UTTAS
     "Accuracy Checks" (3d6 ± Advantage dice + ``[key + Dexterity] / 2``, strictly above Dodge
-    or Discipline) and "Damage". Raises :class:`~bot.errors.NotFound` for an unknown attack."""
+    or Discipline) and "Damage" — with ``advantage``/``disadvantage`` dice the Game Master
+    gave (``/gm advantage``). Raises :class:`~bot.errors.NotFound` for an unknown attack."""
     profile = rules.attack_profile(a, attack, tables)
     defence = NO_DEFENCE
     if reaction != "none":
@@ -104,7 +108,14 @@ def swing(
         defence = Defence(
             b.label, b.dodge_bonus, b.discipline_bonus, b.armor_bonus, b.defense_bonus
         )
-    p = PendingAttack(attacker=a.id, target=t.id, attack=profile.name, range_m=range_m)
+    p = PendingAttack(
+        attacker=a.id,
+        target=t.id,
+        attack=profile.name,
+        range_m=range_m,
+        advantage=advantage,
+        disadvantage=disadvantage,
+    )
     odds, beyond, tn = accuracy_odds(a, t, profile, p, defence, tables)
     more, fewer = net_dice(odds.n_adv, odds.n_dis)
     count = max(0, 3 + more - fewer)
@@ -200,8 +211,10 @@ class _Story:
             self.stamina[cid] = {k: v / total for k, v in kept.items()}
         return total
 
-    def swing(self, a: str, t: str, attack: str, reaction: Reaction = "none", **kw: float) -> Swing:
-        return swing(self.tables, self.c[a], self.c[t], attack, reaction, **kw)
+    def swing(
+        self, a: str, t: str, attack: str, reaction: Reaction = "none", range_m: float = 2
+    ) -> Swing:
+        return swing(self.tables, self.c[a], self.c[t], attack, reaction, range_m)
 
 
 def _up_and_able(body: int) -> Callable[[int, int], bool]:

@@ -19,6 +19,7 @@ from bot.engine.uttas.attacks import (
     _settle,
     _usable,
     can_react,
+    pay_stamina,
     stop_for_fallen_attacker,
     why_no_reaction,
 )
@@ -26,6 +27,7 @@ from bot.engine.uttas.commands import React, ResolveSurrender
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import StanceChanged
 from bot.engine.uttas.hits import NO_DEFENCE, Defence, apply_hit, roll_hit
+from bot.engine.uttas.movement import why_cannot_step
 from bot.engine.uttas.rules import AttackProfile
 from bot.engine.uttas.state import DEAD, OUT, SURRENDERED, Combatant, PendingAttack, UttasState
 from bot.engine.uttas.tables import UttasTables
@@ -190,6 +192,10 @@ def _defend(tx: Tx, p: PendingAttack, t: Combatant, choice: str, maneuver: str |
     """UTTAS "Perform a Reaction command", Defend: a Block, Evade or Move — basic or a Martial
     Arts maneuver (:func:`_defence_for`) — costs an action and adds its bonuses to this hit."""
     d = _defence_for(tx, t, choice, maneuver)
+    if choice == "move" and tx.reads("move_reaction_moves"):
+        why = why_cannot_step(t, tx.tables)
+        if why is not None:
+            raise RuleViolation(f"{why}: a Move reaction steps away, and they cannot move.")
     tx.spend_actions(t.id, 1, d.label, "off_turn")
     tx.emit(
         built(
@@ -255,7 +261,7 @@ def _counterattack(
     prof = counter_profile(tx, t, maneuver)
     _usable(tx, t, prof, reach_m=p.range_m)
     tx.spend_actions(t.id, 1, f"counterattack {prof.name}", "off_turn")
-    tx.spend_stamina(t.id, prof.stamina, f"counterattack {prof.name}", held=prof.maintained)
+    pay_stamina(tx, t, prof, f"counterattack {prof.name}")
     tx.emit(
         ReactionChosen(
             combatant=t.id,
@@ -267,7 +273,7 @@ def _counterattack(
     tx.settle_decision(p.id)
     _settle(tx, p, NO_DEFENCE)
     if not tx.is_out(tx.view(t.id)) and not tx.view(a.id).has(DEAD):
-        counter = PendingAttack(
+        counter = PendingAttack(  # its Accuracy roll takes t's own GM dice (roll_hit, v4)
             attacker=t.id,
             target=a.id,
             attack=prof.name,
@@ -360,12 +366,16 @@ def reaction_options(
     tables: UttasTables,
     combatant_id: str,
     p: PendingAttack | None = None,
+    *,
+    steps_checked: bool = True,
 ) -> list[ReactionOption]:
     """What ``combatant_id`` can choose against the waiting attack ``p`` (default: the newest,
     ``state.pending``) right now, one entry per button: the target's Defend/Counterattack/stance
     options it can afford plus "none" and "surrender"; an ally's "take one for the team". Empty
     when nothing waits on it, and for a target who is out of the fight (dead, unconscious,
-    surrendered): it has nothing to choose."""
+    surrendered): it has nothing to choose. ``steps_checked``: a Move reaction is offered only to
+    a creature that can move (rules version 4,
+    :func:`~bot.engine.uttas.movement.why_cannot_step`)."""
     p = p if p is not None else state.pending
     if p is None or p.awaiting != "reaction" or p.hidden:
         return []
@@ -387,7 +397,10 @@ def reaction_options(
         return []  # out of the fight: no choice to make (allies may still take the hit)
     out = [NO_REACTION]
     if can_react(c, tables):
-        out += _defend_options(c, tables)
+        defences = _defend_options(c, tables)
+        if steps_checked and why_cannot_step(c, tables) is not None:
+            defences = [o for o in defences if o.choice != "move"]
+        out += defences
         out += _counter_options(state, tables, c, p)
         out += _stance_options(c, tables)
     out.append(SURRENDER)
@@ -435,6 +448,8 @@ def _counter_options(
         try:
             prof = counter_profile(probe, c, name)
             _usable(probe, c, prof, reach_m=p.range_m)
+            if prof.maintained:  # maintained already: refused until dropped (rules v4)
+                probe.require_not_maintaining(c, prof.name)
         except (RuleViolation, InvalidInput, NotFound):
             continue
         if prof.stamina <= c.stamina or tables.stamina.allow_overexertion:

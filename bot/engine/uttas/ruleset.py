@@ -136,8 +136,28 @@ class UttasRuleset(Ruleset[UttasState]):
     (:meth:`bot.engine.core.tx.CoreTx.leave_fight`); a second ``/gm skip`` of a combatant
     already set to skip its next turn is refused (:func:`bot.engine.core.order.skip_turn`).
     Versions 1 and 2 began the next turn first and noted the second skip again, and still do,
-    so their logs replay exactly (the core's readings: ``Tx.LATER_READINGS``)."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3)
+    so their logs replay exactly (the core's readings: ``Tx.LATER_READINGS``; version 4's are
+    UTTAS's own, ``Tx.READINGS``).
+
+    Version 4: an attack (or a counterattack, or a coordinated attack) with a maintained power
+    records the power as maintained, so ``DropPower`` frees its held Stamina (versions 1–3 held
+    it for good), and a second use while it is maintained is refused as ``ActivatePower``
+    refuses one; the target of an opposed check rolls with its disabled head's Disadvantage
+    ("Head": "a Disadvantage on all ... skill checks"); a grapple holds one limb per *working*
+    arm ("Arms/Hands": a disabled arm "cannot be used for any actions"), so a grappler with no
+    working arm cannot grapple; the Game Master's dice (``/gm advantage``) join every Accuracy
+    and skill roll of their combatant — also its side of an opposed check, First Aid, standing
+    with Acrobatics, a counterattack and a coordinated attack, which versions 1–3 rolled without
+    them (a coordinated ally rolled with the attacker's instead), each as it is rolled — a
+    flurry's next-roll dice join its first hit only (versions 1–3: every hit); a Move reaction,
+    which steps away, is refused to (and not offered to) a creature that cannot move — Prone, in
+    a grapple, Entangled or Barred, with no speed left — which versions 1–3 allowed; a creature
+    held in a grapple spends actions only on escaping it or taking control (the grapple contest,
+    a Warp away; recovering from Stunned is forced on it), checked where every action is paid —
+    versions 1–3 let it pay for a later stance change, breaking out of a binding or its readied
+    action; standing up by spending half the Run speed is moving, so a stance change after it is
+    no longer the free one of the turn's start (versions 1–3 kept it free)."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
@@ -621,7 +641,10 @@ class UttasRuleset(Ruleset[UttasState]):
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None
     ) -> list[ReactionOption]:
-        return reactions.reaction_options(state, self.tables, combatant_id, decision)
+        steps = self.version >= Tx.READINGS["move_reaction_moves"]
+        return reactions.reaction_options(
+            state, self.tables, combatant_id, decision, steps_checked=steps
+        )
 
     def may_be_asked(self, state: UttasState, combatant_id: str, decision: Any = None) -> bool:
         return reactions.may_be_asked(state, combatant_id, decision)

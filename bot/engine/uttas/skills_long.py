@@ -30,7 +30,6 @@ from bot.engine.core.commands import CommandBase, Id
 from bot.engine.core.dice import Roll
 from bot.engine.core.economy import Timing
 from bot.engine.core.events import Event
-from bot.engine.uttas import limbs
 from bot.engine.uttas.events import Checked
 from bot.engine.uttas.state import (
     DEAD,
@@ -72,7 +71,9 @@ class Tx(Protocol):
 
     def lose(self, cid: str, condition: str, reason: str) -> None: ...
 
-    def roll(self, purpose: str, dice: int, *, advantage: int, disadvantage: int) -> Roll: ...
+    def check_roll(
+        self, c: Combatant, purpose: str, dice: int, *, advantage: int, disadvantage: int
+    ) -> Roll: ...
 
     def spend_actions(
         self, cid: str, amount: int, reason: str, timing: Timing, *, on_skill: bool = False
@@ -201,11 +202,12 @@ def _roll(tx: Tx, c: Combatant, going: SkillInProgress) -> None:
     """The completed skill's check: its dice (Advantage/Disadvantage apply; a disabled head
     adds a Disadvantage) against the difficulty given when it began."""
     dice = c.sheet.skill_dice(going.skill) or 0
-    roll = tx.roll(
+    roll = tx.check_roll(
+        c,
         f"{c.name}'s {going.skill} ({going.turns} turns)",
         dice,
         advantage=going.advantage,
-        disadvantage=going.disadvantage + (1 if limbs.head_disabled(c) else 0),
+        disadvantage=going.disadvantage,
     )
     ok = None if going.difficulty is None else roll.total >= going.difficulty
     verdict = "" if ok is None else (" — success" if ok else " — failure")

@@ -55,7 +55,8 @@ class Dice(_Table):
     dice showing ``hit_on`` or more are hits ("Any dice which land on 5 or 6 are hits")."""
 
     sides: Annotated[int, Field(ge=2, le=20)] = 6
-    hit_on: Annotated[int, Field(ge=1, le=20)] = 5
+    hit_on: Annotated[int, Field(ge=2, le=20)] = 5  # 1: every die a hit, no roll at all (a
+    # pool counting hits needs a face that misses: bot.engine.core.pools.Sides)
     base_dice: Positive = 1
     dice_per_resource: Positive = 1
 
