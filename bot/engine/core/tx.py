@@ -248,9 +248,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         return "a decision"
 
     def waiting_how(self) -> str:
-        """How the pending decision is made, after the refusal's "Waiting for … first." (a
-        leading space; empty when the refusal says it already)."""
-        return ""
+        """How the pending decision is made and how the GM moves the fight on without it,
+        after the refusal's "Waiting for … first." (with a leading space): a refusal that says
+        only what it waits on leaves a new GM or player stuck. Each ruleset says it in its own
+        words; this is what holds for any decision."""
+        return " The buttons on its message decide it; `/gm resolve` settles it as if nobody chose."
 
     def before_turn(self, c: Any) -> None:
         """Called on a changeable ``c`` when its turn comes, before anything else (reset what

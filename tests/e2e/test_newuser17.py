@@ -1,0 +1,112 @@
+"""A brand-new GM and two players run a first fight in each game system from the README alone,
+through the parts the earlier walkthroughs skipped — the GM's moderation (`/gm undo`, `/gm redo`,
+`/gm skip`, `/gm remove`, `/gm resolve`) and what a player is told while the fight waits. Each
+test is a place where a reply left them stuck or guessing, and states what they should see."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import (
+    end_encounter,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_cast,
+    slash,
+    thug_attacks_willow,
+)
+from tests.e2e.conftest import Table
+from tests.e2e.test_attack_systems import untitled_mill
+from tests.harness.server import DiscordHarness
+
+
+async def test_a_command_refused_while_a_decision_waits_says_how_it_is_settled(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """In UTTAS a turn command sent while an attack waited on its reaction was refused "Waiting
+    for Thug 1 to decide on Willow's Club first." with how it is decided (the buttons, `/gm
+    resolve`). In the README's Utopia, Untitled and Uune fights the same refusal ended at
+    "first." — "Waiting for Bandit archer 1's defense against Knife first.", "Waiting for the
+    GM's approval of Mira Quell's roll first." — and a new GM (who had typed `/gm skip` or
+    `/gm next`) was not told that the buttons decide it or that `/gm resolve` moves the fight on.
+    Every game system's refusal now says both, in its own words."""
+    h = discord_harness
+    gm, player = table.moderator, table.player
+
+    # UTTAS, the README's first fight: one Thug attacks Willow.
+    await set_up_cast(
+        h, table, "uttas", name="Ambush", pcs={"Willow": "willow"}, npc=("thug", "Thug")
+    )
+    await thug_attacks_willow(bot, h, table)
+    text = await refused(await slash(h, gm, "endturn"))
+    assert text.startswith("Waiting for Willow to decide on Thug 1's Cudgel first."), text
+    assert "`/gm resolve`" in text, text
+    await _close(h, table)
+
+    # Utopia, the README's Reed Ford: the GM chooses the archer's defense (npcs_react).
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna"},
+        npc=("bandit-archer", "Bandit archer"),
+        begin=False,
+    )
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Bandit archer 1"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Vesna")
+    await ok(
+        await slash(h, player, "act", action="attack", target="Bandit archer 1", detail="Knife")
+    )
+    text = await refused(await slash(h, player, "endturn"))
+    assert text.startswith("Waiting for Bandit archer 1's defense against Knife first."), text
+    assert "buttons on the attack's message" in text and "the GM chooses for an NPC" in text
+    assert "`/gm resolve` settles it: the damage is taken with no defense." in text, text
+    await _close(h, table)
+
+    # Untitled, the README's mill: the giant swings at Brask, who carries a shield.
+    await untitled_mill(h, table)
+    await pass_turns_until(bot, h, table, "Hill giant 1")
+    await ok(await slash(h, gm, "act", action="attack", target="Brask"))
+    text = await refused(await slash(h, gm, "gm next"))
+    assert text.startswith("Waiting for Brask's defense against"), text
+    assert "buttons on the attack's message" in text, text
+    assert "`/gm resolve` settles it: the attack is rolled with the" in text, text
+    await _close(h, table)
+
+    # Uune, the README's Dock nine: Mira's attack waits for the GM's approval, then her roll.
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Dock nine",
+        pcs={"Mira Quell": "mira"},
+        npc=("dock-thug", "Dock Thug"),
+    )
+    await ok(
+        await slash(
+            h,
+            player,
+            "act",
+            action="attack",
+            target="Dock Thug 1",
+            detail="Twin short blades, Street fencing",
+        )
+    )
+    text = await refused(await slash(h, gm, "gm skip", combatant="Mira Quell"))
+    assert text.startswith("Waiting for the GM's approval of Mira Quell's roll first."), text
+    assert "The GM answers it with the buttons on the roll's message" in text, text
+    assert "`/gm resolve` settles it: the resources not answered are refused" in text, text
+    await ok(await slash(h, gm, "gm resolve"))
+    text = await refused(await slash(h, gm, "gm next"))
+    assert text.startswith("Waiting for Mira Quell to keep their roll first."), text
+    assert "The buttons on the roll's message decide it" in text, text
+    assert "`/gm resolve` settles it: the roll stands as it is." in text, text
+
+
+async def _close(h: DiscordHarness, table: Table) -> None:
+    """The GM ends the channel's encounter (Confirm) so the next system's can start."""
+    click = await end_encounter(h, table)
+    await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
