@@ -58,8 +58,10 @@ NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begi
 @dataclass(frozen=True)
 class Replay:
     """An undone (``undo``) or redone command, for showing what was taken back or put back:
-    its name, who gave it, the options they typed (``options``, for the GM), its logged
-    ``events`` and the ``state`` they happened in."""
+    its name as members know it (:func:`~bot.services.log_commands.shown_command`: ``/gm
+    add-npc``, not the log's ``add_npcs``), who gave it (0: the bot itself), the options they
+    typed (``options``, for the GM), its logged ``events`` and the ``state`` they happened
+    in."""
 
     undo: bool
     command: str

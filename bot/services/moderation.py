@@ -39,6 +39,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
+from bot.services.log_commands import shown_command
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
@@ -248,8 +249,8 @@ class ModerationService:
         result = CombatResult(
             encounter=encounter,
             events=turn_given_back(old, encounter),
-            label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
-            replay=replay_of(entry, encounter, undo=undo, state=found["shown"]),
+            replay=(replayed := replay_of(entry, encounter, undo=undo, state=found["shown"])),
+            label=f"The GM {'undoes' if undo else 'redoes'} {replayed.command}",
             **outcome_of(old, encounter),
         )
         return result, entry
@@ -361,7 +362,7 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnySt
     }
     return Replay(
         undo=undo,
-        command=entry.command,
+        command=shown_command(entry.command, record.options),
         actor_id=entry.actor_id,
         version=entry.version,
         options=shown,

@@ -6,10 +6,14 @@ test is a place where a reply left them stuck or guessing, and states what they 
 from __future__ import annotations
 
 from bot.client import CombatBot
+from bot.services import log_commands
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
+    answered,
     end_encounter,
     ok,
     pass_turns_until,
+    press,
     refused,
     set_up_cast,
     slash,
@@ -110,3 +114,75 @@ async def _close(h: DiscordHarness, table: Table) -> None:
     """The GM ends the channel's encounter (Confirm) so the next system's can start."""
     click = await end_encounter(h, table)
     await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+
+
+async def test_an_undo_names_the_command_as_it_was_typed(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's GM typed `/gm add-npc template:Thug count:3`, then `/gm undo`, and read
+    "The GM undoes add_npcs — Undid **add\\_npcs**" (a one-off NPC: "add_npc"; `/gm hp`:
+    "hp"; an `/act action:attack`: "act"; the turn ping's End turn button: "endturn") — the
+    log's internal labels, which no command or button is called. An undo and a redo now name
+    the slash command typed, with `/act`'s action, or the button pressed."""
+    h = discord_harness
+    gm, player = table.gm, table.player
+    await ok(await slash(h, gm, "encounter start", name="Ambush at the ford"))
+    await answered(await slash(h, player, "character import", example="willow"))
+    await ok(await slash(h, player, "encounter join", character="Willow"))
+    await answered(await slash(h, table.moderator, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug", count=3))
+    undone = (await ok(await slash(h, gm, "gm undo"))).message.text()
+    assert undone.startswith("The GM undoes /gm add-npc\nUndid **/gm add-npc** by <@"), undone
+    assert "add_npc" not in undone and "add\\_npc" not in undone, undone
+    redone = (await ok(await slash(h, gm, "gm redo"))).message.text()
+    assert redone.startswith("The GM redoes /gm add-npc\nRedid **/gm add-npc** by <@"), redone
+    await ok(await slash(h, gm, "gm add-npc", name="Brute", health=50, stamina=60))
+    assert "Undid **/gm add-npc**" in (await ok(await slash(h, gm, "gm undo"))).message.text()
+
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Willow")
+    await ok(await slash(h, gm, "gm hp", combatant="Willow", health="-3"))
+    assert "Undid **/gm hp**" in (await ok(await slash(h, gm, "gm undo"))).message.text()
+    await ok(await slash(h, player, "act", action="talk", detail="Back off!"))
+    assert "Undid **/act action:talk**" in (await ok(await slash(h, gm, "gm undo"))).message.text()
+    [ping] = [m for m in h.messages_in(h.channel) if "**Willow**'s turn" in m.text()][-1:]
+    await press(h, player, ping, "End turn")
+    undone = (await ok(await slash(h, gm, "gm undo"))).message.text()
+    assert "Undid **the turn's End turn button** by <@" in undone, undone
+
+
+async def test_every_command_an_undo_names_is_one_the_bot_has(
+    bot: CombatBot, discord_harness: DiscordHarness
+) -> None:
+    """What an undo calls a logged command (:mod:`bot.services.log_commands`) is a slash
+    command the bot registers, typed as Discord shows it."""
+    paths: set[str] = set()
+    for command in discord_harness.registered_commands():
+        subs = [o for o in command.get("options", []) if o.get("type") in (1, 2)]
+        paths.add(f"/{command['name']}")
+        for sub in subs:
+            paths.add(f"/{command['name']} {sub['name']}")
+            for leaf in sub.get("options", []):
+                if leaf.get("type") == 1:
+                    paths.add(f"/{command['name']} {sub['name']} {leaf['name']}")
+    named = set(log_commands.TYPED.values())
+    assert named - paths == set(), sorted(named - paths)
+
+
+async def test_undoing_what_the_bot_did_says_the_bot_did_it(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The README's slow fight (`/gm settings turn_deadline:12h`): Willow's deadline passed and
+    the bot ended her turn; the GM gave it back with `/gm undo` and read "Undid **deadline**
+    by <@0>" — a mention of nobody (Discord shows "@unknown-user") and the log's label. It
+    now reads "Undid **a passed turn deadline** by the bot"."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await set_up_cast(
+        h, table, "uttas", name="Ambush", pcs={"Willow": "willow"}, npc=("thug", "Thug")
+    )
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    clock.advance(12 * 3600)
+    assert len(await bot.fire_turn_deadlines()) == 1
+    undone = (await ok(await slash(h, gm, "gm undo"))).message.text()
+    assert "Undid **a passed turn deadline** by the bot (version" in undone, undone
+    assert "<@0>" not in undone, undone
