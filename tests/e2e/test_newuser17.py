@@ -5,6 +5,8 @@ test is a place where a reply left them stuck or guessing, and states what they 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.client import CombatBot
 from bot.services import log_commands
 from tests.clock import ManualClock
@@ -16,12 +18,15 @@ from tests.e2e.combat_helpers import (
     press,
     refused,
     set_up_cast,
+    set_up_fight,
     slash,
     thug_attacks_willow,
 )
 from tests.e2e.conftest import Table
 from tests.e2e.test_attack_systems import untitled_mill
 from tests.harness.server import DiscordHarness
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
 async def test_a_command_refused_while_a_decision_waits_says_how_it_is_settled(
@@ -186,3 +191,33 @@ async def test_undoing_what_the_bot_did_says_the_bot_did_it(
     undone = (await ok(await slash(h, gm, "gm undo"))).message.text()
     assert "Undid **a passed turn deadline** by the bot (version" in undone, undone
     assert "<@0>" not in undone, undone
+
+
+def _readme_buttons(system: str) -> list[str]:
+    """The reaction buttons the README's command table names for ``system``."""
+    row = next(line for line in README.splitlines() if line.startswith("| reaction buttons"))
+    listed = row[row.index(f"({system}: ") + len(system) + 3 :]
+    listed = listed[: listed.index(";")]
+    names = listed.replace(" and for an ally ", ", ").split(" — ")[0]
+    return [n.strip() for n in names.split(",") if n.strip() and n.strip() != "stance changes"]
+
+
+async def test_the_readmes_reaction_buttons_are_the_ones_the_bot_shows(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README promised UTTAS "an Intercept button for allies"; when Thug 1 attacked
+    Willow, Bear's player looked for it and found "Take the hit for Willow (1 action)" — no
+    command, button or rules text says Intercept (the rules call it "Take one for the team").
+    Every button the README names is now one the attack's prompt shows (Counter needs a
+    martial art: Willow has none)."""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1, begin=False)
+    await ok(await slash(h, table.moderator, "gm place engage", a="Willow", b="Thug 1"))
+    await ok(await slash(h, table.moderator, "encounter begin"))
+    prompt = await thug_attacks_willow(bot, h, table)
+    labels = [c.get("label", "") for c in prompt.all_components()]
+    named = _readme_buttons("UTTAS")
+    assert "Take the hit for Willow" in named, named
+    for name in named:
+        if name != "Counter":
+            assert any(label.startswith(name) for label in labels), (name, labels)
