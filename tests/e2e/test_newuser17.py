@@ -221,3 +221,37 @@ async def test_the_readmes_reaction_buttons_are_the_ones_the_bot_shows(
     for name in named:
         if name != "Counter":
             assert any(label.startswith(name) for label in labels), (name, labels)
+
+
+async def test_the_readme_says_which_turn_pings_have_no_attack_button(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's "Act from the ping" promised every turn's message End turn, the breather
+    and **Attack…**; in the README's Uune conflict Mira Quell's ping had End turn alone, and
+    her player looked for the button the README named. A Uune PC's Attack names the resources
+    it uses, so it has no such button — the README and `/help` now say so, and how to attack
+    instead; the Dock Thug's ping has it."""
+    h = discord_harness
+    block = README[README.index("**Act from the ping.**") :]
+    block = " ".join(block[: block.index("\n\n")].split())
+    assert "A Uune PC's ping has no **Attack…**" in block, block
+    assert "`/act action:attack detail:`" in block, block
+    guide = await slash(h, table.player, "help")
+    await guide.response()
+    text = " ".join(
+        "\n".join(e.get("description") or "" for e in guide.response_data["embeds"]).split()
+    )
+    assert "a Uune PC's Attack names its resources" in text, text
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Dock nine",
+        pcs={"Mira Quell": "mira"},
+        npc=("dock-thug", "Dock Thug"),
+    )
+    [ping] = [m for m in h.messages_in(h.channel) if "**Mira Quell**'s turn" in m.text()][-1:]
+    assert [c.get("label") for c in ping.all_components() if c.get("type") == 2] == ["End turn"]
+    await ok(await slash(h, table.moderator, "endturn"))
+    [ping] = [m for m in h.messages_in(h.channel) if "**Dock Thug 1**'s turn" in m.text()][-1:]
+    assert "Attack…" in [c.get("label") for c in ping.all_components() if c.get("type") == 2]
