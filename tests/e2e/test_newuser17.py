@@ -255,3 +255,37 @@ async def test_the_readme_says_which_turn_pings_have_no_attack_button(
     await ok(await slash(h, table.moderator, "endturn"))
     [ping] = [m for m in h.messages_in(h.channel) if "**Dock Thug 1**'s turn" in m.text()][-1:]
     assert "Attack…" in [c.get("label") for c in ping.all_components() if c.get("type") == 2]
+
+
+async def test_the_gm_guide_holds_in_every_game_system(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/help topic:gm` told a new Untitled and Uune GM that at `/encounter begin` "initiative
+    is rolled" (Untitled keeps the join order, Uune puts the PCs first: nothing is rolled),
+    to run an NPC with `/attack` (refused in those systems by name) and that `/gm resolve`
+    settles "a waiting attack, no reaction" (in Uune it settles an approval or a roll). The
+    guide now says what each system does; the commands it names for NPCs are accepted."""
+    h = discord_harness
+    guide = await slash(h, table.moderator, "help", topic="gm")
+    await guide.response()
+    text = " ".join(
+        "\n".join(e.get("description") or "" for e in guide.response_data["embeds"]).split()
+    )
+    assert "initiative is rolled and" not in text, text
+    assert "Untitled keeps the join order" in text and "Uune puts the PCs first" in text, text
+    assert "in Uune `/act action:npc-attack`" in text, text
+    assert "a Uune roll as it stands" in text, text
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Dock nine",
+        pcs={"Mira Quell": "mira"},
+        npc=("dock-thug", "Dock Thug"),
+    )
+    await pass_turns_until(bot, h, table, "Dock Thug 1")
+    await ok(
+        await slash(
+            h, table.moderator, "act", action="npc-attack", target="Mira Quell", detail="Cudgel"
+        )
+    )
