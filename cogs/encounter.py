@@ -80,7 +80,8 @@ class EncounterCog(
         )
         await interaction.response.send_message(
             f"<@{interaction.user.id}> started an encounter. Players join with "
-            "`/encounter join`; the GM adds NPCs and begins the fight.",
+            "`/encounter join`; the GM adds NPCs with `/gm add-npc` and begins the fight with "
+            "`/encounter begin`.",
             embed=embeds.tracker(encounter),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -289,3 +289,18 @@ async def test_the_gm_guide_holds_in_every_game_system(
             h, table.moderator, "act", action="npc-attack", target="Mira Quell", detail="Cudgel"
         )
     )
+
+
+async def test_a_started_encounter_names_the_gms_next_commands(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/encounter start` answered "Players join with `/encounter join`; the GM adds NPCs and
+    begins the fight." — the new GM was told what to do next but not with which commands (the
+    README lists them; the reply did not). It now names `/gm add-npc` and `/encounter
+    begin`."""
+    h = discord_harness
+    text = (
+        await ok(await slash(h, table.gm, "encounter start", name="Ambush at the ford"))
+    ).message.text()
+    assert "the GM adds NPCs with `/gm add-npc`" in text, text
+    assert "begins the fight with `/encounter begin`" in text, text
