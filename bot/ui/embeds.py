@@ -216,3 +216,22 @@ def joined_as_left(encounter: Encounter, name: str) -> str:
     if now[:1] == fresh[:1]:
         return ""
     return f", as their last fight left them ({shown_name(now[0])})"
+
+
+def order_places(encounter: Encounter, added: list[str]) -> str:
+    """Where each of ``added`` (combatant names, as stored), who joined a running fight,
+    stands in the turn order — in the words the engine uses for a one-off NPC ("Brute takes
+    place 5 in the initiative order."), each after a line break; nothing before the fight
+    begins (``/encounter begin`` sets the order then)."""
+    state = encounter.state
+    if state.phase != "active":
+        return ""
+    lines = []
+    for name in added:
+        joined = find_combatant(state, name)
+        if joined.id in state.order:
+            place = state.order.index(joined.id) + 1
+            lines.append(
+                f"\n{shown_name(joined.name)} takes place {place} in the initiative order."
+            )
+    return "".join(lines)

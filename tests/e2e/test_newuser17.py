@@ -304,3 +304,36 @@ async def test_a_started_encounter_names_the_gms_next_commands(
     ).message.text()
     assert "the GM adds NPCs with `/gm add-npc`" in text, text
     assert "begins the fight with `/encounter begin`" in text, text
+
+
+async def test_joining_a_running_fight_says_where_in_the_order(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Bear's player brought General Bearington into the README's fight after it began, and
+    the GM added a fourth Thug: the replies said "brings **General Bearington** into the
+    fight." and "Added **Thug 2**." with a list in joining order — nothing said when they
+    act, while a one-off NPC's reply did ("Brute takes place 5 in the initiative order.").
+    Every way in now says where the newcomer stands; before the fight begins, nothing (the
+    order is set at `/encounter begin`)."""
+    h = discord_harness
+    gm, player, bear = table.gm, table.player, table.other_player
+    await ok(await slash(h, gm, "encounter start", name="Ambush at the ford"))
+    await answered(await slash(h, player, "character import", example="willow"))
+    await answered(await slash(h, bear, "character import", example="general-bearington"))
+    text = (await ok(await slash(h, player, "encounter join", character="Willow"))).message.text()
+    assert "initiative order" not in text, text
+    await answered(await slash(h, table.moderator, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
+    await ok(await slash(h, gm, "encounter begin"))
+    text = (
+        await ok(await slash(h, bear, "encounter join", character="General Bearington"))
+    ).message.text()
+    live = await bot.services.encounters.live(h.channel.id)
+    place = [c.name for c in map(live.state.get, live.state.order)].index("General Bearington")
+    assert f"\nGeneral Bearington takes place {place + 1} in the initiative order." in text, text
+    text = (await ok(await slash(h, gm, "gm add-npc", template="Thug"))).message.text()
+    assert text.startswith("Added **Thug 2**.\nThug 2 takes place 4 in the initiative order."), text
+    text = (
+        await ok(await slash(h, gm, "gm add-npc", name="Brute", health=50, stamina=60))
+    ).message.text()
+    assert "Brute takes place 5 in the initiative order." in text, text
