@@ -6,6 +6,7 @@ test is a place where a reply left them stuck or guessing, and states what they 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bot.client import CombatBot
 from bot.services import log_commands
@@ -24,6 +25,7 @@ from tests.e2e.combat_helpers import (
 )
 from tests.e2e.conftest import Table
 from tests.e2e.test_attack_systems import untitled_mill
+from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
@@ -337,3 +339,37 @@ async def test_joining_a_running_fight_says_where_in_the_order(
         await ok(await slash(h, gm, "gm add-npc", name="Brute", health=50, stamina=60))
     ).message.text()
     assert "Brute takes place 5 in the initiative order." in text, text
+
+
+async def _form_title(h: DiscordHarness, member: Member, command: str, **options: Any) -> str:
+    """The title of the creation form ``command`` opens."""
+    record = await slash(h, member, command, **options)
+    await record.response()
+    assert record.response_type == 9, record.response_data  # a modal
+    title: str = record.response_data["title"]
+    return title
+
+
+async def test_creating_a_character_in_a_fights_channel_makes_one_of_its_system(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """In the README's Untitled mill, a new player with no sheet typed `/encounter join
+    character:Wren` and was told to "make one with `/character create`"; the form that opened
+    was UTTAS's (the command's default), the sheet it made was refused at the join ("**Wren**
+    is a UTTAS sheet; this encounter uses Untitled.") and nothing said how to get on. Left out,
+    `ruleset:` is now the channel's fight's system (else UTTAS), as `/tables` reads it; the
+    join's refusal says how to bring in a sheet of the encounter's system."""
+    h = discord_harness
+    player = table.player
+    assert await _form_title(h, player, "character create") == "New UTTAS character"
+    await ok(await slash(h, table.gm, "encounter start", name="The mill", ruleset="untitled"))
+    text = await refused(await slash(h, player, "encounter join", character="Wren"))
+    assert "make one with `/character create`" in text, text
+    assert await _form_title(h, player, "character create") == "New Untitled character"
+    assert await _form_title(h, table.moderator, "npc create") == "New Untitled NPC template"
+    chosen = await _form_title(h, player, "character create", ruleset="uune")
+    assert chosen == "New Uune character", chosen
+    await answered(await slash(h, player, "character import", example="willow"))
+    text = await refused(await slash(h, player, "encounter join", character="Willow"))
+    assert text.startswith("**Willow** is a UTTAS sheet; this encounter uses Untitled: "), text
+    assert "`/character import example:wren` or `/character create`" in text, text
