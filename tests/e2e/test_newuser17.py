@@ -8,10 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.client import CombatBot
 from bot.services import log_commands
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
     answered,
     end_encounter,
     ok,
@@ -373,3 +376,25 @@ async def test_creating_a_character_in_a_fights_channel_makes_one_of_its_system(
     text = await refused(await slash(h, player, "encounter join", character="Willow"))
     assert text.startswith("**Willow** is a UTTAS sheet; this encounter uses Untitled: "), text
     assert "`/character import example:wren` or `/character create`" in text, text
+
+
+@pytest.mark.parametrize(
+    ("system", "fight"),
+    [("uttas", "fight"), ("utopia", "fight"), ("untitled", "fight"), ("uune", "conflict")],
+)
+async def test_beginning_alone_says_how_to_bring_in_more(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str, fight: str
+) -> None:
+    """A new GM whose one player had joined typed `/encounter begin` and read "A fight needs at
+    least two combatants." — not how to get a second. Every system's refusal now names
+    `/encounter join` and `/gm add-npc` (the four copies of the check are one, in the core)."""
+    h = discord_harness
+    await ok(await slash(h, table.gm, "encounter start", name="Alone", ruleset=system))
+    pc, example, _ = ONE_ON_ONE[system]
+    await answered(await slash(h, table.player, "character import", example=example))
+    await ok(await slash(h, table.player, "encounter join", character=pc))
+    text = await refused(await slash(h, table.gm, "encounter begin"))
+    assert text == (
+        f"A {fight} needs at least two combatants: players bring theirs in with "
+        "`/encounter join`, and the GM adds NPCs with `/gm add-npc`."
+    ), text

@@ -320,6 +320,20 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
             )
             raise Conflict(f"That turn already ended: {now}.")
 
+    def require_can_begin(self, fight: str = "fight") -> None:
+        """``/encounter begin``: refused once the ``fight`` (Uune: "conflict") has begun or is
+        over, and with fewer than two combatants — saying how to bring more in."""
+        st = self.state
+        if st.phase == "active":
+            raise Conflict(f"The {fight} has already begun.")
+        if st.phase == "finished":
+            raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
+        if len(st.combatants) < 2:
+            raise RuleViolation(
+                f"A {fight} needs at least two combatants: players bring theirs in with "
+                "`/encounter join`, and the GM adds NPCs with `/gm add-npc`."
+            )
+
     def require_no_pending(self) -> None:
         """A turn command waits until no decision is open."""
         if self.state.decisions:

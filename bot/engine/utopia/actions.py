@@ -114,12 +114,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
     """Utopia "Standard Actions": every creature makes a Speed test, highest first (ties: the
     higher Speed score, then who joined first); round 1 and the first turn start."""
     st = tx.state
-    if st.phase == "active":
-        raise Conflict("The fight has already begun.")
-    if st.phase == "finished":
-        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) < 2:
-        raise RuleViolation("A fight needs at least two combatants.")
+    tx.require_can_begin()
     tx.order.arrange(tx)
     for c in st.combatants:
         m = tx.c(c.id)

@@ -119,12 +119,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
     """ "Conflict": the first round begins — every PC (in the order they joined, until the
     players choose otherwise), then every NPC."""
     st = tx.state
-    if st.phase == "active":
-        raise Conflict("The conflict has already begun.")
-    if st.phase == "finished":
-        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) < 2:
-        raise RuleViolation("A conflict needs at least two combatants.")
+    tx.require_can_begin("conflict")
     tx.require_no_pending()  # a roll outside the conflict (Downtime…) is finished first
     tx.order.arrange(tx)
     for c in st.combatants:
