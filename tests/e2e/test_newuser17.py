@@ -398,3 +398,25 @@ async def test_beginning_alone_says_how_to_bring_in_more(
         f"A {fight} needs at least two combatants: players bring theirs in with "
         "`/encounter join`, and the GM adds NPCs with `/gm add-npc`."
     ), text
+
+
+@pytest.mark.parametrize(
+    ("system", "why"),
+    [
+        ("utopia", "Utopia always rolls its order (everyone's Speed test, highest first)"),
+        ("untitled", "Untitled rolls no initiative (the Storyteller sets the order"),
+        ("uune", "Uune rolls no initiative (the PCs act first"),
+    ],
+)
+async def test_an_initiative_setting_where_none_applies_says_so(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str, why: str
+) -> None:
+    """The README lists `/gm settings [initiative] …`; a Utopia GM chose `initiative:Roll
+    Agility dice` and was told "Name at least one setting to change (Utopia always rolls its
+    order)." — they had named one. The refusal now says that the option is UTTAS's and why
+    it does not apply in the encounter's system."""
+    h = discord_harness
+    await ok(await slash(h, table.gm, "encounter start", name="Orders", ruleset=system))
+    text = await refused(await slash(h, table.gm, "gm settings", initiative="roll"))
+    assert text.startswith(why), text
+    assert "`initiative:` is UTTAS's" in text and "Name at least one" not in text, text

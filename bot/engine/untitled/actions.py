@@ -140,7 +140,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
         raise InvalidInput("Untitled has no interleaved turn order: the Storyteller sets it.")
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
     if not changes:
-        raise InvalidInput("Name at least one setting to change (Untitled rolls no initiative).")
+        raise InvalidInput(
+            "Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, "
+            "`/gm roll-order`): `initiative:` is UTTAS's. Name a setting to change."
+            if cmd.initiative_mode is not None
+            else "Name at least one setting to change."
+        )
     tx.state.settings = tx.state.settings.model_copy(update=changes)
     tx.note(f"Settings changed: {describe_settings(changes)}")
 

@@ -151,7 +151,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     interleave.check_setting(tx, cmd)
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode"})
     if not changes:
-        raise InvalidInput("Name at least one setting to change (Utopia always rolls its order).")
+        raise InvalidInput(
+            "Utopia always rolls its order (everyone's Speed test, highest first): `initiative:` "
+            "is UTTAS's. Name a setting to change."
+            if cmd.initiative_mode is not None
+            else "Name at least one setting to change."
+        )
     tx.state.settings = tx.state.settings.model_copy(update=changes)
     tx.note(f"Settings changed: {describe_settings(changes)}")
 

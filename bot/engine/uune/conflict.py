@@ -175,7 +175,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
         raise RuleViolation("Uune's conflict has no interleaved order: each PC takes a turn.")
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
     if not changes:
-        raise InvalidInput("Name at least one setting to change (Uune rolls no initiative).")
+        raise InvalidInput(
+            "Uune rolls no initiative (the PCs act first, in the order they choose, then the "
+            "NPCs): `initiative:` is UTTAS's. Name a setting to change."
+            if cmd.initiative_mode is not None
+            else "Name at least one setting to change."
+        )
     tx.state.settings = tx.state.settings.model_copy(update=changes)
     tx.note(f"Settings changed: {describe_settings(changes)}")
 
