@@ -293,6 +293,8 @@ class ModerationService:
 
         def make(current: Encounter) -> CommandBase:
             target = find_combatant(current.state, combatant)
+            if label == "hp":
+                _hp_fits(current, target.name, changes)
             return current.rules.vitals_command(target.id, changes)
 
         return await self._combat.gm_command(
@@ -368,6 +370,23 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnySt
         options=shown,
         events=record.events,
         state=state,
+    )
+
+
+def _hp_fits(encounter: Encounter, name: str, changes: Mapping[str, Any]) -> None:
+    """``/gm hp`` sets the vitals called health and stamina; in a system without one (Utopia's
+    Health is SHP and DHP, Uune's vitality) the refusal names ``/gm vital`` with an example
+    for ``name``, the command that sets that system's vitals — not only the vitals it has."""
+    rules = encounter.rules
+    known = rules.vital_names()
+    missing = [vital for vital in changes if vital not in known]
+    if not missing:
+        return
+    listed = ", ".join(rules.vital_label(vital) for vital in known)
+    typed = name.replace("`", "'")  # inside a code span
+    raise InvalidInput(
+        f"{rules.title} has no {missing[0].title()} for `/gm hp` (its vitals: {listed}): use "
+        f"`/gm vital`, e.g. `/gm vital combatant:{typed} vital:{known[0]} amount:-3`."
     )
 
 

@@ -5,6 +5,7 @@ test is a place where a reply left them stuck or guessing, and states what they 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from tests.e2e.combat_helpers import (
     answered,
     end_encounter,
     ok,
+    one_on_one,
     pass_turns_until,
     press,
     refused,
@@ -420,3 +422,42 @@ async def test_an_initiative_setting_where_none_applies_says_so(
     text = await refused(await slash(h, table.gm, "gm settings", initiative="roll"))
     assert text.startswith(why), text
     assert "`initiative:` is UTTAS's" in text and "Name at least one" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("system", "said", "example"),
+    [
+        (
+            "utopia",
+            "Utopia has no Health for `/gm hp` (its vitals: SHP, DHP, Stamina, TA, IA)",
+            "`/gm vital combatant:Vesna vital:shp amount:-3`",
+        ),
+        (
+            "uune",
+            "Uune has no Health for `/gm hp` (its vitals: Vitality, Focus)",
+            "`/gm vital combatant:Mira Quell vital:vitality amount:-3`",
+        ),
+    ],
+)
+async def test_gm_hp_where_there_is_no_health_names_gm_vital(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    system: str,
+    said: str,
+    example: str,
+) -> None:
+    """The README's first fight corrects Health with `/gm hp`; a Utopia GM typed `/gm hp
+    combatant:Vesna health:-3` and read "Utopia has no vital called 'health': shp, dhp,
+    stamina, ta or ia." — not that `/gm vital` is the command that sets those. The refusal
+    now names it, with an example for the combatant, which works as written."""
+    h = discord_harness
+    pc = await one_on_one(h, table, system, name="Hurt")
+    text = await refused(await slash(h, table.moderator, "gm hp", combatant=pc, health="-3"))
+    assert text.startswith(said) and example in text, text
+    found = re.search(r"`/gm vital combatant:(.+?) vital:(\S+) amount:(\S+)`", text)
+    assert found, text
+    combatant, vital, amount = found.groups()
+    await ok(
+        await slash(h, table.moderator, "gm vital", combatant=combatant, vital=vital, amount=amount)
+    )
