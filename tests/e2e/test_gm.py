@@ -298,7 +298,7 @@ async def test_log_files_match_what_happened(
     assert any(e["kind"] == "initiative" for e in begin["result"]["events"])
     assert begin["result"]["dice"] and all(d >= 1 for d in begin["result"]["dice"])  # issue 15
     assert document["state"] == document["state"] and document["encounter"]["name"] == "Matrix"
-    assert f"## Version {hp['version']}: hp" in markdown
+    assert f"## Version {hp['version']}: /gm hp" in markdown
     assert f"undone by version {entries[-1]['version']}" in markdown
     assert "Willow recovers" in markdown
     assert "🎲" in markdown or "initiative" in markdown.lower()

@@ -198,6 +198,14 @@ async def test_undoing_what_the_bot_did_says_the_bot_did_it(
     undone = (await ok(await slash(h, gm, "gm undo"))).message.text()
     assert "Undid **a passed turn deadline** by the bot (version" in undone, undone
     assert "<@0>" not in undone, undone
+    # The GM's log file says the same (its JSON keeps the log's own labels and ids).
+    record = await slash(h, gm, "gm log")
+    await record.response()
+    files = sorted(a["filename"] for a in record.message.payload["attachments"])
+    markdown = record.message.attachment(files[1]).text()
+    assert ": a passed turn deadline — *undone by version" in markdown, markdown
+    assert "by the bot" in markdown and "<@0>" not in markdown, markdown
+    assert ": /gm settings" in markdown, markdown
 
 
 def _readme_buttons(system: str) -> list[str]:
