@@ -435,7 +435,8 @@ class CombatService:
         """A typed reaction (``/dodge`` and ``/block``): the same as the button, for the newest
         decision that asks the reaction of one of the member's combatants. ``word`` becomes the
         ruleset's choice (:meth:`~bot.engine.core.contract.Ruleset.typed_reaction`: UTTAS
-        ``evade``); ``maneuver`` a martial art (UTTAS)."""
+        ``evade``); ``maneuver`` a martial art (UTTAS). The result's ``label`` is the chosen
+        reaction as its button names it (UTTAS "Evade", Utopia "Dodge")."""
 
         def build(current: Encounter) -> CommandBase:
             state, rules = current.state, current.rules
@@ -456,13 +457,18 @@ class CombatService:
             away.append(standing_in(current, actor, target))
             # The engine decides, and says exactly why a reaction is impossible.
             choice = rules.typed_reaction(word)
+            offered = rules.reaction_options(state, target.id, decision)
+            chosen.append(next((o.label for o in offered if o.choice == choice), choice))
             typed = ReactionOption(choice=choice, label=choice, maneuver=maneuver)
             return rules.answer(state, target, typed, decision)
 
         acting: list[CombatantBase] = []
         away: list[int | None] = []
+        chosen: list[str] = []
         result = await self._run(channel_id, actor, "react", {"choice": word}, build)
-        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
+        return dataclasses.replace(
+            result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]), label=chosen[-1]
+        )
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The window of the decisions that opened at ``pending_version`` ran out: each that is

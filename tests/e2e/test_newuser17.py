@@ -469,3 +469,55 @@ async def test_gm_hp_where_there_is_no_health_names_gm_vital(
     await ok(
         await slash(h, table.moderator, "gm vital", combatant=combatant, vital=vital, amount=amount)
     )
+
+
+async def test_a_typed_reaction_is_named_in_the_systems_words(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's reaction row says `/dodge` and `/block` do what the buttons do. In Utopia
+    Vesna's `/dodge` was titled "Vesna evades" (UTTAS's Evade; Utopia's is Dodge); in Untitled
+    Brask's `/block` "Brask blocks" (he raised his shield); in Uune Mira's `/dodge` against the
+    Dock Thug's Cudgel read "Name the difficulty, or resources to approve or refuse." — an
+    approval's words, to a player who has no Dodge at all. A typed reaction is now titled as
+    its button names it, and Uune's refusal says how a Defend is made."""
+    h = discord_harness
+    gm, vesna, brask = table.moderator, table.player, table.other_player
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Pass",
+        pcs={"Vesna": "vesna"},
+        npc=("stone-hound", "Stone hound"),
+        begin=False,
+    )
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Stone hound 1"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Stone hound 1")
+    await ok(await slash(h, gm, "act", action="attack", target="Vesna"))  # a bite in reach lands
+    dodged = (await ok(await slash(h, vesna, "dodge"))).message
+    assert dodged.embeds[0]["title"] == "Vesna reacts: Dodge", dodged.embeds[0]
+    await _close(h, table)
+
+    await untitled_mill(h, table)
+    await pass_turns_until(bot, h, table, "Hill giant 1")
+    await ok(await slash(h, gm, "act", action="attack", target="Brask"))
+    raised = (await ok(await slash(h, brask, "block"))).message
+    assert raised.embeds[0]["title"] == "Brask reacts: Raise the Oak heater shield", raised.embeds
+    await _close(h, table)
+
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Dock nine",
+        pcs={"Mira Quell": "mira"},
+        npc=("dock-thug", "Dock Thug"),
+    )
+    await pass_turns_until(bot, h, table, "Dock Thug 1")
+    await ok(await slash(h, gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel"))
+    text = await refused(await slash(h, vesna, "dodge"))
+    assert text.startswith("Uune has no Dodge: an NPC's attack is answered with a Defend roll."), (
+        text
+    )
+    assert "`/act action:propose detail:`" in text and "**Roll now**" in text, text
