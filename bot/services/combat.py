@@ -388,7 +388,7 @@ class CombatService:
             raise Conflict(f"That combatant has no choice to make on this {noun} any more.")
         name = names.escaped(decision.people[combatant_id].name)
         if not encounter.is_gm(actor):
-            raise NotAllowed(f"Only the GM chooses **{name}**'s reaction.")
+            raise NotAllowed(f"Only the GM chooses **{name}**'s {decision.words.gm_chooses}.")
         if not decision.deciders[combatant_id]:
             raise RuleViolation(
                 f"**{name}** has no choice it can make on this {noun} right now (nothing it "

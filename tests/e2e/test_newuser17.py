@@ -17,6 +17,7 @@ from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     ONE_ON_ONE,
     answered,
+    button,
     end_encounter,
     ok,
     one_on_one,
@@ -521,3 +522,40 @@ async def test_a_typed_reaction_is_named_in_the_systems_words(
         text
     )
     assert "`/act action:propose detail:`" in text and "**Roll now**" in text, text
+
+
+async def test_the_gms_button_for_a_hidden_npc_names_what_it_chooses(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's Reed Ford with `npcs_react:True`: Vesna's Knife hit the Bandit archer and
+    the prompt's button read "GM: choose Bandit archer 1's reaction" — Utopia's is a defense
+    (the prompt's own sentence said "the GM chooses **Bandit archer 1**'s defense"); in Uune
+    the same button stood for an NPC forcing a reroll. The button, the GM's private list and
+    the refusal to a player now say what is chosen, in the system's words."""
+    h = discord_harness
+    gm, player = table.moderator, table.player
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna"},
+        npc=("bandit-archer", "Bandit archer"),
+        begin=False,
+    )
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Bandit archer 1"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Vesna")
+    hit = await ok(
+        await slash(h, player, "act", action="attack", target="Bandit archer 1", detail="Knife")
+    )
+    prompt = hit.message
+    assert "the GM chooses **Bandit archer 1**'s defense" in prompt.text(), prompt.text()
+    chooser = button(prompt, "GM: choose Bandit archer 1's defense")["custom_id"]
+    text = await refused(await h.click(player, prompt, chooser))
+    assert text == "Only the GM chooses **Bandit archer 1**'s defense.", text
+    opened = await h.click(gm, prompt, chooser)
+    await opened.response()
+    assert opened.ephemeral, opened.response_data
+    assert opened.message.text().startswith("Choose **Bandit archer 1**'s defense (only you")
