@@ -49,7 +49,10 @@ from bot.store.encounters import EncounterRow, LogEntry
 
 INTERNAL_OPTIONS = frozenset({"pending_version"})
 """Logged options that are the bot's bookkeeping, not something a member typed."""
-NOTHING_TO_UNDO = "There is nothing to undo: every command since the encounter started is undone."
+NOTHING_TO_UNDO = (
+    "There is nothing to undo: no command has changed the encounter since it started, or every "
+    "one that did is undone (starting it, pausing and handing it on are not undone)."
+)
 NOTHING_TO_REDO = (
     "There is nothing to redo: nothing was undone, or a command since the last undo cleared "
     "the redo history."

@@ -559,3 +559,17 @@ async def test_the_gms_button_for_a_hidden_npc_names_what_it_chooses(
     await opened.response()
     assert opened.ephemeral, opened.response_data
     assert opened.message.text().startswith("Choose **Bandit archer 1**'s defense (only you")
+
+
+async def test_undo_in_a_new_encounter_does_not_claim_everything_was_undone(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A new GM started an encounter, paused it to try the command and typed `/gm undo`: "There
+    is nothing to undo: every command since the encounter started is undone." — nothing had
+    been undone. The refusal now says both cases, and what undo never takes back."""
+    h = discord_harness
+    await ok(await slash(h, table.gm, "encounter start", name="Ambush at the ford"))
+    await ok(await slash(h, table.gm, "gm pause"))
+    text = await refused(await slash(h, table.gm, "gm undo"))
+    assert text.startswith("There is nothing to undo: no command has changed the encounter"), text
+    assert "every command since the encounter started is undone" not in text, text
