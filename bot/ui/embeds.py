@@ -171,9 +171,11 @@ _ORDER_LINES = {
 
 
 def _order_line(key: str, initiative_mode: str) -> str:
-    """How the system orders its turns: UTTAS's initiative setting (agility or roll); the
-    other systems never read it (Untitled's order is the Storyteller's, Uune's PCs then NPCs)."""
-    return _ORDER_LINES.get(key, f"- initiative: {initiative_mode}")
+    """How the system orders its turns: UTTAS's initiative setting, named as `/gm settings
+    initiative:` offers it ("By Agility", "Roll Agility dice"); the other systems never read
+    it (Untitled's order is the Storyteller's, Uune's PCs then NPCs)."""
+    modes = {"agility": "By Agility (ties rolled)", "roll": "Roll Agility dice"}
+    return _ORDER_LINES.get(key, f"- initiative: {modes.get(initiative_mode, initiative_mode)}")
 
 
 def encounter_settings_text(encounter: Encounter) -> str:

@@ -573,3 +573,18 @@ async def test_undo_in_a_new_encounter_does_not_claim_everything_was_undone(
     text = await refused(await slash(h, table.gm, "gm undo"))
     assert text.startswith("There is nothing to undo: no command has changed the encounter"), text
     assert "every command since the encounter started is undone" not in text, text
+
+
+async def test_the_settings_name_the_initiative_as_its_option_does(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/gm settings` listed UTTAS's initiative as "initiative: agility" and, once the GM chose
+    "Roll Agility dice", "initiative: roll" — the stored values, not the option's choices the
+    GM picked from. The list now names them as the option does."""
+    h = discord_harness
+    await ok(await slash(h, table.gm, "encounter start", name="Ambush at the ford"))
+    text = await refused(await slash(h, table.gm, "gm settings"))
+    assert "- initiative: By Agility (ties rolled)\n" in text, text
+    await ok(await slash(h, table.gm, "gm settings", initiative="roll"))
+    text = await refused(await slash(h, table.gm, "gm settings"))
+    assert "- initiative: Roll Agility dice\n" in text, text
