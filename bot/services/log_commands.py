@@ -79,21 +79,30 @@ PRESSED: dict[str, str] = {
 """The labels of the turn ping's buttons (logged with the turn they belong to, ``turn``):
 the button pressed."""
 
+DECIDED = "react"
+"""The label of a decision answered: a decision's button (a reaction, a Uune approval or
+spend…), or a typed ``/dodge`` or ``/block`` (logged with ``choice`` and no
+``pending_version``)."""
+
 BY_ITSELF: dict[str, str] = {
-    "react": "a reaction",
     "expire": "a decision window that ran out",
     "deadline": "a passed turn deadline",
 }
-"""Labels that are no slash command: a reaction (a button, `/dodge` or `/block`) and what the
-bot does by itself when a window or a turn deadline runs out."""
+"""Labels that are no member's command: what the bot does by itself when a decision's window
+or a turn deadline runs out."""
 
 
 def shown_command(command: str, options: Mapping[str, Any]) -> str:
     """The logged ``command`` (its label) with its ``options`` as members know it: ``/gm
-    add-npc``, ``/act action:attack``, "the turn's End turn button", "a reaction". A label
+    add-npc``, ``/act action:attack``, "the turn's End turn button", "a decision's button". A label
     with no words here (an older log's) is shown as it is."""
     if "turn" in options and command in PRESSED:
         return PRESSED[command]
+    if command == DECIDED:
+        typed = options.get("choice")
+        if "pending_version" not in options and typed in ("dodge", "block"):
+            return f"/{typed}"
+        return "a decision's button"
     if command in BY_ITSELF:
         return BY_ITSELF[command]
     typed = TYPED.get(command)

@@ -588,3 +588,20 @@ async def test_the_settings_name_the_initiative_as_its_option_does(
     await ok(await slash(h, table.gm, "gm settings", initiative="roll"))
     text = await refused(await slash(h, table.gm, "gm settings"))
     assert "- initiative: Roll Agility dice\n" in text, text
+
+
+async def test_an_undone_reaction_is_named_by_how_it_was_given(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Undoing Willow's Evade read "Undid **react**" whether she pressed the button or typed
+    `/dodge` (and a GM's Uune approval was a "react" too). It now names the button or the
+    command."""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1)
+    prompt = await thug_attacks_willow(bot, h, table)
+    await press(h, table.player, prompt, "Evade")
+    undone = (await ok(await slash(h, table.moderator, "gm undo"))).message.text()
+    assert "Undid **a decision's button** by <@" in undone, undone
+    await ok(await slash(h, table.player, "dodge"))
+    undone = (await ok(await slash(h, table.moderator, "gm undo"))).message.text()
+    assert "Undid **/dodge** by <@" in undone, undone

@@ -85,7 +85,12 @@ def test_every_logged_label_has_the_words_members_know_it_by() -> None:
         if path.name == "campaign.py":
             continue
         labels |= _labels(path)
-    known = {*log_commands.TYPED, *log_commands.PRESSED, *log_commands.BY_ITSELF}
+    known = {
+        *log_commands.TYPED,
+        *log_commands.PRESSED,
+        *log_commands.BY_ITSELF,
+        log_commands.DECIDED,
+    }
     assert labels, "the scan found no label: the runners were renamed"
     assert {"add_npcs", "endturn", "react", "hp", "vital", "expire"} <= labels, sorted(labels)
     assert labels - known == set(), sorted(labels - known)
@@ -98,4 +103,6 @@ def test_a_label_is_shown_as_typed_pressed_or_done_by_the_bot() -> None:
     assert shown("endturn", {}) == "/endturn"
     assert shown("endturn", {"turn": 4}) == "the turn's End turn button"
     assert shown("deadline", {"for_turn": 4}) == "a passed turn deadline"
+    assert shown("react", {"pending_version": 7, "choice": "evade"}) == "a decision's button"
+    assert shown("react", {"choice": "dodge"}) == "/dodge"
     assert shown("an old label", {}) == "an old label"
