@@ -438,12 +438,12 @@ async def test_an_initiative_setting_where_none_applies_says_so(
     [
         (
             "utopia",
-            "Utopia has no Health for `/gm hp` (its vitals: SHP, DHP, Stamina, TA, IA)",
+            "Utopia has no Health for `/gm hp` (its vitals: SHP, DHP, Stamina, TA, IA",
             "`/gm vital combatant:Vesna vital:shp amount:-3`",
         ),
         (
             "uune",
-            "Uune has no Health for `/gm hp` (its vitals: Vitality, Focus)",
+            "Uune has no Health for `/gm hp` (its vitals: Vitality, Focus",
             "`/gm vital combatant:Mira Quell vital:vitality amount:-3`",
         ),
     ],
