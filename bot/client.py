@@ -134,8 +134,8 @@ class CombatBot(commands.Bot):
         await self.add_cog(
             EncounterCog(self.services.encounters, self.services.sheets, self.services.combat)
         )
-        await self.add_cog(CharacterCog(self.services.sheets))
-        await self.add_cog(NpcCog(self.services.sheets))
+        await self.add_cog(CharacterCog(self.services.sheets, self.services.encounters))
+        await self.add_cog(NpcCog(self.services.sheets, self.services.encounters))
         await self.add_cog(
             GmCog(
                 self.services.encounters,

@@ -14,11 +14,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.services.encounters import EncounterService
 from bot.services.sheets import NAME_MAX, SheetService
 from bot.store.sheets import SheetKind
 from bot.ui import text as ui_text
 from bot.ui.interaction import Choices, actor_of
 from bot.ui.sheet_flows import (
+    CREATE_RULESET_HELP,
     SHEET_RULESETS,
     ask_delete,
     example_choices,
@@ -45,19 +47,20 @@ class CharacterCog(
 
     kind: SheetKind = "character"
 
-    def __init__(self, service: SheetService) -> None:
+    def __init__(self, service: SheetService, encounters: EncounterService | None = None) -> None:
         self.service = service
+        self.encounters = encounters  # the channel's fight's system: the create form's default
         super().__init__()
 
     @app_commands.command(name="create", description="Create a character from its key numbers")
-    @app_commands.describe(ruleset="The rule system of the sheet (UTTAS if you leave it out)")
+    @app_commands.describe(ruleset=CREATE_RULESET_HELP)
     @app_commands.choices(ruleset=SHEET_RULESETS)
     async def create(
         self,
         interaction: discord.Interaction[Any],
         ruleset: app_commands.Choice[str] | None = None,
     ) -> None:
-        await open_create_form(self.service, interaction, self.kind, ruleset)
+        await open_create_form(self.service, interaction, self.kind, ruleset, self.encounters)
 
     @app_commands.command(
         name="import", description="Import a character from a JSON file or example"

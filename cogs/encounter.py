@@ -23,7 +23,7 @@ from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import refresh_channel, respond
-from bot.ui.embeds import joined_as_left
+from bot.ui.embeds import joined_as_left, order_places
 from bot.ui.encounter_end import end_prompt
 from bot.ui.fight_chart import chart_reply, require_fought
 from bot.ui.interaction import actor_of, channel_ids
@@ -80,7 +80,8 @@ class EncounterCog(
         )
         await interaction.response.send_message(
             f"<@{interaction.user.id}> started an encounter. Players join with "
-            "`/encounter join`; the GM adds NPCs and begins the fight.",
+            "`/encounter join`; the GM adds NPCs with `/gm add-npc` and begins the fight with "
+            "`/encounter begin`.",
             embed=embeds.tracker(encounter),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -202,7 +203,7 @@ class EncounterCog(
         )
         await interaction.response.send_message(
             f"<@{actor.user_id}> brings **{shown_name(sheet.name)}** into the fight"
-            f"{joined_as_left(encounter, sheet.name)}.",
+            f"{joined_as_left(encounter, sheet.name)}.{order_places(encounter, [sheet.name])}",
             embed=embeds.tracker(encounter),
             allowed_mentions=discord.AllowedMentions.none(),
         )

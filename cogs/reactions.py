@@ -15,6 +15,7 @@ from bot.services.combat import CombatService
 from bot.ui.combat import titled
 from bot.ui.combat_flow import respond
 from bot.ui.interaction import actor_of, channel_ids
+from bot.ui.text import shown_name
 
 
 class ReactionsCog(commands.Cog):
@@ -23,9 +24,12 @@ class ReactionsCog(commands.Cog):
     def __init__(self, combat: CombatService) -> None:
         self.combat = combat
 
-    @app_commands.command(name="dodge", description="Evade the attack waiting on your combatant")
+    @app_commands.command(
+        name="dodge",
+        description="Dodge the attack waiting on you (UTTAS: Evade; Untitled: no shield)",
+    )
     @app_commands.guild_only()
-    @app_commands.describe(maneuver="A custom Evade martial art (default: the basic Evade)")
+    @app_commands.describe(maneuver="UTTAS: a custom Evade martial art (default: the basic Evade)")
     async def dodge(
         self,
         interaction: discord.Interaction[Any],
@@ -35,11 +39,14 @@ class ReactionsCog(commands.Cog):
         result = await self.combat.react_by_command(
             channel_id, actor_of(interaction), "dodge", maneuver
         )
-        await respond(interaction, titled(result, "evades"))
+        await respond(interaction, titled(result, f"reacts: {shown_name(result.label)}"))
 
-    @app_commands.command(name="block", description="Block the attack waiting on your combatant")
+    @app_commands.command(
+        name="block",
+        description="Block the attack waiting on you (Untitled: raise the shield)",
+    )
     @app_commands.guild_only()
-    @app_commands.describe(maneuver="A custom Block martial art (default: the basic Block)")
+    @app_commands.describe(maneuver="UTTAS: a custom Block martial art (default: the basic Block)")
     async def block(
         self,
         interaction: discord.Interaction[Any],
@@ -49,4 +56,4 @@ class ReactionsCog(commands.Cog):
         result = await self.combat.react_by_command(
             channel_id, actor_of(interaction), "block", maneuver
         )
-        await respond(interaction, titled(result, "blocks"))
+        await respond(interaction, titled(result, f"reacts: {shown_name(result.label)}"))

@@ -58,8 +58,10 @@ NOT_BEGUN = "The fight has not begun yet. The GM starts it with `/encounter begi
 @dataclass(frozen=True)
 class Replay:
     """An undone (``undo``) or redone command, for showing what was taken back or put back:
-    its name, who gave it, the options they typed (``options``, for the GM), its logged
-    ``events`` and the ``state`` they happened in."""
+    its name as members know it (:func:`~bot.services.log_commands.shown_command`: ``/gm
+    add-npc``, not the log's ``add_npcs``), who gave it (0: the bot itself), the options they
+    typed (``options``, for the GM), its logged ``events`` and the ``state`` they happened
+    in."""
 
     undo: bool
     command: str
@@ -386,7 +388,7 @@ class CombatService:
             raise Conflict(f"That combatant has no choice to make on this {noun} any more.")
         name = names.escaped(decision.people[combatant_id].name)
         if not encounter.is_gm(actor):
-            raise NotAllowed(f"Only the GM chooses **{name}**'s reaction.")
+            raise NotAllowed(f"Only the GM chooses **{name}**'s {decision.words.gm_chooses}.")
         if not decision.deciders[combatant_id]:
             raise RuleViolation(
                 f"**{name}** has no choice it can make on this {noun} right now (nothing it "
@@ -433,7 +435,8 @@ class CombatService:
         """A typed reaction (``/dodge`` and ``/block``): the same as the button, for the newest
         decision that asks the reaction of one of the member's combatants. ``word`` becomes the
         ruleset's choice (:meth:`~bot.engine.core.contract.Ruleset.typed_reaction`: UTTAS
-        ``evade``); ``maneuver`` a martial art (UTTAS)."""
+        ``evade``); ``maneuver`` a martial art (UTTAS). The result's ``label`` is the chosen
+        reaction as its button names it (UTTAS "Evade", Utopia "Dodge")."""
 
         def build(current: Encounter) -> CommandBase:
             state, rules = current.state, current.rules
@@ -454,13 +457,18 @@ class CombatService:
             away.append(standing_in(current, actor, target))
             # The engine decides, and says exactly why a reaction is impossible.
             choice = rules.typed_reaction(word)
+            offered = rules.reaction_options(state, target.id, decision)
+            chosen.append(next((o.label for o in offered if o.choice == choice), choice))
             typed = ReactionOption(choice=choice, label=choice, maneuver=maneuver)
             return rules.answer(state, target, typed, decision)
 
         acting: list[CombatantBase] = []
         away: list[int | None] = []
+        chosen: list[str] = []
         result = await self._run(channel_id, actor, "react", {"choice": word}, build)
-        return dataclasses.replace(result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]))
+        return dataclasses.replace(
+            result, acting=acting[-1], stand_in=_stand_in(actor, away[-1]), label=chosen[-1]
+        )
 
     async def expire(self, encounter_id: int, pending_version: int) -> CombatResult:
         """The window of the decisions that opened at ``pending_version`` ran out: each that is

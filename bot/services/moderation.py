@@ -39,6 +39,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
+from bot.services.log_commands import shown_command
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
@@ -48,7 +49,10 @@ from bot.store.encounters import EncounterRow, LogEntry
 
 INTERNAL_OPTIONS = frozenset({"pending_version"})
 """Logged options that are the bot's bookkeeping, not something a member typed."""
-NOTHING_TO_UNDO = "There is nothing to undo: every command since the encounter started is undone."
+NOTHING_TO_UNDO = (
+    "There is nothing to undo: no command has changed the encounter since it started, or every "
+    "one that did is undone (starting it, pausing and handing it on are not undone)."
+)
 NOTHING_TO_REDO = (
     "There is nothing to redo: nothing was undone, or a command since the last undo cleared "
     "the redo history."
@@ -248,8 +252,8 @@ class ModerationService:
         result = CombatResult(
             encounter=encounter,
             events=turn_given_back(old, encounter),
-            label=f"The GM {'undoes' if undo else 'redoes'} {entry.command}",
-            replay=replay_of(entry, encounter, undo=undo, state=found["shown"]),
+            replay=(replayed := replay_of(entry, encounter, undo=undo, state=found["shown"])),
+            label=f"The GM {'undoes' if undo else 'redoes'} {replayed.command}",
             **outcome_of(old, encounter),
         )
         return result, entry
@@ -292,6 +296,8 @@ class ModerationService:
 
         def make(current: Encounter) -> CommandBase:
             target = find_combatant(current.state, combatant)
+            if label == "hp":
+                _hp_fits(current, target.name, changes)
             return current.rules.vitals_command(target.id, changes)
 
         return await self._combat.gm_command(
@@ -361,12 +367,29 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnySt
     }
     return Replay(
         undo=undo,
-        command=entry.command,
+        command=shown_command(entry.command, record.options),
         actor_id=entry.actor_id,
         version=entry.version,
         options=shown,
         events=record.events,
         state=state,
+    )
+
+
+def _hp_fits(encounter: Encounter, name: str, changes: Mapping[str, Any]) -> None:
+    """``/gm hp`` sets the vitals called health and stamina; in a system without one (Utopia's
+    Health is SHP and DHP, Uune's vitality) the refusal names ``/gm vital`` with an example
+    for ``name``, the command that sets that system's vitals — not only the vitals it has."""
+    rules = encounter.rules
+    known = rules.vital_names()
+    missing = [vital for vital in changes if vital not in known]
+    if not missing:
+        return
+    listed = ", ".join(rules.vital_label(vital) for vital in known)
+    typed = name.replace("`", "'")  # inside a code span
+    raise InvalidInput(
+        f"{rules.title} has no {missing[0].title()} for `/gm hp` (its vitals: {listed}): use "
+        f"`/gm vital`, e.g. `/gm vital combatant:{typed} vital:{known[0]} amount:-3`."
     )
 
 

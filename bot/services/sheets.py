@@ -340,9 +340,12 @@ class SheetService(ExampleSheets, SheetDeletion):
                 f"see `/{'npc' if kind == 'npc' else 'character'} list`."
             )
         if ruleset is not None and row.ruleset != ruleset:
+            example = _FIRST_EXAMPLE.get(ruleset, "willow")
             raise InvalidInput(
                 f"**{_shown(row.name)}** is a {ruleset_title(row.ruleset)} sheet; this "
-                f"encounter uses {ruleset_title(ruleset)}."
+                f"encounter uses {ruleset_title(ruleset)}: bring in a {ruleset_title(ruleset)} "
+                f"character with `/character import example:{example}` or `/character create` "
+                "(here it makes one of this encounter's)."
             )
         return self._load(row)
 

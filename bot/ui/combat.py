@@ -18,6 +18,7 @@ from bot.engine.core.events import Event, TurnStarted, render_all
 from bot.services.acting import answering
 from bot.services.combat import CombatResult, Decision
 from bot.services.encounters import Encounter
+from bot.services.log_commands import by_the_bot
 from bot.ui.embeds import fit_lines
 from bot.ui.text import shown_name, standing_in_for
 
@@ -108,8 +109,9 @@ def replay_lines(result: CombatResult, audience: Audience) -> list[str]:
     if audience.kind == "gm" and replay.options:
         typed = ", ".join(f"{k}: {v}" for k, v in replay.options.items())
         options = f" ({shown_name(typed)[:300]})"
+    by = "the bot" if by_the_bot(replay.actor_id) else f"<@{replay.actor_id}>"
     header = (
-        f"{verb} **{shown_name(replay.command)}**{options} by <@{replay.actor_id}> "
+        f"{verb} **{shown_name(replay.command)}**{options} by {by} "
         f"(version {replay.version})" + (". Taken back:" if replay.undo else ". Put back:")
     )
     view = result.encounter.rules.view(replay.state, audience, shown_name)

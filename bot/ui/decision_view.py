@@ -104,7 +104,7 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
             name = decision.people[cid].name if cid in decision.people else "the NPC"
             view.add_item(
                 discord.ui.Button(
-                    label=f"GM: choose {name}'s reaction"[:80],
+                    label=f"GM: choose {name}'s {decision.words.gm_chooses}"[:80],
                     style=discord.ButtonStyle.secondary,
                     custom_id=gm_chooser_custom_id(
                         encounter.id, decision.pending_version, cid, decision.ref

@@ -171,9 +171,11 @@ _ORDER_LINES = {
 
 
 def _order_line(key: str, initiative_mode: str) -> str:
-    """How the system orders its turns: UTTAS's initiative setting (agility or roll); the
-    other systems never read it (Untitled's order is the Storyteller's, Uune's PCs then NPCs)."""
-    return _ORDER_LINES.get(key, f"- initiative: {initiative_mode}")
+    """How the system orders its turns: UTTAS's initiative setting, named as `/gm settings
+    initiative:` offers it ("By Agility", "Roll Agility dice"); the other systems never read
+    it (Untitled's order is the Storyteller's, Uune's PCs then NPCs)."""
+    modes = {"agility": "By Agility (ties rolled)", "roll": "Roll Agility dice"}
+    return _ORDER_LINES.get(key, f"- initiative: {modes.get(initiative_mode, initiative_mode)}")
 
 
 def encounter_settings_text(encounter: Encounter) -> str:
@@ -216,3 +218,22 @@ def joined_as_left(encounter: Encounter, name: str) -> str:
     if now[:1] == fresh[:1]:
         return ""
     return f", as their last fight left them ({shown_name(now[0])})"
+
+
+def order_places(encounter: Encounter, added: list[str]) -> str:
+    """Where each of ``added`` (combatant names, as stored), who joined a running fight,
+    stands in the turn order — in the words the engine uses for a one-off NPC ("Brute takes
+    place 5 in the initiative order."), each after a line break; nothing before the fight
+    begins (``/encounter begin`` sets the order then)."""
+    state = encounter.state
+    if state.phase != "active":
+        return ""
+    lines = []
+    for name in added:
+        joined = find_combatant(state, name)
+        if joined.id in state.order:
+            place = state.order.index(joined.id) + 1
+            lines.append(
+                f"\n{shown_name(joined.name)} takes place {place} in the initiative order."
+            )
+    return "".join(lines)

@@ -12,6 +12,7 @@ import discord
 
 from bot.services import event_log
 from bot.services.encounters import Encounter
+from bot.services.log_commands import by_the_bot, shown_command
 from bot.store.encounters import LogEntry
 from bot.ui.text import inline_code, shown_name
 
@@ -78,8 +79,10 @@ def log_markdown(encounter: Encounter, entries: list[LogEntry]) -> str:
         elif e.redo_cleared_by is not None:
             mark = f" — *redo cleared by version {e.redo_cleared_by}*"
         when = e.at.strftime("%Y-%m-%d %H:%M:%S UTC")
-        lines.append(f"## Version {e.version}: {e.command}{mark}")
-        lines.append(f"{when} · by <@{e.actor_id}>")
+        # the command as members know it (the JSON file keeps the log's own label)
+        command = shown_name(shown_command(e.command, e.options))
+        lines.append(f"## Version {e.version}: {command}{mark}")
+        lines.append(f"{when} · by {'the bot' if by_the_bot(e.actor_id) else f'<@{e.actor_id}>'}")
         if e.options:
             shown = ", ".join(f"{k}: {inline_code(str(v))}" for k, v in e.options.items())
             lines.append(f"Options: {shown}")

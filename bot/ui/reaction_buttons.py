@@ -115,7 +115,8 @@ class GmReactionChooser(
         )
         who = decision.people[self.combatant_id]
         await interaction.response.send_message(
-            f"Choose **{shown_name(who.name)}**'s reaction (only you see these):",
+            f"Choose **{shown_name(who.name)}**'s {decision.words.gm_chooses} (only you see "
+            "these):",
             view=options_view(encounter.id, decision, self.combatant_id),
             ephemeral=True,
         )

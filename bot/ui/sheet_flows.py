@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.engine import get_ruleset
 from bot.errors import InvalidInput
+from bot.services.encounters import EncounterService
 from bot.services.sheet_input import check_upload
 from bot.services.sheets import Sheet, SheetService, SheetView, Stored
 from bot.store.sheets import SheetKind
@@ -22,7 +23,7 @@ from bot.ui.sheets import sheet_embed
 from bot.ui.sheets_views import SheetCreateModal, delete_prompt, guild_of
 
 SHEET_RULESETS = [
-    app_commands.Choice(name="UTTAS (default)", value="uttas"),
+    app_commands.Choice(name="UTTAS", value="uttas"),
     app_commands.Choice(name="Utopia", value="utopia"),
     app_commands.Choice(name="Untitled", value="untitled"),
     app_commands.Choice(name="Uune", value="uune"),
@@ -34,13 +35,24 @@ def sheet_view(sheet: Sheet) -> SheetView:
     return SheetView(sheet=sheet, full=True)
 
 
+CREATE_RULESET_HELP = "The sheet's rule system (left out: this channel's fight's, else UTTAS)"
+"""``ruleset:`` of ``/character create`` and ``/npc create``."""
+
+
 async def open_create_form(
     service: SheetService,
     interaction: discord.Interaction[Any],
     kind: SheetKind,
     ruleset: app_commands.Choice[str] | None,
+    encounters: EncounterService | None,
 ) -> None:
-    key = ruleset.value if ruleset else "uttas"
+    """The creation form of ``ruleset``'s sheets; left out, of the game system of the
+    channel's live encounter — the one a new player is about to join — else UTTAS's (as
+    ``/tables`` reads it)."""
+    key = ruleset.value if ruleset else None
+    if key is None and encounters is not None and interaction.channel_id is not None:
+        key = await encounters.live_ruleset(interaction.channel_id)
+    key = key or "uttas"
     if interaction.guild_id is None:
         raise InvalidInput("Sheets belong to a server; use this in a server channel.")
     await service.require_may_write(interaction.guild_id, kind, actor_of(interaction))

@@ -249,7 +249,9 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         )
         listed = ", ".join(f"**{shown_name(n)}**" for n in names)
         await interaction.response.send_message(
-            f"Added {listed}."[:2000], embed=embeds.tracker(encounter), allowed_mentions=NONE
+            f"Added {listed}.{embeds.order_places(encounter, names)}"[:2000],
+            embed=embeds.tracker(encounter),
+            allowed_mentions=NONE,
         )
         await refresh_channel(interaction.client, channel_id)
 

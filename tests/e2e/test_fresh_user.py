@@ -103,7 +103,7 @@ async def test_a_redo_that_hands_the_turn_on_says_whose_turn_it_is_once(
     after = await current_name(bot, h)
     await ok(await slash(h, table.moderator, "gm undo"))
     text = (await ok(await slash(h, table.moderator, "gm redo"))).message.text()
-    assert "Redid **endturn**" in text, text
+    assert "Redid **/endturn**" in text, text
     assert text.count(f"{after}'s turn") == 1, text  # once, as put back (the ping bolds it)
 
 

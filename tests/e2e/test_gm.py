@@ -189,7 +189,7 @@ async def test_undo_past_a_pending_reaction_retires_its_buttons_and_redo_reposts
     evade = button(prompt, "Evade")["custom_id"]
     await prompt_stored(bot, h)
     undo = await ok(await slash(h, table.gm, "gm undo"))
-    assert "Undid **attack**" in undo.message.text()
+    assert "Undid **/attack**" in undo.message.text()
     await h.wait_for(lambda: h.message(prompt).components == [])  # the old buttons go
     stale = h.message(prompt)
     stale.payload["components"] = stale.versions[0]["components"]  # a lagging client
@@ -200,7 +200,7 @@ async def test_undo_past_a_pending_reaction_retires_its_buttons_and_redo_reposts
     assert await snapshot(bot, h) == before
     # Redo brings the attack back with a fresh prompt and fresh buttons.
     redo = await ok(await slash(h, table.gm, "gm redo"))
-    assert "Redid **attack**" in redo.message.text()
+    assert "Redid **/attack**" in redo.message.text()
     fresh = redo.message
     assert button(fresh, "Evade")["custom_id"] != evade
     await press(h, table.player, fresh, "Evade")
@@ -298,7 +298,7 @@ async def test_log_files_match_what_happened(
     assert any(e["kind"] == "initiative" for e in begin["result"]["events"])
     assert begin["result"]["dice"] and all(d >= 1 for d in begin["result"]["dice"])  # issue 15
     assert document["state"] == document["state"] and document["encounter"]["name"] == "Matrix"
-    assert f"## Version {hp['version']}: hp" in markdown
+    assert f"## Version {hp['version']}: /gm hp" in markdown
     assert f"undone by version {entries[-1]['version']}" in markdown
     assert "Willow recovers" in markdown
     assert "🎲" in markdown or "initiative" in markdown.lower()

@@ -71,6 +71,6 @@ async def test_undo_and_redo_after_sigkill(
         assert "Undid" in undo.message.text()
         assert game_state((await stored(database))[1]) == game_state(states[version - 1 - back])
     redo = await ok(await slash(h, gm, "gm redo"))
-    assert "Redid **begin**" in redo.message.text()
+    assert "Redid **/encounter begin**" in redo.message.text()
     # begin's own state, replayed with its dice: the same initiative, no re-roll
     assert game_state((await stored(database))[1]) == game_state(states[2])

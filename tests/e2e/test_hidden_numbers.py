@@ -107,7 +107,7 @@ async def test_undo_and_redo_take_back_without_revealing_an_npcs_numbers(
     await ok(await slash(h, gm, "gm add-npc", name="Brute", health=777, stamina=888, agility=47))
     undo = await ok(await slash(h, gm, "gm undo"))
     public = undo.message.text()
-    assert "Undid **add\\_npc**" in public and "Taken back:" in public
+    assert "Undid **/gm add-npc**" in public and "Taken back:" in public
     without_ids = re.sub(r"<@\d+>", "", public)
     for secret in ("777", "888", "47"):
         assert secret not in without_ids
@@ -115,7 +115,7 @@ async def test_undo_and_redo_take_back_without_revealing_an_npcs_numbers(
     assert exact.ephemeral and "health: 777" in exact.text()
     redo = await ok(await slash(h, gm, "gm redo"))
     redone = re.sub(r"<@\d+>", "", redo.message.text())
-    assert "Redid **add\\_npc**" in redone and "777" not in redone
+    assert "Redid **/gm add-npc**" in redone and "777" not in redone
 
     await ok(await slash(h, gm, "gm hp", combatant="Brute", stamina="-900"))
     undo = await ok(await slash(h, gm, "gm undo"))

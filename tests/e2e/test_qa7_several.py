@@ -39,8 +39,8 @@ async def test_dodge_with_two_attacks_waiting_names_who_dodged(
 ) -> None:
     """Thug 1's volley waits on Willow and on General Bearington (one player runs both). The
     player types `/dodge`: one of the two evades. The reply is titled with the other one
-    ("Willow evades" above "General Bearington reacts: Evade."), because the title is taken
-    from the decision still waiting."""
+    ("Willow reacts: Evade" above "General Bearington reacts: Evade."), because the title is
+    taken from the decision still waiting."""
     h = discord_harness
     await set_up_fight(h, table)
     await volley(bot, h, table)
@@ -50,7 +50,7 @@ async def test_dodge_with_two_attacks_waiting_names_who_dodged(
     dodged = "General Bearington" if live.state.get(still.target).name == "Willow" else "Willow"
     embed = reply.message.embeds[0]
     assert f"{dodged} reacts: Evade." in embed["description"]
-    assert embed["title"] == f"{dodged} evades", embed["title"]
+    assert embed["title"] == f"{dodged} reacts: Evade", embed["title"]
 
 
 async def test_a_click_that_settles_two_decisions_titles_its_own_prompt(

@@ -153,13 +153,14 @@ async def test_a_command_refused_while_a_defend_waits_names_whom_it_waits_on(
             h, table.moderator, "act", action="npc-attack", target="Tobin Ash", detail="Cudgel"
         )
     )
-    assert text == "Waiting for Mira Quell's Defend first.", text
+    assert text.startswith("Waiting for Mira Quell's Defend first. Its roller proposes"), text
     text = await refused(await slash(h, table.moderator, "endturn"))
-    assert text == "Waiting for Mira Quell's Defend first.", text
+    assert text.startswith("Waiting for Mira Quell's Defend first."), text
+    assert "`/gm resolve` settles it: the Defend is rolled with what is approved." in text
     # Once she has proposed, it is the GM's approval it waits on.
     await u.run(table.player, "act", action="propose", detail="Street fencing")
     text = await refused(await slash(h, table.moderator, "endturn"))
-    assert text == "Waiting for the GM's approval of Mira Quell's roll first.", text
+    assert text.startswith("Waiting for the GM's approval of Mira Quell's roll first."), text
 
 
 async def test_a_roller_who_spends_their_last_vitality_does_not_leave_the_fight_waiting(

@@ -111,7 +111,7 @@ async def test_the_gm_sets_the_legendary_dice_for_the_encounter(
     # Undo takes the attack back, then the setting.
     await answered(await slash(h, gm, "gm undo"))
     undone = await answered(await slash(h, gm, "gm undo"))
-    assert "Undid **settings**" in undone.message.text()
+    assert "Undid **/gm settings**" in undone.message.text()
     assert "- Legendary dice: not set" in await settings_text(h, table)
     text = await refused(await slash(h, player, "act", action="attack", target=GIANT))
     assert "Level 22 is Legendary" in text

@@ -60,8 +60,8 @@ async def test_a_whole_uune_conflict_through_discord(
     assert labels(spend) == [
         "Keep the roll",
         "Reroll die 2 (5 vitality)",
-        "GM: choose Dock Thug 1's reaction",
-        "GM: choose River Witch 1's reaction",
+        "GM: choose Dock Thug 1's forced reroll",
+        "GM: choose River Witch 1's forced reroll",
     ]
     rerolled = await u.press(mira, "Reroll die 2", [6])
     assert "Mira Quell rerolls a die (5 vitality)" in rerolled.text()
@@ -69,10 +69,10 @@ async def test_a_whole_uune_conflict_through_discord(
 
     # The NPC forces a reroll of a hit die: the GM's press only (a player is refused), and
     # what it cost the thug goes to the GM alone.
-    spend = await prompt_with(h, "GM: choose Dock Thug 1's reaction")
-    chooser = button(spend, "GM: choose Dock Thug 1's reaction")["custom_id"]
+    spend = await prompt_with(h, "GM: choose Dock Thug 1's forced reroll")
+    chooser = button(spend, "GM: choose Dock Thug 1's forced reroll")["custom_id"]
     text = await refused(await h.click(mira, spend, chooser))
-    assert text == "Only the GM chooses **Dock Thug 1**'s reaction."
+    assert text == "Only the GM chooses **Dock Thug 1**'s forced reroll."
     forced = await u.press(gm, "Force a reroll of die 1", [2], on="GM: choose Dock Thug 1")
     assert "Dock Thug 1 forces Mira Quell to reroll a hit die: " in forced.text()
     assert "[5→2] [2→6] = 1 hit vs 2 needed: failure" in forced.text()

@@ -66,7 +66,8 @@ class DecisionWords:
     reaction"); ``ran_out``: the same once it happened, as a sentence start ("The reaction
     window ran out: resolved with no reaction"); ``open_choices``: its choices reveal no hidden
     number, so every decider's buttons are shown to all (otherwise a hidden NPC gets one "GM:
-    choose" button)."""
+    choose" button); ``gm_chooses``: what that button chooses for the NPC, in the system's
+    words ("GM: choose Thug 1's reaction"; Utopia a defense, Uune a forced reroll)."""
 
     title: str
     ask: str
@@ -77,3 +78,4 @@ class DecisionWords:
     lapse: str
     ran_out: str
     open_choices: bool = False
+    gm_chooses: str = "reaction"

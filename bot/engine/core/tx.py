@@ -248,9 +248,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         return "a decision"
 
     def waiting_how(self) -> str:
-        """How the pending decision is made, after the refusal's "Waiting for … first." (a
-        leading space; empty when the refusal says it already)."""
-        return ""
+        """How the pending decision is made and how the GM moves the fight on without it,
+        after the refusal's "Waiting for … first." (with a leading space): a refusal that says
+        only what it waits on leaves a new GM or player stuck. Each ruleset says it in its own
+        words; this is what holds for any decision."""
+        return " The buttons on its message decide it; `/gm resolve` settles it as if nobody chose."
 
     def before_turn(self, c: Any) -> None:
         """Called on a changeable ``c`` when its turn comes, before anything else (reset what
@@ -317,6 +319,20 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                 else "no turn is running"
             )
             raise Conflict(f"That turn already ended: {now}.")
+
+    def require_can_begin(self, fight: str = "fight") -> None:
+        """``/encounter begin``: refused once the ``fight`` (Uune: "conflict") has begun or is
+        over, and with fewer than two combatants — saying how to bring more in."""
+        st = self.state
+        if st.phase == "active":
+            raise Conflict(f"The {fight} has already begun.")
+        if st.phase == "finished":
+            raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
+        if len(st.combatants) < 2:
+            raise RuleViolation(
+                f"A {fight} needs at least two combatants: players bring theirs in with "
+                "`/encounter join`, and the GM adds NPCs with `/gm add-npc`."
+            )
 
     def require_no_pending(self) -> None:
         """A turn command waits until no decision is open."""

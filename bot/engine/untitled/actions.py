@@ -103,12 +103,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
     the creatures joined in is the suggestion (``/gm order`` and the die roll change it);
     round 1 and the first turn start."""
     st = tx.state
-    if st.phase == "active":
-        raise Conflict("The fight has already begun.")
-    if st.phase == "finished":
-        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) < 2:
-        raise RuleViolation("A fight needs at least two combatants.")
+    tx.require_can_begin()
     tx.order.arrange(tx)
     for c in st.combatants:
         m = tx.c(c.id)
@@ -145,7 +140,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
         raise InvalidInput("Untitled has no interleaved turn order: the Storyteller sets it.")
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
     if not changes:
-        raise InvalidInput("Name at least one setting to change (Untitled rolls no initiative).")
+        raise InvalidInput(
+            "Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, "
+            "`/gm roll-order`): `initiative:` is UTTAS's. Name a setting to change."
+            if cmd.initiative_mode is not None
+            else "Name at least one setting to change."
+        )
     tx.state.settings = tx.state.settings.model_copy(update=changes)
     tx.note(f"Settings changed: {describe_settings(changes)}")
 

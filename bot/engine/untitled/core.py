@@ -143,6 +143,14 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
             f"{names.escaped(self.view(p.target).name)}'s defense against {names.escaped(p.weapon)}"
         )
 
+    def waiting_how(self) -> str:
+        """The shield's buttons decide it; `/gm resolve` does what the window's end would (the
+        decision's ``lapse`` words: the attack is rolled with the shield)."""
+        return (
+            " The buttons on the attack's message decide it (the GM chooses for an NPC);"
+            " `/gm resolve` settles it: the attack is rolled with the shield."
+        )
+
     # -- payments --------------------------------------------------------------------------------
     def timing(self, cid: str) -> Timing:
         return "turn" if self.state.turn == cid else "off_turn"

@@ -114,12 +114,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
     """Utopia "Standard Actions": every creature makes a Speed test, highest first (ties: the
     higher Speed score, then who joined first); round 1 and the first turn start."""
     st = tx.state
-    if st.phase == "active":
-        raise Conflict("The fight has already begun.")
-    if st.phase == "finished":
-        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) < 2:
-        raise RuleViolation("A fight needs at least two combatants.")
+    tx.require_can_begin()
     tx.order.arrange(tx)
     for c in st.combatants:
         m = tx.c(c.id)
@@ -156,7 +151,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     interleave.check_setting(tx, cmd)
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode"})
     if not changes:
-        raise InvalidInput("Name at least one setting to change (Utopia always rolls its order).")
+        raise InvalidInput(
+            "Utopia always rolls its order (everyone's Speed test, highest first): `initiative:` "
+            "is UTTAS's. Name a setting to change."
+            if cmd.initiative_mode is not None
+            else "Name at least one setting to change."
+        )
     tx.state.settings = tx.state.settings.model_copy(update=changes)
     tx.note(f"Settings changed: {describe_settings(changes)}")
 

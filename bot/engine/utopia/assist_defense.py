@@ -207,4 +207,5 @@ def words(
         waiting_on=f"**{target}**'s {noun} (Assists)",
         lapse=f"the {noun} is rolled with the Assists given",
         ran_out=f"The window ran out: the {noun} is rolled with the Assists given",
+        gm_chooses="Assist",
     )

@@ -183,6 +183,20 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
             f"{names.escaped(hit.source)}"
         )
 
+    def waiting_how(self) -> str:
+        """A defense is chosen with the attack's buttons, Assists with theirs; `/gm resolve`
+        does what the window's end would (as the decision's ``lapse`` words say)."""
+        p = self.state.pending
+        if p is not None and p.kind == "assist":
+            return (
+                " The Assist buttons give Assists, and the defender rolls when ready; "
+                "`/gm resolve` settles it: the defense is rolled with the Assists given."
+            )
+        return (
+            " The buttons on the attack's message decide it (the GM chooses for an NPC);"
+            " `/gm resolve` settles it: the damage is taken with no defense."
+        )
+
     def before_turn(self, c: UtopiaCombatant) -> None:
         """A new creature's turn: whoever attacked with interrupt actions may defend again
         ("Interchanging Actions": "until it's the next creature's turn")."""

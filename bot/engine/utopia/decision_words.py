@@ -45,6 +45,7 @@ def decision_words(
         waiting_on=f"**{target}**'s defense",
         lapse="the damage is taken with no defense",
         ran_out="The window ran out: the damage is taken with no defense",
+        gm_chooses="defense",
     )
 
 

@@ -124,12 +124,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
     Whatever still ties is ordered stably by the order combatants were added (earlier first).
     Starts round 1 and the first turn."""
     st = tx.state
-    if st.phase == "active":
-        raise Conflict("The fight has already begun.")
-    if st.phase == "finished":
-        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) < 2:
-        raise RuleViolation("A fight needs at least two combatants.")
+    tx.require_can_begin()
     if cmd.initiative_mode:
         st.initiative_mode = cmd.initiative_mode
     tx.order.arrange(tx)

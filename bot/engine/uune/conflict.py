@@ -119,12 +119,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
     """ "Conflict": the first round begins — every PC (in the order they joined, until the
     players choose otherwise), then every NPC."""
     st = tx.state
-    if st.phase == "active":
-        raise Conflict("The conflict has already begun.")
-    if st.phase == "finished":
-        raise Conflict(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) < 2:
-        raise RuleViolation("A conflict needs at least two combatants.")
+    tx.require_can_begin("conflict")
     tx.require_no_pending()  # a roll outside the conflict (Downtime…) is finished first
     tx.order.arrange(tx)
     for c in st.combatants:
@@ -195,7 +190,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
         raise RuleViolation("Uune's conflict has no interleaved order: each PC takes a turn.")
     changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
     if not changes:
-        raise InvalidInput("Name at least one setting to change (Uune rolls no initiative).")
+        raise InvalidInput(
+            "Uune rolls no initiative (the PCs act first, in the order they choose, then the "
+            "NPCs): `initiative:` is UTTAS's. Name a setting to change."
+            if cmd.initiative_mode is not None
+            else "Name at least one setting to change."
+        )
     tx.state.settings = tx.state.settings.model_copy(update=changes)
     tx.note(f"Settings changed: {describe_settings(changes)}")
 

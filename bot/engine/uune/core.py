@@ -113,6 +113,39 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
             return f"the GM's approval of {who}'s roll"
         return f"{who} to keep their roll"
 
+    def waiting_how(self) -> str:
+        """Who answers the pending decision with which buttons, and what `/gm resolve` does
+        instead — what its window's end would do (:mod:`bot.engine.uune.decision_words`'
+        ``lapse``)."""
+        p = self.state.pending
+        if p is None:
+            return super().waiting_how()
+        if p.kind != "approval":
+            return (
+                " The buttons on the roll's message decide it (keep it, or spend on it);"
+                " `/gm resolve` settles it: the roll stands as it is."
+            )
+        if p.purpose == "bond":
+            return (
+                " The GM answers it with the buttons on its message;"
+                " `/gm resolve` settles it: the focus is not granted."
+            )
+        if p.purpose == "defend" and not p.undecided():
+            return (
+                " Its roller proposes resources with `/act action:propose` or rolls with the"
+                " buttons on its message; `/gm resolve` settles it: the Defend is rolled with"
+                " what is approved."
+            )
+        lapse = (
+            "the resources not answered are refused and the roll is made"
+            if p.difficulty is not None
+            else "the action is called off"
+        )
+        return (
+            " The GM answers it with the buttons on the roll's message;"
+            f" `/gm resolve` settles it: {lapse}."
+        )
+
     def on_period_end(self, period: Period) -> None:
         """When the scene (or a longer period) ends: resources approved for the scene stop
         standing, and Center outside a conflict and a bond's focus are available again

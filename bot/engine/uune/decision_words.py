@@ -99,4 +99,5 @@ def spend_words(
         lapse="the roll stands as it is",
         ran_out="The window ran out: the roll stands as it is",
         open_choices=False,
+        gm_chooses="forced reroll",
     )

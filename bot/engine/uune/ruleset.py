@@ -467,6 +467,15 @@ class UuneRuleset(Ruleset[UuneState]):
             {"actor": decider.id, "choice": head, "dice": dice, "decision": ref}
         )
 
+    def typed_reaction(self, word: Literal["dodge", "block"]) -> str:
+        """Uune has no Dodge or Block: an NPC's attack is answered by a Defend roll ("Defend"),
+        with resources its roller proposes — ``/dodge`` and ``/block`` say how."""
+        raise RuleViolation(
+            f"Uune has no {word.title()}: an NPC's attack is answered with a Defend roll. "
+            "Propose resources for it with `/act action:propose detail:`, or press **Roll now** "
+            "on the attack's message; then keep the roll or spend on it with its buttons."
+        )
+
     def standing_words(self) -> StandingWords:
         """A rolled Defend's spends or keeping it (:mod:`bot.engine.uune.standing`)."""
         return standing.WORDS
