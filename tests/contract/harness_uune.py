@@ -33,6 +33,7 @@ from bot.engine.core.commands import (
 from bot.engine.core.events import ActionsSpent, AttackDeclared, Event, Moved
 from bot.engine.core.state import CombatantBase
 from bot.engine.uune import commands as u
+from bot.engine.uune.health import COUNT_MAX
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import EFFECTS, INCAPACITATED, ApprovalDecision, SpendDecision
 
@@ -265,7 +266,8 @@ def uune_command(
             severity=draw(
                 st.sampled_from(["heavy", "light", "lethal" if harm == "wound" else "traumatic"])
             ),
-            amount=draw(st.sampled_from([1, 2, 0, -1])),
+            # COUNT_MAX: twice on one count passes what a campaign record holds (attack 18).
+            amount=draw(st.sampled_from([1, 2, 0, -1, COUNT_MAX])),
             relative=draw(st.booleans()),
         )
     if kind == "set_distance":

@@ -3,12 +3,15 @@ Defend outcomes, against the Uune SRD (``uune-srd.txt``; section names are its h
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine.uune import commands as u
 from bot.engine.uune.health import (
+    COUNT_MAX,
     Health,
     Stress,
     Wounds,
@@ -186,3 +189,46 @@ def test_the_gm_deals_the_wounds_and_stress_a_story_gives() -> None:
     assert thug.get("c3").health.wounds.heavy == 1 and t.said("Thug takes a heavy wound")
     with pytest.raises(InvalidInput, match="one kind of wound or stress"):
         RULES.vitals_command("c1", {"heavy wound": (1, True), "vitality": (5, False)})
+
+
+@given(
+    st.lists(
+        st.sampled_from(["lethal", "heavy", "light", "traumatic", "heavy stress", "light stress"]),
+        max_size=8,
+    ),
+    st.sampled_from(["wound", "heal_wound", "stress", "heal_stress"]),
+)
+def test_every_health_a_function_returns_validates_or_the_change_is_refused(
+    start: list[str], step: str
+) -> None:
+    """Guard (attack 18): :class:`Health` is changed by copies, which pydantic does not
+    validate; a count past :data:`COUNT_MAX` stayed in play and left a campaign record that
+    could not be read back. From counts at or near the most, every change either returns a
+    health that validates as itself or is refused by name (nothing half-applied)."""
+    h = Health(
+        wounds=Wounds(lethal=COUNT_MAX - 1, heavy=COUNT_MAX, light=COUNT_MAX - 3),
+        stress=Stress(traumatic=COUNT_MAX - 1, heavy=COUNT_MAX, light=COUNT_MAX - 3),
+    )
+    changes = {
+        "wound": lambda x: wound(x, "light", T),
+        "heal_wound": lambda x: heal_wound(stabilise(x), T)[0],
+        "stress": lambda x: stress(x, "light", T),
+        "heal_stress": lambda x: heal_stress(x, T)[0],
+    }
+    dealt = {
+        "lethal": lambda x: wound(x, "lethal", T),
+        "heavy": lambda x: wound(x, "heavy", T),
+        "light": lambda x: wound(x, "light", T),
+        "traumatic": lambda x: stress(x, "traumatic", T),
+        "heavy stress": lambda x: stress(x, "heavy", T),
+        "light stress": lambda x: stress(x, "light", T),
+    }
+    for kind in start:
+        with contextlib.suppress(InvalidInput):
+            h = dealt[kind](h)
+    try:
+        after = changes[step](h)
+    except InvalidInput as refused:
+        assert f"at most {COUNT_MAX}" in str(refused)
+        return
+    assert Health.model_validate(after.model_dump()) == after

@@ -314,6 +314,11 @@ def take_harm(tx: Tx, cmd: TakeHarm) -> None:
             f"{names.escaped(c.name)} has {_harms(have, what)}: the GM adds wounds and stress "
             "here (`+1`); Downtime heals them a step (`/act action:downtime`)."
         )
+    if have + more > health.COUNT_MAX:
+        raise InvalidInput(
+            f"{names.escaped(c.name)} has {_harms(have, what)}: a creature has at most "
+            f"{health.COUNT_MAX} (`+{health.COUNT_MAX - have}` at most)."
+        )
     after = h
     for _ in range(more):
         if cmd.harm == "wound":

@@ -23,7 +23,9 @@ from bot.engine.uune.tables import UuneTables
 from bot.engine.uune.terms import StressKind, WoundKind
 from bot.errors import InvalidInput
 
-Count = Annotated[int, Field(ge=0, le=100)]
+COUNT_MAX = 100
+"""The most wounds or stresses of one kind a creature's record counts (:data:`Count`)."""
+Count = Annotated[int, Field(ge=0, le=COUNT_MAX)]
 Points = Annotated[int, Field(ge=0, le=10_000)]
 
 
@@ -89,7 +91,18 @@ class Health(_Frozen):
         return self.now(tables) <= 0
 
     def _with(self, tables: UuneTables, current: int, **changes: Any) -> Health:
+        """``self`` with ``changes`` and vitality ``current`` (clamped to the new maximum).
+        Raises :class:`InvalidInput` when a count would pass :data:`COUNT_MAX`: a copy is not
+        validated, and a count the model refuses would leave a campaign record that cannot be
+        read back when the fight ends."""
         moved = self.model_copy(update=changes)
+        for harm, counts in (("wounds", moved.wounds), ("stresses", moved.stress)):
+            over = [k for k, n in counts.model_dump().items() if n > COUNT_MAX]
+            if over:
+                raise InvalidInput(
+                    f"A creature has at most {COUNT_MAX} {over[0]} {harm}: that would be "
+                    f"{getattr(counts, over[0])}."
+                )
         top = moved.maximum(tables)
         return moved.model_copy(update={"current": max(0, min(current, top))})
 

@@ -55,7 +55,7 @@ from bot.engine.uune import (
 )
 from bot.engine.uune.core import ECONOMY, RULES_VERSION, TURN_ORDER, Tx
 from bot.engine.uune.events import EVENT_TYPES
-from bot.engine.uune.health import Health
+from bot.engine.uune.health import COUNT_MAX, Health
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
 from bot.engine.uune.rehearse import POLICIES, UunePolicy
@@ -570,12 +570,13 @@ class UuneRuleset(Ruleset[UuneState]):
                 raise InvalidInput("Deal one kind of wound or stress at a time.")
             severity, harm = harms[0].split()
             amount, relative = changes[harms[0]]
+            if abs(amount) > COUNT_MAX:
+                raise InvalidInput(
+                    f"A creature has at most {COUNT_MAX} {self.vital_label(harms[0])}: "
+                    f"`{'+' if relative and amount > 0 else ''}{amount}` is too many."
+                )
             return cmd.TakeHarm(
-                target=target,
-                harm=harm,
-                severity=severity,
-                amount=max(-100, min(100, amount)),
-                relative=relative,
+                target=target, harm=harm, severity=severity, amount=amount, relative=relative
             )
         return cmd.SetVitals(target=target, **dict(changes.items()))
 

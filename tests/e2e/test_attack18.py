@@ -1,0 +1,39 @@
+"""Attack 18: this session's new behaviours driven as careless or hostile members would —
+absurd amounts, undo and redo right after, a fight that ended and a new one. Each test is a
+defect found so, and states what a member should see. Every die is scripted."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import end_encounter, refused, slash
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.uune_steps import Docks
+from tests.harness.server import DiscordHarness
+
+
+async def test_uune_wounds_past_the_trackers_count_are_refused_not_a_broken_record(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """`/gm vital vital:light wound amount:+99999` was quietly taken as +100, and one more
+    wound after it was accepted too: Mira held 101 light wounds, more than a campaign record
+    counts (at most 100 of a kind), so when the fight ended her record could no longer be
+    read and she could not join the next fight ("campaign record cannot be read"). A count
+    beyond the record's is now refused, naming the limit, and nothing is dealt."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)
+    too_many = await refused(
+        await slash(h, gm, "gm vital", combatant="Mira Quell", vital="light wound", amount="+99999")
+    )
+    assert "at most 100" in too_many, too_many
+    await u.run(gm, "gm vital", combatant="Mira Quell", vital="light wound", amount="+100")
+    one_more = await refused(
+        await slash(h, gm, "gm vital", combatant="Mira Quell", vital="light wound", amount="+1")
+    )
+    assert "Mira Quell has 100 light wounds" in one_more, one_more
+    assert "at most 100" in one_more, one_more
+    await end_encounter(h, table)
+    await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
+    joined = await u.run(mira, "encounter join", character="Mira Quell")
+    assert "Wounds 0/0/100" in joined.message.text(), joined.message.text()
