@@ -10,6 +10,7 @@ import discord
 
 from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
+from bot.engine.core.effects import kept_words
 from bot.engine.core.pacing import format_duration
 from bot.engine.core.state import AnyState
 from bot.services.combat import find_combatant
@@ -207,17 +208,22 @@ def encounter_settings_text(encounter: Encounter) -> str:
 
 def joined_as_left(encounter: Encounter, name: str) -> str:
     """ " as its last fight left it (Health 12/16 · …)" when the character joins with a campaign
-    record that differs from its fresh sheet (decision A); else nothing."""
+    record that differs from its fresh sheet (decision A), or keeps effects ("Effects: Impaired
+    (for the campaign)"); else nothing."""
     rules = encounter.rules
     joined = find_combatant(encounter.state, name)
     sheet = getattr(joined, "sheet", None)
     if sheet is None:
         return ""
-    now = rules.record_lines(sheet, rules.record_of(joined))
-    fresh = rules.record_lines(sheet, None)
-    if now[:1] == fresh[:1]:
+    record = rules.record_of(joined)
+    now = rules.record_lines(sheet, record)
+    shown = [now[0]] if now[:1] != rules.record_lines(sheet, None)[:1] else []
+    kept = kept_words(tuple(getattr(record, "effects", ())))
+    if kept:  # a condition "for the campaign" it brings along
+        shown.append(kept)
+    if not shown:
         return ""
-    return f", as their last fight left them ({shown_name(now[0])})"
+    return f", as their last fight left them ({shown_name(' · '.join(shown))})"
 
 
 def order_places(encounter: Encounter, added: list[str]) -> str:

@@ -38,6 +38,7 @@ from bot.engine import get_ruleset
 from bot.engine.core.audience import GM, PUBLIC, controller
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.dice import RandomRoller
+from bot.engine.core.effects import SCOPES, Effect
 from bot.engine.core.rehearse import rehearse
 from bot.engine.core.verbs import ActInput
 from bot.engine.registry import REGISTRY
@@ -357,6 +358,25 @@ def machine_tests(
 globals().update(
     machine_tests("TestContract", lambda key: machine_for(HARNESSES[key]), CONTRACT_SETTINGS)
 )
+
+
+@pytest.mark.parametrize("key", sorted(HARNESSES))
+def test_a_campaign_record_shows_every_effect_it_keeps(key: str) -> None:
+    """Guard (attack 18): a condition given "for the campaign" (or for the day, quest, arc)
+    outlasts the fight in the record, yet Uune's, Utopia's and Untitled's record lines never
+    named it — `/campaign show` and the join after hid it until a roll suffered it. Each
+    ruleset's record lines name every effect its record keeps."""
+    rules, harness = get_ruleset(key), HARNESSES[key]
+    sheet = harness.example_sheet()
+    join = rules.add_command(name="Kept", sheet=sheet, character_id=1)
+    seated = rules.apply(rules.new_encounter(name="Kept", seed=0), join, RandomRoller(0), NOW)
+    record = rules.record_of(seated.state.combatants[0])
+    if "effects" not in type(record).model_fields:
+        return
+    kept = tuple(Effect(name=f"Markcond{n}", scope=scope) for n, scope in enumerate(SCOPES))
+    shown = " ".join(rules.record_lines(sheet, record.model_copy(update={"effects": kept})))
+    for e in kept:
+        assert e.name in shown, (e, shown)
 
 
 @settings(max_examples=10, deadline=None)

@@ -37,3 +37,28 @@ async def test_uune_wounds_past_the_trackers_count_are_refused_not_a_broken_reco
     await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
     joined = await u.run(mira, "encounter join", character="Mira Quell")
     assert "Wounds 0/0/100" in joined.message.text(), joined.message.text()
+
+
+async def test_a_condition_for_the_campaign_is_shown_by_the_record_and_the_join(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """`/gm condition lasts:for the campaign` keeps the condition past the fight (the
+    campaign record keeps it, and Mira is Impaired in the next fight), but `/campaign show`
+    said only "Vitality 100/100 · Wounds 0/0/0 · Stress 0/0/0 · Focus 0" and her joining
+    the next fight said nothing: no one could see the condition she carries until a roll
+    suffered it. The record and the join now name it, with how long it lasts."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)
+    await u.run(
+        gm, "gm condition", combatant="Mira Quell", action="add", name="Impaired", lasts="campaign"
+    )
+    await end_encounter(h, table)
+    shown = await h.slash(mira, h.channel, "campaign show", {"character": "Mira Quell"})
+    await shown.response()
+    text = shown.response_data["content"]
+    assert "Effects: Impaired (for the campaign)" in text, text
+    await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
+    joined = (await u.run(mira, "encounter join", character="Mira Quell")).message.text()
+    assert "as their last fight left them (Effects: Impaired (for the campaign))" in joined, joined

@@ -149,6 +149,18 @@ def how_long(effect: Effect, name: Callable[[str], str]) -> str:
     return SCOPE_WORDS.get(effect.scope, "")
 
 
+def kept_words(effects: tuple[Effect, ...] | list[Effect]) -> str:
+    """The effects a campaign record keeps, in words ("Effects: Impaired (for the campaign),
+    Intoxicated 2 (until the day ends)"); empty when it keeps none. A condition given for
+    the campaign outlasts the fight: ``/campaign show`` and a join with the record say so."""
+    words = []
+    for e in effects:
+        named = e.name if e.level == 1 else f"{e.name} {e.level}"
+        lasts = how_long(e, lambda cid: cid)
+        words.append(f"{named} ({lasts})" if lasts else named)
+    return "Effects: " + ", ".join(words) if words else ""
+
+
 _TURN_SCOPES = frozenset({"action", "turn"})
 
 

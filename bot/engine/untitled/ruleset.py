@@ -25,7 +25,7 @@ from bot.engine.core.contract import (
 )
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
-from bot.engine.core.effects import Lasts
+from bot.engine.core.effects import Lasts, kept_words
 from bot.engine.core.encounter_rules import EncounterRule
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
@@ -191,7 +191,12 @@ class UntitledRuleset(Ruleset[UntitledState]):
             raise InvalidInput(f"Not an {self.title} sheet.")
         r = record if isinstance(record, UntitledRecord) else UntitledRecord()
         health = sheet.health if r.health is None else r.health
-        return [f"Health {health}/{sheet.health}"]
+        kept = kept_words(r.effects)
+        return (
+            [f"Health {health}/{sheet.health}", kept]
+            if kept
+            else [f"Health {health}/{sheet.health}"]
+        )
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, UntitledSheet):

@@ -26,7 +26,7 @@ from bot.engine.core.contract import (
 )
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
-from bot.engine.core.effects import Lasts
+from bot.engine.core.effects import Lasts, kept_words
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
@@ -256,9 +256,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         shp = sheet.shp if r.shp is None else r.shp
         dhp = sheet.dhp if r.dhp is None else r.dhp
         stamina = sheet.stamina if r.stamina is None else r.stamina
-        return [
-            f"SHP {shp}/{sheet.shp} · DHP {dhp}/{sheet.dhp} · Stamina {stamina}/{sheet.stamina}"
-        ]
+        kept = kept_words(r.effects)
+        line = f"SHP {shp}/{sheet.shp} · DHP {dhp}/{sheet.dhp} · Stamina {stamina}/{sheet.stamina}"
+        return [line, kept] if kept else [line]
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, UtopiaSheet):

@@ -27,7 +27,7 @@ from bot.engine.core.contract import (
 )
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
-from bot.engine.core.effects import Lasts
+from bot.engine.core.effects import Lasts, kept_words
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
@@ -272,7 +272,8 @@ class UuneRuleset(Ruleset[UuneState]):
     def record_lines(self, sheet: BaseModel, record: BaseModel | None) -> list[str]:
         """The record as the board shows a combatant (:meth:`status`): vitality of the maximum
         its wounds and stress leave ("Wounds": "reduce your max vitality"), the wounds and
-        stress worst first, and a PC's focus."""
+        stress worst first, and a PC's focus; then the effects it keeps (a condition "for the
+        campaign")."""
         if not isinstance(sheet, UuneSheet | UuneStatblock):
             raise InvalidInput(f"Not a {self.title} sheet.")
         r = record if isinstance(record, UuneRecord) else UuneRecord()
@@ -283,10 +284,13 @@ class UuneRuleset(Ruleset[UuneState]):
                 wounds=sheet.wounds,
                 stress=sheet.stress,
             )
-            return [" · ".join(self._vitals(r.health or fresh))]
-        health = r.health or Health(base=sheet.vitality)
-        focus = sheet.focus if r.focus is None else r.focus
-        return [" · ".join([*self._vitals(health), f"Focus {focus}"])]
+            lines = [" · ".join(self._vitals(r.health or fresh))]
+        else:
+            health = r.health or Health(base=sheet.vitality)
+            focus = sheet.focus if r.focus is None else r.focus
+            lines = [" · ".join([*self._vitals(health), f"Focus {focus}"])]
+        kept = kept_words(r.effects)
+        return [*lines, kept] if kept else lines
 
     def _vitals(self, h: Health) -> list[str]:
         """ "Vitality 50/50", "Wounds 0/1/0" (lethal/heavy/light), "Stress 0/0/0"
