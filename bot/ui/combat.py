@@ -139,8 +139,12 @@ def gm_sees_more(result: CombatResult) -> bool:
 def turn_announcement(result: CombatResult) -> str:
     """A line mentioning the controller of each turn that started (the GM for NPCs), saying
     what a turn holds and — where the public may see the combatant's numbers — its pool; the
-    running turn's with its deadline, when it has one (``/gm settings turn_deadline:``)."""
+    running turn's with its deadline, when it has one (``/gm settings turn_deadline:``). None
+    when the result ended the fight: a turn it started (the first of a fight over as it
+    began) no longer runs, and its holder's `/act` would be refused."""
     encounter = result.encounter
+    if encounter.state.phase != "active":
+        return ""
     view = view_of(encounter, PUBLIC)
     parts: list[str] = []
     running = -1  # the part of the turn that runs now (the last one begun for its combatant)

@@ -5,7 +5,7 @@ defect found so, and states what a member should see. Every die is scripted."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import end_encounter, refused, slash
+from tests.e2e.combat_helpers import end_encounter, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks
 from tests.harness.server import DiscordHarness
@@ -62,3 +62,37 @@ async def test_a_condition_for_the_campaign_is_shown_by_the_record_and_the_join(
     await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
     joined = (await u.run(mira, "encounter join", character="Mira Quell")).message.text()
     assert "as their last fight left them (Effects: Impaired (for the campaign))" in joined, joined
+
+
+async def test_a_fight_over_as_it_begins_pings_no_turn(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The GM set the only Dock Thug's vitality to 0 before the conflict, then began it: the
+    fight was over at once ("Winner: the party side"), yet the reply pinged Mira — "it is
+    **Mira Quell**'s turn (round 1): take one action with `/act`" — for a turn that no longer
+    runs (her `/act` was then refused). A result that ends the fight pings no turn."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm = table.moderator
+    await u.cast(wren=False, witch=False)
+    await u.run(gm, "gm vital", combatant="Dock Thug 1", vital="vitality", amount="0")
+    began = await u.run(gm, "encounter begin")
+    text = began.message.text()
+    assert "The fight is over: only one side is left standing." in text, text
+    assert "it is **Mira Quell**'s turn" not in text, text
+    assert f"<@{table.player.user.id}>" not in began.response_data["content"], began.response_data
+
+
+async def test_uttas_a_fight_over_as_it_begins_pings_no_turn(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Guard for the class (every system's turn ping reads one rule, ``turn_announcement``):
+    in UTTAS too, a fight begun with its only Thug at 0 Health is over at once, and nobody
+    is pinged for a turn."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1, begin=False)
+    await ok(await slash(h, gm, "gm hp", combatant="Thug 1", health="0"))
+    began = await ok(await slash(h, gm, "encounter begin"))
+    text = began.message.text()
+    assert "over" in text.lower(), text
+    assert "'s turn (round 1)" not in began.response_data["content"], began.response_data
