@@ -228,9 +228,9 @@ def joined_as_left(encounter: Encounter, name: str) -> str:
 
 def order_places(encounter: Encounter, added: list[str]) -> str:
     """Where each of ``added`` (combatant names, as stored), who joined a running fight,
-    stands in the turn order — in the words the engine uses for a one-off NPC ("Brute takes
-    place 5 in the initiative order."), each after a line break; nothing before the fight
-    begins (``/encounter begin`` sets the order then)."""
+    stands in the turn order, in the order's own words (``TurnOrder.place_words``: "Brute
+    takes place 5 in the initiative order."; Uune and Untitled have no initiative), each after
+    a line break; nothing before the fight begins (``/encounter begin`` sets the order then)."""
     state = encounter.state
     if state.phase != "active":
         return ""
@@ -239,7 +239,8 @@ def order_places(encounter: Encounter, added: list[str]) -> str:
         joined = find_combatant(state, name)
         if joined.id in state.order:
             place = state.order.index(joined.id) + 1
-            lines.append(
-                f"\n{shown_name(joined.name)} takes place {place} in the initiative order."
+            words = encounter.rules.turn_order.place_words(
+                shown_name(joined.name), place, is_npc=joined.is_npc
             )
+            lines.append(f"\n{words}")
     return "".join(lines)

@@ -96,3 +96,27 @@ async def test_uttas_a_fight_over_as_it_begins_pings_no_turn(
     text = began.message.text()
     assert "over" in text.lower(), text
     assert "'s turn (round 1)" not in began.response_data["content"], began.response_data
+
+
+async def test_joining_a_running_uune_conflict_is_not_said_as_an_initiative_place(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Uune rolls no initiative ("Conflict": each PC gets a turn, the players choosing who
+    goes next, then the NPCs), and the bot says so to a GM who sets one. Yet Wren joining the
+    running conflict was told "Wren takes place 3 in the initiative order", and a River Witch
+    added by the GM "takes place 4 in the initiative order". The join says where a newcomer
+    stands in the system's own order."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm = table.moderator
+    await u.cast(wren=False, witch=False)
+    await u.run(gm, "encounter begin")
+    await u.reply(table.bystander, "character import", example="mira", name="Wren")
+    joined = await u.reply(table.bystander, "encounter join", character="Wren")
+    text = joined.response_data["content"]
+    assert "initiative" not in text, text
+    assert "Wren joins the player characters, who act first and choose who goes next" in text
+    added = (await u.reply(gm, "gm add-npc", template="River Witch")).response_data["content"]
+    assert "River Witch 1 takes place 5: after the player characters, with the NPCs." in added, (
+        added
+    )

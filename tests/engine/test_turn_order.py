@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import BaseModel
 
+from bot.engine import get_ruleset
 from bot.engine.core import order
 from bot.engine.core.commands import (
     CommandBase,
@@ -22,10 +23,11 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.dice import Roll, ScriptedRoller
 from bot.engine.core.economy import UuneActions
-from bot.engine.core.events import InitiativeRolled
+from bot.engine.core.events import UNSCORED_ORDERS, InitiativeRolled
 from bot.engine.core.order import ByScore, PcsThenNpcs, Rolled, StorytellerOrder, TurnOrder
 from bot.engine.core.state import CombatantBase, EncounterState
 from bot.engine.core.tx import CoreTx
+from bot.engine.registry import REGISTRY
 from bot.errors import Conflict, NotAllowed, RuleViolation
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -225,3 +227,19 @@ def test_by_score_rolls_only_the_tied_and_reports_the_order() -> None:
     assert event.text == "Initiative: 1. Cat, 2. Bob, 3. Ann"
     rolled = {line.name: line.roll.total if line.roll else None for line in event.lines}
     assert rolled == {"Cat": None, "Bob": 12, "Ann": 2}  # Cat had no tie to break
+
+
+@pytest.mark.parametrize("key", sorted(REGISTRY.implemented))
+def test_a_newcomers_place_is_said_in_the_words_of_the_systems_order(key: str) -> None:
+    """Guard (attack 18): a newcomer to a running fight was told its place "in the initiative
+    order" in every system, though Uune and Untitled roll no initiative (their orders'
+    headings: :data:`~bot.engine.core.events.UNSCORED_ORDERS`). Each order says a place in
+    its own words: only an order a score or a roll sets speaks of initiative."""
+    turn_order = get_ruleset(key).turn_order
+    for is_npc in (False, True):
+        words = turn_order.place_words("Wren", 3, is_npc=is_npc)
+        assert words.startswith("Wren"), words
+        if turn_order.key in UNSCORED_ORDERS:
+            assert "initiative" not in words.lower(), (key, words)
+        else:
+            assert "place 3 in the initiative order" in words, (key, words)

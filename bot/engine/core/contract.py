@@ -36,6 +36,7 @@ from bot.engine.core.effects import Lasts
 from bot.engine.core.encounter_rules import EncounterRulesHooks
 from bot.engine.core.events import Event, Outcome, parse_event
 from bot.engine.core.odds import OddsHooks
+from bot.engine.core.order import TurnOrder
 from bot.engine.core.rehearse import RehearseHooks
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.standing import ALWAYS, StandingWords
@@ -72,6 +73,8 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
     economy: ActionEconomy
     tables: Any
     """The GM-changeable numbers this instance plays by (the ruleset's tables model)."""
+    turn_order: TurnOrder
+    """How the system orders a fight (:mod:`bot.engine.core.order`)."""
     rules_version: ClassVar[int] = 1
     """The reading of the rules a new encounter plays by. A ruleset that changes a rule's
     reading adds a version and keeps the old one playable (``known_versions``), so a running

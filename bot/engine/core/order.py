@@ -69,6 +69,12 @@ class TurnOrder(ABC):
         tx.state.order.append(cid)
         _placed(tx, cid)
 
+    def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
+        """Where a newcomer to a running fight stands, said as the table reads this order
+        (``embeds.order_places``): an order set by a score or a roll is the initiative order,
+        as its heading says (:func:`~bot.engine.core.events.order_heading`)."""
+        return f"{name} takes place {place} in the initiative order."
+
 
 def _placed(tx: Tx, cid: str) -> None:
     pos = tx.state.order.index(cid) + 1
@@ -186,6 +192,14 @@ class StorytellerOrder(TurnOrder):
         st.order = [c.id for c in sorted(st.combatants, key=lambda c: c.join_seq)]
         _emit_order(tx, "storyteller", {}, {})
 
+    def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
+        """No initiative ("There is no specific initiative bonus or roll to determine
+        order"): the Storyteller's order."""
+        return (
+            f"{name} takes place {place} in the Storyteller's order (the GM changes it with "
+            "`/gm order`)."
+        )
+
 
 class PcsThenNpcs(TurnOrder):
     """Every player character (in the order they joined), then every NPC."""
@@ -206,6 +220,16 @@ class PcsThenNpcs(TurnOrder):
             last_pc = max((i for i, x in enumerate(order) if not tx.view(x).is_npc), default=-1)
             order.insert(last_pc + 1, cid)
         _placed(tx, cid)
+
+    def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
+        """No initiative: a PC joins the player characters, who choose who goes next; an NPC
+        acts after them, among the NPCs in the order they joined."""
+        if is_npc:
+            return f"{name} takes place {place}: after the player characters, with the NPCs."
+        return (
+            f"{name} joins the player characters, who act first and choose who goes next; "
+            "then the NPCs."
+        )
 
 
 # -- the core's turn-order commands ----------------------------------------------------------
