@@ -120,3 +120,38 @@ async def test_joining_a_running_uune_conflict_is_not_said_as_an_initiative_plac
     assert "River Witch 1 takes place 5: after the player characters, with the NPCs." in added, (
         added
     )
+
+
+async def test_uune_focus_never_passes_what_a_combatant_can_hold(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """A server's tables gave each level of Stimulated 20 focus (`focus.stimulated`, which
+    the tables allow up to 20), and the GM made Mira Stimulated for the campaign 5 times: her
+    Center gave her "her maximum focus" of 102 — more than a combatant or a campaign record
+    holds (at most 100). The fight's stored state could no longer be read back (after a
+    restart), nor her record when the fight ended: she could not join the next fight. A
+    maximum past 100 is 100."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await (
+        await slash(h, gm, "tables set", entry="focus.stimulated", value="20", ruleset="uune")
+    ).response()
+    await u.cast(wren=False, witch=False)
+    for _ in range(5):
+        await u.run(
+            gm,
+            "gm condition",
+            combatant="Mira Quell",
+            action="add",
+            name="Stimulated",
+            lasts="campaign",
+        )
+    await u.run(gm, "encounter begin")
+    centered = (await u.run(mira, "act", action="center")).message.text()
+    assert "Mira Quell centers and gains their maximum focus (100)." in centered, centered
+    ended = await end_encounter(h, table)
+    assert not ended.ephemeral, ended.response_data
+    await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
+    joined = (await u.run(mira, "encounter join", character="Mira Quell")).message.text()
+    assert "Focus 100" in joined, joined

@@ -12,16 +12,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from bot import names
 from bot.engine import REGISTRY, get_ruleset
+from bot.engine.core.effects import LEVEL_MAX
 from bot.engine.uune.form import lists_from_form
 from bot.engine.uune.ruleset import UuneRuleset
-from bot.engine.uune.sheet import CONTEXT_TABLES, UuneSheet, UuneStatblock, level_problems
-from bot.engine.uune.tables import default_tables, load_tables
+from bot.engine.uune.sheet import (
+    CONTEXT_TABLES,
+    Proficiency,
+    UuneSheet,
+    UuneStatblock,
+    level_problems,
+)
+from bot.engine.uune.state import UuneCombatant, UuneRecord
+from bot.engine.uune.tables import Focus, default_tables, load_tables
 from bot.errors import InvalidInput
 from bot.services.sheet_examples import ExampleSheets
+from tests.contract.harness_uune import MIRA
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "data" / "sheets" / "uune"
@@ -300,3 +311,29 @@ def test_the_create_forms_texts_become_the_sheets_lists() -> None:
     no_kind = lists_from_form({"bonds": "find her brother"})
     assert no_kind["bonds"] == [{"kind": "", "text": "find her brother"}]  # refused by the model
     assert lists_from_form({"items": [{"name": "Rope"}]}) == {"items": [{"name": "Rope"}]}
+
+
+@given(
+    table=st.tuples(*(st.integers(0, 20) for _ in range(3))),
+    points=st.integers(0, 100),
+    stimulated=st.integers(0, LEVEL_MAX),
+)
+def test_the_focus_maximum_is_never_more_than_a_combatant_or_a_record_holds(
+    table: tuple[int, int, int], points: int, stimulated: int
+) -> None:
+    """Guard (attack 18): a server's tables (`focus.stimulated` up to 20) and the GM's
+    Stimulated, or a sheet's proficiency points on focus, gave a maximum focus past the 100
+    a combatant's and a campaign record's models hold; Center filled it, and the fight's
+    state and the record could not be read back (`/encounter end` failed). Whatever the
+    tables, the sheet and the levels, the maximum is within what every model holds."""
+    most, per_point, per_level = table
+    tables = default_tables().model_copy(
+        update={"focus": Focus(max=most, per_proficiency_point=per_point, stimulated=per_level)}
+    )
+    extra = (Proficiency(on="focus", points=points),) if points else ()
+    sheet = MIRA.model_copy(update={"proficiency": MIRA.proficiency + extra})
+    top = sheet.focus_max(tables, stimulated)
+    for model in (UuneSheet, UuneCombatant):
+        bound = next(m.le for m in model.model_fields["focus"].metadata if hasattr(m, "le"))
+        assert top <= bound, (model.__name__, top)
+    assert UuneRecord(focus=top).focus == top  # the record holds it

@@ -116,6 +116,10 @@ class Proficiency(_Frozen):
     points: Annotated[int, Field(ge=1, le=100)] = 1
 
 
+FOCUS_MAX = 100
+"""The most focus a sheet, a combatant or a campaign record holds (their models' bound)."""
+
+
 class UuneSheet(_Frozen):
     """A Uune player character (see the module docstring for sources and bounds).
 
@@ -133,7 +137,7 @@ class UuneSheet(_Frozen):
     features: tuple[Feature, ...] = Field(default=(), max_length=20)
     items: tuple[Item, ...] = Field(default=(), max_length=50)
     proficiency: tuple[Proficiency, ...] = Field(default=(), max_length=50)
-    focus: Annotated[int, Field(ge=0, le=100)] = 0
+    focus: Annotated[int, Field(ge=0, le=FOCUS_MAX)] = 0
     vitality: Annotated[int, Field(ge=1, le=10_000)] = 100
     money: Annotated[int, Field(ge=0, le=10_000_000)] = 0
     income: Income | None = None
@@ -199,12 +203,16 @@ class UuneSheet(_Frozen):
 
     def focus_max(self, tables: UuneTables, stimulated: int = 0) -> int:
         """ "Focus": ``tables.focus.max`` (2) + ``per_proficiency_point`` per proficiency point
-        in focus, + ``tables.focus.stimulated`` per level of Stimulated."""
+        in focus, + ``tables.focus.stimulated`` per level of Stimulated; never past
+        :data:`FOCUS_MAX`, the most a sheet, a combatant or a campaign record holds (a server's
+        tables allow 20 a level: Stimulated 5 gave 102, and the fight's state and the record
+        could not be read back)."""
         f = tables.focus
-        return (
+        return min(
+            FOCUS_MAX,
             f.max
             + f.per_proficiency_point * self.proficiency_on(FOCUS)
-            + (f.stimulated * max(0, stimulated))
+            + (f.stimulated * max(0, stimulated)),
         )
 
     def shtick_points(self) -> int:

@@ -20,7 +20,7 @@ from bot.engine.core.effects import Effect
 from bot.engine.core.state import CombatantBase, EncounterState
 from bot.engine.uune.dice import ActionRoll
 from bot.engine.uune.health import Health
-from bot.engine.uune.sheet import UuneSheet, UuneStatblock
+from bot.engine.uune.sheet import FOCUS_MAX, UuneSheet, UuneStatblock
 from bot.engine.uune.tables import UuneTables
 
 INCAPACITATED = "Incapacitated"
@@ -60,7 +60,7 @@ class UuneCombatant(CombatantBase):
 
     sheet: Annotated[UuneSheet | UuneStatblock, Field(discriminator="kind")]
     health: Health
-    focus: Annotated[int, Field(ge=0, le=100)] = 0
+    focus: Annotated[int, Field(ge=0, le=FOCUS_MAX)] = 0
     standing: tuple[Label, ...] = Field(default=(), max_length=50)
     stealth: StealthLevel = "observed"
     centered: bool = False
@@ -141,7 +141,7 @@ class UuneRecord(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     health: Health | None = None
-    focus: Annotated[int, Field(ge=0, le=100)] | None = None
+    focus: Annotated[int, Field(ge=0, le=FOCUS_MAX)] | None = None
     effects: tuple[Effect, ...] = ()
 
 
