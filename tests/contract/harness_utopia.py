@@ -29,7 +29,7 @@ from bot.engine.core.events import ActionsSpent, AttackDeclared, Event, Moved
 from bot.engine.core.state import CombatantBase
 from bot.engine.utopia import commands as u
 from bot.engine.utopia.sheet import UtopiaSheet
-from bot.engine.utopia.state import DOWN, AssistDecision, DamageDecision
+from bot.engine.utopia.state import DOWN, VITAL_MIN, AssistDecision, DamageDecision
 
 Draw = Any
 
@@ -261,7 +261,9 @@ def utopia_command(
     if kind == "set_distance":
         return SetDistance(a=me, b=other, meters=draw(st.sampled_from([0.5, 1, 5, 20, 40])))
     if kind == "set_vitals":
-        return u.SetVitals(target=anyone, dhp=(-draw(st.integers(0, 12)), True))
+        # VITAL_MIN: twice passes what a state or record holds (attack 18).
+        lowered = draw(st.sampled_from([*range(13), -VITAL_MIN]))
+        return u.SetVitals(target=anyone, dhp=(-lowered, True))
     if kind == "scale":
         return u.Scale(actor=draw(st.sampled_from([me, me, anyone])), target=other)
     if kind == "shake_off":

@@ -361,6 +361,34 @@ globals().update(
 
 
 @pytest.mark.parametrize("key", sorted(HARNESSES))
+def test_the_gms_vitals_at_their_extremes_leave_a_fight_and_a_record_that_read_back(
+    key: str,
+) -> None:
+    """Guard (attack 18): the engine changes a state without validating it, so a value past
+    its model's bound stayed in play — Utopia's DHP lowered by −99,999 twice, Uune's wounds
+    past 100 — and the stored fight (after a restart) and the campaign record could not be
+    read back: `/encounter end` failed. Every vital `/gm vital` names, changed by the most
+    it takes (±100,000, twice), is refused or leaves a state and a record that read back."""
+    rules, harness = get_ruleset(key), HARNESSES[key]
+    sheet = harness.example_sheet()
+    join = rules.add_command(name="Edge", sheet=sheet, character_id=1)
+    state = rules.apply(rules.new_encounter(name="Edge", seed=0), join, RandomRoller(0), NOW).state
+    target = state.combatants[0].id
+    for vital in rules.vital_names():
+        for amount in (100_000, -100_000):
+            changed = state
+            for _ in range(2):
+                try:
+                    command = rules.vitals_command(target, {vital: (amount, True)})
+                    changed = rules.apply(changed, command, RandomRoller(0), NOW).state
+                except (DomainError, ValueError):
+                    break
+            loaded = rules.load_state(changed.model_dump_json())
+            record = rules.record_of(loaded.combatants[0])
+            assert rules.parse_record(record.model_dump_json()) == record, (vital, amount)
+
+
+@pytest.mark.parametrize("key", sorted(HARNESSES))
 def test_a_campaign_record_shows_every_effect_it_keeps(key: str) -> None:
     """Guard (attack 18): a condition given "for the campaign" (or for the day, quest, arc)
     outlasts the fight in the record, yet Uune's, Utopia's and Untitled's record lines never

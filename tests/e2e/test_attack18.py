@@ -5,7 +5,7 @@ defect found so, and states what a member should see. Every die is scripted."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import end_encounter, ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import end_encounter, hound_pass, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks
 from tests.harness.server import DiscordHarness
@@ -155,3 +155,23 @@ async def test_uune_focus_never_passes_what_a_combatant_can_hold(
     await u.run(gm, "encounter start", name="Dock ten", ruleset="uune")
     joined = (await u.run(mira, "encounter join", character="Mira Quell")).message.text()
     assert "Focus 100" in joined, joined
+
+
+async def test_utopia_dhp_lowered_past_what_a_record_holds_stops_at_the_limit(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/gm vital combatant:Vesna vital:dhp amount:-99999`, twice: DHP may go negative in
+    Utopia, and the bot took her to −199,984 — past the −100,000 a combatant and a campaign
+    record hold. `/encounter end` then failed ("Something went wrong on our side"), building
+    her record, and the fight could not be ended. DHP stops at −100,000."""
+    h, gm = discord_harness, table.moderator
+    await hound_pass(h, table, begin=False)
+    for _ in range(2):
+        await ok(await slash(h, gm, "gm vital", combatant="Vesna", vital="dhp", amount="-99999"))
+    live = await bot.services.encounters.live(h.channel.id)
+    assert next(c for c in live.state.combatants if c.name == "Vesna").dhp == -100_000
+    ended = await end_encounter(h, table)
+    assert not ended.ephemeral, ended.response_data
+    await ok(await slash(h, gm, "encounter start", name="Pass again", ruleset="utopia"))
+    joined = await ok(await slash(h, table.player, "encounter join", character="Vesna"))
+    assert "DHP -100000/" in joined.message.text(), joined.message.text()

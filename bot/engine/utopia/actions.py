@@ -32,7 +32,14 @@ from bot.engine.utopia.commands import (
 from bot.engine.utopia.core import Tx
 from bot.engine.utopia.grapple import drag_along, grappler_of, travel_limit
 from bot.engine.utopia.interleave import leaving
-from bot.engine.utopia.state import CONDITIONS, DOWN, AssistDecision, UtopiaCombatant, hit_of
+from bot.engine.utopia.state import (
+    CONDITIONS,
+    DOWN,
+    VITAL_MIN,
+    AssistDecision,
+    UtopiaCombatant,
+    hit_of,
+)
 from bot.errors import Conflict, InvalidInput, RuleViolation
 from bot.words import counted
 
@@ -343,8 +350,9 @@ def exchange(tx: Tx, cmd: Exchange) -> None:
 
 def set_vitals(tx: Tx, cmd: SetVitals) -> None:
     """Game Master: set or change SHP, DHP, Stamina (SHP and Stamina within 0 and the sheet's
-    maximum; DHP at most the maximum, and Down at 0 or below), and the TA and IA left (within
-    0 and the creature's TA or IA: what other aid costs, "Assist", is the GM's call)."""
+    maximum; DHP at most the maximum and at least ``VITAL_MIN``, and Down at 0 or below), and
+    the TA and IA left (within 0 and the creature's TA or IA: what other aid costs, "Assist",
+    is the GM's call)."""
     c = tx.view(cmd.target)
     m = tx.c(c.id)
     _set_actions(tx, m, cmd)
@@ -355,7 +363,7 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         value, relative = given
         new = getattr(m, field) + value if relative else value
         top = getattr(c.sheet, field)
-        new = min(new, top) if field == "dhp" else max(0, min(new, top))
+        new = max(VITAL_MIN if field == "dhp" else 0, min(new, top))
         setattr(m, field, new)
     if m.dhp <= 0 and not m.has(DOWN):
         tx.gain(c.id, DOWN, "the GM lowered its DHP", f"DHP {m.dhp}")

@@ -36,7 +36,7 @@ from bot.engine.utopia.defenses import (
 from bot.engine.utopia.events import AttackRolled, DamageResolved
 from bot.engine.utopia.grapple import cost_factor
 from bot.engine.utopia.sheet import Weapon
-from bot.engine.utopia.state import DOWN, DamageDecision, UtopiaCombatant
+from bot.engine.utopia.state import DOWN, VITAL_MIN, DamageDecision, UtopiaCombatant
 from bot.engine.utopia.stealth import unaware
 from bot.engine.utopia.tables import UtopiaTables
 from bot.engine.utopia.terms import DamageType
@@ -473,9 +473,9 @@ def take_damage(
     tx: Tx, cid: str, amount: int, damage_type: DamageType, *, ignores_shp: bool = False
 ) -> str:
     """``amount`` of ``damage_type`` into ``cid``'s pools: SHP first, the rest spilling into
-    DHP (which may go negative); Kinetic damage — and a weapon that ignores SHP — straight to
-    DHP; Stamina damage to Stamina (never below 0). DHP at 0 or below: Down (the bot's
-    default). Returns the pool hit first."""
+    DHP (which may go negative, to :data:`~bot.engine.utopia.state.VITAL_MIN`); Kinetic
+    damage — and a weapon that ignores SHP — straight to DHP; Stamina damage to Stamina (never
+    below 0). DHP at 0 or below: Down (the bot's default). Returns the pool hit first."""
     pool = tx.tables.damage_pool[damage_type]
     if pool == "shp" and ignores_shp:
         pool = "dhp"
@@ -488,9 +488,9 @@ def take_damage(
     if pool == "shp":
         spill = max(0, amount - m.shp)
         m.shp = max(0, m.shp - amount)
-        m.dhp -= spill
+        m.dhp = max(VITAL_MIN, m.dhp - spill)
     else:
-        m.dhp -= amount
+        m.dhp = max(VITAL_MIN, m.dhp - amount)
     if m.dhp <= 0 and not m.has(DOWN):
         tx.gain(cid, DOWN, "its DHP fell to 0 or below", f"DHP {m.dhp}")
     return pool

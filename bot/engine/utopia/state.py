@@ -22,7 +22,10 @@ DOWN = "Down"
 the fight until the GM raises its DHP (``docs/rules/utopia.md``)."""
 OUT: tuple[str, ...] = (DOWN,)
 CONDITIONS: tuple[str, ...] = (DOWN,)
-Vital = Annotated[int, Field(ge=-100_000, le=100_000)]
+VITAL_MIN, VITAL_MAX = -100_000, 100_000
+"""What a vital (SHP, DHP, Stamina) of a combatant or a campaign record holds: DHP may go
+negative, never below ``VITAL_MIN`` (a state or record past it could not be read back)."""
+Vital = Annotated[int, Field(ge=VITAL_MIN, le=VITAL_MAX)]
 
 
 AssistForm = Literal["test", "leap", "grapple"]
