@@ -10,7 +10,6 @@ import discord
 
 from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
-from bot.engine.core.effects import kept_words
 from bot.engine.core.pacing import format_duration
 from bot.engine.core.state import AnyState
 from bot.services.combat import find_combatant
@@ -208,19 +207,18 @@ def encounter_settings_text(encounter: Encounter) -> str:
 
 def joined_as_left(encounter: Encounter, name: str) -> str:
     """ " as its last fight left it (Health 12/16 · …)" when the character joins with a campaign
-    record that differs from its fresh sheet (decision A), or keeps effects ("Effects: Impaired
-    (for the campaign)"); else nothing."""
+    record that differs from its fresh sheet (decision A): each line of ``/campaign show``
+    that a fresh sheet would not show — the vitals left, the effects it keeps ("Effects:
+    Impaired (for the campaign)"; UTTAS's "Conditions:"); else nothing."""
     rules = encounter.rules
     joined = find_combatant(encounter.state, name)
     sheet = getattr(joined, "sheet", None)
     if sheet is None:
         return ""
-    record = rules.record_of(joined)
-    now = rules.record_lines(sheet, record)
-    shown = [now[0]] if now[:1] != rules.record_lines(sheet, None)[:1] else []
-    kept = kept_words(tuple(getattr(record, "effects", ())))
-    if kept:  # a condition "for the campaign" it brings along
-        shown.append(kept)
+    fresh = rules.record_lines(sheet, None)
+    shown = [
+        line for line in rules.record_lines(sheet, rules.record_of(joined)) if line not in fresh
+    ]
     if not shown:
         return ""
     return f", as their last fight left them ({shown_name(' · '.join(shown))})"
