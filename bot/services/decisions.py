@@ -194,10 +194,14 @@ class Decision:
 
     def askings(self, gm_id: int) -> list[tuple[int, int | None]]:
         """Each member asked, with the away controller they stand in for (``None`` when they
-        answer for themselves or as GM), the subject's first; one pair a member."""
+        answer for themselves or as GM), the subject's first; one pair a member. A decider
+        whose every choice is the GM's (``ReactionOption.gm``: Uune's approval of a PC's
+        resources) asks the GM, not the player, who could press none of them."""
         pairs: dict[int, int | None] = {}
-        for cid in self.deciders:
+        for cid, options in self.deciders.items():
             controller = self.people[cid].controller_id
+            if options and all(o.gm for o in options):  # only the GM may take them (approvals)
+                controller = None
             member = self._asked(controller, gm_id)
             stands_in = controller if controller is not None and member != controller else None
             if member not in pairs or pairs[member] is None:

@@ -175,3 +175,24 @@ async def test_utopia_dhp_lowered_past_what_a_record_holds_stops_at_the_limit(
     await ok(await slash(h, gm, "encounter start", name="Pass again", ruleset="utopia"))
     joined = await ok(await slash(h, table.player, "encounter join", character="Vesna"))
     assert "DHP -100000/" in joined.message.text(), joined.message.text()
+
+
+async def test_a_uune_approval_pings_the_gm_who_decides_it_not_the_player(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Mira's Observe waits for the GM to approve her Lockpicks: every button is the GM's
+    ("GM: approve Lockpicks"; a player pressing one is refused, "Only the GM can choose"),
+    yet the prompt mentioned Mira's player — "<@player> GM: (difficulty 1: Very Easy)
+    approve or refuse…" — and not the GM, and her /recap listed it as hers to answer. A
+    decider whose choices are all the GM's asks the GM."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    gm, mira = table.moderator, table.player
+    await u.cast(wren=False, witch=False)
+    asked = await u.run(mira, "act", action="observe", detail="the crates: Lockpicks", amount=1)
+    content = asked.response_data["content"]
+    assert "approve or refuse Mira Quell's resources" in content, content
+    assert content.startswith(f"<@{gm.user.id}> GM:"), content
+    assert f"<@{mira.user.id}>" not in content, content
+    mentioned = asked.response_data["allowed_mentions"]["users"]
+    assert [str(gm.user.id)] == [str(u) for u in mentioned], mentioned
