@@ -3,8 +3,6 @@ Defend outcomes, against the Uune SRD (``uune-srd.txt``; section names are its h
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -203,8 +201,9 @@ def test_every_health_a_function_returns_validates_or_the_change_is_refused(
 ) -> None:
     """Guard (attack 18): :class:`Health` is changed by copies, which pydantic does not
     validate; a count past :data:`COUNT_MAX` stayed in play and left a campaign record that
-    could not be read back. From counts at or near the most, every change either returns a
-    health that validates as itself or is refused by name (nothing half-applied)."""
+    could not be read back. From counts at or near the most, every change returns a health
+    that validates as itself: a count stops at the most (no wound in play is refused, so no
+    decision waits forever on one)."""
     h = Health(
         wounds=Wounds(lethal=COUNT_MAX - 1, heavy=COUNT_MAX, light=COUNT_MAX - 3),
         stress=Stress(traumatic=COUNT_MAX - 1, heavy=COUNT_MAX, light=COUNT_MAX - 3),
@@ -224,11 +223,6 @@ def test_every_health_a_function_returns_validates_or_the_change_is_refused(
         "light stress": lambda x: stress(x, "light", T),
     }
     for kind in start:
-        with contextlib.suppress(InvalidInput):
-            h = dealt[kind](h)
-    try:
-        after = changes[step](h)
-    except InvalidInput as refused:
-        assert f"at most {COUNT_MAX}" in str(refused)
-        return
+        h = dealt[kind](h)
+    after = changes[step](h)
     assert Health.model_validate(after.model_dump()) == after

@@ -14,7 +14,7 @@ exceeds it. Nothing here mutates: every function returns a new :class:`Health`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -91,20 +91,32 @@ class Health(_Frozen):
         return self.now(tables) <= 0
 
     def _with(self, tables: UuneTables, current: int, **changes: Any) -> Health:
-        """``self`` with ``changes`` and vitality ``current`` (clamped to the new maximum).
-        Raises :class:`InvalidInput` when a count would pass :data:`COUNT_MAX`: a copy is not
-        validated, and a count the model refuses would leave a campaign record that cannot be
-        read back when the fight ends."""
+        """``self`` with ``changes`` and vitality ``current`` (clamped to the new maximum). A
+        count stops at :data:`COUNT_MAX` (a wound dealt in play, a heavy healing into four
+        light): a copy is not validated, and a count the model refuses left a campaign record
+        that could not be read back when the fight ended. The GM's own deal past it is
+        refused by name (:func:`bot.engine.uune.conflict.take_harm`)."""
         moved = self.model_copy(update=changes)
-        for harm, counts in (("wounds", moved.wounds), ("stresses", moved.stress)):
-            over = [k for k, n in counts.model_dump().items() if n > COUNT_MAX]
-            if over:
-                raise InvalidInput(
-                    f"A creature has at most {COUNT_MAX} {over[0]} {harm}: that would be "
-                    f"{getattr(counts, over[0])}."
-                )
+        wounds = _capped(moved.wounds)
+        moved = moved.model_copy(
+            update={
+                "wounds": wounds,
+                "stress": _capped(moved.stress),
+                "unstable_lethal": min(moved.unstable_lethal, wounds.lethal),
+                "unstable_heavy": min(moved.unstable_heavy, wounds.heavy),
+            }
+        )
         top = moved.maximum(tables)
         return moved.model_copy(update={"current": max(0, min(current, top))})
+
+
+_CountsT = TypeVar("_CountsT", Wounds, Stress)
+
+
+def _capped(counts: _CountsT) -> _CountsT:
+    """``counts`` with each kind at most :data:`COUNT_MAX`."""
+    over = {k: COUNT_MAX for k, n in counts.model_dump().items() if n > COUNT_MAX}
+    return counts.model_copy(update=over) if over else counts
 
 
 def wound(health: Health, kind: WoundKind, tables: UuneTables) -> Health:
