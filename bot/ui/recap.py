@@ -14,6 +14,7 @@ from bot.engine.core.audience import View
 from bot.engine.core.events import (
     AttackDeclared,
     ConditionChanged,
+    Event,
     RoundStarted,
     TurnEnded,
     TurnStarted,
@@ -68,13 +69,25 @@ def _turns(recap: Recap, view: View) -> list[str]:
     ]
 
 
+def attacked(event: Event) -> str | None:
+    """Whom ``event`` tells an attack's outcome on: its ``target`` (an attack rolled or
+    resolved, Uune's attack outcome), or its ``combatant`` when it names an ``attacker`` (what
+    a defense let through: Utopia's damage); None for other events and for an attack only
+    declared (its outcome comes later)."""
+    if isinstance(event, AttackDeclared):
+        return None
+    target = getattr(event, "target", None)
+    if isinstance(target, str):
+        return target
+    return event.combatant if getattr(event, "attacker", None) is not None else None
+
+
 def _attacks(recap: Recap, view: View) -> list[str]:
     """The resolved attacks on the member's combatants, as the channel showed them to them."""
     lines: list[str] = []
     for record in recap.records:
         for event in record.events:
-            target = getattr(event, "target", None)
-            if target in recap.mine and not isinstance(event, AttackDeclared):
+            if attacked(event) in recap.mine:
                 lines.extend(line for line in event.render(view) if line.strip())
     return lines
 

@@ -535,7 +535,7 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         npc = tx.view(d.target)
         outcome = health.attack_outcome(roll.hits, roll.required)
         if outcome == "fail":
-            tx.note(f"{c.name}'s attack on {npc.name} fails.", c.id)
+            tx.attack_note(f"{c.name}'s attack on {npc.name} fails.", c.id, c.id, npc.id)
         else:
             if outcome != "light" and c.effect(GRAPPLED) is not None:  # "attack to escape"
                 tx.lose(c.id, GRAPPLED, "escaped with a successful attack")
@@ -543,9 +543,11 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
                 npc.id,
                 health.wound(npc.health, outcome, t),
                 "a wound took the last",
-                lambda: tx.note(
+                lambda: tx.attack_note(
                     f"{c.name}'s attack gives {npc.name} a {outcome} wound "
                     f"({tx.vitality_line(tx.view(npc.id))}).",
+                    npc.id,
+                    c.id,
                     npc.id,
                     secret=True,
                     public=f"{c.name}'s attack gives {npc.name} a {outcome} wound.",
@@ -555,15 +557,17 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         outcome_d = health.defend_outcome(roll.hits, roll.required)
         src = f"{tx.view(d.attacker).name}'s {d.attack}" if d.attacker else "the attack"
         if outcome_d == "none":
-            tx.note(f"{c.name} dodges or parries {src}.", c.id)
+            tx.attack_note(f"{c.name} dodges or parries {src}.", c.id, d.attacker, c.id)
         else:
             tx.set_health(
                 c.id,
                 health.wound(c.health, outcome_d, t),
                 "a wound took the last",
-                lambda: tx.note(
+                lambda: tx.attack_note(
                     f"{src} gives {c.name} a {outcome_d} wound "
                     f"({tx.vitality_line(tx.view(c.id))}).",
+                    c.id,
+                    d.attacker,
                     c.id,
                 ),
             )

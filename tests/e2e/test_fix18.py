@@ -1,0 +1,49 @@
+"""Defects left open earlier (fix18), each played through Discord and failing on the old code."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import ok, pass_turns_until, slash
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_qa12_utopia import hound_fight
+from tests.e2e.test_recap import recap_of
+from tests.e2e.uune_steps import Docks
+from tests.harness.server import DiscordHarness
+
+
+async def test_a_uune_npcs_attack_reaches_the_defenders_recap(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """A Dock Thug's Cudgel left Mira Quell Incapacitated, and her recap said "Attacks on your
+    combatants: None.": Uune wrote the attack's outcome as a note about Mira with no target,
+    and the recap finds attacks by their target."""
+    h = discord_harness
+    u = Docks(scripted_bot, h, table, dice)
+    mira = table.player
+    await u.thug_swings_at_mira()
+    await u.press(mira, "Roll now", [1])
+    await u.press(mira, "Keep the roll")
+    await h.wait_for(lambda: u.said("gives Mira Quell a lethal wound (vitality 0/0"))
+    text = await recap_of(h, mira, since="1h")
+    print(text)
+    assert "**Attacks on your combatants**\nNone." not in text, text
+    assert "Dock Thug 1's Cudgel gives Mira Quell a lethal wound" in text, text
+
+
+async def test_what_a_utopia_defense_let_through_reaches_the_defenders_recap(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The recap listed a Utopia attack's roll on Vesna but not what her defense let through
+    (the damage she took is said by an event about her that names its attacker, not a
+    target)."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await hound_fight(h, table)
+    await pass_turns_until(bot, h, table, "Stone hound 1")
+    await ok(
+        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
+    )
+    await ok(await slash(h, gm, "gm resolve"))
+    text = await recap_of(h, player, since="1h")
+    attacks = text.split("**Attacks on your combatants**\n")[1].split("\n\n")[0]
+    assert "Stone hound 1 attacks Vesna with Crushing bite" in attacks, text
+    assert "Vesna does not defend" in attacks or "Vesna takes" in attacks, text
