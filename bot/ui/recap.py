@@ -1,4 +1,6 @@
-"""What ``/encounter recap`` shows (issue 17, "Catch-up digest"): one ephemeral embed.
+"""What ``/encounter recap`` shows (issue 17, "Catch-up digest"): one ephemeral embed — of the
+channel's live encounter, or, with none, of the one that ended there last (its "Now" says when
+it ended).
 
 Every event is rendered for the member's audience (:meth:`bot.engine.core.events.Event.render`
 with the recap's audience), so a recap tells a player exactly what the channel told them — an
@@ -120,6 +122,12 @@ def _now(recap: Recap) -> list[str]:
     state = encounter.state
     lines: list[str] = []
     current = state.current
+    ended = encounter.row.ended_at
+    if encounter.row.status != "live" and ended is not None:
+        return [
+            f"The encounter ended {discord.utils.format_dt(ended, 'R')}; none runs in this "
+            "channel now. Start one with `/encounter start`."
+        ]
     if state.phase != "active" or current is None:
         lines.append("No fight is running." if state.phase != "finished" else "The fight is over.")
     else:

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, pass_turns_until, slash
+from tests.e2e.combat_helpers import (
+    end_encounter,
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+    thug_attacks_willow,
+)
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_qa12_utopia import hound_fight
 from tests.e2e.test_recap import recap_of
@@ -47,3 +55,26 @@ async def test_what_a_utopia_defense_let_through_reaches_the_defenders_recap(
     attacks = text.split("**Attacks on your combatants**\n")[1].split("\n\n")[0]
     assert "Stone hound 1 attacks Vesna with Crushing bite" in attacks, text
     assert "Vesna does not defend" in attacks or "Vesna takes" in attacks, text
+
+
+async def test_a_recap_after_the_encounter_ended_recaps_the_ended_fight(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Right after `/encounter end`, a player catching up got only "There is no encounter in
+    this channel.": the recap read the live encounter only. It now recaps the one that ended
+    there last, says it ended, and that nothing waits on anyone."""
+    bot, h, gm, player = clocked_bot, discord_harness, table.moderator, table.player
+    await set_up_fight(h, table)
+    await thug_attacks_willow(bot, h, table)
+    await ok(await slash(h, gm, "gm resolve"))
+    await end_encounter(h, table)
+    text = await recap_of(h, player)
+    assert text.startswith("Recap of Firewood\n"), text
+    assert "**Thug 1** → **Willow** with Cudgel" in text, text
+    assert "**Now**\nThe encounter ended <t:" in text, text
+    assert "Start one with `/encounter start`." in text, text
+    assert "Waiting on you" not in text and "turn" not in text.split("**Now**")[1], text
+    # A channel where no encounter ever ran still says so.
+    other = h.add_channel(h.guild, "quiet")
+    refusal = await refused(await h.slash(player, other, "encounter recap", {}))
+    assert "no encounter" in refusal.lower(), refusal
