@@ -78,3 +78,19 @@ async def test_a_recap_after_the_encounter_ended_recaps_the_ended_fight(
     other = h.add_channel(h.guild, "quiet")
     refusal = await refused(await h.slash(player, other, "encounter recap", {}))
     assert "no encounter" in refusal.lower(), refusal
+
+
+async def test_a_utopia_attack_says_who_attacks_whom_once(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The channel read "Stone hound 1 attacks Vesna with Crushing bite." and, on the next
+    line, "Stone hound 1 attacks Vesna with Crushing bite: …": Utopia's attack declared (an
+    event awaiting nobody) rendered its own line before the roll that says it again."""
+    h, gm = discord_harness, table.moderator
+    await hound_fight(h, table)
+    await pass_turns_until(bot, h, table, "Stone hound 1")
+    bite = await ok(
+        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
+    )
+    text = bite.message.text()
+    assert text.count("Stone hound 1 attacks Vesna with Crushing bite") == 1, text
