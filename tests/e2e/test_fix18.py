@@ -47,9 +47,7 @@ async def test_what_a_utopia_defense_let_through_reaches_the_defenders_recap(
     h, gm, player = discord_harness, table.moderator, table.player
     await hound_fight(h, table)
     await pass_turns_until(bot, h, table, "Stone hound 1")
-    await ok(
-        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
-    )
+    await ok(await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite"))
     await ok(await slash(h, gm, "gm resolve"))
     text = await recap_of(h, player, since="1h")
     attacks = text.split("**Attacks on your combatants**\n")[1].split("\n\n")[0]

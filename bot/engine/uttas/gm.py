@@ -105,8 +105,8 @@ def hazard(tx: Tx, cmd: Hazard) -> None:
             stamina_damage=stamina,
             health_left=m.health,
             stamina_left=m.stamina,
-            text=f"{sentence(cmd.source)} hurts {t.name}: {roll.text} → {health} Health and {stamina} "
-            f"Stamina damage (Armor {armor}, Defense {defense}); Health {m.health}, "
+            text=f"{sentence(cmd.source)} hurts {t.name}: {roll.text} → {health} Health and "
+            f"{stamina} Stamina damage (Armor {armor}, Defense {defense}); Health {m.health}, "
             f"Stamina {m.stamina} left.",
         )
     )

@@ -18,9 +18,9 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from bot import names
+from bot.engine.core.built import built
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import Cost, UuneActions
-from bot.engine.core.built import built
 from bot.engine.core.effects import Effect, Moment, Period
 from bot.engine.core.order import PcsThenNpcs, TurnOrder
 from bot.engine.core.tx import CoreTx
@@ -226,7 +226,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         if self.version < 5 or attacker is None:
             self.note(text, about, secret=secret, public=public)
             return
-        from bot.engine.uune.events import AttackOutcome  # noqa: PLC0415 (events reads core)
+        from bot.engine.uune.events import AttackOutcome  # here: events reads core
 
         self.emit(
             built(
