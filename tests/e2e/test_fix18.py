@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     end_encounter,
@@ -13,6 +15,7 @@ from tests.e2e.combat_helpers import (
     thug_attacks_willow,
 )
 from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_attack_systems import FIGHTS
 from tests.e2e.test_qa12_utopia import hound_fight
 from tests.e2e.test_recap import recap_of
 from tests.e2e.uune_steps import Docks
@@ -92,3 +95,27 @@ async def test_a_utopia_attack_says_who_attacks_whom_once(
     )
     text = bite.message.text()
     assert text.count("Stone hound 1 attacks Vesna with Crushing bite") == 1, text
+
+
+NOTHING_TO_RESOLVE = {
+    "uttas": "Nothing to resolve: no attack is waiting for a reaction.",
+    "utopia": "Nothing to resolve: no damage is waiting for a Block, a Dodge or an Assist.",
+    "untitled": "Nothing to resolve: no attack is waiting for a defense.",
+    "uune": "Nothing to resolve: no roll is waiting for the GM's approval or its roller's spends.",
+}
+
+
+@pytest.mark.parametrize("system", sorted(NOTHING_TO_RESOLVE))
+async def test_gm_resolve_with_nothing_waiting_says_so_in_one_wording(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """`/gm resolve` with nothing waiting answered "No roll is waiting." in Uune and "Nothing is
+    waiting for a decision." in UTTAS: each system's lapse had its own words, and the service
+    its own. It now says "Nothing to resolve:" and what would wait, in the system's terms."""
+    h = discord_harness
+    if system == "uttas":
+        await set_up_fight(h, table)
+    else:
+        await FIGHTS[system][0](h, table)
+    text = await refused(await slash(h, table.moderator, "gm resolve"))
+    assert text == NOTHING_TO_RESOLVE[system], text

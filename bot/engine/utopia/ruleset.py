@@ -71,7 +71,7 @@ from bot.engine.utopia.tables import ActionRules, UtopiaTables, default_tables, 
 from bot.engine.utopia.tables import Assist as AssistTable
 from bot.engine.utopia.tables import Hold as HoldTable
 from bot.engine.utopia.tables import Stealth as StealthTable
-from bot.errors import InvalidInput, RuleViolation
+from bot.errors import InvalidInput
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -146,6 +146,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     key: ClassVar[str] = "utopia"
     title: ClassVar[str] = "Utopia"
+    nothing_waiting: ClassVar[str] = "no damage is waiting for a Block, a Dodge or an Assist"
     sheet_model: ClassVar[type[UtopiaSheet]] = UtopiaSheet
     state_model: ClassVar[type[Any]] = UtopiaState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
@@ -418,7 +419,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     def lapse(self, state: UtopiaState, decision: Any = None) -> CommandBase:
         p = decision if decision is not None else state.pending
         if p is None:
-            raise RuleViolation("No damage is waiting for a defense.")
+            raise self.nothing_to_resolve()
         if isinstance(p, AssistDecision):
             return cmd.AssistDefense(actor=p.hit.target, choice="roll", decision=p.id or None)
         return cmd.Defend(actor=p.target, choice="none", decision=p.id or None)

@@ -65,7 +65,7 @@ from bot.engine.uttas.state import (
     UttasState,
 )
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
-from bot.errors import DomainError, InvalidInput, RuleViolation
+from bot.errors import DomainError, InvalidInput
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -116,6 +116,7 @@ class UttasRuleset(Ruleset[UttasState]):
 
     key: ClassVar[str] = "uttas"
     title: ClassVar[str] = "UTTAS"
+    nothing_waiting: ClassVar[str] = "no attack is waiting for a reaction"
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
@@ -326,7 +327,7 @@ class UttasRuleset(Ruleset[UttasState]):
     def lapse(self, state: UttasState, decision: Any = None) -> CommandBase:
         pending = decision if decision is not None else state.pending
         if pending is None:
-            raise RuleViolation("No attack is waiting for a decision.")
+            raise self.nothing_to_resolve()
         ref = pending.id or None
         if pending.awaiting == "attacker":  # UTTAS "Surrender": the attacker stops
             return built(cmd.ResolveSurrender, actor=pending.attacker, complete=False, decision=ref)

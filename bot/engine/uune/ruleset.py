@@ -129,6 +129,9 @@ class UuneRuleset(Ruleset[UuneState]):
 
     key: ClassVar[str] = "uune"
     title: ClassVar[str] = "Uune"
+    nothing_waiting: ClassVar[str] = (
+        "no roll is waiting for the GM's approval or its roller's spends"
+    )
     sheet_model: ClassVar[type[UuneSheet]] = UuneSheet
     npc_sheet_model: ClassVar[type[UuneStatblock]] = UuneStatblock
     state_model: ClassVar[type[Any]] = UuneState
@@ -446,7 +449,7 @@ class UuneRuleset(Ruleset[UuneState]):
     def lapse(self, state: UuneState, decision: Any = None) -> CommandBase:
         p = decision if decision is not None else state.pending
         if p is None:
-            raise RuleViolation("No roll is waiting.")
+            raise self.nothing_to_resolve()
         if isinstance(p, ApprovalDecision):
             return cmd.Approve(actor=p.actor, lapsed=True, decision=p.id or None)
         return cmd.Spend(actor=p.actor, choice="keep", decision=p.id or None)
