@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    answered,
+    button,
     end_encounter,
     ok,
     pass_turns_until,
@@ -17,6 +21,7 @@ from tests.e2e.combat_helpers import (
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_attack_systems import FIGHTS
 from tests.e2e.test_qa12_utopia import hound_fight
+from tests.e2e.test_qa17_uttas import MAGE
 from tests.e2e.test_recap import recap_of
 from tests.e2e.uune_steps import Docks
 from tests.harness.server import DiscordHarness
@@ -119,3 +124,38 @@ async def test_gm_resolve_with_nothing_waiting_says_so_in_one_wording(
         await FIGHTS[system][0](h, table)
     text = await refused(await slash(h, table.moderator, "gm resolve"))
     assert text == NOTHING_TO_RESOLVE[system], text
+
+
+async def test_an_attack_power_already_maintained_is_not_offered(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The Mage holds the Thug with Hold (a maintained attack power). On the Mage's next turn
+    `/attack with:` still listed Hold and the turn ping's "Attack…" still swung it — both
+    refused ("already maintains Hold"). Only what can be used is offered now."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Grove"))
+    await answered(await slash(h, gm, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
+    sheet = h.make_attachment("mage.json", json.dumps(MAGE).encode())
+    await answered(await slash(h, player, "character import", file=sheet))
+    await ok(await slash(h, player, "encounter join", character="Mage"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Mage")
+    listed = await h.autocomplete(player, h.channel, "attack", focused="with", value="")
+    assert "Hold" in [c["value"] for c in listed], listed
+    await ok(await slash(h, player, "attack", target="Thug 1", with_="Hold"))
+
+    await pass_turns_until(bot, h, table, "Mage")
+    listed = await h.autocomplete(player, h.channel, "attack", focused="with", value="")
+    offered = [c["value"] for c in listed]
+    assert offered and "Hold" not in offered, offered
+    [ping] = [m for m in h.messages_in(h.channel) if "**Mage**'s turn" in m.text()][-1:]
+    asked = await h.click(player, ping, button(ping, "Attack…")["custom_id"])
+    await asked.response()
+    question = asked.message
+    assert "Hold" not in question.text(), question.text()
+    [select] = [c for c in question.all_components() if c.get("type") == 3]
+    [thug] = [o["value"] for o in select["options"] if o["label"].startswith("Thug")]
+    picked = await h.select(player, question, select["custom_id"], [thug])
+    await picked.response()
+    assert not picked.ephemeral, picked.response_data

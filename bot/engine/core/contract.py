@@ -601,6 +601,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
 
+    def usable_attack_names(self, state: Any, combatant: Any) -> list[str]:
+        """The :meth:`attack_names` ``combatant`` can use now, in the same order: what
+        ``/attack``'s autocomplete and the turn ping's Attack button offer (by default all of
+        them; UTTAS leaves out an attack power it already maintains)."""
+        return self.attack_names(combatant)
+
     def odds_attack_names(self, combatant: Any) -> list[str]:
         """What ``/odds with:`` may name for ``combatant``: by default its
         :meth:`attack_names` (Uune: a PC's ``Attack`` too, since a PC attacks with resources,

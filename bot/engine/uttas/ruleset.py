@@ -281,6 +281,20 @@ class UttasRuleset(Ruleset[UttasState]):
         found += [b.name for b in self.tables.basic_maneuvers]
         return names.unique(found)
 
+    def usable_attack_names(self, state: UttasState, combatant: Combatant) -> list[str]:
+        """:meth:`attack_names` without an attack power ``combatant`` already maintains, from
+        rules version 4 (``Tx.READINGS["maintained_attacks"]``: attacking with it again is
+        refused until it is dropped, "Activating Powers"); a weapon of the same name, which
+        an attack by that name uses, stays."""
+        found = self.attack_names(combatant)
+        if self.version < Tx.READINGS["maintained_attacks"]:
+            return found
+        sheet = combatant.sheet
+        held = {mp.power for mp in combatant.maintained}
+        weapons = {w.name for w in sheet.weapons}
+        blocked = {p.name for p in sheet.powers if p.targets and p.maintained and p.name in held}
+        return [name for name in found if name not in blocked - weapons]
+
     def odds(
         self,
         state: UttasState,
