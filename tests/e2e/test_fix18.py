@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from tests.e2e.combat_helpers import (
     set_up_fight,
     slash,
     thug_attacks_willow,
+    version,
 )
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_attack_systems import FIGHTS
@@ -24,7 +26,10 @@ from tests.e2e.test_qa12_utopia import hound_fight
 from tests.e2e.test_qa17_uttas import MAGE
 from tests.e2e.test_recap import recap_of
 from tests.e2e.uune_steps import Docks
+from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
+
+SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets" / "utopia"
 
 
 async def test_a_uune_npcs_attack_reaches_the_defenders_recap(
@@ -159,3 +164,58 @@ async def test_an_attack_power_already_maintained_is_not_offered(
     picked = await h.select(player, question, select["custom_id"], [thug])
     await picked.response()
     assert not picked.ephemeral, picked.response_data
+
+
+async def _vesna_without_a_block(h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    """The Stone hound (the GM's) against Vesna alone, her Block Rating 0; the hound first."""
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Pass", ruleset="utopia"))
+    await answered(await slash(h, gm, "npc import", example="stone-hound"))
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    vesna = json.loads((SHEETS / "vesna.json").read_text()) | {"block_rating": 0}
+    sheet = h.make_attachment("vesna.json", json.dumps(vesna).encode())
+    await answered(await slash(h, player, "character import", file=sheet))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    dice.load([3, 3, 3] * 2)  # Speed tests tie: the hound's Speed score goes first
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Stone hound 1"))
+
+
+def labels_of(message: StoredMessage) -> list[str]:
+    return [c["label"] for row in message.components for c in row["components"]]
+
+
+async def test_a_block_rating_of_0_gets_no_block_button(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Block": "It rolls its Block Rating, reducing a single instance of damage dealt by the
+    roll." Vesna's Block Rating is 0 and no ally stands within 1 m to Assist: her "Block"
+    button rolled no dice and still cost her an interrupt action. It is no longer offered, and
+    a typed `/block` says why; her Dodge (Rating 2) still is."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await _vesna_without_a_block(h, table, dice)
+    dice.load([8])  # the bite: 1d10 [8] + Power 2
+    bite = await ok(
+        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
+    )
+    shown = labels_of(bite.message)
+    assert any(label.startswith("Dodge") for label in shown), shown
+    assert not any(label.startswith("Block") for label in shown), shown
+    text = await refused(await slash(h, player, "block"))
+    assert text == (
+        "Vesna's Block Rating is 0 and no ally within 1 m can Assist: a Block would roll no dice."
+    ), text
+
+
+async def test_a_deep_breath_at_full_stamina_is_refused(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """ "Deep Breath": "spend 1 turn action to regain 1 stamina". At full Stamina it was
+    accepted and took the TA for nothing."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await _vesna_without_a_block(h, table, dice)
+    await ok(await slash(h, gm, "endturn"))  # the hound's
+    before = await version(scripted_bot, h)
+    text = await refused(await slash(h, player, "act", action="deep-breath"))
+    assert text == "Vesna's Stamina is full (18/18): a Deep Breath would regain nothing.", text
+    assert await version(scripted_bot, h) == before
