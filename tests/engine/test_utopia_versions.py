@@ -373,12 +373,3 @@ def test_a_block_or_dodge_rating_of_0_is_not_offered_from_v6() -> None:
     assert any("its Block and Dodge Ratings are 0" in e.text for e in out.events)
     old = V5.apply(s, u.Attack(actor="c1", target="c2", range_m=1), ScriptedRoller([8]), NOW)
     assert old.state.pending is not None
-
-
-def test_a_deep_breath_at_full_stamina_is_refused_from_v6() -> None:
-    """ "Deep Breath": 1 TA "to regain 1 stamina" — at full Stamina it regains nothing."""
-    s = fight()
-    with pytest.raises(RuleViolation, match="Stamina is full"):
-        RULES.apply(s, u.DeepBreath(actor="c1"), ScriptedRoller([]), NOW)
-    old = V5.apply(s, u.DeepBreath(actor="c1"), ScriptedRoller([]), NOW).state
-    assert old.get("c1").pools["turn"] == 5

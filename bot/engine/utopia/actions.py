@@ -286,22 +286,19 @@ def leap(tx: Tx, cmd: Leap) -> None:
 
 
 def deep_breath(tx: Tx, cmd: DeepBreath) -> None:
-    """ "Deep Breath": 1 TA to regain 1 Stamina (never above the sheet's). From rules version 6
-    it is refused at full Stamina, where it regains nothing ("to regain 1 stamina"); versions 1
-    to 5 took the TA for nothing."""
+    """ "Deep Breath": 1 TA to regain 1 Stamina (never above the sheet's). Taken at full
+    Stamina too — the text does not forbid it, and its TA passes the go in the interleaved
+    order (a default action may be it) — the note then says nothing was regained."""
     c = _act(tx, cmd.actor)
     rule = tx.tables.deep_breath
-    if tx.version >= 6 and c.stamina >= c.sheet.stamina:
-        raise RuleViolation(
-            f"{names.escaped(c.name)}'s Stamina is full ({c.stamina}/{c.sheet.stamina}): a Deep "
-            "Breath would regain nothing."
-        )
     tx.pay(c.id, Cost(kind="turn", amount=rule.ta), "take a deep breath")
     m = tx.c(c.id)
     m.aim = 0
+    full = m.stamina >= c.sheet.stamina
     m.stamina = min(c.sheet.stamina, m.stamina + rule.stamina)
     tx.note(
-        f"{c.name} takes a deep breath: Stamina {m.stamina}.",
+        f"{c.name} takes a deep breath: Stamina {m.stamina}"
+        + (" (already full: nothing regained)." if full else "."),
         c.id,
         secret=True,
         public=f"{c.name} takes a deep breath.",

@@ -206,9 +206,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     took 4 off for those whatever a server's tables said. A Block or Dodge whose Rating is 0
     is not offered, and refused, unless an ally could Assist it ("It rolls its Block Rating":
     no dice; :func:`bot.engine.utopia.defenses.rolls_nothing`), nor Take Cover when both
-    Ratings are 0; a Deep Breath at full Stamina is refused ("to regain 1 stamina":
-    :func:`bot.engine.utopia.actions.deep_breath`); versions 1 to 5 took the action for
-    nothing."""
+    Ratings are 0; versions 1 to 5 offered them, and took the action for nothing."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 
     tables_loader = staticmethod(load_tables)
