@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from bot import names
-from bot.engine.core.built import built
 from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import Cost, UuneActions
 from bot.engine.core.effects import Effect, Moment, Period
@@ -207,37 +206,6 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
                 secret=c.is_npc,
                 public=f"{c.name} bleeds.",
             ),
-        )
-
-    def attack_note(
-        self,
-        text: str,
-        about: str,
-        attacker: str | None,
-        target: str,
-        *,
-        secret: bool = False,
-        public: str = "",
-    ) -> None:
-        """A note about ``about`` saying what ``attacker``'s attack did to ``target``: from rules
-        version 5 an :class:`~bot.engine.uune.events.AttackOutcome` (it names both, so
-        ``/encounter recap`` lists it among the attacks on ``target``), before it — and for a
-        Defend that answers no attacker — a plain note (as those fights were played)."""
-        if self.version < 5 or attacker is None:
-            self.note(text, about, secret=secret, public=public)
-            return
-        from bot.engine.uune.events import AttackOutcome  # here: events reads core
-
-        self.emit(
-            built(
-                AttackOutcome,
-                text=text,
-                combatant=about,
-                secret=secret,
-                public_text=public,
-                attacker=attacker,
-                target=target,
-            )
         )
 
     # -- health ----------------------------------------------------------------------------------

@@ -63,10 +63,11 @@ class RollOdds(Event):
 class AttackOutcome(Note):
     """What ``attacker``'s attack did to ``target`` (rules version 5): a PC's Attack on an NPC
     (it fails, or wounds the NPC) or an NPC's attack answered by the PC's Defend (dodged or
-    parried, or a wound). Read as a :class:`~bot.engine.core.events.Note` about ``combatant``
-    (the target; ``secret`` when its text carries an NPC's vitality); before version 5 the
-    outcome was a plain note, which named no target — ``/encounter recap`` listed no Uune
-    attack among the attacks on a member's combatants."""
+    parried, or a wound). Read as the :class:`~bot.engine.core.events.Note` it was before
+    (about ``combatant``, as that note was; ``secret`` when its text carries an NPC's
+    vitality); before version 5 the outcome was that plain note, which named no target —
+    ``/encounter recap`` listed no Uune attack among the attacks on a member's combatants
+    (:func:`bot.engine.uune.rolls.attack_note`)."""
 
     kind: Literal["attack_outcome"] = "attack_outcome"  # type: ignore[assignment]
     attacker: str

@@ -194,7 +194,7 @@ class UuneRuleset(Ruleset[UuneState]):
     versions 1 to 4 refused them until the conflict began. What an attack did (an Attack's
     failure or wound, a Defend's dodge or wound) is an
     :class:`~bot.engine.uune.events.AttackOutcome` naming the attacker and the target
-    (:meth:`bot.engine.uune.core.Tx.attack_note`), so ``/encounter recap`` lists it among the
+    (:func:`bot.engine.uune.rolls.attack_note`), so ``/encounter recap`` lists it among the
     attacks on the target; versions 1 to 4 wrote a plain note that named no target."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
