@@ -190,7 +190,10 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                 self.check_end(force=True, sides_before=sides_before)
 
     def emit(self, event: Event) -> None:
-        if checking.CHECKED:  # the test suite: every line a sentence (module docstring of words)
+        """Log ``event``. Under the test suite (:data:`bot.engine.core.built.CHECKED`) its text
+        must start a sentence (:func:`bot.words.starts_a_sentence`): a line led by text someone
+        typed goes through :func:`bot.words.sentence`."""
+        if checking.CHECKED:
             named = [c.name for c in self.state.combatants]
             if not starts_a_sentence(event.text, named):
                 raise AssertionError(f"{event.kind} does not start a sentence: {event.text!r}")
