@@ -23,3 +23,20 @@ def shortened(text: str, width: int) -> str:
     if not text[width - 3].isspace() and " " in cut:
         cut = cut.rsplit(" ", 1)[0]
     return cut.rstrip() + "..."
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence's start: its first letter in upper case ("a burning beam hurts…"
+    → "A burning beam hurts…"), the rest as it is."""
+    return text[:1].upper() + text[1:]
+
+
+def starts_a_sentence(text: str, names: list[str]) -> bool:
+    """Whether ``text`` (an event's line) reads as a sentence's start: empty, not beginning
+    with a lower-case letter, or beginning with one of ``names`` as typed (a combatant's name
+    is its own, "goblin 1" too). Checked on every event the test suite's fights emit
+    (:meth:`bot.engine.core.tx.CoreTx.emit`): a line led by text someone typed ("a burning
+    beam hurts Willow…") goes through :func:`sentence`."""
+    if not text[:1].islower():
+        return True
+    return any(text.startswith(name) for name in names if name)

@@ -157,7 +157,7 @@ class CombatCog(TurnCommands):
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
             return []
-        return choices(encounter.rules.attack_names(me), current)
+        return choices(encounter.rules.usable_attack_names(encounter.state, me), current)
 
     @app_commands.command(
         name="stance", description="Enter a stance (free at the start of your turn)"

@@ -590,14 +590,14 @@ class CombatService:
         """``/gm resolve``: the GM settles every waiting decision as if nobody chose (the
         ruleset's lapse; UTTAS: no reaction), oldest first. A decision one of them opens (the
         next hit of a flurry) waits as usual. Raises :class:`NotAllowed` for anyone but the
-        GM, and the ruleset's :class:`RuleViolation` when nothing waits."""
+        GM, and the ruleset's :meth:`~bot.engine.core.contract.Ruleset.nothing_to_resolve` when
+        nothing waits."""
 
         def build(current: Encounter) -> list[CommandBase]:
             if not current.is_gm(actor):
                 raise NotAllowed(not_gm_message(current, "force a decision"))
             if not current.state.decisions:
-                current.rules.lapse(current.state)  # the ruleset says that nothing waits
-                raise RuleViolation("Nothing is waiting for a decision.")
+                raise current.rules.nothing_to_resolve()  # in the system's terms
             return [_Lapse(decision=d.id) for d in current.state.decisions]
 
         return await self._run(channel_id, actor, "resolve", {}, build)

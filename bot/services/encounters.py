@@ -322,6 +322,14 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 raise NoEncounter(NO_ENCOUNTER)
             return await self._with_away(conn, await self._load(conn, row))
 
+    async def last_ended(self, channel_id: int) -> Encounter | None:
+        """The channel's encounter that ended last (as it ended), None when none has."""
+        async with self._db.read() as conn:
+            row = await repo.last_ended_in_channel(conn, channel_id)
+            if row is None:
+                return None
+            return await self._with_away(conn, await self._load(conn, row))
+
     async def live_ruleset(self, channel_id: int) -> str | None:
         """The ruleset key of the channel's live encounter (``"utopia"``), None when the
         channel has none; reads the row only, not the fight."""

@@ -16,7 +16,7 @@ from typing import Literal
 
 from bot.engine.core.audience import GM, Audience, controller
 from bot.engine.core.pacing import parse_duration, parse_moment
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, NoEncounter
 from bot.services import event_log
 from bot.services.acting import answering, delegate_of
 from bot.services.actor import Actor
@@ -87,9 +87,17 @@ async def gather(
 ) -> Recap:
     """The recap of the channel's live encounter for ``actor`` since ``since``
     (:func:`parse_since`; ``None``: since their last command in it that still stands, else
-    since it started). Raises :class:`~bot.errors.NotFound` (no encounter) and
+    since it started). With no live encounter, the recap of the one that ended there last (a
+    player catching up after ``/encounter end``): nothing waits on anyone in it. Raises
+    :class:`~bot.errors.NotFound` (no encounter has run in the channel) and
     :class:`InvalidInput` (a bad ``since``)."""
-    encounter = await encounters.live(channel_id)
+    try:
+        encounter = await encounters.live(channel_id)
+    except NoEncounter:
+        ended = await encounters.last_ended(channel_id)
+        if ended is None:
+            raise
+        encounter = ended
     now = encounters.now()
     rules = encounter.rules
     standing = [e for e in await encounters.log(encounter.id) if e.undone_by is None]
@@ -106,17 +114,23 @@ async def gather(
             after = [e for e in standing if e.version > own[-1].version]
     records = [event_log.read(e, rules) for e in after if e.command not in SKIPPED]
     gm = encounter.is_gm(actor)
+    live = encounter.row.status == "live"
     current = encounter.state.current
     your_turn = (
-        current is not None
+        live
+        and current is not None
         and encounter.state.phase == "active"
         and answering(encounter, current.controller_id) == actor.user_id
     )
     waiting = [
-        d for d in decisions_of(encounter) if actor.user_id in d.members(encounter.row.gm_id)
+        d
+        for d in (decisions_of(encounter) if live else [])
+        if actor.user_id in d.members(encounter.row.gm_id)
     ]
-    async with encounters.db.read() as conn:
-        timer = await turn_timers.open_timer(conn, encounter.id)
+    timer = None
+    if live:
+        async with encounters.db.read() as conn:
+            timer = await turn_timers.open_timer(conn, encounter.id)
     return Recap(
         encounter=encounter,
         since=start,

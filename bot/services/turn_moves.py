@@ -1,7 +1,8 @@
 """Act from the ping (issue 17, "Act from the ping"): the common moves the message that says
 it is a combatant's turn offers as buttons — end the turn, the system's breather
 (:meth:`~bot.engine.core.contract.Ruleset.breather_action`), the combatant's usual attack (the
-first of :meth:`~bot.engine.core.contract.Ruleset.attack_names`, against a target picked next).
+first of :meth:`~bot.engine.core.contract.Ruleset.usable_attack_names`, against a target picked
+next).
 
 Each move names the encounter and the turn (``turn_seq``) it was offered for, so a click after
 that turn ended is refused, and only the combatant's controller or the GM may use it; it then
@@ -50,7 +51,7 @@ def quick_moves(encounter: Encounter) -> list[QuickMove]:
     rest = rest_label(encounter, current)
     if rest is not None:
         moves.append(QuickMove("rest", rest[:80]))
-    if rules.attack_names(current):
+    if rules.usable_attack_names(state, current):
         moves.append(QuickMove("atk", "Attack…"))
     return moves
 
@@ -108,7 +109,7 @@ async def attack_choice(
     :func:`turn_holder`, and :class:`RuleViolation` when there is no one to attack."""
     encounter = await combat.encounter(encounter_id)
     attacker = turn_holder(encounter, turn_seq, actor)
-    attacks = encounter.rules.attack_names(attacker)
+    attacks = encounter.rules.usable_attack_names(encounter.state, attacker)
     if not attacks:
         raise RuleViolation(f"**{_name(encounter, attacker)}** has no attack.")
     public = encounter.rules.view(encounter.state, PUBLIC)
@@ -147,7 +148,7 @@ async def take_move(
             if key is None:
                 raise RuleViolation(f"{rules.title} has no breather.")
             return rules.act(current.state, me, ActInput(key=key))
-        attacks = rules.attack_names(me)
+        attacks = rules.usable_attack_names(current.state, me)
         if target is None or not attacks:
             raise RuleViolation("Pick whom to attack.")
         if all(c.id != target for c in current.state.combatants):

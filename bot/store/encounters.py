@@ -331,6 +331,16 @@ async def live_in_channel(conn: StoreConnection, channel_id: int) -> EncounterRo
     return _row(row) if row else None
 
 
+async def last_ended_in_channel(conn: StoreConnection, channel_id: int) -> EncounterRow | None:
+    """The encounter of ``channel_id`` that ended last (archived), or ``None``."""
+    row = await conn.fetch_one(
+        f"SELECT {_columns(conn)} FROM {_FROM} WHERE e.channel_id = ? AND e.status = 'archived'"
+        " ORDER BY e.ended_at DESC, e.id DESC LIMIT 1",
+        (channel_id,),
+    )
+    return _row(row) if row else None
+
+
 async def by_id(conn: StoreConnection, encounter_id: int) -> EncounterRow | None:
     """Any encounter (live or archived) by id, or ``None``."""
     row = await conn.fetch_one(

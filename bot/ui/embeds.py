@@ -178,6 +178,14 @@ def _order_line(key: str, initiative_mode: str) -> str:
     return _ORDER_LINES.get(key, f"- initiative: {modes.get(initiative_mode, initiative_mode)}")
 
 
+def _deadline_words(seconds: int, action: str) -> str:
+    """The turn deadline and what its passing does ("12h (then the GM is told)"); without one,
+    that a turn waits — never what a deadline that is not set would do."""
+    if seconds <= 0:
+        return "none (a turn lasts until it is ended)"
+    return f"{format_duration(seconds)} ({DEADLINE_ACTIONS[action]})"
+
+
 def encounter_settings_text(encounter: Encounter) -> str:
     """``/gm settings`` with no option: the encounter's settings in words."""
     s = encounter.state.settings
@@ -191,8 +199,7 @@ def encounter_settings_text(encounter: Encounter) -> str:
         f"**{shown_name(encounter.row.name)}** settings:\n"
         f"{_order_line(getattr(order, 'key', ''), encounter.state.initiative_mode)}\n"
         f"- reaction window: {format_duration(s.reaction_window_s)}\n"
-        f"- turn deadline: {format_duration(s.turn_deadline_s)}"
-        f" ({DEADLINE_ACTIONS[s.turn_deadline_action]})\n"
+        f"- turn deadline: {_deadline_words(s.turn_deadline_s, s.turn_deadline_action)}\n"
         f"- reminders: {reminder_words(s.reminders)}\n"
         f"- NPCs react: {'yes' if s.npcs_react else 'no'}\n"
         f"- NPC numbers hidden: {'yes' if s.hide_npc_numbers else 'no'}\n"

@@ -1,4 +1,6 @@
-"""What ``/encounter recap`` shows (issue 17, "Catch-up digest"): one ephemeral embed.
+"""What ``/encounter recap`` shows (issue 17, "Catch-up digest"): one ephemeral embed — of the
+channel's live encounter, or, with none, of the one that ended there last (its "Now" says when
+it ended).
 
 Every event is rendered for the member's audience (:meth:`bot.engine.core.events.Event.render`
 with the recap's audience), so a recap tells a player exactly what the channel told them — an
@@ -14,6 +16,7 @@ from bot.engine.core.audience import View
 from bot.engine.core.events import (
     AttackDeclared,
     ConditionChanged,
+    Event,
     RoundStarted,
     TurnEnded,
     TurnStarted,
@@ -68,13 +71,25 @@ def _turns(recap: Recap, view: View) -> list[str]:
     ]
 
 
+def attacked(event: Event) -> str | None:
+    """Whom ``event`` tells an attack's outcome on: its ``target`` (an attack rolled or
+    resolved, Uune's attack outcome), or its ``combatant`` when it names an ``attacker`` (what
+    a defense let through: Utopia's damage); None for other events and for an attack only
+    declared (its outcome comes later)."""
+    if isinstance(event, AttackDeclared):
+        return None
+    target = getattr(event, "target", None)
+    if isinstance(target, str):
+        return target
+    return event.combatant if getattr(event, "attacker", None) is not None else None
+
+
 def _attacks(recap: Recap, view: View) -> list[str]:
     """The resolved attacks on the member's combatants, as the channel showed them to them."""
     lines: list[str] = []
     for record in recap.records:
         for event in record.events:
-            target = getattr(event, "target", None)
-            if target in recap.mine and not isinstance(event, AttackDeclared):
+            if attacked(event) in recap.mine:
                 lines.extend(line for line in event.render(view) if line.strip())
     return lines
 
@@ -107,6 +122,12 @@ def _now(recap: Recap) -> list[str]:
     state = encounter.state
     lines: list[str] = []
     current = state.current
+    ended = encounter.row.ended_at
+    if encounter.row.status != "live" and ended is not None:
+        return [
+            f"The encounter ended {discord.utils.format_dt(ended, 'R')}; none runs in this "
+            "channel now. Start one with `/encounter start`."
+        ]
     if state.phase != "active" or current is None:
         lines.append("No fight is running." if state.phase != "finished" else "The fight is over.")
     else:

@@ -47,7 +47,7 @@ def adjust_command(
             {"combatant": combatant, "characteristic": characteristic, "change": change},
             make,
             action="adjust a characteristic",
-            title=f"The GM adjusts {shown_name(combatant)}'s {shown_name(characteristic)}",
+            title=f"The GM adjusts {shown_name(combatant)}'s {shown_name(characteristic.title())}",
         )
 
     @adjust.autocomplete("combatant")

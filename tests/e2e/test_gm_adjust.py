@@ -18,11 +18,11 @@ async def test_the_gm_raises_and_lowers_a_characteristic(
     raised = await ok(
         await slash(h, gm, "gm adjust", combatant="Willow", characteristic="Body", change=4)
     )
-    assert "Willow's body is now 14 (+4)" in raised.message.text()
+    assert "Willow's Body is now 14 (+4)" in raised.message.text()
     lowered = await ok(
         await slash(h, gm, "gm adjust", combatant="Thug 1", characteristic="strength", change=-3)
     )
-    assert "Thug 1's strength changes." in lowered.message.text()  # an NPC's numbers are hidden
+    assert "Thug 1's Strength changes." in lowered.message.text()  # an NPC's numbers are hidden
     assert "now 7" not in lowered.message.text()
     text = await refused(
         await slash(h, gm, "gm adjust", combatant="Willow", characteristic="Luck", change=1)

@@ -70,7 +70,9 @@ async def test_the_gm_burns_willow_with_a_hazard(
         await slash(h, gm, "gm damage", target="Willow", dice=2, type="heat", source="fire")
     )
     shown = str(burned.message.embeds)
-    assert "fire hurts Willow" in shown and "Armor" in shown
+    # The line starts a sentence too (the GM typed "fire"): "Fire hurts Willow: fire (heat)…"
+    assert "Fire hurts Willow: fire (heat)" in shown and "Armor" in shown, shown
+    assert "fire hurts" not in shown, shown
     # the title starts a sentence: "Fire hurts Willow", not "fire hurts Willow"
     assert burned.message.embeds[0]["title"] == "Fire hurts Willow", burned.message.embeds
     live = await bot.services.encounters.live(h.channel.id)

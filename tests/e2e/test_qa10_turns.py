@@ -36,7 +36,7 @@ async def test_gm_adjust_lasts_for_the_encounter_as_the_readme_says(
     raised = await ok(
         await slash(h, gm, "gm adjust", combatant="Willow", characteristic="Body", change=4)
     )
-    assert "Willow's body is now 14 (+4)" in raised.message.text()
+    assert "Willow's Body is now 14 (+4)" in raised.message.text()
     await end_encounter(h, table)
 
     await ok(await slash(h, gm, "encounter start", name="Second fight"))
@@ -44,7 +44,7 @@ async def test_gm_adjust_lasts_for_the_encounter_as_the_readme_says(
     again = await ok(
         await slash(h, gm, "gm adjust", combatant="Willow", characteristic="Body", change=1)
     )
-    assert "Willow's body is now 11 (+1)" in again.message.text()
+    assert "Willow's Body is now 11 (+1)" in again.message.text()
 
 
 async def test_stop_on_a_readied_action_that_watches_no_movement_is_refused(

@@ -50,7 +50,10 @@ async def test_settings_show_the_deadline_and_refuse_a_malformed_one(
     await set_up_fight(h, table)
     shown = await slash(h, gm, "gm settings")
     await shown.response()
-    assert "- turn deadline: off (then the turn ends)" in shown.response_data["content"]
+    # No deadline: said plainly (it read "off (then the turn ends)": what a deadline does)
+    content = shown.response_data["content"]
+    assert "- turn deadline: none (a turn lasts until it is ended)\n" in content, content
+    assert "then the turn ends" not in content, content
     for bad in ("soon", "12x", "5s", "31d", "h"):
         text = await refused(await slash(h, gm, "gm settings", turn_deadline=bad))
         assert "is not a duration" in text or "between 1 minute" in text, text

@@ -21,7 +21,7 @@ def test_a_hazard_goes_through_armor_and_defense_and_splits_health_and_stamina()
     out = f.do(Hazard(target=w, dice=3, damage_type="heat", source="the burning bush"), [4, 5, 6])
     willow = f.c(w)
     assert willow.health == 20 - (3 - 1) and willow.stamina == 100 - (15 - 3)
-    assert "the burning bush hurts Willow" in out.text and "Armor 1, Defense 3" in out.text
+    assert "The burning bush hurts Willow" in out.text and "Armor 1, Defense 3" in out.text
     assert not willow.has("Stunned")  # 12 Stamina damage does not exceed Body 15
     f.do(Hazard(target=w, dice=6, source="a fall"), [6] * 6)  # 36 > Body 15: Stunned
     assert f.c(w).has("Stunned") and f.state.turn is not None

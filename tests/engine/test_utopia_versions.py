@@ -355,3 +355,21 @@ def test_a_servers_modifier_offset_is_every_modifiers_from_v6() -> None:
     ana, bo = s.get("c1"), s.get("c2")
     assert new.odds(s, ana, bo, "weaponless").damage[0].high == 8 + 3 - 1
     assert old.odds(s, ana, bo, "weaponless").damage[0].high == 8 + 2 - 1
+
+
+def test_a_block_or_dodge_rating_of_0_is_not_offered_from_v6() -> None:
+    """ "Block": "It rolls its Block Rating" — Bo's is 0 and no ally could Assist, so a Block
+    would roll no dice: version 6 leaves it out and refuses it; version 5 offered and took it
+    (an action for nothing). Both Ratings 0: nothing to defend with, not even Take Cover."""
+    s = fight(b=sheet(block_rating=0))
+    s = run(s, u.Attack(actor="c1", target="c2", range_m=1), [8]).state
+    block = u.Defend(actor="c2", choice="block")
+    with pytest.raises(RuleViolation, match="Bo's Block Rating is 0"):
+        RULES.apply(s, block, ScriptedRoller([]), NOW)
+    assert V5.apply(s, block, ScriptedRoller([]), NOW).state.pending is None
+    s = fight(b=sheet(block_rating=0, dodge_rating=0))
+    out = run(s, u.Attack(actor="c1", target="c2", range_m=1), [8])
+    assert out.state.pending is None
+    assert any("its Block and Dodge Ratings are 0" in e.text for e in out.events)
+    old = V5.apply(s, u.Attack(actor="c1", target="c2", range_m=1), ScriptedRoller([8]), NOW)
+    assert old.state.pending is not None

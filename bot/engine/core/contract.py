@@ -42,7 +42,7 @@ from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.state import AnyState
 from bot.engine.core.verbs import ActInput, ActionSpec, DetailChoice
-from bot.errors import InvalidInput, RulesVersionUnknown
+from bot.errors import InvalidInput, RulesVersionUnknown, RuleViolation
 
 StateT = TypeVar("StateT", bound=AnyState)
 
@@ -66,6 +66,9 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
     event_types: ClassVar[Mapping[str, type[Event]]]
     """Every event the ruleset logs (the core's and its own), by ``kind``."""
     title: ClassVar[str]
+    nothing_waiting: ClassVar[str] = "no decision is waiting"
+    """What the GM's ``/gm resolve`` would settle, in the system's terms, as a clause: "no
+    attack is waiting for a reaction" (:meth:`nothing_to_resolve`)."""
     sheet_model: ClassVar[type[BaseModel]]
     npc_sheet_model: ClassVar[type[BaseModel] | None] = None
     """The model of an NPC template when it is not a character sheet (Uune's statblock: NPCs
@@ -328,7 +331,13 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
     def lapse(self, state: StateT, decision: Any = None) -> CommandBase:
         """The command that settles ``decision`` (default: the newest open one) as if nobody
         chose (its window ran out, the GM resolves it, an NPC that does not react). Raises
-        :class:`RuleViolation` when nothing waits."""
+        :meth:`nothing_to_resolve` when nothing waits."""
+
+    def nothing_to_resolve(self) -> RuleViolation:
+        """The refusal when nothing waits for a decision (``/gm resolve``, :meth:`lapse`): one
+        wording in every system, in its own terms ("Nothing to resolve: no roll is waiting for
+        the GM's approval or its roller's spends.")."""
+        return RuleViolation(f"Nothing to resolve: {self.nothing_waiting}.")
 
     @abstractmethod
     def answer(
@@ -594,6 +603,12 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
     def attack_names(self, combatant: Any) -> list[str]:
         """Every attack ``combatant`` may name in an Attack command (its weapons, attack powers,
         martial arts and the ruleset's basic maneuvers)."""
+
+    def usable_attack_names(self, state: Any, combatant: Any) -> list[str]:
+        """The :meth:`attack_names` ``combatant`` can use now, in the same order: what
+        ``/attack``'s autocomplete and the turn ping's Attack button offer (by default all of
+        them; UTTAS leaves out an attack power it already maintains)."""
+        return self.attack_names(combatant)
 
     def odds_attack_names(self, combatant: Any) -> list[str]:
         """What ``/odds with:`` may name for ``combatant``: by default its

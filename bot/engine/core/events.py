@@ -218,6 +218,13 @@ class Moved(Event):
 
 
 class AttackDeclared(Event):
+    """``combatant`` attacks ``target`` with ``attack`` (hit ``hit_index`` of ``hits_total``);
+    what it waits on before its outcome: the target's reaction, the attacker, or ``nobody``.
+
+    Awaiting nobody, the outcome follows in the same result and says who attacks whom with
+    what (Utopia's :class:`~bot.engine.utopia.events.AttackRolled`): the declaration then
+    renders nothing — the channel read "X attacks Y with Z." twice."""
+
     kind: Literal["attack_declared"] = "attack_declared"
     PUBLIC_NUMBERS: ClassVar[frozenset[str]] = frozenset({"hit_index", "hits_total"})
     target: str
@@ -225,6 +232,9 @@ class AttackDeclared(Event):
     hit_index: int
     hits_total: int
     awaiting: Literal["reaction", "attacker", "nobody"]
+
+    def render(self, view: View) -> list[str]:
+        return [] if self.awaiting == "nobody" else super().render(view)
 
 
 class ReactionChosen(Event):

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from bot import names
+from bot.engine.core import built as checking
 from bot.engine.core.built import built
 from bot.engine.core.commands import TurnBound
 from bot.engine.core.dice import DiceRoller, Roll, roll_pool
@@ -40,7 +41,7 @@ from bot.engine.core.positions import Positions
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.state import AnyState, CombatantBase, fight_over, with_fields
 from bot.errors import Conflict, RuleViolation
-from bot.words import counted
+from bot.words import counted, starts_a_sentence
 
 StateT = TypeVar("StateT", bound=AnyState)
 
@@ -189,6 +190,13 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                 self.check_end(force=True, sides_before=sides_before)
 
     def emit(self, event: Event) -> None:
+        """Log ``event``. Under the test suite (:data:`bot.engine.core.built.CHECKED`) its text
+        must start a sentence (:func:`bot.words.starts_a_sentence`): a line led by text someone
+        typed goes through :func:`bot.words.sentence`."""
+        if checking.CHECKED:
+            named = [c.name for c in self.state.combatants]
+            if not starts_a_sentence(event.text, named):
+                raise AssertionError(f"{event.kind} does not start a sentence: {event.text!r}")
         self.events.append(event)
 
     def note(

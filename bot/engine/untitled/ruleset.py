@@ -48,7 +48,7 @@ from bot.engine.untitled.state import (
     record_of,
 )
 from bot.engine.untitled.tables import UntitledTables, default_tables, load_tables
-from bot.errors import InvalidInput, RuleViolation
+from bot.errors import InvalidInput
 from bot.words import counted
 
 _Handler = Callable[[Tx, Any], None]
@@ -84,6 +84,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
 
     key: ClassVar[str] = "untitled"
     title: ClassVar[str] = "Untitled"
+    nothing_waiting: ClassVar[str] = "no attack is waiting for a defense"
     sheet_model: ClassVar[type[UntitledSheet]] = UntitledSheet
     state_model: ClassVar[type[Any]] = UntitledState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
@@ -291,7 +292,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
         """Nobody chose: the defender uses its shield (the bot's default — it only helps)."""
         p = decision if decision is not None else state.pending
         if p is None:
-            raise RuleViolation("No attack is waiting for a defense.")
+            raise self.nothing_to_resolve()
         return cmd.Defend(actor=p.target, choice="shield", decision=p.id or None)
 
     def answer(

@@ -293,15 +293,19 @@ def leap(tx: Tx, cmd: Leap) -> None:
 
 
 def deep_breath(tx: Tx, cmd: DeepBreath) -> None:
-    """ "Deep Breath": 1 TA to regain 1 Stamina (never above the sheet's)."""
+    """ "Deep Breath": 1 TA to regain 1 Stamina (never above the sheet's). Taken at full
+    Stamina too — the text does not forbid it, and its TA passes the go in the interleaved
+    order (a default action may be it) — the note then says nothing was regained."""
     c = _act(tx, cmd.actor)
     rule = tx.tables.deep_breath
     tx.pay(c.id, Cost(kind="turn", amount=rule.ta), "take a deep breath")
     m = tx.c(c.id)
     m.aim = 0
+    full = m.stamina >= c.sheet.stamina
     m.stamina = min(c.sheet.stamina, m.stamina + rule.stamina)
     tx.note(
-        f"{c.name} takes a deep breath: Stamina {m.stamina}.",
+        f"{c.name} takes a deep breath: Stamina {m.stamina}"
+        + (" (already full: nothing regained)." if full else "."),
         c.id,
         secret=True,
         public=f"{c.name} takes a deep breath.",

@@ -26,6 +26,7 @@ from bot.engine.core.economy import Cost
 from bot.engine.utopia import combat
 from bot.engine.utopia.commands import AssistDefense, Defend
 from bot.engine.utopia.core import Tx
+from bot.engine.utopia.defenses import assist_candidates, can_assist
 from bot.engine.utopia.pay_words import paid_with
 from bot.engine.utopia.state import AssistDecision, DamageDecision, UtopiaCombatant
 from bot.errors import RuleViolation
@@ -136,27 +137,13 @@ def _call_off_if_attacker_fell(
 
 def helpers(tx: Tx, p: DamageDecision) -> list[UtopiaCombatant]:
     """The creatures that could Assist ``p``'s target now (see the module docstring)."""
-    return [c for c in candidates(tx, p) if _can_pay(tx, c)]
+    return [c for c in candidates(tx, p) if can_assist(tx, c)]
 
 
 def candidates(tx: Tx, p: DamageDecision) -> list[UtopiaCombatant]:
     """The helpers by what everyone sees (side, Down, distance): whether each can pay is not
     judged (a hidden NPC's pools are its secret)."""
-    t = tx.view(p.target)
-    within = tx.tables.assist.within_m
-    found = []
-    for c in tx.state.combatants:
-        if c.id in (t.id, p.attacker) or c.side != t.side or tx.is_out(c):
-            continue
-        meters = tx.state.positions.distance(c.id, t.id)
-        if meters is not None and meters <= within:
-            found.append(c)
-    return found
-
-
-def _can_pay(tx: Tx, c: UtopiaCombatant) -> bool:
-    cost = Cost(kind="interrupt", amount=tx.tables.assist.ia)
-    return tx.economy.can_pay(c.pools, cost, tx.timing(c.id), tx.capacity(c))
+    return assist_candidates(tx, p.target, p.attacker)
 
 
 def options(tx: Tx, p: AssistDecision, cid: str) -> list[ReactionOption]:

@@ -31,6 +31,7 @@ from bot.engine.utopia.defenses import (
     can_defend,
     defense_cost,
     defense_options,
+    rolls_nothing,
     unable_reason,
 )
 from bot.engine.utopia.events import AttackRolled, DamageResolved
@@ -378,6 +379,13 @@ def pay_defense(tx: Tx, p: DamageDecision, cmd: Defend) -> None:
     it cannot take or afford now."""
     t = _require_target(tx, p, cmd.actor)
     if cmd.choice not in defense_options(tx, t, covered=p.covered, against=p.attacker):
+        if rolls_nothing(tx, t, cmd.choice, p.attacker):
+            noun = "Block" if cmd.choice == "block" else "Dodge"
+            raise RuleViolation(
+                f"{names.escaped(t.name)}'s {noun} Rating is 0 and no ally within "
+                f"{tx.scale.show(tx.tables.assist.within_m)} can Assist: a {noun} would roll "
+                "no dice."
+            )
         raise RuleViolation(f"{names.escaped(t.name)} cannot {_VERB[cmd.choice]} now.")
     tx.pay(t.id, defense_cost(tx, t, cmd.choice, p.attacker), _VERB[cmd.choice])
     tx.c(t.id).aim = 0

@@ -1,7 +1,13 @@
 """Which defenses a creature can take against damage now, what each costs, and why it cannot
 (``utopia-actions.txt`` "Block", "Dodge", "Take Cover": "1 turn action or 1 interrupt action";
 "Interchanging Actions"; "if you spend your IA on an attack, you cannot defend, until it's the
-next creature's turn")."""
+next creature's turn").
+
+From rules version 6 a Block or Dodge whose Rating is 0 is not offered (nor taken when typed)
+unless an ally could Assist it: "It rolls its Block Rating" (its Dodge Rating) — with 0 it rolls
+no dice and only spends the action; an Assist's die ("Assist": 1d4 to a Block, 1d12 to a Dodge)
+is what it would roll. Take Cover, which doubles both Ratings, is not offered when both are 0
+and nobody could Assist. Versions 1 to 5 offered them all."""
 
 from __future__ import annotations
 
@@ -33,14 +39,52 @@ def defense_cost(tx: Tx, t: UtopiaCombatant, choice: str, against: str | None = 
     return tx.either(t, rule.ta * factor, rule.ia * factor)
 
 
+def assist_candidates(tx: Tx, target: str, attacker: str | None) -> list[UtopiaCombatant]:
+    """The creatures that could Assist ``target``'s Block or Dodge against ``attacker`` by what
+    everyone sees (side, Down, distance; ``assist_defense`` module docstring): whether each
+    can pay is not judged (a hidden NPC's pools are its secret)."""
+    t = tx.view(target)
+    within = tx.tables.assist.within_m
+    found = []
+    for c in tx.state.combatants:
+        if c.id in (t.id, attacker) or c.side != t.side or tx.is_out(c):
+            continue
+        meters = tx.state.positions.distance(c.id, t.id)
+        if meters is not None and meters <= within:
+            found.append(c)
+    return found
+
+
+def can_assist(tx: Tx, c: UtopiaCombatant) -> bool:
+    """Whether ``c`` can pay an Assist's IA now."""
+    cost = Cost(kind="interrupt", amount=tx.tables.assist.ia)
+    return tx.economy.can_pay(c.pools, cost, tx.timing(c.id), tx.capacity(c))
+
+
+def rolls_nothing(tx: Tx, t: UtopiaCombatant, choice: str, against: str | None) -> bool:
+    """Rules version 6: whether ``t``'s Block or Dodge (``choice``) would roll no dice — its
+    Rating is 0 and no ally could Assist it (module docstring)."""
+    if tx.version < 6 or choice not in ("block", "dodge"):
+        return False
+    rating = t.sheet.block_rating if choice == "block" else t.sheet.dodge_rating
+    if rating > 0:
+        return False
+    return not any(can_assist(tx, c) for c in assist_candidates(tx, t.id, against))
+
+
 def defense_options(
     tx: Tx, t: UtopiaCombatant, *, covered: bool, against: str | None = None
 ) -> list[str]:
     """The defenses ``t`` can afford now against ``against``'s attack (Take Cover only once
-    per source, and not while already in cover)."""
+    per source, and not while already in cover), without those that would roll nothing
+    (:func:`rolls_nothing`, rules version 6)."""
     found: list[str] = []
     for choice in ("block", "dodge", "cover"):
         if choice == "cover" and (covered or t.cover):
+            continue
+        if rolls_nothing(tx, t, choice, against):
+            continue
+        if choice == "cover" and all(rolls_nothing(tx, t, d, against) for d in ("block", "dodge")):
             continue
         cost = defense_cost(tx, t, choice, against)
         if tx.economy.can_pay(t.pools, cost, tx.timing(t.id), tx.capacity(t)):
@@ -53,6 +97,8 @@ def unable_reason(tx: Tx, t: UtopiaCombatant, against: str | None = None) -> str
     with interrupt actions, or what a Block would need and what it has left."""
     if t.open_guard:
         return "it attacked with interrupt actions: it cannot defend until the next creature's turn"
+    if all(rolls_nothing(tx, t, d, against) for d in ("block", "dodge")):
+        return "its Block and Dodge Ratings are 0 and no ally can Assist: nothing to roll"
     cost = defense_cost(tx, t, "block", against)
     p = t.pools
     if cost.kind == "turn":

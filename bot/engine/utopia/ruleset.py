@@ -71,7 +71,7 @@ from bot.engine.utopia.tables import ActionRules, UtopiaTables, default_tables, 
 from bot.engine.utopia.tables import Assist as AssistTable
 from bot.engine.utopia.tables import Hold as HoldTable
 from bot.engine.utopia.tables import Stealth as StealthTable
-from bot.errors import InvalidInput, RuleViolation
+from bot.errors import InvalidInput
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -146,6 +146,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     key: ClassVar[str] = "utopia"
     title: ClassVar[str] = "Utopia"
+    nothing_waiting: ClassVar[str] = "no damage is waiting for a Block, a Dodge or an Assist"
     sheet_model: ClassVar[type[UtopiaSheet]] = UtopiaSheet
     state_model: ClassVar[type[Any]] = UtopiaState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
@@ -202,7 +203,10 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     versions 1 to 5 let it leap away and stay grappled by a grappler no longer beside it. A
     modifier is score − the tables' ``test.modifier_offset`` everywhere (:meth:`Tx.modifier`:
     a damage modifier and an Assist's modifier too, as tests always read it); versions 1 to 5
-    took 4 off for those whatever a server's tables said."""
+    took 4 off for those whatever a server's tables said. A Block or Dodge whose Rating is 0
+    is not offered, and refused, unless an ally could Assist it ("It rolls its Block Rating":
+    no dice; :func:`bot.engine.utopia.defenses.rolls_nothing`), nor Take Cover when both
+    Ratings are 0; versions 1 to 5 offered them, and took the action for nothing."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 
     tables_loader = staticmethod(load_tables)
@@ -418,7 +422,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     def lapse(self, state: UtopiaState, decision: Any = None) -> CommandBase:
         p = decision if decision is not None else state.pending
         if p is None:
-            raise RuleViolation("No damage is waiting for a defense.")
+            raise self.nothing_to_resolve()
         if isinstance(p, AssistDecision):
             return cmd.AssistDefense(actor=p.hit.target, choice="roll", decision=p.id or None)
         return cmd.Defend(actor=p.target, choice="none", decision=p.id or None)

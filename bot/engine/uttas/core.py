@@ -315,7 +315,12 @@ class Tx(CoreTx[UttasState, Combatant]):
         grapple or take control of the grapple" — from rules version 4 every action is refused
         to a held creature here, at the payment, unless it is one of those (``escaping``: the
         grapple contest, a Warp away) or the rules force it (recovering from Stunned)."""
-        if amount > 0 and not escaping and self.reads("held_acts_only_to_escape"):
+        if (
+            amount > 0
+            and not escaping
+            and self.reads("held_acts_only_to_escape")
+            and self.view(cid).has(GRAPPLED)  # the refusal's words only when it is refused
+        ):
             self.require_not_held(self.view(cid), f"spend an action on {names.escaped(reason)}")
         c = self.c(cid)
         if c.skill_in_progress is not None and not on_skill:

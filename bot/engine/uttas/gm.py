@@ -26,6 +26,7 @@ from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import HazardStruck, VitalsSet
 from bot.engine.uttas.state import DEAD, STUNNED, UNCONSCIOUS
 from bot.errors import InvalidInput
+from bot.words import sentence
 
 _Handler = Callable[[Tx, Any], None]
 BOON_MAX = 10
@@ -104,8 +105,8 @@ def hazard(tx: Tx, cmd: Hazard) -> None:
             stamina_damage=stamina,
             health_left=m.health,
             stamina_left=m.stamina,
-            text=f"{cmd.source} hurts {t.name}: {roll.text} → {health} Health and {stamina} "
-            f"Stamina damage (Armor {armor}, Defense {defense}); Health {m.health}, "
+            text=f"{sentence(cmd.source)} hurts {t.name}: {roll.text} → {health} Health and "
+            f"{stamina} Stamina damage (Armor {armor}, Defense {defense}); Health {m.health}, "
             f"Stamina {m.stamina} left.",
         )
     )

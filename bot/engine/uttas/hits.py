@@ -33,7 +33,7 @@ from bot.engine.uttas.state import (
     PendingAttack,
 )
 from bot.engine.uttas.tables import Stance, UttasTables
-from bot.words import counted
+from bot.words import counted, sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,7 +438,9 @@ def _inflicted(tx: Tx, t: Combatant, prof: AttackProfile) -> None:
         elif extra is not None or cond == PRONE:
             tx.gain(t.id, cond, prof.name)
         else:
-            tx.note(f"{prof.name} would inflict {cond!r}, which this table does not define.")
+            tx.note(
+                f"{sentence(prof.name)} would inflict {cond!r}, which this table does not define."
+            )
 
 
 def _called_shot_disables(

@@ -65,7 +65,7 @@ from bot.engine.uttas.state import (
     UttasState,
 )
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
-from bot.errors import DomainError, InvalidInput, RuleViolation
+from bot.errors import DomainError, InvalidInput
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -116,6 +116,7 @@ class UttasRuleset(Ruleset[UttasState]):
 
     key: ClassVar[str] = "uttas"
     title: ClassVar[str] = "UTTAS"
+    nothing_waiting: ClassVar[str] = "no attack is waiting for a reaction"
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
@@ -280,6 +281,20 @@ class UttasRuleset(Ruleset[UttasState]):
         found += [b.name for b in self.tables.basic_maneuvers]
         return names.unique(found)
 
+    def usable_attack_names(self, state: UttasState, combatant: Combatant) -> list[str]:
+        """:meth:`attack_names` without an attack power ``combatant`` already maintains, from
+        rules version 4 (``Tx.READINGS["maintained_attacks"]``: attacking with it again is
+        refused until it is dropped, "Activating Powers"); a weapon of the same name, which
+        an attack by that name uses, stays."""
+        found = self.attack_names(combatant)
+        if self.version < Tx.READINGS["maintained_attacks"]:
+            return found
+        sheet = combatant.sheet
+        held = {mp.power for mp in combatant.maintained}
+        weapons = {w.name for w in sheet.weapons}
+        blocked = {p.name for p in sheet.powers if p.targets and p.maintained and p.name in held}
+        return [name for name in found if name not in blocked - weapons]
+
     def odds(
         self,
         state: UttasState,
@@ -326,7 +341,7 @@ class UttasRuleset(Ruleset[UttasState]):
     def lapse(self, state: UttasState, decision: Any = None) -> CommandBase:
         pending = decision if decision is not None else state.pending
         if pending is None:
-            raise RuleViolation("No attack is waiting for a decision.")
+            raise self.nothing_to_resolve()
         ref = pending.id or None
         if pending.awaiting == "attacker":  # UTTAS "Surrender": the attacker stops
             return built(cmd.ResolveSurrender, actor=pending.attacker, complete=False, decision=ref)

@@ -287,10 +287,11 @@ def adjust_characteristic(tx: Tx, cmd: AdjustCharacteristic) -> None:
     m.characteristic_mods[cmd.characteristic] = max(
         -100, min(100, m.characteristic_mods.get(cmd.characteristic, 0) + cmd.delta)
     )
+    word = cmd.characteristic.title()  # the rules text's word: Agility, Body…
     tx.note(
-        f"{m.name}'s {cmd.characteristic} is now {rules.effective(m, cmd.characteristic)} "
+        f"{m.name}'s {word} is now {rules.effective(m, cmd.characteristic)} "
         f"({m.characteristic_mods[cmd.characteristic]:+d}).",
         m.id,
         secret=True,
-        public=f"{m.name}'s {cmd.characteristic} changes.",
+        public=f"{m.name}'s {word} changes.",
     )

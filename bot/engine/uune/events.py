@@ -1,8 +1,10 @@
-"""Uune's own event: the odds an Attack or a Defend had (issue 18), shown with its roll.
+"""Uune's own events: the odds an Attack or a Defend had (issue 18), shown with its roll, and
+what an attack did (rules version 5).
 
-The rolls and outcomes themselves are notes (:mod:`bot.engine.uune.rolls`); this event carries
-what the odds line needs, so each audience reads it or not through the one mechanism
-(:func:`bot.engine.core.odds.result_odds`, ``docs/audiences.md``)."""
+The rolls and the other outcomes are notes (:mod:`bot.engine.uune.rolls`); :class:`RollOdds`
+carries what the odds line needs, so each audience reads it or not through the one mechanism
+(:func:`bot.engine.core.odds.result_odds`, ``docs/audiences.md``); :class:`AttackOutcome` names
+whom the attack was on, so ``/encounter recap`` finds it among the attacks on a combatant."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from bot.engine.core.audience import View
-from bot.engine.core.events import CORE_EVENTS, Event, event_types
+from bot.engine.core.events import CORE_EVENTS, Event, Note, event_types
 from bot.engine.core.odds import result_odds
 from bot.engine.core.pools import Pool
 from bot.engine.uune.odds import chance_of_hits, pool_hits
@@ -58,5 +60,19 @@ class RollOdds(Event):
         return result_odds(view, self.attacker, self.target, self.chance, words)
 
 
-UUNE_EVENTS: tuple[type[Event], ...] = (RollOdds,)
+class AttackOutcome(Note):
+    """What ``attacker``'s attack did to ``target`` (rules version 5): a PC's Attack on an NPC
+    (it fails, or wounds the NPC) or an NPC's attack answered by the PC's Defend (dodged or
+    parried, or a wound). Read as the :class:`~bot.engine.core.events.Note` it was before
+    (about ``combatant``, as that note was; ``secret`` when its text carries an NPC's
+    vitality); before version 5 the outcome was that plain note, which named no target —
+    ``/encounter recap`` listed no Uune attack among the attacks on a member's combatants
+    (:func:`bot.engine.uune.rolls.attack_note`)."""
+
+    kind: Literal["attack_outcome"] = "attack_outcome"  # type: ignore[assignment]
+    attacker: str
+    target: str
+
+
+UUNE_EVENTS: tuple[type[Event], ...] = (RollOdds, AttackOutcome)
 EVENT_TYPES = event_types(*CORE_EVENTS, *UUNE_EVENTS)

@@ -25,6 +25,7 @@ it and nothing rolls (:func:`bot.engine.uune.outcomes.grant_bond`).
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core.built import built
 from bot.engine.core.odds import percent
 from bot.engine.uune import checks, dice, health, outcomes
 from bot.engine.uune.commands import (
@@ -37,7 +38,7 @@ from bot.engine.uune.commands import (
     Spend,
 )
 from bot.engine.uune.core import Tx
-from bot.engine.uune.events import RollOdds, approved_words
+from bot.engine.uune.events import AttackOutcome, RollOdds, approved_words
 from bot.engine.uune.options import SEP as _SEP
 from bot.engine.uune.options import shown, spend_options
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
@@ -527,6 +528,36 @@ def _own_spend(tx: Tx, d: SpendDecision, choice: str, index: list[int]) -> dice.
     return dice.vitality_bump(d.roll, index[0], t)
 
 
+def attack_note(
+    tx: Tx,
+    text: str,
+    about: str,
+    attacker: str | None,
+    target: str,
+    *,
+    secret: bool = False,
+    public: str = "",
+) -> None:
+    """A note about ``about`` saying what ``attacker``'s attack did to ``target``: from rules
+    version 5 an :class:`~bot.engine.uune.events.AttackOutcome` (it names both, so
+    ``/encounter recap`` lists it among the attacks on ``target``), before it — and for a
+    Defend that answers no attacker — a plain note (as those fights were played)."""
+    if tx.version < 5 or attacker is None:
+        tx.note(text, about, secret=secret, public=public)
+        return
+    tx.emit(
+        built(
+            AttackOutcome,
+            text=text,
+            combatant=about,
+            secret=secret,
+            public_text=public,
+            attacker=attacker,
+            target=target,
+        )
+    )
+
+
 def resolve(tx: Tx, d: SpendDecision) -> None:
     """The roll is final: success or failure; an Attack wounds the NPC ("Attack"), a Defend
     may wound the PC ("Defend"); the action's turn ends."""
@@ -535,7 +566,7 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         npc = tx.view(d.target)
         outcome = health.attack_outcome(roll.hits, roll.required)
         if outcome == "fail":
-            tx.note(f"{c.name}'s attack on {npc.name} fails.", c.id)
+            attack_note(tx, f"{c.name}'s attack on {npc.name} fails.", c.id, c.id, npc.id)
         else:
             if outcome != "light" and c.effect(GRAPPLED) is not None:  # "attack to escape"
                 tx.lose(c.id, GRAPPLED, "escaped with a successful attack")
@@ -543,9 +574,12 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
                 npc.id,
                 health.wound(npc.health, outcome, t),
                 "a wound took the last",
-                lambda: tx.note(
+                lambda: attack_note(
+                    tx,
                     f"{c.name}'s attack gives {npc.name} a {outcome} wound "
                     f"({tx.vitality_line(tx.view(npc.id))}).",
+                    npc.id,
+                    c.id,
                     npc.id,
                     secret=True,
                     public=f"{c.name}'s attack gives {npc.name} a {outcome} wound.",
@@ -555,15 +589,18 @@ def resolve(tx: Tx, d: SpendDecision) -> None:
         outcome_d = health.defend_outcome(roll.hits, roll.required)
         src = f"{tx.view(d.attacker).name}'s {d.attack}" if d.attacker else "the attack"
         if outcome_d == "none":
-            tx.note(f"{c.name} dodges or parries {src}.", c.id)
+            attack_note(tx, f"{c.name} dodges or parries {src}.", c.id, d.attacker, c.id)
         else:
             tx.set_health(
                 c.id,
                 health.wound(c.health, outcome_d, t),
                 "a wound took the last",
-                lambda: tx.note(
+                lambda: attack_note(
+                    tx,
                     f"{src} gives {c.name} a {outcome_d} wound "
                     f"({tx.vitality_line(tx.view(c.id))}).",
+                    c.id,
+                    d.attacker,
                     c.id,
                 ),
             )

@@ -129,6 +129,9 @@ class UuneRuleset(Ruleset[UuneState]):
 
     key: ClassVar[str] = "uune"
     title: ClassVar[str] = "Uune"
+    nothing_waiting: ClassVar[str] = (
+        "no roll is waiting for the GM's approval or its roller's spends"
+    )
     sheet_model: ClassVar[type[UuneSheet]] = UuneSheet
     npc_sheet_model: ClassVar[type[UuneStatblock]] = UuneStatblock
     state_model: ClassVar[type[Any]] = UuneState
@@ -188,7 +191,11 @@ class UuneRuleset(Ruleset[UuneState]):
     refused it ("cannot act"), so they never mended. An action roll, an Attack, an NPC's
     attack and a Move need no turn outside a conflict
     (:meth:`bot.engine.uune.core.Tx.on_turn_only`), as the special actions never did;
-    versions 1 to 4 refused them until the conflict began."""
+    versions 1 to 4 refused them until the conflict began. What an attack did (an Attack's
+    failure or wound, a Defend's dodge or wound) is an
+    :class:`~bot.engine.uune.events.AttackOutcome` naming the attacker and the target
+    (:func:`bot.engine.uune.rolls.attack_note`), so ``/encounter recap`` lists it among the
+    attacks on the target; versions 1 to 4 wrote a plain note that named no target."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight, Observe or stabilising outside a conflict (from rules
@@ -446,7 +453,7 @@ class UuneRuleset(Ruleset[UuneState]):
     def lapse(self, state: UuneState, decision: Any = None) -> CommandBase:
         p = decision if decision is not None else state.pending
         if p is None:
-            raise RuleViolation("No roll is waiting.")
+            raise self.nothing_to_resolve()
         if isinstance(p, ApprovalDecision):
             return cmd.Approve(actor=p.actor, lapsed=True, decision=p.id or None)
         return cmd.Spend(actor=p.actor, choice="keep", decision=p.id or None)
