@@ -76,9 +76,9 @@ def parse_amount(text: str, what: str = "Health and Stamina") -> Amount:
     ``d%``, a label after the expression such as ``-1D6 falling rock``, the same limits);
     ``rolled`` is then the roll with its label (``falling rock: 1d6 (4) = `4```). Amounts are
     whole numbers: a decimal typed anywhere (``2.7``, ``1d6+0.5``) is refused rather than cut.
-    ``what`` names the vital (or vitals) in a refusal, as the game system writes it. Raises
+    ``what`` names the vital (or vitals) in a refusal, as the game system writes it ("SHP",
+    "light wounds": the refusal's wording agrees with either, "Amounts of … are"). Raises
     :class:`InvalidInput`."""
-    plural = " and " in what
     match = _SIGNED.match(text)
     sign, body = (match.group(1), match.group(2)) if match else ("", text.strip())
     if re.fullmatch(r"\d{1,6}", body.strip()):
@@ -87,7 +87,7 @@ def parse_amount(text: str, what: str = "Health and Stamina") -> Amount:
         parsed = rolls.parse(body)
         if parsed.decimal is not None:
             raise InvalidInput(
-                f"{what} change{'' if plural else 's'} in whole numbers: "
+                f"Amounts of {what} are whole numbers: "
                 f"`{text.strip().replace('`', '')}` "
                 f"has the decimal {parsed.decimal}. Give a whole number or dice (a roll's total "
                 f"always is one)."
@@ -95,7 +95,7 @@ def parse_amount(text: str, what: str = "Health and Stamina") -> Amount:
         roll = rolls.roll(parsed)
         total, rolled = roll.total, roll.summary
     if abs(total) > 100_000:
-        raise InvalidInput(f"{what} stay{'' if plural else 's'} within ±100000.")
+        raise InvalidInput(f"Amounts of {what} stay within ±100000.")
     return Amount(value=-total if sign == "-" else total, relative=bool(sign), rolled=rolled)
 
 

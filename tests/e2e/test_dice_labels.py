@@ -58,7 +58,7 @@ async def test_gm_hp_refuses_a_decimal_and_changes_nothing(
     before = await bot.services.encounters.live(h.channel.id)
     for typed in ("2.7", "-2.5", "1d6+0.5 luck"):
         text = await refused(await slash(h, table.gm, "gm hp", combatant="Willow", health=typed))
-        assert text.startswith("Health and Stamina change in whole numbers:"), text
+        assert text.startswith("Amounts of Health and Stamina are whole numbers:"), text
     text = await refused(await slash(h, table.gm, "gm hp", combatant="Willow", stamina="1 d6"))
     assert "did you mean `1d6`?" in text
     after = await bot.services.encounters.live(h.channel.id)

@@ -97,10 +97,10 @@ async def test_gm_vital_refusals_name_the_utopia_vital_not_uttas_health(
     await hound_fight(h, table)
     before = await _state(bot, h)
     for vital, amount, said in (
-        ("shp", "2.5", "SHP changes in whole numbers"),
-        ("dhp", "-999999", "DHP stays within ±100000"),
-        ("stamina", "+1d6+0.5", "Stamina changes in whole numbers"),
-        ("ia", "999999", "IA stays within ±100000"),
+        ("shp", "2.5", "Amounts of SHP are whole numbers"),
+        ("dhp", "-999999", "Amounts of DHP stay within ±100000"),
+        ("stamina", "+1d6+0.5", "Amounts of Stamina are whole numbers"),
+        ("ia", "999999", "Amounts of IA stay within ±100000"),
     ):
         text = await refused(
             await slash(h, table.moderator, "gm vital", combatant=HOUND, vital=vital, amount=amount)

@@ -194,7 +194,7 @@ def test_gm_amounts_read_dice_like_roll(
         ("1 d6", "did you mean `1d6`"),
         ("-1d6d6", "`d6` at position 4 was unexpected"),
         # Amounts are whole numbers: a typed decimal is refused, never cut to 2.
-        ("2.7", "^Health and Stamina change in whole numbers: `2.7` has the decimal 2.7\\."),
+        ("2.7", "^Amounts of Health and Stamina are whole numbers: `2.7` has the decimal 2.7\\."),
         ("-2.7", "`-2.7` has the decimal 2.7"),
         ("+0.5", "has the decimal 0.5"),
         ("1d6+0.5 luck", "has the decimal 0.5"),
@@ -204,6 +204,16 @@ def test_gm_amounts_read_dice_like_roll(
 def test_gm_amounts_have_the_same_limits(typed: str, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         parse_amount(typed)
+
+
+@pytest.mark.parametrize("what", ["SHP", "light wounds", "Health and Stamina"])
+def test_a_refused_amount_reads_right_for_a_vital_of_any_number(what: str) -> None:
+    """The refusal agrees with a vital named in the singular or the plural (it said "light
+    wounds stays")."""
+    with pytest.raises(InvalidInput, match=f"^Amounts of {what} stay within ±100000\\.$"):
+        parse_amount("+999999", what)
+    with pytest.raises(InvalidInput, match=f"^Amounts of {what} are whole numbers: "):
+        parse_amount("1.5", what)
 
 
 def test_gm_amounts_from_dice_are_whole() -> None:
