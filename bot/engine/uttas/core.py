@@ -315,14 +315,14 @@ class Tx(CoreTx[UttasState, Combatant]):
         grapple or take control of the grapple" — from rules version 4 every action is refused
         to a held creature here, at the payment, unless it is one of those (``escaping``: the
         grapple contest, a Warp away) or the rules force it (recovering from Stunned)."""
+        c = self.c(cid)  # a refusal below discards this command's working copy with the rest
         if (
             amount > 0
             and not escaping
+            and c.has(GRAPPLED)
             and self.reads("held_acts_only_to_escape")
-            and self.view(cid).has(GRAPPLED)  # the refusal's words only when it is refused
         ):
-            self.require_not_held(self.view(cid), f"spend an action on {names.escaped(reason)}")
-        c = self.c(cid)
+            self.require_not_held(c, f"spend an action on {names.escaped(reason)}")
         if c.skill_in_progress is not None and not on_skill:
             from bot.engine.uttas import skills_long  # it builds on this module
 
@@ -428,10 +428,10 @@ class Tx(CoreTx[UttasState, Combatant]):
         with Acrobatics, a counterattack, a coordinated ally's attack (rules version 4; before,
         only the roller's own ``/attack`` and ``/check`` had them, by
         :func:`bot.engine.uttas.gm.with_gm_dice`). The next-roll dice are used up."""
-        if not self.reads("gm_dice_on_every_roll"):
-            return 0, 0
         c = self.view(cid)
         net = c.gm_next_roll + c.gm_every_roll
+        if not (net or c.gm_next_roll) or not self.reads("gm_dice_on_every_roll"):
+            return 0, 0
         if c.gm_next_roll:
             self.c(cid).gm_next_roll = 0
         return max(net, 0), max(-net, 0)
