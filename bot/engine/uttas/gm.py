@@ -156,6 +156,13 @@ def _boost(cmd: Any, net: int) -> Any:
     return cmd
 
 
+def _attacks(cmd: Any) -> bool:
+    """``cmd`` is an attack, or a readied attack resolving."""
+    return isinstance(cmd, Attack) or (
+        isinstance(cmd, ResolveReadied) and isinstance(cmd.action, Attack)
+    )
+
+
 def with_gm_dice(handler: _Handler) -> _Handler:
     """Wrap a rolling command's handler: the actor's GM dice join its roll (shown as "Game
     Master" Advantage or Disadvantage), and the next-roll dice are used up when it succeeds.
@@ -165,11 +172,8 @@ def with_gm_dice(handler: _Handler) -> _Handler:
     def run(tx: Tx, cmd: Any) -> None:
         c = tx.view(cmd.actor)
         net = c.gm_next_roll + c.gm_every_roll
-        attacks = isinstance(cmd, Attack) or (
-            isinstance(cmd, ResolveReadied) and isinstance(cmd.action, Attack)
-        )
-        if net == 0 or (attacks and tx.reads("gm_dice_on_every_roll")):
-            handler(tx, cmd)
+        if net == 0 or (_attacks(cmd) and tx.reads("gm_dice_on_every_roll")):
+            handler(tx, cmd)  # `or` keeps the common case (no GM dice) to one test
             return
         handler(tx, _boost(cmd, net))
         if c.gm_next_roll:
