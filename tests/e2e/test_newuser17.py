@@ -37,6 +37,25 @@ from tests.harness.server import DiscordHarness
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
+async def reed_ford_npcs_react(bot: CombatBot, h: DiscordHarness, table: Table) -> None:
+    """The README's Reed Ford (Utopia) with ``npcs_react:True``: the GM chooses the Bandit
+    archer's defense. Vesna is engaged with it; run to Vesna's turn."""
+    gm = table.moderator
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna"},
+        npc=("bandit-archer", "Bandit archer"),
+        begin=False,
+    )
+    await ok(await slash(h, gm, "gm settings", npcs_react=True))
+    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Bandit archer 1"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Vesna")
+
+
 async def test_a_command_refused_while_a_decision_waits_says_how_it_is_settled(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -61,19 +80,7 @@ async def test_a_command_refused_while_a_decision_waits_says_how_it_is_settled(
     await _close(h, table)
 
     # Utopia, the README's Reed Ford: the GM chooses the archer's defense (npcs_react).
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Vesna": "vesna"},
-        npc=("bandit-archer", "Bandit archer"),
-        begin=False,
-    )
-    await ok(await slash(h, gm, "gm settings", npcs_react=True))
-    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Bandit archer 1"))
-    await ok(await slash(h, gm, "encounter begin"))
-    await pass_turns_until(bot, h, table, "Vesna")
+    await reed_ford_npcs_react(bot, h, table)
     await ok(
         await slash(h, player, "act", action="attack", target="Bandit archer 1", detail="Knife")
     )
@@ -534,19 +541,7 @@ async def test_the_gms_button_for_a_hidden_npc_names_what_it_chooses(
     the refusal to a player now say what is chosen, in the system's words."""
     h = discord_harness
     gm, player = table.moderator, table.player
-    await set_up_cast(
-        h,
-        table,
-        "utopia",
-        name="Reed Ford",
-        pcs={"Vesna": "vesna"},
-        npc=("bandit-archer", "Bandit archer"),
-        begin=False,
-    )
-    await ok(await slash(h, gm, "gm settings", npcs_react=True))
-    await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Bandit archer 1"))
-    await ok(await slash(h, gm, "encounter begin"))
-    await pass_turns_until(bot, h, table, "Vesna")
+    await reed_ford_npcs_react(bot, h, table)
     hit = await ok(
         await slash(h, player, "act", action="attack", target="Bandit archer 1", detail="Knife")
     )
