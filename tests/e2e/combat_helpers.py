@@ -128,6 +128,19 @@ async def one_on_one(h: DiscordHarness, table: Table, system: str, *, name: str)
     return pc
 
 
+async def against_a_thug(h: DiscordHarness, table: Table, sheet: dict[str, Any]) -> None:
+    """UTTAS, the Grove: the player's character from ``sheet`` (a UTTAS sheet's JSON, imported
+    as a file) joins against one Thug, and the fight begins."""
+    gm, player = table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Grove"))
+    await answered(await slash(h, gm, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
+    upload = h.make_attachment("sheet.json", json.dumps(sheet).encode())
+    await answered(await slash(h, player, "character import", file=upload))
+    await ok(await slash(h, player, "encounter join", character=sheet["name"]))
+    await ok(await slash(h, gm, "encounter begin"))
+
+
 def button(message: StoredMessage, label: str) -> dict[str, Any]:
     """The button on ``message`` whose label starts with ``label``."""
     for row in message.components:

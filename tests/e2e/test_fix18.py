@@ -9,6 +9,7 @@ import pytest
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    against_a_thug,
     answered,
     button,
     end_encounter,
@@ -136,14 +137,8 @@ async def test_an_attack_power_already_maintained_is_not_offered(
     """The Mage holds the Thug with Hold (a maintained attack power). On the Mage's next turn
     `/attack with:` still listed Hold and the turn ping's "Attack…" still swung it — both
     refused ("already maintains Hold"). Only what can be used is offered now."""
-    h, gm, player = discord_harness, table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="Grove"))
-    await answered(await slash(h, gm, "npc import", example="thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
-    sheet = h.make_attachment("mage.json", json.dumps(MAGE).encode())
-    await answered(await slash(h, player, "character import", file=sheet))
-    await ok(await slash(h, player, "encounter join", character="Mage"))
-    await ok(await slash(h, gm, "encounter begin"))
+    h, player = discord_harness, table.player
+    await against_a_thug(h, table, MAGE)
     await pass_turns_until(bot, h, table, "Mage")
     listed = await h.autocomplete(player, h.channel, "attack", focused="with", value="")
     assert "Hold" in [c["value"] for c in listed], listed

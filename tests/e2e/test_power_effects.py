@@ -4,10 +4,8 @@ affects its target and so needs an Accuracy roll (UTTAS "Accuracy Checks")."""
 
 from __future__ import annotations
 
-import json
-
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, pass_turns_until, refused, slash
+from tests.e2e.combat_helpers import against_a_thug, ok, pass_turns_until, refused, slash
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -37,13 +35,7 @@ async def test_a_sage_aids_bars_vanishes_and_drains(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h, gm, player = discord_harness, table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="Grove"))
-    await answered(await slash(h, gm, "npc import", example="thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
-    sheet = h.make_attachment("sage.json", json.dumps(SAGE).encode())
-    await answered(await slash(h, player, "character import", file=sheet))
-    await ok(await slash(h, player, "encounter join", character="Sage"))
-    await ok(await slash(h, gm, "encounter begin"))
+    await against_a_thug(h, table, SAGE)
 
     await pass_turns_until(bot, h, table, "Sage")
     aided = await ok(await slash(h, player, "power", name="Aid", target="Sage"))

@@ -20,11 +20,9 @@
 
 from __future__ import annotations
 
-import json
-
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
-    answered,
+    against_a_thug,
     ok,
     pass_turns_until,
     press,
@@ -61,14 +59,8 @@ MAGE = {
 async def test_a_maintained_attack_power_is_dropped_and_frees_its_stamina(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    h, gm, player = discord_harness, table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="Grove"))
-    await answered(await slash(h, gm, "npc import", example="thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
-    sheet = h.make_attachment("mage.json", json.dumps(MAGE).encode())
-    await answered(await slash(h, player, "character import", file=sheet))
-    await ok(await slash(h, player, "encounter join", character="Mage"))
-    await ok(await slash(h, gm, "encounter begin"))
+    h, player = discord_harness, table.player
+    await against_a_thug(h, table, MAGE)
 
     await pass_turns_until(bot, h, table, "Mage")
     attacked = await ok(await slash(h, player, "attack", target="Thug 1", with_="Hold"))

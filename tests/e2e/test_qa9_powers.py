@@ -6,21 +6,10 @@ from __future__ import annotations
 import json
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, pass_turns_until, slash
+from tests.e2e.combat_helpers import against_a_thug, answered, ok, pass_turns_until, slash
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_power_effects import SAGE
 from tests.harness.server import DiscordHarness
-
-
-async def sage_against_a_thug(h: DiscordHarness, table: Table) -> None:
-    gm, player = table.moderator, table.player
-    await ok(await slash(h, gm, "encounter start", name="Grove"))
-    await answered(await slash(h, gm, "npc import", example="thug"))
-    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
-    sheet = h.make_attachment("sage.json", json.dumps(SAGE).encode())
-    await answered(await slash(h, player, "character import", file=sheet))
-    await ok(await slash(h, player, "encounter join", character="Sage"))
-    await ok(await slash(h, gm, "encounter begin"))
 
 
 async def stamina(bot: CombatBot, h: DiscordHarness, name: str) -> int:
@@ -32,7 +21,7 @@ async def test_a_barrier_on_someone_already_barred_says_what_it_does(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     h, player = discord_harness, table.player
-    await sage_against_a_thug(h, table)
+    await against_a_thug(h, table, SAGE)
     await pass_turns_until(bot, h, table, "Sage")
     first = await ok(await slash(h, player, "power", name="Wall", target="Thug 1"))
     assert "Thug 1 is now Barred 2" in first.message.text()
