@@ -70,9 +70,7 @@ async def test_a_command_refused_while_a_decision_waits_says_how_it_is_settled(
     gm, player = table.moderator, table.player
 
     # UTTAS, the README's first fight: one Thug attacks Willow.
-    await set_up_cast(
-        h, table, "uttas", name="Ambush", pcs={"Willow": "willow"}, npc=("thug", "Thug")
-    )
+    await one_on_one(h, table, "uttas", name="Ambush")
     await thug_attacks_willow(bot, h, table)
     text = await refused(await slash(h, gm, "endturn"))
     assert text.startswith("Waiting for Willow to decide on Thug 1's Cudgel first."), text
@@ -101,14 +99,7 @@ async def test_a_command_refused_while_a_decision_waits_says_how_it_is_settled(
     await _close(h, table)
 
     # Uune, the README's Dock nine: Mira's attack waits for the GM's approval, then her roll.
-    await set_up_cast(
-        h,
-        table,
-        "uune",
-        name="Dock nine",
-        pcs={"Mira Quell": "mira"},
-        npc=("dock-thug", "Dock Thug"),
-    )
+    await one_on_one(h, table, "uune", name="Dock nine")
     await ok(
         await slash(
             h,
@@ -197,9 +188,7 @@ async def test_undoing_what_the_bot_did_says_the_bot_did_it(
     by <@0>" — a mention of nobody (Discord shows "@unknown-user") and the log's label. It
     now reads "Undid **a passed turn deadline** by the bot"."""
     bot, h, gm = clocked_bot, discord_harness, table.moderator
-    await set_up_cast(
-        h, table, "uttas", name="Ambush", pcs={"Willow": "willow"}, npc=("thug", "Thug")
-    )
+    await one_on_one(h, table, "uttas", name="Ambush")
     await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
     clock.advance(12 * 3600)
     assert len(await bot.fire_turn_deadlines()) == 1
@@ -265,14 +254,7 @@ async def test_the_readme_says_which_turn_pings_have_no_attack_button(
         "\n".join(e.get("description") or "" for e in guide.response_data["embeds"]).split()
     )
     assert "a Uune PC's Attack names its resources" in text, text
-    await set_up_cast(
-        h,
-        table,
-        "uune",
-        name="Dock nine",
-        pcs={"Mira Quell": "mira"},
-        npc=("dock-thug", "Dock Thug"),
-    )
+    await one_on_one(h, table, "uune", name="Dock nine")
     [ping] = [m for m in h.messages_in(h.channel) if "**Mira Quell**'s turn" in m.text()][-1:]
     assert [c.get("label") for c in ping.all_components() if c.get("type") == 2] == ["End turn"]
     await ok(await slash(h, table.moderator, "endturn"))
@@ -298,14 +280,7 @@ async def test_the_gm_guide_holds_in_every_game_system(
     assert "Untitled keeps the join order" in text and "Uune puts the PCs first" in text, text
     assert "in Uune `/act action:npc-attack`" in text, text
     assert "a Uune roll as it stands" in text, text
-    await set_up_cast(
-        h,
-        table,
-        "uune",
-        name="Dock nine",
-        pcs={"Mira Quell": "mira"},
-        npc=("dock-thug", "Dock Thug"),
-    )
+    await one_on_one(h, table, "uune", name="Dock nine")
     await pass_turns_until(bot, h, table, "Dock Thug 1")
     await ok(
         await slash(
@@ -514,14 +489,7 @@ async def test_a_typed_reaction_is_named_in_the_systems_words(
     assert raised.embeds[0]["title"] == "Brask reacts: Raise the Oak heater shield", raised.embeds
     await _close(h, table)
 
-    await set_up_cast(
-        h,
-        table,
-        "uune",
-        name="Dock nine",
-        pcs={"Mira Quell": "mira"},
-        npc=("dock-thug", "Dock Thug"),
-    )
+    await one_on_one(h, table, "uune", name="Dock nine")
     await pass_turns_until(bot, h, table, "Dock Thug 1")
     await ok(await slash(h, gm, "act", action="npc-attack", target="Mira Quell", detail="Cudgel"))
     text = await refused(await slash(h, vesna, "dodge"))
