@@ -33,7 +33,7 @@ from tests.e2e.combat_helpers import (
     version,
 )
 from tests.e2e.conftest import DiceBox, Table
-from tests.harness.models import StoredMessage
+from tests.harness.models import Member, StoredMessage
 from tests.harness.server import DiscordHarness
 
 MAGE = {
@@ -54,6 +54,21 @@ MAGE = {
     ],
 }
 """A maintained attack power: 20 Active Points, 4 Stamina, doubled to 8 and held."""
+
+
+async def disable_limb(h: DiscordHarness, gm: Member, combatant: str, limb: str) -> None:
+    """The GM disables ``combatant``'s ``limb`` (UTTAS "Disabled Limb") with ``/gm condition``."""
+    await ok(
+        await slash(
+            h,
+            gm,
+            "gm condition",
+            combatant=combatant,
+            action="add",
+            name="Disabled limb",
+            limb=limb,
+        )
+    )
 
 
 async def test_a_maintained_attack_power_is_dropped_and_frees_its_stamina(
@@ -91,17 +106,7 @@ async def test_the_target_of_an_opposed_check_rolls_with_its_disabled_head(
     General's Stealth (untrained, 1d6) loses its one die."""
     h, gm, player = discord_harness, table.moderator, table.player
     await set_up_fight(h, table, thugs=1)
-    await ok(
-        await slash(
-            h,
-            gm,
-            "gm condition",
-            combatant="General Bearington",
-            action="add",
-            name="Disabled limb",
-            limb="head",
-        )
-    )
+    await disable_limb(h, gm, "General Bearington", "head")
     await pass_turns_until(bot, h, table, "Willow")
     checked = await ok(
         await slash(h, player, "check", skill="Perception", target="General Bearington")
@@ -115,17 +120,7 @@ async def test_a_grappler_with_a_disabled_arm_holds_one_limb(
 ) -> None:
     h, gm = discord_harness, table.moderator
     await set_up_fight(h, table, thugs=1)
-    await ok(
-        await slash(
-            h,
-            gm,
-            "gm condition",
-            combatant="Thug 1",
-            action="add",
-            name="Disabled limb",
-            limb="left arm",
-        )
-    )
+    await disable_limb(h, gm, "Thug 1", "left arm")
     await pass_turns_until(bot, h, table, "Thug 1")
     before = await version(bot, h)
     text = await refused(
@@ -133,17 +128,7 @@ async def test_a_grappler_with_a_disabled_arm_holds_one_limb(
     )
     assert "Thug 1 can hold at most 1 limb (a disabled arm holds nothing)." in text, text
     assert await version(bot, h) == before
-    await ok(
-        await slash(
-            h,
-            gm,
-            "gm condition",
-            combatant="Thug 1",
-            action="add",
-            name="Disabled limb",
-            limb="right arm",
-        )
-    )
+    await disable_limb(h, gm, "Thug 1", "right arm")
     text = await refused(
         await slash(h, gm, "attack", target="Willow", with_="Grapple", limbs="head")
     )
