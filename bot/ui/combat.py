@@ -211,7 +211,8 @@ def pinged(result: CombatResult, decision: Decision | None) -> list[int]:
     state, gm = encounter.state, encounter.row.gm_id
     ids: list[int] = []
     for event in result.events:
-        if isinstance(event, TurnStarted) and event.combatant:
+        # a turn of a fight the result ended is not announced (turn_announcement): no ping
+        if isinstance(event, TurnStarted) and event.combatant and state.phase == "active":
             combatant = next((c for c in state.combatants if c.id == event.combatant), None)
             if combatant is not None:
                 ids.append(answering(encounter, combatant.controller_id))

@@ -81,6 +81,8 @@ async def test_a_fight_over_as_it_begins_pings_no_turn(
     assert "The fight is over: only one side is left standing." in text, text
     assert "it is **Mira Quell**'s turn" not in text, text
     assert f"<@{table.player.user.id}>" not in began.response_data["content"], began.response_data
+    allowed = (began.response_data.get("allowed_mentions") or {}).get("users") or []
+    assert str(table.player.user.id) not in [str(u) for u in allowed], began.response_data
 
 
 async def test_uttas_a_fight_over_as_it_begins_pings_no_turn(
