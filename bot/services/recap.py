@@ -15,7 +15,9 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.engine.core.audience import GM, Audience, controller
+from bot.engine.core.events import CombatantLeft
 from bot.engine.core.pacing import parse_duration, parse_moment
+from bot.engine.core.state import AnyState, CombatantBase
 from bot.errors import InvalidInput, NoEncounter
 from bot.services import event_log
 from bot.services.acting import answering, delegate_of
@@ -23,7 +25,9 @@ from bot.services.actor import Actor
 from bot.services.decisions import Decision, decisions_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.event_log import LogRecord
+from bot.services.replay import UNREADABLE
 from bot.store import turn_timers
+from bot.store.base import StoreConnection
 
 Since = Literal["last_action", "given", "start"]
 MAX_SINCE_DAYS = 30
@@ -52,6 +56,23 @@ class Recap:
     your_turn: bool
     waiting: list[Decision]
     turn_deadline: datetime | None = None
+    departed: tuple[CombatantBase, ...] = ()
+    """Combatants an entry of the recap took out of the encounter (``/gm remove``), as they
+    were just before they left: the recap's events about them render with their names and
+    wound levels, and an NPC's numbers stay hidden (:func:`with_departed`)."""
+
+
+def with_departed(recap: Recap) -> AnyState:
+    """The encounter's state as the recap renders its events in: the state now, with the
+    combatants that left during the recap (``departed``) still in it, so each event is shown
+    as it was about them (whose they were, whether they were NPCs)."""
+    state = recap.encounter.state
+    if not recap.departed:
+        return state
+    present = {c.id for c in state.combatants}
+    kept = [c for c in recap.departed if c.id not in present]
+    copied: AnyState = state.model_copy(update={"combatants": [*state.combatants, *kept]})
+    return copied
 
 
 def parse_since(text: str, now: datetime) -> datetime:
@@ -128,9 +149,11 @@ async def gather(
         if actor.user_id in d.members(encounter.row.gm_id)
     ]
     timer = None
-    if live:
-        async with encounters.db.read() as conn:
+    departed: list[CombatantBase] = []
+    async with encounters.db.read() as conn:
+        if live:
             timer = await turn_timers.open_timer(conn, encounter.id)
+        departed = await _departed(encounters, conn, encounter, records)
     return Recap(
         encounter=encounter,
         since=start,
@@ -141,4 +164,34 @@ async def gather(
         your_turn=your_turn,
         waiting=waiting,
         turn_deadline=timer.deadline if timer is not None else None,
+        departed=tuple(departed),
     )
+
+
+async def _departed(
+    encounters: EncounterService,
+    conn: StoreConnection,
+    encounter: Encounter,
+    records: list[LogRecord],
+) -> list[CombatantBase]:
+    """The combatants ``records`` took out of the encounter and that are not back, each as the
+    state just before its leaving held it (a log that cannot rebuild that state leaves it out:
+    the view then hides its numbers from all but the GM)."""
+    present = {c.id for c in encounter.state.combatants}
+    found: dict[str, CombatantBase] = {}
+    for record in records:
+        gone = [
+            e.combatant
+            for e in record.events
+            if isinstance(e, CombatantLeft) and e.combatant not in present
+        ]
+        if not gone:
+            continue
+        try:
+            before = await encounters.state_at(conn, encounter, record.version - 1)
+        except UNREADABLE:
+            continue
+        for c in before.combatants:
+            if c.id in gone:
+                found[c.id] = c
+    return list(found.values())

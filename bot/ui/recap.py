@@ -21,7 +21,7 @@ from bot.engine.core.events import (
     TurnEnded,
     TurnStarted,
 )
-from bot.services.recap import Recap
+from bot.services.recap import Recap, with_departed
 from bot.ui.text import shown_name
 
 DESCRIPTION_MAX = 4096
@@ -162,7 +162,7 @@ def _since(recap: Recap) -> str:
 def recap_embed(recap: Recap) -> discord.Embed:
     """The recap as one embed within Discord's limits (module docstring)."""
     encounter = recap.encounter
-    view = encounter.rules.view(encounter.state, recap.audience, shown_name)
+    view = encounter.rules.view(with_departed(recap), recap.audience, shown_name)
     sections: list[str] = [_since(recap)]
     turns = _turns(recap, view)
     count = sum(line.count(",") + 1 for line in turns)

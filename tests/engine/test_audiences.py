@@ -161,6 +161,24 @@ def test_every_event_type_hides_an_npcs_numbers_from_the_public() -> None:
             assert render(event, open_state, PUBLIC) == render(event, open_state, GM), kind
 
 
+def test_every_event_type_hides_the_numbers_of_an_npc_that_left() -> None:
+    """An event about an NPC rendered again after the NPC left the encounter (``/gm remove``;
+    a recap renders logged events over the state now): the state no longer says it was an
+    NPC, so its numbers are the GM's only — they were shown to everyone."""
+    s = state()
+    gone = s.model_copy(update={"combatants": [c for c in s.combatants if c.id != NPC]})
+    for kind, cls in EVENT_TYPES.items():
+        for about in variants(cls):
+            sentinels = Sentinels()
+            event = build(cls, about, sentinels)
+            if isinstance(event, Note):
+                event = event.model_copy(update={"secret": True, "public_text": "public"})
+            for audience in (PUBLIC, controller(77)):
+                shown = render(event, gone, audience)
+                for number in npc_numbers(sentinels):
+                    assert number not in shown, f"{kind} {about} shows {number}: {shown!r}"
+
+
 def test_logged_events_read_back_and_render_the_same() -> None:
     s = state()
     for cls in EVENT_TYPES.values():

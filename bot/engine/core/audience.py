@@ -78,11 +78,20 @@ class View:
 
     def reveals(self, cid: str | None) -> bool:
         """Whether this audience may see the numbers of combatant ``cid`` (see the module
-        docstring). Numbers about nobody in particular, or someone who left, are not hidden."""
+        docstring). Numbers about nobody in particular (``cid`` None) are not hidden. Numbers
+        of a combatant the state no longer holds (it left with ``/gm remove``; an event logged
+        before, rendered again for a recap) are the GM's only while the encounter hides NPC
+        numbers: the state cannot tell whether it was an NPC, nor whose."""
         if self.audience.kind == "gm":
             return True
+        if not cid:
+            return True
         c = self.combatant(cid)
-        if c is None or not c.is_npc or not self.state.settings.hide_npc_numbers:
+        if not self.state.settings.hide_npc_numbers:
+            return True
+        if c is None:
+            return False
+        if not c.is_npc:
             return True
         return self.audience.kind == "controller" and c.controller_id == self.audience.member_id
 

@@ -1,0 +1,54 @@
+"""Attack 19a: hostile or careless members trying to act for another's character, to use GM
+commands, to read an NPC's hidden numbers or to ping through a name — in all four systems.
+Each test is a defect found so, and states what a member should see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import ONE_ON_ONE, answered, ok, one_on_one, pass_turns_until, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+NPC_ATTACKS: dict[str, dict[str, Any]] = {
+    "untitled": {"action": "attack", "target": "Wren", "detail": "Tree-trunk club"},
+    "utopia": {"action": "attack", "target": "Vesna", "detail": "Crushing bite"},
+}
+"""An attack by each system's NPC of :data:`ONE_ON_ONE` on the player's character, resolved
+(or put to the player's defense) by ``/act`` at once."""
+
+
+async def recap_lines(h: DiscordHarness, table: Table) -> str:
+    """The player's ``/encounter recap since:1h``: its "Attacks on your combatants" part."""
+    record = await answered(await slash(h, table.player, "encounter recap", since="1h"))
+    assert record.ephemeral, record.response_data
+    text = str(record.response_data["embeds"][0]["description"])
+    return text.split("**Attacks on your combatants**", 1)[1].split("**Now**", 1)[0]
+
+
+@pytest.mark.parametrize("system", sorted(NPC_ATTACKS))
+async def test_a_removed_npc_keeps_its_numbers_hidden_in_a_players_recap(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """The Hill giant's club hit Wren; the channel and Wren's player's recap showed the
+    giant's dice only ("Tree-trunk club: [5, 7] against Combat Defense …"). The GM then took
+    the giant out with `/gm remove`, and the same recap showed its skill, bonus and total and
+    the odds it had ("Tree-trunk club (Journeyman): 2d8 [5] [7] + 9 = 21 … Odds: 97.0 % to
+    hit"; Utopia: the Stone hound's "1d10 [9] + 2 = 11"): an event about a combatant no longer
+    in the fight was rendered as if its numbers were public. Someone who left keeps them
+    hidden."""
+    h, gm = discord_harness, table.moderator
+    template = ONE_ON_ONE[system][2][1]
+    npc = f"{template} 1"
+    await one_on_one(h, table, system, name="Gone")
+    await pass_turns_until(bot, h, table, npc)
+    await ok(await slash(h, gm, "act", as_=npc, **NPC_ATTACKS[system]))
+    before = await recap_lines(h, table)
+    assert npc in before, before
+    await ok(await slash(h, gm, "gm remove", combatant=npc))
+    after = await recap_lines(h, table)
+    assert "Odds:" not in after, after
+    assert after == before, (before, after)
