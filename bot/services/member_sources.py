@@ -23,7 +23,9 @@ What is kept, and what erasing does:
   the service before these sources run), an archived one gets a new version with it removed.
 * ``encounter_log`` — log entries the member issued or that name them (options, results),
   without the state snapshots (those are the whole table's fight, kept for the GM's
-  ``/gm log`` and undo). Erased: the entry stays, with actor 0, ``<@id>`` → "a former member",
+  ``/gm log`` and undo); a result is whole only in a fight the member holds the GM seat of,
+  elsewhere it is what they were shown (:func:`_as_seen`: an NPC's hidden numbers stay
+  hidden). Erased: the entry stays, with actor 0, ``<@id>`` → "a former member",
   and the id removed from options, results and every snapshot; an entry that, replayed
   scrubbed over the scrubbed state before it, would give another state than it left (a
   mention's more words, a name a later combatant took) keeps the state it left, scrubbed, as
@@ -58,11 +60,13 @@ from datetime import datetime
 from typing import Any
 
 from bot.engine import Ruleset, get_ruleset
+from bot.engine.core.audience import View, controller
 from bot.services import replay
 from bot.services.encounter import playing_rules
 from bot.services.member_scrub import controlled_by, scrub_json
 from bot.store import away as away_repo
 from bot.store import campaign as campaign_repo
+from bot.store import encounter_log as log_repo
 from bot.store import encounters as encounter_repo
 from bot.store import member_data as repo
 from bot.store import member_settings as settings_repo
@@ -253,12 +257,75 @@ def _entry(row: repo.LogRow) -> dict[str, Any]:
 
 
 async def _export_log(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
+    """The log entries ``user_id`` issued or that name them. The entries of an encounter they
+    hold the GM seat of are whole (the engine's commands, events and dice: what ``/gm log``
+    gives); any other entry's result says what happened as the member saw it
+    (:func:`_as_seen`), so an NPC's hidden numbers stay hidden."""
     entries = []
+    readers: dict[int, _Reader | None] = {}
     for row in await repo.log_issued_or_naming(conn, guild_id, user_id):
         entry = _entry(row)
         entry["issued_by_you"] = row.actor_id == user_id
+        if row.encounter_id not in readers:
+            readers[row.encounter_id] = await _reader(conn, row.encounter_id, user_id)
+        reader = readers[row.encounter_id]
+        if reader is not None:
+            entry["result"] = _as_seen(entry["result"], reader)
         entries.append(entry)
     return {"count": len(entries), "omitted": 0, "entries": entries}
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """How a member reads one encounter's events: its rules (to parse them; None when they
+    cannot be known) and the member's view."""
+
+    rules: Ruleset[Any] | None
+    view: View | None
+
+
+async def _reader(conn: StoreConnection, encounter_id: int, user_id: int) -> _Reader | None:
+    """How ``user_id`` reads encounter ``encounter_id``'s events: ``None`` when they hold its
+    GM seat (every number), else as the controller of their combatants over its stored state
+    (a combatant that state does not hold shows no number, :meth:`View.reveals`; an encounter
+    whose rules or state cannot be read shows no event)."""
+    row = await encounter_repo.by_id(conn, encounter_id)
+    if row is None:
+        return _Reader(None, None)
+    if row.gm_id == user_id:
+        return None
+    try:
+        rules = playing_rules(row)
+        if row.state_version is None:
+            state = rules.load_state(row.stored_state_text)
+        else:  # the stored state is behind the row: the log has the changes since
+            state = replay.rebuild(rules, await log_repo.history(conn, row.id, row.version))
+    except replay.UNREADABLE:
+        return _Reader(None, None)
+    return _Reader(rules, rules.view(state, controller(user_id)))
+
+
+_EXACT = ("commands", "events", "dice")
+"""A log result's keys that hold the engine's exact work (module :mod:`bot.services.event_log`)."""
+
+
+def _as_seen(result: Any, reader: _Reader) -> Any:
+    """A log entry's result as the member saw it: the service's own data (who joined, to whom
+    a seat went…) and ``shown``, the lines its events render for the member — without the
+    engine's exact events, commands and dice, which carry the numbers the GM keeps."""
+    if not isinstance(result, dict):
+        return result
+    kept = {k: v for k, v in result.items() if k not in _EXACT}
+    logged = result.get("events")
+    if isinstance(logged, list):
+        shown: list[str] = []
+        if reader.rules is not None and reader.view is not None:
+            for raw in logged:
+                if isinstance(raw, dict):
+                    event = reader.rules.parse_event(raw)
+                    shown.extend(line for line in event.render(reader.view) if line.strip())
+        kept["shown"] = shown
+    return kept
 
 
 async def scrub_encounter_log(conn: StoreConnection, encounter_id: int, e: Erasure) -> int:

@@ -11,6 +11,7 @@ import pytest
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import ONE_ON_ONE, answered, ok, one_on_one, pass_turns_until, slash
 from tests.e2e.conftest import Table
+from tests.e2e.test_member_data import export_of
 from tests.harness.server import DiscordHarness
 
 NPC_ATTACKS: dict[str, dict[str, Any]] = {
@@ -52,3 +53,55 @@ async def test_a_removed_npc_keeps_its_numbers_hidden_in_a_players_recap(
     after = await recap_lines(h, table)
     assert "Odds:" not in after, after
     assert after == before, (before, after)
+
+
+async def test_a_players_data_export_keeps_npc_numbers_hidden(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow's player attacked Thug 1, whose numbers the channel hides ("… vs Thug 1's
+    Dodge … Thug 1 looks **Hurt**"). Their `/me export` held the log entry of that attack
+    whole: "Willow's Club hits Thug 1: Accuracy 24 beats Dodge 20 for 2 Health and 8 Stamina
+    damage (Armor 1, Defense 2)", with `health_left: 12`, `stamina_left: 16` — every number
+    of the Thug the GM keeps. An entry is exported as its member saw it: the lines the events
+    render for them, not the engine's exact events, commands and dice (the GM's `/gm log`
+    has those)."""
+    h = discord_harness
+    await one_on_one(h, table, "uttas", name="Export")
+    await pass_turns_until(bot, h, table, "Willow")
+    attacked = await ok(await slash(h, table.player, "attack", target="Thug 1", with_="Club"))
+    shown = str(attacked.response_data["embeds"][0]["description"]).split("\n")
+    document = await export_of(h, table.player)
+    [entry] = [e for e in document["encounter_log"]["entries"] if e["command"] == "attack"]
+    raw = str(entry)
+    assert "beats Dodge" not in raw and "misses Dodge" not in raw, raw
+    assert "health_left" not in raw and "target_number" not in raw, raw
+    assert entry["result"]["shown"] == shown, (entry["result"], shown)
+    # The GM of the fight exports its entries whole, as `/gm log` has them.
+    run = await export_of(h, table.moderator)
+    assert all("shown" not in e["result"] for e in run["encounter_log"]["entries"]), run
+
+
+@pytest.mark.parametrize("system", sorted(ONE_ON_ONE))
+async def test_every_system_exports_a_players_entries_as_they_saw_them(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """The class: in every system, the player's own `/endturn` was exported with the NPC's
+    turn as the engine logs it (UTTAS "Round 1: Thug 1's turn (4 actions left)": its Speed).
+    Every entry of a fight the member does not GM is exported as the lines they were shown,
+    never the engine's events, commands or dice."""
+    h = discord_harness
+    pc = await one_on_one(h, table, system, name="Export")
+    await pass_turns_until(bot, h, table, pc)
+    ended = await ok(await slash(h, table.player, "endturn"))
+    shown = [
+        line
+        for line in str(ended.response_data["embeds"][0]["description"]).split("\n")
+        if line.strip()
+    ]
+    document = await export_of(h, table.player)
+    entries = document["encounter_log"]["entries"]
+    assert entries, document
+    for entry in entries:
+        assert not {"events", "commands", "dice"} & set(entry["result"]), entry
+    [turn] = [e for e in entries if e["command"] == "endturn"]
+    assert turn["result"]["shown"] == shown, (turn["result"], shown)
