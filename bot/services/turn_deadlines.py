@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot.engine.core.audience import PUBLIC
 from bot.errors import Conflict, DomainError
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import default_actions, expiry, turn_timers
@@ -39,6 +40,10 @@ class TurnLapse:
     refused: str | None = None
     """``default``: the label of the default action the combatant was set to take; ``refused``:
     why the rules did not allow it then (the turn just ended)."""
+    refused_public: bool = True
+    """Whether the channel may read ``refused``: the rules' reason speaks of the combatant's
+    numbers (breathers left, actions), so it is the channel's only when the channel may see
+    them (:meth:`~bot.engine.core.audience.View.reveals`); else only the GM is told it."""
 
 
 class TurnDeadlines:
@@ -139,4 +144,7 @@ class TurnDeadlines:
                         result.encounter, current.name, "default_action", result, default
                     )
         result = await self._end_turn(encounter_id, timer.ref)
-        return TurnLapse(result.encounter, current.name, "end_turn", result, default, refused)
+        public = encounter.rules.view(state, PUBLIC).reveals(current.id)
+        return TurnLapse(
+            result.encounter, current.name, "end_turn", result, default, refused, public
+        )

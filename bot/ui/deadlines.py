@@ -15,16 +15,31 @@ from bot.ui.tracker_keeper import tell_gm
 
 def deadline_title(name: str, lapse: TurnLapse | None = None) -> str:
     """The title of the result posted when a turn ended at its deadline: with the default
-    action the combatant took, or why it could not take it (the rules' refusal as it is: a
-    refusal is Markdown whose names are escaped where it was written)."""
+    action the combatant took, or that it could not take it and why (the rules' refusal as it
+    is: a refusal is Markdown whose names are escaped where it was written) — the why only
+    where the channel may see the combatant's numbers (``refused_public``: an NPC's breathers
+    and actions are the GM's, who is told it, :func:`refusal_notice`)."""
     who = shown_name(name)
     if lapse is not None and lapse.default is not None:
         action = shown_name(lapse.default)
         if lapse.refused is None:
             return f"Turn deadline passed: {who} takes their default action, {action}"[:256]
+        if not lapse.refused_public:
+            return f"Turn deadline passed: {who}'s turn ends ({action} was not possible)"[:256]
         why = lapse.refused
         return f"Turn deadline passed: {who}'s turn ends ({action} was not possible: {why})"[:256]
     return f"Turn deadline passed: {who}'s turn ends"[:256]
+
+
+def refusal_notice(lapse: TurnLapse) -> str | None:
+    """What the GM is told when the channel was not told why a default action was not
+    possible (:func:`deadline_title`); None when the channel read it."""
+    if lapse.refused is None or lapse.refused_public or lapse.default is None:
+        return None
+    return (
+        f"⏰ **{shown_name(lapse.name)}**'s turn deadline passed and its default action, "
+        f"{shown_name(lapse.default)}, was not possible: {lapse.refused}"
+    )[:2000]
 
 
 def notify_text(lapse: TurnLapse) -> str:
@@ -41,6 +56,9 @@ async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
     leave them a notice. Raises what Discord raises."""
     if lapse.result is not None:
         await announce(client, lapse.result, title=deadline_title(lapse.name, lapse))
+        notice = refusal_notice(lapse)
+        if notice is not None:
+            await tell_gm(client, lapse.result.encounter, notice)
         return
     text = notify_text(lapse)
     await tell_gm(client, lapse.encounter, text)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.client import CombatBot
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import ONE_ON_ONE, answered, ok, one_on_one, pass_turns_until, slash
 from tests.e2e.conftest import Table
 from tests.e2e.test_member_data import export_of
@@ -105,3 +106,46 @@ async def test_every_system_exports_a_players_entries_as_they_saw_them(
         assert not {"events", "commands", "dice"} & set(entry["result"]), entry
     [turn] = [e for e in entries if e["command"] == "endturn"]
     assert turn["result"]["shown"] == shown, (turn["result"], shown)
+
+
+async def test_a_hidden_npcs_default_action_refused_at_its_deadline_keeps_why_from_the_channel(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Thug 1's default action at a passed turn deadline is a breather, and it had used its
+    breathers: the channel read "Turn deadline passed: Thug 1's turn ends (Take a Breather was
+    not possible: Thug 1 has no breathers left until a short rest.)" — its breather uses,
+    which the GM keeps (`docs/audiences.md`). The rules' reason is the channel's only when it
+    may see the combatant's numbers; the GM is told it."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await one_on_one(h, table, "uttas", name="Deadline")
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    await ok(await slash(h, gm, "gm settings", deadline_action="default_action"))
+    await answered(
+        await slash(h, gm, "gm settings", combatant="Thug 1", default_action="Take a Breather")
+    )
+    for _ in range(10):  # the Thug breathes until it has no breather left
+        await pass_turns_until(bot, h, table, "Thug 1")
+        took = await answered(await slash(h, gm, "breather", as_="Thug 1"))
+        if took.ephemeral:
+            break
+    assert "no breathers left" in str(took.response_data.get("content")), took.response_data
+    await pass_turns_until(bot, h, table, "Thug 1")
+    clock.advance(12 * 3600)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.refused is not None and "no breathers left" in lapse.refused
+    await h.wait_for(
+        lambda: any("Turn deadline passed" in m.text() for m in h.messages_in(h.channel))
+    )
+    [shown] = [m for m in h.messages_in(h.channel) if "Turn deadline passed" in m.text()]
+    assert "Turn deadline passed: Thug 1's turn ends (Take a Breather was not possible)" in (
+        shown.text()
+    ), shown.text()
+    assert "breathers left" not in shown.text(), shown.text()
+    # The GM reads why with their next command, privately.
+    await answered(await slash(h, gm, "encounter status"))
+
+    def told() -> list[str]:
+        shown = h.messages_in(h.channel, include_ephemeral=True)
+        return [m.text() for m in shown if m.ephemeral and "was not possible" in m.text()]
+
+    await h.wait_for(lambda: any("Thug 1 has no breathers left" in m for m in told()))
