@@ -10,9 +10,18 @@ import pytest
 
 from bot.client import CombatBot
 from tests.clock import ManualClock
-from tests.e2e.combat_helpers import ONE_ON_ONE, answered, ok, one_on_one, pass_turns_until, slash
+from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
+    answered,
+    button,
+    ok,
+    one_on_one,
+    pass_turns_until,
+    slash,
+)
 from tests.e2e.conftest import Table
 from tests.e2e.test_member_data import export_of
+from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
 
 NPC_ATTACKS: dict[str, dict[str, Any]] = {
@@ -149,3 +158,177 @@ async def test_a_hidden_npcs_default_action_refused_at_its_deadline_keeps_why_fr
         return [m.text() for m in shown if m.ephemeral and "was not possible" in m.text()]
 
     await h.wait_for(lambda: any("Thug 1 has no breathers left" in m for m in told()))
+
+
+# The class guards: every command and every button, used by members who may not act -------
+
+NAMED = frozenset({"combatant", "as", "a", "b", "target", "quarry", "pursuer", "watch", "toward"})
+"""Options that name a combatant (to act as, or to act on)."""
+OWN_DATA = frozenset({"help", "roll", "character", "npc", "me", "tables", "server", "campaign"})
+"""Command groups about a member's own data or the server, not the channel's fight."""
+OTHERS = frozenset({"away", "back", "encounter start", "encounter join", "encounter status"})
+"""A member's own presence, or what anyone may read (refusals of these are tested elsewhere)."""
+
+
+def leaf_commands(h: DiscordHarness) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Every registered slash command down to its subcommands, with its options."""
+    found: list[tuple[str, list[dict[str, Any]]]] = []
+
+    def walk(path: str, options: list[dict[str, Any]]) -> None:
+        subs = [o for o in options if o["type"] in (1, 2)]
+        if not subs:
+            found.append((path, options))
+        for sub in subs:
+            walk(f"{path} {sub['name']}", sub.get("options") or [])
+
+    for command in h.registered_commands(h.guild) or h.registered_commands(None):
+        walk(command["name"], command.get("options") or [])
+    return found
+
+
+def options_naming(options: list[dict[str, Any]], name: str, member: Member) -> dict[str, Any]:
+    """Values for a command's options: ``name`` in each option naming a combatant, the first
+    choice where there are choices, and something of the right type for the rest required."""
+    given: dict[str, Any] = {}
+    for option in options:
+        kind, key = option["type"], option["name"]
+        if option.get("choices"):
+            given[key] = option["choices"][0]["value"]
+        elif kind == 3 and key in NAMED:
+            given[key] = name
+        elif not option.get("required"):
+            continue
+        elif kind == 3:
+            given[key] = "1"
+        elif kind in (4, 10):
+            given[key] = max(1, option.get("min_value") or 1)
+        elif kind == 5:
+            given[key] = True
+        elif kind == 6:
+            given[key] = member
+    return given
+
+
+async def every_command_changes_nothing(
+    bot: CombatBot, h: DiscordHarness, member: Member, names: list[str]
+) -> list[str]:
+    """Run every fight command as ``member`` naming each of ``names``: what changed the
+    encounter or was answered in public (empty when nothing did)."""
+    wrong: list[str] = []
+    for path, options in leaf_commands(h):
+        if path.split()[0] in OWN_DATA or path in OTHERS:
+            continue
+        if any(o["type"] == 11 and o.get("required") for o in options):
+            continue
+        for name in names:
+            before = await bot.services.encounters.live(h.channel.id)
+            record = await answered(
+                await h.slash(member, h.channel, path, options_naming(options, name, member))
+            )
+            after = await bot.services.encounters.live(h.channel.id)
+            if (after.version, after.row.gm_id) != (before.version, before.row.gm_id):
+                wrong.append(f"/{path} ({name}) changed the encounter")
+            if not record.ephemeral:
+                wrong.append(f"/{path} ({name}) answered in public: {record.response_data}")
+    return wrong
+
+
+@pytest.mark.parametrize("system", sorted(ONE_ON_ONE))
+async def test_every_command_by_a_member_who_may_not_act_changes_nothing(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """Every slash command of a fight, naming the player's character or the NPC in each option
+    that names a combatant (`as:`, `target:`, `combatant:`…), is refused privately and changes
+    nothing when run by a bystander, by another player, and by a GM who handed the seat on
+    with `/gm seat transfer` — on the player's turn, in every system. (A guard for the class:
+    a new command that forgets to ask who may act fails here.)"""
+    h = discord_harness
+    pc, _, (_, template) = ONE_ON_ONE[system]
+    await ok(await slash(h, table.gm, "encounter start", name="Guard", ruleset=system))
+    await answered(await slash(h, table.player, "character import", example=ONE_ON_ONE[system][1]))
+    await answered(await slash(h, table.player, "encounter join", character=pc))
+    await answered(await slash(h, table.moderator, "npc import", example=ONE_ON_ONE[system][2][0]))
+    await ok(await slash(h, table.gm, "gm add-npc", template=template))
+    await ok(await slash(h, table.gm, "encounter begin"))
+    await pass_turns_until_as(bot, h, table.gm, pc)
+    names = [pc, f"{template} 1"]
+    wrong = await every_command_changes_nothing(bot, h, table.bystander, names)
+    wrong += await every_command_changes_nothing(bot, h, table.other_player, names)
+    await ok(await h.slash(table.gm, h.channel, "gm seat transfer", {"member": table.moderator}))
+    wrong += await every_command_changes_nothing(bot, h, table.gm, names)
+    assert not wrong, "\n".join(wrong)
+
+
+async def pass_turns_until_as(bot: CombatBot, h: DiscordHarness, gm: Member, name: str) -> None:
+    """``/gm next`` as ``gm`` until it is ``name``'s turn."""
+    for _ in range(6):
+        live = await bot.services.encounters.live(h.channel.id)
+        if live.state.current is not None and live.state.current.name == name:
+            return
+        await ok(await slash(h, gm, "gm next"))
+    raise AssertionError(f"never reached {name}'s turn")
+
+
+async def every_button_changes_nothing(
+    bot: CombatBot, h: DiscordHarness, member: Member
+) -> list[str]:
+    """Press every button on every message of the channel as ``member``: the presses that
+    changed the encounter or were answered in public (empty when none was)."""
+    wrong: list[str] = []
+    for message in h.messages_in(h.channel):
+        for component in h.message(message).all_components():
+            if component.get("type") != 2 or "custom_id" not in component:
+                continue
+            if component["custom_id"] not in h.message(message).custom_ids():
+                continue  # gone meanwhile (a retired ping)
+            before = await bot.services.encounters.live(h.channel.id)
+            record = await h.click(member, message, component["custom_id"])
+            await record.response()
+            after = await bot.services.encounters.live(h.channel.id)
+            label = component.get("label")
+            if (after.version, after.row.pending_version) != (
+                before.version,
+                before.row.pending_version,
+            ):
+                wrong.append(f"{label!r} changed the encounter")
+            if not record.ephemeral:
+                wrong.append(f"{label!r} answered in public: {record.response_data}")
+    return wrong
+
+
+@pytest.mark.parametrize("system", sorted(ONE_ON_ONE))
+async def test_every_button_by_a_member_who_may_not_act_changes_nothing(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """Every button the channel shows — turn pings (End turn, the breather, Attack…), the
+    NPC's attack waiting on the player's character's reaction or defense, the GM's own — is
+    refused privately and changes nothing when pressed by a bystander, by another player, by
+    a delegate after the player is back, and by a GM who handed the seat on; in every
+    system. (A guard for the class: a new button that forgets to ask who may act fails.)"""
+    h, gm = discord_harness, table.gm
+    pc, _, (_, template) = ONE_ON_ONE[system]
+    npc = f"{template} 1"
+    await ok(await slash(h, gm, "encounter start", name="Guard", ruleset=system))
+    await answered(await slash(h, table.player, "character import", example=ONE_ON_ONE[system][1]))
+    await answered(await slash(h, table.player, "encounter join", character=pc))
+    await answered(await slash(h, table.moderator, "npc import", example=ONE_ON_ONE[system][2][0]))
+    await ok(await slash(h, gm, "gm add-npc", template=template))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, table.player, "away", delegate=table.other_player))
+    await ok(await slash(h, table.player, "back"))
+    await pass_turns_until_as(bot, h, gm, pc)
+    await pass_turns_until_as(bot, h, gm, npc)
+    [ping] = [m for m in h.messages_in(h.channel) if f"**{npc}**'s turn" in m.content][-1:]
+    asked = await h.click(gm, ping, button(ping, "Attack…")["custom_id"])
+    await asked.response()
+    [select] = [c for c in asked.message.all_components() if c.get("type") == 3]
+    target = next(o["value"] for o in select["options"] if pc in o["label"])
+    attacked = await h.select(gm, asked.message, select["custom_id"], [target])
+    await attacked.response()
+    assert not attacked.ephemeral, attacked.response_data
+    wrong = []
+    for member in (table.bystander, table.other_player):
+        wrong += await every_button_changes_nothing(bot, h, member)
+    await ok(await h.slash(gm, h.channel, "gm seat transfer", {"member": table.moderator}))
+    wrong += await every_button_changes_nothing(bot, h, gm)
+    assert not wrong, "\n".join(wrong)
