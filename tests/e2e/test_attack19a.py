@@ -332,3 +332,78 @@ async def test_every_button_by_a_member_who_may_not_act_changes_nothing(
     await ok(await h.slash(gm, h.channel, "gm seat transfer", {"member": table.moderator}))
     wrong += await every_button_changes_nothing(bot, h, gm)
     assert not wrong, "\n".join(wrong)
+
+
+def public_pings(h: DiscordHarness, victim: Member) -> list[str]:
+    """Every message the bot posted or edited in public whose content would notify ``victim``
+    or everyone: it holds ``<@victim>`` (or ``@everyone``/``@here``) unescaped and its allowed
+    mentions let it through (none given: the client's default, which lets users through)."""
+    found: list[str] = []
+    requests = h.requests_to("POST", r"/(interactions/.*/callback|channels/.*/messages|webhooks/)")
+    requests += h.requests_to("PATCH", r"/(channels/.*/messages|webhooks/)")
+    for request in requests:
+        body = request.json if isinstance(request.json, dict) else {}
+        data = body.get("data", body) if isinstance(body.get("data", body), dict) else {}
+        content = str(data.get("content") or "")
+        if (data.get("flags") or 0) & 64:
+            continue  # ephemeral: only the member who asked sees it
+        allowed = data.get("allowed_mentions")
+        parse = ["users"] if allowed is None else (allowed.get("parse") or [])
+        users = [] if allowed is None else [str(u) for u in allowed.get("users") or []]
+        for mention in (f"<@{victim.id}>", f"<@!{victim.id}>"):
+            if mention in content and ("users" in parse or str(victim.id) in users):
+                found.append(content)
+        if ("@everyone" in content or "@here" in content) and "everyone" in parse:
+            found.append(content)
+    return found
+
+
+@pytest.mark.parametrize("system", sorted(ONE_ON_ONE))
+async def test_no_text_a_member_types_pings_anyone(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """Names of the encounter, the character and the NPCs are `<@victim>…`, and every free-text
+    option of every fight command, run by the player and by the GM, is `<@victim> @everyone`:
+    no public message the bot posts or edits pings the victim or everyone (each message's
+    allowed mentions name only whom it asks; names and typed text are escaped)."""
+    h, gm, victim = discord_harness, table.moderator, table.bystander
+    evil = f"<@{victim.id}>"
+    _, example, (npc_example, _) = ONE_ON_ONE[system]
+    await ok(await slash(h, gm, "encounter start", name=evil, ruleset=system))
+    await answered(
+        await slash(h, table.player, "character import", example=example, name=f"{evil}x")
+    )
+    await ok(await slash(h, table.player, "encounter join", character=f"{evil}x"))
+    await answered(await slash(h, gm, "npc import", example=npc_example, name=f"{evil}n"))
+    await ok(await slash(h, gm, "gm add-npc", template=f"{evil}n", count=2))
+    await ok(await slash(h, gm, "encounter begin"))
+    live = await bot.services.encounters.live(h.channel.id)
+    mine, theirs = live.state.combatants[0].name, live.state.combatants[-1].name
+    typed = f"{evil} @everyone"
+    for member in (table.player, gm):
+        for path, options in leaf_commands(h):
+            if path.split()[0] in OWN_DATA or path in {"encounter start", "encounter end"}:
+                continue
+            if path in {"back", "gm seat transfer"}:
+                continue
+            given: dict[str, Any] = {}
+            for option in options:
+                kind, key = option["type"], option["name"]
+                if option.get("choices"):
+                    given[key] = option["choices"][0]["value"]
+                elif kind == 3 and key in {"as", "character", "b", "pursuer"}:
+                    given[key] = mine
+                elif kind == 3 and key in NAMED:
+                    given[key] = theirs
+                elif kind == 3:
+                    given[key] = typed[: option.get("max_length", 100)]
+                elif option.get("required") and kind in (4, 10):
+                    given[key] = max(1, option.get("min_value") or 1)
+                elif option.get("required") and kind == 5:
+                    given[key] = True
+                elif option.get("required") and kind == 6:
+                    given[key] = table.other_player
+            if any(o.get("required") and o["name"] not in given for o in options):
+                continue
+            await answered(await h.slash(member, h.channel, path, given))
+    assert not public_pings(h, victim), public_pings(h, victim)
