@@ -13,11 +13,20 @@ from __future__ import annotations
 
 
 class DomainError(Exception):
-    """Base of every expected, user-facing error. ``str(error)`` is shown to the member."""
+    """Base of every expected, user-facing error. ``str(error)`` is shown to the member.
 
-    def __init__(self, message: str) -> None:
+    A refusal that names a number of one combatant (``about``, its id) that the member may not
+    see — an NPC's, while the encounter hides them — carries the same refusal without it
+    (``withheld``); the service that applied the command shows that one to such a member
+    (:func:`bot.services.combat.as_seen_by`)."""
+
+    def __init__(
+        self, message: str, *, about: str | None = None, withheld: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.about = about
+        self.withheld = withheld
 
     def __str__(self) -> str:
         return self.message

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from bot import names
 from bot.engine import Event, ReactionOption, RecordingRoller
+from bot.engine.core.audience import controller
 from bot.engine.core.commands import Answer, CommandBase, Dated, NextTurn, TurnBound
 from bot.engine.core.events import TurnStarted
 from bot.engine.core.standing import pick
@@ -123,6 +124,20 @@ class CombatResult:
         return encounter.row.updated_at + timedelta(seconds=seconds)
 
 
+def as_seen_by(
+    encounter: Encounter, state: AnyState, actor: Actor, refusal: DomainError
+) -> DomainError:
+    """``refusal`` as ``actor`` may read it: when it names a number of a combatant
+    (:attr:`DomainError.about`) that the member may not see (:meth:`View.reveals`, as the
+    combatant's controller would — an NPC's while the encounter hides them; the GM sees every
+    number), the same refusal without it (:attr:`DomainError.withheld`); else ``refusal``."""
+    if refusal.about is None or refusal.withheld is None or encounter.is_gm(actor):
+        return refusal
+    if encounter.rules.view(state, controller(actor.user_id)).reveals(refusal.about):
+        return refusal
+    return type(refusal)(refusal.withheld)
+
+
 def outcome_of(before: Encounter, after: Encounter) -> dict[str, Any]:
     """The decision fields of a :class:`CombatResult` for a change from ``before`` to
     ``after``: the decisions open after it and those it settled."""
@@ -215,7 +230,13 @@ class CombatService:
                 command = _to_apply(current, state, given, label, actor, book)
                 if command is None:
                     continue
-                outcome = current.rules.apply(state, command, roller, now)
+                try:
+                    outcome = current.rules.apply(state, command, roller, now)
+                except DomainError as refusal:
+                    seen = as_seen_by(current, state, actor, refusal)
+                    if seen is refusal:
+                        raise
+                    raise seen from refusal
                 applied.append(command)
                 state = outcome.state
                 events.extend(outcome.events)

@@ -171,6 +171,7 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
                 outcome = self.ruleset.apply(before, command, self.roller, NOW)
             except DomainError as refusal:
                 assert str(refusal), f"{command.kind}: a refusal without a message"
+                self.check_refusal(before, command, refusal)
                 assert self.roller.rolled == rolled, f"refused {command.kind} rolled dice"
                 assert before.model_dump_json() == before_json, f"refused {command.kind} changed"
                 return False
@@ -183,6 +184,22 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
             self.state = outcome.state
             self.applied.append(command)
             return True
+
+        def check_refusal(self, before: Any, command: CommandBase, refusal: DomainError) -> None:
+            """A refusal of a player character's command, as its player reads it (the
+            ``withheld`` text when it names a number of a combatant they may not see:
+            :func:`bot.services.combat.as_seen_by`), names no hidden number of an NPC."""
+            actor_id = getattr(command, "actor", None)
+            actor = next((c for c in before.combatants if c.id == actor_id), None)
+            if actor is None or actor.is_npc or not before.settings.hide_npc_numbers:
+                return
+            shown = str(refusal)
+            player = self.ruleset.view(before, controller(actor.controller_id or 0))
+            if refusal.about is not None and not player.reveals(refusal.about):
+                assert refusal.withheld, f"{command.kind}: no withheld refusal"
+                shown = refusal.withheld
+            leaked = {int(n) for n in DIGITS.findall(shown)} & harness.hidden_numbers(before)
+            assert not leaked, f"{command.kind} refused with {leaked}: {shown}"
 
         def check_events(self, before: Any, after: Any, events: list[Any]) -> None:
             secret = harness.hidden_numbers(before) | harness.hidden_numbers(after)

@@ -407,3 +407,30 @@ async def test_no_text_a_member_types_pings_anyone(
                 continue
             await answered(await h.slash(member, h.channel, path, given))
     assert not public_pings(h, victim), public_pings(h, victim)
+
+
+async def test_healing_a_hidden_npc_to_its_daily_limit_names_no_number_of_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow healed Thug 1 (whose numbers the channel hides) with her Heal power until it
+    had what a day allows, and the refusal told her "Thug 1 has reached today's limit of
+    Health from Heal powers (7)" — half its Health, which the GM keeps. A refusal about a
+    combatant whose numbers the acting member may not see names none of them."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await one_on_one(h, table, "uttas", name="Mercy")
+    await ok(await slash(h, gm, "gm hp", combatant="Thug 1", health="1"))
+    said = ""
+    for _ in range(8):
+        await pass_turns_until(bot, h, table, "Willow")
+        healed = await answered(await slash(h, player, "power", name="Heal", target="Thug 1"))
+        if healed.ephemeral:
+            said = str(healed.response_data.get("content"))
+            break
+    assert "reached today's limit of Health from Heal powers" in said, said
+    assert said == (
+        "Thug 1 has reached today's limit of Health from Heal powers; the next day gives it back."
+    ), said
+    # The GM, acting for Willow, is told the limit.
+    await pass_turns_until(bot, h, table, "Willow")
+    exact = await answered(await slash(h, gm, "power", name="Heal", target="Thug 1"))
+    assert "(7)" in str(exact.response_data.get("content")), exact.response_data

@@ -52,9 +52,11 @@ def heal_with_power(tx: Tx, healer: Combatant, power: Power, target_id: str) -> 
     cap = int(target.sheet.health * table.power_daily_share)
     room = max(0, cap - today.power)
     if room <= 0:
+        limit = f"{names.escaped(target.name)} has reached today's limit of Health from Heal powers"
         raise RuleViolation(
-            f"{names.escaped(target.name)} has reached today's limit of Health from Heal powers "
-            f"({cap}); the next day gives it back."
+            f"{limit} ({cap}); the next day gives it back.",
+            about=target.id,
+            withheld=f"{limit}; the next day gives it back.",
         )
     roll = tx.roll(f"{healer.name}'s {power.name}", dice)
     amount = min(roll.total, room, target.sheet.health - target.health)
@@ -89,10 +91,14 @@ def first_aid(tx: Tx, cmd: FirstAid) -> None:
     dice = c.sheet.skills[skill]
     best = _today(tx, target).first_aid
     if dice * table.first_aid_health_per_die <= best:
+        nothing = f"{names.escaped(c.name)}'s {skill} can add nothing today: "
+        overlap = "(First Aid checks overlap; the next day gives it back)."
         raise RuleViolation(
-            f"{names.escaped(c.name)}'s {skill} can add nothing today: "
-            f"{names.escaped(target.name)} already had First Aid "
-            f"worth {best} Health (First Aid checks overlap; the next day gives it back)."
+            f"{nothing}{names.escaped(target.name)} already had First Aid worth {best} Health "
+            + overlap,
+            about=target.id,
+            withheld=f"{nothing}{names.escaped(target.name)} already had better First Aid "
+            + overlap,
         )
     if in_fight:
         tx.spend_actions(c.id, 1, f"{skill} on {target.name}", "turn")
