@@ -98,3 +98,57 @@ async def test_an_encounter_a_newer_bot_saved_is_refused_by_name_not_a_field(
         assert text.startswith("This encounter was saved by a newer version of the bot"), text
         assert f"UTTAS rules version {newer}, which this version does not know" in text, text
         assert "Run the newer version of the bot" in text and "chase_gap_history" not in text
+
+
+async def test_a_coordinated_attack_through_discord_and_a_striker_removed_from_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """UTTAS "Perform a readied action": a coordinated attack — "both the character readying an
+    action and the person they're coordinating with perform their attacks at the exact same
+    time". It could not be played through Discord: `/ready trigger:coordinated` took no attack
+    or target (the engine refused "Name the attack and the target…") and `/attack` had no way
+    to name the allies striking with it; so `/gm remove` of a striker in a coordinated attack
+    — which cancelled the whole attack, the attacker's own strike with it — was never reached.
+    Now `/ready` takes `attack:` and `target:`, `/attack` takes `together:`, and removing a
+    striker takes only its own strike out: the attack waits on for Willow's reaction."""
+    h = discord_harness
+    gm = table.moderator
+    await uttas_fight(h, table, thugs=2)
+    live = await bot.services.encounters.live(h.channel.id)
+    in_order = [live.state.get(cid).name for cid in live.state.order]
+    thugs = [name for name in in_order if name.startswith("Thug")]
+    first, second = thugs  # the first to act readies; the second attacks with it
+    await pass_turns_until(bot, h, table, first)
+    await ok(
+        await slash(
+            h,
+            gm,
+            "ready",
+            trigger="coordinated",
+            watch=second,
+            action="strike with my partner",
+            attack="Cudgel",
+            target="Willow",
+            as_=first,
+        )
+    )
+    await pass_turns_until(bot, h, table, second)
+    await ok(
+        await slash(h, gm, "attack", target="Willow", with_="Cudgel", together=first, as_=second)
+    )
+    live = await bot.services.encounters.live(h.channel.id)
+    (waiting,) = live.state.decisions
+    assert list(waiting.joint.values()) == ["Cudgel"]
+    assert live.state.get(next(iter(waiting.joint))).name == first
+    removed = await ok(await slash(h, gm, "gm remove", combatant=first))
+    said = removed.message.text()
+    assert f"{first}'s coordinated Cudgel is called off: {first} left." in said, said
+    assert f"{second}'s Cudgel still waits for Willow's reaction." in said, said
+    live = await bot.services.encounters.live(h.channel.id)
+    (waiting,) = live.state.decisions
+    assert waiting.joint == {} and live.state.get(waiting.attacker).name == second
+    resolved = await ok(await slash(h, gm, "gm resolve"))
+    assert (
+        first not in resolved.message.text()
+        and not (await bot.services.encounters.live(h.channel.id)).state.decisions
+    )
