@@ -42,7 +42,7 @@ def read_state(row: EncounterRow, text: str) -> AnyState:
     :class:`~bot.errors.InvalidInput` for any other state that does not parse."""
     rules = get_ruleset(row.ruleset)
     try:
-        return rules.load_state(text)
+        state: AnyState = rules.load_state(text)
     except InvalidInput:
         known = type(rules).known_versions
         if row.rules is None or row.rules_version in known:
@@ -54,6 +54,7 @@ def read_state(row: EncounterRow, text: str) -> AnyState:
             f"{versions}), and its fight cannot be read here. Run the newer version of the bot "
             "to go on with it or end it."
         ) from None
+    return state
 
 
 def held(row: EncounterRow) -> EncounterRow:
