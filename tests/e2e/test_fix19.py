@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from bot.client import CombatBot
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
+    answered,
     ok,
     pass_turns_until,
     refused,
@@ -152,3 +155,63 @@ async def test_a_coordinated_attack_through_discord_and_a_striker_removed_from_i
         first not in resolved.message.text()
         and not (await bot.services.encounters.live(h.channel.id)).state.decisions
     )
+
+
+async def test_the_turn_ping_keeps_saying_when_the_deadline_passes(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The ping for Willow's turn said "Turn deadline: in 12 hours". The GM paused 4 hours in
+    and resumed a day later: the resume said the deadline passes in 8 hours, the ping still
+    counted down to the old time (long past). A reaction that waited did the same (the turn's
+    clock stands still meanwhile). The ping is now edited whenever its deadline moves: while
+    paused it says the deadline is stopped, while a decision waits that it stands still, and
+    after a resume it says the same time as the resume; once the turn is over it says none."""
+    h, gm = discord_harness, table.moderator
+    await uttas_fight(h, table, begin=False)
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h", npcs_react=True))
+    await ok(await slash(h, gm, "encounter begin"))
+    for _ in range(10):  # to Willow's turn: its ping is the last endturn's message
+        ping = (await ok(await slash(h, gm, "endturn"))).message
+        if "it is **Willow**'s turn" in ping.content:
+            break
+    due = int((clock() + timedelta(hours=12)).timestamp())
+    assert ping.content.endswith(f"Turn deadline: <t:{due}:R>."), ping.content
+    clock.advance(4 * 3600)
+    await answered(await slash(h, gm, "gm pause"))
+    await h.wait_for(lambda: "stopped while the GM has paused" in h.message(ping.id).content)
+    assert f"<t:{due}:R>" not in h.message(ping.id).content
+    clock.advance(24 * 3600)
+    resumed = await answered(await slash(h, gm, "gm resume"))
+    due = int((clock() + timedelta(hours=8)).timestamp())
+    assert f"turn deadline: <t:{due}:R>." in resumed.message.text(), resumed.message.text()
+    await h.wait_for(lambda: h.message(ping.id).content.endswith(f"Turn deadline: <t:{due}:R>."))
+    assert h.message(ping.id).components != []  # still the running turn's: its buttons stay
+    assert "it is **Willow**'s turn" in h.message(ping.id).content  # the rest as it was
+    # Willow's attack waits for the GM's choice for Thug 1: the clock stands still meanwhile.
+    clock.advance(3600)
+    await ok(await slash(h, table.player, "attack", target="Thug 1", with_="Club"))
+    await h.wait_for(lambda: "stands still while a decision waits" in h.message(ping.id).content)
+    clock.advance(5 * 3600)
+    await ok(await slash(h, gm, "gm resolve"))
+    # The attack was her turn's action: her turn is over, so the ping loses its buttons and
+    # says no deadline any more (the next turn's ping says its own).
+    await h.wait_for(lambda: h.message(ping.id).components == [])
+    assert "Turn deadline" not in h.message(ping.id).content, h.message(ping.id).content
+
+
+async def test_a_reminder_says_the_time_left_not_a_deadline_a_pause_moves(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Half-way through a 12-hour turn the reminder said "(deadline in 6 hours)" as a live
+    countdown; the GM paused and resumed a day later, and the reminder still counted down to
+    the old time while the resume said another. A reminder is never edited, so it says how much
+    time was left when it was sent; the ping (kept current) says when the deadline passes."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await uttas_fight(h, table)
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    clock.advance(6 * 3600)
+    assert len(await bot.send_reminders()) == 1
+    await h.wait_for(lambda: any("⏳" in m.content for m in h.messages_in(h.channel)))
+    [shown] = [m.content for m in h.messages_in(h.channel) if "⏳" in m.content]
+    assert shown.endswith("'s turn (about 6 hours left on its clock)."), shown
+    assert "<t:" not in shown, shown
