@@ -283,7 +283,10 @@ def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
 
 def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     """Game Master: put the target at a place in the order; the turn stays with whoever has
-    it and passes on from there in the new order."""
+    it and passes on from there in the new order. Like every command that moves the fight on,
+    it waits while a decision is open (``MoveInOrder.waits_for_decisions``, checked by the
+    services before it applies — not here, so an older fight whose GM moved the order while a
+    decision waited replays as it was played)."""
     tx.require_active()
     c = tx.view(cmd.target)
     order = tx.state.order

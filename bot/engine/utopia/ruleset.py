@@ -471,6 +471,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
             unable = unable_reason(tx, tx.view(decision.target), decision.attacker)
         return decision_words.decision_words(state, decision, deciders, public, unable)
 
+    def reading(self, state: UtopiaState) -> Tx:
+        return self._read(state)
+
     def _read(self, state: UtopiaState) -> Tx:
         """A transaction for read-only questions (it never rolls)."""
         return Tx(

@@ -227,6 +227,9 @@ class UuneRuleset(Ruleset[UuneState]):
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 
+    def reading(self, state: UuneState) -> Tx:
+        return self._read(state)
+
     def _read(self, state: UuneState) -> Tx:
         return Tx(state, self.tables, _NO_DICE, datetime.min, self.turn_order, version=self.version)
 
