@@ -1,0 +1,43 @@
+"""A brand-new GM and three players run a Utopia fight and a Uune conflict over a week of chat
+from the README alone (issue 19's walkthrough): sheets from the forms and the examples, the
+GM's NPCs, turn deadlines and reminders, a player away for two days, an undo, a player joining
+late, a second fight in the same campaign and its records. Each test is a place where what the
+bot said was wrong or left them guessing, and states what they should see."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered, end_encounter, ok, set_up_cast, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+
+async def test_a_record_shown_during_its_fight_says_it_is_from_before_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The GM ended the Reed Ford fight with `/gm end-fight` ("the encounter stays open") after
+    Brannoc lost 5 DHP; his player checked `/campaign show` ("A character's state between
+    fights") and read "DHP 20/20" — the record from before the fight, which the fight writes
+    back only at `/encounter end` — with nothing saying so. The record now says which open
+    encounter carries the character and that its numbers are from before it; once the
+    encounter ends, the record has the wound and no such line."""
+    h, gm, player = discord_harness, table.moderator, table.other_player
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna", "Brannoc": "brannoc"},
+        npc=("stone-hound", "Stone hound"),
+    )
+    await ok(await slash(h, gm, "gm vital", combatant="Brannoc", vital="dhp", amount="-5"))
+    await ok(await slash(h, gm, "gm end-fight"))
+    shown = await answered(await slash(h, player, "campaign show", character="Brannoc"))
+    text = shown.response_data["content"]
+    assert f"In **Reed Ford** (<#{h.channel.id}>), still open: these are its numbers" in text
+    assert "DHP 20/20" in text and "`/encounter end`" in text, text
+    click = await end_encounter(h, table)
+    await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+    shown = await answered(await slash(h, player, "campaign show", character="Brannoc"))
+    text = shown.response_data["content"]
+    assert "DHP 15/20" in text and "still open" not in text, text
