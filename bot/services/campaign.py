@@ -85,8 +85,9 @@ class CampaignService:
         self, guild_id: int, actor: Actor, *, member_id: int | None, character: str | None
     ) -> list[RecordView]:
         """The records of ``member_id``'s characters (default: the actor's own), or only the
-        one called ``character``, each saying which live encounter carries it, if any. Another member's records: server GMs only
-        (:class:`NotAllowed`). Raises :class:`NotFound` when there is no such character."""
+        one called ``character``, each saying which live encounter carries it, if any. Another
+        member's records: server GMs only (:class:`NotAllowed`). Raises :class:`NotFound` when
+        there is no such character."""
         owner = member_id if member_id is not None else actor.user_id
         async with self._db.read() as conn:
             if owner != actor.user_id and not await is_server_gm(conn, guild_id, actor):
