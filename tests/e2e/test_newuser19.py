@@ -41,3 +41,47 @@ async def test_a_record_shown_during_its_fight_says_it_is_from_before_it(
     shown = await answered(await slash(h, player, "campaign show", character="Brannoc"))
     text = shown.response_data["content"]
     assert "DHP 15/20" in text and "still open" not in text, text
+
+
+async def _late_join_then_undo(
+    h: DiscordHarness, table: Table, system: str, pc: tuple[str, str], npc: tuple[str, str]
+) -> tuple[str, str]:
+    """``system``'s fight with the player's ``pc`` (character, example) against ``npc``, begun;
+    a third player's character joins late and the GM undoes it: the join's reply and the
+    undo's text."""
+    gm = table.moderator
+    await set_up_cast(h, table, system, name="Dock nine", pcs={pc[0]: pc[1]}, npc=npc)
+    await answered(await slash(h, table.other_player, "character import", example=LATE[system][1]))
+    joined = await ok(
+        await slash(h, table.other_player, "encounter join", character=LATE[system][0])
+    )
+    undone = await ok(await slash(h, gm, "gm undo"))
+    click = await end_encounter(h, table)
+    await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+    return joined.message.text(), undone.message.text()
+
+
+LATE = {"uune": ("Tobin Ash", "tobin"), "untitled": ("Brask", "brask")}
+
+
+async def test_a_late_joiners_place_reads_the_same_in_the_log_as_in_the_reply(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Tobin's player joined the Uune conflict late: the reply said "Tobin Ash joins the player
+    characters, who act first and choose who goes next; then the NPCs." (Uune rolls no
+    initiative); the GM undid the join and read "~~Tobin Ash takes place 3 in the initiative
+    order.~~" — words the channel had never seen, for an order Uune does not have (Untitled's
+    is the Storyteller's: the same). The log's note about a newcomer's place now uses the
+    order's own words, the ones the join's reply showed."""
+    h = discord_harness
+    for system, pc, npc in (
+        ("uune", ("Mira Quell", "mira"), ("dock-thug", "Dock Thug")),
+        ("untitled", ("Wren", "wren"), ("hill-giant", "Hill giant")),
+    ):
+        joined, undone = await _late_join_then_undo(h, table, system, pc, npc)
+        name = LATE[system][0]
+        words = joined[joined.index(f"{name} ", joined.index("into the fight")) :].split("\n")[0]
+        assert "initiative order" not in joined, (system, joined)
+        assert "initiative order" not in undone, (system, undone)
+        # (a note is plain text: its backticks are escaped, and Discord shows them as typed)
+        assert f"~~{words}~~" in undone.replace("\\`", "`"), (system, words, undone)

@@ -67,18 +67,20 @@ class TurnOrder(ABC):
     def place(self, tx: Tx, cid: str) -> None:
         """Put ``cid``, who joined a running fight, into the order (by default: last)."""
         tx.state.order.append(cid)
-        _placed(tx, cid)
+        self.placed(tx, cid)
+
+    def placed(self, tx: Tx, cid: str) -> None:
+        """Note where ``cid`` now stands, in :meth:`place_words` — the words the join's reply
+        uses, so the log, an undo and ``/gm log`` say the same (a Uune PC joins the player
+        characters; Untitled's order is the Storyteller's, not an initiative order)."""
+        c = tx.view(cid)
+        tx.note(self.place_words(c.name, tx.state.order.index(cid) + 1, is_npc=c.is_npc), cid)
 
     def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
         """Where a newcomer to a running fight stands, said as the table reads this order
         (``embeds.order_places``): an order set by a score or a roll is the initiative order,
         as its heading says (:func:`~bot.engine.core.events.order_heading`)."""
         return f"{name} takes place {place} in the initiative order."
-
-
-def _placed(tx: Tx, cid: str) -> None:
-    pos = tx.state.order.index(cid) + 1
-    tx.note(f"{tx.view(cid).name} takes place {pos} in the initiative order.", cid)
 
 
 def _emit_order(tx: Tx, mode: str, scores: dict[str, int], rolls: dict[str, Roll]) -> None:
@@ -167,7 +169,7 @@ class ByScore(TurnOrder):
                 pos = i
                 break
         order.insert(pos, cid)
-        _placed(tx, cid)
+        self.placed(tx, cid)
 
 
 class Rolled(ByScore):
@@ -219,7 +221,7 @@ class PcsThenNpcs(TurnOrder):
         else:
             last_pc = max((i for i, x in enumerate(order) if not tx.view(x).is_npc), default=-1)
             order.insert(last_pc + 1, cid)
-        _placed(tx, cid)
+        self.placed(tx, cid)
 
     def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
         """No initiative: a PC joins the player characters, who choose who goes next; an NPC
