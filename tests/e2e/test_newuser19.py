@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import answered, end_encounter, ok, set_up_cast, slash
 from tests.e2e.conftest import Table
+from tests.e2e.test_characters import answer
 from tests.harness.server import DiscordHarness
 
 
@@ -85,3 +86,40 @@ async def test_a_late_joiners_place_reads_the_same_in_the_log_as_in_the_reply(
         assert "initiative order" not in undone, (system, undone)
         # (a note is plain text: its backticks are escaped, and Discord shows them as typed)
         assert f"~~{words}~~" in undone.replace("\\`", "`"), (system, words, undone)
+
+
+async def test_a_utopia_sheet_shows_its_spells_armor_and_weapons_in_full(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/help topic:utopia` says to fill in "weapons, spells and armor with `/character edit`";
+    the README promises `/character show` "every number and the derived values". Brannoc's
+    player imported the example and read no spell (Stoneskin), no armor (Studded vest), not
+    his innate defense, and "Cestus: 1d6 physical" — while his attacks rolled "1d6 + 3" (the
+    Power modifier the sheet names) — nor Vesna's Longbow's ranges; a spell added with
+    `/character edit field:spells.Fire bolt` did not show at all. Another player saw only
+    "Size: medium" where the README says they see the weapons and powers."""
+    h, third = discord_harness, table.other_player
+    await answered(await slash(h, third, "character import", example="brannoc"))
+    _, text, _ = await answer(await slash(h, third, "character show", name="Brannoc"))
+    assert "Cestus: 1d6 + Power (+3) physical, 1 TA, reach 1 m" in text, text
+    assert "Stoneskin: 3 Stamina, touch — Harden your skin until your next turn." in text, text
+    assert "Studded vest (chest, worn): physical +2" in text, text
+    assert "Defenses: physical +1" in text and "Gifted: Power" in text, text
+    seen = await h.slash(table.player, h.channel, "character show", name="Brannoc", member=third)
+    _, text, _ = await answer(seen)
+    assert "Weapons: Cestus" in text and "Spells: Stoneskin" in text, text
+    assert "1d6" not in text and "Studded vest" not in text, text
+
+    await answered(await slash(h, table.player, "character import", example="vesna"))
+    _, text, _ = await answer(await slash(h, table.player, "character show", name="Vesna"))
+    assert "Longbow: 1d10 physical, 2 TA, ranged: close 20 m, far 40 m, 2 hands" in text, text
+    edit = await slash(
+        h,
+        table.player,
+        "character edit",
+        name="Vesna",
+        field="spells.Fire bolt",
+        value='{"damage": "2d6", "stamina": 4, "range_m": 10}',
+    )
+    _, text, _ = await answer(edit)
+    assert "Fire bolt: 4 Stamina, 2d6 energy, range 10 m" in text, text
