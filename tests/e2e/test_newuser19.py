@@ -123,3 +123,27 @@ async def test_a_utopia_sheet_shows_its_spells_armor_and_weapons_in_full(
     )
     _, text, _ = await answer(edit)
     assert "Fire bolt: 4 Stamina, 2d6 energy, range 10 m" in text, text
+
+
+async def test_a_uune_sheet_shows_its_bonds_money_and_the_npcs_whole_statblock(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A new Uune player made Sable Reed with the form — name, shticks, **bonds**, experiences,
+    items — and `/character show` listed no bond (`/act action:bond` uses them), nor Mira's
+    money and income, nor her Guild token (an item that is not a resource). The GM's
+    `/npc show` of the River Witch gave her Scores and attacks but not the Bone knife's
+    special ("Bleeding (scene) on a heavy wound"), her vitality, stress, incentives or
+    objections — what the GM runs her by."""
+    h, gm = discord_harness, table.moderator
+    await answered(await slash(h, table.player, "character import", example="mira"))
+    _, text, _ = await answer(await slash(h, table.player, "character show", name="Mira Quell"))
+    assert "motivation: Pay back the river guild that sheltered her as a child." in text, text
+    assert "flaw: Cannot walk away from a wager, even a losing one." in text, text
+    assert "Money 120 · income poor" in text, text
+    assert "Guild token — Opens doors in guild houses" in text, text
+    await answered(await slash(h, gm, "npc import", example="river-witch"))
+    _, text, _ = await answer(await slash(h, gm, "npc show", name="River Witch"))
+    assert "Bone knife: difficulty 4, melee — Bleeding (scene) on a heavy wound." in text, text
+    assert "Vitality 110/110 · Wounds 0/0/0 · Stress 0/0/1" in text, text
+    assert "Incentive: Old debts paid in river silver." in text, text
+    assert "Objection: Iron thrown into her river." in text, text
