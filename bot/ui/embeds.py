@@ -234,7 +234,8 @@ def joined_as_left(encounter: Encounter, name: str) -> str:
 def order_places(encounter: Encounter, added: list[str]) -> str:
     """Where each of ``added`` (combatant names, as stored), who joined a running fight,
     stands in the turn order, in the order's own words (``TurnOrder.place_words``: "Brute
-    takes place 5 in the initiative order."; Uune and Untitled have no initiative), each after
+    takes place 5 in the initiative order."; a PC's roll where the order is rolled, "Brannoc
+    rolls 13 for initiative and takes place 3 …"; Uune and Untitled have no initiative), each after
     a line break; nothing before the fight begins (``/encounter begin`` sets the order then)."""
     state = encounter.state
     if state.phase != "active":
@@ -244,8 +245,11 @@ def order_places(encounter: Encounter, added: list[str]) -> str:
         joined = find_combatant(state, name)
         if joined.id in state.order:
             place = state.order.index(joined.id) + 1
-            words = encounter.rules.turn_order.place_words(
-                shown_name(joined.name), place, is_npc=joined.is_npc
+            order = encounter.rules.turn_order
+            # a PC's roll, as the fight's start showed it; an NPC's stays the GM's
+            rolled = None if joined.is_npc else order.rolled(state, joined)
+            words = order.place_words(
+                shown_name(joined.name), place, is_npc=joined.is_npc, rolled=rolled
             )
             lines.append(f"\n{words}")
     return "".join(lines)

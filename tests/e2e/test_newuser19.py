@@ -147,3 +147,35 @@ async def test_a_uune_sheet_shows_its_bonds_money_and_the_npcs_whole_statblock(
     assert "Vitality 110/110 · Wounds 0/0/0 · Stress 0/0/1" in text, text
     assert "Incentive: Old debts paid in river silver." in text, text
     assert "Objection: Iron thrown into her river." in text, text
+
+
+async def test_a_late_joiner_to_a_rolled_order_is_told_what_they_rolled(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Utopia's order is everyone's Speed test, and `/encounter begin` showed each PC's ("3.
+    Vesna (rolled 12)"). Brannoc's player joined on day 2 and read only "Brannoc takes place
+    3 in the initiative order." — the bot had rolled his Speed test and kept it to itself, so
+    he could not tell why he went after the hound. The reply (and the log, so an undo) now
+    says what he rolled, as the fight's start does."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Vesna": "vesna"},
+        npc=("stone-hound", "Stone hound"),
+    )
+    await answered(await slash(h, table.other_player, "character import", example="brannoc"))
+    joined = await ok(await slash(h, table.other_player, "encounter join", character="Brannoc"))
+    live = await bot.services.encounters.live(h.channel.id)
+    brannoc = next(c for c in live.state.combatants if c.name == "Brannoc")
+    assert brannoc.initiative is not None
+    place = live.state.order.index(brannoc.id) + 1
+    words = (
+        f"Brannoc rolls {brannoc.initiative.primary} for initiative and takes place {place} in "
+        "the initiative order."
+    )
+    assert words in joined.message.text(), joined.message.text()
+    undone = await ok(await slash(h, gm, "gm undo"))
+    assert f"~~{words}~~" in undone.message.text(), undone.message.text()
