@@ -470,11 +470,20 @@ def settle(
             shp=m.shp,
             dhp=m.dhp,
             stamina=m.stamina,
-            text=f"{did}: takes {damage} of {p.damage} from {p.source} ({pool.upper()}); "
+            text=f"{did}: {_taken(damage, p, pool)}; "
             f"SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}.",
         )
     )
     tx.check_end()
+
+
+def _taken(damage: int, p: DamageDecision, pool: str) -> str:
+    """What the target took of ``p``'s damage, in words: "takes 3 of 5 from Crossbow (SHP)";
+    nothing got past its defenses at all — no "takes 0 of 0" — "takes no damage from
+    Crossbow (its defenses stop it)"."""
+    if p.damage == 0:
+        return f"takes no damage from {p.source} (its defenses stop it)"
+    return f"takes {damage} of {p.damage} from {p.source} ({pool.upper()})"
 
 
 def take_damage(
