@@ -7,7 +7,14 @@ bot said was wrong or left them guessing, and states what they should see."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, end_encounter, ok, set_up_cast, slash
+from tests.e2e.combat_helpers import (
+    answered,
+    end_encounter,
+    ok,
+    pass_turns_until,
+    set_up_cast,
+    slash,
+)
 from tests.e2e.conftest import Table
 from tests.e2e.test_characters import answer
 from tests.harness.server import DiscordHarness
@@ -179,3 +186,28 @@ async def test_a_late_joiner_to_a_rolled_order_is_told_what_they_rolled(
     assert words in joined.message.text(), joined.message.text()
     undone = await ok(await slash(h, gm, "gm undo"))
     assert f"~~{words}~~" in undone.message.text(), undone.message.text()
+
+
+async def test_a_weaponless_attack_reads_as_a_sentence(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Ilka, made with the Utopia form (no weapons yet: "none (weaponless …)"), punched the
+    hound and the channel read "…with a weaponless attack; a weaponless attack damage (1d8 +
+    …)". It now reads "weaponless damage", as a weapon's reads "Cestus damage"."""
+    h, player = discord_harness, table.player
+    await set_up_cast(
+        h, table, "utopia", name="Pass", pcs={}, npc=("stone-hound", "Stone hound"), begin=False
+    )
+    await (await slash(h, player, "character create", ruleset="utopia")).response()
+    form = {"name": "Ilka", "subtraits": "6 3 2 4 1 1 2 5 1 3 1 1", "pools": "14 12 16"}
+    await answered(await h.submit_modal(player, h.channel, "sheet:create:character:utopia", form))
+    await ok(await slash(h, player, "encounter join", character="Ilka"))
+    await ok(await slash(h, table.moderator, "gm place engage", a="Ilka", b="Stone hound 1"))
+    await ok(await slash(h, table.moderator, "encounter begin"))
+    await pass_turns_until(bot, h, table, "Ilka")
+    punch = await ok(
+        await slash(h, player, "act", action="attack", target="Stone hound 1", detail="weaponless")
+    )
+    text = punch.message.text()
+    assert "with a weaponless attack; weaponless damage (1d8" in text, text
+    assert "a weaponless attack damage" not in text, text

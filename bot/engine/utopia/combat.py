@@ -224,7 +224,9 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
     mod_name = weapon.damage_modifier if weapon else rules.modifier
     modifier = tx.modifier(a, mod_name) if mod_name else 0
     damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
-    damage = roll_damage(tx, f"{source} damage", expression, modifier, divisor=s.divisor)
+    # "Longbow damage", "weaponless damage" (not "a weaponless attack damage")
+    purpose = f"{weapon.name} damage" if weapon else "weaponless damage"
+    damage = roll_damage(tx, purpose, expression, modifier, divisor=s.divisor)
     after = max(0, damage.total - defense(tx, t, damage_type))
     tested = f"{test.text} against {shown} — a hit; " if test else ""
     tx.emit(
