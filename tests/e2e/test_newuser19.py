@@ -162,8 +162,9 @@ async def test_a_late_joiner_to_a_rolled_order_is_told_what_they_rolled(
     """Utopia's order is everyone's Speed test, and `/encounter begin` showed each PC's ("3.
     Vesna (rolled 12)"). Brannoc's player joined on day 2 and read only "Brannoc takes place
     3 in the initiative order." — the bot had rolled his Speed test and kept it to itself, so
-    he could not tell why he went after the hound. The reply (and the log, so an undo) now
-    says what he rolled, as the fight's start does."""
+    he could not tell why he went after the hound — and the card under it listed him last.
+    The reply (and the log, so an undo) now says what he rolled, as the fight's start does, and
+    the card lists the combatants in the turn order."""
     h, gm = discord_harness, table.moderator
     await set_up_cast(
         h,
@@ -184,6 +185,12 @@ async def test_a_late_joiner_to_a_rolled_order_is_told_what_they_rolled(
         "the initiative order."
     )
     assert words in joined.message.text(), joined.message.text()
+    # The card under it lists everyone in that order, not the newcomer last.
+    [card] = joined.message.embeds
+    [listed] = [f for f in card["fields"] if f["name"].startswith("Combatants")]
+    assert listed["name"] == "Combatants (3), in turn order", listed
+    by_order = [c.name for cid in live.state.order for c in live.state.combatants if c.id == cid]
+    assert listed["value"].replace(" (NPC)", "").replace("**", "").split("\n") == by_order
     undone = await ok(await slash(h, gm, "gm undo"))
     assert f"~~{words}~~" in undone.message.text(), undone.message.text()
 
