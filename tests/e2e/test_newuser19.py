@@ -218,3 +218,21 @@ async def test_a_weaponless_attack_reads_as_a_sentence(
     text = punch.message.text()
     assert "with a weaponless attack; weaponless damage (1d8" in text, text
     assert "a weaponless attack damage" not in text, text
+
+
+async def test_a_gm_who_cannot_import_templates_is_pointed_at_what_their_system_takes(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The new Utopia GM (no server role) tried `/npc import example:bandit-archer` as the
+    README's Reed Ford shows and was told to add a one-off NPC "with `/gm add-npc name:
+    health: stamina:`" — which their Utopia fight refuses ("takes `name` and `stamina` only,
+    not `health`"), as Untitled and Uune refuse one-offs altogether. The refusal now says
+    what each system's one-off takes, and the Utopia form it names is accepted."""
+    h, gm = discord_harness, table.gm
+    await ok(await slash(h, gm, "encounter start", name="Reed Ford", ruleset="utopia"))
+    text = (
+        await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    ).response_data["content"]
+    assert "name: health: stamina:" not in text, text
+    assert "Utopia: `stamina:` only" in text and "Untitled and Uune have none" in text, text
+    await ok(await slash(h, gm, "gm add-npc", name="Ruffian", stamina=12))
