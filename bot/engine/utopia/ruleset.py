@@ -293,7 +293,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     ) -> list[SheetSection]:
         if not isinstance(sheet, UtopiaSheet):
             raise InvalidInput(f"Not a {self.title} sheet.")
-        return sheet_text.sections(sheet, self.tables, full=full, name=name)
+        return sheet_text.sections(sheet, self.tables, self.scale, full=full, name=name)
 
     def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
         """Only ``stamina`` has a Utopia counterpart among the one-off options (the others are

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from bot.engine.core.contract import SheetSection
+from bot.engine.core.scale import Scale
 from bot.engine.utopia.sheet import TRAITS, Armor, Spell, UtopiaSheet, Weapon
 from bot.engine.utopia.tables import UtopiaTables
 from bot.engine.utopia.terms import DamageType, Subtrait, Trait
@@ -16,9 +17,11 @@ from bot.engine.utopia.terms import DamageType, Subtrait, Trait
 Name = Callable[[str], str]
 
 
-def sections(sheet: UtopiaSheet, t: UtopiaTables, *, full: bool, name: Name) -> list[SheetSection]:
+def sections(
+    sheet: UtopiaSheet, t: UtopiaTables, scale: Scale, *, full: bool, name: Name
+) -> list[SheetSection]:
     """The sheet's sections: all of them for its owner or a GM (``full``), else what another
-    player sees."""
+    player sees; distances on the server's board (``scale``: meters, or feet)."""
     if not full:
         return _seen_by_others(sheet, name)
     offset = t.test.modifier_offset
@@ -34,14 +37,16 @@ def sections(sheet: UtopiaSheet, t: UtopiaTables, *, full: bool, name: Name) -> 
         vitals.append(f"Defenses: {_defenses(sheet.defenses)}")
     if sheet.gifted:
         vitals.append("Gifted: " + ", ".join(g.title() for g in sheet.gifted))
-    weapons = [_weapon(sheet, w, t, name) for w in sheet.weapons] or [_weaponless(sheet, t)]
+    weapons = [_weapon(sheet, w, t, scale, name) for w in sheet.weapons] or [_weaponless(sheet, t)]
     out = [
         SheetSection(title="Traits", lines=traits, inline=True),
         SheetSection(title="Vitals", lines=vitals, inline=True),
         SheetSection(title="Weapons", lines=weapons),
     ]
     if sheet.spells:
-        out.append(SheetSection(title="Spells", lines=[_spell(s, name) for s in sheet.spells]))
+        out.append(
+            SheetSection(title="Spells", lines=[_spell(s, scale, name) for s in sheet.spells])
+        )
     if sheet.armor:
         out.append(SheetSection(title="Armor", lines=[_armor(a, name) for a in sheet.armor]))
     return out
@@ -64,11 +69,11 @@ def _modifier(sheet: UtopiaSheet, trait: Trait | Subtrait | None, t: UtopiaTable
     return f" + {trait.title()} ({value:+d})"
 
 
-def _weapon(sheet: UtopiaSheet, w: Weapon, t: UtopiaTables, name: Name) -> str:
+def _weapon(sheet: UtopiaSheet, w: Weapon, t: UtopiaTables, scale: Scale, name: Name) -> str:
     if w.kind == "ranged":
-        where = f"ranged: close {w.close_m:g} m, far {w.far_m:g} m"
+        where = f"ranged: close {scale.show(w.close_m or 0)}, far {scale.show(w.far_m or 0)}"
     else:
-        where = f"reach {w.reach_m:g} m"
+        where = f"reach {scale.show(w.reach_m)}"
     extra = [where]
     if w.hands != 1:
         extra.append("natural" if w.hands == 0 else f"{w.hands} hands")
@@ -84,11 +89,11 @@ def _weaponless(sheet: UtopiaSheet, t: UtopiaTables) -> str:
     return f"none (weaponless: {damage}, {rules.ta} TA)"
 
 
-def _spell(s: Spell, name: Name) -> str:
+def _spell(s: Spell, scale: Scale, name: Name) -> str:
     parts = [f"{s.stamina} Stamina"]
     if s.damage:
         parts.append(f"{s.damage} {s.damage_type}")
-    parts.append(f"range {s.range_m:g} m" if s.range_m else "touch")
+    parts.append(f"range {scale.show(s.range_m)}" if s.range_m else "touch")
     text = f"{name(s.name)}: " + ", ".join(parts)
     return text + (f" — {name(s.description)}" if s.description else "")
 
