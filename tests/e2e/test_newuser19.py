@@ -236,3 +236,35 @@ async def test_a_gm_who_cannot_import_templates_is_pointed_at_what_their_system_
     assert "name: health: stamina:" not in text, text
     assert "Utopia: `stamina:` only" in text and "Untitled and Uune have none" in text, text
     await ok(await slash(h, gm, "gm add-npc", name="Ruffian", stamina=12))
+
+
+async def test_the_gm_gets_the_log_of_the_fight_that_just_ended(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """After `/encounter end` the summary says "archived, kept in the log", and
+    `/encounter recap` still recaps that fight; but the GM who wanted the week's conflict for
+    the campaign's records typed `/gm log` and read "There is no encounter in this channel."
+    It now sends the log of the fight that ended last in the channel, to its GM only."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Dock nine",
+        pcs={"Mira Quell": "mira"},
+        npc=("dock-thug", "Dock Thug"),
+    )
+    await ok(await slash(h, table.player, "act", action="center"))
+    click = await end_encounter(h, table)
+    await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+    record = await slash(h, gm, "gm log")
+    await record.response()
+    assert record.ephemeral
+    text = record.response_data["content"]
+    assert text.startswith("The log of **Dock nine** (ended <t:"), text
+    files = sorted(a["filename"] for a in record.message.payload["attachments"])
+    markdown = record.message.attachment(files[1]).text()
+    assert "Mira Quell centers" in markdown, markdown
+    refused = await slash(h, table.player, "gm log")
+    await refused.response()
+    assert refused.ephemeral and "GM" in refused.response_data["content"]
