@@ -415,6 +415,7 @@ class CombatService:
         def build(current: Encounter) -> CommandBase:
             decision = named(current, pending_version, ref)
             combatant, option = _chosen(current, decision, actor, code)
+            options["button"] = option.label  # what an undo names: the button pressed
             titles.append(decision.title)
             away.append(standing_in(current, actor, combatant))
             return current.rules.answer(current.state, combatant, option, decision.engine)

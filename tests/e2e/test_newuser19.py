@@ -12,6 +12,7 @@ from tests.e2e.combat_helpers import (
     end_encounter,
     ok,
     pass_turns_until,
+    press,
     set_up_cast,
     slash,
 )
@@ -268,3 +269,33 @@ async def test_the_gm_gets_the_log_of_the_fight_that_just_ended(
     refused = await slash(h, table.player, "gm log")
     await refused.response()
     assert refused.ephemeral and "GM" in refused.response_data["content"]
+
+
+async def test_an_undone_button_press_names_the_button(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """In the Dock nine conflict the GM pressed "GM: approve all for the scene" instead of one
+    resource, and undid it: "Undid **a decision's button**" — which of the eight buttons on
+    that message? The undo (and `/gm log`) now names the button pressed."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(
+        h,
+        table,
+        "uune",
+        name="Dock nine",
+        pcs={"Mira Quell": "mira"},
+        npc=("dock-thug", "Dock Thug"),
+    )
+    attack = await ok(
+        await slash(
+            h,
+            table.player,
+            "act",
+            action="attack",
+            target="Dock Thug 1",
+            detail="Twin short blades, Street fencing",
+        )
+    )
+    await press(h, gm, attack.message, "GM: approve all for the scene")
+    undone = (await ok(await slash(h, gm, "gm undo"))).message.text()
+    assert "Undid **the “GM: approve all for the scene” button** by <@" in undone, undone
