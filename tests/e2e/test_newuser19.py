@@ -299,3 +299,30 @@ async def test_an_undone_button_press_names_the_button(
     await press(h, gm, attack.message, "GM: approve all for the scene")
     undone = (await ok(await slash(h, gm, "gm undo"))).message.text()
     assert "Undid **the “GM: approve all for the scene” button** by <@" in undone, undone
+
+
+async def test_a_default_action_from_another_system_is_refused_in_this_ones_words(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The README's slow-fight example sets `default_action:Take a Breather` (UTTAS). The
+    Utopia GM copied it for Brannoc and read "the default action is one of `Deep Breath`, or
+    `none`" — one of one, and no word that Utopia's breather has another name. The refusal
+    now names the game system and reads as a sentence."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(
+        h,
+        table,
+        "utopia",
+        name="Reed Ford",
+        pcs={"Brannoc": "brannoc"},
+        npc=("stone-hound", "Stone hound"),
+    )
+    said = (
+        await answered(
+            await slash(h, gm, "gm settings", combatant="Brannoc", default_action="Take a Breather")
+        )
+    ).response_data["content"]
+    assert said == (
+        "Brannoc cannot default to `Take a Breather`: in Utopia the default action is "
+        "`Deep Breath` (or `none` for no default)."
+    ), said
