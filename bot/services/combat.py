@@ -423,6 +423,7 @@ class CombatService:
         def build(current: Encounter) -> CommandBase:
             decision = named(current, pending_version, ref)
             combatant, option = _chosen(current, decision, actor, code)
+            options["button"] = option.label  # what an undo names: the button pressed
             titles.append(decision.title)
             away.append(standing_in(current, actor, combatant))
             return current.rules.answer(current.state, combatant, option, decision.engine)
@@ -640,9 +641,10 @@ def default_action_of(
         if wanted in (spec.key.casefold(), spec.label.casefold()):
             return spec
     known = ", ".join(f"`{spec.label}`" for spec in offered)
+    which = f"one of {known}" if len(offered) > 1 else known
     raise InvalidInput(
-        f"{names.escaped(combatant.name)} cannot default to {names.code(action[:40])}: the "
-        f"default action is one of {known}, or `none`."
+        f"{names.escaped(combatant.name)} cannot default to {names.code(action[:40])}: in "
+        f"{encounter.rules.title} the default action is {which} (or `none` for no default)."
     )
 
 
