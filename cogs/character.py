@@ -29,7 +29,6 @@ from bot.ui.sheet_flows import (
     open_create_form,
     run_export,
     run_import,
-    sheet_view,
 )
 from bot.ui.sheets import sheet_embed, sheet_list
 from bot.ui.sheets_views import guild_of
@@ -142,13 +141,14 @@ class CharacterCog(
         field: app_commands.Range[str, 1, 200],
         value: app_commands.Range[str, 1, VALUE_MAX],
     ) -> None:
+        guild_id = guild_of(interaction)
         sheet = await self.service.edit(
-            guild_of(interaction), actor_of(interaction), self.kind, name, field, value
+            guild_id, actor_of(interaction), self.kind, name, field, value
         )
         await interaction.response.send_message(
             f"Updated {ui_text.inline_code(field.strip()[:100])} of "
             f"**{ui_text.shown_name(sheet.name)}**.",
-            embed=sheet_embed(sheet_view(sheet)),
+            embed=sheet_embed(await self.service.owner_view(guild_id, sheet)),
             ephemeral=True,
         )
 

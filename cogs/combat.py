@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.engine.core.commands import CommandBase, EndTurn
 from bot.engine.core.state import CombatantBase
+from bot.engine.uttas.attacks import coordinating
 from bot.engine.uttas.commands import (
     ActivatePower,
     Attack,
@@ -73,6 +74,7 @@ class CombatCog(TurnCommands):
         stop=STOP_HELP,
         aim="A called shot at one limb: disables it if the hit deals Health damage",
         limbs="For a Grapple: the limbs it grabs, comma-separated (one per arm you have)",
+        together="Allies whose readied coordinated attack strikes with this one, comma-separated",
         as_=AS_HELP,
     )
     async def attack(
@@ -86,9 +88,11 @@ class CombatCog(TurnCommands):
         stop: bool = False,
         aim: app_commands.Range[str, 1, 40] | None = None,
         limbs: app_commands.Range[str, 1, 200] | None = None,
+        together: app_commands.Range[str, 1, 400] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         grabbed = tuple(part.strip() for part in (limbs or "").split(",") if part.strip())
+        allies = tuple(part.strip() for part in (together or "").split(",") if part.strip())
 
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             victim = find_combatant(current.state, target)
@@ -100,6 +104,7 @@ class CombatCog(TurnCommands):
                 hits=hits,
                 aimed_limb=aim,
                 limbs=grabbed,
+                with_readied=tuple(find_combatant(current.state, a).id for a in allies),
             )
             return readied_or_not(me.id, strike, readied, stop)
 
@@ -110,6 +115,8 @@ class CombatCog(TurnCommands):
             options["aim"] = aim
         if grabbed:
             options["limbs"] = ", ".join(grabbed)
+        if allies:
+            options["together"] = ", ".join(allies)
         await self._do(
             interaction,
             as_,
@@ -151,8 +158,28 @@ class CombatCog(TurnCommands):
                 return valid_limbs(found)
         return LIMBS
 
+    @attack.autocomplete("together")
+    async def attack_together(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """The allies whose readied coordinated attack strikes with the acting combatant (UTTAS
+        "Perform a readied action"), completing the last of a comma-separated list."""
+        encounter = await self._live(interaction)
+        me = self._acting_for(encounter, interaction) if encounter else None
+        if encounter is None or me is None:
+            return []
+        done, _, last = current.rpartition(",")
+        prefix = f"{done.strip()}, " if done.strip() else ""
+        found = choices(coordinating(encounter.state, me.id), last.strip())
+        return [
+            app_commands.Choice(name=(prefix + c.name)[:100], value=(prefix + c.value)[:100])
+            for c in found
+        ]
+
     @attack.autocomplete("with_")
     async def attack_with(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._attack_names(interaction, current)
+
+    async def _attack_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """The attacks the acting combatant can use now (``/attack with:``, ``/ready attack:``)."""
         encounter = await self._live(interaction)
         me = self._acting_for(encounter, interaction) if encounter else None
         if encounter is None or me is None:
@@ -282,6 +309,8 @@ class CombatCog(TurnCommands):
         trigger="After an enemy's action, interrupting its movement, or a coordinated attack",
         watch="The enemy you watch (or, coordinated, the ally you strike with)",
         action="What you will do, in a few words",
+        attack="Coordinated: the weapon, power or maneuver you strike with",
+        target="Coordinated: whom you strike (when your ally attacks them)",
         as_=AS_HELP,
     )
     @app_commands.choices(
@@ -297,6 +326,8 @@ class CombatCog(TurnCommands):
         trigger: app_commands.Choice[str],
         watch: app_commands.Range[str, 1, 80],
         action: app_commands.Range[str, 1, 300],
+        attack: app_commands.Range[str, 1, 80] | None = None,
+        target: app_commands.Range[str, 1, 80] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
         if not action.strip():
@@ -304,14 +335,28 @@ class CombatCog(TurnCommands):
 
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             watched = find_combatant(current.state, watch)
-            return Ready(actor=me.id, trigger=trigger.value, watch=watched.id, plan=action)
+            aimed = find_combatant(current.state, target).id if target else None
+            return Ready(
+                actor=me.id,
+                trigger=trigger.value,
+                watch=watched.id,
+                plan=action,
+                attack=attack,
+                target=aimed,
+            )
 
-        options = {"trigger": trigger.value, "watch": watch, "action": action}
+        options: dict[str, Any] = {"trigger": trigger.value, "watch": watch, "action": action}
+        options |= {k: v for k, v in (("attack", attack), ("target", target)) if v is not None}
         await self._do(interaction, as_, "ready", options, make, "readies an action")
 
     @ready.autocomplete("watch")
+    @ready.autocomplete("target")
     async def ready_watch(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return await self._names(interaction, current)
+
+    @ready.autocomplete("attack")
+    async def ready_attack(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await self._attack_names(interaction, current)
 
     @app_commands.command(name="surrender", description="Surrender: render yourself helpless")
     @app_commands.guild_only()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.words import shortened
@@ -22,3 +24,20 @@ from bot.words import shortened
 def test_shortened_at_a_word(text: str, width: int, expected: str) -> None:
     assert shortened(text, width) == expected
     assert len(shortened(text, width)) <= width
+
+
+def test_the_bot_shortens_typed_words_with_one_function() -> None:
+    """Uune's bond claim kept its own shortener (``specials._short``, over ``textwrap``) beside
+    :func:`shortened`: a bond listed in a refusal ended "sheltered…", an action "climb the...".
+    One function now shortens typed words; ``textwrap.shorten`` is left only where Uune rules
+    versions 2-5 keep a bond's label in the decision (the GM's answer names it, so a fight's
+    log replays only with the label it had)."""
+    root = Path(__file__).resolve().parents[1] / "bot"
+    users = sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if "textwrap.shorten" in p.read_text(encoding="utf-8")
+    )
+    assert users == ["engine/uune/specials.py"], users
+    source = (root / "engine" / "uune" / "specials.py").read_text(encoding="utf-8")
+    assert source.count("textwrap.shorten") == 1 and "def _short" not in source

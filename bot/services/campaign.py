@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -43,13 +43,17 @@ NOT_GM = "Only server GMs (Manage Server, Manage Channels or the GM role) can {a
 @dataclass(frozen=True)
 class RecordView:
     """One character's record as shown: its name, owner, ruleset and the ruleset's lines
-    (``Ruleset.record_lines``); ``fresh`` when it has no record yet (as its sheet says)."""
+    (``Ruleset.record_lines``); ``fresh`` when it has no record yet (as its sheet says);
+    ``fighting``: the live encounter that carries it (its name and channel id), whose state is
+    written back to the record only when that encounter ends — so the lines are the record from
+    before it, not how the character stands now."""
 
     character: str
     owner_id: int
     ruleset: str
     lines: list[str]
     fresh: bool
+    fighting: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,8 +85,9 @@ class CampaignService:
         self, guild_id: int, actor: Actor, *, member_id: int | None, character: str | None
     ) -> list[RecordView]:
         """The records of ``member_id``'s characters (default: the actor's own), or only the
-        one called ``character``. Another member's records: server GMs only
-        (:class:`NotAllowed`). Raises :class:`NotFound` when there is no such character."""
+        one called ``character``, each saying which live encounter carries it, if any. Another
+        member's records: server GMs only (:class:`NotAllowed`). Raises :class:`NotFound` when
+        there is no such character."""
         owner = member_id if member_id is not None else actor.user_id
         async with self._db.read() as conn:
             if owner != actor.user_id and not await is_server_gm(conn, guild_id, actor):
@@ -91,7 +96,11 @@ class CampaignService:
             views = []
             for sheet in sheets:
                 row = await repo.get(conn, sheet.id)
-                views.append(await _view(conn, sheet, row))
+                view = await _view(conn, sheet, row)
+                live = await encounter_repo.live_with_character(conn, guild_id, sheet.id)
+                if live is not None:
+                    view = replace(view, fighting=(live.name, live.channel_id))
+                views.append(view)
         return views
 
     async def reset(

@@ -207,7 +207,9 @@ class CombatService:
         book: StandingBook | None = None,
         failures: list[BaseException] | None = None,
     ) -> CombatResult:
-        """Apply what ``build`` makes of the channel's live encounter. The write path may run
+        """Apply what ``build`` makes of the channel's live encounter — each command that
+        moves the fight on refused while a decision waits (``Ruleset.require_decided``, in the
+        system's words: what it waits for and how that is settled). The write path may run
         the step more than once (a kept row that moved on, another writer): ``failures`` gets
         each error a step raised, so a caller can tell a refusal worked out by its last step
         from one raised before any step ran on the row as it now is (the encounter ended)."""
@@ -230,6 +232,10 @@ class CombatService:
                 command = _to_apply(current, state, given, label, actor, book)
                 if command is None:
                     continue
+                # One that moves the fight on waits while a decision is open, whoever gives
+                # it and whatever its handler checks (the GM's `/gm order` was applied while
+                # a shield choice waited). Not in ``apply``: older logs replay as played.
+                current.rules.require_decided(state, command)
                 try:
                     outcome = current.rules.apply(state, command, roller, now)
                 except DomainError as refusal:
@@ -381,7 +387,9 @@ class CombatService:
         action: str,
     ) -> CombatResult:
         """A command only the GM may give (begin the fight, force a decision, …). ``action``
-        completes "Only the GM can …" in the refusal."""
+        completes "Only the GM can …" in the refusal. One that moves the fight on (the turn
+        order, a turn's end, time passing) is refused while a decision waits, as every command
+        is (:meth:`_run`)."""
 
         def build(current: Encounter) -> CommandBase:
             if not current.is_gm(actor):
@@ -436,6 +444,7 @@ class CombatService:
         def build(current: Encounter) -> CommandBase:
             decision = named(current, pending_version, ref)
             combatant, option = _chosen(current, decision, actor, code)
+            options["button"] = option.label  # what an undo names: the button pressed
             titles.append(decision.title)
             away.append(standing_in(current, actor, combatant))
             return current.rules.answer(current.state, combatant, option, decision.engine)
@@ -653,9 +662,10 @@ def default_action_of(
         if wanted in (spec.key.casefold(), spec.label.casefold()):
             return spec
     known = ", ".join(f"`{spec.label}`" for spec in offered)
+    which = f"one of {known}" if len(offered) > 1 else known
     raise InvalidInput(
-        f"{names.escaped(combatant.name)} cannot default to {names.code(action[:40])}: the "
-        f"default action is one of {known}, or `none`."
+        f"{names.escaped(combatant.name)} cannot default to {names.code(action[:40])}: in "
+        f"{encounter.rules.title} the default action is {which} (or `none` for no default)."
     )
 
 

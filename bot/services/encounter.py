@@ -14,7 +14,7 @@ from bot.engine import get_ruleset
 from bot.engine.core.compact import compact
 from bot.engine.core.contract import Ruleset
 from bot.engine.core.state import AnyState
-from bot.errors import RulesVersionUnknown
+from bot.errors import InvalidInput, RulesVersionUnknown
 from bot.services.actor import Actor
 from bot.services.issue_marks import Began
 from bot.store.away import AwayRow
@@ -31,6 +31,30 @@ def playing_rules(row: EncounterRow) -> Ruleset[Any]:
     if row.rules is None:
         return get_ruleset(row.ruleset, row.rules_overrides)
     return get_ruleset(row.ruleset, frozen=row.rules)
+
+
+def read_state(row: EncounterRow, text: str) -> AnyState:
+    """``text``, a state of encounter ``row``, parsed by its system's models. Raises
+    :class:`~bot.errors.RulesVersionUnknown` when it does not parse and the rules ``row``
+    plays by were frozen by a newer bot (a version this one does not know): that bot's state
+    may hold what this one's models do not, and the GM (and whoever hosts the bot) must read
+    why and what to do — not a validation error about a field. Raises
+    :class:`~bot.errors.InvalidInput` for any other state that does not parse."""
+    rules = get_ruleset(row.ruleset)
+    try:
+        state: AnyState = rules.load_state(text)
+    except InvalidInput:
+        known = type(rules).known_versions
+        if row.rules is None or row.rules_version in known:
+            raise
+        versions = ", ".join(str(v) for v in known)
+        raise RulesVersionUnknown(
+            f"This encounter was saved by a newer version of the bot: it plays by {rules.title} "
+            f"rules version {row.rules_version}, which this version does not know (it knows "
+            f"{versions}), and its fight cannot be read here. Run the newer version of the bot "
+            "to go on with it or end it."
+        ) from None
+    return state
 
 
 def held(row: EncounterRow) -> EncounterRow:

@@ -55,7 +55,7 @@ from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
 from bot.services.away import away_marks
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
-from bot.services.encounter import playing_rules
+from bot.services.encounter import playing_rules, read_state
 from bot.services.gm_checks import ensure_gm
 from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
@@ -879,9 +879,10 @@ async def state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
     since replayed over it with their recorded dice (:func:`bot.services.replay.forward`; one
     read). Raises :class:`~bot.services.replay.ReplayFailed` when the log cannot rebuild it,
     :class:`~bot.errors.RulesVersionUnknown` when it is behind and plays by rules a newer bot
-    froze, ``ValueError`` for a row held without its state text."""
+    froze, or a newer bot's state does not parse here (:func:`read_state`), ``ValueError`` for
+    a row held without its state text."""
     parse = get_ruleset(row.ruleset).load_state
-    state: AnyState = parse(row.stored_state_text)
+    state: AnyState = read_state(row, row.stored_state_text)
     if row.state_version is None:
         return state
     # The rules it plays by replay it; rules a newer bot froze cannot (its changes since would

@@ -81,8 +81,8 @@ the button pressed."""
 
 DECIDED = "react"
 """The label of a decision answered: a decision's button (a reaction, a Uune approval or
-spend…), or a typed ``/dodge`` or ``/block`` (logged with ``choice`` and no
-``pending_version``)."""
+spend…; logged with the ``button``'s label, "the “Evade” button"), or a typed
+``/dodge`` or ``/block`` (logged with ``choice`` and no ``pending_version``)."""
 
 BY_ITSELF: dict[str, str] = {
     "expire": "a decision window that ran out",
@@ -94,7 +94,8 @@ or a turn deadline runs out."""
 
 def shown_command(command: str, options: Mapping[str, Any]) -> str:
     """The logged ``command`` (its label) with its ``options`` as members know it: ``/gm
-    add-npc``, ``/act action:attack``, "the turn's End turn button", "a decision's button". A label
+    add-npc``, ``/act action:attack``, "the turn's End turn button", "the “Evade”
+    button" (an older log's: "a decision's button"). A label
     with no words here (an older log's) is shown as it is."""
     if "turn" in options and command in PRESSED:
         return PRESSED[command]
@@ -102,6 +103,9 @@ def shown_command(command: str, options: Mapping[str, Any]) -> str:
         typed = options.get("choice")
         if "pending_version" not in options and typed in ("dodge", "block"):
             return f"/{typed}"
+        button = options.get("button")
+        if isinstance(button, str) and button:  # logged since session 19; older: unnamed
+            return f"the “{button}” button"
         return "a decision's button"
     if command in BY_ITSELF:
         return BY_ITSELF[command]

@@ -33,12 +33,12 @@ from bot.engine import AnyState, get_ruleset
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import decision_window_s
 from bot.engine.core.events import Event, TurnStarted
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.errors import Conflict, InvalidInput, NoEncounter, NotAllowed, NotFound
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
 from bot.services.encounters import Encounter, EncounterService
-from bot.services.gm_checks import not_gm_message
+from bot.services.gm_checks import ensure_gm, not_gm_message
 from bot.services.log_commands import shown_command
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
@@ -261,8 +261,17 @@ class ModerationService:
     # -- the log -----------------------------------------------------------------------------
 
     async def log(self, channel_id: int, actor: Actor) -> tuple[Encounter, list[LogEntry]]:
-        """The live encounter and its whole log, oldest first. GM only."""
-        encounter = await self._encounters.require_gm(channel_id, actor, "export the log")
+        """The live encounter and its whole log, oldest first — with none live, the one that
+        ended last in the channel (its summary says it is "kept in the log"; ``/encounter
+        recap`` reads it too). Its GM only."""
+        try:
+            encounter = await self._encounters.live(channel_id)
+        except NoEncounter:
+            ended = await self._encounters.last_ended(channel_id)
+            if ended is None:
+                raise
+            encounter = ended
+        ensure_gm(encounter, actor, "export the log")
         return encounter, await self._encounters.log(encounter.id)
 
     # -- adjustments -------------------------------------------------------------------------

@@ -51,6 +51,9 @@ class Reminder:
     kind: str = "turn"
     members: tuple[int, ...] = ()
     for_away: int | None = None
+    sent_at: datetime | None = None
+    """When the reminder was claimed: how long was left then is ``deadline - sent_at`` (a
+    reminder says that, not the deadline, which a pause or a waiting decision may move)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,7 @@ class Reminders:
             kind="reaction" if row.kind == REACTION else "turn",
             members=tuple(awake),
             for_away=waiting.for_away,
+            sent_at=now,
         )
 
 

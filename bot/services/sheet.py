@@ -41,3 +41,7 @@ class SheetView:
 
     sheet: Sheet
     full: bool
+    overrides: str | None = None
+    """The server's rules tables (``/tables set``, JSON keyed by ruleset, as
+    :func:`bot.engine.get_ruleset` takes them), so the sheet reads in the server's terms (its
+    board's distances); ``None``: the rules texts' own tables."""

@@ -26,9 +26,10 @@ log = logging.getLogger(__name__)
 
 GM_ONLY = (
     "Only a GM of this server (Manage Server, Manage Channels or the server's GM role) can "
-    "manage NPC templates. As an encounter's GM you can still add a one-off NPC with "
-    "`/gm add-npc name: health: stamina:`, or the templates a server GM has imported with "
-    "`/gm add-npc template:`."
+    "manage NPC templates. As an encounter's GM you can still add the templates a server GM "
+    "has imported with `/gm add-npc template:`, or a one-off NPC with `/gm add-npc name:` "
+    "(UTTAS: with `health:` and `stamina:`; Utopia: `stamina:` only; Untitled and Uune have "
+    "none)."
 )
 
 

@@ -38,6 +38,7 @@ from bot.services.sheet_examples import quoted as _shown
 from bot.services.sheet_examples import ruleset_title as ruleset_title
 from bot.services.sheet_input import FILE_MAX_BYTES, describe_errors, foreign_sheet, parse_json
 from bot.services.sheet_paths import apply_edit, suggest
+from bot.store import guild_settings
 from bot.store import sheets as repo
 from bot.store.base import Store
 from bot.store.sheets import SheetKind, SheetRow
@@ -392,17 +393,27 @@ class SheetService(ExampleSheets, SheetDeletion):
         name: str,
         owner_id: int | None = None,
     ) -> SheetView:
-        """A sheet to look at. Characters: the owner and GMs see everything, other players a
-        public view. NPC templates: GMs only."""
+        """A sheet to look at, in the server's rules tables (:attr:`SheetView.overrides`).
+        Characters: the owner and GMs see everything, other players a public view. NPC
+        templates: GMs only."""
         if kind == "npc" or owner_id is None or owner_id == actor.user_id:
             sheet = await self.get_own(guild_id, actor, kind, name)
-            return SheetView(sheet=sheet, full=True)
+            return await self.owner_view(guild_id, sheet)
         _require_typed(kind, name)
         async with self._db.read() as conn:
             row = await repo.character_by_key(conn, guild_id, owner_id, name_key(name))
+            overrides = await guild_settings.rules_overrides(conn, guild_id)
         if row is None:
             raise NotFound(f"<@{owner_id}> has no character called **{_shown(name)}**.")
-        return SheetView(sheet=self._load(row), full=await self.server_gm(guild_id, actor))
+        full = await self.server_gm(guild_id, actor)
+        return SheetView(sheet=self._load(row), full=full, overrides=overrides)
+
+    async def owner_view(self, guild_id: int, sheet: Sheet) -> SheetView:
+        """``sheet`` as its owner sees it (in full), in the server's rules tables: what
+        ``/character show``, a create, an import and an edit show."""
+        async with self._db.read() as conn:
+            overrides = await guild_settings.rules_overrides(conn, guild_id)
+        return SheetView(sheet=sheet, full=True, overrides=overrides)
 
     async def list_sheets(
         self, guild_id: int, actor: Actor, kind: SheetKind, member_id: int | None = None

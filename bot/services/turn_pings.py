@@ -25,13 +25,49 @@ class TurnPings:
     def __init__(self, encounters: EncounterService) -> None:
         self._encounters = encounters
 
-    async def posted(self, encounter: Encounter, message_id: int) -> None:
-        """``message_id`` was posted with the buttons of ``encounter``'s current turn."""
+    async def posted(
+        self,
+        encounter: Encounter,
+        message_id: int,
+        content: str | None = None,
+        deadline_words: str | None = None,
+    ) -> None:
+        """``message_id`` was posted with the buttons of ``encounter``'s current turn, reading
+        ``content``, whose ``deadline_words`` say when the turn's deadline passes (empty: it
+        says nothing of one)."""
         ping = TurnPing(
-            message_id, encounter.id, encounter.row.channel_id, encounter.state.turn_seq
+            message_id,
+            encounter.id,
+            encounter.row.channel_id,
+            encounter.state.turn_seq,
+            content,
+            deadline_words,
         )
         async with self._encounters.db.transaction() as conn:
             await repo.put(conn, ping)
+
+    async def running(self, channel_id: int) -> tuple[Encounter, list[TurnPing]] | None:
+        """The channel's live fight and its recorded pings of the turn running now that say
+        when its deadline passes — the deadline moves (a pause, a decision that waits), so the
+        presentation rewords them; None when there are none."""
+        async with self._encounters.db.read() as conn:
+            pings = [p for p in await repo.of_channel(conn, channel_id) if p.deadline_words]
+        if not pings:
+            return None
+        try:
+            encounter = await self._encounters.live(channel_id)
+        except NotFound:
+            return None
+        if encounter.state.phase != "active":
+            return None
+        now = (encounter.id, encounter.state.turn_seq)
+        running = [p for p in pings if (p.encounter_id, p.turn_seq) == now]
+        return (encounter, running) if running else None
+
+    async def reworded(self, message_id: int, content: str, deadline_words: str) -> None:
+        """The ping ``message_id`` was edited to read ``content`` (``deadline_words`` in it)."""
+        async with self._encounters.db.transaction() as conn:
+            await repo.reworded(conn, message_id, content, deadline_words)
 
     async def over(self, channel_id: int) -> list[TurnPing]:
         """The channel's recorded pings whose turn is not the one running now: of another

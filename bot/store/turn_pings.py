@@ -10,21 +10,27 @@ from bot.store.base import StoreConnection as Connection
 
 class TurnPing(NamedTuple):
     """A posted turn ping (``message_id``, in ``channel_id``) whose buttons are for the turn
-    ``turn_seq`` of ``encounter_id``."""
+    ``turn_seq`` of ``encounter_id``; its text as it stands (``content``) and the words in it
+    that say when the turn's deadline passes (``deadline_words``; migration 0023) — None for a
+    ping recorded before, which is not edited."""
 
     message_id: int
     encounter_id: int
     channel_id: int
     turn_seq: int
+    content: str | None = None
+    deadline_words: str | None = None
 
 
 async def put(conn: Connection, ping: TurnPing) -> None:
     """Record ``ping`` (a message recorded again keeps its latest turn)."""
     await conn.execute(
-        "INSERT INTO turn_pings (message_id, encounter_id, channel_id, turn_seq)"
-        " VALUES (?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET"
+        "INSERT INTO turn_pings"
+        " (message_id, encounter_id, channel_id, turn_seq, content, deadline_words)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET"
         " encounter_id = excluded.encounter_id, channel_id = excluded.channel_id,"
-        " turn_seq = excluded.turn_seq",
+        " turn_seq = excluded.turn_seq, content = excluded.content,"
+        " deadline_words = excluded.deadline_words",
         tuple(ping),
     )
 
@@ -32,16 +38,29 @@ async def put(conn: Connection, ping: TurnPing) -> None:
 async def of_channel(conn: Connection, channel_id: int) -> list[TurnPing]:
     """The turn pings in the channel that still have their buttons, oldest first."""
     rows = await conn.fetch_all(
-        "SELECT message_id, encounter_id, channel_id, turn_seq FROM turn_pings"
-        " WHERE channel_id = ? ORDER BY message_id",
+        "SELECT message_id, encounter_id, channel_id, turn_seq, content, deadline_words"
+        " FROM turn_pings WHERE channel_id = ? ORDER BY message_id",
         (channel_id,),
     )
     return [
         TurnPing(
-            int(r["message_id"]), int(r["encounter_id"]), int(r["channel_id"]), int(r["turn_seq"])
+            int(r["message_id"]),
+            int(r["encounter_id"]),
+            int(r["channel_id"]),
+            int(r["turn_seq"]),
+            r["content"],
+            r["deadline_words"],
         )
         for r in rows
     ]
+
+
+async def reworded(conn: Connection, message_id: int, content: str, deadline_words: str) -> None:
+    """The ping ``message_id`` now reads ``content``, saying ``deadline_words`` of its deadline."""
+    await conn.execute(
+        "UPDATE turn_pings SET content = ?, deadline_words = ? WHERE message_id = ?",
+        (content, deadline_words, message_id),
+    )
 
 
 async def remove(conn: Connection, message_id: int) -> None:

@@ -11,11 +11,21 @@ REPLY_MAX = 2000
 
 
 def record_text(views: list[RecordView]) -> str:
-    """Each character's record under its name, owner and game system."""
+    """Each character's record under its name, owner and game system — and, for one a live
+    encounter carries, that these are its numbers from before that fight (the fight writes its
+    state back when the encounter ends, ``/gm end-fight`` or not)."""
     blocks = []
     for v in views:
         head = f"**{shown_name(v.character)}** (<@{v.owner_id}>, {v.ruleset})"
-        blocks.append("\n".join([head, *(f"- {shown_name(line)}" for line in v.lines)]))
+        lines = [head, *(f"- {shown_name(line)}" for line in v.lines)]
+        if v.fighting is not None:
+            name, channel_id = v.fighting
+            lines.append(
+                f"In **{shown_name(name)}** (<#{channel_id}>), still open: these are its numbers "
+                "from before that fight, which writes its state back when the encounter ends "
+                "(`/encounter end`); `/encounter status` there shows it now."
+            )
+        blocks.append("\n".join(lines))
     return fit_lines(blocks, REPLY_MAX, empty="No characters.")
 
 

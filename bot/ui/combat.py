@@ -168,8 +168,26 @@ def turn_announcement(result: CombatResult) -> str:
             parts.append(f"<@{who}>{stand} it is **{name}**'s turn (round {event.round}): {guide}")
     deadline = result.turn_deadline
     if deadline is not None and running >= 0:
-        parts[running] += f" Turn deadline: {discord.utils.format_dt(deadline, 'R')}."
+        parts[running] += ping_deadline_words(encounter, deadline) or ""
     return "\n".join(parts[-3:])
+
+
+def ping_deadline_words(encounter: Encounter, deadline: datetime | None) -> str | None:
+    """What a turn ping says of its turn's deadline, with a leading space: when it passes
+    (``deadline``, in each reader's own time), that it stands still while the GM has paused the
+    fight or a decision waits, or "" without turn deadlines. None when nothing is known to say
+    (a deadline that fired for the GM to act on). The ping says it when posted and is edited
+    when it changes (:class:`bot.ui.turn_pings.TurnPingKeeper`), so it never shows a deadline
+    a pause or a decision has moved."""
+    if deadline is not None:
+        return f" Turn deadline: {discord.utils.format_dt(deadline, 'R')}."
+    if encounter.state.settings.turn_deadline_s <= 0:
+        return ""
+    if encounter.row.paused:
+        return " Turn deadline: stopped while the GM has paused the fight."
+    if encounter.state.decisions:
+        return " Turn deadline: it stands still while a decision waits, then runs on."
+    return None
 
 
 def turn_deadline_line(name: str, deadline: datetime | None, *, waits: bool) -> str:

@@ -18,6 +18,7 @@ from bot.services.combat import CombatResult, Decision
 from bot.ui.combat import (
     decision_prompt,
     gm_sees_more,
+    ping_deadline_words,
     pinged,
     result_embed,
     turn_announcement,
@@ -106,9 +107,13 @@ async def _noted_ping(
     message_id: int | None,
 ) -> None:
     """Record a message that carries the turn ping's buttons (``view`` with no decision: see
-    :func:`_view`), so they come off when the turn is over."""
+    :func:`_view`), so they come off when the turn is over — with its text and what it says of
+    the turn's deadline, so it is edited when the deadline moves."""
     if decision is None and view is not None and message_id is not None:
-        await client.turn_pings.posted(result.encounter, message_id)
+        content = _content(result, decision)
+        words = ping_deadline_words(result.encounter, result.turn_deadline)
+        said = words if words and words in content else ""
+        await client.turn_pings.posted(result.encounter, message_id, content, said)
 
 
 async def _post_others(client: Any, result: CombatResult) -> None:

@@ -11,6 +11,7 @@ from bot.services.turn_deadlines import TurnLapse
 from bot.ui.combat_flow import announce
 from bot.ui.text import shown_name, standing_in_for
 from bot.ui.tracker_keeper import tell_gm
+from bot.words import counted
 
 
 def deadline_title(name: str, lapse: TurnLapse | None = None) -> str:
@@ -66,18 +67,39 @@ async def announce_deadline(client: Any, lapse: TurnLapse) -> None:
     await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
 
 
+def time_left(seconds: float) -> str:
+    """``seconds`` as a reader says a time left: "about 6 hours", "1 hour 30 minutes",
+    "45 minutes", "less than a minute"."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "less than a minute"
+    hours, minutes = divmod(minutes, 60)
+    if hours >= 6:
+        return f"about {counted(hours + (minutes >= 30), 'hour')}"
+    if hours:
+        return counted(hours, "hour") + (f" {counted(minutes, 'minute')}" if minutes else "")
+    return counted(minutes, "minute")
+
+
 def reminder_text(reminder: Reminder) -> str:
     """The reminder's mention: the member whose turn it is, or the GM for an NPC's turn; for
-    a reaction, each member who decides it (the GM for an NPC or an approval)."""
-    when = f"<t:{int(reminder.deadline.timestamp())}:R>"
+    a reaction, each member who decides it (the GM for an NPC or an approval). It says how
+    much time was left when it was sent, never the deadline itself: a pause or a decision that
+    waits moves that, and a reminder is not edited — the turn's ping and the decision's prompt
+    are, and say when it passes (:class:`bot.ui.turn_pings.TurnPingKeeper`,
+    :class:`bot.ui.prompt_messages.PromptKeeper`)."""
+    sent = reminder.sent_at
+    left = time_left((reminder.deadline - sent).total_seconds()) if sent is not None else None
     name = shown_name(reminder.name)
     lead = "The fight waits on you" if reminder.gm else "Reminder"
     away = standing_in_for(reminder.for_away) if reminder.for_away is not None else ""
     who = " ".join(f"<@{m}>" for m in (reminder.members or (reminder.member_id,))) + away
     if reminder.kind == "reaction":
         waits = "needs your decision" if reminder.gm else "waits for your decision"
-        return f"{who} ⏳ {lead}: **{name}** {waits} (decide by {when})."
-    return f"{who} ⏳ {lead}: it is **{name}**'s turn (deadline {when})."
+        when = f"{left} left to decide" if left else "its prompt says by when"
+        return f"{who} ⏳ {lead}: **{name}** {waits} ({when})."
+    when = f"{left} left on its clock" if left else "its ping says when it passes"
+    return f"{who} ⏳ {lead}: it is **{name}**'s turn ({when})."
 
 
 async def post_reminder(client: Any, reminder: Reminder) -> None:

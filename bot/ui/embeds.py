@@ -6,6 +6,8 @@ Every builder keeps within Discord's embed limits (title 256, description 4096, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.engine import get_ruleset
@@ -60,8 +62,18 @@ def rules_label(encounter: Encounter) -> str:
     return f"{ruleset_title(encounter.row.ruleset)} · rules v{version}"
 
 
+def _listed(state: AnyState) -> list[Any]:
+    """The combatants as the card lists them: during the fight in the turn order (a late
+    joiner where the join's reply says it stands, not last), else as they joined."""
+    if state.phase != "active" or not state.order:
+        return list(state.combatants)
+    placed = [c for cid in state.order for c in state.combatants if c.id == cid]
+    return placed + [c for c in state.combatants if c.id not in state.order]
+
+
 def tracker(encounter: Encounter) -> discord.Embed:
-    """The encounter at a glance: name, ruleset, phase, round, combatants so far."""
+    """The encounter at a glance: name, ruleset, phase, round, combatants so far (during the
+    fight, in the turn order)."""
     state = encounter.state
     phase = "Ended" if encounter.row.status == "archived" else PHASES.get(state.phase, state.phase)
     embed = discord.Embed(
@@ -71,9 +83,10 @@ def tracker(encounter: Encounter) -> discord.Embed:
     embed.add_field(name="Ruleset", value=rules_label(encounter))
     embed.add_field(name="Phase", value=phase)
     embed.add_field(name="Round", value=str(state.round) if state.round else "not begun")
-    lines = [f"**{shown_name(c.name)}**" + (" (NPC)" if c.is_npc else "") for c in state.combatants]
+    lines = [f"**{shown_name(c.name)}**" + (" (NPC)" if c.is_npc else "") for c in _listed(state)]
     embed.add_field(
-        name=f"Combatants ({len(state.combatants)})",
+        name=f"Combatants ({len(state.combatants)})"
+        + (", in turn order" if state.phase == "active" and state.order else ""),
         value=fit_lines(lines, FIELD_MAX, empty="None yet."),
         inline=False,
     )
@@ -234,7 +247,8 @@ def joined_as_left(encounter: Encounter, name: str) -> str:
 def order_places(encounter: Encounter, added: list[str]) -> str:
     """Where each of ``added`` (combatant names, as stored), who joined a running fight,
     stands in the turn order, in the order's own words (``TurnOrder.place_words``: "Brute
-    takes place 5 in the initiative order."; Uune and Untitled have no initiative), each after
+    takes place 5 in the initiative order."; a PC's roll where the order is rolled, "Brannoc
+    rolls 13 for initiative and takes place 3 …"; Uune and Untitled have no initiative), each after
     a line break; nothing before the fight begins (``/encounter begin`` sets the order then)."""
     state = encounter.state
     if state.phase != "active":
@@ -244,8 +258,11 @@ def order_places(encounter: Encounter, added: list[str]) -> str:
         joined = find_combatant(state, name)
         if joined.id in state.order:
             place = state.order.index(joined.id) + 1
-            words = encounter.rules.turn_order.place_words(
-                shown_name(joined.name), place, is_npc=joined.is_npc
+            order = encounter.rules.turn_order
+            # a PC's roll, as the fight's start showed it; an NPC's stays the GM's
+            rolled = None if joined.is_npc else order.rolled(state, joined)
+            words = order.place_words(
+                shown_name(joined.name), place, is_npc=joined.is_npc, rolled=rolled
             )
             lines.append(f"\n{words}")
     return "".join(lines)

@@ -14,7 +14,7 @@ from bot.engine import get_ruleset
 from bot.errors import InvalidInput
 from bot.services.encounters import EncounterService
 from bot.services.sheet_input import check_upload
-from bot.services.sheets import Sheet, SheetService, SheetView, Stored
+from bot.services.sheets import SheetService, Stored
 from bot.store.sheets import SheetKind
 from bot.ui import text as ui_text
 from bot.ui.interaction import Choices, actor_of
@@ -28,11 +28,6 @@ SHEET_RULESETS = [
     app_commands.Choice(name="Untitled", value="untitled"),
     app_commands.Choice(name="Uune", value="uune"),
 ]
-
-
-def sheet_view(sheet: Sheet) -> SheetView:
-    """The owner's (full) view of a sheet they just stored."""
-    return SheetView(sheet=sheet, full=True)
 
 
 CREATE_RULESET_HELP = "The sheet's rule system (left out: this channel's fight's, else UTTAS)"
@@ -99,7 +94,7 @@ async def run_import(
         stored = await service.import_example(
             guild_id, actor, kind, example, rename=name, replace=replace
         )
-    await reply(interaction, imported_text(stored, command), stored)
+    await reply(service, interaction, imported_text(stored, command), stored)
 
 
 REPLY_MAX = 2000
@@ -126,8 +121,11 @@ def imported_text(stored: Stored, command: str) -> str:
     return text
 
 
-async def reply(interaction: discord.Interaction[Any], text: str, stored: Stored) -> None:
-    embed = sheet_embed(sheet_view(stored.sheet))
+async def reply(
+    service: SheetService, interaction: discord.Interaction[Any], text: str, stored: Stored
+) -> None:
+    """Answer an import with ``text`` and the sheet stored, as its owner sees it."""
+    embed = sheet_embed(await service.owner_view(guild_of(interaction), stored.sheet))
     if interaction.response.is_done():
         await interaction.followup.send(text, embed=embed, ephemeral=True)
     else:

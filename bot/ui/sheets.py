@@ -63,11 +63,12 @@ def _footer(row: SheetRow) -> str:
 
 
 def sheet_embed(view: SheetView) -> discord.Embed:
-    """The embed for ``/character show`` and ``/npc show``: the sheet's sections as its ruleset
-    writes them (``Ruleset.sheet_sections``), one field each."""
+    """The embed for ``/character show`` and ``/npc show``: the sheet's sections as its ruleset,
+    with the server's rules tables (:attr:`SheetView.overrides`), writes them
+    (``Ruleset.sheet_sections``), one field each."""
     sheet, row = view.sheet.model, view.sheet.row
     try:
-        rules = get_ruleset(row.ruleset)
+        rules = get_ruleset(row.ruleset, view.overrides)
     except DomainError:
         return generic(sheet, row, view.full)
     embed = discord.Embed(

@@ -15,7 +15,7 @@ import discord
 
 from bot.engine.core.contract import SheetForm
 from bot.errors import InvalidInput
-from bot.services.sheets import NAME_MAX, NPC_NAME_MAX, SheetService, SheetView
+from bot.services.sheets import NAME_MAX, NPC_NAME_MAX, SheetService
 from bot.store.sheets import SheetKind
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
@@ -126,7 +126,7 @@ async def create_from_form(
     )
     await interaction.response.send_message(
         f"Created **{shown_name(sheet.name)}**.{hint}",
-        embed=sheet_embed(SheetView(sheet=sheet, full=True)),
+        embed=sheet_embed(await service.owner_view(guild_of(interaction), sheet)),
         ephemeral=True,
     )
 

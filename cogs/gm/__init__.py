@@ -440,13 +440,17 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         result, _ = await self.moderation.redo(channel_id, actor_of(interaction))
         await respond(interaction, result)
 
-    @app_commands.command(name="log", description="The encounter's full log as files (GM only)")
+    @app_commands.command(
+        name="log", description="The encounter's full log as files (GM only; or the last ended)"
+    )
     async def log(self, interaction: discord.Interaction[Any]) -> None:
         _, channel_id = channel_ids(interaction)
         encounter, entries = await self.moderation.log(channel_id, actor_of(interaction))
+        ended = encounter.row.ended_at
+        when = f" (ended <t:{int(ended.timestamp())}:R>)" if ended is not None else ""
         await interaction.response.send_message(
-            f"The log of **{shown_name(encounter.row.name)}**: {len(entries)} entries, Markdown "
-            "and JSON.",
+            f"The log of **{shown_name(encounter.row.name)}**{when}: {len(entries)} entries, "
+            "Markdown and JSON.",
             files=log_files(encounter, entries),
             ephemeral=True,
         )

@@ -111,14 +111,14 @@ async def test_default_action_refusals(
         await slash(h, gm, "gm settings", combatant="Willow", default_action="Total Defense")
     )
     assert said == (
-        "Willow cannot default to `Total Defense`: the default action is one of"
-        " `Take a Breather`, or `none`."
+        "Willow cannot default to `Total Defense`: in UTTAS the default action is"
+        " `Take a Breather` (or `none` for no default)."
     )
     # what was typed is quoted in a code span a backtick in it cannot end
     said = await refused(
         await slash(h, gm, "gm settings", combatant="Willow", default_action="Total`Defense")
     )
-    assert said.startswith("Willow cannot default to ``Total`Defense``: the default action")
+    assert said.startswith("Willow cannot default to ``Total`Defense``: in UTTAS the default")
     assert "Say whose default action" in await refused(
         await slash(h, gm, "gm settings", default_action="breather")
     )

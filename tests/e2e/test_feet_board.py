@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import ok, pass_turns_until, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
-from tests.harness.server import DiscordHarness
+from tests.harness.server import DiscordHarness, InteractionRecord
 
 
 async def test_on_a_feet_board_distances_are_typed_and_shown_in_feet(
@@ -62,3 +62,40 @@ async def test_on_a_feet_board_a_sprint_is_typed_and_shown_in_feet(
     assert "sprints 50 ft" in sprint.message.text()
     live = await bot.services.encounters.live(h.channel.id)
     assert live.state.find("Willow").has("Sprinting")
+
+
+def _field(record: InteractionRecord, name: str) -> str:
+    embeds = record.response_data.get("embeds") or []
+    for field in embeds[0]["fields"]:
+        if field["name"].startswith(name):
+            return str(field["value"])
+    raise AssertionError(f"no {name} field in {embeds}")
+
+
+async def test_on_a_feet_board_a_sheet_shows_its_distances_in_feet(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/character show``, and what an import and an edit show, read the sheet through the
+    server's tables: on a feet board its movement and weapon ranges are in feet, as the fight
+    shows them (they were in the rules' meters whatever the board)."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    imported = await slash(h, player, "character import", example="willow")
+    await imported.response()
+    assert "Run 12 m" in _field(imported, "Movement")
+    await (await slash(h, gm, "tables set", entry="range.board", value="feet")).response()
+    shown = await slash(h, player, "character show", name="Willow")
+    await shown.response()
+    assert shown.ephemeral
+    assert "Run 30 ft" in _field(shown, "Movement")
+    assert "range 5 ft" in _field(shown, "Weapons")
+    seen = await h.slash(gm, h.channel, "character show", {"name": "Willow", "member": player})
+    await seen.response()
+    assert "Run 30 ft" in _field(seen, "Movement")
+    edited = await slash(
+        h, player, "character edit", name="Willow", field="movement.run", value="14"
+    )
+    await edited.response()
+    assert "Run 35 ft" in _field(edited, "Movement")
+    again = await slash(h, player, "character import", example="willow", replace=True)
+    await again.response()
+    assert "Run 30 ft" in _field(again, "Movement")

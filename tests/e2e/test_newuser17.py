@@ -564,7 +564,7 @@ async def test_an_undone_reaction_is_named_by_how_it_was_given(
     prompt = await thug_attacks_willow(bot, h, table)
     await press(h, table.player, prompt, "Evade")
     undone = (await ok(await slash(h, table.moderator, "gm undo"))).message.text()
-    assert "Undid **a decision's button** by <@" in undone, undone
+    assert "Undid **the “Evade” button** by <@" in undone, undone
     await ok(await slash(h, table.player, "dodge"))
     undone = (await ok(await slash(h, table.moderator, "gm undo"))).message.text()
     assert "Undid **/dodge** by <@" in undone, undone

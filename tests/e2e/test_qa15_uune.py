@@ -234,14 +234,15 @@ async def test_a_bond_is_shortened_at_a_word_with_an_ellipsis_not_cut_mid_word(
     """``/act action:bond detail:1`` asked "GM: grant Mira Quell a point of focus for acting on
     Bond 1 — Pay back the river guild that sheltered her as a ch, or refuse it." and a bond
     not found was listed as "1. Pay back the river guild that sheltered ; 2. …": words cut
-    in the middle with nothing to say so. They are shortened at a word, with "…"."""
+    in the middle with nothing to say so. They are shortened at a word, with "..." (the one
+    shortener, ``bot.words.shortened``, since fix19: Uune kept its own copy)."""
     h = discord_harness
     u = Docks(scripted_bot, h, table, dice)
     await u.cast(wren=False, witch=False)
     text = await refused(await slash(h, table.player, "act", action="bond", detail="9"))
     assert text == (
-        "Mira Quell has no such bond (bonds: 1. Pay back the river guild that sheltered…; "
-        "2. Cannot walk away from a wager, even a…)."
+        "Mira Quell has no such bond (bonds: 1. Pay back the river guild that...; "
+        "2. Cannot walk away from a wager, even a...)."
     ), text
     asked = await u.run(table.player, "act", action="bond", detail="1")
     said = asked.message.text()

@@ -223,7 +223,8 @@ async def test_an_approval_that_waits_on_the_gm_reminds_the_gm_too(
     await h.wait_for(lambda: len(reminders(h)) == 1)
     shown = reminders(h)[0].content
     assert shown.startswith(f"<@{gm.id}> ⏳ The fight waits on you: **Mira"), shown
-    assert "needs your decision (decide by <t:" in shown
+    # the time left when it was sent, not a deadline a pause could move (fix19)
+    assert "needs your decision (2 minutes left to decide)." in shown, shown
 
 
 async def test_after_an_outage_only_one_reminder_covers_the_points_missed(

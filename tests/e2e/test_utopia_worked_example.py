@@ -123,7 +123,10 @@ async def test_the_toll_bridge_at_reed_ford(
     # (innate 1, his hide 1, the studded vest 2): nothing gets through, nothing to defend.
     dice.load([6])
     chop = await t.gm("act", action="attack", target="Brannoc", detail="Hatchet")
-    assert "Brannoc does not defend: takes 0 of 0 from Hatchet" in chop.text()
+    assert (
+        "Brannoc does not defend: takes no damage from Hatchet (its defenses stop it)"
+        in chop.text()
+    )
     assert labels(h.message(chop)) == []
     await t.gm("endturn")
     # Brannoc grapples (3 TA, 2 Stamina): his Agility test 3d6 + 2 = 19 against the bandit's

@@ -104,5 +104,7 @@ def test_a_label_is_shown_as_typed_pressed_or_done_by_the_bot() -> None:
     assert shown("endturn", {"turn": 4}) == "the turn's End turn button"
     assert shown("deadline", {"for_turn": 4}) == "a passed turn deadline"
     assert shown("react", {"pending_version": 7, "choice": "evade"}) == "a decision's button"
+    pressed = {"pending_version": 7, "choice": "evade", "button": "Evade (1 action)"}
+    assert shown("react", pressed) == "the “Evade (1 action)” button"
     assert shown("react", {"choice": "dodge"}) == "/dodge"
     assert shown("an old label", {}) == "an old label"

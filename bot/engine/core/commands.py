@@ -10,7 +10,7 @@ the engine do unbounded work.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -33,6 +33,14 @@ class CommandBase(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str
+
+    waits_for_decisions: ClassVar[bool] = False
+    """Whether the command moves the fight on past the moment a decision waits at — a turn's
+    end or start, the turn order, time passing — so it waits until no decision is open, as a
+    turn command does. The GM's commands are checked before they apply
+    (:meth:`~bot.engine.core.contract.Ruleset.require_decided`), each refused the same way
+    whatever system it is; what the GM corrects in the moment (numbers, conditions, dice,
+    places, settings), who joins or leaves and the fight's end go on while a decision waits."""
 
 
 IssueMark = Annotated[int, Field(ge=0)]
@@ -79,6 +87,7 @@ class Begin(CommandBase):
     encounter's mode."""
 
     kind: Literal["begin"] = "begin"
+    waits_for_decisions: ClassVar[bool] = True
     initiative_mode: Literal["agility", "roll"] | None = None
 
 
@@ -96,6 +105,7 @@ class NextTurn(TurnBound):
     (``/gm next``) or a passed turn deadline (issue 17, "Turn deadlines"), which the note says."""
 
     kind: Literal["next_turn"] = "next_turn"
+    waits_for_decisions: ClassVar[bool] = True
     by: Literal["gm", "deadline"] = "gm"
 
 
@@ -103,6 +113,7 @@ class SkipTurn(TurnBound):
     """Game Master: the target's turn is skipped: now if it is their turn, else their next one."""
 
     kind: Literal["skip_turn"] = "skip_turn"
+    waits_for_decisions: ClassVar[bool] = True
     target: Id
 
 
@@ -111,6 +122,7 @@ class MoveInOrder(CommandBase):
     ties by hand); whose turn it is does not change."""
 
     kind: Literal["move_in_order"] = "move_in_order"
+    waits_for_decisions: ClassVar[bool] = True
     target: Id
     position: Annotated[int, Field(ge=1, le=100)]
 
@@ -121,6 +133,7 @@ class DelayTurn(TurnBound):
     before it spends anything; only where the ruleset's turn order allows it."""
 
     kind: Literal["delay"] = "delay"
+    waits_for_decisions: ClassVar[bool] = True
     actor: Id
     after: Id
 
@@ -131,6 +144,7 @@ class HoldTurn(TurnBound):
     where the ruleset's turn order allows it."""
 
     kind: Literal["hold"] = "hold"
+    waits_for_decisions: ClassVar[bool] = True
     actor: Id
     until: Text
 
@@ -209,6 +223,7 @@ class EndPeriod(CommandBase):
     ends with it (:func:`bot.engine.core.effects.ended_by`)."""
 
     kind: Literal["end_period"] = "end_period"
+    waits_for_decisions: ClassVar[bool] = True
     period: Period
 
 
@@ -241,6 +256,7 @@ class Rest(CommandBase):
     what it restores is the ruleset's (``Ruleset.rest_command``)."""
 
     kind: Literal["rest"] = "rest"
+    waits_for_decisions: ClassVar[bool] = True
     rest: Literal["short", "long"]
     combatants: tuple[Id, ...] = Field(default=(), max_length=100)
 
@@ -250,6 +266,7 @@ class NaturalHealing(CommandBase):
     what it heals is the ruleset's (``Ruleset.healing_command``)."""
 
     kind: Literal["natural_healing"] = "natural_healing"
+    waits_for_decisions: ClassVar[bool] = True
     weeks: Annotated[int, Field(ge=1, le=520)]
     combatants: tuple[Id, ...] = Field(default=(), max_length=100)
 

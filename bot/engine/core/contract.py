@@ -584,6 +584,22 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
             return None
         return datetime.fromisoformat(p.created_at) + timedelta(seconds=decision_window_s(state, p))
 
+    def require_decided(self, state: StateT, command: CommandBase) -> None:
+        """Refuse (:class:`~bot.errors.Conflict`) a ``command`` that moves the fight on
+        (``CommandBase.waits_for_decisions``: the turn order, a turn's end, time passing) while
+        a decision is open, as a turn command is refused: what it waits for and how that is
+        settled, in the system's words (``waiting_on``, ``waiting_how`` of its transaction).
+        The services check every GM command with it before applying it; it is not part of
+        :meth:`apply`, so a fight whose GM moved the order while a decision waited (before
+        this was checked) replays as it was played."""
+        if state.decisions and command.waits_for_decisions:
+            self.reading(state).require_no_pending()
+
+    def reading(self, state: StateT) -> Any:
+        """A transaction over ``state`` for read-only questions (it never rolls): the system's
+        ``Tx``, whose refusals speak its words."""
+        raise NotImplementedError(f"{type(self).__name__} has no read-only transaction")
+
     @abstractmethod
     def apply(
         self, state: StateT, command: CommandBase, roller: DiceRoller, now: datetime

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -57,6 +58,20 @@ class RandomRoller:
         check_dice(count, sides)
         randint = self._rng.randint
         return [randint(1, sides) for _ in range(count)]
+
+
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+"""The clock of a read-only question (it dates nothing)."""
+
+
+class NoDice:
+    """A :class:`DiceRoller` for read-only questions asked through a transaction (what a
+    refusal would say): it never rolls."""
+
+    __slots__ = ()
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        raise AssertionError("a read-only question rolled dice")
 
 
 class DiceScriptExhausted(InvalidInput):

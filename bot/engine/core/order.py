@@ -67,18 +67,34 @@ class TurnOrder(ABC):
     def place(self, tx: Tx, cid: str) -> None:
         """Put ``cid``, who joined a running fight, into the order (by default: last)."""
         tx.state.order.append(cid)
-        _placed(tx, cid)
+        self.placed(tx, cid)
 
-    def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
+    def placed(self, tx: Tx, cid: str) -> None:
+        """Note where ``cid`` now stands, in :meth:`place_words` — the words the join's reply
+        uses, so the log, an undo and ``/gm log`` say the same (a Uune PC joins the player
+        characters; Untitled's order is the Storyteller's, not an initiative order)."""
+        c = tx.view(cid)
+        place = tx.state.order.index(cid) + 1
+        rolled = self.rolled(tx.state, c)
+        plain = self.place_words(c.name, place, is_npc=c.is_npc)
+        if rolled is None:
+            tx.note(plain, cid)
+        else:  # the roll is the newcomer's number: hidden where its numbers are
+            words = self.place_words(c.name, place, is_npc=c.is_npc, rolled=rolled)
+            tx.note(words, cid, secret=True, public=plain)
+
+    def rolled(self, state: Any, combatant: Any) -> int | None:
+        """What ``combatant``, placed in a running fight, rolled for its place (None: nothing
+        was rolled — an order by a score, by joining or by the Storyteller)."""
+        return None
+
+    def place_words(self, name: str, place: int, *, is_npc: bool, rolled: int | None = None) -> str:
         """Where a newcomer to a running fight stands, said as the table reads this order
         (``embeds.order_places``): an order set by a score or a roll is the initiative order,
-        as its heading says (:func:`~bot.engine.core.events.order_heading`)."""
-        return f"{name} takes place {place} in the initiative order."
-
-
-def _placed(tx: Tx, cid: str) -> None:
-    pos = tx.state.order.index(cid) + 1
-    tx.note(f"{tx.view(cid).name} takes place {pos} in the initiative order.", cid)
+        as its heading says (:func:`~bot.engine.core.events.order_heading`); ``rolled``, what
+        it rolled for it, as ``/encounter begin`` shows everyone's."""
+        roll = f"rolls {rolled} for initiative and " if rolled is not None else ""
+        return f"{name} {roll}takes place {place} in the initiative order."
 
 
 def _emit_order(tx: Tx, mode: str, scores: dict[str, int], rolls: dict[str, Roll]) -> None:
@@ -108,6 +124,14 @@ class ByScore(TurnOrder):
 
     def _mode(self, tx: Tx) -> str:
         return self.mode or tx.state.initiative_mode
+
+    def rolled(self, state: Any, combatant: Any) -> int | None:
+        """In ``roll`` mode (Utopia's Speed test; UTTAS's ``initiative:roll``), the roll that
+        placed a newcomer — as ``/encounter begin`` shows everyone's ("rolled 12")."""
+        entry = combatant.initiative
+        if (self.mode or state.initiative_mode) != "roll" or entry is None or not entry.dice:
+            return None
+        return int(entry.primary)
 
     def arrange(self, tx: Tx) -> None:
         st = tx.state
@@ -167,7 +191,7 @@ class ByScore(TurnOrder):
                 pos = i
                 break
         order.insert(pos, cid)
-        _placed(tx, cid)
+        self.placed(tx, cid)
 
 
 class Rolled(ByScore):
@@ -192,7 +216,7 @@ class StorytellerOrder(TurnOrder):
         st.order = [c.id for c in sorted(st.combatants, key=lambda c: c.join_seq)]
         _emit_order(tx, "storyteller", {}, {})
 
-    def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
+    def place_words(self, name: str, place: int, *, is_npc: bool, rolled: int | None = None) -> str:
         """No initiative ("There is no specific initiative bonus or roll to determine
         order"): the Storyteller's order."""
         return (
@@ -219,9 +243,9 @@ class PcsThenNpcs(TurnOrder):
         else:
             last_pc = max((i for i, x in enumerate(order) if not tx.view(x).is_npc), default=-1)
             order.insert(last_pc + 1, cid)
-        _placed(tx, cid)
+        self.placed(tx, cid)
 
-    def place_words(self, name: str, place: int, *, is_npc: bool) -> str:
+    def place_words(self, name: str, place: int, *, is_npc: bool, rolled: int | None = None) -> str:
         """No initiative: a PC joins the player characters, who choose who goes next; an NPC
         acts after them, among the NPCs in the order they joined."""
         if is_npc:
@@ -283,7 +307,10 @@ def skip_turn(tx: Tx, cmd: SkipTurn) -> None:
 
 def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     """Game Master: put the target at a place in the order; the turn stays with whoever has
-    it and passes on from there in the new order."""
+    it and passes on from there in the new order. Like every command that moves the fight on,
+    it waits while a decision is open (``MoveInOrder.waits_for_decisions``, checked by the
+    services before it applies — not here, so an older fight whose GM moved the order while a
+    decision waited replays as it was played)."""
     tx.require_active()
     c = tx.view(cmd.target)
     order = tx.state.order

@@ -6,7 +6,7 @@ stowing and reloading a weapon), the defender's shield choice, and the Game Mast
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -114,6 +114,7 @@ class RollOrder(CommandBase):
     they take the places they held between them, highest first (a tie keeps their order)."""
 
     kind: Literal["roll_order"] = "roll_order"
+    waits_for_decisions: ClassVar[bool] = True
     among: tuple[Id, ...] = Field(default=(), max_length=25)
 
 

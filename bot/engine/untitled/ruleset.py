@@ -24,7 +24,7 @@ from bot.engine.core.contract import (
     command_adapter,
 )
 from bot.engine.core.decisions import DecisionWords
-from bot.engine.core.dice import DiceRoller
+from bot.engine.core.dice import EPOCH, DiceRoller, NoDice
 from bot.engine.core.effects import Lasts, kept_words
 from bot.engine.core.encounter_rules import EncounterRule
 from bot.engine.core.events import Event, Outcome
@@ -154,6 +154,17 @@ class UntitledRuleset(Ruleset[UntitledState]):
             combat.drop_orphaned_attacks(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
+
+    def reading(self, state: UntitledState) -> Tx:
+        return Tx(
+            state,
+            self.tables_for(state),
+            NoDice(),
+            EPOCH,
+            self.economy,
+            self.turn_order,
+            version=self.version,
+        )
 
     def tables_for(self, state: UntitledState) -> UntitledTables:
         """The tables ``state``'s encounter plays by: the server's, with the encounter's own

@@ -224,7 +224,9 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
     mod_name = weapon.damage_modifier if weapon else rules.modifier
     modifier = tx.modifier(a, mod_name) if mod_name else 0
     damage_type: DamageType = weapon.damage_type if weapon else rules.damage_type
-    damage = roll_damage(tx, f"{source} damage", expression, modifier, divisor=s.divisor)
+    # "Longbow damage", "weaponless damage" (not "a weaponless attack damage")
+    purpose = f"{weapon.name} damage" if weapon else "weaponless damage"
+    damage = roll_damage(tx, purpose, expression, modifier, divisor=s.divisor)
     after = max(0, damage.total - defense(tx, t, damage_type))
     tested = f"{test.text} against {shown} — a hit; " if test else ""
     tx.emit(
@@ -470,11 +472,20 @@ def settle(
             shp=m.shp,
             dhp=m.dhp,
             stamina=m.stamina,
-            text=f"{did}: takes {damage} of {p.damage} from {p.source} ({pool.upper()}); "
+            text=f"{did}: {_taken(damage, p, pool)}; "
             f"SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}.",
         )
     )
     tx.check_end()
+
+
+def _taken(damage: int, p: DamageDecision, pool: str) -> str:
+    """What the target took of ``p``'s damage, in words: "takes 3 of 5 from Crossbow (SHP)";
+    nothing got past its defenses at all — no "takes 0 of 0" — "takes no damage from
+    Crossbow (its defenses stop it)"."""
+    if p.damage == 0:
+        return f"takes no damage from {p.source} (its defenses stop it)"
+    return f"takes {damage} of {p.damage} from {p.source} ({pool.upper()})"
 
 
 def take_damage(

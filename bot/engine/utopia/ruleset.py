@@ -48,6 +48,7 @@ from bot.engine.utopia import (
     pay_words,
     rest,
     scale,
+    sheet_text,
     spells,
     stealth,
     verbs,
@@ -58,7 +59,7 @@ from bot.engine.utopia.defenses import unable_reason
 from bot.engine.utopia.events import EVENT_TYPES
 from bot.engine.utopia.odds import utopia_odds
 from bot.engine.utopia.rehearse import POLICIES, UtopiaPolicy
-from bot.engine.utopia.sheet import TRAITS, UtopiaSheet
+from bot.engine.utopia.sheet import UtopiaSheet
 from bot.engine.utopia.state import (
     CONDITIONS,
     DOWN,
@@ -292,25 +293,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     ) -> list[SheetSection]:
         if not isinstance(sheet, UtopiaSheet):
             raise InvalidInput(f"Not a {self.title} sheet.")
-        if not full:
-            return [SheetSection(title=name(sheet.name), lines=[f"Size: {sheet.size}"])]
-        t = self.tables
-        offset = t.test.modifier_offset
-        traits = [f"{x.title()} {sheet.score(x)} ({sheet.modifier(x, offset):+d})" for x in TRAITS]
-        vitals = [
-            f"SHP {sheet.shp} · DHP {sheet.dhp} · Stamina {sheet.stamina}",
-            f"Block {sheet.block_rating}d{t.block.sides}",
-            f"Dodge {sheet.dodge_rating}d{t.dodge.sides}",
-            f"{sheet.turn_actions_max(t)} TA · {sheet.interrupt_actions_max(t)} IA",
-        ]
-        weapons = [
-            f"{name(w.name)}: {w.damage} {w.damage_type}, {w.ta_cost} TA" for w in sheet.weapons
-        ]
-        return [
-            SheetSection(title="Traits", lines=traits, inline=True),
-            SheetSection(title="Vitals", lines=vitals, inline=True),
-            SheetSection(title="Weapons", lines=weapons or ["none (weaponless 1d8 + Power)"]),
-        ]
+        return sheet_text.sections(sheet, self.tables, self.scale, full=full, name=name)
 
     def one_off_sheet(self, name: str, stats: Mapping[str, int]) -> BaseModel:
         """Only ``stamina`` has a Utopia counterpart among the one-off options (the others are
@@ -470,6 +453,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         if [o.choice for o in deciders.get(decision.target, [])] == ["none"]:
             unable = unable_reason(tx, tx.view(decision.target), decision.attacker)
         return decision_words.decision_words(state, decision, deciders, public, unable)
+
+    def reading(self, state: UtopiaState) -> Tx:
+        return self._read(state)
 
     def _read(self, state: UtopiaState) -> Tx:
         """A transaction for read-only questions (it never rolls)."""

@@ -5,6 +5,8 @@ from its declaration to its end. How one hit is rolled and what its damage does 
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot import names
 from bot.engine.core.built import built
 from bot.engine.core.events import AttackDeclared
@@ -231,6 +233,19 @@ def _grapple_limbs(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> None:
         raise InvalidInput(f"The grapple names the {twice} twice: name each limb once.")
     if t.grappled_by is not None:
         raise RuleViolation(f"{names.escaped(t.name)} is already grappled.")
+
+
+def coordinating(state: Any, attacker: str) -> list[str]:
+    """The names of the allies in ``state`` (a UTTAS fight's) whose readied coordinated attack
+    strikes together with ``attacker``'s next attack (UTTAS "Perform a readied action": "both
+    ... perform their attacks at the exact same time"): what ``/attack together:`` offers."""
+    return [
+        c.name
+        for c in state.combatants
+        if c.readied is not None
+        and c.readied.trigger == "coordinated"
+        and c.readied.watch == attacker
+    ]
 
 
 def _coordinated(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: float) -> dict[str, str]:

@@ -4,7 +4,7 @@ by ``kind`` (parse with ``UttasRuleset.command_adapter``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -197,6 +197,7 @@ class StartChase(CommandBase):
     say)."""
 
     kind: Literal["start_chase"] = "start_chase"
+    waits_for_decisions: ClassVar[bool] = True
     quarry: Id
     pursuer: Id
     gap_m: Meters | None = None
@@ -207,6 +208,7 @@ class EndChase(CommandBase):
     ``called off`` (UTTAS "Chase Scenes": how it ends is up to the players and the GM)."""
 
     kind: Literal["end_chase"] = "end_chase"
+    waits_for_decisions: ClassVar[bool] = True
     outcome: Literal["caught", "escaped", "called off"] = "called off"
 
 

@@ -22,7 +22,7 @@ from bot.engine.core.contract import (
     command_adapter,
 )
 from bot.engine.core.decisions import DecisionWords
-from bot.engine.core.dice import DiceRoller
+from bot.engine.core.dice import EPOCH, DiceRoller, NoDice
 from bot.engine.core.economy import ActionEconomy, SpeedPool
 from bot.engine.core.effects import Lasts
 from bot.engine.core.events import Event, Outcome
@@ -256,6 +256,11 @@ class UttasRuleset(Ruleset[UttasState]):
         tx.pass_turn_if_unable()
         chase.follow(tx)
         return Outcome(state=tx.state, events=tx.events)
+
+    def reading(self, state: UttasState) -> Tx:
+        return Tx(
+            state, self.tables, NoDice(), EPOCH, self.economy, self.turn_order, version=self.version
+        )
 
     def conditions(self) -> list[str]:
         return [*BASE_CONDITIONS, *self.tables.extra_conditions]

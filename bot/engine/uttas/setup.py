@@ -97,15 +97,28 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
 def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
     """Remove a fighter. If it holds the turn, the turn passes on first — unless its leaving
     ends the fight (rules version 3: the fight ends and no turn starts;
-    :meth:`~bot.engine.core.tx.CoreTx.leave_fight`); a pending attack it is part of is
-    cancelled; grapples it is in end."""
+    :meth:`~bot.engine.core.tx.CoreTx.leave_fight`); a pending attack it makes or is the
+    target of is cancelled; an ally striking with one (a coordinated attack, ``joint``) only
+    takes its own attack out of it, and the attack waits on, anew, for its reaction; grapples it
+    is in end."""
     c = tx.view(cmd.combatant)
     st = tx.state
     sides_before = {x.side for x in st.combatants}
     for p in st.decisions:
-        if c.id in (p.attacker, p.target, *p.joint):
+        if c.id in (p.attacker, p.target):
             tx.settle_decision(p.id)
             tx.note("The pending attack is cancelled.")
+        elif c.id in p.joint:
+            # A decision never changes in place: settled, and opened again without the leaver.
+            tx.settle_decision(p.id)
+            rest = {ally: name for ally, name in p.joint.items() if ally != c.id}
+            tx.open_decision(p.model_copy(update={"joint": rest}))
+            attacker, target = tx.view(p.attacker).name, tx.view(p.target).name
+            tx.note(
+                f"{c.name}'s coordinated {p.joint[c.id]} is called off: {c.name} left. "
+                f"{attacker}'s {p.attack} still waits for {target}'s reaction.",
+                c.id,
+            )
     tx.release_grapple(c.id, f"{c.name} left")
     for other in st.combatants:
         if other.readied is not None and other.readied.watch == c.id:

@@ -5,7 +5,7 @@ Game Master's tools."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -38,6 +38,7 @@ class ChooseNext(Dated):
     still to act this round."""
 
     kind: Literal["choose_next"] = "choose_next"
+    waits_for_decisions: ClassVar[bool] = True
     actor: Id
     next: Id
 
@@ -171,6 +172,7 @@ class TimePasses(CommandBase):
     out of game minute … while not in conflict")."""
 
     kind: Literal["time_passes"] = "time_passes"
+    waits_for_decisions: ClassVar[bool] = True
     minutes: Annotated[int, Field(ge=1, le=600)]
 
 

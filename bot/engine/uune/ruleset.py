@@ -49,6 +49,7 @@ from bot.engine.uune import (
     form,
     leveling,
     rolls,
+    sheet_text,
     specials,
     standing,
     verbs,
@@ -59,7 +60,7 @@ from bot.engine.uune.health import COUNT_MAX, Health
 from bot.engine.uune.odds import uune_odds
 from bot.engine.uune.options import approval_options, spend_options
 from bot.engine.uune.rehearse import POLICIES, UunePolicy
-from bot.engine.uune.sheet import UuneSheet, UuneStatblock, to_place
+from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import (
     CONDITIONS,
     INCAPACITATED,
@@ -227,6 +228,9 @@ class UuneRuleset(Ruleset[UuneState]):
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)
 
+    def reading(self, state: UuneState) -> Tx:
+        return self._read(state)
+
     def _read(self, state: UuneState) -> Tx:
         return Tx(state, self.tables, _NO_DICE, datetime.min, self.turn_order, version=self.version)
 
@@ -300,12 +304,8 @@ class UuneRuleset(Ruleset[UuneState]):
         return [*lines, kept] if kept else lines
 
     def _vitals(self, h: Health) -> list[str]:
-        """ "Vitality 50/50", "Wounds 0/1/0" (lethal/heavy/light), "Stress 0/0/0"
-        (traumatic/heavy/light)."""
-        t = self.tables
-        w = "/".join(str(n) for n in (h.wounds.lethal, h.wounds.heavy, h.wounds.light))
-        s = "/".join(str(n) for n in (h.stress.traumatic, h.stress.heavy, h.stress.light))
-        return [f"Vitality {h.now(t)}/{h.maximum(t)}", f"Wounds {w}", f"Stress {s}"]
+        """ "Vitality 50/50", "Wounds 0/1/0", "Stress 0/0/0" (:func:`sheet_text.vitals`)."""
+        return sheet_text.vitals(h, self.tables)
 
     def refreshed(self, combatant: Any, sheet: BaseModel) -> Any:
         if not isinstance(sheet, type(combatant.sheet)):
@@ -319,30 +319,10 @@ class UuneRuleset(Ruleset[UuneState]):
         self, sheet: BaseModel, *, full: bool, name: Callable[[str], str]
     ) -> list[SheetSection]:
         if isinstance(sheet, UuneStatblock):
-            lines = [
-                f"Social {sheet.social} · Perceptiveness {sheet.perceptiveness} · "
-                f"Defensiveness {sheet.defensiveness}",
-                *(f"{name(a.name)}: difficulty {a.difficulty}, {a.reach}" for a in sheet.attacks),
-            ]
-            return [SheetSection(title=name(sheet.name), lines=lines if full else [])]
+            return sheet_text.statblock_sections(sheet, self.tables, full=full, name=name)
         if not isinstance(sheet, UuneSheet):
             raise InvalidInput(f"Not a {self.title} sheet.")
-        if not full:
-            return [SheetSection(title=name(sheet.name), lines=[f"Level {sheet.level}"])]
-        resources = [f"{name(r)} ({sheet.resource_dice(r)}d6)" for r in sheet.resources()]
-        return [
-            SheetSection(
-                title="Level",
-                lines=[f"Level {sheet.level} · to place: {to_place(sheet, self.tables)}"],
-                inline=True,
-            ),
-            SheetSection(
-                title="Vitals",
-                lines=[f"Vitality {sheet.vitality} · focus {sheet.focus}"],
-                inline=True,
-            ),
-            SheetSection(title="Resources", lines=resources or ["none"]),
-        ]
+        return sheet_text.character_sections(sheet, self.tables, full=full, name=name)
 
     def sheet_form(self) -> SheetForm:
         """A level-1 character's name, shticks, bonds, experiences and items

@@ -34,6 +34,7 @@ from bot.engine.uune.rolls import open_roll, proposing, resources_of
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import BLEEDING, IMPAIRED, ApprovalDecision, UuneCombatant
 from bot.errors import InvalidInput, RuleViolation
+from bot.words import shortened
 
 
 def in_conflict(tx: Tx) -> bool:
@@ -304,15 +305,20 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
         )
     bond = _bond(sheet, cmd.bond)
     if bond is None:
-        listed = "; ".join(f"{i}. {_short(b.text, 40)}" for i, b in enumerate(sheet.bonds, 1))
+        listed = "; ".join(f"{i}. {shortened(b.text, 40)}" for i, b in enumerate(sheet.bonds, 1))
         raise InvalidInput(f"{names.escaped(c.name)} has no such bond (bonds: {listed or 'none'}).")
     number, text = bond
     label = f"Bond {number} — {text.replace(':', ' ')}"  # ":" keys a helper's resource
-    # Rules version 2 shortens it at a word, with "..."; version 1 cut it mid-word (it is kept
-    # in the decision, so an older fight's log replays with the label it had).
-    label = _short(label, 60, "...") if tx.version >= 2 else label[:60]
+    # Rules version 2 shortens it at a word, with "..."; version 1 cut it mid-word. It is kept
+    # in the decision and the GM's answer names it, so a fight's log replays only with the
+    # label it had: versions 2-5 keep textwrap's cut (whitespace runs made one, a hyphen a
+    # place to cut), which bot.words.shortened does not repeat.
+    if tx.version >= 2:
+        label = textwrap.shorten(label, 60, placeholder="...") or label[:57] + "..."
+    else:
+        label = label[:60]
     tx.note(
-        f"{c.name} acts on a bond ({_short(text, 80)}) and asks the GM for a point of focus.",
+        f"{c.name} acts on a bond ({shortened(text, 80)}) and asks the GM for a point of focus.",
         c.id,
     )
     tx.open_decision(
@@ -320,13 +326,6 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
             actor=c.id, action="Focus from a bond", purpose="bond", difficulty=0, proposed=(label,)
         )
     )
-
-
-def _short(text: str, width: int, more: str = "…") -> str:
-    """``text`` in at most ``width`` characters, shortened at a word with ``more`` (never a
-    word cut in the middle). A resource's label takes "..." (names are stored NFKC-folded,
-    which turns "…" into "...")."""
-    return textwrap.shorten(text, width, placeholder=more) or text[: width - len(more)] + more
 
 
 def _bond(sheet: UuneSheet, given: str) -> tuple[int, str] | None:
