@@ -48,6 +48,7 @@ from cogs.gm.groups import (
     SeatGroup,
     TimeGroup,
     damage_command,
+    gm_first,
     hp_command,
     vital_command,
 )
@@ -79,10 +80,18 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         # Subcommand groups (decision D): /gm time …, /gm seat …
         group = self.app_command
         assert group is not None  # a GroupCog always has its group
-        group.add_command(TimeGroup(self._gm))
-        group.add_command(SeatGroup(moderation))
-        group.add_command(PlaceGroup(self._gm, self._combatant_choices))
-        group.add_command(ChaseGroup(self._gm, self._combatant_choices))
+        # Who may use a command is asked before its options are read (gm_first); a command
+        # of the cog or added here runs its group's check, one of a subgroup that subgroup's.
+        gm_only = gm_first(encounters)
+        group.interaction_check = gm_only  # type: ignore[method-assign]
+        seat = SeatGroup(moderation)  # no check: see gm_first
+        time = TimeGroup(self._gm)
+        place = PlaceGroup(self._gm, self._combatant_choices)
+        chase = ChaseGroup(self._gm, self._combatant_choices)
+        for subgroup in (time, seat, place, chase):
+            if subgroup is not seat:
+                subgroup.interaction_check = gm_only  # type: ignore[method-assign]
+            group.add_command(subgroup)
         group.add_command(hp_command(moderation, self._combatant_choices))
         group.add_command(damage_command(self._gm, self._combatant_choices))
         vitals = self._ruleset_choices(lambda rules: rules.vital_names())

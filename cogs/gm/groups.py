@@ -7,7 +7,7 @@ every check is the services'."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
 import discord
@@ -15,10 +15,10 @@ from discord import app_commands
 
 from bot.engine.core.commands import CommandBase, Disengage, EndPeriod, Engage, SetDistance
 from bot.engine.core.effects import Period
-from bot.errors import RuleViolation
+from bot.errors import DomainError, NotAllowed, RuleViolation
 from bot.services import rolls
 from bot.services.combat import find_combatant
-from bot.services.encounters import Encounter
+from bot.services.encounters import Encounter, EncounterService
 from bot.services.moderation import ModerationService
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import actor_of, actor_of_member, channel_ids
@@ -26,6 +26,36 @@ from bot.ui.text import shown_name
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 80]
+InteractionCheck = Callable[[discord.Interaction[Any]], Coroutine[Any, Any, bool]]
+"""An ``interaction_check`` of an ``app_commands.Group``."""
+
+
+def gm_first(encounters: EncounterService) -> InteractionCheck:
+    """The ``interaction_check`` of ``/gm`` and its groups but ``/gm seat``: a member who is not
+    the GM of the channel's live encounter is refused as the command would refuse them ("Only
+    the GM can use `/gm hp`: …"), before any option is read — a player's ``/gm hp`` with no
+    amount was told "Give an amount …", a ``/gm add-npc`` with no template what it takes.
+    With no live encounter (or one this bot cannot read) the command answers itself (there is
+    none; ``/gm log`` sends the last ended one's log to its GM). ``/gm seat role`` is a server
+    setting (Manage Server) and ``/gm seat transfer`` checks the seat itself, so ``/gm seat``
+    has no such check. Raises :class:`app_commands.CheckFailure` with the refusal (shown
+    ephemerally by :class:`bot.ui.replies.CombatTree`)."""
+
+    async def check(interaction: discord.Interaction[Any]) -> bool:
+        command = interaction.command
+        name = command.qualified_name if command is not None else "gm"
+        _, channel_id = channel_ids(interaction)
+        try:
+            await encounters.require_gm(channel_id, actor_of(interaction), f"use `/{name}`")
+        except NotAllowed as refusal:
+            raise app_commands.CheckFailure(str(refusal)) from None
+        except DomainError:  # none live here, or unreadable: the command itself says so
+            return True
+        return True
+
+    return check
+
+
 GmCommand = Callable[..., Awaitable[None]]
 """``GmCog._gm``: run one engine command given by the GM and show it."""
 NameChoices = Callable[[discord.Interaction[Any], str], Awaitable[list[app_commands.Choice[str]]]]

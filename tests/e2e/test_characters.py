@@ -519,4 +519,4 @@ async def test_a_player_joins_with_a_character_and_a_companion(
     ephemeral, text, _ = await answer(
         await h.slash(table.player, h.channel, "gm refresh", combatant="Willow")
     )
-    assert ephemeral and "Only the GM can refresh" in text
+    assert ephemeral and "Only the GM can use `/gm refresh`" in text

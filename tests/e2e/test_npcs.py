@@ -168,7 +168,7 @@ async def test_gm_adds_numbered_npcs_in_batches(
 
     # Refusals: a player, an unknown template, a prefix of a name.
     for member, template, message in (
-        (table.player, "Thug", "Only the GM can add NPCs"),
+        (table.player, "Thug", "Only the GM can use `/gm add-npc`"),
         (table.gm, "Ogre", "no NPC template called **Ogre**"),
         (table.gm, "Thu", "no NPC template called **Thu**"),
     ):

@@ -74,7 +74,7 @@ async def test_gm_vital_refuses_wrong_users_unknown_vitals_and_bad_amounts(
         text = await refused(
             await slash(h, who, "gm vital", combatant="Willow", vital="Health", amount="-1")
         )
-        assert text.startswith("Only the GM can set a combatant's vitals"), text
+        assert text.startswith("Only the GM can use `/gm vital`"), text
     cases = {
         "mana": ("3", "UTTAS has no vital called 'mana': health or stamina."),
         "Health": ("abc", "`abc` is not a dice expression"),
