@@ -20,10 +20,15 @@ log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062  # Discord's error code for a dead interaction token
 
 
+def token_dead(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing an interaction's answer because its token is dead."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
 def _token_dead(interaction: discord.Interaction[Any], error: discord.NotFound) -> None:
     """Log that ``interaction`` could not be answered; raise ``error`` when it says anything
     else than a dead token (an unknown message, say)."""
-    if error.code != UNKNOWN_INTERACTION:
+    if not token_dead(error):
         raise error
     log.warning(
         "interaction %s could not be answered (%s): its committed change is shown in channel %s",
@@ -43,7 +48,9 @@ async def send_or_post(
         callback = await interaction.response.send_message(**message)
     except discord.NotFound as error:
         _token_dead(interaction, error)
-        posted = await interaction.client.get_partial_messageable(channel_id).send(**message)
+        posted: discord.Message = await interaction.client.get_partial_messageable(channel_id).send(
+            **message
+        )
         return posted.id
     return callback.message_id
 
@@ -72,5 +79,6 @@ async def followup_or_post(
     ``channel_id``; the message sent."""
     if answered:
         sent: discord.Message = await interaction.followup.send(wait=True, **message)
-        return sent
-    return await interaction.client.get_partial_messageable(channel_id).send(**message)
+    else:
+        sent = await interaction.client.get_partial_messageable(channel_id).send(**message)
+    return sent

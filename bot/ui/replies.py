@@ -19,6 +19,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import DomainError
+from bot.ui.combat_flow import refresh_channel
+from bot.ui.late_answers import token_dead
 from bot.ui.text import fit_text
 
 log = logging.getLogger(__name__)
@@ -65,10 +67,18 @@ def describe(interaction: discord.Interaction[Any]) -> str:
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Answer ``error`` ephemerally; log it with ids when it is not a domain error."""
+    """Answer ``error`` ephemerally; log it with ids when it is not a domain error. An
+    interaction whose token died before its answer (:func:`bot.ui.late_answers.token_dead`: it
+    took Discord's 3 s) can take no reply, but what it did may be stored: its channel is brought
+    up to date (tracker, waiting prompts, turn pings) instead."""
     message = user_message(error)
+    original = getattr(error, "original", error)
+    if message is None and token_dead(original):
+        log.warning("answered too late, the channel is refreshed (%s)", describe(interaction))
+        if interaction.channel_id is not None:
+            await refresh_channel(interaction.client, interaction.channel_id)
+        return
     if message is None:
-        original = getattr(error, "original", error)
         log.error(
             "unexpected error (%s)",
             describe(interaction),
