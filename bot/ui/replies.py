@@ -3,8 +3,10 @@ components (via :func:`guarded`, since discord.py only logs a dynamic item's err
 
 A :class:`~bot.errors.DomainError` is shown as it is; anything else is logged with the guild,
 channel, user and command ids and answered with a short apology, so no member ever sees a
-traceback or Discord's "This interaction failed". Autocomplete code, which must always answer,
-uses :func:`autocomplete_guard` the same way.
+traceback or Discord's "This interaction failed" — unless the answer came after Discord's 3 s,
+when nothing can answer it any more: its channel is then brought up to date instead (see
+:func:`report`). Autocomplete code, which must always answer, uses :func:`autocomplete_guard`
+the same way.
 """
 
 from __future__ import annotations
