@@ -2,6 +2,12 @@
 
 Shared by slash commands, reaction buttons and the reaction-window expiry loop, so each shows
 the same thing the same way. Everything here runs after the commit; it only presents.
+
+The change is stored before anything is shown, so what it shows must reach the channel even
+when the interaction can no longer be answered: Discord gives a first answer 3 s, and a command
+that took longer finds the token dead ("Unknown interaction", a :class:`discord.NotFound`). The
+result — with the next turn holder's ping and a new decision's buttons — is then posted in the
+channel instead (:mod:`bot.ui.late_answers`).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from bot.ui.combat import (
 )
 from bot.ui.decision_view import decision_view
 from bot.ui.interaction import actor_of
+from bot.ui.late_answers import edit_clicked, followup_or_post, send_or_post
 from bot.ui.prompt_messages import GONE, PromptKeeper
 from bot.ui.text import fit_text, shown_name
 from bot.ui.turn_view import turn_view
@@ -142,16 +149,19 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
     """Answer a slash command with the result (and the buttons of a decision it opened)."""
     decision = _first_new(result)
     view = _view(result, decision)
-    callback = await interaction.response.send_message(
-        _content(result, decision),
+    message_id = await send_or_post(
+        interaction,
+        result.encounter.row.channel_id,
+        content=_content(result, decision),
         embed=result_embed(result),
         view=view or discord.utils.MISSING,
         allowed_mentions=_mentions(result, decision),
     )
-    await _note(interaction.client, result, decision, callback.message_id)
-    await _noted_ping(interaction.client, result, decision, view, callback.message_id)
+    await _note(interaction.client, result, decision, message_id)
+    await _noted_ping(interaction.client, result, decision, view, message_id)
     await _after_commit("the other prompts", _post_others(interaction.client, result))
-    await _after_commit("the GM's details", _gm_details(interaction, result))
+    if interaction.response.is_done():  # a dead token takes no followup either
+        await _after_commit("the GM's details", _gm_details(interaction, result))
     how = f"settled with `/{_command_name(interaction)}`"
     await _retire_prompts(interaction.client, result, how)
     await refresh_channel(
@@ -173,8 +183,12 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     # The decision the button named (its title is the result's label; see CombatService.decide).
     title = shown_name(result.label) if result.label else "The decision"
     clicked = interaction.message.id if interaction.message is not None else 0
+    channel_id = result.encounter.row.channel_id
     async with _keeper(interaction.client).editing(clicked):
-        await interaction.response.edit_message(
+        answered = await edit_clicked(
+            interaction,
+            channel_id,
+            clicked,
             content=f"{title} — settled with a button.",
             embed=result_embed(result),
             view=None,
@@ -183,16 +197,19 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     content = _content(result, decision)
     if content:
         view = _view(result, decision)
-        message = await interaction.followup.send(
-            content,
+        message = await followup_or_post(
+            interaction,
+            answered,
+            channel_id,
+            content=content,
             view=view or discord.utils.MISSING,
             allowed_mentions=_mentions(result, decision),
-            wait=True,
         )
         await _note(interaction.client, result, decision, message.id)
         await _noted_ping(interaction.client, result, decision, view, message.id)
     await _after_commit("the other prompts", _post_others(interaction.client, result))
-    await _after_commit("the GM's details", _gm_details(interaction, result))
+    if answered:
+        await _after_commit("the GM's details", _gm_details(interaction, result))
     await _retire_prompts(interaction.client, result, "settled with a button", clicked=clicked)
     if clicked and any(settled.prompt_id == clicked for settled in result.resolved):
         await _keeper(interaction.client).retired_by_click(clicked)

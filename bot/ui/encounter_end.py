@@ -17,6 +17,7 @@ from bot.ui import embeds
 from bot.ui.fight_chart import summary_chart
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
+from bot.ui.late_answers import edit_clicked, followup_or_post
 from bot.ui.prompt_messages import keeper_of
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
@@ -39,19 +40,27 @@ class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         actor = actor_of(interaction)
         ended = await service_of(interaction).confirm_end(self.item_id, actor)
-        await interaction.response.edit_message(
-            content=f"**{shown_name(ended.row.name)}** has ended.", view=None
+        channel_id = ended.row.channel_id
+        answered = await edit_clicked(
+            interaction,
+            channel_id,
+            interaction.message.id if interaction.message is not None else 0,
+            content=f"**{shown_name(ended.row.name)}** has ended.",
+            view=None,
         )
         service = service_of(interaction)
         limit = interaction.filesize_limit
         public = await summary_chart(service, ended, PUBLIC, limit)
         extra: dict[str, Any] = {"content": public.words, "file": public.file} if public else {}
-        await interaction.followup.send(
+        await followup_or_post(
+            interaction,
+            answered,
+            channel_id,
             embed=embeds.summary(ended, actor.user_id),
             allowed_mentions=discord.AllowedMentions.none(),
             **extra,
         )
-        if public is not None and not public.data.exact:  # the GM's exact copy, privately
+        if answered and public is not None and not public.data.exact:  # the GM's exact copy
             exact = await summary_chart(service, ended, GM, limit)
             if exact is not None:
                 await interaction.followup.send(

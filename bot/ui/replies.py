@@ -3,8 +3,10 @@ components (via :func:`guarded`, since discord.py only logs a dynamic item's err
 
 A :class:`~bot.errors.DomainError` is shown as it is; anything else is logged with the guild,
 channel, user and command ids and answered with a short apology, so no member ever sees a
-traceback or Discord's "This interaction failed". Autocomplete code, which must always answer,
-uses :func:`autocomplete_guard` the same way.
+traceback or Discord's "This interaction failed" — unless the answer came after Discord's 3 s,
+when nothing can answer it any more: its channel is then brought up to date instead (see
+:func:`report`). Autocomplete code, which must always answer, uses :func:`autocomplete_guard`
+the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import DomainError
+from bot.ui.combat_flow import refresh_channel
+from bot.ui.late_answers import token_dead
 from bot.ui.text import fit_text
 
 log = logging.getLogger(__name__)
@@ -65,10 +69,18 @@ def describe(interaction: discord.Interaction[Any]) -> str:
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Answer ``error`` ephemerally; log it with ids when it is not a domain error."""
+    """Answer ``error`` ephemerally; log it with ids when it is not a domain error. An
+    interaction whose token died before its answer (:func:`bot.ui.late_answers.token_dead`: it
+    took Discord's 3 s) can take no reply, but what it did may be stored: its channel is brought
+    up to date (tracker, waiting prompts, turn pings) instead."""
     message = user_message(error)
+    original = getattr(error, "original", error)
+    if message is None and token_dead(original):
+        log.warning("answered too late, the channel is refreshed (%s)", describe(interaction))
+        if interaction.channel_id is not None:
+            await refresh_channel(interaction.client, interaction.channel_id)
+        return
     if message is None:
-        original = getattr(error, "original", error)
         log.error(
             "unexpected error (%s)",
             describe(interaction),

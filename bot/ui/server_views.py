@@ -20,9 +20,10 @@ from bot.ui import embeds
 from bot.ui.fight_chart import ChartReply, summary_chart
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
+from bot.ui.late_answers import token_dead
 from bot.ui.member_views import NONE, channel_of
 from bot.ui.prompt_messages import keeper_of
-from bot.ui.replies import guarded
+from bot.ui.replies import describe, guarded
 from bot.ui.text import shown_name
 from bot.words import counted
 
@@ -101,14 +102,20 @@ class ServerEndConfirm(IdButton, template=r"srv:endp:yes:(?P<id>\d{1,19})"):
         ended = await encounter_service(interaction).confirm_end(self.item_id, actor)
         # Acknowledge now (the summary's post may take longer than Discord's 3 s), post the
         # summary, then say what really happened.
-        await interaction.response.defer()
+        try:
+            await interaction.response.defer()
+        except discord.NotFound as error:  # too late to answer: the ending is shown all the same
+            if not token_dead(error):
+                raise
+            log.warning("/server end's Confirm answered too late (%s)", describe(interaction))
         chart = await summary_chart(
             encounter_service(interaction), ended, PUBLIC, interaction.filesize_limit
         )
         posted = await _post_summary(interaction.client, ended, actor.user_id, chart)
-        await interaction.edit_original_response(
-            content=ended_text(ended, posted=posted), view=None, allowed_mentions=NONE
-        )
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=ended_text(ended, posted=posted), view=None, allowed_mentions=NONE
+            )
         await keeper_of(interaction).retire_ended(ended)
         await interaction.client.turn_pings.refresh(ended.row.channel_id)
 

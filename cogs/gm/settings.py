@@ -20,6 +20,7 @@ from bot.services.encounters import Encounter, EncounterService
 from bot.ui.combat import turn_deadline_line
 from bot.ui.embeds import encounter_settings_text
 from bot.ui.interaction import actor_of, channel_ids
+from bot.ui.late_answers import followup_or_post
 from bot.ui.text import fit_text, shown_name
 from cogs.gm.groups import GmCommand, Name, NameChoices
 
@@ -174,8 +175,11 @@ async def _new_deadline(
     deadline = await combat.deadlines.running(live.id)
     waits = bool(live.state.decisions) and not live.row.paused
     text = turn_deadline_line(current.name, deadline, waits=waits)
-    if text:
-        await interaction.followup.send(text, allowed_mentions=NONE)
+    if text:  # the settings' answer may have gone to the channel (its token dead)
+        answered = interaction.response.is_done()
+        await followup_or_post(
+            interaction, answered, channel_id, content=text, allowed_mentions=NONE
+        )
 
 
 def _settings_change(current: Encounter, changes: dict[str, Any]) -> CommandBase:

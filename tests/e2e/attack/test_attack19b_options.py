@@ -1,0 +1,173 @@
+"""QA attack (round 19, b): absurd input in every option of every command, read from the
+commands the bot registered (a new command or option is swept without being listed here), in a
+running fight of each game system. Each answer must come (never "This interaction failed"),
+never be the unexpected-error reply, stay within Discord's limits (the harness checks), and an
+ephemeral answer — a refusal — must leave the fight as it was: nothing half-applied."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.client import CombatBot
+from bot.errors import DomainError
+from bot.ui.replies import UNEXPECTED
+from tests.e2e.combat_helpers import ONE_ON_ONE, answered, set_up_cast, set_up_fight
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+SKIPPED = {
+    "rehearse",  # plays thousands of fights: its bounds are tested in tests/e2e/test_rehearse.py
+    "encounter end",  # these four only ask for a confirmation
+    "gm end-fight",
+    "me delete",
+    "server member-delete",
+}
+"""Commands left out of the sweep (why on each line)."""
+
+GOOD: dict[str, object] = {
+    "target": "Thug 1",
+    "with": "Club",
+    "combatant": "Thug 1",
+    "character": "Willow",
+    "name": "Willow",
+    "a": "Thug 1",
+    "b": "Willow",
+    "quarry": "Thug 1",
+    "pursuer": "Willow",
+    "field": "name",
+    "skill": "Athletics",
+    "watch": "Thug 1",
+}
+"""Values for the required options beside the one swept (any other string: ``x``)."""
+
+
+def texts(limit: int) -> list[str]:
+    """Absurd text, cut to the option's ``limit``: blank and invisible, direction overrides,
+    emoji and combining marks at full length, dice and numbers out of range, control
+    characters, mentions, Markdown, other scripts' digits."""
+    values = [
+        " ",
+        "\u200b",
+        "\u202eThug 1",
+        "Thug 1\u200b",
+        "😀" * (limit // 2),
+        "e\u0301" * (limit // 2),
+        "x" * limit,
+        "\n" * limit,
+        "999999d999999",
+        "1d0",
+        "0d6",
+        "-999999999999",
+        "9" * 40,
+        "\x00",
+        "@everyone <@1234>",
+        "`" * 10,
+        "１２",
+        "nan",
+        "1e308",
+    ]
+    return [value[:limit] for value in values]
+
+
+def numbers(option: dict[str, Any]) -> list[int | float]:
+    lo, hi = option.get("min_value"), option.get("max_value")
+    if option["type"] == 4:
+        return [-(2**53) if lo is None else lo, 2**53 if hi is None else hi]
+    return [-1e308 if lo is None else lo, 1e308 if hi is None else hi]
+
+
+def commands(h: DiscordHarness) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Every slash command (group and subcommand names joined) with its options."""
+    found: list[tuple[str, list[dict[str, Any]]]] = []
+
+    def walk(path: str, options: list[dict[str, Any]]) -> None:
+        subs = [o for o in options if o["type"] in (1, 2)]
+        for sub in subs:
+            walk(f"{path} {sub['name']}", sub.get("options") or [])
+        if not subs:
+            found.append((path, options))
+
+    for command in h.registered_commands():
+        if command.get("type", 1) == 1:
+            walk(command["name"], command.get("options") or [])
+    return found
+
+
+def filled(h: DiscordHarness, table: Table, options: list[dict[str, Any]]) -> dict[str, Any]:
+    """Good values for the required options."""
+    values: dict[str, Any] = {}
+    for option in options:
+        if not option.get("required"):
+            continue
+        if option.get("choices"):
+            values[option["name"]] = option["choices"][0]["value"]
+        elif option["type"] == 3:
+            values[option["name"]] = GOOD.get(option["name"], "x")
+        elif option["type"] in (4, 10):
+            values[option["name"]] = max(1, option.get("min_value") or 1)
+        elif option["type"] == 7:
+            values[option["name"]] = h.channel
+        else:
+            values[option["name"]] = table.player
+    return values
+
+
+async def fight_version(bot: CombatBot, h: DiscordHarness) -> tuple[int, int] | None:
+    try:
+        encounter = await bot.services.encounters.live(h.channel.id)
+    except DomainError:
+        return None
+    return encounter.row.version, encounter.row.state_version
+
+
+@pytest.mark.async_timeout(300)
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("system", list(ONE_ON_ONE))
+async def test_absurd_input_in_every_option_is_refused_cleanly(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    h = discord_harness
+    if system == "uttas":
+        await set_up_fight(h, table)
+    else:
+        pc, example, npc = ONE_ON_ONE[system]
+        await set_up_cast(h, table, system, name="Absurd", pcs={pc: example}, npc=npc)
+    await asyncio.sleep(0.3)  # the set-up's own tracker and ping edits are done
+    failures: list[tuple[str, str, str, str, str]] = []
+    for name, options in commands(h):
+        if name in SKIPPED:
+            continue
+        for option in options:
+            if option.get("choices") or option["type"] not in (3, 4, 10):
+                continue
+            values: list[Any] = (
+                [
+                    v
+                    for v in texts(option.get("max_length") or 6000)
+                    if len(v) >= option.get("min_length", 0)
+                ]
+                if option["type"] == 3
+                else numbers(option)
+            )
+            for value in values:
+                sent = {**filled(h, table, options), option["name"]: value}
+                for member in (table.moderator, table.player):
+                    where = (name, option["name"], repr(value)[:40], member.name)
+                    before = await fight_version(bot, h)
+                    record = await answered(await h.slash(member, h.channel, name, sent))
+                    data = (
+                        record.followups[0].payload
+                        if record.deferred and record.followups
+                        else record.response_data
+                    )
+                    text = str((data or {}).get("content") or "")
+                    if UNEXPECTED in text:
+                        failures.append((*where, "the unexpected-error reply"))
+                    if record.ephemeral and await fight_version(bot, h) != before:
+                        failures.append((*where, f"refused but changed the fight: {text[:80]}"))
+                    if violations := h.pop_violations():
+                        failures.append((*where, f"{violations[0].message[:120]}"))
+    assert not failures, failures
