@@ -16,6 +16,7 @@ from bot.errors import DomainError
 from bot.ui.replies import UNEXPECTED
 from tests.e2e.combat_helpers import ONE_ON_ONE, answered, set_up_cast, set_up_fight
 from tests.e2e.conftest import Table
+from tests.e2e.registered import filled, slash_commands
 from tests.harness.server import DiscordHarness
 
 SKIPPED = {
@@ -26,22 +27,6 @@ SKIPPED = {
     "server member-delete",
 }
 """Commands left out of the sweep (why on each line)."""
-
-GOOD: dict[str, object] = {
-    "target": "Thug 1",
-    "with": "Club",
-    "combatant": "Thug 1",
-    "character": "Willow",
-    "name": "Willow",
-    "a": "Thug 1",
-    "b": "Willow",
-    "quarry": "Thug 1",
-    "pursuer": "Willow",
-    "field": "name",
-    "skill": "Athletics",
-    "watch": "Thug 1",
-}
-"""Values for the required options beside the one swept (any other string: ``x``)."""
 
 
 def texts(limit: int) -> list[str]:
@@ -79,42 +64,6 @@ def numbers(option: dict[str, Any]) -> list[int | float]:
     return [-1e308 if lo is None else lo, 1e308 if hi is None else hi]
 
 
-def commands(h: DiscordHarness) -> list[tuple[str, list[dict[str, Any]]]]:
-    """Every slash command (group and subcommand names joined) with its options."""
-    found: list[tuple[str, list[dict[str, Any]]]] = []
-
-    def walk(path: str, options: list[dict[str, Any]]) -> None:
-        subs = [o for o in options if o["type"] in (1, 2)]
-        for sub in subs:
-            walk(f"{path} {sub['name']}", sub.get("options") or [])
-        if not subs:
-            found.append((path, options))
-
-    for command in h.registered_commands():
-        if command.get("type", 1) == 1:
-            walk(command["name"], command.get("options") or [])
-    return found
-
-
-def filled(h: DiscordHarness, table: Table, options: list[dict[str, Any]]) -> dict[str, Any]:
-    """Good values for the required options."""
-    values: dict[str, Any] = {}
-    for option in options:
-        if not option.get("required"):
-            continue
-        if option.get("choices"):
-            values[option["name"]] = option["choices"][0]["value"]
-        elif option["type"] == 3:
-            values[option["name"]] = GOOD.get(option["name"], "x")
-        elif option["type"] in (4, 10):
-            values[option["name"]] = max(1, option.get("min_value") or 1)
-        elif option["type"] == 7:
-            values[option["name"]] = h.channel
-        else:
-            values[option["name"]] = table.player
-    return values
-
-
 async def fight_version(bot: CombatBot, h: DiscordHarness) -> tuple[int, int] | None:
     try:
         encounter = await bot.services.encounters.live(h.channel.id)
@@ -137,7 +86,7 @@ async def test_absurd_input_in_every_option_is_refused_cleanly(
         await set_up_cast(h, table, system, name="Absurd", pcs={pc: example}, npc=npc)
     await asyncio.sleep(0.3)  # the set-up's own tracker and ping edits are done
     failures: list[tuple[str, str, str, str, str]] = []
-    for name, options in commands(h):
+    for name, options in slash_commands(h):
         if name in SKIPPED:
             continue
         for option in options:
