@@ -52,6 +52,24 @@ async def test_the_end_of_a_day_begins_the_next_on_the_campaign_clock(
     assert live.state.game_time_s == 2 * 86_400, live.state.game_time_s
 
 
+async def test_both_kinds_of_add_npc_answer_alike(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A one-off `/gm add-npc name:` answered "The GM adds Ruffian" over the join's events and
+    no card, a template's "Added **Thug 2**." with the encounter's card: the same command, two
+    shapes. Both now read "Added **…**." (with each one's place in a running fight's order)
+    over the card."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    one_off = (await ok(await slash(h, gm, "gm add-npc", name="Ruffian", stamina=12))).message
+    from_template = (await ok(await slash(h, gm, "gm add-npc", template="Thug"))).message
+    for message, name in ((one_off, "Ruffian"), (from_template, "Thug 2")):
+        assert message.content.startswith(f"Added **{name}**.\n{name} takes place "), message
+        [card] = message.embeds
+        assert card["title"] == "Firewood", card
+        assert name in str(card["fields"]), card
+
+
 async def test_an_untitled_sheet_shows_its_armor_shield_and_weapons_in_full(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
