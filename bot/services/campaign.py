@@ -3,7 +3,8 @@ between fights, rest, heal over weeks, end a day, quest or arc, or start a recor
 
 Each command runs the ruleset's own rules — the same engine commands an encounter would run —
 on a working state built from the records (:func:`_table`), then writes every record back and
-moves the server's campaign clock on, all in one transaction. Characters fighting in a live
+moves the server's campaign clock on (the end of a day, quest or arc: to the next day's
+start), all in one transaction. Characters fighting in a live
 encounter are left out (their fight writes their record back when it ends). Only server GMs
 (Manage Server, Manage Channels or the GM role) change records; anyone sees their own.
 """
@@ -20,7 +21,7 @@ from typing import Any
 from bot import names
 from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
-from bot.engine.core.commands import CommandBase
+from bot.engine.core.commands import CommandBase, EndPeriod
 from bot.engine.core.contract import Ruleset
 from bot.engine.core.dice import DiceRoller, RandomRoller
 from bot.engine.core.state import AnyState
@@ -184,11 +185,30 @@ class CampaignService:
                         record=rules.record_of(c).model_dump_json(),
                         now=now,
                     )
-                latest = max(latest, outcome.state.game_time_s)
+                latest = max(latest, outcome.state.game_time_s, _clock_after(command, clock))
             if not applied and len(by_ruleset) > 1:
                 raise NotFound(_nobody(skipped, can_name))
             await repo.advance_clock(conn, guild_id, latest, now)
         return CampaignResult(lines=lines, skipped=skipped, clock_s=latest)
+
+
+DAY_S = 86_400
+
+
+def _clock_after(command: CommandBase, clock: int) -> int:
+    """The campaign clock once ``command`` is done, by the clock it started at: the end of a
+    day — or of a quest or an arc, which end the day with them (``effects.ended_by``) — begins
+    the next day, at its start (00:00 of the day after ``clock``'s), as the engine's events say
+    ("A new day begins"; Uune's "Day" scope lasts "until the following dawn") and as the days
+    the rulesets count by (``game_time_s`` ÷ 86 400: UTTAS's healing limits) read it. Other
+    commands move the clock themselves (a rest's hours, weeks of healing): ``clock``.
+
+    Only here, out of a fight: an encounter's ``/gm time end-of`` leaves its own clock as it
+    was (what existing fights replay), and the campaign clock follows that fight's when it
+    ends."""
+    if isinstance(command, EndPeriod) and command.period != "scene":
+        return (clock // DAY_S + 1) * DAY_S
+    return clock
 
 
 def _table(

@@ -44,7 +44,7 @@ from bot.services.acting import runs, standing_in
 from bot.services.actor import Actor
 from bot.services.decisions import ALREADY_RESOLVED as ALREADY_RESOLVED
 from bot.services.decisions import Decision as Decision
-from bot.services.decisions import Settled, decision_of, decisions_of, named, settled
+from bot.services.decisions import Settled, decision_of, decisions_of, named, settled, shown_label
 from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
@@ -444,7 +444,8 @@ class CombatService:
         def build(current: Encounter) -> CommandBase:
             decision = named(current, pending_version, ref)
             combatant, option = _chosen(current, decision, actor, code)
-            options["button"] = option.label  # what an undo names: the button pressed
+            # what an undo names: the button as it read
+            options["button"] = shown_label(current, decision, combatant.id, option)
             titles.append(decision.title)
             away.append(standing_in(current, actor, combatant))
             return current.rules.answer(current.state, combatant, option, decision.engine)

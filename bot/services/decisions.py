@@ -38,6 +38,48 @@ the older one (a lagging client, two people at once) lands here while that defen
 waits: the words must not say it is over."""
 
 
+def button_label(option: ReactionOption) -> str:
+    """The option's label with its costs, within Discord's 80 characters: what its button
+    reads ("Evade (1 action)"), and so what an undo of its press names
+    (:func:`bot.services.log_commands.shown_command`)."""
+    costs = []
+    if option.actions:
+        costs.append(f"{option.actions} action" + ("s" if option.actions > 1 else ""))
+    if option.stamina:
+        costs.append(f"{option.stamina} Stamina")
+    costs.extend(f"{amount} {pool}" for pool, amount in option.costs.items() if amount)
+    label = option.label if option.choice != "none" else "Take it (no reaction)"
+    suffix = f" ({', '.join(costs)})" if costs else ""
+    return (label[: 80 - len(suffix)] + suffix)[:80]
+
+
+def public_deciders(encounter: Encounter, decision: Decision) -> set[str]:
+    """The deciders whose choices the decision's public prompt shows as buttons; another (an
+    NPC whose numbers the channel may not see) has one "GM: choose …" button instead, and its
+    choices show only to the GM, privately."""
+    if decision.words.open_choices:
+        return set(decision.deciders)
+    public = encounter.rules.view(encounter.state, PUBLIC)
+    return {cid for cid in decision.deciders if public.reveals(cid)}
+
+
+def shown_label(
+    encounter: Encounter, decision: Decision, decider: str, option: ReactionOption
+) -> str:
+    """What ``decider``'s button for ``option`` reads: :func:`button_label`, after the
+    decider's name ("Willow: Take the hit") when several deciders shown on the public prompt
+    have that choice (each gets its own button, :mod:`bot.ui.decision_view`)."""
+    label = button_label(option)
+    shown = public_deciders(encounter, decision)
+    if decider not in shown:
+        return label
+    code = option_code(option)
+    holders = sum(1 for cid in shown if any(option_code(o) == code for o in decision.deciders[cid]))
+    if holders > 1 and decider in decision.people:
+        return f"{decision.people[decider].name}: {label}"[:80]
+    return label
+
+
 def option_code(option: ReactionOption, decider: str | None = None) -> str:
     """A short, stable code for a choice (fits a button ``custom_id``): the choice, plus 8 hex
     digits of the maneuver or stance it names, plus ``@<combatant id>`` when it is one

@@ -81,7 +81,9 @@ the button pressed."""
 
 DECIDED = "react"
 """The label of a decision answered: a decision's button (a reaction, a Uune approval or
-spend…; logged with the ``button``'s label, "the “Evade” button"), or a typed
+spend…; logged with the ``button`` as it read, costs and all — "the “Evade (1 action)”
+button", :func:`bot.services.decisions.shown_label`; before session 20, the option's bare
+label, "the “Evade” button", which older logs keep), or a typed
 ``/dodge`` or ``/block`` (logged with ``choice`` and no ``pending_version``)."""
 
 BY_ITSELF: dict[str, str] = {
@@ -94,8 +96,8 @@ or a turn deadline runs out."""
 
 def shown_command(command: str, options: Mapping[str, Any]) -> str:
     """The logged ``command`` (its label) with its ``options`` as members know it: ``/gm
-    add-npc``, ``/act action:attack``, "the turn's End turn button", "the “Evade”
-    button" (an older log's: "a decision's button"). A label
+    add-npc``, ``/act action:attack``, "the turn's End turn button", "the “Evade (1 action)”
+    button" (as logged; an older log's: "a decision's button"). A label
     with no words here (an older log's) is shown as it is."""
     if "turn" in options and command in PRESSED:
         return PRESSED[command]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.engine import ReactionOption
-from bot.engine.core.audience import PUBLIC
 from bot.services.combat import Decision, option_code
+from bot.services.decisions import button_label as button_label
+from bot.services.decisions import public_deciders, shown_label
 from bot.services.encounters import Encounter
 
 MAX_BUTTONS = 25  # 5 action rows × 5 buttons
@@ -28,19 +28,6 @@ _STYLES = {
     "complete": discord.ButtonStyle.danger,
     "stop": discord.ButtonStyle.secondary,
 }
-
-
-def button_label(option: ReactionOption) -> str:
-    """The option's label with its costs, within Discord's 80 characters."""
-    costs = []
-    if option.actions:
-        costs.append(f"{option.actions} action" + ("s" if option.actions > 1 else ""))
-    if option.stamina:
-        costs.append(f"{option.stamina} Stamina")
-    costs.extend(f"{amount} {pool}" for pool, amount in option.costs.items() if amount)
-    label = option.label if option.choice != "none" else "Take it (no reaction)"
-    suffix = f" ({', '.join(costs)})" if costs else ""
-    return (label[: 80 - len(suffix)] + suffix)[:80]
 
 
 def decision_key(pending_version: int, ref: int | None) -> str:
@@ -84,17 +71,11 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
     click shows them its options privately. (An attacker's complete-or-stop after a surrender
     is always shown: both are always open.)"""
     view = discord.ui.View(timeout=None)
-    public = encounter.rules.view(encounter.state, PUBLIC)
     # Choices that reveal nothing (UTTAS: an attacker's complete-or-stop) are shown to all.
-    open_choice = decision.words.open_choices
-    shown = {
-        cid: options
-        for cid, options in decision.deciders.items()
-        if open_choice or public.reveals(cid)
-    }
+    shown = public_deciders(encounter, decision)
     holders: dict[str, int] = {}
-    for options in shown.values():
-        for code in {option_code(option) for option in options}:
+    for cid in shown:
+        for code in {option_code(option) for option in decision.deciders[cid]}:
             holders[code] = holders.get(code, 0) + 1
     seen: set[str] = set()
     for cid, options in decision.deciders.items():
@@ -114,13 +95,13 @@ def decision_view(encounter: Encounter, decision: Decision) -> discord.ui.View:
             continue
         for option in options:
             code = option_code(option)
-            label = button_label(option)
             if holders.get(code, 0) > 1:
                 code = option_code(option, cid)
-                label = f"{decision.people[cid].name}: {label}"[:80]
             if code in seen or len(view.children) >= MAX_BUTTONS:
                 continue
             seen.add(code)
+            # what the button reads is what an undo of its press names (one function)
+            label = shown_label(encounter, decision, cid, option)
             view.add_item(
                 reaction_button(encounter.id, decision.pending_version, code, label, decision.ref)
             )

@@ -37,6 +37,7 @@ from bot.ui import embeds
 from bot.ui.combat import turn_deadline_line
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import Choices, actor_of, channel_ids
+from bot.ui.late_answers import send_or_post
 from bot.ui.log_files import log_files
 from bot.ui.replies import autocomplete_guard
 from bot.ui.text import name_choices, shown_name
@@ -247,22 +248,15 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 "damage": damage,
             }
             result = await self.moderation.add_one_off(channel_id, actor, name, stats)
-            await respond(
-                interaction, dataclasses.replace(result, label=f"The GM adds {shown_name(name)}")
-            )
+            added = find_combatant(result.encounter.state, name).name  # as stored (normalised)
+            await _added(interaction, channel_id, result.encounter, [added])
             return
         await self.encounters.require_gm(channel_id, actor, "add NPCs")
         sheet = await self.sheets.template(guild_id, template)
         encounter, names = await self.encounters.add_npcs(
             channel_id, actor, template=sheet.name, sheet=sheet.model, count=count
         )
-        listed = ", ".join(f"**{shown_name(n)}**" for n in names)
-        await interaction.response.send_message(
-            f"Added {listed}.{embeds.order_places(encounter, names)}"[:2000],
-            embed=embeds.tracker(encounter),
-            allowed_mentions=NONE,
-        )
-        await refresh_channel(interaction.client, channel_id)
+        await _added(interaction, channel_id, encounter, names)
 
     @add_npc.autocomplete("template")
     async def template_names(self, interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -504,3 +498,20 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         )
         await interaction.response.send_message(text, allowed_mentions=NONE)
         await refresh_channel(interaction.client, channel_id)
+
+
+async def _added(
+    interaction: discord.Interaction[Any], channel_id: int, encounter: Encounter, names: list[str]
+) -> None:
+    """The one answer of ``/gm add-npc``, from a template or one-off: "Added **Thug 1**,
+    **Thug 2**." with each one's place in a running fight's order, over the encounter's card
+    (as ``/encounter join`` answers)."""
+    listed = ", ".join(f"**{shown_name(n)}**" for n in names)
+    await send_or_post(
+        interaction,
+        channel_id,
+        content=f"Added {listed}.{embeds.order_places(encounter, names)}"[:2000],
+        embed=embeds.tracker(encounter),
+        allowed_mentions=NONE,
+    )
+    await refresh_channel(interaction.client, channel_id)

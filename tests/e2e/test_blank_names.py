@@ -44,7 +44,7 @@ async def test_a_name_that_shows_as_blank_is_refused(
     # Nothing was added, and the channel never heard of a blank combatant.
     live = await bot.services.encounters.live(h.channel.id)
     assert live.state.combatants == []
-    assert not any("The GM adds" in m.text() for m in h.messages_in(h.channel))
+    assert not any("Added **" in m.text() for m in h.messages_in(h.channel))
     found = await h.autocomplete(
         table.player, h.channel, "character show", focused="name", value=""
     )
@@ -59,11 +59,11 @@ async def test_a_mark_on_a_letter_is_a_name_and_autocomplete_shows_nothing_blank
     added = await ok(
         await slash(h, table.gm, "gm add-npc", name="Rene\u0301e", health=5, stamina=5)
     )
-    assert "The GM adds Renée" in added.message.text()  # composed: e + U+0301 is é
+    assert "Added **Renée**." in added.message.text()  # composed: e + U+0301 is é
     added = await ok(
         await slash(h, table.gm, "gm add-npc", name="Brute\U0001d159", health=5, stamina=5)
     )
-    assert "The GM adds Brute" in added.message.text()
+    assert "Added **Brute**." in added.message.text()
     text = await refused(
         await slash(h, table.gm, "gm add-npc", name=f"Brute{ZWSP}\u2800", health=5, stamina=5)
     )

@@ -78,7 +78,7 @@ async def test_markdown_and_mentions_in_names_show_as_typed(
     assert tracker["title"] == "\\*\\*Bold\\*\\* fight"
     assert "**\\|\\|Sly\\|\\| \\`Bob\\`**" in tracker["fields"][-2]["value"]
     added = await ok(await slash(h, gm, "gm add-npc", name="@everyone", health=5, stamina=5))
-    assert "The GM adds @\u200beveryone" in added.message.text()
+    assert "Added **@\u200beveryone**." in added.message.text()
     log = await answered(await slash(h, gm, "gm log"))
     (markdown,) = [f for f in log.message.attachments if f.filename.endswith(".md")]
     text = markdown.text()

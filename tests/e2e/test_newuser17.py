@@ -558,13 +558,18 @@ async def test_an_undone_reaction_is_named_by_how_it_was_given(
 ) -> None:
     """Undoing Willow's Evade read "Undid **react**" whether she pressed the button or typed
     `/dodge` (and a GM's Uune approval was a "react" too). It now names the button or the
-    command."""
+    command — the button as it read, costs and all ("Evade (1 action)", not the option's
+    bare "Evade")."""
     h = discord_harness
     await set_up_fight(h, table, thugs=1)
     prompt = await thug_attacks_willow(bot, h, table)
+    labels = [c["label"] for row in h.message(prompt).components for c in row["components"]]
+    [shown] = [label for label in labels if label.startswith("Evade")]
+    assert shown == "Evade (1 action)", labels  # the button shows its cost
     await press(h, table.player, prompt, "Evade")
     undone = (await ok(await slash(h, table.moderator, "gm undo"))).message.text()
-    assert "Undid **the “Evade” button** by <@" in undone, undone
+    # named as the button read (it once read "the “Evade” button": the option's bare label)
+    assert f"Undid **the “{shown}” button** by <@" in undone, undone
     await ok(await slash(h, table.player, "dodge"))
     undone = (await ok(await slash(h, table.moderator, "gm undo"))).message.text()
     assert "Undid **/dodge** by <@" in undone, undone

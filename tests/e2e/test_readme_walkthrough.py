@@ -205,7 +205,7 @@ async def test_a_new_table_plays_the_readme(
     assert "12/16" not in await private(h, gm, "encounter status")
     # The README's one-off NPC, and the fight begins: now the tracker shows her wounds.
     text = await public(h, gm, "gm add-npc", name="Brute", health=50, stamina=60)
-    assert "Brute joins the encounter (foes)." in text
+    assert "Added **Brute**." in text and "Combatants (2)" in text
     await public(h, gm, "encounter begin")
     assert "**Willow** · 6/6 actions" in await private(h, player, "encounter status")
     assert "H 12/16" in await private(h, player, "encounter status")

@@ -32,7 +32,7 @@ from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
 from bot.engine.core.standing import ALWAYS, StandingWords
 from bot.engine.core.verbs import ActInput, ActionSpec, DetailChoice, completions
-from bot.engine.untitled import actions, combat, encounter, form, verbs
+from bot.engine.untitled import actions, combat, encounter, form, sheet_text, verbs
 from bot.engine.untitled import commands as cmd
 from bot.engine.untitled.core import RULES_VERSION, TURN_ORDER, RoundActions, Tx
 from bot.engine.untitled.events import EVENT_TYPES
@@ -224,22 +224,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
     ) -> list[SheetSection]:
         if not isinstance(sheet, UntitledSheet):
             raise InvalidInput(f"Not an {self.title} sheet.")
-        if not full:
-            return [SheetSection(title=name(sheet.name), lines=["An Untitled character"])]
-        t = self.tables
-        skills = [
-            f"{name(k)} {v} ({t.tier(v).title()})" for k, v in sheet.skill_levels().items()
-        ] or ["none (untrained: 1d6)"]
-        weapons = [f"{name(w.name)}: {name(w.skill)}, {name(w.form)}" for w in sheet.weapons]
-        return [
-            SheetSection(
-                title="Vitals",
-                lines=[f"Health {sheet.health}", f"Speed {self.scale.show(sheet.speed_m)}"],
-                inline=True,
-            ),
-            SheetSection(title="Skills", lines=skills, inline=True),
-            SheetSection(title="Weapons", lines=weapons or ["none"]),
-        ]
+        return sheet_text.sections(sheet, self.tables, self.scale, full=full, name=name)
 
     def sheet_form(self) -> SheetForm:
         return form.SHEET_FORM

@@ -129,7 +129,7 @@ def _firsts(dice: Sequence[RolledDie], keep: Callable[[int, str], bool]) -> list
 def _option(choice: str, label: str, cost: int, pool: str, *, gm: bool = False) -> ReactionOption:
     """A spend's button; ``gm``: only the GM may press it (an NPC's forced reroll). The label
     is the spend alone: the button shows its ``costs`` after it ("Reroll die 2 (5 vitality)",
-    :func:`bot.ui.decision_view.button_label`)."""
+    :func:`bot.services.decisions.button_label`)."""
     return ReactionOption(choice=choice, label=label, costs={pool: cost}, gm=gm)
 
 
