@@ -17,8 +17,9 @@ async def test_a_player_is_refused_every_gm_command_by_who_they_are_not_by_an_op
 ) -> None:
     """Every ``/gm`` command but ``/gm seat`` (a server setting, and a transfer that checks the
     seat itself), used by a player with only its required options (so ``/gm hp`` has no
-    amount): refused privately as not the GM, naming the command, and the fight unchanged. A new ``/gm`` command or group that
-    reads its options before asking who may use it fails here."""
+    amount): refused privately as not the GM, naming the command, and the fight unchanged. A
+    new ``/gm`` command or group that reads its options before asking who may use it fails
+    here."""
     h = discord_harness
     await set_up_fight(h, table)
     before = await bot.services.encounters.live(h.channel.id)
