@@ -126,17 +126,32 @@ class TurnPings:
                 owed.append((channel_id, encounter.state.turn_seq))
         return owed
 
-    async def still_owed(self, channel_id: int, turn_seq: int) -> Encounter | None:
-        """The channel's fight when its running turn is still ``turn_seq`` and still not shown
-        (a change since, posted by its own command, showed what runs now); else None."""
+    async def still_owed(
+        self, channel_id: int, turn_seq: int
+    ) -> tuple[Encounter, int | None] | None:
+        """The channel's fight, and the turn noted shown in it (None: none), when its running
+        turn is still ``turn_seq`` and still not shown (a change since, posted by its own
+        command, showed what runs now); else None."""
         encounter = await self._running(channel_id)
         if encounter is None or encounter.state.turn_seq != turn_seq:
             return None
         async with self._encounters.db.read() as conn:
             for candidate, seq in await repo.maybe_unannounced(conn):
                 if candidate == channel_id:
-                    return encounter if seq != turn_seq else None
+                    return (encounter, seq) if seq != turn_seq else None
         return None
+
+    async def claim(self, encounter: Encounter, was: int | None) -> bool:
+        """Note ``encounter``'s running turn shown before its ping is posted, if the turn noted
+        is still ``was``: whether this process is the one to post it (several processes on one
+        database each look at start-up)."""
+        async with self._encounters.db.transaction() as conn:
+            return await repo.claim_announced(conn, encounter.id, was, encounter.state.turn_seq)
+
+    async def release(self, encounter: Encounter, was: int | None) -> None:
+        """The ping :meth:`claim` was for could not be posted: the turn is owed again."""
+        async with self._encounters.db.transaction() as conn:
+            await repo.release_announced(conn, encounter.id, was, encounter.state.turn_seq)
 
     async def _running(self, channel_id: int) -> Encounter | None:
         """The channel's live fight when a turn runs in it."""

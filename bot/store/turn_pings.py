@@ -84,6 +84,41 @@ async def announced(conn: Connection, encounter_id: int, turn_seq: int) -> None:
     )
 
 
+async def claim_announced(
+    conn: Connection, encounter_id: int, was: int | None, turn_seq: int
+) -> bool:
+    """Note ``turn_seq`` shown for the encounter if the turn noted is still ``was`` (None: no
+    row); whether this call did — another process's start-up may have been first."""
+    if was is None:
+        done = await conn.execute(
+            "INSERT INTO turn_announced (encounter_id, turn_seq) VALUES (?, ?)"
+            " ON CONFLICT (encounter_id) DO NOTHING",
+            (encounter_id, turn_seq),
+        )
+    else:
+        done = await conn.execute(
+            "UPDATE turn_announced SET turn_seq = ? WHERE encounter_id = ? AND turn_seq = ?",
+            (turn_seq, encounter_id, was),
+        )
+    return done == 1
+
+
+async def release_announced(
+    conn: Connection, encounter_id: int, was: int | None, turn_seq: int
+) -> None:
+    """Undo :func:`claim_announced` (the post failed), unless a later post noted its turn."""
+    if was is None:
+        await conn.execute(
+            "DELETE FROM turn_announced WHERE encounter_id = ? AND turn_seq = ?",
+            (encounter_id, turn_seq),
+        )
+    else:
+        await conn.execute(
+            "UPDATE turn_announced SET turn_seq = ? WHERE encounter_id = ? AND turn_seq = ?",
+            (was, encounter_id, turn_seq),
+        )
+
+
 async def maybe_unannounced(conn: Connection) -> list[tuple[int, int | None]]:
     """``(channel_id, turn_seq announced)`` of each live encounter whose running turn may
     have gone unannounced: those with no row (None: begun since migration 0024) or a known

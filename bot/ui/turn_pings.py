@@ -144,29 +144,40 @@ class TurnPingKeeper:
 
     async def _recover_one(self, channel_id: int, turn_seq: int) -> None:
         async with self._locks.setdefault(channel_id, asyncio.Lock()):
-            encounter = await self._pings.still_owed(channel_id, turn_seq)
-            if encounter is None:
+            found = await self._pings.still_owed(channel_id, turn_seq)
+            if found is None:
                 return
-            deadline = await self._client.services.combat.deadlines.running(encounter.id)
-            content = running_turn_announcement(encounter, deadline)
-            if content:
-                current = encounter.state.current
-                assert current is not None  # still_owed: a turn runs
-                who = answering(encounter, current.controller_id)
-                view = None if encounter.state.decisions else running_turn_view(encounter)
-                channel = self._client.get_partial_messageable(channel_id)
-                message = await channel.send(
-                    content,
-                    view=view or discord.utils.MISSING,
-                    allowed_mentions=discord.AllowedMentions(
-                        everyone=False, roles=False, users=[discord.Object(id=who)]
-                    ),
-                )
-                if view is not None:
-                    words = ping_deadline_words(encounter, deadline)
-                    said = words if words and words in content else ""
-                    await self.posted(encounter, message.id, content, said)
-            await self.announced(encounter)
+            encounter, was = found
+            if not await self._pings.claim(encounter, was):
+                return  # another process of the bot posts it
+            try:
+                await self._post_running(encounter)
+            except Exception:
+                await self._pings.release(encounter, was)  # tried again at the next start
+                raise
+
+    async def _post_running(self, encounter: Encounter) -> None:
+        """Post the ping of ``encounter``'s running turn (nothing when the public may not see
+        who holds it, as its own result would not have said)."""
+        deadline = await self._client.services.combat.deadlines.running(encounter.id)
+        content = running_turn_announcement(encounter, deadline)
+        current = encounter.state.current
+        if not content or current is None:
+            return
+        who = answering(encounter, current.controller_id)
+        view = None if encounter.state.decisions else running_turn_view(encounter)
+        channel = self._client.get_partial_messageable(encounter.row.channel_id)
+        message = await channel.send(
+            content,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=who)]
+            ),
+        )
+        if view is not None:
+            words = ping_deadline_words(encounter, deadline)
+            said = words if words and words in content else ""
+            await self.posted(encounter, message.id, content, said)
 
     async def _reword(self, channel_id: int) -> None:
         """Edit the running turn's pings whose deadline moved (a pause or its resume, a

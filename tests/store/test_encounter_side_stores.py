@@ -209,6 +209,29 @@ async def test_turn_announced_and_the_channels_with_pings(store: Store) -> None:
         assert await turn_pings.channels(conn) == [2**55]
 
 
+async def test_one_start_up_claims_a_lost_turn_and_gives_it_back_if_its_post_fails(
+    store: Store,
+) -> None:
+    """Two processes starting on one database: only one claims the turn to ping; a failed
+    post gives it back."""
+    async with store.transaction() as conn:
+        new = await add_encounter(conn, 2**55)
+        shown = await add_encounter(conn, 2**55 + 1)
+        await turn_pings.announced(conn, shown, 2)
+    async with store.transaction() as conn:
+        assert await turn_pings.claim_announced(conn, new, None, 1)
+        assert not await turn_pings.claim_announced(conn, new, None, 1)  # the other process
+        assert await turn_pings.claim_announced(conn, shown, 2, 3)
+        assert not await turn_pings.claim_announced(conn, shown, 2, 3)
+    async with store.read() as conn:
+        assert await turn_pings.maybe_unannounced(conn) == [(2**55, 1), (2**55 + 1, 3)]
+    async with store.transaction() as conn:
+        await turn_pings.release_announced(conn, new, None, 1)
+        await turn_pings.release_announced(conn, shown, 2, 3)
+    async with store.read() as conn:
+        assert await turn_pings.maybe_unannounced(conn) == [(2**55, None), (2**55 + 1, 2)]
+
+
 async def test_standing_reactions_put_replace_export_delete(store: Store) -> None:
     steps = [{"choice": "dodge", "condition": "always"}]
     async with store.transaction() as conn:
