@@ -177,8 +177,11 @@ class CombatBot(commands.Bot):
                 ",".join(map(str, self.settings.shard_ids or ())),
             )
         if self.expiry_interval is not None:
+            # Read before the gateway brings any command: a turn a command of this process
+            # begins is its own post's to show, never posted twice.
+            owed = await self.turn_pings.owed()
             self._expiry_task = asyncio.create_task(
-                self._expire_decisions(self.expiry_interval), name="reaction-expiry"
+                self._expire_decisions(self.expiry_interval, owed), name="reaction-expiry"
             )
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
@@ -208,7 +211,7 @@ class CombatBot(commands.Bot):
         self.services.rehearsal.close()
         await super().close()
 
-    async def _expire_decisions(self, interval: float) -> None:
+    async def _expire_decisions(self, interval: float, owed: list[tuple[int, int]]) -> None:
         """Every ``interval`` seconds, resolve the decisions whose reaction window ran out (with
         no reaction) and post the result, then try again the trackers and decision prompts
         Discord refused (and post the prompt of any decision that has none). Deadlines live in
@@ -216,8 +219,15 @@ class CombatBot(commands.Bot):
         back — by any process of the bot: a pass serves every server in the database, not only
         those of this process's shards (see :meth:`expire_due`) — and one claimed by another
         process that died before expiring it is taken again when the claim lapses
-        (:data:`bot.store.expiry.LEASE`)."""
+        (:data:`bot.store.expiry.LEASE`).
+
+        First, what a stop left unsaid: the ping of each turn in ``owed`` — the running turns no
+        posted result showed (:meth:`bot.ui.turn_pings.TurnPingKeeper.owed`, read at start-up)
+        — and then the lost decision prompts; each pass also takes the buttons off turn pings
+        whose turn is over where that was refused or skipped
+        (:meth:`bot.ui.turn_pings.TurnPingKeeper.retry`)."""
         await self.wait_until_ready()
+        await self.turn_pings.recover(owed)
         await self.prompts.retry(grace=0)  # prompts lost while the bot was away, right away
         while not self.is_closed() and not self._stopping:
             # A task of its own, which close() lets finish: cancelled between committing an
@@ -230,6 +240,7 @@ class CombatBot(commands.Bot):
         await self.expire_due()
         await self.trackers.retry_stale()
         await self.prompts.retry()
+        await self.turn_pings.retry()
 
     async def expire_due(self) -> list[CombatResult]:
         """One expiry pass: every decision whose window has run out by the services' clock and

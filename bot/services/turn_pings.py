@@ -9,14 +9,24 @@ ping it posts (:meth:`TurnPings.posted`) and, after each change in the channel, 
 over (:meth:`TurnPings.over`), takes their buttons off and forgets them
 (:meth:`TurnPings.forget`). Kept in the database, so a ping posted before a restart still loses
 its buttons after it.
+
+Each posted result also records the turn it showed (:meth:`TurnPings.announced`, table
+``turn_announced``): the bot commits a change before it posts it, and a bot stopped in between
+posted nobody's turn. At start-up :meth:`TurnPings.owed` tells the fights whose running turn
+was never shown, and the presentation posts its ping
+(:meth:`bot.ui.turn_pings.TurnPingKeeper.recover`).
 """
 
 from __future__ import annotations
+
+import logging
 
 from bot.errors import NotFound
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import turn_pings as repo
 from bot.store.turn_pings import TurnPing
+
+log = logging.getLogger(__name__)
 
 
 class TurnPings:
@@ -92,3 +102,67 @@ class TurnPings:
         """The ping ``message_id`` has no buttons any more (or is gone)."""
         async with self._encounters.db.transaction() as conn:
             await repo.remove(conn, message_id)
+
+    async def channels(self) -> list[int]:
+        """The channels with turn pings recorded with their buttons (some may be over)."""
+        async with self._encounters.db.read() as conn:
+            return await repo.channels(conn)
+
+    async def announced(self, encounter: Encounter) -> None:
+        """A result of ``encounter`` was posted: it showed the turn running in it (or none)."""
+        async with self._encounters.db.transaction() as conn:
+            await repo.announced(conn, encounter.id, encounter.state.turn_seq)
+
+    async def owed(self) -> list[tuple[int, int]]:
+        """``(channel_id, turn_seq)`` of each live fight whose running turn (``turn_seq``) no
+        posted result showed: the bot stopped between committing the change that began it and
+        posting it. A fight whose state cannot be read is logged and left out."""
+        async with self._encounters.db.read() as conn:
+            candidates = await repo.maybe_unannounced(conn)
+        owed: list[tuple[int, int]] = []
+        for channel_id, seq in candidates:
+            encounter = await self._running(channel_id)
+            if encounter is not None and encounter.state.turn_seq != seq:
+                owed.append((channel_id, encounter.state.turn_seq))
+        return owed
+
+    async def still_owed(
+        self, channel_id: int, turn_seq: int
+    ) -> tuple[Encounter, int | None] | None:
+        """The channel's fight, and the turn noted shown in it (None: none), when its running
+        turn is still ``turn_seq`` and still not shown (a change since, posted by its own
+        command, showed what runs now); else None."""
+        encounter = await self._running(channel_id)
+        if encounter is None or encounter.state.turn_seq != turn_seq:
+            return None
+        async with self._encounters.db.read() as conn:
+            for candidate, seq in await repo.maybe_unannounced(conn):
+                if candidate == channel_id:
+                    return (encounter, seq) if seq != turn_seq else None
+        return None
+
+    async def claim(self, encounter: Encounter, was: int | None) -> bool:
+        """Note ``encounter``'s running turn shown before its ping is posted, if the turn noted
+        is still ``was``: whether this process is the one to post it (several processes on one
+        database each look at start-up)."""
+        async with self._encounters.db.transaction() as conn:
+            return await repo.claim_announced(conn, encounter.id, was, encounter.state.turn_seq)
+
+    async def release(self, encounter: Encounter, was: int | None) -> None:
+        """The ping :meth:`claim` was for could not be posted: the turn is owed again."""
+        async with self._encounters.db.transaction() as conn:
+            await repo.release_announced(conn, encounter.id, was, encounter.state.turn_seq)
+
+    async def _running(self, channel_id: int) -> Encounter | None:
+        """The channel's live fight when a turn runs in it."""
+        try:
+            encounter = await self._encounters.live(channel_id)
+        except NotFound:
+            return None
+        except Exception:
+            log.exception("the fight in channel %s could not be read", channel_id)
+            return None
+        state = encounter.state
+        if state.phase != "active" or state.current is None:
+            return None
+        return encounter

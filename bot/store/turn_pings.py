@@ -1,5 +1,6 @@
 """Turn pings with buttons: the SQL that touches ``turn_pings`` (migration 0020; issue 17,
-"Act from the ping"). Rows leave this module as :class:`TurnPing`."""
+"Act from the ping"), and ``turn_announced`` (migration 0024): the turn each live fight's
+announcement was last posted for. Rows leave this module as :class:`TurnPing`."""
 
 from __future__ import annotations
 
@@ -66,3 +67,68 @@ async def reworded(conn: Connection, message_id: int, content: str, deadline_wor
 async def remove(conn: Connection, message_id: int) -> None:
     """Forget the ping ``message_id`` (its buttons are gone)."""
     await conn.execute("DELETE FROM turn_pings WHERE message_id = ?", (message_id,))
+
+
+async def channels(conn: Connection) -> list[int]:
+    """The channels that have turn pings still recorded with their buttons."""
+    rows = await conn.fetch_all("SELECT DISTINCT channel_id FROM turn_pings ORDER BY channel_id")
+    return [int(r["channel_id"]) for r in rows]
+
+
+async def announced(conn: Connection, encounter_id: int, turn_seq: int) -> None:
+    """The encounter's result posted last showed its turn ``turn_seq``."""
+    await conn.execute(
+        "INSERT INTO turn_announced (encounter_id, turn_seq) VALUES (?, ?)"
+        " ON CONFLICT (encounter_id) DO UPDATE SET turn_seq = excluded.turn_seq",
+        (encounter_id, turn_seq),
+    )
+
+
+async def claim_announced(
+    conn: Connection, encounter_id: int, was: int | None, turn_seq: int
+) -> bool:
+    """Note ``turn_seq`` shown for the encounter if the turn noted is still ``was`` (None: no
+    row); whether this call did — another process's start-up may have been first."""
+    if was is None:
+        done = await conn.execute(
+            "INSERT INTO turn_announced (encounter_id, turn_seq) VALUES (?, ?)"
+            " ON CONFLICT (encounter_id) DO NOTHING",
+            (encounter_id, turn_seq),
+        )
+    else:
+        done = await conn.execute(
+            "UPDATE turn_announced SET turn_seq = ? WHERE encounter_id = ? AND turn_seq = ?",
+            (turn_seq, encounter_id, was),
+        )
+    return done == 1
+
+
+async def release_announced(
+    conn: Connection, encounter_id: int, was: int | None, turn_seq: int
+) -> None:
+    """Undo :func:`claim_announced` (the post failed), unless a later post noted its turn."""
+    if was is None:
+        await conn.execute(
+            "DELETE FROM turn_announced WHERE encounter_id = ? AND turn_seq = ?",
+            (encounter_id, turn_seq),
+        )
+    else:
+        await conn.execute(
+            "UPDATE turn_announced SET turn_seq = ? WHERE encounter_id = ? AND turn_seq = ?",
+            (was, encounter_id, turn_seq),
+        )
+
+
+async def maybe_unannounced(conn: Connection) -> list[tuple[int, int | None]]:
+    """``(channel_id, turn_seq announced)`` of each live encounter whose running turn may
+    have gone unannounced: those with no row (None: begun since migration 0024) or a known
+    one (a row of -1, a fight live before it, is left out)."""
+    rows = await conn.fetch_all(
+        "SELECT e.channel_id, a.turn_seq FROM encounters e"
+        " LEFT JOIN turn_announced a ON a.encounter_id = e.id"
+        " WHERE e.status = 'live' AND (a.turn_seq IS NULL OR a.turn_seq >= 0)"
+        " ORDER BY e.id"
+    )
+    return [
+        (int(r["channel_id"]), None if r["turn_seq"] is None else int(r["turn_seq"])) for r in rows
+    ]

@@ -142,31 +142,48 @@ def turn_announcement(result: CombatResult) -> str:
     running turn's with its deadline, when it has one (``/gm settings turn_deadline:``). None
     when the result ended the fight: a turn it started (the first of a fight over as it
     began) no longer runs, and its holder's `/act` would be refused."""
-    encounter = result.encounter
+    began = [
+        (e.combatant, e.round) for e in result.events if isinstance(e, TurnStarted) and e.combatant
+    ]
+    return _turn_lines(result.encounter, began, result.turn_deadline)
+
+
+def running_turn_announcement(encounter: Encounter, deadline: datetime | None) -> str:
+    """The line :func:`turn_announcement` gives the turn running now as it began, with its
+    ``deadline`` (the running one): what a restarted bot posts for a turn whose announcement
+    the stop lost (:meth:`bot.ui.turn_pings.TurnPingKeeper.recover`). "" with none running."""
+    state = encounter.state
+    if state.turn is None:
+        return ""
+    return _turn_lines(encounter, [(state.turn, state.round)], deadline)
+
+
+def _turn_lines(
+    encounter: Encounter, began: list[tuple[str, int]], deadline: datetime | None
+) -> str:
+    """The lines of :func:`turn_announcement`, for the turns ``began`` (combatant id, round)."""
     if encounter.state.phase != "active":
         return ""
     view = view_of(encounter, PUBLIC)
     parts: list[str] = []
     running = -1  # the part of the turn that runs now (the last one begun for its combatant)
-    for event in result.events:
-        if isinstance(event, TurnStarted) and event.combatant:
-            combatant = view.combatant(event.combatant)
-            if combatant is None:
-                continue
-            who = answering(encounter, combatant.controller_id)
-            stand = for_away(encounter, combatant.controller_id)
-            revealed = view.reveals(combatant.id)
-            words = encounter.rules.turn_words(encounter.state, combatant, revealed=revealed)
-            # the words of an interleaved go already count what is left: the guide does not
-            guide = encounter.rules.turn_guide(combatant, revealed=revealed and not words)
-            name = shown_name(combatant.name)
-            if combatant.id == encounter.state.turn:
-                running = len(parts)
-            if words:  # an order that plays one action at a time (Utopia's interleaving)
-                parts.append(f"<@{who}>{stand} Round {event.round}: **{name}** {words}: {guide}")
-                continue
-            parts.append(f"<@{who}>{stand} it is **{name}**'s turn (round {event.round}): {guide}")
-    deadline = result.turn_deadline
+    for combatant_id, round_no in began:
+        combatant = view.combatant(combatant_id)
+        if combatant is None:
+            continue
+        who = answering(encounter, combatant.controller_id)
+        stand = for_away(encounter, combatant.controller_id)
+        revealed = view.reveals(combatant.id)
+        words = encounter.rules.turn_words(encounter.state, combatant, revealed=revealed)
+        # the words of an interleaved go already count what is left: the guide does not
+        guide = encounter.rules.turn_guide(combatant, revealed=revealed and not words)
+        name = shown_name(combatant.name)
+        if combatant.id == encounter.state.turn:
+            running = len(parts)
+        if words:  # an order that plays one action at a time (Utopia's interleaving)
+            parts.append(f"<@{who}>{stand} Round {round_no}: **{name}** {words}: {guide}")
+            continue
+        parts.append(f"<@{who}>{stand} it is **{name}**'s turn (round {round_no}): {guide}")
     if deadline is not None and running >= 0:
         parts[running] += ping_deadline_words(encounter, deadline) or ""
     return "\n".join(parts[-3:])

@@ -7,7 +7,9 @@ The change is stored before anything is shown, so what it shows must reach the c
 when the interaction can no longer be answered: Discord gives a first answer 3 s, and a command
 that took longer finds the token dead ("Unknown interaction", a :class:`discord.NotFound`). The
 result — with the next turn holder's ping and a new decision's buttons — is then posted in the
-channel instead (:mod:`bot.ui.late_answers`).
+channel instead (:mod:`bot.ui.late_answers`). Once posted, the turn it showed is noted
+(:meth:`bot.ui.turn_pings.TurnPingKeeper.announced`): a bot stopped before that posts the turn's
+ping when it starts again.
 """
 
 from __future__ import annotations
@@ -157,6 +159,7 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
         view=view or discord.utils.MISSING,
         allowed_mentions=_mentions(result, decision),
     )
+    await interaction.client.turn_pings.announced(result.encounter)
     await _note(interaction.client, result, decision, message_id)
     await _noted_ping(interaction.client, result, decision, view, message_id)
     await _after_commit("the other prompts", _post_others(interaction.client, result))
@@ -207,6 +210,7 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
         )
         await _note(interaction.client, result, decision, message.id)
         await _noted_ping(interaction.client, result, decision, view, message.id)
+    await interaction.client.turn_pings.announced(result.encounter)
     await _after_commit("the other prompts", _post_others(interaction.client, result))
     if answered:
         await _after_commit("the GM's details", _gm_details(interaction, result))
@@ -238,6 +242,7 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
         await _retire_prompts(client, result, _ran_out(result))
         await refresh_channel(client, result.encounter.row.channel_id)
         raise
+    await client.turn_pings.announced(result.encounter)
     await _note(client, result, decision, message.id)
     await _noted_ping(client, result, decision, view, message.id)
     await _after_commit("the other prompts", _post_others(client, result))

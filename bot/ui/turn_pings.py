@@ -5,7 +5,12 @@ ping says of its deadline true as a pause, a resume or a waiting decision moves 
 :func:`bot.ui.combat_flow.refresh_channel` runs :meth:`TurnPingKeeper.refresh` after every
 change in a channel, so a ping loses its buttons when the turn moves on however it moved — a
 click on the ping itself, a typed ``/endturn`` or attack that ended it, ``/gm next``, a passed
-deadline, ``/encounter end``. An edit Discord refuses is tried again after the next change."""
+deadline, ``/encounter end``. An edit Discord refuses is tried again after the next change, and
+by the bot's background loop (:meth:`TurnPingKeeper.retry`; every channel with pings once at
+start-up, so a removal a stop skipped or Discord refused before it is made good).
+
+A result the bot committed but was stopped before posting showed nobody the turn it began:
+at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b)."""
 
 from __future__ import annotations
 
@@ -15,11 +20,17 @@ from typing import Any
 
 import discord
 
+from bot.services.acting import answering
 from bot.services.encounters import Encounter
 from bot.services.turn_pings import TurnPings
-from bot.ui.combat import ping_deadline_words
+from bot.ui.backoff import Backoff
+from bot.ui.combat import ping_deadline_words, running_turn_announcement
+from bot.ui.turn_view import running_turn_view
 
 log = logging.getLogger(__name__)
+
+REFUSED_FIRST = 30.0  # seconds before the buttons of a channel's pings are tried again
+REFUSED_MAX = 900.0
 
 
 class TurnPingKeeper:
@@ -28,6 +39,9 @@ class TurnPingKeeper:
     def __init__(self, client: Any) -> None:
         self._client = client
         self._locks: dict[int, asyncio.Lock] = {}
+        # Channels where Discord refused to take a ping's buttons off: tried again by retry().
+        self.refused_channels: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
+        self._looked_after_start = False
 
     @property
     def _pings(self) -> TurnPings:
@@ -58,6 +72,7 @@ class TurnPingKeeper:
                 log.exception("could not read the turn pings of channel %s", channel_id)
                 return
             channel = self._client.get_partial_messageable(channel_id)
+            refused = False
             for ping in over:
                 # Its turn is over: no deadline of it holds any more.
                 words = ping.deadline_words
@@ -72,12 +87,97 @@ class TurnPingKeeper:
                     pass  # deleted: nothing to take off
                 except discord.HTTPException:
                     log.info("could not take the buttons off turn ping %s yet", ping.message_id)
+                    refused = True
                     continue
                 try:
                     await self._pings.forget(ping.message_id)
                 except Exception:
                     log.exception("could not forget turn ping %s", ping.message_id)
+            if refused:
+                self.refused_channels.refused(channel_id)
+            else:
+                self.refused_channels.cleared(channel_id)
             await self._reword(channel_id)
+
+    async def retry(self) -> None:
+        """Take the buttons off the pings whose turn is over where Discord refused it (once
+        their wait is over) — and, the first time, in every channel that has pings: a stop
+        between a change and its refresh, or a refusal before a restart, left them. Never
+        raises."""
+        again = self.refused_channels.due()
+        if not self._looked_after_start:
+            self._looked_after_start = True
+            try:
+                again += await self._pings.channels()
+            except Exception:
+                log.exception("could not read the channels with turn pings")
+        for channel_id in dict.fromkeys(again):
+            await self.refresh(channel_id)
+
+    async def announced(self, encounter: Encounter) -> None:
+        """A result of ``encounter`` was posted, showing its running turn. Never raises."""
+        try:
+            await self._pings.announced(encounter)
+        except Exception:
+            log.exception("could not note the turn shown in encounter %s", encounter.id)
+
+    async def owed(self) -> list[tuple[int, int]]:
+        """``(channel_id, turn_seq)`` of the running turns no posted result showed (read
+        before this process takes any command: :meth:`recover` posts them). Never raises."""
+        try:
+            return await self._pings.owed()
+        except Exception:
+            log.exception("could not read the turns left unannounced")
+            return []
+
+    async def recover(self, owed: list[tuple[int, int]]) -> None:
+        """Post the ping of each turn in ``owed`` (:meth:`owed`) that still runs unshown —
+        whoever holds it mentioned (the GM for an NPC, a stand-in for an away player), with
+        its deadline and its buttons (none while a decision waits: its prompt asks first) —
+        and note it shown. A turn a command moved on since is left to that command's post.
+        Never raises."""
+        for channel_id, turn_seq in owed:
+            try:
+                await self._recover_one(channel_id, turn_seq)
+            except Exception:
+                log.exception("could not post the lost turn ping in channel %s", channel_id)
+
+    async def _recover_one(self, channel_id: int, turn_seq: int) -> None:
+        async with self._locks.setdefault(channel_id, asyncio.Lock()):
+            found = await self._pings.still_owed(channel_id, turn_seq)
+            if found is None:
+                return
+            encounter, was = found
+            if not await self._pings.claim(encounter, was):
+                return  # another process of the bot posts it
+            try:
+                await self._post_running(encounter)
+            except Exception:
+                await self._pings.release(encounter, was)  # tried again at the next start
+                raise
+
+    async def _post_running(self, encounter: Encounter) -> None:
+        """Post the ping of ``encounter``'s running turn (nothing when the public may not see
+        who holds it, as its own result would not have said)."""
+        deadline = await self._client.services.combat.deadlines.running(encounter.id)
+        content = running_turn_announcement(encounter, deadline)
+        current = encounter.state.current
+        if not content or current is None:
+            return
+        who = answering(encounter, current.controller_id)
+        view = None if encounter.state.decisions else running_turn_view(encounter)
+        channel = self._client.get_partial_messageable(encounter.row.channel_id)
+        message = await channel.send(
+            content,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=who)]
+            ),
+        )
+        if view is not None:
+            words = ping_deadline_words(encounter, deadline)
+            said = words if words and words in content else ""
+            await self.posted(encounter, message.id, content, said)
 
     async def _reword(self, channel_id: int) -> None:
         """Edit the running turn's pings whose deadline moved (a pause or its resume, a

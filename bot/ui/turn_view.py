@@ -10,6 +10,7 @@ import discord
 
 from bot.engine.core.events import TurnStarted
 from bot.services.combat import CombatResult
+from bot.services.encounters import Encounter
 from bot.services.turn_moves import AttackChoice, Move, quick_moves
 from bot.ui.text import shown_name
 
@@ -46,6 +47,14 @@ def turn_view(result: CombatResult) -> discord.ui.View | None:
     state = encounter.state
     started = [e for e in result.events if isinstance(e, TurnStarted) and e.combatant]
     if not started or state.current is None or started[-1].combatant != state.current.id:
+        return None
+    return running_turn_view(encounter)
+
+
+def running_turn_view(encounter: Encounter) -> discord.ui.View | None:
+    """The buttons of the turn running now (None: none runs, or it has no quick moves)."""
+    state = encounter.state
+    if state.current is None:
         return None
     moves = quick_moves(encounter)
     if not moves:

@@ -72,6 +72,8 @@ NOT_A_MEMBER = {
     "turn_pings.encounter_id": "encounter",
     "turn_pings.channel_id": "channel",
     "turn_pings.turn_seq": "the turn's number",
+    "turn_announced.encounter_id": "encounter",
+    "turn_announced.turn_seq": "the turn's number",
     "guild_settings.campaign_time_s": "number",
 }
 

@@ -6,6 +6,7 @@ exactly-once steps (closing a timer, claiming a reminder point) succeed once."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from types import SimpleNamespace
 
 from bot.store import (
@@ -17,6 +18,7 @@ from bot.store import (
     turn_timers,
 )
 from bot.store.base import Store, StoreConnection
+from bot.store.db import Database, bundled_migrations
 from bot.store.decisions import REACTION, Opening, sync, ts
 from bot.store.turn_pings import TurnPing
 
@@ -192,6 +194,44 @@ async def test_turn_pings_put_replace_list_remove(store: Store) -> None:
         assert await turn_pings.of_channel(conn, 2**55) == [TurnPing(2**58 + 2, enc, 2**55, 4)]
 
 
+async def test_turn_announced_and_the_channels_with_pings(store: Store) -> None:
+    """The turn each live fight last showed (migration 0024): a fight with no row may owe its
+    turn's ping, one with a row says which turn it showed; an ended fight owes nothing."""
+    async with store.transaction() as conn:
+        shown = await add_encounter(conn, 2**55)
+        await add_encounter(conn, 2**55 + 1)  # begun, nothing posted yet
+        await add_encounter(conn, 2**55 + 2, status="archived")
+        await turn_pings.announced(conn, shown, 3)
+        await turn_pings.announced(conn, shown, 4)  # the latest turn shown
+        await turn_pings.put(conn, TurnPing(2**58, shown, 2**55, 4))
+    async with store.read() as conn:
+        assert await turn_pings.maybe_unannounced(conn) == [(2**55, 4), (2**55 + 1, None)]
+        assert await turn_pings.channels(conn) == [2**55]
+
+
+async def test_one_start_up_claims_a_lost_turn_and_gives_it_back_if_its_post_fails(
+    store: Store,
+) -> None:
+    """Two processes starting on one database: only one claims the turn to ping; a failed
+    post gives it back."""
+    async with store.transaction() as conn:
+        new = await add_encounter(conn, 2**55)
+        shown = await add_encounter(conn, 2**55 + 1)
+        await turn_pings.announced(conn, shown, 2)
+    async with store.transaction() as conn:
+        assert await turn_pings.claim_announced(conn, new, None, 1)
+        assert not await turn_pings.claim_announced(conn, new, None, 1)  # the other process
+        assert await turn_pings.claim_announced(conn, shown, 2, 3)
+        assert not await turn_pings.claim_announced(conn, shown, 2, 3)
+    async with store.read() as conn:
+        assert await turn_pings.maybe_unannounced(conn) == [(2**55, 1), (2**55 + 1, 3)]
+    async with store.transaction() as conn:
+        await turn_pings.release_announced(conn, new, None, 1)
+        await turn_pings.release_announced(conn, shown, 2, 3)
+    async with store.read() as conn:
+        assert await turn_pings.maybe_unannounced(conn) == [(2**55, None), (2**55 + 1, 2)]
+
+
 async def test_standing_reactions_put_replace_export_delete(store: Store) -> None:
     steps = [{"choice": "dodge", "condition": "always"}]
     async with store.transaction() as conn:
@@ -256,3 +296,21 @@ async def test_guild_encounter_lists(store: Store) -> None:
         assert live[0].created_at == NOW and live[0].version == 1
         assert [e.id for e in await guild_encounters.live_run_by(conn, GUILD, PLAYER)] == [second]
         assert await guild_encounters.live_in_guild(conn, GUILD + 2) == []
+
+
+async def test_fights_live_before_migration_0024_owe_no_ping(tmp_path: Path) -> None:
+    """A fight live when the bot is upgraded was shown as always: migration 0024 notes it
+    shown (-1, turn unknown), so the first start after the upgrade pings nobody again; a
+    fight begun after it may owe its ping."""
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        await db.migrate([m for m in bundled_migrations() if m.version < 24])
+        async with db.transaction() as conn:
+            await add_encounter(conn, 2**55)
+        await db.migrate()
+        async with db.transaction() as conn:
+            await add_encounter(conn, 2**55 + 1)
+        async with db.read() as conn:
+            assert await turn_pings.maybe_unannounced(conn) == [(2**55 + 1, None)]
+    finally:
+        await db.close()

@@ -28,6 +28,7 @@ PORTED_TABLES = {
     "decisions",
     "campaign_records",
     "turn_pings",
+    "turn_announced",
     "default_actions",
     "standing_reactions",
     "encounters",

@@ -1,0 +1,315 @@
+"""A turn nobody was told of, after a stop (fix20b, found by attack19b): the bot commits a change
+before it posts the result and the next turn's ping, so a bot killed in between left the new
+turn unannounced — its holder never pinged, its ping never offering its buttons. Started again,
+the bot posts the ping of each running turn no posted result showed (whoever holds it
+mentioned: the player, the GM for an NPC, the stand-in of an away player; in every system), and
+a plain restart posts nothing. Turn pings whose buttons a stop (or Discord) left on come off at
+start-up, as decision prompts' do."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import CombatBot
+from bot.services.combat import CombatResult
+from bot.ui import combat_flow
+from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
+    answered,
+    button,
+    current_name,
+    ok,
+    one_on_one,
+    pass_turns_until,
+    set_up_fight,
+    slash,
+)
+from tests.e2e.conftest import Table, _running_bot
+from tests.harness.models import StoredMessage
+from tests.harness.server import DiscordHarness
+
+
+def stop_after_commit(monkeypatch: pytest.MonkeyPatch) -> list[CombatResult]:
+    """From now on every command's result is committed and then nothing more happens — as if
+    the bot were killed between its commit and its post. Returns the results so committed."""
+    committed: list[CombatResult] = []
+
+    async def killed(interaction: Any, result: CombatResult) -> None:
+        committed.append(result)
+
+    original = combat_flow.respond
+    for module in list(sys.modules.values()):
+        if getattr(module, "respond", None) is original:
+            monkeypatch.setattr(module, "respond", killed)
+    return committed
+
+
+async def lost(h: DiscordHarness, committed: list[CombatResult], member: Any, command: str) -> None:
+    """``command`` is committed, then the bot "stops" before posting anything."""
+    before = len(committed)
+    record = await slash(h, member, command)
+    try:
+        await h.wait_for(lambda: len(committed) > before, what=f"/{command} committed")
+    except TimeoutError:
+        raise AssertionError(record.response_data) from None
+
+
+def pings_of(h: DiscordHarness, name: str, after: int) -> list[StoredMessage]:
+    """The messages posted after the ``after`` first that say it is ``name``'s turn."""
+    said = re.compile(
+        rf"it is \*\*{re.escape(name)}\*\*'s turn|Round \d+: \*\*{re.escape(name)}\*\*"
+    )
+    return [m for m in h.messages_in(h.channel)[after:] if said.search(m.content)]
+
+
+def mentioned(h: DiscordHarness, message: StoredMessage) -> list[int]:
+    """The members the post of ``message`` allowed to be pinged."""
+    [post] = [
+        r
+        for r in h.requests_to("POST", rf"/channels/{h.channel.id}/messages$")
+        if r.status == 200 and r.json.get("content") == message.content
+    ]
+    allowed: dict[str, list[int]] = post.json.get("allowed_mentions") or {}
+    return [int(u) for u in allowed.get("users") or []]
+
+
+async def restarted(h: DiscordHarness, database: Path) -> AsyncIterator[CombatBot]:
+    """The bot started again on ``database``, once its start-up pass has run."""
+    async for bot in _running_bot(h, database, None):
+        await h.wait_for(lambda: bot.prompts._looked_after_start, what="the start-up pass")  # noqa: B023
+        yield bot
+
+
+async def test_a_turn_lost_by_a_stop_is_pinged_at_start_up_once(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each time, a turn's end is committed and the bot stops before posting: started again,
+    it pings whoever holds the new turn — the player for a PC, the GM for an NPC — with the
+    turn's buttons, which come off when that turn ends; a plain restart posts nothing more."""
+    h, gm = discord_patched, table.moderator
+    database = tmp_path / "bot.sqlite3"
+    async for _bot in _running_bot(h, database, None):
+        await set_up_fight(h, table, thugs=1)
+    held: set[str] = set()
+    for _ in range(3):  # Willow, General Bearington and Thug 1, in their order
+        async for bot in _running_bot(h, database, None):
+            with monkeypatch.context() as patch:
+                committed = stop_after_commit(patch)
+                await lost(h, committed, gm, "gm next")
+            name = await current_name(bot, h)
+        seen = len(h.messages_in(h.channel))
+        async for bot in restarted(h, database):
+            [ping] = pings_of(h, name, seen)
+            live = await bot.services.encounters.live(h.channel.id)
+            assert live.state.current is not None
+            who = gm.id if live.state.current.controller_id is None else table.player.id
+            assert ping.content.startswith(f"<@{who}> it is **{name}**'s turn"), ping.content
+            assert [who] == mentioned(h, ping)
+            assert button(ping, "End turn")
+            assert all(f":{live.state.turn_seq}:" in cid for cid in ping.custom_ids())
+            assert len(h.messages_in(h.channel)) == seen + 1  # nothing else
+            held.add(name)
+        async for _bot in restarted(h, database):  # a plain restart: nothing new
+            assert len(h.messages_in(h.channel)) == seen + 1
+    assert held == {"Willow", "General Bearington", "Thug 1"}
+
+    # The recovered ping is like any other: its turn's end takes its buttons off.
+    async for _bot in _running_bot(h, database, None):
+        await ok(await slash(h, gm, "gm next"))
+        await h.wait_for(lambda: h.message(ping).components == [])
+
+
+async def test_a_plain_restart_posts_no_ping(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    """Every turn shown as it began: a restart in the middle of a fight posts nothing."""
+    h = discord_patched
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None):
+        await set_up_fight(h, table)
+        await pass_turns_until(bot, h, table, "Willow")
+        await ok(await slash(h, table.moderator, "gm pause"))
+    seen = len(h.messages_in(h.channel))
+    async for _bot in restarted(h, database):
+        await ok(await slash(h, table.moderator, "gm resume"))
+        assert not pings_of(h, "Willow", seen)
+
+
+async def test_an_away_players_lost_turn_pings_the_stand_in(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h, gm, player, delegate = discord_patched, table.moderator, table.player, table.other_player
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None):
+        await set_up_fight(h, table)
+        await ok(await slash(h, player, "away", delegate=delegate))
+        for _ in range(10):  # to the turn just before Willow's
+            live = await bot.services.encounters.live(h.channel.id)
+            order = live.state.order
+            assert live.state.turn is not None
+            following = order[(order.index(live.state.turn) + 1) % len(order)]
+            if live.state.get(following).name == "Willow":
+                break
+            await ok(await slash(h, gm, "gm next"))
+        with monkeypatch.context() as patch:
+            committed = stop_after_commit(patch)
+            await lost(h, committed, gm, "gm next")
+        assert await current_name(bot, h) == "Willow"
+    seen = len(h.messages_in(h.channel))
+    async for _bot in restarted(h, database):
+        [ping] = pings_of(h, "Willow", seen)
+        assert ping.content.startswith(f"<@{delegate.id}> (for <@{player.id}>, away) it is")
+        assert [delegate.id] == mentioned(h, ping)
+
+
+@pytest.mark.parametrize("system", ["utopia", "untitled", "uune"])
+async def test_a_lost_turn_is_pinged_in_every_system(
+    discord_patched: DiscordHarness,
+    table: Table,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    system: str,
+) -> None:
+    """Each system's own order (Utopia's actions one at a time included) is pinged as its
+    commands would have."""
+    h, gm = discord_patched, table.moderator
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None):
+        await one_on_one(h, table, system, name="Lost turn")
+        before = await current_name(bot, h)
+        with monkeypatch.context() as patch:
+            committed = stop_after_commit(patch)
+            await lost(h, committed, gm, "gm next")
+        name = await current_name(bot, h)
+        result = committed[-1]
+        shown = combat_flow.turn_announcement(result)
+    assert name != before or system == "utopia", (before, name)
+    seen = len(h.messages_in(h.channel))
+    async for _bot in restarted(h, database):
+        posted = h.messages_in(h.channel)[seen:]
+        assert len(posted) == 1, [m.content for m in posted]
+        # what /gm next itself would have said of the turn (its deadline aside: none here)
+        assert posted[0].content == shown.splitlines()[-1], (posted[0].content, shown)
+        pc = ONE_ON_ONE[system][0]
+        who = table.player.id if name == pc else gm.id
+        assert posted[0].content.startswith(f"<@{who}>")
+
+
+async def test_a_lost_turn_of_a_paused_fight_is_pinged(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h, gm = discord_patched, table.moderator
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None):
+        await set_up_fight(h, table)
+        await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+        await ok(await slash(h, gm, "gm pause"))
+        with monkeypatch.context() as patch:
+            committed = stop_after_commit(patch)
+            await lost(h, committed, gm, "gm next")
+        name = await current_name(bot, h)
+    seen = len(h.messages_in(h.channel))
+    async for _bot in restarted(h, database):
+        [ping] = pings_of(h, name, seen)
+        assert "Turn deadline" not in ping.content  # stands still: said at /gm resume
+        assert len(h.messages_in(h.channel)) == seen + 1
+        resumed = await ok(await slash(h, gm, "gm resume"))
+        assert "turn deadline" in resumed.message.text().lower()
+
+
+async def test_a_lost_turn_waiting_on_a_decision_is_pinged_without_buttons(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thug 1's turn begins and its attack on Willow opens her reaction — both committed, both
+    lost: started again, the bot pings the GM for Thug 1's turn (no turn buttons while the
+    decision waits) and posts Willow's prompt (the decisions' own recovery), once each."""
+    h, gm = discord_patched, table.moderator
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None):
+        await set_up_fight(h, table)
+        for _ in range(10):  # to the turn just before Thug 1's
+            live = await bot.services.encounters.live(h.channel.id)
+            order = live.state.order
+            assert live.state.turn is not None
+            following = order[(order.index(live.state.turn) + 1) % len(order)]
+            if live.state.get(following).name == "Thug 1":
+                break
+            await ok(await slash(h, gm, "gm next"))
+        with monkeypatch.context() as patch:
+            committed = stop_after_commit(patch)
+            await lost(h, committed, gm, "gm next")
+            assert await current_name(bot, h) == "Thug 1"
+            before = len(committed)
+            await slash(h, gm, "attack", target="Willow", with_="Cudgel")
+            await h.wait_for(lambda: len(committed) > before)  # noqa: B023
+        assert (await bot.services.encounters.live(h.channel.id)).state.decisions
+    seen = len(h.messages_in(h.channel))
+    async for _bot in restarted(h, database):
+        await h.wait_for(lambda: len(h.messages_in(h.channel)) >= seen + 2)
+        posted = h.messages_in(h.channel)[seen:]
+        [ping] = pings_of(h, "Thug 1", seen)
+        assert ping.content.startswith(f"<@{gm.id}> it is **Thug 1**'s turn")
+        assert ping.custom_ids() == []
+        prompts = [m for m in posted if m is not ping]
+        assert len(prompts) == 1 and f"<@{table.player.id}>" in prompts[0].content
+    async for _bot in restarted(h, database):
+        assert len(h.messages_in(h.channel)) == seen + 2
+
+
+async def test_a_failed_post_of_a_passed_deadline_is_pinged_at_start_up(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    """A turn deadline passes while Discord refuses the post: the turn moved on, announced to
+    nobody; the next start pings its holder."""
+    from tests.clock import ManualClock
+
+    h, clock = discord_patched, ManualClock()
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None, clock=clock, expiry_interval=None):
+        await set_up_fight(h, table)
+        await pass_turns_until(bot, h, table, "Willow")
+        await ok(await slash(h, table.moderator, "gm settings", turn_deadline="12h"))
+        clock.advance(13 * 3600)
+        h.fail_next("POST", r"/channels/\d+/messages$", status=400, code=50035, times=3)
+        [lapse] = await bot.fire_turn_deadlines()
+        assert lapse.name == "Willow"
+        name = await current_name(bot, h)
+    seen = len(h.messages_in(h.channel))
+    async for _bot in _running_bot(h, database, None, clock=clock):
+        await h.wait_for(lambda: pings_of(h, name, seen))
+        [ping] = pings_of(h, name, seen)
+        assert "Turn deadline:" in ping.content and button(ping, "End turn")
+
+
+async def test_buttons_a_stop_left_on_a_finished_turns_ping_come_off_at_start_up(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    """Discord refuses to take the buttons off Willow's ping when her turn ends, and the bot
+    stops before any other change: started again, it takes them off by itself."""
+    h = discord_patched
+    database = tmp_path / "bot.sqlite3"
+    async for bot in _running_bot(h, database, None, expiry_interval=None):
+        await set_up_fight(h, table)
+        await pass_turns_until(bot, h, table, "Willow")
+        ping = [m for m in h.messages_in(h.channel) if "it is **Willow**'s turn" in m.content][-1]
+        h.fail_next("PATCH", rf"/messages/{ping.id}$", status=400, code=50035, times=100)
+        await answered(await slash(h, table.player, "endturn"))
+        await h.wait_for(
+            lambda: [
+                r
+                for r in h.requests_to("PATCH", rf"/messages/{ping.id}$")  # noqa: B023
+                if r.status == 400
+            ]
+        )
+        assert await current_name(bot, h) != "Willow"
+    assert h.message(ping).components != []
+    for failure in h._failures:  # Discord lets the bot edit again
+        failure["times"] = 0
+    async for _bot in restarted(h, database):
+        await h.wait_for(lambda: h.message(ping).components == [])
