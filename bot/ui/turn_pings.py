@@ -33,6 +33,11 @@ REFUSED_FIRST = 30.0  # seconds before the buttons of a channel's pings are trie
 REFUSED_MAX = 900.0
 
 
+NOTED_MAX = 10_000
+"""Encounters whose last noted turn :class:`TurnPingKeeper` keeps in memory (then it forgets
+them all and notes afresh: a write each, nothing lost)."""
+
+
 class TurnPingKeeper:
     """Records the turn pings the bot posts and retires those whose turn is over."""
 
@@ -42,6 +47,9 @@ class TurnPingKeeper:
         # Channels where Discord refused to take a ping's buttons off: tried again by retry().
         self.refused_channels: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
         self._looked_after_start = False
+        # encounter id → the turn this process noted shown last (announced): most results
+        # show the turn the last one showed, and need no write of their own.
+        self._noted: dict[int, int] = {}
 
     @property
     def _pings(self) -> TurnPings:
@@ -115,11 +123,22 @@ class TurnPingKeeper:
             await self.refresh(channel_id)
 
     async def announced(self, encounter: Encounter) -> None:
-        """A result of ``encounter`` was posted, showing its running turn. Never raises."""
+        """A result of ``encounter`` was posted, showing its running turn: noted unless this
+        process noted that turn last (most results show the turn the one before showed, and a
+        transaction each would double the commits of play). Another process sharing the
+        database (PostgreSQL) may have noted a later turn meanwhile, and an undo back to this
+        one is then not noted here: a restart may ping that turn once more. Never raises."""
+        seq = encounter.state.turn_seq
+        if self._noted.get(encounter.id) == seq:
+            return
         try:
             await self._pings.announced(encounter)
         except Exception:
             log.exception("could not note the turn shown in encounter %s", encounter.id)
+            return
+        if len(self._noted) >= NOTED_MAX:
+            self._noted.clear()
+        self._noted[encounter.id] = seq
 
     async def owed(self) -> list[tuple[int, int]]:
         """``(channel_id, turn_seq)`` of the running turns no posted result showed (read

@@ -18,6 +18,7 @@ import pytest
 
 from bot.client import CombatBot
 from bot.services.combat import CombatResult
+from bot.services.turn_pings import TurnPings
 from bot.ui import combat_flow
 from tests.e2e.combat_helpers import (
     ONE_ON_ONE,
@@ -313,3 +314,31 @@ async def test_buttons_a_stop_left_on_a_finished_turns_ping_come_off_at_start_up
         failure["times"] = 0
     async for _bot in restarted(h, database):
         await h.wait_for(lambda: h.message(ping).components == [])
+
+
+async def test_a_result_showing_the_turn_noted_last_writes_nothing_more(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Noting the turn a result showed is a transaction: it is made when the turn shown is not
+    the one this process noted last, not after every result (a move within a turn notes
+    nothing; the turn's end notes the next)."""
+    h = discord_harness
+    await set_up_fight(h, table)
+    await pass_turns_until(bot, h, table, "Willow")
+    writes: list[int] = []
+    original = TurnPings.announced
+
+    async def counted(self: TurnPings, encounter: Any) -> None:
+        writes.append(encounter.state.turn_seq)
+        await original(self, encounter)
+
+    monkeypatch.setattr(TurnPings, "announced", counted)
+    await ok(await slash(h, table.player, "stance", name="Mobile"))
+    await ok(await slash(h, table.player, "move", meters=2))
+    assert writes == []
+    await ok(await slash(h, table.player, "endturn"))
+    live = await bot.services.encounters.live(h.channel.id)
+    assert writes == [live.state.turn_seq]
