@@ -218,9 +218,10 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     )
 
 
-async def announce(client: Any, result: CombatResult, title: str = "Reaction window over") -> None:
-    """Post a result nobody asked for in its channel (an expired reaction window, a passed
-    turn deadline), under ``title``."""
+async def announce(client: Any, result: CombatResult, title: str | None = None) -> None:
+    """Post a result nobody asked for in its channel (an expired decision's window, a passed
+    turn deadline), under ``title`` (``None``: the window's own words, :func:`window_over`)."""
+    title = title or window_over(result)
     channel = client.get_partial_messageable(result.encounter.row.channel_id)
     decision = _first_new(result)
     view = _view(result, decision)
@@ -243,6 +244,14 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
     await _after_commit("the other prompts", _post_others(client, result))
     await _retire_prompts(client, result, _ran_out(result))
     await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
+
+
+def window_over(result: CombatResult) -> str:
+    """The title of an expired decision's post, in its ruleset's words ("Reaction window
+    over"; Uune "Approval window over", "Roll window over"): a standing reaction is one."""
+    if result.standing or not result.resolved:
+        return "Reaction window over"
+    return result.resolved[0].over
 
 
 def _ran_out(result: CombatResult) -> str:

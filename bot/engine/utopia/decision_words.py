@@ -46,6 +46,7 @@ def decision_words(
         lapse="the damage is taken with no defense",
         ran_out="The window ran out: the damage is taken with no defense",
         gm_chooses="defense",
+        window="defense",
     )
 
 
