@@ -4,7 +4,14 @@ see, through the real bot against the local Discord-compatible server."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import window_ran_out
+from tests.e2e.combat_helpers import (
+    answered,
+    ok,
+    one_on_one,
+    pass_turns_until,
+    slash,
+    window_ran_out,
+)
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
@@ -37,3 +44,25 @@ async def test_a_uune_approval_that_runs_out_is_titled_as_an_approval(
 
     await h.wait_for(lambda: bool(over()), what="the expiry's post")
     assert over() == ["Approval window over"], over()
+
+
+# ---- a refusal about a hidden NPC says nothing of its pools ----------------------------------
+
+
+async def test_healing_an_unhurt_hidden_npc_says_nothing_of_its_pools(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow's Heal on Thug 1 (whose numbers the channel hides), hurt only in Stamina, was
+    refused with "Thug 1 has no Health damage to heal." — telling her its Health is full and
+    whatever hurt it was Stamina. The player is told nothing of its pools; the GM, acting for
+    Willow, is told why."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await one_on_one(h, table, "uttas", name="Mercy")
+    await ok(await slash(h, gm, "gm hp", combatant="Thug 1", stamina="-1"))
+    await pass_turns_until(bot, h, table, "Willow")
+    refused = await answered(await slash(h, player, "power", name="Heal", target="Thug 1"))
+    said = str(refused.response_data.get("content"))
+    assert refused.ephemeral, said
+    assert said == "Thug 1 has nothing this can heal now; nothing was spent.", said
+    exact = await answered(await slash(h, gm, "power", name="Heal", target="Thug 1"))
+    assert "Thug 1 has no Health damage to heal." in str(exact.response_data.get("content"))
