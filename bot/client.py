@@ -161,7 +161,7 @@ class CombatBot(commands.Bot):
             )
         )
         await self.add_cog(CampaignCog(self.services.campaign))
-        await self.add_cog(AwayCog(self.services.away))
+        await self.add_cog(AwayCog(self.services.away, self.services.encounters))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         if self.settings.syncs_commands:

@@ -9,7 +9,10 @@ from tests.e2e.combat_helpers import (
     ok,
     one_on_one,
     pass_turns_until,
+    refused,
+    set_up_fight,
     slash,
+    thug_attacks_willow,
     window_ran_out,
 )
 from tests.e2e.conftest import DiceBox, Table
@@ -66,3 +69,46 @@ async def test_healing_an_unhurt_hidden_npc_says_nothing_of_its_pools(
     assert said == "Thug 1 has nothing this can heal now; nothing was spent.", said
     exact = await answered(await slash(h, gm, "power", name="Heal", target="Thug 1"))
     assert "Thug 1 has no Health damage to heal." in str(exact.response_data.get("content"))
+
+
+# ---- /away and /back: a bystander is answered privately; /back says what waits -------------
+
+
+async def test_a_bystanders_away_is_answered_privately(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The bystander, who has nothing in the channel's fight, said `/away` and the whole table
+    read "💤 … is away": it is theirs alone now, as is their `/back`; the player, whose
+    Willow fights here, is still announced to the table."""
+    h = discord_harness
+    await set_up_fight(h, table)
+    away = await refused(await slash(h, table.bystander, "away", until="2d"))
+    assert f"<@{table.bystander.id}> is away until" in away, away
+    assert "Only you see this" in away, away
+    back = await refused(await slash(h, table.bystander, "back"))
+    assert "is back" in back and "Only you see this" in back, back
+    posted = [m.text() for m in h.messages_in(h.channel) if f"<@{table.bystander.id}>" in m.text()]
+    assert not posted, posted
+    said = await ok(await slash(h, table.player, "away"))
+    assert "Only you see this" not in str(said.response_data.get("content"))
+
+
+async def test_back_says_what_waited_on_the_player_while_the_gm_stood_in(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow's player went away; Thug 1 attacked Willow, and the reaction asked the GM, who
+    stood in. The player came back and `/back` said only "is back": the attack waiting on
+    them now was left for them to find. `/back` says what waits on them."""
+    h, player = discord_harness, table.player
+    await set_up_fight(h, table)
+    await ok(await slash(h, player, "away"))
+    await thug_attacks_willow(bot, h, table)
+    back = await ok(await slash(h, player, "back"))
+    said = str(back.response_data.get("content"))
+    assert "is back" in said, said
+    assert (
+        f"⏳ Waiting on you in <#{h.channel.id}>: Thug 1 attacks Willow with Cudgel (decide <t:"
+        in said
+    ), said
+    live = await bot.services.encounters.live(h.channel.id)
+    assert len(live.row.decisions) == 1  # still waiting: nothing settled it
