@@ -69,7 +69,8 @@ class DecisionWords:
     choose" button); ``gm_chooses``: what that button chooses for the NPC, in the system's
     words ("GM: choose Thug 1's reaction"; Utopia a defense, Uune a forced reroll);
     ``window``: what kind of window it is, titling the post when it runs out ("Reaction
-    window over"; Uune "Approval window over", "Roll window over")."""
+    window over" — a defender's choice in every system; Uune "Approval window over", "Roll
+    window over"; Utopia "Assist window over"; UTTAS "Surrender window over")."""
 
     title: str
     ask: str

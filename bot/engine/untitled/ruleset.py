@@ -378,7 +378,6 @@ class UntitledRuleset(Ruleset[UntitledState]):
             lapse=f"it is rolled with the {shield}",
             ran_out=f"The window ran out: the attack is rolled with the {shield}",
             open_choices=True,
-            window="defense",
         )
 
     def reaction_options(

@@ -46,7 +46,6 @@ def decision_words(
         lapse="the damage is taken with no defense",
         ran_out="The window ran out: the damage is taken with no defense",
         gm_chooses="defense",
-        window="defense",
     )
 
 
