@@ -257,7 +257,8 @@ def window_over(result: CombatResult) -> str:
 def _ran_out(result: CombatResult) -> str:
     if result.standing:  # names and labels shown safely in a message's text
         chose = "; ".join(
-            f"{shown_name(use.name)} — {shown_name(use.label)}" for use in result.standing
+            f"{shown_name(use.name)} — {shown_name(use.label)}, set by <@{use.set_by}>"
+            for use in result.standing
         )
         return f"standing reaction: {chose}"
     ran_out = window_ran_out(result)

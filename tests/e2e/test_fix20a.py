@@ -4,6 +4,7 @@ see, through the real bot against the local Discord-compatible server."""
 from __future__ import annotations
 
 from bot.client import CombatBot
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     answered,
     ok,
@@ -16,6 +17,8 @@ from tests.e2e.combat_helpers import (
     window_ran_out,
 )
 from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_reaction_expiry import WINDOW, waiting_for_willow
+from tests.e2e.test_reaction_expiry import window_over as reaction_windows_over
 from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
 
@@ -112,3 +115,46 @@ async def test_back_says_what_waited_on_the_player_while_the_gm_stood_in(
     ), said
     live = await bot.services.encounters.live(h.channel.id)
     assert len(live.row.decisions) == 1  # still waiting: nothing settled it
+
+
+# ---- a stand-in's standing reaction: who set it is said, and it ends with the stand-in ------
+
+
+async def my_reactions(h: DiscordHarness, member: object, **options: object) -> str:
+    record = await answered(await slash(h, member, "me reactions", **options))
+    assert record.ephemeral, record.response_data
+    return str(record.response_data["content"])
+
+
+async def test_a_delegates_standing_reaction_says_who_set_it_and_ends_with_the_stand_in(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The delegate standing in for Willow's away player set her standing reaction "evade";
+    the player came back, and Willow kept evading by a rule she never chose — and `/me
+    reactions` did not say who set it. Now the result that applies it says who set it; once
+    the player is back it no longer applies (her window lapses as usual), and `/me reactions`
+    lists it as set by the delegate, no longer applying."""
+    bot, h, player, delegate = clocked_bot, discord_harness, table.player, table.other_player
+    await set_up_fight(h, table)
+    await ok(await slash(h, player, "away", delegate=delegate))
+    set_reply = await my_reactions(h, delegate, combatant="Willow", rule="evade")
+    assert f"It applies while you stand in for <@{player.id}>" in set_reply, set_reply
+    listed = await my_reactions(h, delegate, combatant="Willow")
+    assert f"**Willow**: “evade” (set by <@{delegate.id}>)" in listed, listed
+    assert "does not apply" not in listed, listed
+    # While the delegate stands in, it applies, and the result says who set it.
+    await waiting_for_willow(bot, h, table, set_up=False)
+    clock.advance(WINDOW)
+    [result] = await bot.expire_due()
+    assert [use.label for use in result.standing] == ["Evade"]
+    [notice] = reaction_windows_over(h)
+    assert f"Standing reaction set by <@{delegate.id}> for **Willow**: Evade" in notice.text()
+    # The player is back: the delegate's rule no longer applies, and the list says why.
+    await ok(await slash(h, player, "back"))
+    listed = await my_reactions(h, player, combatant="Willow")
+    assert f"“evade” (set by <@{delegate.id}>) — does not apply now" in listed, listed
+    await pass_turns_until(bot, h, table, "Thug 2")
+    await ok(await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel"))
+    clock.advance(WINDOW)
+    [lapsed] = await bot.expire_due()
+    assert lapsed.standing == (), lapsed.standing
