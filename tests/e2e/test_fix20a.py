@@ -158,3 +158,28 @@ async def test_a_delegates_standing_reaction_says_who_set_it_and_ends_with_the_s
     clock.advance(WINDOW)
     [lapsed] = await bot.expire_due()
     assert lapsed.standing == (), lapsed.standing
+
+
+async def test_a_gms_standing_reaction_for_a_stand_in_ends_when_they_hand_the_seat_on(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The GM, standing in for Willow's away player, set her standing reaction, then handed
+    the GM seat on: it kept applying for a member who no longer acts for her. It ends with the
+    seat; the new GM's `/me reactions` lists it as set by the former GM, not applying."""
+    bot, h, gm, player = clocked_bot, discord_harness, table.gm, table.player
+    await ok(await slash(h, gm, "encounter start", name="Firewood"))
+    await answered(await slash(h, table.moderator, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug", count=3))
+    await answered(await slash(h, player, "character import", example="willow"))
+    await ok(await slash(h, player, "encounter join", character="Willow"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, player, "away"))
+    set_reply = await my_reactions(h, gm, combatant="Willow", rule="evade")
+    assert "It applies while you stand in for" in set_reply, set_reply
+    await ok(await h.slash(gm, h.channel, "gm seat transfer", {"member": table.moderator}))
+    listed = await my_reactions(h, table.moderator, combatant="Willow")
+    assert f"“evade” (set by <@{gm.id}>) — does not apply now" in listed, listed
+    await waiting_for_willow(bot, h, table, set_up=False)
+    clock.advance(WINDOW)
+    [lapsed] = await bot.expire_due()
+    assert lapsed.standing == (), lapsed.standing
