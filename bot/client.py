@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.store.base import Store
 from bot.sync import sync_if_changed
 from bot.ui.channel_permissions import warn_gm_if_blind
-from bot.ui.combat_flow import announce
+from bot.ui.combat_flow import announce, window_over
 from bot.ui.deadlines import announce_deadline, post_reminder
 from bot.ui.encounter_end import EndCancelButton, EndConfirmButton
 from bot.ui.member_views import MemberDeleteCancel, MemberDeleteConfirm
@@ -161,7 +161,7 @@ class CombatBot(commands.Bot):
             )
         )
         await self.add_cog(CampaignCog(self.services.campaign))
-        await self.add_cog(AwayCog(self.services.away))
+        await self.add_cog(AwayCog(self.services.away, self.services.encounters))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         assert self.application_id is not None
         if self.settings.syncs_commands:
@@ -346,7 +346,7 @@ class CombatBot(commands.Bot):
         except discord.Forbidden:
             channel = result.encounter.row.channel_id
             await tell_gm(
-                self, result.encounter, cannot_post(channel, "the result of a reaction window")
+                self, result.encounter, cannot_post(channel, f"the post “{window_over(result)}”")
             )
         except Exception:
             log.exception("could not announce the expiry in encounter %s", encounter_id)

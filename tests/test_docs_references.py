@@ -179,7 +179,7 @@ def _command_options() -> dict[str, set[str]]:
             ServerCog(any_(), any_()),
             MeCog(any_(), any_(), any_()),
             CampaignCog(any_()),
-            AwayCog(any_()),
+            AwayCog(any_(), any_()),
         ]
         for cog in cogs:
             await bot.add_cog(cog)

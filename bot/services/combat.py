@@ -49,7 +49,7 @@ from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
 from bot.services.reaction_expiry import ReactionExpiry
-from bot.services.standing import StandingBook, StandingReactions, StandingUse
+from bot.services.standing import StandingBook, StandingReactions, StandingUse, applies
 from bot.services.turn_deadlines import TurnDeadlines
 from bot.store import default_actions as default_repo
 
@@ -732,9 +732,12 @@ def _standing_answer(
     if not rules.standing_applies(state, decision):
         return None
     for combatant_id, options in rules.decision_options(state, decision).items():
-        rule = book.rules.get(combatant_id)
-        if rule is None:
+        stored = book.rules.get(combatant_id)
+        # Only while whoever set it still acts for the combatant: a stand-in's ended with the
+        # stand-in, a GM's when they handed the seat on.
+        if stored is None or not applies(current, state.get(combatant_id), stored.set_by):
             continue
+        rule = stored.rule
         option = pick(
             rule,
             options,
@@ -744,7 +747,9 @@ def _standing_answer(
         if option is None:
             continue
         combatant = state.get(combatant_id)
-        book.used.append(StandingUse(combatant_id, combatant.name, rule.text, option.label))
+        book.used.append(
+            StandingUse(combatant_id, combatant.name, rule.text, option.label, stored.set_by)
+        )
         return rules.answer(state, combatant, option, decision)
     return None
 

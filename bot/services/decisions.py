@@ -313,11 +313,13 @@ def _decision(encounter: Encounter, ref: int) -> Decision | None:
 class Settled:
     """A decision that a change settled (answered, lapsed, undone, or ended with its fight):
     the message that showed it (``prompt_id``; its buttons must go), what it was about
-    (``title``) and how running out of time settles it (``ran_out``)."""
+    (``title``), how running out of time settles it (``ran_out``) and the title of the post
+    when it did (``over``: :attr:`~bot.engine.core.decisions.DecisionWords.over`)."""
 
     prompt_id: int | None
     title: str
     ran_out: str
+    over: str = "Reaction window over"
 
 
 def settled(before: Encounter, after: Encounter) -> list[Settled]:
@@ -334,6 +336,7 @@ def settled(before: Encounter, after: Encounter) -> list[Settled]:
                 prompt_id=row.prompt_message_id,
                 title=decision.title if decision else "",
                 ran_out=decision.words.ran_out if decision else "",
+                over=decision.words.over if decision else "Reaction window over",
             )
         )
     return gone

@@ -103,6 +103,24 @@ def _mine(encounter: Encounter, actor: Actor, gm: bool) -> frozenset[str]:
     return frozenset(found)
 
 
+def waits_on(encounter: Encounter, actor: Actor) -> tuple[bool, list[Decision]]:
+    """What waits on ``actor`` in ``encounter`` now: whether the running turn is theirs to
+    take (their combatant's, or one they stand in for: :func:`answering`), and the open
+    decisions that ask them; nothing once it is no longer live."""
+    if encounter.row.status != "live":
+        return False, []
+    current = encounter.state.current
+    your_turn = (
+        current is not None
+        and encounter.state.phase == "active"
+        and answering(encounter, current.controller_id) == actor.user_id
+    )
+    waiting = [
+        d for d in decisions_of(encounter) if actor.user_id in d.members(encounter.row.gm_id)
+    ]
+    return your_turn, waiting
+
+
 async def gather(
     encounters: EncounterService, channel_id: int, actor: Actor, since: str | None
 ) -> Recap:
@@ -136,18 +154,7 @@ async def gather(
     records = [event_log.read(e, rules) for e in after if e.command not in SKIPPED]
     gm = encounter.is_gm(actor)
     live = encounter.row.status == "live"
-    current = encounter.state.current
-    your_turn = (
-        live
-        and current is not None
-        and encounter.state.phase == "active"
-        and answering(encounter, current.controller_id) == actor.user_id
-    )
-    waiting = [
-        d
-        for d in (decisions_of(encounter) if live else [])
-        if actor.user_id in d.members(encounter.row.gm_id)
-    ]
+    your_turn, waiting = waits_on(encounter, actor)
     timer = None
     departed: list[CombatantBase] = []
     async with encounters.db.read() as conn:

@@ -7,12 +7,17 @@ and applies the first step that fits instead of the lapse, in the same change �
 choice is applied exactly once, as the lapse is.
 
 Kept per combatant of one encounter (a new fight starts without any); the member who set it
-(the combatant's controller, or the GM) is recorded for ``/me export`` and ``/me delete``.
+(the combatant's controller, its stand-in while its player is away, or the GM) is recorded, for
+``/me export`` and ``/me delete`` and to say who set it (``/me reactions`` and the result that
+applies it). It applies only while that member still acts for the combatant (:func:`applies`):
+a stand-in's ends when the stand-in does (the player is ``/back``), a GM's when they hand the
+seat on — it stays listed, saying so, until it is set anew or cleared.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pydantic import ValidationError
 
@@ -20,7 +25,7 @@ from bot import names
 from bot.engine.core.standing import StandingRule, parse_rule
 from bot.engine.core.state import CombatantBase
 from bot.errors import InvalidInput, NotAllowed, NotFound
-from bot.services.acting import controls, find_combatant, runs
+from bot.services.acting import controls, delegate_of, find_combatant, runs
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import standing as repo
@@ -31,11 +36,32 @@ OFF_WORDS = frozenset({"off", "clear", "none", "remove"})
 @dataclass(frozen=True)
 class Standing:
     """A combatant's standing reaction as shown: the combatant's ``name`` and the ``rule``
-    (``None``: cleared or never set)."""
+    (``None``: cleared or never set), who set it (``set_by``) and whether it applies now
+    (:func:`applies`)."""
 
     combatant_id: str
     name: str
     rule: StandingRule | None
+    set_by: int | None = None
+    applies: bool = True
+
+
+class SetRule(NamedTuple):
+    """A stored standing reaction: the ``rule`` and the member who set it."""
+
+    rule: StandingRule
+    set_by: int
+
+
+def applies(encounter: Encounter, combatant: CombatantBase, set_by: int) -> bool:
+    """Whether a standing reaction ``set_by`` set for ``combatant`` applies now: while they
+    still act for it — its controller; the member standing in for its away controller (a
+    stand-in's ends when the stand-in does); the holder of the encounter's GM seat (a GM's ends
+    when they hand it on)."""
+    controller = combatant.controller_id
+    if set_by == controller or set_by == encounter.row.gm_id:
+        return True
+    return controller is not None and delegate_of(encounter, controller) == set_by
 
 
 @dataclass(frozen=True)
@@ -54,13 +80,14 @@ class StandingChange:
 
 @dataclass(frozen=True)
 class StandingUse:
-    """A standing reaction the expiry applied: whose (``name``), the ``rule`` as typed and the
-    option it took (``label``, the button's words)."""
+    """A standing reaction the expiry applied: whose (``name``), the ``rule`` as typed, the
+    option it took (``label``, the button's words) and the member who set it (``set_by``)."""
 
     combatant_id: str
     name: str
     rule: str
     label: str
+    set_by: int
 
 
 @dataclass
@@ -68,21 +95,20 @@ class StandingBook:
     """The standing reactions an expiry may apply (``rules``, by combatant id) and those it
     applied (``used``, in order)."""
 
-    rules: dict[str, StandingRule]
+    rules: dict[str, SetRule]
     used: list[StandingUse]
 
 
-def rules_of(rows: list[repo.StandingRow]) -> dict[str, StandingRule]:
-    """The stored rows as rules by combatant id (a row that no longer validates is skipped:
-    the window lapses as usual)."""
-    found: dict[str, StandingRule] = {}
+def rules_of(rows: list[repo.StandingRow]) -> dict[str, SetRule]:
+    """The stored rows as rules by combatant id, with who set each (a row that no longer
+    validates is skipped: the window lapses as usual)."""
+    found: dict[str, SetRule] = {}
     for row in rows:
         try:
-            found[row.combatant_id] = StandingRule.model_validate(
-                {"text": row.rule, "steps": row.steps}
-            )
+            rule = StandingRule.model_validate({"text": row.rule, "steps": row.steps})
         except ValidationError:
             continue
+        found[row.combatant_id] = SetRule(rule, row.member_id)
     return found
 
 
@@ -104,8 +130,8 @@ class StandingReactions:
         gm = encounter.is_gm(actor)
         return [c.name for c in encounter.state.combatants if gm or runs(encounter, actor, c)]
 
-    async def of_encounter(self, encounter_id: int) -> dict[str, StandingRule]:
-        """Every standing reaction of the encounter, by combatant id."""
+    async def of_encounter(self, encounter_id: int) -> dict[str, SetRule]:
+        """Every standing reaction of the encounter, by combatant id, with who set it."""
         async with self._encounters.db.read() as conn:
             return rules_of(await repo.of_encounter(conn, encounter_id))
 
@@ -126,7 +152,7 @@ class StandingReactions:
         conditions = tuple(words.conditions)
         example = words.shown_example
         if rule is None:
-            entries = tuple(Standing(c.id, c.name, stored.get(c.id)) for c in targets)
+            entries = tuple(_shown(encounter, c, stored.get(c.id)) for c in targets)
             return StandingChange("listed", encounter, entries, choices, conditions, example)
         [target] = targets
         now = self._encounters.now()
@@ -139,7 +165,8 @@ class StandingReactions:
         steps = [step.model_dump() for step in parsed.steps]
         async with self._encounters.db.transaction() as conn:
             await repo.put(conn, encounter.id, target.id, actor.user_id, parsed.text, steps, now)
-        entry = Standing(target.id, target.name, parsed)
+        by = actor.user_id
+        entry = Standing(target.id, target.name, parsed, by, applies(encounter, target, by))
         return StandingChange("set", encounter, (entry,), choices, conditions, example)
 
     @staticmethod
@@ -161,3 +188,15 @@ class StandingReactions:
             listed = ", ".join(f"**{names.escaped(c.name)}**" for c in mine[:10])
             raise InvalidInput(f"Name the combatant (`combatant:`): you control {listed}.")
         return mine
+
+
+def _shown(encounter: Encounter, combatant: CombatantBase, stored: SetRule | None) -> Standing:
+    if stored is None:
+        return Standing(combatant.id, combatant.name, None)
+    return Standing(
+        combatant.id,
+        combatant.name,
+        stored.rule,
+        stored.set_by,
+        applies(encounter, combatant, stored.set_by),
+    )

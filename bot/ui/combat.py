@@ -40,6 +40,7 @@ def result_embed(
     replayed = replay_lines(result, audience)
     lines = (
         stand_in_lines(result)
+        + standing_lines(result)
         + replayed
         + render_all(_not_put_back(result, replayed), view_of(result.encounter, audience))
     )
@@ -75,6 +76,16 @@ def stand_in_lines(result: CombatResult) -> list[str]:
     return [f"<@{by}>{standing_in_for(away)}"]
 
 
+def standing_lines(result: CombatResult) -> list[str]:
+    """ "Standing reaction set by <@X> for **Willow**: Dodge" for each standing reaction an
+    expiry applied: who set it (a stand-in, a GM) is said where it is applied."""
+    return [
+        f"Standing reaction set by <@{use.set_by}> for **{shown_name(use.name)}**: "
+        f"{shown_name(use.label)} (“{shown_name(use.rule)}”)"
+        for use in result.standing
+    ]
+
+
 def for_away(encounter: Encounter, controller_id: int | None) -> str:
     """ " (for <@Y>, away)" after the mention of whoever stands in for an away controller."""
     if controller_id is None or controller_id not in encounter.away:
@@ -88,7 +99,7 @@ def window_ran_out(result: CombatResult) -> str:
     stopping); or the standing reactions it applied instead (issue 17)."""
     if result.standing:
         chose = "; ".join(f"{use.name} — {use.label} (“{use.rule}”)" for use in result.standing)
-        return f"Standing reaction: {chose}"
+        return f"Standing reaction: {chose}"  # a footer: who set it is said in the lines
     for settled in result.resolved:
         if settled.ran_out:
             return settled.ran_out

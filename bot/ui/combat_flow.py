@@ -222,9 +222,10 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
     )
 
 
-async def announce(client: Any, result: CombatResult, title: str = "Reaction window over") -> None:
-    """Post a result nobody asked for in its channel (an expired reaction window, a passed
-    turn deadline), under ``title``."""
+async def announce(client: Any, result: CombatResult, title: str | None = None) -> None:
+    """Post a result nobody asked for in its channel (an expired decision's window, a passed
+    turn deadline), under ``title`` (``None``: the window's own words, :func:`window_over`)."""
+    title = title or window_over(result)
     channel = client.get_partial_messageable(result.encounter.row.channel_id)
     decision = _first_new(result)
     view = _view(result, decision)
@@ -250,10 +251,19 @@ async def announce(client: Any, result: CombatResult, title: str = "Reaction win
     await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
 
 
+def window_over(result: CombatResult) -> str:
+    """The title of an expired decision's post, in its ruleset's words ("Reaction window
+    over"; Uune "Approval window over", "Roll window over"): a standing reaction is one."""
+    if result.standing or not result.resolved:
+        return "Reaction window over"
+    return result.resolved[0].over
+
+
 def _ran_out(result: CombatResult) -> str:
     if result.standing:  # names and labels shown safely in a message's text
         chose = "; ".join(
-            f"{shown_name(use.name)} — {shown_name(use.label)}" for use in result.standing
+            f"{shown_name(use.name)} — {shown_name(use.label)}, set by <@{use.set_by}>"
+            for use in result.standing
         )
         return f"standing reaction: {chose}"
     ran_out = window_ran_out(result)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.services.member_settings import MemberSettings
-from bot.services.standing import StandingChange
+from bot.services.standing import Standing, StandingChange
 from bot.ui.embeds import fit_lines
 from bot.ui.text import shown_name
 
@@ -23,16 +23,15 @@ def standing_text(change: StandingChange) -> str:
         return (
             f"Standing reaction for **{shown_name(entry.name)}**: {_rule(entry.rule.text)}\n"
             "When a reaction window would run out unanswered, the first step that fits and "
-            "that it can afford is taken; otherwise the window lapses as usual."
+            "that it can afford is taken; otherwise the window lapses as usual. "
+            f"{_while(change, entry)}"
         )
     if change.action == "cleared":
         return (
             f"**{shown_name(entries[0].name)}** has no standing reaction now: a reaction "
             "window that runs out lapses as usual."
         )
-    listed = [
-        f"**{shown_name(e.name)}**: {_rule(e.rule.text) if e.rule else 'none'}" for e in entries
-    ]
+    listed = [f"**{shown_name(e.name)}**: {_listed(e)}" for e in entries]
     lines: list[str] = []
     if change.choices:
         lines.append(
@@ -53,6 +52,45 @@ def standing_text(change: StandingChange) -> str:
 
 def _rule(text: str) -> str:
     return f"“{shown_name(text)}”"
+
+
+def _listed(entry: Standing) -> str:
+    """A combatant's standing reaction in the list, saying who set it — and, when it no
+    longer applies, why."""
+    if entry.rule is None:
+        return "none"
+    if entry.set_by is None:
+        return _rule(entry.rule.text)
+    said = f"{_rule(entry.rule.text)} (set by <@{entry.set_by}>)"
+    if entry.applies:
+        return said
+    return (
+        f"{said} — does not apply now: <@{entry.set_by}> no longer acts for "
+        f"**{shown_name(entry.name)}** (their stand-in ended, or they handed the GM seat on); "
+        "set one anew or `off` clears it"
+    )
+
+
+def _while(change: StandingChange, entry: Standing) -> str:
+    """How long a standing reaction just set applies (:func:`bot.services.standing.applies`)."""
+    by = entry.set_by
+    encounter = change.encounter
+    combatant = encounter.state.get(entry.combatant_id)
+    controller = combatant.controller_id
+    if by is None or by == controller:
+        return "It applies until you change it or clear it."
+    if not entry.applies:
+        return (
+            f"It does not apply while <@{encounter.row.gm_id}> holds the GM seat: a standing "
+            "reaction applies while whoever set it holds the seat, controls the combatant, or "
+            "stands in for its player."
+        )
+    if controller is not None and controller in encounter.away:
+        return (
+            f"It applies while you stand in for <@{controller}>: it ends when they are back "
+            "(they can set their own)."
+        )
+    return "It applies while you hold this fight's GM seat."
 
 
 def settings_text(settings: MemberSettings) -> str:

@@ -115,6 +115,11 @@ class RulesetHarness(Protocol):
         """Numbers of NPCs the public must never read (distinctive ones, ≥ 100)."""
         ...
 
+    pool_states: tuple[str, ...]
+    """Patterns (regular expressions, case ignored) of words that say the state of a
+    combatant's pools — "no Health damage": a refusal about an NPC whose numbers are hidden,
+    as its player reads it, says none of them."""
+
 
 def _uttas_sheet(
     agility: int, speed: int, stamina: int, health: int, hits: int, counter: bool, npc: bool
@@ -173,6 +178,12 @@ def _uttas_sheet(
 @dataclass
 class UttasHarness:
     """UTTAS (``uttas-gameplay.txt``) for the contract suite."""
+
+    pool_states = (
+        r"\b(Health|Stamina) (damage|to recover|is full)",
+        r"\bno (Health|Stamina)\b",
+        r"\bfull (Health|Stamina)\b",
+    )
 
     key: str = "uttas"
 

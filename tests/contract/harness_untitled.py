@@ -117,6 +117,8 @@ WEIGHTED = UNTITLED_KINDS + ("attack",) * 8 + ("end_turn",) * 3 + ("move", "relo
 class UntitledHarness:
     """Untitled (``untitled-combat.txt``) for the contract suite."""
 
+    pool_states = (r"\bHealth (damage|is full)", r"\b(no|full) Health\b")
+
     key: str = "untitled"
 
     def sheets(self) -> st.SearchStrategy[BaseModel]:

@@ -132,6 +132,8 @@ WEIGHTED = (
 class UtopiaHarness:
     """Utopia (``utopia-actions.txt``) for the contract suite."""
 
+    pool_states = (r"\b(SHP|DHP|Stamina) (damage|is full)", r"\b(no|full) (SHP|DHP|Stamina)\b")
+
     key: str = "utopia"
 
     def sheets(self) -> st.SearchStrategy[BaseModel]:

@@ -111,6 +111,8 @@ WEIGHTED = (
 class UuneHarness:
     """Uune (``uune-srd.txt``) for the contract suite."""
 
+    pool_states = (r"\bno (lethal|heavy|light|mild)? ?(or \w+ )?wound", r"\b(no|full) vitality\b")
+
     key: str = "uune"
 
     def sheets(self) -> st.SearchStrategy[BaseModel]:

@@ -200,6 +200,18 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
                 shown = refusal.withheld
             leaked = {int(n) for n in DIGITS.findall(shown)} & harness.hidden_numbers(before)
             assert not leaked, f"{command.kind} refused with {leaked}: {shown}"
+            # Nor does it say the state of a hidden NPC's pools ("has no Health damage to heal"
+            # told a player a hurt NPC's damage was Stamina only).
+            target = next(
+                (c for c in before.combatants if c.id == getattr(command, "target", None)), None
+            )
+            if target is None or not target.is_npc or player.reveals(target.id):
+                return
+            for pattern in harness.pool_states:
+                said = re.search(pattern, shown, re.IGNORECASE)
+                assert said is None, (
+                    f"{command.kind} on a hidden NPC says {said.group(0)!r}: {shown}"
+                )
 
         def check_events(self, before: Any, after: Any, events: list[Any]) -> None:
             secret = harness.hidden_numbers(before) | harness.hidden_numbers(after)

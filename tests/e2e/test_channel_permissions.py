@@ -127,7 +127,7 @@ async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
     status = await ok(await slash(h, table.moderator, "endturn"))
     notices = [m.text() for m in status.followups]
     await h.wait_for(lambda: any("could not post" in m.text() for m in status.followups))
-    assert any("the result of a reaction window" in m.text() for m in status.followups), notices
+    assert any("the post “Reaction window over”" in m.text() for m in status.followups), notices
 
 
 async def test_a_tracker_edit_that_failed_is_retried_until_it_shows_the_final_state(

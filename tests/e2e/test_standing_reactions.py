@@ -55,7 +55,9 @@ async def test_a_standing_evade_is_taken_when_the_window_runs_out_and_says_so(
     assert footer == f"Standing reaction: Willow — Evade (“{EVADE_RULE}”).", footer
     retired = h.message(prompt)
     assert retired.components == []
-    assert retired.content == f"{TITLE} — standing reaction: Willow — Evade."
+    assert retired.content == (
+        f"{TITLE} — standing reaction: Willow — Evade, set by <@{table.player.id}>."
+    )
     log = await bot.services.encounters.log(waiting.id)
     [entry] = [e for e in log if e.command == "expire"]
     [react] = [c for c in json.loads(entry.result)["commands"] if c["kind"] == "react"]
@@ -160,7 +162,9 @@ async def test_a_standing_reaction_applies_once_after_a_restart(
     async for bot in _running_bot(h, database, None, clock=clock, expiry_interval=0.05):
         await h.wait_for(lambda: h.message(prompt).components == [])
         await h.wait_for(lambda: len(window_over(h)) == 1)
-        assert h.message(prompt).content == f"{TITLE} — standing reaction: Willow — Evade."
+        assert h.message(prompt).content == (
+            f"{TITLE} — standing reaction: Willow — Evade, set by <@{table.player.id}>."
+        )
         assert "Willow reacts: Evade" in window_over(h)[0].text()
         assert (await commands(bot, waiting)).count("expire") == 1
         assert await bot.expire_due() == []

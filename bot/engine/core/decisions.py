@@ -67,7 +67,10 @@ class DecisionWords:
     window ran out: resolved with no reaction"); ``open_choices``: its choices reveal no hidden
     number, so every decider's buttons are shown to all (otherwise a hidden NPC gets one "GM:
     choose" button); ``gm_chooses``: what that button chooses for the NPC, in the system's
-    words ("GM: choose Thug 1's reaction"; Utopia a defense, Uune a forced reroll)."""
+    words ("GM: choose Thug 1's reaction"; Utopia a defense, Uune a forced reroll);
+    ``window``: what kind of window it is, titling the post when it runs out ("Reaction
+    window over" — a defender's choice in every system; Uune "Approval window over", "Roll
+    window over"; Utopia "Assist window over"; UTTAS "Surrender window over")."""
 
     title: str
     ask: str
@@ -79,3 +82,9 @@ class DecisionWords:
     ran_out: str
     open_choices: bool = False
     gm_chooses: str = "reaction"
+    window: str = "reaction"
+
+    @property
+    def over(self) -> str:
+        """The title of the post when its window ran out ("Reaction window over")."""
+        return f"{self.window[:1].upper()}{self.window[1:]} window over"

@@ -195,4 +195,5 @@ def words(
         lapse=f"the {noun} is rolled with the Assists given",
         ran_out=f"The window ran out: the {noun} is rolled with the Assists given",
         gm_chooses="Assist",
+        window="Assist",
     )

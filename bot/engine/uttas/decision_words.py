@@ -35,6 +35,7 @@ def decision_words(
             lapse="the attacker stops and accepts the surrender",
             ran_out="The window ran out: the attacker stops and accepts the surrender",
             open_choices=True,
+            window="surrender",
         )
     return DecisionWords(
         title=title,

@@ -38,7 +38,19 @@ def _require_healable(target: Combatant) -> None:
             f"{names.escaped(target.name)} is dead: there is no way to recover from it."
         )
     if target.health >= target.sheet.health:
-        raise RuleViolation(f"{names.escaped(target.name)} has no Health damage to heal.")
+        raise nothing_to_heal(target)
+
+
+def nothing_to_heal(target: Combatant) -> RuleViolation:
+    """The refusal to heal an unhurt ``target``; a member who may not see its numbers (a
+    hidden NPC's) is told nothing of its pools — "no Health damage" would say its damage, if
+    any, is Stamina."""
+    name = names.escaped(target.name)
+    return RuleViolation(
+        f"{name} has no Health damage to heal.",
+        about=target.id,
+        withheld=f"{name} has nothing this can heal now; nothing was spent.",
+    )
 
 
 def heal_with_power(tx: Tx, healer: Combatant, power: Power, target_id: str) -> None:

@@ -38,6 +38,7 @@ from bot.engine.uttas import limbs
 from bot.engine.uttas.commands import Draw, Stow, UseItem
 from bot.engine.uttas.core import Tx
 from bot.engine.uttas.events import Recovered
+from bot.engine.uttas.healing import nothing_to_heal
 from bot.engine.uttas.rules import AttackProfile
 from bot.engine.uttas.sheet import Item
 from bot.engine.uttas.state import DEAD, Combatant
@@ -275,7 +276,7 @@ def _require_effect(tx: Tx, item: Item, target: Combatant) -> None:
             f"{names.escaped(target.name)} is dead: there is no way to recover from it."
         )
     if effect.restores == "health" and target.health >= target.sheet.health:
-        raise RuleViolation(f"{names.escaped(target.name)} has no Health damage to heal.")
+        raise nothing_to_heal(target)
     # An NPC whose numbers are hidden "looks unhurt" when it only spent Stamina: refusing would
     # tell a player its Stamina is full, so the item is used and restores nothing.
     hidden = target.is_npc and tx.state.settings.hide_npc_numbers

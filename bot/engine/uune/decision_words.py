@@ -29,6 +29,7 @@ def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
             lapse="the focus is not granted",
             ran_out="The window ran out: the focus is not granted",
             open_choices=True,
+            window="approval",
         )
     action = public.text(d.action)
     if d.purpose == "defend" and not d.undecided():  # its roller proposes first ("Defend")
@@ -46,6 +47,7 @@ def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
             lapse="the Defend is rolled with what is approved",
             ran_out="The window ran out: the Defend is rolled with what is approved",
             open_choices=True,
+            window="Defend",
         )
     undecided = ", ".join(public.text(shown(tx, r)) for r in d.undecided()) or "none"
     need = (
@@ -76,6 +78,7 @@ def approval_words(tx: Tx, d: ApprovalDecision, public: View) -> DecisionWords:
         lapse=lapse,
         ran_out=f"The approval window ran out: {lapse}",
         open_choices=True,
+        window="approval",
     )
 
 
@@ -100,4 +103,5 @@ def spend_words(
         ran_out="The window ran out: the roll stands as it is",
         open_choices=False,
         gm_chooses="forced reroll",
+        window="roll",
     )

@@ -227,8 +227,11 @@ def stabilise(tx: Tx, cmd: Stabilise) -> None:
     tx.require_pc(c, "Stabilising wounds")
     h = target.health
     if not (h.unstable_lethal or h.unstable_heavy):
+        name = names.escaped(target.name)
         raise RuleViolation(
-            f"{names.escaped(target.name)} has no lethal or heavy wound waiting to be stabilised."
+            f"{name} has no lethal or heavy wound waiting to be stabilised.",
+            about=target.id,
+            withheld=f"{name} has nothing to stabilise that you can see; nothing was spent.",
         )
     proposed = resources_of(c, cmd.resources)
     take_action(tx, c, f"stabilise {target.name}")
