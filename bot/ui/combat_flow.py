@@ -159,9 +159,11 @@ async def respond(interaction: discord.Interaction[Any], result: CombatResult) -
         view=view or discord.utils.MISSING,
         allowed_mentions=_mentions(result, decision),
     )
-    await interaction.client.turn_pings.announced(result.encounter)
     await _note(interaction.client, result, decision, message_id)
     await _noted_ping(interaction.client, result, decision, view, message_id)
+    # After the prompt is noted: a click that comes while the turn is noted (a transaction)
+    # would otherwise settle the decision first, and the prompt would say "No longer waiting".
+    await interaction.client.turn_pings.announced(result.encounter)
     await _after_commit("the other prompts", _post_others(interaction.client, result))
     if interaction.response.is_done():  # a dead token takes no followup either
         await _after_commit("the GM's details", _gm_details(interaction, result))
@@ -243,9 +245,9 @@ async def announce(client: Any, result: CombatResult, title: str | None = None) 
         await _retire_prompts(client, result, _ran_out(result))
         await refresh_channel(client, result.encounter.row.channel_id)
         raise
-    await client.turn_pings.announced(result.encounter)
     await _note(client, result, decision, message.id)
     await _noted_ping(client, result, decision, view, message.id)
+    await client.turn_pings.announced(result.encounter)  # after the prompt is noted (respond)
     await _after_commit("the other prompts", _post_others(client, result))
     await _retire_prompts(client, result, _ran_out(result))
     await refresh_channel(client, result.encounter.row.channel_id, new_round=_new_round(result))
