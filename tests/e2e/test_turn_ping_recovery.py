@@ -328,6 +328,12 @@ async def test_a_result_showing_the_turn_noted_last_writes_nothing_more(
     h = discord_harness
     await set_up_fight(h, table)
     await pass_turns_until(bot, h, table, "Willow")
+    live = await bot.services.encounters.live(h.channel.id)
+    # The turn's start is noted once its result is posted, after the answer came.
+    await h.wait_for(
+        lambda: bot.turn_pings._noted.get(live.id) == live.state.turn_seq,
+        what="Willow's turn noted shown",
+    )
     writes: list[int] = []
     original = TurnPings.announced
 
@@ -341,4 +347,5 @@ async def test_a_result_showing_the_turn_noted_last_writes_nothing_more(
     assert writes == []
     await ok(await slash(h, table.player, "endturn"))
     live = await bot.services.encounters.live(h.channel.id)
+    await h.wait_for(lambda: writes, what="the next turn noted shown")
     assert writes == [live.state.turn_seq]
