@@ -182,9 +182,13 @@ async def test_a_whole_uune_conflict_through_discord(
     # a round's start may post the tracker again at the bottom and then delete the old one:
     # wait for the one tracker (bot/ui/tracker_keeper.py)
     boards = lambda: [m for m in h.messages_in(h.channel) if m.text().startswith("Dock nine — ")]  # noqa: E731
-    await h.wait_for(lambda: len(boards()) == 1)
+    # (20 s: the edits after the end queue behind the round's; a CI run on two busy cores
+    # once took over 5 s)
+    await h.wait_for(lambda: len(boards()) == 1, timeout=20)
     [board] = boards()
-    await h.wait_for(lambda: h.message(board).text().startswith("Dock nine — fight over"))
+    await h.wait_for(
+        lambda: h.message(board).text().startswith("Dock nine — fight over"), timeout=20
+    )
     board = h.message(board)
     rows = board.embeds[0]["description"].split("\n")
     assert rows[0].startswith("**Mira Quell** · Vitality 40/50 · Wounds 0/1/0")
