@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from bot.client import CombatBot
+from bot.client import IN_FLIGHT, CombatBot
 from tests.e2e.conftest import Table
 from tests.harness.models import InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
@@ -33,6 +33,20 @@ async def refused(record: InteractionRecord) -> str:
     assert record.ephemeral, record.response_data
     content: str = record.response_data.get("content") or ""
     return content
+
+
+async def work_done(timeout: float = 10.0) -> None:  # noqa: ASYNC109 - a wait's bound
+    """Wait until the bot's commands, clicks, notice deliveries and expiry passes in flight
+    (:data:`bot.client.IN_FLIGHT`) have finished, posts and all: a fault injected after this
+    meets the next request, not the tail of an earlier command's. Raises ``TimeoutError``."""
+    me = asyncio.current_task()
+    async with asyncio.timeout(timeout):
+        while running := [
+            task
+            for task in asyncio.all_tasks()
+            if task is not me and not task.done() and task.get_name().startswith(IN_FLIGHT)
+        ]:
+            await asyncio.wait(running)
 
 
 async def slash(

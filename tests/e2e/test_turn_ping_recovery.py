@@ -30,6 +30,7 @@ from tests.e2e.combat_helpers import (
     pass_turns_until,
     set_up_fight,
     slash,
+    work_done,
 )
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.models import StoredMessage
@@ -277,11 +278,14 @@ async def test_a_failed_post_of_a_passed_deadline_is_pinged_at_start_up(
         await pass_turns_until(bot, h, table, "Willow")
         await ok(await slash(h, table.moderator, "gm settings", turn_deadline="12h"))
         clock.advance(13 * 3600)
-        h.fail_next("POST", r"/channels/\d+/messages$", status=400, code=50035, times=3)
+        await work_done()
+        seen = len(h.messages_in(h.channel))
+        h.fail_next("POST", r"/channels/\d+/messages$", status=400, code=50035)
         [lapse] = await bot.fire_turn_deadlines()
         assert lapse.name == "Willow"
         name = await current_name(bot, h)
-    seen = len(h.messages_in(h.channel))
+        await work_done()
+        assert len(h.messages_in(h.channel)) == seen  # the turn moved on, announced to nobody
     async for _bot in _running_bot(h, database, None, clock=clock):
         await h.wait_for(lambda: pings_of(h, name, seen))
         [ping] = pings_of(h, name, seen)
