@@ -223,12 +223,17 @@ class CombatBot(commands.Bot):
 
         First, what a stop left unsaid: the ping of each turn in ``owed`` — the running turns no
         posted result showed (:meth:`bot.ui.turn_pings.TurnPingKeeper.owed`, read at start-up)
-        — and then the lost decision prompts; each pass also takes the buttons off turn pings
-        whose turn is over where that was refused or skipped
+        — and then the lost decision prompts (where other processes share the database, each
+        only once a post under way in one of them would have been noted:
+        :attr:`bot.settings.Settings.shares_database`); each pass also takes the buttons off
+        turn pings whose turn is over where that was refused or skipped
         (:meth:`bot.ui.turn_pings.TurnPingKeeper.retry`)."""
         await self.wait_until_ready()
         await self.turn_pings.recover(owed)
-        await self.prompts.retry(grace=0)  # prompts lost while the bot was away, right away
+        # Prompts lost while the bot was away, right away — unless other processes share the
+        # database: one of them may be posting a prompt right now (its decision committed,
+        # its answer on the way), so a prompt unnoted at start-up gets the usual grace.
+        await self.prompts.retry(grace=None if self.settings.shares_database else 0)
         while not self.is_closed() and not self._stopping:
             # A task of its own, which close() lets finish: cancelled between committing an
             # expiry and posting it, a pass would leave the result unannounced for good.

@@ -200,6 +200,16 @@ class Settings(BaseModel):
         return self.shard_ids is None or 0 in self.shard_ids
 
     @property
+    def shares_database(self) -> bool:
+        """Whether other processes of the bot run on this process's database: it is a
+        PostgreSQL database (``database_url``) and this process runs some of the shards, not
+        all (every shard is run by exactly one process; on SQLite each process has a database
+        of its own — README "Sharding")."""
+        if self.database_url is None or self.shard_ids is None or self.shard_count is None:
+            return False
+        return set(self.shard_ids) != set(range(self.shard_count))
+
+    @property
     def log_level_number(self) -> int:
         """The ``logging`` module's number for :attr:`log_level`."""
         return logging.getLevelNamesMapping()[self.log_level]

@@ -98,6 +98,28 @@ def test_shard_settings(
     assert settings.syncs_commands is syncs
 
 
+PG = {"DATABASE_URL": "postgresql://bot:pw@db.example/bot"}
+
+
+@pytest.mark.parametrize(
+    ("environ", "shares"),
+    [
+        ({}, False),
+        (PG, False),  # one unsharded process
+        ({**PG, "SHARD_COUNT": "4"}, False),  # one process runs every shard
+        ({**PG, "SHARD_COUNT": "2", "SHARD_IDS": "0-1"}, False),
+        ({**PG, "SHARD_COUNT": "2", "SHARD_IDS": "1"}, True),
+        ({**PG, "SHARD_COUNT": "4", "SHARD_IDS": "0,1"}, True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0,1"}, False),  # SQLite: a database of its own
+    ],
+)
+def test_shares_database(tmp_path: Path, environ: dict[str, str], shares: bool) -> None:
+    """Other processes of the bot share this one's database only on PostgreSQL, and only when
+    this process runs some of the shards, not all."""
+    settings = load_settings({"DISCORD_TOKEN": "t", **environ}, env_file=tmp_path / "none")
+    assert settings.shares_database is shares
+
+
 def test_shard_above_count_says_which(tmp_path: Path) -> None:
     environ = {"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "2,7"}
     with pytest.raises(SettingsError) as caught:

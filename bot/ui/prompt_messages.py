@@ -83,6 +83,18 @@ def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
+def _unprompted_seen(encounter: Encounter, grace: float) -> None:
+    """Log a decision first seen with no prompt noted, left ``grace`` seconds to its post."""
+    if grace > 0:
+        log.info(
+            "encounter %s in channel %s: a decision has no prompt noted; its post may be under"
+            " way, else it is recovered in %.0f s",
+            encounter.id,
+            encounter.row.channel_id,
+            grace,
+        )
+
+
 class PromptKeeper:
     """The decision prompts of one bot process (see the module docstring)."""
 
@@ -412,8 +424,11 @@ class PromptKeeper:
             if key not in current:
                 del self._unprompted_since[key]
         for key, encounter in current.items():
-            since = self._unprompted_since.setdefault(key, now)
+            since = self._unprompted_since.get(key)
             channel_id = encounter.row.channel_id
+            if since is None:
+                since = self._unprompted_since[key] = now
+                _unprompted_seen(encounter, grace)
             if now - since < grace or self.refused_posts.waiting(channel_id):
                 continue
             try:

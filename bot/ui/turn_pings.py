@@ -10,12 +10,17 @@ by the bot's background loop (:meth:`TurnPingKeeper.retry`; every channel with p
 start-up, so a removal a stop skipped or Discord refused before it is made good).
 
 A result the bot committed but was stopped before posting showed nobody the turn it began:
-at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b)."""
+at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b). A turn
+left unshown only just now may be another process's to show — it committed the change and its
+post is under way (several processes on one PostgreSQL database) —, so where others share the
+database, such a turn is looked at again once its post had :data:`SHOWN_WITHIN` seconds, and
+pinged only if still unshown then (attack21a)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -32,6 +37,12 @@ log = logging.getLogger(__name__)
 REFUSED_FIRST = 30.0  # seconds before the buttons of a channel's pings are tried again
 REFUSED_MAX = 900.0
 
+
+SHOWN_WITHIN = 10.0
+"""Seconds after the change that began a turn within which its own post is taken to show it
+(and note it shown): a start-up pings a turn unshown for less only once that time is over, and
+only where other processes share the database (:attr:`bot.settings.Settings.shares_database`;
+alone, a process at its start has no post under way)."""
 
 NOTED_MAX = 10_000
 """Encounters whose last noted turn :class:`TurnPingKeeper` keeps in memory (then it forgets
@@ -50,6 +61,10 @@ class TurnPingKeeper:
         # encounter id → the turn this process noted shown last (announced): most results
         # show the turn the last one showed, and need no write of their own.
         self._noted: dict[int, int] = {}
+        # (channel id, turn) left unshown at start-up only just now → the loop time to look
+        # at it again (recover): its post may be under way in another process.
+        self._later: dict[tuple[int, int], float] = {}
+        self.shown_within = SHOWN_WITHIN
 
     @property
     def _pings(self) -> TurnPings:
@@ -111,7 +126,13 @@ class TurnPingKeeper:
         """Take the buttons off the pings whose turn is over where Discord refused it (once
         their wait is over) — and, the first time, in every channel that has pings: a stop
         between a change and its refresh, or a refusal before a restart, left them. Never
-        raises."""
+        raises. The turns a start-up left to a post under way (:meth:`recover`) are looked at
+        again once their time is over."""
+        now = asyncio.get_running_loop().time()
+        for key, when in list(self._later.items()):
+            if when <= now:
+                del self._later[key]
+                await self.recover([key])
         again = self.refused_channels.due()
         if not self._looked_after_start:
             self._looked_after_start = True
@@ -153,8 +174,10 @@ class TurnPingKeeper:
         """Post the ping of each turn in ``owed`` (:meth:`owed`) that still runs unshown —
         whoever holds it mentioned (the GM for an NPC, a stand-in for an away player), with
         its deadline and its buttons (none while a decision waits: its prompt asks first) —
-        and note it shown. A turn a command moved on since is left to that command's post.
-        Never raises."""
+        and note it shown. A turn a command moved on since is left to that command's post. When
+        other processes share the database, a turn whose change is younger than
+        :data:`SHOWN_WITHIN` may be being posted by the process that made it: it is looked at
+        again (by :meth:`retry`) once that time is over. Never raises."""
         for channel_id, turn_seq in owed:
             try:
                 await self._recover_one(channel_id, turn_seq)
@@ -165,8 +188,26 @@ class TurnPingKeeper:
         async with self._locks.setdefault(channel_id, asyncio.Lock()):
             found = await self._pings.still_owed(channel_id, turn_seq)
             if found is None:
+                log.info(
+                    "turn %s in channel %s was shown meanwhile, or is over: no ping of it",
+                    turn_seq,
+                    channel_id,
+                )
                 return
             encounter, was = found
+            wait = self._unshown_for_less(encounter)
+            if wait > 0:
+                log.info(
+                    "turn %s in channel %s went unshown %.1f s ago only: its post may be under"
+                    " way in another process; looked at again in %.1f s",
+                    turn_seq,
+                    channel_id,
+                    self.shown_within - wait,
+                    wait,
+                )
+                later = asyncio.get_running_loop().time() + wait
+                self._later[(channel_id, turn_seq)] = later
+                return
             if not await self._pings.claim(encounter, was):
                 return  # another process of the bot posts it
             try:
@@ -174,6 +215,16 @@ class TurnPingKeeper:
             except Exception:
                 await self._pings.release(encounter, was)  # tried again at the next start
                 raise
+
+    def _unshown_for_less(self, encounter: Encounter) -> float:
+        """Seconds left before a post of the change that began ``encounter``'s running turn —
+        its last change, or one before — counts as lost: 0 when no other process shares the
+        database (none can be posting it) or the change is old enough."""
+        if not self._client.settings.shares_database:
+            return 0.0
+        now: datetime = self._client.services.encounters.now()
+        age = (now - encounter.row.updated_at).total_seconds()
+        return max(0.0, self.shown_within - age)
 
     async def _post_running(self, encounter: Encounter) -> None:
         """Post the ping of ``encounter``'s running turn (nothing when the public may not see

@@ -15,11 +15,16 @@ server, as the README and the Procfile run them.
 - SIGKILL one process mid-fight: the other keeps serving its server; the killed one, started
   again, continues its fight where it was, and its old reaction button still works; stopped
   with SIGTERM right after a click, it finishes what the click set going first.
+- One process starts while the other's answer to a command it committed is on its way (the
+  harness holds it: :meth:`tests.harness.server.DiscordHarness.hold_next`): the start-up leaves
+  the decision's prompt and the turn's ping to that answer (each is posted once); a process
+  killed between its commit and its answer has its lost turn pinged when it starts again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -44,6 +49,10 @@ PLAIN = discord.Permissions(send_messages=True, view_channel=True)
 GM = discord.Permissions(manage_channels=True)
 RACE_LOST = "another pass or process"
 """What the process that loses an expiry race logs (bot.client, bot.services.turn_deadlines)."""
+LEFT_TO_ITS_POST = "its post may be under way"
+"""What a start-up logs of a turn left unshown only just now (bot.ui.turn_pings)."""
+SHOWN_MEANWHILE = "was shown meanwhile"
+"""What it logs when it looks again and a post showed the turn (bot.ui.turn_pings)."""
 
 # Two subprocesses start (and one restarts) per test: ~15-30 s on a busy 2-core machine, past
 # the suite's 60 s backstop (pyproject's `timeout`) only when it is very busy; give them room.
@@ -428,4 +437,104 @@ async def test_both_expiry_loops_race_for_one_due_decision_and_one_result_is_pos
     assert "Thug 1's turn ends" in lapses()[0].text()
     fired = await bots.fetch("SELECT count(*) FROM encounter_log WHERE command = 'deadline'")
     assert fired[0][0] == 1
+    assert "Traceback" not in bots.output(), bots.output()
+
+
+TURN_PING = re.compile(r"it is \*\*[^*]+\*\*'s turn|Round \d+: \*\*")
+
+
+def turn_pings(h: DiscordHarness, server: Server) -> list[StoredMessage]:
+    """The messages in ``server``'s channel that say whose turn it is."""
+    return [m for m in h.messages_in(server.channel) if TURN_PING.search(m.content)]
+
+
+async def test_a_start_up_leaves_the_turn_another_process_is_posting_to_its_post(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    """The shard-1 process commits an attack (a turn's end) and has not posted it yet (Discord
+    has not answered) when the shard-0 process starts: the decision has no prompt (the new turn
+    is unshown), but neither is lost — the post is under way. The start-up leaves them to it
+    and looks again once that post has had time to be noted: the prompt is posted once, and
+    the turn pinged once, by the command's own answer. (A start-up posted the prompt of every
+    decision with none noted, and pinged every turn no post showed yet, these too: the prompt
+    was posted twice — the command's own answer then said it was a copy and lost its buttons —
+    and the turn's holder was pinged twice.) A process killed between its commit and its post
+    still has its lost turn pinged when it starts again."""
+    h = discord_harness
+    second = servers[1]
+    await fight_to_thug_turn(h, second)
+
+    # First a decision: the shard-1 process commits the Thug's attack on Willow, and its answer
+    # (with the reaction's buttons) is on its way when the shard-0 process starts.
+    assert await bots.by_shard[0].terminate() == 0
+    await bots.quiet()
+    seen = len(h.messages_in(second.channel))
+    hold = h.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$")
+    attack = await run(h, second, second.gm, "attack", target="Willow", with_="Cudgel")
+    await h.wait_for(lambda: hold.request is not None, what="the answer to /attack")
+    await bots.start(0)
+
+    def prompts() -> list[StoredMessage]:
+        return [m for m in h.messages_in(second.channel)[seen:] if "Evade" in str(m.components)]
+
+    await h.wait_for(
+        lambda: prompts() or LEFT_TO_ITS_POST in bots.by_shard[0].output(),
+        30,
+        what="the start-up to look at the decision with no prompt",
+    )
+    assert prompts() == [], "the start-up posted the decision's prompt too"
+    hold.release()
+    await ok(attack)
+    assert button(attack.message, "Evade"), attack.message.text()
+    await bots.prompt_noted(second.channel, attack.message)
+    await press(h, second.player, attack.message, "Evade")
+    await h.wait_for(lambda: h.message(attack.message).components == [], what="Evade settled")
+    assert [m for m in h.messages_in(second.channel)[seen:] if "Evade" in m.text()] == [
+        h.message(attack.message)
+    ]
+
+    # Then a turn: the shard-1 process commits the Thug's turn's end, and its answer (the next
+    # turn's ping) is on its way when the shard-0 process starts.
+    assert await bots.by_shard[0].terminate() == 0
+    await bots.quiet()
+    before = len(turn_pings(h, second))
+    version = await bots.version_in(second.channel)
+
+    hold = h.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$")
+    endturn = await run(h, second, second.gm, "endturn")
+    await h.wait_for(lambda: hold.request is not None, what="the answer to /endturn")
+    assert await bots.version_in(second.channel) == version + 1  # committed, not yet shown
+
+    await bots.start(0)
+    starting = bots.by_shard[0]
+    await h.wait_for(
+        lambda: len(turn_pings(h, second)) > before or LEFT_TO_ITS_POST in starting.output(),
+        30,
+        what="the start-up to look at the unshown turn",
+    )
+    assert len(turn_pings(h, second)) == before, "the start-up pinged the turn too"
+
+    hold.release()
+    await ok(endturn)
+    assert TURN_PING.search(endturn.message.content), endturn.message.content
+    await h.wait_for(lambda: SHOWN_MEANWHILE in starting.output(), 30, what="a second look")
+    await bots.quiet()
+    assert turn_pings(h, second)[before:] == [h.message(endturn.message)]
+
+    # Now the shard-1 process is killed between committing a turn's end and posting it: that
+    # turn is lost, and when the process starts again (the other one playing on) it is pinged
+    # — once its post, had there been one, would have been noted.
+    before = len(turn_pings(h, second))
+    hold = h.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$")
+    endturn = await run(h, second, second.gm, "endturn")
+    await h.wait_for(lambda: hold.request is not None, what="the answer to the second /endturn")
+    bots.by_shard[1].kill()
+    hold.drop()
+    endturn.unanswered_reported = True  # the member saw "This interaction failed": it died
+    await bots.start(1)
+    await h.wait_for(lambda: len(turn_pings(h, second)) > before, 30, what="the lost turn's ping")
+    await bots.quiet()
+    [ping] = turn_pings(h, second)[before:]
+    assert ping.content.startswith("<@"), ping.content  # whoever holds the turn, mentioned
+    assert LEFT_TO_ITS_POST in bots.by_shard[1].output()
     assert "Traceback" not in bots.output(), bots.output()

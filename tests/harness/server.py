@@ -78,6 +78,27 @@ ALL_PERMISSIONS = (1 << 53) - 1
 Handler = Callable[[RecordedRequest, re.Match[str]], Awaitable[Any]]
 
 
+class Hold:
+    """A request :meth:`DiscordHarness.hold_next` holds: ``request`` once it came."""
+
+    def __init__(self, method: str, rx: re.Pattern[str]) -> None:
+        self.method = method
+        self.rx = rx
+        self.request: RecordedRequest | None = None
+        self.released = asyncio.Event()
+        self.dropped = False
+
+    def release(self) -> None:
+        """Serve the held request (or the next matching one, if none came yet) as usual."""
+        self.released.set()
+
+    def drop(self) -> None:
+        """Answer the held request with a 500 and do nothing of it: the bot that sent it died
+        before it was through (nothing it asked for happens)."""
+        self.dropped = True
+        self.released.set()
+
+
 class DiscordHarness(UserActions, MessageStore, RestRoutes):
     """The fake Discord. All state is public so tests can look at it directly."""
 
@@ -126,6 +147,7 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         # also a violation, cannot be allowed or popped, and makes every wait fail at once.
         self.harness_errors: list[str] = []
         self._failures: list[dict[str, Any]] = []
+        self._holds: list[Hold] = []
 
         self.sessions: list[GatewaySession] = []
         self.sessions_by_id: dict[str, GatewaySession] = {}
@@ -162,6 +184,8 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         return self
 
     async def stop(self) -> None:
+        for hold in self._holds:  # a test that failed holding a request lets it go
+            hold.release()
         for session in list(self.sessions):
             if not session.ws.closed:
                 with contextlib.suppress(Exception):
@@ -358,6 +382,14 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
                 "retry_after": retry_after,
             }
         )
+
+    def hold_next(self, method: str, path_regex: str) -> Hold:
+        """Hold the next matching request (recorded as it arrives, so Discord's clocks judge
+        it by then) until :meth:`Hold.release`: a request the bot sent and Discord has not
+        answered yet — the bot meanwhile between sending it and hearing back."""
+        hold = Hold(method.upper(), re.compile(path_regex))
+        self._holds.append(hold)
+        return hold
 
     # =========================================================================================
     # the modelled guilds
@@ -716,6 +748,14 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         return self._json_response(status, out, headers)
 
     async def _dispatch_http(self, rec: RecordedRequest) -> tuple[int, Any, dict[str, str]]:
+        for hold in self._holds:
+            if hold.request is None and hold.method == rec.method and hold.rx.search(rec.path):
+                hold.request = rec
+                self.notify()
+                await hold.released.wait()
+                if hold.dropped:
+                    return 500, error_body(0, "500: dropped (the sender is gone)"), {}
+                break
         for failure in self._failures:
             if (
                 failure["times"] > 0
