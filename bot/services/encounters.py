@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from time import monotonic
+from time import time as host_clock
 from typing import Any
 
 import orjson
@@ -129,7 +130,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._no_redo: dict[int, int] = {}
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
-        self._marks = IssueMarks()  # Discord's clock, as issue marks (one command, one effect)
+        # Discord's clock, as issue marks (one command, one effect); where other processes
+        # share the database, this host's clock until an interaction tells it (IssueMarks).
+        self._marks = IssueMarks(host_clock if db.shared_by_processes else None)
         # encounter id → when its turn and open decisions began, by the commits made here
         # (issue marks later than those stored; see Began), least recently used first; bounded
         # like the parsed states (STATE_CACHE_SIZE).

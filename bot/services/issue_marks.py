@@ -6,7 +6,7 @@ one delivered a moment later) was meant for what stood before and is refused."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from time import monotonic
 from typing import Any
@@ -14,12 +14,20 @@ from typing import Any
 from bot.engine.core.state import AnyState
 
 OFFSETS_KEPT = 64  # recent interactions whose delivery delay estimates Discord's clock
+DISCORD_EPOCH_MS = 1_420_070_400_000
+"""Discord's epoch (2015-01-01, Unix milliseconds): a snowflake is its milliseconds since it,
+shifted left by 22 bits."""
 
 
 class IssueMarks:
-    """The latest issue mark seen by this process and an estimate of Discord's clock."""
+    """The latest issue mark seen by this process and an estimate of Discord's clock.
 
-    def __init__(self) -> None:
+    ``wall``: where other processes share the database, this host's clock (Unix seconds), the
+    estimate of Discord's clock until this process has seen an interaction of its own (see
+    :meth:`floor`); ``None`` for a process alone on its database."""
+
+    def __init__(self, wall: Callable[[], float] | None = None) -> None:
+        self._wall = wall
         self.horizon = 0  # the latest issue mark (interaction snowflake) seen by this process
         # For each recent interaction: its creation time (Discord's clock, from its snowflake,
         # ms) minus when it reached this process by the monotonic clock (ms) — never the wall
@@ -46,9 +54,12 @@ class IssueMarks:
     def _discord_now(self) -> int:
         """Discord's time now as an issue mark: the latest creation-plus-time-since-arrival
         of recent interactions — a little early (by the fastest recent delivery), never late,
-        whatever this host's wall clock says; 0 before any interaction arrived since start."""
+        whatever this host's wall clock says. Before any interaction arrived since start:
+        this host's clock where other processes share the database (``wall``), else 0."""
         if not self._arrivals:
-            return 0
+            if self._wall is None:
+                return 0
+            return max(0, int(self._wall() * 1000) - DISCORD_EPOCH_MS) << 22
         return max(0, self._monotonic_ms() + max(self._arrivals)) << 22
 
     def now_mark(self) -> int:
@@ -68,7 +79,13 @@ class IssueMarks:
         lets through). Before this process has seen any interaction (a reaction window expiring
         right after a restart), the latest mark stored in the encounter stands in: every
         interaction that can still arrive was issued after it, since none is delivered while
-        the bot is down."""
+        the bot is down. That holds for a process alone on its database only: where other
+        processes share it (PostgreSQL shards), this process's expiry loop changes fights whose
+        interactions go to another process, which is up and receiving them — a turn it ends
+        there must be dated now, or a command sent for the turn before, delivered over there
+        a moment later, would be applied to the new one. Until an interaction of its own tells
+        it Discord's clock, such a process dates by this host's clock (``wall``), kept right by
+        the host's time service."""
         return stamp(before, after, self.floor(before, after))
 
     def floor(self, before: AnyState, after: AnyState) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,24 @@ async def test_a_gm_next_read_again_after_another_process_ended_the_turn_is_refu
     assert after.state.turn_seq == before.state.turn_seq + 1
 
 
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def snowflake(at: datetime) -> int:
+    """The issue mark of an interaction created at ``at`` (Discord's clock)."""
+    return (int(at.timestamp() * 1000) - DISCORD_EPOCH_MS) << 22
+
+
+def issued_now(after: int = 0) -> int:
+    """An interaction's issue mark made now, later than ``after`` and than anything dated
+    before this call (a millisecond later): on a shared database what began is dated by the
+    clock (real marks, unlike the small numbers the tests above use on SQLite)."""
+    floor = max(after, snowflake(utc_now()))
+    while (mark := snowflake(utc_now())) <= floor:
+        pass  # the clock moves on within a millisecond
+    return mark
+
+
 async def test_on_a_shared_database_a_command_sent_after_another_process_moved_on_applies(
     pg_url: str,
 ) -> None:
@@ -158,13 +177,49 @@ async def test_on_a_shared_database_a_command_sent_after_another_process_moved_o
     try:
         await here.migrate()
         _, combat = await fight(here)
-        await gm_next(combat, issued=500)  # this process wrote the channel's row last
+        await gm_next(combat, issued=issued_now())  # this process wrote the row last
         others = EncounterService(there, seeds=lambda: 7)
-        await gm_next(CombatService(others, clock=utc_now), issued=900)  # the other moves on
+        # the other moves on
+        await gm_next(CombatService(others, clock=utc_now), issued=issued_now())
         seen = await others.live(CHANNEL)  # what the channel shows when the member sends it
-        await gm_next(combat, issued=1000)
+        await gm_next(combat, issued=issued_now())
         after = await others.live(CHANNEL)
         assert (after.version, after.state.turn_seq) == (seen.version + 1, seen.state.turn_seq + 1)
+    finally:
+        await here.close()
+        await there.close()
+
+
+async def test_a_turn_another_process_began_knowing_no_interaction_is_dated_by_the_clock(
+    pg_url: str,
+) -> None:
+    """Another process's expiry loop ends a turn (a passed deadline: the bot's own change, no
+    issue mark) in a channel this process serves, having seen no interaction itself (its own
+    servers quiet, or it has just started). A member's command sent before that — for the
+    turn that ended — and delivered here after it is refused, not applied to the next turn.
+    (That process dated the new turn with the mark stored for the turn before — "no
+    interaction can have been issued since, the bot was down" holds for one process alone —
+    so the command, issued later than that, ended the next turn too.)"""
+    here, there = await PgDatabase.open(pg_url), await PgDatabase.open(pg_url)
+    try:
+        await here.migrate()
+        encounters, combat = await fight(here)
+        await gm_next(combat, issued=issued_now())
+        running = await encounters.live(CHANNEL)
+        sent = issued_now(running.turn_mark())  # the member ends the turn they see
+        elsewhere = EncounterService(there, seeds=lambda: 7)  # has seen no interaction
+        issued_now(sent)  # the deadline passes a moment later
+        await gm_next(CombatService(elsewhere, clock=utc_now), issued=None)
+        before = await encounters.live(CHANNEL)
+        assert before.state.turn_seq == running.state.turn_seq + 1
+        with pytest.raises(Conflict, match="That turn already ended: it is now"):
+            await gm_next(combat, issued=sent)
+        after = await encounters.live(CHANNEL)
+        assert (after.version, after.state.turn_seq) == (before.version, before.state.turn_seq)
+        # A command sent once the new turn showed moves it on as usual.
+        await gm_next(combat, issued=issued_now(before.turn_mark()))
+        moved = await encounters.live(CHANNEL)
+        assert moved.state.turn_seq == before.state.turn_seq + 1
     finally:
         await here.close()
         await there.close()
