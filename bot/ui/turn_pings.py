@@ -58,9 +58,10 @@ class TurnPingKeeper:
         # Channels where Discord refused to take a ping's buttons off: tried again by retry().
         self.refused_channels: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
         self._looked_after_start = False
-        # encounter id → the turn this process noted shown last (announced): most results
-        # show the turn the last one showed, and need no write of their own.
-        self._noted: dict[int, int] = {}
+        # encounter id → (the turn this process noted shown last, the version of the last
+        # result it showed there) (announced): most results show the turn the last one
+        # showed, and need no write of their own.
+        self._noted: dict[int, tuple[int, int]] = {}
         # (channel id, turn) left unshown at start-up only just now → the loop time to look
         # at it again (recover): its post may be under way in another process.
         self._later: dict[tuple[int, int], float] = {}
@@ -145,12 +146,15 @@ class TurnPingKeeper:
 
     async def announced(self, encounter: Encounter) -> None:
         """A result of ``encounter`` was posted, showing its running turn: noted unless this
-        process noted that turn last (most results show the turn the one before showed, and a
-        transaction each would double the commits of play). Another process sharing the
-        database (PostgreSQL) may have noted a later turn meanwhile, and an undo back to this
-        one is then not noted here: a restart may ping that turn once more. Never raises."""
-        seq = encounter.state.turn_seq
-        if self._noted.get(encounter.id) == seq:
+        process noted that turn last and the result follows the last one it showed there
+        (most results show the turn the one before showed, and a transaction each would double
+        the commits of play). A change in between that this process did not show — another
+        process sharing the database (PostgreSQL) may have moved the fight on and noted a
+        later turn, which an undo here then takes back — is noted again. Never raises."""
+        seq, version = encounter.state.turn_seq, encounter.version
+        noted = self._noted.get(encounter.id)
+        if noted is not None and noted[0] == seq and noted[1] + 1 == version:
+            self._noted[encounter.id] = (seq, version)
             return
         try:
             await self._pings.announced(encounter)
@@ -159,7 +163,7 @@ class TurnPingKeeper:
             return
         if len(self._noted) >= NOTED_MAX:
             self._noted.clear()
-        self._noted[encounter.id] = seq
+        self._noted[encounter.id] = (seq, version)
 
     async def owed(self) -> list[tuple[int, int]]:
         """``(channel_id, turn_seq)`` of the running turns no posted result showed (read

@@ -335,7 +335,7 @@ async def test_a_result_showing_the_turn_noted_last_writes_nothing_more(
     live = await bot.services.encounters.live(h.channel.id)
     # The turn's start is noted once its result is posted, after the answer came.
     await h.wait_for(
-        lambda: bot.turn_pings._noted.get(live.id) == live.state.turn_seq,
+        lambda: (bot.turn_pings._noted.get(live.id) or (None,))[0] == live.state.turn_seq,
         what="Willow's turn noted shown",
     )
     writes: list[int] = []

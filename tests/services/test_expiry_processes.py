@@ -28,7 +28,7 @@ from bot.settings import Settings
 from bot.store import expiry
 from bot.store.pg import PgDatabase
 from tests.clock import ManualClock
-from tests.services.test_expiry import CHANNEL, WINDOW, thug_attacks_willow
+from tests.services.test_expiry import CHANNEL, GM, PLAYER, WINDOW, thug_attacks_willow
 
 
 @dataclass
@@ -206,3 +206,28 @@ async def test_a_failed_expiry_lets_its_claim_go_at_once(
     [row] = await c.decision_rows()
     assert row["status"] == "closed"
     assert row["claim"].endswith(f" {c.second.combat.reactions.claimer}")
+
+
+async def test_a_turn_shown_again_after_another_process_showed_a_later_one_is_noted(
+    cluster: Cluster,
+) -> None:
+    """The turn each posted result showed is noted (for the pings a stop loses: at start-up a
+    running turn no post showed is pinged), but a process skips the write when it noted that
+    turn itself last. Here it noted the Thug's turn; the other process settled the reaction
+    and showed Willow's turn (noted there); then an undo here brought the Thug's turn back and
+    showed it — the write was skipped, so the database said Willow's turn was shown while the
+    Thug's ran, and every later start-up pinged the Thug's turn once more. Noted again."""
+    c = cluster
+    waiting = await thug_attacks_willow(c.first)
+    await c.first.bot.turn_pings.announced(waiting)
+    version = waiting.row.pending_version
+    assert version is not None
+    settled = await c.second.combat.decide(waiting.id, version, PLAYER, "none")
+    assert settled.encounter.state.turn_seq == waiting.state.turn_seq + 1
+    await c.second.bot.turn_pings.announced(settled.encounter)
+
+    undone, _ = await c.first.bot.services.moderation.undo(CHANNEL, GM)
+    assert undone.encounter.state.turn_seq == waiting.state.turn_seq
+    await c.first.bot.turn_pings.announced(undone.encounter)
+    assert await c.first.bot.turn_pings.owed() == []
+    assert await c.second.bot.turn_pings.owed() == []
