@@ -4,8 +4,10 @@ composition root (:func:`bot.__main__.build`) with a database object of its own 
 database, and runs the loop's real pass (:meth:`bot.client.CombatBot.expire_due`) — only the
 announcement in Discord is replaced by a recorder. A due reaction window is claimed by one
 process (:mod:`bot.store.expiry`), expired once and announced once; a claim whose process died
-is taken again after the lease; a failed expiry lets its claim go. (Two ``python -m bot``
-processes against the Discord harness are the e2e suite's to test, issue 16.)"""
+is taken again after the lease; a failed expiry lets its claim go. A reminder point both loops
+find due is sent once; a turn shown again after the other process showed a later one is noted
+again (a start-up would ping it once more). (Two ``python -m bot`` processes against the
+Discord harness are the e2e suite's to test, issue 16.)"""
 
 from __future__ import annotations
 
@@ -231,3 +233,25 @@ async def test_a_turn_shown_again_after_another_process_showed_a_later_one_is_no
     await c.first.bot.turn_pings.announced(undone.encounter)
     assert await c.first.bot.turn_pings.owed() == []
     assert await c.second.bot.turn_pings.owed() == []
+
+
+async def test_both_processes_loops_send_a_reminder_point_once(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half of Willow's reaction window has passed (her reminder point, ``50%``): both
+    processes' loops look for due reminders at the same moment; she is reminded once."""
+    c = cluster
+    posted: list[tuple[str, str]] = []
+    names = {id(c.first.bot): "first", id(c.second.bot): "second"}
+
+    async def recorded(client: Any, reminder: Any) -> None:
+        posted.append((names[id(client)], reminder.name))
+
+    monkeypatch.setattr(client_module, "post_reminder", recorded)
+    await thug_attacks_willow(c.first)
+    c.clock.advance(WINDOW * 0.6)
+    sent = await asyncio.gather(c.first.bot.send_reminders(), c.second.bot.send_reminders())
+    assert sum(len(batch) for batch in sent) == 1, sent
+    assert [name for _, name in posted] == ["Thug 1 attacks Willow with Sword"]
+    again = await asyncio.gather(c.first.bot.send_reminders(), c.second.bot.send_reminders())
+    assert again == [[], []] and len(posted) == 1
