@@ -33,12 +33,22 @@ class PromptBookkeeping:
         def _forget_row(self, encounter_id: int) -> None: ...
 
     async def set_tracker_message(
-        self, encounter_id: int, message_id: int, *, pinned: bool = False
-    ) -> None:
-        """Remember the message that shows the encounter's tracker, and whether it is pinned."""
+        self,
+        encounter_id: int,
+        message_id: int,
+        *,
+        pinned: bool = False,
+        replacing: int | None = repo.ANY_TRACKER,
+    ) -> bool:
+        """Remember the message that shows the encounter's tracker, and whether it is pinned
+        — if the one recorded is still ``replacing`` (None: none; by default whichever).
+        Whether it was recorded (False: another process recorded its own meanwhile)."""
         async with self._db.transaction() as conn:
-            await repo.set_tracker_message(conn, encounter_id, message_id, pinned=pinned)
+            done = await repo.set_tracker_message(
+                conn, encounter_id, message_id, pinned=pinned, replacing=replacing
+            )
         self._forget_row(encounter_id)
+        return done
 
     async def set_prompt_message(
         self,

@@ -516,15 +516,30 @@ def _require_moved(counts: list[int]) -> None:
         )
 
 
+ANY_TRACKER = -1
+"""``replacing`` for :func:`set_tracker_message`: whatever message was recorded."""
+
+
 async def set_tracker_message(
-    conn: StoreConnection, encounter_id: int, message_id: int, *, pinned: bool = False
-) -> None:
+    conn: StoreConnection,
+    encounter_id: int,
+    message_id: int,
+    *,
+    pinned: bool = False,
+    replacing: int | None = ANY_TRACKER,
+) -> bool:
     """Remember which message shows the tracker and whether it is pinned (presentation only:
-    no version bump)."""
-    await conn.execute(
-        "UPDATE encounters SET tracker_message_id = ?, tracker_pinned = ? WHERE id = ?",
-        (message_id, int(pinned), encounter_id),
-    )
+    no version bump) — if the message recorded is still ``replacing`` (None: none), unless
+    that is :data:`ANY_TRACKER`. Whether it was recorded (False: another process recorded a
+    tracker of its own meanwhile)."""
+    sql = "UPDATE encounters SET tracker_message_id = ?, tracker_pinned = ? WHERE id = ?"
+    params: tuple[Any, ...] = (message_id, int(pinned), encounter_id)
+    if replacing is None:
+        sql += " AND tracker_message_id IS NULL"
+    elif replacing != ANY_TRACKER:
+        sql += " AND tracker_message_id = ?"
+        params += (replacing,)
+    return await conn.execute(sql, params) == 1
 
 
 async def set_prompt_message(

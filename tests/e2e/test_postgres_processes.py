@@ -19,12 +19,15 @@ server, as the README and the Procfile run them.
   harness holds it: :meth:`tests.harness.server.DiscordHarness.hold_next`): the start-up leaves
   the decision's prompt and the turn's ping to that answer (each is posted once); a process
   killed between its commit and its answer has its lost turn pinged when it starts again.
+- One process's tracker edit is answered late while the other's expiry loop posts the tracker
+  of a new round in that channel: one tracker stays, showing the fight as it stands.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -537,4 +540,83 @@ async def test_a_start_up_leaves_the_turn_another_process_is_posting_to_its_post
     [ping] = turn_pings(h, second)[before:]
     assert ping.content.startswith("<@"), ping.content  # whoever holds the turn, mentioned
     assert LEFT_TO_ITS_POST in bots.by_shard[1].output()
+    assert "Traceback" not in bots.output(), bots.output()
+
+
+def trackers_in(h: DiscordHarness, server: Server) -> list[StoredMessage]:
+    """The tracker messages in ``server``'s channel (not deleted)."""
+    return [m for m in h.messages_in(server.channel) if "view · encounter" in str(m.embeds)]
+
+
+def shows_version(message: StoredMessage, version: int) -> bool:
+    """Whether the tracker ``message`` shows its encounter at ``version``."""
+    return any(
+        str(e.get("footer", {}).get("text", "")).endswith(f" v{version}") for e in message.embeds
+    )
+
+
+async def test_a_late_tracker_edit_of_one_process_does_not_undo_the_others_newer_one(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    """Each process serialises its own work on a channel's tracker, but two processes may work
+    on it at once: the shard-0 process edits the first server's tracker after a GM command, and
+    Discord answers late; meanwhile the shard-1 process's expiry loop expires the reaction
+    waiting there — a new round: it posts the tracker anew (it may not pin it) and deletes the
+    old one. The late edit then met a deleted tracker and posted one more: two trackers, the
+    one no longer recorded never edited again. (Had the old one stayed, the late edit would
+    have shown the fight as it was before the expiry.) Exactly one tracker stays, showing the
+    fight as it stands."""
+    h = discord_harness
+    first = servers[0]
+    await fight_to_thug_turn(h, first, reaction_window="1m", reminders="off")
+    prompt = await thug_attacks_willow(h, first)
+    await bots.prompt_noted(first.channel, prompt)
+    await bots.quiet()
+    [row] = await bots.fetch(
+        "SELECT tracker_message_id FROM encounters WHERE channel_id = $1 AND status = 'live'",
+        first.channel.id,
+    )
+    tracker = int(row[0])
+
+    # The shard-0 process's edit after /gm settings waits for Discord's answer.
+    hold = h.hold_next("PATCH", rf"^/channels/{first.channel.id}/messages/{tracker}$")
+    await ok(await run(h, first, first.gm, "gm settings", show_odds=True))
+    await h.wait_for(lambda: hold.request is not None, what="the tracker's edit")
+    # Meanwhile the shard-1 process expires the reaction (the shard-0 process is paused, so
+    # its loop does not) and shows it in the tracker.
+    shard0 = bots.by_shard[0].proc
+    assert shard0 is not None
+    shard0.send_signal(signal.SIGSTOP)
+    try:
+        await bots.fetch(
+            "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'reaction'"
+            " RETURNING id",
+            ts(datetime.now(UTC) - timedelta(seconds=1)),
+        )
+        await h.wait_for(
+            lambda: [m for m in h.messages_in(first.channel) if "Reaction window over" in m.text()],
+            30,
+            what="the shard-1 process's expiry",
+        )
+        expired = await bots.version_in(first.channel)
+        await h.wait_for(
+            lambda: (
+                any(shows_version(m, expired) for m in trackers_in(h, first))
+                and h.message(tracker).deleted
+            ),
+            30,
+            what="the shard-1 process's new tracker, the old one deleted",
+        )
+    finally:
+        shard0.send_signal(signal.SIGCONT)
+    hold.release()
+    await bots.quiet()
+    [row] = await bots.fetch(
+        "SELECT tracker_message_id, version FROM encounters WHERE channel_id = $1"
+        " AND status = 'live'",
+        first.channel.id,
+    )
+    shown = trackers_in(h, first)
+    assert [m.id for m in shown] == [row["tracker_message_id"]], [m.embeds for m in shown]
+    assert shows_version(shown[0], row["version"]), shown[0].embeds
     assert "Traceback" not in bots.output(), bots.output()
