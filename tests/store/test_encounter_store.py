@@ -264,6 +264,20 @@ async def test_a_copy_read_before_the_tracker_moved_is_refused(store: Store) -> 
     assert fresh is not None and fresh.tracker_message_id == 777 and fresh.version == 1
 
 
+async def test_a_tracker_is_recorded_only_in_place_of_the_one_it_replaces(store: Store) -> None:
+    """Two processes that each posted a tracker for one encounter, both replacing the one they
+    read: the first recorded stays, the second is told it lost (and deletes its message)."""
+    row = await start(store)
+    async with store.transaction() as conn:
+        assert await encounters.set_tracker_message(conn, row.id, 777, replacing=None)
+        assert not await encounters.set_tracker_message(conn, row.id, 778, replacing=None)
+        assert await encounters.set_tracker_message(conn, row.id, 801, replacing=777)
+        assert not await encounters.set_tracker_message(conn, row.id, 802, replacing=777)
+    async with store.read() as conn:
+        fresh = await encounters.by_id(conn, row.id)
+    assert fresh is not None and fresh.tracker_message_id == 801
+
+
 async def test_a_saved_row_carries_its_open_decisions_as_written(store: Store) -> None:
     """When a change opens or closes decisions, the row ``save`` returns carries them exactly
     as a read gives them (``seen``, the ids the database gave), so the next save from that row
