@@ -75,10 +75,16 @@ class PromptBookkeeping:
             await decisions.set_asked(conn, decision_id, asked)
         self._forget_row(encounter_id)
 
-    async def prompt_retired(self, message_id: int) -> None:
-        """The prompt ``message_id`` lost its buttons (nothing left to retire)."""
+    async def prompt_retired(self, message_id: int, *, keep: bool = False) -> None:
+        """The prompt ``message_id`` lost its buttons (nothing left to retire; ``keep``: what
+        it was retired with stays, :func:`bot.store.decisions.prompt_retired`)."""
         async with self._db.transaction() as conn:
-            await decisions.prompt_retired(conn, message_id)
+            await decisions.prompt_retired(conn, message_id, keep=keep)
+
+    async def closed_prompt(self, message_id: int) -> decisions.DecisionRow | None:
+        """The closed decision whose prompt is ``message_id``, None when there is none."""
+        async with self._db.read() as conn:
+            return await decisions.closed_prompt(conn, message_id)
 
     async def retire_later(self, message_id: int, text: str, embed: dict[str, Any] | None) -> bool:
         """Keep what a closed decision's prompt should say once Discord lets the bot edit it

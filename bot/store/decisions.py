@@ -256,13 +256,25 @@ async def due(conn: Connection, now: datetime) -> list[tuple[int, int]]:
     return [(int(row["encounter_id"]), int(row["opened_version"])) for row in rows]
 
 
-async def prompt_retired(conn: Connection, message_id: int) -> None:
-    """The prompt ``message_id`` lost its buttons: nothing is left to retire."""
+async def prompt_retired(conn: Connection, message_id: int, *, keep: bool = False) -> None:
+    """The prompt ``message_id`` lost its buttons: nothing is left to retire. ``keep``: what
+    it was retired with (:func:`retire_later`) stays, to retire it again should an edit of
+    another process that was on its way give it its buttons back."""
+    kept = "" if keep else ", retire_text = NULL, retire_embed = NULL"
     await conn.execute(
-        "UPDATE decisions SET prompt_retired = 1, retire_text = NULL, retire_embed = NULL"
-        " WHERE prompt_message_id = ?",
+        f"UPDATE decisions SET prompt_retired = 1{kept} WHERE prompt_message_id = ?",
         (message_id,),
     )
+
+
+async def closed_prompt(conn: Connection, message_id: int) -> DecisionRow | None:
+    """The closed decision whose prompt is ``message_id`` (None: none, or it still waits)."""
+    row = await conn.fetch_one(
+        f"SELECT {_COLUMNS} FROM decisions WHERE prompt_message_id = ? AND status = 'closed'"
+        " ORDER BY id DESC LIMIT 1",
+        (message_id,),
+    )
+    return _row(row) if row is not None else None
 
 
 async def retire_later(

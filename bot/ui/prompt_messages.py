@@ -46,6 +46,7 @@ GRACE = 10.0  # seconds a decision may go without a noted prompt before one is r
 
 GONE = "No longer waiting: it was settled or taken back before this prompt was posted."
 LOST = "This decision is no longer waiting: it was settled while the bot was away."
+SETTLED = "This decision is no longer waiting: it was settled."
 
 
 @dataclass(frozen=True)
@@ -229,7 +230,33 @@ class PromptKeeper:
                 except discord.NotFound:
                     return
                 self._shown[message_id] = shown
+                edited = True
+            else:
+                edited = False
+        if edited and self._shared and await self._retired_meanwhile(channel_id, message_id):
+            return
         await self._tell_newly_asked(encounter, decision, message_id, shown.members, ping=ping)
+
+    async def _retired_meanwhile(self, channel_id: int, message_id: int) -> bool:
+        """After an edit of a waiting prompt: whether its decision was settled meanwhile — by
+        another process, whose retirement the edit, answered late, may have undone — and the
+        prompt is retired again (with what it was retired with, kept in the decision's row)."""
+        try:
+            closed = await self._encounters.closed_prompt(message_id)
+        except Exception:
+            log.exception("could not read whether prompt %s still waits", message_id)
+            return False
+        if closed is None:
+            return False
+        embed = discord.Embed.from_dict(closed.retire_embed) if closed.retire_embed else None
+        await self.retire(
+            channel_id,
+            message_id,
+            closed.retire_text or SETTLED,
+            embed,
+            keep_embed=closed.retire_text is None or closed.retire_embed is None,
+        )
+        return True
 
     async def _tell_newly_asked(
         self,
@@ -288,10 +315,17 @@ class PromptKeeper:
         in the decision's row, so across restarts — and :meth:`retry` does it later."""
         retirement = _Retirement(channel_id, content[:2000], embed, keep_embed)
         self._shown.pop(message_id, None)
+        if self._shared:  # kept first: another process's late edit can be undone with it
+            await self._retired(message_id, retirement, False)
         async with self.editing(message_id):
             done = await self._retire(message_id, retirement)
         await self._retired(message_id, retirement, done)
         return done
+
+    @property
+    def _shared(self) -> bool:
+        """Whether other processes share the database (and edit this one's prompts too)."""
+        return bool(self._client.settings.shares_database)
 
     async def retired_by_click(self, message_id: int) -> None:
         """A button's own answer replaced prompt ``message_id`` (its buttons gone)."""
@@ -303,7 +337,7 @@ class PromptKeeper:
             if done:
                 self._retirements.pop(message_id, None)
                 self.refused_messages.cleared(message_id)
-                await self._encounters.prompt_retired(message_id)
+                await self._encounters.prompt_retired(message_id, keep=self._shared)
                 return
             assert retirement is not None
             embed: dict[str, Any] | None = None  # None: keep the prompt's own embed

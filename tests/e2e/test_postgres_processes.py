@@ -19,8 +19,9 @@ server, as the README and the Procfile run them.
   harness holds it: :meth:`tests.harness.server.DiscordHarness.hold_next`): the start-up leaves
   the decision's prompt and the turn's ping to that answer (each is posted once); a process
   killed between its commit and its answer has its lost turn pinged when it starts again.
-- One process's tracker edit is answered late while the other's expiry loop posts the tracker
-  of a new round in that channel: one tracker stays, showing the fight as it stands.
+- One process's tracker edit (then a prompt's) is answered late while the other's expiry loop
+  posts the tracker of a new round in that channel (retires the prompt): one tracker stays,
+  showing the fight as it stands (the prompt stays retired).
 """
 
 from __future__ import annotations
@@ -101,17 +102,20 @@ async def whose_turn(h: DiscordHarness, server: Server) -> str:
     return text.split("Turn: **", 1)[1].split("**", 1)[0]
 
 
-async def fight_to_thug_turn(h: DiscordHarness, server: Server, **settings: str) -> None:
+async def fight_to_thug_turn(
+    h: DiscordHarness, server: Server, *, started: bool = False, **settings: str
+) -> None:
     """Start a fight (a Thug and Willow) with ``settings`` (``/gm settings`` options), begin it
-    and pass turns until it is the Thug's."""
-    await ok(await run(h, server, server.gm, "encounter start", name=f"Shard {server.shard}"))
-    await answered(await run(h, server, server.gm, "npc import", example="thug"))
-    await ok(await run(h, server, server.gm, "gm add-npc", template="Thug", count=1))
-    await answered(await run(h, server, server.player, "character import", example="willow"))
-    await ok(await run(h, server, server.player, "encounter join", character="Willow"))
-    if settings:
-        await ok(await run(h, server, server.gm, "gm settings", **settings))
-    await ok(await run(h, server, server.gm, "encounter begin"))
+    and pass turns until it is the Thug's (``started``: the fight runs; only pass turns)."""
+    if not started:
+        await ok(await run(h, server, server.gm, "encounter start", name=f"Shard {server.shard}"))
+        await answered(await run(h, server, server.gm, "npc import", example="thug"))
+        await ok(await run(h, server, server.gm, "gm add-npc", template="Thug", count=1))
+        await answered(await run(h, server, server.player, "character import", example="willow"))
+        await ok(await run(h, server, server.player, "encounter join", character="Willow"))
+        if settings:
+            await ok(await run(h, server, server.gm, "gm settings", **settings))
+        await ok(await run(h, server, server.gm, "encounter begin"))
     for _ in range(4):
         if await whose_turn(h, server) == "Thug 1":
             return
@@ -555,17 +559,42 @@ def shows_version(message: StoredMessage, version: int) -> bool:
     )
 
 
-async def test_a_late_tracker_edit_of_one_process_does_not_undo_the_others_newer_one(
+async def expire_elsewhere(h: DiscordHarness, bots: Bots, server: Server) -> int:
+    """The open reaction in ``server`` (shard 0's) runs out and the shard-1 process expires it
+    — the shard-0 process is paused meanwhile, so its loop does not; its SIGCONT is the
+    caller's. Returns the version the expiry committed, once its result is posted."""
+    shard0 = bots.by_shard[0].proc
+    assert shard0 is not None
+    shard0.send_signal(signal.SIGSTOP)
+    await bots.fetch(
+        "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'reaction'"
+        " RETURNING id",
+        ts(datetime.now(UTC) - timedelta(seconds=1)),
+    )
+    seen = len(h.messages_in(server.channel))
+    await h.wait_for(
+        lambda: [m for m in h.messages_in(server.channel)[seen:] if "window over" in m.text()],
+        30,
+        what="the shard-1 process's expiry",
+    )
+    return await bots.version_in(server.channel)
+
+
+async def test_late_edits_of_one_process_do_not_undo_what_the_other_showed_since(
     discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
 ) -> None:
-    """Each process serialises its own work on a channel's tracker, but two processes may work
-    on it at once: the shard-0 process edits the first server's tracker after a GM command, and
-    Discord answers late; meanwhile the shard-1 process's expiry loop expires the reaction
-    waiting there — a new round: it posts the tracker anew (it may not pin it) and deletes the
-    old one. The late edit then met a deleted tracker and posted one more: two trackers, the
-    one no longer recorded never edited again. (Had the old one stayed, the late edit would
-    have shown the fight as it was before the expiry.) Exactly one tracker stays, showing the
-    fight as it stands."""
+    """Each process serialises its own work on a channel's tracker and prompts, but two
+    processes may work on them at once: the shard-0 process edits the first server's tracker,
+    or a prompt, after a command there, and Discord answers late; meanwhile the shard-1
+    process's expiry loop expires the reaction waiting there. The late edit then lands last.
+
+    The tracker: the expiry begins a new round, so the shard-1 process posts the tracker anew
+    (it may not pin it) and deletes the old one; the late edit met a deleted tracker and
+    posted one more — two trackers, the recorded one still waiting on the reaction. The
+    prompt (Willow's player went ``/away``: it asks her stand-in now): the shard-1 process
+    retires it, and the late edit gave it its buttons back, "Decide by" a time past, for a
+    reaction already over. Now exactly one tracker stays, showing the fight as it stands, and
+    the prompt is retired again."""
     h = discord_harness
     first = servers[0]
     await fight_to_thug_turn(h, first, reaction_window="1m", reminders="off")
@@ -578,27 +607,12 @@ async def test_a_late_tracker_edit_of_one_process_does_not_undo_the_others_newer
     )
     tracker = int(row[0])
 
-    # The shard-0 process's edit after /gm settings waits for Discord's answer.
+    # The tracker's edit after /gm settings waits for Discord's answer.
     hold = h.hold_next("PATCH", rf"^/channels/{first.channel.id}/messages/{tracker}$")
     await ok(await run(h, first, first.gm, "gm settings", show_odds=True))
     await h.wait_for(lambda: hold.request is not None, what="the tracker's edit")
-    # Meanwhile the shard-1 process expires the reaction (the shard-0 process is paused, so
-    # its loop does not) and shows it in the tracker.
-    shard0 = bots.by_shard[0].proc
-    assert shard0 is not None
-    shard0.send_signal(signal.SIGSTOP)
     try:
-        await bots.fetch(
-            "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'reaction'"
-            " RETURNING id",
-            ts(datetime.now(UTC) - timedelta(seconds=1)),
-        )
-        await h.wait_for(
-            lambda: [m for m in h.messages_in(first.channel) if "Reaction window over" in m.text()],
-            30,
-            what="the shard-1 process's expiry",
-        )
-        expired = await bots.version_in(first.channel)
+        expired = await expire_elsewhere(h, bots, first)
         await h.wait_for(
             lambda: (
                 any(shows_version(m, expired) for m in trackers_in(h, first))
@@ -608,7 +622,7 @@ async def test_a_late_tracker_edit_of_one_process_does_not_undo_the_others_newer
             what="the shard-1 process's new tracker, the old one deleted",
         )
     finally:
-        shard0.send_signal(signal.SIGCONT)
+        bots.by_shard[0].proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
     hold.release()
     await bots.quiet()
     [row] = await bots.fetch(
@@ -619,4 +633,23 @@ async def test_a_late_tracker_edit_of_one_process_does_not_undo_the_others_newer
     shown = trackers_in(h, first)
     assert [m.id for m in shown] == [row["tracker_message_id"]], [m.embeds for m in shown]
     assert shows_version(shown[0], row["version"]), shown[0].embeds
+
+    # The prompt's edit after /away waits for Discord's answer.
+    await fight_to_thug_turn(h, first, started=True)
+    prompt = await thug_attacks_willow(h, first)
+    await bots.prompt_noted(first.channel, prompt)
+    await bots.quiet()
+    hold = h.hold_next("PATCH", rf"^/channels/{first.channel.id}/messages/{prompt.id}$")
+    await ok(await run(h, first, first.player, "away", delegate=first.gm))
+    await h.wait_for(lambda: hold.request is not None, what="the prompt's edit")
+    try:
+        await expire_elsewhere(h, bots, first)
+        await h.wait_for(lambda: h.message(prompt).components == [], 30, what="it retired")
+    finally:
+        bots.by_shard[0].proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+    retired = h.message(prompt).content
+    hold.release()
+    await bots.quiet()
+    assert h.message(prompt).components == [], "the expired reaction's buttons came back"
+    assert h.message(prompt).content == retired
     assert "Traceback" not in bots.output(), bots.output()

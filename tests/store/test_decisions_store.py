@@ -62,6 +62,25 @@ async def test_a_prompt_is_recorded_once_and_retired_later(store: Store) -> None
         assert await decisions.to_retire(conn) == []
 
 
+async def test_a_retirement_kept_with_the_retired_prompt_is_read_back(store: Store) -> None:
+    """Where other processes share the database, what a prompt was retired with stays in its
+    row (``keep``), so a process whose late edit gave it its buttons back retires it again."""
+    async with store.transaction() as conn:
+        fight = await encounter(conn, CHANNEL)
+        await decisions.sync(conn, fight, [], [Opening(1, 2, None)], NOW)
+        assert await decisions.set_prompt(conn, fight, 2, 900, [7]) == "recorded"
+    async with store.read() as conn:
+        assert await decisions.closed_prompt(conn, 900) is None  # it waits
+    async with store.transaction() as conn:
+        await decisions.close_all(conn, fight, NOW)
+        assert await decisions.retire_later(conn, 900, "Lapsed", None)
+        await decisions.prompt_retired(conn, 900, keep=True)
+    async with store.read() as conn:
+        assert await decisions.to_retire(conn) == []
+        closed = await decisions.closed_prompt(conn, 900)
+    assert closed is not None and closed.prompt_retired and closed.retire_text == "Lapsed"
+
+
 async def test_due_windows_of_live_unpaused_fights_soonest_first(store: Store) -> None:
     async with store.transaction() as conn:
         late = await encounter(conn, CHANNEL)
