@@ -122,11 +122,15 @@ async def release_announced(
 async def maybe_unannounced(conn: Connection) -> list[tuple[int, int | None]]:
     """``(channel_id, turn_seq announced)`` of each live encounter whose running turn may
     have gone unannounced: those with no row (None: begun since migration 0024) or a known
-    one (a row of -1, a fight live before it, is left out)."""
+    one (a row of -1, a fight live before it, is left out), where a turn runs that is not the
+    one announced. The running turn is read from its column (``running_turn``, migration
+    0025); a row not written since it (NULL) is listed, to be read from its state."""
     rows = await conn.fetch_all(
         "SELECT e.channel_id, a.turn_seq FROM encounters e"
         " LEFT JOIN turn_announced a ON a.encounter_id = e.id"
         " WHERE e.status = 'live' AND (a.turn_seq IS NULL OR a.turn_seq >= 0)"
+        " AND (e.running_turn IS NULL OR (e.running_turn >= 0"
+        " AND (a.turn_seq IS NULL OR a.turn_seq <> e.running_turn)))"
         " ORDER BY e.id"
     )
     return [
