@@ -157,8 +157,13 @@ class UttasRuleset(Ruleset[UttasState]):
     a Warp away; recovering from Stunned is forced on it), checked where every action is paid —
     versions 1–3 let it pay for a later stance change, breaking out of a binding or its readied
     action; standing up by spending half the Run speed is moving, so a stance change after it is
-    no longer the free one of the turn's start (versions 1–3 kept it free)."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    no longer the free one of the turn's start (versions 1–3 kept it free).
+
+    Version 5: the Game Master ending a day (or a quest or an arc, ``/gm time end-of``) in an
+    encounter moves the encounter's clock to the start of the next day, as ``/campaign end-of``
+    moves the campaign clock, so the fight's days (healing limits) and the campaign clock it
+    leaves behind are the new day's; versions 1–4 said "A new day begins" and left the clock."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
