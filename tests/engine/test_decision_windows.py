@@ -25,9 +25,9 @@ from bot.engine.core.commands import Begin
 from bot.engine.core.decisions import DecisionBase
 from bot.engine.core.dice import RandomRoller
 from bot.engine.registry import REGISTRY
+from bot.engine.uune import commands as u
 from tests.engine.helpers import NOW
 from tests.engine.test_uune_engine import Table as UuneTable
-from tests.engine.test_uune_engine import u
 
 ROOT = Path(__file__).resolve().parents[2]
 CAST = {
