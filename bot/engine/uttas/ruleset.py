@@ -398,11 +398,30 @@ class UttasRuleset(Ruleset[UttasState]):
         return "breather"
 
     def attack_command(
-        self, state: UttasState, combatant: Any, target: str, attack: str
+        self,
+        state: UttasState,
+        combatant: Any,
+        target: str,
+        attack: str,
+        together: tuple[str, ...] = (),
     ) -> CommandBase:
         """UTTAS "Attack" at the distance the GM placed them (as ``/attack`` without
-        ``range:``)."""
-        return cmd.Attack(actor=combatant.id, target=target, attack=attack)
+        ``range:``), with the allies ``together`` whose coordinated attacks strike with it (as
+        ``/attack together:``)."""
+        return cmd.Attack(actor=combatant.id, target=target, attack=attack, with_readied=together)
+
+    def joint_attackers(self, state: UttasState, attacker: str, target: str) -> list[str]:
+        """UTTAS "Perform a readied action": the allies whose readied coordinated attack with
+        ``attacker`` is aimed at ``target`` ("both ... perform their attacks at the exact same
+        time")."""
+        return [
+            c.id
+            for c in state.combatants
+            if c.readied is not None
+            and c.readied.trigger == "coordinated"
+            and c.readied.watch == attacker
+            and c.readied.target == target
+        ]
 
     def standing_words(self) -> StandingWords:
         """UTTAS "Perform a Reaction command", Defend: Evade (also typed ``dodge``), Block or
