@@ -734,8 +734,10 @@ def _standing_answer(
     for combatant_id, options in rules.decision_options(state, decision).items():
         stored = book.rules.get(combatant_id)
         # Only while whoever set it still acts for the combatant: a stand-in's ended with the
-        # stand-in, a GM's when they handed the seat on.
-        if stored is None or not applies(current, state.get(combatant_id), stored.set_by):
+        # stand-in, a GM's when they handed the seat on (or the GM role changed).
+        if stored is None or not applies(
+            current, state.get(combatant_id), stored.set_by, stored.set_as
+        ):
             continue
         rule = stored.rule
         option = pick(
