@@ -223,7 +223,8 @@ class CombatBot(commands.Bot):
 
         First, what a stop left unsaid: the ping of each turn in ``owed`` — the running turns no
         posted result showed (:meth:`bot.ui.turn_pings.TurnPingKeeper.owed`, read at start-up)
-        — and then the lost decision prompts; each pass also takes the buttons off turn pings
+        — and then the lost decision prompts; each pass also posts such a ping Discord refused
+        (until it posts or its turn is shown otherwise) and takes the buttons off turn pings
         whose turn is over where that was refused or skipped
         (:meth:`bot.ui.turn_pings.TurnPingKeeper.retry`)."""
         await self.wait_until_ready()

@@ -10,7 +10,10 @@ by the bot's background loop (:meth:`TurnPingKeeper.retry`; every channel with p
 start-up, so a removal a stop skipped or Discord refused before it is made good).
 
 A result the bot committed but was stopped before posting showed nobody the turn it began:
-at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b)."""
+at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b); a post
+Discord refuses then (a 5xx, a 429 past discord.py's own retries) is tried again by the
+background loop's later passes, with a growing wait, until it posts or the turn is shown
+otherwise (a command moved it on, or posted a result showing it): exactly once (fix21)."""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ log = logging.getLogger(__name__)
 
 REFUSED_FIRST = 30.0  # seconds before the buttons of a channel's pings are tried again
 REFUSED_MAX = 900.0
+OWED_FIRST = 30.0  # seconds before a lost turn's ping Discord refused is posted again
 
 
 NOTED_MAX = 10_000
@@ -47,6 +51,9 @@ class TurnPingKeeper:
         # Channels where Discord refused to take a ping's buttons off: tried again by retry().
         self.refused_channels: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
         self._looked_after_start = False
+        # (channel, turn_seq) of lost turns whose recovered ping could not be posted: tried
+        # again by retry() until it posts or the turn is shown otherwise.
+        self.owed_pings: Backoff[tuple[int, int]] = Backoff(OWED_FIRST, REFUSED_MAX)
         # encounter id → the turn this process noted shown last (announced): most results
         # show the turn the last one showed, and need no write of their own.
         self._noted: dict[int, int] = {}
@@ -111,7 +118,10 @@ class TurnPingKeeper:
         """Take the buttons off the pings whose turn is over where Discord refused it (once
         their wait is over) — and, the first time, in every channel that has pings: a stop
         between a change and its refresh, or a refusal before a restart, left them. Never
-        raises."""
+        raises. First, the lost turns whose recovered ping Discord refused (:meth:`recover`),
+        once their wait is over."""
+        for channel_id, turn_seq in self.owed_pings.due():
+            await self._recover_or_wait(channel_id, turn_seq)
         again = self.refused_channels.due()
         if not self._looked_after_start:
             self._looked_after_start = True
@@ -153,13 +163,23 @@ class TurnPingKeeper:
         """Post the ping of each turn in ``owed`` (:meth:`owed`) that still runs unshown —
         whoever holds it mentioned (the GM for an NPC, a stand-in for an away player), with
         its deadline and its buttons (none while a decision waits: its prompt asks first) —
-        and note it shown. A turn a command moved on since is left to that command's post.
+        and note it shown. A turn a command moved on since is left to that command's post. A
+        ping that could not be posted (Discord refused it) is tried again by :meth:`retry`.
         Never raises."""
         for channel_id, turn_seq in owed:
-            try:
-                await self._recover_one(channel_id, turn_seq)
-            except Exception:
-                log.exception("could not post the lost turn ping in channel %s", channel_id)
+            await self._recover_or_wait(channel_id, turn_seq)
+
+    async def _recover_or_wait(self, channel_id: int, turn_seq: int) -> None:
+        """:meth:`_recover_one`, noting a failure for :meth:`retry` (with a growing wait) and
+        forgetting it once the ping is posted or no longer owed. Never raises."""
+        key = (channel_id, turn_seq)
+        try:
+            await self._recover_one(channel_id, turn_seq)
+        except Exception:
+            log.exception("could not post the lost turn ping in channel %s yet", channel_id)
+            self.owed_pings.refused(key)
+        else:
+            self.owed_pings.cleared(key)
 
     async def _recover_one(self, channel_id: int, turn_seq: int) -> None:
         async with self._locks.setdefault(channel_id, asyncio.Lock()):
@@ -172,7 +192,7 @@ class TurnPingKeeper:
             try:
                 await self._post_running(encounter)
             except Exception:
-                await self._pings.release(encounter, was)  # tried again at the next start
+                await self._pings.release(encounter, was)  # owed again: retry() tries it
                 raise
 
     async def _post_running(self, encounter: Encounter) -> None:
