@@ -1,0 +1,68 @@
+"""A brand-new GM and three players run an Untitled and a UTTAS campaign over a week of chat
+from the README alone (issue 21's walkthrough): sheets from the forms and the examples, the
+GM's NPCs with hidden numbers, conditions, turn deadlines and reminders, a player away for two
+days with a stand-in, undo and redo, a late joiner, a second fight. Each test is a place where
+what the bot said was wrong or left them guessing, and states what they should see."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.clock import ManualClock
+from tests.e2e.combat_helpers import (
+    button,
+    ok,
+    press,
+    set_up_fight,
+    slash,
+    thug_attacks_willow,
+    work_done,
+)
+from tests.e2e.conftest import Table
+from tests.harness.models import InteractionRecord
+from tests.harness.server import DiscordHarness
+
+
+async def _undone(h: DiscordHarness, table: Table) -> str:
+    """The GM's `/gm undo`: every text it posted (the channel's and the GM's exact copy)."""
+    record: InteractionRecord = await ok(await slash(h, table.moderator, "gm undo"))
+    await work_done()
+    return "\n".join(m.text() for m in record.all_messages())
+
+
+async def test_the_gms_undo_shows_only_options_someone_typed(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Nobody acted on Willow's turn for 12 hours; the GM undid the passed deadline and their
+    "Exact numbers (GM only)" copy read "Undid **a passed turn deadline** (for\\_turn: 5) by
+    the bot" — the bot's own bookkeeping, as if someone had typed an option called for_turn.
+    A turn ping's button carried its turn number the same way ("(turn: 3)"), a decision's
+    button its code and bookkeeping ("(choice: evade, button: Evade (1 action))"). The GM's
+    copy lists the options a member typed with a slash command (`/attack`'s target and
+    weapon) and nothing for a button or for what the bot did by itself."""
+    bot, h = clocked_bot, discord_harness
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, table.moderator, "gm settings", turn_deadline="12h"))
+    clock.advance(12 * 3600 + 1)
+    await bot.expire_due()
+    await work_done()
+    undone = await _undone(h, table)
+    assert "Undid **a passed turn deadline** by the bot" in undone, undone
+    assert "for\\_turn" not in undone and "for_turn" not in undone, undone
+
+    ping = h.last_message(h.channel)
+    assert ping is not None
+    click = await h.click(table.player, ping, button(ping, "End turn")["custom_id"])
+    await click.response()
+    undone = await _undone(h, table)
+    assert "Undid **the turn's End turn button** by <@" in undone, undone
+    assert "(turn:" not in undone, undone
+
+    prompt = await thug_attacks_willow(bot, h, table)
+    await press(h, table.player, prompt, "Evade")
+    undone = await _undone(h, table)
+    assert "Undid **the “Evade (1 action)” button** by <@" in undone, undone
+    assert "choice" not in undone and "pending" not in undone, undone
+
+    # A typed command's options are still the GM's to read.
+    undone = await _undone(h, table)
+    assert "Undid **/attack** (target: Willow, with: Cudgel" in undone, undone
