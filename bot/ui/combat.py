@@ -23,6 +23,11 @@ from bot.ui.embeds import fit_lines
 from bot.ui.text import shown_name, standing_in_for
 
 DESCRIPTION_MAX = 4096
+HIDDEN_CHANGE = (
+    "What changed is hidden: only the GM sees these numbers (the tracker shows how it looks now)."
+)
+"""A result whose every event carries numbers this audience may not see (the Storyteller's
+`/gm vital` on an NPC whose numbers are hidden): it read "Nothing happened." over a change."""
 EMBED_TOTAL_MAX = 6000
 
 
@@ -44,9 +49,11 @@ def result_embed(
         + replayed
         + render_all(_not_put_back(result, replayed), view_of(result.encounter, audience))
     )
+    # Events this audience may not read (an NPC's hidden numbers) still happened.
+    empty = HIDDEN_CHANGE if result.events else "Nothing happened."
     embed = discord.Embed(
         title=(title or result.label)[:256],
-        description=fit_lines(lines, DESCRIPTION_MAX, empty="Nothing happened."),
+        description=fit_lines(lines, DESCRIPTION_MAX, empty=empty),
         colour=discord.Colour.orange() if result.decision else discord.Colour.dark_red(),
     )
     if result.expired:

@@ -12,6 +12,7 @@ from tests.e2e.combat_helpers import (
     button,
     ok,
     press,
+    set_up_cast,
     set_up_fight,
     slash,
     thug_attacks_willow,
@@ -20,6 +21,8 @@ from tests.e2e.combat_helpers import (
 from tests.e2e.conftest import Table
 from tests.harness.models import InteractionRecord
 from tests.harness.server import DiscordHarness
+
+HILL_GIANT = ("hill-giant", "Hill giant")
 
 
 async def _undone(h: DiscordHarness, table: Table) -> str:
@@ -66,3 +69,24 @@ async def test_the_gms_undo_shows_only_options_someone_typed(
     # A typed command's options are still the GM's to read.
     undone = await _undone(h, table)
     assert "Undid **/attack** (target: Willow, with: Cudgel" in undone, undone
+
+
+async def test_a_hidden_change_does_not_read_nothing_happened(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The Storyteller took 10 Health off the hill giant, whose numbers are hidden
+    (`/gm vital combatant:Hill giant 1 vital:health amount:-10`): the channel read "The GM
+    adjusts Hill giant 1's Health — Nothing happened." while its tracker turned the giant
+    Hurt. Something did happen; only its numbers are the GM's. The channel is told that, and
+    the GM's copy has the numbers."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(h, table, "untitled", name="The mill", pcs={"Brask": "brask"}, npc=HILL_GIANT)
+    await ok(await slash(h, gm, "gm settings", hide_npc_numbers=True))
+    record = await ok(
+        await slash(h, gm, "gm vital", combatant="Hill giant 1", vital="health", amount="-10")
+    )
+    await work_done()
+    public, *private = [m.text() for m in record.all_messages()]
+    assert "Nothing happened" not in public, public
+    assert "only the GM sees" in public, public
+    assert any("Health to 50" in text for text in private), private
