@@ -131,13 +131,14 @@ def typed_options(command: str, options: Mapping[str, Any]) -> dict[str, str]:
     turn ping's, whose ``turn`` and ``target`` are ids, or a decision's, whose ``choice``,
     ``button`` and ``decision`` are its bookkeeping and the label already says what was
     pressed) or for what the bot did by itself (a passed deadline's ``for_turn``: nobody typed
-    it), and no bookkeeping (``pending_version``, dice) in a typed one."""
+    it), and no bookkeeping (``pending_version``, dice) in a typed one, nor an option left out
+    (``limb: None``)."""
     if command in BY_ITSELF or command == DECIDED or ("turn" in options and command in PRESSED):
         return {}
     return {
         str(k): str(v)[:100]
         for k, v in options.items()
-        if not str(k).endswith("_rolled") and k not in BOOKKEEPING
+        if v is not None and not str(k).endswith("_rolled") and k not in BOOKKEEPING
     }
 
 

@@ -121,4 +121,5 @@ def test_only_a_typed_commands_options_are_shown() -> None:
         assert log_commands.typed_options(label, logged) == {}, label
     assert log_commands.typed_options(log_commands.DECIDED, logged) == {}
     typed = {"target": "Thug 1", "with": "Club", "pending_version": 4, "dice_rolled": [1]}
+    typed["range"] = None  # an option left out: "(…, range: None)" was shown
     assert log_commands.typed_options("attack", typed) == {"target": "Thug 1", "with": "Club"}
