@@ -10,12 +10,15 @@ from bot.client import CombatBot
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     button,
+    end_encounter,
     ok,
     press,
+    refused,
     set_up_cast,
     set_up_fight,
     slash,
     thug_attacks_willow,
+    version,
     work_done,
 )
 from tests.e2e.conftest import Table
@@ -90,3 +93,39 @@ async def test_a_hidden_change_does_not_read_nothing_happened(
     assert "Nothing happened" not in public, public
     assert "only the GM sees" in public, public
     assert any("Health to 50" in text for text in private), private
+
+
+async def test_a_condition_that_cannot_last_refuses_lasts(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The Storyteller put Down on Wren "for some rounds", `rounds:1` (`/gm condition` offers
+    `lasts:` in every system): the reply read "Wren is now Down (the Game Master's call)." and
+    she stayed Down round after round — Untitled (and Utopia) dropped `lasts:` without a word:
+    their only condition, Down, follows Health (DHP) and lasts until it rises or the GM removes
+    it. The duration is now refused, naming why, and nothing changes; without it, Down is
+    given as before."""
+    h, gm = discord_harness, table.moderator
+    for system, pc, npc, vital in (
+        ("untitled", ("Wren", "wren"), HILL_GIANT, "Health"),
+        ("utopia", ("Vesna", "vesna"), ("stone-hound", "Stone hound"), "DHP"),
+    ):
+        await set_up_cast(h, table, system, name="Mill", pcs={pc[0]: pc[1]}, npc=npc)
+        before = await version(bot, h)
+        for lasts in ("rounds", "scene", "campaign"):
+            text = await refused(
+                await slash(
+                    h,
+                    gm,
+                    "gm condition",
+                    combatant=pc[0],
+                    action="add",
+                    name="Down",
+                    lasts=lasts,
+                    **({"rounds": 1} if lasts == "rounds" else {}),
+                )
+            )
+            assert "`lasts:`" in text and f"follows {vital}" in text, (system, text)
+        assert await version(bot, h) == before, system
+        await ok(await slash(h, gm, "gm condition", combatant=pc[0], action="add", name="Down"))
+        click = await end_encounter(h, table)
+        await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
