@@ -15,6 +15,8 @@ import discord
 
 from bot.engine.core.audience import GM, PUBLIC, Audience, View
 from bot.engine.core.events import Event, TurnStarted, render_all
+from bot.engine.core.order import turns_moved
+from bot.engine.core.state import AnyState
 from bot.services.acting import answering
 from bot.services.combat import CombatResult, Decision
 from bot.services.encounters import Encounter
@@ -48,6 +50,7 @@ def result_embed(
         + standing_lines(result)
         + replayed
         + render_all(_not_put_back(result, replayed), view_of(result.encounter, audience))
+        + list(result.notes)
     )
     # Events this audience may not read (an NPC's hidden numbers) still happened.
     empty = HIDDEN_CHANGE if result.events else "Nothing happened."
@@ -73,6 +76,26 @@ def _not_put_back(result: CombatResult, replayed: list[str]) -> list[Event]:
         for e in result.events
         if not (isinstance(e, TurnStarted) and (e.combatant, e.round) in put_back)
     ]
+
+
+def order_moves(before: AnyState | None, result: CombatResult) -> tuple[str, ...]:
+    """What a change of the order (``/gm order``, ``/gm roll-order``) made of this round's
+    turns, from ``before`` (the state it was computed from): whoever now waits until next round
+    and whoever now takes a turn this round (:func:`bot.engine.core.order.turns_moved`)."""
+    after = result.encounter.state
+    holder = after.current
+    if before is None or holder is None:
+        return ()
+    lines = []
+    for cid, gains in turns_moved(before, after):
+        name, turn = shown_name(after.get(cid).name), shown_name(holder.name)
+        lines.append(
+            f"{name} now comes after {turn}'s turn: they take a turn this round."
+            if gains
+            else f"{name} now comes before {turn}'s turn: their next turn is in round "
+            f"{after.round + 1}."
+        )
+    return tuple(lines)
 
 
 def stand_in_lines(result: CombatResult) -> list[str]:

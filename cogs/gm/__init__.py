@@ -27,6 +27,7 @@ from bot.engine.core.commands import (
     SkipTurn,
 )
 from bot.engine.core.effects import LASTS_WORDS, Lasts
+from bot.engine.core.state import AnyState
 from bot.errors import InvalidInput, RuleViolation
 from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
@@ -34,7 +35,7 @@ from bot.services.moderation import ModerationService
 from bot.services.roster import NPC_BATCH_MAX
 from bot.services.sheets import SheetService
 from bot.ui import embeds
-from bot.ui.combat import turn_deadline_line
+from bot.ui.combat import order_moves, turn_deadline_line
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.late_answers import send_or_post
@@ -122,13 +123,22 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         *,
         action: str,
         title: str,
+        watch_order: bool = False,
     ) -> None:
-        """One engine command given by the GM, shown like any combat result."""
+        """One engine command given by the GM, shown like any combat result; ``watch_order``:
+        it changes the turn order, and the reply says whose turn this round that moved."""
         _, channel_id = channel_ids(interaction)
+        seen: list[AnyState] = []
+
+        def made(current: Encounter) -> CommandBase:
+            seen.append(current.state)  # the last is the one the change was computed from
+            return make(current)
+
         result = await self.combat.gm_command(
-            channel_id, actor_of(interaction), label, options, make, action=action
+            channel_id, actor_of(interaction), label, options, made, action=action
         )
-        await respond(interaction, dataclasses.replace(result, label=title))
+        notes = order_moves(seen[-1] if seen else None, result) if watch_order else ()
+        await respond(interaction, dataclasses.replace(result, label=title, notes=notes))
 
     # -- decisions and turns -----------------------------------------------------------------
 
@@ -197,6 +207,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             ),
             action="change the initiative order",
             title=f"The GM moves {shown_name(combatant)} to place {position}",
+            watch_order=True,
         )
 
     # -- combatants ----------------------------------------------------------------------------

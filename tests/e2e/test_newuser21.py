@@ -10,6 +10,7 @@ from bot.client import CombatBot
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     button,
+    current_name,
     end_encounter,
     ok,
     press,
@@ -129,3 +130,39 @@ async def test_a_condition_that_cannot_last_refuses_lasts(
         await ok(await slash(h, gm, "gm condition", combatant=pc[0], action="add", name="Down"))
         click = await end_encounter(h, table)
         await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+
+
+async def test_a_new_order_mid_round_says_whose_turn_it_moves(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """On Brask's turn in round 1 the Storyteller put Wren first (`/gm order`, or a
+    `/gm roll-order` that drew her first): the reply read "Order: 1. Wren, 2. Brask, 3. Hill
+    giant 1" and the turn went on from Brask to the giant — Wren's player waited for a round-1
+    turn that never came, and nothing said so. Moving someone who already acted to after the
+    current turn gives them a second turn in the round, unsaid too. The turn still passes on
+    in the new order (the bot's documented reading); the reply now says whom that moves."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(
+        h,
+        table,
+        "untitled",
+        name="The mill",
+        pcs={"Brask": "brask", "Wren": "wren"},
+        npc=HILL_GIANT,
+    )
+    assert await current_name(bot, h) == "Brask"
+    moved = await ok(await slash(h, gm, "gm order", combatant="Wren", position=1))
+    text = moved.message.text()
+    assert "Wren now comes before Brask's turn: their next turn is in round 2" in text, text
+    await ok(await slash(h, gm, "endturn"))
+    assert await current_name(bot, h) == "Hill giant 1"
+    moved = await ok(await slash(h, gm, "gm order", combatant="Brask", position=3))
+    text = moved.message.text()
+    assert "Brask now comes after Hill giant 1's turn: they take a turn this round" in text
+    # Wren, passed over, gets her round-1 turn back the same way.
+    moved = await ok(await slash(h, gm, "gm order", combatant="Wren", position=2))
+    text = moved.message.text()
+    assert "Wren now comes after Hill giant 1's turn: they take a turn this round" in text
+    # A move that changes nobody's turn this round says nothing more.
+    moved = await ok(await slash(h, gm, "gm order", combatant="Brask", position=2))
+    assert "this round" not in moved.message.text(), moved.message.text()
