@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import names
 from bot.engine.core.commands import (
     CommandBase,
     EndCombat,
@@ -49,9 +50,11 @@ from cogs.gm.groups import (
     PlaceGroup,
     SeatGroup,
     TimeGroup,
+    Title,
     damage_command,
     gm_first,
     hp_command,
+    named,
     vital_command,
 )
 from cogs.gm.order_roll import roll_order_command
@@ -61,6 +64,13 @@ log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 80]
+
+
+def _condition_named(current: Encounter, typed: str) -> str:
+    """The condition ``typed`` names, as the encounter's rules write it ("Down" where the GM
+    typed "down"); as typed when the rules have none such (the command refuses it then)."""
+    key = names.key(typed)
+    return next((c for c in current.rules.conditions() if names.key(c) == key), typed)
 
 
 @app_commands.guild_only()
@@ -122,23 +132,27 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         make: Callable[[Encounter], CommandBase],
         *,
         action: str,
-        title: str,
+        title: Title,
         watch_order: bool = False,
     ) -> None:
-        """One engine command given by the GM, shown like any combat result; ``watch_order``:
-        it changes the turn order, and the reply says whose turn this round that moved."""
+        """One engine command given by the GM, shown like any combat result under ``title``
+        (made from the encounter the command was worked out on, when it names combatants);
+        ``watch_order``: it changes the turn order, and the reply says whose turn this round
+        that moved."""
         _, channel_id = channel_ids(interaction)
-        seen: list[AnyState] = []
+        seen: list[tuple[AnyState, str]] = []  # the last: what the change was computed from
 
         def made(current: Encounter) -> CommandBase:
-            seen.append(current.state)  # the last is the one the change was computed from
-            return make(current)
+            command = make(current)
+            seen.append((current.state, title if isinstance(title, str) else title(current)))
+            return command
 
         result = await self.combat.gm_command(
             channel_id, actor_of(interaction), label, options, made, action=action
         )
-        notes = order_moves(seen[-1] if seen else None, result) if watch_order else ()
-        await respond(interaction, dataclasses.replace(result, label=title, notes=notes))
+        before, label_now = seen[-1] if seen else (None, title if isinstance(title, str) else "")
+        notes = order_moves(before, result) if watch_order else ()
+        await respond(interaction, dataclasses.replace(result, label=label_now, notes=notes))
 
     # -- decisions and turns -----------------------------------------------------------------
 
@@ -187,7 +201,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             {"combatant": combatant},
             lambda current: SkipTurn(target=find_combatant(current.state, combatant).id),
             action="skip turns",
-            title=f"The GM skips {shown_name(combatant)}'s turn",
+            title=lambda current: f"The GM skips {named(current, combatant)}'s turn",
         )
 
     @app_commands.command(name="order", description="Move a combatant in the initiative order")
@@ -206,7 +220,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 target=find_combatant(current.state, combatant).id, position=position
             ),
             action="change the initiative order",
-            title=f"The GM moves {shown_name(combatant)} to place {position}",
+            title=lambda current: f"The GM moves {named(current, combatant)} to place {position}",
             watch_order=True,
         )
 
@@ -294,7 +308,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             {"combatant": combatant},
             lambda current: RemoveCombatant(combatant=find_combatant(current.state, combatant).id),
             action="remove combatants",
-            title=f"The GM removes {shown_name(combatant)}",
+            title=lambda current: f"The GM removes {named(current, combatant)}",
         )
 
     @app_commands.command(name="refresh", description="Update a combatant from its sheet (GM only)")
@@ -375,8 +389,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 rounds=rounds,
             ),
             action="change conditions",
-            title=f"The GM {'gives' if present else 'removes'} {shown_name(name)} "
-            f"{'to' if present else 'from'} {shown_name(combatant)}",
+            title=lambda current: (
+                f"The GM {'gives' if present else 'removes'} "
+                f"{shown_name(_condition_named(current, name))} "
+                f"{'to' if present else 'from'} {named(current, combatant)}"
+            ),
         )
 
     @condition.autocomplete("name")

@@ -56,6 +56,17 @@ def gm_first(encounters: EncounterService) -> InteractionCheck:
     return check
 
 
+def named(current: Encounter, typed: str) -> str:
+    """The combatant ``typed`` names (matched ignoring case and lookalikes), as the fight
+    names it, escaped for Discord: a GM command's title says "Hill giant 1" where the GM
+    typed "hill giant 1"."""
+    return shown_name(find_combatant(current.state, typed).name)
+
+
+Title = str | Callable[[Encounter], str]
+"""A GM command's title: fixed, or made from the encounter the command was worked out on
+(to name combatants and conditions as the fight does, :func:`named`)."""
+
 GmCommand = Callable[..., Awaitable[None]]
 """``GmCog._gm``: run one engine command given by the GM and show it."""
 NameChoices = Callable[[discord.Interaction[Any], str], Awaitable[list[app_commands.Choice[str]]]]
@@ -217,7 +228,7 @@ class PlaceGroup(app_commands.Group):
             {"a": a, "b": b, "meters": meters},
             make,
             action="place combatants",
-            title=f"The GM places {shown_name(a)} and {shown_name(b)}",
+            title=lambda current: f"The GM places {named(current, a)} and {named(current, b)}",
         )
 
     @app_commands.command(name="engage", description="Two combatants are in melee")
@@ -233,7 +244,7 @@ class PlaceGroup(app_commands.Group):
             {"a": a, "b": b},
             make,
             action="place combatants",
-            title=f"The GM engages {shown_name(a)} and {shown_name(b)}",
+            title=lambda current: f"The GM engages {named(current, a)} and {named(current, b)}",
         )
 
     @app_commands.command(name="apart", description="A combatant is out of melee")
@@ -248,7 +259,7 @@ class PlaceGroup(app_commands.Group):
             {"combatant": combatant},
             make,
             action="place combatants",
-            title=f"The GM takes {shown_name(combatant)} out of melee",
+            title=lambda current: f"The GM takes {named(current, combatant)} out of melee",
         )
 
     @distance.autocomplete("a")
@@ -372,7 +383,9 @@ def damage_command(gm: GmCommand, names: NameChoices) -> app_commands.Command[An
             make,
             action="deal a hazard's damage",
             # the source is a phrase ("a hazard", "fire"): the title begins with a capital
-            title=f"{shown_name(source[:1].upper() + source[1:])} hurts {shown_name(target)}",
+            title=lambda current: (
+                f"{shown_name(source[:1].upper() + source[1:])} hurts {named(current, target)}"
+            ),
         )
 
     @damage.autocomplete("target")

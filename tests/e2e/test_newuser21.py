@@ -166,3 +166,32 @@ async def test_a_new_order_mid_round_says_whose_turn_it_moves(
     # A move that changes nobody's turn this round says nothing more.
     moved = await ok(await slash(h, gm, "gm order", combatant="Brask", position=2))
     assert "this round" not in moved.message.text(), moved.message.text()
+
+
+async def test_a_gm_commands_title_names_things_as_the_fight_does(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Names are matched ignoring case (README, "Names"), so the Storyteller typed
+    `/gm condition combatant:hill giant 1 name:down`; the channel read "The GM gives down to
+    hill giant 1" — the words as typed, not the fight's Hill giant 1 or the rules' Down. The
+    titles of the GM's commands now name combatants and conditions as the fight does."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(
+        h,
+        table,
+        "untitled",
+        name="The mill",
+        pcs={"Brask": "brask", "Wren": "wren"},
+        npc=HILL_GIANT,
+    )
+    for command, options, title in (
+        ("gm skip", {"combatant": "wren"}, "The GM skips Wren's turn"),
+        ("gm order", {"combatant": "hill giant 1", "position": 3}, "The GM moves Hill giant 1"),
+        (
+            "gm condition",
+            {"combatant": "hill giant 1", "action": "add", "name": "down"},
+            "The GM gives Down to Hill giant 1",
+        ),
+    ):
+        record = await ok(await slash(h, gm, command, **options))
+        assert record.message.embeds[0]["title"].startswith(title), (command, record.message.text())
