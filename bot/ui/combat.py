@@ -18,7 +18,7 @@ from bot.engine.core.events import Event, TurnStarted, render_all
 from bot.engine.core.order import turns_moved
 from bot.engine.core.state import AnyState
 from bot.services.acting import answering
-from bot.services.combat import CombatResult, Decision
+from bot.services.combat import CombatResult, Decision, find_combatant
 from bot.services.encounters import Encounter
 from bot.services.log_commands import by_the_bot
 from bot.ui.embeds import fit_lines
@@ -76,6 +76,13 @@ def _not_put_back(result: CombatResult, replayed: list[str]) -> list[Event]:
         for e in result.events
         if not (isinstance(e, TurnStarted) and (e.combatant, e.round) in put_back)
     ]
+
+
+def named(encounter: Encounter, typed: str) -> str:
+    """The combatant ``typed`` names (matched ignoring case and lookalikes), as the fight
+    names it, escaped for Discord: a command's title says "Hill giant 1" where the member
+    typed "hill giant 1"."""
+    return shown_name(find_combatant(encounter.state, typed).name)
 
 
 def order_moves(before: AnyState | None, result: CombatResult) -> tuple[str, ...]:

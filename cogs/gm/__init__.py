@@ -36,7 +36,7 @@ from bot.services.moderation import ModerationService
 from bot.services.roster import NPC_BATCH_MAX
 from bot.services.sheets import SheetService
 from bot.ui import embeds
-from bot.ui.combat import order_moves, turn_deadline_line
+from bot.ui.combat import named, order_moves, turn_deadline_line
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.late_answers import send_or_post
@@ -54,7 +54,6 @@ from cogs.gm.groups import (
     damage_command,
     gm_first,
     hp_command,
-    named,
     vital_command,
 )
 from cogs.gm.order_roll import roll_order_command

@@ -14,8 +14,9 @@ from discord import app_commands
 from bot.engine.core.commands import CommandBase
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
+from bot.ui.combat import named
 from bot.ui.text import shown_name
-from cogs.gm.groups import GmCommand, Name, NameChoices, named
+from cogs.gm.groups import GmCommand, Name, NameChoices
 
 
 def adjust_command(

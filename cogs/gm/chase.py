@@ -12,7 +12,8 @@ from discord import app_commands
 from bot.engine.core.commands import CommandBase
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
-from cogs.gm.groups import GmCommand, Name, NameChoices, named
+from bot.ui.combat import named
+from cogs.gm.groups import GmCommand, Name, NameChoices
 
 OUTCOMES = [
     app_commands.Choice(name="the quarry is caught", value="caught"),

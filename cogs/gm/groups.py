@@ -20,6 +20,7 @@ from bot.services import rolls
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.moderation import ModerationService
+from bot.ui.combat import named
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import actor_of, actor_of_member, channel_ids
 from bot.ui.text import shown_name
@@ -56,16 +57,9 @@ def gm_first(encounters: EncounterService) -> InteractionCheck:
     return check
 
 
-def named(current: Encounter, typed: str) -> str:
-    """The combatant ``typed`` names (matched ignoring case and lookalikes), as the fight
-    names it, escaped for Discord: a GM command's title says "Hill giant 1" where the GM
-    typed "hill giant 1"."""
-    return shown_name(find_combatant(current.state, typed).name)
-
-
 Title = str | Callable[[Encounter], str]
 """A GM command's title: fixed, or made from the encounter the command was worked out on
-(to name combatants and conditions as the fight does, :func:`named`)."""
+(to name combatants and conditions as the fight does, :func:`bot.ui.combat.named`)."""
 
 GmCommand = Callable[..., Awaitable[None]]
 """``GmCog._gm``: run one engine command given by the GM and show it."""
@@ -299,8 +293,8 @@ def vital_command(
             {vital.strip().casefold(): amount},
             label="vital",
         )
-        named = result.encounter.rules.vital_label(vital.strip().casefold())
-        title = f"The GM adjusts {shown_name(combatant)}'s {named}"
+        label = result.encounter.rules.vital_label(vital.strip().casefold())
+        title = f"The GM adjusts {named(result.encounter, combatant)}'s {label}"
         await respond(interaction, dataclasses.replace(result, label=title))
 
     @vital.autocomplete("combatant")
@@ -339,7 +333,7 @@ def hp_command(
         result = await moderation.set_vitals(
             channel_id, actor_of(interaction), combatant, {"health": health, "stamina": stamina}
         )
-        title = f"The GM adjusts {shown_name(combatant)}"
+        title = f"The GM adjusts {named(result.encounter, combatant)}"
         await respond(interaction, dataclasses.replace(result, label=title))
 
     @hp.autocomplete("combatant")

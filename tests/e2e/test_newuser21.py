@@ -13,6 +13,7 @@ from tests.e2e.combat_helpers import (
     current_name,
     end_encounter,
     ok,
+    pass_turns_until,
     press,
     refused,
     set_up_cast,
@@ -174,7 +175,8 @@ async def test_a_gm_commands_title_names_things_as_the_fight_does(
     """Names are matched ignoring case (README, "Names"), so the Storyteller typed
     `/gm condition combatant:hill giant 1 name:down`; the channel read "The GM gives down to
     hill giant 1" — the words as typed, not the fight's Hill giant 1 or the rules' Down. The
-    titles of the GM's commands now name combatants and conditions as the fight does."""
+    titles of the GM's commands (and a player's attack's) now name combatants and conditions
+    as the fight does."""
     h, gm = discord_harness, table.moderator
     await set_up_cast(
         h,
@@ -186,6 +188,12 @@ async def test_a_gm_commands_title_names_things_as_the_fight_does(
     )
     for command, options, title in (
         ("gm skip", {"combatant": "wren"}, "The GM skips Wren's turn"),
+        ("gm hp", {"combatant": "brask", "health": "-1"}, "The GM adjusts Brask"),
+        (
+            "gm vital",
+            {"combatant": "brask", "vital": "health", "amount": "+1"},
+            "The GM adjusts Brask's Health",
+        ),
         ("gm order", {"combatant": "hill giant 1", "position": 3}, "The GM moves Hill giant 1"),
         (
             "gm condition",
@@ -195,3 +203,11 @@ async def test_a_gm_commands_title_names_things_as_the_fight_does(
     ):
         record = await ok(await slash(h, gm, command, **options))
         assert record.message.embeds[0]["title"].startswith(title), (command, record.message.text())
+    click = await end_encounter(h, table)
+    await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+    # A UTTAS attack's title too.
+    await set_up_fight(h, table, thugs=1)
+    await pass_turns_until(bot, h, table, "Willow")
+    record = await ok(await slash(h, gm, "attack", target="thug 1", with_="Club"))
+    title = record.message.embeds[0]["title"]
+    assert title == "Willow attacks Thug 1 with Club", title
