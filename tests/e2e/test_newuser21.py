@@ -6,6 +6,10 @@ what the bot said was wrong or left them guessing, and states what they should s
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+from typing import Any
+
 from bot.client import CombatBot
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
@@ -211,3 +215,61 @@ async def test_a_gm_commands_title_names_things_as_the_fight_does(
     record = await ok(await slash(h, gm, "attack", target="thug 1", with_="Club"))
     title = record.message.embeds[0]["title"]
     assert title == "Willow attacks Thug 1 with Club", title
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _readme_who() -> dict[str, str]:
+    """The README's command table: each command (``npc import``) and who may run it."""
+    who: dict[str, str] = {}
+    for row in README.read_text(encoding="utf-8").splitlines():
+        if not row.startswith("| `/"):
+            continue
+        first, runner = row.split(" | ")[:2]
+        group: list[str] = []
+        for typed in re.findall(r"`([^`]+)`", first):
+            words = [w for w in typed.lstrip("/").split() if ":" not in w and "[" not in w]
+            if typed.startswith("/"):
+                group = words[:-1]
+                who[" ".join(words)] = runner.strip()
+            else:  # "`/npc create`, `import`": the group's next subcommand
+                who[" ".join([*group, *words])] = runner.strip()
+    return who
+
+
+def _descriptions(h: DiscordHarness) -> dict[str, str]:
+    found: dict[str, str] = {}
+
+    def walk(path: str, node: dict[str, Any]) -> None:
+        subs = [o for o in node.get("options") or [] if o["type"] in (1, 2)]
+        for sub in subs:
+            walk(f"{path} {sub['name']}", sub)
+        if not subs:
+            found[path] = node.get("description", "")
+
+    for command in h.registered_commands():
+        if command.get("type", 1) == 1:
+            walk(command["name"], command)
+    return found
+
+
+async def test_a_commands_description_says_who_may_run_it_as_the_readme_does(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The new GM started a fight and, as Discord's command list said, ran `/npc import` —
+    "Import an NPC template (GM only)" — and was refused: NPC templates are the server GMs'
+    (README: "server GM"). `/campaign end-of` said "(GMs)" for the same. And `/encounter
+    begin` said "Roll initiative" in Untitled and Uune, where nobody rolls it. A description
+    that names who may run a command now agrees with the README's table."""
+    who = _readme_who()
+    described = _descriptions(discord_harness)
+    assert who["npc import"] == "server GM" and "gm undo" in who  # the table was read
+    wrong = [
+        (command, text)
+        for command, text in described.items()
+        if (who.get(command) == "server GM" and ("(GM only)" in text or "(GMs)" in text))
+        or (who.get(command) == "GM" and "server GM" in text)
+    ]
+    assert wrong == [], wrong
+    assert "initiative" not in described["encounter begin"].casefold(), described
