@@ -273,3 +273,22 @@ async def test_a_commands_description_says_who_may_run_it_as_the_readme_does(
     ]
     assert wrong == [], wrong
     assert "initiative" not in described["encounter begin"].casefold(), described
+
+
+async def test_untitleds_no_healing_names_how_health_comes_back(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Brask left the mill with Health 14/30; the server GM tried `/campaign heal weeks:1` and
+    `/gm time rest` and read "The Untitled combat text has no healing: the GM sets Health
+    instead." — with no word of how: there is no command that sets a record's Health between
+    fights. The refusal now names `/gm vital` in a fight (its record keeps it at the end) and
+    `/campaign reset` for full Health."""
+    h, gm = discord_harness, table.moderator
+    await set_up_cast(h, table, "untitled", name="The mill", pcs={"Brask": "brask"}, npc=HILL_GIANT)
+    await ok(await slash(h, gm, "gm end-fight"))
+    rest = await refused(await slash(h, gm, "gm time rest", kind="short"))
+    click = await end_encounter(h, table)
+    await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+    heal = await refused(await slash(h, gm, "campaign heal", weeks=1))
+    for text in (rest, heal):
+        assert "`/gm vital vital:health`" in text and "`/campaign reset`" in text, text
