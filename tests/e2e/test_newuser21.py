@@ -131,6 +131,11 @@ async def test_a_condition_that_cannot_last_refuses_lasts(
                 )
             )
             assert "`lasts:`" in text and f"follows {vital}" in text, (system, text)
+        unknown = await refused(
+            await slash(h, gm, "gm condition", combatant=pc[0], action="add", name="Shaken")
+        )
+        # it read "Untitled has no condition 'Shaken': Down." — as if Shaken were Down
+        assert "has no condition" in unknown and "; its conditions: Down." in unknown, unknown
         assert await version(bot, h) == before, system
         await ok(await slash(h, gm, "gm condition", combatant=pc[0], action="add", name="Down"))
         click = await end_encounter(h, table)
