@@ -52,8 +52,7 @@ def result_embed(
         + render_all(_not_put_back(result, replayed), view_of(result.encounter, audience))
         + list(result.notes)
     )
-    # Events this audience may not read (an NPC's hidden numbers) still happened.
-    empty = HIDDEN_CHANGE if result.events else "Nothing happened."
+    empty = HIDDEN_CHANGE if _hidden_from(result, audience) else "Nothing happened."
     embed = discord.Embed(
         title=(title or result.label)[:256],
         description=fit_lines(lines, DESCRIPTION_MAX, empty=empty),
@@ -62,6 +61,14 @@ def result_embed(
     if result.expired:
         embed.set_footer(text=f"{window_ran_out(result)}.")
     return embed
+
+
+def _hidden_from(result: CombatResult, audience: Audience) -> bool:
+    """Whether the result's events say something to the GM that ``audience`` may not read (an
+    NPC's hidden numbers): they still happened, and "Nothing happened." would be untrue."""
+    if audience.kind == "gm" or not result.events:
+        return False
+    return any(line.strip() for line in render_all(result.events, view_of(result.encounter, GM)))
 
 
 def _not_put_back(result: CombatResult, replayed: list[str]) -> list[Event]:
