@@ -330,10 +330,14 @@ def turns_moved(before: Any, after: Any) -> list[tuple[str, bool]]:
     passes on in the new order, so whoever was still to come and now stands before the holder
     waits until next round (``gains`` False), and whoever was done for the round and now stands
     after the holder takes a turn this round (True). Nothing when the turn or round changed,
-    for the holder, for newcomers and for those holding their action. The fight's order was
-    changed like this silently: a player waited for a turn that did not come."""
+    in Utopia's interleaved order (everyone goes again after each action: nobody is done for
+    the round by place), for the holder, for newcomers and for those holding their action. The
+    fight's order was changed like this silently: a player waited for a turn that did not
+    come."""
     turn = after.turn
     if turn is None or before.turn != turn or before.round != after.round:
+        return []
+    if after.settings.interleaved:
         return []
     if turn not in before.order or turn not in after.order:
         return []
