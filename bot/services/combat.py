@@ -91,6 +91,9 @@ class CombatResult:
     stand_in: tuple[int, int] | None = None
     """``(member who acted, away member they acted for)`` when a delegate or the GM acted for
     the combatant of a member who is ``/away`` (results say "X (for Y, away)")."""
+    notes: tuple[str, ...] = ()
+    """Lines the reply adds after the events that the log does not hold (what a change of the
+    order means for this round: :func:`bot.engine.core.order.turns_moved`), in Markdown."""
 
     @property
     def decision(self) -> Decision | None:
