@@ -225,8 +225,9 @@ class CombatBot(commands.Bot):
         posted result showed (:meth:`bot.ui.turn_pings.TurnPingKeeper.owed`, read at start-up)
         — and then the lost decision prompts (where other processes share the database, each
         only once a post under way in one of them would have been noted:
-        :attr:`bot.settings.Settings.shares_database`); each pass also takes the buttons off
-        turn pings whose turn is over where that was refused or skipped
+        :attr:`bot.settings.Settings.shares_database`); each pass also posts such a ping Discord
+        refused (until it posts or its turn is shown otherwise) and takes the buttons off turn
+        pings whose turn is over where that was refused or skipped
         (:meth:`bot.ui.turn_pings.TurnPingKeeper.retry`)."""
         await self.wait_until_ready()
         await self.turn_pings.recover(owed)

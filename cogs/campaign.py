@@ -140,7 +140,7 @@ class CampaignCog(
         )
 
     @app_commands.command(
-        name="end-of", description="A day, quest or arc ends: its lasting effects end (GMs)"
+        name="end-of", description="A day, quest or arc ends: its lasting effects end (server GMs)"
     )
     @app_commands.describe(period="What ends: effects that last that long (or less) end too")
     @app_commands.choices(

@@ -38,6 +38,7 @@ from bot.engine.uttas.verbs import readied_or_not
 from bot.errors import DomainError, InvalidInput
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
+from bot.ui.combat import named
 from bot.ui.text import shown_name
 from bot.ui.turn_commands import AS_HELP, Choices, TurnCommands, choices
 
@@ -123,7 +124,7 @@ class CombatCog(TurnCommands):
             "attack",
             options,
             make,
-            f"attacks {shown_name(target)} with {shown_name(with_)}",
+            lambda encounter: f"attacks {named(encounter, target)} with {shown_name(with_)}",
         )
 
     @attack.autocomplete("target")

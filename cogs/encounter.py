@@ -144,7 +144,9 @@ class EncounterCog(
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="begin", description="Roll initiative and begin the fight (GM only)")
+    @app_commands.command(
+        name="begin", description="Set the turn order and begin the fight (GM only)"
+    )
     @app_commands.describe(
         initiative="Order by Agility (ties rolled) or roll Agility dice (ties by Agility)"
     )

@@ -31,7 +31,7 @@ from bot.ui.sheets_views import guild_of
 
 
 @app_commands.guild_only()
-class NpcCog(commands.GroupCog, group_name="npc", group_description="NPC templates (GM only)"):
+class NpcCog(commands.GroupCog, group_name="npc", group_description="NPC templates (server GMs)"):
     """The ``/npc`` command group."""
 
     kind: SheetKind = "npc"
@@ -41,7 +41,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPC templat
         self.encounters = encounters  # the channel's fight's system: the create form's default
         super().__init__()
 
-    @app_commands.command(name="create", description="Create an NPC template (GM only)")
+    @app_commands.command(name="create", description="Create an NPC template (server GMs)")
     @app_commands.describe(ruleset=CREATE_RULESET_HELP)
     @app_commands.choices(ruleset=SHEET_RULESETS)
     async def create(
@@ -51,7 +51,7 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPC templat
     ) -> None:
         await open_create_form(self.service, interaction, self.kind, ruleset, self.encounters)
 
-    @app_commands.command(name="import", description="Import an NPC template (GM only)")
+    @app_commands.command(name="import", description="Import an NPC template (server GMs)")
     @app_commands.describe(
         file="A JSON sheet, e.g. one made with /npc export",
         example="Start from an example sheet instead of a file",
@@ -72,12 +72,14 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPC templat
     async def import_example(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         return example_choices(self.service, current)
 
-    @app_commands.command(name="export", description="Download an NPC template as JSON (GM only)")
+    @app_commands.command(
+        name="export", description="Download an NPC template as JSON (server GMs)"
+    )
     @app_commands.describe(name="The template's exact name")
     async def export(self, interaction: discord.Interaction[Any], name: str) -> None:
         await run_export(self.service, interaction, self.kind, name)
 
-    @app_commands.command(name="list", description="List this server's NPC templates (GM only)")
+    @app_commands.command(name="list", description="List this server's NPC templates (server GMs)")
     async def list_(self, interaction: discord.Interaction[Any]) -> None:
         rows = await self.service.list_sheets(guild_of(interaction), actor_of(interaction), "npc")
         embed = sheet_list(
@@ -85,13 +87,13 @@ class NpcCog(commands.GroupCog, group_name="npc", group_description="NPC templat
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="show", description="Show an NPC template (GM only)")
+    @app_commands.command(name="show", description="Show an NPC template (server GMs)")
     @app_commands.describe(name="The template's exact name")
     async def show(self, interaction: discord.Interaction[Any], name: str) -> None:
         view = await self.service.show(guild_of(interaction), actor_of(interaction), "npc", name)
         await interaction.response.send_message(embed=sheet_embed(view), ephemeral=True)
 
-    @app_commands.command(name="delete", description="Delete an NPC template (GM only)")
+    @app_commands.command(name="delete", description="Delete an NPC template (server GMs)")
     @app_commands.describe(name="The template's exact name")
     async def delete(self, interaction: discord.Interaction[Any], name: str) -> None:
         await ask_delete(self.service, interaction, self.kind, name)

@@ -203,9 +203,9 @@ def _clock_after(command: CommandBase, clock: int) -> int:
     the rulesets count by (``game_time_s`` ÷ 86 400: UTTAS's healing limits) read it. Other
     commands move the clock themselves (a rest's hours, weeks of healing): ``clock``.
 
-    Only here, out of a fight: an encounter's ``/gm time end-of`` leaves its own clock as it
-    was (what existing fights replay), and the campaign clock follows that fight's when it
-    ends."""
+    Here, out of a fight; in one, ``/gm time end-of`` moves the fight's own clock (UTTAS from
+    rules version 5; the other systems and older UTTAS fights leave it as it was, which is what
+    their logs replay), and the campaign clock follows that fight's when it ends."""
     if isinstance(command, EndPeriod) and command.period != "scene":
         return (clock // DAY_S + 1) * DAY_S
     return clock

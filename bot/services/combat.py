@@ -91,6 +91,9 @@ class CombatResult:
     stand_in: tuple[int, int] | None = None
     """``(member who acted, away member they acted for)`` when a delegate or the GM acted for
     the combatant of a member who is ``/away`` (results say "X (for Y, away)")."""
+    notes: tuple[str, ...] = ()
+    """Lines the reply adds after the events that the log does not hold (what a change of the
+    order means for this round: :func:`bot.engine.core.order.turns_moved`), in Markdown."""
 
     @property
     def decision(self) -> Decision | None:
@@ -734,8 +737,10 @@ def _standing_answer(
     for combatant_id, options in rules.decision_options(state, decision).items():
         stored = book.rules.get(combatant_id)
         # Only while whoever set it still acts for the combatant: a stand-in's ended with the
-        # stand-in, a GM's when they handed the seat on.
-        if stored is None or not applies(current, state.get(combatant_id), stored.set_by):
+        # stand-in, a GM's when they handed the seat on (or the GM role changed).
+        if stored is None or not applies(
+            current, state.get(combatant_id), stored.set_by, stored.set_as
+        ):
             continue
         rule = stored.rule
         option = pick(

@@ -302,6 +302,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 now=now,
                 rules_overrides=overrides,
                 rules=frozen,
+                running_turn=state.running_turn,
             )
             await repo.append_log(
                 conn,
@@ -726,6 +727,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             then=then,
             # Held without it beside the parsed state (held()); ``finish`` may read it.
             return_state_text=write.finish is not None,
+            running_turn=new_state.running_turn,
         )
         await turn_timers.follow(
             conn,

@@ -120,6 +120,28 @@ def shown_command(command: str, options: Mapping[str, Any]) -> str:
     return typed
 
 
+BOOKKEEPING = frozenset({"pending_version"})
+"""Logged options that are the bot's bookkeeping in any command, not something a member typed
+(and dice logged as ``…_rolled``)."""
+
+
+def typed_options(command: str, options: Mapping[str, Any]) -> dict[str, str]:
+    """The options a member typed with the logged ``command``, as an undo or redo shows them to
+    the GM ("Undid **/attack** (target: Thug 2, with: Club)"): none for a button pressed (the
+    turn ping's, whose ``turn`` and ``target`` are ids, or a decision's, whose ``choice``,
+    ``button`` and ``decision`` are its bookkeeping and the label already says what was
+    pressed) or for what the bot did by itself (a passed deadline's ``for_turn``: nobody typed
+    it), and no bookkeeping (``pending_version``, dice) in a typed one, nor an option left out
+    (``limb: None``)."""
+    if command in BY_ITSELF or command == DECIDED or ("turn" in options and command in PRESSED):
+        return {}
+    return {
+        str(k): str(v)[:100]
+        for k, v in options.items()
+        if v is not None and not str(k).endswith("_rolled") and k not in BOOKKEEPING
+    }
+
+
 def by_the_bot(actor_id: int) -> bool:
     """Whether a logged change was made by the bot itself (a window or deadline that ran out:
     actor 0), not by a member to mention."""

@@ -39,7 +39,7 @@ from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import ensure_gm, not_gm_message
-from bot.services.log_commands import shown_command
+from bot.services.log_commands import shown_command, typed_options
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
@@ -47,8 +47,6 @@ from bot.store import guild_settings
 from bot.store.base import Store, StoreConnection
 from bot.store.encounters import EncounterRow, LogEntry
 
-INTERNAL_OPTIONS = frozenset({"pending_version"})
-"""Logged options that are the bot's bookkeeping, not something a member typed."""
 NOTHING_TO_UNDO = (
     "There is nothing to undo: no command has changed the encounter since it started, or every "
     "one that did is undone (starting it, pausing and handing it on are not undone)."
@@ -369,17 +367,12 @@ def replay_of(entry: LogEntry, encounter: Encounter, *, undo: bool, state: AnySt
     options and its logged events, with the state they happened in (``state``: the one the
     entry left), so each audience sees them as it saw them then."""
     record = event_log.read(entry, encounter.rules)
-    shown = {
-        str(k): str(v)[:100]
-        for k, v in record.options.items()
-        if not str(k).endswith("_rolled") and k not in INTERNAL_OPTIONS
-    }
     return Replay(
         undo=undo,
         command=shown_command(entry.command, record.options),
         actor_id=entry.actor_id,
         version=entry.version,
-        options=shown,
+        options=typed_options(entry.command, record.options),
         events=record.events,
         state=state,
     )

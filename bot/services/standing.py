@@ -11,7 +11,8 @@ Kept per combatant of one encounter (a new fight starts without any); the member
 ``/me export`` and ``/me delete`` and to say who set it (``/me reactions`` and the result that
 applies it). It applies only while that member still acts for the combatant (:func:`applies`):
 a stand-in's ends when the stand-in does (the player is ``/back``), a GM's when they hand the
-seat on — it stays listed, saying so, until it is set anew or cleared.
+seat on (a GM by the server's GM role: when the role is changed; how the setter was a GM is kept
+with it, :func:`gm_way`) — it stays listed, saying so, until it is set anew or cleared.
 """
 
 from __future__ import annotations
@@ -44,22 +45,56 @@ class Standing:
     rule: StandingRule | None
     set_by: int | None = None
     applies: bool = True
+    set_as: str = ""
 
 
 class SetRule(NamedTuple):
-    """A stored standing reaction: the ``rule`` and the member who set it."""
+    """A stored standing reaction: the ``rule``, the member who set it and how they were the
+    fight's GM then, if by role or permission (:func:`gm_way`)."""
 
     rule: StandingRule
     set_by: int
+    set_as: str = ""
 
 
-def applies(encounter: Encounter, combatant: CombatantBase, set_by: int) -> bool:
+MANAGER = "manage-channels"
+"""``set_as`` of a standing reaction set by a GM by Manage Channels (or Manage Server)."""
+
+
+def gm_way(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> str:
+    """How ``actor``, setting ``combatant``'s standing reaction, acts for it when it is as a GM
+    the seat does not name: :data:`MANAGER` (Manage Channels or Manage Server), ``role:<id>``
+    (the server's GM role); '' when they act for it otherwise (its controller, its player's
+    stand-in, the GM seat's holder: :func:`applies` checks those as they are now)."""
+    controller = combatant.controller_id
+    if actor.user_id in (controller, encounter.row.gm_id) or (
+        controller is not None and delegate_of(encounter, controller) == actor.user_id
+    ):
+        return ""
+    if actor.manages_channel:
+        return MANAGER
+    role = encounter.row.gm_role_id
+    if role is not None and role in actor.role_ids:
+        return f"role:{role}"
+    return ""
+
+
+def applies(encounter: Encounter, combatant: CombatantBase, set_by: int, set_as: str = "") -> bool:
     """Whether a standing reaction ``set_by`` set for ``combatant`` applies now: while they
     still act for it — its controller; the member standing in for its away controller (a
     stand-in's ends when the stand-in does); the holder of the encounter's GM seat (a GM's ends
-    when they hand it on)."""
+    when they hand it on); a GM by the server's GM role while that role is still the
+    encounter's (``set_as`` ``role:<id>``: a GM's ends when the role is changed, as the seat's
+    when it is handed on); a GM by Manage Channels (``set_as`` :data:`MANAGER`), as their
+    permission is the server's to take away. The bot does not see a member's roles or
+    permissions between their commands, so one who loses them is not noticed here."""
     controller = combatant.controller_id
     if set_by == controller or set_by == encounter.row.gm_id:
+        return True
+    if set_as == MANAGER:
+        return True
+    role = encounter.row.gm_role_id
+    if role is not None and set_as == f"role:{role}":
         return True
     return controller is not None and delegate_of(encounter, controller) == set_by
 
@@ -108,7 +143,7 @@ def rules_of(rows: list[repo.StandingRow]) -> dict[str, SetRule]:
             rule = StandingRule.model_validate({"text": row.rule, "steps": row.steps})
         except ValidationError:
             continue
-        found[row.combatant_id] = SetRule(rule, row.member_id)
+        found[row.combatant_id] = SetRule(rule, row.member_id, row.set_as)
     return found
 
 
@@ -163,10 +198,15 @@ class StandingReactions:
             return StandingChange("cleared", encounter, (entry,), choices, conditions, example)
         parsed = parse_rule(rule, words, encounter.rules.title)
         steps = [step.model_dump() for step in parsed.steps]
+        way = gm_way(encounter, actor, target)
         async with self._encounters.db.transaction() as conn:
-            await repo.put(conn, encounter.id, target.id, actor.user_id, parsed.text, steps, now)
+            await repo.put(
+                conn, encounter.id, target.id, actor.user_id, parsed.text, steps, now, way
+            )
         by = actor.user_id
-        entry = Standing(target.id, target.name, parsed, by, applies(encounter, target, by))
+        entry = Standing(
+            target.id, target.name, parsed, by, applies(encounter, target, by, way), way
+        )
         return StandingChange("set", encounter, (entry,), choices, conditions, example)
 
     @staticmethod
@@ -198,5 +238,6 @@ def _shown(encounter: Encounter, combatant: CombatantBase, stored: SetRule | Non
         combatant.name,
         stored.rule,
         stored.set_by,
-        applies(encounter, combatant, stored.set_by),
+        applies(encounter, combatant, stored.set_by, stored.set_as),
+        stored.set_as,
     )

@@ -28,6 +28,19 @@ from bot.services.encounters import Encounter
 Move = Literal["end", "rest", "atk"]
 """A turn button's move: end the turn, the breather, the usual attack."""
 
+TOGETHER = "+"
+"""Ends a target select's value that strikes together with the allies readied to (UTTAS's
+coordinated attacks: :meth:`~bot.engine.core.contract.Ruleset.joint_attackers`)."""
+
+
+def split_target(value: str | None) -> tuple[str | None, bool]:
+    """A target select's value as the target's id and whether the attack is made together
+    with the allies readied to strike with it."""
+    if value is None:
+        return None, False
+    return value.removesuffix(TOGETHER), value.endswith(TOGETHER)
+
+
 TURN_OVER = "That turn is over"
 
 
@@ -91,7 +104,9 @@ def _name(encounter: Encounter, combatant: CombatantBase) -> str:
 @dataclass(frozen=True)
 class AttackChoice:
     """What the Attack button opens: the ``attacker``, its usual ``attack``, the ``targets``
-    (id, name) the channel may see, other sides first (at most 25), and the ``command`` that
+    (id, name) the channel may see, other sides first (at most 25; a target an ally's
+    coordinated attack is readied at comes first as "<name>, together with <ally>", its value
+    ending in :data:`TOGETHER`), and the ``command`` that
     makes any other attack in this system (`/attack`, or `/act action:attack` where the
     system's attack is one of its ``/act`` actions and `/attack` is refused)."""
 
@@ -121,11 +136,43 @@ async def attack_choice(
     others.sort(key=lambda c: c.side == attacker.side)
     if not others:
         raise RuleViolation("There is no one to attack.")
-    targets = [(c.id, c.name) for c in others[:25]]
+    rules, state = encounter.rules, encounter.state
+    targets: list[tuple[str, str]] = []
+    for c in others:
+        # UTTAS's coordinated attacks: the allies readied to strike together with this attack
+        # on ``c`` are offered first, as ``/attack together:`` offers them
+        joint = rules.joint_attackers(state, attacker.id, c.id)
+        if joint:
+            allies = ", ".join(state.get(a).name for a in joint)
+            targets.append((f"{c.id}{TOGETHER}", f"{c.name}, together with {allies}"))
+        targets.append((c.id, c.name))
+    targets = targets[:25]
     acts = encounter.rules.actions(encounter.state, attacker)
     key = encounter.rules.attack_action(attacker)
     command = f"/act action:{key}" if any(a.key == key for a in acts) else "/attack"
     return AttackChoice(encounter, attacker, attacks[0], targets, command)
+
+
+def _usual_attack(
+    current: Encounter, me: CombatantBase, aimed: str | None, joint: bool
+) -> CommandBase:
+    """The Attack button's command: ``me``'s usual attack on ``aimed`` (an id), made together
+    with the allies readied to strike with it when ``joint``."""
+    rules = current.rules
+    attacks = rules.usable_attack_names(current.state, me)
+    if aimed is None or not attacks:
+        raise RuleViolation("Pick whom to attack.")
+    if all(c.id != aimed for c in current.state.combatants):
+        raise Conflict("That combatant is no longer in the fight.")
+    together: tuple[str, ...] = ()
+    if joint:
+        together = tuple(rules.joint_attackers(current.state, me.id, aimed))
+        if not together:
+            raise RuleViolation(
+                "No coordinated attack is readied with this attack on "
+                f"**{names.escaped(current.state.get(aimed).name)}** any more: pick again."
+            )
+    return rules.attack_command(current.state, me, aimed, attacks[0], together)
 
 
 async def take_move(
@@ -137,7 +184,9 @@ async def take_move(
     target: str | None = None,
 ) -> CombatResult:
     """Take ``move`` for the combatant whose turn ``turn_seq`` is (``target``: the attack's
-    target id). Raises as :func:`turn_holder` and as the slash command would."""
+    target id, ending in :data:`TOGETHER` to strike together with the allies readied to, as
+    ``/attack together:``). Raises as :func:`turn_holder` and as the slash command would."""
+    aimed, joint = split_target(target)
 
     def make(current: Encounter, me: CombatantBase) -> CommandBase:
         rules = current.rules
@@ -148,12 +197,7 @@ async def take_move(
             if key is None:
                 raise RuleViolation(f"{rules.title} has no breather.")
             return rules.act(current.state, me, ActInput(key=key))
-        attacks = rules.usable_attack_names(current.state, me)
-        if target is None or not attacks:
-            raise RuleViolation("Pick whom to attack.")
-        if all(c.id != target for c in current.state.combatants):
-            raise Conflict("That combatant is no longer in the fight.")
-        return rules.attack_command(current.state, me, target, attacks[0])
+        return _usual_attack(current, me, aimed, joint)
 
     labels = {"end": "endturn", "rest": "breather", "atk": "attack"}
     label = labels[move]
@@ -162,7 +206,9 @@ async def take_move(
         # deep breath — "breather" was UTTAS's word in every system's undo and log.
         key = (await combat.encounter(encounter_id)).rules.breather_action()
         label = (key or label).replace("-", " ")
-    options = {"turn": turn_seq, **({"target": target} if target else {})}
+    options: dict[str, object] = {"turn": turn_seq, **({"target": aimed} if aimed else {})}
+    if joint:
+        options["together"] = True
     return await combat.act_on_turn(
         encounter_id, turn_seq, actor, label, options, make, turn_holder
     )

@@ -104,7 +104,8 @@ class TurnPings:
             await repo.remove(conn, message_id)
 
     async def channels(self) -> list[int]:
-        """The channels with turn pings recorded with their buttons (some may be over)."""
+        """The channels with turn pings recorded with their buttons that may be over
+        (:func:`bot.store.turn_pings.channels`: a ping of the turn running now is left out)."""
         async with self._encounters.db.read() as conn:
             return await repo.channels(conn)
 

@@ -361,10 +361,12 @@ async def insert(
     now: datetime,
     rules_overrides: str = "{}",
     rules: str | None = None,
+    running_turn: int = -1,
 ) -> EncounterRow:
     """Create a live encounter at version 1, keeping the server's ruleset-table changes in force
     now (``rules_overrides``, JSON) and the rules it plays by (``rules``: the full tables and
-    rules version, ``Ruleset.frozen``) for its whole life.
+    rules version, ``Ruleset.frozen``) for its whole life. ``running_turn``: the state's
+    :attr:`~bot.engine.core.state.EncounterState.running_turn` (-1: no turn runs).
 
     Raises :class:`Conflict` if the channel already has a live encounter (the partial unique
     index decides, so two racing inserts can never both succeed).
@@ -372,8 +374,8 @@ async def insert(
     try:
         new_id = await conn.insert(
             "INSERT INTO encounters (guild_id, channel_id, name, ruleset, started_by, gm_id,"
-            " status, state, version, created_at, updated_at, rules_overrides, rules)"
-            " VALUES (?, ?, ?, ?, ?, ?, 'live', ?, 1, ?, ?, ?, ?)",
+            " status, state, version, created_at, updated_at, rules_overrides, rules,"
+            " running_turn) VALUES (?, ?, ?, ?, ?, ?, 'live', ?, 1, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -386,6 +388,7 @@ async def insert(
                 _ts(now),
                 rules_overrides,
                 rules,
+                running_turn,
             ),
         )
     except INTEGRITY_ERRORS as exc:
@@ -408,6 +411,7 @@ async def save(
     paused: bool | None = None,
     then: Sequence[Statement] = (),
     return_state_text: bool = True,
+    running_turn: int | None = None,
 ) -> EncounterRow:
     """Write a new version of ``current`` if nobody else did first.
 
@@ -430,6 +434,10 @@ async def save(
     changed. ``return_state_text`` False: the row returned has no state text (``state_json``
     None, as :func:`bot.services.encounter.held` holds rows) — for a caller that holds the
     parsed state, so the row is not copied again to drop it (issue 15, "CPU diet").
+    ``running_turn`` (when given): the new version's
+    :attr:`~bot.engine.core.state.EncounterState.running_turn`, kept in its column for
+    :func:`bot.store.turn_pings.maybe_unannounced` (None: the column is left as it is — a
+    change that cannot move the turn).
     """
     text = current.state_json if state_json is None else state_json
     # Without ``state_json`` the stored state stays as it is, at the version it was at (the
@@ -468,6 +476,8 @@ async def save(
         ("ended_at", _ts(update["ended_at"])),
         ("paused", int(update["paused"])),
     ]
+    if running_turn is not None:
+        columns.append(("running_turn", running_turn))
     params: tuple[Any, ...] = (*(value for _, value in columns), current.id, current.version)
     sql = (
         f"UPDATE encounters AS e SET {', '.join(f'{name} = ?' for name, _ in columns)}"

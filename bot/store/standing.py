@@ -1,5 +1,5 @@
-"""Standing reactions: the SQL that touches ``standing_reactions`` (migration 0018; issue 17,
-"Standing reactions"). Rows leave this module as :class:`StandingRow`."""
+"""Standing reactions: the SQL that touches ``standing_reactions`` (migrations 0018 and 0026;
+issue 17, "Standing reactions"). Rows leave this module as :class:`StandingRow`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from bot.store.decisions import ts
 class StandingRow(NamedTuple):
     """One combatant's standing reaction in an encounter, set by ``member_id``: the ``rule`` as
     typed and its ``steps`` (``[{"choice": ..., "condition": ...}]``, as
-    ``bot.engine.core.standing.StandingRule`` dumps them)."""
+    ``bot.engine.core.standing.StandingRule`` dumps them); ``set_as``: how the member was the
+    fight's GM when they set it, if by the GM role or by Manage Channels
+    (:func:`bot.services.standing.gm_way`; '' otherwise)."""
 
     encounter_id: int
     combatant_id: str
@@ -22,9 +24,10 @@ class StandingRow(NamedTuple):
     rule: str
     steps: list[dict[str, Any]]
     updated_at: datetime
+    set_as: str = ""
 
 
-_COLUMNS = "encounter_id, combatant_id, member_id, rule, steps, updated_at"
+_COLUMNS = "encounter_id, combatant_id, member_id, rule, steps, updated_at, set_as"
 
 
 def _row(values: Any) -> StandingRow:
@@ -35,6 +38,7 @@ def _row(values: Any) -> StandingRow:
         rule=str(values["rule"]),
         steps=list(json.loads(values["steps"])),
         updated_at=datetime.fromisoformat(values["updated_at"]),
+        set_as=str(values["set_as"]),
     )
 
 
@@ -46,14 +50,16 @@ async def put(
     rule: str,
     steps: list[dict[str, Any]],
     now: datetime,
+    set_as: str = "",
 ) -> None:
     """Set (or replace) the standing reaction of ``combatant_id`` in the encounter."""
     await conn.execute(
         "INSERT INTO standing_reactions (encounter_id, combatant_id, member_id, rule, steps,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+        " updated_at, set_as) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (encounter_id, combatant_id) DO UPDATE SET member_id = excluded.member_id,"
-        " rule = excluded.rule, steps = excluded.steps, updated_at = excluded.updated_at",
-        (encounter_id, combatant_id, member_id, rule, json.dumps(steps), ts(now)),
+        " rule = excluded.rule, steps = excluded.steps, updated_at = excluded.updated_at,"
+        " set_as = excluded.set_as",
+        (encounter_id, combatant_id, member_id, rule, json.dumps(steps), ts(now), set_as),
     )
 
 

@@ -70,8 +70,18 @@ async def remove(conn: Connection, message_id: int) -> None:
 
 
 async def channels(conn: Connection) -> list[int]:
-    """The channels that have turn pings still recorded with their buttons."""
-    rows = await conn.fetch_all("SELECT DISTINCT channel_id FROM turn_pings ORDER BY channel_id")
+    """The channels that have turn pings still recorded with their buttons whose turn may be
+    over: the ping's encounter is not live, or its running turn (column ``running_turn``,
+    migration 0025; -1 when none runs) is another — or unknown (NULL: not written since the
+    migration, to be read from its state). A ping of the turn running now is left out, so
+    start-up does not load every live fight to find none over."""
+    rows = await conn.fetch_all(
+        "SELECT DISTINCT p.channel_id FROM turn_pings p"
+        " LEFT JOIN encounters e ON e.id = p.encounter_id"
+        " WHERE e.id IS NULL OR e.status <> 'live' OR e.running_turn IS NULL"
+        " OR e.running_turn <> p.turn_seq"
+        " ORDER BY p.channel_id"
+    )
     return [int(r["channel_id"]) for r in rows]
 
 
@@ -122,11 +132,15 @@ async def release_announced(
 async def maybe_unannounced(conn: Connection) -> list[tuple[int, int | None]]:
     """``(channel_id, turn_seq announced)`` of each live encounter whose running turn may
     have gone unannounced: those with no row (None: begun since migration 0024) or a known
-    one (a row of -1, a fight live before it, is left out)."""
+    one (a row of -1, a fight live before it, is left out), where a turn runs that is not the
+    one announced. The running turn is read from its column (``running_turn``, migration
+    0025); a row not written since it (NULL) is listed, to be read from its state."""
     rows = await conn.fetch_all(
         "SELECT e.channel_id, a.turn_seq FROM encounters e"
         " LEFT JOIN turn_announced a ON a.encounter_id = e.id"
         " WHERE e.status = 'live' AND (a.turn_seq IS NULL OR a.turn_seq >= 0)"
+        " AND (e.running_turn IS NULL OR (e.running_turn >= 0"
+        " AND (a.turn_seq IS NULL OR a.turn_seq <> e.running_turn)))"
         " ORDER BY e.id"
     )
     return [

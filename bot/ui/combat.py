@@ -15,14 +15,21 @@ import discord
 
 from bot.engine.core.audience import GM, PUBLIC, Audience, View
 from bot.engine.core.events import Event, TurnStarted, render_all
+from bot.engine.core.order import turns_moved
+from bot.engine.core.state import AnyState
 from bot.services.acting import answering
-from bot.services.combat import CombatResult, Decision
+from bot.services.combat import CombatResult, Decision, find_combatant
 from bot.services.encounters import Encounter
 from bot.services.log_commands import by_the_bot
 from bot.ui.embeds import fit_lines
 from bot.ui.text import shown_name, standing_in_for
 
 DESCRIPTION_MAX = 4096
+HIDDEN_CHANGE = (
+    "What changed is hidden: only the GM sees these numbers (the tracker shows how it looks now)."
+)
+"""A result whose every event carries numbers this audience may not see (the Storyteller's
+`/gm vital` on an NPC whose numbers are hidden): it read "Nothing happened." over a change."""
 EMBED_TOTAL_MAX = 6000
 
 
@@ -43,15 +50,25 @@ def result_embed(
         + standing_lines(result)
         + replayed
         + render_all(_not_put_back(result, replayed), view_of(result.encounter, audience))
+        + list(result.notes)
     )
+    empty = HIDDEN_CHANGE if _hidden_from(result, audience) else "Nothing happened."
     embed = discord.Embed(
         title=(title or result.label)[:256],
-        description=fit_lines(lines, DESCRIPTION_MAX, empty="Nothing happened."),
+        description=fit_lines(lines, DESCRIPTION_MAX, empty=empty),
         colour=discord.Colour.orange() if result.decision else discord.Colour.dark_red(),
     )
     if result.expired:
         embed.set_footer(text=f"{window_ran_out(result)}.")
     return embed
+
+
+def _hidden_from(result: CombatResult, audience: Audience) -> bool:
+    """Whether the result's events say something to the GM that ``audience`` may not read (an
+    NPC's hidden numbers): they still happened, and "Nothing happened." would be untrue."""
+    if audience.kind == "gm" or not result.events:
+        return False
+    return any(line.strip() for line in render_all(result.events, view_of(result.encounter, GM)))
 
 
 def _not_put_back(result: CombatResult, replayed: list[str]) -> list[Event]:
@@ -66,6 +83,33 @@ def _not_put_back(result: CombatResult, replayed: list[str]) -> list[Event]:
         for e in result.events
         if not (isinstance(e, TurnStarted) and (e.combatant, e.round) in put_back)
     ]
+
+
+def named(encounter: Encounter, typed: str) -> str:
+    """The combatant ``typed`` names (matched ignoring case and lookalikes), as the fight
+    names it, escaped for Discord: a command's title says "Hill giant 1" where the member
+    typed "hill giant 1"."""
+    return shown_name(find_combatant(encounter.state, typed).name)
+
+
+def order_moves(before: AnyState | None, result: CombatResult) -> tuple[str, ...]:
+    """What a change of the order (``/gm order``, ``/gm roll-order``) made of this round's
+    turns, from ``before`` (the state it was computed from): whoever now waits until next round
+    and whoever now takes a turn this round (:func:`bot.engine.core.order.turns_moved`)."""
+    after = result.encounter.state
+    holder = after.current
+    if before is None or holder is None:
+        return ()
+    lines = []
+    for cid, gains in turns_moved(before, after):
+        name, turn = shown_name(after.get(cid).name), shown_name(holder.name)
+        lines.append(
+            f"{name} now comes after {turn}'s turn: they take a turn this round."
+            if gains
+            else f"{name} now comes before {turn}'s turn: their next turn is in round "
+            f"{after.round + 1}."
+        )
+    return tuple(lines)
 
 
 def stand_in_lines(result: CombatResult) -> list[str]:

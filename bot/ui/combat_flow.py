@@ -255,8 +255,10 @@ async def announce(client: Any, result: CombatResult, title: str | None = None) 
 
 def window_over(result: CombatResult) -> str:
     """The title of an expired decision's post, in its ruleset's words ("Reaction window
-    over"; Uune "Approval window over", "Roll window over"): a standing reaction is one."""
-    if result.standing or not result.resolved:
+    over"; Uune "Approval window over", "Roll window over") — also when a standing reaction
+    answered it as it ran out (Uune's answer a Defend's roll: "Roll window over", as the same
+    window lapsing says)."""
+    if not result.resolved:
         return "Reaction window over"
     return result.resolved[0].over
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.services.member_settings import MemberSettings
-from bot.services.standing import Standing, StandingChange
+from bot.services.standing import MANAGER, Standing, StandingChange
 from bot.ui.embeds import fit_lines
 from bot.ui.text import shown_name
 
@@ -66,7 +66,8 @@ def _listed(entry: Standing) -> str:
         return said
     return (
         f"{said} — does not apply now: <@{entry.set_by}> no longer acts for "
-        f"**{shown_name(entry.name)}** (their stand-in ended, or they handed the GM seat on); "
+        f"**{shown_name(entry.name)}** (their stand-in ended, they handed the GM seat on, or "
+        "the GM role changed); "
         "set one anew or `off` clears it"
     )
 
@@ -82,9 +83,13 @@ def _while(change: StandingChange, entry: Standing) -> str:
     if not entry.applies:
         return (
             f"It does not apply while <@{encounter.row.gm_id}> holds the GM seat: a standing "
-            "reaction applies while whoever set it holds the seat, controls the combatant, or "
-            "stands in for its player."
+            "reaction applies while whoever set it holds the seat, controls the combatant, "
+            "stands in for its player, or is a GM by the server's GM role or Manage Channels."
         )
+    if entry.set_as == MANAGER and entry.applies:
+        return "It applies while you may manage this channel (a GM by Manage Channels)."
+    if entry.set_as.startswith("role:") and entry.applies:
+        return f"It applies while <@&{encounter.row.gm_role_id}> is this fight's GM role."
     if controller is not None and controller in encounter.away:
         return (
             f"It applies while you stand in for <@{controller}>: it ends when they are back "

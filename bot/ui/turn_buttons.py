@@ -11,7 +11,7 @@ from typing import Any, cast
 import discord
 
 from bot.services.combat import CombatResult, CombatService
-from bot.services.turn_moves import Move, attack_choice, rest_label, take_move
+from bot.services.turn_moves import Move, attack_choice, rest_label, split_target, take_move
 from bot.ui.combat import titled
 from bot.ui.combat_flow import respond
 from bot.ui.interaction import actor_of
@@ -124,5 +124,6 @@ class TurnTargetSelect(
             "atk",
             target,
         )
-        who = result.encounter.state.get(target).name if target else "someone"
+        aimed, _ = split_target(target)
+        who = result.encounter.state.get(aimed).name if aimed else "someone"
         await respond(interaction, titled(result, f"attacks {shown_name(who)}"))

@@ -10,7 +10,10 @@ by the bot's background loop (:meth:`TurnPingKeeper.retry`; every channel with p
 start-up, so a removal a stop skipped or Discord refused before it is made good).
 
 A result the bot committed but was stopped before posting showed nobody the turn it began:
-at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b). A turn
+at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b); a post
+Discord refuses then (a 5xx, a 429 past discord.py's own retries) is tried again by the
+background loop's later passes, with a growing wait, until it posts or the turn is shown
+otherwise (a command moved it on, or posted a result showing it): exactly once (fix21). A turn
 left unshown only just now may be another process's to show — it committed the change and its
 post is under way (several processes on one PostgreSQL database) —, so where others share the
 database, such a turn is looked at again once its post had :data:`SHOWN_WITHIN` seconds, and
@@ -36,6 +39,7 @@ log = logging.getLogger(__name__)
 
 REFUSED_FIRST = 30.0  # seconds before the buttons of a channel's pings are tried again
 REFUSED_MAX = 900.0
+OWED_FIRST = 30.0  # seconds before a lost turn's ping Discord refused is posted again
 
 
 SHOWN_WITHIN = 10.0
@@ -58,6 +62,9 @@ class TurnPingKeeper:
         # Channels where Discord refused to take a ping's buttons off: tried again by retry().
         self.refused_channels: Backoff[int] = Backoff(REFUSED_FIRST, REFUSED_MAX)
         self._looked_after_start = False
+        # (channel, turn_seq) of lost turns whose recovered ping could not be posted: tried
+        # again by retry() until it posts or the turn is shown otherwise.
+        self.owed_pings: Backoff[tuple[int, int]] = Backoff(OWED_FIRST, REFUSED_MAX)
         # encounter id → (the turn this process noted shown last, the version of the last
         # result it showed there) (announced): most results show the turn the last one
         # showed, and need no write of their own.
@@ -127,13 +134,16 @@ class TurnPingKeeper:
         """Take the buttons off the pings whose turn is over where Discord refused it (once
         their wait is over) — and, the first time, in every channel that has pings: a stop
         between a change and its refresh, or a refusal before a restart, left them. Never
-        raises. The turns a start-up left to a post under way (:meth:`recover`) are looked at
-        again once their time is over."""
+        raises. First, the lost turns whose recovered ping Discord refused (:meth:`recover`),
+        once their wait is over, and those a start-up left to a post under way, once their
+        time is over."""
+        for channel_id, turn_seq in self.owed_pings.due():
+            await self._recover_or_wait(channel_id, turn_seq)
         now = asyncio.get_running_loop().time()
         for key, when in list(self._later.items()):
             if when <= now:
                 del self._later[key]
-                await self.recover([key])
+                await self._recover_or_wait(*key)
         again = self.refused_channels.due()
         if not self._looked_after_start:
             self._looked_after_start = True
@@ -178,15 +188,25 @@ class TurnPingKeeper:
         """Post the ping of each turn in ``owed`` (:meth:`owed`) that still runs unshown —
         whoever holds it mentioned (the GM for an NPC, a stand-in for an away player), with
         its deadline and its buttons (none while a decision waits: its prompt asks first) —
-        and note it shown. A turn a command moved on since is left to that command's post. When
-        other processes share the database, a turn whose change is younger than
+        and note it shown. A turn a command moved on since is left to that command's post. A
+        ping that could not be posted (Discord refused it) is tried again by :meth:`retry`.
+        When other processes share the database, a turn whose change is younger than
         :data:`SHOWN_WITHIN` may be being posted by the process that made it: it is looked at
         again (by :meth:`retry`) once that time is over. Never raises."""
         for channel_id, turn_seq in owed:
-            try:
-                await self._recover_one(channel_id, turn_seq)
-            except Exception:
-                log.exception("could not post the lost turn ping in channel %s", channel_id)
+            await self._recover_or_wait(channel_id, turn_seq)
+
+    async def _recover_or_wait(self, channel_id: int, turn_seq: int) -> None:
+        """:meth:`_recover_one`, noting a failure for :meth:`retry` (with a growing wait) and
+        forgetting it once the ping is posted or no longer owed. Never raises."""
+        key = (channel_id, turn_seq)
+        try:
+            await self._recover_one(channel_id, turn_seq)
+        except Exception:
+            log.exception("could not post the lost turn ping in channel %s yet", channel_id)
+            self.owed_pings.refused(key)
+        else:
+            self.owed_pings.cleared(key)
 
     async def _recover_one(self, channel_id: int, turn_seq: int) -> None:
         async with self._locks.setdefault(channel_id, asyncio.Lock()):
@@ -217,7 +237,7 @@ class TurnPingKeeper:
             try:
                 await self._post_running(encounter)
             except Exception:
-                await self._pings.release(encounter, was)  # tried again at the next start
+                await self._pings.release(encounter, was)  # owed again: retry() tries it
                 raise
 
     def _unshown_for_less(self, encounter: Encounter) -> float:

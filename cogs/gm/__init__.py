@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import names
 from bot.engine.core.commands import (
     CommandBase,
     EndCombat,
@@ -27,6 +28,7 @@ from bot.engine.core.commands import (
     SkipTurn,
 )
 from bot.engine.core.effects import LASTS_WORDS, Lasts
+from bot.engine.core.state import AnyState
 from bot.errors import InvalidInput, RuleViolation
 from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
@@ -34,7 +36,7 @@ from bot.services.moderation import ModerationService
 from bot.services.roster import NPC_BATCH_MAX
 from bot.services.sheets import SheetService
 from bot.ui import embeds
-from bot.ui.combat import turn_deadline_line
+from bot.ui.combat import named, order_moves, turn_deadline_line
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import Choices, actor_of, channel_ids
 from bot.ui.late_answers import send_or_post
@@ -48,6 +50,7 @@ from cogs.gm.groups import (
     PlaceGroup,
     SeatGroup,
     TimeGroup,
+    Title,
     damage_command,
     gm_first,
     hp_command,
@@ -60,6 +63,13 @@ log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 80]
+
+
+def _condition_named(current: Encounter, typed: str) -> str:
+    """The condition ``typed`` names, as the encounter's rules write it ("Down" where the GM
+    typed "down"); as typed when the rules have none such (the command refuses it then)."""
+    key = names.key(typed)
+    return next((c for c in current.rules.conditions() if names.key(c) == key), typed)
 
 
 @app_commands.guild_only()
@@ -121,14 +131,27 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         make: Callable[[Encounter], CommandBase],
         *,
         action: str,
-        title: str,
+        title: Title,
+        watch_order: bool = False,
     ) -> None:
-        """One engine command given by the GM, shown like any combat result."""
+        """One engine command given by the GM, shown like any combat result under ``title``
+        (made from the encounter the command was worked out on, when it names combatants);
+        ``watch_order``: it changes the turn order, and the reply says whose turn this round
+        that moved."""
         _, channel_id = channel_ids(interaction)
+        seen: list[tuple[AnyState, str]] = []  # the last: what the change was computed from
+
+        def made(current: Encounter) -> CommandBase:
+            command = make(current)
+            seen.append((current.state, title if isinstance(title, str) else title(current)))
+            return command
+
         result = await self.combat.gm_command(
-            channel_id, actor_of(interaction), label, options, make, action=action
+            channel_id, actor_of(interaction), label, options, made, action=action
         )
-        await respond(interaction, dataclasses.replace(result, label=title))
+        before, label_now = seen[-1] if seen else (None, title if isinstance(title, str) else "")
+        notes = order_moves(before, result) if watch_order else ()
+        await respond(interaction, dataclasses.replace(result, label=label_now, notes=notes))
 
     # -- decisions and turns -----------------------------------------------------------------
 
@@ -177,7 +200,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             {"combatant": combatant},
             lambda current: SkipTurn(target=find_combatant(current.state, combatant).id),
             action="skip turns",
-            title=f"The GM skips {shown_name(combatant)}'s turn",
+            title=lambda current: f"The GM skips {named(current, combatant)}'s turn",
         )
 
     @app_commands.command(name="order", description="Move a combatant in the initiative order")
@@ -196,7 +219,8 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 target=find_combatant(current.state, combatant).id, position=position
             ),
             action="change the initiative order",
-            title=f"The GM moves {shown_name(combatant)} to place {position}",
+            title=lambda current: f"The GM moves {named(current, combatant)} to place {position}",
+            watch_order=True,
         )
 
     # -- combatants ----------------------------------------------------------------------------
@@ -283,7 +307,7 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
             {"combatant": combatant},
             lambda current: RemoveCombatant(combatant=find_combatant(current.state, combatant).id),
             action="remove combatants",
-            title=f"The GM removes {shown_name(combatant)}",
+            title=lambda current: f"The GM removes {named(current, combatant)}",
         )
 
     @app_commands.command(name="refresh", description="Update a combatant from its sheet (GM only)")
@@ -364,8 +388,11 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
                 rounds=rounds,
             ),
             action="change conditions",
-            title=f"The GM {'gives' if present else 'removes'} {shown_name(name)} "
-            f"{'to' if present else 'from'} {shown_name(combatant)}",
+            title=lambda current: (
+                f"The GM {'gives' if present else 'removes'} "
+                f"{shown_name(_condition_named(current, name))} "
+                f"{'to' if present else 'from'} {named(current, combatant)}"
+            ),
         )
 
     @condition.autocomplete("name")

@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.engine.core.commands import CommandBase
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
+from bot.ui.combat import named
 from bot.ui.text import shown_name
 from cogs.gm.groups import GmCommand, Name, NameChoices
 
@@ -47,7 +48,9 @@ def adjust_command(
             {"combatant": combatant, "characteristic": characteristic, "change": change},
             make,
             action="adjust a characteristic",
-            title=f"The GM adjusts {shown_name(combatant)}'s {shown_name(characteristic.title())}",
+            title=lambda current: (
+                f"The GM adjusts {named(current, combatant)}'s {shown_name(characteristic.title())}"
+            ),
         )
 
     @adjust.autocomplete("combatant")
@@ -95,7 +98,7 @@ def advantage_command(gm: GmCommand, names: NameChoices) -> app_commands.Command
                 find_combatant(current.state, combatant).id, dice, until_removed=lasting
             ),
             action="grant or take dice",
-            title=f"The GM adjusts {shown_name(combatant)}'s dice",
+            title=lambda current: f"The GM adjusts {named(current, combatant)}'s dice",
         )
 
     @advantage.autocomplete("combatant")

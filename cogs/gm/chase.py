@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.engine.core.commands import CommandBase
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
-from bot.ui.text import shown_name
+from bot.ui.combat import named
 from cogs.gm.groups import GmCommand, Name, NameChoices
 
 OUTCOMES = [
@@ -58,7 +58,7 @@ class ChaseGroup(app_commands.Group):
             {k: v for k, v in options.items() if v is not None},
             make,
             action="start a chase",
-            title=f"{shown_name(pursuer)} chases {shown_name(quarry)}",
+            title=lambda current: f"{named(current, pursuer)} chases {named(current, quarry)}",
         )
 
     @app_commands.command(name="end", description="The chase ends: caught, escaped or called off")

@@ -20,6 +20,7 @@ from bot.services import rolls
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.moderation import ModerationService
+from bot.ui.combat import named
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import actor_of, actor_of_member, channel_ids
 from bot.ui.text import shown_name
@@ -55,6 +56,10 @@ def gm_first(encounters: EncounterService) -> InteractionCheck:
 
     return check
 
+
+Title = str | Callable[[Encounter], str]
+"""A GM command's title: fixed, or made from the encounter the command was worked out on
+(to name combatants and conditions as the fight does, :func:`bot.ui.combat.named`)."""
 
 GmCommand = Callable[..., Awaitable[None]]
 """``GmCog._gm``: run one engine command given by the GM and show it."""
@@ -217,7 +222,7 @@ class PlaceGroup(app_commands.Group):
             {"a": a, "b": b, "meters": meters},
             make,
             action="place combatants",
-            title=f"The GM places {shown_name(a)} and {shown_name(b)}",
+            title=lambda current: f"The GM places {named(current, a)} and {named(current, b)}",
         )
 
     @app_commands.command(name="engage", description="Two combatants are in melee")
@@ -233,7 +238,7 @@ class PlaceGroup(app_commands.Group):
             {"a": a, "b": b},
             make,
             action="place combatants",
-            title=f"The GM engages {shown_name(a)} and {shown_name(b)}",
+            title=lambda current: f"The GM engages {named(current, a)} and {named(current, b)}",
         )
 
     @app_commands.command(name="apart", description="A combatant is out of melee")
@@ -248,7 +253,7 @@ class PlaceGroup(app_commands.Group):
             {"combatant": combatant},
             make,
             action="place combatants",
-            title=f"The GM takes {shown_name(combatant)} out of melee",
+            title=lambda current: f"The GM takes {named(current, combatant)} out of melee",
         )
 
     @distance.autocomplete("a")
@@ -288,8 +293,8 @@ def vital_command(
             {vital.strip().casefold(): amount},
             label="vital",
         )
-        named = result.encounter.rules.vital_label(vital.strip().casefold())
-        title = f"The GM adjusts {shown_name(combatant)}'s {named}"
+        label = result.encounter.rules.vital_label(vital.strip().casefold())
+        title = f"The GM adjusts {named(result.encounter, combatant)}'s {label}"
         await respond(interaction, dataclasses.replace(result, label=title))
 
     @vital.autocomplete("combatant")
@@ -328,7 +333,7 @@ def hp_command(
         result = await moderation.set_vitals(
             channel_id, actor_of(interaction), combatant, {"health": health, "stamina": stamina}
         )
-        title = f"The GM adjusts {shown_name(combatant)}"
+        title = f"The GM adjusts {named(result.encounter, combatant)}"
         await respond(interaction, dataclasses.replace(result, label=title))
 
     @hp.autocomplete("combatant")
@@ -372,7 +377,9 @@ def damage_command(gm: GmCommand, names: NameChoices) -> app_commands.Command[An
             make,
             action="deal a hazard's damage",
             # the source is a phrase ("a hazard", "fire"): the title begins with a capital
-            title=f"{shown_name(source[:1].upper() + source[1:])} hurts {shown_name(target)}",
+            title=lambda current: (
+                f"{shown_name(source[:1].upper() + source[1:])} hurts {named(current, target)}"
+            ),
         )
 
     @damage.autocomplete("target")

@@ -50,6 +50,7 @@ def roll_order_command(gm: GmCommand, names: NameChoices) -> app_commands.Comman
             make,
             action="roll for the turn order",
             title="The GM rolls for the turn order",
+            watch_order=True,
         )
 
     @roll_order.autocomplete("combatant")

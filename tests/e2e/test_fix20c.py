@@ -102,3 +102,23 @@ async def test_an_untitled_sheet_shows_its_armor_shield_and_weapons_in_full(
         "range 150 m, reload: a move action, 2 hands, starts put away"
     ) in text, text
     assert "Shield: none" in text and "Armor: Boiled leathers (light), Light armor 2" in text
+
+
+async def test_the_end_of_a_day_in_a_fight_begins_the_next_on_the_fights_clock(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/gm time end-of period:day` in a fight said "A new day begins" but left the fight's
+    clock on the old day (only `/campaign end-of` moved the campaign clock), so the campaign
+    clock the fight left behind was still the old day's. From UTTAS rules version 5 the
+    fight's clock moves to the next day's start, and the campaign clock follows it."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, begin=False)
+    await ok(await slash(h, gm, "gm time rest", kind="short"))  # day 1, 01:00
+    await ok(await slash(h, gm, "encounter begin"))
+    day = (await ok(await slash(h, gm, "gm time end-of", period="day"))).message.text()
+    assert "A new day begins" in day, day
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.state.game_time_s == 86_400, live.state.game_time_s
+    await end_encounter(h, table)
+    rested = (await ok(await slash(h, gm, "campaign rest", kind="long"))).message.text()
+    assert "campaign time: day 2, 08:00" in rested, rested

@@ -31,6 +31,11 @@ async def posted(h: DiscordHarness, member: Member, command: str, **options: obj
     return (await ok(await slash(h, member, command, **options))).message.text()
 
 
+def roll_windows_over(h: DiscordHarness) -> list[StoredMessage]:
+    """The results the bot posted for Uune roll windows that ran out."""
+    return [m for m in h.messages_in(h.channel) if "Roll window over" in m.text()]
+
+
 async def set_rule(h: DiscordHarness, member: Member, combatant: str, rule: str) -> str:
     record = await answered(await slash(h, member, "me reactions", combatant=combatant, rule=rule))
     assert record.ephemeral, record.response_data
@@ -179,7 +184,10 @@ async def test_uune_a_standing_vitality_reroll_answers_a_failed_defend_then_keep
     assert dice.empty
     [use] = spent.standing
     assert (use.name, use.label) == ("Mira Quell", "Reroll die 1"), use
-    notice = window_over(h)[-1]
+    # Titled by the window that ran out, the Defend's roll's, as when it lapses — it read
+    # "Reaction window over" when a standing reaction answered it (fix21).
+    assert not window_over(h), [m.text() for m in window_over(h)]
+    notice = roll_windows_over(h)[-1]
     footer = notice.embeds[0]["footer"]["text"]
     assert footer == f"Standing reaction: Mira Quell — Reroll die 1 (“{rule}”)."
     assert "Mira Quell rerolls a die (5 vitality)" in notice.text(), notice.text()
@@ -189,7 +197,7 @@ async def test_uune_a_standing_vitality_reroll_answers_a_failed_defend_then_keep
     clock.advance(WINDOW)
     [kept] = await bot.expire_due()
     assert [(u.name, u.label) for u in kept.standing] == [("Mira Quell", "Keep the roll")]
-    text = window_over(h)[-1].text()
+    text = roll_windows_over(h)[-1].text()
     assert "Dock Thug 1's Cudgel gives Mira Quell a heavy wound" in text, text
     clock.advance(WINDOW)
     assert await bot.expire_due() == []

@@ -353,3 +353,76 @@ async def test_a_result_showing_the_turn_noted_last_writes_nothing_more(
     live = await bot.services.encounters.live(h.channel.id)
     await h.wait_for(lambda: writes, what="the next turn noted shown")
     assert writes == [live.state.turn_seq]
+
+
+async def _lost_then_refused(
+    h: DiscordHarness, table: Table, database: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, int]:
+    """A fight whose `/gm next` was committed and never posted (the bot stopped), and a
+    refusal waiting for the next message the bot posts — the recovered ping at the next
+    start. Returns the name of the turn's holder and how many messages the channel had."""
+    async for bot in _running_bot(h, database, None):
+        await set_up_fight(h, table, thugs=1)
+        with monkeypatch.context() as patch:
+            committed = stop_after_commit(patch)
+            await lost(h, committed, table.moderator, "gm next")
+        name = await current_name(bot, h)
+        await work_done()
+    h.fail_next("POST", r"/channels/\d+/messages$", status=400, code=50035)
+    return name, len(h.messages_in(h.channel))
+
+
+def refused_pings(h: DiscordHarness, name: str) -> list[Any]:
+    """The posts of ``name``'s turn ping that Discord refused."""
+    return [
+        r
+        for r in h.requests_to("POST", rf"/channels/{h.channel.id}/messages$")
+        if r.status >= 400 and f"**{name}**'s turn" in str(r.json.get("content"))
+    ]
+
+
+async def test_a_lost_turns_ping_discord_refused_at_start_up_is_posted_by_a_later_pass(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up post of a lost turn's ping met a refusal from Discord (a 5xx, a 429 past
+    the retries): it was tried again only at the next start, so the holder of a turn lost by a
+    stop could wait for a restart to be told. The background loop's later passes now post it
+    — once: the passes after it post nothing more."""
+    import bot.ui.turn_pings as keeper
+
+    h = discord_patched
+    database = tmp_path / "bot.sqlite3"
+    name, seen = await _lost_then_refused(h, table, database, monkeypatch)
+    monkeypatch.setattr(keeper, "OWED_FIRST", 0.2)
+    async for bot in restarted(h, database):
+        await h.wait_for(lambda: refused_pings(h, name), what="the refused start-up post")
+        await h.wait_for(lambda: pings_of(h, name, seen), what="the ping, posted again")
+        await h.wait_for(lambda: not bot.turn_pings.owed_pings.waits, what="nothing owed")  # noqa: B023
+        await bot.turn_pings.retry()  # a later pass: nothing more
+        [ping] = pings_of(h, name, seen)
+        assert button(ping, "End turn"), ping.components
+        assert len(h.messages_in(h.channel)) == seen + 1
+
+
+async def test_a_refused_lost_ping_is_not_posted_once_a_command_moved_the_turn_on(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lost turn's ping refused at start-up, then a command moves the turn on and posts its
+    own result: the loop's later pass posts nothing for the turn that is over (never twice,
+    never a ping for a turn gone)."""
+    h, gm = discord_patched, table.moderator
+    database = tmp_path / "bot.sqlite3"
+    name, seen = await _lost_then_refused(h, table, database, monkeypatch)
+    async for bot in restarted(h, database):
+        await h.wait_for(lambda: refused_pings(h, name), what="the refused start-up post")
+        owed = bot.turn_pings.owed_pings
+        await h.wait_for(lambda: bool(owed.waits), what="the ping owed")  # noqa: B023
+        await ok(await slash(h, gm, "gm next"))
+        await work_done()
+        after = len(h.messages_in(h.channel))
+        for key, (_, wait) in list(owed.waits.items()):
+            owed.waits[key] = (0.0, wait)  # its wait is over
+        await bot.turn_pings.retry()
+        assert not owed.waits
+        assert not pings_of(h, name, seen), [m.content for m in h.messages_in(h.channel)[seen:]]
+        assert len(h.messages_in(h.channel)) == after

@@ -108,3 +108,18 @@ def test_a_label_is_shown_as_typed_pressed_or_done_by_the_bot() -> None:
     assert shown("react", pressed) == "the “Evade (1 action)” button"
     assert shown("react", {"choice": "dodge"}) == "/dodge"
     assert shown("an old label", {}) == "an old label"
+
+
+def test_only_a_typed_commands_options_are_shown() -> None:
+    """An undo's GM copy once listed a passed deadline's ``for_turn`` and a button's ``turn``
+    and ``choice`` as if a member had typed them: a button pressed and a change the bot made by
+    itself show no options; a typed command shows its own, without bookkeeping."""
+    logged = {"turn": 3, "target": "c2", "for_turn": 5, "pending_version": 9, "choice": "evade"}
+    for label in log_commands.BY_ITSELF:
+        assert log_commands.typed_options(label, logged) == {}, label
+    for label in log_commands.PRESSED:
+        assert log_commands.typed_options(label, logged) == {}, label
+    assert log_commands.typed_options(log_commands.DECIDED, logged) == {}
+    typed = {"target": "Thug 1", "with": "Club", "pending_version": 4, "dice_rolled": [1]}
+    typed["range"] = None  # an option left out: "(…, range: None)" was shown
+    assert log_commands.typed_options("attack", typed) == {"target": "Thug 1", "with": "Club"}

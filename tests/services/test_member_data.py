@@ -45,6 +45,7 @@ NOT_A_MEMBER = {
     "decisions.remind_before_s": "seconds before a turn deadline",
     "decisions.reminded": "flag",
     "encounters.paused": "flag",
+    "encounters.running_turn": "the turn's number (migration 0025)",
     "encounters.tracker_pinned": "flag",
     "encounter_log.encounter_id": "row id",
     "standing_reactions.encounter_id": "row id",

@@ -209,6 +209,39 @@ async def test_turn_announced_and_the_channels_with_pings(store: Store) -> None:
         assert await turn_pings.channels(conn) == [2**55]
 
 
+async def test_the_running_turn_column_leaves_out_the_fights_whose_turn_was_shown(
+    store: Store,
+) -> None:
+    """Migration 0025: a fight whose running turn (its column) is the one announced, or that
+    runs no turn (-1), owes nothing, and start-up need not load it; one whose column is NULL
+    (not written since the migration) is listed, to be read from its state. Likewise a
+    turn ping of the turn running now is not among those that may be over."""
+    rows = {"shown": (5, 5), "moved on": (6, 5), "no turn": (-1, None), "unknown": (None, 5)}
+    ids = {}
+    async with store.transaction() as conn:
+        for n, (label, (running, announced)) in enumerate(rows.items()):
+            ids[label] = await add_encounter(conn, 2**55 + n)
+            await conn.execute(
+                "UPDATE encounters SET running_turn = ? WHERE id = ?", (running, ids[label])
+            )
+            if announced is not None:
+                await turn_pings.announced(conn, ids[label], announced)
+                await turn_pings.put(conn, TurnPing(2**58 + n, ids[label], 2**55 + n, announced))
+        fresh = await add_encounter(conn, 2**55 + 9)
+        await conn.execute("UPDATE encounters SET running_turn = 1 WHERE id = ?", (fresh,))
+        ended = await add_encounter(conn, 2**55 + 8, status="archived")
+        await conn.execute("UPDATE encounters SET running_turn = 2 WHERE id = ?", (ended,))
+        await turn_pings.put(conn, TurnPing(2**58 + 8, ended, 2**55 + 8, 2))
+    async with store.read() as conn:
+        assert await turn_pings.maybe_unannounced(conn) == [
+            (2**55 + 1, 5),  # moved on from the turn shown
+            (2**55 + 3, 5),  # unknown: read from its state
+            (2**55 + 9, None),  # a turn runs, none ever shown
+        ]
+        # the turn moved on, unknown, the fight ended: "shown" (its ping's turn runs) is not
+        assert await turn_pings.channels(conn) == [2**55 + 1, 2**55 + 3, 2**55 + 8]
+
+
 async def test_one_start_up_claims_a_lost_turn_and_gives_it_back_if_its_post_fails(
     store: Store,
 ) -> None:

@@ -292,13 +292,28 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         return "attack"
 
     def attack_command(
-        self, state: StateT, combatant: Any, target: str, attack: str
+        self,
+        state: StateT,
+        combatant: Any,
+        target: str,
+        attack: str,
+        together: tuple[str, ...] = (),
     ) -> CommandBase:
         """The command for ``combatant`` attacking ``target`` (a combatant id) with
-        ``attack`` (one of :meth:`attack_names`), as the turn ping's Attack button means it.
-        By default the :meth:`attack_action` of :meth:`act` (the weapon as its detail)."""
+        ``attack`` (one of :meth:`attack_names`), as the turn ping's Attack button means it;
+        ``together``: the allies (ids, from :meth:`joint_attackers`) whose attacks strike with
+        it. By default the :meth:`attack_action` of :meth:`act` (the weapon as its detail); a
+        system with no joint attacks refuses ``together``."""
+        if together:
+            raise RuleViolation(f"{self.title} has no attacks made together with allies.")
         key = self.attack_action(combatant)
         return self.act(state, combatant, ActInput(key=key, target=target, detail=attack))
+
+    def joint_attackers(self, state: StateT, attacker: str, target: str) -> list[str]:
+        """The allies (ids) whose readied attack strikes together with ``attacker``'s next
+        attack on ``target`` (UTTAS's coordinated attacks, ``/attack together:``), so the turn
+        ping's Attack button can offer it as ``/attack`` does; none by default."""
+        return []
 
     def deadline_actions(self, state: StateT, combatant: Any) -> list[ActionSpec]:
         """The actions ``combatant`` may take by default when its turn's deadline passes

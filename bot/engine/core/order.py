@@ -324,6 +324,35 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     tx.note(f"The GM moves {c.name} to place {cmd.position}. Order: {places}", c.id)
 
 
+def turns_moved(before: Any, after: Any) -> list[tuple[str, bool]]:
+    """Whose turn this round a change of the order moved (``/gm order``, Untitled's
+    ``/gm roll-order``), as ``(combatant id, gains)``: the turn stays with its holder and
+    passes on in the new order, so whoever was still to come and now stands before the holder
+    waits until next round (``gains`` False), and whoever was done for the round and now stands
+    after the holder takes a turn this round (True). Nothing when the turn or round changed,
+    in Utopia's interleaved order (everyone goes again after each action: nobody is done for
+    the round by place), for the holder, for newcomers and for those holding their action. The
+    fight's order was changed like this silently: a player waited for a turn that did not
+    come."""
+    turn = after.turn
+    if turn is None or before.turn != turn or before.round != after.round:
+        return []
+    if after.settings.interleaved:
+        return []
+    if turn not in before.order or turn not in after.order:
+        return []
+    was, now = before.order.index(turn), after.order.index(turn)
+    moved: list[tuple[str, bool]] = []
+    for cid in after.order:
+        if cid == turn or cid not in before.order or cid in after.holding:
+            continue
+        done_before = before.order.index(cid) < was
+        done_now = after.order.index(cid) < now
+        if done_before != done_now:
+            moved.append((cid, done_before))
+    return moved
+
+
 def delay_turn(tx: Tx, cmd: DelayTurn) -> None:
     """Utopia "Standard Actions": a creature may put itself lower in the turn order, never
     higher. On its own turn and before spending anything, the actor moves (for good) to just

@@ -356,6 +356,13 @@ class EncounterState(BaseModel, Generic[CombatantT, PendingT]):
         """The combatant whose turn it is, if a fight runs."""
         return self.get(self.turn) if self.turn else None
 
+    @property
+    def running_turn(self) -> int:
+        """``turn_seq`` while a turn runs (the fight ``active`` and someone's turn), else -1:
+        what the store keeps beside the state (column ``encounters.running_turn``, migration
+        0025) so the turns a stop left unannounced are found without loading every fight."""
+        return self.turn_seq if self.phase == "active" and self.current is not None else -1
+
 
 AnyState = EncounterState[Any, Any]
 """A state of any ruleset (code that works the same for every ruleset)."""

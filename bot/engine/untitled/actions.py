@@ -364,7 +364,7 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     name = next((x for x in CONDITIONS if x.casefold() == cmd.condition.casefold()), None)
     if name is None:
         raise InvalidInput(
-            f"Untitled has no condition {names.escaped(repr(cmd.condition))}: "
+            f"Untitled has no condition {names.escaped(repr(cmd.condition))}; its conditions: "
             f"{', '.join(CONDITIONS)}."
         )
     if cmd.present and not c.has(name):

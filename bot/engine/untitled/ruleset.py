@@ -79,6 +79,15 @@ _HANDLERS.update(places.HANDLERS)
 _VITALS = ("health",)
 
 
+SET_HEALTH = (
+    "the GM sets Health instead — in a fight with `/gm vital vital:health` (`+5`, `20`), which "
+    "its record keeps when the encounter ends; `/campaign reset` starts a record afresh at full "
+    "Health."
+)
+"""How Health comes back in Untitled: "the GM sets Health instead" named no command, and
+between fights there is none that sets it but a reset."""
+
+
 class UntitledRuleset(Ruleset[UntitledState]):
     """Untitled. ``tables``: the GM-changeable numbers (``data/untitled/tables.json``)."""
 
@@ -395,6 +404,15 @@ class UntitledRuleset(Ruleset[UntitledState]):
         lasts: Lasts = "until_removed",
         rounds: int | None = None,
     ) -> CommandBase:
+        """Down on or off. Down follows Health and has no duration: a ``lasts:`` was once
+        dropped without a word (the creature stayed Down), so it is refused here, when the
+        GM gives it — not in the logged command, which older fights replay as they were."""
+        if present and lasts != "until_removed":
+            raise InvalidInput(
+                "Untitled's only condition, Down, follows Health (0 Health is Down) and lasts "
+                "until Health rises above 0 or the GM removes it: "
+                "it takes no `lasts:` (leave it out)."
+            )
         return cmd.SetCondition(target=target, condition=name, present=present)
 
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
@@ -417,10 +435,10 @@ class UntitledRuleset(Ruleset[UntitledState]):
         return cmd.SetVitals(target=target, health=changes["health"])
 
     def rest_command(self, kind: Literal["short", "long"]) -> CommandBase:
-        raise InvalidInput("The Untitled combat text has no rests: the GM sets Health instead.")
+        raise InvalidInput(f"The Untitled combat text has no rests: {SET_HEALTH}")
 
     def healing_command(self, weeks: int) -> CommandBase:
-        raise InvalidInput("The Untitled combat text has no healing: the GM sets Health instead.")
+        raise InvalidInput(f"The Untitled combat text has no healing: {SET_HEALTH}")
 
     # -- presentation -------------------------------------------------------------------------
     def order_roll_command(self, among: tuple[str, ...]) -> CommandBase:

@@ -406,7 +406,9 @@ def set_condition(tx: Tx, cmd: SetCondition) -> None:
     wanted = next((n for n in CONDITIONS if n.casefold() == cmd.condition.casefold()), None)
     if wanted is None:
         raise InvalidInput(
-            f"Utopia has no condition {names.quoted(cmd.condition)}: " + ", ".join(CONDITIONS)
+            f"Utopia has no condition {names.quoted(cmd.condition)}; its conditions: "
+            + ", ".join(CONDITIONS)
+            + "."
         )
     if cmd.present:
         if c.has(wanted):

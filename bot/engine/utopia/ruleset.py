@@ -502,6 +502,15 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         lasts: Lasts = "until_removed",
         rounds: int | None = None,
     ) -> CommandBase:
+        """Down on or off. Down follows DHP and has no duration: a ``lasts:`` was once
+        dropped without a word (the creature stayed Down), so it is refused here, when the
+        GM gives it — not in the logged command, which older fights replay as they were."""
+        if present and lasts != "until_removed":
+            raise InvalidInput(
+                "Utopia's only condition, Down, follows DHP (DHP 0 or less is Down) and lasts "
+                "until DHP rises above 0 or the GM removes it: "
+                "it takes no `lasts:` (leave it out)."
+            )
         return cmd.SetCondition(target=target, condition=name, present=present)
 
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:

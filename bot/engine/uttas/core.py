@@ -43,7 +43,7 @@ LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
 TURN_ORDER = ByScore()
 """UTTAS "Combat": by Agility (ties rolled), or Agility dice for everyone."""
-RULES_VERSION = 4
+RULES_VERSION = 5
 """The newest UTTAS rules version (:attr:`~bot.engine.uttas.ruleset.UttasRuleset.rules_version`
 says what each changed)."""
 
@@ -71,6 +71,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "move_reaction_moves": 4,
         "held_acts_only_to_escape": 4,
         "standing_moves": 4,
+        "new_day_moves_clock": 5,
     }
     """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
     :attr:`LATER_READINGS`): ``"maintained_attacks"``, an attack with a maintained power records
@@ -84,7 +85,9 @@ class Tx(CoreTx[UttasState, Combatant]):
     ``"held_acts_only_to_escape"``, a creature held in a grapple spends actions only on escaping
     or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending
     half the Run speed is moving, so the free stance of the turn's start is gone after it
-    (:func:`bot.engine.uttas.movement.stand`)."""
+    (:func:`bot.engine.uttas.movement.stand`); ``"new_day_moves_clock"``, the end of a day (or
+    of a quest or an arc) in a fight moves the fight's clock to the next day's start
+    (:meth:`on_period_end`)."""
 
     def reads(self, reading: str) -> bool:
         """Whether this encounter's rules version plays UTTAS's later ``reading``
@@ -250,9 +253,17 @@ class Tx(CoreTx[UttasState, Combatant]):
         """UTTAS "Natural Healing": short rests are counted per day and a long rest once per
         24 hours; when the GM ends the day (or a quest or an arc), the next day begins and its
         rests count afresh, and so do the day's healing limits ("Healing") — a documented
-        reading: the text has no day boundary of its own."""
+        reading: the text has no day boundary of its own.
+
+        From rules version 5 (``"new_day_moves_clock"``) the fight's clock moves to the start of
+        that next day (00:00), as the campaign clock does out of a fight, so the days counted by
+        (``game_time_s`` ÷ 86 400) and the campaign clock the fight leaves behind are the new
+        day's; versions 1–4 left the fight's clock where it was."""
         if period == "scene":
             return
+        if self.reads("new_day_moves_clock"):
+            st = self.state
+            st.game_time_s = (st.game_time_s // 86_400 + 1) * 86_400
         rested = [
             c for c in self.state.combatants if c.short_rests_at or c.long_rest_at is not None
         ]

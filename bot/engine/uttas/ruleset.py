@@ -157,8 +157,13 @@ class UttasRuleset(Ruleset[UttasState]):
     a Warp away; recovering from Stunned is forced on it), checked where every action is paid —
     versions 1–3 let it pay for a later stance change, breaking out of a binding or its readied
     action; standing up by spending half the Run speed is moving, so a stance change after it is
-    no longer the free one of the turn's start (versions 1–3 kept it free)."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    no longer the free one of the turn's start (versions 1–3 kept it free).
+
+    Version 5: the Game Master ending a day (or a quest or an arc, ``/gm time end-of``) in an
+    encounter moves the encounter's clock to the start of the next day, as ``/campaign end-of``
+    moves the campaign clock, so the fight's days (healing limits) and the campaign clock it
+    leaves behind are the new day's; versions 1–4 said "A new day begins" and left the clock."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
@@ -393,11 +398,30 @@ class UttasRuleset(Ruleset[UttasState]):
         return "breather"
 
     def attack_command(
-        self, state: UttasState, combatant: Any, target: str, attack: str
+        self,
+        state: UttasState,
+        combatant: Any,
+        target: str,
+        attack: str,
+        together: tuple[str, ...] = (),
     ) -> CommandBase:
         """UTTAS "Attack" at the distance the GM placed them (as ``/attack`` without
-        ``range:``)."""
-        return cmd.Attack(actor=combatant.id, target=target, attack=attack)
+        ``range:``), with the allies ``together`` whose coordinated attacks strike with it (as
+        ``/attack together:``)."""
+        return cmd.Attack(actor=combatant.id, target=target, attack=attack, with_readied=together)
+
+    def joint_attackers(self, state: UttasState, attacker: str, target: str) -> list[str]:
+        """UTTAS "Perform a readied action": the allies whose readied coordinated attack with
+        ``attacker`` is aimed at ``target`` ("both ... perform their attacks at the exact same
+        time")."""
+        return [
+            c.id
+            for c in state.combatants
+            if c.readied is not None
+            and c.readied.trigger == "coordinated"
+            and c.readied.watch == attacker
+            and c.readied.target == target
+        ]
 
     def standing_words(self) -> StandingWords:
         """UTTAS "Perform a Reaction command", Defend: Evade (also typed ``dodge``), Block or

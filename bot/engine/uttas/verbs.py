@@ -265,7 +265,8 @@ def act(combatant: Combatant, given: ActInput) -> CommandBase:
         known = ", ".join(a.key for a in ACTIONS)
         raise InvalidInput(
             f"UTTAS has no action {names.code(given.key[:40])}. Its actions: {known} "
-            "(attacks are `/attack`, readied actions `/ready`)."
+            "(attacks are `/attack`, with `together:` for allies' coordinated attacks; "
+            "readied actions `/ready`)."
         )
     if spec.target == "none" and given.target is not None:
         raise InvalidInput(f"**{spec.label}** takes no `target:`.")
