@@ -243,6 +243,26 @@ class Bots:
 
         await until(noted, "the prompt's message id to be noted")
 
+    async def pause(self, shard: int) -> None:
+        """SIGSTOP the process of ``shard`` at a moment it has no transaction open (else the
+        other process would wait behind its locks until it goes on: SIGCONT, the caller's)."""
+        proc = self.by_shard[shard].proc
+        assert proc is not None
+
+        async def stopped_idle() -> bool:
+            proc.send_signal(signal.SIGSTOP)
+            [row] = await self.fetch(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE application_name = $1 AND state <> 'idle'",
+                self.app(shard),
+            )
+            if row[0] == 0:
+                return True
+            proc.send_signal(signal.SIGCONT)
+            return False
+
+        await until(stopped_idle, f"shard {shard}'s process to stop between transactions")
+
     async def waiting_on_writer_lock(self) -> set[str]:
         """The bot processes (application names) with a connection waiting for the writers'
         advisory lock (a bigint key: its high half in ``classid``, its low half in ``objid``)."""
@@ -561,11 +581,10 @@ def shows_version(message: StoredMessage, version: int) -> bool:
 
 async def expire_elsewhere(h: DiscordHarness, bots: Bots, server: Server) -> int:
     """The open reaction in ``server`` (shard 0's) runs out and the shard-1 process expires it
-    — the shard-0 process is paused meanwhile, so its loop does not; its SIGCONT is the
-    caller's. Returns the version the expiry committed, once its result is posted."""
-    shard0 = bots.by_shard[0].proc
-    assert shard0 is not None
-    shard0.send_signal(signal.SIGSTOP)
+    — the shard-0 process is paused meanwhile (:meth:`Bots.pause`), so its loop does not; its
+    SIGCONT is the caller's. Returns the version the expiry committed, once its result is
+    posted."""
+    await bots.pause(0)
     await bots.fetch(
         "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'reaction'"
         " RETURNING id",
