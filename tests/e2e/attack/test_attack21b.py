@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import ok, one_on_one, slash
 from tests.e2e.conftest import Table
@@ -37,3 +39,41 @@ async def test_a_fight_rehearsed_past_round_fifty_is_played_not_drawn(
     # Nobody was hurt meanwhile: the same fight, the same seed, the same figures.
     assert figures(late) == figures(first), late
     assert "Draws (nobody left standing, or no side won within 50 rounds): 0 " in late, late
+
+
+@pytest.mark.async_timeout(180)
+async def test_rehearsals_asked_at_once_are_each_told_their_place_and_the_extra_one_refused(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Five ``/rehearse`` sent at once on one server: the first runs, the next three are each
+    told behind how many they wait (1, 2, 3) and get their figures in the order asked, and the
+    fifth is refused at once (nothing deferred, nothing queued). A rehearsal took its place
+    in the queue only after its "thinking…" reply went out, so while the earlier ones were
+    still replying the second was told nothing, the fourth was told it waited behind 2, and
+    the fifth was first told it was queued and then refused."""
+    h, gm = discord_harness, table.moderator
+    await one_on_one(h, table, "uttas", name="Queue")
+    asked = [
+        await h.slash(gm, h.channel, "rehearse", {"fights": 1_000, "seed": seed})
+        for seed in range(5)
+    ]
+    for record in asked:
+        await record.response()
+    *played, extra = asked
+    assert not extra.deferred and extra.ephemeral, extra.response_data
+    assert "3 rehearsals already wait on this server" in extra.response_data["content"]
+    for seed, record in enumerate(played):
+        assert record.deferred
+        await record.wait_for(
+            lambda r: any(m.content.startswith("**Rehearsal**") for m in r.followups),
+            timeout=150,
+        )
+        said = [m.content for m in record.followups]
+        assert all(m.ephemeral for m in record.followups)
+        assert said[-1].startswith("**Rehearsal** of this fight from round 1: 1,000 fights")
+        assert f"seed {seed}," in said[-1]
+        behind = {1: "one rehearsal", 2: "2 rehearsals", 3: "3 rehearsals"}.get(seed)
+        if behind is None:
+            assert len(said) == 1, said
+        else:
+            assert len(said) == 2 and said[0].startswith(f"⏳ Queued behind {behind}"), said
