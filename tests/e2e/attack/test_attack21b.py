@@ -8,8 +8,16 @@ import re
 import pytest
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, one_on_one, slash
+from tests.e2e.combat_helpers import (
+    ok,
+    one_on_one,
+    press,
+    set_up_fight,
+    slash,
+    thug_attacks_willow,
+)
 from tests.e2e.conftest import Table
+from tests.e2e.test_member_data import click, delete_prompt, stored_anywhere
 from tests.e2e.test_rehearse import rehearsal, stored
 from tests.harness.server import DiscordHarness
 
@@ -77,3 +85,42 @@ async def test_rehearsals_asked_at_once_are_each_told_their_place_and_the_extra_
             assert len(said) == 1, said
         else:
             assert len(said) == 2 and said[0].startswith(f"⏳ Queued behind {behind}"), said
+
+
+async def test_a_stand_in_who_erases_their_data_hands_the_waiting_reaction_to_the_gm(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow's player is away and named Bear's player to react for her; a Thug's attack waits
+    on Willow's reaction, its prompt addressed to the stand-in. The stand-in erases their data
+    (``/me delete``): the GM stands in now, so the prompt asks the GM and pings them, and the
+    tracker says so. The prompt kept asking the erased member and the tracker kept naming
+    them: only fights where the member controlled a combatant were told (the away marks that
+    named them changed with nobody shown)."""
+    h, gm, player, stand_in = (
+        discord_harness,
+        table.moderator,
+        table.player,
+        table.other_player,
+    )
+    await set_up_fight(h, table, thugs=1)
+    await ok(await h.slash(player, h.channel, "away", {"delegate": stand_in}))
+    attack = await thug_attacks_willow(bot, h, table)
+    assert h.message(attack).content.startswith(f"<@{stand_in.id}> (for <@{player.id}>, away)")
+    [tracker] = [m for m in h.messages_in(h.channel) if "Away:" in m.text()]
+    assert f"(<@{stand_in.id}> stands in)" in tracker.text()
+    last = h.messages_in(h.channel)[-1].id
+
+    prompt = await delete_prompt(h, stand_in)
+    await click(h, stand_in, prompt, "Confirm")
+    await h.wait_for(lambda: f"<@{stand_in.id}>" not in h.message(attack).content)
+    assert h.message(attack).content.startswith(f"<@{gm.id}> (for <@{player.id}>, away)")
+    await h.wait_for(lambda: "(the GM stands in)" in h.message(tracker).text())
+    await h.wait_for(
+        lambda: any(
+            m.content.startswith(f"<@{gm.id}>") and m.id > last for m in h.messages_in(h.channel)
+        )
+    )
+    assert await stored_anywhere(bot, str(stand_in.id)) == []
+    # The GM's click decides it.
+    await press(h, gm, attack, "Evade")
+    assert "Willow reacts: Evade." in h.message(attack).text(), h.message(attack).text()
