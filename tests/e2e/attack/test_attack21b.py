@@ -11,13 +11,15 @@ from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     ok,
     one_on_one,
+    pass_turns_until,
     press,
     set_up_fight,
     slash,
     thug_attacks_willow,
+    work_done,
 )
 from tests.e2e.conftest import Table
-from tests.e2e.test_member_data import click, delete_prompt, stored_anywhere
+from tests.e2e.test_member_data import click, delete_prompt, export_of, stored_anywhere
 from tests.e2e.test_rehearse import rehearsal, stored
 from tests.harness.server import DiscordHarness
 
@@ -124,3 +126,25 @@ async def test_a_stand_in_who_erases_their_data_hands_the_waiting_reaction_to_th
     # The GM's click decides it.
     await press(h, gm, attack, "Evade")
     assert "Willow reacts: Evade." in h.message(attack).text(), h.message(attack).text()
+
+
+async def test_erasing_a_member_on_their_turn_leaves_no_trace_in_its_turn_ping(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """It is Willow's turn and her ping (with its buttons) names her player when the player
+    erases their data: the ping's stored text — kept to reword its deadline — held the
+    player's id afterwards (no source claimed it: the guard listed only integer columns)."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await one_on_one(h, table, "uttas", name="Turn")
+    await pass_turns_until(bot, h, table, "Willow")
+    await work_done()
+    assert "turn_pings.content" in await stored_anywhere(bot, str(player.id))
+    document = await export_of(h, player)
+    [ping] = document["turn_pings"]
+    assert ping["text"].startswith(f"<@{player.id}> it is **Willow**'s turn"), ping
+
+    prompt = await delete_prompt(h, player)
+    await click(h, player, prompt, "Confirm")
+    await h.wait_for(lambda: "no longer has a player" in h.last_message(h.channel).content)
+    assert await stored_anywhere(bot, str(player.id)) == []
+    await ok(await slash(h, gm, "endturn"))  # the fight goes on, the ping loses its buttons
