@@ -9,10 +9,13 @@ import pytest
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    answered,
+    end_encounter,
     ok,
     one_on_one,
     pass_turns_until,
     press,
+    refused,
     set_up_fight,
     slash,
     thug_attacks_willow,
@@ -148,3 +151,36 @@ async def test_erasing_a_member_on_their_turn_leaves_no_trace_in_its_turn_ping(
     await h.wait_for(lambda: "no longer has a player" in h.last_message(h.channel).content)
     assert await stored_anywhere(bot, str(player.id)) == []
     await ok(await slash(h, gm, "endturn"))  # the fight goes on, the ping loses its buttons
+
+
+LOWERED = {
+    "uttas": ("health", "10", "Health 10/10"),
+    "utopia": ("shp", "10", "SHP 10/10"),
+    "untitled": ("health", "10", "Health 10/10"),
+    "uune": ("vitality", "40", "Vitality 40/40"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(LOWERED))
+async def test_campaign_show_reads_a_record_as_the_changed_sheet_takes_it_in(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """A fight leaves the player's character at full Health; then its sheet's maximum is
+    lowered. ``/campaign show`` showed the record raw ("Health 16/10", Uune "Vitality
+    100/100") while the next fight takes the character in at the new maximum (10/10):
+    joining passes the record through the sheet, the record's words did not."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    pc = await one_on_one(h, table, system, name="Before")
+    await end_encounter(h, table)
+    field, value, shown = LOWERED[system]
+    await answered(await slash(h, player, "character edit", name=pc, field=field, value=value))
+    record = await refused(await slash(h, player, "campaign show", character=pc))
+    assert shown in record, record
+    # The next fight takes the character in as shown.
+    await ok(await slash(h, gm, "encounter start", name="After", ruleset=system))
+    await ok(await slash(h, player, "encounter join", character=pc))
+    live = await bot.services.encounters.live(h.channel.id)
+    line = live.rules.record_lines(
+        live.state.find(pc).sheet, live.rules.record_of(live.state.find(pc))
+    )
+    assert line[0] in record, (line, record)
