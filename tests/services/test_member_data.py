@@ -123,6 +123,7 @@ NOT_A_MEMBER = {
     "standing_reactions.rule": "the member's own (erased with its row)",
     "standing_reactions.steps": "the member's own (erased with its row)",
     "standing_reactions.updated_at": "time",
+    "standing_reactions.set_as": "a word: how its member was the GM (erased with its row)",
     "member_settings.timezone": "the member's own (erased with its row)",
     "member_settings.updated_at": "time",
     "encounter_log.command": "a command's name",
