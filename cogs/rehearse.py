@@ -57,12 +57,14 @@ class RehearseCog(commands.Cog):
             policy=policy.value if policy else None,
             seed=seed,
         )
-        ahead = self.service.ahead(guild_id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if ahead:
-            await interaction.followup.send(
-                queued_text(ahead, self.service.time_limit_s), ephemeral=True
-            )
-        found = await self.service.run(job)
+        try:  # the job holds its place in the server's queue until it ran or failed
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if job.ahead:
+                await interaction.followup.send(
+                    queued_text(job.ahead, self.service.time_limit_s), ephemeral=True
+                )
+            found = await self.service.run(job)
+        finally:
+            self.service.leave(job)
         text = rehearsal_text(found, round_now=job.encounter.state.round)
         await interaction.followup.send(fit_text(text), ephemeral=True)

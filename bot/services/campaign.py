@@ -23,7 +23,7 @@ from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
 from bot.engine.core.commands import CommandBase, EndPeriod
 from bot.engine.core.contract import Ruleset
-from bot.engine.core.dice import DiceRoller, RandomRoller
+from bot.engine.core.dice import EPOCH, DiceRoller, NoDice, RandomRoller
 from bot.engine.core.state import AnyState
 from bot.errors import Conflict, DomainError, InvalidInput, NotAllowed, NotFound
 from bot.services.actor import Actor
@@ -284,12 +284,35 @@ async def _view(conn: StoreConnection, sheet: SheetRow, row: repo.RecordRow | No
     fresh = row is None or row.ruleset != sheet.ruleset
     try:
         record = None if fresh or row is None else rules.parse_record(row.record)
-        lines = rules.record_lines(model, record)
+        lines = rules.record_lines(model, _as_it_joins(rules, sheet, model, record))
     except InvalidInput as why:
         lines = [f"The record cannot be read ({why.message}); `/campaign reset` starts afresh."]
     return RecordView(
         character=sheet.name, owner_id=sheet.owner_id, ruleset=rules.title, lines=lines, fresh=fresh
     )
+
+
+def _as_it_joins(
+    rules: Ruleset[Any], sheet: SheetRow, model: Any, record: Any | None
+) -> Any | None:
+    """``record`` as the character's next fight would take it in: joined with its sheet as it
+    stands now (a maximum lowered since caps what the record kept) and read back — the words
+    of ``/campaign show`` come from the same path as the join. ``record`` itself when it cannot
+    join (a dead character, say: the join is refused, the record stands)."""
+    if record is None:
+        return None
+    command = rules.add_command(
+        name=sheet.name,
+        sheet=model,
+        controller_id=sheet.owner_id,
+        character_id=sheet.id,
+        record=record,
+    )
+    try:
+        state = rules.apply(rules.new_encounter(name="Campaign", seed=0), command, NoDice(), EPOCH)
+    except DomainError:
+        return record
+    return rules.record_of(state.state.combatants[-1])
 
 
 async def _require_gm(conn: StoreConnection, guild_id: int, actor: Actor, action: str) -> None:

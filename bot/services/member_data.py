@@ -49,6 +49,7 @@ from bot.services.member_sources import SOURCES, Erasure, plan_scrub, scrub_enco
 from bot.services.permissions import is_server_gm
 from bot.services.replay import ReplayFailed
 from bot.services.start_policy import channel_list, server_gms_text
+from bot.store import away as away_repo
 from bot.store import guild_encounters, guild_settings
 from bot.store import member_data as repo
 from bot.store import prompts as prompt_repo
@@ -95,12 +96,17 @@ class Released:
 
 @dataclass(frozen=True)
 class DeleteReport:
-    """What erasing ``subject_id``'s data did: rows changed per source, and the live fights
-    whose combatants the GM now runs."""
+    """What erasing ``subject_id``'s data did: rows changed per source, the live fights whose
+    combatants the GM now runs, and the channels of the server's live fights when an away mark
+    changed (``away_channels``: the member's own mark went, or the GM stands in where they were
+    named): their trackers show who is away and who stands in, and a decision the member
+    stood in for asks the GM now — as after ``/away`` and ``/back``, every live fight of the
+    server."""
 
     subject_id: int
     changed: dict[str, int]
     released: list[Released] = field(default_factory=list)
+    away_channels: tuple[int, ...] = ()
 
 
 def _count(value: Any) -> int:
@@ -342,6 +348,7 @@ class MemberDataService:
         released: dict[int, Released] = {}
         unchangeable: set[int] = set()
         changed: dict[str, int] | None = None
+        away_channels: tuple[int, ...] = ()
         try:
             for round_ in range(ERASE_ROUNDS):
                 async with self._db.read() as conn:
@@ -366,6 +373,9 @@ class MemberDataService:
                                 late,
                                 subject_id,
                             )
+                        if await away_repo.naming(conn, guild_id, subject_id):
+                            live = await guild_encounters.live_in_guild(conn, guild_id)
+                            away_channels = tuple(e.channel_id for e in live)
                         changed = {s.key: await s.erase(conn, erasure) for s in SOURCES}
                 if changed is not None:
                     break
@@ -378,7 +388,10 @@ class MemberDataService:
             ) from None
         log.info("member data of %s in guild %s erased by %s", subject_id, guild_id, actor.user_id)
         return DeleteReport(
-            subject_id=subject_id, changed=changed, released=list(released.values())
+            subject_id=subject_id,
+            changed=changed,
+            released=list(released.values()),
+            away_channels=away_channels,
         )
 
     async def _release_live(self, erasure: Erasure, unchangeable: set[int]) -> list[Released]:

@@ -63,7 +63,7 @@ from bot.engine import Ruleset, get_ruleset
 from bot.engine.core.audience import View, controller
 from bot.services import replay
 from bot.services.encounter import playing_rules
-from bot.services.member_scrub import controlled_by, scrub_json
+from bot.services.member_scrub import controlled_by, scrub_json, scrub_string
 from bot.store import away as away_repo
 from bot.store import campaign as campaign_repo
 from bot.store import encounter_log as log_repo
@@ -571,7 +571,32 @@ async def _export_decisions(conn: StoreConnection, guild_id: int, user_id: int) 
 
 
 async def _erase_decisions(conn: StoreConnection, e: Erasure) -> int:
-    return await repo.forget_asked(conn, e.guild_id, e.user_id)
+    def scrub(text: str) -> str:
+        return scrub_string(text, e.user_id)
+
+    asked = await repo.forget_asked(conn, e.guild_id, e.user_id)
+    return asked + await repo.forget_in_retired_prompts(conn, e.guild_id, e.user_id, scrub)
+
+
+async def _export_pings(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
+    return [
+        {
+            "encounter_id": row["encounter_id"],
+            "encounter": row["name"],
+            "channel_id": str(row["channel_id"]),
+            "message_id": str(row["message_id"]),
+            "turn": row["turn_seq"],
+            "text": row["content"],
+        }
+        for row in await repo.pings_naming(conn, guild_id, user_id)
+    ]
+
+
+async def _erase_pings(conn: StoreConnection, e: Erasure) -> int:
+    def scrub(text: str) -> str:
+        return scrub_string(text, e.user_id)
+
+    return await repo.forget_in_pings(conn, e.guild_id, e.user_id, scrub)
 
 
 async def _export_away(conn: StoreConnection, guild_id: int, user_id: int) -> Any:
@@ -668,7 +693,15 @@ SOURCES: tuple[Source, ...] = (
         "decisions in a fight you were asked to make (so you are pinged only once)",
         _export_decisions,
         _erase_decisions,
-        ("decisions.asked",),
+        ("decisions.asked", "decisions.retire_text", "decisions.retire_embed"),
+    ),
+    Source(
+        "turn_pings",
+        "turn pings that name you, still with their buttons (their text is kept to update "
+        "the deadline in it)",
+        _export_pings,
+        _erase_pings,
+        ("turn_pings.content", "turn_pings.deadline_words"),
     ),
     Source(
         "away",

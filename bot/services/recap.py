@@ -10,7 +10,7 @@ combatants' numbers and never an NPC's hidden ones).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -60,6 +60,20 @@ class Recap:
     """Combatants an entry of the recap took out of the encounter (``/gm remove``), as they
     were just before they left: the recap's events about them render with their names and
     wound levels, and an NPC's numbers stay hidden (:func:`with_departed`)."""
+    away: Away | None = None
+    """While the member is away (``/away``): who acts for them and what waits on that member
+    for them (:func:`waits_for_the_away`); None when they are not away."""
+
+
+@dataclass(frozen=True)
+class Away:
+    """What waits for an away member on ``stand_in`` (their delegate, or the GM): whether the
+    running turn is one of theirs (``turn``) and the decisions that would ask them
+    (``decisions``)."""
+
+    stand_in: int
+    turn: bool
+    decisions: list[Decision]
 
 
 def with_departed(recap: Recap) -> AnyState:
@@ -121,6 +135,19 @@ def waits_on(encounter: Encounter, actor: Actor) -> tuple[bool, list[Decision]]:
     return your_turn, waiting
 
 
+def waits_for_the_away(encounter: Encounter, actor: Actor) -> Away | None:
+    """While ``actor`` is away: who answers for them (:func:`answering`) and what waits on
+    that member for them — what :func:`waits_on` would give them were they back. None when
+    they are not away, or nothing of theirs is in the fight."""
+    if actor.user_id not in encounter.away or encounter.row.status != "live":
+        return None
+    if not any(c.controller_id == actor.user_id for c in encounter.state.combatants):
+        return None
+    back = {k: v for k, v in encounter.away.items() if k != actor.user_id}
+    turn, decisions = waits_on(replace(encounter, away=back), actor)
+    return Away(answering(encounter, actor.user_id), turn, decisions)
+
+
 async def gather(
     encounters: EncounterService, channel_id: int, actor: Actor, since: str | None
 ) -> Recap:
@@ -172,6 +199,7 @@ async def gather(
         waiting=waiting,
         turn_deadline=timer.deadline if timer is not None else None,
         departed=tuple(departed),
+        away=waits_for_the_away(encounter, actor),
     )
 
 

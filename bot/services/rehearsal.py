@@ -9,7 +9,9 @@ the chunk's number — so a seed gives the same figures however the chunks are s
 
 At most one rehearsal runs per server; the next ones wait their turn in a queue (at most
 :data:`QUEUE_MAX` waiting per server; one more is refused with how long the queue may take),
-and the GM is told they are queued and behind how many. Each rehearsal stops at
+and the GM is told they are queued and behind how many. A rehearsal takes its place when it is
+checked (:meth:`RehearsalService.prepare`), before anything is awaited, so rehearsals asked at
+once are counted, refused and run in the order they were asked. Each rehearsal stops at
 ``time_limit_s`` (default 60 s) and reports the fights played by then. The stored encounter is
 only read: the workers get a JSON copy of its state.
 """
@@ -24,7 +26,7 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -93,16 +95,26 @@ def play_in_worker(
     )
 
 
+@dataclass(eq=False)
+class _Place:
+    """A rehearsal's place in its server's queue: ``turn`` is set when it may run."""
+
+    turn: asyncio.Event = field(default_factory=asyncio.Event)
+
+
 @dataclass(frozen=True)
 class RehearsalJob:
     """A rehearsal checked and ready to run: the encounter as read, the fights, policy and seed,
-    and the server it counts against."""
+    the server it counts against, its place in that server's queue (taken when it was checked)
+    and how many rehearsals were ahead of it then (``ahead``: running and queued)."""
 
     encounter: Encounter
     guild_id: int
     fights: int
     policy: str
     seed: int
+    place: _Place = field(default_factory=_Place, repr=False)
+    ahead: int = 0
 
 
 def default_executor() -> Executor:
@@ -133,8 +145,7 @@ class RehearsalService:
         self._clock = clock
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(SEED_MAX))
         self._running: dict[int, float] = {}  # server id → when its rehearsal started
-        self._turns: dict[int, asyncio.Lock] = {}  # server id → one rehearsal at a time
-        self._waiting: dict[int, int] = {}  # server id → rehearsals queued behind it
+        self._queues: dict[int, list[_Place]] = {}  # server id → its rehearsals, in order
 
     async def prepare(
         self,
@@ -146,51 +157,75 @@ class RehearsalService:
         policy: str | None,
         seed: int | None,
     ) -> RehearsalJob:
-        """A rehearsal of the channel's running fight, checked. Raises
-        :class:`~bot.errors.NotFound` (no encounter), :class:`~bot.errors.NotAllowed` (not its
-        GM), :class:`~bot.errors.InvalidInput` (no running fight, fights out of 1..10,000, an
-        unknown policy), :class:`~bot.errors.RulesetNotImplemented` (a system whose rehearsal is
+        """A rehearsal of the channel's running fight, checked, with its place in the server's
+        queue taken at once (``job.ahead`` says behind how many it waits): a rehearsal asked
+        while an earlier one is still being answered counts that one, and the queue's bound
+        holds however quickly they come. Give the place back with :meth:`run` (or
+        :meth:`leave`, when it will not run). Raises :class:`~bot.errors.NotFound` (no
+        encounter), :class:`~bot.errors.NotAllowed` (not its GM),
+        :class:`~bot.errors.InvalidInput` (no running fight, fights out of 1..10,000, an unknown
+        policy), :class:`~bot.errors.RulesetNotImplemented` (a system whose rehearsal is
         planned) and :class:`Conflict` (:data:`QUEUE_MAX` already wait on this server)."""
         encounter = await self._encounters.live(channel_id)
         ensure_gm(encounter, actor, "rehearse the fight")
         chosen = check_request(encounter.rules, encounter.state, fights, policy)
+        chosen_seed = self._seeds() if seed is None else seed
+        # No await from here to the place taken: the check and the place are one step.
         self._refuse_if_full(guild_id)
-        return RehearsalJob(
+        queue = self._queues.setdefault(guild_id, [])
+        job = RehearsalJob(
             encounter=encounter,
             guild_id=guild_id,
             fights=fights,
             policy=chosen,
-            seed=self._seeds() if seed is None else seed,
+            seed=chosen_seed,
+            ahead=len(queue),
         )
+        queue.append(job.place)
+        if len(queue) == 1:
+            job.place.turn.set()
+        return job
 
     def ahead(self, guild_id: int) -> int:
-        """How many rehearsals a new one on the server would wait behind (running + queued)."""
-        return (guild_id in self._running) + self._waiting.get(guild_id, 0)
+        """How many rehearsals a new one on the server would wait behind (running, and
+        queued: asked and not finished)."""
+        return len(self._queues.get(guild_id, ()))
 
     def _refuse_if_full(self, guild_id: int) -> None:
-        if self._waiting.get(guild_id, 0) < QUEUE_MAX:
+        waiting = self.ahead(guild_id) - 1  # behind the first, which runs
+        if waiting < QUEUE_MAX:
             return
         started = self._running.get(guild_id, self._clock())
         left = max(1, round(self.time_limit_s - (self._clock() - started)))
-        most = left + round(self.time_limit_s) * self._waiting[guild_id]
+        most = left + round(self.time_limit_s) * waiting
         raise Conflict(
             f"{QUEUE_MAX} rehearsals already wait on this server behind the one running (one "
             f"at a time): try again when they have finished, in at most {most} s."
         )
 
+    def leave(self, job: RehearsalJob) -> None:
+        """Give ``job``'s place in the queue back (it finished, or will not run): the next one
+        may start. Giving it back twice changes nothing."""
+        queue = self._queues.get(job.guild_id)
+        if queue is None or job.place not in queue:
+            return
+        first = queue[0] is job.place
+        queue.remove(job.place)
+        if not queue:
+            del self._queues[job.guild_id]
+        elif first:
+            queue[0].turn.set()
+
     async def run(self, job: RehearsalJob) -> RehearsalReport:
         """Play ``job`` off the event loop and report, after the rehearsals before it on the
-        server (one at a time, in the order asked). Raises :class:`Conflict` when
-        :data:`QUEUE_MAX` already wait there."""
+        server (one at a time, in the order they were asked: :meth:`prepare` took the place);
+        then give its place back. Raises :class:`Conflict` for a job whose place was given
+        back."""
         gid = job.guild_id
-        self._refuse_if_full(gid)
-        turn = self._turns.setdefault(gid, asyncio.Lock())
-        self._waiting[gid] = self._waiting.get(gid, 0) + 1
         try:
-            await turn.acquire()
-        finally:
-            self._waiting[gid] -= 1
-        try:
+            if job.place not in self._queues.get(gid, ()):
+                raise Conflict("This rehearsal left the queue: ask for it again.")
+            await job.place.turn.wait()
             began = self._clock()
             self._running[gid] = began
             try:
@@ -198,7 +233,7 @@ class RehearsalService:
             finally:
                 del self._running[gid]
         finally:
-            turn.release()
+            self.leave(job)
 
     async def _play(self, job: RehearsalJob, began: float) -> RehearsalReport:
         rules, state = job.encounter.rules, job.encounter.state

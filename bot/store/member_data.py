@@ -12,7 +12,7 @@ service decides on the parsed JSON what really names the member.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -294,5 +294,65 @@ async def forget_asked(conn: StoreConnection, guild_id: int, user_id: int) -> in
         left = [uid for uid in json.loads(row["asked"]) if uid != user_id]
         changed += await conn.execute(
             "UPDATE decisions SET asked = ? WHERE id = ?", (json.dumps(left), row["id"])
+        )
+    return changed
+
+
+async def pings_naming(conn: StoreConnection, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+    """The server's turn pings (``turn_pings``, still with their buttons) whose kept text
+    names the member (``<@id>``: the ping addressed them)."""
+    rows = await conn.fetch_all(
+        "SELECT p.message_id, p.encounter_id, e.name, p.channel_id, p.turn_seq, p.content,"
+        " p.deadline_words FROM turn_pings p JOIN encounters e ON e.id = p.encounter_id"
+        f" WHERE e.guild_id = ? AND ({_find(conn)}(COALESCE(p.content, ''), ?) > 0"
+        f" OR {_find(conn)}(COALESCE(p.deadline_words, ''), ?) > 0)"
+        " ORDER BY p.message_id",
+        (guild_id, str(user_id), str(user_id)),
+    )
+    return [dict(row) for row in rows]
+
+
+async def forget_in_pings(
+    conn: StoreConnection, guild_id: int, user_id: int, scrub: Callable[[str], str]
+) -> int:
+    """Rewrite the kept text of every turn ping naming the member with ``scrub`` (their
+    mention becomes "a former member"); the pings keep their buttons. Returns rows changed."""
+    changed = 0
+    for row in await pings_naming(conn, guild_id, user_id):
+        content, words = row["content"], row["deadline_words"]
+        changed += await conn.execute(
+            "UPDATE turn_pings SET content = ?, deadline_words = ? WHERE message_id = ?",
+            (
+                None if content is None else scrub(content),
+                None if words is None else scrub(words),
+                row["message_id"],
+            ),
+        )
+    return changed
+
+
+async def forget_in_retired_prompts(
+    conn: StoreConnection, guild_id: int, user_id: int, scrub: Callable[[str], str]
+) -> int:
+    """Rewrite with ``scrub`` the text and embed a closed decision's prompt is still to be
+    edited to (``retire_text``, ``retire_embed``: kept while Discord refused the edit) where
+    they name the member. Returns rows changed."""
+    rows = await conn.fetch_all(
+        "SELECT d.id, d.retire_text, d.retire_embed FROM decisions d"
+        " JOIN encounters e ON e.id = d.encounter_id WHERE e.guild_id = ?"
+        f" AND ({_find(conn)}(COALESCE(d.retire_text, ''), ?) > 0"
+        f" OR {_find(conn)}(COALESCE(d.retire_embed, ''), ?) > 0)",
+        (guild_id, str(user_id), str(user_id)),
+    )
+    changed = 0
+    for row in rows:
+        text, embed = row["retire_text"], row["retire_embed"]
+        changed += await conn.execute(
+            "UPDATE decisions SET retire_text = ?, retire_embed = ? WHERE id = ?",
+            (
+                None if text is None else scrub(text),
+                None if embed is None else scrub(embed),
+                row["id"],
+            ),
         )
     return changed

@@ -26,6 +26,7 @@ from bot.services.member_data import (
     Released,
 )
 from bot.services.member_sources import SOURCES
+from bot.ui.combat_flow import refresh_channel
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
 from bot.ui.prompt_messages import PromptKeeper
@@ -177,6 +178,20 @@ async def readdress_decisions(client: Any, released: list[Released]) -> dict[int
     return waiting
 
 
+async def show_away_changes(client: Any, report: DeleteReport) -> None:
+    """After an erasure that changed away marks (``report.away_channels``): each live fight's
+    tracker shows them as they stand, and where the member stood in for an away player, a
+    waiting decision's prompt asks the GM, who stands in now, and pings them (the released
+    fights' prompts were re-addressed, and their GM told, by :func:`readdress_decisions` and
+    :func:`tell_tables`). Never raises."""
+    released = {fight.channel_id for fight in report.released}
+    for channel_id in report.away_channels:
+        if channel_id in released:
+            await client.trackers.refresh(channel_id)
+        else:
+            await refresh_channel(client, channel_id)
+
+
 class MemberDeleteConfirm(IdButton, template=r"me:delp:yes:(?P<id>\d{1,19})"):
     """Erases the member's data; only the member who asked (or the server GM who asked about a
     member who left) may answer."""
@@ -196,6 +211,7 @@ class MemberDeleteConfirm(IdButton, template=r"me:delp:yes:(?P<id>\d{1,19})"):
         )
         waiting = await readdress_decisions(interaction.client, report.released)
         await tell_tables(interaction.client, report.released, waiting)
+        await show_away_changes(interaction.client, report)
 
 
 class MemberDeleteCancel(IdButton, template=r"me:delp:no:(?P<id>\d{1,19})"):

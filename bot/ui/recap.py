@@ -21,7 +21,7 @@ from bot.engine.core.events import (
     TurnEnded,
     TurnStarted,
 )
-from bot.services.recap import Recap, with_departed
+from bot.services.recap import Away, Recap, with_departed
 from bot.ui.text import shown_name
 
 DESCRIPTION_MAX = 4096
@@ -143,10 +143,26 @@ def _now(recap: Recap) -> list[str]:
             else ""
         )
         lines.append(f"⏳ Waiting on you: {shown_name(decision.title)}{when}.")
-    if not recap.your_turn and not recap.waiting:
+    away = recap.away
+    if away is not None:
+        lines.extend(_away(recap, away))
+    elif not recap.your_turn and not recap.waiting:
         lines.append("Nothing waits on you.")
     if encounter.row.paused:
         lines.append("⏸ The GM has paused the fight.")
+    return lines
+
+
+def _away(recap: Recap, away: Away) -> list[str]:
+    """An away member's lines: who acts for them, and what waits on that member for them."""
+    encounter, current = recap.encounter, recap.encounter.state.current
+    who = "the GM" if away.stand_in == encounter.row.gm_id else f"<@{away.stand_in}>"
+    lines = [f"You are away: {who} acts for you (`/back` to take over)."]
+    if away.turn and current is not None:
+        lines.append(f"⏳ Waiting on {who} for you: **{shown_name(current.name)}**'s turn.")
+    lines.extend(f"⏳ Waiting on {who} for you: {shown_name(d.title)}." for d in away.decisions)
+    if not away.turn and not away.decisions:
+        lines.append(f"Nothing waits on {who} for you.")
     return lines
 
 

@@ -473,4 +473,8 @@ def test_rehearsal_plays_each_systems_fight(key: str) -> None:
         assert found == rehearse(rules, state, fights=8, policy=policy, seed=1, max_rounds=10)
         assert sum(s.wins for s in found.sides) + found.draws == found.fights == 8
         assert len(found.downs) == 1
+        # The round cap and the expected rounds count from where the fight stands: the same
+        # fight in its 61st round plays the same fights (it was all draws, nothing played).
+        later = state.model_copy(update={"round": state.round + 60})
+        assert rehearse(rules, later, fights=8, policy=policy, seed=1, max_rounds=10) == found
     assert state.model_dump_json() == before

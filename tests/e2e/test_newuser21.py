@@ -90,7 +90,7 @@ async def test_a_hidden_change_does_not_read_nothing_happened(
     the GM's copy has the numbers."""
     h, gm = discord_harness, table.moderator
     await set_up_cast(h, table, "untitled", name="The mill", pcs={"Brask": "brask"}, npc=HILL_GIANT)
-    await ok(await slash(h, gm, "gm settings", hide_npc_numbers=True))
+    assert (await bot.services.encounters.live(h.channel.id)).state.settings.hide_npc_numbers
     record = await ok(
         await slash(h, gm, "gm vital", combatant="Hill giant 1", vital="health", amount="-10")
     )
@@ -297,3 +297,29 @@ async def test_untitleds_no_healing_names_how_health_comes_back(
     heal = await refused(await slash(h, gm, "campaign heal", weeks=1))
     for text in (rest, heal):
         assert "`/gm vital vital:health`" in text and "`/campaign reset`" in text, text
+
+
+async def test_a_setting_given_its_current_value_is_no_change(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/gm settings hide_npc_numbers:True` when they are already hidden read "Settings
+    changed: hide NPC numbers: on" and logged an undoable change. A value the setting already
+    has is no change: alone it is refused privately (nothing stored, nothing posted); beside a
+    real change it is left out of what the channel is told."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    await work_done()
+    before, posts = await version(bot, h), len(h.messages_in(h.channel))
+    for options, words in (
+        ({"hide_npc_numbers": True}, "hide NPC numbers: on"),
+        ({"reminders": "50%", "show_odds": False}, "reminders: 50%, show odds: off"),
+        ({"turn_deadline": "off"}, "turn deadline: off"),
+    ):
+        text = await refused(await slash(h, gm, "gm settings", **options))
+        assert text.startswith(f"Nothing to change: {words} already."), text
+    await work_done()
+    assert await version(bot, h) == before and len(h.messages_in(h.channel)) == posts
+    record = await ok(await slash(h, gm, "gm settings", hide_npc_numbers=True, npcs_react=True))
+    said = record.all_messages()[0].text()
+    assert "NPCs react: on" in said and "hide NPC numbers" not in said, said
+    assert await version(bot, h) == before + 1

@@ -168,6 +168,39 @@ async def test_a_recap_after_a_day_and_a_half(
     show(h, player, "Back after a day and a half")
 
 
+async def recap_now(h: DiscordHarness, member: Member) -> str:
+    """The member's ``/encounter recap``'s text (private)."""
+    record = await slash(h, member, "encounter recap")
+    await record.response()
+    assert record.ephemeral
+    [embed] = record.response_data["embeds"]
+    text: str = embed["description"]
+    return text
+
+
+async def test_an_away_players_recap_says_who_acts_for_them_and_what_waits(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """Willow's player is away and Bear's player stands in: Willow's turn waits on the
+    stand-in. The away player's recap read "Nothing waits on you." and named nobody; it says
+    who acts for them and what waits on that member for them — then, the delegate gone, on
+    the GM; back, on the player again."""
+    bot, h, player, other = clocked_bot, discord_harness, table.player, table.other_player
+    await twelve_hours(bot, h, table)
+    assert await current_name(bot, h) == "Willow"
+    await ok(await slash(h, player, "away", until="2d", delegate=other))
+    text = await recap_now(h, player)
+    assert f"You are away: <@{other.id}> acts for you (`/back` to take over)." in text, text
+    assert f"⏳ Waiting on <@{other.id}> for you: **Willow**'s turn." in text, text
+    assert "Nothing waits on you" not in text, text
+    await ok(await slash(h, player, "away", until="2d"))  # no delegate now: the GM stands in
+    text = await recap_now(h, player)
+    assert "You are away: the GM acts for you" in text and "Waiting on the GM for you" in text
+    await ok(await slash(h, player, "back"))
+    text = await recap_now(h, player)
+    assert "⏳ Waiting on you: **Willow**'s turn." in text and "away" not in text, text
+
+
 async def test_a_deadline_that_passes_during_a_restart_fires_once(
     discord_patched: DiscordHarness, table: Table, tmp_path: Path
 ) -> None:

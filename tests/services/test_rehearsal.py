@@ -52,7 +52,10 @@ async def test_one_rehearsal_per_server_the_next_queued_in_order_and_a_full_queu
     gate = threading.Event()
     real = module.play_in_worker
 
+    played: list[int] = []  # the seeds, in the order their rehearsals ran
+
     def held(*args: Any) -> Any:
+        played.append(args[4])
         assert gate.wait(10)
         return real(*args)
 
@@ -60,28 +63,35 @@ async def test_one_rehearsal_per_server_the_next_queued_in_order_and_a_full_queu
     service = RehearsalService(encounters, executor=lambda: pool)
     monkeypatch.setattr(module, "play_in_worker", held)
     try:
-        first = await service.prepare(10, 1, GM, fights=20, policy=None, seed=3)
         assert service.ahead(1) == 0
-        running = asyncio.create_task(service.run(first))
-        await asyncio.sleep(0)  # a yield, not a wait: the first task takes the server's turn
-        assert service.ahead(1) == 1
-        queued = []
+        first = await service.prepare(10, 1, GM, fights=20, policy=None, seed=3)
+        assert first.ahead == 0 and service.ahead(1) == 1  # checking it took its place
+        # The next ones are asked before the first runs (its reply still on its way): each
+        # counts those asked before it, and the queue's bound holds.
+        jobs = []
         for n in range(module.QUEUE_MAX):
             job = await service.prepare(11, 1, GM, fights=20, policy=None, seed=10 + n)
-            queued.append(asyncio.create_task(service.run(job)))
-            await asyncio.sleep(0)
-            assert service.ahead(1) == 2 + n  # the running one and those queued before
+            assert job.ahead == 1 + n and service.ahead(1) == 2 + n
+            jobs.append(job)
         with pytest.raises(Conflict, match=f"{module.QUEUE_MAX} rehearsals already wait"):
             await service.prepare(11, 1, GM, fights=20, policy=None, seed=3)
+        # They run in the order asked, whatever order their runs were started in.
+        queued = [asyncio.create_task(service.run(job)) for job in reversed(jobs)][::-1]
+        running = asyncio.create_task(service.run(first))
+        await asyncio.sleep(0)
         other_server = await service.prepare(11, 2, GM, fights=20, policy=None, seed=3)
-        assert other_server.guild_id == 2 and service.ahead(2) == 0
+        assert other_server.guild_id == 2 and other_server.ahead == 0
+        service.leave(other_server)  # it will not run: its place is given back
+        service.leave(other_server)
+        assert service.ahead(2) == 0
         gate.set()
         found = await running
         later = [await task for task in queued]
     finally:
         pool.shutdown()
     assert found.fights == 20 and found.seed == 3 and found.policy == "simple"
-    assert [r.seed for r in later] == [10, 11, 12]  # in the order asked, each whole
+    assert [r.seed for r in later] == [10, 11, 12]  # each whole
+    assert played == [3, 10, 11, 12]  # in the order asked
     assert all(r.fights == 20 for r in later)
     assert service.ahead(1) == 0
     again = await service.prepare(11, 1, GM, fights=20, policy=None, seed=3)  # free again

@@ -9,8 +9,8 @@ touched: the state given is only read (``apply`` never mutates its input).
 A :class:`RehearsalPolicy` names the commands a side would take now, best first; the loop
 applies the first the rules accept (a refused one costs nothing: ``apply`` changes nothing when
 it raises). A fight ends when the engine ends it (one side left standing, or none); one that ends
-with nobody standing, one still running after ``max_rounds`` rounds, and one stuck (no command
-accepted) count as draws.
+with nobody standing, one still running after ``max_rounds`` rounds (counted from the round it
+was rehearsed from), and one stuck (no command accepted) count as draws.
 
 The figures: each side's win probability with a 95 % Wilson score interval
 (:func:`wilson_interval`; Wilson 1927, "Probable inference, the law of succession, and
@@ -224,14 +224,17 @@ def _play_one(
     rules: Any, start: AnyState, policy: RehearsalPolicy, roller: RandomRoller, max_rounds: int
 ) -> tuple[str | None, int, AnyState]:
     """One fight from ``start`` to its end (or the round cap): the winner (None: a draw), the
-    rounds it lasted and the final state. When the policy has nothing the rules accept, a
-    waiting decision is settled as if nobody chose (``Ruleset.lapse``); with none waiting the
-    fight is stuck and counts as a draw."""
+    rounds it lasted and the final state. The rounds are counted from where ``start`` stands
+    (its round is the first, :func:`rounds_played`), so ``max_rounds`` caps the rounds
+    played, whatever round the stored fight has reached. When the policy has nothing the rules
+    accept, a waiting decision is settled as if nobody chose (``Ruleset.lapse``); with none
+    waiting the fight is stuck and counts as a draw."""
     state = start
     steps_cap = STEPS_PER_ROUND_MAX * max_rounds
     steps = 0
     apply = rules.apply
-    while state.phase == "active" and state.round <= max_rounds and steps < steps_cap:
+    last = start.round + max_rounds - 1
+    while state.phase == "active" and state.round <= last and steps < steps_cap:
         steps += 1
         for command in policy.candidates(state):
             try:
@@ -242,11 +245,18 @@ def _play_one(
         else:
             try:  # a decision the policy has no answer for: as if nobody chose
                 state = apply(state, rules.lapse(state), roller, REHEARSAL_NOW).state
-            except DomainError:
-                return None, state.round, state  # stuck: nothing the policy tried was allowed
+            except DomainError:  # stuck: nothing the policy tried was allowed
+                return None, rounds_played(start, state), state
     if state.phase == "finished":
-        return state.winner, state.round, state
-    return None, min(state.round, max_rounds), state
+        return state.winner, rounds_played(start, state), state
+    return None, min(rounds_played(start, state), max_rounds), state
+
+
+def rounds_played(start: AnyState, end: AnyState) -> int:
+    """The rounds a rehearsed fight took from ``start`` to ``end``, ``start``'s round counting
+    as the first: a fight rehearsed from round 1 that ends in round 3 took 3, one rehearsed
+    from round 51 that ends in round 53 took 3 as well."""
+    return end.round - start.round + 1
 
 
 def check_request(rules: Any, state: AnyState, fights: int, policy: str | None) -> str:
