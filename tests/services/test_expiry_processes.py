@@ -24,6 +24,7 @@ from pydantic import SecretStr
 from bot import client as client_module
 from bot.__main__ import build
 from bot.client import CombatBot
+from bot.errors import Conflict
 from bot.services.combat import CombatResult
 from bot.services.encounters import Encounter
 from bot.settings import Settings
@@ -255,3 +256,24 @@ async def test_both_processes_loops_send_a_reminder_point_once(
     assert [name for _, name in posted] == ["Thug 1 attacks Willow with Sword"]
     again = await asyncio.gather(c.first.bot.send_reminders(), c.second.bot.send_reminders())
     assert again == [[], []] and len(posted) == 1
+
+
+async def test_two_presses_of_one_reaction_in_two_processes_decide_once(cluster: Cluster) -> None:
+    """Willow's reaction pressed twice at once, each press reaching another process (two
+    processes running one shard for a moment, as a deploy may): one decides, the other is
+    refused as no longer pending, and one answer is logged."""
+    c = cluster
+    waiting = await thug_attacks_willow(c.first)
+    version = waiting.row.pending_version
+    assert version is not None
+    results = await asyncio.gather(
+        c.first.combat.decide(waiting.id, version, PLAYER, "evade"),
+        c.second.combat.decide(waiting.id, version, PLAYER, "none"),
+        return_exceptions=True,
+    )
+    decided = [r for r in results if isinstance(r, CombatResult)]
+    refused = [r for r in results if isinstance(r, Conflict)]
+    assert len(decided) == 1 and len(refused) == 1, results
+    assert "no longer pending" in str(refused[0])
+    after = await c.second.live()
+    assert after.version == waiting.version + 1 and after.state.pending is None
