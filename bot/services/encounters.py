@@ -34,7 +34,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from time import monotonic
-from time import time as host_clock
 from typing import Any
 
 import orjson
@@ -131,8 +130,9 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         # Discord's clock, as issue marks (one command, one effect); where other processes
-        # share the database, this host's clock until an interaction tells it (IssueMarks).
-        self._marks = IssueMarks(host_clock if db.shared_by_processes else None)
+        # share the database, the service's clock (this host's, unless a test injects one)
+        # until an interaction tells it (IssueMarks).
+        self._marks = IssueMarks(self._wall if db.shared_by_processes else None)
         # encounter id → when its turn and open decisions began, by the commits made here
         # (issue marks later than those stored; see Began), least recently used first; bounded
         # like the parsed states (STATE_CACHE_SIZE).
@@ -141,6 +141,10 @@ class EncounterService(RosterMixin, PromptBookkeeping):
     def now(self) -> datetime:
         """The service's clock (injected; UTC)."""
         return self._clock()
+
+    def _wall(self) -> float:
+        """The service's clock in Unix seconds (:class:`IssueMarks`' ``wall``)."""
+        return self._clock().timestamp()
 
     @property
     def db(self) -> Store:
