@@ -13,12 +13,17 @@ A result the bot committed but was stopped before posting showed nobody the turn
 at start-up :meth:`TurnPingKeeper.recover` posts the ping of each such turn (fix20b); a post
 Discord refuses then (a 5xx, a 429 past discord.py's own retries) is tried again by the
 background loop's later passes, with a growing wait, until it posts or the turn is shown
-otherwise (a command moved it on, or posted a result showing it): exactly once (fix21)."""
+otherwise (a command moved it on, or posted a result showing it): exactly once (fix21). The
+post is claimed first, so two processes never both post it; the claim is a lease
+(:data:`bot.services.turn_pings.LEASE`): a process killed between its claim and its post leaves
+a claim that lapses, and the turn's ping is owed again — at the next start, or to any process's
+background loop (:meth:`TurnPingKeeper.retry`), as a post that failed is (fix22)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any
 
 import discord
@@ -35,6 +40,10 @@ log = logging.getLogger(__name__)
 REFUSED_FIRST = 30.0  # seconds before the buttons of a channel's pings are tried again
 REFUSED_MAX = 900.0
 OWED_FIRST = 30.0  # seconds before a lost turn's ping Discord refused is posted again
+POST_BOUND = 60.0
+"""Seconds a lost turn's ping may take to post before it is given up (and owed again): well
+within the claim's lease (:data:`bot.services.turn_pings.LEASE`), so a claim that holds is one
+whose post may still come, never one another process may take while this one still posts."""
 
 
 NOTED_MAX = 10_000
@@ -57,6 +66,8 @@ class TurnPingKeeper:
         # encounter id → the turn this process noted shown last (announced): most results
         # show the turn the last one showed, and need no write of their own.
         self._noted: dict[int, int] = {}
+        # Names this process's claims on lost turns' pings (one word).
+        self.claimer = f"pings-{uuid.uuid4().hex[:12]}"
 
     @property
     def _pings(self) -> TurnPings:
@@ -119,9 +130,18 @@ class TurnPingKeeper:
         their wait is over) — and, the first time, in every channel that has pings: a stop
         between a change and its refresh, or a refusal before a restart, left them. Never
         raises. First, the lost turns whose recovered ping Discord refused (:meth:`recover`),
-        once their wait is over."""
-        for channel_id, turn_seq in self.owed_pings.due():
-            await self._recover_or_wait(channel_id, turn_seq)
+        once their wait is over, and those whose ping a process claimed and did not post
+        before its claim lapsed (it was killed in between:
+        :meth:`bot.services.turn_pings.TurnPings.lapsed`)."""
+        due = self.owed_pings.due()
+        try:
+            lapsed = await self._pings.lapsed()
+        except Exception:
+            log.exception("could not read the lost turns' lapsed claims")
+            lapsed = []
+        for key in dict.fromkeys(due + lapsed):
+            if key in due or not self.owed_pings.waiting(key):
+                await self._recover_or_wait(*key)
         again = self.refused_channels.due()
         if not self._looked_after_start:
             self._looked_after_start = True
@@ -187,13 +207,18 @@ class TurnPingKeeper:
             if found is None:
                 return
             encounter, was = found
-            if not await self._pings.claim(encounter, was):
+            claim = await self._pings.claim(encounter, was, self.claimer)
+            if claim is None:
                 return  # another process of the bot posts it
             try:
-                await self._post_running(encounter)
+                await asyncio.wait_for(self._post_running(encounter), POST_BOUND)
             except Exception:
-                await self._pings.release(encounter, was)  # owed again: retry() tries it
+                await self._pings.release(encounter, claim)  # owed again: retry() tries it
                 raise
+        try:
+            await self._pings.confirm(encounter, claim)
+        except Exception:  # posted: not to be tried again here; the claim lapses
+            log.exception("could not note the lost turn ping of channel %s posted", channel_id)
 
     async def _post_running(self, encounter: Encounter) -> None:
         """Post the ping of ``encounter``'s running turn (nothing when the public may not see
