@@ -34,9 +34,9 @@ async def test_the_end_of_a_day_in_a_fight_moves_its_clock_to_the_next_days_star
     campaign: str,
 ) -> None:
     """`/gm time end-of period:day` in a Utopia or Uune fight ended the day's effects but left
-    the fight's clock on the old day (only UTTAS's version 5 moved it), so the campaign clock
-    the fight left behind, and the next fight's, were the old day's. Out of a fight, `/campaign
-end-of` begins the next day when the system's does too (Uune's at dawn)."""
+        the fight's clock on the old day (only UTTAS's version 5 moved it), so the campaign clock
+        the fight left behind, and the next fight's, were the old day's. Out of a fight, `/campaign
+    end-of` begins the next day when the system's does too (Uune's at dawn)."""
     h, gm = discord_harness, table.moderator
     await one_on_one(h, table, system, name="Night watch")
     await ok(await slash(h, gm, "gm time end-of", period="day"))
