@@ -68,6 +68,9 @@ class TurnPingKeeper:
         self._noted: dict[int, int] = {}
         # Names this process's claims on lost turns' pings (one word).
         self.claimer = f"pings-{uuid.uuid4().hex[:12]}"
+        # Recovered pings posted whose claim could not be confirmed yet (the database failed):
+        # confirmed by retry(), before the claim lapses and the ping would be owed again.
+        self.unconfirmed: list[tuple[Encounter, str]] = []
 
     @property
     def _pings(self) -> TurnPings:
@@ -133,6 +136,9 @@ class TurnPingKeeper:
         once their wait is over, and those whose ping a process claimed and did not post
         before its claim lapsed (it was killed in between:
         :meth:`bot.services.turn_pings.TurnPings.lapsed`)."""
+        for encounter, claim in list(self.unconfirmed):
+            if await self._confirm(encounter, claim):
+                self.unconfirmed.remove((encounter, claim))
         due = self.owed_pings.due()
         try:
             lapsed = await self._pings.lapsed()
@@ -215,10 +221,18 @@ class TurnPingKeeper:
             except Exception:
                 await self._pings.release(encounter, claim)  # owed again: retry() tries it
                 raise
+        if not await self._confirm(encounter, claim):
+            self.unconfirmed.append((encounter, claim))  # posted: retry() confirms it
+
+    async def _confirm(self, encounter: Encounter, claim: str) -> bool:
+        """Note the recovered ping ``claim`` was for posted (its turn shown); whether it could
+        be. Never raises."""
         try:
             await self._pings.confirm(encounter, claim)
-        except Exception:  # posted: not to be tried again here; the claim lapses
-            log.exception("could not note the lost turn ping of channel %s posted", channel_id)
+        except Exception:
+            log.exception("could not note the lost turn ping of encounter %s", encounter.id)
+            return False
+        return True
 
     async def _post_running(self, encounter: Encounter) -> None:
         """Post the ping of ``encounter``'s running turn (nothing when the public may not see

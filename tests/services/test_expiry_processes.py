@@ -248,3 +248,38 @@ async def test_a_lost_turns_ping_whose_claim_lapsed_is_posted_by_one_process(
     async with c.first.bot.db.read() as conn:
         rows = await conn.fetch_all("SELECT turn_seq, claim FROM turn_announced")
     assert [(r["turn_seq"], r["claim"]) for r in rows] == [(seq, None)]
+
+
+async def test_a_recovered_ping_whose_confirmation_failed_is_confirmed_by_the_next_pass(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first process posts a lost turn's ping but cannot note it posted (the database
+    write fails): its next pass notes it, before the claim lapses, so neither process posts it
+    again after the lease."""
+    from bot.services.turn_pings import LEASE, TurnPings
+
+    c = cluster
+    waiting = await thug_attacks_willow(c.first)
+    posted: list[str] = []
+    for process in (c.first, c.second):
+
+        async def post(encounter: Encounter, p: Process = process) -> None:
+            posted.append(p.name)
+
+        monkeypatch.setattr(process.bot.turn_pings, "_post_running", post)
+    original = TurnPings.confirm
+    failures = [RuntimeError("the write failed")]
+
+    async def confirm(self: TurnPings, encounter: Encounter, claim: str) -> None:
+        if failures:
+            raise failures.pop()
+        await original(self, encounter, claim)
+
+    monkeypatch.setattr(TurnPings, "confirm", confirm)
+    await c.first.bot.turn_pings.recover([(CHANNEL, waiting.state.turn_seq)])
+    assert posted == ["first"] and c.first.bot.turn_pings.unconfirmed
+    await c.first.bot.turn_pings.retry()
+    assert not c.first.bot.turn_pings.unconfirmed
+    c.clock.advance(2 * LEASE.total_seconds())
+    await asyncio.gather(c.first.bot.turn_pings.retry(), c.second.bot.turn_pings.retry())
+    assert posted == ["first"]
