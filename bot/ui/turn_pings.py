@@ -132,7 +132,9 @@ class TurnPingKeeper:
         """Take the buttons off the pings whose turn is over where Discord refused it (once
         their wait is over) — and, the first time, in every channel that has pings: a stop
         between a change and its refresh, or a refusal before a restart, left them. Never
-        raises. First, the lost turns whose recovered ping Discord refused (:meth:`recover`),
+        raises. First, the recovered pings posted whose claim a failed write left unconfirmed
+        (:attr:`unconfirmed`); then the lost turns whose recovered ping Discord refused
+        (:meth:`recover`),
         once their wait is over, and those whose ping a process claimed and did not post
         before its claim lapsed (it was killed in between:
         :meth:`bot.services.turn_pings.TurnPings.lapsed`)."""
