@@ -185,7 +185,7 @@ class CampaignService:
                         record=rules.record_of(c).model_dump_json(),
                         now=now,
                     )
-                latest = max(latest, outcome.state.game_time_s, _clock_after(command, clock))
+                latest = max(latest, _clock_after(command, clock, outcome.state.game_time_s))
             if not applied and len(by_ruleset) > 1:
                 raise NotFound(_nobody(skipped, can_name))
             await repo.advance_clock(conn, guild_id, latest, now)
@@ -195,20 +195,22 @@ class CampaignService:
 DAY_S = 86_400
 
 
-def _clock_after(command: CommandBase, clock: int) -> int:
-    """The campaign clock once ``command`` is done, by the clock it started at: the end of a
-    day — or of a quest or an arc, which end the day with them (``effects.ended_by``) — begins
-    the next day, at its start (00:00 of the day after ``clock``'s), as the engine's events say
-    ("A new day begins"; Uune's "Day" scope lasts "until the following dawn") and as the days
-    the rulesets count by (``game_time_s`` ÷ 86 400: UTTAS's healing limits) read it. Other
-    commands move the clock themselves (a rest's hours, weeks of healing): ``clock``.
+def _clock_after(command: CommandBase, clock: int, played: int) -> int:
+    """The campaign clock once ``command`` is done, by the clock it started at and the clock the
+    engine left (``played``). The engine moves it itself: a rest's hours, weeks of healing, and
+    the end of a day — or of a quest or an arc, which end the day with them
+    (``effects.ended_by``) — in the rules versions that play ``"new_day_moves_clock"``
+    (:func:`bot.engine.core.scenes.end_period`: 00:00 of the next day, or Uune's following
+    dawn), in a fight and out of one alike. A system whose newest version does not yet
+    (Untitled) leaves the clock on the end of a day; here it still begins the next day, at its
+    start (00:00 of the day after ``clock``'s), as the days the rulesets count by
+    (``game_time_s`` ÷ 86 400: UTTAS's healing limits) read it.
 
-    Here, out of a fight; in one, ``/gm time end-of`` moves the fight's own clock (UTTAS from
-    rules version 5; the other systems and older UTTAS fights leave it as it was, which is what
-    their logs replay), and the campaign clock follows that fight's when it ends."""
-    if isinstance(command, EndPeriod) and command.period != "scene":
+    In a fight the campaign clock follows that fight's when it ends (so an older fight, whose
+    version left its clock on the end of a day, leaves the old day's)."""
+    if played == clock and isinstance(command, EndPeriod) and command.period != "scene":
         return (clock // DAY_S + 1) * DAY_S
-    return clock
+    return played
 
 
 def _table(

@@ -14,12 +14,17 @@ Each posted result also records the turn it showed (:meth:`TurnPings.announced`,
 ``turn_announced``): the bot commits a change before it posts it, and a bot stopped in between
 posted nobody's turn. At start-up :meth:`TurnPings.owed` tells the fights whose running turn
 was never shown, and the presentation posts its ping
-(:meth:`bot.ui.turn_pings.TurnPingKeeper.recover`).
+(:meth:`bot.ui.turn_pings.TurnPingKeeper.recover`). Posting it is claimed first
+(:meth:`TurnPings.claim`), so two processes never both post it; the claim is a lease
+(:data:`LEASE`): a process killed between claiming and posting leaves a claim that lapses, and
+the turn is owed again — at the next start, or to the background loop of any process
+(:meth:`TurnPings.lapsed`).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 
 from bot.errors import NotFound
 from bot.services.encounters import Encounter, EncounterService
@@ -27,6 +32,17 @@ from bot.store import turn_pings as repo
 from bot.store.turn_pings import TurnPing
 
 log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)
+"""How long a claim on a lost turn's ping holds (:meth:`TurnPings.claim`) before the turn is owed
+again to any process: longer than a post may take (:data:`bot.ui.turn_pings.POST_BOUND`), so a
+claim's process that is alive posts (or gives up) before it lapses."""
+
+
+def _owed(running: int, noted: int | None, claim: str | None, now: datetime) -> bool:
+    """Whether the running turn ``running`` is owed its ping: another turn was noted shown, or
+    this one was claimed by a process whose claim lapsed at ``now``."""
+    return noted != running or repo.lapsed(claim, now)
 
 
 class TurnPings:
@@ -117,42 +133,71 @@ class TurnPings:
     async def owed(self) -> list[tuple[int, int]]:
         """``(channel_id, turn_seq)`` of each live fight whose running turn (``turn_seq``) no
         posted result showed: the bot stopped between committing the change that began it and
-        posting it. A fight whose state cannot be read is logged and left out."""
+        posting it — or a process claimed its ping and did not post it before the claim lapsed
+        (:data:`LEASE`: it died, or its post hung). A fight whose state cannot be read is
+        logged and left out."""
+        now = self._encounters.now()
         async with self._encounters.db.read() as conn:
-            candidates = await repo.maybe_unannounced(conn)
+            candidates = await repo.maybe_unannounced(conn, now)
         owed: list[tuple[int, int]] = []
-        for channel_id, seq in candidates:
+        for channel_id, seq, claim in candidates:
             encounter = await self._running(channel_id)
-            if encounter is not None and encounter.state.turn_seq != seq:
+            if encounter is not None and _owed(encounter.state.turn_seq, seq, claim, now):
+                owed.append((channel_id, encounter.state.turn_seq))
+        return owed
+
+    async def lapsed(self) -> list[tuple[int, int]]:
+        """``(channel_id, turn_seq)`` of each live fight whose lost turn's ping a process
+        claimed and did not post before its claim lapsed, and whose turn still runs unshown —
+        what a claim's process that died leaves to the others' background loops (by the index
+        on claimed rows: cheap when there are none)."""
+        async with self._encounters.db.read() as conn:
+            channels = await repo.lapsed_claims(conn, self._encounters.now())
+        owed: list[tuple[int, int]] = []
+        for channel_id in channels:
+            encounter = await self._running(channel_id)
+            if encounter is not None:
                 owed.append((channel_id, encounter.state.turn_seq))
         return owed
 
     async def still_owed(
         self, channel_id: int, turn_seq: int
     ) -> tuple[Encounter, int | None] | None:
-        """The channel's fight, and the turn noted shown in it (None: none), when its running
-        turn is still ``turn_seq`` and still not shown (a change since, posted by its own
-        command, showed what runs now); else None."""
+        """The channel's fight, and the turn noted in it (None: none), when its running turn is
+        still ``turn_seq`` and still not shown — nor claimed by a process whose claim holds (a
+        change since, posted by its own command, showed what runs now); else None."""
         encounter = await self._running(channel_id)
         if encounter is None or encounter.state.turn_seq != turn_seq:
             return None
+        now = self._encounters.now()
         async with self._encounters.db.read() as conn:
-            for candidate, seq in await repo.maybe_unannounced(conn):
+            for candidate, seq, claim in await repo.maybe_unannounced(conn, now):
                 if candidate == channel_id:
-                    return (encounter, seq) if seq != turn_seq else None
+                    return (encounter, seq) if _owed(turn_seq, seq, claim, now) else None
         return None
 
-    async def claim(self, encounter: Encounter, was: int | None) -> bool:
-        """Note ``encounter``'s running turn shown before its ping is posted, if the turn noted
-        is still ``was``: whether this process is the one to post it (several processes on one
-        database each look at start-up)."""
+    async def claim(self, encounter: Encounter, was: int | None, claimer: str) -> str | None:
+        """Claim the post of ``encounter``'s running turn's ping for ``claimer`` until
+        :data:`LEASE` from now, if the turn noted is still ``was`` and no other claim holds:
+        the claim (for :meth:`confirm` or :meth:`release`) when this process is the one to post
+        it (several processes on one database each look), else None. A claim not confirmed in
+        time lapses, and the turn is owed again (:meth:`owed`, :meth:`lapsed`)."""
+        now = self._encounters.now()
+        claim = repo.lease(now + LEASE, claimer)
         async with self._encounters.db.transaction() as conn:
-            return await repo.claim_announced(conn, encounter.id, was, encounter.state.turn_seq)
+            seq = encounter.state.turn_seq
+            taken = await repo.claim_announced(conn, encounter.id, was, seq, claim, now)
+        return claim if taken else None
 
-    async def release(self, encounter: Encounter, was: int | None) -> None:
-        """The ping :meth:`claim` was for could not be posted: the turn is owed again."""
+    async def confirm(self, encounter: Encounter, claim: str) -> None:
+        """The ping :meth:`claim` claimed was posted: its turn is shown."""
         async with self._encounters.db.transaction() as conn:
-            await repo.release_announced(conn, encounter.id, was, encounter.state.turn_seq)
+            await repo.confirm_announced(conn, encounter.id, encounter.state.turn_seq, claim)
+
+    async def release(self, encounter: Encounter, claim: str) -> None:
+        """The ping :meth:`claim` was for could not be posted: the turn is owed again at once."""
+        async with self._encounters.db.transaction() as conn:
+            await repo.release_announced(conn, encounter.id, encounter.state.turn_seq, claim)
 
     async def _running(self, channel_id: int) -> Encounter | None:
         """The channel's live fight when a turn runs in it."""

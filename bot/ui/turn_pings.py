@@ -17,12 +17,18 @@ otherwise (a command moved it on, or posted a result showing it): exactly once (
 left unshown only just now may be another process's to show — it committed the change and its
 post is under way (several processes on one PostgreSQL database) —, so where others share the
 database, such a turn is looked at again once its post had :data:`SHOWN_WITHIN` seconds, and
-pinged only if still unshown then (attack21a)."""
+pinged only if still unshown then (attack21a).
+
+The post is claimed first, so two processes never both post it; the claim is a lease
+(:data:`bot.services.turn_pings.LEASE`): a process killed between its claim and its post leaves
+a claim that lapses, and the turn's ping is owed again — at the next start, or to any process's
+background loop (:meth:`TurnPingKeeper.retry`), as a post that failed is (fix22)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -40,6 +46,10 @@ log = logging.getLogger(__name__)
 REFUSED_FIRST = 30.0  # seconds before the buttons of a channel's pings are tried again
 REFUSED_MAX = 900.0
 OWED_FIRST = 30.0  # seconds before a lost turn's ping Discord refused is posted again
+POST_BOUND = 60.0
+"""Seconds a lost turn's ping may take to post before it is given up (and owed again): well
+within the claim's lease (:data:`bot.services.turn_pings.LEASE`), so a claim that holds is one
+whose post may still come, never one another process may take while this one still posts."""
 
 
 SHOWN_WITHIN = 10.0
@@ -73,6 +83,11 @@ class TurnPingKeeper:
         # at it again (recover): its post may be under way in another process.
         self._later: dict[tuple[int, int], float] = {}
         self.shown_within = SHOWN_WITHIN
+        # Names this process's claims on lost turns' pings (one word).
+        self.claimer = f"pings-{uuid.uuid4().hex[:12]}"
+        # Recovered pings posted whose claim could not be confirmed yet (the database failed):
+        # confirmed by retry(), before the claim lapses and the ping would be owed again.
+        self.unconfirmed: list[tuple[Encounter, str]] = []
 
     @property
     def _pings(self) -> TurnPings:
@@ -134,15 +149,27 @@ class TurnPingKeeper:
         """Take the buttons off the pings whose turn is over where Discord refused it (once
         their wait is over) — and, the first time, in every channel that has pings: a stop
         between a change and its refresh, or a refusal before a restart, left them. Never
-        raises. First, the lost turns whose recovered ping Discord refused (:meth:`recover`),
-        once their wait is over, and those a start-up left to a post under way, once their
-        time is over."""
-        for channel_id, turn_seq in self.owed_pings.due():
-            await self._recover_or_wait(channel_id, turn_seq)
+        raises. First, the recovered pings posted whose claim a failed write left unconfirmed
+        (:attr:`unconfirmed`); then the lost turns whose recovered ping Discord refused
+        (:meth:`recover`), once their wait is over, those whose ping a process claimed and did
+        not post before its claim lapsed (it was killed in between:
+        :meth:`bot.services.turn_pings.TurnPings.lapsed`), and those a start-up left to a post
+        under way, once their time is over."""
+        for encounter, claim in list(self.unconfirmed):
+            if await self._confirm(encounter, claim):
+                self.unconfirmed.remove((encounter, claim))
+        due = self.owed_pings.due()
+        try:
+            lapsed = await self._pings.lapsed()
+        except Exception:
+            log.exception("could not read the lost turns' lapsed claims")
+            lapsed = []
         now = asyncio.get_running_loop().time()
-        for key, when in list(self._later.items()):
-            if when <= now:
-                del self._later[key]
+        later = [key for key, when in self._later.items() if when <= now]
+        for key in later:
+            del self._later[key]
+        for key in dict.fromkeys(due + lapsed + later):
+            if key in due or key in later or not self.owed_pings.waiting(key):
                 await self._recover_or_wait(*key)
         again = self.refused_channels.due()
         if not self._looked_after_start:
@@ -232,13 +259,26 @@ class TurnPingKeeper:
                 later = asyncio.get_running_loop().time() + wait
                 self._later[(channel_id, turn_seq)] = later
                 return
-            if not await self._pings.claim(encounter, was):
+            claim = await self._pings.claim(encounter, was, self.claimer)
+            if claim is None:
                 return  # another process of the bot posts it
             try:
-                await self._post_running(encounter)
+                await asyncio.wait_for(self._post_running(encounter), POST_BOUND)
             except Exception:
-                await self._pings.release(encounter, was)  # owed again: retry() tries it
+                await self._pings.release(encounter, claim)  # owed again: retry() tries it
                 raise
+        if not await self._confirm(encounter, claim):
+            self.unconfirmed.append((encounter, claim))  # posted: retry() confirms it
+
+    async def _confirm(self, encounter: Encounter, claim: str) -> bool:
+        """Note the recovered ping ``claim`` was for posted (its turn shown); whether it could
+        be. Never raises."""
+        try:
+            await self._pings.confirm(encounter, claim)
+        except Exception:
+            log.exception("could not note the lost turn ping of encounter %s", encounter.id)
+            return False
+        return True
 
     def _unshown_for_less(self, encounter: Encounter) -> float:
         """Seconds left before a post of the change that began ``encounter``'s running turn —

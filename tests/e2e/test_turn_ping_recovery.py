@@ -8,6 +8,7 @@ start-up, as decision prompts' do."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 from collections.abc import AsyncIterator
@@ -426,3 +427,103 @@ async def test_a_refused_lost_ping_is_not_posted_once_a_command_moved_the_turn_o
         assert not owed.waits
         assert not pings_of(h, name, seen), [m.content for m in h.messages_in(h.channel)[seen:]]
         assert len(h.messages_in(h.channel)) == after
+
+
+async def _killed_between_claim_and_post(
+    h: DiscordHarness, table: Table, database: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, int]:
+    """A fight whose `/gm next` was committed and never posted (the bot stopped), then a start
+    whose recovery claimed the turn's ping and was killed before posting it (the post hangs
+    until the bot stops: no release, as a kill leaves none). Returns the name of the turn's
+    holder and how many messages the channel had."""
+    from bot.ui.turn_pings import TurnPingKeeper
+
+    async for bot in _running_bot(h, database, None, clock=clock):
+        await set_up_fight(h, table, thugs=1)
+        with monkeypatch.context() as patch:
+            committed = stop_after_commit(patch)
+            await lost(h, committed, table.moderator, "gm next")
+        name = await current_name(bot, h)
+        await work_done()
+    seen = len(h.messages_in(h.channel))
+    claimed: list[int] = []
+
+    async def hangs(self: TurnPingKeeper, encounter: Any) -> None:
+        claimed.append(encounter.state.turn_seq)
+        await asyncio.Event().wait()  # killed here: after the claim, before the post
+
+    with monkeypatch.context() as patch:
+        patch.setattr(TurnPingKeeper, "_post_running", hangs)
+        async for _bot in _running_bot(h, database, None, clock=clock):
+            await h.wait_for(lambda: claimed, what="the lost turn's ping claimed")
+    assert not pings_of(h, name, seen)
+    return name, seen
+
+
+def confirmations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, the turns whose recovered ping was posted and noted shown (its claim
+    confirmed), as each is."""
+    done: list[int] = []
+    original = TurnPings.confirm
+
+    async def noted(self: TurnPings, encounter: Any, claim: str) -> None:
+        await original(self, encounter, claim)
+        done.append(encounter.state.turn_seq)
+
+    monkeypatch.setattr(TurnPings, "confirm", noted)
+    return done
+
+
+async def test_a_start_killed_between_claiming_a_lost_turn_and_posting_it_owes_it_again(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start-up claims a lost turn's ping (so two processes never both post it) and is killed
+    before posting it: the claim noted the turn shown, so no later start pinged it — the
+    holder was never told. The claim is a lease now: once it lapsed, the next start posts the
+    ping, once; a plain restart after it posts nothing more."""
+    from bot.services.turn_pings import LEASE
+    from tests.clock import ManualClock
+
+    h, clock = discord_patched, ManualClock()
+    database = tmp_path / "bot.sqlite3"
+    name, seen = await _killed_between_claim_and_post(h, table, database, clock, monkeypatch)
+    confirmed = confirmations(monkeypatch)
+    clock.advance(LEASE.total_seconds() + 1)
+    async for _bot in _running_bot(h, database, None, clock=clock):
+        await h.wait_for(lambda: confirmed, what="the lost turn's ping posted and noted")
+        [ping] = pings_of(h, name, seen)
+        assert button(ping, "End turn"), ping.components
+        assert len(h.messages_in(h.channel)) == seen + 1
+    clock.advance(10 * LEASE.total_seconds())
+    async for bot in _running_bot(h, database, None, clock=clock):  # nothing owed any more
+        await h.wait_for(lambda: bot.prompts._looked_after_start, what="the start-up pass")  # noqa: B023
+        await bot.turn_pings.retry()
+        await work_done()
+        assert len(h.messages_in(h.channel)) == seen + 1
+    assert len(confirmed) == 1
+
+
+async def test_a_claim_lapsing_after_the_next_start_is_posted_by_the_background_loop(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started again before the dead start's claim lapsed, the bot leaves the ping (the claim
+    may be a live process's, posting it); once the claim lapses, the background loop posts
+    it — once."""
+    from bot.services.turn_pings import LEASE
+    from tests.clock import ManualClock
+
+    h, clock = discord_patched, ManualClock()
+    database = tmp_path / "bot.sqlite3"
+    name, seen = await _killed_between_claim_and_post(h, table, database, clock, monkeypatch)
+    confirmed = confirmations(monkeypatch)
+    async for bot in _running_bot(h, database, None, clock=clock):
+        await h.wait_for(lambda: bot.prompts._looked_after_start, what="the start-up pass")  # noqa: B023
+        await bot.turn_pings.retry()
+        assert not pings_of(h, name, seen)  # the claim holds
+        clock.advance(LEASE.total_seconds() + 1)
+        await h.wait_for(lambda: confirmed, what="the loop's post of the ping, noted")
+        await bot.turn_pings.retry()  # a later pass: nothing more
+        await work_done()
+        [ping] = pings_of(h, name, seen)
+        assert button(ping, "End turn"), ping.components
+        assert len(h.messages_in(h.channel)) == seen + 1

@@ -20,7 +20,7 @@ from bot.engine.core.events import CombatantLeft, CombatEnded, TurnStarted
 from tests.engine.helpers import NOW
 from tests.engine.rehearsed import begun
 
-NEWEST = {"uttas": 5, "utopia": 6, "untitled": 4, "uune": 5}
+NEWEST = {"uttas": 5, "utopia": 7, "untitled": 4, "uune": 6}
 FIRST = {"uttas": 3, "utopia": 5, "untitled": 3, "uune": 4}
 """The version from which each system ends the fight at once, and refuses a second skip
 (``Tx.LATER_READINGS``: ``end_first``, ``one_skip``)."""
@@ -121,4 +121,7 @@ def test_a_fight_that_does_not_end_by_itself_passes_the_turn(key: str) -> None:
 @pytest.mark.parametrize("key", sorted(FIRST))
 def test_first_is_the_version_each_system_reads_it_from(key: str) -> None:
     core = importlib.import_module(f"bot.engine.{key}.core")
-    assert {"end_first": FIRST[key], "one_skip": FIRST[key]} == core.Tx.LATER_READINGS
+    readings = core.Tx.LATER_READINGS
+    assert {"end_first": FIRST[key], "one_skip": FIRST[key]} == {
+        reading: readings[reading] for reading in ("end_first", "one_skip")
+    }

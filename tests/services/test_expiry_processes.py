@@ -277,3 +277,80 @@ async def test_two_presses_of_one_reaction_in_two_processes_decide_once(cluster:
     assert "no longer pending" in str(refused[0])
     after = await c.second.live()
     assert after.version == waiting.version + 1 and after.state.pending is None
+
+
+async def test_a_lost_turns_ping_whose_claim_lapsed_is_posted_by_one_process(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process claimed a lost turn's ping and died before posting it (fix22): while its
+    claim holds, neither other process's background loop posts it; once it lapsed, both loops
+    pass at once and the ping is posted by exactly one of them, and never again."""
+    from bot.services.turn_pings import LEASE
+    from bot.store import turn_pings
+
+    c = cluster
+    waiting = await thug_attacks_willow(c.first)
+    seq = waiting.state.turn_seq
+    async with c.first.bot.db.transaction() as conn:
+        dead = turn_pings.lease(c.clock() + LEASE, "dead-process")
+        assert await turn_pings.claim_announced(conn, waiting.id, None, seq, dead, c.clock())
+    posted: dict[str, list[int]] = {"first": [], "second": []}
+    for process in (c.first, c.second):
+
+        async def post(encounter: Encounter, p: Process = process) -> None:
+            posted[p.name].append(encounter.state.turn_seq)
+
+        monkeypatch.setattr(process.bot.turn_pings, "_post_running", post)
+
+    async def passes() -> None:
+        await asyncio.gather(c.first.bot.turn_pings.retry(), c.second.bot.turn_pings.retry())
+
+    await passes()
+    c.clock.advance(LEASE.total_seconds() - 1)
+    await passes()
+    assert posted == {"first": [], "second": []}  # the dead process's claim still holds
+    c.clock.advance(2)
+    await passes()
+    assert sorted(posted["first"] + posted["second"]) == [seq], posted
+    await passes()
+    c.clock.advance(10 * LEASE.total_seconds())
+    await passes()
+    assert sorted(posted["first"] + posted["second"]) == [seq], posted
+    async with c.first.bot.db.read() as conn:
+        rows = await conn.fetch_all("SELECT turn_seq, claim FROM turn_announced")
+    assert [(r["turn_seq"], r["claim"]) for r in rows] == [(seq, None)]
+
+
+async def test_a_recovered_ping_whose_confirmation_failed_is_confirmed_by_the_next_pass(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first process posts a lost turn's ping but cannot note it posted (the database
+    write fails): its next pass notes it, before the claim lapses, so neither process posts it
+    again after the lease."""
+    from bot.services.turn_pings import LEASE, TurnPings
+
+    c = cluster
+    waiting = await thug_attacks_willow(c.first)
+    posted: list[str] = []
+    for process in (c.first, c.second):
+
+        async def post(encounter: Encounter, p: Process = process) -> None:
+            posted.append(p.name)
+
+        monkeypatch.setattr(process.bot.turn_pings, "_post_running", post)
+    original = TurnPings.confirm
+    failures = [RuntimeError("the write failed")]
+
+    async def confirm(self: TurnPings, encounter: Encounter, claim: str) -> None:
+        if failures:
+            raise failures.pop()
+        await original(self, encounter, claim)
+
+    monkeypatch.setattr(TurnPings, "confirm", confirm)
+    await c.first.bot.turn_pings.recover([(CHANNEL, waiting.state.turn_seq)])
+    assert posted == ["first"] and c.first.bot.turn_pings.unconfirmed
+    await c.first.bot.turn_pings.retry()
+    assert not c.first.bot.turn_pings.unconfirmed
+    c.clock.advance(2 * LEASE.total_seconds())
+    await asyncio.gather(c.first.bot.turn_pings.retry(), c.second.bot.turn_pings.retry())
+    assert posted == ["first"]

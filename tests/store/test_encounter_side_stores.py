@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
+from bot.services.turn_pings import LEASE
 from bot.store import (
     default_actions,
     guild_encounters,
@@ -205,7 +206,10 @@ async def test_turn_announced_and_the_channels_with_pings(store: Store) -> None:
         await turn_pings.announced(conn, shown, 4)  # the latest turn shown
         await turn_pings.put(conn, TurnPing(2**58, shown, 2**55, 4))
     async with store.read() as conn:
-        assert await turn_pings.maybe_unannounced(conn) == [(2**55, 4), (2**55 + 1, None)]
+        assert await turn_pings.maybe_unannounced(conn, NOW) == [
+            (2**55, 4, None),
+            (2**55 + 1, None, None),
+        ]
         assert await turn_pings.channels(conn) == [2**55]
 
 
@@ -233,10 +237,10 @@ async def test_the_running_turn_column_leaves_out_the_fights_whose_turn_was_show
         await conn.execute("UPDATE encounters SET running_turn = 2 WHERE id = ?", (ended,))
         await turn_pings.put(conn, TurnPing(2**58 + 8, ended, 2**55 + 8, 2))
     async with store.read() as conn:
-        assert await turn_pings.maybe_unannounced(conn) == [
-            (2**55 + 1, 5),  # moved on from the turn shown
-            (2**55 + 3, 5),  # unknown: read from its state
-            (2**55 + 9, None),  # a turn runs, none ever shown
+        assert await turn_pings.maybe_unannounced(conn, NOW) == [
+            (2**55 + 1, 5, None),  # moved on from the turn shown
+            (2**55 + 3, 5, None),  # unknown: read from its state
+            (2**55 + 9, None, None),  # a turn runs, none ever shown
         ]
         # the turn moved on, unknown, the fight ended: "shown" (its ping's turn runs) is not
         assert await turn_pings.channels(conn) == [2**55 + 1, 2**55 + 3, 2**55 + 8]
@@ -246,23 +250,68 @@ async def test_one_start_up_claims_a_lost_turn_and_gives_it_back_if_its_post_fai
     store: Store,
 ) -> None:
     """Two processes starting on one database: only one claims the turn to ping; a failed
-    post gives it back."""
+    post gives it back at once (its claim lapsed), to either process."""
+    mine, theirs = (turn_pings.lease(NOW + LEASE, who) for who in ("first", "second"))
     async with store.transaction() as conn:
         new = await add_encounter(conn, 2**55)
         shown = await add_encounter(conn, 2**55 + 1)
         await turn_pings.announced(conn, shown, 2)
     async with store.transaction() as conn:
-        assert await turn_pings.claim_announced(conn, new, None, 1)
-        assert not await turn_pings.claim_announced(conn, new, None, 1)  # the other process
-        assert await turn_pings.claim_announced(conn, shown, 2, 3)
-        assert not await turn_pings.claim_announced(conn, shown, 2, 3)
+        assert await turn_pings.claim_announced(conn, new, None, 1, mine, NOW)
+        assert not await turn_pings.claim_announced(conn, new, None, 1, theirs, NOW)
+        assert await turn_pings.claim_announced(conn, shown, 2, 3, mine, NOW)
+        assert not await turn_pings.claim_announced(conn, shown, 2, 3, theirs, NOW)
     async with store.read() as conn:
-        assert await turn_pings.maybe_unannounced(conn) == [(2**55, 1), (2**55 + 1, 3)]
+        assert await turn_pings.maybe_unannounced(conn, NOW) == [
+            (2**55, 1, mine),
+            (2**55 + 1, 3, mine),
+        ]
+        assert await turn_pings.lapsed_claims(conn, NOW) == []
     async with store.transaction() as conn:
-        await turn_pings.release_announced(conn, new, None, 1)
-        await turn_pings.release_announced(conn, shown, 2, 3)
+        await turn_pings.release_announced(conn, new, 1, mine)
+        await turn_pings.release_announced(conn, shown, 3, mine)
     async with store.read() as conn:
-        assert await turn_pings.maybe_unannounced(conn) == [(2**55, None), (2**55 + 1, 2)]
+        assert await turn_pings.lapsed_claims(conn, NOW) == [2**55, 2**55 + 1]
+    async with store.transaction() as conn:  # the other process takes them at once
+        assert await turn_pings.claim_announced(conn, new, 1, 1, theirs, NOW)
+        assert await turn_pings.claim_announced(conn, shown, 3, 3, theirs, NOW)
+        await turn_pings.confirm_announced(conn, new, 1, theirs)
+        await turn_pings.confirm_announced(conn, shown, 3, mine)  # not its claim: no change
+    async with store.read() as conn:
+        assert await turn_pings.lapsed_claims(conn, NOW + 2 * LEASE) == [2**55 + 1]
+
+
+async def test_a_claim_not_posted_in_time_lapses_and_is_owed_again(store: Store) -> None:
+    """A process claims a lost turn's ping and is killed before posting it: while its claim
+    holds nobody takes it; once lapsed, the turn is owed again (listed, its channel among the
+    lapsed claims) and exactly one of two processes claims it; a post confirmed is shown."""
+    dead, first = (turn_pings.lease(NOW + LEASE, w) for w in ("dead", "first"))
+    later = NOW + LEASE + timedelta(seconds=1)
+    again = [turn_pings.lease(later + LEASE, w) for w in ("first", "second")]
+    async with store.transaction() as conn:
+        fight = await add_encounter(conn, 2**55)
+        await conn.execute("UPDATE encounters SET running_turn = 4 WHERE id = ?", (fight,))
+        await turn_pings.announced(conn, fight, 3)
+        assert await turn_pings.claim_announced(conn, fight, 3, 4, dead, NOW)
+    async with store.transaction() as conn:  # while the claim holds
+        assert await turn_pings.maybe_unannounced(conn, NOW) == []
+        assert await turn_pings.lapsed_claims(conn, NOW) == []
+        assert not await turn_pings.claim_announced(conn, fight, 4, 4, first, NOW)
+    async with store.transaction() as conn:
+        assert await turn_pings.maybe_unannounced(conn, later) == [(2**55, 4, dead)]
+        assert await turn_pings.lapsed_claims(conn, later) == [2**55]
+        assert await turn_pings.claim_announced(conn, fight, 4, 4, again[0], later)
+        assert not await turn_pings.claim_announced(conn, fight, 4, 4, again[1], later)
+        await turn_pings.confirm_announced(conn, fight, 4, again[0])
+    far = later + 10 * LEASE
+    async with store.transaction() as conn:  # shown: owed to nobody, ever
+        assert await turn_pings.maybe_unannounced(conn, far) == []
+        assert await turn_pings.lapsed_claims(conn, far) == []
+        assert not await turn_pings.claim_announced(conn, fight, 4, 4, first, far)
+        await turn_pings.announced(conn, fight, 5)  # a command's post: any claim is moot
+    async with store.read() as conn:
+        rows = await conn.fetch_all("SELECT turn_seq, claim FROM turn_announced")
+        assert [(r["turn_seq"], r["claim"]) for r in rows] == [(5, None)]
 
 
 async def test_standing_reactions_put_replace_export_delete(store: Store) -> None:
@@ -344,6 +393,6 @@ async def test_fights_live_before_migration_0024_owe_no_ping(tmp_path: Path) -> 
         async with db.transaction() as conn:
             await add_encounter(conn, 2**55 + 1)
         async with db.read() as conn:
-            assert await turn_pings.maybe_unannounced(conn) == [(2**55 + 1, None)]
+            assert await turn_pings.maybe_unannounced(conn, NOW) == [(2**55 + 1, None, None)]
     finally:
         await db.close()

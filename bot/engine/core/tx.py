@@ -45,6 +45,13 @@ from bot.words import counted, starts_a_sentence
 
 StateT = TypeVar("StateT", bound=AnyState)
 
+DAY_S = 86_400
+"""An in-game day, in seconds of ``game_time_s`` (the days the rulesets count by are
+``game_time_s`` ÷ :data:`DAY_S`)."""
+DAWN_S = 6 * 3_600
+"""Dawn, in seconds after midnight: 06:00 — a documented reading (no rules text gives its hour),
+where a system's day begins at dawn (Uune's "Day" scope: "until the following dawn")."""
+
 _last_now: tuple[datetime | None, str] = (None, "")
 
 
@@ -84,9 +91,16 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     (:meth:`plays`): ``"end_first"``, removing the turn holder whose leaving ends the fight
     ends it at once, no turn passing on (:meth:`leave_fight`); ``"one_skip"``, the GM's
     ``/gm skip`` of a combatant already set to skip its next turn is refused instead of
-    noted again (:func:`bot.engine.core.order.skip_turn`). A reading a system does not list
-    it does not play; each system's ``rules_version`` docstring says what its versions
-    changed."""
+    noted again (:func:`bot.engine.core.order.skip_turn`); ``"new_day_moves_clock"``, the GM
+    ending a day (or a quest or an arc) in a fight moves the fight's clock to when the next
+    day begins (:meth:`begin_next_day`, :func:`bot.engine.core.scenes.end_period`). A reading
+    a system does not list it does not play; each system's ``rules_version`` docstring says
+    what its versions changed."""
+
+    NEW_DAY_AT_S: ClassVar[int] = 0
+    """When a system's day begins, in seconds after midnight (:meth:`begin_next_day`): 0, at
+    midnight, unless its rules text says otherwise (Uune's "Day" lasts "until the following
+    dawn": :data:`DAWN_S`)."""
 
     version: int
     """The rules version the encounter plays by (each system's ``Tx`` sets it)."""
@@ -281,9 +295,19 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         """What the economy leaves ``c`` to spend (shown where its numbers may be)."""
         return sum(c.pools.values())
 
+    def begin_next_day(self) -> None:
+        """The GM ended the day (or a quest or an arc): the fight's clock moves to when the next
+        day begins — the first :attr:`NEW_DAY_AT_S` after the clock (00:00 of the next day by
+        default; Uune's following dawn, which at 03:00 is the same date's), as the campaign
+        clock moves out of a fight (``services.campaign``)."""
+        st = self.state
+        day, into = divmod(st.game_time_s, DAY_S)
+        st.game_time_s = (day if into < self.NEW_DAY_AT_S else day + 1) * DAY_S + self.NEW_DAY_AT_S
+
     def on_period_end(self, period: Period) -> None:
-        """Called when the GM ends a scene, day, quest or arc (after its effects ended): what
-        the ruleset counts per day starts afresh (UTTAS: rests)."""
+        """Called when the GM ends a scene, day, quest or arc (after its effects ended, and the
+        clock moved to the next day's start where the rules version plays it): what the
+        ruleset counts per day starts afresh (UTTAS: rests)."""
 
     def on_fight_end(self) -> None:
         """Called when the fight ends, before the event (undo what never completed)."""

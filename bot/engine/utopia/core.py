@@ -49,7 +49,7 @@ def capacity_of(turn_actions: int, interrupt_actions: int) -> int:
     return interrupt_actions * _IA_FACTOR + turn_actions
 
 
-RULES_VERSION = 6
+RULES_VERSION = 7
 """Utopia's newest rules version (:attr:`bot.engine.utopia.ruleset.UtopiaRuleset.rules_version`)."""
 
 
@@ -99,7 +99,11 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
     economy: SheetActions  # the core's slot, holding Utopia's economy (its rates read here)
 
     OUT_CONDITIONS = OUT
-    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 5, "one_skip": 5}
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {
+        "end_first": 5,
+        "one_skip": 5,
+        "new_day_moves_clock": 7,
+    }
 
     def __init__(
         self,

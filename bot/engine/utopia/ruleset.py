@@ -207,8 +207,14 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     took 4 off for those whatever a server's tables said. A Block or Dodge whose Rating is 0
     is not offered, and refused, unless an ally could Assist it ("It rolls its Block Rating":
     no dice; :func:`bot.engine.utopia.defenses.rolls_nothing`), nor Take Cover when both
-    Ratings are 0; versions 1 to 5 offered them, and took the action for nothing."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
+    Ratings are 0; versions 1 to 5 offered them, and took the action for nothing.
+
+    Version 7: the GM ending a day (or a quest or an arc, ``/gm time end-of``) in an encounter
+    moves the encounter's clock to the start of the next day (00:00; the text has no day of its
+    own, and "out of combat time still flows"), as ``/campaign end-of`` moves the campaign
+    clock (:func:`bot.engine.core.scenes.end_period`); versions 1 to 6 left the fight's clock
+    on the old day, so the campaign clock the fight left behind was the old day's."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7)
 
     tables_loader = staticmethod(load_tables)
 

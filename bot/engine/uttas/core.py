@@ -62,7 +62,11 @@ class Tx(CoreTx[UttasState, Combatant]):
     __slots__ = ("_profiles", "tables", "version")
 
     OUT_CONDITIONS = OUT
-    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {
+        "end_first": 3,
+        "one_skip": 3,
+        "new_day_moves_clock": 5,
+    }
     READINGS: ClassVar[Mapping[str, int]] = {
         "maintained_attacks": 4,
         "opposing_head": 4,
@@ -71,7 +75,6 @@ class Tx(CoreTx[UttasState, Combatant]):
         "move_reaction_moves": 4,
         "held_acts_only_to_escape": 4,
         "standing_moves": 4,
-        "new_day_moves_clock": 5,
     }
     """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
     :attr:`LATER_READINGS`): ``"maintained_attacks"``, an attack with a maintained power records
@@ -85,9 +88,7 @@ class Tx(CoreTx[UttasState, Combatant]):
     ``"held_acts_only_to_escape"``, a creature held in a grapple spends actions only on escaping
     or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending
     half the Run speed is moving, so the free stance of the turn's start is gone after it
-    (:func:`bot.engine.uttas.movement.stand`); ``"new_day_moves_clock"``, the end of a day (or
-    of a quest or an arc) in a fight moves the fight's clock to the next day's start
-    (:meth:`on_period_end`)."""
+    (:func:`bot.engine.uttas.movement.stand`)."""
 
     def reads(self, reading: str) -> bool:
         """Whether this encounter's rules version plays UTTAS's later ``reading``
@@ -255,15 +256,13 @@ class Tx(CoreTx[UttasState, Combatant]):
         rests count afresh, and so do the day's healing limits ("Healing") — a documented
         reading: the text has no day boundary of its own.
 
-        From rules version 5 (``"new_day_moves_clock"``) the fight's clock moves to the start of
-        that next day (00:00), as the campaign clock does out of a fight, so the days counted by
-        (``game_time_s`` ÷ 86 400) and the campaign clock the fight leaves behind are the new
-        day's; versions 1–4 left the fight's clock where it was."""
+        From rules version 5 (the core's ``"new_day_moves_clock"``,
+        :func:`bot.engine.core.scenes.end_period`) the fight's clock has moved to the start of
+        that next day (00:00) by now, as the campaign clock does out of a fight, so the days
+        counted by (``game_time_s`` ÷ 86 400) and the campaign clock the fight leaves behind are
+        the new day's; versions 1–4 left the fight's clock where it was."""
         if period == "scene":
             return
-        if self.reads("new_day_moves_clock"):
-            st = self.state
-            st.game_time_s = (st.game_time_s // 86_400 + 1) * 86_400
         rested = [
             c for c in self.state.combatants if c.short_rests_at or c.long_rest_at is not None
         ]

@@ -22,7 +22,7 @@ from bot.engine.core.dice import DiceRoller
 from bot.engine.core.economy import Cost, UuneActions
 from bot.engine.core.effects import Effect, Moment, Period
 from bot.engine.core.order import PcsThenNpcs, TurnOrder
-from bot.engine.core.tx import CoreTx
+from bot.engine.core.tx import DAWN_S, CoreTx
 from bot.engine.uune import health
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet
@@ -44,7 +44,7 @@ TURN_ORDER = PcsThenNpcs()
 ECONOMY = UuneActions()
 
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 """Uune's newest rules version (:attr:`bot.engine.uune.ruleset.UuneRuleset.rules_version`)."""
 
 
@@ -54,7 +54,15 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
     __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
-    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 4, "one_skip": 4}
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {
+        "end_first": 4,
+        "one_skip": 4,
+        "new_day_moves_clock": 6,
+    }
+    NEW_DAY_AT_S = DAWN_S
+    """ "Mechanics" (scopes): a "Day" lasts "the rest of the in-game day, or until the following
+    dawn, whichever is clearer"; the GM ending it begins the next at that dawn (from rules
+    version 6, ``"new_day_moves_clock"``)."""
 
     def __init__(
         self,

@@ -196,8 +196,14 @@ class UuneRuleset(Ruleset[UuneState]):
     failure or wound, a Defend's dodge or wound) is an
     :class:`~bot.engine.uune.events.AttackOutcome` naming the attacker and the target
     (:func:`bot.engine.uune.rolls.attack_note`), so ``/encounter recap`` lists it among the
-    attacks on the target; versions 1 to 4 wrote a plain note that named no target."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
+    attacks on the target; versions 1 to 4 wrote a plain note that named no target.
+
+    Version 6: the GM ending a day (or a quest or an arc, ``/gm time end-of``) in a conflict
+    moves its clock to the following dawn (06:00, a documented reading: "Day: the rest of the
+    in-game day, or until the following dawn"; :func:`bot.engine.core.scenes.end_period`), as
+    ``/campaign end-of`` moves the campaign clock; versions 1 to 5 left the fight's clock where
+    it was, so the campaign clock the fight left behind was the old day's."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight, Observe or stabilising outside a conflict (from rules
     version 5 an action roll, an Attack and an NPC's attack's Defend too), wait for the GM's
