@@ -116,6 +116,10 @@ class UttasRuleset(Ruleset[UttasState]):
 
     key: ClassVar[str] = "uttas"
     title: ClassVar[str] = "UTTAS"
+    odds_out: ClassVar[tuple[str, ...]] = (DEAD,)
+    """Only the dead: an Unconscious or Surrendered target may still be attacked ("Any further
+    Stamina damage puts the creature into negative Stamina"); its odds show no reaction."""
+    odds_out_words: ClassVar[str] = "dead"
     nothing_waiting: ClassVar[str] = "no attack is waiting for a reaction"
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
