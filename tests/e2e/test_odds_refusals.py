@@ -193,3 +193,18 @@ async def test_every_command_with_as_names_the_members_combatants_when_none_is_n
         assert "`as:`" in said, (command, said)
         assert ("off-turn" in said) == (command != "odds"), (command, said)
     assert "odds" in swept and "attack" in swept, swept
+
+
+async def test_uttas_odds_against_a_hidden_thug_are_refused_as_the_attack_is(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """UTTAS ``/attack`` refuses a Hidden target ("find them first"); ``/odds`` computed a
+    chance to hit it as if it could be seen."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await set_up_fight(h, table, thugs=2)
+    await ok(await slash(h, gm, "gm settings", show_odds=True))
+    await ok(await slash(h, gm, "gm condition", combatant="Thug 1", action="add", name="Hidden"))
+    unseen = await refused(
+        await slash(h, player, "odds", target="Thug 1", with_="Claws", as_="General Bearington")
+    )
+    assert unseen.startswith("Thug 1 is hidden: find them first"), unseen
