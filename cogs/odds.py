@@ -16,12 +16,17 @@ import discord
 from discord import app_commands
 
 from bot import names
-from bot.errors import InvalidInput, NotAllowed, NotFound
+from bot.engine.core.state import fight_over
+from bot.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
 from bot.services.combat import find_combatant, pick_actor
 from bot.services.encounters import Encounter
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.replies import send_ephemeral
 from bot.ui.turn_commands import AS_HELP, Choices, TurnCommands, choices
+
+ODDS_FOR = "whose odds to show"
+"""What ``/odds`` picks a combatant for, in its refusal when the member names none of several
+(:func:`~bot.services.acting.pick_actor`)."""
 
 
 def odds_lines(
@@ -33,20 +38,29 @@ def odds_lines(
     as_: str | None,
     resources: str | None = None,
 ) -> list[str]:
-    """The ``/odds`` reply's lines. Raises :class:`NotFound` (unknown target or attack),
+    """The ``/odds`` reply's lines. Raises :class:`RuleViolation` (the fight is over; a target
+    the system's attack refuses as out of the fight, in its words: :meth:`~bot.engine.core.
+    odds.OddsHooks.odds_target`), :class:`NotFound` (unknown target or attack),
     :class:`NotAllowed` (a hidden NPC's odds to a player without ``show_odds``),
-    :class:`~bot.errors.InvalidInput` (``resources`` where the system counts none) and
+    :class:`~bot.errors.InvalidInput` (the asker's own combatant as target; ``resources``
+    where the system counts none; ``range`` where it sets no distances) and
     :class:`~bot.errors.RulesetNotImplemented` (a system whose odds are planned)."""
-    me = pick_actor(encounter, actor, as_)
-    victim = find_combatant(encounter.state, target)
-    settings = encounter.state.settings
+    state = encounter.state
+    if state.phase == "finished":  # nobody attacks any more (fix23)
+        raise RuleViolation(fight_over(state))
+    me = pick_actor(encounter, actor, as_, picked_for=ODDS_FOR)
+    victim = find_combatant(state, target)
+    rules = encounter.rules
+    rules.odds_target(me, victim)
+    if range_ is not None and rules.odds_range_refusal:
+        raise InvalidInput(rules.odds_range_refusal)
+    settings = state.settings
     hidden = victim.is_npc and settings.hide_npc_numbers and not settings.show_odds
     if hidden and not encounter.is_gm(actor):
         raise NotAllowed(
             f"{names.escaped(victim.name)}'s numbers are hidden, so the GM keeps the exact odds "
             "against them (the GM may allow them with `/gm settings show_odds:True`)."
         )
-    rules = encounter.rules
     if resources is not None and not rules.odds_count_resources:
         raise InvalidInput(f"{rules.title} odds do not count resources: leave `resources:` out.")
     offered = rules.odds_attack_names(me)
@@ -76,7 +90,7 @@ class OddsCog(TurnCommands):
     @app_commands.describe(
         target="Who you would attack (exact name)",
         with_="A weapon, power, martial art or basic maneuver on your sheet",
-        range="Distance in meters, or feet on a feet board (default: as placed, else 2 m)",
+        range="Distance in meters, or feet on a feet board (default: as placed; Uune has none)",
         as_=AS_HELP,
         resources="Uune: the approved resources — a number (2) or names from the roller's sheet",
     )

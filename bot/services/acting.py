@@ -89,13 +89,19 @@ def find_combatant(state: AnyState, name: str) -> CombatantBase:
     raise NotFound(f"There is no combatant called **{shown}** in this encounter.{hint}")
 
 
-def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> CombatantBase:
+def pick_actor(
+    encounter: Encounter, actor: Actor, as_name: str | None, *, picked_for: str | None = None
+) -> CombatantBase:
     """The combatant a member acts for.
 
     With ``as_name``: that combatant, if the member controls it. Without: the combatant whose
     turn it is when the member controls it, else the member's only combatant. Raises
     :class:`NotFound`, :class:`NotAllowed` or :class:`InvalidInput` (several to choose from).
-    """
+
+    ``picked_for``: what a command that does not act picks the combatant for, as the refusal
+    asks it ("whose odds to show", ``/odds``); None: the combatant acts, perhaps off-turn.
+    Several to choose from are named in the refusal, which asks for one with ``as:`` —
+    every command with an ``as`` option builds it here (fix23)."""
     state = encounter.state
     if as_name:
         chosen = find_combatant(state, as_name)
@@ -108,14 +114,17 @@ def pick_actor(encounter: Encounter, actor: Actor, as_name: str | None) -> Comba
     mine: list[CombatantBase] = [c for c in state.combatants if runs(encounter, actor, c)]
     if len(mine) == 1:
         return mine[0]
-    if mine and current is not None:
-        raise RuleViolation(
-            f"It is **{names.escaped(current.name)}**'s turn, not yours. To act off-turn, say "
-            "which of your combatants acts with the `as` option."
-        )
+    ask = f"say {picked_for}" if picked_for else "say which one acts"
     if not mine:
         if encounter.is_gm(actor):
-            raise InvalidInput("Say which combatant acts with the `as` option.")
+            who = f"Say {picked_for}" if picked_for else "Say which combatant acts"
+            raise InvalidInput(f"{who} with `as:`.")
         raise NotAllowed("You have no combatant in this encounter. Join with `/encounter join`.")
-    listed = ", ".join(f"**{names.escaped(c.name)}**" for c in mine)
-    raise InvalidInput(f"You control {listed}; say which one acts with the `as` option.")
+    shown = [f"**{names.escaped(c.name)}**" for c in mine]
+    listed = f"{', '.join(shown[:-1])} and {shown[-1]}"
+    if current is not None and not picked_for:
+        raise RuleViolation(
+            f"It is **{names.escaped(current.name)}**'s turn, not yours. You control {listed}: "
+            f"to act off-turn, {ask} with `as:`."
+        )
+    raise InvalidInput(f"You control {listed}: {ask} with `as:`.")

@@ -24,7 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.engine.core.dice import Roll
 from bot.engine.core.pools import DiceGroup, Pool, TieRule
-from bot.errors import InvalidInput, RulesetNotImplemented
+from bot.errors import InvalidInput, RulesetNotImplemented, RuleViolation
+from bot.names import escaped
 
 Distribution = dict[int, Fraction]
 
@@ -198,6 +199,23 @@ class OddsHooks:
     title: ClassVar[str]
     odds_count_resources: ClassVar[bool] = False
     """Whether ``/odds resources:`` means something here (Uune: the approved resources)."""
+    odds_out: ClassVar[tuple[str, ...]] = ()
+    """The conditions that take a combatant out of the fight (the ruleset's ``OUT``): no odds
+    against it (:meth:`odds_target`)."""
+    odds_out_words: ClassVar[str] = "out of the fight"
+    """How the system's attack says its target is out ("Thug 1 is already *Down*.")."""
+    odds_range_refusal: ClassVar[str | None] = None
+    """Why ``/odds range:`` is refused, where the system's rules set no distances (Uune);
+    None: the odds read it."""
+
+    def odds_target(self, attacker: Any, target: Any) -> None:
+        """Refuse odds for an attack the system's attack command would refuse whoever asked
+        (fix23): on the attacker itself, or on a target already out of the fight — in the
+        words that command uses. Raises :class:`InvalidInput` or :class:`RuleViolation`."""
+        if attacker.id == target.id:
+            raise InvalidInput(f"{escaped(attacker.name)} cannot attack themselves.")
+        if any(target.has(condition) for condition in self.odds_out):
+            raise RuleViolation(f"{escaped(target.name)} is already {self.odds_out_words}.")
 
     def resource_odds(
         self, state: Any, attacker: Any, target: Any, attack: str, resources: str | None

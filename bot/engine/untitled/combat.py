@@ -17,6 +17,7 @@ from bot import names
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import AttackDeclared
 from bot.engine.core.pools import opposed
+from bot.engine.core.scale import Scale
 from bot.engine.untitled import dice
 from bot.engine.untitled.commands import Attack, Check, Defend
 from bot.engine.untitled.core import Tx
@@ -52,12 +53,23 @@ def _check_reach(
     meters = range_m if range_m is not None else tx.state.positions.distance(c.id, target.id)
     if meters is None:
         return
-    most = arm.range_m if arm.kind == "ranged" and arm.range_m else max(arm.reach_m, 1)
-    if meters > most:
-        raise RuleViolation(
-            f"{names.escaped(target.name)} is {tx.scale.show(meters)} away: "
-            f"{names.escaped(arm.name)} reaches {tx.scale.show(most)}."
-        )
+    if meters > reach_of(arm):
+        raise RuleViolation(out_of_reach(tx.scale, target.name, arm, meters))
+
+
+def reach_of(arm: Weapon) -> float:
+    """How far ``arm`` reaches, in meters: a ranged weapon its range, a melee one its reach
+    (at least 1 m: engaged)."""
+    return arm.range_m if arm.kind == "ranged" and arm.range_m else max(arm.reach_m, 1)
+
+
+def out_of_reach(scale: Scale, target: str, arm: Weapon, meters: float) -> str:
+    """The refusal of an attack with ``arm`` on ``target`` ``meters`` away, beyond
+    :func:`reach_of` (``/attack`` and ``/odds``)."""
+    return (
+        f"{names.escaped(target)} is {scale.show(meters)} away: "
+        f"{names.escaped(arm.name)} reaches {scale.show(reach_of(arm))}."
+    )
 
 
 def _check_dice(tx: Tx, attacker: UntitledSheet, arm: Weapon, defender: UntitledSheet) -> None:

@@ -48,7 +48,7 @@ from bot.engine.untitled.state import (
     record_of,
 )
 from bot.engine.untitled.tables import UntitledTables, default_tables, load_tables
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, RuleViolation
 from bot.words import counted
 
 _Handler = Callable[[Tx, Any], None]
@@ -94,6 +94,8 @@ class UntitledRuleset(Ruleset[UntitledState]):
     key: ClassVar[str] = "untitled"
     title: ClassVar[str] = "Untitled"
     nothing_waiting: ClassVar[str] = "no attack is waiting for a defense"
+    odds_out: ClassVar[tuple[str, ...]] = (DOWN,)
+    odds_out_words: ClassVar[str] = DOWN
     sheet_model: ClassVar[type[UntitledSheet]] = UntitledSheet
     state_model: ClassVar[type[Any]] = UntitledState
     command_adapter: ClassVar[TypeAdapter[CommandBase]] = command_adapter(
@@ -463,9 +465,32 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def odds(
         self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
     ) -> Odds:
-        """Untitled exact odds (issue 18): :func:`bot.engine.untitled.odds.untitled_odds`."""
-        names = (attacker.name, target.name)
-        return untitled_odds(self.tables_for(state), attacker.sheet, target.sheet, attack, names)
+        """Untitled exact odds (issue 18): :func:`bot.engine.untitled.odds.untitled_odds`.
+
+        The rules set no bonus or penalty for distance, but the attack refuses a target beyond
+        the weapon's reach or range (``range_m``, else the encounter's positions): so do the
+        odds, in its words; within it, they say the distance changes nothing (fix23)."""
+        shown = (attacker.name, target.name)
+        odds = untitled_odds(self.tables_for(state), attacker.sheet, target.sheet, attack, shown)
+        meters = (
+            range_m if range_m is not None else state.positions.distance(attacker.id, target.id)
+        )
+        arm = attacker.sheet.weapon(attack)
+        if meters is None or arm is None:
+            return odds
+        if meters > combat.reach_of(arm):
+            raise RuleViolation(combat.out_of_reach(self.scale, target.name, arm, meters))
+        reach = self.scale.show(combat.reach_of(arm))
+        return odds.model_copy(
+            update={
+                "attack": f"{odds.attack} at {self.scale.show(meters)}",
+                "modifiers": (
+                    *odds.modifiers,
+                    f"{names.escaped(arm.name)} reaches {reach}: distance changes no odds in "
+                    "Untitled",
+                ),
+            }
+        )
 
     rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
 

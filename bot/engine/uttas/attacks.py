@@ -177,6 +177,14 @@ def _distance(tx: Tx, cmd: Attack, a: Combatant, t: Combatant) -> float:
     return DEFAULT_RANGE_M if known is None else known
 
 
+def unseen(t: Combatant) -> str:
+    """The refusal of an attack on ``t`` while it is Hidden (``/attack`` and ``/odds``)."""
+    return (
+        f"{names.escaped(t.name)} is hidden: find them first (a Perception check against them, "
+        f"{names.code(f'/check skill:Perception target:{t.name}')})."
+    )
+
+
 def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: float) -> AttackProfile:
     """The attack's profile, once it is one ``a`` can make on ``t``: not on itself or the dead,
     no more hits than the attack allows ("Attack"), within reach or range and with the hands
@@ -187,10 +195,7 @@ def _checked_attack(tx: Tx, cmd: Attack, a: Combatant, t: Combatant, reach: floa
     if t.has(DEAD):
         raise RuleViolation(f"{names.escaped(t.name)} is already dead.")
     if t.has(HIDDEN):
-        raise RuleViolation(
-            f"{names.escaped(t.name)} is hidden: find them first (a Perception check against them, "
-            f"{names.code(f'/check skill:Perception target:{t.name}')})."
-        )
+        raise RuleViolation(unseen(t))
     profile = tx.profile(a.id, cmd.attack)
     if cmd.hits > profile.max_hits:
         raise RuleViolation(

@@ -4,7 +4,9 @@ for every basic reaction the target could take, from the numbers the engine roll
 UTTAS "Accuracy Checks": 3d6 ± Advantage dice + ``[key + Dexterity] / 2`` must be strictly
 higher than Dodge or Discipline; "Damage": Health takes one point per damage die less Armor,
 Stamina the rolled total less Defense; "Perform a Reaction command": Evade, Block and Move add
-the table's bonuses (``tables.reactions``). The figures come from
+the table's bonuses (``tables.reactions``) — none against an Unconscious or Surrendered target,
+which "cannot take any actions" and is asked for no reaction: only the no-reaction line, saying
+so (a dead one gets no odds: ``UttasRuleset.odds_out``). The figures come from
 :func:`bot.engine.uttas.plausibility.swing` (exact distributions, never sampled), which reads
 :func:`~bot.engine.uttas.hits.accuracy_odds` — the same Advantages (the Game Master's dice on
 the attacker included), stances, conditions and range increments
@@ -20,7 +22,7 @@ from bot.engine.core.scale import METERS, Scale
 from bot.engine.uttas.hits import NO_DEFENCE, accuracy_odds
 from bot.engine.uttas.plausibility import Reaction, swing
 from bot.engine.uttas.rules import attack_profile
-from bot.engine.uttas.state import Combatant, PendingAttack, UttasState
+from bot.engine.uttas.state import OUT, Combatant, PendingAttack, UttasState
 from bot.engine.uttas.tables import UttasTables
 
 REACTIONS: tuple[Reaction, ...] = ("none", "evade", "block", "move")
@@ -57,10 +59,13 @@ def uttas_odds(
     modifiers = tuple(f"+1d6 Advantage: {r}" for r in why.advantages) + tuple(
         f"-1d6 Disadvantage: {r}" for r in why.disadvantages
     )
+    helpless = next((name for name in OUT if t.has(name)), None)
+    if helpless is not None:  # "cannot take any actions": the attack asks it for no reaction
+        modifiers = (*modifiers, f"{t.name} is {helpless}: it cannot react")
     lines: list[OddsLine] = []
     plain = None
     for reaction in REACTIONS:
-        if reaction != "none" and reaction not in tables.reactions:
+        if reaction != "none" and (reaction not in tables.reactions or helpless is not None):
             continue
         s = swing(tables, a, t, profile.name, reaction, range_m, advantage=more, disadvantage=fewer)
         plain = plain or s

@@ -59,13 +59,14 @@ from bot.engine.uttas.sheet import CHARACTERISTICS, MOVEMENT_MODES, UttasSheet
 from bot.engine.uttas.state import (
     BASE_CONDITIONS,
     DEAD,
+    HIDDEN,
     PRONE,
     UNCONSCIOUS,
     Combatant,
     UttasState,
 )
 from bot.engine.uttas.tables import UttasTables, default_tables, load_tables
-from bot.errors import DomainError, InvalidInput
+from bot.errors import DomainError, InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -116,6 +117,10 @@ class UttasRuleset(Ruleset[UttasState]):
 
     key: ClassVar[str] = "uttas"
     title: ClassVar[str] = "UTTAS"
+    odds_out: ClassVar[tuple[str, ...]] = (DEAD,)
+    """Only the dead: an Unconscious or Surrendered target may still be attacked ("Any further
+    Stamina damage puts the creature into negative Stamina"); its odds show no reaction."""
+    odds_out_words: ClassVar[str] = "dead"
     nothing_waiting: ClassVar[str] = "no attack is waiting for a reaction"
     sheet_model: ClassVar[type[UttasSheet]] = UttasSheet
     state_model: ClassVar[type[UttasState]] = UttasState
@@ -316,6 +321,13 @@ class UttasRuleset(Ruleset[UttasState]):
     ) -> Odds:
         """UTTAS exact odds (issue 18): :func:`bot.engine.uttas.odds.uttas_odds`."""
         return uttas_odds(self.tables, state, attacker, target, attack, range_m, self.scale)
+
+    def odds_target(self, attacker: Any, target: Any) -> None:
+        """:meth:`OddsHooks.odds_target`, and a Hidden target as ``/attack`` refuses it (find
+        them first: "a Perception check against them")."""
+        super().odds_target(attacker, target)
+        if target.has(HIDDEN):
+            raise RuleViolation(attacks.unseen(target))
 
     rehearsal_policies: ClassVar[tuple[str, ...]] = POLICIES
 

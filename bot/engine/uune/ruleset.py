@@ -130,6 +130,12 @@ class UuneRuleset(Ruleset[UuneState]):
 
     key: ClassVar[str] = "uune"
     title: ClassVar[str] = "Uune"
+    odds_out: ClassVar[tuple[str, ...]] = (INCAPACITATED,)
+    odds_out_words: ClassVar[str] = "out of the conflict"
+    odds_range_refusal: ClassVar[str | None] = (
+        "Uune has no distances or range bands: nothing in an attack's odds depends on where "
+        "anyone stands. Leave `range:` out."
+    )
     nothing_waiting: ClassVar[str] = (
         "no roll is waiting for the GM's approval or its roller's spends"
     )
