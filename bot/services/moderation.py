@@ -116,9 +116,18 @@ class ModerationService:
     # -- the GM role ------------------------------------------------------------------------
 
     async def set_gm_role(self, guild_id: int, actor: Actor, role_id: int | None) -> None:
-        """Make ``role_id`` the server's GM role (``None`` removes it). Manage Server only."""
+        """Make ``role_id`` the server's GM role (``None`` removes it). Manage Server only.
+        Raises :class:`InvalidInput` for @everyone (its id is the server's): every member would
+        be a GM of every encounter and see what only server GMs see (hidden NPC numbers, the
+        rule tables, a departed member's data) — refused as it is as the starter role."""
         if not actor.manages_guild:
             raise NotAllowed("Only a member with Manage Server can choose the GM role.")
+        if role_id == guild_id:
+            raise InvalidInput(
+                "@everyone cannot be the GM role: every member would be a GM of every "
+                "encounter, see hidden NPC numbers and change the rule tables. Choose a role "
+                "only your GMs have."
+            )
         async with self._db.transaction() as conn:
             await guild_settings.set_gm_role(conn, guild_id, role_id, self._clock())
 
