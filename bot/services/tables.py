@@ -44,7 +44,8 @@ def parse_path(path: str) -> list[str]:
     parts = [p.strip() for p in path.strip().split(".")]
     if not path.strip() or any(not p for p in parts) or len(parts) > 6:
         raise InvalidInput(
-            f"`{path[:80]}` is not a table entry; use dots: `reactions.block.dodge_bonus`."
+            f"{names.code(path[:80])} is not a table entry; use dots: "
+            "`reactions.block.dodge_bonus`."
         )
     return parts
 
@@ -100,10 +101,10 @@ class TableService:
         :class:`InvalidInput` for a value the tables refuse, or an entry no rule reads yet
         (:func:`bot.engine.core.tables.planned`; removing a change there is allowed) — nothing
         is stored then."""
-        parts = parse_path(path)
         async with self._db.transaction() as conn:
-            if not await is_server_gm(conn, guild_id, actor):
+            if not await is_server_gm(conn, guild_id, actor):  # before the options are read
                 raise NotAllowed(NOT_SERVER_GM)
+            parts = parse_path(path)
             current: dict[str, Any] = json.loads(
                 await guild_settings.rules_overrides(conn, guild_id)
             )
