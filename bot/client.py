@@ -30,7 +30,7 @@ from bot.ui.replies import CombatTree
 from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
-from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
+from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, removed_notice, tell_gm
 from bot.ui.turn_buttons import TurnMoveButton, TurnTargetSelect
 from bot.ui.turn_pings import TurnPingKeeper
 from cogs.act import ActCog
@@ -352,6 +352,21 @@ class CombatBot(commands.Bot):
         except Exception:
             log.exception("could not announce the expiry in encounter %s", encounter_id)
         return result
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from ``guild`` (not a server gone unavailable in an outage):
+        its live encounters pause (:meth:`ModerationService.pause_for_removal`) and each GM is
+        left a notice for their next command there, once the bot is back. Its data stays
+        (README, "Removing the bot"). Never raises."""
+        assert self.user is not None
+        try:
+            paused = await self.services.moderation.pause_for_removal(guild.id, self.user.id)
+        except Exception:
+            log.exception("could not pause the encounters of server %s the bot left", guild.id)
+            return
+        log.info("removed from server %s: paused %d live encounter(s)", guild.id, len(paused))
+        for encounter in paused:
+            await tell_gm(self, encounter, removed_notice(encounter))
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction[CombatBot], command: object

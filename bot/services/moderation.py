@@ -33,7 +33,7 @@ from bot.engine import AnyState, get_ruleset
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import decision_window_s
 from bot.engine.core.events import Event, TurnStarted
-from bot.errors import Conflict, InvalidInput, NoEncounter, NotAllowed, NotFound
+from bot.errors import Conflict, DomainError, InvalidInput, NoEncounter, NotAllowed, NotFound
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
@@ -43,7 +43,7 @@ from bot.services.log_commands import shown_command, typed_options
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
-from bot.store import guild_settings
+from bot.store import guild_encounters, guild_settings
 from bot.store.base import Store, StoreConnection
 from bot.store.encounters import EncounterRow, LogEntry
 
@@ -207,6 +207,24 @@ class ModerationService:
             channel_id, actor, command, {}, step, finish=finish, paused=paused
         )
         return await self._encounters.live(channel_id)
+
+    async def pause_for_removal(self, guild_id: int, bot_id: int) -> list[Encounter]:
+        """The bot was removed from the server: pause each of its live encounters not paused
+        yet, as ``/gm pause`` does (by the bot, ``bot_id``), so that while nobody can see them
+        or press their buttons no turn deadline or reaction window runs on and plays them —
+        the expiry loop serves every server in the database, this one too. Each stays paused
+        until its GM's ``/gm resume`` once the bot is back. Returns the encounters it paused;
+        one ended or paused meanwhile is left as it is."""
+        async with self._db.read() as conn:
+            live = await guild_encounters.live_in_guild(conn, guild_id)
+        the_bot = Actor(user_id=bot_id, manages_channel=True)
+        paused: list[Encounter] = []
+        for encounter in live:
+            try:
+                paused.append(await self.set_paused(encounter.channel_id, the_bot, True))
+            except DomainError:
+                continue
+        return paused
 
     # -- undo / redo -------------------------------------------------------------------------
 

@@ -267,6 +267,7 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: list[Member] = field(default_factory=list)
     locale: str = "en-US"
+    bot_removed: bool = False  # the bot was removed from it (``DiscordHarness.remove_bot``)
 
     def member(self, user_id: int) -> Member | None:
         return next((m for m in self.members if m.id == user_id), None)

@@ -465,6 +465,19 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         )
         return member
 
+    async def remove_bot(self, guild: Guild) -> None:
+        """The bot is removed from ``guild`` (kicked, or the server's admin removed the app):
+        GUILD_DELETE without ``unavailable`` (discord.py's ``on_guild_remove``), and from now
+        on the REST routes refuse the bot every channel of it (403 50001 Missing Access) until
+        :meth:`add_bot_back`."""
+        guild.bot_removed = True
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
+    async def add_bot_back(self, guild: Guild) -> None:
+        """The bot is invited to ``guild`` again: GUILD_CREATE, and its channels are its again."""
+        guild.bot_removed = False
+        await self.dispatch("GUILD_CREATE", guild.payload())
+
     def guild_by_id(self, guild_id: int) -> Guild | None:
         return next((g for g in self.guilds if g.id == guild_id), None)
 
@@ -474,6 +487,8 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         if channel.guild_id is None:
             return ALL_PERMISSIONS
         guild = next(g for g in self.guilds if g.id == channel.guild_id)
+        if guild.bot_removed:
+            return 0
         granted = self.bot_member(guild).permissions
         if granted & ADMINISTRATOR:
             return ALL_PERMISSIONS

@@ -11,7 +11,8 @@ import pytest
 
 from bot.client import CombatBot
 from bot.store import guild_settings
-from tests.e2e.combat_helpers import ok, refused, slash
+from tests.clock import ManualClock
+from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash, work_done
 from tests.e2e.conftest import Table
 from tests.e2e.registered import filled, slash_commands
 from tests.harness.models import Member
@@ -148,3 +149,66 @@ async def test_every_server_gm_command_refuses_a_plain_member_by_who_they_are(
     assert await settings_row(bot, h.guild.id) is None
     async with bot.db.read() as conn:
         assert await conn.fetch_one("SELECT 1 FROM sheets") is None
+
+
+async def test_a_fight_waits_while_the_bot_is_not_in_the_server(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """The bot removed from the server: nobody can see its fights or press their buttons, so
+    their turn deadlines and reaction windows must not run on and play the fight for them
+    (they did: every turn lapsed in turn while the bot was away). Its live encounters pause
+    (what the server keeps stays: sheets, templates, tables, settings, fights); added back,
+    the GM is told and resumes with ``/gm resume``."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm settings", turn_deadline="1h"))
+    await answered(await slash(h, gm, "tables set", entry=BLOCK, value="4"))
+    before = await bot.services.encounters.live(h.channel.id)
+    await work_done()
+
+    await h.remove_bot(h.guild)
+    await h.wait_for(lambda: bot.get_guild(h.guild.id) is None)
+    await work_done()
+    for _ in range(5):
+        clock.advance(2 * 3600)
+        assert await bot.fire_turn_deadlines() == []
+        assert await bot.expire_due() == []
+    during = await bot.services.encounters.live(h.channel.id)
+    assert during.row.paused
+    assert during.state.turn_seq == before.state.turn_seq
+
+    await h.add_bot_back(h.guild)
+    await h.wait_for(lambda: bot.get_guild(h.guild.id) is not None)
+    assert await bot.services.tables.overrides(h.guild.id) == {
+        "uttas": {"reactions": {"block": {"dodge_bonus": 4}}}
+    }
+    shown = await slash(h, gm, "encounter status")
+    await shown.response()
+    notice = await shown.followup(0)
+    assert notice.ephemeral
+    assert notice.content == "📬 " + (
+        f"The bot was removed from this server, so **Firewood** in <#{h.channel.id}> was "
+        "paused: nobody could see it or press its buttons, and no turn deadline or reaction "
+        "window ran out meanwhile. Nothing is lost; `/gm resume` there resumes it."
+    )
+    await ok(await slash(h, gm, "gm resume"))
+    after = await bot.services.encounters.live(h.channel.id)
+    assert not after.row.paused and after.state.turn_seq == before.state.turn_seq
+
+
+async def test_a_server_unavailable_in_an_outage_is_not_a_removal(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """GUILD_DELETE with ``unavailable`` (a Discord outage) pauses nothing: the bot was not
+    removed, and the server comes back by itself."""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1)
+    await work_done()
+    await h.dispatch("GUILD_DELETE", {"id": str(h.guild.id), "unavailable": True})
+    await h.wait_for(
+        lambda: bot.get_guild(h.guild.id) is None or bot.get_guild(h.guild.id).unavailable
+    )
+    await h.dispatch("GUILD_CREATE", h.guild.payload())
+    await h.wait_for(lambda: (g := bot.get_guild(h.guild.id)) is not None and not g.unavailable)
+    await work_done()
+    assert not (await bot.services.encounters.live(h.channel.id)).row.paused
