@@ -131,6 +131,24 @@ class ModerationService:
         async with self._db.transaction() as conn:
             await guild_settings.set_gm_role(conn, guild_id, role_id, self._clock())
 
+    async def forget_role(self, guild_id: int, role_id: int) -> list[str]:
+        """A role of the server was deleted on Discord: the server's GM role or starter role, if
+        it was that one, is no role any more — as if ``/gm seat role`` or ``/server settings
+        clear_starter_role`` had cleared it (a standing reaction a GM by that role set ends with
+        it; settings and refusals stop naming a role that is gone). Returns which it cleared:
+        ``"gm"``, ``"starter"``."""
+        cleared: list[str] = []
+        async with self._db.transaction() as conn:
+            if await guild_settings.gm_role(conn, guild_id) == role_id:
+                await guild_settings.set_gm_role(conn, guild_id, None, self._clock())
+                cleared.append("gm")
+            start = await guild_settings.start_settings(conn, guild_id)
+            if start.starter_role_id == role_id:
+                updated = start.model_copy(update={"starter_role_id": None})
+                await guild_settings.set_start_settings(conn, guild_id, updated, self._clock())
+                cleared.append("starter")
+        return cleared
+
     async def gm_role(self, guild_id: int) -> int | None:
         async with self._db.read() as conn:
             return await guild_settings.gm_role(conn, guild_id)

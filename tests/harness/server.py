@@ -465,6 +465,17 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         )
         return member
 
+    async def delete_role(self, guild: Guild, role: Role) -> None:
+        """The role is deleted on Discord: gone from the server and from every member who held
+        it (GUILD_ROLE_DELETE)."""
+        guild.roles.remove(role)
+        for member in guild.members:
+            if role in member.roles:
+                member.roles.remove(role)
+        await self.dispatch(
+            "GUILD_ROLE_DELETE", {"guild_id": str(guild.id), "role_id": str(role.id)}
+        )
+
     async def remove_bot(self, guild: Guild) -> None:
         """The bot is removed from ``guild`` (kicked, or the server's admin removed the app):
         GUILD_DELETE without ``unavailable`` (discord.py's ``on_guild_remove``), and from now

@@ -212,3 +212,47 @@ async def test_a_server_unavailable_in_an_outage_is_not_a_removal(
     await h.wait_for(lambda: (g := bot.get_guild(h.guild.id)) is not None and not g.unavailable)
     await work_done()
     assert not (await bot.services.encounters.live(h.channel.id)).row.paused
+
+
+async def test_a_gm_or_starter_role_deleted_on_discord_is_no_role_any_more(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, admin: Member
+) -> None:
+    """Deleting the GM role (or the starter role) on Discord clears it as ``/gm seat role``
+    with no role would: the settings, the refusals and a fight stop naming a role that is gone
+    (they showed ``<@&id>``), and a standing reaction a GM by that role set ends with it."""
+    h = discord_harness
+    gm_role = h.add_role(h.guild, "GMs")
+    starters = h.add_role(h.guild, "Storytellers")
+    keeper = h.add_role(h.guild, "Keepers")
+    role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gm_role])
+    await ok(await slash(h, admin, "gm seat role", role=gm_role))
+    await answered(
+        await slash(h, admin, "server settings", who_can_start="gms", starter_role=starters)
+    )
+    await ok(await slash(h, role_gm, "encounter start", name="Vault"))
+    await h.delete_role(h.guild, keeper)  # another role: nothing changes
+    await h.wait_for(lambda: bot.get_guild(h.guild.id).get_role(keeper.id) is None)
+    await work_done()
+    row = await settings_row(bot, h.guild.id)
+    assert row is not None and (row["gm_role_id"], row["starter_role_id"]) == (
+        gm_role.id,
+        starters.id,
+    )
+
+    await h.delete_role(h.guild, gm_role)
+    await h.delete_role(h.guild, starters)
+    await h.wait_for(lambda: bot.get_guild(h.guild.id).get_role(starters.id) is None)
+
+    await work_done()  # the listener's task (bot.client.IN_FLIGHT)
+    row = await settings_row(bot, h.guild.id)
+    assert row is not None and (row["gm_role_id"], row["starter_role_id"]) == (None, None)
+    shown = await slash(h, admin, "server settings")
+    await shown.response()
+    text = shown.response_data["content"]
+    assert f"<@&{gm_role.id}>" not in text and f"<@&{starters.id}>" not in text, text
+    assert "**Starter role:** none" in text
+    assert (await bot.services.encounters.live(h.channel.id)).row.gm_role_id is None
+    # The policy stays as it was: only server GMs now, the former role GM no longer one.
+    scene = h.add_channel(h.guild, "scene")
+    text = await refused(await h.slash(role_gm, scene, "encounter start", name="Mine"))
+    assert text.startswith("Only server GMs (Manage Server, Manage Channels or the server's GM")
