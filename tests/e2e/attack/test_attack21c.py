@@ -256,3 +256,69 @@ async def test_a_gm_or_starter_role_deleted_on_discord_is_no_role_any_more(
     scene = h.add_channel(h.guild, "scene")
     text = await refused(await h.slash(role_gm, scene, "encounter start", name="Mine"))
     assert text.startswith("Only server GMs (Manage Server, Manage Channels or the server's GM")
+
+
+async def test_each_admin_kind_may_do_what_the_readme_says(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, admin: Member
+) -> None:
+    """README "Commands": the admin (Manage Server) changes the start settings and the GM
+    role; a moderator (Manage Channels) and a GM by role are server GMs — the tables, the
+    live encounters — but may not change who may be one; refused privately, nothing stored."""
+    h = discord_harness
+    gm_role = h.add_role(h.guild, "GMs")
+    role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gm_role])
+    await ok(await slash(h, admin, "gm seat role", role=gm_role))
+    before = await settings_row(bot, h.guild.id)
+    for member in (table.moderator, role_gm):
+        text = await refused(await slash(h, member, "gm seat role"))
+        assert text == "Only a member with Manage Server can choose the GM role."
+        text = await refused(await slash(h, member, "server settings", max_encounters=0))
+        assert text.startswith("Only a member with Manage Server can change"), text
+        shown = await slash(h, member, "server settings")
+        await shown.response()
+        assert shown.ephemeral and "3 at once" in shown.response_data["content"]
+        listed = await slash(h, member, "server encounters")
+        await listed.response()
+        assert listed.ephemeral
+    assert await settings_row(bot, h.guild.id) == before
+    for n, member in enumerate((admin, table.moderator, role_gm), start=1):
+        done = await slash(h, member, "tables set", entry=BLOCK, value=str(n))
+        await done.response()
+        assert done.ephemeral and "is now" in done.response_data["content"]
+    assert await bot.services.tables.overrides(h.guild.id) == {
+        "uttas": {"reactions": {"block": {"dodge_bonus": 3}}}
+    }
+    text = await refused(await slash(h, table.bystander, "tables reset"))
+    assert text.startswith("Only a GM of this server")
+    assert await bot.services.tables.overrides(h.guild.id) != {}
+    shown = await slash(h, table.bystander, "tables show", entry=BLOCK)
+    await shown.response()
+    assert shown.ephemeral and "```json\n3\n```" in shown.response_data["content"]
+
+
+async def test_fights_running_when_the_settings_tighten_keep_their_gm(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, admin: Member
+) -> None:
+    """The start policy tightened and the cap lowered below what a member runs: their live
+    encounters go on under them (README: the settings apply to the next start or hand-over);
+    they cannot start another, nor be handed one."""
+    h = discord_harness
+    scenes = [h.add_channel(h.guild, f"scene-{n}") for n in range(1, 5)]
+    for scene in scenes[:3]:
+        await ok(await h.slash(table.bystander, scene, "encounter start", name=scene.name))
+    await answered(await slash(h, admin, "server settings", who_can_start="gms", max_encounters=1))
+    # Still their fights: a GM command works in each.
+    for scene in scenes[:3]:
+        await ok(await h.slash(table.bystander, scene, "gm pause"))
+    text = await refused(await h.slash(table.bystander, scenes[3], "encounter start"))
+    assert text.startswith("Only server GMs")
+    await answered(await slash(h, admin, "server settings", who_can_start="everyone"))
+    text = await refused(await h.slash(table.bystander, scenes[3], "encounter start"))
+    assert text.startswith("You already run 3 live encounters"), text
+    await ok(await h.slash(table.moderator, scenes[3], "encounter start", name="Mod's"))
+    text = await refused(
+        await h.slash(table.moderator, scenes[3], "gm seat transfer", member=table.bystander)
+    )
+    assert "already runs 3 live encounters" in text, text
+    live = await bot.services.encounters.live(scenes[3].id)
+    assert live.row.gm_id == table.moderator.id
