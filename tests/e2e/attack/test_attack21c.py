@@ -343,3 +343,41 @@ async def test_a_standing_reaction_set_by_a_gm_by_role_ends_when_the_role_is_del
     await work_done()
     listed = await answered(await slash(h, table.gm, "me reactions", combatant="Willow"))
     assert "— does not apply now" in str(listed.response_data["content"]), listed.response_data
+
+
+async def test_a_table_entry_named_as_another_way_of_writing_a_name_changes_that_entry(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """``/tables set entry:stances.aggressive.dodge_bonus`` was accepted ("is now 2") as a new
+    stance ``aggressive`` beside ``Aggressive``, which fights find first by name: the change
+    never applied. Entries are names (README "Names": case, invisible characters and
+    lookalike letters aside): it changes Aggressive; a new name is stored in normal form."""
+    h, gm = discord_harness, table.moderator
+    done = await slash(h, gm, "tables set", entry="stances.aggressive.dodge_bonus", value="2")
+    await done.response()
+    assert done.response_data["content"].startswith(
+        "UTTAS: `stances.Aggressive.dodge_bonus` is now"
+    ), done.response_data
+    # A Cyrillic А, and a fullwidth new stance.
+    await answered(
+        await slash(h, gm, "tables set", entry="stances.\u0410ggressive.armor_bonus", value="1")
+    )
+    await answered(
+        await slash(h, gm, "tables set", entry="stances.Ｗｉｌｄ.dodge_bonus", value="1")
+    )
+    assert await bot.services.tables.overrides(h.guild.id) == {
+        "uttas": {
+            "stances": {
+                "Aggressive": {"dodge_bonus": 2, "armor_bonus": 1},
+                "Wild": {"dodge_bonus": 1},
+            }
+        }
+    }
+    shown = await slash(h, table.player, "tables show", entry="stances.AGGRESSIVE.dodge_bonus")
+    await shown.response()
+    assert "```json\n2\n```" in shown.response_data["content"], shown.response_data
+    await ok(await slash(h, gm, "encounter start", name="Stances"))
+    rules = (await bot.services.encounters.live(h.channel.id)).rules
+    found = rules.tables.stance("aggressive")  # type: ignore[attr-defined]
+    assert found is not None and (found[1].dodge_bonus, found[1].armor_bonus) == (2, 1)
+    assert [s for s in rules.tables.stances if s.casefold() == "aggressive"] == ["Aggressive"]  # type: ignore[attr-defined]
