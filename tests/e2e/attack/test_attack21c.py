@@ -381,3 +381,28 @@ async def test_a_table_entry_named_as_another_way_of_writing_a_name_changes_that
     found = rules.tables.stance("aggressive")  # type: ignore[attr-defined]
     assert found is not None and (found[1].dodge_bonus, found[1].armor_bonus) == (2, 1)
     assert [s for s in rules.tables.stances if s.casefold() == "aggressive"] == ["Aggressive"]  # type: ignore[attr-defined]
+
+
+async def test_mid_fight_the_tables_and_the_gm_role_change(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, admin: Member
+) -> None:
+    """A table changed mid-fight: the fight keeps the tables it froze, through an undo (which
+    replays the log). The GM role changed mid-fight: its former holder is no GM of the fight
+    any more, refused privately, and nothing changes."""
+    h = discord_harness
+    gms = h.add_role(h.guild, "GMs")
+    role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gms])
+    await ok(await slash(h, admin, "gm seat role", role=gms))
+    await set_up_fight(h, table, thugs=1)
+    await answered(await slash(h, role_gm, "tables set", entry=BLOCK, value="9"))
+    await answered(await slash(h, role_gm, "tables set", entry="range.board", value="feet"))
+    await answered(await slash(h, role_gm, "gm undo"))
+    await answered(await slash(h, role_gm, "gm redo"))
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.rules.tables.reactions["block"].dodge_bonus == 3  # type: ignore[attr-defined]
+    assert live.rules.tables.range.board == "meters"  # type: ignore[attr-defined]
+    await ok(await slash(h, admin, "gm seat role", role=h.add_role(h.guild, "New GMs")))
+    text = await refused(await slash(h, role_gm, "gm pause"))
+    assert text.startswith("Only the GM can use `/gm pause`"), text
+    after = await bot.services.encounters.live(h.channel.id)
+    assert (after.version, after.row.paused) == (live.version, False)
