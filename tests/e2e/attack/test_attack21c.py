@@ -406,3 +406,20 @@ async def test_mid_fight_the_tables_and_the_gm_role_change(
     assert text.startswith("Only the GM can use `/gm pause`"), text
     after = await bot.services.encounters.live(h.channel.id)
     assert (after.version, after.row.paused) == (live.version, False)
+
+
+async def test_a_stance_the_server_named_with_markdown_shows_as_typed(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """README "Names": names are shown exactly as typed — a stance a server's tables add too
+    (the refusal's list of known stances showed ``**Bold**`` in bold)."""
+    h, gm = discord_harness, table.moderator
+    await answered(
+        await slash(h, gm, "tables set", entry="stances.**Bold**.dodge_bonus", value="1")
+    )
+    await set_up_fight(h, table, thugs=1)
+    live = await bot.services.encounters.live(h.channel.id)
+    first = live.state.current.name  # type: ignore[union-attr]
+    member = table.player if first in ("Willow", "General Bearington") else gm
+    text = await refused(await slash(h, member, "stance", name="Nowhere", as_=first))
+    assert "\\*\\*Bold\\*\\*" in text, text
