@@ -36,7 +36,10 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
 
 
 def _code(value: Any, limit: int = 1800) -> str:
-    text = json.dumps(value, indent=1, ensure_ascii=False)
+    """``value`` as JSON in a code block. A run of three backticks in a text value (a stance's
+    description) would end the block early and show the rest as Markdown: a zero-width space
+    goes between its backticks (the value is stored and used as typed)."""
+    text = json.dumps(value, indent=1, ensure_ascii=False).replace("``", "`\u200b`")
     return f"```json\n{text[:limit]}\n```" + ("(cut short)" if len(text) > limit else "")
 
 

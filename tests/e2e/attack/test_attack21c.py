@@ -423,3 +423,22 @@ async def test_a_stance_the_server_named_with_markdown_shows_as_typed(
     member = table.player if first in ("Willow", "General Bearington") else gm
     text = await refused(await slash(h, member, "stance", name="Nowhere", as_=first))
     assert "\\*\\*Bold\\*\\*" in text, text
+
+
+async def test_a_table_value_with_backticks_stays_inside_its_code_block(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A text value with a code fence in it (a stance's description) ended the reply's
+    ```json block early, and the rest showed as Markdown — to anyone's ``/tables show``."""
+    h, gm = discord_harness, table.moderator
+    entry = "stances.Aggressive.description"
+    done = await slash(h, gm, "tables set", entry=entry, value="Hit hard ``` **loud** ``` end")
+    await done.response()
+    shown = await slash(h, table.player, "tables show", entry=entry)
+    await shown.response()
+    everything = await slash(h, table.player, "tables show")
+    await everything.response()
+    for reply in (done, shown, everything):
+        text = reply.response_data["content"]
+        assert text.count("```") == 2, text
+        assert "**loud**" in text  # inside the block, as typed
