@@ -158,6 +158,8 @@ class Channel:
     recipients: list[User] = field(default_factory=list)
     # Permission bits a channel overwrite denies the bot here (``DiscordHarness.deny_bot``).
     bot_deny: int = 0
+    # Permission bits a member's own overwrite grants them here (``DiscordHarness.allow_member``).
+    member_allow: dict[int, int] = field(default_factory=dict)
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {

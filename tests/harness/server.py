@@ -511,6 +511,12 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         routes refuse what Discord would (403 50001 Missing Access, 50013 Missing Permissions)."""
         channel.bot_deny = _perm_value(permissions)
 
+    def allow_member(self, channel: Channel, member: Member, permissions: int | Any) -> None:
+        """Grant ``member`` ``permissions`` in ``channel`` only, as a member's own channel
+        permission overwrite does: their interactions there carry them (``member.permissions``),
+        their roles — and so their server-wide permissions — do not."""
+        channel.member_allow[member.id] = _perm_value(permissions)
+
     def bot_member(self, guild: Guild) -> Member:
         member = guild.member(self.bot_user.id)
         assert member is not None

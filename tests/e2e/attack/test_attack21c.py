@@ -442,3 +442,33 @@ async def test_a_table_value_with_backticks_stays_inside_its_code_block(
         text = reply.response_data["content"]
         assert text.count("```") == 2, text
         assert "**loud**" in text  # inside the block, as typed
+
+
+async def test_manage_channels_in_one_channel_is_no_server_gm(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """A member granted Manage Channels in one channel only (their own overwrite, e.g. a
+    group's room) is a GM of that channel's encounter — but no server GM: the server-wide
+    commands (``/server``, ``/tables set``, ``/npc``, another member's data) read the
+    permissions their roles give in the server, not the channel's they typed in (they read
+    the channel's, so that member could end fights in channels they cannot see and erase a
+    departed member's data)."""
+    h = discord_harness
+    room_owner = h.add_member(h.guild, "Room owner", permissions=PLAIN)
+    h.allow_member(h.channel, room_owner, discord.Permissions(manage_channels=True))
+    await ok(await slash(h, table.gm, "encounter start", name="In the room"))
+    await ok(await slash(h, room_owner, "gm pause"))  # a GM of this channel's encounter
+    elsewhere = h.add_channel(h.guild, "elsewhere")
+    await ok(await h.slash(table.gm, elsewhere, "encounter start", name="Elsewhere"))
+    assert "Only server GMs" in await refused(await slash(h, room_owner, "server encounters"))
+    assert "Only server GMs" in await refused(
+        await slash(h, room_owner, "server end", channel=elsewhere)
+    )
+    assert "Only a GM of this server" in await refused(
+        await slash(h, room_owner, "tables set", entry=BLOCK, value="9")
+    )
+    assert "Only a GM of this server" in await refused(
+        await slash(h, room_owner, "npc import", example="thug")
+    )
+    assert await settings_row(bot, h.guild.id) is None
+    assert not (await bot.services.encounters.live(elsewhere.id)).row.paused
