@@ -30,7 +30,7 @@ from bot.ui.replies import CombatTree
 from bot.ui.server_views import ServerEndCancel, ServerEndConfirm
 from bot.ui.sheets_views import SheetDeleteCancel, SheetDeleteConfirm
 from bot.ui.stale_prompt import StalePromptButton
-from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, tell_gm
+from bot.ui.tracker_keeper import TrackerKeeper, cannot_post, removed_notice, tell_gm
 from bot.ui.turn_buttons import TurnMoveButton, TurnTargetSelect
 from bot.ui.turn_pings import TurnPingKeeper
 from cogs.act import ActCog
@@ -59,6 +59,8 @@ IN_FLIGHT = (
     "CommandTree-invoker",  # a slash command (discord.py's name for its task)
     "discord-ui-",  # a button, select or modal: discord.py's dynamic-item, view and modal tasks
     EXPIRY_PASS,  # a pass of the expiry loop (:meth:`CombatBot._expire_decisions`)
+    "discord.py: on_guild_remove",  # pausing the fights of a server the bot was removed from
+    "discord.py: on_guild_role_delete",  # forgetting a deleted GM or starter role
 )
 """Names (prefixes) of the tasks :meth:`CombatBot.close` lets finish before the database
 closes: each may have committed a change and still be posting it or noting what it posted."""
@@ -357,6 +359,34 @@ class CombatBot(commands.Bot):
         except Exception:
             log.exception("could not announce the expiry in encounter %s", encounter_id)
         return result
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from ``guild`` (not a server gone unavailable in an outage):
+        its live encounters pause (:meth:`ModerationService.pause_for_removal`) and each GM is
+        left a notice for their next command there, once the bot is back. Its data stays
+        (README, "Removing the bot"). Never raises."""
+        assert self.user is not None
+        try:
+            paused = await self.services.moderation.pause_for_removal(guild.id, self.user.id)
+        except Exception:
+            log.exception("could not pause the encounters of server %s the bot left", guild.id)
+            return
+        log.info("removed from server %s: paused %d live encounter(s)", guild.id, len(paused))
+        for encounter in paused:
+            await tell_gm(self, encounter, removed_notice(encounter))
+
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        """A role was deleted on Discord: forget it as the server's GM or starter role
+        (:meth:`ModerationService.forget_role`). Never raises."""
+        try:
+            cleared = await self.services.moderation.forget_role(role.guild.id, role.id)
+        except Exception:
+            log.exception(
+                "could not forget the deleted role %s of server %s", role.id, role.guild.id
+            )
+            return
+        if cleared:
+            log.info("server %s: deleted role %s was its %s role", role.guild.id, role.id, cleared)
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction[CombatBot], command: object

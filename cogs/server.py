@@ -186,8 +186,8 @@ class ServerCog(
         self, interaction: discord.Interaction[Any], user_id: app_commands.Range[str, 1, 40]
     ) -> None:
         guild_id, actor = guild_id_of(interaction), actor_of(interaction)
+        await self.admin.require_server_gm(guild_id, actor)  # before the user id is read
         subject = parse_user_id(user_id)
-        await self.admin.require_server_gm(guild_id, actor)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await ensure_departed(interaction, subject)
         result = await self.members.export(
@@ -203,8 +203,8 @@ class ServerCog(
         self, interaction: discord.Interaction[Any], user_id: app_commands.Range[str, 1, 40]
     ) -> None:
         guild_id, actor = guild_id_of(interaction), actor_of(interaction)
+        await self.admin.require_server_gm(guild_id, actor)  # before the user id is read
         subject = parse_user_id(user_id)
-        await self.admin.require_server_gm(guild_id, actor)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await ensure_departed(interaction, subject)
         preview = await self.members.open_delete(guild_id, interaction.channel_id, actor, subject)

@@ -18,7 +18,7 @@ from bot.services.encounters import EncounterService
 from bot.services.tables import TableService, leaf_paths
 from bot.ui.interaction import actor_of
 from bot.ui.replies import autocomplete_guard
-from bot.ui.text import fit_text, labelled_choices
+from bot.ui.text import fit_text, inline_code, labelled_choices
 
 Choices = list[app_commands.Choice[str]]
 DEFAULT = "uttas"
@@ -36,7 +36,10 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
 
 
 def _code(value: Any, limit: int = 1800) -> str:
-    text = json.dumps(value, indent=1, ensure_ascii=False)
+    """``value`` as JSON in a code block. A run of three backticks in a text value (a stance's
+    description) would end the block early and show the rest as Markdown: a zero-width space
+    goes between its backticks (the value is stored and used as typed)."""
+    text = json.dumps(value, indent=1, ensure_ascii=False).replace("``", "`\u200b`")
     return f"```json\n{text[:limit]}\n```" + ("(cut short)" if len(text) > limit else "")
 
 
@@ -110,9 +113,10 @@ class TablesCog(
         await self.service.change(guild_id, actor_of(interaction), key, entry, value)
         now = await self.service.value(guild_id, key, entry) if value.strip() != "-" else None
         shown = f" is now {_code(now, 600)}" if now is not None else " is back to the default."
+        entry = await self.service.entry(guild_id, key, entry)  # as the tables spell it
         await interaction.response.send_message(
-            f"{title}: `{entry}`{shown}\nEncounters started from now on use it; running fights "
-            "keep the tables they started with.",
+            f"{title}: {inline_code(entry)}{shown}\nEncounters started from now on use it; "
+            "running fights keep the tables they started with.",
             ephemeral=True,
         )
 

@@ -77,9 +77,13 @@ NAME_ATTRIBUTES = {
     "power",
     "spell",
     "maneuver",
+    "stances",
+    "extra_conditions",
+    "universal_stances",
 }
 """Attributes that hold a name: a combatant's, a weapon's, … and the names a command carries
-(``cmd.weapon``, ``p.attack``)."""
+(``cmd.weapon``, ``p.attack``) — and the names a server's tables hold (``tables.stances``: a
+server may name a stance ``**Bold**``, attack21c)."""
 NAME_VARIABLES = {
     "name",
     "names_",

@@ -12,10 +12,25 @@ class Actor:
     they manage the server itself (they may set its GM role), the ids of their roles (a
     member holding the server's GM role is a GM too), and when they issued the command as an
     ordinal that only grows (the interaction's snowflake id; ``None`` for the bot's own
-    timers), which dates commands that move the fight on."""
+    timers), which dates commands that move the fight on.
+
+    ``manages_server_channels``: whether their roles grant them Manage Server or Manage
+    Channels in the server — server-wide, not by one channel's overwrite — which makes them a
+    server GM (:attr:`server_manager`); ``None`` (the bot's own actors) takes
+    ``manages_channel``."""
 
     user_id: int
     manages_channel: bool = False
     manages_guild: bool = False
     role_ids: frozenset[int] = frozenset()
     issued: int | None = None
+    manages_server_channels: bool | None = None
+
+    @property
+    def server_manager(self) -> bool:
+        """Manage Server or Manage Channels server-wide (a server GM by permission): a member
+        granted Manage Channels in one channel only is a GM of that channel's encounter, not of
+        the server's tables, templates, other channels' fights or other members' data."""
+        if self.manages_server_channels is None:
+            return self.manages_channel
+        return self.manages_server_channels

@@ -33,7 +33,7 @@ from bot.engine import AnyState, get_ruleset
 from bot.engine.core.commands import CommandBase
 from bot.engine.core.contract import decision_window_s
 from bot.engine.core.events import Event, TurnStarted
-from bot.errors import Conflict, InvalidInput, NoEncounter, NotAllowed, NotFound
+from bot.errors import Conflict, DomainError, InvalidInput, NoEncounter, NotAllowed, NotFound
 from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
@@ -43,7 +43,7 @@ from bot.services.log_commands import shown_command, typed_options
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
 from bot.store import encounters as repo
-from bot.store import guild_settings
+from bot.store import guild_encounters, guild_settings
 from bot.store.base import Store, StoreConnection
 from bot.store.encounters import EncounterRow, LogEntry
 
@@ -116,11 +116,38 @@ class ModerationService:
     # -- the GM role ------------------------------------------------------------------------
 
     async def set_gm_role(self, guild_id: int, actor: Actor, role_id: int | None) -> None:
-        """Make ``role_id`` the server's GM role (``None`` removes it). Manage Server only."""
+        """Make ``role_id`` the server's GM role (``None`` removes it). Manage Server only.
+        Raises :class:`InvalidInput` for @everyone (its id is the server's): every member would
+        be a GM of every encounter and see what only server GMs see (hidden NPC numbers, the
+        rule tables, a departed member's data) — refused as it is as the starter role."""
         if not actor.manages_guild:
             raise NotAllowed("Only a member with Manage Server can choose the GM role.")
+        if role_id == guild_id:
+            raise InvalidInput(
+                "@everyone cannot be the GM role: every member would be a GM of every "
+                "encounter, see hidden NPC numbers and change the rule tables. Choose a role "
+                "only your GMs have."
+            )
         async with self._db.transaction() as conn:
             await guild_settings.set_gm_role(conn, guild_id, role_id, self._clock())
+
+    async def forget_role(self, guild_id: int, role_id: int) -> list[str]:
+        """A role of the server was deleted on Discord: the server's GM role or starter role, if
+        it was that one, is no role any more — as if ``/gm seat role`` or ``/server settings
+        clear_starter_role`` had cleared it (a standing reaction a GM by that role set ends with
+        it; settings and refusals stop naming a role that is gone). Returns which it cleared:
+        ``"gm"``, ``"starter"``."""
+        cleared: list[str] = []
+        async with self._db.transaction() as conn:
+            if await guild_settings.gm_role(conn, guild_id) == role_id:
+                await guild_settings.set_gm_role(conn, guild_id, None, self._clock())
+                cleared.append("gm")
+            start = await guild_settings.start_settings(conn, guild_id)
+            if start.starter_role_id == role_id:
+                updated = start.model_copy(update={"starter_role_id": None})
+                await guild_settings.set_start_settings(conn, guild_id, updated, self._clock())
+                cleared.append("starter")
+        return cleared
 
     async def gm_role(self, guild_id: int) -> int | None:
         async with self._db.read() as conn:
@@ -198,6 +225,24 @@ class ModerationService:
             channel_id, actor, command, {}, step, finish=finish, paused=paused
         )
         return await self._encounters.live(channel_id)
+
+    async def pause_for_removal(self, guild_id: int, bot_id: int) -> list[Encounter]:
+        """The bot was removed from the server: pause each of its live encounters not paused
+        yet, as ``/gm pause`` does (by the bot, ``bot_id``), so that while nobody can see them
+        or press their buttons no turn deadline or reaction window runs on and plays them —
+        the expiry loop serves every server in the database, this one too. Each stays paused
+        until its GM's ``/gm resume`` once the bot is back. Returns the encounters it paused;
+        one ended or paused meanwhile is left as it is."""
+        async with self._db.read() as conn:
+            live = await guild_encounters.live_in_guild(conn, guild_id)
+        the_bot = Actor(user_id=bot_id, manages_channel=True)
+        paused: list[Encounter] = []
+        for encounter in live:
+            try:
+                paused.append(await self.set_paused(encounter.channel_id, the_bot, True))
+            except DomainError:
+                continue
+        return paused
 
     # -- undo / redo -------------------------------------------------------------------------
 

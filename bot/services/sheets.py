@@ -107,8 +107,9 @@ class SheetService(ExampleSheets, SheetDeletion):
     # --- validation ----------------------------------------------------------------------------
 
     async def server_gm(self, guild_id: int, actor: Actor) -> bool:
-        """Manage Server, Manage Channels, or the server's GM role (``/gm seat role``)."""
-        if actor.manages_channel:
+        """Manage Server, Manage Channels (server-wide), or the server's GM role
+        (``/gm seat role``)."""
+        if actor.server_manager:
             return True
         async with self._db.read() as conn:
             return await is_server_gm(conn, guild_id, actor)

@@ -9,6 +9,7 @@ tables it started with (``docs/rules/uttas.md``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from datetime import datetime
@@ -44,7 +45,8 @@ def parse_path(path: str) -> list[str]:
     parts = [p.strip() for p in path.strip().split(".")]
     if not path.strip() or any(not p for p in parts) or len(parts) > 6:
         raise InvalidInput(
-            f"`{path[:80]}` is not a table entry; use dots: `reactions.block.dodge_bonus`."
+            f"{names.code(path[:80])} is not a table entry; use dots: "
+            "`reactions.block.dodge_bonus`."
         )
     return parts
 
@@ -81,10 +83,16 @@ class TableService:
     async def value(self, guild_id: int, ruleset: str, path: str) -> Any:
         """The value in force at ``path``. Raises :class:`InvalidInput` for an unknown entry."""
         parts = parse_path(path)
+        tables = await self.effective(guild_id, ruleset)
         try:
-            return _walk(await self.effective(guild_id, ruleset), parts)
+            return _walk(tables, resolve(tables, parts))
         except KeyError as missing:
             raise InvalidInput(_no_entry(ruleset, path, parts, str(missing.args[0]))) from None
+
+    async def entry(self, guild_id: int, ruleset: str, path: str) -> str:
+        """``path`` as the server's tables spell it (:func:`resolve`): what ``/tables set``
+        changed, e.g. ``stances.Aggressive.dodge_bonus`` for ``stances.aggressive.dodge_bonus``."""
+        return ".".join(resolve(await self.effective(guild_id, ruleset), parse_path(path)))
 
     @staticmethod
     def planned(ruleset: str, path: str) -> str | None:
@@ -100,13 +108,14 @@ class TableService:
         :class:`InvalidInput` for a value the tables refuse, or an entry no rule reads yet
         (:func:`bot.engine.core.tables.planned`; removing a change there is allowed) — nothing
         is stored then."""
-        parts = parse_path(path)
         async with self._db.transaction() as conn:
-            if not await is_server_gm(conn, guild_id, actor):
+            if not await is_server_gm(conn, guild_id, actor):  # before the options are read
                 raise NotAllowed(NOT_SERVER_GM)
             current: dict[str, Any] = json.loads(
                 await guild_settings.rules_overrides(conn, guild_id)
             )
+            tables = get_ruleset(ruleset, json.dumps(current)).tables.model_dump(mode="json")
+            parts = resolve(tables, parse_path(path))
             changes = current.setdefault(ruleset, {})
             node = changes
             for part in parts[:-1]:
@@ -141,6 +150,29 @@ class TableService:
             await guild_settings.set_rules_overrides(
                 conn, guild_id, json.dumps(current, sort_keys=True), self._clock()
             )
+
+
+def resolve(tables: dict[str, Any], parts: list[str]) -> list[str]:
+    """``parts`` spelt as ``tables`` (a ruleset's tables as plain data) spell them: a part
+    naming an entry that is there under another way of writing the same name (README "Names":
+    letter case, invisible characters, lookalike letters — ``aggressive``, ``Аggressive`` with
+    a Cyrillic ``А``) becomes that entry's key, so the change reaches it rather than adding a
+    second entry with the same name that lookups by name never find (stances, extra
+    conditions); a part naming nothing there is kept in its normal form (``Ｗｉｌｄ`` →
+    ``Wild``, as the tables store a new name), or as typed when it is no name at all."""
+    resolved: list[str] = []
+    node: Any = tables
+    for part in parts:
+        if isinstance(node, dict) and part not in node:
+            same = [key for key in node if names.same(key, part)]
+            if same:
+                part = same[0]
+            else:
+                with contextlib.suppress(ValueError):  # no name: refused as no entry
+                    part = names.clean(part)
+        resolved.append(part)
+        node = node.get(part) if isinstance(node, dict) else None
+    return resolved
 
 
 def _check(ruleset: str, encoded: str, parts: list[str], path: str, *, removing: bool) -> None:

@@ -55,7 +55,11 @@ _OPEN_DECISIONS = {
 }
 """An encounter's open decisions as one JSON text, per dialect; ``[]`` for none on both (never
 NULL: a row's ``seen`` must be text for :func:`save` to check what moved without a version)."""
-_GM_ROLE = "(SELECT g.gm_role_id FROM guild_settings g WHERE g.guild_id = e.guild_id)"
+_GM_ROLE = (
+    "(SELECT NULLIF(g.gm_role_id, g.guild_id) FROM guild_settings g WHERE g.guild_id = e.guild_id)"
+)
+"""The server's GM role as the encounter row reads it: none for @everyone (a row stored before
+``/gm seat role`` refused it; :func:`bot.store.guild_settings.gm_role` reads it so too)."""
 
 
 def _columns(conn: StoreConnection) -> str:

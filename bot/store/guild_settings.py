@@ -11,11 +11,20 @@ from bot.store.base import StoreConnection as Connection
 
 
 async def gm_role(conn: Connection, guild_id: int) -> int | None:
-    """The id of the server's GM role, or ``None`` when it has none."""
+    """The id of the server's GM role, or ``None`` when it has none (or a row stored before
+    @everyone was refused names it: :func:`_role`)."""
     row = await conn.fetch_one(
         "SELECT gm_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
     )
-    return int(row["gm_role_id"]) if row and row["gm_role_id"] is not None else None
+    return _role(guild_id, row["gm_role_id"]) if row else None
+
+
+def _role(guild_id: int, stored: int | None) -> int | None:
+    """A stored role setting (the GM role, the starter role) as it applies: ``None`` for none
+    and for @everyone — its id is the server's, every member holds it, and a setting that names
+    it would make every member a server GM (``/gm seat role`` and ``/server settings`` refuse
+    it; rows stored before they did are read as no role)."""
+    return None if stored is None or int(stored) == guild_id else int(stored)
 
 
 async def set_gm_role(conn: Connection, guild_id: int, role_id: int | None, now: datetime) -> None:
@@ -80,9 +89,9 @@ async def start_settings(conn: Connection, guild_id: int) -> StartSettings:
         return StartSettings()
     return StartSettings(
         who_can_start=row["start_policy"],
-        starter_role_id=row["starter_role_id"],
+        starter_role_id=_role(guild_id, row["starter_role_id"]),
         max_live_encounters=row["max_live_encounters"],
-        gm_role_id=row["gm_role_id"],
+        gm_role_id=_role(guild_id, row["gm_role_id"]),
     )
 
 

@@ -28,7 +28,20 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         manages_guild=perms.manage_guild,
         role_ids=roles,
         issued=interaction.id,
+        manages_server_channels=_server_wide(user),
     )
+
+
+def _server_wide(user: discord.User | discord.Member) -> bool | None:
+    """Whether ``user``'s roles grant Manage Server or Manage Channels in the whole server
+    (their permissions in the channel may come from an overwrite of that channel alone), or
+    ``None`` when that is not known here — not a server member, or a server whose roles the
+    bot has not cached (unavailable in an outage): their permissions in the channel count
+    then, as before."""
+    if not isinstance(user, discord.Member) or user.guild.default_role is None:
+        return None
+    server = user.guild_permissions
+    return server.manage_guild or server.manage_channels
 
 
 def actor_of_member(member: discord.Member, interaction: discord.Interaction[Any]) -> Actor:
@@ -50,6 +63,7 @@ def actor_of_member(member: discord.Member, interaction: discord.Interaction[Any
         manages_channel=perms.manage_guild or perms.manage_channels,
         manages_guild=perms.manage_guild,
         role_ids=frozenset(r.id for r in member.roles),
+        manages_server_channels=_server_wide(member),
     )
 
 

@@ -30,6 +30,7 @@ import discord
 from bot.errors import NotFound
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.backoff import Backoff
+from bot.ui.text import shown_name
 from bot.ui.tracker import tracker_embed
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,17 @@ def cannot_post(channel_id: int, what: str) -> str:
         "Channel, Send Messages — in a thread, Send Messages in Threads — Embed Links, Attach "
         "Files, Read Message History). The fight is saved and nothing is lost; a server admin "
         "can grant them to the bot's role or in the channel's settings."
+    )
+
+
+def removed_notice(encounter: Encounter) -> str:
+    """The notice a GM gets when the bot was removed from the server while their encounter
+    ran (:meth:`bot.services.moderation.ModerationService.pause_for_removal`)."""
+    return (
+        f"The bot was removed from this server, so **{shown_name(encounter.row.name)}** in "
+        f"<#{encounter.row.channel_id}> was paused: nobody could see it or press its buttons, "
+        "and no turn deadline or reaction window ran out meanwhile. Nothing is lost; "
+        "`/gm resume` there resumes it."
     )
 
 

@@ -91,6 +91,8 @@ class UserActions:
             raise _err(f"no connected bot shard owns the guild {guild.name!r}")
         iid = self.ids.next()
         token = self.new_interaction_token(iid)
+        # The member's permissions in this channel: their roles', plus their own overwrite.
+        here = member.permissions | channel.member_allow.get(member.id, 0)
         payload: dict[str, Any] = {
             "id": str(iid),
             "application_id": str(self.application_id),
@@ -99,8 +101,8 @@ class UserActions:
             "guild_id": str(guild.id),
             "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "channel_id": str(channel.id),
-            "channel": channel.interaction_payload(member.permissions),
-            "member": member.payload(with_permissions=True),
+            "channel": channel.interaction_payload(here),
+            "member": {**member.payload(with_permissions=True), "permissions": str(here)},
             "token": token,
             "version": 1,
             "app_permissions": str(self.bot_permissions_in(channel)),

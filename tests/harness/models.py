@@ -158,6 +158,8 @@ class Channel:
     recipients: list[User] = field(default_factory=list)
     # Permission bits a channel overwrite denies the bot here (``DiscordHarness.deny_bot``).
     bot_deny: int = 0
+    # Permission bits a member's own overwrite grants them here (``DiscordHarness.allow_member``).
+    member_allow: dict[int, int] = field(default_factory=dict)
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -267,6 +269,7 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: list[Member] = field(default_factory=list)
     locale: str = "en-US"
+    bot_removed: bool = False  # the bot was removed from it (``DiscordHarness.remove_bot``)
 
     def member(self, user_id: int) -> Member | None:
         return next((m for m in self.members if m.id == user_id), None)

@@ -497,6 +497,30 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         )
         return member
 
+    async def delete_role(self, guild: Guild, role: Role) -> None:
+        """The role is deleted on Discord: gone from the server and from every member who held
+        it (GUILD_ROLE_DELETE)."""
+        guild.roles.remove(role)
+        for member in guild.members:
+            if role in member.roles:
+                member.roles.remove(role)
+        await self.dispatch(
+            "GUILD_ROLE_DELETE", {"guild_id": str(guild.id), "role_id": str(role.id)}
+        )
+
+    async def remove_bot(self, guild: Guild) -> None:
+        """The bot is removed from ``guild`` (kicked, or the server's admin removed the app):
+        GUILD_DELETE without ``unavailable`` (discord.py's ``on_guild_remove``), and from now
+        on the REST routes refuse the bot every channel of it (403 50001 Missing Access) until
+        :meth:`add_bot_back`."""
+        guild.bot_removed = True
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
+    async def add_bot_back(self, guild: Guild) -> None:
+        """The bot is invited to ``guild`` again: GUILD_CREATE, and its channels are its again."""
+        guild.bot_removed = False
+        await self.dispatch("GUILD_CREATE", guild.payload())
+
     def guild_by_id(self, guild_id: int) -> Guild | None:
         return next((g for g in self.guilds if g.id == guild_id), None)
 
@@ -506,6 +530,8 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         if channel.guild_id is None:
             return ALL_PERMISSIONS
         guild = next(g for g in self.guilds if g.id == channel.guild_id)
+        if guild.bot_removed:
+            return 0
         granted = self.bot_member(guild).permissions
         if granted & ADMINISTRATOR:
             return ALL_PERMISSIONS
@@ -516,6 +542,12 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         pass 0 to lift it. Interactions there carry the reduced ``app_permissions`` and the REST
         routes refuse what Discord would (403 50001 Missing Access, 50013 Missing Permissions)."""
         channel.bot_deny = _perm_value(permissions)
+
+    def allow_member(self, channel: Channel, member: Member, permissions: int | Any) -> None:
+        """Grant ``member`` ``permissions`` in ``channel`` only, as a member's own channel
+        permission overwrite does: their interactions there carry them (``member.permissions``),
+        their roles — and so their server-wide permissions — do not."""
+        channel.member_allow[member.id] = _perm_value(permissions)
 
     def bot_member(self, guild: Guild) -> Member:
         member = guild.member(self.bot_user.id)

@@ -352,12 +352,14 @@ def check_stance(tx: Tx, c: Combatant, name: str) -> str:
     if found is None:
         raise NotFound(
             f"There is no stance called {names.quoted(name)}. "
-            f"Known: {', '.join(tx.tables.stances)}."
+            f"Known: {', '.join(names.escaped(s) for s in tx.tables.stances)}."
         )
     canon = found[0]
     known = {s.casefold() for s in (*c.sheet.stances, *tx.tables.universal_stances)}
     if canon.casefold() not in known:
-        raise RuleViolation(f"{names.escaped(c.name)} does not know the {canon} stance.")
+        raise RuleViolation(
+            f"{names.escaped(c.name)} does not know the {names.escaped(canon)} stance."
+        )
     return canon
 
 

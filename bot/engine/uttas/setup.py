@@ -61,7 +61,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
         if tx.tables.stance(s) is None:
             raise InvalidInput(
                 f"{names.escaped(cmd.name)}'s sheet lists an unknown stance {names.quoted(s)}. "
-                f"Known: {', '.join(tx.tables.stances)}."
+                f"Known: {', '.join(names.escaped(s) for s in tx.tables.stances)}."
             )
     cid = f"c{st.next_id}"
     st.next_id += 1
