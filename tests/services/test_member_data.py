@@ -109,6 +109,7 @@ NOT_A_MEMBER = {
     "decisions.status": "a word",
     "decisions.deadline": "time",
     "decisions.claim": "a bot process's claim",
+    "turn_announced.claim": "a bot process's claim on a lost turn's ping (migration 0027)",
     "decisions.created_at": "time",
     "decisions.closed_at": "time",
     "decisions.remaining_s": "seconds",
