@@ -49,6 +49,46 @@ async def work_done(timeout: float = 10.0) -> None:  # noqa: ASYNC109 - a wait's
             await asyncio.wait(running)
 
 
+def trackers_shown(h: DiscordHarness) -> list[StoredMessage]:
+    """The tracker messages the channel shows now (the bot's own posts, not replies; deleted
+    ones left out), oldest first: one, but for the moment a round's start has posted it again
+    at the bottom and not yet deleted the old one."""
+    return [
+        m
+        for m in h.messages_in(h.channel)
+        if m.interaction is None
+        and any("player view" in (e.get("footer") or {}).get("text", "") for e in m.embeds)
+    ]
+
+
+async def tracker_reading(
+    h: DiscordHarness,
+    text: str,
+    timeout: float = 5.0,  # noqa: ASYNC109 - a wait's bound
+) -> StoredMessage:
+    """Wait until the channel shows one tracker and it contains ``text``; return it.
+
+    The channel is read again at every look, never one tracker picked earlier and watched:
+    where the bot may not pin, a round's start posts the tracker again at the bottom and
+    deletes the old one (:mod:`bot.ui.tracker_keeper`), and under load that post can come
+    after later commands were answered — a tracker picked after their replies may be the
+    old one, deleted a moment later and never edited again (``test_uune_conflict`` failed so
+    about one CI run in three). Raises ``AssertionError`` saying what the channel shows."""
+
+    def one_reading() -> StoredMessage | None:
+        shown = trackers_shown(h)
+        return shown[0] if len(shown) == 1 and text in shown[0].text() else None
+
+    try:
+        found: StoredMessage = await h.wait_for(one_reading, timeout=timeout)
+    except TimeoutError as late:
+        shown = [m.text() for m in trackers_shown(h)]
+        raise AssertionError(
+            f"no one tracker reads {text!r}; the channel shows {shown!r}"
+        ) from late
+    return found
+
+
 async def slash(
     h: DiscordHarness, member: Member, command: str, **options: Any
 ) -> InteractionRecord:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, current_name, press, refused, slash
+from tests.e2e.combat_helpers import answered, current_name, press, refused, slash, tracker_reading
 from tests.e2e.conftest import Table
 from tests.harness.models import Channel, InteractionRecord, Member, StoredMessage
 from tests.harness.server import DiscordHarness
@@ -172,9 +172,9 @@ async def test_a_new_table_plays_the_readme(
     assert "The fight is over" in text and "Winner: the party side." in text
     text = await private(h, player, "encounter status")
     assert "**party** won" in text and "/encounter end" in text
-    tracker = next(m for m in h.messages_in(here(h)) if "player view" in m.text())
-    # "says who won" (the tracker is edited just after the reply)
-    await h.wait_for(lambda: "The fight is over: **party** won." in h.message(tracker).text())
+    # "says who won" (the tracker is edited just after the reply; the channel is read at every
+    # look: a round's start may post it again after later replies, tracker_reading)
+    await tracker_reading(h, "The fight is over: **party** won.")
     text = await refused(await slash(h, player, "endturn"))
     assert "The fight is over (party won)" in text and "/encounter end" in text
 

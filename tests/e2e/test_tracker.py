@@ -10,7 +10,15 @@ from pathlib import Path
 import discord
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import (
+    ok,
+    refused,
+    set_up_fight,
+    slash,
+    tracker_reading,
+    trackers_shown,
+    work_done,
+)
 from tests.e2e.conftest import Table
 from tests.harness.models import StoredMessage
 from tests.harness.server import DiscordHarness
@@ -160,3 +168,38 @@ async def test_a_pinned_tracker_stays_and_is_edited(
     await _next_round(bot, h, table)
     await h.wait_for(lambda: "Round 2" in h.message(first).text())
     assert await _tracker_id(bot, h) == first and not h.message(first).deleted
+
+
+async def test_a_round_starts_tracker_posted_after_later_commands_is_the_one_left_right(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Where the bot may not pin, a round's start posts the tracker again at the bottom and
+    deletes the old one — and under load that post can come after the next commands were
+    answered (test_uune_conflict failed so about one CI run in three: it picked the tracker
+    once those replies came, the old one, and waited on it after it was deleted). Held here
+    until the fight is over: the channel is left with one tracker, the new one, showing the
+    end — the refreshes queued behind the post read the fight as it stands — and a tracker
+    picked when the replies came is the old one, deleted (:func:`tracker_reading` reads the
+    channel at every look)."""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1)
+    first = await _tracker_id(bot, h)
+    await work_done()
+    post = h.hold_next("POST", rf"^/channels/{h.channel.id}/messages$")
+    await _next_round(bot, h, table)
+    await h.wait_for(lambda: post.request is not None)
+    assert post.request is not None and "— Round 2" in post.request.json["embeds"][0]["title"]
+    await ok(await slash(h, table.moderator, "endturn"))  # queued behind the held post
+    last = await ok(await slash(h, table.moderator, "gm hp", combatant="Thug 1", health="0"))
+    assert "The fight is over" in h.message(last.message).text()
+    assert [m.id for m in trackers_shown(h)] == [first]  # what a test picking it now would get
+    post.release()
+    tracker = await tracker_reading(h, "The fight is over: **party** won.")
+    assert tracker.id != first and "fight over" in tracker.embeds[0]["title"]
+    await work_done()
+    assert h.message(first).deleted
+    assert [m.id for m in trackers_shown(h)] == [tracker.id]
+    # nothing older shown after it (the refreshes queued behind the post are all through)
+    assert "The fight is over: **party** won." in h.message(tracker).text()
+    live = await bot.services.encounters.live(h.channel.id)
+    assert live.row.tracker_message_id == tracker.id

@@ -11,7 +11,7 @@ ends the conflict."""
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import button, refused, slash
+from tests.e2e.combat_helpers import button, refused, slash, tracker_reading
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.uune_steps import Docks, labels, prompt_with
 from tests.harness.server import DiscordHarness
@@ -179,20 +179,10 @@ async def test_a_whole_uune_conflict_through_discord(
     # The GM ends the conflict; the status shows where everyone stands.
     ended = await u.run(gm, "gm end-fight")
     assert "The fight is over: the Game Master ended it." in ended.message.text()
-    # a round's start may post the tracker again at the bottom and then delete the old one:
-    # wait for the one tracker (bot/ui/tracker_keeper.py)
-    boards = lambda: [m for m in h.messages_in(h.channel) if m.text().startswith("Dock nine — ")]  # noqa: E731
-    # (20 s: the edits after the end queue behind the round's; a CI run on two busy cores
-    # once took over 5 s)
-    await h.wait_for(lambda: len(boards()) == 1, timeout=20)
-    [board] = boards()
-    try:
-        await h.wait_for(
-            lambda: h.message(board).text().startswith("Dock nine — fight over"), timeout=20
-        )
-    except TimeoutError as late:  # seen twice under CI load, cause unknown: say what it showed
-        raise AssertionError(f"the tracker still reads: {h.message(board).text()!r}") from late
-    board = h.message(board)
+    # The one tracker the channel shows (a round's start may have posted it again at the
+    # bottom after these commands answered: tracker_reading reads the channel at every look;
+    # 20 s: a CI run on two busy cores once took over 5 s).
+    board = await tracker_reading(h, "Dock nine — fight over", timeout=20)
     rows = board.embeds[0]["description"].split("\n")
     assert rows[0].startswith("**Mira Quell** · Vitality 40/50 · Wounds 0/1/0")
     assert rows[1].startswith(
