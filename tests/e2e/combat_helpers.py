@@ -251,6 +251,32 @@ async def pass_turns_until(bot: CombatBot, h: DiscordHarness, table: Table, name
     raise AssertionError(f"never reached {name}'s turn")
 
 
+async def coordinated_thugs(bot: CombatBot, h: DiscordHarness, table: Table) -> tuple[str, str]:
+    """Two Thugs against Willow: the first to act readies a coordinated Cudgel on Willow with
+    the second, whose turn then begins. Returns (first, second)."""
+    gm = table.moderator
+    await set_up_fight(h, table, thugs=2)
+    live = await bot.services.encounters.live(h.channel.id)
+    thugs = [live.state.get(cid).name for cid in live.state.order]
+    first, second = [name for name in thugs if name.startswith("Thug")]
+    await pass_turns_until(bot, h, table, first)
+    await ok(
+        await slash(
+            h,
+            gm,
+            "ready",
+            trigger="coordinated",
+            watch=second,
+            action="strike with my partner",
+            attack="Cudgel",
+            target="Willow",
+            as_=first,
+        )
+    )
+    await pass_turns_until(bot, h, table, second)
+    return first, second
+
+
 async def thug_attacks_willow(bot: CombatBot, h: DiscordHarness, table: Table) -> StoredMessage:
     await pass_turns_until(bot, h, table, "Thug 1")
     return (

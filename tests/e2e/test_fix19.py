@@ -10,6 +10,7 @@ from bot.client import CombatBot
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     answered,
+    coordinated_thugs,
     ok,
     pass_turns_until,
     refused,
@@ -116,26 +117,7 @@ async def test_a_coordinated_attack_through_discord_and_a_striker_removed_from_i
     striker takes only its own strike out: the attack waits on for Willow's reaction."""
     h = discord_harness
     gm = table.moderator
-    await uttas_fight(h, table, thugs=2)
-    live = await bot.services.encounters.live(h.channel.id)
-    in_order = [live.state.get(cid).name for cid in live.state.order]
-    thugs = [name for name in in_order if name.startswith("Thug")]
-    first, second = thugs  # the first to act readies; the second attacks with it
-    await pass_turns_until(bot, h, table, first)
-    await ok(
-        await slash(
-            h,
-            gm,
-            "ready",
-            trigger="coordinated",
-            watch=second,
-            action="strike with my partner",
-            attack="Cudgel",
-            target="Willow",
-            as_=first,
-        )
-    )
-    await pass_turns_until(bot, h, table, second)
+    first, second = await coordinated_thugs(bot, h, table)
     await ok(
         await slash(h, gm, "attack", target="Willow", with_="Cudgel", together=first, as_=second)
     )

@@ -12,43 +12,17 @@ from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     answered,
     button,
+    coordinated_thugs,
     ok,
     pass_turns_until,
     refused,
     slash,
     thug_attacks_willow,
 )
-from tests.e2e.combat_helpers import set_up_fight as uttas_fight
 from tests.e2e.conftest import Table
 from tests.e2e.test_reaction_expiry import WINDOW
 from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
-
-
-async def _coordinated(bot: CombatBot, h: DiscordHarness, table: Table) -> tuple[str, str]:
-    """Two Thugs against Willow: the first to act readies a coordinated Cudgel on Willow with
-    the second, whose turn then begins. Returns (first, second)."""
-    gm = table.moderator
-    await uttas_fight(h, table, thugs=2)
-    live = await bot.services.encounters.live(h.channel.id)
-    thugs = [live.state.get(cid).name for cid in live.state.order]
-    first, second = [name for name in thugs if name.startswith("Thug")]
-    await pass_turns_until(bot, h, table, first)
-    await ok(
-        await slash(
-            h,
-            gm,
-            "ready",
-            trigger="coordinated",
-            watch=second,
-            action="strike with my partner",
-            attack="Cudgel",
-            target="Willow",
-            as_=first,
-        )
-    )
-    await pass_turns_until(bot, h, table, second)
-    return first, second
 
 
 async def test_the_turn_pings_attack_strikes_together_with_a_readied_coordinated_attack(
@@ -60,7 +34,7 @@ async def test_the_turn_pings_attack_strikes_together_with_a_readied_coordinated
     "Willow, together with Thug 1" (as `/attack together:` does), and picking it strikes
     together; Willow alone stays offered."""
     h, gm = discord_harness, table.moderator
-    first, second = await _coordinated(bot, h, table)
+    first, second = await coordinated_thugs(bot, h, table)
     [ping] = [m for m in h.messages_in(h.channel) if f"**{second}**'s turn" in m.content][-1:]
     asked = await h.click(gm, ping, button(ping, "Attack…")["custom_id"])
     await asked.response()
@@ -86,7 +60,7 @@ async def test_act_attack_in_uttas_points_to_attack_together(
     and the refusal names `/attack` with its `together:` for a coordinated attack, so a
     member whose ally readied one knows where it is made."""
     h, gm = discord_harness, table.moderator
-    _, second = await _coordinated(bot, h, table)
+    _, second = await coordinated_thugs(bot, h, table)
     text = await refused(await slash(h, gm, "act", action="attack", target="Willow", as_=second))
     assert "`/attack`" in text and "`together:`" in text, text
     live = await bot.services.encounters.live(h.channel.id)

@@ -36,6 +36,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot import names
+from bot.errors import InvalidInput
 
 Scope = Literal[
     "action", "turn", "round", "scene", "day", "quest", "arc", "campaign", "until_removed"
@@ -147,6 +148,19 @@ def how_long(effect: Effect, name: Callable[[str], str]) -> str:
     if effect.ends is not None:
         return effect.ends.describe(name)
     return SCOPE_WORDS.get(effect.scope, "")
+
+
+def refuse_lasts_on_down(system: str, vital: str, down_when: str, lasts: Lasts) -> None:
+    """Refuse a ``lasts:`` other than "until removed" on a system's only condition, Down, which
+    follows a vital and has no duration of its own (Untitled: Health; Utopia: DHP) — it was
+    once dropped without a word and the creature stayed Down. ``down_when``: when the vital
+    makes it Down, in the rules' words. Raises :class:`~bot.errors.InvalidInput`."""
+    if lasts != "until_removed":
+        raise InvalidInput(
+            f"{system}'s only condition, Down, follows {vital} ({down_when}) and lasts "
+            f"until {vital} rises above 0 or the GM removes it: it takes no `lasts:` (leave it "
+            "out)."
+        )
 
 
 def kept_words(effects: tuple[Effect, ...] | list[Effect]) -> str:

@@ -25,7 +25,7 @@ from bot.engine.core.contract import (
 )
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import EPOCH, DiceRoller, NoDice
-from bot.engine.core.effects import Lasts, kept_words
+from bot.engine.core.effects import Lasts, kept_words, refuse_lasts_on_down
 from bot.engine.core.encounter_rules import EncounterRule
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
@@ -409,12 +409,8 @@ class UntitledRuleset(Ruleset[UntitledState]):
         """Down on or off. Down follows Health and has no duration: a ``lasts:`` was once
         dropped without a word (the creature stayed Down), so it is refused here, when the
         GM gives it — not in the logged command, which older fights replay as they were."""
-        if present and lasts != "until_removed":
-            raise InvalidInput(
-                "Untitled's only condition, Down, follows Health (0 Health is Down) and lasts "
-                "until Health rises above 0 or the GM removes it: "
-                "it takes no `lasts:` (leave it out)."
-            )
+        if present:
+            refuse_lasts_on_down("Untitled", "Health", "0 Health is Down", lasts)
         return cmd.SetCondition(target=target, condition=name, present=present)
 
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:

@@ -26,7 +26,7 @@ from bot.engine.core.contract import (
 )
 from bot.engine.core.decisions import DecisionWords
 from bot.engine.core.dice import DiceRoller
-from bot.engine.core.effects import Lasts, kept_words
+from bot.engine.core.effects import Lasts, kept_words, refuse_lasts_on_down
 from bot.engine.core.events import Event, Outcome
 from bot.engine.core.odds import Odds
 from bot.engine.core.order import TurnOrder
@@ -512,12 +512,8 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         """Down on or off. Down follows DHP and has no duration: a ``lasts:`` was once
         dropped without a word (the creature stayed Down), so it is refused here, when the
         GM gives it — not in the logged command, which older fights replay as they were."""
-        if present and lasts != "until_removed":
-            raise InvalidInput(
-                "Utopia's only condition, Down, follows DHP (DHP 0 or less is Down) and lasts "
-                "until DHP rises above 0 or the GM removes it: "
-                "it takes no `lasts:` (leave it out)."
-            )
+        if present:
+            refuse_lasts_on_down("Utopia", "DHP", "DHP 0 or less is Down", lasts)
         return cmd.SetCondition(target=target, condition=name, present=present)
 
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
