@@ -198,7 +198,15 @@ def machine_for(harness: RulesetHarness) -> type[RuleBasedStateMachine]:
             if refusal.about is not None and not player.reveals(refusal.about):
                 assert refusal.withheld, f"{command.kind}: no withheld refusal"
                 shown = refusal.withheld
+            # A number the player gave in the command itself (a range: of 120 m, say) is theirs
+            # to be told again, even when it equals a hidden one.
+            typed = {
+                int(v)
+                for v in command.model_dump().values()
+                if isinstance(v, int | float) and not isinstance(v, bool)
+            }
             leaked = {int(n) for n in DIGITS.findall(shown)} & harness.hidden_numbers(before)
+            leaked -= typed
             assert not leaked, f"{command.kind} refused with {leaked}: {shown}"
             # Nor does it say the state of a hidden NPC's pools ("has no Health damage to heal"
             # told a player a hurt NPC's damage was Stamina only).
