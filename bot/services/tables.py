@@ -201,7 +201,8 @@ def _check(ruleset: str, encoded: str, parts: list[str], path: str, *, removing:
     reason = planned_entry(type(rules.tables), parts)
     if reason is not None:  # accepted, it would change nothing
         raise InvalidInput(
-            f"`{path[:80]}` is not read by the bot yet (planned): {reason}. Nothing was changed."
+            f"{names.code(path[:80])} is not read by the bot yet (planned): {reason}. "
+            "Nothing was changed."
         )
 
 

@@ -58,3 +58,28 @@ async def test_an_empty_object_sets_a_new_stance_with_no_effects(
     await ok(await slash(h, gm, "tables set", entry="stances.Wild", value="-"))
     stored = await bot.services.tables.overrides(h.guild.id)
     assert "stances" not in stored["uttas"], stored
+
+
+async def test_a_refusal_shows_control_characters_typed_instead_of_echoing_them(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """NUL typed in a table entry, a character's name or a user id came back raw in the
+    refusal ("The UTTAS tables have no entry `\\x00`"): `names.code` and `names.quoted` quoted
+    what a member typed as it was, and some refusals built their own code spans. A control
+    character now shows as its Control Picture (␀), and a direction override is removed
+    (it reordered the refusal's text)."""
+    h, gm = discord_harness, table.moderator
+    typed = "Wild\x00\u202e1"
+    replies = [
+        await refused(await slash(h, gm, "tables show", entry=typed)),
+        await refused(await slash(h, gm, "tables set", entry=f"stances.{typed}", value="1")),
+        await refused(await slash(h, gm, "character show", name=typed)),
+        await refused(await slash(h, gm, "me settings", timezone=typed)),
+        await refused(await slash(h, gm, "server member-export", user_id=typed)),
+        await refused(await slash(h, gm, "away", until=typed)),
+    ]
+    for text in replies:
+        assert "\x00" not in text and "\u202e" not in text, text
+    assert "The UTTAS tables have no entry `Wild\u24001`" in replies[0], replies[0]
+    assert "Wild\u24001" in replies[1], replies[1]
+    assert all("Wild\u24001" in text for text in replies[2:]), replies
