@@ -351,7 +351,7 @@ def _shown_char(char: str, lines: bool) -> str:
         # Unicode's Control Pictures (U+2400-U+2421): NUL shows as ␀, a line break as ␊,
         # escape as ␛, delete as ␡; the C1 controls have none.
         return chr(0x2400 + point) if point < 0x20 else "\u2421" if point == 0x7F else "\ufffd"
-    if category == "Cf" or _ignorable(char):
+    if category == "Cf":  # (variation selectors, Mn, stay: an emoji's presentation)
         return char if char == _ZWJ else ""
     return "\ufffd" if category in _NOT_CHARACTERS else char
 
@@ -359,9 +359,9 @@ def _shown_char(char: str, lines: bool) -> str:
 def printable(text: str, *, lines: bool = False) -> str:
     """``text`` (what a member typed) made safe to echo in a message: each control character
     shown as its Control Picture (NUL as ``␀``, a tab as ``␉``, a line break as ``␊`` unless
-    ``lines`` keeps it; ``�`` for the C1 controls), the characters that show as nothing
-    removed (direction overrides and isolates, which reorder what follows them on screen,
-    zero-width spaces, …; not the joiner that makes one emoji of several) and unassigned,
+    ``lines`` keeps it; ``�`` for the C1 controls), format characters removed (direction
+    overrides and isolates, which reorder what follows them on screen, zero-width spaces, the
+    byte-order mark, …; not the joiner that makes one emoji of several) and unassigned,
     private-use and surrogate code points shown as ``�``. Text that holds none of them (every
     stored name) is returned as it is. :func:`escaped`, :func:`quoted` and :func:`code` apply
     it: a refusal that quotes what a member typed echoes none of them."""
