@@ -339,6 +339,37 @@ Name = Annotated[str, validator(NAME_MAX)]
 """A name of at most :data:`NAME_MAX` characters, normalised (see :func:`validator`)."""
 
 
+_ZWJ = "\u200d"  # joins emoji into one (a family): kept where text is shown
+
+
+def _shown_char(char: str, lines: bool) -> str:
+    category = unicodedata.category(char)
+    if category == "Cc":
+        if lines and char == "\n":
+            return char
+        point = ord(char)
+        # Unicode's Control Pictures (U+2400-U+2421): NUL shows as ␀, a line break as ␊,
+        # escape as ␛, delete as ␡; the C1 controls have none.
+        return chr(0x2400 + point) if point < 0x20 else "\u2421" if point == 0x7F else "\ufffd"
+    if category == "Cf":  # (variation selectors, Mn, stay: an emoji's presentation)
+        return char if char == _ZWJ else ""
+    return "\ufffd" if category in _NOT_CHARACTERS else char
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """``text`` (what a member typed) made safe to echo in a message: each control character
+    shown as its Control Picture (NUL as ``␀``, a tab as ``␉``, a line break as ``␊`` unless
+    ``lines`` keeps it; ``�`` for the C1 controls), format characters removed (direction
+    overrides and isolates, which reorder what follows them on screen, zero-width spaces, the
+    byte-order mark, …; not the joiner that makes one emoji of several) and unassigned,
+    private-use and surrogate code points shown as ``�``. Text that holds none of them (every
+    stored name) is returned as it is. :func:`escaped`, :func:`quoted` and :func:`code` apply
+    it: a refusal that quotes what a member typed echoes none of them."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_shown_char(char, lines) for char in text)
+
+
 def _backslashed(match: re.Match[str]) -> str:
     return "\\" + match.group(0)
 
@@ -353,15 +384,18 @@ def escaped(text: str) -> str:
 
     Every name a refusal (a :class:`~bot.errors.DomainError`) quotes goes through this (or
     :func:`quoted`, or :func:`code` inside a code span): refusals are shown as they are, and
-    ``tests/test_refusal_names.py`` fails on one that quotes a name raw."""
-    return _MENTION.sub("@\u200b\\1", _MARKDOWN.sub(_backslashed, text))
+    ``tests/test_refusal_names.py`` fails on one that quotes a name raw. Control and invisible
+    characters are made visible or removed first (:func:`printable`; line breaks kept)."""
+    return _MENTION.sub("@\u200b\\1", _MARKDOWN.sub(_backslashed, printable(text, lines=True)))
 
 
 def quoted(text: str, limit: int = NAME_MAX) -> str:
     """What a member typed, quoted in a refusal: its first ``limit`` characters between single
     quotes, Markdown and mentions escaped (:func:`escaped`), so the reply shows the characters
-    typed (``'\\*Longbow\\*'`` reads as ``'*Longbow*'``, not an italic ``'Longbow'``)."""
-    return f"'{escaped(text[:limit])}'"
+    typed (``'\\*Longbow\\*'`` reads as ``'*Longbow*'``, not an italic ``'Longbow'``), and its
+    control and invisible characters made visible or removed (:func:`printable`: NUL as ``␀``,
+    a line break as ``␊``)."""
+    return f"'{escaped(printable(text[:limit]))}'"
 
 
 def code(text: str) -> str:
@@ -370,7 +404,9 @@ def code(text: str) -> str:
     so nothing in it is escaped (a backslash would show); the fence is one backtick longer than
     the longest run of backticks inside, padded with spaces when the text touches it, so a name
     holding a backtick does not end the span (the Discord layer's :func:`bot.ui.text.inline_code`
-    is this)."""
+    is this). Control and invisible characters are made visible or removed (:func:`printable`:
+    NUL as ``␀``, a line break as ``␊``), as a code span would show them raw."""
+    text = printable(text)
     longest = run = 0
     for char in text:
         run = run + 1 if char == "`" else 0

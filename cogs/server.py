@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import names
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services.member_data import MemberDataService
 from bot.services.server_admin import MAX_CAP, ServerAdminService
@@ -41,7 +42,7 @@ def parse_user_id(text: str) -> int:
     value = int(match.group(1) or match.group(2)) if match else 0
     if not 0 < value <= SNOWFLAKE_MAX:
         raise InvalidInput(
-            f"`{discord.utils.escape_markdown(text.strip()[:40])}` is not a user id: give the "
+            f"{names.code(text.strip()[:40])} is not a user id: give the "
             "17-20 digits (Developer Mode on, then right-click the member → Copy User ID)."
         )
     return value

@@ -359,3 +359,29 @@ def test_a_stored_state_with_lookalikes_and_blank_looking_names_still_loads() ->
         "Bob",
     ]
     assert state.find("W\u0456LLOW").id == "c1" and state.find("willow 2").id == "c2"
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("\x00", "\u2400"),  # NUL: ␀
+        ("Thug\t1", "Thug\u24091"),  # a tab: ␉
+        ("a\nb", "a\u240ab"),  # a line break: ␊
+        ("\x1b[31mred", "\u241b[31mred"),  # escape: ␛
+        ("x\x7f\x85", "x\u2421\ufffd"),  # delete: ␡; a C1 control: �
+        ("\u202eThug 1", "Thug 1"),  # a direction override reorders what follows: removed
+        ("Bob\ue000\ud800", "Bob\ufffd\ufffd"),  # private use, a lone surrogate
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # the joiner that makes one emoji stays
+        ("Willow", "Willow"),
+    ],
+)
+def test_what_a_member_typed_is_echoed_without_control_or_invisible_characters(
+    typed: str, shown: str
+) -> None:
+    """A refusal quoting what a member typed (``quoted``, ``code``, ``escaped``) echoed NUL,
+    escape, direction overrides and the like as they were (untitled5): each now shows as its
+    Control Picture or is removed (:func:`bot.names.printable`)."""
+    assert names.printable(typed) == shown
+    assert names.quoted(typed) == f"'{names.escaped(shown)}'"
+    assert names.code(typed) == f"`{shown}`"
+    assert names.escaped("a\nb\x00") == "a\nb\u2400"  # escaped keeps line breaks

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot import names
 from bot.engine.core.pacing import parse_duration, parse_moment
 from bot.errors import InvalidInput, NotFound
 from bot.services.actor import Actor
@@ -113,7 +114,9 @@ def parse_until(text: str, now: datetime) -> datetime:
     moment = parse_moment(cleaned, example="2026-12-24", duration="2d")
     if moment is not None:
         if moment <= now:
-            raise InvalidInput(f"`{cleaned[:40]}` has already passed; name a later moment.")
+            raise InvalidInput(
+                f"{names.code(cleaned[:40])} has already passed; name a later moment."
+            )
         if moment - now > timedelta(days=MAX_AWAY_DAYS):
             raise InvalidInput(f"You can be marked away for at most {MAX_AWAY_DAYS} days.")
         return moment

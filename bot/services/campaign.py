@@ -201,10 +201,10 @@ def _clock_after(command: CommandBase, clock: int, played: int) -> int:
     the end of a day — or of a quest or an arc, which end the day with them
     (``effects.ended_by``) — in the rules versions that play ``"new_day_moves_clock"``
     (:func:`bot.engine.core.scenes.end_period`: 00:00 of the next day, or Uune's following
-    dawn), in a fight and out of one alike. A system whose newest version does not yet
-    (Untitled) leaves the clock on the end of a day; here it still begins the next day, at its
-    start (00:00 of the day after ``clock``'s), as the days the rulesets count by
-    (``game_time_s`` ÷ 86 400: UTTAS's healing limits) read it.
+    dawn), in a fight and out of one alike (every system's newest version: UTTAS 5, Utopia 7,
+    Untitled 5, Uune 6). Should a ruleset's working state leave the clock on the end of a day,
+    here it still begins the next day, at its start (00:00 of the day after ``clock``'s), as
+    the days the rulesets count by (``game_time_s`` ÷ 86 400: UTTAS's healing limits) read it.
 
     In a fight the campaign clock follows that fight's when it ends (so an older fight, whose
     version left its clock on the end of a day, leaves the old day's)."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot import names
 from bot.errors import (
     Conflict,
     DomainError,
@@ -225,7 +226,7 @@ class MemberDataService:
         subject must be a Discord id (a snowflake, far above any number a fight holds, which
         is what lets :mod:`~bot.services.member_scrub` find it in stored JSON)."""
         if subject_id < SNOWFLAKE_MIN:
-            raise InvalidInput(f"`{subject_id}` is not a Discord user id.")
+            raise InvalidInput(f"{names.code(str(subject_id))} is not a Discord user id.")
         if subject_id != actor.user_id and not await is_server_gm(conn, guild_id, actor):
             role = await guild_settings.gm_role(conn, guild_id)
             raise NotAllowed(

@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from zoneinfo import ZoneInfo
 
+from bot import names
 from bot.errors import InvalidInput
 from bot.store import member_settings as repo
 from bot.store.base import Store
@@ -74,8 +75,8 @@ def parse_zone(text: str) -> str:
     found = iana_zones().get(name.casefold())
     if found is None:
         raise InvalidInput(
-            f"`{name[:60]}` is not a time zone: use an IANA name such as `Europe/Berlin`, "
-            "`America/New_York` or `UTC`."
+            f"{names.code(name[:60])} is not a time zone: use an IANA name such as "
+            "`Europe/Berlin`, `America/New_York` or `UTC`."
         )
     return found
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
+from bot import names
 from bot.engine.core.audience import GM, Audience, controller
 from bot.engine.core.events import CombatantLeft
 from bot.engine.core.pacing import parse_duration, parse_moment
@@ -97,7 +98,9 @@ def parse_since(text: str, now: datetime) -> datetime:
     moment = parse_moment(cleaned, example="2026-12-04", duration="12h")
     if moment is not None:
         if moment > now:
-            raise InvalidInput(f"`{cleaned[:40]}` has not come yet; name a moment in the past.")
+            raise InvalidInput(
+                f"{names.code(cleaned[:40])} has not come yet; name a moment in the past."
+            )
         return moment
     seconds = parse_duration(cleaned, what="A recap's `since`", max_days=MAX_SINCE_DAYS)
     if seconds == 0:

@@ -191,7 +191,9 @@ def _split(text: str, lowered: str) -> tuple[diceast.Expression, str, str | None
 
 def _label_hint(text: str, dice_part: str, word: str) -> str:
     """The refusal of a label that starts with dice or a number, with what was probably meant."""
-    what = f"the number {dice_part}" if dice_part.isdecimal() else f"the dice `{dice_part}`"
+    what = (
+        f"the number {dice_part}" if dice_part.isdecimal() else f"the dice {names.code(dice_part)}"
+    )
     said = f"`{_shown(text)}` reads as {what} then the label '{_shown(word)}'"
     joined = f"{dice_part}{word}"
     number = dice_part.isdecimal()

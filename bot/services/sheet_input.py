@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot import names
 from bot.engine import REGISTRY, get_ruleset
 from bot.engine.core.contract import ForeignSheet
 from bot.errors import InvalidInput
@@ -91,19 +92,19 @@ def _parse_int(text: str) -> int:
 def _parse_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value) or abs(value) > FLOAT_ABS_MAX:
-        raise InvalidInput(f"The number `{text[:20]}` is absurdly large.")
+        raise InvalidInput(f"The number {names.code(text[:20])} is absurdly large.")
     return value
 
 
 def _parse_constant(text: str) -> Any:
-    raise InvalidInput(f"`{text}` is not a number a sheet can hold.")
+    raise InvalidInput(f"{names.code(text)} is not a number a sheet can hold.")
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise InvalidInput(f"The key `{key[:40]}` appears twice in one object.")
+            raise InvalidInput(f"The key {names.code(key[:40])} appears twice in one object.")
         result[key] = value
     return result
 
@@ -126,7 +127,7 @@ def loads(text: str, *, suffix: str = "", depth: int = JSON_DEPTH_MAX) -> Any:
     except json.JSONDecodeError as error:
         shown = text[:40].replace("`", "'")
         raise InvalidInput(
-            f"`{shown}` is not valid JSON ({error.msg} at line {error.lineno}, "
+            f"{names.code(shown)} is not valid JSON ({error.msg} at line {error.lineno}, "
             f"column {error.colno}).{suffix}"
         ) from None
     except RecursionError:  # pragma: no cover - the depth scan runs first
@@ -219,7 +220,7 @@ def _preview(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         text = repr(value)
-    text = text.replace("`", "'")
+    text = names.printable(text.replace("`", "'"))
     return text if len(text) <= VALUE_PREVIEW else text[: VALUE_PREVIEW - 1] + "…"
 
 
@@ -231,19 +232,22 @@ def _problem(model: type[BaseModel], data: Any, error: Any) -> str:
     if kind == "extra_forbidden":
         owner = model_at(model, loc[:-1])
         allowed = ", ".join(owner.model_fields) if owner else ""
-        return f"`{where}` is not a known field" + (f"; allowed: {allowed}" if allowed else "")
+        return f"{names.code(where)} is not a known field" + (
+            f"; allowed: {allowed}" if allowed else ""
+        )
     if kind == "missing":
-        return f"`{where}` is required but missing"
+        return f"{names.code(where)} is required but missing"
     if kind == "too_long" and isinstance(error.get("input"), list | tuple | dict):
         most = (error.get("ctx") or {}).get("max_length")
         have = len(error["input"])
-        return f"`{where}` has {have}; at most {most} items are allowed"
+        return f"{names.code(where)} has {have}; at most {most} items are allowed"
     if kind == "too_short" and isinstance(error.get("input"), list | tuple | dict):
         least = (error.get("ctx") or {}).get("min_length")
-        return f"`{where}` needs at least {least} items"
+        return f"{names.code(where)} needs at least {least} items"
     if not loc:
         return message
-    return f"`{where}` = `{_preview(error.get('input'))}`: {message.lower()[:1]}{message[1:]}"
+    shown = _preview(error.get("input"))
+    return f"{names.code(where)} = `{shown}`: {message.lower()[:1]}{message[1:]}"
 
 
 def describe_errors(

@@ -83,7 +83,7 @@ def _convert(shape: Shape, annotation: Any, raw: str, path: str) -> Any:
     expected: type = list if shape == "models" else dict
     if not isinstance(value, expected):
         noun = "a JSON list (`[ ... ]`)" if shape == "models" else "a JSON object (`{ ... }`)"
-        raise InvalidInput(f"`{path}` takes {noun}.")
+        raise InvalidInput(f"{names.code(path)} takes {noun}.")
     return value
 
 
@@ -150,7 +150,9 @@ def apply_edit(model: type[BaseModel], data: dict[str, Any], path: str, raw: str
         elif shape == "models":
             step = _edit_item(container, name, annotation, rest, raw)
         else:
-            raise InvalidInput(f"`{name}` has no parts; set it as a whole (path `{name}`).")
+            raise InvalidInput(
+                f"{names.code(name)} has no parts; set it as a whole (path {names.code(name)})."
+            )
         if step is None:
             return result
         container, current, remaining, where = step

@@ -103,7 +103,9 @@ class TableService:
     async def change(
         self, guild_id: int, actor: Actor, ruleset: str, path: str, raw: str
     ) -> dict[str, Any]:
-        """Set the entry at ``path`` to ``raw`` (``-`` removes the server's change there). Returns
+        """Set the entry at ``path`` to ``raw`` (``-`` removes the server's change there; ``{}``
+        where the shipped tables hold an object does too — merged over it, it changes nothing —
+        and elsewhere is stored: a new stance with every effect at its default). Returns
         the server's new changes. Raises :class:`NotAllowed` for a non-GM and
         :class:`InvalidInput` for a value the tables refuse, or an entry no rule reads yet
         (:func:`bot.engine.core.tables.planned`; removing a change there is allowed) — nothing
@@ -123,18 +125,22 @@ class TableService:
                 if not isinstance(nxt, dict):
                     nxt = node[part] = {}
                 node = nxt
-            if raw.strip() == REMOVE:
+            value = None if raw.strip() == REMOVE else parse_value(raw)
+            removing = value is None or (value == {} and _shipped_object(ruleset, parts))
+            if removing:
+                # "-", or an empty object where the shipped tables hold one: merged over it, it
+                # changes nothing, so the server's changes there are cleared.
                 node.pop(parts[-1], None)
             else:
-                node[parts[-1]] = parse_value(raw)
-            _prune(current)
+                node[parts[-1]] = value
+            _prune(current, [ruleset, *parts[:-1]])
             encoded = json.dumps(current, sort_keys=True)
             if len(encoded) > OVERRIDES_MAX:
                 raise InvalidInput(
                     f"That makes this server's table changes {len(encoded):,} characters long; "
                     f"the limit is {OVERRIDES_MAX:,}."
                 )
-            _check(ruleset, encoded, parts, path, removing=raw.strip() == REMOVE)
+            _check(ruleset, encoded, parts, path, removing=removing)
             await guild_settings.set_rules_overrides(conn, guild_id, encoded, self._clock())
         return current
 
@@ -195,7 +201,8 @@ def _check(ruleset: str, encoded: str, parts: list[str], path: str, *, removing:
     reason = planned_entry(type(rules.tables), parts)
     if reason is not None:  # accepted, it would change nothing
         raise InvalidInput(
-            f"`{path[:80]}` is not read by the bot yet (planned): {reason}. Nothing was changed."
+            f"{names.code(path[:80])} is not read by the bot yet (planned): {reason}. "
+            "Nothing was changed."
         )
 
 
@@ -232,13 +239,25 @@ def elsewhere(ruleset: str, parts: list[str]) -> str:
     return f" {owners} tables have it: add {adds}."
 
 
-def _prune(data: dict[str, Any]) -> None:
-    """Drop empty objects left behind by removals."""
-    for key in list(data):
-        if isinstance(data[key], dict):
-            _prune(data[key])
-            if not data[key]:
-                del data[key]
+def _shipped_object(ruleset: str, parts: list[str]) -> bool:
+    """Whether ``ruleset``'s shipped tables hold an object (not a number, text or list) at
+    ``parts``."""
+    try:
+        found = _walk(get_ruleset(ruleset).tables.model_dump(mode="json"), parts)
+    except KeyError:
+        return False
+    return isinstance(found, dict)
+
+
+def _prune(data: dict[str, Any], path: list[str]) -> None:
+    """Drop the objects along ``path`` (the parents of the entry just changed) that a removal
+    left empty, deepest first — and no other: an empty object set as a value (``{}``, a new
+    stance with every effect at its default) is a change, kept."""
+    if not path or not isinstance(data.get(path[0]), dict):
+        return
+    _prune(data[path[0]], path[1:])
+    if not data[path[0]]:
+        del data[path[0]]
 
 
 def leaf_paths(data: Any, prefix: str = "") -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot import names
 from bot.engine.core.contract import SheetForm
 from bot.errors import InvalidInput
 from bot.services.sheets import NAME_MAX, NPC_NAME_MAX, SheetService
@@ -76,8 +77,8 @@ def _tokens(text: str, what: str) -> list[str]:
     for token in tokens:
         if not (_WORD.fullmatch(token) or _NUMBER.fullmatch(token)):
             raise InvalidInput(
-                f"{what}: `{token[:20]}` is neither a name nor a whole number (write numbers "
-                "with the digits 0-9, e.g. `6`)."
+                f"{what}: {names.code(token[:20])} is neither a name nor a whole number (write "
+                "numbers with the digits 0-9, e.g. `6`)."
             )
     return tokens
 
@@ -90,7 +91,9 @@ def _named(tokens: list[str], order: tuple[str, ...], what: str) -> dict[str, st
         if token.isalpha():
             matches = [k for k in order if k.startswith(token.casefold()[:3])]
             if len(token) < 3 or len(matches) != 1:
-                raise InvalidInput(f"{what}: `{token[:20]}` is not one of {_listing(order)}.")
+                raise InvalidInput(
+                    f"{what}: {names.code(token[:20])} is not one of {_listing(order)}."
+                )
             pending = matches[0]
             if pending in values:
                 raise InvalidInput(f"{what}: {_shown(pending)} is given twice; give each once.")

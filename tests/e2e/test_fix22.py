@@ -1,6 +1,6 @@
 """The twelfth session's fixes (fix22): the end of a day in a Utopia or Uune fight moves the
-fight's clock as the system's text reads a day (Utopia rules version 7, Uune 6), as UTTAS's
-version 5 does."""
+fight's clock as the system's text reads a day (Utopia rules version 7, Uune 6, and Untitled 5,
+made by the untitled5 task), as UTTAS's version 5 does."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ DAY, HOUR = 86_400, 3_600
     [
         # Utopia's text has no day of its own: the next begins at 00:00.
         ("utopia", DAY, 2 * DAY, "day 4, 00:00"),
+        # Nor has Untitled's (rounds of six seconds; from its rules version 5).
+        ("untitled", DAY, 2 * DAY, "day 4, 00:00"),
         # Uune's "Day" lasts "until the following dawn" (06:00): from day 1, 00:00 that is the
         # same date's dawn, then the next date's.
         ("uune", 6 * HOUR, DAY + 6 * HOUR, "day 3, 06:00"),

@@ -1,7 +1,9 @@
 """Untitled's rules versions (``UntitledRuleset.rules_version``): from version 2 an attack
 waiting on the shield choice of a defender a GM tool put Down is cancelled; from version 4 a
-defender's shield dice are checked when the attack is declared. A fight started before keeps
-the older reading, so its log replays as it was played (decision C)."""
+defender's shield dice are checked when the attack is declared; from version 5 the end of a day
+moves the fight's clock to the next day's start (``tests/engine/test_new_day_clock.py``). A
+fight started before keeps the older reading, so its log replays as it was played
+(decision C)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ V1 = UntitledRuleset(version=1)
 V3 = UntitledRuleset(version=3)
 
 
-def test_version_4_is_the_newest_and_versions_1_to_3_are_still_known() -> None:
-    assert RULES.version == UntitledRuleset.rules_version == 4
-    assert UntitledRuleset.known_versions == (1, 2, 3, 4)
+def test_versions_1_to_5_are_known_and_5_is_the_newest() -> None:
+    assert RULES.version == UntitledRuleset.rules_version >= 5
+    assert UntitledRuleset.known_versions[:5] == (1, 2, 3, 4, 5)
 
 
 def test_an_attack_on_a_defender_put_down_meanwhile_is_cancelled_in_v2_only() -> None:

@@ -51,7 +51,8 @@ def parse_duration(
     match = _PATTERN.match(cleaned)
     if match is None or not any(match.groupdict().values()):
         raise InvalidInput(
-            f"`{text[:40]}` is not a duration: write it like `12h`, `1d6h`, `90m`, or `off`."
+            f"{names.code(text[:40])} is not a duration: write it like `12h`, `1d6h`, `90m`, "
+            "or `off`."
         )
     seconds = sum(int(v) * _UNITS[k] for k, v in match.groupdict().items() if v)
     if not least_s <= seconds <= max_days * 86_400:
@@ -95,7 +96,8 @@ def parse_moment(text: str, *, example: str, duration: str) -> datetime | None:
     if not (cleaned[:1].isdecimal() and "-" in cleaned):
         return None
     refusal = (
-        f"`{cleaned[:40]}` is not a date: write it like `{example}` or `{example} 18:00` (UTC), "
+        f"{names.code(cleaned[:40])} is not a date: write it like `{example}` or "
+        f"`{example} 18:00` (UTC), "
         f"or give a duration such as `{duration}`."
     )
     iso = _UTC_SUFFIX.sub("", cleaned)
@@ -149,18 +151,20 @@ def parse_reminders(text: str) -> str:
         if match is not None:
             share = int(match["p"])
             if not 1 <= share <= 99:
-                raise InvalidInput(f"`{point[:20]}`: a share of the window is 1% to 99%.")
+                raise InvalidInput(f"{names.code(point[:20])}: a share of the window is 1% to 99%.")
             shares.append(share)
             continue
         duration = _PATTERN.match(point)
         if duration is None or not any(duration.groupdict().values()):
             raise InvalidInput(
-                f"`{point[:20]}` is not a reminder point: write a share of the window gone by "
-                "(`50%`) or the time left before the deadline (`6h`, `90m`)."
+                f"{names.code(point[:20])} is not a reminder point: write a share of the window "
+                "gone by (`50%`) or the time left before the deadline (`6h`, `90m`)."
             )
         seconds = sum(int(v) * _UNITS[k] for k, v in duration.groupdict().items() if v)
         if not MIN_DEADLINE_S <= seconds <= MAX_DEADLINE_S:
-            raise InvalidInput(f"`{point[:20]}`: a time left lies between `1m` and `30d`.")
+            raise InvalidInput(
+                f"{names.code(point[:20])}: a time left lies between `1m` and `30d`."
+            )
         lefts.append(seconds)
     ordered = [f"{s}%" for s in sorted(set(shares))]
     ordered += [format_duration(s) for s in sorted(set(lefts), reverse=True)]

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot import names
 from bot.engine.core.contract_models import ReactionOption
 from bot.errors import InvalidInput
 
@@ -118,14 +119,17 @@ def _step(part: str, words: StandingWords) -> StandingStep:
         choice = words.choices[choice_word]
     else:
         known = ", ".join(f"`{w}`" for w in [*words.choices, LAPSE_WORDS[0]])
-        raise InvalidInput(f"`{choice_word[:40]}` is not a standing choice here: use {known}.")
+        raise InvalidInput(
+            f"{names.code(choice_word[:40])} is not a standing choice here: use {known}."
+        )
     if condition_word == ALWAYS:
         return StandingStep(choice=choice)
     condition = words.conditions.get(condition_word)
     if condition is None:
         known = ", ".join(f"`{w}`" for w in words.conditions) or "none (every step always applies)"
         raise InvalidInput(
-            f"`{condition_word[:40]}` is not a condition a standing reaction knows here: {known}."
+            f"{names.code(condition_word[:40])} is not a condition a standing reaction knows "
+            f"here: {known}."
         )
     return StandingStep(choice=choice, condition=condition)
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from bot import names
 from bot.errors import InvalidInput
 
 T = TypeVar("T", bound=BaseModel)
@@ -58,6 +59,8 @@ def load(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(the tables)"
+        # The entry's path holds what a server GM typed (a new stance's name): shown safely.
+        where = names.printable(where)
         raise InvalidInput(f"Invalid {title} table value at {where}: {first['msg']}") from None
 
 

@@ -34,7 +34,7 @@ from bot.words import counted
 
 TURN_ORDER = StorytellerOrder()
 """Untitled "Combat": the Storyteller's order."""
-RULES_VERSION = 4
+RULES_VERSION = 5
 """The newest Untitled rules version
 (:attr:`~bot.engine.untitled.ruleset.UntitledRuleset.rules_version` says what each changed)."""
 
@@ -96,7 +96,11 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
     economy: RoundActions  # the core's slot, holding Untitled's economy (its packing read here)
 
     OUT_CONDITIONS = OUT
-    LATER_READINGS: ClassVar[Mapping[str, int]] = {"end_first": 3, "one_skip": 3}
+    LATER_READINGS: ClassVar[Mapping[str, int]] = {
+        "end_first": 3,
+        "one_skip": 3,
+        "new_day_moves_clock": 5,
+    }
 
     def __init__(
         self,

@@ -130,8 +130,14 @@ class UntitledRuleset(Ruleset[UntitledState]):
     was then refused, while the Storyteller could not set the dice with the attack waiting.
     The round's counts are read as the tables give them up to their bound of ten
     (:class:`~bot.engine.untitled.core.RoundActions`); versions 1 to 3 read ten standard
-    actions as one more move action and none."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    actions as one more move action and none.
+
+    Version 5: the Storyteller ending a day (or a quest or an arc, ``/gm time end-of``) in an
+    encounter moves the encounter's clock to the start of the next day (00:00: the text counts
+    rounds of six seconds and has no day of its own), as ``/campaign end-of`` moves the campaign
+    clock (:func:`bot.engine.core.scenes.end_period`); versions 1 to 4 left the fight's clock on
+    the old day, so the campaign clock the fight left behind was the old day's."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
 
     tables_loader = staticmethod(load_tables)
 

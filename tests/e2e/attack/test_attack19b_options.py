@@ -7,6 +7,7 @@ ephemeral answer — a refusal — must leave the fight as it was: nothing half-
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from typing import Any
 
 import pytest
@@ -55,6 +56,17 @@ def texts(limit: int) -> list[str]:
         "1e308",
     ]
     return [value[:limit] for value in values]
+
+
+def unsafe(text: str) -> str:
+    """The first character in a reply that a member's text may have put there and that must not
+    be echoed (:func:`bot.names.shown`): a control character but a line break (NUL, a tab,
+    escape…) or a format character (a direction override reorders what follows it on screen) —
+    or "" when there is none."""
+    for char in text:
+        if char != "\n" and unicodedata.category(char) in ("Cc", "Cf") and char != "\u200b":
+            return f"U+{ord(char):04X}"
+    return ""
 
 
 def numbers(option: dict[str, Any]) -> list[int | float]:
@@ -115,8 +127,10 @@ async def test_absurd_input_in_every_option_is_refused_cleanly(
                     text = str((data or {}).get("content") or "")
                     if UNEXPECTED in text:
                         failures.append((*where, "the unexpected-error reply"))
+                    if echoed := unsafe(text):
+                        failures.append((*where, f"echoes {echoed}: {text[:80]!r}"))
                     if record.ephemeral and await fight_version(bot, h) != before:
                         failures.append((*where, f"refused but changed the fight: {text[:80]}"))
                     if violations := h.pop_violations():
                         failures.append((*where, f"{violations[0].message[:120]}"))
-    assert not failures, failures
+    assert not failures, "\n".join(map(str, failures))
