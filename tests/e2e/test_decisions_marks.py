@@ -32,11 +32,16 @@ async def test_an_endturn_meant_for_the_turn_an_undo_took_back_does_not_end_the_
     after_willow = await current_name(bot, h)
     assert after_willow != "Willow"
     service = bot.services.encounters
-    async with service._lock(h.channel.id):  # both arrive before either is applied
+    lock = service._lock(h.channel.id)
+    async with lock:  # both arrive before either is applied, the undo first
         undo = await slash(h, gm, "gm undo")
         await h.wait_for(lambda: service.horizon >= undo.id)
+        # the undo defers (an HTTP round trip) before it queues on the channel's lock: under
+        # load the /endturn queued first and was applied before it (a CI run)
+        await h.wait_for(lambda: len(lock._waiters or ()) == 1)
         typed = await slash(h, gm, "endturn")  # meant for the turn of whoever follows Willow
         await h.wait_for(lambda: service.horizon >= typed.id)
+        await h.wait_for(lambda: len(lock._waiters or ()) == 2)
     await ok(undo)
     await typed.response()
     assert await current_name(bot, h) == "Willow", "the restored turn was ended"
@@ -60,11 +65,14 @@ async def test_a_gm_resolve_meant_for_hit_two_does_not_decide_hit_one_brought_ba
     await press(h, gm, h.message(await prompt_recorded(bot, h)), "Take it")  # hit 1 → hit 2
     service = bot.services.encounters
     hit_two = (await service.live(h.channel.id)).row.pending_version
-    async with service._lock(h.channel.id):
+    lock = service._lock(h.channel.id)
+    async with lock:  # both arrive before either is applied, the undo first
         undo = await slash(h, gm, "gm undo")
         await h.wait_for(lambda: service.horizon >= undo.id)
+        await h.wait_for(lambda: len(lock._waiters or ()) == 1)
         typed = await slash(h, gm, "gm resolve")
         await h.wait_for(lambda: service.horizon >= typed.id)
+        await h.wait_for(lambda: len(lock._waiters or ()) == 2)
     await ok(undo)
     await typed.response()
     live = await service.live(h.channel.id)
