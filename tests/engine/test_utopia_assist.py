@@ -87,7 +87,7 @@ def test_a_pledge_lapses_at_the_end_of_the_aided_creatures_turn() -> None:
 
 def test_assist_refusals_change_nothing() -> None:
     s = trio()
-    with pytest.raises(InvalidInput, match="themself"):
+    with pytest.raises(InvalidInput, match="themselves"):
         run(s, u.Assist(actor="c1", target="c1", form="test"), [])
     far = run(s, SetDistance(a="c1", b="c3", meters=5), []).state
     with pytest.raises(RuleViolation, match="touching"):

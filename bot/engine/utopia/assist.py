@@ -61,7 +61,7 @@ def assist(tx: Tx, cmd: Assist) -> None:
     t = tx.view(cmd.target)
     tx.require_can_act_now(h)
     if h.id == t.id:
-        raise InvalidInput(f"{names.escaped(h.name)} cannot assist themself.")
+        raise InvalidInput(f"{names.escaped(h.name)} cannot assist themselves.")
     if tx.is_out(t):
         raise RuleViolation(f"{names.escaped(t.name)} is out of the fight.")
     if t.side != h.side:

@@ -115,7 +115,7 @@ def parties(tx: Tx, actor: str, target: str) -> tuple[UtopiaCombatant, UtopiaCom
     t = tx.view(target)
     tx.require_can_act_now(a)
     if a.id == t.id:
-        raise InvalidInput(f"{names.escaped(a.name)} cannot attack themself.")
+        raise InvalidInput(f"{names.escaped(a.name)} cannot attack themselves.")
     if tx.is_out(t):
         raise RuleViolation(f"{names.escaped(t.name)} is already out of the fight.")
     return a, t

@@ -186,7 +186,7 @@ def grapple(tx: Tx, cmd: Grapple) -> None:
     tx.require_can_act_now(a)
     rule = tx.tables.grapple
     if a.id == t.id:
-        raise InvalidInput(f"{names.escaped(a.name)} cannot grapple themself.")
+        raise InvalidInput(f"{names.escaped(a.name)} cannot grapple themselves.")
     if tx.is_out(t):
         raise RuleViolation(f"{names.escaped(t.name)} is already out of the fight.")
     held_by = grappler_of(tx, t)

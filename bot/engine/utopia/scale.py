@@ -35,7 +35,7 @@ def scale(tx: Tx, cmd: Scale) -> None:
     tx.require_can_act_now(a)
     rule = tx.tables.scale
     if a.id == t.id:
-        raise InvalidInput(f"{names.escaped(a.name)} cannot scale themself.")
+        raise InvalidInput(f"{names.escaped(a.name)} cannot scale themselves.")
     if tx.is_out(t):
         raise RuleViolation(f"{names.escaped(t.name)} is already out of the fight.")
     on = scaling_of(tx, a)

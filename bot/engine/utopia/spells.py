@@ -84,7 +84,9 @@ def _check_range(
     is asked for unless the two are engaged."""
     if a.id == t.id:
         if spell.damage:
-            raise InvalidInput(f"{names.escaped(a.name)} cannot cast a damaging spell at themself.")
+            raise InvalidInput(
+                f"{names.escaped(a.name)} cannot cast a damaging spell at themselves."
+            )
         return
     reach = spell.range_m or TOUCH_M
     if meters is None:
