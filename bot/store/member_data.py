@@ -317,18 +317,10 @@ async def forget_in_pings(
 ) -> int:
     """Rewrite the kept text of every turn ping naming the member with ``scrub`` (their
     mention becomes "a former member"); the pings keep their buttons. Returns rows changed."""
-    changed = 0
-    for row in await pings_naming(conn, guild_id, user_id):
-        content, words = row["content"], row["deadline_words"]
-        changed += await conn.execute(
-            "UPDATE turn_pings SET content = ?, deadline_words = ? WHERE message_id = ?",
-            (
-                None if content is None else scrub(content),
-                None if words is None else scrub(words),
-                row["message_id"],
-            ),
-        )
-    return changed
+    rows = await pings_naming(conn, guild_id, user_id)
+    return await _rewrite(
+        conn, rows, "turn_pings", "message_id", ("content", "deadline_words"), scrub
+    )
 
 
 async def forget_in_retired_prompts(
@@ -344,15 +336,24 @@ async def forget_in_retired_prompts(
         f" OR {_find(conn)}(COALESCE(d.retire_embed, ''), ?) > 0)",
         (guild_id, str(user_id), str(user_id)),
     )
+    return await _rewrite(conn, rows, "decisions", "id", ("retire_text", "retire_embed"), scrub)
+
+
+async def _rewrite(
+    conn: StoreConnection,
+    rows: Any,
+    table: str,
+    key: str,
+    columns: tuple[str, ...],
+    scrub: Callable[[str], str],
+) -> int:
+    """Write each of ``rows`` (keyed by ``key``) back to ``table`` with its text ``columns``
+    passed through ``scrub`` (NULL stays NULL). Returns rows changed."""
+    sets = ", ".join(f"{column} = ?" for column in columns)
     changed = 0
     for row in rows:
-        text, embed = row["retire_text"], row["retire_embed"]
+        values = tuple(None if row[c] is None else scrub(row[c]) for c in columns)
         changed += await conn.execute(
-            "UPDATE decisions SET retire_text = ?, retire_embed = ? WHERE id = ?",
-            (
-                None if text is None else scrub(text),
-                None if embed is None else scrub(embed),
-                row["id"],
-            ),
+            f"UPDATE {table} SET {sets} WHERE {key} = ?", (*values, row[key])
         )
     return changed

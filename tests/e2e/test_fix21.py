@@ -21,7 +21,7 @@ from tests.e2e.combat_helpers import (
 )
 from tests.e2e.conftest import Table
 from tests.e2e.test_reaction_expiry import WINDOW
-from tests.harness.models import Member
+from tests.harness.models import Member, Role
 from tests.harness.server import DiscordHarness
 
 
@@ -91,6 +91,21 @@ async def _gm_sets_willows_standing_reaction(
     return str(record.response_data["content"])
 
 
+async def role_gm_sets_willows_standing_reaction(
+    bot: CombatBot, h: DiscordHarness, table: Table
+) -> tuple[Member, Role, Member]:
+    """An admin makes "GMs" the server's GM role; its holder (not the seat's GM) sets Willow's
+    standing reaction, told it applies while that role is the fight's GM role. Returns
+    ``(admin, the role, its holder)``."""
+    admin = h.add_member(h.guild, "Admin", permissions=discord.Permissions(manage_guild=True))
+    gms = h.add_role(h.guild, "GMs")
+    role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gms])
+    await ok(await h.slash(admin, h.channel, "gm seat role", {"role": gms}))
+    reply = await _gm_sets_willows_standing_reaction(bot, h, table, role_gm)
+    assert f"It applies while <@&{gms.id}> is this fight's GM role." in reply, reply
+    return admin, gms, role_gm
+
+
 async def _the_window_runs_out_for_willow(
     bot: CombatBot, h: DiscordHarness, table: Table, clock: ManualClock
 ) -> Any:
@@ -136,12 +151,7 @@ async def test_a_standing_reaction_set_by_a_gm_by_role_applies_while_the_role_is
     (only the seat's GM counted). It applies now — and, as the named GM's ends when the seat
     is handed on, it ends when the server's GM role is changed."""
     bot, h = clocked_bot, discord_harness
-    admin = h.add_member(h.guild, "Admin", permissions=discord.Permissions(manage_guild=True))
-    gms = h.add_role(h.guild, "GMs")
-    role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gms])
-    await ok(await h.slash(admin, h.channel, "gm seat role", {"role": gms}))
-    reply = await _gm_sets_willows_standing_reaction(bot, h, table, role_gm)
-    assert f"It applies while <@&{gms.id}> is this fight's GM role." in reply, reply
+    admin, _gms, role_gm = await role_gm_sets_willows_standing_reaction(bot, h, table)
     result = await _the_window_runs_out_for_willow(bot, h, table, clock)
     assert [(use.label, use.set_by) for use in result.standing] == [("Evade", role_gm.id)]
     # The GM role changes: the role GM no longer acts for Willow, and the list says so.

@@ -34,7 +34,7 @@ from tests.e2e.combat_helpers import (
     work_done,
 )
 from tests.e2e.conftest import Table, _running_bot
-from tests.harness.models import StoredMessage
+from tests.harness.models import Member, StoredMessage
 from tests.harness.server import DiscordHarness
 
 
@@ -87,6 +87,19 @@ async def restarted(h: DiscordHarness, database: Path) -> AsyncIterator[CombatBo
     async for bot in _running_bot(h, database, None):
         await h.wait_for(lambda: bot.prompts._looked_after_start, what="the start-up pass")  # noqa: B023
         yield bot
+
+
+async def next_until_before(bot: CombatBot, h: DiscordHarness, gm: Member, name: str) -> None:
+    """``/gm next`` as ``gm`` until the turn just before ``name``'s runs."""
+    for _ in range(10):
+        live = await bot.services.encounters.live(h.channel.id)
+        order = live.state.order
+        assert live.state.turn is not None
+        following = order[(order.index(live.state.turn) + 1) % len(order)]
+        if live.state.get(following).name == name:
+            return
+        await ok(await slash(h, gm, "gm next"))
+    raise AssertionError(f"never reached the turn before {name}'s")
 
 
 async def test_a_turn_lost_by_a_stop_is_pinged_at_start_up_once(
@@ -152,14 +165,7 @@ async def test_an_away_players_lost_turn_pings_the_stand_in(
     async for bot in _running_bot(h, database, None):
         await set_up_fight(h, table)
         await ok(await slash(h, player, "away", delegate=delegate))
-        for _ in range(10):  # to the turn just before Willow's
-            live = await bot.services.encounters.live(h.channel.id)
-            order = live.state.order
-            assert live.state.turn is not None
-            following = order[(order.index(live.state.turn) + 1) % len(order)]
-            if live.state.get(following).name == "Willow":
-                break
-            await ok(await slash(h, gm, "gm next"))
+        await next_until_before(bot, h, gm, "Willow")
         with monkeypatch.context() as patch:
             committed = stop_after_commit(patch)
             await lost(h, committed, gm, "gm next")
@@ -236,14 +242,7 @@ async def test_a_lost_turn_waiting_on_a_decision_is_pinged_without_buttons(
     database = tmp_path / "bot.sqlite3"
     async for bot in _running_bot(h, database, None):
         await set_up_fight(h, table)
-        for _ in range(10):  # to the turn just before Thug 1's
-            live = await bot.services.encounters.live(h.channel.id)
-            order = live.state.order
-            assert live.state.turn is not None
-            following = order[(order.index(live.state.turn) + 1) % len(order)]
-            if live.state.get(following).name == "Thug 1":
-                break
-            await ok(await slash(h, gm, "gm next"))
+        await next_until_before(bot, h, gm, "Thug 1")
         with monkeypatch.context() as patch:
             committed = stop_after_commit(patch)
             await lost(h, committed, gm, "gm next")

@@ -15,7 +15,7 @@ from tests.clock import ManualClock
 from tests.e2e.combat_helpers import answered, ok, refused, set_up_fight, slash, work_done
 from tests.e2e.conftest import Table
 from tests.e2e.registered import filled, slash_commands
-from tests.e2e.test_fix21 import _gm_sets_willows_standing_reaction
+from tests.e2e.test_fix21 import role_gm_sets_willows_standing_reaction
 from tests.harness.models import Member
 from tests.harness.server import DiscordHarness
 
@@ -332,12 +332,7 @@ async def test_a_standing_reaction_set_by_a_gm_by_role_ends_when_the_role_is_del
     changed — or deleted on Discord (it kept applying: the deleted role's id stayed the
     server's GM role)."""
     bot, h = clocked_bot, discord_harness
-    admin = h.add_member(h.guild, "Admin", permissions=discord.Permissions(manage_guild=True))
-    gms = h.add_role(h.guild, "GMs")
-    role_gm = h.add_member(h.guild, "Role GM", permissions=PLAIN, roles=[gms])
-    await ok(await h.slash(admin, h.channel, "gm seat role", {"role": gms}))
-    reply = await _gm_sets_willows_standing_reaction(bot, h, table, role_gm)
-    assert f"It applies while <@&{gms.id}> is this fight's GM role." in reply, reply
+    _admin, gms, _role_gm = await role_gm_sets_willows_standing_reaction(bot, h, table)
     await h.delete_role(h.guild, gms)
     await h.wait_for(lambda: bot.get_guild(h.guild.id).get_role(gms.id) is None)
     await work_done()
