@@ -167,8 +167,12 @@ class UttasRuleset(Ruleset[UttasState]):
     Version 5: the Game Master ending a day (or a quest or an arc, ``/gm time end-of``) in an
     encounter moves the encounter's clock to the start of the next day, as ``/campaign end-of``
     moves the campaign clock, so the fight's days (healing limits) and the campaign clock it
-    leaves behind are the new day's; versions 1–4 said "A new day begins" and left the clock."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
+    leaves behind are the new day's; versions 1–4 said "A new day begins" and left the clock.
+
+    Version 6: the texts count in plain English — "Willow spends 1 action on Punch", "The chase
+    ends after 2 rounds" (``Tx.READINGS["counted_words"]``); versions 1–5 wrote "1 action(s)"
+    and "2 round(s)", and their logs keep those words."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
