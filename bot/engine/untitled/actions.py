@@ -16,7 +16,6 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
-from bot.engine.core.state import fight_over
 from bot.engine.untitled.combat import weapon_of
 from bot.engine.untitled.commands import (
     AddCombatant,
@@ -36,20 +35,12 @@ from bot.engine.untitled.encounter import for_encounter
 from bot.engine.untitled.state import CONDITIONS, DOWN, UntitledCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
-MAX_COMBATANTS = 25
-
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     """A creature joins with full Health (or as its campaign record left it, never above the
     sheet's); joining a running fight puts it last, for the Storyteller to move."""
     st = tx.state
-    if st.phase == "finished":
-        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) >= MAX_COMBATANTS:
-        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = names.key(cmd.name)
-    if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
+    tx.admit(cmd.name)
     sheet = cmd.sheet
     stowed = [w.name for w in sheet.weapons if w.stowed]
     for item in cmd.stowed:

@@ -16,7 +16,6 @@ from bot.engine.core.commands import (
 )
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
-from bot.engine.core.state import fight_over
 from bot.engine.utopia.assist import leap_aid
 from bot.engine.utopia.commands import (
     AddCombatant,
@@ -40,23 +39,15 @@ from bot.engine.utopia.state import (
     UtopiaCombatant,
     hit_of,
 )
-from bot.errors import Conflict, InvalidInput, RuleViolation
+from bot.errors import InvalidInput, RuleViolation
 from bot.words import counted
-
-MAX_COMBATANTS = 25
 
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     """A creature joins: full SHP, DHP and Stamina (or as its campaign record left them, never
     above the sheet's maxima); joining a running fight places it by a Speed test."""
     st = tx.state
-    if st.phase == "finished":
-        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) >= MAX_COMBATANTS:
-        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = names.key(cmd.name)
-    if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
+    tx.admit(cmd.name)
     cid = f"c{st.next_id}"
     st.next_id += 1
     sheet = cmd.sheet

@@ -62,6 +62,7 @@ class Tx(CoreTx[UttasState, Combatant]):
     __slots__ = ("_profiles", "tables", "version")
 
     OUT_CONDITIONS = OUT
+    MAX_COMBATANTS = 60
     LATER_READINGS: ClassVar[Mapping[str, int]] = {
         "end_first": 3,
         "one_skip": 3,

@@ -19,16 +19,13 @@ from bot.engine.core.commands import (
     describe_settings,
 )
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
-from bot.engine.core.state import fight_over
 from bot.engine.uune import health, rolls
 from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetVitals, TakeHarm
 from bot.engine.uune.core import Tx
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet
 from bot.engine.uune.state import GRAPPLED, INCAPACITATED, ApprovalDecision, UuneCombatant
-from bot.errors import Conflict, InvalidInput, RuleViolation
-
-MAX_COMBATANTS = 25
+from bot.errors import InvalidInput, RuleViolation
 
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
@@ -36,13 +33,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     statblock (its vitality, wounds and stress); a character joins as its campaign record left
     it. A PC sheet must join as a PC and a statblock as an NPC."""
     st = tx.state
-    if st.phase == "finished":
-        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) >= MAX_COMBATANTS:
-        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = names.key(cmd.name)
-    if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
+    tx.admit(cmd.name)
     sheet = cmd.sheet
     pc = isinstance(sheet, UuneSheet)
     if pc == cmd.is_npc:
