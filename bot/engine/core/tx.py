@@ -107,6 +107,10 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     midnight, unless its rules text says otherwise (Uune's "Day" lasts "until the following
     dawn": :data:`DAWN_S`)."""
 
+    FIGHT: ClassVar[str] = "fight"
+    """What the system's text calls a fight, in refusals ("No fight is running."; Uune's
+    "conflict")."""
+
     MAX_COMBATANTS: ClassVar[int] = 25
     """How many combatants an encounter holds (:meth:`admit`): 25 (a select menu's options,
     so every combatant can be picked), UTTAS 60 (its tracker and chart were built for it)."""

@@ -56,8 +56,6 @@ _HANDLERS: dict[str, _Handler] = {
     "add_combatant": actions.add_combatant,
     "remove_combatant": actions.remove_combatant,
     "begin": actions.begin,
-    "end_turn": actions.end_turn,
-    "end_combat": actions.end_combat,
     "change_settings": actions.change_settings,
     "attack": combat.attack,
     "defend": combat.defend,

@@ -9,8 +9,6 @@ from bot.engine.core import interleave
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
-    EndCombat,
-    EndTurn,
     RemoveCombatant,
     describe_settings,
 )
@@ -127,24 +125,6 @@ def begin(tx: Tx, cmd: Begin) -> None:
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])
     tx.check_end(force=True)
-
-
-def end_turn(tx: Tx, cmd: EndTurn) -> None:
-    """End the actor's turn (TA left unused are lost: "you do not have to use all of them")."""
-    c = tx.view(cmd.actor)
-    tx.require_active()
-    tx.require_same_turn(cmd)
-    tx.require_no_pending()
-    if tx.state.turn != c.id:
-        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
-    tx.finish_turn(c.id)
-
-
-def end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if tx.state.phase != "active":
-        raise RuleViolation("No fight is running.")
-    tx.end_fight(None, "the Game Master ended it")
 
 
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:

@@ -92,14 +92,12 @@ _HANDLERS: dict[str, _Handler] = {
     "grapple_contest": actions.grapple_contest,
     "surrender": actions.surrender,
     "talk": actions.talk,
-    "end_turn": actions.end_turn,
     "start_chase": chase.start_chase,
     "end_chase": chase.end_chase,
     "rest": setup.rest,
     "natural_healing": setup.natural_healing,
     "set_condition": setup.set_condition,
     "adjust_characteristic": setup.adjust_characteristic,
-    "end_combat": setup.end_combat,
 }
 _HANDLERS.update(order.HANDLERS)  # the core's turn-order commands
 _HANDLERS.update(scenes.HANDLERS)  # the core's effect commands (the GM ends a scene…)

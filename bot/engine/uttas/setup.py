@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot import names
 from bot.engine.core import effects
-from bot.engine.core.commands import Begin, EndCombat, RemoveCombatant
+from bot.engine.core.commands import Begin, RemoveCombatant
 from bot.engine.core.events import (
     CombatantJoined,
     RoundStarted,
@@ -142,12 +142,6 @@ def begin(tx: Tx, cmd: Begin) -> None:
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])
     tx.check_end(force=True)
-
-
-def end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if tx.state.phase != "active":
-        raise RuleViolation("No fight is running.")
-    tx.end_fight(None, "the Game Master ended it")
 
 
 def _targets(tx: Tx, ids: tuple[str, ...]) -> list[Combatant]:

@@ -10,8 +10,6 @@ from bot.engine.core import order as order_rules
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
-    EndCombat,
-    EndTurn,
     MoveInOrder,
     NaturalHealing,
     RemoveCombatant,
@@ -141,18 +139,6 @@ def round_one_hooks(tx: Tx) -> None:
                 tx.effect_hook(c.id, effect, "round_start")
 
 
-def end_turn(tx: Tx, cmd: EndTurn) -> None:
-    """End the actor's turn (an action not taken is lost)."""
-    c = tx.view(cmd.actor)
-    tx.require_active()
-    tx.require_same_turn(cmd)
-    tx.require_no_pending()
-    if tx.state.turn != c.id:
-        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
-    tx.finish_turn(c.id)
-
-
 def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     """The GM's ``/gm order``: "Conflict" — "each PC gets a turn … Once all the PCs have taken
     their turns, the facilitator will give the NPCs their turns". From rules version 2 a PC
@@ -171,12 +157,6 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
                 "(`/act action:next`)."
             )
     order_rules.move_in_order(tx, cmd)
-
-
-def end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if tx.state.phase != "active":
-        raise RuleViolation("No conflict is running.")
-    tx.end_fight(None, "the Game Master ended it")
 
 
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:

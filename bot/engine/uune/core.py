@@ -54,6 +54,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
     __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
+    FIGHT = "conflict"
     LATER_READINGS: ClassVar[Mapping[str, int]] = {
         "end_first": 4,
         "one_skip": 4,

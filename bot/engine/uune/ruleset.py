@@ -78,8 +78,6 @@ _HANDLERS: dict[str, _Handler] = {
     "add_combatant": conflict.add_combatant,
     "remove_combatant": conflict.remove_combatant,
     "begin": conflict.begin,
-    "end_turn": conflict.end_turn,
-    "end_combat": conflict.end_combat,
     "change_settings": conflict.change_settings,
     "choose_next": conflict.choose_next,
     "move": conflict.move,
