@@ -70,3 +70,12 @@ def test_a_fight_over_takes_no_one(key: str) -> None:
     assert state.phase == "finished"
     with pytest.raises(RuleViolation, match="Start a new encounter for the next fight"):
         _add(rules, state, "Latecomer", sheet)
+
+
+@pytest.mark.parametrize("key", sorted(CAP))
+def test_no_fight_to_end_is_said_in_the_systems_word(key: str) -> None:
+    """``/gm end-fight`` before the fight begins (the core's handler, ``Tx.FIGHT``)."""
+    rules, state, _ = _joined(key, 1)
+    word = "conflict" if key == "uune" else "fight"
+    with pytest.raises(RuleViolation, match=f"^No {word} is running\\.$"):
+        rules.apply(state, EndCombat(), RandomRoller(random.Random(1)), NOW)
