@@ -6,11 +6,11 @@ roll for the order, and the Game Master's tools."""
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import interleave
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
     RemoveCombatant,
-    describe_settings,
 )
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
@@ -109,16 +109,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (Untitled has no initiative mode and no interleaving)."""
     if cmd.interleaved:
         raise InvalidInput("Untitled has no interleaved turn order: the Storyteller sets it.")
-    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
-    if not changes:
-        raise InvalidInput(
-            "Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, "
-            "`/gm roll-order`): `initiative:` is UTTAS's. Name a setting to change."
-            if cmd.initiative_mode is not None
-            else "Name at least one setting to change."
-        )
-    tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(f"Settings changed: {describe_settings(changes)}")
+    interleave.change_settings(
+        tx,
+        cmd,
+        order_words="Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, "
+        "`/gm roll-order`)",
+    )
 
 
 def move(tx: Tx, cmd: Move) -> None:

@@ -10,7 +10,6 @@ from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
     RemoveCombatant,
-    describe_settings,
 )
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
@@ -130,17 +129,9 @@ def begin(tx: Tx, cmd: Begin) -> None:
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (the initiative mode does not apply: Utopia always rolls;
     the interleaved order only in setup, :func:`bot.engine.core.interleave.check_setting`)."""
-    interleave.check_setting(tx, cmd)
-    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode"})
-    if not changes:
-        raise InvalidInput(
-            "Utopia always rolls its order (everyone's Speed test, highest first): `initiative:` "
-            "is UTTAS's. Name a setting to change."
-            if cmd.initiative_mode is not None
-            else "Name at least one setting to change."
-        )
-    tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(f"Settings changed: {describe_settings(changes)}")
+    interleave.change_settings(
+        tx, cmd, order_words="Utopia always rolls its order (everyone's Speed test, highest first)"
+    )
 
 
 def _act(tx: Tx, actor: str) -> UtopiaCombatant:

@@ -6,6 +6,7 @@ ending turns and fights, vitals and conditions."""
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import interleave
 from bot.engine.core import order as order_rules
 from bot.engine.core.commands import (
     Begin,
@@ -14,7 +15,6 @@ from bot.engine.core.commands import (
     NaturalHealing,
     RemoveCombatant,
     Rest,
-    describe_settings,
 )
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
 from bot.engine.uune import health, rolls
@@ -163,16 +163,12 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (Uune rolls no initiative and has no interleaved order)."""
     if cmd.interleaved:
         raise RuleViolation("Uune's conflict has no interleaved order: each PC takes a turn.")
-    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
-    if not changes:
-        raise InvalidInput(
-            "Uune rolls no initiative (the PCs act first, in the order they choose, then the "
-            "NPCs): `initiative:` is UTTAS's. Name a setting to change."
-            if cmd.initiative_mode is not None
-            else "Name at least one setting to change."
-        )
-    tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(f"Settings changed: {describe_settings(changes)}")
+    interleave.change_settings(
+        tx,
+        cmd,
+        order_words="Uune rolls no initiative (the PCs act first, in the order they choose, then "
+        "the NPCs)",
+    )
 
 
 def still_to_act(tx: Tx) -> list[str]:

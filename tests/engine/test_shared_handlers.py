@@ -1,7 +1,9 @@
-"""Joining checks made once for every system (``CoreTx.admit``): a fight over takes no one, an
-encounter holds at most its system's ``MAX_COMBATANTS`` (UTTAS 60, the others 25), and a name
-taken as names compare (case, lookalikes) is refused spelling it as the fight does. Each system
-kept its own copy of these checks before, and two of them echoed the typed spelling."""
+"""What every system's commands share, made once in the core. Joining (``CoreTx.admit``): a
+fight over takes no one, an encounter holds at most its system's ``MAX_COMBATANTS`` (UTTAS 60,
+the others 25), and a name taken as names compare (case, lookalikes) is refused spelling it as
+the fight does — each system kept its own copy of these checks before, and three of them echoed
+the typed spelling. ``/gm end-fight`` (``order.end_combat``) and ``/gm settings`` outside UTTAS
+(``interleave.change_settings``)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.engine import get_ruleset
-from bot.engine.core.commands import Begin, EndCombat
+from bot.engine.core.commands import Begin, ChangeSettings, EndCombat
 from bot.engine.core.dice import RandomRoller
 from bot.errors import Conflict, InvalidInput, RuleViolation
 from tests.fixtures.make_golden_logs import CASTS, NOW
@@ -79,3 +81,27 @@ def test_no_fight_to_end_is_said_in_the_systems_word(key: str) -> None:
     word = "conflict" if key == "uune" else "fight"
     with pytest.raises(RuleViolation, match=f"^No {word} is running\\.$"):
         rules.apply(state, EndCombat(), RandomRoller(random.Random(1)), NOW)
+
+
+ORDER_WORDS = {
+    "utopia": "Utopia always rolls its order",
+    "untitled": "Untitled rolls no initiative",
+    "uune": "Uune rolls no initiative",
+}
+
+
+@pytest.mark.parametrize("key", sorted(ORDER_WORDS))
+def test_settings_change_only_what_is_named_and_refuse_initiative_in_the_systems_words(
+    key: str,
+) -> None:
+    rules, state, _ = _joined(key, 1)
+    before = state.settings
+    roller = RandomRoller(random.Random(1))
+    out = rules.apply(state, ChangeSettings(turn_deadline_s=3600, interleaved=False), roller, NOW)
+    assert out.state.settings.turn_deadline_s == 3600
+    assert out.state.settings.reaction_window_s == before.reaction_window_s
+    assert "Settings changed:" in out.text
+    with pytest.raises(InvalidInput, match=f"^{ORDER_WORDS[key]}.*`initiative:` is UTTAS's"):
+        rules.apply(state, ChangeSettings(initiative_mode="roll"), roller, NOW)
+    with pytest.raises(InvalidInput, match=r"^Name at least one setting to change\.$"):
+        rules.apply(state, ChangeSettings(), roller, NOW)
