@@ -672,3 +672,58 @@ async def test_late_edits_of_one_process_do_not_undo_what_the_other_showed_since
     assert h.message(prompt).components == [], "the expired reaction's buttons came back"
     assert h.message(prompt).content == retired
     assert "Traceback" not in bots.output(), bots.output()
+
+
+async def test_a_late_reword_of_a_turn_ping_does_not_bring_back_what_the_other_took_off(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    """The shard-0 process rewords the Thug's turn ping after `/gm resume` (the turn's clock
+    runs again: "Turn deadline: <t:…:R>") and Discord answers late; meanwhile the shard-1
+    process's expiry loop fires that turn's deadline and takes the ping's buttons and deadline
+    words off. The late reword then landed last and put the words back — a deadline on a turn
+    that is over (the buttons stayed off: a reword edits the text only). Now a reword that
+    lands on a ping whose turn is over takes the words off again."""
+    h = discord_harness
+    first = servers[0]
+    await fight_to_thug_turn(h, first, turn_deadline="1h", reminders="off")
+    await bots.quiet()
+    [row] = await bots.fetch(
+        "SELECT p.message_id FROM turn_pings p JOIN encounters e ON e.id = p.encounter_id"
+        " WHERE p.channel_id = $1 AND e.running_turn = p.turn_seq",
+        first.channel.id,
+    )
+    ping = int(row[0])
+    await ok(await run(h, first, first.gm, "gm pause"))
+    await bots.quiet()
+    assert "stopped while the GM has paused" in h.message(ping).content
+
+    # The reword after /gm resume waits for Discord's answer.
+    hold = h.hold_next("PATCH", rf"^/channels/{first.channel.id}/messages/{ping}$")
+    await ok(await run(h, first, first.gm, "gm resume"))
+    await h.wait_for(lambda: hold.request is not None, what="the ping's reword")
+    assert hold.request is not None
+    assert "Turn deadline: <t:" in hold.request.json["content"]
+    assert "components" not in hold.request.json  # the text only
+    await bots.pause(0)
+    try:
+        await bots.fetch(
+            "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'turn'"
+            " RETURNING id",
+            ts(datetime.now(UTC) - timedelta(seconds=1)),
+        )
+        await h.wait_for(
+            lambda: (
+                any("Turn deadline passed" in m.text() for m in h.messages_in(first.channel))
+                and h.message(ping).components == []
+            ),
+            30,
+            what="the shard-1 process's deadline, the ping's buttons taken off",
+        )
+    finally:
+        bots.by_shard[0].proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+    assert "Turn deadline" not in h.message(ping).content
+    hold.release()
+    await bots.quiet()
+    assert h.message(ping).components == []
+    assert "Turn deadline" not in h.message(ping).content, h.message(ping).content
+    assert "Traceback" not in bots.output(), bots.output()
