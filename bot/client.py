@@ -17,6 +17,7 @@ from bot.services.reminders import Reminder
 from bot.services.turn_deadlines import TurnLapse
 from bot.settings import Settings
 from bot.store.base import Store
+from bot.store.server_clock import ServerClock
 from bot.sync import sync_if_changed
 from bot.ui.channel_permissions import warn_gm_if_blind
 from bot.ui.combat_flow import announce, window_over
@@ -127,6 +128,9 @@ class CombatBot(commands.Bot):
         self.expiry_interval = expiry_interval
         self._expiry_task: asyncio.Task[None] | None = None
         self._pass: asyncio.Task[None] | None = None  # the expiry loop's pass running now
+        # The database server's clock, every service's where processes share the database
+        # (set by bot.__main__.build): read again by the background loop now and then.
+        self.server_clock: ServerClock | None = None
         self.trackers = TrackerKeeper(self)
         self.prompts = PromptKeeper(self)
         self.turn_pings = TurnPingKeeper(self)
@@ -245,6 +249,8 @@ class CombatBot(commands.Bot):
             await asyncio.sleep(interval)
 
     async def _expiry_pass(self) -> None:
+        if self.server_clock is not None:
+            await self.server_clock.sync_if_due()
         await self.expire_due()
         await self.trackers.retry_stale()
         await self.prompts.retry()
