@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 import discord
 from discord.ext import commands
 
 from bot.errors import DomainError
+from bot.services.away import marks_read_fresh
 from bot.services.combat import CombatResult
 from bot.services.container import Services
 from bot.services.reminders import Reminder
@@ -82,6 +85,23 @@ DYNAMIC_ITEMS = (
     TurnMoveButton,
     TurnTargetSelect,
 )
+
+
+Pass = TypeVar("Pass", bound=Callable[..., Awaitable[Any]])
+
+
+def _away_marks_read_fresh(method: Pass) -> Pass:
+    """A pass of the background loop reads away marks from the database where other processes
+    share it (:func:`bot.services.away.marks_read_fresh`): it works on every server's fights,
+    and a server's ``/away`` or ``/back`` drops the marks kept only in the process of its
+    shard."""
+
+    @functools.wraps(method)
+    async def reading_fresh(self: CombatBot, *args: Any, **kwargs: Any) -> Any:
+        with marks_read_fresh(self.db.shared_by_processes):
+            return await method(self, *args, **kwargs)
+
+    return cast(Pass, reading_fresh)
 
 
 class CombatBot(commands.Bot):
@@ -248,6 +268,7 @@ class CombatBot(commands.Bot):
             await asyncio.shield(self._pass)
             await asyncio.sleep(interval)
 
+    @_away_marks_read_fresh
     async def _expiry_pass(self) -> None:
         if self.server_clock is not None:
             await self.server_clock.sync_if_due()
@@ -256,6 +277,7 @@ class CombatBot(commands.Bot):
         await self.prompts.retry()
         await self.turn_pings.retry()
 
+    @_away_marks_read_fresh
     async def expire_due(self) -> list[CombatResult]:
         """One expiry pass: every decision whose window has run out by the services' clock and
         that this process claimed (:meth:`bot.services.combat.CombatService.due`; with several
@@ -280,6 +302,7 @@ class CombatBot(commands.Bot):
         await self.fire_turn_deadlines()
         return [result for result in expired if result is not None]
 
+    @_away_marks_read_fresh
     async def fire_turn_deadlines(self) -> list[TurnLapse]:
         """Fire every passed turn deadline (issue 17), each on its own and at most once: the
         turn ends and the result is posted, or the GM is told. Never raises."""
@@ -292,6 +315,7 @@ class CombatBot(commands.Bot):
         fired = [await self._fire_one(encounter_id, timer) for encounter_id, timer in due]
         return [lapse for lapse in fired if lapse is not None]
 
+    @_away_marks_read_fresh
     async def send_reminders(self) -> list[Reminder]:
         """Mention each member whose turn or reaction reached a reminder point (issue 17), each
         point at most once per window, outside the member's quiet hours. Never raises."""
