@@ -7,10 +7,9 @@ once more: a reminder held back by quiet hours, a turn deadline, a reminder to a
 an away player and the deadline after it each come exactly once, in the fight's channel, in
 the words docs/pacing.md gives, whichever process serves the channel.
 
-(After a move of the clock, no command the turn bounds is sent: a process that has seen no
-interaction dates the turn its pass began by the services' clock — in production the database
-server's, close to Discord's; here the test's, which is not — so such a command could be
-judged against a turn dated by a clock days away from the harness's.)"""
+(A process that has seen no interaction dates the turn its pass began by the services' clock —
+in production the database server's, close to Discord's; here the test's, which starts days
+before the harness's: such a turn is dated early, and a command sent for it is not refused.)"""
 
 from __future__ import annotations
 
@@ -26,7 +25,15 @@ from pydantic import SecretStr
 from bot.__main__ import build
 from bot.client import CombatBot
 from tests.clock import ManualClock
-from tests.e2e.combat_helpers import answered, current_name, ok, set_up_fight, slash, work_done
+from tests.e2e.combat_helpers import (
+    answered,
+    current_name,
+    ok,
+    pass_turns_until,
+    set_up_fight,
+    slash,
+    work_done,
+)
 from tests.e2e.conftest import Table, bot_settings
 from tests.harness.gateway import guild_shard
 from tests.harness.models import StoredMessage
@@ -172,3 +179,74 @@ async def test_quiet_hours_deadlines_and_a_stand_in_across_a_day_with_two_proces
     assert len(lapses) == 2 and "General Bearington's turn ends" in lapses[1].text()
     assert await current_name(bot, h) == "Thug 1"
     assert len(posted(h, "⏳")) == 2
+
+
+async def test_a_reaction_past_midnight_and_a_deadline_that_only_tells_the_gm_with_two_processes(
+    discord_harness: DiscordHarness,
+    table: Table,
+    clock: ManualClock,
+    both: tuple[CombatBot, CombatBot],
+) -> None:
+    """Thug 1 attacks Willow at 20:00 with an 8-hour reaction window: its reminder point at
+    midnight falls in her player's night, and the window runs out (04:00, the Thug's attack
+    its one action: Willow's turn begins) before the night is over — no reminder, the window
+    over once. Willow's turn's reminder (10:00) and its deadline (16:00), which only tells the
+    GM, come once each. Paused, nothing fires for two days, in either process."""
+    h, player, gm = discord_harness, table.player, table.moderator
+    bot = both[0]
+    await answered(
+        await slash(h, player, "me settings", timezone="Europe/Berlin", quiet_hours="22:00-08:00")
+    )
+    await set_up_fight(h, table, thugs=1)
+    await ok(
+        await slash(
+            h,
+            gm,
+            "gm settings",
+            turn_deadline="12h",
+            reaction_window="8h",
+            deadline_action="notify_gm",
+        )
+    )
+    await pass_turns_until(bot, h, table, "Thug 1")
+    attack = await ok(await slash(h, gm, "attack", target="Willow", with_="Cudgel"))
+    assert "Evade" in str(attack.message.components)
+
+    clock.advance(4 * HOUR)  # 00:00 UTC, day 2: the reaction's point, 01:00 in Berlin
+    await passes(both)
+    assert posted(h, "⏳") == []
+    clock.advance(4 * HOUR)  # 04:00: the window runs out before the quiet hours end
+    await passes(both)
+    [over] = posted(h, "Reaction window over")
+    assert over.channel_id == h.channel.id and "Willow does not react." in over.text()
+    assert posted(h, "⏳") == []
+    assert await current_name(bot, h) == "Willow"
+
+    clock.advance(6 * HOUR)  # 10:00 (11:00 in Berlin): half of Willow's 12 hours
+    await passes(both)
+    [reminder] = posted(h, "⏳")
+    assert reminder.channel_id == h.channel.id
+    assert reminder.content == (
+        f"<@{player.id}> ⏳ Reminder: it is **Willow**'s turn (about 6 hours left on its clock)."
+    ), reminder.content
+    clock.advance(6 * HOUR)  # 16:00: the deadline passes; the GM is told, once
+    await passes(both)
+    [told] = posted(h, "turn deadline passed. The fight waits for you")
+    assert told.channel_id == h.channel.id
+    assert told.content.startswith(f"<@{gm.id}> ⏰ **Willow**'s turn deadline passed.")
+    assert posted(h, "Turn deadline passed") == []
+    assert await current_name(bot, h) == "Willow"  # it waits for the GM
+    clock.advance(HOUR)
+    await passes(both)
+    assert len(posted(h, "turn deadline passed. The fight waits for you")) == 1
+    assert len(posted(h, "⏳")) == 1
+
+    await ok(await slash(h, gm, "gm next"))
+    assert await current_name(bot, h) == "General Bearington"
+    await ok(await slash(h, gm, "gm pause"))
+    await work_done()
+    seen = len(h.messages_in(h.channel))
+    clock.advance(48 * HOUR)
+    await passes(both)
+    assert len(h.messages_in(h.channel)) == seen
+    assert await current_name(bot, h) == "General Bearington"
