@@ -258,6 +258,9 @@ class TurnPingKeeper:
                 raise
         if not await self._confirm(encounter, claim):
             self.unconfirmed.append((encounter, claim))  # posted: retry() confirms it
+        # Its turn may have ended while it was posted — another process's change, whose own
+        # refresh came before this ping was noted: it loses its buttons as every ping does.
+        await self.refresh(channel_id)
 
     async def _confirm(self, encounter: Encounter, claim: str) -> bool:
         """Note the recovered ping ``claim`` was for posted (its turn shown); whether it could
