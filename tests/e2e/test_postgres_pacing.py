@@ -4,7 +4,8 @@ connected to the harness, on one database and one injected clock, a day boundary
 After each move of the clock both processes' background passes run at once (the real pass,
 :meth:`bot.client.CombatBot.expire_due`: reminders, turn deadlines, reaction windows), then
 once more: a reminder held back by quiet hours, a turn deadline, a reminder to a stand-in for
-an away player and the deadline after it each come exactly once, in the fight's channel, in
+an away player, one to that player once back, and the deadline after them each come exactly
+once, in the fight's channel, in
 the words docs/pacing.md gives, whichever process serves the channel.
 
 (A process that has seen no interaction dates the turn its pass began by the services' clock —
@@ -104,6 +105,11 @@ async def passes(bots: tuple[CombatBot, CombatBot], *, first: CombatBot | None =
         await work_done()
 
 
+def reminders(h: DiscordHarness) -> list[StoredMessage]:
+    """The reminders posted (not a command's reply that lists what waits, as `/back`'s)."""
+    return [m for m in posted(h, "⏳") if m.interaction is None]
+
+
 def serving(h: DiscordHarness, bots: tuple[CombatBot, CombatBot]) -> tuple[CombatBot, CombatBot]:
     """The process whose shard serves the test server, and the other one."""
     shard = guild_shard(h.guild.id, 2) if h.guild is not None else 0
@@ -133,18 +139,22 @@ async def test_quiet_hours_deadlines_and_a_stand_in_across_a_day_with_two_proces
     )
     assert "Quiet hours: **22:00-08:00**" in str(settings.response_data)
     await set_up_fight(h, table)
-    await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
+    await ok(await slash(h, gm, "gm settings", turn_deadline="12h", reminders="50%,2h"))
     assert await current_name(bot, h) == "Willow"
     willow_reminder = f"<@{player.id}> ⏳ Reminder: it is **Willow**'s turn"
 
-    # 02:00 UTC, day 2: Willow's reminder point, 03:00 in Berlin — her player's night.
+    # 02:00 UTC, day 2: Willow's reminder point, 03:00 in Berlin — her player's night; then
+    # 06:00, the second point (two hours left), 07:00 in Berlin: still night.
     clock.advance(6 * HOUR)
     await passes(both)
-    assert posted(h, "⏳") == []
-    # 07:00 UTC: 08:00 in Berlin, the quiet hours are over — the reminder, once, an hour left.
-    clock.advance(5 * HOUR)
+    clock.advance(4 * HOUR)
     await passes(both)
-    [reminder] = posted(h, "⏳")
+    assert reminders(h) == []
+    clock.advance(HOUR)
+    # 07:00 UTC: 08:00 in Berlin, the quiet hours are over — one reminder covers both points,
+    # an hour left.
+    await passes(both)
+    [reminder] = reminders(h)
     assert reminder.channel_id == h.channel.id
     assert reminder.content == f"{willow_reminder} (1 hour left on its clock).", reminder.content
     # 08:00 UTC: the deadline passes, once; General Bearington's turn is pinged, once.
@@ -163,22 +173,32 @@ async def test_quiet_hours_deadlines_and_a_stand_in_across_a_day_with_two_proces
     # the marks it kept (the point then counted as sent: the stand-in was never reminded).
     _, other = serving(h, both)
     await ok(await slash(h, player, "away", until="1d", delegate=delegate))
-    clock.advance(6 * HOUR)
+    clock.advance(6 * HOUR)  # 14:00
     await passes(both, first=other)
     stand_in = posted(h, f"<@{delegate.id}> (for <@{player.id}>, away) ⏳ Reminder")
-    assert len(stand_in) == 1, [m.content for m in posted(h, "⏳")]
+    assert len(stand_in) == 1, [m.content for m in reminders(h)]
     assert stand_in[0].channel_id == h.channel.id
     assert "it is **General Bearington**'s turn (about 6 hours left on its clock)." in (
         stand_in[0].content
     )
-    assert len(posted(h, "⏳")) == 2
+    assert len(reminders(h)) == 2
+    # Back at 15:00: the point at 18:00 (two hours left) goes to the player again (19:00 in
+    # Berlin), not to the former stand-in — whichever process finds it first.
+    await ok(await slash(h, player, "back"))
+    clock.advance(4 * HOUR)
+    await passes(both, first=other)
+    assert len(reminders(h)) == 3, [m.content for m in reminders(h)]
+    assert reminders(h)[-1].content == (
+        f"<@{player.id}> ⏳ Reminder: it is **General Bearington**'s turn (2 hours left on its"
+        " clock)."
+    )
     # 20:00 UTC, day 2: that deadline passes too, once; Thug 1's turn is the GM's.
-    clock.advance(6 * HOUR)
+    clock.advance(2 * HOUR)
     await passes(both)
     lapses = posted(h, "Turn deadline passed")
     assert len(lapses) == 2 and "General Bearington's turn ends" in lapses[1].text()
     assert await current_name(bot, h) == "Thug 1"
-    assert len(posted(h, "⏳")) == 2
+    assert len(reminders(h)) == 3
 
 
 async def test_a_reaction_past_midnight_and_a_deadline_that_only_tells_the_gm_with_two_processes(
@@ -214,17 +234,17 @@ async def test_a_reaction_past_midnight_and_a_deadline_that_only_tells_the_gm_wi
 
     clock.advance(4 * HOUR)  # 00:00 UTC, day 2: the reaction's point, 01:00 in Berlin
     await passes(both)
-    assert posted(h, "⏳") == []
+    assert reminders(h) == []
     clock.advance(4 * HOUR)  # 04:00: the window runs out before the quiet hours end
     await passes(both)
     [over] = posted(h, "Reaction window over")
     assert over.channel_id == h.channel.id and "Willow does not react." in over.text()
-    assert posted(h, "⏳") == []
+    assert reminders(h) == []
     assert await current_name(bot, h) == "Willow"
 
     clock.advance(6 * HOUR)  # 10:00 (11:00 in Berlin): half of Willow's 12 hours
     await passes(both)
-    [reminder] = posted(h, "⏳")
+    [reminder] = reminders(h)
     assert reminder.channel_id == h.channel.id
     assert reminder.content == (
         f"<@{player.id}> ⏳ Reminder: it is **Willow**'s turn (about 6 hours left on its clock)."
@@ -239,7 +259,7 @@ async def test_a_reaction_past_midnight_and_a_deadline_that_only_tells_the_gm_wi
     clock.advance(HOUR)
     await passes(both)
     assert len(posted(h, "turn deadline passed. The fight waits for you")) == 1
-    assert len(posted(h, "⏳")) == 1
+    assert len(reminders(h)) == 1
 
     await ok(await slash(h, gm, "gm next"))
     assert await current_name(bot, h) == "General Bearington"
