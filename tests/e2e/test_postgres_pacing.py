@@ -210,7 +210,8 @@ async def test_a_reaction_past_midnight_and_a_deadline_that_only_tells_the_gm_wi
     """Thug 1 attacks Willow at 20:00 with an 8-hour reaction window: its reminder point at
     midnight falls in her player's night, and the window runs out (04:00, the Thug's attack
     its one action: Willow's turn begins) before the night is over — no reminder, the window
-    over once. Willow's turn's reminder (10:00) and its deadline (16:00), which only tells the
+    over once, the standing reaction her stand-in set before she came back not taken. Willow's
+    turn's reminder (10:00) and its deadline (16:00), which only tells the
     GM, come once each. Paused, nothing fires for two days, in either process."""
     h, player, gm = discord_harness, table.player, table.moderator
     bot = both[0]
@@ -228,6 +229,18 @@ async def test_a_reaction_past_midnight_and_a_deadline_that_only_tells_the_gm_wi
             deadline_action="notify_gm",
         )
     )
+    # While Willow's player was away, Bear's player set her a standing reaction; it ends
+    # when the player is back — also for the process that does not serve the server, which
+    # read the away marks a moment before the /back (its pass) and expires the window first.
+    stand_in = table.other_player
+    await ok(await slash(h, player, "away", until="1d", delegate=stand_in))
+    rule = await answered(
+        await slash(h, stand_in, "me reactions", combatant="Willow", rule="evade, else take it")
+    )
+    assert rule.ephemeral and "Standing reaction for **Willow**" in str(rule.response_data)
+    _, other = serving(h, both)
+    await passes(both)
+    await ok(await slash(h, player, "back"))
     await pass_turns_until(bot, h, table, "Thug 1")
     attack = await ok(await slash(h, gm, "attack", target="Willow", with_="Cudgel"))
     assert "Evade" in str(attack.message.components)
@@ -236,9 +249,9 @@ async def test_a_reaction_past_midnight_and_a_deadline_that_only_tells_the_gm_wi
     await passes(both)
     assert reminders(h) == []
     clock.advance(4 * HOUR)  # 04:00: the window runs out before the quiet hours end
-    await passes(both)
+    await passes(both, first=other)
     [over] = posted(h, "Reaction window over")
-    assert over.channel_id == h.channel.id and "Willow does not react." in over.text()
+    assert over.channel_id == h.channel.id and "Willow does not react." in over.text(), over.text()
     assert reminders(h) == []
     assert await current_name(bot, h) == "Willow"
 
