@@ -64,6 +64,7 @@ from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database
 from bot.store.pg import PgDatabase
+from bot.store.server_clock import ServerClock
 
 log = logging.getLogger("bot")
 
@@ -94,9 +95,11 @@ async def build(
     altogether (tests script them); ``expiry_interval`` is how often (seconds) expired
     reaction windows are looked for (``None``: never by itself, see
     :meth:`CombatBot.expire_due`); ``clock`` (``() -> aware datetime``, UTC) is every
-    service's clock — reaction deadlines, and what is due — by default the host's. The bot is
-    sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT`` is set."""
-    now = clock or utc_now
+    service's clock — reaction deadlines, and what is due — by default the host's, or on
+    PostgreSQL (other processes share the database) the database server's
+    (:class:`bot.store.server_clock.ServerClock`: the processes compare times each other
+    wrote). The bot is sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT``
+    is set."""
     db: Store
     if settings.database_url is not None:
         db = await open_postgres(settings.database_url.get_secret_value())
@@ -104,6 +107,11 @@ async def build(
         db = await Database.open(settings.database_path)
     try:
         await db.migrate()
+        server_clock: ServerClock | None = None
+        if clock is None and isinstance(db, PgDatabase):
+            server_clock = ServerClock(db.server_time)
+            await server_clock.sync()
+        now = clock or server_clock or utc_now
         encounters = EncounterService(
             db,
             clock=now,
@@ -130,13 +138,15 @@ async def build(
             away=AwayService(db, clock=now),
             rehearsal=RehearsalService(encounters),
         )
-        return bot_class(settings)(
+        bot = bot_class(settings)(
             settings=settings,
             db=db,
             services=services,
             guild_ready_timeout=guild_ready_timeout,
             expiry_interval=expiry_interval,
         )
+        bot.server_clock = server_clock
+        return bot
     except BaseException:
         # An open connection's worker thread would keep the process alive: close it first.
         with contextlib.suppress(Exception):

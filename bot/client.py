@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 import discord
 from discord.ext import commands
 
 from bot.errors import DomainError
+from bot.services.away import marks_read_fresh
 from bot.services.combat import CombatResult
 from bot.services.container import Services
 from bot.services.reminders import Reminder
 from bot.services.turn_deadlines import TurnLapse
 from bot.settings import Settings
 from bot.store.base import Store
+from bot.store.server_clock import ServerClock
 from bot.sync import sync_if_changed
 from bot.ui.channel_permissions import warn_gm_if_blind
 from bot.ui.combat_flow import announce, window_over
@@ -83,6 +87,23 @@ DYNAMIC_ITEMS = (
 )
 
 
+Pass = TypeVar("Pass", bound=Callable[..., Awaitable[Any]])
+
+
+def _away_marks_read_fresh(method: Pass) -> Pass:
+    """A pass of the background loop reads away marks from the database where other processes
+    share it (:func:`bot.services.away.marks_read_fresh`): it works on every server's fights,
+    and a server's ``/away`` or ``/back`` drops the marks kept only in the process of its
+    shard."""
+
+    @functools.wraps(method)
+    async def reading_fresh(self: CombatBot, *args: Any, **kwargs: Any) -> Any:
+        with marks_read_fresh(self.db.shared_by_processes):
+            return await method(self, *args, **kwargs)
+
+    return cast(Pass, reading_fresh)
+
+
 class CombatBot(commands.Bot):
     """The bot. Everything it needs comes in through the constructor.
 
@@ -127,6 +148,9 @@ class CombatBot(commands.Bot):
         self.expiry_interval = expiry_interval
         self._expiry_task: asyncio.Task[None] | None = None
         self._pass: asyncio.Task[None] | None = None  # the expiry loop's pass running now
+        # The database server's clock, every service's where processes share the database
+        # (set by bot.__main__.build): read again by the background loop now and then.
+        self.server_clock: ServerClock | None = None
         self.trackers = TrackerKeeper(self)
         self.prompts = PromptKeeper(self)
         self.turn_pings = TurnPingKeeper(self)
@@ -244,12 +268,16 @@ class CombatBot(commands.Bot):
             await asyncio.shield(self._pass)
             await asyncio.sleep(interval)
 
+    @_away_marks_read_fresh
     async def _expiry_pass(self) -> None:
+        if self.server_clock is not None:
+            await self.server_clock.sync_if_due()
         await self.expire_due()
         await self.trackers.retry_stale()
         await self.prompts.retry()
         await self.turn_pings.retry()
 
+    @_away_marks_read_fresh
     async def expire_due(self) -> list[CombatResult]:
         """One expiry pass: every decision whose window has run out by the services' clock and
         that this process claimed (:meth:`bot.services.combat.CombatService.due`; with several
@@ -274,6 +302,7 @@ class CombatBot(commands.Bot):
         await self.fire_turn_deadlines()
         return [result for result in expired if result is not None]
 
+    @_away_marks_read_fresh
     async def fire_turn_deadlines(self) -> list[TurnLapse]:
         """Fire every passed turn deadline (issue 17), each on its own and at most once: the
         turn ends and the result is posted, or the GM is told. Never raises."""
@@ -286,6 +315,7 @@ class CombatBot(commands.Bot):
         fired = [await self._fire_one(encounter_id, timer) for encounter_id, timer in due]
         return [lapse for lapse in fired if lapse is not None]
 
+    @_away_marks_read_fresh
     async def send_reminders(self) -> list[Reminder]:
         """Mention each member whose turn or reaction reached a reminder point (issue 17), each
         point at most once per window, outside the member's quiet hours. Never raises."""

@@ -130,8 +130,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         # Discord's clock, as issue marks (one command, one effect); where other processes
-        # share the database, the service's clock (this host's, unless a test injects one)
-        # until an interaction tells it (IssueMarks).
+        # share the database, the service's clock (the database server's as bot.__main__
+        # builds it, unless a test injects one) until an interaction tells it (IssueMarks).
         self._marks = IssueMarks(self._wall if db.shared_by_processes else None)
         # encounter id → when its turn and open decisions began, by the commits made here
         # (issue marks later than those stored; see Began), least recently used first; bounded

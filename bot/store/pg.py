@@ -58,6 +58,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from importlib import resources
 from typing import Any, cast
 
@@ -259,6 +260,15 @@ class PgDatabase:
     async def close(self) -> None:
         """Close every pooled connection (waiting for the ones in use to be released)."""
         await self._pool.close()
+
+    async def server_time(self) -> datetime:
+        """The server's clock now (``clock_timestamp()``: :class:`bot.store.server_clock.
+        ServerClock`, every process's one clock)."""
+        async with self.read() as conn:
+            row = await conn.fetch_one("SELECT clock_timestamp()")
+        assert row is not None
+        moment: datetime = row[0]
+        return moment
 
     @asynccontextmanager
     async def transaction(self, *, channel: int | None = None) -> AsyncIterator[PgConnection]:
