@@ -60,6 +60,7 @@ IN_FLIGHT = (
     "discord-ui-",  # a button, select or modal: discord.py's dynamic-item, view and modal tasks
     EXPIRY_PASS,  # a pass of the expiry loop (:meth:`CombatBot._expire_decisions`)
     "discord.py: on_guild_remove",  # pausing the fights of a server the bot was removed from
+    "discord.py: on_ready",  # the same, for a server it was removed from while stopped
     "discord.py: on_guild_role_delete",  # forgetting a deleted GM or starter role
 )
 """Names (prefixes) of the tasks :meth:`CombatBot.close` lets finish before the database
@@ -375,6 +376,29 @@ class CombatBot(commands.Bot):
         for encounter in paused:
             await tell_gm(self, encounter, removed_notice(encounter))
 
+    async def pause_where_removed(self) -> None:
+        """Once the gateway said which servers the bot is in (READY; a server unavailable in
+        an outage is listed too): the bot was removed while it was stopped from each server of
+        this process's shards that has a running encounter and is not listed, and those pause
+        as :meth:`on_guild_remove` pauses them, each GM left the same notice
+        (:meth:`ModerationService.pause_where_absent`). Never raises."""
+        assert self.user is not None
+        present = {guild.id for guild in self.guilds}
+        try:
+            paused = await self.services.moderation.pause_where_absent(
+                present, self.settings.runs_guild, self.user.id
+            )
+        except Exception:
+            log.exception("could not pause the encounters of servers the bot left while stopped")
+            return
+        for encounter in paused:
+            log.info(
+                "removed from server %s while stopped: paused encounter %s",
+                encounter.row.guild_id,
+                encounter.id,
+            )
+            await tell_gm(self, encounter, removed_notice(encounter))
+
     async def on_guild_role_delete(self, role: discord.Role) -> None:
         """A role was deleted on Discord: forget it as the server's GM or starter role
         (:meth:`ModerationService.forget_role`). Never raises."""
@@ -406,6 +430,7 @@ class CombatBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("ready as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
+        await self.pause_where_removed()
 
 
 class ShardedCombatBot(CombatBot, commands.AutoShardedBot):
@@ -424,6 +449,7 @@ class ShardedCombatBot(CombatBot, commands.AutoShardedBot):
             ",".join(map(str, sorted(self.shards))),
             self.shard_count,
         )
+        await self.pause_where_removed()
 
 
 def bot_class(settings: Settings) -> type[CombatBot]:
