@@ -635,7 +635,7 @@ async def test_late_edits_of_one_process_do_not_undo_what_the_other_showed_since
         await h.wait_for(
             lambda: (
                 any(shows_version(m, expired) for m in trackers_in(h, first))
-                and h.message(tracker).deleted
+                and h.is_deleted(tracker)
             ),
             30,
             what="the shard-1 process's new tracker, the old one deleted",
