@@ -419,6 +419,11 @@ class CombatBot(commands.Bot):
         except Exception:
             log.exception("could not pause the encounters of servers the bot left while stopped")
             return
+        log.info(
+            "in %d server(s) at start-up: paused %d encounter(s) of servers it left while stopped",
+            len(present),
+            len(paused),
+        )
         for encounter in paused:
             log.info(
                 "removed from server %s while stopped: paused encounter %s",
