@@ -964,7 +964,7 @@ def _option_problem(error: ValidationError) -> str:
     message = message.removeprefix("Value error, ")  # a name rule's own words (bot.names)
     if first["type"] == "string_too_short":
         message = "it cannot be empty (spaces alone do not count)"
-    return f"`{where}`: {message}."
+    return f"{names.code(where)}: {message}."
 
 
 def _clean_name(name: str | None) -> str:

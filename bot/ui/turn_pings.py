@@ -208,8 +208,14 @@ class TurnPingKeeper:
         ping that could not be posted (Discord refused it) is tried again by :meth:`retry`.
         When other processes share the database, a turn whose change is younger than
         :data:`SHOWN_WITHIN` may be being posted by the process that made it: it is looked at
-        again (by :meth:`retry`) once that time is over. Never raises."""
+        again (by :meth:`retry`) once that time is over. Once the bot is stopping it claims
+        no more: the rest stay owed to the next start, as nothing noted them shown; cut off
+        while posting one (the shutdown's grace ran out), the claim is given back unless the
+        post went out (then it is noted shown). Never raises but :class:`asyncio.CancelledError`."""
         for channel_id, turn_seq in owed:
+            if self._client.stopping:
+                log.info("stopping: %d lost turn ping(s) left to the next start", len(owed))
+                return
             await self._recover_or_wait(channel_id, turn_seq)
 
     async def _recover_or_wait(self, channel_id: int, turn_seq: int) -> None:
@@ -251,8 +257,15 @@ class TurnPingKeeper:
             claim = await self._pings.claim(encounter, was, self.claimer)
             if claim is None:
                 return  # another process of the bot posts it
+            sent: list[int] = []
             try:
-                await asyncio.wait_for(self._post_running(encounter), POST_BOUND)
+                await asyncio.wait_for(self._post_running(encounter, sent), POST_BOUND)
+            except asyncio.CancelledError:  # a shutdown cut it off
+                if sent:  # the ping is out: noted shown, before the database closes
+                    await self._confirm(encounter, claim)
+                else:  # owed again at the next start, not once the lease lapses
+                    await self._give_back(encounter, claim)
+                raise
             except Exception:
                 await self._pings.release(encounter, claim)  # owed again: retry() tries it
                 raise
@@ -261,6 +274,14 @@ class TurnPingKeeper:
         # Its turn may have ended while it was posted — another process's change, whose own
         # refresh came before this ping was noted: it loses its buttons as every ping does.
         await self.refresh(channel_id)
+
+    async def _give_back(self, encounter: Encounter, claim: str) -> None:
+        """Release ``claim`` (its ping was not posted). Never raises: one that fails lapses
+        (:data:`bot.services.turn_pings.LEASE`)."""
+        try:
+            await self._pings.release(encounter, claim)
+        except Exception:
+            log.exception("could not give back the lost turn ping of encounter %s", encounter.id)
 
     async def _confirm(self, encounter: Encounter, claim: str) -> bool:
         """Note the recovered ping ``claim`` was for posted (its turn shown); whether it could
@@ -282,9 +303,10 @@ class TurnPingKeeper:
         age = (now - encounter.row.updated_at).total_seconds()
         return max(0.0, self.shown_within - age)
 
-    async def _post_running(self, encounter: Encounter) -> None:
+    async def _post_running(self, encounter: Encounter, sent: list[int]) -> None:
         """Post the ping of ``encounter``'s running turn (nothing when the public may not see
-        who holds it, as its own result would not have said)."""
+        who holds it, as its own result would not have said); its message id goes into
+        ``sent`` as soon as Discord took it."""
         deadline = await self._client.services.combat.deadlines.running(encounter.id)
         content = running_turn_announcement(encounter, deadline)
         current = encounter.state.current
@@ -300,6 +322,7 @@ class TurnPingKeeper:
                 everyone=False, roles=False, users=[discord.Object(id=who)]
             ),
         )
+        sent.append(message.id)
         if view is not None:
             words = ping_deadline_words(encounter, deadline)
             said = words if words and words in content else ""

@@ -644,7 +644,7 @@ async def test_late_edits_of_one_process_do_not_undo_what_the_other_showed_since
         await h.wait_for(
             lambda: (
                 any(shows_version(m, expired) for m in trackers_in(h, first))
-                and h.message(tracker).deleted
+                and h.is_deleted(tracker)
             ),
             30,
             what="the shard-1 process's new tracker, the old one deleted",
@@ -786,3 +786,40 @@ async def test_a_lost_turns_ping_posted_while_the_other_process_ends_that_turn_l
     assert ping.components == [], "the recovered ping kept its buttons for a turn that is over"
     assert "Turn deadline" not in ping.content, ping.content
     assert "Traceback" not in bots.output(), bots.output()
+
+
+LEFT_WHILE_STOPPED = "encounter(s) of servers it left while stopped"
+"""What a process logs once it judged, at READY, the servers it left while stopped (bot.client)."""
+
+
+async def paused_in(bots: Bots, server: Server) -> bool:
+    [row] = await bots.fetch(
+        "SELECT paused FROM encounters WHERE channel_id = $1 AND status = 'live'",
+        server.channel.id,
+    )
+    return bool(row["paused"])
+
+
+async def test_a_server_left_while_its_shard_was_stopped_pauses_when_that_shard_starts(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    """Both processes stop; the bot is removed from the shard-1 server meanwhile. The shard-0
+    process starts first: the shard-1 server is not in its READY — it never is, that server is
+    another process's — so it pauses nothing there. The shard-1 process, started, does not
+    find it among its servers: that fight pauses (fix24)."""
+    h = discord_harness
+    for server in servers:
+        await ok(await run(h, server, server.gm, "encounter start", name=f"Shard {server.shard}"))
+    await bots.stop()
+    await h.remove_bot(servers[1].guild)
+    first, second = bots.by_shard[0], bots.by_shard[1]
+    seen = len(first.output())
+    await bots.start(0)
+    await h.wait_for(lambda: LEFT_WHILE_STOPPED in first.output()[seen:], 30, what="shard 0")
+    assert "paused 0 encounter(s)" in first.output()[seen:], first.output()[seen:]
+    assert not await paused_in(bots, servers[0]) and not await paused_in(bots, servers[1])
+    seen = len(second.output())
+    await bots.start(1)
+    await h.wait_for(lambda: LEFT_WHILE_STOPPED in second.output()[seen:], 30, what="shard 1")
+    assert "paused 1 encounter(s)" in second.output()[seen:], second.output()[seen:]
+    assert await paused_in(bots, servers[1]) and not await paused_in(bots, servers[0])

@@ -242,12 +242,12 @@ def test_the_numbers_the_srd_gives_are_the_defaults() -> None:
 def test_a_gm_overrides_part_of_the_tables_and_bad_values_are_named() -> None:
     t = load_tables(overrides={"npc_forced_reroll": {"vitality": 15}})
     assert t.npc_forced_reroll.vitality == 15 and t.vitality.bump_cost == 10
-    with pytest.raises(InvalidInput, match=r"Invalid Uune table value at dice"):
+    with pytest.raises(InvalidInput, match=r"Invalid Uune table value at `dice`"):
         load_tables(overrides={"dice": {"hit_on": 7}})
     # A hit on 1 or more is every die: a roll with nothing left to chance, which the action
     # roll's pool cannot count (found by tests/services/test_tables_fuzz.py).
     with pytest.raises(
-        InvalidInput, match=r"dice.hit_on: Input should be greater than or equal to 2"
+        InvalidInput, match=r"`dice.hit_on`: Input should be greater than or equal to 2"
     ):
         load_tables(overrides={"dice": {"hit_on": 1}})
     shipped = json.loads((ROOT / "data" / "uune" / "tables.json").read_text("utf-8"))
