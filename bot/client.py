@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.errors import DomainError
+from bot.errors import DomainError, RulesVersionUnknown
 from bot.services.combat import CombatResult
 from bot.services.container import Services
 from bot.services.reminders import Reminder
@@ -337,6 +337,14 @@ class CombatBot(commands.Bot):
         committed (decided meanwhile, or the change failed)."""
         try:
             result = await self.services.combat.expire(encounter_id, pending_version)
+        except RulesVersionUnknown as error:  # a newer bot's fight: tried again when the claim
+            log.warning(  # lapses (bot.store.expiry.LEASE)
+                "the decision of encounter %s opened at version %s cannot expire here: %s",
+                encounter_id,
+                pending_version,
+                error,
+            )
+            return None
         except DomainError as error:  # a click, another pass or process settled it meanwhile
             log.info(
                 "the decision of encounter %s opened at version %s was settled meanwhile "

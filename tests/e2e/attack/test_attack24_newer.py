@@ -17,6 +17,7 @@ and the campaign clock were not moved on (both need the fight read)."""
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ import pytest
 from bot.services.encounters import EncounterService
 from bot.store.db import Database
 from bot.ui.replies import UNEXPECTED
+from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     ONE_ON_ONE,
     answered,
@@ -219,3 +221,54 @@ async def test_a_newer_bots_fight_is_ended_unread(
         await database.close()
     assert game_state(ended.state_json) == game_state(played)
 
+
+async def test_the_background_passes_leave_a_newer_bots_fight_alone_quietly(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The newer bot's fight waits on Willow's reaction; its window, its turn deadline and
+    their reminders pass under the older bot. The expiry pass let its claim go each time the
+    expiry was refused, so every pass (each second) tried again and logged "settled meanwhile
+    (a click, another pass or process)" — untrue; the waiting prompt's re-render failed with a
+    traceback logged on every pass, the channel kept as stale to try again. Now each is tried,
+    refused and logged once, as what it is, without a traceback: nothing this bot can do with
+    the fight changes until it is ended (or the newer bot runs)."""
+    h, path, clock = discord_patched, tmp_path / "bot.sqlite3", ManualClock()
+    async for bot in _running_bot(h, path, None, clock=clock):
+        pc, example, npc = ONE_ON_ONE["uttas"]
+        await set_up_cast(h, table, "uttas", name="Newer", pcs={pc: example}, npc=npc, begin=False)
+        await ok(
+            await slash(
+                h,
+                table.moderator,
+                "gm settings",
+                reaction_window="5m",
+                turn_deadline="1h",
+                reminders="10m",
+            )
+        )
+        await ok(await slash(h, table.moderator, "encounter begin"))
+        await thug_attacks_willow(bot, h, table)
+        await work_done()
+    as_a_newer_bot_saved_it(path, "behind")
+    before = rows(path)
+    caplog.set_level(logging.INFO, logger="bot")
+    async for bot in _running_bot(h, path, None, clock=clock, expiry_interval=None):
+        clock.advance(2 * 3600)
+        caplog.clear()
+        await bot.prompts.retry(grace=0)  # the start-up pass, then five passes of the loop
+        for _ in range(5):
+            await bot._expiry_pass()
+        await work_done()
+        about = [
+            r
+            for r in caplog.records
+            if r.name.startswith("bot")
+            and r.levelno >= logging.INFO
+            and "newer" in (r.getMessage() + str(r.exc_info and r.exc_info[1]))
+        ]
+        tracebacks = [r.getMessage() for r in caplog.records if r.exc_info]
+        assert not tracebacks, tracebacks
+        assert 1 <= len(about) <= 3, [r.getMessage() for r in about]
+        assert all(r.levelno == logging.WARNING for r in about), [r.getMessage() for r in about]
+        assert not any("settled meanwhile" in r.getMessage() for r in caplog.records)
+    assert rows(path) == before
