@@ -165,10 +165,14 @@ class RehearsalService:
         encounter), :class:`~bot.errors.NotAllowed` (not its GM),
         :class:`~bot.errors.InvalidInput` (no running fight, fights out of 1..10,000, an unknown
         policy), :class:`~bot.errors.RulesetNotImplemented` (a system whose rehearsal is
-        planned) and :class:`Conflict` (:data:`QUEUE_MAX` already wait on this server)."""
+        planned), :class:`~bot.errors.RulesVersionUnknown` (rules a newer bot froze) and
+        :class:`Conflict` (:data:`QUEUE_MAX` already wait on this server)."""
         encounter = await self._encounters.live(channel_id)
         ensure_gm(encounter, actor, "rehearse the fight")
-        chosen = check_request(encounter.rules, encounter.state, fights, policy)
+        # The rules the fight plays by, as it froze them: a newer bot's (a version this one
+        # does not know) are refused, not stood in for by this version's (Encounter.rules).
+        rules = encounter.playing_rules()
+        chosen = check_request(rules, encounter.state, fights, policy)
         chosen_seed = self._seeds() if seed is None else seed
         # No await from here to the place taken: the check and the place are one step.
         self._refuse_if_full(guild_id)
@@ -236,7 +240,7 @@ class RehearsalService:
             self.leave(job)
 
     async def _play(self, job: RehearsalJob, began: float) -> RehearsalReport:
-        rules, state = job.encounter.rules, job.encounter.state
+        rules, state = job.encounter.playing_rules(), job.encounter.state
         try:
             parts = await self._chunks(job, rules, state, began + self.time_limit_s)
         except BrokenExecutor:
