@@ -198,6 +198,8 @@ class CombatBot(commands.Bot):
         still noted — before the loop stops and the gateway closes (the caller then closes the
         database: ``bot.__main__.run``, on SIGTERM too)."""
         self._stopping = True
+        # Rehearsals stop now, so their GMs are told within the grace (they take up to 60 s).
+        self.services.rehearsal.close()
         me = asyncio.current_task()
         in_flight = [
             task
@@ -210,7 +212,6 @@ class CombatBot(commands.Bot):
             self._expiry_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry_task
-        self.services.rehearsal.close()
         await super().close()
 
     async def _expire_decisions(self, interval: float, owed: list[tuple[int, int]]) -> None:
