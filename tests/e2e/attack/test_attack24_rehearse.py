@@ -13,10 +13,9 @@ import pytest
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
-    ONE_ON_ONE,
-    answered,
     end_encounter,
     ok,
+    pass_turns_until,
     refused,
     set_up_cast,
     set_up_fight,
@@ -35,7 +34,7 @@ def stored(path: Path) -> tuple[list[tuple[Any, ...]], ...]:
     """Everything the database holds about the fights: encounters, log, decisions, pings."""
     with sqlite3.connect(path) as raw:
         return tuple(
-            raw.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()  # noqa: S608
+            raw.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
             for table in ("encounters", "encounter_log", "decisions", "turn_pings")
         )
 
@@ -81,3 +80,60 @@ async def test_a_rehearsal_stopped_by_the_bot_stopping_tells_its_gm(
             "rehearsal stopped before it finished"
         ), said
     assert stored(path) == before
+
+
+async def open_decision(bot: CombatBot, h: DiscordHarness, table: Table, system: str) -> None:
+    """``system``'s fight with a decision open: UTTAS, Thug 1's Cudgel waits on Willow's
+    reaction; Untitled, the Hill giant's swing waits on Brask's shield choice."""
+    if system == "uttas":
+        await set_up_fight(h, table, thugs=2)
+        await thug_attacks_willow(bot, h, table)
+    else:
+        pcs = {"Wren": "wren", "Brask": "brask"}
+        await set_up_cast(
+            h, table, "untitled", name="Mill", pcs=pcs, npc=("hill-giant", "Hill giant")
+        )
+        await pass_turns_until(bot, h, table, "Hill giant 1")
+        await ok(await slash(h, table.moderator, "act", action="attack", target="Brask"))
+    await work_done()
+    assert (await bot.services.encounters.live(h.channel.id)).state.decisions
+
+
+@pytest.mark.async_timeout(300)
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("system", ["uttas", "untitled"])
+async def test_a_rehearsal_with_a_decision_open_racing_its_settling_touches_nothing(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, system: str
+) -> None:
+    """A decision waits (its prompt, buttons and pings in the channel). A player's /rehearse is
+    refused; the GM's plays from the open decision (one fight: "1 fight", not "1 fights", as
+    the report said) and changes nothing — not the row, the log,
+    the decision, its prompt or buttons, the turn's ping. Then a rehearsal races the GM's
+    `/gm resolve` in the same channel: the resolve is applied as if no rehearsal ran (one log
+    row more), the rehearsal reports. After `/encounter end` a rehearsal is refused by name."""
+    h, path, gm = discord_patched, tmp_path / "bot.sqlite3", table.moderator
+    async for bot in _running_bot(h, path, None):
+        await open_decision(bot, h, table, system)
+        before, shown = stored(path), channel_shows(h)
+        no = await refused(await slash(h, table.player, "rehearse"))
+        assert no.startswith("Only the GM can rehearse the fight"), no
+        one = await report(await slash(h, gm, "rehearse", fights=1, seed=0))
+        assert re.match(r"\*\*Rehearsal\*\* of this fight from round \d+: 1 fight, ", one), one
+        text = await report(await slash(h, gm, "rehearse", fights=40, seed=3))
+        assert re.match(r"\*\*Rehearsal\*\* of this fight from round \d+: 40 fights", text), text
+        await work_done()
+        assert stored(path) == before and channel_shows(h) == shown
+        # A rehearsal racing a real command: both go through, neither waits on the other.
+        rehearsing = await slash(h, gm, "rehearse", fights=40, seed=3)
+        resolved = await ok(await slash(h, gm, "gm resolve"))
+        again = await report(rehearsing)
+        assert re.sub(r"\(\d+\.\d s\)", "", again) == re.sub(r"\(\d+\.\d s\)", "", text)
+        await work_done()
+        live = await bot.services.encounters.live(h.channel.id)
+        log = await bot.services.encounters.log(live.id)
+        assert [e.command for e in log[len(before[1]) :]] == ["resolve"], resolved
+        # The ended encounter is not rehearsed.
+        await end_encounter(h, table)
+        await work_done()
+        gone = await refused(await slash(h, gm, "rehearse"))
+        assert gone.startswith("There is no encounter in this channel"), gone
