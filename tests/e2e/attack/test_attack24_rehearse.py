@@ -13,6 +13,7 @@ import pytest
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
     end_encounter,
     ok,
     pass_turns_until,
@@ -84,10 +85,25 @@ async def test_a_rehearsal_stopped_by_the_bot_stopping_tells_its_gm(
 
 async def open_decision(bot: CombatBot, h: DiscordHarness, table: Table, system: str) -> None:
     """``system``'s fight with a decision open: UTTAS, Thug 1's Cudgel waits on Willow's
-    reaction; Untitled, the Hill giant's swing waits on Brask's shield choice."""
+    reaction; Uune, Mira's Attack roll waits on the GM's approval; Untitled, the Hill giant's
+    swing waits on Brask's shield choice."""
     if system == "uttas":
         await set_up_fight(h, table, thugs=2)
         await thug_attacks_willow(bot, h, table)
+    elif system == "uune":  # Mira's Attack: her roll waits on the GM's approval
+        pc, example, npc = ONE_ON_ONE["uune"]
+        await set_up_cast(h, table, "uune", name="Docks", pcs={pc: example}, npc=npc)
+        await pass_turns_until(bot, h, table, pc)
+        await ok(
+            await slash(
+                h,
+                table.player,
+                "act",
+                action="attack",
+                target="Dock Thug 1",
+                detail="Street fencing",
+            )
+        )
     else:
         pcs = {"Wren": "wren", "Brask": "brask"}
         await set_up_cast(
@@ -101,16 +117,17 @@ async def open_decision(bot: CombatBot, h: DiscordHarness, table: Table, system:
 
 @pytest.mark.async_timeout(300)
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("system", ["uttas", "untitled"])
+@pytest.mark.parametrize("system", ["uttas", "uune", "untitled"])
 async def test_a_rehearsal_with_a_decision_open_racing_its_settling_touches_nothing(
     discord_patched: DiscordHarness, table: Table, tmp_path: Path, system: str
 ) -> None:
-    """A decision waits (its prompt, buttons and pings in the channel). A player's /rehearse is
-    refused; the GM's plays from the open decision (one fight: "1 fight", not "1 fights", as
-    the report said) and changes nothing — not the row, the log,
-    the decision, its prompt or buttons, the turn's ping. Then a rehearsal races the GM's
-    `/gm resolve` in the same channel: the resolve is applied as if no rehearsal ran (one log
-    row more), the rehearsal reports. After `/encounter end` a rehearsal is refused by name."""
+    """A decision waits (a reaction, a roll window: its prompt, buttons and pings in the
+    channel). A player's /rehearse is refused; the GM's plays from the open decision (one
+    fight: "1 fight", not "1 fights", as the report said) and changes nothing — not the row,
+    the log, the decision, its prompt or buttons, the turn's ping. Then a rehearsal races the
+    GM's `/gm resolve` in the same channel: the resolve is applied as if no rehearsal ran (one
+    log row more), the rehearsal reports. After `/encounter end` a rehearsal is refused by
+    name."""
     h, path, gm = discord_patched, tmp_path / "bot.sqlite3", table.moderator
     async for bot in _running_bot(h, path, None):
         await open_decision(bot, h, table, system)
