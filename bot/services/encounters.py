@@ -64,6 +64,7 @@ from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
 from bot.services.state_text import state_text
 from bot.store import campaign, guild_settings, turn_timers
+from bot.store import decisions as decision_rows
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.base import Store, StoreConnection
@@ -79,6 +80,8 @@ STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 STATE_IDLE_S = 900.0  # a parsed state unused this long (monotonic seconds) is let go
 LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
+UNREAD_RETIRED = "The encounter ended before this was decided."
+"""What a waiting decision's prompt says once its encounter, a newer bot's, ended unread."""
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
 
 
@@ -508,7 +511,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         reading it, inside the caller's transaction: the row and its stored state stay as that
         bot wrote them (only its status, version and end time change), its open decisions
         close, and its log gets an ``end`` row that replays as no change — so the newer bot,
-        run again, reads the archived fight as it left it. What needs the fight is not done:
+        run again, reads the archived fight as it left it; its decisions' prompts lose their
+        buttons (:data:`UNREAD_RETIRED`). What needs the fight is not done:
         no summary, and its characters' campaign records and the campaign clock stay where
         they were (the reply says so)."""
         ensure_gm(current, actor, "end the encounter")
@@ -516,7 +520,14 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         now = self._clock()
         self._live_rows.pop(row.channel_id, None)
         self._states.pop(row.id, None)
-        saved = await repo.save(conn, row, now=now, status="archived")
+        saved = await repo.save(conn, row, now=now, status="archived")  # decisions close
+        # Their prompts lose their buttons, saying why, on the prompt keeper's next pass (the
+        # words an ended fight's prompts get, without the decision's own noun: unread).
+        for _, closed in await decision_rows.to_retire(conn):
+            if closed.encounter_id == row.id and closed.prompt_message_id is not None:
+                await decision_rows.retire_later(
+                    conn, closed.prompt_message_id, UNREAD_RETIRED, None
+                )
         await repo.append_log(
             conn,
             encounter_id=row.id,

@@ -209,6 +209,12 @@ async def test_a_newer_bots_fight_is_ended_unread(
         if how == "server end":
             answer = h.message(prompt.message).content
             assert "has ended, unread" in answer and "Its channel is told." in answer, answer
+        # The reaction's prompt loses its buttons on the keeper's next pass, saying why.
+        [prompt_of_reaction] = [m for m in h.messages_in(h.channel) if "reacts" in m.content]
+        await bot.prompts.retry()
+        await h.wait_for(lambda: h.message(prompt_of_reaction).components == [])  # noqa: B023
+        said = h.message(prompt_of_reaction).content
+        assert "The encounter ended before this was decided." in said, said
         # The channel is free again.
         await ok(await slash(h, gm, "encounter start", name="Next"))
         assert (await bot.services.encounters.live(h.channel.id)).row.name == "Next"
