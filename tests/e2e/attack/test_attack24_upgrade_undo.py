@@ -1,7 +1,8 @@
 """QA attack (round 24): undo and redo across a database upgrade, through Discord. The oldest
 fixture (``tests/fixtures/wave1.sqlite3``, written by the wave-1 code, which had UTTAS only)
-holds a fight in round 2 with an attack waiting on Willow's reaction, whose log keeps a state
-copy in every row (before the event log, migration 0021). The bot upgrades it, the GM plays on,
+holds a fight in round 2 with an attack waiting on Willow's reaction, and a paused one with an
+attack waiting too, whose logs keep a state copy in every row (before the event log, migration
+0021). The bot upgrades it, the GM plays on,
 then ``/gm undo`` walks back past the upgrade to the encounter's start and ``/gm redo`` forward
 again — once in one run, once with a stop and a start between. Every state on the way back must
 be the one that stood at that version (the old code's copies before the upgrade, the states the
@@ -28,11 +29,40 @@ from tests.e2e.conftest import Table, _running_bot
 from tests.harness.server import DiscordHarness
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "wave1.sqlite3"
-FORD = 101  # the fixture's live fight in round 2 (tests/fixtures/make_wave1_db.py)
+PLAYED_ON: dict[str, tuple[int, list[tuple[str, dict[str, Any]]]]] = {
+    # round 2, an attack waiting on Willow's reaction (tests/fixtures/make_wave1_db.py): the
+    # reaction is settled, turns pass, the GM corrects a vital and adds a condition
+    "Ford": (
+        101,
+        [
+            ("gm resolve", {}),
+            ("gm next", {}),
+            ("gm hp", {"combatant": "Thug 2", "health": "-2"}),
+            ("gm next", {}),
+            ("gm condition", {"combatant": "Willow", "action": "add", "name": "Prone"}),
+            ("gm next", {}),
+        ],
+    ),
+    # paused with an attack waiting on Willow: resumed, settled, paused again, turns pass
+    "Paused": (
+        104,
+        [
+            ("gm resume", {}),
+            ("gm resolve", {}),
+            ("gm next", {}),
+            ("gm pause", {}),
+            ("gm hp", {"combatant": "Thug 1", "stamina": "-3"}),
+            ("gm resume", {}),
+            ("gm next", {}),
+        ],
+    ),
+}
+"""The wave-1 fixture's live fights walked here: the channel each was in, and the GM's
+commands that play it on after the upgrade."""
 
 
-async def upgraded(path: Path, h: DiscordHarness) -> None:
-    """The fixture copied to ``path`` and migrated; the Ford fight moved to the harness's server
+async def upgraded(path: Path, h: DiscordHarness, fight: str) -> None:
+    """The fixture copied to ``path`` and migrated; ``fight`` moved to the harness's server
     and channel."""
     shutil.copyfile(FIXTURE, path)
     database = await Database.open(path)
@@ -44,18 +74,19 @@ async def upgraded(path: Path, h: DiscordHarness) -> None:
         raw.execute("UPDATE encounters SET guild_id = ?", (h.guild.id,))
         raw.execute(
             "UPDATE encounters SET channel_id = ?, tracker_message_id = NULL WHERE channel_id = ?",
-            (h.channel.id, FORD),
+            (h.channel.id, PLAYED_ON[fight][0]),
         )
 
 
-def old_copies(path: Path) -> dict[int, dict[str, Any]]:
-    """The state copies the wave-1 code logged for the Ford fight, by version, as this version
+def old_copies(path: Path, fight: str) -> dict[int, dict[str, Any]]:
+    """The state copies the wave-1 code logged for ``fight``, by version, as this version
     reads them."""
     rules = get_ruleset("uttas")
     with sqlite3.connect(path) as raw:
         (encounter_id,) = raw.execute(
             "SELECT id FROM encounters WHERE channel_id = (SELECT channel_id FROM encounters "
-            "WHERE status = 'live' AND name = 'Ford')"
+            "WHERE status = 'live' AND name = ?)",
+            (fight,),
         ).fetchone()
         found = raw.execute(
             "SELECT version, state FROM encounter_log WHERE encounter_id = ? ORDER BY version",
@@ -106,21 +137,14 @@ class Walk:
     undone: list[int] = field(default_factory=list)
 
 
-async def play_on_and_undo_all(bot: CombatBot, h: DiscordHarness, table: Table, walk: Walk) -> None:
+async def play_on_and_undo_all(
+    bot: CombatBot, h: DiscordHarness, table: Table, walk: Walk, fight: str
+) -> None:
     gm = table.moderator
     upgrade_version = max(walk.states)
     version, state = await now(bot, h)
     assert version == upgrade_version and state == walk.states[version]
-    # Play on: the waiting reaction is settled, turns pass, the GM corrects a vital and adds a
-    # condition.
-    for command, options in (
-        ("gm resolve", {}),
-        ("gm next", {}),
-        ("gm hp", {"combatant": "Thug 2", "health": "-2"}),
-        ("gm next", {}),
-        ("gm condition", {"combatant": "Willow", "action": "add", "name": "Prone"}),
-        ("gm next", {}),
-    ):
+    for command, options in PLAYED_ON[fight][1]:
         await ok(await slash(h, gm, command, **options))
         await work_done()
         version, state = await now(bot, h)
@@ -174,14 +198,15 @@ async def travelled(bot: CombatBot, h: DiscordHarness, key: str) -> int:
 @pytest.mark.async_timeout(240)
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("restart", [False, True])
+@pytest.mark.parametrize("fight", list(PLAYED_ON))
 async def test_undo_walks_back_past_the_upgrade_and_redo_forward_exactly(
-    discord_patched: DiscordHarness, table: Table, tmp_path: Path, restart: bool
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, fight: str, restart: bool
 ) -> None:
     h, path = discord_patched, tmp_path / "bot.sqlite3"
-    await upgraded(path, h)
-    walk = Walk(states=old_copies(path))  # version -> the state that stood at it
+    await upgraded(path, h, fight)
+    walk = Walk(states=old_copies(path, fight))  # version -> the state that stood at it
     async for bot in _running_bot(h, path, None):
-        await play_on_and_undo_all(bot, h, table, walk)
+        await play_on_and_undo_all(bot, h, table, walk, fight)
         if not restart:
             await redo_all(bot, h, table, walk)
     if restart:  # stopped after the walk back, started again for the walk forward
