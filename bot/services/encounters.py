@@ -429,13 +429,7 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         channel_id = await self._prompt_channel(prompt_id)
         async with self._lock(channel_id), self._db.transaction() as conn:
             prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
-            current: Encounter | UnreadEncounter
-            try:
-                current = await self._live_by_id(conn, prompt.target_id)
-            except RulesVersionUnknown as error:
-                row = await repo.by_id(conn, prompt.target_id)
-                assert row is not None  # _live_by_id read it live in this transaction
-                current = UnreadEncounter(row=row, reason=str(error))
+            current = await self._live_or_unread(conn, prompt.target_id)
             prompts.require_open(prompt)
             ensure_gm(current, actor, "end the encounter")
             await prompts.settle(conn, prompt, "confirmed", self._clock())
@@ -444,13 +438,13 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             ended = await self._archive(conn, current, actor)
         return ended
 
-    async def cancel_end(self, prompt_id: int, actor: Actor) -> Encounter:
+    async def cancel_end(self, prompt_id: int, actor: Actor) -> Encounter | UnreadEncounter:
         """Cancel an end prompt (its opener or a GM): after this its Confirm ends nothing.
         Raises :class:`Conflict` when the encounter already ended (it does not keep running)."""
         channel_id = await self._prompt_channel(prompt_id)
         async with self._lock(channel_id), self._db.transaction() as conn:
             prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
-            current = await self._live_by_id(conn, prompt.target_id)
+            current = await self._live_or_unread(conn, prompt.target_id)
             prompts.require_open(prompt)
             if actor.user_id != prompt.opened_by:
                 ensure_gm(current, actor, "answer this prompt")
@@ -473,6 +467,18 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         if row.status != "live":
             raise _already_ended()
         return await self._load(conn, row)
+
+    async def _live_or_unread(
+        self, conn: StoreConnection, encounter_id: int
+    ) -> Encounter | UnreadEncounter:
+        """Encounter ``encounter_id`` if it is live (:meth:`_live_by_id`) — as an
+        :class:`UnreadEncounter`, its row alone, when its fight is a newer bot's."""
+        try:
+            return await self._live_by_id(conn, encounter_id)
+        except RulesVersionUnknown as error:
+            row = await repo.by_id(conn, encounter_id)
+            assert row is not None  # _live_by_id read it live in this transaction
+            return UnreadEncounter(row=row, reason=str(error))
 
     async def _archive(self, conn: StoreConnection, current: Encounter, actor: Actor) -> Encounter:
         """Archive ``current`` (GM only) and log it, inside the caller's transaction."""

@@ -194,6 +194,12 @@ async def test_a_newer_bots_fight_is_ended_unread(
         options = {"channel": h.channel} if how == "server end" else {}
         refused = await answered(await h.slash(table.player, h.channel, how, options))
         assert refused.ephemeral and "Only" in text_of(refused), text_of(refused)
+        # A prompt to end it can be cancelled (its Cancel read the fight, and was refused).
+        cancelled = await answered(await h.slash(gm, h.channel, how, options))
+        no = cancelled.message.component(label="Cancel")["custom_id"]
+        click = await h.click(gm, cancelled.message, no)
+        await click.response()
+        assert not click.ephemeral and "keeps running" in str(click.response_data), click
         prompt = await answered(await h.slash(gm, h.channel, how, options))
         asked = text_of(prompt)
         assert prompt.ephemeral and asked.startswith("End **Newer**"), asked
