@@ -97,11 +97,6 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     a system does not list it does not play; each system's ``rules_version`` docstring says
     what its versions changed."""
 
-    READINGS: ClassVar[Mapping[str, int]] = {}
-    """A system's own later readings of its rules text: each name, from which of the system's
-    rules versions it is played (:meth:`reads`). Each system's ``Tx`` lists and explains its
-    own; its ``rules_version`` docstring says what each version changed."""
-
     NEW_DAY_AT_S: ClassVar[int] = 0
     """When a system's day begins, in seconds after midnight (:meth:`begin_next_day`): 0, at
     midnight, unless its rules text says otherwise (Uune's "Day" lasts "until the following
@@ -115,19 +110,6 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         (:attr:`LATER_READINGS`), so an older fight's log replays as it was played."""
         first = self.LATER_READINGS.get(reading)
         return first is not None and self.version >= first
-
-    def reads(self, reading: str) -> bool:
-        """Whether this encounter's rules version plays the system's own later ``reading``
-        (:attr:`READINGS`), so an older fight's log replays as it was played. Raises
-        ``KeyError`` for a reading the system does not list (a misspelt name fails loudly)."""
-        return self.reads_at(self.version, reading)
-
-    @classmethod
-    def reads_at(cls, version: int, reading: str) -> bool:
-        """Whether rules ``version`` of the system plays its later ``reading``
-        (:attr:`READINGS`): :meth:`reads` for code that holds a version, not a command's
-        working copy (a ruleset, an odds reckoning). Raises ``KeyError`` for an unknown one."""
-        return version >= cls.READINGS[reading]
 
     def __init__(
         self,

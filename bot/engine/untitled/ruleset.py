@@ -146,9 +146,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def __init__(self, tables: UntitledTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
-        self.economy: RoundActions = RoundActions(
-            wide=Tx.reads_at(self.version, "round_counts_as_tabled")
-        )
+        self.economy: RoundActions = RoundActions(wide=self.version >= 4)
         self._encounter_tables: dict[tuple[tuple[str, str], ...], UntitledTables] = {}
 
     def apply(
@@ -169,7 +167,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
-        if tx.reads("orphaned_attacks_dropped") and tx.state.decisions:
+        if self.version >= 2 and tx.state.decisions:
             combat.drop_orphaned_attacks(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)

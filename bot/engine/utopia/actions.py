@@ -100,18 +100,14 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (hit.attacker, hit.target):
             tx.settle_decision(p.id)
             tx.note(f"The damage from {hit.source} is cancelled.")
-        elif (
-            isinstance(p, AssistDecision)
-            and c.id in p.assists
-            and tx.reads("leaving_takes_assists")
-        ):
+        elif isinstance(p, AssistDecision) and c.id in p.assists and tx.version >= 2:
             kept = {helper: n for helper, n in p.assists.items() if helper != c.id}
             tx.settle_decision(p.id)
             tx.open_decision(AssistDecision(hit=p.hit, defense=p.defense, assists=kept))
             t = tx.view(hit.target)
             tx.note(f"{c.name}'s Assist on {t.name}'s {p.defense.title()} goes with them.")
     for other in st.combatants:  # its pledged Assists ("Assist") go with it too
-        if not tx.reads("leaving_takes_assists"):
+        if tx.version < 2:
             break  # rules version 1 left them (a test or Leap skips one no longer here)
         if other.id != c.id and any(p.helper == c.id for p in other.pledges):
             tx.c(other.id).pledges = tuple(p for p in other.pledges if p.helper != c.id)
@@ -230,7 +226,7 @@ def _check_move(tx: Tx, c: UtopiaCombatant, verb: str, meters: float, toward: st
             f"than {tx.scale.show(0)}, or leave it out to {verb} as far as "
             f"{names.escaped(c.name)} can."
         )
-    if toward is not None and tx.view(toward).id == c.id and tx.reads("no_travel_toward_oneself"):
+    if toward is not None and tx.view(toward).id == c.id and tx.version >= 2:
         raise InvalidInput(f"{names.escaped(c.name)} cannot {verb} toward themselves.")
 
 
@@ -261,7 +257,7 @@ def leap(tx: Tx, cmd: Leap) -> None:
     stay grappled by a grappler it was no longer beside."""
     c = _act(tx, cmd.actor)
     gid = grappler_of(tx, c)
-    if gid is not None and tx.reads("grappled_cannot_leap"):
+    if gid is not None and tx.version >= 6:
         raise RuleViolation(
             f"{names.escaped(c.name)} is grappled by {names.escaped(tx.view(gid).name)} and "
             "cannot leap away: break free first (`/act action:escape`)."
@@ -344,7 +340,7 @@ def exchange(tx: Tx, cmd: Exchange) -> None:
             raise RuleViolation(f"{names.escaped(c.name)} turns TA into IA on their own turn only.")
         # Version 5: the spend says what it buys ("spends 1 TA to gain 1 IA"), not the
         # exchange the next line says ("spends 1 TA to turn 1 TA into 1 IA").
-        why = "gain 1 IA" if tx.reads("ta_to_ia_says_gain") else f"turn {ta} TA into 1 IA"
+        why = "gain 1 IA" if tx.version >= 5 else f"turn {ta} TA into 1 IA"
         tx.pay(c.id, Cost(kind="turn", amount=ta), why)
         m = tx.c(c.id)
         m.pools = {**m.pools, "held_new": m.pools.get("held_new", 0) + 1}

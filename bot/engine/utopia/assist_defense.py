@@ -113,7 +113,7 @@ def settle_for_the_fallen(tx: Tx) -> None:
         if tx.state.decision(p.id) is None:
             continue
         if hit.target in here and not tx.is_out(tx.view(hit.target)):
-            if tx.reads("fallen_attacker_deals_nothing") and hit.attacker in here:
+            if tx.version >= 4 and hit.attacker in here:
                 _call_off_if_attacker_fell(tx, p, hit)
             continue
         tx.settle_decision(p.id)

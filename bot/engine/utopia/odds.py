@@ -22,7 +22,7 @@ from bot.engine.core.odds import Distribution, Odds, OddsLine, damage_summary
 from bot.engine.core.pools import DiceGroup, ExtraDice, Pool
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.utopia.combat import defense_against, dice_terms, ranged_difficulty
-from bot.engine.utopia.core import RULES_VERSION, Tx
+from bot.engine.utopia.core import RULES_VERSION
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import UtopiaCombatant
 from bot.engine.utopia.tables import UtopiaTables
@@ -101,9 +101,7 @@ def utopia_odds(
     bare = tables.weaponless
     expression = weapon.damage if weapon else bare.damage
     mod_name = weapon.damage_modifier if weapon else bare.modifier
-    offset = (  # as Tx.modifier reads it
-        tables.test.modifier_offset if Tx.reads_at(version, "modifier_offset_everywhere") else 4
-    )
+    offset = tables.test.modifier_offset if version >= 6 else 4  # as Tx.modifier reads it
     modifier = a.sheet.modifier(mod_name, offset) if mod_name else 0
     guard = defense_against(tables, t, weapon.damage_type if weapon else bare.damage_type)
     after: Distribution = {}

@@ -225,15 +225,15 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
         # What the engine plays by: versions 1 and 2 ignored some entries (see rules_version).
-        if Tx.reads_at(self.version, "exchange_rates_by_tables"):
+        if self.version >= 3:
             self.played = self.tables
-        elif Tx.reads_at(self.version, "stealth_and_assist_by_tables"):
+        elif self.version == 2:
             self.played = _as_version_2(self.tables)
         else:
             self.played = _as_version_1(self.tables)
         rates = self.played
         self.economy: SheetActions = SheetActions(
-            own_turn_exchange=not Tx.reads_at(self.version, "own_turn_ta_not_made_up"),
+            own_turn_exchange=self.version < 2,
             interrupt_per_turn_action=rates.actions.interrupt_per_turn_action,
             turn_per_interrupt_action=rates.actions.turn_per_interrupt_action,
             hold_turn_actions=rates.hold.turn_actions,
@@ -360,9 +360,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         weapons = [w.name for w in sheet.weapons]
         put_away = set(combatant.sheathed)
         held = [  # natural weapons (no hands) are never sheathed from version 5
-            w.name
-            for w in sheet.weapons
-            if w.hands > 0 or not Tx.reads_at(self.version, "natural_weapons_stay_drawn")
+            w.name for w in sheet.weapons if w.hands > 0 or self.version < 5
         ]
         worn = combatant.wears()
         armor = [a.name for a in sheet.armor]

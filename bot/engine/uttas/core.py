@@ -68,7 +68,6 @@ class Tx(CoreTx[UttasState, Combatant]):
         "new_day_moves_clock": 5,
     }
     READINGS: ClassVar[Mapping[str, int]] = {
-        "speed_refills_at_turn_start": 2,
         "maintained_attacks": 4,
         "opposing_head": 4,
         "grapple_working_arms": 4,
@@ -78,10 +77,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "standing_moves": 4,
     }
     """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
-    :attr:`LATER_READINGS`): ``"speed_refills_at_turn_start"`` (version 2), the Speed pool
-    refills at the start of the creature's next turn, where version 1 refilled it at the end of
-    its own turn, unless the tables say when (:class:`~bot.engine.uttas.ruleset.UttasRuleset`);
-    from version 4: ``"maintained_attacks"``, an attack with a maintained power records
+    :attr:`LATER_READINGS`): ``"maintained_attacks"``, an attack with a maintained power records
     what it maintains, so it can be dropped (:meth:`maintain`); ``"opposing_head"``, the target
     of an opposed check rolls with its disabled head's Disadvantage (:meth:`check_roll`);
     ``"grapple_working_arms"``, a grapple holds one limb per working arm
@@ -93,6 +89,11 @@ class Tx(CoreTx[UttasState, Combatant]):
     or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending
     half the Run speed is moving, so the free stance of the turn's start is gone after it
     (:func:`bot.engine.uttas.movement.stand`)."""
+
+    def reads(self, reading: str) -> bool:
+        """Whether this encounter's rules version plays UTTAS's later ``reading``
+        (:attr:`READINGS`), so an older fight's log replays as it was played."""
+        return self.version >= self.READINGS[reading]
 
     def __init__(
         self,

@@ -177,9 +177,7 @@ class UttasRuleset(Ruleset[UttasState]):
     def __init__(self, tables: UttasTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
-        refill = self.tables.speed_refill or (
-            "turn_start" if Tx.reads_at(self.version, "speed_refills_at_turn_start") else "turn_end"
-        )
+        refill = self.tables.speed_refill or ("turn_start" if self.version >= 2 else "turn_end")
         self.economy = SpeedPool(refill)
         self.scale = self.tables.range.scale
 
@@ -300,11 +298,11 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def usable_attack_names(self, state: UttasState, combatant: Combatant) -> list[str]:
         """:meth:`attack_names` without an attack power ``combatant`` already maintains, from
-        rules version 4 (``"maintained_attacks"``, :attr:`Tx.READINGS`: attacking with it again is
+        rules version 4 (``Tx.READINGS["maintained_attacks"]``: attacking with it again is
         refused until it is dropped, "Activating Powers"); a weapon of the same name, which
         an attack by that name uses, stays."""
         found = self.attack_names(combatant)
-        if not Tx.reads_at(self.version, "maintained_attacks"):
+        if self.version < Tx.READINGS["maintained_attacks"]:
             return found
         sheet = combatant.sheet
         held = {mp.power for mp in combatant.maintained}
@@ -699,7 +697,7 @@ class UttasRuleset(Ruleset[UttasState]):
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None
     ) -> list[ReactionOption]:
-        steps = Tx.reads_at(self.version, "move_reaction_moves")
+        steps = self.version >= Tx.READINGS["move_reaction_moves"]
         return reactions.reaction_options(
             state, self.tables, combatant_id, decision, steps_checked=steps
         )

@@ -106,11 +106,7 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (p.actor, p.target, p.attacker):
             tx.settle_decision(p.id)
             tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
-        elif (
-            c.id in helpers
-            and tx.reads("helper_leaving_drops_help")
-            and isinstance(p, ApprovalDecision)
-        ):
+        elif c.id in helpers and tx.version >= 3 and isinstance(p, ApprovalDecision):
             # no reason given: tx.leave_fight says "… leaves the encounter." below
             rolls.drop_helpers(tx, p, [c.id], None)
         elif c.id in helpers:
@@ -130,7 +126,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
         tx.c(c.id).pools = tx.economy.fresh(1)
     st.phase, st.round, st.turn, st.decisions, st.winner = "active", 1, None, [], None
     tx.emit(RoundStarted(round=1, text="Round 1 begins: the PCs act, in any order, then the NPCs."))
-    if tx.reads("bleeding_at_round_one"):
+    if tx.version >= 5:
         round_one_hooks(tx)
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])
@@ -167,7 +163,7 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     their turns, the facilitator will give the NPCs their turns". From rules version 2 a PC
     stays among the PCs and an NPC among the NPCs (the players choose who goes next among
     the PCs, ``/act action:next``); then the core's move."""
-    if tx.reads("pcs_before_npcs") and tx.state.phase == "active":
+    if tx.version >= 2 and tx.state.phase == "active":
         c = tx.view(cmd.target)
         order = tx.state.order
         pcs = sum(1 for x in order if not tx.view(x).is_npc)

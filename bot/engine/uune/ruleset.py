@@ -234,7 +234,7 @@ class UuneRuleset(Ruleset[UuneState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
-        if tx.reads("fallen_roll_settles") and tx.state.decisions:
+        if self.version >= 2 and tx.state.decisions:
             rolls.settle_for_the_fallen(tx)
         tx.check_end()
         tx.pass_turn_if_unable()

@@ -162,7 +162,7 @@ def insight(tx: Tx, cmd: Insight) -> None:
         raise RuleViolation(
             f"Insight reads an NPC's Social score; {names.escaped(npc.name)} is a PC."
         )
-    if tx.reads("insight_refuses_the_out") and tx.is_out(npc):
+    if tx.version >= 3 and tx.is_out(npc):
         raise RuleViolation(
             f'{names.escaped(npc.name)} is Incapacitated ("cannot take actions"): Insight reads '
             "an NPC's emotions while it interacts, and it takes part in no interaction now."
@@ -284,9 +284,7 @@ def luck(tx: Tx, cmd: Luck) -> None:
     mode = "" if check.mode == "normal" else f" with {check.mode}"
     verdict = "succeeds" if check.success else "fails"
     rolled = ", ".join(str(x) for x in check.dice)
-    if (
-        tx.reads("luck_note_as_typed") and cmd.what != "attempt"
-    ):  # the member's own words: a question, say
+    if tx.version >= 4 and cmd.what != "attempt":  # the member's own words: a question, say
         whose = f"{c.name} ({cmd.what})"
     else:
         whose = f"{c.name}'s {cmd.what}"
@@ -318,7 +316,7 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
     # in the decision and the GM's answer names it, so a fight's log replays only with the
     # label it had: versions 2-5 keep textwrap's cut (whitespace runs made one, a hyphen a
     # place to cut), which bot.words.shortened does not repeat.
-    if tx.reads("label_cut_at_word"):
+    if tx.version >= 2:
         label = textwrap.shorten(label, 60, placeholder="...") or label[:57] + "..."
     else:
         label = label[:60]
