@@ -152,8 +152,11 @@ class Encounter:
         """The encounter's ruleset, playing by the rules frozen when it started (decision C,
         :meth:`playing_rules`). Rules a newer bot froze are shown through this version's
         ruleset, so the encounter can still be read and ended; nothing is applied with them
-        (:meth:`EncounterService.change` refuses) — nor replayed: one whose stored state is
-        behind its row is refused when read (:func:`bot.services.encounters.state_of`)."""
+        (:meth:`EncounterService.change` refuses), nor worked out by them (``/odds``,
+        ``/rehearse`` and the turn's Attack button read :meth:`playing_rules`) — nor replayed:
+        one whose stored state is behind its row is refused when read
+        (:func:`bot.services.encounters.state_of`; it can still be ended, unread:
+        :class:`UnreadEncounter`)."""
         try:
             return self.playing_rules()
         except RulesVersionUnknown:
