@@ -62,7 +62,7 @@ from bot.settings import (
 )
 from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
-from bot.store.db import Database
+from bot.store.db import Database, SchemaAhead
 from bot.store.pg import PgDatabase
 from bot.store.server_clock import ServerClock
 
@@ -194,6 +194,17 @@ def database_problem(path: Path, error: BaseException) -> str:
     )
 
 
+def newer_database(where: str, error: SchemaAhead) -> str:
+    """The one line printed when ``where`` (the database) was upgraded by a newer version of
+    the bot (a rollback): what happened and what to do. The bot does not start on it."""
+    return (
+        f"Configuration error: {where} was upgraded by a newer version of the bot (its schema "
+        f"is at migration {error.current}; this version knows migrations up to "
+        f"{error.newest}), so this version cannot use it. Run the newer version of the bot, or "
+        "restore a backup of the database taken before that version upgraded it."
+    )
+
+
 def _scrubbed(text: str, url: str) -> str:
     """``text`` without the password of ``url`` (a server's message may quote the URL)."""
     with contextlib.suppress(ValueError):
@@ -229,6 +240,12 @@ async def open_postgres(url: str) -> PgDatabase:
         ) from None
     try:
         await db.migrate()
+    except SchemaAhead as error:
+        with contextlib.suppress(Exception):
+            await db.close()
+        raise StartupError(
+            newer_database(f"the PostgreSQL database at {where}", error), 2
+        ) from None
     except BaseException:
         with contextlib.suppress(Exception):
             await db.close()
@@ -245,6 +262,9 @@ async def run(settings: Settings) -> None:
     migrated first; an unreachable or refusing server is a :class:`StartupError` naming it)."""
     try:
         bot = await build(settings)
+    except SchemaAhead as error:
+        where = f"the database file {settings.database_path}"
+        raise StartupError(newer_database(where, error), 2) from None
     except (OSError, sqlite3.Error, StorageUnavailable) as error:
         raise StartupError(database_problem(settings.database_path, error), 2) from None
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)

@@ -12,7 +12,7 @@ from typing import Any, TypeVar, cast
 import discord
 from discord.ext import commands
 
-from bot.errors import DomainError
+from bot.errors import DomainError, RulesVersionUnknown
 from bot.services.away import marks_read_fresh
 from bot.services.combat import CombatResult
 from bot.services.container import Services
@@ -228,6 +228,8 @@ class CombatBot(commands.Bot):
         recovery still running then is cut off, giving back the ping it claimed and did not
         post: owed again at the next start, never half done."""
         self._stopping = True
+        # Rehearsals stop now, so their GMs are told within the grace (they take up to 60 s).
+        self.services.rehearsal.close()
         me = asyncio.current_task()
         in_flight = [
             task
@@ -246,7 +248,6 @@ class CombatBot(commands.Bot):
             self._recovery.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._recovery
-        self.services.rehearsal.close()
         await super().close()
 
     async def _expire_decisions(self, interval: float, owed: list[tuple[int, int]]) -> None:
@@ -397,6 +398,14 @@ class CombatBot(commands.Bot):
         committed (decided meanwhile, or the change failed)."""
         try:
             result = await self.services.combat.expire(encounter_id, pending_version)
+        except RulesVersionUnknown as error:  # a newer bot's fight: tried again when the claim
+            log.warning(  # lapses (bot.store.expiry.LEASE)
+                "the decision of encounter %s opened at version %s cannot expire here: %s",
+                encounter_id,
+                pending_version,
+                error,
+            )
+            return None
         except DomainError as error:  # a click, another pass or process settled it meanwhile
             log.info(
                 "the decision of encounter %s opened at version %s was settled meanwhile "

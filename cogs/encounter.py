@@ -24,7 +24,7 @@ from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.embeds import joined_as_left, order_places
-from bot.ui.encounter_end import end_prompt
+from bot.ui.encounter_end import end_prompt, end_question
 from bot.ui.fight_chart import chart_reply, require_fought
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.recap import recap_embed
@@ -181,8 +181,7 @@ class EncounterCog(
         _, channel_id = channel_ids(interaction)
         encounter, prompt_id = await self.service.open_end(channel_id, actor_of(interaction))
         await interaction.response.send_message(
-            f"End **{shown_name(encounter.row.name)}**? It is archived and can no longer be "
-            "played.",
+            end_question(encounter),
             view=end_prompt(prompt_id),
             ephemeral=True,
         )

@@ -124,3 +124,35 @@ def test_an_unopenable_database_path_is_one_line_and_exit_2(tmp_path: Path) -> N
     database = tmp_path / "a-folder.sqlite3"
     database.mkdir()  # SQLite cannot open a directory
     assert_one_line_naming(run_bot(tmp_path, database), database, "DATABASE_PATH")
+
+
+def test_a_database_a_newer_bot_upgraded_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A rollback: the database is at a migration this version does not have (a newer bot
+    applied it). The bot went on as if at head — its commands then met what that bot stored
+    (fights by rules it does not know, columns it does not fill) one at a time. It now says
+    what happened and what to do, and changes nothing."""
+    import asyncio
+
+    from bot.store.db import Database, bundled_migrations
+
+    async def at_head(path: Path) -> None:
+        db = await Database.open(path)
+        await db.migrate()
+        await db.close()
+
+    database = tmp_path / "bot.sqlite3"
+    asyncio.run(at_head(database))
+    newest = max(m.version for m in bundled_migrations())
+    with sqlite3.connect(database) as conn:  # the newer bot's migration
+        conn.execute("CREATE TABLE later (x INTEGER)")
+        conn.execute(f"PRAGMA user_version = {newest + 1}")
+        tables = conn.execute("SELECT name FROM sqlite_master ORDER BY name").fetchall()
+    conn.close()
+    line = assert_one_line_naming(run_bot(tmp_path, database), database)
+    assert "was upgraded by a newer version of the bot" in line, line
+    assert f"schema is at migration {newest + 1}" in line and f"up to {newest})" in line, line
+    assert "Run the newer version of the bot, or restore a backup" in line, line
+    with sqlite3.connect(database) as conn:  # nothing applied
+        assert conn.execute("PRAGMA user_version").fetchone() == (newest + 1,)
+        assert conn.execute("SELECT name FROM sqlite_master ORDER BY name").fetchall() == tables
+    conn.close()

@@ -66,7 +66,7 @@ import asyncpg
 
 from bot.errors import StorageUnavailable
 from bot.store.base import SingleTrip
-from bot.store.db import Migration, MigrationStep
+from bot.store.db import Migration, MigrationStep, refuse_if_ahead
 from bot.store.db import _statements as sql_statements
 
 log = logging.getLogger(__name__)
@@ -325,11 +325,18 @@ class PgDatabase:
         """Apply every migration newer than the database's version, each in its own
         transaction under ``pg_advisory_xact_lock(MIGRATION_LOCK)``, re-reading the version
         under the lock (so concurrent migrators never apply one twice). Returns the numbers
-        this call applied."""
+        this call applied. Raises :class:`~bot.store.db.SchemaAhead`, and changes nothing, when
+        the database is past the bundled migrations (a newer bot's)."""
         pending = sorted(
             migrations if migrations is not None else bundled_pg_migrations(),
             key=lambda m: m.version,
         )
+        if migrations is None:
+            async with self.transaction() as conn:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+                )
+                refuse_if_ahead(await _version(conn), pending)
         applied: list[int] = []
         for migration in pending:
             async with self.transaction() as conn:
