@@ -1,0 +1,44 @@
+"""A brand-new GM and three players run a Utopia fight and a Uune conflict over a week of chat
+from the README alone (issue 24's walkthrough): sheets from the forms, the examples and a
+hand-written file, the GM's NPCs with hidden numbers, defenses by button, `/odds` before acting,
+turn deadlines, an away player, undo and redo. Each test is a place where what the bot said was
+wrong or left them guessing, and states what they should see."""
+
+from __future__ import annotations
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import refused, set_up_cast, slash
+from tests.e2e.conftest import Table
+from tests.harness.server import DiscordHarness
+
+
+async def test_utopia_odds_say_what_the_chance_is_of(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Before the bandit's turn the GM asked `/odds target:Brannoc with:Hatchet as:Bandit
+    archer 2` and read "no defense: 0 % to hit — damage gets through" — a melee attack lands
+    within reach (README, "Odds"), so "0 % to hit" was wrong, and it contradicted its own note:
+    the figure is the chance any damage gets past Brannoc's defense 4 (the Hatchet's 1d6 - 2
+    never does). Each Utopia line now says what its chance is of, as an attack's result does
+    ("Odds: 50.0 % damage gets through the Dodge"); a UTTAS line still reads "to hit"."""
+    h, gm = discord_harness, table.moderator
+    pcs = {"Vesna": "vesna", "Brannoc": "brannoc"}
+    await set_up_cast(
+        h, table, "utopia", name="Reed ford", pcs=pcs, npc=("bandit-archer", "Bandit archer")
+    )
+    text = await refused(
+        await slash(h, gm, "odds", target="Brannoc", with_="Hatchet", as_="Bandit archer 1")
+    )
+    lines = text.splitlines()
+    assert lines[0] == "Bandit archer 1's Hatchet against Brannoc", text
+    assert "to hit" not in text, text
+    assert lines[2] == "no defense: 0 % damage gets through", text
+    assert lines[3] == "Block: 0 % damage gets through — 2d4", text
+    assert lines[4] == "Dodge: 0 % damage gets through — 1d12", text
+    # A ranged attack: the test may miss, and the figure is still of damage getting through.
+    bow = await refused(
+        await slash(
+            h, gm, "odds", target="Vesna", with_="Crossbow", range=10.0, as_="Bandit archer 1"
+        )
+    )
+    assert "to hit" not in bow and "% damage gets through — " in bow, bow
