@@ -6,9 +6,12 @@ wrong or left them guessing, and states what they should see."""
 
 from __future__ import annotations
 
+import json
+
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import refused, set_up_cast, slash
+from tests.e2e.combat_helpers import ok, refused, set_up_cast, slash
 from tests.e2e.conftest import Table
+from tests.e2e.test_characters import import_file
 from tests.harness.server import DiscordHarness
 
 
@@ -42,3 +45,34 @@ async def test_utopia_odds_say_what_the_chance_is_of(
         )
     )
     assert "to hit" not in bow and "% damage gets through — " in bow, bow
+
+
+async def test_a_sheet_naming_no_system_says_which_sheet_it_was_read_as(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Ilka's player typed her Utopia sheet by hand in the Utopia fight's channel, writing the
+    game system as the commands call it (`"ruleset": "utopia"`), and uploaded it with
+    `/character import file:`. The refusal read "`ruleset` is not a known field; allowed:
+    system, name, agility, body, …" and "`shp` is not a known field; allowed: …" — UTTAS's
+    fields, with no word that the file had been read as a UTTAS sheet, nor how to name
+    Utopia. The refusal now says so under its heading; a UTTAS sheet with a wrong value (no
+    unknown field) is refused as before, and the corrected file imports."""
+    h, player = discord_harness, table.player
+    await ok(await slash(h, table.moderator, "encounter start", name="Reed", ruleset="utopia"))
+    sheet = {"name": "Ilka", "ruleset": "utopia", "shp": 14, "dhp": 12, "stamina": 16}
+    ephemeral, text, _ = await import_file(h, player, json.dumps(sheet).encode())
+    assert ephemeral, text
+    heading, note, *problems = text.splitlines()
+    assert heading == "That sheet was not imported (3 problems):", text
+    assert note.startswith("It names no `system`, so it was read as a UTTAS sheet;"), text
+    assert '`"system": "utopia"`' in note and "`uune`" in note, text
+    assert problems[0].startswith("• `ruleset` is not a known field"), text
+    # A UTTAS sheet's wrong value names no system either, but has no unknown field: no note.
+    willow = {"name": "Willow", "agility": 500}
+    ephemeral, text, _ = await import_file(h, player, json.dumps(willow).encode())
+    assert ephemeral and text.startswith("That sheet was not imported:"), text
+    assert "names no `system`" not in text, text
+    # The sheet naming its system imports.
+    fixed = {"system": "utopia", **{k: v for k, v in sheet.items() if k != "ruleset"}}
+    ephemeral, text, _ = await import_file(h, player, json.dumps(fixed).encode())
+    assert "Imported **Ilka**" in text, text
