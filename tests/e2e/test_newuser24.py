@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, refused, set_up_cast, slash
-from tests.e2e.conftest import Table
+from tests.e2e.combat_helpers import ok, press, refused, set_up_cast, slash, work_done
+from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_characters import import_file
+from tests.e2e.test_utopia_assist import newest_with, utopia_fight
 from tests.harness.server import DiscordHarness
 
 
@@ -76,3 +77,28 @@ async def test_a_sheet_naming_no_system_says_which_sheet_it_was_read_as(
     fixed = {"system": "utopia", **{k: v for k, v in sheet.items() if k != "ruleset"}}
     ephemeral, text, _ = await import_file(h, player, json.dumps(fixed).encode())
     assert "Imported **Ilka**" in text, text
+
+
+async def test_the_defender_handed_back_an_assisted_dodge_is_told_to_roll_it(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """Vesna's player was away with the bystander standing in, who pressed Dodge when the
+    Stone hound bit her; Brannoc, engaged beside her, may Assist. Back with `/back`, her
+    player was pinged "you now have a choice to make: **Vesna** dodges: Assist with +1d12 per
+    IA" — an Assist is Brannoc's to give; what waits on her is the roll ("Roll the Dodge now").
+    The ping now says both: who may Assist, and who rolls when ready."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await utopia_fight(h, table, dice)
+    await ok(await slash(h, player, "away", delegate=table.bystander))
+    dice.load([8])  # the bite: 1d10 [8] + Power 2
+    bite = await ok(
+        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
+    )
+    await press(h, table.bystander, bite.message, "Dodge (1 IA)")
+    await newest_with(h, "Roll the Dodge now")
+    await ok(await slash(h, player, "back"))
+    await work_done()
+    [ping] = [m.content for m in h.messages_in(h.channel) if "a choice to make" in m.content]
+    assert ping.startswith(f"<@{player.id}> you now have a choice to make: "), ping
+    assert "**Vesna** will dodge: **Brannoc** may Assist (+1d12 per IA)" in ping, ping
+    assert "**Vesna** rolls when ready" in ping, ping
