@@ -102,3 +102,19 @@ async def test_the_defender_handed_back_an_assisted_dodge_is_told_to_roll_it(
     assert ping.startswith(f"<@{player.id}> you now have a choice to make: "), ping
     assert "**Vesna** will dodge: **Brannoc** may Assist (+1d12 per IA)" in ping, ping
     assert "**Vesna** rolls when ready" in ping, ping
+
+
+async def test_help_on_a_rest_does_not_promise_utopia_a_long_rest(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """After the first fight the GM read `/help topic:gm time rest` — "`kind`: Short (1 hour,
+    twice a day) or long (8 hours, once a day)" — and called a long rest in the Utopia
+    fight: refused, "Utopia has no long rest" (README: "Utopia: the rests its tables give, by
+    default a short rest only"). Both rest commands' `kind:` now say whose rests those are."""
+    h = discord_harness
+    for topic in ("gm time rest", "campaign rest"):
+        record = await h.slash(table.gm, h.channel, "help", {"topic": topic})
+        await record.response()
+        text = record.message.text()
+        assert "UTTAS: 1 h twice a day, 8 h once a day" in text, text
+        assert "Utopia: short, unless /tables adds a long" in text, text
