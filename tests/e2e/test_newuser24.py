@@ -118,3 +118,27 @@ async def test_help_on_a_rest_does_not_promise_utopia_a_long_rest(
         text = record.message.text()
         assert "UTTAS: 1 h twice a day, 8 h once a day" in text, text
         assert "Utopia: short, unless /tables adds a long" in text, text
+
+
+async def test_a_bond_is_named_by_its_kind_as_the_sheet_shows_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Mira's sheet (`/character show`) lists her bonds as "motivation: Pay back the river
+    guild…" and "flaw: Cannot walk away from a wager…"; her player typed `/act action:bond
+    detail:motivation` and was refused, "Mira Quell has no such bond (bonds: 1. Pay back the
+    river guild that...; 2. Cannot walk away…)" — the list left out the very word she used.
+    A bond is now named by its kind too (the only one of that kind, or "kind: words"), and
+    the refusal lists each bond with its kind."""
+    h, player = discord_harness, table.player
+    pcs = {"Mira Quell": "mira"}
+    await set_up_cast(h, table, "uune", name="Dock nine", pcs=pcs, npc=("dock-thug", "Dock Thug"))
+    text = await refused(await slash(h, player, "act", action="bond", detail="objection"))
+    assert text == (
+        "Mira Quell has no such bond (bonds: 1. motivation: Pay back the river guild that...; "
+        "2. flaw: Cannot walk away from a wager, even a...)."
+    ), text
+    asked = await ok(await slash(h, player, "act", action="bond", detail="motivation"))
+    assert "for acting on Bond 1 — Pay back the river guild" in asked.message.text()
+    await ok(await slash(h, table.moderator, "gm undo"))
+    asked = await ok(await slash(h, player, "act", action="bond", detail="flaw: cannot walk"))
+    assert "for acting on Bond 2 — Cannot walk away" in asked.message.text()
