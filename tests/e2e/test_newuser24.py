@@ -11,7 +11,7 @@ import json
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import ok, press, refused, set_up_cast, slash, work_done
 from tests.e2e.conftest import DiceBox, Table
-from tests.e2e.test_characters import import_file
+from tests.e2e.test_characters import answer, import_file
 from tests.e2e.test_utopia_assist import newest_with, utopia_fight
 from tests.harness.server import DiscordHarness
 
@@ -142,3 +142,31 @@ async def test_a_bond_is_named_by_its_kind_as_the_sheet_shows_it(
     await ok(await slash(h, table.moderator, "gm undo"))
     asked = await ok(await slash(h, player, "act", action="bond", detail="flaw: cannot walk"))
     assert "for acting on Bond 2 — Cannot walk away" in asked.message.text()
+
+
+async def test_a_uune_forms_several_level_problems_read_apart(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The third player filled in the Uune form with one shtick at level 5, one bond and one
+    experience, and read "shtick points spent: 5; at level 1 exactly 2; bonds: 1; at level 1
+    exactly 2; experiences: 1; at level 1 at least 2" — each problem's own "; " ran into the
+    "; " between them, so "exactly 2; bonds: 1" read as one pair. Each problem now keeps
+    what is allowed in brackets."""
+    h, player = discord_harness, table.bystander
+    opened = await h.slash(player, h.channel, "character create", ruleset="uune")
+    await opened.response()
+    form = {
+        "name": "Ilka",
+        "shticks": "Quickblade 5",
+        "bonds": "motivation: gold",
+        "experiences": "Sailor",
+        "items": "Rope",
+    }
+    ephemeral, text, _ = await answer(
+        await h.submit_modal(player, h.channel, "sheet:create:character:uune", form)
+    )
+    assert ephemeral and text.startswith("That sheet was not created"), text
+    assert (
+        "shtick points spent: 5 (at level 1: exactly 2); bonds: 1 (at level 1: exactly 2); "
+        "experiences: 1 (at level 1: at least 2)"
+    ) in text, text
