@@ -9,7 +9,18 @@ from __future__ import annotations
 import json
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, press, refused, set_up_cast, slash, work_done
+from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
+    end_encounter,
+    ok,
+    press,
+    refused,
+    set_up_cast,
+    set_up_fight,
+    slash,
+    version,
+    work_done,
+)
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_characters import answer, import_file
 from tests.e2e.test_utopia_assist import newest_with, utopia_fight
@@ -170,3 +181,32 @@ async def test_a_uune_forms_several_level_problems_read_apart(
         "shtick points spent: 5 (at level 1: exactly 2); bonds: 1 (at level 1: exactly 2); "
         "experiences: 1 (at level 1: at least 2)"
     ) in text, text
+
+
+async def test_begin_refuses_an_initiative_the_system_does_not_take(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/help topic:encounter begin` offers `initiative:` — "Order by Agility (ties rolled) or
+    roll Agility dice" — in every system; the GM began the Utopia fight with
+    `initiative:Roll Agility dice` and the bot rolled its Speed tests without a word that the
+    option was dropped (Uune and Untitled likewise ignored it), where `/gm settings
+    initiative:` refuses it. It is now refused by name, saying how the system orders its
+    fight, and nothing begins; UTTAS still takes it."""
+    h, gm = discord_harness, table.moderator
+    for system, how in (
+        ("utopia", "everyone rolls, highest first"),
+        ("untitled", "the GM sets it: `/gm order`"),
+        ("uune", "the player characters, in the order they choose, then the NPCs"),
+    ):
+        pc, example, npc = ONE_ON_ONE[system]
+        await set_up_cast(h, table, system, name="Ford", pcs={pc: example}, npc=npc, begin=False)
+        before = await version(bot, h)
+        text = await refused(await slash(h, gm, "encounter begin", initiative="roll"))
+        assert f"makes its own turn order ({how}): `initiative:` is UTTAS's" in text, text
+        assert await version(bot, h) == before, system
+        await ok(await slash(h, gm, "encounter begin"))
+        click = await end_encounter(h, table)
+        await click.wait_for(lambda r: any("Encounter ended" in m.text() for m in r.followups))
+    await set_up_fight(h, table, begin=False)
+    begun = await ok(await slash(h, gm, "encounter begin", initiative="roll"))
+    assert "The fight begins!" in begun.message.text()

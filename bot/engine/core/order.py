@@ -60,6 +60,12 @@ class TurnOrder(ABC):
     allows_interleave: ClassVar[bool] = False
     """The encounter may play one action at a time, each creature after each action (Utopia's
     optional rule, :mod:`bot.engine.core.interleave`)."""
+    takes_initiative_mode: ClassVar[bool] = False
+    """``/encounter begin initiative:`` (by Agility, or rolled) chooses how this order is made
+    (UTTAS's :class:`ByScore`); the other orders are made their own way (``made_by``), and
+    the option is refused, saying so, rather than dropped."""
+    made_by: ClassVar[str] = ""
+    """How the order is made, in words, for that refusal."""
 
     @abstractmethod
     def arrange(self, tx: Tx) -> None:
@@ -123,6 +129,7 @@ class ByScore(TurnOrder):
 
     key = "by_score"
     mode: str | None = None  # None: the encounter's initiative_mode
+    takes_initiative_mode = True
 
     def _mode(self, tx: Tx) -> str:
         return self.mode or tx.state.initiative_mode
@@ -202,6 +209,8 @@ class Rolled(ByScore):
 
     key = "rolled"
     mode = "roll"
+    takes_initiative_mode = False
+    made_by = "everyone rolls, highest first"
     allows_delay = True
     allows_interleave = True
 
@@ -212,6 +221,7 @@ class StorytellerOrder(TurnOrder):
 
     key = "storyteller"
     allows_hold = True
+    made_by = "the GM sets it: `/gm order`"
 
     def arrange(self, tx: Tx) -> None:
         st = tx.state
@@ -231,6 +241,7 @@ class PcsThenNpcs(TurnOrder):
     """Every player character (in the order they joined), then every NPC."""
 
     key = "pcs_then_npcs"
+    made_by = "the player characters, in the order they choose, then the NPCs"
 
     def arrange(self, tx: Tx) -> None:
         st = tx.state
