@@ -210,3 +210,30 @@ async def test_begin_refuses_an_initiative_the_system_does_not_take(
     await set_up_fight(h, table, begin=False)
     begun = await ok(await slash(h, gm, "encounter begin", initiative="roll"))
     assert "The fight begins!" in begun.message.text()
+
+
+async def test_help_on_a_condition_says_how_long_a_uune_effect_lasts(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """`/help topic:gm condition` read "`lasts` (optional): How long an added condition lasts
+    (default: until removed)"; the GM gave Mira Bleeding without `lasts:` and it read "until
+    the scene ends" — Uune's effects have "Default scope: Scene", and the bot reads "until
+    removed" as it (`docs/rules/uune.md`). The option's description now says so."""
+    h = discord_harness
+    record = await h.slash(table.gm, h.channel, "help", {"topic": "gm condition"})
+    await record.response()
+    text = record.message.text()
+    assert "(default: until removed; in Uune, until the scene ends)" in text, text
+    pcs = {"Mira Quell": "mira"}
+    await set_up_cast(h, table, "uune", name="Dock nine", pcs=pcs, npc=("dock-thug", "Dock Thug"))
+    given = await ok(
+        await slash(
+            h,
+            table.moderator,
+            "gm condition",
+            combatant="Mira Quell",
+            action="add",
+            name="Bleeding",
+        )
+    )
+    assert "(by the Game Master, until the scene ends)" in given.message.text()
