@@ -173,10 +173,7 @@ class EncounterCog(
                 # it was dropped without a word: the GM asked for rolled Agility dice in a
                 # Utopia fight and got its Speed tests (refused here, not in the engine, so
                 # a Begin logged with it still replays)
-                raise InvalidInput(
-                    f"{current.rules.title} makes its own turn order ({order.made_by}): "
-                    "`initiative:` is UTTAS's. Begin without it."
-                )
+                raise InvalidInput(f"{order.words}: `initiative:` is UTTAS's. Begin without it.")
             return Begin(initiative_mode=mode)
 
         result = await self.combat.gm_command(

@@ -194,15 +194,15 @@ async def test_begin_refuses_an_initiative_the_system_does_not_take(
     fight, and nothing begins; UTTAS still takes it."""
     h, gm = discord_harness, table.moderator
     for system, how in (
-        ("utopia", "everyone rolls, highest first"),
-        ("untitled", "the GM sets it: `/gm order`"),
-        ("uune", "the player characters, in the order they choose, then the NPCs"),
+        ("utopia", "Utopia always rolls its order (everyone's Speed test, highest first)"),
+        ("untitled", "Untitled rolls no initiative (the Storyteller sets the order: `/gm order`"),
+        ("uune", "Uune rolls no initiative (the PCs act first, in the order they choose, then"),
     ):
         pc, example, npc = ONE_ON_ONE[system]
         await set_up_cast(h, table, system, name="Ford", pcs={pc: example}, npc=npc, begin=False)
         before = await version(bot, h)
         text = await refused(await slash(h, gm, "encounter begin", initiative="roll"))
-        assert f"makes its own turn order ({how}): `initiative:` is UTTAS's" in text, text
+        assert text.startswith(how) and "`initiative:` is UTTAS's. Begin without it." in text, text
         assert await version(bot, h) == before, system
         await ok(await slash(h, gm, "encounter begin"))
         click = await end_encounter(h, table)

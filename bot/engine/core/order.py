@@ -61,11 +61,15 @@ class TurnOrder(ABC):
     """The encounter may play one action at a time, each creature after each action (Utopia's
     optional rule, :mod:`bot.engine.core.interleave`)."""
     takes_initiative_mode: ClassVar[bool] = False
-    """``/encounter begin initiative:`` (by Agility, or rolled) chooses how this order is made
-    (UTTAS's :class:`ByScore`); the other orders are made their own way (``made_by``), and
-    the option is refused, saying so, rather than dropped."""
-    made_by: ClassVar[str] = ""
-    """How the order is made, in words, for that refusal."""
+    """``initiative:`` (by Agility, or rolled) chooses how this order is made (UTTAS's
+    :class:`ByScore`); the other orders are made their own way, and the option is refused in
+    :attr:`words` — by ``/gm settings`` (:func:`bot.engine.core.interleave.change_settings`)
+    and by ``/encounter begin`` — rather than dropped."""
+
+    def __init__(self, words: str = "") -> None:
+        self.words = words
+        """How the system orders a fight, in its own words ("Utopia always rolls its order
+        (everyone's Speed test, highest first)"), for refusing ``initiative:``."""
 
     @abstractmethod
     def arrange(self, tx: Tx) -> None:
@@ -210,7 +214,6 @@ class Rolled(ByScore):
     key = "rolled"
     mode = "roll"
     takes_initiative_mode = False
-    made_by = "everyone rolls, highest first"
     allows_delay = True
     allows_interleave = True
 
@@ -221,7 +224,6 @@ class StorytellerOrder(TurnOrder):
 
     key = "storyteller"
     allows_hold = True
-    made_by = "the GM sets it: `/gm order`"
 
     def arrange(self, tx: Tx) -> None:
         st = tx.state
@@ -241,7 +243,6 @@ class PcsThenNpcs(TurnOrder):
     """Every player character (in the order they joined), then every NPC."""
 
     key = "pcs_then_npcs"
-    made_by = "the player characters, in the order they choose, then the NPCs"
 
     def arrange(self, tx: Tx) -> None:
         st = tx.state
