@@ -11,6 +11,7 @@ import json
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
     ONE_ON_ONE,
+    answered,
     end_encounter,
     ok,
     press,
@@ -237,3 +238,27 @@ async def test_help_on_a_condition_says_how_long_a_uune_effect_lasts(
         )
     )
     assert "(by the Game Master, until the scene ends)" in given.message.text()
+
+
+async def test_a_utopia_sheet_shows_the_innate_defenses_that_stop_a_hit(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Vesna's Longbow hit the bandit archer for 1 and the channel read "Bandit archer 1 does
+    not defend and takes no damage"; the GM's `/npc show Bandit archer` had no defense line at
+    all (and Brannoc's read "Defenses: physical +1", his sheet's share, while `/odds` said
+    "after Brannoc's defense 4") — the innate defense of 1 against each damage type, which
+    stopped the arrow, was nowhere on a sheet, though `sheet_text`'s docstring promised it.
+    Each sheet now shows its defense per damage type before armor, and where it comes from."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await answered(await slash(h, gm, "npc import", example="bandit-archer"))
+    _, text, _ = await answer(await slash(h, gm, "npc show", name="Bandit archer"))
+    assert (
+        "Defenses: physical 1, energy 1, heat 1, chill 1, psyche 1 (innate 1 each, worn armor "
+        "adds more)"
+    ) in text, text
+    await answered(await slash(h, player, "character import", example="brannoc"))
+    _, text, _ = await answer(await slash(h, player, "character show", name="Brannoc"))
+    assert (
+        "Defenses: physical 2, energy 1, heat 1, chill 1, psyche 1 (innate 1 each, the sheet's "
+        "physical +1, worn armor adds more)"
+    ) in text, text
