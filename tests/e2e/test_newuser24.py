@@ -110,7 +110,12 @@ async def test_the_defender_handed_back_an_assisted_dodge_is_told_to_roll_it(
     await newest_with(h, "Roll the Dodge now")
     await ok(await slash(h, player, "back"))
     await work_done()
-    [ping] = [m.content for m in h.messages_in(h.channel) if "a choice to make" in m.content]
+
+    def pings() -> list[str]:
+        return [m.content for m in h.messages_in(h.channel) if "a choice to make" in m.content]
+
+    await h.wait_for(lambda: len(pings()) == 1)
+    [ping] = pings()
     assert ping.startswith(f"<@{player.id}> you now have a choice to make: "), ping
     assert "**Vesna** will dodge: **Brannoc** may Assist (+1d12 per IA)" in ping, ping
     assert "**Vesna** rolls when ready" in ping, ping
