@@ -50,12 +50,13 @@ def check_setting(tx: Tx, cmd: ChangeSettings) -> None:
         )
 
 
-def change_settings(tx: Tx, cmd: ChangeSettings, *, order_words: str) -> None:
+def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """The GM's ``/gm settings`` in a system without UTTAS's initiative modes: the settings
     named change, the rest keep their values. ``interleaved`` goes through
     :func:`check_setting` where the turn order allows it (else it is not stored; the system
-    refuses it first in its own words); ``initiative:`` alone is refused with ``order_words``,
-    how the system orders a fight. Raises ``InvalidInput`` when nothing is left to change."""
+    refuses it first in its own words); ``initiative:`` alone is refused with the turn order's
+    words, how the system orders a fight (``TurnOrder.words``, which ``/encounter begin``
+    refuses it with too). Raises ``InvalidInput`` when nothing is left to change."""
     left_out = {"kind", "initiative_mode"}
     if getattr(tx.order, "allows_interleave", False):
         check_setting(tx, cmd)
@@ -64,7 +65,7 @@ def change_settings(tx: Tx, cmd: ChangeSettings, *, order_words: str) -> None:
     changes = cmd.model_dump(exclude_none=True, exclude=left_out)
     if not changes:
         raise InvalidInput(
-            f"{order_words}: `initiative:` is UTTAS's. Name a setting to change."
+            f"{tx.order.words}: `initiative:` is UTTAS's. Name a setting to change."
             if cmd.initiative_mode is not None
             else "Name at least one setting to change."
         )

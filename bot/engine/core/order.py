@@ -60,6 +60,16 @@ class TurnOrder(ABC):
     allows_interleave: ClassVar[bool] = False
     """The encounter may play one action at a time, each creature after each action (Utopia's
     optional rule, :mod:`bot.engine.core.interleave`)."""
+    takes_initiative_mode: ClassVar[bool] = False
+    """``initiative:`` (by Agility, or rolled) chooses how this order is made (UTTAS's
+    :class:`ByScore`); the other orders are made their own way, and the option is refused in
+    :attr:`words` — by ``/gm settings`` (:func:`bot.engine.core.interleave.change_settings`)
+    and by ``/encounter begin`` — rather than dropped."""
+
+    def __init__(self, words: str = "") -> None:
+        self.words = words
+        """How the system orders a fight, in its own words ("Utopia always rolls its order
+        (everyone's Speed test, highest first)"), for refusing ``initiative:``."""
 
     @abstractmethod
     def arrange(self, tx: Tx) -> None:
@@ -123,6 +133,7 @@ class ByScore(TurnOrder):
 
     key = "by_score"
     mode: str | None = None  # None: the encounter's initiative_mode
+    takes_initiative_mode = True
 
     def _mode(self, tx: Tx) -> str:
         return self.mode or tx.state.initiative_mode
@@ -202,6 +213,7 @@ class Rolled(ByScore):
 
     key = "rolled"
     mode = "roll"
+    takes_initiative_mode = False
     allows_delay = True
     allows_interleave = True
 

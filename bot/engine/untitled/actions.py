@@ -109,12 +109,7 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (Untitled has no initiative mode and no interleaving)."""
     if cmd.interleaved:
         raise InvalidInput("Untitled has no interleaved turn order: the Storyteller sets it.")
-    interleave.change_settings(
-        tx,
-        cmd,
-        order_words="Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, "
-        "`/gm roll-order`)",
-    )
+    interleave.change_settings(tx, cmd)
 
 
 def move(tx: Tx, cmd: Move) -> None:

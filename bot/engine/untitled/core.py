@@ -32,7 +32,9 @@ from bot.engine.untitled.tables import UntitledTables
 from bot.errors import RuleViolation
 from bot.words import counted
 
-TURN_ORDER = StorytellerOrder()
+TURN_ORDER = StorytellerOrder(
+    "Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, `/gm roll-order`)"
+)
 """Untitled "Combat": the Storyteller's order."""
 RULES_VERSION = 5
 """The newest Untitled rules version

@@ -129,9 +129,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (the initiative mode does not apply: Utopia always rolls;
     the interleaved order only in setup, :func:`bot.engine.core.interleave.check_setting`)."""
-    interleave.change_settings(
-        tx, cmd, order_words="Utopia always rolls its order (everyone's Speed test, highest first)"
-    )
+    interleave.change_settings(tx, cmd)
 
 
 def _act(tx: Tx, actor: str) -> UtopiaCombatant:

@@ -37,7 +37,7 @@ from bot.errors import RuleViolation
 ROLL_ADDED: tuple[Trait | Subtrait, ...] = ("strength", "power", "fortitude")
 """ "Assist": "Some tests, such as Strength tests, may add the aiding creature's roll" — the
 bot's reading: Strength and its subtraits; any other test gains a favor and the modifier."""
-TURN_ORDER = Rolled()
+TURN_ORDER = Rolled("Utopia always rolls its order (everyone's Speed test, highest first)")
 """Utopia "Standard Actions": everyone makes a Speed test, highest first."""
 
 _IA_FACTOR = 100

@@ -28,6 +28,11 @@ from bot.engine.utopia.state import UtopiaCombatant
 from bot.engine.utopia.tables import UtopiaTables
 from bot.errors import InvalidInput
 
+GETS_THROUGH = "damage gets through"
+"""What a Utopia odds line is the chance of: the attack landing (a ranged test; melee within
+reach always lands) and its damage getting past the target's defenses and the Block or Dodge —
+the words of an attack's result ("Odds: 50.0 % damage gets through the Dodge"), never "to hit"."""
+
 
 def _damage(expression: str, modifier: int) -> Distribution:
     """``expression`` + ``modifier`` never below 0, as :func:`combat.roll_damage` rolls it."""
@@ -110,7 +115,7 @@ def utopia_odds(
     for x, p in _damage(expression, modifier).items():
         after[max(0, x - guard)] = after.get(max(0, x - guard), Fraction(0)) + p
     lands = hit * sum((p for x, p in after.items() if x > 0), Fraction(0))
-    lines = [OddsLine(reaction="no defense", chance=lands, note="damage gets through")]
+    lines = [OddsLine(reaction="no defense", chance=lands, outcome=GETS_THROUGH)]
     # no Block or Dodge is offered to a target that has not noticed the attacker (Stealth:
     # "an instance it is aware of") or that attacked with interrupt actions (open guard)
     defenses = [
@@ -131,7 +136,11 @@ def utopia_odds(
             (p * q for d, p in after.items() for r, q in roll.items() if r < d),
             Fraction(0),
         )
-        lines.append(OddsLine(reaction=name, chance=hit * chance, note=f"{count}d{sides}"))
+        lines.append(
+            OddsLine(
+                reaction=name, chance=hit * chance, note=f"{count}d{sides}", outcome=GETS_THROUGH
+            )
+        )
     words = f"{a.name}'s {weapon.name if weapon else 'weaponless attack'} against {t.name}"
     if meters is not None:
         words += f" at {scale.show(meters)}"

@@ -163,12 +163,7 @@ def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (Uune rolls no initiative and has no interleaved order)."""
     if cmd.interleaved:
         raise RuleViolation("Uune's conflict has no interleaved order: each PC takes a turn.")
-    interleave.change_settings(
-        tx,
-        cmd,
-        order_words="Uune rolls no initiative (the PCs act first, in the order they choose, then "
-        "the NPCs)",
-    )
+    interleave.change_settings(tx, cmd)
 
 
 def still_to_act(tx: Tx) -> list[str]:

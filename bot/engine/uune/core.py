@@ -39,7 +39,9 @@ from bot.engine.uune.state import (
 from bot.engine.uune.tables import UuneTables
 from bot.errors import RuleViolation
 
-TURN_ORDER = PcsThenNpcs()
+TURN_ORDER = PcsThenNpcs(
+    "Uune rolls no initiative (the PCs act first, in the order they choose, then the NPCs)"
+)
 """Uune "Conflict": every PC, then every NPC."""
 ECONOMY = UuneActions()
 
