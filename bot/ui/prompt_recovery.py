@@ -95,7 +95,7 @@ def _opened_by(custom_id: str, encounter: Encounter) -> bool:
     for prefix in (f"rx:{encounter.id}:", f"rxg:{encounter.id}:"):
         if custom_id.startswith(prefix):
             opened = custom_id[len(prefix) :].split(":", 1)[0].split(".", 1)[0]
-            return opened.isdigit() and int(opened) <= encounter.version
+            return opened.isdecimal() and int(opened) <= encounter.version
     return False
 
 
