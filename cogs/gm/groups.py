@@ -80,7 +80,9 @@ class TimeGroup(app_commands.Group):
         )
         self._gm = gm
 
-    @app_commands.command(name="rest", description="The party rests (outside a fight)")
+    @app_commands.command(
+        name="rest", description="Everyone in the encounter rests, NPCs too (outside a fight)"
+    )
     @app_commands.describe(kind=REST_KIND)
     @app_commands.choices(
         kind=[
@@ -100,7 +102,7 @@ class TimeGroup(app_commands.Group):
             {"kind": kind.value},
             make,
             action="call a rest",
-            title=f"The party takes a {kind.value} rest",
+            title=f"Everyone in the encounter takes a {kind.value} rest",
         )
 
     @app_commands.command(

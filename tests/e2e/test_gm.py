@@ -273,7 +273,10 @@ async def test_log_files_match_what_happened(
     h = discord_harness
     await gm_fight(h, table, begin=False)
     await ok(await slash(h, table.gm, "gm hp", combatant="Willow", stamina="-2d1"))
-    await ok(await slash(h, table.gm, "gm time rest", kind="short"))
+    rested = await ok(await slash(h, table.gm, "gm time rest", kind="short"))
+    # The NPCs rest too (newuser24: the title said "The party").
+    assert rested.message is not None
+    assert "Everyone in the encounter takes a short rest" in rested.message.text()
     await ok(await slash(h, table.gm, "encounter begin"))
     await ok(await slash(h, table.gm, "gm undo"))
     record = await slash(h, table.gm, "gm log")

@@ -226,3 +226,18 @@ def test_every_health_a_function_returns_validates_or_the_change_is_refused(
         h = dealt[kind](h)
     after = changes[step](h)
     assert Health.model_validate(after.model_dump()) == after
+
+
+def test_an_npc_with_vitality_lost_looks_worn_not_unhurt() -> None:
+    """What players see of a hidden NPC (``wound_level``): Thug at 40 of 60 vitality (the GM's
+    ``/gm vital``, Bleeding) with no wound or stress looked "Unhurt" (newuser24); vitality is
+    "their health and energy", so it looks Worn; a stress still reads Stressed, and back at
+    its maximum it is Unhurt again."""
+    t = Table()
+    assert RULES.wound_level(t.state.get("c3")) == "Unhurt"
+    t.do(RULES.vitals_command("c3", {"vitality": (40, False)}))
+    assert t.state.get("c3").health.now(T) == 40
+    assert RULES.wound_level(t.state.get("c3")) == "Worn"
+    t.do(u.TakeHarm(target="c3", harm="stress", severity="light", amount=1))
+    assert RULES.wound_level(t.state.get("c3")) == "Stressed"
+    assert RULES.wound_levels.index("Worn") == RULES.wound_levels.index("Unhurt") + 1

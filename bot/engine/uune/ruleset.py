@@ -636,7 +636,10 @@ class UuneRuleset(Ruleset[UuneState]):
         return "npc-attack" if isinstance(combatant.sheet, UuneStatblock) else "attack"
 
     def wound_level(self, combatant: Any) -> str:
-        """Incapacitated, Wounded (any wound), Stressed (any stress) or Unhurt."""
+        """Incapacitated, Wounded (any wound), Stressed (any stress), Worn (vitality below its
+        maximum — "their health and energy", spent or lost: a Bleeding NPC, one the GM lowered
+        with ``/gm vital``) or Unhurt. What players see of an NPC whose numbers are hidden; it
+        was "Unhurt" at 40 of 60 vitality before Worn."""
         h = combatant.health
         if combatant.has(INCAPACITATED):
             return "Incapacitated"
@@ -644,9 +647,11 @@ class UuneRuleset(Ruleset[UuneState]):
             return "Wounded"
         if h.stress.traumatic or h.stress.heavy or h.stress.light:
             return "Stressed"
+        if h.now(self.tables) < h.maximum(self.tables):
+            return "Worn"
         return "Unhurt"
 
-    wound_levels = ("Unhurt", "Stressed", "Wounded", "Incapacitated")
+    wound_levels = ("Unhurt", "Worn", "Stressed", "Wounded", "Incapacitated")
 
     def combatant_pools(self, combatant: Any) -> dict[str, PoolReading]:
         """Vitality now against its maximum, which wounds and stress lower (Uune SRD
