@@ -91,8 +91,10 @@ class Settings(BaseModel):
     - ``dev_guild_id`` (DEV_GUILD_ID): when set, slash commands are synced to that server only.
     - ``log_level`` (LOG_LEVEL): DEBUG, INFO, WARNING, ERROR or CRITICAL; default INFO.
     - ``discord_api_base`` / ``discord_gateway_url`` (DISCORD_API_BASE / DISCORD_GATEWAY_URL):
-      override Discord's REST base (``…/api/v10``) and gateway URL; unset in production, used by
-      the test harness and REST proxies.
+      override Discord's REST base (``http(s)://…/api/v10``) and gateway URL (``ws(s)://``);
+      unset in production, used by the test harness and REST proxies.
+
+    A blank value is an unset one (:func:`load_settings`): the default applies.
     - ``log_snapshot_every`` (LOG_SNAPSHOT_EVERY): the encounter log keeps a full state snapshot
       every this many versions (1-10000, default 50); other states are replayed from it
       (:mod:`bot.services.replay`).
@@ -143,6 +145,18 @@ class Settings(BaseModel):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _rest_scheme(cls, value: AnyUrl | None) -> AnyUrl | None:
+        return _scheme_in(
+            value, ("http", "https"), "a REST base such as https://discord.com/api/v10"
+        )
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _gateway_scheme(cls, value: AnyUrl | None) -> AnyUrl | None:
+        return _scheme_in(value, ("ws", "wss"), "a websocket URL such as wss://gateway.discord.gg/")
 
     @field_validator("database_path", mode="before")
     @classmethod
@@ -213,6 +227,15 @@ class Settings(BaseModel):
     def log_level_number(self) -> int:
         """The ``logging`` module's number for :attr:`log_level`."""
         return logging.getLevelNamesMapping()[self.log_level]
+
+
+def _scheme_in(value: AnyUrl | None, schemes: tuple[str, ...], what: str) -> AnyUrl | None:
+    """``value`` when its scheme is one of ``schemes``; else ``ValueError`` saying it must be
+    ``what`` (a REST base is not a websocket, and neither is an ``ftp://`` URL)."""
+    if value is not None and value.scheme not in schemes:
+        allowed = " or ".join(f"{scheme}://" for scheme in schemes)
+        raise ValueError(f"must be {allowed}: {what}, not {value.scheme}://")
+    return value
 
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -290,8 +313,9 @@ def load_settings(
     if env_file.is_file():
         merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
     merged.update({k: v for k, v in environ.items() if k in ENV_VARS})
-    raw = {name.lower(): merged[name] for name in ENV_VARS if name in merged}
-    if not raw.get("discord_token", "").strip():
+    # A blank value is an unset one, for every setting: ``LOG_LEVEL=`` takes the default.
+    raw = {name.lower(): merged[name] for name in ENV_VARS if merged.get(name, "").strip()}
+    if "discord_token" not in raw:
         raise SettingsError(
             "DISCORD_TOKEN",
             "is required but not set (the bot token from Discord's Developer Portal: see the "

@@ -73,6 +73,57 @@ def test_bad_settings_name_the_variable(
 
 
 @pytest.mark.parametrize(
+    "variable",
+    [
+        "DATABASE_PATH",
+        "DATABASE_URL",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "DISCORD_API_BASE",
+        "DISCORD_GATEWAY_URL",
+        "LOG_SNAPSHOT_EVERY",
+        "CHECK_REPLAY",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+    ],
+)
+def test_a_blank_setting_takes_its_default(tmp_path: Path, variable: str) -> None:
+    """``LOG_LEVEL=`` in ``.env`` (as .env.example's optional settings are left) means the
+    default, for every setting alike: LOG_LEVEL, LOG_SNAPSHOT_EVERY and CHECK_REPLAY refused a
+    blank value ("must be one of …", "unable to parse string as an integer") while DATABASE_PATH,
+    DEV_GUILD_ID and the others took it as unset."""
+    defaults = load_settings({"DISCORD_TOKEN": "t"}, env_file=tmp_path / "none")
+    for blank in ("", "  "):
+        env = tmp_path / ".env"
+        env.write_text(f"DISCORD_TOKEN=t\n{variable}={blank}\n")
+        assert load_settings({}, env_file=env) == defaults
+        assert load_settings(
+            {"DISCORD_TOKEN": "t", variable: blank}, env_file=tmp_path / "none"
+        ) == (defaults)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "words"),
+    [
+        ("DISCORD_API_BASE", "ftp://proxy.example/api/v10", "http:// or https://"),
+        ("DISCORD_API_BASE", "wss://gateway.discord.gg/", "http:// or https://"),
+        ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg/", "ws:// or wss://"),
+        ("DISCORD_GATEWAY_URL", "ftp://gateway.example/", "ws:// or wss://"),
+    ],
+)
+def test_an_endpoint_of_the_wrong_kind_is_named(
+    tmp_path: Path, variable: str, value: str, words: str
+) -> None:
+    """DISCORD_API_BASE is a REST base (http/https) and DISCORD_GATEWAY_URL a websocket
+    (ws/wss): any other scheme was accepted and failed only at login — "Cannot reach Discord"
+    and exit 1, a network fault rather than the setting to fix."""
+    with pytest.raises(SettingsError) as caught:
+        load_settings({"DISCORD_TOKEN": "t", variable: value}, env_file=tmp_path / "none")
+    assert caught.value.variable == variable
+    assert words in caught.value.one_line()
+
+
+@pytest.mark.parametrize(
     ("environ", "count", "ids", "syncs"),
     [
         ({}, None, None, True),
