@@ -1,8 +1,8 @@
 """``python -m bot``: the composition root.
 
 settings → database (migrated) → services → bot. A missing or malformed setting, or a database
-that cannot be opened (unopenable, read-only, not a database or corrupted, disk full), prints one
-line naming it and exits with status 2.
+that cannot be opened (unopenable, read-only, not a database or corrupted, disk full) or that a
+newer version of the bot migrated, prints one line naming it and exits with status 2.
 
 With ``DATABASE_URL`` set (PostgreSQL), start-up connects and applies the PostgreSQL migrations
 (:mod:`bot.store.pg`), then runs the bot on it exactly as on SQLite. An unreachable server is
@@ -60,7 +60,7 @@ from bot.settings import (
     load_settings,
     redacted_url,
 )
-from bot.store.base import Store
+from bot.store.base import SchemaTooNew, Store
 from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database
 from bot.store.pg import PgDatabase
@@ -184,6 +184,24 @@ def database_problem(path: Path, error: BaseException) -> str:
     )
 
 
+def database_named(settings: Settings) -> str:
+    """The database the bot runs on, as a line names it: the SQLite file, or the PostgreSQL
+    URL without its password."""
+    if settings.database_url is not None:
+        return redacted_url(settings.database_url.get_secret_value())
+    return str(settings.database_path)
+
+
+def schema_too_new(where: str, error: SchemaTooNew) -> str:
+    """The one line printed when the database at ``where`` was migrated by a newer bot."""
+    return (
+        f"Configuration error: the database at {where} is at migration {error.version:04d}, "
+        f"newer than this version of the bot knows (up to {error.known:04d}): a newer version "
+        "upgraded it. Run that version again, or restore the backup taken before the upgrade "
+        "(README, 'Running it')."
+    )
+
+
 def _scrubbed(text: str, url: str) -> str:
     """``text`` without the password of ``url`` (a server's message may quote the URL)."""
     with contextlib.suppress(ValueError):
@@ -235,6 +253,8 @@ async def run(settings: Settings) -> None:
     migrated first; an unreachable or refusing server is a :class:`StartupError` naming it)."""
     try:
         bot = await build(settings)
+    except SchemaTooNew as error:
+        raise StartupError(schema_too_new(database_named(settings), error), 2) from None
     except (OSError, sqlite3.Error, StorageUnavailable) as error:
         raise StartupError(database_problem(settings.database_path, error), 2) from None
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
@@ -313,6 +333,9 @@ def copy_db_main(argv: list[str]) -> int:
         return 2
     try:
         return asyncio.run(copy_db(args.source, args.to))
+    except SchemaTooNew as error:
+        print(schema_too_new(redacted_url(args.to), error), file=sys.stderr)
+        return 2
     except StartupError as error:
         print(str(error), file=sys.stderr)
         return error.status

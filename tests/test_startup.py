@@ -124,3 +124,16 @@ def test_an_unopenable_database_path_is_one_line_and_exit_2(tmp_path: Path) -> N
     database = tmp_path / "a-folder.sqlite3"
     database.mkdir()  # SQLite cannot open a directory
     assert_one_line_naming(run_bot(tmp_path, database), database, "DATABASE_PATH")
+
+
+def test_a_database_from_a_newer_bot_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A database a newer version of the bot migrated (the code rolled back after an upgrade)
+    is refused at start: the bot ran on it as if it knew the schema, migrations it has never
+    heard of applied under it."""
+    database = tmp_path / "bot.sqlite3"
+    with sqlite3.connect(database) as conn:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+        conn.execute("PRAGMA user_version = 9999")
+    conn.close()
+    line = assert_one_line_naming(run_bot(tmp_path, database), database, "9999", "newer")
+    assert "backup" in line

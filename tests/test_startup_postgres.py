@@ -73,3 +73,19 @@ def test_a_reachable_server_is_migrated_then_the_bot_goes_on_to_discord(
             await conn.close()
 
     assert asyncio.run(version()) >= 19
+
+
+def test_a_database_from_a_newer_bot_is_one_line_and_exit_2(tmp_path: Path, pg_url: str) -> None:
+    """As on SQLite (tests/test_startup.py): a schema newer than the bot knows is refused."""
+
+    async def from_the_future() -> None:
+        conn = await asyncpg.connect(pg_url)
+        try:
+            await conn.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+            await conn.execute("INSERT INTO schema_version (version) VALUES (9999)")
+        finally:
+            await conn.close()
+
+    asyncio.run(from_the_future())
+    line = one_line(run_bot(tmp_path, with_password(pg_url)), 2, "9999", "newer", "backup")
+    assert "postgres:***@" in line

@@ -58,7 +58,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.errors import StorageUnavailable
-from bot.store.base import SingleTrip
+from bot.store.base import SingleTrip, refuse_newer
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -979,12 +979,16 @@ class Database:
         """Apply every migration newer than :meth:`schema_version`, each in its own transaction
         together with the ``user_version`` bump (a Python migration's step runs inside that
         transaction, after its SQL if it has any). Returns the numbers applied (empty when the
-        database is already at head, which changes nothing)."""
+        database is already at head, which changes nothing). Raises
+        :class:`~bot.store.base.SchemaTooNew`, changing nothing, when the database is newer
+        than every bundled migration (``migrations`` left out)."""
         pending = sorted(
             migrations if migrations is not None else bundled_migrations(),
             key=lambda m: m.version,
         )
         current = await self.schema_version()
+        if migrations is None:
+            refuse_newer(current, max(m.version for m in pending))
         applied: list[int] = []
         for migration in pending:
             if migration.version <= current:

@@ -64,7 +64,7 @@ from typing import Any, cast
 import asyncpg
 
 from bot.errors import StorageUnavailable
-from bot.store.base import SingleTrip
+from bot.store.base import SingleTrip, refuse_newer
 from bot.store.db import Migration, MigrationStep
 from bot.store.db import _statements as sql_statements
 
@@ -315,11 +315,15 @@ class PgDatabase:
         """Apply every migration newer than the database's version, each in its own
         transaction under ``pg_advisory_xact_lock(MIGRATION_LOCK)``, re-reading the version
         under the lock (so concurrent migrators never apply one twice). Returns the numbers
-        this call applied."""
+        this call applied. Raises :class:`~bot.store.base.SchemaTooNew`, changing nothing, when
+        the database is newer than every bundled migration (``migrations`` left out)."""
         pending = sorted(
             migrations if migrations is not None else bundled_pg_migrations(),
             key=lambda m: m.version,
         )
+        if migrations is None:
+            async with self.read() as conn:
+                refuse_newer(await _version(conn), max(m.version for m in pending))
         applied: list[int] = []
         for migration in pending:
             async with self.transaction() as conn:

@@ -249,3 +249,20 @@ async def test_the_command_prints_a_line_per_table_and_hides_the_password(
     assert "s3cret-pw" not in again.stdout + again.stderr
     bad = run_copy_db("--to", "mysql://x@h/db", "--from", str(tmp_path / "bot.sqlite3"))
     assert bad.returncode == 2 and bad.stderr.startswith("copy-db: --to has 'mysql://'")
+
+
+async def test_a_target_from_a_newer_bot_is_one_line(tmp_path: Path, pg_url: str) -> None:
+    """copy-db migrates its target first: one a newer bot migrated is refused in one line
+    (exit 2), as the bot itself refuses it (tests/test_startup.py), not a traceback."""
+    await filled_sqlite(tmp_path / "bot.sqlite3")
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+        await conn.execute("INSERT INTO schema_version (version) VALUES (9999)")
+    finally:
+        await conn.close()
+    done = run_copy_db("--to", pg_url, "--from", str(tmp_path / "bot.sqlite3"))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "at migration 9999, newer than this version of the bot knows" in line
