@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
 import sqlite3
@@ -64,6 +65,7 @@ from bot.store.base import SchemaTooNew, Store
 from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database
 from bot.store.pg import PgDatabase
+from bot.store.process_lock import DatabaseInUse, DatabaseLock
 
 log = logging.getLogger("bot")
 
@@ -167,7 +169,9 @@ def database_problem(path: Path, error: BaseException) -> str:
             f"corrupted ({cause}). Restore it from a backup, or point DATABASE_PATH at another "
             "file (see .env.example)."
         )
-    if primary == sqlite3.SQLITE_READONLY:
+    if primary == sqlite3.SQLITE_READONLY or (
+        isinstance(cause, OSError) and cause.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+    ):
         return (
             f"Configuration error: the database file {path} is read-only ({cause}). Make the "
             "file and its folder writable for the bot, or point DATABASE_PATH at another file "
@@ -244,7 +248,43 @@ async def open_postgres(url: str) -> PgDatabase:
     return db
 
 
+def hold_database(settings: Settings) -> DatabaseLock | None:
+    """This process's lock on its SQLite database (:mod:`bot.store.process_lock`; ``None`` on
+    PostgreSQL, which processes share). Raises :class:`StartupError` (status 2) when another
+    process holds it or the lock file cannot be made."""
+    if settings.database_url is not None:
+        return None
+    try:
+        return DatabaseLock.take(settings.database_path)
+    except DatabaseInUse as error:
+        raise StartupError(database_in_use(error), 2) from None
+    except OSError as error:
+        raise StartupError(database_problem(settings.database_path, error), 2) from None
+
+
+def database_in_use(error: DatabaseInUse) -> str:
+    """The one line printed when another process runs on this process's SQLite database."""
+    return (
+        f"Configuration error: the database {error.path} is in use by another bot process "
+        f"({error.holder or 'its lock file names none'}). One process per SQLite file: stop "
+        "that one first, or give this process its own DATABASE_PATH (README, 'Sharding')."
+    )
+
+
 async def run(settings: Settings) -> None:
+    """Run the bot until the process is told to stop; release the database on the way out.
+
+    On SQLite the database is this process's alone while it runs (:func:`hold_database`); see
+    :func:`serve` for the rest."""
+    lock = hold_database(settings)
+    try:
+        await serve(settings)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+async def serve(settings: Settings) -> None:
     """Run the bot until the process is told to stop; close the database on the way out.
 
     Raises :class:`StartupError` when the database cannot be opened or Discord cannot be
@@ -331,6 +371,15 @@ def copy_db_main(argv: list[str]) -> int:
     except ValueError as error:
         print(f"copy-db: --to {error}", file=sys.stderr)
         return 2
+    try:  # the bot's own lock (hold_database), held while the copy reads the file
+        lock = DatabaseLock.take(args.source) if args.source.is_file() else None
+    except DatabaseInUse as error:
+        print(
+            f"copy-db: the database {args.source} is in use by a running bot ({error.holder}): "
+            "stop the bot before copying.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         return asyncio.run(copy_db(args.source, args.to))
     except SchemaTooNew as error:
@@ -339,6 +388,9 @@ def copy_db_main(argv: list[str]) -> int:
     except StartupError as error:
         print(str(error), file=sys.stderr)
         return error.status
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def main() -> int:
