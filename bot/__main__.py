@@ -36,7 +36,7 @@ import discord
 import yarl
 
 from bot import heap
-from bot.client import CombatBot, bot_class
+from bot.client import SHUTDOWN_GRACE, CombatBot, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
 from bot.services.away import AwayService
@@ -189,11 +189,36 @@ def database_problem(path: Path, error: BaseException) -> str:
 
 
 def database_named(settings: Settings) -> str:
-    """The database the bot runs on, as a line names it: the SQLite file, or the PostgreSQL
-    URL without its password."""
+    """The database the bot runs on, as a line names it: the SQLite file (an absolute path: a
+    relative DATABASE_PATH is read from the working folder), or the PostgreSQL URL without
+    its password."""
     if settings.database_url is not None:
         return redacted_url(settings.database_url.get_secret_value())
-    return str(settings.database_path)
+    return str(settings.database_path.absolute())
+
+
+def database_described(settings: Settings) -> str:
+    """``SQLite /srv/bot/data/bot.sqlite3`` or ``PostgreSQL postgresql://bot:***@db/bot``."""
+    kind = "SQLite" if settings.database_url is None else "PostgreSQL"
+    return f"{kind} {database_named(settings)}"
+
+
+def shards_described(settings: Settings) -> str:
+    """Which shards this process runs, in SHARD_IDS's notation: ``unsharded …``, ``0-1 of 2
+    (this process runs every shard)``, ``2-3 of 4 (other processes run the others)``."""
+    if settings.shard_count is None:
+        return "unsharded (one gateway connection serves every server)"
+    ids = settings.shard_ids or tuple(range(settings.shard_count))
+    runs: list[list[int]] = []
+    for shard in ids:
+        if runs and shard == runs[-1][-1] + 1:
+            runs[-1].append(shard)
+        else:
+            runs.append([shard])
+    listed = ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+    every = set(ids) == set(range(settings.shard_count))
+    whose = "this process runs every shard" if every else "other processes run the others"
+    return f"{listed} of {settings.shard_count} ({whose})"
 
 
 def schema_too_new(where: str, error: SchemaTooNew) -> str:
@@ -297,10 +322,16 @@ async def serve(settings: Settings) -> None:
         raise StartupError(schema_too_new(database_named(settings), error), 2) from None
     except (OSError, sqlite3.Error, StorageUnavailable) as error:
         raise StartupError(database_problem(settings.database_path, error), 2) from None
+    log.info(
+        "database: %s, at migration %04d",
+        database_described(settings),
+        await bot.db.schema_version(),
+    )
+    log.info("shards: %s", shards_described(settings))
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name)
     where = str(settings.discord_api_base or discord.http.Route.BASE)
     try:
         async with bot:
@@ -331,6 +362,21 @@ async def serve(settings: Settings) -> None:
             await bot.connect()
     finally:
         await bot.db.close()
+        log.info("stopped; the database %s is closed", database_named(settings))
+
+
+STOPPING: set[asyncio.Future[None]] = set()  # the stops under way (a task needs a reference)
+
+
+def stop(bot: CombatBot, signal_name: str) -> None:
+    """Stop the bot on ``SIGTERM`` / ``SIGINT``, saying so (:meth:`CombatBot.close` lets the
+    work in flight finish first)."""
+    log.info(
+        "stopping (%s): the commands, clicks and expiry pass in flight get up to %g s",
+        signal_name,
+        SHUTDOWN_GRACE,
+    )
+    STOPPING.add(asyncio.ensure_future(bot.close()))
 
 
 async def copy_db(path: Path, url: str) -> int:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import shards_described
+from bot.settings import load_settings
 from tests.environ import clean_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,3 +139,22 @@ def test_a_database_from_a_newer_bot_is_one_line_and_exit_2(tmp_path: Path) -> N
     conn.close()
     line = assert_one_line_naming(run_bot(tmp_path, database), database, "9999", "newer")
     assert "backup" in line
+
+
+@pytest.mark.parametrize(
+    ("environ", "said"),
+    [
+        ({}, "unsharded (one gateway connection serves every server)"),
+        ({"SHARD_COUNT": "4"}, "0-3 of 4 (this process runs every shard)"),
+        (
+            {"SHARD_COUNT": "8", "SHARD_IDS": "2,3,5,6-7"},
+            "2-3,5-7 of 8 (other processes run the others)",
+        ),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0"}, "0 of 4 (other processes run the others)"),
+    ],
+)
+def test_the_start_up_log_says_which_shards(
+    tmp_path: Path, environ: dict[str, str], said: str
+) -> None:
+    settings = load_settings({"DISCORD_TOKEN": "t", **environ}, env_file=tmp_path / "none")
+    assert shards_described(settings) == said

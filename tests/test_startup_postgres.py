@@ -64,6 +64,8 @@ def test_a_reachable_server_is_migrated_then_the_bot_goes_on_to_discord(
 ) -> None:
     done = run_bot(tmp_path, with_password(pg_url))
     one_line(done, 1, "Cannot reach Discord", "127.0.0.1:9")
+    # The log names the database it runs on, without the password (tests/e2e/test_operator_log.py)
+    assert "INFO bot: database: PostgreSQL postgresql://postgres:***@" in done.stderr
 
     async def version() -> int:
         conn = await asyncpg.connect(pg_url)
