@@ -66,6 +66,7 @@ from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database
 from bot.store.pg import PgDatabase
 from bot.store.process_lock import DatabaseInUse, DatabaseLock
+from bot.store.shard_claims import ShardClaim, ShardsTaken
 
 log = logging.getLogger("bot")
 
@@ -333,7 +334,9 @@ async def serve(settings: Settings) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name)
     where = str(settings.discord_api_base or discord.http.Route.BASE)
+    claim: ShardClaim | None = None
     try:
+        claim = await claim_shards(settings)
         async with bot:
             try:
                 await asyncio.wait_for(
@@ -361,8 +364,55 @@ async def serve(settings: Settings) -> None:
                 ) from None
             await bot.connect()
     finally:
+        if claim is not None:
+            await claim.release()
         await bot.db.close()
         log.info("stopped; the database %s is closed", database_named(settings))
+
+
+async def claim_shards(settings: Settings) -> ShardClaim | None:
+    """On PostgreSQL, claim this process's shards for as long as it runs
+    (:mod:`bot.store.shard_claims`; an unsharded process runs shard 0 of 1): raises
+    :class:`StartupError` (status 2) when another process on the database runs one of them or
+    splits the servers with another SHARD_COUNT. ``None`` on SQLite."""
+    if settings.database_url is None:
+        return None
+    count = settings.shard_count or 1
+    shards = settings.shard_ids if settings.shard_ids is not None else tuple(range(count))
+    try:
+        return await ShardClaim.take(settings.database_url.get_secret_value(), count, shards)
+    except ShardsTaken as error:
+        raise StartupError(shards_taken(settings, error), 2) from None
+
+
+def shards_taken(settings: Settings, error: ShardsTaken) -> str:
+    """The one line printed when another process on the database claims this one's shards."""
+    where = database_named(settings)
+
+    def as_set(count: int) -> str:
+        return "unsharded" if count == 1 else f"SHARD_COUNT={count}"
+
+    if error.counts:
+        others = " and ".join(as_set(count) for count in error.counts)
+        return (
+            f"Configuration error: another process on the PostgreSQL database {where} runs "
+            f"{others}, this one {as_set(settings.shard_count or 1)}: they would split the "
+            "servers differently. Give every process the same SHARD_COUNT, or stop the others "
+            "(README, 'Sharding')."
+        )
+    count = settings.shard_count or 1
+    if settings.shard_count is None:
+        return (
+            f"Configuration error: another unsharded process of the bot already runs on the "
+            f"PostgreSQL database {where}: both would answer every command. Stop the other one "
+            "(README, 'Sharding')."
+        )
+    listed = ", ".join(map(str, error.shards))
+    return (
+        f"Configuration error: shard {listed} of {count} is already run by another process "
+        f"on the PostgreSQL database {where}: each shard must be run by exactly one process. "
+        "Check this process's SHARD_IDS, or stop the other one (README, 'Sharding')."
+    )
 
 
 STOPPING: set[asyncio.Future[None]] = set()  # the stops under way (a task needs a reference)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.store.shard_claims import ShardClaim
 from tests import test_startup as startup
 from tests.pg.server import PgServer
 
@@ -91,3 +92,47 @@ def test_a_database_from_a_newer_bot_is_one_line_and_exit_2(tmp_path: Path, pg_u
     asyncio.run(from_the_future())
     line = one_line(run_bot(tmp_path, with_password(pg_url)), 2, "9999", "newer", "backup")
     assert "postgres:***@" in line
+
+
+# --- Shards on one PostgreSQL database: each run by exactly one process (README, "Sharding") ---
+
+
+def claims_refusal(tmp_path: Path, url: str, **shards: str) -> subprocess.CompletedProcess[str]:
+    return startup.run_bot(tmp_path, tmp_path / "unused.sqlite3", DATABASE_URL=url, **shards)
+
+
+async def test_a_shard_another_process_runs_is_refused(tmp_path: Path, pg_url: str) -> None:
+    """Two processes given the same SHARD_IDS (a shard type scaled to two dynos) both ran and
+    both answered the shard's servers; the second is refused in one line, exit 2."""
+    running = await ShardClaim.take(pg_url, 4, [0, 1])  # as a process with SHARD_IDS=0-1 holds
+    try:
+        done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="4", SHARD_IDS="1-2")
+        line = one_line(done, 2, "shard 1 of 4", "another process", "SHARD_IDS")
+        assert "postgres:***@" in line
+        # Shards no one runs are free: the process goes on to Discord (here an unreachable one).
+        done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="4", SHARD_IDS="2-3")
+        one_line(done, 1, "Cannot reach Discord")
+    finally:
+        await running.release()
+    unsharded = await ShardClaim.take(pg_url, 1, [0])  # two unsharded processes: both answer
+    try:
+        one_line(claims_refusal(tmp_path, with_password(pg_url)), 2, "another unsharded process")
+    finally:
+        await unsharded.release()
+    done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="4", SHARD_IDS="1-2")
+    one_line(done, 1, "Cannot reach Discord")  # the other process stopped: shard 1 is free
+
+
+async def test_processes_that_split_the_servers_differently_are_refused(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """An unsharded process beside sharded ones (the Procfile's worker scaled up with its shard
+    types), or two SHARD_COUNTs: each splits the servers its own way, so some were answered
+    twice and others by nobody."""
+    running = await ShardClaim.take(pg_url, 4, [0, 1])
+    try:
+        one_line(claims_refusal(tmp_path, with_password(pg_url)), 2, "SHARD_COUNT=4", "unsharded")
+        done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="2", SHARD_IDS="1")
+        one_line(done, 2, "SHARD_COUNT=4", "SHARD_COUNT=2")
+    finally:
+        await running.release()
