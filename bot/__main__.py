@@ -178,6 +178,13 @@ def database_problem(path: Path, error: BaseException) -> str:
             "file and its folder writable for the bot, or point DATABASE_PATH at another file "
             "(see .env.example)."
         )
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return (
+            f"Configuration error: the database file {path} is locked by another program "
+            f"({cause}): one is writing to it and did not let go within SQLite's busy timeout "
+            "(a sqlite3 shell left in a transaction, a script). Close it, then start the bot "
+            "again."
+        )
     if primary == sqlite3.SQLITE_FULL:
         return (
             f"Configuration error: the disk holding the database file {path} is full. Free "

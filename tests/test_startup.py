@@ -158,3 +158,26 @@ def test_the_start_up_log_says_which_shards(
 ) -> None:
     settings = load_settings({"DISCORD_TOKEN": "t", **environ}, env_file=tmp_path / "none")
     assert shards_described(settings) == said
+
+
+def test_a_database_another_program_holds_locked_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Another program in a write transaction on the file (a ``sqlite3`` shell left in BEGIN,
+    a script): the bot waits out SQLite's busy timeout, then says the file is locked and by
+    what kind of program — it said "cannot open the database … Check DATABASE_PATH", a setting
+    with nothing wrong in it."""
+    database = tmp_path / "bot.sqlite3"
+    holder = sqlite3.connect(database, isolation_level=None)
+    try:
+        holder.execute("PRAGMA journal_mode = WAL")
+        holder.execute("CREATE TABLE notes (x INTEGER)")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("INSERT INTO notes VALUES (1)")
+        done = run_bot(tmp_path, database)
+    finally:
+        holder.close()
+    lines = [line for line in done.stderr.strip().splitlines() if " WARNING " not in line]
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1, done.stderr
+    assert str(database) in lines[0] and "locked by another program" in lines[0], lines[0]
+    assert "Check DATABASE_PATH" not in lines[0]
+    assert "Traceback" not in done.stderr
