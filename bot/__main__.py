@@ -67,6 +67,7 @@ from bot.store.db import Database
 from bot.store.pg import PgDatabase
 from bot.store.process_lock import DatabaseInUse, DatabaseLock
 from bot.store.shard_claims import ShardClaim, ShardsTaken
+from bot.sync import DevGuildRefused
 
 log = logging.getLogger("bot")
 
@@ -363,6 +364,8 @@ async def serve(settings: Settings) -> None:
                 ) from None
             except discord.LoginFailure:
                 raise
+            except DevGuildRefused as error:
+                raise StartupError(dev_guild_refused(error), 2) from None
             except discord.HTTPException as error:
                 raise StartupError(
                     f"Discord at {where} answered {error.status} ({error.text or 'no details'})"
@@ -375,6 +378,17 @@ async def serve(settings: Settings) -> None:
             await claim.release()
         await bot.db.close()
         log.info("stopped; the database %s is closed", database_named(settings))
+
+
+def dev_guild_refused(error: DevGuildRefused) -> str:
+    """The one line printed when Discord refuses the command sync to DEV_GUILD_ID."""
+    return (
+        "Configuration error: Discord refused to sync the slash commands to "
+        f"DEV_GUILD_ID={error.guild_id} ({error.status} {error.text or 'no details'}): the bot "
+        "is not in that server, or was invited without the applications.commands scope. Check "
+        "the server id, invite the bot there (README, 'Creating the Discord application'), or "
+        "leave DEV_GUILD_ID empty to sync globally."
+    )
 
 
 async def claim_shards(settings: Settings) -> ShardClaim | None:
