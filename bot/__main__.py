@@ -275,11 +275,39 @@ async def open_postgres(url: str) -> PgDatabase:
         ) from None
     try:
         await db.migrate()
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(Exception):
             await db.close()
+        refusal = migration_refused(where, error, url)
+        if refusal is not None:
+            raise StartupError(refusal, 2) from None
         raise
     return db
+
+
+def migration_refused(where: str, error: BaseException, url: str) -> str | None:
+    """The one line printed when the PostgreSQL database at ``where`` refuses the bot's
+    migrations — it is read-only, the login may not create tables, the server is out of
+    space — or ``None`` for another error."""
+    reason = _scrubbed(f"{type(error).__name__}: {error}", url)
+    if isinstance(error, asyncpg.ReadOnlySQLTransactionError):
+        return (
+            f"Configuration error: the PostgreSQL database at {where} is read-only ({reason}); "
+            "the bot writes to it. Point DATABASE_URL at the primary server, not a standby, or "
+            "turn default_transaction_read_only off (see .env.example)."
+        )
+    if isinstance(error, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"Configuration error: DATABASE_URL's login may not create the bot's tables at "
+            f"{where} ({reason}). Make it the database's owner, or grant it CREATE on the schema "
+            "(README, 'PostgreSQL')."
+        )
+    if isinstance(error, StorageUnavailable):
+        return (
+            f"Configuration error: the PostgreSQL database at {where} could not be migrated "
+            f"({reason}). Check the server, then start the bot again."
+        )
+    return None
 
 
 def hold_database(settings: Settings) -> DatabaseLock | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -136,3 +137,40 @@ async def test_processes_that_split_the_servers_differently_are_refused(
         one_line(done, 2, "SHARD_COUNT=4", "SHARD_COUNT=2")
     finally:
         await running.release()
+
+
+# --- A database the bot may not write: one line, exit 2 (as SQLite's read-only file) ---------
+
+
+async def admin(url: str, *statements: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path: Path, pg_url: str) -> None:
+    """A database set read-only (``default_transaction_read_only``, or a standby's URL given by
+    mistake): the migrations failed with a traceback of asyncpg's ReadOnlySQLTransactionError."""
+    name = urlsplit(pg_url).path.lstrip("/")
+    await admin(pg_url, f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    line = one_line(run_bot(tmp_path, with_password(pg_url)), 2, "DATABASE_URL", "read-only")
+    assert "postgres:***@" in line
+
+
+async def test_a_login_that_may_not_create_tables_is_one_line_and_exit_2(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """A login without the right to create tables in the database's schema (PostgreSQL 15 and
+    later no longer grant CREATE on ``public`` to every user): a traceback of
+    InsufficientPrivilegeError ("permission denied for schema public")."""
+    await admin(
+        pg_url,
+        "CREATE ROLE plain LOGIN PASSWORD 'x'",
+        "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+    )
+    url = with_password(pg_url).replace("postgresql://postgres:", "postgresql://plain:", 1)
+    line = one_line(run_bot(tmp_path, url), 2, "DATABASE_URL", "permission", "plain")
+    assert "plain:***@" in line
