@@ -346,6 +346,54 @@ async def run(settings: Settings) -> None:
             lock.release()
 
 
+async def opened(settings: Settings) -> CombatBot:
+    """:func:`build`, each way the database can fail turned into a :class:`StartupError`."""
+    try:
+        return await build(settings)
+    except SchemaTooNew as error:
+        raise StartupError(schema_too_new(database_named(settings), error), 2) from None
+    except StorageUnavailable as error:
+        if settings.database_url is None:
+            raise StartupError(database_problem(settings.database_path, error), 2) from None
+        raise StartupError(
+            f"The PostgreSQL database at {database_named(settings)} failed while the bot was "
+            f"starting ({error.reason}: {error}).",
+            1,
+        ) from None
+    except (OSError, sqlite3.Error) as error:
+        raise StartupError(database_problem(settings.database_path, error), 2) from None
+
+
+async def log_in(bot: CombatBot, settings: Settings) -> None:
+    """Log in (which runs the bot's setup: cogs, command sync), each way it can fail but a
+    rejected token (``discord.LoginFailure``, re-raised) turned into a :class:`StartupError`."""
+    where = str(settings.discord_api_base or discord.http.Route.BASE)
+    try:
+        await asyncio.wait_for(bot.login(settings.discord_token.get_secret_value()), LOGIN_TIMEOUT)
+    except TimeoutError:
+        raise StartupError(
+            f"Discord did not answer within {LOGIN_TIMEOUT:g} s at {where}. Check your "
+            "network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
+            1,
+        ) from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise StartupError(
+            f"Cannot reach Discord at {where} ({type(error).__name__}: {error}). Check "
+            "your network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
+            1,
+        ) from None
+    except discord.LoginFailure:
+        raise
+    except DevGuildRefused as error:
+        raise StartupError(dev_guild_refused(error), 2) from None
+    except discord.HTTPException as error:
+        raise StartupError(
+            f"Discord at {where} answered {error.status} ({error.text or 'no details'})"
+            " while the bot was starting. Check DISCORD_API_BASE.",
+            1,
+        ) from None
+
+
 async def serve(settings: Settings) -> None:
     """Run the bot until the process is told to stop; close the database on the way out.
 
@@ -353,12 +401,7 @@ async def serve(settings: Settings) -> None:
     reached (or does not answer within ``LOGIN_TIMEOUT``), and ``discord.LoginFailure`` when it
     rejects the token. With ``DATABASE_URL`` set the store is PostgreSQL (connected to and
     migrated first; an unreachable or refusing server is a :class:`StartupError` naming it)."""
-    try:
-        bot = await build(settings)
-    except SchemaTooNew as error:
-        raise StartupError(schema_too_new(database_named(settings), error), 2) from None
-    except (OSError, sqlite3.Error, StorageUnavailable) as error:
-        raise StartupError(database_problem(settings.database_path, error), 2) from None
+    bot = await opened(settings)
     log.info(
         "database: %s, at migration %04d",
         database_described(settings),
@@ -369,37 +412,11 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name)
-    where = str(settings.discord_api_base or discord.http.Route.BASE)
     claim: ShardClaim | None = None
     try:
         claim = await claim_shards(settings)
         async with bot:
-            try:
-                await asyncio.wait_for(
-                    bot.login(settings.discord_token.get_secret_value()), LOGIN_TIMEOUT
-                )
-            except TimeoutError:
-                raise StartupError(
-                    f"Discord did not answer within {LOGIN_TIMEOUT:g} s at {where}. Check your "
-                    "network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
-                    1,
-                ) from None
-            except (aiohttp.ClientError, OSError) as error:
-                raise StartupError(
-                    f"Cannot reach Discord at {where} ({type(error).__name__}: {error}). Check "
-                    "your network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
-                    1,
-                ) from None
-            except discord.LoginFailure:
-                raise
-            except DevGuildRefused as error:
-                raise StartupError(dev_guild_refused(error), 2) from None
-            except discord.HTTPException as error:
-                raise StartupError(
-                    f"Discord at {where} answered {error.status} ({error.text or 'no details'})"
-                    " while the bot was starting. Check DISCORD_API_BASE.",
-                    1,
-                ) from None
+            await log_in(bot, settings)
             await bot.connect()
     finally:
         if claim is not None:
