@@ -555,9 +555,20 @@ def copy_db_main(argv: list[str]) -> int:
             lock.release()
 
 
+USAGE = """usage: python -m bot              run the bot (settings: the environment and .env)
+       python -m bot copy-db --to postgresql://… [--from PATH]
+                                  copy the SQLite database into an empty PostgreSQL one"""
+
+
 def main() -> int:
     if sys.argv[1:2] == ["copy-db"]:
         return copy_db_main(sys.argv[2:])
+    if sys.argv[1:] in (["--help"], ["-h"]):
+        print(USAGE)
+        return 0
+    if sys.argv[1:]:  # never start the bot on arguments it does not take
+        print(f"python -m bot: unknown argument {sys.argv[1]!r}\n{USAGE}", file=sys.stderr)
+        return 2
     try:
         settings = load_settings()
     except SettingsError as error:

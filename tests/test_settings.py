@@ -286,3 +286,36 @@ def test_copy_db_finds_database_path_like_the_bot(tmp_path: Path) -> None:
     )
     assert database_path_setting({"DATABASE_PATH": "  "}, env_file) == DEFAULT_DATABASE_PATH
     assert database_path_setting({}, tmp_path / "none") == DEFAULT_DATABASE_PATH
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [(["--help"], 0), (["-h"], 0), (["copydb", "--to", "postgresql://x@h/db"], 2), (["run"], 2)],
+)
+def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
+    tmp_path: Path, args: list[str], status: int
+) -> None:
+    """``python -m bot --help`` (or a misspelt ``copydb``) started the bot — with the .env's
+    token, connected to Discord and answering commands — ignoring the arguments. It now prints
+    what it takes (``--help``: status 0) or names the unknown argument (status 2), and starts
+    nothing."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env=clean_env(
+            {
+                "PATH": "/usr/bin:/bin",
+                "PYTHONPATH": str(ROOT),
+                "DISCORD_TOKEN": "would-start",
+                "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+                "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            }
+        ),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == status, done.stderr
+    assert "copy-db" in done.stdout + done.stderr  # what it does take
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "bot.sqlite3").exists()  # no database opened: nothing started
