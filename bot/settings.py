@@ -7,6 +7,7 @@ so it never reaches a log line or an error message.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import re
@@ -303,15 +304,18 @@ def load_settings(
 
     ``environ`` defaults to ``os.environ`` and ``env_file`` to ``.env`` in the working directory
     (or, when there is none, in the project folder).
-    Raises :class:`SettingsError` naming the first bad variable; the message never contains the
-    value of ``DISCORD_TOKEN`` or ``DATABASE_URL``.
+    Raises :class:`SettingsError` naming the first bad variable — or a name in ``.env`` that
+    looks like a misspelt setting; the message never contains the value of ``DISCORD_TOKEN`` or
+    ``DATABASE_URL``.
     """
     environ = os.environ if environ is None else environ
     if env_file is None:  # the working folder's .env, else the project's
         env_file = Path(".env") if Path(".env").is_file() else PROJECT_ROOT / ".env"
     merged: dict[str, str] = {}
     if env_file.is_file():
-        merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        from_file = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+        _refuse_misspelt(from_file)
+        merged.update(from_file)
     merged.update({k: v for k, v in environ.items() if k in ENV_VARS})
     # A blank value is an unset one, for every setting: ``LOG_LEVEL=`` takes the default.
     raw = {name.lower(): merged[name] for name in ENV_VARS if merged.get(name, "").strip()}
@@ -327,6 +331,20 @@ def load_settings(
         error = exc.errors(include_url=False, include_input=False)[0]
         variable = str(error["loc"][0]).upper() if error["loc"] else "settings"
         raise SettingsError(variable, _reason(error["msg"])) from None
+
+
+def _refuse_misspelt(from_file: Mapping[str, str]) -> None:
+    """Raise :class:`SettingsError` for a name in ``.env`` the bot does not read but that is
+    close to one it does (``LOGLEVEL``, ``SHARD_ID``, ``discord_token``): it would be ignored
+    without a word. Other names (another program's, in a shared file) are left alone."""
+    for name in from_file:
+        if name in ENV_VARS:
+            continue
+        close = difflib.get_close_matches(name.upper(), ENV_VARS, n=1, cutoff=0.8)
+        if close:
+            raise SettingsError(
+                name, f"(in .env) is not a setting the bot reads; the closest is {close[0]}"
+            )
 
 
 def database_path_setting(

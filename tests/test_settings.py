@@ -319,3 +319,31 @@ def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
     assert "copy-db" in done.stdout + done.stderr  # what it does take
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "bot.sqlite3").exists()  # no database opened: nothing started
+
+
+@pytest.mark.parametrize(
+    ("line", "meant"),
+    [
+        ("LOGLEVEL=DEBUG", "LOG_LEVEL"),
+        ("SHARD_ID=1", "SHARD_IDS"),
+        ("DATABASE_PATCH=/srv/bot.sqlite3", "DATABASE_PATH"),
+        ("discord_token=abc", "DISCORD_TOKEN"),
+    ],
+)
+def test_a_misspelt_setting_in_env_file_is_named(tmp_path: Path, line: str, meant: str) -> None:
+    """A setting misspelt in .env was silently ignored: ``SHARD_ID=1`` ran every shard (both
+    processes answering each server), ``LOGLEVEL=DEBUG`` logged at INFO. A name in .env the
+    bot does not read but close to one it does stops it, naming both."""
+    env = tmp_path / ".env"
+    env.write_text(f"DISCORD_TOKEN=t\n{line}\n")
+    with pytest.raises(SettingsError) as caught:
+        load_settings({}, env_file=env)
+    written = line.partition("=")[0]
+    assert caught.value.variable == written
+    assert f"the closest is {meant}. " in caught.value.one_line()
+
+
+def test_other_names_in_env_file_are_left_alone(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=t\nPGPASSWORD=x\nEDITOR=vim\n")
+    assert load_settings({}, env_file=env).discord_token.get_secret_value() == "t"
