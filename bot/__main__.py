@@ -58,6 +58,7 @@ from bot.settings import (
     SettingsError,
     check_postgres_url,
     database_path_setting,
+    default_env_file,
     load_settings,
     redacted_url,
 )
@@ -577,6 +578,11 @@ def main() -> int:
     logging.basicConfig(
         level=settings.log_level_number,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    env_file = default_env_file()
+    log.info(
+        "settings: the environment%s",
+        f" over {env_file}" if env_file.is_file() else " (no .env file)",
     )
     point_at_endpoints(settings)
     try:

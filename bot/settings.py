@@ -297,6 +297,12 @@ class SettingsError(Exception):
         )
 
 
+def default_env_file() -> Path:
+    """The ``.env`` the settings are read from: the working folder's, else the project's (it
+    may not exist)."""
+    return Path(".env").absolute() if Path(".env").is_file() else PROJECT_ROOT / ".env"
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, env_file: Path | None = None
 ) -> Settings:
@@ -309,8 +315,8 @@ def load_settings(
     ``DATABASE_URL``.
     """
     environ = os.environ if environ is None else environ
-    if env_file is None:  # the working folder's .env, else the project's
-        env_file = Path(".env") if Path(".env").is_file() else PROJECT_ROOT / ".env"
+    if env_file is None:
+        env_file = default_env_file()
     merged: dict[str, str] = {}
     if env_file.is_file():
         from_file = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
@@ -355,7 +361,7 @@ def database_path_setting(
     bot copy-db``)."""
     environ = os.environ if environ is None else environ
     if env_file is None:
-        env_file = Path(".env") if Path(".env").is_file() else PROJECT_ROOT / ".env"
+        env_file = default_env_file()
     value = environ.get("DATABASE_PATH")
     if value is None and env_file.is_file():
         value = dotenv_values(env_file).get("DATABASE_PATH")

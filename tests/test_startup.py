@@ -181,3 +181,13 @@ def test_a_database_another_program_holds_locked_is_one_line_and_exit_2(tmp_path
     assert str(database) in lines[0] and "locked by another program" in lines[0], lines[0]
     assert "Check DATABASE_PATH" not in lines[0]
     assert "Traceback" not in done.stderr
+
+
+def test_the_start_up_log_says_which_env_file(tmp_path: Path) -> None:
+    """The working folder's .env is read before the project's: the log says which one (or
+    none), so settings read from another program's .env (python -m bot started from its
+    folder) are seen."""
+    (tmp_path / ".env").write_text("LOG_LEVEL=INFO\n")
+    done = run_bot(tmp_path, tmp_path / "bot.sqlite3")
+    assert done.returncode == 1, done.stderr  # Discord unreachable: the start got that far
+    assert f"INFO bot: settings: the environment over {tmp_path / '.env'}\n" in done.stderr
