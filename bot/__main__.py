@@ -207,6 +207,15 @@ def database_named(settings: Settings) -> str:
     return str(settings.database_path.absolute())
 
 
+def settings_source() -> str:
+    """Where the settings were read: ``the environment over /srv/bot/.env``, or ``the
+    environment (no .env file)``."""
+    env_file = default_env_file()
+    if env_file.is_file():
+        return f"the environment over {env_file}"
+    return "the environment (no .env file)"
+
+
 def database_described(settings: Settings) -> str:
     """``SQLite /srv/bot/data/bot.sqlite3`` or ``PostgreSQL postgresql://bot:***@db/bot``."""
     kind = "SQLite" if settings.database_url is None else "PostgreSQL"
@@ -403,6 +412,7 @@ async def serve(settings: Settings) -> None:
     rejects the token. With ``DATABASE_URL`` set the store is PostgreSQL (connected to and
     migrated first; an unreachable or refusing server is a :class:`StartupError` naming it)."""
     bot = await opened(settings)
+    log.info("settings: %s", settings_source())
     log.info(
         "database: %s, at migration %04d",
         database_described(settings),
@@ -578,11 +588,6 @@ def main() -> int:
     logging.basicConfig(
         level=settings.log_level_number,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    env_file = default_env_file()
-    log.info(
-        "settings: the environment%s",
-        f" over {env_file}" if env_file.is_file() else " (no .env file)",
     )
     point_at_endpoints(settings)
     try:
