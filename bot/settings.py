@@ -164,6 +164,16 @@ class Settings(BaseModel):
     def _blank_is_default(cls, value: object) -> object:
         return DEFAULT_DATABASE_PATH if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _a_path_not_a_url(cls, value: object) -> object:
+        if isinstance(value, str) and "://" in value:
+            raise ValueError(
+                "is a URL, not a file path: it names the SQLite file (e.g. data/bot.sqlite3); "
+                "for PostgreSQL set DATABASE_URL instead"
+            )
+        return value
+
     @field_validator("database_url", mode="before")
     @classmethod
     def _blank_url_is_unset(cls, value: object) -> object:

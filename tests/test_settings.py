@@ -347,3 +347,18 @@ def test_other_names_in_env_file_are_left_alone(tmp_path: Path) -> None:
     env = tmp_path / ".env"
     env.write_text("DISCORD_TOKEN=t\nPGPASSWORD=x\nEDITOR=vim\n")
     assert load_settings({}, env_file=env).discord_token.get_secret_value() == "t"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [f"postgresql://bob:{SECRET}@db/bot", f"postgres://bob:{SECRET}@db/bot", "sqlite:///x.db"],
+)
+def test_a_url_in_database_path_is_named(tmp_path: Path, value: str) -> None:
+    """DATABASE_PATH given a URL (DATABASE_URL's value in the wrong setting): the bot made
+    folders named after it — ``postgresql:/bob:<password>@db/`` — and ran on a new empty SQLite
+    file there, the password in its path and in the log line naming the database."""
+    with pytest.raises(SettingsError) as caught:
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": value}, env_file=tmp_path / "none")
+    assert caught.value.variable == "DATABASE_PATH"
+    line = caught.value.one_line()
+    assert "DATABASE_URL" in line and SECRET not in line
