@@ -163,9 +163,7 @@ class StartupError(Exception):
 def database_problem(path: Path, error: BaseException) -> str:
     """The one line printed when the database at ``path`` cannot be opened, configured or
     migrated: names the file, what is wrong and what to do."""
-    cause = error.__cause__ if isinstance(error, StorageUnavailable) else error
-    code = getattr(cause, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
+    cause, primary = _sqlite_fault(error)
     if primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
         return (
             f"Configuration error: the database file {path} is not a SQLite database or is "
@@ -196,6 +194,20 @@ def database_problem(path: Path, error: BaseException) -> str:
         f"Configuration error: cannot open the database at {path} ({cause}). "
         "Check DATABASE_PATH (see .env.example)."
     )
+
+
+def _sqlite_fault(error: BaseException) -> tuple[object, int | None]:
+    """What to quote of ``error`` and its primary SQLite result code (``None``: not SQLite's).
+    A :class:`StorageUnavailable` quotes the sqlite3 error chained to it, or — a failed group
+    commit chains none — is read by the SQLite code it was mapped from (its ``reason``)."""
+    cause: object = error
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(error, StorageUnavailable):
+        cause = error.__cause__ or f"{error.reason}: {error}"
+        code = getattr(error.__cause__, "sqlite_errorcode", None)
+        if code is None:
+            code = getattr(sqlite3, error.reason, None)
+    return cause, code & 0xFF if isinstance(code, int) else None
 
 
 def database_named(settings: Settings) -> str:

@@ -9,12 +9,13 @@ import random
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.__main__ import shards_described
+from bot.__main__ import database_problem, shards_described
+from bot.errors import StorageUnavailable
 from bot.settings import load_settings
 from tests.environ import clean_env
 
@@ -191,3 +192,53 @@ def test_the_start_up_log_says_which_env_file(tmp_path: Path) -> None:
     done = run_bot(tmp_path, tmp_path / "bot.sqlite3")
     assert done.returncode == 1, done.stderr  # Discord unreachable: the start got that far
     assert f"INFO bot: settings: the environment over {tmp_path / '.env'}\n" in done.stderr
+
+
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs (root only), too small for the bot's migrations."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    yield from full_disk(tmp_path)
+
+
+def test_a_full_disk_at_start_is_one_line_and_exit_2(tmp_path: Path, tiny_disk: Path) -> None:
+    """The disk fills up while the migrations run: the line read "cannot open the database at
+    … (None). Check DATABASE_PATH" — the storage fault's SQLite code was lost on the way."""
+    database = tiny_disk / "bot.sqlite3"
+    done = run_bot(tmp_path, database)
+    lines = [line for line in done.stderr.strip().splitlines() if " WARNING " not in line]
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1, done.stderr
+    assert str(database) in lines[0] and "is full" in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        ("SQLITE_FULL", "is full"),
+        ("SQLITE_READONLY", "is read-only"),
+        ("SQLITE_BUSY", "is locked by another program"),
+        ("SQLITE_CORRUPT", "is corrupted"),
+    ],
+)
+def test_a_storage_fault_at_start_is_named_by_its_sqlite_code(reason: str, words: str) -> None:
+    """A fault reported as StorageUnavailable without the sqlite3 error chained (a group commit
+    that failed) is named by the SQLite code it was mapped from, never "(None)"."""
+    fault = StorageUnavailable("The bot's storage is full; nothing was changed.", reason)
+    line = database_problem(Path("/srv/bot.sqlite3"), fault)
+    assert words in line and "None" not in line, line
