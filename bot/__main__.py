@@ -35,7 +35,7 @@ import asyncpg
 import discord
 import yarl
 
-from bot import heap
+from bot import heap, preflight  # noqa: F401 - preflight checks data/ before the bot imports
 from bot.client import SHUTDOWN_GRACE, CombatBot, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -242,3 +243,35 @@ def test_a_storage_fault_at_start_is_named_by_its_sqlite_code(reason: str, words
     fault = StorageUnavailable("The bot's storage is full; nothing was changed.", reason)
     line = database_problem(Path("/srv/bot.sqlite3"), fault)
     assert words in line and "None" not in line, line
+
+
+def test_a_data_folder_hidden_by_a_volume_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A host volume mounted over the project's data/ folder to keep the database hides the
+    rules tables and help texts shipped there: python -m bot died in a traceback from an import
+    (FileNotFoundError: …/data/uttas/tables.json). Run on a copy of the project whose data/ is
+    empty, as under such a volume."""
+    app = tmp_path / "app"
+    for package in ("bot", "cogs"):
+        shutil.copytree(ROOT / package, app / package, ignore=shutil.ignore_patterns("__pycache__"))
+    (app / "data").mkdir()
+    env = clean_env(
+        {
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(app),
+            "DISCORD_TOKEN": "startup-test-token",
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+        }
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(app / "data") in lines[0] and "DATABASE_PATH" in lines[0], lines[0]
+    assert not list((app / "data").iterdir())  # nothing started: no database made there
