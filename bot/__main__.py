@@ -62,11 +62,12 @@ from bot.settings import (
     load_settings,
     redacted_url,
 )
-from bot.store.base import SchemaTooNew, Store
+from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
-from bot.store.db import Database
+from bot.store.db import Database, SchemaAhead
 from bot.store.pg import PgDatabase
 from bot.store.process_lock import DatabaseInUse, DatabaseLock
+from bot.store.server_clock import ServerClock
 from bot.store.shard_claims import ShardClaim, ShardsTaken
 from bot.sync import DevGuildRefused
 
@@ -99,9 +100,11 @@ async def build(
     altogether (tests script them); ``expiry_interval`` is how often (seconds) expired
     reaction windows are looked for (``None``: never by itself, see
     :meth:`CombatBot.expire_due`); ``clock`` (``() -> aware datetime``, UTC) is every
-    service's clock — reaction deadlines, and what is due — by default the host's. The bot is
-    sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT`` is set."""
-    now = clock or utc_now
+    service's clock — reaction deadlines, and what is due — by default the host's, or on
+    PostgreSQL (other processes share the database) the database server's
+    (:class:`bot.store.server_clock.ServerClock`: the processes compare times each other
+    wrote). The bot is sharded (:class:`bot.client.ShardedCombatBot`) when ``SHARD_COUNT``
+    is set."""
     db: Store
     if settings.database_url is not None:
         db = await open_postgres(settings.database_url.get_secret_value())
@@ -109,6 +112,11 @@ async def build(
         db = await Database.open(settings.database_path)
     try:
         await db.migrate()
+        server_clock: ServerClock | None = None
+        if clock is None and isinstance(db, PgDatabase):
+            server_clock = ServerClock(db.server_time)
+            await server_clock.sync()
+        now = clock or server_clock or utc_now
         encounters = EncounterService(
             db,
             clock=now,
@@ -135,13 +143,15 @@ async def build(
             away=AwayService(db, clock=now),
             rehearsal=RehearsalService(encounters),
         )
-        return bot_class(settings)(
+        bot = bot_class(settings)(
             settings=settings,
             db=db,
             services=services,
             guild_ready_timeout=guild_ready_timeout,
             expiry_interval=expiry_interval,
         )
+        bot.server_clock = server_clock
+        return bot
     except BaseException:
         # An open connection's worker thread would keep the process alive: close it first.
         with contextlib.suppress(Exception):
@@ -252,13 +262,14 @@ def shards_described(settings: Settings) -> str:
     return f"{listed} of {settings.shard_count} ({whose})"
 
 
-def schema_too_new(where: str, error: SchemaTooNew) -> str:
-    """The one line printed when the database at ``where`` was migrated by a newer bot."""
+def newer_database(where: str, error: SchemaAhead) -> str:
+    """The one line printed when ``where`` (the database) was upgraded by a newer version of
+    the bot (a rollback): what happened and what to do. The bot does not start on it."""
     return (
-        f"Configuration error: the database at {where} is at migration {error.version:04d}, "
-        f"newer than this version of the bot knows (up to {error.known:04d}): a newer version "
-        "upgraded it. Run that version again, or restore the backup taken before the upgrade "
-        "(README, 'Running it')."
+        f"Configuration error: {where} was upgraded by a newer version of the bot (its schema "
+        f"is at migration {error.current}; this version knows migrations up to "
+        f"{error.newest}), so this version cannot use it. Run the newer version of the bot, or "
+        "restore a backup of the database taken before that version upgraded it."
     )
 
 
@@ -297,6 +308,12 @@ async def open_postgres(url: str) -> PgDatabase:
         ) from None
     try:
         await db.migrate()
+    except SchemaAhead as error:
+        with contextlib.suppress(Exception):
+            await db.close()
+        raise StartupError(
+            newer_database(f"the PostgreSQL database at {where}", error), 2
+        ) from None
     except BaseException as error:
         with contextlib.suppress(Exception):
             await db.close()
@@ -372,8 +389,9 @@ async def opened(settings: Settings) -> CombatBot:
     """:func:`build`, each way the database can fail turned into a :class:`StartupError`."""
     try:
         return await build(settings)
-    except SchemaTooNew as error:
-        raise StartupError(schema_too_new(database_named(settings), error), 2) from None
+    except SchemaAhead as error:  # SQLite's (open_postgres turns PostgreSQL's into a line)
+        where = f"the database file {settings.database_path}"
+        raise StartupError(newer_database(where, error), 2) from None
     except StorageUnavailable as error:
         if settings.database_url is None:
             raise StartupError(database_problem(settings.database_path, error), 2) from None
@@ -567,9 +585,6 @@ def copy_db_main(argv: list[str]) -> int:
         return 2
     try:
         return asyncio.run(copy_db(args.source, args.to))
-    except SchemaTooNew as error:
-        print(schema_too_new(redacted_url(args.to), error), file=sys.stderr)
-        return 2
     except StartupError as error:
         print(str(error), file=sys.stderr)
         return error.status

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 import discord
 from discord.ext import commands
 
-from bot.errors import DomainError
+from bot.errors import DomainError, RulesVersionUnknown
+from bot.services.away import marks_read_fresh
 from bot.services.combat import CombatResult
 from bot.services.container import Services
 from bot.services.reminders import Reminder
 from bot.services.turn_deadlines import TurnLapse
 from bot.settings import Settings
 from bot.store.base import Store
+from bot.store.server_clock import ServerClock
 from bot.sync import sync_if_changed
 from bot.ui.channel_permissions import warn_gm_if_blind
 from bot.ui.combat_flow import announce, window_over
@@ -54,12 +58,15 @@ log = logging.getLogger(__name__)
 
 NOTICE_TASK = "discord.py: on_app_command_completion"
 EXPIRY_PASS = "expiry-pass"
+RECOVERY = "start-up-recovery"
 IN_FLIGHT = (
     NOTICE_TASK,  # a member's notices, delivered after a command
     "CommandTree-invoker",  # a slash command (discord.py's name for its task)
     "discord-ui-",  # a button, select or modal: discord.py's dynamic-item, view and modal tasks
     EXPIRY_PASS,  # a pass of the expiry loop (:meth:`CombatBot._expire_decisions`)
+    RECOVERY,  # what a stop left unsaid, posted at start-up (:meth:`CombatBot._recover`)
     "discord.py: on_guild_remove",  # pausing the fights of a server the bot was removed from
+    "discord.py: on_ready",  # the same, for a server it was removed from while stopped
     "discord.py: on_guild_role_delete",  # forgetting a deleted GM or starter role
 )
 """Names (prefixes) of the tasks :meth:`CombatBot.close` lets finish before the database
@@ -81,6 +88,23 @@ DYNAMIC_ITEMS = (
     TurnMoveButton,
     TurnTargetSelect,
 )
+
+
+Pass = TypeVar("Pass", bound=Callable[..., Awaitable[Any]])
+
+
+def _away_marks_read_fresh(method: Pass) -> Pass:
+    """A pass of the background loop reads away marks from the database where other processes
+    share it (:func:`bot.services.away.marks_read_fresh`): it works on every server's fights,
+    and a server's ``/away`` or ``/back`` drops the marks kept only in the process of its
+    shard."""
+
+    @functools.wraps(method)
+    async def reading_fresh(self: CombatBot, *args: Any, **kwargs: Any) -> Any:
+        with marks_read_fresh(self.db.shared_by_processes):
+            return await method(self, *args, **kwargs)
+
+    return cast(Pass, reading_fresh)
 
 
 class CombatBot(commands.Bot):
@@ -127,6 +151,10 @@ class CombatBot(commands.Bot):
         self.expiry_interval = expiry_interval
         self._expiry_task: asyncio.Task[None] | None = None
         self._pass: asyncio.Task[None] | None = None  # the expiry loop's pass running now
+        # The database server's clock, every service's where processes share the database
+        # (set by bot.__main__.build): read again by the background loop now and then.
+        self.server_clock: ServerClock | None = None
+        self._recovery: asyncio.Task[None] | None = None  # the start-up recovery (_recover)
         self.trackers = TrackerKeeper(self)
         self.prompts = PromptKeeper(self)
         self.turn_pings = TurnPingKeeper(self)
@@ -193,11 +221,15 @@ class CombatBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop: no new notice delivery or expiry pass starts; the commands, clicks, notice
-        deliveries and expiry pass in flight (:data:`IN_FLIGHT`) get :data:`SHUTDOWN_GRACE`
-        seconds to finish — a change they committed is still announced, and what they posted
-        still noted — before the loop stops and the gateway closes (the caller then closes the
-        database: ``bot.__main__.run``, on SIGTERM too)."""
+        deliveries, expiry pass and start-up recovery in flight (:data:`IN_FLIGHT`) get
+        :data:`SHUTDOWN_GRACE` seconds to finish — a change they committed is still announced,
+        and what they posted still noted — before the loop stops and the gateway closes (the
+        caller then closes the database: ``bot.__main__.run``, on SIGTERM too). A start-up
+        recovery still running then is cut off, giving back the ping it claimed and did not
+        post: owed again at the next start, never half done."""
         self._stopping = True
+        # Rehearsals stop now, so their GMs are told within the grace (they take up to 60 s).
+        self.services.rehearsal.close()
         me = asyncio.current_task()
         in_flight = [
             task
@@ -210,7 +242,12 @@ class CombatBot(commands.Bot):
             self._expiry_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry_task
-        self.services.rehearsal.close()
+        if self._recovery is not None and not self._recovery.done():
+            # Past the grace: cut off now, while the database is open, so that it gives back
+            # the ping it claimed and did not post (owed again at the next start).
+            self._recovery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._recovery
         await super().close()
 
     async def _expire_decisions(self, interval: float, owed: list[tuple[int, int]]) -> None:
@@ -232,11 +269,11 @@ class CombatBot(commands.Bot):
         pings whose turn is over where that was refused or skipped
         (:meth:`bot.ui.turn_pings.TurnPingKeeper.retry`)."""
         await self.wait_until_ready()
-        await self.turn_pings.recover(owed)
-        # Prompts lost while the bot was away, right away — unless other processes share the
-        # database: one of them may be posting a prompt right now (its decision committed,
-        # its answer on the way), so a prompt unnoted at start-up gets the usual grace.
-        await self.prompts.retry(grace=None if self.settings.shares_database else 0)
+        if self._stopping:
+            return  # everything owed stays owed to the next start
+        # A task of its own, which close() lets finish (SHUTDOWN_GRACE) as it does a pass.
+        self._recovery = asyncio.create_task(self._recover(owed), name=RECOVERY)
+        await asyncio.shield(self._recovery)
         while not self.is_closed() and not self._stopping:
             # A task of its own, which close() lets finish: cancelled between committing an
             # expiry and posting it, a pass would leave the result unannounced for good.
@@ -244,12 +281,34 @@ class CombatBot(commands.Bot):
             await asyncio.shield(self._pass)
             await asyncio.sleep(interval)
 
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`close` began: work that can wait for the next start stops here."""
+        return self._stopping
+
+    @_away_marks_read_fresh
+    async def _recover(self, owed: list[tuple[int, int]]) -> None:
+        """What a stop left unsaid (see :meth:`_expire_decisions`). A shutdown during it lets
+        the ping being posted finish (:data:`SHUTDOWN_GRACE`) and claims no more: what is
+        left stays owed to the next start (:meth:`bot.ui.turn_pings.TurnPingKeeper.recover`)."""
+        await self.turn_pings.recover(owed)
+        if self._stopping:
+            return
+        # Prompts lost while the bot was away, right away — unless other processes share the
+        # database: one of them may be posting a prompt right now (its decision committed,
+        # its answer on the way), so a prompt unnoted at start-up gets the usual grace.
+        await self.prompts.retry(grace=None if self.settings.shares_database else 0)
+
+    @_away_marks_read_fresh
     async def _expiry_pass(self) -> None:
+        if self.server_clock is not None:
+            await self.server_clock.sync_if_due()
         await self.expire_due()
         await self.trackers.retry_stale()
         await self.prompts.retry()
         await self.turn_pings.retry()
 
+    @_away_marks_read_fresh
     async def expire_due(self) -> list[CombatResult]:
         """One expiry pass: every decision whose window has run out by the services' clock and
         that this process claimed (:meth:`bot.services.combat.CombatService.due`; with several
@@ -274,6 +333,7 @@ class CombatBot(commands.Bot):
         await self.fire_turn_deadlines()
         return [result for result in expired if result is not None]
 
+    @_away_marks_read_fresh
     async def fire_turn_deadlines(self) -> list[TurnLapse]:
         """Fire every passed turn deadline (issue 17), each on its own and at most once: the
         turn ends and the result is posted, or the GM is told. Never raises."""
@@ -286,6 +346,7 @@ class CombatBot(commands.Bot):
         fired = [await self._fire_one(encounter_id, timer) for encounter_id, timer in due]
         return [lapse for lapse in fired if lapse is not None]
 
+    @_away_marks_read_fresh
     async def send_reminders(self) -> list[Reminder]:
         """Mention each member whose turn or reaction reached a reminder point (issue 17), each
         point at most once per window, outside the member's quiet hours. Never raises."""
@@ -337,6 +398,14 @@ class CombatBot(commands.Bot):
         committed (decided meanwhile, or the change failed)."""
         try:
             result = await self.services.combat.expire(encounter_id, pending_version)
+        except RulesVersionUnknown as error:  # a newer bot's fight: tried again when the claim
+            log.warning(  # lapses (bot.store.expiry.LEASE)
+                "the decision of encounter %s opened at version %s cannot expire here: %s",
+                encounter_id,
+                pending_version,
+                error,
+            )
+            return None
         except DomainError as error:  # a click, another pass or process settled it meanwhile
             log.info(
                 "the decision of encounter %s opened at version %s was settled meanwhile "
@@ -375,6 +444,34 @@ class CombatBot(commands.Bot):
         for encounter in paused:
             await tell_gm(self, encounter, removed_notice(encounter))
 
+    async def pause_where_removed(self) -> None:
+        """Once the gateway said which servers the bot is in (READY; a server unavailable in
+        an outage is listed too): the bot was removed while it was stopped from each server of
+        this process's shards that has a running encounter and is not listed, and those pause
+        as :meth:`on_guild_remove` pauses them, each GM left the same notice
+        (:meth:`ModerationService.pause_where_absent`). Never raises."""
+        assert self.user is not None
+        present = {guild.id for guild in self.guilds}
+        try:
+            paused = await self.services.moderation.pause_where_absent(
+                present, self.settings.runs_guild, self.user.id
+            )
+        except Exception:
+            log.exception("could not pause the encounters of servers the bot left while stopped")
+            return
+        log.info(
+            "in %d server(s) at start-up: paused %d encounter(s) of servers it left while stopped",
+            len(present),
+            len(paused),
+        )
+        for encounter in paused:
+            log.info(
+                "removed from server %s while stopped: paused encounter %s",
+                encounter.row.guild_id,
+                encounter.id,
+            )
+            await tell_gm(self, encounter, removed_notice(encounter))
+
     async def on_guild_role_delete(self, role: discord.Role) -> None:
         """A role was deleted on Discord: forget it as the server's GM or starter role
         (:meth:`ModerationService.forget_role`). Never raises."""
@@ -406,6 +503,7 @@ class CombatBot(commands.Bot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("ready as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
+        await self.pause_where_removed()
 
 
 class ShardedCombatBot(CombatBot, commands.AutoShardedBot):
@@ -445,6 +543,7 @@ class ShardedCombatBot(CombatBot, commands.AutoShardedBot):
             ",".join(map(str, sorted(self.shards))),
             self.shard_count,
         )
+        await self.pause_where_removed()
 
 
 def bot_class(settings: Settings) -> type[CombatBot]:

@@ -342,6 +342,21 @@ Name = Annotated[str, validator(NAME_MAX)]
 _ZWJ = "\u200d"  # joins emoji into one (a family): kept where text is shown
 
 
+def _pictograph(char: str) -> bool:
+    """Whether ``char`` may stand on either side of a zero-width joiner in an emoji sequence
+    (👨‍👩‍👧, 🏳️‍🌈): a symbol (So), a skin-tone modifier (Sk) or the emoji variation selector."""
+    return char == "\ufe0f" or unicodedata.category(char) in ("So", "Sk")
+
+
+def _joins_emoji(text: str, index: int) -> bool:
+    """Whether the zero-width joiner at ``text[index]`` joins two emoji into one."""
+    return (
+        0 < index < len(text) - 1
+        and _pictograph(text[index - 1])
+        and (_pictograph(text[index + 1]))
+    )
+
+
 def _shown_char(char: str, lines: bool) -> str:
     category = unicodedata.category(char)
     if category == "Cc":
@@ -352,7 +367,7 @@ def _shown_char(char: str, lines: bool) -> str:
         # escape as ␛, delete as ␡; the C1 controls have none.
         return chr(0x2400 + point) if point < 0x20 else "\u2421" if point == 0x7F else "\ufffd"
     if category == "Cf":  # (variation selectors, Mn, stay: an emoji's presentation)
-        return char if char == _ZWJ else ""
+        return ""  # (the joiner of an emoji sequence is kept by printable itself)
     return "\ufffd" if category in _NOT_CHARACTERS else char
 
 
@@ -361,13 +376,17 @@ def printable(text: str, *, lines: bool = False) -> str:
     shown as its Control Picture (NUL as ``␀``, a tab as ``␉``, a line break as ``␊`` unless
     ``lines`` keeps it; ``�`` for the C1 controls), format characters removed (direction
     overrides and isolates, which reorder what follows them on screen, zero-width spaces, the
-    byte-order mark, …; not the joiner that makes one emoji of several) and unassigned,
-    private-use and surrogate code points shown as ``�``. Text that holds none of them (every
-    stored name) is returned as it is. :func:`escaped`, :func:`quoted` and :func:`code` apply
-    it: a refusal that quotes what a member typed echoes none of them."""
+    byte-order mark, a zero-width joiner elsewhere…; not the joiner that makes one emoji of
+    two, between them) and unassigned, private-use and surrogate code points shown as ``�``.
+    Text that holds none of them (every stored name) is returned as it is. :func:`escaped`,
+    :func:`quoted` and :func:`code` apply it: a refusal that quotes what a member typed echoes
+    none of them."""
     if text.isascii() and text.isprintable():
         return text
-    return "".join(_shown_char(char, lines) for char in text)
+    return "".join(
+        char if char == _ZWJ and _joins_emoji(text, index) else _shown_char(char, lines)
+        for index, char in enumerate(text)
+    )
 
 
 def _backslashed(match: re.Match[str]) -> str:

@@ -224,6 +224,15 @@ class Settings(BaseModel):
         and creating them is rate limited per day)."""
         return self.shard_ids is None or 0 in self.shard_ids
 
+    def runs_guild(self, guild_id: int) -> bool:
+        """Whether Discord sends this process the events of server ``guild_id``: it runs
+        unsharded, or runs the shard that owns the server (``(guild_id >> 22) % shard_count``).
+        Only then does the list of servers the gateway gives this process say anything of it."""
+        if self.shard_count is None:
+            return True
+        shards = range(self.shard_count) if self.shard_ids is None else self.shard_ids
+        return (guild_id >> 22) % self.shard_count in shards
+
     @property
     def shares_database(self) -> bool:
         """Whether other processes of the bot run on this process's database: it is a

@@ -16,7 +16,7 @@ from bot.engine.core.contract import Ruleset
 from bot.engine.core.effects import Period
 from bot.errors import InvalidInput
 from bot.services.campaign import CampaignService
-from bot.ui.campaign_views import record_text, result_text
+from bot.ui.campaign_views import REST_KIND, record_text, result_text
 from bot.ui.interaction import actor_of
 from bot.ui.text import shown_name
 from bot.words import counted
@@ -89,7 +89,7 @@ class CampaignCog(
 
     @app_commands.command(name="rest", description="Characters rest between fights (server GMs)")
     @app_commands.describe(
-        kind="Short (1 hour, twice a day) or long (8 hours, once a day)",
+        kind=REST_KIND,
         member="Only this member's characters (default: every character with a record)",
         character="Only this character of the member",
     )

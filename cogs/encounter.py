@@ -14,17 +14,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core.audience import GM, controller
-from bot.engine.core.commands import Begin
+from bot.engine.core.commands import Begin, CommandBase
 from bot.errors import InvalidInput
 from bot.services.combat import CombatService
-from bot.services.encounters import NAME_MAX, EncounterService
+from bot.services.encounters import NAME_MAX, Encounter, EncounterService
 from bot.services.recap import gather as gather_recap
 from bot.services.sheets import SheetService
 from bot.ui import embeds, tracker
 from bot.ui.channel_permissions import require_channel_permissions
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.embeds import joined_as_left, order_places
-from bot.ui.encounter_end import end_prompt
+from bot.ui.encounter_end import end_prompt, end_question
 from bot.ui.fight_chart import chart_reply, require_fought
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.recap import recap_embed
@@ -148,7 +148,7 @@ class EncounterCog(
         name="begin", description="Set the turn order and begin the fight (GM only)"
     )
     @app_commands.describe(
-        initiative="Order by Agility (ties rolled) or roll Agility dice (ties by Agility)"
+        initiative="UTTAS: order by Agility (ties rolled) or roll Agility dice (ties by Agility)"
     )
     @app_commands.choices(
         initiative=[
@@ -166,12 +166,22 @@ class EncounterCog(
             raise InvalidInput("Combat is not available on this bot.")
         require_channel_permissions(interaction, "begin the fight")
         mode = initiative.value if initiative else None
+
+        def make(current: Encounter) -> CommandBase:
+            order = current.rules.turn_order
+            if mode is not None and not order.takes_initiative_mode:
+                # it was dropped without a word: the GM asked for rolled Agility dice in a
+                # Utopia fight and got its Speed tests (refused here, not in the engine, so
+                # a Begin logged with it still replays)
+                raise InvalidInput(f"{order.words}: `initiative:` is UTTAS's. Begin without it.")
+            return Begin(initiative_mode=mode)
+
         result = await self.combat.gm_command(
             channel_id,
             actor_of(interaction),
             "begin",
             {"initiative": mode},
-            lambda current: Begin(initiative_mode=mode),
+            make,
             action="begin the fight",
         )
         await respond(interaction, dataclasses.replace(result, label="The fight begins!"))
@@ -181,8 +191,7 @@ class EncounterCog(
         _, channel_id = channel_ids(interaction)
         encounter, prompt_id = await self.service.open_end(channel_id, actor_of(interaction))
         await interaction.response.send_message(
-            f"End **{shown_name(encounter.row.name)}**? It is archived and can no longer be "
-            "played.",
+            end_question(encounter),
             view=end_prompt(prompt_id),
             ephemeral=True,
         )

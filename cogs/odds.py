@@ -44,13 +44,16 @@ def odds_lines(
     :class:`NotAllowed` (a hidden NPC's odds to a player without ``show_odds``),
     :class:`~bot.errors.InvalidInput` (the asker's own combatant as target; ``resources``
     where the system counts none; ``range`` where it sets no distances) and
-    :class:`~bot.errors.RulesetNotImplemented` (a system whose odds are planned)."""
+    :class:`~bot.errors.RulesetNotImplemented` (a system whose odds are planned) and
+    :class:`~bot.errors.RulesVersionUnknown` (rules a newer bot froze)."""
     state = encounter.state
+    # The rules the fight plays by: a newer bot's (a version this one does not know) are
+    # refused, not stood in for by this version's (Encounter.rules), whose odds may differ.
+    rules = encounter.playing_rules()
     if state.phase == "finished":  # nobody attacks any more (fix23)
         raise RuleViolation(fight_over(state))
     me = pick_actor(encounter, actor, as_, picked_for=ODDS_FOR)
     victim = find_combatant(state, target)
-    rules = encounter.rules
     rules.odds_target(me, victim)
     if range_ is not None and rules.odds_range_refusal:
         raise InvalidInput(rules.odds_range_refusal)

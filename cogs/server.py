@@ -20,6 +20,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.services.member_data import MemberDataService
 from bot.services.server_admin import MAX_CAP, ServerAdminService
 from bot.store.guild_settings import StartPolicy
+from bot.ui.encounter_end import end_question
 from bot.ui.interaction import actor_of
 from bot.ui.member_views import (
     NONE,
@@ -172,8 +173,7 @@ class ServerCog(
             guild_id_of(interaction), actor_of(interaction), channel
         )
         await interaction.response.send_message(
-            f"End **{discord.utils.escape_markdown(encounter.row.name)}** in <#{channel}>? "
-            f"It is archived and can no longer be played (GM: <@{encounter.row.gm_id}>).",
+            end_question(encounter, f" in <#{channel}>", f" (GM: <@{encounter.row.gm_id}>)"),
             view=server_end_prompt(prompt_id),
             ephemeral=True,
             allowed_mentions=NONE,

@@ -372,6 +372,10 @@ def test_a_stored_state_with_lookalikes_and_blank_looking_names_still_loads() ->
         ("\u202eThug 1", "Thug 1"),  # a direction override reorders what follows: removed
         ("Bob\ue000\ud800", "Bob\ufffd\ufffd"),  # private use, a lone surrogate
         ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # the joiner that makes one emoji stays
+        ("🏳\ufe0f\u200d🌈", "🏳\ufe0f\u200d🌈"),  # after the emoji variation selector too
+        ("Thug\u200d1\u200d", "Thug1"),  # a joiner between letters or at the end: invisible
+        ("\u200d👧 a\u200d👩", "👧 a👩"),
+        ("\u2060Thug\ufeff\u200b\u180e", "Thug"),  # word joiner, BOM, ZWSP, Mongolian VS
         ("Willow", "Willow"),
     ],
 )

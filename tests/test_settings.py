@@ -171,6 +171,22 @@ def test_shares_database(tmp_path: Path, environ: dict[str, str], shares: bool) 
     assert settings.shares_database is shares
 
 
+@pytest.mark.parametrize(
+    ("environ", "runs"),
+    [
+        ({}, {0, 1, 2, 3}),  # unsharded: every server
+        ({"SHARD_COUNT": "4"}, {0, 1, 2, 3}),  # every shard in one process
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "1,3"}, {1, 3}),
+    ],
+)
+def test_runs_guild_is_the_shard_that_owns_it(
+    tmp_path: Path, environ: dict[str, str], runs: set[int]
+) -> None:
+    """A process is sent the events of the servers its shards own, ``(id >> 22) % count``."""
+    settings = load_settings({"DISCORD_TOKEN": "t", **environ}, env_file=tmp_path / "none")
+    assert {shard for shard in range(4) if settings.runs_guild((shard + 8) << 22 | 12345)} == runs
+
+
 def test_shard_above_count_says_which(tmp_path: Path) -> None:
     environ = {"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "2,7"}
     with pytest.raises(SettingsError) as caught:

@@ -79,22 +79,6 @@ def test_a_reachable_server_is_migrated_then_the_bot_goes_on_to_discord(
     assert asyncio.run(version()) >= 19
 
 
-def test_a_database_from_a_newer_bot_is_one_line_and_exit_2(tmp_path: Path, pg_url: str) -> None:
-    """As on SQLite (tests/test_startup.py): a schema newer than the bot knows is refused."""
-
-    async def from_the_future() -> None:
-        conn = await asyncpg.connect(pg_url)
-        try:
-            await conn.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
-            await conn.execute("INSERT INTO schema_version (version) VALUES (9999)")
-        finally:
-            await conn.close()
-
-    asyncio.run(from_the_future())
-    line = one_line(run_bot(tmp_path, with_password(pg_url)), 2, "9999", "newer", "backup")
-    assert "postgres:***@" in line
-
-
 # --- Shards on one PostgreSQL database: each run by exactly one process (README, "Sharding") ---
 
 
@@ -174,3 +158,28 @@ async def test_a_login_that_may_not_create_tables_is_one_line_and_exit_2(
     url = with_password(pg_url).replace("postgresql://postgres:", "postgresql://plain:", 1)
     line = one_line(run_bot(tmp_path, url), 2, "DATABASE_URL", "permission", "plain")
     assert "plain:***@" in line
+
+
+def test_a_database_a_newer_bot_upgraded_is_one_line_and_exit_2(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """A rollback on PostgreSQL: the schema is at a migration this version does not have."""
+    from bot.store.pg import bundled_pg_migrations
+
+    newest = max(m.version for m in bundled_pg_migrations())
+
+    async def set_version(version: int) -> None:
+        conn = await asyncpg.connect(pg_url)
+        try:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+            )
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
+        finally:
+            await conn.close()
+
+    asyncio.run(set_version(newest + 1))
+    done = run_bot(tmp_path, with_password(pg_url))
+    line = one_line(done, 2, "was upgraded by a newer version of the bot", "PostgreSQL")
+    assert f"schema is at migration {newest + 1}" in line, line

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -30,10 +32,30 @@ MAX_AWAY_DAYS = 90
 NOT_AWAY = "You are not marked away in this server."
 AWAY_MARKS_FRESH_S = 5.0
 """How long a server's away marks read by this process are used without reading them again
-(seconds). This process's own ``/away``, ``/back`` and member-data erasures drop them at once;
-the bound is for another process sharing the database."""
+(seconds). This process's own ``/away``, ``/back`` and member-data erasures drop them at once
+— a server's are served by the process of its shard alone; the background loop, which works on
+every server's fights, reads them afresh where other processes share the database
+(:func:`marks_read_fresh`)."""
 AWAY_MARKS_KEPT = 1024
 """At most this many servers' away marks are kept; beyond it the stale ones are let go."""
+
+_READ_FRESH: ContextVar[bool] = ContextVar("away_marks_read_fresh", default=False)
+
+
+@contextmanager
+def marks_read_fresh(fresh: bool = True) -> Iterator[None]:
+    """Within the block (``fresh``), every read of away marks goes to the database, none is
+    answered from the marks kept (:class:`AwayMarks`). For the bot's background loop where
+    other processes share the database: it works on every server's fights — a reminder, a
+    passed deadline, a reaction window — while a server's ``/away`` and ``/back`` are served
+    by the process of its shard, whose own cache alone they drop. A mark kept here from a pass
+    a moment before such a ``/away`` sent the reminder to the away member instead of their
+    stand-in (the point then counts as sent: the stand-in was never reminded)."""
+    token = _READ_FRESH.set(fresh or _READ_FRESH.get())
+    try:
+        yield
+    finally:
+        _READ_FRESH.reset(token)
 
 
 class AwayMarks:
@@ -53,10 +75,11 @@ class AwayMarks:
 
     async def active(self, conn: StoreConnection, guild_id: int, now: datetime) -> list[AwayRow]:
         """The server's members away at ``now``, by user id (as
-        :func:`bot.store.away.active`): from the marks kept if fresh, else read through
-        ``conn`` and kept."""
+        :func:`bot.store.away.active`): from the marks kept if fresh (and not within
+        :func:`marks_read_fresh`), else read through ``conn`` and kept."""
         kept = self._kept.get(guild_id)
-        if kept is not None and self._monotonic() - kept[0] < AWAY_MARKS_FRESH_S:
+        fresh = kept is not None and self._monotonic() - kept[0] < AWAY_MARKS_FRESH_S
+        if kept is not None and fresh and not _READ_FRESH.get():
             return [m for m in kept[1] if m.until is None or m.until > now]
         generation = self._generation
         marks = await repo.active(conn, guild_id, now)

@@ -22,7 +22,14 @@ from typing import Any, Literal
 from bot import names
 from bot.engine import Event, ReactionOption, RecordingRoller
 from bot.engine.core.audience import controller
-from bot.engine.core.commands import Answer, CommandBase, Dated, NextTurn, TurnBound
+from bot.engine.core.commands import (
+    Answer,
+    ChangeSettings,
+    CommandBase,
+    Dated,
+    NextTurn,
+    TurnBound,
+)
 from bot.engine.core.events import TurnStarted
 from bot.engine.core.standing import pick
 from bot.engine.core.state import AnyState, CombatantBase, fight_over
@@ -49,6 +56,8 @@ from bot.services.decisions import option_code as option_code
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.gm_checks import not_gm_message
 from bot.services.reaction_expiry import ReactionExpiry
+from bot.services.settings_change import NO_DEFAULT_ACTIONS as NO_DEFAULT_ACTIONS
+from bot.services.settings_change import settings_command
 from bot.services.standing import StandingBook, StandingReactions, StandingUse, applies
 from bot.services.turn_deadlines import TurnDeadlines
 from bot.store import default_actions as default_repo
@@ -392,14 +401,35 @@ class CombatService:
         """A command only the GM may give (begin the fight, force a decision, …). ``action``
         completes "Only the GM can …" in the refusal. One that moves the fight on (the turn
         order, a turn's end, time passing) is refused while a decision waits, as every command
-        is (:meth:`_run`)."""
+        is (:meth:`_run`). A settings change, however it was made, leaves out the settings
+        given the value they have (:func:`bot.services.settings_change.settings_command`)."""
 
         def build(current: Encounter) -> CommandBase:
             if not current.is_gm(actor):
                 raise NotAllowed(not_gm_message(current, action))
-            return make(current)
+            command = make(current)
+            if isinstance(command, ChangeSettings):
+                given = command.model_dump(exclude_none=True, exclude={"kind"})
+                return settings_command(current, given)
+            return command
 
         return await self._run(channel_id, actor, label, options, build)
+
+    async def change_settings(
+        self, channel_id: int, actor: Actor, changes: dict[str, Any]
+    ) -> CombatResult:
+        """``/gm settings`` with the settings every system shares (``changes``: setting →
+        value), GM only. A setting given the value it already has is left out of the change,
+        worked out on the state it is made to (:meth:`gm_command`); nothing left to change is
+        refused (:class:`InvalidInput`)."""
+        return await self.gm_command(
+            channel_id,
+            actor,
+            "settings",
+            changes,
+            lambda current: settings_command(current, changes),
+            action="change the settings",
+        )
 
     async def gm_choices(
         self,
@@ -642,12 +672,6 @@ class CombatService:
         the loop, and is not handed out again while claimed
         (:meth:`bot.services.reaction_expiry.ReactionExpiry.due`)."""
         return await self.reactions.due()
-
-
-NO_DEFAULT_ACTIONS = (
-    "{title} has no action a turn can default to when its deadline passes: set "
-    "`deadline_action:` to End the turn or Only tell the GM."
-)
 
 
 def default_action_of(

@@ -52,9 +52,39 @@ def read_state(row: EncounterRow, text: str) -> AnyState:
             f"This encounter was saved by a newer version of the bot: it plays by {rules.title} "
             f"rules version {row.rules_version}, which this version does not know (it knows "
             f"{versions}), and its fight cannot be read here. Run the newer version of the bot "
-            "to go on with it or end it."
+            "to go on with it; `/encounter end` ends it here unread (no summary)."
         ) from None
     return state
+
+
+def row_gm(row: EncounterRow, actor: Actor) -> bool:
+    """``actor`` is a GM of encounter ``row``: manages the server or channel, holds the server's
+    GM role (``/gm seat role``), or holds the encounter's GM seat (its starter, unless it was
+    handed on with ``/gm seat transfer``). Read from the row alone, not the fight."""
+    return (
+        actor.manages_channel
+        or actor.user_id == row.gm_id
+        or (row.gm_role_id is not None and row.gm_role_id in actor.role_ids)
+    )
+
+
+@dataclass(frozen=True)
+class UnreadEncounter:
+    """A live encounter whose fight this bot cannot read: a newer bot froze its rules
+    (:class:`~bot.errors.RulesVersionUnknown`; a rollback after an upgrade). It can still be
+    ended (:meth:`EncounterService.confirm_end`) — its row alone says who may — but nothing is
+    read from its fight: ``reason`` is the refusal its other commands get."""
+
+    row: EncounterRow
+    reason: str
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    def is_gm(self, actor: Actor) -> bool:
+        """GM of this encounter (:func:`row_gm`)."""
+        return row_gm(self.row, actor)
 
 
 def held(row: EncounterRow) -> EncounterRow:
@@ -122,8 +152,11 @@ class Encounter:
         """The encounter's ruleset, playing by the rules frozen when it started (decision C,
         :meth:`playing_rules`). Rules a newer bot froze are shown through this version's
         ruleset, so the encounter can still be read and ended; nothing is applied with them
-        (:meth:`EncounterService.change` refuses) — nor replayed: one whose stored state is
-        behind its row is refused when read (:func:`bot.services.encounters.state_of`)."""
+        (:meth:`EncounterService.change` refuses), nor worked out by them (``/odds``,
+        ``/rehearse`` and the turn's Attack button read :meth:`playing_rules`) — nor replayed:
+        one whose stored state is behind its row is refused when read
+        (:func:`bot.services.encounters.state_of`; it can still be ended, unread:
+        :class:`UnreadEncounter`)."""
         try:
             return self.playing_rules()
         except RulesVersionUnknown:
@@ -135,11 +168,5 @@ class Encounter:
         return playing_rules(self.row)
 
     def is_gm(self, actor: Actor) -> bool:
-        """GM of this encounter: manages the server or channel, holds the server's GM role
-        (``/gm seat role``), or holds the encounter's GM seat (its starter, unless it was handed on
-        with ``/gm seat transfer``)."""
-        return (
-            actor.manages_channel
-            or actor.user_id == self.row.gm_id
-            or (self.row.gm_role_id is not None and self.row.gm_role_id in actor.role_ids)
-        )
+        """GM of this encounter (:func:`row_gm`)."""
+        return row_gm(self.row, actor)

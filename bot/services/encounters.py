@@ -50,12 +50,13 @@ from bot.errors import (
     NoEncounter,
     NotAllowed,
     NotFound,
+    RulesVersionUnknown,
 )
 from bot.services import campaign_records, prompts, replay
 from bot.services.actor import Actor
 from bot.services.away import away_marks
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
-from bot.services.encounter import playing_rules, read_state
+from bot.services.encounter import UnreadEncounter, playing_rules, read_state
 from bot.services.gm_checks import ensure_gm
 from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
@@ -63,6 +64,7 @@ from bot.services.roster import RosterMixin
 from bot.services.start_policy import ensure_may_start
 from bot.services.state_text import state_text
 from bot.store import campaign, guild_settings, turn_timers
+from bot.store import decisions as decision_rows
 from bot.store import encounters as repo
 from bot.store import prompts as prompt_repo
 from bot.store.base import Store, StoreConnection
@@ -78,6 +80,8 @@ STATE_CACHE_SIZE = 128  # parsed states of the most recently used encounters
 STATE_IDLE_S = 900.0  # a parsed state unused this long (monotonic seconds) is let go
 LEGACY_RULES_VERSION = 1  # what encounters started before rules were frozen play by
 NO_ENCOUNTER = "There is no encounter in this channel. Start one with `/encounter start`."
+UNREAD_RETIRED = "The encounter ended before this was decided."
+"""What a waiting decision's prompt says once its encounter, a newer bot's, ended unread."""
 PAUSED = "The GM has paused the encounter. Wait for `/gm resume`."
 
 
@@ -130,8 +134,8 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         self._channels: dict[int, int] = {}  # encounter id → its channel (never changes)
         self._dice_again: dict[int, list[int]] = {}  # encounter id → dice a step rolls again
         # Discord's clock, as issue marks (one command, one effect); where other processes
-        # share the database, the service's clock (this host's, unless a test injects one)
-        # until an interaction tells it (IssueMarks).
+        # share the database, the service's clock (the database server's as bot.__main__
+        # builds it, unless a test injects one) until an interaction tells it (IssueMarks).
         self._marks = IssueMarks(self._wall if db.shared_by_processes else None)
         # encounter id → when its turn and open decisions began, by the commits made here
         # (issue marks later than those stored; see Began), least recently used first; bounded
@@ -338,6 +342,15 @@ class EncounterService(RosterMixin, PromptBookkeeping):
                 return None
             return await self._with_away(conn, await self._load(conn, row))
 
+    async def live_row(self, channel_id: int) -> EncounterRow:
+        """The channel's live encounter's row, its fight not read. Raises :class:`NoEncounter`
+        when there is none."""
+        async with self._db.read() as conn:
+            row = await repo.live_in_channel(conn, channel_id)
+        if row is None:
+            raise NoEncounter(NO_ENCOUNTER)
+        return row
+
     async def live_ruleset(self, channel_id: int) -> str | None:
         """The ruleset key of the channel's live encounter (``"utopia"``), None when the
         channel has none; reads the row only, not the fight."""
@@ -380,10 +393,20 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             ended = await self._archive(conn, current, actor)
         return ended
 
-    async def open_end(self, channel_id: int, actor: Actor) -> tuple[Encounter, int]:
+    async def open_end(
+        self, channel_id: int, actor: Actor
+    ) -> tuple[Encounter | UnreadEncounter, int]:
         """Ask the GM before ending the channel's encounter: records an open prompt and returns
-        the encounter and the prompt's id (its buttons carry it). GM only."""
-        encounter = await self.require_gm(channel_id, actor, "end the encounter")
+        the encounter and the prompt's id (its buttons carry it). GM only. An encounter whose
+        fight this bot cannot read (a newer bot froze its rules) is returned as an
+        :class:`UnreadEncounter`: it can be ended all the same (:meth:`confirm_end`)."""
+        try:
+            encounter: Encounter | UnreadEncounter = await self.require_gm(
+                channel_id, actor, "end the encounter"
+            )
+        except RulesVersionUnknown as error:
+            encounter = UnreadEncounter(row=await self.live_row(channel_id), reason=str(error))
+            ensure_gm(encounter, actor, "end the encounter")
         async with self._db.transaction() as conn:
             prompt_id = await prompt_repo.open_prompt(
                 conn,
@@ -396,27 +419,32 @@ class EncounterService(RosterMixin, PromptBookkeeping):
             )
         return encounter, prompt_id
 
-    async def confirm_end(self, prompt_id: int, actor: Actor) -> Encounter:
+    async def confirm_end(self, prompt_id: int, actor: Actor) -> Encounter | UnreadEncounter:
         """Confirm an end prompt: answer it and archive its encounter in one transaction (GM
         only, checked now). Raises :class:`Conflict` when the encounter already ended or the
-        prompt was already answered (after Cancel, nothing ends); a refusal leaves it open."""
+        prompt was already answered (after Cancel, nothing ends); a refusal leaves it open.
+        An encounter whose fight this bot cannot read (a newer bot froze its rules) is archived
+        without reading it (:meth:`_archive_unread`) and returned as an
+        :class:`UnreadEncounter`."""
         channel_id = await self._prompt_channel(prompt_id)
         async with self._lock(channel_id), self._db.transaction() as conn:
             prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
-            current = await self._live_by_id(conn, prompt.target_id)
+            current = await self._live_or_unread(conn, prompt.target_id)
             prompts.require_open(prompt)
             ensure_gm(current, actor, "end the encounter")
             await prompts.settle(conn, prompt, "confirmed", self._clock())
+            if isinstance(current, UnreadEncounter):
+                return await self._archive_unread(conn, current, actor)
             ended = await self._archive(conn, current, actor)
         return ended
 
-    async def cancel_end(self, prompt_id: int, actor: Actor) -> Encounter:
+    async def cancel_end(self, prompt_id: int, actor: Actor) -> Encounter | UnreadEncounter:
         """Cancel an end prompt (its opener or a GM): after this its Confirm ends nothing.
         Raises :class:`Conflict` when the encounter already ended (it does not keep running)."""
         channel_id = await self._prompt_channel(prompt_id)
         async with self._lock(channel_id), self._db.transaction() as conn:
             prompt = await prompts.require_prompt(conn, prompt_id, "encounter.end")
-            current = await self._live_by_id(conn, prompt.target_id)
+            current = await self._live_or_unread(conn, prompt.target_id)
             prompts.require_open(prompt)
             if actor.user_id != prompt.opened_by:
                 ensure_gm(current, actor, "answer this prompt")
@@ -439,6 +467,18 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         if row.status != "live":
             raise _already_ended()
         return await self._load(conn, row)
+
+    async def _live_or_unread(
+        self, conn: StoreConnection, encounter_id: int
+    ) -> Encounter | UnreadEncounter:
+        """Encounter ``encounter_id`` if it is live (:meth:`_live_by_id`) — as an
+        :class:`UnreadEncounter`, its row alone, when its fight is a newer bot's."""
+        try:
+            return await self._live_by_id(conn, encounter_id)
+        except RulesVersionUnknown as error:
+            row = await repo.by_id(conn, encounter_id)
+            assert row is not None  # _live_by_id read it live in this transaction
+            return UnreadEncounter(row=row, reason=str(error))
 
     async def _archive(self, conn: StoreConnection, current: Encounter, actor: Actor) -> Encounter:
         """Archive ``current`` (GM only) and log it, inside the caller's transaction."""
@@ -469,6 +509,44 @@ class EncounterService(RosterMixin, PromptBookkeeping):
         )
         log.info("encounter %s ended by %s", row.id, actor.user_id)
         return Encounter(row=saved, state=current.state)
+
+    async def _archive_unread(
+        self, conn: StoreConnection, current: UnreadEncounter, actor: Actor
+    ) -> UnreadEncounter:
+        """Archive ``current``, whose fight this bot cannot read (a newer bot's), without
+        reading it, inside the caller's transaction: the row and its stored state stay as that
+        bot wrote them (only its status, version and end time change), its open decisions
+        close, and its log gets an ``end`` row that replays as no change — so the newer bot,
+        run again, reads the archived fight as it left it; its decisions' prompts lose their
+        buttons (:data:`UNREAD_RETIRED`). What needs the fight is not done:
+        no summary, and its characters' campaign records and the campaign clock stay where
+        they were (the reply says so)."""
+        ensure_gm(current, actor, "end the encounter")
+        row = current.row
+        now = self._clock()
+        self._live_rows.pop(row.channel_id, None)
+        self._states.pop(row.id, None)
+        saved = await repo.save(conn, row, now=now, status="archived")  # decisions close
+        # Their prompts lose their buttons, saying why, on the prompt keeper's next pass (the
+        # words an ended fight's prompts get, without the decision's own noun: unread).
+        for _, closed in await decision_rows.to_retire(conn):
+            if closed.encounter_id == row.id and closed.prompt_message_id is not None:
+                await decision_rows.retire_later(
+                    conn, closed.prompt_message_id, UNREAD_RETIRED, None
+                )
+        await repo.append_log(
+            conn,
+            encounter_id=row.id,
+            version=saved.version,
+            actor_id=actor.user_id,
+            command="end",
+            options="{}",
+            result=json.dumps({replay.AT: now.isoformat()}),  # replays as no change
+            state=None,
+            now=now,
+        )
+        log.info("encounter %s ended by %s unread (a newer bot's)", row.id, actor.user_id)
+        return UnreadEncounter(row=saved, reason=current.reason)
 
     async def freeze_rules(self) -> int:
         """Freeze the rules of live encounters started before rules were frozen (migration
@@ -964,7 +1042,7 @@ def _option_problem(error: ValidationError) -> str:
     message = message.removeprefix("Value error, ")  # a name rule's own words (bot.names)
     if first["type"] == "string_too_short":
         message = "it cannot be empty (spaces alone do not count)"
-    return f"`{where}`: {message}."
+    return f"{names.code(where)}: {message}."
 
 
 def _clean_name(name: str | None) -> str:

@@ -12,7 +12,7 @@ from bot import names
 from bot.engine.core.contract import Ruleset
 from bot.errors import InvalidInput, NotAllowed
 from bot.services.actor import Actor
-from bot.services.encounter import Encounter
+from bot.services.encounter import Encounter, UnreadEncounter
 
 
 def ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
@@ -23,12 +23,12 @@ def ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
         )
 
 
-def ensure_gm(encounter: Encounter, actor: Actor, action: str) -> None:
+def ensure_gm(encounter: Encounter | UnreadEncounter, actor: Actor, action: str) -> None:
     if not encounter.is_gm(actor):
         raise NotAllowed(not_gm_message(encounter, action))
 
 
-def not_gm_message(encounter: Encounter, action: str) -> str:
+def not_gm_message(encounter: Encounter | UnreadEncounter, action: str) -> str:
     """The refusal "Only the GM can …", naming who the GMs of ``encounter`` are."""
     role = f", a member with <@&{encounter.row.gm_role_id}>" if encounter.row.gm_role_id else ""
     return (

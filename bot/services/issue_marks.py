@@ -22,7 +22,8 @@ shifted left by 22 bits."""
 class IssueMarks:
     """The latest issue mark seen by this process and an estimate of Discord's clock.
 
-    ``wall``: where other processes share the database, this host's clock (Unix seconds), the
+    ``wall``: where other processes share the database, the services' clock (Unix seconds; on
+    PostgreSQL the database server's, :class:`bot.store.server_clock.ServerClock`), the
     estimate of Discord's clock until this process has seen an interaction of its own (see
     :meth:`floor`); ``None`` for a process alone on its database."""
 
@@ -55,7 +56,7 @@ class IssueMarks:
         """Discord's time now as an issue mark: the latest creation-plus-time-since-arrival
         of recent interactions — a little early (by the fastest recent delivery), never late,
         whatever this host's wall clock says. Before any interaction arrived since start:
-        this host's clock where other processes share the database (``wall``), else 0."""
+        the services' clock where other processes share the database (``wall``), else 0."""
         if not self._arrivals:
             if self._wall is None:
                 return 0
@@ -84,8 +85,10 @@ class IssueMarks:
         interactions go to another process, which is up and receiving them — a turn it ends
         there must be dated now, or a command sent for the turn before, delivered over there
         a moment later, would be applied to the new one. Until an interaction of its own tells
-        it Discord's clock, such a process dates by this host's clock (``wall``), kept right by
-        the host's time service."""
+        it Discord's clock, such a process dates by the services' clock (``wall``): the
+        database server's, which every process sharing it reads — not this host's, which may
+        run ahead of Discord's and date the turn in the future (every command sent for it
+        refused until the host's clock caught up)."""
         return stamp(before, after, self.floor(before, after))
 
     def floor(self, before: AnyState, after: AnyState) -> int:

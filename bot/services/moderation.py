@@ -23,7 +23,7 @@ dice, :mod:`bot.services.replay`):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -242,6 +242,23 @@ class ModerationService:
                 paused.append(await self.set_paused(encounter.channel_id, the_bot, True))
             except DomainError:
                 continue
+        return paused
+
+    async def pause_where_absent(
+        self, present: Collection[int], runs: Callable[[int], bool], bot_id: int
+    ) -> list[Encounter]:
+        """At start-up, once the gateway said which servers the bot is in (``present``): the
+        bot was removed while it was stopped from each server with a running encounter that
+        is not among them, so those pause as :meth:`pause_for_removal` pauses them. Only the
+        servers ``runs`` says this process is sent the events of are judged (with shards, the
+        gateway lists a process only its own shards' servers: another process's fights are
+        never its to pause). Returns the encounters it paused."""
+        async with self._db.read() as conn:
+            running = await guild_encounters.guilds_with_running(conn)
+        paused: list[Encounter] = []
+        for guild_id in running:
+            if guild_id not in present and runs(guild_id):
+                paused += await self.pause_for_removal(guild_id, bot_id)
         return paused
 
     # -- undo / redo -------------------------------------------------------------------------

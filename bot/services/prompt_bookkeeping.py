@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.services.encounter import Encounter
-from bot.services.replay import UNREADABLE
+from bot.services.replay import UNREADABLE, log_unreadable
 from bot.store import decisions
 from bot.store import encounters as repo
 from bot.store.base import Store, StoreConnection
@@ -111,8 +111,8 @@ class PromptBookkeeping:
             for row in await repo.unprompted_decisions(conn):
                 try:
                     loaded = await self._load(conn, row)
-                except UNREADABLE:
-                    log.exception("encounter %s: its state could not be rebuilt", row.id)
+                except UNREADABLE as error:
+                    log_unreadable(log, row.id, error)
                     continue
                 # who is away decides whom the prompt asks (bot.services.acting.answering)
                 found.append(await self._with_away(conn, loaded))

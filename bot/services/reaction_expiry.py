@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Generic, TypeVar
 
+from bot.errors import RulesVersionUnknown
 from bot.services.encounters import EncounterService
 from bot.store import expiry
 
@@ -73,9 +74,14 @@ class ReactionExpiry(Generic[Result]):
     async def fire(self, encounter_id: int, pending_version: int) -> Result:
         """Expire the decisions of ``encounter_id`` that opened at ``pending_version``; when that
         raises (refused, or a failure), let this service's claims on them go first so the next
-        pass of any process may try again at once, then re-raise."""
+        pass of any process may try again at once, then re-raise. For a fight a newer bot saved
+        (:class:`~bot.errors.RulesVersionUnknown`) the claims are kept: this version cannot
+        expire it however often it tries, so it tries again only when they lapse
+        (:data:`bot.store.expiry.LEASE`), not on every pass."""
         try:
             return await self._expire(encounter_id, pending_version)
+        except RulesVersionUnknown:
+            raise
         except Exception:
             with contextlib.suppress(Exception):  # else the claims lapse by themselves (LEASE)
                 async with self._encounters.db.transaction() as conn:

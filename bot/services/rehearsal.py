@@ -57,8 +57,15 @@ SEED_MAX = 2**31 - 1
 
 
 class RehearsalFailed(DomainError):
-    """The worker processes stopped mid-rehearsal (killed, out of memory): nothing was changed
-    and the next rehearsal starts fresh ones."""
+    """The worker processes stopped mid-rehearsal (killed, out of memory), or the bot is
+    stopping: nothing was changed and the next rehearsal starts fresh ones."""
+
+
+STOPPING = (
+    "The bot is stopping (a restart or an update), so this rehearsal stopped before it "
+    "finished (nothing was changed): ask for it again once the bot is back."
+)
+"""What the GM of a rehearsal running or queued when the bot stops reads."""
 
 
 @lru_cache(maxsize=8)
@@ -146,6 +153,7 @@ class RehearsalService:
         self._seeds = seeds or (lambda: random.SystemRandom().randrange(SEED_MAX))
         self._running: dict[int, float] = {}  # server id → when its rehearsal started
         self._queues: dict[int, list[_Place]] = {}  # server id → its rehearsals, in order
+        self._stopping = asyncio.Event()  # set by close(): every rehearsal stops, saying so
 
     async def prepare(
         self,
@@ -165,10 +173,14 @@ class RehearsalService:
         encounter), :class:`~bot.errors.NotAllowed` (not its GM),
         :class:`~bot.errors.InvalidInput` (no running fight, fights out of 1..10,000, an unknown
         policy), :class:`~bot.errors.RulesetNotImplemented` (a system whose rehearsal is
-        planned) and :class:`Conflict` (:data:`QUEUE_MAX` already wait on this server)."""
+        planned), :class:`~bot.errors.RulesVersionUnknown` (rules a newer bot froze) and
+        :class:`Conflict` (:data:`QUEUE_MAX` already wait on this server)."""
         encounter = await self._encounters.live(channel_id)
         ensure_gm(encounter, actor, "rehearse the fight")
-        chosen = check_request(encounter.rules, encounter.state, fights, policy)
+        # The rules the fight plays by, as it froze them: a newer bot's (a version this one
+        # does not know) are refused, not stood in for by this version's (Encounter.rules).
+        rules = encounter.playing_rules()
+        chosen = check_request(rules, encounter.state, fights, policy)
         chosen_seed = self._seeds() if seed is None else seed
         # No await from here to the place taken: the check and the place are one step.
         self._refuse_if_full(guild_id)
@@ -226,6 +238,8 @@ class RehearsalService:
             if job.place not in self._queues.get(gid, ()):
                 raise Conflict("This rehearsal left the queue: ask for it again.")
             await job.place.turn.wait()
+            if self._stopping.is_set():
+                raise RehearsalFailed(STOPPING)
             began = self._clock()
             self._running[gid] = began
             try:
@@ -236,12 +250,12 @@ class RehearsalService:
             self.leave(job)
 
     async def _play(self, job: RehearsalJob, began: float) -> RehearsalReport:
-        rules, state = job.encounter.rules, job.encounter.state
+        rules, state = job.encounter.playing_rules(), job.encounter.state
         try:
             parts = await self._chunks(job, rules, state, began + self.time_limit_s)
         except BrokenExecutor:
             log.exception("rehearsal workers stopped (encounter %s)", job.encounter.id)
-            self.close()  # the next rehearsal starts new workers
+            self._drop_executor()  # the next rehearsal starts new workers
             raise RehearsalFailed(
                 "The rehearsal's worker processes stopped before it finished (nothing was "
                 "changed): try again."
@@ -276,7 +290,7 @@ class RehearsalService:
         executor = self._executor
         key, frozen, state_json = rules.key, rules.frozen(), state.model_dump_json()
         loop = asyncio.get_running_loop()
-        return await asyncio.gather(
+        work: asyncio.Future[list[Tally]] = asyncio.gather(
             *(
                 loop.run_in_executor(
                     executor,
@@ -294,9 +308,31 @@ class RehearsalService:
                 for index, n in chunks(job.fights)
             )
         )
+        # The bot stopping (close()) ends the wait at once, so the GM is told (within the
+        # grace a stop gives the commands in flight) rather than left "thinking…" for good.
+        stop: asyncio.Future[Any] = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait([work, stop], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if self._stopping.is_set():
+            work.cancel()
+            work.add_done_callback(lambda done: done.cancelled() or done.exception())
+            raise RehearsalFailed(STOPPING)
+        return await work
 
     def close(self) -> None:
-        """Stop the worker processes (the bot shuts down)."""
+        """Stop the worker processes (the bot shuts down): every rehearsal running or queued
+        stops at once with :class:`RehearsalFailed` saying so (:data:`STOPPING`; its GM is
+        told), and none starts after."""
+        self._stopping.set()
+        for queue in self._queues.values():
+            for place in queue:
+                place.turn.set()
+        self._drop_executor()
+
+    def _drop_executor(self) -> None:
+        """Stop the worker processes; the next rehearsal (if any) starts new ones."""
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

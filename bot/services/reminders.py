@@ -26,7 +26,7 @@ from bot.services.acting import answering
 from bot.services.decisions import Decision, decisions_of
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.member_settings import MemberSettingsService
-from bot.services.replay import UNREADABLE
+from bot.services.replay import UNREADABLE, log_unreadable
 from bot.store import reminders as repo
 from bot.store.decisions import REACTION
 
@@ -119,8 +119,8 @@ class Reminders:
         wait on it; its own commands say why."""
         try:
             return await self._encounters.get(encounter_id)
-        except UNREADABLE:
-            log.exception("encounter %s: its state could not be rebuilt", encounter_id)
+        except UNREADABLE as error:
+            log_unreadable(log, encounter_id, error)
             return None
 
     async def remind(self, encounter_id: int, row_id: int) -> Reminder:

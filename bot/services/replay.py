@@ -16,12 +16,13 @@ ran at (``at``), then what began in it dated with its issue mark (``marker``,
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from bot.engine import AnyState, Ruleset, ScriptedRoller
-from bot.errors import DomainError
+from bot.errors import DomainError, RulesVersionUnknown
 from bot.services.issue_marks import stamp
 from bot.store.encounter_log import LogEntry
 
@@ -42,6 +43,18 @@ behind its row is replayed): a log that does not replay, rules a newer bot froze
 the replay ran into, a row without its state text. A pass over many encounters (recovery of
 unprompted decisions, reminders) logs such an encounter and leaves it out, so it hides no other
 channel's; the encounter's own commands say why."""
+
+
+def log_unreadable(logger: logging.Logger, encounter_id: int, error: Exception) -> None:
+    """Log that a pass left encounter ``encounter_id`` out because reading it raised ``error``
+    (one of :data:`UNREADABLE`): a fight a newer bot saved (rules it froze that this version
+    does not know) as a warning saying so, without a traceback — nothing is wrong here and
+    nothing this version does will change it; any other with its traceback (a damaged log, a
+    bug)."""
+    if isinstance(error, RulesVersionUnknown):
+        logger.warning("encounter %s is left out: %s", encounter_id, error)
+    else:
+        logger.error("encounter %s: its state could not be rebuilt", encounter_id, exc_info=error)
 
 
 def replayable(result: dict[str, Any]) -> bool:

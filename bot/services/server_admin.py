@@ -16,6 +16,7 @@ from datetime import datetime
 
 from bot.errors import InvalidInput, NotAllowed, NotFound
 from bot.services.actor import Actor
+from bot.services.encounter import UnreadEncounter
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.permissions import is_server_gm
 from bot.services.start_policy import server_gms_text
@@ -105,16 +106,18 @@ class ServerAdminService:
             await self._require_server_gm(conn, guild_id, actor)
             return await guild_encounters.live_in_guild(conn, guild_id)
 
-    async def open_end(self, guild_id: int, actor: Actor, channel_id: int) -> tuple[Encounter, int]:
+    async def open_end(
+        self, guild_id: int, actor: Actor, channel_id: int
+    ) -> tuple[Encounter | UnreadEncounter, int]:
         """Ask before ending the live encounter of ``channel_id`` (any channel of the server):
         an ``encounter.end`` prompt answered like ``/encounter end``'s
         (:meth:`EncounterService.confirm_end`). Server GMs only; :class:`NotFound` when that
         channel has no live encounter."""
         await self.require_server_gm(guild_id, actor)
-        try:
-            encounter = await self._encounters.live(channel_id)
+        try:  # the row alone: a fight this bot cannot read (a newer bot's) can be ended too
+            row = await self._encounters.live_row(channel_id)
         except NotFound:
             raise NotFound(f"There is no live encounter in <#{channel_id}>.") from None
-        if encounter.row.guild_id != guild_id:
+        if row.guild_id != guild_id:
             raise NotFound(f"There is no live encounter in <#{channel_id}>.")
         return await self._encounters.open_end(channel_id, actor)

@@ -251,20 +251,30 @@ def _problem(model: type[BaseModel], data: Any, error: Any) -> str:
 
 
 def describe_errors(
-    exc: ValidationError, model: type[BaseModel], data: Any, *, heading: str
+    exc: ValidationError,
+    model: type[BaseModel],
+    data: Any,
+    *,
+    heading: str,
+    unknown_note: str | None = None,
 ) -> str:
     """One message naming each invalid field, its value and what is allowed, within Discord's
-    message limit (the rest counted as "… and N more")."""
-    problems = [_problem(model, data, error) for error in exc.errors()]
-    return fit_problems(heading, problems)
+    message limit (the rest counted as "… and N more"). ``unknown_note``: a line said under the
+    heading when a top-level field is unknown (why the sheet was read by this model)."""
+    errors = exc.errors()
+    problems = [_problem(model, data, error) for error in errors]
+    unknown = any(e["type"] == "extra_forbidden" and len(e["loc"]) == 1 for e in errors)
+    return fit_problems(heading, problems, note=unknown_note if unknown else None)
 
 
-def fit_problems(heading: str, problems: Iterable[str]) -> str:
+def fit_problems(heading: str, problems: Iterable[str], *, note: str | None = None) -> str:
     items = list(problems)
     count = len(items)
     head = heading + (f" ({count} problems)" if count > 1 else "") + ":"
     lines = [head]
-    used = len(head)
+    if note:
+        lines.append(note)
+    used = sum(len(line) + 1 for line in lines) - 1
     for index, line in enumerate(items):
         line = "• " + (line if len(line) <= 300 else line[:299] + "…")
         more = f"… and {count - index} more."

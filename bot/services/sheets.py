@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot import names
-from bot.engine import get_ruleset
+from bot.engine import REGISTRY, get_ruleset
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services.actor import Actor
 from bot.services.permissions import is_server_gm
@@ -67,6 +67,21 @@ def ruleset_sheet_model(key: str, kind: SheetKind = "character") -> type[BaseMod
 def name_key(name: str) -> str:
     """The key names are matched on (:func:`bot.names.key`): the normal form, case-folded."""
     return names.key(name)
+
+
+def _read_as(key: str) -> str:
+    """Why a file that names no ``system`` was read by ``key``'s sheet (UTTAS, the default),
+    said when it has a field that sheet does not know — a Utopia sheet typed without
+    ``"system": "utopia"`` read "`shp` is not a known field; allowed: agility, body, …" with no
+    word of which sheet the file was checked as."""
+    others = [k for k in REGISTRY.implemented if k != key.casefold()]
+    example = others[0] if others else key
+    named = ", ".join(f"`{k}`" for k in others)
+    return (
+        f"It names no `system`, so it was read as a {ruleset_title(key)} sheet; a sheet of "
+        f'another game system names it ({named}): `"system": "{example}"`, as an exported '
+        "sheet does."
+    )
 
 
 def _noun(kind: SheetKind) -> str:
@@ -124,15 +139,23 @@ class SheetService(ExampleSheets, SheetDeletion):
         self._sheet_model(ruleset, "character")
 
     def validate(
-        self, ruleset: str, data: Any, *, kind: SheetKind, heading: str = "That sheet is not valid"
+        self,
+        ruleset: str,
+        data: Any,
+        *,
+        kind: SheetKind,
+        heading: str = "That sheet is not valid",
+        unknown_note: str | None = None,
     ) -> BaseModel:
         """Validate ``data`` with the ruleset's sheet model. Raises :class:`InvalidInput` with one
-        message naming every invalid field, its value and what is allowed."""
+        message naming every invalid field, its value and what is allowed (and ``unknown_note``
+        under the heading when a top-level field is unknown)."""
         model_cls = self._sheet_model(ruleset, kind)
         try:
             model = model_cls.model_validate(data)
         except ValidationError as exc:
-            raise InvalidInput(describe_errors(exc, model_cls, data, heading=heading)) from None
+            text = describe_errors(exc, model_cls, data, heading=heading, unknown_note=unknown_note)
+            raise InvalidInput(text) from None
         _check_name(_name_of(model), kind)
         size = len(export_bytes(model))
         if size > FILE_MAX_BYTES:
@@ -213,10 +236,13 @@ class SheetService(ExampleSheets, SheetDeletion):
         else:
             system = data.get("system")
             key = system if isinstance(system, str) and system else ruleset
+        note = None if "system" in data else _read_as(key)
         if rename is not None:
             limit = NPC_NAME_MAX if kind == "npc" else NAME_MAX
             data = {**data, "name": names.require(rename, what="the name", max_length=limit)}
-        model = self.validate(key, data, kind=kind, heading="That sheet was not imported")
+        model = self.validate(
+            key, data, kind=kind, heading="That sheet was not imported", unknown_note=note
+        )
         stored = await self._store(guild_id, actor, kind, key, model, replace=replace)
         if foreign is None:
             return stored

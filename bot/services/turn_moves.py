@@ -121,22 +121,23 @@ async def attack_choice(
     combat: CombatService, encounter_id: int, turn_seq: int, actor: Actor
 ) -> AttackChoice:
     """The Attack button: the usual attack and whom it may target. Raises as
-    :func:`turn_holder`, and :class:`RuleViolation` when there is no one to attack."""
+    :func:`turn_holder`, :class:`RuleViolation` when there is no one to attack, and
+    :class:`~bot.errors.RulesVersionUnknown` for rules a newer bot froze."""
     encounter = await combat.encounter(encounter_id)
+    # The rules the fight plays by: a newer bot's are refused before a choice is offered
+    # (Encounter.rules would offer this version's; the attack picked would be refused).
+    rules, state = encounter.playing_rules(), encounter.state
     attacker = turn_holder(encounter, turn_seq, actor)
-    attacks = encounter.rules.usable_attack_names(encounter.state, attacker)
+    attacks = rules.usable_attack_names(state, attacker)
     if not attacks:
         raise RuleViolation(f"**{_name(encounter, attacker)}** has no attack.")
-    public = encounter.rules.view(encounter.state, PUBLIC)
+    public = rules.view(state, PUBLIC)
     others = [
-        c
-        for c in encounter.state.combatants
-        if c.id != attacker.id and public.combatant(c.id) is not None
+        c for c in state.combatants if c.id != attacker.id and public.combatant(c.id) is not None
     ]
     others.sort(key=lambda c: c.side == attacker.side)
     if not others:
         raise RuleViolation("There is no one to attack.")
-    rules, state = encounter.rules, encounter.state
     targets: list[tuple[str, str]] = []
     for c in others:
         # UTTAS's coordinated attacks: the allies readied to strike together with this attack
@@ -147,8 +148,8 @@ async def attack_choice(
             targets.append((f"{c.id}{TOGETHER}", f"{c.name}, together with {allies}"))
         targets.append((c.id, c.name))
     targets = targets[:25]
-    acts = encounter.rules.actions(encounter.state, attacker)
-    key = encounter.rules.attack_action(attacker)
+    acts = rules.actions(state, attacker)
+    key = rules.attack_action(attacker)
     command = f"/act action:{key}" if any(a.key == key for a in acts) else "/attack"
     return AttackChoice(encounter, attacker, attacks[0], targets, command)
 

@@ -72,12 +72,17 @@ class TurnPings:
         async with self._encounters.db.transaction() as conn:
             await repo.put(conn, ping)
 
-    async def running(self, channel_id: int) -> tuple[Encounter, list[TurnPing]] | None:
+    async def running(
+        self, channel_id: int, *, worded: bool = True
+    ) -> tuple[Encounter, list[TurnPing]] | None:
         """The channel's live fight and its recorded pings of the turn running now that say
         when its deadline passes — the deadline moves (a pause, a decision that waits), so the
-        presentation rewords them; None when there are none."""
+        presentation rewords them; None when there are none. ``worded=False``: every recorded
+        ping of the running turn (those :meth:`over` does not list)."""
         async with self._encounters.db.read() as conn:
-            pings = [p for p in await repo.of_channel(conn, channel_id) if p.deadline_words]
+            pings = await repo.of_channel(conn, channel_id)
+        if worded:
+            pings = [p for p in pings if p.deadline_words]
         if not pings:
             return None
         try:

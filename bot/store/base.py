@@ -76,27 +76,6 @@ class StoreConnection(Protocol):
         ...
 
 
-class SchemaTooNew(Exception):
-    """The database was migrated by a newer version of the bot (``version``, its migration
-    number) than this one knows (``known``, the newest bundled migration): the code was rolled
-    back after an upgrade. Running on it would read and write a schema this code does not
-    know, so :meth:`Migrator.migrate` refuses it."""
-
-    def __init__(self, version: int, known: int) -> None:
-        super().__init__(
-            f"the database is at migration {version:04d}; this bot knows up to {known:04d}"
-        )
-        self.version = version
-        self.known = known
-
-
-def refuse_newer(version: int, known: int) -> None:
-    """Raise :class:`SchemaTooNew` when a database at migration ``version`` is newer than the
-    newest migration ``known``."""
-    if version > known:
-        raise SchemaTooNew(version, known)
-
-
 class Migrator(Protocol):
     """A store that applies its dialect's numbered migrations."""
 
@@ -106,9 +85,7 @@ class Migrator(Protocol):
 
     async def migrate(self) -> list[int]:
         """Apply every bundled migration newer than :meth:`schema_version`; return the numbers
-        applied (empty when already at head). Safe when several processes start at once.
-        Raises :class:`SchemaTooNew` when the database is newer than every bundled
-        migration."""
+        applied (empty when already at head). Safe when several processes start at once."""
         ...
 
 

@@ -58,7 +58,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.errors import StorageUnavailable
-from bot.store.base import SingleTrip, refuse_newer
+from bot.store.base import SingleTrip
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -132,6 +132,29 @@ def _python_step(name: str) -> MigrationStep:
     if not inspect.iscoroutinefunction(step):
         raise RuntimeError(f"migration {name} must define `async def migrate(conn)`")
     return cast(MigrationStep, step)
+
+
+class SchemaAhead(RuntimeError):
+    """The database's schema is at a migration this version of the bot does not have: a newer
+    bot upgraded it (this one is a rollback). Nothing is applied or changed; the bot does not
+    start on it (what that bot stored may not read here, and what this one writes may not fit
+    that schema)."""
+
+    def __init__(self, current: int, newest: int) -> None:
+        super().__init__(
+            f"the database's schema is at migration {current}, and this version of the bot "
+            f"knows migrations up to {newest}: a newer version of the bot upgraded it"
+        )
+        self.current = current
+        self.newest = newest
+
+
+def refuse_if_ahead(current: int, migrations: Sequence[Migration]) -> None:
+    """Raise :class:`SchemaAhead` when a database at migration ``current`` is past the newest
+    of ``migrations`` (the bundled ones)."""
+    newest = max((m.version for m in migrations), default=0)
+    if current > newest:
+        raise SchemaAhead(current, newest)
 
 
 def bundled_migrations() -> list[Migration]:
@@ -979,16 +1002,15 @@ class Database:
         """Apply every migration newer than :meth:`schema_version`, each in its own transaction
         together with the ``user_version`` bump (a Python migration's step runs inside that
         transaction, after its SQL if it has any). Returns the numbers applied (empty when the
-        database is already at head, which changes nothing). Raises
-        :class:`~bot.store.base.SchemaTooNew`, changing nothing, when the database is newer
-        than every bundled migration (``migrations`` left out)."""
+        database is already at head, which changes nothing). Raises :class:`SchemaAhead`, and
+        changes nothing, when the database is past the bundled migrations (a newer bot's)."""
         pending = sorted(
             migrations if migrations is not None else bundled_migrations(),
             key=lambda m: m.version,
         )
         current = await self.schema_version()
         if migrations is None:
-            refuse_newer(current, max(m.version for m in pending))
+            refuse_if_ahead(current, pending)
         applied: list[int] = []
         for migration in pending:
             if migration.version <= current:

@@ -39,6 +39,16 @@ async def live_in_guild(conn: Connection, guild_id: int) -> list[LiveEncounter]:
     return [LiveEncounter.model_validate(dict(row)) for row in rows]
 
 
+async def guilds_with_running(conn: Connection) -> list[int]:
+    """The servers that have a live encounter not paused, in id order."""
+    rows = await conn.fetch_all(
+        "SELECT DISTINCT guild_id FROM encounters WHERE status = 'live' AND paused = 0"
+        " ORDER BY guild_id",
+        (),
+    )
+    return [int(row["guild_id"]) for row in rows]
+
+
 async def live_run_by(conn: Connection, guild_id: int, gm_id: int) -> list[LiveEncounter]:
     """The live encounters of ``guild_id`` whose GM seat ``gm_id`` holds, oldest first (the
     partial index ``encounters_live_by_gm`` answers it)."""

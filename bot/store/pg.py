@@ -58,14 +58,15 @@ import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from importlib import resources
 from typing import Any, cast
 
 import asyncpg
 
 from bot.errors import StorageUnavailable
-from bot.store.base import SingleTrip, refuse_newer
-from bot.store.db import Migration, MigrationStep
+from bot.store.base import SingleTrip
+from bot.store.db import Migration, MigrationStep, refuse_if_ahead
 from bot.store.db import _statements as sql_statements
 
 log = logging.getLogger(__name__)
@@ -260,6 +261,15 @@ class PgDatabase:
         """Close every pooled connection (waiting for the ones in use to be released)."""
         await self._pool.close()
 
+    async def server_time(self) -> datetime:
+        """The server's clock now (``clock_timestamp()``: :class:`bot.store.server_clock.
+        ServerClock`, every process's one clock)."""
+        async with self.read() as conn:
+            row = await conn.fetch_one("SELECT clock_timestamp()")
+        assert row is not None
+        moment: datetime = row[0]
+        return moment
+
     @asynccontextmanager
     async def transaction(self, *, channel: int | None = None) -> AsyncIterator[PgConnection]:
         """One PostgreSQL transaction, committed when the block ends, rolled back (and the error
@@ -315,15 +325,18 @@ class PgDatabase:
         """Apply every migration newer than the database's version, each in its own
         transaction under ``pg_advisory_xact_lock(MIGRATION_LOCK)``, re-reading the version
         under the lock (so concurrent migrators never apply one twice). Returns the numbers
-        this call applied. Raises :class:`~bot.store.base.SchemaTooNew`, changing nothing, when
-        the database is newer than every bundled migration (``migrations`` left out)."""
+        this call applied. Raises :class:`~bot.store.db.SchemaAhead`, and changes nothing, when
+        the database is past the bundled migrations (a newer bot's)."""
         pending = sorted(
             migrations if migrations is not None else bundled_pg_migrations(),
             key=lambda m: m.version,
         )
         if migrations is None:
-            async with self.read() as conn:
-                refuse_newer(await _version(conn), max(m.version for m in pending))
+            async with self.transaction() as conn:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+                )
+                refuse_if_ahead(await _version(conn), pending)
         applied: list[int] = []
         for migration in pending:
             async with self.transaction() as conn:

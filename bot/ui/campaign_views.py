@@ -8,6 +8,13 @@ from bot.ui.embeds import fit_lines
 from bot.ui.text import shown_name
 
 REPLY_MAX = 2000
+REST_KIND = (
+    "Short or long (UTTAS: 1 h twice a day, 8 h once a day; Utopia: short, unless /tables "
+    "adds a long)"
+)
+"""The ``kind:`` of ``/gm time rest`` and ``/campaign rest``: it read "Short (1 hour, twice a
+day) or long (8 hours, once a day)" — UTTAS's rests, where Utopia gives a short rest only
+(``bot.engine.utopia.rest``); Untitled and Uune refuse a rest in their own words."""
 
 
 def record_text(views: list[RecordView]) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 import discord
 
 from bot.engine.core.audience import GM, PUBLIC
-from bot.services.encounters import EncounterService
+from bot.services.encounter import UnreadEncounter
+from bot.services.encounters import Encounter, EncounterService
 from bot.ui import embeds
 from bot.ui.fight_chart import summary_chart
 from bot.ui.id_button import IdButton
@@ -21,6 +22,32 @@ from bot.ui.late_answers import edit_clicked, followup_or_post
 from bot.ui.prompt_messages import keeper_of
 from bot.ui.replies import guarded
 from bot.ui.text import shown_name
+
+UNREAD_END = (
+    "This version of the bot cannot read its fight (a newer version of the bot saved it): "
+    "ending it here archives it as that version left it, with no summary, and its characters' "
+    "campaign records and the campaign clock are not moved on. To end it with those, run the "
+    "newer version of the bot and end it there."
+)
+"""What an end prompt adds for an encounter whose fight this bot cannot read."""
+
+
+def end_question(encounter: Encounter | UnreadEncounter, where: str = "", gm: str = "") -> str:
+    """An end prompt's question: ``where`` (" in #channel") follows the encounter's name,
+    ``gm`` (" (GM: @member)") the sentence saying what ending does."""
+    name = shown_name(encounter.row.name)
+    head = f"End **{name}**{where}? It is archived and can no longer be played{gm}."
+    return f"{head} {UNREAD_END}" if isinstance(encounter, UnreadEncounter) else head
+
+
+def unread_ended(ended: UnreadEncounter, ended_by: int) -> str:
+    """The channel's post when an encounter whose fight this bot cannot read has ended."""
+    return (
+        f"**{shown_name(ended.row.name)}** has ended (<@{ended_by}> ended it). This version of "
+        "the bot could not read the fight (a newer version of the bot saved it), so there is no "
+        "summary, and its characters' campaign records and the campaign clock were left as "
+        "they were."
+    )
 
 
 def service_of(interaction: discord.Interaction[Any]) -> EncounterService:
@@ -48,6 +75,16 @@ class EndConfirmButton(IdButton, template=r"enc:endp:yes:(?P<id>\d{1,19})"):
             content=f"**{shown_name(ended.row.name)}** has ended.",
             view=None,
         )
+        if isinstance(ended, UnreadEncounter):
+            await followup_or_post(
+                interaction,
+                answered,
+                channel_id,
+                content=unread_ended(ended, actor.user_id),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await interaction.client.turn_pings.refresh(channel_id)
+            return
         service = service_of(interaction)
         limit = interaction.filesize_limit
         public = await summary_chart(service, ended, PUBLIC, limit)

@@ -30,7 +30,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import NotFound
+from bot.errors import NotFound, RulesVersionUnknown
 from bot.services.combat import CombatService, Decision
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.backoff import Backoff
@@ -187,6 +187,9 @@ class PromptKeeper:
             except discord.Forbidden:
                 self.stale.discard(channel_id)
                 self.refused_channels.refused(channel_id)
+            except RulesVersionUnknown as error:  # a newer bot's fight: trying again changes
+                self.stale.discard(channel_id)  # nothing until it is ended here (or run there)
+                log.warning("the prompt in channel %s is left as it is: %s", channel_id, error)
             except Exception:
                 self.stale.add(channel_id)
                 log.exception("could not re-render the prompt in channel %s", channel_id)

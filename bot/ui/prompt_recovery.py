@@ -6,7 +6,10 @@ nobody is asked about. For each such decision — at start-up before any reactio
 expired, and later from the bot's background loop (:meth:`PromptKeeper.retry
 <bot.ui.prompt_messages.PromptKeeper.retry>`) — :func:`recover` looks for its prompt among the
 channel's recent messages (the bot needs Read Message History there), records it, and retires
-older prompts of the same encounter found on the way. If no prompt was ever posted, it posts one.
+older prompts of the same encounter found on the way — only those of decisions opened by the
+version it read: a decision opened while it read the history (a command, another process) is
+not among those it read open, and is not taken for one settled. If no prompt was ever posted,
+it posts one.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ def _custom_ids(message: discord.Message) -> list[str]:
 
 async def recover(client: Any, encounter: Encounter) -> None:
     """Record (or post) the prompt of each of ``encounter``'s open decisions whose message was
-    never noted, and retire its prompts of decisions no longer open found on the way. Raises
+    never noted, and retire its prompts of decisions no longer open found on the way (those
+    opened by ``encounter``'s version: :func:`_opened_by`). Raises
     :class:`discord.HTTPException` when Discord refuses (the caller tries again later)."""
     keeper = client.prompts
     channel = client.get_partial_messageable(encounter.row.channel_id)
@@ -55,7 +59,7 @@ async def recover(client: Any, encounter: Encounter) -> None:
         if not ids:
             continue
         shows = [d for d in waiting if any(_names(c, encounter.id, d) for c in ids)]
-        if not shows:
+        if not shows and all(_opened_by(c, encounter) for c in ids):
             await keeper.retire(
                 channel.id,
                 message.id,
@@ -80,6 +84,19 @@ async def recover(client: Any, encounter: Encounter) -> None:
         )
         await keeper.note(encounter, decision, message.id)
         log.info("posted the lost prompt of encounter %s again", encounter.id)
+
+
+def _opened_by(custom_id: str, encounter: Encounter) -> bool:
+    """Whether the decision a button's ``custom_id`` names opened no later than ``encounter``'s
+    version — what :func:`recover` read: only then does its absence from the decisions read
+    open mean it was settled. One opened since (a command or another process went on while
+    the channel's history was read; an undo or redo that brings one back opens it anew) is
+    not known here, and its prompt is left alone."""
+    for prefix in (f"rx:{encounter.id}:", f"rxg:{encounter.id}:"):
+        if custom_id.startswith(prefix):
+            opened = custom_id[len(prefix) :].split(":", 1)[0].split(".", 1)[0]
+            return opened.isdigit() and int(opened) <= encounter.version
+    return False
 
 
 def _names(custom_id: str, encounter_id: int, decision: Decision) -> bool:

@@ -25,7 +25,8 @@ def rehearsal_text(found: RehearsalReport, *, round_now: int) -> str:
     how to repeat it."""
     n = found.fights
     lines = [
-        f"**Rehearsal** of this fight from round {round_now}: {n:,} fights, policy "
+        f"**Rehearsal** of this fight from round {round_now}: {n:,} "
+        f"{'fight' if n == 1 else 'fights'}, policy "
         f"`{found.policy}`, seed {found.seed}, at most {found.max_rounds} rounds each "
         f"({found.seconds:.1f} s)."
     ]

@@ -12,11 +12,13 @@ from typing import Any
 import discord
 
 from bot.engine.core.audience import PUBLIC
+from bot.services.encounter import UnreadEncounter
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.start_policy import server_gms_text
 from bot.store.guild_encounters import LiveEncounter
 from bot.store.guild_settings import StartSettings
 from bot.ui import embeds
+from bot.ui.encounter_end import unread_ended
 from bot.ui.fight_chart import ChartReply, summary_chart
 from bot.ui.id_button import IdButton
 from bot.ui.interaction import actor_of
@@ -108,22 +110,34 @@ class ServerEndConfirm(IdButton, template=r"srv:endp:yes:(?P<id>\d{1,19})"):
             if not token_dead(error):
                 raise
             log.warning("/server end's Confirm answered too late (%s)", describe(interaction))
-        chart = await summary_chart(
-            encounter_service(interaction), ended, PUBLIC, interaction.filesize_limit
-        )
-        posted = await _post_summary(interaction.client, ended, actor.user_id, chart)
+        if isinstance(ended, UnreadEncounter):  # a newer bot's fight: nothing of it is read
+            posted = await _post(
+                interaction.client, ended, content=unread_ended(ended, actor.user_id)
+            )
+        else:
+            chart = await summary_chart(
+                encounter_service(interaction), ended, PUBLIC, interaction.filesize_limit
+            )
+            posted = await _post_summary(interaction.client, ended, actor.user_id, chart)
         if interaction.response.is_done():
             await interaction.edit_original_response(
                 content=ended_text(ended, posted=posted), view=None, allowed_mentions=NONE
             )
-        await keeper_of(interaction).retire_ended(ended)
+        if not isinstance(ended, UnreadEncounter):
+            await keeper_of(interaction).retire_ended(ended)
         await interaction.client.turn_pings.refresh(ended.row.channel_id)
 
 
-def ended_text(ended: Encounter, *, posted: bool) -> str:
+def ended_text(ended: Encounter | UnreadEncounter, *, posted: bool) -> str:
     """``/server end``'s prompt after Confirm: the encounter has ended, and whether its summary
-    reached its channel."""
+    (for a fight this bot cannot read: that it ended) reached its channel."""
     head = f"**{shown_name(ended.row.name)}** in <#{ended.row.channel_id}> has ended"
+    if posted and isinstance(ended, UnreadEncounter):
+        return (
+            f"{head}, unread (a newer version of the bot saved it): no summary, and its "
+            "characters' campaign records and the campaign clock were left as they were. Its "
+            "channel is told."
+        )
     if posted:
         return f"{head}; its summary is posted there."
     return (
@@ -163,9 +177,14 @@ async def _post_summary(
 ) -> bool:
     """The summary in the encounter's channel, with the channel's chart of the fight."""
     extra: dict[str, Any] = {"content": chart.words, "file": chart.file} if chart else {}
+    return await _post(client, ended, embed=embeds.summary(ended, ended_by), **extra)
+
+
+async def _post(client: Any, ended: Encounter | UnreadEncounter, **message: Any) -> bool:
+    """``message`` posted in the ended encounter's channel; whether it was."""
     try:
         channel = await channel_of(client, ended.row.channel_id)
-        await channel.send(embed=embeds.summary(ended, ended_by), allowed_mentions=NONE, **extra)
+        await channel.send(allowed_mentions=NONE, **message)
     except discord.HTTPException as error:
         log.warning("summary of encounter %s not posted: %s", ended.id, error)
         return False

@@ -58,6 +58,11 @@ SHOWN_WITHIN = 10.0
 only where other processes share the database (:attr:`bot.settings.Settings.shares_database`;
 alone, a process at its start has no post under way)."""
 
+REWORD_AGAIN = 3
+"""Times :meth:`TurnPingKeeper._reword` looks again at the pings it reworded where other
+processes share the database (a turn over meanwhile, a deadline moved again); then the next
+change's refresh does."""
+
 NOTED_MAX = 10_000
 """Encounters whose last noted turn :class:`TurnPingKeeper` keeps in memory (then it forgets
 them all and notes afresh: a write each, nothing lost)."""
@@ -120,25 +125,9 @@ class TurnPingKeeper:
             channel = self._client.get_partial_messageable(channel_id)
             refused = False
             for ping in over:
-                # Its turn is over: no deadline of it holds any more.
-                words = ping.deadline_words
-                gone = ping.content.replace(words, "", 1) if words and ping.content else None
-                try:
-                    message = channel.get_partial_message(ping.message_id)
-                    if gone is not None:
-                        await message.edit(view=None, content=gone)
-                    else:
-                        await message.edit(view=None)
-                except discord.NotFound:
-                    pass  # deleted: nothing to take off
-                except discord.HTTPException:
-                    log.info("could not take the buttons off turn ping %s yet", ping.message_id)
+                words = ping.deadline_words  # its turn is over: no deadline of it holds
+                if not await self._take_off(channel, ping.message_id, ping.content, words):
                     refused = True
-                    continue
-                try:
-                    await self._pings.forget(ping.message_id)
-                except Exception:
-                    log.exception("could not forget turn ping %s", ping.message_id)
             if refused:
                 self.refused_channels.refused(channel_id)
             else:
@@ -219,8 +208,14 @@ class TurnPingKeeper:
         ping that could not be posted (Discord refused it) is tried again by :meth:`retry`.
         When other processes share the database, a turn whose change is younger than
         :data:`SHOWN_WITHIN` may be being posted by the process that made it: it is looked at
-        again (by :meth:`retry`) once that time is over. Never raises."""
+        again (by :meth:`retry`) once that time is over. Once the bot is stopping it claims
+        no more: the rest stay owed to the next start, as nothing noted them shown; cut off
+        while posting one (the shutdown's grace ran out), the claim is given back unless the
+        post went out (then it is noted shown). Never raises but :class:`asyncio.CancelledError`."""
         for channel_id, turn_seq in owed:
+            if self._client.stopping:
+                log.info("stopping: %d lost turn ping(s) left to the next start", len(owed))
+                return
             await self._recover_or_wait(channel_id, turn_seq)
 
     async def _recover_or_wait(self, channel_id: int, turn_seq: int) -> None:
@@ -262,13 +257,31 @@ class TurnPingKeeper:
             claim = await self._pings.claim(encounter, was, self.claimer)
             if claim is None:
                 return  # another process of the bot posts it
+            sent: list[int] = []
             try:
-                await asyncio.wait_for(self._post_running(encounter), POST_BOUND)
+                await asyncio.wait_for(self._post_running(encounter, sent), POST_BOUND)
+            except asyncio.CancelledError:  # a shutdown cut it off
+                if sent:  # the ping is out: noted shown, before the database closes
+                    await self._confirm(encounter, claim)
+                else:  # owed again at the next start, not once the lease lapses
+                    await self._give_back(encounter, claim)
+                raise
             except Exception:
                 await self._pings.release(encounter, claim)  # owed again: retry() tries it
                 raise
         if not await self._confirm(encounter, claim):
             self.unconfirmed.append((encounter, claim))  # posted: retry() confirms it
+        # Its turn may have ended while it was posted — another process's change, whose own
+        # refresh came before this ping was noted: it loses its buttons as every ping does.
+        await self.refresh(channel_id)
+
+    async def _give_back(self, encounter: Encounter, claim: str) -> None:
+        """Release ``claim`` (its ping was not posted). Never raises: one that fails lapses
+        (:data:`bot.services.turn_pings.LEASE`)."""
+        try:
+            await self._pings.release(encounter, claim)
+        except Exception:
+            log.exception("could not give back the lost turn ping of encounter %s", encounter.id)
 
     async def _confirm(self, encounter: Encounter, claim: str) -> bool:
         """Note the recovered ping ``claim`` was for posted (its turn shown); whether it could
@@ -290,9 +303,10 @@ class TurnPingKeeper:
         age = (now - encounter.row.updated_at).total_seconds()
         return max(0.0, self.shown_within - age)
 
-    async def _post_running(self, encounter: Encounter) -> None:
+    async def _post_running(self, encounter: Encounter, sent: list[int]) -> None:
         """Post the ping of ``encounter``'s running turn (nothing when the public may not see
-        who holds it, as its own result would not have said)."""
+        who holds it, as its own result would not have said); its message id goes into
+        ``sent`` as soon as Discord took it."""
         deadline = await self._client.services.combat.deadlines.running(encounter.id)
         content = running_turn_announcement(encounter, deadline)
         current = encounter.state.current
@@ -308,33 +322,97 @@ class TurnPingKeeper:
                 everyone=False, roles=False, users=[discord.Object(id=who)]
             ),
         )
+        sent.append(message.id)
         if view is not None:
             words = ping_deadline_words(encounter, deadline)
             said = words if words and words in content else ""
             await self.posted(encounter, message.id, content, said)
+
+    async def _take_off(
+        self, channel: Any, message_id: int, content: str | None, words: str | None
+    ) -> bool:
+        """Take the buttons off the ping ``message_id`` whose turn is over — and the words in
+        its text ``content`` that say when that turn's deadline passes (``words``: none holds
+        any more) — and forget it. Whether it was done (False: Discord refused, tried again
+        later)."""
+        gone = content.replace(words, "", 1) if words and content else None
+        try:
+            message = channel.get_partial_message(message_id)
+            if gone is not None:
+                await message.edit(view=None, content=gone)
+            else:
+                await message.edit(view=None)
+        except discord.NotFound:
+            pass  # deleted: nothing to take off
+        except discord.HTTPException:
+            log.info("could not take the buttons off turn ping %s yet", message_id)
+            return False
+        try:
+            await self._pings.forget(message_id)
+        except Exception:
+            log.exception("could not forget turn ping %s", message_id)
+        return True
 
     async def _reword(self, channel_id: int) -> None:
         """Edit the running turn's pings whose deadline moved (a pause or its resume, a
         decision that opened or was settled, a new setting): each says when the deadline
         passes now, or that it stands still (:func:`bot.ui.combat.ping_deadline_words`) — as
         the resume message and a decision's prompt do. Never raises; an edit Discord refuses
-        is tried again after the next change."""
+        is tried again after the next change.
+
+        Where other processes share the database, the edit is kept only while its ping is the
+        live one: another process may take the ping's buttons and deadline words off (its turn
+        ended there: a passed deadline its expiry loop fired) while this edit is on its way,
+        and an edit that lands after that put the words back. So once the edits landed, the
+        pings are read again as :meth:`refresh` reads them: one whose turn is over now loses
+        what this edit wrote (:meth:`_take_off`), and one whose deadline moved again meanwhile
+        (the other process reworded it first) is reworded again — :data:`REWORD_AGAIN` times at
+        most, then the next change's."""
+        edited = await self._reword_once(channel_id, {})
+        if not self._client.settings.shares_database:
+            return
+        channel = self._client.get_partial_messageable(channel_id)
+        for _ in range(REWORD_AGAIN):
+            if not edited:
+                return
+            try:
+                found = await self._pings.running(channel_id, worded=False)
+            except Exception:
+                log.exception("could not read the turn pings of channel %s again", channel_id)
+                return
+            live = {ping.message_id for ping in found[1]} if found is not None else set()
+            for message_id, (content, words) in edited.items():
+                if message_id not in live:  # its turn ended meanwhile, in another process
+                    await self._take_off(channel, message_id, content, words)
+            edited = {key: said for key, said in edited.items() if key in live}
+            if edited:
+                edited = await self._reword_once(channel_id, edited)
+
+    async def _reword_once(
+        self, channel_id: int, wrote: dict[int, tuple[str, str]]
+    ) -> dict[int, tuple[str, str]]:
+        """One pass of :meth:`_reword`: the pings it edited, each with the text it gave it and
+        the deadline words in that text. A ping in ``wrote`` (what an edit of this process
+        gave it last) is edited unless those were the words to say: another process may have
+        noted newer words since while this edit landed last."""
+        edited: dict[int, tuple[str, str]] = {}
         try:
             found = await self._pings.running(channel_id)
             if found is None:
-                return
+                return edited
             encounter, pings = found
             deadline = await self._client.services.combat.deadlines.running(encounter.id)
         except Exception:
             log.exception("could not read the turn pings' deadline in channel %s", channel_id)
-            return
+            return edited
         words = ping_deadline_words(encounter, deadline)
         if words is None:
-            return
+            return edited
         channel = self._client.get_partial_messageable(channel_id)
         for ping in pings:
             old = ping.deadline_words or ""
-            if words == old or ping.content is None or old not in ping.content:
+            said = wrote[ping.message_id][1] if ping.message_id in wrote else old
+            if words == said or ping.content is None or old not in ping.content:
                 continue
             content = ping.content.replace(old, words, 1)
             try:
@@ -344,7 +422,9 @@ class TurnPingKeeper:
             except discord.HTTPException:
                 log.info("could not reword turn ping %s yet", ping.message_id)
                 continue
+            edited[ping.message_id] = (content, words)
             try:
                 await self._pings.reworded(ping.message_id, content, words)
             except Exception:
                 log.exception("could not note turn ping %s reworded", ping.message_id)
+        return edited

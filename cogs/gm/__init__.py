@@ -341,7 +341,10 @@ class GmCog(commands.GroupCog, group_name="gm", group_description="GM tools for 
         action="Add or remove",
         name="A condition of this ruleset",
         limb="For Disabled limb: which limb",
-        lasts="How long an added condition lasts (default: until removed)",
+        lasts=(
+            "How long an added condition lasts (default: until removed; in Uune, until the "
+            "scene ends)"
+        ),
         rounds="With lasts: rounds — how many rounds",
     )
     @app_commands.choices(

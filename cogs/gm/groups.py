@@ -20,6 +20,7 @@ from bot.services import rolls
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter, EncounterService
 from bot.services.moderation import ModerationService
+from bot.ui.campaign_views import REST_KIND
 from bot.ui.combat import named
 from bot.ui.combat_flow import refresh_channel, respond
 from bot.ui.interaction import actor_of, actor_of_member, channel_ids
@@ -80,7 +81,7 @@ class TimeGroup(app_commands.Group):
         self._gm = gm
 
     @app_commands.command(name="rest", description="The party rests (outside a fight)")
-    @app_commands.describe(kind="Short (1 hour, twice a day) or long (8 hours, once a day)")
+    @app_commands.describe(kind=REST_KIND)
     @app_commands.choices(
         kind=[
             app_commands.Choice(name="short", value="short"),

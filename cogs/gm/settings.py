@@ -6,18 +6,20 @@ the ruleset's."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.engine.core.commands import ChangeSettings, CommandBase, describe_settings
+from bot.engine.core.commands import CommandBase
 from bot.engine.core.encounter_rules import RULE_NAME_MAX, RULE_VALUE_MAX
 from bot.engine.core.pacing import parse_duration, parse_reaction_window, parse_reminders
 from bot.errors import InvalidInput
-from bot.services.combat import NO_DEFAULT_ACTIONS, CombatService, find_combatant
+from bot.services.combat import CombatService, find_combatant
 from bot.services.encounters import Encounter, EncounterService
 from bot.ui.combat import turn_deadline_line
+from bot.ui.combat_flow import respond
 from bot.ui.embeds import encounter_settings_text
 from bot.ui.interaction import actor_of, channel_ids
 from bot.ui.late_answers import followup_or_post
@@ -129,14 +131,9 @@ def settings_command(
                 fit_text(text), ephemeral=True, allowed_mentions=NONE
             )
             return
-        await gm(
-            interaction,
-            "settings",
-            changes,
-            lambda current: _settings_change(current, changes),
-            action="change the settings",
-            title="The GM changes the settings",
-        )
+        _, channel_id = channel_ids(interaction)
+        result = await combat.change_settings(channel_id, actor_of(interaction), changes)
+        await respond(interaction, dataclasses.replace(result, label="The GM changes the settings"))
         if changes.get("turn_deadline_s"):
             await _new_deadline(combat, encounters, interaction)
 
@@ -180,42 +177,6 @@ async def _new_deadline(
         await followup_or_post(
             interaction, answered, channel_id, content=text, allowed_mentions=NONE
         )
-
-
-SAME_IS_NOTHING = (
-    "reaction_window_s",
-    "npcs_react",
-    "hide_npc_numbers",
-    "turn_deadline_action",
-    "reminders",
-    "show_odds",
-)
-"""The settings a value equal to the current one leaves as they were. Not ``turn_deadline_s``
-but when it is off (set again, a deadline gives the running turn a whole one from now), nor
-the ones a system may refuse by its own rules (``initiative_mode``, ``interleaved``: that
-refusal says more)."""
-
-
-def _settings_change(current: Encounter, changes: dict[str, Any]) -> CommandBase:
-    """The settings command for what ``changes`` would change in ``current``: a setting given
-    its current value is left out (it is not a change to log, announce or undo). Refuses
-    (:class:`InvalidInput`) when nothing is left, and a default action at a passed deadline in
-    a system that has none."""
-    wanted = changes.get("turn_deadline_action") == "default_action"
-    if wanted and not current.rules.deadline_action_keys:
-        raise InvalidInput(NO_DEFAULT_ACTIONS.format(title=current.rules.title))
-    now = current.state.settings
-    same = {
-        k: v
-        for k, v in changes.items()
-        if getattr(now, k, None) == v and (k in SAME_IS_NOTHING or (k, v) == ("turn_deadline_s", 0))
-    }
-    left = {k: v for k, v in changes.items() if k not in same}
-    if not left:
-        raise InvalidInput(
-            f"Nothing to change: {describe_settings(same)} already. The settings are as they were."
-        )
-    return ChangeSettings.model_validate(left)
 
 
 def defaults_text(encounter: Encounter, labels: dict[str, str]) -> str:

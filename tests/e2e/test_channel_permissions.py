@@ -28,6 +28,12 @@ EMBED = discord.Permissions(embed_links=True).value
 SEND_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
 
 
+def _at(encounter: Any) -> str:
+    """The tracker's footer mark of ``encounter`` at its version ("encounter 3 v6"); a bare
+    "v6" is also in "UTTAS · rules v6", the rules version the tracker shows."""
+    return f"encounter {encounter.id} v{encounter.version}"
+
+
 async def test_start_and_begin_refuse_where_the_bot_cannot_post(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
@@ -120,7 +126,7 @@ async def test_an_expiry_in_a_forbidden_channel_does_not_hold_up_another(
     h.deny_bot(first_channel, 0)
     live = await bot.services.encounters.live(first_channel.id)
     await h.wait_for(
-        lambda: any(f"v{live.version}" in m.text() for m in h.messages_in(first_channel)),
+        lambda: any(_at(live) in m.text() for m in h.messages_in(first_channel)),
         timeout=10,
     )
     # The GM of the first fight is told at their next command.
@@ -161,7 +167,7 @@ async def test_a_tracker_edit_that_failed_is_retried_until_it_shows_the_final_st
     await h.wait_for(
         lambda: f"Turn: **{current.name}**" in h.message(tracker_id).text(), timeout=10
     )
-    assert f"v{final.version}" in h.message(tracker_id).text()
+    assert _at(final) in h.message(tracker_id).text()
 
 
 async def test_a_tracker_the_bot_could_not_see_catches_up_when_access_returns(
@@ -172,10 +178,10 @@ async def test_a_tracker_the_bot_could_not_see_catches_up_when_access_returns(
     bot.trackers.blocked.first = 0.2  # 30 s in play
     h.deny_bot(h.channel, discord.Permissions(view_channel=True).value)
     await ok(await slash(h, table.moderator, "endturn"))  # answered; the tracker edit is refused
-    version = (await bot.services.encounters.live(h.channel.id)).version
+    live = await bot.services.encounters.live(h.channel.id)
     await h.wait_for(lambda: h.channel.id in bot.trackers.blocked)
-    assert not any(f"v{version}" in m.text() for m in h.messages_in(h.channel))
+    assert not any(_at(live) in m.text() for m in h.messages_in(h.channel))
     h.deny_bot(h.channel, 0)
     await h.wait_for(
-        lambda: any(f"v{version}" in m.text() for m in h.messages_in(h.channel)), timeout=10
+        lambda: any(_at(live) in m.text() for m in h.messages_in(h.channel)), timeout=10
     )

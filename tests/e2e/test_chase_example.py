@@ -99,7 +99,7 @@ async def test_chase_scenes_in_action(
     await t.decide(gm, prompt, "Take it", [5, 5, 5, 1, *[6] * 8])  # Entangled: an Advantage die
     end = t.seen(prompt)
     assert "Arsonist 1 looks **Down**" in end
-    assert "The chase ends after 5 round(s): Arsonist 1 is caught." in end
+    assert "The chase ends after 5 rounds: Arsonist 1 is caught." in end
     assert "The fight is over" in end
 
     # A chase needs the text's condition: nobody can chase a fallen foe now, and the GM alone

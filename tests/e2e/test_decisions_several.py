@@ -24,6 +24,7 @@ from tests.e2e.combat_helpers import (
     set_up_fight,
     slash,
     thug_attacks_willow,
+    tracker_reading,
 )
 from tests.e2e.conftest import Table
 from tests.e2e.test_decision_prompts import prompt_recorded
@@ -94,10 +95,7 @@ async def test_a_volley_asks_each_target_in_a_prompt_of_its_own(
     live = await bot.services.encounters.live(h.channel.id)
     assert [d.ref for d in live.row.decisions] == [2]
     assert await current_name(bot, h) == "Thug 1"
-    tracker = h.message(live.row.tracker_message_id or 0)
-    await h.wait_for(
-        lambda: "Waiting on **General Bearington**'s reaction" in str(h.message(tracker).embeds)
-    )
+    await tracker_reading(h, "Waiting on **General Bearington**'s reaction")
 
     # The General's answer settles the last one: Thug 1's turn passes on.
     click = await press(h, player, general, "Take it")

@@ -16,6 +16,7 @@ from tests.e2e.combat_helpers import (
     press,
     set_up_fight,
     slash,
+    tracker_reading,
 )
 from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_decision_prompts import prompt_recorded
@@ -78,9 +79,8 @@ async def test_an_npc_that_only_spent_stamina_looks_unhurt(
     live = await bot.services.encounters.live(h.channel.id)
     thug = next(c for c in live.state.combatants if c.name == "Thug 2")
     assert thug.stamina < thug.sheet.stamina
-    tracker = h.message(live.row.tracker_message_id)
-    await h.wait_for(lambda: "Thug 2** · Neutral · Unhurt" in h.message(tracker).text())
-    assert "actions" not in h.message(tracker).text().split("Thug 2**")[1].split("\n")[0]
+    tracker = await tracker_reading(h, "Thug 2** · Neutral · Unhurt")
+    assert "actions" not in tracker.text().split("Thug 2**")[1].split("\n")[0]
 
 
 async def test_the_gm_gets_no_copy_that_says_nothing_more(

@@ -112,7 +112,7 @@ async def test_a_utopia_sheet_shows_its_spells_armor_and_weapons_in_full(
     assert "Cestus: 1d6 + Power (+3) physical, 1 TA, reach 1 m" in text, text
     assert "Stoneskin: 3 Stamina, touch — Harden your skin until your next turn." in text, text
     assert "Studded vest (chest, worn): physical +2" in text, text
-    assert "Defenses: physical +1" in text and "Gifted: Power" in text, text
+    assert "the sheet's physical +1" in text and "Gifted: Power" in text, text
     seen = await h.slash(table.player, h.channel, "character show", name="Brannoc", member=third)
     _, text, _ = await answer(seen)
     assert "Weapons: Cestus" in text and "Spells: Stoneskin" in text, text

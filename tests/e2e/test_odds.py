@@ -94,7 +94,7 @@ async def test_odds_in_utopia_with_favor_and_defenses(
     assert lines[0] == "Vesna's Longbow against Bandit archer 1 at 10 m"
     assert "favor: within close range" in lines[1]
     assert [line.split(":")[0] for line in lines[2:5]] == ["no defense", "Block", "Dodge"]
-    assert "% to hit" in lines[2]
+    assert "% damage gets through" in lines[2] and "to hit" not in seen
     no_range = await refused(
         await slash(h, player, "odds", target="Bandit archer 1", with_="Longbow")
     )

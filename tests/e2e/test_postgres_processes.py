@@ -46,7 +46,14 @@ from bot.store.pg import WRITER_LOCK
 from tests.e2e.combat_helpers import answered, button, ok, press
 from tests.e2e.conftest import BotProcess
 from tests.harness.gateway import guild_shard
-from tests.harness.models import Channel, Guild, InteractionRecord, Member, StoredMessage
+from tests.harness.models import (
+    Channel,
+    Guild,
+    InteractionRecord,
+    Member,
+    RecordedRequest,
+    StoredMessage,
+)
 from tests.harness.server import DiscordHarness
 
 PLAIN = discord.Permissions(send_messages=True, view_channel=True)
@@ -276,9 +283,10 @@ class Bots:
         )
         return {row[0] for row in rows}
 
-    async def quiet(self) -> None:
+    async def quiet(self, *, held: RecordedRequest | None = None) -> None:
         """Wait until neither process is talking to the database or to Discord (three polls
-        in a row): what a command set going afterwards (a tracker or prompt noted) is done."""
+        in a row): what a command set going afterwards (a tracker or prompt noted) is done.
+        ``held``: a request the test holds, left out."""
         apps = [self.app(0), self.app(1)]
         streak, seen = 0, -1
 
@@ -290,7 +298,8 @@ class Bots:
                 apps,
             )
             requests = self.h.requests
-            busy = row[0] > 0 or len(requests) != seen or any(r.status == 0 for r in requests)
+            waiting = any(r.status == 0 and r is not held for r in requests)
+            busy = row[0] > 0 or len(requests) != seen or waiting
             seen = len(requests)
             streak = 0 if busy else streak + 1
             return streak >= 3
@@ -635,7 +644,7 @@ async def test_late_edits_of_one_process_do_not_undo_what_the_other_showed_since
         await h.wait_for(
             lambda: (
                 any(shows_version(m, expired) for m in trackers_in(h, first))
-                and h.message(tracker).deleted
+                and h.is_deleted(tracker)
             ),
             30,
             what="the shard-1 process's new tracker, the old one deleted",
@@ -672,3 +681,145 @@ async def test_late_edits_of_one_process_do_not_undo_what_the_other_showed_since
     assert h.message(prompt).components == [], "the expired reaction's buttons came back"
     assert h.message(prompt).content == retired
     assert "Traceback" not in bots.output(), bots.output()
+
+
+async def test_a_late_reword_of_a_turn_ping_does_not_bring_back_what_the_other_took_off(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    """The shard-0 process rewords the Thug's turn ping after `/gm resume` (the turn's clock
+    runs again: "Turn deadline: <t:…:R>") and Discord answers late; meanwhile the shard-1
+    process's expiry loop fires that turn's deadline and takes the ping's buttons and deadline
+    words off. The late reword then landed last and put the words back — a deadline on a turn
+    that is over (the buttons stayed off: a reword edits the text only). Now a reword that
+    lands on a ping whose turn is over takes the words off again."""
+    h = discord_harness
+    first = servers[0]
+    await fight_to_thug_turn(h, first, turn_deadline="1h", reminders="off")
+    await bots.quiet()
+    [row] = await bots.fetch(
+        "SELECT p.message_id FROM turn_pings p JOIN encounters e ON e.id = p.encounter_id"
+        " WHERE p.channel_id = $1 AND e.running_turn = p.turn_seq",
+        first.channel.id,
+    )
+    ping = int(row[0])
+    await ok(await run(h, first, first.gm, "gm pause"))
+    await bots.quiet()
+    assert "stopped while the GM has paused" in h.message(ping).content
+
+    # The reword after /gm resume waits for Discord's answer.
+    hold = h.hold_next("PATCH", rf"^/channels/{first.channel.id}/messages/{ping}$")
+    await ok(await run(h, first, first.gm, "gm resume"))
+    await h.wait_for(lambda: hold.request is not None, what="the ping's reword")
+    assert hold.request is not None
+    assert "Turn deadline: <t:" in hold.request.json["content"]
+    assert "components" not in hold.request.json  # the text only
+    await bots.pause(0)
+    try:
+        await bots.fetch(
+            "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'turn'"
+            " RETURNING id",
+            ts(datetime.now(UTC) - timedelta(seconds=1)),
+        )
+        await h.wait_for(
+            lambda: (
+                any("Turn deadline passed" in m.text() for m in h.messages_in(first.channel))
+                and h.message(ping).components == []
+            ),
+            30,
+            what="the shard-1 process's deadline, the ping's buttons taken off",
+        )
+    finally:
+        bots.by_shard[0].proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+    assert "Turn deadline" not in h.message(ping).content
+    hold.release()
+    await bots.quiet()
+    assert h.message(ping).components == []
+    assert "Turn deadline" not in h.message(ping).content, h.message(ping).content
+    assert "Traceback" not in bots.output(), bots.output()
+
+
+async def test_a_lost_turns_ping_posted_while_the_other_process_ends_that_turn_loses_its_buttons(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    """The shard-1 process is killed between committing `/endturn` and answering it: Willow's
+    turn is lost. Started again, it posts that turn's ping (buttons and all), and Discord
+    answers late; meanwhile the shard-0 process's expiry loop fires Willow's turn deadline and
+    takes the buttons off every ping of hers it knows of — not this one, not yet noted. Noted
+    after that, it kept End turn and Attack… for a turn that was over until the channel's next
+    change. Now a recovered ping noted is checked against the running turn as every ping is
+    after a change."""
+    h = discord_harness
+    second = servers[1]
+    await fight_to_thug_turn(h, second, turn_deadline="1h", reminders="off")
+    await bots.quiet()
+    hold = h.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$")
+    endturn = await run(h, second, second.gm, "endturn")
+    await h.wait_for(lambda: hold.request is not None, what="the answer to /endturn")
+    bots.by_shard[1].kill()
+    hold.drop()
+    endturn.unanswered_reported = True  # the member saw "This interaction failed": it died
+
+    recovered = h.hold_next("POST", rf"^/channels/{second.channel.id}/messages$")
+    await bots.start(1)
+    await h.wait_for(lambda: recovered.request is not None, 30, what="the lost turn's ping")
+    assert recovered.request is not None
+    assert "Willow" in recovered.request.json["content"]
+    await bots.pause(1)
+    try:
+        await bots.fetch(
+            "UPDATE decisions SET deadline = $1 WHERE status = 'open' AND kind = 'turn'"
+            " RETURNING id",
+            ts(datetime.now(UTC) - timedelta(seconds=1)),
+        )
+        await h.wait_for(
+            lambda: any("Turn deadline passed" in m.text() for m in h.messages_in(second.channel)),
+            30,
+            what="the shard-0 process's deadline",
+        )
+        await bots.quiet(held=recovered.request)
+    finally:
+        bots.by_shard[1].proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+    recovered.release()
+    await bots.quiet()
+    ping = h.message(int(recovered.request.response["id"]))
+    assert "it is **Willow**'s turn" in ping.content, ping.content
+    assert ping.components == [], "the recovered ping kept its buttons for a turn that is over"
+    assert "Turn deadline" not in ping.content, ping.content
+    assert "Traceback" not in bots.output(), bots.output()
+
+
+LEFT_WHILE_STOPPED = "encounter(s) of servers it left while stopped"
+"""What a process logs once it judged, at READY, the servers it left while stopped (bot.client)."""
+
+
+async def paused_in(bots: Bots, server: Server) -> bool:
+    [row] = await bots.fetch(
+        "SELECT paused FROM encounters WHERE channel_id = $1 AND status = 'live'",
+        server.channel.id,
+    )
+    return bool(row["paused"])
+
+
+async def test_a_server_left_while_its_shard_was_stopped_pauses_when_that_shard_starts(
+    discord_harness: DiscordHarness, bots: Bots, servers: list[Server]
+) -> None:
+    """Both processes stop; the bot is removed from the shard-1 server meanwhile. The shard-0
+    process starts first: the shard-1 server is not in its READY — it never is, that server is
+    another process's — so it pauses nothing there. The shard-1 process, started, does not
+    find it among its servers: that fight pauses (fix24)."""
+    h = discord_harness
+    for server in servers:
+        await ok(await run(h, server, server.gm, "encounter start", name=f"Shard {server.shard}"))
+    await bots.stop()
+    await h.remove_bot(servers[1].guild)
+    first, second = bots.by_shard[0], bots.by_shard[1]
+    seen = len(first.output())
+    await bots.start(0)
+    await h.wait_for(lambda: LEFT_WHILE_STOPPED in first.output()[seen:], 30, what="shard 0")
+    assert "paused 0 encounter(s)" in first.output()[seen:], first.output()[seen:]
+    assert not await paused_in(bots, servers[0]) and not await paused_in(bots, servers[1])
+    seen = len(second.output())
+    await bots.start(1)
+    await h.wait_for(lambda: LEFT_WHILE_STOPPED in second.output()[seen:], 30, what="shard 1")
+    assert "paused 1 encounter(s)" in second.output()[seen:], second.output()[seen:]
+    assert await paused_in(bots, servers[1]) and not await paused_in(bots, servers[0])

@@ -23,6 +23,7 @@ from tests.e2e.combat_helpers import (
     set_up_fight,
     slash,
     thug_attacks_willow,
+    work_done,
 )
 from tests.e2e.conftest import Table, _running_bot
 from tests.e2e.test_decision_prompts import prompt_recorded
@@ -330,3 +331,43 @@ async def test_a_refused_retirement_is_done_after_a_restart(
     async for _second in _running_bot(h, database, None):
         await h.wait_for(lambda: h.message(pid).components == [], timeout=10)
         assert "the reaction window ran out" in h.message(pid).content
+
+
+async def test_a_lost_prompt_recovered_while_a_new_decision_opens_leaves_the_new_one_live(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The Thug's attack is stored but its prompt is never noted (a crash or a failed write in
+    between); the background loop reads the fight's open decisions and looks for the prompt in
+    the channel's history, and Discord answers that read late. Meanwhile the GM undoes the
+    attack and attacks again: a new decision, its prompt posted and noted. The history then
+    holds the new prompt too; recovery took every prompt of the fight whose decision it had not
+    read as open for one settled while the bot was away, and retired it — the live decision's
+    buttons were gone, "no longer pending". Now a prompt of a decision opened after the read
+    is left alone; the lost prompt of the undone attack is retired."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table)
+    encounters = bot.services.encounters
+    noting = encounters.set_prompt_message
+
+    async def lost(*args: object, **kwargs: object) -> str:
+        encounters.set_prompt_message = noting  # once: the next prompt is noted again
+        return "recorded"
+
+    encounters.set_prompt_message = lost
+    lost_prompt = await thug_attacks_willow(bot, h, table)
+    assert button(lost_prompt, "Evade")
+    assert (await encounters.live(h.channel.id)).row.prompt_message_id is None
+    await work_done()
+    hold = h.hold_next("GET", rf"^/channels/{h.channel.id}/messages$")
+    bot.prompts.grace = 0.2  # 10 s in play
+    await h.wait_for(lambda: hold.request is not None, what="the recovery's history read")
+
+    await ok(await slash(h, gm, "gm undo"))
+    again = await ok(await slash(h, gm, "attack", target="Willow", with_="Cudgel"))
+    assert await prompt_recorded(bot, h) == again.message.id
+    hold.release()
+    await h.wait_for(lambda: h.message(lost_prompt).components == [], what="the lost one retired")
+    await work_done()
+    assert button(h.message(again.message), "Evade"), h.message(again.message).text()
+    assert "no longer pending" not in h.message(again.message).content
+    assert await prompt_recorded(bot, h) == again.message.id

@@ -241,8 +241,8 @@ async def test_a_bond_is_shortened_at_a_word_with_an_ellipsis_not_cut_mid_word(
     await u.cast(wren=False, witch=False)
     text = await refused(await slash(h, table.player, "act", action="bond", detail="9"))
     assert text == (
-        "Mira Quell has no such bond (bonds: 1. Pay back the river guild that...; "
-        "2. Cannot walk away from a wager, even a...)."
+        "Mira Quell has no such bond (bonds: 1. motivation: Pay back the river guild that...; "
+        "2. flaw: Cannot walk away from a wager, even a...)."
     ), text
     asked = await u.run(table.player, "act", action="bond", detail="1")
     said = asked.message.text()

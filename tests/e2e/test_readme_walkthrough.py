@@ -135,7 +135,7 @@ async def test_a_new_table_plays_the_readme(
     assert "Willow moves 3 m" in await public(h, player, "act", action="move", amount=3.0)
     text = await public(h, player, "check", skill="Perception", difficulty=15)
     assert "Willow's Perception: 6d6" in text and "vs 15" in text
-    assert "Willow spends 1 action(s) on Perception" in text  # NEWUSER5: not in the README
+    assert "Willow spends 1 action on Perception" in text  # NEWUSER5: not in the README
     assert "Willow's turn ends" in text
     text = await refused(await slash(h, player, "act", action="breather"))
     assert text == "It is Thug 1's turn, not Willow's."

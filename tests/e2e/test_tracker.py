@@ -148,7 +148,7 @@ async def test_an_unpinned_tracker_moves_to_the_bottom_when_a_round_starts(
     first = await _tracker_id(bot, h)
     assert not h.message(first).payload["pinned"]  # the bot may not pin here
     await _next_round(bot, h, table)
-    await h.wait_for(lambda: h.message(first).deleted)
+    await h.wait_for(lambda: h.is_deleted(first))
     second = await _tracker_id(bot, h)
     assert second != first
     visible = [m for m in trackers(h) if not m.deleted]
@@ -167,7 +167,7 @@ async def test_a_pinned_tracker_stays_and_is_edited(
     await h.wait_for(lambda: h.message(first).payload["pinned"])
     await _next_round(bot, h, table)
     await h.wait_for(lambda: "Round 2" in h.message(first).text())
-    assert await _tracker_id(bot, h) == first and not h.message(first).deleted
+    assert await _tracker_id(bot, h) == first and not h.is_deleted(first)
 
 
 async def test_a_round_starts_tracker_posted_after_later_commands_is_the_one_left_right(
@@ -197,7 +197,7 @@ async def test_a_round_starts_tracker_posted_after_later_commands_is_the_one_lef
     tracker = await tracker_reading(h, "The fight is over: **party** won.")
     assert tracker.id != first and "fight over" in tracker.embeds[0]["title"]
     await work_done()
-    assert h.message(first).deleted
+    assert h.is_deleted(first)
     assert [m.id for m in trackers_shown(h)] == [tracker.id]
     # nothing older shown after it (the refreshes queued behind the post are all through)
     assert "The fight is over: **party** won." in h.message(tracker).text()

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import bot.client as client_module
 from bot.client import CombatBot
 from bot.services.combat import CombatResult
 from bot.services.turn_pings import TurnPings
@@ -447,12 +448,17 @@ async def _killed_between_claim_and_post(
     seen = len(h.messages_in(h.channel))
     claimed: list[int] = []
 
-    async def hangs(self: TurnPingKeeper, encounter: Any) -> None:
+    async def hangs(self: TurnPingKeeper, encounter: Any, sent: list[int]) -> None:
         claimed.append(encounter.state.turn_seq)
         await asyncio.Event().wait()  # killed here: after the claim, before the post
 
+    async def killed(self: TurnPingKeeper, encounter: Any, claim: str) -> None:
+        """A kill gives nothing back (a shutdown does: test_a_shutdown_…_leaves_the_ping_owed)."""
+
     with monkeypatch.context() as patch:
         patch.setattr(TurnPingKeeper, "_post_running", hangs)
+        patch.setattr(TurnPingKeeper, "_give_back", killed)
+        patch.setattr(client_module, "SHUTDOWN_GRACE", 0.1)
         async for _bot in _running_bot(h, database, None, clock=clock):
             await h.wait_for(lambda: claimed, what="the lost turn's ping claimed")
     assert not pings_of(h, name, seen)
@@ -522,6 +528,78 @@ async def test_a_claim_lapsing_after_the_next_start_is_posted_by_the_background_
         clock.advance(LEASE.total_seconds() + 1)
         await h.wait_for(lambda: confirmed, what="the loop's post of the ping, noted")
         await bot.turn_pings.retry()  # a later pass: nothing more
+        await work_done()
+        [ping] = pings_of(h, name, seen)
+        assert button(ping, "End turn"), ping.components
+        assert len(h.messages_in(h.channel)) == seen + 1
+
+
+async def _lost_turn(
+    h: DiscordHarness, table: Table, database: Path, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, int]:
+    """A fight whose `/gm next` was committed and never posted (the bot stopped): the name of
+    the new turn's holder and how many messages the channel had."""
+    async for bot in _running_bot(h, database, None, clock=clock):
+        await set_up_fight(h, table, thugs=1)
+        with monkeypatch.context() as patch:
+            committed = stop_after_commit(patch)
+            await lost(h, committed, table.moderator, "gm next")
+        name = await current_name(bot, h)
+        await work_done()
+    return name, len(h.messages_in(h.channel))
+
+
+async def test_a_shutdown_during_start_up_recovery_lets_the_ping_post_and_be_noted(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shutdown that came while the start-up recovery posted a lost turn's ping cut it off
+    at once (it was not among the work a shutdown lets finish): the post went out unnoted, its
+    claim held, and once the claim lapsed the ping was posted a second time. The recovery now
+    gets the shutdown's grace: the ping posts and is noted shown — nothing more later."""
+    from bot.services.turn_pings import LEASE
+    from tests.clock import ManualClock
+
+    h, clock = discord_patched, ManualClock()
+    database = tmp_path / "bot.sqlite3"
+    name, seen = await _lost_turn(h, table, database, clock, monkeypatch)
+    hold = h.hold_next("POST", rf"/channels/{h.channel.id}/messages$")
+    async for bot in _running_bot(h, database, None, clock=clock):
+        await h.wait_for(lambda: hold.request is not None, what="the recovered ping's post")
+        closing = asyncio.create_task(bot.close())
+        await h.wait_for(lambda: bot.stopping, what="the shutdown under way")  # noqa: B023
+        hold.release()
+        await closing
+    [ping] = pings_of(h, name, seen)
+    assert button(ping, "End turn"), ping.components
+    clock.advance(LEASE.total_seconds() + 1)
+    async for bot in _running_bot(h, database, None, clock=clock):
+        await h.wait_for(lambda: bot.prompts._looked_after_start, what="the start-up pass")  # noqa: B023
+        await bot.turn_pings.retry()
+        await work_done()
+        assert len(h.messages_in(h.channel)) == seen + 1
+
+
+async def test_a_shutdown_whose_grace_runs_out_during_recovery_leaves_the_ping_owed(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up recovery claimed a lost turn's ping and its post hung past the shutdown's
+    grace: cut off, it kept the claim, so the next start — within the claim's lease — left
+    the turn unpinged. Cut off now, it gives the claim back: the next start pings it, once."""
+    from tests.clock import ManualClock
+
+    h, clock = discord_patched, ManualClock()
+    database = tmp_path / "bot.sqlite3"
+    name, seen = await _lost_turn(h, table, database, clock, monkeypatch)
+    monkeypatch.setattr(client_module, "SHUTDOWN_GRACE", 0.2)
+    hold = h.hold_next("POST", rf"/channels/{h.channel.id}/messages$")
+    async for bot in _running_bot(h, database, None, clock=clock):
+        await h.wait_for(lambda: hold.request is not None, what="the recovered ping's post")
+        await bot.close()
+    hold.drop()  # it never got through
+    assert not pings_of(h, name, seen)
+    async for bot in _running_bot(h, database, None, clock=clock):
+        await h.wait_for(lambda: pings_of(h, name, seen), what="the ping, owed again")
+        await h.wait_for(lambda: bot.prompts._looked_after_start, what="the start-up pass")  # noqa: B023
         await work_done()
         [ping] = pings_of(h, name, seen)
         assert button(ping, "End turn"), ping.components

@@ -45,7 +45,7 @@ async def test_a_level_up_is_placed_on_the_saved_sheet_and_refreshed_into_the_co
             value=json.dumps(too_many),
         )
     )
-    assert "proficiency points: 2; at level 2 at most 1" in text
+    assert "proficiency points: 2 (at level 2: at most 1)" in text
     placed = await u.reply(
         mira,
         "character edit",

@@ -65,14 +65,14 @@ async def test_uune_form_refusals_name_what_is_wrong_and_store_nothing(
     h = discord_harness
     await (await h.slash(table.player, h.channel, "character create", ruleset="uune")).response()
     for values, message in (
-        ({"shticks": "Quickblade 3"}, "shtick points spent: 3; at level 1 exactly 2"),
-        ({"bonds": "motivation: find her brother"}, "bonds: 1; at level 1 exactly 2"),
+        ({"shticks": "Quickblade 3"}, "shtick points spent: 3 (at level 1: exactly 2)"),
+        ({"bonds": "motivation: find her brother"}, "bonds: 1 (at level 1: exactly 2)"),
         (
             {"bonds": "hope: one day; flaw: pride"},
             "`bonds[0].kind` = `\"hope\"`: input should be 'motivation'",
         ),
-        ({"experiences": "Pickpocket"}, "experiences: 1; at level 1 at least 2"),
-        ({"items": ", ".join(f"Thing {i}" for i in range(11))}, "inventory space; at most 10"),
+        ({"experiences": "Pickpocket"}, "experiences: 1 (at level 1: at least 2)"),
+        ({"items": ", ".join(f"Thing {i}" for i in range(11))}, "inventory space (at most 10)"),
     ):
         record = await h.submit_modal(table.player, h.channel, FORM, {**BASE, **values})
         ephemeral, text, _ = await answer(record)

@@ -135,8 +135,8 @@ async def test_combat_in_action(
     assert "Lackey 1" in moved.text()
     record = await t.gm_record("attack", target="Willow", with_="Cudgel")
     prompt = record.message
-    assert "Lackey 1 spends 1 action(s)" not in prompt.text()  # an NPC's actions are hidden
-    assert "Lackey 1 spends 1 action(s) on Cudgel (3 left)" in await t.gm_copy(record)
+    assert "Lackey 1 spends 1 action" not in prompt.text()  # an NPC's actions are hidden
+    assert "Lackey 1 spends 1 action on Cudgel (3 left)" in await t.gm_copy(record)
     await t.decide(player, prompt, "Take it", [3, 3, 3])
     assert "**Miss.**" in t.seen(prompt)
 
@@ -195,7 +195,7 @@ async def test_combat_in_action(
     # The bear's flurry at the Ringleader: three hits, one action each; two land (11 and 10
     # Stamina: massive, but neither above his Body 18), the third misses.
     prompt = await t.player("attack", target="Ringleader 1", with_="Claws", hits=3)
-    assert "spends 3 action(s) on Claws (3 hits)" in prompt.text()
+    assert "spends 3 actions on Claws (3 hits)" in prompt.text()
     await t.decide(gm, prompt, "Take it", [5, 5, 5, 3, 3, 3, 2, 2])
     assert "Hit!" in t.seen(prompt) and "(hit 2 of 3)" in t.seen(prompt)  # next hit waits
     second = await t.posted_after(prompt, "Claws")  # a new message: the decider is notified

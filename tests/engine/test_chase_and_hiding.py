@@ -151,7 +151,7 @@ def test_a_chase_keeps_its_gap_through_moves_records_it_per_round_and_ends() -> 
         "Willow ↔ Arsonist: R1 14 m · R2 14 m",
     ]
     out = f.do(EndChase(outcome="escaped"))
-    assert "The chase ends after 2 round(s): Arsonist escapes." in out.text
+    assert "The chase ends after 2 rounds: Arsonist escapes." in out.text
     assert f.state.chase is None
     with pytest.raises(RuleViolation, match="No chase is running"):
         f.do(EndChase())
@@ -167,5 +167,5 @@ def test_a_chase_ends_when_the_quarry_is_knocked_out() -> None:
     f.do(Attack(actor=w, target=a, attack="Sword"), dice=[])
     out = f.do(React(actor=a, choice="none"), dice=[6] * 7)
     assert "Arsonist is now Unconscious" in out.text
-    assert "The chase ends after 1 round(s): Arsonist is caught." in out.text
+    assert "The chase ends after 1 round: Arsonist is caught." in out.text
     assert f.state.chase is None

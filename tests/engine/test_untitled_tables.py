@@ -97,7 +97,7 @@ def test_untrained_critical_and_round_defaults() -> None:
 
 
 def test_bad_table_changes_are_refused_naming_the_field() -> None:
-    with pytest.raises(InvalidInput, match=r"Untitled table value at untrained\.dice"):
+    with pytest.raises(InvalidInput, match=r"Untitled table value at `untrained\.dice`"):
         load_tables(overrides={"untrained": {"dice": "1d6-1"}})
     with pytest.raises(InvalidInput, match=r"untrained\.bonus"):
         load_tables(overrides={"untrained": {"bonus": True}})

@@ -134,7 +134,8 @@ class GatewaySession:
             self.session_id = secrets.token_hex(16)
             self.identified = True
             h.sessions_by_id[self.session_id] = self
-            owned = [guild for guild in h.guilds if self.owns(guild.id)]
+            # A server the bot was removed from is not among its servers any more.
+            owned = [g for g in h.guilds if self.owns(g.id) and not g.bot_removed]
             await self.dispatch("READY", h.ready_payload(self.session_id, owned, self.shard))
             for guild in owned:
                 await self.dispatch("GUILD_CREATE", guild.payload())

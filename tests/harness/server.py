@@ -672,10 +672,26 @@ class DiscordHarness(UserActions, MessageStore, RestRoutes):
         msgs = self.messages_in(channel, **kw)
         return msgs[-1] if msgs else None
 
-    def message(self, message_id: int | StoredMessage) -> StoredMessage:
-        """The latest version of a stored message."""
+    def message(
+        self, message_id: int | StoredMessage, *, include_deleted: bool = False
+    ) -> StoredMessage:
+        """The latest version of a stored message. One that was deleted raises
+        :class:`HarnessError` — nobody sees it any more, so asserting on what it says would
+        test a post that is gone — unless the caller asks for it (``include_deleted``: what it
+        said before it went; :meth:`is_deleted` tells whether it went)."""
         mid = message_id if isinstance(message_id, int) else message_id.id
-        return self.messages[mid]
+        msg = self.messages[mid]
+        if msg.deleted and not include_deleted:
+            raise HarnessError(
+                f"message {mid} was deleted (it said {msg.content[:80]!r}): nobody sees it; "
+                "pass include_deleted=True to read it all the same"
+            )
+        return msg
+
+    def is_deleted(self, message_id: int | StoredMessage) -> bool:
+        """Whether the message was deleted."""
+        mid = message_id if isinstance(message_id, int) else message_id.id
+        return self.messages[mid].deleted
 
     def registered_commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
         return self.commands.get(guild.id if guild else None, [])

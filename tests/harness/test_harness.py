@@ -483,6 +483,11 @@ async def test_channel_message_and_edit_of_original(
     # Deleting through discord.py is reflected, and the REST API then says 10008.
     await events["announced"].delete()
     assert harness.messages_in(harness.channel) == []
+    # A deleted message is read only when asked for: a test cannot assert on a post that is gone.
+    assert harness.is_deleted(shown[0])
+    with pytest.raises(HarnessError, match="was deleted"):
+        harness.message(shown[0])
+    assert harness.message(shown[0], include_deleted=True).content == "Round 1!"
     with pytest.raises(discord.NotFound) as info:
         await events["bot"].get_channel(harness.channel.id).fetch_message(shown[0].id)
     assert info.value.code == 10008

@@ -297,7 +297,7 @@ async def test_a_lost_turns_ping_whose_claim_lapsed_is_posted_by_one_process(
     posted: dict[str, list[int]] = {"first": [], "second": []}
     for process in (c.first, c.second):
 
-        async def post(encounter: Encounter, p: Process = process) -> None:
+        async def post(encounter: Encounter, sent: list[int], p: Process = process) -> None:
             posted[p.name].append(encounter.state.turn_seq)
 
         monkeypatch.setattr(process.bot.turn_pings, "_post_running", post)
@@ -334,7 +334,7 @@ async def test_a_recovered_ping_whose_confirmation_failed_is_confirmed_by_the_ne
     posted: list[str] = []
     for process in (c.first, c.second):
 
-        async def post(encounter: Encounter, p: Process = process) -> None:
+        async def post(encounter: Encounter, sent: list[int], p: Process = process) -> None:
             posted.append(p.name)
 
         monkeypatch.setattr(process.bot.turn_pings, "_post_running", post)

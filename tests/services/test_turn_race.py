@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
+from bot import __main__ as main_module
+from bot.__main__ import build
 from bot.engine.core.commands import Begin, EndTurn, NextTurn
 from bot.engine.uttas.commands import AddCombatant
 from bot.engine.uttas.sheet import UttasSheet
@@ -27,6 +30,7 @@ from bot.errors import Conflict
 from bot.services.actor import Actor
 from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService, utc_now
+from bot.settings import Settings
 from bot.store.db import Connection, Database
 from bot.store.pg import PgDatabase
 
@@ -223,3 +227,49 @@ async def test_a_turn_another_process_began_knowing_no_interaction_is_dated_by_t
     finally:
         await here.close()
         await there.close()
+
+
+async def test_a_turn_begun_by_a_process_whose_host_clock_runs_ahead_takes_the_commands_sent_for_it(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's expiry loop ends a turn in a channel this process serves, having seen
+    no interaction itself — and its host's clock runs 5 minutes ahead of Discord's and of this
+    host's. It dated the new turn by that clock, 5 minutes in the future, so every command a
+    member sent for the new turn in those minutes was refused here as meant for the turn
+    before ("That turn already ended"). Processes on one PostgreSQL database read one clock, the
+    server's (:class:`bot.store.server_clock.ServerClock`), whatever their host's says — and
+    every service of such a process is built on it (the class: deadlines, claims' leases and
+    the age of a change are all compared with times another process wrote)."""
+    here = await PgDatabase.open(pg_url)
+    settings = Settings.model_validate(
+        {
+            "discord_token": SecretStr("not-used"),
+            "database_path": tmp_path / "unused.sqlite3",
+            "database_url": SecretStr(pg_url),
+        }
+    )
+    ahead = timedelta(minutes=5)
+    monkeypatch.setattr(main_module, "utc_now", lambda: utc_now() + ahead)
+    there = await build(settings, seeds=lambda: 7, expiry_interval=None)  # has seen nothing
+    try:
+        encounters, combat = await fight(here)
+        await gm_next(combat, issued=issued_now())
+        running = await encounters.live(CHANNEL)
+        await gm_next(there.services.combat, issued=None)  # its loop: a passed deadline
+        began = await encounters.live(CHANNEL)
+        assert began.state.turn_seq == running.state.turn_seq + 1
+        # The member sees the new turn and ends it: sent now, by Discord's clock.
+        await gm_next(combat, issued=issued_now())
+        moved = await encounters.live(CHANNEL)
+        assert moved.state.turn_seq == began.state.turn_seq + 1
+
+        # Every service of that process reads the server's clock, not its host's.
+        server = await here.server_time()
+        for name, service in vars(there.services).items():
+            clock = getattr(service, "_clock", None)
+            if clock is not None and callable(clock) and isinstance(clock(), datetime):
+                assert abs(clock() - server) < timedelta(seconds=30), name
+    finally:
+        there.services.rehearsal.close()
+        await there.db.close()
+        await here.close()

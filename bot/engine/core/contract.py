@@ -145,7 +145,8 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
             raise RulesVersionUnknown(
                 f"This encounter plays by {cls.title} rules version {version}, which this "
                 f"version of the bot does not know (it knows {_versions(cls.known_versions)}): "
-                "it was started by a newer bot. Run that version, or end the encounter."
+                "it was started by a newer bot. Run that version to go on with it; "
+                "`/encounter end` ends it here unread (no summary)."
             )
         return cls.from_tables(tables, version)
 

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bot import names
+
 
 class ReactionOption(BaseModel):
     """One choice a combatant can afford right now on a pending decision (one button): a
@@ -94,4 +96,4 @@ class SheetForm(BaseModel):
 def validation_message(exc: ValidationError, what: str) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or what
-    return f"Invalid {what} ({where}): {first['msg']}"
+    return f"Invalid {what} ({names.code(where)}): {first['msg']}"

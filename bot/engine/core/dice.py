@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.engine.core.built import built
 from bot.errors import InvalidInput
+from bot.words import counted
 
 MAX_DICE = 100
 """Most dice one roll may hold; a larger request raises :class:`InvalidInput`."""
@@ -101,7 +102,7 @@ class ScriptedRoller:
         if self._pos + count > len(self._values):
             raise DiceScriptExhausted(
                 f"The scripted dice ran out: {count}d{sides} asked, "
-                f"{self.remaining} value(s) left (used {self._pos})."
+                f"{counted(self.remaining, 'value')} left (used {self._pos})."
             )
         out = self._values[self._pos : self._pos + count]
         for value in out:

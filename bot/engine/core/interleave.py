@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.core.commands import ChangeSettings
+from bot.engine.core.commands import ChangeSettings, describe_settings
 from bot.engine.core.events import RoundStarted
-from bot.errors import NotAllowed, RuleViolation
+from bot.errors import InvalidInput, NotAllowed, RuleViolation
 
 Tx = Any  # a CoreTx of a ruleset whose turn order allows interleaving
 
@@ -48,6 +48,29 @@ def check_setting(tx: Tx, cmd: ChangeSettings) -> None:
             "The interleaved turn order is turned on or off before the fight begins (while "
             "the encounter is in setup), so a round never changes shape part-way."
         )
+
+
+def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
+    """The GM's ``/gm settings`` in a system without UTTAS's initiative modes: the settings
+    named change, the rest keep their values. ``interleaved`` goes through
+    :func:`check_setting` where the turn order allows it (else it is not stored; the system
+    refuses it first in its own words); ``initiative:`` alone is refused with the turn order's
+    words, how the system orders a fight (``TurnOrder.words``, which ``/encounter begin``
+    refuses it with too). Raises ``InvalidInput`` when nothing is left to change."""
+    left_out = {"kind", "initiative_mode"}
+    if getattr(tx.order, "allows_interleave", False):
+        check_setting(tx, cmd)
+    else:
+        left_out.add("interleaved")
+    changes = cmd.model_dump(exclude_none=True, exclude=left_out)
+    if not changes:
+        raise InvalidInput(
+            f"{tx.order.words}: `initiative:` is UTTAS's. Name a setting to change."
+            if cmd.initiative_mode is not None
+            else "Name at least one setting to change."
+        )
+    tx.state.settings = tx.state.settings.model_copy(update=changes)
+    tx.note(f"Settings changed: {describe_settings(changes)}")
 
 
 def next_go(tx: Tx, after: str | None) -> None:

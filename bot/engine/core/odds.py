@@ -142,19 +142,24 @@ def damage_summary(label: str, damage: Pool | Distribution) -> DamageSummary:
 
 
 class OddsLine(BaseModel):
-    """The chance to hit if the target answers with ``reaction`` (``"none"``, ``"Evade"``,
-    ``"Block"``, …), exact; ``note`` says what the reaction costs or changes."""
+    """The chance of ``outcome`` if the target answers with ``reaction`` (``"none"``,
+    ``"Evade"``, ``"Block"``, …), exact; ``note`` says what the reaction costs or changes.
+    ``outcome`` is what the chance is of: "to hit" where the roll decides whether the attack
+    hits; Utopia's melee always lands and its defenses take off or negate damage, so its
+    figure is the chance "damage gets through" — a line never says "0 % to hit" of an attack
+    that cannot miss."""
 
     model_config = ConfigDict(frozen=True)
 
     reaction: str = Field(max_length=40)
     chance: Fraction
     note: str = Field(default="", max_length=120)
+    outcome: str = Field(default="to hit", max_length=40)
 
     @property
     def text(self) -> str:
         note = f" — {self.note}" if self.note else ""
-        return f"{self.reaction}: {percent(self.chance)} to hit{note}"
+        return f"{self.reaction}: {percent(self.chance)} {self.outcome}{note}"
 
 
 class Odds(BaseModel):

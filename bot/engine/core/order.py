@@ -33,6 +33,8 @@ from typing import Any, ClassVar
 from bot import names
 from bot.engine.core.commands import (
     DelayTurn,
+    EndCombat,
+    EndTurn,
     HoldTurn,
     MoveInOrder,
     NextTurn,
@@ -58,6 +60,16 @@ class TurnOrder(ABC):
     allows_interleave: ClassVar[bool] = False
     """The encounter may play one action at a time, each creature after each action (Utopia's
     optional rule, :mod:`bot.engine.core.interleave`)."""
+    takes_initiative_mode: ClassVar[bool] = False
+    """``initiative:`` (by Agility, or rolled) chooses how this order is made (UTTAS's
+    :class:`ByScore`); the other orders are made their own way, and the option is refused in
+    :attr:`words` — by ``/gm settings`` (:func:`bot.engine.core.interleave.change_settings`)
+    and by ``/encounter begin`` — rather than dropped."""
+
+    def __init__(self, words: str = "") -> None:
+        self.words = words
+        """How the system orders a fight, in its own words ("Utopia always rolls its order
+        (everyone's Speed test, highest first)"), for refusing ``initiative:``."""
 
     @abstractmethod
     def arrange(self, tx: Tx) -> None:
@@ -121,6 +133,7 @@ class ByScore(TurnOrder):
 
     key = "by_score"
     mode: str | None = None  # None: the encounter's initiative_mode
+    takes_initiative_mode = True
 
     def _mode(self, tx: Tx) -> str:
         return self.mode or tx.state.initiative_mode
@@ -200,6 +213,7 @@ class Rolled(ByScore):
 
     key = "rolled"
     mode = "roll"
+    takes_initiative_mode = False
     allows_delay = True
     allows_interleave = True
 
@@ -441,8 +455,33 @@ def _require_policy(tx: Tx, flag: str, what: str) -> None:
         raise NotAllowed(f"This game system has no {what}.")
 
 
+def end_turn(tx: Tx, cmd: EndTurn) -> None:
+    """The actor ends its own turn (``/endturn``); what it did not use is lost (UTTAS "Combat",
+    Utopia "you do not have to use all of them", Untitled's round, Uune's one action). Raises
+    :class:`RuleViolation` outside a running fight, for a turn already over (the command's
+    ``turn``), while a decision waits, or when it is someone else's turn (naming whose)."""
+    c = tx.view(cmd.actor)
+    tx.require_active()
+    tx.require_same_turn(cmd)
+    tx.require_no_pending()
+    if tx.state.turn != c.id:
+        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
+        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
+    tx.finish_turn(c.id)
+
+
+def end_combat(tx: Tx, cmd: EndCombat) -> None:
+    """Game Master: end the running fight with no winner (``/gm end-fight``). Raises
+    :class:`RuleViolation` when none is running (in the system's word for it, ``Tx.FIGHT``)."""
+    if tx.state.phase != "active":
+        raise RuleViolation(f"No {tx.FIGHT} is running.")
+    tx.end_fight(None, "the Game Master ended it")
+
+
 Handler = Callable[[Tx, Any], None]
 HANDLERS: dict[str, Handler] = {
+    "end_turn": end_turn,
+    "end_combat": end_combat,
     "next_turn": next_turn,
     "skip_turn": skip_turn,
     "move_in_order": move_in_order,
@@ -450,4 +489,5 @@ HANDLERS: dict[str, Handler] = {
     "hold": hold_turn,
     "resume": resume_turn,
 }
-"""The core's turn-order commands, for every ruleset's dispatch table."""
+"""The core's turn commands (ending a turn or the fight, and the turn order's), for every
+ruleset's dispatch table."""

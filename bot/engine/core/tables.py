@@ -59,9 +59,11 @@ def load(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(the tables)"
-        # The entry's path holds what a server GM typed (a new stance's name): shown safely.
-        where = names.printable(where)
-        raise InvalidInput(f"Invalid {title} table value at {where}: {first['msg']}") from None
+        # The entry's path holds what a server GM typed (a new stance's name): shown as typed,
+        # in a code span (names.code: no Markdown read, no invisible character echoed).
+        raise InvalidInput(
+            f"Invalid {title} table value at {names.code(where)}: {first['msg']}"
+        ) from None
 
 
 PLANNED = "planned"

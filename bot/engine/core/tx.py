@@ -40,7 +40,7 @@ from bot.engine.core.order import StorytellerOrder, TurnOrder
 from bot.engine.core.positions import Positions
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.core.state import AnyState, CombatantBase, fight_over, with_fields
-from bot.errors import Conflict, RuleViolation
+from bot.errors import Conflict, InvalidInput, RuleViolation
 from bot.words import counted, starts_a_sentence
 
 StateT = TypeVar("StateT", bound=AnyState)
@@ -97,19 +97,62 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
     a system does not list it does not play; each system's ``rules_version`` docstring says
     what its versions changed."""
 
+    READINGS: ClassVar[Mapping[str, int]] = {}
+    """A system's own later readings of its rules text: each name, from which of the system's
+    rules versions it is played (:meth:`reads`). Each system's ``Tx`` lists and explains its
+    own; its ``rules_version`` docstring says what each version changed."""
+
     NEW_DAY_AT_S: ClassVar[int] = 0
     """When a system's day begins, in seconds after midnight (:meth:`begin_next_day`): 0, at
     midnight, unless its rules text says otherwise (Uune's "Day" lasts "until the following
     dawn": :data:`DAWN_S`)."""
 
+    FIGHT: ClassVar[str] = "fight"
+    """What the system's text calls a fight, in refusals ("No fight is running."; Uune's
+    "conflict")."""
+
+    MAX_COMBATANTS: ClassVar[int] = 25
+    """How many combatants an encounter holds (:meth:`admit`): 25 (a select menu's options,
+    so every combatant can be picked), UTTAS 60 (its tracker and chart were built for it)."""
+
     version: int
     """The rules version the encounter plays by (each system's ``Tx`` sets it)."""
+
+    def admit(self, name: str) -> None:
+        """The checks every system's joining makes before anything else: the fight is not over,
+        it holds fewer than :attr:`MAX_COMBATANTS`, and no combatant has ``name`` as
+        :func:`bot.names.key` compares names (case, invisible characters and lookalikes
+        ignored). Raises ``RuleViolation`` (the fight is over), ``InvalidInput`` (full; the
+        only ``InvalidInput`` it raises, which ``/gm add-npc`` reads as "how many more fit")
+        or ``Conflict`` (the name is taken; the refusal spells it as the fight does)."""
+        st = self.state
+        if st.phase == "finished":
+            raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
+        if len(st.combatants) >= self.MAX_COMBATANTS:
+            raise InvalidInput(f"An encounter holds at most {self.MAX_COMBATANTS} combatants.")
+        folded = names.key(name)
+        taken = next((c for c in st.combatants if names.key(c.name) == folded), None)
+        if taken is not None:
+            raise Conflict(f"There is already a combatant called {names.escaped(taken.name)}.")
 
     def plays(self, reading: str) -> bool:
         """Whether this encounter's rules version plays the core's later ``reading``
         (:attr:`LATER_READINGS`), so an older fight's log replays as it was played."""
         first = self.LATER_READINGS.get(reading)
         return first is not None and self.version >= first
+
+    def reads(self, reading: str) -> bool:
+        """Whether this encounter's rules version plays the system's own later ``reading``
+        (:attr:`READINGS`), so an older fight's log replays as it was played. Raises
+        ``KeyError`` for a reading the system does not list (a misspelt name fails loudly)."""
+        return self.reads_at(self.version, reading)
+
+    @classmethod
+    def reads_at(cls, version: int, reading: str) -> bool:
+        """Whether rules ``version`` of the system plays its later ``reading``
+        (:attr:`READINGS`): :meth:`reads` for code that holds a version, not a command's
+        working copy (a ruleset, an odds reckoning). Raises ``KeyError`` for an unknown one."""
+        return version >= cls.READINGS[reading]
 
     def __init__(
         self,

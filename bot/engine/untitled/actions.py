@@ -6,17 +6,14 @@ roll for the order, and the Game Master's tools."""
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import interleave
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
-    EndCombat,
-    EndTurn,
     RemoveCombatant,
-    describe_settings,
 )
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
-from bot.engine.core.state import fight_over
 from bot.engine.untitled.combat import weapon_of
 from bot.engine.untitled.commands import (
     AddCombatant,
@@ -36,20 +33,12 @@ from bot.engine.untitled.encounter import for_encounter
 from bot.engine.untitled.state import CONDITIONS, DOWN, UntitledCombatant
 from bot.errors import Conflict, InvalidInput, RuleViolation
 
-MAX_COMBATANTS = 25
-
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     """A creature joins with full Health (or as its campaign record left it, never above the
     sheet's); joining a running fight puts it last, for the Storyteller to move."""
     st = tx.state
-    if st.phase == "finished":
-        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) >= MAX_COMBATANTS:
-        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = names.key(cmd.name)
-    if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
+    tx.admit(cmd.name)
     sheet = cmd.sheet
     stowed = [w.name for w in sheet.weapons if w.stowed]
     for item in cmd.stowed:
@@ -116,38 +105,11 @@ def begin(tx: Tx, cmd: Begin) -> None:
     tx.check_end(force=True)
 
 
-def end_turn(tx: Tx, cmd: EndTurn) -> None:
-    """End the actor's turn (what it did not use is lost)."""
-    c = tx.view(cmd.actor)
-    tx.require_active()
-    tx.require_same_turn(cmd)
-    tx.require_no_pending()
-    if tx.state.turn != c.id:
-        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
-    tx.finish_turn(c.id)
-
-
-def end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if tx.state.phase != "active":
-        raise RuleViolation("No fight is running.")
-    tx.end_fight(None, "the Game Master ended it")
-
-
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (Untitled has no initiative mode and no interleaving)."""
     if cmd.interleaved:
         raise InvalidInput("Untitled has no interleaved turn order: the Storyteller sets it.")
-    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
-    if not changes:
-        raise InvalidInput(
-            "Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, "
-            "`/gm roll-order`): `initiative:` is UTTAS's. Name a setting to change."
-            if cmd.initiative_mode is not None
-            else "Name at least one setting to change."
-        )
-    tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(f"Settings changed: {describe_settings(changes)}")
+    interleave.change_settings(tx, cmd)
 
 
 def move(tx: Tx, cmd: Move) -> None:

@@ -82,7 +82,7 @@ def _check_dice(tx: Tx, attacker: UntitledSheet, arm: Weapon, defender: Untitled
     t = tx.tables
     dice.skill_pool(t, attacker.attack_level(arm))
     dice.skill_pool(t, defender.defense_level())
-    if defender.shield is not None and tx.version >= 4:
+    if defender.shield is not None and tx.reads("shield_dice_checked"):
         dice.skill_pool(t, defender.shield_level(), bonus=False)
     dice.damage_pool(t, attacker.damage_level(arm), critical=True)
     level = defender.armor_level()

@@ -32,7 +32,9 @@ from bot.engine.untitled.tables import UntitledTables
 from bot.errors import RuleViolation
 from bot.words import counted
 
-TURN_ORDER = StorytellerOrder()
+TURN_ORDER = StorytellerOrder(
+    "Untitled rolls no initiative (the Storyteller sets the order: `/gm order`, `/gm roll-order`)"
+)
 """Untitled "Combat": the Storyteller's order."""
 RULES_VERSION = 5
 """The newest Untitled rules version
@@ -101,6 +103,19 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
         "one_skip": 3,
         "new_day_moves_clock": 5,
     }
+    READINGS: ClassVar[Mapping[str, int]] = {
+        "orphaned_attacks_dropped": 2,
+        "shield_dice_checked": 4,
+        "round_counts_as_tabled": 4,
+    }
+    """Untitled's own later readings, from the rules version given (:meth:`reads`; the
+    ruleset's ``rules_version`` docstring says each in full): ``"orphaned_attacks_dropped"``
+    (version 2), an attack waiting on a Down defender's or attacker's shield choice is
+    cancelled (:func:`bot.engine.untitled.combat.drop_orphaned_attacks`);
+    ``"shield_dice_checked"`` (version 4), an attack checks the defender's shield dice when it
+    is declared (:func:`bot.engine.untitled.combat.attack`); ``"round_counts_as_tabled"``
+    (version 4), the round's action counts are read, and said, as the tables give them
+    (:class:`RoundActions`, :meth:`turn_start_words`)."""
 
     def __init__(
         self,
@@ -132,7 +147,7 @@ class Tx(CoreTx[UntitledState, UntitledCombatant]):
         """What the round gives: the tables' counts (rules version 4; versions 1 to 3 said "two
         moves and a standard" whatever the tables gave)."""
         r = self.tables.round
-        if self.version < 4 or (r.move, r.standard) == (2, 1):
+        if not self.reads("round_counts_as_tabled") or (r.move, r.standard) == (2, 1):
             return "a fresh round of actions: two moves and a standard, or a full-round"
         return (
             f"a fresh round of actions: {counted(r.move, 'move')} and "

@@ -56,8 +56,6 @@ _HANDLERS: dict[str, _Handler] = {
     "add_combatant": actions.add_combatant,
     "remove_combatant": actions.remove_combatant,
     "begin": actions.begin,
-    "end_turn": actions.end_turn,
-    "end_combat": actions.end_combat,
     "change_settings": actions.change_settings,
     "attack": combat.attack,
     "defend": combat.defend,
@@ -146,7 +144,9 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def __init__(self, tables: UntitledTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
-        self.economy: RoundActions = RoundActions(wide=self.version >= 4)
+        self.economy: RoundActions = RoundActions(
+            wide=Tx.reads_at(self.version, "round_counts_as_tabled")
+        )
         self._encounter_tables: dict[tuple[tuple[str, str], ...], UntitledTables] = {}
 
     def apply(
@@ -167,7 +167,7 @@ class UntitledRuleset(Ruleset[UntitledState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
-        if self.version >= 2 and tx.state.decisions:
+        if tx.reads("orphaned_attacks_dropped") and tx.state.decisions:
             combat.drop_orphaned_attacks(tx)
         tx.pass_turn_if_unable()
         return Outcome(state=tx.state, events=tx.events)

@@ -9,14 +9,10 @@ from bot.engine.core import interleave
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
-    EndCombat,
-    EndTurn,
     RemoveCombatant,
-    describe_settings,
 )
 from bot.engine.core.economy import Cost
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
-from bot.engine.core.state import fight_over
 from bot.engine.utopia.assist import leap_aid
 from bot.engine.utopia.commands import (
     AddCombatant,
@@ -40,23 +36,15 @@ from bot.engine.utopia.state import (
     UtopiaCombatant,
     hit_of,
 )
-from bot.errors import Conflict, InvalidInput, RuleViolation
+from bot.errors import InvalidInput, RuleViolation
 from bot.words import counted
-
-MAX_COMBATANTS = 25
 
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     """A creature joins: full SHP, DHP and Stamina (or as its campaign record left them, never
     above the sheet's maxima); joining a running fight places it by a Speed test."""
     st = tx.state
-    if st.phase == "finished":
-        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) >= MAX_COMBATANTS:
-        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = names.key(cmd.name)
-    if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
+    tx.admit(cmd.name)
     cid = f"c{st.next_id}"
     st.next_id += 1
     sheet = cmd.sheet
@@ -100,14 +88,18 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (hit.attacker, hit.target):
             tx.settle_decision(p.id)
             tx.note(f"The damage from {hit.source} is cancelled.")
-        elif isinstance(p, AssistDecision) and c.id in p.assists and tx.version >= 2:
+        elif (
+            isinstance(p, AssistDecision)
+            and c.id in p.assists
+            and tx.reads("leaving_takes_assists")
+        ):
             kept = {helper: n for helper, n in p.assists.items() if helper != c.id}
             tx.settle_decision(p.id)
             tx.open_decision(AssistDecision(hit=p.hit, defense=p.defense, assists=kept))
             t = tx.view(hit.target)
             tx.note(f"{c.name}'s Assist on {t.name}'s {p.defense.title()} goes with them.")
     for other in st.combatants:  # its pledged Assists ("Assist") go with it too
-        if tx.version < 2:
+        if not tx.reads("leaving_takes_assists"):
             break  # rules version 1 left them (a test or Leap skips one no longer here)
         if other.id != c.id and any(p.helper == c.id for p in other.pledges):
             tx.c(other.id).pledges = tuple(p for p in other.pledges if p.helper != c.id)
@@ -134,38 +126,10 @@ def begin(tx: Tx, cmd: Begin) -> None:
     tx.check_end(force=True)
 
 
-def end_turn(tx: Tx, cmd: EndTurn) -> None:
-    """End the actor's turn (TA left unused are lost: "you do not have to use all of them")."""
-    c = tx.view(cmd.actor)
-    tx.require_active()
-    tx.require_same_turn(cmd)
-    tx.require_no_pending()
-    if tx.state.turn != c.id:
-        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
-    tx.finish_turn(c.id)
-
-
-def end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if tx.state.phase != "active":
-        raise RuleViolation("No fight is running.")
-    tx.end_fight(None, "the Game Master ended it")
-
-
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (the initiative mode does not apply: Utopia always rolls;
     the interleaved order only in setup, :func:`bot.engine.core.interleave.check_setting`)."""
-    interleave.check_setting(tx, cmd)
-    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode"})
-    if not changes:
-        raise InvalidInput(
-            "Utopia always rolls its order (everyone's Speed test, highest first): `initiative:` "
-            "is UTTAS's. Name a setting to change."
-            if cmd.initiative_mode is not None
-            else "Name at least one setting to change."
-        )
-    tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(f"Settings changed: {describe_settings(changes)}")
+    interleave.change_settings(tx, cmd)
 
 
 def _act(tx: Tx, actor: str) -> UtopiaCombatant:
@@ -226,7 +190,7 @@ def _check_move(tx: Tx, c: UtopiaCombatant, verb: str, meters: float, toward: st
             f"than {tx.scale.show(0)}, or leave it out to {verb} as far as "
             f"{names.escaped(c.name)} can."
         )
-    if toward is not None and tx.view(toward).id == c.id and tx.version >= 2:
+    if toward is not None and tx.view(toward).id == c.id and tx.reads("no_travel_toward_oneself"):
         raise InvalidInput(f"{names.escaped(c.name)} cannot {verb} toward themselves.")
 
 
@@ -257,7 +221,7 @@ def leap(tx: Tx, cmd: Leap) -> None:
     stay grappled by a grappler it was no longer beside."""
     c = _act(tx, cmd.actor)
     gid = grappler_of(tx, c)
-    if gid is not None and tx.version >= 6:
+    if gid is not None and tx.reads("grappled_cannot_leap"):
         raise RuleViolation(
             f"{names.escaped(c.name)} is grappled by {names.escaped(tx.view(gid).name)} and "
             "cannot leap away: break free first (`/act action:escape`)."
@@ -340,7 +304,7 @@ def exchange(tx: Tx, cmd: Exchange) -> None:
             raise RuleViolation(f"{names.escaped(c.name)} turns TA into IA on their own turn only.")
         # Version 5: the spend says what it buys ("spends 1 TA to gain 1 IA"), not the
         # exchange the next line says ("spends 1 TA to turn 1 TA into 1 IA").
-        why = "gain 1 IA" if tx.version >= 5 else f"turn {ta} TA into 1 IA"
+        why = "gain 1 IA" if tx.reads("ta_to_ia_says_gain") else f"turn {ta} TA into 1 IA"
         tx.pay(c.id, Cost(kind="turn", amount=ta), why)
         m = tx.c(c.id)
         m.pools = {**m.pools, "held_new": m.pools.get("held_new", 0) + 1}

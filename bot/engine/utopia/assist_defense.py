@@ -113,7 +113,7 @@ def settle_for_the_fallen(tx: Tx) -> None:
         if tx.state.decision(p.id) is None:
             continue
         if hit.target in here and not tx.is_out(tx.view(hit.target)):
-            if tx.version >= 4 and hit.attacker in here:
+            if tx.reads("fallen_attacker_deals_nothing") and hit.attacker in here:
                 _call_off_if_attacker_fell(tx, p, hit)
             continue
         tx.settle_decision(p.id)
@@ -188,7 +188,12 @@ def words(
             f"{who} may Assist (+1d{die} per IA, as often as they like); **{target}** rolls "
             f"when ready.{so_far}"
         ),
-        ping=f"**{target}** {p.defense}s: Assist with +1d{die} per IA",
+        # the ping goes to whoever is newly asked — an ally, or the defender handed back
+        # the decision (`/back`), whose part is the roll: it names both
+        ping=(
+            f"**{target}** will {p.defense}: {who} may Assist (+1d{die} per IA), "
+            f"**{target}** rolls when ready"
+        ),
         about=f"the Assists on **{target}**'s {noun}",
         noun="Assist",
         waiting_on=f"**{target}**'s {noun} (Assists)",

@@ -169,7 +169,7 @@ def ranged_difficulty(meters: float | None, version: int) -> int:
     needs 13; rules version 6). Versions 1 to 5 rounded it down — a total of 12 hit at
     12.5 m — and still do."""
     m = meters or 0.0
-    return math.ceil(m) if version >= 6 else int(m)
+    return math.ceil(m) if Tx.reads_at(version, "ranged_meters_rounded_up") else int(m)
 
 
 def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None:
@@ -197,7 +197,9 @@ def strike(tx: Tx, aid: str, tid: str, weapon: Weapon | None, s: Strike) -> None
     if ranged:
         difficulty = ranged_difficulty(s.meters, tx.version)
         # what the test is against: the distance itself (version 6: 12.5 m, not 12 m)
-        shown = tx.scale.show((s.meters or 0.0) if tx.version >= 6 else difficulty)
+        shown = tx.scale.show(
+            (s.meters or 0.0) if tx.reads("ranged_meters_rounded_up") else difficulty
+        )
         test = tx.test(
             a,
             tx.tables.ranged.test,

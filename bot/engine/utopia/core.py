@@ -37,7 +37,7 @@ from bot.errors import RuleViolation
 ROLL_ADDED: tuple[Trait | Subtrait, ...] = ("strength", "power", "fortitude")
 """ "Assist": "Some tests, such as Strength tests, may add the aiding creature's roll" — the
 bot's reading: Strength and its subtraits; any other test gains a favor and the modifier."""
-TURN_ORDER = Rolled()
+TURN_ORDER = Rolled("Utopia always rolls its order (everyone's Speed test, highest first)")
 """Utopia "Standard Actions": everyone makes a Speed test, highest first."""
 
 _IA_FACTOR = 100
@@ -104,6 +104,41 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         "one_skip": 5,
         "new_day_moves_clock": 7,
     }
+    READINGS: ClassVar[Mapping[str, int]] = {
+        "stealth_and_assist_by_tables": 2,
+        "own_turn_ta_not_made_up": 2,
+        "no_travel_toward_oneself": 2,
+        "leaving_takes_assists": 2,
+        "exchange_rates_by_tables": 3,
+        "fallen_attacker_deals_nothing": 4,
+        "natural_weapons_stay_drawn": 5,
+        "ta_to_ia_says_gain": 5,
+        "unseen_in_every_blow": 6,
+        "ranged_meters_rounded_up": 6,
+        "grappled_cannot_leap": 6,
+        "modifier_offset_everywhere": 6,
+        "zero_rating_rolls_nothing": 6,
+    }
+    """Utopia's own later readings, from the rules version given (:meth:`reads`; the
+    ruleset's ``rules_version`` docstring says each in the text's words). Version 2:
+    ``"stealth_and_assist_by_tables"``, Stealth and Assist play by the encounter's tables
+    (``bot.engine.utopia.ruleset._as_version_1``); ``"own_turn_ta_not_made_up"``, spent TA
+    are not made up with IA on a creature's own turn (:meth:`either`,
+    :class:`SheetActions`); ``"no_travel_toward_oneself"``, a Travel or Leap toward oneself is
+    refused; ``"leaving_takes_assists"``, a creature that leaves takes its Assists with it
+    (:func:`bot.engine.utopia.actions.remove_combatant`). Version 3:
+    ``"exchange_rates_by_tables"``, the exchange rates and the held IA's cost are the tables'
+    (``bot.engine.utopia.ruleset._as_version_2``). Version 4:
+    ``"fallen_attacker_deals_nothing"``, damage waiting on its target's defense is called off
+    when its attacker is out first. Version 5: ``"natural_weapons_stay_drawn"``, a weapon held
+    in no hands is neither sheathed nor drawn; ``"ta_to_ia_says_gain"``, turning TA into an IA
+    says "to gain 1 IA". Version 6: ``"unseen_in_every_blow"``, an attack from hiding is unseen
+    in every blow of a multi-weapon attack, and a damaging spell gives a hidden caster away;
+    ``"ranged_meters_rounded_up"``, a ranged test against a distance between whole meters
+    must reach it rounded up; ``"grappled_cannot_leap"``; ``"modifier_offset_everywhere"``, a
+    damage or Assist modifier takes the tables' ``test.modifier_offset`` off too (:meth:`modifier`);
+    ``"zero_rating_rolls_nothing"``, a Block or Dodge whose Rating is 0 is not offered unless
+    an ally could Assist it."""
 
     def __init__(
         self,
@@ -232,7 +267,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         ``test.modifier_offset`` (rules version 6: a damage modifier — "1d8 + Power Mod" — and
         an Assist's "aiding creature's modifier" too; versions 1 to 5 took 4 off for those
         whatever the tables said, and still do)."""
-        offset = self.tables.test.modifier_offset if self.version >= 6 else 4
+        offset = self.tables.test.modifier_offset if self.reads("modifier_offset_everywhere") else 4
         return c.sheet.modifier(name, offset)
 
     def test(
@@ -318,7 +353,9 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         turn the IA."""
         if self.timing(c.id) == "turn":
             cost = Cost(kind="turn", amount=ta)
-            if self.version < 2 or self.economy.can_pay(c.pools, cost, "turn", self.capacity(c)):
+            if not self.reads("own_turn_ta_not_made_up") or self.economy.can_pay(
+                c.pools, cost, "turn", self.capacity(c)
+            ):
                 return cost  # rules version 1: the TA, paid with 2 IA each once spent
         return Cost(kind="interrupt", amount=ia)
 

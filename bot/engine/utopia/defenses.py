@@ -64,7 +64,7 @@ def can_assist(tx: Tx, c: UtopiaCombatant) -> bool:
 def rolls_nothing(tx: Tx, t: UtopiaCombatant, choice: str, against: str | None) -> bool:
     """Rules version 6: whether ``t``'s Block or Dodge (``choice``) would roll no dice — its
     Rating is 0 and no ally could Assist it (module docstring)."""
-    if tx.version < 6 or choice not in ("block", "dodge"):
+    if not tx.reads("zero_rating_rolls_nothing") or choice not in ("block", "dodge"):
         return False
     rating = t.sheet.block_rating if choice == "block" else t.sheet.dodge_rating
     if rating > 0:

@@ -34,7 +34,7 @@ def sheathe(tx: Tx, cmd: Sheathe) -> None:
             f"{names.escaped(c.name)} has no weapon called {names.quoted(cmd.weapon)} (weapons: "
             f"{known})."
         )
-    if weapon.hands == 0 and tx.version >= 5:
+    if weapon.hands == 0 and tx.reads("natural_weapons_stay_drawn"):
         raise RuleViolation(
             f"{names.escaped(c.name)}'s {names.escaped(weapon.name)} is part of them (held in no "
             "hands): there is nothing to sheathe or draw."

@@ -140,7 +140,7 @@ def from_foundry(export: Any) -> FoundryImport:
         message = str(first["msg"]).removeprefix("Value error, ")
         more = len(error.errors()) - 1
         raise InvalidInput(
-            f"The Foundry export does not make a valid Utopia sheet: `{where}`: {message}"
+            f"The Foundry export does not make a valid Utopia sheet: {names.code(where)}: {message}"
             + (f" (and {more} more)" if more else "")
         ) from None
     return FoundryImport(data=data, sheet=sheet, unmapped=tuple(notes.lines))

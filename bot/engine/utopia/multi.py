@@ -51,7 +51,7 @@ def multi_attack(tx: Tx, cmd: MultiAttack) -> None:
     divisor = tx.tables.multi_weapon.roll_divisor
     # "simultaneously": every blow comes from where the attacker was unnoticed, though the
     # first gives it away (rules version 6; before, only the first blow went undefended)
-    unseen = tx.version >= 6 and t.id in tx.view(a.id).hidden_from
+    unseen = tx.reads("unseen_in_every_blow") and t.id in tx.view(a.id).hidden_from
     for index, (weapon, (favor, disfavor)) in enumerate(zip(weapons, reaches, strict=True), 1):
         blow = Strike(meters, favor, disfavor, index, len(weapons), divisor, unseen=unseen)
         strike(tx, a.id, t.id, weapon, blow)

@@ -22,11 +22,16 @@ from bot.engine.core.odds import Distribution, Odds, OddsLine, damage_summary
 from bot.engine.core.pools import DiceGroup, ExtraDice, Pool
 from bot.engine.core.scale import METERS, Scale
 from bot.engine.utopia.combat import defense_against, dice_terms, ranged_difficulty
-from bot.engine.utopia.core import RULES_VERSION
+from bot.engine.utopia.core import RULES_VERSION, Tx
 from bot.engine.utopia.sheet import Weapon
 from bot.engine.utopia.state import UtopiaCombatant
 from bot.engine.utopia.tables import UtopiaTables
 from bot.errors import InvalidInput
+
+GETS_THROUGH = "damage gets through"
+"""What a Utopia odds line is the chance of: the attack landing (a ranged test; melee within
+reach always lands) and its damage getting past the target's defenses and the Block or Dodge —
+the words of an attack's result ("Odds: 50.0 % damage gets through the Dodge"), never "to hit"."""
 
 
 def _damage(expression: str, modifier: int) -> Distribution:
@@ -101,14 +106,16 @@ def utopia_odds(
     bare = tables.weaponless
     expression = weapon.damage if weapon else bare.damage
     mod_name = weapon.damage_modifier if weapon else bare.modifier
-    offset = tables.test.modifier_offset if version >= 6 else 4  # as Tx.modifier reads it
+    offset = (  # as Tx.modifier reads it
+        tables.test.modifier_offset if Tx.reads_at(version, "modifier_offset_everywhere") else 4
+    )
     modifier = a.sheet.modifier(mod_name, offset) if mod_name else 0
     guard = defense_against(tables, t, weapon.damage_type if weapon else bare.damage_type)
     after: Distribution = {}
     for x, p in _damage(expression, modifier).items():
         after[max(0, x - guard)] = after.get(max(0, x - guard), Fraction(0)) + p
     lands = hit * sum((p for x, p in after.items() if x > 0), Fraction(0))
-    lines = [OddsLine(reaction="no defense", chance=lands, note="damage gets through")]
+    lines = [OddsLine(reaction="no defense", chance=lands, outcome=GETS_THROUGH)]
     # no Block or Dodge is offered to a target that has not noticed the attacker (Stealth:
     # "an instance it is aware of") or that attacked with interrupt actions (open guard)
     defenses = [
@@ -129,7 +136,11 @@ def utopia_odds(
             (p * q for d, p in after.items() for r, q in roll.items() if r < d),
             Fraction(0),
         )
-        lines.append(OddsLine(reaction=name, chance=hit * chance, note=f"{count}d{sides}"))
+        lines.append(
+            OddsLine(
+                reaction=name, chance=hit * chance, note=f"{count}d{sides}", outcome=GETS_THROUGH
+            )
+        )
     words = f"{a.name}'s {weapon.name if weapon else 'weaponless attack'} against {t.name}"
     if meters is not None:
         words += f" at {scale.show(meters)}"

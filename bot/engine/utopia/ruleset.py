@@ -79,8 +79,6 @@ _HANDLERS: dict[str, _Handler] = {
     "add_combatant": actions.add_combatant,
     "remove_combatant": actions.remove_combatant,
     "begin": actions.begin,
-    "end_turn": actions.end_turn,
-    "end_combat": actions.end_combat,
     "change_settings": actions.change_settings,
     "attack": combat.attack,
     "defend": assist_defense.defend,
@@ -225,15 +223,15 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
         # What the engine plays by: versions 1 and 2 ignored some entries (see rules_version).
-        if self.version >= 3:
+        if Tx.reads_at(self.version, "exchange_rates_by_tables"):
             self.played = self.tables
-        elif self.version == 2:
+        elif Tx.reads_at(self.version, "stealth_and_assist_by_tables"):
             self.played = _as_version_2(self.tables)
         else:
             self.played = _as_version_1(self.tables)
         rates = self.played
         self.economy: SheetActions = SheetActions(
-            own_turn_exchange=self.version < 2,
+            own_turn_exchange=not Tx.reads_at(self.version, "own_turn_ta_not_made_up"),
             interrupt_per_turn_action=rates.actions.interrupt_per_turn_action,
             turn_per_interrupt_action=rates.actions.turn_per_interrupt_action,
             hold_turn_actions=rates.hold.turn_actions,
@@ -360,7 +358,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
         weapons = [w.name for w in sheet.weapons]
         put_away = set(combatant.sheathed)
         held = [  # natural weapons (no hands) are never sheathed from version 5
-            w.name for w in sheet.weapons if w.hands > 0 or self.version < 5
+            w.name
+            for w in sheet.weapons
+            if w.hands > 0 or not Tx.reads_at(self.version, "natural_weapons_stay_drawn")
         ]
         worn = combatant.wears()
         armor = [a.name for a in sheet.armor]

@@ -33,8 +33,7 @@ def sections(
         f"{sheet.turn_actions_max(t)} TA · {sheet.interrupt_actions_max(t)} IA",
         f"Size: {sheet.size}",
     ]
-    if sheet.defenses:
-        vitals.append(f"Defenses: {_defenses(sheet.defenses)}")
+    vitals.append(_defense_line(sheet, t))
     if sheet.gifted:
         vitals.append("Gifted: " + ", ".join(g.title() for g in sheet.gifted))
     weapons = [_weapon(sheet, w, t, scale, name) for w in sheet.weapons] or [_weaponless(sheet, t)]
@@ -106,3 +105,25 @@ def _armor(a: Armor, name: Name) -> str:
 
 def _defenses(defenses: Mapping[DamageType, int]) -> str:
     return ", ".join(f"{kind} {value:+d}" for kind, value in defenses.items())
+
+
+def _defense_line(sheet: UtopiaSheet, t: UtopiaTables) -> str:
+    """Each damage type's defense before armor — the innate one (``tables.innate_defense``)
+    plus the sheet's — and where it comes from: "Defenses: physical 2, energy 1, … (innate 1
+    each, the sheet's physical +1; worn armor adds more)". It showed the sheet's alone, and a
+    creature with none showed no line, so a hit of 1 that "takes no damage (its defenses stop
+    it)" had nothing on the sheet to explain it."""
+    innate = {kind: value for kind, value in t.innate_defense.items() if value}
+    kinds = [*innate, *(kind for kind in sheet.defenses if kind not in innate)]
+    totals = [(kind, innate.get(kind, 0) + sheet.defenses.get(kind, 0)) for kind in kinds]
+    shown = ", ".join(f"{kind} {value}" for kind, value in totals if value) or "none"
+    values = set(innate.values())
+    whence = (
+        [f"innate {values.pop()} each" if len(values) == 1 else f"innate {_defenses(innate)}"]
+        if innate
+        else []
+    )
+    if sheet.defenses:
+        whence.append(f"the sheet's {_defenses(sheet.defenses)}")
+    whence.append("worn armor adds more")
+    return f"Defenses: {shown} ({', '.join(whence)})"

@@ -126,7 +126,7 @@ def _damage(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, spell: Spell) -> Non
     )
     # As any attack (rules version 6): it gives a hidden caster away, and a target that had
     # not noticed the caster cannot defend ("an instance it is aware of", "Block", "Dodge").
-    surprised = unaware(tx, a, t) if tx.version >= 6 else False
+    surprised = unaware(tx, a, t) if tx.reads("unseen_in_every_blow") else False
     damage = roll_damage(tx, f"{spell.name} damage", spell.damage or "0", 0)
     after = max(0, damage.total - defense(tx, t, spell.damage_type))
     tx.emit(

@@ -5,7 +5,6 @@ up), "Grappled" (escaping), "Surrender" and "Talk"."""
 from __future__ import annotations
 
 from bot import names
-from bot.engine.core.commands import EndTurn
 from bot.engine.core.events import Note
 from bot.engine.uttas import (
     attacks,
@@ -438,15 +437,3 @@ def talk(tx: Tx, cmd: Talk) -> None:
         m = tx.c(c.id)
         m.words_said, m.words_round = said + words, round_
     tx.emit(Note(combatant=c.id, text=f"{c.name}: “{cmd.text}”"))
-
-
-def end_turn(tx: Tx, cmd: EndTurn) -> None:
-    """End the actor's turn without an action (UTTAS "Combat")."""
-    c = tx.view(cmd.actor)
-    tx.require_active()
-    tx.require_same_turn(cmd)
-    tx.require_no_pending()
-    if tx.state.turn != c.id:
-        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
-    tx.finish_turn(c.id)

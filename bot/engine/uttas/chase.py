@@ -23,6 +23,7 @@ from bot.engine.uttas.core import Tx
 from bot.engine.uttas.sheet import MOVEMENT_MODES
 from bot.engine.uttas.state import CHASE_MARKS_KEPT, Chase, ChaseMark, Combatant
 from bot.errors import RuleViolation
+from bot.words import counted
 
 
 def fastest(c: Combatant, tx: Tx) -> float:
@@ -101,7 +102,9 @@ def end_chase(tx: Tx, cmd: EndChase) -> None:
 def _end(tx: Tx, chase: Chase, how: str) -> None:
     tx.state.chase = None
     rounds = max(1, tx.state.round - chase.since_round + 1)
-    tx.note(f"The chase ends after {rounds} round(s): {how}.")
+    # rules version 6 counts in plain English; versions 1-5 wrote "round(s)" and still do
+    lasted = counted(rounds, "round") if tx.reads("counted_words") else f"{rounds} round(s)"
+    tx.note(f"The chase ends after {lasted}: {how}.")
 
 
 def follow(tx: Tx) -> None:

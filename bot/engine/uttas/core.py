@@ -43,7 +43,7 @@ LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
 TURN_ORDER = ByScore()
 """UTTAS "Combat": by Agility (ties rolled), or Agility dice for everyone."""
-RULES_VERSION = 5
+RULES_VERSION = 6
 """The newest UTTAS rules version (:attr:`~bot.engine.uttas.ruleset.UttasRuleset.rules_version`
 says what each changed)."""
 
@@ -62,12 +62,14 @@ class Tx(CoreTx[UttasState, Combatant]):
     __slots__ = ("_profiles", "tables", "version")
 
     OUT_CONDITIONS = OUT
+    MAX_COMBATANTS = 60
     LATER_READINGS: ClassVar[Mapping[str, int]] = {
         "end_first": 3,
         "one_skip": 3,
         "new_day_moves_clock": 5,
     }
     READINGS: ClassVar[Mapping[str, int]] = {
+        "speed_refills_at_turn_start": 2,
         "maintained_attacks": 4,
         "opposing_head": 4,
         "grapple_working_arms": 4,
@@ -75,9 +77,13 @@ class Tx(CoreTx[UttasState, Combatant]):
         "move_reaction_moves": 4,
         "held_acts_only_to_escape": 4,
         "standing_moves": 4,
+        "counted_words": 6,
     }
     """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
-    :attr:`LATER_READINGS`): ``"maintained_attacks"``, an attack with a maintained power records
+    :attr:`LATER_READINGS`): ``"speed_refills_at_turn_start"`` (version 2), the Speed pool
+    refills at the start of the creature's next turn, where version 1 refilled it at the end of
+    its own turn, unless the tables say when (:class:`~bot.engine.uttas.ruleset.UttasRuleset`);
+    from version 4: ``"maintained_attacks"``, an attack with a maintained power records
     what it maintains, so it can be dropped (:meth:`maintain`); ``"opposing_head"``, the target
     of an opposed check rolls with its disabled head's Disadvantage (:meth:`check_roll`);
     ``"grapple_working_arms"``, a grapple holds one limb per working arm
@@ -88,12 +94,10 @@ class Tx(CoreTx[UttasState, Combatant]):
     ``"held_acts_only_to_escape"``, a creature held in a grapple spends actions only on escaping
     or taking control (:meth:`spend_actions`); ``"standing_moves"``, standing up by spending
     half the Run speed is moving, so the free stance of the turn's start is gone after it
-    (:func:`bot.engine.uttas.movement.stand`)."""
-
-    def reads(self, reading: str) -> bool:
-        """Whether this encounter's rules version plays UTTAS's later ``reading``
-        (:attr:`READINGS`), so an older fight's log replays as it was played."""
-        return self.version >= self.READINGS[reading]
+    (:func:`bot.engine.uttas.movement.stand`); from version 6: ``"counted_words"``, an
+    action's spend and a chase's end count in plain English ("spends 1 action", "after 2
+    rounds"; :meth:`spend_actions`, :func:`bot.engine.uttas.chase.end_chase`), where versions
+    1–5 wrote "action(s)" and "round(s)"."""
 
     def __init__(
         self,
@@ -356,12 +360,20 @@ class Tx(CoreTx[UttasState, Combatant]):
                 amount=amount,
                 left=c.actions_left,
                 reason=reason,
-                # kept as worded since wave 1: the worked example's test reads it unchanged
-                text=f"{c.name} spends {amount} action(s) on {reason} ({c.actions_left} left).",
+                text=(
+                    f"{c.name} spends {self._actions(amount)} on {reason} ({c.actions_left} left)."
+                ),
             )
         )
         if self.economy.exhausted(c.pools):
             self.gain(cid, STAGGERED, "no actions left this round")
+
+    def _actions(self, amount: int) -> str:
+        """``amount`` actions in words: "1 action", "2 actions" (rules version 6,
+        ``"counted_words"``); versions 1–5 wrote "1 action(s)" and still do."""
+        if self.reads("counted_words"):
+            return counted(amount, "action")
+        return f"{amount} action(s)"
 
     def spend_stamina(self, cid: str, amount: int, reason: str, *, held: bool = False) -> None:
         """UTTAS "Stamina Costs". Refused when it exceeds current Stamina (unless the table

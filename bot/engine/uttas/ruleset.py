@@ -92,14 +92,12 @@ _HANDLERS: dict[str, _Handler] = {
     "grapple_contest": actions.grapple_contest,
     "surrender": actions.surrender,
     "talk": actions.talk,
-    "end_turn": actions.end_turn,
     "start_chase": chase.start_chase,
     "end_chase": chase.end_chase,
     "rest": setup.rest,
     "natural_healing": setup.natural_healing,
     "set_condition": setup.set_condition,
     "adjust_characteristic": setup.adjust_characteristic,
-    "end_combat": setup.end_combat,
 }
 _HANDLERS.update(order.HANDLERS)  # the core's turn-order commands
 _HANDLERS.update(scenes.HANDLERS)  # the core's effect commands (the GM ends a scene…)
@@ -167,8 +165,12 @@ class UttasRuleset(Ruleset[UttasState]):
     Version 5: the Game Master ending a day (or a quest or an arc, ``/gm time end-of``) in an
     encounter moves the encounter's clock to the start of the next day, as ``/campaign end-of``
     moves the campaign clock, so the fight's days (healing limits) and the campaign clock it
-    leaves behind are the new day's; versions 1–4 said "A new day begins" and left the clock."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
+    leaves behind are the new day's; versions 1–4 said "A new day begins" and left the clock.
+
+    Version 6: the texts count in plain English — "Willow spends 1 action on Punch", "The chase
+    ends after 2 rounds" (``Tx.READINGS["counted_words"]``); versions 1–5 wrote "1 action(s)"
+    and "2 round(s)", and their logs keep those words."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 
@@ -177,7 +179,9 @@ class UttasRuleset(Ruleset[UttasState]):
     def __init__(self, tables: UttasTables | None = None, version: int | None = None) -> None:
         self.tables = tables if tables is not None else default_tables()
         self.version = self.rules_version if version is None else version
-        refill = self.tables.speed_refill or ("turn_start" if self.version >= 2 else "turn_end")
+        refill = self.tables.speed_refill or (
+            "turn_start" if Tx.reads_at(self.version, "speed_refills_at_turn_start") else "turn_end"
+        )
         self.economy = SpeedPool(refill)
         self.scale = self.tables.range.scale
 
@@ -298,11 +302,11 @@ class UttasRuleset(Ruleset[UttasState]):
 
     def usable_attack_names(self, state: UttasState, combatant: Combatant) -> list[str]:
         """:meth:`attack_names` without an attack power ``combatant`` already maintains, from
-        rules version 4 (``Tx.READINGS["maintained_attacks"]``: attacking with it again is
+        rules version 4 (``"maintained_attacks"``, :attr:`Tx.READINGS`: attacking with it again is
         refused until it is dropped, "Activating Powers"); a weapon of the same name, which
         an attack by that name uses, stays."""
         found = self.attack_names(combatant)
-        if self.version < Tx.READINGS["maintained_attacks"]:
+        if not Tx.reads_at(self.version, "maintained_attacks"):
             return found
         sheet = combatant.sheet
         held = {mp.power for mp in combatant.maintained}
@@ -697,7 +701,7 @@ class UttasRuleset(Ruleset[UttasState]):
     def reaction_options(
         self, state: UttasState, combatant_id: str, decision: Any = None
     ) -> list[ReactionOption]:
-        steps = self.version >= Tx.READINGS["move_reaction_moves"]
+        steps = Tx.reads_at(self.version, "move_reaction_moves")
         return reactions.reaction_options(
             state, self.tables, combatant_id, decision, steps_checked=steps
         )

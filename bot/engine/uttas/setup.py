@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from bot import names
 from bot.engine.core import effects
-from bot.engine.core.commands import Begin, EndCombat, RemoveCombatant
+from bot.engine.core.commands import Begin, RemoveCombatant
 from bot.engine.core.events import (
     CombatantJoined,
     RoundStarted,
 )
-from bot.engine.core.state import fight_over
 from bot.engine.uttas import limbs, rules
 from bot.engine.uttas.commands import (
     AddCombatant,
@@ -35,10 +34,9 @@ from bot.engine.uttas.state import (
     Combatant,
     DisabledLimb,
 )
-from bot.errors import Conflict, InvalidInput, NotFound, RuleViolation
+from bot.errors import InvalidInput, NotFound, RuleViolation
 from bot.words import counted
 
-MAX_COMBATANTS = 60
 HOUR = 3600
 DAY = 24 * HOUR
 WEEK = 7 * DAY
@@ -49,14 +47,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     characters and lookalikes ignored); ids (``c1``, ``c2``…) are never reused. Joining a running
     fight places it in the order by the encounter's initiative mode."""
     st = tx.state
-    if st.phase == "finished":
-        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) >= MAX_COMBATANTS:
-        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = names.key(cmd.name)
-    taken = next((c for c in st.combatants if names.key(c.name) == folded), None)
-    if taken is not None:
-        raise Conflict(f"There is already a combatant called {names.escaped(taken.name)}.")
+    tx.admit(cmd.name)
     for s in cmd.sheet.stances:
         if tx.tables.stance(s) is None:
             raise InvalidInput(
@@ -151,12 +142,6 @@ def begin(tx: Tx, cmd: Begin) -> None:
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])
     tx.check_end(force=True)
-
-
-def end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if tx.state.phase != "active":
-        raise RuleViolation("No fight is running.")
-    tx.end_fight(None, "the Game Master ended it")
 
 
 def _targets(tx: Tx, ids: tuple[str, ...]) -> list[Combatant]:

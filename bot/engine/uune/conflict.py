@@ -6,29 +6,24 @@ ending turns and fights, vitals and conditions."""
 from __future__ import annotations
 
 from bot import names
+from bot.engine.core import interleave
 from bot.engine.core import order as order_rules
 from bot.engine.core.commands import (
     Begin,
     ChangeSettings,
-    EndCombat,
-    EndTurn,
     MoveInOrder,
     NaturalHealing,
     RemoveCombatant,
     Rest,
-    describe_settings,
 )
 from bot.engine.core.events import CombatantJoined, Moved, RoundStarted
-from bot.engine.core.state import fight_over
 from bot.engine.uune import health, rolls
 from bot.engine.uune.commands import AddCombatant, ChooseNext, Move, SetVitals, TakeHarm
 from bot.engine.uune.core import Tx
 from bot.engine.uune.health import Health
 from bot.engine.uune.sheet import UuneSheet
 from bot.engine.uune.state import GRAPPLED, INCAPACITATED, ApprovalDecision, UuneCombatant
-from bot.errors import Conflict, InvalidInput, RuleViolation
-
-MAX_COMBATANTS = 25
+from bot.errors import InvalidInput, RuleViolation
 
 
 def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
@@ -36,13 +31,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     statblock (its vitality, wounds and stress); a character joins as its campaign record left
     it. A PC sheet must join as a PC and a statblock as an NPC."""
     st = tx.state
-    if st.phase == "finished":
-        raise RuleViolation(f"{fight_over(st)} Start a new encounter for the next fight.")
-    if len(st.combatants) >= MAX_COMBATANTS:
-        raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
-    folded = names.key(cmd.name)
-    if any(names.key(c.name) == folded for c in st.combatants):
-        raise Conflict(f"There is already a combatant called {names.escaped(cmd.name)}.")
+    tx.admit(cmd.name)
     sheet = cmd.sheet
     pc = isinstance(sheet, UuneSheet)
     if pc == cmd.is_npc:
@@ -106,7 +95,11 @@ def remove_combatant(tx: Tx, cmd: RemoveCombatant) -> None:
         if c.id in (p.actor, p.target, p.attacker):
             tx.settle_decision(p.id)
             tx.note(f"{tx.view(p.actor).name}'s roll for {p.action} is called off.")
-        elif c.id in helpers and tx.version >= 3 and isinstance(p, ApprovalDecision):
+        elif (
+            c.id in helpers
+            and tx.reads("helper_leaving_drops_help")
+            and isinstance(p, ApprovalDecision)
+        ):
             # no reason given: tx.leave_fight says "… leaves the encounter." below
             rolls.drop_helpers(tx, p, [c.id], None)
         elif c.id in helpers:
@@ -126,7 +119,7 @@ def begin(tx: Tx, cmd: Begin) -> None:
         tx.c(c.id).pools = tx.economy.fresh(1)
     st.phase, st.round, st.turn, st.decisions, st.winner = "active", 1, None, [], None
     tx.emit(RoundStarted(round=1, text="Round 1 begins: the PCs act, in any order, then the NPCs."))
-    if tx.version >= 5:
+    if tx.reads("bleeding_at_round_one"):
         round_one_hooks(tx)
     if not tx.start_turn(st.order[0]):
         tx.next_turn(st.order[0])
@@ -146,24 +139,12 @@ def round_one_hooks(tx: Tx) -> None:
                 tx.effect_hook(c.id, effect, "round_start")
 
 
-def end_turn(tx: Tx, cmd: EndTurn) -> None:
-    """End the actor's turn (an action not taken is lost)."""
-    c = tx.view(cmd.actor)
-    tx.require_active()
-    tx.require_same_turn(cmd)
-    tx.require_no_pending()
-    if tx.state.turn != c.id:
-        cur = names.escaped(tx.view(tx.state.turn).name) if tx.state.turn else "nobody"
-        raise RuleViolation(f"It is {cur}'s turn, not {names.escaped(c.name)}'s.")
-    tx.finish_turn(c.id)
-
-
 def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     """The GM's ``/gm order``: "Conflict" — "each PC gets a turn … Once all the PCs have taken
     their turns, the facilitator will give the NPCs their turns". From rules version 2 a PC
     stays among the PCs and an NPC among the NPCs (the players choose who goes next among
     the PCs, ``/act action:next``); then the core's move."""
-    if tx.version >= 2 and tx.state.phase == "active":
+    if tx.reads("pcs_before_npcs") and tx.state.phase == "active":
         c = tx.view(cmd.target)
         order = tx.state.order
         pcs = sum(1 for x in order if not tx.view(x).is_npc)
@@ -178,26 +159,11 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     order_rules.move_in_order(tx, cmd)
 
 
-def end_combat(tx: Tx, cmd: EndCombat) -> None:
-    if tx.state.phase != "active":
-        raise RuleViolation("No conflict is running.")
-    tx.end_fight(None, "the Game Master ended it")
-
-
 def change_settings(tx: Tx, cmd: ChangeSettings) -> None:
     """Change the settings named (Uune rolls no initiative and has no interleaved order)."""
     if cmd.interleaved:
         raise RuleViolation("Uune's conflict has no interleaved order: each PC takes a turn.")
-    changes = cmd.model_dump(exclude_none=True, exclude={"kind", "initiative_mode", "interleaved"})
-    if not changes:
-        raise InvalidInput(
-            "Uune rolls no initiative (the PCs act first, in the order they choose, then the "
-            "NPCs): `initiative:` is UTTAS's. Name a setting to change."
-            if cmd.initiative_mode is not None
-            else "Name at least one setting to change."
-        )
-    tx.state.settings = tx.state.settings.model_copy(update=changes)
-    tx.note(f"Settings changed: {describe_settings(changes)}")
+    interleave.change_settings(tx, cmd)
 
 
 def still_to_act(tx: Tx) -> list[str]:

@@ -39,7 +39,9 @@ from bot.engine.uune.state import (
 from bot.engine.uune.tables import UuneTables
 from bot.errors import RuleViolation
 
-TURN_ORDER = PcsThenNpcs()
+TURN_ORDER = PcsThenNpcs(
+    "Uune rolls no initiative (the PCs act first, in the order they choose, then the NPCs)"
+)
 """Uune "Conflict": every PC, then every NPC."""
 ECONOMY = UuneActions()
 
@@ -54,11 +56,50 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
     __slots__ = ("tables", "version")
 
     OUT_CONDITIONS = OUT
+    FIGHT = "conflict"
     LATER_READINGS: ClassVar[Mapping[str, int]] = {
         "end_first": 4,
         "one_skip": 4,
         "new_day_moves_clock": 6,
     }
+    READINGS: ClassVar[Mapping[str, int]] = {
+        "fallen_roll_settles": 2,
+        "pcs_before_npcs": 2,
+        "label_cut_at_word": 2,
+        "helper_leaving_drops_help": 3,
+        "fallen_attacker_called_off": 3,
+        "insight_refuses_the_out": 3,
+        "helper_rolls_resources_only": 3,
+        "approval_buttons_as_asked": 4,
+        "luck_note_as_typed": 4,
+        "observe_spends": 5,
+        "bleeding_at_round_one": 5,
+        "intoxicated_per_level": 5,
+        "downtime_while_out": 5,
+        "turn_only_in_conflict": 5,
+        "attack_outcome_events": 5,
+    }
+    """Uune's own later readings, from the rules version given (:meth:`reads`; the ruleset's
+    ``rules_version`` docstring says each in the text's words). Version 2:
+    ``"fallen_roll_settles"``, a roll whose roller is out of the fight waits on no one
+    (:func:`bot.engine.uune.rolls.settle_for_the_fallen`); ``"pcs_before_npcs"``, ``/gm order``
+    keeps the PCs ahead of the NPCs (:func:`bot.engine.uune.conflict.move_in_order`);
+    ``"label_cut_at_word"``, a claimed bond's long label is shortened at a word
+    (:func:`bot.engine.uune.specials.claim_bond`). Version 3:
+    ``"helper_leaving_drops_help"``, a removed helper's help is dropped and the roll goes on;
+    ``"fallen_attacker_called_off"``, an NPC's attack whose Defend waits is called off when the
+    NPC is out first; ``"insight_refuses_the_out"``, Insight on an Incapacitated NPC is
+    refused; ``"helper_rolls_resources_only"``, a helper rolls only their approved resources.
+    Version 4: ``"approval_buttons_as_asked"``, one undecided resource has one refuse button
+    and a bond's buttons grant or refuse the focus (:func:`bot.engine.uune.options.
+    approval_options`); ``"luck_note_as_typed"``, a luck check's note names what was checked in
+    brackets. Version 5: ``"observe_spends"``, an Observe short of two over offers its spends;
+    ``"bleeding_at_round_one"``, Bleeding takes its toll at round 1's start;
+    ``"intoxicated_per_level"``, Intoxicated rerolls the 6s once per level;
+    ``"downtime_while_out"``, an Incapacitated PC may take Downtime; ``"turn_only_in_conflict"``,
+    an action roll, an Attack, an NPC's attack and a Move need a turn only in a conflict;
+    ``"attack_outcome_events"``, what an attack did is an
+    :class:`~bot.engine.uune.events.AttackOutcome` naming attacker and target."""
     NEW_DAY_AT_S = DAWN_S
     """ "Mechanics" (scopes): a "Day" lasts "the rest of the in-game day, or until the following
     dawn, whichever is clearer"; the GM ending it begins the next at that dawn (from rules
@@ -261,7 +302,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         wound and a traumatic stress — each leaves a maximum of 0 — only "after a successful
         downtime action", so the bot reads Downtime (rest, outside a conflict) as open to
         them. Versions 1 to 4 refused it, and such a wound never mended."""
-        return self.version >= 5 and purpose == "downtime"
+        return self.reads("downtime_while_out") and purpose == "downtime"
 
     def intoxicated_passes(self, c: UuneCombatant) -> int:
         """How many times ``c``'s rolls reroll their 6s ("Effect: Intoxicated": "must reroll
@@ -270,7 +311,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         drunk = c.effect(INTOXICATED)
         if drunk is None:
             return 0
-        return drunk.level if self.version >= 5 else 1
+        return drunk.level if self.reads("intoxicated_per_level") else 1
 
     # -- acting ----------------------------------------------------------------------------------
     def pay_action(self, cid: str, reason: str) -> None:
@@ -291,7 +332,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         5, outside a conflict they need no turn, as the special actions never did ("Actions":
         a notable action is rolled for, "Conflict" only slows the game down "when there's a
         lot going on"; "Defend": "This does not use your turn action while in conflict")."""
-        return self.version < 5 or self.state.phase == "active"
+        return not self.reads("turn_only_in_conflict") or self.state.phase == "active"
 
     def take_action(self, c: UuneCombatant, what: str) -> None:
         """``c`` takes an action: in a conflict on its turn, spending the turn's one action;

@@ -34,7 +34,7 @@ from bot import names
 from bot.engine.core.odds import Distribution, Odds, OddsLine
 from bot.engine.core.pools import DiceGroup, Pool
 from bot.engine.core.verbs import split_named
-from bot.engine.uune.core import RULES_VERSION
+from bot.engine.uune.core import RULES_VERSION, Tx
 from bot.engine.uune.dice import Resource, action_pool
 from bot.engine.uune.sheet import UuneSheet, UuneStatblock
 from bot.engine.uune.state import UuneCombatant
@@ -136,7 +136,13 @@ def _effects(roller: UuneCombatant, tables: UuneTables, version: int) -> tuple[i
     before) and the words saying them."""
     impaired, intoxicated = roller.effect("Impaired"), roller.effect("Intoxicated")
     extra = impaired.level * tables.impaired.extra_hits if impaired else 0
-    passes = 0 if intoxicated is None else intoxicated.level if version >= 5 else 1
+    passes = (
+        0
+        if intoxicated is None
+        else intoxicated.level
+        if Tx.reads_at(version, "intoxicated_per_level")
+        else 1
+    )
     words = []
     if extra:
         words.append(f"Impaired: +{extra} hit{'s' if extra > 1 else ''} required ({roller.name})")

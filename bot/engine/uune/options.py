@@ -107,7 +107,7 @@ def _settled(tx: Tx, d: SpendDecision) -> bool:
     r = d.roll
     if d.purpose == "attack":
         return r.hits >= max(1, 2 * r.required)
-    if d.purpose == "observe" and tx.version >= 5:
+    if d.purpose == "observe" and tx.reads("observe_spends"):
         top = len(tx.tables.observe.senses_at_margin) - 1
         return r.margin >= top
     return r.success
@@ -157,7 +157,7 @@ def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOpti
     # Version 4: one undecided resource has one refuse button, as it has one approve button
     # (refuse all did what refusing it does); a bond's buttons grant or refuse the focus, as
     # its prompt asks. Versions 1 to 3 keep the buttons their prompts were posted with.
-    several = len(undecided) > 1 or tx.version < 4
+    several = len(undecided) > 1 or not tx.reads("approval_buttons_as_asked")
     if len(undecided) > 1:
         out.append(ReactionOption(choice="all:approve", label="GM: approve all", gm=True))
     if d.purpose != "bond":  # a bond's focus is once a scene: nothing to stand
@@ -166,7 +166,7 @@ def approval_options(tx: Tx, d: ApprovalDecision, cid: str) -> list[ReactionOpti
         )
     if several:
         out.append(ReactionOption(choice="all:refuse", label="GM: refuse all", gm=True))
-    focus = d.purpose == "bond" and tx.version >= 4
+    focus = d.purpose == "bond" and tx.reads("approval_buttons_as_asked")
     for r in undecided[:4]:
         what = "the focus" if focus else shown(tx, r)
         grant = "grant" if focus else "approve"

@@ -327,7 +327,7 @@ def _roll(tx: Tx, d: ApprovalDecision) -> None:
         # "Roll your own resources as they apply to the action" (rules version 3): a helper
         # rolls their approved resources' dice, no base die; none approved, nothing to add.
         # Before, a helper rolled the base die too, even with every resource refused.
-        resources_only = tx.version >= 3
+        resources_only = tx.reads("helper_rolls_resources_only")
         if resources_only and not theirs:
             tx.note(
                 f"{helper.name}'s help adds nothing to {c.name}'s roll: none of their resources "
@@ -542,7 +542,7 @@ def attack_note(
     version 5 an :class:`~bot.engine.uune.events.AttackOutcome` (it names both, so
     ``/encounter recap`` lists it among the attacks on ``target``), before it — and for a
     Defend that answers no attacker — a plain note (as those fights were played)."""
-    if tx.version < 5 or attacker is None:
+    if not tx.reads("attack_outcome_events") or attacker is None:
         tx.note(text, about, secret=secret, public=public)
         return
     tx.emit(
@@ -649,7 +649,7 @@ def _call_off_fallen_attack(tx: Tx, d: ApprovalDecision | SpendDecision) -> bool
     Incapacitated it ("Vitality": "cannot take actions"): the attack lands only once the
     Defend is done ("Defend"), and an attacker out of the fight makes none. The NPC's turn,
     whose action the attack was, ends. Whether it was called off."""
-    if tx.version < 3 or d.purpose != "defend" or d.attacker is None:
+    if not tx.reads("fallen_attacker_called_off") or d.purpose != "defend" or d.attacker is None:
         return False
     npc = tx.view(d.attacker)
     if not tx.is_out(npc):

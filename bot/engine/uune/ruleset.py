@@ -78,8 +78,6 @@ _HANDLERS: dict[str, _Handler] = {
     "add_combatant": conflict.add_combatant,
     "remove_combatant": conflict.remove_combatant,
     "begin": conflict.begin,
-    "end_turn": conflict.end_turn,
-    "end_combat": conflict.end_combat,
     "change_settings": conflict.change_settings,
     "choose_next": conflict.choose_next,
     "move": conflict.move,
@@ -234,7 +232,7 @@ class UuneRuleset(Ruleset[UuneState]):
         if handler is None:
             raise InvalidInput(f"`{command.kind}` is not part of {self.title}.")
         handler(tx, command)
-        if self.version >= 2 and tx.state.decisions:
+        if tx.reads("fallen_roll_settles") and tx.state.decisions:
             rolls.settle_for_the_fallen(tx)
         tx.check_end()
         tx.pass_turn_if_unable()

@@ -238,7 +238,7 @@ def level_problems(sheet: UuneSheet, tables: UuneTables) -> list[str]:
     inventory space, focus at most the maximum, proficiency only on resources of the sheet or
     focus (never the base action die)."""
     if sheet.level > len(tables.leveling):
-        return [f"level is {sheet.level}; the leveling table runs 1–{len(tables.leveling)}"]
+        return [f"level is {sheet.level} (the leveling table runs 1–{len(tables.leveling)})"]
     return [*_sheet_problems(sheet, tables), *_count_problems(sheet, tables)]
 
 
@@ -246,10 +246,10 @@ def _sheet_problems(sheet: UuneSheet, tables: UuneTables) -> list[str]:
     """The rules for every level: shticks, inventory space, proficiency targets, focus."""
     out: list[str] = []
     if len(sheet.shticks) > tables.shticks.max:
-        out.append(f"shticks: {len(sheet.shticks)}; at most {tables.shticks.max}")
+        out.append(f"shticks: {len(sheet.shticks)} (at most {tables.shticks.max})")
     space = sheet.inventory_space()
     if space > tables.inventory.items:
-        out.append(f"items take {space} inventory space; at most {tables.inventory.items}")
+        out.append(f"items take {space} inventory space (at most {tables.inventory.items})")
     known = {names.key(r) for r in sheet.resources()} | {names.key(FOCUS)}
     for p in sheet.proficiency:
         if names.key(p.on) == names.key(BASE_DIE):
@@ -261,7 +261,7 @@ def _sheet_problems(sheet: UuneSheet, tables: UuneTables) -> list[str]:
             )
     top = sheet.focus_max(tables)
     if sheet.focus > top:
-        out.append(f"focus is {sheet.focus}; at most {top}")
+        out.append(f"focus is {sheet.focus} (at most {top})")
     return out
 
 
@@ -281,7 +281,7 @@ def _count_problems(sheet: UuneSheet, tables: UuneTables) -> list[str]:
         ("experiences", len(sheet.experiences), row.experiences, "at least"),
     )
     out = [
-        f"{label}: {value}; at level {sheet.level} {bound} {target}"
+        f"{label}: {value} (at level {sheet.level}: {bound} {target})"
         for label, value, target, bound in checks
         if (bound == "exactly" and value != target)
         or (bound == "at most" and value > target)
@@ -292,8 +292,8 @@ def _count_problems(sheet: UuneSheet, tables: UuneTables) -> list[str]:
         most = c.income_dice * c.income_sides * c.income[sheet.income]
         if sheet.money > most:
             out.append(
-                f"money is {sheet.money}; a {sheet.income} start gives at most {most} "
-                f"({c.income_dice}d{c.income_sides} × {c.income[sheet.income]})"
+                f"money is {sheet.money} (a {sheet.income} start gives at most {most}: "
+                f"{c.income_dice}d{c.income_sides} × {c.income[sheet.income]})"
             )
     return out
 

@@ -13,6 +13,7 @@ turn's one action ("Conflict"); outside a conflict it needs no turn (:func:`take
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 
 from bot import names
 from bot.engine.uune import checks, dice
@@ -162,7 +163,7 @@ def insight(tx: Tx, cmd: Insight) -> None:
         raise RuleViolation(
             f"Insight reads an NPC's Social score; {names.escaped(npc.name)} is a PC."
         )
-    if tx.version >= 3 and tx.is_out(npc):
+    if tx.reads("insight_refuses_the_out") and tx.is_out(npc):
         raise RuleViolation(
             f'{names.escaped(npc.name)} is Incapacitated ("cannot take actions"): Insight reads '
             "an NPC's emotions while it interacts, and it takes part in no interaction now."
@@ -284,7 +285,9 @@ def luck(tx: Tx, cmd: Luck) -> None:
     mode = "" if check.mode == "normal" else f" with {check.mode}"
     verdict = "succeeds" if check.success else "fails"
     rolled = ", ".join(str(x) for x in check.dice)
-    if tx.version >= 4 and cmd.what != "attempt":  # the member's own words: a question, say
+    if (
+        tx.reads("luck_note_as_typed") and cmd.what != "attempt"
+    ):  # the member's own words: a question, say
         whose = f"{c.name} ({cmd.what})"
     else:
         whose = f"{c.name}'s {cmd.what}"
@@ -308,7 +311,9 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
         )
     bond = _bond(sheet, cmd.bond)
     if bond is None:
-        listed = "; ".join(f"{i}. {shortened(b.text, 40)}" for i, b in enumerate(sheet.bonds, 1))
+        listed = "; ".join(
+            f"{i}. {b.kind}: {shortened(b.text, 40)}" for i, b in enumerate(sheet.bonds, 1)
+        )
         raise InvalidInput(f"{names.escaped(c.name)} has no such bond (bonds: {listed or 'none'}).")
     number, text = bond
     label = f"Bond {number} — {text.replace(':', ' ')}"  # ":" keys a helper's resource
@@ -316,7 +321,7 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
     # in the decision and the GM's answer names it, so a fight's log replays only with the
     # label it had: versions 2-5 keep textwrap's cut (whitespace runs made one, a hyphen a
     # place to cut), which bot.words.shortened does not repeat.
-    if tx.version >= 2:
+    if tx.reads("label_cut_at_word"):
         label = textwrap.shorten(label, 60, placeholder="...") or label[:57] + "..."
     else:
         label = label[:60]
@@ -332,12 +337,30 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
 
 
 def _bond(sheet: UuneSheet, given: str) -> tuple[int, str] | None:
-    """The bond ``given`` names: its 1-based number, its words, or the start of them."""
+    """The bond ``given`` names: its 1-based number, its words, or the start of them — or,
+    when no bond's words match, its kind as ``/character show`` lists it ("motivation", the
+    only one of that kind; "flaw: cannot walk away…"). The words are tried first, so what
+    named a bond before still names the same one (a logged command replays as it was)."""
     given = given.strip()
     if given.isdecimal() and 1 <= int(given) <= len(sheet.bonds):
         return int(given), sheet.bonds[int(given) - 1].text
+    found = _bond_by_words(sheet, given, range(len(sheet.bonds)))
+    if found is not None:
+        return found
+    kind, _, words = given.partition(":")
+    of_kind = [i for i, b in enumerate(sheet.bonds) if names.key(b.kind) == names.key(kind)]
+    if words.strip():
+        return _bond_by_words(sheet, words.strip(), of_kind)
+    if len(of_kind) == 1:
+        return of_kind[0] + 1, sheet.bonds[of_kind[0]].text
+    return None
+
+
+def _bond_by_words(sheet: UuneSheet, given: str, among: Iterable[int]) -> tuple[int, str] | None:
+    """The first bond of ``among`` (0-based) whose words are ``given`` or start with it."""
     key = names.key(given)
-    for i, b in enumerate(sheet.bonds, 1):
-        if names.key(b.text) == key or names.key(b.text).startswith(key):
-            return i, b.text
+    for i in among:
+        text = sheet.bonds[i].text
+        if names.key(text) == key or names.key(text).startswith(key):
+            return i + 1, text
     return None

@@ -151,7 +151,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         key="bond",
         label="Focus from a bond",
         cost="free, once a scene; the GM grants it",
-        detail="the bond you act on (its number or words)",
+        detail="the bond you act on (its number, words or kind)",
         rule="Bonds",
     ),
     ActionSpec(
@@ -293,7 +293,9 @@ def _luck(me: str, given: ActInput, known: Known = ()) -> CommandBase:
 
 def _bond(me: str, given: ActInput, known: Known = ()) -> CommandBase:
     if not (given.detail or "").strip():
-        raise InvalidInput("Focus from a bond needs `detail:`: the bond (its number or words).")
+        raise InvalidInput(
+            "Focus from a bond needs `detail:`: the bond (its number, words or kind)."
+        )
     return cmd.ClaimBond(actor=me, bond=(given.detail or "").strip()[:200])
 
 

@@ -7,6 +7,7 @@ ephemeral answer — a refusal — must leave the fight as it was: nothing half-
 from __future__ import annotations
 
 import asyncio
+import re
 import unicodedata
 from typing import Any
 
@@ -39,6 +40,11 @@ def texts(limit: int) -> list[str]:
         "\u200b",
         "\u202eThug 1",
         "Thug 1\u200b",
+        "\u2060Thug\ufeff 1\u200b",
+        "Thug\u200d1 👨\u200d👩\u200d👧",
+        "\ue000Thug\U000f0000",
+        MARKDOWN,
+        "> quoted\n# Heading",
         "😀" * (limit // 2),
         "e\u0301" * (limit // 2),
         "x" * limit,
@@ -58,15 +64,47 @@ def texts(limit: int) -> list[str]:
     return [value[:limit] for value in values]
 
 
+MARKDOWN = "**Bold** __under__ ~~gone~~ ||secret||"
+"""Typed Markdown: echoed, each piece must show as typed (escaped), never as formatting."""
+RAW_MARKDOWN = ("**Bold**", "__under__", "~~gone~~", "||secret||")
+RAW_LINE_MARKDOWN = re.compile(r"^(> quoted|# Heading)", re.MULTILINE)
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
+_EMOJI_JOINER = re.compile(r"(?<=[\U0001F000-\U0001FAFF\ufe0f])\u200d(?=[\U0001F000-\U0001FAFF])")
+_BOTS_MENTION_BREAK = "@\u200b"  # discord.py's escape_mentions: "@everyone" shown, not sent
+
+
 def unsafe(text: str) -> str:
-    """The first character in a reply that a member's text may have put there and that must not
-    be echoed (:func:`bot.names.shown`): a control character but a line break (NUL, a tab,
-    escape…) or a format character (a direction override reorders what follows it on screen) —
-    or "" when there is none."""
+    """The first thing in a reply that a member's text may have put there and that must not be
+    echoed (:func:`bot.names.printable`, :func:`bot.names.escaped`): a control character but a
+    line break (NUL, a tab, escape…), a format character (a direction override reorders what
+    follows it on screen; a zero-width space, word joiner or byte-order mark hides in a name),
+    a private-use or surrogate code point — any, but the zero-width space the bot itself puts
+    after the ``@`` of a mention it shows and does not send, and a joiner between two emoji
+    (one emoji of several, 👨‍👩‍👧) — or typed Markdown left unescaped
+    outside a code span (it would format the reply instead of showing what was typed); "" when
+    there is none."""
+    text = _EMOJI_JOINER.sub("", text.replace(_BOTS_MENTION_BREAK, "@"))
     for char in text:
-        if char != "\n" and unicodedata.category(char) in ("Cc", "Cf") and char != "\u200b":
+        if char != "\n" and unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs"):
             return f"U+{ord(char):04X}"
+    outside_code = _CODE_SPAN.sub("", text)
+    for piece in RAW_MARKDOWN:
+        if piece in outside_code:
+            return f"unescaped Markdown {piece!r}"
+    if line := RAW_LINE_MARKDOWN.search(outside_code):
+        return f"unescaped Markdown {line.group(0)!r}"
     return ""
+
+
+def embed_texts(data: dict[str, Any]) -> list[str]:
+    """The Markdown texts of a reply's embeds: titles, descriptions, fields, footers."""
+    found: list[str] = []
+    for embed in data.get("embeds") or []:
+        found += [str(embed.get(key) or "") for key in ("title", "description")]
+        found += [str((embed.get("footer") or {}).get("text") or "")]
+        for field in embed.get("fields") or []:
+            found += [str(field.get("name") or ""), str(field.get("value") or "")]
+    return found
 
 
 def numbers(option: dict[str, Any]) -> list[int | float]:
@@ -125,9 +163,10 @@ async def test_absurd_input_in_every_option_is_refused_cleanly(
                         else record.response_data
                     )
                     text = str((data or {}).get("content") or "")
+                    shown = "\n".join([text, *embed_texts(data or {})])
                     if UNEXPECTED in text:
                         failures.append((*where, "the unexpected-error reply"))
-                    if echoed := unsafe(text):
+                    if echoed := unsafe(shown):
                         failures.append((*where, f"echoes {echoed}: {text[:80]!r}"))
                     if record.ephemeral and await fight_version(bot, h) != before:
                         failures.append((*where, f"refused but changed the fight: {text[:80]}"))
