@@ -1,8 +1,8 @@
 """``python -m bot``: the composition root.
 
 settings → database (migrated) → services → bot. A missing or malformed setting, or a database
-that cannot be opened (unopenable, read-only, not a database or corrupted, disk full), prints one
-line naming it and exits with status 2.
+that cannot be opened (unopenable, read-only, not a database or corrupted, disk full) or that a
+newer version of the bot migrated, prints one line naming it and exits with status 2.
 
 With ``DATABASE_URL`` set (PostgreSQL), start-up connects and applies the PostgreSQL migrations
 (:mod:`bot.store.pg`), then runs the bot on it exactly as on SQLite. An unreachable server is
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
 import sqlite3
@@ -34,8 +35,8 @@ import asyncpg
 import discord
 import yarl
 
-from bot import heap
-from bot.client import CombatBot, bot_class
+from bot import heap, preflight  # noqa: F401 - preflight checks data/ before the bot imports
+from bot.client import SHUTDOWN_GRACE, CombatBot, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
 from bot.services.away import AwayService
@@ -57,6 +58,7 @@ from bot.settings import (
     SettingsError,
     check_postgres_url,
     database_path_setting,
+    default_env_file,
     load_settings,
     redacted_url,
 )
@@ -64,7 +66,10 @@ from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database, SchemaAhead
 from bot.store.pg import PgDatabase
+from bot.store.process_lock import DatabaseInUse, DatabaseLock
 from bot.store.server_clock import ServerClock
+from bot.store.shard_claims import ShardClaim, ShardsTaken
+from bot.sync import DevGuildRefused
 
 log = logging.getLogger("bot")
 
@@ -168,20 +173,27 @@ class StartupError(Exception):
 def database_problem(path: Path, error: BaseException) -> str:
     """The one line printed when the database at ``path`` cannot be opened, configured or
     migrated: names the file, what is wrong and what to do."""
-    cause = error.__cause__ if isinstance(error, StorageUnavailable) else error
-    code = getattr(cause, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
+    cause, primary = _sqlite_fault(error)
     if primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
         return (
             f"Configuration error: the database file {path} is not a SQLite database or is "
             f"corrupted ({cause}). Restore it from a backup, or point DATABASE_PATH at another "
             "file (see .env.example)."
         )
-    if primary == sqlite3.SQLITE_READONLY:
+    if primary == sqlite3.SQLITE_READONLY or (
+        isinstance(cause, OSError) and cause.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+    ):
         return (
             f"Configuration error: the database file {path} is read-only ({cause}). Make the "
             "file and its folder writable for the bot, or point DATABASE_PATH at another file "
             "(see .env.example)."
+        )
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return (
+            f"Configuration error: the database file {path} is locked by another program "
+            f"({cause}): one is writing to it and did not let go within SQLite's busy timeout "
+            "(a sqlite3 shell left in a transaction, a script). Close it, then start the bot "
+            "again."
         )
     if primary == sqlite3.SQLITE_FULL:
         return (
@@ -192,6 +204,62 @@ def database_problem(path: Path, error: BaseException) -> str:
         f"Configuration error: cannot open the database at {path} ({cause}). "
         "Check DATABASE_PATH (see .env.example)."
     )
+
+
+def _sqlite_fault(error: BaseException) -> tuple[object, int | None]:
+    """What to quote of ``error`` and its primary SQLite result code (``None``: not SQLite's).
+    A :class:`StorageUnavailable` quotes the sqlite3 error chained to it, or — a failed group
+    commit chains none — is read by the SQLite code it was mapped from (its ``reason``)."""
+    cause: object = error
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(error, StorageUnavailable):
+        cause = error.__cause__ or f"{error.reason}: {error}"
+        code = getattr(error.__cause__, "sqlite_errorcode", None)
+        if code is None:
+            code = getattr(sqlite3, error.reason, None)
+    return cause, code & 0xFF if isinstance(code, int) else None
+
+
+def database_named(settings: Settings) -> str:
+    """The database the bot runs on, as a line names it: the SQLite file (an absolute path: a
+    relative DATABASE_PATH is read from the working folder), or the PostgreSQL URL without
+    its password."""
+    if settings.database_url is not None:
+        return redacted_url(settings.database_url.get_secret_value())
+    return str(settings.database_path.absolute())
+
+
+def settings_source() -> str:
+    """Where the settings were read: ``the environment over /srv/bot/.env``, or ``the
+    environment (no .env file)``."""
+    env_file = default_env_file()
+    if env_file.is_file():
+        return f"the environment over {env_file}"
+    return "the environment (no .env file)"
+
+
+def database_described(settings: Settings) -> str:
+    """``SQLite /srv/bot/data/bot.sqlite3`` or ``PostgreSQL postgresql://bot:***@db/bot``."""
+    kind = "SQLite" if settings.database_url is None else "PostgreSQL"
+    return f"{kind} {database_named(settings)}"
+
+
+def shards_described(settings: Settings) -> str:
+    """Which shards this process runs, in SHARD_IDS's notation: ``unsharded …``, ``0-1 of 2
+    (this process runs every shard)``, ``2-3 of 4 (other processes run the others)``."""
+    if settings.shard_count is None:
+        return "unsharded (one gateway connection serves every server)"
+    ids = settings.shard_ids or tuple(range(settings.shard_count))
+    runs: list[list[int]] = []
+    for shard in ids:
+        if runs and shard == runs[-1][-1] + 1:
+            runs[-1].append(shard)
+        else:
+            runs.append([shard])
+    listed = ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+    every = set(ids) == set(range(settings.shard_count))
+    whose = "this process runs every shard" if every else "other processes run the others"
+    return f"{listed} of {settings.shard_count} ({whose})"
 
 
 def newer_database(where: str, error: SchemaAhead) -> str:
@@ -246,61 +314,226 @@ async def open_postgres(url: str) -> PgDatabase:
         raise StartupError(
             newer_database(f"the PostgreSQL database at {where}", error), 2
         ) from None
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(Exception):
             await db.close()
+        refusal = migration_refused(where, error, url)
+        if refusal is not None:
+            raise StartupError(refusal, 2) from None
         raise
     return db
 
 
+def migration_refused(where: str, error: BaseException, url: str) -> str | None:
+    """The one line printed when the PostgreSQL database at ``where`` refuses the bot's
+    migrations — it is read-only, the login may not create tables, the server is out of
+    space — or ``None`` for another error."""
+    reason = _scrubbed(f"{type(error).__name__}: {error}", url)
+    if isinstance(error, asyncpg.ReadOnlySQLTransactionError):
+        return (
+            f"Configuration error: the PostgreSQL database at {where} is read-only ({reason}); "
+            "the bot writes to it. Point DATABASE_URL at the primary server, not a standby, or "
+            "turn default_transaction_read_only off (see .env.example)."
+        )
+    if isinstance(error, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"Configuration error: DATABASE_URL's login may not create the bot's tables at "
+            f"{where} ({reason}). Make it the database's owner, or grant it CREATE on the schema "
+            "(README, 'PostgreSQL')."
+        )
+    if isinstance(error, StorageUnavailable):
+        return (
+            f"Configuration error: the PostgreSQL database at {where} could not be migrated "
+            f"({reason}). Check the server, then start the bot again."
+        )
+    return None
+
+
+def hold_database(settings: Settings) -> DatabaseLock | None:
+    """This process's lock on its SQLite database (:mod:`bot.store.process_lock`; ``None`` on
+    PostgreSQL, which processes share). Raises :class:`StartupError` (status 2) when another
+    process holds it or the lock file cannot be made."""
+    if settings.database_url is not None:
+        return None
+    try:
+        return DatabaseLock.take(settings.database_path)
+    except DatabaseInUse as error:
+        raise StartupError(database_in_use(error), 2) from None
+    except OSError as error:
+        raise StartupError(database_problem(settings.database_path, error), 2) from None
+
+
+def database_in_use(error: DatabaseInUse) -> str:
+    """The one line printed when another process runs on this process's SQLite database."""
+    return (
+        f"Configuration error: the database {error.path} is in use by another bot process "
+        f"({error.holder or 'its lock file names none'}). One process per SQLite file: stop "
+        "that one first, or give this process its own DATABASE_PATH (README, 'Sharding')."
+    )
+
+
 async def run(settings: Settings) -> None:
+    """Run the bot until the process is told to stop; release the database on the way out.
+
+    On SQLite the database is this process's alone while it runs (:func:`hold_database`); see
+    :func:`serve` for the rest."""
+    lock = hold_database(settings)
+    try:
+        await serve(settings)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+async def opened(settings: Settings) -> CombatBot:
+    """:func:`build`, each way the database can fail turned into a :class:`StartupError`."""
+    try:
+        return await build(settings)
+    except SchemaAhead as error:  # SQLite's (open_postgres turns PostgreSQL's into a line)
+        where = f"the database file {settings.database_path}"
+        raise StartupError(newer_database(where, error), 2) from None
+    except StorageUnavailable as error:
+        if settings.database_url is None:
+            raise StartupError(database_problem(settings.database_path, error), 2) from None
+        raise StartupError(
+            f"The PostgreSQL database at {database_named(settings)} failed while the bot was "
+            f"starting ({error.reason}: {error}).",
+            1,
+        ) from None
+    except (OSError, sqlite3.Error) as error:
+        raise StartupError(database_problem(settings.database_path, error), 2) from None
+
+
+async def log_in(bot: CombatBot, settings: Settings) -> None:
+    """Log in (which runs the bot's setup: cogs, command sync), each way it can fail but a
+    rejected token (``discord.LoginFailure``, re-raised) turned into a :class:`StartupError`."""
+    where = str(settings.discord_api_base or discord.http.Route.BASE)
+    try:
+        await asyncio.wait_for(bot.login(settings.discord_token.get_secret_value()), LOGIN_TIMEOUT)
+    except TimeoutError:
+        raise StartupError(
+            f"Discord did not answer within {LOGIN_TIMEOUT:g} s at {where}. Check your "
+            "network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
+            1,
+        ) from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise StartupError(
+            f"Cannot reach Discord at {where} ({type(error).__name__}: {error}). Check "
+            "your network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
+            1,
+        ) from None
+    except discord.LoginFailure:
+        raise
+    except DevGuildRefused as error:
+        raise StartupError(dev_guild_refused(error), 2) from None
+    except discord.HTTPException as error:
+        raise StartupError(
+            f"Discord at {where} answered {error.status} ({error.text or 'no details'})"
+            " while the bot was starting. Check DISCORD_API_BASE.",
+            1,
+        ) from None
+
+
+async def serve(settings: Settings) -> None:
     """Run the bot until the process is told to stop; close the database on the way out.
 
     Raises :class:`StartupError` when the database cannot be opened or Discord cannot be
     reached (or does not answer within ``LOGIN_TIMEOUT``), and ``discord.LoginFailure`` when it
     rejects the token. With ``DATABASE_URL`` set the store is PostgreSQL (connected to and
     migrated first; an unreachable or refusing server is a :class:`StartupError` naming it)."""
-    try:
-        bot = await build(settings)
-    except SchemaAhead as error:
-        where = f"the database file {settings.database_path}"
-        raise StartupError(newer_database(where, error), 2) from None
-    except (OSError, sqlite3.Error, StorageUnavailable) as error:
-        raise StartupError(database_problem(settings.database_path, error), 2) from None
+    bot = await opened(settings)
+    log.info("settings: %s", settings_source())
+    log.info(
+        "database: %s, at migration %04d",
+        database_described(settings),
+        await bot.db.schema_version(),
+    )
+    log.info("shards: %s", shards_described(settings))
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
-    where = str(settings.discord_api_base or discord.http.Route.BASE)
+        loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name)
+    claim: ShardClaim | None = None
     try:
+        claim = await claim_shards(settings)
         async with bot:
-            try:
-                await asyncio.wait_for(
-                    bot.login(settings.discord_token.get_secret_value()), LOGIN_TIMEOUT
-                )
-            except TimeoutError:
-                raise StartupError(
-                    f"Discord did not answer within {LOGIN_TIMEOUT:g} s at {where}. Check your "
-                    "network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
-                    1,
-                ) from None
-            except (aiohttp.ClientError, OSError) as error:
-                raise StartupError(
-                    f"Cannot reach Discord at {where} ({type(error).__name__}: {error}). Check "
-                    "your network, DISCORD_API_BASE and DISCORD_GATEWAY_URL.",
-                    1,
-                ) from None
-            except discord.LoginFailure:
-                raise
-            except discord.HTTPException as error:
-                raise StartupError(
-                    f"Discord at {where} answered {error.status} ({error.text or 'no details'})"
-                    " while the bot was starting. Check DISCORD_API_BASE.",
-                    1,
-                ) from None
+            await log_in(bot, settings)
             await bot.connect()
     finally:
+        if claim is not None:
+            await claim.release()
         await bot.db.close()
+        log.info("stopped; the database %s is closed", database_named(settings))
+
+
+def dev_guild_refused(error: DevGuildRefused) -> str:
+    """The one line printed when Discord refuses the command sync to DEV_GUILD_ID."""
+    return (
+        "Configuration error: Discord refused to sync the slash commands to "
+        f"DEV_GUILD_ID={error.guild_id} ({error.status} {error.text or 'no details'}): the bot "
+        "is not in that server, or was invited without the applications.commands scope. Check "
+        "the server id, invite the bot there (README, 'Creating the Discord application'), or "
+        "leave DEV_GUILD_ID empty to sync globally."
+    )
+
+
+async def claim_shards(settings: Settings) -> ShardClaim | None:
+    """On PostgreSQL, claim this process's shards for as long as it runs
+    (:mod:`bot.store.shard_claims`; an unsharded process runs shard 0 of 1): raises
+    :class:`StartupError` (status 2) when another process on the database runs one of them or
+    splits the servers with another SHARD_COUNT. ``None`` on SQLite."""
+    if settings.database_url is None:
+        return None
+    count = settings.shard_count or 1
+    shards = settings.shard_ids if settings.shard_ids is not None else tuple(range(count))
+    try:
+        return await ShardClaim.take(settings.database_url.get_secret_value(), count, shards)
+    except ShardsTaken as error:
+        raise StartupError(shards_taken(settings, error), 2) from None
+
+
+def shards_taken(settings: Settings, error: ShardsTaken) -> str:
+    """The one line printed when another process on the database claims this one's shards."""
+    where = database_named(settings)
+
+    def as_set(count: int) -> str:
+        return "unsharded" if count == 1 else f"SHARD_COUNT={count}"
+
+    if error.counts:
+        others = " and ".join(as_set(count) for count in error.counts)
+        return (
+            f"Configuration error: another process on the PostgreSQL database {where} runs "
+            f"{others}, this one {as_set(settings.shard_count or 1)}: they would split the "
+            "servers differently. Give every process the same SHARD_COUNT, or stop the others "
+            "(README, 'Sharding')."
+        )
+    count = settings.shard_count or 1
+    if settings.shard_count is None:
+        return (
+            f"Configuration error: another unsharded process of the bot already runs on the "
+            f"PostgreSQL database {where}: both would answer every command. Stop the other one "
+            "(README, 'Sharding')."
+        )
+    listed = ", ".join(map(str, error.shards))
+    return (
+        f"Configuration error: shard {listed} of {count} is already run by another process "
+        f"on the PostgreSQL database {where}: each shard must be run by exactly one process. "
+        "Check this process's SHARD_IDS, or stop the other one (README, 'Sharding')."
+    )
+
+
+STOPPING: set[asyncio.Future[None]] = set()  # the stops under way (a task needs a reference)
+
+
+def stop(bot: CombatBot, signal_name: str) -> None:
+    """Stop the bot on ``SIGTERM`` / ``SIGINT``, saying so (:meth:`CombatBot.close` lets the
+    work in flight finish first)."""
+    log.info(
+        "stopping (%s): the commands, clicks and expiry pass in flight get up to %g s",
+        signal_name,
+        SHUTDOWN_GRACE,
+    )
+    STOPPING.add(asyncio.ensure_future(bot.close()))
 
 
 async def copy_db(path: Path, url: str) -> int:
@@ -341,16 +574,39 @@ def copy_db_main(argv: list[str]) -> int:
     except ValueError as error:
         print(f"copy-db: --to {error}", file=sys.stderr)
         return 2
+    try:  # the bot's own lock (hold_database), held while the copy reads the file
+        lock = DatabaseLock.take(args.source) if args.source.is_file() else None
+    except DatabaseInUse as error:
+        print(
+            f"copy-db: the database {args.source} is in use by a running bot ({error.holder}): "
+            "stop the bot before copying.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         return asyncio.run(copy_db(args.source, args.to))
     except StartupError as error:
         print(str(error), file=sys.stderr)
         return error.status
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+USAGE = """usage: python -m bot              run the bot (settings: the environment and .env)
+       python -m bot copy-db --to postgresql://… [--from PATH]
+                                  copy the SQLite database into an empty PostgreSQL one"""
 
 
 def main() -> int:
     if sys.argv[1:2] == ["copy-db"]:
         return copy_db_main(sys.argv[2:])
+    if sys.argv[1:] in (["--help"], ["-h"]):
+        print(USAGE)
+        return 0
+    if sys.argv[1:]:  # never start the bot on arguments it does not take
+        print(f"python -m bot: unknown argument {sys.argv[1]!r}\n{USAGE}", file=sys.stderr)
+        return 2
     try:
         settings = load_settings()
     except SettingsError as error:

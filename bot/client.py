@@ -510,7 +510,28 @@ class ShardedCombatBot(CombatBot, commands.AutoShardedBot):
     """The bot on discord.py's ``AutoShardedClient``: it runs the shards ``SHARD_IDS`` of
     ``SHARD_COUNT`` (all of them when SHARD_IDS is unset), one gateway connection each, and
     Discord sends it the events of exactly the servers those shards own
-    (``(guild_id >> 22) % shard_count``)."""
+    (``(guild_id >> 22) % shard_count``).
+
+    A stop during start-up stops it: discord.py connects the shards one after another (each
+    waits its turn to identify) and retries one that failed to connect every 5 s, forever, even
+    once the client is closed — a ``SIGTERM`` or Ctrl+C while the shards connected left the
+    process running, logging a traceback per retry. :meth:`close` cancels the launch."""
+
+    _launch: asyncio.Task[None] | None = None
+
+    async def launch_shards(self) -> None:
+        """discord.py's, as a task :meth:`close` can cancel."""
+        self._launch = asyncio.create_task(super().launch_shards(), name="launch-shards")
+        try:
+            await self._launch
+        except asyncio.CancelledError:
+            if not self.is_closed():
+                raise  # cancelled from outside, not by close()
+
+    async def close(self) -> None:
+        await super().close()
+        if self._launch is not None and not self._launch.done():
+            self._launch.cancel()
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -7,6 +7,7 @@ so it never reaches a log line or an error message.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import re
@@ -91,8 +92,10 @@ class Settings(BaseModel):
     - ``dev_guild_id`` (DEV_GUILD_ID): when set, slash commands are synced to that server only.
     - ``log_level`` (LOG_LEVEL): DEBUG, INFO, WARNING, ERROR or CRITICAL; default INFO.
     - ``discord_api_base`` / ``discord_gateway_url`` (DISCORD_API_BASE / DISCORD_GATEWAY_URL):
-      override Discord's REST base (``…/api/v10``) and gateway URL; unset in production, used by
-      the test harness and REST proxies.
+      override Discord's REST base (``http(s)://…/api/v10``) and gateway URL (``ws(s)://``);
+      unset in production, used by the test harness and REST proxies.
+
+    A blank value is an unset one (:func:`load_settings`): the default applies.
     - ``log_snapshot_every`` (LOG_SNAPSHOT_EVERY): the encounter log keeps a full state snapshot
       every this many versions (1-10000, default 50); other states are replayed from it
       (:mod:`bot.services.replay`).
@@ -144,10 +147,32 @@ class Settings(BaseModel):
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("discord_api_base")
+    @classmethod
+    def _rest_scheme(cls, value: AnyUrl | None) -> AnyUrl | None:
+        return _scheme_in(
+            value, ("http", "https"), "a REST base such as https://discord.com/api/v10"
+        )
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _gateway_scheme(cls, value: AnyUrl | None) -> AnyUrl | None:
+        return _scheme_in(value, ("ws", "wss"), "a websocket URL such as wss://gateway.discord.gg/")
+
     @field_validator("database_path", mode="before")
     @classmethod
     def _blank_is_default(cls, value: object) -> object:
         return DEFAULT_DATABASE_PATH if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _a_path_not_a_url(cls, value: object) -> object:
+        if isinstance(value, str) and "://" in value:
+            raise ValueError(
+                "is a URL, not a file path: it names the SQLite file (e.g. data/bot.sqlite3); "
+                "for PostgreSQL set DATABASE_URL instead"
+            )
+        return value
 
     @field_validator("database_url", mode="before")
     @classmethod
@@ -224,6 +249,15 @@ class Settings(BaseModel):
         return logging.getLevelNamesMapping()[self.log_level]
 
 
+def _scheme_in(value: AnyUrl | None, schemes: tuple[str, ...], what: str) -> AnyUrl | None:
+    """``value`` when its scheme is one of ``schemes``; else ``ValueError`` saying it must be
+    ``what`` (a REST base is not a websocket, and neither is an ``ftp://`` URL)."""
+    if value is not None and value.scheme not in schemes:
+        allowed = " or ".join(f"{scheme}://" for scheme in schemes)
+        raise ValueError(f"must be {allowed}: {what}, not {value.scheme}://")
+    return value
+
+
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 _URL_SHAPE = "postgresql://user:password@host:5432/dbname"
 
@@ -282,6 +316,12 @@ class SettingsError(Exception):
         )
 
 
+def default_env_file() -> Path:
+    """The ``.env`` the settings are read from: the working folder's, else the project's (it
+    may not exist)."""
+    return Path(".env").absolute() if Path(".env").is_file() else PROJECT_ROOT / ".env"
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, env_file: Path | None = None
 ) -> Settings:
@@ -289,18 +329,22 @@ def load_settings(
 
     ``environ`` defaults to ``os.environ`` and ``env_file`` to ``.env`` in the working directory
     (or, when there is none, in the project folder).
-    Raises :class:`SettingsError` naming the first bad variable; the message never contains the
-    value of ``DISCORD_TOKEN`` or ``DATABASE_URL``.
+    Raises :class:`SettingsError` naming the first bad variable — or a name in ``.env`` that
+    looks like a misspelt setting; the message never contains the value of ``DISCORD_TOKEN`` or
+    ``DATABASE_URL``.
     """
     environ = os.environ if environ is None else environ
-    if env_file is None:  # the working folder's .env, else the project's
-        env_file = Path(".env") if Path(".env").is_file() else PROJECT_ROOT / ".env"
+    if env_file is None:
+        env_file = default_env_file()
     merged: dict[str, str] = {}
     if env_file.is_file():
-        merged.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        from_file = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+        _refuse_misspelt(from_file)
+        merged.update(from_file)
     merged.update({k: v for k, v in environ.items() if k in ENV_VARS})
-    raw = {name.lower(): merged[name] for name in ENV_VARS if name in merged}
-    if not raw.get("discord_token", "").strip():
+    # A blank value is an unset one, for every setting: ``LOG_LEVEL=`` takes the default.
+    raw = {name.lower(): merged[name] for name in ENV_VARS if merged.get(name, "").strip()}
+    if "discord_token" not in raw:
         raise SettingsError(
             "DISCORD_TOKEN",
             "is required but not set (the bot token from Discord's Developer Portal: see the "
@@ -314,6 +358,20 @@ def load_settings(
         raise SettingsError(variable, _reason(error["msg"])) from None
 
 
+def _refuse_misspelt(from_file: Mapping[str, str]) -> None:
+    """Raise :class:`SettingsError` for a name in ``.env`` the bot does not read but that is
+    close to one it does (``LOGLEVEL``, ``SHARD_ID``, ``discord_token``): it would be ignored
+    without a word. Other names (another program's, in a shared file) are left alone."""
+    for name in from_file:
+        if name in ENV_VARS:
+            continue
+        close = difflib.get_close_matches(name.upper(), ENV_VARS, n=1, cutoff=0.8)
+        if close:
+            raise SettingsError(
+                name, f"(in .env) is not a setting the bot reads; the closest is {close[0]}"
+            )
+
+
 def database_path_setting(
     environ: Mapping[str, str] | None = None, env_file: Path | None = None
 ) -> Path:
@@ -322,7 +380,7 @@ def database_path_setting(
     bot copy-db``)."""
     environ = os.environ if environ is None else environ
     if env_file is None:
-        env_file = Path(".env") if Path(".env").is_file() else PROJECT_ROOT / ".env"
+        env_file = default_env_file()
     value = environ.get("DATABASE_PATH")
     if value is None and env_file.is_file():
         value = dotenv_values(env_file).get("DATABASE_PATH")

@@ -21,6 +21,17 @@ from bot.store.base import Store
 log = logging.getLogger(__name__)
 
 
+class DevGuildRefused(Exception):
+    """Discord refused to sync the slash commands to ``DEV_GUILD_ID`` (``guild_id``): the bot is
+    not in that server, or was invited without the ``applications.commands`` scope."""
+
+    def __init__(self, guild_id: int, error: discord.HTTPException) -> None:
+        super().__init__(f"{error.status} {error.text or 'no details'}")
+        self.guild_id = guild_id
+        self.status = error.status
+        self.text = error.text
+
+
 def definitions_hash(tree: app_commands.CommandTree[Any], guild: discord.Object | None) -> str:
     """SHA-256 of the command payloads Discord would receive for ``guild`` (None: global)."""
     payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
@@ -38,7 +49,8 @@ async def sync_if_changed(
 ) -> bool:
     """Sync to ``dev_guild_id`` when set (copying the global commands there), else globally —
     only when the definitions' hash differs from the last successful sync. Returns whether it
-    synced. The hash is stored only after Discord accepted the sync."""
+    synced. The hash is stored only after Discord accepted the sync. Raises
+    :class:`DevGuildRefused` when Discord forbids the sync to ``dev_guild_id``."""
     guild = discord.Object(id=dev_guild_id) if dev_guild_id else None
     if guild is not None:
         tree.copy_global_to(guild=guild)
@@ -49,7 +61,12 @@ async def sync_if_changed(
     if previous == digest:
         log.info("slash commands unchanged since the last sync; not syncing")
         return False
-    synced = await tree.sync(guild=guild)
+    try:
+        synced = await tree.sync(guild=guild)
+    except discord.Forbidden as error:
+        if dev_guild_id is None:
+            raise
+        raise DevGuildRefused(dev_guild_id, error) from None
     async with db.transaction() as conn:
         await meta.put(conn, key, digest)
     scope = f"guild {dev_guild_id}" if guild else "globally"

@@ -12,7 +12,8 @@ if [ ! -x .venv/bin/python ] || ! { fresh .venv/.installed || fresh .venv/.insta
   touch .venv/.installed
 fi
 if [ ! -f .env ] && [ -z "${DISCORD_TOKEN:-}" ]; then
-  cp .env.example .env
+  # .env will hold the bot token: readable by its owner only.
+  (umask 077 && cp .env.example .env)
   echo "Created .env from .env.example: put your bot token in DISCORD_TOKEN, then run this again." >&2
   exit 2
 fi

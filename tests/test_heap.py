@@ -34,5 +34,5 @@ def test_settle_freezes_what_lives_and_collects_young_objects_less_often() -> No
 
 def test_the_bot_settles_its_heap_after_start_up_builds_it() -> None:
     source = (ROOT / "bot" / "__main__.py").read_text()
-    build = source.index("bot = await build(settings)")
+    build = source.index("bot = await opened(settings)")  # build(), its failures named
     assert build < source.index("heap.settle()") < source.index("await bot.connect()")

@@ -64,3 +64,14 @@ def test_readme_shows_the_procfile_shard_lines() -> None:
     for line in (ROOT / "Procfile").read_text().splitlines():
         if "SHARD_IDS" in line:
             assert line in readme
+
+
+def test_a_host_finds_what_to_install() -> None:
+    """The README sends Heroku users to the Procfile; Heroku's Python buildpack installs an app
+    only from a requirements.txt (or Pipfile, poetry.lock, uv.lock) at its root — with
+    pyproject.toml alone the build stopped before the Procfile was ever read. requirements.txt
+    installs the project itself, so pyproject.toml stays the one list of pinned dependencies."""
+    lines = (ROOT / "requirements.txt").read_text().splitlines()
+    requirements = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    assert requirements == ["."]
+    assert "requirements.txt" in (ROOT / "README.md").read_text()

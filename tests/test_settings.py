@@ -73,6 +73,57 @@ def test_bad_settings_name_the_variable(
 
 
 @pytest.mark.parametrize(
+    "variable",
+    [
+        "DATABASE_PATH",
+        "DATABASE_URL",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "DISCORD_API_BASE",
+        "DISCORD_GATEWAY_URL",
+        "LOG_SNAPSHOT_EVERY",
+        "CHECK_REPLAY",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+    ],
+)
+def test_a_blank_setting_takes_its_default(tmp_path: Path, variable: str) -> None:
+    """``LOG_LEVEL=`` in ``.env`` (as .env.example's optional settings are left) means the
+    default, for every setting alike: LOG_LEVEL, LOG_SNAPSHOT_EVERY and CHECK_REPLAY refused a
+    blank value ("must be one of …", "unable to parse string as an integer") while DATABASE_PATH,
+    DEV_GUILD_ID and the others took it as unset."""
+    defaults = load_settings({"DISCORD_TOKEN": "t"}, env_file=tmp_path / "none")
+    for blank in ("", "  "):
+        env = tmp_path / ".env"
+        env.write_text(f"DISCORD_TOKEN=t\n{variable}={blank}\n")
+        assert load_settings({}, env_file=env) == defaults
+        assert load_settings(
+            {"DISCORD_TOKEN": "t", variable: blank}, env_file=tmp_path / "none"
+        ) == (defaults)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "words"),
+    [
+        ("DISCORD_API_BASE", "ftp://proxy.example/api/v10", "http:// or https://"),
+        ("DISCORD_API_BASE", "wss://gateway.discord.gg/", "http:// or https://"),
+        ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg/", "ws:// or wss://"),
+        ("DISCORD_GATEWAY_URL", "ftp://gateway.example/", "ws:// or wss://"),
+    ],
+)
+def test_an_endpoint_of_the_wrong_kind_is_named(
+    tmp_path: Path, variable: str, value: str, words: str
+) -> None:
+    """DISCORD_API_BASE is a REST base (http/https) and DISCORD_GATEWAY_URL a websocket
+    (ws/wss): any other scheme was accepted and failed only at login — "Cannot reach Discord"
+    and exit 1, a network fault rather than the setting to fix."""
+    with pytest.raises(SettingsError) as caught:
+        load_settings({"DISCORD_TOKEN": "t", variable: value}, env_file=tmp_path / "none")
+    assert caught.value.variable == variable
+    assert words in caught.value.one_line()
+
+
+@pytest.mark.parametrize(
     ("environ", "count", "ids", "syncs"),
     [
         ({}, None, None, True),
@@ -251,3 +302,79 @@ def test_copy_db_finds_database_path_like_the_bot(tmp_path: Path) -> None:
     )
     assert database_path_setting({"DATABASE_PATH": "  "}, env_file) == DEFAULT_DATABASE_PATH
     assert database_path_setting({}, tmp_path / "none") == DEFAULT_DATABASE_PATH
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [(["--help"], 0), (["-h"], 0), (["copydb", "--to", "postgresql://x@h/db"], 2), (["run"], 2)],
+)
+def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
+    tmp_path: Path, args: list[str], status: int
+) -> None:
+    """``python -m bot --help`` (or a misspelt ``copydb``) started the bot — with the .env's
+    token, connected to Discord and answering commands — ignoring the arguments. It now prints
+    what it takes (``--help``: status 0) or names the unknown argument (status 2), and starts
+    nothing."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env=clean_env(
+            {
+                "PATH": "/usr/bin:/bin",
+                "PYTHONPATH": str(ROOT),
+                "DISCORD_TOKEN": "would-start",
+                "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+                "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            }
+        ),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == status, done.stderr
+    assert "copy-db" in done.stdout + done.stderr  # what it does take
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "bot.sqlite3").exists()  # no database opened: nothing started
+
+
+@pytest.mark.parametrize(
+    ("line", "meant"),
+    [
+        ("LOGLEVEL=DEBUG", "LOG_LEVEL"),
+        ("SHARD_ID=1", "SHARD_IDS"),
+        ("DATABASE_PATCH=/srv/bot.sqlite3", "DATABASE_PATH"),
+        ("discord_token=abc", "DISCORD_TOKEN"),
+    ],
+)
+def test_a_misspelt_setting_in_env_file_is_named(tmp_path: Path, line: str, meant: str) -> None:
+    """A setting misspelt in .env was silently ignored: ``SHARD_ID=1`` ran every shard (both
+    processes answering each server), ``LOGLEVEL=DEBUG`` logged at INFO. A name in .env the
+    bot does not read but close to one it does stops it, naming both."""
+    env = tmp_path / ".env"
+    env.write_text(f"DISCORD_TOKEN=t\n{line}\n")
+    with pytest.raises(SettingsError) as caught:
+        load_settings({}, env_file=env)
+    written = line.partition("=")[0]
+    assert caught.value.variable == written
+    assert f"the closest is {meant}. " in caught.value.one_line()
+
+
+def test_other_names_in_env_file_are_left_alone(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=t\nPGPASSWORD=x\nEDITOR=vim\n")
+    assert load_settings({}, env_file=env).discord_token.get_secret_value() == "t"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [f"postgresql://bob:{SECRET}@db/bot", f"postgres://bob:{SECRET}@db/bot", "sqlite:///x.db"],
+)
+def test_a_url_in_database_path_is_named(tmp_path: Path, value: str) -> None:
+    """DATABASE_PATH given a URL (DATABASE_URL's value in the wrong setting): the bot made
+    folders named after it — ``postgresql:/bob:<password>@db/`` — and ran on a new empty SQLite
+    file there, the password in its path and in the log line naming the database."""
+    with pytest.raises(SettingsError) as caught:
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": value}, env_file=tmp_path / "none")
+    assert caught.value.variable == "DATABASE_PATH"
+    line = caught.value.one_line()
+    assert "DATABASE_URL" in line and SECRET not in line

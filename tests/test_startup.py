@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.__main__ import database_problem, shards_described
+from bot.errors import StorageUnavailable
+from bot.settings import load_settings
 from tests.environ import clean_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,6 +128,140 @@ def test_an_unopenable_database_path_is_one_line_and_exit_2(tmp_path: Path) -> N
     database = tmp_path / "a-folder.sqlite3"
     database.mkdir()  # SQLite cannot open a directory
     assert_one_line_naming(run_bot(tmp_path, database), database, "DATABASE_PATH")
+
+
+@pytest.mark.parametrize(
+    ("environ", "said"),
+    [
+        ({}, "unsharded (one gateway connection serves every server)"),
+        ({"SHARD_COUNT": "4"}, "0-3 of 4 (this process runs every shard)"),
+        (
+            {"SHARD_COUNT": "8", "SHARD_IDS": "2,3,5,6-7"},
+            "2-3,5-7 of 8 (other processes run the others)",
+        ),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0"}, "0 of 4 (other processes run the others)"),
+    ],
+)
+def test_the_start_up_log_says_which_shards(
+    tmp_path: Path, environ: dict[str, str], said: str
+) -> None:
+    settings = load_settings({"DISCORD_TOKEN": "t", **environ}, env_file=tmp_path / "none")
+    assert shards_described(settings) == said
+
+
+def test_a_database_another_program_holds_locked_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Another program in a write transaction on the file (a ``sqlite3`` shell left in BEGIN,
+    a script): the bot waits out SQLite's busy timeout, then says the file is locked and by
+    what kind of program — it said "cannot open the database … Check DATABASE_PATH", a setting
+    with nothing wrong in it."""
+    database = tmp_path / "bot.sqlite3"
+    holder = sqlite3.connect(database, isolation_level=None)
+    try:
+        holder.execute("PRAGMA journal_mode = WAL")
+        holder.execute("CREATE TABLE notes (x INTEGER)")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("INSERT INTO notes VALUES (1)")
+        done = run_bot(tmp_path, database)
+    finally:
+        holder.close()
+    lines = [line for line in done.stderr.strip().splitlines() if " WARNING " not in line]
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1, done.stderr
+    assert str(database) in lines[0] and "locked by another program" in lines[0], lines[0]
+    assert "Check DATABASE_PATH" not in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_the_start_up_log_says_which_env_file(tmp_path: Path) -> None:
+    """The working folder's .env is read before the project's: the log says which one (or
+    none), so settings read from another program's .env (python -m bot started from its
+    folder) are seen."""
+    (tmp_path / ".env").write_text("LOG_LEVEL=INFO\n")
+    done = run_bot(tmp_path, tmp_path / "bot.sqlite3")
+    assert done.returncode == 1, done.stderr  # Discord unreachable: the start got that far
+    assert f"INFO bot: settings: the environment over {tmp_path / '.env'}\n" in done.stderr
+
+
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs (root only), too small for the bot's migrations."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    yield from full_disk(tmp_path)
+
+
+def test_a_full_disk_at_start_is_one_line_and_exit_2(tmp_path: Path, tiny_disk: Path) -> None:
+    """The disk fills up while the migrations run: the line read "cannot open the database at
+    … (None). Check DATABASE_PATH" — the storage fault's SQLite code was lost on the way."""
+    database = tiny_disk / "bot.sqlite3"
+    done = run_bot(tmp_path, database)
+    lines = [line for line in done.stderr.strip().splitlines() if " WARNING " not in line]
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1, done.stderr
+    assert str(database) in lines[0] and "is full" in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        ("SQLITE_FULL", "is full"),
+        ("SQLITE_READONLY", "is read-only"),
+        ("SQLITE_BUSY", "is locked by another program"),
+        ("SQLITE_CORRUPT", "is corrupted"),
+    ],
+)
+def test_a_storage_fault_at_start_is_named_by_its_sqlite_code(reason: str, words: str) -> None:
+    """A fault reported as StorageUnavailable without the sqlite3 error chained (a group commit
+    that failed) is named by the SQLite code it was mapped from, never "(None)"."""
+    fault = StorageUnavailable("The bot's storage is full; nothing was changed.", reason)
+    line = database_problem(Path("/srv/bot.sqlite3"), fault)
+    assert words in line and "None" not in line, line
+
+
+def test_a_data_folder_hidden_by_a_volume_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A host volume mounted over the project's data/ folder to keep the database hides the
+    rules tables and help texts shipped there: python -m bot died in a traceback from an import
+    (FileNotFoundError: …/data/uttas/tables.json). Run on a copy of the project whose data/ is
+    empty, as under such a volume."""
+    app = tmp_path / "app"
+    for package in ("bot", "cogs"):
+        shutil.copytree(ROOT / package, app / package, ignore=shutil.ignore_patterns("__pycache__"))
+    (app / "data").mkdir()
+    env = clean_env(
+        {
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(app),
+            "DISCORD_TOKEN": "startup-test-token",
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+        }
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(app / "data") in lines[0] and "DATABASE_PATH" in lines[0], lines[0]
+    assert not list((app / "data").iterdir())  # nothing started: no database made there
 
 
 def test_a_database_a_newer_bot_upgraded_is_one_line_and_exit_2(tmp_path: Path) -> None:

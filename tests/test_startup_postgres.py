@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import subprocess
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import asyncpg
 
+from bot.store.shard_claims import ShardClaim
 from tests import test_startup as startup
 from tests.pg.server import PgServer
 
@@ -64,6 +66,8 @@ def test_a_reachable_server_is_migrated_then_the_bot_goes_on_to_discord(
 ) -> None:
     done = run_bot(tmp_path, with_password(pg_url))
     one_line(done, 1, "Cannot reach Discord", "127.0.0.1:9")
+    # The log names the database it runs on, without the password (tests/e2e/test_operator_log.py)
+    assert "INFO bot: database: PostgreSQL postgresql://postgres:***@" in done.stderr
 
     async def version() -> int:
         conn = await asyncpg.connect(pg_url)
@@ -73,6 +77,87 @@ def test_a_reachable_server_is_migrated_then_the_bot_goes_on_to_discord(
             await conn.close()
 
     assert asyncio.run(version()) >= 19
+
+
+# --- Shards on one PostgreSQL database: each run by exactly one process (README, "Sharding") ---
+
+
+def claims_refusal(tmp_path: Path, url: str, **shards: str) -> subprocess.CompletedProcess[str]:
+    return startup.run_bot(tmp_path, tmp_path / "unused.sqlite3", DATABASE_URL=url, **shards)
+
+
+async def test_a_shard_another_process_runs_is_refused(tmp_path: Path, pg_url: str) -> None:
+    """Two processes given the same SHARD_IDS (a shard type scaled to two dynos) both ran and
+    both answered the shard's servers; the second is refused in one line, exit 2."""
+    running = await ShardClaim.take(pg_url, 4, [0, 1])  # as a process with SHARD_IDS=0-1 holds
+    try:
+        done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="4", SHARD_IDS="1-2")
+        line = one_line(done, 2, "shard 1 of 4", "another process", "SHARD_IDS")
+        assert "postgres:***@" in line
+        # Shards no one runs are free: the process goes on to Discord (here an unreachable one).
+        done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="4", SHARD_IDS="2-3")
+        one_line(done, 1, "Cannot reach Discord")
+    finally:
+        await running.release()
+    unsharded = await ShardClaim.take(pg_url, 1, [0])  # two unsharded processes: both answer
+    try:
+        one_line(claims_refusal(tmp_path, with_password(pg_url)), 2, "another unsharded process")
+    finally:
+        await unsharded.release()
+    done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="4", SHARD_IDS="1-2")
+    one_line(done, 1, "Cannot reach Discord")  # the other process stopped: shard 1 is free
+
+
+async def test_processes_that_split_the_servers_differently_are_refused(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """An unsharded process beside sharded ones (the Procfile's worker scaled up with its shard
+    types), or two SHARD_COUNTs: each splits the servers its own way, so some were answered
+    twice and others by nobody."""
+    running = await ShardClaim.take(pg_url, 4, [0, 1])
+    try:
+        one_line(claims_refusal(tmp_path, with_password(pg_url)), 2, "SHARD_COUNT=4", "unsharded")
+        done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="2", SHARD_IDS="1")
+        one_line(done, 2, "SHARD_COUNT=4", "SHARD_COUNT=2")
+    finally:
+        await running.release()
+
+
+# --- A database the bot may not write: one line, exit 2 (as SQLite's read-only file) ---------
+
+
+async def admin(url: str, *statements: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+async def test_a_read_only_database_is_one_line_and_exit_2(tmp_path: Path, pg_url: str) -> None:
+    """A database set read-only (``default_transaction_read_only``, or a standby's URL given by
+    mistake): the migrations failed with a traceback of asyncpg's ReadOnlySQLTransactionError."""
+    name = urlsplit(pg_url).path.lstrip("/")
+    await admin(pg_url, f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    line = one_line(run_bot(tmp_path, with_password(pg_url)), 2, "DATABASE_URL", "read-only")
+    assert "postgres:***@" in line
+
+
+async def test_a_login_that_may_not_create_tables_is_one_line_and_exit_2(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """A login without the right to create tables in the database's schema (PostgreSQL 15 and
+    later no longer grant CREATE on ``public`` to every user): a traceback of
+    InsufficientPrivilegeError ("permission denied for schema public")."""
+    await admin(
+        pg_url,
+        "CREATE ROLE plain LOGIN PASSWORD 'x'",
+        "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+    )
+    url = with_password(pg_url).replace("postgresql://postgres:", "postgresql://plain:", 1)
+    line = one_line(run_bot(tmp_path, url), 2, "DATABASE_URL", "permission", "plain")
+    assert "plain:***@" in line
 
 
 def test_a_database_a_newer_bot_upgraded_is_one_line_and_exit_2(

@@ -21,6 +21,7 @@ from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database, bundled_migrations
 from bot.store.decisions import ts
 from bot.store.pg import PgDatabase
+from bot.store.process_lock import DatabaseLock
 from bot.store.turn_pings import TurnPing
 from tests.store.test_encounter_side_stores import GUILD, NOW, PLAYER, add_encounter, state
 
@@ -249,3 +250,44 @@ async def test_the_command_prints_a_line_per_table_and_hides_the_password(
     assert "s3cret-pw" not in again.stdout + again.stderr
     bad = run_copy_db("--to", "mysql://x@h/db", "--from", str(tmp_path / "bot.sqlite3"))
     assert bad.returncode == 2 and bad.stderr.startswith("copy-db: --to has 'mysql://'")
+
+
+async def test_a_target_from_a_newer_bot_is_one_line(tmp_path: Path, pg_url: str) -> None:
+    """copy-db migrates its target first: one a newer bot migrated is refused in one line
+    (exit 2), as the bot itself refuses it (tests/test_startup.py), not a traceback."""
+    await filled_sqlite(tmp_path / "bot.sqlite3")
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+        await conn.execute("INSERT INTO schema_version (version) VALUES (9999)")
+    finally:
+        await conn.close()
+    done = run_copy_db("--to", pg_url, "--from", str(tmp_path / "bot.sqlite3"))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "was upgraded by a newer version of the bot (its schema is at migration 9999" in line
+
+
+async def test_a_database_a_running_bot_holds_is_refused(tmp_path: Path, pg_url: str) -> None:
+    """The README says to stop the bot before copying: copy-db read a database the bot was
+    writing to and copied whatever it found. It takes the bot's lock on the file
+    (bot/store/process_lock.py) and, while a bot holds it, refuses in one line naming it."""
+    source = tmp_path / "bot.sqlite3"
+    await filled_sqlite(source)
+    held = DatabaseLock.take(source)  # as python -m bot holds it while it runs
+    try:
+        done = run_copy_db("--to", pg_url, "--from", str(source))
+    finally:
+        held.release()
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"copy-db: the database {source} is in use by a running bot (pid ")
+    assert "stop the bot" in line
+    conn = await asyncpg.connect(pg_url)
+    try:  # the target was not even touched
+        assert await conn.fetchval("SELECT to_regclass('encounters') IS NULL") is True
+    finally:
+        await conn.close()
+    again = run_copy_db("--to", pg_url, "--from", str(source))  # the bot stopped
+    assert again.returncode == 0, again.stderr
