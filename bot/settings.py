@@ -361,9 +361,11 @@ def load_settings(
 def _refuse_misspelt(from_file: Mapping[str, str]) -> None:
     """Raise :class:`SettingsError` for a name in ``.env`` the bot does not read but that is
     close to one it does (``LOGLEVEL``, ``SHARD_ID``, ``discord_token``): it would be ignored
-    without a word. Other names (another program's, in a shared file) are left alone."""
+    without a word. Other names (another program's, in a shared file) are left alone, and so
+    is a setting's name with a suffix of its own (``DATABASE_URL_RO``, ``DISCORD_TOKEN_DEV``:
+    a second value kept beside the setting, not a misspelling of it)."""
     for name in from_file:
-        if name in ENV_VARS:
+        if name in ENV_VARS or any(name.upper().startswith(f"{s}_") for s in ENV_VARS):
             continue
         close = difflib.get_close_matches(name.upper(), ENV_VARS, n=1, cutoff=0.8)
         if close:

@@ -361,7 +361,10 @@ def test_a_misspelt_setting_in_env_file_is_named(tmp_path: Path, line: str, mean
 
 def test_other_names_in_env_file_are_left_alone(tmp_path: Path) -> None:
     env = tmp_path / ".env"
-    env.write_text("DISCORD_TOKEN=t\nPGPASSWORD=x\nEDITOR=vim\n")
+    # a setting's name with a suffix is a second value kept beside it, not a misspelling
+    env.write_text(
+        "DISCORD_TOKEN=t\nPGPASSWORD=x\nEDITOR=vim\nDATABASE_URL_RO=x\nDISCORD_TOKEN_DEV=y\n"
+    )
     assert load_settings({}, env_file=env).discord_token.get_secret_value() == "t"
 
 
