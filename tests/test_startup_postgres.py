@@ -7,13 +7,15 @@ reachable server is migrated (under the advisory lock), then the bot goes on to 
 from __future__ import annotations
 
 import asyncio
+import logging
 import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import asyncpg
+import pytest
 
-from bot.store.shard_claims import ShardClaim
+from bot.store.shard_claims import SHARD_LOCKS, ShardClaim, ShardsTaken
 from tests import test_startup as startup
 from tests.pg.server import PgServer
 
@@ -106,6 +108,56 @@ async def test_a_shard_another_process_runs_is_refused(tmp_path: Path, pg_url: s
         await unsharded.release()
     done = claims_refusal(tmp_path, with_password(pg_url), SHARD_COUNT="4", SHARD_IDS="1-2")
     one_line(done, 1, "Cannot reach Discord")  # the other process stopped: shard 1 is free
+
+
+class _Told(logging.Handler):
+    """Sets ``event`` once a record says ``words``."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.words, self.event = words, asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.event.set()
+
+
+async def test_a_shard_a_dead_session_holds_is_waited_for(pg_url: str) -> None:
+    """A process gone with its host keeps its session — and its shards — until the server
+    notices; a process restarted meanwhile (elsewhere: Heroku starts it on another dyno) was
+    refused at once, and a platform's crash backoff could then keep the shard down for minutes.
+    A holder that is not a live process on this host is waited for; once it lets go, the shard
+    is claimed. A live process here is not waited for."""
+    gone = await asyncpg.connect(
+        pg_url, server_settings={"application_name": "tabletop bot pid 1 on gone-host, shards 1"}
+    )
+    try:
+        assert await gone.fetchval("SELECT pg_try_advisory_lock($1::int, 1)", SHARD_LOCKS)
+        told = _Told("held by another session")
+        claims_log = logging.getLogger("bot.store.shard_claims")
+        claims_log.addHandler(told)
+        try:
+            waiting = asyncio.create_task(ShardClaim.take(pg_url, 2, [1], wait_s=30))
+            heard = asyncio.create_task(told.event.wait())
+            # until the waiter met the held shard (or was refused at once)
+            await asyncio.wait([waiting, heard], timeout=30, return_when=asyncio.FIRST_COMPLETED)
+            heard.cancel()
+        finally:
+            claims_log.removeHandler(told)
+        assert told.event.is_set() and not waiting.done(), "refused at once"
+    finally:
+        await gone.close()  # the dead session is dropped
+    claim = await asyncio.wait_for(waiting, 30)
+    try:
+        with pytest.raises(ShardsTaken) as again:  # held by a live process here: at once
+            await ShardClaim.take(pg_url, 2, [1], wait_s=30)
+        assert again.value.held_here()
+        keepalive = await claim._conn.fetchval(  # type: ignore[union-attr]
+            "SELECT setting FROM pg_settings WHERE name = 'tcp_keepalives_idle'"
+        )
+        assert keepalive in ("10", "0"), keepalive  # 0: a Unix socket, which has none
+    finally:
+        await claim.release()
 
 
 async def test_processes_that_split_the_servers_differently_are_refused(
