@@ -16,11 +16,12 @@ from tests.harness.server import DiscordHarness
 NOT_OURS = "123456789012345678"
 
 
-async def test_a_dev_guild_the_bot_is_not_in_is_named(
-    discord_harness: DiscordHarness, tmp_path: Path
-) -> None:
-    h = discord_harness
-    process = BotProcess(h, tmp_path, {"DEV_GUILD_ID": NOT_OURS})
+async def one_line_and_exit_2(
+    h: DiscordHarness, tmp_path: Path, env: dict[str, str]
+) -> tuple[str, str]:
+    """Run ``python -m bot`` with ``env`` until it exits; insist on status 2 and one line
+    besides INFO lines. Returns (all the output, that line)."""
+    process = BotProcess(h, tmp_path, env)
     try:
         process.spawn()
         await h.wait_for(lambda: process.proc is not None and process.proc.poll() is not None, 30)
@@ -31,8 +32,15 @@ async def test_a_dev_guild_the_bot_is_not_in_is_named(
     assert process.proc.returncode == 2, out
     lines = [line for line in out.strip().splitlines() if " INFO " not in line]
     assert len(lines) == 1, out
-    assert f"DEV_GUILD_ID={NOT_OURS}" in lines[0] and "applications.commands" in lines[0]
-    assert "DISCORD_API_BASE" not in lines[0]
+    return out, lines[0]
+
+
+async def test_a_dev_guild_the_bot_is_not_in_is_named(
+    discord_harness: DiscordHarness, tmp_path: Path
+) -> None:
+    out, line = await one_line_and_exit_2(discord_harness, tmp_path, {"DEV_GUILD_ID": NOT_OURS})
+    assert f"DEV_GUILD_ID={NOT_OURS}" in line and "applications.commands" in line
+    assert "DISCORD_API_BASE" not in line
     assert "Traceback" not in out
 
 
@@ -41,17 +49,8 @@ async def test_a_token_discord_rejects_is_named(
 ) -> None:
     """README, "Settings": a token Discord rejects (401 at login) is one line naming
     DISCORD_TOKEN, exit 2, and the token appears nowhere."""
-    h = discord_harness
-    process = BotProcess(h, tmp_path, {"DISCORD_TOKEN": "not-the-bot-token.x.y"})
-    try:
-        process.spawn()
-        await h.wait_for(lambda: process.proc is not None and process.proc.poll() is not None, 30)
-    finally:
-        process.stop()
-    assert process.proc is not None
-    out = process.output()
-    assert process.proc.returncode == 2, out
-    lines = [line for line in out.strip().splitlines() if " INFO " not in line]
-    assert len(lines) == 1, out
-    assert "Discord rejected DISCORD_TOKEN" in lines[0]
+    out, line = await one_line_and_exit_2(
+        discord_harness, tmp_path, {"DISCORD_TOKEN": "not-the-bot-token.x.y"}
+    )
+    assert "Discord rejected DISCORD_TOKEN" in line
     assert "not-the-bot-token" not in out and "Traceback" not in out
