@@ -58,7 +58,7 @@ def result_embed(
         description=fit_lines(lines, DESCRIPTION_MAX, empty=empty),
         colour=discord.Colour.orange() if result.decision else discord.Colour.dark_red(),
     )
-    if result.expired:
+    if result.expired and not result.standing:  # a standing reaction is said in its line
         embed.set_footer(text=f"{window_ran_out(result)}.")
     return embed
 
@@ -140,10 +140,8 @@ def for_away(encounter: Encounter, controller_id: int | None) -> str:
 def window_ran_out(result: CombatResult) -> str:
     """What an expired decision defaulted to, as a sentence start, in its ruleset's words
     (UTTAS: no reaction, or — for an attacker's complete-or-stop after a surrender —
-    stopping); or the standing reactions it applied instead (issue 17)."""
-    if result.standing:
-        chose = "; ".join(f"{use.name} — {use.label} (“{use.rule}”)" for use in result.standing)
-        return f"Standing reaction: {chose}"  # a footer: who set it is said in the lines
+    stopping). A standing reaction that answered it instead (issue 17) is said once, in the
+    result's line for it (:func:`standing_lines`), not here."""
     for settled in result.resolved:
         if settled.ran_out:
             return settled.ran_out

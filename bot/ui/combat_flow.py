@@ -264,12 +264,12 @@ def window_over(result: CombatResult) -> str:
 
 
 def _ran_out(result: CombatResult) -> str:
-    if result.standing:  # names and labels shown safely in a message's text
-        chose = "; ".join(
-            f"{shown_name(use.name)} — {shown_name(use.label)}, set by <@{use.set_by}>"
-            for use in result.standing
-        )
-        return f"standing reaction: {chose}"
+    """How a prompt whose window ran out was settled, after its title. A standing reaction's
+    answer is said once, in the result it shows ("Standing reaction set by <@X> for
+    **Vesna**: Block (…)", :func:`bot.ui.combat.standing_lines`): the title line only says
+    the window ran out (it said "standing reaction: …" again, with the footer a third time)."""
+    if result.standing:
+        return "answered as the window ran out"
     ran_out = window_ran_out(result)
     return ran_out[0].lower() + ran_out[1:]
 

@@ -10,6 +10,7 @@ bot was down is expired by the background loop as soon as it is back.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from bot.client import CombatBot
@@ -52,6 +53,16 @@ async def waiting_for_willow(
 def window_over(h: DiscordHarness) -> list[StoredMessage]:
     """The results the bot posted for windows that ran out."""
     return [m for m in h.messages_in(h.channel) if "Reaction window over" in m.text()]
+
+
+def standing_said(message: StoredMessage) -> int:
+    """How many times ``message`` says "standing reaction": its text line, and its embeds'
+    titles, descriptions and footers."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title", ""), embed.get("description", "")]
+        parts.append(embed.get("footer", {}).get("text", ""))
+    return sum(len(re.findall("standing reaction", part, re.IGNORECASE)) for part in parts)
 
 
 async def commands(bot: CombatBot, encounter: Encounter) -> list[str]:

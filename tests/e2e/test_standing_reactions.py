@@ -18,6 +18,7 @@ from tests.e2e.test_reaction_expiry import (
     WINDOW,
     assert_expired_once,
     commands,
+    standing_said,
     waiting_for_willow,
     window_over,
 )
@@ -51,13 +52,12 @@ async def test_a_standing_evade_is_taken_when_the_window_runs_out_and_says_so(
     assert [(use.name, use.label) for use in result.standing] == [("Willow", "Evade")]
     [notice] = window_over(h)
     assert "Willow reacts: Evade" in notice.text(), notice.text()
-    footer = notice.embeds[0]["footer"]["text"]
-    assert footer == f"Standing reaction: Willow — Evade (“{EVADE_RULE}”).", footer
+    said = f"Standing reaction set by <@{table.player.id}> for **Willow**: Evade (“{EVADE_RULE}”)"
+    assert said in notice.text() and standing_said(notice) == 1, notice.text()
     retired = h.message(prompt)
     assert retired.components == []
-    assert retired.content == (
-        f"{TITLE} — standing reaction: Willow — Evade, set by <@{table.player.id}>."
-    )
+    assert retired.content == f"{TITLE} — answered as the window ran out."
+    assert said in retired.text() and standing_said(retired) == 1, retired.text()
     log = await bot.services.encounters.log(waiting.id)
     [entry] = [e for e in log if e.command == "expire"]
     [react] = [c for c in json.loads(entry.result)["commands"] if c["kind"] == "react"]
@@ -162,9 +162,7 @@ async def test_a_standing_reaction_applies_once_after_a_restart(
     async for bot in _running_bot(h, database, None, clock=clock, expiry_interval=0.05):
         await h.wait_for(lambda: h.message(prompt).components == [])
         await h.wait_for(lambda: len(window_over(h)) == 1)
-        assert h.message(prompt).content == (
-            f"{TITLE} — standing reaction: Willow — Evade, set by <@{table.player.id}>."
-        )
+        assert h.message(prompt).content == f"{TITLE} — answered as the window ran out."
         assert "Willow reacts: Evade" in window_over(h)[0].text()
         assert (await commands(bot, waiting)).count("expire") == 1
         assert await bot.expire_due() == []

@@ -12,7 +12,7 @@ from bot.client import CombatBot
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import answered, ok, refused, slash
 from tests.e2e.conftest import DiceBox, Table
-from tests.e2e.test_reaction_expiry import WINDOW, window_over
+from tests.e2e.test_reaction_expiry import WINDOW, standing_said, window_over
 from tests.harness.models import Member, StoredMessage
 from tests.harness.server import DiscordHarness
 
@@ -93,11 +93,12 @@ async def test_untitled_a_standing_combat_defense_alone_is_rolled_without_the_sh
     assert [(u.name, u.label) for u in result.standing] == [("Brask", "Combat Defense alone")]
     [notice] = window_over(h)
     assert "+ 5 = 11: a miss." in notice.text() and "Shield (" not in notice.text()
-    footer = notice.embeds[0]["footer"]["text"]
-    assert footer == f"Standing reaction: Brask — Combat Defense alone (“{rule}”).", footer
+    said = f"for **Brask**: Combat Defense alone (“{rule}”)"
+    assert said in notice.text() and standing_said(notice) == 1, notice.text()
     retired = h.message(cut)
     assert retired.components == []
-    assert "standing reaction: Brask — Combat Defense alone" in retired.content, retired.content
+    assert retired.content.endswith(" — answered as the window ran out."), retired.content
+    assert said in retired.text() and standing_said(retired) == 1, retired.text()
     clock.advance(WINDOW)
     assert await bot.expire_due() == []  # applied once
 
@@ -188,8 +189,8 @@ async def test_uune_a_standing_vitality_reroll_answers_a_failed_defend_then_keep
     # "Reaction window over" when a standing reaction answered it (fix21).
     assert not window_over(h), [m.text() for m in window_over(h)]
     notice = roll_windows_over(h)[-1]
-    footer = notice.embeds[0]["footer"]["text"]
-    assert footer == f"Standing reaction: Mira Quell — Reroll die 1 (“{rule}”)."
+    said = f"for **Mira Quell**: Reroll die 1 (“{rule}”)"
+    assert said in notice.text() and standing_said(notice) == 1, notice.text()
     assert "Mira Quell rerolls a die (5 vitality)" in notice.text(), notice.text()
 
     # The changed roll waits again (the Thug may still force a reroll of the hit); when that

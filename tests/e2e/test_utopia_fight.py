@@ -77,7 +77,7 @@ async def test_a_utopia_fight_through_discord(
     # So the bandit's Hatchet finds her unable to defend: no buttons.
     dice.load([6])
     hatchet = await t.gm("act", action="attack", target="Vesna", detail="Hatchet")
-    assert "Vesna cannot defend (it attacked with interrupt actions" in hatchet.text()
+    assert "Vesna cannot defend (they attacked with interrupt actions" in hatchet.text()
     assert labels(h.message(hatchet)) == []
     # Out of IA, she cannot react with another attack.
     text = await refused(
@@ -101,5 +101,5 @@ async def test_a_utopia_fight_through_discord(
     shot = await t.player("act", action="attack", target=BANDIT, detail="Longbow", amount=10.0)
     t.clicks[shot.id] = await press(h, gm, shot, "Take it")
     end = t.seen(shot)
-    assert "Bandit archer 1 is now Down (its DHP fell to 0 or below)." in end
+    assert "Bandit archer 1 is now Down (their DHP fell to 0 or below)." in end
     assert "The fight is over: only one side is left standing. Winner: the party side." in end

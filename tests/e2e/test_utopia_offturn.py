@@ -36,7 +36,7 @@ async def test_an_attack_paid_with_ia_warns_and_leaves_no_defense_buttons(
     assert bite.message.components == [], "no defense buttons for Vesna"
     shown = str(bite.response_data)
     assert (
-        "Vesna cannot defend (it attacked with interrupt actions: it cannot defend until the "
+        "Vesna cannot defend (they attacked with interrupt actions: they cannot defend until the "
         "next creature's turn): takes 5 of 5 from Crushing bite" in shown
     ), shown
     live = await scripted_bot.services.encounters.live(h.channel.id)

@@ -78,7 +78,7 @@ async def test_the_toll_bridge_at_reed_ford(
     dice.load([5, 4, 3, 2, 6, 5])
     bolt = await t.gm("act", action="attack", target="Vesna", detail="Crossbow", amount=12.0)
     assert "**Vesna** may Block (1 IA), Dodge (1 IA) or Take Cover (1 IA)" in bolt.text()
-    # Vesna dodges (1 IA); Brannoc, beside her, may Assist before it rolls.
+    # Vesna dodges (1 IA); Brannoc, beside her, may Assist before they roll.
     await press(h, vesna, bolt, "Dodge")
     prompt = await newest_with(h, "Assist Vesna's Dodge")
     assert "**Brannoc** may Assist (+1d12 per IA" in prompt.text()
@@ -124,7 +124,7 @@ async def test_the_toll_bridge_at_reed_ford(
     dice.load([6])
     chop = await t.gm("act", action="attack", target="Brannoc", detail="Hatchet")
     assert (
-        "Brannoc does not defend: takes no damage from Hatchet (its defenses stop it)"
+        "Brannoc does not defend: takes no damage from Hatchet (their defenses stop it)"
         in chop.text()
     )
     assert labels(h.message(chop)) == []
@@ -156,5 +156,5 @@ async def test_the_toll_bridge_at_reed_ford(
     assert "they cannot defend until the next creature's turn" in jab.text()
     t.clicks[jab.id] = await press(h, gm, jab, "Take it")
     end = t.seen(jab)
-    assert "Bandit archer 1 is now Down (its DHP fell to 0 or below)." in end
+    assert "Bandit archer 1 is now Down (their DHP fell to 0 or below)." in end
     assert "The fight is over: only one side is left standing. Winner: the party side." in end

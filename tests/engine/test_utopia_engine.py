@@ -229,7 +229,7 @@ def test_grapple_needs_an_adjacent_target_and_the_stamina() -> None:
     s = run(fight(), SetDistance(a="c1", b="c2", meters=5), []).state
     with pytest.raises(RuleViolation, match="adjacent"):
         run(s, u.Grapple(actor="c1", target="c2"), [])
-    with pytest.raises(RuleViolation, match="needs 2 Stamina and has 1"):
+    with pytest.raises(RuleViolation, match="need 2 Stamina and have 1"):
         run(fight(a=sheet(stamina=1)), u.Grapple(actor="c1", target="c2"), [])
 
 
@@ -309,7 +309,7 @@ def test_leap_costs_3_ta_3_stamina_up_to_the_power_score() -> None:
     assert ana.pools["turn"] == 3 and ana.stamina == 5
     moved = next(e for e in out.events if e.kind == "moved")
     assert moved.meters == 6 and "Power" in moved.text
-    with pytest.raises(RuleViolation, match="needs 3 Stamina and has 2"):
+    with pytest.raises(RuleViolation, match="need 3 Stamina and have 2"):
         run(fight(a=sheet(stamina=2)), u.Leap(actor="c1"), [])
 
 
@@ -410,7 +410,7 @@ def test_scale_a_larger_creature_is_agility_with_disfavor_and_never_a_smaller_on
     assert any("Bo's Agility" in e.text for e in out.events)
     with pytest.raises(RuleViolation, match="smaller"):
         run(fight(b=sheet(size="small")), u.Scale(actor="c1", target="c2"), [])
-    with pytest.raises(RuleViolation, match="needs 4 Stamina and has 3"):
+    with pytest.raises(RuleViolation, match="need 4 Stamina and have 3"):
         run(fight(a=sheet(stamina=3)), u.Scale(actor="c1", target="c2"), [])
 
 

@@ -30,7 +30,7 @@ def test_an_attack_paid_with_ia_leaves_no_defense_until_the_next_turn() -> None:
     assert out.state.decisions == []
     said = [e.text for e in out.events if e.kind == "damage_resolved"]
     assert said == [
-        "Bo cannot defend (it attacked with interrupt actions: it cannot defend until the next "
+        "Bo cannot defend (they attacked with interrupt actions: they cannot defend until the next "
         "creature's turn): takes 3 of 3 from Knife (SHP); SHP 7, DHP 10, Stamina 8."
     ]
     s = run(out.state, EndTurn(actor="c1"), []).state  # Bo's turn
@@ -46,7 +46,7 @@ def test_an_attack_paid_with_ia_leaves_no_defense_until_the_next_turn() -> None:
 
 
 def test_with_no_action_left_the_log_says_why_instead_of_an_empty_choice() -> None:
-    """Bo spent both IA: Ana's next Knife settles at once, "a Block needs 1 IA and it has 0
+    """Bo spent both IA: Ana's next Knife settles at once, "a Block needs 1 IA and they have 0
     IA left"."""
     s = fight()
     s = run(s, u.Attack(actor="c1", target="c2", weapon="Knife", range_m=1), [4]).state
@@ -56,7 +56,8 @@ def test_with_no_action_left_the_log_says_why_instead_of_an_empty_choice() -> No
     out = run(s, u.Attack(actor="c1", target="c2", weapon="Knife", range_m=1), [4])
     assert out.state.decisions == []
     assert any(
-        "Bo cannot defend (a Block needs 1 IA and it has 0 IA left)" in e.text for e in out.events
+        "Bo cannot defend (a Block needs 1 IA and they have 0 IA left)" in e.text
+        for e in out.events
     )
 
 
@@ -72,7 +73,7 @@ def test_a_second_source_after_the_last_ia_is_spent_says_so_in_the_prompt() -> N
     assert costs(s, "c1") == {"none": {}}
     deciders = RULES.decision_options(s, maul)
     words = RULES.decision_words(s, maul, deciders, RULES.view(s, PUBLIC))
-    assert "**Ana** cannot defend (a Block needs 1 IA and it has 0 IA left)" in words.ask
+    assert "**Ana** cannot defend (a Block needs 1 IA and they have 0 IA left)" in words.ask
 
 
 def test_buttons_say_what_they_spend_on_the_turn_and_with_a_held_action() -> None:

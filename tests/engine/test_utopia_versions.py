@@ -370,6 +370,28 @@ def test_a_block_or_dodge_rating_of_0_is_not_offered_from_v6() -> None:
     s = fight(b=sheet(block_rating=0, dodge_rating=0))
     out = run(s, u.Attack(actor="c1", target="c2", range_m=1), [8])
     assert out.state.pending is None
-    assert any("its Block and Dodge Ratings are 0" in e.text for e in out.events)
+    assert any("their Block and Dodge Ratings are 0" in e.text for e in out.events)
     old = V5.apply(s, u.Attack(actor="c1", target="c2", range_m=1), ScriptedRoller([8]), NOW)
     assert old.state.pending is not None
+
+
+def test_a_combatant_is_they_in_the_log_from_v8_and_it_before() -> None:
+    """Bo knifes Ana off turn (paid with IA), then Ana's Knife settles at once: version 8 says
+    "Bo cannot defend (they attacked with interrupt actions: they cannot …)", as the other
+    systems' texts call a combatant; a version 7 fight replays its "it" as it was said."""
+    said = {}
+    for rules in (UtopiaRuleset(version=7), RULES):
+        s = rules.new_encounter(name="Duel", seed=1)
+        for name, npc in (("Ana", False), ("Bo", True)):
+            s = rules.apply(s, u.AddCombatant(name=name, sheet=sheet(), is_npc=npc), None, NOW)
+            s = s.state
+        s = rules.apply(s, Begin(), ScriptedRoller([6, 6, 6, 1, 1, 1]), NOW).state
+        knife = u.Attack(actor="c2", target="c1", weapon="Knife", range_m=1)
+        s = rules.apply(s, knife, ScriptedRoller([1]), NOW).state
+        back = u.Attack(actor="c1", target="c2", weapon="Knife", range_m=1)
+        out = rules.apply(s, back, ScriptedRoller([4]), NOW)
+        [said[rules.version]] = [e.text for e in out.events if e.kind == "damage_resolved"]
+    assert said[7].startswith("Bo cannot defend (it attacked with interrupt actions: it cannot")
+    assert said[RULES.version].startswith(
+        "Bo cannot defend (they attacked with interrupt actions: they cannot defend"
+    ), said

@@ -328,6 +328,11 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
         from Stunned): do it, and say what (the turn then ends at once); else None."""
         return None
 
+    def after_turn_taken_up(self, c: Any) -> None:
+        """Called after the event of a turn :meth:`turn_taken_up` took up ("… spends the turn
+        stunned"), before the turn ends: what follows from the turn having gone (Uune from
+        rules version 7: a level of Stunned lost to it), said after the turn it followed."""
+
     def after_own_turn(self, c: Any) -> None:
         """Called on a changeable ``c`` after its own turn ended and the economy was told."""
 
@@ -633,6 +638,7 @@ class CoreTx(EffectsTx, Generic[StateT, CombatantT]):
                     text=f"{c.name} spends the turn {taken}.",
                 )
             )
+            self.after_turn_taken_up(c)
             self.end_turn(cid)
             return False
         st["turn_seq"] = self.state.turn_seq + 1

@@ -71,7 +71,7 @@ def add_combatant(tx: Tx, cmd: AddCombatant) -> None:
     tx.add(c)
     tx.emit(CombatantJoined(combatant=cid, text=f"{cmd.name} joins the encounter ({c.side})."))
     if c.dhp <= 0:
-        tx.gain(cid, DOWN, "its DHP is 0 or below", f"DHP {c.dhp}")
+        tx.gain(cid, DOWN, tx.of_them("its", "their") + " DHP is 0 or below", f"DHP {c.dhp}")
     if st.phase == "active":
         tx.order.place(tx, cid)
 
@@ -334,9 +334,9 @@ def set_vitals(tx: Tx, cmd: SetVitals) -> None:
         new = max(VITAL_MIN if field == "dhp" else 0, min(new, top))
         setattr(m, field, new)
     if m.dhp <= 0 and not m.has(DOWN):
-        tx.gain(c.id, DOWN, "the GM lowered its DHP", f"DHP {m.dhp}")
+        tx.gain(c.id, DOWN, f"the GM lowered {tx.of_them('its', 'their')} DHP", f"DHP {m.dhp}")
     elif m.dhp > 0 and m.has(DOWN):
-        tx.lose(c.id, DOWN, "the GM raised its DHP")
+        tx.lose(c.id, DOWN, f"the GM raised {tx.of_them('its', 'their')} DHP")
     pools = m.pools
     tx.note(
         f"The GM sets {c.name}: SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}, "

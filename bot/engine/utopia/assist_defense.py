@@ -40,8 +40,8 @@ def defend(tx: Tx, cmd: Defend) -> None:
     p = tx.open_decision_named(cmd.decision)
     if isinstance(p, AssistDecision):
         raise RuleViolation(
-            f"{names.escaped(tx.view(p.hit.target).name)} already chose to {p.defense}: it waits "
-            "for Assists or its Roll now."
+            f"{names.escaped(tx.view(p.hit.target).name)} already chose to {p.defense}: they wait "
+            "for Assists or their Roll now."
         )
     if cmd.choice not in ("block", "dodge") or not helpers(tx, p):
         combat.defend(tx, cmd)
@@ -52,7 +52,8 @@ def defend(tx: Tx, cmd: Defend) -> None:
     t = tx.view(p.target)
     tx.note(
         f"{t.name} chooses to {cmd.choice}: allies within "
-        f"{tx.scale.show(tx.tables.assist.within_m)} may Assist before it rolls.",
+        f"{tx.scale.show(tx.tables.assist.within_m)} may Assist before "
+        + tx.of_them("it rolls.", "they roll."),
         t.id,
     )
 
@@ -66,7 +67,7 @@ def answer(tx: Tx, cmd: AssistDefense) -> None:
     if cmd.choice == "roll":
         if cmd.actor != p.hit.target:
             raise RuleViolation(
-                f"Only {names.escaped(tx.view(p.hit.target).name)} rolls its {_NOUN[p.defense]}."
+                f"Only {names.escaped(tx.view(p.hit.target).name)} rolls their {_NOUN[p.defense]}."
             )
         roll(tx, p)
         return

@@ -474,19 +474,19 @@ def settle(
             shp=m.shp,
             dhp=m.dhp,
             stamina=m.stamina,
-            text=f"{did}: {_taken(damage, p, pool)}; "
+            text=f"{did}: {_taken(tx, damage, p, pool)}; "
             f"SHP {m.shp}, DHP {m.dhp}, Stamina {m.stamina}.",
         )
     )
     tx.check_end()
 
 
-def _taken(damage: int, p: DamageDecision, pool: str) -> str:
+def _taken(tx: Tx, damage: int, p: DamageDecision, pool: str) -> str:
     """What the target took of ``p``'s damage, in words: "takes 3 of 5 from Crossbow (SHP)";
-    nothing got past its defenses at all — no "takes 0 of 0" — "takes no damage from
-    Crossbow (its defenses stop it)"."""
+    nothing got past their defenses at all — no "takes 0 of 0" — "takes no damage from
+    Crossbow (their defenses stop it)" ("its" before rules version 8)."""
     if p.damage == 0:
-        return f"takes no damage from {p.source} (its defenses stop it)"
+        return f"takes no damage from {p.source} ({tx.of_them('its', 'their')} defenses stop it)"
     return f"takes {damage} of {p.damage} from {p.source} ({pool.upper()})"
 
 
@@ -513,5 +513,5 @@ def take_damage(
     else:
         m.dhp = max(VITAL_MIN, m.dhp - amount)
     if m.dhp <= 0 and not m.has(DOWN):
-        tx.gain(cid, DOWN, "its DHP fell to 0 or below", f"DHP {m.dhp}")
+        tx.gain(cid, DOWN, tx.of_them("its", "their") + " DHP fell to 0 or below", f"DHP {m.dhp}")
     return pool

@@ -49,7 +49,7 @@ def capacity_of(turn_actions: int, interrupt_actions: int) -> int:
     return interrupt_actions * _IA_FACTOR + turn_actions
 
 
-RULES_VERSION = 7
+RULES_VERSION = 8
 """Utopia's newest rules version (:attr:`bot.engine.utopia.ruleset.UtopiaRuleset.rules_version`)."""
 
 
@@ -118,6 +118,7 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         "grappled_cannot_leap": 6,
         "modifier_offset_everywhere": 6,
         "zero_rating_rolls_nothing": 6,
+        "combatants_are_they": 8,
     }
     """Utopia's own later readings, from the rules version given (:meth:`reads`; the
     ruleset's ``rules_version`` docstring says each in the text's words). Version 2:
@@ -138,7 +139,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
     must reach it rounded up; ``"grappled_cannot_leap"``; ``"modifier_offset_everywhere"``, a
     damage or Assist modifier takes the tables' ``test.modifier_offset`` off too (:meth:`modifier`);
     ``"zero_rating_rolls_nothing"``, a Block or Dodge whose Rating is 0 is not offered unless
-    an ally could Assist it."""
+    an ally could Assist it. Version 8: ``"combatants_are_they"``, what the log says of a
+    combatant calls them "they", as the other systems do (:meth:`of_them`)."""
 
     def __init__(
         self,
@@ -158,6 +160,12 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         :class:`~bot.engine.utopia.ruleset.UtopiaRuleset`): what changed between versions
         reads it, so an older fight's log replays as it was played."""
         self.keep_actions = False  # an interleaved go passes without giving up its TA
+
+    def of_them(self, old: str, new: str) -> str:
+        """What the log says of a combatant: ``new``, calling them "they" / "their" as the
+        other systems do, from rules version 8 (``"combatants_are_they"``); ``old`` ("it" /
+        "its", the text's word for "a creature" in general) as versions 1 to 7 said it."""
+        return new if self.reads("combatants_are_they") else old
 
     # -- the interleaved turn order (:mod:`bot.engine.utopia.interleave`) ------------------------
     def end_turn(self, cid: str) -> None:
@@ -401,8 +409,8 @@ class Tx(CoreTx[UtopiaState, UtopiaCombatant]):
         c = self.view(cid)
         if c.stamina < amount:
             raise RuleViolation(
-                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: it needs {amount} "
-                f"Stamina and has {c.stamina}."
+                f"{names.escaped(c.name)} cannot {names.escaped(reason)}: they need {amount} "
+                f"Stamina and have {c.stamina}."
             )
         left = c.stamina - amount
         self.c(cid).stamina = left

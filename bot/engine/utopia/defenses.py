@@ -93,16 +93,28 @@ def defense_options(
 
 
 def unable_reason(tx: Tx, t: UtopiaCombatant, against: str | None = None) -> str:
-    """Why ``t`` cannot defend against ``against``'s attack now, for the players: it attacked
-    with interrupt actions, or what a Block would need and what it has left."""
+    """Why ``t`` cannot defend against ``against``'s attack now, for the players: they
+    attacked with interrupt actions, or what a Block would need and what they have left
+    ("it" / "has" before rules version 8, :meth:`Tx.of_them`)."""
+    they, their, have = (
+        tx.of_them("it", "they"),
+        tx.of_them("its", "their"),
+        tx.of_them("has", "have"),
+    )
     if t.open_guard:
-        return "it attacked with interrupt actions: it cannot defend until the next creature's turn"
+        return (
+            f"{they} attacked with interrupt actions: {they} cannot defend until the next "
+            "creature's turn"
+        )
     if all(rolls_nothing(tx, t, d, against) for d in ("block", "dodge")):
-        return "its Block and Dodge Ratings are 0 and no ally can Assist: nothing to roll"
+        return f"{their} Block and Dodge Ratings are 0 and no ally can Assist: nothing to roll"
     cost = defense_cost(tx, t, "block", against)
     p = t.pools
     if cost.kind == "turn":
-        return f"a Block needs {cost.amount} TA on its turn and it has {p.get('turn', 0)} TA left"
+        return (
+            f"a Block needs {cost.amount} TA on {their} turn and {they} {have} "
+            f"{p.get('turn', 0)} TA left"
+        )
     held = p.get("held", 0)
-    have = f"{p.get('interrupt', 0)} IA" + (f" and {held} held IA" if held else "")
-    return f"a Block needs {cost.amount} IA and it has {have} left"
+    left = f"{p.get('interrupt', 0)} IA" + (f" and {held} held IA" if held else "")
+    return f"a Block needs {cost.amount} IA and {they} {have} {left} left"

@@ -116,7 +116,7 @@ def require_adjacent(tx: Tx, a: UtopiaCombatant, t: UtopiaCombatant, doing: str)
     meters = positions.distance(a.id, t.id)
     if meters is not None and meters > ADJACENT_M and not positions.are_engaged(a.id, t.id):
         raise RuleViolation(
-            f"{names.escaped(t.name)} is {tx.scale.show(meters)} away: {doing} needs it adjacent "
+            f"{names.escaped(t.name)} is {tx.scale.show(meters)} away: {doing} needs them adjacent "
             f"({tx.scale.show(ADJACENT_M)})."
         )
 
@@ -198,7 +198,7 @@ def grapple(tx: Tx, cmd: Grapple) -> None:
     if _size_gap(a, t) > rule.max_sizes_larger:
         raise RuleViolation(
             f"{names.escaped(t.name)} ({t.sheet.size}) is more than {rule.max_sizes_larger} size "
-            f"larger than {names.escaped(a.name)} ({a.sheet.size}): it cannot be grappled."
+            f"larger than {names.escaped(a.name)} ({a.sheet.size}): they cannot be grappled."
         )
     require_adjacent(tx, a, t, "grappling")
     tx.pay(a.id, Cost(kind="turn", amount=rule.ta), f"grapple {t.name}")
@@ -210,8 +210,8 @@ def grapple(tx: Tx, cmd: Grapple) -> None:
         m.escape_turn = None
         tx.state.positions = tx.state.positions.engage(a.id, t.id)
         tx.note(
-            f"{a.name} grapples {t.name}: it cannot travel, and attacking, blocking or dodging "
-            f"anyone but {a.name} costs double.",
+            f"{a.name} grapples {t.name}: {tx.of_them('it cannot', 'they cannot')} travel, and "
+            f"attacking, blocking or dodging anyone but {a.name} costs double.",
             t.id,
         )
 

@@ -69,7 +69,7 @@ def natural_healing(tx: Tx, cmd: NaturalHealing) -> None:
 
 def _lift_down(tx: Tx, m: UtopiaCombatant, reason: str) -> None:
     if m.dhp > 0 and m.has(DOWN):
-        tx.lose(m.id, DOWN, f"{reason} raised its DHP")
+        tx.lose(m.id, DOWN, f"{reason} raised {tx.of_them('its', 'their')} DHP")
 
 
 def no_rest(kind: str) -> str:

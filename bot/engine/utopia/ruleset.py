@@ -212,8 +212,14 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     moves the encounter's clock to the start of the next day (00:00; the text has no day of its
     own, and "out of combat time still flows"), as ``/campaign end-of`` moves the campaign
     clock (:func:`bot.engine.core.scenes.end_period`); versions 1 to 6 left the fight's clock
-    on the old day, so the campaign clock the fight left behind was the old day's."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7)
+    on the old day, so the campaign clock the fight left behind was the old day's.
+
+    Version 8: what the log says of a combatant calls them "they", as the other systems'
+    texts do ("Vesna cannot defend (they attacked with interrupt actions: they cannot defend
+    until the next creature's turn)", "Hound is now Down (their DHP fell to 0 or below)";
+    :meth:`Tx.of_them`); versions 1 to 7 said "it" and "its", the text's words for "a
+    creature" in general, of a named PC too."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8)
 
     tables_loader = staticmethod(load_tables)
 

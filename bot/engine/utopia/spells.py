@@ -47,8 +47,8 @@ def cast(tx: Tx, cmd: Cast) -> None:
         _check_range(tx, a, t, spell, cmd.range_m)
     if a.stamina < spell.stamina:
         raise RuleViolation(
-            f"{names.escaped(a.name)} cannot cast {names.escaped(spell.name)}: it needs "
-            f"{spell.stamina} Stamina and has {a.stamina}."
+            f"{names.escaped(a.name)} cannot cast {names.escaped(spell.name)}: they need "
+            f"{spell.stamina} Stamina and have {a.stamina}."
         )
     at = f" at {t.name}" if t is not None else ""
     tx.pay(a.id, Cost(kind="turn", amount=tx.tables.spell.ta), f"cast {spell.name}{at}")

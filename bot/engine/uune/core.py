@@ -46,7 +46,7 @@ TURN_ORDER = PcsThenNpcs(
 ECONOMY = UuneActions()
 
 
-RULES_VERSION = 6
+RULES_VERSION = 7
 """Uune's newest rules version (:attr:`bot.engine.uune.ruleset.UuneRuleset.rules_version`)."""
 
 
@@ -78,6 +78,7 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         "downtime_while_out": 5,
         "turn_only_in_conflict": 5,
         "attack_outcome_events": 5,
+        "stun_lost_after_the_turn": 7,
     }
     """Uune's own later readings, from the rules version given (:meth:`reads`; the ruleset's
     ``rules_version`` docstring says each in the text's words). Version 2:
@@ -99,7 +100,9 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
     ``"downtime_while_out"``, an Incapacitated PC may take Downtime; ``"turn_only_in_conflict"``,
     an action roll, an Attack, an NPC's attack and a Move need a turn only in a conflict;
     ``"attack_outcome_events"``, what an attack did is an
-    :class:`~bot.engine.uune.events.AttackOutcome` naming attacker and target."""
+    :class:`~bot.engine.uune.events.AttackOutcome` naming attacker and target. Version 7:
+    ``"stun_lost_after_the_turn"``, the level of Stunned a lost turn takes is said after the
+    turn it was lost to (:meth:`after_turn_taken_up`)."""
     NEW_DAY_AT_S = DAWN_S
     """ "Mechanics" (scopes): a "Day" lasts "the rest of the in-game day, or until the following
     dawn, whichever is clearer"; the GM ending it begins the next at that dawn (from rules
@@ -233,8 +236,16 @@ class Tx(CoreTx[UuneState, UuneCombatant]):
         stunned = c.effect(STUNNED)
         if stunned is None or self.is_out(c):
             return None
-        self.lose(c.id, STUNNED, "a turn lost to it", levels=1)
+        if not self.reads("stun_lost_after_the_turn"):
+            self.lose(c.id, STUNNED, "a turn lost to it", levels=1)
         return "stunned"
+
+    def after_turn_taken_up(self, c: UuneCombatant) -> None:
+        """From rules version 7 (``"stun_lost_after_the_turn"``) the level of Stunned goes once
+        the turn it was lost to is said: "Tobin spends the turn stunned.", then "Tobin is no
+        longer Stunned (a turn lost to it)."; versions 1 to 6 said the level's loss first."""
+        if self.reads("stun_lost_after_the_turn") and self.view(c.id).effect(STUNNED) is not None:
+            self.lose(c.id, STUNNED, "a turn lost to it", levels=1)
 
     def effect_hook(self, cid: str, effect: Effect, moment: Moment) -> None:
         """ "Effect: Bleeding": 10 vitality lost at the start of each round, per level."""

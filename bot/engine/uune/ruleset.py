@@ -206,8 +206,12 @@ class UuneRuleset(Ruleset[UuneState]):
     moves its clock to the following dawn (06:00, a documented reading: "Day: the rest of the
     in-game day, or until the following dawn"; :func:`bot.engine.core.scenes.end_period`), as
     ``/campaign end-of`` moves the campaign clock; versions 1 to 5 left the fight's clock where
-    it was, so the campaign clock the fight left behind was the old day's."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
+    it was, so the campaign clock the fight left behind was the old day's.
+
+    Version 7: a turn lost to Stunned is said before the level of Stunned it takes ("Tobin
+    spends the turn stunned.", then "Tobin is no longer Stunned (a turn lost to it)."), in the
+    order they happen; versions 1 to 6 said the level's loss first."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7)
     decides_between_fights: ClassVar[bool] = True
     """Downtime, and Stealth, Insight, Observe or stabilising outside a conflict (from rules
     version 5 an action roll, an Attack and an NPC's attack's Defend too), wait for the GM's
