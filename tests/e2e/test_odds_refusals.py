@@ -118,7 +118,7 @@ async def test_uttas_odds_against_an_unconscious_thug_show_no_reaction_only(
     )
     lines = seen.splitlines()
     assert lines[0].startswith("General Bearington's Claws against Thug 1"), seen
-    assert "Thug 1 is Unconscious: it cannot react" in seen, seen
+    assert "Thug 1 is Unconscious: they cannot react" in seen, seen
     assert [line.split(":")[0] for line in lines if "% to hit" in line] == ["no reaction"], seen
 
 

@@ -50,3 +50,21 @@ def test_a_chase_counts_its_rounds_as_its_version_did(version: int, words: str) 
     f.do(EndTurn(actor=a))
     out = f.do(EndChase(outcome="escaped"))
     assert f"The chase ends after {words}: Arsonist escapes." in out.text, out.text
+
+
+@pytest.mark.parametrize("version", [6, 5])
+def test_a_turn_spent_recovering_from_stunned_is_said_before_the_recovery(version: int) -> None:
+    """Version 6 says what happens in order: the turn goes on recovering, then Stunned ends
+    (``"stun_lost_after_the_turn"``, as Uune 7); version 5 said the recovery first."""
+    rules = UttasRuleset(version=version)
+    f = Fight(rules)
+    w = f.add("Willow", agility=14)
+    t = f.add("Thug", npc=True)
+    f.begin()
+    assert f.state.turn == w
+    f.do(rules.condition_command(t, "Stunned", present=True))  # type: ignore[arg-type]
+    texts = f.do(EndTurn(actor=w)).text
+    spent = texts.index("Thug spends the turn recovering from Stunned.")
+    recovered = texts.index("Thug is no longer Stunned (spent an action to recover).")
+    assert (spent < recovered) == (version == 6), texts
+    assert not f.state.get(t).has("Stunned")

@@ -59,7 +59,7 @@ class Tx(CoreTx[UttasState, Combatant]):
     """One UTTAS command's working copy of the state: the core's transaction and turn cycle,
     with UTTAS's resources (Speed, Stamina), conditions and turn rules."""
 
-    __slots__ = ("_profiles", "tables", "version")
+    __slots__ = ("_profiles", "_recovering", "tables", "version")
 
     OUT_CONDITIONS = OUT
     MAX_COMBATANTS = 60
@@ -78,6 +78,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "held_acts_only_to_escape": 4,
         "standing_moves": 4,
         "counted_words": 6,
+        "stun_lost_after_the_turn": 6,
     }
     """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
     :attr:`LATER_READINGS`): ``"speed_refills_at_turn_start"`` (version 2), the Speed pool
@@ -97,7 +98,9 @@ class Tx(CoreTx[UttasState, Combatant]):
     (:func:`bot.engine.uttas.movement.stand`); from version 6: ``"counted_words"``, an
     action's spend and a chase's end count in plain English ("spends 1 action", "after 2
     rounds"; :meth:`spend_actions`, :func:`bot.engine.uttas.chase.end_chase`), where versions
-    1–5 wrote "action(s)" and "round(s)"."""
+    1–5 wrote "action(s)" and "round(s)"; ``"stun_lost_after_the_turn"``, a creature recovering
+    from Stunned is said to spend its turn so before it is said no longer Stunned
+    (:meth:`after_turn_taken_up`), where versions 1–5 said it the other way round."""
 
     def __init__(
         self,
@@ -112,6 +115,7 @@ class Tx(CoreTx[UttasState, Combatant]):
     ) -> None:
         super().__init__(state, economy or ECONOMY, roller, now, order or TURN_ORDER)
         self._profiles: dict[tuple[str, str], rules.AttackProfile] = {}
+        self._recovering: str | None = None  # whose turn went on recovering from Stunned
         self.tables = tables
         self.version = version
         """The rules version the encounter plays by (:data:`RULES_VERSION` and before, see
@@ -216,8 +220,20 @@ class Tx(CoreTx[UttasState, Combatant]):
         if not c.has(STUNNED):
             return None
         self.spend_actions(c.id, 1, "recovering from Stunned", "turn", escaping=True)
-        self.lose(c.id, STUNNED, "spent an action to recover")
+        if self.reads("stun_lost_after_the_turn"):
+            self._recovering = c.id  # said after the turn it took (after_turn_taken_up)
+        else:
+            self.lose(c.id, STUNNED, "spent an action to recover")
         return "recovering from Stunned"
+
+    def after_turn_taken_up(self, c: Combatant) -> None:
+        """From rules version 6 (``"stun_lost_after_the_turn"``): Stunned ends once the turn
+        spent recovering from it is said — "Willow spends the turn recovering from Stunned.",
+        then "Willow is no longer Stunned (spent an action to recover)." — as Uune 7 says its
+        turns lost to Stunned; versions 1–5 said the recovery first."""
+        if self._recovering == c.id:
+            self._recovering = None
+            self.lose(c.id, STUNNED, "spent an action to recover")
 
     def _trigger_just_came(self, r: Readied) -> bool:
         """Whether a readied action's trigger was the last thing that happened (UTTAS "Perform a

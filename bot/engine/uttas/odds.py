@@ -61,7 +61,7 @@ def uttas_odds(
     )
     helpless = next((name for name in OUT if t.has(name)), None)
     if helpless is not None:  # "cannot take any actions": the attack asks it for no reaction
-        modifiers = (*modifiers, f"{t.name} is {helpless}: it cannot react")
+        modifiers = (*modifiers, f"{t.name} is {helpless}: they cannot react")
     lines: list[OddsLine] = []
     plain = None
     for reaction in REACTIONS:

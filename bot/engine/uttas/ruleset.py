@@ -169,7 +169,10 @@ class UttasRuleset(Ruleset[UttasState]):
 
     Version 6: the texts count in plain English — "Willow spends 1 action on Punch", "The chase
     ends after 2 rounds" (``Tx.READINGS["counted_words"]``); versions 1–5 wrote "1 action(s)"
-    and "2 round(s)", and their logs keep those words."""
+    and "2 round(s)", and their logs keep those words. A creature recovering from Stunned is said
+    to spend its turn so ("Willow spends the turn recovering from Stunned.") before it is said no
+    longer Stunned, as things happen (``Tx.READINGS["stun_lost_after_the_turn"]``); versions 1–5
+    said the recovery first."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
