@@ -61,3 +61,26 @@ async def test_after_a_newer_fight_ended_unread(
             assert record.ephemeral and UNEXPECTED not in text_of(record), (name, text_of(record))
         await work_done()
         assert rows(path) == ended
+
+
+async def test_a_restart_between_the_end_prompt_and_its_press(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path
+) -> None:
+    """The GM asked to end the newer bot's fight, and the bot restarted before they pressed:
+    the prompt keeps its buttons, and its Confirm ends the fight unread."""
+    h, path = discord_patched, tmp_path / "bot.sqlite3"
+    await newer_fight(h, table, path, "uttas", "behind")
+    gm = table.moderator
+    async for _bot in restarted(h, path):
+        prompt = await answered(await h.slash(gm, h.channel, "encounter end", {}))
+        await work_done()
+    async for _bot in restarted(h, path):
+        await work_done()
+        confirm = prompt.message.component(label="Confirm: end it")["custom_id"]
+        click = await h.click(gm, prompt.message, confirm)
+        await click.response()
+        await work_done()
+        assert text_of(click) == "**Newer** has ended.", text_of(click)
+        assert "could not read the fight" in h.messages_in(h.channel)[-1].content
+    [stored], _ = rows(path)
+    assert "archived" in stored, stored
