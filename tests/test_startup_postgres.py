@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import asyncpg
 import pytest
 
-from bot.store.shard_claims import SHARD_LOCKS, ShardClaim, ShardsTaken
+from bot.store.shard_claims import COUNT_LOCKS, RETRY_S, SHARD_LOCKS, ShardClaim, ShardsTaken
 from tests import test_startup as startup
 from tests.pg.server import PgServer
 
@@ -158,6 +158,25 @@ async def test_a_shard_a_dead_session_holds_is_waited_for(pg_url: str) -> None:
         assert keepalive in ("10", "0"), keepalive  # 0: a Unix socket, which has none
     finally:
         await claim.release()
+
+
+async def test_a_shard_count_a_dead_session_holds_is_waited_for(pg_url: str) -> None:
+    """The same for a process's shard count: a host died running SHARD_COUNT=4, and the bot,
+    redeployed at once with SHARD_COUNT=2, was refused at once ('another process runs with
+    SHARD_COUNT=4') — the wait for a dead session's claim covered its shards only. The other
+    count's holder is waited for as well, unless it is a live process here."""
+    gone = await asyncpg.connect(
+        pg_url, server_settings={"application_name": "tabletop bot pid 1 on gone-host, shards 0"}
+    )
+    try:
+        await gone.execute("SELECT pg_advisory_lock_shared($1::int, 4)", COUNT_LOCKS)
+        waiting = asyncio.create_task(ShardClaim.take(pg_url, 2, [0, 1], wait_s=30))
+        await asyncio.wait([waiting], timeout=2 * RETRY_S)
+        assert not waiting.done(), waiting.exception()
+    finally:
+        await gone.close()  # the dead session is dropped
+    claim = await asyncio.wait_for(waiting, 30)
+    await claim.release()
 
 
 async def test_processes_that_split_the_servers_differently_are_refused(
