@@ -179,6 +179,26 @@ async def test_a_shard_count_a_dead_session_holds_is_waited_for(pg_url: str) -> 
     await claim.release()
 
 
+async def test_a_live_process_on_a_long_named_host_is_refused_at_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session's name is cut at PostgreSQL's 63 characters: on a host with a long name (a
+    cloud VM's ip-10-0-1-23.eu-west-1.compute.internal, a pod's) the ', shards …' after the
+    host was cut off, the name no longer read as a bot's, and a second process on the same
+    host — a live one — was waited for 40 s as if its holder were a dead host's session."""
+    host = "ip-10-0-1-23.eu-west-1.compute.internal"
+    monkeypatch.setattr("socket.gethostname", lambda: host)
+    claim = await ShardClaim.take(pg_url, 2, [1])
+    try:
+        with pytest.raises(ShardsTaken) as again:
+            await asyncio.wait_for(ShardClaim.take(pg_url, 2, [1], wait_s=30), RETRY_S)
+        assert again.value.held_here(), again.value.holders
+        monkeypatch.setattr("socket.gethostname", lambda: host.replace("23", "24"))
+        assert not again.value.held_here()  # another host of a name as long
+    finally:
+        await claim.release()
+
+
 async def test_processes_that_split_the_servers_differently_are_refused(
     tmp_path: Path, pg_url: str
 ) -> None:

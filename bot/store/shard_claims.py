@@ -69,7 +69,9 @@ WHERE l.locktype = 'advisory' AND l.classid = $1::bigint::oid AND l.objsubid = 2
 """
 """The names of the sessions holding any of the locks ``$2`` of the kind ``$1`` (shards run,
 or shard counts run with)."""
-NAMED = re.compile(r"tabletop bot pid (\d+) on (\S+), ")
+NAMED = re.compile(r"tabletop bot pid (\d+) on ([^\s,]+)(,?)")
+"""A claim's session name: its pid, its host — cut short, without the ',' after it, when the
+name was longer than PostgreSQL keeps (63 characters: a host with a long name)."""
 
 
 class ShardsTaken(Exception):
@@ -89,7 +91,11 @@ class ShardsTaken(Exception):
         """Whether a holder is a live process on this host (its session's name says which)."""
         for holder in self.holders:
             named = NAMED.match(holder)
-            if named is None or named.group(2) != socket.gethostname():
+            if named is None:
+                continue
+            host, whole = named.group(2), named.group(3) == ","
+            here = socket.gethostname()
+            if host != here if whole else not here.startswith(host):
                 continue
             try:
                 os.kill(int(named.group(1)), 0)
