@@ -61,6 +61,7 @@ from bot.settings import (
     default_env_file,
     load_settings,
     redacted_url,
+    refuse_url_as_path,
 )
 from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
@@ -563,8 +564,6 @@ def copy_db_main(argv: list[str]) -> int:
     parser.add_argument(
         "--from",
         dest="source",
-        type=Path,
-        default=database_path_setting(),
         help="the SQLite file (default: DATABASE_PATH from the environment or .env, else "
         "data/bot.sqlite3)",
     )
@@ -573,6 +572,22 @@ def copy_db_main(argv: list[str]) -> int:
         check_postgres_url(args.to)
     except ValueError as error:
         print(f"copy-db: --to {error}", file=sys.stderr)
+        return 2
+    try:  # a URL is refused by name, before it is read as a path (its password in the path)
+        if args.source is None:
+            args.source = database_path_setting()
+        else:
+            refuse_url_as_path(args.source)
+            args.source = Path(args.source)
+    except SettingsError as error:
+        print(f"copy-db: {error.one_line()}", file=sys.stderr)
+        return 2
+    except ValueError:
+        print(
+            "copy-db: --from is a URL, not a file path: it names the SQLite file to copy; the "
+            "PostgreSQL database goes in --to.",
+            file=sys.stderr,
+        )
         return 2
     try:  # the bot's own lock (hold_database), held while the copy reads the file
         lock = DatabaseLock.take(args.source) if args.source.is_file() else None

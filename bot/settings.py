@@ -166,11 +166,8 @@ class Settings(BaseModel):
     @field_validator("database_path", mode="before")
     @classmethod
     def _a_path_not_a_url(cls, value: object) -> object:
-        if isinstance(value, str) and "://" in value:
-            raise ValueError(
-                "is a URL, not a file path: it names the SQLite file (e.g. data/bot.sqlite3); "
-                "for PostgreSQL set DATABASE_URL instead"
-            )
+        if isinstance(value, str):
+            refuse_url_as_path(value)
         return value
 
     @field_validator("database_url", mode="before")
@@ -299,6 +296,17 @@ def redacted_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
+def refuse_url_as_path(value: str) -> None:
+    """Raise ``ValueError`` (its message follows the setting's name) for a URL given where the
+    SQLite file's path goes: DATABASE_URL's value in DATABASE_PATH would make folders named
+    after it (``postgresql:/bob:<password>@db/``), the password in the path."""
+    if "://" in value:
+        raise ValueError(
+            "is a URL, not a file path: it names the SQLite file (e.g. data/bot.sqlite3); "
+            "for PostgreSQL set DATABASE_URL instead"
+        )
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; ``variable`` names it, ``reason`` says why."""
 
@@ -425,14 +433,20 @@ def database_path_setting(
 ) -> Path:
     """``DATABASE_PATH`` as :func:`load_settings` finds it (the environment over ``.env``;
     blank or unset: ``data/bot.sqlite3``), without needing the other settings (for ``python -m
-    bot copy-db``)."""
+    bot copy-db``). Raises :class:`SettingsError` for a URL, as :func:`load_settings` does."""
     environ = os.environ if environ is None else environ
     if env_file is None:
         env_file = default_env_file()
     value = environ.get("DATABASE_PATH")
     if value is None and env_file.is_file():
         value = dotenv_values(env_file).get("DATABASE_PATH")
-    return Path(value.strip()) if value and value.strip() else DEFAULT_DATABASE_PATH
+    if not (value and value.strip()):
+        return DEFAULT_DATABASE_PATH
+    try:
+        refuse_url_as_path(value)
+    except ValueError as error:
+        raise SettingsError("DATABASE_PATH", str(error)) from None
+    return Path(value.strip())
 
 
 def _reason(message: str) -> str:

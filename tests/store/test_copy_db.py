@@ -215,12 +215,12 @@ async def test_a_source_at_another_migration_is_refused(tmp_path: Path, pg_url: 
         await copy(tmp_path / "missing.sqlite3", pg_url)
 
 
-def run_copy_db(*args: str) -> subprocess.CompletedProcess[str]:
+def run_copy_db(*args: str, **settings: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
     return subprocess.run(
         [sys.executable, "-m", "bot", "copy-db", *args],
         cwd=ROOT,
-        env=env,
+        env={**env, **settings},
         capture_output=True,
         text=True,
         timeout=60,
@@ -267,6 +267,23 @@ async def test_a_target_from_a_newer_bot_is_one_line(tmp_path: Path, pg_url: str
     assert "Traceback" not in done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert "was upgraded by a newer version of the bot (its schema is at migration 9999" in line
+
+
+@pytest.mark.parametrize("where", ["DATABASE_PATH", "--from"])
+async def test_a_url_as_the_sqlite_file_is_refused_by_name(pg_url: str, where: str) -> None:
+    """The bot refuses DATABASE_PATH given a URL (tests/test_settings.py), but copy-db read it
+    as a path — ``There is no SQLite database at postgresql:/bob:s3cret@db/bot.`` printed the
+    password, and named no setting; ``--from`` likewise. Both are refused by name now."""
+    url = "postgresql://bob:s3cret@db/bot"
+    if where == "--from":
+        done = run_copy_db("--to", pg_url, "--from", url)
+    else:
+        done = run_copy_db("--to", pg_url, DATABASE_PATH=url)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert where in line and "is a URL, not a file path" in line, line
+    assert "s3cret" not in done.stdout + done.stderr
+    assert not (ROOT / "postgresql:").exists()
 
 
 async def test_a_database_a_running_bot_holds_is_refused(tmp_path: Path, pg_url: str) -> None:
