@@ -452,11 +452,21 @@ async def serve(settings: Settings) -> None:
     log.info("shards: %s", shards_described(settings))
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
     loop = asyncio.get_running_loop()
+    # The claim may wait up to 40 s for a dead session's shards: a stop meanwhile ends the wait
+    # (it went on waiting, then logged in to Discord after the stop).
+    claiming = asyncio.ensure_future(claim_shards(settings))
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name)
+        loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name, claiming)
     claim: ShardClaim | None = None
     try:
-        claim = await claim_shards(settings)
+        try:
+            claim = await claiming
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # serve itself is cancelled
+        if STOPPING:  # told to stop before its shards were claimed
+            return
         async with bot:
             await log_in(bot, settings)
             await bot.connect()
@@ -526,14 +536,19 @@ def shards_taken(settings: Settings, error: ShardsTaken) -> str:
 STOPPING: set[asyncio.Future[None]] = set()  # the stops under way (a task needs a reference)
 
 
-def stop(bot: CombatBot, signal_name: str) -> None:
+def stop(
+    bot: CombatBot, signal_name: str, claiming: asyncio.Future[ShardClaim | None] | None = None
+) -> None:
     """Stop the bot on ``SIGTERM`` / ``SIGINT``, saying so (:meth:`CombatBot.close` lets the
-    work in flight finish first)."""
+    work in flight finish first); a claim of the shards still waiting (``claiming``) is given
+    up."""
     log.info(
         "stopping (%s): the commands, clicks and expiry pass in flight get up to %g s",
         signal_name,
         SHUTDOWN_GRACE,
     )
+    if claiming is not None and not claiming.done():
+        claiming.cancel()
     STOPPING.add(asyncio.ensure_future(bot.close()))
 
 

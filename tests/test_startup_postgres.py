@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,6 +19,7 @@ import pytest
 
 from bot.store.shard_claims import COUNT_LOCKS, RETRY_S, SHARD_LOCKS, ShardClaim, ShardsTaken
 from tests import test_startup as startup
+from tests.environ import clean_env
 from tests.pg.server import PgServer
 
 SECRET = "pa55-W0rd-never-shown"
@@ -158,6 +161,57 @@ async def test_a_shard_a_dead_session_holds_is_waited_for(pg_url: str) -> None:
         assert keepalive in ("10", "0"), keepalive  # 0: a Unix socket, which has none
     finally:
         await claim.release()
+
+
+async def test_a_stop_while_waiting_for_a_shard_stops(tmp_path: Path, pg_url: str) -> None:
+    """A platform stopping the process (SIGTERM: a deploy, a scale-down) while it waited for a
+    dead session's shard: the bot logged 'stopping (SIGTERM)' and went on waiting — then, the
+    shard let go, logged in to Discord and ran. The wait is given up: it stops, status 0,
+    without going on to Discord."""
+    gone = await asyncpg.connect(
+        pg_url, server_settings={"application_name": "tabletop bot pid 1 on gone-host, shards 1"}
+    )
+    log = tmp_path / "bot.log"
+    try:
+        assert await gone.fetchval("SELECT pg_try_advisory_lock($1::int, 1)", SHARD_LOCKS)
+        with log.open("wb") as out:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=tmp_path,
+                env=clean_env(
+                    {
+                        "PATH": "/usr/bin:/bin",
+                        "PYTHONPATH": str(startup.ROOT),
+                        "DISCORD_TOKEN": "startup-test-token",
+                        "DATABASE_URL": pg_url,
+                        "SHARD_COUNT": "2",
+                        "SHARD_IDS": "1",
+                        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+                    }
+                ),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            for _ in range(300):  # until it waits for the shard
+                if "waiting up to" in log.read_text():
+                    break
+                await asyncio.sleep(0.1)
+            assert "waiting up to" in log.read_text(), log.read_text()
+            process.send_signal(signal.SIGTERM)
+            status = await asyncio.wait_for(process.wait(), 15)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    finally:
+        await gone.close()
+    said = log.read_text()
+    assert status == 0, said
+    assert "stopping (SIGTERM)" in said and "stopped; the database" in said, said
+    assert "Discord" not in said and "Traceback" not in said, said
 
 
 async def test_a_shard_count_a_dead_session_holds_is_waited_for(pg_url: str) -> None:
