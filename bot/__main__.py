@@ -613,6 +613,14 @@ def copy_db_main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    except OSError as error:  # a read-only copy (a backup's disk, a snapshot): no lock file
+        print(
+            f"copy-db: cannot lock {args.source} ({error.strerror}), as the bot locks it: on a "
+            "read-only disk SQLite cannot read it either. Copy the file (with its -wal, if "
+            "any) to a writable folder and copy-db from there.",
+            file=sys.stderr,
+        )
+        return 2
     try:
         return asyncio.run(copy_db(args.source, args.to))
     except StartupError as error:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -284,6 +286,49 @@ async def test_a_url_as_the_sqlite_file_is_refused_by_name(pg_url: str, where: s
     assert where in line and "is a URL, not a file path" in line, line
     assert "s3cret" not in done.stdout + done.stderr
     assert not (ROOT / "postgresql:").exists()
+
+
+@pytest.fixture
+def read_only_disk(tmp_path: Path) -> Iterator[Path]:
+    """A tmpfs (root only) the test fills, then remounts read-only (``remount()``)."""
+    folder = tmp_path / "backup"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def remount_read_only(folder: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+
+
+async def test_a_read_only_copy_is_one_line(read_only_disk: Path, pg_url: str) -> None:
+    """The database to copy on a read-only disk (a backup's, a snapshot mounted read-only):
+    copy-db stopped with a traceback from making its lock file ('Read-only file system:
+    bot.sqlite3.lock'). SQLite cannot read a WAL database there either: one line says what to
+    do (exit 2); the same file copied to a writable folder is copied."""
+    source = read_only_disk / "bot.sqlite3"
+    counts = await filled_sqlite(source)
+    remount_read_only(read_only_disk)
+    done = run_copy_db("--to", pg_url, "--from", str(source))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"copy-db: cannot lock {source} (Read-only file system)"), line
+    assert "to a writable folder" in line, line
+    writable = read_only_disk.parent / "bot.sqlite3"
+    shutil.copyfile(source, writable)
+    done = run_copy_db("--to", pg_url, "--from", str(writable))
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == len(counts) + 1
 
 
 async def test_a_database_a_running_bot_holds_is_refused(tmp_path: Path, pg_url: str) -> None:
