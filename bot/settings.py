@@ -384,7 +384,8 @@ def _misspelling_of(name: str) -> str | None:
     A misspelling is the setting with its words run together or split differently
     (``LOGLEVEL``), in another case (``discord_token``), or with a slip in its words — each
     word within one typing slip of the setting's (two for a word of more than four letters):
-    ``SHARD_ID``, ``DATABASE_PATCH``, ``DATABSE_URL``. A name with a word of its own is another
+    ``SHARD_ID``, ``DATABASE_PATCH``, ``DATABSE_URL`` — or with the last of three words left
+    out (``DEV_GUILD``, ``DISCORD_GATEWAY``). A name with a word of its own is another
     value, not a misspelling, however alike the letters look: ``DATABASE_USER``,
     ``DATABASE_PORT``, ``DATABASE_PASS``, ``GUILD_ID``, ``TEST_DATABASE_URL``; so is a
     setting's name with a suffix (``DATABASE_URL_RO``, ``DISCORD_TOKEN2``: a second value kept
@@ -401,6 +402,8 @@ def _misspelling_of(name: str) -> str | None:
     for setting in ENV_VARS:
         wanted = setting.split("_")
         if "".join(words) == "".join(wanted):
+            return setting
+        if len(wanted) > 2 and words == wanted[:-1]:  # its last word left out: DEV_GUILD
             return setting
         if len(words) == len(wanted) and all(
             _slips(got, meant) <= (2 if len(meant) > 4 else 1)

@@ -347,6 +347,8 @@ def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
         ("DATABSE_URL=postgresql://db/bot", "DATABASE_URL"),
         ("SHARDCOUNT=2", "SHARD_COUNT"),
         ("LOG_LEVL=DEBUG", "LOG_LEVEL"),
+        ("DEV_GUILD=123", "DEV_GUILD_ID"),
+        ("DISCORD_GATEWAY=wss://gw.example/", "DISCORD_GATEWAY_URL"),
     ],
 )
 def test_a_misspelt_setting_in_env_file_is_named(tmp_path: Path, line: str, meant: str) -> None:
