@@ -614,10 +614,14 @@ def copy_db_main(argv: list[str]) -> int:
         )
         return 2
     except OSError as error:  # a read-only copy (a backup's disk, a snapshot): no lock file
+        what = (
+            "on a read-only disk SQLite cannot read it either. Copy the file (with its -wal, if "
+            "any) to a writable folder and copy-db from there"
+            if error.errno == errno.EROFS
+            else "run copy-db as the user the bot runs as (who may write its folder)"
+        )
         print(
-            f"copy-db: cannot lock {args.source} ({error.strerror}), as the bot locks it: on a "
-            "read-only disk SQLite cannot read it either. Copy the file (with its -wal, if "
-            "any) to a writable folder and copy-db from there.",
+            f"copy-db: cannot lock {args.source} ({error.strerror}), as the bot locks it: {what}.",
             file=sys.stderr,
         )
         return 2
