@@ -61,6 +61,7 @@ from bot.settings import (
     default_env_file,
     load_settings,
     redacted_url,
+    refuse_url_as_path,
 )
 from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
@@ -451,11 +452,21 @@ async def serve(settings: Settings) -> None:
     log.info("shards: %s", shards_described(settings))
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
     loop = asyncio.get_running_loop()
+    # The claim may wait up to 40 s for a dead session's shards: a stop meanwhile ends the wait
+    # (it went on waiting, then logged in to Discord after the stop).
+    claiming = asyncio.ensure_future(claim_shards(settings))
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name)
+        loop.add_signal_handler(signum, stop, bot, signal.Signals(signum).name, claiming)
     claim: ShardClaim | None = None
     try:
-        claim = await claim_shards(settings)
+        try:
+            claim = await claiming
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # serve itself is cancelled
+        if STOPPING:  # told to stop before its shards were claimed
+            return
         async with bot:
             await log_in(bot, settings)
             await bot.connect()
@@ -525,14 +536,19 @@ def shards_taken(settings: Settings, error: ShardsTaken) -> str:
 STOPPING: set[asyncio.Future[None]] = set()  # the stops under way (a task needs a reference)
 
 
-def stop(bot: CombatBot, signal_name: str) -> None:
+def stop(
+    bot: CombatBot, signal_name: str, claiming: asyncio.Future[ShardClaim | None] | None = None
+) -> None:
     """Stop the bot on ``SIGTERM`` / ``SIGINT``, saying so (:meth:`CombatBot.close` lets the
-    work in flight finish first)."""
+    work in flight finish first); a claim of the shards still waiting (``claiming``) is given
+    up."""
     log.info(
         "stopping (%s): the commands, clicks and expiry pass in flight get up to %g s",
         signal_name,
         SHUTDOWN_GRACE,
     )
+    if claiming is not None and not claiming.done():
+        claiming.cancel()
     STOPPING.add(asyncio.ensure_future(bot.close()))
 
 
@@ -563,8 +579,6 @@ def copy_db_main(argv: list[str]) -> int:
     parser.add_argument(
         "--from",
         dest="source",
-        type=Path,
-        default=database_path_setting(),
         help="the SQLite file (default: DATABASE_PATH from the environment or .env, else "
         "data/bot.sqlite3)",
     )
@@ -574,12 +588,40 @@ def copy_db_main(argv: list[str]) -> int:
     except ValueError as error:
         print(f"copy-db: --to {error}", file=sys.stderr)
         return 2
+    try:  # a URL is refused by name, before it is read as a path (its password in the path)
+        if args.source is None:
+            args.source = database_path_setting()
+        else:
+            refuse_url_as_path(args.source)
+            args.source = Path(args.source)
+    except SettingsError as error:
+        print(f"copy-db: {error.one_line()}", file=sys.stderr)
+        return 2
+    except ValueError:
+        print(
+            "copy-db: --from is a URL, not a file path: it names the SQLite file to copy; the "
+            "PostgreSQL database goes in --to.",
+            file=sys.stderr,
+        )
+        return 2
     try:  # the bot's own lock (hold_database), held while the copy reads the file
         lock = DatabaseLock.take(args.source) if args.source.is_file() else None
     except DatabaseInUse as error:
         print(
             f"copy-db: the database {args.source} is in use by a running bot ({error.holder}): "
             "stop the bot before copying.",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as error:  # a read-only copy (a backup's disk, a snapshot): no lock file
+        what = (
+            "on a read-only disk SQLite cannot read it either. Copy the file (with its -wal, if "
+            "any) to a writable folder and copy-db from there"
+            if error.errno == errno.EROFS
+            else "run copy-db as the user the bot runs as (who may write its folder)"
+        )
+        print(
+            f"copy-db: cannot lock {args.source} ({error.strerror}), as the bot locks it: {what}.",
             file=sys.stderr,
         )
         return 2

@@ -7,7 +7,6 @@ so it never reaches a log line or an error message.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import os
 import re
@@ -167,11 +166,8 @@ class Settings(BaseModel):
     @field_validator("database_path", mode="before")
     @classmethod
     def _a_path_not_a_url(cls, value: object) -> object:
-        if isinstance(value, str) and "://" in value:
-            raise ValueError(
-                "is a URL, not a file path: it names the SQLite file (e.g. data/bot.sqlite3); "
-                "for PostgreSQL set DATABASE_URL instead"
-            )
+        if isinstance(value, str):
+            refuse_url_as_path(value)
         return value
 
     @field_validator("database_url", mode="before")
@@ -300,6 +296,17 @@ def redacted_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
+def refuse_url_as_path(value: str) -> None:
+    """Raise ``ValueError`` (its message follows the setting's name) for a URL given where the
+    SQLite file's path goes: DATABASE_URL's value in DATABASE_PATH would make folders named
+    after it (``postgresql:/bob:<password>@db/``), the password in the path."""
+    if "://" in value:
+        raise ValueError(
+            "is a URL, not a file path: it names the SQLite file (e.g. data/bot.sqlite3); "
+            "for PostgreSQL set DATABASE_URL instead"
+        )
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; ``variable`` names it, ``reason`` says why."""
 
@@ -360,18 +367,68 @@ def load_settings(
 
 def _refuse_misspelt(from_file: Mapping[str, str]) -> None:
     """Raise :class:`SettingsError` for a name in ``.env`` the bot does not read but that is
-    close to one it does (``LOGLEVEL``, ``SHARD_ID``, ``discord_token``): it would be ignored
-    without a word. Other names (another program's, in a shared file) are left alone, and so
-    is a setting's name with a suffix of its own (``DATABASE_URL_RO``, ``DISCORD_TOKEN_DEV``:
-    a second value kept beside the setting, not a misspelling of it)."""
+    a misspelling of one it does (``LOGLEVEL``, ``SHARD_ID``, ``discord_token``): it would be
+    ignored without a word. Other names (another program's, in a shared file) are left alone:
+    see :func:`_misspelling_of` for where the line between the two is drawn."""
     for name in from_file:
-        if name in ENV_VARS or any(name.upper().startswith(f"{s}_") for s in ENV_VARS):
-            continue
-        close = difflib.get_close_matches(name.upper(), ENV_VARS, n=1, cutoff=0.8)
-        if close:
+        meant = _misspelling_of(name)
+        if meant is not None:
             raise SettingsError(
-                name, f"(in .env) is not a setting the bot reads; the closest is {close[0]}"
+                name, f"(in .env) is not a setting the bot reads; the closest is {meant}"
             )
+
+
+def _misspelling_of(name: str) -> str | None:
+    """The setting ``name`` misspells, or None when it is a setting or a name of its own.
+
+    A misspelling is the setting with its words run together or split differently
+    (``LOGLEVEL``), in another case (``discord_token``), or with a slip in its words — each
+    word within one typing slip of the setting's (two for a word of more than four letters):
+    ``SHARD_ID``, ``DATABASE_PATCH``, ``DATABSE_URL`` — or with the last of three words left
+    out (``DEV_GUILD``, ``DISCORD_GATEWAY``). A name with a word of its own is another
+    value, not a misspelling, however alike the letters look: ``DATABASE_USER``,
+    ``DATABASE_PORT``, ``DATABASE_PASS``, ``GUILD_ID``, ``TEST_DATABASE_URL``; so is a
+    setting's name with a suffix (``DATABASE_URL_RO``, ``DISCORD_TOKEN2``: a second value kept
+    beside the setting). (difflib's similarity at 0.8 refused each of these and stopped a
+    deployment that shared its .env with the database's own settings.)"""
+    upper = name.upper()
+    if name in ENV_VARS or any(
+        upper.startswith(setting) and (upper[len(setting) :] or "_")[0] in "_0123456789"
+        for setting in ENV_VARS
+        if upper != setting
+    ):
+        return None
+    words = [w for w in re.split(r"[_\-\s]+", upper) if w]
+    for setting in ENV_VARS:
+        wanted = setting.split("_")
+        if "".join(words) == "".join(wanted):
+            return setting
+        if len(wanted) > 2 and words == wanted[:-1]:  # its last word left out: DEV_GUILD
+            return setting
+        if len(words) == len(wanted) and all(
+            _slips(got, meant) <= (2 if len(meant) > 4 else 1)
+            for got, meant in zip(words, wanted, strict=True)
+        ):
+            return setting
+    return None
+
+
+def _slips(a: str, b: str) -> int:
+    """Typing slips between ``a`` and ``b``: letters added, dropped, changed or two swapped
+    (the optimal string alignment distance)."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(
+                rows[i - 1][j] + 1,
+                row[j - 1] + 1,
+                rows[i - 1][j - 1] + (a[i - 1] != b[j - 1]),
+            )
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def database_path_setting(
@@ -379,14 +436,20 @@ def database_path_setting(
 ) -> Path:
     """``DATABASE_PATH`` as :func:`load_settings` finds it (the environment over ``.env``;
     blank or unset: ``data/bot.sqlite3``), without needing the other settings (for ``python -m
-    bot copy-db``)."""
+    bot copy-db``). Raises :class:`SettingsError` for a URL, as :func:`load_settings` does."""
     environ = os.environ if environ is None else environ
     if env_file is None:
         env_file = default_env_file()
     value = environ.get("DATABASE_PATH")
     if value is None and env_file.is_file():
         value = dotenv_values(env_file).get("DATABASE_PATH")
-    return Path(value.strip()) if value and value.strip() else DEFAULT_DATABASE_PATH
+    if not (value and value.strip()):
+        return DEFAULT_DATABASE_PATH
+    try:
+        refuse_url_as_path(value)
+    except ValueError as error:
+        raise SettingsError("DATABASE_PATH", str(error)) from None
+    return Path(value.strip())
 
 
 def _reason(message: str) -> str:

@@ -169,7 +169,8 @@ class EncounterCog(
 
         def make(current: Encounter) -> CommandBase:
             order = current.rules.turn_order
-            if mode is not None and not order.takes_initiative_mode:
+            to_begin = current.state.phase == "setup"  # else the engine says it has begun
+            if mode is not None and not order.takes_initiative_mode and to_begin:
                 # it was dropped without a word: the GM asked for rolled Agility dice in a
                 # Utopia fight and got its Speed tests (refused here, not in the engine, so
                 # a Begin logged with it still replays)

@@ -331,6 +331,11 @@ def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
         ("SHARD_ID=1", "SHARD_IDS"),
         ("DATABASE_PATCH=/srv/bot.sqlite3", "DATABASE_PATH"),
         ("discord_token=abc", "DISCORD_TOKEN"),
+        ("DATABSE_URL=postgresql://db/bot", "DATABASE_URL"),
+        ("SHARDCOUNT=2", "SHARD_COUNT"),
+        ("LOG_LEVL=DEBUG", "LOG_LEVEL"),
+        ("DEV_GUILD=123", "DEV_GUILD_ID"),
+        ("DISCORD_GATEWAY=wss://gw.example/", "DISCORD_GATEWAY_URL"),
     ],
 )
 def test_a_misspelt_setting_in_env_file_is_named(tmp_path: Path, line: str, meant: str) -> None:
@@ -344,6 +349,59 @@ def test_a_misspelt_setting_in_env_file_is_named(tmp_path: Path, line: str, mean
     written = line.partition("=")[0]
     assert caught.value.variable == written
     assert f"the closest is {meant}. " in caught.value.one_line()
+
+
+# Another program's settings in a shared .env (the database container's, a second bot's):
+# difflib's 0.8 similarity read each as a misspelling and stopped the bot at start.
+NAMES_OF_THEIR_OWN = (
+    "DATABASE_USER",
+    "DATABASE_PORT",
+    "DATABASE_PASS",
+    "DATABASE_HOST",
+    "DATABASE_SSL",
+    "DATABASE_POOL",
+    "DATABASE_DIR",
+    "TEST_DATABASE_URL",
+    "OLD_DATABASE_URL",
+    "GUILD_ID",
+    "DISCORD_API_KEY",
+    "DOCKER_GATEWAY_URL",
+    "DATA_PATH",
+    "DATABASE_URL2",
+    "DISCORD_TOKEN2",
+)
+
+
+@pytest.mark.parametrize("name", NAMES_OF_THEIR_OWN)
+def test_a_name_with_a_word_of_its_own_is_not_a_misspelling(tmp_path: Path, name: str) -> None:
+    env = tmp_path / ".env"
+    env.write_text(f"DISCORD_TOKEN=t\n{name}=x\n")
+    assert load_settings({}, env_file=env).discord_token.get_secret_value() == "t"
+
+
+def test_a_shared_env_file_starts_the_bot(tmp_path: Path) -> None:
+    """Through ``python -m bot``: a .env shared with the database's own settings gets as far
+    as Discord (unreachable here: exit 1), not a configuration error (exit 2)."""
+    (tmp_path / ".env").write_text("".join(f"{name}=x\n" for name in NAMES_OF_THEIR_OWN))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=clean_env(
+            {
+                "PATH": "/usr/bin:/bin",
+                "PYTHONPATH": str(ROOT),
+                "DISCORD_TOKEN": "would-start",
+                "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+                "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+            }
+        ),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert "Configuration error" not in done.stderr, done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "Cannot reach Discord" in done.stderr
 
 
 def test_other_names_in_env_file_are_left_alone(tmp_path: Path) -> None:

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
 
-from bot.store.shard_claims import SHARD_LOCKS, ShardClaim, ShardsTaken
+from bot.store.shard_claims import COUNT_LOCKS, RETRY_S, SHARD_LOCKS, ShardClaim, ShardsTaken
 from tests import test_startup as startup
+from tests.environ import clean_env
 from tests.pg.server import PgServer
 
 SECRET = "pa55-W0rd-never-shown"
@@ -156,6 +159,96 @@ async def test_a_shard_a_dead_session_holds_is_waited_for(pg_url: str) -> None:
             "SELECT setting FROM pg_settings WHERE name = 'tcp_keepalives_idle'"
         )
         assert keepalive in ("10", "0"), keepalive  # 0: a Unix socket, which has none
+    finally:
+        await claim.release()
+
+
+async def test_a_stop_while_waiting_for_a_shard_stops(tmp_path: Path, pg_url: str) -> None:
+    """A platform stopping the process (SIGTERM: a deploy, a scale-down) while it waited for a
+    dead session's shard: the bot logged 'stopping (SIGTERM)' and went on waiting — then, the
+    shard let go, logged in to Discord and ran. The wait is given up: it stops, status 0,
+    without going on to Discord."""
+    gone = await asyncpg.connect(
+        pg_url, server_settings={"application_name": "tabletop bot pid 1 on gone-host, shards 1"}
+    )
+    log = tmp_path / "bot.log"
+    try:
+        assert await gone.fetchval("SELECT pg_try_advisory_lock($1::int, 1)", SHARD_LOCKS)
+        with log.open("wb") as out:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=tmp_path,
+                env=clean_env(
+                    {
+                        "PATH": "/usr/bin:/bin",
+                        "PYTHONPATH": str(startup.ROOT),
+                        "DISCORD_TOKEN": "startup-test-token",
+                        "DATABASE_URL": pg_url,
+                        "SHARD_COUNT": "2",
+                        "SHARD_IDS": "1",
+                        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+                    }
+                ),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            for _ in range(300):  # until it waits for the shard
+                if "waiting up to" in log.read_text():
+                    break
+                await asyncio.sleep(0.1)
+            assert "waiting up to" in log.read_text(), log.read_text()
+            process.send_signal(signal.SIGTERM)
+            status = await asyncio.wait_for(process.wait(), 15)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    finally:
+        await gone.close()
+    said = log.read_text()
+    assert status == 0, said
+    assert "stopping (SIGTERM)" in said and "stopped; the database" in said, said
+    assert "Discord" not in said and "Traceback" not in said, said
+
+
+async def test_a_shard_count_a_dead_session_holds_is_waited_for(pg_url: str) -> None:
+    """The same for a process's shard count: a host died running SHARD_COUNT=4, and the bot,
+    redeployed at once with SHARD_COUNT=2, was refused at once ('another process runs with
+    SHARD_COUNT=4') — the wait for a dead session's claim covered its shards only. The other
+    count's holder is waited for as well, unless it is a live process here."""
+    gone = await asyncpg.connect(
+        pg_url, server_settings={"application_name": "tabletop bot pid 1 on gone-host, shards 0"}
+    )
+    try:
+        await gone.execute("SELECT pg_advisory_lock_shared($1::int, 4)", COUNT_LOCKS)
+        waiting = asyncio.create_task(ShardClaim.take(pg_url, 2, [0, 1], wait_s=30))
+        await asyncio.wait([waiting], timeout=2 * RETRY_S)
+        assert not waiting.done(), waiting.exception()
+    finally:
+        await gone.close()  # the dead session is dropped
+    claim = await asyncio.wait_for(waiting, 30)
+    await claim.release()
+
+
+async def test_a_live_process_on_a_long_named_host_is_refused_at_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session's name is cut at PostgreSQL's 63 characters: on a host with a long name (a
+    cloud VM's ip-10-0-1-23.eu-west-1.compute.internal, a pod's) the ', shards …' after the
+    host was cut off, the name no longer read as a bot's, and a second process on the same
+    host — a live one — was waited for 40 s as if its holder were a dead host's session."""
+    host = "ip-10-0-1-23.eu-west-1.compute.internal"
+    monkeypatch.setattr("socket.gethostname", lambda: host)
+    claim = await ShardClaim.take(pg_url, 2, [1])
+    try:
+        with pytest.raises(ShardsTaken) as again:
+            await asyncio.wait_for(ShardClaim.take(pg_url, 2, [1], wait_s=30), RETRY_S)
+        assert again.value.held_here(), again.value.holders
+        monkeypatch.setattr("socket.gethostname", lambda: host.replace("23", "24"))
+        assert not again.value.held_here()  # another host of a name as long
     finally:
         await claim.release()
 

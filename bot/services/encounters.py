@@ -968,6 +968,22 @@ async def state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
     :class:`~bot.errors.RulesVersionUnknown` when it is behind and plays by rules a newer bot
     froze, or a newer bot's state does not parse here (:func:`read_state`), ``ValueError`` for
     a row held without its state text."""
+    if row.status != "live":
+        try:
+            return await _state_of(conn, row)
+        except RulesVersionUnknown:
+            # Its advice (run the newer bot to go on, or end it here unread) is for a live
+            # fight: this one has ended (unread, here, or under the newer bot).
+            title = get_ruleset(row.ruleset).title
+            raise RulesVersionUnknown(
+                f"This encounter was saved by a newer version of the bot ({title} rules version "
+                f"{row.rules_version}), and this version cannot read its fight. It has ended; "
+                "the newer version shows it (its recap and log)."
+            ) from None
+    return await _state_of(conn, row)
+
+
+async def _state_of(conn: StoreConnection, row: EncounterRow) -> AnyState:
     parse = get_ruleset(row.ruleset).load_state
     state: AnyState = read_state(row, row.stored_state_text)
     if row.state_version is None:

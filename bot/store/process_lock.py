@@ -35,7 +35,10 @@ class DatabaseInUse(Exception):
 
 
 def lock_path(database: Path) -> Path:
-    """The lock file of the SQLite database ``database``: ``bot.sqlite3`` → ``bot.sqlite3.lock``."""
+    """The lock file of the SQLite database ``database``: ``bot.sqlite3`` → ``bot.sqlite3.lock``,
+    beside the file the path leads to (a symlink followed, as SQLite follows it), so that two
+    paths to one file — the file and a link to it — lock each other out."""
+    database = database.resolve()
     return database.with_name(database.name + ".lock")
 
 

@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 RESYNC_S = 300.0
 """Seconds between two readings of the server's clock (the monotonic clock drifts little)."""
+RETRY_S = 30.0
+"""Seconds before a failed reading is tried again (the database unreachable: each try may
+wait for the connection's timeout, and logs a warning)."""
 
 
 class ServerClock:
@@ -57,14 +60,18 @@ class ServerClock:
 
     async def sync_if_due(self) -> None:
         """:meth:`sync` when the last reading is :data:`RESYNC_S` seconds old. Never raises (a
-        failed reading keeps the last one)."""
+        failed reading keeps the last one, and is tried again :data:`RETRY_S` seconds later —
+        not on every pass of the background loop, each waiting for the database and logging)."""
         if self._monotonic() - self._synced_at < RESYNC_S:
             return
         try:
             await self.sync()
         except Exception:
+            self._synced_at = self._monotonic() - RESYNC_S + RETRY_S
             log.warning(
-                "could not read the database server's clock; keeping the last reading",
+                "could not read the database server's clock; keeping the last reading, trying "
+                "again in %.0f s",
+                RETRY_S,
                 exc_info=True,
             )
 

@@ -14,8 +14,9 @@ A process that died with its host (no connection closed) would keep its shards f
 the server takes to notice — by default the operating system's two hours of TCP keepalive —
 and a restarted process would be refused all that while. So the claim's connection asks the
 server to probe it often (:data:`KEEPALIVES`: a dead peer is dropped within about 25 s), and a
-shard held at start is waited for, up to :data:`WAIT_S`, before the process is refused: a
-restart right after a crash gets its shards back. A holder that is a live process on this very
+shard held at start — or another shard count run with — is waited for, up to :data:`WAIT_S`,
+before the process is refused: a restart right after a crash gets its shards back, with the
+same SHARD_COUNT or a new one. A holder that is a live process on this very
 host (its session's name says which) is not waited for: that is a second process, refused at
 once.
 
@@ -66,7 +67,11 @@ WHERE l.locktype = 'advisory' AND l.classid = $1::bigint::oid AND l.objsubid = 2
   AND l.objid = ANY($2::bigint[]::oid[]) AND l.granted
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 """
-NAMED = re.compile(r"tabletop bot pid (\d+) on (\S+), ")
+"""The names of the sessions holding any of the locks ``$2`` of the kind ``$1`` (shards run,
+or shard counts run with)."""
+NAMED = re.compile(r"tabletop bot pid (\d+) on ([^\s,]+)(,?)")
+"""A claim's session name: its pid, its host — cut short, without the ',' after it, when the
+name was longer than PostgreSQL keeps (63 characters: a host with a long name)."""
 
 
 class ShardsTaken(Exception):
@@ -86,7 +91,11 @@ class ShardsTaken(Exception):
         """Whether a holder is a live process on this host (its session's name says which)."""
         for holder in self.holders:
             named = NAMED.match(holder)
-            if named is None or named.group(2) != socket.gethostname():
+            if named is None:
+                continue
+            host, whole = named.group(2), named.group(3) == ","
+            here = socket.gethostname()
+            if host != here if whole else not here.startswith(host):
                 continue
             try:
                 os.kill(int(named.group(1)), 0)
@@ -109,9 +118,10 @@ class ShardClaim:
         cls, url: str, count: int, shards: Sequence[int], *, wait_s: float = WAIT_S
     ) -> ShardClaim:
         """Claim ``shards`` of ``count`` on the database at ``url``; raises
-        :class:`ShardsTaken` (claiming nothing) when another process runs with another count,
-        or still runs one of the shards after ``wait_s`` seconds (a session of a process that
-        just died may hold it until the server notices). The connection holding the claim is
+        :class:`ShardsTaken` (claiming nothing) when another process still runs with another
+        count, or one of the shards, after ``wait_s`` seconds (a session of a process that just
+        died may hold its claims until the server notices) — at once when it is a live process
+        on this host. The connection holding the claim is
         named (``application_name``) ``tabletop bot pid 1234 on host, shards …``, to find in
         ``pg_stat_activity``."""
         deadline = time.monotonic() + wait_s
@@ -120,15 +130,19 @@ class ShardClaim:
             try:
                 return await cls._take(url, count, shards)
             except ShardsTaken as taken:
-                if taken.counts or taken.held_here() or time.monotonic() + RETRY_S > deadline:
+                if taken.held_here() or time.monotonic() + RETRY_S > deadline:
                     raise
                 if not told:
                     told = True
+                    held = (
+                        f"SHARD_COUNT={', '.join(map(str, taken.counts))} is run with"
+                        if taken.counts
+                        else f"shard {', '.join(map(str, taken.shards))} of {count} is held"
+                    )
                     log.warning(
-                        "shard %s of %d is held by another session; waiting up to %.0f s for "
-                        "it (a process that just stopped lets it go)",
-                        ", ".join(map(str, taken.shards)),
-                        count,
+                        "%s by another session; waiting up to %.0f s for it (a process that "
+                        "just stopped lets it go)",
+                        held,
                         deadline - time.monotonic(),
                     )
                 await asyncio.sleep(RETRY_S)
@@ -151,7 +165,8 @@ class ShardClaim:
             )
             counts = [row["count"] for row in await conn.fetch(OTHER_COUNTS, COUNT_LOCKS, count)]
             if counts:
-                raise ShardsTaken(counts=counts)
+                holders = [r["name"] for r in await conn.fetch(HOLDERS, COUNT_LOCKS, counts)]
+                raise ShardsTaken(counts=counts, holders=holders)
             taken = [
                 shard
                 for shard in shards

@@ -57,3 +57,34 @@ async def test_a_second_process_on_one_sqlite_file_is_refused(
     finally:
         first.stop()
         second.stop()
+
+
+@pytest.mark.async_timeout(90)
+@pytest.mark.parametrize("linked", ["file", "folder"])
+async def test_a_second_process_reaching_the_file_by_another_path_is_refused(
+    discord_harness: DiscordHarness, tmp_path: Path, linked: str
+) -> None:
+    """The lock file sat beside the path given, not the file: a second process given a symlink
+    to the database (a host's ``data/bot.sqlite3`` linked to the file on its persistent disk,
+    one process started with each path) took a lock file of its own, ran, and both answered
+    every command. The lock is now beside the file the path leads to."""
+    h = discord_harness
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if linked == "file":
+        (tmp_path / "bot.sqlite3").symlink_to(disk / "bot.sqlite3")
+        other = tmp_path / "bot.sqlite3"
+    else:
+        (tmp_path / "data").symlink_to(disk, target_is_directory=True)
+        other = tmp_path / "data" / "bot.sqlite3"
+    first = BotProcess(h, tmp_path, {"DATABASE_PATH": str(disk / "bot.sqlite3")})
+    second = BotProcess(h, tmp_path, {"DATABASE_PATH": str(other)})
+    second.log = tmp_path / "second.log"
+    try:
+        await first.start()
+        assert await exit_status(second, h) == 2, second.output()
+        assert "in use by another bot process" in second.output(), second.output()
+        assert str(other) in second.output()  # named as it was given
+    finally:
+        first.stop()
+        second.stop()

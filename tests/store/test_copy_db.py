@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -215,12 +217,12 @@ async def test_a_source_at_another_migration_is_refused(tmp_path: Path, pg_url: 
         await copy(tmp_path / "missing.sqlite3", pg_url)
 
 
-def run_copy_db(*args: str) -> subprocess.CompletedProcess[str]:
+def run_copy_db(*args: str, **settings: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
     return subprocess.run(
         [sys.executable, "-m", "bot", "copy-db", *args],
         cwd=ROOT,
-        env=env,
+        env={**env, **settings},
         capture_output=True,
         text=True,
         timeout=60,
@@ -267,6 +269,66 @@ async def test_a_target_from_a_newer_bot_is_one_line(tmp_path: Path, pg_url: str
     assert "Traceback" not in done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert "was upgraded by a newer version of the bot (its schema is at migration 9999" in line
+
+
+@pytest.mark.parametrize("where", ["DATABASE_PATH", "--from"])
+async def test_a_url_as_the_sqlite_file_is_refused_by_name(pg_url: str, where: str) -> None:
+    """The bot refuses DATABASE_PATH given a URL (tests/test_settings.py), but copy-db read it
+    as a path — ``There is no SQLite database at postgresql:/bob:s3cret@db/bot.`` printed the
+    password, and named no setting; ``--from`` likewise. Both are refused by name now."""
+    url = "postgresql://bob:s3cret@db/bot"
+    if where == "--from":
+        done = run_copy_db("--to", pg_url, "--from", url)
+    else:
+        done = run_copy_db("--to", pg_url, DATABASE_PATH=url)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert where in line and "is a URL, not a file path" in line, line
+    assert "s3cret" not in done.stdout + done.stderr
+    assert not (ROOT / "postgresql:").exists()
+
+
+@pytest.fixture
+def read_only_disk(tmp_path: Path) -> Iterator[Path]:
+    """A tmpfs (root only) the test fills, then remounts read-only (``remount()``)."""
+    folder = tmp_path / "backup"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def remount_read_only(folder: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+
+
+async def test_a_read_only_copy_is_one_line(read_only_disk: Path, pg_url: str) -> None:
+    """The database to copy on a read-only disk (a backup's, a snapshot mounted read-only):
+    copy-db stopped with a traceback from making its lock file ('Read-only file system:
+    bot.sqlite3.lock'). SQLite cannot read a WAL database there either: one line says what to
+    do (exit 2); the same file copied to a writable folder is copied."""
+    source = read_only_disk / "bot.sqlite3"
+    counts = await filled_sqlite(source)
+    remount_read_only(read_only_disk)
+    done = run_copy_db("--to", pg_url, "--from", str(source))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"copy-db: cannot lock {source} (Read-only file system)"), line
+    assert "to a writable folder" in line, line
+    writable = read_only_disk.parent / "bot.sqlite3"
+    shutil.copyfile(source, writable)
+    done = run_copy_db("--to", pg_url, "--from", str(writable))
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == len(counts) + 1
 
 
 async def test_a_database_a_running_bot_holds_is_refused(tmp_path: Path, pg_url: str) -> None:

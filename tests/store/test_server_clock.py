@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.store.server_clock import RESYNC_S, ServerClock
+from bot.store.server_clock import RESYNC_S, RETRY_S, ServerClock
 
 START = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
 
@@ -56,3 +56,16 @@ async def test_it_reads_the_server_and_runs_on_by_the_monotonic_clock() -> None:
     host.fails = True
     await clock.sync_if_due()
     assert clock() == START + timedelta(seconds=90 + 2 * RESYNC_S + 1)
+    # ... and is not tried again on every pass of the background loop (each second: each try
+    # waited for the unreachable database and logged a traceback), but RETRY_S later.
+    reads = host.reads
+    for _ in range(5):
+        host.monotonic += 1
+        await clock.sync_if_due()
+    assert host.reads == reads
+    host.monotonic += RETRY_S
+    host.fails = False
+    host.server = START + timedelta(seconds=90 + 2 * RESYNC_S + 1 + 5 + RETRY_S + 60)
+    await clock.sync_if_due()
+    assert host.reads == reads + 1
+    assert clock() == host.server

@@ -311,9 +311,18 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
         )
     bond = _bond(sheet, cmd.bond)
     if bond is None:
+        kind, _, words = cmd.bond.strip().partition(":")
+        of_kind = _of_kind(sheet, kind)
         listed = "; ".join(
-            f"{i}. {b.kind}: {shortened(b.text, 40)}" for i, b in enumerate(sheet.bonds, 1)
+            f"{i + 1}. {b.kind}: {shortened(b.text, 40)}"
+            for i, b in enumerate(sheet.bonds)
+            if len(of_kind) < 2 or i in of_kind
         )
+        if len(of_kind) > 1 and not words.strip():  # a kind naming more than one bond
+            raise InvalidInput(
+                f"{names.escaped(c.name)} has {len(of_kind)} bonds of the kind "
+                f"{sheet.bonds[of_kind[0]].kind}: name one by its number or words ({listed})."
+            )
         raise InvalidInput(f"{names.escaped(c.name)} has no such bond (bonds: {listed or 'none'}).")
     number, text = bond
     label = f"Bond {number} — {text.replace(':', ' ')}"  # ":" keys a helper's resource
@@ -348,12 +357,17 @@ def _bond(sheet: UuneSheet, given: str) -> tuple[int, str] | None:
     if found is not None:
         return found
     kind, _, words = given.partition(":")
-    of_kind = [i for i, b in enumerate(sheet.bonds) if names.key(b.kind) == names.key(kind)]
+    of_kind = _of_kind(sheet, kind)
     if words.strip():
         return _bond_by_words(sheet, words.strip(), of_kind)
     if len(of_kind) == 1:
         return of_kind[0] + 1, sheet.bonds[of_kind[0]].text
     return None
+
+
+def _of_kind(sheet: UuneSheet, kind: str) -> list[int]:
+    """The bonds (0-based) of the kind ``kind`` names."""
+    return [i for i, b in enumerate(sheet.bonds) if names.key(b.kind) == names.key(kind)]
 
 
 def _bond_by_words(sheet: UuneSheet, given: str, among: Iterable[int]) -> tuple[int, str] | None:
