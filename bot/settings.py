@@ -7,6 +7,7 @@ so it never reaches a log line or an error message.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import re
@@ -383,9 +384,9 @@ def _misspelling_of(name: str) -> str | None:
 
     A misspelling is the setting with its words run together or split differently
     (``LOGLEVEL``), in another case (``discord_token``), or with a slip in its words — each
-    word within one typing slip of the setting's (two for a word of more than four letters):
-    ``SHARD_ID``, ``DATABASE_PATCH``, ``DATABSE_URL`` — or with the last of three words left
-    out (``DEV_GUILD``, ``DISCORD_GATEWAY``). A name with a word of its own is another
+    word alike the setting's (:func:`_alike`): ``SHARD_ID``, ``DATABASE_PATCH``,
+    ``DATABSE_URL`` — or with the last of three words left out (``DEV_GUILD``,
+    ``DISCORD_GATEWAY``). A name with a word of its own is another
     value, not a misspelling, however alike the letters look: ``DATABASE_USER``,
     ``DATABASE_PORT``, ``DATABASE_PASS``, ``GUILD_ID``, ``TEST_DATABASE_URL``; so is a
     setting's name with a suffix (``DATABASE_URL_RO``, ``DISCORD_TOKEN2``: a second value kept
@@ -406,29 +407,21 @@ def _misspelling_of(name: str) -> str | None:
         if len(wanted) > 2 and words == wanted[:-1]:  # its last word left out: DEV_GUILD
             return setting
         if len(words) == len(wanted) and all(
-            _slips(got, meant) <= (2 if len(meant) > 4 else 1)
-            for got, meant in zip(words, wanted, strict=True)
+            _alike(got, meant) for got, meant in zip(words, wanted, strict=True)
         ):
             return setting
     return None
 
 
-def _slips(a: str, b: str) -> int:
-    """Typing slips between ``a`` and ``b``: letters added, dropped, changed or two swapped
-    (the optimal string alignment distance)."""
-    rows = [list(range(len(b) + 1))]
-    for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            row[j] = min(
-                rows[i - 1][j] + 1,
-                row[j - 1] + 1,
-                rows[i - 1][j - 1] + (a[i - 1] != b[j - 1]),
-            )
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
+SLIP_RATIO = 0.75
+"""How alike two words must be to be one word with a typing slip (``difflib``'s ratio: ``ID``
+and ``IDS`` 0.8, ``DATABSE`` and ``DATABASE`` 0.93, ``PATCH`` and ``PATH`` 0.89; ``USER`` and
+``URL`` 0.57, ``PORT`` and ``PATH`` 0.5 are other words)."""
+
+
+def _alike(got: str, meant: str) -> bool:
+    """Whether the word ``got`` is ``meant`` with a typing slip (:data:`SLIP_RATIO`)."""
+    return difflib.SequenceMatcher(None, got, meant).ratio() >= SLIP_RATIO
 
 
 def database_path_setting(
