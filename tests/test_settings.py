@@ -291,18 +291,10 @@ def test_copy_db_finds_database_path_like_the_bot(tmp_path: Path) -> None:
     assert database_path_setting({}, tmp_path / "none") == DEFAULT_DATABASE_PATH
 
 
-@pytest.mark.parametrize(
-    ("args", "status"),
-    [(["--help"], 0), (["-h"], 0), (["copydb", "--to", "postgresql://x@h/db"], 2), (["run"], 2)],
-)
-def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
-    tmp_path: Path, args: list[str], status: int
-) -> None:
-    """``python -m bot --help`` (or a misspelt ``copydb``) started the bot — with the .env's
-    token, connected to Discord and answering commands — ignoring the arguments. It now prints
-    what it takes (``--help``: status 0) or names the unknown argument (status 2), and starts
-    nothing."""
-    done = subprocess.run(
+def python_m_bot(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot *args`` in ``tmp_path`` with a token, a database there and an
+    unreachable Discord (a start gets as far as logging in: exit 1)."""
+    return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,
         env=clean_env(
@@ -318,6 +310,20 @@ def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
         text=True,
         timeout=30,
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [(["--help"], 0), (["-h"], 0), (["copydb", "--to", "postgresql://x@h/db"], 2), (["run"], 2)],
+)
+def test_python_m_bot_with_arguments_it_does_not_take_starts_nothing(
+    tmp_path: Path, args: list[str], status: int
+) -> None:
+    """``python -m bot --help`` (or a misspelt ``copydb``) started the bot — with the .env's
+    token, connected to Discord and answering commands — ignoring the arguments. It now prints
+    what it takes (``--help``: status 0) or names the unknown argument (status 2), and starts
+    nothing."""
+    done = python_m_bot(tmp_path, *args)
     assert done.returncode == status, done.stderr
     assert "copy-db" in done.stdout + done.stderr  # what it does take
     assert "Traceback" not in done.stderr
@@ -383,22 +389,7 @@ def test_a_shared_env_file_starts_the_bot(tmp_path: Path) -> None:
     """Through ``python -m bot``: a .env shared with the database's own settings gets as far
     as Discord (unreachable here: exit 1), not a configuration error (exit 2)."""
     (tmp_path / ".env").write_text("".join(f"{name}=x\n" for name in NAMES_OF_THEIR_OWN))
-    done = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=clean_env(
-            {
-                "PATH": "/usr/bin:/bin",
-                "PYTHONPATH": str(ROOT),
-                "DISCORD_TOKEN": "would-start",
-                "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
-                "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
-            }
-        ),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    done = python_m_bot(tmp_path)
     assert "Configuration error" not in done.stderr, done.stderr
     assert done.returncode == 1, done.stderr
     assert "Cannot reach Discord" in done.stderr
