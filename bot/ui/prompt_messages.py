@@ -33,6 +33,7 @@ import discord
 from bot.errors import NotFound, RulesVersionUnknown
 from bot.services.combat import CombatService, Decision
 from bot.services.encounters import Encounter, EncounterService
+from bot.store.decisions import DecisionRow
 from bot.ui.backoff import Backoff
 from bot.ui.combat import decision_prompt
 from bot.ui.decision_view import decision_view
@@ -251,14 +252,7 @@ class PromptKeeper:
             return False
         if closed is None:
             return False
-        embed = discord.Embed.from_dict(closed.retire_embed) if closed.retire_embed else None
-        await self.retire(
-            channel_id,
-            message_id,
-            closed.retire_text or SETTLED,
-            embed,
-            keep_embed=closed.retire_text is None or closed.retire_embed is None,
-        )
+        await self._retire_as_kept(channel_id, message_id, closed, SETTLED)
         return True
 
     async def _tell_newly_asked(
@@ -302,6 +296,20 @@ class PromptKeeper:
         )
 
     # -- a decision is settled -------------------------------------------------------------
+
+    async def _retire_as_kept(
+        self, channel_id: int, message_id: int, row: DecisionRow, otherwise: str
+    ) -> bool:
+        """:meth:`retire` with what ``row`` (a closed decision) keeps for its prompt — its text,
+        else ``otherwise``; its embed, else the prompt's own."""
+        embed = discord.Embed.from_dict(row.retire_embed) if row.retire_embed else None
+        return await self.retire(
+            channel_id,
+            message_id,
+            row.retire_text or otherwise,
+            embed,
+            keep_embed=row.retire_text is None or row.retire_embed is None,
+        )
 
     async def retire(
         self,
@@ -427,14 +435,7 @@ class PromptKeeper:
             lost = row.retire_text is None and row.closed_at is not None and row.closed_at <= cutoff
             if (row.retire_text is None and not lost) or self.refused_messages.waiting(message_id):
                 continue
-            embed = discord.Embed.from_dict(row.retire_embed) if row.retire_embed else None
-            await self.retire(
-                channel_id,
-                message_id,
-                row.retire_text or LOST,
-                embed,
-                keep_embed=row.retire_text is None or row.retire_embed is None,
-            )
+            await self._retire_as_kept(channel_id, message_id, row, LOST)
         for message_id, retirement in list(self._retirements.items()):
             if self.refused_messages.waiting(message_id):
                 continue
