@@ -5,6 +5,7 @@ one delivered a moment later) was meant for what stood before and is refused."""
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ class IssueMarks:
         # ms) minus when it reached this process by the monotonic clock (ms) — never the wall
         # clock, which may be off or be stepped. Discord's time now is at least each one's
         # creation time plus the time elapsed since it arrived.
-        self._arrivals: deque[int] = deque(maxlen=OFFSETS_KEPT)
+        self._arrivals: deque[float] = deque(maxlen=OFFSETS_KEPT)
         self._monotonic = monotonic
 
     def observe(self, issued: int | None, *, arrived: bool = False) -> None:
@@ -49,19 +50,27 @@ class IssueMarks:
         if arrived:
             self._arrivals.append((issued >> 22) - self._monotonic_ms())
 
-    def _monotonic_ms(self) -> int:
-        return int(self._monotonic() * 1000)
+    def _monotonic_ms(self) -> float:
+        # Unrounded: whole milliseconds here and in the estimate below made it up to 1 ms late.
+        return self._monotonic() * 1000
 
     def _discord_now(self) -> int:
         """Discord's time now as an issue mark: the latest creation-plus-time-since-arrival
         of recent interactions — a little early (by the fastest recent delivery), never late,
         whatever this host's wall clock says. Before any interaction arrived since start:
-        the services' clock where other processes share the database (``wall``), else 0."""
+        the services' clock where other processes share the database (``wall``), else 0.
+
+        The mark is the last one *before* that millisecond: an interaction created in it is
+        after the mark, whatever its id's low bits (a snowflake's worker, process and counter
+        may all be 0), so a member who saw a turn begin is never refused for "an earlier
+        turn" (see :func:`stamp`; found as a rare "That turn already ended" in the tests)."""
         if not self._arrivals:
             if self._wall is None:
                 return 0
-            return max(0, int(self._wall() * 1000) - DISCORD_EPOCH_MS) << 22
-        return max(0, self._monotonic_ms() + max(self._arrivals)) << 22
+            ms = math.floor(self._wall() * 1000) - DISCORD_EPOCH_MS
+        else:
+            ms = math.floor(self._monotonic_ms() + max(self._arrivals))
+        return max(0, (ms << 22) - 1)
 
     def now_mark(self) -> int:
         """Discord's time now as an issue mark, never late: the latest mark seen or the

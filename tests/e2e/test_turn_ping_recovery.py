@@ -39,12 +39,17 @@ from tests.harness.models import Member, StoredMessage
 from tests.harness.server import DiscordHarness
 
 
-def stop_after_commit(monkeypatch: pytest.MonkeyPatch) -> list[CombatResult]:
+def stop_after_commit(monkeypatch: pytest.MonkeyPatch, h: DiscordHarness) -> list[CombatResult]:
     """From now on every command's result is committed and then nothing more happens — as if
-    the bot were killed between its commit and its post. Returns the results so committed."""
+    the bot were killed between its commit and its post (the member saw "This interaction
+    failed": the harness does not count that against the test, however long it runs on).
+    Returns the results so committed."""
     committed: list[CombatResult] = []
 
     async def killed(interaction: Any, result: CombatResult) -> None:
+        for record in h.interactions:
+            if record.id == interaction.id:
+                record.unanswered_reported = True
         committed.append(result)
 
     original = combat_flow.respond
@@ -117,7 +122,7 @@ async def test_a_turn_lost_by_a_stop_is_pinged_at_start_up_once(
     for _ in range(3):  # Willow, General Bearington and Thug 1, in their order
         async for bot in _running_bot(h, database, None):
             with monkeypatch.context() as patch:
-                committed = stop_after_commit(patch)
+                committed = stop_after_commit(patch, h)
                 await lost(h, committed, gm, "gm next")
             name = await current_name(bot, h)
         seen = len(h.messages_in(h.channel))
@@ -168,7 +173,7 @@ async def test_an_away_players_lost_turn_pings_the_stand_in(
         await ok(await slash(h, player, "away", delegate=delegate))
         await next_until_before(bot, h, gm, "Willow")
         with monkeypatch.context() as patch:
-            committed = stop_after_commit(patch)
+            committed = stop_after_commit(patch, h)
             await lost(h, committed, gm, "gm next")
         assert await current_name(bot, h) == "Willow"
     seen = len(h.messages_in(h.channel))
@@ -194,7 +199,7 @@ async def test_a_lost_turn_is_pinged_in_every_system(
         await one_on_one(h, table, system, name="Lost turn")
         before = await current_name(bot, h)
         with monkeypatch.context() as patch:
-            committed = stop_after_commit(patch)
+            committed = stop_after_commit(patch, h)
             await lost(h, committed, gm, "gm next")
         name = await current_name(bot, h)
         result = committed[-1]
@@ -221,7 +226,7 @@ async def test_a_lost_turn_of_a_paused_fight_is_pinged(
         await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
         await ok(await slash(h, gm, "gm pause"))
         with monkeypatch.context() as patch:
-            committed = stop_after_commit(patch)
+            committed = stop_after_commit(patch, h)
             await lost(h, committed, gm, "gm next")
         name = await current_name(bot, h)
     seen = len(h.messages_in(h.channel))
@@ -245,12 +250,15 @@ async def test_a_lost_turn_waiting_on_a_decision_is_pinged_without_buttons(
         await set_up_fight(h, table)
         await next_until_before(bot, h, gm, "Thug 1")
         with monkeypatch.context() as patch:
-            committed = stop_after_commit(patch)
+            committed = stop_after_commit(patch, h)
             await lost(h, committed, gm, "gm next")
             assert await current_name(bot, h) == "Thug 1"
             before = len(committed)
-            await slash(h, gm, "attack", target="Willow", with_="Cudgel")
-            await h.wait_for(lambda: len(committed) > before)  # noqa: B023
+            record = await slash(h, gm, "attack", target="Willow", with_="Cudgel")
+            try:
+                await h.wait_for(lambda: len(committed) > before)  # noqa: B023
+            except TimeoutError:
+                raise AssertionError(record.response_data) from None
         assert (await bot.services.encounters.live(h.channel.id)).state.decisions
     seen = len(h.messages_in(h.channel))
     async for _bot in restarted(h, database):
@@ -365,7 +373,7 @@ async def _lost_then_refused(
     async for bot in _running_bot(h, database, None):
         await set_up_fight(h, table, thugs=1)
         with monkeypatch.context() as patch:
-            committed = stop_after_commit(patch)
+            committed = stop_after_commit(patch, h)
             await lost(h, committed, table.moderator, "gm next")
         name = await current_name(bot, h)
         await work_done()
@@ -441,7 +449,7 @@ async def _killed_between_claim_and_post(
     async for bot in _running_bot(h, database, None, clock=clock):
         await set_up_fight(h, table, thugs=1)
         with monkeypatch.context() as patch:
-            committed = stop_after_commit(patch)
+            committed = stop_after_commit(patch, h)
             await lost(h, committed, table.moderator, "gm next")
         name = await current_name(bot, h)
         await work_done()
@@ -542,7 +550,7 @@ async def _lost_turn(
     async for bot in _running_bot(h, database, None, clock=clock):
         await set_up_fight(h, table, thugs=1)
         with monkeypatch.context() as patch:
-            committed = stop_after_commit(patch)
+            committed = stop_after_commit(patch, h)
             await lost(h, committed, table.moderator, "gm next")
         name = await current_name(bot, h)
         await work_done()
