@@ -154,9 +154,10 @@ class UuneRuleset(Ruleset[UuneState]):
     on anyone: before the roll it is called off, rolled it stands as it is, and the turn it
     was taken on ends (:func:`bot.engine.uune.rolls.settle_for_the_fallen`); the GM's
     ``/gm order`` keeps the PCs ahead of the NPCs (:func:`bot.engine.uune.conflict.move_in_order`,
-    "Conflict"). Version 1 (encounters started before) left such a roll waiting until its
-    window ran out and let an NPC be moved ahead of the PCs, and keeps doing so, so its log
-    replays exactly.
+    "Conflict"); a claimed bond's label over 60 characters is shortened at a word, with "..."
+    (:func:`bot.engine.uune.specials.claim_bond`). Version 1 (encounters started before) left
+    such a roll waiting until its window ran out, let an NPC be moved ahead of the PCs and cut
+    a long bond label mid-word, and keeps doing so, so its log replays exactly.
 
     Version 3: the GM removing a PC who only *helps* a roll drops that help, and the roll
     goes on with the rest ("Help"; :func:`bot.engine.uune.conflict.remove_combatant`); an

@@ -328,7 +328,7 @@ def claim_bond(tx: Tx, cmd: ClaimBond) -> None:
     label = f"Bond {number} — {text.replace(':', ' ')}"  # ":" keys a helper's resource
     # Rules version 2 shortens it at a word, with "..."; version 1 cut it mid-word. It is kept
     # in the decision and the GM's answer names it, so a fight's log replays only with the
-    # label it had: versions 2-5 keep textwrap's cut (whitespace runs made one, a hyphen a
+    # label it had: versions 2 on keep textwrap's cut (whitespace runs made one, a hyphen a
     # place to cut), which bot.words.shortened does not repeat.
     if tx.reads("label_cut_at_word"):
         label = textwrap.shorten(label, 60, placeholder="...") or label[:57] + "..."
