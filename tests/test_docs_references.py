@@ -19,6 +19,9 @@ rename or a removal that leaves a document pointing at nothing fails here:
   (``core.Tx.turn_taken_up``) exists in that system's package or the core.
 * ``docs/architecture.md``'s tree of ``bot/engine`` names every module of the engine, each
   under its package, and no module that is not there.
+* a rules version named with its system (``Utopia 7``, "Uune · rules v7") is one the system
+  plays; ``docs/rules/<system>.md`` says new fights play by the system's newest version and
+  names each of its versions, and no document of the system names one past the newest.
 
 Files outside the repository (the rules texts in the team's ``shared/rules/`` folder, the
 audit in ``shared/audits/``) are cited by bare name or under ``shared/`` and not checked.
@@ -432,3 +435,58 @@ def test_the_engine_tree_names_every_module_of_the_engine_and_no_other() -> None
     assert not {p: m for p, m in missing.items() if m}, "not in docs/architecture.md's tree"
     made_up = {p: sorted(n - modules.get(p, set())) for p, n in named.items()}
     assert not {p: n for p, n in made_up.items() if n}, "in the tree, not in bot/engine"
+
+
+TITLED_VERSION = re.compile(
+    r"\b(UTTAS|Utopia|Untitled|Uune)(?: · rules v| rules version | version | )(\d+)\b"
+)
+"""A rules version named after its system: "Utopia 7", "UTTAS rules version 4", "Uune · rules
+v7" (the tracker's words)."""
+NEWEST = re.compile(r"New fights play by version (\d+)")
+ANY_VERSION = re.compile(r"\bversions? (\d+)\b", re.IGNORECASE)
+
+
+def _rules_of(title: str) -> Any:
+    from bot.engine import get_ruleset
+
+    return get_ruleset({"UTTAS": "uttas"}.get(title, title.lower()))
+
+
+def test_every_rules_version_named_with_its_system_is_one_the_bot_plays() -> None:
+    """``UTTAS 5, Utopia 7, Untitled 5 or Uune 6`` (README, ``/gm time end-of``) or the
+    tracker's "Uune · rules v7": each is a version of that system's ``known_versions``. (The
+    README once called versions each system's newest after newer ones shipped.)"""
+    wrong = []
+    for doc in DOCS:
+        for number, line in enumerate(doc.read_text("utf-8").splitlines(), 1):
+            for match in TITLED_VERSION.finditer(line):
+                known = _rules_of(match.group(1)).known_versions
+                if int(match.group(2)) not in known:
+                    wrong.append(f"{_relative(doc)}:{number}: {match.group(0)} (known: {known})")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_rules_document_says_every_version_up_to_the_newest(system: str) -> None:
+    """``docs/rules/<system>.md`` says which version new fights play by — the ruleset's
+    ``rules_version`` — and says what each of its ``known_versions`` changed (each is named in
+    it); no version past the newest is named there, in its rule table or its ``/help`` guide."""
+    from bot.engine import get_ruleset
+
+    rules = get_ruleset(system)
+    doc = (ROOT / "docs" / "rules" / f"{system}.md").read_text("utf-8")
+    said = [int(n) for n in NEWEST.findall(doc)]
+    assert said == [rules.rules_version], (
+        f"docs/rules/{system}.md says new fights play by {said}; the ruleset's newest is "
+        f"{rules.rules_version}"
+    )
+    texts = [doc, (ROOT / "docs" / "rules" / f"{system}-rule-table.md").read_text("utf-8")]
+    guide = ROOT / "data" / "help" / f"{system}.md"
+    if guide.exists():
+        texts.append(guide.read_text("utf-8"))
+    named = {int(n) for text in texts for n in ANY_VERSION.findall(text)}
+    assert named <= set(rules.known_versions), (
+        f"unknown versions: {named - set(rules.known_versions)}"
+    )
+    unsaid = set(rules.known_versions) - {int(n) for n in ANY_VERSION.findall(doc)}
+    assert not unsaid, f"docs/rules/{system}.md never names version(s) {sorted(unsaid)}"
