@@ -584,7 +584,7 @@ def copy_db_main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        check_postgres_url(args.to)
+        check_postgres_url(args.to, setting=False)
     except ValueError as error:
         print(f"copy-db: --to {error}", file=sys.stderr)
         return 2

@@ -259,10 +259,12 @@ POSTGRES_SCHEMES = ("postgresql", "postgres")
 _URL_SHAPE = "postgresql://user:password@host:5432/dbname"
 
 
-def check_postgres_url(url: str) -> None:
+def check_postgres_url(url: str, *, setting: bool = True) -> None:
     """Raise ``ValueError`` unless ``url`` is a PostgreSQL URL asyncpg can use: scheme
     ``postgresql``/``postgres``, a host (in the authority or as ``?host=``), a numeric port when
-    one is given. The message never contains the URL (it may hold a password)."""
+    one is given. The message never contains the URL (it may hold a password); for the
+    ``DATABASE_URL`` ``setting`` it adds that leaving it unset means SQLite (not for
+    ``copy-db --to``, which needs a PostgreSQL URL)."""
     try:
         parts = urlsplit(url.strip())
         port = parts.port  # raises ValueError for a non-numeric or out-of-range port
@@ -273,10 +275,8 @@ def check_postgres_url(url: str) -> None:
         ) from None
     if parts.scheme not in POSTGRES_SCHEMES:
         shown = f"'{parts.scheme}://'" if parts.scheme else "no scheme"
-        raise ValueError(
-            f"has {shown}; only PostgreSQL is supported here ({_URL_SHAPE}); leave it unset "
-            "to use SQLite at DATABASE_PATH"
-        )
+        unset = "; leave it unset to use SQLite at DATABASE_PATH" if setting else ""
+        raise ValueError(f"has {shown}; only PostgreSQL is supported here ({_URL_SHAPE}){unset}")
     if not hostname and "host=" not in parts.query:
         raise ValueError(f"names no host; write {_URL_SHAPE}")
     if port == 0:

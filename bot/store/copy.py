@@ -251,6 +251,12 @@ async def _copy_all(
 ) -> list[TableCopy]:
     head = bundled_pg_migrations()[-1].version
     version = int(source.execute("PRAGMA user_version").fetchone()[0])
+    if version > head:
+        raise CopyRefused(
+            f"The SQLite database at {path} was upgraded by a newer version of the bot (its "
+            f"schema is at migration {version}; this version knows migrations up to {head}): "
+            "copy it with that version's copy-db."
+        )
     if version != head:
         raise CopyRefused(
             f"The SQLite database at {path} is at migration {version}, PostgreSQL's schema "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -217,6 +218,26 @@ async def test_a_source_at_another_migration_is_refused(tmp_path: Path, pg_url: 
         await copy(tmp_path / "missing.sqlite3", pg_url)
 
 
+async def test_a_source_a_newer_bot_upgraded_is_refused_as_such(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """A SQLite file past this version's migrations was told to "start the bot once on SQLite
+    (it migrates the file)" — which this bot refuses to do (a rollback, README "Going back to an
+    older version"): copy-db now says a newer bot upgraded it and to copy with that version."""
+    await filled_sqlite(tmp_path / "bot.sqlite3")
+    latest = len(bundled_migrations())
+    with sqlite3.connect(tmp_path / "bot.sqlite3") as conn:
+        conn.execute(f"PRAGMA user_version = {latest + 1}")
+    with pytest.raises(CopyRefused) as refused:
+        await copy(tmp_path / "bot.sqlite3", pg_url)
+    message = str(refused.value)
+    assert (
+        f"was upgraded by a newer version of the bot (its schema is at migration {latest + 1};"
+        in message
+    )
+    assert "start the bot once" not in message
+
+
 def run_copy_db(*args: str, **settings: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
     return subprocess.run(
@@ -252,6 +273,8 @@ async def test_the_command_prints_a_line_per_table_and_hides_the_password(
     assert "s3cret-pw" not in again.stdout + again.stderr
     bad = run_copy_db("--to", "mysql://x@h/db", "--from", str(tmp_path / "bot.sqlite3"))
     assert bad.returncode == 2 and bad.stderr.startswith("copy-db: --to has 'mysql://'")
+    # --to is required and names the PostgreSQL database: no "leave it unset" (DATABASE_URL's)
+    assert "DATABASE_PATH" not in bad.stderr and "unset" not in bad.stderr, bad.stderr
 
 
 async def test_a_target_from_a_newer_bot_is_one_line(tmp_path: Path, pg_url: str) -> None:
