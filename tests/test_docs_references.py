@@ -19,6 +19,7 @@ rename or a removal that leaves a document pointing at nothing fails here:
   (``core.Tx.turn_taken_up``) exists in that system's package or the core.
 * ``docs/architecture.md``'s tree of ``bot/engine`` names every module of the engine, each
   under its package, and no module that is not there.
+* a backticked ``Class.attribute`` of a class of the bot is one the class has;
 * a rules version named with its system (``Utopia 7``, "Uune · rules v7") is one the system
   plays; ``docs/rules/<system>.md`` says new fights play by the system's newest version and
   names each of its versions, and no document of the system names one past the newest.
@@ -490,3 +491,73 @@ def test_a_rules_document_says_every_version_up_to_the_newest(system: str) -> No
     )
     unsaid = set(rules.known_versions) - {int(n) for n in ANY_VERSION.findall(doc)}
     assert not unsaid, f"docs/rules/{system}.md never names version(s) {sorted(unsaid)}"
+
+
+CLASS_ATTRIBUTE = re.compile(r"`([A-Z][A-Za-z0-9]+)\.([A-Za-z_][A-Za-z0-9_]*)(?:\(\))?`")
+"""A backticked ``Class.attribute`` (``EncounterService.confirm_end``, ``Encounter.rules``)."""
+
+
+@cache
+def _class_attributes() -> dict[str, set[str]]:
+    """Every class of ``bot/`` and ``cogs/`` by name (classes of one name in several modules,
+    such as each system's ``Tx``, merged): what its body defines, what its methods assign to
+    ``self``, and what its bases (found here by name) have."""
+    own: dict[str, set[str]] = {}
+    bases: dict[str, set[str]] = {}
+    for path in sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            names = own.setdefault(node.name, set())
+            bases.setdefault(node.name, set()).update(
+                base.id if isinstance(base, ast.Name) else base.attr
+                for base in node.bases
+                if isinstance(base, (ast.Name, ast.Attribute))
+            )
+            for statement in node.body:  # its methods, nested classes and class attributes
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(statement.name)
+                elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                    targets = getattr(statement, "targets", [getattr(statement, "target", None)])
+                    names.update(t.id for t in targets if isinstance(t, ast.Name))
+            for item in ast.walk(node):
+                if (
+                    isinstance(item, ast.Attribute)
+                    and isinstance(item.ctx, ast.Store)
+                    and isinstance(item.value, ast.Name)
+                    and item.value.id in ("self", "cls")
+                ):
+                    names.add(item.attr)
+
+    def inherited(name: str, seen: frozenset[str] = frozenset()) -> set[str]:
+        found = set(own.get(name, set()))
+        for base in bases.get(name, set()) - seen - {name}:
+            found |= inherited(base, seen | {name})
+        return found
+
+    return {name: inherited(name) for name in own}
+
+
+def test_every_class_attribute_written_exists() -> None:
+    """A backticked ``Class.attribute`` of a class of the bot names something the class (or
+    one of its bases) has: a method, a field, a class attribute or one its methods set on
+    ``self`` (architecture.md named ``TableService.resolve``, a function of the module).
+    Classes that are not the bot's (``Random._randbelow``) are not checked."""
+    classes = _class_attributes()
+    missing = []
+    for doc in DOCS:
+        for number, line in enumerate(doc.read_text("utf-8").splitlines(), 1):
+            for match in CLASS_ATTRIBUTE.finditer(line):
+                name, attribute = match.groups()
+                if name in classes and attribute not in classes[name]:
+                    if _pydantic_or_builtin(attribute):
+                        continue
+                    missing.append(f"{_relative(doc)}:{number}: {match.group(0)}")
+    assert not missing, "\n".join(missing)
+
+
+def _pydantic_or_builtin(attribute: str) -> bool:
+    """A method every pydantic model (``AttackResolved.model_copy``) or object has."""
+    from pydantic import BaseModel
+
+    return hasattr(BaseModel, attribute) or hasattr(object, attribute)
