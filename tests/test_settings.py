@@ -417,3 +417,18 @@ def test_a_url_in_database_path_is_named(tmp_path: Path, value: str) -> None:
     assert caught.value.variable == "DATABASE_PATH"
     line = caught.value.one_line()
     assert "DATABASE_URL" in line and SECRET not in line
+
+
+def test_the_example_env_keeps_the_database_in_the_project_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``.env`` made from ``.env.example`` (``scripts/run.sh`` copies it) said
+    ``DATABASE_PATH=data/bot.sqlite3`` beside "Default: data/bot.sqlite3 in the project
+    folder": a relative path, read from the working folder, so ``python -m bot`` started
+    elsewhere (a service with another working folder, which still reads the project's
+    ``.env``) made a new, empty database there. Left empty, the default — the project
+    folder's — applies wherever the bot starts."""
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings({"DISCORD_TOKEN": "t"}, env_file=ROOT / ".env.example")
+    assert settings.database_path == DEFAULT_DATABASE_PATH
+    assert database_path_setting({}, env_file=ROOT / ".env.example") == DEFAULT_DATABASE_PATH
