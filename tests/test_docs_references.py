@@ -20,6 +20,7 @@ rename or a removal that leaves a document pointing at nothing fails here:
 * ``docs/architecture.md``'s tree of ``bot/engine`` names every module of the engine, each
   under its package, and no module that is not there.
 * a backticked ``Class.attribute`` of a class of the bot is one the class has;
+* ``docs/member-data.md`` has a row for each of the member data sources, in their order;
 * a rules version named with its system (``Utopia 7``, "Uune · rules v7") is one the system
   plays; ``docs/rules/<system>.md`` says new fights play by the system's newest version and
   names each of its versions, and no document of the system names one past the newest.
@@ -561,3 +562,15 @@ def _pydantic_or_builtin(attribute: str) -> bool:
     from pydantic import BaseModel
 
     return hasattr(BaseModel, attribute) or hasattr(object, attribute)
+
+
+def test_the_member_data_document_lists_every_source_in_order() -> None:
+    """``docs/member-data.md``'s table is the code's list of sources
+    (``bot.services.member_sources.SOURCES``: what ``/me export`` sends under each key and
+    what ``/me delete`` does with it): a source added without a row, or a row left for one
+    removed, fails here."""
+    from bot.services.member_sources import SOURCES
+
+    text = (ROOT / "docs" / "member-data.md").read_text("utf-8")
+    rows = re.findall(r"^\| `([a-z_]+)` \|", text, re.MULTILINE)
+    assert rows == [source.key for source in SOURCES]
