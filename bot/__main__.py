@@ -36,9 +36,10 @@ import discord
 import yarl
 
 from bot import heap, preflight  # noqa: F401 - preflight checks data/ before the bot imports
-from bot.client import SHUTDOWN_GRACE, CombatBot, bot_class
+from bot.client import SHUTDOWN_GRACE, CombatBot, GatewayUnreachable, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
+from bot.reconnect_log import quiet_reconnects, reason
 from bot.services.away import AwayService
 from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
@@ -475,12 +476,25 @@ async def serve(settings: Settings) -> None:
             return
         async with bot:
             await log_in(bot, settings)
-            await bot.connect()
+            try:
+                await bot.connect()
+            except GatewayUnreachable as error:
+                raise StartupError(gateway_unreachable(error), 1) from None
     finally:
         if claim is not None:
             await claim.release()
         await bot.db.close()
         log.info("stopped; the database %s is closed", database_named(settings))
+
+
+def gateway_unreachable(error: GatewayUnreachable) -> str:
+    """The one line printed when the first connection to Discord's gateway fails (after the
+    login: Discord's API answered)."""
+    where = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    return (
+        f"Cannot reach Discord's gateway at {where} ({reason(error.error)}). Check your network "
+        "and DISCORD_GATEWAY_URL (leave it empty for Discord's own)."
+    )
 
 
 def dev_guild_refused(error: DevGuildRefused) -> str:
@@ -689,6 +703,7 @@ def main() -> int:
         level=settings.log_level_number,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    quiet_reconnects()
     point_at_endpoints(settings)
     try:
         asyncio.run(run(settings))
