@@ -455,6 +455,11 @@ async def serve(settings: Settings) -> None:
     except StorageUnavailable as error:  # lost since build() migrated it
         await bot.db.close()
         raise database_failed(settings, error) from None
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        await bot.db.close()
+        if settings.database_url is None:
+            raise
+        raise claim_failed(settings.database_url.get_secret_value(), error) from None
     log.info("database: %s, at migration %04d", database_described(settings), migration)
     log.info("shards: %s", shards_described(settings))
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
