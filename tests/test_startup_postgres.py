@@ -351,25 +351,35 @@ async def test_a_claim_over_the_connection_limit_is_one_line_and_exit_2(
     assert f"{role}:***@" in line
 
 
+@pytest.mark.parametrize("lost_at", ["the claim", "the schema read"])
 def test_a_server_lost_before_the_shard_claim_is_one_line_and_exit_1(
-    monkeypatch: pytest.MonkeyPatch, pg_url: str
+    monkeypatch: pytest.MonkeyPatch, pg_url: str, lost_at: str
 ) -> None:
     """The server went away after the migrations, before the claim of the shards (a restart of
     a managed database, a network cut): its ConnectionRefusedError was a traceback. Driven
     through the bot's start-up (``bot.__main__.run``) with the claim's connection refused as a
-    stopped server refuses it."""
+    stopped server refuses it, or the read just before it failing as a lost connection does."""
     from bot import __main__ as entry
     from bot.settings import Settings
     from bot.store import shard_claims
+    from bot.store.pg import PgDatabase
 
     async def refused(*args: object, **kwargs: object) -> asyncpg.Connection:
         raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+
+    async def closed(self: PgDatabase) -> int:
+        raise asyncpg.ConnectionDoesNotExistError(
+            "connection was closed in the middle of operation"
+        )
 
     settings = Settings(
         discord_token=SecretStr("startup-test-token"), database_url=SecretStr(with_password(pg_url))
     )
     with monkeypatch.context() as patched, pytest.raises(entry.StartupError) as refusal:
-        patched.setattr(shard_claims.asyncpg, "connect", refused)  # the claim's connect only
+        if lost_at == "the claim":
+            patched.setattr(shard_claims.asyncpg, "connect", refused)  # the claim's connect only
+        else:  # the read of the schema version start-up logs, just before the claim
+            patched.setattr(PgDatabase, "schema_version", closed)
         asyncio.run(entry.run(settings))
     assert refusal.value.status == 1
     text = str(refusal.value)
