@@ -36,9 +36,10 @@ import discord
 import yarl
 
 from bot import heap, preflight  # noqa: F401 - preflight checks data/ before the bot imports
-from bot.client import SHUTDOWN_GRACE, CombatBot, bot_class
+from bot.client import SHUTDOWN_GRACE, CombatBot, GatewayUnreachable, bot_class
 from bot.engine import DiceRoller
 from bot.errors import StorageUnavailable
+from bot.reconnect_log import quiet_reconnects, reason
 from bot.services.away import AwayService
 from bot.services.campaign import CampaignService
 from bot.services.combat import CombatService
@@ -66,7 +67,7 @@ from bot.settings import (
 from bot.store.base import Store
 from bot.store.copy import CopyRefused, copy_database
 from bot.store.db import Database, SchemaAhead
-from bot.store.pg import PgDatabase
+from bot.store.pg import POOL_SIZE, PgDatabase
 from bot.store.process_lock import DatabaseInUse, DatabaseLock
 from bot.store.server_clock import ServerClock
 from bot.store.shard_claims import ShardClaim, ShardsTaken
@@ -394,15 +395,20 @@ async def opened(settings: Settings) -> CombatBot:
         where = f"the database file {settings.database_path}"
         raise StartupError(newer_database(where, error), 2) from None
     except StorageUnavailable as error:
-        if settings.database_url is None:
-            raise StartupError(database_problem(settings.database_path, error), 2) from None
-        raise StartupError(
-            f"The PostgreSQL database at {database_named(settings)} failed while the bot was "
-            f"starting ({error.reason}: {error}).",
-            1,
-        ) from None
+        raise database_failed(settings, error) from None
     except (OSError, sqlite3.Error) as error:
         raise StartupError(database_problem(settings.database_path, error), 2) from None
+
+
+def database_failed(settings: Settings, error: StorageUnavailable) -> StartupError:
+    """The one line (and status) when the database failed while the bot was starting."""
+    if settings.database_url is None:
+        return StartupError(database_problem(settings.database_path, error), 2)
+    return StartupError(
+        f"The PostgreSQL database at {database_named(settings)} failed while the bot was "
+        f"starting ({error.reason}: {error}).",
+        1,
+    )
 
 
 async def log_in(bot: CombatBot, settings: Settings) -> None:
@@ -444,11 +450,17 @@ async def serve(settings: Settings) -> None:
     migrated first; an unreachable or refusing server is a :class:`StartupError` naming it)."""
     bot = await opened(settings)
     log.info("settings: %s", settings_source())
-    log.info(
-        "database: %s, at migration %04d",
-        database_described(settings),
-        await bot.db.schema_version(),
-    )
+    try:
+        migration = await bot.db.schema_version()
+    except StorageUnavailable as error:  # lost since build() migrated it
+        await bot.db.close()
+        raise database_failed(settings, error) from None
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        await bot.db.close()
+        if settings.database_url is None:
+            raise
+        raise claim_failed(settings.database_url.get_secret_value(), error) from None
+    log.info("database: %s, at migration %04d", database_described(settings), migration)
     log.info("shards: %s", shards_described(settings))
     heap.settle()  # what start-up built lives as long as the process (bot/heap.py)
     loop = asyncio.get_running_loop()
@@ -469,12 +481,25 @@ async def serve(settings: Settings) -> None:
             return
         async with bot:
             await log_in(bot, settings)
-            await bot.connect()
+            try:
+                await bot.connect()
+            except GatewayUnreachable as error:
+                raise StartupError(gateway_unreachable(error), 1) from None
     finally:
         if claim is not None:
             await claim.release()
         await bot.db.close()
         log.info("stopped; the database %s is closed", database_named(settings))
+
+
+def gateway_unreachable(error: GatewayUnreachable) -> str:
+    """The one line printed when the first connection to Discord's gateway fails (after the
+    login: Discord's API answered)."""
+    where = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    return (
+        f"Cannot reach Discord's gateway at {where} ({reason(error.error)}). Check your network "
+        "and DISCORD_GATEWAY_URL (leave it empty for Discord's own)."
+    )
 
 
 def dev_guild_refused(error: DevGuildRefused) -> str:
@@ -497,10 +522,35 @@ async def claim_shards(settings: Settings) -> ShardClaim | None:
         return None
     count = settings.shard_count or 1
     shards = settings.shard_ids if settings.shard_ids is not None else tuple(range(count))
+    url = settings.database_url.get_secret_value()
     try:
-        return await ShardClaim.take(settings.database_url.get_secret_value(), count, shards)
+        return await ShardClaim.take(url, count, shards)
     except ShardsTaken as error:
         raise StartupError(shards_taken(settings, error), 2) from None
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise claim_failed(url, error) from None
+
+
+def claim_failed(url: str, error: BaseException) -> StartupError:
+    """The one line (and status) when the shard claim's own connection fails after the
+    migrations ran: the server refused it for its connection limit (status 2: a setting to
+    fix, the README's connection budget), or the server was lost meanwhile (status 1, like
+    one that cannot be reached at all)."""
+    where, reason = redacted_url(url), _scrubbed(f"{type(error).__name__}: {error}", url)
+    if isinstance(error, asyncpg.TooManyConnectionsError):
+        return StartupError(
+            f"Configuration error: the PostgreSQL server at {where} refused the shard claim's "
+            f"connection ({reason}): each process of the bot needs up to {POOL_SIZE} pooled "
+            "connections and one for its claim. Raise the server's or the login's connection "
+            "limit, or run fewer processes (README, 'PostgreSQL connection budget').",
+            2,
+        )
+    return StartupError(
+        f"The PostgreSQL server at {where} was lost after the migrations, before this "
+        f"process could claim its shards ({reason}). Check that it is running, then start the "
+        "bot again.",
+        1,
+    )
 
 
 def shards_taken(settings: Settings, error: ShardsTaken) -> str:
@@ -658,6 +708,7 @@ def main() -> int:
         level=settings.log_level_number,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    quiet_reconnects()
     point_at_endpoints(settings)
     try:
         asyncio.run(run(settings))

@@ -107,6 +107,14 @@ def _away_marks_read_fresh(method: Pass) -> Pass:
     return cast(Pass, reading_fresh)
 
 
+class GatewayUnreachable(Exception):
+    """The first connection to Discord's gateway failed (``error``; README, "Running")."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class CombatBot(commands.Bot):
     """The bot. Everything it needs comes in through the constructor.
 
@@ -158,6 +166,21 @@ class CombatBot(commands.Bot):
         self.trackers = TrackerKeeper(self)
         self.prompts = PromptKeeper(self)
         self.turn_pings = TurnPingKeeper(self)
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's, its first connection's failure raised as :class:`GatewayUnreachable`.
+        Unsharded, discord.py retries a failed connection with its backoff — but the first one
+        (no session yet) fails again as soon as it has waited, with ``AttributeError:
+        'NoneType' object has no attribute 'sequence'`` (discord.py 2.7.1, issue #10520), and
+        the process ended on that traceback. A gateway lost later is retried by discord.py as
+        long as it takes (:mod:`bot.reconnect_log` keeps each try to one line)."""
+        try:
+            await super().connect(reconnect=reconnect)
+        except AttributeError as error:
+            failed = error.__context__
+            if self.ws is not None or failed is None:  # not discord.py's #10520
+                raise
+            raise GatewayUnreachable(failed) from None
 
     async def setup_hook(self) -> None:
         """After login, before the gateway: cogs, buttons that outlive restarts, command sync."""

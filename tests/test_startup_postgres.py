@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
+from pydantic import SecretStr
 
 from bot.store.shard_claims import COUNT_LOCKS, RETRY_S, SHARD_LOCKS, ShardClaim, ShardsTaken
 from tests import test_startup as startup
@@ -328,3 +329,59 @@ def test_a_database_a_newer_bot_upgraded_is_one_line_and_exit_2(
     done = run_bot(tmp_path, with_password(pg_url))
     line = one_line(done, 2, "was upgraded by a newer version of the bot", "PostgreSQL")
     assert f"schema is at migration {newest + 1}" in line, line
+
+
+async def test_a_claim_over_the_connection_limit_is_one_line_and_exit_2(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """A login allowed one connection (a small managed plan's limit, shared by every process):
+    the pool's connection migrated the database, and the shard claim's own connection was
+    refused with a traceback of TooManyConnectionsError; one line now, naming what a process
+    needs (README, "PostgreSQL connection budget")."""
+    name = urlsplit(pg_url).path.lstrip("/")
+    role = f"budget_{name}"
+    await admin(
+        pg_url,
+        f"CREATE ROLE {role} LOGIN PASSWORD 'x' CONNECTION LIMIT 1",
+        f'ALTER DATABASE "{name}" OWNER TO {role}',
+        f"ALTER SCHEMA public OWNER TO {role}",
+    )
+    url = with_password(pg_url).replace("postgresql://postgres:", f"postgresql://{role}:", 1)
+    line = one_line(run_bot(tmp_path, url), 2, "connection", "shard claim", "budget")
+    assert f"{role}:***@" in line
+
+
+@pytest.mark.parametrize("lost_at", ["the claim", "the schema read"])
+def test_a_server_lost_before_the_shard_claim_is_one_line_and_exit_1(
+    monkeypatch: pytest.MonkeyPatch, pg_url: str, lost_at: str
+) -> None:
+    """The server went away after the migrations, before the claim of the shards (a restart of
+    a managed database, a network cut): its ConnectionRefusedError was a traceback. Driven
+    through the bot's start-up (``bot.__main__.run``) with the claim's connection refused as a
+    stopped server refuses it, or the read just before it failing as a lost connection does."""
+    from bot import __main__ as entry
+    from bot.settings import Settings
+    from bot.store import shard_claims
+    from bot.store.pg import PgDatabase
+
+    async def refused(*args: object, **kwargs: object) -> asyncpg.Connection:
+        raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+
+    async def closed(self: PgDatabase) -> int:
+        raise asyncpg.ConnectionDoesNotExistError(
+            "connection was closed in the middle of operation"
+        )
+
+    settings = Settings(
+        discord_token=SecretStr("startup-test-token"), database_url=SecretStr(with_password(pg_url))
+    )
+    with monkeypatch.context() as patched, pytest.raises(entry.StartupError) as refusal:
+        if lost_at == "the claim":
+            patched.setattr(shard_claims.asyncpg, "connect", refused)  # the claim's connect only
+        else:  # the read of the schema version start-up logs, just before the claim
+            patched.setattr(PgDatabase, "schema_version", closed)
+        asyncio.run(entry.run(settings))
+    assert refusal.value.status == 1
+    text = str(refusal.value)
+    assert "\n" not in text and SECRET not in text
+    assert "PostgreSQL server" in text and "claim" in text, text

@@ -57,7 +57,7 @@ from bot.services.actor import Actor
 from bot.services.away import away_marks
 from bot.services.encounter import Encounter as Encounter  # the services hand it around
 from bot.services.encounter import UnreadEncounter, playing_rules, read_state
-from bot.services.gm_checks import ensure_gm
+from bot.services.gm_checks import ensure_gm, ensure_row_gm
 from bot.services.issue_marks import Began, IssueMarks, stamp
 from bot.services.prompt_bookkeeping import PromptBookkeeping
 from bot.services.roster import RosterMixin
@@ -328,10 +328,18 @@ class EncounterService(RosterMixin, PromptBookkeeping):
 
     async def live(self, channel_id: int) -> Encounter:
         """The channel's live encounter. Raises :class:`NotFound` when there is none."""
+        return await self._live(channel_id, None)
+
+    async def _live(self, channel_id: int, gm: tuple[Actor, str] | None) -> Encounter:
+        """The channel's live encounter; with ``gm`` (an actor and what they want to do),
+        refused (:func:`ensure_row_gm`) unless that actor is its GM — asked of its row before
+        its fight is read."""
         async with self._db.read() as conn:
             row = await repo.live_in_channel(conn, channel_id)
             if row is None:
                 raise NoEncounter(NO_ENCOUNTER)
+            if gm is not None:
+                ensure_row_gm(row, *gm)
             return await self._with_away(conn, await self._load(conn, row))
 
     async def last_ended(self, channel_id: int) -> Encounter | None:
@@ -376,10 +384,12 @@ class EncounterService(RosterMixin, PromptBookkeeping):
 
     async def require_gm(self, channel_id: int, actor: Actor, action: str) -> Encounter:
         """The channel's live encounter if ``actor`` is its GM; else :class:`NotAllowed` naming
-        ``action`` (e.g. "end the encounter")."""
-        encounter = await self.live(channel_id)
-        ensure_gm(encounter, actor, action)
-        return encounter
+        ``action`` (e.g. "end the encounter"). Who may is asked of the encounter's row before its
+        fight is read: a member who is not its GM is told so, not why the fight cannot be read
+        here (:class:`~bot.errors.RulesVersionUnknown`: a newer bot's — what to do about that
+        is its GM's to hear; ``cogs.gm.groups.gm_first`` asks this before every ``/gm``
+        command)."""
+        return await self._live(channel_id, (actor, action))
 
     async def end(self, encounter_id: int, actor: Actor) -> Encounter:
         """Archive a live encounter (kept in the database, no longer live). GM only.

@@ -12,7 +12,8 @@ from bot import names
 from bot.engine.core.contract import Ruleset
 from bot.errors import InvalidInput, NotAllowed
 from bot.services.actor import Actor
-from bot.services.encounter import Encounter, UnreadEncounter
+from bot.services.encounter import Encounter, UnreadEncounter, row_gm
+from bot.store.encounters import EncounterRow
 
 
 def ensure_sheet_fits(rules: Ruleset[Any], sheet: BaseModel, name: str) -> None:
@@ -28,10 +29,23 @@ def ensure_gm(encounter: Encounter | UnreadEncounter, actor: Actor, action: str)
         raise NotAllowed(not_gm_message(encounter, action))
 
 
+def ensure_row_gm(row: EncounterRow, actor: Actor, action: str) -> None:
+    """:func:`ensure_gm` asked of encounter ``row`` alone, its fight not read: so a member
+    who is not its GM is refused as such before anything the fight would refuse them for (a
+    newer bot's fight, which only its GM can do anything about)."""
+    if not row_gm(row, actor):
+        raise NotAllowed(not_gm_text(row, action))
+
+
 def not_gm_message(encounter: Encounter | UnreadEncounter, action: str) -> str:
     """The refusal "Only the GM can …", naming who the GMs of ``encounter`` are."""
-    role = f", a member with <@&{encounter.row.gm_role_id}>" if encounter.row.gm_role_id else ""
+    return not_gm_text(encounter.row, action)
+
+
+def not_gm_text(row: EncounterRow, action: str) -> str:
+    """The refusal "Only the GM can …", naming who the GMs of encounter ``row`` are."""
+    role = f", a member with <@&{row.gm_role_id}>" if row.gm_role_id else ""
     return (
-        f"Only the GM can {action}: <@{encounter.row.gm_id}>{role} or a member with "
+        f"Only the GM can {action}: <@{row.gm_id}>{role} or a member with "
         "Manage Server or Manage Channels."
     )

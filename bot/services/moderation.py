@@ -38,7 +38,7 @@ from bot.services import event_log, rolls
 from bot.services.actor import Actor
 from bot.services.combat import CombatResult, CombatService, Replay, find_combatant, outcome_of
 from bot.services.encounters import Encounter, EncounterService
-from bot.services.gm_checks import ensure_gm, not_gm_message
+from bot.services.gm_checks import ensure_gm, ensure_row_gm, not_gm_message
 from bot.services.log_commands import shown_command, typed_options
 from bot.services.replay import replay
 from bot.services.start_policy import ensure_may_take_over
@@ -167,9 +167,13 @@ class ModerationService:
         so two quick hand-overs cannot both pass the cap), and :class:`Conflict` when they
         already hold the seat. Nothing changes on a refusal."""
         member_id = recipient.user_id
+        action = "hand the encounter to someone else"
+        # Asked of the row first (``/gm seat`` has no ``gm_first``): a member who is not the
+        # GM is told so, not that a newer bot saved the fight (which reading it tells).
+        ensure_row_gm(await self._encounters.live_row(channel_id), actor, action)
 
         async def prepare(conn: StoreConnection, current: Encounter) -> None:
-            _ensure_gm(current, actor, "hand the encounter to someone else")
+            _ensure_gm(current, actor, action)
             if recipient_is_bot:
                 raise NotAllowed(
                     f"<@{member_id}> is a bot: only a person can run an encounter. Name a member "

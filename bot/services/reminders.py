@@ -126,8 +126,9 @@ class Reminders:
     async def remind(self, encounter_id: int, row_id: int) -> Reminder:
         """Claim the next reminder of window ``row_id`` and say whom to mention. Raises
         :class:`Conflict` when it is not due: sent already (by another pass or process), the
-        window closed, or every member it would mention is in their quiet hours (it is
-        tried again on the next pass)."""
+        window closed, the encounter paused (checked again by the claim itself,
+        :func:`bot.store.reminders.claim`), or every member it would mention is in their quiet
+        hours (it is tried again on the next pass)."""
         now = self._clock()
         encounter = await self._encounters.get(encounter_id)
         async with self._encounters.db.read() as conn:

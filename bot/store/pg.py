@@ -217,6 +217,12 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
 )
 
 
+POOL_SIZE = 10
+"""The most connections a process's pool opens (one at start, more while commands and passes
+run at once). With the shard claim's own connection (:mod:`bot.store.shard_claims`) a process
+may hold ``POOL_SIZE + 1`` connections: README, "PostgreSQL connection budget"."""
+
+
 def storage_error(error: BaseException) -> StorageUnavailable | None:
     """The :class:`StorageUnavailable` for a failure of the server or the connection to it, or
     ``None`` for anything else (a constraint violation, a bad statement)."""
@@ -246,7 +252,7 @@ class PgDatabase:
         self._pool = pool
 
     @classmethod
-    async def open(cls, url: str, *, max_size: int = 10) -> PgDatabase:
+    async def open(cls, url: str, *, max_size: int = POOL_SIZE) -> PgDatabase:
         """Connect to the server at ``url`` (a pool of up to ``max_size`` connections).
 
         Raises ``OSError`` or ``TimeoutError`` when the server cannot be reached within

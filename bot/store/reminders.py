@@ -74,10 +74,15 @@ async def get(conn: Connection, row_id: int) -> WindowRow | None:
 
 async def claim(conn: Connection, row_id: int, sent: int, upto: int) -> bool:
     """Mark the reminder points up to ``upto`` sent for the open window ``row_id``, if
-    ``sent`` were sent until now; whether this call did (False: another pass or process did,
-    or the window closed)."""
+    ``sent`` were sent until now and its encounter is live and not paused; whether this call
+    did (False: another pass or process did, the window closed, or the encounter was paused
+    or ended). The encounter is checked in the same UPDATE: a ``/gm pause`` (in another
+    process too) that committed after the reminder was worked out from the fight, before its
+    claim, holds it back — checked before the claim, it was sent during the pause."""
     changed = await conn.execute(
-        "UPDATE decisions SET reminded = ? WHERE id = ? AND status = 'open' AND reminded = ?",
+        "UPDATE decisions SET reminded = ? WHERE id = ? AND status = 'open' AND reminded = ?"
+        " AND EXISTS (SELECT 1 FROM encounters e WHERE e.id = decisions.encounter_id"
+        " AND e.status = 'live' AND e.paused = 0)",
         (upto, row_id, sent),
     )
     return changed == 1

@@ -1,8 +1,9 @@
 """The GM's adjustments of a combatant's numbers: ``/gm adjust combatant: characteristic:
 change:`` — Aid or Drain by hand (UTTAS "Take a Breather": "If character's Body is increased or
 decreased using the Aid or Drain powers …"; the encounter's system names its characteristics,
-``Ruleset.characteristic_names``) — and ``/gm advantage combatant: dice: [until]`` (Advantage or
-Disadvantage dice, ``Ruleset.boon_command``). Thin adapters; the rules are the ruleset's."""
+``Ruleset.characteristic_names``) — and ``/gm advantage combatant: dice: [until]`` (UTTAS
+Advantage or Disadvantage dice, Utopia favor or disfavor: ``Ruleset.boon_command``, named by
+``Ruleset.boons``). Thin adapters; the rules are the ruleset's."""
 
 from __future__ import annotations
 
@@ -69,13 +70,19 @@ def adjust_command(
 
 
 def advantage_command(gm: GmCommand, names: NameChoices) -> app_commands.Command[Any, ..., None]:
-    """The ``/gm advantage`` command: dice given (or taken) on a next roll, or until removed."""
+    """The ``/gm advantage`` command: dice (UTTAS) or favor (Utopia) given or taken on a next
+    roll or test, or until removed; refused in Untitled and Uune, which have none."""
 
-    @app_commands.command(name="advantage", description="Grant (or take) dice on a next roll")
+    @app_commands.command(
+        name="advantage",
+        description="Give or take UTTAS Advantage dice or Utopia favor on a next roll or test "
+        "(not in Untitled, Uune)",
+    )
     @app_commands.describe(
         combatant="The combatant's exact name",
-        dice="Advantage dice; negative for Disadvantage; 0 removes all the GM gave or took",
-        until="The next roll only (default), or every roll until removed",
+        dice="UTTAS: Advantage dice (negative: Disadvantage); Utopia: favor (negative: "
+        "disfavor); 0 removes all",
+        until="The next roll or test only (default), or every one until removed",
     )
     @app_commands.choices(
         until=[
@@ -97,8 +104,10 @@ def advantage_command(gm: GmCommand, names: NameChoices) -> app_commands.Command
             lambda current: current.rules.boon_command(
                 find_combatant(current.state, combatant).id, dice, until_removed=lasting
             ),
-            action="grant or take dice",
-            title=lambda current: f"The GM adjusts {named(current, combatant)}'s dice",
+            action="give or take what is on a combatant's rolls",
+            title=lambda current: (
+                f"The GM adjusts {named(current, combatant)}'s {current.rules.boons or 'rolls'}"
+            ),
         )
 
     @advantage.autocomplete("combatant")

@@ -5,10 +5,16 @@ other ``/gm`` commands answered a player about an option of a command they may n
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash
+from tests.e2e.attack.test_attack24_newer import newer_fight, rows
+from tests.e2e.combat_helpers import ok, refused, set_up_fight, slash, work_done
 from tests.e2e.conftest import Table
 from tests.e2e.registered import filled, slash_commands
+from tests.e2e.test_turn_ping_recovery import restarted
 from tests.harness.server import DiscordHarness
 
 
@@ -55,3 +61,38 @@ async def test_a_players_gm_hp_with_no_amount_is_refused_as_not_the_gm(
     text = await refused(await slash(h, table.moderator, "gm hp", combatant="Willow"))
     assert "Give an amount for `health` or `stamina`" in text
     await ok(await slash(h, table.moderator, "gm hp", combatant="Willow", health="-1"))
+
+
+@pytest.mark.async_timeout(200)
+@pytest.mark.timeout(200)
+@pytest.mark.parametrize("shape", ["unparsed", "behind", "current"])
+async def test_a_player_is_refused_every_gm_command_on_a_newer_bots_fight_as_not_the_gm(
+    discord_patched: DiscordHarness, table: Table, tmp_path: Path, shape: str
+) -> None:
+    """A fight a newer bot saved (attack24's shapes): a player's ``/gm …`` — ``/gm seat
+    transfer`` too, which checks the seat itself — was told "This encounter was saved by a
+    newer version of the bot …" (and how to go on with it, which is the GM's to do) instead of
+    "Only the GM can …": who may use it was asked after the fight was read. The GM is still
+    told why the fight cannot be read."""
+    h, path = discord_patched, tmp_path / "bot.sqlite3"
+    await newer_fight(h, table, path, "uttas", shape)
+    before = rows(path)
+    wrong: list[str] = []
+    async for _bot in restarted(h, path):
+        commands = [(n, options) for n, options in slash_commands(h) if n.startswith("gm ")]
+        for name, options in commands:
+            if name == "gm seat role":  # a server setting: Manage Server, not the fight's GM
+                continue
+            text = await refused(
+                await h.slash(table.player, h.channel, name, filled(h, table, options))
+            )
+            action = "hand the encounter to someone else" if name == "gm seat transfer" else ""
+            expected = f"Only the GM can {action or f'use `/{name}`'}"
+            if not text.startswith(expected):
+                wrong.append(f"/{name}: {text[:120]}")
+        gm_hp = await slash(h, table.moderator, "gm hp", combatant="Willow", health="-1")
+        text = await refused(gm_hp)
+        assert "newer" in text and "`/encounter end` ends it here unread" in text, text
+        await work_done()
+    assert rows(path) == before
+    assert not wrong, "\n".join(wrong)

@@ -9,7 +9,10 @@ from __future__ import annotations
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from bot.client import CombatBot
+from bot.services.member_settings import MemberSettings
 from tests.clock import ManualClock
 from tests.e2e.combat_helpers import (
     answered,
@@ -329,3 +332,40 @@ async def test_a_longer_reaction_window_set_while_one_runs_brings_no_early_remin
     clock.advance(1)
     [reminder] = await bot.send_reminders()
     assert reminder.kind == "reaction" and reminder.member_id == table.player.id
+
+
+async def test_a_pause_committed_while_a_reminder_is_worked_out_holds_it_back(
+    clocked_bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    clock: ManualClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Half of Willow's reaction window passed: the reminder pass reads the fight (not paused),
+    and while it asks whom it may mention (their quiet hours) the GM's `/gm pause` commits —
+    as it may from another process. Before, the pause was checked before the claim only, so
+    the reminder was sent during the pause; the claim checks it now. After `/gm resume` (a
+    fresh window) the reminder comes at that window's half."""
+    bot, h, gm = clocked_bot, discord_harness, table.moderator
+    await waiting_for_willow(bot, h, table)
+    clock.advance(150)
+    settings = bot.services.reminders._settings
+    asked = settings.of
+    paused: list[bool] = []
+
+    async def pause_meanwhile(guild_id: int, user_id: int) -> MemberSettings:
+        if not paused:
+            paused.append(True)
+            await ok(await slash(h, gm, "gm pause"))
+        return await asked(guild_id, user_id)
+
+    monkeypatch.setattr(settings, "of", pause_meanwhile)
+    assert await bot.send_reminders() == []
+    assert paused
+    monkeypatch.undo()
+    assert (await bot.services.encounters.live(h.channel.id)).row.paused
+    await ok(await slash(h, gm, "gm resume"))
+    clock.advance(150)
+    [reminder] = await bot.send_reminders()
+    assert reminder.kind == "reaction" and reminder.deadline == clock() + timedelta(seconds=150)
+    await h.wait_for(lambda: len(reminders(h)) == 1)

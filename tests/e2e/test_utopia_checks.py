@@ -55,6 +55,8 @@ async def test_gm_favor_adds_a_die_to_the_next_test(
     await utopia_fight(h, table, dice, begin=True)
     given = await ok(await slash(h, gm, "gm advantage", combatant="Vesna", dice=1))
     assert "1 point of favor on their next test" in given.message.text()
+    # Titled in Utopia's words: it said "The GM adjusts Vesna's dice" (UTTAS's Advantage dice)
+    assert "The GM adjusts Vesna's favor" in given.message.text(), given.message.text()
     dice.load([1, 2, 3, 4])  # 3d6 + a die of favor
     checked = await ok(await slash(h, player, "check", skill="power", difficulty=8))
     assert "the GM's favor 1" in checked.message.text()

@@ -175,6 +175,16 @@ async def test_reminder_points_are_claimed_once(store: Store) -> None:
     async with store.read() as conn:
         again = await reminders.get(conn, window.id)
         assert again is not None and again.reminded == 1
+    # A pause committed after the window was read (another process's `/gm pause`): the claim
+    # itself refuses it, and takes it once the encounter is resumed.
+    async with store.transaction() as conn:
+        await conn.execute("UPDATE encounters SET paused = 1 WHERE id = ?", (enc,))
+    async with store.transaction() as conn:
+        assert not await reminders.claim(conn, window.id, 1, 2)
+    async with store.transaction() as conn:
+        await conn.execute("UPDATE encounters SET paused = 0 WHERE id = ?", (enc,))
+    async with store.transaction() as conn:
+        assert await reminders.claim(conn, window.id, 1, 2)
 
 
 async def test_turn_pings_put_replace_list_remove(store: Store) -> None:

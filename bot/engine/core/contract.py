@@ -66,6 +66,11 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
     event_types: ClassVar[Mapping[str, type[Event]]]
     """Every event the ruleset logs (the core's and its own), by ``kind``."""
     title: ClassVar[str]
+    boons: ClassVar[str | None] = None
+    """What the GM's ``/gm advantage`` gives or takes (:meth:`boon_command`) in the system's own
+    words, as a plural noun: "dice" in UTTAS (Advantage and Disadvantage dice), "favor" in
+    Utopia (points of favor and disfavor); None where the system has none (Untitled, Uune:
+    :meth:`boon_command` refuses, saying what the system has instead)."""
     nothing_waiting: ClassVar[str] = "no decision is waiting"
     """What the GM's ``/gm resolve`` would settle, in the system's terms, as a clause: "no
     attack is waiting for a reaction" (:meth:`nothing_to_resolve`)."""
@@ -453,8 +458,9 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
 
     @abstractmethod
     def boon_command(self, target: str, dice: int, *, until_removed: bool) -> CommandBase:
-        """The GM's: ``dice`` in the target's favour (negative: against it) on its next roll, or
-        every roll ``until_removed`` (UTTAS Advantage and Disadvantage dice)."""
+        """The GM's ``/gm advantage``: ``dice`` in the target's favour (negative: against it)
+        on its next roll, or every roll ``until_removed``, in the system's terms (:attr:`boons`:
+        UTTAS Advantage and Disadvantage dice, Utopia favor and disfavor)."""
 
     @abstractmethod
     def vital_names(self) -> tuple[str, ...]:

@@ -145,6 +145,7 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
 
     key: ClassVar[str] = "utopia"
     title: ClassVar[str] = "Utopia"
+    boons: ClassVar[str | None] = "favor"
     odds_out: ClassVar[tuple[str, ...]] = (DOWN,)
     nothing_waiting: ClassVar[str] = "no damage is waiting for a Block, a Dodge or an Assist"
     sheet_model: ClassVar[type[UtopiaSheet]] = UtopiaSheet

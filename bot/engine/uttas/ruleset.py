@@ -115,6 +115,7 @@ class UttasRuleset(Ruleset[UttasState]):
 
     key: ClassVar[str] = "uttas"
     title: ClassVar[str] = "UTTAS"
+    boons: ClassVar[str | None] = "dice"
     odds_out: ClassVar[tuple[str, ...]] = (DEAD,)
     """Only the dead: an Unconscious or Surrendered target may still be attacked ("Any further
     Stamina damage puts the creature into negative Stamina"); its odds show no reaction."""
