@@ -27,11 +27,22 @@ from bot.engine.untitled.state import DOWN, ShieldDecision, UntitledCombatant
 from bot.errors import InvalidInput, NotAllowed, RuleViolation
 
 
+def weapons_in_hand_first(c: UntitledCombatant) -> list[Weapon]:
+    """``c``'s weapons, those in hand first, each group in the sheet's order: the first is the
+    one an attack that names none swings (:func:`weapon_of`), and the turn ping's Attack…
+    button offers (``UntitledRuleset.attack_names``) — one order, so the two never differ.
+    A sheet whose first weapon is in hand keeps it first (what attacks naming none swung
+    before this order was used, so old fights replay the same)."""
+    away = {names.key(name) for name in c.stowed}
+    return sorted(c.sheet.weapons, key=lambda w: names.key(w.name) in away)
+
+
 def weapon_of(c: UntitledCombatant, name: str | None) -> Weapon:
-    """``c``'s weapon called ``name`` (None: its first). Raises :class:`InvalidInput` naming
-    the weapons it has."""
+    """``c``'s weapon called ``name`` (None: the first in hand, else its first:
+    :func:`weapons_in_hand_first`). Raises :class:`InvalidInput` naming the weapons it
+    has."""
     sheet = c.sheet
-    arm = sheet.weapons[0] if name is None and sheet.weapons else None
+    arm = weapons_in_hand_first(c)[0] if name is None and sheet.weapons else None
     if name is not None:
         arm = sheet.weapon(name)
     if arm is None and name is None:

@@ -459,10 +459,9 @@ class UntitledRuleset(Ruleset[UntitledState]):
     def attack_names(self, combatant: Any) -> list[str]:
         """The combatant's weapons, those in hand first (the turn ping's Attack button swings
         the first: a weapon put away would need a Draw first), each group in the sheet's
-        order."""
-        away = {names.key(name) for name in combatant.stowed}
-        weapons = [w.name for w in combatant.sheet.weapons]
-        return sorted(weapons, key=lambda name: names.key(name) in away)
+        order: :func:`~bot.engine.untitled.combat.weapons_in_hand_first`, the order an attack
+        naming no weapon takes its weapon from)."""
+        return [w.name for w in combat.weapons_in_hand_first(combatant)]
 
     def odds(
         self, state: Any, attacker: Any, target: Any, attack: str, *, range_m: float | None = None
