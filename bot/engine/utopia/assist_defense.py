@@ -163,6 +163,22 @@ def options(tx: Tx, p: AssistDecision, cid: str) -> list[ReactionOption]:
     return [ReactionOption(choice="assist", label=label[:60], costs=costs)]
 
 
+ANSWERS = ("assist", "roll")
+"""The choices an Assist decision takes (:class:`~bot.engine.utopia.commands.AssistDefense`)."""
+
+
+def chosen_already(p: AssistDecision, decider_name: str) -> str:
+    """The refusal of any other answer to ``p`` — a typed ``/dodge`` or ``/block`` once the
+    defender has chosen (``decider_name``: who typed it, escaped for Discord): the defense is
+    chosen, what remains is to roll it (or Assist it)."""
+    noun = _NOUN[p.defense]
+    return (
+        f"The defense against {names.escaped(p.hit.source)} is already chosen: a {noun}, "
+        f"waiting for Assists. {decider_name} cannot change it; press **Roll the {noun} now** "
+        "on its prompt to roll it (`/gm resolve` rolls it too)."
+    )
+
+
 def may_be_asked(tx: Tx, p: AssistDecision, cid: str) -> bool:
     """The defender, or a helper by what everyone sees."""
     return cid == p.hit.target or cid in {c.id for c in candidates(tx, p.hit)}

@@ -72,7 +72,7 @@ from bot.engine.utopia.tables import ActionRules, UtopiaTables, default_tables, 
 from bot.engine.utopia.tables import Assist as AssistTable
 from bot.engine.utopia.tables import Hold as HoldTable
 from bot.engine.utopia.tables import Stealth as StealthTable
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, RuleViolation
 
 _Handler = Callable[[Tx, Any], None]
 _HANDLERS: dict[str, _Handler] = {
@@ -429,6 +429,9 @@ class UtopiaRuleset(Ruleset[UtopiaState]):
     ) -> CommandBase:
         ref = (decision.id or None) if decision is not None else None
         if isinstance(decision, AssistDecision):
+            if option.choice not in assist_defense.ANSWERS:  # a typed /dodge or /block
+                decider_name = names.escaped(decider.name)
+                raise RuleViolation(assist_defense.chosen_already(decision, decider_name))
             return cmd.AssistDefense.model_validate(
                 {"actor": decider.id, "choice": option.choice, "decision": ref}
             )

@@ -3,9 +3,28 @@ member typed or pressed, what the channel then read. Each test says what a user 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Awaitable, Callable
+
+import pytest
+
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, set_up_cast, slash
-from tests.e2e.conftest import Table
+from bot.ui.replies import UNEXPECTED
+from tests.e2e.combat_helpers import (
+    answered,
+    ok,
+    pass_turns_until,
+    press,
+    refused,
+    set_up_cast,
+    set_up_fight,
+    slash,
+    thug_attacks_willow,
+    work_done,
+)
+from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.test_utopia_assist import newest_with, utopia_fight
+from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
 
 
@@ -29,3 +48,119 @@ async def test_an_untitled_attack_typed_without_a_weapon_swings_the_one_in_hand(
     )
     swung = await ok(await slash(h, table.player, "act", action="attack", target="Hill giant 1"))
     assert "Hunting knife" in swung.message.text(), swung.message.text()
+
+
+async def test_a_typed_defense_once_the_utopia_block_waits_for_assists_says_it_is_chosen(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The Stone hound bit Vesna; her player pressed Block (1 IA) and Brannoc's Assist button
+    waited. She then typed `/dodge` (and `/block`) and read "`choice`: Input should be 'assist'
+    or 'roll'." — a validation message about a field she never saw: the typed reaction found
+    the Assist decision (about Vesna) and answered it with a choice it does not take. It now
+    says the defense is chosen and how to roll it; nothing changes."""
+    h, gm = discord_harness, table.moderator
+    await utopia_fight(h, table, dice)
+    dice.load([8])
+    bite = await ok(
+        await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
+    )
+    await press(h, table.player, bite.message, "Block (1 IA)")
+    await newest_with(h, "Roll the Block now")
+    before = (await scripted_bot.services.encounters.live(h.channel.id)).state_json
+    for word in ("dodge", "block"):
+        text = await refused(await slash(h, table.player, word))
+        assert text == (
+            "The defense against Crushing bite is already chosen: a Block, waiting for "
+            "Assists. Vesna cannot change it; press **Roll the Block now** on its prompt to "
+            "roll it (`/gm resolve` rolls it too)."
+        ), text
+    assert (await scripted_bot.services.encounters.live(h.channel.id)).state_json == before
+
+
+async def _uttas_attack(bot: CombatBot, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    dice.load([4] * 40)
+    await set_up_fight(h, table)
+    await thug_attacks_willow(bot, h, table)
+    dice.faces = []
+
+
+async def _utopia_bite(bot: CombatBot, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    await utopia_fight(h, table, dice)
+    dice.load([8])
+    await ok(
+        await slash(
+            h, table.moderator, "act", action="attack", target="Vesna", detail="Crushing bite"
+        )
+    )
+
+
+async def _utopia_assist(bot: CombatBot, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    await _utopia_bite(bot, h, table, dice)
+    await press(h, table.player, await newest_with(h, "Block (1 IA)"), "Block (1 IA)")
+    await newest_with(h, "Roll the Block now")
+
+
+async def _untitled_swing(bot: CombatBot, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    await set_up_cast(
+        h, table, "untitled", name="Mill", pcs={"Brask": "brask"}, npc=("hill-giant", "Hill giant")
+    )
+    await pass_turns_until(bot, h, table, "Hill giant 1")
+    await ok(await slash(h, table.moderator, "act", action="attack", target="Brask"))
+
+
+async def _uune_approval(bot: CombatBot, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    u = Docks(bot, h, table, dice)
+    await u.cast(wren=False)
+    await u.run(table.moderator, "encounter begin")
+    await u.run(table.player, "act", action="action", detail="climb: Lockpicks")
+
+
+async def _uune_defend(bot: CombatBot, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    await Docks(bot, h, table, dice).thug_swings_at_mira()
+
+
+async def _uune_spend(bot: CombatBot, h: DiscordHarness, table: Table, dice: DiceBox) -> None:
+    u = Docks(bot, h, table, dice)
+    await u.thug_swings_at_mira()
+    await u.press(table.player, "Roll now", [2])
+    await prompt_with(h, "Keep the roll")
+
+
+STAGES: dict[str, Callable[[CombatBot, DiscordHarness, Table, DiceBox], Awaitable[None]]] = {
+    "uttas attack": _uttas_attack,
+    "utopia defense": _utopia_bite,
+    "utopia assist": _utopia_assist,
+    "untitled shield": _untitled_swing,
+    "uune approval": _uune_approval,
+    "uune defend": _uune_defend,
+    "uune spend": _uune_spend,
+}
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+async def test_dodge_and_block_typed_at_every_decision_answer_in_words(
+    scripted_bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    dice: DiceBox,
+    stage: str,
+) -> None:
+    """Guard for the class of the typed defense above: at every kind of decision of every
+    system, `/dodge` and `/block` typed by each member (the decider's player, another, the GM)
+    are answered — done, or refused in the rules' words — never with a validation message
+    about a field of a command nobody typed, nor the unexpected-error reply."""
+    h = discord_harness
+    await STAGES[stage](scripted_bot, h, table, dice)
+    await work_done()
+    dice.load([3] * 12)
+    for member in (table.other_player, table.bystander, table.moderator, table.player):
+        for word in ("dodge", "block"):
+            record = await answered(await slash(h, member, word))
+            text = str(record.response_data.get("content") or "")
+            assert text != UNEXPECTED, (member.name, word, text)
+            assert "Input should" not in text and not VALIDATION.match(text), (word, text)
+    dice.faces = []
+
+
+VALIDATION = re.compile(r"`\w+`: ")
+"""How the central handler words a validation error about an option (`choice`: …)."""
