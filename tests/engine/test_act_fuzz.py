@@ -103,9 +103,9 @@ def test_act_builds_or_refuses_clearly_and_a_refusal_changes_nothing(
     target = data.draw(
         st.one_of(st.none(), st.sampled_from([c.id for c in state.combatants])), label="target"
     )
-    given_input = ActInput(key=key_typed, target=target, detail=detail, amount=amount)
     before = state.model_dump_json()
-    try:
+    try:  # a blank detail is refused as the member gives it (ActInput's own validation)
+        given_input = ActInput(key=key_typed, target=target, detail=detail, amount=amount)
         command = rules.act(state, me, given_input)
         rules.apply(state, command, RandomRoller(random.Random(seed)), NOW)
     except DomainError as refusal:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from bot import names
 from bot.errors import InvalidInput
@@ -53,6 +53,18 @@ class ActInput(BaseModel):
     target: str | None = None
     detail: str | None = None
     amount: float | None = None
+
+    @field_validator("detail")
+    @classmethod
+    def _detail_shows(cls, detail: str | None) -> str | None:
+        """A detail that shows as nothing (spaces, zero-width or other invisible characters)
+        names nothing: refused as blank (:data:`bot.names.BLANK`) before any action reads it.
+        Every action matched words by their start or quoted them, so a pasted zero-width
+        character claimed a Uune PC's first bond, named an Action roll "" and read "Luck
+        check for Mira Quell ():"."""
+        if detail is not None and names.blank(detail):
+            raise ValueError(names.BLANK)
+        return detail
 
 
 def spec_for(specs: Iterable[ActionSpec], typed: str) -> ActionSpec | None:

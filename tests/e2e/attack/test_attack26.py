@@ -13,6 +13,7 @@ from bot.ui.replies import UNEXPECTED
 from tests.e2e.combat_helpers import (
     answered,
     ok,
+    one_on_one,
     pass_turns_until,
     press,
     refused,
@@ -164,3 +165,47 @@ async def test_dodge_and_block_typed_at_every_decision_answer_in_words(
 
 VALIDATION = re.compile(r"`\w+`: ")
 """How the central handler words a validation error about an option (`choice`: …)."""
+
+
+BLANK_DETAILS: list[tuple[str, str, bool]] = [
+    ("uune", "bond", False),  # claimed Bond 1, which nobody named
+    ("uune", "action", False),  # "GM: name the difficulty of Mira Quell's  (no resources…"
+    ("uune", "observe", False),  # "Observe ()"
+    ("uune", "luck", False),  # "Luck check for Mira Quell (): 4"
+    ("uune", "attack", True),  # "no resource called ''"
+    ("utopia", "stealth", False),  # "Stealth has no circumstance ''"
+    ("utopia", "attack", True),
+    ("untitled", "free", False),  # "Wren (free action):"
+    ("untitled", "draw", False),
+]
+
+
+@pytest.mark.parametrize(("system", "action", "aimed"), BLANK_DETAILS)
+@pytest.mark.parametrize("typed", ["\u200b", " \u2060 "])
+async def test_a_blank_detail_is_refused_as_blank(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    system: str,
+    action: str,
+    aimed: bool,
+    typed: str,
+) -> None:
+    """Mira's player pasted a zero-width character as `detail:` of `/act action:bond`: the GM
+    was asked to grant focus for "Bond 1 — Pay back the river guild…", a bond she never named
+    (every bond's words start with nothing). As an Action roll's detail the GM read "name the
+    difficulty of Mira Quell's  (no resources proposed…"; a luck check read "Luck check for
+    Mira Quell (): 4"; an Untitled free action "Wren (free action):"; elsewhere "no resource
+    called ''". `/act`'s detail that shows as nothing is now refused as blank, in every system,
+    before any action reads it; nothing changes."""
+    h = discord_harness
+    pc = await one_on_one(h, table, system, name="Blank")
+    await pass_turns_until(bot, h, table, pc)
+    live = await bot.services.encounters.live(h.channel.id)
+    before = live.state_json
+    options: dict[str, object] = {"action": action, "detail": typed}
+    if aimed:
+        options["target"] = live.state.get(live.state.order[-1]).name
+    text = await refused(await slash(h, table.player, "act", **options))
+    assert text == "`detail`: is blank once invisible characters and spaces are removed.", text
+    assert (await bot.services.encounters.live(h.channel.id)).state_json == before
