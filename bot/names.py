@@ -413,8 +413,14 @@ def quoted(text: str, limit: int = NAME_MAX) -> str:
     quotes, Markdown and mentions escaped (:func:`escaped`), so the reply shows the characters
     typed (``'\\*Longbow\\*'`` reads as ``'*Longbow*'``, not an italic ``'Longbow'``), and its
     control and invisible characters made visible or removed (:func:`printable`: NUL as ``␀``,
-    a line break as ``␊``)."""
-    return f"'{escaped(printable(text[:limit]))}'"
+    a line break as ``␊``). Text that shows as nothing (:func:`blank`: a pasted zero-width
+    character; a NUL shows, as ``␀``) is not quoted as an empty ``''`` — "no characteristic
+    ''" names nothing a member can see — but said to be blank: "(what you typed is blank
+    once …)"."""
+    shown = printable(text[:limit])
+    if blank(shown):
+        return f"(what you typed {BLANK})"
+    return f"'{escaped(shown)}'"
 
 
 def code(text: str) -> str:

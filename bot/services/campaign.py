@@ -270,6 +270,8 @@ async def _characters(
         if not found:
             raise NotFound(f"<@{owner_id}> has no characters in this server.")
         return found
+    if names.blank(character):  # "no character called ****" would quote nothing
+        raise NotFound(f"The character name you typed {names.BLANK}; see `/character list`.")
     sheet = await sheet_repo.character_by_key(conn, guild_id, owner_id, name_key(character))
     if sheet is None:
         raise NotFound(

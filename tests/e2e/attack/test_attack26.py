@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot import names
 from bot.client import CombatBot
 from bot.ui.replies import UNEXPECTED
 from tests.e2e.combat_helpers import (
@@ -209,3 +210,45 @@ async def test_a_blank_detail_is_refused_as_blank(
     text = await refused(await slash(h, table.player, "act", **options))
     assert text == "`detail`: is blank once invisible characters and spaces are removed.", text
     assert (await bot.services.encounters.live(h.channel.id)).state_json == before
+
+
+BLANK_QUOTED: list[tuple[str, str, str, dict[str, object]]] = [
+    ("uttas", "gm", "gm adjust", {"combatant": "Willow", "characteristic": "{}", "change": 1}),
+    ("uttas", "gm", "odds", {"target": "Willow", "with_": "{}", "as_": "Thug 1"}),
+    ("uttas", "player", "help", {"topic": "{}"}),
+    ("utopia", "player", "check", {"skill": "{}"}),
+    ("uune", "player", "check", {"skill": "{}"}),
+    ("uune", "player", "campaign show", {"character": "{}"}),
+    ("uune", "gm", "campaign reset", {"character": "{}", "member": "player"}),
+]
+
+
+@pytest.mark.parametrize(("system", "who", "command", "options"), BLANK_QUOTED)
+async def test_a_blank_name_typed_is_called_blank_not_quoted_as_nothing(
+    bot: CombatBot,
+    discord_harness: DiscordHarness,
+    table: Table,
+    system: str,
+    who: str,
+    command: str,
+    options: dict[str, object],
+) -> None:
+    """A zero-width character pasted as a name to look up: `/check skill:` read "Mira Quell
+    has no resource called ''", `/gm adjust` "UTTAS has no characteristic ''", `/odds` "Willow
+    has no attack called ''", `/help` "There is no help topic called ''", and `/campaign show`
+    "… has no character called ****" — a name that shows as nothing, quoted as nothing (the
+    guard of round 24 listed other commands). Each now says the name typed is blank."""
+    h = discord_harness
+    if system == "uttas":
+        await set_up_fight(h, table)
+    else:
+        await one_on_one(h, table, system, name="Blank")
+    member = table.moderator if who == "gm" else table.player
+    given = {
+        k.rstrip("_"): ("\u200b" if v == "{}" else table.player if v == "player" else v)
+        for k, v in options.items()
+    }
+    text = await refused(await h.slash(member, h.channel, command, given))
+    assert names.BLANK in text, (command, text)
+    for empty in ("''", "****"):
+        assert empty not in text, (command, text)
