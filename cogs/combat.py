@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import names
 from bot.engine.core.commands import CommandBase, EndTurn
 from bot.engine.core.state import CombatantBase
 from bot.engine.uttas.attacks import coordinating
@@ -331,7 +332,7 @@ class CombatCog(TurnCommands):
         target: app_commands.Range[str, 1, 80] | None = None,
         as_: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        if not action.strip():
+        if names.blank(action):  # spaces, or a pasted zero-width character
             raise InvalidInput("Say what the readied action is, in a few words.")
 
         def make(current: Encounter, me: CombatantBase) -> CommandBase:

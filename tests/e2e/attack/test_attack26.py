@@ -12,6 +12,7 @@ from bot import names
 from bot.client import CombatBot
 from bot.ui.replies import UNEXPECTED
 from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
     answered,
     ok,
     one_on_one,
@@ -25,6 +26,7 @@ from tests.e2e.combat_helpers import (
     work_done,
 )
 from tests.e2e.conftest import DiceBox, Table
+from tests.e2e.registered import filled, slash_commands
 from tests.e2e.test_utopia_assist import newest_with, utopia_fight
 from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
@@ -252,3 +254,53 @@ async def test_a_blank_name_typed_is_called_blank_not_quoted_as_nothing(
     assert names.BLANK in text, (command, text)
     for empty in ("''", "****"):
         assert empty not in text, (command, text)
+
+
+SWEEP_SKIPPED = {
+    "rehearse",  # plays thousands of fights (tests/e2e/test_rehearse.py)
+    "encounter end",  # these ask for a confirmation
+    "gm end-fight",
+    "me delete",
+    "server member-delete",
+}
+
+
+@pytest.mark.async_timeout(400)
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize("system", list(ONE_ON_ONE))
+async def test_a_blank_value_in_every_text_option_is_refused_as_blank(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table, system: str
+) -> None:
+    """Guard for the class of the two tests above, read from the commands the bot registered
+    (a new command or option is swept without being listed here): a zero-width character in
+    any free-text option, from the GM, in a running fight of each system, is refused — `/ready
+    action:` readied an action described by nothing — and the refusal never quotes it as
+    nothing (``''``, ``****``)."""
+    h = discord_harness
+    if system == "uttas":
+        await set_up_fight(h, table)
+    else:
+        await one_on_one(h, table, system, name="Blank")
+    await work_done()
+    failures: list[tuple[str, str, str]] = []
+    for name, options in slash_commands(h):
+        if name in SWEEP_SKIPPED:
+            continue
+        for option in options:
+            if option.get("choices") or option["type"] != 3:
+                continue
+            sent = {**filled(h, table, options), option["name"]: "\u200b"}
+            record = await answered(await h.slash(table.moderator, h.channel, name, sent))
+            data = (
+                record.followups[0].payload
+                if record.deferred and record.followups
+                else record.response_data
+            )
+            text = str((data or {}).get("content") or "")
+            if not record.ephemeral:
+                failures.append((name, option["name"], "accepted"))
+                await answered(await slash(h, table.moderator, "gm undo"))
+            elif "''" in text or "****" in text:
+                failures.append((name, option["name"], text[:120]))
+            await work_done()
+    assert not failures, "\n".join(map(str, failures))
