@@ -45,16 +45,31 @@ class ActCog(TurnCommands):
         amount: app_commands.Range[float, 0.0, 10_000.0] | None = None,
         as_: Name | None = None,
     ) -> None:
+        attacked: list[tuple[str, str]] = []  # (target, attack) when the action attacks
+
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             aimed = find_combatant(current.state, target).id if target else None
             # the action typed by its label, as the list shows it ("Sheath a weapon"), is taken
             # as its key: every system's builder knows its actions by key
-            spec = spec_for(current.rules.actions(current.state, me), action)
+            rules = current.rules
+            spec = spec_for(rules.actions(current.state, me), action)
             key = spec.key if spec is not None else action
             given = ActInput(key=key, target=aimed, detail=detail, amount=amount)
             if spec is not None:
                 require_options(spec, given)  # an option the action takes not: refused
-            return current.rules.act(current.state, me, given)
+                # an attack named by no detail: the one attack the combatant has, else refused
+                given = rules.naming_attack(current.state, me, given)
+            named = key == rules.attack_action(me) and rules.attack_names(me)
+            if named and aimed is not None and given.detail:
+                attacked[:] = [(current.state.get(aimed).name, given.detail)]
+            return rules.act(current.state, me, given)
+
+        def doing(encounter: Encounter) -> str:
+            """The title names the attack made, named or not ("attacks Vesna with Knife")."""
+            if attacked:
+                whom, attack = attacked[0]
+                return f"attacks {shown_name(whom)} with {shown_name(attack)}"
+            return f"acts: {shown_name(action)}"
 
         options = {"action": action, "target": target, "detail": detail, "amount": amount}
         await self._do(
@@ -63,7 +78,7 @@ class ActCog(TurnCommands):
             "act",
             {k: v for k, v in options.items() if v is not None},
             make,
-            f"acts: {shown_name(action)}",
+            doing,
             between_fights=True,  # the ruleset says which actions need a fight (most do)
         )
 

@@ -1,8 +1,8 @@
 """Act from the ping (issue 17, "Act from the ping"): the common moves the message that says
 it is a combatant's turn offers as buttons — end the turn, the system's breather
 (:meth:`~bot.engine.core.contract.Ruleset.breather_action`), the combatant's usual attack (the
-first of :meth:`~bot.engine.core.contract.Ruleset.usable_attack_names`, against a target picked
-next).
+:meth:`~bot.engine.core.contract.Ruleset.usual_attack`, named before its target is picked and
+in the result's title).
 
 Each move names the encounter and the turn (``turn_seq``) it was offered for, so a click after
 that turn ended is refused, and only the combatant's controller or the GM may use it; it then
@@ -42,6 +42,15 @@ def split_target(value: str | None) -> tuple[str | None, bool]:
 
 
 TURN_OVER = "That turn is over"
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """A turn button's committed ``result`` and, for Attack, the ``attack`` it made (what the
+    reply names: "attacks Vesna with Knife")."""
+
+    result: CombatResult
+    attack: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,8 +137,8 @@ async def attack_choice(
     # (Encounter.rules would offer this version's; the attack picked would be refused).
     rules, state = encounter.playing_rules(), encounter.state
     attacker = turn_holder(encounter, turn_seq, actor)
-    attacks = rules.usable_attack_names(state, attacker)
-    if not attacks:
+    attack = rules.usual_attack(state, attacker)
+    if attack is None:
         raise RuleViolation(f"**{_name(encounter, attacker)}** has no attack.")
     public = rules.view(state, PUBLIC)
     others = [
@@ -151,17 +160,18 @@ async def attack_choice(
     acts = rules.actions(state, attacker)
     key = rules.attack_action(attacker)
     command = f"/act action:{key}" if any(a.key == key for a in acts) else "/attack"
-    return AttackChoice(encounter, attacker, attacks[0], targets, command)
+    return AttackChoice(encounter, attacker, attack, targets, command)
 
 
 def _usual_attack(
     current: Encounter, me: CombatantBase, aimed: str | None, joint: bool
-) -> CommandBase:
-    """The Attack button's command: ``me``'s usual attack on ``aimed`` (an id), made together
-    with the allies readied to strike with it when ``joint``."""
+) -> tuple[CommandBase, str]:
+    """The Attack button's command and the attack it makes: ``me``'s usual attack on
+    ``aimed`` (an id), made together with the allies readied to strike with it when
+    ``joint``."""
     rules = current.rules
-    attacks = rules.usable_attack_names(current.state, me)
-    if aimed is None or not attacks:
+    attack = rules.usual_attack(current.state, me)
+    if aimed is None or attack is None:
         raise RuleViolation("Pick whom to attack.")
     if all(c.id != aimed for c in current.state.combatants):
         raise Conflict("That combatant is no longer in the fight.")
@@ -173,7 +183,7 @@ def _usual_attack(
                 "No coordinated attack is readied with this attack on "
                 f"**{names.escaped(current.state.get(aimed).name)}** any more: pick again."
             )
-    return rules.attack_command(current.state, me, aimed, attacks[0], together)
+    return rules.attack_command(current.state, me, aimed, attack, together), attack
 
 
 async def take_move(
@@ -183,11 +193,12 @@ async def take_move(
     actor: Actor,
     move: Move,
     target: str | None = None,
-) -> CombatResult:
+) -> MoveResult:
     """Take ``move`` for the combatant whose turn ``turn_seq`` is (``target``: the attack's
     target id, ending in :data:`TOGETHER` to strike together with the allies readied to, as
     ``/attack together:``). Raises as :func:`turn_holder` and as the slash command would."""
     aimed, joint = split_target(target)
+    made: list[str] = []  # the attack the Attack button made
 
     def make(current: Encounter, me: CombatantBase) -> CommandBase:
         rules = current.rules
@@ -198,7 +209,9 @@ async def take_move(
             if key is None:
                 raise RuleViolation(f"{rules.title} has no breather.")
             return rules.act(current.state, me, ActInput(key=key))
-        return _usual_attack(current, me, aimed, joint)
+        command, attack = _usual_attack(current, me, aimed, joint)
+        made[:] = [attack]
+        return command
 
     labels = {"end": "endturn", "rest": "breather", "atk": "attack"}
     label = labels[move]
@@ -210,6 +223,7 @@ async def take_move(
     options: dict[str, object] = {"turn": turn_seq, **({"target": aimed} if aimed else {})}
     if joint:
         options["together"] = True
-    return await combat.act_on_turn(
+    result = await combat.act_on_turn(
         encounter_id, turn_seq, actor, label, options, make, turn_holder
     )
+    return MoveResult(result, made[-1] if made else None)
