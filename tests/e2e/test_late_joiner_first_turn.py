@@ -69,6 +69,4 @@ async def test_every_system_says_when_a_late_npc_first_acts(
     newcomer = state.find(f"{template} 2")
     before = state.order.index(newcomer.id) < state.order.index(str(state.turn))
     when = f"in round {state.round + 1}" if before else "this round"
-    assert f"{template} 2's first turn comes {when}." in added.message.text(), (
-        added.message.text()
-    )
+    assert f"{template} 2's first turn comes {when}." in added.message.text(), added.message.text()
