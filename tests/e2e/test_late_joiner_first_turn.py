@@ -3,8 +3,9 @@ the Uune conflict while the Dock Thug's turn ran and read "Tobin Ash joins the p
 characters, who act first and choose who goes next; then the NPCs." — the player characters
 had acted, so his first turn was next round, unsaid. The same held in every system for a
 newcomer placed before the turn's holder (a hound with a better Speed test: "takes place 1").
-Every join's reply (`/encounter join`, `/gm add-npc`) now says it in the same words, from one
-place (:func:`bot.ui.embeds.first_turn_words` over
+Every join's reply (`/encounter join`, `/gm add-npc`) now says it on a line after the place —
+the reply's alone: the place words are the log's note, which an undo shows — in the same words,
+from one place (:func:`bot.ui.embeds.first_turn_words` over
 :func:`bot.engine.core.order.first_turn_round`)."""
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ async def test_a_uune_pc_joining_on_an_npcs_turn_is_told_their_first_turn_is_nex
     text = joined.message.text()
     assert (
         "Tobin Ash joins the player characters, who act first and choose who goes next; then "
-        "the NPCs. Tobin Ash's first turn comes in round 2."
+        "the NPCs.\nTobin Ash's first turn comes in round 2."
     ) in text, text
 
 
@@ -48,7 +49,7 @@ async def test_a_uune_npc_added_on_a_pcs_turn_acts_this_round(
     assert await current_name(bot, h) == "Mira Quell"
     added = await ok(await slash(h, gm, "gm add-npc", template="Dock Thug"))
     assert (
-        "Dock Thug 2 takes place 3: after the player characters, with the NPCs. Dock Thug 2's "
+        "Dock Thug 2 takes place 3: after the player characters, with the NPCs.\nDock Thug 2's "
         "first turn comes this round."
     ) in added.message.text(), added.message.text()
 
