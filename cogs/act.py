@@ -45,8 +45,6 @@ class ActCog(TurnCommands):
         amount: app_commands.Range[float, 0.0, 10_000.0] | None = None,
         as_: Name | None = None,
     ) -> None:
-        attacked: list[tuple[str, str]] = []  # (target, attack) when the action attacks
-
         def make(current: Encounter, me: CombatantBase) -> CommandBase:
             aimed = find_combatant(current.state, target).id if target else None
             # the action typed by its label, as the list shows it ("Sheath a weapon"), is taken
@@ -58,18 +56,9 @@ class ActCog(TurnCommands):
             if spec is not None:
                 require_options(spec, given)  # an option the action takes not: refused
                 # an attack named by no detail: the one attack the combatant has, else refused
+                # (the attack's own line names the attack made: "attacks Vesna with Knife")
                 given = rules.naming_attack(current.state, me, given)
-            named = key == rules.attack_action(me) and rules.attack_names(me)
-            if named and aimed is not None and given.detail:
-                attacked[:] = [(current.state.get(aimed).name, given.detail)]
             return rules.act(current.state, me, given)
-
-        def doing(encounter: Encounter) -> str:
-            """The title names the attack made, named or not ("attacks Vesna with Knife")."""
-            if attacked:
-                whom, attack = attacked[0]
-                return f"attacks {shown_name(whom)} with {shown_name(attack)}"
-            return f"acts: {shown_name(action)}"
 
         options = {"action": action, "target": target, "detail": detail, "amount": amount}
         await self._do(
@@ -78,7 +67,7 @@ class ActCog(TurnCommands):
             "act",
             {k: v for k, v in options.items() if v is not None},
             make,
-            doing,
+            f"acts: {shown_name(action)}",
             between_fights=True,  # the ruleset says which actions need a fight (most do)
         )
 

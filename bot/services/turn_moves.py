@@ -1,8 +1,8 @@
 """Act from the ping (issue 17, "Act from the ping"): the common moves the message that says
 it is a combatant's turn offers as buttons — end the turn, the system's breather
 (:meth:`~bot.engine.core.contract.Ruleset.breather_action`), the combatant's usual attack (the
-:meth:`~bot.engine.core.contract.Ruleset.usual_attack`, named before its target is picked and
-in the result's title).
+:meth:`~bot.engine.core.contract.Ruleset.usual_attack`, named before its target is picked, as
+the attack's own line names it after).
 
 Each move names the encounter and the turn (``turn_seq``) it was offered for, so a click after
 that turn ended is refused, and only the combatant's controller or the GM may use it; it then
@@ -42,15 +42,6 @@ def split_target(value: str | None) -> tuple[str | None, bool]:
 
 
 TURN_OVER = "That turn is over"
-
-
-@dataclass(frozen=True)
-class MoveResult:
-    """A turn button's committed ``result`` and, for Attack, the ``attack`` it made (what the
-    reply names: "attacks Vesna with Knife")."""
-
-    result: CombatResult
-    attack: str | None = None
 
 
 @dataclass(frozen=True)
@@ -165,10 +156,9 @@ async def attack_choice(
 
 def _usual_attack(
     current: Encounter, me: CombatantBase, aimed: str | None, joint: bool
-) -> tuple[CommandBase, str]:
-    """The Attack button's command and the attack it makes: ``me``'s usual attack on
-    ``aimed`` (an id), made together with the allies readied to strike with it when
-    ``joint``."""
+) -> CommandBase:
+    """The Attack button's command: ``me``'s usual attack on ``aimed`` (an id), made together
+    with the allies readied to strike with it when ``joint``."""
     rules = current.rules
     attack = rules.usual_attack(current.state, me)
     if aimed is None or attack is None:
@@ -183,7 +173,7 @@ def _usual_attack(
                 "No coordinated attack is readied with this attack on "
                 f"**{names.escaped(current.state.get(aimed).name)}** any more: pick again."
             )
-    return rules.attack_command(current.state, me, aimed, attack, together), attack
+    return rules.attack_command(current.state, me, aimed, attack, together)
 
 
 async def take_move(
@@ -193,12 +183,11 @@ async def take_move(
     actor: Actor,
     move: Move,
     target: str | None = None,
-) -> MoveResult:
+) -> CombatResult:
     """Take ``move`` for the combatant whose turn ``turn_seq`` is (``target``: the attack's
     target id, ending in :data:`TOGETHER` to strike together with the allies readied to, as
     ``/attack together:``). Raises as :func:`turn_holder` and as the slash command would."""
     aimed, joint = split_target(target)
-    made: list[str] = []  # the attack the Attack button made
 
     def make(current: Encounter, me: CombatantBase) -> CommandBase:
         rules = current.rules
@@ -209,9 +198,7 @@ async def take_move(
             if key is None:
                 raise RuleViolation(f"{rules.title} has no breather.")
             return rules.act(current.state, me, ActInput(key=key))
-        command, attack = _usual_attack(current, me, aimed, joint)
-        made[:] = [attack]
-        return command
+        return _usual_attack(current, me, aimed, joint)
 
     labels = {"end": "endturn", "rest": "breather", "atk": "attack"}
     label = labels[move]
@@ -223,7 +210,6 @@ async def take_move(
     options: dict[str, object] = {"turn": turn_seq, **({"target": aimed} if aimed else {})}
     if joint:
         options["together"] = True
-    result = await combat.act_on_turn(
+    return await combat.act_on_turn(
         encounter_id, turn_seq, actor, label, options, make, turn_holder
     )
-    return MoveResult(result, made[-1] if made else None)

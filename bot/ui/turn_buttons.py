@@ -71,9 +71,7 @@ class TurnMoveButton(
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
-        result = (
-            await take_move(combat, self.encounter_id, self.turn_seq, actor, self.move)
-        ).result
+        result = await take_move(combat, self.encounter_id, self.turn_seq, actor, self.move)
         await respond(interaction, titled(result, _doing(result, self.move)))
         if result.encounter.state.turn_seq != self.turn_seq:
             await _retire(interaction)
@@ -118,7 +116,7 @@ class TurnTargetSelect(
         data = cast(dict[str, Any], interaction.data or {})
         values = [str(v) for v in data.get("values") or []]
         target = values[0] if values else None
-        moved = await take_move(
+        result = await take_move(
             _combat(interaction),
             self.encounter_id,
             self.turn_seq,
@@ -126,9 +124,6 @@ class TurnTargetSelect(
             "atk",
             target,
         )
-        result = moved.result
         aimed, _ = split_target(target)
         who = result.encounter.state.get(aimed).name if aimed else "someone"
-        # the attack made is named, as /attack's and /act's titles name it
-        made = f" with {shown_name(moved.attack)}" if moved.attack else ""
-        await respond(interaction, titled(result, f"attacks {shown_name(who)}{made}"))
+        await respond(interaction, titled(result, f"attacks {shown_name(who)}"))
