@@ -49,12 +49,16 @@ class ActCog(TurnCommands):
             aimed = find_combatant(current.state, target).id if target else None
             # the action typed by its label, as the list shows it ("Sheath a weapon"), is taken
             # as its key: every system's builder knows its actions by key
-            spec = spec_for(current.rules.actions(current.state, me), action)
+            rules = current.rules
+            spec = spec_for(rules.actions(current.state, me), action)
             key = spec.key if spec is not None else action
             given = ActInput(key=key, target=aimed, detail=detail, amount=amount)
             if spec is not None:
                 require_options(spec, given)  # an option the action takes not: refused
-            return current.rules.act(current.state, me, given)
+                # an attack named by no detail: the one attack the combatant has, else refused
+                # (the attack's own line names the attack made: "attacks Vesna with Knife")
+                given = rules.naming_attack(current.state, me, given)
+            return rules.act(current.state, me, given)
 
         options = {"action": action, "target": target, "detail": detail, "amount": amount}
         await self._do(

@@ -22,7 +22,6 @@ from bot.services.away_stakes import Waiting, is_bystander, waiting_on
 from bot.services.encounters import EncounterService
 from bot.ui.combat_flow import refresh_channel
 from bot.ui.interaction import actor_of
-from bot.ui.text import shown_name
 
 PRIVATE_NOTE = (
     "\n-# Only you see this: you have no combatant and no GM seat in this channel's fight. "
@@ -63,7 +62,7 @@ def waiting_text(waiting: list[Waiting]) -> str:
             if wait.deadline is not None
             else ""
         )
-        lines.append(f"⏳ Waiting on you in <#{wait.channel_id}>: {shown_name(wait.what)}{when}.")
+        lines.append(f"⏳ Waiting on you in <#{wait.channel_id}>: {wait.what}{when}.")
     if len(waiting) > 10:
         lines.append(f"… and {len(waiting) - 10} more (`/encounter recap` in each channel).")
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot import names
 from bot.errors import NotFound
 from bot.services.acting import runs
 from bot.services.actor import Actor
@@ -36,9 +37,10 @@ async def is_bystander(encounters: EncounterService, channel_id: int | None, act
 
 @dataclass(frozen=True)
 class Waiting:
-    """One thing that waits on a member in the live fight of ``channel_id``: ``what`` (a
-    decision's title, or whose turn it is, plain: escape before showing), by when
-    (``deadline``: None without one, or while the fight is paused)."""
+    """One thing that waits on a member in the live fight of ``channel_id``: ``what`` (what a
+    decision asks, :attr:`~bot.services.decisions.Decision.asks`, or whose turn it is, in
+    Markdown, names escaped), by when (``deadline``: None without one, or while the fight is
+    paused)."""
 
     channel_id: int
     what: str
@@ -61,9 +63,8 @@ async def waiting_on(
         your_turn, decisions = waits_on(encounter, actor)
         current = encounter.state.current
         if your_turn and current is not None:
-            found.append(Waiting(channel_id, f"{current.name}'s turn", None, turn=True))
+            turn = f"**{names.escaped(current.name)}**'s turn"
+            found.append(Waiting(channel_id, turn, None, turn=True))
         paused = encounter.row.paused
-        found.extend(
-            Waiting(channel_id, d.title, None if paused else d.deadline) for d in decisions
-        )
+        found.extend(Waiting(channel_id, d.asks, None if paused else d.deadline) for d in decisions)
     return found

@@ -225,6 +225,16 @@ class Decision:
         return self.words.title
 
     @property
+    def asks(self) -> str:
+        """What it asks of the members it waits on, in Markdown, names escaped: the ruleset's
+        ``ping`` words ("**Thug 1** attacks **Willow** with **Cudgel**"; an assisted Block
+        "**Vesna** will block: **Brannoc** may Assist (+1d4 per IA), **Vesna** rolls when
+        ready"). ``/back`` and ``/encounter recap`` say it, not :attr:`title`: a title names
+        the decision as its post shows it, from one decider's side ("Assist Vesna's Block
+        against Crushing bite" is not what waits on Vesna)."""
+        return self.words.ping
+
+    @property
     def subject(self) -> CombatantBase | None:
         """The combatant whose reaction it asks for, if any."""
         return self.people.get(self.subject_id) if self.subject_id else None

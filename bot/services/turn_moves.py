@@ -1,8 +1,8 @@
 """Act from the ping (issue 17, "Act from the ping"): the common moves the message that says
 it is a combatant's turn offers as buttons — end the turn, the system's breather
 (:meth:`~bot.engine.core.contract.Ruleset.breather_action`), the combatant's usual attack (the
-first of :meth:`~bot.engine.core.contract.Ruleset.usable_attack_names`, against a target picked
-next).
+:meth:`~bot.engine.core.contract.Ruleset.usual_attack`, named before its target is picked, as
+the attack's own line names it after).
 
 Each move names the encounter and the turn (``turn_seq``) it was offered for, so a click after
 that turn ended is refused, and only the combatant's controller or the GM may use it; it then
@@ -128,8 +128,8 @@ async def attack_choice(
     # (Encounter.rules would offer this version's; the attack picked would be refused).
     rules, state = encounter.playing_rules(), encounter.state
     attacker = turn_holder(encounter, turn_seq, actor)
-    attacks = rules.usable_attack_names(state, attacker)
-    if not attacks:
+    attack = rules.usual_attack(state, attacker)
+    if attack is None:
         raise RuleViolation(f"**{_name(encounter, attacker)}** has no attack.")
     public = rules.view(state, PUBLIC)
     others = [
@@ -151,7 +151,7 @@ async def attack_choice(
     acts = rules.actions(state, attacker)
     key = rules.attack_action(attacker)
     command = f"/act action:{key}" if any(a.key == key for a in acts) else "/attack"
-    return AttackChoice(encounter, attacker, attacks[0], targets, command)
+    return AttackChoice(encounter, attacker, attack, targets, command)
 
 
 def _usual_attack(
@@ -160,8 +160,8 @@ def _usual_attack(
     """The Attack button's command: ``me``'s usual attack on ``aimed`` (an id), made together
     with the allies readied to strike with it when ``joint``."""
     rules = current.rules
-    attacks = rules.usable_attack_names(current.state, me)
-    if aimed is None or not attacks:
+    attack = rules.usual_attack(current.state, me)
+    if aimed is None or attack is None:
         raise RuleViolation("Pick whom to attack.")
     if all(c.id != aimed for c in current.state.combatants):
         raise Conflict("That combatant is no longer in the fight.")
@@ -173,7 +173,7 @@ def _usual_attack(
                 "No coordinated attack is readied with this attack on "
                 f"**{names.escaped(current.state.get(aimed).name)}** any more: pick again."
             )
-    return rules.attack_command(current.state, me, aimed, attacks[0], together)
+    return rules.attack_command(current.state, me, aimed, attack, together)
 
 
 async def take_move(

@@ -12,8 +12,9 @@ import discord
 
 from bot.engine import get_ruleset
 from bot.engine.core.audience import PUBLIC
+from bot.engine.core.order import first_turn_round
 from bot.engine.core.pacing import format_duration
-from bot.engine.core.state import AnyState
+from bot.engine.core.state import AnyState, CombatantBase
 from bot.services.combat import find_combatant
 from bot.services.encounters import Encounter
 from bot.ui.text import shown_name
@@ -249,7 +250,8 @@ def order_places(encounter: Encounter, added: list[str]) -> str:
     stands in the turn order, in the order's own words (``TurnOrder.place_words``: "Brute
     takes place 5 in the initiative order."; a PC's roll where the order is rolled, "Brannoc
     rolls 13 for initiative and takes place 3 …"; Uune and Untitled have no initiative), each after
-    a line break; nothing before the fight begins (``/encounter begin`` sets the order then)."""
+    a line break, then when its first turn comes (:func:`first_turn_words`); nothing before the
+    fight begins (``/encounter begin`` sets the order then)."""
     state = encounter.state
     if state.phase != "active":
         return ""
@@ -265,4 +267,22 @@ def order_places(encounter: Encounter, added: list[str]) -> str:
                 shown_name(joined.name), place, is_npc=joined.is_npc, rolled=rolled
             )
             lines.append(f"\n{words}")
+            # a line of its own: the place words are the log's note (an undo shows them);
+            # when the first turn comes is the reply's alone, as a new order's moves are
+            first = first_turn_words(state, joined)
+            if first:
+                lines.append(f"\n{first}")
     return "".join(lines)
+
+
+def first_turn_words(state: AnyState, joined: CombatantBase) -> str:
+    """ "Wren's first turn comes in round 3." (or "… comes this round."): when a late joiner
+    first acts (:func:`~bot.engine.core.order.first_turn_round`), in the same words for every
+    system — a newcomer placed before the turn's holder waits for the next round, which the
+    place alone does not say (Uune's PC joins "the player characters, who act first"); ""
+    where it has no such turn (an interleaved order)."""
+    first = first_turn_round(state, joined.id)
+    if first is None:
+        return ""
+    when = "this round" if first == state.round else f"in round {first}"
+    return f"{shown_name(joined.name)}'s first turn comes {when}."

@@ -142,7 +142,7 @@ def _now(recap: Recap) -> list[str]:
             if decision.deadline is not None and not encounter.row.paused
             else ""
         )
-        lines.append(f"⏳ Waiting on you: {shown_name(decision.title)}{when}.")
+        lines.append(f"⏳ Waiting on you: {decision.asks}{when}.")
     away = recap.away
     if away is not None:
         lines.extend(_away(recap, away))
@@ -160,7 +160,7 @@ def _away(recap: Recap, away: Away) -> list[str]:
     lines = [f"You are away: {who} acts for you (`/back` to take over)."]
     if away.turn and current is not None:
         lines.append(f"⏳ Waiting on {who} for you: **{shown_name(current.name)}**'s turn.")
-    lines.extend(f"⏳ Waiting on {who} for you: {shown_name(d.title)}." for d in away.decisions)
+    lines.extend(f"⏳ Waiting on {who} for you: {d.asks}." for d in away.decisions)
     if not away.turn and not away.decisions:
         lines.append(f"Nothing waits on {who} for you.")
     return lines

@@ -195,6 +195,16 @@ async def against_a_thug(h: DiscordHarness, table: Table, sheet: dict[str, Any])
     await ok(await slash(h, gm, "encounter begin"))
 
 
+async def winded(h: DiscordHarness, table: Table, name: str, amount: int = 5) -> None:
+    """``name`` loses ``amount`` Stamina (the GM's `/gm vital`), so a UTTAS breather has
+    something to recover: one at full Stamina is refused (it would spend the action and a
+    breather for nothing)."""
+    change = await slash(
+        h, table.moderator, "gm vital", combatant=name, vital="Stamina", amount=f"-{amount}"
+    )
+    await ok(change)
+
+
 def button(message: StoredMessage, label: str) -> dict[str, Any]:
     """The button on ``message`` whose label starts with ``label``."""
     for row in message.components:

@@ -5,7 +5,15 @@ have, or an option an action needs, is refused with a specific message and nothi
 from __future__ import annotations
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import ok, pass_turns_until, refused, set_up_fight, slash, version
+from tests.e2e.combat_helpers import (
+    ok,
+    pass_turns_until,
+    refused,
+    set_up_fight,
+    slash,
+    version,
+    winded,
+)
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
 
@@ -46,6 +54,7 @@ async def test_act_takes_the_rulesets_actions(
         assert words in text, (options, text)
     assert await version(bot, h) == before  # nothing was applied
 
+    await winded(h, table, "Willow")  # a breather at full Stamina is refused
     breather = await ok(await slash(h, player, "act", action="breather"))
     assert "takes a breather" in breather.message.text()
     assert (await willow(bot, h)).breathing

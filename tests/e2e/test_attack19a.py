@@ -18,6 +18,7 @@ from tests.e2e.combat_helpers import (
     one_on_one,
     pass_turns_until,
     slash,
+    winded,
     work_done,
 )
 from tests.e2e.conftest import Table
@@ -135,6 +136,7 @@ async def test_a_hidden_npcs_default_action_refused_at_its_deadline_keeps_why_fr
     )
     for _ in range(10):  # the Thug breathes until it has no breather left
         await pass_turns_until(bot, h, table, "Thug 1")
+        await winded(h, table, "Thug 1")  # a breather at full Stamina is refused
         took = await answered(await slash(h, gm, "breather", as_="Thug 1"))
         if took.ephemeral:
             break

@@ -28,9 +28,15 @@ def passed(h: DiscordHarness) -> list[StoredMessage]:
     return [m for m in h.messages_in(h.channel) if "Turn deadline passed" in m.text()]
 
 
-async def defaults_fight(bot: CombatBot, h: DiscordHarness, table: Table) -> None:
+async def defaults_fight(
+    bot: CombatBot, h: DiscordHarness, table: Table, *, winded: bool = True
+) -> None:
+    """The Firewood fight with turn deadlines whose default is Willow's breather; ``winded``:
+    she has lost Stamina, so a breather has something to recover (at full it is refused)."""
     gm = table.moderator
     await set_up_fight(h, table)
+    if winded:
+        await ok(await slash(h, gm, "gm vital", combatant="Willow", vital="Stamina", amount="-5"))
     await ok(await slash(h, gm, "gm settings", turn_deadline="12h"))
     await ok(await slash(h, gm, "gm settings", deadline_action="default_action"))
     said = await refused(
@@ -181,3 +187,23 @@ async def test_a_refused_default_shows_markdown_in_the_name_once_escaped(
         "Turn deadline passed: \\*Wren\\*'s turn ends (Take a Breather was not possible: "
         "\\*Wren\\* moved this turn and cannot take a breather.)" in seen
     ), seen
+
+
+async def test_a_default_breather_at_full_stamina_is_refused_and_the_turn_ends(
+    clocked_bot: CombatBot, discord_harness: DiscordHarness, table: Table, clock: ManualClock
+) -> None:
+    """play26, defect 4: a breather at full Stamina would spend the turn's action and one of
+    Willow's breathers for nothing; her default action is refused, and the turn just ends."""
+    bot, h = clocked_bot, discord_harness
+    await defaults_fight(bot, h, table, winded=False)
+    await pass_turns_until(bot, h, table, "Willow")
+    clock.advance(DEADLINE)
+    [lapse] = await bot.fire_turn_deadlines()
+    assert lapse.action == "end_turn" and lapse.refused is not None
+    await h.wait_for(lambda: len(passed(h)) == 1)
+    assert (
+        "Turn deadline passed: Willow's turn ends (Take a Breather was not possible: Willow's "
+        "Stamina is full" in passed(h)[0].text()
+    ), passed(h)[0].text()
+    live = await bot.services.encounters.live(h.channel.id)
+    assert getattr(live.state.find("Willow"), "breathing", True) is False

@@ -110,8 +110,8 @@ async def test_back_says_what_waited_on_the_player_while_the_gm_stood_in(
     said = str(back.response_data.get("content"))
     assert "is back" in said, said
     assert (
-        f"⏳ Waiting on you in <#{h.channel.id}>: Thug 1 attacks Willow with Cudgel (decide <t:"
-        in said
+        f"⏳ Waiting on you in <#{h.channel.id}>: **Thug 1** attacks **Willow** with **Cudgel** "
+        "(decide <t:" in said
     ), said
     live = await bot.services.encounters.live(h.channel.id)
     assert len(live.row.decisions) == 1  # still waiting: nothing settled it

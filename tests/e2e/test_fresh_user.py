@@ -15,6 +15,7 @@ from tests.e2e.combat_helpers import (
     set_up_cast,
     set_up_fight,
     slash,
+    winded,
 )
 from tests.e2e.conftest import Table
 from tests.harness.server import DiscordHarness
@@ -65,6 +66,7 @@ async def test_an_attack_on_someone_taking_a_breather_offers_no_dodge_or_block(
     h = discord_harness
     await set_up_fight(h, table, thugs=1)
     await pass_turns_until(bot, h, table, "Willow")
+    await winded(h, table, "Willow")  # a breather at full Stamina is refused
     await ok(await slash(h, table.player, "breather"))
     await pass_turns_until(bot, h, table, "Thug 1")
     text = (

@@ -83,7 +83,9 @@ async def test_a_refusal_naming_an_action_paid_for_shows_the_names_in_it_as_type
     h = discord_harness
     await _odd_fight(bot, h, table, "utopia")
     text = await refused(
-        await slash(h, table.player, "act", action="attack", target=BRUTE, as_=WREN)
+        await slash(
+            h, table.player, "act", action="attack", target=BRUTE, as_=WREN, detail="weaponless"
+        )
     )
     assert text.startswith(
         f"{WREN_SHOWN} cannot attack {BRUTE_SHOWN} with a weaponless attack: "

@@ -477,7 +477,8 @@ async def test_a_typed_reaction_is_named_in_the_systems_words(
     await ok(await slash(h, gm, "gm place engage", a="Vesna", b="Stone hound 1"))
     await ok(await slash(h, gm, "encounter begin"))
     await pass_turns_until(bot, h, table, "Stone hound 1")
-    await ok(await slash(h, gm, "act", action="attack", target="Vesna"))  # a bite in reach lands
+    bite = {"detail": "Crushing bite"}
+    await ok(await slash(h, gm, "act", action="attack", target="Vesna", **bite))  # in reach
     dodged = (await ok(await slash(h, vesna, "dodge"))).message
     assert dodged.embeds[0]["title"] == "Vesna reacts: Dodge", dodged.embeds[0]
     await _close(h, table)

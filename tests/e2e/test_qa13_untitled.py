@@ -185,7 +185,9 @@ async def test_a_down_combatant_cannot_act_or_be_attacked(
     assert "Brask is down and cannot act." in text, text
     text = await refused(await slash(h, o, "check", skill="Swords", difficulty=5))
     assert "Brask is down and cannot act." in text, text
-    text = await refused(await slash(h, p, "act", action="attack", target="Brask"))
+    text = await refused(
+        await slash(h, p, "act", action="attack", target="Brask", detail="Hunting knife")
+    )
     assert "Brask is already Down." in text
     ended = await t.player("endturn")
     assert "Brask" not in ended.text().split("turn")[-1] or "Hill giant 1's turn" in ended.text()
@@ -214,7 +216,9 @@ async def test_absurd_input_to_every_untitled_option(
     assert "Flourishes: the Untitled text only names them" in text
     text = await refused(await slash(h, p, "act", action="x" * 80))
     assert "Untitled has no action" in text and len(text) <= 2000
-    text = await refused(await slash(h, p, "act", action="attack", target="Wren"))
+    text = await refused(
+        await slash(h, p, "act", action="attack", target="Wren", detail="Hunting knife")
+    )
     assert "Wren cannot attack themselves." in text
     dice.load([3])
     checked = await answered(await slash(h, p, "check", skill="Q" * 80, difficulty=1000))

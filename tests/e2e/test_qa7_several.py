@@ -17,6 +17,7 @@ from tests.e2e.combat_helpers import (
     run_out_windows,
     set_up_fight,
     slash,
+    winded,
 )
 from tests.e2e.conftest import Table
 from tests.e2e.test_decisions_several import _both_prompted, volley
@@ -140,6 +141,7 @@ async def test_an_erased_member_asked_only_on_the_older_decision_is_readdressed(
     h, player, gm = discord_harness, table.player, table.moderator
     await _two_players_fight(h, table)
     await pass_turns_until(bot, h, table, "Willow")
+    await winded(h, table, "Willow")  # a breather at full Stamina is refused
     await ok(await slash(h, player, "breather"))
     await pass_turns_until(bot, h, table, "Thug 1")
     await ok(await slash(h, gm, "act", action="volley", detail="Cudgel"))

@@ -75,7 +75,7 @@ async def test_the_recap_says_what_waits_on_you(
     assert "Since the encounter started." in await recap_of(h, table.bystander)
     await thug_attacks_willow(bot, h, table)
     text = await recap_of(h, player)
-    assert "⏳ Waiting on you: Thug 1 attacks Willow with Cudgel (decide <t:" in text
+    assert "⏳ Waiting on you: **Thug 1** attacks **Willow** with **Cudgel** (decide <t:" in text
     assert "Attacks on your combatants**\nNone." in text  # not resolved yet
 
 

@@ -26,6 +26,7 @@ from tests.e2e.combat_helpers import (
     refused,
     set_up_fight,
     slash,
+    winded,
 )
 from tests.e2e.conftest import Table, _running_bot
 from tests.harness.models import InteractionRecord, Member, StoredMessage
@@ -186,6 +187,7 @@ async def test_a_breather_from_the_ping(
 ) -> None:
     h = discord_harness
     ping = await willows_turn(bot, h, table)
+    await winded(h, table, "Willow")  # a breather at full Stamina is refused
     rested = await press(h, table.player, ping, "Take a Breather")
     assert not rested.ephemeral, rested.response_data
     assert "Willow takes a breather" in rested.message.text()

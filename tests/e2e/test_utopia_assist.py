@@ -97,7 +97,9 @@ async def test_assist_on_a_block_through_buttons_across_a_restart(
             for row in last.components
             for c in row["components"]
         ), "Brannoc has no IA left: no Assist button"
-        text = await refused(await slash(h, gm, "act", action="attack", target="Vesna"))
+        text = await refused(
+            await slash(h, gm, "act", action="attack", target="Vesna", detail="Crushing bite")
+        )
         assert "Waiting for" in text
         dice.load([1, 2, 3])  # Vesna's Block 1d4 [1] + the Assists 2d4 [2, 3] = 6
         rolled = await press(h, table.player, last, "Roll the Block now")

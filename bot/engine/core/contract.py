@@ -648,6 +648,41 @@ class Ruleset(EncounterRulesHooks, OddsHooks, ChartHooks, RehearseHooks, ABC, Ge
         them; UTTAS leaves out an attack power it already maintains)."""
         return self.attack_names(combatant)
 
+    def usual_attack(self, state: Any, combatant: Any) -> str | None:
+        """The attack the turn ping's Attack button makes, named in its question before a
+        target is picked: the first of :meth:`usable_attack_names` (None: it has none)."""
+        attacks = self.usable_attack_names(state, combatant)
+        return attacks[0] if attacks else None
+
+    def unnamed_attack(self, state: Any, combatant: Any) -> str:
+        """The attack made when :meth:`attack_action` names none (``/act action:attack``
+        without ``detail:``): the :meth:`usual_attack` when it is ``combatant``'s only one. No
+        rules text names a default among several (Utopia "Attack": with a weapon, or
+        weaponless for 2 turn actions; Untitled: the weapon skill of the weapon used), so with
+        several it raises :class:`InvalidInput` listing them, and the member names one."""
+        attacks = self.usable_attack_names(state, combatant)
+        if len(attacks) == 1:
+            return attacks[0]
+        listed = [names.escaped(a) for a in attacks]
+        which = ", ".join(listed[:-1]) + f" or {listed[-1]}" if len(listed) > 1 else "none"
+        raise InvalidInput(
+            f"Which attack does {names.escaped(combatant.name)} make? Name it in `detail:`: "
+            f"{which}."
+        )
+
+    def naming_attack(self, state: Any, combatant: Any, given: ActInput) -> ActInput:
+        """``given`` (an ``/act`` input) with its attack named: when it is ``combatant``'s
+        :meth:`attack_action` with no ``detail:`` and ``combatant`` has named attacks
+        (:meth:`attack_names`; a Uune PC's attack names resources instead), the detail is
+        :meth:`unnamed_attack`; otherwise ``given`` unchanged. ``/act`` builds its command from
+        this, so an attack with no name is the one the bot says, never a silent default."""
+        key = given.key.strip().casefold().replace(" ", "-")
+        if given.detail or key != self.attack_action(combatant):
+            return given
+        if not self.attack_names(combatant):
+            return given
+        return given.model_copy(update={"detail": self.unnamed_attack(state, combatant)})
+
     def odds_attack_names(self, combatant: Any) -> list[str]:
         """What ``/odds with:`` may name for ``combatant``: by default its
         :meth:`attack_names` (Uune: a PC's ``Attack`` too, since a PC attacks with resources,

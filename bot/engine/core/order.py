@@ -338,6 +338,22 @@ def move_in_order(tx: Tx, cmd: MoveInOrder) -> None:
     tx.note(f"The GM moves {c.name} to place {cmd.position}. Order: {places}", c.id)
 
 
+def first_turn_round(state: Any, cid: str) -> int | None:
+    """The round of the first turn of ``cid``, who just joined the running fight: this round
+    when it stands after the turn's holder in the order (the turn passes on to it), else the
+    next — a newcomer placed before the holder (a better initiative; a Uune PC joining during
+    the NPCs' turns, among the player characters who acted) waits for the next round. None
+    when no turn runs, for the holder itself, in an interleaved order (everyone goes again
+    after each action) and for one not in the order."""
+    turn, order = state.turn, state.order
+    if state.phase != "active" or turn is None or state.settings.interleaved:
+        return None
+    if cid == turn or cid not in order or turn not in order:
+        return None
+    now: int = state.round
+    return now if order.index(cid) > order.index(turn) else now + 1
+
+
 def turns_moved(before: Any, after: Any) -> list[tuple[str, bool]]:
     """Whose turn this round a change of the order moved (``/gm order``, Untitled's
     ``/gm roll-order``), as ``(combatant id, gains)``: the turn stays with its holder and

@@ -25,7 +25,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         label="Attack",
         cost="a standard action",
         target="required",
-        detail="the weapon (empty: the first in hand)",
+        detail="the weapon (empty: the only one on the sheet, else asked)",
         amount="meters to the target",
         rule=RULE,
     ),

@@ -24,7 +24,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
         label="Attack",
         cost="the weapon's TA (weaponless 2 TA); off turn 2 IA per TA",  # see `priced`
         target="required",
-        detail="the weapon (empty: weaponless); several, comma-separated: a multi-weapon attack",
+        detail="the weapon, or weaponless (empty: the only attack, else asked); several, "
+        "comma-separated: a multi-weapon attack",
         amount="meters to the target",
         rule="Attack",
     ),

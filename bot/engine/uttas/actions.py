@@ -83,7 +83,10 @@ def change_stance(tx: Tx, cmd: ChangeStance) -> None:
 def breather(tx: Tx, cmd: Breather) -> None:
     """UTTAS "Take a Breather": an action, only if the character has not moved this turn and
     has a use left (natural Body dice per short rest); no reactions until its next turn, when it
-    rolls the Body dice; damage before then interrupts it and refunds the use."""
+    rolls the Body dice; damage before then interrupts it and refunds the use. At full Stamina
+    it would "recover some Stamina" of none: refused when the command says so
+    (:attr:`Breather.refuse_at_full`, every breather a member takes; a logged one without it
+    replays as played)."""
     c = tx.view(cmd.actor)
     tx.require_turn(c)
     tx.require_not_held(c, "take a breather")
@@ -93,6 +96,13 @@ def breather(tx: Tx, cmd: Breather) -> None:
         raise RuleViolation(f"{names.escaped(c.name)}'s body is disabled: no breather.")
     if c.breather_uses <= 0:
         raise RuleViolation(f"{names.escaped(c.name)} has no breathers left until a short rest.")
+    top = tx.stamina_cap(c)
+    if cmd.refuse_at_full and c.stamina >= top:
+        held = f", less the {c.stamina_held} maintained powers hold" if c.stamina_held else ""
+        raise RuleViolation(
+            f"{names.escaped(c.name)}'s Stamina is full ({c.stamina}/{top}{held}): a breather "
+            "would spend the turn's action and one of their breathers to recover nothing."
+        )
     tx.spend_actions(c.id, 1, "a breather", "turn")
     m = tx.c(c.id)
     m.breather_uses -= 1

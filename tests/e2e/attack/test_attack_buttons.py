@@ -21,6 +21,7 @@ from tests.e2e.combat_helpers import (
     set_up_fight,
     slash,
     thug_attacks_willow,
+    winded,
 )
 from tests.e2e.conftest import DiceBox, Table, _running_bot
 from tests.e2e.uune_steps import Docks, prompt_with
@@ -311,6 +312,7 @@ async def test_two_breathers_at_once_take_one(
     h = discord_harness
     await set_up_fight(h, table)
     await pass_turns_until(bot, h, table, "Willow")
+    await winded(h, table, "Willow")  # a breather at full Stamina is refused
     ping = [m for m in h.messages_in(h.channel) if "it is **Willow**'s turn" in m.content][-1]
     rest = button(ping, "Take a Breather")["custom_id"]
     clicks = await both(h, table.player, table.moderator, ping, rest)
