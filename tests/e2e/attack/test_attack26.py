@@ -32,15 +32,15 @@ from tests.e2e.uune_steps import Docks, prompt_with
 from tests.harness.server import DiscordHarness
 
 
-async def test_an_untitled_attack_typed_without_a_weapon_swings_the_one_in_hand(
+async def test_an_untitled_attack_typed_without_a_weapon_names_the_one_in_hand_first(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
     """Wren begins with her Hunting knife drawn and her Longbow put away. Her player typed
     `/act action:attack target:Hill giant 1` and read "Wren's Longbow is put away: draw it
-    first (a move action)": a weapon not named was the sheet's first, drawn or not — the turn
-    ping's Attack… button had been taught to swing a weapon in hand (2e3b4af), the command it
-    stands for had not. The attack with no weapon named now swings the first weapon in hand,
-    as the button does (and as README says)."""
+    first (a move action)": a weapon not named was the sheet's first, drawn or not, while the
+    turn ping's Attack… button swung a weapon in hand. No rules text picks among several, so
+    the attack with no weapon named is now asked for (play26, ``Ruleset.unnamed_attack``),
+    the weapon in hand listed first, as the button would swing it; nothing is spent."""
     h = discord_harness
     await set_up_cast(
         h,
@@ -50,7 +50,17 @@ async def test_an_untitled_attack_typed_without_a_weapon_swings_the_one_in_hand(
         pcs={"Wren": "wren"},
         npc=("hill-giant", "Hill giant"),
     )
-    swung = await ok(await slash(h, table.player, "act", action="attack", target="Hill giant 1"))
+    before = (await bot.services.encounters.live(h.channel.id)).version
+    text = await refused(
+        await slash(h, table.player, "act", action="attack", target="Hill giant 1")
+    )
+    assert text == "Which attack does Wren make? Name it in `detail:`: Hunting knife or Longbow."
+    assert (await bot.services.encounters.live(h.channel.id)).version == before
+    swung = await ok(
+        await slash(
+            h, table.player, "act", action="attack", target="Hill giant 1", detail="Hunting knife"
+        )
+    )
     assert "Hunting knife" in swung.message.text(), swung.message.text()
 
 

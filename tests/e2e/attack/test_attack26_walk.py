@@ -127,7 +127,8 @@ async def untitled_mill(bot: CombatBot, h: DiscordHarness, table: Table, dice: D
         await work_done()
         dice.faces = []
 
-    await rolling(slash(h, table.player, "act", action="attack", target="Hill giant 1"))
+    knife = {"detail": "Hunting knife"}  # Wren has two weapons: one is named (play26)
+    await rolling(slash(h, table.player, "act", action="attack", target="Hill giant 1", **knife))
     await pass_turns_until(bot, h, table, "Hill giant 1")
     swing = await ok(await slash(h, gm, "act", action="attack", target="Brask"))
     dice.load([4] * 30)
@@ -135,7 +136,7 @@ async def untitled_mill(bot: CombatBot, h: DiscordHarness, table: Table, dice: D
     await work_done()
     dice.faces = []
     await rolling(slash(h, gm, "gm next"))
-    await rolling(slash(h, table.player, "act", action="attack", target="Hill giant 1"))
+    await rolling(slash(h, table.player, "act", action="attack", target="Hill giant 1", **knife))
     await pass_turns_until(bot, h, table, "Hill giant 1")
     await ok(await slash(h, gm, "act", action="attack", target="Brask"))
 
