@@ -35,7 +35,6 @@ from bot.engine.uttas.commands import (
 )
 from bot.engine.uttas.limbs import LIMBS, valid_limbs
 from bot.engine.uttas.state import Combatant
-from bot.engine.uttas.verbs import breather as breather_command
 from bot.engine.uttas.verbs import readied_or_not
 from bot.errors import DomainError, InvalidInput
 from bot.services.combat import find_combatant
@@ -301,11 +300,7 @@ class CombatCog(TurnCommands):
             as_,
             "breather",
             {},
-            # as /act and the turn ping's button build it (refused at full Stamina); another
-            # system's combatant gets the command its rules refuse as not theirs
-            lambda current, me: (
-                breather_command(me) if isinstance(me, Combatant) else Breather(actor=me.id)
-            ),
+            lambda current, me: Breather(actor=me.id),
             "takes a breather",
         )
 

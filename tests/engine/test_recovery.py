@@ -63,6 +63,7 @@ def test_breather_needs_no_movement_and_uses_left() -> None:
         f.do(Breather(actor=a))
     g, a, b = tired_duel(body=4)  # 0 natural Body dice at divisor 5 → minimum 1
     assert g.c(a).breather_uses == 1
+    hurt(g, a, 30)  # at full a breather is refused (rules version 7)
     g.do(Breather(actor=a))
     g.do(EndTurn(actor=b), dice=[3])
     g.do(EndTurn(actor=a))

@@ -84,9 +84,8 @@ def breather(tx: Tx, cmd: Breather) -> None:
     """UTTAS "Take a Breather": an action, only if the character has not moved this turn and
     has a use left (natural Body dice per short rest); no reactions until its next turn, when it
     rolls the Body dice; damage before then interrupts it and refunds the use. At full Stamina
-    it would "recover some Stamina" of none: refused when the command says so
-    (:attr:`Breather.refuse_at_full`, every breather a member takes; a logged one without it
-    replays as played)."""
+    it would "recover some Stamina" of none: refused from rules version 7
+    (``Tx.READINGS["breather_refused_at_full"]``; versions 1–6 spent the action and the use)."""
     c = tx.view(cmd.actor)
     tx.require_turn(c)
     tx.require_not_held(c, "take a breather")
@@ -97,7 +96,7 @@ def breather(tx: Tx, cmd: Breather) -> None:
     if c.breather_uses <= 0:
         raise RuleViolation(f"{names.escaped(c.name)} has no breathers left until a short rest.")
     top = tx.stamina_cap(c)
-    if cmd.refuse_at_full and c.stamina >= top:
+    if c.stamina >= top and tx.reads("breather_refused_at_full"):
         held = f", less the {c.stamina_held} maintained powers hold" if c.stamina_held else ""
         raise RuleViolation(
             f"{names.escaped(c.name)}'s Stamina is full ({c.stamina}/{top}{held}): a breather "

@@ -142,15 +142,11 @@ class Stand(CommandBase):
 
 
 class Breather(CommandBase):
-    """UTTAS "Take a Breather". ``refuse_at_full``: refused when the Stamina is already at its
-    maximum (less what maintained powers hold), where it would spend the turn's action and a
-    breather to recover nothing — set by every way a member takes one (``/breather``, ``/act
-    action:breather``, the turn ping's button, a turn deadline's default action); a breather
-    logged without it replays as it was played."""
+    """UTTAS "Take a Breather" (refused at full Stamina from rules version 7:
+    :func:`bot.engine.uttas.actions.breather`)."""
 
     kind: Literal["breather"] = "breather"
     actor: Id
-    refuse_at_full: bool = False
 
 
 class Ready(CommandBase):

@@ -43,7 +43,7 @@ LIMBS = ("head", "body", "left arm", "right arm", "left leg", "right leg")
 ECONOMY = SpeedPool()
 TURN_ORDER = ByScore()
 """UTTAS "Combat": by Agility (ties rolled), or Agility dice for everyone."""
-RULES_VERSION = 6
+RULES_VERSION = 7
 """The newest UTTAS rules version (:attr:`~bot.engine.uttas.ruleset.UttasRuleset.rules_version`
 says what each changed)."""
 
@@ -79,6 +79,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "standing_moves": 4,
         "counted_words": 6,
         "stun_lost_after_the_turn": 6,
+        "breather_refused_at_full": 7,
     }
     """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
     :attr:`LATER_READINGS`): ``"speed_refills_at_turn_start"`` (version 2), the Speed pool
@@ -100,7 +101,10 @@ class Tx(CoreTx[UttasState, Combatant]):
     rounds"; :meth:`spend_actions`, :func:`bot.engine.uttas.chase.end_chase`), where versions
     1–5 wrote "action(s)" and "round(s)"; ``"stun_lost_after_the_turn"``, a creature recovering
     from Stunned is said to spend its turn so before it is said no longer Stunned
-    (:meth:`after_turn_taken_up`), where versions 1–5 said it the other way round."""
+    (:meth:`after_turn_taken_up`), where versions 1–5 said it the other way round; from
+    version 7: ``"breather_refused_at_full"``, a breather at full Stamina is refused
+    (:func:`bot.engine.uttas.actions.breather`), where versions 1–6 spent the turn's action
+    and a breather on it."""
 
     def __init__(
         self,

@@ -173,8 +173,13 @@ class UttasRuleset(Ruleset[UttasState]):
     and "2 round(s)", and their logs keep those words. A creature recovering from Stunned is said
     to spend its turn so ("Willow spends the turn recovering from Stunned.") before it is said no
     longer Stunned, as things happen (``Tx.READINGS["stun_lost_after_the_turn"]``); versions 1–5
-    said the recovery first."""
-    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
+    said the recovery first.
+
+    Version 7: a breather at full Stamina (less what maintained powers hold) is refused, saying
+    why — it would spend the turn's action and one of the character's breathers to "recover
+    some Stamina" of none (``Tx.READINGS["breather_refused_at_full"]``); versions 1–6 took
+    it, and their logs replay as they were played."""
+    known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""
 

@@ -229,7 +229,7 @@ _BUILDERS: dict[str, Builder] = {
         actor=c.id,
         method="acrobatics" if (g.detail or "").strip().casefold() == "acrobatics" else "move",
     ),
-    "breather": lambda c, g: breather(c),
+    "breather": lambda c, g: Breather(actor=c.id),
     "skill": lambda c, g: UseSkill(
         actor=c.id, skill=_detail(BY_KEY["skill"], g), difficulty=_difficulty(g)
     ),
@@ -252,13 +252,6 @@ _BUILDERS: dict[str, Builder] = {
     "end-turn": lambda c, g: EndTurn(actor=c.id),
 }
 assert set(_BUILDERS) == set(BY_KEY), "every UTTAS action has one builder"
-
-
-def breather(c: Combatant) -> CommandBase:
-    """UTTAS "Take a Breather" as a member takes it (``/breather``, ``/act action:breather``,
-    the turn ping's button, a turn deadline's default action): refused at full Stamina
-    (:attr:`Breather.refuse_at_full`)."""
-    return Breather(actor=c.id, refuse_at_full=True)
 
 
 def act(combatant: Combatant, given: ActInput) -> CommandBase:
