@@ -1,0 +1,64 @@
+"""A brand-new GM and two players run an Untitled fight and a UTTAS one from the README and
+the /help texts alone (newuser26): sheets from the examples and typed by hand, the GM's NPCs,
+the shield by button, holding an action, conditions, a rest, undo and redo, an away player and
+a stand-in, `/odds`, `/gm log`. Each test is a place where what the bot said was wrong or left
+them guessing, and states what they should see."""
+
+from __future__ import annotations
+
+import json
+
+from bot.client import CombatBot
+from tests.e2e.combat_helpers import answered, ok, refused, slash
+from tests.e2e.conftest import Table
+from tests.e2e.test_characters import import_file
+from tests.harness.server import DiscordHarness
+
+
+async def test_a_hand_written_sheets_wrong_types_are_named_in_jsons_words(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Wren's player wrote a second Untitled character by hand: the shield as its name
+    (`"shield": "Buckler"`), the armor as its weight (`"armor": "light"`) and the weapons keyed
+    by name, as `/character edit` paths read them (`weapons.Axe`). The refusal read "input
+    should be a valid tuple" and "input should be a valid dictionary or instance of Shield" —
+    Python's words, with nothing saying what JSON to write. Each now says what the value should
+    be in JSON's terms and which fields the object takes; a UTTAS sheet's health written as a
+    word reads "should be a whole number", not "unable to parse string as an integer"."""
+    h, player = discord_harness, table.player
+    await ok(await slash(h, table.moderator, "encounter start", name="Mill", ruleset="untitled"))
+    sheet = {
+        "system": "untitled",
+        "name": "Ash",
+        "shield": "Buckler",
+        "armor": "light",
+        "weapons": {"Axe": {"skill": "Axes", "form": "Chopping"}},
+    }
+    ephemeral, text, _ = await import_file(h, player, json.dumps(sheet).encode())
+    assert ephemeral and text.startswith("That sheet was not imported (3 problems):"), text
+    for python in ("tuple", "dictionary", "instance of"):
+        assert python not in text, text
+    assert '• `shield` = `"Buckler"`: should be an object (`{…}`) with the fields name, skill' in (
+        text
+    )
+    assert '• `armor` = `"light"`: should be an object (`{…}`) with the fields name, weight' in (
+        text
+    )
+    assert (
+        "should be a list (`[…]`) of objects, each with its own `name` "
+        '(`[{"name": "Axe", …}]`; fields: name, skill, form,'
+    ) in text, text
+    # Written as it says, the sheet imports.
+    fixed = {
+        **sheet,
+        "shield": {"name": "Buckler", "skill": "Shields"},
+        "armor": {"name": "Jerkin", "weight": "light"},
+        "weapons": [{"name": "Axe", "skill": "Axes", "form": "Chopping"}],
+    }
+    ephemeral, text, _ = await import_file(h, player, json.dumps(fixed).encode())
+    assert "Imported **Ash**" in text, text
+    # A UTTAS sheet (no `system`): a number written as a word.
+    uttas = {"name": "Rook", "health": "lots"}
+    ephemeral, text, _ = await import_file(h, player, json.dumps(uttas).encode())
+    assert ephemeral and '`health` = `"lots"`: should be a whole number' in text, text
+    assert "parse string" not in text, text
