@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 
 from bot.client import CombatBot
-from tests.e2e.combat_helpers import answered, ok, refused, slash
+from bot.engine import REGISTRY
+from bot.ui.help import SYSTEM_GUIDES, guide
+from tests.e2e.combat_helpers import ok, slash
 from tests.e2e.conftest import Table
 from tests.e2e.test_characters import import_file
 from tests.harness.server import DiscordHarness
@@ -62,3 +64,48 @@ async def test_a_hand_written_sheets_wrong_types_are_named_in_jsons_words(
     ephemeral, text, _ = await import_file(h, player, json.dumps(uttas).encode())
     assert ephemeral and '`health` = `"lots"`: should be a whole number' in text, text
     assert "parse string" not in text, text
+
+
+async def test_help_in_a_channel_of_another_system_shows_that_systems_guide(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """In the channel where the Untitled fight was gathering, Wren's player typed `/help` (the
+    README: "the player's guide (default)") and read UTTAS's turn — "`/stance name:Steady`",
+    "a free half move — `/move meters:6`", "The Speed pool", the buttons "Evade, Block, Move,
+    Counter" — with no word that it was another game's; `/stance` and `/move` are then refused
+    there. `/help` with no topic now shows the guide of the channel's fight's system, saying
+    so and where the player's guide is; elsewhere (no fight, a UTTAS fight) it is the
+    player's guide as before, and `topic:player` still gives it everywhere."""
+    h, player = discord_harness, table.player
+
+    async def shown(**options: str) -> str:
+        record = await slash(h, player, "help", **options)
+        await record.response()
+        assert record.ephemeral, record.response_data
+        return "\n".join(e.get("description") or "" for e in record.response_data["embeds"])
+
+    assert "/stance name:Steady" in await shown()  # no fight here: the player's guide
+    await ok(await slash(h, table.moderator, "encounter start", name="Mill", ruleset="untitled"))
+    text = await shown()
+    assert "**Your turn (6 seconds).**" in text and "/stance" not in text, text
+    assert "This channel's fight plays Untitled, so `/help` shows its guide." in text, text
+    assert "`/help topic:player`" in text, text
+    assert "/stance name:Steady" in await shown(topic="player")
+    record = await slash(h, player, "help")
+    await record.response()
+    assert record.response_data["embeds"][0]["title"] == "Playing Untitled"
+    # Every other system with a guide of its own, each in a channel of its fight.
+    for system in SYSTEM_GUIDES:
+        channel = h.add_channel(h.guild, f"{system}-fight")
+        await ok(await h.slash(table.moderator, channel, "encounter start", {"ruleset": system}))
+        asked = await h.slash(player, channel, "help", {})
+        await asked.response()
+        assert asked.response_data["embeds"][0]["title"] == guide(system).title
+    assert set(SYSTEM_GUIDES) == set(REGISTRY.implemented) - {"uttas"}
+    # A UTTAS fight's channel: the player's guide, which is UTTAS's.
+    other = h.add_channel(h.guild, "uttas-fight")
+    start = await h.slash(table.moderator, other, "encounter start", {"name": "Grove"})
+    await ok(start)
+    uttas = await h.slash(player, other, "help", {})
+    await uttas.response()
+    assert uttas.response_data["embeds"][0]["title"] == "Player's guide"
