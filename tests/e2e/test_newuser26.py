@@ -11,7 +11,7 @@ import json
 from bot.client import CombatBot
 from bot.engine import REGISTRY
 from bot.ui.help import SYSTEM_GUIDES, guide
-from tests.e2e.combat_helpers import ok, slash
+from tests.e2e.combat_helpers import current_name, ok, refused, set_up_fight, slash
 from tests.e2e.conftest import Table
 from tests.e2e.test_characters import import_file
 from tests.harness.server import DiscordHarness
@@ -109,3 +109,33 @@ async def test_help_in_a_channel_of_another_system_shows_that_systems_guide(
     uttas = await h.slash(player, other, "help", {})
     await uttas.response()
     assert uttas.response_data["embeds"][0]["title"] == "Player's guide"
+
+
+async def test_a_stand_in_is_not_told_they_control_the_away_players_combatants(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """Willow's player went `/away delegate:@Bear's player`; on the Thug's turn Bear's player,
+    who has no character of his own, typed `/breather` and read "It is **Thug 1**'s turn, not
+    yours. You control **Willow** and **General Bearington**" — he controls neither; he stands
+    in for them while their player is away. The refusal (and `/me reactions`' "Name the
+    combatant") now say so; the player's own combatants still read "You control"."""
+    h, gm, player, other = discord_harness, table.moderator, table.player, table.other_player
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, player, "away", delegate=other))
+    while (await current_name(bot, h)) != "Thug 1":
+        await ok(await slash(h, gm, "gm next"))
+    text = await refused(await slash(h, other, "breather"))
+    assert "You control" not in text, text
+    assert text == (
+        "It is **Thug 1**'s turn, not yours. You act for **Willow** and **General Bearington** "
+        f"while <@{player.id}> is away: to act off-turn, say which one acts with `as:`."
+    ), text
+    text = await refused(await slash(h, other, "me reactions", rule="evade"))
+    assert text == (
+        "Name the combatant (`combatant:`): you act for **Willow** and **General Bearington** "
+        f"while <@{player.id}> is away."
+    ), text
+    # Back: the player's own combatants are theirs.
+    await ok(await slash(h, player, "back"))
+    text = await refused(await slash(h, player, "breather"))
+    assert "You control **Willow** and **General Bearington**: to act off-turn" in text, text
