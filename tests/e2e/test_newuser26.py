@@ -11,9 +11,18 @@ import json
 from bot.client import CombatBot
 from bot.engine import REGISTRY
 from bot.ui.help import SYSTEM_GUIDES, guide
-from tests.e2e.combat_helpers import current_name, ok, refused, set_up_fight, slash
+from tests.e2e.combat_helpers import (
+    current_name,
+    ok,
+    press,
+    refused,
+    set_up_cast,
+    set_up_fight,
+    slash,
+)
 from tests.e2e.conftest import Table
 from tests.e2e.test_characters import import_file
+from tests.e2e.test_newuser17 import README
 from tests.harness.server import DiscordHarness
 
 
@@ -139,3 +148,30 @@ async def test_a_stand_in_is_not_told_they_control_the_away_players_combatants(
     await ok(await slash(h, player, "back"))
     text = await refused(await slash(h, player, "breather"))
     assert "You control **Willow** and **General Bearington**: to act off-turn" in text, text
+
+
+async def test_untitleds_button_without_the_shield_says_combat_defense(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The Hill giant swung at Brask; the prompt read "**Brask** may defend with their Oak
+    heater shield or with Combat Defense alone", and its buttons "Raise the Oak heater shield"
+    and "Take it (no reaction)" — the second sounds like taking the club with no defense at
+    all, where it rolls Combat Defense (the rules text: "The defender will attempt to defend
+    themselves by rolling … Combat Defense"), as the README says ("Untitled Combat Defense
+    alone and the raised shield"). The button now says so; UTTAS keeps "Take it (no
+    reaction)"."""
+    h, gm, other = discord_harness, table.moderator, table.other_player
+    pcs = {"Wren": "wren", "Brask": "brask"}
+    await set_up_cast(h, table, "untitled", name="Mill", pcs=pcs, npc=("hill-giant", "Hill giant"))
+    while (await current_name(bot, h)) != "Hill giant 1":
+        await ok(await slash(h, gm, "gm next"))
+    swing = await ok(await slash(h, gm, "act", action="attack", target="Brask"))
+    prompt = h.message(swing.message)
+    shown = [c["label"] for c in prompt.all_components() if c.get("label")]
+    assert shown == ["Raise the Oak heater shield", "Combat Defense alone"], shown
+    assert "Combat Defense alone" in README  # the README's name for it
+    pressed = await press(h, other, swing.message, "Combat Defense alone")
+    assert (
+        "against Combat Defense (Journeyman)" in pressed.response_data["embeds"][0]["description"]
+    )
+    assert "Shield" not in pressed.response_data["embeds"][0]["description"]
