@@ -19,6 +19,7 @@ from tests.e2e.combat_helpers import (
     set_up_cast,
     set_up_fight,
     slash,
+    version,
 )
 from tests.e2e.conftest import Table
 from tests.e2e.test_characters import import_file
@@ -175,3 +176,26 @@ async def test_untitleds_button_without_the_shield_says_combat_defense(
         "against Combat Defense (Journeyman)" in pressed.response_data["embeds"][0]["description"]
     )
     assert "Shield" not in pressed.response_data["embeds"][0]["description"]
+
+
+async def test_a_command_that_changes_nothing_is_refused_not_recorded(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The GM meant to stand Thug 1 up and typed `/gm condition combatant:Willow action:remove
+    name:Prone` — Willow was not Prone. The channel read "The GM removes Prone from Willow —
+    Nothing happened.", a change of its own in the log, which the next `/gm undo` took back
+    instead of the command the GM meant to undo. A command that changes nothing (no event, no
+    die, the same state) is now refused, only to the GM, and nothing is recorded (Untitled's
+    engine already refused removing Down from a combatant standing: "Wren is not Down.")."""
+    h, gm = discord_harness, table.moderator
+    await set_up_fight(h, table, thugs=1)
+    await ok(await slash(h, gm, "gm condition", combatant="Thug 1", action="add", name="Prone"))
+    before = await version(bot, h)
+    text = await refused(
+        await slash(h, gm, "gm condition", combatant="Willow", action="remove", name="Prone")
+    )
+    assert text.startswith("That would change nothing in the fight"), text
+    assert await version(bot, h) == before
+    undone = await ok(await slash(h, gm, "gm undo"))
+    assert "Undid **/gm condition" in undone.message.text()
+    assert "~~Thug 1 is now Prone" in undone.message.text(), undone.message.text()
