@@ -12,6 +12,7 @@ from bot.client import CombatBot
 from bot.engine import REGISTRY
 from bot.ui.help import SYSTEM_GUIDES, guide
 from tests.e2e.combat_helpers import (
+    answered,
     current_name,
     ok,
     press,
@@ -21,7 +22,7 @@ from tests.e2e.combat_helpers import (
     slash,
     version,
 )
-from tests.e2e.conftest import Table
+from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_characters import import_file
 from tests.e2e.test_newuser17 import README
 from tests.harness.server import DiscordHarness
@@ -199,3 +200,29 @@ async def test_a_command_that_changes_nothing_is_refused_not_recorded(
     undone = await ok(await slash(h, gm, "gm undo"))
     assert "Undid **/gm condition" in undone.message.text()
     assert "~~Thug 1 is now Prone" in undone.message.text(), undone.message.text()
+
+
+async def test_a_multi_hit_says_how_the_target_looked_after_each_hit(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """General Bearington clawed Thug 1 twice (`hits:2`); the channel read, after the first
+    claw, "Thug 1 looks **Dead**." and then "Thug 1 is now Unconscious (Stamina ran out)" — it
+    was the second claw that killed him ("Thug 1 is now Dead (Health ran out)"): each hit's
+    line showed how the thug looked once the whole attack was over. A hit now says how the
+    target looked after that hit: Down (out of Stamina), then Dead."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Den"))
+    await answered(await slash(h, player, "character import", example="general-bearington"))
+    await ok(await slash(h, player, "encounter join", character="General Bearington"))
+    await answered(await slash(h, gm, "npc import", example="thug"))
+    await ok(await slash(h, gm, "gm add-npc", template="Thug"))
+    await ok(await slash(h, gm, "gm place engage", a="General Bearington", b="Thug 1"))
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, gm, "gm hp", combatant="Thug 1", health="6", stamina="1"))
+    dice.load([6, 6, 6, 3, 3, 3, 3, 3] + [6, 6, 6, 6, 3, 3, 3, 3, 3] + [1] * 20)
+    claws = await ok(await slash(h, player, "attack", target="Thug 1", with_="Claws", hits=2))
+    text = claws.message.text()
+    first, second = text.split("(hit 2)")
+    assert "Thug 1 looks **Dead**" not in first, text
+    assert "Thug 1 looks **Down**.\nThug 1 is now Unconscious" in first, text
+    assert "Thug 1 looks **Dead**.\nThug 1 is now Dead" in second, text

@@ -5,12 +5,13 @@ changes. Each renders itself for an audience like the core's (:mod:`bot.engine.c
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from bot.engine.core.audience import View
 from bot.engine.core.dice import Roll
 from bot.engine.core.events import CORE_EVENTS, Event, event_types, roll_text
 from bot.engine.core.odds import result_odds, roll_chance
+from bot.engine.uttas.state import DEAD, UNCONSCIOUS
 
 
 class StaminaSpent(Event):
@@ -113,13 +114,32 @@ class AttackResolved(Event):
             lines.append(self._damage(view, mine=mine, theirs=theirs))
         c = view.combatant(self.target)
         if c is not None and not theirs:
-            lines.append(f"{target} looks **{view.looks(self.target)}**.")
+            lines.append(f"{target} looks **{self._looked(view, c)}**.")
         elif c is not None:
             lines.append(
                 f"{target}: Health {self.health_left}/{c.sheet.health}, "
                 f"Stamina {self.stamina_left}/{c.sheet.stamina}"
             )
         return lines
+
+    def _looked(self, view: View, c: Any) -> str:
+        """How the target looked right after this hit. The view holds the state once the whole
+        command is over, so a hit of several read "looks **Dead**" before the hit that killed
+        (newuser26): where the end state is Down or Dead that this hit's Health and Stamina
+        left do not account for, the fall came later and is left out."""
+        look: str = view.looks(self.target)
+        if look not in ("Dead", "Down"):
+            return look
+        later = {DEAD} if self.health_left > 0 else set()
+        if self.stamina_left > 0:
+            later.add(UNCONSCIOUS)
+        if not later or not any(e.name in later for e in c.effects):
+            return look
+        kept = [e for e in c.effects if e.name not in later]
+        update = {"health": self.health_left, "stamina": self.stamina_left, "effects": kept}
+        then = c.model_copy(update=update)
+        looked: str = view.wound_level(then)
+        return looked
 
     def _chance(self) -> Fraction:
         """The exact chance this hit had before the dice were rolled (issue 18): the dice as
