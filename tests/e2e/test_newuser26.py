@@ -7,6 +7,7 @@ them guessing, and states what they should see."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from bot.client import CombatBot
 from bot.engine import REGISTRY
@@ -26,6 +27,8 @@ from tests.e2e.conftest import DiceBox, Table
 from tests.e2e.test_characters import import_file
 from tests.e2e.test_newuser17 import README
 from tests.harness.server import DiscordHarness
+
+UTOPIA_SHEETS = Path(__file__).resolve().parents[2] / "data" / "sheets" / "utopia"
 
 
 async def test_a_hand_written_sheets_wrong_types_are_named_in_jsons_words(
@@ -226,3 +229,43 @@ async def test_a_multi_hit_says_how_the_target_looked_after_each_hit(
     assert "Thug 1 looks **Dead**" not in first, text
     assert "Thug 1 looks **Down**.\nThug 1 is now Unconscious" in first, text
     assert "Thug 1 looks **Dead**.\nThug 1 is now Dead" in second, text
+
+
+async def test_a_utopia_weapon_of_several_says_how_the_target_looked_after_it(
+    scripted_bot: CombatBot, discord_harness: DiscordHarness, table: Table, dice: DiceBox
+) -> None:
+    """The same in Utopia: Vesna, unseen, struck the Stone hound with her Knife and Longbow at
+    once; the hound had 2 SHP left. The Knife's 2 took the SHP ("Hurt"), the Longbow's 2 its
+    DHP ("Bloodied") — but both lines read "Bloodied", how it looked after both. Each weapon's
+    line now says how the hound looked after that weapon."""
+    h, gm, player = discord_harness, table.moderator, table.player
+    await ok(await slash(h, gm, "encounter start", name="Ridge", ruleset="utopia"))
+    await (await slash(h, gm, "npc import", example="stone-hound")).response()
+    await ok(await slash(h, gm, "gm add-npc", template="Stone hound"))
+    data = json.loads((UTOPIA_SHEETS / "vesna.json").read_text())
+    data.update(turn_actions=9)
+    upload = h.make_attachment("vesna.json", json.dumps(data).encode())
+    await answered(await slash(h, player, "character import", file=upload))
+    await ok(await slash(h, player, "encounter join", character="Vesna"))
+    dice.load([1, 1, 1, 6, 6, 6])  # Speed tests (the hound joined first): Vesna first
+    await ok(await slash(h, gm, "encounter begin"))
+    await ok(await slash(h, gm, "gm vital", combatant="Stone hound 1", vital="shp", amount="2"))
+    dice.load([6, 6, 6, 1])  # Stunt 4d6 (distracting) = 19 against the gifted 6 × 2 = 12
+    await ok(await slash(h, player, "act", action="stealth", detail="distracting"))
+    # The Knife: 1d4 = 4, halved 2, + 3; the Longbow's Dexterity test 4d6 + 3 against 1 m,
+    # then 1d10 = 10, halved 5: each 5, 2 after the hound's Physical defense of 3.
+    dice.load([4, 6, 6, 6, 6, 10])
+    hit = await ok(
+        await slash(
+            h,
+            player,
+            "act",
+            action="attack",
+            target="Stone hound 1",
+            detail="Knife, Longbow",
+            amount=1,
+        )
+    )
+    shown = "\n".join([hit.message.text(), *(m.text() for m in hit.followups)])
+    looks = [line.rsplit(": ", 1)[-1] for line in shown.splitlines() if "does not defend" in line]
+    assert looks == ["Hurt.", "Bloodied."], shown

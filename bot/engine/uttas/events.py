@@ -123,22 +123,16 @@ class AttackResolved(Event):
         return lines
 
     def _looked(self, view: View, c: Any) -> str:
-        """How the target looked right after this hit. The view holds the state once the whole
-        command is over, so a hit of several read "looks **Dead**" before the hit that killed
-        (newuser26): where the end state is Down or Dead that this hit's Health and Stamina
-        left do not account for, the fall came later and is left out."""
-        look: str = view.looks(self.target)
-        if look not in ("Dead", "Down"):
-            return look
+        """How the target looked right after this hit, from the Health and Stamina it left. The
+        view holds the state once the whole command is over, so the first claw of two read
+        "looks **Dead**" before the claw that killed (newuser26); a Dead or Unconscious those
+        numbers do not account for came later in the command and is left out."""
         later = {DEAD} if self.health_left > 0 else set()
         if self.stamina_left > 0:
             later.add(UNCONSCIOUS)
-        if not later or not any(e.name in later for e in c.effects):
-            return look
         kept = [e for e in c.effects if e.name not in later]
         update = {"health": self.health_left, "stamina": self.stamina_left, "effects": kept}
-        then = c.model_copy(update=update)
-        looked: str = view.wound_level(then)
+        looked: str = view.wound_level(c.model_copy(update=update))
         return looked
 
     def _chance(self) -> Fraction:
