@@ -203,7 +203,7 @@ class CombatBot(commands.Bot):
         await self.add_cog(RehearseCog(self.services.rehearsal))
         await self.add_cog(ReactionsCog(self.services.combat))
         await self.add_cog(DiceCog())
-        await self.add_cog(HelpCog())
+        await self.add_cog(HelpCog(self.services.encounters))
         await self.add_cog(TablesCog(self.services.tables, self.services.encounters))
         await self.add_cog(ServerCog(self.services.server_admin, self.services.member_data))
         await self.add_cog(

@@ -66,6 +66,26 @@ def runs(encounter: Encounter, actor: Actor, combatant: CombatantBase) -> bool:
     return controller == actor.user_id or delegate_of(encounter, controller) == actor.user_id
 
 
+def runs_listed(encounter: Encounter, actor: Actor, mine: list[CombatantBase]) -> str:
+    """The member's own combatants as a refusal names them: "you control **Willow**", and
+    those they stand in for by whose they are — "you act for **Willow** and **General
+    Bearington** while <@…> is away" — never "you control" for a combatant not theirs
+    (newuser26: the stand-in was told they controlled the away player's characters)."""
+    own = [c for c in mine if c.controller_id == actor.user_id]
+    parts = [f"you control {_and(own)}"] if own else []
+    away: dict[int, list[CombatantBase]] = {}
+    for combatant in mine:
+        if combatant.controller_id is not None and combatant.controller_id != actor.user_id:
+            away.setdefault(combatant.controller_id, []).append(combatant)
+    parts += [f"you act for {_and(some)} while <@{who}> is away" for who, some in away.items()]
+    return "; ".join(parts)
+
+
+def _and(combatants: list[CombatantBase]) -> str:
+    shown = [f"**{names.escaped(c.name)}**" for c in combatants]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
 def find_combatant(state: AnyState, name: str) -> CombatantBase:
     """A combatant by exact name (compared by :func:`bot.names.key`: case and invisible
     characters ignored), never by prefix. Raises :class:`NotFound` suggesting the closest
@@ -120,11 +140,11 @@ def pick_actor(
             who = f"Say {picked_for}" if picked_for else "Say which combatant acts"
             raise InvalidInput(f"{who} with `as:`.")
         raise NotAllowed("You have no combatant in this encounter. Join with `/encounter join`.")
-    shown = [f"**{names.escaped(c.name)}**" for c in mine]
-    listed = f"{', '.join(shown[:-1])} and {shown[-1]}"
+    listed = runs_listed(encounter, actor, mine)
+    listed = listed[:1].upper() + listed[1:]
     if current is not None and not picked_for:
         raise RuleViolation(
-            f"It is **{names.escaped(current.name)}**'s turn, not yours. You control {listed}: "
+            f"It is **{names.escaped(current.name)}**'s turn, not yours. {listed}: "
             f"to act off-turn, {ask} with `as:`."
         )
-    raise InvalidInput(f"You control {listed}: {ask} with `as:`.")
+    raise InvalidInput(f"{listed}: {ask} with `as:`.")

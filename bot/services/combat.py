@@ -173,6 +173,27 @@ def npc_lapse(rules: Any, state: AnyState) -> Any | None:
     return None
 
 
+UNCHANGED = (
+    "That would change nothing in the fight (nothing to remove, or it is so already), so "
+    "nothing was done."
+)
+"""The refusal of a command that changes nothing: no event, no die, the same state."""
+
+
+def _require_change(
+    current: Encounter,
+    state: AnyState,
+    applied: list[CommandBase],
+    events: list[Event],
+    roller: RecordingRoller,
+) -> None:
+    """Refuse commands the rules accept that change nothing (UTTAS: removing a condition the
+    combatant does not have), which read "Nothing happened." as a recorded change, an undo step
+    of its own (newuser26). Here, not in ``apply``: older logs that hold one replay as played."""
+    if applied and not events and not roller.rolled and state == current.state:
+        raise InvalidInput(UNCHANGED)
+
+
 class CombatService:
     """Turn commands and reactions over :class:`EncounterService`.
 
@@ -261,6 +282,7 @@ class CombatService:
                 state, auto, lapses = self._auto_decide(current, state, roller, now)
                 events.extend(auto)
                 applied.extend(lapses)  # logged in order, so a replay is exact
+            _require_change(current, state, applied, events, roller)
             return state, event_log.result(applied, events, roller.rolled, at=now)
 
         try:

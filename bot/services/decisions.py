@@ -38,6 +38,14 @@ the older one (a lagging client, two people at once) lands here while that defen
 waits: the words must not say it is over."""
 
 
+UNOPPOSED = frozenset({"No reaction", "No defense"})
+"""The engines' labels for letting the attack through with nothing done (UTTAS, Utopia): their
+buttons read "Take it (no reaction)". Another system's ``none`` option that still defends keeps
+its own words — Untitled's "Combat Defense alone" is rolled against the attack (newuser26: its
+button read "Take it (no reaction)" beside a prompt saying Brask may defend "with Combat
+Defense alone")."""
+
+
 def button_label(option: ReactionOption) -> str:
     """The option's label with its costs, within Discord's 80 characters: what its button
     reads ("Evade (1 action)"), and so what an undo of its press names
@@ -48,7 +56,8 @@ def button_label(option: ReactionOption) -> str:
     if option.stamina:
         costs.append(f"{option.stamina} Stamina")
     costs.extend(f"{amount} {pool}" for pool, amount in option.costs.items() if amount)
-    label = option.label if option.choice != "none" else "Take it (no reaction)"
+    unopposed = option.choice == "none" and option.label in UNOPPOSED
+    label = "Take it (no reaction)" if unopposed else option.label
     suffix = f" ({', '.join(costs)})" if costs else ""
     return (label[: 80 - len(suffix)] + suffix)[:80]
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from bot import names
 from bot.engine import REGISTRY, get_ruleset
 from bot.engine.core.contract import ForeignSheet
+from bot.engine.core.json_words import JSON_TYPES
 from bot.errors import InvalidInput
 
 FILE_MAX_BYTES = 64 * 1024
@@ -224,6 +225,32 @@ def _preview(value: Any) -> str:
     return text if len(text) <= VALUE_PREVIEW else text[: VALUE_PREVIEW - 1] + "…"
 
 
+def _field_model(model: type[BaseModel], loc: Sequence[int | str]) -> type[BaseModel] | None:
+    """The model a field's value (or each of its items) is, when it is one."""
+    found = model_at(model, loc)
+    return found if found is not None and found is not model else None
+
+
+def _wrong_type(model: type[BaseModel], loc: Sequence[int | str], kind: str, value: Any) -> str:
+    """What a value of the wrong JSON type should be (:data:`JSON_TYPES`), with the fields an
+    object takes — and, for a list of named objects written as one object keyed by name (as
+    ``/character edit`` paths read, ``weapons.Club``), how the list is written."""
+    wanted = JSON_TYPES[kind]
+    inner = _field_model(model, loc)
+    if inner is None:
+        return f"should be {wanted}"
+    fields = ", ".join(inner.model_fields)
+    if kind in {"dict_type", "model_type"}:
+        return f"should be {wanted} with the fields {fields}"
+    if "name" in inner.model_fields and isinstance(value, dict) and value:
+        first = names.printable(str(next(iter(value))).replace("`", "'"))[:VALUE_PREVIEW]
+        return (
+            f"should be {wanted} of objects, each with its own `name` "
+            f'(`[{{"name": "{first}", …}}]`; fields: {fields})'
+        )
+    return f"should be {wanted} of objects (fields: {fields})"
+
+
 def _problem(model: type[BaseModel], data: Any, error: Any) -> str:
     loc: tuple[int | str, ...] = tuple(error["loc"])
     where = _where(data, loc)
@@ -247,6 +274,9 @@ def _problem(model: type[BaseModel], data: Any, error: Any) -> str:
     if not loc:
         return message
     shown = _preview(error.get("input"))
+    if kind in JSON_TYPES:
+        wanted = _wrong_type(model, loc, kind, error.get("input"))
+        return f"{names.code(where)} = `{shown}`: {wanted}"
     return f"{names.code(where)} = `{shown}`: {message.lower()[:1]}{message[1:]}"
 
 

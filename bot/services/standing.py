@@ -26,7 +26,7 @@ from bot import names
 from bot.engine.core.standing import StandingRule, parse_rule
 from bot.engine.core.state import CombatantBase
 from bot.errors import InvalidInput, NotAllowed, NotFound
-from bot.services.acting import controls, delegate_of, find_combatant, runs
+from bot.services.acting import controls, delegate_of, find_combatant, runs, runs_listed
 from bot.services.actor import Actor
 from bot.services.encounters import Encounter, EncounterService
 from bot.store import standing as repo
@@ -225,8 +225,8 @@ class StandingReactions:
         if not mine:
             raise NotFound("You control no combatant in this fight.")
         if len(mine) > 1 and not listing:
-            listed = ", ".join(f"**{names.escaped(c.name)}**" for c in mine[:10])
-            raise InvalidInput(f"Name the combatant (`combatant:`): you control {listed}.")
+            listed = runs_listed(encounter, actor, mine[:10])
+            raise InvalidInput(f"Name the combatant (`combatant:`): {listed}.")
         return mine
 
 

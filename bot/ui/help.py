@@ -86,9 +86,25 @@ def overview(tree: Tree) -> Topic:
     return Topic("commands", "Every command", "\n".join(lines))
 
 
-def topic(tree: Tree, key: str | None) -> Topic:
+SYSTEM_GUIDES = ("utopia", "untitled", "uune")
+"""The game systems with a guide of their own: the player's guide is UTTAS's (newuser26)."""
+
+
+def topic(tree: Tree, key: str | None, *, here: str | None = None) -> Topic:
     """The topic for ``key``: a guide, ``commands``, or a command (``attack``, ``/gm hp``).
-    Without a key, the player's guide. Raises :class:`NotFound` naming the topics."""
+    Without a key, the player's guide — or, where the channel's fight plays a system with a
+    guide of its own (``here``, its ruleset key), that guide, saying so and where the player's
+    guide is: the player's guide teaches UTTAS's turns and buttons, which a player of another
+    system reads as their own. Raises :class:`NotFound` naming the topics."""
+    if key is None and here in SYSTEM_GUIDES:
+        own = guide(str(here))
+        note = (
+            f"**Everything else.** This channel's fight plays {own.title.removeprefix('Playing ')}"
+            ", so `/help` shows its guide. The player's guide (`/help topic:player`) teaches "
+            "UTTAS's turns and reaction buttons; what it says of standing reactions, turn "
+            "deadlines, `/away` and `/encounter recap` holds here too."
+        )
+        return Topic(own.key, own.title, f"{own.text}\n\n{note}")
     wanted = names.key((key or "player").lstrip("/"))
     if wanted in GUIDES:
         return guide(wanted)

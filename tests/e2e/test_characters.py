@@ -125,7 +125,7 @@ async def test_modal_refusals_name_the_field_and_store_nothing(
     h = discord_harness
     await (await h.slash(table.player, h.channel, "character create")).response()
     for values, message in (
-        ({"speed": "two"}, '`speed` = `"two"`: input should be a valid integer'),
+        ({"speed": "two"}, '`speed` = `"two"`: should be a whole number'),
         ({"speed": "99"}, '`speed` = `"99"`: input should be less than or equal to 20'),
         ({"characteristics": "1 2 3"}, "give 7 numbers"),
         ({"characteristics": "Luck 12"}, "`Luck` is not one of Agility"),

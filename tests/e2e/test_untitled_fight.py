@@ -123,7 +123,7 @@ async def test_an_untitled_fight_through_discord(
     assert "**Brask** may defend with their Oak heater shield or with Combat Defense alone." in (
         cut.text()
     )
-    assert labels(h.message(cut)) == ["Raise the Oak heater shield", "Take it (no reaction)"]
+    assert labels(h.message(cut)) == ["Raise the Oak heater shield", "Combat Defense alone"]
     # Short blades 2 [6, 6] + 2 = 14 against Combat Defense 5 [3, 3] + 5 and the shield [2, 2]:
     # 15, a miss.
     dice.load([6, 6, 3, 3, 2, 2])

@@ -404,7 +404,7 @@ async def test_edit_one_field(service: SheetService, path: str, value: str, chec
     ("path", "value", "error", "message"),
     [
         ("agility", "500", InvalidInput, '`agility` = `"500"`: input should be less than or'),
-        ("agility", "lots", InvalidInput, '`agility` = `"lots"`: input should be a valid int'),
+        ("agility", "lots", InvalidInput, '`agility` = `"lots"`: should be a whole number'),
         ("colour", "green", InvalidInput, "`colour` is not a field of the sheet; the fields are"),
         ("movement.teleport", "5", InvalidInput, "not a field of movement"),
         ("weapons.Club.kind", "laser", InvalidInput, "`weapons[Club].kind`"),

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot import names
+from bot.engine.core.json_words import said
 
 
 class ReactionOption(BaseModel):
@@ -96,4 +97,4 @@ class SheetForm(BaseModel):
 def validation_message(exc: ValidationError, what: str) -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or what
-    return f"Invalid {what} ({names.code(where)}): {first['msg']}"
+    return f"Invalid {what} ({names.code(where)}): {said(first)}"

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot import names
+from bot.engine.core.json_words import said
 from bot.errors import InvalidInput
 
 T = TypeVar("T", bound=BaseModel)
@@ -62,7 +63,7 @@ def load(
         # The entry's path holds what a server GM typed (a new stance's name): shown as typed,
         # in a code span (names.code: no Markdown read, no invisible character echoed).
         raise InvalidInput(
-            f"Invalid {title} table value at {names.code(where)}: {first['msg']}"
+            f"Invalid {title} table value at {names.code(where)}: {said(first)}"
         ) from None
 
 

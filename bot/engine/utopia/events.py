@@ -16,6 +16,7 @@ from bot.engine.core.dice import Roll
 from bot.engine.core.events import CORE_EVENTS, Event, event_types, roll_text
 from bot.engine.core.odds import chance_to_beat, result_odds
 from bot.engine.core.pools import DiceGroup, Pool
+from bot.engine.utopia.state import DOWN
 
 
 class AttackRolled(Event):
@@ -106,7 +107,20 @@ class DamageResolved(Event):
         }[self.choice]
         faces = f" ({roll_text(self.roll, view, self.combatant)})" if self.roll else ""
         hurt = "takes damage" if self.taken else "takes no damage"
-        return [f"{did}{faces} and {hurt}: {view.looks(self.combatant)}."]
+        return [f"{did}{faces} and {hurt}: {self._looked(view)}."]
+
+    def _looked(self, view: View) -> str:
+        """How the creature looked right after this damage, from the vitals it left: the view
+        holds the state once the whole command is over, so the first weapon of several read
+        the wound the last one dealt (newuser26, as UTTAS's hits did); a Down the DHP left does
+        not account for came later in the command and is left out."""
+        c = view.combatant(self.combatant)
+        if c is None:
+            return view.looks(self.combatant)
+        kept = [e for e in c.effects if self.dhp <= 0 or e.name != DOWN]
+        update = {"shp": self.shp, "dhp": self.dhp, "stamina": self.stamina, "effects": kept}
+        looked: str = view.wound_level(c.model_copy(update=update))
+        return looked
 
 
 class Tested(Event):

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot import names
+from bot.engine.core.json_words import said
 from bot.engine.utopia import foundry_items as items
 from bot.engine.utopia.foundry_items import (
     SUBTRAIT_KEYS,
@@ -137,7 +138,7 @@ def from_foundry(export: Any) -> FoundryImport:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(the sheet)"
-        message = str(first["msg"]).removeprefix("Value error, ")
+        message = said(first)
         more = len(error.errors()) - 1
         raise InvalidInput(
             f"The Foundry export does not make a valid Utopia sheet: {names.code(where)}: {message}"

@@ -5,12 +5,13 @@ changes. Each renders itself for an audience like the core's (:mod:`bot.engine.c
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from bot.engine.core.audience import View
 from bot.engine.core.dice import Roll
 from bot.engine.core.events import CORE_EVENTS, Event, event_types, roll_text
 from bot.engine.core.odds import result_odds, roll_chance
+from bot.engine.uttas.state import DEAD, UNCONSCIOUS
 
 
 class StaminaSpent(Event):
@@ -113,13 +114,26 @@ class AttackResolved(Event):
             lines.append(self._damage(view, mine=mine, theirs=theirs))
         c = view.combatant(self.target)
         if c is not None and not theirs:
-            lines.append(f"{target} looks **{view.looks(self.target)}**.")
+            lines.append(f"{target} looks **{self._looked(view, c)}**.")
         elif c is not None:
             lines.append(
                 f"{target}: Health {self.health_left}/{c.sheet.health}, "
                 f"Stamina {self.stamina_left}/{c.sheet.stamina}"
             )
         return lines
+
+    def _looked(self, view: View, c: Any) -> str:
+        """How the target looked right after this hit, from the Health and Stamina it left. The
+        view holds the state once the whole command is over, so the first claw of two read
+        "looks **Dead**" before the claw that killed (newuser26); a Dead or Unconscious those
+        numbers do not account for came later in the command and is left out."""
+        later = {DEAD} if self.health_left > 0 else set()
+        if self.stamina_left > 0:
+            later.add(UNCONSCIOUS)
+        kept = [e for e in c.effects if e.name not in later]
+        update = {"health": self.health_left, "stamina": self.stamina_left, "effects": kept}
+        looked: str = view.wound_level(c.model_copy(update=update))
+        return looked
 
     def _chance(self) -> Fraction:
         """The exact chance this hit had before the dice were rolled (issue 18): the dice as
