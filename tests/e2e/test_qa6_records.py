@@ -161,13 +161,21 @@ async def test_a_condition_given_again_changes_its_duration_in_place(
         )
         return record.message.text()
 
+    async def refusal(**lasts: object) -> str:
+        """The same again (rules version 7): refused, nothing recorded."""
+        return await refused(
+            await slash(
+                h, gm, "gm condition", combatant="Willow", action="add", name="Prone", **lasts
+            )
+        )
+
     assert "for 3 more rounds" in await give(lasts="rounds", rounds=3)
-    assert "Willow is already Prone, for 3 more rounds: nothing changed." in await give(
+    assert "Willow is already Prone, for 3 more rounds: nothing to change." in await refusal(
         lasts="rounds", rounds=3
     )
     assert "for 5 more rounds" in await give(lasts="rounds", rounds=5)
     assert "until the scene ends" in await give(lasts="scene")
-    assert "Willow is already Prone, until the scene ends: nothing changed." in await give(
+    assert "Willow is already Prone, until the scene ends: nothing to change." in await refusal(
         lasts="scene"
     )
     live = await bot.services.encounters.live(h.channel.id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.uttas.commands import Breather
+from bot.engine.uttas.commands import Breather, SetCondition
 from bot.engine.uttas.ruleset import UttasRuleset
 from bot.errors import RuleViolation
 from tests.engine.helpers import RULES, Fight
@@ -56,3 +56,23 @@ def test_version_6_took_a_breather_at_full() -> None:
     uses = f.c(w).breather_uses
     f.do(Breather(actor=w))
     assert f.c(w).breather_uses == uses - 1
+
+
+@pytest.mark.parametrize("version", [7, 6])
+def test_a_condition_put_again_for_as_long_is_refused_from_version_7(version: int) -> None:
+    """``/gm condition`` Prone on a Thug already Prone (until removed): version 7 refuses it,
+    changing nothing; version 6 noted "nothing changed." as a change of its own — an undo step
+    the GM's next ``/gm undo`` took back instead of the command meant (newuser26)."""
+    f = Fight(UttasRuleset(version=version))
+    f.add("Willow", agility=14)
+    t = f.add("Thug", npc=True, agility=5)
+    f.begin()
+    f.do(SetCondition(target=t, condition="Prone"))
+    before = f.state
+    if version == 7:
+        with pytest.raises(RuleViolation, match=r"Thug is already Prone.*: nothing to change\."):
+            f.do(SetCondition(target=t, condition="Prone"))
+        assert f.state == before
+        return
+    out = f.do(SetCondition(target=t, condition="Prone"))
+    assert "nothing changed." in out.text

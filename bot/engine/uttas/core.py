@@ -80,6 +80,7 @@ class Tx(CoreTx[UttasState, Combatant]):
         "counted_words": 6,
         "stun_lost_after_the_turn": 6,
         "breather_refused_at_full": 7,
+        "unchanged_condition_refused": 7,
     }
     """UTTAS's own later readings, from the rules version given (:meth:`reads`; the core's are
     :attr:`LATER_READINGS`): ``"speed_refills_at_turn_start"`` (version 2), the Speed pool
@@ -104,7 +105,10 @@ class Tx(CoreTx[UttasState, Combatant]):
     (:meth:`after_turn_taken_up`), where versions 1–5 said it the other way round; from
     version 7: ``"breather_refused_at_full"``, a breather at full Stamina is refused
     (:func:`bot.engine.uttas.actions.breather`), where versions 1–6 spent the turn's action
-    and a breather on it."""
+    and a breather on it; ``"unchanged_condition_refused"``, the GM putting a condition on a
+    creature that already has it, for as long, is refused
+    (:func:`bot.engine.uttas.setup.set_condition`), where versions 1–6 noted "nothing changed"
+    as a change of its own (an undo step)."""
 
     def __init__(
         self,

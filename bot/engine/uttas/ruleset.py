@@ -177,8 +177,11 @@ class UttasRuleset(Ruleset[UttasState]):
 
     Version 7: a breather at full Stamina (less what maintained powers hold) is refused, saying
     why — it would spend the turn's action and one of the character's breathers to "recover
-    some Stamina" of none (``Tx.READINGS["breather_refused_at_full"]``); versions 1–6 took
-    it, and their logs replay as they were played."""
+    some Stamina" of none (``Tx.READINGS["breather_refused_at_full"]``); the GM putting a
+    condition on a creature that already has it, for as long, is refused
+    (``Tx.READINGS["unchanged_condition_refused"]``). Versions 1–6 took the breather and
+    noted the condition's "nothing changed." as a change of its own (an undo step of its own),
+    and their logs replay as they were played."""
     known_versions: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7)
     handlers: ClassVar[Mapping[str, _Handler]] = _HANDLERS
     """How each command kind is applied (a variant of the rules adds its own)."""

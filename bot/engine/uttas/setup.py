@@ -271,6 +271,11 @@ def _put_condition_on(tx: Tx, c: Combatant, name: str, cmd: SetCondition) -> Non
         held = c.effect(name)
         if held is not None and (held.scope, held.ends) == (scope, ends):
             lasts = effects.how_long(held, lambda cid: tx.view(cid).name)
+            if tx.reads("unchanged_condition_refused"):
+                raise RuleViolation(
+                    f"{names.escaped(c.name)} is already {name}"
+                    f"{', ' + lasts if lasts else ''}: nothing to change."
+                )
             tx.note(f"{c.name} is already {name}{', ' + lasts if lasts else ''}: nothing changed.")
             return
         extra = tx.tables.extra_conditions.get(name)
