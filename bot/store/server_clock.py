@@ -14,17 +14,24 @@ So processes that share a database read one clock: the database server's. :class
 reads it (``clock_timestamp()``) at start-up and again every :data:`RESYNC_S` seconds (the bot's
 background loop), and in between runs it on by this host's monotonic clock — never its wall
 clock, which may be off or stepped. It never goes back (a later reading that is a little
-earlier holds it until it catches up)."""
+earlier holds it until it catches up), and never runs ahead of the server's: a reading is
+taken as made at the end of its round trip, the latest it can have been made, and time is
+cut to the microsecond below, not rounded — so a deadline is never found passed before it
+has, a claim's lease never lapsed early, and a turn a process dates by this clock (issue
+marks, before it has seen an interaction) never dated after a command sent for it. It is
+behind by at most the round trip of its last reading."""
 
 from __future__ import annotations
 
 import logging
 import math
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from time import monotonic
 
 log = logging.getLogger(__name__)
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 RESYNC_S = 300.0
 """Seconds between two readings of the server's clock (the monotonic clock drifts little)."""
@@ -50,12 +57,16 @@ class ServerClock:
         self._last = -math.inf
 
     async def sync(self) -> None:
-        """Read the server's clock (the middle of the round trip is taken as when it answered).
-        Raises what the database raises."""
-        before = self._monotonic()
+        """Read the server's clock. Raises what the database raises.
+
+        The server read its clock somewhere in the round trip; it is taken as the end, never
+        the middle: a reading made at the start of a slow round trip (a loaded host, an event
+        loop slow to resume) put this clock half the round trip ahead of the server's, so a
+        turn it dated was refused to the commands members sent for it in that time ("That
+        turn already ended"), and deadlines fired that early."""
         server = await self._read()
         after = self._monotonic()
-        self._offset = server.timestamp() - (before + after) / 2
+        self._offset = server.timestamp() - after
         self._synced_at = after
 
     async def sync_if_due(self) -> None:
@@ -79,4 +90,6 @@ class ServerClock:
         if self._offset is None:
             raise RuntimeError("ServerClock.sync() has not run")
         self._last = max(self._last, self._monotonic() + self._offset)
-        return datetime.fromtimestamp(self._last, UTC)
+        # Cut to the microsecond below: fromtimestamp rounds to the nearest one (up to 0.5 us
+        # ahead), which can carry an issue mark into the next millisecond.
+        return _EPOCH + timedelta(microseconds=math.floor(self._last * 1_000_000))

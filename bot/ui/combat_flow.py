@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
 import discord
@@ -91,6 +92,14 @@ def _keeper(client: Any) -> PromptKeeper:
     return keeper
 
 
+def _posting(client: Any, result: CombatResult) -> AbstractAsyncContextManager[None]:
+    """While ``result`` is posted with the prompts of the decisions it opened, the keeper
+    recovers none of them (:meth:`PromptKeeper.posting`)."""
+    if not result.new_decisions:
+        return nullcontext()
+    return _keeper(client).posting(result.encounter.id)
+
+
 async def _note(
     client: Any,
     result: CombatResult,
@@ -149,6 +158,11 @@ def _mentions_for(result: CombatResult, decision: Decision) -> discord.AllowedMe
 
 async def respond(interaction: discord.Interaction[Any], result: CombatResult) -> None:
     """Answer a slash command with the result (and the buttons of a decision it opened)."""
+    async with _posting(interaction.client, result):
+        await _respond(interaction, result)
+
+
+async def _respond(interaction: discord.Interaction[Any], result: CombatResult) -> None:
     decision = _first_new(result)
     view = _view(result, decision)
     message_id = await send_or_post(
@@ -227,6 +241,11 @@ async def after_decision(interaction: discord.Interaction[Any], result: CombatRe
 async def announce(client: Any, result: CombatResult, title: str | None = None) -> None:
     """Post a result nobody asked for in its channel (an expired decision's window, a passed
     turn deadline), under ``title`` (``None``: the window's own words, :func:`window_over`)."""
+    async with _posting(client, result):
+        await _announce(client, result, title)
+
+
+async def _announce(client: Any, result: CombatResult, title: str | None) -> None:
     title = title or window_over(result)
     channel = client.get_partial_messageable(result.encounter.row.channel_id)
     decision = _first_new(result)

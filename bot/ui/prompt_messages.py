@@ -24,6 +24,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -117,6 +119,9 @@ class PromptKeeper:
         self._looked_after_start = False
         self.stale: set[int] = set()  # channels whose waiting prompt could not be re-rendered
         self._unprompted_since: dict[tuple[int, tuple[tuple[int, int], ...]], float] = {}
+        # Encounter id → how many of its results this process is posting now, with the
+        # prompts of the decisions they opened (:meth:`posting`).
+        self._posting: dict[int, int] = {}
         self.grace = GRACE
 
     @property
@@ -138,6 +143,24 @@ class PromptKeeper:
         return lock
 
     # -- a prompt is posted ----------------------------------------------------------------
+
+    @asynccontextmanager
+    async def posting(self, encounter_id: int) -> AsyncIterator[None]:
+        """This process posts a result of encounter ``encounter_id`` — with the prompts of the
+        decisions it opened — and notes them until the block ends: :meth:`retry` recovers none
+        of its decisions' prompts meanwhile, however long Discord takes to take the post (a
+        rate limit, a loaded host), and their grace starts once the block ends (a post that
+        failed). The grace alone told a post under way here from a lost one: a post slower
+        than it had a copy of its prompt posted beside it (the CI flake of
+        ``test_a_start_up_leaves_the_turn_another_process_is_posting_to_its_post``: an answer
+        held while another process started, longer than the grace on a loaded machine)."""
+        self._posting[encounter_id] = self._posting.get(encounter_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._posting.pop(encounter_id) - 1
+            if left:
+                self._posting[encounter_id] = left
 
     async def note(
         self,
@@ -403,8 +426,9 @@ class PromptKeeper:
         rows, those of decisions closed ``grace`` seconds ago or more whose prompt nobody
         retired — the bot stopped in between — and copies kept here), waiting prompts that
         could not be re-rendered or pings that could not be sent, and decisions with no noted
-        prompt (``grace`` seconds unnoted, so a prompt being posted right now is not posted
-        twice; 0 at start-up). Never raises."""
+        prompt (``grace`` seconds unnoted, so a prompt another process is posting right now is
+        not posted twice; 0 at start-up; never one this process is posting, :meth:`posting`).
+        Never raises."""
         wait = self.grace if grace is None else grace
         await self._retry_retirements(wait)
         again = [*self.stale, *self.refused_channels.due()]
@@ -456,7 +480,9 @@ class PromptKeeper:
             return
         now = asyncio.get_running_loop().time()
         current = {
-            (e.id, tuple((d.ref, d.opened_version) for d in e.row.decisions)): e for e in unprompted
+            (e.id, tuple((d.ref, d.opened_version) for d in e.row.decisions)): e
+            for e in unprompted
+            if e.id not in self._posting  # its prompt is being posted here (posting)
         }
         for key in list(self._unprompted_since):
             if key not in current:

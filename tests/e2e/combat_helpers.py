@@ -328,12 +328,24 @@ def game_state(state_json: str) -> dict[str, Any]:
     return state
 
 
+ENDING_S = 20.0
+"""How long :func:`end_encounter` waits for the end's work (seconds): it draws fight charts."""
+
+
 async def end_encounter(h: DiscordHarness, table: Table) -> InteractionRecord:
     """The server GM (the moderator) ends the channel's encounter: ``/encounter end``, then
-    Confirm. Returns the Confirm click's record."""
+    Confirm. Returns the Confirm click's record once the end's work is done (:func:`work_done`).
+
+    The click is answered first; then come the summary — its fight charts drawn in a worker
+    thread, matplotlib imported on a process's first chart: seconds on a loaded machine — and
+    only then the waiting prompts' retirement and the turn ping's. A test that looked for
+    those with the harness's 5 s wait failed under load
+    (``test_ending_the_encounter_retires_a_waiting_prompt``, 3 runs in 7), so this waits for
+    the work itself, as long as slow drawing takes."""
     prompt = await h.slash(table.moderator, h.channel, "encounter end")
     await prompt.response()
     confirm = prompt.message.component(label="Confirm: end it")["custom_id"]
     click = await h.click(table.moderator, prompt.message, confirm)
     await click.response()
+    await work_done(ENDING_S)
     return click

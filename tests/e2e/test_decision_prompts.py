@@ -13,6 +13,7 @@ import pytest
 
 from bot.client import CombatBot
 from tests.e2e.combat_helpers import (
+    end_encounter,
     ok,
     pass_turns_until,
     press,
@@ -98,12 +99,8 @@ async def test_ending_the_encounter_retires_a_waiting_prompt(
     await set_up_fight(h, table)
     prompt = await thug_attacks_willow(bot, h, table)
     await prompt_recorded(bot, h)
-    end = await slash(h, table.moderator, "encounter end")
-    await end.response()
-    confirm = next(c for c in end.message.custom_ids() if ":yes:" in c)
-    click = await h.click(table.moderator, end.message, confirm)
-    await click.response()
-    await h.wait_for(lambda: h.message(prompt).components == [])
+    await end_encounter(h, table)
+    assert h.message(prompt).components == []
     assert "ended before this attack was decided" in h.message(prompt).content
 
 

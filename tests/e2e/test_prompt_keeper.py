@@ -12,6 +12,7 @@ import discord
 
 from bot.client import CombatBot
 from bot.ui.prompt_messages import GONE
+from bot.ui.prompt_recovery import recover
 from tests.e2e.combat_helpers import (
     answered,
     button,
@@ -285,21 +286,29 @@ async def test_a_refused_ping_is_sent_once_the_bot_may_post(
     await h.wait_for(lambda: _pinged(h, other.id), timeout=10)
 
 
-async def test_a_slow_prompt_and_a_recovered_one_never_both_keep_live_buttons(
+async def test_a_slow_prompt_and_one_another_process_recovered_never_both_keep_live_buttons(
     bot: CombatBot, discord_harness: DiscordHarness, table: Table
 ) -> None:
-    """Hit 2's prompt is held up by a rate limit for longer than the keeper waits; the keeper
-    posts one for it, then the slow one lands too: it says it is a copy and has no buttons,
-    and once hit 2 is settled no prompt keeps buttons."""
+    """Hit 2's prompt is held up (a rate limit) for longer than a process sharing the database
+    waits before it takes the prompt for lost; that process posts one for it, then the slow one
+    lands too: it says it is a copy and has no buttons, and once hit 2 is settled no prompt
+    keeps buttons."""
     h, gm = discord_harness, table.moderator
     await set_up_fight(h, table, thugs=1)
     await ok(await slash(h, gm, "gm settings", npcs_react=True))
     await pass_turns_until(bot, h, table, "General Bearington")
     await ok(await slash(h, table.player, "attack", target="Thug 1", with_="Claws", hits=2))
     first = await prompt_recorded(bot, h)
-    bot.prompts.grace = 0.2  # 10 s in play
-    h.fail_next("POST", r"^/webhooks/", status=429, retry_after=1.5)
-    await press(h, gm, h.message(first), "Take it")
+    await work_done()
+    hold = h.hold_next("POST", r"^/webhooks/")
+    prompt = h.message(first)
+    chooser = await h.click(gm, prompt, button(prompt, "GM: choose")["custom_id"])
+    await chooser.response()
+    await h.click(gm, chooser.message, button(chooser.message, "Take it")["custom_id"])
+    await h.wait_for(lambda: hold.request is not None, what="hit 2's prompt")
+    [unprompted] = await bot.services.encounters.unprompted()
+    await recover(bot, unprompted)  # as the other process's keeper does, its grace over
+    hold.release()
     await h.wait_for(
         lambda: any(
             "A copy of this decision's prompt" in m.content for m in h.messages_in(h.channel)
@@ -309,6 +318,33 @@ async def test_a_slow_prompt_and_a_recovered_one_never_both_keep_live_buttons(
     assert len(_live_prompts(h)) == 1
     await ok(await slash(h, gm, "gm resolve"))  # hit 2 settled
     await h.wait_for(lambda: _live_prompts(h) == [])
+
+
+async def test_a_prompt_this_process_is_still_posting_is_not_recovered_beside_it(
+    bot: CombatBot, discord_harness: DiscordHarness, table: Table
+) -> None:
+    """The Thug's attack is committed and its answer, with Willow's reaction prompt, is on its
+    way — Discord slow to take it (a rate limit, a loaded host): the decision has no prompt
+    noted yet. The keeper's pass, its grace over, posts no second prompt for it: this process
+    knows that post is under way. The prompt is posted once, with its buttons. (The grace
+    alone decided: an answer slower than 10 s — held in CI while another process started on
+    a loaded machine — had a copy of its prompt posted beside it.)"""
+    h = discord_harness
+    await set_up_fight(h, table, thugs=1)
+    await pass_turns_until(bot, h, table, "Thug 1")
+    await work_done()
+    seen = len(h.messages_in(h.channel))
+    hold = h.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$")
+    attack = await slash(h, table.moderator, "attack", target="Willow", with_="Cudgel")
+    await h.wait_for(lambda: hold.request is not None, what="the answer to /attack")
+    await bot.prompts.retry(grace=0)  # a pass with no grace left
+    assert h.messages_in(h.channel)[seen:] == [], "the keeper posted the prompt under way"
+    hold.release()
+    await ok(attack)
+    assert button(attack.message, "Evade"), attack.message.text()
+    await work_done()
+    assert _live_prompts(h) == [attack.message.content[:60]]
+    assert not [m for m in h.messages_in(h.channel) if "A copy" in m.content]
 
 
 async def test_a_refused_retirement_is_done_after_a_restart(

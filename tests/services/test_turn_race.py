@@ -11,6 +11,7 @@ when the timing happened to fall in the window)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -269,6 +270,49 @@ async def test_a_turn_begun_by_a_process_whose_host_clock_runs_ahead_takes_the_c
             clock = getattr(service, "_clock", None)
             if clock is not None and callable(clock) and isinstance(clock(), datetime):
                 assert abs(clock() - server) < timedelta(seconds=30), name
+    finally:
+        there.services.rehearsal.close()
+        await there.db.close()
+        await here.close()
+
+
+async def test_a_turn_begun_after_a_slow_reading_of_the_server_clock_takes_commands_sent_for_it(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above, the other process's loop dates the turn it begins by the database server's
+    clock — which it read at start-up in a round trip that took half a second, all of it
+    before the server read its clock (a loaded host: the pool slow to give a connection, the
+    query slow to go out). Taking the middle of the round trip as the moment of the reading
+    put that process's clock a quarter of a second ahead of the server's, so the new turn was
+    dated in the future and the member's command for it, sent at once, was refused ("That
+    turn already ended"). The reading is taken as made at the end of the round trip, the
+    latest it can have been made: the clock is never ahead of the server's."""
+    here = await PgDatabase.open(pg_url)
+    settings = Settings.model_validate(
+        {
+            "discord_token": SecretStr("not-used"),
+            "database_path": tmp_path / "unused.sqlite3",
+            "database_url": SecretStr(pg_url),
+        }
+    )
+    read = PgDatabase.server_time
+
+    async def slow_request(db: PgDatabase) -> datetime:
+        await asyncio.sleep(0.5)
+        return await read(db)
+
+    monkeypatch.setattr(PgDatabase, "server_time", slow_request)
+    there = await build(settings, seeds=lambda: 7, expiry_interval=None)  # has seen nothing
+    try:
+        encounters, combat = await fight(here)
+        await gm_next(combat, issued=issued_now())
+        running = await encounters.live(CHANNEL)
+        await gm_next(there.services.combat, issued=None)  # its loop: a passed deadline
+        began = await encounters.live(CHANNEL)
+        assert began.state.turn_seq == running.state.turn_seq + 1
+        await gm_next(combat, issued=issued_now())  # sent at once, by Discord's clock
+        moved = await encounters.live(CHANNEL)
+        assert moved.state.turn_seq == began.state.turn_seq + 1
     finally:
         there.services.rehearsal.close()
         await there.db.close()

@@ -6,7 +6,6 @@ ephemeral answer — a refusal — must leave the fight as it was: nothing half-
 
 from __future__ import annotations
 
-import asyncio
 import re
 import unicodedata
 from typing import Any
@@ -16,7 +15,13 @@ import pytest
 from bot.client import CombatBot
 from bot.errors import DomainError
 from bot.ui.replies import UNEXPECTED
-from tests.e2e.combat_helpers import ONE_ON_ONE, answered, set_up_cast, set_up_fight
+from tests.e2e.combat_helpers import (
+    ONE_ON_ONE,
+    answered,
+    set_up_cast,
+    set_up_fight,
+    work_done,
+)
 from tests.e2e.conftest import Table
 from tests.e2e.registered import filled, slash_commands
 from tests.harness.server import DiscordHarness
@@ -134,7 +139,7 @@ async def test_absurd_input_in_every_option_is_refused_cleanly(
     else:
         pc, example, npc = ONE_ON_ONE[system]
         await set_up_cast(h, table, system, name="Absurd", pcs={pc: example}, npc=npc)
-    await asyncio.sleep(0.3)  # the set-up's own tracker and ping edits are done
+    await work_done()  # the set-up's own tracker and ping edits are done
     failures: list[tuple[str, str, str, str, str]] = []
     for name, options in slash_commands(h):
         if name in SKIPPED:

@@ -3,7 +3,6 @@ users. Every test here FAILS on the code it was written against; each documents 
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from typing import Any
 
@@ -20,6 +19,7 @@ from tests.e2e.combat_helpers import (
     set_up_fight,
     slash,
     thug_attacks_willow,
+    work_done,
 )
 from tests.e2e.conftest import Table
 from tests.harness.models import InteractionRecord, Member, StoredMessage
@@ -284,11 +284,13 @@ async def test_failed_tracker_edit_reports_nothing_changed_after_a_committed_com
     h = discord_harness
     await set_up_fight(h, table)
     before = (await bot.services.encounters.live(h.channel.id)).version
+    await work_done()  # the set-up's own edits are done: the fault meets /gm next's
     h.fail_next(
         "PATCH", r"/channels/\d+/messages/\d+", status=403, code=50001, message="Missing Access"
     )
     record = await ok(await slash(h, table.moderator, "gm next"))
-    await asyncio.sleep(0.3)
+    await work_done()  # its tracker edit and whatever it tells the GM after it
+    assert any(r.method == "PATCH" and r.status == 403 for r in h.requests)
     after = (await bot.services.encounters.live(h.channel.id)).version
     assert after == before + 1  # the turn did move on
     said = [f.content for f in record.followups]
