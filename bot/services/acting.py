@@ -77,7 +77,7 @@ def runs_listed(encounter: Encounter, actor: Actor, mine: list[CombatantBase]) -
     for combatant in mine:
         if combatant.controller_id is not None and combatant.controller_id != actor.user_id:
             away.setdefault(combatant.controller_id, []).append(combatant)
-    parts += [f"you act for {_and(some)} while <@{who}> is away" for who, some in away.items()]
+    parts += [f"you act for {_and(some)} while <@{uid}> is away" for uid, some in away.items()]
     return "; ".join(parts)
 
 

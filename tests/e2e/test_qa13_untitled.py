@@ -123,13 +123,13 @@ async def test_draw_stow_and_reload_at_the_edges(
     text = await refused(await slash(h, p, "act", action="attack", target=GIANT, detail="Longbow"))
     assert "Wren's Longbow is put away: draw it first (a move action)." in text
     text = await refused(await slash(h, p, "act", action="attack", target=GIANT, detail="   "))
-    assert "weapon" in text.casefold(), text
+    assert "`detail`: is blank" in text, text  # refused as blank before any weapon is read
     text = await refused(await slash(h, p, "act", action="draw", detail="Hunting knife"))
     assert "Wren's Hunting knife is already drawn." in text
     text = await refused(await slash(h, p, "act", action="draw", detail="Excalibur"))
     assert "Wren has no weapon called 'Excalibur' (weapons: Longbow, Hunting knife)." in text
     text = await refused(await slash(h, p, "act", action="stow", detail="   "))
-    assert "needs a `detail:`" in text
+    assert "`detail`: is blank" in text, text
     text = await refused(await slash(h, p, "act", action="reload"))
     assert "Wren has nothing to reload." in text
     text = await refused(await slash(h, p, "act", action="reload", detail="Hunting knife"))

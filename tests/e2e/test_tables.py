@@ -36,7 +36,7 @@ async def test_server_table_changes(
     text = await refused(
         await slash(h, gm, "tables set", entry="reactions.block.dodge_bonus", value="lots")
     )
-    assert "reactions.block.dodge_bonus" in text and "integer" in text.lower()
+    assert "reactions.block.dodge_bonus" in text and "should be a whole number" in text
     text = await refused(
         await slash(h, gm, "tables set", entry="reactions.blok.dodge_bonus", value="3")
     )

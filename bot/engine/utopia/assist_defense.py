@@ -174,8 +174,8 @@ def chosen_already(p: AssistDecision, decider_name: str) -> str:
     noun = _NOUN[p.defense]
     return (
         f"The defense against {names.escaped(p.hit.source)} is already chosen: a {noun}, "
-        f"waiting for Assists. {decider_name} cannot change it; press **Roll the {noun} now** "
-        "on its prompt to roll it (`/gm resolve` rolls it too)."
+        f"waiting for Assists. {decider_name} cannot change the choice; to roll the {noun}, "
+        f"press **Roll the {noun} now** on the prompt (or the GM uses `/gm resolve`)."
     )
 
 

@@ -272,9 +272,10 @@ def _put_condition_on(tx: Tx, c: Combatant, name: str, cmd: SetCondition) -> Non
         if held is not None and (held.scope, held.ends) == (scope, ends):
             lasts = effects.how_long(held, lambda cid: tx.view(cid).name)
             if tx.reads("unchanged_condition_refused"):
+                how = f", {names.escaped(lasts)}" if lasts else ""
                 raise RuleViolation(
-                    f"{names.escaped(c.name)} is already {name}"
-                    f"{', ' + lasts if lasts else ''}: nothing to change."
+                    f"{names.escaped(c.name)} is already {names.escaped(name)}{how}: "
+                    "nothing to change."
                 )
             tx.note(f"{c.name} is already {name}{', ' + lasts if lasts else ''}: nothing changed.")
             return

@@ -85,8 +85,8 @@ async def test_a_typed_defense_once_the_utopia_block_waits_for_assists_says_it_i
         text = await refused(await slash(h, table.player, word))
         assert text == (
             "The defense against Crushing bite is already chosen: a Block, waiting for "
-            "Assists. Vesna cannot change it; press **Roll the Block now** on its prompt to "
-            "roll it (`/gm resolve` rolls it too)."
+            "Assists. Vesna cannot change the choice; to roll the Block, press **Roll the "
+            "Block now** on the prompt (or the GM uses `/gm resolve`)."
         ), text
     assert (await scripted_bot.services.encounters.live(h.channel.id)).state_json == before
 
