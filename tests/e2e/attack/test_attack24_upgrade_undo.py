@@ -26,6 +26,7 @@ from bot.engine import get_ruleset
 from bot.store.db import Database
 from tests.e2e.combat_helpers import answered, game_state, ok, slash, trackers_shown, work_done
 from tests.e2e.conftest import Table, _running_bot
+from tests.e2e.walks import Walk, now, redo_all, undo_all
 from tests.harness.server import DiscordHarness
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "wave1.sqlite3"
@@ -95,11 +96,6 @@ def old_copies(path: Path, fight: str) -> dict[int, dict[str, Any]]:
     return {int(v): game_state(rules.load_state(s).model_dump_json()) for v, s in found}
 
 
-async def now(bot: CombatBot, h: DiscordHarness) -> tuple[int, dict[str, Any]]:
-    live = await bot.services.encounters.live(h.channel.id)
-    return live.version, game_state(live.state_json)
-
-
 async def log_entries(h: DiscordHarness, table: Table) -> list[dict[str, Any]]:
     """``/gm log``'s JSON entries, without what an undo or redo marks on them."""
     record = await answered(await slash(h, table.moderator, "gm log"))
@@ -125,20 +121,15 @@ def tracker(h: DiscordHarness) -> list[dict[str, Any]]:
 
 
 @dataclass
-class Walk:
-    """What stood before the walk back: the state at every version, the version played to,
-    the open decisions, the tracker and the log; and the versions undone."""
+class UpgradeWalk(Walk):
+    """:class:`~tests.e2e.walks.Walk`, and the tracker and the log before the walk back."""
 
-    states: dict[int, dict[str, Any]]
-    played_to: int = 0
-    decisions: list[Any] = field(default_factory=list)
     shown: list[dict[str, Any]] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
-    undone: list[int] = field(default_factory=list)
 
 
 async def play_on_and_undo_all(
-    bot: CombatBot, h: DiscordHarness, table: Table, walk: Walk, fight: str
+    bot: CombatBot, h: DiscordHarness, table: Table, walk: UpgradeWalk, fight: str
 ) -> None:
     gm = table.moderator
     upgrade_version = max(walk.states)
@@ -153,46 +144,24 @@ async def play_on_and_undo_all(
     walk.shown, walk.entries = tracker(h), await log_entries(h, table)
     walk.decisions = list((await bot.services.encounters.live(h.channel.id)).state.decisions)
     # Undo back to the encounter's start: each undo brings back the state before the command.
-    while True:
-        record = await answered(await slash(h, gm, "gm undo"))
-        if record.ephemeral:
-            said = str(record.response_data.get("content"))
-            assert said.startswith("There is nothing to undo"), said
-            break
-        await work_done()
-        undid = await travelled(bot, h, "undid")
-        walk.undone.append(undid)
-        assert (await now(bot, h))[1] == walk.states[undid - 1], f"undo of {undid}"
+    await undo_all(bot, h, gm, walk)
+    assert all(v - 1 in walk.states for v in walk.undone)  # every state on the way known
     assert walk.undone[0] == walk.played_to and min(walk.undone) <= 2  # to the start
     assert any(v <= upgrade_version for v in walk.undone)  # past the upgrade
 
 
-async def redo_all(bot: CombatBot, h: DiscordHarness, table: Table, walk: Walk) -> None:
-    # Redo forward: each redo brings back the state the command left, nothing re-rolled.
-    redone: list[int] = []
-    while True:
-        record = await answered(await slash(h, table.moderator, "gm redo"))
-        if record.ephemeral:
-            said = str(record.response_data.get("content"))
-            assert said.startswith("There is nothing to redo"), said
-            break
-        await work_done()
-        redid = await travelled(bot, h, "redid")
-        redone.append(redid)
-        assert (await now(bot, h))[1] == walk.states[redid], f"redo of {redid}"
-    assert redone == sorted(walk.undone)
+async def redo_to_the_end(
+    bot: CombatBot, h: DiscordHarness, table: Table, walk: UpgradeWalk
+) -> None:
+    """Redo forward (:func:`~tests.e2e.walks.redo_all`): each redo brings back the state the
+    command left, nothing re-rolled; then the open decisions, the tracker and the log are as
+    they were."""
+    await redo_all(bot, h, table.moderator, walk)
+    assert all(v in walk.states for v in walk.undone)
     live = await bot.services.encounters.live(h.channel.id)
-    assert game_state(live.state_json) == walk.states[walk.played_to]
     assert list(live.state.decisions) == walk.decisions
     assert tracker(h) == walk.shown
     assert (await log_entries(h, table))[: len(walk.entries)] == walk.entries
-
-
-async def travelled(bot: CombatBot, h: DiscordHarness, key: str) -> int:
-    """The version the last ``/gm undo`` (``undid``) or ``/gm redo`` (``redid``) went to."""
-    live = await bot.services.encounters.live(h.channel.id)
-    last = (await bot.services.encounters.log(live.id))[-1]
-    return int(json.loads(last.result)[key])
 
 
 @pytest.mark.async_timeout(240)
@@ -204,11 +173,11 @@ async def test_undo_walks_back_past_the_upgrade_and_redo_forward_exactly(
 ) -> None:
     h, path = discord_patched, tmp_path / "bot.sqlite3"
     await upgraded(path, h, fight)
-    walk = Walk(states=old_copies(path, fight))  # version -> the state that stood at it
+    walk = UpgradeWalk(states=old_copies(path, fight))  # version -> the state that stood at it
     async for bot in _running_bot(h, path, None):
         await play_on_and_undo_all(bot, h, table, walk, fight)
         if not restart:
-            await redo_all(bot, h, table, walk)
+            await redo_to_the_end(bot, h, table, walk)
     if restart:  # stopped after the walk back, started again for the walk forward
         async for bot in _running_bot(h, path, None):
-            await redo_all(bot, h, table, walk)
+            await redo_to_the_end(bot, h, table, walk)
