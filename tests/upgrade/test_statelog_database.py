@@ -5,7 +5,6 @@ no state copy, and undo still reaches back, exactly, to the start of the fight."
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -22,6 +21,7 @@ from bot.services.combat import CombatService
 from bot.services.encounters import EncounterService
 from bot.services.moderation import ModerationService
 from bot.store.db import Database
+from tests.upgrade.copies import upgraded
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "statelog.sqlite3"
 GM = Actor(user_id=1)
@@ -49,13 +49,8 @@ def old_states() -> dict[int, str]:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    path = tmp_path / "bot.sqlite3"
-    shutil.copyfile(FIXTURE, path)
-    database = await Database.open(path)
-    assert await database.schema_version() == 16
-    await database.migrate()
-    yield database
-    await database.close()
+    async for database in upgraded(FIXTURE, tmp_path, schema=16):
+        yield database
 
 
 def services(db: Database) -> tuple[EncounterService, CombatService, ModerationService]:

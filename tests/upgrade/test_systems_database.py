@@ -8,7 +8,6 @@ fight's start. (``test_statelog_database.py`` and ``test_wave1_database.py`` hol
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from bot.services.encounters import EncounterService
 from bot.services.moderation import ModerationService
 from bot.store.db import Database
 from tests.e2e.combat_helpers import game_state
+from tests.upgrade.copies import upgraded
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "systems.sqlite3"
 NOW = datetime(2026, 12, 6, tzinfo=UTC)
@@ -71,13 +71,8 @@ def game(fight: Saved, text: str) -> dict[str, Any]:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    path = tmp_path / "bot.sqlite3"
-    shutil.copyfile(FIXTURE, path)
-    database = await Database.open(path)
-    assert await database.schema_version() == 16
-    await database.migrate()
-    yield database
-    await database.close()
+    async for database in upgraded(FIXTURE, tmp_path, schema=16):
+        yield database
 
 
 @dataclass

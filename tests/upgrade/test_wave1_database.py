@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +17,7 @@ from bot.services.encounters import EncounterService
 from bot.services.moderation import ModerationService
 from bot.services.sheets import SheetService
 from bot.store.db import Database
+from tests.upgrade.copies import upgraded
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "wave1.sqlite3"
 GM = Actor(user_id=1)
@@ -27,12 +27,8 @@ NOW = datetime(2026, 11, 2, tzinfo=UTC)
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    path = tmp_path / "bot.sqlite3"
-    shutil.copyfile(FIXTURE, path)
-    database = await Database.open(path)
-    await database.migrate()
-    yield database
-    await database.close()
+    async for database in upgraded(FIXTURE, tmp_path):
+        yield database
 
 
 def services(db: Database) -> tuple[EncounterService, CombatService, ModerationService]:
