@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from bot.engine import get_ruleset
+from bot.engine.uttas.sheet import Weapon
+from bot.engine.uttas.sheet_text import damage_dice
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "data" / "sheets").glob("*/*.json"))
@@ -42,3 +44,21 @@ def test_the_owners_view_names_everything_the_sheet_holds(path: Path) -> None:
     text = "\n".join([s.title for s in sections] + [line for s in sections for line in s.lines])
     missing = [n for n in _names(data) if n not in text]
     assert missing == [], (path.name, missing, text)
+
+
+@pytest.mark.parametrize(
+    ("weapon", "shown"),
+    [
+        ({"name": "Fist", "damage_dice": 0}, "Strength dice"),
+        ({"name": "Sword", "damage_dice": 2}, "2d6 + Strength dice"),
+        ({"name": "Rock", "kind": "thrown", "damage_dice": 0}, "Strength dice"),
+        ({"name": "Bow", "kind": "mechanical", "damage_dice": 3}, "3d6"),
+        ({"name": "Net", "kind": "mechanical", "damage_dice": 0}, "no damage dice"),
+    ],
+)
+def test_a_uttas_weapons_damage_dice_read_as_a_player_would_say_them(
+    weapon: dict[str, object], shown: str
+) -> None:
+    """A weapon with no dice of its own rolls only the wielder's Strength dice: the sheet said
+    "0d6 + Strength dice" (newuser26)."""
+    assert damage_dice(Weapon.model_validate(weapon)) == shown

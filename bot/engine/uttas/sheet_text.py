@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from bot.engine.core.contract import SheetSection
 from bot.engine.uttas import rules
-from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet
+from bot.engine.uttas.sheet import CHARACTERISTICS, UttasSheet, Weapon
 from bot.engine.uttas.state import Combatant
 from bot.engine.uttas.tables import UttasTables
 
@@ -53,12 +53,21 @@ def derived(sheet: UttasSheet, tables: UttasTables) -> tuple[dict[str, int], int
     )
 
 
+def damage_dice(w: Weapon) -> str:
+    """What weapon ``w`` rolls for damage, as a sheet shows it (UTTAS "Damage"): its own d6s
+    and, for a melee or thrown weapon, the wielder's Strength dice — "2d6 + Strength dice",
+    "Strength dice" (none of its own, newuser26: it read "0d6 + Strength dice"), "3d6", or
+    "no damage dice" (a mechanical weapon with none)."""
+    own = f"{w.damage_dice}d6" if w.damage_dice else ""
+    strength = "Strength dice" if w.kind in ("melee", "thrown") else ""
+    return " + ".join(part for part in (own, strength) if part) or "no damage dice"
+
+
 def _weapon_line(sheet: UttasSheet, index: int, name: Name, show: Show) -> str:
     w = sheet.weapons[index]
-    strength = " + Strength dice" if w.kind in ("melee", "thrown") else ""
     parts = [
         w.kind,
-        f"{w.damage_dice}d6{strength} {name(w.damage_type)}",
+        f"{damage_dice(w)} {name(w.damage_type)}",
         f"range {show(w.range_m)}",
     ]
     if w.required_strength:
