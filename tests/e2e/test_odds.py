@@ -59,8 +59,9 @@ async def test_odds_in_untitled_opposed_with_the_shield(
     seen = await refused(await slash(h, player, "odds", target="Brask", with_="Longbow"))
     lines = seen.splitlines()
     assert lines[0] == "Wren's Longbow against Brask"
-    assert lines[1].startswith("no shield: ") and "a tie goes to the defender" in lines[1]
-    assert lines[2].startswith("Shield: ") and "% to hit" in lines[2]
+    assert lines[1].startswith("Combat Defense alone: ")
+    assert "a tie goes to the defender" in lines[1]
+    assert lines[2].startswith("Raise the shield: ") and "% to hit" in lines[2]
     assert "Health: median" in seen
 
     hidden = await refused(

@@ -129,7 +129,7 @@ def untitled_attack(npc: bool, shield: bool) -> tuple[Any, Any, Any, Any]:
 
 
 def test_untitled_result_shows_the_odds_odds_gave() -> None:
-    for shield, line in ((False, "no shield"), (True, "Shield")):
+    for shield, line in ((False, "Combat Defense alone"), (True, "Raise the shield")):
         rules, state, event, before = untitled_attack(npc=False, shield=shield)
         expected = next(x for x in before.lines if x.reaction == line).chance
         public = "\n".join(event.render(rules.view(state, PUBLIC)))

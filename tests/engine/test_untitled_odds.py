@@ -29,14 +29,15 @@ def test_no_shield_line_matches_brute_force() -> None:
     odds = untitled_odds(TABLES, FIGHTER, ARCHER, "Arming sword")
     attacks, defenses = _faces(5), _faces(3)
     won = sum(a > d for a in attacks for d in defenses)  # a tie goes to the defender
-    assert odds.lines[0].reaction == "no shield"
+    assert odds.lines[0].reaction == "Combat Defense"
     assert odds.lines[0].chance == Fraction(won, len(attacks) * len(defenses))
-    assert [line.reaction for line in odds.lines] == ["no shield"]  # the archer has none
+    assert [line.reaction for line in odds.lines] == ["Combat Defense"]  # the archer has none
 
 
 def test_shield_and_health_match_a_seeded_simulation() -> None:
     odds = untitled_odds(TABLES, ARCHER, FIGHTER, "Longbow")
-    assert [line.reaction for line in odds.lines] == ["no shield", "Shield"]
+    # in the shield prompt's words (newuser26: "no shield" / "Shield" read unlike its buttons)
+    assert [line.reaction for line in odds.lines] == ["Combat Defense alone", "Raise the shield"]
     roller = RandomRoller(random.Random(18))
     trials = 6000
     runs = [exchange(roller, TABLES, ARCHER, "Longbow", FIGHTER) for _ in range(trials)]

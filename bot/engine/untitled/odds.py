@@ -72,11 +72,15 @@ def untitled_odds(
     defense = skill_pool(tables, defender.defense_level())[0].distribution()
     hit, crit = _line(tables, attack, defense)
     tie = "defender" if tables.defense.tie == "defender" else "attacker"
-    lines = [OddsLine(reaction="no shield", chance=hit, note=f"a tie goes to the {tie}")]
+    # In the prompt's words (the buttons "Combat Defense alone" / "Raise the <shield>")
+    alone = "Combat Defense" if defender.shield is None else "Combat Defense alone"
+    lines = [OddsLine(reaction=alone, chance=hit, note=f"a tie goes to the {tie}")]
     if defender.shield is not None:
         shield = skill_pool(tables, defender.shield_level(), bonus=False)[0].distribution()
         s_hit, _ = _line(tables, attack, _sum(defense, shield))
-        lines.append(OddsLine(reaction="Shield", chance=s_hit, note="its dice join the defense"))
+        lines.append(
+            OddsLine(reaction="Raise the shield", chance=s_hit, note="its dice join the defense")
+        )
     armor = _armor(tables, defender)
     level = attacker.damage_level(arm)
     normal = _sum(damage_pool(tables, level)[0].distribution(), armor, -1)
