@@ -19,6 +19,7 @@ from bot.__main__ import database_problem, shards_described
 from bot.errors import StorageUnavailable
 from bot.settings import load_settings
 from tests.environ import clean_env
+from tests.tmpfs import mounted_tmpfs
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30  # seconds; the bot gives up in well under one
@@ -184,19 +185,7 @@ def test_the_start_up_log_says_which_env_file(tmp_path: Path) -> None:
 
 def full_disk(tmp_path: Path) -> Iterator[Path]:
     """A 64 KiB tmpfs (root only), too small for the bot's migrations."""
-    folder = tmp_path / "tiny"
-    folder.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", str(folder)], check=False)
+    yield from mounted_tmpfs(tmp_path / "tiny", "64k")
 
 
 @pytest.fixture

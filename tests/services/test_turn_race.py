@@ -30,6 +30,7 @@ from bot.engine.uttas.sheet import UttasSheet
 from bot.errors import Conflict
 from bot.services.actor import Actor
 from bot.services.combat import CombatService
+from bot.services.encounter import Encounter
 from bot.services.encounters import EncounterService, utc_now
 from bot.settings import Settings
 from bot.store.db import Connection, Database
@@ -230,6 +231,33 @@ async def test_a_turn_another_process_began_knowing_no_interaction_is_dated_by_t
         await there.close()
 
 
+def shared_settings(pg_url: str, tmp_path: Path) -> Settings:
+    """The settings of a second process on the PostgreSQL database at ``pg_url``."""
+    return Settings.model_validate(
+        {
+            "discord_token": SecretStr("not-used"),
+            "database_path": tmp_path / "unused.sqlite3",
+            "database_url": SecretStr(pg_url),
+        }
+    )
+
+
+async def turn_begun_there(
+    here: Database, there: Any
+) -> tuple[EncounterService, CombatService, Encounter]:
+    """A fight on ``here`` whose turn the GM moves on (a command sent now, by Discord's clock),
+    then ``there`` (another process, having seen no interaction) ends it from its loop, as a
+    passed deadline does. Returns this process's services and the encounter as the new turn
+    began."""
+    encounters, combat = await fight(here)
+    await gm_next(combat, issued=issued_now())
+    running = await encounters.live(CHANNEL)
+    await gm_next(there.services.combat, issued=None)  # its loop: a passed deadline
+    began = await encounters.live(CHANNEL)
+    assert began.state.turn_seq == running.state.turn_seq + 1
+    return encounters, combat, began
+
+
 async def test_a_turn_begun_by_a_process_whose_host_clock_runs_ahead_takes_the_commands_sent_for_it(
     pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -242,23 +270,12 @@ async def test_a_turn_begun_by_a_process_whose_host_clock_runs_ahead_takes_the_c
     every service of such a process is built on it (the class: deadlines, claims' leases and
     the age of a change are all compared with times another process wrote)."""
     here = await PgDatabase.open(pg_url)
-    settings = Settings.model_validate(
-        {
-            "discord_token": SecretStr("not-used"),
-            "database_path": tmp_path / "unused.sqlite3",
-            "database_url": SecretStr(pg_url),
-        }
-    )
+    settings = shared_settings(pg_url, tmp_path)
     ahead = timedelta(minutes=5)
     monkeypatch.setattr(main_module, "utc_now", lambda: utc_now() + ahead)
     there = await build(settings, seeds=lambda: 7, expiry_interval=None)  # has seen nothing
     try:
-        encounters, combat = await fight(here)
-        await gm_next(combat, issued=issued_now())
-        running = await encounters.live(CHANNEL)
-        await gm_next(there.services.combat, issued=None)  # its loop: a passed deadline
-        began = await encounters.live(CHANNEL)
-        assert began.state.turn_seq == running.state.turn_seq + 1
+        encounters, combat, began = await turn_begun_there(here, there)
         # The member sees the new turn and ends it: sent now, by Discord's clock.
         await gm_next(combat, issued=issued_now())
         moved = await encounters.live(CHANNEL)
@@ -288,13 +305,7 @@ async def test_a_turn_begun_after_a_slow_reading_of_the_server_clock_takes_comma
     turn already ended"). The reading is taken as made at the end of the round trip, the
     latest it can have been made: the clock is never ahead of the server's."""
     here = await PgDatabase.open(pg_url)
-    settings = Settings.model_validate(
-        {
-            "discord_token": SecretStr("not-used"),
-            "database_path": tmp_path / "unused.sqlite3",
-            "database_url": SecretStr(pg_url),
-        }
-    )
+    settings = shared_settings(pg_url, tmp_path)
     read = PgDatabase.server_time
 
     async def slow_request(db: PgDatabase) -> datetime:
@@ -304,12 +315,7 @@ async def test_a_turn_begun_after_a_slow_reading_of_the_server_clock_takes_comma
     monkeypatch.setattr(PgDatabase, "server_time", slow_request)
     there = await build(settings, seeds=lambda: 7, expiry_interval=None)  # has seen nothing
     try:
-        encounters, combat = await fight(here)
-        await gm_next(combat, issued=issued_now())
-        running = await encounters.live(CHANNEL)
-        await gm_next(there.services.combat, issued=None)  # its loop: a passed deadline
-        began = await encounters.live(CHANNEL)
-        assert began.state.turn_seq == running.state.turn_seq + 1
+        encounters, combat, began = await turn_begun_there(here, there)
         await gm_next(combat, issued=issued_now())  # sent at once, by Discord's clock
         moved = await encounters.live(CHANNEL)
         assert moved.state.turn_seq == began.state.turn_seq + 1

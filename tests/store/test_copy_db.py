@@ -27,6 +27,7 @@ from bot.store.pg import PgDatabase
 from bot.store.process_lock import DatabaseLock
 from bot.store.turn_pings import TurnPing
 from tests.store.test_encounter_side_stores import GUILD, NOW, PLAYER, add_encounter, state
+from tests.tmpfs import mounted_tmpfs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -314,19 +315,7 @@ async def test_a_url_as_the_sqlite_file_is_refused_by_name(pg_url: str, where: s
 @pytest.fixture
 def read_only_disk(tmp_path: Path) -> Iterator[Path]:
     """A tmpfs (root only) the test fills, then remounts read-only (``remount()``)."""
-    folder = tmp_path / "backup"
-    folder.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(folder)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", str(folder)], check=False)
+    yield from mounted_tmpfs(tmp_path / "backup", "8m")
 
 
 def remount_read_only(folder: Path) -> None:
